@@ -1,0 +1,241 @@
+//! How a finished game is scored. A game records its outcome once; every scoring mode reads it.
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::{Role, Seat};
+
+/// A scoring mode.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Scoring {
+    /// Competition rules: each farmer scores `bid × s × 2^(bombs + rockets + spring + own double
+    /// + redouble if it doubled)`, s = +1 when the farmers win; the landlord scores minus their sum.
+    Competition,
+    /// The equal-strength paper's: landlord `w × (bombs + rockets) + w`, w = ±1 as the landlord
+    /// wins or loses; each farmer scores the negation.
+    Difficulty,
+    /// DouZero's average difference in points: landlord `±2 × 2^(bombs + rockets)`, each farmer
+    /// `∓2^(bombs + rockets)`.
+    Adp,
+    /// Win/lose: 1 for each seat of the winning side, 0 otherwise.
+    Wp,
+}
+
+impl Scoring {
+    /// Every mode.
+    pub const ALL: [Scoring; 4] = [
+        Scoring::Competition,
+        Scoring::Difficulty,
+        Scoring::Adp,
+        Scoring::Wp,
+    ];
+
+    /// The mode's name as written on the command line.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Scoring::Competition => "competition",
+            Scoring::Difficulty => "difficulty",
+            Scoring::Adp => "adp",
+            Scoring::Wp => "wp",
+        }
+    }
+}
+
+impl fmt::Display for Scoring {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Scoring {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Scoring, String> {
+        Scoring::ALL
+            .into_iter()
+            .find(|m| m.name() == s)
+            .ok_or_else(|| {
+                format!("unknown scoring mode {s:?} (expected competition, difficulty, adp or wp)")
+            })
+    }
+}
+
+/// The result of a finished game: everything any scoring mode needs.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub struct Outcome {
+    /// The landlord's seat.
+    pub landlord: Seat,
+    /// The seat that went out first.
+    pub winner: Seat,
+    /// The winning bid (1 for games without bidding unless configured otherwise).
+    pub bid: u8,
+    /// Bombs played (the rocket not included).
+    pub bombs: u8,
+    /// Rockets played (0 or 1).
+    pub rockets: u8,
+    /// The landlord won and neither farmer played a card.
+    pub spring: bool,
+    /// The farmers won and the landlord played only its first hand.
+    pub anti_spring: bool,
+    /// Which seats doubled (only farmers can).
+    pub doubled: [bool; 3],
+    /// The landlord redoubled.
+    pub redoubled: bool,
+}
+
+impl Outcome {
+    /// True if the landlord won.
+    #[inline]
+    pub fn landlord_won(&self) -> bool {
+        self.winner == self.landlord
+    }
+
+    /// Bombs and rockets together.
+    #[inline]
+    pub fn all_bombs(&self) -> u32 {
+        self.bombs as u32 + self.rockets as u32
+    }
+
+    /// Scores by seat under `mode`.
+    pub fn scores(&self, mode: Scoring) -> [i64; 3] {
+        let w: i64 = if self.landlord_won() { 1 } else { -1 };
+        let l = self.landlord.index();
+        let mut s = [0i64; 3];
+        match mode {
+            Scoring::Competition => {
+                let spring = u32::from(self.spring || self.anti_spring);
+                let mut total = 0;
+                for seat in Seat::ALL {
+                    if seat == self.landlord {
+                        continue;
+                    }
+                    let own = u32::from(self.doubled[seat.index()]);
+                    let re = own & u32::from(self.redoubled);
+                    let exp = self.all_bombs() + spring + own + re;
+                    let v = -w * self.bid as i64 * (1i64 << exp.min(62));
+                    s[seat.index()] = v;
+                    total += v;
+                }
+                s[l] = -total;
+            }
+            Scoring::Difficulty => {
+                let v = w * self.all_bombs() as i64 + w;
+                s = [-v; 3];
+                s[l] = v;
+            }
+            Scoring::Adp => {
+                let unit = 1i64 << self.all_bombs().min(61);
+                s = [-w * unit; 3];
+                s[l] = 2 * w * unit;
+            }
+            Scoring::Wp => {
+                let lw = i64::from(self.landlord_won());
+                s = [1 - lw; 3];
+                s[l] = lw;
+            }
+        }
+        s
+    }
+
+    /// The landlord's score under `mode`.
+    #[inline]
+    pub fn landlord_score(&self, mode: Scoring) -> i64 {
+        self.scores(mode)[self.landlord.index()]
+    }
+
+    /// The score of the seat holding `role` under `mode`.
+    #[inline]
+    pub fn role_score(&self, role: Role, mode: Scoring) -> i64 {
+        self.scores(mode)[role.seat(self.landlord).index()]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn outcome(landlord_won: bool) -> Outcome {
+        let l = Seat::new(0).unwrap();
+        Outcome {
+            landlord: l,
+            winner: if landlord_won { l } else { l.next() },
+            bid: 1,
+            bombs: 0,
+            rockets: 0,
+            spring: false,
+            anti_spring: false,
+            doubled: [false; 3],
+            redoubled: false,
+        }
+    }
+
+    #[test]
+    fn worked_example_from_the_rules() {
+        // Bid 3, one bomb, one rocket, anti-spring, only farmer 1 doubled, landlord redoubled.
+        let o = Outcome {
+            bid: 3,
+            bombs: 1,
+            rockets: 1,
+            anti_spring: true,
+            doubled: [false, true, false],
+            redoubled: true,
+            ..outcome(false)
+        };
+        assert_eq!(o.scores(Scoring::Competition), [-120, 96, 24]);
+    }
+
+    #[test]
+    fn difficulty_levels_with_one_bomb() {
+        let win = outcome(true);
+        let lose = outcome(false);
+        let bomb = |o: Outcome| Outcome { bombs: 1, ..o };
+        assert_eq!(lose.landlord_score(Scoring::Difficulty), -1);
+        assert_eq!(bomb(lose).landlord_score(Scoring::Difficulty), -2);
+        assert_eq!(win.landlord_score(Scoring::Difficulty), 1);
+        assert_eq!(bomb(win).landlord_score(Scoring::Difficulty), 2);
+        let rocket = Outcome { rockets: 1, ..win };
+        assert_eq!(rocket.landlord_score(Scoring::Difficulty), 2);
+    }
+
+    #[test]
+    fn adp_and_wp() {
+        let o = Outcome {
+            bombs: 2,
+            ..outcome(true)
+        };
+        assert_eq!(o.scores(Scoring::Adp), [8, -4, -4]);
+        assert_eq!(o.scores(Scoring::Wp), [1, 0, 0]);
+        let o = outcome(false);
+        assert_eq!(o.scores(Scoring::Adp), [-2, 1, 1]);
+        assert_eq!(o.scores(Scoring::Wp), [0, 1, 1]);
+    }
+
+    #[test]
+    fn competition_spring_doubles_everything() {
+        let o = Outcome {
+            spring: true,
+            bid: 2,
+            ..outcome(true)
+        };
+        assert_eq!(o.scores(Scoring::Competition), [8, -4, -4]);
+        let o = Outcome {
+            doubled: [false, true, true],
+            redoubled: true,
+            ..outcome(true)
+        };
+        assert_eq!(o.scores(Scoring::Competition), [8, -4, -4]);
+    }
+
+    #[test]
+    fn competition_scores_sum_to_zero() {
+        for won in [true, false] {
+            let o = Outcome {
+                bombs: 3,
+                doubled: [false, true, false],
+                redoubled: true,
+                ..outcome(won)
+            };
+            assert_eq!(o.scores(Scoring::Competition).iter().sum::<i64>(), 0);
+        }
+    }
+}
