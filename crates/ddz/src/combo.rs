@@ -177,8 +177,8 @@ impl Move {
     pub fn beats(self, prev: Move) -> bool {
         match (self.kind, prev.kind) {
             (Kind::Pass, _) | (_, Kind::Pass) => false,
-            (Kind::Rocket, _) => true,
             (_, Kind::Rocket) => false,
+            (Kind::Rocket, _) => true,
             (Kind::Bomb, Kind::Bomb) => self.rank > prev.rank,
             (Kind::Bomb, _) => true,
             (_, Kind::Bomb) => false,
@@ -482,15 +482,19 @@ impl RuleSet {
                 2 => (Kind::PairStraight, 3),
                 _ => (Kind::Plane, 2),
             };
+            if !hi.is_chainable() {
+                return Err(if (distinct as u8) < min {
+                    ComboError::Unrecognised(cards)
+                } else {
+                    ComboError::ChainWithTwoOrJoker
+                });
+            }
             if (distinct as u8) < min {
                 return Err(ComboError::ChainTooShort {
                     kind,
                     len: distinct as u8,
                     min,
                 });
-            }
-            if !hi.is_chainable() {
-                return Err(ComboError::ChainWithTwoOrJoker);
             }
             return Err(ComboError::NotConsecutive(cards));
         }

@@ -221,7 +221,7 @@ impl<'a> Gen<'a> {
                         continue;
                     }
                     let mut c = self.counts[r].min(3);
-                    let adjacent = r + 1 == s || r == s + l;
+                    let adjacent = (r + 1 == s || r == s + l) && r <= Rank::Ace.index();
                     if adjacent && !self.rules.adjacent_trio_wings {
                         c = c.min(2);
                     }

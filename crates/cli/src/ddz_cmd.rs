@@ -1,0 +1,326 @@
+//! `arena ddz …`: Dou Dizhu commands.
+
+use std::io::{BufRead, BufWriter, Write};
+use std::time::Instant;
+
+use anyhow::{Context, Result, bail};
+use clap::{Args, Subcommand};
+use ddz::analysis::{optimal_decompose, seed_decompose_traced};
+use ddz::{CardSet, Deal, DealConstraint, GameConfig, Move, MoveList, RuleSet, Scoring, Seat};
+use ddz_bots::{Bot, RandomBot, runner};
+use serde_json::json;
+
+/// Dou Dizhu commands.
+#[derive(Subcommand)]
+pub enum DdzCommand {
+    /// Print the legal moves of a hand, as a lead or as replies to a previous play.
+    Legal(LegalArgs),
+    /// Decompose a hand: the seed algorithm step by step, and the optimal decomposition.
+    Analyze(AnalyzeArgs),
+    /// Print a reproducible deal.
+    Deal(DealArgs),
+    /// Play full games (bidding, doubling, play) with one built-in bot in every seat.
+    Selfplay(SelfplayArgs),
+}
+
+#[derive(Args)]
+pub struct RulesArg {
+    /// Rule set: competition (default), douzero or openspiel.
+    #[arg(long, default_value = "competition", value_parser = parse_rules)]
+    rules: RuleSet,
+}
+
+fn parse_rules(s: &str) -> Result<RuleSet, String> {
+    RuleSet::by_name(s).ok_or_else(|| format!("unknown rule set {s:?} (competition, douzero, openspiel)"))
+}
+
+#[derive(Args)]
+pub struct LegalArgs {
+    /// The hand, e.g. 333444555666789TJQKA.
+    #[arg(long, required_unless_present = "batch")]
+    hand: Option<String>,
+    /// The play to beat; omit (or `pass`) for a free lead.
+    #[arg(long)]
+    prev: Option<String>,
+    /// Read lines `HAND PREV` from stdin and write one JSON object per line.
+    #[arg(long, conflicts_with_all = ["hand", "prev"])]
+    batch: bool,
+    /// Print JSON instead of one move per line.
+    #[arg(long)]
+    json: bool,
+    #[command(flatten)]
+    rules: RulesArg,
+}
+
+#[derive(Args)]
+pub struct AnalyzeArgs {
+    /// The hand to analyse.
+    #[arg(long)]
+    hand: String,
+    /// Print JSON.
+    #[arg(long)]
+    json: bool,
+    #[command(flatten)]
+    rules: RulesArg,
+}
+
+#[derive(Args)]
+pub struct DealArgs {
+    /// Seed of the deal stream.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Index of the deal within the stream.
+    #[arg(long, default_value_t = 0)]
+    index: u64,
+    /// Exactly this many bombs (rocket included) across the hands, seat 0 holding the bottom.
+    #[arg(long)]
+    bombs: Option<u8>,
+    /// Print JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Args)]
+pub struct SelfplayArgs {
+    /// Number of games.
+    #[arg(long, default_value_t = 10_000)]
+    games: u64,
+    /// Seed: game i is played on deal i of this seed.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// The built-in bot in every seat.
+    #[arg(long, default_value = "random")]
+    bot: String,
+    /// Print one JSON object.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Runs a `ddz` subcommand.
+pub fn run(cmd: DdzCommand) -> Result<()> {
+    match cmd {
+        DdzCommand::Legal(a) => legal(a),
+        DdzCommand::Analyze(a) => analyze(a),
+        DdzCommand::Deal(a) => deal(a),
+        DdzCommand::Selfplay(a) => selfplay(a),
+    }
+}
+
+fn parse_hand(s: &str) -> Result<CardSet> {
+    s.parse::<CardSet>().with_context(|| format!("hand {s:?}"))
+}
+
+fn parse_prev(rules: &RuleSet, s: Option<&str>) -> Result<Move> {
+    match s.map(str::trim) {
+        None | Some("pass") | Some("PASS") | Some("") => Ok(Move::PASS),
+        Some(p) => {
+            let cards: CardSet = p.parse().with_context(|| format!("prev {p:?}"))?;
+            rules.classify(cards).with_context(|| format!("prev {p:?}"))
+        }
+    }
+}
+
+fn moves_for(rules: &RuleSet, hand: CardSet, prev: Move, out: &mut MoveList) {
+    if prev.is_pass() {
+        rules.leads(hand, out);
+    } else {
+        rules.follows(hand, prev, out);
+    }
+}
+
+fn legal(a: LegalArgs) -> Result<()> {
+    let rules = a.rules.rules;
+    let mut moves = MoveList::new();
+    let stdout = std::io::stdout();
+    let mut out = BufWriter::new(stdout.lock());
+    if a.batch {
+        let stdin = std::io::stdin();
+        for line in stdin.lock().lines() {
+            let line = line.context("reading stdin")?;
+            let mut fields = line.split_whitespace();
+            let Some(hand_s) = fields.next() else { continue };
+            let prev_s = fields.next().unwrap_or("pass");
+            let result = parse_hand(hand_s).and_then(|hand| {
+                if fields.next().is_some() {
+                    bail!("expected two fields, HAND PREV");
+                }
+                let prev = parse_prev(&rules, Some(prev_s))?;
+                moves_for(&rules, hand, prev, &mut moves);
+                Ok(())
+            });
+            let obj = match result {
+                Ok(()) => json!({
+                    "hand": hand_s,
+                    "prev": prev_s,
+                    "moves": moves.iter().map(|m| m.to_string()).collect::<Vec<_>>(),
+                }),
+                Err(e) => json!({"hand": hand_s, "prev": prev_s, "error": format!("{e:#}")}),
+            };
+            serde_json::to_writer(&mut out, &obj)?;
+            out.write_all(b"\n")?;
+        }
+        out.flush()?;
+        return Ok(());
+    }
+    let hand = parse_hand(a.hand.as_deref().unwrap_or_default())?;
+    let prev = parse_prev(&rules, a.prev.as_deref())?;
+    moves_for(&rules, hand, prev, &mut moves);
+    if a.json {
+        let obj = json!({
+            "hand": hand.to_string(),
+            "prev": prev.to_string(),
+            "moves": moves.iter().map(|m| m.to_string()).collect::<Vec<_>>(),
+        });
+        writeln!(out, "{obj}")?;
+    } else {
+        for m in moves.iter() {
+            writeln!(out, "{:<20} {}", m.to_string(), m.kind())?;
+        }
+        writeln!(out, "{} legal moves", moves.len())?;
+    }
+    out.flush()?;
+    Ok(())
+}
+
+fn analyze(a: AnalyzeArgs) -> Result<()> {
+    let rules = a.rules.rules;
+    let hand = parse_hand(&a.hand)?;
+    if hand.len() > 20 {
+        bail!("hand {hand} has {} cards; a hand holds at most 20", hand.len());
+    }
+    let mut steps = Vec::new();
+    let seed = seed_decompose_traced(hand, |step, d| steps.push((step, d.to_string())));
+    let optimal = optimal_decompose(&rules, hand);
+    if a.json {
+        let obj = json!({
+            "hand": hand.to_string(),
+            "seed": {
+                "parts": seed.parts().iter().map(|m| json!({"cards": m.to_string(), "kind": m.kind().name()})).collect::<Vec<_>>(),
+                "hand_count": seed.hand_count(),
+                "steps": steps.iter().map(|(s, d)| json!({"step": s.describe(), "parts": d})).collect::<Vec<_>>(),
+            },
+            "optimal": {
+                "parts": optimal.iter().map(|m| json!({"cards": m.to_string(), "kind": m.kind().name()})).collect::<Vec<_>>(),
+                "hand_count": optimal.len(),
+            },
+        });
+        println!("{obj}");
+        return Ok(());
+    }
+    println!("hand {hand} ({} cards)", hand.len());
+    println!("\nseed algorithm, step by step:");
+    for (step, parts) in &steps {
+        println!("  {:<38} {}", step.describe(), if parts.is_empty() { "-" } else { parts });
+    }
+    println!("  hand count (parts): {}", seed.hand_count());
+    let sorted = seed.sorted();
+    println!("  parts: {sorted}");
+    println!("\noptimal (fewest plays, kickers attached):");
+    for m in &optimal {
+        println!("  {:<20} {}", m.to_string(), m.kind());
+    }
+    println!("  hand count (plays): {}", optimal.len());
+    Ok(())
+}
+
+fn deal(a: DealArgs) -> Result<()> {
+    let constraint = DealConstraint { bombs: a.bombs };
+    let d = Deal::generate_with(a.seed, a.index, &constraint)?;
+    let landlord = Seat::ALL[0];
+    if a.json {
+        let obj = json!({
+            "seed": a.seed,
+            "index": a.index,
+            "deal": d.to_string(),
+            "hands": d.hands.iter().map(|h| h.to_string()).collect::<Vec<_>>(),
+            "bottom": d.bottom.to_string(),
+            "bombs": d.bombs(landlord),
+        });
+        println!("{obj}");
+        return Ok(());
+    }
+    println!("{d}");
+    let hands = d.hands_with_landlord(landlord);
+    for (i, role) in ["landlord (seat 0, with bottom)", "down farmer (seat 1)", "up farmer (seat 2)"].iter().enumerate() {
+        println!("  {role:<32} {}", hands[i]);
+    }
+    println!("  bottom                           {}", d.bottom);
+    println!("  bombs across hands (rocket incl.) {}", d.bombs(landlord));
+    Ok(())
+}
+
+fn make_bot(name: &str, seed: u64) -> Result<Box<dyn Bot>> {
+    match name {
+        "random" => Ok(Box::new(RandomBot::new(seed))),
+        other => bail!("unknown built-in bot {other:?} (available: random)"),
+    }
+}
+
+fn selfplay(a: SelfplayArgs) -> Result<()> {
+    let mut b0 = make_bot(&a.bot, 0)?;
+    let mut b1 = make_bot(&a.bot, 1)?;
+    let mut b2 = make_bot(&a.bot, 2)?;
+    let mut bots: [&mut dyn Bot; 3] = [&mut *b0, &mut *b1, &mut *b2];
+    let config = GameConfig::competition();
+    let mut moves = MoveList::new();
+    let mut landlord_wins = 0u64;
+    let mut score_sum = 0i64;
+    let mut score_sq = 0f64;
+    let (mut bombs, mut springs, mut redeals, mut plies) = (0u64, 0u64, 0u64, 0u64);
+    let start = Instant::now();
+    for i in 0..a.games {
+        let deal = Deal::generate(a.seed, i);
+        let game = runner::play_game(config, deal, a.seed ^ i.rotate_left(32), &mut bots, &mut moves)?;
+        let o = game.outcome().context("game did not finish")?;
+        landlord_wins += u64::from(o.landlord_won());
+        let s = o.landlord_score(Scoring::Competition);
+        score_sum += s;
+        score_sq += (s * s) as f64;
+        bombs += o.all_bombs() as u64;
+        springs += u64::from(o.spring || o.anti_spring);
+        redeals += game.redeals() as u64;
+        plies += game.events().iter().filter(|e| matches!(e, ddz::Event::Play { .. })).count() as u64;
+    }
+    let secs = start.elapsed().as_secs_f64();
+    let n = a.games.max(1) as f64;
+    let gps = a.games as f64 / secs;
+    let wr = landlord_wins as f64 / n;
+    let mean = score_sum as f64 / n;
+    let sd = (score_sq / n - mean * mean).max(0.0).sqrt();
+    if a.json {
+        let obj = json!({
+            "bot": a.bot,
+            "games": a.games,
+            "seed": a.seed,
+            "seconds": secs,
+            "games_per_second": gps,
+            "landlord_win_rate": wr,
+            "landlord_score_mean": mean,
+            "landlord_score_sd": sd,
+            "bombs_per_game": bombs as f64 / n,
+            "spring_rate": springs as f64 / n,
+            "redeals_per_game": redeals as f64 / n,
+            "plies_per_game": plies as f64 / n,
+        });
+        println!("{obj}");
+        return Ok(());
+    }
+    println!("self-play: {} games, {} in every seat, seed {}", a.games, a.bot, a.seed);
+    println!("  time                {secs:.2} s on one thread: {gps:.0} games/s");
+    println!(
+        "  landlord win rate   {wr:.3} ± {:.3} (95%)",
+        1.96 * (wr * (1.0 - wr) / n).sqrt()
+    );
+    println!(
+        "  landlord score      {mean:+.2} ± {:.2} per game (competition scoring, sd {sd:.1})",
+        1.96 * sd / n.sqrt()
+    );
+    println!(
+        "  per game            {:.2} bombs, {:.1} plays, {:.2} redeals; springs {:.1}%",
+        bombs as f64 / n,
+        plies as f64 / n,
+        redeals as f64 / n,
+        100.0 * springs as f64 / n
+    );
+    Ok(())
+}
