@@ -31,7 +31,8 @@ pub struct RulesArg {
 }
 
 fn parse_rules(s: &str) -> Result<RuleSet, String> {
-    RuleSet::by_name(s).ok_or_else(|| format!("unknown rule set {s:?} (competition, douzero, openspiel)"))
+    RuleSet::by_name(s)
+        .ok_or_else(|| format!("unknown rule set {s:?} (competition, douzero, openspiel)"))
 }
 
 #[derive(Args)]
@@ -138,7 +139,9 @@ fn legal(a: LegalArgs) -> Result<()> {
         for line in stdin.lock().lines() {
             let line = line.context("reading stdin")?;
             let mut fields = line.split_whitespace();
-            let Some(hand_s) = fields.next() else { continue };
+            let Some(hand_s) = fields.next() else {
+                continue;
+            };
             let prev_s = fields.next().unwrap_or("pass");
             let result = parse_hand(hand_s).and_then(|hand| {
                 if fields.next().is_some() {
@@ -186,7 +189,10 @@ fn analyze(a: AnalyzeArgs) -> Result<()> {
     let rules = a.rules.rules;
     let hand = parse_hand(&a.hand)?;
     if hand.len() > 20 {
-        bail!("hand {hand} has {} cards; a hand holds at most 20", hand.len());
+        bail!(
+            "hand {hand} has {} cards; a hand holds at most 20",
+            hand.len()
+        );
     }
     let mut steps = Vec::new();
     let seed = seed_decompose_traced(hand, |step, d| steps.push((step, d.to_string())));
@@ -210,7 +216,11 @@ fn analyze(a: AnalyzeArgs) -> Result<()> {
     println!("hand {hand} ({} cards)", hand.len());
     println!("\nseed algorithm, step by step:");
     for (step, parts) in &steps {
-        println!("  {:<38} {}", step.describe(), if parts.is_empty() { "-" } else { parts });
+        println!(
+            "  {:<38} {}",
+            step.describe(),
+            if parts.is_empty() { "-" } else { parts }
+        );
     }
     println!("  hand count (parts): {}", seed.hand_count());
     let sorted = seed.sorted();
@@ -241,7 +251,14 @@ fn deal(a: DealArgs) -> Result<()> {
     }
     println!("{d}");
     let hands = d.hands_with_landlord(landlord);
-    for (i, role) in ["landlord (seat 0, with bottom)", "down farmer (seat 1)", "up farmer (seat 2)"].iter().enumerate() {
+    for (i, role) in [
+        "landlord (seat 0, with bottom)",
+        "down farmer (seat 1)",
+        "up farmer (seat 2)",
+    ]
+    .iter()
+    .enumerate()
+    {
         println!("  {role:<32} {}", hands[i]);
     }
     println!("  bottom                           {}", d.bottom);
@@ -270,7 +287,13 @@ fn selfplay(a: SelfplayArgs) -> Result<()> {
     let start = Instant::now();
     for i in 0..a.games {
         let deal = Deal::generate(a.seed, i);
-        let game = runner::play_game(config, deal, a.seed ^ i.rotate_left(32), &mut bots, &mut moves)?;
+        let game = runner::play_game(
+            config,
+            deal,
+            a.seed ^ i.rotate_left(32),
+            &mut bots,
+            &mut moves,
+        )?;
         let o = game.outcome().context("game did not finish")?;
         landlord_wins += u64::from(o.landlord_won());
         let s = o.landlord_score(Scoring::Competition);
@@ -279,7 +302,11 @@ fn selfplay(a: SelfplayArgs) -> Result<()> {
         bombs += o.all_bombs() as u64;
         springs += u64::from(o.spring || o.anti_spring);
         redeals += game.redeals() as u64;
-        plies += game.events().iter().filter(|e| matches!(e, ddz::Event::Play { .. })).count() as u64;
+        plies += game
+            .events()
+            .iter()
+            .filter(|e| matches!(e, ddz::Event::Play { .. }))
+            .count() as u64;
     }
     let secs = start.elapsed().as_secs_f64();
     let n = a.games.max(1) as f64;
@@ -305,7 +332,10 @@ fn selfplay(a: SelfplayArgs) -> Result<()> {
         println!("{obj}");
         return Ok(());
     }
-    println!("self-play: {} games, {} in every seat, seed {}", a.games, a.bot, a.seed);
+    println!(
+        "self-play: {} games, {} in every seat, seed {}",
+        a.games, a.bot, a.seed
+    );
     println!("  time                {secs:.2} s on one thread: {gps:.0} games/s");
     println!(
         "  landlord win rate   {wr:.3} ± {:.3} (95%)",

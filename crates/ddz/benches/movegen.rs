@@ -8,7 +8,9 @@ use ddz::{CardSet, Deal, DealRng, Move, MoveList, PlayState, RuleSet, Seat};
 use std::hint::black_box;
 
 fn landlord_hands(n: u64) -> Vec<CardSet> {
-    (0..n).map(|i| Deal::generate(11, i).hands_with_landlord(Seat::ALL[0])[0]).collect()
+    (0..n)
+        .map(|i| Deal::generate(11, i).hands_with_landlord(Seat::ALL[0])[0])
+        .collect()
 }
 
 fn bench_leads(c: &mut Criterion) {
@@ -27,10 +29,12 @@ fn bench_leads(c: &mut Criterion) {
             total
         })
     });
-    let prevs: Vec<Move> = ["7", "99", "JJJ", "3334", "45678", "334455", "TTTJJJ45", "KKK22"]
-        .iter()
-        .map(|s| rules.classify(s.parse().unwrap()).unwrap())
-        .collect();
+    let prevs: Vec<Move> = [
+        "7", "99", "JJJ", "3334", "45678", "334455", "TTTJJJ45", "KKK22",
+    ]
+    .iter()
+    .map(|s| rules.classify(s.parse().unwrap()).unwrap())
+    .collect();
     let farmer: Vec<CardSet> = (0..1024).map(|i| Deal::generate(12, i).hands[1]).collect();
     g.throughput(Throughput::Elements((farmer.len() * prevs.len()) as u64));
     g.bench_function("follows_17_cards", |b| {
@@ -66,7 +70,12 @@ fn bench_games(c: &mut Criterion) {
     let mut g = c.benchmark_group("games");
     g.throughput(Throughput::Elements(deals.len() as u64));
     g.bench_function("random_play_phase", |b| {
-        b.iter(|| deals.iter().filter(|d| random_game(&rules, d, &mut rng, &mut out)).count())
+        b.iter(|| {
+            deals
+                .iter()
+                .filter(|d| random_game(&rules, d, &mut rng, &mut out))
+                .count()
+        })
     });
     g.finish();
 }

@@ -154,7 +154,7 @@ impl Move {
 
     /// Chain links (straights, pair straights, planes) or 1; 0 for a pass.
     #[inline]
-    pub const fn len(self) -> u8 {
+    pub const fn links(self) -> u8 {
         self.len
     }
 
@@ -568,11 +568,11 @@ mod tests {
     fn main_rank_and_length() {
         let m = classify("6667778889TJ").unwrap();
         assert_eq!(
-            (m.kind(), m.rank(), m.len()),
+            (m.kind(), m.rank(), m.links()),
             (Kind::PlaneSingles, Rank::Six, 3)
         );
         let m = classify("TJQKA").unwrap();
-        assert_eq!((m.rank(), m.len()), (Rank::Ten, 5));
+        assert_eq!((m.rank(), m.links()), (Rank::Ten, 5));
         let m = classify("3AAA").unwrap();
         assert_eq!((m.kind(), m.rank()), (Kind::TrioSingle, Rank::Ace));
     }
@@ -581,11 +581,7 @@ mod tests {
     fn rejects_with_reasons() {
         assert_eq!(
             classify("BR5"),
-            Err(ComboError::ChainTooShort {
-                kind: Kind::Straight,
-                len: 3,
-                min: 5
-            })
+            Err(ComboError::Unrecognised("5BR".parse().unwrap()))
         );
         assert_eq!(classify("JQKA2"), Err(ComboError::ChainWithTwoOrJoker));
         assert_eq!(
@@ -612,7 +608,7 @@ mod tests {
     #[test]
     fn a_run_of_trios_is_always_the_longest_plane() {
         let m = classify("333444555666").unwrap();
-        assert_eq!((m.kind(), m.len()), (Kind::Plane, 4));
+        assert_eq!((m.kind(), m.links()), (Kind::Plane, 4));
         // A trio that does not touch the plane can be wings...
         assert_eq!(kind("333444555777"), Kind::PlaneSingles);
         // ...but one next to it would extend the plane, so it cannot.
@@ -634,7 +630,7 @@ mod tests {
         // Five trios and a single: the highest four-trio plane is the reading.
         let m = dz.classify("3334445556667778".parse().unwrap()).unwrap();
         assert_eq!(
-            (m.kind(), m.rank(), m.len()),
+            (m.kind(), m.rank(), m.links()),
             (Kind::PlaneSingles, Rank::Four, 4)
         );
         assert_eq!(

@@ -352,7 +352,7 @@ impl<'a> Gen<'a> {
 
     fn follows(&self, out: &mut MoveList, prev: Move) {
         let min = Some(prev.rank());
-        let len = prev.len() as usize;
+        let len = prev.links() as usize;
         match prev.kind() {
             Kind::Pass => return self.leads(out),
             Kind::Rocket => return,

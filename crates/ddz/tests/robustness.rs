@@ -1,6 +1,8 @@
 //! Malformed input gets errors, never panics; refused actions change nothing.
 
-use ddz::{Action, CardSet, Deal, DealConstraint, Game, GameConfig, MoveList, Phase, Rank, RuleSet, Seat};
+use ddz::{
+    Action, CardSet, Deal, DealConstraint, Game, GameConfig, MoveList, Phase, Rank, RuleSet, Seat,
+};
 use proptest::prelude::*;
 
 fn card_counts() -> impl Strategy<Value = CardSet> {
