@@ -30,6 +30,53 @@ pub trait Bot: Send {
 
     /// A play chosen from `legal`, the legal moves for this seat (pass first when following).
     fn play(&mut self, obs: &Observation<'_>, legal: &MoveList) -> Move;
+
+    /// Called for every seat once the game is over; `obs.events` ends with the outcome.
+    fn end_game(&mut self, _obs: &Observation<'_>) {}
+
+    /// Faults of the program behind this bot since the last call (crashes, timeouts, garbage,
+    /// illegal moves). Built-in bots never fault.
+    fn take_verdicts(&mut self) -> Vec<Verdict> {
+        Vec::new()
+    }
+}
+
+/// What went wrong with a bot program.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum VerdictKind {
+    /// The program exited or could not be started.
+    Crashed,
+    /// No answer before the hard deadline.
+    Timeout,
+    /// An answer that is not a line of the protocol.
+    Malformed,
+    /// A well-formed answer that the rules refuse.
+    Illegal,
+    /// The connection to the bot was lost.
+    Disconnected,
+}
+
+impl VerdictKind {
+    /// A short name.
+    pub const fn name(self) -> &'static str {
+        match self {
+            VerdictKind::Crashed => "crashed",
+            VerdictKind::Timeout => "timeout",
+            VerdictKind::Malformed => "malformed",
+            VerdictKind::Illegal => "illegal",
+            VerdictKind::Disconnected => "disconnected",
+        }
+    }
+}
+
+/// A recorded fault: what happened, and a sentence a human can act on.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Verdict {
+    /// The kind of fault.
+    pub kind: VerdictKind,
+    /// What exactly happened, e.g. `answered "play 3X" to a play request: unknown card 'X'`.
+    pub reason: String,
 }
 
 impl<B: Bot + ?Sized> Bot for Box<B> {
@@ -47,6 +94,12 @@ impl<B: Bot + ?Sized> Bot for Box<B> {
     }
     fn play(&mut self, obs: &Observation<'_>, legal: &MoveList) -> Move {
         (**self).play(obs, legal)
+    }
+    fn end_game(&mut self, obs: &Observation<'_>) {
+        (**self).end_game(obs)
+    }
+    fn take_verdicts(&mut self) -> Vec<Verdict> {
+        (**self).take_verdicts()
     }
 }
 

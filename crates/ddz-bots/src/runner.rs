@@ -63,5 +63,8 @@ pub fn play_game(
             error,
         })?;
     }
+    for seat in Seat::ALL {
+        bots[seat.index()].end_game(&game.observation(seat));
+    }
     Ok(game)
 }
