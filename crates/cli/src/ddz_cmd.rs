@@ -7,7 +7,11 @@ use anyhow::{Context, Result, bail};
 use clap::{Args, Subcommand};
 use ddz::analysis::{optimal_decompose, seed_decompose_traced};
 use ddz::{CardSet, Deal, DealConstraint, GameConfig, Move, MoveList, RuleSet, Scoring, Seat};
-use ddz_bots::{Bot, RandomBot, runner};
+use ddz_bots::eval::{self, BotFactory, Estimate, EvalConfig, SideStats};
+use ddz_bots::{Bot, BotSpec, LadderBot, runner};
+use std::sync::atomic::AtomicU64;
+
+use crate::progress;
 use serde_json::json;
 
 /// Dou Dizhu commands.
@@ -21,6 +25,63 @@ pub enum DdzCommand {
     Deal(DealArgs),
     /// Play full games (bidding, doubling, play) with one built-in bot in every seat.
     Selfplay(SelfplayArgs),
+    /// The standard evaluation of bot A against bot B: every deal twice, A as landlord and as farmers.
+    Match(MatchArgs),
+    /// The skill ladder's levels as landlords on the same deals against the same farmers.
+    Ladder(LadderArgs),
+}
+
+#[derive(Args)]
+pub struct MatchArgs {
+    /// Bot A: random, seed, expert, search[:samples=N,candidates=N], ladder:K/N, cmd:PROGRAM [ARGS].
+    a: String,
+    /// Bot B, named the same way.
+    b: String,
+    /// Number of deals (each played twice).
+    #[arg(long, default_value_t = 1000)]
+    deals: u64,
+    /// Seed of the deal stream.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Only deals with exactly this many bombs (rocket included).
+    #[arg(long)]
+    bombs: Option<u8>,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Print one JSON object.
+    #[arg(long)]
+    json: bool,
+    #[command(flatten)]
+    rules: RulesArg,
+}
+
+#[derive(Args)]
+pub struct LadderArgs {
+    /// Number of levels.
+    #[arg(long, default_value_t = 10)]
+    levels: u32,
+    /// Number of deals every level plays as landlord.
+    #[arg(long, default_value_t = 2000)]
+    deals: u64,
+    /// Seed of the deal stream.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// The bot in both farmer seats.
+    #[arg(long, default_value = "expert")]
+    farmers: String,
+    /// Scoring mode for the landlord score: difficulty (the paper's), competition, adp or wp.
+    #[arg(long, default_value = "difficulty")]
+    scoring: Scoring,
+    /// Only deals with exactly this many bombs (rocket included).
+    #[arg(long)]
+    bombs: Option<u8>,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Print one JSON object.
+    #[arg(long)]
+    json: bool,
 }
 
 #[derive(Args)]
@@ -104,6 +165,8 @@ pub fn run(cmd: DdzCommand) -> Result<()> {
         DdzCommand::Analyze(a) => analyze(a),
         DdzCommand::Deal(a) => deal(a),
         DdzCommand::Selfplay(a) => selfplay(a),
+        DdzCommand::Match(a) => match_cmd(a),
+        DdzCommand::Ladder(a) => ladder_cmd(a),
     }
 }
 
@@ -266,17 +329,209 @@ fn deal(a: DealArgs) -> Result<()> {
     Ok(())
 }
 
-fn make_bot(name: &str, seed: u64) -> Result<Box<dyn Bot>> {
-    match name {
-        "random" => Ok(Box::new(RandomBot::new(seed))),
-        other => bail!("unknown built-in bot {other:?} (available: random)"),
+fn make_bot(name: &str) -> Result<Box<dyn Bot>> {
+    let spec: BotSpec = name.parse().map_err(anyhow::Error::msg)?;
+    spec.build_builtin()
+        .with_context(|| format!("{name}: self-play takes a built-in bot"))
+}
+
+/// A factory for the bot `name`, checked once up front so a typo fails before any work starts.
+fn factory(name: &str) -> Result<Box<BotFactory<'static>>> {
+    let spec: BotSpec = name.parse().map_err(anyhow::Error::msg)?;
+    match spec {
+        BotSpec::Cmd(cmd) => bail!("cmd:{cmd}: program bots are not available in this build yet"),
+        spec => Ok(Box::new(move || {
+            spec.build_builtin()
+                .ok_or_else(|| "not a built-in bot".to_string())
+        })),
     }
 }
 
+fn threads(t: Option<usize>) -> usize {
+    t.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .max(1)
+}
+
+fn fmt_est(e: &Estimate, digits: usize) -> String {
+    format!("{:+.*} ± {:.*}", digits, e.mean, digits, e.ci95)
+}
+
+fn match_cmd(a: MatchArgs) -> Result<()> {
+    let fa = factory(&a.a)?;
+    let fb = factory(&a.b)?;
+    let cfg = EvalConfig {
+        deals: a.deals,
+        seed: a.seed,
+        constraint: DealConstraint { bombs: a.bombs },
+        rules: a.rules.rules,
+        threads: threads(a.threads),
+    };
+    let counter = AtomicU64::new(0);
+    let start = Instant::now();
+    let result = progress::with_bar(2 * a.deals, "games", &counter, || {
+        eval::play_match(&*fa, &*fb, &cfg, &counter)
+    })?;
+    let secs = start.elapsed().as_secs_f64();
+    let landlord = result.stats(&[true]);
+    let farmers = result.stats(&[false]);
+    let overall = result.stats(&[true, false]);
+    if a.json {
+        let side = |s: &SideStats| json!({"wp": s.wp, "adp": s.adp, "competition": s.competition});
+        let obj = json!({
+            "a": a.a, "b": a.b, "deals": a.deals, "seed": a.seed, "seconds": secs,
+            "games": 2 * a.deals,
+            "a_wp": overall.wp.mean, "a_wp_ci95": overall.wp.ci95,
+            "a_adp": overall.adp.mean, "a_adp_ci95": overall.adp.ci95,
+            "a_competition": overall.competition.mean,
+            "a_landlord": side(&landlord), "a_farmers": side(&farmers), "overall": side(&overall),
+            "verdicts": result.verdicts,
+        });
+        println!("{obj}");
+        return Ok(());
+    }
+    println!(
+        "match: A = {}, B = {}: {} deals, each played with A as landlord and with A as both farmers (seed {})",
+        a.a, a.b, a.deals, a.seed
+    );
+    println!(
+        "  {:<12} {:>6}  {:<18} {:<18} {:<18}",
+        "seating", "games", "WP (A's side)", "ADP", "competition"
+    );
+    for (label, s) in [
+        ("A landlord", &landlord),
+        ("A farmers", &farmers),
+        ("overall", &overall),
+    ] {
+        println!(
+            "  {:<12} {:>6}  {:<18} {:<18} {:<18}",
+            label,
+            s.wp.n,
+            format!("{:.3} ± {:.3}", s.wp.mean, s.wp.ci95),
+            fmt_est(&s.adp, 2),
+            fmt_est(&s.competition, 2)
+        );
+    }
+    println!(
+        "  (95% intervals; {:.1} s, {:.0} games/s)",
+        secs,
+        2.0 * a.deals as f64 / secs
+    );
+    if result.verdicts.is_empty() {
+        println!("  verdicts: none");
+    } else {
+        println!("  verdicts ({}):", result.verdicts.len());
+        for v in &result.verdicts {
+            println!(
+                "    deal {} ({}), seat {} {}: {}: {}",
+                v.deal,
+                if v.a_landlord {
+                    "A landlord"
+                } else {
+                    "B landlord"
+                },
+                v.seat,
+                v.bot,
+                v.verdict.kind.name(),
+                v.verdict.reason
+            );
+        }
+    }
+    Ok(())
+}
+
+fn ladder_cmd(a: LadderArgs) -> Result<()> {
+    if a.levels < 2 {
+        bail!("--levels must be at least 2");
+    }
+    let farmers = factory(&a.farmers)?;
+    let levels: Vec<Box<BotFactory<'static>>> = (1..=a.levels)
+        .map(|k| factory(&format!("ladder:{k}/{}", a.levels)))
+        .collect::<Result<_>>()?;
+    let refs: Vec<&BotFactory<'_>> = levels.iter().map(|f| &**f).collect();
+    let cfg = EvalConfig {
+        deals: a.deals,
+        seed: a.seed,
+        constraint: DealConstraint { bombs: a.bombs },
+        rules: RuleSet::COMPETITION,
+        threads: threads(a.threads),
+    };
+    let counter = AtomicU64::new(0);
+    let start = Instant::now();
+    let total = a.deals * a.levels as u64;
+    let rows = progress::with_bar(total, "games", &counter, || {
+        eval::play_panel(&refs, &*farmers, &cfg, &counter)
+    })?;
+    let secs = start.elapsed().as_secs_f64();
+    let score = |k: usize| {
+        rows.iter()
+            .map(move |(_, r)| r[k].landlord_score(a.scoring) as f64)
+    };
+    let per_level: Vec<Estimate> = (0..a.levels as usize)
+        .map(|k| Estimate::of(score(k)))
+        .collect();
+    let steps: Vec<Estimate> = (1..a.levels as usize)
+        .map(|k| Estimate::of(score(k).zip(score(k - 1)).map(|(hi, lo)| hi - lo)))
+        .collect();
+    let increasing = per_level.windows(2).all(|w| w[1].mean > w[0].mean);
+    let separated = steps.iter().filter(|d| d.p_not_positive() < 0.05).count();
+    if a.json {
+        let obj = json!({
+            "levels": a.levels, "deals": a.deals, "seed": a.seed, "farmers": a.farmers,
+            "scoring": a.scoring, "seconds": secs, "games": total,
+            "games_per_second": total as f64 / secs,
+            "per_level": per_level,
+            "steps": steps.iter().map(|d| json!({"diff": d, "p": d.p_not_positive()})).collect::<Vec<_>>(),
+            "strictly_increasing": increasing,
+            "significant_steps": separated,
+        });
+        println!("{obj}");
+        return Ok(());
+    }
+    println!(
+        "ladder: {} levels as landlord on the same {} deals against {} farmers ({} scoring, seed {})",
+        a.levels, a.deals, a.farmers, a.scoring, a.seed
+    );
+    println!(
+        "  {:<12} {:>6}  {:<18} {:<28}",
+        "level", "noise", "landlord score", "vs level below (paired)"
+    );
+    for (k, e) in per_level.iter().enumerate() {
+        let bot = LadderBot::new(k as u32 + 1, a.levels).map_or(0.0, |b| b.epsilon());
+        let step = if k == 0 {
+            String::new()
+        } else {
+            let d = &steps[k - 1];
+            let p = d.p_not_positive();
+            format!(
+                "{} p={:.1e}{}",
+                fmt_est(d, 3),
+                p,
+                if p < 0.05 { "" } else { "  not significant" }
+            )
+        };
+        println!(
+            "  {:<12} {:>6.3}  {:<18} {}",
+            format!("{}/{}", k + 1, a.levels),
+            bot,
+            fmt_est(e, 3),
+            step
+        );
+    }
+    println!(
+        "  strictly increasing: {}; significant steps (p < 0.05): {}/{}; {:.1} s, {:.0} games/s",
+        if increasing { "yes" } else { "no" },
+        separated,
+        a.levels - 1,
+        secs,
+        total as f64 / secs
+    );
+    Ok(())
+}
+
 fn selfplay(a: SelfplayArgs) -> Result<()> {
-    let mut b0 = make_bot(&a.bot, 0)?;
-    let mut b1 = make_bot(&a.bot, 1)?;
-    let mut b2 = make_bot(&a.bot, 2)?;
+    let mut b0 = make_bot(&a.bot)?;
+    let mut b1 = make_bot(&a.bot)?;
+    let mut b2 = make_bot(&a.bot)?;
     let mut bots: [&mut dyn Bot; 3] = [&mut *b0, &mut *b1, &mut *b2];
     let config = GameConfig::competition();
     let mut moves = MoveList::new();

@@ -1,6 +1,7 @@
 //! `arena`: the one entry point for users and for every service role.
 
 mod ddz_cmd;
+mod progress;
 
 use clap::{Parser, Subcommand};
 

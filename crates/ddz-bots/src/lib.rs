@@ -4,10 +4,20 @@
 //! [`Observation`] alone, so it never sees hidden cards. Bots are deterministic given the seed
 //! passed to [`Bot::new_game`].
 
+pub mod eval;
+mod ladder;
+pub mod policy;
 mod random;
+mod rule;
 pub mod runner;
+mod search;
+mod spec;
 
+pub use ladder::LadderBot;
 pub use random::RandomBot;
+pub use rule::{RuleBot, bid_points, points_to_bid};
+pub use search::{SearchBot, SearchConfig};
+pub use spec::BotSpec;
 
 use ddz::{Move, MoveList, Observation};
 

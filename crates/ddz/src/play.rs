@@ -38,6 +38,43 @@ impl PlayState {
         }
     }
 
+    /// A state in the middle of play, e.g. one sampled by a search bot: `hands` by seat, the
+    /// seat to act, the play to beat (pass on a free lead) and who made it, and the counts
+    /// that scoring needs (bombs, rockets, non-pass plays per seat). `passes` is how many passes
+    /// followed `last` (0 or 1; two passes make a free lead).
+    #[allow(clippy::too_many_arguments)]
+    pub fn resume(
+        hands: [CardSet; 3],
+        landlord: Seat,
+        turn: Seat,
+        last: Move,
+        last_seat: Seat,
+        passes: u8,
+        bombs: u8,
+        rockets: u8,
+        plays: [u8; 3],
+    ) -> PlayState {
+        let winner = Seat::ALL.into_iter().find(|s| hands[s.index()].is_empty());
+        PlayState {
+            hands,
+            landlord,
+            turn,
+            last,
+            last_seat,
+            passes: passes.min(1),
+            bombs,
+            rockets,
+            plays,
+            winner,
+        }
+    }
+
+    /// Passes since the play to beat (0 or 1).
+    #[inline]
+    pub fn passes(&self) -> u8 {
+        self.passes
+    }
+
     /// The seat to act (meaningless once the game is over).
     #[inline]
     pub fn turn(&self) -> Seat {

@@ -1,0 +1,392 @@
+//! Evaluation on the fast path: head-to-head matches (every deal played in both seatings) and
+//! panels (many landlords on the same deals against the same farmers), spread over threads.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use ddz::{Deal, DealConstraint, GameConfig, MoveList, Outcome, RuleSet, Scoring, Seat};
+
+use crate::runner::{RunError, play_game};
+use crate::{Bot, Verdict};
+
+/// Builds a fresh bot; called once per seat per worker thread.
+pub type BotFactory<'a> = dyn Fn() -> Result<Box<dyn Bot>, String> + Sync + 'a;
+
+/// Why an evaluation stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum EvalError {
+    /// A bot could not be built (e.g. its program does not start).
+    #[error("could not start bot: {0}")]
+    Build(String),
+    /// A built-in bot made an illegal move (a bug in that bot).
+    #[error(transparent)]
+    Run(#[from] RunError),
+    /// No deal could be generated.
+    #[error(transparent)]
+    Deal(#[from] ddz::DealError),
+}
+
+/// Where and how deals are drawn and games played.
+#[derive(Copy, Clone, Debug)]
+pub struct EvalConfig {
+    /// Deals `0..deals` of `seed`.
+    pub deals: u64,
+    /// The deal stream's seed.
+    pub seed: u64,
+    /// Constraint on the deals.
+    pub constraint: DealConstraint,
+    /// Rule set.
+    pub rules: RuleSet,
+    /// Worker threads (at least 1).
+    pub threads: usize,
+}
+
+impl EvalConfig {
+    fn game_config(&self) -> GameConfig {
+        GameConfig {
+            rules: self.rules,
+            ..GameConfig::fixed_landlord()
+        }
+    }
+}
+
+/// A verdict against a seat in one game.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct SeatVerdict {
+    /// Deal index.
+    pub deal: u64,
+    /// True in the game where A was the landlord.
+    pub a_landlord: bool,
+    /// The seat at fault.
+    pub seat: Seat,
+    /// The bot's name.
+    pub bot: String,
+    /// What happened.
+    pub verdict: Verdict,
+}
+
+/// One deal of a match: both games' outcomes.
+#[derive(Copy, Clone, Debug)]
+pub struct DealResult {
+    /// The deal index.
+    pub deal: u64,
+    /// A as landlord, B in both farmer seats.
+    pub a_landlord: Outcome,
+    /// B as landlord, A in both farmer seats.
+    pub b_landlord: Outcome,
+}
+
+/// A head-to-head match.
+#[derive(Clone, Debug)]
+pub struct MatchOutcome {
+    /// Per deal, in deal order.
+    pub deals: Vec<DealResult>,
+    /// Every verdict, in deal order.
+    pub verdicts: Vec<SeatVerdict>,
+}
+
+fn run_threads<T: Send>(
+    cfg: &EvalConfig,
+    work: impl Fn(usize) -> Result<Vec<T>, EvalError> + Sync,
+) -> Result<Vec<T>, EvalError> {
+    let threads = cfg.threads.max(1);
+    std::thread::scope(|s| {
+        let handles: Vec<_> = (0..threads)
+            .map(|t| {
+                s.spawn({
+                    let work = &work;
+                    move || work(t)
+                })
+            })
+            .collect();
+        let mut all = Vec::new();
+        for h in handles {
+            match h.join() {
+                Ok(r) => all.extend(r?),
+                Err(p) => std::panic::resume_unwind(p),
+            }
+        }
+        Ok(all)
+    })
+}
+
+fn build(f: &BotFactory<'_>) -> Result<Box<dyn Bot>, EvalError> {
+    f().map_err(EvalError::Build)
+}
+
+fn collect_verdicts(
+    bots: &mut [&mut dyn Bot; 3],
+    deal: u64,
+    a_landlord: bool,
+    out: &mut Vec<SeatVerdict>,
+) {
+    for seat in Seat::ALL {
+        let bot = &mut bots[seat.index()];
+        for verdict in bot.take_verdicts() {
+            out.push(SeatVerdict {
+                deal,
+                a_landlord,
+                seat,
+                bot: bot.name(),
+                verdict,
+            });
+        }
+    }
+}
+
+/// Derives a game seed from the deal stream seed, the deal and the seating.
+fn game_seed(seed: u64, deal: u64, seating: u64) -> u64 {
+    crate::runner::bot_seed(
+        seed ^ deal.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ (seating << 62),
+        Seat::ALL[0],
+    )
+}
+
+/// Plays every deal twice: A as landlord against B in both farmer seats, then B as landlord
+/// against A. `progress` counts finished games.
+pub fn play_match(
+    a: &BotFactory<'_>,
+    b: &BotFactory<'_>,
+    cfg: &EvalConfig,
+    progress: &AtomicU64,
+) -> Result<MatchOutcome, EvalError> {
+    let threads = cfg.threads.max(1) as u64;
+    let config = cfg.game_config();
+    let results = run_threads(cfg, |t| {
+        let (mut a0, mut a1, mut a2) = (build(a)?, build(a)?, build(a)?);
+        let (mut b0, mut b1, mut b2) = (build(b)?, build(b)?, build(b)?);
+        let mut moves = MoveList::new();
+        let mut out = Vec::new();
+        let mut i = t as u64;
+        while i < cfg.deals {
+            let deal = Deal::generate_with(cfg.seed, i, &cfg.constraint)?;
+            let mut verdicts = Vec::new();
+            let mut seating1: [&mut dyn Bot; 3] = [&mut *a0, &mut *b1, &mut *b2];
+            let g1 = play_game(
+                config,
+                deal,
+                game_seed(cfg.seed, i, 0),
+                &mut seating1,
+                &mut moves,
+            )?;
+            collect_verdicts(&mut seating1, i, true, &mut verdicts);
+            progress.fetch_add(1, Ordering::Relaxed);
+            let mut seating2: [&mut dyn Bot; 3] = [&mut *b0, &mut *a1, &mut *a2];
+            let g2 = play_game(
+                config,
+                deal,
+                game_seed(cfg.seed, i, 1),
+                &mut seating2,
+                &mut moves,
+            )?;
+            collect_verdicts(&mut seating2, i, false, &mut verdicts);
+            progress.fetch_add(1, Ordering::Relaxed);
+            let (Some(o1), Some(o2)) = (g1.outcome(), g2.outcome()) else {
+                unreachable!("play_game returns finished games");
+            };
+            out.push((
+                DealResult {
+                    deal: i,
+                    a_landlord: *o1,
+                    b_landlord: *o2,
+                },
+                verdicts,
+            ));
+            i += threads;
+        }
+        Ok(out)
+    })?;
+    let mut results = results;
+    results.sort_by_key(|(d, _)| d.deal);
+    let mut verdicts = Vec::new();
+    let mut deals = Vec::with_capacity(results.len());
+    for (d, v) in results {
+        deals.push(d);
+        verdicts.extend(v);
+    }
+    Ok(MatchOutcome { deals, verdicts })
+}
+
+/// Mean with a 95% confidence interval (normal approximation).
+#[derive(Copy, Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Estimate {
+    /// Sample mean.
+    pub mean: f64,
+    /// Half-width of the 95% interval: the mean ± this.
+    pub ci95: f64,
+    /// Sample standard deviation.
+    pub sd: f64,
+    /// Sample size.
+    pub n: usize,
+}
+
+impl Estimate {
+    /// The estimate of the mean of `xs`.
+    pub fn of(xs: impl IntoIterator<Item = f64>) -> Estimate {
+        let (mut n, mut sum, mut sq) = (0usize, 0.0, 0.0);
+        for x in xs {
+            n += 1;
+            sum += x;
+            sq += x * x;
+        }
+        if n == 0 {
+            return Estimate {
+                mean: 0.0,
+                ci95: 0.0,
+                sd: 0.0,
+                n,
+            };
+        }
+        let mean = sum / n as f64;
+        let var = if n > 1 {
+            ((sq - sum * mean) / (n as f64 - 1.0)).max(0.0)
+        } else {
+            0.0
+        };
+        let sd = var.sqrt();
+        Estimate {
+            mean,
+            ci95: 1.96 * sd / (n as f64).sqrt(),
+            sd,
+            n,
+        }
+    }
+
+    /// One-sided p-value that the true mean is ≤ 0 (normal approximation).
+    pub fn p_not_positive(&self) -> f64 {
+        if self.n < 2 || self.sd == 0.0 {
+            return if self.mean > 0.0 { 0.0 } else { 1.0 };
+        }
+        let z = self.mean / (self.sd / (self.n as f64).sqrt());
+        0.5 * erfc(z / std::f64::consts::SQRT_2)
+    }
+}
+
+/// Complementary error function (Numerical Recipes' Chebyshev fit, relative error < 1.2e-7).
+pub fn erfc(x: f64) -> f64 {
+    let z = x.abs();
+    let t = 1.0 / (1.0 + 0.5 * z);
+    let r = t
+        * (-z * z - 1.265_512_23
+            + t * (1.000_023_68
+                + t * (0.374_091_96
+                    + t * (0.096_784_18
+                        + t * (-0.186_288_06
+                            + t * (0.278_868_07
+                                + t * (-1.135_203_98
+                                    + t * (1.488_515_87
+                                        + t * (-0.822_152_23 + t * 0.170_872_77)))))))))
+            .exp();
+    if x >= 0.0 { r } else { 2.0 - r }
+}
+
+/// A's results under one scoring mode.
+#[derive(Copy, Clone, Debug, serde::Serialize)]
+pub struct SideStats {
+    /// Win rate of A's side.
+    pub wp: Estimate,
+    /// A's side's ADP score.
+    pub adp: Estimate,
+    /// A's side's competition score (bid 1, no doubling).
+    pub competition: Estimate,
+}
+
+/// A's score in one game: the landlord's score, or the farmer team's (the negation).
+fn side_score(o: &Outcome, a_is_landlord: bool, mode: Scoring) -> f64 {
+    let s = o.scores(mode);
+    if a_is_landlord {
+        s[o.landlord.index()] as f64
+    } else {
+        Seat::ALL
+            .iter()
+            .filter(|&&x| x != o.landlord)
+            .map(|x| s[x.index()] as f64)
+            .sum::<f64>()
+            / if mode == Scoring::Wp { 2.0 } else { 1.0 }
+    }
+}
+
+impl MatchOutcome {
+    /// A's statistics over the games `pick` selects (true = A landlord, false = A farmers).
+    pub fn stats(&self, seatings: &[bool]) -> SideStats {
+        let games = || {
+            self.deals.iter().flat_map(|d| {
+                seatings
+                    .iter()
+                    .map(move |&al| (if al { &d.a_landlord } else { &d.b_landlord }, al))
+            })
+        };
+        SideStats {
+            wp: Estimate::of(games().map(|(o, al)| side_score(o, al, Scoring::Wp))),
+            adp: Estimate::of(games().map(|(o, al)| side_score(o, al, Scoring::Adp))),
+            competition: Estimate::of(
+                games().map(|(o, al)| side_score(o, al, Scoring::Competition)),
+            ),
+        }
+    }
+}
+
+/// Every landlord in `landlords` plays each deal against the same farmers; returns, per deal
+/// (in order), each landlord's outcome.
+pub fn play_panel(
+    landlords: &[&BotFactory<'_>],
+    farmers: &BotFactory<'_>,
+    cfg: &EvalConfig,
+    progress: &AtomicU64,
+) -> Result<Vec<(u64, Vec<Outcome>)>, EvalError> {
+    let threads = cfg.threads.max(1) as u64;
+    let config = cfg.game_config();
+    let mut rows = run_threads(cfg, |t| {
+        let mut ls: Vec<Box<dyn Bot>> = landlords
+            .iter()
+            .map(|f| build(f))
+            .collect::<Result<_, _>>()?;
+        let (mut down, mut up) = (build(farmers)?, build(farmers)?);
+        let mut moves = MoveList::new();
+        let mut out = Vec::new();
+        let mut i = t as u64;
+        while i < cfg.deals {
+            let deal = Deal::generate_with(cfg.seed, i, &cfg.constraint)?;
+            let mut row = Vec::with_capacity(ls.len());
+            for (k, l) in ls.iter_mut().enumerate() {
+                let mut seats: [&mut dyn Bot; 3] = [&mut **l, &mut *down, &mut *up];
+                let g = play_game(
+                    config,
+                    deal,
+                    game_seed(cfg.seed, i, k as u64),
+                    &mut seats,
+                    &mut moves,
+                )?;
+                seats.iter_mut().for_each(|b| drop(b.take_verdicts()));
+                row.push(*g.outcome().unwrap_or_else(|| unreachable!("finished game")));
+                progress.fetch_add(1, Ordering::Relaxed);
+            }
+            out.push((i, row));
+            i += threads;
+        }
+        Ok(out)
+    })?;
+    rows.sort_by_key(|(i, _)| *i);
+    Ok(rows)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn estimate_and_p_values() {
+        let e = Estimate::of([1.0, 2.0, 3.0, 4.0]);
+        assert_eq!(e.mean, 2.5);
+        assert!((e.sd - 1.290_994).abs() < 1e-5);
+        assert!((erfc(0.0) - 1.0).abs() < 1e-7);
+        assert!((erfc(1.0) - 0.157_299_2).abs() < 1e-6);
+        assert!((erfc(-1.0) - 1.842_700_8).abs() < 1e-6);
+        let strong = Estimate {
+            mean: 1.0,
+            ci95: 0.0,
+            sd: 1.0,
+            n: 100,
+        };
+        assert!(strong.p_not_positive() < 1e-6);
+    }
+}
