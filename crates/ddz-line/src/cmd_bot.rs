@@ -1,0 +1,711 @@
+//! [`CmdBot`]: a [`Bot`] played by a program that speaks the line protocol on stdin/stdout.
+
+use std::fmt;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use ddz::{Action, Move, MoveList, Observation, Phase, Scoring};
+use ddz_bots::{Bot, Verdict, VerdictKind};
+
+use crate::codec::{BotMessage, Request, ServerMessage, decode_bot_line};
+use crate::feed::{self, AnswerError, SeatFeed};
+use crate::process::{MAX_LINE_BYTES, Output, Process, describe_status};
+use crate::{CmdSpec, SpecError};
+
+/// How much of a program's stderr a crash verdict quotes, in characters.
+const STDERR_QUOTE_CHARS: usize = 300;
+/// How much of an answer a verdict quotes, in characters.
+const ANSWER_QUOTE_CHARS: usize = 80;
+/// How long a program whose output closed is given to finish exiting, for its exit status.
+const EXIT_WAIT: Duration = Duration::from_millis(200);
+
+/// Where a bot program's stderr goes.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub enum StderrMode {
+    /// Read continuously and keep the last few kilobytes, which crash verdicts quote.
+    #[default]
+    Capture,
+    /// The caller's stderr (handy when debugging one bot locally).
+    Inherit,
+    /// Discarded.
+    Discard,
+}
+
+/// Options of a [`CmdBot`]. `CmdBotConfig::default()` is the competition set-up.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CmdBotConfig {
+    /// Deadline of bid and double requests, told to the program (default 1000 ms).
+    pub bid_deadline: Duration,
+    /// Deadline of play requests, told to the program (default 1000 ms).
+    pub play_deadline: Duration,
+    /// Time past a deadline during which an answer is still accepted (counted as late); with
+    /// no answer by deadline + grace the program is cut off with a timeout (default 1000 ms).
+    /// Also how long a program is given to exit after `bye`.
+    pub grace: Duration,
+    /// Time a new process has to print `join` (default 5000 ms).
+    pub startup_timeout: Duration,
+    /// The program's working directory (default: the caller's).
+    pub working_dir: Option<PathBuf>,
+    /// Where the program's stderr goes (default: captured for crash verdicts).
+    pub stderr: StderrMode,
+    /// Keep every line sent and received, see [`CmdBot::transcript`] (default off).
+    pub transcript: bool,
+    /// The scoring mode of the scores on `end` lines (default competition).
+    pub scoring: Scoring,
+}
+
+impl Default for CmdBotConfig {
+    fn default() -> Self {
+        CmdBotConfig {
+            bid_deadline: Duration::from_millis(1000),
+            play_deadline: Duration::from_millis(1000),
+            grace: Duration::from_millis(1000),
+            startup_timeout: Duration::from_millis(5000),
+            working_dir: None,
+            stderr: StderrMode::Capture,
+            transcript: false,
+            scoring: Scoring::Competition,
+        }
+    }
+}
+
+/// Who wrote a transcript line.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Direction {
+    /// A line sent to the program.
+    ToBot,
+    /// A line the program wrote.
+    FromBot,
+    /// A note by the host: a process started or ended, a late answer, a verdict.
+    Note,
+}
+
+/// One line of a [`CmdBot`]'s transcript.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TranscriptLine {
+    /// The game it belongs to (1 for the bot's first game; 0 before any game).
+    pub game: u64,
+    /// Who wrote it.
+    pub direction: Direction,
+    /// The line, without its terminator.
+    pub text: String,
+}
+
+impl fmt::Display for TranscriptLine {
+    /// `> ` for lines to the program, `< ` for its lines, `! ` for notes.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mark = match self.direction {
+            Direction::ToBot => '>',
+            Direction::FromBot => '<',
+            Direction::Note => '!',
+        };
+        write!(f, "{mark} {}", self.text)
+    }
+}
+
+/// Counters over a [`CmdBot`]'s life.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct CmdBotStats {
+    /// Processes started (one per session; a fault ends a session).
+    pub processes_started: u64,
+    /// Requests sent.
+    pub requests: u64,
+    /// Answers accepted.
+    pub answers: u64,
+    /// Answers accepted after the deadline, within the grace.
+    pub late_answers: u64,
+    /// The longest time an accepted answer took.
+    pub slowest_answer: Duration,
+    /// Verdicts recorded.
+    pub verdicts: u64,
+}
+
+/// A fault of the program, before it becomes a verdict.
+struct Fault {
+    kind: VerdictKind,
+    reason: String,
+}
+
+impl Fault {
+    fn new(kind: VerdictKind, reason: impl Into<String>) -> Fault {
+        Fault {
+            kind,
+            reason: reason.into(),
+        }
+    }
+}
+
+/// The program could not be started and joined, see [`CmdBot::start`].
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{spec}: {reason}")]
+pub struct StartError {
+    /// The bot's command.
+    pub spec: String,
+    /// What went wrong: a crash, a timeout, or a first line that is not `join`.
+    pub kind: VerdictKind,
+    /// The details.
+    pub reason: String,
+}
+
+/// A bot played by a program that speaks the Dou Dizhu line protocol on its stdin and stdout
+/// (`docs/ddz-line-protocol.md`).
+///
+/// The program is started at the first game it is needed in and plays game after game until it
+/// faults or the bot is dropped (it is then sent `bye`). Each decision is sent as a request with
+/// a deadline, after every public event the program has not seen; `end_game` sends the rest and
+/// the result.
+///
+/// Whatever the program does, the bot answers the runner with a legal action. When the program
+/// crashes, misses the deadline plus the grace, writes a line that is not a valid answer, or
+/// answers a move the rules refuse, the bot records a [`Verdict`] saying which request, what
+/// the answer was and why it was refused; it kills the process (and its process group) and
+/// plays automatically for the rest of the game: bid 0, no double, pass when allowed, else the
+/// first legal move. The next game starts a fresh process.
+pub struct CmdBot {
+    spec: CmdSpec,
+    config: CmdBotConfig,
+    process: Option<Process>,
+    joined_name: Option<String>,
+    games: u64,
+    feed: SeatFeed,
+    dead: bool,
+    verdicts: Vec<Verdict>,
+    transcript: Vec<TranscriptLine>,
+    stats: CmdBotStats,
+    no_moves: MoveList,
+}
+
+impl CmdBot {
+    /// A bot that runs `spec`. Nothing is started yet: see [`CmdBot::start`].
+    pub fn new(spec: CmdSpec, config: CmdBotConfig) -> CmdBot {
+        CmdBot {
+            spec,
+            feed: SeatFeed::new(0, config.scoring),
+            config,
+            process: None,
+            joined_name: None,
+            games: 0,
+            dead: false,
+            verdicts: Vec::new(),
+            transcript: Vec::new(),
+            stats: CmdBotStats::default(),
+            no_moves: MoveList::default(),
+        }
+    }
+
+    /// A bot from a spec such as `cmd:python3 bot.py` (the `cmd:` prefix is optional).
+    pub fn from_spec(spec: &str, config: CmdBotConfig) -> Result<CmdBot, SpecError> {
+        Ok(CmdBot::new(CmdSpec::parse(spec)?, config))
+    }
+
+    /// The program and its arguments.
+    pub fn spec(&self) -> &CmdSpec {
+        &self.spec
+    }
+
+    /// The options.
+    pub fn config(&self) -> &CmdBotConfig {
+        &self.config
+    }
+
+    /// Starts the program now, if it is not running, and waits for its `join` line, so that a
+    /// misspelt program or a broken bot is reported before any game is played. Games start the
+    /// program by themselves; calling this is optional.
+    pub fn start(&mut self) -> Result<(), StartError> {
+        self.ensure_process().map_err(|f| {
+            self.note(format!("could not start: {}", f.reason));
+            StartError {
+                spec: self.spec.to_string(),
+                kind: f.kind,
+                reason: f.reason,
+            }
+        })
+    }
+
+    /// The name the program gave in its `join` line, if it gave one.
+    pub fn joined_name(&self) -> Option<&str> {
+        self.joined_name.as_deref()
+    }
+
+    /// The process id of the running program, if one is running.
+    pub fn process_id(&self) -> Option<u32> {
+        self.process.as_ref().map(Process::id)
+    }
+
+    /// Counters over this bot's life.
+    pub fn stats(&self) -> CmdBotStats {
+        self.stats
+    }
+
+    /// Every line sent and received so far, with notes, when [`CmdBotConfig::transcript`] is on.
+    pub fn transcript(&self) -> &[TranscriptLine] {
+        &self.transcript
+    }
+
+    /// Takes the transcript so far, leaving it empty.
+    pub fn take_transcript(&mut self) -> Vec<TranscriptLine> {
+        std::mem::take(&mut self.transcript)
+    }
+
+    /// Ends the session: sends `bye`, gives the program the grace to exit, then kills it. The
+    /// next game starts a fresh process. Dropping the bot does the same.
+    pub fn shutdown(&mut self) {
+        if let Some(mut p) = self.process.take() {
+            self.record(Direction::ToBot, "bye".into());
+            p.close("bye", self.config.grace);
+            self.note(format!("process {} ended", p.id()));
+        }
+    }
+
+    fn record(&mut self, direction: Direction, text: String) {
+        if self.config.transcript {
+            self.transcript.push(TranscriptLine {
+                game: self.games,
+                direction,
+                text,
+            });
+        }
+    }
+
+    fn note(&mut self, text: String) {
+        self.record(Direction::Note, text);
+    }
+
+    /// Records the fault as a verdict, kills the program and plays automatically until the game
+    /// is over.
+    fn fault(&mut self, fault: Fault) {
+        self.note(format!("verdict {}: {}", fault.kind.name(), fault.reason));
+        self.stats.verdicts += 1;
+        self.verdicts.push(Verdict {
+            kind: fault.kind,
+            reason: fault.reason,
+        });
+        self.dead = true;
+        if let Some(mut p) = self.process.take() {
+            p.kill();
+            self.note(format!("process {} killed", p.id()));
+        }
+    }
+
+    /// Describes a program whose output closed: its exit status and its last words on stderr.
+    fn crash_reason(&mut self, what: String, read_error: Option<String>) -> Fault {
+        let Some(p) = self.process.as_mut() else {
+            return Fault::new(VerdictKind::Crashed, what);
+        };
+        let status = match p.wait_for_exit(EXIT_WAIT) {
+            Some(status) => describe_status(status),
+            None => "closed its output but kept running".to_string(),
+        };
+        let mut reason = format!("{what} ({status})");
+        if let Some(e) = read_error {
+            reason.push_str(&format!("; reading its output failed: {e}"));
+        }
+        if let Some(tail) = p.stderr_tail(STDERR_QUOTE_CHARS) {
+            reason.push_str(&format!("; its stderr ended with: {tail:?}"));
+        }
+        Fault::new(VerdictKind::Crashed, reason)
+    }
+
+    /// Makes sure a program is running and has joined, starting one if needed. On failure no
+    /// process is left running.
+    fn ensure_process(&mut self) -> Result<(), Fault> {
+        if self.process.is_some() {
+            return Ok(());
+        }
+        let result = self.spawn_and_join();
+        if result.is_err() {
+            // Dropping a process kills it.
+            self.process = None;
+        }
+        result
+    }
+
+    fn spawn_and_join(&mut self) -> Result<(), Fault> {
+        let process = Process::spawn(
+            &self.spec,
+            self.config.working_dir.as_deref(),
+            self.config.stderr,
+        )
+        .map_err(|e| {
+            let dir = match &self.config.working_dir {
+                Some(d) => format!(" in {}", d.display()),
+                None => String::new(),
+            };
+            Fault::new(
+                VerdictKind::Crashed,
+                format!("could not start {}{dir}: {e}", self.spec),
+            )
+        })?;
+        let started = Instant::now();
+        self.stats.processes_started += 1;
+        self.note(format!("process {} started: {}", process.id(), self.spec));
+        self.process = Some(process);
+        self.joined_name = None;
+        let until = started + self.config.startup_timeout;
+        loop {
+            let Some(p) = self.process.as_mut() else {
+                return Err(Fault::new(VerdictKind::Crashed, "the process was lost"));
+            };
+            let Some((_, out)) = p.recv_until(until) else {
+                return Err(Fault::new(
+                    VerdictKind::Timeout,
+                    format!(
+                        "no \"join\" line within {} ms of starting (a program must flush its output after each line)",
+                        self.config.startup_timeout.as_millis()
+                    ),
+                ));
+            };
+            let text = match out {
+                Output::Line(text) => text,
+                Output::Closed(error) => {
+                    return Err(self
+                        .crash_reason("the program exited before saying \"join\"".into(), error));
+                }
+                other => return Err(self.unreadable(other, "instead of \"join\"")),
+            };
+            self.record(Direction::FromBot, text.clone());
+            match decode_bot_line(&text) {
+                Ok(None) => continue,
+                Ok(Some(BotMessage::Join { name })) => {
+                    self.joined_name = name;
+                    return Ok(());
+                }
+                Ok(Some(_)) => {
+                    return Err(Fault::new(
+                        VerdictKind::Malformed,
+                        format!(
+                            "the first line must be \"join\" or \"join NAME\", got {}",
+                            quote_answer(&text)
+                        ),
+                    ));
+                }
+                Err(e) => {
+                    return Err(Fault::new(
+                        VerdictKind::Malformed,
+                        format!(
+                            "the first line must be \"join\" or \"join NAME\", got {}: {e}",
+                            quote_answer(&text)
+                        ),
+                    ));
+                }
+            }
+        }
+    }
+
+    /// A fault for output that is no line of text.
+    fn unreadable(&mut self, out: Output, context: &str) -> Fault {
+        let (note, reason) = match out {
+            Output::NotUtf8(lossy) => (
+                lossy.clone(),
+                format!(
+                    "wrote a line that is not UTF-8 text {context}: {}",
+                    quote_answer(&lossy)
+                ),
+            ),
+            Output::TooLong(start) => (
+                format!("{start}…"),
+                format!(
+                    "wrote a line longer than {MAX_LINE_BYTES} bytes {context}, starting {}",
+                    quote_answer(&start)
+                ),
+            ),
+            Output::Line(text) => (
+                text.clone(),
+                format!("wrote {} {context}", quote_answer(&text)),
+            ),
+            Output::Closed(_) => (String::new(), format!("closed its output {context}")),
+        };
+        self.record(Direction::FromBot, note);
+        Fault::new(VerdictKind::Malformed, reason)
+    }
+
+    /// Checks the program between games (a program that exited after a game is replaced without
+    /// fault), starts one if needed, and returns the lines of the game it has not seen.
+    /// With `start` false, no program is started: an empty list comes back if none is running.
+    fn catch_up(
+        &mut self,
+        obs: &Observation<'_>,
+        start: bool,
+    ) -> Result<Vec<ServerMessage>, Fault> {
+        if !self.feed.started() {
+            self.check_between_games()?;
+        }
+        if !start && self.process.is_none() {
+            return Ok(Vec::new());
+        }
+        self.ensure_process()?;
+        let mut lines = Vec::new();
+        self.feed.catch_up(obs, &mut lines);
+        Ok(lines)
+    }
+
+    /// Before a game's first line: reaps a program that exited after its last game, and refuses
+    /// lines it wrote when nothing was asked.
+    fn check_between_games(&mut self) -> Result<(), Fault> {
+        while let Some((_, out)) = self.process.as_mut().and_then(Process::try_recv) {
+            match out {
+                Output::Line(text) => {
+                    self.record(Direction::FromBot, text.clone());
+                    if decode_bot_line(&text).is_ok_and(|m| m.is_none()) {
+                        continue;
+                    }
+                    return Err(Fault::new(
+                        VerdictKind::Malformed,
+                        format!(
+                            "wrote {} between games, when nothing was asked",
+                            quote_answer(&text)
+                        ),
+                    ));
+                }
+                Output::Closed(_) => {
+                    if let Some(mut p) = self.process.take() {
+                        let status = p.kill().map_or_else(|| "gone".into(), describe_status);
+                        self.note(format!(
+                            "process {} exited between games ({status}); starting a fresh one",
+                            p.id()
+                        ));
+                    }
+                    return Ok(());
+                }
+                other => {
+                    return Err(self.unreadable(other, "between games, when nothing was asked"));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Refuses lines the program wrote while nothing was asked; a closed output is a crash.
+    fn check_unsolicited(&mut self, request: &Request) -> Result<(), Fault> {
+        while let Some((_, out)) = self.process.as_mut().and_then(Process::try_recv) {
+            match out {
+                Output::Line(text) => {
+                    self.record(Direction::FromBot, text.clone());
+                    if decode_bot_line(&text).is_ok_and(|m| m.is_none()) {
+                        continue;
+                    }
+                    return Err(Fault::new(
+                        VerdictKind::Malformed,
+                        format!(
+                            "wrote {} before the {} request, when nothing was asked",
+                            quote_answer(&text),
+                            request.name()
+                        ),
+                    ));
+                }
+                Output::Closed(error) => {
+                    return Err(self.crash_reason(
+                        format!("the program exited before the {} request", request.name()),
+                        error,
+                    ));
+                }
+                other => {
+                    let context = format!(
+                        "before the {} request, when nothing was asked",
+                        request.name()
+                    );
+                    return Err(self.unreadable(other, &context));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn send(&mut self, lines: &[ServerMessage]) {
+        let mut batch = String::new();
+        for line in lines {
+            let text = line.encode();
+            batch.push_str(&text);
+            batch.push('\n');
+            self.record(Direction::ToBot, text);
+        }
+        if let Some(p) = &self.process {
+            p.send(batch);
+        }
+    }
+
+    /// Asks the program for the decision `obs` calls for and returns its answer, checked.
+    fn ask(&mut self, obs: &Observation<'_>, legal: &MoveList) -> Result<Action, Fault> {
+        let mut lines = self.catch_up(obs, true)?;
+        let deadline = match obs.phase {
+            Phase::Bidding | Phase::Doubling => self.config.bid_deadline,
+            Phase::Play | Phase::Over => self.config.play_deadline,
+        };
+        let request = feed::request(obs, legal, millis(deadline));
+        self.check_unsolicited(&request)?;
+        lines.push(ServerMessage::Ask(request.clone()));
+        self.send(&lines);
+        self.stats.requests += 1;
+        let sent = Instant::now();
+        let cap = sent + deadline + self.config.grace;
+        loop {
+            let Some(p) = self.process.as_mut() else {
+                return Err(Fault::new(VerdictKind::Crashed, "the process was lost"));
+            };
+            let Some((at, out)) = p.recv_until(cap) else {
+                return Err(Fault::new(
+                    VerdictKind::Timeout,
+                    format!(
+                        "no answer to the {} request within {} ms (deadline {} ms + grace {} ms; a program must flush its output after each line)",
+                        request.name(),
+                        (deadline + self.config.grace).as_millis(),
+                        deadline.as_millis(),
+                        self.config.grace.as_millis()
+                    ),
+                ));
+            };
+            let text = match out {
+                Output::Line(text) => text,
+                Output::Closed(error) => {
+                    return Err(self.crash_reason(
+                        format!(
+                            "the program exited before answering the {} request",
+                            request.name()
+                        ),
+                        error,
+                    ));
+                }
+                other => {
+                    let context = format!("in answer to the {} request", request.name());
+                    return Err(self.unreadable(other, &context));
+                }
+            };
+            self.record(Direction::FromBot, text.clone());
+            let answer = match decode_bot_line(&text) {
+                Ok(None) => continue,
+                Ok(Some(answer)) => answer,
+                Err(e) => {
+                    return Err(Fault::new(
+                        VerdictKind::Malformed,
+                        format!(
+                            "answered {} to the {} request: {e}",
+                            quote_answer(&text),
+                            request.name()
+                        ),
+                    ));
+                }
+            };
+            let action = feed::check_answer(obs, &answer).map_err(|e| {
+                let kind = match e {
+                    AnswerError::WrongKind { .. } => VerdictKind::Malformed,
+                    AnswerError::Illegal(_) => VerdictKind::Illegal,
+                };
+                Fault::new(
+                    kind,
+                    format!(
+                        "answered {} to the {} request: {e}",
+                        quote_answer(&text),
+                        request.name()
+                    ),
+                )
+            })?;
+            let took = at.saturating_duration_since(sent);
+            self.stats.answers += 1;
+            self.stats.slowest_answer = self.stats.slowest_answer.max(took);
+            if took > deadline {
+                self.stats.late_answers += 1;
+                self.note(format!(
+                    "late answer: {} ms for a {} ms deadline",
+                    took.as_millis(),
+                    deadline.as_millis()
+                ));
+            }
+            return Ok(action);
+        }
+    }
+
+    /// The program's decision, or the automatic one once it has faulted in this game.
+    fn decide(&mut self, obs: &Observation<'_>, legal: &MoveList) -> Action {
+        if !self.dead {
+            match self.ask(obs, legal) {
+                Ok(action) => return action,
+                Err(fault) => self.fault(fault),
+            }
+        }
+        feed::fallback(obs, legal)
+    }
+}
+
+impl Bot for CmdBot {
+    fn name(&self) -> String {
+        self.spec.to_string()
+    }
+
+    fn new_game(&mut self, _seed: u64) {
+        self.games += 1;
+        self.feed = SeatFeed::new(self.games, self.config.scoring);
+        self.dead = false;
+    }
+
+    fn bid(&mut self, obs: &Observation<'_>) -> u8 {
+        let no_moves = std::mem::take(&mut self.no_moves);
+        let action = self.decide(obs, &no_moves);
+        self.no_moves = no_moves;
+        match action {
+            Action::Bid(b) => b,
+            _ => 0,
+        }
+    }
+
+    fn double(&mut self, obs: &Observation<'_>) -> bool {
+        let no_moves = std::mem::take(&mut self.no_moves);
+        let action = self.decide(obs, &no_moves);
+        self.no_moves = no_moves;
+        matches!(action, Action::Double(true))
+    }
+
+    fn play(&mut self, obs: &Observation<'_>, legal: &MoveList) -> Move {
+        match self.decide(obs, legal) {
+            Action::Play(m) => m,
+            _ => feed::fallback_play(legal),
+        }
+    }
+
+    fn end_game(&mut self, obs: &Observation<'_>) {
+        // A program that faulted in this game, or none was started for it, is told nothing;
+        // a running one hears the rest of the game, ending with its result.
+        if self.dead || self.process.is_none() {
+            return;
+        }
+        match self.catch_up(obs, false) {
+            Ok(lines) => self.send(&lines),
+            Err(fault) => self.fault(fault),
+        }
+    }
+
+    fn take_verdicts(&mut self) -> Vec<Verdict> {
+        std::mem::take(&mut self.verdicts)
+    }
+}
+
+impl Drop for CmdBot {
+    fn drop(&mut self) {
+        self.shutdown();
+    }
+}
+
+impl fmt::Debug for CmdBot {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("CmdBot")
+            .field("spec", &self.spec)
+            .field("process_id", &self.process_id())
+            .field("games", &self.games)
+            .field("stats", &self.stats)
+            .finish_non_exhaustive()
+    }
+}
+
+fn millis(d: Duration) -> u64 {
+    u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
+}
+
+/// Quotes a program's line for a verdict, shortened if long.
+fn quote_answer(text: &str) -> String {
+    let t = text.strip_suffix('\r').unwrap_or(text);
+    if t.chars().count() <= ANSWER_QUOTE_CHARS {
+        format!("{t:?}")
+    } else {
+        let short: String = t.chars().take(ANSWER_QUOTE_CHARS).collect();
+        format!("{short:?}…")
+    }
+}

@@ -1,0 +1,38 @@
+//! The Dou Dizhu line protocol: bots as programs that read and write plain text lines.
+//!
+//! The protocol is specified in `docs/ddz-line-protocol.md`. This crate has three layers:
+//!
+//! - [`codec`]: the lines as types ([`ServerMessage`], [`Request`], [`BotMessage`]) with
+//!   `encode` and `decode`, and [`DecodeError`]s that name the problem. Pure: no I/O.
+//! - [`feed`]: the server side without I/O: what a seat is told ([`SeatFeed`]), the request for
+//!   a decision, and the judging of answers under the rules. Any host of line bots (a process
+//!   runner, an async service) reuses it.
+//! - [`CmdBot`]: a [`ddz_bots::Bot`] that runs a program (`cmd:PROGRAM [ARGS]`) as a child
+//!   process, with deadlines, verdicts for every fault, and automatic play after one.
+//!
+//! ```no_run
+//! use ddz::{Deal, GameConfig, MoveList};
+//! use ddz_bots::{Bot, RandomBot, runner};
+//! use ddz_line::{CmdBot, CmdBotConfig};
+//!
+//! let mut program = CmdBot::from_spec("cmd:python3 examples/ddz-python/simple_bot.py",
+//!     CmdBotConfig::default()).unwrap();
+//! let (mut a, mut b) = (RandomBot::new(1), RandomBot::new(2));
+//! let mut moves = MoveList::new();
+//! let game = runner::play_game(GameConfig::competition(), Deal::generate(7, 0), 7,
+//!     &mut [&mut program, &mut a, &mut b], &mut moves).unwrap();
+//! println!("{:?} {:?}", game.outcome(), program.take_verdicts());
+//! ```
+
+mod cmd_bot;
+pub mod codec;
+pub mod feed;
+mod process;
+mod spec;
+
+pub use cmd_bot::{
+    CmdBot, CmdBotConfig, CmdBotStats, Direction, StartError, StderrMode, TranscriptLine,
+};
+pub use codec::{BotMessage, DecodeError, Request, ServerMessage, decode_bot_line};
+pub use feed::{AnswerError, SeatFeed};
+pub use spec::{CmdSpec, SpecError};
