@@ -385,6 +385,8 @@ fn match_cmd(a: MatchArgs) -> Result<()> {
             "a_competition": overall.competition.mean,
             "a_landlord": side(&landlord), "a_farmers": side(&farmers), "overall": side(&overall),
             "verdicts": result.verdicts,
+            "a_ms_per_move": result.a_decisions.1, "b_ms_per_move": result.b_decisions.1,
+            "a_moves": result.a_decisions.0, "b_moves": result.b_decisions.0,
         });
         println!("{obj}");
         return Ok(());
@@ -415,6 +417,10 @@ fn match_cmd(a: MatchArgs) -> Result<()> {
         "  (95% intervals; {:.1} s, {:.0} games/s)",
         secs,
         2.0 * a.deals as f64 / secs
+    );
+    println!(
+        "  time per move: A {:.3} ms over {} moves, B {:.3} ms over {} moves",
+        result.a_decisions.1, result.a_decisions.0, result.b_decisions.1, result.b_decisions.0
     );
     if result.verdicts.is_empty() {
         println!("  verdicts: none");

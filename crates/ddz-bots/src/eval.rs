@@ -82,6 +82,68 @@ pub struct MatchOutcome {
     pub deals: Vec<DealResult>,
     /// Every verdict, in deal order.
     pub verdicts: Vec<SeatVerdict>,
+    /// Bot A's play decisions: how many, and their mean wall-clock time in milliseconds.
+    pub a_decisions: (u64, f64),
+    /// Bot B's play decisions, likewise.
+    pub b_decisions: (u64, f64),
+}
+
+/// Counts a bot's play decisions and the time they take.
+#[derive(Default)]
+struct DecisionClock {
+    count: AtomicU64,
+    nanos: AtomicU64,
+}
+
+impl DecisionClock {
+    fn summary(&self) -> (u64, f64) {
+        let n = self.count.load(Ordering::Relaxed);
+        let ns = self.nanos.load(Ordering::Relaxed);
+        (
+            n,
+            if n == 0 {
+                0.0
+            } else {
+                ns as f64 / n as f64 / 1e6
+            },
+        )
+    }
+}
+
+/// A bot whose play decisions are timed.
+struct Timed<'c> {
+    bot: Box<dyn Bot>,
+    clock: &'c DecisionClock,
+}
+
+impl Bot for Timed<'_> {
+    fn name(&self) -> String {
+        self.bot.name()
+    }
+    fn new_game(&mut self, seed: u64) {
+        self.bot.new_game(seed)
+    }
+    fn bid(&mut self, obs: &ddz::Observation<'_>) -> u8 {
+        self.bot.bid(obs)
+    }
+    fn double(&mut self, obs: &ddz::Observation<'_>) -> bool {
+        self.bot.double(obs)
+    }
+    fn play(&mut self, obs: &ddz::Observation<'_>, legal: &MoveList) -> ddz::Move {
+        let t = std::time::Instant::now();
+        let m = self.bot.play(obs, legal);
+        self.clock
+            .nanos
+            .fetch_add(t.elapsed().as_nanos() as u64, Ordering::Relaxed);
+        self.clock.count.fetch_add(1, Ordering::Relaxed);
+        m
+    }
+    fn end_game(&mut self, obs: &ddz::Observation<'_>) {
+        self.bot.end_game(obs)
+    }
+    fn take_verdicts(&mut self) -> Vec<Verdict> {
+        self.bot.take_verdicts()
+    }
 }
 
 fn run_threads<T: Send>(
@@ -151,16 +213,29 @@ pub fn play_match(
 ) -> Result<MatchOutcome, EvalError> {
     let threads = cfg.threads.max(1) as u64;
     let config = cfg.game_config();
+    let (clock_a, clock_b) = (DecisionClock::default(), DecisionClock::default());
     let results = run_threads(cfg, |t| {
-        let (mut a0, mut a1, mut a2) = (build(a)?, build(a)?, build(a)?);
-        let (mut b0, mut b1, mut b2) = (build(b)?, build(b)?, build(b)?);
+        let ta = || {
+            build(a).map(|bot| Timed {
+                bot,
+                clock: &clock_a,
+            })
+        };
+        let tb = || {
+            build(b).map(|bot| Timed {
+                bot,
+                clock: &clock_b,
+            })
+        };
+        let (mut a0, mut a1, mut a2) = (ta()?, ta()?, ta()?);
+        let (mut b0, mut b1, mut b2) = (tb()?, tb()?, tb()?);
         let mut moves = MoveList::new();
         let mut out = Vec::new();
         let mut i = t as u64;
         while i < cfg.deals {
             let deal = Deal::generate_with(cfg.seed, i, &cfg.constraint)?;
             let mut verdicts = Vec::new();
-            let mut seating1: [&mut dyn Bot; 3] = [&mut *a0, &mut *b1, &mut *b2];
+            let mut seating1: [&mut dyn Bot; 3] = [&mut a0, &mut b1, &mut b2];
             let g1 = play_game(
                 config,
                 deal,
@@ -170,7 +245,7 @@ pub fn play_match(
             )?;
             collect_verdicts(&mut seating1, i, true, &mut verdicts);
             progress.fetch_add(1, Ordering::Relaxed);
-            let mut seating2: [&mut dyn Bot; 3] = [&mut *b0, &mut *a1, &mut *a2];
+            let mut seating2: [&mut dyn Bot; 3] = [&mut b0, &mut a1, &mut a2];
             let g2 = play_game(
                 config,
                 deal,
@@ -203,7 +278,12 @@ pub fn play_match(
         deals.push(d);
         verdicts.extend(v);
     }
-    Ok(MatchOutcome { deals, verdicts })
+    Ok(MatchOutcome {
+        deals,
+        verdicts,
+        a_decisions: clock_a.summary(),
+        b_decisions: clock_b.summary(),
+    })
 }
 
 /// Mean with a 95% confidence interval (normal approximation).

@@ -2,8 +2,10 @@
 //!
 //! **Recipe.** Level `k` of `N` (1 = weakest) is the `expert` rule-based player that, at every
 //! decision, instead plays a uniformly random legal action with probability
-//! `ε(k) = (N − k) / (N − 1)`: level 1 is the random player, level N the pure expert, and levels
-//! in between blend the two in equal steps. Noise is drawn from the bot's seeded stream, so a level
+//! `ε(k) = ((N − k) / (N − 1))²`: level 1 is the random player, level N the pure expert. Squaring
+//! spaces the levels more densely at low noise, where strength changes fastest, so adjacent levels
+//! differ by similar amounts of landlord score (with equal steps in ε the weakest levels were
+//! barely distinguishable). Noise is drawn from the bot's seeded stream, so a level
 //! plays a given deal the same way every time. Every level costs at most one expert decision per
 //! move, which keeps a 70-level panel cheap enough for millions of games.
 
@@ -23,6 +25,11 @@ pub struct LadderBot {
     scratch: MoveList,
 }
 
+/// ε for level `level` of `levels`: `((N − k) / (N − 1))^2`.
+pub fn noise_at(level: u32, levels: u32) -> f64 {
+    (f64::from(levels - level) / f64::from(levels - 1)).powi(2)
+}
+
 impl LadderBot {
     /// Level `level` of `levels` (1-based). `None` unless `1 ≤ level ≤ levels` and `levels ≥ 2`.
     pub fn new(level: u32, levels: u32) -> Option<LadderBot> {
@@ -32,7 +39,7 @@ impl LadderBot {
         Some(LadderBot {
             level,
             levels,
-            noise: (u64::from(levels - level) << 32) / u64::from(levels - 1),
+            noise: (noise_at(level, levels) * (1u64 << 32) as f64).round() as u64,
             rng: BotRng::new(0, u64::MAX),
             rule: RuleBot::expert(),
             scratch: MoveList::new(),
@@ -99,7 +106,13 @@ mod tests {
         let eps: Vec<f64> = (1..=5)
             .map(|k| LadderBot::new(k, 5).unwrap().epsilon())
             .collect();
-        assert_eq!(eps, [1.0, 0.75, 0.5, 0.25, 0.0]);
+        let want: Vec<f64> = [1.0f64, 0.75, 0.5, 0.25, 0.0]
+            .iter()
+            .map(|x| x.powi(2))
+            .collect();
+        for (e, w) in eps.iter().zip(&want) {
+            assert!((e - w).abs() < 1e-9, "{eps:?}");
+        }
         assert!(LadderBot::new(0, 5).is_none());
         assert!(LadderBot::new(6, 5).is_none());
         assert!(LadderBot::new(1, 1).is_none());
