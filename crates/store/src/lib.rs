@@ -1,0 +1,132 @@
+//! arena's shared state behind one interface, [`Store`], with two implementations: an embedded
+//! store persisted under a data directory (for one machine: `arena standalone` and the
+//! competition commands) and Redis (for the services on Kubernetes). One conformance suite runs
+//! against both.
+//!
+//! The store keeps data, not logic: queries such as "k deals within ε of a centre" run in the
+//! deal library over an in-memory index built from [`Store::deals`].
+
+use std::collections::BTreeMap;
+
+use ddz::{Deal, Scoring};
+
+/// What can go wrong talking to a store.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// The backend cannot be reached or refused the operation (I/O, connection, Redis down).
+    /// Nothing was written by the failed call.
+    #[error("store unavailable: {0}")]
+    Unavailable(String),
+    /// Stored data could not be read back (a bug or a damaged file); names the key.
+    #[error("corrupt store entry {key}: {reason}")]
+    Corrupt {
+        /// The key that failed.
+        key: String,
+        /// What was wrong with it.
+        reason: String,
+    },
+    /// The caller asked for something the store cannot do (e.g. an empty panel id).
+    #[error("invalid request: {0}")]
+    Invalid(String),
+}
+
+/// Result of a store call.
+pub type StoreResult<T> = Result<T, StoreError>;
+
+/// Where generated deals come from: deal `index` of this source is
+/// `Deal::generate_with(seed, index, &DealConstraint { bombs })`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+pub struct DealSource {
+    /// The deal stream's seed.
+    pub seed: u64,
+    /// Exactly this many bombs (rocket included), or any.
+    pub bombs: Option<u8>,
+}
+
+impl DealSource {
+    /// The id of deal `index` of this source: `g{seed}-b{bombs or x}-{index}`.
+    pub fn deal_id(&self, index: u64) -> String {
+        match self.bombs {
+            Some(b) => format!("g{}-b{}-{}", self.seed, b, index),
+            None => format!("g{}-bx-{}", self.seed, index),
+        }
+    }
+}
+
+/// A measuring panel: `landlords.len()` tables, each with its own landlord bot and the same
+/// down and up farmer bots; `scoring` defines the score levels.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Panel {
+    /// Stable id derived from the rest by the deal library (e.g. `p-3f2a…`).
+    pub id: String,
+    /// Landlord bot names, one per table (e.g. `ladder:1/70` … `ladder:70/70`).
+    pub landlords: Vec<String>,
+    /// The down farmer's bot name.
+    pub down: String,
+    /// The up farmer's bot name.
+    pub up: String,
+    /// The scoring mode whose landlord scores are the levels.
+    pub scoring: Scoring,
+}
+
+/// A deal and its measured difficulty under one panel.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct DealRecord {
+    /// Unique within a panel: [`DealSource::deal_id`] for generated deals, `i-<hash>` for imports.
+    pub id: String,
+    /// The cards (seat 0 is the landlord and holds the bottom).
+    pub deal: Deal,
+    /// The source and index it was generated from, if generated.
+    pub source: Option<(DealSource, u64)>,
+    /// The panel that measured it.
+    pub panel: String,
+    /// The possible landlord scores, low to high (s1 < … < sk).
+    pub levels: Vec<i64>,
+    /// How many tables ended at each level (same length as `levels`).
+    pub counts: Vec<u32>,
+    /// The grade-difficulty index: g_j = tables at level j+1 or higher / tables (k − 1 values).
+    pub gdi: Vec<f64>,
+}
+
+/// arena's storage interface. Every method is atomic: it either happens completely or not at all,
+/// and a failed call (e.g. [`StoreError::Unavailable`]) loses nothing already stored.
+#[async_trait::async_trait]
+pub trait Store: Send + Sync {
+    /// A short description for logs, e.g. `embedded (/data/arena.redb)` or `redis (127.0.0.1:6379, prefix arena)`.
+    fn describe(&self) -> String;
+
+    /// Stores a panel definition (replacing one with the same id).
+    async fn put_panel(&self, panel: &Panel) -> StoreResult<()>;
+
+    /// The panel with this id.
+    async fn panel(&self, id: &str) -> StoreResult<Option<Panel>>;
+
+    /// Every stored panel, by id.
+    async fn panels(&self) -> StoreResult<Vec<Panel>>;
+
+    /// Stores measured deals. A record whose (panel, id) is already stored is left untouched, so a
+    /// batch can be written again after a crash without double counting. Records with a source
+    /// also mark (panel, source, index) as measured. Returns how many records were new.
+    async fn put_deals(&self, records: &[DealRecord]) -> StoreResult<usize>;
+
+    /// One measured deal.
+    async fn deal(&self, panel: &str, id: &str) -> StoreResult<Option<DealRecord>>;
+
+    /// Every deal measured by `panel` (any order).
+    async fn deals(&self, panel: &str) -> StoreResult<Vec<DealRecord>>;
+
+    /// How many deals `panel` has measured.
+    async fn deal_count(&self, panel: &str) -> StoreResult<u64>;
+
+    /// The indices of `source` already measured by `panel`, ascending: what a resumed
+    /// measurement skips.
+    async fn measured_indices(&self, panel: &str, source: &DealSource) -> StoreResult<Vec<u64>>;
+
+    /// Atomically claims deals for `competition`: each deal id not yet used by any competition
+    /// becomes used by this one. Returns, per id, whether this competition now holds it (true
+    /// also when it already held it; false when another competition does).
+    async fn claim_deals(&self, competition: &str, deal_ids: &[String]) -> StoreResult<Vec<bool>>;
+
+    /// Every used deal id and the competition that used it.
+    async fn used_deals(&self) -> StoreResult<BTreeMap<String, String>>;
+}
