@@ -124,6 +124,8 @@ pub struct CmdBotStats {
 struct Fault {
     kind: VerdictKind,
     reason: String,
+    /// The program's output closed: it exited (or closed stdout).
+    exited: bool,
 }
 
 impl Fault {
@@ -131,6 +133,7 @@ impl Fault {
         Fault {
             kind,
             reason: reason.into(),
+            exited: false,
         }
     }
 }
@@ -169,6 +172,8 @@ pub struct CmdBot {
     games: u64,
     feed: SeatFeed,
     dead: bool,
+    /// The running process was started before this game and has not answered in it yet.
+    carried_over: bool,
     verdicts: Vec<Verdict>,
     transcript: Vec<TranscriptLine>,
     stats: CmdBotStats,
@@ -186,6 +191,7 @@ impl CmdBot {
             joined_name: None,
             games: 0,
             dead: false,
+            carried_over: false,
             verdicts: Vec::new(),
             transcript: Vec::new(),
             stats: CmdBotStats::default(),
@@ -290,20 +296,29 @@ impl CmdBot {
     /// Describes a program whose output closed: its exit status and its last words on stderr.
     fn crash_reason(&mut self, what: String, read_error: Option<String>) -> Fault {
         let Some(p) = self.process.as_mut() else {
-            return Fault::new(VerdictKind::Crashed, what);
+            return Fault {
+                exited: true,
+                ..Fault::new(VerdictKind::Crashed, what)
+            };
         };
-        let status = match p.wait_for_exit(EXIT_WAIT) {
-            Some(status) => describe_status(status),
-            None => "closed its output but kept running".to_string(),
+        let (status, stderr_wait) = match p.wait_for_exit(EXIT_WAIT) {
+            Some(status) => (describe_status(status), EXIT_WAIT),
+            None => (
+                "closed its output but kept running".to_string(),
+                Duration::ZERO,
+            ),
         };
         let mut reason = format!("{what} ({status})");
         if let Some(e) = read_error {
             reason.push_str(&format!("; reading its output failed: {e}"));
         }
-        if let Some(tail) = p.stderr_tail(STDERR_QUOTE_CHARS) {
+        if let Some(tail) = p.stderr_tail(STDERR_QUOTE_CHARS, stderr_wait) {
             reason.push_str(&format!("; its stderr ended with: {tail:?}"));
         }
-        Fault::new(VerdictKind::Crashed, reason)
+        Fault {
+            exited: true,
+            ..Fault::new(VerdictKind::Crashed, reason)
+        }
     }
 
     /// Makes sure a program is running and has joined, starting one if needed. On failure no
@@ -340,6 +355,7 @@ impl CmdBot {
         self.stats.processes_started += 1;
         self.note(format!("process {} started: {}", process.id(), self.spec));
         self.process = Some(process);
+        self.carried_over = false;
         self.joined_name = None;
         let until = started + self.config.startup_timeout;
         loop {
@@ -600,6 +616,7 @@ impl CmdBot {
                 )
             })?;
             let took = at.saturating_duration_since(sent);
+            self.carried_over = false;
             self.stats.answers += 1;
             self.stats.slowest_answer = self.stats.slowest_answer.max(took);
             if took > deadline {
@@ -616,13 +633,32 @@ impl CmdBot {
 
     /// The program's decision, or the automatic one once it has faulted in this game.
     fn decide(&mut self, obs: &Observation<'_>, legal: &MoveList) -> Action {
-        if !self.dead {
-            match self.ask(obs, legal) {
-                Ok(action) => return action,
-                Err(fault) => self.fault(fault),
+        if self.dead {
+            return feed::fallback(obs, legal);
+        }
+        let mut result = self.ask(obs, legal);
+        let gone_since_last_game = match &result {
+            Err(fault) if fault.exited && self.carried_over => Some(fault.reason.clone()),
+            _ => None,
+        };
+        if let Some(reason) = gone_since_last_game {
+            // It exited after its last game, before answering anything in this one: that is
+            // no fault of this game. A fresh process is told the game so far and asked again.
+            self.note(format!(
+                "the program from the previous game is gone ({reason}); starting a fresh one"
+            ));
+            self.process = None;
+            self.carried_over = false;
+            self.feed = SeatFeed::new(self.games, self.config.scoring);
+            result = self.ask(obs, legal);
+        }
+        match result {
+            Ok(action) => action,
+            Err(fault) => {
+                self.fault(fault);
+                feed::fallback(obs, legal)
             }
         }
-        feed::fallback(obs, legal)
     }
 }
 
@@ -635,6 +671,7 @@ impl Bot for CmdBot {
         self.games += 1;
         self.feed = SeatFeed::new(self.games, self.config.scoring);
         self.dead = false;
+        self.carried_over = self.process.is_some();
     }
 
     fn bid(&mut self, obs: &Observation<'_>) -> u8 {

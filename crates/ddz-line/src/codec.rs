@@ -772,3 +772,250 @@ pub fn decode_bot_line(line: &str) -> Result<Option<BotMessage>, DecodeError> {
     };
     Ok(Some(msg))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cs(s: &str) -> CardSet {
+        s.parse().unwrap()
+    }
+
+    fn seat(i: u8) -> Seat {
+        Seat::new(i).unwrap()
+    }
+
+    fn bot_err(line: &str) -> String {
+        decode_bot_line(line).unwrap_err().to_string()
+    }
+
+    fn server_err(line: &str) -> String {
+        ServerMessage::decode(line).unwrap_err().to_string()
+    }
+
+    #[test]
+    fn server_lines_encode_as_documented() {
+        let cases = [
+            (ServerMessage::Game { number: 7 }, "game 7"),
+            (
+                ServerMessage::Rules(RuleSet::COMPETITION),
+                "rules competition",
+            ),
+            (ServerMessage::Rules(RuleSet::DOUZERO), "rules douzero"),
+            (
+                ServerMessage::Rules(RuleSet {
+                    distinct_single_kickers: true,
+                    ..RuleSet::COMPETITION
+                }),
+                "rules custom four_with_two distinct_single_kickers",
+            ),
+            (ServerMessage::Seat(seat(2)), "seat 2"),
+            (ServerMessage::Hand(cs("r3b10")), "hand 3TBR"),
+            (
+                ServerMessage::Bid {
+                    seat: seat(1),
+                    bid: 0,
+                },
+                "bid 1 0",
+            ),
+            (ServerMessage::Redeal, "redeal"),
+            (
+                ServerMessage::Landlord {
+                    seat: seat(0),
+                    bid: 3,
+                    bottom: cs("2A3"),
+                },
+                "landlord 0 3 3A2",
+            ),
+            (
+                ServerMessage::Double {
+                    seat: seat(1),
+                    double: true,
+                },
+                "double 1 1",
+            ),
+            (
+                ServerMessage::Play {
+                    seat: seat(2),
+                    cards: CardSet::EMPTY,
+                },
+                "play 2 pass",
+            ),
+            (
+                ServerMessage::Play {
+                    seat: seat(2),
+                    cards: cs("44433"),
+                },
+                "play 2 33444",
+            ),
+            (
+                ServerMessage::End {
+                    winner: seat(0),
+                    scores: [-4, 6, -2],
+                },
+                "end 0 -4 6 -2",
+            ),
+            (
+                ServerMessage::Ask(Request::Bid {
+                    deadline_ms: 1000,
+                    legal: vec![0, 2, 3],
+                }),
+                "ask bid 1000 0 2 3",
+            ),
+            (
+                ServerMessage::Ask(Request::Double { deadline_ms: 500 }),
+                "ask double 500",
+            ),
+            (
+                ServerMessage::Ask(Request::Redouble { deadline_ms: 500 }),
+                "ask redouble 500",
+            ),
+            (
+                ServerMessage::Ask(Request::Play {
+                    deadline_ms: 1000,
+                    legal: vec![CardSet::EMPTY, cs("5"), cs("BR")],
+                }),
+                "ask play 1000 pass 5 BR",
+            ),
+            (ServerMessage::Bye, "bye"),
+        ];
+        for (msg, line) in cases {
+            assert_eq!(msg.encode(), line);
+            assert_eq!(ServerMessage::decode(line), Ok(msg.clone()), "{line}");
+            assert_eq!(ServerMessage::decode(&format!("{line}\r\n")), Ok(msg));
+        }
+    }
+
+    #[test]
+    fn bot_lines_decode_leniently_in_spacing_and_strictly_in_content() {
+        assert_eq!(
+            decode_bot_line("join"),
+            Ok(Some(BotMessage::Join { name: None }))
+        );
+        assert_eq!(
+            decode_bot_line("join my-bot_v2\r"),
+            Ok(Some(BotMessage::Join {
+                name: Some("my-bot_v2".into())
+            }))
+        );
+        assert_eq!(
+            decode_bot_line("  bid\t2  \r\n"),
+            Ok(Some(BotMessage::Bid(2)))
+        );
+        assert_eq!(
+            decode_bot_line("double 1"),
+            Ok(Some(BotMessage::Double(true)))
+        );
+        assert_eq!(
+            decode_bot_line("play pass"),
+            Ok(Some(BotMessage::Play(CardSet::EMPTY)))
+        );
+        assert_eq!(
+            decode_bot_line("play 10jqka"),
+            Ok(Some(BotMessage::Play(cs("TJQKA"))))
+        );
+        for ignored in ["", "   ", "\r", "# thinking", "   # note: bid 5", "#"] {
+            assert_eq!(decode_bot_line(ignored), Ok(None), "{ignored:?}");
+        }
+        assert_eq!(BotMessage::Play(cs("3334")).encode(), "play 3334");
+        assert_eq!(BotMessage::Play(CardSet::EMPTY).encode(), "play pass");
+        assert_eq!(BotMessage::Double(false).encode(), "double 0");
+    }
+
+    #[test]
+    fn errors_name_the_problem() {
+        let cases = [
+            (
+                bot_err("plya 33"),
+                "unknown command \"plya\" (expected join, bid, double or play)",
+            ),
+            (bot_err("bid 5"), "bid 5 is out of range (0 to 3)"),
+            (bot_err("bid 300"), "bid 300 is out of range (0 to 3)"),
+            (
+                bot_err("bid -1"),
+                "the bid of \"bid\" must be a whole number, not \"-1\"",
+            ),
+            (
+                bot_err("play 3X"),
+                "bad cards \"3X\" in \"play\": unknown card character 'X' at position 1 (expected one of 3456789TJQKA2BR or 10)",
+            ),
+            (
+                bot_err("play 33333"),
+                "bad cards \"33333\" in \"play\": 5 cards of rank 3, but a deck has only 4",
+            ),
+            (
+                bot_err("play"),
+                "\"play\" is missing its cards (expected \"play CARDS|pass\")",
+            ),
+            (
+                bot_err("play 3 3"),
+                "unexpected \"3\" after the last field of \"play\" (expected \"play CARDS|pass\")",
+            ),
+            (
+                bot_err("double yes"),
+                "the decision of \"double\" must be 0 or 1, not \"yes\"",
+            ),
+            (
+                bot_err("PLAY 3"),
+                "unknown command \"PLAY\" (expected join, bid, double or play)",
+            ),
+            (
+                bot_err("join two words"),
+                "unexpected \"words\" after the last field of \"join\" (expected \"join [NAME]\")",
+            ),
+            (
+                server_err("seat 3"),
+                "seat 3 is out of range (seats are 0, 1 and 2)",
+            ),
+            (server_err(""), "empty line"),
+            (
+                server_err("ask dance 5"),
+                "unknown request \"ask dance\" (expected ask bid, ask double, ask redouble or ask play)",
+            ),
+            (
+                server_err("ask play 100"),
+                "\"ask play\" is missing its legal moves (expected \"ask play MS MOVE…\")",
+            ),
+            (
+                server_err("rules house"),
+                "unknown rule set \"house\" (expected competition, douzero, openspiel or custom)",
+            ),
+            (
+                server_err("end 0 1 2 99999999999999999999"),
+                "the score of seat 2 of \"end\" must be a whole number, not \"99999999999999999999\"",
+            ),
+        ];
+        for (got, want) in cases {
+            assert_eq!(got, want);
+        }
+    }
+
+    #[test]
+    fn long_garbage_is_quoted_short() {
+        let line = format!("{} 1", "x".repeat(10_000));
+        let msg = bot_err(&line);
+        assert!(msg.len() < 150, "{msg}");
+        assert!(msg.contains('…'));
+        let name = "n".repeat(MAX_NAME_CHARS + 1);
+        assert!(bot_err(&format!("join {name}")).starts_with("name \"nnn"));
+        assert!(bot_err("join a\u{1}b").contains("no control characters"));
+    }
+
+    #[test]
+    fn every_rule_set_round_trips() {
+        for bits in 0..16u8 {
+            let rules = RuleSet {
+                rocket_kickers: bits & 1 != 0,
+                adjacent_trio_wings: bits & 2 != 0,
+                four_with_two: bits & 4 != 0,
+                distinct_single_kickers: bits & 8 != 0,
+            };
+            let line = ServerMessage::Rules(rules).encode();
+            assert_eq!(
+                ServerMessage::decode(&line),
+                Ok(ServerMessage::Rules(rules)),
+                "{line}"
+            );
+        }
+    }
+}

@@ -190,3 +190,232 @@ pub fn fallback_play(legal: &MoveList) -> Move {
         .or_else(|| moves.first().copied())
         .unwrap_or(Move::PASS)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ddz::{CardSet, DealConstraint, Game, GameConfig, Seat};
+
+    fn seat(i: u8) -> Seat {
+        Seat::new(i).unwrap()
+    }
+
+    fn lines(feed: &mut SeatFeed, game: &Game, s: Seat) -> Vec<String> {
+        let mut out = Vec::new();
+        feed.catch_up(&game.observation(s), &mut out);
+        out.iter().map(ServerMessage::encode).collect()
+    }
+
+    fn fixed_game(seed: u64) -> Game {
+        Game::from_seed(GameConfig::fixed_landlord(), seed, DealConstraint::NONE).unwrap()
+    }
+
+    /// Plays the first legal move until the game is over.
+    fn play_out(game: &mut Game) {
+        let mut moves = MoveList::new();
+        while game.to_act().is_some() {
+            game.legal_moves(&mut moves);
+            game.apply(Action::Play(moves[0])).unwrap();
+        }
+    }
+
+    #[test]
+    fn a_game_starts_with_seat_hand_and_the_landlord() {
+        let game = fixed_game(4);
+        let deal = *game.deal();
+        let farmer = lines(&mut SeatFeed::new(3, Scoring::Competition), &game, seat(2));
+        assert_eq!(
+            farmer,
+            [
+                "game 3".to_string(),
+                "rules competition".into(),
+                "seat 2".into(),
+                format!("hand {}", deal.hands[2]),
+                format!("landlord 0 1 {}", deal.bottom),
+            ]
+        );
+        let landlord = lines(&mut SeatFeed::new(3, Scoring::Competition), &game, seat(0));
+        assert_eq!(landlord[3], format!("hand {}", deal.hands[0]));
+        assert_eq!(landlord[5], format!("hand {}", deal.hands[0] + deal.bottom));
+        assert_eq!(landlord.len(), 6);
+    }
+
+    #[test]
+    fn each_event_is_sent_once_in_order() {
+        let mut game = fixed_game(4);
+        let mut feed = SeatFeed::new(1, Scoring::Competition);
+        let first = lines(&mut feed, &game, seat(1));
+        assert!(lines(&mut feed, &game, seat(1)).is_empty());
+        let mut moves = MoveList::new();
+        game.legal_moves(&mut moves);
+        let lead = moves[0];
+        game.apply(Action::Play(lead)).unwrap();
+        game.legal_moves(&mut moves);
+        game.apply(Action::Play(Move::PASS)).unwrap();
+        assert_eq!(
+            lines(&mut feed, &game, seat(1)),
+            [format!("play 0 {lead}"), "play 1 pass".to_string()]
+        );
+        assert_eq!(first.len(), 5);
+    }
+
+    #[test]
+    fn a_seat_told_only_at_the_end_still_learns_its_dealt_hand_and_the_result() {
+        let mut game = fixed_game(9);
+        let deal = *game.deal();
+        play_out(&mut game);
+        for s in Seat::ALL {
+            let told = lines(&mut SeatFeed::new(1, Scoring::Wp), &game, s);
+            let mut expected_hand = deal.hands[s.index()];
+            assert_eq!(told[3], format!("hand {expected_hand}"));
+            if s == seat(0) {
+                expected_hand = expected_hand + deal.bottom;
+                assert_eq!(told[5], format!("hand {expected_hand}"));
+            }
+            let o = game.outcome().unwrap();
+            let [a, b, c] = o.scores(Scoring::Wp);
+            assert_eq!(
+                told.last().unwrap(),
+                &format!("end {} {a} {b} {c}", o.winner)
+            );
+            let plays = game
+                .events()
+                .iter()
+                .filter(|e| matches!(e, Event::Play { .. }))
+                .count();
+            assert_eq!(
+                told.iter().filter(|l| l.starts_with("play ")).count(),
+                plays
+            );
+        }
+    }
+
+    #[test]
+    fn a_redeal_is_followed_by_the_new_hand() {
+        let mut game =
+            Game::from_seed(GameConfig::competition(), 21, DealConstraint::NONE).unwrap();
+        let first = *game.deal();
+        let mut feed = SeatFeed::new(1, Scoring::Competition);
+        let start = lines(&mut feed, &game, seat(1));
+        assert_eq!(start[3], format!("hand {}", first.hands[1]));
+        for _ in 0..3 {
+            game.apply(Action::Bid(0)).unwrap();
+        }
+        game.apply(Action::Bid(2)).unwrap();
+        let second = *game.deal();
+        assert_ne!(first, second);
+        assert_eq!(
+            lines(&mut feed, &game, seat(1)),
+            [
+                "bid 0 0".to_string(),
+                "bid 1 0".into(),
+                "bid 2 0".into(),
+                "redeal".into(),
+                format!("hand {}", second.hands[1]),
+                "bid 0 2".into(),
+            ]
+        );
+    }
+
+    #[test]
+    fn requests_list_the_legal_choices() {
+        let mut game =
+            Game::from_seed(GameConfig::competition(), 21, DealConstraint::NONE).unwrap();
+        let none = MoveList::new();
+        game.apply(Action::Bid(1)).unwrap();
+        let r = request(&game.observation(seat(1)), &none, 900);
+        assert_eq!(
+            r,
+            Request::Bid {
+                deadline_ms: 900,
+                legal: vec![0, 2, 3]
+            }
+        );
+        game.apply(Action::Bid(3)).unwrap();
+        assert_eq!(
+            request(&game.observation(seat(2)), &none, 5),
+            Request::Double { deadline_ms: 5 }
+        );
+        game.apply(Action::Double(true)).unwrap();
+        game.apply(Action::Double(false)).unwrap();
+        assert_eq!(
+            request(&game.observation(seat(1)), &none, 5),
+            Request::Redouble { deadline_ms: 5 }
+        );
+        game.apply(Action::Double(false)).unwrap();
+        let mut moves = MoveList::new();
+        game.legal_moves(&mut moves);
+        let Request::Play { legal, .. } = request(&game.observation(seat(1)), &moves, 5) else {
+            panic!("a play request");
+        };
+        assert_eq!(legal.len(), moves.len());
+        assert!(!legal.contains(&CardSet::EMPTY), "no pass on a lead");
+    }
+
+    #[test]
+    fn answers_are_judged_under_the_rules() {
+        let mut game =
+            Game::from_seed(GameConfig::competition(), 21, DealConstraint::NONE).unwrap();
+        game.apply(Action::Bid(2)).unwrap();
+        let obs = game.observation(seat(1));
+        assert_eq!(check_answer(&obs, &BotMessage::Bid(0)), Ok(Action::Bid(0)));
+        assert_eq!(check_answer(&obs, &BotMessage::Bid(3)), Ok(Action::Bid(3)));
+        let e = check_answer(&obs, &BotMessage::Bid(2)).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "bid 2 is not allowed: bid 0 (no call) or more than 2, at most 3"
+        );
+        let e = check_answer(&obs, &BotMessage::Play(CardSet::EMPTY)).unwrap_err();
+        assert_eq!(
+            e,
+            AnswerError::WrongKind {
+                expected: "\"bid B\""
+            }
+        );
+
+        let mut game = fixed_game(4);
+        let hand = game.hand(seat(0));
+        let obs = game.observation(seat(0));
+        let e = check_answer(&obs, &BotMessage::Play(CardSet::EMPTY)).unwrap_err();
+        assert_eq!(e, AnswerError::Illegal(IllegalMove::PassOnLead));
+        let lowest = CardSet::of(hand.lowest().unwrap(), 1).unwrap();
+        let Ok(Action::Play(m)) = check_answer(&obs, &BotMessage::Play(lowest)) else {
+            panic!("the lowest single is a legal lead");
+        };
+        assert_eq!(m.cards(), lowest);
+        game.apply(Action::Play(m)).unwrap();
+        let obs = game.observation(seat(1));
+        let not_held = CardSet::DECK - game.hand(seat(1));
+        let one = CardSet::of(not_held.highest().unwrap(), 1).unwrap();
+        assert!(matches!(
+            check_answer(&obs, &BotMessage::Play(one)),
+            Err(AnswerError::Illegal(IllegalMove::NotInHand { .. }))
+        ));
+        assert!(matches!(
+            check_answer(&obs, &BotMessage::Double(true)),
+            Err(AnswerError::WrongKind { .. })
+        ));
+    }
+
+    #[test]
+    fn the_fallback_passes_when_it_may_and_leads_otherwise() {
+        let mut game = fixed_game(4);
+        let mut moves = MoveList::new();
+        game.legal_moves(&mut moves);
+        let obs = game.observation(seat(0));
+        assert_eq!(fallback(&obs, &moves), Action::Play(moves[0]));
+        assert!(!moves[0].is_pass());
+        game.apply(Action::Play(moves[0])).unwrap();
+        game.legal_moves(&mut moves);
+        assert_eq!(
+            fallback(&game.observation(seat(1)), &moves),
+            Action::Play(Move::PASS)
+        );
+        assert_eq!(fallback_play(&MoveList::new()), Move::PASS);
+        let bidding = Game::from_seed(GameConfig::competition(), 1, DealConstraint::NONE).unwrap();
+        assert_eq!(
+            fallback(&bidding.observation(seat(0)), &moves),
+            Action::Bid(0)
+        );
+    }
+}

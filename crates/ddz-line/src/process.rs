@@ -41,7 +41,13 @@ pub(crate) struct Process {
     reaped: Option<ExitStatus>,
     input: Option<Sender<Vec<u8>>>,
     output: Receiver<(Instant, Output)>,
-    stderr: Option<Arc<Mutex<Vec<u8>>>>,
+    stderr: Option<StderrTail>,
+}
+
+/// The last bytes of a child's stderr, and word from the drain thread once it reached the end.
+struct StderrTail {
+    tail: Arc<Mutex<Vec<u8>>>,
+    done: Receiver<()>,
 }
 
 impl Process {
@@ -120,8 +126,12 @@ impl Process {
     }
 
     /// The last lines the child wrote to stderr (when captured), at most `max_chars` characters.
-    pub(crate) fn stderr_tail(&self, max_chars: usize) -> Option<String> {
-        let buf = self.stderr.as_ref()?.lock().ok()?;
+    /// Waits up to `wait` for the rest of the stderr to be read (all of it, once the child and
+    /// anything sharing its stderr have exited).
+    pub(crate) fn stderr_tail(&self, max_chars: usize, wait: Duration) -> Option<String> {
+        let stderr = self.stderr.as_ref()?;
+        let _ = stderr.done.recv_timeout(wait);
+        let buf = stderr.tail.lock().ok()?;
         let text = String::from_utf8_lossy(&buf);
         let text = text.trim_end();
         if text.is_empty() {
@@ -252,9 +262,10 @@ fn spawn_reader(stdout: impl Read + Send + 'static) -> Receiver<(Instant, Output
     rx
 }
 
-fn spawn_stderr_drain(mut stderr: impl Read + Send + 'static) -> Arc<Mutex<Vec<u8>>> {
+fn spawn_stderr_drain(mut stderr: impl Read + Send + 'static) -> StderrTail {
     let tail = Arc::new(Mutex::new(Vec::with_capacity(STDERR_TAIL_BYTES)));
     let keep = Arc::clone(&tail);
+    let (done_tx, done) = mpsc::channel();
     thread::spawn(move || {
         let mut chunk = [0u8; 8192];
         loop {
@@ -272,8 +283,9 @@ fn spawn_stderr_drain(mut stderr: impl Read + Send + 'static) -> Arc<Mutex<Vec<u
                 Err(_) => break,
             }
         }
+        let _ = done_tx.send(());
     });
-    tail
+    StderrTail { tail, done }
 }
 
 /// What [`read_line_limited`] read.

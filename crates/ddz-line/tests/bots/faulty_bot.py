@@ -13,7 +13,7 @@ It faults at the K-th request of the given kind (default: the first play request
                 that sleeps too, and print both process ids as comments
   garbage       answer the line given by --text (default "plya 33")
   illegal       answer a well-formed but illegal line: for a bid, the highest bid so far; for a
-                play, "pass" on a free lead, else a single card not in hand
+                play, "pass" on a free lead, else cards not in hand
   late          sleep --sleep-ms milliseconds, then answer legally
   unsolicited   answer legally, then write one more line, "play 3"
   long          answer with a line of 100000 characters
@@ -94,8 +94,9 @@ def main():
             elif legal[0] != "pass":
                 send("play pass")
             else:
-                missing = next(r for r in RANKS if hand.count(r) < (1 if r in "BR" else 4))
-                send(f"play {missing}")
+                # One more card of a rank than the hand holds (it was dealt no more).
+                rank = next(r for r in RANKS if hand.count(r) < (1 if r in "BR" else 4))
+                send("play " + rank * (hand.count(rank) + 1))
         elif fault == "late":
             time.sleep(sleep_ms / 1000)
             send(answer)

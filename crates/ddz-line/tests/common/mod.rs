@@ -117,3 +117,44 @@ impl Bot for CallsOne {
 pub fn seat(i: u8) -> Seat {
     Seat::new(i).expect("seat 0..2")
 }
+
+/// A bot that thinks for a while before its first play of each game.
+pub struct Slow<B> {
+    bot: B,
+    delay: Duration,
+    played: bool,
+}
+
+impl<B> Slow<B> {
+    /// `bot`, waiting `delay` before its first play of each game.
+    pub fn new(bot: B, delay: Duration) -> Slow<B> {
+        Slow {
+            bot,
+            delay,
+            played: false,
+        }
+    }
+}
+
+impl<B: Bot> Bot for Slow<B> {
+    fn name(&self) -> String {
+        format!("slow:{}", self.bot.name())
+    }
+    fn new_game(&mut self, seed: u64) {
+        self.played = false;
+        self.bot.new_game(seed)
+    }
+    fn bid(&mut self, obs: &Observation<'_>) -> u8 {
+        self.bot.bid(obs)
+    }
+    fn double(&mut self, obs: &Observation<'_>) -> bool {
+        self.bot.double(obs)
+    }
+    fn play(&mut self, obs: &Observation<'_>, legal: &MoveList) -> ddz::Move {
+        if !self.played {
+            self.played = true;
+            std::thread::sleep(self.delay);
+        }
+        self.bot.play(obs, legal)
+    }
+}
