@@ -5,10 +5,29 @@
 //!
 //! The store keeps data, not logic: queries such as "k deals within ε of a centre" run in the
 //! deal library over an in-memory index built from [`Store::deals`].
+//!
+//! - [`EmbeddedStore`] (module [`embedded`]): one redb file, `arena.redb`, under a data directory.
+//! - [`RedisStore`] (module [`redis`]): Redis through a reconnecting connection, every key under
+//!   a configurable prefix; the keys are documented in `docs/redis-keys.md`.
+//! - [`conformance`]: the contract of [`Store`] as executable checks, run against both.
+//!
+//! # Identifiers and records
+//!
+//! Panel ids, deal ids and competition names must be non-empty and free of control characters,
+//! and a [`DealRecord`] must be self-consistent (`counts` as long as `levels`, one `gdi` value per
+//! level above the lowest, every `gdi` value finite); anything else is rejected with
+//! [`StoreError::Invalid`] before anything is written.
 
 use std::collections::BTreeMap;
 
 use ddz::{Deal, Scoring};
+
+pub mod conformance;
+pub mod embedded;
+pub mod redis;
+
+pub use self::embedded::EmbeddedStore;
+pub use self::redis::RedisStore;
 
 /// What can go wrong talking to a store.
 #[derive(Debug, thiserror::Error)]
@@ -35,7 +54,9 @@ pub type StoreResult<T> = Result<T, StoreError>;
 
 /// Where generated deals come from: deal `index` of this source is
 /// `Deal::generate_with(seed, index, &DealConstraint { bombs })`.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub struct DealSource {
     /// The deal stream's seed.
     pub seed: u64,
@@ -129,4 +150,61 @@ pub trait Store: Send + Sync {
 
     /// Every used deal id and the competition that used it.
     async fn used_deals(&self) -> StoreResult<BTreeMap<String, String>>;
+}
+
+/// The storage name of a deal source, `g{seed}-b{bombs or x}`: [`DealSource::deal_id`] without
+/// the index. Both backends key measured indices by it.
+pub(crate) fn source_key(source: &DealSource) -> String {
+    match source.bombs {
+        Some(b) => format!("g{}-b{}", source.seed, b),
+        None => format!("g{}-bx", source.seed),
+    }
+}
+
+/// Checks an identifier (`what` names it in the error): non-empty, no control characters.
+pub(crate) fn check_id(what: &str, id: &str) -> StoreResult<()> {
+    if id.is_empty() {
+        return Err(StoreError::Invalid(format!("{what} is empty")));
+    }
+    if id.chars().any(char::is_control) {
+        return Err(StoreError::Invalid(format!(
+            "{what} {id:?} contains a control character"
+        )));
+    }
+    Ok(())
+}
+
+/// Checks a record before it is stored, so that what is written can always be read back.
+pub(crate) fn check_record(record: &DealRecord) -> StoreResult<()> {
+    check_id("panel id", &record.panel)?;
+    check_id("deal id", &record.id)?;
+    let invalid = |reason: String| {
+        Err(StoreError::Invalid(format!(
+            "deal {} of panel {}: {reason}",
+            record.id, record.panel
+        )))
+    };
+    if record.counts.len() != record.levels.len() {
+        return invalid(format!(
+            "{} counts for {} levels",
+            record.counts.len(),
+            record.levels.len()
+        ));
+    }
+    if record.gdi.len() != record.levels.len().saturating_sub(1) {
+        return invalid(format!(
+            "{} gdi values for {} levels (expected one fewer)",
+            record.gdi.len(),
+            record.levels.len()
+        ));
+    }
+    if let Some(g) = record.gdi.iter().find(|g| !g.is_finite()) {
+        return invalid(format!("gdi value {g} is not a finite number"));
+    }
+    Ok(())
+}
+
+/// Checks a batch of records, naming the first bad one.
+pub(crate) fn check_records(records: &[DealRecord]) -> StoreResult<()> {
+    records.iter().try_for_each(check_record)
 }

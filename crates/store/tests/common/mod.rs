@@ -1,0 +1,185 @@
+//! Test fixtures: stores in fresh places, and private Redis servers.
+
+#![allow(dead_code)] // Each test binary uses its own part of the fixtures.
+
+use std::io::{Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use arena_store::RedisStore;
+
+/// The Redis the machine runs for everyone.
+pub const SHARED_REDIS: &str = "redis://127.0.0.1:6379";
+
+/// A key prefix no other test run uses.
+pub fn random_prefix() -> String {
+    format!("arena-test-{:016x}", rand::random::<u64>())
+}
+
+/// Deletes every key under a prefix when dropped, also when the test fails.
+pub struct PrefixCleanup {
+    pub url: String,
+    pub prefix: String,
+}
+
+impl PrefixCleanup {
+    /// How many keys the prefix has now.
+    pub fn key_count(&self) -> usize {
+        self.keys().len()
+    }
+
+    fn keys(&self) -> Vec<String> {
+        let Ok(mut conn) = redis::Client::open(self.url.as_str()).and_then(|c| c.get_connection())
+        else {
+            return Vec::new();
+        };
+        redis::cmd("SCAN")
+            .cursor_arg(0)
+            .arg("MATCH")
+            .arg(format!("{}:*", self.prefix))
+            .arg("COUNT")
+            .arg(1000)
+            .clone()
+            .iter::<String>(&mut conn)
+            .map(|keys| keys.filter_map(Result::ok).collect())
+            .unwrap_or_default()
+    }
+}
+
+impl Drop for PrefixCleanup {
+    fn drop(&mut self) {
+        let keys = self.keys();
+        if keys.is_empty() {
+            return;
+        }
+        if let Ok(mut conn) =
+            redis::Client::open(self.url.as_str()).and_then(|c| c.get_connection())
+        {
+            for chunk in keys.chunks(1000) {
+                let _: Result<u64, _> = redis::cmd("DEL").arg(chunk).query(&mut conn);
+            }
+        }
+    }
+}
+
+/// A store on the shared Redis under a fresh prefix, and the guard that removes its keys.
+pub async fn shared_redis_store() -> (RedisStore, PrefixCleanup) {
+    let prefix = random_prefix();
+    let cleanup = PrefixCleanup {
+        url: SHARED_REDIS.to_string(),
+        prefix: prefix.clone(),
+    };
+    let store = RedisStore::connect(SHARED_REDIS, &prefix)
+        .await
+        .expect("the shared Redis at 127.0.0.1:6379 is running");
+    (store, cleanup)
+}
+
+/// A `redis-server` of the test's own on a spare port, killed when dropped.
+pub struct PrivateRedis {
+    pub port: u16,
+    dir: tempfile::TempDir,
+    child: Option<Child>,
+}
+
+impl PrivateRedis {
+    /// Starts a server on a free port and waits until it answers PING.
+    pub fn start() -> PrivateRedis {
+        for _ in 0..10 {
+            let port = TcpListener::bind("127.0.0.1:0")
+                .and_then(|l| l.local_addr())
+                .expect("a free port")
+                .port();
+            let mut server = PrivateRedis {
+                port,
+                dir: tempfile::tempdir().expect("temp dir"),
+                child: None,
+            };
+            if server.launch() {
+                return server;
+            }
+        }
+        panic!("could not start redis-server on a free port");
+    }
+
+    pub fn url(&self) -> String {
+        format!("redis://127.0.0.1:{}", self.port)
+    }
+
+    pub fn addr(&self) -> String {
+        format!("127.0.0.1:{}", self.port)
+    }
+
+    /// Starts the server on `self.port`; false if it did not come up (e.g. the port was taken).
+    fn launch(&mut self) -> bool {
+        let child = Command::new("redis-server")
+            .args(["--port", &self.port.to_string()])
+            .args(["--bind", "127.0.0.1"])
+            .args(["--save", ""])
+            .args(["--appendonly", "no"])
+            .arg("--dir")
+            .arg(self.dir.path())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("redis-server is on PATH");
+        self.child = Some(child);
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while Instant::now() < deadline {
+            if let Some(child) = self.child.as_mut()
+                && let Ok(Some(_)) = child.try_wait()
+            {
+                self.child = None;
+                return false;
+            }
+            if ping(self.port) {
+                return true;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        self.kill();
+        false
+    }
+
+    /// Kills the server (SIGKILL: no goodbye to clients) and waits until it is gone.
+    pub fn kill(&mut self) {
+        if let Some(mut child) = self.child.take() {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+
+    /// Starts the server again on the same port.
+    pub fn restart(&mut self) {
+        self.kill();
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while !self.launch() {
+            assert!(
+                Instant::now() < deadline,
+                "redis-server did not restart on port {}",
+                self.port
+            );
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+}
+
+impl Drop for PrivateRedis {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+/// True if a Redis on `port` answers PING.
+fn ping(port: u16) -> bool {
+    let Ok(mut stream) = TcpStream::connect(("127.0.0.1", port)) else {
+        return false;
+    };
+    let _ = stream.set_read_timeout(Some(Duration::from_millis(500)));
+    if stream.write_all(b"PING\r\n").is_err() {
+        return false;
+    }
+    let mut reply = [0u8; 7];
+    stream.read_exact(&mut reply).is_ok() && &reply == b"+PONG\r\n"
+}

@@ -1,0 +1,119 @@
+//! The conformance suite against every backend: the embedded store in a fresh directory, Redis
+//! on the machine's shared server under a fresh prefix, and Redis on a server of the test's own.
+//! Every test makes its own store, so none depends on another.
+
+mod common;
+
+use std::any::Any;
+
+use arena_store::{EmbeddedStore, RedisStore, Store, conformance};
+
+/// Two handles of one fresh store, and whatever must live as long as they do.
+struct Fixture {
+    first: Box<dyn Store>,
+    second: Box<dyn Store>,
+    _guard: Box<dyn Any>,
+}
+
+async fn embedded() -> Fixture {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let first = EmbeddedStore::open(dir.path()).expect("open");
+    let second = EmbeddedStore::open(dir.path()).expect("open again");
+    Fixture {
+        first: Box::new(first),
+        second: Box::new(second),
+        _guard: Box::new(dir),
+    }
+}
+
+async fn redis_shared() -> Fixture {
+    let (first, cleanup) = common::shared_redis_store().await;
+    let second = RedisStore::connect(common::SHARED_REDIS, first.prefix())
+        .await
+        .expect("second connection");
+    Fixture {
+        first: Box::new(first),
+        second: Box::new(second),
+        _guard: Box::new(cleanup),
+    }
+}
+
+async fn redis_private() -> Fixture {
+    let server = common::PrivateRedis::start();
+    let prefix = common::random_prefix();
+    let first = RedisStore::connect(&server.url(), &prefix)
+        .await
+        .expect("connect");
+    let second = RedisStore::connect(&server.url(), &prefix)
+        .await
+        .expect("second connection");
+    Fixture {
+        first: Box::new(first),
+        second: Box::new(second),
+        _guard: Box::new(server),
+    }
+}
+
+macro_rules! suite {
+    ($backend:ident, $flavor:literal) => {
+        mod $backend {
+            use super::*;
+
+            #[tokio::test(flavor = $flavor)]
+            async fn panels_round_trip() {
+                let f = super::$backend().await;
+                conformance::panels_round_trip(&*f.first).await;
+            }
+
+            #[tokio::test(flavor = $flavor)]
+            async fn put_deals_is_idempotent() {
+                let f = super::$backend().await;
+                conformance::put_deals_is_idempotent(&*f.first).await;
+            }
+
+            #[tokio::test(flavor = $flavor)]
+            async fn deals_and_indices_are_consistent() {
+                let f = super::$backend().await;
+                conformance::deals_and_indices_are_consistent(&*f.first).await;
+            }
+
+            #[tokio::test(flavor = $flavor)]
+            async fn invalid_input_is_rejected() {
+                let f = super::$backend().await;
+                conformance::invalid_input_is_rejected(&*f.first).await;
+            }
+
+            #[tokio::test(flavor = $flavor)]
+            async fn claims() {
+                let f = super::$backend().await;
+                conformance::claims(&*f.first).await;
+            }
+
+            #[tokio::test(flavor = $flavor)]
+            async fn concurrent_claims_through_two_handles() {
+                let f = super::$backend().await;
+                let (a, b) = (&*f.first, &*f.second);
+                conformance::concurrent_claims(&[a, b, a, b, a]).await;
+            }
+
+            #[tokio::test(flavor = $flavor)]
+            async fn large_batch() {
+                let f = super::$backend().await;
+                conformance::large_batch(&*f.first).await;
+            }
+
+            #[tokio::test(flavor = $flavor)]
+            async fn second_handle_sees_the_first_handles_writes() {
+                let f = super::$backend().await;
+                let panel = conformance::sample_panel(&conformance::unique("shared-view"));
+                f.first.put_panel(&panel).await.expect("put");
+                assert_eq!(f.second.panel(&panel.id).await.expect("read"), Some(panel));
+            }
+        }
+    };
+}
+
+suite!(embedded, "multi_thread");
+suite!(redis_shared, "multi_thread");
+// The CLI drives stores from a small current-thread runtime: the private server's tests do too.
+suite!(redis_private, "current_thread");

@@ -1,0 +1,196 @@
+//! The embedded store beyond the conformance suite: persistence across reopening, sharing a data
+//! directory, other processes, damaged files, and the runtimes it is driven from.
+
+use std::future::Future;
+use std::pin::pin;
+use std::task::{Context, Poll, Waker};
+
+use arena_store::conformance::{self, generated, sample_panel, sample_record};
+use arena_store::embedded::FILE_NAME;
+use arena_store::{DealSource, EmbeddedStore, Store, StoreError};
+
+fn current_thread() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("runtime")
+}
+
+const SOURCE: DealSource = DealSource {
+    seed: 4,
+    bombs: Some(1),
+};
+
+#[test]
+fn reopening_the_data_directory_sees_everything() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let data = dir.path().join("nested/data");
+    let panel = sample_panel("p-persist");
+    let mut records: Vec<_> = (0..500)
+        .map(|i| generated("p-persist", SOURCE, i * 3))
+        .collect();
+    records.push(sample_record("p-persist", "i-imported", None));
+
+    {
+        let store = EmbeddedStore::open(&data).expect("open creates the directories");
+        assert!(data.join(FILE_NAME).is_file());
+        current_thread().block_on(async {
+            store.put_panel(&panel).await.expect("panel");
+            assert_eq!(store.put_deals(&records).await.expect("deals"), 501);
+            let ids = [records[0].id.clone(), records[1].id.clone()];
+            assert_eq!(
+                store.claim_deals("cup", &ids).await.expect("claim"),
+                [true, true]
+            );
+        });
+    }
+
+    let store = EmbeddedStore::open(&data).expect("reopen");
+    current_thread().block_on(async {
+        assert_eq!(store.panels().await.expect("panels"), vec![panel.clone()]);
+        assert_eq!(store.deal_count("p-persist").await.expect("count"), 501);
+        let mut read = store.deals("p-persist").await.expect("deals");
+        read.sort_by(|a, b| a.id.cmp(&b.id));
+        let mut expected = records.clone();
+        expected.sort_by(|a, b| a.id.cmp(&b.id));
+        assert_eq!(read, expected);
+        assert_eq!(
+            store
+                .measured_indices("p-persist", &SOURCE)
+                .await
+                .expect("indices"),
+            (0..500).map(|i| i * 3).collect::<Vec<u64>>()
+        );
+        let used = store.used_deals().await.expect("used");
+        assert_eq!(used.get(&records[1].id).map(String::as_str), Some("cup"));
+        assert_eq!(used.len(), 2);
+        // Writing the same batch after the restart still counts nothing twice.
+        assert_eq!(store.put_deals(&records).await.expect("again"), 0);
+    });
+}
+
+#[test]
+fn a_data_directory_held_by_another_process_is_unavailable() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    // redb's locks belong to an open file, not to a process, so a database opened directly on the
+    // file holds it exactly as another arena process would.
+    let other = redb::Database::create(dir.path().join(FILE_NAME)).expect("other holder");
+    match EmbeddedStore::open(dir.path()) {
+        Err(StoreError::Unavailable(message)) => {
+            let canonical = dir.path().canonicalize().expect("canonical");
+            assert_eq!(
+                message,
+                format!(
+                    "data directory {} is in use by another arena process",
+                    canonical.display()
+                )
+            );
+        }
+        other => panic!("expected Unavailable, got {other:?}"),
+    }
+    drop(other);
+    EmbeddedStore::open(dir.path()).expect("free again once the other holder is gone");
+}
+
+#[test]
+fn handles_of_one_directory_share_one_database() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let first = EmbeddedStore::open(dir.path()).expect("open");
+    let second = EmbeddedStore::open(&dir.path().join(".")).expect("open by another path");
+    let rt = current_thread();
+    rt.block_on(async {
+        let (a, b) = (generated("p-two", SOURCE, 1), generated("p-two", SOURCE, 2));
+        // Interleaved writes through both handles: all kept, each counted once.
+        let (ab, ba) = ([a.clone(), b.clone()], [b, a]);
+        let (x, y) = tokio::join!(first.put_deals(&ab), second.put_deals(&ba));
+        assert_eq!(x.expect("first") + y.expect("second"), 2);
+        assert_eq!(second.deal_count("p-two").await.expect("count"), 2);
+    });
+    // Dropping one handle leaves the other working; a new handle joins the live one.
+    drop(first);
+    let third = EmbeddedStore::open(dir.path()).expect("open while the second is live");
+    rt.block_on(async {
+        assert_eq!(third.deal_count("p-two").await.expect("count"), 2);
+        assert_eq!(
+            second
+                .measured_indices("p-two", &SOURCE)
+                .await
+                .expect("indices"),
+            [1, 2]
+        );
+    });
+}
+
+#[test]
+fn a_file_that_is_not_a_database_is_an_error_not_a_panic() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::write(dir.path().join(FILE_NAME), vec![0x5a; 64 * 1024]).expect("write garbage");
+    match EmbeddedStore::open(dir.path()) {
+        Err(StoreError::Corrupt { key, .. }) => assert!(key.ends_with(FILE_NAME), "{key}"),
+        Err(StoreError::Unavailable(message)) => assert!(message.contains(FILE_NAME), "{message}"),
+        other => panic!("expected an error naming the file, got {other:?}"),
+    }
+}
+
+#[test]
+fn a_data_directory_that_cannot_be_created_is_unavailable() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = dir.path().join("a-file");
+    std::fs::write(&file, b"not a directory").expect("write");
+    match EmbeddedStore::open(&file.join("data")) {
+        Err(StoreError::Unavailable(message)) => {
+            assert!(
+                message.contains("cannot create data directory"),
+                "{message}"
+            )
+        }
+        other => panic!("expected Unavailable, got {other:?}"),
+    }
+}
+
+#[test]
+fn one_store_serves_one_short_lived_runtime_after_another() {
+    // As a CLI does: each command builds a small current-thread runtime, uses the store, drops it.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let store = EmbeddedStore::open(dir.path()).expect("open");
+    for i in 0..3 {
+        current_thread().block_on(async {
+            store
+                .put_deals(&[generated("p-cli", SOURCE, i)])
+                .await
+                .expect("put");
+            assert_eq!(store.deal_count("p-cli").await.expect("count"), i + 1);
+        });
+    }
+    current_thread().block_on(conformance::run_all(&store));
+}
+
+/// Drives a future on this thread with no tokio runtime at all.
+fn block_on_without_tokio<F: Future>(future: F) -> F::Output {
+    let mut future = pin!(future);
+    let mut cx = Context::from_waker(Waker::noop());
+    loop {
+        if let Poll::Ready(value) = future.as_mut().poll(&mut cx) {
+            return value;
+        }
+        std::thread::yield_now();
+    }
+}
+
+#[test]
+fn works_without_a_tokio_runtime() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let store = EmbeddedStore::open(dir.path()).expect("open");
+    let panel = sample_panel("p-plain");
+    block_on_without_tokio(store.put_panel(&panel)).expect("put");
+    assert_eq!(
+        block_on_without_tokio(store.panel("p-plain")).expect("read"),
+        Some(panel)
+    );
+    assert!(
+        store.describe().starts_with("embedded ("),
+        "{}",
+        store.describe()
+    );
+    assert!(store.describe().contains(FILE_NAME), "{}", store.describe());
+}

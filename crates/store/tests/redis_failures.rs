@@ -1,0 +1,273 @@
+//! How the Redis store behaves when Redis goes away, comes back, or holds damaged data, and that
+//! it keeps to the keys documented in `docs/redis-keys.md`.
+
+mod common;
+
+use std::time::{Duration, Instant};
+
+use arena_store::conformance::{generated, sample_panel, sample_record};
+use arena_store::{DealSource, RedisStore, Store, StoreError};
+use common::PrivateRedis;
+
+fn expect_unavailable_naming<T: std::fmt::Debug>(addr: &str, result: Result<T, StoreError>) {
+    match result {
+        Err(StoreError::Unavailable(message)) => assert!(
+            message.contains(&format!("redis at {addr}")),
+            "message should name the address {addr}: {message}"
+        ),
+        other => panic!("expected Unavailable naming {addr}, got {other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn connecting_to_nothing_is_unavailable_naming_the_address() {
+    // A port that was free a moment ago: nothing listens there.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("free port")
+        .port();
+    let addr = format!("127.0.0.1:{port}");
+    match RedisStore::connect(&format!("redis://{addr}"), "arena").await {
+        Err(StoreError::Unavailable(message)) => {
+            assert_eq!(message, format!("redis at {addr}: connection refused"))
+        }
+        other => panic!("expected Unavailable, got {other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn bad_urls_and_prefixes_are_invalid() {
+    for url in ["", "http://127.0.0.1:6379", "redis://127.0.0.1:notaport"] {
+        match RedisStore::connect(url, "arena").await {
+            Err(StoreError::Invalid(message)) => {
+                assert!(message.contains("redis URL"), "{message}")
+            }
+            other => panic!("{url:?}: expected Invalid, got {other:?}"),
+        }
+    }
+    for prefix in ["", "a b", "arena*", "x\n"] {
+        match RedisStore::connect(common::SHARED_REDIS, prefix).await {
+            Err(StoreError::Invalid(message)) => assert!(message.contains("prefix"), "{message}"),
+            other => panic!("{prefix:?}: expected Invalid, got {other:?}"),
+        }
+    }
+}
+
+#[tokio::test]
+async fn redis_going_away_is_unavailable_and_the_store_recovers_when_it_is_back() {
+    let mut server = PrivateRedis::start();
+    let store = RedisStore::connect(&server.url(), "arena")
+        .await
+        .expect("connect");
+    let panel = sample_panel("p-before");
+    store.put_panel(&panel).await.expect("put while up");
+    assert!(
+        store.describe().contains(&server.addr()),
+        "{}",
+        store.describe()
+    );
+
+    server.kill();
+    let source = DealSource {
+        seed: 1,
+        bombs: None,
+    };
+    let record = generated("p-before", source, 0);
+    expect_unavailable_naming(&server.addr(), store.panel("p-before").await);
+    expect_unavailable_naming(
+        &server.addr(),
+        store.put_deals(std::slice::from_ref(&record)).await,
+    );
+    expect_unavailable_naming(
+        &server.addr(),
+        store.claim_deals("c", &["d".to_string()]).await,
+    );
+    expect_unavailable_naming(
+        &server.addr(),
+        store.measured_indices("p-before", &source).await,
+    );
+
+    // Back on the same port (empty: it keeps nothing on disk). The manager reconnects by itself;
+    // calls may fail while it does, and must work again within a few seconds.
+    server.restart();
+    let deadline = Instant::now() + Duration::from_secs(15);
+    loop {
+        match store.put_deals(std::slice::from_ref(&record)).await {
+            Ok(new) => {
+                assert_eq!(new, 1, "the restarted server is empty");
+                break;
+            }
+            Err(StoreError::Unavailable(message)) if Instant::now() < deadline => {
+                assert!(message.contains(&server.addr()), "{message}");
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+            Err(e) => panic!("the store did not recover: {e}"),
+        }
+    }
+    assert_eq!(
+        store.deal("p-before", &record.id).await.expect("read"),
+        Some(record)
+    );
+    assert_eq!(
+        store
+            .measured_indices("p-before", &source)
+            .await
+            .expect("indices"),
+        vec![0]
+    );
+    assert_eq!(
+        store
+            .claim_deals("c", &["d".to_string()])
+            .await
+            .expect("claim"),
+        vec![true]
+    );
+}
+
+/// Writes a raw value with a connection of its own, as a bug elsewhere or an operator might.
+fn raw(url: &str, args: &[&str]) {
+    let mut conn = redis::Client::open(url)
+        .and_then(|c| c.get_connection())
+        .expect("raw connection");
+    let mut cmd = redis::cmd(args[0]);
+    for arg in &args[1..] {
+        cmd.arg(*arg);
+    }
+    let _: redis::Value = cmd.query(&mut conn).expect("raw command");
+}
+
+#[tokio::test]
+async fn damaged_values_are_corrupt_naming_the_key() {
+    let server = PrivateRedis::start();
+    let url = server.url();
+    let store = RedisStore::connect(&url, "arena").await.expect("connect");
+    store
+        .put_deals(&[sample_record("p1", "i-1", None)])
+        .await
+        .expect("put");
+
+    raw(&url, &["HSET", "arena:deals:p1", "i-1", "\u{1}not json"]);
+    for result in [
+        store.deal("p1", "i-1").await.map(|_| ()),
+        store.deals("p1").await.map(|_| ()),
+    ] {
+        match result {
+            Err(StoreError::Corrupt { key, .. }) => assert_eq!(key, "arena:deals:p1 field i-1"),
+            other => panic!("expected Corrupt naming the field, got {other:?}"),
+        }
+    }
+
+    // A record filed under another id.
+    let other = serde_json::to_string(&sample_record("p1", "i-2", None)).expect("json");
+    raw(&url, &["HSET", "arena:deals:p1", "i-3", &other]);
+    match store.deal("p1", "i-3").await {
+        Err(StoreError::Corrupt { key, reason }) => {
+            assert_eq!(key, "arena:deals:p1 field i-3");
+            assert!(reason.contains("i-2"), "{reason}");
+        }
+        other => panic!("expected Corrupt, got {other:?}"),
+    }
+
+    raw(&url, &["HSET", "arena:panels", "p1", "[1,2"]);
+    match store.panels().await {
+        Err(StoreError::Corrupt { key, .. }) => assert_eq!(key, "arena:panels field p1"),
+        other => panic!("expected Corrupt, got {other:?}"),
+    }
+
+    // A key of the wrong type.
+    raw(&url, &["SET", "arena:deals:p2", "a string"]);
+    match store.deal_count("p2").await {
+        Err(StoreError::Corrupt { key, .. }) => assert_eq!(key, "arena:deals:p2"),
+        other => panic!("expected Corrupt, got {other:?}"),
+    }
+    let source = DealSource {
+        seed: 3,
+        bombs: Some(1),
+    };
+    raw(&url, &["SADD", "arena:measured-chunks:p1:g3-b1", "zero"]);
+    match store.measured_indices("p1", &source).await {
+        Err(StoreError::Corrupt { key, .. }) => assert_eq!(key, "arena:measured-chunks:p1:g3-b1"),
+        other => panic!("expected Corrupt, got {other:?}"),
+    }
+}
+
+/// The key patterns in `docs/redis-keys.md`: backticked text starting with `{prefix}:`.
+fn documented_patterns() -> Vec<String> {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/redis-keys.md");
+    let doc = std::fs::read_to_string(path).expect("docs/redis-keys.md exists");
+    doc.split('`')
+        .skip(1)
+        .step_by(2)
+        .filter(|s| s.starts_with("{prefix}:"))
+        .map(str::to_string)
+        .collect()
+}
+
+/// True if `key` matches `pattern`, where each `{name}` stands for one or more characters.
+fn matches(pattern: &str, key: &str) -> bool {
+    let Some(open) = pattern.find('{') else {
+        return pattern == key;
+    };
+    let close = open + pattern[open..].find('}').expect("closed placeholder");
+    let (literal, rest) = (&pattern[..open], &pattern[close + 1..]);
+    let Some(key) = key.strip_prefix(literal) else {
+        return false;
+    };
+    (1..=key.len())
+        .filter(|&n| key.is_char_boundary(n))
+        .any(|n| matches(rest, &key[n..]))
+}
+
+#[tokio::test]
+async fn every_key_written_is_under_the_prefix_and_documented() {
+    let patterns = documented_patterns();
+    assert!(patterns.len() >= 5, "patterns found: {patterns:?}");
+    let server = PrivateRedis::start();
+    let prefix = "arena-doc:test";
+    let store = RedisStore::connect(&server.url(), prefix)
+        .await
+        .expect("connect");
+    // Every kind of write.
+    store.put_panel(&sample_panel("p-1")).await.expect("panel");
+    let source = DealSource {
+        seed: 9,
+        bombs: Some(2),
+    };
+    let mut batch: Vec<_> = [0, 70_000, 1 << 33]
+        .into_iter()
+        .map(|i| generated("p-1", source, i))
+        .collect();
+    batch.push(sample_record("p-1", "i-import", None));
+    store.put_deals(&batch).await.expect("deals");
+    store
+        .claim_deals("cup", &[batch[0].id.clone()])
+        .await
+        .expect("claim");
+
+    let mut conn = redis::Client::open(server.url())
+        .and_then(|c| c.get_connection())
+        .expect("raw connection");
+    let keys: Vec<String> = redis::cmd("KEYS").arg("*").query(&mut conn).expect("keys");
+    assert_eq!(keys.len(), 2 + 1 + 3 + 1, "keys: {keys:?}");
+    for key in &keys {
+        let key = key
+            .strip_prefix(prefix)
+            .unwrap_or_else(|| panic!("{key} is outside the prefix"));
+        let key = format!("{{prefix}}{key}");
+        assert!(
+            patterns.iter().any(|p| matches(p, &key)),
+            "{key} matches no pattern in docs/redis-keys.md: {patterns:?}"
+        );
+    }
+}
+
+#[test]
+fn the_pattern_matcher_matches_placeholders_only() {
+    assert!(matches("{prefix}:deals:{panel}", "{prefix}:deals:p-1"));
+    assert!(matches(
+        "{prefix}:m:{panel}:{source}",
+        "{prefix}:m:p:1:g1-bx"
+    ));
+    assert!(!matches("{prefix}:deals:{panel}", "{prefix}:deals:"));
+    assert!(!matches("{prefix}:panels", "{prefix}:panels:x"));
+}
