@@ -19,6 +19,10 @@ use crate::{CmdSpec, StderrMode};
 /// The longest line read from a child, in bytes; longer lines are reported, not kept.
 pub(crate) const MAX_LINE_BYTES: usize = 64 * 1024;
 
+/// Lines read ahead of the caller; a child writing more waits (it cannot fill the caller's
+/// memory with output nobody asked for).
+const READ_AHEAD_LINES: usize = 256;
+
 /// How much of the child's stderr is kept for crash reports, in bytes.
 const STDERR_TAIL_BYTES: usize = 4096;
 
@@ -237,7 +241,7 @@ fn spawn_writer(mut stdin: ChildStdin) -> Sender<Vec<u8>> {
 }
 
 fn spawn_reader(stdout: impl Read + Send + 'static) -> Receiver<(Instant, Output)> {
-    let (tx, rx) = mpsc::channel();
+    let (tx, rx) = mpsc::sync_channel(READ_AHEAD_LINES);
     thread::spawn(move || {
         let mut reader = BufReader::with_capacity(MAX_LINE_BYTES, stdout);
         let mut buf = Vec::new();

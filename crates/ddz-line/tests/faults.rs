@@ -63,6 +63,15 @@ fn faulty(args: &[&str]) -> CmdBot {
     cmd_bot(&python(faulty_bot(), args), fast_config())
 }
 
+/// Hung programs are cut off at 200 ms + 100 ms.
+fn hanging(args: &[&str]) -> CmdBot {
+    let config = CmdBotConfig {
+        grace: Duration::from_millis(100),
+        ..fast_config()
+    };
+    cmd_bot(&python(faulty_bot(), args), config)
+}
+
 #[test]
 fn a_crash_mid_game_is_reported_with_exit_code_and_stderr() {
     let mut p = faulty(&["crash", "--at", "play", "--nth", "2"]);
@@ -81,7 +90,7 @@ fn a_crash_mid_game_is_reported_with_exit_code_and_stderr() {
 
 #[test]
 fn a_hung_program_is_cut_off_at_deadline_plus_grace_and_killed() {
-    let mut p = faulty(&["hang"]);
+    let mut p = hanging(&["hang"]);
     let (mut a, mut b) = (RandomBot::new(1), RandomBot::new(2));
     let started = Instant::now();
     let bots: &mut [&mut dyn Bot; 3] = &mut [&mut p, &mut a, &mut b];
@@ -103,7 +112,8 @@ fn a_hung_program_is_cut_off_at_deadline_plus_grace_and_killed() {
         elapsed >= Duration::from_millis(300),
         "cut off early: {elapsed:?}"
     );
-    let pid = printed_pids(&p, "pid")[0];
+    let pid = started_pids(&p)[0];
+    assert_eq!(printed_pids(&p, "pid"), [pid]);
     assert!(
         process_gone(pid, false),
         "process {pid} still exists (or is a zombie)"
@@ -113,10 +123,10 @@ fn a_hung_program_is_cut_off_at_deadline_plus_grace_and_killed() {
 
 #[test]
 fn killing_a_hung_program_also_kills_the_processes_it_started() {
-    let mut p = faulty(&["hang", "--child", "1"]);
+    let mut p = hanging(&["hang", "--child", "1"]);
     let per_game = three_games(&mut p, 0, GameConfig::fixed_landlord());
     assert_one_fault(&p, &per_game, VerdictKind::Timeout, &["play request"]);
-    let pid = printed_pids(&p, "pid")[0];
+    let pid = started_pids(&p)[0];
     let child = printed_pids(&p, "child")[0];
     assert!(process_gone(pid, false), "program {pid} survived");
     assert!(process_gone(child, true), "its child {child} survived");
@@ -211,7 +221,8 @@ fn a_late_answer_within_the_grace_counts_but_is_accepted() {
     let per_game = three_games(&mut p, 0, GameConfig::fixed_landlord());
     assert!(per_game.iter().all(Vec::is_empty), "{per_game:?}");
     let stats = p.stats();
-    assert_eq!(stats.late_answers, 1);
+    // At least the one slow answer (on a loaded machine another may be late too).
+    assert!(stats.late_answers >= 1);
     assert!(stats.slowest_answer >= Duration::from_millis(300));
     assert_eq!(stats.processes_started, 1);
     assert!(
@@ -266,6 +277,15 @@ fn a_program_flooding_stderr_never_blocks() {
 }
 
 #[test]
+fn a_program_writing_thousands_of_comments_still_plays() {
+    // More lines than the reader holds ahead: the program waits until they are read.
+    let mut p = cmd_bot(&python(faulty_bot(), &["comment-flood"]), fast_config());
+    let per_game = three_games(&mut p, 0, GameConfig::fixed_landlord());
+    assert!(per_game.iter().all(Vec::is_empty), "{per_game:?}");
+    assert_eq!(p.stats().processes_started, 1);
+}
+
+#[test]
 fn a_program_that_exits_between_games_is_restarted_without_a_verdict() {
     let mut p = faulty(&["exit-after-game"]);
     let per_game = three_games(&mut p, 0, GameConfig::fixed_landlord());
@@ -293,25 +313,26 @@ fn a_first_line_other_than_join_is_malformed_in_every_game() {
 #[test]
 fn a_program_that_never_joins_times_out_at_start_up() {
     let config = CmdBotConfig {
-        startup_timeout: Duration::from_millis(300),
+        startup_timeout: Duration::from_millis(500),
         ..fast_config()
     };
     let mut p = cmd_bot(&python(faulty_bot(), &["silent"]), config);
     let err = p.start().unwrap_err();
     assert_eq!(err.kind, VerdictKind::Timeout);
     assert!(
-        err.to_string().contains("no \"join\" line within 300 ms"),
+        err.to_string().contains("no \"join\" line within 500 ms"),
         "{err}"
     );
-    let pid = printed_pids(&p, "pid")[0];
-    assert!(process_gone(pid, false));
+    let pid = started_pids(&p)[0];
+    assert!(process_gone(pid, false), "process {pid} left behind");
     // In a game the same fault is a verdict, and the seat still plays.
-    let per_game = three_games(&mut p, 2, GameConfig::fixed_landlord());
-    assert!(
-        per_game
-            .iter()
-            .all(|v| v.len() == 1 && v[0].kind == VerdictKind::Timeout)
-    );
+    let (mut a, mut b) = (RandomBot::new(1), RandomBot::new(2));
+    let bots: &mut [&mut dyn Bot; 3] = &mut [&mut a, &mut b, &mut p];
+    play(GameConfig::competition(), 0, bots);
+    let v = bots[2].take_verdicts();
+    assert_eq!(v.len(), 1, "{v:?}");
+    assert_eq!(v[0].kind, VerdictKind::Timeout);
+    assert_eq!(p.stats().processes_started, 2);
 }
 
 #[test]

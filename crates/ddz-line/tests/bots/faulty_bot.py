@@ -18,6 +18,7 @@ It faults at the K-th request of the given kind (default: the first play request
   unsolicited   answer legally, then write one more line, "play 3"
   long          answer with a line of 100000 characters
   stderr-flood  write 256 KiB to stderr before every answer, then answer legally
+  comment-flood write 2000 comment lines before every answer, then answer legally
   no-join       write "bid 1" instead of "join" at start (every game)
   silent        never write "join" (every game)
   exit-after-game  exit with code 0 after every "end" line (not a fault of the game)
@@ -74,6 +75,8 @@ def main():
             if fault == "stderr-flood":
                 sys.stderr.write(("y" * 1023 + "\n") * 256)
                 sys.stderr.flush()
+            if fault == "comment-flood":
+                sys.stdout.write("# thinking hard\n" * 2000)
             send(answer)
             continue
         seen += 1  # fault once

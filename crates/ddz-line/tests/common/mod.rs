@@ -33,12 +33,13 @@ fn shell_join(words: &[String]) -> String {
         .join(" ")
 }
 
-/// Short deadlines so that fault tests stay fast; the transcript on.
+/// Short deadlines so that fault tests stay fast, with a grace that a healthy program on a
+/// loaded machine never runs out of; the transcript on.
 pub fn fast_config() -> CmdBotConfig {
     CmdBotConfig {
         bid_deadline: Duration::from_millis(200),
         play_deadline: Duration::from_millis(200),
-        grace: Duration::from_millis(100),
+        grace: Duration::from_millis(800),
         startup_timeout: Duration::from_millis(5000),
         transcript: true,
         ..CmdBotConfig::default()
@@ -72,6 +73,19 @@ pub fn printed_pids(bot: &CmdBot, label: &str) -> Vec<u32> {
         .iter()
         .filter(|l| l.direction == Direction::FromBot)
         .filter_map(|l| l.text.strip_prefix(&prefix)?.trim().parse().ok())
+        .collect()
+}
+
+/// The process ids a bot started, from its transcript notes.
+pub fn started_pids(bot: &CmdBot) -> Vec<u32> {
+    bot.transcript()
+        .iter()
+        .filter(|l| l.direction == Direction::Note)
+        .filter_map(|l| {
+            let rest = l.text.strip_prefix("process ")?;
+            let (pid, what) = rest.split_once(' ')?;
+            what.starts_with("started").then(|| pid.parse().ok())?
+        })
         .collect()
 }
 
