@@ -175,13 +175,17 @@ fn guarded<T>(path: &Path, f: impl FnOnce() -> StoreResult<T>) -> StoreResult<T>
     })
 }
 
-/// Maps a redb error: damage is [`StoreError::Corrupt`], anything else (I/O, locks)
-/// [`StoreError::Unavailable`].
+/// Maps a redb error: damage (including a file that is not a redb database) is
+/// [`StoreError::Corrupt`], anything else (I/O, locks) [`StoreError::Unavailable`].
 fn map_err(path: &Path, e: impl Into<redb::Error>) -> StoreError {
     match e.into() {
         redb::Error::Corrupted(reason) => StoreError::Corrupt {
             key: path.display().to_string(),
             reason,
+        },
+        redb::Error::Io(e) if e.kind() == std::io::ErrorKind::InvalidData => StoreError::Corrupt {
+            key: path.display().to_string(),
+            reason: e.to_string(),
         },
         e => StoreError::Unavailable(format!("embedded store {}: {e}", path.display())),
     }

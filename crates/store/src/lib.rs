@@ -33,7 +33,9 @@ pub use self::redis::RedisStore;
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
     /// The backend cannot be reached or refused the operation (I/O, connection, Redis down).
-    /// Nothing was written by the failed call.
+    /// Nothing was written by the failed call, with one exception: when the connection to a
+    /// remote store dies after a write was sent, the write may have happened. Every write is
+    /// idempotent, so repeating the call is always safe.
     #[error("store unavailable: {0}")]
     Unavailable(String),
     /// Stored data could not be read back (a bug or a damaged file); names the key.

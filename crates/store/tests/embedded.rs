@@ -126,9 +126,11 @@ fn a_file_that_is_not_a_database_is_an_error_not_a_panic() {
     let dir = tempfile::tempdir().expect("temp dir");
     std::fs::write(dir.path().join(FILE_NAME), vec![0x5a; 64 * 1024]).expect("write garbage");
     match EmbeddedStore::open(dir.path()) {
-        Err(StoreError::Corrupt { key, .. }) => assert!(key.ends_with(FILE_NAME), "{key}"),
-        Err(StoreError::Unavailable(message)) => assert!(message.contains(FILE_NAME), "{message}"),
-        other => panic!("expected an error naming the file, got {other:?}"),
+        Err(StoreError::Corrupt { key, reason }) => {
+            assert!(key.ends_with(FILE_NAME), "{key}");
+            assert!(reason.contains("Not a redb database"), "{reason}");
+        }
+        other => panic!("expected Corrupt naming the file, got {other:?}"),
     }
 }
 

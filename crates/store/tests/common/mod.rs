@@ -2,8 +2,7 @@
 
 #![allow(dead_code)] // Each test binary uses its own part of the fixtures.
 
-use std::io::{Read, Write};
-use std::net::{TcpListener, TcpStream};
+use std::net::TcpListener;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -133,7 +132,9 @@ impl PrivateRedis {
                 self.child = None;
                 return false;
             }
-            if ping(self.port) {
+            if let Some(child) = self.child.as_ref()
+                && answers(self.port, child.id())
+            {
                 return true;
             }
             std::thread::sleep(Duration::from_millis(20));
@@ -171,15 +172,20 @@ impl Drop for PrivateRedis {
     }
 }
 
-/// True if a Redis on `port` answers PING.
-fn ping(port: u16) -> bool {
-    let Ok(mut stream) = TcpStream::connect(("127.0.0.1", port)) else {
+/// True if the Redis on `port` answers PING and is process `pid` (not another test's server that
+/// took the port first).
+fn answers(port: u16, pid: u32) -> bool {
+    let Ok(client) = redis::Client::open(format!("redis://127.0.0.1:{port}")) else {
         return false;
     };
-    let _ = stream.set_read_timeout(Some(Duration::from_millis(500)));
-    if stream.write_all(b"PING\r\n").is_err() {
+    let Ok(mut conn) = client.get_connection_with_timeout(Duration::from_millis(500)) else {
         return false;
-    }
-    let mut reply = [0u8; 7];
-    stream.read_exact(&mut reply).is_ok() && &reply == b"+PONG\r\n"
+    };
+    let pong: Result<String, _> = redis::cmd("PING").query(&mut conn);
+    let info: Result<String, _> = redis::cmd("INFO").arg("server").query(&mut conn);
+    pong.is_ok_and(|p| p == "PONG")
+        && info.is_ok_and(|info| {
+            info.lines()
+                .any(|line| line.trim() == format!("process_id:{pid}"))
+        })
 }
