@@ -219,7 +219,7 @@ impl CmdBot {
     /// program by themselves; calling this is optional.
     pub fn start(&mut self) -> Result<(), StartError> {
         self.ensure_process().map_err(|f| {
-            self.note(format!("could not start: {}", f.reason));
+            self.note(format!("start-up failed ({}): {}", f.kind.name(), f.reason));
             StartError {
                 spec: self.spec.to_string(),
                 kind: f.kind,
@@ -348,7 +348,7 @@ impl CmdBot {
             };
             Fault::new(
                 VerdictKind::Crashed,
-                format!("could not start {}{dir}: {e}", self.spec),
+                format!("could not start the program{dir}: {e}"),
             )
         })?;
         let started = Instant::now();
@@ -357,7 +357,7 @@ impl CmdBot {
         self.process = Some(process);
         self.carried_over = false;
         self.joined_name = None;
-        let until = started + self.config.startup_timeout;
+        let until = later(started, self.config.startup_timeout);
         loop {
             let Some(p) = self.process.as_mut() else {
                 return Err(Fault::new(VerdictKind::Crashed, "the process was lost"));
@@ -553,7 +553,7 @@ impl CmdBot {
         self.send(&lines);
         self.stats.requests += 1;
         let sent = Instant::now();
-        let cap = sent + deadline + self.config.grace;
+        let cap = later(sent, deadline.saturating_add(self.config.grace));
         loop {
             let Some(p) = self.process.as_mut() else {
                 return Err(Fault::new(VerdictKind::Crashed, "the process was lost"));
@@ -564,7 +564,7 @@ impl CmdBot {
                     format!(
                         "no answer to the {} request within {} ms (deadline {} ms + grace {} ms; a program must flush its output after each line)",
                         request.name(),
-                        (deadline + self.config.grace).as_millis(),
+                        deadline.saturating_add(self.config.grace).as_millis(),
                         deadline.as_millis(),
                         self.config.grace.as_millis()
                     ),
@@ -730,6 +730,14 @@ impl fmt::Debug for CmdBot {
             .field("stats", &self.stats)
             .finish_non_exhaustive()
     }
+}
+
+/// `start + d`, or as far ahead as the clock goes (absurd configured durations never panic).
+pub(crate) fn later(start: Instant, d: Duration) -> Instant {
+    start
+        .checked_add(d)
+        .or_else(|| start.checked_add(Duration::from_secs(1 << 32)))
+        .unwrap_or(start)
 }
 
 fn millis(d: Duration) -> u64 {

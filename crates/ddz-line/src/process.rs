@@ -147,7 +147,7 @@ impl Process {
 
     /// Waits up to `wait` for the child to exit by itself; its status if it did.
     pub(crate) fn wait_for_exit(&mut self, wait: Duration) -> Option<ExitStatus> {
-        let until = Instant::now() + wait;
+        let until = crate::cmd_bot::later(Instant::now(), wait);
         loop {
             if let Some(status) = self.reaped {
                 return Some(status);

@@ -342,7 +342,7 @@ fn a_missing_program_is_a_crash_that_names_it() {
     assert_eq!(err.kind, VerdictKind::Crashed);
     assert!(
         err.to_string()
-            .contains("could not start cmd:./no-such-bot --level 3"),
+            .contains("cmd:./no-such-bot --level 3: could not start the program: "),
         "{err}"
     );
     let per_game = three_games(&mut p, 0, GameConfig::competition());

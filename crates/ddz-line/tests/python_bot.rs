@@ -189,3 +189,19 @@ fn check_what_was_told(lines: &[ServerMessage], deals: &[Deal], me: Seat, landlo
 fn line_after_own_landlord(lines: &[ServerMessage], i: usize, me: Seat) -> bool {
     i > 0 && matches!(lines[i - 1], ServerMessage::Landlord { seat, .. } if seat == me)
 }
+
+#[test]
+fn absurd_durations_in_the_config_do_not_panic() {
+    let config = CmdBotConfig {
+        bid_deadline: std::time::Duration::MAX,
+        play_deadline: std::time::Duration::MAX,
+        grace: std::time::Duration::MAX,
+        startup_timeout: std::time::Duration::MAX,
+        ..CmdBotConfig::default()
+    };
+    let mut program = cmd_bot(&python(simple_bot(), &[]), config);
+    let (mut a, mut b) = (RandomBot::new(1), RandomBot::new(2));
+    let bots: &mut [&mut dyn Bot; 3] = &mut [&mut program, &mut a, &mut b];
+    play(GameConfig::competition(), 1, bots);
+    assert!(verdicts(bots).iter().all(Vec::is_empty));
+}
