@@ -33,6 +33,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock, Weak};
+use std::time::{Duration, Instant};
 
 use redb::{Database, ReadableDatabase, ReadableTable, TableDefinition};
 
@@ -51,7 +52,8 @@ const MEASURED: TableDefinition<(&str, &str, u64), ()> = TableDefinition::new("m
 const USAGE: TableDefinition<&str, &str> = TableDefinition::new("deal_usage");
 
 /// The databases this process has open, by file path, so that a second `open` of a directory
-/// shares the first one's database instead of opening the file twice.
+/// shares the first one's database instead of opening the file twice. An entry whose database
+/// is gone stays (one per directory ever opened) to tell a closing handle from another process.
 fn open_databases() -> &'static Mutex<HashMap<PathBuf, Weak<Database>>> {
     static OPEN: OnceLock<Mutex<HashMap<PathBuf, Weak<Database>>>> = OnceLock::new();
     OPEN.get_or_init(Default::default)
@@ -94,43 +96,50 @@ impl EmbeddedStore {
         })?;
         let path = dir.join(FILE_NAME);
 
-        // Held across the open so that two threads opening the same directory cannot both open
-        // the file.
-        let mut open = open_databases()
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
-        open.retain(|_, db| db.strong_count() > 0);
-        if let Some(db) = open.get(&path).and_then(Weak::upgrade) {
+        // The last handle of a database this process had open may still be closing it (on a
+        // blocking thread finishing a call whose caller went away), holding redb's lock for a
+        // moment: such a directory is waited for, not reported as another process's.
+        let deadline = Instant::now() + CLOSE_WAIT;
+        loop {
+            // Held across the open so that two threads opening the same directory cannot both
+            // open the file.
+            let mut open = open_databases()
+                .lock()
+                .unwrap_or_else(|poisoned| poisoned.into_inner());
+            let was_open_here = match open.get(&path) {
+                Some(db) => match db.upgrade() {
+                    Some(db) => {
+                        return Ok(EmbeddedStore {
+                            db,
+                            path: Arc::new(path),
+                        });
+                    }
+                    None => true,
+                },
+                None => false,
+            };
+            let db = match guarded(&path, || create(&path)) {
+                Ok(db) => db,
+                Err(InUse) if was_open_here && Instant::now() < deadline => {
+                    drop(open);
+                    std::thread::sleep(Duration::from_millis(5));
+                    continue;
+                }
+                Err(InUse) => {
+                    return Err(StoreError::Unavailable(format!(
+                        "data directory {} is in use by another arena process",
+                        dir.display()
+                    )));
+                }
+                Err(Other(e)) => return Err(e),
+            };
+            let db = Arc::new(db);
+            open.insert(path.clone(), Arc::downgrade(&db));
             return Ok(EmbeddedStore {
                 db,
                 path: Arc::new(path),
             });
         }
-
-        let db = guarded(&path, || {
-            let db = Database::create(&path).map_err(|e| match e {
-                redb::DatabaseError::DatabaseAlreadyOpen => StoreError::Unavailable(format!(
-                    "data directory {} is in use by another arena process",
-                    dir.display()
-                )),
-                e => map_err(&path, e),
-            })?;
-            // Create every table now, so that reads of a new store find empty tables.
-            let txn = db.begin_write().map_err(|e| map_err(&path, e))?;
-            txn.open_table(PANELS).map_err(|e| map_err(&path, e))?;
-            txn.open_table(DEALS).map_err(|e| map_err(&path, e))?;
-            txn.open_table(DEAL_COUNTS).map_err(|e| map_err(&path, e))?;
-            txn.open_table(MEASURED).map_err(|e| map_err(&path, e))?;
-            txn.open_table(USAGE).map_err(|e| map_err(&path, e))?;
-            txn.commit().map_err(|e| map_err(&path, e))?;
-            Ok(db)
-        })?;
-        let db = Arc::new(db);
-        open.insert(path.clone(), Arc::downgrade(&db));
-        Ok(EmbeddedStore {
-            db,
-            path: Arc::new(path),
-        })
     }
 
     /// The database file.
@@ -159,9 +168,44 @@ impl EmbeddedStore {
     }
 }
 
+/// How long `open` waits for this process's own previous handle of a directory to close.
+const CLOSE_WAIT: Duration = Duration::from_secs(2);
+
+/// Why a database file could not be opened.
+enum OpenError {
+    /// Another handle holds redb's lock on the file.
+    InUse,
+    /// Anything else.
+    Other(StoreError),
+}
+use OpenError::{InUse, Other};
+
+impl From<StoreError> for OpenError {
+    fn from(e: StoreError) -> Self {
+        Other(e)
+    }
+}
+
+/// Opens (or creates) the database file and makes sure every table exists, so that reads of a
+/// new store find empty tables.
+fn create(path: &Path) -> Result<Database, OpenError> {
+    let db = Database::create(path).map_err(|e| match e {
+        redb::DatabaseError::DatabaseAlreadyOpen => InUse,
+        e => Other(map_err(path, e)),
+    })?;
+    let txn = db.begin_write().map_err(|e| map_err(path, e))?;
+    txn.open_table(PANELS).map_err(|e| map_err(path, e))?;
+    txn.open_table(DEALS).map_err(|e| map_err(path, e))?;
+    txn.open_table(DEAL_COUNTS).map_err(|e| map_err(path, e))?;
+    txn.open_table(MEASURED).map_err(|e| map_err(path, e))?;
+    txn.open_table(USAGE).map_err(|e| map_err(path, e))?;
+    txn.commit().map_err(|e| map_err(path, e))?;
+    Ok(db)
+}
+
 /// Runs `f`, turning a panic inside redb (which it documents for files damaged outside it) into
 /// an error naming the file.
-fn guarded<T>(path: &Path, f: impl FnOnce() -> StoreResult<T>) -> StoreResult<T> {
+fn guarded<T, E: From<StoreError>>(path: &Path, f: impl FnOnce() -> Result<T, E>) -> Result<T, E> {
     catch_unwind(AssertUnwindSafe(f)).unwrap_or_else(|panic| {
         let reason = panic
             .downcast_ref::<&str>()
@@ -171,7 +215,8 @@ fn guarded<T>(path: &Path, f: impl FnOnce() -> StoreResult<T>) -> StoreResult<T>
         Err(StoreError::Corrupt {
             key: path.display().to_string(),
             reason: format!("the database failed: {reason}"),
-        })
+        }
+        .into())
     })
 }
 

@@ -122,6 +122,73 @@ fn handles_of_one_directory_share_one_database() {
 }
 
 #[test]
+fn reopening_while_an_abandoned_write_finishes_is_not_an_error() {
+    // A caller gives up on a write (a timeout, Ctrl-C) and reopens the directory at once: the
+    // abandoned write still finishes on its blocking thread, whole or not at all, and the reopen
+    // shares or waits for the closing database instead of reporting another process.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .enable_all()
+        .build()
+        .expect("runtime");
+    for round in 0..5u64 {
+        let panel = format!("p-abandoned-{round}");
+        let batch: Vec<_> = (0..1_000).map(|i| generated(&panel, SOURCE, i)).collect();
+        let store = EmbeddedStore::open(dir.path()).expect("open");
+        rt.block_on(async {
+            let give_up = std::time::Duration::from_micros(round * 2_000);
+            let _ = tokio::time::timeout(give_up, store.put_deals(&batch)).await;
+        });
+        drop(store);
+        std::thread::sleep(std::time::Duration::from_micros(round * 1_000));
+        let store = EmbeddedStore::open(dir.path()).expect("reopen right away");
+        rt.block_on(async {
+            let count = store.deal_count(&panel).await.expect("count");
+            assert!(count == 0 || count == 1_000, "half a batch: {count}");
+            // Whatever happened, the batch can be written now and is then whole.
+            store.put_deals(&batch).await.expect("write again");
+            assert_eq!(store.deal_count(&panel).await.expect("count"), 1_000);
+        });
+    }
+}
+
+#[test]
+fn a_directory_this_process_just_closed_is_waited_for_while_its_lock_is_released() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    drop(EmbeddedStore::open(dir.path()).expect("open"));
+    // Stands for the last handle still closing the file: the lock is held a little longer.
+    let closing = redb::Database::create(dir.path().join(FILE_NAME)).expect("hold the file");
+    let release = std::thread::spawn(move || {
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        drop(closing);
+    });
+    let start = std::time::Instant::now();
+    let store = EmbeddedStore::open(dir.path()).expect("opened once the lock is released");
+    assert!(start.elapsed() >= std::time::Duration::from_millis(250));
+    release.join().expect("release thread");
+    current_thread().block_on(async {
+        store
+            .put_panel(&sample_panel("p-after"))
+            .await
+            .expect("usable");
+    });
+    drop(store);
+
+    // Held for good (another process): after the wait, the error.
+    let _held = redb::Database::create(dir.path().join(FILE_NAME)).expect("hold the file");
+    match EmbeddedStore::open(dir.path()) {
+        Err(StoreError::Unavailable(message)) => {
+            assert!(
+                message.contains("in use by another arena process"),
+                "{message}"
+            )
+        }
+        other => panic!("expected Unavailable, got {other:?}"),
+    }
+}
+
+#[test]
 fn a_file_that_is_not_a_database_is_an_error_not_a_panic() {
     let dir = tempfile::tempdir().expect("temp dir");
     std::fs::write(dir.path().join(FILE_NAME), vec![0x5a; 64 * 1024]).expect("write garbage");
