@@ -13,6 +13,7 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::future::Future;
 use std::pin::Pin;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::task::Poll;
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -458,73 +459,130 @@ async fn join_all<T>(mut futures: Vec<BoxedFuture<'_, T>>) -> Vec<T> {
     outputs.into_iter().flatten().collect()
 }
 
-/// Several competitions claim the same deals at once, each through its own handle of `stores`
-/// (pass the same store several times, or several handles of one backend), in different orders
-/// and overlapping batches: every deal ends up held by exactly one competition, the one
-/// `used_deals` names, and no claim says true to two competitions.
-pub async fn concurrent_claims(stores: &[&dyn Store]) {
-    assert!(
-        !stores.is_empty(),
-        "concurrent_claims needs at least one store"
-    );
-    let deals: Vec<String> = (0..300).map(|i| unique(&format!("race{i}"))).collect();
-    let competitions: Vec<String> = (0..stores.len().max(2) * 2)
-        .map(|i| unique(&format!("racer{i}")))
-        .collect();
-    let mut claims: Vec<BoxedFuture<'_, Vec<(String, bool)>>> = Vec::new();
-    for (n, competition) in competitions.iter().enumerate() {
-        let store = stores[n % stores.len()];
-        // Each competition claims in its own order, in batches of different sizes.
-        let mut order = deals.clone();
-        order.rotate_left(n * 37 % deals.len());
-        if n % 2 == 1 {
-            order.reverse();
-        }
-        let batch = 10 + n * 7;
-        claims.push(Box::pin(async move {
-            let mut results = Vec::new();
-            for chunk in order.chunks(batch) {
-                let held = store.claim_deals(competition, chunk).await.expect("claim");
-                assert_eq!(held.len(), chunk.len(), "one answer per deal");
-                results.extend(chunk.iter().cloned().zip(held));
-            }
-            results
-        }));
+/// A claim race: the deals, and per competition the order and batch size it claims them in.
+struct Race {
+    deals: Vec<String>,
+    claimers: Vec<(String, Vec<String>, usize)>,
+}
+
+impl Race {
+    fn new(claimers: usize) -> Race {
+        let deals: Vec<String> = (0..300).map(|i| unique(&format!("race{i}"))).collect();
+        let claimers = (0..claimers.max(2))
+            .map(|n| {
+                // Each competition claims in its own order, in batches of its own size.
+                let mut order = deals.clone();
+                order.rotate_left(n * 37 % deals.len());
+                if n % 2 == 1 {
+                    order.reverse();
+                }
+                (unique(&format!("racer{n}")), order, 10 + n * 7)
+            })
+            .collect();
+        Race { deals, claimers }
     }
-    let results = join_all(claims).await;
-    let used = stores[0].used_deals().await.expect("used");
-    let mut holders: HashMap<&str, &str> = HashMap::new();
-    for (competition, results) in competitions.iter().zip(&results) {
-        for (deal, held) in results {
-            let holder = used.get(deal).map(String::as_str);
-            assert!(holder.is_some(), "{deal} is claimed");
-            if *held {
-                if let Some(other) = holders.insert(deal, competition) {
+
+    /// Checks what each claimer was told (in claimer order) against `used_deals`.
+    async fn check(&self, store: &dyn Store, results: &[Vec<(String, bool)>]) {
+        let used = store.used_deals().await.expect("used");
+        let mut holders: HashMap<&str, &str> = HashMap::new();
+        for ((competition, _, _), results) in self.claimers.iter().zip(results) {
+            assert_eq!(results.len(), self.deals.len(), "an answer for every deal");
+            for (deal, held) in results {
+                let holder = used.get(deal).map(String::as_str);
+                assert!(holder.is_some(), "{deal} is claimed");
+                if *held {
+                    if let Some(other) = holders.insert(deal, competition) {
+                        assert_eq!(
+                            other,
+                            competition.as_str(),
+                            "{deal} given to two competitions"
+                        );
+                    }
                     assert_eq!(
-                        other,
-                        competition.as_str(),
-                        "{deal} given to two competitions"
+                        holder,
+                        Some(competition.as_str()),
+                        "used_deals names the winner of {deal}"
+                    );
+                } else {
+                    assert_ne!(
+                        holder,
+                        Some(competition.as_str()),
+                        "{deal} refused to its holder"
                     );
                 }
-                assert_eq!(
-                    holder,
-                    Some(competition.as_str()),
-                    "used_deals names the winner of {deal}"
-                );
-            } else {
-                assert_ne!(
-                    holder,
-                    Some(competition.as_str()),
-                    "{deal} refused to its holder"
-                );
             }
         }
+        assert_eq!(
+            holders.len(),
+            self.deals.len(),
+            "every deal has exactly one winner"
+        );
     }
-    assert_eq!(
-        holders.len(),
-        deals.len(),
-        "every deal has exactly one winner"
+}
+
+/// Claims `order` for `competition`, `batch` deals per call; what each deal's claim answered.
+async fn claim_in_batches(
+    store: &dyn Store,
+    competition: &str,
+    order: &[String],
+    batch: usize,
+) -> Vec<(String, bool)> {
+    let mut results = Vec::new();
+    for chunk in order.chunks(batch) {
+        let held = store.claim_deals(competition, chunk).await.expect("claim");
+        assert_eq!(held.len(), chunk.len(), "one answer per deal");
+        results.extend(chunk.iter().cloned().zip(held));
+    }
+    results
+}
+
+/// Several competitions claim the same deals at once, each through its own handle of `stores`
+/// (pass the same store several times, or several handles of one backend), in different orders
+/// and overlapping batches, their calls interleaved: every deal ends up held by exactly one
+/// competition, the one `used_deals` names, and no claim says true to two competitions.
+pub async fn concurrent_claims(stores: &[&dyn Store]) {
+    assert!(!stores.is_empty(), "concurrent_claims needs a store");
+    let race = Race::new(stores.len() * 2);
+    let claims: Vec<BoxedFuture<'_, Vec<(String, bool)>>> = race
+        .claimers
+        .iter()
+        .enumerate()
+        .map(|(n, (competition, order, batch))| {
+            let store = stores[n % stores.len()];
+            Box::pin(claim_in_batches(store, competition, order, *batch))
+                as BoxedFuture<'_, Vec<(String, bool)>>
+        })
+        .collect();
+    let results = join_all(claims).await;
+    race.check(stores[0], &results).await;
+}
+
+/// As [`concurrent_claims`], but each competition claims from its own tokio task, so on a
+/// multi-thread runtime the claims run in parallel. Must be called within a tokio runtime.
+pub async fn concurrent_claims_from_tasks(stores: &[Arc<dyn Store>]) {
+    assert!(
+        !stores.is_empty(),
+        "concurrent_claims_from_tasks needs a store"
     );
+    let race = Race::new(stores.len() * 2);
+    let tasks: Vec<_> = race
+        .claimers
+        .iter()
+        .enumerate()
+        .map(|(n, (competition, order, batch))| {
+            let store = stores[n % stores.len()].clone();
+            let (competition, order, batch) = (competition.clone(), order.clone(), *batch);
+            tokio::spawn(
+                async move { claim_in_batches(&*store, &competition, &order, batch).await },
+            )
+        })
+        .collect();
+    let mut results = Vec::new();
+    for task in tasks {
+        results.push(task.await.expect("a claiming task panicked"));
+    }
+    race.check(&*stores[0], &results).await;
 }
 
 /// One batch of 20,000 records, written in scrambled order, all stored and listed; the measured

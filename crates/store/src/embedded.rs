@@ -13,7 +13,8 @@
 //!
 //! The source key is `g{seed}-b{bombs or x}`. Keys sort component by component, so the deals of
 //! one panel and the measured indices of one (panel, source) are each one contiguous range, the
-//! indices in ascending order.
+//! indices in ascending order. A [`StoreError::Corrupt`] names an entry as `table/key`, e.g.
+//! `deals/p-3f2a/g7-bx-12`, or names the file when the database itself is damaged.
 //!
 //! # Blocking and runtimes
 //!
@@ -27,7 +28,9 @@
 //! Within one process, every [`EmbeddedStore::open`] of the same directory shares one open
 //! database, so two handles see the same data and never write the file independently. Another
 //! process holding the directory makes `open` fail with [`StoreError::Unavailable`] ("in use by
-//! another arena process"): redb locks the file.
+//! another arena process"): redb locks the file. A directory whose last handle in this process is
+//! still closing (a call abandoned by its caller finishing on the blocking pool) is waited for
+//! briefly instead.
 
 use std::collections::{BTreeMap, HashMap};
 use std::panic::{AssertUnwindSafe, catch_unwind};

@@ -1,13 +1,9 @@
 //! The Redis store: the shared state of the services. Every key lives under a configurable
 //! prefix; each key, its type, content and lifetime is documented in `docs/redis-keys.md`.
 //!
-//! | key                                            | type   | content                            |
-//! |------------------------------------------------|--------|------------------------------------|
-//! | `{prefix}:panels`                              | hash   | panel id → [`Panel`] JSON          |
-//! | `{prefix}:deals:{panel}`                       | hash   | deal id → [`DealRecord`] JSON      |
-//! | `{prefix}:measured-chunks:{panel}:{source}`    | set    | numbers of non-empty bitmap chunks |
-//! | `{prefix}:measured:{panel}:{source}:{chunk}`   | string | bitmap: bit `i` = index `chunk·2¹⁶ + i` measured |
-//! | `{prefix}:deal-usage`                          | hash   | deal id → competition              |
+//! The keys (a hash of panels, a hash of deals per panel, chunked bitmaps of measured indices
+//! per panel and source, a hash of deal usage) are specified in `docs/redis-keys.md`, the one
+//! place every Redis key of arena is documented; the functions ending in `_key` below build them.
 //!
 //! Writes that touch several keys (`put_deals`, `claim_deals`) are Lua scripts, so each call is
 //! atomic and competing writers (two deal libraries, two matchmakers) never interleave.
@@ -17,8 +13,8 @@
 //! work again once Redis is back. A store must be used within the tokio runtime that connected it
 //! (its connection is driven by a task on that runtime).
 //!
-//! A write whose reply was lost (Redis died mid-call) may or may not have happened; both writes
-//! are idempotent, so repeating the call is always safe.
+//! A write whose reply was lost (Redis died mid-call) may or may not have happened; every write
+//! is idempotent, so repeating the call is always safe.
 
 use std::collections::{BTreeMap, HashMap};
 use std::time::Duration;

@@ -5,13 +5,14 @@
 mod common;
 
 use std::any::Any;
+use std::sync::Arc;
 
 use arena_store::{EmbeddedStore, RedisStore, Store, conformance};
 
 /// Two handles of one fresh store, and whatever must live as long as they do.
 struct Fixture {
-    first: Box<dyn Store>,
-    second: Box<dyn Store>,
+    first: Arc<dyn Store>,
+    second: Arc<dyn Store>,
     _guard: Box<dyn Any>,
 }
 
@@ -20,8 +21,8 @@ async fn embedded() -> Fixture {
     let first = EmbeddedStore::open(dir.path()).expect("open");
     let second = EmbeddedStore::open(dir.path()).expect("open again");
     Fixture {
-        first: Box::new(first),
-        second: Box::new(second),
+        first: Arc::new(first),
+        second: Arc::new(second),
         _guard: Box::new(dir),
     }
 }
@@ -32,8 +33,8 @@ async fn redis_shared() -> Fixture {
         .await
         .expect("second connection");
     Fixture {
-        first: Box::new(first),
-        second: Box::new(second),
+        first: Arc::new(first),
+        second: Arc::new(second),
         _guard: Box::new(cleanup),
     }
 }
@@ -48,8 +49,8 @@ async fn redis_private() -> Fixture {
         .await
         .expect("second connection");
     Fixture {
-        first: Box::new(first),
-        second: Box::new(second),
+        first: Arc::new(first),
+        second: Arc::new(second),
         _guard: Box::new(server),
     }
 }
@@ -94,6 +95,13 @@ macro_rules! suite {
                 let f = super::$backend().await;
                 let (a, b) = (&*f.first, &*f.second);
                 conformance::concurrent_claims(&[a, b, a, b, a]).await;
+            }
+
+            #[tokio::test(flavor = $flavor)]
+            async fn concurrent_claims_from_tasks_through_two_handles() {
+                let f = super::$backend().await;
+                let stores = [f.first.clone(), f.second.clone()];
+                conformance::concurrent_claims_from_tasks(&stores).await;
             }
 
             #[tokio::test(flavor = $flavor)]
