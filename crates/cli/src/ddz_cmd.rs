@@ -1,7 +1,7 @@
 //! `arena ddz …`: Dou Dizhu commands.
 
 use std::io::{BufRead, BufWriter, Write};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
 use clap::{Args, Subcommand};
@@ -9,6 +9,7 @@ use ddz::analysis::{optimal_decompose, seed_decompose_traced};
 use ddz::{CardSet, Deal, DealConstraint, GameConfig, Move, MoveList, RuleSet, Scoring, Seat};
 use ddz_bots::eval::{self, BotFactory, Estimate, EvalConfig, SideStats};
 use ddz_bots::{Bot, BotSpec, LadderBot, runner};
+use ddz_line::{CmdBot, CmdBotConfig};
 use std::sync::atomic::AtomicU64;
 
 use crate::progress;
@@ -49,6 +50,9 @@ pub struct MatchArgs {
     /// Worker threads (default: all cores).
     #[arg(long)]
     threads: Option<usize>,
+    /// Per-decision deadline for program (cmd:) bots, in milliseconds.
+    #[arg(long, default_value_t = 1000)]
+    deadline_ms: u64,
     /// Print one JSON object.
     #[arg(long)]
     json: bool,
@@ -336,10 +340,24 @@ fn make_bot(name: &str) -> Result<Box<dyn Bot>> {
 }
 
 /// A factory for the bot `name`, checked once up front so a typo fails before any work starts.
-fn factory(name: &str) -> Result<Box<BotFactory<'static>>> {
+/// Program bots (`cmd:`) get `deadline` per decision.
+fn factory(name: &str, deadline: Duration) -> Result<Box<BotFactory<'static>>> {
     let spec: BotSpec = name.parse().map_err(anyhow::Error::msg)?;
     match spec {
-        BotSpec::Cmd(cmd) => bail!("cmd:{cmd}: program bots are not available in this build yet"),
+        BotSpec::Cmd(cmd) => {
+            let config = CmdBotConfig {
+                bid_deadline: deadline,
+                play_deadline: deadline,
+                ..CmdBotConfig::default()
+            };
+            // Parse now so a malformed command line is reported before any game starts.
+            CmdBot::from_spec(&cmd, config.clone()).with_context(|| format!("cmd:{cmd}"))?;
+            Ok(Box::new(move || {
+                CmdBot::from_spec(&cmd, config.clone())
+                    .map(|b| Box::new(b) as Box<dyn Bot>)
+                    .map_err(|e| format!("cmd:{cmd}: {e}"))
+            }))
+        }
         spec => Ok(Box::new(move || {
             spec.build_builtin()
                 .ok_or_else(|| "not a built-in bot".to_string())
@@ -357,8 +375,9 @@ fn fmt_est(e: &Estimate, digits: usize) -> String {
 }
 
 fn match_cmd(a: MatchArgs) -> Result<()> {
-    let fa = factory(&a.a)?;
-    let fb = factory(&a.b)?;
+    let deadline = Duration::from_millis(a.deadline_ms);
+    let fa = factory(&a.a, deadline)?;
+    let fb = factory(&a.b, deadline)?;
     let cfg = EvalConfig {
         deals: a.deals,
         seed: a.seed,
@@ -449,9 +468,10 @@ fn ladder_cmd(a: LadderArgs) -> Result<()> {
     if a.levels < 2 {
         bail!("--levels must be at least 2");
     }
-    let farmers = factory(&a.farmers)?;
+    let deadline = Duration::from_millis(1000);
+    let farmers = factory(&a.farmers, deadline)?;
     let levels: Vec<Box<BotFactory<'static>>> = (1..=a.levels)
-        .map(|k| factory(&format!("ladder:{k}/{}", a.levels)))
+        .map(|k| factory(&format!("ladder:{k}/{}", a.levels), deadline))
         .collect::<Result<_>>()?;
     let refs: Vec<&BotFactory<'_>> = levels.iter().map(|f| &**f).collect();
     let cfg = EvalConfig {

@@ -1,7 +1,10 @@
 //! `arena`: the one entry point for users and for every service role.
 
+mod compete_cmd;
 mod ddz_cmd;
+mod deals_cmd;
 mod progress;
+mod store_args;
 
 use clap::{Parser, Subcommand};
 
@@ -18,12 +21,19 @@ enum Command {
     /// Dou Dizhu: legal moves, hand analysis, deals, self-play.
     #[command(subcommand)]
     Ddz(ddz_cmd::DdzCommand),
+    /// The deal library: measure difficulty (GDI), query equal-strength deals, generate on demand.
+    #[command(subcommand)]
+    Deals(deals_cmd::DealsCommand),
+    /// A competition among built-in landlord bots: duplicate, equal-strength, random or difficulty-adjusted deals.
+    Compete(compete_cmd::CompeteArgs),
 }
 
 fn main() -> std::process::ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Ddz(cmd) => ddz_cmd::run(cmd),
+        Command::Deals(cmd) => deals_cmd::run(cmd),
+        Command::Compete(a) => compete_cmd::run(a),
     };
     match result {
         Ok(()) => std::process::ExitCode::SUCCESS,

@@ -409,15 +409,17 @@ impl RuleSet {
 
         let mut reason = None;
         // Trio with one kicker.
-        if n == 4 && distinct == 2 {
-            if let Some(t) = rank_with_count(&counts, 3) {
-                return mv(Kind::TrioSingle, t, 1);
-            }
+        if n == 4
+            && distinct == 2
+            && let Some(t) = rank_with_count(&counts, 3)
+        {
+            return mv(Kind::TrioSingle, t, 1);
         }
-        if n == 5 && distinct == 2 {
-            if let Some(t) = rank_with_count(&counts, 3) {
-                return mv(Kind::TrioPair, t, 1);
-            }
+        if n == 5
+            && distinct == 2
+            && let Some(t) = rank_with_count(&counts, 3)
+        {
+            return mv(Kind::TrioPair, t, 1);
         }
         // Four with two.
         if n == 6 || n == 8 {
@@ -442,7 +444,7 @@ impl RuleSet {
         }
         // Planes with wings: try every run of trios, highest first.
         for (per_kicker, kind) in [(1u32, Kind::PlaneSingles), (2, Kind::PlanePairs)] {
-            if n % (3 + per_kicker) != 0 {
+            if !n.is_multiple_of(3 + per_kicker) {
                 continue;
             }
             let links = (n / (3 + per_kicker)) as usize;

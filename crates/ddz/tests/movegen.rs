@@ -10,10 +10,11 @@ fn brute_leads(rules: &RuleSet, hand: CardSet) -> Vec<Move> {
     fn rec(rules: &RuleSet, counts: &[u8; 15], r: usize, acc: &mut [u8; 15], out: &mut Vec<Move>) {
         if r == 15 {
             let set = CardSet::from_counts(acc).unwrap();
-            if !set.is_empty() && set.len() <= 20 {
-                if let Ok(m) = rules.classify(set) {
-                    out.push(m);
-                }
+            if !set.is_empty()
+                && set.len() <= 20
+                && let Ok(m) = rules.classify(set)
+            {
+                out.push(m);
             }
             return;
         }

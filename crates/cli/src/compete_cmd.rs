@@ -1,0 +1,318 @@
+//! `arena compete`: a competition among built-in landlord bots on the local deal library.
+
+use std::collections::HashSet;
+use std::path::PathBuf;
+use std::sync::atomic::AtomicU64;
+use std::time::Instant;
+
+use anyhow::{Context, Result, bail};
+use arena_compete::{Competition, Format, GameCache, Reuse, Tables, plot};
+use arena_deals::{FindSpec, Progress, describe};
+use arena_store::{DealRecord, DealSource, Store};
+use clap::Args;
+use ddz::RuleSet;
+use serde_json::json;
+
+use crate::deals_cmd::{PanelArgs, stop_on_ctrl_c, threads};
+use crate::progress;
+use crate::store_args::{StoreArgs, runtime};
+
+/// The default table line-up: one of every kind of built-in player.
+pub const DEFAULT_TABLES: &str =
+    "search:samples=40,candidates=16,expert,seed,ladder:50/70,ladder:30/70,random";
+
+/// A competition on the local library.
+#[derive(Args)]
+pub struct CompeteArgs {
+    /// duplicate, random, difficulty-adjusted, or equal-strength:CENTRE:EPS.
+    #[arg(long, default_value = "equal-strength:0.95,0.55,0.15:0.15")]
+    format: String,
+    /// Landlord bots, one table each (comma-separated).
+    #[arg(long, default_value = DEFAULT_TABLES)]
+    tables: String,
+    /// Matches (r).
+    #[arg(long, default_value_t = 20)]
+    matches: usize,
+    /// Rounds per match (m).
+    #[arg(long, default_value_t = 10)]
+    rounds: usize,
+    /// Seed for dealing and tie-breaks.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Bombs per deal (the deal population; equal-strength centres have 2 × (bombs + 1) − 1 values).
+    #[arg(long, default_value_t = 1)]
+    bombs: u8,
+    /// Record the deals as used by this competition name, so no later competition gets them.
+    #[arg(long)]
+    claim: Option<String>,
+    /// Write the rank-probability heat map here (PNG).
+    #[arg(long)]
+    heatmap: Option<PathBuf>,
+    #[command(flatten)]
+    panel: PanelArgs,
+    #[command(flatten)]
+    store: StoreArgs,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Print one JSON object.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Splits a table list on commas that are not inside a bot's parameters (`search:a=1,b=2`).
+pub fn split_tables(s: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for part in s.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        let is_param = part.contains('=') && !part.contains(':');
+        match out.last_mut() {
+            Some(last) if is_param && last.contains(':') => {
+                last.push(',');
+                last.push_str(part);
+            }
+            _ => out.push(part.to_string()),
+        }
+    }
+    out
+}
+
+/// Makes sure the library holds enough eligible deals, measuring or generating more if not.
+/// Returns the pool (all measured deals of the panel with the right bomb count).
+#[allow(clippy::too_many_arguments)]
+pub fn ensure_pool(
+    rt: &tokio::runtime::Runtime,
+    store: &dyn Store,
+    panel: &arena_store::Panel,
+    format: &Format,
+    need: usize,
+    exclude: &HashSet<String>,
+    bombs: u8,
+    threads: usize,
+    quiet: bool,
+) -> Result<Vec<DealRecord>> {
+    let dim = 2 * (bombs as usize + 1) - 1;
+    let load = || -> Result<Vec<DealRecord>> {
+        Ok(rt
+            .block_on(store.deals(&panel.id))?
+            .into_iter()
+            .filter(|r| r.gdi.len() == dim)
+            .collect())
+    };
+    let mut pool = load()?;
+    let eligible = |pool: &[DealRecord]| match format {
+        Format::EqualStrength { centre, eps } => pool
+            .iter()
+            .filter(|r| !exclude.contains(&r.id) && arena_deals::measure::within(r, centre, *eps))
+            .count(),
+        _ => pool.iter().filter(|r| !exclude.contains(&r.id)).count(),
+    };
+    let have = eligible(&pool);
+    if have >= need {
+        return Ok(pool);
+    }
+    let stop = stop_on_ctrl_c(rt);
+    let prog = Progress::default();
+    match format {
+        Format::EqualStrength { centre, eps } => {
+            if centre.len() != dim {
+                bail!(
+                    "deals with {bombs} bomb(s) have GDI vectors of {dim} values; the centre has {}",
+                    centre.len()
+                );
+            }
+            let source = DealSource {
+                seed: 0xE5_0000 + u64::from(bombs),
+                bombs: Some(bombs),
+            };
+            let start = rt
+                .block_on(store.measured_indices(&panel.id, &source))?
+                .last()
+                .map_or(0, |i| i + 1);
+            if !quiet {
+                eprintln!(
+                    "the library holds {have} unused deals within {eps} of {centre:?}; generating {} more on demand",
+                    need - have
+                );
+            }
+            let spec = FindSpec {
+                panel: panel.clone(),
+                source,
+                start,
+                centre: centre.clone(),
+                eps: *eps,
+                want: need - have,
+                max_tries: 5_000_000,
+                rules: RuleSet::COMPETITION,
+                threads,
+            };
+            let report =
+                progress::with_bar((need - have) as u64, "deals found", &prog.found, || {
+                    rt.block_on(arena_deals::find(store, &spec, &prog, &stop))
+                })?;
+            if !quiet {
+                eprintln!(
+                    "  found {} in {:.1} s ({} fresh deals tried, {} games)",
+                    report.found.len(),
+                    report.seconds,
+                    report.tried,
+                    report.games
+                );
+            }
+        }
+        _ => {
+            let source = DealSource {
+                seed: 1,
+                bombs: Some(bombs),
+            };
+            let count = rt
+                .block_on(store.measured_indices(&panel.id, &source))?
+                .len() as u64
+                + (need - have) as u64;
+            if !quiet {
+                eprintln!(
+                    "the library holds {have} unused deals; measuring {} more",
+                    need - have
+                );
+            }
+            let spec = arena_deals::MeasureSpec {
+                panel: panel.clone(),
+                source,
+                count,
+                rules: RuleSet::COMPETITION,
+                threads,
+                batch: 500,
+            };
+            progress::with_bar(
+                (need - have) as u64 * panel.landlords.len() as u64,
+                "games",
+                &prog.games,
+                || rt.block_on(arena_deals::measure(store, &spec, &prog, &stop)),
+            )?;
+        }
+    }
+    pool = load()?;
+    let have = eligible(&pool);
+    if have < need {
+        bail!(
+            "only {have} eligible deals after generating more; {need} are needed (stopped early?)"
+        );
+    }
+    Ok(pool)
+}
+
+/// Runs `arena compete`.
+pub fn run(a: CompeteArgs) -> Result<()> {
+    let rt = runtime()?;
+    let format: Format = a.format.parse().map_err(anyhow::Error::msg)?;
+    let names = split_tables(&a.tables);
+    if names.len() < 2 {
+        bail!("a competition needs at least two tables, got {names:?}");
+    }
+    let tables = Tables {
+        landlords: names.clone(),
+        down: a.panel.farmers.clone(),
+        up: a.panel.farmers.clone(),
+        scoring: a.panel.scoring,
+        rules: RuleSet::COMPETITION,
+    };
+    arena_compete::play::check_tables(&tables)?;
+    if a.matches == 0 || a.rounds == 0 {
+        bail!("--matches and --rounds must be at least 1");
+    }
+    let panel = a.panel.panel()?;
+    let store = rt.block_on(a.store.open())?;
+    let threads = threads(a.threads);
+    let start = Instant::now();
+    let exclude: HashSet<String> = rt.block_on(store.used_deals())?.into_keys().collect();
+    let per_round = if format == Format::Duplicate {
+        1
+    } else {
+        names.len()
+    };
+    let need = per_round * a.rounds * a.matches;
+    let pool = ensure_pool(
+        &rt, &*store, &panel, &format, need, &exclude, a.bombs, threads, a.json,
+    )?;
+    let comp = Competition {
+        tables,
+        format: format.clone(),
+        matches: a.matches,
+        rounds: a.rounds,
+        seed: a.seed,
+        reuse: Reuse::Never,
+    };
+    let counter = AtomicU64::new(0);
+    let games = (names.len() * a.rounds * a.matches) as u64;
+    let mut cache = GameCache::default();
+    let result = progress::with_bar(games, "games", &counter, || {
+        arena_compete::run(&comp, &pool, &exclude, threads, &mut cache, &counter)
+    })?;
+    if let Some(name) = &a.claim {
+        let claimed = rt.block_on(store.claim_deals(name, &result.deal_ids))?;
+        let lost = claimed.iter().filter(|c| !**c).count();
+        if lost > 0 {
+            bail!(
+                "{lost} deals were claimed by another competition while this one ran; rerun to draw fresh deals"
+            );
+        }
+    }
+    let s = &result.standings;
+    if let Some(path) = &a.heatmap {
+        plot::rank_heatmap(s, &format!("rank probabilities: {format}"), path)
+            .with_context(|| format!("writing {}", path.display()))?;
+    }
+    let secs = start.elapsed().as_secs_f64();
+    if a.json {
+        let obj = json!({
+            "format": format, "tables": names, "farmers": a.panel.farmers, "matches": a.matches, "rounds": a.rounds,
+            "seed": a.seed, "panel": panel.id, "scoring": a.panel.scoring, "seconds": secs,
+            "standings": s, "final_ranking": s.final_order.iter().map(|&t| &names[t]).collect::<Vec<_>>(),
+            "deals_used": result.deal_ids.len(),
+        });
+        println!("{obj}");
+        return Ok(());
+    }
+    println!(
+        "{}: {} tables × {} matches × {} rounds against {} farmers, {} landlord scoring; deals from panel {} ({})",
+        format,
+        names.len(),
+        a.matches,
+        a.rounds,
+        a.panel.farmers,
+        a.panel.scoring,
+        panel.id,
+        describe(&panel)
+    );
+    println!();
+    print!("{}", s.render());
+    println!();
+    println!(
+        "P(#k) = share of the {} matches in which the table finished k-th (* = its most probable place); \
+         place = final ranking by most probable place, ties by mean rank.",
+        a.matches
+    );
+    println!(
+        "{} distinct deals, {} games, {:.1} s{}",
+        result.deal_ids.len(),
+        cache.len(),
+        secs,
+        a.heatmap
+            .as_ref()
+            .map_or(String::new(), |p| format!("; heat map in {}", p.display()))
+    );
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn table_lists_keep_bot_parameters_together() {
+        assert_eq!(
+            split_tables("search:samples=4,candidates=8,seed, ladder:3/10"),
+            ["search:samples=4,candidates=8", "seed", "ladder:3/10"]
+        );
+        assert_eq!(split_tables("random,expert"), ["random", "expert"]);
+    }
+}

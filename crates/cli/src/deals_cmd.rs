@@ -1,0 +1,496 @@
+//! `arena deals …`: the deal library.
+
+use std::collections::HashSet;
+use std::io::{BufReader, BufWriter, Write};
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use anyhow::{Context, Result, bail};
+use arena_compete::parse_gdi;
+use arena_deals::levels::distance;
+use arena_deals::{FindSpec, LibraryIndex, MeasureSpec, Progress, build_panel, describe};
+use arena_store::{DealSource, Panel};
+use clap::{Args, Subcommand};
+use ddz::{RuleSet, Scoring};
+use serde_json::json;
+
+use crate::progress;
+use crate::store_args::{StoreArgs, runtime};
+
+/// Deal-library commands.
+#[derive(Subcommand)]
+pub enum DealsCommand {
+    /// Measure the GDI of deals 0..N of a seeded stream (resumable: rerun to finish).
+    Gdi(GdiArgs),
+    /// List k measured deals within ε of a centre, skipping deals used by competitions.
+    Query(QueryArgs),
+    /// Generate and measure fresh deals until k lie within ε of a centre.
+    Find(FindArgs),
+    /// Summarise the measured GDI distribution of a panel.
+    Stats(StatsArgs),
+    /// Write measured deals as JSON lines or CSV.
+    Export(ExportArgs),
+    /// Read measured deals from JSON lines or CSV (format detected).
+    Import(ImportArgs),
+}
+
+/// The measuring panel.
+#[derive(Args, Clone, Debug)]
+pub struct PanelArgs {
+    /// Landlord bots: `ladder:N` or a comma-separated list of bot names.
+    #[arg(long, default_value = "ladder:70")]
+    pub panel: String,
+    /// The bot in both farmer seats.
+    #[arg(long, default_value = "expert")]
+    pub farmers: String,
+    /// Scoring mode that defines the levels.
+    #[arg(long, default_value = "difficulty")]
+    pub scoring: Scoring,
+}
+
+impl PanelArgs {
+    /// The panel these flags name.
+    pub fn panel(&self) -> Result<Panel> {
+        Ok(build_panel(
+            &self.panel,
+            &self.farmers,
+            &self.farmers,
+            self.scoring,
+        )?)
+    }
+}
+
+#[derive(Args)]
+pub struct GdiArgs {
+    /// Deals 0..COUNT of the stream.
+    #[arg(long)]
+    count: u64,
+    /// Exactly this many bombs (rocket included) per deal.
+    #[arg(long)]
+    bombs: Option<u8>,
+    /// Seed of the deal stream.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    #[command(flatten)]
+    panel: PanelArgs,
+    #[command(flatten)]
+    store: StoreArgs,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Deals per store write.
+    #[arg(long, default_value_t = 500)]
+    batch: usize,
+    /// End by printing one JSON object.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Args)]
+pub struct QueryArgs {
+    /// Target GDI, e.g. 0.96,0.91,0.79.
+    #[arg(long)]
+    centre: String,
+    /// Radius.
+    #[arg(long, default_value_t = 0.15)]
+    eps: f64,
+    /// How many deals.
+    #[arg(long, default_value_t = 10)]
+    count: usize,
+    /// Include deals already used by a competition.
+    #[arg(long)]
+    include_used: bool,
+    #[command(flatten)]
+    panel: PanelArgs,
+    #[command(flatten)]
+    store: StoreArgs,
+    /// Print JSON lines (one record per line).
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Args)]
+pub struct FindArgs {
+    /// Target GDI, e.g. 0.96,0.91,0.79.
+    #[arg(long)]
+    centre: String,
+    /// Radius.
+    #[arg(long, default_value_t = 0.15)]
+    eps: f64,
+    /// How many deals to find.
+    #[arg(long, default_value_t = 20)]
+    count: usize,
+    /// Exactly this many bombs per deal (the GDI dimension is 2 × (bombs + 1) − 1).
+    #[arg(long, default_value_t = 1)]
+    bombs: u8,
+    /// Seed of the fresh deal stream.
+    #[arg(long, default_value_t = 7)]
+    seed: u64,
+    /// Give up after trying this many deals.
+    #[arg(long, default_value_t = 1_000_000)]
+    max_tries: u64,
+    #[command(flatten)]
+    panel: PanelArgs,
+    #[command(flatten)]
+    store: StoreArgs,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Print one JSON object.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Args)]
+pub struct StatsArgs {
+    #[command(flatten)]
+    panel: PanelArgs,
+    #[command(flatten)]
+    store: StoreArgs,
+    /// Print one JSON object.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Args)]
+pub struct ExportArgs {
+    /// jsonl or csv.
+    #[arg(long, default_value = "jsonl")]
+    format: String,
+    /// Output file (default: stdout).
+    #[arg(long)]
+    out: Option<PathBuf>,
+    #[command(flatten)]
+    panel: PanelArgs,
+    #[command(flatten)]
+    store: StoreArgs,
+}
+
+#[derive(Args)]
+pub struct ImportArgs {
+    /// A JSON-lines or CSV file written by `arena deals export`.
+    file: PathBuf,
+    #[command(flatten)]
+    store: StoreArgs,
+}
+
+/// Runs a `deals` subcommand.
+pub fn run(cmd: DealsCommand) -> Result<()> {
+    let rt = runtime()?;
+    match cmd {
+        DealsCommand::Gdi(a) => gdi(&rt, a),
+        DealsCommand::Query(a) => rt.block_on(query(a)),
+        DealsCommand::Find(a) => find(&rt, a),
+        DealsCommand::Stats(a) => rt.block_on(stats(a)),
+        DealsCommand::Export(a) => rt.block_on(export(a)),
+        DealsCommand::Import(a) => rt.block_on(import(a)),
+    }
+}
+
+pub(crate) fn threads(t: Option<usize>) -> usize {
+    t.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .max(1)
+}
+
+/// A stop flag set by Ctrl-C, so long work stops cleanly and keeps what it finished.
+pub(crate) fn stop_on_ctrl_c(rt: &tokio::runtime::Runtime) -> Arc<AtomicBool> {
+    let stop = Arc::new(AtomicBool::new(false));
+    let flag = stop.clone();
+    rt.spawn(async move {
+        if tokio::signal::ctrl_c().await.is_ok() {
+            eprintln!(
+                "\nstopping: finishing the deals in progress and saving (Ctrl-C again to abort)"
+            );
+            flag.store(true, Ordering::Relaxed);
+            if tokio::signal::ctrl_c().await.is_ok() {
+                std::process::exit(130);
+            }
+        }
+    });
+    stop
+}
+
+fn gdi(rt: &tokio::runtime::Runtime, a: GdiArgs) -> Result<()> {
+    let panel = a.panel.panel()?;
+    let store = rt.block_on(a.store.open())?;
+    let spec = MeasureSpec {
+        panel: panel.clone(),
+        source: DealSource {
+            seed: a.seed,
+            bombs: a.bombs,
+        },
+        count: a.count,
+        rules: RuleSet::COMPETITION,
+        threads: threads(a.threads),
+        batch: a.batch.max(1),
+    };
+    let already = rt.block_on(store.measured_indices(&panel.id, &spec.source))?;
+    let remaining = a
+        .count
+        .saturating_sub(already.iter().filter(|&&i| i < a.count).count() as u64);
+    if !a.json {
+        eprintln!(
+            "measuring {} deals (seed {}, bombs {}) with {} in {}: {} already measured, {} to go",
+            a.count,
+            a.seed,
+            a.bombs.map_or("any".to_string(), |b| b.to_string()),
+            describe(&panel),
+            store.describe(),
+            a.count - remaining,
+            remaining
+        );
+    }
+    let stop = stop_on_ctrl_c(rt);
+    let prog = Progress::default();
+    let total_games = remaining * panel.landlords.len() as u64;
+    let report = progress::with_bar(total_games, "games", &prog.games, || {
+        rt.block_on(arena_deals::measure(&*store, &spec, &prog, &stop))
+    })?;
+    let gps = report.games as f64 / report.seconds.max(1e-9);
+    let total = rt.block_on(store.deal_count(&panel.id))?;
+    if a.json {
+        let obj = json!({
+            "panel": panel.id, "panel_description": describe(&panel),
+            "count": a.count, "seed": a.seed, "bombs": a.bombs,
+            "already": report.already, "measured": report.measured, "games": report.games,
+            "seconds": report.seconds, "games_per_second": gps, "stopped": report.stopped,
+            "library_size": total, "threads": spec.threads, "store": store.describe(),
+        });
+        println!("{obj}");
+    } else {
+        println!(
+            "{} {} deals in {:.1} s: {} games, {:.0} games/s on {} threads; library now holds {} deals of panel {}",
+            if report.stopped {
+                "stopped after measuring"
+            } else {
+                "measured"
+            },
+            report.measured,
+            report.seconds,
+            report.games,
+            gps,
+            spec.threads,
+            total,
+            panel.id
+        );
+        if report.stopped {
+            println!("run the same command again to measure the remaining deals");
+        }
+    }
+    Ok(())
+}
+
+async fn query(a: QueryArgs) -> Result<()> {
+    let centre = parse_gdi(&a.centre).map_err(anyhow::Error::msg)?;
+    let panel = a.panel.panel()?;
+    let store = a.store.open().await?;
+    let records = store.deals(&panel.id).await?;
+    let exclude: HashSet<String> = if a.include_used {
+        HashSet::new()
+    } else {
+        store.used_deals().await?.into_keys().collect()
+    };
+    let index = LibraryIndex::build(&records);
+    let hits = index.within(&centre, a.eps, &exclude);
+    let by_id: std::collections::HashMap<&str, &arena_store::DealRecord> =
+        records.iter().map(|r| (r.id.as_str(), r)).collect();
+    if a.json {
+        for (_, e) in hits.iter().take(a.count) {
+            println!("{}", serde_json::to_string(by_id[e.id.as_str()])?);
+        }
+        return Ok(());
+    }
+    println!(
+        "{} of {} measured deals lie within {} of {:?} ({} excluded as used); showing {}",
+        hits.len(),
+        index.len(),
+        a.eps,
+        centre,
+        exclude.len(),
+        hits.len().min(a.count)
+    );
+    for (d, e) in hits.iter().take(a.count) {
+        let g: Vec<String> = e.gdi.iter().map(|x| format!("{x:.3}")).collect();
+        println!(
+            "  {:<16} d={:.3}  G=({})  {}",
+            e.id,
+            d,
+            g.join(", "),
+            by_id[e.id.as_str()].deal
+        );
+    }
+    Ok(())
+}
+
+fn find(rt: &tokio::runtime::Runtime, a: FindArgs) -> Result<()> {
+    let centre = parse_gdi(&a.centre).map_err(anyhow::Error::msg)?;
+    let dim = 2 * (a.bombs as usize + 1) - 1;
+    if centre.len() != dim {
+        bail!(
+            "deals with {} bomb(s) have {dim} score levels above the lowest, so the centre needs {dim} values, not {}",
+            a.bombs,
+            centre.len()
+        );
+    }
+    let panel = a.panel.panel()?;
+    let store = rt.block_on(a.store.open())?;
+    let source = DealSource {
+        seed: a.seed,
+        bombs: Some(a.bombs),
+    };
+    let start = rt
+        .block_on(store.measured_indices(&panel.id, &source))?
+        .last()
+        .map_or(0, |i| i + 1);
+    let spec = FindSpec {
+        panel: panel.clone(),
+        source,
+        start,
+        centre: centre.clone(),
+        eps: a.eps,
+        want: a.count,
+        max_tries: a.max_tries,
+        rules: RuleSet::COMPETITION,
+        threads: threads(a.threads),
+    };
+    let stop = stop_on_ctrl_c(rt);
+    let prog = Progress::default();
+    let report = progress::with_bar(a.count as u64, "found", &prog.found, || {
+        rt.block_on(arena_deals::find(&*store, &spec, &prog, &stop))
+    })?;
+    if a.json {
+        let obj = json!({
+            "centre": centre, "eps": a.eps, "wanted": a.count, "found": report.found.len(),
+            "tried": report.tried, "fully_measured": report.fully_measured, "games": report.games,
+            "games_if_fully_measured": report.tried * panel.landlords.len() as u64,
+            "seconds": report.seconds, "deals": report.found.iter().map(|r| json!({"id": r.id, "deal": r.deal, "gdi": r.gdi, "distance": distance(&r.gdi, &centre)})).collect::<Vec<_>>(),
+        });
+        println!("{obj}");
+        return Ok(());
+    }
+    println!(
+        "found {} of {} deals within {} of {:?} in {:.1} s: tried {} fresh deals, {} measured in full, {} games ({} if every deal had been measured in full)",
+        report.found.len(),
+        a.count,
+        a.eps,
+        centre,
+        report.seconds,
+        report.tried,
+        report.fully_measured,
+        report.games,
+        report.tried * panel.landlords.len() as u64
+    );
+    for r in &report.found {
+        let g: Vec<String> = r.gdi.iter().map(|x| format!("{x:.3}")).collect();
+        println!(
+            "  {:<16} d={:.3}  G=({})  {}",
+            r.id,
+            distance(&r.gdi, &centre),
+            g.join(", "),
+            r.deal
+        );
+    }
+    Ok(())
+}
+
+async fn stats(a: StatsArgs) -> Result<()> {
+    let panel = a.panel.panel()?;
+    let store = a.store.open().await?;
+    let records = store.deals(&panel.id).await?;
+    if records.is_empty() {
+        bail!(
+            "panel {} ({}) has no measured deals in {}; measure some with `arena deals gdi`",
+            panel.id,
+            describe(&panel),
+            store.describe()
+        );
+    }
+    let mut by_dim: std::collections::BTreeMap<usize, Vec<&Vec<f64>>> = Default::default();
+    for r in &records {
+        by_dim.entry(r.gdi.len()).or_default().push(&r.gdi);
+    }
+    let used = store.used_deals().await?.len();
+    let mut out = Vec::new();
+    for (dim, gs) in &by_dim {
+        let mut comps = Vec::new();
+        for j in 0..*dim {
+            let mut v: Vec<f64> = gs.iter().map(|g| g[j]).collect();
+            v.sort_by(f64::total_cmp);
+            let q = |p: f64| v[((v.len() - 1) as f64 * p).round() as usize];
+            comps.push(json!({"g": j + 1, "mean": v.iter().sum::<f64>() / v.len() as f64, "p10": q(0.1), "p25": q(0.25), "p50": q(0.5), "p75": q(0.75), "p90": q(0.9)}));
+        }
+        out.push(json!({"dimension": dim, "deals": gs.len(), "components": comps}));
+    }
+    if a.json {
+        println!(
+            "{}",
+            json!({"panel": panel.id, "description": describe(&panel), "deals": records.len(), "used": used, "by_dimension": out})
+        );
+        return Ok(());
+    }
+    println!(
+        "panel {}: {}; {} measured deals ({} used by competitions)",
+        panel.id,
+        describe(&panel),
+        records.len(),
+        used
+    );
+    for d in &out {
+        println!("  {} deals with {} GDI values:", d["deals"], d["dimension"]);
+        for c in d["components"].as_array().into_iter().flatten() {
+            println!(
+                "    g{}: mean {:.3}  p10 {:.2}  p25 {:.2}  median {:.2}  p75 {:.2}  p90 {:.2}",
+                c["g"],
+                c["mean"].as_f64().unwrap_or(0.0),
+                c["p10"].as_f64().unwrap_or(0.0),
+                c["p25"].as_f64().unwrap_or(0.0),
+                c["p50"].as_f64().unwrap_or(0.0),
+                c["p75"].as_f64().unwrap_or(0.0),
+                c["p90"].as_f64().unwrap_or(0.0)
+            );
+        }
+    }
+    Ok(())
+}
+
+async fn export(a: ExportArgs) -> Result<()> {
+    let panel = a.panel.panel()?;
+    let store = a.store.open().await?;
+    let mut records = store.deals(&panel.id).await?;
+    records.sort_by(|x, y| x.id.cmp(&y.id));
+    let mut out: Box<dyn Write> = match &a.out {
+        Some(p) => Box::new(BufWriter::new(
+            std::fs::File::create(p).with_context(|| format!("creating {}", p.display()))?,
+        )),
+        None => Box::new(BufWriter::new(std::io::stdout().lock())),
+    };
+    let n = match a.format.as_str() {
+        "jsonl" | "json" => arena_deals::io::write_jsonl(&mut out, &records)?,
+        "csv" => arena_deals::io::write_csv(&mut out, &records)?,
+        f => bail!("unknown export format {f:?} (jsonl or csv)"),
+    };
+    out.flush()?;
+    eprintln!("exported {n} deals of panel {}", panel.id);
+    Ok(())
+}
+
+async fn import(a: ImportArgs) -> Result<()> {
+    let file =
+        std::fs::File::open(&a.file).with_context(|| format!("opening {}", a.file.display()))?;
+    let records = arena_deals::io::read_records(BufReader::new(file))
+        .with_context(|| format!("reading {}", a.file.display()))?;
+    let store = a.store.open().await?;
+    let mut new = 0;
+    for chunk in records.chunks(1000) {
+        new += store.put_deals(chunk).await?;
+    }
+    println!(
+        "imported {} records ({} new, {} already present) into {}",
+        records.len(),
+        new,
+        records.len() - new,
+        store.describe()
+    );
+    Ok(())
+}

@@ -1,0 +1,86 @@
+//! Score levels and the grade-difficulty index (GDI), as the equal-strength paper defines them.
+
+use ddz::Scoring;
+
+/// The possible landlord scores `s1 < … < sk` of a fixed-landlord deal holding `bombs` bombs
+/// (rocket included) under `mode`, scored at bid 1 without doubling.
+///
+/// Difficulty scoring gives `±(b + 1)` for `b` bombs played, so one bomb gives −2, −1, 1, 2.
+pub fn score_levels(mode: Scoring, bombs: u32) -> Vec<i64> {
+    let mut v: Vec<i64> = Vec::new();
+    for b in 0..=bombs {
+        let unit = 1i64 << b.min(40);
+        match mode {
+            Scoring::Difficulty => v.extend([-(b as i64 + 1), b as i64 + 1]),
+            Scoring::Adp => v.extend([-2 * unit, 2 * unit]),
+            Scoring::Wp => v.extend([0, 1]),
+            // Landlord at bid 1: ±2 × 2^(bombs + spring).
+            Scoring::Competition => v.extend([-2 * unit, 2 * unit, -4 * unit, 4 * unit]),
+        }
+    }
+    v.sort_unstable();
+    v.dedup();
+    v
+}
+
+/// The index of `score` in `levels`, or `None` if it is not a level.
+pub fn level_of(levels: &[i64], score: i64) -> Option<usize> {
+    levels.binary_search(&score).ok()
+}
+
+/// The GDI of per-level table counts: `g_j = (tables at level j+1 or higher) / tables`,
+/// `j = 1 … k−1`. Empty when no table played.
+pub fn gdi(counts: &[u32]) -> Vec<f64> {
+    let n: u32 = counts.iter().sum();
+    if n == 0 || counts.len() < 2 {
+        return Vec::new();
+    }
+    let mut out = Vec::with_capacity(counts.len() - 1);
+    let mut above: u32 = n;
+    for &c in &counts[..counts.len() - 1] {
+        above -= c;
+        out.push(f64::from(above) / f64::from(n));
+    }
+    out
+}
+
+/// Euclidean distance between two GDI vectors (shorter one padded with zeros).
+pub fn distance(a: &[f64], b: &[f64]) -> f64 {
+    let n = a.len().max(b.len());
+    (0..n)
+        .map(|i| a.get(i).copied().unwrap_or(0.0) - b.get(i).copied().unwrap_or(0.0))
+        .map(|d| d * d)
+        .sum::<f64>()
+        .sqrt()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn papers_example() {
+        // k = 4 levels (−2, −1, 1, 2), 10 tables, counts (1, 3, 2, 4) → G = (0.9, 0.6, 0.4).
+        assert_eq!(score_levels(Scoring::Difficulty, 1), [-2, -1, 1, 2]);
+        let g = gdi(&[1, 3, 2, 4]);
+        let want = [0.9, 0.6, 0.4];
+        for (x, w) in g.iter().zip(want) {
+            assert!((x - w).abs() < 1e-12, "{g:?}");
+        }
+        assert_eq!(level_of(&[-2, -1, 1, 2], 1), Some(2));
+        assert_eq!(level_of(&[-2, -1, 1, 2], 3), None);
+    }
+
+    #[test]
+    fn distances() {
+        assert!((distance(&[0.96, 0.91, 0.79], &[0.96, 0.91, 0.79])).abs() < 1e-12);
+        assert!((distance(&[0.0, 0.0], &[0.3, 0.4]) - 0.5).abs() < 1e-12);
+    }
+
+    #[test]
+    fn levels_of_other_modes() {
+        assert_eq!(score_levels(Scoring::Wp, 3), [0, 1]);
+        assert_eq!(score_levels(Scoring::Adp, 1), [-4, -2, 2, 4]);
+        assert_eq!(score_levels(Scoring::Difficulty, 0), [-1, 1]);
+    }
+}

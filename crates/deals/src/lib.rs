@@ -1,0 +1,15 @@
+//! The deal library: measure deals' grade-difficulty index (GDI) with a panel of graded bots,
+//! keep them in a [`arena_store::Store`], answer "k unused deals within ε of a centre", and
+//! generate fresh deals at a target difficulty on demand.
+
+pub mod find;
+pub mod index;
+pub mod io;
+pub mod levels;
+pub mod measure;
+pub mod panel;
+
+pub use find::{FindReport, FindSpec, find};
+pub use index::LibraryIndex;
+pub use measure::{MeasureError, MeasureReport, MeasureSpec, PanelBots, Progress, measure};
+pub use panel::{build_panel, describe, panel_id};

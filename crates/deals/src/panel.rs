@@ -1,0 +1,138 @@
+//! Measuring panels as users name them.
+
+use arena_store::Panel;
+use ddz::Scoring;
+use ddz_bots::BotSpec;
+
+/// Why a panel could not be built.
+#[derive(Debug, thiserror::Error)]
+pub enum PanelError {
+    /// A bot name that does not parse.
+    #[error("panel bot {name:?}: {reason}")]
+    Bot {
+        /// The name.
+        name: String,
+        /// Why.
+        reason: String,
+    },
+    /// A panel needs built-in bots: measurement runs on the in-process fast path.
+    #[error("panel bot {0:?} is a program; difficulty is measured with built-in bots only")]
+    NotBuiltin(String),
+    /// Fewer than one landlord.
+    #[error("a panel needs at least one landlord bot")]
+    Empty,
+}
+
+/// Builds a panel: `landlords` is `ladder:N` (levels 1..N of an N-level ladder) or a comma-separated
+/// list of bot names; `down` and `up` are the farmer bots.
+pub fn build_panel(
+    landlords: &str,
+    down: &str,
+    up: &str,
+    scoring: Scoring,
+) -> Result<Panel, PanelError> {
+    let names: Vec<String> = match landlords.trim().strip_prefix("ladder:") {
+        Some(n) if !n.contains('/') => {
+            let n: u32 = n.trim().parse().map_err(|_| PanelError::Bot {
+                name: landlords.into(),
+                reason: "ladder:N needs a number of levels".into(),
+            })?;
+            (1..=n).map(|k| format!("ladder:{k}/{n}")).collect()
+        }
+        _ => landlords
+            .split(',')
+            .map(|s| s.trim().to_string())
+            .filter(|s| !s.is_empty())
+            .collect(),
+    };
+    if names.is_empty() {
+        return Err(PanelError::Empty);
+    }
+    for name in names.iter().map(String::as_str).chain([down, up]) {
+        check_builtin(name)?;
+    }
+    let mut panel = Panel {
+        id: String::new(),
+        landlords: names,
+        down: down.trim().to_string(),
+        up: up.trim().to_string(),
+        scoring,
+    };
+    panel.id = panel_id(&panel);
+    Ok(panel)
+}
+
+/// Parses a bot name and insists it is built in.
+pub fn check_builtin(name: &str) -> Result<BotSpec, PanelError> {
+    let spec: BotSpec = name.parse().map_err(|reason| PanelError::Bot {
+        name: name.into(),
+        reason,
+    })?;
+    if matches!(spec, BotSpec::Cmd(_)) {
+        return Err(PanelError::NotBuiltin(name.into()));
+    }
+    Ok(spec)
+}
+
+/// `p-` and the FNV-1a 64-bit hash of the panel's canonical description, so the same panel
+/// always has the same id on every machine.
+pub fn panel_id(p: &Panel) -> String {
+    let canonical = format!(
+        "landlords={};down={};up={};scoring={}",
+        p.landlords.join(","),
+        p.down,
+        p.up,
+        p.scoring
+    );
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in canonical.bytes() {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    format!("p-{h:016x}")
+}
+
+/// A short human description, e.g. `70 landlords (ladder:1/70 … ladder:70/70) vs expert/expert, difficulty`.
+pub fn describe(p: &Panel) -> String {
+    let ls = match p.landlords.as_slice() {
+        [one] => one.clone(),
+        [first, .., last] => format!("{first} … {last}"),
+        [] => String::new(),
+    };
+    format!(
+        "{} landlords ({ls}) vs {}/{}, {} scoring",
+        p.landlords.len(),
+        p.down,
+        p.up,
+        p.scoring
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ladder_shorthand_and_stable_ids() {
+        let p = build_panel("ladder:70", "expert", "expert", Scoring::Difficulty).unwrap();
+        assert_eq!(p.landlords.len(), 70);
+        assert_eq!(p.landlords[0], "ladder:1/70");
+        let q = build_panel("ladder:70", "expert", "expert", Scoring::Difficulty).unwrap();
+        assert_eq!(p.id, q.id);
+        let r = build_panel("ladder:70", "seed", "expert", Scoring::Difficulty).unwrap();
+        assert_ne!(p.id, r.id);
+        assert!(p.id.starts_with("p-") && p.id.len() == 18);
+    }
+
+    #[test]
+    fn errors_name_the_bot() {
+        let e = build_panel("seed,alphago", "expert", "expert", Scoring::Difficulty).unwrap_err();
+        assert!(e.to_string().contains("alphago"), "{e}");
+        let e = build_panel("seed", "cmd:python3 x.py", "expert", Scoring::Difficulty).unwrap_err();
+        assert!(matches!(e, PanelError::NotBuiltin(_)));
+        assert!(matches!(
+            build_panel(" , ", "expert", "expert", Scoring::Wp),
+            Err(PanelError::Empty)
+        ));
+    }
+}
