@@ -58,6 +58,11 @@ impl GameCache {
     pub fn is_empty(&self) -> bool {
         self.scores.is_empty()
     }
+
+    /// True if the score of table `table` on deal `id` is cached (playing it again costs nothing).
+    pub fn contains(&self, table: usize, id: &str) -> bool {
+        self.scores.contains_key(&(table, id.to_string()))
+    }
 }
 
 fn build(name: &str) -> Result<Box<dyn Bot>, PlayError> {
@@ -176,4 +181,44 @@ pub fn play_plan(
             totals
         })
         .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::format::Slot;
+
+    #[test]
+    fn the_cache_knows_what_was_played_and_replays_nothing() {
+        let tables = Tables {
+            landlords: vec!["expert".into(), "random".into()],
+            down: "expert".into(),
+            up: "expert".into(),
+            scoring: Scoring::Difficulty,
+            rules: RuleSet::COMPETITION,
+        };
+        let slot = |i: u64| Slot {
+            id: format!("d{i}"),
+            deal: Deal::generate(3, i),
+            expected: 0.0,
+        };
+        let plan = Plan {
+            matches: vec![vec![vec![slot(0), slot(0)], vec![slot(1), slot(1)]]],
+        };
+        let mut cache = GameCache::default();
+        assert!(!cache.contains(0, "d0"));
+        let played = AtomicU64::new(0);
+        let first = play_plan(&tables, &plan, &Format::Duplicate, 2, &mut cache, &played).unwrap();
+        assert_eq!(played.load(Ordering::Relaxed), 4);
+        assert!(cache.contains(0, "d0") && cache.contains(1, "d1"));
+        assert!(!cache.contains(2, "d0") && !cache.contains(0, "d2"));
+        let again = play_plan(&tables, &plan, &Format::Duplicate, 2, &mut cache, &played).unwrap();
+        assert_eq!(
+            played.load(Ordering::Relaxed),
+            4,
+            "cached games are not replayed"
+        );
+        assert_eq!(first, again);
+        assert_eq!(cache.len(), 4);
+    }
 }

@@ -2,6 +2,7 @@
 //! keep them in a [`arena_store::Store`], answer "k unused deals within ε of a centre", and
 //! generate fresh deals at a target difficulty on demand.
 
+pub mod centre;
 pub mod find;
 pub mod index;
 pub mod io;
