@@ -7,6 +7,7 @@ use std::path::Path;
 use std::sync::OnceLock;
 
 use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 use plotters::style::{FontStyle, register_font};
 
 use crate::standings::Standings;
@@ -65,20 +66,26 @@ fn draw_err(path: &Path, e: impl std::fmt::Display) -> PlotError {
     }
 }
 
-/// A heat map of `s.rank_probs`: one row per table (final order), one column per rank.
+/// A heat map of `s.rank_probs`: one row per table (final order, best at the top), one column per
+/// rank, each cell's probability written in it. Labels sit in the middle of their row or column.
 pub fn rank_heatmap(s: &Standings, title: &str, path: &Path) -> Result<(), PlotError> {
     ensure_font()?;
     let n = s.tables.len();
+    if n == 0 {
+        return Err(draw_err(path, "no tables to draw"));
+    }
     let w = 260 + 90 * n as u32;
     let h = 120 + 50 * n as u32;
     let root = BitMapBackend::new(path, (w, h)).into_drawing_area();
     root.fill(&WHITE).map_err(|e| draw_err(path, e))?;
+    // Segmented axes: cell k spans Exact(k)..Exact(k + 1), its label sits at CenterOf(k).
+    // (An integer range a..b holds b − a + 1 values, hence 0..n − 1 for n cells.)
     let mut chart = ChartBuilder::on(&root)
         .caption(title, ("sans-serif", 20))
         .margin(10)
         .x_label_area_size(40)
         .y_label_area_size(220)
-        .build_cartesian_2d(0..n, 0..n)
+        .build_cartesian_2d((0..n - 1).into_segmented(), (0..n - 1).into_segmented())
         .map_err(|e| draw_err(path, e))?;
     let order = s.final_order.clone();
     let names: Vec<String> = order.iter().map(|&t| s.tables[t].clone()).collect();
@@ -88,10 +95,22 @@ pub fn rank_heatmap(s: &Standings, title: &str, path: &Path) -> Result<(), PlotE
         .x_labels(n)
         .y_labels(n)
         .x_desc("rank")
-        .x_label_formatter(&|x| format!("#{}", x + 1))
-        .y_label_formatter(&|y| names.get(n - 1 - *y).cloned().unwrap_or_default())
+        .x_label_formatter(&|x| match x {
+            SegmentValue::CenterOf(k) => format!("#{}", k + 1),
+            _ => String::new(),
+        })
+        .y_label_formatter(&|y| match y {
+            // Row y from the bottom holds the table placed n − y.
+            SegmentValue::CenterOf(y) => (n - 1)
+                .checked_sub(*y)
+                .and_then(|i| names.get(i))
+                .cloned()
+                .unwrap_or_default(),
+            _ => String::new(),
+        })
         .draw()
         .map_err(|e| draw_err(path, e))?;
+    let centred = Pos::new(HPos::Center, VPos::Center);
     for (row, &t) in order.iter().enumerate() {
         for k in 0..n {
             let p = s.rank_probs[t][k];
@@ -99,7 +118,10 @@ pub fn rank_heatmap(s: &Standings, title: &str, path: &Path) -> Result<(), PlotE
             let shade = (255.0 * (1.0 - p)).round() as u8;
             chart
                 .draw_series(std::iter::once(Rectangle::new(
-                    [(k, y), (k + 1, y + 1)],
+                    [
+                        (SegmentValue::Exact(k), SegmentValue::Exact(y)),
+                        (SegmentValue::Exact(k + 1), SegmentValue::Exact(y + 1)),
+                    ],
                     RGBColor(shade, shade, 255).filled(),
                 )))
                 .map_err(|e| draw_err(path, e))?;
@@ -107,8 +129,8 @@ pub fn rank_heatmap(s: &Standings, title: &str, path: &Path) -> Result<(), PlotE
             chart
                 .draw_series(std::iter::once(Text::new(
                     format!("{p:.2}"),
-                    (k, y + 1),
-                    ("sans-serif", 16).into_font().color(&colour),
+                    (SegmentValue::CenterOf(k), SegmentValue::CenterOf(y)),
+                    ("sans-serif", 16).into_font().color(&colour).pos(centred),
                 )))
                 .map_err(|e| draw_err(path, e))?;
         }
