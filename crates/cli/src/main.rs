@@ -3,6 +3,7 @@
 mod compete_cmd;
 mod ddz_cmd;
 mod deals_cmd;
+mod experiment_cmd;
 mod progress;
 mod store_args;
 
@@ -26,6 +27,9 @@ enum Command {
     Deals(deals_cmd::DealsCommand),
     /// A competition among built-in landlord bots: duplicate, equal-strength, random or difficulty-adjusted deals.
     Compete(compete_cmd::CompeteArgs),
+    /// Experiments: `paper` reproduces the equal-strength paper and writes a report.
+    #[command(subcommand)]
+    Experiment(experiment_cmd::ExperimentCommand),
 }
 
 fn main() -> std::process::ExitCode {
@@ -34,6 +38,7 @@ fn main() -> std::process::ExitCode {
         Command::Ddz(cmd) => ddz_cmd::run(cmd),
         Command::Deals(cmd) => deals_cmd::run(cmd),
         Command::Compete(a) => compete_cmd::run(a),
+        Command::Experiment(cmd) => experiment_cmd::run(cmd),
     };
     match result {
         Ok(()) => std::process::ExitCode::SUCCESS,
