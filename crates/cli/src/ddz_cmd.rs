@@ -484,9 +484,10 @@ fn ladder_cmd(a: LadderArgs) -> Result<()> {
     let counter = AtomicU64::new(0);
     let start = Instant::now();
     let total = a.deals * a.levels as u64;
-    let rows = progress::with_bar(total, "games", &counter, || {
+    let panel = progress::with_bar(total, "games", &counter, || {
         eval::play_panel(&refs, &*farmers, &cfg, &counter)
     })?;
+    let rows = &panel.rows;
     let secs = start.elapsed().as_secs_f64();
     let score = |k: usize| {
         rows.iter()
@@ -506,6 +507,7 @@ fn ladder_cmd(a: LadderArgs) -> Result<()> {
             "scoring": a.scoring, "seconds": secs, "games": total,
             "games_per_second": total as f64 / secs,
             "per_level": per_level,
+            "micros_per_game": panel.micros_per_game,
             "steps": steps.iter().map(|d| json!({"diff": d, "p": d.p_not_positive()})).collect::<Vec<_>>(),
             "strictly_increasing": increasing,
             "significant_steps": separated,
@@ -518,8 +520,8 @@ fn ladder_cmd(a: LadderArgs) -> Result<()> {
         a.levels, a.deals, a.farmers, a.scoring, a.seed
     );
     println!(
-        "  {:<12} {:>6}  {:<18} {:<28}",
-        "level", "noise", "landlord score", "vs level below (paired)"
+        "  {:<12} {:>6}  {:>10}  {:<18} {:<28}",
+        "level", "noise", "per game", "landlord score", "vs level below (paired)"
     );
     for (k, e) in per_level.iter().enumerate() {
         let bot = LadderBot::new(k as u32 + 1, a.levels).map_or(0.0, |b| b.epsilon());
@@ -536,9 +538,10 @@ fn ladder_cmd(a: LadderArgs) -> Result<()> {
             )
         };
         println!(
-            "  {:<12} {:>6.3}  {:<18} {}",
+            "  {:<12} {:>6.3}  {:>7.1} µs  {:<18} {}",
             format!("{}/{}", k + 1, a.levels),
             bot,
+            panel.micros_per_game[k],
             fmt_est(e, 3),
             step
         );

@@ -113,3 +113,70 @@ fn selfplay_json_has_the_promised_fields() {
     let wr = v["landlord_win_rate"].as_f64().unwrap();
     assert!((0.0..=1.0).contains(&wr));
 }
+
+#[test]
+fn python_example_bot_completes_a_200_deal_match_without_verdicts() {
+    let bot = format!(
+        "cmd:python3 {}/../../examples/ddz-python/simple_bot.py",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let (out, err, ok) = arena(
+        &["ddz", "match", &bot, "random", "--deals", "200", "--json"],
+        "",
+    );
+    assert!(ok, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["games"], 400);
+    assert_eq!(
+        v["verdicts"],
+        serde_json::json!([]),
+        "verdicts: {}",
+        v["verdicts"]
+    );
+    assert!(v["a_moves"].as_u64().unwrap() > 1000);
+    // A legal but simple bot still beats random play.
+    assert!(v["a_wp"].as_f64().unwrap() > 0.6, "{}", v["a_wp"]);
+}
+
+#[test]
+fn a_crashing_program_gets_verdicts_and_the_match_goes_on() {
+    let dir = std::env::temp_dir().join(format!("arena-crash-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let script = dir.join("crash.py");
+    std::fs::write(&script, "import sys\nprint('join crasher', flush=True)\nfor line in sys.stdin:\n    if line.startswith('ask'):\n        sys.exit(3)\n").unwrap();
+    let bot = format!("cmd:python3 {}", script.display());
+    let (out, err, ok) = arena(
+        &["ddz", "match", &bot, "seed", "--deals", "5", "--json"],
+        "",
+    );
+    assert!(ok, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["games"], 10);
+    let verdicts = v["verdicts"].as_array().unwrap();
+    assert!(!verdicts.is_empty());
+    assert!(
+        verdicts.iter().all(|x| x["verdict"]["kind"] == "crashed"),
+        "{verdicts:?}"
+    );
+    assert!(
+        verdicts[0]["verdict"]["reason"]
+            .as_str()
+            .unwrap()
+            .contains("3"),
+        "{verdicts:?}"
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn ladder_json_reports_graded_levels_and_costs() {
+    let (out, err, ok) = arena(
+        &["ddz", "ladder", "--levels", "5", "--deals", "600", "--json"],
+        "",
+    );
+    assert!(ok, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["per_level"].as_array().unwrap().len(), 5);
+    assert_eq!(v["micros_per_game"].as_array().unwrap().len(), 5);
+    assert_eq!(v["strictly_increasing"], true);
+}

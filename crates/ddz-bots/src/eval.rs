@@ -405,14 +405,23 @@ impl MatchOutcome {
     }
 }
 
-/// Every landlord in `landlords` plays each deal against the same farmers; returns, per deal
-/// (in order), each landlord's outcome.
+/// A panel run: each landlord's outcome per deal, and what each landlord's games cost.
+#[derive(Clone, Debug)]
+pub struct PanelOutcome {
+    /// Per deal (in order): the deal index and each landlord's outcome.
+    pub rows: Vec<(u64, Vec<Outcome>)>,
+    /// Mean wall-clock microseconds per game, per landlord (farmers' decisions included).
+    pub micros_per_game: Vec<f64>,
+}
+
+/// Every landlord in `landlords` plays each deal against the same farmers.
 pub fn play_panel(
     landlords: &[&BotFactory<'_>],
     farmers: &BotFactory<'_>,
     cfg: &EvalConfig,
     progress: &AtomicU64,
-) -> Result<Vec<(u64, Vec<Outcome>)>, EvalError> {
+) -> Result<PanelOutcome, EvalError> {
+    let nanos: Vec<AtomicU64> = landlords.iter().map(|_| AtomicU64::new(0)).collect();
     let threads = cfg.threads.max(1) as u64;
     let config = cfg.game_config();
     let mut rows = run_threads(cfg, |t| {
@@ -429,6 +438,7 @@ pub fn play_panel(
             let mut row = Vec::with_capacity(ls.len());
             for (k, l) in ls.iter_mut().enumerate() {
                 let mut seats: [&mut dyn Bot; 3] = [&mut **l, &mut *down, &mut *up];
+                let t0 = std::time::Instant::now();
                 let g = play_game(
                     config,
                     deal,
@@ -436,6 +446,7 @@ pub fn play_panel(
                     &mut seats,
                     &mut moves,
                 )?;
+                nanos[k].fetch_add(t0.elapsed().as_nanos() as u64, Ordering::Relaxed);
                 seats.iter_mut().for_each(|b| drop(b.take_verdicts()));
                 row.push(*g.outcome().unwrap_or_else(|| unreachable!("finished game")));
                 progress.fetch_add(1, Ordering::Relaxed);
@@ -446,7 +457,14 @@ pub fn play_panel(
         Ok(out)
     })?;
     rows.sort_by_key(|(i, _)| *i);
-    Ok(rows)
+    let games = rows.len().max(1) as f64;
+    Ok(PanelOutcome {
+        rows,
+        micros_per_game: nanos
+            .iter()
+            .map(|n| n.load(Ordering::Relaxed) as f64 / games / 1e3)
+            .collect(),
+    })
 }
 
 #[cfg(test)]

@@ -99,7 +99,8 @@ fn ladder_of_ten_is_strictly_graded_with_significant_steps() {
         &cfg(4000, 9),
         &AtomicU64::new(0),
     )
-    .unwrap();
+    .unwrap()
+    .rows;
     let score = |k: usize| {
         rows.iter()
             .map(move |(_, r)| r[k].landlord_score(Scoring::Difficulty) as f64)
