@@ -1746,31 +1746,34 @@ fn report_md(
     let ntables = e2.tables;
     let c = &e2.choice;
     let _ = writeln!(md, "# The equal-strength paper, reproduced\n");
+    let find_games: u64 = e2.finds.iter().map(|f| f.report.games).sum();
     let _ = writeln!(
         md,
-        "Scale **{}**: a library of {} one-bomb deals (deals 0–{} of seed {}) measured by {} \
-         (panel `{}`). {} run on {} threads in {:.0} s; {} games played besides the library's measurement. \
-         Every number below is in [`results.json`](results.json); `docs/experiment-paper.md` explains the report.\n",
+        "Scale **{}**. Library: {} one-bomb deals (deals 0–{} of seed {}), each played by {} (panel `{}`); {}. \
+         The whole run took {:.0} s on {} threads and played {} games besides the library's measurement \
+         ({} of them in the on-demand searches). Every number below is in [`results.json`](results.json); \
+         `docs/experiment-paper.md` explains how to read this report.\n",
         run.scale.name(),
         n_fmt(lib.records.len() as u64),
-        n_fmt(lib.records.len() as u64 - 1),
+        n_fmt(lib.records.len().saturating_sub(1) as u64),
         lib.source.seed,
         arena_deals::describe(run.panel),
         run.panel.id,
         if lib.report.measured == 0 {
-            "The library was already measured (reused from the store); the experiments".to_string()
+            "all of them were already measured in the store".to_string()
         } else {
             format!(
-                "{} deals were measured now ({} games, {:.0} s), {} reused from the store; the experiments",
+                "{} measured by this run ({} games, {:.0} s), {} reused from the store",
                 n_fmt(lib.report.measured),
                 n_fmt(lib.report.games),
                 lib.report.seconds,
                 n_fmt(lib.report.already)
             )
         },
-        run.threads,
         run.seconds,
-        n_fmt(run.games)
+        run.threads,
+        n_fmt(run.games),
+        n_fmt(find_games)
     );
     for w in &run.warnings {
         let _ = writeln!(md, "> **Warning:** {w}\n");
@@ -2531,9 +2534,9 @@ fn report_md(
     }
     let _ = writeln!(
         md,
-        "| total | {:.1} |\n\nStore: {}. Rerunning the command reuses the measured library; the \
-         on-demand searches and the experiments are replayed from their fixed seeds and give the same \
-         numbers.",
+        "| total | {:.1} |\n\nStore: {}. Rerunning the command reuses the measured library and replays \
+         the experiments from their fixed seeds, number for number; only the on-demand searches' cost \
+         figures can differ slightly, since their worker threads race to the last deals.",
         run.seconds, run.store
     );
     md
