@@ -19,6 +19,7 @@
 //! [`StoreError::Invalid`] before anything is written.
 
 use std::collections::BTreeMap;
+use std::time::Duration;
 
 use ddz::{Deal, Scoring};
 
@@ -152,6 +153,166 @@ pub trait Store: Send + Sync {
 
     /// Every used deal id and the competition that used it.
     async fn used_deals(&self) -> StoreResult<BTreeMap<String, String>>;
+
+    // ---- Table jobs: a queue with consumer-group semantics (a Redis Stream in Redis). ----
+
+    /// Appends a table job (an encoded `arena.v1.TableJob`) for `table_id`; returns its entry id.
+    /// Enqueueing the same table id twice enqueues it twice: exactly-once is enforced where
+    /// results are written ([`Store::put_result`]).
+    async fn enqueue_job(&self, table_id: &str, payload: &[u8]) -> StoreResult<String> {
+        Err(not_yet("enqueue_job"))
+    }
+
+    /// The next job for `consumer` (a referee instance). Jobs delivered to some consumer that has
+    /// not acknowledged or touched them for `reclaim_after` come first (their referee died): they
+    /// are handed to `consumer` with `deliveries` incremented. Otherwise the oldest never-delivered
+    /// job. Waits up to `block` for one to appear; `None` if none did.
+    async fn next_job(&self, consumer: &str, reclaim_after: Duration, block: Duration) -> StoreResult<Option<JobEntry>> {
+        Err(not_yet("next_job"))
+    }
+
+    /// Marks a job done; it is never delivered again. Acknowledging twice is harmless.
+    async fn ack_job(&self, entry_id: &str) -> StoreResult<()> {
+        Err(not_yet("ack_job"))
+    }
+
+    /// Tells the queue `consumer` is still working on the job (resets its idle time), so a long
+    /// table is not reclaimed from a live referee. Fails with [`StoreError::Invalid`] if the job
+    /// is no longer held by `consumer` (it was reclaimed).
+    async fn touch_job(&self, consumer: &str, entry_id: &str) -> StoreResult<()> {
+        Err(not_yet("touch_job"))
+    }
+
+    /// Jobs never delivered, and jobs delivered but not acknowledged.
+    async fn job_counts(&self) -> StoreResult<JobCounts> {
+        Err(not_yet("job_counts"))
+    }
+
+    // ---- Results and replays: written once per table id. ----
+
+    /// Stores a table's result and replay (encoded `arena.v1.TableResult` and `arena.v1.Replay`)
+    /// together, only if no result exists for `table_id`: returns true if this call wrote them,
+    /// false if a result was already there (then nothing changes). When `competition` is given
+    /// the table is also listed under it.
+    async fn put_result(&self, table_id: &str, competition: Option<&str>, result: &[u8], replay: &[u8]) -> StoreResult<bool> {
+        Err(not_yet("put_result"))
+    }
+
+    /// A table's encoded result.
+    async fn result(&self, table_id: &str) -> StoreResult<Option<Vec<u8>>> {
+        Err(not_yet("result"))
+    }
+
+    /// A table's encoded replay.
+    async fn replay(&self, table_id: &str) -> StoreResult<Option<Vec<u8>>> {
+        Err(not_yet("replay"))
+    }
+
+    /// Every result listed under `competition`: (table id, encoded result), any order.
+    async fn results_for(&self, competition: &str) -> StoreResult<Vec<(String, Vec<u8>)>> {
+        Err(not_yet("results_for"))
+    }
+
+    // ---- Bots and their tokens. ----
+
+    /// Registers a bot; false (and nothing changes) if the name is taken.
+    async fn add_bot(&self, bot: &BotRecord) -> StoreResult<bool> {
+        Err(not_yet("add_bot"))
+    }
+
+    /// Replaces a registered bot's record (e.g. a rotated token hash); false if it is unknown.
+    async fn update_bot(&self, bot: &BotRecord) -> StoreResult<bool> {
+        Err(not_yet("update_bot"))
+    }
+
+    /// A registered bot.
+    async fn bot(&self, name: &str) -> StoreResult<Option<BotRecord>> {
+        Err(not_yet("bot"))
+    }
+
+    /// Every registered bot, by name.
+    async fn bots(&self) -> StoreResult<Vec<BotRecord>> {
+        Err(not_yet("bots"))
+    }
+
+    // ---- Presence: which bot-host holds which bot, expiring unless refreshed. ----
+
+    /// Records that `host` (a bot-host's address) holds `bot` for the next `ttl`.
+    async fn set_presence(&self, bot: &str, host: &str, ttl: Duration) -> StoreResult<()> {
+        Err(not_yet("set_presence"))
+    }
+
+    /// Removes a presence record at once (the bot disconnected cleanly).
+    async fn clear_presence(&self, bot: &str, host: &str) -> StoreResult<()> {
+        Err(not_yet("clear_presence"))
+    }
+
+    /// The hosts currently holding `bot` (unexpired records only).
+    async fn presence(&self, bot: &str) -> StoreResult<Vec<String>> {
+        Err(not_yet("presence"))
+    }
+}
+
+/// Placeholder error for operations a backend has not implemented yet (removed once both
+/// backends implement every method).
+fn not_yet(op: &str) -> StoreError {
+    StoreError::Invalid(format!("{op} is not supported by this store yet"))
+}
+
+/// A job taken from the queue.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct JobEntry {
+    /// The queue's id for this entry (a Redis Stream id in Redis); acknowledge with it.
+    pub entry_id: String,
+    /// The table the job is for.
+    pub table_id: String,
+    /// The encoded job.
+    pub payload: Vec<u8>,
+    /// How many times it has been delivered, this delivery included (> 1 after a reclaim).
+    pub deliveries: u64,
+}
+
+/// Sizes of the job queue.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct JobCounts {
+    /// Never delivered.
+    pub waiting: u64,
+    /// Delivered, not yet acknowledged.
+    pub pending: u64,
+}
+
+/// How a registered bot is run.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum BotKind {
+    /// Connects to bot-host over gRPC with its token.
+    Remote,
+    /// A program bot-host starts as a child process speaking a line protocol.
+    Program {
+        /// The command line (`python3 bot.py --fast`).
+        command: String,
+        /// Its working directory (bot-host makes a fresh one per process when unset).
+        workdir: Option<String>,
+        /// CPU-time limit per process, in seconds (0 = none).
+        cpu_seconds: u32,
+        /// Memory limit per process, in MiB (0 = none).
+        memory_mb: u32,
+    },
+}
+
+/// A registered bot.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct BotRecord {
+    /// Unique name; remote bots present it in their Hello.
+    pub name: String,
+    /// How it runs.
+    pub kind: BotKind,
+    /// SHA-256 of its token, hex (remote bots); the token itself is never stored.
+    pub token_sha256: Option<String>,
+    /// Most tables it may play at once (0 = no limit).
+    pub max_tables: u32,
+    /// Registration time, Unix milliseconds.
+    pub created_unix_ms: u64,
 }
 
 /// The storage name of a deal source, `g{seed}-b{bombs or x}`: [`DealSource::deal_id`] without

@@ -1,0 +1,164 @@
+//! Dou Dizhu rules types ↔ protocol messages.
+
+use ddz::{CardSet, Event, Observation, Outcome, Phase};
+
+use crate::v1;
+
+/// A Dou Dizhu decision read from the wire; cards are parsed but not yet checked against the
+/// rules (the referee does that, and turns failures into verdicts).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum DdzDecision {
+    /// A bid 0..=3 (range not checked here).
+    Bid(u32),
+    /// Double / redouble or not.
+    Double(bool),
+    /// Cards (empty = pass).
+    Play(CardSet),
+}
+
+/// Why an action message is not a Dou Dizhu decision.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MalformedAction(pub String);
+
+impl std::fmt::Display for MalformedAction {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for MalformedAction {}
+
+/// Reads a Dou Dizhu decision from an action message.
+pub fn ddz_decision(a: &v1::Action) -> Result<DdzDecision, MalformedAction> {
+    let Some(v1::action::Game::Ddz(d)) = &a.game else {
+        return Err(MalformedAction("the action holds no Dou Dizhu decision (field `ddz` is empty)".into()));
+    };
+    match &d.action {
+        None => Err(MalformedAction("the Dou Dizhu action is empty (set one of bid, double, play)".into())),
+        Some(v1::ddz_action::Action::Bid(b)) => Ok(DdzDecision::Bid(*b)),
+        Some(v1::ddz_action::Action::Double(x)) => Ok(DdzDecision::Double(*x)),
+        Some(v1::ddz_action::Action::Play(s)) => {
+            let t = s.trim();
+            if t.eq_ignore_ascii_case("pass") {
+                return Ok(DdzDecision::Play(CardSet::EMPTY));
+            }
+            if t.is_empty() {
+                return Err(MalformedAction("play is empty: send cards or \"pass\"".into()));
+            }
+            t.parse::<CardSet>()
+                .map(DdzDecision::Play)
+                .map_err(|e| MalformedAction(format!("play {t:?}: {e}")))
+        }
+    }
+}
+
+/// An action message for a decision.
+pub fn ddz_action(d: DdzDecision) -> v1::Action {
+    let action = match d {
+        DdzDecision::Bid(b) => v1::ddz_action::Action::Bid(b),
+        DdzDecision::Double(x) => v1::ddz_action::Action::Double(x),
+        DdzDecision::Play(c) if c.is_empty() => v1::ddz_action::Action::Play("pass".into()),
+        DdzDecision::Play(c) => v1::ddz_action::Action::Play(c.to_string()),
+    };
+    v1::Action { game: Some(v1::action::Game::Ddz(v1::DdzAction { action: Some(action) })) }
+}
+
+/// A public event as a message (`None` for the end-of-game event, carried as an outcome instead).
+pub fn ddz_event(e: &Event) -> Option<v1::DdzEvent> {
+    use v1::ddz_event::Event as E;
+    let (seat, event) = match *e {
+        Event::Bid { seat, bid } => (seat.index(), E::Bid(u32::from(bid))),
+        Event::Redeal => (0, E::Redeal(true)),
+        Event::Landlord { seat, bid, bottom } => {
+            (seat.index(), E::Landlord(v1::DdzLandlord { bid: u32::from(bid), bottom: bottom.to_string() }))
+        }
+        Event::Double { seat, double } => (seat.index(), E::Double(double)),
+        Event::Play { seat, play } => (seat.index(), E::Play(play.to_string())),
+        Event::End(_) => return None,
+    };
+    Some(v1::DdzEvent { seat: seat as u32, event: Some(event) })
+}
+
+/// A seat's observation as a message, with the legal actions listed.
+pub fn ddz_observation(obs: &Observation<'_>, rules_name: &str, legal: Vec<String>) -> v1::Observation {
+    let o = v1::DdzObservation {
+        seat: obs.seat.index() as u32,
+        hand: obs.hand.to_string(),
+        phase: match obs.phase {
+            Phase::Bidding => "bidding",
+            Phase::Doubling => "doubling",
+            Phase::Play => "play",
+            Phase::Over => "over",
+        }
+        .into(),
+        landlord: obs.landlord.map(|s| s.index() as u32),
+        bottom: obs.bottom.map(|b| b.to_string()).unwrap_or_default(),
+        bid: u32::from(obs.bid),
+        events: obs.events.iter().filter_map(ddz_event).collect(),
+        cards_left: obs.cards_left.iter().map(|&c| u32::from(c)).collect(),
+        to_beat: obs.last_play.map(|(_, m)| m.to_string()).unwrap_or_default(),
+        to_beat_seat: obs.last_play.map(|(s, _)| s.index() as u32),
+        legal,
+        rules: rules_name.to_string(),
+    };
+    v1::Observation { game: Some(v1::observation::Game::Ddz(o)) }
+}
+
+/// An outcome as a message, with scores under `scoring`.
+pub fn ddz_outcome(o: &Outcome, scoring: ddz::Scoring) -> v1::Outcome {
+    v1::Outcome {
+        scores: o.scores(scoring).to_vec(),
+        scoring: scoring.name().into(),
+        game: Some(v1::outcome::Game::Ddz(v1::DdzOutcome {
+            landlord: o.landlord.index() as u32,
+            winner: o.winner.index() as u32,
+            bid: u32::from(o.bid),
+            bombs: u32::from(o.bombs),
+            rockets: u32::from(o.rockets),
+            spring: o.spring,
+            anti_spring: o.anti_spring,
+            doubled: o.doubled.to_vec(),
+            redoubled: o.redoubled,
+        })),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn play(s: &str) -> v1::Action {
+        v1::Action {
+            game: Some(v1::action::Game::Ddz(v1::DdzAction { action: Some(v1::ddz_action::Action::Play(s.into())) })),
+        }
+    }
+
+    #[test]
+    fn decisions_round_trip_and_garbage_is_explained() {
+        for d in [DdzDecision::Bid(2), DdzDecision::Double(true), DdzDecision::Play(CardSet::EMPTY), DdzDecision::Play("33344455".parse().unwrap())] {
+            assert_eq!(ddz_decision(&ddz_action(d)), Ok(d));
+        }
+        assert_eq!(ddz_decision(&play(" PASS ")), Ok(DdzDecision::Play(CardSet::EMPTY)));
+        let e = ddz_decision(&play("3X")).unwrap_err();
+        assert!(e.0.contains("unknown card character 'X'"), "{e}");
+        assert!(ddz_decision(&play("")).unwrap_err().0.contains("empty"));
+        assert!(ddz_decision(&v1::Action { game: None }).unwrap_err().0.contains("no Dou Dizhu"));
+    }
+
+    #[test]
+    fn observations_hold_only_public_information_and_own_hand() {
+        let mut g = ddz::Game::from_seed(ddz::GameConfig::fixed_landlord(), 4, ddz::DealConstraint::NONE).unwrap();
+        let mut ml = ddz::MoveList::new();
+        g.legal_moves(&mut ml);
+        g.apply(ddz::Action::Play(ml[0])).unwrap();
+        let seat = ddz::Seat::ALL[1];
+        let msg = ddz_observation(&g.observation(seat), "competition", vec![]);
+        let Some(v1::observation::Game::Ddz(o)) = msg.game else { panic!() };
+        assert_eq!(o.hand, g.hand(seat).to_string());
+        assert_eq!(o.cards_left.iter().sum::<u32>(), 54 - ml[0].cards().len());
+        let text = format!("{o:?}");
+        for other in [ddz::Seat::ALL[0], ddz::Seat::ALL[2]] {
+            assert!(!text.contains(&g.hand(other).to_string()), "another seat's hand leaked");
+        }
+    }
+}

@@ -1,0 +1,14 @@
+//! arena's gRPC protocol, package `arena.v1` (the `.proto` files live in `proto/arena/v1/`), and
+//! conversions between its Dou Dizhu messages and the rules engine's types.
+
+#![allow(missing_docs)] // Generated code; every message and field is documented in the .proto files.
+
+/// Generated messages and services of `arena.v1`.
+pub mod v1 {
+    tonic::include_proto!("arena.v1");
+}
+
+/// The encoded file descriptor set of every arena proto file, for gRPC reflection.
+pub const FILE_DESCRIPTOR_SET: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/arena_descriptor.bin"));
+
+pub mod convert;
