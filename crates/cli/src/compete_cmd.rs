@@ -18,8 +18,7 @@ use crate::progress;
 use crate::store_args::{StoreArgs, runtime};
 
 /// The default table line-up: one of every kind of built-in player.
-pub const DEFAULT_TABLES: &str =
-    "search:samples=40,candidates=16,expert,seed,ladder:50/70,ladder:30/70,random";
+pub const DEFAULT_TABLES: &str = "search:samples=100,candidates=24,search:samples=25,candidates=12,expert,seed,ladder:50/70,ladder:30/70,random";
 
 /// A competition on the local library.
 #[derive(Args)]
@@ -34,7 +33,7 @@ pub struct CompeteArgs {
     #[arg(long, default_value_t = 20)]
     matches: usize,
     /// Rounds per match (m).
-    #[arg(long, default_value_t = 10)]
+    #[arg(long, default_value_t = 20)]
     rounds: usize,
     /// Seed for dealing and tie-breaks.
     #[arg(long, default_value_t = 1)]
