@@ -1798,10 +1798,10 @@ fn report_md(
     );
     let _ = writeln!(
         md,
-        "- **Experiment 2.** {} of {} deals ({:.2}%) lie within 0.15 of the paper's centre {}. {}",
+        "- **Experiment 2.** {} of {} deals ({}) lie within 0.15 of the paper's centre {}. {}",
         c.paper_within[0],
         n_fmt(lib.gdis.len() as u64),
-        100.0 * c.paper_within[0] as f64 / lib.gdis.len().max(1) as f64,
+        share(c.paper_within[0], lib.gdis.len()),
         fmt_gdi2(&PAPER_CENTRE),
         if c.rule == "paper" {
             "That is enough, so the experiments use it.".to_string()
@@ -2555,6 +2555,16 @@ fn spread(e3: &E3, pred: &dyn Fn(&Format) -> bool) -> (f64, f64) {
         })
 }
 
+/// `k` of `n` as a percentage with two significant digits, e.g. `0.015%`, `8.8%`, `42%`.
+fn share(k: usize, n: usize) -> String {
+    let p = 100.0 * k as f64 / n.max(1) as f64;
+    if p == 0.0 {
+        return "0%".into();
+    }
+    let decimals = (1.0 - p.log10().floor()).clamp(0.0, 6.0) as usize;
+    format!("{p:.decimals$}%")
+}
+
 /// `5, 10 and 20`.
 fn or_list(xs: &[usize]) -> String {
     let v: Vec<String> = xs.iter().map(usize::to_string).collect();
@@ -2679,5 +2689,10 @@ mod tests {
         );
         assert_eq!(n_fmt(1_400_000), "1,400,000");
         assert_eq!(n_fmt(999), "999");
+        assert_eq!(share(3, 20_000), "0.015%");
+        assert_eq!(share(1_756, 20_000), "8.8%");
+        assert_eq!(share(4_200, 10_000), "42%");
+        assert_eq!(share(0, 10), "0%");
+        assert_eq!(or_list(&[5, 10, 20]), "5, 10 and 20");
     }
 }
