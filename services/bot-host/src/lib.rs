@@ -1,0 +1,1 @@
+//! bot-host: where bots live (work in progress).
