@@ -6,7 +6,14 @@ use prost::Message;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let root = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR")?).join("../../proto");
-    let files = ["arena/v1/common.proto", "arena/v1/table.proto", "arena/v1/seat.proto", "arena/v1/bot.proto"];
+    let files = [
+        "arena/v1/common.proto",
+        "arena/v1/table.proto",
+        "arena/v1/seat.proto",
+        "arena/v1/bot.proto",
+        "arena/v1/deals.proto",
+        "arena/v1/matchmaker.proto",
+    ];
     let paths: Vec<PathBuf> = files.iter().map(|f| root.join(f)).collect();
     for p in &paths {
         println!("cargo:rerun-if-changed={}", p.display());
