@@ -1,0 +1,528 @@
+//! Dou Dizhu as a [`TableGame`] on [`ddz::Game`], and the built-in bots as [`LocalPlayer`]s.
+//!
+//! - Automatic action for a seat at fault: bid 0, no double, pass when following, else the
+//!   smallest lead (fewest cards, then lowest rank: the lowest single).
+//! - Forfeit: the seat's side loses at once, scored with no bombs, rockets or spring; doubles
+//!   and a redouble already declared count. A seat that faults during bidding, when there are
+//!   no sides yet, is scored as a landlord that lost at the highest bid so far (at least 1).
+
+use arena_proto::convert::{self, DdzDecision};
+use arena_proto::v1;
+use ddz::{Action, Event, Game, IllegalMove, Move, MoveList, Outcome, Phase, Scoring, Seat};
+use ddz_bots::{Bot, BotSpec};
+
+use crate::game::{Fault, Pending, Policy, TableGame};
+use crate::job::DdzSpec;
+use crate::seat::LocalPlayer;
+
+/// A Dou Dizhu table's game: [`ddz::Game`] with the rule set's name and the scoring mode.
+#[derive(Clone, Debug)]
+pub struct DdzTable {
+    game: Game,
+    rules_name: &'static str,
+    scoring: Scoring,
+}
+
+impl DdzTable {
+    /// The game a checked set-up describes; `seed` draws any redeals.
+    pub fn new(spec: &DdzSpec, seed: u64) -> DdzTable {
+        DdzTable {
+            game: Game::new(spec.config, spec.deal, seed),
+            rules_name: spec.rules_name,
+            scoring: spec.scoring,
+        }
+    }
+
+    /// The rules engine's game (hidden information included: referees and tests only).
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    /// The scoring mode.
+    pub fn scoring(&self) -> Scoring {
+        self.scoring
+    }
+
+    fn seat(seat: u32) -> Option<Seat> {
+        u8::try_from(seat).ok().and_then(Seat::new)
+    }
+
+    /// Legal actions of the seat to act, in the observation's canonical notation.
+    fn legal_strings(&self) -> Vec<String> {
+        match self.game.phase() {
+            Phase::Bidding => self.game.legal_bids().map(|b| b.to_string()).collect(),
+            Phase::Doubling => vec!["0".into(), "1".into()],
+            Phase::Play => {
+                let mut ml = MoveList::new();
+                self.game.legal_moves(&mut ml);
+                ml.iter()
+                    .map(|m| {
+                        if m.is_pass() {
+                            "pass".to_string()
+                        } else {
+                            m.cards().to_string()
+                        }
+                    })
+                    .collect()
+            }
+            Phase::Over => Vec::new(),
+        }
+    }
+
+    fn expected_kind(&self) -> Option<v1::DecisionKind> {
+        self.game.to_act()?;
+        Some(match self.game.phase() {
+            Phase::Bidding => v1::DecisionKind::Bid,
+            Phase::Doubling if self.game.is_redouble_turn() => v1::DecisionKind::Redouble,
+            Phase::Doubling => v1::DecisionKind::Double,
+            Phase::Play => v1::DecisionKind::Play,
+            Phase::Over => return None,
+        })
+    }
+
+    /// Checks that `pending` is the decision the game waits for.
+    fn check_turn(&self, pending: &Pending) -> Result<Seat, Fault> {
+        let seat = DdzTable::seat(pending.seat)
+            .ok_or_else(|| Fault::illegal(format!("seat {} does not exist", pending.seat)))?;
+        match (self.game.to_act(), self.expected_kind()) {
+            (Some(s), Some(kind)) if s == seat && kind == pending.kind => Ok(seat),
+            (None, _) | (_, None) => Err(Fault::illegal("the game is over")),
+            (Some(s), _) => Err(Fault::illegal(format!(
+                "it is seat {s}'s turn, not seat {seat}'s"
+            ))),
+        }
+    }
+}
+
+/// Why the rules refused an action, in words that hold no hidden cards (a refused play's cards
+/// are the bot's own claim, but its hand is not shown).
+fn illegal_reason(e: &IllegalMove) -> String {
+    match e {
+        IllegalMove::NotInHand { cards, .. } => format!("cards {cards} are not all in its hand"),
+        other => other.to_string(),
+    }
+}
+
+fn kind_name(kind: v1::DecisionKind) -> &'static str {
+    match kind {
+        v1::DecisionKind::Bid => "bid",
+        v1::DecisionKind::Double => "double",
+        v1::DecisionKind::Redouble => "redouble",
+        v1::DecisionKind::Play => "play",
+        v1::DecisionKind::Claim => "claim",
+        v1::DecisionKind::Unspecified => "unspecified",
+    }
+}
+
+fn decision_name(d: &DdzDecision) -> String {
+    match d {
+        DdzDecision::Bid(b) => format!("bid {b}"),
+        DdzDecision::Double(x) => format!("double {x}"),
+        DdzDecision::Play(c) if c.is_empty() => "play pass".to_string(),
+        DdzDecision::Play(c) => format!("play {c}"),
+    }
+}
+
+impl TableGame for DdzTable {
+    type Action = Action;
+
+    fn game(&self) -> v1::Game {
+        v1::Game::DouDizhu
+    }
+
+    fn seat_count(&self) -> usize {
+        3
+    }
+
+    fn default_policy(&self) -> Policy {
+        Policy::Forfeit
+    }
+
+    fn pending(&self) -> Vec<Pending> {
+        match (self.game.to_act(), self.expected_kind()) {
+            (Some(seat), Some(kind)) => vec![Pending {
+                seat: seat.index() as u32,
+                kind,
+            }],
+            _ => Vec::new(),
+        }
+    }
+
+    fn observation(&self, seat: u32) -> v1::Observation {
+        let Some(s) = DdzTable::seat(seat) else {
+            return v1::Observation::default();
+        };
+        let legal = if self.game.to_act() == Some(s) {
+            self.legal_strings()
+        } else {
+            Vec::new()
+        };
+        convert::ddz_observation(&self.game.observation(s), self.rules_name, legal)
+    }
+
+    fn decode(&self, pending: &Pending, action: &v1::Action) -> Result<Action, Fault> {
+        let d = convert::ddz_decision(action).map_err(|e| Fault::malformed(e.0))?;
+        let wrong = || {
+            Fault::malformed(format!(
+                "answered {} to a {} request",
+                decision_name(&d),
+                kind_name(pending.kind)
+            ))
+        };
+        let action = match (pending.kind, d) {
+            (v1::DecisionKind::Bid, DdzDecision::Bid(b)) => match u8::try_from(b) {
+                Ok(b) => Action::Bid(b),
+                Err(_) => {
+                    return Err(Fault::illegal(format!(
+                        "bid {b} is not allowed: bid 0 to 3"
+                    )));
+                }
+            },
+            (v1::DecisionKind::Double | v1::DecisionKind::Redouble, DdzDecision::Double(x)) => {
+                Action::Double(x)
+            }
+            (v1::DecisionKind::Play, DdzDecision::Play(cards)) => {
+                self.check_turn(pending)?;
+                let m = self
+                    .game
+                    .play_state()
+                    .check(&self.game.config().rules, cards)
+                    .map_err(|e| {
+                        Fault::illegal(format!("play {}: {}", d_cards(cards), illegal_reason(&e)))
+                    })?;
+                Action::Play(m)
+            }
+            _ => return Err(wrong()),
+        };
+        self.check(pending, &action)?;
+        Ok(action)
+    }
+
+    fn check(&self, pending: &Pending, action: &Action) -> Result<(), Fault> {
+        self.check_turn(pending)?;
+        match (pending.kind, action) {
+            (v1::DecisionKind::Bid, Action::Bid(b)) => {
+                if self.game.legal_bids().any(|x| x == *b) {
+                    Ok(())
+                } else {
+                    let highest = self.game.observation(Seat::ALL[0]).bid;
+                    Err(Fault::illegal(
+                        IllegalMove::InvalidBid { bid: *b, highest }.to_string(),
+                    ))
+                }
+            }
+            (v1::DecisionKind::Double | v1::DecisionKind::Redouble, Action::Double(_)) => Ok(()),
+            (v1::DecisionKind::Play, Action::Play(m)) => {
+                let mut p = *self.game.play_state();
+                p.apply(*m).map_err(|e| {
+                    Fault::illegal(format!(
+                        "play {}: {}",
+                        d_cards(m.cards()),
+                        illegal_reason(&e)
+                    ))
+                })
+            }
+            (kind, a) => Err(Fault::illegal(format!(
+                "{a:?} does not answer a {} request",
+                kind_name(kind)
+            ))),
+        }
+    }
+
+    fn encode(&self, action: &Action) -> v1::Action {
+        convert::ddz_action(match *action {
+            Action::Bid(b) => DdzDecision::Bid(u32::from(b)),
+            Action::Double(x) => DdzDecision::Double(x),
+            Action::Play(m) => DdzDecision::Play(m.cards()),
+        })
+    }
+
+    fn automatic(&self, pending: &Pending) -> Action {
+        match pending.kind {
+            v1::DecisionKind::Bid => Action::Bid(0),
+            v1::DecisionKind::Double | v1::DecisionKind::Redouble => Action::Double(false),
+            _ => {
+                let mut ml = MoveList::new();
+                self.game.legal_moves(&mut ml);
+                let smallest = ml
+                    .iter()
+                    .copied()
+                    .min_by_key(|m| (!m.is_pass(), m.cards().len(), m.rank()));
+                Action::Play(smallest.unwrap_or(Move::PASS))
+            }
+        }
+    }
+
+    fn apply(&mut self, actions: &[(Pending, Action)]) -> Result<(), String> {
+        for (p, a) in actions {
+            let seat =
+                DdzTable::seat(p.seat).ok_or_else(|| format!("seat {} does not exist", p.seat))?;
+            self.game
+                .apply_as(seat, *a)
+                .map_err(|e| format!("seat {seat}: {a:?}: {e}"))?;
+        }
+        Ok(())
+    }
+
+    fn outcome(&self) -> Option<v1::Outcome> {
+        self.game
+            .outcome()
+            .map(|o| convert::ddz_outcome(o, self.scoring))
+    }
+
+    fn forfeit(&self, seat: u32) -> v1::Outcome {
+        let faulty = DdzTable::seat(seat).unwrap_or(Seat::ALL[0]);
+        let (landlord, bid) = match self.game.landlord() {
+            Some(l) => (l, self.game.observation(l).bid.max(1)),
+            None => (faulty, self.game.observation(faulty).bid.max(1)),
+        };
+        let redoubled = self
+            .game
+            .events()
+            .iter()
+            .any(|e| matches!(e, Event::Double { seat, double: true } if *seat == landlord));
+        let o = Outcome {
+            landlord,
+            winner: if faulty == landlord {
+                landlord.next()
+            } else {
+                landlord
+            },
+            bid,
+            bombs: 0,
+            rockets: 0,
+            spring: false,
+            anti_spring: false,
+            doubled: self.game.observation(landlord).doubled,
+            redoubled,
+        };
+        convert::ddz_outcome(&o, self.scoring)
+    }
+
+    fn record_history(&self, replay: &mut v1::Replay) {
+        replay.ddz_events = self
+            .game
+            .events()
+            .iter()
+            .filter_map(convert::ddz_event)
+            .collect();
+    }
+}
+
+fn d_cards(c: ddz::CardSet) -> String {
+    if c.is_empty() {
+        "pass".into()
+    } else {
+        c.to_string()
+    }
+}
+
+/// A built-in Dou Dizhu bot as an in-process player. It sees only its seat's observation.
+pub struct DdzBot {
+    bot: Box<dyn Bot>,
+    heavy: bool,
+    moves: MoveList,
+}
+
+impl DdzBot {
+    /// The built-in bot `spec` names; `None` for `cmd:` specs (programs, not built-ins).
+    pub fn new(spec: &BotSpec) -> Option<DdzBot> {
+        Some(DdzBot {
+            bot: spec.build_builtin()?,
+            heavy: matches!(spec, BotSpec::Search(_)),
+            moves: MoveList::new(),
+        })
+    }
+
+    /// Wraps any [`Bot`]; `heavy` bots run on blocking threads in mixed tables.
+    pub fn from_bot(bot: Box<dyn Bot>, heavy: bool) -> DdzBot {
+        DdzBot {
+            bot,
+            heavy,
+            moves: MoveList::new(),
+        }
+    }
+}
+
+impl LocalPlayer<DdzTable> for DdzBot {
+    fn name(&self) -> String {
+        self.bot.name()
+    }
+
+    fn is_heavy(&self) -> bool {
+        self.heavy
+    }
+
+    fn start(&mut self, _game: &DdzTable, seat: u32, seed: u64) {
+        let seat = DdzTable::seat(seat).unwrap_or(Seat::ALL[0]);
+        self.bot.new_game(ddz_bots::runner::bot_seed(seed, seat));
+    }
+
+    fn decide(&mut self, game: &DdzTable, pending: &Pending) -> Action {
+        let seat = DdzTable::seat(pending.seat).unwrap_or(Seat::ALL[0]);
+        let obs = game.game.observation(seat);
+        match pending.kind {
+            v1::DecisionKind::Bid => Action::Bid(self.bot.bid(&obs)),
+            v1::DecisionKind::Double | v1::DecisionKind::Redouble => {
+                Action::Double(self.bot.double(&obs))
+            }
+            _ => {
+                obs.legal_moves(&mut self.moves);
+                Action::Play(self.bot.play(&obs, &self.moves))
+            }
+        }
+    }
+
+    fn finish(&mut self, game: &DdzTable, seat: u32) {
+        if let Some(s) = DdzTable::seat(seat) {
+            self.bot.end_game(&game.game.observation(s));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::job::{Setup, validate};
+
+    fn table(setup: v1::DdzSetup, seed: u64) -> DdzTable {
+        let job = v1::TableJob {
+            table_id: "t".into(),
+            game: v1::Game::DouDizhu as i32,
+            seats: vec![
+                v1::SeatSpec {
+                    bot: "expert".into()
+                };
+                3
+            ],
+            setup: Some(v1::table_job::Setup::Ddz(setup)),
+            seed,
+            ..Default::default()
+        };
+        let Setup::Ddz(spec) = validate(&job).unwrap().setup;
+        DdzTable::new(&spec, seed)
+    }
+
+    fn play(s: &str) -> v1::Action {
+        v1::Action {
+            game: Some(v1::action::Game::Ddz(v1::DdzAction {
+                action: Some(v1::ddz_action::Action::Play(s.into())),
+            })),
+        }
+    }
+
+    fn fixed(landlord: u32) -> v1::DdzSetup {
+        v1::DdzSetup {
+            landlord: Some(v1::ddz_setup::Landlord::FixedLandlord(landlord)),
+            fixed_bid: 2,
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn wire_answers_are_malformed_or_illegal_with_reasons_that_hide_the_hand() {
+        let t = table(fixed(0), 3);
+        let p = t.pending()[0];
+        assert_eq!(
+            p,
+            Pending {
+                seat: 0,
+                kind: v1::DecisionKind::Play
+            }
+        );
+        let e = t.decode(&p, &play("3X")).unwrap_err();
+        assert_eq!(e.kind, v1::VerdictKind::Malformed);
+        assert!(e.reason.contains("unknown card character 'X'"), "{e}");
+        let bid = convert::ddz_action(DdzDecision::Bid(1));
+        let e = t.decode(&p, &bid).unwrap_err();
+        assert_eq!(
+            (e.kind, e.reason.as_str()),
+            (
+                v1::VerdictKind::Malformed,
+                "answered bid 1 to a play request"
+            )
+        );
+        // Cards not in hand: illegal, and the reason does not show the hand.
+        let hand = t.game().hand(Seat::ALL[0]);
+        let r = ddz::Rank::ALL
+            .into_iter()
+            .find(|r| hand.count(*r) < r.copies())
+            .unwrap();
+        let cards = ddz::CardSet::of(r, hand.count(r) + 1).unwrap().to_string();
+        let e = t.decode(&p, &play(&cards)).unwrap_err();
+        assert_eq!(e.kind, v1::VerdictKind::Illegal);
+        assert!(e.reason.contains("not all in its hand"), "{e}");
+        assert!(!e.reason.contains(&hand.to_string()), "{e}");
+        let e = t.decode(&p, &play("pass")).unwrap_err();
+        assert_eq!(e.kind, v1::VerdictKind::Illegal);
+        assert!(e.reason.contains("cannot pass when leading"), "{e}");
+        // A legal answer decodes to the move the rules read.
+        let lowest = hand.lowest().unwrap();
+        let one = ddz::CardSet::of(lowest, 1).unwrap();
+        assert_eq!(
+            t.decode(&p, &play(&one.to_string())).unwrap(),
+            Action::Play(t.game().config().rules.classify(one).unwrap())
+        );
+    }
+
+    #[test]
+    fn automatic_actions_pass_or_lead_the_lowest_single() {
+        let mut t = table(fixed(1), 4);
+        let p = t.pending()[0];
+        let Action::Play(m) = t.automatic(&p) else {
+            panic!()
+        };
+        assert_eq!(m.cards().len(), 1);
+        assert_eq!(m.cards().lowest(), t.game().hand(Seat::ALL[1]).lowest());
+        t.apply(&[(p, Action::Play(m))]).unwrap();
+        let p = t.pending()[0];
+        assert_eq!(t.automatic(&p), Action::Play(Move::PASS));
+        let b = table(v1::DdzSetup::default(), 4);
+        assert_eq!(b.automatic(&b.pending()[0]), Action::Bid(0));
+    }
+
+    #[test]
+    fn forfeit_makes_the_faulty_side_lose_without_bombs() {
+        let t = table(fixed(1), 4);
+        // The landlord forfeits: a farmer wins.
+        let v1::Outcome {
+            scores,
+            game: Some(v1::outcome::Game::Ddz(o)),
+            ..
+        } = t.forfeit(1)
+        else {
+            panic!()
+        };
+        assert_eq!((o.landlord, o.bid, o.bombs), (1, 2, 0));
+        assert_ne!(o.winner, 1);
+        assert_eq!(scores, vec![2, -4, 2]);
+        // A farmer forfeits: the landlord wins, and so does... nobody else.
+        let v1::Outcome { scores, .. } = t.forfeit(2);
+        assert_eq!(scores, vec![-2, 4, -2]);
+        // During bidding the faulty seat is scored as a losing landlord at bid 1 at least.
+        let b = table(v1::DdzSetup::default(), 4);
+        let v1::Outcome {
+            scores,
+            game: Some(v1::outcome::Game::Ddz(o)),
+            ..
+        } = b.forfeit(2)
+        else {
+            panic!()
+        };
+        assert_eq!((o.landlord, o.bid), (2, 1));
+        assert_eq!(scores, vec![1, 1, -2]);
+    }
+
+    #[test]
+    fn observations_list_legal_actions_only_for_the_seat_to_act() {
+        let t = table(v1::DdzSetup::default(), 4);
+        let obs = |s| match t.observation(s).game {
+            Some(v1::observation::Game::Ddz(o)) => o,
+            None => panic!(),
+        };
+        assert_eq!(obs(0).legal, ["0", "1", "2", "3"]);
+        assert!(obs(1).legal.is_empty());
+        assert_eq!(obs(1).hand, t.game().hand(Seat::ALL[1]).to_string());
+        assert!(obs(1).bottom.is_empty(), "bottom hidden during bidding");
+    }
+}

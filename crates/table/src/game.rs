@@ -1,0 +1,130 @@
+//! The game abstraction a table runs: state, per-seat observations, pending decisions (one seat
+//! or several at once), action validation, the automatic action for a seat at fault, the outcome
+//! and the public history.
+
+use std::fmt;
+
+use arena_proto::v1;
+
+/// A decision the game is waiting for.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Pending {
+    /// The seat that decides.
+    pub seat: u32,
+    /// What it decides.
+    pub kind: v1::DecisionKind,
+}
+
+/// An answer the rules cannot use: a verdict kind and a sentence a human can act on.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fault {
+    /// [`v1::VerdictKind::Malformed`] for an answer that is not an action of the right kind,
+    /// [`v1::VerdictKind::Illegal`] for a well-formed action the rules refuse, and the other
+    /// kinds for seats that failed (timeout, disconnected, crashed).
+    pub kind: v1::VerdictKind,
+    /// What exactly was wrong. It is shown to every seat when the table closes, so it never
+    /// holds hidden cards.
+    pub reason: String,
+}
+
+impl Fault {
+    /// A fault of `kind` explained by `reason`.
+    pub fn new(kind: v1::VerdictKind, reason: impl Into<String>) -> Fault {
+        Fault {
+            kind,
+            reason: reason.into(),
+        }
+    }
+
+    /// An answer that is not an action of the right kind.
+    pub fn malformed(reason: impl Into<String>) -> Fault {
+        Fault::new(v1::VerdictKind::Malformed, reason)
+    }
+
+    /// A well-formed action the rules refuse.
+    pub fn illegal(reason: impl Into<String>) -> Fault {
+        Fault::new(v1::VerdictKind::Illegal, reason)
+    }
+}
+
+impl fmt::Display for Fault {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", verdict_name(self.kind), self.reason)
+    }
+}
+
+/// A short name for a verdict kind (`timeout`, `illegal`, …).
+pub fn verdict_name(kind: v1::VerdictKind) -> &'static str {
+    match kind {
+        v1::VerdictKind::Unspecified => "fault",
+        v1::VerdictKind::Timeout => "timeout",
+        v1::VerdictKind::Illegal => "illegal",
+        v1::VerdictKind::Malformed => "malformed",
+        v1::VerdictKind::Disconnected => "disconnected",
+        v1::VerdictKind::Crashed => "crashed",
+    }
+}
+
+/// What happens to a seat that gets a verdict (the job's [`v1::VerdictPolicy`], resolved).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Policy {
+    /// The seat's side loses at once.
+    Forfeit,
+    /// The seat plays automatically for the rest of the game and takes the verdict penalty.
+    PlayOn,
+}
+
+/// A game a table can run. Implementations are pure rules: no I/O, no clocks.
+///
+/// The table asks [`TableGame::pending`] for the decisions it waits for, puts each to its seat,
+/// checks every answer ([`TableGame::decode`] for answers from the wire, [`TableGame::check`]
+/// for every answer), then applies one action per pending decision at once with
+/// [`TableGame::apply`]. Several decisions pending together (Mahjong claims after a discard) are
+/// settled together.
+pub trait TableGame: Clone + Send + Sync + 'static {
+    /// A decision in the rules engine's own terms (what in-process players answer).
+    type Action: Clone + fmt::Debug + Send + Sync + 'static;
+
+    /// The game, as named on the wire.
+    fn game(&self) -> v1::Game;
+
+    /// How many seats the table has.
+    fn seat_count(&self) -> usize;
+
+    /// The policy when the job leaves it unspecified.
+    fn default_policy(&self) -> Policy;
+
+    /// The decisions the game waits for now, in seat order; empty once the game is over.
+    fn pending(&self) -> Vec<Pending>;
+
+    /// What `seat` may see now, as sent to a remote seat: its own cards and public information,
+    /// nothing else.
+    fn observation(&self, seat: u32) -> v1::Observation;
+
+    /// Reads an answer from the wire for `pending`. Malformed answers and actions the rules
+    /// refuse are faults; an `Ok` action has passed [`TableGame::check`].
+    fn decode(&self, pending: &Pending, action: &v1::Action) -> Result<Self::Action, Fault>;
+
+    /// Checks an action against the rules for `pending` without applying it.
+    fn check(&self, pending: &Pending, action: &Self::Action) -> Result<(), Fault>;
+
+    /// The action as a wire message (for the replay).
+    fn encode(&self, action: &Self::Action) -> v1::Action;
+
+    /// The action the referee takes for a seat at fault.
+    fn automatic(&self, pending: &Pending) -> Self::Action;
+
+    /// Applies one checked action per pending decision, in the order of [`TableGame::pending`].
+    /// An error means the game and the checks disagree (a bug); the state is then unspecified
+    /// and the table ends with an error.
+    fn apply(&mut self, actions: &[(Pending, Self::Action)]) -> Result<(), String>;
+
+    /// How the game ended, once it is over.
+    fn outcome(&self) -> Option<v1::Outcome>;
+
+    /// How the game ends when `seat` forfeits now: its side loses.
+    fn forfeit(&self, seat: u32) -> v1::Outcome;
+
+    /// Writes the public event history into the replay.
+    fn record_history(&self, replay: &mut v1::Replay);
+}

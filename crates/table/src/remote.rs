@@ -1,0 +1,310 @@
+//! Remote seats: one `SeatHost.Seat` stream to bot-host per seat of a table.
+//!
+//! The referee sends [`v1::SeatOpen`] and waits for [`v1::SeatReady`] (or a
+//! [`v1::SeatFault`]); then one [`v1::DecisionRequest`] per decision, each answered by a
+//! [`v1::DecisionReply`] carrying the same request id (the decision's index in the table);
+//! finally [`v1::SeatClose`]. Replies to other request ids are ignored (late answers to
+//! requests already given up on). A [`v1::SeatFault`], the stream's end or a stream error is a
+//! fault of the seat (bot-host's kind, or disconnected).
+
+use std::collections::HashMap;
+use std::hash::{DefaultHasher, Hash, Hasher};
+use std::sync::Mutex;
+use std::time::Duration;
+
+use arena_proto::v1;
+use arena_proto::v1::seat_host_client::SeatHostClient;
+use tokio::sync::mpsc;
+use tokio::time::Instant;
+use tokio_stream::wrappers::ReceiverStream;
+use tonic::transport::{Channel, Endpoint};
+
+use crate::game::Fault;
+use crate::seat::Answer;
+
+/// Finds the bot-host for a remote bot.
+#[async_trait::async_trait]
+pub trait SeatDialer: Send + Sync {
+    /// A channel to a bot-host that can seat `bot` at seat `seat` of `table_id`, or why there
+    /// is none.
+    async fn channel_for(&self, bot: &str, table_id: &str, seat: u32) -> Result<Channel, String>;
+}
+
+/// A fixed list of bot-host addresses with one lazily connected channel each (HTTP/2 carries
+/// every seat stream to a host on one connection). A seat goes to the address picked by a hash
+/// of its table id and seat, so a table's seats spread over the hosts.
+#[derive(Default)]
+pub struct BotHosts {
+    addrs: Vec<String>,
+    channels: Mutex<HashMap<String, Channel>>,
+}
+
+impl BotHosts {
+    /// Hosts at `addrs` (`http://host:port` or `host:port`). Fails naming the first address
+    /// that is not a valid URI.
+    pub fn new(addrs: &[String]) -> Result<BotHosts, String> {
+        let hosts = BotHosts {
+            addrs: addrs.iter().map(|a| normalise(a)).collect(),
+            channels: Mutex::new(HashMap::new()),
+        };
+        for a in &hosts.addrs {
+            hosts.channel(a)?;
+        }
+        Ok(hosts)
+    }
+
+    /// The configured addresses (normalised to `http://…`).
+    pub fn addrs(&self) -> &[String] {
+        &self.addrs
+    }
+
+    /// The channel to `addr`, created on first use and shared afterwards.
+    pub fn channel(&self, addr: &str) -> Result<Channel, String> {
+        let addr = normalise(addr);
+        let mut map = self.channels.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(c) = map.get(&addr) {
+            return Ok(c.clone());
+        }
+        let c = Endpoint::from_shared(addr.clone())
+            .map_err(|e| format!("bot-host address {addr:?} is not a valid URI: {e}"))?
+            .tcp_nodelay(true)
+            .connect_timeout(Duration::from_secs(5))
+            .http2_keep_alive_interval(Duration::from_secs(20))
+            .keep_alive_while_idle(true)
+            .connect_lazy();
+        map.insert(addr, c.clone());
+        Ok(c)
+    }
+
+    /// The address for seat `seat` of `table_id` among `addrs`.
+    pub fn pick<'a>(addrs: &'a [String], table_id: &str, seat: u32) -> Option<&'a String> {
+        if addrs.is_empty() {
+            return None;
+        }
+        let mut h = DefaultHasher::new();
+        (table_id, seat).hash(&mut h);
+        addrs.get((h.finish() % addrs.len() as u64) as usize)
+    }
+}
+
+fn normalise(addr: &str) -> String {
+    let a = addr.trim();
+    if a.contains("://") {
+        a.to_string()
+    } else {
+        format!("http://{a}")
+    }
+}
+
+#[async_trait::async_trait]
+impl SeatDialer for BotHosts {
+    async fn channel_for(&self, bot: &str, table_id: &str, seat: u32) -> Result<Channel, String> {
+        match BotHosts::pick(&self.addrs, table_id, seat) {
+            Some(addr) => self.channel(addr),
+            None => Err(format!(
+                "no bot-host address is configured to reach bot {bot:?}"
+            )),
+        }
+    }
+}
+
+/// An open seat stream to bot-host.
+pub struct RemoteSeat {
+    table_id: String,
+    tx: mpsc::Sender<v1::RefereeToSeat>,
+    rx: tonic::Streaming<v1::SeatToReferee>,
+    ready: v1::SeatReady,
+}
+
+fn disconnected(reason: String) -> Fault {
+    Fault::new(v1::VerdictKind::Disconnected, reason)
+}
+
+fn seat_fault(f: v1::SeatFault) -> Fault {
+    let kind = match v1::VerdictKind::try_from(f.kind) {
+        Ok(v1::VerdictKind::Unspecified) | Err(_) => v1::VerdictKind::Disconnected,
+        Ok(k) => k,
+    };
+    let reason = if f.reason.is_empty() {
+        "bot-host gave up on the bot".to_string()
+    } else {
+        f.reason
+    };
+    Fault::new(kind, reason)
+}
+
+impl RemoteSeat {
+    /// Opens the seat: sends `open` on a new stream over `channel` and waits up to `timeout` for
+    /// bot-host to report the seat ready. Failures are the seat's faults.
+    pub async fn open(
+        channel: Channel,
+        open: v1::SeatOpen,
+        timeout: Duration,
+    ) -> Result<RemoteSeat, Fault> {
+        let deadline = Instant::now() + timeout;
+        let table_id = open.table_id.clone();
+        let (tx, rx) = mpsc::channel(16);
+        tx.send(v1::RefereeToSeat {
+            msg: Some(v1::referee_to_seat::Msg::Open(open)),
+        })
+        .await
+        .map_err(|_| disconnected("the seat stream closed before it opened".into()))?;
+        let mut request = tonic::Request::new(ReceiverStream::new(rx));
+        arena_telemetry::propagation::inject_current(request.metadata_mut());
+        let mut client = SeatHostClient::new(channel);
+        let response = match tokio::time::timeout_at(deadline, client.seat(request)).await {
+            Err(_) => {
+                return Err(disconnected(format!(
+                    "bot-host did not answer the seat within {} ms",
+                    timeout.as_millis()
+                )));
+            }
+            Ok(Err(status)) => {
+                return Err(disconnected(format!(
+                    "bot-host refused the seat: {:?}: {}",
+                    status.code(),
+                    status.message()
+                )));
+            }
+            Ok(Ok(r)) => r,
+        };
+        let mut rx = response.into_inner();
+        loop {
+            let msg = match tokio::time::timeout_at(deadline, rx.message()).await {
+                Err(_) => {
+                    return Err(disconnected(format!(
+                        "bot-host did not report the seat ready within {} ms",
+                        timeout.as_millis()
+                    )));
+                }
+                Ok(Err(status)) => {
+                    return Err(disconnected(format!(
+                        "the seat stream failed before the seat was ready: {:?}: {}",
+                        status.code(),
+                        status.message()
+                    )));
+                }
+                Ok(Ok(None)) => {
+                    return Err(disconnected(
+                        "bot-host ended the seat stream before the seat was ready".into(),
+                    ));
+                }
+                Ok(Ok(Some(m))) => m,
+            };
+            match msg.msg {
+                Some(v1::seat_to_referee::Msg::Ready(ready)) => {
+                    return Ok(RemoteSeat {
+                        table_id,
+                        tx,
+                        rx,
+                        ready,
+                    });
+                }
+                Some(v1::seat_to_referee::Msg::Fault(f)) => return Err(seat_fault(f)),
+                Some(v1::seat_to_referee::Msg::Reply(_)) | None => {
+                    tracing::debug!(table = %table_id, "ignoring a message before the seat was ready");
+                }
+            }
+        }
+    }
+
+    /// What bot-host said when the seat became ready (bot, release, host).
+    pub fn ready(&self) -> &v1::SeatReady {
+        &self.ready
+    }
+
+    /// Sends `request` and waits up to `hard_cap` for its answer: an action message, a fault, or
+    /// no answer. Returns it with the time from sending the request to receiving the answer.
+    pub async fn decide<A>(
+        &mut self,
+        request: v1::DecisionRequest,
+        hard_cap: Duration,
+    ) -> (Answer<A>, Duration) {
+        let id = request.request_id;
+        let start = Instant::now();
+        if self
+            .tx
+            .send(v1::RefereeToSeat {
+                msg: Some(v1::referee_to_seat::Msg::Request(request)),
+            })
+            .await
+            .is_err()
+        {
+            return (
+                Answer::Fault(disconnected("the seat stream is closed".into())),
+                start.elapsed(),
+            );
+        }
+        let deadline = start + hard_cap;
+        let mut stale = 0u32;
+        loop {
+            let msg = match tokio::time::timeout_at(deadline, self.rx.message()).await {
+                Err(_) => {
+                    if stale > 0 {
+                        tracing::info!(table = %self.table_id, request = id, stale, "timed out after replies to other requests");
+                    }
+                    return (Answer::NoAnswer, hard_cap);
+                }
+                Ok(Err(status)) => {
+                    return (
+                        Answer::Fault(disconnected(format!(
+                            "the seat stream failed: {:?}: {}",
+                            status.code(),
+                            status.message()
+                        ))),
+                        start.elapsed(),
+                    );
+                }
+                Ok(Ok(None)) => {
+                    return (
+                        Answer::Fault(disconnected("bot-host ended the seat stream".into())),
+                        start.elapsed(),
+                    );
+                }
+                Ok(Ok(Some(m))) => m,
+            };
+            let elapsed = start.elapsed();
+            match msg.msg {
+                Some(v1::seat_to_referee::Msg::Reply(r)) if r.request_id == id => {
+                    if !r.table_id.is_empty() && r.table_id != self.table_id {
+                        return (
+                            Answer::Fault(Fault::malformed(format!(
+                                "replied for table {:?} on the stream of table {:?}",
+                                r.table_id, self.table_id
+                            ))),
+                            elapsed,
+                        );
+                    }
+                    return match r.action {
+                        Some(a) => (Answer::Message(a), elapsed),
+                        None => (
+                            Answer::Fault(Fault::malformed("the reply holds no action")),
+                            elapsed,
+                        ),
+                    };
+                }
+                Some(v1::seat_to_referee::Msg::Reply(r)) => {
+                    stale += 1;
+                    tracing::debug!(table = %self.table_id, expected = id, got = r.request_id, "ignoring a reply to another request");
+                }
+                Some(v1::seat_to_referee::Msg::Fault(f)) => {
+                    return (Answer::Fault(seat_fault(f)), elapsed);
+                }
+                Some(v1::seat_to_referee::Msg::Ready(_)) | None => {}
+            }
+        }
+    }
+
+    /// Sends `close`, ends the stream and waits up to `timeout` for bot-host to end its side.
+    pub async fn close(mut self, close: v1::SeatClose, timeout: Duration) {
+        let _ = self
+            .tx
+            .send(v1::RefereeToSeat {
+                msg: Some(v1::referee_to_seat::Msg::Close(close)),
+            })
+            .await;
+        drop(self.tx);
+        let drain = async { while let Ok(Some(_)) = self.rx.message().await {} };
+        let _ = tokio::time::timeout(timeout, drain).await;
+    }
+}

@@ -1,0 +1,397 @@
+//! Running tables: a synchronous driver for tables of in-process players (the fast path: no
+//! async, no encoding) and an async driver for tables with remote seats, which asks every
+//! pending seat concurrently, each with the hard cap as its deadline.
+
+use std::future::Future;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::pin::Pin;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use arena_proto::v1;
+use tracing::Instrument;
+
+use crate::ddz::{DdzBot, DdzTable};
+use crate::game::{Fault, Pending, Policy, TableGame};
+use crate::job::{JobError, SeatBot, Setup, TableSpec, validate};
+use crate::remote::{RemoteSeat, SeatDialer};
+use crate::seat::{Answer, LocalPlayer, Reply, panic_message};
+use crate::table::{Table, error_result};
+use crate::time::TimeRules;
+
+/// How a referee runs tables.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RunOptions {
+    /// The referee's name, written into results.
+    pub referee: String,
+    /// How long bot-host has to report a remote seat ready.
+    pub open_timeout: Duration,
+    /// How long bot-host has to end a seat stream after the table closed it.
+    pub close_timeout: Duration,
+}
+
+impl Default for RunOptions {
+    fn default() -> Self {
+        RunOptions {
+            referee: "referee".into(),
+            open_timeout: Duration::from_secs(10),
+            close_timeout: Duration::from_secs(1),
+        }
+    }
+}
+
+/// What a table is about, for its drivers.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TableSetup {
+    /// The table id.
+    pub table_id: String,
+    /// Seeds in-process players.
+    pub seed: u64,
+    /// Time control.
+    pub time: TimeRules,
+    /// The verdict policy (`None`: the game's default).
+    pub policy: Option<Policy>,
+}
+
+/// Who sits in a seat, ready to play.
+pub enum SeatPlan<G: TableGame> {
+    /// An in-process player.
+    Local(Box<dyn LocalPlayer<G>>),
+    /// A bot reached through bot-host, by registered name.
+    Remote(String),
+}
+
+/// Checks `job` and plays it: built-in bots in-process, other seats through `dialer`. A job that
+/// fails its checks is an error naming the field; everything that goes wrong while playing
+/// (seats failing, a built-in bot panicking) ends up in the result.
+pub async fn run_table(
+    job: &v1::TableJob,
+    opts: &RunOptions,
+    dialer: &dyn SeatDialer,
+) -> Result<(v1::TableResult, v1::Replay), JobError> {
+    let spec = validate(job)?;
+    let span =
+        tracing::info_span!("table", table_id = %spec.table_id, game = job.game().as_str_name());
+    Ok(run_spec(job, &spec, opts, dialer).instrument(span).await)
+}
+
+/// Plays a job already checked into `spec`.
+pub async fn run_spec(
+    job: &v1::TableJob,
+    spec: &TableSpec,
+    opts: &RunOptions,
+    dialer: &dyn SeatDialer,
+) -> (v1::TableResult, v1::Replay) {
+    let setup = TableSetup {
+        table_id: spec.table_id.clone(),
+        seed: spec.seed,
+        time: spec.time,
+        policy: spec.policy,
+    };
+    match spec.setup {
+        Setup::Ddz(d) => {
+            let game = DdzTable::new(&d, spec.seed);
+            let seats: Vec<SeatPlan<DdzTable>> = spec
+                .seats
+                .iter()
+                .map(|s| match s {
+                    SeatBot::Builtin(b) => match DdzBot::new(b) {
+                        Some(bot) => SeatPlan::Local(Box::new(bot)),
+                        None => SeatPlan::Remote(b.to_string()),
+                    },
+                    SeatBot::Remote(name) => SeatPlan::Remote(name.clone()),
+                })
+                .collect();
+            run_game(job, game, seats, &setup, opts, dialer).await
+        }
+    }
+}
+
+/// Plays `game` with `seats`: on a blocking thread without any async work when every seat is
+/// in-process, else with the async driver. Returns the result and replay.
+pub async fn run_game<G: TableGame>(
+    job: &v1::TableJob,
+    game: G,
+    seats: Vec<SeatPlan<G>>,
+    setup: &TableSetup,
+    opts: &RunOptions,
+    dialer: &dyn SeatDialer,
+) -> (v1::TableResult, v1::Replay) {
+    let all_local = seats.iter().all(|s| matches!(s, SeatPlan::Local(_)));
+    if all_local {
+        let players: Vec<_> = seats
+            .into_iter()
+            .filter_map(|s| match s {
+                SeatPlan::Local(p) => Some(p),
+                SeatPlan::Remote(_) => None,
+            })
+            .collect();
+        let cancel = Arc::new(AtomicBool::new(false));
+        let _guard = CancelOnDrop(cancel.clone());
+        let owned = setup.clone();
+        let span = tracing::Span::current();
+        let handle = tokio::task::spawn_blocking(move || {
+            let _e = span.enter();
+            play_local(game, players, &owned, &cancel)
+        });
+        return match handle.await {
+            Ok(Some(table)) => table.finish(job, &opts.referee),
+            Ok(None) => error_result(
+                &setup.table_id,
+                Some(job),
+                &opts.referee,
+                "the table was cancelled".into(),
+            ),
+            Err(e) => {
+                tracing::error!(error = %e, "a table thread failed");
+                error_result(
+                    &setup.table_id,
+                    Some(job),
+                    &opts.referee,
+                    format!("internal error: the table's thread failed: {e}"),
+                )
+            }
+        };
+    }
+    play_async(game, seats, setup, opts, dialer)
+        .await
+        .finish(job, &opts.referee)
+}
+
+/// Sets the flag when dropped: a blocking table stops at its next decision once the async task
+/// waiting for it is gone (aborted at shutdown, or its referee killed).
+struct CancelOnDrop(Arc<AtomicBool>);
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+}
+
+/// Calls an in-process player, turning a panic into a crash fault.
+fn call_local<G: TableGame>(
+    player: &mut dyn LocalPlayer<G>,
+    game: &G,
+    p: &Pending,
+) -> Reply<G::Action> {
+    let start = Instant::now();
+    let answer = match catch_unwind(AssertUnwindSafe(|| player.decide(game, p))) {
+        Ok(a) => Answer::Action(a),
+        Err(payload) => Answer::Fault(Fault::new(
+            v1::VerdictKind::Crashed,
+            format!(
+                "the built-in bot panicked: {}",
+                panic_message(payload.as_ref())
+            ),
+        )),
+    };
+    Reply::new(answer, start.elapsed())
+}
+
+/// Plays a table of in-process players synchronously (the fast path). Returns the ended table,
+/// or `None` if `cancel` was set first. Time control applies as everywhere: an answer that comes
+/// back after the hard cap is a timeout.
+pub fn play_local<G: TableGame>(
+    game: G,
+    mut players: Vec<Box<dyn LocalPlayer<G>>>,
+    setup: &TableSetup,
+    cancel: &AtomicBool,
+) -> Option<Table<G>> {
+    for (i, p) in players.iter_mut().enumerate() {
+        p.start(&game, i as u32, setup.seed);
+    }
+    let mut table = Table::new(game, setup.time, setup.policy);
+    while let Some(requests) = table.next_round() {
+        if cancel.load(Ordering::Relaxed) {
+            return None;
+        }
+        let replies = requests
+            .iter()
+            .map(|r| match players.get_mut(r.seat as usize) {
+                Some(p) => call_local(p.as_mut(), table.game(), &r.pending()),
+                None => Reply::new(
+                    Answer::Fault(Fault::new(
+                        v1::VerdictKind::Crashed,
+                        "no player in this seat",
+                    )),
+                    Duration::ZERO,
+                ),
+            })
+            .collect();
+        table.settle(replies);
+    }
+    for (i, p) in players.iter_mut().enumerate() {
+        p.finish(table.game(), i as u32);
+    }
+    Some(table)
+}
+
+/// A seat in the async driver.
+enum Handle<G: TableGame> {
+    /// An in-process player; `None` once lost (a heavy player given up on at the hard cap).
+    Local(Option<Box<dyn LocalPlayer<G>>>),
+    /// An open stream to bot-host.
+    Remote(Box<RemoteSeat>),
+    /// A seat that could not be opened: its first decision gets this fault.
+    Failed(Fault),
+}
+
+type ReplyFuture<'a, A> = Pin<Box<dyn Future<Output = Reply<A>> + Send + 'a>>;
+
+/// Plays a table with at least one remote seat. Opens every remote seat first (concurrently),
+/// then asks each round's seats concurrently, and closes the remote seats with the outcome and
+/// verdicts at the end. Returns the ended table.
+pub async fn play_async<G: TableGame>(
+    game: G,
+    seats: Vec<SeatPlan<G>>,
+    setup: &TableSetup,
+    opts: &RunOptions,
+    dialer: &dyn SeatDialer,
+) -> Table<G> {
+    let time = setup.time.to_proto();
+    let opening = seats.into_iter().enumerate().map(|(i, plan)| {
+        let game_kind = game.game();
+        async move {
+            match plan {
+                SeatPlan::Local(p) => Handle::Local(Some(p)),
+                SeatPlan::Remote(bot) => {
+                    let channel = match dialer.channel_for(&bot, &setup.table_id, i as u32).await {
+                        Ok(c) => c,
+                        Err(e) => {
+                            return Handle::Failed(Fault::new(v1::VerdictKind::Disconnected, e));
+                        }
+                    };
+                    let open = v1::SeatOpen {
+                        table_id: setup.table_id.clone(),
+                        seat: i as u32,
+                        bot,
+                        game: game_kind as i32,
+                        time: Some(time),
+                    };
+                    match RemoteSeat::open(channel, open, opts.open_timeout).await {
+                        Ok(s) => Handle::Remote(Box::new(s)),
+                        Err(f) => Handle::Failed(f),
+                    }
+                }
+            }
+        }
+    });
+    let mut handles: Vec<Handle<G>> = futures_util::future::join_all(opening).await;
+    for (i, h) in handles.iter_mut().enumerate() {
+        if let Handle::Local(Some(p)) = h {
+            p.start(&game, i as u32, setup.seed);
+        }
+    }
+    let mut table = Table::new(game, setup.time, setup.policy);
+    while let Some(requests) = table.next_round() {
+        let game = table.game();
+        let hard_cap = setup.time.hard_cap();
+        let mut futures: Vec<(usize, ReplyFuture<'_, G::Action>)> =
+            Vec::with_capacity(requests.len());
+        for (seat, handle) in handles.iter_mut().enumerate() {
+            let Some(pos) = requests.iter().position(|r| r.seat as usize == seat) else {
+                continue;
+            };
+            let r = requests[pos];
+            let fut: ReplyFuture<'_, G::Action> = match handle {
+                Handle::Local(slot) => Box::pin(ask_local(slot, game, r.pending(), hard_cap)),
+                Handle::Remote(remote) => {
+                    let request = v1::DecisionRequest {
+                        request_id: u64::from(r.index),
+                        table_id: setup.table_id.clone(),
+                        seat: r.seat,
+                        game: game.game() as i32,
+                        kind: r.kind as i32,
+                        deadline_ms: setup.time.decision_ms,
+                        observation: Some(game.observation(r.seat)),
+                    };
+                    Box::pin(async move {
+                        let (answer, elapsed) = remote.decide(request, hard_cap).await;
+                        Reply::new(answer, elapsed)
+                    })
+                }
+                Handle::Failed(f) => {
+                    let f = f.clone();
+                    Box::pin(async move { Reply::new(Answer::Fault(f), Duration::ZERO) })
+                }
+            };
+            futures.push((pos, fut));
+        }
+        let order: Vec<usize> = futures.iter().map(|(pos, _)| *pos).collect();
+        let answers = futures_util::future::join_all(futures.into_iter().map(|(_, f)| f)).await;
+        let mut replies: Vec<Option<Reply<G::Action>>> =
+            (0..requests.len()).map(|_| None).collect();
+        for (pos, reply) in order.into_iter().zip(answers) {
+            replies[pos] = Some(reply);
+        }
+        let replies = replies
+            .into_iter()
+            .map(|r| {
+                r.unwrap_or(Reply::new(
+                    Answer::Fault(Fault::new(v1::VerdictKind::Crashed, "no seat to ask")),
+                    Duration::ZERO,
+                ))
+            })
+            .collect();
+        table.settle(replies);
+    }
+    let close = v1::SeatClose {
+        table_id: setup.table_id.clone(),
+        outcome: table.outcome().cloned(),
+        verdicts: table.verdicts().to_vec(),
+    };
+    let mut closing = Vec::new();
+    for (i, h) in handles.into_iter().enumerate() {
+        match h {
+            Handle::Local(Some(mut p)) => p.finish(table.game(), i as u32),
+            Handle::Remote(r) => closing.push((*r).close(close.clone(), opts.close_timeout)),
+            Handle::Local(None) | Handle::Failed(_) => {}
+        }
+    }
+    futures_util::future::join_all(closing).await;
+    table
+}
+
+/// Asks an in-process player in the async driver: inline for light players, on a blocking
+/// thread (given up on at the hard cap) for heavy ones.
+async fn ask_local<G: TableGame>(
+    slot: &mut Option<Box<dyn LocalPlayer<G>>>,
+    game: &G,
+    p: Pending,
+    hard_cap: Duration,
+) -> Reply<G::Action> {
+    let Some(mut player) = slot.take() else {
+        return Reply::new(
+            Answer::Fault(Fault::new(
+                v1::VerdictKind::Crashed,
+                "the built-in bot was lost after an earlier timeout",
+            )),
+            Duration::ZERO,
+        );
+    };
+    if !player.is_heavy() {
+        let reply = call_local(player.as_mut(), game, &p);
+        *slot = Some(player);
+        return reply;
+    }
+    let game = game.clone();
+    let handle = tokio::task::spawn_blocking(move || {
+        let reply = call_local(player.as_mut(), &game, &p);
+        (player, reply)
+    });
+    match tokio::time::timeout(hard_cap, handle).await {
+        Ok(Ok((player, reply))) => {
+            *slot = Some(player);
+            reply
+        }
+        Ok(Err(e)) => Reply::new(
+            Answer::Fault(Fault::new(
+                v1::VerdictKind::Crashed,
+                format!("the built-in bot's thread failed: {e}"),
+            )),
+            Duration::ZERO,
+        ),
+        Err(_) => Reply::new(Answer::NoAnswer, hard_cap),
+    }
+}

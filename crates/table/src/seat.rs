@@ -1,0 +1,78 @@
+//! Seats: who answers a table's decisions. Two kinds:
+//!
+//! - [`LocalPlayer`]: an in-process bot called directly with the rules engine's own types (no
+//!   encoding, no gRPC): the fast path for built-in bots;
+//! - [`crate::remote::RemoteSeat`]: a `SeatHost.Seat` stream to bot-host, for every other bot.
+//!
+//! Both produce a [`Reply`]: what the seat answered and how long it took.
+
+use std::time::Duration;
+
+use arena_proto::v1;
+
+use crate::game::{Fault, Pending, TableGame};
+
+/// An in-process player of game `G`.
+///
+/// It is handed the whole game state because it runs inside the referee, but it must decide from
+/// the deciding seat's observation alone (the Dou Dizhu adapter passes the built-in bots only
+/// [`ddz::Game::observation`]).
+pub trait LocalPlayer<G: TableGame>: Send + 'static {
+    /// The bot's name.
+    fn name(&self) -> String;
+
+    /// True when decisions are CPU-heavy (search): the async runner then calls it on a blocking
+    /// thread and can give up on it at the hard cap; other players are called inline.
+    fn is_heavy(&self) -> bool {
+        false
+    }
+
+    /// Called once before the game with the table's seed.
+    fn start(&mut self, game: &G, seat: u32, seed: u64);
+
+    /// The action for `pending` (a decision of this player's seat).
+    fn decide(&mut self, game: &G, pending: &Pending) -> G::Action;
+
+    /// Called once when the game is over (also after a forfeit).
+    fn finish(&mut self, _game: &G, _seat: u32) {}
+}
+
+/// What a seat answered to one decision.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Answer<A> {
+    /// An in-process player's action (still checked by the rules).
+    Action(A),
+    /// An action message from a remote seat, to decode and check.
+    Message(v1::Action),
+    /// The seat failed: bot-host reported a fault, the stream broke, the bot panicked.
+    Fault(Fault),
+    /// No answer before the hard cap.
+    NoAnswer,
+}
+
+/// A seat's answer and how long it took.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Reply<A> {
+    /// The answer.
+    pub answer: Answer<A>,
+    /// From the request to the answer (the hard cap for [`Answer::NoAnswer`]).
+    pub elapsed: Duration,
+}
+
+impl<A> Reply<A> {
+    /// An answer that took `elapsed`.
+    pub fn new(answer: Answer<A>, elapsed: Duration) -> Reply<A> {
+        Reply { answer, elapsed }
+    }
+}
+
+/// The message of a caught panic.
+pub(crate) fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    if let Some(s) = payload.downcast_ref::<&str>() {
+        (*s).to_string()
+    } else if let Some(s) = payload.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "a panic without a message".to_string()
+    }
+}

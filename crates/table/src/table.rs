@@ -1,0 +1,363 @@
+//! The table core, free of I/O: it turns a game's pending decisions into requests, and seats'
+//! replies into applied actions, time penalties, verdicts, replay steps and finally a
+//! [`v1::TableResult`] and [`v1::Replay`]. Drivers ([`crate::run`]) only fetch the replies.
+//!
+//! # Decisions and verdicts
+//!
+//! Every decision of the game, answered by a bot or automatically, is one replay step; a
+//! decision's index (its step's position, also the request id sent to remote seats) is what a
+//! verdict points to. Decisions pending together (Mahjong claims) take consecutive indices in
+//! seat order.
+//!
+//! A reply becomes a verdict when it is missing at the hard cap or arrives after it (timeout),
+//! is not an action of the right kind (malformed), is refused by the rules (illegal), or the
+//! seat failed (disconnected, crashed, as reported). Under [`Policy::Forfeit`] the first
+//! verdict of a round (in seat order) ends the game at once and its seat's side loses; under
+//! [`Policy::PlayOn`] the seat's decisions are taken automatically for the rest of the game
+//! (this one included) and it takes the verdict penalty. Time penalties apply to every answered
+//! decision under both policies.
+
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use arena_proto::v1;
+
+use crate::game::{Fault, Pending, Policy, TableGame, verdict_name};
+use crate::seat::{Answer, Reply};
+use crate::time::{TimeRules, rounded_ms};
+
+/// A decision to put to a seat.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Request {
+    /// The decision's index in the table (the request id on the wire).
+    pub index: u32,
+    /// The seat asked.
+    pub seat: u32,
+    /// What it decides.
+    pub kind: v1::DecisionKind,
+}
+
+impl Request {
+    /// The pending decision this request asks for.
+    pub fn pending(&self) -> Pending {
+        Pending {
+            seat: self.seat,
+            kind: self.kind,
+        }
+    }
+}
+
+/// How the table ended.
+#[derive(Clone, Debug, PartialEq)]
+enum End {
+    /// The game finished.
+    Over(v1::Outcome),
+    /// A seat forfeited.
+    Forfeit(u32, v1::Outcome),
+    /// The rules engine refused a checked action (a bug).
+    Error(String),
+}
+
+/// One table in progress. See the module documentation.
+pub struct Table<G: TableGame> {
+    game: G,
+    time: TimeRules,
+    policy: Policy,
+    /// Seats playing automatically after a verdict.
+    dead: Vec<bool>,
+    penalties: Vec<i64>,
+    asked: Vec<u32>,
+    elapsed_sum_ms: Vec<u64>,
+    steps: Vec<v1::ReplayStep>,
+    verdicts: Vec<v1::Verdict>,
+    /// The decisions of the round being asked, and whether each seat is asked (not dead).
+    round: Vec<(Pending, bool)>,
+    end: Option<End>,
+}
+
+impl<G: TableGame> Table<G> {
+    /// A table about to play `game` under `time` and `policy` (`None`: the game's default).
+    pub fn new(game: G, time: TimeRules, policy: Option<Policy>) -> Table<G> {
+        let n = game.seat_count();
+        let policy = policy.unwrap_or_else(|| game.default_policy());
+        Table {
+            game,
+            time,
+            policy,
+            dead: vec![false; n],
+            penalties: vec![0; n],
+            asked: vec![0; n],
+            elapsed_sum_ms: vec![0; n],
+            steps: Vec::new(),
+            verdicts: Vec::new(),
+            round: Vec::new(),
+            end: None,
+        }
+    }
+
+    /// The game as it stands.
+    pub fn game(&self) -> &G {
+        &self.game
+    }
+
+    /// The time rules.
+    pub fn time(&self) -> &TimeRules {
+        &self.time
+    }
+
+    /// The verdict policy in force.
+    pub fn policy(&self) -> Policy {
+        self.policy
+    }
+
+    /// True when `seat` plays automatically after a verdict.
+    pub fn is_dead(&self, seat: u32) -> bool {
+        self.dead.get(seat as usize).copied().unwrap_or(true)
+    }
+
+    /// The verdicts so far.
+    pub fn verdicts(&self) -> &[v1::Verdict] {
+        &self.verdicts
+    }
+
+    /// True once the table has ended (game over, forfeit or error).
+    pub fn is_over(&self) -> bool {
+        self.end.is_some()
+    }
+
+    /// The outcome once the table has ended (`None` after an internal error).
+    pub fn outcome(&self) -> Option<&v1::Outcome> {
+        match &self.end {
+            Some(End::Over(o) | End::Forfeit(_, o)) => Some(o),
+            _ => None,
+        }
+    }
+
+    /// The decisions to put to the seats now (at least one), after taking those of seats at
+    /// fault automatically; `None` once the table has ended. Answer them with
+    /// [`Table::settle`] before calling this again.
+    pub fn next_round(&mut self) -> Option<Vec<Request>> {
+        loop {
+            if self.end.is_some() {
+                return None;
+            }
+            let pending = self.game.pending();
+            if pending.is_empty() {
+                self.end = Some(match self.game.outcome() {
+                    Some(o) => End::Over(o),
+                    None => End::Error("the game has no pending decision and no outcome".into()),
+                });
+                return None;
+            }
+            self.round = pending
+                .iter()
+                .map(|p| (*p, !self.is_dead(p.seat)))
+                .collect();
+            if self.round.iter().any(|(_, asked)| *asked) {
+                let first = self.steps.len() as u32;
+                return Some(
+                    self.round
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, (_, asked))| *asked)
+                        .map(|(i, (p, _))| Request {
+                            index: first + i as u32,
+                            seat: p.seat,
+                            kind: p.kind,
+                        })
+                        .collect(),
+                );
+            }
+            self.settle(Vec::new());
+        }
+    }
+
+    /// Settles the round [`Table::next_round`] returned with one reply per request, in the same
+    /// order. Missing replies count as no answer; extra ones are ignored.
+    pub fn settle(&mut self, replies: Vec<Reply<G::Action>>) {
+        let round = std::mem::take(&mut self.round);
+        let mut replies = replies.into_iter();
+        let first = self.steps.len() as u32;
+        let mut actions = Vec::with_capacity(round.len());
+        let mut forfeit = None;
+        for (i, (p, asked)) in round.into_iter().enumerate() {
+            let index = first + i as u32;
+            let seat = p.seat as usize;
+            let mut step = v1::ReplayStep {
+                seat: p.seat,
+                kind: p.kind as i32,
+                ..Default::default()
+            };
+            let action = if !asked {
+                step.automatic = true;
+                Some(self.game.automatic(&p))
+            } else {
+                let reply = replies
+                    .next()
+                    .unwrap_or(Reply::new(Answer::NoAnswer, self.time.hard_cap()));
+                let (result, elapsed_ms) = self.judge(&p, reply);
+                step.elapsed_ms = u32::try_from(elapsed_ms).unwrap_or(u32::MAX);
+                step.penalty = self.time.overrun_penalty(elapsed_ms);
+                self.asked[seat] += 1;
+                self.elapsed_sum_ms[seat] += elapsed_ms;
+                match result {
+                    Ok(a) => Some(a),
+                    Err(fault) => {
+                        tracing::info!(seat = p.seat, decision = index, verdict = verdict_name(fault.kind), reason = %fault.reason, "verdict");
+                        let verdict = v1::Verdict {
+                            seat: p.seat,
+                            kind: fault.kind as i32,
+                            reason: fault.reason,
+                            decision: index,
+                        };
+                        step.verdict = Some(verdict.clone());
+                        self.verdicts.push(verdict);
+                        match self.policy {
+                            Policy::Forfeit => {
+                                forfeit.get_or_insert(p.seat);
+                                None
+                            }
+                            Policy::PlayOn => {
+                                self.dead[seat] = true;
+                                step.penalty += i64::from(self.time.verdict_penalty);
+                                step.automatic = true;
+                                Some(self.game.automatic(&p))
+                            }
+                        }
+                    }
+                }
+            };
+            self.penalties[seat] += step.penalty;
+            if forfeit.is_none() {
+                step.action = action.as_ref().map(|a| self.game.encode(a));
+            }
+            self.steps.push(step);
+            if let Some(a) = action {
+                actions.push((p, a));
+            }
+        }
+        if let Some(seat) = forfeit {
+            // The round's other answers are not applied: the game ends here.
+            for step in &mut self.steps[first as usize..] {
+                step.action = None;
+            }
+            self.end = Some(End::Forfeit(seat, self.game.forfeit(seat)));
+            return;
+        }
+        if let Err(e) = self.game.apply(&actions) {
+            tracing::error!(error = %e, "the rules refused checked actions");
+            self.end = Some(End::Error(format!(
+                "internal error: the rules refused checked actions: {e}"
+            )));
+        }
+    }
+
+    /// Reads one reply: the action, or the fault; and the elapsed milliseconds charged.
+    fn judge(&self, p: &Pending, reply: Reply<G::Action>) -> (Result<G::Action, Fault>, u64) {
+        let cap = u64::from(self.time.hard_cap_ms);
+        let elapsed = rounded_ms(reply.elapsed);
+        let timeout = |ms: u64| {
+            Fault::new(
+                v1::VerdictKind::Timeout,
+                if ms > cap {
+                    format!("answered after {ms} ms, past the hard cap of {cap} ms")
+                } else {
+                    format!("no answer within the hard cap of {cap} ms")
+                },
+            )
+        };
+        match reply.answer {
+            Answer::NoAnswer => (Err(timeout(cap)), cap),
+            _ if elapsed > cap => (Err(timeout(elapsed)), cap),
+            Answer::Fault(f) => (Err(f), elapsed),
+            Answer::Action(a) => (self.game.check(p, &a).map(|()| a), elapsed),
+            Answer::Message(m) => (self.game.decode(p, &m), elapsed),
+        }
+    }
+
+    /// The result and replay of the ended table. `referee` names the writer; `job` is recorded
+    /// in the replay and supplies the table id, competition and labels.
+    pub fn finish(self, job: &v1::TableJob, referee: &str) -> (v1::TableResult, v1::Replay) {
+        let n = self.penalties.len();
+        let (outcome, forfeited_by, error) = match self.end {
+            Some(End::Over(o)) => (Some(o), None, String::new()),
+            Some(End::Forfeit(s, o)) => (Some(o), Some(s), String::new()),
+            Some(End::Error(e)) => (None, None, e),
+            None => (
+                None,
+                None,
+                "the table was stopped before the game ended".into(),
+            ),
+        };
+        let final_scores = match &outcome {
+            Some(o) => (0..n)
+                .map(|i| o.scores.get(i).copied().unwrap_or(0) - self.penalties[i])
+                .collect(),
+            None => Vec::new(),
+        };
+        let result = v1::TableResult {
+            table_id: job.table_id.clone(),
+            outcome,
+            penalties: self.penalties.clone(),
+            final_scores,
+            verdicts: self.verdicts,
+            forfeited_by,
+            referee: referee.to_string(),
+            finished_unix_ms: unix_ms(),
+            competition: job.competition.clone(),
+            labels: job.labels.clone(),
+            decisions: self.asked.clone(),
+            mean_decision_ms: (0..n)
+                .map(|i| {
+                    if self.asked[i] == 0 {
+                        0.0
+                    } else {
+                        self.elapsed_sum_ms[i] as f64 / f64::from(self.asked[i])
+                    }
+                })
+                .collect(),
+            error,
+        };
+        let mut replay = v1::Replay {
+            job: Some(job.clone()),
+            steps: self.steps,
+            result: Some(result.clone()),
+            ddz_events: Vec::new(),
+        };
+        self.game.record_history(&mut replay);
+        (result, replay)
+    }
+}
+
+/// Milliseconds since the Unix epoch.
+pub fn unix_ms() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .unwrap_or(Duration::ZERO)
+        .as_millis()
+        .try_into()
+        .unwrap_or(u64::MAX)
+}
+
+/// The result and replay of a job that could not be played: `error` says why.
+pub fn error_result(
+    table_id: &str,
+    job: Option<&v1::TableJob>,
+    referee: &str,
+    error: String,
+) -> (v1::TableResult, v1::Replay) {
+    let result = v1::TableResult {
+        table_id: table_id.to_string(),
+        referee: referee.to_string(),
+        finished_unix_ms: unix_ms(),
+        competition: job.map(|j| j.competition.clone()).unwrap_or_default(),
+        labels: job.map(|j| j.labels.clone()).unwrap_or_default(),
+        error,
+        ..Default::default()
+    };
+    let replay = v1::Replay {
+        job: job.cloned(),
+        result: Some(result.clone()),
+        ..Default::default()
+    };
+    (result, replay)
+}

@@ -1,0 +1,144 @@
+//! Time control: the per-decision limit, penalty points for overruns and the hard cap.
+//!
+//! # Penalty rounding
+//!
+//! A decision's elapsed time is measured from the moment the request leaves the referee (or an
+//! in-process bot is called) to the moment its answer is back, and rounded half-up to whole
+//! milliseconds (100.4 ms is 100 ms, 100.5 ms is 101 ms). Every *started* 100 ms beyond the
+//! limit costs `penalty_per_100ms` points: with a 100 ms limit, 100 ms costs nothing, 101 ms to
+//! 200 ms cost one step, 201 ms to 300 ms two. An answer that has not arrived at the hard cap
+//! is a timeout verdict; it is charged as if it had taken exactly the hard cap.
+
+use std::time::Duration;
+
+use arena_proto::v1;
+
+/// The default decision limit when a job says 0.
+pub const DEFAULT_DECISION_MS: u32 = 1000;
+/// The default hard cap when a job says 0.
+pub const DEFAULT_HARD_CAP_MS: u32 = 5000;
+
+/// A job's time control with the defaults filled in.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct TimeRules {
+    /// Time for one decision, in milliseconds.
+    pub decision_ms: u32,
+    /// No answer by then is a timeout verdict, in milliseconds (at least `decision_ms`).
+    pub hard_cap_ms: u32,
+    /// Penalty points per started 100 ms beyond `decision_ms`.
+    pub penalty_per_100ms: u32,
+    /// Penalty points for a verdict under the play-on policy.
+    pub verdict_penalty: u32,
+}
+
+impl Default for TimeRules {
+    fn default() -> Self {
+        TimeRules::resolve(&v1::TimeControl::default())
+    }
+}
+
+impl TimeRules {
+    /// The rules a time control stands for (0 means the default for each limit). Does not check
+    /// that the hard cap is at least the decision limit: [`crate::job`] does.
+    pub fn resolve(tc: &v1::TimeControl) -> TimeRules {
+        TimeRules {
+            decision_ms: if tc.decision_ms == 0 {
+                DEFAULT_DECISION_MS
+            } else {
+                tc.decision_ms
+            },
+            hard_cap_ms: if tc.hard_cap_ms == 0 {
+                DEFAULT_HARD_CAP_MS
+            } else {
+                tc.hard_cap_ms
+            },
+            penalty_per_100ms: tc.penalty_per_100ms,
+            verdict_penalty: tc.verdict_penalty,
+        }
+    }
+
+    /// The resolved rules as a message (what seats are told).
+    pub fn to_proto(&self) -> v1::TimeControl {
+        v1::TimeControl {
+            decision_ms: self.decision_ms,
+            hard_cap_ms: self.hard_cap_ms,
+            penalty_per_100ms: self.penalty_per_100ms,
+            verdict_penalty: self.verdict_penalty,
+        }
+    }
+
+    /// The hard cap as a duration.
+    pub fn hard_cap(&self) -> Duration {
+        Duration::from_millis(u64::from(self.hard_cap_ms))
+    }
+
+    /// Penalty points for a decision that took `elapsed_ms` (already rounded).
+    pub fn overrun_penalty(&self, elapsed_ms: u64) -> i64 {
+        let over = elapsed_ms.saturating_sub(u64::from(self.decision_ms));
+        let started = over.div_ceil(100);
+        i64::try_from(started.saturating_mul(u64::from(self.penalty_per_100ms))).unwrap_or(i64::MAX)
+    }
+}
+
+/// `d` in whole milliseconds, rounded half-up.
+pub fn rounded_ms(d: Duration) -> u64 {
+    let micros = d.as_micros().saturating_add(500) / 1000;
+    u64::try_from(micros).unwrap_or(u64::MAX)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rules(decision_ms: u32, per: u32) -> TimeRules {
+        TimeRules::resolve(&v1::TimeControl {
+            decision_ms,
+            hard_cap_ms: 0,
+            penalty_per_100ms: per,
+            verdict_penalty: 0,
+        })
+    }
+
+    #[test]
+    fn zero_means_the_documented_defaults() {
+        let r = TimeRules::default();
+        assert_eq!((r.decision_ms, r.hard_cap_ms), (1000, 5000));
+        assert_eq!((r.penalty_per_100ms, r.verdict_penalty), (0, 0));
+    }
+
+    #[test]
+    fn elapsed_time_rounds_half_up_to_milliseconds() {
+        assert_eq!(rounded_ms(Duration::from_micros(100_499)), 100);
+        assert_eq!(rounded_ms(Duration::from_micros(100_500)), 101);
+        assert_eq!(rounded_ms(Duration::from_micros(0)), 0);
+        assert_eq!(rounded_ms(Duration::from_nanos(499_999)), 0);
+    }
+
+    #[test]
+    fn each_started_100ms_beyond_the_limit_costs_the_rate() {
+        let r = rules(100, 1);
+        let cases = [
+            (0, 0),
+            (100, 0),
+            (101, 1),
+            (200, 1),
+            (201, 2),
+            (250, 2),
+            (300, 2),
+            (301, 3),
+        ];
+        for (ms, points) in cases {
+            assert_eq!(r.overrun_penalty(ms), points, "{ms} ms");
+        }
+        assert_eq!(rules(100, 3).overrun_penalty(250), 6);
+        assert_eq!(
+            rules(100, 0).overrun_penalty(5000),
+            0,
+            "rate 0 = no penalties"
+        );
+        assert!(
+            rules(1000, u32::MAX).overrun_penalty(u64::MAX) > 0,
+            "huge overruns saturate"
+        );
+    }
+}
