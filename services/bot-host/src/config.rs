@@ -1,0 +1,277 @@
+//! [`BotHostConfig`]: everything bot-host can be told, in one typed struct, logged at start-up.
+
+use std::fmt;
+use std::net::{Ipv4Addr, SocketAddr};
+use std::time::Duration;
+
+use crate::BotHostError;
+
+/// How bot-host runs. `BotHostConfig::default()` is a sensible production set-up listening on
+/// every interface; [`BotHostConfig::loopback`] is the same on an ephemeral loopback port (tests).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BotHostConfig {
+    /// Where the gRPC server listens (port 0 picks a free port; see
+    /// [`crate::BotHost::local_addr`]).
+    pub listen: SocketAddr,
+    /// The address referees and matchmakers should use to reach this instance: written to the
+    /// store as presence and sent in `SeatReady.host`. `None` advertises the bound address.
+    pub advertise: Option<String>,
+    /// How long a remote bot's tables are kept after its connection drops; a bot that resumes its
+    /// session within it gets them back, after it their seats get `SeatFault{DISCONNECTED}`. Also
+    /// how long a seat waits for a registered remote bot that is not connected.
+    pub grace: Duration,
+    /// How often connected remote bots are pinged.
+    pub keepalive: Duration,
+    /// A remote bot not heard from (no pong, no reply) for this many keepalive intervals is
+    /// treated as disconnected.
+    pub missed_keepalives: u32,
+    /// Lifetime of a presence record in the store; bot-host refreshes it every third of it.
+    pub presence_ttl: Duration,
+    /// Time a new stream has to send its first message (`Hello` or `SeatOpen`).
+    pub first_message_timeout: Duration,
+    /// Per-decision limits used where a seat's `TimeControl` leaves a field at 0.
+    pub decisions: DecisionLimits,
+    /// Limits of bot programs run as child processes.
+    pub processes: ProcessLimits,
+    /// The largest gRPC message accepted or sent, in bytes; larger ones fail with tonic's
+    /// `OUT_OF_RANGE`.
+    pub max_message_bytes: usize,
+    /// On shutdown: how long tables in flight are given to finish before their seats get a
+    /// `SeatFault{DISCONNECTED}`.
+    pub shutdown_grace: Duration,
+}
+
+/// Per-decision time limits. The referee enforces deadlines and judges timeouts; bot-host uses
+/// these to tell programs their deadline and to stop waiting for a silent program.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct DecisionLimits {
+    /// Time for one decision, when neither the request nor the seat's time control gives one
+    /// (the protocol's default, 1000 ms).
+    pub decision: Duration,
+    /// Time after which the referee gives a timeout verdict, when the seat's time control does
+    /// not say (the protocol's default, 5000 ms).
+    pub hard_cap: Duration,
+    /// How long past the hard cap bot-host still waits for a silent program before it kills it
+    /// and reports `SeatFault{TIMEOUT}`.
+    pub silence_margin: Duration,
+}
+
+impl Default for DecisionLimits {
+    fn default() -> Self {
+        DecisionLimits {
+            decision: Duration::from_millis(1000),
+            hard_cap: Duration::from_millis(5000),
+            silence_margin: Duration::from_millis(1000),
+        }
+    }
+}
+
+/// Limits of bot programs (registered `Program` bots), one child process per table seat.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct ProcessLimits {
+    /// CPU-time limit per process in seconds when the bot's record sets none (0 = none).
+    pub cpu_seconds: u32,
+    /// Address-space limit per process in MiB when the bot's record sets none (0 = none).
+    pub memory_mb: u32,
+    /// Most bot processes running at once on this host (0 = no limit); seats beyond it wait.
+    pub max_processes: usize,
+    /// Time a new process has to write its `join` line.
+    pub startup_timeout: Duration,
+    /// Time a process has to exit after `bye` before its process group is killed.
+    pub exit_grace: Duration,
+}
+
+impl Default for ProcessLimits {
+    fn default() -> Self {
+        ProcessLimits {
+            cpu_seconds: 0,
+            memory_mb: 0,
+            max_processes: 0,
+            startup_timeout: Duration::from_secs(5),
+            exit_grace: Duration::from_secs(1),
+        }
+    }
+}
+
+impl Default for BotHostConfig {
+    fn default() -> Self {
+        BotHostConfig {
+            listen: SocketAddr::from((Ipv4Addr::UNSPECIFIED, 50061)),
+            advertise: None,
+            grace: Duration::from_secs(30),
+            keepalive: Duration::from_secs(5),
+            missed_keepalives: 3,
+            presence_ttl: Duration::from_secs(30),
+            first_message_timeout: Duration::from_secs(10),
+            decisions: DecisionLimits::default(),
+            processes: ProcessLimits::default(),
+            max_message_bytes: 4 * 1024 * 1024,
+            shutdown_grace: Duration::from_secs(30),
+        }
+    }
+}
+
+/// The longest duration sent on the wire as milliseconds in a `u32` (about 49 days).
+const MAX_WIRE_MS: u128 = u32::MAX as u128;
+
+impl BotHostConfig {
+    /// The defaults, listening on an ephemeral port of 127.0.0.1.
+    pub fn loopback() -> Self {
+        BotHostConfig {
+            listen: SocketAddr::from((Ipv4Addr::LOCALHOST, 0)),
+            ..BotHostConfig::default()
+        }
+    }
+
+    /// Checks that the values make sense together; the error names the field.
+    pub fn validate(&self) -> Result<(), BotHostError> {
+        let bad = |field: &str, why: &str| Err(BotHostError::Config(format!("{field} {why}")));
+        if self.keepalive.is_zero() {
+            return bad("keepalive", "must be longer than zero");
+        }
+        if self.missed_keepalives == 0 {
+            return bad("missed_keepalives", "must be at least 1");
+        }
+        if self.presence_ttl < Duration::from_millis(3) {
+            return bad(
+                "presence_ttl",
+                "must be at least 3 ms (it is refreshed every third of it)",
+            );
+        }
+        if self.first_message_timeout.is_zero() {
+            return bad("first_message_timeout", "must be longer than zero");
+        }
+        if self.max_message_bytes < 1024 {
+            return bad("max_message_bytes", "must be at least 1024");
+        }
+        if self.grace.as_millis() > MAX_WIRE_MS {
+            return bad(
+                "grace",
+                "must be under 2^32 ms (it is sent to bots in milliseconds)",
+            );
+        }
+        if self.keepalive.as_millis() > MAX_WIRE_MS {
+            return bad(
+                "keepalive",
+                "must be under 2^32 ms (it is sent to bots in milliseconds)",
+            );
+        }
+        if self.decisions.decision.is_zero() || self.decisions.decision.as_millis() > MAX_WIRE_MS {
+            return bad("decisions.decision", "must be between 1 ms and 2^32 ms");
+        }
+        if self.decisions.hard_cap.is_zero() || self.decisions.hard_cap.as_millis() > MAX_WIRE_MS {
+            return bad("decisions.hard_cap", "must be between 1 ms and 2^32 ms");
+        }
+        if self.processes.startup_timeout.is_zero() {
+            return bad("processes.startup_timeout", "must be longer than zero");
+        }
+        if let Some(a) = &self.advertise
+            && (a.trim().is_empty() || a.chars().any(char::is_control))
+        {
+            return bad(
+                "advertise",
+                "must be a non-empty address without control characters",
+            );
+        }
+        Ok(())
+    }
+
+    /// How long a remote bot may stay silent before it is treated as disconnected.
+    pub(crate) fn silence_limit(&self) -> Duration {
+        self.keepalive.saturating_mul(self.missed_keepalives)
+    }
+
+    /// How often presence is refreshed.
+    pub(crate) fn presence_refresh(&self) -> Duration {
+        self.presence_ttl / 3
+    }
+}
+
+impl fmt::Display for BotHostConfig {
+    /// One line for the start-up log.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let limit = |v: u32, unit: &str| {
+            if v == 0 {
+                "none".to_string()
+            } else {
+                format!("{v} {unit}")
+            }
+        };
+        write!(
+            f,
+            "listen {} advertise {} grace {:?} keepalive {:?}×{} presence ttl {:?} decision {:?} hard cap {:?} \
+             (+{:?} for silent programs) processes: cpu {} memory {} at most {} startup {:?} exit grace {:?}; \
+             max message {} bytes; shutdown grace {:?}",
+            self.listen,
+            self.advertise.as_deref().unwrap_or("(the bound address)"),
+            self.grace,
+            self.keepalive,
+            self.missed_keepalives,
+            self.presence_ttl,
+            self.decisions.decision,
+            self.decisions.hard_cap,
+            self.decisions.silence_margin,
+            limit(self.processes.cpu_seconds, "s"),
+            limit(self.processes.memory_mb, "MiB"),
+            match self.processes.max_processes {
+                0 => "unlimited".to_string(),
+                n => n.to_string(),
+            },
+            self.processes.startup_timeout,
+            self.processes.exit_grace,
+            self.max_message_bytes,
+            self.shutdown_grace,
+        )
+    }
+}
+
+/// Milliseconds of a duration validated to fit (saturating otherwise).
+pub(crate) fn wire_ms(d: Duration) -> u32 {
+    u32::try_from(d.as_millis()).unwrap_or(u32::MAX)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_are_valid_and_bad_values_name_their_field() {
+        BotHostConfig::default().validate().unwrap();
+        BotHostConfig::loopback().validate().unwrap();
+        let e = BotHostConfig {
+            keepalive: Duration::ZERO,
+            ..BotHostConfig::loopback()
+        }
+        .validate()
+        .unwrap_err();
+        assert!(e.to_string().contains("keepalive"), "{e}");
+        let e = BotHostConfig {
+            grace: Duration::from_secs(u64::MAX / 2),
+            ..BotHostConfig::loopback()
+        }
+        .validate()
+        .unwrap_err();
+        assert!(e.to_string().contains("grace"), "{e}");
+        let e = BotHostConfig {
+            advertise: Some(" ".into()),
+            ..BotHostConfig::loopback()
+        }
+        .validate()
+        .unwrap_err();
+        assert!(e.to_string().contains("advertise"), "{e}");
+    }
+
+    #[test]
+    fn the_start_up_line_shows_every_limit() {
+        let line = BotHostConfig::default().to_string();
+        for word in [
+            "listen 0.0.0.0:50061",
+            "grace 30s",
+            "keepalive 5s×3",
+            "cpu none",
+            "max message 4194304",
+        ] {
+            assert!(line.contains(word), "{word} missing from {line}");
+        }
+    }
+}

@@ -1,0 +1,627 @@
+//! The hub of remote bots: which bot is connected on which session, the seats each session
+//! plays, the requests waiting for an answer, and the seats waiting for a slot.
+//!
+//! One [`Session`] per registered remote bot at most. A session outlives its connection by the
+//! grace period: a bot that reconnects with `resume_session` gets it back with every pending
+//! request; when the grace runs out, every seat of the session gets `SeatFault{DISCONNECTED}`.
+//!
+//! All state sits behind one mutex that is never held across an `.await`; messages leave it
+//! through unbounded channels (bounded in practice: a seat has at most a few requests in
+//! flight, and a bot that stops reading is cut off by the keepalive).
+
+use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
+
+use arena_proto::v1;
+use arena_store::Store;
+use tokio::sync::{mpsc, watch};
+use tokio::time::Instant;
+use tokio_util::sync::CancellationToken;
+use tonic::Status;
+
+use crate::config::wire_ms;
+
+/// Messages to a remote bot's stream.
+pub(crate) type BotTx = mpsc::UnboundedSender<Result<v1::HostToBot, Status>>;
+
+/// What the hub tells a seat task.
+#[derive(Debug)]
+pub(crate) enum SeatEvent {
+    /// The bot answered one of the seat's requests.
+    Reply(v1::DecisionReply),
+    /// The hub gave up on the bot.
+    Fault(v1::SeatFault),
+}
+
+/// A seat bound to a session.
+struct SeatLink {
+    table_id: String,
+    seat: u32,
+    tx: mpsc::UnboundedSender<SeatEvent>,
+    /// Requests sent to the bot and not answered yet, by request id.
+    pending: BTreeMap<u64, v1::DecisionRequest>,
+}
+
+/// The live connection of a session.
+struct Conn {
+    id: u64,
+    tx: BotTx,
+    cancel: CancellationToken,
+}
+
+/// A remote bot's session on this host.
+struct Session {
+    id: String,
+    release: String,
+    capacity: usize,
+    conn: Option<Conn>,
+    /// When the connection was lost (meaningful while `conn` is `None`).
+    unconnected_since: Instant,
+    seats: HashMap<u64, SeatLink>,
+    /// (table id, request id) → seat ticket, for routing replies.
+    routes: HashMap<(String, u64), u64>,
+}
+
+impl Session {
+    fn send(&self, msg: v1::host_to_bot::Msg) {
+        if let Some(c) = &self.conn {
+            let _ = c.tx.send(Ok(v1::HostToBot { msg: Some(msg) }));
+        }
+    }
+
+    /// Ends the session: every seat gets a fault, the connection (if any) is closed.
+    fn end(self, fault: &v1::SeatFault, status: Option<Status>) {
+        for seat in self.seats.into_values() {
+            let _ = seat.tx.send(SeatEvent::Fault(fault.clone()));
+        }
+        if let Some(c) = self.conn {
+            if let Some(s) = status {
+                let _ = c.tx.send(Err(s));
+            }
+            c.cancel.cancel();
+        }
+    }
+}
+
+/// One registered remote bot as this host knows it.
+struct BotEntry {
+    session: Option<Session>,
+    /// Seat tickets waiting for a slot, first come first served.
+    waiting: VecDeque<u64>,
+    /// Bumped on every change that may let a waiting seat in.
+    changed: watch::Sender<()>,
+}
+
+impl BotEntry {
+    fn new() -> BotEntry {
+        BotEntry {
+            session: None,
+            waiting: VecDeque::new(),
+            changed: watch::Sender::new(()),
+        }
+    }
+
+    fn notify(&self) {
+        self.changed.send_replace(());
+    }
+}
+
+/// A new connection's place in the hub, see [`Hub::connect`].
+pub(crate) struct Connected {
+    /// Identifies the connection in later calls.
+    pub conn_id: u64,
+    /// The session id given to the bot.
+    pub session: String,
+    /// Tables in flight handed back on resume.
+    pub resumed: usize,
+}
+
+/// What a seat needs to join a session, see [`Hub::acquire`].
+pub(crate) struct NewSeat {
+    /// Unique per seat stream.
+    pub ticket: u64,
+    /// Told to the bot when the seat gets its slot.
+    pub start: v1::TableStart,
+}
+
+/// The seat got a slot: its events, and the release of the bot that sits there.
+pub(crate) struct Seated {
+    pub events: mpsc::UnboundedReceiver<SeatEvent>,
+    pub release: String,
+}
+
+/// The remote bots of this host.
+pub(crate) struct Hub {
+    host: String,
+    store: Arc<dyn Store>,
+    grace: Duration,
+    keepalive: Duration,
+    state: Mutex<HashMap<String, BotEntry>>,
+    next_id: AtomicU64,
+    draining: AtomicBool,
+}
+
+fn fault(kind: v1::VerdictKind, reason: String) -> v1::SeatFault {
+    v1::SeatFault {
+        kind: kind as i32,
+        reason,
+    }
+}
+
+impl Hub {
+    /// A hub for the host advertised as `host`.
+    pub(crate) fn new(
+        host: String,
+        store: Arc<dyn Store>,
+        grace: Duration,
+        keepalive: Duration,
+    ) -> Hub {
+        Hub {
+            host,
+            store,
+            grace,
+            keepalive,
+            state: Mutex::new(HashMap::new()),
+            next_id: AtomicU64::new(1),
+            draining: AtomicBool::new(false),
+        }
+    }
+
+    /// A number unique in this hub (connection ids, seat tickets).
+    pub(crate) fn next_id(&self) -> u64 {
+        self.next_id.fetch_add(1, Ordering::Relaxed)
+    }
+
+    fn lock(&self) -> MutexGuard<'_, HashMap<String, BotEntry>> {
+        // A panic while holding the lock cannot leave the maps half-updated in a way that
+        // matters more than refusing all further work would.
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Drops the entry of a bot that has no session and no waiting seat.
+    fn tidy(bots: &mut HashMap<String, BotEntry>, bot: &str) {
+        if bots
+            .get(bot)
+            .is_some_and(|e| e.session.is_none() && e.waiting.is_empty())
+        {
+            bots.remove(bot);
+        }
+    }
+
+    /// Refuses new connections from now on (shutdown).
+    pub(crate) fn start_draining(&self, notice: &str) {
+        self.draining.store(true, Ordering::SeqCst);
+        let bots = self.lock();
+        for entry in bots.values() {
+            if let Some(s) = &entry.session {
+                s.send(v1::host_to_bot::Msg::Notice(v1::Notice {
+                    message: notice.to_string(),
+                    ..Default::default()
+                }));
+            }
+        }
+    }
+
+    /// Registers a connection of `bot` that said `hello` (already authenticated), and sends it
+    /// its `Welcome` (and notices) before anything else can reach it. Capacity is the bot's,
+    /// capped by `max_tables` when non-zero.
+    pub(crate) fn connect(
+        self: &Arc<Self>,
+        bot: &str,
+        hello: &v1::Hello,
+        max_tables: u32,
+        tx: BotTx,
+        cancel: CancellationToken,
+    ) -> Result<Connected, Status> {
+        if self.draining.load(Ordering::SeqCst) {
+            return Err(Status::unavailable(format!(
+                "bot-host {} is shutting down; connect to another instance",
+                self.host
+            )));
+        }
+        let mut capacity = usize::try_from(hello.capacity).unwrap_or(usize::MAX);
+        if max_tables > 0 {
+            capacity = capacity.min(usize::try_from(max_tables).unwrap_or(usize::MAX));
+        }
+        let conn_id = self.next_id();
+        let mut notices = Vec::new();
+        let mut bots = self.lock();
+        let entry = bots.entry(bot.to_string()).or_insert_with(BotEntry::new);
+        let resume = hello.resume_session.trim();
+        let resuming = !resume.is_empty() && entry.session.as_ref().is_some_and(|s| s.id == resume);
+        if !resuming {
+            if let Some(s) = &entry.session
+                && s.conn.is_some()
+            {
+                return Err(Status::already_exists(format!(
+                    "bot {bot:?} is already connected to bot-host {} (session {}); a bot connects once \
+                     and plays all its tables on one stream (raise hello.capacity for more); to replace \
+                     a dropped connection, present its session as hello.resume_session",
+                    self.host, s.id
+                )));
+            }
+            if !resume.is_empty() {
+                notices.push(format!(
+                    "session {resume:?} is unknown or has expired (its grace period is over); a new session started"
+                ));
+            }
+            if let Some(old) = entry.session.take() {
+                let n = old.seats.len();
+                old.end(
+                    &fault(
+                        v1::VerdictKind::Disconnected,
+                        format!(
+                            "bot {bot:?} lost its connection to bot-host {} and came back as a new session \
+                             without resuming the old one, so its tables in flight were given up",
+                            self.host
+                        ),
+                    ),
+                    None,
+                );
+                if n > 0 {
+                    notices.push(format!(
+                        "{n} table(s) of your previous session were given up: present hello.resume_session to keep them"
+                    ));
+                }
+            }
+            entry.session = Some(Session {
+                id: crate::token::session_id(),
+                release: String::new(),
+                capacity,
+                conn: None,
+                unconnected_since: Instant::now(),
+                seats: HashMap::new(),
+                routes: HashMap::new(),
+            });
+        }
+        let Some(session) = entry.session.as_mut() else {
+            return Err(Status::internal("the session vanished while connecting"));
+        };
+        if let Some(old) = session.conn.take() {
+            let _ = old.tx.send(Err(Status::aborted(
+                "this session was resumed on another connection",
+            )));
+            old.cancel.cancel();
+        }
+        session.release = hello.release.clone();
+        session.capacity = capacity;
+        let mut resumed: Vec<v1::DecisionRequest> = session
+            .seats
+            .values()
+            .flat_map(|s| s.pending.values().cloned())
+            .collect();
+        resumed.sort_by(|a, b| {
+            (&a.table_id, a.seat, a.request_id).cmp(&(&b.table_id, b.seat, b.request_id))
+        });
+        let n_resumed = resumed.len();
+        let welcome = v1::Welcome {
+            session: session.id.clone(),
+            bot: bot.to_string(),
+            grace_ms: wire_ms(self.grace),
+            keepalive_ms: wire_ms(self.keepalive),
+            resumed,
+        };
+        let _ = tx.send(Ok(v1::HostToBot {
+            msg: Some(v1::host_to_bot::Msg::Welcome(welcome)),
+        }));
+        for message in notices {
+            let _ = tx.send(Ok(v1::HostToBot {
+                msg: Some(v1::host_to_bot::Msg::Notice(v1::Notice {
+                    message,
+                    ..Default::default()
+                })),
+            }));
+        }
+        session.conn = Some(Conn {
+            id: conn_id,
+            tx,
+            cancel,
+        });
+        let connected = Connected {
+            conn_id,
+            session: session.id.clone(),
+            resumed: n_resumed,
+        };
+        entry.notify();
+        Ok(connected)
+    }
+
+    /// The connection `conn_id` of `bot` is gone: its session waits the grace period for a
+    /// resume, then faults its seats. Returns false if that connection was no longer current.
+    pub(crate) fn detach(self: &Arc<Self>, bot: &str, conn_id: u64) -> bool {
+        let mut bots = self.lock();
+        let Some(entry) = bots.get_mut(bot) else {
+            return false;
+        };
+        let Some(session) = entry.session.as_mut() else {
+            return false;
+        };
+        if session.conn.as_ref().is_none_or(|c| c.id != conn_id) {
+            return false;
+        }
+        session.conn = None;
+        session.unconnected_since = Instant::now();
+        let session_id = session.id.clone();
+        entry.notify();
+        drop(bots);
+        let hub = Arc::clone(self);
+        let bot = bot.to_string();
+        let grace = self.grace;
+        tokio::spawn(async move {
+            tokio::time::sleep(grace).await;
+            hub.expire(&bot, &session_id, conn_id);
+        });
+        true
+    }
+
+    /// The grace period of a session that lost connection `conn_id` is over: if it has not been
+    /// resumed since, it ends and its seats get `SeatFault{DISCONNECTED}`. Returns true if it
+    /// ended.
+    fn expire(&self, bot: &str, session_id: &str, conn_id: u64) -> bool {
+        let mut bots = self.lock();
+        let Some(entry) = bots.get_mut(bot) else {
+            return false;
+        };
+        // Resumed since (a connection is attached), or replaced by a new session: nothing to do.
+        let expired = entry
+            .session
+            .as_ref()
+            .is_some_and(|s| s.id == session_id && s.conn.is_none());
+        if !expired {
+            return false;
+        }
+        let Some(session) = entry.session.take() else {
+            return false;
+        };
+        tracing::info!(
+            bot,
+            session = session_id,
+            conn_id,
+            tables = session.seats.len(),
+            "session expired"
+        );
+        session.end(
+            &fault(
+                v1::VerdictKind::Disconnected,
+                format!(
+                    "bot {bot:?} lost its connection to bot-host {} and did not reconnect within the grace \
+                     period of {} ms",
+                    self.host,
+                    self.grace.as_millis()
+                ),
+            ),
+            None,
+        );
+        entry.notify();
+        Self::tidy(&mut bots, bot);
+        drop(bots);
+        // The connection ended for good: the bot is no longer here.
+        let store = Arc::clone(&self.store);
+        let (bot, host) = (bot.to_string(), self.host.clone());
+        tokio::spawn(async move {
+            if let Err(e) = store.clear_presence(&bot, &host).await {
+                tracing::warn!(bot, error = %e, "cannot clear presence");
+            }
+        });
+        true
+    }
+
+    /// Routes a reply from `bot` to the seat whose request it answers. `Err` holds the notice
+    /// to send back when no request of that table has that id.
+    pub(crate) fn route_reply(&self, bot: &str, reply: v1::DecisionReply) -> Result<(), String> {
+        let mut bots = self.lock();
+        let unknown = |r: &v1::DecisionReply| {
+            format!(
+                "no pending request {} at table {:?}: it was answered already, its table has ended, or it was never sent to you",
+                r.request_id, r.table_id
+            )
+        };
+        let Some(session) = bots.get_mut(bot).and_then(|e| e.session.as_mut()) else {
+            return Err(unknown(&reply));
+        };
+        let key = (reply.table_id.clone(), reply.request_id);
+        let Some(ticket) = session.routes.remove(&key) else {
+            return Err(unknown(&reply));
+        };
+        let Some(seat) = session.seats.get_mut(&ticket) else {
+            return Err(unknown(&reply));
+        };
+        seat.pending.remove(&reply.request_id);
+        let _ = seat.tx.send(SeatEvent::Reply(reply));
+        Ok(())
+    }
+
+    /// Waits until `bot` is connected with a free slot and this seat is first in line, then
+    /// binds the seat to the session and tells the bot its table started. Gives up with a fault
+    /// once the bot has been unconnected for the grace period while the seat waited. Leaving
+    /// the wait (dropping the future) leaves the queue.
+    pub(crate) async fn acquire(
+        self: &Arc<Self>,
+        bot: &str,
+        seat: NewSeat,
+    ) -> Result<Seated, v1::SeatFault> {
+        let ticket = seat.ticket;
+        let mut changed = {
+            let mut bots = self.lock();
+            let entry = bots.entry(bot.to_string()).or_insert_with(BotEntry::new);
+            entry.waiting.push_back(ticket);
+            entry.changed.subscribe()
+        };
+        let mut in_line = InLine {
+            hub: self,
+            bot,
+            ticket,
+            done: false,
+        };
+        let start = Instant::now();
+        let mut unconnected_since: Option<Instant> = None;
+        let mut start_msg = Some(seat.start);
+        loop {
+            changed.borrow_and_update();
+            {
+                let mut bots = self.lock();
+                let entry = bots.entry(bot.to_string()).or_insert_with(BotEntry::new);
+                let position = entry.waiting.iter().position(|t| *t == ticket).unwrap_or(0);
+                match entry.session.as_mut() {
+                    Some(s) if s.conn.is_some() => {
+                        unconnected_since = None;
+                        let free = s.capacity.saturating_sub(s.seats.len());
+                        if position < free
+                            && let Some(start) = start_msg.take()
+                        {
+                            entry.waiting.retain(|t| *t != ticket);
+                            in_line.done = true;
+                            let (tx, rx) = mpsc::unbounded_channel();
+                            s.seats.insert(
+                                ticket,
+                                SeatLink {
+                                    table_id: start.table_id.clone(),
+                                    seat: start.seat,
+                                    tx,
+                                    pending: BTreeMap::new(),
+                                },
+                            );
+                            s.send(v1::host_to_bot::Msg::Start(start));
+                            return Ok(Seated {
+                                events: rx,
+                                release: s.release.clone(),
+                            });
+                        }
+                    }
+                    Some(s) => {
+                        unconnected_since.get_or_insert(start.max(s.unconnected_since));
+                    }
+                    None => {
+                        unconnected_since.get_or_insert(start);
+                    }
+                }
+            }
+            match unconnected_since {
+                Some(since) => {
+                    let deadline = since + self.grace;
+                    tokio::select! {
+                        r = changed.changed() => if r.is_err() { continue },
+                        () = tokio::time::sleep_until(deadline) => {
+                            let reconnected = self.lock().get(bot).and_then(|e| e.session.as_ref()).is_some_and(|s| s.conn.is_some());
+                            if reconnected {
+                                continue;
+                            }
+                            let had_session = self.lock().get(bot).is_some_and(|e| e.session.is_some());
+                            let reason = if had_session {
+                                format!(
+                                    "bot {bot:?} lost its connection to bot-host {} and did not reconnect within \
+                                     the grace period of {} ms",
+                                    self.host, self.grace.as_millis()
+                                )
+                            } else {
+                                format!(
+                                    "bot {bot:?} is not connected to bot-host {} and did not connect within the \
+                                     grace period of {} ms",
+                                    self.host, self.grace.as_millis()
+                                )
+                            };
+                            return Err(fault(v1::VerdictKind::Disconnected, reason));
+                        }
+                    }
+                }
+                None => {
+                    if changed.changed().await.is_err() {
+                        // The entry was replaced; look again.
+                        changed = {
+                            let mut bots = self.lock();
+                            bots.entry(bot.to_string())
+                                .or_insert_with(BotEntry::new)
+                                .changed
+                                .subscribe()
+                        };
+                    }
+                }
+            }
+        }
+    }
+
+    /// Sends a referee's request to the bot of seat `ticket` and keeps it until it is answered
+    /// (or resent on resume). False if the seat is no longer bound to a session.
+    pub(crate) fn forward(&self, bot: &str, ticket: u64, request: v1::DecisionRequest) -> bool {
+        let mut bots = self.lock();
+        let Some(session) = bots.get_mut(bot).and_then(|e| e.session.as_mut()) else {
+            return false;
+        };
+        let Some(seat) = session.seats.get_mut(&ticket) else {
+            return false;
+        };
+        seat.pending.insert(request.request_id, request.clone());
+        session
+            .routes
+            .insert((request.table_id.clone(), request.request_id), ticket);
+        session.send(v1::host_to_bot::Msg::Request(request));
+        true
+    }
+
+    /// The seat `ticket` is done (its table ended, or its referee went away): frees its slot
+    /// and tells the bot, with the table's outcome when known.
+    pub(crate) fn release(&self, bot: &str, ticket: u64, end: Option<&v1::SeatClose>) {
+        let mut bots = self.lock();
+        let Some(entry) = bots.get_mut(bot) else {
+            return;
+        };
+        if let Some(session) = entry.session.as_mut()
+            && let Some(seat) = session.seats.remove(&ticket)
+        {
+            for id in seat.pending.keys() {
+                session.routes.remove(&(seat.table_id.clone(), *id));
+            }
+            session.send(v1::host_to_bot::Msg::End(v1::TableEnd {
+                table_id: seat.table_id,
+                seat: seat.seat,
+                outcome: end.and_then(|c| c.outcome.clone()),
+                verdicts: end.map(|c| c.verdicts.clone()).unwrap_or_default(),
+            }));
+        }
+        entry.notify();
+        Self::tidy(&mut bots, bot);
+    }
+
+    /// Ends every session (shutdown): seats get `SeatFault{DISCONNECTED}` with `reason`,
+    /// connections end with `UNAVAILABLE`. Returns the bots that had a session.
+    pub(crate) fn close_all(&self, reason: &str) -> Vec<String> {
+        let mut bots = self.lock();
+        let mut names = Vec::new();
+        for (name, entry) in bots.iter_mut() {
+            if let Some(s) = entry.session.take() {
+                names.push(name.clone());
+                s.end(
+                    &fault(v1::VerdictKind::Disconnected, reason.to_string()),
+                    Some(Status::unavailable(reason.to_string())),
+                );
+            }
+            entry.notify();
+        }
+        bots.retain(|_, e| !e.waiting.is_empty());
+        names
+    }
+}
+
+/// Takes a seat out of the waiting line when its wait ends without a slot.
+struct InLine<'a> {
+    hub: &'a Hub,
+    bot: &'a str,
+    ticket: u64,
+    done: bool,
+}
+
+impl Drop for InLine<'_> {
+    fn drop(&mut self) {
+        if self.done {
+            return;
+        }
+        let mut bots = self.hub.lock();
+        if let Some(entry) = bots.get_mut(self.bot) {
+            entry.waiting.retain(|t| *t != self.ticket);
+            entry.notify();
+        }
+        Hub::tidy(&mut bots, self.bot);
+    }
+}

@@ -1,0 +1,395 @@
+//! A Dou Dizhu decision request read back into the rules engine's types, for the bots bot-host
+//! runs itself (programs and built-in bots), which decide from a [`ddz::Observation`].
+//!
+//! The request carries the seat's whole view (its hand, the public events, the play to beat), so
+//! no game state is kept between requests: each one is rebuilt from its message. Every field is
+//! checked, and an error names the field (`request.observation.ddz.events[3].play: …`).
+
+use arena_proto::v1;
+use ddz::{CardSet, Event, Move, MoveList, Observation, Phase, RuleSet, Seat};
+use ddz_line::ServerMessage;
+
+/// A request whose content is not a valid Dou Dizhu decision request; the text names the field.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct BadRequest(pub String);
+
+/// The owned parts of one seat's [`Observation`], rebuilt from a decision request.
+#[derive(Clone, Debug)]
+pub struct DdzView {
+    seat: Seat,
+    hand: CardSet,
+    phase: Phase,
+    rules: RuleSet,
+    landlord: Option<Seat>,
+    bottom: Option<CardSet>,
+    bid: u8,
+    events: Vec<Event>,
+    cards_left: [u8; 3],
+    played: [CardSet; 3],
+    last_play: Option<(Seat, Move)>,
+    doubled: [bool; 3],
+}
+
+const OBS: &str = "request.observation.ddz";
+
+fn bad<T>(msg: String) -> Result<T, BadRequest> {
+    Err(BadRequest(msg))
+}
+
+fn seat_of(field: &str, v: u32) -> Result<Seat, BadRequest> {
+    u8::try_from(v)
+        .ok()
+        .and_then(Seat::new)
+        .ok_or_else(|| BadRequest(format!("{field} is {v}; Dou Dizhu seats are 0, 1 and 2")))
+}
+
+fn cards_of(field: &str, s: &str) -> Result<CardSet, BadRequest> {
+    s.trim()
+        .parse()
+        .map_err(|e| BadRequest(format!("{field} {s:?}: {e}")))
+}
+
+fn bid_of(field: &str, v: u32) -> Result<u8, BadRequest> {
+    u8::try_from(v)
+        .ok()
+        .filter(|b| *b <= 3)
+        .ok_or_else(|| BadRequest(format!("{field} is {v}; bids are 0 to 3")))
+}
+
+/// A play as written on the wire (`pass` or cards), read as a combination under `rules`.
+fn play_of(field: &str, s: &str, rules: &RuleSet) -> Result<Move, BadRequest> {
+    let t = s.trim();
+    if t.eq_ignore_ascii_case("pass") || t.is_empty() {
+        return Ok(Move::PASS);
+    }
+    let cards = cards_of(field, t)?;
+    rules
+        .classify(cards)
+        .map_err(|e| BadRequest(format!("{field} {t:?} is not a combination: {e}")))
+}
+
+/// A rule-set name as the observation carries it: `competition`, `douzero`, `openspiel`,
+/// `custom FLAG…`, or empty for competition.
+fn rules_of(name: &str) -> Result<RuleSet, BadRequest> {
+    let name = name.trim();
+    if name.is_empty() {
+        return Ok(RuleSet::COMPETITION);
+    }
+    if let Some(r) = RuleSet::by_name(name) {
+        return Ok(r);
+    }
+    match ServerMessage::decode(&format!("rules {name}")) {
+        Ok(ServerMessage::Rules(r)) => Ok(r),
+        _ => bad(format!(
+            "{OBS}.rules {name:?} is not a rule set (competition, douzero, openspiel or custom FLAG…)"
+        )),
+    }
+}
+
+fn phase_of(name: &str) -> Result<Phase, BadRequest> {
+    match name.trim() {
+        "bidding" => Ok(Phase::Bidding),
+        "doubling" => Ok(Phase::Doubling),
+        "play" => Ok(Phase::Play),
+        "over" => Ok(Phase::Over),
+        other => bad(format!(
+            "{OBS}.phase {other:?} is not a phase (bidding, doubling, play or over)"
+        )),
+    }
+}
+
+fn event_of(i: usize, e: &v1::DdzEvent, rules: &RuleSet) -> Result<Event, BadRequest> {
+    use v1::ddz_event::Event as E;
+    let field = format!("{OBS}.events[{i}]");
+    let Some(event) = &e.event else {
+        return bad(format!(
+            "{field} is empty (set bid, redeal, landlord, double or play)"
+        ));
+    };
+    if matches!(event, E::Redeal(_)) {
+        return Ok(Event::Redeal);
+    }
+    let seat = seat_of(&format!("{field}.seat"), e.seat)?;
+    Ok(match event {
+        E::Bid(b) => Event::Bid {
+            seat,
+            bid: bid_of(&format!("{field}.bid"), *b)?,
+        },
+        E::Redeal(_) => Event::Redeal,
+        E::Landlord(l) => Event::Landlord {
+            seat,
+            bid: bid_of(&format!("{field}.landlord.bid"), l.bid)?,
+            bottom: cards_of(&format!("{field}.landlord.bottom"), &l.bottom)?,
+        },
+        E::Double(d) => Event::Double { seat, double: *d },
+        E::Play(p) => Event::Play {
+            seat,
+            play: play_of(&format!("{field}.play"), p, rules)?,
+        },
+    })
+}
+
+/// The decision a request of this kind asks for, as the phase and the seat's role say.
+fn kind_for(phase: Phase, seat: Seat, landlord: Option<Seat>) -> v1::DecisionKind {
+    match phase {
+        Phase::Bidding => v1::DecisionKind::Bid,
+        Phase::Doubling if landlord == Some(seat) => v1::DecisionKind::Redouble,
+        Phase::Doubling => v1::DecisionKind::Double,
+        Phase::Play | Phase::Over => v1::DecisionKind::Play,
+    }
+}
+
+impl DdzView {
+    /// Reads a Dou Dizhu decision request for `seat`, checking that its kind fits the phase of
+    /// its observation.
+    pub fn from_request(req: &v1::DecisionRequest) -> Result<DdzView, BadRequest> {
+        let Some(v1::observation::Game::Ddz(o)) =
+            req.observation.as_ref().and_then(|o| o.game.as_ref())
+        else {
+            return bad(format!(
+                "{OBS} is missing: a Dou Dizhu request needs the seat's observation"
+            ));
+        };
+        let seat = seat_of("request.seat", req.seat)?;
+        if o.seat != req.seat {
+            return bad(format!(
+                "{OBS}.seat ({}) is not request.seat ({})",
+                o.seat, req.seat
+            ));
+        }
+        let rules = rules_of(&o.rules)?;
+        let hand = cards_of(&format!("{OBS}.hand"), &o.hand)?;
+        let phase = phase_of(&o.phase)?;
+        let landlord = o
+            .landlord
+            .map(|l| seat_of(&format!("{OBS}.landlord"), l))
+            .transpose()?;
+        let bottom = if o.bottom.trim().is_empty() {
+            None
+        } else {
+            Some(cards_of(&format!("{OBS}.bottom"), &o.bottom)?)
+        };
+        let bid = bid_of(&format!("{OBS}.bid"), o.bid)?;
+        let events = o
+            .events
+            .iter()
+            .enumerate()
+            .map(|(i, e)| event_of(i, e, &rules))
+            .collect::<Result<Vec<_>, _>>()?;
+        let cards_left: [u8; 3] = match o.cards_left.as_slice() {
+            [a, b, c] => {
+                let mut out = [0u8; 3];
+                for (i, &n) in [*a, *b, *c].iter().enumerate() {
+                    out[i] = u8::try_from(n).ok().filter(|n| *n <= 20).ok_or_else(|| {
+                        BadRequest(format!(
+                            "{OBS}.cards_left[{i}] is {n}; a hand holds at most 20 cards"
+                        ))
+                    })?;
+                }
+                out
+            }
+            other => {
+                return bad(format!(
+                    "{OBS}.cards_left has {} entries; it needs one per seat (3)",
+                    other.len()
+                ));
+            }
+        };
+        let mut played = [CardSet::EMPTY; 3];
+        let mut doubled = [false; 3];
+        for e in &events {
+            match *e {
+                Event::Redeal => played = [CardSet::EMPTY; 3],
+                Event::Play { seat, play } => {
+                    played[seat.index()] = played[seat.index()]
+                        .try_add(play.cards())
+                        .unwrap_or(played[seat.index()]);
+                }
+                Event::Double { seat, double } if landlord != Some(seat) => {
+                    doubled[seat.index()] = double;
+                }
+                _ => {}
+            }
+        }
+        let last_play =
+            if o.to_beat.trim().is_empty() || o.to_beat.trim().eq_ignore_ascii_case("pass") {
+                None
+            } else {
+                let m = play_of(&format!("{OBS}.to_beat"), &o.to_beat, &rules)?;
+                let Some(by) = o.to_beat_seat else {
+                    return bad(format!(
+                        "{OBS}.to_beat_seat is missing: who made the play to beat?"
+                    ));
+                };
+                Some((seat_of(&format!("{OBS}.to_beat_seat"), by)?, m))
+            };
+        let kind = v1::DecisionKind::try_from(req.kind).unwrap_or(v1::DecisionKind::Unspecified);
+        let expected = kind_for(phase, seat, landlord);
+        if kind != expected {
+            return bad(format!(
+                "request.kind is {} but the observation (phase {}, landlord {}) asks for {}",
+                kind.as_str_name(),
+                phase.name(),
+                landlord.map_or("unknown".to_string(), |s| s.to_string()),
+                expected.as_str_name()
+            ));
+        }
+        if phase == Phase::Over {
+            return bad(format!("{OBS}.phase is over: there is nothing to decide"));
+        }
+        Ok(DdzView {
+            seat,
+            hand,
+            phase,
+            rules,
+            landlord,
+            bottom,
+            bid,
+            events,
+            cards_left,
+            played,
+            last_play,
+            doubled,
+        })
+    }
+
+    /// The observation the rules engine's bots decide from.
+    pub fn observation(&self) -> Observation<'_> {
+        Observation {
+            seat: self.seat,
+            hand: self.hand,
+            phase: self.phase,
+            rules: &self.rules,
+            landlord: self.landlord,
+            bottom: self.bottom,
+            bid: self.bid,
+            events: &self.events,
+            cards_left: self.cards_left,
+            played: self.played,
+            last_play: self.last_play,
+            doubled: self.doubled,
+        }
+    }
+
+    /// The legal plays of the seat (empty outside the play phase).
+    pub fn legal_moves(&self) -> MoveList {
+        let mut moves = MoveList::new();
+        if self.phase == Phase::Play {
+            self.observation().legal_moves(&mut moves);
+        }
+        moves
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use arena_proto::convert::ddz_observation;
+    use ddz::{Action, DealConstraint, Game, GameConfig};
+
+    fn request(game: &Game, kind: v1::DecisionKind) -> v1::DecisionRequest {
+        let seat = game.to_act().unwrap();
+        v1::DecisionRequest {
+            request_id: 1,
+            table_id: "t".into(),
+            seat: seat.index() as u32,
+            game: v1::Game::DouDizhu as i32,
+            kind: kind as i32,
+            deadline_ms: 1000,
+            observation: Some(ddz_observation(
+                &game.observation(seat),
+                "competition",
+                vec![],
+            )),
+        }
+    }
+
+    fn assert_same(a: &Observation<'_>, b: &Observation<'_>) {
+        assert_eq!(a.seat, b.seat);
+        assert_eq!(a.hand, b.hand);
+        assert_eq!(a.phase, b.phase);
+        assert_eq!(a.rules, b.rules);
+        assert_eq!(a.landlord, b.landlord);
+        assert_eq!(a.bottom, b.bottom);
+        assert_eq!(a.bid, b.bid);
+        assert_eq!(a.events, b.events);
+        assert_eq!(a.cards_left, b.cards_left);
+        assert_eq!(a.played, b.played);
+        assert_eq!(a.last_play, b.last_play);
+        assert_eq!(a.doubled, b.doubled);
+    }
+
+    #[test]
+    fn a_whole_game_reads_back_to_the_engines_observations() {
+        let mut game =
+            Game::from_seed(GameConfig::competition(), 21, DealConstraint::NONE).unwrap();
+        let mut moves = MoveList::new();
+        let mut steps = 0;
+        while let Some(seat) = game.to_act() {
+            let obs = game.observation(seat);
+            let kind = kind_for(obs.phase, seat, obs.landlord);
+            let view = DdzView::from_request(&request(&game, kind)).unwrap();
+            assert_same(&view.observation(), &obs);
+            let action = match obs.phase {
+                Phase::Bidding => Action::Bid(if steps == 1 { 2 } else { 0 }),
+                Phase::Doubling => Action::Double(true),
+                _ => {
+                    game.legal_moves(&mut moves);
+                    assert_eq!(view.legal_moves().as_slice(), moves.as_slice());
+                    Action::Play(moves[moves.len() / 2])
+                }
+            };
+            game.apply(action).unwrap();
+            steps += 1;
+        }
+        assert!(steps > 10);
+    }
+
+    #[test]
+    fn bad_fields_are_named() {
+        let game = Game::from_seed(GameConfig::fixed_landlord(), 3, DealConstraint::NONE).unwrap();
+        let good = request(&game, v1::DecisionKind::Play);
+        DdzView::from_request(&good).unwrap();
+        let with = |f: &dyn Fn(&mut v1::DdzObservation)| {
+            let mut r = good.clone();
+            if let Some(v1::observation::Game::Ddz(o)) =
+                r.observation.as_mut().and_then(|o| o.game.as_mut())
+            {
+                f(o);
+            }
+            DdzView::from_request(&r).unwrap_err().0
+        };
+        assert!(
+            with(&|o| o.hand = "33X".into()).starts_with("request.observation.ddz.hand \"33X\"")
+        );
+        assert!(with(&|o| o.phase = "dancing".into()).contains("phase \"dancing\""));
+        assert!(with(&|o| o.cards_left.pop().map_or((), drop)).contains("cards_left has 2"));
+        assert!(with(&|o| o.rules = "house".into()).contains("rules \"house\""));
+        assert!(with(&|o| o.events[0].event = None).contains("events[0] is empty"));
+        assert!(with(&|o| o.seat = 2).contains("is not request.seat"));
+        let mut r = good.clone();
+        r.kind = v1::DecisionKind::Bid as i32;
+        assert!(
+            DdzView::from_request(&r)
+                .unwrap_err()
+                .0
+                .starts_with("request.kind is DECISION_KIND_BID")
+        );
+        r.observation = None;
+        assert!(
+            DdzView::from_request(&r)
+                .unwrap_err()
+                .0
+                .contains("is missing")
+        );
+        let mut r = good;
+        r.seat = 7;
+        assert!(
+            DdzView::from_request(&r)
+                .unwrap_err()
+                .0
+                .contains("request.seat is 7")
+        );
+    }
+}

@@ -1,0 +1,441 @@
+//! `SeatHost.Seat`: one stream per seat of a table, whatever kind of bot sits there.
+//!
+//! The stream opens with `SeatOpen`; bot-host finds the bot (a built-in bot name first, then a
+//! registered bot in the store), answers `SeatReady` once the bot can play (a remote bot has a
+//! free slot, a program has said `join`), then forwards each `DecisionRequest` and sends back
+//! the bot's `DecisionReply`. `SeatClose` ends the stream. When bot-host gives up on the bot it
+//! sends one `SeatFault` and ends the stream (status OK); the referee turns the fault into a
+//! verdict and needs to send nothing more.
+//!
+//! Requests that arrive before the seat is ready are kept and sent in order once it is.
+
+use std::collections::VecDeque;
+use std::future::Future;
+use std::sync::Arc;
+
+use arena_proto::v1;
+use arena_store::BotKind;
+use ddz_bots::BotSpec;
+use tokio::sync::mpsc;
+use tokio_stream::wrappers::UnboundedReceiverStream;
+use tokio_util::sync::CancellationToken;
+use tonic::{Request, Response, Status, Streaming};
+use tracing::Instrument;
+
+use crate::hub::{NewSeat, SeatEvent};
+use crate::server::{Ctx, SeatGuard};
+use crate::{builtin, program};
+
+/// Messages to the referee.
+pub(crate) type SeatTx = mpsc::UnboundedSender<Result<v1::SeatToReferee, Status>>;
+
+/// The `SeatHost` service.
+pub(crate) struct SeatService {
+    pub(crate) ctx: Arc<Ctx>,
+}
+
+#[tonic::async_trait]
+impl v1::seat_host_server::SeatHost for SeatService {
+    type SeatStream = UnboundedReceiverStream<Result<v1::SeatToReferee, Status>>;
+
+    async fn seat(
+        &self,
+        request: Request<Streaming<v1::RefereeToSeat>>,
+    ) -> Result<Response<Self::SeatStream>, Status> {
+        // W3C trace context is accepted (and kept for the log) but not yet joined to a trace.
+        let traceparent = request
+            .metadata()
+            .get("traceparent")
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or("")
+            .to_string();
+        if self.ctx.is_draining() {
+            return Err(Status::unavailable(format!(
+                "bot-host {} is shutting down; open the seat on another instance",
+                self.ctx.host
+            )));
+        }
+        let inbound = request.into_inner();
+        let (tx, rx) = mpsc::unbounded_channel();
+        let ctx = Arc::clone(&self.ctx);
+        let guard = ctx.seat_started();
+        let span = tracing::info_span!("seat", traceparent = %traceparent, table = tracing::field::Empty, seat = tracing::field::Empty, bot = tracing::field::Empty);
+        tokio::spawn(
+            async move {
+                let _guard: SeatGuard = guard;
+                if let Err(status) = run_seat(&ctx, inbound, tx.clone()).await {
+                    tracing::info!(code = ?status.code(), message = status.message(), "seat stream refused");
+                    let _ = tx.send(Err(status));
+                }
+            }
+            .instrument(span),
+        );
+        Ok(Response::new(UnboundedReceiverStream::new(rx)))
+    }
+}
+
+/// What the referee sent, checked against the seat.
+pub(crate) enum FromReferee {
+    /// A decision request for this seat.
+    Request(v1::DecisionRequest),
+    /// The table ended.
+    Close(v1::SeatClose),
+    /// The referee's stream ended without `SeatClose` (or broke).
+    Gone,
+}
+
+/// The referee's side of a seat stream.
+pub(crate) struct SeatIo {
+    inbound: Streaming<v1::RefereeToSeat>,
+    out: SeatTx,
+    /// The opening message.
+    pub(crate) open: v1::SeatOpen,
+}
+
+impl SeatIo {
+    /// The next message from the referee, checked: a request must be for this table and seat
+    /// (empty fields are filled in). Cancel-safe.
+    pub(crate) async fn next(&mut self) -> Result<FromReferee, Status> {
+        let msg = match self.inbound.message().await {
+            Ok(Some(m)) => m,
+            Ok(None) => return Ok(FromReferee::Gone),
+            Err(status) => {
+                tracing::debug!(%status, "the referee's stream broke");
+                return Ok(FromReferee::Gone);
+            }
+        };
+        match msg.msg {
+            Some(v1::referee_to_seat::Msg::Request(mut r)) => {
+                if r.table_id.is_empty() {
+                    r.table_id.clone_from(&self.open.table_id);
+                } else if r.table_id != self.open.table_id {
+                    return Err(Status::invalid_argument(format!(
+                        "request.table_id {:?} is not this seat's table {:?}",
+                        r.table_id, self.open.table_id
+                    )));
+                }
+                if r.seat != self.open.seat {
+                    return Err(Status::invalid_argument(format!(
+                        "request.seat {} is not this stream's seat {} (one stream per seat)",
+                        r.seat, self.open.seat
+                    )));
+                }
+                if r.game == v1::Game::Unspecified as i32 {
+                    r.game = self.open.game;
+                } else if r.game != self.open.game {
+                    return Err(Status::invalid_argument(format!(
+                        "request.game {} is not the table's game {}",
+                        game_name(r.game),
+                        game_name(self.open.game)
+                    )));
+                }
+                Ok(FromReferee::Request(r))
+            }
+            Some(v1::referee_to_seat::Msg::Close(c)) => Ok(FromReferee::Close(c)),
+            Some(v1::referee_to_seat::Msg::Open(_)) => Err(Status::invalid_argument(
+                "open: a seat stream is opened once; send request or close after it",
+            )),
+            None => Err(Status::invalid_argument(
+                "empty message: set one of open, request or close",
+            )),
+        }
+    }
+
+    fn send(&self, msg: v1::seat_to_referee::Msg) {
+        let _ = self.out.send(Ok(v1::SeatToReferee { msg: Some(msg) }));
+    }
+
+    /// `SeatReady`.
+    pub(crate) fn ready(&self, release: &str, host: &str) {
+        self.send(v1::seat_to_referee::Msg::Ready(v1::SeatReady {
+            bot: self.open.bot.clone(),
+            release: release.to_string(),
+            host: host.to_string(),
+        }));
+    }
+
+    /// A reply to `request`.
+    pub(crate) fn reply(&self, reply: v1::DecisionReply) {
+        self.send(v1::seat_to_referee::Msg::Reply(reply));
+    }
+
+    /// `SeatFault`: bot-host gives up on the bot (the caller then ends the stream).
+    pub(crate) fn fault(&self, kind: v1::VerdictKind, reason: impl Into<String>) {
+        let reason = reason.into();
+        tracing::info!(kind = kind.as_str_name(), reason, "seat fault");
+        self.send(v1::seat_to_referee::Msg::Fault(v1::SeatFault {
+            kind: kind as i32,
+            reason,
+        }));
+    }
+
+    /// The fault for a shutdown that did not wait for the table.
+    pub(crate) fn fault_shutdown(&self, host: &str) {
+        self.fault(
+            v1::VerdictKind::Disconnected,
+            format!("bot-host {host} is shutting down and could not wait for this table to finish"),
+        );
+    }
+}
+
+/// How a wait while reading the referee ended, see [`while_reading`].
+pub(crate) enum Waited<T> {
+    /// The awaited future finished.
+    Done(T),
+    /// The referee ended the table or went away.
+    Ended,
+    /// bot-host is shutting down now.
+    Closing,
+}
+
+/// Awaits `fut` while reading the referee: requests are queued, a close ends the wait.
+pub(crate) async fn while_reading<T>(
+    io: &mut SeatIo,
+    queue: &mut VecDeque<v1::DecisionRequest>,
+    closing: &CancellationToken,
+    fut: impl Future<Output = T>,
+) -> Result<Waited<T>, Status> {
+    tokio::pin!(fut);
+    loop {
+        tokio::select! {
+            biased;
+            () = closing.cancelled() => return Ok(Waited::Closing),
+            v = &mut fut => return Ok(Waited::Done(v)),
+            m = io.next() => match m? {
+                FromReferee::Request(r) => queue.push_back(r),
+                FromReferee::Close(_) | FromReferee::Gone => return Ok(Waited::Ended),
+            },
+        }
+    }
+}
+
+fn game_name(g: i32) -> &'static str {
+    v1::Game::try_from(g).map_or("(unknown game)", |g| g.as_str_name())
+}
+
+/// Reads and checks `SeatOpen`, finds the bot and runs the seat.
+async fn run_seat(
+    ctx: &Arc<Ctx>,
+    mut inbound: Streaming<v1::RefereeToSeat>,
+    out: SeatTx,
+) -> Result<(), Status> {
+    let first = tokio::time::timeout(ctx.config.first_message_timeout, inbound.message()).await;
+    let open = match first {
+        Err(_) => {
+            return Err(Status::deadline_exceeded(format!(
+                "no open message within {} ms of opening the seat stream",
+                ctx.config.first_message_timeout.as_millis()
+            )));
+        }
+        Ok(Err(_) | Ok(None)) => return Ok(()),
+        Ok(Ok(Some(m))) => match m.msg {
+            Some(v1::referee_to_seat::Msg::Open(o)) => o,
+            Some(v1::referee_to_seat::Msg::Request(_)) => {
+                return Err(Status::invalid_argument(
+                    "open: the first message of a seat stream must be open, got a request",
+                ));
+            }
+            Some(v1::referee_to_seat::Msg::Close(_)) => {
+                return Err(Status::invalid_argument(
+                    "open: the first message of a seat stream must be open, got a close",
+                ));
+            }
+            None => {
+                return Err(Status::invalid_argument(
+                    "open: the first message of a seat stream must be open, got an empty message",
+                ));
+            }
+        },
+    };
+    check_open(&open)?;
+    let span = tracing::Span::current();
+    span.record("table", open.table_id.as_str());
+    span.record("seat", open.seat);
+    span.record("bot", open.bot.as_str());
+    let io = SeatIo { inbound, out, open };
+    let name = io.open.bot.trim().to_string();
+
+    // Built-in names are reserved: they never reach the store.
+    if let Ok(spec) = name.parse::<BotSpec>()
+        && !matches!(spec, BotSpec::Cmd(_))
+    {
+        require_ddz(&io.open, "built-in bots")?;
+        return builtin::run(ctx, io, spec).await;
+    }
+    if name.starts_with("cmd:") {
+        return Err(Status::invalid_argument(format!(
+            "open.bot {name:?}: bot-host does not run programs by command line; register the program \
+             as a bot (arena bots add) and seat it by name"
+        )));
+    }
+    let record = match ctx.store.bot(&name).await {
+        Ok(Some(r)) => r,
+        Ok(None) => {
+            return Err(Status::not_found(format!(
+                "open.bot {name:?} is neither a registered bot nor a built-in bot name \
+                 (random, seed, expert, search[:samples=N,candidates=N], ladder:K/N)"
+            )));
+        }
+        Err(e) => {
+            return Err(Status::unavailable(format!(
+                "cannot look bot {name:?} up in the store ({}): {e}",
+                ctx.store.describe()
+            )));
+        }
+    };
+    match &record.kind {
+        BotKind::Remote => run_remote(ctx, io, &record.name).await,
+        BotKind::Program {
+            command,
+            workdir,
+            cpu_seconds,
+            memory_mb,
+        } => {
+            require_ddz(&io.open, "bot programs")?;
+            let spec = program::ProgramSpec {
+                bot: record.name.clone(),
+                command: command.clone(),
+                workdir: workdir.clone(),
+                cpu_seconds: *cpu_seconds,
+                memory_mb: *memory_mb,
+                max_tables: record.max_tables,
+            };
+            program::run(ctx, io, spec).await
+        }
+    }
+}
+
+fn check_open(open: &v1::SeatOpen) -> Result<(), Status> {
+    if open.table_id.trim().is_empty() {
+        return Err(Status::invalid_argument("open.table_id is empty"));
+    }
+    if open.table_id.chars().any(char::is_control) {
+        return Err(Status::invalid_argument(
+            "open.table_id contains a control character",
+        ));
+    }
+    if open.bot.trim().is_empty() {
+        return Err(Status::invalid_argument(
+            "open.bot is empty: name the bot that sits here",
+        ));
+    }
+    let seats = match v1::Game::try_from(open.game) {
+        Ok(v1::Game::DouDizhu) => 3,
+        Ok(v1::Game::Mahjong) => 4,
+        Ok(v1::Game::Unspecified) => {
+            return Err(Status::invalid_argument("open.game is unspecified"));
+        }
+        Err(_) => {
+            return Err(Status::invalid_argument(format!(
+                "open.game {} is not a known game",
+                open.game
+            )));
+        }
+    };
+    if open.seat >= seats {
+        return Err(Status::invalid_argument(format!(
+            "open.seat is {}; {} has seats 0 to {}",
+            open.seat,
+            game_name(open.game),
+            seats - 1
+        )));
+    }
+    Ok(())
+}
+
+fn require_ddz(open: &v1::SeatOpen, what: &str) -> Result<(), Status> {
+    if open.game == v1::Game::DouDizhu as i32 {
+        Ok(())
+    } else {
+        Err(Status::unimplemented(format!(
+            "open.game {}: bot-host runs {what} for GAME_DOU_DIZHU only",
+            game_name(open.game)
+        )))
+    }
+}
+
+/// A seat played by a remote bot: wait for a slot on its session, then relay.
+async fn run_remote(ctx: &Arc<Ctx>, mut io: SeatIo, bot: &str) -> Result<(), Status> {
+    let ticket = ctx.hub.next_id();
+    let start = v1::TableStart {
+        table_id: io.open.table_id.clone(),
+        seat: io.open.seat,
+        game: io.open.game,
+        time: io.open.time,
+    };
+    let mut queue = VecDeque::new();
+    let acquire = ctx.hub.acquire(bot, NewSeat { ticket, start });
+    let seated = match while_reading(&mut io, &mut queue, &ctx.closing, acquire).await? {
+        Waited::Done(Ok(s)) => s,
+        Waited::Done(Err(fault)) => {
+            let kind =
+                v1::VerdictKind::try_from(fault.kind).unwrap_or(v1::VerdictKind::Disconnected);
+            io.fault(kind, fault.reason);
+            return Ok(());
+        }
+        Waited::Ended => return Ok(()),
+        Waited::Closing => {
+            io.fault_shutdown(&ctx.host);
+            return Ok(());
+        }
+    };
+    // From here on the seat holds a slot; release it however this ends.
+    let mut slot = Slot {
+        ctx,
+        bot,
+        ticket,
+        close: None,
+    };
+    let mut events = seated.events;
+    io.ready(&seated.release, &ctx.host);
+    for r in queue.drain(..) {
+        ctx.hub.forward(bot, ticket, r);
+    }
+    loop {
+        tokio::select! {
+            biased;
+            () = ctx.closing.cancelled() => {
+                io.fault_shutdown(&ctx.host);
+                return Ok(());
+            }
+            ev = events.recv() => match ev {
+                Some(SeatEvent::Reply(r)) => io.reply(r),
+                Some(SeatEvent::Fault(f)) => {
+                    let kind = v1::VerdictKind::try_from(f.kind).unwrap_or(v1::VerdictKind::Disconnected);
+                    io.fault(kind, f.reason);
+                    return Ok(());
+                }
+                None => {
+                    io.fault(v1::VerdictKind::Disconnected, format!("bot {bot:?} left bot-host {}", ctx.host));
+                    return Ok(());
+                }
+            },
+            m = io.next() => match m? {
+                FromReferee::Request(r) => {
+                    ctx.hub.forward(bot, ticket, r);
+                }
+                FromReferee::Close(c) => {
+                    slot.close = Some(c);
+                    return Ok(());
+                }
+                FromReferee::Gone => return Ok(()),
+            },
+        }
+    }
+}
+
+/// A remote seat's slot, released (and the bot told the table ended) when dropped.
+struct Slot<'a> {
+    ctx: &'a Ctx,
+    bot: &'a str,
+    ticket: u64,
+    close: Option<v1::SeatClose>,
+}
+
+impl Drop for Slot<'_> {
+    fn drop(&mut self) {
+        self.ctx
+            .hub
+            .release(self.bot, self.ticket, self.close.as_ref());
+    }
+}

@@ -1,0 +1,356 @@
+//! The gRPC server: [`BotHost`] (bind, then run) and [`serve`] (both at once).
+
+use std::collections::HashMap;
+use std::future::Future;
+use std::net::SocketAddr;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use arena_proto::v1::bot_gateway_server::BotGatewayServer;
+use arena_proto::v1::seat_host_server::SeatHostServer;
+use arena_store::Store;
+use tokio::sync::{Semaphore, watch};
+use tokio_util::sync::CancellationToken;
+use tonic::transport::Server;
+use tonic::transport::server::TcpIncoming;
+
+use crate::gateway::Gateway;
+use crate::hub::Hub;
+use crate::program::ProgramPermits;
+use crate::seat::SeatService;
+use crate::{BotHostConfig, BotHostError};
+
+/// How long clearing one presence record may take at shutdown.
+const PRESENCE_CLEAR_TIMEOUT: Duration = Duration::from_secs(3);
+
+/// What every stream handler shares.
+pub(crate) struct Ctx {
+    pub(crate) config: BotHostConfig,
+    pub(crate) store: Arc<dyn Store>,
+    /// The advertised address of this instance.
+    pub(crate) host: String,
+    pub(crate) hub: Arc<Hub>,
+    /// Cancelled when bot-host stops waiting for tables in flight: every stream ends.
+    pub(crate) closing: CancellationToken,
+    draining: AtomicBool,
+    /// Seat streams in flight.
+    seats: watch::Sender<usize>,
+    /// Per-bot limits of program seats: (max tables, semaphore).
+    bot_limits: Mutex<HashMap<String, (u32, Arc<Semaphore>)>>,
+    /// The host-wide limit of bot processes.
+    processes: Option<Arc<Semaphore>>,
+}
+
+impl Ctx {
+    /// True once shutdown has begun: new streams are refused.
+    pub(crate) fn is_draining(&self) -> bool {
+        self.draining.load(Ordering::SeqCst)
+    }
+
+    /// Counts a seat stream in flight until the guard is dropped.
+    pub(crate) fn seat_started(self: &Arc<Self>) -> SeatGuard {
+        self.seats.send_modify(|n| *n += 1);
+        SeatGuard {
+            ctx: Arc::clone(self),
+        }
+    }
+
+    /// Waits for a free process slot of `bot` (at most `max_tables` at once, 0 = no limit)
+    /// and of the host.
+    pub(crate) fn program_permits(
+        &self,
+        bot: &str,
+        max_tables: u32,
+    ) -> impl Future<Output = ProgramPermits> + Send + 'static {
+        let per_bot = (max_tables > 0).then(|| {
+            let mut limits = self.bot_limits.lock().unwrap_or_else(|e| e.into_inner());
+            let entry = limits
+                .entry(bot.to_string())
+                .or_insert_with(|| (max_tables, Arc::new(Semaphore::new(max_tables as usize))));
+            if entry.0 != max_tables {
+                // The record changed: new seats count against the new limit.
+                *entry = (max_tables, Arc::new(Semaphore::new(max_tables as usize)));
+            }
+            Arc::clone(&entry.1)
+        });
+        let host = self.processes.clone();
+        async move {
+            let bot = match per_bot {
+                Some(s) => s.acquire_owned().await.ok(),
+                None => None,
+            };
+            let host = match host {
+                Some(s) => s.acquire_owned().await.ok(),
+                None => None,
+            };
+            ProgramPermits {
+                _bot: bot,
+                _host: host,
+            }
+        }
+    }
+
+    /// Shutdown: refuse new streams, tell connected bots, give tables in flight the shutdown
+    /// grace, then end every stream. Returns the bots whose presence must be cleared.
+    async fn drain(&self) -> Vec<String> {
+        self.draining.store(true, Ordering::SeqCst);
+        self.hub.start_draining(&format!(
+            "bot-host {} is shutting down: the tables you are playing may finish (for up to {} ms); \
+             no new tables start here",
+            self.host,
+            self.config.shutdown_grace.as_millis()
+        ));
+        let mut seats = self.seats.subscribe();
+        let in_flight = *seats.borrow();
+        tracing::info!(
+            seats = in_flight,
+            grace_ms = self.config.shutdown_grace.as_millis(),
+            "draining"
+        );
+        if tokio::time::timeout(self.config.shutdown_grace, seats.wait_for(|n| *n == 0))
+            .await
+            .is_err()
+        {
+            tracing::warn!(
+                seats = *seats.borrow(),
+                "tables still in flight at the end of the shutdown grace"
+            );
+        }
+        let bots = self
+            .hub
+            .close_all(&format!("bot-host {} is shutting down", self.host));
+        self.closing.cancel();
+        bots
+    }
+}
+
+/// Counts a seat stream in flight (for the shutdown drain).
+pub(crate) struct SeatGuard {
+    ctx: Arc<Ctx>,
+}
+
+impl Drop for SeatGuard {
+    fn drop(&mut self) {
+        self.ctx.seats.send_modify(|n| *n = n.saturating_sub(1));
+    }
+}
+
+/// A bot-host bound to its address, ready to [`run`](BotHost::run).
+///
+/// ```no_run
+/// # async fn demo(store: std::sync::Arc<dyn arena_store::Store>) -> Result<(), arena_bot_host::BotHostError> {
+/// use arena_bot_host::{BotHost, BotHostConfig};
+/// let host = BotHost::bind(BotHostConfig::loopback(), store).await?;
+/// let addr = host.local_addr(); // the ephemeral port
+/// let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+/// let server = tokio::spawn(host.run(async { let _ = stopped.await; }));
+/// // … connect to `addr` …
+/// let _ = stop.send(());
+/// server.await.expect("the server task")?;
+/// # Ok(()) }
+/// ```
+pub struct BotHost {
+    config: BotHostConfig,
+    store: Arc<dyn Store>,
+    listener: tokio::net::TcpListener,
+    local_addr: SocketAddr,
+    advertised: String,
+}
+
+impl std::fmt::Debug for BotHost {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("BotHost")
+            .field("local_addr", &self.local_addr)
+            .field("advertised", &self.advertised)
+            .field("store", &self.store.describe())
+            .finish_non_exhaustive()
+    }
+}
+
+impl BotHost {
+    /// Checks `config` and binds its listen address (port 0 picks a free port).
+    pub async fn bind(
+        config: BotHostConfig,
+        store: Arc<dyn Store>,
+    ) -> Result<BotHost, BotHostError> {
+        config.validate()?;
+        let addr = config.listen;
+        let listener = tokio::net::TcpListener::bind(addr)
+            .await
+            .map_err(|source| BotHostError::Bind { addr, source })?;
+        let local_addr = listener
+            .local_addr()
+            .map_err(|source| BotHostError::Bind { addr, source })?;
+        let advertised = config
+            .advertise
+            .clone()
+            .unwrap_or_else(|| local_addr.to_string());
+        Ok(BotHost {
+            config,
+            store,
+            listener,
+            local_addr,
+            advertised,
+        })
+    }
+
+    /// The address the server is bound to.
+    pub fn local_addr(&self) -> SocketAddr {
+        self.local_addr
+    }
+
+    /// The address written to presence records and `SeatReady.host`.
+    pub fn advertised(&self) -> &str {
+        &self.advertised
+    }
+
+    /// The configuration in force.
+    pub fn config(&self) -> &BotHostConfig {
+        &self.config
+    }
+
+    /// Serves `BotGateway`, `SeatHost`, gRPC health and reflection until `shutdown` completes,
+    /// then shuts down gracefully: stops accepting connections and streams, tells connected
+    /// bots, gives tables in flight the shutdown grace, faults the seats still open, ends every
+    /// stream, kills bot processes and clears presence records.
+    pub async fn run(self, shutdown: impl Future<Output = ()> + Send) -> Result<(), BotHostError> {
+        let BotHost {
+            config,
+            store,
+            listener,
+            local_addr,
+            advertised,
+        } = self;
+        if local_addr.ip().is_unspecified() && config.advertise.is_none() {
+            tracing::warn!(
+                %advertised,
+                "advertising an unspecified address: referees on other machines cannot reach it; set advertise"
+            );
+        }
+        let hub = Arc::new(Hub::new(
+            advertised.clone(),
+            Arc::clone(&store),
+            config.grace,
+            config.keepalive,
+        ));
+        let processes = match config.processes.max_processes {
+            0 => None,
+            n => Some(Arc::new(Semaphore::new(n))),
+        };
+        let max_message = config.max_message_bytes;
+        let ctx = Arc::new(Ctx {
+            config,
+            store,
+            host: advertised,
+            hub,
+            closing: CancellationToken::new(),
+            draining: AtomicBool::new(false),
+            seats: watch::Sender::new(0),
+            bot_limits: Mutex::new(HashMap::new()),
+            processes,
+        });
+
+        let (health, health_service) = tonic_health::server::health_reporter();
+        health.set_serving::<BotGatewayServer<Gateway>>().await;
+        health.set_serving::<SeatHostServer<SeatService>>().await;
+        let reflection = tonic_reflection::server::Builder::configure()
+            .register_encoded_file_descriptor_set(arena_proto::FILE_DESCRIPTOR_SET)
+            .register_encoded_file_descriptor_set(tonic_health::pb::FILE_DESCRIPTOR_SET)
+            .build_v1()
+            .map_err(|e| BotHostError::Reflection(e.to_string()))?;
+        let gateway = BotGatewayServer::new(Gateway {
+            ctx: Arc::clone(&ctx),
+        })
+        .max_decoding_message_size(max_message)
+        .max_encoding_message_size(max_message);
+        let seats = SeatHostServer::new(SeatService {
+            ctx: Arc::clone(&ctx),
+        })
+        .max_decoding_message_size(max_message)
+        .max_encoding_message_size(max_message);
+
+        // Shutdown has two steps: tonic stops accepting at once (`stop_accepting`), while the
+        // drain task lets tables finish and then ends every stream, which lets tonic return.
+        let stop_accepting = CancellationToken::new();
+        let signal = {
+            let stop = stop_accepting.clone();
+            async move {
+                shutdown.await;
+                stop.cancel();
+            }
+        };
+        let drain = {
+            let ctx = Arc::clone(&ctx);
+            let stop = stop_accepting.clone();
+            let health = health.clone();
+            tokio::spawn(async move {
+                stop.cancelled().await;
+                tracing::info!("shutting down");
+                health.set_not_serving::<BotGatewayServer<Gateway>>().await;
+                health
+                    .set_not_serving::<SeatHostServer<SeatService>>()
+                    .await;
+                health
+                    .set_service_status("", tonic_health::ServingStatus::NotServing)
+                    .await;
+                ctx.drain().await
+            })
+        };
+        tracing::info!(addr = %local_addr, host = %ctx.host, store = %ctx.store.describe(), "bot-host serving");
+        let incoming = TcpIncoming::from(listener).with_nodelay(Some(true));
+        let served = Server::builder()
+            .add_service(health_service)
+            .add_service(reflection)
+            .add_service(gateway)
+            .add_service(seats)
+            .serve_with_incoming_shutdown(incoming, signal)
+            .await;
+
+        // Whatever ended the server, end every stream and clear presence.
+        stop_accepting.cancel();
+        let mut bots = match drain.await {
+            Ok(bots) => bots,
+            Err(e) => {
+                tracing::error!(error = %e, "the drain task failed");
+                Vec::new()
+            }
+        };
+        ctx.closing.cancel();
+        bots.extend(ctx.hub.close_all(&format!("bot-host {} stopped", ctx.host)));
+        bots.sort();
+        bots.dedup();
+        let clears = bots.iter().map(|bot| {
+            let ctx = Arc::clone(&ctx);
+            async move {
+                match tokio::time::timeout(
+                    PRESENCE_CLEAR_TIMEOUT,
+                    ctx.store.clear_presence(bot, &ctx.host),
+                )
+                .await
+                {
+                    Ok(Ok(())) => {}
+                    Ok(Err(e)) => tracing::warn!(bot, error = %e, "cannot clear presence"),
+                    Err(_) => tracing::warn!(bot, "clearing presence timed out"),
+                }
+            }
+        });
+        for clear in clears {
+            clear.await;
+        }
+        tracing::info!("bot-host stopped");
+        served.map_err(BotHostError::from)
+    }
+}
+
+/// Binds `config.listen`, logs the configuration, and serves until `shutdown` completes (see
+/// [`BotHost::run`]). What the `arena bot-host` command calls.
+pub async fn serve(
+    config: BotHostConfig,
+    store: Arc<dyn Store>,
+    shutdown: impl Future<Output = ()> + Send,
+) -> Result<(), BotHostError> {
+    tracing::info!(config = %config, store = %store.describe(), "bot-host starting");
+    let host = BotHost::bind(config, store).await?;
+    host.run(shutdown).await
+}

@@ -1,0 +1,106 @@
+//! Bot tokens: issued once to a bot's owner, stored only as a SHA-256 hash.
+//!
+//! A token is 32 bytes from the operating system's random source, written in URL-safe base64
+//! without padding (43 characters). The store keeps [`hash_token`] of it
+//! (`BotRecord::token_sha256`); a remote bot presents the token as `authorization: Bearer <token>`.
+
+use base64::Engine;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use sha2::{Digest, Sha256};
+
+/// Random bytes in a token.
+pub const TOKEN_BYTES: usize = 32;
+
+/// The operating system's random source failed.
+#[derive(Debug, thiserror::Error)]
+#[error("the operating system's random source failed: {0}")]
+pub struct TokenError(getrandom::Error);
+
+/// A new token and its hash: `(token, sha256_hex)`. Give the token to the bot's owner (it is
+/// shown once) and store only the hash.
+pub fn issue_token() -> Result<(String, String), TokenError> {
+    let mut bytes = [0u8; TOKEN_BYTES];
+    getrandom::fill(&mut bytes).map_err(TokenError)?;
+    let token = URL_SAFE_NO_PAD.encode(bytes);
+    let hash = hash_token(&token);
+    Ok((token, hash))
+}
+
+/// The SHA-256 of a token's text, as lower-case hex (64 characters): what
+/// `BotRecord::token_sha256` stores.
+pub fn hash_token(token: &str) -> String {
+    hex(&Sha256::digest(token.as_bytes()))
+}
+
+/// True when `token` hashes to `sha256_hex` (compared in constant time, case-insensitively).
+pub fn token_matches(token: &str, sha256_hex: &str) -> bool {
+    let got = hash_token(token);
+    let want = sha256_hex.trim().to_ascii_lowercase();
+    if got.len() != want.len() {
+        return false;
+    }
+    got.bytes()
+        .zip(want.bytes())
+        .fold(0u8, |acc, (a, b)| acc | (a ^ b))
+        == 0
+}
+
+/// Random characters for session ids (shorter than tokens; they are not secrets).
+pub(crate) fn session_id() -> String {
+    let mut bytes = [0u8; 12];
+    if getrandom::fill(&mut bytes).is_err() {
+        // Session ids only need to be unique on this host, not secret.
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos())
+            .unwrap_or_default();
+        bytes.copy_from_slice(&nanos.to_le_bytes()[..12]);
+    }
+    format!("s-{}", URL_SAFE_NO_PAD.encode(bytes))
+}
+
+fn hex(bytes: &[u8]) -> String {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut s = String::with_capacity(bytes.len() * 2);
+    for &b in bytes {
+        s.push(char::from(DIGITS[usize::from(b >> 4)]));
+        s.push(char::from(DIGITS[usize::from(b & 15)]));
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tokens_are_url_safe_random_and_hash_to_their_record() {
+        let (token, hash) = issue_token().unwrap();
+        assert_eq!(token.len(), 43);
+        assert!(
+            token
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_'),
+            "{token}"
+        );
+        assert_eq!(hash, hash_token(&token));
+        assert!(token_matches(&token, &hash));
+        assert!(token_matches(&token, &hash.to_uppercase()));
+        let (other, _) = issue_token().unwrap();
+        assert_ne!(token, other);
+        assert!(!token_matches(&other, &hash));
+        assert!(!token_matches(&token, "abc"));
+    }
+
+    #[test]
+    fn the_hash_is_sha256_hex() {
+        assert_eq!(
+            hash_token("abc"),
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+        );
+        assert_eq!(
+            hash_token(""),
+            "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+        );
+    }
+}
