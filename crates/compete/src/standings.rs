@@ -13,7 +13,7 @@ pub struct Standings {
     pub ranks: Vec<Vec<usize>>,
     /// Probability of each rank: `[table][rank − 1]`.
     pub rank_probs: Vec<Vec<f64>>,
-    /// Each table's most probable rank.
+    /// Each table's most probable rank (the better one when two are equally likely).
     pub most_probable: Vec<usize>,
     /// Each table's mean rank.
     pub mean_rank: Vec<f64>,
@@ -196,7 +196,8 @@ mod tests {
         ];
         let s = Standings::from_totals(vec!["a".into(), "b".into(), "c".into()], totals, 1, 1);
         assert_eq!(s.rank_probs[0], vec![0.75, 0.0, 0.25]);
-        assert_eq!(s.most_probable, vec![1, 2, 3]);
+        // c is 2nd and 3rd equally often: the better place wins the tie.
+        assert_eq!(s.most_probable, vec![1, 2, 2]);
         assert_eq!(s.final_order, vec![0, 1, 2]);
         assert_eq!(s.exact_agreement(&[0, 1, 2]), 0.5);
         for p in &s.rank_probs {
