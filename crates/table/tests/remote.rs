@@ -1,0 +1,590 @@
+//! Remote seats against an in-test bot-host: legal, late, silent, illegal, garbage, faulting and
+//! vanishing bots; forfeit and play-on; and what a seat is shown.
+
+mod support;
+
+use std::collections::HashMap;
+
+use arena_proto::convert::{self, DdzDecision};
+use arena_proto::v1;
+use arena_table::job::{Setup, validate};
+use arena_table::{BotHosts, RunOptions, run_table};
+use ddz::{Action, CardSet, Deal, Game, Phase, Seat};
+use support::{FakeHost, Received};
+
+fn job(
+    id: &str,
+    seed: u64,
+    seats: [&str; 3],
+    setup: v1::DdzSetup,
+    time: v1::TimeControl,
+    policy: v1::VerdictPolicy,
+) -> v1::TableJob {
+    v1::TableJob {
+        table_id: id.into(),
+        game: v1::Game::DouDizhu as i32,
+        seats: seats.map(|b| v1::SeatSpec { bot: b.into() }).to_vec(),
+        setup: Some(v1::table_job::Setup::Ddz(setup)),
+        time: Some(time),
+        verdict_policy: policy as i32,
+        seed,
+        ..Default::default()
+    }
+}
+
+/// Seat 0 is landlord at bid 1, no bidding or doubling: seat 0 decides first.
+fn fixed(seed: u64) -> v1::DdzSetup {
+    v1::DdzSetup {
+        deal: Deal::generate(seed, 0).to_string(),
+        landlord: Some(v1::ddz_setup::Landlord::FixedLandlord(0)),
+        ..Default::default()
+    }
+}
+
+fn bidding(seed: u64, first: u32) -> v1::DdzSetup {
+    v1::DdzSetup {
+        deal: Deal::generate(seed, 0).to_string(),
+        landlord: Some(v1::ddz_setup::Landlord::FirstBidder(first)),
+        doubling: true,
+        ..Default::default()
+    }
+}
+
+fn quick() -> v1::TimeControl {
+    v1::TimeControl {
+        decision_ms: 200,
+        hard_cap_ms: 2000,
+        penalty_per_100ms: 1,
+        verdict_penalty: 10,
+    }
+}
+
+async fn run(host: &str, j: &v1::TableJob) -> (v1::TableResult, v1::Replay) {
+    let hosts = BotHosts::new(&[host.to_string()]).unwrap();
+    run_table(j, &RunOptions::default(), &hosts).await.unwrap()
+}
+
+/// Applies the replay's actions to a fresh game; stops at the first step without an action.
+fn replay_game(j: &v1::TableJob, replay: &v1::Replay) -> Game {
+    let Setup::Ddz(spec) = validate(j).unwrap().setup;
+    let mut g = Game::new(spec.config, spec.deal, j.seed);
+    for step in &replay.steps {
+        assert_eq!(g.to_act().map(|s| s.index() as u32), Some(step.seat));
+        let Some(a) = &step.action else { break };
+        apply(&mut g, a);
+    }
+    g
+}
+
+fn apply(g: &mut Game, a: &v1::Action) {
+    match convert::ddz_decision(a).unwrap() {
+        DdzDecision::Bid(b) => g.apply(Action::Bid(b as u8)).unwrap(),
+        DdzDecision::Double(x) => g.apply(Action::Double(x)).unwrap(),
+        DdzDecision::Play(c) => {
+            g.play_cards(c).unwrap();
+        }
+    }
+}
+
+fn ddz_outcome(r: &v1::TableResult) -> v1::DdzOutcome {
+    match r.outcome.as_ref().and_then(|o| o.game.clone()) {
+        Some(v1::outcome::Game::Ddz(o)) => o,
+        None => panic!("no outcome in {r:?}"),
+    }
+}
+
+fn messages_for<'a>(
+    log: &'a [Received],
+    table: &str,
+    seat: u32,
+) -> Vec<&'a v1::referee_to_seat::Msg> {
+    log.iter()
+        .filter(|r| r.table_id == table && r.seat == seat)
+        .filter_map(|r| r.msg.msg.as_ref())
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn legal_remote_seats_play_a_whole_table_and_are_closed_with_the_outcome() {
+    let (host, addr) = FakeHost::start().await;
+    let j = job(
+        "legal-1",
+        11,
+        ["legal", "legal", "passive"],
+        bidding(11, 1),
+        quick(),
+        v1::VerdictPolicy::Forfeit,
+    );
+    let (result, replay) = run(&addr.to_string(), &j).await;
+    assert_eq!(result.error, "");
+    assert!(result.verdicts.is_empty(), "{:?}", result.verdicts);
+    let g = replay_game(&j, &replay);
+    assert_eq!(
+        Some(convert::ddz_outcome(
+            g.outcome().unwrap(),
+            ddz::Scoring::Competition
+        )),
+        result.outcome
+    );
+    let log = host.received();
+    for seat in 0..3u32 {
+        let msgs = messages_for(&log, "legal-1", seat);
+        let Some(v1::referee_to_seat::Msg::Open(open)) = msgs.first() else {
+            panic!("{msgs:?}")
+        };
+        assert_eq!(
+            (open.bot.as_str(), open.game()),
+            (j.seats[seat as usize].bot.as_str(), v1::Game::DouDizhu)
+        );
+        assert_eq!(open.time, Some(quick()));
+        let Some(v1::referee_to_seat::Msg::Close(close)) = msgs.last() else {
+            panic!("{msgs:?}")
+        };
+        assert_eq!(close.outcome, result.outcome);
+        let requests = msgs
+            .iter()
+            .filter(|m| matches!(m, v1::referee_to_seat::Msg::Request(_)))
+            .count();
+        assert_eq!(result.decisions[seat as usize] as usize, requests);
+        for m in &msgs {
+            if let v1::referee_to_seat::Msg::Request(r) = m {
+                let step = &replay.steps[r.request_id as usize];
+                assert_eq!((step.seat, step.kind), (seat, r.kind));
+                assert_eq!((r.deadline_ms, r.table_id.as_str()), (200, "legal-1"));
+            }
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn late_answers_cost_a_point_per_started_100ms() {
+    let (_host, addr) = FakeHost::start().await;
+    let time = v1::TimeControl {
+        decision_ms: 100,
+        hard_cap_ms: 1000,
+        penalty_per_100ms: 1,
+        verdict_penalty: 0,
+    };
+    // Seat 0 answers its first three decisions at ~250 ms: 150 ms over, two started 100 ms.
+    let j = job(
+        "late-1",
+        5,
+        ["late=250*3", "legal", "legal"],
+        fixed(5),
+        time,
+        v1::VerdictPolicy::Forfeit,
+    );
+    let (result, replay) = run(&addr.to_string(), &j).await;
+    assert!(result.verdicts.is_empty(), "{:?}", result.verdicts);
+    let seat0: Vec<_> = replay.steps.iter().filter(|s| s.seat == 0).collect();
+    for s in &seat0[..3] {
+        // Jitter: anything from 201 to 300 ms is two points; the sleep alone is 250.
+        assert!(
+            (250..=300).contains(&s.elapsed_ms),
+            "elapsed {} ms",
+            s.elapsed_ms
+        );
+        assert_eq!(s.penalty, 2);
+    }
+    assert!(
+        seat0[3..]
+            .iter()
+            .all(|s| s.penalty == 0 && s.elapsed_ms < 100)
+    );
+    assert_eq!(result.penalties, [6, 0, 0]);
+    let scores = &result.outcome.as_ref().unwrap().scores;
+    assert_eq!(result.final_scores, [scores[0] - 6, scores[1], scores[2]]);
+    assert!(result.mean_decision_ms[0] > result.mean_decision_ms[1]);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn silence_is_a_timeout_at_the_hard_cap_under_both_policies() {
+    let (_host, addr) = FakeHost::start().await;
+    let time = v1::TimeControl {
+        decision_ms: 100,
+        hard_cap_ms: 300,
+        penalty_per_100ms: 1,
+        verdict_penalty: 10,
+    };
+    // Seat 1 (a farmer) answers its first decision, then never again.
+    let forfeit = job(
+        "silent-f",
+        8,
+        ["legal", "silent@1", "legal"],
+        fixed(8),
+        time,
+        v1::VerdictPolicy::Forfeit,
+    );
+    let (result, replay) = run(&addr.to_string(), &forfeit).await;
+    assert_eq!(result.verdicts.len(), 1);
+    let v = &result.verdicts[0];
+    assert_eq!((v.seat, v.kind()), (1, v1::VerdictKind::Timeout));
+    assert!(
+        v.reason.contains("no answer within the hard cap of 300 ms"),
+        "{}",
+        v.reason
+    );
+    assert_eq!(
+        v.decision as usize,
+        replay.steps.len() - 1,
+        "the game ends at the verdict"
+    );
+    let step = replay.steps.last().unwrap();
+    assert_eq!(
+        (
+            step.seat,
+            step.elapsed_ms,
+            step.penalty,
+            step.action.as_ref()
+        ),
+        (1, 300, 2, None)
+    );
+    assert_eq!(step.verdict.as_ref(), Some(v));
+    assert_eq!(result.forfeited_by, Some(1));
+    let o = ddz_outcome(&result);
+    assert_eq!(
+        (o.landlord, o.winner, o.bombs),
+        (0, 0, 0),
+        "a farmer forfeited: the landlord's side wins"
+    );
+    assert_eq!(result.outcome.as_ref().unwrap().scores, [2, -1, -1]);
+    assert_eq!(result.penalties, [0, 2, 0]);
+    assert_eq!(result.final_scores, [2, -3, -1]);
+
+    let play_on = job(
+        "silent-p",
+        8,
+        ["legal", "silent@1", "legal"],
+        fixed(8),
+        time,
+        v1::VerdictPolicy::PlayOn,
+    );
+    let (result, replay) = run(&addr.to_string(), &play_on).await;
+    assert_eq!(result.verdicts.len(), 1);
+    let v = &result.verdicts[0];
+    assert_eq!((v.seat, v.kind()), (1, v1::VerdictKind::Timeout));
+    assert_eq!(result.forfeited_by, None);
+    let step = &replay.steps[v.decision as usize];
+    assert!(step.automatic && step.action.is_some());
+    assert_eq!(
+        step.penalty,
+        2 + 10,
+        "overrun to the hard cap plus the verdict penalty"
+    );
+    for later in replay.steps[v.decision as usize + 1..]
+        .iter()
+        .filter(|s| s.seat == 1)
+    {
+        assert!(later.automatic && later.verdict.is_none());
+        assert_eq!((later.elapsed_ms, later.penalty), (0, 0));
+    }
+    assert_eq!(result.penalties, [0, 12, 0]);
+    let g = replay_game(&play_on, &replay);
+    assert_eq!(
+        Some(convert::ddz_outcome(
+            g.outcome().unwrap(),
+            ddz::Scoring::Competition
+        )),
+        result.outcome
+    );
+    // Only the decisions the bot was asked count for it.
+    assert_eq!(result.decisions[1], 2);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bad_answers_and_failed_seats_get_the_right_verdicts() {
+    let (_host, addr) = FakeHost::start().await;
+    let cases = [
+        ("illegal@1", v1::VerdictKind::Illegal, "not all in its hand"),
+        (
+            "garbage@1",
+            v1::VerdictKind::Malformed,
+            "unknown card character 'X'",
+        ),
+        (
+            "empty@1",
+            v1::VerdictKind::Malformed,
+            "the reply holds no action",
+        ),
+        (
+            "fault@1",
+            v1::VerdictKind::Crashed,
+            "the bot program exited with status 3",
+        ),
+        (
+            "hangup@1",
+            v1::VerdictKind::Disconnected,
+            "bot-host ended the seat stream",
+        ),
+        ("refuse", v1::VerdictKind::Crashed, "could not be started"),
+    ];
+    for (i, (bot, kind, reason)) in cases.into_iter().enumerate() {
+        for policy in [v1::VerdictPolicy::Forfeit, v1::VerdictPolicy::PlayOn] {
+            let id = format!("bad-{i}-{}", policy as i32);
+            let j = job(
+                &id,
+                20 + i as u64,
+                ["legal", "legal", bot],
+                fixed(20 + i as u64),
+                quick(),
+                policy,
+            );
+            let (result, replay) = run(&addr.to_string(), &j).await;
+            assert_eq!(result.verdicts.len(), 1, "{bot}: {:?}", result.verdicts);
+            let v = &result.verdicts[0];
+            assert_eq!((v.seat, v.kind()), (2, kind), "{bot}");
+            assert!(v.reason.contains(reason), "{bot}: {}", v.reason);
+            assert_eq!(replay.steps[v.decision as usize].verdict.as_ref(), Some(v));
+            let asked_before = replay.steps[..v.decision as usize]
+                .iter()
+                .filter(|s| s.seat == 2)
+                .count();
+            assert_eq!(asked_before, if bot == "refuse" { 0 } else { 1 }, "{bot}");
+            if policy == v1::VerdictPolicy::Forfeit {
+                assert_eq!(result.forfeited_by, Some(2));
+                assert_eq!(ddz_outcome(&result).winner, 0);
+                assert_eq!(result.penalties, [0, 0, 0]);
+            } else {
+                assert_eq!(result.forfeited_by, None);
+                assert_eq!(result.penalties, [0, 0, 10]);
+                let g = replay_game(&j, &replay);
+                assert_eq!(
+                    Some(convert::ddz_outcome(
+                        g.outcome().unwrap(),
+                        ddz::Scoring::Competition
+                    )),
+                    result.outcome
+                );
+            }
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_seat_with_no_bot_host_to_reach_is_disconnected() {
+    let j = job(
+        "nohost",
+        1,
+        ["expert", "expert", "somebody"],
+        fixed(1),
+        quick(),
+        v1::VerdictPolicy::Forfeit,
+    );
+    let (result, _) = run_table(&j, &RunOptions::default(), &BotHosts::default())
+        .await
+        .unwrap();
+    let v = &result.verdicts[0];
+    assert_eq!((v.seat, v.kind()), (2, v1::VerdictKind::Disconnected));
+    assert!(v.reason.contains("no bot-host address"), "{}", v.reason);
+    assert_eq!(result.forfeited_by, Some(2));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn builtin_and_heavy_search_bots_sit_beside_remote_seats() {
+    let (_host, addr) = FakeHost::start().await;
+    let j = job(
+        "mixed",
+        4,
+        ["search:samples=2,candidates=2", "legal", "expert"],
+        bidding(4, 0),
+        quick(),
+        v1::VerdictPolicy::Forfeit,
+    );
+    let (result, replay) = run(&addr.to_string(), &j).await;
+    assert!(result.verdicts.is_empty(), "{:?}", result.verdicts);
+    let g = replay_game(&j, &replay);
+    assert_eq!(
+        Some(convert::ddz_outcome(
+            g.outcome().unwrap(),
+            ddz::Scoring::Competition
+        )),
+        result.outcome
+    );
+}
+
+/// Counts by rank.
+fn counts(c: CardSet) -> [u8; 15] {
+    c.counts()
+}
+
+/// Checks that `cards` (a card string from a message to `seat`) uses no card the seat cannot
+/// know about: per rank, at most what the deck holds outside the other seats' hidden cards.
+fn assert_visible(what: &str, text: &str, allowed: &[u8; 15], ctx: &str) {
+    if text.is_empty() || text == "pass" {
+        return;
+    }
+    let c: CardSet = text
+        .parse()
+        .unwrap_or_else(|e| panic!("{ctx}: {what} {text:?}: {e}"));
+    for (r, (&n, &max)) in counts(c).iter().zip(allowed).enumerate() {
+        assert!(
+            n <= max,
+            "{ctx}: {what} {text:?} shows {n} of rank {r}, the seat can know of {max}: hidden cards leaked"
+        );
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn no_seat_is_ever_shown_another_seats_hidden_cards() {
+    let (host, addr) = FakeHost::start().await;
+    let mut jobs = Vec::new();
+    for k in 0..48u64 {
+        // Passive bidders force redeals (all three pass); fixed-landlord tables too.
+        let seats = match k % 4 {
+            0 => ["passive", "passive", "passive"],
+            1 => ["legal", "passive", "legal"],
+            2 => ["legal", "legal", "legal"],
+            _ => ["passive", "legal", "passive"],
+        };
+        let setup = if k % 6 == 5 {
+            fixed(100 + k)
+        } else {
+            bidding(100 + k, (k % 3) as u32)
+        };
+        jobs.push(job(
+            &format!("leak-{k}"),
+            100 + k,
+            seats,
+            setup,
+            quick(),
+            v1::VerdictPolicy::Forfeit,
+        ));
+    }
+    let hosts = BotHosts::new(&[addr.to_string()]).unwrap();
+    let opts = RunOptions::default();
+    let runs =
+        futures_util::future::join_all(jobs.iter().map(|j| run_table(j, &opts, &hosts))).await;
+    let log = host.received();
+    let mut requests: HashMap<(String, u64), (u32, v1::DecisionRequest)> = HashMap::new();
+    let mut checked = 0;
+    let mut redeals = 0;
+    for r in &log {
+        match &r.msg.msg {
+            Some(v1::referee_to_seat::Msg::Request(q)) => {
+                assert_eq!(
+                    (q.table_id.as_str(), q.seat),
+                    (r.table_id.as_str(), r.seat),
+                    "a request on another table's or seat's stream"
+                );
+                assert!(
+                    requests
+                        .insert((r.table_id.clone(), q.request_id), (r.seat, q.clone()))
+                        .is_none()
+                );
+            }
+            Some(v1::referee_to_seat::Msg::Open(o)) => {
+                // Only the table, the seat, its own bot, the game and the clock.
+                let j = jobs.iter().find(|j| j.table_id == o.table_id).unwrap();
+                assert_eq!(o.bot, j.seats[o.seat as usize].bot);
+                assert_eq!(
+                    *o,
+                    v1::SeatOpen {
+                        table_id: j.table_id.clone(),
+                        seat: o.seat,
+                        bot: o.bot.clone(),
+                        game: j.game,
+                        time: Some(quick())
+                    }
+                );
+            }
+            Some(v1::referee_to_seat::Msg::Close(c)) => {
+                assert!(c.verdicts.is_empty());
+                let o = c.outcome.as_ref().unwrap();
+                assert!(matches!(o.game, Some(v1::outcome::Game::Ddz(_))));
+            }
+            None => panic!("an empty message"),
+        }
+    }
+    for (j, run) in jobs.iter().zip(runs) {
+        let (result, replay) = run.unwrap();
+        assert!(result.verdicts.is_empty(), "{:?}", result.verdicts);
+        let Setup::Ddz(spec) = validate(j).unwrap().setup;
+        let mut g = Game::new(spec.config, spec.deal, j.seed);
+        for (i, step) in replay.steps.iter().enumerate() {
+            let (seat, q) = requests
+                .get(&(j.table_id.clone(), i as u64))
+                .unwrap_or_else(|| panic!("{}: no request for step {i}", j.table_id));
+            assert_eq!(*seat, step.seat);
+            let s = Seat::new(*seat as u8).unwrap();
+            let Some(v1::observation::Game::Ddz(o)) =
+                q.observation.as_ref().and_then(|o| o.game.clone())
+            else {
+                panic!()
+            };
+            let ctx = format!("{} step {i} seat {seat}", j.table_id);
+            // The seat's own cards, exactly.
+            assert_eq!(o.hand, g.hand(s).to_string(), "{ctx}");
+            // What the other seats hold and the seat cannot see: their current hands, less the
+            // bottom cards once shown; plus the bottom itself while bidding.
+            let landlord = g.landlord();
+            let bottom = g.deal().bottom;
+            let mut hidden = [0u8; 15];
+            for other in Seat::ALL.into_iter().filter(|&x| x != s) {
+                let mut h = counts(g.hand(other));
+                if landlord == Some(other) {
+                    // Unplayed bottom cards are public.
+                    let played_by_landlord = counts(g.observation(other).played[other.index()]);
+                    for (r, x) in h.iter_mut().enumerate() {
+                        let b = counts(bottom)[r].saturating_sub(played_by_landlord[r]);
+                        *x -= b.min(*x);
+                    }
+                }
+                for (r, x) in h.iter().enumerate() {
+                    hidden[r] += x;
+                }
+            }
+            if landlord.is_none() {
+                for (r, x) in counts(bottom).iter().enumerate() {
+                    hidden[r] += x;
+                }
+            }
+            let deck = counts(CardSet::DECK);
+            let allowed: [u8; 15] = std::array::from_fn(|r| deck[r] - hidden[r]);
+            assert_visible("hand", &o.hand, &allowed, &ctx);
+            assert_visible("bottom", &o.bottom, &allowed, &ctx);
+            assert_visible("to_beat", &o.to_beat, &allowed, &ctx);
+            for l in &o.legal {
+                if g.phase() == Phase::Play {
+                    assert_visible("legal", l, &allowed, &ctx);
+                    assert!(
+                        l == "pass" || l.parse::<CardSet>().unwrap().is_subset_of(g.hand(s)),
+                        "{ctx}: legal {l} not in hand"
+                    );
+                }
+            }
+            for e in &o.events {
+                match &e.event {
+                    Some(v1::ddz_event::Event::Play(p)) => {
+                        assert_visible("event", p, &allowed, &ctx)
+                    }
+                    Some(v1::ddz_event::Event::Landlord(l)) => {
+                        assert_visible("landlord bottom", &l.bottom, &allowed, &ctx)
+                    }
+                    _ => {}
+                }
+            }
+            // Field by field against the public record.
+            assert_eq!(o.bottom.is_empty(), landlord.is_none(), "{ctx}");
+            let public: Vec<_> = g.events().iter().filter_map(convert::ddz_event).collect();
+            assert_eq!(o.events, public, "{ctx}");
+            let cards_left: Vec<u32> = Seat::ALL.iter().map(|&x| g.hand(x).len()).collect();
+            assert_eq!(o.cards_left, cards_left, "{ctx}");
+            assert_eq!(o.seat, *seat);
+            checked += 1;
+            apply(&mut g, step.action.as_ref().unwrap());
+        }
+        assert_eq!(
+            Some(convert::ddz_outcome(
+                g.outcome().unwrap(),
+                ddz::Scoring::Competition
+            )),
+            result.outcome
+        );
+        redeals += g.redeals();
+    }
+    assert_eq!(checked, requests.len(), "every request was checked");
+    assert!(
+        redeals >= 10,
+        "bidding games with redeals were covered ({redeals})"
+    );
+}

@@ -1,0 +1,291 @@
+//! An in-test bot-host: a `SeatHost` server on an ephemeral port whose bots behave as their
+//! names say, and that records every message a referee sends it.
+//!
+//! Bot names: `MODE[=ARG][@AFTER][*COUNT]`. The bot answers legally for its first AFTER decisions
+//! (default 0), then behaves as MODE for COUNT decisions (default: the rest of the game), then
+//! legally again. Modes:
+//! - `legal`: a random legal action (seeded by table, seat and request id);
+//! - `passive`: bid 0 and decline doubles (so auctions redeal), else a random legal action;
+//! - `late=MS`: a legal action after sleeping MS milliseconds;
+//! - `silent`: never answers;
+//! - `illegal`: cards it does not hold, or a bid of 7;
+//! - `garbage`: the play `3X`;
+//! - `empty`: a reply without an action;
+//! - `fault`: a `SeatFault` (crashed, "exit status 3");
+//! - `hangup`: ends the stream;
+//! - `refuse`: a `SeatFault` instead of `SeatReady` when the seat opens.
+
+#![allow(dead_code)]
+
+use std::net::SocketAddr;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use arena_proto::v1;
+use arena_proto::v1::seat_host_server::{SeatHost, SeatHostServer};
+use tokio::sync::mpsc;
+use tokio_stream::wrappers::{ReceiverStream, TcpListenerStream};
+use tonic::{Request, Response, Status, Streaming};
+
+/// A message the host received on a seat stream.
+#[derive(Clone, Debug)]
+pub struct Received {
+    /// The stream's table (from its SeatOpen).
+    pub table_id: String,
+    /// The stream's seat (from its SeatOpen).
+    pub seat: u32,
+    /// The message.
+    pub msg: v1::RefereeToSeat,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+enum Mode {
+    Legal,
+    Passive,
+    Late(u64),
+    Silent,
+    Illegal,
+    Garbage,
+    Empty,
+    Fault,
+    Hangup,
+    Refuse,
+}
+
+#[derive(Clone, Debug)]
+struct Behaviour {
+    mode: Mode,
+    after: u32,
+    count: u32,
+}
+
+impl Behaviour {
+    fn parse(name: &str) -> Behaviour {
+        let (rest, count) = match name.split_once('*') {
+            Some((r, c)) => (r, c.parse().unwrap()),
+            None => (name, u32::MAX),
+        };
+        let (rest, after) = match rest.split_once('@') {
+            Some((r, a)) => (r, a.parse().unwrap()),
+            None => (rest, 0),
+        };
+        let (mode, arg) = rest.split_once('=').unwrap_or((rest, ""));
+        let mode = match mode {
+            "legal" => Mode::Legal,
+            "passive" => Mode::Passive,
+            "late" => Mode::Late(arg.parse().unwrap()),
+            "silent" => Mode::Silent,
+            "illegal" => Mode::Illegal,
+            "garbage" => Mode::Garbage,
+            "empty" => Mode::Empty,
+            "fault" => Mode::Fault,
+            "hangup" => Mode::Hangup,
+            "refuse" => Mode::Refuse,
+            other => panic!("unknown fake bot mode {other:?}"),
+        };
+        Behaviour { mode, after, count }
+    }
+
+    /// The mode for the `n`th decision (0-based).
+    fn mode_at(&self, n: u32) -> Mode {
+        if n >= self.after && n - self.after < self.count {
+            self.mode.clone()
+        } else {
+            Mode::Legal
+        }
+    }
+}
+
+/// The fake bot-host.
+#[derive(Clone, Default)]
+pub struct FakeHost {
+    log: Arc<Mutex<Vec<Received>>>,
+}
+
+impl FakeHost {
+    /// Everything received so far.
+    pub fn received(&self) -> Vec<Received> {
+        self.log.lock().unwrap().clone()
+    }
+
+    /// Starts the host on an ephemeral port; returns it and its address.
+    pub async fn start() -> (FakeHost, SocketAddr) {
+        let host = FakeHost::default();
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let svc = SeatHostServer::new(host.clone());
+        tokio::spawn(async move {
+            tonic::transport::Server::builder()
+                .tcp_nodelay(true)
+                .add_service(svc)
+                .serve_with_incoming(TcpListenerStream::new(listener))
+                .await
+                .unwrap();
+        });
+        (host, addr)
+    }
+}
+
+fn splitmix(mut z: u64) -> u64 {
+    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+fn legal_of(r: &v1::DecisionRequest) -> Vec<String> {
+    match r.observation.as_ref().and_then(|o| o.game.as_ref()) {
+        Some(v1::observation::Game::Ddz(o)) => o.legal.clone(),
+        None => Vec::new(),
+    }
+}
+
+fn action_for(kind: v1::DecisionKind, text: &str) -> v1::Action {
+    use v1::ddz_action::Action as A;
+    let a = match kind {
+        v1::DecisionKind::Bid => A::Bid(text.parse().unwrap()),
+        v1::DecisionKind::Double | v1::DecisionKind::Redouble => A::Double(text == "1"),
+        _ => A::Play(text.to_string()),
+    };
+    v1::Action {
+        game: Some(v1::action::Game::Ddz(v1::DdzAction { action: Some(a) })),
+    }
+}
+
+fn legal_answer(r: &v1::DecisionRequest, passive: bool) -> v1::Action {
+    let kind = r.kind();
+    let legal = legal_of(r);
+    let pick = if passive && kind != v1::DecisionKind::Play {
+        "0".to_string()
+    } else {
+        let h = splitmix(
+            r.request_id
+                ^ splitmix(r.seat as u64)
+                ^ splitmix(
+                    r.table_id.len() as u64 * 7919 + r.table_id.bytes().map(u64::from).sum::<u64>(),
+                ),
+        );
+        legal[(h % legal.len() as u64) as usize].clone()
+    };
+    action_for(kind, &pick)
+}
+
+fn illegal_answer(r: &v1::DecisionRequest) -> v1::Action {
+    let Some(v1::observation::Game::Ddz(o)) = r.observation.as_ref().and_then(|o| o.game.as_ref())
+    else {
+        panic!("no observation")
+    };
+    match r.kind() {
+        v1::DecisionKind::Bid => action_for(v1::DecisionKind::Bid, "7"),
+        v1::DecisionKind::Play => {
+            let hand: ddz::CardSet = o.hand.parse().unwrap();
+            let rank = ddz::Rank::ALL
+                .into_iter()
+                .find(|r| hand.count(*r) < r.copies())
+                .unwrap();
+            let cards = ddz::CardSet::of(rank, hand.count(rank) + 1).unwrap();
+            action_for(v1::DecisionKind::Play, &cards.to_string())
+        }
+        _ => action_for(v1::DecisionKind::Play, "pass"),
+    }
+}
+
+#[tonic::async_trait]
+impl SeatHost for FakeHost {
+    type SeatStream = ReceiverStream<Result<v1::SeatToReferee, Status>>;
+
+    async fn seat(
+        &self,
+        request: Request<Streaming<v1::RefereeToSeat>>,
+    ) -> Result<Response<Self::SeatStream>, Status> {
+        let mut inbound = request.into_inner();
+        let (tx, rx) = mpsc::channel(64);
+        let log = self.log.clone();
+        tokio::spawn(async move {
+            let open = match inbound.message().await {
+                Ok(Some(m)) => m,
+                _ => return,
+            };
+            let Some(v1::referee_to_seat::Msg::Open(o)) = open.msg.clone() else {
+                panic!("the first message on a seat stream must be SeatOpen, got {open:?}");
+            };
+            let (table_id, seat) = (o.table_id.clone(), o.seat);
+            log.lock().unwrap().push(Received {
+                table_id: table_id.clone(),
+                seat,
+                msg: open,
+            });
+            let behaviour = Behaviour::parse(&o.bot);
+            let send = |m: v1::seat_to_referee::Msg| {
+                let tx = tx.clone();
+                async move {
+                    let _ = tx.send(Ok(v1::SeatToReferee { msg: Some(m) })).await;
+                }
+            };
+            if behaviour.mode == Mode::Refuse {
+                send(v1::seat_to_referee::Msg::Fault(v1::SeatFault {
+                    kind: v1::VerdictKind::Crashed as i32,
+                    reason: "the bot program could not be started: no such file".into(),
+                }))
+                .await;
+                return;
+            }
+            send(v1::seat_to_referee::Msg::Ready(v1::SeatReady {
+                bot: o.bot.clone(),
+                release: "test".into(),
+                host: "fake".into(),
+            }))
+            .await;
+            let mut n = 0u32;
+            while let Ok(Some(m)) = inbound.message().await {
+                log.lock().unwrap().push(Received {
+                    table_id: table_id.clone(),
+                    seat,
+                    msg: m.clone(),
+                });
+                let r = match m.msg {
+                    Some(v1::referee_to_seat::Msg::Request(r)) => r,
+                    Some(v1::referee_to_seat::Msg::Close(_)) => continue,
+                    _ => panic!("unexpected message {m:?}"),
+                };
+                let mode = behaviour.mode_at(n);
+                n += 1;
+                let reply = |action: Option<v1::Action>| {
+                    v1::seat_to_referee::Msg::Reply(v1::DecisionReply {
+                        request_id: r.request_id,
+                        table_id: r.table_id.clone(),
+                        action,
+                    })
+                };
+                match mode {
+                    Mode::Legal => send(reply(Some(legal_answer(&r, false)))).await,
+                    Mode::Passive => send(reply(Some(legal_answer(&r, true)))).await,
+                    Mode::Late(ms) => {
+                        let msg = reply(Some(legal_answer(&r, false)));
+                        let tx = tx.clone();
+                        tokio::spawn(async move {
+                            tokio::time::sleep(Duration::from_millis(ms)).await;
+                            let _ = tx.send(Ok(v1::SeatToReferee { msg: Some(msg) })).await;
+                        });
+                    }
+                    Mode::Silent => {}
+                    Mode::Illegal => send(reply(Some(illegal_answer(&r)))).await,
+                    Mode::Garbage => {
+                        send(reply(Some(action_for(v1::DecisionKind::Play, "3X")))).await
+                    }
+                    Mode::Empty => send(reply(None)).await,
+                    Mode::Fault => {
+                        send(v1::seat_to_referee::Msg::Fault(v1::SeatFault {
+                            kind: v1::VerdictKind::Crashed as i32,
+                            reason: "the bot program exited with status 3".into(),
+                        }))
+                        .await
+                    }
+                    Mode::Hangup => return,
+                    Mode::Refuse => unreachable!(),
+                }
+            }
+        });
+        Ok(Response::new(ReceiverStream::new(rx)))
+    }
+}
