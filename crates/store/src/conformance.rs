@@ -1,9 +1,16 @@
 //! The contract of [`Store`] as executable checks. Every backend runs all of them (see
 //! `tests/conformance.rs`); a new backend is conformant when [`run_all`] passes on it.
 //!
-//! Each check makes its own panels, deal ids and competitions, unique to the call, and looks
-//! only at those, so checks do not depend on each other, on their order, or on what else the
-//! store holds: they may run against a store shared with other checks or other test runs.
+//! Each check makes its own panels, deal ids, competitions, table ids, bots and consumer names,
+//! unique to the call, and looks only at those, so checks do not depend on each other, on their
+//! order, or on what else the store holds: they may run against a store shared with other checks
+//! or other test runs. The exception is the job queue, of which a store has one: the job checks
+//! need a queue no one else uses while they run (each checks that it starts empty, and leaves it
+//! empty), so they run one at a time per store.
+//!
+//! Checks that are about time (reclaim, touch, waiting, presence expiry) use durations of tens
+//! to hundreds of milliseconds, and judge "too early" only when they ran in time to tell, so a
+//! loaded machine slows them down but does not fail them. They need a tokio runtime with timers.
 //!
 //! # Panics
 //!
@@ -16,11 +23,14 @@ use std::pin::Pin;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::task::Poll;
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use ddz::{Deal, Scoring};
 
-use crate::{DealRecord, DealSource, Panel, Store, StoreError};
+use crate::{
+    BotKind, BotRecord, DealRecord, DealSource, JobCounts, JobEntry, MAX_PRESENCE_TTL, Panel,
+    Store, StoreError,
+};
 
 /// A name no other check (in this process or another) will use: `{tag}-{time}-{pid}-{n}`.
 pub fn unique(tag: &str) -> String {
@@ -86,6 +96,16 @@ pub async fn run_all(store: &dyn Store) {
     claims(store).await;
     concurrent_claims(&[store, store, store, store]).await;
     large_batch(store).await;
+    jobs_fifo_and_ack(store).await;
+    idle_jobs_are_reclaimed(store, store).await;
+    touched_jobs_stay(store, store).await;
+    next_job_waits(store, store).await;
+    consumers_drain_the_queue(&[store, store, store, store], false).await;
+    consumers_drain_the_queue(&[store, store, store, store], true).await;
+    results_are_written_once(&[store, store, store]).await;
+    bots_register_once(store).await;
+    presence_expires(store).await;
+    job_and_result_input_is_rejected(store).await;
 }
 
 /// Panels: stored, read back equal, replaced by id, listed sorted by id; unknown ids are `None`.
@@ -613,4 +633,915 @@ pub async fn large_batch(store: &dyn Store) {
     let listed = store.deals(&panel).await.expect("deals");
     assert_eq!(ids(&listed), ids(&batch));
     assert_eq!(store.put_deals(&batch).await.expect("again"), 0);
+}
+
+// ---- Table jobs ----
+//
+// The job checks need the queue to themselves: each starts by checking it is empty and leaves
+// it empty. Judgements about time allow for a slow machine: "not reclaimed before
+// `reclaim_after`" is asserted only when the check itself ran in time to tell.
+
+/// The `reclaim_after` of the checks that wait for a reclaim: short, so the suite stays fast.
+const RECLAIM: Duration = Duration::from_millis(100);
+
+/// A `reclaim_after` no check waits out: a job taken with it stays with its consumer.
+const NEVER: Duration = Duration::from_secs(600);
+
+/// Clock granularity: stores count idle time in whole milliseconds.
+const SLACK: Duration = Duration::from_millis(5);
+
+/// How long a check waits for something that must happen before giving up.
+const PATIENCE: Duration = Duration::from_secs(30);
+
+/// Panics unless the job queue is empty: the job checks need one of their own.
+async fn expect_empty_queue(store: &dyn Store, check: &str) {
+    assert_eq!(
+        store.job_counts().await.expect("job_counts"),
+        JobCounts::default(),
+        "{check} needs a job queue no one else uses, and this one holds jobs"
+    );
+}
+
+async fn expect_counts(store: &dyn Store, waiting: u64, pending: u64, when: &str) {
+    assert_eq!(
+        store.job_counts().await.expect("job_counts"),
+        JobCounts { waiting, pending },
+        "job counts {when}"
+    );
+}
+
+/// The next job for `consumer`, without waiting.
+async fn take(store: &dyn Store, consumer: &str, reclaim_after: Duration) -> Option<JobEntry> {
+    store
+        .next_job(consumer, reclaim_after, Duration::ZERO)
+        .await
+        .expect("next_job")
+}
+
+/// The next job for `consumer`, waiting as long as it takes (up to [`PATIENCE`]).
+async fn take_eventually(
+    store: &dyn Store,
+    consumer: &str,
+    reclaim_after: Duration,
+    what: &str,
+) -> JobEntry {
+    let deadline = Instant::now() + PATIENCE;
+    loop {
+        let job = store
+            .next_job(consumer, reclaim_after, Duration::from_millis(50))
+            .await
+            .expect("next_job");
+        if let Some(job) = job {
+            return job;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "{what}: no job within {PATIENCE:?}"
+        );
+    }
+}
+
+/// Jobs are delivered oldest first, each once, with their table id and payload (any bytes) as
+/// enqueued; the same table id enqueued twice is two jobs; `job_counts` follows every step; an
+/// acknowledged job is never delivered again (also when acknowledged before anyone took it);
+/// acknowledging twice is harmless; a job that is gone cannot be touched.
+pub async fn jobs_fifo_and_ack(store: &dyn Store) {
+    expect_empty_queue(store, "jobs_fifo_and_ack").await;
+    let tables: Vec<String> = (0..5).map(|i| unique(&format!("fifo{i}"))).collect();
+    let jobs: Vec<(String, Vec<u8>)> = vec![
+        (tables[0].clone(), b"job zero".to_vec()),
+        (tables[1].clone(), Vec::new()),
+        (tables[2].clone(), (0..=255).collect()),
+        (tables[0].clone(), b"job zero, again".to_vec()),
+        (tables[3].clone(), vec![0; 100_000]),
+        (tables[4].clone(), b"\0\r\n".to_vec()),
+    ];
+    let mut ids = Vec::new();
+    for (table, payload) in &jobs {
+        ids.push(store.enqueue_job(table, payload).await.expect("enqueue"));
+    }
+    assert_eq!(
+        ids.iter().collect::<BTreeSet<_>>().len(),
+        ids.len(),
+        "entry ids are distinct: {ids:?}"
+    );
+    expect_counts(store, 6, 0, "after enqueueing six").await;
+
+    let (a, b) = (unique("fifo-a"), unique("fifo-b"));
+    for (n, (table, payload)) in jobs.iter().enumerate() {
+        let consumer = if n % 2 == 0 { &a } else { &b };
+        let job = take(store, consumer, NEVER)
+            .await
+            .unwrap_or_else(|| panic!("job {n} is delivered"));
+        let expected = JobEntry {
+            entry_id: ids[n].clone(),
+            table_id: table.clone(),
+            payload: payload.clone(),
+            deliveries: 1,
+        };
+        assert_eq!(job, expected, "job {n}, in the order enqueued");
+        let n = n as u64;
+        expect_counts(store, 5 - n, n + 1, "while taking them").await;
+    }
+    assert_eq!(take(store, &a, NEVER).await, None, "every job delivered");
+
+    for id in ids.iter().rev() {
+        store.ack_job(id).await.expect("ack");
+    }
+    expect_counts(store, 0, 0, "after acknowledging all").await;
+    store
+        .ack_job(&ids[0])
+        .await
+        .expect("acknowledging twice is harmless");
+    expect_invalid(
+        "touching a job that is done",
+        store.touch_job(&a, &ids[0]).await,
+    );
+    // Not even a caller that reclaims at once gets a finished job back.
+    tokio::time::sleep(Duration::from_millis(5)).await;
+    assert_eq!(
+        take(store, &b, Duration::from_millis(1)).await,
+        None,
+        "an acknowledged job is never delivered again"
+    );
+
+    // Acknowledged before anyone took it: never delivered.
+    let id = store
+        .enqueue_job(&tables[0], b"cancelled")
+        .await
+        .expect("enqueue");
+    expect_counts(store, 1, 0, "with one waiting").await;
+    store.ack_job(&id).await.expect("ack a waiting job");
+    expect_counts(store, 0, 0, "after acknowledging a waiting job").await;
+    assert_eq!(take(store, &a, NEVER).await, None);
+    let later = store
+        .enqueue_job(&tables[1], b"later")
+        .await
+        .expect("enqueue");
+    assert!(
+        !ids.contains(&later) && later != id,
+        "entry ids are never reused"
+    );
+    assert_eq!(
+        take(store, &a, NEVER).await.map(|job| job.entry_id),
+        Some(later.clone())
+    );
+    store.ack_job(&later).await.expect("ack");
+    expect_counts(store, 0, 0, "at the end").await;
+}
+
+/// A job its consumer neither acknowledges nor touches is handed to another consumer once
+/// `reclaim_after` has passed, not before, with `deliveries` 2; the consumer it was taken from
+/// can no longer touch it; acknowledging it ends it for everyone. `a` and `b` may be the same
+/// store or two handles of one.
+pub async fn idle_jobs_are_reclaimed(a: &dyn Store, b: &dyn Store) {
+    expect_empty_queue(a, "idle_jobs_are_reclaimed").await;
+    let (ca, cb) = (unique("referee-a"), unique("referee-b"));
+    let table = unique("reclaim");
+    let id = a.enqueue_job(&table, b"reclaim me").await.expect("enqueue");
+    let before = Instant::now();
+    let first = take(a, &ca, RECLAIM).await.expect("A takes the job");
+    let delivered = Instant::now();
+    assert_eq!(
+        (first.entry_id.as_str(), first.deliveries),
+        (id.as_str(), 1)
+    );
+
+    let asked = Instant::now();
+    let early = take(b, &cb, RECLAIM).await;
+    let answered = Instant::now();
+    if early.is_some() {
+        assert!(
+            answered.duration_since(before) + SLACK >= RECLAIM,
+            "reclaimed {:?} after delivery, before reclaim_after {RECLAIM:?}",
+            answered.duration_since(before)
+        );
+    } else {
+        assert!(
+            asked.duration_since(delivered) < RECLAIM + SLACK,
+            "not reclaimed although idle for {:?}",
+            asked.duration_since(delivered)
+        );
+    }
+    let second = match early {
+        Some(job) => job,
+        None => take_eventually(b, &cb, RECLAIM, "reclaim").await,
+    };
+    assert!(
+        before.elapsed() + SLACK >= RECLAIM,
+        "reclaimed after {:?}, before reclaim_after {RECLAIM:?}",
+        before.elapsed()
+    );
+    let expected = JobEntry {
+        entry_id: id.clone(),
+        table_id: table,
+        payload: b"reclaim me".to_vec(),
+        deliveries: 2,
+    };
+    assert_eq!(second, expected, "the reclaimed job, delivered twice");
+    expect_counts(a, 0, 1, "with the job reclaimed").await;
+
+    expect_invalid(
+        "touch by the consumer the job was reclaimed from",
+        a.touch_job(&ca, &id).await,
+    );
+    b.touch_job(&cb, &id)
+        .await
+        .expect("the new holder touches it");
+    b.ack_job(&id).await.expect("ack");
+    a.ack_job(&id)
+        .await
+        .expect("the first holder acknowledging late is harmless");
+    expect_counts(a, 0, 0, "after acknowledging").await;
+    tokio::time::sleep(RECLAIM + SLACK).await;
+    assert_eq!(take(a, &ca, RECLAIM).await, None, "done is done");
+}
+
+/// A job its consumer touches more often than `reclaim_after` stays with it however long the
+/// table lasts; once the touches stop it is reclaimed, and the touch that comes too late fails.
+pub async fn touched_jobs_stay(a: &dyn Store, b: &dyn Store) {
+    const R: Duration = Duration::from_millis(300);
+    const EVERY: Duration = Duration::from_millis(50);
+    expect_empty_queue(a, "touched_jobs_stay").await;
+    let (ca, cb) = (unique("toucher"), unique("thief"));
+    // A stalled machine can make a touch late through no fault of the store; then the reclaim
+    // was right and the round proves nothing, so it is run again.
+    for round in 1.. {
+        let table = unique("touched");
+        let id = a.enqueue_job(&table, b"long table").await.expect("enqueue");
+        let mut last_touch = Instant::now();
+        take(a, &ca, R).await.expect("A takes the job");
+        let start = Instant::now();
+        let mut stolen = None;
+        while start.elapsed() < R * 3 {
+            tokio::time::sleep(EVERY).await;
+            if let Some(job) = take(b, &cb, R).await {
+                let idle = last_touch.elapsed();
+                assert!(
+                    idle + SLACK >= R,
+                    "reclaimed {idle:?} after a touch, within reclaim_after {R:?}"
+                );
+                stolen = Some(job);
+                break;
+            }
+            last_touch = Instant::now();
+            a.touch_job(&ca, &id).await.expect("A still holds the job");
+        }
+        if let Some(job) = stolen {
+            b.ack_job(&job.entry_id).await.expect("ack");
+            assert!(round < 5, "the machine stalls too often to check touches");
+            continue;
+        }
+        expect_counts(a, 0, 1, "while A touches its job").await;
+
+        // A stops touching: reclaimed after reclaim_after, and A's late touch fails.
+        let job = take_eventually(b, &cb, R, "reclaim after the touches stop").await;
+        assert_eq!((job.entry_id.as_str(), job.deliveries), (id.as_str(), 2));
+        assert!(last_touch.elapsed() + SLACK >= R);
+        expect_invalid("a touch after the reclaim", a.touch_job(&ca, &id).await);
+        b.ack_job(&id).await.expect("ack");
+        expect_counts(a, 0, 0, "at the end").await;
+        return;
+    }
+}
+
+/// `next_job` with `block` waits that long for a job and returns `None` if none came; a job
+/// enqueued meanwhile (through another handle) is handed over at once, and so is a job whose
+/// holder goes idle during the wait.
+pub async fn next_job_waits(a: &dyn Store, b: &dyn Store) {
+    const BLOCK: Duration = Duration::from_millis(150);
+    expect_empty_queue(a, "next_job_waits").await;
+    let (ca, cb) = (unique("waiter"), unique("holder"));
+
+    let start = Instant::now();
+    assert_eq!(a.next_job(&ca, NEVER, BLOCK).await.expect("next_job"), None);
+    let waited = start.elapsed();
+    assert!(
+        waited + Duration::from_millis(1) >= BLOCK,
+        "gave up after {waited:?}, before block {BLOCK:?}"
+    );
+    assert!(
+        waited < BLOCK + Duration::from_secs(5),
+        "waited {waited:?} for block {BLOCK:?}"
+    );
+
+    let table = unique("wake");
+    let ((job, returned), (enqueued, id)) = tokio::join!(
+        async {
+            let job = a
+                .next_job(&ca, NEVER, Duration::from_secs(60))
+                .await
+                .expect("next_job");
+            (job, Instant::now())
+        },
+        async {
+            tokio::time::sleep(Duration::from_millis(100)).await;
+            let id = b.enqueue_job(&table, b"wake up").await.expect("enqueue");
+            (Instant::now(), id)
+        }
+    );
+    let job = job.expect("the waiting call gets the job enqueued during its wait");
+    assert_eq!((&job.entry_id, &job.table_id), (&id, &table));
+    let delay = returned.saturating_duration_since(enqueued);
+    assert!(
+        delay < Duration::from_secs(5),
+        "handed over {delay:?} after it was enqueued"
+    );
+    a.ack_job(&id).await.expect("ack");
+
+    let id = b.enqueue_job(&table, b"orphan").await.expect("enqueue");
+    take(b, &cb, RECLAIM).await.expect("the holder takes it");
+    let start = Instant::now();
+    let job = a
+        .next_job(&ca, RECLAIM, Duration::from_secs(60))
+        .await
+        .expect("next_job")
+        .expect("reclaimed during the wait");
+    assert_eq!((job.entry_id.as_str(), job.deliveries), (id.as_str(), 2));
+    assert!(
+        start.elapsed() < Duration::from_secs(5),
+        "reclaimed only after {:?}",
+        start.elapsed()
+    );
+    a.ack_job(&id).await.expect("ack");
+    expect_counts(a, 0, 0, "at the end").await;
+}
+
+/// What one consumer of a drain did.
+#[derive(Default)]
+struct Consumed {
+    /// Jobs it finished (result written or found written, then acknowledged), and whether its
+    /// `put_result` was the one that wrote.
+    finished: Vec<(JobEntry, bool)>,
+    /// Jobs it took and then died holding.
+    abandoned: Vec<JobEntry>,
+}
+
+/// A referee's loop: takes jobs, writes each job's result (the table id's bytes) under
+/// `competition`, acknowledges it, until the queue is empty and nothing is pending. With
+/// `dies_after`, after finishing that many jobs it takes two more and stops without finishing
+/// them, as a referee that crashed.
+async fn consume(
+    store: &dyn Store,
+    consumer: String,
+    competition: String,
+    reclaim_after: Duration,
+    dies_after: Option<usize>,
+) -> Consumed {
+    let deadline = Instant::now() + PATIENCE;
+    let mut consumed = Consumed::default();
+    loop {
+        assert!(
+            Instant::now() < deadline,
+            "{consumer}: the queue did not drain within {PATIENCE:?}"
+        );
+        let job = store
+            .next_job(&consumer, reclaim_after, Duration::from_millis(20))
+            .await
+            .expect("next_job");
+        let Some(job) = job else {
+            if store.job_counts().await.expect("job_counts") == JobCounts::default() {
+                return consumed;
+            }
+            continue;
+        };
+        if dies_after.is_some_and(|n| consumed.finished.len() >= n) {
+            consumed.abandoned.push(job);
+            if consumed.abandoned.len() == 2 {
+                return consumed;
+            }
+            continue;
+        }
+        let wrote = store
+            .put_result(
+                &job.table_id,
+                Some(&competition),
+                job.table_id.as_bytes(),
+                &job.payload,
+            )
+            .await
+            .expect("put_result");
+        store.ack_job(&job.entry_id).await.expect("ack");
+        consumed.finished.push((job, wrote));
+    }
+}
+
+/// The jobs of a drain: one per table.
+struct Drain {
+    competition: String,
+    tables: Vec<String>,
+}
+
+impl Drain {
+    async fn enqueue(store: &dyn Store, jobs: usize) -> Drain {
+        let competition = unique("drain");
+        let tables: Vec<String> = (0..jobs).map(|i| unique(&format!("drain{i}"))).collect();
+        for table in &tables {
+            store
+                .enqueue_job(table, format!("job for {table}").as_bytes())
+                .await
+                .expect("enqueue");
+        }
+        Drain {
+            competition,
+            tables,
+        }
+    }
+
+    /// Every job was finished, its result written exactly once; without a death, every job was
+    /// delivered exactly once; with one, the dead consumer's jobs were delivered again and
+    /// finished by others.
+    async fn check(&self, store: &dyn Store, consumed: &[Consumed], death: bool) {
+        let mut writes: HashMap<&str, usize> = HashMap::new();
+        let mut finishes: HashMap<&str, Vec<&JobEntry>> = HashMap::new();
+        for (job, wrote) in consumed.iter().flat_map(|c| &c.finished) {
+            assert_eq!(
+                job.payload,
+                format!("job for {}", job.table_id).as_bytes(),
+                "payload of {}",
+                job.table_id
+            );
+            finishes.entry(&job.table_id).or_default().push(job);
+            if *wrote {
+                *writes.entry(&job.table_id).or_default() += 1;
+            }
+        }
+        for table in &self.tables {
+            assert_eq!(
+                writes.get(table.as_str()),
+                Some(&1),
+                "{table}: its result written exactly once"
+            );
+            let finished = &finishes[table.as_str()];
+            if !death {
+                assert_eq!(finished.len(), 1, "{table} delivered once");
+                assert_eq!(finished[0].deliveries, 1, "{table} delivered once");
+            }
+            // A second finish is only possible after a reclaim.
+            if finished.len() > 1 {
+                assert!(finished.iter().any(|job| job.deliveries > 1), "{table}");
+            }
+        }
+        assert_eq!(finishes.len(), self.tables.len(), "only the drain's jobs");
+        let abandoned: Vec<&JobEntry> = consumed.iter().flat_map(|c| &c.abandoned).collect();
+        if death {
+            assert_eq!(
+                abandoned.len(),
+                2,
+                "the dying consumer died holding two jobs"
+            );
+        }
+        for job in abandoned {
+            assert!(
+                finishes[job.table_id.as_str()].iter().any(
+                    |again| again.entry_id == job.entry_id && again.deliveries > job.deliveries
+                ),
+                "{}: abandoned, then finished after a reclaim",
+                job.table_id
+            );
+        }
+        let mut results = store
+            .results_for(&self.competition)
+            .await
+            .expect("results_for");
+        results.sort();
+        let mut expected: Vec<(String, Vec<u8>)> = self
+            .tables
+            .iter()
+            .map(|t| (t.clone(), t.as_bytes().to_vec()))
+            .collect();
+        expected.sort();
+        assert_eq!(results, expected, "results_for lists every table once");
+        expect_counts(store, 0, 0, "after the drain").await;
+    }
+}
+
+/// Several consumers (one per store handle in `stores`, their calls interleaved) drain 60 jobs:
+/// each job is delivered exactly once and its result written exactly once. With `death`, the
+/// first consumer dies after five jobs holding two more, and the others, reclaiming after a
+/// short `reclaim_after`, still finish every job, each result written exactly once.
+pub async fn consumers_drain_the_queue(stores: &[&dyn Store], death: bool) {
+    assert!(
+        !stores.is_empty(),
+        "consumers_drain_the_queue needs a store"
+    );
+    expect_empty_queue(stores[0], "consumers_drain_the_queue").await;
+    let drain = Drain::enqueue(stores[0], 60).await;
+    let reclaim_after = if death { RECLAIM } else { NEVER };
+    let consumers: Vec<BoxedFuture<'_, Consumed>> = stores
+        .iter()
+        .enumerate()
+        .map(|(n, store)| {
+            let dies_after = (death && n == 0).then_some(5);
+            Box::pin(consume(
+                *store,
+                unique(&format!("drainer{n}")),
+                drain.competition.clone(),
+                reclaim_after,
+                dies_after,
+            )) as BoxedFuture<'_, Consumed>
+        })
+        .collect();
+    let consumed = join_all(consumers).await;
+    drain.check(stores[0], &consumed, death).await;
+}
+
+/// As [`consumers_drain_the_queue`], but each consumer runs in its own tokio task, so on a
+/// multi-thread runtime they run in parallel. Must be called within a tokio runtime.
+pub async fn consumers_drain_the_queue_from_tasks(stores: &[Arc<dyn Store>], death: bool) {
+    assert!(
+        !stores.is_empty(),
+        "consumers_drain_the_queue needs a store"
+    );
+    expect_empty_queue(&*stores[0], "consumers_drain_the_queue_from_tasks").await;
+    let drain = Drain::enqueue(&*stores[0], 60).await;
+    let reclaim_after = if death { RECLAIM } else { NEVER };
+    let tasks: Vec<_> = stores
+        .iter()
+        .enumerate()
+        .map(|(n, store)| {
+            let store = store.clone();
+            let consumer = unique(&format!("drainer{n}"));
+            let competition = drain.competition.clone();
+            let dies_after = (death && n == 0).then_some(5);
+            tokio::spawn(async move {
+                consume(&*store, consumer, competition, reclaim_after, dies_after).await
+            })
+        })
+        .collect();
+    let mut consumed = Vec::new();
+    for task in tasks {
+        consumed.push(task.await.expect("a consumer task panicked"));
+    }
+    drain.check(&*stores[0], &consumed, death).await;
+}
+
+// ---- Results and replays ----
+
+/// `put_result`: the first write wins; a second returns false and changes nothing (result,
+/// replay, listing); results and replays are any bytes, empty included; `results_for` lists
+/// exactly the tables written with the competition; of concurrent writers for one table id
+/// (through `stores`, interleaved) exactly one is told true, and its result and replay are what
+/// is stored.
+pub async fn results_are_written_once(stores: &[&dyn Store]) {
+    assert!(!stores.is_empty(), "results_are_written_once needs a store");
+    let store = stores[0];
+    let (c1, c2) = (unique("cup"), unique("league"));
+    let t: Vec<String> = (0..4).map(|i| unique(&format!("table{i}"))).collect();
+    assert_eq!(store.result(&t[0]).await.expect("result"), None);
+    assert_eq!(store.replay(&t[0]).await.expect("replay"), None);
+    assert!(
+        store
+            .results_for(&c1)
+            .await
+            .expect("results_for")
+            .is_empty()
+    );
+
+    let binary: Vec<u8> = (0..=255).rev().collect();
+    assert!(
+        store
+            .put_result(&t[0], Some(&c1), b"result 0", &binary)
+            .await
+            .expect("put_result"),
+        "the first write"
+    );
+    assert!(
+        !store
+            .put_result(&t[0], Some(&c2), b"another result", b"another replay")
+            .await
+            .expect("put_result again"),
+        "a second write is refused"
+    );
+    assert_eq!(
+        store.result(&t[0]).await.expect("result"),
+        Some(b"result 0".to_vec())
+    );
+    assert_eq!(store.replay(&t[0]).await.expect("replay"), Some(binary));
+    assert!(
+        store
+            .results_for(&c2)
+            .await
+            .expect("results_for")
+            .is_empty(),
+        "the refused write listed nothing"
+    );
+
+    assert!(
+        store
+            .put_result(&t[1], Some(&c1), b"", b"")
+            .await
+            .expect("empty")
+    );
+    assert_eq!(store.result(&t[1]).await.expect("result"), Some(Vec::new()));
+    assert_eq!(store.replay(&t[1]).await.expect("replay"), Some(Vec::new()));
+    assert!(
+        store
+            .put_result(&t[2], None, b"unlisted", b"r")
+            .await
+            .expect("put")
+    );
+    assert!(
+        !store
+            .put_result(&t[2], Some(&c1), b"listed now?", b"r")
+            .await
+            .expect("put")
+    );
+    let mut listed = store.results_for(&c1).await.expect("results_for");
+    listed.sort();
+    let mut expected = vec![
+        (t[0].clone(), b"result 0".to_vec()),
+        (t[1].clone(), Vec::new()),
+    ];
+    expected.sort();
+    assert_eq!(listed, expected, "results_for({c1})");
+
+    // A race for one table id.
+    let writers: Vec<BoxedFuture<'_, bool>> = (0..8)
+        .map(|n| {
+            let store = stores[n % stores.len()];
+            let table = t[3].clone();
+            let competition = c2.clone();
+            Box::pin(async move {
+                let result = format!("result by writer {n}");
+                let replay = format!("replay by writer {n}");
+                store
+                    .put_result(
+                        &table,
+                        Some(&competition),
+                        result.as_bytes(),
+                        replay.as_bytes(),
+                    )
+                    .await
+                    .expect("put_result")
+            }) as BoxedFuture<'_, bool>
+        })
+        .collect();
+    let won = join_all(writers).await;
+    let winners: Vec<usize> = (0..won.len()).filter(|&n| won[n]).collect();
+    assert_eq!(winners.len(), 1, "exactly one writer wins: {won:?}");
+    let n = winners[0];
+    assert_eq!(
+        store.result(&t[3]).await.expect("result"),
+        Some(format!("result by writer {n}").into_bytes())
+    );
+    assert_eq!(
+        store.replay(&t[3]).await.expect("replay"),
+        Some(format!("replay by writer {n}").into_bytes()),
+        "the winner's replay goes with the winner's result"
+    );
+    assert_eq!(
+        store.results_for(&c2).await.expect("results_for"),
+        vec![(t[3].clone(), format!("result by writer {n}").into_bytes())]
+    );
+}
+
+// ---- Bots ----
+
+/// A remote bot with a token hash.
+pub fn sample_bot(name: &str) -> BotRecord {
+    BotRecord {
+        name: name.to_string(),
+        kind: BotKind::Remote,
+        token_sha256: Some("0123456789abcdef".repeat(4)),
+        max_tables: 4,
+        created_unix_ms: 1_700_000_000_000,
+    }
+}
+
+/// Bots: registered once (a taken name is refused and the record kept), replaced only when
+/// known, read back equal, listed sorted by name; bad records are refused.
+pub async fn bots_register_once(store: &dyn Store) {
+    let (a, b) = (unique("bot-a"), unique("bot-b"));
+    assert_eq!(store.bot(&a).await.expect("bot"), None);
+    let bot_a = sample_bot(&a);
+    let bot_b = BotRecord {
+        kind: BotKind::Program {
+            command: "python3 bot.py --fast".into(),
+            workdir: Some("/srv/bots/b".into()),
+            cpu_seconds: 10,
+            memory_mb: 512,
+        },
+        token_sha256: None,
+        ..sample_bot(&b)
+    };
+    assert!(store.add_bot(&bot_a).await.expect("add"), "a free name");
+    assert!(store.add_bot(&bot_b).await.expect("add"), "a free name");
+    let mut impostor = sample_bot(&a);
+    impostor.token_sha256 = Some("f".repeat(64));
+    assert!(
+        !store.add_bot(&impostor).await.expect("add again"),
+        "a taken name is refused"
+    );
+    assert_eq!(
+        store.bot(&a).await.expect("bot"),
+        Some(bot_a.clone()),
+        "kept"
+    );
+
+    let mut rotated = bot_a.clone();
+    rotated.token_sha256 = Some("ABCDEF0123456789".repeat(4));
+    rotated.max_tables = 0;
+    assert!(store.update_bot(&rotated).await.expect("update"));
+    assert_eq!(store.bot(&a).await.expect("bot"), Some(rotated.clone()));
+    let ghost = sample_bot(&unique("ghost"));
+    assert!(
+        !store.update_bot(&ghost).await.expect("update unknown"),
+        "an unknown bot is not updated"
+    );
+    assert_eq!(
+        store.bot(&ghost.name).await.expect("bot"),
+        None,
+        "nor added"
+    );
+
+    let all = store.bots().await.expect("bots");
+    let names: Vec<&str> = all.iter().map(|bot| bot.name.as_str()).collect();
+    let mut sorted = names.clone();
+    sorted.sort_unstable();
+    assert_eq!(names, sorted, "bots() is sorted by name");
+    let mine: Vec<&BotRecord> = all
+        .iter()
+        .filter(|bot| bot.name == a || bot.name == b)
+        .collect();
+    assert_eq!(mine, vec![&rotated, &bot_b]);
+
+    for (what, bot) in [
+        ("empty bot name", sample_bot("")),
+        ("bot name with a newline", sample_bot("a\nb")),
+        (
+            "short token hash",
+            BotRecord {
+                token_sha256: Some("abc".into()),
+                ..sample_bot(&unique("bad"))
+            },
+        ),
+        (
+            "token hash that is not hex",
+            BotRecord {
+                token_sha256: Some("z".repeat(64)),
+                ..sample_bot(&unique("bad"))
+            },
+        ),
+        (
+            "blank command",
+            BotRecord {
+                kind: BotKind::Program {
+                    command: "  ".into(),
+                    workdir: None,
+                    cpu_seconds: 0,
+                    memory_mb: 0,
+                },
+                ..sample_bot(&unique("bad"))
+            },
+        ),
+    ] {
+        expect_invalid(what, store.add_bot(&bot).await);
+        expect_invalid(what, store.update_bot(&bot).await);
+        if !bot.name.is_empty() && !bot.name.contains('\n') {
+            assert_eq!(store.bot(&bot.name).await.expect("bot"), None, "{what}");
+        }
+    }
+    expect_invalid("bot(\"\")", store.bot("").await);
+}
+
+// ---- Presence ----
+
+/// Presence: a host is listed until its TTL runs out, then not; another host of the same bot
+/// and the same host of another bot are separate; the latest `set_presence` decides (it
+/// extends and shortens); `clear_presence` removes at once and is harmless when repeated.
+pub async fn presence_expires(store: &dyn Store) {
+    const SHORT: Duration = Duration::from_millis(150);
+    const LONG: Duration = Duration::from_secs(600);
+    let (bot, other) = (unique("present"), unique("elsewhere"));
+    let (h1, h2) = ("10.0.0.1:7000".to_string(), unique("bot-host-2"));
+    assert!(store.presence(&bot).await.expect("presence").is_empty());
+
+    let start = Instant::now();
+    store
+        .set_presence(&bot, &h1, SHORT)
+        .await
+        .expect("set presence");
+    let h1_set = Instant::now();
+    store.set_presence(&bot, &h2, LONG).await.expect("set");
+    store.set_presence(&other, &h1, LONG).await.expect("set");
+    let hosts = store.presence(&bot).await.expect("presence");
+    if start.elapsed() < SHORT {
+        let mut both = vec![h1.clone(), h2.clone()];
+        both.sort();
+        assert_eq!(hosts, both, "both hosts are listed");
+    } else {
+        assert!(hosts.contains(&h2), "{hosts:?}");
+    }
+
+    tokio::time::sleep((h1_set + SHORT + SLACK).saturating_duration_since(Instant::now())).await;
+    assert_eq!(
+        store.presence(&bot).await.expect("presence"),
+        vec![h2.clone()],
+        "{h1} expired"
+    );
+    assert_eq!(
+        store.presence(&other).await.expect("presence"),
+        vec![h1.clone()],
+        "{h1} still holds the other bot"
+    );
+
+    // Refreshed: back, and then shortened again: gone once the short TTL runs out.
+    store.set_presence(&bot, &h1, LONG).await.expect("refresh");
+    assert_eq!(store.presence(&bot).await.expect("presence").len(), 2);
+    store.set_presence(&bot, &h1, SHORT).await.expect("shorten");
+    let shortened = Instant::now();
+    tokio::time::sleep((shortened + SHORT + SLACK).saturating_duration_since(Instant::now())).await;
+    assert_eq!(
+        store.presence(&bot).await.expect("presence"),
+        vec![h2.clone()],
+        "the latest set_presence decides"
+    );
+
+    store.clear_presence(&bot, &h2).await.expect("clear");
+    assert!(store.presence(&bot).await.expect("presence").is_empty());
+    store
+        .clear_presence(&bot, &h2)
+        .await
+        .expect("clearing twice is harmless");
+    store
+        .clear_presence(&unique("never-present"), &h1)
+        .await
+        .expect("clearing what never was is harmless");
+    store.clear_presence(&other, &h1).await.expect("clear");
+    assert!(store.presence(&other).await.expect("presence").is_empty());
+
+    expect_invalid(
+        "zero ttl",
+        store.set_presence(&bot, &h1, Duration::ZERO).await,
+    );
+    expect_invalid(
+        "ttl beyond the longest",
+        store
+            .set_presence(&bot, &h1, MAX_PRESENCE_TTL + Duration::from_secs(1))
+            .await,
+    );
+    expect_invalid("empty host", store.set_presence(&bot, "", LONG).await);
+    expect_invalid("empty bot", store.set_presence("", &h1, LONG).await);
+    expect_invalid("presence(\"\")", store.presence("").await);
+    expect_invalid(
+        "clear with an empty host",
+        store.clear_presence(&bot, "").await,
+    );
+    assert!(
+        store.presence(&bot).await.expect("presence").is_empty(),
+        "nothing written by refused calls"
+    );
+}
+
+/// Bad input to the job, result and presence calls is refused with [`StoreError::Invalid`]
+/// and changes nothing. Leaves the job queue as it found it.
+pub async fn job_and_result_input_is_rejected(store: &dyn Store) {
+    let before = store.job_counts().await.expect("job_counts");
+    let consumer = unique("strict");
+    expect_invalid("empty table id", store.enqueue_job("", b"x").await);
+    expect_invalid(
+        "table id with a newline",
+        store.enqueue_job("a\nb", b"x").await,
+    );
+    expect_invalid(
+        "empty consumer",
+        store.next_job("", NEVER, Duration::ZERO).await,
+    );
+    expect_invalid(
+        "zero reclaim_after",
+        store
+            .next_job(&consumer, Duration::ZERO, Duration::ZERO)
+            .await,
+    );
+    for id in ["", "not-an-id", "12 34", "-1"] {
+        expect_invalid(&format!("ack_job({id:?})"), store.ack_job(id).await);
+        expect_invalid(
+            &format!("touch_job({id:?})"),
+            store.touch_job(&consumer, id).await,
+        );
+    }
+    assert_eq!(
+        store.job_counts().await.expect("job_counts"),
+        before,
+        "no job written"
+    );
+
+    let table = unique("strict-table");
+    expect_invalid(
+        "empty table id",
+        store.put_result("", None, b"r", b"p").await,
+    );
+    expect_invalid(
+        "empty competition",
+        store.put_result(&table, Some(""), b"r", b"p").await,
+    );
+    assert_eq!(
+        store.result(&table).await.expect("result"),
+        None,
+        "nothing written"
+    );
+    expect_invalid("result(\"\")", store.result("").await);
+    expect_invalid("replay(\"\")", store.replay("").await);
+    expect_invalid("results_for(\"\")", store.results_for("").await);
 }

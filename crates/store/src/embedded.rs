@@ -10,11 +10,35 @@
 //! | `deal_counts` | panel id                            | how many deals the panel measured  |
 //! | `measured`    | (panel id, source key, index)       | nothing: presence marks it measured |
 //! | `deal_usage`  | deal id                             | the competition that used it       |
+//! | `job_seq`     | `next`                              | the entry id the next job gets     |
+//! | `jobs_waiting`| entry id                            | (table id, job): never delivered   |
+//! | `jobs_pending`| entry id                            | (table id, job, consumer, deliveries, last delivery or touch in Unix ms) |
+//! | `results`     | table id                            | the encoded result                 |
+//! | `replays`     | table id                            | the encoded replay                 |
+//! | `competition_results` | (competition, table id)     | nothing: lists the table under the competition |
+//! | `bots`        | bot name                            | the [`BotRecord`](crate::BotRecord) as JSON |
 //!
 //! The source key is `g{seed}-b{bombs or x}`. Keys sort component by component, so the deals of
 //! one panel and the measured indices of one (panel, source) are each one contiguous range, the
 //! indices in ascending order. A [`StoreError::Corrupt`] names an entry as `table/key`, e.g.
 //! `deals/p-3f2a/g7-bx-12`, or names the file when the database itself is damaged.
+//!
+//! # Table jobs
+//!
+//! Entry ids are decimal numbers, increasing for ever (the counter survives acknowledged jobs
+//! and restarts, so an id is never reused). A job moves from `jobs_waiting` to `jobs_pending`
+//! when first delivered, and leaves the database when acknowledged. A pending job's idle time is
+//! measured from its last delivery or touch on the wall clock, which keeps counting while the
+//! process is down: after a restart, the jobs the previous process held are handed out again
+//! once `reclaim_after` has passed since it last touched them. `next_job` waits on a
+//! notification that `enqueue_job` sends to every handle of the directory, and on a timer for
+//! the moment the next pending job becomes reclaimable. Waiting needs a tokio runtime with
+//! timers (or no runtime at all: then the caller's thread sleeps in short steps).
+//!
+//! # Presence
+//!
+//! Presence is kept in memory, shared by the handles of one directory, and is not written to the
+//! file: it describes live bot-hosts of this process, which a restart ends anyway.
 //!
 //! # Blocking and runtimes
 //!
@@ -35,14 +59,16 @@
 use std::collections::{BTreeMap, HashMap};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
+use std::pin::pin;
 use std::sync::{Arc, Mutex, OnceLock, Weak};
-use std::time::{Duration, Instant};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use redb::{Database, ReadableDatabase, ReadableTable, TableDefinition};
+use redb::{Database, ReadableDatabase, ReadableTable, ReadableTableMetadata, TableDefinition};
+use tokio::sync::Notify;
 
 use crate::{
-    DealRecord, DealSource, Panel, Store, StoreError, StoreResult, check_id, check_records,
-    source_key,
+    BotRecord, DealRecord, DealSource, JobCounts, JobEntry, Panel, Store, StoreError, StoreResult,
+    check_bot, check_id, check_reclaim_after, check_records, check_ttl, source_key,
 };
 
 /// The database file's name inside the data directory.
@@ -53,19 +79,58 @@ const DEALS: TableDefinition<(&str, &str), &[u8]> = TableDefinition::new("deals"
 const DEAL_COUNTS: TableDefinition<&str, u64> = TableDefinition::new("deal_counts");
 const MEASURED: TableDefinition<(&str, &str, u64), ()> = TableDefinition::new("measured");
 const USAGE: TableDefinition<&str, &str> = TableDefinition::new("deal_usage");
+const JOB_SEQ: TableDefinition<&str, u64> = TableDefinition::new("job_seq");
+const JOBS_WAITING: TableDefinition<u64, (&str, &[u8])> = TableDefinition::new("jobs_waiting");
+/// (table id, job, consumer, deliveries, last delivery or touch in Unix ms).
+const JOBS_PENDING: TableDefinition<u64, (&str, &[u8], &str, u64, u64)> =
+    TableDefinition::new("jobs_pending");
+const RESULTS: TableDefinition<&str, &[u8]> = TableDefinition::new("results");
+const REPLAYS: TableDefinition<&str, &[u8]> = TableDefinition::new("replays");
+const COMPETITION_RESULTS: TableDefinition<(&str, &str), ()> =
+    TableDefinition::new("competition_results");
+const BOTS: TableDefinition<&str, &[u8]> = TableDefinition::new("bots");
+
+/// The key of `JOB_SEQ` holding the next entry id.
+const NEXT_ENTRY: &str = "next";
 
 /// The databases this process has open, by file path, so that a second `open` of a directory
 /// shares the first one's database instead of opening the file twice. An entry whose database
 /// is gone stays (one per directory ever opened) to tell a closing handle from another process.
-fn open_databases() -> &'static Mutex<HashMap<PathBuf, Weak<Database>>> {
-    static OPEN: OnceLock<Mutex<HashMap<PathBuf, Weak<Database>>>> = OnceLock::new();
+fn open_databases() -> &'static Mutex<HashMap<PathBuf, Weak<Shared>>> {
+    static OPEN: OnceLock<Mutex<HashMap<PathBuf, Weak<Shared>>>> = OnceLock::new();
     OPEN.get_or_init(Default::default)
+}
+
+/// What every handle of one data directory shares.
+struct Shared {
+    db: Database,
+    /// Notified whenever a job is enqueued, waking every waiting `next_job`.
+    jobs_added: Notify,
+    /// Per bot, per host: when its presence ends.
+    presence: Mutex<HashMap<String, HashMap<String, Instant>>>,
+}
+
+impl Shared {
+    fn new(db: Database) -> Shared {
+        Shared {
+            db,
+            jobs_added: Notify::new(),
+            presence: Mutex::default(),
+        }
+    }
+
+    fn presence(&self) -> std::sync::MutexGuard<'_, HashMap<String, HashMap<String, Instant>>> {
+        // The map stays consistent whatever a panicking holder did: every change is one call.
+        self.presence
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
 }
 
 /// The embedded store. Cheap to clone: clones share the open database.
 #[derive(Clone)]
 pub struct EmbeddedStore {
-    db: Arc<Database>,
+    shared: Arc<Shared>,
     path: Arc<PathBuf>,
 }
 
@@ -110,10 +175,10 @@ impl EmbeddedStore {
                 .lock()
                 .unwrap_or_else(|poisoned| poisoned.into_inner());
             let was_open_here = match open.get(&path) {
-                Some(db) => match db.upgrade() {
-                    Some(db) => {
+                Some(shared) => match shared.upgrade() {
+                    Some(shared) => {
                         return Ok(EmbeddedStore {
-                            db,
+                            shared,
                             path: Arc::new(path),
                         });
                     }
@@ -136,10 +201,10 @@ impl EmbeddedStore {
                 }
                 Err(Other(e)) => return Err(e),
             };
-            let db = Arc::new(db);
-            open.insert(path.clone(), Arc::downgrade(&db));
+            let shared = Arc::new(Shared::new(db));
+            open.insert(path.clone(), Arc::downgrade(&shared));
             return Ok(EmbeddedStore {
-                db,
+                shared,
                 path: Arc::new(path),
             });
         }
@@ -156,9 +221,9 @@ impl EmbeddedStore {
         T: Send + 'static,
         F: FnOnce(&Database, &Path) -> StoreResult<T> + Send + 'static,
     {
-        let db = self.db.clone();
+        let shared = self.shared.clone();
         let path = self.path.clone();
-        let job = move || guarded(&path, || f(&db, &path));
+        let job = move || guarded(&path, || f(&shared.db, &path));
         match tokio::runtime::Handle::try_current() {
             Ok(runtime) => runtime.spawn_blocking(job).await.map_err(|e| {
                 StoreError::Unavailable(format!(
@@ -202,6 +267,14 @@ fn create(path: &Path) -> Result<Database, OpenError> {
     txn.open_table(DEAL_COUNTS).map_err(|e| map_err(path, e))?;
     txn.open_table(MEASURED).map_err(|e| map_err(path, e))?;
     txn.open_table(USAGE).map_err(|e| map_err(path, e))?;
+    txn.open_table(JOB_SEQ).map_err(|e| map_err(path, e))?;
+    txn.open_table(JOBS_WAITING).map_err(|e| map_err(path, e))?;
+    txn.open_table(JOBS_PENDING).map_err(|e| map_err(path, e))?;
+    txn.open_table(RESULTS).map_err(|e| map_err(path, e))?;
+    txn.open_table(REPLAYS).map_err(|e| map_err(path, e))?;
+    txn.open_table(COMPETITION_RESULTS)
+        .map_err(|e| map_err(path, e))?;
+    txn.open_table(BOTS).map_err(|e| map_err(path, e))?;
     txn.commit().map_err(|e| map_err(path, e))?;
     Ok(db)
 }
@@ -269,6 +342,112 @@ fn decode_deal(panel: &str, id: &str, bytes: &[u8]) -> StoreResult<DealRecord> {
         });
     }
     Ok(record)
+}
+
+/// Reads a bot record, checking that it is the one its key names.
+fn decode_bot(name: &str, bytes: &[u8]) -> StoreResult<BotRecord> {
+    let key = || format!("bots/{name}");
+    let bot: BotRecord = decode(key, bytes)?;
+    if bot.name != name {
+        return Err(StoreError::Corrupt {
+            key: key(),
+            reason: format!("holds bot {} instead", bot.name),
+        });
+    }
+    Ok(bot)
+}
+
+/// The wall clock in Unix milliseconds (0 before 1970: idle times then only look longer).
+fn unix_ms() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
+}
+
+/// Parses an entry id this store handed out: a decimal number.
+fn parse_entry_id(id: &str) -> StoreResult<u64> {
+    id.bytes()
+        .all(|b| b.is_ascii_digit())
+        .then(|| id.parse::<u64>().ok())
+        .flatten()
+        .ok_or_else(|| StoreError::Invalid(format!("{id:?} is not a job entry id")))
+}
+
+/// What one attempt of `next_job` found: a job, or else how long until the soonest pending job
+/// becomes reclaimable (`None`: nothing is pending).
+enum Take {
+    Job(JobEntry),
+    Nothing { reclaimable_in: Option<Duration> },
+}
+
+/// One attempt of `next_job`, in one write transaction: the oldest pending job idle for
+/// `reclaim_ms`, else the oldest waiting job.
+fn take_job(db: &Database, path: &Path, consumer: &str, reclaim_ms: u64) -> StoreResult<Take> {
+    let err = |e: redb::Error| map_err(path, e);
+    let now = unix_ms();
+    let txn = db.begin_write().map_err(|e| err(e.into()))?;
+    let mut pending = txn.open_table(JOBS_PENDING).map_err(|e| err(e.into()))?;
+    let mut job = None;
+    let mut soonest: Option<u64> = None;
+    for entry in pending.iter().map_err(|e| err(e.into()))? {
+        let (id, value) = entry.map_err(|e| err(e.into()))?;
+        let (table, payload, _, deliveries, active) = value.value();
+        let idle = now.saturating_sub(active);
+        if idle >= reclaim_ms {
+            job = Some((
+                id.value(),
+                table.to_string(),
+                payload.to_vec(),
+                deliveries + 1,
+            ));
+            break;
+        }
+        let left = reclaim_ms - idle;
+        soonest = Some(soonest.map_or(left, |s| s.min(left)));
+    }
+    if job.is_none() {
+        let mut waiting = txn.open_table(JOBS_WAITING).map_err(|e| err(e.into()))?;
+        let first = waiting.pop_first().map_err(|e| err(e.into()))?;
+        job = first.map(|(id, value)| {
+            let (table, payload) = value.value();
+            (id.value(), table.to_string(), payload.to_vec(), 1)
+        });
+    }
+    let Some((id, table_id, payload, deliveries)) = job else {
+        // Nothing changed: the transaction is dropped, not committed.
+        return Ok(Take::Nothing {
+            reclaimable_in: soonest.map(Duration::from_millis),
+        });
+    };
+    let value = (
+        table_id.as_str(),
+        payload.as_slice(),
+        consumer,
+        deliveries,
+        now,
+    );
+    pending.insert(id, value).map_err(|e| err(e.into()))?;
+    drop(pending);
+    txn.commit().map_err(|e| err(e.into()))?;
+    Ok(Take::Job(JobEntry {
+        entry_id: id.to_string(),
+        table_id,
+        payload,
+        deliveries,
+    }))
+}
+
+/// Waits until `notified` fires or `wait` has passed. Outside a tokio runtime the caller's
+/// thread sleeps a short step instead (the caller then simply tries again).
+async fn wait_for(
+    notified: std::pin::Pin<&mut tokio::sync::futures::Notified<'_>>,
+    wait: Duration,
+) {
+    if tokio::runtime::Handle::try_current().is_ok() {
+        let _ = tokio::time::timeout(wait, notified).await;
+    } else {
+        std::thread::sleep(wait.min(Duration::from_millis(2)));
+    }
 }
 
 /// A record ready to be written: its keys and its JSON.
@@ -511,6 +690,373 @@ impl Store for EmbeddedStore {
         })
         .await
     }
+
+    async fn enqueue_job(&self, table_id: &str, payload: &[u8]) -> StoreResult<String> {
+        check_id("table id", table_id)?;
+        let (table_id, payload) = (table_id.to_string(), payload.to_vec());
+        let id = self
+            .run(move |db, path| {
+                let err = |e: redb::Error| map_err(path, e);
+                let txn = db.begin_write().map_err(|e| err(e.into()))?;
+                let id = {
+                    let mut seq = txn.open_table(JOB_SEQ).map_err(|e| err(e.into()))?;
+                    let id = seq
+                        .get(NEXT_ENTRY)
+                        .map_err(|e| err(e.into()))?
+                        .map_or(1, |v| v.value());
+                    seq.insert(NEXT_ENTRY, id + 1).map_err(|e| err(e.into()))?;
+                    txn.open_table(JOBS_WAITING)
+                        .map_err(|e| err(e.into()))?
+                        .insert(id, (table_id.as_str(), payload.as_slice()))
+                        .map_err(|e| err(e.into()))?;
+                    id
+                };
+                txn.commit().map_err(|e| err(e.into()))?;
+                Ok(id)
+            })
+            .await?;
+        self.shared.jobs_added.notify_waiters();
+        Ok(id.to_string())
+    }
+
+    async fn next_job(
+        &self,
+        consumer: &str,
+        reclaim_after: Duration,
+        block: Duration,
+    ) -> StoreResult<Option<JobEntry>> {
+        check_id("consumer", consumer)?;
+        let reclaim_ms = check_reclaim_after(reclaim_after)?;
+        let start = Instant::now();
+        loop {
+            // Listening before looking, so a job enqueued in between still wakes this call.
+            let mut added = pin!(self.shared.jobs_added.notified());
+            added.as_mut().enable();
+            let consumer = consumer.to_string();
+            let take = self
+                .run(move |db, path| take_job(db, path, &consumer, reclaim_ms))
+                .await?;
+            let reclaimable_in = match take {
+                Take::Job(job) => return Ok(Some(job)),
+                Take::Nothing { reclaimable_in } => reclaimable_in,
+            };
+            let remaining = block.saturating_sub(start.elapsed());
+            if remaining.is_zero() {
+                return Ok(None);
+            }
+            let wait = reclaimable_in.map_or(remaining, |r| r.min(remaining));
+            wait_for(added, wait).await;
+        }
+    }
+
+    async fn ack_job(&self, entry_id: &str) -> StoreResult<()> {
+        let id = parse_entry_id(entry_id)?;
+        self.run(move |db, path| {
+            let err = |e: redb::Error| map_err(path, e);
+            let txn = db.begin_write().map_err(|e| err(e.into()))?;
+            let removed = {
+                let mut pending = txn.open_table(JOBS_PENDING).map_err(|e| err(e.into()))?;
+                let mut waiting = txn.open_table(JOBS_WAITING).map_err(|e| err(e.into()))?;
+                let was_pending = pending.remove(id).map_err(|e| err(e.into()))?.is_some();
+                let was_waiting = waiting.remove(id).map_err(|e| err(e.into()))?.is_some();
+                was_pending || was_waiting
+            };
+            if removed {
+                txn.commit().map_err(|e| err(e.into()))
+            } else {
+                txn.abort().map_err(|e| err(e.into()))
+            }
+        })
+        .await
+    }
+
+    async fn touch_job(&self, consumer: &str, entry_id: &str) -> StoreResult<()> {
+        check_id("consumer", consumer)?;
+        let id = parse_entry_id(entry_id)?;
+        let consumer = consumer.to_string();
+        let entry_id = entry_id.to_string();
+        self.run(move |db, path| {
+            let err = |e: redb::Error| map_err(path, e);
+            let txn = db.begin_write().map_err(|e| err(e.into()))?;
+            let touched = {
+                let mut pending = txn.open_table(JOBS_PENDING).map_err(|e| err(e.into()))?;
+                let held = pending.get(id).map_err(|e| err(e.into()))?.and_then(|v| {
+                    let (table, payload, holder, deliveries, _) = v.value();
+                    (holder == consumer).then(|| (table.to_string(), payload.to_vec(), deliveries))
+                });
+                match held {
+                    Some((table, payload, deliveries)) => {
+                        let value = (
+                            table.as_str(),
+                            payload.as_slice(),
+                            consumer.as_str(),
+                            deliveries,
+                            unix_ms(),
+                        );
+                        pending.insert(id, value).map_err(|e| err(e.into()))?;
+                        true
+                    }
+                    None => false,
+                }
+            };
+            if touched {
+                txn.commit().map_err(|e| err(e.into()))
+            } else {
+                txn.abort().map_err(|e| err(e.into()))?;
+                Err(StoreError::Invalid(format!(
+                    "job {entry_id} is not held by {consumer} (reclaimed by another, or done)"
+                )))
+            }
+        })
+        .await
+    }
+
+    async fn job_counts(&self) -> StoreResult<JobCounts> {
+        self.run(|db, path| {
+            let err = |e: redb::Error| map_err(path, e);
+            let txn = db.begin_read().map_err(|e| err(e.into()))?;
+            let waiting = txn.open_table(JOBS_WAITING).map_err(|e| err(e.into()))?;
+            let pending = txn.open_table(JOBS_PENDING).map_err(|e| err(e.into()))?;
+            Ok(JobCounts {
+                waiting: waiting.len().map_err(|e| err(e.into()))?,
+                pending: pending.len().map_err(|e| err(e.into()))?,
+            })
+        })
+        .await
+    }
+
+    async fn put_result(
+        &self,
+        table_id: &str,
+        competition: Option<&str>,
+        result: &[u8],
+        replay: &[u8],
+    ) -> StoreResult<bool> {
+        check_id("table id", table_id)?;
+        if let Some(competition) = competition {
+            check_id("competition", competition)?;
+        }
+        let table_id = table_id.to_string();
+        let competition = competition.map(str::to_string);
+        let (result, replay) = (result.to_vec(), replay.to_vec());
+        self.run(move |db, path| {
+            let err = |e: redb::Error| map_err(path, e);
+            let txn = db.begin_write().map_err(|e| err(e.into()))?;
+            let written = {
+                let mut results = txn.open_table(RESULTS).map_err(|e| err(e.into()))?;
+                if results
+                    .get(table_id.as_str())
+                    .map_err(|e| err(e.into()))?
+                    .is_some()
+                {
+                    false
+                } else {
+                    results
+                        .insert(table_id.as_str(), result.as_slice())
+                        .map_err(|e| err(e.into()))?;
+                    txn.open_table(REPLAYS)
+                        .map_err(|e| err(e.into()))?
+                        .insert(table_id.as_str(), replay.as_slice())
+                        .map_err(|e| err(e.into()))?;
+                    if let Some(competition) = &competition {
+                        txn.open_table(COMPETITION_RESULTS)
+                            .map_err(|e| err(e.into()))?
+                            .insert((competition.as_str(), table_id.as_str()), ())
+                            .map_err(|e| err(e.into()))?;
+                    }
+                    true
+                }
+            };
+            if written {
+                txn.commit().map_err(|e| err(e.into()))?;
+            } else {
+                txn.abort().map_err(|e| err(e.into()))?;
+            }
+            Ok(written)
+        })
+        .await
+    }
+
+    async fn result(&self, table_id: &str) -> StoreResult<Option<Vec<u8>>> {
+        check_id("table id", table_id)?;
+        self.read_blob(RESULTS, table_id).await
+    }
+
+    async fn replay(&self, table_id: &str) -> StoreResult<Option<Vec<u8>>> {
+        check_id("table id", table_id)?;
+        self.read_blob(REPLAYS, table_id).await
+    }
+
+    async fn results_for(&self, competition: &str) -> StoreResult<Vec<(String, Vec<u8>)>> {
+        check_id("competition", competition)?;
+        let competition = competition.to_string();
+        self.run(move |db, path| {
+            let err = |e: redb::Error| map_err(path, e);
+            let txn = db.begin_read().map_err(|e| err(e.into()))?;
+            let index = txn
+                .open_table(COMPETITION_RESULTS)
+                .map_err(|e| err(e.into()))?;
+            let results = txn.open_table(RESULTS).map_err(|e| err(e.into()))?;
+            let mut found = Vec::new();
+            let range = index
+                .range((competition.as_str(), "")..)
+                .map_err(|e| err(e.into()))?;
+            for entry in range {
+                let (key, _) = entry.map_err(|e| err(e.into()))?;
+                let (listed_under, table) = key.value();
+                if listed_under != competition {
+                    break;
+                }
+                let result = results
+                    .get(table)
+                    .map_err(|e| err(e.into()))?
+                    .ok_or_else(|| StoreError::Corrupt {
+                        key: format!("results/{table}"),
+                        reason: format!(
+                            "missing, but the table is listed under competition {competition}"
+                        ),
+                    })?;
+                found.push((table.to_string(), result.value().to_vec()));
+            }
+            Ok(found)
+        })
+        .await
+    }
+
+    async fn add_bot(&self, bot: &BotRecord) -> StoreResult<bool> {
+        check_bot(bot)?;
+        self.write_bot(bot, false).await
+    }
+
+    async fn update_bot(&self, bot: &BotRecord) -> StoreResult<bool> {
+        check_bot(bot)?;
+        self.write_bot(bot, true).await
+    }
+
+    async fn bot(&self, name: &str) -> StoreResult<Option<BotRecord>> {
+        check_id("bot name", name)?;
+        let name = name.to_string();
+        self.run(move |db, path| {
+            let txn = db.begin_read().map_err(|e| map_err(path, e))?;
+            let table = txn.open_table(BOTS).map_err(|e| map_err(path, e))?;
+            let value = table.get(name.as_str()).map_err(|e| map_err(path, e))?;
+            value.map(|v| decode_bot(&name, v.value())).transpose()
+        })
+        .await
+    }
+
+    async fn bots(&self) -> StoreResult<Vec<BotRecord>> {
+        self.run(|db, path| {
+            let txn = db.begin_read().map_err(|e| map_err(path, e))?;
+            let table = txn.open_table(BOTS).map_err(|e| map_err(path, e))?;
+            let mut bots = Vec::new();
+            for entry in table.iter().map_err(|e| map_err(path, e))? {
+                let (key, value) = entry.map_err(|e| map_err(path, e))?;
+                bots.push(decode_bot(key.value(), value.value())?);
+            }
+            Ok(bots)
+        })
+        .await
+    }
+
+    async fn set_presence(&self, bot: &str, host: &str, ttl: Duration) -> StoreResult<()> {
+        check_id("bot name", bot)?;
+        check_id("host", host)?;
+        let ttl = Duration::from_millis(check_ttl(ttl)?);
+        let now = Instant::now();
+        let mut presence = self.shared.presence();
+        // Every expired record goes, not only this bot's: hosts that died leave nothing behind.
+        presence.retain(|_, hosts| {
+            hosts.retain(|_, until| *until > now);
+            !hosts.is_empty()
+        });
+        presence
+            .entry(bot.to_string())
+            .or_default()
+            .insert(host.to_string(), now + ttl);
+        Ok(())
+    }
+
+    async fn clear_presence(&self, bot: &str, host: &str) -> StoreResult<()> {
+        check_id("bot name", bot)?;
+        check_id("host", host)?;
+        let mut presence = self.shared.presence();
+        if let Some(hosts) = presence.get_mut(bot) {
+            hosts.remove(host);
+            if hosts.is_empty() {
+                presence.remove(bot);
+            }
+        }
+        Ok(())
+    }
+
+    async fn presence(&self, bot: &str) -> StoreResult<Vec<String>> {
+        check_id("bot name", bot)?;
+        let now = Instant::now();
+        let presence = self.shared.presence();
+        let mut hosts: Vec<String> = presence
+            .get(bot)
+            .map(|hosts| {
+                hosts
+                    .iter()
+                    .filter(|(_, until)| **until > now)
+                    .map(|(host, _)| host.clone())
+                    .collect()
+            })
+            .unwrap_or_default();
+        hosts.sort_unstable();
+        Ok(hosts)
+    }
+}
+
+impl EmbeddedStore {
+    /// One value of a table of encoded blobs (results, replays).
+    async fn read_blob(
+        &self,
+        table: TableDefinition<'static, &'static str, &'static [u8]>,
+        key: &str,
+    ) -> StoreResult<Option<Vec<u8>>> {
+        let key = key.to_string();
+        self.run(move |db, path| {
+            let txn = db.begin_read().map_err(|e| map_err(path, e))?;
+            let table = txn.open_table(table).map_err(|e| map_err(path, e))?;
+            let value = table.get(key.as_str()).map_err(|e| map_err(path, e))?;
+            Ok(value.map(|v| v.value().to_vec()))
+        })
+        .await
+    }
+
+    /// Adds a bot (`replace` false: only if its name is free) or replaces one (`replace` true:
+    /// only if it exists). Whether it was written.
+    async fn write_bot(&self, bot: &BotRecord, replace: bool) -> StoreResult<bool> {
+        let name = bot.name.clone();
+        let json = encode(bot)?;
+        self.run(move |db, path| {
+            let err = |e: redb::Error| map_err(path, e);
+            let txn = db.begin_write().map_err(|e| err(e.into()))?;
+            let written = {
+                let mut bots = txn.open_table(BOTS).map_err(|e| err(e.into()))?;
+                let exists = bots
+                    .get(name.as_str())
+                    .map_err(|e| err(e.into()))?
+                    .is_some();
+                if exists == replace {
+                    bots.insert(name.as_str(), json.as_slice())
+                        .map_err(|e| err(e.into()))?;
+                    true
+                } else {
+                    false
+                }
+            };
+            if written {
+                txn.commit().map_err(|e| err(e.into()))?;
+            } else {
+                txn.abort().map_err(|e| err(e.into()))?;
+            }
+            Ok(written)
+        })
+        .await
+    }
 }
 
 #[cfg(test)]
@@ -531,7 +1077,7 @@ mod tests {
         table: TableDefinition<K, &[u8]>,
         key: K::SelfType<'_>,
     ) {
-        let txn = store.db.begin_write().expect("write transaction");
+        let txn = store.shared.db.begin_write().expect("write transaction");
         txn.open_table(table)
             .expect("table")
             .insert(key, b"\xff{not json".as_slice())
@@ -580,7 +1126,7 @@ mod tests {
         let dir = tempfile::tempdir().expect("temp dir");
         let store = EmbeddedStore::open(dir.path()).expect("open");
         let other = crate::conformance::sample_record("p-x", "d-other", None);
-        let txn = store.db.begin_write().expect("write transaction");
+        let txn = store.shared.db.begin_write().expect("write transaction");
         txn.open_table(DEALS)
             .expect("table")
             .insert(("p-x", "d-1"), encode(&other).expect("json").as_slice())

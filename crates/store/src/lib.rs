@@ -17,6 +17,27 @@
 //! and a [`DealRecord`] must be self-consistent (`counts` as long as `levels`, one `gdi` value per
 //! level above the lowest, every `gdi` value finite); anything else is rejected with
 //! [`StoreError::Invalid`] before anything is written.
+//!
+//! The same holds for the names the other half of the interface takes: table ids, consumer
+//! (referee) names, competition names, bot names and hosts. Beyond that:
+//!
+//! - An entry id must be one the queue handed out ([`Store::enqueue_job`], [`JobEntry`]); a
+//!   string that cannot be one is [`StoreError::Invalid`]. A well-formed id of a job that is gone
+//!   is harmless to [`Store::ack_job`] and [`StoreError::Invalid`] to [`Store::touch_job`].
+//! - `reclaim_after` must be positive: with zero, every job would be taken from its referee by
+//!   the next caller. Durations count in whole milliseconds, rounded up.
+//! - A presence `ttl` must be positive and at most [`MAX_PRESENCE_TTL`]: presence is kept alive by
+//!   refreshing it, so a host that dies is forgotten soon.
+//! - A [`BotRecord`] needs a valid name, a `token_sha256` (when given) of 64 hex digits, and a
+//!   non-blank command for a program bot.
+//!
+//! # Table jobs
+//!
+//! The job queue has consumer-group semantics: every job is delivered to one consumer at a time,
+//! stays *pending* until acknowledged, and is handed to another consumer once its holder has been
+//! idle (neither acknowledged nor touched it) for the caller's `reclaim_after`. Delivery is
+//! therefore *at least once*: a referee that was merely slow may find its job reclaimed, and both
+//! may play it. Exactly-once is where results are written: [`Store::put_result`] keeps the first.
 
 use std::collections::BTreeMap;
 use std::time::Duration;
@@ -159,34 +180,29 @@ pub trait Store: Send + Sync {
     /// Appends a table job (an encoded `arena.v1.TableJob`) for `table_id`; returns its entry id.
     /// Enqueueing the same table id twice enqueues it twice: exactly-once is enforced where
     /// results are written ([`Store::put_result`]).
-    async fn enqueue_job(&self, table_id: &str, payload: &[u8]) -> StoreResult<String> {
-        Err(not_yet("enqueue_job"))
-    }
+    async fn enqueue_job(&self, table_id: &str, payload: &[u8]) -> StoreResult<String>;
 
     /// The next job for `consumer` (a referee instance). Jobs delivered to some consumer that has
     /// not acknowledged or touched them for `reclaim_after` come first (their referee died): they
     /// are handed to `consumer` with `deliveries` incremented. Otherwise the oldest never-delivered
     /// job. Waits up to `block` for one to appear; `None` if none did.
-    async fn next_job(&self, consumer: &str, reclaim_after: Duration, block: Duration) -> StoreResult<Option<JobEntry>> {
-        Err(not_yet("next_job"))
-    }
+    async fn next_job(
+        &self,
+        consumer: &str,
+        reclaim_after: Duration,
+        block: Duration,
+    ) -> StoreResult<Option<JobEntry>>;
 
     /// Marks a job done; it is never delivered again. Acknowledging twice is harmless.
-    async fn ack_job(&self, entry_id: &str) -> StoreResult<()> {
-        Err(not_yet("ack_job"))
-    }
+    async fn ack_job(&self, entry_id: &str) -> StoreResult<()>;
 
     /// Tells the queue `consumer` is still working on the job (resets its idle time), so a long
     /// table is not reclaimed from a live referee. Fails with [`StoreError::Invalid`] if the job
     /// is no longer held by `consumer` (it was reclaimed).
-    async fn touch_job(&self, consumer: &str, entry_id: &str) -> StoreResult<()> {
-        Err(not_yet("touch_job"))
-    }
+    async fn touch_job(&self, consumer: &str, entry_id: &str) -> StoreResult<()>;
 
     /// Jobs never delivered, and jobs delivered but not acknowledged.
-    async fn job_counts(&self) -> StoreResult<JobCounts> {
-        Err(not_yet("job_counts"))
-    }
+    async fn job_counts(&self) -> StoreResult<JobCounts>;
 
     // ---- Results and replays: written once per table id. ----
 
@@ -194,69 +210,47 @@ pub trait Store: Send + Sync {
     /// together, only if no result exists for `table_id`: returns true if this call wrote them,
     /// false if a result was already there (then nothing changes). When `competition` is given
     /// the table is also listed under it.
-    async fn put_result(&self, table_id: &str, competition: Option<&str>, result: &[u8], replay: &[u8]) -> StoreResult<bool> {
-        Err(not_yet("put_result"))
-    }
+    async fn put_result(
+        &self,
+        table_id: &str,
+        competition: Option<&str>,
+        result: &[u8],
+        replay: &[u8],
+    ) -> StoreResult<bool>;
 
     /// A table's encoded result.
-    async fn result(&self, table_id: &str) -> StoreResult<Option<Vec<u8>>> {
-        Err(not_yet("result"))
-    }
+    async fn result(&self, table_id: &str) -> StoreResult<Option<Vec<u8>>>;
 
     /// A table's encoded replay.
-    async fn replay(&self, table_id: &str) -> StoreResult<Option<Vec<u8>>> {
-        Err(not_yet("replay"))
-    }
+    async fn replay(&self, table_id: &str) -> StoreResult<Option<Vec<u8>>>;
 
     /// Every result listed under `competition`: (table id, encoded result), any order.
-    async fn results_for(&self, competition: &str) -> StoreResult<Vec<(String, Vec<u8>)>> {
-        Err(not_yet("results_for"))
-    }
+    async fn results_for(&self, competition: &str) -> StoreResult<Vec<(String, Vec<u8>)>>;
 
     // ---- Bots and their tokens. ----
 
     /// Registers a bot; false (and nothing changes) if the name is taken.
-    async fn add_bot(&self, bot: &BotRecord) -> StoreResult<bool> {
-        Err(not_yet("add_bot"))
-    }
+    async fn add_bot(&self, bot: &BotRecord) -> StoreResult<bool>;
 
     /// Replaces a registered bot's record (e.g. a rotated token hash); false if it is unknown.
-    async fn update_bot(&self, bot: &BotRecord) -> StoreResult<bool> {
-        Err(not_yet("update_bot"))
-    }
+    async fn update_bot(&self, bot: &BotRecord) -> StoreResult<bool>;
 
     /// A registered bot.
-    async fn bot(&self, name: &str) -> StoreResult<Option<BotRecord>> {
-        Err(not_yet("bot"))
-    }
+    async fn bot(&self, name: &str) -> StoreResult<Option<BotRecord>>;
 
     /// Every registered bot, by name.
-    async fn bots(&self) -> StoreResult<Vec<BotRecord>> {
-        Err(not_yet("bots"))
-    }
+    async fn bots(&self) -> StoreResult<Vec<BotRecord>>;
 
     // ---- Presence: which bot-host holds which bot, expiring unless refreshed. ----
 
     /// Records that `host` (a bot-host's address) holds `bot` for the next `ttl`.
-    async fn set_presence(&self, bot: &str, host: &str, ttl: Duration) -> StoreResult<()> {
-        Err(not_yet("set_presence"))
-    }
+    async fn set_presence(&self, bot: &str, host: &str, ttl: Duration) -> StoreResult<()>;
 
     /// Removes a presence record at once (the bot disconnected cleanly).
-    async fn clear_presence(&self, bot: &str, host: &str) -> StoreResult<()> {
-        Err(not_yet("clear_presence"))
-    }
+    async fn clear_presence(&self, bot: &str, host: &str) -> StoreResult<()>;
 
     /// The hosts currently holding `bot` (unexpired records only).
-    async fn presence(&self, bot: &str) -> StoreResult<Vec<String>> {
-        Err(not_yet("presence"))
-    }
-}
-
-/// Placeholder error for operations a backend has not implemented yet (removed once both
-/// backends implement every method).
-fn not_yet(op: &str) -> StoreError {
-    StoreError::Invalid(format!("{op} is not supported by this store yet"))
+    async fn presence(&self, bot: &str) -> StoreResult<Vec<String>>;
 }
 
 /// A job taken from the queue.
@@ -363,6 +357,62 @@ pub(crate) fn check_record(record: &DealRecord) -> StoreResult<()> {
     }
     if let Some(g) = record.gdi.iter().find(|g| !g.is_finite()) {
         return invalid(format!("gdi value {g} is not a finite number"));
+    }
+    Ok(())
+}
+
+/// The longest presence a single [`Store::set_presence`] may grant. bot-host refreshes presence
+/// every few seconds; a day is far beyond any sensible TTL, and a bound keeps a mistaken one
+/// from pinning a dead host for ever.
+pub const MAX_PRESENCE_TTL: Duration = Duration::from_secs(24 * 60 * 60);
+
+/// A duration in whole milliseconds, rounded up (so 0.5 ms is 1 ms, never 0), saturating.
+pub(crate) fn millis_ceil(d: Duration) -> u64 {
+    let ms = d.as_nanos().div_ceil(1_000_000);
+    u64::try_from(ms).unwrap_or(u64::MAX)
+}
+
+/// Checks a `reclaim_after`; returns it in milliseconds (at least 1).
+pub(crate) fn check_reclaim_after(reclaim_after: Duration) -> StoreResult<u64> {
+    if reclaim_after.is_zero() {
+        return Err(StoreError::Invalid(
+            "reclaim_after is zero: every job would be reclaimed at once".to_string(),
+        ));
+    }
+    Ok(millis_ceil(reclaim_after))
+}
+
+/// Checks a presence TTL; returns it in milliseconds (at least 1).
+pub(crate) fn check_ttl(ttl: Duration) -> StoreResult<u64> {
+    if ttl.is_zero() {
+        return Err(StoreError::Invalid("presence ttl is zero".to_string()));
+    }
+    if ttl > MAX_PRESENCE_TTL {
+        return Err(StoreError::Invalid(format!(
+            "presence ttl {ttl:?} is longer than the longest allowed, {MAX_PRESENCE_TTL:?}"
+        )));
+    }
+    Ok(millis_ceil(ttl))
+}
+
+/// Checks a bot record before it is stored.
+pub(crate) fn check_bot(bot: &BotRecord) -> StoreResult<()> {
+    check_id("bot name", &bot.name)?;
+    if let Some(hash) = &bot.token_sha256
+        && (hash.len() != 64 || !hash.bytes().all(|b| b.is_ascii_hexdigit()))
+    {
+        return Err(StoreError::Invalid(format!(
+            "bot {}: token_sha256 {hash:?} is not 64 hex digits",
+            bot.name
+        )));
+    }
+    if let BotKind::Program { command, .. } = &bot.kind
+        && command.trim().is_empty()
+    {
+        return Err(StoreError::Invalid(format!(
+            "bot {}: program command is empty",
+            bot.name
+        )));
     }
     Ok(())
 }

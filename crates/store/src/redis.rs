@@ -15,16 +15,34 @@
 //!
 //! A write whose reply was lost (Redis died mid-call) may or may not have happened; every write
 //! is idempotent, so repeating the call is always safe.
+//!
+//! # Table jobs
+//!
+//! Jobs are entries of one stream, `{prefix}:jobs`, read through one consumer group,
+//! `referees`, created on first use (from id `0`, so jobs enqueued before any referee started are
+//! not skipped; created again the same way if Redis lost it). `next_job` first runs a script that
+//! claims the oldest pending entry idle for at least `reclaim_after` (`XPENDING … IDLE` then
+//! `XCLAIM`, which counts the delivery) or else reads one new entry (`XREADGROUP … >`); only when
+//! both come back empty does it wait with `XREADGROUP … BLOCK`. A blocking read would hold up
+//! every call queued behind it on a shared connection, so it runs on a connection of its own,
+//! taken from a small pool; it waits in slices of at most [`BLOCK_SLICE`] (shorter when
+//! `reclaim_after` is short), checking for reclaimable jobs between slices, so a job whose referee
+//! died during a long wait is still found. A caller that gives up on `next_job` mid-wait drops its
+//! connection; an entry Redis handed out just then stays pending and is reclaimed like any other.
+//!
+//! `ack_job` is `XACK` and `XDEL` in one script: a finished job leaves the stream, so the stream
+//! holds only jobs not yet done and never grows with history. Requires Redis 6.2 or later.
 
 use std::collections::{BTreeMap, HashMap};
-use std::time::Duration;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
-use ::redis::aio::{ConnectionManager, ConnectionManagerConfig};
-use ::redis::{AsyncCommands, RedisError, Script};
+use ::redis::aio::{ConnectionManager, ConnectionManagerConfig, MultiplexedConnection};
+use ::redis::{AsyncCommands, AsyncConnectionConfig, RedisError, Script};
 
 use crate::{
-    DealRecord, DealSource, Panel, Store, StoreError, StoreResult, check_id, check_records,
-    source_key,
+    BotRecord, DealRecord, DealSource, JobCounts, JobEntry, Panel, Store, StoreError, StoreResult,
+    check_bot, check_id, check_reclaim_after, check_records, check_ttl, millis_ceil, source_key,
 };
 
 /// Measured indices are kept as bitmaps of this many bits each, so an index far out costs one
@@ -64,15 +82,160 @@ end
 return held
 "#;
 
-/// The Redis store. Cheap to clone: clones share the connection.
+/// The consumer group of the job stream: every referee reads through it.
+const GROUP: &str = "referees";
+
+/// The longest single `XREADGROUP … BLOCK` of `next_job`: between slices it looks for jobs to
+/// reclaim.
+pub const BLOCK_SLICE: Duration = Duration::from_secs(1);
+
+/// Idle blocking-read connections kept for reuse; more are opened when needed and closed after.
+const IDLE_BLOCKING_CONNECTIONS: usize = 8;
+
+/// Creates the consumer group if it is missing (from id 0, so no job enqueued before it is
+/// skipped); a `BUSYGROUP` answer means it exists. Prepended to every script that needs it.
+const ENSURE_GROUP: &str = r#"
+local made = redis.pcall('XGROUP', 'CREATE', KEYS[1], ARGV[1], '0', 'MKSTREAM')
+if type(made) == 'table' and made.err and not string.find(made.err, 'BUSYGROUP', 1, true) then
+  return made
+end
+"#;
+
+/// `next_job` without waiting: KEYS[1] = job stream, ARGV = (group, consumer, reclaim_after in
+/// ms). Returns (entry id, [field, value, …], deliveries), or nil when there is no job.
+const NEXT_JOB: &str = r#"
+while true do
+  local idle = redis.call('XPENDING', KEYS[1], ARGV[1], 'IDLE', ARGV[3], '-', '+', 1)[1]
+  if not idle then break end
+  local entry = redis.call('XCLAIM', KEYS[1], ARGV[1], ARGV[2], ARGV[3], idle[1])[1]
+  if entry then return {entry[1], entry[2], idle[4] + 1} end
+  -- Pending, but its entry is gone from the stream: nothing to run, drop it from the list.
+  redis.call('XACK', KEYS[1], ARGV[1], idle[1])
+end
+local read = redis.call('XREADGROUP', 'GROUP', ARGV[1], ARGV[2], 'COUNT', 1, 'STREAMS', KEYS[1], '>')
+if read and read[1][2][1] then
+  local entry = read[1][2][1]
+  return {entry[1], entry[2], 1}
+end
+return false
+"#;
+
+/// `touch_job`: KEYS[1] = job stream, ARGV = (group, consumer, entry id). Resets the entry's idle
+/// time, without counting a delivery, only if `consumer` holds it: 1 if so, 0 if not.
+const TOUCH_JOB: &str = r#"
+local pending = redis.pcall('XPENDING', KEYS[1], ARGV[1], ARGV[3], ARGV[3], 1)
+if type(pending) == 'table' and pending.err then
+  if string.find(pending.err, 'NOGROUP', 1, true) then return 0 end
+  return pending
+end
+if not pending[1] or pending[1][2] ~= ARGV[2] then return 0 end
+redis.call('XCLAIM', KEYS[1], ARGV[1], ARGV[2], 0, ARGV[3], 'JUSTID')
+return 1
+"#;
+
+/// `ack_job`: KEYS[1] = job stream, ARGV = (group, entry id). Acknowledges the entry and deletes
+/// it from the stream, delivered or not.
+const ACK_JOB: &str = r#"
+local acked = redis.pcall('XACK', KEYS[1], ARGV[1], ARGV[2])
+if type(acked) == 'table' and acked.err and not string.find(acked.err, 'NOGROUP', 1, true) then
+  return acked
+end
+redis.call('XDEL', KEYS[1], ARGV[2])
+return 1
+"#;
+
+/// `job_counts`: KEYS[1] = job stream, ARGV[1] = group. Returns (entries, pending entries).
+const JOB_COUNTS: &str = r#"
+local entries = redis.call('XLEN', KEYS[1])
+local pending = redis.pcall('XPENDING', KEYS[1], ARGV[1])
+if type(pending) == 'table' and pending.err then
+  if string.find(pending.err, 'NOGROUP', 1, true) then return {entries, 0} end
+  return pending
+end
+return {entries, pending[1]}
+"#;
+
+/// `put_result`: KEYS = (result, replay[, competition index]), ARGV = (result, replay[, table
+/// id]). Writes only if there is no result yet: 1 if written, 0 if not.
+const PUT_RESULT: &str = r#"
+if not redis.call('SET', KEYS[1], ARGV[1], 'NX') then return 0 end
+redis.call('SET', KEYS[2], ARGV[2])
+if KEYS[3] then redis.call('SADD', KEYS[3], ARGV[3]) end
+return 1
+"#;
+
+/// `update_bot`: KEYS[1] = bots hash, ARGV = (name, JSON). 1 if the bot existed and was
+/// replaced, 0 if it is unknown.
+const UPDATE_BOT: &str = r#"
+if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 0 then return 0 end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+return 1
+"#;
+
+/// Redis's clock in Unix milliseconds, as `now`, for the presence scripts: every host's presence
+/// is judged by one clock, however far the hosts' own clocks drift.
+const NOW_MS: &str = r#"
+local time = redis.call('TIME')
+local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+"#;
+
+/// `set_presence`: KEYS[1] = the bot's presence set, ARGV = (host, ttl in ms). Drops expired
+/// hosts, records the host's expiry, and lets the key expire with its last host.
+const SET_PRESENCE: &str = r#"
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+redis.call('ZADD', KEYS[1], string.format('%.0f', now + tonumber(ARGV[2])), ARGV[1])
+local last = redis.call('ZRANGE', KEYS[1], -1, -1, 'WITHSCORES')
+redis.call('PEXPIREAT', KEYS[1], string.format('%.0f', tonumber(last[2])))
+return 1
+"#;
+
+/// `presence`: KEYS[1] = the bot's presence set. The hosts whose expiry is still ahead.
+const PRESENCE: &str = r#"
+return redis.call('ZRANGEBYSCORE', KEYS[1], '(' .. string.format('%.0f', now), '+inf')
+"#;
+
+/// The Lua scripts, loaded once per store.
+struct Scripts {
+    put_deals: Script,
+    claim_deals: Script,
+    next_job: Script,
+    touch_job: Script,
+    ack_job: Script,
+    job_counts: Script,
+    put_result: Script,
+    update_bot: Script,
+    set_presence: Script,
+    presence: Script,
+}
+
+impl Scripts {
+    fn new() -> Scripts {
+        Scripts {
+            put_deals: Script::new(PUT_DEALS),
+            claim_deals: Script::new(CLAIM_DEALS),
+            next_job: Script::new(&format!("{ENSURE_GROUP}{NEXT_JOB}")),
+            touch_job: Script::new(TOUCH_JOB),
+            ack_job: Script::new(ACK_JOB),
+            job_counts: Script::new(JOB_COUNTS),
+            put_result: Script::new(PUT_RESULT),
+            update_bot: Script::new(UPDATE_BOT),
+            set_presence: Script::new(&format!("{NOW_MS}{SET_PRESENCE}")),
+            presence: Script::new(&format!("{NOW_MS}{PRESENCE}")),
+        }
+    }
+}
+
+/// The Redis store. Cheap to clone: clones share the connections.
 #[derive(Clone)]
 pub struct RedisStore {
     conn: ConnectionManager,
+    client: ::redis::Client,
+    /// Idle connections for blocking reads (see the module documentation).
+    blocking: Arc<Mutex<Vec<MultiplexedConnection>>>,
     /// `host:port` (or socket path), never the password: for messages.
     addr: String,
     prefix: String,
-    put_deals: Script,
-    claim_deals: Script,
+    scripts: Arc<Scripts>,
 }
 
 impl std::fmt::Debug for RedisStore {
@@ -113,15 +276,16 @@ impl RedisStore {
             .set_number_of_retries(3)
             .set_min_delay(Duration::from_millis(100))
             .set_max_delay(Duration::from_millis(500));
-        let conn = ConnectionManager::new_with_config(client, config)
+        let conn = ConnectionManager::new_with_config(client.clone(), config)
             .await
             .map_err(|e| unavailable(&addr, &e))?;
         Ok(RedisStore {
             conn,
+            client,
+            blocking: Arc::default(),
             addr,
             prefix: prefix.to_string(),
-            put_deals: Script::new(PUT_DEALS),
-            claim_deals: Script::new(CLAIM_DEALS),
+            scripts: Arc::new(Scripts::new()),
         })
     }
 
@@ -153,6 +317,149 @@ impl RedisStore {
 
     fn usage_key(&self) -> String {
         format!("{}:deal-usage", self.prefix)
+    }
+
+    fn jobs_key(&self) -> String {
+        format!("{}:jobs", self.prefix)
+    }
+
+    fn result_key(&self, table: &str) -> String {
+        format!("{}:result:{table}", self.prefix)
+    }
+
+    fn replay_key(&self, table: &str) -> String {
+        format!("{}:replay:{table}", self.prefix)
+    }
+
+    fn competition_key(&self, competition: &str) -> String {
+        format!("{}:competition-results:{competition}", self.prefix)
+    }
+
+    fn bots_key(&self) -> String {
+        format!("{}:bots", self.prefix)
+    }
+
+    fn presence_key(&self, bot: &str) -> String {
+        format!("{}:presence:{bot}", self.prefix)
+    }
+
+    /// A job ready now, reclaimed or new, without waiting.
+    async fn take_job(&self, consumer: &str, reclaim_ms: u64) -> StoreResult<Option<JobEntry>> {
+        let key = self.jobs_key();
+        let mut conn = self.conn.clone();
+        let entry: Option<(String, Vec<Vec<u8>>, u64)> = self
+            .scripts
+            .next_job
+            .key(&key)
+            .arg(GROUP)
+            .arg(consumer)
+            .arg(reclaim_ms)
+            .invoke_async(&mut conn)
+            .await
+            .map_err(|e| self.error(&key, e))?;
+        entry
+            .map(|(id, fields, deliveries)| job_entry(&key, id, fields, deliveries))
+            .transpose()
+    }
+
+    /// Waits up to `wait` for a new job on a connection of its own.
+    async fn wait_for_new_job(
+        &self,
+        consumer: &str,
+        wait: Duration,
+    ) -> StoreResult<Option<JobEntry>> {
+        let key = self.jobs_key();
+        let mut cmd = ::redis::cmd("XREADGROUP");
+        cmd.arg("GROUP")
+            .arg(GROUP)
+            .arg(consumer)
+            .arg("COUNT")
+            .arg(1)
+            .arg("BLOCK")
+            // Never 0: that would wait for ever.
+            .arg(millis_ceil(wait).max(1))
+            .arg("STREAMS")
+            .arg(&key)
+            .arg(">");
+        // A pooled connection may have died with a Redis restart since it was last used: then
+        // once more on a fresh one.
+        let (mut conn, pooled) = match self.idle_blocking_connection() {
+            Some(conn) => (conn, true),
+            None => (self.open_blocking_connection().await?, false),
+        };
+        let reply = match self.blocking_read(&mut conn, &cmd, wait).await {
+            Err(e) if pooled && !e.is_timeout() && e.is_connection_dropped() => {
+                conn = self.open_blocking_connection().await?;
+                self.blocking_read(&mut conn, &cmd, wait).await
+            }
+            reply => reply,
+        };
+        let reply = match reply {
+            Ok(reply) => reply,
+            // Redis lost the group (a restart without data): the next `take_job` makes it again.
+            Err(e) if e.code() == Some("NOGROUP") => {
+                self.return_blocking_connection(conn);
+                return Ok(None);
+            }
+            Err(e) => return Err(self.error(&key, e)),
+        };
+        self.return_blocking_connection(conn);
+        let Some(streams) = reply else {
+            return Ok(None);
+        };
+        let entry = streams
+            .into_iter()
+            .next()
+            .and_then(|(_, entries)| entries.into_iter().next());
+        entry
+            .map(|(id, fields)| job_entry(&key, id, fields, 1))
+            .transpose()
+    }
+
+    /// One blocking read, given a little longer than it blocks for before the connection is
+    /// deemed dead.
+    async fn blocking_read(
+        &self,
+        conn: &mut MultiplexedConnection,
+        cmd: &::redis::Cmd,
+        wait: Duration,
+    ) -> Result<Option<StreamsReply>, RedisError> {
+        let limit = wait + Duration::from_secs(5);
+        match tokio::time::timeout(limit, cmd.query_async(conn)).await {
+            Ok(reply) => reply,
+            Err(_) => Err(RedisError::from(std::io::Error::new(
+                std::io::ErrorKind::TimedOut,
+                format!("no answer to a blocking read within {limit:?}"),
+            ))),
+        }
+    }
+
+    fn idle_blocking_connection(&self) -> Option<MultiplexedConnection> {
+        self.blocking
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .pop()
+    }
+
+    fn return_blocking_connection(&self, conn: MultiplexedConnection) {
+        let mut idle = self
+            .blocking
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        if idle.len() < IDLE_BLOCKING_CONNECTIONS {
+            idle.push(conn);
+        }
+    }
+
+    async fn open_blocking_connection(&self) -> StoreResult<MultiplexedConnection> {
+        let config = AsyncConnectionConfig::new()
+            .set_connection_timeout(Some(Duration::from_secs(2)))
+            // Blocking reads are timed by `blocking_read`, which knows how long each waits.
+            .set_response_timeout(None);
+        self.client
+            .get_multiplexed_async_connection_with_config(&config)
+            .await
+            .map_err(|e| unavailable(&self.addr, &e))
     }
 
     /// Maps an error of a call on `key`: a key holding another type is corrupt data, anything
@@ -210,6 +517,81 @@ fn decode_deal(key: &str, panel: &str, id: &str, bytes: &[u8]) -> StoreResult<De
     Ok(record)
 }
 
+/// An `XREADGROUP` reply: per stream, its name and its entries (id, [field, value, …]).
+type StreamsReply = Vec<(String, Vec<(String, Vec<Vec<u8>>)>)>;
+
+/// A job entry read from the stream at `key`: its fields must be `table` and `job`.
+fn job_entry(
+    key: &str,
+    id: String,
+    fields: Vec<Vec<u8>>,
+    deliveries: u64,
+) -> StoreResult<JobEntry> {
+    let corrupt = |reason: String| StoreError::Corrupt {
+        key: format!("{key} entry {id}"),
+        reason,
+    };
+    let (mut table_id, mut payload) = (None, None);
+    let mut fields = fields.into_iter();
+    while let Some(name) = fields.next() {
+        let value = fields
+            .next()
+            .ok_or_else(|| corrupt("a field without a value".to_string()))?;
+        match name.as_slice() {
+            b"table" => {
+                let table = String::from_utf8(value)
+                    .map_err(|_| corrupt("its table id is not UTF-8".to_string()))?;
+                table_id = Some(table);
+            }
+            b"job" => payload = Some(value),
+            other => {
+                return Err(corrupt(format!(
+                    "unexpected field {:?}",
+                    String::from_utf8_lossy(other)
+                )));
+            }
+        }
+    }
+    match (table_id, payload) {
+        (Some(table_id), Some(payload)) => Ok(JobEntry {
+            entry_id: id,
+            table_id,
+            payload,
+            deliveries,
+        }),
+        _ => Err(corrupt("no table or no job field".to_string())),
+    }
+}
+
+/// Checks that `id` can be a stream entry id (`{ms}-{seq}`), so Redis is never asked about
+/// something else.
+fn check_entry_id(id: &str) -> StoreResult<()> {
+    let valid = id.split_once('-').is_some_and(|(ms, seq)| {
+        ms.parse::<u64>().is_ok()
+            && seq.parse::<u64>().is_ok()
+            && !ms.starts_with('+')
+            && !seq.starts_with('+')
+    });
+    if valid {
+        Ok(())
+    } else {
+        Err(StoreError::Invalid(format!("{id:?} is not a job entry id")))
+    }
+}
+
+/// Reads a bot record, checking that it is the one its field names.
+fn decode_bot(key: &str, name: &str, bytes: &[u8]) -> StoreResult<BotRecord> {
+    let field = || format!("{key} field {name}");
+    let bot: BotRecord = decode(field, bytes)?;
+    if bot.name != name {
+        return Err(StoreError::Corrupt {
+            key: field(),
+            reason: format!("holds bot {} instead", bot.name),
+        });
+    }
+    Ok(bot)
+}
+
 /// Appends the indices set in `bitmap` (Redis bit order: bit 0 is the high bit of byte 0).
 fn push_indices(base: u64, bitmap: &[u8], out: &mut Vec<u64>) {
     for (byte_index, &byte) in bitmap.iter().enumerate() {
@@ -264,7 +646,7 @@ impl Store for RedisStore {
         if records.is_empty() {
             return Ok(0);
         }
-        let mut call = self.put_deals.prepare_invoke();
+        let mut call = self.scripts.put_deals.prepare_invoke();
         for r in records {
             call.key(self.deals_key(&r.panel));
             call.arg(&r.id).arg(encode(r)?);
@@ -373,7 +755,7 @@ impl Store for RedisStore {
             return Ok(Vec::new());
         }
         let key = self.usage_key();
-        let mut call = self.claim_deals.prepare_invoke();
+        let mut call = self.scripts.claim_deals.prepare_invoke();
         call.key(&key).arg(competition);
         for id in deal_ids {
             call.arg(id);
@@ -400,6 +782,269 @@ impl Store for RedisStore {
         let all: HashMap<String, String> =
             conn.hgetall(&key).await.map_err(|e| self.error(&key, e))?;
         Ok(all.into_iter().collect())
+    }
+
+    async fn enqueue_job(&self, table_id: &str, payload: &[u8]) -> StoreResult<String> {
+        check_id("table id", table_id)?;
+        let key = self.jobs_key();
+        let mut conn = self.conn.clone();
+        ::redis::cmd("XADD")
+            .arg(&key)
+            .arg("*")
+            .arg("table")
+            .arg(table_id)
+            .arg("job")
+            .arg(payload)
+            .query_async(&mut conn)
+            .await
+            .map_err(|e| self.error(&key, e))
+    }
+
+    async fn next_job(
+        &self,
+        consumer: &str,
+        reclaim_after: Duration,
+        block: Duration,
+    ) -> StoreResult<Option<JobEntry>> {
+        check_id("consumer", consumer)?;
+        let reclaim_ms = check_reclaim_after(reclaim_after)?;
+        let start = Instant::now();
+        // Between slices, jobs that became reclaimable are looked for: at least twice per
+        // `reclaim_after`, and never spinning faster than every 10 ms.
+        let slice = (reclaim_after / 2).clamp(Duration::from_millis(10), BLOCK_SLICE);
+        loop {
+            if let Some(job) = self.take_job(consumer, reclaim_ms).await? {
+                return Ok(Some(job));
+            }
+            let remaining = block.saturating_sub(start.elapsed());
+            if remaining < Duration::from_millis(1) {
+                return Ok(None);
+            }
+            if let Some(job) = self
+                .wait_for_new_job(consumer, remaining.min(slice))
+                .await?
+            {
+                return Ok(Some(job));
+            }
+        }
+    }
+
+    async fn ack_job(&self, entry_id: &str) -> StoreResult<()> {
+        check_entry_id(entry_id)?;
+        let key = self.jobs_key();
+        let mut conn = self.conn.clone();
+        self.scripts
+            .ack_job
+            .key(&key)
+            .arg(GROUP)
+            .arg(entry_id)
+            .invoke_async::<u8>(&mut conn)
+            .await
+            .map_err(|e| self.error(&key, e))?;
+        Ok(())
+    }
+
+    async fn touch_job(&self, consumer: &str, entry_id: &str) -> StoreResult<()> {
+        check_id("consumer", consumer)?;
+        check_entry_id(entry_id)?;
+        let key = self.jobs_key();
+        let mut conn = self.conn.clone();
+        let touched: u8 = self
+            .scripts
+            .touch_job
+            .key(&key)
+            .arg(GROUP)
+            .arg(consumer)
+            .arg(entry_id)
+            .invoke_async(&mut conn)
+            .await
+            .map_err(|e| self.error(&key, e))?;
+        if touched == 1 {
+            Ok(())
+        } else {
+            Err(StoreError::Invalid(format!(
+                "job {entry_id} is not held by {consumer} (reclaimed by another, or done)"
+            )))
+        }
+    }
+
+    async fn job_counts(&self) -> StoreResult<JobCounts> {
+        let key = self.jobs_key();
+        let mut conn = self.conn.clone();
+        let (entries, pending): (u64, u64) = self
+            .scripts
+            .job_counts
+            .key(&key)
+            .arg(GROUP)
+            .invoke_async(&mut conn)
+            .await
+            .map_err(|e| self.error(&key, e))?;
+        Ok(JobCounts {
+            waiting: entries.saturating_sub(pending),
+            pending,
+        })
+    }
+
+    async fn put_result(
+        &self,
+        table_id: &str,
+        competition: Option<&str>,
+        result: &[u8],
+        replay: &[u8],
+    ) -> StoreResult<bool> {
+        check_id("table id", table_id)?;
+        if let Some(competition) = competition {
+            check_id("competition", competition)?;
+        }
+        let key = self.result_key(table_id);
+        let mut call = self.scripts.put_result.prepare_invoke();
+        call.key(&key)
+            .key(self.replay_key(table_id))
+            .arg(result)
+            .arg(replay);
+        if let Some(competition) = competition {
+            call.key(self.competition_key(competition)).arg(table_id);
+        }
+        let mut conn = self.conn.clone();
+        let written: u8 = call
+            .invoke_async(&mut conn)
+            .await
+            .map_err(|e| self.error(&key, e))?;
+        Ok(written == 1)
+    }
+
+    async fn result(&self, table_id: &str) -> StoreResult<Option<Vec<u8>>> {
+        check_id("table id", table_id)?;
+        let key = self.result_key(table_id);
+        let mut conn = self.conn.clone();
+        conn.get(&key).await.map_err(|e| self.error(&key, e))
+    }
+
+    async fn replay(&self, table_id: &str) -> StoreResult<Option<Vec<u8>>> {
+        check_id("table id", table_id)?;
+        let key = self.replay_key(table_id);
+        let mut conn = self.conn.clone();
+        conn.get(&key).await.map_err(|e| self.error(&key, e))
+    }
+
+    async fn results_for(&self, competition: &str) -> StoreResult<Vec<(String, Vec<u8>)>> {
+        check_id("competition", competition)?;
+        let index = self.competition_key(competition);
+        let mut conn = self.conn.clone();
+        let mut tables: Vec<String> = conn
+            .smembers(&index)
+            .await
+            .map_err(|e| self.error(&index, e))?;
+        tables.sort_unstable();
+        let mut results = Vec::with_capacity(tables.len());
+        for chunk in tables.chunks(1_000) {
+            let keys: Vec<String> = chunk.iter().map(|t| self.result_key(t)).collect();
+            let values: Vec<Option<Vec<u8>>> = ::redis::cmd("MGET")
+                .arg(&keys)
+                .query_async(&mut conn)
+                .await
+                .map_err(|e| self.error(&keys[0], e))?;
+            for ((table, key), value) in chunk.iter().zip(&keys).zip(values) {
+                let value = value.ok_or_else(|| StoreError::Corrupt {
+                    key: key.clone(),
+                    reason: format!("missing, but table {table} is listed in {index}"),
+                })?;
+                results.push((table.clone(), value));
+            }
+        }
+        Ok(results)
+    }
+
+    async fn add_bot(&self, bot: &BotRecord) -> StoreResult<bool> {
+        check_bot(bot)?;
+        let key = self.bots_key();
+        let json = encode(bot)?;
+        let mut conn = self.conn.clone();
+        conn.hset_nx(&key, &bot.name, json)
+            .await
+            .map_err(|e| self.error(&key, e))
+    }
+
+    async fn update_bot(&self, bot: &BotRecord) -> StoreResult<bool> {
+        check_bot(bot)?;
+        let key = self.bots_key();
+        let json = encode(bot)?;
+        let mut conn = self.conn.clone();
+        let updated: u8 = self
+            .scripts
+            .update_bot
+            .key(&key)
+            .arg(&bot.name)
+            .arg(json)
+            .invoke_async(&mut conn)
+            .await
+            .map_err(|e| self.error(&key, e))?;
+        Ok(updated == 1)
+    }
+
+    async fn bot(&self, name: &str) -> StoreResult<Option<BotRecord>> {
+        check_id("bot name", name)?;
+        let key = self.bots_key();
+        let mut conn = self.conn.clone();
+        let json: Option<Vec<u8>> = conn
+            .hget(&key, name)
+            .await
+            .map_err(|e| self.error(&key, e))?;
+        json.map(|json| decode_bot(&key, name, &json)).transpose()
+    }
+
+    async fn bots(&self) -> StoreResult<Vec<BotRecord>> {
+        let key = self.bots_key();
+        let mut conn = self.conn.clone();
+        let all: HashMap<String, Vec<u8>> =
+            conn.hgetall(&key).await.map_err(|e| self.error(&key, e))?;
+        let mut all: Vec<(String, Vec<u8>)> = all.into_iter().collect();
+        all.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+        all.iter()
+            .map(|(name, json)| decode_bot(&key, name, json))
+            .collect()
+    }
+
+    async fn set_presence(&self, bot: &str, host: &str, ttl: Duration) -> StoreResult<()> {
+        check_id("bot name", bot)?;
+        check_id("host", host)?;
+        let ttl_ms = check_ttl(ttl)?;
+        let key = self.presence_key(bot);
+        let mut conn = self.conn.clone();
+        self.scripts
+            .set_presence
+            .key(&key)
+            .arg(host)
+            .arg(ttl_ms)
+            .invoke_async::<u8>(&mut conn)
+            .await
+            .map_err(|e| self.error(&key, e))?;
+        Ok(())
+    }
+
+    async fn clear_presence(&self, bot: &str, host: &str) -> StoreResult<()> {
+        check_id("bot name", bot)?;
+        check_id("host", host)?;
+        let key = self.presence_key(bot);
+        let mut conn = self.conn.clone();
+        conn.zrem::<_, _, ()>(&key, host)
+            .await
+            .map_err(|e| self.error(&key, e))
+    }
+
+    async fn presence(&self, bot: &str) -> StoreResult<Vec<String>> {
+        check_id("bot name", bot)?;
+        let key = self.presence_key(bot);
+        let mut conn = self.conn.clone();
+        let mut hosts: Vec<String> = self
+            .scripts
+            .presence
+            .key(&key)
+            .invoke_async(&mut conn)
+            .await
+            .map_err(|e| self.error(&key, e))?;
+        hosts.sort_unstable();
+        Ok(hosts)
     }
 }
 

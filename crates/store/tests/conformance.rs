@@ -6,6 +6,7 @@ mod common;
 
 use std::any::Any;
 use std::sync::Arc;
+use std::time::Duration;
 
 use arena_store::{EmbeddedStore, RedisStore, Store, conformance};
 
@@ -116,6 +117,139 @@ macro_rules! suite {
                 let panel = conformance::sample_panel(&conformance::unique("shared-view"));
                 f.first.put_panel(&panel).await.expect("put");
                 assert_eq!(f.second.panel(&panel.id).await.expect("read"), Some(panel));
+
+                let bot = conformance::sample_bot(&conformance::unique("shared-bot"));
+                assert!(f.first.add_bot(&bot).await.expect("add bot"));
+                assert!(!f.second.add_bot(&bot).await.expect("add bot"), "taken");
+                assert_eq!(
+                    f.second.bot(&bot.name).await.expect("bot"),
+                    Some(bot.clone())
+                );
+                f.first
+                    .set_presence(&bot.name, "host-1", Duration::from_secs(60))
+                    .await
+                    .expect("presence");
+                assert_eq!(
+                    f.second.presence(&bot.name).await.expect("presence"),
+                    vec!["host-1".to_string()]
+                );
+                let table = conformance::unique("shared-table");
+                assert!(
+                    f.first
+                        .put_result(&table, None, b"r", b"p")
+                        .await
+                        .expect("put")
+                );
+                assert!(
+                    !f.second
+                        .put_result(&table, None, b"x", b"y")
+                        .await
+                        .expect("put")
+                );
+                assert_eq!(
+                    f.second.result(&table).await.expect("result"),
+                    Some(b"r".to_vec())
+                );
+                let id = f.first.enqueue_job(&table, b"job").await.expect("enqueue");
+                let job = f
+                    .second
+                    .next_job("shared-view", Duration::from_secs(60), Duration::ZERO)
+                    .await
+                    .expect("next_job")
+                    .expect("the job enqueued through the first handle");
+                assert_eq!(job.entry_id, id);
+                f.first.ack_job(&id).await.expect("ack");
+                assert_eq!(
+                    f.second.job_counts().await.expect("counts"),
+                    Default::default()
+                );
+            }
+
+            #[tokio::test(flavor = $flavor)]
+            async fn jobs_fifo_and_ack() {
+                let f = super::$backend().await;
+                conformance::jobs_fifo_and_ack(&*f.first).await;
+            }
+
+            #[tokio::test(flavor = $flavor)]
+            async fn idle_jobs_are_reclaimed_through_another_handle() {
+                let f = super::$backend().await;
+                conformance::idle_jobs_are_reclaimed(&*f.first, &*f.second).await;
+            }
+
+            #[tokio::test(flavor = $flavor)]
+            async fn touched_jobs_stay() {
+                let f = super::$backend().await;
+                conformance::touched_jobs_stay(&*f.first, &*f.second).await;
+            }
+
+            #[tokio::test(flavor = $flavor)]
+            async fn next_job_waits() {
+                let f = super::$backend().await;
+                conformance::next_job_waits(&*f.first, &*f.second).await;
+            }
+
+            #[tokio::test(flavor = $flavor)]
+            async fn consumers_drain_the_queue_once() {
+                let f = super::$backend().await;
+                let (a, b) = (&*f.first, &*f.second);
+                conformance::consumers_drain_the_queue(&[a, b, a, b], false).await;
+            }
+
+            #[tokio::test(flavor = $flavor)]
+            async fn consumers_finish_a_dying_consumers_jobs() {
+                let f = super::$backend().await;
+                let (a, b) = (&*f.first, &*f.second);
+                conformance::consumers_drain_the_queue(&[a, b, a, b], true).await;
+            }
+
+            #[tokio::test(flavor = $flavor)]
+            async fn consumers_in_tasks_drain_the_queue_once() {
+                let f = super::$backend().await;
+                let stores = [
+                    f.first.clone(),
+                    f.second.clone(),
+                    f.first.clone(),
+                    f.second.clone(),
+                ];
+                conformance::consumers_drain_the_queue_from_tasks(&stores, false).await;
+            }
+
+            #[tokio::test(flavor = $flavor)]
+            async fn consumers_in_tasks_finish_a_dying_consumers_jobs() {
+                let f = super::$backend().await;
+                let stores = [
+                    f.first.clone(),
+                    f.second.clone(),
+                    f.first.clone(),
+                    f.second.clone(),
+                ];
+                conformance::consumers_drain_the_queue_from_tasks(&stores, true).await;
+            }
+
+            #[tokio::test(flavor = $flavor)]
+            async fn results_are_written_once() {
+                let f = super::$backend().await;
+                let (a, b) = (&*f.first, &*f.second);
+                conformance::results_are_written_once(&[a, b, a, b]).await;
+            }
+
+            #[tokio::test(flavor = $flavor)]
+            async fn bots_register_once() {
+                let f = super::$backend().await;
+                conformance::bots_register_once(&*f.first).await;
+            }
+
+            #[tokio::test(flavor = $flavor)]
+            async fn presence_expires() {
+                let f = super::$backend().await;
+                conformance::presence_expires(&*f.first).await;
+            }
+
+            #[tokio::test(flavor = $flavor)]
+            async fn job_and_result_input_is_rejected() {
+                let f = super::$backend().await;
+                conformance::job_and_result_input_is_rejected(&*f.first).await;
             }
         }
     };

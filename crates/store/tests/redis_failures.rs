@@ -221,7 +221,7 @@ fn matches(pattern: &str, key: &str) -> bool {
 #[tokio::test]
 async fn every_key_written_is_under_the_prefix_and_documented() {
     let patterns = documented_patterns();
-    assert!(patterns.len() >= 5, "patterns found: {patterns:?}");
+    assert!(patterns.len() >= 11, "patterns found: {patterns:?}");
     let server = PrivateRedis::start();
     let prefix = "arena-doc:test";
     let store = RedisStore::connect(&server.url(), prefix)
@@ -243,12 +243,34 @@ async fn every_key_written_is_under_the_prefix_and_documented() {
         .claim_deals("cup", &[batch[0].id.clone()])
         .await
         .expect("claim");
+    // Ids with colons: placeholders may hold them where they end the key.
+    let id = store.enqueue_job("t:1", b"job").await.expect("enqueue");
+    let reclaim = Duration::from_secs(60);
+    store
+        .next_job("referee-0", reclaim, Duration::ZERO)
+        .await
+        .expect("next_job")
+        .expect("the job");
+    store.touch_job("referee-0", &id).await.expect("touch");
+    store
+        .put_result("t:1", Some("cup:2026"), b"result", b"replay")
+        .await
+        .expect("result");
+    store.ack_job(&id).await.expect("ack");
+    store
+        .add_bot(&arena_store::conformance::sample_bot("bot:x"))
+        .await
+        .expect("bot");
+    store
+        .set_presence("bot:x", "10.0.0.7:50051", Duration::from_secs(60))
+        .await
+        .expect("presence");
 
     let mut conn = redis::Client::open(server.url())
         .and_then(|c| c.get_connection())
         .expect("raw connection");
     let keys: Vec<String> = redis::cmd("KEYS").arg("*").query(&mut conn).expect("keys");
-    assert_eq!(keys.len(), 2 + 1 + 3 + 1, "keys: {keys:?}");
+    assert_eq!(keys.len(), 2 + 1 + 3 + 1 + 1 + 3 + 1 + 1, "keys: {keys:?}");
     for key in &keys {
         let key = key
             .strip_prefix(prefix)
