@@ -1,1 +1,162 @@
-//! The table referee (work in progress).
+//! The table referee: runs many tables concurrently in one process. It takes jobs from the
+//! store's job queue (a Redis Stream with a consumer group in Redis), plays each table with
+//! [`arena_table`] — built-in bots in-process, other seats through bot-host —, writes the result
+//! and replay exactly once per table id, and only then acknowledges the job. It serves
+//! `TableReferee` (submit a job, read results and replays), gRPC health and reflection.
+//!
+//! - [`serve`] / [`serve_with_listener`]: the whole role, until a shutdown signal;
+//! - [`work`]: the job loop alone (no gRPC);
+//! - [`run_table`]: one table, without any queue (for `arena table run`);
+//! - [`RefereeService`]: the gRPC service, to mount in another server;
+//! - [`RefereeConfig`]: every setting, checked by [`RefereeConfig::validate`].
+//!
+//! How jobs flow (concurrency, touch and reclaim, retries, malformed jobs, shutdown) is
+//! documented in [`worker`].
+
+use std::future::Future;
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use arena_proto::v1;
+use arena_proto::v1::table_referee_server::TableRefereeServer;
+use arena_store::Store;
+use arena_table::{BotHosts, JobError, RunOptions};
+use tokio::net::TcpListener;
+use tokio_stream::wrappers::TcpListenerStream;
+use tokio_util::sync::CancellationToken;
+
+mod config;
+mod dialer;
+pub mod gdi;
+pub mod queue;
+mod service;
+pub mod worker;
+
+pub use config::{ConfigError, RefereeConfig};
+pub use dialer::PresenceDialer;
+pub use service::RefereeService;
+pub use worker::work;
+
+/// Why the referee could not start or stopped on its own.
+#[derive(Debug, thiserror::Error)]
+pub enum RefereeError {
+    /// A setting cannot work.
+    #[error(transparent)]
+    Config(#[from] ConfigError),
+    /// The listen address could not be bound.
+    #[error("cannot listen on {addr}: {source}")]
+    Bind {
+        /// The address.
+        addr: SocketAddr,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The gRPC server failed.
+    #[error("gRPC server: {0}")]
+    Serve(#[from] tonic::transport::Error),
+    /// The reflection service could not be built.
+    #[error("reflection: {0}")]
+    Reflection(String),
+}
+
+/// Binds `config.listen` and runs the referee until `shutdown` completes (see
+/// [`serve_with_listener`]).
+pub async fn serve(
+    config: RefereeConfig,
+    store: Arc<dyn Store>,
+    shutdown: impl Future<Output = ()> + Send,
+) -> Result<(), RefereeError> {
+    config.validate()?;
+    let listener = TcpListener::bind(config.listen)
+        .await
+        .map_err(|source| RefereeError::Bind {
+            addr: config.listen,
+            source,
+        })?;
+    serve_with_listener(listener, config, store, shutdown).await
+}
+
+/// Runs the referee on `listener` (its address wins over `config.listen`): the job loop and the
+/// `TableReferee`, health and reflection services. When `shutdown` completes, health turns
+/// NOT_SERVING, no more jobs are taken, the tables in flight get `shutdown_grace` to finish
+/// (the rest are handed back unacknowledged) and the server stops.
+pub async fn serve_with_listener(
+    listener: TcpListener,
+    config: RefereeConfig,
+    store: Arc<dyn Store>,
+    shutdown: impl Future<Output = ()> + Send,
+) -> Result<(), RefereeError> {
+    let ctx = Arc::new(worker::Ctx::new(config.clone(), store.clone())?);
+    let addr = listener.local_addr().ok();
+    tracing::info!(?addr, referee = %config.referee_id, ?config, "table referee starting");
+    let (health, health_service) = tonic_health::server::health_reporter();
+    health
+        .set_serving::<TableRefereeServer<RefereeService>>()
+        .await;
+    let reflection = tonic_reflection::server::Builder::configure()
+        .register_encoded_file_descriptor_set(arena_proto::FILE_DESCRIPTOR_SET)
+        .register_encoded_file_descriptor_set(tonic_health::pb::FILE_DESCRIPTOR_SET)
+        .build_v1()
+        .map_err(|e| RefereeError::Reflection(e.to_string()))?;
+    let stop = CancellationToken::new();
+    let server_stop = CancellationToken::new();
+    let server = {
+        let server_stop = server_stop.clone();
+        tonic::transport::Server::builder()
+            .tcp_nodelay(true)
+            .add_service(health_service)
+            .add_service(reflection)
+            .add_service(RefereeService::new(store).into_server())
+            .serve_with_incoming_shutdown(TcpListenerStream::new(listener), async move {
+                server_stop.cancelled().await
+            })
+    };
+    let mut server = worker::AbortOnDrop(tokio::spawn(server));
+    let mut jobs = worker::AbortOnDrop(tokio::spawn(worker::job_loop(ctx, stop.clone())));
+    let failed = tokio::select! {
+        () = shutdown => None,
+        r = &mut server.0 => Some(r),
+    };
+    tracing::info!("table referee shutting down");
+    health
+        .set_not_serving::<TableRefereeServer<RefereeService>>()
+        .await;
+    stop.cancel();
+    let _ = (&mut jobs.0).await;
+    server_stop.cancel();
+    let served = match failed {
+        Some(r) => r,
+        None => match tokio::time::timeout(config.shutdown_grace, &mut server.0).await {
+            Ok(r) => r,
+            Err(_) => {
+                tracing::warn!("gRPC connections did not close within the grace period");
+                Ok(Ok(()))
+            }
+        },
+    };
+    match served {
+        Ok(r) => r.map_err(RefereeError::from),
+        Err(e) => {
+            tracing::error!(error = %e, "the gRPC server task failed");
+            Ok(())
+        }
+    }
+}
+
+/// Plays one table without any queue: built-in bots in-process, other seats through the
+/// bot-host that `store`'s presence records name (when a store is given) or the configured
+/// `config.bot_hosts`. A job that fails its checks is an error naming the field.
+pub async fn run_table(
+    job: &v1::TableJob,
+    config: &RefereeConfig,
+    store: Option<Arc<dyn Store>>,
+) -> Result<(v1::TableResult, v1::Replay), JobError> {
+    let hosts = BotHosts::new(&config.bot_hosts).map_err(|e| JobError::new("bot_hosts", e))?;
+    let dialer = PresenceDialer::new(store, hosts);
+    let opts = RunOptions {
+        referee: config.referee_id.clone(),
+        open_timeout: config.seat_open_timeout,
+        ..RunOptions::default()
+    };
+    arena_table::run_table(job, &opts, &dialer).await
+}

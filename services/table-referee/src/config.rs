@@ -1,0 +1,131 @@
+//! The referee's configuration: one typed struct, checked before anything starts.
+
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use arena_table::BotHosts;
+
+/// Everything a referee needs to know. Build it from the command line (the `arena table-referee`
+/// command) or start from [`RefereeConfig::default`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RefereeConfig {
+    /// This referee's name on the job queue (its consumer name) and in the results it writes.
+    /// Two live referees must not share one.
+    pub referee_id: String,
+    /// Where the `TableReferee`, health and reflection services listen.
+    pub listen: SocketAddr,
+    /// bot-host addresses (`http://host:port` or `host:port`) for seats that are not built-in
+    /// bots, used when the store has no presence record for the bot. A seat's host is picked by
+    /// a hash of its table id and seat.
+    pub bot_hosts: Vec<String>,
+    /// Most tables played at once; the referee takes no job while this many are in flight.
+    pub max_tables: usize,
+    /// A job whose referee has neither acknowledged nor touched it for this long is taken over
+    /// by another referee.
+    pub reclaim_after: Duration,
+    /// How often a table in flight tells the queue it is still being worked on (below
+    /// `reclaim_after`; a third of it or less leaves room for a slow store).
+    pub touch_interval: Duration,
+    /// On shutdown, how long tables in flight may take to finish; the rest are handed back (not
+    /// acknowledged) and rerun from their seed by another referee.
+    pub shutdown_grace: Duration,
+    /// How long one wait for a job on the queue lasts.
+    pub poll_interval: Duration,
+    /// How long bot-host has to report a remote seat ready.
+    pub seat_open_timeout: Duration,
+}
+
+impl Default for RefereeConfig {
+    fn default() -> Self {
+        RefereeConfig {
+            referee_id: "referee-1".into(),
+            listen: SocketAddr::from(([127, 0, 0, 1], 50052)),
+            bot_hosts: Vec::new(),
+            max_tables: 64,
+            reclaim_after: Duration::from_secs(60),
+            touch_interval: Duration::from_secs(15),
+            shutdown_grace: Duration::from_secs(30),
+            poll_interval: Duration::from_secs(1),
+            seat_open_timeout: Duration::from_secs(10),
+        }
+    }
+}
+
+/// A configuration that cannot work: which setting, and why.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("referee configuration: {setting}: {message}")]
+pub struct ConfigError {
+    /// The setting, e.g. `touch_interval`.
+    pub setting: &'static str,
+    /// What is wrong with it.
+    pub message: String,
+}
+
+impl RefereeConfig {
+    /// Checks every setting.
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        let err = |setting, message: String| Err(ConfigError { setting, message });
+        if self.referee_id.trim().is_empty() {
+            return err("referee_id", "is empty".into());
+        }
+        if self.referee_id.chars().any(char::is_control) {
+            return err(
+                "referee_id",
+                format!("{:?} contains a control character", self.referee_id),
+            );
+        }
+        if self.max_tables == 0 {
+            return err("max_tables", "must be at least 1".into());
+        }
+        if self.reclaim_after.is_zero() {
+            return err("reclaim_after", "must be positive".into());
+        }
+        if self.touch_interval.is_zero() || self.touch_interval >= self.reclaim_after {
+            return err(
+                "touch_interval",
+                format!(
+                    "must be positive and below reclaim_after ({:?}), got {:?}: tables in flight would be taken over",
+                    self.reclaim_after, self.touch_interval
+                ),
+            );
+        }
+        if self.poll_interval.is_zero() {
+            return err("poll_interval", "must be positive".into());
+        }
+        if self.seat_open_timeout.is_zero() {
+            return err("seat_open_timeout", "must be positive".into());
+        }
+        BotHosts::new(&self.bot_hosts).map_err(|message| ConfigError {
+            setting: "bot_hosts",
+            message,
+        })?;
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_default_is_valid_and_bad_settings_are_named() {
+        RefereeConfig::default().validate().unwrap();
+        let bad = |f: &dyn Fn(&mut RefereeConfig)| {
+            let mut c = RefereeConfig::default();
+            f(&mut c);
+            c.validate().unwrap_err().setting
+        };
+        assert_eq!(bad(&|c| c.referee_id = " ".into()), "referee_id");
+        assert_eq!(bad(&|c| c.max_tables = 0), "max_tables");
+        assert_eq!(bad(&|c| c.reclaim_after = Duration::ZERO), "reclaim_after");
+        assert_eq!(
+            bad(&|c| c.touch_interval = c.reclaim_after),
+            "touch_interval"
+        );
+        assert_eq!(bad(&|c| c.poll_interval = Duration::ZERO), "poll_interval");
+        assert_eq!(
+            bad(&|c| c.bot_hosts = vec!["http://exa mple:1".into()]),
+            "bot_hosts"
+        );
+    }
+}

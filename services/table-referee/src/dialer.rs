@@ -1,0 +1,47 @@
+//! Finding the bot-host of a remote seat: the store's presence records first, then the
+//! configured addresses.
+
+use std::sync::Arc;
+
+use arena_store::Store;
+use arena_table::{BotHosts, SeatDialer};
+use tonic::transport::Channel;
+
+/// Resolves a remote bot's host through [`Store::presence`] (a bot connected to some bot-host
+/// right now), falling back to the configured bot-host addresses (which also start program bots
+/// on demand). Channels are shared per host.
+pub struct PresenceDialer {
+    store: Option<Arc<dyn Store>>,
+    hosts: BotHosts,
+}
+
+impl PresenceDialer {
+    /// A dialer over `store`'s presence records (if any) and the configured `hosts`.
+    pub fn new(store: Option<Arc<dyn Store>>, hosts: BotHosts) -> PresenceDialer {
+        PresenceDialer { store, hosts }
+    }
+}
+
+#[async_trait::async_trait]
+impl SeatDialer for PresenceDialer {
+    async fn channel_for(&self, bot: &str, table_id: &str, seat: u32) -> Result<Channel, String> {
+        if let Some(store) = &self.store {
+            match store.presence(bot).await {
+                Ok(hosts) => {
+                    if let Some(addr) = BotHosts::pick(&hosts, table_id, seat) {
+                        return self.hosts.channel(addr);
+                    }
+                }
+                Err(e) => {
+                    tracing::warn!(bot, error = %e, "presence lookup failed; trying the configured bot-hosts")
+                }
+            }
+        }
+        match BotHosts::pick(self.hosts.addrs(), table_id, seat) {
+            Some(addr) => self.hosts.channel(addr),
+            None => Err(format!(
+                "no bot-host holds bot {bot:?} (no presence record) and no bot-host address is configured"
+            )),
+        }
+    }
+}

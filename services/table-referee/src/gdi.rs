@@ -1,0 +1,184 @@
+//! GDI batches from the job stream: measure a block of deals with a whole panel on the
+//! in-process fast path (a blocking thread) and write the records to the deal library.
+//!
+//! Deals the panel already measured are skipped, and [`arena_store::Store::put_deals`] leaves
+//! stored records untouched, so a batch rerun after a reclaim counts nothing twice. A batch that
+//! cannot be measured at all (unknown bots, an impossible bomb count) is logged and
+//! acknowledged: rerunning it would fail the same way.
+
+use std::collections::BTreeSet;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use arena_proto::v1;
+use arena_store::{DealRecord, DealSource, JobEntry, Panel};
+use arena_telemetry::metrics::{attr, metrics};
+use ddz::{RuleSet, Scoring};
+use tokio_util::sync::CancellationToken;
+
+use crate::worker::{Backoff, Ctx, ack};
+
+/// The panel a batch names: `farmers` default to `expert`, `scoring` to `difficulty`.
+pub fn panel_of(spec: &v1::PanelSpec) -> Result<Panel, String> {
+    let farmers = if spec.farmers.trim().is_empty() {
+        "expert"
+    } else {
+        spec.farmers.trim()
+    };
+    let scoring = if spec.scoring.trim().is_empty() {
+        Scoring::Difficulty
+    } else {
+        spec.scoring
+            .trim()
+            .parse::<Scoring>()
+            .map_err(|e| format!("panel.scoring: {e}"))?
+    };
+    arena_deals::build_panel(&spec.landlords, farmers, farmers, scoring)
+        .map_err(|e| format!("panel: {e}"))
+}
+
+/// Sets the flag when dropped, stopping the blocking measurement at its next deal.
+struct CancelOnDrop(Arc<AtomicBool>);
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+}
+
+/// Measures a batch and acknowledges it once its records are stored.
+pub(crate) async fn measure(
+    ctx: &Arc<Ctx>,
+    entry: &JobEntry,
+    batch: v1::GdiBatch,
+    lost: &CancellationToken,
+) {
+    let panel = match batch.panel.as_ref().map(panel_of) {
+        Some(Ok(p)) => p,
+        Some(Err(e)) => return dead_letter(ctx, entry, &e).await,
+        None => return dead_letter(ctx, entry, "panel: missing").await,
+    };
+    let bombs = match batch.bombs.map(u8::try_from) {
+        None => None,
+        Some(Ok(b)) => Some(b),
+        Some(Err(_)) => return dead_letter(ctx, entry, "bombs: more than a deck can hold").await,
+    };
+    let source = DealSource {
+        seed: batch.seed,
+        bombs,
+    };
+    let mut backoff = Backoff::new();
+    let done: BTreeSet<u64> = loop {
+        match ctx.store.measured_indices(&panel.id, &source).await {
+            Ok(v) => break v.into_iter().collect(),
+            Err(e) => {
+                let wait = backoff.next_wait();
+                tracing::warn!(error = %e, retry_in = ?wait, "cannot read measured deals yet");
+                tokio::time::sleep(wait).await;
+            }
+        }
+    };
+    let last = batch.first.saturating_add(u64::from(batch.count));
+    let todo: Vec<u64> = (batch.first..last).filter(|i| !done.contains(i)).collect();
+    tracing::info!(operation = %batch.operation, panel = %panel.id, deals = todo.len(), skipped = batch.count as usize - todo.len(), "measuring a GDI batch");
+    let cancel = Arc::new(AtomicBool::new(false));
+    let _guard = CancelOnDrop(cancel.clone());
+    let tables = panel.landlords.len() as u64;
+    let measuring = {
+        let panel = panel.clone();
+        tokio::task::spawn_blocking(move || -> Result<Option<Vec<DealRecord>>, String> {
+            let mut bots = arena_deals::PanelBots::new(&panel, RuleSet::COMPETITION)
+                .map_err(|e| e.to_string())?;
+            let mut records = Vec::with_capacity(todo.len());
+            for i in todo {
+                if cancel.load(Ordering::Relaxed) {
+                    return Ok(None);
+                }
+                records.push(
+                    bots.measure(&source, i)
+                        .map_err(|e| format!("deal {i}: {e}"))?,
+                );
+            }
+            Ok(Some(records))
+        })
+    };
+    let records = tokio::select! {
+        r = measuring => r,
+        () = lost.cancelled() => {
+            tracing::warn!("another referee took the batch over: stopping");
+            return;
+        }
+    };
+    let records = match records {
+        Ok(Ok(Some(r))) => r,
+        Ok(Ok(None)) => return,
+        Ok(Err(e)) => return dead_letter(ctx, entry, &e).await,
+        Err(e) => {
+            return dead_letter(ctx, entry, &format!("the measuring thread failed: {e}")).await;
+        }
+    };
+    let mut backoff = Backoff::new();
+    loop {
+        let stored = async {
+            ctx.store.put_panel(&panel).await?;
+            ctx.store.put_deals(&records).await
+        };
+        match stored.await {
+            Ok(new) => {
+                metrics()
+                    .deals_measured
+                    .add(new as u64, &attr("panel", panel.id.clone()));
+                metrics().games_played.add(
+                    records.len() as u64 * tables,
+                    &attr("panel", panel.id.clone()),
+                );
+                tracing::info!(new, "GDI batch stored");
+                break;
+            }
+            Err(e) => {
+                let wait = backoff.next_wait();
+                tracing::warn!(error = %e, retry_in = ?wait, "cannot store the measured deals yet");
+                tokio::time::sleep(wait).await;
+            }
+        }
+    }
+    ack(ctx, entry).await;
+}
+
+async fn dead_letter(ctx: &Ctx, entry: &JobEntry, error: &str) {
+    tracing::error!(%error, "unusable GDI batch: acknowledging it without measuring");
+    ack(ctx, entry).await;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn panels_default_to_expert_farmers_and_difficulty_scoring() {
+        let p = panel_of(&v1::PanelSpec {
+            landlords: "ladder:3".into(),
+            ..Default::default()
+        })
+        .unwrap();
+        assert_eq!(p.landlords, ["ladder:1/3", "ladder:2/3", "ladder:3/3"]);
+        assert_eq!(
+            (p.down.as_str(), p.up.as_str(), p.scoring),
+            ("expert", "expert", Scoring::Difficulty)
+        );
+        assert!(
+            panel_of(&v1::PanelSpec {
+                landlords: "cmd:x".into(),
+                ..Default::default()
+            })
+            .is_err()
+        );
+        let e = panel_of(&v1::PanelSpec {
+            landlords: "expert".into(),
+            scoring: "elo".into(),
+            ..Default::default()
+        })
+        .unwrap_err();
+        assert!(e.starts_with("panel.scoring"), "{e}");
+    }
+}

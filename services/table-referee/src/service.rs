@@ -1,0 +1,127 @@
+//! The `TableReferee` gRPC service: submit a job to the queue, read results and replays back.
+
+use std::sync::Arc;
+
+use arena_proto::v1;
+use arena_proto::v1::table_referee_server::{TableReferee, TableRefereeServer};
+use arena_store::{Store, StoreError};
+use arena_table::validate;
+use prost::Message;
+use tonic::{Request, Response, Status};
+
+use crate::queue::encode_table_job;
+
+/// Serves `TableReferee` over a store.
+#[derive(Clone)]
+pub struct RefereeService {
+    store: Arc<dyn Store>,
+}
+
+impl RefereeService {
+    /// The service over `store`.
+    pub fn new(store: Arc<dyn Store>) -> RefereeService {
+        RefereeService { store }
+    }
+
+    /// The service as a tonic server, ready to add to a router.
+    pub fn into_server(self) -> TableRefereeServer<RefereeService> {
+        TableRefereeServer::new(self)
+    }
+}
+
+/// The gRPC status for a store failure.
+pub(crate) fn store_status(e: StoreError) -> Status {
+    match e {
+        StoreError::Unavailable(m) => Status::unavailable(format!("store unavailable: {m}")),
+        StoreError::Invalid(m) => Status::invalid_argument(m),
+        e @ StoreError::Corrupt { .. } => Status::internal(e.to_string()),
+    }
+}
+
+fn table_id(req: &v1::GetTableRequest) -> Result<&str, Status> {
+    if req.table_id.is_empty() {
+        return Err(Status::invalid_argument("table_id: is empty"));
+    }
+    if req.table_id.chars().any(char::is_control) {
+        return Err(Status::invalid_argument(format!(
+            "table_id: {:?} contains a control character",
+            req.table_id
+        )));
+    }
+    Ok(&req.table_id)
+}
+
+#[tonic::async_trait]
+impl TableReferee for RefereeService {
+    async fn submit_table(
+        &self,
+        request: Request<v1::SubmitTableRequest>,
+    ) -> Result<Response<v1::SubmitTableResponse>, Status> {
+        let Some(job) = request.into_inner().job else {
+            return Err(Status::invalid_argument("job: missing"));
+        };
+        validate(&job).map_err(|e| Status::invalid_argument(e.to_string()))?;
+        if self
+            .store
+            .result(&job.table_id)
+            .await
+            .map_err(store_status)?
+            .is_some()
+        {
+            return Err(Status::already_exists(format!(
+                "job.table_id: table {:?} already has a result",
+                job.table_id
+            )));
+        }
+        let stream_id = self
+            .store
+            .enqueue_job(&job.table_id, &encode_table_job(&job))
+            .await
+            .map_err(store_status)?;
+        tracing::info!(table_id = %job.table_id, stream_id, "table submitted");
+        Ok(Response::new(v1::SubmitTableResponse {
+            table_id: job.table_id,
+            stream_id,
+        }))
+    }
+
+    async fn get_result(
+        &self,
+        request: Request<v1::GetTableRequest>,
+    ) -> Result<Response<v1::TableResult>, Status> {
+        let req = request.into_inner();
+        let id = table_id(&req)?;
+        let Some(bytes) = self.store.result(id).await.map_err(store_status)? else {
+            return Err(Status::not_found(format!(
+                "table {id:?} has no result (unknown, or not finished yet)"
+            )));
+        };
+        v1::TableResult::decode(bytes.as_slice())
+            .map(Response::new)
+            .map_err(|e| {
+                Status::internal(format!(
+                    "the stored result of table {id:?} does not decode: {e}"
+                ))
+            })
+    }
+
+    async fn get_replay(
+        &self,
+        request: Request<v1::GetTableRequest>,
+    ) -> Result<Response<v1::Replay>, Status> {
+        let req = request.into_inner();
+        let id = table_id(&req)?;
+        let Some(bytes) = self.store.replay(id).await.map_err(store_status)? else {
+            return Err(Status::not_found(format!(
+                "table {id:?} has no replay (unknown, or not finished yet)"
+            )));
+        };
+        v1::Replay::decode(bytes.as_slice())
+            .map(Response::new)
+            .map_err(|e| {
+                Status::internal(format!(
+                    "the stored replay of table {id:?} does not decode: {e}"
+                ))
+            })
+    }
+}

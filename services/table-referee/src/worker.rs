@@ -1,0 +1,424 @@
+//! The job loop: take jobs from the queue while there is room, play each table, write its result
+//! once, then acknowledge it.
+//!
+//! - **Concurrency**: at most `max_tables` jobs in flight; a job is taken only when a slot is
+//!   free, so jobs wait on the queue (where other referees can take them) rather than here.
+//! - **Touch / reclaim**: while a job is in flight it is touched every `touch_interval`. If the
+//!   queue says it is no longer ours (another referee reclaimed it), the table is stopped and
+//!   nothing is written or acknowledged: the other referee plays it from its seed.
+//! - **Exactly once**: a job is acknowledged only after its result is stored; a redelivered job
+//!   whose result exists is acknowledged without playing; [`Store::put_result`] keeps the first
+//!   result of a table, so a table played twice is counted once.
+//! - **Store down**: every store call is retried with exponential backoff (100 ms doubling to
+//!   5 s), for as long as it takes; nothing is acknowledged before the result is written.
+//! - **Malformed jobs**: a payload that is not a job, or a job that fails its checks, gets a
+//!   result whose `error` says what is wrong (naming the field), and is acknowledged: its
+//!   submitter learns why, and the job does not come back forever. A GDI batch that cannot be
+//!   read is logged and acknowledged (there is no result to write for a batch).
+//! - **Shutdown**: no new jobs; tables in flight get `shutdown_grace` to finish; the rest are
+//!   dropped unacknowledged and rerun elsewhere after `reclaim_after`.
+
+use std::future::Future;
+use std::sync::Arc;
+use std::time::Duration;
+
+use arena_proto::v1;
+use arena_store::{JobEntry, Store, StoreError};
+use arena_table::job::{SeatBot, validate};
+use arena_table::run::run_spec;
+use arena_table::{BotHosts, RunOptions, error_result};
+use arena_telemetry::metrics::{attr, metrics};
+use prost::Message;
+use tokio::sync::Semaphore;
+use tokio::task::{JoinHandle, JoinSet};
+use tokio_util::sync::CancellationToken;
+use tracing::Instrument;
+
+use crate::RefereeError;
+use crate::config::RefereeConfig;
+use crate::dialer::PresenceDialer;
+use crate::gdi;
+use crate::queue::{self, Queued};
+
+/// What every job task shares.
+pub(crate) struct Ctx {
+    pub(crate) config: RefereeConfig,
+    pub(crate) store: Arc<dyn Store>,
+    pub(crate) dialer: PresenceDialer,
+    pub(crate) opts: RunOptions,
+}
+
+impl Ctx {
+    pub(crate) fn new(config: RefereeConfig, store: Arc<dyn Store>) -> Result<Ctx, RefereeError> {
+        config.validate()?;
+        let hosts = BotHosts::new(&config.bot_hosts).map_err(|message| crate::ConfigError {
+            setting: "bot_hosts",
+            message,
+        })?;
+        Ok(Ctx {
+            opts: RunOptions {
+                referee: config.referee_id.clone(),
+                open_timeout: config.seat_open_timeout,
+                close_timeout: Duration::from_secs(1),
+            },
+            dialer: PresenceDialer::new(Some(store.clone()), hosts),
+            config,
+            store,
+        })
+    }
+}
+
+/// Exponential backoff for store retries.
+pub(crate) struct Backoff(Duration);
+
+impl Backoff {
+    const FIRST: Duration = Duration::from_millis(100);
+    const MAX: Duration = Duration::from_secs(5);
+
+    pub(crate) fn new() -> Backoff {
+        Backoff(Backoff::FIRST)
+    }
+
+    /// The next wait.
+    pub(crate) fn next_wait(&mut self) -> Duration {
+        let d = self.0;
+        self.0 = (d * 2).min(Backoff::MAX);
+        d
+    }
+
+    pub(crate) fn reset(&mut self) {
+        self.0 = Backoff::FIRST;
+    }
+}
+
+/// Aborts a spawned task when dropped, so nothing outlives the job that started it.
+pub(crate) struct AbortOnDrop<T>(pub(crate) JoinHandle<T>);
+
+impl<T> Drop for AbortOnDrop<T> {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
+}
+
+/// Runs the job loop until `shutdown` completes, then finishes or hands back the tables in
+/// flight (see the module documentation). Serves no gRPC: [`crate::serve`] adds that.
+pub async fn work(
+    config: RefereeConfig,
+    store: Arc<dyn Store>,
+    shutdown: impl Future<Output = ()> + Send,
+) -> Result<(), RefereeError> {
+    let ctx = Arc::new(Ctx::new(config, store)?);
+    let stop = CancellationToken::new();
+    let looping = job_loop(ctx, stop.clone());
+    tokio::pin!(looping);
+    tokio::select! {
+        () = &mut looping => return Ok(()),
+        () = shutdown => stop.cancel(),
+    }
+    looping.await;
+    Ok(())
+}
+
+/// The loop itself; returns once `stop` is cancelled and the tables in flight are settled.
+pub(crate) async fn job_loop(ctx: Arc<Ctx>, stop: CancellationToken) {
+    let cfg = &ctx.config;
+    tracing::info!(
+        referee = %cfg.referee_id,
+        store = %ctx.store.describe(),
+        max_tables = cfg.max_tables,
+        reclaim_after = ?cfg.reclaim_after,
+        touch_interval = ?cfg.touch_interval,
+        bot_hosts = ?cfg.bot_hosts,
+        "taking table jobs"
+    );
+    let slots = Arc::new(Semaphore::new(cfg.max_tables));
+    let mut tasks = JoinSet::new();
+    let mut backoff = Backoff::new();
+    loop {
+        while let Some(done) = tasks.try_join_next() {
+            if let Err(e) = done {
+                tracing::error!(error = %e, "a job task failed");
+            }
+        }
+        let slot = tokio::select! {
+            biased;
+            () = stop.cancelled() => break,
+            s = slots.clone().acquire_owned() => match s {
+                Ok(s) => s,
+                Err(_) => break,
+            },
+        };
+        let next = tokio::select! {
+            biased;
+            () = stop.cancelled() => break,
+            r = ctx.store.next_job(&cfg.referee_id, cfg.reclaim_after, cfg.poll_interval) => r,
+        };
+        match next {
+            Ok(Some(entry)) => {
+                backoff.reset();
+                let ctx = ctx.clone();
+                tasks.spawn(async move {
+                    let _slot = slot;
+                    handle(ctx, entry).await;
+                });
+            }
+            Ok(None) => backoff.reset(),
+            Err(e) => {
+                let wait = backoff.next_wait();
+                tracing::warn!(error = %e, retry_in = ?wait, "cannot take jobs from the store");
+                tokio::select! {
+                    () = stop.cancelled() => break,
+                    () = tokio::time::sleep(wait) => {}
+                }
+            }
+        }
+    }
+    if !tasks.is_empty() {
+        tracing::info!(tables = tasks.len(), grace = ?cfg.shutdown_grace, "stopping: finishing the tables in flight");
+    }
+    let deadline = tokio::time::sleep(cfg.shutdown_grace);
+    tokio::pin!(deadline);
+    loop {
+        tokio::select! {
+            next = tasks.join_next() => if next.is_none() { break },
+            () = &mut deadline => {
+                tracing::warn!(tables = tasks.len(), "grace period over: handing the remaining tables back to the queue unacknowledged");
+                tasks.abort_all();
+                while tasks.join_next().await.is_some() {}
+                break;
+            }
+        }
+    }
+    tracing::info!(referee = %cfg.referee_id, "stopped");
+}
+
+/// Handles one queue entry from start to acknowledgement.
+async fn handle(ctx: Arc<Ctx>, entry: JobEntry) {
+    let span = tracing::info_span!(
+        "job",
+        entry = %entry.entry_id,
+        table_id = %entry.table_id,
+        deliveries = entry.deliveries
+    );
+    async move {
+        let lost = CancellationToken::new();
+        let _touch = AbortOnDrop(tokio::spawn(touch_loop(
+            ctx.clone(),
+            entry.entry_id.clone(),
+            lost.clone(),
+        )));
+        match queue::decode(&entry.table_id, &entry.payload) {
+            Queued::Table(job) => play(&ctx, &entry, job, &lost).await,
+            Queued::Gdi(batch) => gdi::measure(&ctx, &entry, batch, &lost).await,
+            Queued::Bad { job, error } => {
+                tracing::warn!(%error, "malformed job: writing an error result");
+                let (result, replay) =
+                    error_result(&entry.table_id, job.as_ref(), &ctx.config.referee_id, error);
+                write_and_ack(&ctx, &entry, result, replay).await;
+            }
+        }
+    }
+    .instrument(span)
+    .await
+}
+
+/// Keeps the job ours while it is in flight; cancels `lost` if the queue gave it to another.
+async fn touch_loop(ctx: Arc<Ctx>, entry_id: String, lost: CancellationToken) {
+    let mut tick = tokio::time::interval(ctx.config.touch_interval);
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    tick.tick().await;
+    loop {
+        tick.tick().await;
+        match ctx.store.touch_job(&ctx.config.referee_id, &entry_id).await {
+            Ok(()) => {}
+            Err(StoreError::Invalid(m)) => {
+                tracing::warn!(reason = %m, "the job is no longer ours");
+                lost.cancel();
+                return;
+            }
+            Err(e) => {
+                tracing::warn!(error = %e, "cannot touch the job; retrying at the next interval")
+            }
+        }
+    }
+}
+
+fn seat_kind(bot: &SeatBot) -> &'static str {
+    match bot {
+        SeatBot::Builtin(_) => "in-process",
+        SeatBot::Remote(_) => "remote",
+    }
+}
+
+/// Plays a table job and writes its result.
+async fn play(ctx: &Arc<Ctx>, entry: &JobEntry, job: v1::TableJob, lost: &CancellationToken) {
+    match ctx.store.result(&entry.table_id).await {
+        Ok(Some(_)) => {
+            tracing::info!(
+                "the table already has a result (an earlier delivery wrote it): acknowledging"
+            );
+            ack(ctx, entry).await;
+            return;
+        }
+        Ok(None) => {}
+        Err(e) => {
+            tracing::warn!(error = %e, "cannot check for an earlier result; playing the table")
+        }
+    }
+    let spec = match validate(&job) {
+        Ok(s) => s,
+        Err(e) => {
+            tracing::warn!(error = %e, "invalid job: writing an error result");
+            let (result, replay) = error_result(
+                &entry.table_id,
+                Some(&job),
+                &ctx.config.referee_id,
+                e.to_string(),
+            );
+            write_and_ack(ctx, entry, result, replay).await;
+            return;
+        }
+    };
+    let game = job.game().as_str_name();
+    metrics().tables_started.add(1, &attr("game", game));
+    let kinds: Vec<&'static str> = spec.seats.iter().map(seat_kind).collect();
+    let task = {
+        let ctx = ctx.clone();
+        let job = job.clone();
+        AbortOnDrop(tokio::spawn(async move {
+            run_spec(&job, &spec, &ctx.opts, &ctx.dialer).await
+        }))
+    };
+    let mut task = task;
+    let (result, replay) = tokio::select! {
+        r = &mut task.0 => match r {
+            Ok(r) => r,
+            Err(e) => {
+                tracing::error!(error = %e, "the table's task failed");
+                error_result(&entry.table_id, Some(&job), &ctx.config.referee_id, format!("internal error: the table's task failed: {e}"))
+            }
+        },
+        () = lost.cancelled() => {
+            tracing::warn!("another referee took the job over: stopping this table without a result");
+            return;
+        }
+    };
+    record_metrics(&job, &kinds, &result, &replay);
+    write_and_ack(ctx, entry, result, replay).await;
+}
+
+fn record_metrics(
+    job: &v1::TableJob,
+    kinds: &[&'static str],
+    result: &v1::TableResult,
+    replay: &v1::Replay,
+) {
+    let m = metrics();
+    let limit = job
+        .time
+        .map(|t| {
+            if t.decision_ms == 0 {
+                1000
+            } else {
+                t.decision_ms
+            }
+        })
+        .unwrap_or(1000);
+    m.tables_finished
+        .add(1, &attr("game", job.game().as_str_name()));
+    for step in replay
+        .steps
+        .iter()
+        .filter(|s| !s.automatic || s.verdict.is_some())
+    {
+        let kind = kinds.get(step.seat as usize).copied().unwrap_or("remote");
+        m.decisions.add(1, &attr("seat_kind", kind));
+        m.decision_latency_ms
+            .record(f64::from(step.elapsed_ms), &attr("seat_kind", kind));
+        if step.elapsed_ms > limit {
+            m.late_decisions.add(1, &attr("seat_kind", kind));
+        }
+    }
+    for v in &result.verdicts {
+        m.verdicts
+            .add(1, &attr("kind", arena_table::game::verdict_name(v.kind())));
+    }
+}
+
+/// Stores the result (retrying until the store takes it), then acknowledges the job.
+pub(crate) async fn write_and_ack(
+    ctx: &Ctx,
+    entry: &JobEntry,
+    result: v1::TableResult,
+    replay: v1::Replay,
+) {
+    let mut competition = (!result.competition.is_empty()).then(|| result.competition.clone());
+    let (r, rp) = (result.encode_to_vec(), replay.encode_to_vec());
+    let mut backoff = Backoff::new();
+    loop {
+        match ctx
+            .store
+            .put_result(&entry.table_id, competition.as_deref(), &r, &rp)
+            .await
+        {
+            Ok(true) => {
+                tracing::info!(error = %result.error, verdicts = result.verdicts.len(), "result written");
+                break;
+            }
+            Ok(false) => {
+                tracing::info!(
+                    "a result for this table was already written; this run is not counted"
+                );
+                break;
+            }
+            Err(StoreError::Invalid(m)) if competition.is_some() => {
+                tracing::error!(reason = %m, "the store refused the result; writing it without its competition listing");
+                competition = None;
+            }
+            Err(StoreError::Invalid(m)) => {
+                // Nothing can ever be stored under this id: acknowledging is the only way out.
+                tracing::error!(reason = %m, "the store refuses any result for this table id; dropping the job");
+                break;
+            }
+            Err(e) => {
+                let wait = backoff.next_wait();
+                tracing::warn!(error = %e, retry_in = ?wait, "cannot write the result yet");
+                tokio::time::sleep(wait).await;
+            }
+        }
+    }
+    ack(ctx, entry).await;
+}
+
+/// Acknowledges the job, retrying until the store takes it.
+pub(crate) async fn ack(ctx: &Ctx, entry: &JobEntry) {
+    let mut backoff = Backoff::new();
+    loop {
+        match ctx.store.ack_job(&entry.entry_id).await {
+            Ok(()) => return,
+            Err(StoreError::Invalid(m)) => {
+                tracing::error!(reason = %m, "the store refuses to acknowledge the job");
+                return;
+            }
+            Err(e) => {
+                let wait = backoff.next_wait();
+                tracing::warn!(error = %e, retry_in = ?wait, "cannot acknowledge the job yet");
+                tokio::time::sleep(wait).await;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn backoff_doubles_to_a_cap_and_resets() {
+        let mut b = Backoff::new();
+        let waits: Vec<u64> = (0..8).map(|_| b.next_wait().as_millis() as u64).collect();
+        assert_eq!(waits, [100, 200, 400, 800, 1600, 3200, 5000, 5000]);
+        b.reset();
+        assert_eq!(b.next_wait(), Duration::from_millis(100));
+    }
+}
