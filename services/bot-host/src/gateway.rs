@@ -282,7 +282,12 @@ async fn run_connection(
                     }
                 }
                 Ok(None) => break "the bot closed its stream".to_string(),
-                Err(status) => break format!("the stream broke: {status}"),
+                Err(status) => {
+                    // A message over the size limit, or a broken stream: said back (if anyone hears).
+                    let why = format!("the stream broke: {status}");
+                    let _ = tx.send(Err(status));
+                    break why;
+                }
             },
             _ = ping.tick() => {
                 if last_heard.elapsed() > silence_limit {

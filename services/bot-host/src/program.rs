@@ -227,6 +227,7 @@ pub(crate) async fn run(ctx: &Arc<Ctx>, mut io: SeatIo, spec: ProgramSpec) -> Re
                 request_id: req.request_id,
                 table_id: req.table_id,
                 name: request.name(),
+                deadline_ms,
                 wait,
                 until: Instant::now() + wait,
             });
@@ -273,12 +274,16 @@ pub(crate) async fn run(ctx: &Arc<Ctx>, mut io: SeatIo, spec: ProgramSpec) -> Re
                 }
             }
             () = tokio::time::sleep_until(until), if asked.is_some() => {
-                let (name, wait) = asked.as_ref().map_or(("", Duration::ZERO), |a| (a.name, a.wait));
+                let (name, wait, deadline) = asked
+                    .as_ref()
+                    .map_or(("", Duration::ZERO, 0), |a| (a.name, a.wait, a.deadline_ms));
                 io.fault(
                     v1::VerdictKind::Timeout,
                     format!(
-                        "no answer to the {name} request within {} ms (hard cap + {} ms); the program was killed",
+                        "no answer to the {name} request within {} ms (deadline {deadline} ms, hard cap {} ms, \
+                         plus a margin of {} ms); the program was killed",
                         wait.as_millis(),
+                        hard_cap.as_millis(),
                         ctx.config.decisions.silence_margin.as_millis()
                     ),
                 );
@@ -293,6 +298,7 @@ struct Asked {
     request_id: u64,
     table_id: String,
     name: &'static str,
+    deadline_ms: u32,
     wait: Duration,
     until: Instant,
 }

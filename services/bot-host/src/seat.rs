@@ -99,10 +99,8 @@ impl SeatIo {
         let msg = match self.inbound.message().await {
             Ok(Some(m)) => m,
             Ok(None) => return Ok(FromReferee::Gone),
-            Err(status) => {
-                tracing::debug!(%status, "the referee's stream broke");
-                return Ok(FromReferee::Gone);
-            }
+            // A message over the size limit, or a broken stream: said back (if anyone hears).
+            Err(status) => return Err(status),
         };
         match msg.msg {
             Some(v1::referee_to_seat::Msg::Request(mut r)) => {

@@ -1,0 +1,571 @@
+//! A bot-host on an ephemeral loopback port with an embedded store, and the clients the tests
+//! play: remote bots (`BotGateway.Play`) and referees (`SeatHost.Seat`).
+
+#![allow(dead_code)] // Each test binary uses part of this.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use arena_bot_host::{BotHost, BotHostConfig, BotHostError, issue_token};
+use arena_proto::convert::{DdzDecision, ddz_action, ddz_decision, ddz_observation};
+use arena_proto::v1;
+use arena_proto::v1::bot_gateway_client::BotGatewayClient;
+use arena_proto::v1::seat_host_client::SeatHostClient;
+use arena_store::{BotKind, BotRecord, EmbeddedStore, Store};
+use ddz::{Action, DealConstraint, Game, GameConfig, Move, MoveList, Phase, Seat};
+use tokio::sync::{mpsc, oneshot};
+use tokio::task::JoinHandle;
+use tokio_stream::wrappers::ReceiverStream;
+use tonic::{Code, Request, Status, Streaming};
+
+/// How long any single wait in a test may take before the test fails.
+pub const WAIT: Duration = Duration::from_secs(20);
+
+/// Waits for `f`, failing the test after [`WAIT`].
+pub async fn within<T>(what: &str, f: impl Future<Output = T>) -> T {
+    match tokio::time::timeout(WAIT, f).await {
+        Ok(v) => v,
+        Err(_) => panic!("timed out waiting for {what}"),
+    }
+}
+
+/// A running bot-host.
+pub struct Host {
+    pub addr: std::net::SocketAddr,
+    pub advertised: String,
+    pub store: Arc<EmbeddedStore>,
+    stop: Option<oneshot::Sender<()>>,
+    task: Option<JoinHandle<Result<(), BotHostError>>>,
+    _dir: tempfile::TempDir,
+}
+
+/// A configuration with short timers, for tests.
+pub fn fast_config() -> BotHostConfig {
+    BotHostConfig {
+        grace: Duration::from_secs(3),
+        keepalive: Duration::from_millis(200),
+        missed_keepalives: 3,
+        presence_ttl: Duration::from_millis(600),
+        shutdown_grace: Duration::from_secs(2),
+        ..BotHostConfig::loopback()
+    }
+}
+
+impl Host {
+    /// Starts bot-host with `config` (its listen address is replaced by 127.0.0.1:0).
+    pub async fn start(config: BotHostConfig) -> Host {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let store = Arc::new(EmbeddedStore::open(dir.path()).expect("an embedded store"));
+        let config = BotHostConfig {
+            listen: BotHostConfig::loopback().listen,
+            ..config
+        };
+        let host = BotHost::bind(config, Arc::clone(&store) as Arc<dyn Store>)
+            .await
+            .expect("bot-host binds");
+        let addr = host.local_addr();
+        let advertised = host.advertised().to_string();
+        let (stop, stopped) = oneshot::channel::<()>();
+        let task = tokio::spawn(host.run(async move {
+            let _ = stopped.await;
+        }));
+        Host {
+            addr,
+            advertised,
+            store,
+            stop: Some(stop),
+            task: Some(task),
+            _dir: dir,
+        }
+    }
+
+    pub fn url(&self) -> String {
+        format!("http://{}", self.addr)
+    }
+
+    /// Starts the shutdown; [`Host::stopped`] waits for its end.
+    pub fn begin_shutdown(&mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+    }
+
+    /// Waits for the server to stop; its result.
+    pub async fn stopped(&mut self) -> Result<(), BotHostError> {
+        let task = self.task.take().expect("the server task");
+        within("bot-host to stop", task)
+            .await
+            .expect("the server task did not panic")
+    }
+
+    /// Registers a remote bot; its token.
+    pub async fn add_remote(&self, name: &str, max_tables: u32) -> String {
+        let (token, hash) = issue_token().expect("a token");
+        let added = self
+            .store
+            .add_bot(&BotRecord {
+                name: name.into(),
+                kind: BotKind::Remote,
+                token_sha256: Some(hash),
+                max_tables,
+                created_unix_ms: 1,
+            })
+            .await
+            .expect("the store adds the bot");
+        assert!(added, "{name} was already registered");
+        token
+    }
+
+    /// Registers a program bot.
+    pub async fn add_program(
+        &self,
+        name: &str,
+        command: String,
+        workdir: Option<String>,
+        cpu_seconds: u32,
+        max_tables: u32,
+    ) {
+        let added = self
+            .store
+            .add_bot(&BotRecord {
+                name: name.into(),
+                kind: BotKind::Program {
+                    command,
+                    workdir,
+                    cpu_seconds,
+                    memory_mb: 0,
+                },
+                token_sha256: None,
+                max_tables,
+                created_unix_ms: 1,
+            })
+            .await
+            .expect("the store adds the bot");
+        assert!(added);
+    }
+}
+
+impl Drop for Host {
+    fn drop(&mut self) {
+        self.begin_shutdown();
+    }
+}
+
+/// A remote bot's connection.
+pub struct BotConn {
+    pub tx: mpsc::Sender<v1::BotToHost>,
+    pub rx: Streaming<v1::HostToBot>,
+}
+
+/// Calls `BotGateway.Play` with `token` (if any); the messages to send first are queued before
+/// the call. `Err` when the call itself is refused.
+pub async fn play(
+    host: &Host,
+    token: Option<&str>,
+    first: Vec<v1::BotToHost>,
+) -> Result<BotConn, Status> {
+    let mut client = BotGatewayClient::connect(host.url())
+        .await
+        .expect("connects");
+    let (tx, rx) = mpsc::channel(64);
+    for m in first {
+        tx.send(m).await.expect("queued");
+    }
+    let mut req = Request::new(ReceiverStream::new(rx));
+    if let Some(t) = token {
+        req.metadata_mut().insert(
+            "authorization",
+            format!("Bearer {t}").parse().expect("ascii"),
+        );
+    }
+    let rx = client.play(req).await?.into_inner();
+    Ok(BotConn { tx, rx })
+}
+
+pub fn hello(bot: &str, capacity: u32, resume: &str) -> v1::BotToHost {
+    v1::BotToHost {
+        msg: Some(v1::bot_to_host::Msg::Hello(v1::Hello {
+            bot: bot.into(),
+            release: "2026.1".into(),
+            capacity,
+            resume_session: resume.into(),
+        })),
+    }
+}
+
+/// The status a refused connection ends with: the call's, or the stream's first.
+pub async fn refusal(host: &Host, token: Option<&str>, first: Vec<v1::BotToHost>) -> Status {
+    match play(host, token, first).await {
+        Err(s) => s,
+        Ok(mut c) => match within("the refusal", c.rx.message()).await {
+            Err(s) => s,
+            Ok(m) => panic!("expected a refusal, got {m:?}"),
+        },
+    }
+}
+
+/// Connects `bot` and reads its `Welcome`.
+pub async fn connect(
+    host: &Host,
+    token: &str,
+    bot: &str,
+    capacity: u32,
+    resume: &str,
+) -> (BotConn, v1::Welcome) {
+    let mut c = play(host, Some(token), vec![hello(bot, capacity, resume)])
+        .await
+        .expect("the call is accepted");
+    let msg = next_to_bot(&mut c.rx).await;
+    let Some(v1::host_to_bot::Msg::Welcome(w)) = msg else {
+        panic!("expected a welcome, got {msg:?}");
+    };
+    (c, w)
+}
+
+/// The next message to a bot, skipping pings (which are answered by nobody here). `None` when
+/// the stream ended; panics on an error status.
+pub async fn next_to_bot(rx: &mut Streaming<v1::HostToBot>) -> Option<v1::host_to_bot::Msg> {
+    loop {
+        match within("a message to the bot", rx.message()).await {
+            Ok(Some(v1::HostToBot {
+                msg: Some(v1::host_to_bot::Msg::Ping(_)),
+            })) => continue,
+            Ok(Some(m)) => return m.msg,
+            Ok(None) => return None,
+            Err(s) => panic!("the bot's stream failed: {s:?}"),
+        }
+    }
+}
+
+/// The first listed legal choice of a request, as an action.
+pub fn first_legal(req: &v1::DecisionRequest) -> v1::Action {
+    let Some(v1::observation::Game::Ddz(o)) =
+        req.observation.as_ref().and_then(|o| o.game.as_ref())
+    else {
+        panic!("a Dou Dizhu request");
+    };
+    let first = o.legal.first().cloned().unwrap_or_else(|| "pass".into());
+    let d = match v1::DecisionKind::try_from(req.kind) {
+        Ok(v1::DecisionKind::Bid) => DdzDecision::Bid(first.parse().expect("a bid")),
+        Ok(v1::DecisionKind::Double | v1::DecisionKind::Redouble) => {
+            DdzDecision::Double(first == "1")
+        }
+        _ => {
+            return v1::Action {
+                game: Some(v1::action::Game::Ddz(v1::DdzAction {
+                    action: Some(v1::ddz_action::Action::Play(first)),
+                })),
+            };
+        }
+    };
+    ddz_action(d)
+}
+
+pub fn reply_to(req: &v1::DecisionRequest) -> v1::BotToHost {
+    v1::BotToHost {
+        msg: Some(v1::bot_to_host::Msg::Reply(v1::DecisionReply {
+            request_id: req.request_id,
+            table_id: req.table_id.clone(),
+            action: Some(first_legal(req)),
+        })),
+    }
+}
+
+/// A remote bot played by a task; dropping it (or [`RunningBot::disconnect`]) drops its
+/// connection.
+pub struct RunningBot {
+    /// Every message the bot got, apart from pings.
+    pub seen: mpsc::UnboundedReceiver<v1::host_to_bot::Msg>,
+    task: JoinHandle<()>,
+}
+
+impl RunningBot {
+    /// The next message the bot got.
+    pub async fn recv(&mut self) -> Option<v1::host_to_bot::Msg> {
+        within("a message to the bot", self.seen.recv()).await
+    }
+
+    /// Drops the connection.
+    pub fn disconnect(&self) {
+        self.task.abort();
+    }
+}
+
+impl Drop for RunningBot {
+    fn drop(&mut self) {
+        self.task.abort();
+    }
+}
+
+/// Plays as a remote bot until its stream ends: answers every request (and every resumed one)
+/// with its first legal choice, answers pings, and reports every other message.
+pub fn spawn_bot(conn: BotConn, resumed: Vec<v1::DecisionRequest>) -> RunningBot {
+    let (seen_tx, seen) = mpsc::unbounded_channel();
+    let BotConn { tx, mut rx } = conn;
+    let task = tokio::spawn(async move {
+        for r in &resumed {
+            if tx.send(reply_to(r)).await.is_err() {
+                return;
+            }
+        }
+        while let Ok(Some(m)) = rx.message().await {
+            let Some(msg) = m.msg else { continue };
+            let answer = match &msg {
+                v1::host_to_bot::Msg::Ping(p) => v1::BotToHost {
+                    msg: Some(v1::bot_to_host::Msg::Pong(v1::Pong { nonce: p.nonce })),
+                },
+                v1::host_to_bot::Msg::Request(r) => reply_to(r),
+                _ => {
+                    let _ = seen_tx.send(msg);
+                    continue;
+                }
+            };
+            if tx.send(answer).await.is_err() {
+                return;
+            }
+            if matches!(msg, v1::host_to_bot::Msg::Ping(_)) {
+                continue;
+            }
+            let _ = seen_tx.send(msg);
+        }
+    });
+    RunningBot { seen, task }
+}
+
+/// A referee's seat stream.
+pub struct SeatConn {
+    pub tx: mpsc::Sender<v1::RefereeToSeat>,
+    pub rx: Streaming<v1::SeatToReferee>,
+    pub table_id: String,
+    pub seat: u32,
+}
+
+pub fn open_msg(table_id: &str, seat: u32, bot: &str) -> v1::RefereeToSeat {
+    v1::RefereeToSeat {
+        msg: Some(v1::referee_to_seat::Msg::Open(v1::SeatOpen {
+            table_id: table_id.into(),
+            seat,
+            bot: bot.into(),
+            game: v1::Game::DouDizhu as i32,
+            time: Some(v1::TimeControl {
+                decision_ms: 1000,
+                hard_cap_ms: 5000,
+                ..Default::default()
+            }),
+        })),
+    }
+}
+
+/// Opens a seat stream sending `first` (normally an open message) with W3C trace context.
+pub async fn seat_stream(host: &Host, first: Vec<v1::RefereeToSeat>) -> Result<SeatConn, Status> {
+    let mut client = SeatHostClient::connect(host.url()).await.expect("connects");
+    let (tx, rx) = mpsc::channel(64);
+    let (mut table_id, mut seat) = (String::new(), 0);
+    for m in first {
+        if let Some(v1::referee_to_seat::Msg::Open(o)) = &m.msg {
+            table_id.clone_from(&o.table_id);
+            seat = o.seat;
+        }
+        tx.send(m).await.expect("queued");
+    }
+    let mut req = Request::new(ReceiverStream::new(rx));
+    req.metadata_mut().insert(
+        "traceparent",
+        "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
+            .parse()
+            .expect("ascii"),
+    );
+    let rx = client.seat(req).await?.into_inner();
+    Ok(SeatConn {
+        tx,
+        rx,
+        table_id,
+        seat,
+    })
+}
+
+/// Opens a seat of `table_id` for `bot`.
+pub async fn open_seat(host: &Host, table_id: &str, seat: u32, bot: &str) -> SeatConn {
+    seat_stream(host, vec![open_msg(table_id, seat, bot)])
+        .await
+        .expect("the seat call is accepted")
+}
+
+impl SeatConn {
+    /// The next message from bot-host; `None` when the stream ended; panics on an error status.
+    pub async fn next(&mut self) -> Option<v1::seat_to_referee::Msg> {
+        match within("a message from the seat", self.rx.message()).await {
+            Ok(Some(m)) => m.msg,
+            Ok(None) => None,
+            Err(s) => panic!("the seat stream failed: {s:?}"),
+        }
+    }
+
+    /// The status the stream ends with (panics if it ends OK or sends a message first).
+    pub async fn error(&mut self) -> Status {
+        match within("the seat's error", self.rx.message()).await {
+            Err(s) => s,
+            Ok(m) => panic!("expected an error status, got {m:?}"),
+        }
+    }
+
+    /// Expects `SeatReady`.
+    pub async fn ready(&mut self) -> v1::SeatReady {
+        match self.next().await {
+            Some(v1::seat_to_referee::Msg::Ready(r)) => r,
+            other => panic!("expected SeatReady, got {other:?}"),
+        }
+    }
+
+    /// Expects `SeatFault`.
+    pub async fn fault(&mut self) -> v1::SeatFault {
+        match self.next().await {
+            Some(v1::seat_to_referee::Msg::Fault(f)) => f,
+            other => panic!("expected SeatFault, got {other:?}"),
+        }
+    }
+
+    pub async fn send(&self, msg: v1::referee_to_seat::Msg) {
+        self.tx
+            .send(v1::RefereeToSeat { msg: Some(msg) })
+            .await
+            .expect("the seat stream is open");
+    }
+
+    /// Closes the table.
+    pub async fn close(&self, outcome: Option<v1::Outcome>) {
+        self.send(v1::referee_to_seat::Msg::Close(v1::SeatClose {
+            table_id: self.table_id.clone(),
+            outcome,
+            verdicts: vec![],
+        }))
+        .await;
+    }
+
+    /// Expects the stream to end cleanly.
+    pub async fn ended(&mut self) {
+        let m = self.next().await;
+        assert!(m.is_none(), "expected the end of the stream, got {m:?}");
+    }
+}
+
+/// The decision kind the seat to act is asked for.
+pub fn kind_of(game: &Game) -> v1::DecisionKind {
+    let seat = game.to_act().expect("a seat to act");
+    let obs = game.observation(seat);
+    match obs.phase {
+        Phase::Bidding => v1::DecisionKind::Bid,
+        Phase::Doubling if obs.landlord == Some(seat) => v1::DecisionKind::Redouble,
+        Phase::Doubling => v1::DecisionKind::Double,
+        _ => v1::DecisionKind::Play,
+    }
+}
+
+/// The request for the seat to act, with its legal choices listed.
+pub fn request_for(game: &Game, table_id: &str, request_id: u64) -> v1::DecisionRequest {
+    let seat = game.to_act().expect("a seat to act");
+    let obs = game.observation(seat);
+    let kind = kind_of(game);
+    let legal: Vec<String> = match kind {
+        v1::DecisionKind::Bid => std::iter::once(0)
+            .chain(obs.bid + 1..=3)
+            .map(|b| b.to_string())
+            .collect(),
+        v1::DecisionKind::Double | v1::DecisionKind::Redouble => vec!["0".into(), "1".into()],
+        _ => {
+            let mut moves = MoveList::new();
+            game.legal_moves(&mut moves);
+            moves
+                .iter()
+                .map(|m| {
+                    if m.is_pass() {
+                        "pass".to_string()
+                    } else {
+                        m.to_string()
+                    }
+                })
+                .collect()
+        }
+    };
+    v1::DecisionRequest {
+        request_id,
+        table_id: table_id.into(),
+        seat: seat.index() as u32,
+        game: v1::Game::DouDizhu as i32,
+        kind: kind as i32,
+        deadline_ms: 1000,
+        observation: Some(ddz_observation(&obs, "competition", legal)),
+    }
+}
+
+/// The game action an answer stands for (panics on a malformed or illegal one).
+pub fn to_action(game: &Game, action: &v1::Action) -> Action {
+    match ddz_decision(action).expect("a well-formed decision") {
+        DdzDecision::Bid(b) => Action::Bid(u8::try_from(b).expect("a small bid")),
+        DdzDecision::Double(d) => Action::Double(d),
+        DdzDecision::Play(cards) if cards.is_empty() => Action::Play(Move::PASS),
+        DdzDecision::Play(cards) => {
+            Action::Play(game.config().rules.classify(cards).expect("a combination"))
+        }
+    }
+}
+
+/// Plays a whole competition game of seed `seed` as the referee: seats with a stream in
+/// `seats` are asked over it, the others take their first legal action. Every answer must be
+/// legal. Returns the finished game and how many requests went over streams.
+pub async fn referee_game(seed: u64, seats: &mut [Option<&mut SeatConn>; 3]) -> (Game, u64) {
+    let mut game =
+        Game::from_seed(GameConfig::competition(), seed, DealConstraint::NONE).expect("a game");
+    let mut next_id = 0u64;
+    let mut asked = 0;
+    while let Some(seat) = game.to_act() {
+        next_id += 1;
+        let action = match seats[seat.index()].as_mut() {
+            Some(conn) => {
+                let req = request_for(&game, &conn.table_id, next_id);
+                conn.send(v1::referee_to_seat::Msg::Request(req)).await;
+                asked += 1;
+                let reply = match conn.next().await {
+                    Some(v1::seat_to_referee::Msg::Reply(r)) if r.request_id == next_id => r,
+                    other => panic!("expected the reply to request {next_id}, got {other:?}"),
+                };
+                assert_eq!(reply.table_id, conn.table_id);
+                to_action(&game, reply.action.as_ref().expect("an action"))
+            }
+            None => local_choice(&game, seat),
+        };
+        game.apply(action).expect("every answer is legal");
+    }
+    (game, asked)
+}
+
+fn local_choice(game: &Game, seat: Seat) -> Action {
+    let obs = game.observation(seat);
+    match obs.phase {
+        Phase::Bidding => Action::Bid(if obs.bid == 0 { 1 } else { 0 }),
+        Phase::Doubling => Action::Double(false),
+        _ => {
+            let mut moves = MoveList::new();
+            game.legal_moves(&mut moves);
+            Action::Play(moves[0])
+        }
+    }
+}
+
+/// The outcome message of a finished game.
+pub fn outcome_of(game: &Game) -> v1::Outcome {
+    arena_proto::convert::ddz_outcome(
+        game.outcome().expect("a finished game"),
+        ddz::Scoring::Competition,
+    )
+}
+
+/// Asserts a status's code and that its message mentions `needle`.
+pub fn assert_status(s: &Status, code: Code, needle: &str) {
+    assert_eq!(s.code(), code, "{s:?}");
+    assert!(
+        s.message().contains(needle),
+        "{needle:?} not in {:?}",
+        s.message()
+    );
+}

@@ -1,0 +1,352 @@
+//! Bots bot-host runs itself: bot programs (child processes speaking the line protocol) and
+//! built-in bots, seated through `SeatHost.Seat`.
+
+mod common;
+
+use std::path::Path;
+use std::time::Duration;
+
+use arena_bot_host::{BotHostConfig, DecisionLimits};
+use arena_proto::v1;
+use common::*;
+use tonic::Code;
+
+fn line_bot(args: &str) -> String {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/bots/line_bot.py");
+    format!("python3 '{}' {args}", script.display())
+}
+
+/// Waits until `path` holds a line starting with `prefix`; the file's text.
+async fn wait_for_line(path: &Path, prefix: &str) -> String {
+    within(&format!("{prefix:?} in {}", path.display()), async {
+        loop {
+            let text = std::fs::read_to_string(path).unwrap_or_default();
+            if text.lines().any(|l| l.starts_with(prefix)) {
+                return text;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    })
+    .await
+}
+
+/// The number after `key ` in a log written by line_bot.py.
+fn logged_pid(text: &str, key: &str) -> u32 {
+    text.lines()
+        .find_map(|l| l.strip_prefix(&format!("{key} ")))
+        .and_then(|n| n.trim().parse().ok())
+        .unwrap_or_else(|| panic!("no {key} line in {text:?}"))
+}
+
+/// True once the process is gone (or a zombie nobody waits for).
+fn process_gone(pid: u32) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Err(_) => true,
+        Ok(stat) => stat
+            .rsplit_once(") ")
+            .is_some_and(|(_, rest)| rest.starts_with('Z') || rest.starts_with('X')),
+    }
+}
+
+async fn wait_gone(pid: u32) {
+    within(&format!("process {pid} to end"), async {
+        while !process_gone(pid) {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    })
+    .await;
+}
+
+fn open_with_cap(table_id: &str, seat: u32, bot: &str, hard_cap_ms: u32) -> v1::RefereeToSeat {
+    let mut m = open_msg(table_id, seat, bot);
+    if let Some(v1::referee_to_seat::Msg::Open(o)) = &mut m.msg {
+        o.time = Some(v1::TimeControl {
+            decision_ms: 200,
+            hard_cap_ms,
+            ..Default::default()
+        });
+    }
+    m
+}
+
+/// Opens a seat for `bot` and sends it the first request of a fresh game; the seat.
+async fn seat_with_first_request(host: &Host, bot: &str, hard_cap_ms: u32) -> SeatConn {
+    let mut seat = seat_stream(host, vec![open_with_cap("t-p", 0, bot, hard_cap_ms)])
+        .await
+        .unwrap();
+    seat.ready().await;
+    let game =
+        ddz::Game::from_seed(ddz::GameConfig::competition(), 1, ddz::DealConstraint::NONE).unwrap();
+    seat.send(v1::referee_to_seat::Msg::Request(request_for(
+        &game, "t-p", 1,
+    )))
+    .await;
+    seat
+}
+
+#[tokio::test]
+async fn a_program_bot_plays_a_whole_table_in_its_working_directory() {
+    let host = Host::start(fast_config()).await;
+    let dir = tempfile::tempdir().unwrap();
+    host.add_program(
+        "prog",
+        line_bot("first transcript.txt"),
+        Some(dir.path().display().to_string()),
+        0,
+        0,
+    )
+    .await;
+    let mut seat = open_seat(&host, "t-prog", 0, "prog").await;
+    let ready = seat.ready().await;
+    assert_eq!(
+        (ready.bot.as_str(), ready.host.as_str()),
+        ("prog", host.advertised.as_str())
+    );
+    let (game, asked) = referee_game(7, &mut [Some(&mut seat), None, None]).await;
+    assert!(asked >= 5);
+    let outcome = outcome_of(&game);
+    seat.close(Some(outcome.clone())).await;
+    seat.ended().await;
+    // The program was told the whole game, its result and goodbye, then it exited.
+    let transcript_path = dir.path().join("transcript.txt");
+    let text = wait_for_line(&transcript_path, "bye").await;
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        &lines[1..4],
+        ["game 1", "rules competition", "seat 0"],
+        "{text}"
+    );
+    assert!(lines[4].starts_with("hand "), "{text}");
+    assert_eq!(
+        lines.iter().filter(|l| l.starts_with("ask ")).count() as u64,
+        asked
+    );
+    let winner = game.outcome().unwrap().winner;
+    let s = &outcome.scores;
+    let end = format!("end {winner} {} {} {}", s[0], s[1], s[2]);
+    assert_eq!(lines[lines.len() - 2..], [end.as_str(), "bye"], "{text}");
+    wait_gone(logged_pid(&text, "pid")).await;
+}
+
+#[tokio::test]
+async fn each_seat_gets_its_own_process_in_a_fresh_directory() {
+    let host = Host::start(fast_config()).await;
+    // No workdir: each process writes its log into a temporary directory of its own.
+    host.add_program("prog", line_bot("first"), None, 0, 0)
+        .await;
+    let mut a = open_seat(&host, "t-2p", 0, "prog").await;
+    let mut b = open_seat(&host, "t-2p", 2, "prog").await;
+    a.ready().await;
+    b.ready().await;
+    let (game, asked) = referee_game(21, &mut [Some(&mut a), None, Some(&mut b)]).await;
+    assert!(asked >= 10);
+    a.close(Some(outcome_of(&game))).await;
+    b.close(Some(outcome_of(&game))).await;
+    a.ended().await;
+    b.ended().await;
+}
+
+#[tokio::test]
+async fn a_program_over_its_cpu_limit_is_killed_and_reported() {
+    let host = Host::start(fast_config()).await;
+    host.add_program("spinner", line_bot("busy"), None, 1, 0)
+        .await;
+    let mut seat = seat_with_first_request(&host, "spinner", 30_000).await;
+    let fault = seat.fault().await;
+    assert_eq!(
+        fault.kind,
+        v1::VerdictKind::Crashed as i32,
+        "{}",
+        fault.reason
+    );
+    assert!(
+        fault
+            .reason
+            .contains("exited before answering the bid request"),
+        "{}",
+        fault.reason
+    );
+    assert!(fault.reason.contains("SIGXCPU"), "{}", fault.reason);
+    assert!(fault.reason.contains("CPU time 1 s"), "{}", fault.reason);
+    seat.ended().await;
+}
+
+#[tokio::test]
+async fn a_crashing_program_is_reported_with_its_exit_status_and_stderr() {
+    let host = Host::start(fast_config()).await;
+    host.add_program("crasher", line_bot("crash"), None, 0, 0)
+        .await;
+    let mut seat = seat_with_first_request(&host, "crasher", 5000).await;
+    let fault = seat.fault().await;
+    assert_eq!(
+        fault.kind,
+        v1::VerdictKind::Crashed as i32,
+        "{}",
+        fault.reason
+    );
+    assert!(fault.reason.contains("exit code 1"), "{}", fault.reason);
+    assert!(
+        fault.reason.contains("crashing on purpose at bid"),
+        "{}",
+        fault.reason
+    );
+}
+
+#[tokio::test]
+async fn garbage_from_a_program_is_malformed() {
+    let host = Host::start(fast_config()).await;
+    host.add_program("garbler", line_bot("garbage"), None, 0, 0)
+        .await;
+    let mut seat = seat_with_first_request(&host, "garbler", 5000).await;
+    let fault = seat.fault().await;
+    assert_eq!(
+        fault.kind,
+        v1::VerdictKind::Malformed as i32,
+        "{}",
+        fault.reason
+    );
+    assert!(
+        fault
+            .reason
+            .contains("answered \"plya 33\" to the bid request: unknown command \"plya\""),
+        "{}",
+        fault.reason
+    );
+}
+
+#[tokio::test]
+async fn a_silent_program_is_given_up_after_the_hard_cap_and_its_process_group_killed() {
+    let host = Host::start(BotHostConfig {
+        decisions: DecisionLimits {
+            silence_margin: Duration::from_millis(200),
+            ..DecisionLimits::default()
+        },
+        ..fast_config()
+    })
+    .await;
+    let dir = tempfile::tempdir().unwrap();
+    host.add_program(
+        "sleeper",
+        line_bot("spawn log.txt"),
+        Some(dir.path().display().to_string()),
+        0,
+        0,
+    )
+    .await;
+    let started = tokio::time::Instant::now();
+    let mut seat = seat_with_first_request(&host, "sleeper", 300).await;
+    let fault = seat.fault().await;
+    assert_eq!(
+        fault.kind,
+        v1::VerdictKind::Timeout as i32,
+        "{}",
+        fault.reason
+    );
+    assert!(
+        fault.reason.contains(
+            "no answer to the bid request within 1200 ms (deadline 1000 ms, hard cap 300 ms"
+        ),
+        "{}",
+        fault.reason
+    );
+    assert!(started.elapsed() >= Duration::from_millis(1200));
+    seat.ended().await;
+    let log = wait_for_line(&dir.path().join("log.txt"), "ask bid").await;
+    wait_gone(logged_pid(&log, "pid")).await;
+    wait_gone(logged_pid(&log, "child")).await;
+}
+
+#[tokio::test]
+async fn a_table_that_ends_kills_a_program_that_does_not_leave() {
+    let host = Host::start(fast_config()).await;
+    let dir = tempfile::tempdir().unwrap();
+    host.add_program(
+        "sleeper",
+        line_bot("spawn log.txt"),
+        Some(dir.path().display().to_string()),
+        0,
+        0,
+    )
+    .await;
+    let mut seat = seat_with_first_request(&host, "sleeper", 30_000).await;
+    let log = wait_for_line(&dir.path().join("log.txt"), "ask bid").await;
+    seat.close(None).await;
+    seat.ended().await;
+    wait_gone(logged_pid(&log, "pid")).await;
+    wait_gone(logged_pid(&log, "child")).await;
+}
+
+#[tokio::test]
+async fn a_program_that_cannot_start_is_crashed() {
+    let host = Host::start(fast_config()).await;
+    host.add_program("ghost", "/nonexistent/arena-bot --fast".into(), None, 0, 0)
+        .await;
+    let mut seat = open_seat(&host, "t-g", 1, "ghost").await;
+    let fault = seat.fault().await;
+    assert_eq!(fault.kind, v1::VerdictKind::Crashed as i32);
+    assert!(
+        fault.reason.contains("could not start the program"),
+        "{}",
+        fault.reason
+    );
+}
+
+#[tokio::test]
+async fn program_seats_beyond_max_tables_wait_for_a_free_one() {
+    let host = Host::start(fast_config()).await;
+    host.add_program("prog", line_bot("first"), None, 0, 1)
+        .await;
+    let mut a = open_seat(&host, "t-a", 0, "prog").await;
+    a.ready().await;
+    let mut b = open_seat(&host, "t-b", 0, "prog").await;
+    let waited = tokio::time::timeout(Duration::from_millis(400), b.rx.message()).await;
+    assert!(waited.is_err(), "the second seat must wait, got {waited:?}");
+    a.close(None).await;
+    a.ended().await;
+    b.ready().await;
+}
+
+#[tokio::test]
+async fn built_in_bots_play_a_whole_table() {
+    let host = Host::start(fast_config()).await;
+    let mut a = open_seat(&host, "t-b", 0, "expert").await;
+    let mut b = open_seat(&host, "t-b", 1, "random").await;
+    let mut c = open_seat(&host, "t-b", 2, "ladder:2/5").await;
+    for (s, name) in [
+        (&mut a, "expert"),
+        (&mut b, "random"),
+        (&mut c, "ladder:2/5"),
+    ] {
+        let ready = s.ready().await;
+        assert_eq!(ready.bot, name);
+        assert_eq!(ready.host, host.advertised);
+    }
+    let (game, asked) = referee_game(99, &mut [Some(&mut a), Some(&mut b), Some(&mut c)]).await;
+    assert!(game.outcome().is_some());
+    assert!(asked >= 20);
+    for s in [&mut a, &mut b, &mut c] {
+        s.close(Some(outcome_of(&game))).await;
+        s.ended().await;
+    }
+}
+
+#[tokio::test]
+async fn a_bad_observation_is_invalid_argument_naming_the_field() {
+    let host = Host::start(fast_config()).await;
+    let mut seat = open_seat(&host, "t-x", 0, "expert").await;
+    seat.ready().await;
+    let game =
+        ddz::Game::from_seed(ddz::GameConfig::competition(), 1, ddz::DealConstraint::NONE).unwrap();
+    let mut req = request_for(&game, "t-x", 1);
+    if let Some(v1::observation::Game::Ddz(o)) =
+        req.observation.as_mut().and_then(|o| o.game.as_mut())
+    {
+        o.hand = "33Z".into();
+    }
+    seat.send(v1::referee_to_seat::Msg::Request(req)).await;
+    assert_status(
+        &seat.error().await,
+        Code::InvalidArgument,
+        "request.observation.ddz.hand \"33Z\"",
+    );
+}

@@ -1,0 +1,446 @@
+//! Remote bots over `BotGateway.Play`, seated through `SeatHost.Seat`.
+
+mod common;
+
+use std::time::Duration;
+
+use arena_bot_host::BotHostConfig;
+use arena_proto::v1;
+use arena_store::Store;
+use common::*;
+use tonic::Code;
+
+#[tokio::test]
+async fn a_remote_bot_authenticates_and_plays_a_whole_table_through_a_seat_stream() {
+    let host = Host::start(fast_config()).await;
+    let token = host.add_remote("alice", 0).await;
+    let (conn, welcome) = connect(&host, &token, "alice", 2, "").await;
+    assert_eq!(welcome.bot, "alice");
+    assert!(!welcome.session.is_empty());
+    assert_eq!(welcome.grace_ms, 3000);
+    assert_eq!(welcome.keepalive_ms, 200);
+    assert!(welcome.resumed.is_empty());
+    let mut seen = spawn_bot(conn, vec![]);
+
+    let mut seat = open_seat(&host, "t-1", 1, "alice").await;
+    let ready = seat.ready().await;
+    assert_eq!(ready.bot, "alice");
+    assert_eq!(ready.release, "2026.1");
+    assert_eq!(ready.host, host.advertised);
+    match seen.recv().await {
+        Some(v1::host_to_bot::Msg::Start(s)) => {
+            assert_eq!((s.table_id.as_str(), s.seat), ("t-1", 1));
+            assert_eq!(s.game, v1::Game::DouDizhu as i32);
+            assert_eq!(s.time.map(|t| t.hard_cap_ms), Some(5000));
+        }
+        other => panic!("expected a table start, got {other:?}"),
+    }
+    let (game, asked) = referee_game(7, &mut [None, Some(&mut seat), None]).await;
+    assert!(asked >= 5, "the bot answered {asked} requests");
+    seat.close(Some(outcome_of(&game))).await;
+    seat.ended().await;
+    // The bot saw every request, then the end of its table with the outcome.
+    let mut requests = 0;
+    loop {
+        match seen.recv().await {
+            Some(v1::host_to_bot::Msg::Request(r)) => {
+                assert_eq!((r.table_id.as_str(), r.seat), ("t-1", 1));
+                requests += 1;
+            }
+            Some(v1::host_to_bot::Msg::End(e)) => {
+                assert_eq!((e.table_id.as_str(), e.seat), ("t-1", 1));
+                let scores = e.outcome.expect("an outcome").scores;
+                assert_eq!(scores, outcome_of(&game).scores);
+                break;
+            }
+            other => panic!("unexpected {other:?}"),
+        }
+    }
+    assert_eq!(requests, asked);
+}
+
+#[tokio::test]
+async fn a_missing_or_wrong_token_is_unauthenticated() {
+    let host = Host::start(fast_config()).await;
+    host.add_remote("alice", 0).await;
+    let s = refusal(&host, None, vec![hello("alice", 1, "")]).await;
+    assert_status(&s, Code::Unauthenticated, "authorization");
+    let s = refusal(&host, Some("not-a-token"), vec![hello("alice", 1, "")]).await;
+    assert_status(&s, Code::Unauthenticated, "not valid for bot \"alice\"");
+}
+
+#[tokio::test]
+async fn a_token_only_plays_as_its_own_bot() {
+    let host = Host::start(fast_config()).await;
+    host.add_remote("alice", 0).await;
+    let bobs = host.add_remote("bob", 0).await;
+    let s = refusal(&host, Some(&bobs), vec![hello("alice", 1, "")]).await;
+    assert_status(&s, Code::PermissionDenied, "belongs to another bot");
+    // The same token works for its own bot.
+    let (_conn, w) = connect(&host, &bobs, "bob", 1, "").await;
+    assert_eq!(w.bot, "bob");
+}
+
+#[tokio::test]
+async fn unknown_bots_are_refused_with_their_name() {
+    let host = Host::start(fast_config()).await;
+    let token = host.add_remote("alice", 0).await;
+    let s = refusal(&host, Some(&token), vec![hello("mallory", 1, "")]).await;
+    assert_status(
+        &s,
+        Code::NotFound,
+        "hello.bot \"mallory\" is not a registered bot",
+    );
+    let mut seat = seat_stream(&host, vec![open_msg("t", 0, "mallory")])
+        .await
+        .unwrap();
+    let s = seat.error().await;
+    assert_status(&s, Code::NotFound, "open.bot \"mallory\"");
+}
+
+#[tokio::test]
+async fn program_bots_cannot_connect() {
+    let host = Host::start(fast_config()).await;
+    let token = host.add_remote("alice", 0).await;
+    host.add_program("prog", "python3 bot.py".into(), None, 0, 0)
+        .await;
+    let s = refusal(&host, Some(&token), vec![hello("prog", 1, "")]).await;
+    // Alice's token used for another bot's name.
+    assert_status(&s, Code::PermissionDenied, "another bot");
+    let s = refusal(&host, Some("unknown"), vec![hello("prog", 1, "")]).await;
+    assert_status(&s, Code::FailedPrecondition, "program bot");
+}
+
+#[tokio::test]
+async fn malformed_bot_messages_get_a_status_or_a_notice() {
+    let host = Host::start(fast_config()).await;
+    let token = host.add_remote("alice", 0).await;
+    let early_reply = v1::BotToHost {
+        msg: Some(v1::bot_to_host::Msg::Reply(v1::DecisionReply {
+            request_id: 1,
+            table_id: "t".into(),
+            action: None,
+        })),
+    };
+    let s = refusal(&host, Some(&token), vec![early_reply.clone()]).await;
+    assert_status(
+        &s,
+        Code::InvalidArgument,
+        "first message must be a hello, got a reply",
+    );
+    let s = refusal(&host, Some(&token), vec![hello("alice", 0, "")]).await;
+    assert_status(&s, Code::InvalidArgument, "hello.capacity");
+    let s = refusal(&host, Some(&token), vec![hello("", 1, "")]).await;
+    assert_status(&s, Code::InvalidArgument, "hello.bot is empty");
+    let s = refusal(&host, Some(&token), vec![v1::BotToHost { msg: None }]).await;
+    assert_status(&s, Code::InvalidArgument, "empty message");
+
+    // After the welcome, a reply to nothing gets a notice and the stream goes on.
+    let (mut conn, _) = connect(&host, &token, "alice", 1, "").await;
+    conn.tx.send(early_reply).await.unwrap();
+    match next_to_bot(&mut conn.rx).await {
+        Some(v1::host_to_bot::Msg::Notice(n)) => {
+            assert_eq!((n.table_id.as_str(), n.request_id), ("t", 1));
+            assert!(n.message.contains("no pending request 1"), "{}", n.message);
+        }
+        other => panic!("expected a notice, got {other:?}"),
+    }
+    conn.tx.send(hello("alice", 1, "")).await.unwrap();
+    match next_to_bot(&mut conn.rx).await {
+        Some(v1::host_to_bot::Msg::Notice(n)) => {
+            assert!(n.message.contains("first message"), "{}", n.message)
+        }
+        other => panic!("expected a notice, got {other:?}"),
+    }
+    // Still connected: a second connection of the same bot is refused.
+    let s = refusal(&host, Some(&token), vec![hello("alice", 1, "")]).await;
+    assert_status(&s, Code::AlreadyExists, "already connected");
+    // And the bot still plays.
+    let mut seen = spawn_bot(conn, vec![]);
+    let mut seat = open_seat(&host, "t-2", 0, "alice").await;
+    seat.ready().await;
+    assert!(matches!(
+        seen.recv().await,
+        Some(v1::host_to_bot::Msg::Start(_))
+    ));
+}
+
+#[tokio::test]
+async fn malformed_seat_messages_get_invalid_argument_naming_the_field() {
+    let host = Host::start(fast_config()).await;
+    let request_first = v1::RefereeToSeat {
+        msg: Some(v1::referee_to_seat::Msg::Request(
+            v1::DecisionRequest::default(),
+        )),
+    };
+    let mut s = seat_stream(&host, vec![request_first]).await.unwrap();
+    assert_status(
+        &s.error().await,
+        Code::InvalidArgument,
+        "must be open, got a request",
+    );
+    let mut s = seat_stream(&host, vec![open_msg("t", 5, "expert")])
+        .await
+        .unwrap();
+    assert_status(&s.error().await, Code::InvalidArgument, "open.seat is 5");
+    let mut s = seat_stream(&host, vec![open_msg(" ", 0, "expert")])
+        .await
+        .unwrap();
+    assert_status(
+        &s.error().await,
+        Code::InvalidArgument,
+        "open.table_id is empty",
+    );
+    let mut s = seat_stream(&host, vec![open_msg("t", 0, "")])
+        .await
+        .unwrap();
+    assert_status(&s.error().await, Code::InvalidArgument, "open.bot is empty");
+    let mut s = seat_stream(&host, vec![open_msg("t", 0, "cmd:python3 x.py")])
+        .await
+        .unwrap();
+    assert_status(
+        &s.error().await,
+        Code::InvalidArgument,
+        "open.bot \"cmd:python3 x.py\"",
+    );
+    // A request for another seat of the table.
+    let mut s = open_seat(&host, "t", 0, "expert").await;
+    s.ready().await;
+    let wrong = v1::DecisionRequest {
+        request_id: 1,
+        table_id: "t".into(),
+        seat: 1,
+        ..Default::default()
+    };
+    s.send(v1::referee_to_seat::Msg::Request(wrong)).await;
+    assert_status(&s.error().await, Code::InvalidArgument, "request.seat 1");
+}
+
+#[tokio::test]
+async fn a_bot_that_reconnects_within_the_grace_gets_its_pending_request_and_finishes_the_table() {
+    let host = Host::start(fast_config()).await;
+    let token = host.add_remote("alice", 0).await;
+    let (mut conn, welcome) = connect(&host, &token, "alice", 1, "").await;
+    let mut seat = open_seat(&host, "t-r", 2, "alice").await;
+    seat.ready().await;
+    assert!(matches!(
+        next_to_bot(&mut conn.rx).await,
+        Some(v1::host_to_bot::Msg::Start(_))
+    ));
+
+    // Play the game; the bot drops its connection at its first request instead of answering.
+    let mut game = ddz::Game::from_seed(
+        ddz::GameConfig::competition(),
+        11,
+        ddz::DealConstraint::NONE,
+    )
+    .unwrap();
+    let mut id = 0;
+    while game.to_act() != Some(ddz::Seat::ALL[2]) {
+        let seat_now = game.to_act().unwrap();
+        let obs = game.observation(seat_now);
+        let a = match obs.phase {
+            ddz::Phase::Bidding => ddz::Action::Bid(0),
+            _ => unreachable!("seat 2 bids in the first round"),
+        };
+        game.apply(a).unwrap();
+    }
+    id += 1;
+    let req = request_for(&game, "t-r", id);
+    seat.send(v1::referee_to_seat::Msg::Request(req.clone()))
+        .await;
+    match next_to_bot(&mut conn.rx).await {
+        Some(v1::host_to_bot::Msg::Request(r)) => assert_eq!(r, req),
+        other => panic!("expected the request, got {other:?}"),
+    }
+    drop(conn);
+
+    let (conn, again) = connect(&host, &token, "alice", 1, &welcome.session).await;
+    assert_eq!(again.session, welcome.session);
+    assert_eq!(
+        again.resumed,
+        vec![req.clone()],
+        "the pending request comes back as a snapshot"
+    );
+    let _seen = spawn_bot(conn, again.resumed.clone());
+    let reply = match seat.next().await {
+        Some(v1::seat_to_referee::Msg::Reply(r)) => r,
+        other => panic!("expected the reply, got {other:?}"),
+    };
+    assert_eq!(reply.request_id, id);
+    game.apply(to_action(&game, reply.action.as_ref().unwrap()))
+        .unwrap();
+    // The rest of the table.
+    while let Some(s) = game.to_act() {
+        id += 1;
+        let a = if s.index() == 2 {
+            seat.send(v1::referee_to_seat::Msg::Request(request_for(
+                &game, "t-r", id,
+            )))
+            .await;
+            match seat.next().await {
+                Some(v1::seat_to_referee::Msg::Reply(r)) => {
+                    assert_eq!(r.request_id, id);
+                    to_action(&game, r.action.as_ref().unwrap())
+                }
+                other => panic!("expected a reply, got {other:?}"),
+            }
+        } else {
+            let mut moves = ddz::MoveList::new();
+            game.legal_moves(&mut moves);
+            match game.observation(s).phase {
+                ddz::Phase::Bidding => ddz::Action::Bid(0),
+                ddz::Phase::Doubling => ddz::Action::Double(false),
+                _ => ddz::Action::Play(moves[0]),
+            }
+        };
+        game.apply(a).unwrap();
+    }
+    seat.close(Some(outcome_of(&game))).await;
+    seat.ended().await;
+}
+
+#[tokio::test]
+async fn a_bot_that_does_not_come_back_within_the_grace_faults_its_seats() {
+    let host = Host::start(BotHostConfig {
+        grace: Duration::from_millis(500),
+        ..fast_config()
+    })
+    .await;
+    let token = host.add_remote("alice", 0).await;
+    let (conn, _) = connect(&host, &token, "alice", 1, "").await;
+    let mut seat = open_seat(&host, "t-d", 0, "alice").await;
+    seat.ready().await;
+    let lost = tokio::time::Instant::now();
+    drop(conn);
+    let fault = seat.fault().await;
+    assert_eq!(fault.kind, v1::VerdictKind::Disconnected as i32);
+    assert!(fault.reason.contains("\"alice\""), "{}", fault.reason);
+    assert!(
+        fault.reason.contains("grace period of 500 ms"),
+        "{}",
+        fault.reason
+    );
+    assert!(
+        lost.elapsed() >= Duration::from_millis(450),
+        "faulted before the grace ran out"
+    );
+    seat.ended().await;
+
+    // A seat for a registered bot that never connects waits the grace, then faults.
+    host.add_remote("bob", 0).await;
+    let mut seat = open_seat(&host, "t-e", 0, "bob").await;
+    let fault = seat.fault().await;
+    assert_eq!(fault.kind, v1::VerdictKind::Disconnected as i32);
+    assert!(
+        fault.reason.contains("\"bob\" is not connected"),
+        "{}",
+        fault.reason
+    );
+}
+
+#[tokio::test]
+async fn a_seat_waits_for_a_bot_that_connects_within_the_grace() {
+    let host = Host::start(fast_config()).await;
+    let token = host.add_remote("alice", 0).await;
+    let mut seat = open_seat(&host, "t-w", 1, "alice").await;
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let (conn, _) = connect(&host, &token, "alice", 1, "").await;
+    let _seen = spawn_bot(conn, vec![]);
+    seat.ready().await;
+    let (game, _) = referee_game(3, &mut [None, Some(&mut seat), None]).await;
+    seat.close(Some(outcome_of(&game))).await;
+    seat.ended().await;
+}
+
+#[tokio::test]
+async fn a_bot_that_misses_its_keepalives_is_cut_off() {
+    let host = Host::start(fast_config()).await;
+    let token = host.add_remote("alice", 0).await;
+    let (mut conn, _) = connect(&host, &token, "alice", 1, "").await;
+    // Never answer the pings: after 3 × 200 ms the stream ends with UNAVAILABLE.
+    let status = loop {
+        match within("the cut-off", conn.rx.message()).await {
+            Ok(Some(_)) => continue,
+            Ok(None) => panic!("the stream ended without a status"),
+            Err(s) => break s,
+        }
+    };
+    assert_status(&status, Code::Unavailable, "keepalives");
+}
+
+#[tokio::test]
+async fn capacity_is_honoured_and_a_waiting_seat_gets_the_freed_slot() {
+    let host = Host::start(fast_config()).await;
+    // Capacity 3 in the hello, but the registration allows one table at a time.
+    let token = host.add_remote("alice", 1).await;
+    let (conn, _) = connect(&host, &token, "alice", 3, "").await;
+    let mut seen = spawn_bot(conn, vec![]);
+    let mut first = open_seat(&host, "t-a", 0, "alice").await;
+    first.ready().await;
+    let mut second = open_seat(&host, "t-b", 0, "alice").await;
+    // A request sent while waiting is kept for later.
+    let game =
+        ddz::Game::from_seed(ddz::GameConfig::competition(), 5, ddz::DealConstraint::NONE).unwrap();
+    let early = request_for(&game, "t-b", 1);
+    second.send(v1::referee_to_seat::Msg::Request(early)).await;
+    let waited = tokio::time::timeout(Duration::from_millis(400), second.rx.message()).await;
+    assert!(
+        waited.is_err(),
+        "the second seat must wait for a slot, got {waited:?}"
+    );
+    match seen.recv().await {
+        Some(v1::host_to_bot::Msg::Start(s)) => assert_eq!(s.table_id, "t-a"),
+        other => panic!("{other:?}"),
+    }
+    first.close(None).await;
+    first.ended().await;
+    second.ready().await;
+    match second.next().await {
+        Some(v1::seat_to_referee::Msg::Reply(r)) => {
+            assert_eq!((r.table_id.as_str(), r.request_id), ("t-b", 1))
+        }
+        other => panic!("expected the early request's reply, got {other:?}"),
+    }
+    let order: Vec<String> = std::iter::from_fn(|| seen.seen.try_recv().ok())
+        .filter_map(|m| match m {
+            v1::host_to_bot::Msg::Start(s) => Some(format!("start {}", s.table_id)),
+            v1::host_to_bot::Msg::End(e) => Some(format!("end {}", e.table_id)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(order, ["end t-a", "start t-b"]);
+}
+
+#[tokio::test]
+async fn presence_is_recorded_while_connected_and_cleared_after() {
+    let host = Host::start(BotHostConfig {
+        grace: Duration::from_millis(300),
+        ..fast_config()
+    })
+    .await;
+    let token = host.add_remote("alice", 0).await;
+    assert!(host.store.presence("alice").await.unwrap().is_empty());
+    let (conn, _) = connect(&host, &token, "alice", 1, "").await;
+    let seen = spawn_bot(conn, vec![]);
+    within("presence", async {
+        while host.store.presence("alice").await.unwrap() != vec![host.advertised.clone()] {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    })
+    .await;
+    // Refreshed: still there after two TTLs (600 ms each).
+    tokio::time::sleep(Duration::from_millis(1300)).await;
+    assert_eq!(
+        host.store.presence("alice").await.unwrap(),
+        vec![host.advertised.clone()]
+    );
+    // The connection ends for good (no resume within the grace): cleared.
+    seen.disconnect();
+    within("presence cleared", async {
+        while !host.store.presence("alice").await.unwrap().is_empty() {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    })
+    .await;
+}
