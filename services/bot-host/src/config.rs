@@ -138,6 +138,12 @@ impl BotHostConfig {
                 "must be at least 3 ms (it is refreshed every third of it)",
             );
         }
+        if self.presence_ttl > arena_store::MAX_PRESENCE_TTL {
+            return bad(
+                "presence_ttl",
+                "must be at most 24 hours (the store's limit)",
+            );
+        }
         if self.first_message_timeout.is_zero() {
             return bad("first_message_timeout", "must be longer than zero");
         }

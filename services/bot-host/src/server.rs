@@ -21,6 +21,9 @@ use crate::program::ProgramPermits;
 use crate::seat::SeatService;
 use crate::{BotHostConfig, BotHostError};
 
+/// How long tonic is given to close its connections once every stream of ours has ended.
+const CONNECTION_CLOSE_TIMEOUT: Duration = Duration::from_secs(2);
+
 /// How long clearing one presence record may take at shutdown.
 const PRESENCE_CLEAR_TIMEOUT: Duration = Duration::from_secs(3);
 
@@ -299,23 +302,43 @@ impl BotHost {
         };
         tracing::info!(addr = %local_addr, host = %ctx.host, store = %ctx.store.describe(), "bot-host serving");
         let incoming = TcpIncoming::from(listener).with_nodelay(Some(true));
-        let served = Server::builder()
+        let server = Server::builder()
             .add_service(health_service)
             .add_service(reflection)
             .add_service(gateway)
             .add_service(seats)
-            .serve_with_incoming_shutdown(incoming, signal)
-            .await;
-
+            .serve_with_incoming_shutdown(incoming, signal);
+        tokio::pin!(server);
+        let mut drain = drain;
+        let (served, drained) = tokio::select! {
+            r = &mut server => (Some(r), None),
+            d = &mut drain => (None, Some(d)),
+        };
+        // Every stream of ours has ended once the drain is done, but a client may hold a
+        // stream that never ends by itself (a health watch): tonic gets a bounded time to close.
+        let served = match served {
+            Some(r) => r,
+            None => match tokio::time::timeout(CONNECTION_CLOSE_TIMEOUT, &mut server).await {
+                Ok(r) => r,
+                Err(_) => {
+                    tracing::warn!(
+                        wait_ms = CONNECTION_CLOSE_TIMEOUT.as_millis(),
+                        "connections still open after the drain (e.g. health watches); stopping anyway"
+                    );
+                    Ok(())
+                }
+            },
+        };
         // Whatever ended the server, end every stream and clear presence.
         stop_accepting.cancel();
-        let mut bots = match drain.await {
-            Ok(bots) => bots,
-            Err(e) => {
-                tracing::error!(error = %e, "the drain task failed");
-                Vec::new()
-            }
+        let drained = match drained {
+            Some(d) => d,
+            None => drain.await,
         };
+        let mut bots = drained.unwrap_or_else(|e| {
+            tracing::error!(error = %e, "the drain task failed");
+            Vec::new()
+        });
         ctx.closing.cancel();
         bots.extend(ctx.hub.close_all(&format!("bot-host {} stopped", ctx.host)));
         bots.sort();

@@ -172,6 +172,23 @@ async fn a_program_over_its_cpu_limit_is_killed_and_reported() {
 }
 
 #[tokio::test]
+async fn a_program_over_its_memory_limit_crashes_and_is_reported() {
+    let host = Host::start(fast_config()).await;
+    host.add_limited_program("hog", line_bot("hog"), None, 0, 256, 0)
+        .await;
+    let mut seat = seat_with_first_request(&host, "hog", 30_000).await;
+    let fault = seat.fault().await;
+    assert_eq!(
+        fault.kind,
+        v1::VerdictKind::Crashed as i32,
+        "{}",
+        fault.reason
+    );
+    assert!(fault.reason.contains("MemoryError"), "{}", fault.reason);
+    assert!(fault.reason.contains("memory 256 MiB"), "{}", fault.reason);
+}
+
+#[tokio::test]
 async fn a_crashing_program_is_reported_with_its_exit_status_and_stderr() {
     let host = Host::start(fast_config()).await;
     host.add_program("crasher", line_bot("crash"), None, 0, 0)

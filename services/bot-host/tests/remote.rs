@@ -18,7 +18,7 @@ async fn a_remote_bot_authenticates_and_plays_a_whole_table_through_a_seat_strea
     assert_eq!(welcome.bot, "alice");
     assert!(!welcome.session.is_empty());
     assert_eq!(welcome.grace_ms, 3000);
-    assert_eq!(welcome.keepalive_ms, 200);
+    assert_eq!(welcome.keepalive_ms, 500);
     assert!(welcome.resumed.is_empty());
     let mut seen = spawn_bot(conn, vec![]);
 
@@ -355,10 +355,15 @@ async fn a_seat_waits_for_a_bot_that_connects_within_the_grace() {
 
 #[tokio::test]
 async fn a_bot_that_misses_its_keepalives_is_cut_off() {
-    let host = Host::start(fast_config()).await;
+    let host = Host::start(BotHostConfig {
+        keepalive: Duration::from_millis(100),
+        missed_keepalives: 3,
+        ..fast_config()
+    })
+    .await;
     let token = host.add_remote("alice", 0).await;
     let (mut conn, _) = connect(&host, &token, "alice", 1, "").await;
-    // Never answer the pings: after 3 × 200 ms the stream ends with UNAVAILABLE.
+    // Never answer the pings: after 3 × 100 ms the stream ends with UNAVAILABLE.
     let status = loop {
         match within("the cut-off", conn.rx.message()).await {
             Ok(Some(_)) => continue,
@@ -429,8 +434,8 @@ async fn presence_is_recorded_while_connected_and_cleared_after() {
         }
     })
     .await;
-    // Refreshed: still there after two TTLs (600 ms each).
-    tokio::time::sleep(Duration::from_millis(1300)).await;
+    // Refreshed: still there after two TTLs (900 ms each).
+    tokio::time::sleep(Duration::from_millis(2000)).await;
     assert_eq!(
         host.store.presence("alice").await.unwrap(),
         vec![host.advertised.clone()]

@@ -113,7 +113,7 @@ async fn an_oversized_message_fails_with_a_status_not_a_panic() {
 async fn shutdown_lets_tables_finish_then_faults_the_rest_and_clears_presence() {
     let mut host = Host::start(BotHostConfig {
         keepalive: Duration::from_secs(5),
-        shutdown_grace: Duration::from_millis(1500),
+        shutdown_grace: Duration::from_secs(3),
         ..fast_config()
     })
     .await;
@@ -133,6 +133,21 @@ async fn shutdown_lets_tables_finish_then_faults_the_rest_and_clears_presence() 
         }
     })
     .await;
+
+    // A health watch never ends by itself; it must not hold the shutdown up.
+    let mut watcher = HealthClient::new(channel(&host).await);
+    let mut watch = watcher
+        .watch(HealthCheckRequest {
+            service: "arena.v1.SeatHost".into(),
+        })
+        .await
+        .expect("a health watch")
+        .into_inner();
+    let first = within("the first health status", watch.message()).await;
+    assert_eq!(
+        first.unwrap().unwrap().status,
+        ServingStatus::Serving as i32
+    );
 
     host.begin_shutdown();
     // Connected bots are told.
@@ -177,6 +192,11 @@ async fn shutdown_lets_tables_finish_then_faults_the_rest_and_clears_presence() 
         }
     };
     assert_status(&status, Code::Unavailable, "shutting down");
+    let next = within("the health watch", watch.message()).await;
+    assert_eq!(
+        next.unwrap().unwrap().status,
+        ServingStatus::NotServing as i32
+    );
     host.stopped().await.expect("a clean stop");
     assert!(host.store.presence("alice").await.unwrap().is_empty());
 }

@@ -9,6 +9,7 @@ MODE says how it answers the first request it is asked (and, for `first`, every 
   silent   no answer: it sleeps
   garbage  a line that is not part of the protocol
   crash    it exits with an error message on stderr
+  hog      it tries to allocate 2 GiB (to hit a memory limit)
   spawn    like silent, after starting a `sleep` child process (to check that the whole
            process group is killed)
 LOG, when given, is a file in the working directory where it writes `pid N` (and `child N`
@@ -63,6 +64,9 @@ def main():
             time.sleep(3600)
         elif mode == "garbage":
             say("plya 33")
+        elif mode == "hog":
+            hoard = bytearray(2 * 1024 * 1024 * 1024)
+            say("bid %d" % hoard[0])
         elif mode == "crash":
             sys.exit("crashing on purpose at " + words[1])
         else:

@@ -43,9 +43,9 @@ pub struct Host {
 pub fn fast_config() -> BotHostConfig {
     BotHostConfig {
         grace: Duration::from_secs(3),
-        keepalive: Duration::from_millis(200),
-        missed_keepalives: 3,
-        presence_ttl: Duration::from_millis(600),
+        keepalive: Duration::from_millis(500),
+        missed_keepalives: 4,
+        presence_ttl: Duration::from_millis(900),
         shutdown_grace: Duration::from_secs(2),
         ..BotHostConfig::loopback()
     }
@@ -125,6 +125,20 @@ impl Host {
         cpu_seconds: u32,
         max_tables: u32,
     ) {
+        self.add_limited_program(name, command, workdir, cpu_seconds, 0, max_tables)
+            .await;
+    }
+
+    /// Registers a program bot with a memory limit too.
+    pub async fn add_limited_program(
+        &self,
+        name: &str,
+        command: String,
+        workdir: Option<String>,
+        cpu_seconds: u32,
+        memory_mb: u32,
+        max_tables: u32,
+    ) {
         let added = self
             .store
             .add_bot(&BotRecord {
@@ -133,7 +147,7 @@ impl Host {
                     command,
                     workdir,
                     cpu_seconds,
-                    memory_mb: 0,
+                    memory_mb,
                 },
                 token_sha256: None,
                 max_tables,
