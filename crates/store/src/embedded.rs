@@ -16,7 +16,7 @@
 //! | `results`     | table id                            | the encoded result                 |
 //! | `replays`     | table id                            | the encoded replay                 |
 //! | `competition_results` | (competition, table id)     | nothing: lists the table under the competition |
-//! | `bots`        | bot name                            | the [`BotRecord`](crate::BotRecord) as JSON |
+//! | `bots`        | bot name                            | the [`BotRecord`] as JSON          |
 //!
 //! The source key is `g{seed}-b{bombs or x}`. Keys sort component by component, so the deals of
 //! one panel and the measured indices of one (panel, source) are each one contiguous range, the
@@ -33,7 +33,9 @@
 //! once `reclaim_after` has passed since it last touched them. `next_job` waits on a
 //! notification that `enqueue_job` sends to every handle of the directory, and on a timer for
 //! the moment the next pending job becomes reclaimable. Waiting needs a tokio runtime with
-//! timers (or no runtime at all: then the caller's thread sleeps in short steps).
+//! timers (or no runtime at all: then the caller's thread sleeps in short steps). A `next_job`
+//! abandoned by its caller may still take a job on the blocking pool; that job stays pending and
+//! is reclaimed like any other.
 //!
 //! # Presence
 //!
@@ -1119,6 +1121,60 @@ mod tests {
             // The rest of the store still works.
             assert_eq!(store.deal_count("p-garbage").await.expect("count"), 1);
         });
+    }
+
+    #[test]
+    fn damaged_bots_and_dangling_listings_are_corrupt_naming_the_key() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let store = EmbeddedStore::open(dir.path()).expect("open");
+        runtime().block_on(async {
+            let bot = crate::conformance::sample_bot("b1");
+            assert!(store.add_bot(&bot).await.expect("add"));
+            write_garbage(&store, BOTS, "b1");
+            for result in [
+                store.bot("b1").await.map(|_| ()),
+                store.bots().await.map(|_| ()),
+            ] {
+                match result {
+                    Err(StoreError::Corrupt { key, .. }) => assert_eq!(key, "bots/b1"),
+                    other => panic!("expected Corrupt naming the bot, got {other:?}"),
+                }
+            }
+            // A bot filed under another name.
+            let other = encode(&crate::conformance::sample_bot("b2")).expect("json");
+            let txn = store.shared.db.begin_write().expect("write transaction");
+            txn.open_table(BOTS)
+                .expect("table")
+                .insert("b3", other.as_slice())
+                .expect("insert");
+            txn.open_table(COMPETITION_RESULTS)
+                .expect("table")
+                .insert(("cup", "t-missing"), ())
+                .expect("insert");
+            txn.commit().expect("commit");
+            match store.bot("b3").await {
+                Err(StoreError::Corrupt { key, reason }) => {
+                    assert_eq!(key, "bots/b3");
+                    assert!(reason.contains("b2"), "{reason}");
+                }
+                other => panic!("expected Corrupt, got {other:?}"),
+            }
+            match store.results_for("cup").await {
+                Err(StoreError::Corrupt { key, .. }) => assert_eq!(key, "results/t-missing"),
+                other => panic!("expected Corrupt, got {other:?}"),
+            }
+        });
+    }
+
+    #[test]
+    fn entry_ids_are_decimal_numbers() {
+        assert_eq!(parse_entry_id("17").expect("id"), 17);
+        for bad in ["", "+1", "-1", "1-0", " 1", "99999999999999999999999"] {
+            assert!(
+                matches!(parse_entry_id(bad), Err(StoreError::Invalid(_))),
+                "{bad:?}"
+            );
+        }
     }
 
     #[test]

@@ -56,8 +56,11 @@ pub use self::redis::RedisStore;
 pub enum StoreError {
     /// The backend cannot be reached or refused the operation (I/O, connection, Redis down).
     /// Nothing was written by the failed call, with one exception: when the connection to a
-    /// remote store dies after a write was sent, the write may have happened. Every write is
-    /// idempotent, so repeating the call is always safe.
+    /// remote store dies after a write was sent, the write may have happened. Repeating the call
+    /// is always safe: most writes are idempotent; a repeated [`Store::enqueue_job`] may enqueue
+    /// the job twice, which plays the table twice but keeps one result
+    /// ([`Store::put_result`]); a [`Store::next_job`] whose answer was lost leaves its job
+    /// pending, to be reclaimed after `reclaim_after`.
     #[error("store unavailable: {0}")]
     Unavailable(String),
     /// Stored data could not be read back (a bug or a damaged file); names the key.
@@ -420,4 +423,23 @@ pub(crate) fn check_bot(bot: &BotRecord) -> StoreResult<()> {
 /// Checks a batch of records, naming the first bad one.
 pub(crate) fn check_records(records: &[DealRecord]) -> StoreResult<()> {
     records.iter().try_for_each(check_record)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations_round_up_to_whole_milliseconds() {
+        assert_eq!(millis_ceil(Duration::ZERO), 0);
+        assert_eq!(millis_ceil(Duration::from_nanos(1)), 1);
+        assert_eq!(millis_ceil(Duration::from_micros(1_500)), 2);
+        assert_eq!(millis_ceil(Duration::from_millis(7)), 7);
+        assert_eq!(millis_ceil(Duration::MAX), u64::MAX);
+        assert_eq!(
+            check_reclaim_after(Duration::from_micros(10)).expect("ok"),
+            1
+        );
+        assert_eq!(check_ttl(MAX_PRESENCE_TTL).expect("ok"), 86_400_000);
+    }
 }

@@ -13,8 +13,8 @@
 //! work again once Redis is back. A store must be used within the tokio runtime that connected it
 //! (its connection is driven by a task on that runtime).
 //!
-//! A write whose reply was lost (Redis died mid-call) may or may not have happened; every write
-//! is idempotent, so repeating the call is always safe.
+//! A write whose reply was lost (Redis died mid-call) may or may not have happened; repeating
+//! the call is always safe (see [`StoreError::Unavailable`]).
 //!
 //! # Table jobs
 //!
@@ -396,8 +396,9 @@ impl RedisStore {
         };
         let reply = match reply {
             Ok(reply) => reply,
-            // Redis lost the group (a restart without data): the next `take_job` makes it again.
-            Err(e) if e.code() == Some("NOGROUP") => {
+            // Redis lost the group (a restart without data), or the stream went while this
+            // call waited (`UNBLOCKED`): the next `take_job` makes them again.
+            Err(e) if matches!(e.code(), Some("NOGROUP" | "UNBLOCKED")) => {
                 self.return_blocking_connection(conn);
                 return Ok(None);
             }
@@ -1051,6 +1052,21 @@ impl Store for RedisStore {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn entry_ids_are_stream_ids() {
+        for good in ["0-0", "1795964255544-0", "1-18446744073709551615"] {
+            check_entry_id(good).expect(good);
+        }
+        for bad in [
+            "", "1", "-", "1-", "-1", "+1-0", "1-+0", "a-b", "1-0-0", "1 -0", "*",
+        ] {
+            assert!(
+                matches!(check_entry_id(bad), Err(StoreError::Invalid(_))),
+                "{bad:?}"
+            );
+        }
+    }
 
     #[test]
     fn bitmaps_decode_in_redis_bit_order() {

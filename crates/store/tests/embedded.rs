@@ -7,7 +7,9 @@ use std::task::{Context, Poll, Waker};
 
 use arena_store::conformance::{self, generated, sample_panel, sample_record};
 use arena_store::embedded::FILE_NAME;
-use arena_store::{DealSource, EmbeddedStore, Store, StoreError};
+use std::time::{Duration, Instant};
+
+use arena_store::{DealSource, EmbeddedStore, JobCounts, Store, StoreError};
 
 fn current_thread() -> tokio::runtime::Runtime {
     tokio::runtime::Builder::new_current_thread()
@@ -262,4 +264,136 @@ fn works_without_a_tokio_runtime() {
         store.describe()
     );
     assert!(store.describe().contains(FILE_NAME), "{}", store.describe());
+}
+
+#[test]
+fn jobs_results_and_bots_survive_reopening_and_presence_does_not() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let reclaim = Duration::from_millis(200);
+    let bot = conformance::sample_bot("b-persist");
+    let (ids, taken_at) = {
+        let store = EmbeddedStore::open(dir.path()).expect("open");
+        current_thread().block_on(async {
+            let mut ids = Vec::new();
+            for i in 0..3 {
+                ids.push(
+                    store
+                        .enqueue_job(&format!("t{i}"), format!("job {i}").as_bytes())
+                        .await
+                        .expect("enqueue"),
+                );
+            }
+            // The process "dies" holding job 0.
+            let job = store
+                .next_job("old-referee", reclaim, Duration::ZERO)
+                .await
+                .expect("next_job")
+                .expect("job 0");
+            let taken_at = Instant::now();
+            assert_eq!(job.entry_id, ids[0]);
+            assert!(
+                store
+                    .put_result("t9", Some("cup"), b"result", b"replay")
+                    .await
+                    .expect("put_result")
+            );
+            assert!(store.add_bot(&bot).await.expect("add bot"));
+            store
+                .set_presence(&bot.name, "host", Duration::from_secs(60))
+                .await
+                .expect("presence");
+            (ids, taken_at)
+        })
+    };
+
+    let store = EmbeddedStore::open(dir.path()).expect("reopen");
+    current_thread().block_on(async {
+        assert_eq!(
+            store.job_counts().await.expect("counts"),
+            JobCounts {
+                waiting: 2,
+                pending: 1
+            }
+        );
+        assert_eq!(
+            store.results_for("cup").await.expect("results_for"),
+            vec![("t9".to_string(), b"result".to_vec())]
+        );
+        assert_eq!(
+            store.replay("t9").await.expect("replay"),
+            Some(b"replay".to_vec())
+        );
+        assert!(
+            !store
+                .put_result("t9", None, b"again", b"again")
+                .await
+                .expect("put_result"),
+            "still written once"
+        );
+        assert_eq!(store.bot(&bot.name).await.expect("bot"), Some(bot.clone()));
+        assert!(
+            store
+                .presence(&bot.name)
+                .await
+                .expect("presence")
+                .is_empty(),
+            "presence does not outlive the process"
+        );
+
+        // The waiting jobs in order; the dead referee's job once reclaim_after has passed since
+        // it took it, as if it had never restarted.
+        for (n, id) in ids.iter().enumerate().skip(1) {
+            let job = store
+                .next_job("new-referee", reclaim, Duration::ZERO)
+                .await
+                .expect("next_job");
+            if taken_at.elapsed() + Duration::from_millis(5) < reclaim {
+                let job = job.expect("a waiting job");
+                assert_eq!((&job.entry_id, job.deliveries), (id, 1), "job {n}");
+                store.ack_job(&job.entry_id).await.expect("ack");
+            } else if let Some(job) = job {
+                // A slow machine: job 0 may be reclaimable already and comes first.
+                store.ack_job(&job.entry_id).await.expect("ack");
+            }
+        }
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while store.job_counts().await.expect("counts") != JobCounts::default() {
+            assert!(Instant::now() < deadline, "the queue did not drain");
+            if let Some(job) = store
+                .next_job("new-referee", reclaim, Duration::from_millis(50))
+                .await
+                .expect("next_job")
+            {
+                if job.entry_id == ids[0] {
+                    assert_eq!(job.deliveries, 2, "reclaimed after the restart");
+                    assert!(taken_at.elapsed() + Duration::from_millis(5) >= reclaim);
+                }
+                store.ack_job(&job.entry_id).await.expect("ack");
+            }
+        }
+        // Entry ids go on increasing after the restart.
+        let next = store.enqueue_job("t3", b"job 3").await.expect("enqueue");
+        let last: u64 = ids[2].parse().expect("a number");
+        assert!(
+            next.parse::<u64>().expect("a number") > last,
+            "{next} after {last}"
+        );
+    });
+}
+
+#[test]
+fn next_job_waits_without_a_tokio_runtime() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let store = EmbeddedStore::open(dir.path()).expect("open");
+    let block = Duration::from_millis(50);
+    let start = Instant::now();
+    let job = block_on_without_tokio(store.next_job("plain", Duration::from_secs(60), block))
+        .expect("next_job");
+    assert_eq!(job, None);
+    assert!(start.elapsed() >= block, "{:?}", start.elapsed());
+    let id = block_on_without_tokio(store.enqueue_job("t", b"job")).expect("enqueue");
+    let job = block_on_without_tokio(store.next_job("plain", Duration::from_secs(60), block))
+        .expect("next_job")
+        .expect("the job");
+    assert_eq!(job.entry_id, id);
 }
