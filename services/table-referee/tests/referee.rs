@@ -1,0 +1,595 @@
+//! The referee end to end on an embedded store: many tables through the queue, a killed referee,
+//! store outages, malformed jobs, graceful shutdown, the gRPC services and GDI batches.
+
+mod support;
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+use std::time::{Duration, Instant};
+
+use arena_proto::v1;
+use arena_proto::v1::table_referee_client::TableRefereeClient;
+use arena_referee::queue::encode_table_job;
+use arena_referee::{RefereeConfig, run_table, serve_with_listener, work};
+use arena_store::{JobCounts, Store};
+use prost::Message;
+use support::{Event, Faulty, FirstLegalHost, embedded};
+use tokio::sync::oneshot;
+
+fn job(id: &str, seed: u64) -> v1::TableJob {
+    let bots = match seed % 3 {
+        0 => ["expert", "ladder:3/10", "random"],
+        1 => ["random", "expert", "seed"],
+        _ => ["ladder:7/10", "random", "expert"],
+    };
+    v1::TableJob {
+        table_id: id.into(),
+        game: v1::Game::DouDizhu as i32,
+        seats: bots.map(|b| v1::SeatSpec { bot: b.into() }).to_vec(),
+        setup: Some(v1::table_job::Setup::Ddz(v1::DdzSetup {
+            landlord: Some(v1::ddz_setup::Landlord::FirstBidder((seed % 3) as u32)),
+            doubling: seed.is_multiple_of(2),
+            ..Default::default()
+        })),
+        seed,
+        competition: "cup".into(),
+        ..Default::default()
+    }
+}
+
+fn config(id: &str) -> RefereeConfig {
+    RefereeConfig {
+        referee_id: id.into(),
+        listen: "127.0.0.1:0".parse().unwrap(),
+        max_tables: 8,
+        reclaim_after: Duration::from_millis(1500),
+        touch_interval: Duration::from_millis(300),
+        poll_interval: Duration::from_millis(100),
+        shutdown_grace: Duration::from_secs(10),
+        ..RefereeConfig::default()
+    }
+}
+
+async fn enqueue(store: &dyn Store, jobs: &[v1::TableJob]) {
+    for j in jobs {
+        store
+            .enqueue_job(&j.table_id, &encode_table_job(j))
+            .await
+            .unwrap();
+    }
+}
+
+/// Waits until the queue is empty (everything acknowledged).
+async fn drained(store: &dyn Store, within: Duration) {
+    let start = Instant::now();
+    loop {
+        if store.job_counts().await.unwrap() == JobCounts::default() {
+            return;
+        }
+        assert!(
+            start.elapsed() < within,
+            "queue not drained: {:?}",
+            store.job_counts().await
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+async fn result_of(store: &dyn Store, id: &str) -> v1::TableResult {
+    let bytes = store
+        .result(id)
+        .await
+        .unwrap()
+        .unwrap_or_else(|| panic!("no result for {id}"));
+    v1::TableResult::decode(bytes.as_slice()).unwrap()
+}
+
+/// Starts `work` with a shutdown trigger.
+fn start(
+    config: RefereeConfig,
+    store: Arc<dyn Store>,
+) -> (oneshot::Sender<()>, tokio::task::JoinHandle<()>) {
+    let (tx, rx) = oneshot::channel::<()>();
+    let handle = tokio::spawn(async move {
+        work(config, store, async {
+            let _ = rx.await;
+        })
+        .await
+        .unwrap();
+    });
+    (tx, handle)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_hundred_tables_through_the_queue_each_get_exactly_one_result() {
+    let (_dir, store) = embedded();
+    let jobs: Vec<_> = (0..200).map(|i| job(&format!("t{i:03}"), i)).collect();
+    enqueue(&*store, &jobs).await;
+    let (stop, handle) = start(config("r1"), store.clone());
+    drained(&*store, Duration::from_secs(120)).await;
+    stop.send(()).unwrap();
+    handle.await.unwrap();
+    for j in &jobs {
+        let r = result_of(&*store, &j.table_id).await;
+        assert_eq!(
+            (r.table_id.as_str(), r.referee.as_str(), r.error.as_str()),
+            (j.table_id.as_str(), "r1", "")
+        );
+        assert!(r.outcome.is_some());
+        let replay =
+            v1::Replay::decode(store.replay(&j.table_id).await.unwrap().unwrap().as_slice())
+                .unwrap();
+        assert_eq!(replay.result.as_ref(), Some(&r));
+        assert_eq!(replay.job.as_ref(), Some(j));
+    }
+    let listed: BTreeSet<String> = store
+        .results_for("cup")
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|(id, _)| id)
+        .collect();
+    assert_eq!(listed.len(), 200);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_killed_referees_tables_are_rerun_elsewhere_and_counted_once() {
+    let (_dir, inner) = embedded();
+    let store = Faulty::new(inner);
+    // Slow writes keep referee A holding jobs whenever it is killed.
+    store.put_delay_ms.store(20, Ordering::SeqCst);
+    let jobs: Vec<_> = (0..120)
+        .map(|i| job(&format!("k{i:03}"), 1000 + i))
+        .collect();
+    enqueue(&*store, &jobs).await;
+    let a = tokio::spawn(work(config("ref-a"), store.clone(), std::future::pending()));
+    let (stop_b, b) = start(config("ref-b"), store.clone());
+    // Kill A halfway.
+    let start_t = Instant::now();
+    while store
+        .events()
+        .iter()
+        .filter(|e| matches!(e, Event::Put(_, true)))
+        .count()
+        < 60
+    {
+        assert!(start_t.elapsed() < Duration::from_secs(60));
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    a.abort();
+    let _ = a.await;
+    drained(&*store, Duration::from_secs(120)).await;
+    stop_b.send(()).unwrap();
+    b.await.unwrap();
+
+    let events = store.events();
+    let reclaimed: Vec<_> = events
+        .iter()
+        .filter(|e| matches!(e, Event::Took(c, _, _, d) if c == "ref-b" && *d > 1))
+        .collect();
+    assert!(!reclaimed.is_empty(), "B reran some of A's jobs");
+    let mut by_referee = BTreeMap::new();
+    for j in &jobs {
+        let r = result_of(&*store, &j.table_id).await;
+        assert!(r.outcome.is_some() && r.error.is_empty(), "{r:?}");
+        *by_referee.entry(r.referee).or_insert(0) += 1;
+    }
+    assert_eq!(by_referee.values().sum::<i32>(), 120);
+    assert!(
+        by_referee.contains_key("ref-a") && by_referee.contains_key("ref-b"),
+        "{by_referee:?}"
+    );
+    // One result per table: exactly 120 stored writes, never a second.
+    let written: Vec<_> = events
+        .iter()
+        .filter_map(|e| {
+            if let Event::Put(id, true) = e {
+                Some(id.clone())
+            } else {
+                None
+            }
+        })
+        .collect();
+    assert_eq!(written.len(), 120);
+    assert_eq!(written.iter().collect::<BTreeSet<_>>().len(), 120);
+    assert_eq!(store.results_for("cup").await.unwrap().len(), 120);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_store_outage_is_retried_and_no_job_is_acknowledged_before_its_result_is_written() {
+    let (_dir, inner) = embedded();
+    let store = Faulty::new(inner);
+    let jobs: Vec<_> = (0..6).map(|i| job(&format!("o{i}"), 50 + i)).collect();
+    enqueue(&*store, &jobs).await;
+    store.down.store(true, Ordering::SeqCst);
+    store.fail_puts.store(5, Ordering::SeqCst);
+    let (stop, handle) = start(config("r-outage"), store.clone());
+    tokio::time::sleep(Duration::from_millis(700)).await;
+    assert_eq!(
+        store.job_counts().await.unwrap().waiting,
+        6,
+        "nothing taken while the store is down"
+    );
+    store.down.store(false, Ordering::SeqCst);
+    drained(&*store, Duration::from_secs(60)).await;
+    stop.send(()).unwrap();
+    handle.await.unwrap();
+    assert_eq!(
+        store.fail_puts.load(Ordering::SeqCst),
+        0,
+        "the failed writes were retried"
+    );
+    // Every acknowledgement follows the write of its table's result.
+    let events = store.events();
+    for j in &jobs {
+        assert!(result_of(&*store, &j.table_id).await.outcome.is_some());
+    }
+    let mut table_of = BTreeMap::new();
+    let mut written = BTreeSet::new();
+    let mut acks = 0;
+    for e in &events {
+        match e {
+            Event::Took(_, entry, table, _) => {
+                table_of.insert(entry.clone(), table.clone());
+            }
+            Event::Put(table, _) => {
+                written.insert(table.clone());
+            }
+            Event::Acked(entry) => {
+                acks += 1;
+                assert!(
+                    written.contains(&table_of[entry]),
+                    "{entry} acknowledged before its result was written: {events:?}"
+                );
+            }
+        }
+    }
+    assert_eq!(acks, 6);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn malformed_jobs_get_an_error_result_naming_the_problem_and_are_acknowledged() {
+    let (_dir, store) = embedded();
+    store
+        .enqueue_job("bad-bytes", b"\xff\xfe garbage")
+        .await
+        .unwrap();
+    let mut two_seats = job("bad-seats", 1);
+    two_seats.seats.pop();
+    store
+        .enqueue_job("bad-seats", &encode_table_job(&two_seats))
+        .await
+        .unwrap();
+    store
+        .enqueue_job("bad-id", &encode_table_job(&job("other-id", 2)))
+        .await
+        .unwrap();
+    let mut deal = job("bad-deal", 3);
+    deal.setup = Some(v1::table_job::Setup::Ddz(v1::DdzSetup {
+        deal: "3/4/5/6".into(),
+        ..Default::default()
+    }));
+    store
+        .enqueue_job("bad-deal", &encode_table_job(&deal))
+        .await
+        .unwrap();
+    let (stop, handle) = start(config("r-bad"), store.clone());
+    drained(&*store, Duration::from_secs(30)).await;
+    stop.send(()).unwrap();
+    handle.await.unwrap();
+    for (id, needle) in [
+        ("bad-bytes", "not an arena.v1.QueuedJob"),
+        (
+            "bad-seats",
+            "job.seats: GAME_DOU_DIZHU needs 3 seats, got 2",
+        ),
+        ("bad-id", "job.table_id: \"other-id\" does not match"),
+        ("bad-deal", "job.ddz.deal"),
+    ] {
+        let r = result_of(&*store, id).await;
+        assert!(r.error.contains(needle), "{id}: {}", r.error);
+        assert!(r.outcome.is_none());
+    }
+    assert!(store.result("other-id").await.unwrap().is_none());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn shutdown_finishes_tables_in_flight_within_the_grace() {
+    let (_dir, inner) = embedded();
+    let store = Faulty::new(inner);
+    store.put_delay_ms.store(400, Ordering::SeqCst);
+    let jobs: Vec<_> = (0..4).map(|i| job(&format!("g{i}"), 70 + i)).collect();
+    enqueue(&*store, &jobs).await;
+    let (stop, handle) = start(config("r-grace"), store.clone());
+    while store.job_counts().await.unwrap().waiting > 0 {
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    stop.send(()).unwrap();
+    handle.await.unwrap();
+    assert_eq!(store.job_counts().await.unwrap(), JobCounts::default());
+    for j in &jobs {
+        assert!(result_of(&*store, &j.table_id).await.outcome.is_some());
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn shutdown_past_the_grace_hands_unfinished_tables_back_unacknowledged() {
+    let (_dir, inner) = embedded();
+    let store = Faulty::new(inner);
+    store.hang_puts.store(true, Ordering::SeqCst);
+    let jobs: Vec<_> = (0..3).map(|i| job(&format!("h{i}"), 80 + i)).collect();
+    enqueue(&*store, &jobs).await;
+    let mut cfg = config("r-hang");
+    cfg.shutdown_grace = Duration::from_millis(300);
+    let (stop, handle) = start(cfg, store.clone());
+    while store.job_counts().await.unwrap().waiting > 0 {
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    let t = Instant::now();
+    stop.send(()).unwrap();
+    handle.await.unwrap();
+    assert!(
+        t.elapsed() < Duration::from_secs(5),
+        "shutdown waited {:?}",
+        t.elapsed()
+    );
+    assert_eq!(
+        store.job_counts().await.unwrap(),
+        JobCounts {
+            waiting: 0,
+            pending: 3
+        }
+    );
+    // Another referee picks them up once they may be reclaimed, and finishes them.
+    store.hang_puts.store(false, Ordering::SeqCst);
+    let (stop, handle) = start(config("r-next"), store.clone());
+    drained(&*store, Duration::from_secs(30)).await;
+    stop.send(()).unwrap();
+    handle.await.unwrap();
+    for j in &jobs {
+        assert_eq!(result_of(&*store, &j.table_id).await.referee, "r-next");
+    }
+}
+
+fn code_and_message(s: tonic::Status) -> (tonic::Code, String) {
+    (s.code(), s.message().to_string())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_grpc_services_submit_report_check_health_and_reflect() {
+    let (_dir, store) = embedded();
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let (stop, rx) = oneshot::channel::<()>();
+    let server = tokio::spawn(serve_with_listener(
+        listener,
+        config("r-grpc"),
+        store.clone(),
+        async {
+            let _ = rx.await;
+        },
+    ));
+    let url = format!("http://{addr}");
+    let mut client = TableRefereeClient::connect(url.clone()).await.unwrap();
+
+    // Bad requests: INVALID_ARGUMENT naming the field.
+    let submit = |j: Option<v1::TableJob>| v1::SubmitTableRequest { job: j };
+    let (code, msg) = code_and_message(client.submit_table(submit(None)).await.unwrap_err());
+    assert_eq!(
+        (code, msg.as_str()),
+        (tonic::Code::InvalidArgument, "job: missing")
+    );
+    let mut bad = job("x", 1);
+    bad.seats.pop();
+    let cases: Vec<(v1::TableJob, &str)> = vec![
+        (bad, "job.seats:"),
+        (
+            v1::TableJob {
+                game: 9,
+                ..job("x", 1)
+            },
+            "job.game: unknown game 9",
+        ),
+        (
+            v1::TableJob {
+                game: v1::Game::Mahjong as i32,
+                ..job("x", 1)
+            },
+            "job.game:",
+        ),
+        (
+            v1::TableJob {
+                setup: Some(v1::table_job::Setup::Ddz(v1::DdzSetup {
+                    deal: "33/44".into(),
+                    ..Default::default()
+                })),
+                ..job("x", 1)
+            },
+            "job.ddz.deal:",
+        ),
+        (
+            v1::TableJob {
+                setup: Some(v1::table_job::Setup::Ddz(v1::DdzSetup {
+                    rules: "house".into(),
+                    ..Default::default()
+                })),
+                ..job("x", 1)
+            },
+            "job.ddz.rules: unknown rule set \"house\"",
+        ),
+        (
+            v1::TableJob {
+                table_id: String::new(),
+                ..job("x", 1)
+            },
+            "job.table_id: is empty",
+        ),
+    ];
+    for (j, field) in cases {
+        let (code, msg) = code_and_message(client.submit_table(submit(Some(j))).await.unwrap_err());
+        assert_eq!(code, tonic::Code::InvalidArgument, "{msg}");
+        assert!(msg.starts_with(field), "{msg} should start with {field}");
+    }
+    let get = |id: &str| v1::GetTableRequest {
+        table_id: id.into(),
+    };
+    let (code, msg) = code_and_message(client.get_result(get("")).await.unwrap_err());
+    assert_eq!(
+        (code, msg.as_str()),
+        (tonic::Code::InvalidArgument, "table_id: is empty")
+    );
+    assert_eq!(
+        client.get_result(get("nope")).await.unwrap_err().code(),
+        tonic::Code::NotFound
+    );
+    assert_eq!(
+        client.get_replay(get("nope")).await.unwrap_err().code(),
+        tonic::Code::NotFound
+    );
+
+    // A good job runs on this referee and its result and replay come back.
+    let accepted = client
+        .submit_table(submit(Some(job("grpc-1", 5))))
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(accepted.table_id, "grpc-1");
+    assert!(!accepted.stream_id.is_empty());
+    let start_t = Instant::now();
+    let result = loop {
+        match client.get_result(get("grpc-1")).await {
+            Ok(r) => break r.into_inner(),
+            Err(s) => assert_eq!(s.code(), tonic::Code::NotFound),
+        }
+        assert!(start_t.elapsed() < Duration::from_secs(30));
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    };
+    assert_eq!(
+        (result.table_id.as_str(), result.referee.as_str()),
+        ("grpc-1", "r-grpc")
+    );
+    let replay = client.get_replay(get("grpc-1")).await.unwrap().into_inner();
+    assert_eq!(replay.result, Some(result));
+    let again = client
+        .submit_table(submit(Some(job("grpc-1", 5))))
+        .await
+        .unwrap_err();
+    assert_eq!(again.code(), tonic::Code::AlreadyExists);
+
+    // Health and reflection.
+    let channel = tonic::transport::Endpoint::from_shared(url)
+        .unwrap()
+        .connect()
+        .await
+        .unwrap();
+    let mut health = tonic_health::pb::health_client::HealthClient::new(channel.clone());
+    let status = health
+        .check(tonic_health::pb::HealthCheckRequest {
+            service: "arena.v1.TableReferee".into(),
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(
+        status.status(),
+        tonic_health::pb::health_check_response::ServingStatus::Serving
+    );
+    use tonic_reflection::pb::v1 as refl;
+    let mut reflection = refl::server_reflection_client::ServerReflectionClient::new(channel);
+    let request = refl::ServerReflectionRequest {
+        host: String::new(),
+        message_request: Some(
+            refl::server_reflection_request::MessageRequest::ListServices(String::new()),
+        ),
+    };
+    let mut replies = reflection
+        .server_reflection_info(tokio_stream::iter([request]))
+        .await
+        .unwrap()
+        .into_inner();
+    let reply = replies.message().await.unwrap().unwrap();
+    let Some(refl::server_reflection_response::MessageResponse::ListServicesResponse(list)) =
+        reply.message_response
+    else {
+        panic!("{reply:?}")
+    };
+    let names: Vec<_> = list.service.into_iter().map(|s| s.name).collect();
+    assert!(
+        names.contains(&"arena.v1.TableReferee".to_string()),
+        "{names:?}"
+    );
+    assert!(
+        names.contains(&"grpc.health.v1.Health".to_string()),
+        "{names:?}"
+    );
+
+    stop.send(()).unwrap();
+    server.await.unwrap().unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn remote_seats_are_found_through_presence_or_the_configured_hosts() {
+    let (host, addr) = FirstLegalHost::start().await;
+    let (_dir, store) = embedded();
+    store
+        .set_presence(
+            "remote-bot",
+            &format!("http://{addr}"),
+            Duration::from_secs(60),
+        )
+        .await
+        .unwrap();
+    let mut j = job("remote-1", 9);
+    j.seats[1].bot = "remote-bot".into();
+    // Through presence, no bot-host configured.
+    let (result, _) = run_table(&j, &config("r-run"), Some(store.clone()))
+        .await
+        .unwrap();
+    assert!(result.verdicts.is_empty(), "{:?}", result.verdicts);
+    assert!(result.decisions[1] > 0);
+    // Through the configured address, no store.
+    let mut cfg = config("r-run");
+    cfg.bot_hosts = vec![addr.to_string()];
+    j.seats[1].bot = "other-bot".into();
+    let (result, _) = run_table(&j, &cfg, None).await.unwrap();
+    assert!(result.verdicts.is_empty(), "{:?}", result.verdicts);
+    assert_eq!(*host.seated.lock().unwrap(), ["remote-bot", "other-bot"]);
+    // Neither: the seat is disconnected.
+    let (result, _) = run_table(&j, &config("r-run"), None).await.unwrap();
+    assert_eq!(result.verdicts[0].kind(), v1::VerdictKind::Disconnected);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn gdi_batches_on_the_job_stream_are_measured_into_the_library() {
+    let (_dir, store) = embedded();
+    let batch = v1::GdiBatch {
+        operation: "op-1".into(),
+        panel: Some(v1::PanelSpec {
+            landlords: "ladder:3".into(),
+            ..Default::default()
+        }),
+        seed: 11,
+        bombs: None,
+        first: 0,
+        count: 4,
+    };
+    let payload = v1::QueuedJob {
+        job: Some(v1::queued_job::Job::Gdi(batch.clone())),
+    }
+    .encode_to_vec();
+    store.enqueue_job("op-1-0", &payload).await.unwrap();
+    store.enqueue_job("op-1-0-again", &payload).await.unwrap();
+    let (stop, handle) = start(config("r-gdi"), store.clone());
+    drained(&*store, Duration::from_secs(60)).await;
+    stop.send(()).unwrap();
+    handle.await.unwrap();
+    let panel = arena_referee::gdi::panel_of(batch.panel.as_ref().unwrap()).unwrap();
+    assert_eq!(
+        store.deal_count(&panel.id).await.unwrap(),
+        4,
+        "the rerun batch counted nothing twice"
+    );
+    let deals = store.deals(&panel.id).await.unwrap();
+    assert!(deals.iter().all(|d| d.counts.iter().sum::<u32>() == 3));
+}

@@ -1,0 +1,317 @@
+//! Test helpers: a store wrapper that injects outages and delays and records the job calls, and
+//! a minimal bot-host whose bots play the first legal action.
+
+#![allow(dead_code)]
+
+use std::collections::BTreeMap;
+use std::net::SocketAddr;
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use arena_proto::v1;
+use arena_proto::v1::seat_host_server::{SeatHost, SeatHostServer};
+use arena_store::{
+    BotRecord, DealRecord, DealSource, EmbeddedStore, JobCounts, JobEntry, Panel, Store,
+    StoreError, StoreResult,
+};
+use tokio::sync::mpsc;
+use tokio_stream::wrappers::{ReceiverStream, TcpListenerStream};
+use tonic::{Request, Response, Status, Streaming};
+
+/// An embedded store in a fresh directory.
+pub fn embedded() -> (tempfile::TempDir, Arc<dyn Store>) {
+    let dir = tempfile::tempdir().unwrap();
+    let store = EmbeddedStore::open(dir.path()).unwrap();
+    (dir, Arc::new(store))
+}
+
+/// A job-call event, for checking the order of writes and acknowledgements.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Event {
+    /// `next_job` handed out an entry: consumer, entry id, table id, deliveries.
+    Took(String, String, String, u64),
+    /// `put_result` stored (true) or kept an earlier result (false) for this table.
+    Put(String, bool),
+    /// `ack_job` for this entry.
+    Acked(String),
+}
+
+/// Wraps a store: `down` makes every call fail as unavailable; `fail_puts` fails that many
+/// `put_result` calls; `put_delay_ms` slows `put_result`; `hang_puts` makes it never return.
+pub struct Faulty {
+    pub inner: Arc<dyn Store>,
+    pub down: AtomicBool,
+    pub fail_puts: AtomicU32,
+    pub put_delay_ms: AtomicU32,
+    pub hang_puts: AtomicBool,
+    pub events: Mutex<Vec<Event>>,
+}
+
+impl Faulty {
+    pub fn new(inner: Arc<dyn Store>) -> Arc<Faulty> {
+        Arc::new(Faulty {
+            inner,
+            down: AtomicBool::new(false),
+            fail_puts: AtomicU32::new(0),
+            put_delay_ms: AtomicU32::new(0),
+            hang_puts: AtomicBool::new(false),
+            events: Mutex::new(Vec::new()),
+        })
+    }
+
+    fn check(&self) -> StoreResult<()> {
+        if self.down.load(Ordering::SeqCst) {
+            Err(StoreError::Unavailable("injected outage".into()))
+        } else {
+            Ok(())
+        }
+    }
+
+    pub fn events(&self) -> Vec<Event> {
+        self.events.lock().unwrap().clone()
+    }
+}
+
+#[async_trait::async_trait]
+impl Store for Faulty {
+    fn describe(&self) -> String {
+        format!("faulty {}", self.inner.describe())
+    }
+    async fn put_panel(&self, panel: &Panel) -> StoreResult<()> {
+        self.check()?;
+        self.inner.put_panel(panel).await
+    }
+    async fn panel(&self, id: &str) -> StoreResult<Option<Panel>> {
+        self.check()?;
+        self.inner.panel(id).await
+    }
+    async fn panels(&self) -> StoreResult<Vec<Panel>> {
+        self.check()?;
+        self.inner.panels().await
+    }
+    async fn put_deals(&self, records: &[DealRecord]) -> StoreResult<usize> {
+        self.check()?;
+        self.inner.put_deals(records).await
+    }
+    async fn deal(&self, panel: &str, id: &str) -> StoreResult<Option<DealRecord>> {
+        self.check()?;
+        self.inner.deal(panel, id).await
+    }
+    async fn deals(&self, panel: &str) -> StoreResult<Vec<DealRecord>> {
+        self.check()?;
+        self.inner.deals(panel).await
+    }
+    async fn deal_count(&self, panel: &str) -> StoreResult<u64> {
+        self.check()?;
+        self.inner.deal_count(panel).await
+    }
+    async fn measured_indices(&self, panel: &str, source: &DealSource) -> StoreResult<Vec<u64>> {
+        self.check()?;
+        self.inner.measured_indices(panel, source).await
+    }
+    async fn claim_deals(&self, competition: &str, deal_ids: &[String]) -> StoreResult<Vec<bool>> {
+        self.check()?;
+        self.inner.claim_deals(competition, deal_ids).await
+    }
+    async fn used_deals(&self) -> StoreResult<BTreeMap<String, String>> {
+        self.check()?;
+        self.inner.used_deals().await
+    }
+    async fn enqueue_job(&self, table_id: &str, payload: &[u8]) -> StoreResult<String> {
+        self.check()?;
+        self.inner.enqueue_job(table_id, payload).await
+    }
+    async fn next_job(
+        &self,
+        consumer: &str,
+        reclaim_after: Duration,
+        block: Duration,
+    ) -> StoreResult<Option<JobEntry>> {
+        self.check()?;
+        let job = self.inner.next_job(consumer, reclaim_after, block).await?;
+        if let Some(j) = &job {
+            self.events.lock().unwrap().push(Event::Took(
+                consumer.to_string(),
+                j.entry_id.clone(),
+                j.table_id.clone(),
+                j.deliveries,
+            ));
+        }
+        Ok(job)
+    }
+    async fn ack_job(&self, entry_id: &str) -> StoreResult<()> {
+        self.check()?;
+        self.inner.ack_job(entry_id).await?;
+        self.events
+            .lock()
+            .unwrap()
+            .push(Event::Acked(entry_id.to_string()));
+        Ok(())
+    }
+    async fn touch_job(&self, consumer: &str, entry_id: &str) -> StoreResult<()> {
+        self.check()?;
+        self.inner.touch_job(consumer, entry_id).await
+    }
+    async fn job_counts(&self) -> StoreResult<JobCounts> {
+        self.inner.job_counts().await
+    }
+    async fn put_result(
+        &self,
+        table_id: &str,
+        competition: Option<&str>,
+        result: &[u8],
+        replay: &[u8],
+    ) -> StoreResult<bool> {
+        self.check()?;
+        if self.hang_puts.load(Ordering::SeqCst) {
+            std::future::pending::<()>().await;
+        }
+        let delay = self.put_delay_ms.load(Ordering::SeqCst);
+        if delay > 0 {
+            tokio::time::sleep(Duration::from_millis(u64::from(delay))).await;
+        }
+        if self
+            .fail_puts
+            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1))
+            .is_ok()
+        {
+            return Err(StoreError::Unavailable("injected write failure".into()));
+        }
+        let written = self
+            .inner
+            .put_result(table_id, competition, result, replay)
+            .await?;
+        self.events
+            .lock()
+            .unwrap()
+            .push(Event::Put(table_id.to_string(), written));
+        Ok(written)
+    }
+    async fn result(&self, table_id: &str) -> StoreResult<Option<Vec<u8>>> {
+        self.check()?;
+        self.inner.result(table_id).await
+    }
+    async fn replay(&self, table_id: &str) -> StoreResult<Option<Vec<u8>>> {
+        self.check()?;
+        self.inner.replay(table_id).await
+    }
+    async fn results_for(&self, competition: &str) -> StoreResult<Vec<(String, Vec<u8>)>> {
+        self.check()?;
+        self.inner.results_for(competition).await
+    }
+    async fn add_bot(&self, bot: &BotRecord) -> StoreResult<bool> {
+        self.check()?;
+        self.inner.add_bot(bot).await
+    }
+    async fn update_bot(&self, bot: &BotRecord) -> StoreResult<bool> {
+        self.check()?;
+        self.inner.update_bot(bot).await
+    }
+    async fn bot(&self, name: &str) -> StoreResult<Option<BotRecord>> {
+        self.check()?;
+        self.inner.bot(name).await
+    }
+    async fn bots(&self) -> StoreResult<Vec<BotRecord>> {
+        self.check()?;
+        self.inner.bots().await
+    }
+    async fn set_presence(&self, bot: &str, host: &str, ttl: Duration) -> StoreResult<()> {
+        self.check()?;
+        self.inner.set_presence(bot, host, ttl).await
+    }
+    async fn clear_presence(&self, bot: &str, host: &str) -> StoreResult<()> {
+        self.check()?;
+        self.inner.clear_presence(bot, host).await
+    }
+    async fn presence(&self, bot: &str) -> StoreResult<Vec<String>> {
+        self.check()?;
+        self.inner.presence(bot).await
+    }
+}
+
+/// A bot-host whose every bot answers with the first legal action.
+#[derive(Clone, Default)]
+pub struct FirstLegalHost {
+    /// Bots seated so far.
+    pub seated: Arc<Mutex<Vec<String>>>,
+}
+
+impl FirstLegalHost {
+    pub async fn start() -> (FirstLegalHost, SocketAddr) {
+        let host = FirstLegalHost::default();
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let svc = SeatHostServer::new(host.clone());
+        tokio::spawn(async move {
+            tonic::transport::Server::builder()
+                .add_service(svc)
+                .serve_with_incoming(TcpListenerStream::new(listener))
+                .await
+                .unwrap();
+        });
+        (host, addr)
+    }
+}
+
+#[tonic::async_trait]
+impl SeatHost for FirstLegalHost {
+    type SeatStream = ReceiverStream<Result<v1::SeatToReferee, Status>>;
+
+    async fn seat(
+        &self,
+        request: Request<Streaming<v1::RefereeToSeat>>,
+    ) -> Result<Response<Self::SeatStream>, Status> {
+        let mut inbound = request.into_inner();
+        let (tx, rx) = mpsc::channel(16);
+        let seated = self.seated.clone();
+        tokio::spawn(async move {
+            while let Ok(Some(m)) = inbound.message().await {
+                let reply = match m.msg {
+                    Some(v1::referee_to_seat::Msg::Open(o)) => {
+                        seated.lock().unwrap().push(o.bot.clone());
+                        v1::seat_to_referee::Msg::Ready(v1::SeatReady {
+                            bot: o.bot,
+                            release: "1".into(),
+                            host: "test".into(),
+                        })
+                    }
+                    Some(v1::referee_to_seat::Msg::Request(r)) => {
+                        let Some(v1::observation::Game::Ddz(o)) =
+                            r.observation.as_ref().and_then(|o| o.game.clone())
+                        else {
+                            return;
+                        };
+                        use v1::ddz_action::Action as A;
+                        let first = o.legal[0].clone();
+                        let action = match r.kind() {
+                            v1::DecisionKind::Bid => A::Bid(first.parse().unwrap()),
+                            v1::DecisionKind::Double | v1::DecisionKind::Redouble => {
+                                A::Double(first == "1")
+                            }
+                            _ => A::Play(first),
+                        };
+                        v1::seat_to_referee::Msg::Reply(v1::DecisionReply {
+                            request_id: r.request_id,
+                            table_id: r.table_id,
+                            action: Some(v1::Action {
+                                game: Some(v1::action::Game::Ddz(v1::DdzAction {
+                                    action: Some(action),
+                                })),
+                            }),
+                        })
+                    }
+                    _ => continue,
+                };
+                if tx
+                    .send(Ok(v1::SeatToReferee { msg: Some(reply) }))
+                    .await
+                    .is_err()
+                {
+                    return;
+                }
+            }
+        });
+        Ok(Response::new(ReceiverStream::new(rx)))
+    }
+}
