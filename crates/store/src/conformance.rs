@@ -967,6 +967,41 @@ pub async fn next_job_waits(a: &dyn Store, b: &dyn Store) {
     expect_counts(a, 0, 0, "at the end").await;
 }
 
+/// A `next_job` waiting in one tokio task is handed a job enqueued by another task (through
+/// `b`, another handle or the same store) promptly, not when its wait runs out. Must be called
+/// within a tokio runtime.
+pub async fn next_job_wakes_for_another_tasks_job(a: Arc<dyn Store>, b: Arc<dyn Store>) {
+    expect_empty_queue(&*a, "next_job_wakes_for_another_tasks_job").await;
+    let consumer = unique("sleeper");
+    let waiter = tokio::spawn(async move {
+        let job = a
+            .next_job(&consumer, NEVER, Duration::from_secs(60))
+            .await
+            .expect("next_job");
+        (job, Instant::now(), a)
+    });
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let table = unique("from-another-task");
+    let enqueuer = {
+        let table = table.clone();
+        tokio::spawn(async move {
+            let id = b.enqueue_job(&table, b"wake").await.expect("enqueue");
+            (id, Instant::now())
+        })
+    };
+    let (id, enqueued) = enqueuer.await.expect("the enqueuing task panicked");
+    let (job, returned, a) = waiter.await.expect("the waiting task panicked");
+    let job = job.expect("the waiting call gets the job");
+    assert_eq!((&job.entry_id, &job.table_id), (&id, &table));
+    let delay = returned.saturating_duration_since(enqueued);
+    assert!(
+        delay < Duration::from_secs(5),
+        "handed over {delay:?} after it was enqueued"
+    );
+    a.ack_job(&id).await.expect("ack");
+    expect_counts(&*a, 0, 0, "at the end").await;
+}
+
 /// What one consumer of a drain did.
 #[derive(Default)]
 struct Consumed {

@@ -93,7 +93,8 @@ pub const BLOCK_SLICE: Duration = Duration::from_secs(1);
 const IDLE_BLOCKING_CONNECTIONS: usize = 8;
 
 /// Creates the consumer group if it is missing (from id 0, so no job enqueued before it is
-/// skipped); a `BUSYGROUP` answer means it exists. Prepended to every script that needs it.
+/// skipped); a `BUSYGROUP` answer means it exists. Prepended to the `next_job` script; the other
+/// job scripts take a missing group to mean that no job is pending.
 const ENSURE_GROUP: &str = r#"
 local made = redis.pcall('XGROUP', 'CREATE', KEYS[1], ARGV[1], '0', 'MKSTREAM')
 if type(made) == 'table' and made.err and not string.find(made.err, 'BUSYGROUP', 1, true) then

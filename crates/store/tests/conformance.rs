@@ -190,6 +190,16 @@ macro_rules! suite {
             }
 
             #[tokio::test(flavor = $flavor)]
+            async fn next_job_wakes_for_another_tasks_job() {
+                let f = super::$backend().await;
+                conformance::next_job_wakes_for_another_tasks_job(
+                    f.first.clone(),
+                    f.second.clone(),
+                )
+                .await;
+            }
+
+            #[tokio::test(flavor = $flavor)]
             async fn consumers_drain_the_queue_once() {
                 let f = super::$backend().await;
                 let (a, b) = (&*f.first, &*f.second);

@@ -306,6 +306,32 @@ async fn redis_going_away_during_a_wait_is_unavailable_and_waiting_works_again_a
 }
 
 #[tokio::test]
+async fn an_idle_wait_connection_from_before_a_redis_restart_is_replaced() {
+    let mut server = PrivateRedis::start();
+    let store = store_on(&server).await;
+    // A wait that ends quietly keeps its connection for the next one.
+    let job = store
+        .next_job("r", MINUTE, Duration::from_millis(50))
+        .await
+        .expect("next_job");
+    assert_eq!(job, None);
+    server.restart();
+    let deadline = Instant::now() + Duration::from_secs(15);
+    while let Err(e) = store.job_counts().await {
+        assert!(Instant::now() < deadline, "the store did not recover: {e}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    // The kept connection died with the old server: the next wait uses a new one, quietly.
+    let start = Instant::now();
+    let job = store
+        .next_job("r", MINUTE, Duration::from_millis(300))
+        .await
+        .expect("a wait after the restart");
+    assert_eq!(job, None);
+    assert!(start.elapsed() >= Duration::from_millis(299));
+}
+
+#[tokio::test]
 async fn a_wait_given_up_by_its_caller_leaves_no_job_behind() {
     let server = PrivateRedis::start();
     let store = store_on(&server).await;
