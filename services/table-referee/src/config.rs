@@ -31,7 +31,8 @@ pub struct RefereeConfig {
     pub shutdown_grace: Duration,
     /// How long one wait for a job on the queue lasts.
     pub poll_interval: Duration,
-    /// How long bot-host has to report a remote seat ready.
+    /// How long a remote seat may wait for bot-host's `SeatReady` (a bot at capacity waits for a
+    /// free slot); past it the seat is disconnected. The job is kept alive meanwhile.
     pub seat_open_timeout: Duration,
 }
 
@@ -46,7 +47,7 @@ impl Default for RefereeConfig {
             touch_interval: Duration::from_secs(15),
             shutdown_grace: Duration::from_secs(30),
             poll_interval: Duration::from_secs(1),
-            seat_open_timeout: Duration::from_secs(10),
+            seat_open_timeout: Duration::from_secs(30),
         }
     }
 }

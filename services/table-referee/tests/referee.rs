@@ -180,7 +180,6 @@ async fn a_killed_referees_tables_are_rerun_elsewhere_and_counted_once() {
         by_referee.contains_key("ref-a") && by_referee.contains_key("ref-b"),
         "{by_referee:?}"
     );
-    // One result per table: exactly 120 stored writes, never a second.
     let written: Vec<_> = events
         .iter()
         .filter_map(|e| {
@@ -191,8 +190,10 @@ async fn a_killed_referees_tables_are_rerun_elsewhere_and_counted_once() {
             }
         })
         .collect();
-    assert_eq!(written.len(), 120);
-    assert_eq!(written.iter().collect::<BTreeSet<_>>().len(), 120);
+    // No table's result was stored twice. (A write A started just before it was killed may
+    // land without being logged here, so the log may hold fewer than 120.)
+    assert_eq!(written.iter().collect::<BTreeSet<_>>().len(), written.len());
+    assert!(written.len() <= 120);
     assert_eq!(store.results_for("cup").await.unwrap().len(), 120);
 }
 
