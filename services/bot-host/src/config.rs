@@ -67,7 +67,7 @@ impl Default for DecisionLimits {
 }
 
 /// Limits of bot programs (registered `Program` bots), one child process per table seat.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ProcessLimits {
     /// CPU-time limit per process in seconds when the bot's record sets none (0 = none).
     pub cpu_seconds: u32,
@@ -79,7 +79,15 @@ pub struct ProcessLimits {
     pub startup_timeout: Duration,
     /// Time a process has to exit after `bye` before its process group is killed.
     pub exit_grace: Duration,
+    /// The environment variables a program inherits from bot-host; nothing else of bot-host's
+    /// environment (which may hold store credentials) reaches it. `HOME` and `TMPDIR` are set
+    /// to its working directory.
+    pub pass_env: Vec<String>,
 }
+
+/// The variables programs inherit by default.
+pub const DEFAULT_PASS_ENV: [&str; 6] =
+    ["PATH", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "PYENV_VERSION"];
 
 impl Default for ProcessLimits {
     fn default() -> Self {
@@ -89,6 +97,7 @@ impl Default for ProcessLimits {
             max_processes: 0,
             startup_timeout: Duration::from_secs(5),
             exit_grace: Duration::from_secs(1),
+            pass_env: DEFAULT_PASS_ENV.iter().map(|v| v.to_string()).collect(),
         }
     }
 }
@@ -206,7 +215,7 @@ impl fmt::Display for BotHostConfig {
         write!(
             f,
             "listen {} advertise {} grace {:?} keepalive {:?}×{} presence ttl {:?} decision {:?} hard cap {:?} \
-             (+{:?} for silent programs) processes: cpu {} memory {} at most {} startup {:?} exit grace {:?}; \
+             (+{:?} for silent programs) processes: cpu {} memory {} at most {} startup {:?} exit grace {:?} env {}; \
              max message {} bytes; shutdown grace {:?}",
             self.listen,
             self.advertise.as_deref().unwrap_or("(the bound address)"),
@@ -225,6 +234,7 @@ impl fmt::Display for BotHostConfig {
             },
             self.processes.startup_timeout,
             self.processes.exit_grace,
+            self.processes.pass_env.join(","),
             self.max_message_bytes,
             self.shutdown_grace,
         )

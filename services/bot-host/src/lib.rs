@@ -52,7 +52,9 @@
 //!
 //! See the `program` module source documentation: one process per table seat, its own working
 //! directory and process group, `setrlimit` CPU-time (`RLIMIT_CPU`, SIGXCPU then SIGKILL) and
-//! address-space (`RLIMIT_AS`) limits, killed as a group when the table ends or it faults. A
+//! address-space (`RLIMIT_AS`) limits, only the environment variables of
+//! [`ProcessLimits::pass_env`] (bot-host's own may hold credentials), killed as a group when the
+//! table ends or it faults. A
 //! registered command is split like a shell splits words and run in the process's working
 //! directory, so it should name its files by absolute path.
 //!
@@ -74,7 +76,7 @@ mod seat;
 mod server;
 pub mod token;
 
-pub use config::{BotHostConfig, DecisionLimits, ProcessLimits};
+pub use config::{BotHostConfig, DEFAULT_PASS_ENV, DecisionLimits, ProcessLimits};
 pub use error::BotHostError;
 pub use server::{BotHost, serve};
 pub use token::{hash_token, issue_token};

@@ -3,7 +3,9 @@
 //!
 //! The process starts in its own working directory (the bot's `workdir`, else a fresh temporary
 //! directory removed afterwards) and its own process group, under `setrlimit` CPU-time and
-//! address-space limits, and must say `join` within the start-up time; then the seat is ready.
+//! address-space limits, with only the environment variables listed in
+//! [`ProcessLimits::pass_env`](crate::ProcessLimits::pass_env) (plus `HOME` and `TMPDIR`, set to
+//! its working directory), and must say `join` within the start-up time; then the seat is ready.
 //! Each request is sent as the lines of the game the program has not seen (from
 //! [`ddz_line::SeatFeed`]) and an `ask`; its answer is forwarded as the bot's reply. At the end
 //! of the table it is told `end W S0 S1 S2` (from the referee's outcome) and `bye`, and is
@@ -164,7 +166,12 @@ pub(crate) async fn run(ctx: &Arc<Ctx>, mut io: SeatIo, spec: ProgramSpec) -> Re
             return Ok(());
         }
     };
-    let mut child = match Child::spawn(&cmd, spec.workdir.as_deref(), limits) {
+    let mut child = match Child::spawn(
+        &cmd,
+        spec.workdir.as_deref(),
+        limits,
+        &ctx.config.processes.pass_env,
+    ) {
         Ok(c) => c,
         Err(reason) => {
             io.fault(v1::VerdictKind::Crashed, reason);
@@ -352,7 +359,12 @@ struct Child {
 
 impl Child {
     /// Starts the program in `workdir` (or a fresh temporary directory) under `limits`.
-    fn spawn(cmd: &CmdSpec, workdir: Option<&str>, limits: Limits) -> Result<Child, String> {
+    fn spawn(
+        cmd: &CmdSpec,
+        workdir: Option<&str>,
+        limits: Limits,
+        pass_env: &[String],
+    ) -> Result<Child, String> {
         let (dir, temp) = match workdir {
             Some(d) => (PathBuf::from(d), None),
             None => {
@@ -369,6 +381,14 @@ impl Child {
         command
             .args(cmd.args())
             .current_dir(&dir)
+            .env_clear()
+            .envs(
+                pass_env
+                    .iter()
+                    .filter_map(|name| std::env::var_os(name).map(|v| (name, v))),
+            )
+            .env("HOME", &dir)
+            .env("TMPDIR", &dir)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())

@@ -110,13 +110,29 @@ async fn a_program_bot_plays_a_whole_table_in_its_working_directory() {
     // The program was told the whole game, its result and goodbye, then it exited.
     let transcript_path = dir.path().join("transcript.txt");
     let text = wait_for_line(&transcript_path, "bye").await;
-    let lines: Vec<&str> = text.lines().collect();
+    let lines: Vec<&str> = text.lines().skip(4).collect();
     assert_eq!(
-        &lines[1..4],
+        &lines[..3],
         ["game 1", "rules competition", "seat 0"],
         "{text}"
     );
-    assert!(lines[4].starts_with("hand "), "{text}");
+    assert!(lines[3].starts_with("hand "), "{text}");
+    // It ran in its working directory, without bot-host's environment.
+    let logged = |key: &str| {
+        text.lines()
+            .find_map(|l| l.strip_prefix(&format!("{key} ")))
+            .unwrap_or_else(|| panic!("no {key} line in {text}"))
+            .to_string()
+    };
+    let workdir = dir.path().canonicalize().unwrap();
+    assert_eq!(Path::new(&logged("cwd")).canonicalize().unwrap(), workdir);
+    assert_eq!(Path::new(&logged("home")).canonicalize().unwrap(), workdir);
+    let env = logged("env");
+    assert!(env.split(' ').any(|v| v == "PATH"), "{env}");
+    assert!(
+        !env.contains("CARGO"),
+        "bot-host's environment leaked: {env}"
+    );
     assert_eq!(
         lines.iter().filter(|l| l.starts_with("ask ")).count() as u64,
         asked

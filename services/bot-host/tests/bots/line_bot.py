@@ -13,7 +13,7 @@ MODE says how it answers the first request it is asked (and, for `first`, every 
   spawn    like silent, after starting a `sleep` child process (to check that the whole
            process group is killed)
 LOG, when given, is a file in the working directory where it writes `pid N` (and `child N`
-in spawn mode), then every line it is sent.
+in spawn mode), `cwd DIR`, `home DIR` and `env NAME...`, then every line it is sent.
 """
 import os
 import subprocess
@@ -42,6 +42,9 @@ def main():
     log = open(sys.argv[2], "w") if len(sys.argv) > 2 else None
     if log:
         log.write("pid %d\n" % os.getpid())
+        log.write("cwd %s\n" % os.getcwd())
+        log.write("home %s\n" % os.environ.get("HOME", ""))
+        log.write("env %s\n" % " ".join(sorted(os.environ)))
         if mode == "spawn":
             child = subprocess.Popen(["sleep", "3600"])
             log.write("child %d\n" % child.pid)
