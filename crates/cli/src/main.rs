@@ -5,6 +5,7 @@ mod ddz_cmd;
 mod deals_cmd;
 mod experiment_cmd;
 mod progress;
+mod services_cmd;
 mod store_args;
 
 use clap::{Parser, Subcommand};
@@ -30,6 +31,18 @@ enum Command {
     /// Experiments: `paper` reproduces the equal-strength paper and writes a report.
     #[command(subcommand)]
     Experiment(experiment_cmd::ExperimentCommand),
+    /// Run the table-referee role: tables from the job stream, results written once.
+    TableReferee(services_cmd::RefereeArgs),
+    /// Run the bot-host role: remote, program and built-in bots behind seat streams.
+    BotHost(services_cmd::BotHostArgs),
+    /// Run every role in one process on the embedded store.
+    Standalone(services_cmd::StandaloneArgs),
+    /// Register and list bots.
+    #[command(subcommand)]
+    Bots(services_cmd::BotsCommand),
+    /// Play a table by hand.
+    #[command(subcommand)]
+    Table(services_cmd::TableCommand),
 }
 
 fn main() -> std::process::ExitCode {
@@ -38,6 +51,11 @@ fn main() -> std::process::ExitCode {
         Command::Ddz(cmd) => ddz_cmd::run(cmd),
         Command::Deals(cmd) => deals_cmd::run(cmd),
         Command::Compete(a) => compete_cmd::run(a),
+        Command::TableReferee(a) => services_cmd::referee(a),
+        Command::BotHost(a) => services_cmd::bot_host(a),
+        Command::Standalone(a) => services_cmd::standalone(a),
+        Command::Bots(c) => services_cmd::bots(c),
+        Command::Table(c) => services_cmd::table(c),
         Command::Experiment(cmd) => experiment_cmd::run(cmd),
     };
     match result {

@@ -1,0 +1,496 @@
+//! The service roles (`arena table-referee`, `arena bot-host`, `arena standalone`) and their
+//! operator commands (`arena bots …`, `arena table run`).
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::{Context, Result, bail};
+use arena_bot_host::BotHostConfig;
+use arena_proto::v1;
+use arena_referee::RefereeConfig;
+use arena_store::{BotKind, BotRecord, Store};
+use clap::{Args, Subcommand};
+
+use crate::store_args::StoreArgs;
+
+/// `arena table-referee`: runs tables from the job stream.
+#[derive(Args)]
+pub struct RefereeArgs {
+    /// This referee's name on the job stream's consumer group (unique per instance).
+    #[arg(long, env = "ARENA_REFEREE_ID", default_value_t = default_id("referee"))]
+    id: String,
+    /// gRPC listen address (TableReferee, health, reflection).
+    #[arg(long, env = "ARENA_REFEREE_LISTEN", default_value = "127.0.0.1:50051")]
+    listen: SocketAddr,
+    /// bot-host address(es) for seats that are not built-in bots, when presence names none.
+    #[arg(long = "bot-host", env = "ARENA_BOT_HOSTS", value_delimiter = ',')]
+    bot_hosts: Vec<String>,
+    /// Most tables in flight at once.
+    #[arg(long, env = "ARENA_MAX_TABLES", default_value_t = 64)]
+    max_tables: usize,
+    /// A job whose referee has been silent this long is taken over (milliseconds).
+    #[arg(long, env = "ARENA_RECLAIM_AFTER_MS", default_value_t = 60_000)]
+    reclaim_after_ms: u64,
+    /// How long tables in flight may finish at shutdown (milliseconds).
+    #[arg(long, env = "ARENA_SHUTDOWN_GRACE_MS", default_value_t = 30_000)]
+    shutdown_grace_ms: u64,
+    #[command(flatten)]
+    store: StoreArgs,
+}
+
+/// `arena bot-host`: hosts remote, program and built-in bots behind seat streams.
+#[derive(Args)]
+pub struct BotHostArgs {
+    /// gRPC listen address (BotGateway, SeatHost, health, reflection).
+    #[arg(long, env = "ARENA_BOT_HOST_LISTEN", default_value = "127.0.0.1:50052")]
+    listen: SocketAddr,
+    /// Address referees should dial, recorded in presence (default: http://LISTEN).
+    #[arg(long, env = "ARENA_BOT_HOST_ADVERTISE")]
+    advertise: Option<String>,
+    /// How long a disconnected remote bot keeps its tables (milliseconds).
+    #[arg(long, env = "ARENA_GRACE_MS", default_value_t = 10_000)]
+    grace_ms: u64,
+    /// Keepalive ping interval (milliseconds).
+    #[arg(long, env = "ARENA_KEEPALIVE_MS", default_value_t = 5_000)]
+    keepalive_ms: u64,
+    #[command(flatten)]
+    store: StoreArgs,
+}
+
+/// `arena standalone`: every role in one process on the embedded store.
+#[derive(Args)]
+pub struct StandaloneArgs {
+    /// Data directory of the embedded store.
+    #[arg(long, env = "ARENA_DATA_DIR", default_value = "arena-data")]
+    data_dir: std::path::PathBuf,
+    /// table-referee listen address.
+    #[arg(long, default_value = "127.0.0.1:50051")]
+    referee_listen: SocketAddr,
+    /// bot-host listen address.
+    #[arg(long, default_value = "127.0.0.1:50052")]
+    bot_host_listen: SocketAddr,
+}
+
+/// Bot registry commands.
+#[derive(Subcommand)]
+pub enum BotsCommand {
+    /// Register a bot. Remote bots get a token, printed once (only its hash is stored).
+    Add(BotsAddArgs),
+    /// List registered bots.
+    List(BotsListArgs),
+}
+
+#[derive(Args)]
+pub struct BotsAddArgs {
+    /// The bot's name.
+    name: String,
+    /// Register a program bot-host runs as a child process (line protocol) instead of a remote bot.
+    #[arg(long)]
+    program: Option<String>,
+    /// CPU seconds per program process (0 = the host's default).
+    #[arg(long, default_value_t = 0)]
+    cpu_seconds: u32,
+    /// Memory (MiB) per program process (0 = the host's default).
+    #[arg(long, default_value_t = 0)]
+    memory_mb: u32,
+    /// Most tables at once (0 = no limit).
+    #[arg(long, default_value_t = 0)]
+    max_tables: u32,
+    #[command(flatten)]
+    store: StoreArgs,
+}
+
+#[derive(Args)]
+pub struct BotsListArgs {
+    #[command(flatten)]
+    store: StoreArgs,
+}
+
+/// Table commands.
+#[derive(Subcommand)]
+pub enum TableCommand {
+    /// Play one Dou Dizhu table by hand and print its replay.
+    Run(TableRunArgs),
+    /// Submit a table to a running referee (standalone or table-referee) and wait for its result.
+    Submit(TableSubmitArgs),
+}
+
+#[derive(Args)]
+pub struct TableSubmitArgs {
+    #[command(flatten)]
+    table: TableRunArgs,
+    /// The referee's gRPC address.
+    #[arg(long, env = "ARENA_REFEREE", default_value = "http://127.0.0.1:50051")]
+    referee: String,
+    /// How long to wait for the result (seconds).
+    #[arg(long, default_value_t = 120)]
+    wait_secs: u64,
+}
+
+#[derive(Args)]
+pub struct TableRunArgs {
+    /// The three seats' bots, comma-separated (built-in names run in-process; others via bot-host).
+    #[arg(long, default_value = "expert,seed,random")]
+    seats: String,
+    /// The deal (`hand0/hand1/hand2/bottom`); default: deal 0 of --seed.
+    #[arg(long)]
+    deal: Option<String>,
+    /// Seed of the deal stream and of the bots.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Bid first from this seat instead of a fixed landlord in seat 0.
+    #[arg(long)]
+    bidding: Option<u32>,
+    /// Scoring mode.
+    #[arg(long, default_value = "competition")]
+    scoring: String,
+    /// Per-decision limit (milliseconds).
+    #[arg(long, default_value_t = 1000)]
+    decision_ms: u32,
+    /// bot-host address for non-built-in seats.
+    #[arg(long = "bot-host", value_delimiter = ',')]
+    bot_hosts: Vec<String>,
+}
+
+fn default_id(role: &str) -> String {
+    let host = std::env::var("HOSTNAME").unwrap_or_else(|_| "local".into());
+    format!("{role}-{host}-{}", std::process::id())
+}
+
+fn runtime() -> Result<tokio::runtime::Runtime> {
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .context("starting the runtime")
+}
+
+/// Completes on Ctrl-C or SIGTERM (Kubernetes stops pods with SIGTERM).
+async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let term = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let term = std::future::pending::<()>();
+    tokio::select! {
+        () = ctrl_c => {},
+        () = term => {},
+    }
+    tracing::info!("shutdown requested");
+}
+
+fn referee_config(a: &RefereeArgs) -> RefereeConfig {
+    RefereeConfig {
+        referee_id: a.id.clone(),
+        listen: a.listen,
+        bot_hosts: a.bot_hosts.clone(),
+        max_tables: a.max_tables,
+        reclaim_after: Duration::from_millis(a.reclaim_after_ms),
+        touch_interval: Duration::from_millis((a.reclaim_after_ms / 4).max(1)),
+        shutdown_grace: Duration::from_millis(a.shutdown_grace_ms),
+        ..RefereeConfig::default()
+    }
+}
+
+fn bot_host_config(a: &BotHostArgs) -> BotHostConfig {
+    BotHostConfig {
+        listen: a.listen,
+        advertise: a.advertise.clone(),
+        grace: Duration::from_millis(a.grace_ms),
+        keepalive: Duration::from_millis(a.keepalive_ms),
+        ..BotHostConfig::default()
+    }
+}
+
+/// Runs `arena table-referee`.
+pub fn referee(a: RefereeArgs) -> Result<()> {
+    let rt = runtime()?;
+    rt.block_on(async {
+        let _telemetry = arena_telemetry::init("arena-table-referee")?;
+        let config = referee_config(&a);
+        config.validate()?;
+        let store = a.store.open().await?;
+        println!(
+            "arena table-referee: {config:?}, store {}",
+            store.describe()
+        );
+        arena_referee::serve(config, store, shutdown_signal()).await?;
+        Ok(())
+    })
+}
+
+/// Runs `arena bot-host`.
+pub fn bot_host(a: BotHostArgs) -> Result<()> {
+    let rt = runtime()?;
+    rt.block_on(async {
+        let _telemetry = arena_telemetry::init("arena-bot-host")?;
+        let config = bot_host_config(&a);
+        let store = a.store.open().await?;
+        println!("arena bot-host: {config}, store {}", store.describe());
+        arena_bot_host::serve(config, store, shutdown_signal()).await?;
+        Ok(())
+    })
+}
+
+/// Runs `arena standalone`: table-referee and bot-host in one process on the embedded store.
+pub fn standalone(a: StandaloneArgs) -> Result<()> {
+    let rt = runtime()?;
+    rt.block_on(async {
+        let _telemetry = arena_telemetry::init("arena-standalone")?;
+        let store: Arc<dyn Store> = Arc::new(
+            arena_store::EmbeddedStore::open(&a.data_dir).with_context(|| {
+                format!("opening the embedded store in {}", a.data_dir.display())
+            })?,
+        );
+        let host_cfg = BotHostConfig {
+            listen: a.bot_host_listen,
+            ..BotHostConfig::default()
+        };
+        let ref_cfg = RefereeConfig {
+            referee_id: default_id("standalone"),
+            listen: a.referee_listen,
+            bot_hosts: vec![format!("http://{}", a.bot_host_listen)],
+            ..RefereeConfig::default()
+        };
+        ref_cfg.validate()?;
+        println!("arena standalone: store {}", store.describe());
+        println!("  bot-host      {host_cfg}");
+        println!("  table-referee {ref_cfg:?}");
+        let (tx, rx) = tokio::sync::watch::channel(false);
+        let wait = |mut rx: tokio::sync::watch::Receiver<bool>| async move {
+            let _ = rx.wait_for(|stop| *stop).await;
+        };
+        let host = tokio::spawn(arena_bot_host::serve(
+            host_cfg,
+            store.clone(),
+            wait(rx.clone()),
+        ));
+        let referee = tokio::spawn(arena_referee::serve(ref_cfg, store.clone(), wait(rx)));
+        shutdown_signal().await;
+        let _ = tx.send(true);
+        let (h, r) = tokio::join!(host, referee);
+        h.context("bot-host task")??;
+        r.context("table-referee task")??;
+        Ok(())
+    })
+}
+
+/// Runs `arena bots …`.
+pub fn bots(cmd: BotsCommand) -> Result<()> {
+    let rt = crate::store_args::runtime()?;
+    rt.block_on(async {
+        match cmd {
+            BotsCommand::Add(a) => {
+                let store = a.store.open().await?;
+                let now = std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .map_or(0, |d| d.as_millis() as u64);
+                let (kind, token) = match &a.program {
+                    Some(command) => (
+                        BotKind::Program {
+                            command: command.clone(),
+                            workdir: None,
+                            cpu_seconds: a.cpu_seconds,
+                            memory_mb: a.memory_mb,
+                        },
+                        None,
+                    ),
+                    None => {
+                        let (token, hash) = arena_bot_host::issue_token()?;
+                        (BotKind::Remote, Some((token, hash)))
+                    }
+                };
+                let record = BotRecord {
+                    name: a.name.clone(),
+                    kind,
+                    token_sha256: token.as_ref().map(|(_, h)| h.clone()),
+                    max_tables: a.max_tables,
+                    created_unix_ms: now,
+                };
+                if !store.add_bot(&record).await? {
+                    bail!(
+                        "a bot named {:?} is already registered in {}",
+                        a.name,
+                        store.describe()
+                    );
+                }
+                match token {
+                    Some((token, _)) => {
+                        println!("registered remote bot {:?} in {}", a.name, store.describe());
+                        println!("token (shown once; only its SHA-256 is stored):");
+                        println!("{token}");
+                    }
+                    None => println!(
+                        "registered program bot {:?} in {}",
+                        a.name,
+                        store.describe()
+                    ),
+                }
+            }
+            BotsCommand::List(a) => {
+                let store = a.store.open().await?;
+                for b in store.bots().await? {
+                    let kind = match &b.kind {
+                        BotKind::Remote => "remote".to_string(),
+                        BotKind::Program { command, .. } => format!("program: {command}"),
+                    };
+                    println!("{:<20} {kind}", b.name);
+                }
+            }
+        }
+        Ok(())
+    })
+}
+
+/// The job `arena table run` plays.
+pub fn table_job(a: &TableRunArgs) -> Result<v1::TableJob> {
+    let seats: Vec<String> = crate::compete_cmd::split_tables(&a.seats);
+    if seats.len() != 3 {
+        bail!("--seats needs three bots, got {}", seats.len());
+    }
+    let deal = match &a.deal {
+        Some(d) => d
+            .parse::<ddz::Deal>()
+            .with_context(|| format!("--deal {d:?}"))?,
+        None => ddz::Deal::generate(a.seed, 0),
+    };
+    let landlord = match a.bidding {
+        Some(first) => v1::ddz_setup::Landlord::FirstBidder(first),
+        None => v1::ddz_setup::Landlord::FixedLandlord(0),
+    };
+    Ok(v1::TableJob {
+        table_id: format!("manual-{}-{}", a.seed, std::process::id()),
+        game: v1::Game::DouDizhu as i32,
+        seats: seats.into_iter().map(|bot| v1::SeatSpec { bot }).collect(),
+        setup: Some(v1::table_job::Setup::Ddz(v1::DdzSetup {
+            deal: deal.to_string(),
+            rules: "competition".into(),
+            landlord: Some(landlord),
+            fixed_bid: 1,
+            doubling: a.bidding.is_some(),
+            scoring: a.scoring.clone(),
+        })),
+        time: Some(v1::TimeControl {
+            decision_ms: a.decision_ms,
+            hard_cap_ms: 5 * a.decision_ms,
+            ..Default::default()
+        }),
+        verdict_policy: v1::VerdictPolicy::PlayOn as i32,
+        seed: a.seed,
+        ..Default::default()
+    })
+}
+
+/// Runs `arena table …`.
+pub fn table(cmd: TableCommand) -> Result<()> {
+    match cmd {
+        TableCommand::Run(a) => table_run(a),
+        TableCommand::Submit(a) => table_submit(a),
+    }
+}
+
+fn table_submit(a: TableSubmitArgs) -> Result<()> {
+    use v1::table_referee_client::TableRefereeClient;
+    let job = table_job(&a.table)?;
+    let rt = runtime()?;
+    rt.block_on(async {
+        let mut client = TableRefereeClient::connect(a.referee.clone())
+            .await
+            .with_context(|| format!("connecting to the referee at {}", a.referee))?;
+        let id = job.table_id.clone();
+        client
+            .submit_table(v1::SubmitTableRequest {
+                job: Some(job.clone()),
+            })
+            .await?;
+        println!("submitted table {id}");
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(a.wait_secs);
+        loop {
+            let req = v1::GetTableRequest {
+                table_id: id.clone(),
+            };
+            match client.get_result(req.clone()).await {
+                Ok(result) => {
+                    let replay = client.get_replay(req).await?.into_inner();
+                    print_replay(&job, &replay, &result.into_inner());
+                    return Ok(());
+                }
+                Err(s)
+                    if s.code() == tonic::Code::NotFound
+                        && tokio::time::Instant::now() < deadline =>
+                {
+                    tokio::time::sleep(Duration::from_millis(200)).await;
+                }
+                Err(s) => bail!("table {id}: {} ({:?})", s.message(), s.code()),
+            }
+        }
+    })
+}
+
+fn table_run(a: TableRunArgs) -> Result<()> {
+    let job = table_job(&a)?;
+    let rt = runtime()?;
+    let config = RefereeConfig {
+        bot_hosts: a.bot_hosts.clone(),
+        ..RefereeConfig::default()
+    };
+    let (result, replay) = rt
+        .block_on(arena_referee::run_table(&job, &config, None))
+        .map_err(|e| anyhow::anyhow!("{e}"))?;
+    print_replay(&job, &replay, &result);
+    Ok(())
+}
+
+fn print_replay(job: &v1::TableJob, replay: &v1::Replay, result: &v1::TableResult) {
+    println!(
+        "table {}: {}",
+        job.table_id,
+        job.seats
+            .iter()
+            .map(|s| s.bot.as_str())
+            .collect::<Vec<_>>()
+            .join(" / ")
+    );
+    if let Some(v1::table_job::Setup::Ddz(s)) = &job.setup {
+        println!("deal {}", s.deal);
+    }
+    for e in &replay.ddz_events {
+        use v1::ddz_event::Event as E;
+        let what = match &e.event {
+            Some(E::Bid(b)) => format!("bids {b}"),
+            Some(E::Redeal(_)) => "redeal".to_string(),
+            Some(E::Landlord(l)) => format!("is landlord at {} and takes {}", l.bid, l.bottom),
+            Some(E::Double(d)) => {
+                if *d {
+                    "doubles".into()
+                } else {
+                    "does not double".into()
+                }
+            }
+            Some(E::Play(p)) => format!("plays {p}"),
+            None => continue,
+        };
+        println!("  seat {} {what}", e.seat);
+    }
+    for v in &result.verdicts {
+        println!("  verdict: seat {} {:?}: {}", v.seat, v.kind(), v.reason);
+    }
+    if let Some(o) = &result.outcome {
+        println!(
+            "scores ({}): {:?}; penalties {:?}; final {:?}",
+            o.scoring, o.scores, result.penalties, result.final_scores
+        );
+    }
+    if !result.error.is_empty() {
+        println!("error: {}", result.error);
+    }
+}
