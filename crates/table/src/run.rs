@@ -209,7 +209,16 @@ pub fn play_local<G: TableGame>(
         let replies = requests
             .iter()
             .map(|r| match players.get_mut(r.seat as usize) {
-                Some(p) => call_local(p.as_mut(), table.game(), &r.pending()),
+                Some(p) => {
+                    let _span = tracing::debug_span!(
+                        "decision",
+                        index = r.index,
+                        seat = r.seat,
+                        kind = r.kind.as_str_name()
+                    )
+                    .entered();
+                    call_local(p.as_mut(), table.game(), &r.pending())
+                }
                 None => Reply::new(
                     Answer::Fault(Fault::new(
                         v1::VerdictKind::Crashed,
@@ -316,7 +325,13 @@ pub async fn play_async<G: TableGame>(
                     Box::pin(async move { Reply::new(Answer::Fault(f), Duration::ZERO) })
                 }
             };
-            futures.push((pos, fut));
+            let span = tracing::debug_span!(
+                "decision",
+                index = r.index,
+                seat = r.seat,
+                kind = r.kind.as_str_name()
+            );
+            futures.push((pos, Box::pin(fut.instrument(span))));
         }
         let order: Vec<usize> = futures.iter().map(|(pos, _)| *pos).collect();
         let answers = futures_util::future::join_all(futures.into_iter().map(|(_, f)| f)).await;

@@ -148,6 +148,19 @@ impl<G: TableGame> Table<G> {
                 });
                 return None;
             }
+            let n = self.dead.len();
+            let mut seen = vec![false; n];
+            for p in &pending {
+                let ok =
+                    (p.seat as usize) < n && !std::mem::replace(&mut seen[p.seat as usize], true);
+                if !ok {
+                    self.end = Some(End::Error(format!(
+                        "internal error: the game asked seat {} of a {n}-seat table (or twice in one round)",
+                        p.seat
+                    )));
+                    return None;
+                }
+            }
             self.round = pending
                 .iter()
                 .map(|p| (*p, !self.is_dead(p.seat)))
@@ -360,4 +373,293 @@ pub fn error_result(
         ..Default::default()
     };
     (result, replay)
+}
+
+#[cfg(test)]
+mod tests {
+    //! The core on a toy game where every seat decides at once each round, as Mahjong claims do.
+
+    use super::*;
+
+    /// Three seats each pick 0, 1 or 2 every round, all at once; a pick above 2 is illegal, an
+    /// action that is not a `play` is malformed. After `rounds` rounds each seat scores its sum.
+    #[derive(Clone, Debug)]
+    struct Picks {
+        rounds: u32,
+        sums: [i64; 3],
+        history: Vec<(u32, u32)>,
+    }
+
+    fn pick(n: u32) -> v1::Action {
+        v1::Action {
+            game: Some(v1::action::Game::Ddz(v1::DdzAction {
+                action: Some(v1::ddz_action::Action::Bid(n)),
+            })),
+        }
+    }
+
+    impl TableGame for Picks {
+        type Action = u32;
+        fn game(&self) -> v1::Game {
+            v1::Game::Mahjong
+        }
+        fn seat_count(&self) -> usize {
+            3
+        }
+        fn default_policy(&self) -> Policy {
+            Policy::PlayOn
+        }
+        fn pending(&self) -> Vec<Pending> {
+            if self.rounds == 0 {
+                return Vec::new();
+            }
+            (0..3)
+                .map(|seat| Pending {
+                    seat,
+                    kind: v1::DecisionKind::Claim,
+                })
+                .collect()
+        }
+        fn observation(&self, _seat: u32) -> v1::Observation {
+            v1::Observation::default()
+        }
+        fn decode(&self, p: &Pending, action: &v1::Action) -> Result<u32, Fault> {
+            match &action.game {
+                Some(v1::action::Game::Ddz(v1::DdzAction {
+                    action: Some(v1::ddz_action::Action::Bid(n)),
+                })) => self.check(p, n).map(|()| *n),
+                _ => Err(Fault::malformed("not a pick")),
+            }
+        }
+        fn check(&self, _p: &Pending, action: &u32) -> Result<(), Fault> {
+            if *action > 2 {
+                Err(Fault::illegal(format!("pick {action} is above 2")))
+            } else {
+                Ok(())
+            }
+        }
+        fn encode(&self, action: &u32) -> v1::Action {
+            pick(*action)
+        }
+        fn automatic(&self, _p: &Pending) -> u32 {
+            0
+        }
+        fn apply(&mut self, actions: &[(Pending, u32)]) -> Result<(), String> {
+            if actions.len() != 3 {
+                return Err(format!("{} actions for 3 seats", actions.len()));
+            }
+            for (p, a) in actions {
+                self.sums[p.seat as usize] += i64::from(*a);
+                self.history.push((p.seat, *a));
+            }
+            self.rounds -= 1;
+            Ok(())
+        }
+        fn outcome(&self) -> Option<v1::Outcome> {
+            (self.rounds == 0).then(|| v1::Outcome {
+                scores: self.sums.to_vec(),
+                scoring: "sum".into(),
+                game: None,
+            })
+        }
+        fn forfeit(&self, seat: u32) -> v1::Outcome {
+            let mut scores = vec![0; 3];
+            scores[seat as usize] = -10;
+            v1::Outcome {
+                scores,
+                scoring: "sum".into(),
+                game: None,
+            }
+        }
+        fn record_history(&self, _replay: &mut v1::Replay) {}
+    }
+
+    fn ms(n: u64) -> Duration {
+        Duration::from_millis(n)
+    }
+
+    fn table(policy: Policy) -> Table<Picks> {
+        let time = TimeRules {
+            decision_ms: 100,
+            hard_cap_ms: 500,
+            penalty_per_100ms: 1,
+            verdict_penalty: 7,
+        };
+        Table::new(
+            Picks {
+                rounds: 3,
+                sums: [0; 3],
+                history: Vec::new(),
+            },
+            time,
+            Some(policy),
+        )
+    }
+
+    #[test]
+    fn simultaneous_decisions_take_consecutive_indices_and_dead_seats_play_automatically() {
+        let mut t = table(Policy::PlayOn);
+        let r = t.next_round().unwrap();
+        assert_eq!(
+            r.iter().map(|q| (q.index, q.seat)).collect::<Vec<_>>(),
+            [(0, 0), (1, 1), (2, 2)]
+        );
+        // Seat 1 answers illegally and late; seat 2 from the wire; seat 0 in-process.
+        t.settle(vec![
+            Reply::new(Answer::Action(2), ms(10)),
+            Reply::new(Answer::Action(5), ms(250)),
+            Reply::new(Answer::Message(pick(1)), ms(101)),
+        ]);
+        assert_eq!(t.verdicts().len(), 1);
+        assert_eq!((t.verdicts()[0].seat, t.verdicts()[0].decision), (1, 1));
+        assert!(t.is_dead(1));
+        // Seat 1 is no longer asked; its decision is still a step, taken automatically.
+        let r = t.next_round().unwrap();
+        assert_eq!(
+            r.iter().map(|q| (q.index, q.seat)).collect::<Vec<_>>(),
+            [(3, 0), (5, 2)]
+        );
+        t.settle(vec![
+            Reply::new(Answer::Action(1), ms(1)),
+            Reply::new(Answer::Message(pick(9)), ms(1)),
+        ]);
+        // Every live seat is dead or answered; the last round still has seat 0 to ask.
+        let r = t.next_round().unwrap();
+        assert_eq!(r.iter().map(|q| q.seat).collect::<Vec<_>>(), [0]);
+        t.settle(vec![Reply::new(Answer::NoAnswer, ms(500))]);
+        assert!(t.next_round().is_none());
+        let (result, replay) = t.finish(&v1::TableJob::default(), "test");
+        assert_eq!(replay.steps.len(), 9);
+        // Seat 0: 2 + 1 + automatic 0; seat 1: automatic (0) every round; seat 2: 1, automatic 0, 0.
+        assert_eq!(result.outcome.unwrap().scores, [3, 0, 1]);
+        // Penalties: seat 1 late by 150 ms (2) + verdict (7); seat 2 late by 1 ms (1) then an
+        // illegal pick (7); seat 0 timed out at the cap: 4 + 7.
+        assert_eq!(result.penalties, [11, 9, 8]);
+        assert_eq!(result.decisions, [3, 1, 2]);
+        assert_eq!(
+            result
+                .verdicts
+                .iter()
+                .map(|v| (v.seat, v.kind(), v.decision))
+                .collect::<Vec<_>>(),
+            [
+                (1, v1::VerdictKind::Illegal, 1),
+                (2, v1::VerdictKind::Illegal, 5),
+                (0, v1::VerdictKind::Timeout, 6),
+            ]
+        );
+        assert!(replay.steps[4].automatic && replay.steps[4].verdict.is_none());
+    }
+
+    #[test]
+    fn under_forfeit_the_first_fault_of_a_round_in_seat_order_ends_the_game() {
+        let mut t = table(Policy::Forfeit);
+        t.next_round().unwrap();
+        t.settle(vec![
+            Reply::new(Answer::Action(1), ms(1)),
+            Reply::new(
+                Answer::Fault(Fault::new(v1::VerdictKind::Crashed, "gone")),
+                ms(1),
+            ),
+            Reply::new(Answer::Message(v1::Action::default()), ms(1)),
+        ]);
+        assert!(t.is_over() && t.next_round().is_none());
+        let (result, replay) = t.finish(&v1::TableJob::default(), "test");
+        assert_eq!(result.forfeited_by, Some(1));
+        assert_eq!(result.outcome.unwrap().scores, [0, -10, 0]);
+        assert_eq!(result.verdicts.len(), 2, "both faults are recorded");
+        assert!(
+            replay.steps.iter().all(|s| s.action.is_none()),
+            "nothing of the round was applied"
+        );
+    }
+
+    #[test]
+    fn an_answer_after_the_hard_cap_is_a_timeout_charged_at_the_cap() {
+        let mut t = table(Policy::PlayOn);
+        t.next_round().unwrap();
+        t.settle(vec![
+            Reply::new(Answer::Action(1), ms(900)),
+            Reply::new(Answer::Action(1), ms(1)),
+            Reply::new(Answer::Action(1), ms(1)),
+        ]);
+        let v = &t.verdicts()[0];
+        assert_eq!((v.seat, v.kind()), (0, v1::VerdictKind::Timeout));
+        assert!(
+            v.reason
+                .contains("answered after 900 ms, past the hard cap of 500 ms"),
+            "{}",
+            v.reason
+        );
+        let (_, replay) = {
+            while let Some(r) = t.next_round() {
+                let n = r.len();
+                t.settle(
+                    (0..n)
+                        .map(|_| Reply::new(Answer::Action(0), ms(1)))
+                        .collect(),
+                );
+            }
+            t.finish(&v1::TableJob::default(), "test")
+        };
+        assert_eq!(
+            (replay.steps[0].elapsed_ms, replay.steps[0].penalty),
+            (500, 4 + 7)
+        );
+    }
+
+    #[test]
+    fn a_game_that_names_a_seat_the_table_lacks_ends_with_an_error_not_a_panic() {
+        #[derive(Clone, Debug)]
+        struct Broken;
+        impl TableGame for Broken {
+            type Action = ();
+            fn game(&self) -> v1::Game {
+                v1::Game::Unspecified
+            }
+            fn seat_count(&self) -> usize {
+                2
+            }
+            fn default_policy(&self) -> Policy {
+                Policy::Forfeit
+            }
+            fn pending(&self) -> Vec<Pending> {
+                vec![Pending {
+                    seat: 5,
+                    kind: v1::DecisionKind::Play,
+                }]
+            }
+            fn observation(&self, _: u32) -> v1::Observation {
+                v1::Observation::default()
+            }
+            fn decode(&self, _: &Pending, _: &v1::Action) -> Result<(), Fault> {
+                Ok(())
+            }
+            fn check(&self, _: &Pending, _: &()) -> Result<(), Fault> {
+                Ok(())
+            }
+            fn encode(&self, _: &()) -> v1::Action {
+                v1::Action::default()
+            }
+            fn automatic(&self, _: &Pending) {}
+            fn apply(&mut self, _: &[(Pending, ())]) -> Result<(), String> {
+                Ok(())
+            }
+            fn outcome(&self) -> Option<v1::Outcome> {
+                None
+            }
+            fn forfeit(&self, _: u32) -> v1::Outcome {
+                v1::Outcome::default()
+            }
+            fn record_history(&self, _: &mut v1::Replay) {}
+        }
+        let mut t = Table::new(Broken, TimeRules::default(), None);
+        assert!(t.next_round().is_none());
+        let (result, _) = t.finish(&v1::TableJob::default(), "test");
+        assert!(
+            result.error.contains("asked seat 5 of a 2-seat table"),
+            "{}",
+            result.error
+        );
+    }
 }

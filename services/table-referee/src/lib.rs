@@ -121,6 +121,9 @@ pub async fn serve_with_listener(
     health
         .set_not_serving::<TableRefereeServer<RefereeService>>()
         .await;
+    health
+        .set_service_status("", tonic_health::ServingStatus::NotServing)
+        .await;
     stop.cancel();
     let _ = (&mut jobs.0).await;
     server_stop.cancel();

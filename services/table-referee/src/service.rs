@@ -8,6 +8,7 @@ use arena_store::{Store, StoreError};
 use arena_table::validate;
 use prost::Message;
 use tonic::{Request, Response, Status};
+use tracing::Instrument;
 
 use crate::queue::encode_table_job;
 
@@ -18,6 +19,38 @@ pub struct RefereeService {
 }
 
 impl RefereeService {
+    async fn submit(
+        &self,
+        request: v1::SubmitTableRequest,
+    ) -> Result<v1::SubmitTableResponse, Status> {
+        let Some(job) = request.job else {
+            return Err(Status::invalid_argument("job: missing"));
+        };
+        validate(&job).map_err(|e| Status::invalid_argument(e.to_string()))?;
+        if self
+            .store
+            .result(&job.table_id)
+            .await
+            .map_err(store_status)?
+            .is_some()
+        {
+            return Err(Status::already_exists(format!(
+                "job.table_id: table {:?} already has a result",
+                job.table_id
+            )));
+        }
+        let stream_id = self
+            .store
+            .enqueue_job(&job.table_id, &encode_table_job(&job))
+            .await
+            .map_err(store_status)?;
+        tracing::info!(table_id = %job.table_id, stream_id, "table submitted");
+        Ok(v1::SubmitTableResponse {
+            table_id: job.table_id,
+            stream_id,
+        })
+    }
+
     /// The service over `store`.
     pub fn new(store: Arc<dyn Store>) -> RefereeService {
         RefereeService { store }
@@ -57,32 +90,12 @@ impl TableReferee for RefereeService {
         &self,
         request: Request<v1::SubmitTableRequest>,
     ) -> Result<Response<v1::SubmitTableResponse>, Status> {
-        let Some(job) = request.into_inner().job else {
-            return Err(Status::invalid_argument("job: missing"));
-        };
-        validate(&job).map_err(|e| Status::invalid_argument(e.to_string()))?;
-        if self
-            .store
-            .result(&job.table_id)
+        let span = tracing::info_span!("SubmitTable");
+        arena_telemetry::propagation::set_parent(&span, request.metadata());
+        self.submit(request.into_inner())
+            .instrument(span)
             .await
-            .map_err(store_status)?
-            .is_some()
-        {
-            return Err(Status::already_exists(format!(
-                "job.table_id: table {:?} already has a result",
-                job.table_id
-            )));
-        }
-        let stream_id = self
-            .store
-            .enqueue_job(&job.table_id, &encode_table_job(&job))
-            .await
-            .map_err(store_status)?;
-        tracing::info!(table_id = %job.table_id, stream_id, "table submitted");
-        Ok(Response::new(v1::SubmitTableResponse {
-            table_id: job.table_id,
-            stream_id,
-        }))
+            .map(Response::new)
     }
 
     async fn get_result(

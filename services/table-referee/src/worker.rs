@@ -40,6 +40,9 @@ use crate::dialer::PresenceDialer;
 use crate::gdi;
 use crate::queue::{self, Queued};
 
+/// How often the job loop records the queue's depth.
+const QUEUE_DEPTH_EVERY: Duration = Duration::from_secs(10);
+
 /// What every job task shares.
 pub(crate) struct Ctx {
     pub(crate) config: RefereeConfig,
@@ -134,7 +137,19 @@ pub(crate) async fn job_loop(ctx: Arc<Ctx>, stop: CancellationToken) {
     let slots = Arc::new(Semaphore::new(cfg.max_tables));
     let mut tasks = JoinSet::new();
     let mut backoff = Backoff::new();
+    let mut depth_reported: Option<tokio::time::Instant> = None;
     loop {
+        if depth_reported.is_none_or(|t| t.elapsed() >= QUEUE_DEPTH_EVERY) {
+            depth_reported = Some(tokio::time::Instant::now());
+            if let Ok(c) = ctx.store.job_counts().await {
+                metrics()
+                    .queue_depth
+                    .record(c.waiting, &attr("state", "waiting"));
+                metrics()
+                    .queue_depth
+                    .record(c.pending, &attr("state", "pending"));
+            }
+        }
         while let Some(done) = tasks.try_join_next() {
             if let Err(e) = done {
                 tracing::error!(error = %e, "a job task failed");
