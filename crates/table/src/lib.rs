@@ -5,7 +5,7 @@
 //!
 //! - [`game`]: the [`TableGame`] abstraction (state, per-seat observation, pending decisions —
 //!   several seats at once where a game needs it —, validation, automatic action, outcome,
-//!   public history); [`ddz`] implements it for Dou Dizhu on [`ddz::Game`].
+//!   public history); [`mod@ddz`] implements it for Dou Dizhu on [`::ddz::Game`].
 //! - [`seat`]: in-process players ([`LocalPlayer`], the fast path for built-in bots) and the
 //!   replies seats give; [`remote`]: seats on a `SeatHost.Seat` stream to bot-host.
 //! - [`time`]: time control and penalty rounding; [`table`]: the I/O-free table core with the
