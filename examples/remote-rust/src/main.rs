@@ -1,0 +1,19 @@
+//! `ARENA_BOT=name ARENA_TOKEN=token cargo run -p arena-example-remote-bot`: plays until stopped.
+
+#[tokio::main]
+async fn main() -> anyhow::Result<()> {
+    let endpoint =
+        std::env::var("ARENA_BOT_HOST").unwrap_or_else(|_| "http://127.0.0.1:50052".into());
+    let bot = std::env::var("ARENA_BOT")
+        .map_err(|_| anyhow::anyhow!("set ARENA_BOT to the bot's registered name"))?;
+    let token = std::env::var("ARENA_TOKEN")
+        .map_err(|_| anyhow::anyhow!("set ARENA_TOKEN to the token `arena bots add` printed"))?;
+    arena_example_remote_bot::play_forever(
+        &endpoint,
+        &bot,
+        &token,
+        8,
+        std::time::Duration::from_secs(1),
+    )
+    .await
+}
