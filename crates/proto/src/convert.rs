@@ -31,10 +31,14 @@ impl std::error::Error for MalformedAction {}
 /// Reads a Dou Dizhu decision from an action message.
 pub fn ddz_decision(a: &v1::Action) -> Result<DdzDecision, MalformedAction> {
     let Some(v1::action::Game::Ddz(d)) = &a.game else {
-        return Err(MalformedAction("the action holds no Dou Dizhu decision (field `ddz` is empty)".into()));
+        return Err(MalformedAction(
+            "the action holds no Dou Dizhu decision (field `ddz` is empty)".into(),
+        ));
     };
     match &d.action {
-        None => Err(MalformedAction("the Dou Dizhu action is empty (set one of bid, double, play)".into())),
+        None => Err(MalformedAction(
+            "the Dou Dizhu action is empty (set one of bid, double, play)".into(),
+        )),
         Some(v1::ddz_action::Action::Bid(b)) => Ok(DdzDecision::Bid(*b)),
         Some(v1::ddz_action::Action::Double(x)) => Ok(DdzDecision::Double(*x)),
         Some(v1::ddz_action::Action::Play(s)) => {
@@ -43,7 +47,9 @@ pub fn ddz_decision(a: &v1::Action) -> Result<DdzDecision, MalformedAction> {
                 return Ok(DdzDecision::Play(CardSet::EMPTY));
             }
             if t.is_empty() {
-                return Err(MalformedAction("play is empty: send cards or \"pass\"".into()));
+                return Err(MalformedAction(
+                    "play is empty: send cards or \"pass\"".into(),
+                ));
             }
             t.parse::<CardSet>()
                 .map(DdzDecision::Play)
@@ -60,7 +66,11 @@ pub fn ddz_action(d: DdzDecision) -> v1::Action {
         DdzDecision::Play(c) if c.is_empty() => v1::ddz_action::Action::Play("pass".into()),
         DdzDecision::Play(c) => v1::ddz_action::Action::Play(c.to_string()),
     };
-    v1::Action { game: Some(v1::action::Game::Ddz(v1::DdzAction { action: Some(action) })) }
+    v1::Action {
+        game: Some(v1::action::Game::Ddz(v1::DdzAction {
+            action: Some(action),
+        })),
+    }
 }
 
 /// A public event as a message (`None` for the end-of-game event, carried as an outcome instead).
@@ -69,18 +79,29 @@ pub fn ddz_event(e: &Event) -> Option<v1::DdzEvent> {
     let (seat, event) = match *e {
         Event::Bid { seat, bid } => (seat.index(), E::Bid(u32::from(bid))),
         Event::Redeal => (0, E::Redeal(true)),
-        Event::Landlord { seat, bid, bottom } => {
-            (seat.index(), E::Landlord(v1::DdzLandlord { bid: u32::from(bid), bottom: bottom.to_string() }))
-        }
+        Event::Landlord { seat, bid, bottom } => (
+            seat.index(),
+            E::Landlord(v1::DdzLandlord {
+                bid: u32::from(bid),
+                bottom: bottom.to_string(),
+            }),
+        ),
         Event::Double { seat, double } => (seat.index(), E::Double(double)),
         Event::Play { seat, play } => (seat.index(), E::Play(play.to_string())),
         Event::End(_) => return None,
     };
-    Some(v1::DdzEvent { seat: seat as u32, event: Some(event) })
+    Some(v1::DdzEvent {
+        seat: seat as u32,
+        event: Some(event),
+    })
 }
 
 /// A seat's observation as a message, with the legal actions listed.
-pub fn ddz_observation(obs: &Observation<'_>, rules_name: &str, legal: Vec<String>) -> v1::Observation {
+pub fn ddz_observation(
+    obs: &Observation<'_>,
+    rules_name: &str,
+    legal: Vec<String>,
+) -> v1::Observation {
     let o = v1::DdzObservation {
         seat: obs.seat.index() as u32,
         hand: obs.hand.to_string(),
@@ -96,12 +117,17 @@ pub fn ddz_observation(obs: &Observation<'_>, rules_name: &str, legal: Vec<Strin
         bid: u32::from(obs.bid),
         events: obs.events.iter().filter_map(ddz_event).collect(),
         cards_left: obs.cards_left.iter().map(|&c| u32::from(c)).collect(),
-        to_beat: obs.last_play.map(|(_, m)| m.to_string()).unwrap_or_default(),
+        to_beat: obs
+            .last_play
+            .map(|(_, m)| m.to_string())
+            .unwrap_or_default(),
         to_beat_seat: obs.last_play.map(|(s, _)| s.index() as u32),
         legal,
         rules: rules_name.to_string(),
     };
-    v1::Observation { game: Some(v1::observation::Game::Ddz(o)) }
+    v1::Observation {
+        game: Some(v1::observation::Game::Ddz(o)),
+    }
 }
 
 /// An outcome as a message, with scores under `scoring`.
@@ -129,36 +155,61 @@ mod tests {
 
     fn play(s: &str) -> v1::Action {
         v1::Action {
-            game: Some(v1::action::Game::Ddz(v1::DdzAction { action: Some(v1::ddz_action::Action::Play(s.into())) })),
+            game: Some(v1::action::Game::Ddz(v1::DdzAction {
+                action: Some(v1::ddz_action::Action::Play(s.into())),
+            })),
         }
     }
 
     #[test]
     fn decisions_round_trip_and_garbage_is_explained() {
-        for d in [DdzDecision::Bid(2), DdzDecision::Double(true), DdzDecision::Play(CardSet::EMPTY), DdzDecision::Play("33344455".parse().unwrap())] {
+        for d in [
+            DdzDecision::Bid(2),
+            DdzDecision::Double(true),
+            DdzDecision::Play(CardSet::EMPTY),
+            DdzDecision::Play("33344455".parse().unwrap()),
+        ] {
             assert_eq!(ddz_decision(&ddz_action(d)), Ok(d));
         }
-        assert_eq!(ddz_decision(&play(" PASS ")), Ok(DdzDecision::Play(CardSet::EMPTY)));
+        assert_eq!(
+            ddz_decision(&play(" PASS ")),
+            Ok(DdzDecision::Play(CardSet::EMPTY))
+        );
         let e = ddz_decision(&play("3X")).unwrap_err();
         assert!(e.0.contains("unknown card character 'X'"), "{e}");
         assert!(ddz_decision(&play("")).unwrap_err().0.contains("empty"));
-        assert!(ddz_decision(&v1::Action { game: None }).unwrap_err().0.contains("no Dou Dizhu"));
+        assert!(
+            ddz_decision(&v1::Action { game: None })
+                .unwrap_err()
+                .0
+                .contains("no Dou Dizhu")
+        );
     }
 
     #[test]
     fn observations_hold_only_public_information_and_own_hand() {
-        let mut g = ddz::Game::from_seed(ddz::GameConfig::fixed_landlord(), 4, ddz::DealConstraint::NONE).unwrap();
+        let mut g = ddz::Game::from_seed(
+            ddz::GameConfig::fixed_landlord(),
+            4,
+            ddz::DealConstraint::NONE,
+        )
+        .unwrap();
         let mut ml = ddz::MoveList::new();
         g.legal_moves(&mut ml);
         g.apply(ddz::Action::Play(ml[0])).unwrap();
         let seat = ddz::Seat::ALL[1];
         let msg = ddz_observation(&g.observation(seat), "competition", vec![]);
-        let Some(v1::observation::Game::Ddz(o)) = msg.game else { panic!() };
+        let Some(v1::observation::Game::Ddz(o)) = msg.game else {
+            panic!()
+        };
         assert_eq!(o.hand, g.hand(seat).to_string());
         assert_eq!(o.cards_left.iter().sum::<u32>(), 54 - ml[0].cards().len());
         let text = format!("{o:?}");
         for other in [ddz::Seat::ALL[0], ddz::Seat::ALL[2]] {
-            assert!(!text.contains(&g.hand(other).to_string()), "another seat's hand leaked");
+            assert!(
+                !text.contains(&g.hand(other).to_string()),
+                "another seat's hand leaked"
+            );
         }
     }
 }

@@ -9,6 +9,7 @@ pub mod v1 {
 }
 
 /// The encoded file descriptor set of every arena proto file, for gRPC reflection.
-pub const FILE_DESCRIPTOR_SET: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/arena_descriptor.bin"));
+pub const FILE_DESCRIPTOR_SET: &[u8] =
+    include_bytes!(concat!(env!("OUT_DIR"), "/arena_descriptor.bin"));
 
 pub mod convert;
