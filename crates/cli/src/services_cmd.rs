@@ -290,6 +290,20 @@ pub fn bots(cmd: BotsCommand) -> Result<()> {
     rt.block_on(async {
         match cmd {
             BotsCommand::Add(a) => {
+                // Seats name bots by these strings: a registered bot must not shadow a built-in
+                // bot or look like a program spec.
+                if let Ok(spec) = a.name.parse::<ddz_bots::BotSpec>() {
+                    bail!(
+                        "{:?} is the name of a built-in bot ({spec}); choose another name",
+                        a.name
+                    );
+                }
+                if a.name.trim().is_empty() || a.name.contains(':') || a.name.contains(',') {
+                    bail!(
+                        "bot name {:?} must be non-empty and contain no ':' or ','",
+                        a.name
+                    );
+                }
                 let store = a.store.open().await?;
                 let now = std::time::SystemTime::now()
                     .duration_since(std::time::UNIX_EPOCH)

@@ -1,0 +1,63 @@
+//! Operator commands of the service roles.
+
+use std::process::Command;
+
+fn arena(args: &[&str]) -> (String, String, bool) {
+    let out = Command::new(env!("CARGO_BIN_EXE_arena"))
+        .args(args)
+        .output()
+        .expect("arena runs");
+    (
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+        out.status.success(),
+    )
+}
+
+#[test]
+fn table_run_prints_a_replay_ending_in_scores() {
+    let (out, err, ok) = arena(&[
+        "table",
+        "run",
+        "--seats",
+        "expert,seed,random",
+        "--seed",
+        "3",
+    ]);
+    assert!(ok, "{err}");
+    assert!(out.contains("is landlord at 1"), "{out}");
+    assert!(out.contains(" plays "), "{out}");
+    let last = out.lines().last().unwrap();
+    assert!(last.starts_with("scores (competition): "), "{last}");
+}
+
+#[test]
+fn bots_add_issues_a_token_once_and_refuses_taken_or_builtin_names() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().to_str().unwrap();
+    let (out, err, ok) = arena(&["bots", "add", "alice", "--data-dir", d]);
+    assert!(ok, "{err}");
+    let token = out.lines().last().unwrap();
+    assert!(token.len() >= 40 && !token.contains(' '), "{out}");
+    let (_, err, ok) = arena(&["bots", "add", "alice", "--data-dir", d]);
+    assert!(!ok && err.contains("already registered"), "{err}");
+    let (_, err, ok) = arena(&["bots", "add", "expert", "--data-dir", d]);
+    assert!(!ok && err.contains("built-in bot"), "{err}");
+    let (out, _, ok) = arena(&[
+        "bots",
+        "add",
+        "prog",
+        "--program",
+        "python3 bot.py",
+        "--data-dir",
+        d,
+    ]);
+    assert!(ok && out.contains("program bot"), "{out}");
+    let (out, _, ok) = arena(&["bots", "list", "--data-dir", d]);
+    assert!(ok);
+    assert!(
+        out.contains("alice") && out.contains("remote") && out.contains("program: python3 bot.py"),
+        "{out}"
+    );
+    assert!(!out.contains(token), "the token is never shown again");
+}
