@@ -1,0 +1,547 @@
+//! The deal-library service (`arena.v1.DealLibrary`): the deal library of `arena-deals` behind
+//! gRPC, on any [`Store`].
+//!
+//! - **Measure** fans out: deals are cut into [`v1::GdiBatch`]es on the job stream, and any
+//!   table-referee runs them on its in-process fast path, so adding referees adds throughput. The
+//!   operation's progress is read back from the store (measured indices), so it survives a restart
+//!   of this service.
+//! - **Find** (on-demand generation) runs here, on worker threads.
+//! - **Query**, **Claim**, **Export**, **Import**, **Stats** answer from the store; queries use an
+//!   in-memory index built from the panel's records.
+//!
+//! Long operations return an [`v1::Operation`] at once; poll it with `GetOperation` or stream it
+//! with `WatchOperation`.
+
+use std::collections::{HashMap, HashSet};
+use std::pin::Pin;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use arena_deals::{FindSpec, LibraryIndex, Progress};
+use arena_proto::v1;
+use arena_proto::v1::deal_library_server::{DealLibrary, DealLibraryServer};
+use arena_store::{DealRecord, DealSource, Panel, Store};
+use prost::Message;
+use tokio_stream::{Stream, StreamExt};
+use tonic::{Request, Response, Status, Streaming};
+
+/// Deals per GDI batch when the request does not say.
+pub const DEFAULT_BATCH: u32 = 200;
+
+type OpMap = Arc<Mutex<HashMap<String, v1::Operation>>>;
+
+/// The service. Cheap to clone.
+#[derive(Clone)]
+pub struct DealLibraryService {
+    store: Arc<dyn Store>,
+    ops: OpMap,
+    watch: tokio::sync::watch::Sender<u64>,
+    threads: usize,
+    next_op: Arc<AtomicU64>,
+}
+
+fn invalid(field: &str, why: impl std::fmt::Display) -> Status {
+    Status::invalid_argument(format!("{field}: {why}"))
+}
+
+fn store_err(e: arena_store::StoreError) -> Status {
+    match e {
+        arena_store::StoreError::Invalid(m) => Status::invalid_argument(m),
+        other => Status::unavailable(other.to_string()),
+    }
+}
+
+/// The panel a request names (`panel.landlords` required; farmers default to expert, scoring to
+/// difficulty), with errors naming the field.
+pub fn panel(spec: Option<&v1::PanelSpec>) -> Result<Panel, Status> {
+    let spec = spec.ok_or_else(|| invalid("panel", "missing"))?;
+    if spec.landlords.trim().is_empty() {
+        return Err(invalid("panel.landlords", "empty (e.g. ladder:70)"));
+    }
+    arena_referee::gdi::panel_of(spec).map_err(Status::invalid_argument)
+}
+
+fn record_msg(r: &DealRecord) -> v1::DealRecord {
+    v1::DealRecord {
+        id: r.id.clone(),
+        deal: r.deal.to_string(),
+        panel: r.panel.clone(),
+        levels: r.levels.clone(),
+        counts: r.counts.clone(),
+        gdi: r.gdi.clone(),
+        seed: r.source.map(|(s, _)| s.seed),
+        bombs: r.source.and_then(|(s, _)| s.bombs.map(u32::from)),
+        index: r.source.map(|(_, i)| i),
+    }
+}
+
+fn record_from(m: v1::DealRecord) -> Result<DealRecord, Status> {
+    let deal = m.deal.parse().map_err(|e| invalid("deal", e))?;
+    let source = match (m.seed, m.index) {
+        (Some(seed), Some(index)) => {
+            let bombs = m
+                .bombs
+                .map(|b| u8::try_from(b).map_err(|_| invalid("bombs", "too large")))
+                .transpose()?;
+            Some((DealSource { seed, bombs }, index))
+        }
+        (None, None) => None,
+        _ => return Err(invalid("seed/index", "give both or neither")),
+    };
+    let expected = arena_deals::levels::gdi(&m.counts);
+    if m.levels.len() != m.counts.len()
+        || expected.len() != m.gdi.len()
+        || expected
+            .iter()
+            .zip(&m.gdi)
+            .any(|(a, b)| (a - b).abs() > 1e-6)
+    {
+        return Err(invalid(
+            "gdi",
+            format!(
+                "{:?} does not follow from counts {:?} over levels {:?}",
+                m.gdi, m.counts, m.levels
+            ),
+        ));
+    }
+    Ok(DealRecord {
+        id: m.id,
+        deal,
+        source,
+        panel: m.panel,
+        levels: m.levels,
+        counts: m.counts,
+        gdi: m.gdi,
+    })
+}
+
+fn source_of(seed: u64, bombs: Option<u32>) -> Result<DealSource, Status> {
+    let bombs = bombs
+        .map(|b| {
+            u8::try_from(b)
+                .ok()
+                .filter(|b| *b <= 14)
+                .ok_or_else(|| invalid("bombs", "at most 14"))
+        })
+        .transpose()?;
+    Ok(DealSource { seed, bombs })
+}
+
+impl DealLibraryService {
+    /// A service on `store`, running on-demand generation on `threads` worker threads.
+    pub fn new(store: Arc<dyn Store>, threads: usize) -> DealLibraryService {
+        let (watch, _) = tokio::sync::watch::channel(0);
+        DealLibraryService {
+            store,
+            ops: Arc::default(),
+            watch,
+            threads: threads.max(1),
+            next_op: Arc::new(AtomicU64::new(1)),
+        }
+    }
+
+    /// The tonic server for this service.
+    pub fn into_server(self) -> DealLibraryServer<DealLibraryService> {
+        DealLibraryServer::new(self)
+    }
+
+    fn new_op(&self, kind: &str, total: u64) -> v1::Operation {
+        let id = format!(
+            "{kind}-{}-{}",
+            std::process::id(),
+            self.next_op.fetch_add(1, Ordering::Relaxed)
+        );
+        let op = v1::Operation {
+            id,
+            kind: kind.into(),
+            total,
+            ..Default::default()
+        };
+        self.update(op.clone());
+        op
+    }
+
+    fn update(&self, op: v1::Operation) {
+        if let Ok(mut ops) = self.ops.lock() {
+            ops.insert(op.id.clone(), op);
+        }
+        self.watch.send_modify(|v| *v += 1);
+    }
+
+    fn op(&self, id: &str) -> Result<v1::Operation, Status> {
+        self.ops
+            .lock()
+            .ok()
+            .and_then(|o| o.get(id).cloned())
+            .ok_or_else(|| Status::not_found(format!("no operation {id:?}")))
+    }
+}
+
+type RecordStream = Pin<Box<dyn Stream<Item = Result<v1::DealRecord, Status>> + Send>>;
+type OpStream = Pin<Box<dyn Stream<Item = Result<v1::Operation, Status>> + Send>>;
+
+#[tonic::async_trait]
+impl DealLibrary for DealLibraryService {
+    async fn measure(
+        &self,
+        req: Request<v1::MeasureRequest>,
+    ) -> Result<Response<v1::Operation>, Status> {
+        let r = req.into_inner();
+        let panel = panel(r.panel.as_ref())?;
+        let source = source_of(r.seed, r.bombs)?;
+        if r.count == 0 {
+            return Err(invalid("count", "must be at least 1"));
+        }
+        let batch = if r.batch == 0 { DEFAULT_BATCH } else { r.batch };
+        self.store.put_panel(&panel).await.map_err(store_err)?;
+        let done: HashSet<u64> = self
+            .store
+            .measured_indices(&panel.id, &source)
+            .await
+            .map_err(store_err)?
+            .into_iter()
+            .filter(|&i| i < r.count)
+            .collect();
+        let mut op = self.new_op("measure", r.count);
+        op.progress = done.len() as u64;
+        self.update(op.clone());
+        // One batch per block of `batch` indices holding at least one unmeasured deal.
+        let mut first = 0;
+        while first < r.count {
+            let n = (r.count - first).min(u64::from(batch));
+            if (first..first + n).any(|i| !done.contains(&i)) {
+                let job = v1::QueuedJob {
+                    job: Some(v1::queued_job::Job::Gdi(v1::GdiBatch {
+                        operation: op.id.clone(),
+                        panel: r.panel.clone(),
+                        seed: r.seed,
+                        bombs: r.bombs,
+                        first,
+                        count: n as u32,
+                    })),
+                };
+                self.store
+                    .enqueue_job(&format!("{}:{first}", op.id), &job.encode_to_vec())
+                    .await
+                    .map_err(store_err)?;
+            }
+            first += n;
+        }
+        // Follow progress from the store until every deal is measured.
+        let id = op.id.clone();
+        let (svc, start, already, tables) = (
+            self.clone(),
+            Instant::now(),
+            op.progress,
+            panel.landlords.len() as u64,
+        );
+        let (panel_id, total) = (panel.id.clone(), r.count);
+        tokio::spawn(async move {
+            let mut op = op;
+            loop {
+                if let Ok(indices) = svc.store.measured_indices(&panel_id, &source).await {
+                    op.progress = indices.iter().filter(|&&i| i < total).count() as u64;
+                }
+                op.seconds = start.elapsed().as_secs_f64();
+                op.games = (op.progress - already) * tables;
+                op.games_per_second = op.games as f64 / op.seconds.max(1e-9);
+                op.done = op.progress >= total;
+                svc.update(op.clone());
+                if op.done {
+                    break;
+                }
+                tokio::time::sleep(Duration::from_millis(250)).await;
+            }
+        });
+        Ok(Response::new(self.op(&id)?))
+    }
+
+    async fn find(&self, req: Request<v1::FindRequest>) -> Result<Response<v1::Operation>, Status> {
+        let r = req.into_inner();
+        let panel = panel(r.panel.as_ref())?;
+        let bombs = r.bombs.unwrap_or(1);
+        let dim = 2 * (bombs as usize + 1) - 1;
+        if r.centre.len() != dim || r.centre.iter().any(|x| !(0.0..=1.0).contains(x)) {
+            return Err(invalid(
+                "centre",
+                format!("needs {dim} values in [0, 1] for deals with {bombs} bomb(s)"),
+            ));
+        }
+        if r.eps.is_nan() || r.eps <= 0.0 {
+            return Err(invalid("eps", "must be positive"));
+        }
+        if r.count == 0 {
+            return Err(invalid("count", "must be at least 1"));
+        }
+        let source = source_of(r.seed, Some(bombs))?;
+        let start_index = self
+            .store
+            .measured_indices(&panel.id, &source)
+            .await
+            .map_err(store_err)?
+            .last()
+            .map_or(0, |i| i + 1);
+        let op = self.new_op("find", u64::from(r.count));
+        let spec = FindSpec {
+            panel,
+            source,
+            start: start_index,
+            centre: r.centre,
+            eps: r.eps,
+            want: r.count as usize,
+            max_tries: if r.max_tries == 0 {
+                1_000_000
+            } else {
+                r.max_tries
+            },
+            rules: ddz::RuleSet::COMPETITION,
+            threads: self.threads,
+        };
+        let svc = self.clone();
+        let first = op.clone();
+        tokio::spawn(async move {
+            let progress = Arc::new(Progress::default());
+            let stop = AtomicBool::new(false);
+            let ticker = {
+                let (svc, progress, mut op) = (svc.clone(), progress.clone(), first.clone());
+                tokio::spawn(async move {
+                    loop {
+                        tokio::time::sleep(Duration::from_millis(250)).await;
+                        op.progress = progress.found.load(Ordering::Relaxed);
+                        op.tried = progress.deals.load(Ordering::Relaxed);
+                        op.games = progress.games.load(Ordering::Relaxed);
+                        svc.update(op.clone());
+                    }
+                })
+            };
+            let result = arena_deals::find(&*svc.store, &spec, &progress, &stop).await;
+            ticker.abort();
+            let mut op = first;
+            match result {
+                Ok(rep) => {
+                    op.progress = rep.found.len() as u64;
+                    op.tried = rep.tried;
+                    op.games = rep.games;
+                    op.seconds = rep.seconds;
+                    op.games_per_second = rep.games as f64 / rep.seconds.max(1e-9);
+                    op.found = rep.found.iter().map(record_msg).collect();
+                }
+                Err(e) => op.error = e.to_string(),
+            }
+            op.done = true;
+            svc.update(op);
+        });
+        Ok(Response::new(op))
+    }
+
+    async fn get_operation(
+        &self,
+        req: Request<v1::GetOperationRequest>,
+    ) -> Result<Response<v1::Operation>, Status> {
+        Ok(Response::new(self.op(&req.into_inner().id)?))
+    }
+
+    type WatchOperationStream = OpStream;
+
+    async fn watch_operation(
+        &self,
+        req: Request<v1::GetOperationRequest>,
+    ) -> Result<Response<OpStream>, Status> {
+        let id = req.into_inner().id;
+        let first = self.op(&id)?;
+        let (svc, mut rx) = (self.clone(), self.watch.subscribe());
+        let (tx, out) = tokio::sync::mpsc::channel(16);
+        tokio::spawn(async move {
+            let mut last = first.clone();
+            if tx.send(Ok(first)).await.is_err() {
+                return;
+            }
+            while !last.done {
+                if rx.changed().await.is_err() {
+                    return;
+                }
+                match svc.op(&id) {
+                    Ok(op) if op != last => {
+                        last = op.clone();
+                        if tx.send(Ok(op)).await.is_err() {
+                            return;
+                        }
+                    }
+                    Ok(_) => {}
+                    Err(e) => {
+                        let _ = tx.send(Err(e)).await;
+                        return;
+                    }
+                }
+            }
+        });
+        Ok(Response::new(Box::pin(
+            tokio_stream::wrappers::ReceiverStream::new(out),
+        )))
+    }
+
+    async fn query(
+        &self,
+        req: Request<v1::QueryRequest>,
+    ) -> Result<Response<v1::QueryResponse>, Status> {
+        let r = req.into_inner();
+        let panel = panel(r.panel.as_ref())?;
+        if r.centre.is_empty() {
+            return Err(invalid("centre", "missing"));
+        }
+        let records = self.store.deals(&panel.id).await.map_err(store_err)?;
+        let exclude: HashSet<String> = if r.include_used {
+            HashSet::new()
+        } else {
+            self.store
+                .used_deals()
+                .await
+                .map_err(store_err)?
+                .into_keys()
+                .collect()
+        };
+        let index = LibraryIndex::build(&records);
+        let hits = index.within(&r.centre, r.eps, &exclude);
+        let by_id: HashMap<&str, &DealRecord> =
+            records.iter().map(|x| (x.id.as_str(), x)).collect();
+        let deals = hits
+            .iter()
+            .take(r.count as usize)
+            .filter_map(|(_, e)| by_id.get(e.id.as_str()))
+            .map(|x| record_msg(x))
+            .collect();
+        Ok(Response::new(v1::QueryResponse {
+            deals,
+            available: hits.len() as u64,
+        }))
+    }
+
+    async fn claim(
+        &self,
+        req: Request<v1::ClaimRequest>,
+    ) -> Result<Response<v1::ClaimResponse>, Status> {
+        let r = req.into_inner();
+        if r.competition.trim().is_empty() {
+            return Err(invalid("competition", "empty"));
+        }
+        let claimed = self
+            .store
+            .claim_deals(&r.competition, &r.deal_ids)
+            .await
+            .map_err(store_err)?;
+        Ok(Response::new(v1::ClaimResponse { claimed }))
+    }
+
+    type ExportStream = RecordStream;
+
+    async fn export(
+        &self,
+        req: Request<v1::ExportRequest>,
+    ) -> Result<Response<RecordStream>, Status> {
+        let panel = panel(req.into_inner().panel.as_ref())?;
+        let mut records = self.store.deals(&panel.id).await.map_err(store_err)?;
+        records.sort_by(|a, b| a.id.cmp(&b.id));
+        let msgs: Vec<Result<v1::DealRecord, Status>> =
+            records.iter().map(|r| Ok(record_msg(r))).collect();
+        Ok(Response::new(Box::pin(tokio_stream::iter(msgs))))
+    }
+
+    async fn import(
+        &self,
+        req: Request<Streaming<v1::DealRecord>>,
+    ) -> Result<Response<v1::ImportResponse>, Status> {
+        let mut stream = req.into_inner();
+        let (mut received, mut new, mut batch) = (0u64, 0u64, Vec::new());
+        while let Some(m) = stream.next().await {
+            let m = m?;
+            received += 1;
+            batch.push(record_from(m).map_err(|s| {
+                Status::invalid_argument(format!("record {received}: {}", s.message()))
+            })?);
+            if batch.len() >= 1000 {
+                new += self.store.put_deals(&batch).await.map_err(store_err)? as u64;
+                batch.clear();
+            }
+        }
+        new += self.store.put_deals(&batch).await.map_err(store_err)? as u64;
+        Ok(Response::new(v1::ImportResponse { received, new }))
+    }
+
+    async fn stats(
+        &self,
+        req: Request<v1::StatsRequest>,
+    ) -> Result<Response<v1::StatsResponse>, Status> {
+        let panel = panel(req.into_inner().panel.as_ref())?;
+        let records = self.store.deals(&panel.id).await.map_err(store_err)?;
+        let used = self.store.used_deals().await.map_err(store_err)?.len() as u64;
+        let mut dims: HashMap<usize, usize> = HashMap::new();
+        for r in &records {
+            *dims.entry(r.gdi.len()).or_default() += 1;
+        }
+        let dim = dims
+            .into_iter()
+            .max_by_key(|&(d, n)| (n, d))
+            .map_or(0, |(d, _)| d);
+        let mut resp = v1::StatsResponse {
+            panel: panel.id.clone(),
+            deals: records.len() as u64,
+            used,
+            ..Default::default()
+        };
+        for j in 0..dim {
+            let mut v: Vec<f64> = records
+                .iter()
+                .filter(|r| r.gdi.len() == dim)
+                .map(|r| r.gdi[j])
+                .collect();
+            v.sort_by(f64::total_cmp);
+            let q = |p: f64| v[((v.len() - 1) as f64 * p).round() as usize];
+            resp.mean.push(v.iter().sum::<f64>() / v.len() as f64);
+            resp.p10.push(q(0.1));
+            resp.p50.push(q(0.5));
+            resp.p90.push(q(0.9));
+        }
+        Ok(Response::new(resp))
+    }
+}
+
+/// Serves the deal library (with gRPC health and reflection) on `listener` until `shutdown`.
+pub async fn serve_with_listener(
+    listener: tokio::net::TcpListener,
+    store: Arc<dyn Store>,
+    threads: usize,
+    shutdown: impl std::future::Future<Output = ()> + Send,
+) -> Result<(), ServeError> {
+    let (health, health_service) = tonic_health::server::health_reporter();
+    health
+        .set_serving::<DealLibraryServer<DealLibraryService>>()
+        .await;
+    let reflection = tonic_reflection::server::Builder::configure()
+        .register_encoded_file_descriptor_set(arena_proto::FILE_DESCRIPTOR_SET)
+        .register_encoded_file_descriptor_set(tonic_health::pb::FILE_DESCRIPTOR_SET)
+        .build_v1()
+        .map_err(|e| ServeError::Reflection(e.to_string()))?;
+    tracing::info!(addr = ?listener.local_addr().ok(), store = %store.describe(), "deal library starting");
+    tonic::transport::Server::builder()
+        .add_service(health_service)
+        .add_service(reflection)
+        .add_service(DealLibraryService::new(store, threads).into_server())
+        .serve_with_incoming_shutdown(
+            tokio_stream::wrappers::TcpListenerStream::new(listener),
+            shutdown,
+        )
+        .await?;
+    Ok(())
+}
+
+/// Why the deal-library server stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum ServeError {
+    /// The gRPC server failed.
+    #[error("gRPC server: {0}")]
+    Serve(#[from] tonic::transport::Error),
+    /// The reflection service could not be built.
+    #[error("reflection: {0}")]
+    Reflection(String),
+}
