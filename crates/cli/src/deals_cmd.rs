@@ -33,6 +33,37 @@ pub enum DealsCommand {
     Export(ExportArgs),
     /// Read measured deals from JSON lines or CSV (format detected).
     Import(ImportArgs),
+    /// Measure through a running deal-library service: GDI batches go to the job stream and any
+    /// table-referee runs them.
+    Measure(RemoteMeasureArgs),
+}
+
+#[derive(Args)]
+pub struct RemoteMeasureArgs {
+    /// The deal-library's gRPC address.
+    #[arg(
+        long,
+        env = "ARENA_DEAL_LIBRARY",
+        default_value = "http://127.0.0.1:50053"
+    )]
+    library: String,
+    /// Deals 0..COUNT of the stream.
+    #[arg(long)]
+    count: u64,
+    /// Exactly this many bombs per deal.
+    #[arg(long)]
+    bombs: Option<u32>,
+    /// Seed of the deal stream.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Deals per GDI batch job.
+    #[arg(long, default_value_t = 200)]
+    batch: u32,
+    #[command(flatten)]
+    panel: PanelArgs,
+    /// End by printing one JSON object.
+    #[arg(long)]
+    json: bool,
 }
 
 /// The measuring panel.
@@ -185,6 +216,7 @@ pub fn run(cmd: DealsCommand) -> Result<()> {
         DealsCommand::Stats(a) => rt.block_on(stats(a)),
         DealsCommand::Export(a) => rt.block_on(export(a)),
         DealsCommand::Import(a) => rt.block_on(import(a)),
+        DealsCommand::Measure(a) => rt.block_on(remote_measure(a)),
     }
 }
 
@@ -492,5 +524,69 @@ async fn import(a: ImportArgs) -> Result<()> {
         records.len() - new,
         store.describe()
     );
+    Ok(())
+}
+
+async fn remote_measure(a: RemoteMeasureArgs) -> Result<()> {
+    use arena_proto::v1;
+    use tokio_stream::StreamExt;
+    let mut client = v1::deal_library_client::DealLibraryClient::connect(a.library.clone())
+        .await
+        .with_context(|| format!("connecting to the deal library at {}", a.library))?;
+    let panel = v1::PanelSpec {
+        landlords: a.panel.panel.clone(),
+        farmers: a.panel.farmers.clone(),
+        scoring: a.panel.scoring.to_string(),
+    };
+    let op = client
+        .measure(v1::MeasureRequest {
+            panel: Some(panel),
+            seed: a.seed,
+            bombs: a.bombs,
+            count: a.count,
+            batch: a.batch,
+        })
+        .await
+        .map_err(|s| anyhow::anyhow!("{} ({:?})", s.message(), s.code()))?
+        .into_inner();
+    if !a.json {
+        eprintln!(
+            "operation {}: {} of {} deals already measured",
+            op.id, op.progress, op.total
+        );
+    }
+    let mut stream = client
+        .watch_operation(v1::GetOperationRequest { id: op.id.clone() })
+        .await?
+        .into_inner();
+    let mut last = op;
+    while let Some(next) = stream.next().await {
+        last = next?;
+        if !a.json {
+            eprint!(
+                "\r{}/{} deals, {:.0} games/s   ",
+                last.progress, last.total, last.games_per_second
+            );
+        }
+        if last.done {
+            break;
+        }
+    }
+    if a.json {
+        println!(
+            "{}",
+            json!({"operation": last.id, "deals": last.progress, "total": last.total, "games": last.games,
+                   "seconds": last.seconds, "games_per_second": last.games_per_second, "error": last.error})
+        );
+    } else {
+        eprintln!();
+        println!(
+            "measured through the deal library: {} deals, {} games in {:.1} s, {:.0} games/s",
+            last.progress, last.games, last.seconds, last.games_per_second
+        );
+    }
+    if !last.error.is_empty() {
+        bail!("{}", last.error);
+    }
     Ok(())
 }

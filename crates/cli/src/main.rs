@@ -35,6 +35,8 @@ enum Command {
     TableReferee(services_cmd::RefereeArgs),
     /// Run the bot-host role: remote, program and built-in bots behind seat streams.
     BotHost(services_cmd::BotHostArgs),
+    /// Run the deal-library role: difficulty measurement fanned out to referees, equal-strength queries.
+    DealLibrary(services_cmd::DealLibraryArgs),
     /// Run every role in one process on the embedded store.
     Standalone(services_cmd::StandaloneArgs),
     /// Register and list bots.
@@ -53,6 +55,7 @@ fn main() -> std::process::ExitCode {
         Command::Compete(a) => compete_cmd::run(a),
         Command::TableReferee(a) => services_cmd::referee(a),
         Command::BotHost(a) => services_cmd::bot_host(a),
+        Command::DealLibrary(a) => services_cmd::deal_library(a),
         Command::Standalone(a) => services_cmd::standalone(a),
         Command::Bots(c) => services_cmd::bots(c),
         Command::Table(c) => services_cmd::table(c),

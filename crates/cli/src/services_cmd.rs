@@ -58,6 +58,23 @@ pub struct BotHostArgs {
     store: StoreArgs,
 }
 
+/// `arena deal-library`: the deal library over gRPC.
+#[derive(Args)]
+pub struct DealLibraryArgs {
+    /// gRPC listen address (DealLibrary, health, reflection).
+    #[arg(
+        long,
+        env = "ARENA_DEAL_LIBRARY_LISTEN",
+        default_value = "127.0.0.1:50053"
+    )]
+    listen: SocketAddr,
+    /// Worker threads for on-demand generation.
+    #[arg(long, env = "ARENA_THREADS")]
+    threads: Option<usize>,
+    #[command(flatten)]
+    store: StoreArgs,
+}
+
 /// `arena standalone`: every role in one process on the embedded store.
 #[derive(Args)]
 pub struct StandaloneArgs {
@@ -70,6 +87,9 @@ pub struct StandaloneArgs {
     /// bot-host listen address.
     #[arg(long, default_value = "127.0.0.1:50052")]
     bot_host_listen: SocketAddr,
+    /// deal-library listen address.
+    #[arg(long, default_value = "127.0.0.1:50053")]
+    deal_library_listen: SocketAddr,
 }
 
 /// Bot registry commands.
@@ -241,7 +261,29 @@ pub fn bot_host(a: BotHostArgs) -> Result<()> {
     })
 }
 
-/// Runs `arena standalone`: table-referee and bot-host in one process on the embedded store.
+/// Runs `arena deal-library`.
+pub fn deal_library(a: DealLibraryArgs) -> Result<()> {
+    let rt = runtime()?;
+    rt.block_on(async {
+        let _telemetry = arena_telemetry::init("arena-deal-library")?;
+        let store = a.store.open().await?;
+        let threads = crate::deals_cmd::threads(a.threads);
+        println!(
+            "arena deal-library: listen {}, {threads} threads, store {}",
+            a.listen,
+            store.describe()
+        );
+        let listener = tokio::net::TcpListener::bind(a.listen)
+            .await
+            .with_context(|| format!("binding {}", a.listen))?;
+        arena_deal_library::serve_with_listener(listener, store, threads, shutdown_signal())
+            .await?;
+        Ok(())
+    })
+}
+
+/// Runs `arena standalone`: table-referee, bot-host and deal-library in one process on the
+/// embedded store.
 pub fn standalone(a: StandaloneArgs) -> Result<()> {
     let rt = runtime()?;
     rt.block_on(async {
@@ -265,6 +307,10 @@ pub fn standalone(a: StandaloneArgs) -> Result<()> {
         println!("arena standalone: store {}", store.describe());
         println!("  bot-host      {host_cfg}");
         println!("  table-referee {ref_cfg:?}");
+        println!("  deal-library  listen {}", a.deal_library_listen);
+        let library_listener = tokio::net::TcpListener::bind(a.deal_library_listen)
+            .await
+            .with_context(|| format!("binding {}", a.deal_library_listen))?;
         let (tx, rx) = tokio::sync::watch::channel(false);
         let wait = |mut rx: tokio::sync::watch::Receiver<bool>| async move {
             let _ = rx.wait_for(|stop| *stop).await;
@@ -274,12 +320,24 @@ pub fn standalone(a: StandaloneArgs) -> Result<()> {
             store.clone(),
             wait(rx.clone()),
         ));
-        let referee = tokio::spawn(arena_referee::serve(ref_cfg, store.clone(), wait(rx)));
+        let referee = tokio::spawn(arena_referee::serve(
+            ref_cfg,
+            store.clone(),
+            wait(rx.clone()),
+        ));
+        let threads = crate::deals_cmd::threads(None);
+        let library = tokio::spawn(arena_deal_library::serve_with_listener(
+            library_listener,
+            store.clone(),
+            threads,
+            wait(rx),
+        ));
         shutdown_signal().await;
         let _ = tx.send(true);
-        let (h, r) = tokio::join!(host, referee);
+        let (h, r, l) = tokio::join!(host, referee, library);
         h.context("bot-host task")??;
         r.context("table-referee task")??;
+        l.context("deal-library task")??;
         Ok(())
     })
 }
