@@ -61,3 +61,65 @@ fn bots_add_issues_a_token_once_and_refuses_taken_or_builtin_names() {
     );
     assert!(!out.contains(token), "the token is never shown again");
 }
+
+#[test]
+fn standalone_serves_a_deal_library_whose_measurements_its_referee_runs() {
+    use std::net::TcpListener;
+    let dir = tempfile::tempdir().unwrap();
+    let port = || {
+        TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port()
+    };
+    let (r, b, l) = (port(), port(), port());
+    let mut child = Command::new(env!("CARGO_BIN_EXE_arena"))
+        .args([
+            "standalone",
+            "--data-dir",
+            dir.path().to_str().unwrap(),
+            "--referee-listen",
+            &format!("127.0.0.1:{r}"),
+            "--bot-host-listen",
+            &format!("127.0.0.1:{b}"),
+            "--deal-library-listen",
+            &format!("127.0.0.1:{l}"),
+        ])
+        .env("ARENA_LOG", "warn")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let library = format!("http://127.0.0.1:{l}");
+    let mut result = None;
+    for _ in 0..100 {
+        let (out, err, ok) = arena(&[
+            "deals",
+            "measure",
+            "--library",
+            &library,
+            "--count",
+            "120",
+            "--bombs",
+            "1",
+            "--panel",
+            "ladder:5",
+            "--batch",
+            "30",
+            "--json",
+        ]);
+        if ok {
+            result = Some(out);
+            break;
+        }
+        assert!(err.contains("connecting"), "{err}");
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    let out = result.expect("the deal library answered");
+    let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(v["deals"], 120, "{v}");
+    assert_eq!(v["error"], "");
+}
