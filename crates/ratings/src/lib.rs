@@ -1,0 +1,156 @@
+//! Ratings for the continuous ladder.
+//!
+//! Dou Dizhu is two against one, so a single table says little about two bots: the landlord's
+//! cards dominate. The ladder therefore plays **duplicate pairs**: the same deal twice, A as
+//! landlord against B in both farmer seats, then B as landlord against A. Each bot's pair score is
+//! its landlord score plus its farmer team's score; the deal's luck cancels, and the pair is one
+//! game between A and B: a win, a draw or a loss. That outcome updates a Weng-Lin rating (a
+//! Bayesian rating with a mean μ and an uncertainty σ, from the `skillratings` crate) kept per bot
+//! *release*, and the leaderboard ranks by the conservative score μ − 3σ, so a new release has
+//! to play before it can rank high.
+
+use std::collections::BTreeMap;
+
+use skillratings::Outcomes;
+use skillratings::weng_lin::{WengLinConfig, WengLinRating, weng_lin};
+
+/// A bot release's rating.
+#[derive(Copy, Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Rating {
+    /// Mean skill (starts at 25).
+    pub mu: f64,
+    /// Uncertainty (starts at 25/3).
+    pub sigma: f64,
+    /// Duplicate pairs played.
+    pub games: u64,
+}
+
+impl Default for Rating {
+    fn default() -> Self {
+        let r = WengLinRating::new();
+        Rating {
+            mu: r.rating,
+            sigma: r.uncertainty,
+            games: 0,
+        }
+    }
+}
+
+impl Rating {
+    /// The leaderboard score: μ − 3σ.
+    pub fn conservative(&self) -> f64 {
+        self.mu - 3.0 * self.sigma
+    }
+}
+
+/// The outcome of a duplicate pair for A: A's pair score against B's (same deal, roles swapped).
+pub fn pair_outcome(a_pair_score: f64, b_pair_score: f64) -> Outcomes {
+    if a_pair_score > b_pair_score {
+        Outcomes::WIN
+    } else if a_pair_score < b_pair_score {
+        Outcomes::LOSS
+    } else {
+        Outcomes::DRAW
+    }
+}
+
+/// Ratings of every bot release, keyed `bot@release`.
+#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
+pub struct Ratings {
+    ratings: BTreeMap<String, Rating>,
+}
+
+/// The key of a bot release.
+pub fn key(bot: &str, release: &str) -> String {
+    format!("{bot}@{release}")
+}
+
+impl Ratings {
+    /// A release's rating (the default for one never seen).
+    pub fn get(&self, key: &str) -> Rating {
+        self.ratings.get(key).copied().unwrap_or_default()
+    }
+
+    /// Records one duplicate pair between releases `a` and `b` with their pair scores.
+    pub fn record_pair(&mut self, a: &str, b: &str, a_pair_score: f64, b_pair_score: f64) {
+        if a == b {
+            return;
+        }
+        let (ra, rb) = (self.get(a), self.get(b));
+        let cfg = WengLinConfig::new();
+        let (na, nb) = weng_lin(
+            &WengLinRating {
+                rating: ra.mu,
+                uncertainty: ra.sigma,
+            },
+            &WengLinRating {
+                rating: rb.mu,
+                uncertainty: rb.sigma,
+            },
+            &pair_outcome(a_pair_score, b_pair_score),
+            &cfg,
+        );
+        self.ratings.insert(
+            a.into(),
+            Rating {
+                mu: na.rating,
+                sigma: na.uncertainty,
+                games: ra.games + 1,
+            },
+        );
+        self.ratings.insert(
+            b.into(),
+            Rating {
+                mu: nb.rating,
+                sigma: nb.uncertainty,
+                games: rb.games + 1,
+            },
+        );
+    }
+
+    /// Every release, best conservative score first (ties by name).
+    pub fn leaderboard(&self) -> Vec<(String, Rating)> {
+        let mut v: Vec<(String, Rating)> =
+            self.ratings.iter().map(|(k, r)| (k.clone(), *r)).collect();
+        v.sort_by(|x, y| {
+            y.1.conservative()
+                .total_cmp(&x.1.conservative())
+                .then(x.0.cmp(&y.0))
+        });
+        v
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wins_raise_mu_and_every_game_lowers_sigma() {
+        let mut r = Ratings::default();
+        r.record_pair("a@1", "b@1", 3.0, -1.0);
+        let (a, b) = (r.get("a@1"), r.get("b@1"));
+        assert!(a.mu > 25.0 && b.mu < 25.0);
+        assert!(a.sigma < 25.0 / 3.0 && b.sigma < 25.0 / 3.0);
+        r.record_pair("a@1", "b@1", 0.0, 0.0);
+        assert!(
+            r.get("a@1").sigma < a.sigma,
+            "a draw still teaches something"
+        );
+        assert_eq!(r.get("a@1").games, 2);
+        r.record_pair("a@1", "a@1", 5.0, 0.0);
+        assert_eq!(r.get("a@1").games, 2, "a release never plays itself");
+    }
+
+    #[test]
+    fn a_new_release_starts_low_on_the_conservative_board() {
+        let mut r = Ratings::default();
+        for _ in 0..30 {
+            r.record_pair("old@1", "other@1", 1.0, 1.0);
+        }
+        r.record_pair("new@2", "other@1", 2.0, 1.0);
+        let board = r.leaderboard();
+        let pos = |k: &str| board.iter().position(|(n, _)| n == k).unwrap();
+        assert!(pos("old@1") < pos("new@2"), "{board:?}");
+    }
+}
