@@ -42,17 +42,6 @@ async fn measure_fans_out_to_a_referee_and_the_library_answers() {
     let store: Arc<dyn Store> = Arc::new(EmbeddedStore::open(dir.path()).unwrap());
     let svc = DealLibraryService::new(store.clone(), 2);
 
-    // A referee takes the GDI batches from the job stream.
-    let (stop, rx) = tokio::sync::oneshot::channel::<()>();
-    let cfg = arena_referee::RefereeConfig {
-        referee_id: "gdi-1".into(),
-        poll_interval: Duration::from_millis(20),
-        ..Default::default()
-    };
-    let referee = tokio::spawn(arena_referee::work(cfg, store.clone(), async {
-        let _ = rx.await;
-    }));
-
     let op = svc
         .measure(Request::new(v1::MeasureRequest {
             panel: panel(),
@@ -68,10 +57,19 @@ async fn measure_fans_out_to_a_referee_and_the_library_answers() {
         (op.kind.as_str(), op.total, op.done),
         ("measure", 300, false)
     );
-    assert_eq!(
-        store.job_counts().await.unwrap().waiting + store.job_counts().await.unwrap().pending,
-        8
-    );
+    // 300 deals in batches of 40: 8 batches wait on the job stream.
+    assert_eq!(store.job_counts().await.unwrap().waiting, 8);
+    // Only now does a referee start taking the GDI batches from the job stream.
+    let (stop, rx) = tokio::sync::oneshot::channel::<()>();
+    let cfg = arena_referee::RefereeConfig {
+        referee_id: "gdi-1".into(),
+        poll_interval: Duration::from_millis(20),
+        ..Default::default()
+    };
+    let referee = tokio::spawn(arena_referee::work(cfg, store.clone(), async {
+        let _ = rx.await;
+    }));
+
     let done = wait_done(&svc, &op.id).await;
     assert_eq!(done.progress, 300);
     assert!(done.error.is_empty(), "{}", done.error);
