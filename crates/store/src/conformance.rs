@@ -103,6 +103,7 @@ pub async fn run_all(store: &dyn Store) {
     consumers_drain_the_queue(&[store, store, store, store], false).await;
     consumers_drain_the_queue(&[store, store, store, store], true).await;
     results_are_written_once(&[store, store, store]).await;
+    records_and_swaps(&[store, store, store, store]).await;
     bots_register_once(store).await;
     presence_expires(store).await;
     job_and_result_input_is_rejected(store).await;
@@ -1579,4 +1580,76 @@ pub async fn job_and_result_input_is_rejected(store: &dyn Store) {
     expect_invalid("result(\"\")", store.result("").await);
     expect_invalid("replay(\"\")", store.replay("").await);
     expect_invalid("results_for(\"\")", store.results_for("").await);
+}
+
+/// Records: put replaces, get and list see it, kinds do not mix, and a swap happens only from the
+/// expected value — with several racing swappers exactly one wins.
+pub async fn records_and_swaps(stores: &[&dyn Store]) {
+    let store = stores[0];
+    let (kind, other) = (unique("kind"), unique("other"));
+    assert_eq!(store.record(&kind, "a").await.unwrap(), None);
+    assert!(store.records(&kind).await.unwrap().is_empty());
+    store.put_record(&kind, "b", b"two").await.unwrap();
+    store.put_record(&kind, "a", b"one").await.unwrap();
+    store.put_record(&other, "a", b"elsewhere").await.unwrap();
+    store.put_record(&kind, "a", b"uno").await.unwrap();
+    assert_eq!(
+        store.record(&kind, "a").await.unwrap().as_deref(),
+        Some(&b"uno"[..])
+    );
+    assert_eq!(
+        store.records(&kind).await.unwrap(),
+        vec![
+            ("a".to_string(), b"uno".to_vec()),
+            ("b".to_string(), b"two".to_vec())
+        ]
+    );
+    assert!(
+        !store
+            .swap_record(&kind, "a", Some(b"one"), b"x")
+            .await
+            .unwrap(),
+        "stale expectation"
+    );
+    assert!(
+        !store.swap_record(&kind, "a", None, b"x").await.unwrap(),
+        "expects absent, is present"
+    );
+    assert!(
+        store
+            .swap_record(&kind, "a", Some(b"uno"), b"dos")
+            .await
+            .unwrap()
+    );
+    assert!(store.swap_record(&kind, "c", None, b"new").await.unwrap());
+    assert_eq!(
+        store.record(&kind, "c").await.unwrap().as_deref(),
+        Some(&b"new"[..])
+    );
+    assert!(matches!(
+        store.put_record("", "a", b"v").await,
+        Err(StoreError::Invalid(_))
+    ));
+
+    // Racing transitions from the same state: exactly one wins.
+    store.put_record(&kind, "race", b"running").await.unwrap();
+    let kind = &kind;
+    let racers: Vec<BoxedFuture<'_, bool>> = stores
+        .iter()
+        .enumerate()
+        .map(|(i, s)| -> BoxedFuture<'_, bool> {
+            Box::pin(async move {
+                s.swap_record(
+                    kind,
+                    "race",
+                    Some(b"running"),
+                    format!("finished-{i}").as_bytes(),
+                )
+                .await
+                .unwrap()
+            })
+        })
+        .collect();
+    let wins = join_all(racers).await;
+    assert_eq!(wins.iter().filter(|w| **w).count(), 1, "{wins:?}");
 }

@@ -91,6 +91,7 @@ const REPLAYS: TableDefinition<&str, &[u8]> = TableDefinition::new("replays");
 const COMPETITION_RESULTS: TableDefinition<(&str, &str), ()> =
     TableDefinition::new("competition_results");
 const BOTS: TableDefinition<&str, &[u8]> = TableDefinition::new("bots");
+const RECORDS: TableDefinition<(&str, &str), &[u8]> = TableDefinition::new("records");
 
 /// The key of `JOB_SEQ` holding the next entry id.
 const NEXT_ENTRY: &str = "next";
@@ -1009,6 +1010,69 @@ impl Store for EmbeddedStore {
         hosts.sort_unstable();
         Ok(hosts)
     }
+
+    async fn put_record(&self, kind: &str, key: &str, value: &[u8]) -> StoreResult<()> {
+        self.swap_record_inner(kind, key, None, value, true)
+            .await
+            .map(|_| ())
+    }
+
+    async fn swap_record(
+        &self,
+        kind: &str,
+        key: &str,
+        expected: Option<&[u8]>,
+        value: &[u8],
+    ) -> StoreResult<bool> {
+        self.swap_record_inner(kind, key, expected, value, false)
+            .await
+    }
+
+    async fn record(&self, kind: &str, key: &str) -> StoreResult<Option<Vec<u8>>> {
+        check_id("record kind", kind)?;
+        check_id("record key", key)?;
+        let (kind, key) = (kind.to_string(), key.to_string());
+        self.run(move |db, path| {
+            let txn = db.begin_read().map_err(|e| map_err(path, e))?;
+            let table = match txn.open_table(RECORDS) {
+                Ok(t) => t,
+                Err(redb::TableError::TableDoesNotExist(_)) => return Ok(None),
+                Err(e) => return Err(map_err(path, e)),
+            };
+            let value = table
+                .get((kind.as_str(), key.as_str()))
+                .map_err(|e| map_err(path, e))?;
+            Ok(value.map(|v| v.value().to_vec()))
+        })
+        .await
+    }
+
+    async fn records(&self, kind: &str) -> StoreResult<Vec<(String, Vec<u8>)>> {
+        check_id("record kind", kind)?;
+        let kind = kind.to_string();
+        self.run(move |db, path| {
+            let txn = db.begin_read().map_err(|e| map_err(path, e))?;
+            let table = match txn.open_table(RECORDS) {
+                Ok(t) => t,
+                Err(redb::TableError::TableDoesNotExist(_)) => return Ok(Vec::new()),
+                Err(e) => return Err(map_err(path, e)),
+            };
+            let mut out = Vec::new();
+            for entry in table
+                .range((kind.as_str(), "")..)
+                .map_err(|e| map_err(path, e))?
+            {
+                let (k, v) = entry.map_err(|e| map_err(path, e))?;
+                let (record_kind, key) = k.value();
+                if record_kind != kind {
+                    break;
+                }
+                out.push((key.to_string(), v.value().to_vec()));
+            }
+            Ok(out)
+        })
+        .await
+    }
 }
 
 impl EmbeddedStore {
@@ -1030,6 +1094,46 @@ impl EmbeddedStore {
 
     /// Adds a bot (`replace` false: only if its name is free) or replaces one (`replace` true:
     /// only if it exists). Whether it was written.
+    async fn swap_record_inner(
+        &self,
+        kind: &str,
+        key: &str,
+        expected: Option<&[u8]>,
+        value: &[u8],
+        always: bool,
+    ) -> StoreResult<bool> {
+        check_id("record kind", kind)?;
+        check_id("record key", key)?;
+        let (kind, key, value) = (kind.to_string(), key.to_string(), value.to_vec());
+        let expected = expected.map(<[u8]>::to_vec);
+        self.run(move |db, path| {
+            let err = |e: redb::Error| map_err(path, e);
+            let txn = db.begin_write().map_err(|e| err(e.into()))?;
+            let swapped = {
+                let mut table = txn.open_table(RECORDS).map_err(|e| err(e.into()))?;
+                let current = table
+                    .get((kind.as_str(), key.as_str()))
+                    .map_err(|e| err(e.into()))?
+                    .map(|v| v.value().to_vec());
+                if always || current == expected {
+                    table
+                        .insert((kind.as_str(), key.as_str()), value.as_slice())
+                        .map_err(|e| err(e.into()))?;
+                    true
+                } else {
+                    false
+                }
+            };
+            if swapped {
+                txn.commit().map_err(|e| err(e.into()))?;
+            } else {
+                txn.abort().map_err(|e| err(e.into()))?;
+            }
+            Ok(swapped)
+        })
+        .await
+    }
+
     async fn write_bot(&self, bot: &BotRecord, replace: bool) -> StoreResult<bool> {
         let name = bot.name.clone();
         let json = encode(bot)?;

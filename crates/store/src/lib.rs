@@ -254,6 +254,28 @@ pub trait Store: Send + Sync {
 
     /// The hosts currently holding `bot` (unexpired records only).
     async fn presence(&self, bot: &str) -> StoreResult<Vec<String>>;
+
+    // ---- Records: small pieces of service state (a competition's definition and progress). ----
+
+    /// Stores `value` under (`kind`, `key`), replacing any previous value.
+    async fn put_record(&self, kind: &str, key: &str, value: &[u8]) -> StoreResult<()>;
+
+    /// Replaces the value under (`kind`, `key`) only if it is currently `expected` (`None`: no
+    /// value yet); true if it did. Transitions that must happen once (a competition finishing)
+    /// use it, so two instances racing to make one never both succeed.
+    async fn swap_record(
+        &self,
+        kind: &str,
+        key: &str,
+        expected: Option<&[u8]>,
+        value: &[u8],
+    ) -> StoreResult<bool>;
+
+    /// The value under (`kind`, `key`).
+    async fn record(&self, kind: &str, key: &str) -> StoreResult<Option<Vec<u8>>>;
+
+    /// Every (key, value) of `kind`, ordered by key.
+    async fn records(&self, kind: &str) -> StoreResult<Vec<(String, Vec<u8>)>>;
 }
 
 /// A job taken from the queue.

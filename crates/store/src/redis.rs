@@ -167,6 +167,16 @@ return 1
 
 /// `update_bot`: KEYS[1] = bots hash, ARGV = (name, JSON). 1 if the bot existed and was
 /// replaced, 0 if it is unknown.
+/// Compare-and-swap of one record: ARGV = field, expect-present flag ('0'/'1'), expected, value.
+const SWAP_RECORD: &str = r#"
+local current = redis.call('HGET', KEYS[1], ARGV[1])
+if (ARGV[2] == '0' and current == false) or (ARGV[2] == '1' and current == ARGV[3]) then
+  redis.call('HSET', KEYS[1], ARGV[1], ARGV[4])
+  return 1
+end
+return 0
+"#;
+
 const UPDATE_BOT: &str = r#"
 if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 0 then return 0 end
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
@@ -205,6 +215,7 @@ struct Scripts {
     job_counts: Script,
     put_result: Script,
     update_bot: Script,
+    swap_record: Script,
     set_presence: Script,
     presence: Script,
 }
@@ -220,6 +231,7 @@ impl Scripts {
             job_counts: Script::new(JOB_COUNTS),
             put_result: Script::new(PUT_RESULT),
             update_bot: Script::new(UPDATE_BOT),
+            swap_record: Script::new(SWAP_RECORD),
             set_presence: Script::new(&format!("{NOW_MS}{SET_PRESENCE}")),
             presence: Script::new(&format!("{NOW_MS}{PRESENCE}")),
         }
@@ -338,6 +350,10 @@ impl RedisStore {
 
     fn bots_key(&self) -> String {
         format!("{}:bots", self.prefix)
+    }
+
+    fn records_key(&self, kind: &str) -> String {
+        format!("{}:records:{kind}", self.prefix)
     }
 
     fn presence_key(&self, bot: &str) -> String {
@@ -1047,6 +1063,64 @@ impl Store for RedisStore {
             .map_err(|e| self.error(&key, e))?;
         hosts.sort_unstable();
         Ok(hosts)
+    }
+
+    async fn put_record(&self, kind: &str, key: &str, value: &[u8]) -> StoreResult<()> {
+        check_id("record kind", kind)?;
+        check_id("record key", key)?;
+        let hash = self.records_key(kind);
+        let mut conn = self.conn.clone();
+        conn.hset::<_, _, _, ()>(&hash, key, value)
+            .await
+            .map_err(|e| self.error(&hash, e))
+    }
+
+    async fn swap_record(
+        &self,
+        kind: &str,
+        key: &str,
+        expected: Option<&[u8]>,
+        value: &[u8],
+    ) -> StoreResult<bool> {
+        check_id("record kind", kind)?;
+        check_id("record key", key)?;
+        let hash = self.records_key(kind);
+        let mut conn = self.conn.clone();
+        let swapped: u8 = self
+            .scripts
+            .swap_record
+            .key(&hash)
+            .arg(key)
+            .arg(if expected.is_some() { "1" } else { "0" })
+            .arg(expected.unwrap_or_default())
+            .arg(value)
+            .invoke_async(&mut conn)
+            .await
+            .map_err(|e| self.error(&hash, e))?;
+        Ok(swapped == 1)
+    }
+
+    async fn record(&self, kind: &str, key: &str) -> StoreResult<Option<Vec<u8>>> {
+        check_id("record kind", kind)?;
+        check_id("record key", key)?;
+        let hash = self.records_key(kind);
+        let mut conn = self.conn.clone();
+        conn.hget(&hash, key)
+            .await
+            .map_err(|e| self.error(&hash, e))
+    }
+
+    async fn records(&self, kind: &str) -> StoreResult<Vec<(String, Vec<u8>)>> {
+        check_id("record kind", kind)?;
+        let hash = self.records_key(kind);
+        let mut conn = self.conn.clone();
+        let all: HashMap<String, Vec<u8>> = conn
+            .hgetall(&hash)
+            .await
+            .map_err(|e| self.error(&hash, e))?;
+        let mut all: Vec<(String, Vec<u8>)> = all.into_iter().collect();
+        all.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+        Ok(all)
     }
 }
 

@@ -245,6 +245,13 @@ macro_rules! suite {
             }
 
             #[tokio::test(flavor = $flavor)]
+            async fn records_and_swaps() {
+                let f = super::$backend().await;
+                let (a, b) = (&*f.first, &*f.second);
+                conformance::records_and_swaps(&[a, b, a, b]).await;
+            }
+
+            #[tokio::test(flavor = $flavor)]
             async fn bots_register_once() {
                 let f = super::$backend().await;
                 conformance::bots_register_once(&*f.first).await;

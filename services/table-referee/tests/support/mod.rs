@@ -228,6 +228,28 @@ impl Store for Faulty {
         self.check()?;
         self.inner.presence(bot).await
     }
+    async fn put_record(&self, kind: &str, key: &str, value: &[u8]) -> StoreResult<()> {
+        self.check()?;
+        self.inner.put_record(kind, key, value).await
+    }
+    async fn swap_record(
+        &self,
+        kind: &str,
+        key: &str,
+        expected: Option<&[u8]>,
+        value: &[u8],
+    ) -> StoreResult<bool> {
+        self.check()?;
+        self.inner.swap_record(kind, key, expected, value).await
+    }
+    async fn record(&self, kind: &str, key: &str) -> StoreResult<Option<Vec<u8>>> {
+        self.check()?;
+        self.inner.record(kind, key).await
+    }
+    async fn records(&self, kind: &str) -> StoreResult<Vec<(String, Vec<u8>)>> {
+        self.check()?;
+        self.inner.records(kind).await
+    }
 }
 
 /// A bot-host whose every bot answers with the first legal action.
