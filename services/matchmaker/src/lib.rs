@@ -1,0 +1,647 @@
+//! The matchmaker (`arena.v1.Matchmaker`): competitions over gRPC.
+//!
+//! A competition is planned from the deal library (duplicate, equal-strength, random or
+//! difficulty-adjusted deals), its deals are claimed so no other competition gets them, and
+//! every table goes onto the job stream for the referees. Its definition and state live in the
+//! store (record kind `competition`), so a restarted matchmaker — or another instance — picks it
+//! up: [`supervise`] re-enqueues the tables of a competition whose enqueueing was interrupted
+//! (results are written once per table, so a table enqueued twice still counts once) and finishes
+//! it with a compare-and-swap from `running` to `finished`, which succeeds exactly once.
+//!
+//! Not yet here: seat rotation, the continuous ranked ladder and its leaderboard.
+
+use std::collections::{BTreeMap, HashSet};
+use std::pin::Pin;
+use std::sync::Arc;
+use std::time::Duration;
+
+use arena_compete::{Format, Reuse, Shape, Standings};
+use arena_proto::v1;
+use arena_proto::v1::matchmaker_server::{Matchmaker, MatchmakerServer};
+use arena_store::{Store, StoreError};
+use prost::Message;
+use tokio_stream::Stream;
+use tonic::{Request, Response, Status};
+
+/// Record kind of competitions.
+pub const COMPETITION: &str = "competition";
+/// Record kind of a competition whose tables are all on the job stream.
+pub const ENQUEUED: &str = "competition-enqueued";
+/// Record kind of final standings.
+pub const FINAL_STANDINGS: &str = "competition-standings";
+
+fn invalid(field: &str, why: impl std::fmt::Display) -> Status {
+    Status::invalid_argument(format!("{field}: {why}"))
+}
+
+fn store_err(e: StoreError) -> Status {
+    match e {
+        StoreError::Invalid(m) => Status::invalid_argument(m),
+        other => Status::unavailable(other.to_string()),
+    }
+}
+
+fn now_ms() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64)
+}
+
+/// The table id of table `t` in round `r` of match `m`.
+pub fn table_id(name: &str, m: usize, r: usize, t: usize) -> String {
+    format!("{name}/m{m}/r{r}/t{t}")
+}
+
+/// A spec checked and completed with defaults.
+struct Checked {
+    spec: v1::CompetitionSpec,
+    format: Format,
+    panel: arena_store::Panel,
+    bombs: u8,
+}
+
+fn check(spec: Option<v1::CompetitionSpec>) -> Result<Checked, Status> {
+    let mut spec = spec.ok_or_else(|| invalid("spec", "missing"))?;
+    if spec.name.trim().is_empty() || spec.name.chars().any(|c| c.is_control() || c == '/') {
+        return Err(invalid(
+            "spec.name",
+            "must be non-empty, without '/' or control characters",
+        ));
+    }
+    if spec.participants.len() < 2 {
+        return Err(invalid(
+            "spec.participants",
+            "a competition needs at least two",
+        ));
+    }
+    for p in &spec.participants {
+        if p.trim().is_empty() {
+            return Err(invalid("spec.participants", "an empty bot name"));
+        }
+    }
+    if spec.matches == 0 || spec.rounds == 0 {
+        return Err(invalid("spec.matches/spec.rounds", "must be at least 1"));
+    }
+    if spec.rotate_seats {
+        return Err(invalid(
+            "spec.rotate_seats",
+            "seat rotation is not supported yet",
+        ));
+    }
+    if spec.farmers.trim().is_empty() {
+        spec.farmers = "expert".into();
+    }
+    let format = match spec.format.as_str() {
+        "duplicate" => Format::Duplicate,
+        "random" => Format::Random,
+        "difficulty-adjusted" => Format::DifficultyAdjusted,
+        "equal-strength" => {
+            if spec.centre.is_empty() || spec.centre.iter().any(|x| !(0.0..=1.0).contains(x)) {
+                return Err(invalid("spec.centre", "needs GDI values in [0, 1]"));
+            }
+            if spec.eps.is_nan() || spec.eps <= 0.0 {
+                return Err(invalid("spec.eps", "must be positive"));
+            }
+            Format::EqualStrength {
+                centre: spec.centre.clone(),
+                eps: spec.eps,
+            }
+        }
+        other => {
+            return Err(invalid(
+                "spec.format",
+                format!("{other:?} (duplicate, equal-strength, random, difficulty-adjusted)"),
+            ));
+        }
+    };
+    let panel_spec = spec.panel.get_or_insert_with(|| v1::PanelSpec {
+        landlords: "ladder:70".into(),
+        ..Default::default()
+    });
+    if panel_spec.landlords.trim().is_empty() {
+        panel_spec.landlords = "ladder:70".into();
+    }
+    let panel = arena_referee::gdi::panel_of(panel_spec).map_err(|e| invalid("spec.panel", e))?;
+    if spec.bombs == 0 {
+        spec.bombs = 1;
+    }
+    let bombs = u8::try_from(spec.bombs)
+        .ok()
+        .filter(|b| *b <= 14)
+        .ok_or_else(|| invalid("spec.bombs", "at most 14"))?;
+    Ok(Checked {
+        spec,
+        format,
+        panel,
+        bombs,
+    })
+}
+
+/// Every table job of a competition, in (match, round, table) order.
+async fn jobs(store: &dyn Store, c: &Checked) -> Result<Vec<v1::TableJob>, Status> {
+    let dim = 2 * (c.bombs as usize + 1) - 1;
+    let pool: Vec<_> = store
+        .deals(&c.panel.id)
+        .await
+        .map_err(store_err)?
+        .into_iter()
+        .filter(|r| r.gdi.len() == dim)
+        .collect();
+    // Deals held by other competitions are off limits; this competition's own claims are not,
+    // so planning again after a restart gives the same plan.
+    let exclude: HashSet<String> = store
+        .used_deals()
+        .await
+        .map_err(store_err)?
+        .into_iter()
+        .filter(|(_, holder)| *holder != c.spec.name)
+        .map(|(id, _)| id)
+        .collect();
+    let n = c.spec.participants.len();
+    let shape = Shape {
+        tables: n,
+        matches: c.spec.matches as usize,
+        rounds: c.spec.rounds as usize,
+        reuse: Reuse::Never,
+        seed: c.spec.seed,
+    };
+    let plan = arena_compete::plan(&c.format, &pool, shape, &exclude)
+        .map_err(|e| Status::failed_precondition(e.to_string()))?;
+    let mut out = Vec::new();
+    for (m, rounds) in plan.matches.iter().enumerate() {
+        for (r, tables) in rounds.iter().enumerate() {
+            for (t, slot) in tables.iter().enumerate() {
+                let mut labels = BTreeMap::new();
+                labels.insert("match".to_string(), m.to_string());
+                labels.insert("round".to_string(), r.to_string());
+                labels.insert("table".to_string(), t.to_string());
+                labels.insert("deal".to_string(), slot.id.clone());
+                labels.insert("expected".to_string(), format!("{}", slot.expected));
+                let id = table_id(&c.spec.name, m, r, t);
+                out.push(v1::TableJob {
+                    seed: c.spec.seed
+                        ^ (id.len() as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+                        ^ ((m * 1_000_000 + r * 1000 + t) as u64),
+                    table_id: id,
+                    game: v1::Game::DouDizhu as i32,
+                    seats: [
+                        c.spec.participants[t].clone(),
+                        c.spec.farmers.clone(),
+                        c.spec.farmers.clone(),
+                    ]
+                    .into_iter()
+                    .map(|bot| v1::SeatSpec { bot })
+                    .collect(),
+                    setup: Some(v1::table_job::Setup::Ddz(v1::DdzSetup {
+                        deal: slot.deal.to_string(),
+                        rules: "competition".into(),
+                        landlord: Some(v1::ddz_setup::Landlord::FixedLandlord(0)),
+                        fixed_bid: 1,
+                        doubling: false,
+                        scoring: c.panel.scoring.name().into(),
+                    })),
+                    time: c.spec.time,
+                    verdict_policy: c.spec.verdict_policy,
+                    competition: c.spec.name.clone(),
+                    labels: labels.into_iter().collect(),
+                });
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Puts every table without a result on the job stream, then marks the competition enqueued.
+async fn enqueue(store: &dyn Store, c: &Checked) -> Result<(), Status> {
+    let done: HashSet<String> = store
+        .results_for(&c.spec.name)
+        .await
+        .map_err(store_err)?
+        .into_iter()
+        .map(|(id, _)| id)
+        .collect();
+    for job in jobs(store, c).await? {
+        if done.contains(&job.table_id) {
+            continue;
+        }
+        let payload = arena_referee::queue::encode_table_job(&job);
+        store
+            .enqueue_job(&job.table_id, &payload)
+            .await
+            .map_err(store_err)?;
+    }
+    store
+        .put_record(ENQUEUED, &c.spec.name, b"1")
+        .await
+        .map_err(store_err)
+}
+
+/// Standings from the results so far (only complete matches count).
+pub async fn standings(store: &dyn Store, comp: &v1::Competition) -> Result<v1::Standings, Status> {
+    let spec = comp.spec.clone().unwrap_or_default();
+    let n = spec.participants.len();
+    let (matches, rounds) = (spec.matches as usize, spec.rounds as usize);
+    let adjusted = spec.format == "difficulty-adjusted";
+    let mut totals = vec![vec![0.0; n]; matches];
+    let mut counts = vec![0usize; matches];
+    let mut scores: Vec<Vec<f64>> = vec![Vec::new(); n];
+    let results = store.results_for(&spec.name).await.map_err(store_err)?;
+    for (id, bytes) in &results {
+        let r = v1::TableResult::decode(bytes.as_slice())
+            .map_err(|e| Status::data_loss(format!("result {id}: {e}")))?;
+        let label = |k: &str| r.labels.get(k).and_then(|v| v.parse::<usize>().ok());
+        let (Some(m), Some(t)) = (label("match"), label("table")) else {
+            continue;
+        };
+        if m >= matches || t >= n {
+            continue;
+        }
+        let expected = if adjusted {
+            r.labels
+                .get("expected")
+                .and_then(|v| v.parse::<f64>().ok())
+                .unwrap_or(0.0)
+        } else {
+            0.0
+        };
+        let s = r.final_scores.first().copied().unwrap_or(0) as f64 - expected;
+        totals[m][t] += s;
+        counts[m] += 1;
+        scores[t].push(s);
+    }
+    let complete: Vec<Vec<f64>> = totals
+        .into_iter()
+        .zip(&counts)
+        .filter(|(_, c)| **c == n * rounds)
+        .map(|(t, _)| t)
+        .collect();
+    let st = Standings::from_totals(spec.participants.clone(), complete, rounds, spec.seed);
+    let mut out = Vec::with_capacity(n);
+    for (place, &t) in st.final_order.iter().enumerate() {
+        let xs = &scores[t];
+        let mean = if xs.is_empty() {
+            0.0
+        } else {
+            xs.iter().sum::<f64>() / xs.len() as f64
+        };
+        let sd = if xs.len() > 1 {
+            (xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (xs.len() - 1) as f64).sqrt()
+        } else {
+            0.0
+        };
+        out.push(v1::Standing {
+            participant: spec.participants[t].clone(),
+            place: place as u32 + 1,
+            rank_probabilities: st.rank_probs[t].clone(),
+            most_probable_rank: st.most_probable[t] as u32,
+            mean_rank: st.mean_rank[t],
+            mean_score: mean,
+            score_ci95: 1.96 * sd / (xs.len().max(1) as f64).sqrt(),
+        });
+    }
+    Ok(v1::Standings {
+        competition: spec.name.clone(),
+        standings: out,
+        tables_done: results.len() as u64,
+        tables_total: comp.tables_total,
+        r#final: comp.state == "finished",
+    })
+}
+
+/// One pass over every competition: re-enqueue interrupted ones, update progress, finish the
+/// complete ones (exactly once, by compare-and-swap).
+pub async fn supervise_once(store: &dyn Store) -> Result<(), Status> {
+    for (name, bytes) in store.records(COMPETITION).await.map_err(store_err)? {
+        let Ok(comp) = v1::Competition::decode(bytes.as_slice()) else {
+            tracing::warn!(competition = %name, "undecodable competition record");
+            continue;
+        };
+        if comp.state != "running" {
+            continue;
+        }
+        if store
+            .record(ENQUEUED, &name)
+            .await
+            .map_err(store_err)?
+            .is_none()
+        {
+            let checked = check(comp.spec.clone())?;
+            enqueue(store, &checked).await?;
+            tracing::info!(competition = %name, "re-enqueued the tables of an interrupted competition");
+        }
+        let done = store.results_for(&name).await.map_err(store_err)?.len() as u64;
+        let mut next = comp.clone();
+        next.tables_done = done;
+        if done >= comp.tables_total {
+            next.state = "finished".into();
+            next.finished_unix_ms = now_ms();
+        }
+        if next != comp
+            && store
+                .swap_record(COMPETITION, &name, Some(&bytes), &next.encode_to_vec())
+                .await
+                .map_err(store_err)?
+            && next.state == "finished"
+        {
+            let st = standings(store, &next).await?;
+            store
+                .put_record(FINAL_STANDINGS, &name, &st.encode_to_vec())
+                .await
+                .map_err(store_err)?;
+            tracing::info!(competition = %name, tables = done, "competition finished");
+        }
+    }
+    Ok(())
+}
+
+/// Runs [`supervise_once`] every `every` until `shutdown`.
+pub async fn supervise(
+    store: Arc<dyn Store>,
+    every: Duration,
+    shutdown: impl std::future::Future<Output = ()>,
+) {
+    tokio::pin!(shutdown);
+    loop {
+        if let Err(e) = supervise_once(&*store).await {
+            tracing::warn!(error = %e.message(), "supervising competitions");
+        }
+        tokio::select! {
+            () = &mut shutdown => return,
+            () = tokio::time::sleep(every) => {}
+        }
+    }
+}
+
+/// The gRPC service.
+#[derive(Clone)]
+pub struct MatchmakerService {
+    store: Arc<dyn Store>,
+}
+
+impl MatchmakerService {
+    /// A service on `store`.
+    pub fn new(store: Arc<dyn Store>) -> MatchmakerService {
+        MatchmakerService { store }
+    }
+
+    /// The tonic server.
+    pub fn into_server(self) -> MatchmakerServer<MatchmakerService> {
+        MatchmakerServer::new(self)
+    }
+
+    async fn load(&self, name: &str) -> Result<v1::Competition, Status> {
+        let bytes = self
+            .store
+            .record(COMPETITION, name)
+            .await
+            .map_err(store_err)?
+            .ok_or_else(|| Status::not_found(format!("no competition {name:?}")))?;
+        v1::Competition::decode(bytes.as_slice())
+            .map_err(|e| Status::data_loss(format!("competition {name}: {e}")))
+    }
+}
+
+type Boxed<T> = Pin<Box<dyn Stream<Item = Result<T, Status>> + Send>>;
+
+#[tonic::async_trait]
+impl Matchmaker for MatchmakerService {
+    async fn create_competition(
+        &self,
+        req: Request<v1::CreateCompetitionRequest>,
+    ) -> Result<Response<v1::Competition>, Status> {
+        let checked = check(req.into_inner().spec)?;
+        let name = checked.spec.name.clone();
+        if self
+            .store
+            .record(COMPETITION, &name)
+            .await
+            .map_err(store_err)?
+            .is_some()
+        {
+            return Err(Status::already_exists(format!(
+                "competition {name:?} exists"
+            )));
+        }
+        let jobs = jobs(&*self.store, &checked).await?;
+        let mut ids: Vec<String> = jobs
+            .iter()
+            .filter_map(|j| j.labels.get("deal").cloned())
+            .collect();
+        ids.sort_unstable();
+        ids.dedup();
+        let claimed = self
+            .store
+            .claim_deals(&name, &ids)
+            .await
+            .map_err(store_err)?;
+        if claimed.iter().any(|c| !c) {
+            return Err(Status::aborted(
+                "another competition claimed some of the planned deals meanwhile; create again",
+            ));
+        }
+        let comp = v1::Competition {
+            spec: Some(checked.spec.clone()),
+            state: "running".into(),
+            tables_total: jobs.len() as u64,
+            created_unix_ms: now_ms(),
+            ..Default::default()
+        };
+        if !self
+            .store
+            .swap_record(COMPETITION, &name, None, &comp.encode_to_vec())
+            .await
+            .map_err(store_err)?
+        {
+            return Err(Status::already_exists(format!(
+                "competition {name:?} exists"
+            )));
+        }
+        enqueue(&*self.store, &checked).await?;
+        tracing::info!(competition = %name, tables = comp.tables_total, "competition created");
+        Ok(Response::new(comp))
+    }
+
+    async fn get_competition(
+        &self,
+        req: Request<v1::CompetitionRequest>,
+    ) -> Result<Response<v1::Competition>, Status> {
+        Ok(Response::new(self.load(&req.into_inner().name).await?))
+    }
+
+    async fn list_competitions(
+        &self,
+        _: Request<v1::ListCompetitionsRequest>,
+    ) -> Result<Response<v1::ListCompetitionsResponse>, Status> {
+        let competitions = self
+            .store
+            .records(COMPETITION)
+            .await
+            .map_err(store_err)?
+            .into_iter()
+            .filter_map(|(_, b)| v1::Competition::decode(b.as_slice()).ok())
+            .collect();
+        Ok(Response::new(v1::ListCompetitionsResponse { competitions }))
+    }
+
+    type WatchCompetitionStream = Boxed<v1::Standings>;
+
+    async fn watch_competition(
+        &self,
+        req: Request<v1::CompetitionRequest>,
+    ) -> Result<Response<Self::WatchCompetitionStream>, Status> {
+        let name = req.into_inner().name;
+        self.load(&name).await?;
+        let svc = self.clone();
+        let (tx, rx) = tokio::sync::mpsc::channel(8);
+        tokio::spawn(async move {
+            let mut last_done = u64::MAX;
+            loop {
+                let st = match svc.load(&name).await {
+                    Ok(comp) => match comp.state.as_str() {
+                        "finished" => svc.final_or_current(&comp).await,
+                        _ => standings(&*svc.store, &comp).await,
+                    }
+                    .map(|s| (s, comp.state != "running")),
+                    Err(e) => Err(e),
+                };
+                match st {
+                    Ok((s, ended)) => {
+                        if s.tables_done != last_done || ended {
+                            last_done = s.tables_done;
+                            if tx.send(Ok(s)).await.is_err() || ended {
+                                return;
+                            }
+                        }
+                    }
+                    Err(e) => {
+                        let _ = tx.send(Err(e)).await;
+                        return;
+                    }
+                }
+                tokio::time::sleep(Duration::from_millis(250)).await;
+            }
+        });
+        Ok(Response::new(Box::pin(
+            tokio_stream::wrappers::ReceiverStream::new(rx),
+        )))
+    }
+
+    async fn get_standings(
+        &self,
+        req: Request<v1::CompetitionRequest>,
+    ) -> Result<Response<v1::Standings>, Status> {
+        let comp = self.load(&req.into_inner().name).await?;
+        Ok(Response::new(self.final_or_current(&comp).await?))
+    }
+
+    async fn cancel_competition(
+        &self,
+        req: Request<v1::CompetitionRequest>,
+    ) -> Result<Response<v1::Competition>, Status> {
+        let name = req.into_inner().name;
+        loop {
+            let bytes = self
+                .store
+                .record(COMPETITION, &name)
+                .await
+                .map_err(store_err)?
+                .ok_or_else(|| Status::not_found(format!("no competition {name:?}")))?;
+            let comp = v1::Competition::decode(bytes.as_slice())
+                .map_err(|e| Status::data_loss(e.to_string()))?;
+            if comp.state != "running" {
+                return Err(Status::failed_precondition(format!(
+                    "competition {name:?} is {}",
+                    comp.state
+                )));
+            }
+            let next = v1::Competition {
+                state: "cancelled".into(),
+                finished_unix_ms: now_ms(),
+                ..comp
+            };
+            if self
+                .store
+                .swap_record(COMPETITION, &name, Some(&bytes), &next.encode_to_vec())
+                .await
+                .map_err(store_err)?
+            {
+                return Ok(Response::new(next));
+            }
+        }
+    }
+
+    type ExportReplaysStream = Boxed<v1::Replay>;
+
+    async fn export_replays(
+        &self,
+        req: Request<v1::CompetitionRequest>,
+    ) -> Result<Response<Self::ExportReplaysStream>, Status> {
+        let name = req.into_inner().name;
+        self.load(&name).await?;
+        let mut out = Vec::new();
+        let mut ids: Vec<String> = self
+            .store
+            .results_for(&name)
+            .await
+            .map_err(store_err)?
+            .into_iter()
+            .map(|(id, _)| id)
+            .collect();
+        ids.sort();
+        for id in ids {
+            if let Some(bytes) = self.store.replay(&id).await.map_err(store_err)? {
+                out.push(
+                    v1::Replay::decode(bytes.as_slice())
+                        .map_err(|e| Status::data_loss(format!("replay {id}: {e}"))),
+                );
+            }
+        }
+        Ok(Response::new(Box::pin(tokio_stream::iter(out))))
+    }
+
+    async fn get_replay(
+        &self,
+        req: Request<v1::GetTableRequest>,
+    ) -> Result<Response<v1::Replay>, Status> {
+        let id = req.into_inner().table_id;
+        let bytes = self
+            .store
+            .replay(&id)
+            .await
+            .map_err(store_err)?
+            .ok_or_else(|| Status::not_found(format!("no replay for table {id:?}")))?;
+        Ok(Response::new(
+            v1::Replay::decode(bytes.as_slice()).map_err(|e| Status::data_loss(e.to_string()))?,
+        ))
+    }
+
+    async fn get_leaderboard(
+        &self,
+        _: Request<v1::LeaderboardRequest>,
+    ) -> Result<Response<v1::Leaderboard>, Status> {
+        Err(Status::unimplemented(
+            "the continuous ranked ladder is not running yet",
+        ))
+    }
+}
+
+impl MatchmakerService {
+    async fn final_or_current(&self, comp: &v1::Competition) -> Result<v1::Standings, Status> {
+        let name = comp
+            .spec
+            .as_ref()
+            .map(|s| s.name.clone())
+            .unwrap_or_default();
+        if comp.state == "finished"
+            && let Some(bytes) = self
+                .store
+                .record(FINAL_STANDINGS, &name)
+                .await
+                .map_err(store_err)?
+        {
+            return v1::Standings::decode(bytes.as_slice())
+                .map_err(|e| Status::data_loss(e.to_string()));
+        }
+        standings(&*self.store, comp).await
+    }
+}

@@ -1,0 +1,287 @@
+//! Competitions through the matchmaker on an embedded store, with a referee running the tables.
+
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+use arena_matchmaker::{MatchmakerService, supervise};
+use arena_proto::v1;
+use arena_proto::v1::matchmaker_server::Matchmaker;
+use arena_store::{DealSource, EmbeddedStore, Store};
+use tokio_stream::StreamExt;
+use tonic::{Code, Request};
+
+fn panel() -> v1::PanelSpec {
+    v1::PanelSpec {
+        landlords: "ladder:5".into(),
+        farmers: "expert".into(),
+        scoring: String::new(),
+    }
+}
+
+async fn library(store: &dyn Store, count: u64) {
+    let p = arena_referee::gdi::panel_of(&panel()).unwrap();
+    let spec = arena_deals::MeasureSpec {
+        panel: p,
+        source: DealSource {
+            seed: 3,
+            bombs: Some(1),
+        },
+        count,
+        rules: ddz::RuleSet::COMPETITION,
+        threads: 2,
+        batch: 100,
+    };
+    arena_deals::measure(
+        store,
+        &spec,
+        &arena_deals::Progress::default(),
+        &AtomicBool::new(false),
+    )
+    .await
+    .unwrap();
+}
+
+fn spec(name: &str, format: &str) -> v1::CompetitionSpec {
+    v1::CompetitionSpec {
+        name: name.into(),
+        format: format.into(),
+        centre: vec![0.8, 0.4, 0.2],
+        eps: 0.6,
+        participants: vec!["expert".into(), "seed".into(), "random".into()],
+        farmers: "expert".into(),
+        matches: 3,
+        rounds: 4,
+        panel: Some(panel()),
+        seed: 11,
+        ..Default::default()
+    }
+}
+
+fn referee(
+    store: Arc<dyn Store>,
+    id: &str,
+) -> (
+    tokio::task::JoinHandle<()>,
+    tokio::sync::oneshot::Sender<()>,
+) {
+    let (tx, rx) = tokio::sync::oneshot::channel::<()>();
+    let cfg = arena_referee::RefereeConfig {
+        referee_id: id.into(),
+        poll_interval: Duration::from_millis(20),
+        ..Default::default()
+    };
+    let h = tokio::spawn(async move {
+        arena_referee::work(cfg, store, async {
+            let _ = rx.await;
+        })
+        .await
+        .unwrap();
+    });
+    (h, tx)
+}
+
+async fn watch_to_end(svc: &MatchmakerService, name: &str) -> v1::Standings {
+    let mut stream = svc
+        .watch_competition(Request::new(v1::CompetitionRequest { name: name.into() }))
+        .await
+        .unwrap()
+        .into_inner();
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(120);
+    let mut last = None;
+    while let Ok(Some(s)) = tokio::time::timeout_at(deadline, stream.next()).await {
+        let s = s.unwrap();
+        if s.r#final {
+            return s;
+        }
+        last = Some(s);
+    }
+    panic!("{name} did not finish: {last:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn competitions_run_to_final_standings_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let store: Arc<dyn Store> = Arc::new(EmbeddedStore::open(dir.path()).unwrap());
+    library(&*store, 300).await;
+    let (r, stop_r) = referee(store.clone(), "r1");
+    let (stop_sup, rx) = tokio::sync::oneshot::channel::<()>();
+    let sup = tokio::spawn(supervise(
+        store.clone(),
+        Duration::from_millis(100),
+        async {
+            let _ = rx.await;
+        },
+    ));
+    let svc = MatchmakerService::new(store.clone());
+
+    for (name, format) in [
+        ("dup", "duplicate"),
+        ("es", "equal-strength"),
+        ("adj", "difficulty-adjusted"),
+    ] {
+        let comp = svc
+            .create_competition(Request::new(v1::CreateCompetitionRequest {
+                spec: Some(spec(name, format)),
+            }))
+            .await
+            .unwrap()
+            .into_inner();
+        assert_eq!((comp.state.as_str(), comp.tables_total), ("running", 36));
+        let st = watch_to_end(&svc, name).await;
+        assert_eq!(st.tables_done, 36);
+        assert_eq!(st.standings.len(), 3);
+        for s in &st.standings {
+            assert!(
+                (s.rank_probabilities.iter().sum::<f64>() - 1.0).abs() < 1e-9,
+                "{s:?}"
+            );
+        }
+        assert_eq!(
+            st.standings.iter().map(|s| s.place).collect::<Vec<_>>(),
+            [1, 2, 3]
+        );
+        assert_eq!(st.standings[2].participant, "random", "{format}: {st:?}");
+        let comp = svc
+            .get_competition(Request::new(v1::CompetitionRequest { name: name.into() }))
+            .await
+            .unwrap()
+            .into_inner();
+        assert_eq!(comp.state, "finished");
+        assert_eq!(store.results_for(name).await.unwrap().len(), 36);
+    }
+    // Equal-strength and random formats never share deals between competitions.
+    let used = store.used_deals().await.unwrap();
+    assert_eq!(used.values().filter(|c| c.as_str() == "es").count(), 36);
+    assert_eq!(used.values().filter(|c| c.as_str() == "dup").count(), 12);
+
+    let replays: Vec<v1::Replay> = svc
+        .export_replays(Request::new(v1::CompetitionRequest { name: "dup".into() }))
+        .await
+        .unwrap()
+        .into_inner()
+        .map(|r| r.unwrap())
+        .collect()
+        .await;
+    assert_eq!(replays.len(), 36);
+
+    let _ = stop_sup.send(());
+    let _ = sup.await;
+    let _ = stop_r.send(());
+    let _ = r.await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_competition_survives_a_matchmaker_restart_and_finishes_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let store: Arc<dyn Store> = Arc::new(EmbeddedStore::open(dir.path()).unwrap());
+    library(&*store, 200).await;
+    // The first matchmaker creates the competition, then dies before any table is played.
+    {
+        let svc = MatchmakerService::new(store.clone());
+        svc.create_competition(Request::new(v1::CreateCompetitionRequest {
+            spec: Some(spec("cup", "random")),
+        }))
+        .await
+        .unwrap();
+    }
+    let (r, stop_r) = referee(store.clone(), "r1");
+    // Two supervisors (a restarted matchmaker and a second instance) race to finish it.
+    let mut sups = Vec::new();
+    let mut stops = Vec::new();
+    for _ in 0..2 {
+        let (tx, rx) = tokio::sync::oneshot::channel::<()>();
+        stops.push(tx);
+        sups.push(tokio::spawn(supervise(
+            store.clone(),
+            Duration::from_millis(50),
+            async {
+                let _ = rx.await;
+            },
+        )));
+    }
+    let svc = MatchmakerService::new(store.clone());
+    let st = watch_to_end(&svc, "cup").await;
+    assert_eq!(st.tables_done, 36);
+    assert_eq!(
+        store.results_for("cup").await.unwrap().len(),
+        36,
+        "every table counted once"
+    );
+    let stored = store
+        .record(arena_matchmaker::FINAL_STANDINGS, "cup")
+        .await
+        .unwrap();
+    assert!(stored.is_some());
+    for s in stops {
+        let _ = s.send(());
+    }
+    for s in sups {
+        let _ = s.await;
+    }
+    let _ = stop_r.send(());
+    let _ = r.await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bad_requests_name_the_field() {
+    let dir = tempfile::tempdir().unwrap();
+    let store: Arc<dyn Store> = Arc::new(EmbeddedStore::open(dir.path()).unwrap());
+    library(&*store, 20).await;
+    let svc = MatchmakerService::new(store.clone());
+    let create = |s: v1::CompetitionSpec| {
+        svc.create_competition(Request::new(v1::CreateCompetitionRequest { spec: Some(s) }))
+    };
+    let bad = |e: tonic::Status, code: Code, field: &str| {
+        assert_eq!(e.code(), code, "{e:?}");
+        assert!(e.message().contains(field), "{}", e.message());
+    };
+    bad(
+        create(v1::CompetitionSpec {
+            name: String::new(),
+            ..spec("x", "random")
+        })
+        .await
+        .unwrap_err(),
+        Code::InvalidArgument,
+        "spec.name",
+    );
+    bad(
+        create(v1::CompetitionSpec {
+            participants: vec!["expert".into()],
+            ..spec("x", "random")
+        })
+        .await
+        .unwrap_err(),
+        Code::InvalidArgument,
+        "participants",
+    );
+    bad(
+        create(spec("x", "swiss")).await.unwrap_err(),
+        Code::InvalidArgument,
+        "spec.format",
+    );
+    bad(
+        create(v1::CompetitionSpec {
+            eps: 0.0,
+            ..spec("x", "equal-strength")
+        })
+        .await
+        .unwrap_err(),
+        Code::InvalidArgument,
+        "spec.eps",
+    );
+    // 36 random deals are needed, 20 are measured.
+    bad(
+        create(spec("x", "random")).await.unwrap_err(),
+        Code::FailedPrecondition,
+        "needs 36",
+    );
+    let missing = svc
+        .get_competition(Request::new(v1::CompetitionRequest {
+            name: "nope".into(),
+        }))
+        .await
+        .unwrap_err();
+    assert_eq!(missing.code(), Code::NotFound);
+}
