@@ -37,6 +37,11 @@ enum Command {
     BotHost(services_cmd::BotHostArgs),
     /// Run the deal-library role: difficulty measurement fanned out to referees, equal-strength queries.
     DealLibrary(services_cmd::DealLibraryArgs),
+    /// Run the matchmaker role: competitions over gRPC.
+    Matchmaker(services_cmd::MatchmakerArgs),
+    /// Create and follow competitions on a running matchmaker.
+    #[command(subcommand)]
+    Competition(services_cmd::CompetitionCommand),
     /// Run every role in one process on the embedded store.
     Standalone(services_cmd::StandaloneArgs),
     /// Register and list bots.
@@ -56,6 +61,8 @@ fn main() -> std::process::ExitCode {
         Command::TableReferee(a) => services_cmd::referee(a),
         Command::BotHost(a) => services_cmd::bot_host(a),
         Command::DealLibrary(a) => services_cmd::deal_library(a),
+        Command::Matchmaker(a) => services_cmd::matchmaker(a),
+        Command::Competition(c) => services_cmd::competition(c),
         Command::Standalone(a) => services_cmd::standalone(a),
         Command::Bots(c) => services_cmd::bots(c),
         Command::Table(c) => services_cmd::table(c),

@@ -75,6 +75,83 @@ pub struct DealLibraryArgs {
     store: StoreArgs,
 }
 
+/// `arena matchmaker`: competitions over gRPC.
+#[derive(Args)]
+pub struct MatchmakerArgs {
+    /// gRPC listen address (Matchmaker, health, reflection).
+    #[arg(
+        long,
+        env = "ARENA_MATCHMAKER_LISTEN",
+        default_value = "127.0.0.1:50054"
+    )]
+    listen: SocketAddr,
+    #[command(flatten)]
+    store: StoreArgs,
+}
+
+/// `arena competition …`: a client of the matchmaker.
+#[derive(Subcommand)]
+pub enum CompetitionCommand {
+    /// Create a competition, then watch it until its final standings.
+    Create(CompetitionCreateArgs),
+    /// Print a competition's standings (final or so far).
+    Standings(CompetitionNameArgs),
+}
+
+#[derive(Args)]
+pub struct CompetitionCreateArgs {
+    /// Unique name (deals are claimed under it).
+    #[arg(long)]
+    name: String,
+    /// duplicate, equal-strength, random or difficulty-adjusted.
+    #[arg(long, default_value = "equal-strength")]
+    format: String,
+    /// Equal-strength centre, e.g. 0.95,0.55,0.15.
+    #[arg(long, value_delimiter = ',', default_value = "0.95,0.55,0.15")]
+    centre: Vec<f64>,
+    /// Equal-strength radius.
+    #[arg(long, default_value_t = 0.15)]
+    eps: f64,
+    /// Participants (bot names), one table each as landlord.
+    #[arg(long)]
+    participants: String,
+    /// The farmer bot.
+    #[arg(long, default_value = "expert")]
+    farmers: String,
+    /// Matches.
+    #[arg(long, default_value_t = 10)]
+    matches: u32,
+    /// Rounds per match.
+    #[arg(long, default_value_t = 10)]
+    rounds: u32,
+    /// The panel whose library supplies the deals.
+    #[arg(long, default_value = "ladder:70")]
+    panel: String,
+    /// Seed of the deal assignment.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// The matchmaker's address.
+    #[arg(
+        long,
+        env = "ARENA_MATCHMAKER",
+        default_value = "http://127.0.0.1:50054"
+    )]
+    matchmaker: String,
+}
+
+#[derive(Args)]
+pub struct CompetitionNameArgs {
+    /// The competition.
+    name: String,
+    /// The matchmaker's address.
+    #[arg(
+        long,
+        env = "ARENA_MATCHMAKER",
+        default_value = "http://127.0.0.1:50054"
+    )]
+    matchmaker: String,
+}
+
 /// `arena standalone`: every role in one process on the embedded store.
 #[derive(Args)]
 pub struct StandaloneArgs {
@@ -90,6 +167,9 @@ pub struct StandaloneArgs {
     /// deal-library listen address.
     #[arg(long, default_value = "127.0.0.1:50053")]
     deal_library_listen: SocketAddr,
+    /// matchmaker listen address.
+    #[arg(long, default_value = "127.0.0.1:50054")]
+    matchmaker_listen: SocketAddr,
 }
 
 /// Bot registry commands.
@@ -311,6 +391,10 @@ pub fn standalone(a: StandaloneArgs) -> Result<()> {
         let library_listener = tokio::net::TcpListener::bind(a.deal_library_listen)
             .await
             .with_context(|| format!("binding {}", a.deal_library_listen))?;
+        println!("  matchmaker    listen {}", a.matchmaker_listen);
+        let matchmaker_listener = tokio::net::TcpListener::bind(a.matchmaker_listen)
+            .await
+            .with_context(|| format!("binding {}", a.matchmaker_listen))?;
         let (tx, rx) = tokio::sync::watch::channel(false);
         let wait = |mut rx: tokio::sync::watch::Receiver<bool>| async move {
             let _ = rx.wait_for(|stop| *stop).await;
@@ -330,14 +414,20 @@ pub fn standalone(a: StandaloneArgs) -> Result<()> {
             library_listener,
             store.clone(),
             threads,
+            wait(rx.clone()),
+        ));
+        let matchmaker = tokio::spawn(arena_matchmaker::serve_with_listener(
+            matchmaker_listener,
+            store.clone(),
             wait(rx),
         ));
         shutdown_signal().await;
         let _ = tx.send(true);
-        let (h, r, l) = tokio::join!(host, referee, library);
+        let (h, r, l, m) = tokio::join!(host, referee, library, matchmaker);
         h.context("bot-host task")??;
         r.context("table-referee task")??;
         l.context("deal-library task")??;
+        m.context("matchmaker task")??;
         Ok(())
     })
 }
@@ -564,5 +654,129 @@ fn print_replay(job: &v1::TableJob, replay: &v1::Replay, result: &v1::TableResul
     }
     if !result.error.is_empty() {
         println!("error: {}", result.error);
+    }
+}
+
+/// Runs `arena matchmaker`.
+pub fn matchmaker(a: MatchmakerArgs) -> Result<()> {
+    let rt = runtime()?;
+    rt.block_on(async {
+        let _telemetry = arena_telemetry::init("arena-matchmaker")?;
+        let store = a.store.open().await?;
+        println!(
+            "arena matchmaker: listen {}, store {}",
+            a.listen,
+            store.describe()
+        );
+        let listener = tokio::net::TcpListener::bind(a.listen)
+            .await
+            .with_context(|| format!("binding {}", a.listen))?;
+        arena_matchmaker::serve_with_listener(listener, store, shutdown_signal()).await?;
+        Ok(())
+    })
+}
+
+/// Runs `arena competition …`.
+pub fn competition(cmd: CompetitionCommand) -> Result<()> {
+    use tokio_stream::StreamExt;
+    use v1::matchmaker_client::MatchmakerClient;
+    let rt = runtime()?;
+    rt.block_on(async {
+        match cmd {
+            CompetitionCommand::Create(a) => {
+                let mut client = MatchmakerClient::connect(a.matchmaker.clone())
+                    .await
+                    .with_context(|| format!("connecting to the matchmaker at {}", a.matchmaker))?;
+                let spec = v1::CompetitionSpec {
+                    name: a.name.clone(),
+                    format: a.format.clone(),
+                    centre: a.centre.clone(),
+                    eps: a.eps,
+                    participants: crate::compete_cmd::split_tables(&a.participants),
+                    farmers: a.farmers.clone(),
+                    matches: a.matches,
+                    rounds: a.rounds,
+                    panel: Some(v1::PanelSpec {
+                        landlords: a.panel.clone(),
+                        farmers: a.farmers.clone(),
+                        scoring: String::new(),
+                    }),
+                    seed: a.seed,
+                    ..Default::default()
+                };
+                let comp = client
+                    .create_competition(v1::CreateCompetitionRequest { spec: Some(spec) })
+                    .await
+                    .map_err(|s| anyhow::anyhow!("{} ({:?})", s.message(), s.code()))?
+                    .into_inner();
+                eprintln!(
+                    "competition {} created: {} tables",
+                    a.name, comp.tables_total
+                );
+                let mut stream = client
+                    .watch_competition(v1::CompetitionRequest {
+                        name: a.name.clone(),
+                    })
+                    .await?
+                    .into_inner();
+                let mut last = None;
+                while let Some(s) = stream.next().await {
+                    let s = s?;
+                    eprint!("\r{}/{} tables", s.tables_done, s.tables_total);
+                    let done = s.r#final;
+                    last = Some(s);
+                    if done {
+                        break;
+                    }
+                }
+                eprintln!();
+                if let Some(s) = last {
+                    print_standings(&s);
+                }
+            }
+            CompetitionCommand::Standings(a) => {
+                let mut client = MatchmakerClient::connect(a.matchmaker.clone())
+                    .await
+                    .with_context(|| format!("connecting to the matchmaker at {}", a.matchmaker))?;
+                let s = client
+                    .get_standings(v1::CompetitionRequest {
+                        name: a.name.clone(),
+                    })
+                    .await
+                    .map_err(|s| anyhow::anyhow!("{} ({:?})", s.message(), s.code()))?
+                    .into_inner();
+                print_standings(&s);
+            }
+        }
+        Ok(())
+    })
+}
+
+fn print_standings(s: &v1::Standings) {
+    println!(
+        "{}: {}/{} tables{}",
+        s.competition,
+        s.tables_done,
+        s.tables_total,
+        if s.r#final { ", final" } else { "" }
+    );
+    let w = s
+        .standings
+        .iter()
+        .map(|x| x.participant.len())
+        .max()
+        .unwrap_or(0)
+        .max("participant".len());
+    let mut head = format!("  {:>5}  {:<w$}", "place", "participant", w = w);
+    for k in 1..=s.standings.len() {
+        head += &format!(" {:>6}", format!("P(#{k})"));
+    }
+    println!("{head}   mean score");
+    for x in &s.standings {
+        let mut line = format!("  {:>5}  {:<w$}", x.place, x.participant, w = w);
+        for p in &x.rank_probabilities {
+            line += &format!(" {:>6.2}", p);
+        }
+        println!("{line}   {:+.3} ± {:.3}", x.mean_score, x.score_ci95);
     }
 }

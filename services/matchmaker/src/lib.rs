@@ -645,3 +645,54 @@ impl MatchmakerService {
         standings(&*self.store, comp).await
     }
 }
+
+/// Why the matchmaker server stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum ServeError {
+    /// The gRPC server failed.
+    #[error("gRPC server: {0}")]
+    Serve(#[from] tonic::transport::Error),
+    /// The reflection service could not be built.
+    #[error("reflection: {0}")]
+    Reflection(String),
+}
+
+/// Serves the matchmaker (with health and reflection) on `listener` and supervises every
+/// competition in the store until `shutdown`.
+pub async fn serve_with_listener(
+    listener: tokio::net::TcpListener,
+    store: Arc<dyn Store>,
+    shutdown: impl std::future::Future<Output = ()> + Send,
+) -> Result<(), ServeError> {
+    let (health, health_service) = tonic_health::server::health_reporter();
+    health
+        .set_serving::<MatchmakerServer<MatchmakerService>>()
+        .await;
+    let reflection = tonic_reflection::server::Builder::configure()
+        .register_encoded_file_descriptor_set(arena_proto::FILE_DESCRIPTOR_SET)
+        .register_encoded_file_descriptor_set(tonic_health::pb::FILE_DESCRIPTOR_SET)
+        .build_v1()
+        .map_err(|e| ServeError::Reflection(e.to_string()))?;
+    tracing::info!(addr = ?listener.local_addr().ok(), store = %store.describe(), "matchmaker starting");
+    let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
+    let supervisor = tokio::spawn(supervise(
+        store.clone(),
+        Duration::from_millis(500),
+        async {
+            let _ = stop_rx.await;
+        },
+    ));
+    let served = tonic::transport::Server::builder()
+        .add_service(health_service)
+        .add_service(reflection)
+        .add_service(MatchmakerService::new(store).into_server())
+        .serve_with_incoming_shutdown(
+            tokio_stream::wrappers::TcpListenerStream::new(listener),
+            shutdown,
+        )
+        .await;
+    let _ = stop_tx.send(());
+    let _ = supervisor.await;
+    served?;
+    Ok(())
+}
