@@ -63,7 +63,7 @@ fn bots_add_issues_a_token_once_and_refuses_taken_or_builtin_names() {
 }
 
 #[test]
-fn standalone_serves_a_deal_library_whose_measurements_its_referee_runs() {
+fn standalone_measures_deals_and_runs_a_competition_created_over_grpc() {
     use std::net::TcpListener;
     let dir = tempfile::tempdir().unwrap();
     let port = || {
@@ -73,7 +73,7 @@ fn standalone_serves_a_deal_library_whose_measurements_its_referee_runs() {
             .unwrap()
             .port()
     };
-    let (r, b, l) = (port(), port(), port());
+    let (r, b, l, m) = (port(), port(), port(), port());
     let mut child = Command::new(env!("CARGO_BIN_EXE_arena"))
         .args([
             "standalone",
@@ -85,6 +85,8 @@ fn standalone_serves_a_deal_library_whose_measurements_its_referee_runs() {
             &format!("127.0.0.1:{b}"),
             "--deal-library-listen",
             &format!("127.0.0.1:{l}"),
+            "--matchmaker-listen",
+            &format!("127.0.0.1:{m}"),
         ])
         .env("ARENA_LOG", "warn")
         .stdout(std::process::Stdio::null())
@@ -116,10 +118,40 @@ fn standalone_serves_a_deal_library_whose_measurements_its_referee_runs() {
         assert!(err.contains("connecting"), "{err}");
         std::thread::sleep(std::time::Duration::from_millis(100));
     }
+    let (competition, err, ok) = arena(&[
+        "competition",
+        "create",
+        "--matchmaker",
+        &format!("http://127.0.0.1:{m}"),
+        "--name",
+        "cup",
+        "--format",
+        "duplicate",
+        "--participants",
+        "expert,seed,random",
+        "--panel",
+        "ladder:5",
+        "--matches",
+        "2",
+        "--rounds",
+        "3",
+    ]);
     let _ = child.kill();
     let _ = child.wait();
     let out = result.expect("the deal library answered");
     let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
     assert_eq!(v["deals"], 120, "{v}");
     assert_eq!(v["error"], "");
+    assert!(ok, "{err}");
+    assert!(
+        competition.contains("cup: 18/18 tables, final"),
+        "{competition}"
+    );
+    assert_eq!(
+        competition
+            .lines()
+            .filter(|l| l.contains("expert") || l.contains("seed") || l.contains("random"))
+            .count(),
+        3
+    );
 }
