@@ -73,6 +73,10 @@ pub async fn run_table(
     let spec = validate(job)?;
     let span =
         tracing::info_span!("table", table_id = %spec.table_id, game = job.game().as_str_name());
+    // A job submitted inside a trace (a matchmaker creating a competition) carries it along.
+    if let Some(tp) = job.labels.get("traceparent") {
+        arena_telemetry::set_parent_from_traceparent(&span, tp);
+    }
     Ok(run_spec(job, &spec, opts, dialer).instrument(span).await)
 }
 
@@ -325,7 +329,7 @@ pub async fn play_async<G: TableGame>(
                     Box::pin(async move { Reply::new(Answer::Fault(f), Duration::ZERO) })
                 }
             };
-            let span = tracing::debug_span!(
+            let span = tracing::info_span!(
                 "decision",
                 index = r.index,
                 seat = r.seat,

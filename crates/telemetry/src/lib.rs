@@ -21,7 +21,8 @@ use tracing_subscriber::util::SubscriberInitExt;
 use tracing_subscriber::{EnvFilter, Layer};
 
 pub use propagation::{
-    MetadataExtractor, MetadataInjector, extract_context, inject_current, traced_request,
+    MetadataExtractor, MetadataInjector, current_traceparent, extract_context, inject_current,
+    set_parent, set_parent_from_traceparent, traced_request,
 };
 
 /// Why telemetry could not start.
@@ -110,11 +111,13 @@ pub fn init(service: &str) -> Result<Telemetry, TelemetryError> {
         .try_init();
     Ok(Telemetry {
         tracer: Some(tracer),
-        meter: Some(meter),
+        meter,
     })
 }
 
-fn build_providers(service: &str) -> Result<(SdkTracerProvider, SdkMeterProvider), TelemetryError> {
+fn build_providers(
+    service: &str,
+) -> Result<(SdkTracerProvider, Option<SdkMeterProvider>), TelemetryError> {
     let name = env("OTEL_SERVICE_NAME").unwrap_or_else(|| service.to_string());
     let resource = Resource::builder().with_service_name(name).build();
     let spans = opentelemetry_otlp::SpanExporter::builder()
@@ -125,6 +128,14 @@ fn build_providers(service: &str) -> Result<(SdkTracerProvider, SdkMeterProvider
         .with_batch_exporter(spans)
         .with_resource(resource.clone())
         .build();
+    opentelemetry::global::set_text_map_propagator(
+        opentelemetry_sdk::propagation::TraceContextPropagator::new(),
+    );
+    opentelemetry::global::set_tracer_provider(tracer.clone());
+    // OTEL_METRICS_EXPORTER=none keeps traces and drops metrics (the standard switch).
+    if env("OTEL_METRICS_EXPORTER").is_some_and(|v| v.eq_ignore_ascii_case("none")) {
+        return Ok((tracer, None));
+    }
     let metrics = opentelemetry_otlp::MetricExporter::builder()
         .with_tonic()
         .build()
@@ -133,10 +144,6 @@ fn build_providers(service: &str) -> Result<(SdkTracerProvider, SdkMeterProvider
         .with_periodic_exporter(metrics)
         .with_resource(resource)
         .build();
-    opentelemetry::global::set_text_map_propagator(
-        opentelemetry_sdk::propagation::TraceContextPropagator::new(),
-    );
-    opentelemetry::global::set_tracer_provider(tracer.clone());
     opentelemetry::global::set_meter_provider(meter.clone());
-    Ok((tracer, meter))
+    Ok((tracer, Some(meter)))
 }

@@ -55,6 +55,22 @@ pub fn set_parent(span: &tracing::Span, md: &MetadataMap) {
     let _ = span.set_parent(extract_context(md));
 }
 
+/// The current span's `traceparent` header value, if a trace is being exported.
+pub fn current_traceparent() -> Option<String> {
+    let cx = tracing::Span::current().context();
+    let mut fields = std::collections::HashMap::new();
+    opentelemetry::global::get_text_map_propagator(|p| p.inject_context(&cx, &mut fields));
+    fields.remove("traceparent")
+}
+
+/// Makes `span` a child of the trace named by a `traceparent` value (e.g. carried in a job).
+pub fn set_parent_from_traceparent(span: &tracing::Span, traceparent: &str) {
+    let mut fields = std::collections::HashMap::new();
+    fields.insert("traceparent".to_string(), traceparent.to_string());
+    let cx = opentelemetry::global::get_text_map_propagator(|p| p.extract(&fields));
+    let _ = span.set_parent(cx);
+}
+
 /// A request carrying `msg` and the current trace context.
 pub fn traced_request<T>(msg: T) -> tonic::Request<T> {
     let mut r = tonic::Request::new(msg);

@@ -42,7 +42,6 @@ impl v1::seat_host_server::SeatHost for SeatService {
         &self,
         request: Request<Streaming<v1::RefereeToSeat>>,
     ) -> Result<Response<Self::SeatStream>, Status> {
-        // W3C trace context is accepted (and kept for the log) but not yet joined to a trace.
         let traceparent = request
             .metadata()
             .get("traceparent")
@@ -55,11 +54,13 @@ impl v1::seat_host_server::SeatHost for SeatService {
                 self.ctx.host
             )));
         }
+        let span = tracing::info_span!("seat", traceparent = %traceparent, table = tracing::field::Empty, seat = tracing::field::Empty, bot = tracing::field::Empty);
+        // The referee's trace context makes this seat a child of the table's decision.
+        arena_telemetry::set_parent(&span, request.metadata());
         let inbound = request.into_inner();
         let (tx, rx) = mpsc::unbounded_channel();
         let ctx = Arc::clone(&self.ctx);
         let guard = ctx.seat_started();
-        let span = tracing::info_span!("seat", traceparent = %traceparent, table = tracing::field::Empty, seat = tracing::field::Empty, bot = tracing::field::Empty);
         tokio::spawn(
             async move {
                 let _guard: SeatGuard = guard;

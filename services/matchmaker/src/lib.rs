@@ -22,6 +22,7 @@ use arena_store::{Store, StoreError};
 use prost::Message;
 use tokio_stream::Stream;
 use tonic::{Request, Response, Status};
+use tracing::Instrument;
 
 /// Record kind of competitions.
 pub const COMPETITION: &str = "competition";
@@ -177,6 +178,9 @@ async fn jobs(store: &dyn Store, c: &Checked) -> Result<Vec<v1::TableJob>, Statu
                 labels.insert("table".to_string(), t.to_string());
                 labels.insert("deal".to_string(), slot.id.clone());
                 labels.insert("expected".to_string(), format!("{}", slot.expected));
+                if let Some(tp) = arena_telemetry::current_traceparent() {
+                    labels.insert("traceparent".to_string(), tp);
+                }
                 let id = table_id(&c.spec.name, m, r, t);
                 out.push(v1::TableJob {
                     seed: c.spec.seed
@@ -389,27 +393,11 @@ impl MatchmakerService {
         MatchmakerServer::new(self)
     }
 
-    async fn load(&self, name: &str) -> Result<v1::Competition, Status> {
-        let bytes = self
-            .store
-            .record(COMPETITION, name)
-            .await
-            .map_err(store_err)?
-            .ok_or_else(|| Status::not_found(format!("no competition {name:?}")))?;
-        v1::Competition::decode(bytes.as_slice())
-            .map_err(|e| Status::data_loss(format!("competition {name}: {e}")))
-    }
-}
-
-type Boxed<T> = Pin<Box<dyn Stream<Item = Result<T, Status>> + Send>>;
-
-#[tonic::async_trait]
-impl Matchmaker for MatchmakerService {
-    async fn create_competition(
+    async fn create(
         &self,
-        req: Request<v1::CreateCompetitionRequest>,
+        spec: Option<v1::CompetitionSpec>,
     ) -> Result<Response<v1::Competition>, Status> {
-        let checked = check(req.into_inner().spec)?;
+        let checked = check(spec)?;
         let name = checked.spec.name.clone();
         if self
             .store
@@ -459,6 +447,32 @@ impl Matchmaker for MatchmakerService {
         enqueue(&*self.store, &checked).await?;
         tracing::info!(competition = %name, tables = comp.tables_total, "competition created");
         Ok(Response::new(comp))
+    }
+
+    async fn load(&self, name: &str) -> Result<v1::Competition, Status> {
+        let bytes = self
+            .store
+            .record(COMPETITION, name)
+            .await
+            .map_err(store_err)?
+            .ok_or_else(|| Status::not_found(format!("no competition {name:?}")))?;
+        v1::Competition::decode(bytes.as_slice())
+            .map_err(|e| Status::data_loss(format!("competition {name}: {e}")))
+    }
+}
+
+type Boxed<T> = Pin<Box<dyn Stream<Item = Result<T, Status>> + Send>>;
+
+#[tonic::async_trait]
+impl Matchmaker for MatchmakerService {
+    async fn create_competition(
+        &self,
+        req: Request<v1::CreateCompetitionRequest>,
+    ) -> Result<Response<v1::Competition>, Status> {
+        let span = tracing::info_span!("create_competition");
+        // A caller's trace context makes the competition, and every table of it, part of its trace.
+        arena_telemetry::set_parent(&span, req.metadata());
+        self.create(req.into_inner().spec).instrument(span).await
     }
 
     async fn get_competition(

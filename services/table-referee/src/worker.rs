@@ -297,12 +297,19 @@ async fn play(ctx: &Arc<Ctx>, entry: &JobEntry, job: v1::TableJob, lost: &Cancel
     let game = job.game().as_str_name();
     metrics().tables_started.add(1, &attr("game", game));
     let kinds: Vec<&'static str> = spec.seats.iter().map(seat_kind).collect();
+    // The table is a span of its own; a job created inside a trace (a matchmaker creating a
+    // competition) carries that trace in its labels, so the table joins it.
+    let table_span = tracing::info_span!("table", table_id = %job.table_id, game);
+    if let Some(tp) = job.labels.get("traceparent") {
+        arena_telemetry::set_parent_from_traceparent(&table_span, tp);
+    }
     let task = {
         let ctx = ctx.clone();
         let job = job.clone();
-        AbortOnDrop(tokio::spawn(async move {
-            run_spec(&job, &spec, &ctx.opts, &ctx.dialer).await
-        }))
+        AbortOnDrop(tokio::spawn(
+            async move { run_spec(&job, &spec, &ctx.opts, &ctx.dialer).await }
+                .instrument(table_span),
+        ))
     };
     let mut task = task;
     let (result, replay) = tokio::select! {

@@ -1,0 +1,226 @@
+//! One table is one trace across services: an in-process OTLP collector receives the spans of a
+//! competition created on the matchmaker, its tables run by the referee, and the seats bot-host
+//! serves to a remote bot — all under the trace of the call that created the competition.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use arena_bot_host::{BotHost, BotHostConfig, issue_token};
+use arena_proto::v1;
+use arena_proto::v1::matchmaker_server::Matchmaker;
+use arena_store::{BotKind, BotRecord, DealSource, EmbeddedStore, Store};
+use opentelemetry_proto::tonic::collector::trace::v1::trace_service_server::{
+    TraceService, TraceServiceServer,
+};
+use opentelemetry_proto::tonic::collector::trace::v1::{
+    ExportTraceServiceRequest, ExportTraceServiceResponse,
+};
+use tonic::{Request, Response, Status};
+
+#[derive(Clone, Debug)]
+struct Span {
+    name: String,
+    trace: Vec<u8>,
+    id: Vec<u8>,
+    parent: Vec<u8>,
+}
+
+#[derive(Clone, Default)]
+struct Collector {
+    spans: Arc<Mutex<Vec<Span>>>,
+}
+
+#[tonic::async_trait]
+impl TraceService for Collector {
+    async fn export(
+        &self,
+        req: Request<ExportTraceServiceRequest>,
+    ) -> Result<Response<ExportTraceServiceResponse>, Status> {
+        let mut spans = self.spans.lock().unwrap();
+        for rs in req.into_inner().resource_spans {
+            for ss in rs.scope_spans {
+                for s in ss.spans {
+                    spans.push(Span {
+                        name: s.name,
+                        trace: s.trace_id,
+                        id: s.span_id,
+                        parent: s.parent_span_id,
+                    });
+                }
+            }
+        }
+        Ok(Response::new(ExportTraceServiceResponse {
+            partial_success: None,
+        }))
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_table_is_one_trace_across_matchmaker_referee_and_bot_host() {
+    // The collector.
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let collector = Collector::default();
+    tokio::spawn(
+        tonic::transport::Server::builder()
+            .add_service(TraceServiceServer::new(collector.clone()))
+            .serve_with_incoming(tokio_stream::wrappers::TcpListenerStream::new(listener)),
+    );
+    // SAFETY: set before any thread reads the environment for telemetry; this test binary holds
+    // only this test.
+    unsafe {
+        std::env::set_var("OTEL_EXPORTER_OTLP_ENDPOINT", format!("http://{addr}"));
+        std::env::set_var("OTEL_BSP_SCHEDULE_DELAY", "200");
+        std::env::set_var("OTEL_METRICS_EXPORTER", "none");
+    }
+    let telemetry = arena_telemetry::init("arena-e2e").unwrap();
+    assert!(telemetry.exporting());
+
+    // The stack on an embedded store: bot-host with one remote bot, a referee, the matchmaker.
+    let dir = tempfile::tempdir().unwrap();
+    let store: Arc<dyn Store> = Arc::new(EmbeddedStore::open(dir.path()).unwrap());
+    let (token, hash) = issue_token().unwrap();
+    let rec = BotRecord {
+        name: "north".into(),
+        kind: BotKind::Remote,
+        token_sha256: Some(hash),
+        max_tables: 0,
+        created_unix_ms: 0,
+    };
+    store.add_bot(&rec).await.unwrap();
+    let host = BotHost::bind(BotHostConfig::loopback(), store.clone())
+        .await
+        .unwrap();
+    let url = format!("http://{}", host.local_addr());
+    tokio::spawn(host.run(std::future::pending()));
+    let bot_url = url.clone();
+    tokio::spawn(
+        async move { arena_example_remote_bot::play(&bot_url, "north", &token, 8, 0).await },
+    );
+    let cfg = arena_referee::RefereeConfig {
+        referee_id: "t".into(),
+        bot_hosts: vec![url],
+        poll_interval: Duration::from_millis(20),
+        ..Default::default()
+    };
+    tokio::spawn(arena_referee::work(
+        cfg,
+        store.clone(),
+        std::future::pending(),
+    ));
+    tokio::spawn(arena_matchmaker::supervise(
+        store.clone(),
+        Duration::from_millis(50),
+        std::future::pending(),
+    ));
+    let panel = v1::PanelSpec {
+        landlords: "ladder:5".into(),
+        farmers: "expert".into(),
+        scoring: String::new(),
+    };
+    let measure = arena_deals::MeasureSpec {
+        panel: arena_referee::gdi::panel_of(&panel).unwrap(),
+        source: DealSource {
+            seed: 2,
+            bombs: Some(1),
+        },
+        count: 20,
+        rules: ddz::RuleSet::COMPETITION,
+        threads: 1,
+        batch: 20,
+    };
+    arena_deals::measure(
+        &*store,
+        &measure,
+        &arena_deals::Progress::default(),
+        &AtomicBool::new(false),
+    )
+    .await
+    .unwrap();
+    let start = Instant::now();
+    while store.presence("north").await.unwrap().is_empty()
+        && start.elapsed() < Duration::from_secs(10)
+    {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+
+    // One competition of two tables: the remote bot's and a built-in bot's.
+    let mm = arena_matchmaker::MatchmakerService::new(store.clone());
+    let spec = v1::CompetitionSpec {
+        name: "traced".into(),
+        format: "random".into(),
+        participants: vec!["north".into(), "expert".into()],
+        farmers: "expert".into(),
+        matches: 1,
+        rounds: 1,
+        panel: Some(panel),
+        ..Default::default()
+    };
+    mm.create_competition(Request::new(v1::CreateCompetitionRequest {
+        spec: Some(spec),
+    }))
+    .await
+    .unwrap();
+    let start = Instant::now();
+    loop {
+        let c = mm
+            .get_competition(Request::new(v1::CompetitionRequest {
+                name: "traced".into(),
+            }))
+            .await
+            .unwrap()
+            .into_inner();
+        if c.state == "finished" {
+            break;
+        }
+        assert!(start.elapsed() < Duration::from_secs(60), "{c:?}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+
+    // Wait for the exporter to deliver the seat spans (they end when the tables end).
+    let start = Instant::now();
+    let spans = loop {
+        telemetry.flush();
+        let spans = collector.spans.lock().unwrap().clone();
+        let count = |name: &str| spans.iter().filter(|s| s.name == name).count();
+        if (count("seat") >= 1 && count("table") >= 2) || start.elapsed() > Duration::from_secs(20)
+        {
+            break spans;
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    };
+    let root = spans
+        .iter()
+        .find(|s| s.name == "create_competition")
+        .expect("the matchmaker's span");
+    let trace: Vec<&Span> = spans.iter().filter(|s| s.trace == root.trace).collect();
+    let ids: HashSet<&Vec<u8>> = trace.iter().map(|s| &s.id).collect();
+    let names: HashMap<&str, usize> = trace.iter().fold(HashMap::new(), |mut m, s| {
+        *m.entry(s.name.as_str()).or_default() += 1;
+        m
+    });
+    assert_eq!(
+        names.get("table"),
+        Some(&2),
+        "both tables join the competition's trace: {names:?}"
+    );
+    assert!(
+        names.get("decision").copied().unwrap_or(0) >= 10,
+        "{names:?}"
+    );
+    // The remote bot's seat is served by bot-host, whose span joins the same trace.
+    let seats: Vec<&&Span> = trace.iter().filter(|s| s.name == "seat").collect();
+    assert!(
+        !seats.is_empty(),
+        "bot-host's seat spans are in the trace: {names:?}"
+    );
+    for s in trace.iter().filter(|s| s.name != "create_competition") {
+        assert!(
+            ids.contains(&s.parent),
+            "{} has a parent outside the trace",
+            s.name
+        );
+    }
+}
