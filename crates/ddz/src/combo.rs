@@ -321,8 +321,8 @@ impl RuleSet {
         !self.adjacent_trio_wings
     }
 
-    /// Checks `kickers` as the single wings of a plane over ranks `lo..lo+n` (or of a quad when
-    /// `n == 0` is passed with `lo` the quad rank and `quad` set).
+    /// Checks `kickers` as single kickers of the main part over ranks
+    /// `main_lo..main_lo + main_len`: a plane when `chain` (adjacent-trio rule applies), else a quad.
     pub(crate) fn check_single_kickers(
         &self,
         kickers: CardSet,

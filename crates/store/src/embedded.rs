@@ -70,7 +70,7 @@ use tokio::sync::Notify;
 
 use crate::{
     BotRecord, DealRecord, DealSource, JobCounts, JobEntry, Panel, Store, StoreError, StoreResult,
-    check_bot, check_id, check_reclaim_after, check_records, check_ttl, source_key,
+    check_bot, check_id, check_reclaim_after, check_records, check_ttl, decode, encode, source_key,
 };
 
 /// The database file's name inside the data directory.
@@ -313,22 +313,6 @@ fn map_err(path: &Path, e: impl Into<redb::Error>) -> StoreError {
         },
         e => StoreError::Unavailable(format!("embedded store {}: {e}", path.display())),
     }
-}
-
-/// Reads a JSON value stored under `key`.
-fn decode<T: serde::de::DeserializeOwned>(
-    key: impl FnOnce() -> String,
-    bytes: &[u8],
-) -> StoreResult<T> {
-    serde_json::from_slice(bytes).map_err(|e| StoreError::Corrupt {
-        key: key(),
-        reason: e.to_string(),
-    })
-}
-
-fn encode<T: serde::Serialize>(value: &T) -> StoreResult<Vec<u8>> {
-    serde_json::to_vec(value)
-        .map_err(|e| StoreError::Invalid(format!("cannot serialise value: {e}")))
 }
 
 fn deal_key(panel: &str, id: &str) -> String {

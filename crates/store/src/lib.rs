@@ -447,6 +447,23 @@ pub(crate) fn check_records(records: &[DealRecord]) -> StoreResult<()> {
     records.iter().try_for_each(check_record)
 }
 
+/// Reads a JSON value stored under `key` (named lazily, for the error).
+pub(crate) fn decode<T: serde::de::DeserializeOwned>(
+    key: impl FnOnce() -> String,
+    bytes: &[u8],
+) -> StoreResult<T> {
+    serde_json::from_slice(bytes).map_err(|e| StoreError::Corrupt {
+        key: key(),
+        reason: e.to_string(),
+    })
+}
+
+/// Writes a value as JSON.
+pub(crate) fn encode<T: serde::Serialize>(value: &T) -> StoreResult<Vec<u8>> {
+    serde_json::to_vec(value)
+        .map_err(|e| StoreError::Invalid(format!("cannot serialise value: {e}")))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

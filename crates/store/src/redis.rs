@@ -42,7 +42,8 @@ use ::redis::{AsyncCommands, AsyncConnectionConfig, RedisError, Script};
 
 use crate::{
     BotRecord, DealRecord, DealSource, JobCounts, JobEntry, Panel, Store, StoreError, StoreResult,
-    check_bot, check_id, check_reclaim_after, check_records, check_ttl, millis_ceil, source_key,
+    check_bot, check_id, check_reclaim_after, check_records, check_ttl, decode, encode,
+    millis_ceil, source_key,
 };
 
 /// Measured indices are kept as bitmaps of this many bits each, so an index far out costs one
@@ -505,21 +506,6 @@ fn unavailable(addr: &str, e: &RedisError) -> StoreError {
         e.to_string()
     };
     StoreError::Unavailable(format!("redis at {addr}: {what}"))
-}
-
-fn decode<T: serde::de::DeserializeOwned>(
-    key: impl FnOnce() -> String,
-    bytes: &[u8],
-) -> StoreResult<T> {
-    serde_json::from_slice(bytes).map_err(|e| StoreError::Corrupt {
-        key: key(),
-        reason: e.to_string(),
-    })
-}
-
-fn encode<T: serde::Serialize>(value: &T) -> StoreResult<Vec<u8>> {
-    serde_json::to_vec(value)
-        .map_err(|e| StoreError::Invalid(format!("cannot serialise value: {e}")))
 }
 
 /// Reads a deal record, checking that it is the one its key and field name.
