@@ -1,31 +1,62 @@
 //! arena's metrics. Instruments come from the global meter, so they are no-ops unless export is
-//! on; get them with [`metrics()`] after [`crate::init`].
+//! on; get them with [`metrics()`] **after** [`crate::init`]: the first call fixes the meter the
+//! instruments are made from, so a call before `init` leaves them no-ops for the process's life.
+//!
+//! Every metric, its unit and its attributes are listed in `docs/observability.md`. Instruments
+//! shared by several roles ([`Metrics::decisions`], [`Metrics::decision_latency_ms`]) are told
+//! apart by the `role` attribute where a role records them besides the referee (bot-host sets
+//! `role=bot-host`), so that a sum over one role never counts a decision twice.
 
 use std::sync::OnceLock;
 
-use opentelemetry::KeyValue;
-use opentelemetry::metrics::{Counter, Gauge, Histogram};
+use opentelemetry::metrics::{Counter, Gauge, Histogram, UpDownCounter};
+
+/// An attribute of a measurement, re-exported so that recorders need no `opentelemetry`
+/// dependency of their own.
+pub use opentelemetry::KeyValue;
 
 /// Every metric arena records.
 pub struct Metrics {
-    /// Tables started, by game.
+    /// Tables started, by `game`.
     pub tables_started: Counter<u64>,
-    /// Tables finished, by game.
+    /// Tables finished, by `game`.
     pub tables_finished: Counter<u64>,
-    /// Decisions asked of seats, by seat kind (in-process, remote).
+    /// Decisions: asked of seats by the referee (by `seat_kind`: in-process, remote), and relayed
+    /// by bot-host (`role=bot-host`, by `bot_kind`: remote, program, builtin).
     pub decisions: Counter<u64>,
-    /// Decision latency in milliseconds, by seat kind.
+    /// Decision latency in milliseconds, with the attributes of [`Metrics::decisions`]. The
+    /// referee measures from request to answer at the table; bot-host from the request reaching
+    /// it to the reply leaving it, so the difference is the cost of the hop.
     pub decision_latency_ms: Histogram<f64>,
-    /// Verdicts, by kind (timeout, illegal, malformed, disconnected, crashed).
+    /// Verdicts, by `kind` (timeout, illegal, malformed, disconnected, crashed).
     pub verdicts: Counter<u64>,
-    /// Decisions answered after the limit (penalised), by seat kind.
+    /// Decisions answered after the limit (penalised), by `seat_kind`.
     pub late_decisions: Counter<u64>,
-    /// Table jobs waiting and pending on the queue.
+    /// Table jobs on the queue, by `state` (waiting, pending).
     pub queue_depth: Gauge<u64>,
-    /// Deals whose difficulty was measured.
+    /// Deals whose difficulty was measured and stored, by `panel` (and `via=find` when on-demand
+    /// generation measured them).
     pub deals_measured: Counter<u64>,
-    /// Games played on the fast path while measuring.
+    /// Games played on the fast path while measuring, by `panel`.
     pub games_played: Counter<u64>,
+    /// Remote bots connected to bot-host (connections that said a valid `Hello`; a resumed
+    /// session counts once).
+    pub bots_connected: UpDownCounter<i64>,
+    /// Seat streams open at bot-host whose bot is known, by `bot_kind` (remote, program, builtin).
+    pub seats_open: UpDownCounter<i64>,
+    /// Seats bot-host gave up on (`SeatFault`), by `kind` (timeout, crashed, disconnected,
+    /// malformed) and `bot_kind`. The referee turns each into a verdict.
+    pub seat_faults: Counter<u64>,
+    /// Long operations started by the deal library, by `kind` (measure, find).
+    pub library_operations: Counter<u64>,
+    /// Competitions created (recorded by the matchmaker).
+    pub competitions_created: Counter<u64>,
+    /// Competitions that reached a final state, by `state` (recorded by the matchmaker).
+    pub competitions_finished: Counter<u64>,
+    /// Ladder pairs whose tables were started (recorded by the matchmaker).
+    pub ladder_pairs_started: Counter<u64>,
+    /// Ladder pairs whose result went into the ratings (recorded by the matchmaker).
+    pub ladder_pairs_rated: Counter<u64>,
 }
 
 static METRICS: OnceLock<Metrics> = OnceLock::new();
@@ -37,15 +68,18 @@ pub fn metrics() -> &'static Metrics {
         Metrics {
             tables_started: m
                 .u64_counter("arena.tables.started")
+                .with_unit("{table}")
                 .with_description("tables started")
                 .build(),
             tables_finished: m
                 .u64_counter("arena.tables.finished")
+                .with_unit("{table}")
                 .with_description("tables finished")
                 .build(),
             decisions: m
                 .u64_counter("arena.decisions")
-                .with_description("decisions asked of seats")
+                .with_unit("{decision}")
+                .with_description("decisions asked of seats (referee) or relayed (bot-host)")
                 .build(),
             decision_latency_ms: m
                 .f64_histogram("arena.decision.latency")
@@ -54,23 +88,68 @@ pub fn metrics() -> &'static Metrics {
                 .build(),
             verdicts: m
                 .u64_counter("arena.verdicts")
+                .with_unit("{verdict}")
                 .with_description("verdicts by kind")
                 .build(),
             late_decisions: m
                 .u64_counter("arena.decisions.late")
+                .with_unit("{decision}")
                 .with_description("answers after the limit")
                 .build(),
             queue_depth: m
                 .u64_gauge("arena.queue.depth")
+                .with_unit("{job}")
                 .with_description("table jobs waiting or pending")
                 .build(),
             deals_measured: m
                 .u64_counter("arena.deals.measured")
+                .with_unit("{deal}")
                 .with_description("deals measured")
                 .build(),
             games_played: m
                 .u64_counter("arena.games.played")
+                .with_unit("{game}")
                 .with_description("fast-path games")
+                .build(),
+            bots_connected: m
+                .i64_up_down_counter("arena.bots.connected")
+                .with_unit("{bot}")
+                .with_description("remote bots connected to bot-host")
+                .build(),
+            seats_open: m
+                .i64_up_down_counter("arena.seats.open")
+                .with_unit("{seat}")
+                .with_description("seat streams open at bot-host")
+                .build(),
+            seat_faults: m
+                .u64_counter("arena.seat.faults")
+                .with_unit("{fault}")
+                .with_description("seats bot-host gave up on, by kind")
+                .build(),
+            library_operations: m
+                .u64_counter("arena.library.operations")
+                .with_unit("{operation}")
+                .with_description("deal-library operations started")
+                .build(),
+            competitions_created: m
+                .u64_counter("arena.competitions.created")
+                .with_unit("{competition}")
+                .with_description("competitions created")
+                .build(),
+            competitions_finished: m
+                .u64_counter("arena.competitions.finished")
+                .with_unit("{competition}")
+                .with_description("competitions finished, by final state")
+                .build(),
+            ladder_pairs_started: m
+                .u64_counter("arena.ladder.pairs.started")
+                .with_unit("{pair}")
+                .with_description("ladder pairs started")
+                .build(),
+            ladder_pairs_rated: m
+                .u64_counter("arena.ladder.pairs.rated")
+                .with_unit("{pair}")
+                .with_description("ladder pairs rated")
                 .build(),
         }
     })
