@@ -32,6 +32,15 @@
 //!
 //! `ack_job` is `XACK` and `XDEL` in one script: a finished job leaves the stream, so the stream
 //! holds only jobs not yet done and never grows with history. Requires Redis 6.2 or later.
+//!
+//! # Tracing
+//!
+//! Every [`Store`] call is an INFO span named `redis` (target `arena_store::redis::call`, fields
+//! `db.system = "redis"`, `db.operation` = the method's name, `otel.kind = "client"`), so a trace
+//! shows the store calls of the work it follows; a call that fails also records its error as an
+//! ERROR event of that target. Nothing else is recorded (no keys, no values), so a span costs no
+//! formatting. `arena-telemetry` exports these spans and keeps them out of log lines; with export
+//! off nothing wants them and they are never built. `next_job`'s span includes its wait.
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex};
@@ -39,6 +48,7 @@ use std::time::{Duration, Instant};
 
 use ::redis::aio::{ConnectionManager, ConnectionManagerConfig, MultiplexedConnection};
 use ::redis::{AsyncCommands, AsyncConnectionConfig, RedisError, Script};
+use tracing::instrument;
 
 use crate::{
     BotRecord, DealRecord, DealSource, JobCounts, JobEntry, Panel, Store, StoreError, StoreResult,
@@ -614,6 +624,10 @@ impl Store for RedisStore {
         format!("redis ({}, prefix {})", self.addr, self.prefix)
     }
 
+    #[instrument(
+        name = "redis", target = "arena_store::redis::call", skip_all, err(Display),
+        fields(db.system = "redis", db.operation = "put_panel", otel.kind = "client")
+    )]
     async fn put_panel(&self, panel: &Panel) -> StoreResult<()> {
         check_id("panel id", &panel.id)?;
         let key = self.panels_key();
@@ -624,6 +638,10 @@ impl Store for RedisStore {
             .map_err(|e| self.error(&key, e))
     }
 
+    #[instrument(
+        name = "redis", target = "arena_store::redis::call", skip_all, err(Display),
+        fields(db.system = "redis", db.operation = "panel", otel.kind = "client")
+    )]
     async fn panel(&self, id: &str) -> StoreResult<Option<Panel>> {
         check_id("panel id", id)?;
         let key = self.panels_key();
@@ -633,6 +651,10 @@ impl Store for RedisStore {
             .transpose()
     }
 
+    #[instrument(
+        name = "redis", target = "arena_store::redis::call", skip_all, err(Display),
+        fields(db.system = "redis", db.operation = "panels", otel.kind = "client")
+    )]
     async fn panels(&self) -> StoreResult<Vec<Panel>> {
         let key = self.panels_key();
         let mut conn = self.conn.clone();
@@ -645,6 +667,10 @@ impl Store for RedisStore {
             .collect()
     }
 
+    #[instrument(
+        name = "redis", target = "arena_store::redis::call", skip_all, err(Display),
+        fields(db.system = "redis", db.operation = "put_deals", otel.kind = "client")
+    )]
     async fn put_deals(&self, records: &[DealRecord]) -> StoreResult<usize> {
         check_records(records)?;
         if records.is_empty() {
@@ -678,6 +704,10 @@ impl Store for RedisStore {
         Ok(new as usize)
     }
 
+    #[instrument(
+        name = "redis", target = "arena_store::redis::call", skip_all, err(Display),
+        fields(db.system = "redis", db.operation = "deal", otel.kind = "client")
+    )]
     async fn deal(&self, panel: &str, id: &str) -> StoreResult<Option<DealRecord>> {
         check_id("panel id", panel)?;
         check_id("deal id", id)?;
@@ -688,6 +718,10 @@ impl Store for RedisStore {
             .transpose()
     }
 
+    #[instrument(
+        name = "redis", target = "arena_store::redis::call", skip_all, err(Display),
+        fields(db.system = "redis", db.operation = "deals", otel.kind = "client")
+    )]
     async fn deals(&self, panel: &str) -> StoreResult<Vec<DealRecord>> {
         check_id("panel id", panel)?;
         let key = self.deals_key(panel);
@@ -699,6 +733,10 @@ impl Store for RedisStore {
             .collect()
     }
 
+    #[instrument(
+        name = "redis", target = "arena_store::redis::call", skip_all, err(Display),
+        fields(db.system = "redis", db.operation = "deal_count", otel.kind = "client")
+    )]
     async fn deal_count(&self, panel: &str) -> StoreResult<u64> {
         check_id("panel id", panel)?;
         let key = self.deals_key(panel);
@@ -706,6 +744,10 @@ impl Store for RedisStore {
         conn.hlen(&key).await.map_err(|e| self.error(&key, e))
     }
 
+    #[instrument(
+        name = "redis", target = "arena_store::redis::call", skip_all, err(Display),
+        fields(db.system = "redis", db.operation = "measured_indices", otel.kind = "client")
+    )]
     async fn measured_indices(&self, panel: &str, source: &DealSource) -> StoreResult<Vec<u64>> {
         check_id("panel id", panel)?;
         let source = source_key(source);
@@ -750,6 +792,10 @@ impl Store for RedisStore {
         Ok(indices)
     }
 
+    #[instrument(
+        name = "redis", target = "arena_store::redis::call", skip_all, err(Display),
+        fields(db.system = "redis", db.operation = "claim_deals", otel.kind = "client")
+    )]
     async fn claim_deals(&self, competition: &str, deal_ids: &[String]) -> StoreResult<Vec<bool>> {
         check_id("competition", competition)?;
         for id in deal_ids {
@@ -780,6 +826,10 @@ impl Store for RedisStore {
         Ok(held.into_iter().map(|h| h == 1).collect())
     }
 
+    #[instrument(
+        name = "redis", target = "arena_store::redis::call", skip_all, err(Display),
+        fields(db.system = "redis", db.operation = "used_deals", otel.kind = "client")
+    )]
     async fn used_deals(&self) -> StoreResult<BTreeMap<String, String>> {
         let key = self.usage_key();
         let mut conn = self.conn.clone();
@@ -788,6 +838,10 @@ impl Store for RedisStore {
         Ok(all.into_iter().collect())
     }
 
+    #[instrument(
+        name = "redis", target = "arena_store::redis::call", skip_all, err(Display),
+        fields(db.system = "redis", db.operation = "enqueue_job", otel.kind = "client")
+    )]
     async fn enqueue_job(&self, table_id: &str, payload: &[u8]) -> StoreResult<String> {
         check_id("table id", table_id)?;
         let key = self.jobs_key();
@@ -804,6 +858,10 @@ impl Store for RedisStore {
             .map_err(|e| self.error(&key, e))
     }
 
+    #[instrument(
+        name = "redis", target = "arena_store::redis::call", skip_all, err(Display),
+        fields(db.system = "redis", db.operation = "next_job", otel.kind = "client")
+    )]
     async fn next_job(
         &self,
         consumer: &str,
@@ -833,6 +891,10 @@ impl Store for RedisStore {
         }
     }
 
+    #[instrument(
+        name = "redis", target = "arena_store::redis::call", skip_all, err(Display),
+        fields(db.system = "redis", db.operation = "ack_job", otel.kind = "client")
+    )]
     async fn ack_job(&self, entry_id: &str) -> StoreResult<()> {
         check_entry_id(entry_id)?;
         let key = self.jobs_key();
@@ -848,6 +910,10 @@ impl Store for RedisStore {
         Ok(())
     }
 
+    #[instrument(
+        name = "redis", target = "arena_store::redis::call", skip_all, err(Display),
+        fields(db.system = "redis", db.operation = "touch_job", otel.kind = "client")
+    )]
     async fn touch_job(&self, consumer: &str, entry_id: &str) -> StoreResult<()> {
         check_id("consumer", consumer)?;
         check_entry_id(entry_id)?;
@@ -872,6 +938,10 @@ impl Store for RedisStore {
         }
     }
 
+    #[instrument(
+        name = "redis", target = "arena_store::redis::call", skip_all, err(Display),
+        fields(db.system = "redis", db.operation = "job_counts", otel.kind = "client")
+    )]
     async fn job_counts(&self) -> StoreResult<JobCounts> {
         let key = self.jobs_key();
         let mut conn = self.conn.clone();
@@ -889,6 +959,10 @@ impl Store for RedisStore {
         })
     }
 
+    #[instrument(
+        name = "redis", target = "arena_store::redis::call", skip_all, err(Display),
+        fields(db.system = "redis", db.operation = "put_result", otel.kind = "client")
+    )]
     async fn put_result(
         &self,
         table_id: &str,
@@ -917,6 +991,10 @@ impl Store for RedisStore {
         Ok(written == 1)
     }
 
+    #[instrument(
+        name = "redis", target = "arena_store::redis::call", skip_all, err(Display),
+        fields(db.system = "redis", db.operation = "result", otel.kind = "client")
+    )]
     async fn result(&self, table_id: &str) -> StoreResult<Option<Vec<u8>>> {
         check_id("table id", table_id)?;
         let key = self.result_key(table_id);
@@ -924,6 +1002,10 @@ impl Store for RedisStore {
         conn.get(&key).await.map_err(|e| self.error(&key, e))
     }
 
+    #[instrument(
+        name = "redis", target = "arena_store::redis::call", skip_all, err(Display),
+        fields(db.system = "redis", db.operation = "replay", otel.kind = "client")
+    )]
     async fn replay(&self, table_id: &str) -> StoreResult<Option<Vec<u8>>> {
         check_id("table id", table_id)?;
         let key = self.replay_key(table_id);
@@ -931,6 +1013,10 @@ impl Store for RedisStore {
         conn.get(&key).await.map_err(|e| self.error(&key, e))
     }
 
+    #[instrument(
+        name = "redis", target = "arena_store::redis::call", skip_all, err(Display),
+        fields(db.system = "redis", db.operation = "results_for", otel.kind = "client")
+    )]
     async fn results_for(&self, competition: &str) -> StoreResult<Vec<(String, Vec<u8>)>> {
         check_id("competition", competition)?;
         let index = self.competition_key(competition);
@@ -959,6 +1045,10 @@ impl Store for RedisStore {
         Ok(results)
     }
 
+    #[instrument(
+        name = "redis", target = "arena_store::redis::call", skip_all, err(Display),
+        fields(db.system = "redis", db.operation = "add_bot", otel.kind = "client")
+    )]
     async fn add_bot(&self, bot: &BotRecord) -> StoreResult<bool> {
         check_bot(bot)?;
         let key = self.bots_key();
@@ -969,6 +1059,10 @@ impl Store for RedisStore {
             .map_err(|e| self.error(&key, e))
     }
 
+    #[instrument(
+        name = "redis", target = "arena_store::redis::call", skip_all, err(Display),
+        fields(db.system = "redis", db.operation = "update_bot", otel.kind = "client")
+    )]
     async fn update_bot(&self, bot: &BotRecord) -> StoreResult<bool> {
         check_bot(bot)?;
         let key = self.bots_key();
@@ -986,6 +1080,10 @@ impl Store for RedisStore {
         Ok(updated == 1)
     }
 
+    #[instrument(
+        name = "redis", target = "arena_store::redis::call", skip_all, err(Display),
+        fields(db.system = "redis", db.operation = "bot", otel.kind = "client")
+    )]
     async fn bot(&self, name: &str) -> StoreResult<Option<BotRecord>> {
         check_id("bot name", name)?;
         let key = self.bots_key();
@@ -997,6 +1095,10 @@ impl Store for RedisStore {
         json.map(|json| decode_bot(&key, name, &json)).transpose()
     }
 
+    #[instrument(
+        name = "redis", target = "arena_store::redis::call", skip_all, err(Display),
+        fields(db.system = "redis", db.operation = "bots", otel.kind = "client")
+    )]
     async fn bots(&self) -> StoreResult<Vec<BotRecord>> {
         let key = self.bots_key();
         let mut conn = self.conn.clone();
@@ -1009,6 +1111,10 @@ impl Store for RedisStore {
             .collect()
     }
 
+    #[instrument(
+        name = "redis", target = "arena_store::redis::call", skip_all, err(Display),
+        fields(db.system = "redis", db.operation = "set_presence", otel.kind = "client")
+    )]
     async fn set_presence(&self, bot: &str, host: &str, ttl: Duration) -> StoreResult<()> {
         check_id("bot name", bot)?;
         check_id("host", host)?;
@@ -1026,6 +1132,10 @@ impl Store for RedisStore {
         Ok(())
     }
 
+    #[instrument(
+        name = "redis", target = "arena_store::redis::call", skip_all, err(Display),
+        fields(db.system = "redis", db.operation = "clear_presence", otel.kind = "client")
+    )]
     async fn clear_presence(&self, bot: &str, host: &str) -> StoreResult<()> {
         check_id("bot name", bot)?;
         check_id("host", host)?;
@@ -1036,6 +1146,10 @@ impl Store for RedisStore {
             .map_err(|e| self.error(&key, e))
     }
 
+    #[instrument(
+        name = "redis", target = "arena_store::redis::call", skip_all, err(Display),
+        fields(db.system = "redis", db.operation = "presence", otel.kind = "client")
+    )]
     async fn presence(&self, bot: &str) -> StoreResult<Vec<String>> {
         check_id("bot name", bot)?;
         let key = self.presence_key(bot);
@@ -1051,6 +1165,10 @@ impl Store for RedisStore {
         Ok(hosts)
     }
 
+    #[instrument(
+        name = "redis", target = "arena_store::redis::call", skip_all, err(Display),
+        fields(db.system = "redis", db.operation = "put_record", otel.kind = "client")
+    )]
     async fn put_record(&self, kind: &str, key: &str, value: &[u8]) -> StoreResult<()> {
         check_id("record kind", kind)?;
         check_id("record key", key)?;
@@ -1061,6 +1179,10 @@ impl Store for RedisStore {
             .map_err(|e| self.error(&hash, e))
     }
 
+    #[instrument(
+        name = "redis", target = "arena_store::redis::call", skip_all, err(Display),
+        fields(db.system = "redis", db.operation = "swap_record", otel.kind = "client")
+    )]
     async fn swap_record(
         &self,
         kind: &str,
@@ -1086,6 +1208,10 @@ impl Store for RedisStore {
         Ok(swapped == 1)
     }
 
+    #[instrument(
+        name = "redis", target = "arena_store::redis::call", skip_all, err(Display),
+        fields(db.system = "redis", db.operation = "record", otel.kind = "client")
+    )]
     async fn record(&self, kind: &str, key: &str) -> StoreResult<Option<Vec<u8>>> {
         check_id("record kind", kind)?;
         check_id("record key", key)?;
@@ -1096,6 +1222,10 @@ impl Store for RedisStore {
             .map_err(|e| self.error(&hash, e))
     }
 
+    #[instrument(
+        name = "redis", target = "arena_store::redis::call", skip_all, err(Display),
+        fields(db.system = "redis", db.operation = "records", otel.kind = "client")
+    )]
     async fn records(&self, kind: &str) -> StoreResult<Vec<(String, Vec<u8>)>> {
         check_id("record kind", kind)?;
         let hash = self.records_key(kind);
