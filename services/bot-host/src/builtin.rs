@@ -15,6 +15,7 @@ use ddz::Phase;
 use ddz_bots::{Bot, BotSpec};
 use tonic::Status;
 
+use crate::metrics::{BotKind, relayed};
 use crate::observation::DdzView;
 use crate::seat::{FromReferee, SeatIo, Waited, while_reading};
 use crate::server::Ctx;
@@ -46,6 +47,7 @@ pub(crate) async fn run(ctx: &Arc<Ctx>, mut io: SeatIo, spec: BotSpec) -> Result
             continue;
         };
         let view = DdzView::from_request(&req).map_err(|e| Status::invalid_argument(e.0))?;
+        let asked = std::time::Instant::now();
         let thinking = tokio::task::spawn_blocking(move || {
             let action = decide(&mut bot, &view);
             (bot, action)
@@ -58,6 +60,7 @@ pub(crate) async fn run(ctx: &Arc<Ctx>, mut io: SeatIo, spec: BotSpec) -> Result
                     table_id: req.table_id,
                     action: Some(action),
                 });
+                relayed(BotKind::Builtin, asked);
             }
             Waited::Done(Err(e)) => {
                 io.fault(

@@ -34,6 +34,7 @@ use tonic::{Request, Response, Status, Streaming};
 use tracing::Instrument;
 
 use crate::hub::BotTx;
+use crate::metrics::ConnectedBot;
 use crate::server::Ctx;
 use crate::token::token_matches;
 
@@ -246,6 +247,8 @@ async fn run_connection(
         }
     };
     tokio::spawn(keep_presence(Arc::clone(&ctx), bot.clone(), cancel.clone()));
+    // Counted from the welcome until this connection ends, however it ends.
+    let _connected = ConnectedBot::new();
 
     let keepalive = ctx.config.keepalive;
     let silence_limit = ctx.config.silence_limit();

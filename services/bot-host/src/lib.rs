@@ -58,6 +58,15 @@
 //! registered command is split like a shell splits words and run in the process's working
 //! directory, so it should name its files by absolute path.
 //!
+//! # Telemetry
+//!
+//! Each remote bot's stream is a `bot_connection` span and each seat stream a `seat` span, the
+//! child of the referee's trace context carried in the stream's metadata. Metrics (no-ops unless
+//! export is on): remote bots connected (`arena.bots.connected`), seats open by kind of bot
+//! (`arena.seats.open`), decisions relayed and their latency from asking the bot to the reply
+//! leaving (`arena.decisions`, `arena.decision.latency`, with `role=bot-host` and `bot_kind`), and
+//! the faults bot-host reports (`arena.seat.faults`). `docs/observability.md` lists them all.
+//!
 //! # Shutdown
 //!
 //! When the shutdown future completes: no new connections or streams are accepted, health turns
@@ -70,6 +79,7 @@ mod config;
 mod error;
 mod gateway;
 mod hub;
+mod metrics;
 pub mod observation;
 mod program;
 mod seat;

@@ -51,6 +51,7 @@ use tokio::sync::{OwnedSemaphorePermit, mpsc, watch};
 use tokio::time::Instant;
 use tonic::Status;
 
+use crate::metrics::{BotKind, relayed};
 use crate::observation::DdzView;
 use crate::seat::{FromReferee, SeatIo, Waited, while_reading};
 use crate::server::Ctx;
@@ -231,6 +232,7 @@ pub(crate) async fn run(ctx: &Arc<Ctx>, mut io: SeatIo, spec: ProgramSpec) -> Re
             let wait = hard_cap.max(Duration::from_millis(u64::from(deadline_ms)))
                 + ctx.config.decisions.silence_margin;
             asked = Some(Asked {
+                sent: std::time::Instant::now(),
                 request_id: req.request_id,
                 table_id: req.table_id,
                 name: request.name(),
@@ -272,6 +274,7 @@ pub(crate) async fn run(ctx: &Arc<Ctx>, mut io: SeatIo, spec: ProgramSpec) -> Re
                                 table_id: a.table_id,
                                 action: Some(answer),
                             });
+                            relayed(BotKind::Program, a.sent);
                         }
                     }
                     Err(fault) => {
@@ -302,6 +305,8 @@ pub(crate) async fn run(ctx: &Arc<Ctx>, mut io: SeatIo, spec: ProgramSpec) -> Re
 
 /// The request the program is thinking about.
 struct Asked {
+    /// When it was written to the program.
+    sent: std::time::Instant,
     request_id: u64,
     table_id: String,
     name: &'static str,

@@ -9,9 +9,10 @@
 //!
 //! Requests that arrive before the seat is ready are kept and sent in order once it is.
 
-use std::collections::VecDeque;
+use std::collections::{HashMap, VecDeque};
 use std::future::Future;
 use std::sync::Arc;
+use std::time::Instant;
 
 use arena_proto::v1;
 use arena_store::BotKind;
@@ -23,6 +24,7 @@ use tonic::{Request, Response, Status, Streaming};
 use tracing::Instrument;
 
 use crate::hub::{NewSeat, SeatEvent};
+use crate::metrics::{BotKind as Kind, OpenSeat};
 use crate::server::{Ctx, SeatGuard};
 use crate::{builtin, program};
 
@@ -91,9 +93,22 @@ pub(crate) struct SeatIo {
     out: SeatTx,
     /// The opening message.
     pub(crate) open: v1::SeatOpen,
+    /// Counts the seat as open once the kind of its bot is known.
+    counted: Option<OpenSeat>,
 }
 
 impl SeatIo {
+    /// The seat is played by a bot of `kind`: counted as open (until it ends) and its faults
+    /// and decisions are recorded under that kind.
+    pub(crate) fn played_by(&mut self, kind: Kind) {
+        self.counted = Some(OpenSeat::new(kind));
+    }
+
+    /// The kind of bot playing the seat, once known.
+    pub(crate) fn kind(&self) -> Option<Kind> {
+        self.counted.as_ref().map(|c| c.0)
+    }
+
     /// The next message from the referee, checked: a request must be for this table and seat
     /// (empty fields are filled in). Cancel-safe.
     pub(crate) async fn next(&mut self) -> Result<FromReferee, Status> {
@@ -162,6 +177,7 @@ impl SeatIo {
     pub(crate) fn fault(&self, kind: v1::VerdictKind, reason: impl Into<String>) {
         let reason = reason.into();
         tracing::info!(kind = kind.as_str_name(), reason, "seat fault");
+        crate::metrics::fault(kind, self.kind());
         self.send(v1::seat_to_referee::Msg::Fault(v1::SeatFault {
             kind: kind as i32,
             reason,
@@ -251,7 +267,12 @@ async fn run_seat(
     span.record("table", open.table_id.as_str());
     span.record("seat", open.seat);
     span.record("bot", open.bot.as_str());
-    let io = SeatIo { inbound, out, open };
+    let mut io = SeatIo {
+        inbound,
+        out,
+        open,
+        counted: None,
+    };
     let name = io.open.bot.trim().to_string();
 
     // Built-in names are reserved: they never reach the store.
@@ -259,6 +280,7 @@ async fn run_seat(
         && !matches!(spec, BotSpec::Cmd(_))
     {
         require_ddz(&io.open, "built-in bots")?;
+        io.played_by(Kind::Builtin);
         return builtin::run(ctx, io, spec).await;
     }
     if name.starts_with("cmd:") {
@@ -283,7 +305,10 @@ async fn run_seat(
         }
     };
     match &record.kind {
-        BotKind::Remote => run_remote(ctx, io, &record.name).await,
+        BotKind::Remote => {
+            io.played_by(Kind::Remote);
+            run_remote(ctx, io, &record.name).await
+        }
         BotKind::Program {
             command,
             workdir,
@@ -291,6 +316,7 @@ async fn run_seat(
             memory_mb,
         } => {
             require_ddz(&io.open, "bot programs")?;
+            io.played_by(Kind::Program);
             let spec = program::ProgramSpec {
                 bot: record.name.clone(),
                 command: command.clone(),
@@ -387,8 +413,13 @@ async fn run_remote(ctx: &Arc<Ctx>, mut io: SeatIo, bot: &str) -> Result<(), Sta
     };
     let mut events = seated.events;
     io.ready(&seated.release, &ctx.host);
+    // When each request went to the bot, by request id, for the relay's latency.
+    let mut asked: HashMap<u64, Instant> = HashMap::new();
     for r in queue.drain(..) {
-        ctx.hub.forward(bot, ticket, r);
+        let id = r.request_id;
+        if ctx.hub.forward(bot, ticket, r) {
+            asked.insert(id, Instant::now());
+        }
     }
     loop {
         tokio::select! {
@@ -398,7 +429,13 @@ async fn run_remote(ctx: &Arc<Ctx>, mut io: SeatIo, bot: &str) -> Result<(), Sta
                 return Ok(());
             }
             ev = events.recv() => match ev {
-                Some(SeatEvent::Reply(r)) => io.reply(r),
+                Some(SeatEvent::Reply(r)) => {
+                    let since = asked.remove(&r.request_id);
+                    io.reply(r);
+                    if let Some(since) = since {
+                        crate::metrics::relayed(Kind::Remote, since);
+                    }
+                }
                 Some(SeatEvent::Fault(f)) => {
                     let kind = v1::VerdictKind::try_from(f.kind).unwrap_or(v1::VerdictKind::Disconnected);
                     io.fault(kind, f.reason);
@@ -411,7 +448,10 @@ async fn run_remote(ctx: &Arc<Ctx>, mut io: SeatIo, bot: &str) -> Result<(), Sta
             },
             m = io.next() => match m? {
                 FromReferee::Request(r) => {
-                    ctx.hub.forward(bot, ticket, r);
+                    let id = r.request_id;
+                    if ctx.hub.forward(bot, ticket, r) {
+                        asked.insert(id, Instant::now());
+                    }
                 }
                 FromReferee::Close(c) => {
                     slot.close = Some(c);
