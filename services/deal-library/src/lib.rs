@@ -22,9 +22,11 @@ use arena_deals::{FindSpec, LibraryIndex, Progress};
 use arena_proto::v1;
 use arena_proto::v1::deal_library_server::{DealLibrary, DealLibraryServer};
 use arena_store::{DealRecord, DealSource, Panel, Store};
+use arena_telemetry::metrics::{KeyValue, attr, metrics};
 use prost::Message;
 use tokio_stream::{Stream, StreamExt};
 use tonic::{Request, Response, Status, Streaming};
+use tracing::Instrument;
 
 /// Deals per GDI batch when the request does not say.
 pub const DEFAULT_BATCH: u32 = 200;
@@ -146,7 +148,8 @@ impl DealLibraryService {
         DealLibraryServer::new(self)
     }
 
-    fn new_op(&self, kind: &str, total: u64) -> v1::Operation {
+    fn new_op(&self, kind: &'static str, total: u64) -> v1::Operation {
+        metrics().library_operations.add(1, &attr("kind", kind));
         let id = format!(
             "{kind}-{}-{}",
             std::process::id(),
@@ -178,6 +181,22 @@ impl DealLibraryService {
     }
 }
 
+/// A server span for one RPC of `arena.v1.DealLibrary`, named as OpenTelemetry names RPC spans
+/// (`arena.v1.DealLibrary/Measure`), child of the caller's trace context if the call carries one.
+macro_rules! rpc_span {
+    ($method:literal, $metadata:expr) => {{
+        let span = tracing::info_span!(
+            concat!("arena.v1.DealLibrary/", $method),
+            rpc.system = "grpc",
+            rpc.service = "arena.v1.DealLibrary",
+            rpc.method = $method,
+            otel.kind = "server",
+        );
+        arena_telemetry::set_parent(&span, $metadata);
+        span
+    }};
+}
+
 type RecordStream = Pin<Box<dyn Stream<Item = Result<v1::DealRecord, Status>> + Send>>;
 type OpStream = Pin<Box<dyn Stream<Item = Result<v1::Operation, Status>> + Send>>;
 
@@ -187,159 +206,188 @@ impl DealLibrary for DealLibraryService {
         &self,
         req: Request<v1::MeasureRequest>,
     ) -> Result<Response<v1::Operation>, Status> {
-        let r = req.into_inner();
-        let panel = panel(r.panel.as_ref())?;
-        let source = source_of(r.seed, r.bombs)?;
-        if r.count == 0 {
-            return Err(invalid("count", "must be at least 1"));
-        }
-        let batch = if r.batch == 0 { DEFAULT_BATCH } else { r.batch };
-        self.store.put_panel(&panel).await.map_err(store_err)?;
-        let done: HashSet<u64> = self
-            .store
-            .measured_indices(&panel.id, &source)
-            .await
-            .map_err(store_err)?
-            .into_iter()
-            .filter(|&i| i < r.count)
-            .collect();
-        let mut op = self.new_op("measure", r.count);
-        op.progress = done.len() as u64;
-        self.update(op.clone());
-        // One batch per block of `batch` indices holding at least one unmeasured deal.
-        let mut first = 0;
-        while first < r.count {
-            let n = (r.count - first).min(u64::from(batch));
-            if (first..first + n).any(|i| !done.contains(&i)) {
-                let job = v1::QueuedJob {
-                    job: Some(v1::queued_job::Job::Gdi(v1::GdiBatch {
-                        operation: op.id.clone(),
-                        panel: r.panel.clone(),
-                        seed: r.seed,
-                        bombs: r.bombs,
-                        first,
-                        count: n as u32,
-                    })),
-                };
-                self.store
-                    .enqueue_job(&format!("{}:{first}", op.id), &job.encode_to_vec())
-                    .await
-                    .map_err(store_err)?;
+        let span = rpc_span!("Measure", req.metadata());
+        async move {
+            let r = req.into_inner();
+            let panel = panel(r.panel.as_ref())?;
+            let source = source_of(r.seed, r.bombs)?;
+            if r.count == 0 {
+                return Err(invalid("count", "must be at least 1"));
             }
-            first += n;
-        }
-        // Follow progress from the store until every deal is measured.
-        let id = op.id.clone();
-        let (svc, start, already, tables) = (
-            self.clone(),
-            Instant::now(),
-            op.progress,
-            panel.landlords.len() as u64,
-        );
-        let (panel_id, total) = (panel.id.clone(), r.count);
-        tokio::spawn(async move {
-            let mut op = op;
-            loop {
-                if let Ok(indices) = svc.store.measured_indices(&panel_id, &source).await {
-                    op.progress = indices.iter().filter(|&&i| i < total).count() as u64;
+            let batch = if r.batch == 0 { DEFAULT_BATCH } else { r.batch };
+            self.store.put_panel(&panel).await.map_err(store_err)?;
+            let done: HashSet<u64> = self
+                .store
+                .measured_indices(&panel.id, &source)
+                .await
+                .map_err(store_err)?
+                .into_iter()
+                .filter(|&i| i < r.count)
+                .collect();
+            let mut op = self.new_op("measure", r.count);
+            op.progress = done.len() as u64;
+            self.update(op.clone());
+            // One batch per block of `batch` indices holding at least one unmeasured deal.
+            let mut first = 0;
+            while first < r.count {
+                let n = (r.count - first).min(u64::from(batch));
+                if (first..first + n).any(|i| !done.contains(&i)) {
+                    let job = v1::QueuedJob {
+                        job: Some(v1::queued_job::Job::Gdi(v1::GdiBatch {
+                            operation: op.id.clone(),
+                            panel: r.panel.clone(),
+                            seed: r.seed,
+                            bombs: r.bombs,
+                            first,
+                            count: n as u32,
+                        })),
+                    };
+                    self.store
+                        .enqueue_job(&format!("{}:{first}", op.id), &job.encode_to_vec())
+                        .await
+                        .map_err(store_err)?;
                 }
-                op.seconds = start.elapsed().as_secs_f64();
-                op.games = (op.progress - already) * tables;
-                op.games_per_second = op.games as f64 / op.seconds.max(1e-9);
-                op.done = op.progress >= total;
-                svc.update(op.clone());
-                if op.done {
-                    break;
-                }
-                tokio::time::sleep(Duration::from_millis(250)).await;
+                first += n;
             }
-        });
-        Ok(Response::new(self.op(&id)?))
+            // Follow progress from the store until every deal is measured.
+            let id = op.id.clone();
+            let (svc, start, already, tables) = (
+                self.clone(),
+                Instant::now(),
+                op.progress,
+                panel.landlords.len() as u64,
+            );
+            let (panel_id, total) = (panel.id.clone(), r.count);
+            tokio::spawn(async move {
+                let mut op = op;
+                loop {
+                    if let Ok(indices) = svc.store.measured_indices(&panel_id, &source).await {
+                        op.progress = indices.iter().filter(|&&i| i < total).count() as u64;
+                    }
+                    op.seconds = start.elapsed().as_secs_f64();
+                    op.games = (op.progress - already) * tables;
+                    op.games_per_second = op.games as f64 / op.seconds.max(1e-9);
+                    op.done = op.progress >= total;
+                    svc.update(op.clone());
+                    if op.done {
+                        break;
+                    }
+                    tokio::time::sleep(Duration::from_millis(250)).await;
+                }
+            });
+            Ok(Response::new(self.op(&id)?))
+        }
+        .instrument(span)
+        .await
     }
 
     async fn find(&self, req: Request<v1::FindRequest>) -> Result<Response<v1::Operation>, Status> {
-        let r = req.into_inner();
-        let panel = panel(r.panel.as_ref())?;
-        let bombs = r.bombs.unwrap_or(1);
-        let dim = 2 * (bombs as usize + 1) - 1;
-        if r.centre.len() != dim || r.centre.iter().any(|x| !(0.0..=1.0).contains(x)) {
-            return Err(invalid(
-                "centre",
-                format!("needs {dim} values in [0, 1] for deals with {bombs} bomb(s)"),
-            ));
-        }
-        if r.eps.is_nan() || r.eps <= 0.0 {
-            return Err(invalid("eps", "must be positive"));
-        }
-        if r.count == 0 {
-            return Err(invalid("count", "must be at least 1"));
-        }
-        let source = source_of(r.seed, Some(bombs))?;
-        let start_index = self
-            .store
-            .measured_indices(&panel.id, &source)
-            .await
-            .map_err(store_err)?
-            .last()
-            .map_or(0, |i| i + 1);
-        let op = self.new_op("find", u64::from(r.count));
-        let spec = FindSpec {
-            panel,
-            source,
-            start: start_index,
-            centre: r.centre,
-            eps: r.eps,
-            want: r.count as usize,
-            max_tries: if r.max_tries == 0 {
-                1_000_000
-            } else {
-                r.max_tries
-            },
-            rules: ddz::RuleSet::COMPETITION,
-            threads: self.threads,
-        };
-        let svc = self.clone();
-        let first = op.clone();
-        tokio::spawn(async move {
-            let progress = Arc::new(Progress::default());
-            let stop = AtomicBool::new(false);
-            let ticker = {
-                let (svc, progress, mut op) = (svc.clone(), progress.clone(), first.clone());
-                tokio::spawn(async move {
-                    loop {
-                        tokio::time::sleep(Duration::from_millis(250)).await;
-                        op.progress = progress.found.load(Ordering::Relaxed);
-                        op.tried = progress.deals.load(Ordering::Relaxed);
-                        op.games = progress.games.load(Ordering::Relaxed);
-                        svc.update(op.clone());
-                    }
-                })
-            };
-            let result = arena_deals::find(&*svc.store, &spec, &progress, &stop).await;
-            ticker.abort();
-            let mut op = first;
-            match result {
-                Ok(rep) => {
-                    op.progress = rep.found.len() as u64;
-                    op.tried = rep.tried;
-                    op.games = rep.games;
-                    op.seconds = rep.seconds;
-                    op.games_per_second = rep.games as f64 / rep.seconds.max(1e-9);
-                    op.found = rep.found.iter().map(record_msg).collect();
-                }
-                Err(e) => op.error = e.to_string(),
+        let span = rpc_span!("Find", req.metadata());
+        async move {
+            let r = req.into_inner();
+            let panel = panel(r.panel.as_ref())?;
+            let bombs = r.bombs.unwrap_or(1);
+            let dim = 2 * (bombs as usize + 1) - 1;
+            if r.centre.len() != dim || r.centre.iter().any(|x| !(0.0..=1.0).contains(x)) {
+                return Err(invalid(
+                    "centre",
+                    format!("needs {dim} values in [0, 1] for deals with {bombs} bomb(s)"),
+                ));
             }
-            op.done = true;
-            svc.update(op);
-        });
-        Ok(Response::new(op))
+            if r.eps.is_nan() || r.eps <= 0.0 {
+                return Err(invalid("eps", "must be positive"));
+            }
+            if r.count == 0 {
+                return Err(invalid("count", "must be at least 1"));
+            }
+            let source = source_of(r.seed, Some(bombs))?;
+            let start_index = self
+                .store
+                .measured_indices(&panel.id, &source)
+                .await
+                .map_err(store_err)?
+                .last()
+                .map_or(0, |i| i + 1);
+            let op = self.new_op("find", u64::from(r.count));
+            let spec = FindSpec {
+                panel,
+                source,
+                start: start_index,
+                centre: r.centre,
+                eps: r.eps,
+                want: r.count as usize,
+                max_tries: if r.max_tries == 0 {
+                    1_000_000
+                } else {
+                    r.max_tries
+                },
+                rules: ddz::RuleSet::COMPETITION,
+                threads: self.threads,
+            };
+            let svc = self.clone();
+            let first = op.clone();
+            tokio::spawn(
+                async move {
+                    let progress = Arc::new(Progress::default());
+                    let stop = AtomicBool::new(false);
+                    let ticker = {
+                        let (svc, progress, mut op) =
+                            (svc.clone(), progress.clone(), first.clone());
+                        tokio::spawn(async move {
+                            loop {
+                                tokio::time::sleep(Duration::from_millis(250)).await;
+                                op.progress = progress.found.load(Ordering::Relaxed);
+                                op.tried = progress.deals.load(Ordering::Relaxed);
+                                op.games = progress.games.load(Ordering::Relaxed);
+                                svc.update(op.clone());
+                            }
+                        })
+                    };
+                    let result = arena_deals::find(&*svc.store, &spec, &progress, &stop).await;
+                    ticker.abort();
+                    let mut op = first;
+                    match result {
+                        Ok(rep) => {
+                            op.progress = rep.found.len() as u64;
+                            op.tried = rep.tried;
+                            op.games = rep.games;
+                            op.seconds = rep.seconds;
+                            op.games_per_second = rep.games as f64 / rep.seconds.max(1e-9);
+                            op.found = rep.found.iter().map(record_msg).collect();
+                            let m = metrics();
+                            m.deals_measured.add(
+                                rep.fully_measured,
+                                &[
+                                    KeyValue::new("panel", spec.panel.id.clone()),
+                                    KeyValue::new("via", "find"),
+                                ],
+                            );
+                            m.games_played
+                                .add(rep.games, &attr("panel", spec.panel.id.clone()));
+                        }
+                        Err(e) => op.error = e.to_string(),
+                    }
+                    op.done = true;
+                    svc.update(op);
+                }
+                // The generation outlives the call: its store calls belong to a span of its own,
+                // in the caller's trace.
+                .instrument(tracing::info_span!("find", operation = %op.id)),
+            );
+            Ok(Response::new(op))
+        }
+        .instrument(span)
+        .await
     }
 
     async fn get_operation(
         &self,
         req: Request<v1::GetOperationRequest>,
     ) -> Result<Response<v1::Operation>, Status> {
-        Ok(Response::new(self.op(&req.into_inner().id)?))
+        let span = rpc_span!("GetOperation", req.metadata());
+        async move { Ok(Response::new(self.op(&req.into_inner().id)?)) }
+            .instrument(span)
+            .await
     }
 
     type WatchOperationStream = OpStream;
@@ -348,89 +396,103 @@ impl DealLibrary for DealLibraryService {
         &self,
         req: Request<v1::GetOperationRequest>,
     ) -> Result<Response<OpStream>, Status> {
-        let id = req.into_inner().id;
-        let first = self.op(&id)?;
-        let (svc, mut rx) = (self.clone(), self.watch.subscribe());
-        let (tx, out) = tokio::sync::mpsc::channel(16);
-        tokio::spawn(async move {
-            let mut last = first.clone();
-            if tx.send(Ok(first)).await.is_err() {
-                return;
-            }
-            while !last.done {
-                if rx.changed().await.is_err() {
+        let span = rpc_span!("WatchOperation", req.metadata());
+        async move {
+            let id = req.into_inner().id;
+            let first = self.op(&id)?;
+            let (svc, mut rx) = (self.clone(), self.watch.subscribe());
+            let (tx, out) = tokio::sync::mpsc::channel(16);
+            tokio::spawn(async move {
+                let mut last = first.clone();
+                if tx.send(Ok(first)).await.is_err() {
                     return;
                 }
-                match svc.op(&id) {
-                    Ok(op) if op != last => {
-                        last = op.clone();
-                        if tx.send(Ok(op)).await.is_err() {
+                while !last.done {
+                    if rx.changed().await.is_err() {
+                        return;
+                    }
+                    match svc.op(&id) {
+                        Ok(op) if op != last => {
+                            last = op.clone();
+                            if tx.send(Ok(op)).await.is_err() {
+                                return;
+                            }
+                        }
+                        Ok(_) => {}
+                        Err(e) => {
+                            let _ = tx.send(Err(e)).await;
                             return;
                         }
                     }
-                    Ok(_) => {}
-                    Err(e) => {
-                        let _ = tx.send(Err(e)).await;
-                        return;
-                    }
                 }
-            }
-        });
-        Ok(Response::new(Box::pin(
-            tokio_stream::wrappers::ReceiverStream::new(out),
-        )))
+            });
+            let stream: OpStream = Box::pin(tokio_stream::wrappers::ReceiverStream::new(out));
+            Ok(Response::new(stream))
+        }
+        .instrument(span)
+        .await
     }
 
     async fn query(
         &self,
         req: Request<v1::QueryRequest>,
     ) -> Result<Response<v1::QueryResponse>, Status> {
-        let r = req.into_inner();
-        let panel = panel(r.panel.as_ref())?;
-        if r.centre.is_empty() {
-            return Err(invalid("centre", "missing"));
+        let span = rpc_span!("Query", req.metadata());
+        async move {
+            let r = req.into_inner();
+            let panel = panel(r.panel.as_ref())?;
+            if r.centre.is_empty() {
+                return Err(invalid("centre", "missing"));
+            }
+            let records = self.store.deals(&panel.id).await.map_err(store_err)?;
+            let exclude: HashSet<String> = if r.include_used {
+                HashSet::new()
+            } else {
+                self.store
+                    .used_deals()
+                    .await
+                    .map_err(store_err)?
+                    .into_keys()
+                    .collect()
+            };
+            let index = LibraryIndex::build(&records);
+            let hits = index.within(&r.centre, r.eps, &exclude);
+            let by_id: HashMap<&str, &DealRecord> =
+                records.iter().map(|x| (x.id.as_str(), x)).collect();
+            let deals = hits
+                .iter()
+                .take(r.count as usize)
+                .filter_map(|(_, e)| by_id.get(e.id.as_str()))
+                .map(|x| record_msg(x))
+                .collect();
+            Ok(Response::new(v1::QueryResponse {
+                deals,
+                available: hits.len() as u64,
+            }))
         }
-        let records = self.store.deals(&panel.id).await.map_err(store_err)?;
-        let exclude: HashSet<String> = if r.include_used {
-            HashSet::new()
-        } else {
-            self.store
-                .used_deals()
-                .await
-                .map_err(store_err)?
-                .into_keys()
-                .collect()
-        };
-        let index = LibraryIndex::build(&records);
-        let hits = index.within(&r.centre, r.eps, &exclude);
-        let by_id: HashMap<&str, &DealRecord> =
-            records.iter().map(|x| (x.id.as_str(), x)).collect();
-        let deals = hits
-            .iter()
-            .take(r.count as usize)
-            .filter_map(|(_, e)| by_id.get(e.id.as_str()))
-            .map(|x| record_msg(x))
-            .collect();
-        Ok(Response::new(v1::QueryResponse {
-            deals,
-            available: hits.len() as u64,
-        }))
+        .instrument(span)
+        .await
     }
 
     async fn claim(
         &self,
         req: Request<v1::ClaimRequest>,
     ) -> Result<Response<v1::ClaimResponse>, Status> {
-        let r = req.into_inner();
-        if r.competition.trim().is_empty() {
-            return Err(invalid("competition", "empty"));
+        let span = rpc_span!("Claim", req.metadata());
+        async move {
+            let r = req.into_inner();
+            if r.competition.trim().is_empty() {
+                return Err(invalid("competition", "empty"));
+            }
+            let claimed = self
+                .store
+                .claim_deals(&r.competition, &r.deal_ids)
+                .await
+                .map_err(store_err)?;
+            Ok(Response::new(v1::ClaimResponse { claimed }))
         }
-        let claimed = self
-            .store
-            .claim_deals(&r.competition, &r.deal_ids)
-            .await
-            .map_err(store_err)?;
-        Ok(Response::new(v1::ClaimResponse { claimed }))
+        .instrument(span)
+        .await
     }
 
     type ExportStream = RecordStream;
@@ -439,70 +501,86 @@ impl DealLibrary for DealLibraryService {
         &self,
         req: Request<v1::ExportRequest>,
     ) -> Result<Response<RecordStream>, Status> {
-        let panel = panel(req.into_inner().panel.as_ref())?;
-        let mut records = self.store.deals(&panel.id).await.map_err(store_err)?;
-        records.sort_by(|a, b| a.id.cmp(&b.id));
-        let msgs: Vec<Result<v1::DealRecord, Status>> =
-            records.iter().map(|r| Ok(record_msg(r))).collect();
-        Ok(Response::new(Box::pin(tokio_stream::iter(msgs))))
+        let span = rpc_span!("Export", req.metadata());
+        async move {
+            let panel = panel(req.into_inner().panel.as_ref())?;
+            let mut records = self.store.deals(&panel.id).await.map_err(store_err)?;
+            records.sort_by(|a, b| a.id.cmp(&b.id));
+            let msgs: Vec<Result<v1::DealRecord, Status>> =
+                records.iter().map(|r| Ok(record_msg(r))).collect();
+            let stream: RecordStream = Box::pin(tokio_stream::iter(msgs));
+            Ok(Response::new(stream))
+        }
+        .instrument(span)
+        .await
     }
 
     async fn import(
         &self,
         req: Request<Streaming<v1::DealRecord>>,
     ) -> Result<Response<v1::ImportResponse>, Status> {
-        let mut stream = req.into_inner();
-        let (mut received, mut new, mut batch) = (0u64, 0u64, Vec::new());
-        while let Some(m) = stream.next().await {
-            let m = m?;
-            received += 1;
-            batch.push(record_from(m).map_err(|s| {
-                Status::invalid_argument(format!("record {received}: {}", s.message()))
-            })?);
-            if batch.len() >= 1000 {
-                new += self.store.put_deals(&batch).await.map_err(store_err)? as u64;
-                batch.clear();
+        let span = rpc_span!("Import", req.metadata());
+        async move {
+            let mut stream = req.into_inner();
+            let (mut received, mut new, mut batch) = (0u64, 0u64, Vec::new());
+            while let Some(m) = stream.next().await {
+                let m = m?;
+                received += 1;
+                batch.push(record_from(m).map_err(|s| {
+                    Status::invalid_argument(format!("record {received}: {}", s.message()))
+                })?);
+                if batch.len() >= 1000 {
+                    new += self.store.put_deals(&batch).await.map_err(store_err)? as u64;
+                    batch.clear();
+                }
             }
+            new += self.store.put_deals(&batch).await.map_err(store_err)? as u64;
+            Ok(Response::new(v1::ImportResponse { received, new }))
         }
-        new += self.store.put_deals(&batch).await.map_err(store_err)? as u64;
-        Ok(Response::new(v1::ImportResponse { received, new }))
+        .instrument(span)
+        .await
     }
 
     async fn stats(
         &self,
         req: Request<v1::StatsRequest>,
     ) -> Result<Response<v1::StatsResponse>, Status> {
-        let panel = panel(req.into_inner().panel.as_ref())?;
-        let records = self.store.deals(&panel.id).await.map_err(store_err)?;
-        let used = self.store.used_deals().await.map_err(store_err)?.len() as u64;
-        let mut dims: HashMap<usize, usize> = HashMap::new();
-        for r in &records {
-            *dims.entry(r.gdi.len()).or_default() += 1;
+        let span = rpc_span!("Stats", req.metadata());
+        async move {
+            let panel = panel(req.into_inner().panel.as_ref())?;
+            let records = self.store.deals(&panel.id).await.map_err(store_err)?;
+            let used = self.store.used_deals().await.map_err(store_err)?.len() as u64;
+            let mut dims: HashMap<usize, usize> = HashMap::new();
+            for r in &records {
+                *dims.entry(r.gdi.len()).or_default() += 1;
+            }
+            let dim = dims
+                .into_iter()
+                .max_by_key(|&(d, n)| (n, d))
+                .map_or(0, |(d, _)| d);
+            let mut resp = v1::StatsResponse {
+                panel: panel.id.clone(),
+                deals: records.len() as u64,
+                used,
+                ..Default::default()
+            };
+            for j in 0..dim {
+                let mut v: Vec<f64> = records
+                    .iter()
+                    .filter(|r| r.gdi.len() == dim)
+                    .map(|r| r.gdi[j])
+                    .collect();
+                v.sort_by(f64::total_cmp);
+                let q = |p: f64| v[((v.len() - 1) as f64 * p).round() as usize];
+                resp.mean.push(v.iter().sum::<f64>() / v.len() as f64);
+                resp.p10.push(q(0.1));
+                resp.p50.push(q(0.5));
+                resp.p90.push(q(0.9));
+            }
+            Ok(Response::new(resp))
         }
-        let dim = dims
-            .into_iter()
-            .max_by_key(|&(d, n)| (n, d))
-            .map_or(0, |(d, _)| d);
-        let mut resp = v1::StatsResponse {
-            panel: panel.id.clone(),
-            deals: records.len() as u64,
-            used,
-            ..Default::default()
-        };
-        for j in 0..dim {
-            let mut v: Vec<f64> = records
-                .iter()
-                .filter(|r| r.gdi.len() == dim)
-                .map(|r| r.gdi[j])
-                .collect();
-            v.sort_by(f64::total_cmp);
-            let q = |p: f64| v[((v.len() - 1) as f64 * p).round() as usize];
-            resp.mean.push(v.iter().sum::<f64>() / v.len() as f64);
-            resp.p10.push(q(0.1));
-            resp.p50.push(q(0.5));
-            resp.p90.push(q(0.9));
-        }
-        Ok(Response::new(resp))
+        .instrument(span)
+        .await
     }
 }
 
