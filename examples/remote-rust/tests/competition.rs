@@ -1,8 +1,15 @@
 //! All four services on Redis: deal-library measures a library through the referee's GDI
 //! batches, the matchmaker runs an equal-strength competition between remote bots (over gRPC
 //! through bot-host) and a built-in bot, standings and replays come back; then the tables/s of
-//! the whole stack.
+//! the whole stack. Telemetry is exported to an in-process OTLP collector throughout: a table of
+//! the competition is one trace from the matchmaker through the referee to bot-host and Redis,
+//! and every role's metrics arrive.
+//!
+//! Telemetry is global to a process, so this binary holds this one test.
 
+mod common;
+
+use std::collections::BTreeSet;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -11,6 +18,7 @@ use arena_proto::v1;
 use arena_proto::v1::deal_library_server::DealLibrary;
 use arena_proto::v1::matchmaker_server::Matchmaker;
 use arena_store::{BotKind, BotRecord, RedisStore, Store};
+use common::collector::{Collector, Kind, Span, Trace};
 use tokio_stream::StreamExt;
 use tonic::Request;
 
@@ -43,6 +51,13 @@ async fn cleanup(prefix: &str) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_equal_strength_competition_between_remote_and_built_in_bots_on_redis() {
+    // Telemetry first: instruments made before `init` would stay no-ops.
+    let (collector, addr) = Collector::start().await;
+    // SAFETY: no other thread reads the environment yet; this binary holds only this test.
+    unsafe { common::collector::export_to(addr, Some(250)) };
+    let telemetry = arena_telemetry::init("arena-e2e").unwrap();
+    assert!(telemetry.exporting());
+
     let prefix = prefix();
     let store: Arc<dyn Store> = Arc::new(RedisStore::connect(REDIS, &prefix).await.unwrap());
     // Two remote bots.
@@ -74,7 +89,7 @@ async fn an_equal_strength_competition_between_remote_and_built_in_bots_on_redis
             let _ = arena_example_remote_bot::play(&url, name, &token, 64, 0).await;
         }));
     }
-    // A referee (tables and GDI batches), the deal library and the matchmaker's supervisor.
+    // A referee (tables and GDI batches), the deal library and the matchmaker.
     let (stop_ref, rx) = tokio::sync::oneshot::channel::<()>();
     let cfg = arena_referee::RefereeConfig {
         referee_id: "e2e".into(),
@@ -85,14 +100,6 @@ async fn an_equal_strength_competition_between_remote_and_built_in_bots_on_redis
     let referee = tokio::spawn(arena_referee::work(cfg, store.clone(), async {
         let _ = rx.await;
     }));
-    let (stop_sup, rx) = tokio::sync::oneshot::channel::<()>();
-    let supervisor = tokio::spawn(arena_matchmaker::supervise(
-        store.clone(),
-        Duration::from_millis(100),
-        async {
-            let _ = rx.await;
-        },
-    ));
     let library = arena_deal_library::DealLibraryService::new(store.clone(), 2);
     let matchmaker = arena_matchmaker::MatchmakerService::new(store.clone());
 
@@ -159,6 +166,19 @@ async fn an_equal_strength_competition_between_remote_and_built_in_bots_on_redis
         .unwrap()
         .into_inner();
     assert_eq!(comp.tables_total, 60);
+    // The matchmaker's supervisor (progress, the final standings) starts once the competition is
+    // created: a pass while `create_competition` is still enqueuing takes the competition for an
+    // interrupted one (it is marked enqueued only after its jobs) and enqueues every table again,
+    // so tables run twice at once on the same remote bots, whose replies bot-host then cannot
+    // tell apart (they are routed by table id and request id).
+    let (stop_sup, rx) = tokio::sync::oneshot::channel::<()>();
+    let supervisor = tokio::spawn(arena_matchmaker::supervise(
+        store.clone(),
+        Duration::from_millis(100),
+        async {
+            let _ = rx.await;
+        },
+    ));
     let mut stream = matchmaker
         .watch_competition(Request::new(v1::CompetitionRequest {
             name: spec.name.clone(),
@@ -206,6 +226,48 @@ async fn an_equal_strength_competition_between_remote_and_built_in_bots_on_redis
         .count();
     assert_eq!(remote_tables, 40);
 
+    // One table is one trace: the competition's, across matchmaker, referee, bot-host and Redis.
+    let mut verdict = Err("nothing checked yet".to_string());
+    let traced = collector
+        .wait_for(
+            Duration::from_secs(20),
+            || telemetry.flush(),
+            |c| {
+                verdict = check_trace(&c.spans());
+                verdict.is_ok()
+            },
+        )
+        .await;
+    assert!(traced, "{verdict:?}");
+    eprintln!("traced: {}", verdict.unwrap_or_default());
+
+    // Every role's metrics arrive.
+    let mut missing = Vec::new();
+    let measured = collector
+        .wait_for(
+            Duration::from_secs(20),
+            || telemetry.flush(),
+            |c| {
+                missing = missing_metrics(c);
+                missing.is_empty()
+            },
+        )
+        .await;
+    assert!(
+        measured,
+        "missing {missing:?}; received {:?}",
+        collector.metric_names()
+    );
+    eprintln!(
+        "metrics: {} tables started, {} decisions relayed by bot-host",
+        collector
+            .latest("arena.tables.started", &[])
+            .map_or(0.0, |p| p.value),
+        collector
+            .latest("arena.decisions", &[("role", "bot-host")])
+            .map_or(0.0, |p| p.value)
+    );
+
     let _ = stop_sup.send(());
     let _ = supervisor.await;
     let _ = stop_ref.send(());
@@ -213,4 +275,144 @@ async fn an_equal_strength_competition_between_remote_and_built_in_bots_on_redis
     let _ = stop_host.send(());
     bots.iter().for_each(|b| b.abort());
     cleanup(&prefix).await;
+}
+
+/// Checks that the competition's trace (rooted at the matchmaker's `create_competition`, with
+/// Redis calls below it) holds a table played by a remote bot with its decisions, bot-host's seat
+/// and Redis calls below it, and that every span of the trace but its root has its parent in the
+/// trace. Returns which table, or what is missing.
+fn check_trace(spans: &[Span]) -> Result<String, String> {
+    let root = spans
+        .iter()
+        .find(|s| s.name == "create_competition")
+        .ok_or("no create_competition span (the matchmaker's) yet")?;
+    let trace = Trace::of(spans, &root.trace);
+    for s in &trace.spans {
+        if s.id != root.id && trace.get(&s.parent).is_none() {
+            return Err(format!(
+                "{} {:?} has its parent outside the trace",
+                s.name, s.attrs
+            ));
+        }
+    }
+    let names: BTreeSet<&str> = trace.spans.iter().map(|s| s.name.as_str()).collect();
+    for s in trace.spans.iter().filter(|s| s.name == "redis") {
+        let op = s.attrs.get("db.operation").map_or("", String::as_str);
+        if s.attrs.get("db.system").map(String::as_str) != Some("redis") || op.is_empty() {
+            return Err(format!(
+                "a redis span without db.system or db.operation: {s:?}"
+            ));
+        }
+    }
+    let below = |name: &str, top: &Span| {
+        trace
+            .spans
+            .iter()
+            .filter(|s| s.name == name && s.id != top.id && trace.descends_from(s, top))
+            .count()
+    };
+    if below("redis", root) == 0 {
+        return Err(format!("no redis span below create_competition: {names:?}"));
+    }
+    // A seat of bot-host below the table, with bot-host's own Redis call (its bot lookup) below
+    // the seat: the trace crossed from the referee to bot-host and on to Redis.
+    let seat_with_redis = |t: &Span| {
+        trace
+            .spans
+            .iter()
+            .any(|s| s.name == "seat" && trace.descends_from(s, t) && below("redis", s) >= 1)
+    };
+    let table = trace
+        .spans
+        .iter()
+        .filter(|s| s.name == "table")
+        .find(|t| seat_with_redis(t) && below("decision", t) >= 5 && below("redis", t) >= 2)
+        .ok_or_else(|| {
+            format!(
+                "no table with decisions, bot-host's seat and Redis calls below it ({} tables, {} seats, {} decisions, {} redis calls in the trace)",
+                trace.count("table"),
+                trace.count("seat"),
+                trace.count("decision"),
+                trace.count("redis")
+            )
+        })?;
+    let ops: BTreeSet<&str> = trace
+        .spans
+        .iter()
+        .filter(|s| s.name == "redis" && trace.descends_from(s, table))
+        .filter_map(|s| s.attrs.get("db.operation").map(String::as_str))
+        .collect();
+    Ok(format!(
+        "table {} with {} decisions and Redis calls {ops:?} below it, in a trace of {} spans",
+        table.attrs.get("table_id").map_or("?", String::as_str),
+        below("decision", table),
+        trace.spans.len()
+    ))
+}
+
+/// What is missing from the metrics received so far: each role's instruments with values that
+/// fit the run (400 deals measured, 60 tables, two remote bots connected). Tables are counted at
+/// least 60 times, not exactly: a table whose job is delivered again is played (and counted)
+/// again, and its second result is dropped.
+fn missing_metrics(c: &Collector) -> Vec<String> {
+    let mut missing = Vec::new();
+    let mut want = |ok: bool, what: &str| {
+        if !ok {
+            missing.push(what.to_string());
+        }
+    };
+    let value = |metric: &str, with: &[(&str, &str)]| c.latest(metric, with).map(|p| p.value);
+    // The referee.
+    want(
+        value("arena.tables.started", &[]).is_some_and(|v| v >= 60.0),
+        "arena.tables.started >= 60",
+    );
+    want(
+        value("arena.tables.finished", &[]).is_some_and(|v| v >= 60.0),
+        "arena.tables.finished >= 60",
+    );
+    want(
+        value("arena.decisions", &[("seat_kind", "remote")]).is_some_and(|v| v > 0.0),
+        "arena.decisions{seat_kind=remote}",
+    );
+    want(
+        c.latest("arena.decision.latency", &[("seat_kind", "remote")])
+            .is_some_and(|p| p.kind == Kind::Histogram && p.count > 0 && p.value > 0.0),
+        "arena.decision.latency{seat_kind=remote} with count > 0",
+    );
+    want(
+        c.latest("arena.queue.depth", &[("state", "waiting")])
+            .is_some_and(|p| p.kind == Kind::Gauge),
+        "arena.queue.depth{state=waiting}",
+    );
+    want(
+        value("arena.deals.measured", &[]) == Some(400.0),
+        "arena.deals.measured = 400",
+    );
+    // bot-host.
+    want(
+        value("arena.bots.connected", &[]) == Some(2.0),
+        "arena.bots.connected = 2",
+    );
+    want(
+        c.latest("arena.seats.open", &[("bot_kind", "remote")])
+            .is_some_and(|p| p.kind == Kind::Sum),
+        "arena.seats.open{bot_kind=remote}",
+    );
+    let relayed = [("role", "bot-host"), ("bot_kind", "remote")];
+    want(
+        value("arena.decisions", &relayed).is_some_and(|v| v > 0.0),
+        "arena.decisions{role=bot-host,bot_kind=remote}",
+    );
+    want(
+        c.latest("arena.decision.latency", &relayed)
+            .is_some_and(|p| p.kind == Kind::Histogram && p.count > 0),
+        "arena.decision.latency{role=bot-host,bot_kind=remote} with count > 0",
+    );
+    // The deal library.
+    want(
+        value("arena.library.operations", &[("kind", "measure")]) == Some(1.0),
+        "arena.library.operations{kind=measure} = 1",
+    );
+    missing
 }

@@ -2,79 +2,27 @@
 //! competition created on the matchmaker, its tables run by the referee, and the seats bot-host
 //! serves to a remote bot — all under the trace of the call that created the competition.
 
+mod common;
+
 use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
-use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use arena_bot_host::{BotHost, BotHostConfig, issue_token};
 use arena_proto::v1;
 use arena_proto::v1::matchmaker_server::Matchmaker;
 use arena_store::{BotKind, BotRecord, DealSource, EmbeddedStore, Store};
-use opentelemetry_proto::tonic::collector::trace::v1::trace_service_server::{
-    TraceService, TraceServiceServer,
-};
-use opentelemetry_proto::tonic::collector::trace::v1::{
-    ExportTraceServiceRequest, ExportTraceServiceResponse,
-};
-use tonic::{Request, Response, Status};
-
-#[derive(Clone, Debug)]
-struct Span {
-    name: String,
-    trace: Vec<u8>,
-    id: Vec<u8>,
-    parent: Vec<u8>,
-}
-
-#[derive(Clone, Default)]
-struct Collector {
-    spans: Arc<Mutex<Vec<Span>>>,
-}
-
-#[tonic::async_trait]
-impl TraceService for Collector {
-    async fn export(
-        &self,
-        req: Request<ExportTraceServiceRequest>,
-    ) -> Result<Response<ExportTraceServiceResponse>, Status> {
-        let mut spans = self.spans.lock().unwrap();
-        for rs in req.into_inner().resource_spans {
-            for ss in rs.scope_spans {
-                for s in ss.spans {
-                    spans.push(Span {
-                        name: s.name,
-                        trace: s.trace_id,
-                        id: s.span_id,
-                        parent: s.parent_span_id,
-                    });
-                }
-            }
-        }
-        Ok(Response::new(ExportTraceServiceResponse {
-            partial_success: None,
-        }))
-    }
-}
+use common::collector::{Collector, Span};
+use tonic::Request;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn one_table_is_one_trace_across_matchmaker_referee_and_bot_host() {
-    // The collector.
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    let collector = Collector::default();
-    tokio::spawn(
-        tonic::transport::Server::builder()
-            .add_service(TraceServiceServer::new(collector.clone()))
-            .serve_with_incoming(tokio_stream::wrappers::TcpListenerStream::new(listener)),
-    );
+    // The collector, receiving spans only.
+    let (collector, addr) = Collector::start().await;
     // SAFETY: set before any thread reads the environment for telemetry; this test binary holds
     // only this test.
-    unsafe {
-        std::env::set_var("OTEL_EXPORTER_OTLP_ENDPOINT", format!("http://{addr}"));
-        std::env::set_var("OTEL_BSP_SCHEDULE_DELAY", "200");
-        std::env::set_var("OTEL_METRICS_EXPORTER", "none");
-    }
+    unsafe { common::collector::export_to(addr, None) };
     let telemetry = arena_telemetry::init("arena-e2e").unwrap();
     assert!(telemetry.exporting());
 
@@ -183,7 +131,7 @@ async fn one_table_is_one_trace_across_matchmaker_referee_and_bot_host() {
     let start = Instant::now();
     let spans = loop {
         telemetry.flush();
-        let spans = collector.spans.lock().unwrap().clone();
+        let spans = collector.spans();
         let count = |name: &str| spans.iter().filter(|s| s.name == name).count();
         if (count("seat") >= 1 && count("table") >= 2) || start.elapsed() > Duration::from_secs(20)
         {
