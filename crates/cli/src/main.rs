@@ -37,8 +37,10 @@ enum Command {
     BotHost(services_cmd::BotHostArgs),
     /// Run the deal-library role: difficulty measurement fanned out to referees, equal-strength queries.
     DealLibrary(services_cmd::DealLibraryArgs),
-    /// Run the matchmaker role: competitions over gRPC.
+    /// Run the matchmaker role: competitions over gRPC, and the continuous ranked ladder.
     Matchmaker(services_cmd::MatchmakerArgs),
+    /// The continuous ladder's leaderboard from a running matchmaker.
+    Leaderboard(services_cmd::LeaderboardArgs),
     /// Create and follow competitions on a running matchmaker.
     #[command(subcommand)]
     Competition(services_cmd::CompetitionCommand),
@@ -63,6 +65,7 @@ fn main() -> std::process::ExitCode {
         Command::DealLibrary(a) => services_cmd::deal_library(a),
         Command::Matchmaker(a) => services_cmd::matchmaker(a),
         Command::Competition(c) => services_cmd::competition(c),
+        Command::Leaderboard(a) => services_cmd::leaderboard(a),
         Command::Standalone(a) => services_cmd::standalone(a),
         Command::Bots(c) => services_cmd::bots(c),
         Command::Table(c) => services_cmd::table(c),

@@ -87,6 +87,69 @@ pub struct MatchmakerArgs {
     listen: SocketAddr,
     #[command(flatten)]
     store: StoreArgs,
+    #[command(flatten)]
+    ladder: LadderArgs,
+}
+
+/// The continuous ranked ladder's settings.
+#[derive(Args)]
+pub struct LadderArgs {
+    /// Run the continuous ranked ladder: pair the connected remote bots into duplicate pairs and
+    /// rate them per release.
+    #[arg(long, env = "ARENA_LADDER")]
+    ladder: bool,
+    /// Bots always available to the ladder besides connected remote bots (built-in bots such as
+    /// expert, or program bots), comma-separated; they are never paired with each other.
+    #[arg(long, env = "ARENA_LADDER_ANCHORS", value_delimiter = ',')]
+    ladder_anchors: Vec<String>,
+    /// Milliseconds between pairing passes.
+    #[arg(long, env = "ARENA_LADDER_EVERY_MS", default_value_t = 1000)]
+    ladder_every_ms: u64,
+    /// Most ladder pairs in flight at once (0 = no limit).
+    #[arg(long, env = "ARENA_LADDER_MAX_PAIRS", default_value_t = 0)]
+    ladder_max_pairs: usize,
+    /// Seed of the ladder's deals and opponent draws.
+    #[arg(long, env = "ARENA_LADDER_SEED", default_value_t = 0x1adde5)]
+    ladder_seed: u64,
+}
+
+impl LadderArgs {
+    fn config(&self) -> arena_matchmaker::MatchmakerConfig {
+        let ladder = self.ladder.then(|| arena_matchmaker::ladder::LadderConfig {
+            every: std::time::Duration::from_millis(self.ladder_every_ms.max(10)),
+            anchors: self
+                .ladder_anchors
+                .iter()
+                .map(|a| a.trim().to_string())
+                .filter(|a| !a.is_empty())
+                .collect(),
+            max_pairs: self.ladder_max_pairs,
+            seed: self.ladder_seed,
+            ..Default::default()
+        });
+        arena_matchmaker::MatchmakerConfig {
+            ladder,
+            ..Default::default()
+        }
+    }
+}
+
+/// `arena leaderboard`: the ladder's ratings from a running matchmaker.
+#[derive(Args)]
+pub struct LeaderboardArgs {
+    /// Most entries (0 = all).
+    #[arg(long, default_value_t = 0)]
+    limit: u32,
+    /// One JSON object per line instead of a table.
+    #[arg(long)]
+    json: bool,
+    /// The matchmaker's address.
+    #[arg(
+        long,
+        env = "ARENA_MATCHMAKER",
+        default_value = "http://127.0.0.1:50054"
+    )]
+    matchmaker: String,
 }
 
 /// `arena competition …`: a client of the matchmaker.
@@ -130,6 +193,10 @@ pub struct CompetitionCreateArgs {
     /// Seed of the deal assignment.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Also play every deal with each participant in both farmer seats (its round score is then
+    /// its landlord score plus its farmer team's score).
+    #[arg(long)]
+    rotate_seats: bool,
     /// The matchmaker's address.
     #[arg(
         long,
@@ -170,6 +237,8 @@ pub struct StandaloneArgs {
     /// matchmaker listen address.
     #[arg(long, default_value = "127.0.0.1:50054")]
     matchmaker_listen: SocketAddr,
+    #[command(flatten)]
+    ladder: LadderArgs,
 }
 
 /// Bot registry commands.
@@ -391,7 +460,11 @@ pub fn standalone(a: StandaloneArgs) -> Result<()> {
         let library_listener = tokio::net::TcpListener::bind(a.deal_library_listen)
             .await
             .with_context(|| format!("binding {}", a.deal_library_listen))?;
-        println!("  matchmaker    listen {}", a.matchmaker_listen);
+        println!(
+            "  matchmaker    listen {}, ladder {}",
+            a.matchmaker_listen,
+            if a.ladder.ladder { "on" } else { "off" }
+        );
         let matchmaker_listener = tokio::net::TcpListener::bind(a.matchmaker_listen)
             .await
             .with_context(|| format!("binding {}", a.matchmaker_listen))?;
@@ -416,9 +489,10 @@ pub fn standalone(a: StandaloneArgs) -> Result<()> {
             threads,
             wait(rx.clone()),
         ));
-        let matchmaker = tokio::spawn(arena_matchmaker::serve_with_listener(
+        let matchmaker = tokio::spawn(arena_matchmaker::serve_with_config(
             matchmaker_listener,
             store.clone(),
+            a.ladder.config(),
             wait(rx),
         ));
         shutdown_signal().await;
@@ -663,15 +737,20 @@ pub fn matchmaker(a: MatchmakerArgs) -> Result<()> {
     rt.block_on(async {
         let _telemetry = arena_telemetry::init("arena-matchmaker")?;
         let store = a.store.open().await?;
+        let config = a.ladder.config();
         println!(
-            "arena matchmaker: listen {}, store {}",
+            "arena matchmaker: listen {}, store {}, ladder {}",
             a.listen,
-            store.describe()
+            store.describe(),
+            match &config.ladder {
+                Some(l) => format!("{l:?}"),
+                None => "off".into(),
+            }
         );
         let listener = tokio::net::TcpListener::bind(a.listen)
             .await
             .with_context(|| format!("binding {}", a.listen))?;
-        arena_matchmaker::serve_with_listener(listener, store, shutdown_signal()).await?;
+        arena_matchmaker::serve_with_config(listener, store, config, shutdown_signal()).await?;
         Ok(())
     })
 }
@@ -702,6 +781,7 @@ pub fn competition(cmd: CompetitionCommand) -> Result<()> {
                         scoring: String::new(),
                     }),
                     seed: a.seed,
+                    rotate_seats: a.rotate_seats,
                     ..Default::default()
                 };
                 let comp = client
@@ -747,6 +827,61 @@ pub fn competition(cmd: CompetitionCommand) -> Result<()> {
                     .into_inner();
                 print_standings(&s);
             }
+        }
+        Ok(())
+    })
+}
+
+/// Runs `arena leaderboard`.
+pub fn leaderboard(a: LeaderboardArgs) -> Result<()> {
+    use v1::matchmaker_client::MatchmakerClient;
+    let rt = runtime()?;
+    rt.block_on(async {
+        let mut client = MatchmakerClient::connect(a.matchmaker.clone())
+            .await
+            .with_context(|| format!("connecting to the matchmaker at {}", a.matchmaker))?;
+        let board = client
+            .get_leaderboard(v1::LeaderboardRequest { limit: a.limit })
+            .await
+            .map_err(|s| anyhow::anyhow!("{} ({:?})", s.message(), s.code()))?
+            .into_inner();
+        if a.json {
+            for r in &board.ratings {
+                println!(
+                    "{}",
+                    serde_json::json!({
+                        "bot": r.bot, "release": r.release, "mu": r.mu, "sigma": r.sigma,
+                        "conservative": r.conservative, "games": r.games,
+                    })
+                );
+            }
+            return Ok(());
+        }
+        if board.ratings.is_empty() {
+            println!("no rated bots yet (is the matchmaker running with --ladder?)");
+            return Ok(());
+        }
+        let w = board
+            .ratings
+            .iter()
+            .map(|r| r.bot.len() + r.release.len() + 1)
+            .max()
+            .unwrap_or(0)
+            .max("bot@release".len());
+        println!(
+            "  {:>4}  {:<w$}  {:>7}  {:>6}  {:>12}  {:>6}",
+            "#", "bot@release", "mu", "sigma", "mu - 3 sigma", "pairs"
+        );
+        for (i, r) in board.ratings.iter().enumerate() {
+            println!(
+                "  {:>4}  {:<w$}  {:>7.2}  {:>6.2}  {:>12.2}  {:>6}",
+                i + 1,
+                format!("{}@{}", r.bot, r.release),
+                r.mu,
+                r.sigma,
+                r.conservative,
+                r.games
+            );
         }
         Ok(())
     })

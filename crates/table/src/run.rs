@@ -54,6 +54,9 @@ pub struct TableSetup {
     pub policy: Option<Policy>,
 }
 
+/// The release recorded for the referee's in-process built-in bots.
+pub const BUILTIN_RELEASE: &str = "builtin";
+
 /// Who sits in a seat, ready to play.
 pub enum SeatPlan<G: TableGame> {
     /// An in-process player.
@@ -206,6 +209,9 @@ pub fn play_local<G: TableGame>(
         p.start(&game, i as u32, setup.seed);
     }
     let mut table = Table::new(game, setup.time, setup.policy);
+    for i in 0..players.len() {
+        table.set_release(i, BUILTIN_RELEASE);
+    }
     while let Some(requests) = table.next_round() {
         if cancel.load(Ordering::Relaxed) {
             return None;
@@ -297,6 +303,13 @@ pub async fn play_async<G: TableGame>(
         }
     }
     let mut table = Table::new(game, setup.time, setup.policy);
+    for (i, h) in handles.iter().enumerate() {
+        match h {
+            Handle::Local(_) => table.set_release(i, BUILTIN_RELEASE),
+            Handle::Remote(r) => table.set_release(i, &r.ready().release),
+            Handle::Failed(_) => {}
+        }
+    }
     while let Some(requests) = table.next_round() {
         let game = table.game();
         let hard_cap = setup.time.hard_cap();

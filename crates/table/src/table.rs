@@ -72,6 +72,7 @@ pub struct Table<G: TableGame> {
     /// The decisions of the round being asked, and whether each seat is asked (not dead).
     round: Vec<(Pending, bool)>,
     end: Option<End>,
+    releases: Vec<String>,
 }
 
 impl<G: TableGame> Table<G> {
@@ -87,10 +88,18 @@ impl<G: TableGame> Table<G> {
             penalties: vec![0; n],
             asked: vec![0; n],
             elapsed_sum_ms: vec![0; n],
+            releases: vec![String::new(); n],
             steps: Vec::new(),
             verdicts: Vec::new(),
             round: Vec::new(),
             end: None,
+        }
+    }
+
+    /// Records the release of the bot in `seat`, reported in the result.
+    pub fn set_release(&mut self, seat: usize, release: &str) {
+        if let Some(r) = self.releases.get_mut(seat) {
+            *r = release.to_string();
         }
     }
 
@@ -329,6 +338,7 @@ impl<G: TableGame> Table<G> {
                 })
                 .collect(),
             error,
+            releases: self.releases,
         };
         let mut replay = v1::Replay {
             job: Some(job.clone()),

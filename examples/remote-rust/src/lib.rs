@@ -51,6 +51,33 @@ pub struct Session {
     pub turnarounds_us: Vec<u64>,
 }
 
+/// The release this example reports.
+pub const RELEASE: &str = "rust-1";
+
+/// How a bot session plays.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// The release reported in Hello (ratings are kept per release).
+    pub release: String,
+    /// Tables at once.
+    pub capacity: u32,
+    /// Stop after this many tables ended (0 = no limit).
+    pub tables: u64,
+    /// The decision for each request.
+    pub choose: fn(&v1::DecisionRequest) -> v1::DdzAction,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            release: RELEASE.into(),
+            capacity: 8,
+            tables: 0,
+            choose,
+        }
+    }
+}
+
 /// Connects to bot-host at `endpoint` as `bot` with `token` and plays until the stream ends or
 /// `tables` tables have ended (0 = no limit).
 pub async fn play(
@@ -60,12 +87,33 @@ pub async fn play(
     capacity: u32,
     tables: u64,
 ) -> anyhow::Result<Session> {
+    let options = Options {
+        capacity,
+        tables,
+        ..Options::default()
+    };
+    play_with(endpoint, bot, token, &options).await
+}
+
+/// [`play`] with every option.
+pub async fn play_with(
+    endpoint: &str,
+    bot: &str,
+    token: &str,
+    options: &Options,
+) -> anyhow::Result<Session> {
+    let Options {
+        release,
+        capacity,
+        tables,
+        choose,
+    } = options.clone();
     let mut client = BotGatewayClient::connect(endpoint.to_string()).await?;
     let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
     tx.send(v1::BotToHost {
         msg: Some(Out::Hello(v1::Hello {
             bot: bot.into(),
-            release: "rust-1".into(),
+            release,
             capacity,
             resume_session: String::new(),
         })),

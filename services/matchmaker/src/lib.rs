@@ -8,7 +8,10 @@
 //! (results are written once per table, so a table enqueued twice still counts once) and finishes
 //! it with a compare-and-swap from `running` to `finished`, which succeeds exactly once.
 //!
-//! Not yet here: seat rotation, the continuous ranked ladder and its leaderboard.
+//! The continuous ranked ladder of connected remote bots is in [`ladder`]; its leaderboard is
+//! served here.
+
+pub mod ladder;
 
 use std::collections::{BTreeMap, HashSet};
 use std::pin::Pin;
@@ -48,7 +51,13 @@ fn now_ms() -> u64 {
         .map_or(0, |d| d.as_millis() as u64)
 }
 
-/// The table id of table `t` in round `r` of match `m`.
+/// The `side` label of the table where the participant is landlord.
+pub const LANDLORD_SIDE: &str = "landlord";
+/// The `side` label of the table where the participant holds both farmer seats (seat rotation).
+pub const FARMER_SIDE: &str = "farmers";
+
+/// The table id of table `t` in round `r` of match `m` (with seat rotation, the participant's
+/// farmer table adds `/f`).
 pub fn table_id(name: &str, m: usize, r: usize, t: usize) -> String {
     format!("{name}/m{m}/r{r}/t{t}")
 }
@@ -82,12 +91,6 @@ fn check(spec: Option<v1::CompetitionSpec>) -> Result<Checked, Status> {
     }
     if spec.matches == 0 || spec.rounds == 0 {
         return Err(invalid("spec.matches/spec.rounds", "must be at least 1"));
-    }
-    if spec.rotate_seats {
-        return Err(invalid(
-            "spec.rotate_seats",
-            "seat rotation is not supported yet",
-        ));
     }
     if spec.farmers.trim().is_empty() {
         spec.farmers = "expert".into();
@@ -177,38 +180,54 @@ async fn jobs(store: &dyn Store, c: &Checked) -> Result<Vec<v1::TableJob>, Statu
                 labels.insert("round".to_string(), r.to_string());
                 labels.insert("table".to_string(), t.to_string());
                 labels.insert("deal".to_string(), slot.id.clone());
-                labels.insert("expected".to_string(), format!("{}", slot.expected));
                 if let Some(tp) = arena_telemetry::current_traceparent() {
                     labels.insert("traceparent".to_string(), tp);
                 }
-                let id = table_id(&c.spec.name, m, r, t);
-                out.push(v1::TableJob {
-                    seed: c.spec.seed
-                        ^ (id.len() as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
-                        ^ ((m * 1_000_000 + r * 1000 + t) as u64),
-                    table_id: id,
-                    game: v1::Game::DouDizhu as i32,
-                    seats: [
-                        c.spec.participants[t].clone(),
-                        c.spec.farmers.clone(),
-                        c.spec.farmers.clone(),
-                    ]
-                    .into_iter()
-                    .map(|bot| v1::SeatSpec { bot })
-                    .collect(),
-                    setup: Some(v1::table_job::Setup::Ddz(v1::DdzSetup {
-                        deal: slot.deal.to_string(),
-                        rules: "competition".into(),
-                        landlord: Some(v1::ddz_setup::Landlord::FixedLandlord(0)),
-                        fixed_bid: 1,
-                        doubling: false,
-                        scoring: c.panel.scoring.name().into(),
-                    })),
-                    time: c.spec.time,
-                    verdict_policy: c.spec.verdict_policy,
-                    competition: c.spec.name.clone(),
-                    labels: labels.into_iter().collect(),
-                });
+                let participant = c.spec.participants[t].clone();
+                let farmers = c.spec.farmers.clone();
+                let mut sides = vec![(
+                    table_id(&c.spec.name, m, r, t),
+                    [participant.clone(), farmers.clone(), farmers.clone()],
+                    LANDLORD_SIDE,
+                    slot.expected,
+                )];
+                if c.spec.rotate_seats {
+                    // The same cards with the participant in both farmer seats. Scoring is
+                    // zero-sum between the landlord and the farmer team, so the team's expected
+                    // score is the negated landlord expectation.
+                    sides.push((
+                        format!("{}/f", table_id(&c.spec.name, m, r, t)),
+                        [farmers.clone(), participant.clone(), participant],
+                        FARMER_SIDE,
+                        -slot.expected,
+                    ));
+                }
+                for (salt, (id, seats, side, expected)) in sides.into_iter().enumerate() {
+                    let mut labels = labels.clone();
+                    labels.insert("side".to_string(), side.to_string());
+                    labels.insert("expected".to_string(), format!("{expected}"));
+                    out.push(v1::TableJob {
+                        seed: c.spec.seed
+                            ^ (id.len() as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+                            ^ ((m * 1_000_000 + r * 1000 + t) as u64)
+                            ^ ((salt as u64) << 40),
+                        table_id: id,
+                        game: v1::Game::DouDizhu as i32,
+                        seats: seats.into_iter().map(|bot| v1::SeatSpec { bot }).collect(),
+                        setup: Some(v1::table_job::Setup::Ddz(v1::DdzSetup {
+                            deal: slot.deal.to_string(),
+                            rules: "competition".into(),
+                            landlord: Some(v1::ddz_setup::Landlord::FixedLandlord(0)),
+                            fixed_bid: 1,
+                            doubling: false,
+                            scoring: c.panel.scoring.name().into(),
+                        })),
+                        time: c.spec.time,
+                        verdict_policy: c.spec.verdict_policy,
+                        competition: c.spec.name.clone(),
+                        labels: labels.into_iter().collect(),
+                    });
+                }
             }
         }
     }
@@ -240,24 +259,27 @@ async fn enqueue(store: &dyn Store, c: &Checked) -> Result<(), Status> {
         .map_err(store_err)
 }
 
-/// Standings from the results so far (only complete matches count).
+/// Standings from the results so far. A participant's round score is its landlord score, plus
+/// its farmer team's score on the same deal when seats rotate; only complete rounds count towards
+/// mean scores and only complete matches towards ranks.
 pub async fn standings(store: &dyn Store, comp: &v1::Competition) -> Result<v1::Standings, Status> {
     let spec = comp.spec.clone().unwrap_or_default();
     let n = spec.participants.len();
     let (matches, rounds) = (spec.matches as usize, spec.rounds as usize);
+    let sides = if spec.rotate_seats { 2 } else { 1 };
     let adjusted = spec.format == "difficulty-adjusted";
-    let mut totals = vec![vec![0.0; n]; matches];
-    let mut counts = vec![0usize; matches];
-    let mut scores: Vec<Vec<f64>> = vec![Vec::new(); n];
+    // (match, round, table) -> (score so far, sides finished)
+    let mut cells: BTreeMap<(usize, usize, usize), (f64, usize)> = BTreeMap::new();
     let results = store.results_for(&spec.name).await.map_err(store_err)?;
     for (id, bytes) in &results {
         let r = v1::TableResult::decode(bytes.as_slice())
             .map_err(|e| Status::data_loss(format!("result {id}: {e}")))?;
         let label = |k: &str| r.labels.get(k).and_then(|v| v.parse::<usize>().ok());
-        let (Some(m), Some(t)) = (label("match"), label("table")) else {
+        let (Some(m), Some(round), Some(t)) = (label("match"), label("round"), label("table"))
+        else {
             continue;
         };
-        if m >= matches || t >= n {
+        if m >= matches || round >= rounds || t >= n {
             continue;
         }
         let expected = if adjusted {
@@ -268,10 +290,25 @@ pub async fn standings(store: &dyn Store, comp: &v1::Competition) -> Result<v1::
         } else {
             0.0
         };
-        let s = r.final_scores.first().copied().unwrap_or(0) as f64 - expected;
-        totals[m][t] += s;
-        counts[m] += 1;
-        scores[t].push(s);
+        let farmer_side = r.labels.get("side").is_some_and(|s| s == FARMER_SIDE);
+        let raw = if farmer_side {
+            r.final_scores.iter().skip(1).sum::<i64>()
+        } else {
+            r.final_scores.first().copied().unwrap_or(0)
+        };
+        let cell = cells.entry((m, round, t)).or_default();
+        cell.0 += raw as f64 - expected;
+        cell.1 += 1;
+    }
+    let mut totals = vec![vec![0.0; n]; matches];
+    let mut counts = vec![0usize; matches];
+    let mut scores: Vec<Vec<f64>> = vec![Vec::new(); n];
+    for (&(m, _, t), &(score, done)) in &cells {
+        if done == sides {
+            totals[m][t] += score;
+            counts[m] += 1;
+            scores[t].push(score);
+        }
     }
     let complete: Vec<Vec<f64>> = totals
         .into_iter()
@@ -352,6 +389,9 @@ pub async fn supervise_once(store: &dyn Store) -> Result<(), Status> {
                 .put_record(FINAL_STANDINGS, &name, &st.encode_to_vec())
                 .await
                 .map_err(store_err)?;
+            arena_telemetry::metrics::metrics()
+                .competitions_finished
+                .add(1, &arena_telemetry::metrics::attr("state", "finished"));
             tracing::info!(competition = %name, tables = done, "competition finished");
         }
     }
@@ -445,6 +485,9 @@ impl MatchmakerService {
             )));
         }
         enqueue(&*self.store, &checked).await?;
+        arena_telemetry::metrics::metrics()
+            .competitions_created
+            .add(1, &[]);
         tracing::info!(competition = %name, tables = comp.tables_total, "competition created");
         Ok(Response::new(comp))
     }
@@ -579,6 +622,9 @@ impl Matchmaker for MatchmakerService {
                 .await
                 .map_err(store_err)?
             {
+                arena_telemetry::metrics::metrics()
+                    .competitions_finished
+                    .add(1, &arena_telemetry::metrics::attr("state", "cancelled"));
                 return Ok(Response::new(next));
             }
         }
@@ -631,11 +677,13 @@ impl Matchmaker for MatchmakerService {
 
     async fn get_leaderboard(
         &self,
-        _: Request<v1::LeaderboardRequest>,
+        req: Request<v1::LeaderboardRequest>,
     ) -> Result<Response<v1::Leaderboard>, Status> {
-        Err(Status::unimplemented(
-            "the continuous ranked ladder is not running yet",
-        ))
+        let limit = req.into_inner().limit as usize;
+        ladder::leaderboard(&*self.store, limit)
+            .await
+            .map(Response::new)
+            .map_err(Status::unavailable)
     }
 }
 
@@ -671,11 +719,40 @@ pub enum ServeError {
     Reflection(String),
 }
 
+/// How the matchmaker runs.
+#[derive(Clone, Debug)]
+pub struct MatchmakerConfig {
+    /// Time between passes over the competitions.
+    pub supervise_every: Duration,
+    /// Runs the continuous ranked ladder when set.
+    pub ladder: Option<ladder::LadderConfig>,
+}
+
+impl Default for MatchmakerConfig {
+    fn default() -> Self {
+        MatchmakerConfig {
+            supervise_every: Duration::from_millis(500),
+            ladder: None,
+        }
+    }
+}
+
 /// Serves the matchmaker (with health and reflection) on `listener` and supervises every
-/// competition in the store until `shutdown`.
+/// competition in the store until `shutdown`; the ladder stays off.
 pub async fn serve_with_listener(
     listener: tokio::net::TcpListener,
     store: Arc<dyn Store>,
+    shutdown: impl std::future::Future<Output = ()> + Send,
+) -> Result<(), ServeError> {
+    serve_with_config(listener, store, MatchmakerConfig::default(), shutdown).await
+}
+
+/// Serves the matchmaker (with health and reflection) on `listener`, supervises every competition
+/// in the store and runs the ladder if `config` asks for it, until `shutdown`.
+pub async fn serve_with_config(
+    listener: tokio::net::TcpListener,
+    store: Arc<dyn Store>,
+    config: MatchmakerConfig,
     shutdown: impl std::future::Future<Output = ()> + Send,
 ) -> Result<(), ServeError> {
     let (health, health_service) = tonic_health::server::health_reporter();
@@ -688,14 +765,19 @@ pub async fn serve_with_listener(
         .build_v1()
         .map_err(|e| ServeError::Reflection(e.to_string()))?;
     tracing::info!(addr = ?listener.local_addr().ok(), store = %store.describe(), "matchmaker starting");
-    let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
+    let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
+    let stopped = |mut rx: tokio::sync::watch::Receiver<bool>| async move {
+        let _ = rx.wait_for(|s| *s).await;
+    };
     let supervisor = tokio::spawn(supervise(
         store.clone(),
-        Duration::from_millis(500),
-        async {
-            let _ = stop_rx.await;
-        },
+        config.supervise_every,
+        stopped(stop_rx.clone()),
     ));
+    let ladder = config.ladder.clone().map(|cfg| {
+        tracing::info!(?cfg, "ladder running");
+        tokio::spawn(ladder::run(store.clone(), cfg, stopped(stop_rx)))
+    });
     let served = tonic::transport::Server::builder()
         .add_service(health_service)
         .add_service(reflection)
@@ -705,8 +787,11 @@ pub async fn serve_with_listener(
             shutdown,
         )
         .await;
-    let _ = stop_tx.send(());
+    let _ = stop_tx.send(true);
     let _ = supervisor.await;
+    if let Some(l) = ladder {
+        let _ = l.await;
+    }
     served?;
     Ok(())
 }
