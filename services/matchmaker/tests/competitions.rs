@@ -285,3 +285,89 @@ async fn bad_requests_name_the_field() {
         .unwrap_err();
     assert_eq!(missing.code(), Code::NotFound);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn seat_rotation_adds_each_participants_farmer_table_on_the_same_cards() {
+    let dir = tempfile::tempdir().unwrap();
+    let store: Arc<dyn Store> = Arc::new(EmbeddedStore::open(dir.path()).unwrap());
+    library(&*store, 100).await;
+    let (r, stop_r) = referee(store.clone(), "r1");
+    let (stop_sup, rx) = tokio::sync::oneshot::channel::<()>();
+    let sup = tokio::spawn(supervise(store.clone(), Duration::from_millis(50), async {
+        let _ = rx.await;
+    }));
+    let svc = MatchmakerService::new(store.clone());
+    let spec = v1::CompetitionSpec {
+        rotate_seats: true,
+        matches: 2,
+        rounds: 3,
+        ..spec("rot", "duplicate")
+    };
+    let comp = svc
+        .create_competition(Request::new(v1::CreateCompetitionRequest {
+            spec: Some(spec),
+        }))
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(
+        comp.tables_total,
+        3 * 2 * 3 * 2,
+        "a farmer table per landlord table"
+    );
+    let st = watch_to_end(&svc, "rot").await;
+    assert_eq!(st.tables_done, 36);
+
+    // Each participant's round score is its landlord score plus its farmer team's score on the
+    // same deal; the standings' mean is the mean of those.
+    let participants = ["expert", "seed", "random"];
+    let mut rounds: Vec<Vec<f64>> = vec![Vec::new(); 3];
+    for m in 0..2 {
+        for r in 0..3 {
+            for (t, p) in participants.iter().enumerate() {
+                let id = arena_matchmaker::table_id("rot", m, r, t);
+                let load = |id: String| {
+                    let store = store.clone();
+                    async move {
+                        let bytes = store.replay(&id).await.unwrap().unwrap();
+                        <v1::Replay as prost::Message>::decode(bytes.as_slice()).unwrap()
+                    }
+                };
+                let (landlord, farmers) = (load(id.clone()).await, load(format!("{id}/f")).await);
+                let seats = |rep: &v1::Replay| {
+                    rep.job
+                        .as_ref()
+                        .unwrap()
+                        .seats
+                        .iter()
+                        .map(|s| s.bot.clone())
+                        .collect::<Vec<_>>()
+                };
+                assert_eq!(seats(&landlord), [*p, "expert", "expert"]);
+                assert_eq!(seats(&farmers), ["expert", *p, *p]);
+                assert_eq!(
+                    landlord.job.as_ref().unwrap().setup,
+                    farmers.job.as_ref().unwrap().setup,
+                    "the same cards"
+                );
+                let l = landlord.result.unwrap().final_scores;
+                let f = farmers.result.unwrap().final_scores;
+                rounds[t].push((l[0] + f[1] + f[2]) as f64);
+            }
+        }
+    }
+    for s in &st.standings {
+        let t = participants
+            .iter()
+            .position(|p| *p == s.participant)
+            .unwrap();
+        let mean = rounds[t].iter().sum::<f64>() / rounds[t].len() as f64;
+        assert!((s.mean_score - mean).abs() < 1e-9, "{s:?} vs {mean}");
+    }
+    assert_eq!(st.standings[2].participant, "random", "{st:?}");
+
+    let _ = stop_sup.send(());
+    let _ = sup.await;
+    let _ = stop_r.send(());
+    let _ = r.await;
+}
