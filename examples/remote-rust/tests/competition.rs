@@ -157,6 +157,17 @@ async fn an_equal_strength_competition_between_remote_and_built_in_bots_on_redis
         verdict_policy: v1::VerdictPolicy::PlayOn as i32,
         ..Default::default()
     };
+    // The matchmaker's supervisor (progress, final standings) runs throughout, as in a deployment:
+    // its passes while `create_competition` is still enqueueing must not take the competition for
+    // an interrupted one and enqueue its tables a second time.
+    let (stop_sup, rx) = tokio::sync::oneshot::channel::<()>();
+    let supervisor = tokio::spawn(arena_matchmaker::supervise(
+        store.clone(),
+        Duration::from_millis(100),
+        async {
+            let _ = rx.await;
+        },
+    ));
     let created = Instant::now();
     let comp = matchmaker
         .create_competition(Request::new(v1::CreateCompetitionRequest {
@@ -166,19 +177,6 @@ async fn an_equal_strength_competition_between_remote_and_built_in_bots_on_redis
         .unwrap()
         .into_inner();
     assert_eq!(comp.tables_total, 60);
-    // The matchmaker's supervisor (progress, the final standings) starts once the competition is
-    // created: a pass while `create_competition` is still enqueuing takes the competition for an
-    // interrupted one (it is marked enqueued only after its jobs) and enqueues every table again,
-    // so tables run twice at once on the same remote bots, whose replies bot-host then cannot
-    // tell apart (they are routed by table id and request id).
-    let (stop_sup, rx) = tokio::sync::oneshot::channel::<()>();
-    let supervisor = tokio::spawn(arena_matchmaker::supervise(
-        store.clone(),
-        Duration::from_millis(100),
-        async {
-            let _ = rx.await;
-        },
-    ));
     let mut stream = matchmaker
         .watch_competition(Request::new(v1::CompetitionRequest {
             name: spec.name.clone(),

@@ -31,6 +31,8 @@ use tracing::Instrument;
 pub const COMPETITION: &str = "competition";
 /// Record kind of a competition whose tables are all on the job stream.
 pub const ENQUEUED: &str = "competition-enqueued";
+/// How long after creation a competition not yet marked enqueued counts as interrupted.
+pub const ENQUEUE_GRACE_MS: u64 = 10_000;
 /// Record kind of final standings.
 pub const FINAL_STANDINGS: &str = "competition-standings";
 
@@ -360,11 +362,16 @@ pub async fn supervise_once(store: &dyn Store) -> Result<(), Status> {
         if comp.state != "running" {
             continue;
         }
-        if store
-            .record(ENQUEUED, &name)
-            .await
-            .map_err(store_err)?
-            .is_none()
+        // A competition is recorded before its tables are enqueued; give its creator time to
+        // finish enqueueing before treating it as interrupted, or every table would be enqueued
+        // (and played) twice.
+        let creating = now_ms().saturating_sub(comp.created_unix_ms) < ENQUEUE_GRACE_MS;
+        if !creating
+            && store
+                .record(ENQUEUED, &name)
+                .await
+                .map_err(store_err)?
+                .is_none()
         {
             let checked = check(comp.spec.clone())?;
             enqueue(store, &checked).await?;

@@ -371,3 +371,65 @@ async fn seat_rotation_adds_each_participants_farmer_table_on_the_same_cards() {
     let _ = stop_r.send(());
     let _ = r.await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_competition_whose_creator_died_before_enqueueing_is_enqueued_once_after_a_grace() {
+    use prost::Message;
+    let dir = tempfile::tempdir().unwrap();
+    let store: Arc<dyn Store> = Arc::new(EmbeddedStore::open(dir.path()).unwrap());
+    library(&*store, 100).await;
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis() as u64;
+    // Recorded, not enqueued: one just now (its creator may still be enqueueing), one long ago
+    // (its creator died).
+    for (name, created) in [
+        ("fresh", now),
+        ("orphan", now - arena_matchmaker::ENQUEUE_GRACE_MS - 1000),
+    ] {
+        let comp = v1::Competition {
+            spec: Some(v1::CompetitionSpec {
+                matches: 1,
+                rounds: 2,
+                ..spec(name, "duplicate")
+            }),
+            state: "running".into(),
+            tables_total: 6,
+            created_unix_ms: created,
+            ..Default::default()
+        };
+        store
+            .put_record(arena_matchmaker::COMPETITION, name, &comp.encode_to_vec())
+            .await
+            .unwrap();
+    }
+    arena_matchmaker::supervise_once(&*store).await.unwrap();
+    let counts = store.job_counts().await.unwrap();
+    assert_eq!(
+        counts.waiting, 6,
+        "only the orphan's tables are enqueued, once: {counts:?}"
+    );
+    arena_matchmaker::supervise_once(&*store).await.unwrap();
+    assert_eq!(store.job_counts().await.unwrap().waiting, 6);
+    assert!(
+        store
+            .record(arena_matchmaker::ENQUEUED, "fresh")
+            .await
+            .unwrap()
+            .is_none()
+    );
+    let (r, stop_r) = referee(store.clone(), "r1");
+    let svc = MatchmakerService::new(store.clone());
+    let (stop_sup, rx) = tokio::sync::oneshot::channel::<()>();
+    let sup = tokio::spawn(supervise(store.clone(), Duration::from_millis(50), async {
+        let _ = rx.await;
+    }));
+    let st = watch_to_end(&svc, "orphan").await;
+    assert_eq!(st.tables_done, 6);
+    assert_eq!(store.results_for("orphan").await.unwrap().len(), 6);
+    let _ = stop_sup.send(());
+    let _ = sup.await;
+    let _ = stop_r.send(());
+    let _ = r.await;
+}

@@ -27,7 +27,7 @@ use arena_store::{JobEntry, Store, StoreError};
 use arena_table::job::{SeatBot, validate};
 use arena_table::run::run_spec;
 use arena_table::{BotHosts, RunOptions, error_result};
-use arena_telemetry::metrics::{attr, metrics};
+use arena_telemetry::metrics::{KeyValue, attr, metrics};
 use prost::Message;
 use tokio::sync::Semaphore;
 use tokio::task::{JoinHandle, JoinSet};
@@ -354,11 +354,17 @@ fn record_metrics(
         .filter(|s| !s.automatic || s.verdict.is_some())
     {
         let kind = kinds.get(step.seat as usize).copied().unwrap_or("remote");
-        m.decisions.add(1, &attr("seat_kind", kind));
+        // bot-host records the remote decisions it relays with role=bot-host; the role keeps a
+        // sum over both from counting them twice.
+        let attrs = [
+            KeyValue::new("role", "referee"),
+            KeyValue::new("seat_kind", kind),
+        ];
+        m.decisions.add(1, &attrs);
         m.decision_latency_ms
-            .record(f64::from(step.elapsed_ms), &attr("seat_kind", kind));
+            .record(f64::from(step.elapsed_ms), &attrs);
         if step.elapsed_ms > limit {
-            m.late_decisions.add(1, &attr("seat_kind", kind));
+            m.late_decisions.add(1, &attrs);
         }
     }
     for v in &result.verdicts {
