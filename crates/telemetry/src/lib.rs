@@ -30,8 +30,8 @@ use tracing_subscriber::util::SubscriberInitExt;
 use tracing_subscriber::{EnvFilter, Layer, filter::FilterExt};
 
 pub use propagation::{
-    MetadataExtractor, MetadataInjector, current_traceparent, extract_context, inject_current,
-    set_parent, set_parent_from_traceparent, traced_request,
+    MetadataExtractor, MetadataInjector, current_traceparent, extract_context, grpc_server_span,
+    inject_current, set_parent, set_parent_from_traceparent, traced_request,
 };
 
 /// Why telemetry could not start.

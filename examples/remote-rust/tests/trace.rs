@@ -58,9 +58,12 @@ async fn one_table_is_one_trace_across_matchmaker_referee_and_bot_host() {
         store.clone(),
         std::future::pending(),
     ));
-    tokio::spawn(arena_matchmaker::supervise(
+    // The matchmaker as a gRPC server: the operator's call reaches it over the network.
+    let mm_listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let mm_url = format!("http://{}", mm_listener.local_addr().unwrap());
+    tokio::spawn(arena_matchmaker::serve_with_listener(
+        mm_listener,
         store.clone(),
-        Duration::from_millis(50),
         std::future::pending(),
     ));
     let panel = v1::PanelSpec {
@@ -106,11 +109,17 @@ async fn one_table_is_one_trace_across_matchmaker_referee_and_bot_host() {
         panel: Some(panel),
         ..Default::default()
     };
-    mm.create_competition(Request::new(v1::CreateCompetitionRequest {
-        spec: Some(spec),
-    }))
-    .await
-    .unwrap();
+    // An operator's client call, in a span of its own: the trace starts there and crosses gRPC.
+    let mut client = v1::matchmaker_client::MatchmakerClient::connect(mm_url)
+        .await
+        .unwrap();
+    let operator = tracing::info_span!("operator");
+    let request = operator.in_scope(|| {
+        arena_telemetry::traced_request(v1::CreateCompetitionRequest { spec: Some(spec) })
+    });
+    tracing::Instrument::instrument(client.create_competition(request), operator)
+        .await
+        .unwrap();
     let start = Instant::now();
     loop {
         let c = mm
@@ -141,8 +150,8 @@ async fn one_table_is_one_trace_across_matchmaker_referee_and_bot_host() {
     };
     let root = spans
         .iter()
-        .find(|s| s.name == "create_competition")
-        .expect("the matchmaker's span");
+        .find(|s| s.name == "operator")
+        .expect("the operator's span");
     let trace: Vec<&Span> = spans.iter().filter(|s| s.trace == root.trace).collect();
     let ids: HashSet<&Vec<u8>> = trace.iter().map(|s| &s.id).collect();
     let names: HashMap<&str, usize> = trace.iter().fold(HashMap::new(), |mut m, s| {
@@ -164,7 +173,15 @@ async fn one_table_is_one_trace_across_matchmaker_referee_and_bot_host() {
         !seats.is_empty(),
         "bot-host's seat spans are in the trace: {names:?}"
     );
-    for s in trace.iter().filter(|s| s.name != "create_competition") {
+    // The call crossed gRPC: the matchmaker's server span is the operator's child, and the
+    // competition's own span is in the same trace.
+    let rpc = trace
+        .iter()
+        .find(|s| s.name == "arena.v1.Matchmaker/CreateCompetition")
+        .unwrap_or_else(|| panic!("the matchmaker's RPC span: {names:?}"));
+    assert_eq!(rpc.parent, root.id);
+    assert_eq!(names.get("create_competition"), Some(&1), "{names:?}");
+    for s in trace.iter().filter(|s| s.name != "operator") {
         assert!(
             ids.contains(&s.parent),
             "{} has a parent outside the trace",

@@ -786,6 +786,7 @@ pub async fn serve_with_config(
         tokio::spawn(ladder::run(store.clone(), cfg, stopped(stop_rx)))
     });
     let served = tonic::transport::Server::builder()
+        .trace_fn(arena_telemetry::grpc_server_span)
         .add_service(health_service)
         .add_service(reflection)
         .add_service(MatchmakerService::new(store).into_server())

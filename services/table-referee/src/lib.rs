@@ -104,6 +104,7 @@ pub async fn serve_with_listener(
         let server_stop = server_stop.clone();
         tonic::transport::Server::builder()
             .tcp_nodelay(true)
+            .trace_fn(arena_telemetry::grpc_server_span)
             .add_service(health_service)
             .add_service(reflection)
             .add_service(RefereeService::new(store).into_server())
