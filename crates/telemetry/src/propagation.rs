@@ -78,6 +78,30 @@ pub fn traced_request<T>(msg: T) -> tonic::Request<T> {
     r
 }
 
+/// A server span for one incoming gRPC call, for `tonic`'s `Server::trace_fn`: named as
+/// OpenTelemetry names RPC spans (`arena.v1.Matchmaker/GetLeaderboard`), with the `rpc.*`
+/// attributes, and a child of the caller's trace context when the call carries one. Health
+/// checks and reflection get no span: probes would otherwise fill the traces.
+pub fn grpc_server_span(req: &tonic::codegen::http::Request<()>) -> tracing::Span {
+    let path = req.uri().path().trim_start_matches('/');
+    let (service, method) = path.split_once('/').unwrap_or((path, ""));
+    if service.starts_with("grpc.health.") || service.starts_with("grpc.reflection.") {
+        return tracing::Span::none();
+    }
+    let span = tracing::info_span!(
+        "grpc",
+        otel.name = %path,
+        otel.kind = "server",
+        rpc.system = "grpc",
+        rpc.service = %service,
+        rpc.method = %method,
+    );
+    if req.headers().contains_key("traceparent") {
+        set_parent(&span, &MetadataMap::from_headers(req.headers().clone()));
+    }
+    span
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -108,28 +132,4 @@ mod tests {
         assert_eq!(back.span().span_context().trace_id(), sc.trace_id());
         assert_eq!(back.span().span_context().span_id(), sc.span_id());
     }
-}
-
-/// A server span for one incoming gRPC call, for `tonic`'s `Server::trace_fn`: named as
-/// OpenTelemetry names RPC spans (`arena.v1.Matchmaker/GetLeaderboard`), with the `rpc.*`
-/// attributes, and a child of the caller's trace context when the call carries one. Health
-/// checks and reflection get no span: probes would otherwise fill the traces.
-pub fn grpc_server_span(req: &tonic::codegen::http::Request<()>) -> tracing::Span {
-    let path = req.uri().path().trim_start_matches('/');
-    let (service, method) = path.split_once('/').unwrap_or((path, ""));
-    if service.starts_with("grpc.health.") || service.starts_with("grpc.reflection.") {
-        return tracing::Span::none();
-    }
-    let span = tracing::info_span!(
-        "grpc",
-        otel.name = %path,
-        otel.kind = "server",
-        rpc.system = "grpc",
-        rpc.service = %service,
-        rpc.method = %method,
-    );
-    if req.headers().contains_key("traceparent") {
-        set_parent(&span, &MetadataMap::from_headers(req.headers().clone()));
-    }
-    span
 }
