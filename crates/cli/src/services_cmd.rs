@@ -96,7 +96,12 @@ pub struct MatchmakerArgs {
 pub struct LadderArgs {
     /// Run the continuous ranked ladder: pair the connected remote bots into duplicate pairs and
     /// rate them per release.
-    #[arg(long, env = "ARENA_LADDER")]
+    #[arg(
+        long,
+        env = "ARENA_LADDER",
+        action = clap::ArgAction::SetTrue,
+        value_parser = clap::builder::BoolishValueParser::new()
+    )]
     ladder: bool,
     /// Bots always available to the ladder besides connected remote bots (built-in bots such as
     /// expert, or program bots), comma-separated; they are never paired with each other.
@@ -159,6 +164,46 @@ pub enum CompetitionCommand {
     Create(CompetitionCreateArgs),
     /// Print a competition's standings (final or so far).
     Standings(CompetitionNameArgs),
+    /// List every competition with its state and progress.
+    List(MatchmakerAddr),
+    /// Cancel a running competition (tables already queued still play; standings stay readable).
+    Cancel(CompetitionNameArgs),
+    /// Export every finished table's replay of a competition as length-delimited
+    /// `arena.v1.Replay` protobuf messages.
+    Replays(CompetitionReplaysArgs),
+    /// Print one table's replay (any table: a competition's, a ladder pair's, a submitted one).
+    Replay(TableReplayArgs),
+}
+
+/// The matchmaker's address alone.
+#[derive(Args)]
+pub struct MatchmakerAddr {
+    /// The matchmaker's address.
+    #[arg(
+        long,
+        env = "ARENA_MATCHMAKER",
+        default_value = "http://127.0.0.1:50054"
+    )]
+    matchmaker: String,
+}
+
+#[derive(Args)]
+pub struct CompetitionReplaysArgs {
+    /// The competition.
+    name: String,
+    /// The file to write (created or truncated).
+    #[arg(long)]
+    out: std::path::PathBuf,
+    #[command(flatten)]
+    addr: MatchmakerAddr,
+}
+
+#[derive(Args)]
+pub struct TableReplayArgs {
+    /// The table id (e.g. `cup/m0/r3/t1`, `ladder/p12/a`).
+    table_id: String,
+    #[command(flatten)]
+    addr: MatchmakerAddr,
 }
 
 #[derive(Args)]
@@ -827,9 +872,96 @@ pub fn competition(cmd: CompetitionCommand) -> Result<()> {
                     .into_inner();
                 print_standings(&s);
             }
+            CompetitionCommand::List(a) => {
+                let list = connect(&a.matchmaker)
+                    .await?
+                    .list_competitions(v1::ListCompetitionsRequest {})
+                    .await
+                    .map_err(status)?
+                    .into_inner();
+                if list.competitions.is_empty() {
+                    println!("no competitions");
+                }
+                for c in &list.competitions {
+                    let spec = c.spec.clone().unwrap_or_default();
+                    println!(
+                        "{}  {}  {}  {}/{} tables  {} participants",
+                        spec.name,
+                        spec.format,
+                        c.state,
+                        c.tables_done,
+                        c.tables_total,
+                        spec.participants.len()
+                    );
+                }
+            }
+            CompetitionCommand::Cancel(a) => {
+                let c = connect(&a.matchmaker)
+                    .await?
+                    .cancel_competition(v1::CompetitionRequest {
+                        name: a.name.clone(),
+                    })
+                    .await
+                    .map_err(status)?
+                    .into_inner();
+                println!(
+                    "{} {}: {}/{} tables played",
+                    a.name, c.state, c.tables_done, c.tables_total
+                );
+            }
+            CompetitionCommand::Replays(a) => {
+                use prost::Message;
+                use std::io::Write;
+                let mut stream = connect(&a.addr.matchmaker)
+                    .await?
+                    .export_replays(v1::CompetitionRequest {
+                        name: a.name.clone(),
+                    })
+                    .await
+                    .map_err(status)?
+                    .into_inner();
+                let file = std::fs::File::create(&a.out)
+                    .with_context(|| format!("creating {}", a.out.display()))?;
+                let mut out = std::io::BufWriter::new(file);
+                let mut n = 0u64;
+                while let Some(replay) = stream.next().await {
+                    let replay = replay.map_err(status)?;
+                    out.write_all(&replay.encode_length_delimited_to_vec())
+                        .with_context(|| format!("writing {}", a.out.display()))?;
+                    n += 1;
+                }
+                out.flush()
+                    .with_context(|| format!("writing {}", a.out.display()))?;
+                println!("{n} replays of {} written to {}", a.name, a.out.display());
+            }
+            CompetitionCommand::Replay(a) => {
+                let replay = connect(&a.addr.matchmaker)
+                    .await?
+                    .get_replay(v1::GetTableRequest {
+                        table_id: a.table_id.clone(),
+                    })
+                    .await
+                    .map_err(status)?
+                    .into_inner();
+                let job = replay.job.clone().unwrap_or_default();
+                let result = replay.result.clone().unwrap_or_default();
+                print_replay(&job, &replay, &result);
+            }
         }
         Ok(())
     })
+}
+
+async fn connect(
+    matchmaker: &str,
+) -> Result<v1::matchmaker_client::MatchmakerClient<tonic::transport::Channel>> {
+    v1::matchmaker_client::MatchmakerClient::connect(matchmaker.to_string())
+        .await
+        .with_context(|| format!("connecting to the matchmaker at {matchmaker}"))
+}
+
+fn status(s: tonic::Status) -> anyhow::Error {
+    anyhow::anyhow!("{} ({:?})", s.message(), s.code())
 }
 
 /// Runs `arena leaderboard`.

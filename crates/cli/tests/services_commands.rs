@@ -136,8 +136,56 @@ fn standalone_measures_deals_and_runs_a_competition_created_over_grpc() {
         "--rounds",
         "3",
     ]);
+    let mm = format!("http://127.0.0.1:{m}");
+    let (list, _, list_ok) = arena(&["competition", "list", "--matchmaker", &mm]);
+    let file = dir.path().join("cup.replays");
+    let (exported, export_err, export_ok) = arena(&[
+        "competition",
+        "replays",
+        "cup",
+        "--out",
+        file.to_str().unwrap(),
+        "--matchmaker",
+        &mm,
+    ]);
+    let (one, one_err, one_ok) =
+        arena(&["competition", "replay", "cup/m1/r2/t0", "--matchmaker", &mm]);
+    let (_, missing_err, missing_ok) =
+        arena(&["competition", "replay", "cup/m9", "--matchmaker", &mm]);
+    let (_, cancel_err, cancel_ok) = arena(&["competition", "cancel", "cup", "--matchmaker", &mm]);
+    let (board, _, board_ok) = arena(&["leaderboard", "--matchmaker", &mm]);
     let _ = child.kill();
     let _ = child.wait();
+    assert!(
+        list_ok && list.contains("cup  duplicate  finished  18/18 tables"),
+        "{list}"
+    );
+    assert!(export_ok, "{export_err}");
+    assert!(exported.contains("18 replays of cup"), "{exported}");
+    let bytes = std::fs::read(&file).unwrap();
+    let mut buf = bytes.as_slice();
+    let mut ids = Vec::new();
+    while !buf.is_empty() {
+        let r =
+            <arena_proto::v1::Replay as prost::Message>::decode_length_delimited(&mut buf).unwrap();
+        ids.push(r.result.unwrap().table_id);
+    }
+    assert_eq!(ids.len(), 18);
+    assert!(ids.contains(&"cup/m1/r2/t0".to_string()));
+    assert!(one_ok, "{one_err}");
+    assert!(
+        one.contains("table cup/m1/r2/t0: expert") && one.contains("scores ("),
+        "{one}"
+    );
+    assert!(
+        !missing_ok && missing_err.contains("no replay for table"),
+        "{missing_err}"
+    );
+    assert!(
+        !cancel_ok && cancel_err.contains("is finished"),
+        "{cancel_err}"
+    );
+    assert!(board_ok && board.contains("no rated bots yet"), "{board}");
     let out = result.expect("the deal library answered");
     let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
     assert_eq!(v["deals"], 120, "{v}");
