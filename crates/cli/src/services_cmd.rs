@@ -148,13 +148,8 @@ pub struct LeaderboardArgs {
     /// One JSON object per line instead of a table.
     #[arg(long)]
     json: bool,
-    /// The matchmaker's address.
-    #[arg(
-        long,
-        env = "ARENA_MATCHMAKER",
-        default_value = "http://127.0.0.1:50054"
-    )]
-    matchmaker: String,
+    #[command(flatten)]
+    addr: MatchmakerAddr,
 }
 
 /// `arena competition …`: a client of the matchmaker.
@@ -242,26 +237,16 @@ pub struct CompetitionCreateArgs {
     /// its landlord score plus its farmer team's score).
     #[arg(long)]
     rotate_seats: bool,
-    /// The matchmaker's address.
-    #[arg(
-        long,
-        env = "ARENA_MATCHMAKER",
-        default_value = "http://127.0.0.1:50054"
-    )]
-    matchmaker: String,
+    #[command(flatten)]
+    addr: MatchmakerAddr,
 }
 
 #[derive(Args)]
 pub struct CompetitionNameArgs {
     /// The competition.
     name: String,
-    /// The matchmaker's address.
-    #[arg(
-        long,
-        env = "ARENA_MATCHMAKER",
-        default_value = "http://127.0.0.1:50054"
-    )]
-    matchmaker: String,
+    #[command(flatten)]
+    addr: MatchmakerAddr,
 }
 
 /// `arena standalone`: every role in one process on the embedded store.
@@ -808,9 +793,11 @@ pub fn competition(cmd: CompetitionCommand) -> Result<()> {
     rt.block_on(async {
         match cmd {
             CompetitionCommand::Create(a) => {
-                let mut client = MatchmakerClient::connect(a.matchmaker.clone())
+                let mut client = MatchmakerClient::connect(a.addr.matchmaker.clone())
                     .await
-                    .with_context(|| format!("connecting to the matchmaker at {}", a.matchmaker))?;
+                    .with_context(|| {
+                        format!("connecting to the matchmaker at {}", a.addr.matchmaker)
+                    })?;
                 let spec = v1::CompetitionSpec {
                     name: a.name.clone(),
                     format: a.format.clone(),
@@ -860,9 +847,11 @@ pub fn competition(cmd: CompetitionCommand) -> Result<()> {
                 }
             }
             CompetitionCommand::Standings(a) => {
-                let mut client = MatchmakerClient::connect(a.matchmaker.clone())
+                let mut client = MatchmakerClient::connect(a.addr.matchmaker.clone())
                     .await
-                    .with_context(|| format!("connecting to the matchmaker at {}", a.matchmaker))?;
+                    .with_context(|| {
+                        format!("connecting to the matchmaker at {}", a.addr.matchmaker)
+                    })?;
                 let s = client
                     .get_standings(v1::CompetitionRequest {
                         name: a.name.clone(),
@@ -896,7 +885,7 @@ pub fn competition(cmd: CompetitionCommand) -> Result<()> {
                 }
             }
             CompetitionCommand::Cancel(a) => {
-                let c = connect(&a.matchmaker)
+                let c = connect(&a.addr.matchmaker)
                     .await?
                     .cancel_competition(v1::CompetitionRequest {
                         name: a.name.clone(),
@@ -969,9 +958,9 @@ pub fn leaderboard(a: LeaderboardArgs) -> Result<()> {
     use v1::matchmaker_client::MatchmakerClient;
     let rt = runtime()?;
     rt.block_on(async {
-        let mut client = MatchmakerClient::connect(a.matchmaker.clone())
+        let mut client = MatchmakerClient::connect(a.addr.matchmaker.clone())
             .await
-            .with_context(|| format!("connecting to the matchmaker at {}", a.matchmaker))?;
+            .with_context(|| format!("connecting to the matchmaker at {}", a.addr.matchmaker))?;
         let board = client
             .get_leaderboard(v1::LeaderboardRequest { limit: a.limit })
             .await

@@ -19,35 +19,9 @@ use arena_proto::v1::deal_library_server::DealLibrary;
 use arena_proto::v1::matchmaker_server::Matchmaker;
 use arena_store::{BotKind, BotRecord, RedisStore, Store};
 use common::collector::{Collector, Kind, Span, Trace};
+use common::redis::{REDIS, cleanup, prefix};
 use tokio_stream::StreamExt;
 use tonic::Request;
-
-const REDIS: &str = "redis://127.0.0.1:6379";
-
-fn prefix() -> String {
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap()
-        .as_nanos();
-    format!("e2e-comp-{}-{nanos}", std::process::id())
-}
-
-async fn cleanup(prefix: &str) {
-    let client = redis::Client::open(REDIS).unwrap();
-    let mut con = client.get_multiplexed_async_connection().await.unwrap();
-    let keys: Vec<String> = redis::cmd("KEYS")
-        .arg(format!("{prefix}:*"))
-        .query_async(&mut con)
-        .await
-        .unwrap_or_default();
-    if !keys.is_empty() {
-        let _: () = redis::cmd("DEL")
-            .arg(keys)
-            .query_async(&mut con)
-            .await
-            .unwrap();
-    }
-}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_equal_strength_competition_between_remote_and_built_in_bots_on_redis() {
@@ -58,7 +32,7 @@ async fn an_equal_strength_competition_between_remote_and_built_in_bots_on_redis
     let telemetry = arena_telemetry::init("arena-e2e").unwrap();
     assert!(telemetry.exporting());
 
-    let prefix = prefix();
+    let prefix = prefix("comp");
     let store: Arc<dyn Store> = Arc::new(RedisStore::connect(REDIS, &prefix).await.unwrap());
     // Two remote bots.
     let mut tokens = Vec::new();

@@ -3,6 +3,8 @@
 //! referee is killed halfway. Each test uses its own key prefix on the local Redis and removes its
 //! keys afterwards.
 
+mod common;
+
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -10,35 +12,10 @@ use arena_bot_host::{BotHost, BotHostConfig, issue_token};
 use arena_proto::v1;
 use arena_referee::RefereeConfig;
 use arena_store::{BotKind, BotRecord, RedisStore, Store};
+use common::redis::{REDIS, cleanup, prefix};
 use prost::Message;
 
-const REDIS: &str = "redis://127.0.0.1:6379";
 const BOTS: [&str; 3] = ["north", "east", "west"];
-
-fn prefix(tag: &str) -> String {
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap()
-        .as_nanos();
-    format!("e2e-{tag}-{}-{nanos}", std::process::id())
-}
-
-async fn cleanup(prefix: &str) {
-    let client = redis::Client::open(REDIS).unwrap();
-    let mut con = client.get_multiplexed_async_connection().await.unwrap();
-    let keys: Vec<String> = redis::cmd("KEYS")
-        .arg(format!("{prefix}:*"))
-        .query_async(&mut con)
-        .await
-        .unwrap_or_default();
-    if !keys.is_empty() {
-        let _: () = redis::cmd("DEL")
-            .arg(keys)
-            .query_async(&mut con)
-            .await
-            .unwrap();
-    }
-}
 
 /// Registers the three remote bots and returns their tokens.
 async fn register(store: &dyn Store) -> Vec<String> {

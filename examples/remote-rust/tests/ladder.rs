@@ -2,6 +2,8 @@
 //! connected bots (and a built-in anchor) into duplicate pairs, one of them dies, a bot comes back
 //! with a new release, and every pair is rated exactly once into a per-release leaderboard.
 
+mod common;
+
 use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -12,6 +14,7 @@ use arena_matchmaker::ladder::{self, LadderConfig};
 use arena_proto::v1;
 use arena_proto::v1::matchmaker_server::Matchmaker;
 use arena_store::{BotKind, BotRecord, EmbeddedStore, RedisStore, Store};
+use common::redis::{REDIS, cleanup, prefix};
 use tonic::Request;
 
 /// A bot that plays a legal move chosen by a hash of the request: as good as random.
@@ -284,29 +287,8 @@ async fn the_ladder_rates_every_pair_once_per_release_on_the_embedded_store() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_ladder_rates_every_pair_once_per_release_on_redis() {
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap()
-        .as_nanos();
-    let prefix = format!("e2e-ladder-{}-{nanos}", std::process::id());
-    let store: Arc<dyn Store> = Arc::new(
-        RedisStore::connect("redis://127.0.0.1:6379", &prefix)
-            .await
-            .unwrap(),
-    );
+    let prefix = prefix("ladder");
+    let store: Arc<dyn Store> = Arc::new(RedisStore::connect(REDIS, &prefix).await.unwrap());
     ladder_runs_pairs_once_per_release(store).await;
-    let client = redis::Client::open("redis://127.0.0.1:6379").unwrap();
-    let mut con = client.get_multiplexed_async_connection().await.unwrap();
-    let keys: Vec<String> = redis::cmd("KEYS")
-        .arg(format!("{prefix}:*"))
-        .query_async(&mut con)
-        .await
-        .unwrap_or_default();
-    if !keys.is_empty() {
-        let _: () = redis::cmd("DEL")
-            .arg(keys)
-            .query_async(&mut con)
-            .await
-            .unwrap();
-    }
+    cleanup(&prefix).await;
 }
