@@ -9,7 +9,8 @@ use ddz_bots::{Bot, Verdict, VerdictKind};
 
 use crate::codec::{BotMessage, Request, ServerMessage, decode_bot_line};
 use crate::feed::{self, AnswerError, SeatFeed};
-use crate::process::{MAX_LINE_BYTES, Output, Process, describe_status};
+use crate::lines::describe_status;
+use crate::process::{MAX_LINE_BYTES, Output, Process};
 use crate::{CmdSpec, SpecError};
 
 /// How much of a program's stderr a crash verdict quotes, in characters.
@@ -302,7 +303,7 @@ impl CmdBot {
             };
         };
         let (status, stderr_wait) = match p.wait_for_exit(EXIT_WAIT) {
-            Some(status) => (describe_status(status), EXIT_WAIT),
+            Some(status) => (describe_status(status, None), EXIT_WAIT),
             None => (
                 "closed its output but kept running".to_string(),
                 Duration::ZERO,
@@ -475,7 +476,9 @@ impl CmdBot {
                 }
                 Output::Closed(_) => {
                     if let Some(mut p) = self.process.take() {
-                        let status = p.kill().map_or_else(|| "gone".into(), describe_status);
+                        let status = p
+                            .kill()
+                            .map_or_else(|| "gone".into(), |s| describe_status(s, None));
                         self.note(format!(
                             "process {} exited between games ({status}); starting a fresh one",
                             p.id()

@@ -27,6 +27,7 @@
 mod cmd_bot;
 pub mod codec;
 pub mod feed;
+pub mod lines;
 mod process;
 mod spec;
 

@@ -6,7 +6,7 @@
 //! on a full pipe and a crash report can quote its last words). The child runs in its own
 //! process group, which is killed as a whole, and it is always waited for: no zombies.
 
-use std::io::{self, BufRead, BufReader, Read, Write};
+use std::io::{self, BufReader, Read, Write};
 use std::path::Path;
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender, TryRecvError};
@@ -16,28 +16,11 @@ use std::time::{Duration, Instant};
 
 use crate::{CmdSpec, StderrMode};
 
-/// The longest line read from a child, in bytes; longer lines are reported, not kept.
-pub(crate) const MAX_LINE_BYTES: usize = 64 * 1024;
+pub(crate) use crate::lines::{MAX_LINE_BYTES, Output, STDERR_TAIL_BYTES};
 
 /// Lines read ahead of the caller; a child writing more waits (it cannot fill the caller's
 /// memory with output nobody asked for).
 const READ_AHEAD_LINES: usize = 256;
-
-/// How much of the child's stderr is kept for crash reports, in bytes.
-const STDERR_TAIL_BYTES: usize = 4096;
-
-/// What the stdout reader saw.
-#[derive(Debug)]
-pub(crate) enum Output {
-    /// A line, without its `\n` (a trailing `\r` is kept for the decoder to strip).
-    Line(String),
-    /// A line that is not UTF-8, shown with replacement characters.
-    NotUtf8(String),
-    /// A line longer than [`MAX_LINE_BYTES`]; its start, lossily decoded.
-    TooLong(String),
-    /// End of output, with the read error if that is what ended it.
-    Closed(Option<String>),
-}
 
 /// A running child.
 pub(crate) struct Process {
@@ -198,32 +181,6 @@ impl Drop for Process {
     }
 }
 
-/// Describes an exit status for a verdict: `exit code 3`, `killed by signal 11 (SIGSEGV)`.
-pub(crate) fn describe_status(status: ExitStatus) -> String {
-    if let Some(code) = status.code() {
-        return format!("exit code {code}");
-    }
-    #[cfg(unix)]
-    {
-        use std::os::unix::process::ExitStatusExt;
-        if let Some(sig) = status.signal() {
-            let name = match sig {
-                libc::SIGKILL => " (SIGKILL)",
-                libc::SIGSEGV => " (SIGSEGV)",
-                libc::SIGABRT => " (SIGABRT)",
-                libc::SIGTERM => " (SIGTERM)",
-                libc::SIGBUS => " (SIGBUS)",
-                libc::SIGFPE => " (SIGFPE)",
-                libc::SIGILL => " (SIGILL)",
-                libc::SIGPIPE => " (SIGPIPE)",
-                _ => "",
-            };
-            return format!("killed by signal {sig}{name}");
-        }
-    }
-    status.to_string()
-}
-
 fn spawn_writer(mut stdin: ChildStdin) -> Sender<Vec<u8>> {
     let (tx, rx) = mpsc::channel::<Vec<u8>>();
     thread::spawn(move || {
@@ -244,19 +201,9 @@ fn spawn_reader(stdout: impl Read + Send + 'static) -> Receiver<(Instant, Output
     let (tx, rx) = mpsc::sync_channel(READ_AHEAD_LINES);
     thread::spawn(move || {
         let mut reader = BufReader::with_capacity(MAX_LINE_BYTES, stdout);
-        let mut buf = Vec::new();
+        let mut lines = crate::lines::LineSplitter::new(MAX_LINE_BYTES);
         loop {
-            let out = match read_line_limited(&mut reader, &mut buf, MAX_LINE_BYTES) {
-                Ok(Read1::Line) => match String::from_utf8(std::mem::take(&mut buf)) {
-                    Ok(line) => Output::Line(line),
-                    Err(e) => Output::NotUtf8(String::from_utf8_lossy(e.as_bytes()).into_owned()),
-                },
-                Ok(Read1::TooLong) => {
-                    Output::TooLong(String::from_utf8_lossy(&std::mem::take(&mut buf)).into_owned())
-                }
-                Ok(Read1::Eof) => Output::Closed(None),
-                Err(e) => Output::Closed(Some(e.to_string())),
-            };
+            let out = crate::lines::next_output(&mut reader, &mut lines);
             let closed = matches!(out, Output::Closed(_));
             if tx.send((Instant::now(), out)).is_err() || closed {
                 break;
@@ -290,97 +237,4 @@ fn spawn_stderr_drain(mut stderr: impl Read + Send + 'static) -> StderrTail {
         let _ = done_tx.send(());
     });
     StderrTail { tail, done }
-}
-
-/// What [`read_line_limited`] read.
-#[derive(Debug, PartialEq, Eq)]
-enum Read1 {
-    /// A line (or the last bytes before end of input), in the buffer without its `\n`.
-    Line,
-    /// A line longer than the limit; its first bytes are in the buffer, the rest was skipped.
-    TooLong,
-    /// End of input.
-    Eof,
-}
-
-/// Reads one line into `buf` (cleared first), keeping at most `max` bytes of it.
-fn read_line_limited(r: &mut impl BufRead, buf: &mut Vec<u8>, max: usize) -> io::Result<Read1> {
-    buf.clear();
-    let mut too_long = false;
-    loop {
-        let available = match r.fill_buf() {
-            Ok(b) => b,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e),
-        };
-        if available.is_empty() {
-            return Ok(if too_long {
-                Read1::TooLong
-            } else if buf.is_empty() {
-                Read1::Eof
-            } else {
-                Read1::Line
-            });
-        }
-        let (part, used, done) = match available.iter().position(|&b| b == b'\n') {
-            Some(i) => (&available[..i], i + 1, true),
-            None => (available, available.len(), false),
-        };
-        let room = max.saturating_sub(buf.len());
-        if part.len() > room {
-            too_long = true;
-        }
-        buf.extend_from_slice(&part[..part.len().min(room)]);
-        r.consume(used);
-        if done {
-            return Ok(if too_long {
-                Read1::TooLong
-            } else {
-                Read1::Line
-            });
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn lines(input: &[u8], max: usize) -> Vec<(Read1, String)> {
-        let mut r = BufReader::with_capacity(4, input);
-        let mut buf = Vec::new();
-        let mut out = Vec::new();
-        loop {
-            let what = read_line_limited(&mut r, &mut buf, max).unwrap();
-            if what == Read1::Eof {
-                return out;
-            }
-            out.push((what, String::from_utf8_lossy(&buf).into_owned()));
-        }
-    }
-
-    #[test]
-    fn reads_lines_and_cuts_overlong_ones() {
-        assert_eq!(
-            lines(b"bid 1\r\n\nplay 33\nlast", 100),
-            [
-                (Read1::Line, "bid 1\r".to_string()),
-                (Read1::Line, String::new()),
-                (Read1::Line, "play 33".to_string()),
-                (Read1::Line, "last".to_string()),
-            ]
-        );
-        assert_eq!(
-            lines(b"0123456789abc\nok\n0123456789", 8),
-            [
-                (Read1::TooLong, "01234567".to_string()),
-                (Read1::Line, "ok".to_string()),
-                (Read1::TooLong, "01234567".to_string()),
-            ]
-        );
-        assert_eq!(
-            lines(b"12345678\n", 8),
-            [(Read1::Line, "12345678".to_string())]
-        );
-    }
 }

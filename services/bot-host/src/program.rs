@@ -36,7 +36,7 @@
 use std::collections::VecDeque;
 use std::io;
 use std::path::PathBuf;
-use std::process::{ExitStatus, Stdio};
+use std::process::Stdio;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -44,6 +44,7 @@ use arena_proto::convert::{DdzDecision, ddz_action};
 use arena_proto::v1;
 use ddz::{Scoring, Seat};
 use ddz_line::feed::{self, SeatFeed};
+use ddz_line::lines::{LineSplitter, MAX_LINE_BYTES, Output, STDERR_TAIL_BYTES, describe_status};
 use ddz_line::{BotMessage, CmdSpec, ServerMessage, decode_bot_line};
 use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 use tokio::process::{ChildStderr, ChildStdin, ChildStdout};
@@ -56,12 +57,8 @@ use crate::observation::DdzView;
 use crate::seat::{FromReferee, SeatIo, Waited, while_reading};
 use crate::server::Ctx;
 
-/// The longest line read from a program, in bytes (the protocol's limit).
-const MAX_LINE_BYTES: usize = 64 * 1024;
 /// Lines read ahead of the seat.
 const READ_AHEAD_LINES: usize = 256;
-/// How much of a program's stderr is kept for crash reports, in bytes.
-const STDERR_TAIL_BYTES: usize = 4096;
 /// How much of it a fault quotes, in characters.
 const STDERR_QUOTE_CHARS: usize = 300;
 /// How much of a program's line a fault quotes, in characters.
@@ -118,19 +115,6 @@ impl Fault {
             reason: reason.into(),
         }
     }
-}
-
-/// What the stdout reader saw.
-#[derive(Debug)]
-enum Output {
-    /// A line, without its `\n`.
-    Line(String),
-    /// A line that is not UTF-8, lossily decoded.
-    NotUtf8(String),
-    /// A line longer than [`MAX_LINE_BYTES`]; its start.
-    TooLong(String),
-    /// End of output, with the read error if that is what ended it.
-    Closed(Option<String>),
 }
 
 /// Runs one seat with a fresh process of the program.
@@ -578,7 +562,10 @@ impl Child {
             _ => None,
         };
         let mut reason = match (exited, status) {
-            (true, Some(s)) => format!("{what} ({})", describe_status(s, self.limits)),
+            (true, Some(s)) => format!(
+                "{what} ({})",
+                describe_status(s, Some(self.limits.cpu_seconds))
+            ),
             (false, _) => {
                 format!("{what} (it closed its output but kept running, so it was killed)")
             }
@@ -653,7 +640,7 @@ impl Child {
             tokio::time::timeout(Duration::from_secs(2), self.child.wait()).await
         {
             self.reaped = true;
-            tracing::debug!(pid = self.pid, exited_by_itself = exited, status = %describe_status(status, self.limits), "program ended");
+            tracing::debug!(pid = self.pid, exited_by_itself = exited, status = %describe_status(status, Some(self.limits.cpu_seconds)), "program ended");
         }
     }
 }
@@ -740,39 +727,6 @@ fn has_exited(_pid: u32, child: &mut tokio::process::Child) -> bool {
     !matches!(child.try_wait(), Ok(None))
 }
 
-/// Describes an exit status: `exit code 3`, `killed by signal 24 (SIGXCPU): …`.
-fn describe_status(status: ExitStatus, limits: Limits) -> String {
-    if let Some(code) = status.code() {
-        return format!("exit code {code}");
-    }
-    #[cfg(unix)]
-    {
-        use std::os::unix::process::ExitStatusExt;
-        if let Some(sig) = status.signal() {
-            let name = match sig {
-                libc::SIGKILL => " (SIGKILL)",
-                libc::SIGSEGV => " (SIGSEGV)",
-                libc::SIGABRT => " (SIGABRT)",
-                libc::SIGTERM => " (SIGTERM)",
-                libc::SIGBUS => " (SIGBUS)",
-                libc::SIGXCPU => " (SIGXCPU)",
-                libc::SIGPIPE => " (SIGPIPE)",
-                _ => "",
-            };
-            let mut s = format!("killed by signal {sig}{name}");
-            if sig == libc::SIGXCPU || (sig == libc::SIGKILL && limits.cpu_seconds > 0) {
-                s.push_str(&format!(
-                    ": it may have used up its CPU-time limit of {} s",
-                    limits.cpu_seconds
-                ));
-            }
-            return s;
-        }
-    }
-    let _ = limits;
-    status.to_string()
-}
-
 async fn write_lines(mut stdin: ChildStdin, mut lines: mpsc::UnboundedReceiver<String>) {
     while let Some(text) = lines.recv().await {
         if stdin.write_all(text.as_bytes()).await.is_err() || stdin.flush().await.is_err() {
@@ -784,22 +738,28 @@ async fn write_lines(mut stdin: ChildStdin, mut lines: mpsc::UnboundedReceiver<S
 
 async fn read_lines(stdout: ChildStdout, tx: mpsc::Sender<Output>) {
     let mut reader = BufReader::with_capacity(MAX_LINE_BYTES, stdout);
-    let mut buf = Vec::new();
+    let mut lines = LineSplitter::new(MAX_LINE_BYTES);
     loop {
-        let out = match read_line_limited(&mut reader, &mut buf, MAX_LINE_BYTES).await {
-            Ok(Read1::Line) => match String::from_utf8(std::mem::take(&mut buf)) {
-                Ok(line) => Output::Line(line),
-                Err(e) => Output::NotUtf8(String::from_utf8_lossy(e.as_bytes()).into_owned()),
-            },
-            Ok(Read1::TooLong) => {
-                Output::TooLong(String::from_utf8_lossy(&std::mem::take(&mut buf)).into_owned())
-            }
-            Ok(Read1::Eof) => Output::Closed(None),
-            Err(e) => Output::Closed(Some(e.to_string())),
-        };
+        let out = next_output(&mut reader, &mut lines).await;
         let closed = matches!(out, Output::Closed(_));
         if tx.send(out).await.is_err() || closed {
             break;
+        }
+    }
+}
+
+/// [`ddz_line::lines::next_output`] over an async reader.
+async fn next_output<R: AsyncBufRead + Unpin>(r: &mut R, lines: &mut LineSplitter) -> Output {
+    loop {
+        let (used, line) = match r.fill_buf().await {
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Output::Closed(Some(e.to_string())),
+            Ok([]) => return lines.finish().unwrap_or(Output::Closed(None)),
+            Ok(available) => lines.feed(available),
+        };
+        r.consume(used);
+        if let Some(line) = line {
+            return line;
         }
     }
 }
@@ -828,60 +788,6 @@ async fn drain_stderr(
     done.send_replace(true);
 }
 
-/// What [`read_line_limited`] read.
-#[derive(Debug, PartialEq, Eq)]
-enum Read1 {
-    /// A line (or the last bytes before the end), in the buffer without its `\n`.
-    Line,
-    /// A line longer than the limit; its first bytes are in the buffer, the rest was skipped.
-    TooLong,
-    /// End of input.
-    Eof,
-}
-
-/// Reads one line into `buf` (cleared first), keeping at most `max` bytes of it.
-async fn read_line_limited<R: AsyncBufRead + Unpin>(
-    r: &mut R,
-    buf: &mut Vec<u8>,
-    max: usize,
-) -> io::Result<Read1> {
-    buf.clear();
-    let mut too_long = false;
-    loop {
-        let available = match r.fill_buf().await {
-            Ok(b) => b,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e),
-        };
-        if available.is_empty() {
-            return Ok(if too_long {
-                Read1::TooLong
-            } else if buf.is_empty() {
-                Read1::Eof
-            } else {
-                Read1::Line
-            });
-        }
-        let (part, used, done) = match available.iter().position(|&b| b == b'\n') {
-            Some(i) => (&available[..i], i + 1, true),
-            None => (available, available.len(), false),
-        };
-        let room = max.saturating_sub(buf.len());
-        if part.len() > room {
-            too_long = true;
-        }
-        buf.extend_from_slice(&part[..part.len().min(room)]);
-        r.consume(used);
-        if done {
-            return Ok(if too_long {
-                Read1::TooLong
-            } else {
-                Read1::Line
-            });
-        }
-    }
-}
-
 /// Permits a program seat holds while its process lives.
 pub(crate) struct ProgramPermits {
     pub(crate) _bot: Option<OwnedSemaphorePermit>,
@@ -892,35 +798,22 @@ pub(crate) struct ProgramPermits {
 mod tests {
     use super::*;
 
-    async fn lines(input: &'static [u8], max: usize) -> Vec<(Read1, String)> {
-        let mut r = BufReader::with_capacity(4, input);
-        let mut buf = Vec::new();
-        let mut out = Vec::new();
-        loop {
-            let what = read_line_limited(&mut r, &mut buf, max).await.unwrap();
-            if what == Read1::Eof {
-                return out;
-            }
-            out.push((what, String::from_utf8_lossy(&buf).into_owned()));
-        }
-    }
-
     #[tokio::test]
-    async fn lines_are_read_and_overlong_ones_cut() {
+    async fn the_async_reader_yields_the_lines_then_closed() {
+        let input: &'static [u8] = b"bid 1\r\n0123456789abc\nlast";
+        let mut r = BufReader::with_capacity(4, input);
+        let mut lines = LineSplitter::new(8);
+        let mut got = Vec::new();
+        for _ in 0..4 {
+            got.push(next_output(&mut r, &mut lines).await);
+        }
         assert_eq!(
-            lines(b"bid 1\r\n\nplay 33\nlast", 100).await,
+            got,
             [
-                (Read1::Line, "bid 1\r".to_string()),
-                (Read1::Line, String::new()),
-                (Read1::Line, "play 33".to_string()),
-                (Read1::Line, "last".to_string()),
-            ]
-        );
-        assert_eq!(
-            lines(b"0123456789abc\nok\n", 8).await,
-            [
-                (Read1::TooLong, "01234567".to_string()),
-                (Read1::Line, "ok".to_string()),
+                Output::Line("bid 1\r".into()),
+                Output::TooLong("01234567".into()),
+                Output::Line("last".into()),
+                Output::Closed(None),
             ]
         );
     }

@@ -1,0 +1,235 @@
+//! Reading a bot program's output a line at a time, with a bound on line length, and describing
+//! how a program ended. Shared by the blocking `cmd:` bots of this crate and bot-host's async
+//! program bots: the bookkeeping is here, the reads (`fill_buf`/`consume`, blocking or async)
+//! stay with each caller.
+
+use std::io::{self, BufRead};
+use std::process::ExitStatus;
+
+/// The longest line kept from a program; longer lines are reported as [`Output::TooLong`].
+pub const MAX_LINE_BYTES: usize = 64 * 1024;
+
+/// How much of a program's stderr is kept to quote in a verdict.
+pub const STDERR_TAIL_BYTES: usize = 4096;
+
+/// What a program's stdout produced.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Output {
+    /// A line, without its `\n` (a trailing `\r` is kept for the decoder to strip).
+    Line(String),
+    /// A line that is not UTF-8, shown with replacement characters.
+    NotUtf8(String),
+    /// A line longer than the limit; its start, lossily decoded.
+    TooLong(String),
+    /// End of output, with the read error if that is what ended it.
+    Closed(Option<String>),
+}
+
+/// Splits a byte stream into [`Output`]s, keeping at most `max` bytes of any line.
+#[derive(Debug)]
+pub struct LineSplitter {
+    buf: Vec<u8>,
+    max: usize,
+    too_long: bool,
+}
+
+impl LineSplitter {
+    /// A splitter keeping at most `max` bytes of a line.
+    pub fn new(max: usize) -> LineSplitter {
+        LineSplitter {
+            buf: Vec::new(),
+            max,
+            too_long: false,
+        }
+    }
+
+    /// Takes bytes from `available` (what `fill_buf` returned, not empty): returns how many to
+    /// `consume`, and the line if one ended.
+    pub fn feed(&mut self, available: &[u8]) -> (usize, Option<Output>) {
+        let (part, used, done) = match available.iter().position(|&b| b == b'\n') {
+            Some(i) => (&available[..i], i + 1, true),
+            None => (available, available.len(), false),
+        };
+        let room = self.max.saturating_sub(self.buf.len());
+        if part.len() > room {
+            self.too_long = true;
+        }
+        self.buf.extend_from_slice(&part[..part.len().min(room)]);
+        (used, done.then(|| self.take()))
+    }
+
+    /// At the end of input: the last line if it had no `\n`, else `None`.
+    pub fn finish(&mut self) -> Option<Output> {
+        (self.too_long || !self.buf.is_empty()).then(|| self.take())
+    }
+
+    fn take(&mut self) -> Output {
+        let bytes = std::mem::take(&mut self.buf);
+        if std::mem::take(&mut self.too_long) {
+            return Output::TooLong(String::from_utf8_lossy(&bytes).into_owned());
+        }
+        match String::from_utf8(bytes) {
+            Ok(line) => Output::Line(line),
+            Err(e) => Output::NotUtf8(String::from_utf8_lossy(e.as_bytes()).into_owned()),
+        }
+    }
+}
+
+/// Reads the next [`Output`] from `r` (blocking): a line, or [`Output::Closed`] at the end of
+/// input or on a read error. Bot-host's async reader is the same loop over `AsyncBufRead`.
+pub fn next_output(r: &mut impl BufRead, lines: &mut LineSplitter) -> Output {
+    loop {
+        let (used, line) = match r.fill_buf() {
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Output::Closed(Some(e.to_string())),
+            Ok([]) => return lines.finish().unwrap_or(Output::Closed(None)),
+            Ok(available) => lines.feed(available),
+        };
+        r.consume(used);
+        if let Some(line) = line {
+            return line;
+        }
+    }
+}
+
+/// Describes an exit status for a verdict: `exit code 3`, `killed by signal 11 (SIGSEGV)`; with
+/// a CPU-time limit in force, a kill by SIGXCPU or SIGKILL says the limit may be why.
+pub fn describe_status(status: ExitStatus, cpu_limit_seconds: Option<u32>) -> String {
+    if let Some(code) = status.code() {
+        return format!("exit code {code}");
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::ExitStatusExt;
+        if let Some(sig) = status.signal() {
+            let name = match sig {
+                libc::SIGKILL => " (SIGKILL)",
+                libc::SIGSEGV => " (SIGSEGV)",
+                libc::SIGABRT => " (SIGABRT)",
+                libc::SIGTERM => " (SIGTERM)",
+                libc::SIGBUS => " (SIGBUS)",
+                libc::SIGFPE => " (SIGFPE)",
+                libc::SIGILL => " (SIGILL)",
+                libc::SIGPIPE => " (SIGPIPE)",
+                libc::SIGXCPU => " (SIGXCPU)",
+                _ => "",
+            };
+            let mut s = format!("killed by signal {sig}{name}");
+            if let Some(limit) = cpu_limit_seconds.filter(|l| *l > 0)
+                && (sig == libc::SIGXCPU || sig == libc::SIGKILL)
+            {
+                s.push_str(&format!(
+                    ": it may have used up its CPU-time limit of {limit} s"
+                ));
+            }
+            return s;
+        }
+    }
+    let _ = cpu_limit_seconds;
+    status.to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Splits `input` fed in chunks of `chunk` bytes, as reads of any size would deliver it.
+    fn split(input: &[u8], max: usize, chunk: usize) -> Vec<Output> {
+        let mut s = LineSplitter::new(max);
+        let mut out = Vec::new();
+        let mut rest = input;
+        let mut window: &[u8] = &[];
+        loop {
+            if window.is_empty() {
+                if rest.is_empty() {
+                    break;
+                }
+                let n = chunk.min(rest.len());
+                (window, rest) = rest.split_at(n);
+            }
+            let (used, line) = s.feed(window);
+            window = &window[used..];
+            out.extend(line);
+        }
+        out.extend(s.finish());
+        out
+    }
+
+    #[test]
+    fn lines_are_split_the_same_whatever_the_read_sizes() {
+        let input = b"bid 1\r\n\nplay 33\nlast";
+        let want = vec![
+            Output::Line("bid 1\r".into()),
+            Output::Line(String::new()),
+            Output::Line("play 33".into()),
+            Output::Line("last".into()),
+        ];
+        for chunk in [1, 2, 3, 7, 64] {
+            assert_eq!(split(input, 100, chunk), want, "chunk {chunk}");
+        }
+    }
+
+    #[test]
+    fn long_lines_keep_their_start_and_the_next_line_is_whole() {
+        let input = b"0123456789abc\nok\n0123456789";
+        for chunk in [1, 4, 64] {
+            assert_eq!(
+                split(input, 8, chunk),
+                [
+                    Output::TooLong("01234567".into()),
+                    Output::Line("ok".into()),
+                    Output::TooLong("01234567".into()),
+                ],
+                "chunk {chunk}"
+            );
+        }
+        assert_eq!(split(b"12345678", 8, 3), [Output::Line("12345678".into())]);
+    }
+
+    #[test]
+    fn a_buffered_reader_yields_the_lines_then_closed() {
+        let input: &[u8] = b"bid 1\n0123456789\nlast";
+        let mut r = std::io::BufReader::with_capacity(4, input);
+        let mut s = LineSplitter::new(8);
+        let got: Vec<Output> = (0..5).map(|_| next_output(&mut r, &mut s)).collect();
+        assert_eq!(
+            got,
+            [
+                Output::Line("bid 1".into()),
+                Output::TooLong("01234567".into()),
+                Output::Line("last".into()),
+                Output::Closed(None),
+                Output::Closed(None),
+            ]
+        );
+    }
+
+    #[test]
+    fn bytes_that_are_not_utf8_are_reported_not_dropped() {
+        assert_eq!(
+            split(b"pl\xffy\n", 100, 2),
+            [Output::NotUtf8("pl\u{fffd}y".into())]
+        );
+        assert!(split(b"", 100, 1).is_empty(), "no input, no line");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn exit_statuses_name_the_signal_and_the_cpu_limit() {
+        use std::os::unix::process::ExitStatusExt;
+        assert_eq!(
+            describe_status(ExitStatus::from_raw(3 << 8), None),
+            "exit code 3"
+        );
+        assert_eq!(
+            describe_status(ExitStatus::from_raw(libc::SIGSEGV), None),
+            "killed by signal 11 (SIGSEGV)"
+        );
+        let xcpu = describe_status(ExitStatus::from_raw(libc::SIGXCPU), Some(2));
+        assert!(xcpu.ends_with("CPU-time limit of 2 s"), "{xcpu}");
+        assert!(
+            !describe_status(ExitStatus::from_raw(libc::SIGKILL), Some(0)).contains("limit"),
+            "no limit, no blame"
+        );
+    }
+}
