@@ -257,10 +257,7 @@ impl BotHost {
         let (health, health_service) = tonic_health::server::health_reporter();
         health.set_serving::<BotGatewayServer<Gateway>>().await;
         health.set_serving::<SeatHostServer<SeatService>>().await;
-        let reflection = tonic_reflection::server::Builder::configure()
-            .register_encoded_file_descriptor_set(arena_proto::FILE_DESCRIPTOR_SET)
-            .register_encoded_file_descriptor_set(tonic_health::pb::FILE_DESCRIPTOR_SET)
-            .build_v1()
+        let reflection = arena_proto::reflection_service()
             .map_err(|e| BotHostError::Reflection(e.to_string()))?;
         let gateway = BotGatewayServer::new(Gateway {
             ctx: Arc::clone(&ctx),

@@ -595,11 +595,8 @@ pub async fn serve_with_listener(
     health
         .set_serving::<DealLibraryServer<DealLibraryService>>()
         .await;
-    let reflection = tonic_reflection::server::Builder::configure()
-        .register_encoded_file_descriptor_set(arena_proto::FILE_DESCRIPTOR_SET)
-        .register_encoded_file_descriptor_set(tonic_health::pb::FILE_DESCRIPTOR_SET)
-        .build_v1()
-        .map_err(|e| ServeError::Reflection(e.to_string()))?;
+    let reflection =
+        arena_proto::reflection_service().map_err(|e| ServeError::Reflection(e.to_string()))?;
     tracing::info!(addr = ?listener.local_addr().ok(), store = %store.describe(), "deal library starting");
     tonic::transport::Server::builder()
         .add_service(health_service)

@@ -766,11 +766,8 @@ pub async fn serve_with_config(
     health
         .set_serving::<MatchmakerServer<MatchmakerService>>()
         .await;
-    let reflection = tonic_reflection::server::Builder::configure()
-        .register_encoded_file_descriptor_set(arena_proto::FILE_DESCRIPTOR_SET)
-        .register_encoded_file_descriptor_set(tonic_health::pb::FILE_DESCRIPTOR_SET)
-        .build_v1()
-        .map_err(|e| ServeError::Reflection(e.to_string()))?;
+    let reflection =
+        arena_proto::reflection_service().map_err(|e| ServeError::Reflection(e.to_string()))?;
     tracing::info!(addr = ?listener.local_addr().ok(), store = %store.describe(), "matchmaker starting");
     let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
     let stopped = |mut rx: tokio::sync::watch::Receiver<bool>| async move {
