@@ -1,19 +1,11 @@
 //! The deal-library commands as users run them.
 
+mod common;
+
+use common::arena;
+
 use std::process::{Command, Stdio};
 use std::time::Duration;
-
-fn arena(args: &[&str]) -> (String, String, bool) {
-    let out = Command::new(env!("CARGO_BIN_EXE_arena"))
-        .args(args)
-        .output()
-        .expect("arena runs");
-    (
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-        out.status.success(),
-    )
-}
 
 fn json(s: &str) -> serde_json::Value {
     serde_json::from_str(s.trim().lines().last().unwrap_or(""))

@@ -3,31 +3,14 @@
 //! program bot hosted by bot-host and built-in bots, and the matchmaker killed with SIGKILL in the
 //! middle of it and started again — the competition still finishes, every table counted once.
 
-use std::net::TcpListener;
+mod common;
+
+use common::{arena, port};
+
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 const REDIS: &str = "redis://127.0.0.1:6379";
-
-fn arena(args: &[&str]) -> (String, String, bool) {
-    let out = Command::new(env!("CARGO_BIN_EXE_arena"))
-        .args(args)
-        .output()
-        .expect("arena runs");
-    (
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-        out.status.success(),
-    )
-}
-
-fn port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
 
 /// A role as a child process, killed when dropped.
 struct Role(Child);

@@ -1,18 +1,10 @@
 //! Operator commands of the service roles.
 
-use std::process::Command;
+mod common;
 
-fn arena(args: &[&str]) -> (String, String, bool) {
-    let out = Command::new(env!("CARGO_BIN_EXE_arena"))
-        .args(args)
-        .output()
-        .expect("arena runs");
-    (
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-        out.status.success(),
-    )
-}
+use common::arena;
+
+use std::process::Command;
 
 #[test]
 fn table_run_prints_a_replay_ending_in_scores() {
@@ -64,15 +56,8 @@ fn bots_add_issues_a_token_once_and_refuses_taken_or_builtin_names() {
 
 #[test]
 fn standalone_measures_deals_and_runs_a_competition_created_over_grpc() {
-    use std::net::TcpListener;
     let dir = tempfile::tempdir().unwrap();
-    let port = || {
-        TcpListener::bind("127.0.0.1:0")
-            .unwrap()
-            .local_addr()
-            .unwrap()
-            .port()
-    };
+    let port = common::port;
     let (r, b, l, m) = (port(), port(), port(), port());
     let mut child = Command::new(env!("CARGO_BIN_EXE_arena"))
         .args([
