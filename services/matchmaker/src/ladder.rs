@@ -121,12 +121,10 @@ pub struct LadderState {
     pub ratings: Ratings,
     /// Pairs in flight, by id.
     pub pending: BTreeMap<String, Pair>,
-    /// When each bot last finished a pair (Unix ms).
+    /// When each bot last finished a pair (Unix ms); a bot not here has never played one.
     pub last_played: BTreeMap<String, u64>,
     /// Each bot's latest release seen at a ladder table.
     pub release: BTreeMap<String, String>,
-    /// Pairs finished per bot.
-    pub pairs_played: BTreeMap<String, u64>,
     /// Pairs that could not be rated (a table failed).
     pub discarded: u64,
     /// The most recent rated pairs, newest last (at most [`RECENT`]).
@@ -295,12 +293,11 @@ pub fn choose_pairs(
 ) -> Vec<(String, String)> {
     let is_anchor = |b: &str| anchors.iter().any(|a| a == b);
     let mut queue: Vec<&String> = waiting.iter().collect();
-    // Never-played bots first, then by the time they finished their last pair (oldest first),
-    // and anchors after every real bot with the same standing.
+    // Never-played bots first (`None` sorts first), then by the time they finished their last
+    // pair (oldest first), and anchors after every real bot with the same standing.
     queue.sort_by_key(|b| {
         (
-            state.pairs_played.get(b.as_str()).copied().unwrap_or(0) > 0,
-            state.last_played.get(b.as_str()).copied().unwrap_or(0),
+            state.last_played.get(b.as_str()).copied(),
             is_anchor(b),
             b.as_str(),
         )
@@ -392,7 +389,6 @@ pub async fn pass(store: &dyn Store, cfg: &LadderConfig) -> Result<Pass, String>
                         s.ratings
                             .record_pair(&r.a_key, &r.b_key, r.scores[0], r.scores[1]);
                         for (bot, key) in [(&pair.a, &r.a_key), (&pair.b, &r.b_key)] {
-                            *s.pairs_played.entry(bot.clone()).or_default() += 1;
                             if let Some((_, release)) = key.rsplit_once('@') {
                                 s.release.insert(bot.clone(), release.to_string());
                             }
@@ -587,7 +583,6 @@ mod tests {
                 let (a, b) = if mu < target { (1.0, 0.0) } else { (0.0, 1.0) };
                 s.ratings.record_pair(&key, "sparring@x", a, b);
             }
-            s.pairs_played.insert(bot.to_string(), 1);
             s.last_played.insert(bot.to_string(), 1);
         }
         s
