@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use arena_store::{DealRecord, DealSource, Panel, Store};
 use ddz::RuleSet;
 
-use crate::measure::{Cutoff, MeasureError, PanelBots, Progress, within};
+use crate::measure::{Cutoff, MeasureError, PanelBots, Progress, Workers, within};
 
 /// What to look for.
 #[derive(Clone, Debug)]
@@ -63,35 +63,19 @@ pub async fn find(
     let start = Instant::now();
     PanelBots::new(&spec.panel, spec.rules)?;
     store.put_panel(&spec.panel).await?;
-    let cursor = Arc::new(AtomicU64::new(spec.start));
-    let halt = Arc::new(AtomicBool::new(false));
     let games = Arc::new(AtomicU64::new(0));
-    let (tx, mut rx) = tokio::sync::mpsc::channel::<Result<Cutoff, MeasureError>>(256);
-    let mut workers = Vec::new();
     let end = spec.start.saturating_add(spec.max_tries);
-    for _ in 0..spec.threads.max(1) {
-        let (cursor, halt, tx, spec, games) = (
-            cursor.clone(),
-            halt.clone(),
-            tx.clone(),
-            spec.clone(),
-            games.clone(),
-        );
-        workers.push(std::thread::spawn(move || {
-            let mut bots = match PanelBots::new(&spec.panel, spec.rules) {
-                Ok(b) => b,
-                Err(e) => {
-                    let _ = tx.blocking_send(Err(e.into()));
-                    return;
-                }
-            };
-            let n = spec.panel.landlords.len() as u64;
-            while !halt.load(Ordering::Relaxed) {
-                let index = cursor.fetch_add(1, Ordering::Relaxed);
-                if index >= end {
-                    break;
-                }
-                let r = bots.measure_until(&spec.source, index, Some((&spec.centre, spec.eps)));
+    let n = spec.panel.landlords.len() as u64;
+    let mut workers = {
+        let (s, games) = (spec.clone(), games.clone());
+        Workers::spawn(
+            &spec.panel,
+            spec.rules,
+            spec.threads,
+            256,
+            move |bots, i| {
+                let index = s.start.checked_add(i).filter(|&x| x < end)?;
+                let r = bots.measure_until(&s.source, index, Some((&s.centre, s.eps)));
                 games.fetch_add(
                     match &r {
                         Ok(Cutoff::Rejected { tables }) => *tables as u64,
@@ -99,13 +83,11 @@ pub async fn find(
                     },
                     Ordering::Relaxed,
                 );
-                if tx.blocking_send(r).is_err() {
-                    break;
-                }
-            }
-        }));
-    }
-    drop(tx);
+                Some(r)
+            },
+        )
+    };
+    let halt = workers.halt.clone();
     let (mut found, mut tried, mut full) = (Vec::new(), 0u64, 0u64);
     let mut pending: Vec<DealRecord> = Vec::new();
     let mut failure = None;
@@ -113,7 +95,7 @@ pub async fn find(
         if stop.load(Ordering::Relaxed) {
             halt.store(true, Ordering::Relaxed);
         }
-        match tokio::time::timeout(Duration::from_millis(200), rx.recv()).await {
+        match tokio::time::timeout(Duration::from_millis(200), workers.results.recv()).await {
             Ok(Some(Ok(c))) => {
                 tried += 1;
                 progress.deals.fetch_add(1, Ordering::Relaxed);
@@ -144,8 +126,8 @@ pub async fn find(
             pending.clear();
         }
     }
-    for w in workers {
-        let _ = w.join();
+    if !workers.join() {
+        failure.get_or_insert(MeasureError::Worker("panicked".into()));
     }
     if let Some(e) = failure {
         return Err(e);
@@ -157,6 +139,6 @@ pub async fn find(
         fully_measured: full,
         games: games.load(Ordering::Relaxed),
         seconds: start.elapsed().as_secs_f64(),
-        next_index: cursor.load(Ordering::Relaxed).min(end),
+        next_index: spec.start.saturating_add(workers.taken()).min(end),
     })
 }

@@ -273,6 +273,83 @@ pub struct MeasureReport {
     pub stopped: bool,
 }
 
+/// Worker threads on the fast path, each with its own [`PanelBots`], taking work items 0, 1, 2,
+/// … from a shared cursor until `work` says there is none left (`None`) or `halt` is set. Shared
+/// by [`measure`] and [`crate::find`]: only what one item means differs.
+pub(crate) struct Workers<T> {
+    /// Every item's result, in the order they finish.
+    pub(crate) results: tokio::sync::mpsc::Receiver<Result<T, MeasureError>>,
+    /// Set to make the workers stop after their current item.
+    pub(crate) halt: Arc<AtomicBool>,
+    cursor: Arc<AtomicU64>,
+    threads: Vec<std::thread::JoinHandle<()>>,
+}
+
+impl<T: Send + 'static> Workers<T> {
+    /// Starts `threads` workers (at least one) with room for `capacity` unread results.
+    pub(crate) fn spawn(
+        panel: &Panel,
+        rules: RuleSet,
+        threads: usize,
+        capacity: usize,
+        work: impl Fn(&mut PanelBots, u64) -> Option<Result<T, MeasureError>> + Send + Sync + 'static,
+    ) -> Workers<T> {
+        let cursor = Arc::new(AtomicU64::new(0));
+        let halt = Arc::new(AtomicBool::new(false));
+        let (tx, results) = tokio::sync::mpsc::channel(capacity.max(1));
+        let work = Arc::new(work);
+        let threads = (0..threads.max(1))
+            .map(|_| {
+                let (cursor, halt, tx, work, panel) = (
+                    cursor.clone(),
+                    halt.clone(),
+                    tx.clone(),
+                    work.clone(),
+                    panel.clone(),
+                );
+                std::thread::spawn(move || {
+                    let mut bots = match PanelBots::new(&panel, rules) {
+                        Ok(b) => b,
+                        Err(e) => {
+                            let _ = tx.blocking_send(Err(e.into()));
+                            return;
+                        }
+                    };
+                    while !halt.load(Ordering::Relaxed) {
+                        let item = cursor.fetch_add(1, Ordering::Relaxed);
+                        let Some(r) = work(&mut bots, item) else {
+                            break;
+                        };
+                        if tx.blocking_send(r).is_err() {
+                            break;
+                        }
+                    }
+                })
+            })
+            .collect();
+        Workers {
+            results,
+            halt,
+            cursor,
+            threads,
+        }
+    }
+
+    /// Work items handed out so far (each worker takes one more than it uses when it stops).
+    pub(crate) fn taken(&self) -> u64 {
+        self.cursor.load(Ordering::Relaxed)
+    }
+
+    /// Waits for every worker; false if one panicked.
+    pub(crate) fn join(&mut self) -> bool {
+        let mut ok = true;
+        for t in self.threads.drain(..) {
+            ok &= t.join().is_ok();
+        }
+        ok
+    }
+}
+
 /// Measures deals `0..count` of the source with the panel, skipping those the store already
 /// holds. Setting `stop` makes workers finish their current deal, and everything measured so far
 /// is stored before returning.
@@ -309,39 +386,18 @@ pub async fn measure(
         });
     }
 
-    let cursor = Arc::new(AtomicU64::new(0));
-    let halt = Arc::new(AtomicBool::new(false));
-    let (tx, mut rx) =
-        tokio::sync::mpsc::channel::<Result<DealRecord, MeasureError>>(4 * spec.batch.max(1));
-    let threads = spec.threads.max(1);
-    let mut workers = Vec::with_capacity(threads);
-    for _ in 0..threads {
-        let (missing, cursor, halt, tx, spec) = (
-            missing.clone(),
-            cursor.clone(),
-            halt.clone(),
-            tx.clone(),
-            spec.clone(),
-        );
-        workers.push(std::thread::spawn(move || {
-            let mut bots = match PanelBots::new(&spec.panel, spec.rules) {
-                Ok(b) => b,
-                Err(e) => {
-                    let _ = tx.blocking_send(Err(e.into()));
-                    return;
-                }
-            };
-            while !halt.load(Ordering::Relaxed) {
-                let i = cursor.fetch_add(1, Ordering::Relaxed) as usize;
-                let Some(&index) = missing.get(i) else { break };
-                let r = bots.measure(&spec.source, index);
-                if tx.blocking_send(r).is_err() {
-                    break;
-                }
-            }
-        }));
-    }
-    drop(tx);
+    let source = spec.source;
+    let mut workers = Workers::spawn(
+        &spec.panel,
+        spec.rules,
+        spec.threads,
+        4 * spec.batch.max(1),
+        move |bots, i| {
+            let index = *missing.get(usize::try_from(i).ok()?)?;
+            Some(bots.measure(&source, index))
+        },
+    );
+    let halt = workers.halt.clone();
 
     let n_tables = spec.panel.landlords.len() as u64;
     let mut batch = Vec::with_capacity(spec.batch);
@@ -352,7 +408,7 @@ pub async fn measure(
         if stop.load(Ordering::Relaxed) {
             halt.store(true, Ordering::Relaxed);
         }
-        let next = tokio::time::timeout(Duration::from_millis(200), rx.recv()).await;
+        let next = tokio::time::timeout(Duration::from_millis(200), workers.results.recv()).await;
         match next {
             Ok(Some(Ok(rec))) => {
                 progress.games.fetch_add(n_tables, Ordering::Relaxed);
@@ -385,10 +441,8 @@ pub async fn measure(
             }
         }
     }
-    for w in workers {
-        if w.join().is_err() {
-            failure.get_or_insert(MeasureError::Worker("panicked".into()));
-        }
+    if !workers.join() {
+        failure.get_or_insert(MeasureError::Worker("panicked".into()));
     }
     if failure.is_none() && !batch.is_empty() {
         store.put_deals(&batch).await?;
