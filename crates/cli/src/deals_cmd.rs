@@ -47,6 +47,8 @@ pub struct RemoteMeasureArgs {
         default_value = "http://127.0.0.1:50053"
     )]
     library: String,
+    #[command(flatten)]
+    auth: crate::client::ClientAuth,
     /// Deals 0..COUNT of the stream.
     #[arg(long)]
     count: u64,
@@ -530,9 +532,9 @@ async fn import(a: ImportArgs) -> Result<()> {
 async fn remote_measure(a: RemoteMeasureArgs) -> Result<()> {
     use arena_proto::v1;
     use tokio_stream::StreamExt;
-    let mut client = v1::deal_library_client::DealLibraryClient::connect(a.library.clone())
-        .await
-        .with_context(|| format!("connecting to the deal library at {}", a.library))?;
+    let mut client = v1::deal_library_client::DealLibraryClient::new(
+        crate::client::connect(&a.library, "deal library", &a.auth).await?,
+    );
     let panel = v1::PanelSpec {
         landlords: a.panel.panel.clone(),
         farmers: a.panel.farmers.clone(),

@@ -1,5 +1,6 @@
 //! `arena`: the one entry point for users and for every service role.
 
+mod client;
 mod compete_cmd;
 mod ddz_cmd;
 mod deals_cmd;
@@ -46,9 +47,12 @@ enum Command {
     Competition(services_cmd::CompetitionCommand),
     /// Run every role in one process on the embedded store.
     Standalone(services_cmd::StandaloneArgs),
-    /// Register and list bots.
+    /// Register, list, rotate and remove bots.
     #[command(subcommand)]
     Bots(services_cmd::BotsCommand),
+    /// Issue, list and revoke operator tokens.
+    #[command(subcommand)]
+    Operators(services_cmd::OperatorsCommand),
     /// Play a table by hand.
     #[command(subcommand)]
     Table(services_cmd::TableCommand),
@@ -68,6 +72,7 @@ fn main() -> std::process::ExitCode {
         Command::Leaderboard(a) => services_cmd::leaderboard(a),
         Command::Standalone(a) => services_cmd::standalone(a),
         Command::Bots(c) => services_cmd::bots(c),
+        Command::Operators(c) => services_cmd::operators(c),
         Command::Table(c) => services_cmd::table(c),
         Command::Experiment(cmd) => experiment_cmd::run(cmd),
     };

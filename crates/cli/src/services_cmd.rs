@@ -12,7 +12,60 @@ use arena_referee::RefereeConfig;
 use arena_store::{BotKind, BotRecord, Store};
 use clap::{Args, Subcommand};
 
+use crate::client::{self, ClientAuth};
 use crate::store_args::StoreArgs;
+
+/// The bootstrap operator token a role accepts besides the tokens in its store.
+#[derive(Args)]
+pub struct OperatorTokenArgs {
+    /// A file holding the bootstrap operator token (e.g. a mounted Kubernetes Secret); operators
+    /// may also use tokens issued by `arena operators add NAME`.
+    #[arg(long, env = "ARENA_OPERATOR_TOKEN_FILE")]
+    operator_token_file: Option<std::path::PathBuf>,
+}
+
+impl OperatorTokenArgs {
+    fn read(&self) -> Result<Option<arena_auth::Secret>> {
+        self.operator_token_file
+            .as_deref()
+            .map(arena_auth::read_secret_file)
+            .transpose()
+            .map_err(Into::into)
+    }
+}
+
+/// The cluster token bot-host and the referees share.
+#[derive(Args)]
+pub struct ClusterTokenArgs {
+    /// A file holding the cluster token (e.g. a mounted Kubernetes Secret): referees present it
+    /// to open seats on bot-host's seat port. The same file for bot-host and every referee.
+    #[arg(long, env = "ARENA_CLUSTER_TOKEN_FILE")]
+    cluster_token_file: Option<std::path::PathBuf>,
+}
+
+impl ClusterTokenArgs {
+    fn read(&self) -> Result<Option<arena_auth::Secret>> {
+        self.cluster_token_file
+            .as_deref()
+            .map(arena_auth::read_secret_file)
+            .transpose()
+            .map_err(Into::into)
+    }
+}
+
+/// Whether spectator reads are open to the public.
+#[derive(Args)]
+pub struct SpectatorArgs {
+    /// Open spectator reads (standings, competitions, the leaderboard, replays of finished tables)
+    /// to anyone; by default they need an operator token too.
+    #[arg(
+        long,
+        env = "ARENA_PUBLIC_SPECTATOR",
+        action = clap::ArgAction::SetTrue,
+        value_parser = clap::builder::BoolishValueParser::new()
+    )]
+    public_spectator: bool,
+}
 
 /// `arena table-referee`: runs tables from the job stream.
 #[derive(Args)]
@@ -37,6 +90,10 @@ pub struct RefereeArgs {
     shutdown_grace_ms: u64,
     #[command(flatten)]
     store: StoreArgs,
+    #[command(flatten)]
+    cluster: ClusterTokenArgs,
+    #[command(flatten)]
+    operator: OperatorTokenArgs,
 }
 
 /// `arena bot-host`: hosts remote, program and built-in bots behind seat streams.
@@ -56,6 +113,16 @@ pub struct BotHostArgs {
     keepalive_ms: u64,
     #[command(flatten)]
     store: StoreArgs,
+    /// gRPC listen address of the seat port (SeatHost for referees, health): internal to the
+    /// cluster, never exposed to bots.
+    #[arg(
+        long,
+        env = "ARENA_BOT_HOST_SEAT_LISTEN",
+        default_value = "127.0.0.1:50055"
+    )]
+    seat_listen: SocketAddr,
+    #[command(flatten)]
+    cluster: ClusterTokenArgs,
 }
 
 /// `arena deal-library`: the deal library over gRPC.
@@ -73,6 +140,8 @@ pub struct DealLibraryArgs {
     threads: Option<usize>,
     #[command(flatten)]
     store: StoreArgs,
+    #[command(flatten)]
+    operator: OperatorTokenArgs,
 }
 
 /// `arena matchmaker`: competitions over gRPC.
@@ -89,6 +158,10 @@ pub struct MatchmakerArgs {
     store: StoreArgs,
     #[command(flatten)]
     ladder: LadderArgs,
+    #[command(flatten)]
+    operator: OperatorTokenArgs,
+    #[command(flatten)]
+    spectator: SpectatorArgs,
 }
 
 /// The continuous ranked ladder's settings.
@@ -180,6 +253,8 @@ pub struct MatchmakerAddr {
         default_value = "http://127.0.0.1:50054"
     )]
     matchmaker: String,
+    #[command(flatten)]
+    auth: ClientAuth,
 }
 
 #[derive(Args)]
@@ -269,6 +344,8 @@ pub struct StandaloneArgs {
     matchmaker_listen: SocketAddr,
     #[command(flatten)]
     ladder: LadderArgs,
+    #[command(flatten)]
+    spectator: SpectatorArgs,
 }
 
 /// Bot registry commands.
@@ -278,6 +355,43 @@ pub enum BotsCommand {
     Add(BotsAddArgs),
     /// List registered bots.
     List(BotsListArgs),
+    /// Give a remote bot a new token (printed once); its live sessions end within seconds.
+    Rotate(BotsNameArgs),
+    /// Unregister a bot; its live sessions end within seconds.
+    Remove(BotsNameArgs),
+}
+
+#[derive(Args)]
+pub struct BotsNameArgs {
+    /// The bot's name.
+    name: String,
+    #[command(flatten)]
+    store: StoreArgs,
+}
+
+/// Operator token commands.
+#[derive(Subcommand)]
+pub enum OperatorsCommand {
+    /// Issue an operator token for NAME, printed once (only its hash is stored).
+    Add(OperatorNameArgs),
+    /// List operators and their token ids (never the tokens).
+    List(OperatorsListArgs),
+    /// Revoke every token of NAME.
+    Remove(OperatorNameArgs),
+}
+
+#[derive(Args)]
+pub struct OperatorNameArgs {
+    /// The operator's name.
+    name: String,
+    #[command(flatten)]
+    store: StoreArgs,
+}
+
+#[derive(Args)]
+pub struct OperatorsListArgs {
+    #[command(flatten)]
+    store: StoreArgs,
 }
 
 #[derive(Args)]
@@ -325,6 +439,8 @@ pub struct TableSubmitArgs {
     /// How long to wait for the result (seconds).
     #[arg(long, default_value_t = 120)]
     wait_secs: u64,
+    #[command(flatten)]
+    auth: ClientAuth,
 }
 
 #[derive(Args)]
@@ -415,7 +531,11 @@ pub fn referee(a: RefereeArgs) -> Result<()> {
     let rt = runtime()?;
     rt.block_on(async {
         let _telemetry = arena_telemetry::init("arena-table-referee")?;
-        let config = referee_config(&a);
+        let config = RefereeConfig {
+            cluster_token: a.cluster.read()?,
+            operator_token: a.operator.read()?,
+            ..referee_config(&a)
+        };
         config.validate()?;
         let store = a.store.open().await?;
         println!(
@@ -432,7 +552,11 @@ pub fn bot_host(a: BotHostArgs) -> Result<()> {
     let rt = runtime()?;
     rt.block_on(async {
         let _telemetry = arena_telemetry::init("arena-bot-host")?;
-        let config = bot_host_config(&a);
+        let config = BotHostConfig {
+            seat_listen: a.seat_listen,
+            cluster_token: a.cluster.read()?,
+            ..bot_host_config(&a)
+        };
         let store = a.store.open().await?;
         println!("arena bot-host: {config}, store {}", store.describe());
         arena_bot_host::serve(config, store, shutdown_signal()).await?;
@@ -455,14 +579,20 @@ pub fn deal_library(a: DealLibraryArgs) -> Result<()> {
         let listener = tokio::net::TcpListener::bind(a.listen)
             .await
             .with_context(|| format!("binding {}", a.listen))?;
-        arena_deal_library::serve_with_listener(listener, store, threads, shutdown_signal())
+        let auth = arena_auth::Authenticator::new(Some(store.clone()))
+            .with_bootstrap(a.operator.read()?.as_ref());
+        arena_deal_library::serve_with_auth(listener, store, threads, auth, shutdown_signal())
             .await?;
         Ok(())
     })
 }
 
-/// Runs `arena standalone`: table-referee, bot-host and deal-library in one process on the
-/// embedded store.
+/// Runs `arena standalone`: every role in one process on the embedded store.
+///
+/// Credentials: the operator token lives in `<data-dir>/operator.token` (made with mode 0600 on
+/// first start; every CLI client sends it). The cluster token is drawn afresh at each start and
+/// never leaves the process: the seat port listens on an ephemeral loopback port that only this
+/// process's referee knows and can open.
 pub fn standalone(a: StandaloneArgs) -> Result<()> {
     let rt = runtime()?;
     rt.block_on(async {
@@ -472,19 +602,47 @@ pub fn standalone(a: StandaloneArgs) -> Result<()> {
                 format!("opening the embedded store in {}", a.data_dir.display())
             })?,
         );
+        let token_path = a.data_dir.join(arena_auth::client::OPERATOR_TOKEN_FILE);
+        let (operator_token, made) = arena_auth::secret::ensure_token_file(&token_path)?;
+        let cluster_token = arena_auth::Secret::new(arena_auth::token::random_text(32)?);
         let host_cfg = BotHostConfig {
             listen: a.bot_host_listen,
+            seat_listen: SocketAddr::from(([127, 0, 0, 1], 0)),
+            cluster_token: Some(cluster_token.clone()),
             ..BotHostConfig::default()
         };
+        let host = arena_bot_host::BotHost::bind(host_cfg.clone(), store.clone()).await?;
         let ref_cfg = RefereeConfig {
-            referee_id: default_id("standalone"),
+            // Stable: a restarted standalone resumes its own unfinished tables at once.
+            referee_id: "standalone".into(),
             listen: a.referee_listen,
-            bot_hosts: vec![format!("http://{}", a.bot_host_listen)],
+            bot_hosts: vec![host.advertised().to_string()],
+            cluster_token: Some(cluster_token),
+            operator_token: Some(operator_token.clone()),
             ..RefereeConfig::default()
         };
         ref_cfg.validate()?;
+        let operators = |store: &Arc<dyn Store>| {
+            arena_auth::Authenticator::new(Some(store.clone()))
+                .with_bootstrap(Some(&operator_token))
+                .public_spectator(a.spectator.public_spectator)
+        };
         println!("arena standalone: store {}", store.describe());
-        println!("  bot-host      {host_cfg}");
+        println!(
+            "  operator token {} {} (clients send it, or ARENA_OPERATOR_TOKEN); spectator reads {}",
+            token_path.display(),
+            if made { "created" } else { "in use" },
+            if a.spectator.public_spectator {
+                "public"
+            } else {
+                "for operators"
+            }
+        );
+        println!(
+            "  bot-host      bots {} seats {} (loopback, this process only); {host_cfg}",
+            host.local_addr(),
+            host.seat_addr()
+        );
         println!("  table-referee {ref_cfg:?}");
         println!("  deal-library  listen {}", a.deal_library_listen);
         let library_listener = tokio::net::TcpListener::bind(a.deal_library_listen)
@@ -502,27 +660,27 @@ pub fn standalone(a: StandaloneArgs) -> Result<()> {
         let wait = |mut rx: tokio::sync::watch::Receiver<bool>| async move {
             let _ = rx.wait_for(|stop| *stop).await;
         };
-        let host = tokio::spawn(arena_bot_host::serve(
-            host_cfg,
-            store.clone(),
-            wait(rx.clone()),
-        ));
+        let host = tokio::spawn(host.run(wait(rx.clone())));
         let referee = tokio::spawn(arena_referee::serve(
             ref_cfg,
             store.clone(),
             wait(rx.clone()),
         ));
         let threads = crate::deals_cmd::threads(None);
-        let library = tokio::spawn(arena_deal_library::serve_with_listener(
+        let library = tokio::spawn(arena_deal_library::serve_with_auth(
             library_listener,
             store.clone(),
             threads,
+            operators(&store),
             wait(rx.clone()),
         ));
         let matchmaker = tokio::spawn(arena_matchmaker::serve_with_config(
             matchmaker_listener,
             store.clone(),
-            a.ladder.config(),
+            arena_matchmaker::MatchmakerConfig {
+                auth: Some(operators(&store)),
+                ..a.ladder.config()
+            },
             wait(rx),
         ));
         shutdown_signal().await;
@@ -571,7 +729,7 @@ pub fn bots(cmd: BotsCommand) -> Result<()> {
                         None,
                     ),
                     None => {
-                        let (token, hash) = arena_bot_host::issue_token()?;
+                        let (token, hash) = arena_auth::token::issue_token()?;
                         (BotKind::Remote, Some((token, hash)))
                     }
                 };
@@ -602,6 +760,39 @@ pub fn bots(cmd: BotsCommand) -> Result<()> {
                     ),
                 }
             }
+            BotsCommand::Rotate(a) => {
+                let store = a.store.open().await?;
+                let Some(mut record) = store.bot(&a.name).await? else {
+                    bail!("no bot named {:?} in {}", a.name, store.describe());
+                };
+                if !matches!(record.kind, BotKind::Remote) {
+                    bail!(
+                        "{:?} is a program bot: it has no token (bot-host starts it itself)",
+                        a.name
+                    );
+                }
+                let (token, hash) = arena_auth::token::issue_token()?;
+                record.token_sha256 = Some(hash);
+                if !store.update_bot(&record).await? {
+                    bail!("bot {:?} was removed meanwhile", a.name);
+                }
+                println!(
+                    "new token for {:?} (shown once; the old one no longer works and its sessions end within seconds):",
+                    a.name
+                );
+                println!("{token}");
+            }
+            BotsCommand::Remove(a) => {
+                let store = a.store.open().await?;
+                if !store.remove_bot(&a.name).await? {
+                    bail!("no bot named {:?} in {}", a.name, store.describe());
+                }
+                println!(
+                    "removed bot {:?} from {}; its sessions end within seconds",
+                    a.name,
+                    store.describe()
+                );
+            }
             BotsCommand::List(a) => {
                 let store = a.store.open().await?;
                 for b in store.bots().await? {
@@ -611,6 +802,46 @@ pub fn bots(cmd: BotsCommand) -> Result<()> {
                     };
                     println!("{:<20} {kind}", b.name);
                 }
+            }
+        }
+        Ok(())
+    })
+}
+
+/// Runs `arena operators …`.
+pub fn operators(cmd: OperatorsCommand) -> Result<()> {
+    let rt = crate::store_args::runtime()?;
+    rt.block_on(async {
+        match cmd {
+            OperatorsCommand::Add(a) => {
+                let store = a.store.open().await?;
+                let issued = arena_auth::operators::add(&*store, &a.name).await?;
+                println!(
+                    "operator {:?} (token id {}) in {}",
+                    a.name,
+                    issued.id,
+                    store.describe()
+                );
+                println!("token (shown once; only its SHA-256 is stored):");
+                println!("{}", issued.token.expose());
+            }
+            OperatorsCommand::List(a) => {
+                let store = a.store.open().await?;
+                let list = arena_auth::operators::list(&*store).await?;
+                if list.is_empty() {
+                    println!("no operator tokens in {}", store.describe());
+                }
+                for (id, r) in list {
+                    println!("{:<20} {id}", r.name);
+                }
+            }
+            OperatorsCommand::Remove(a) => {
+                let store = a.store.open().await?;
+                let n = arena_auth::operators::remove(&*store, &a.name).await?;
+                if n == 0 {
+                    bail!("no operator named {:?} in {}", a.name, store.describe());
+                }
+                println!("revoked {n} token(s) of {:?}", a.name);
             }
         }
         Ok(())
@@ -669,9 +900,8 @@ fn table_submit(a: TableSubmitArgs) -> Result<()> {
     let job = table_job(&a.table)?;
     let rt = runtime()?;
     rt.block_on(async {
-        let mut client = TableRefereeClient::connect(a.referee.clone())
-            .await
-            .with_context(|| format!("connecting to the referee at {}", a.referee))?;
+        let mut client =
+            TableRefereeClient::new(client::connect(&a.referee, "referee", &a.auth).await?);
         let id = job.table_id.clone();
         client
             .submit_table(v1::SubmitTableRequest {
@@ -767,10 +997,22 @@ pub fn matchmaker(a: MatchmakerArgs) -> Result<()> {
     rt.block_on(async {
         let _telemetry = arena_telemetry::init("arena-matchmaker")?;
         let store = a.store.open().await?;
-        let config = a.ladder.config();
+        let config = arena_matchmaker::MatchmakerConfig {
+            auth: Some(
+                arena_auth::Authenticator::new(Some(store.clone()))
+                    .with_bootstrap(a.operator.read()?.as_ref())
+                    .public_spectator(a.spectator.public_spectator),
+            ),
+            ..a.ladder.config()
+        };
         println!(
-            "arena matchmaker: listen {}, store {}, ladder {}",
+            "arena matchmaker: listen {}, spectator reads {}, store {}, ladder {}",
             a.listen,
+            if a.spectator.public_spectator {
+                "public"
+            } else {
+                "for operators"
+            },
             store.describe(),
             match &config.ladder {
                 Some(l) => format!("{l:?}"),
@@ -788,16 +1030,11 @@ pub fn matchmaker(a: MatchmakerArgs) -> Result<()> {
 /// Runs `arena competition …`.
 pub fn competition(cmd: CompetitionCommand) -> Result<()> {
     use tokio_stream::StreamExt;
-    use v1::matchmaker_client::MatchmakerClient;
     let rt = runtime()?;
     rt.block_on(async {
         match cmd {
             CompetitionCommand::Create(a) => {
-                let mut client = MatchmakerClient::connect(a.addr.matchmaker.clone())
-                    .await
-                    .with_context(|| {
-                        format!("connecting to the matchmaker at {}", a.addr.matchmaker)
-                    })?;
+                let mut client = connect(&a.addr).await?;
                 let spec = v1::CompetitionSpec {
                     name: a.name.clone(),
                     format: a.format.clone(),
@@ -819,7 +1056,7 @@ pub fn competition(cmd: CompetitionCommand) -> Result<()> {
                 let comp = client
                     .create_competition(v1::CreateCompetitionRequest { spec: Some(spec) })
                     .await
-                    .map_err(|s| anyhow::anyhow!("{} ({:?})", s.message(), s.code()))?
+                    .map_err(status)?
                     .into_inner();
                 eprintln!(
                     "competition {} created: {} tables",
@@ -847,22 +1084,18 @@ pub fn competition(cmd: CompetitionCommand) -> Result<()> {
                 }
             }
             CompetitionCommand::Standings(a) => {
-                let mut client = MatchmakerClient::connect(a.addr.matchmaker.clone())
-                    .await
-                    .with_context(|| {
-                        format!("connecting to the matchmaker at {}", a.addr.matchmaker)
-                    })?;
+                let mut client = connect(&a.addr).await?;
                 let s = client
                     .get_standings(v1::CompetitionRequest {
                         name: a.name.clone(),
                     })
                     .await
-                    .map_err(|s| anyhow::anyhow!("{} ({:?})", s.message(), s.code()))?
+                    .map_err(status)?
                     .into_inner();
                 print_standings(&s);
             }
             CompetitionCommand::List(a) => {
-                let list = connect(&a.matchmaker)
+                let list = connect(&a)
                     .await?
                     .list_competitions(v1::ListCompetitionsRequest {})
                     .await
@@ -885,7 +1118,7 @@ pub fn competition(cmd: CompetitionCommand) -> Result<()> {
                 }
             }
             CompetitionCommand::Cancel(a) => {
-                let c = connect(&a.addr.matchmaker)
+                let c = connect(&a.addr)
                     .await?
                     .cancel_competition(v1::CompetitionRequest {
                         name: a.name.clone(),
@@ -901,7 +1134,7 @@ pub fn competition(cmd: CompetitionCommand) -> Result<()> {
             CompetitionCommand::Replays(a) => {
                 use prost::Message;
                 use std::io::Write;
-                let mut stream = connect(&a.addr.matchmaker)
+                let mut stream = connect(&a.addr)
                     .await?
                     .export_replays(v1::CompetitionRequest {
                         name: a.name.clone(),
@@ -924,7 +1157,7 @@ pub fn competition(cmd: CompetitionCommand) -> Result<()> {
                 println!("{n} replays of {} written to {}", a.name, a.out.display());
             }
             CompetitionCommand::Replay(a) => {
-                let replay = connect(&a.addr.matchmaker)
+                let replay = connect(&a.addr)
                     .await?
                     .get_replay(v1::GetTableRequest {
                         table_id: a.table_id.clone(),
@@ -941,30 +1174,26 @@ pub fn competition(cmd: CompetitionCommand) -> Result<()> {
     })
 }
 
+/// A matchmaker client sending the operator token of `addr`.
 async fn connect(
-    matchmaker: &str,
-) -> Result<v1::matchmaker_client::MatchmakerClient<tonic::transport::Channel>> {
-    v1::matchmaker_client::MatchmakerClient::connect(matchmaker.to_string())
-        .await
-        .with_context(|| format!("connecting to the matchmaker at {matchmaker}"))
+    addr: &MatchmakerAddr,
+) -> Result<v1::matchmaker_client::MatchmakerClient<client::Authed>> {
+    Ok(v1::matchmaker_client::MatchmakerClient::new(
+        client::connect(&addr.matchmaker, "matchmaker", &addr.auth).await?,
+    ))
 }
 
-fn status(s: tonic::Status) -> anyhow::Error {
-    anyhow::anyhow!("{} ({:?})", s.message(), s.code())
-}
+use client::status;
 
 /// Runs `arena leaderboard`.
 pub fn leaderboard(a: LeaderboardArgs) -> Result<()> {
-    use v1::matchmaker_client::MatchmakerClient;
     let rt = runtime()?;
     rt.block_on(async {
-        let mut client = MatchmakerClient::connect(a.addr.matchmaker.clone())
-            .await
-            .with_context(|| format!("connecting to the matchmaker at {}", a.addr.matchmaker))?;
+        let mut client = connect(&a.addr).await?;
         let board = client
             .get_leaderboard(v1::LeaderboardRequest { limit: a.limit })
             .await
-            .map_err(|s| anyhow::anyhow!("{} ({:?})", s.message(), s.code()))?
+            .map_err(status)?
             .into_inner();
         if a.json {
             for r in &board.ratings {

@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{arena, port};
+use common::{Credentials, arena, arena_as, port};
 
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -16,11 +16,12 @@ const REDIS: &str = "redis://127.0.0.1:6379";
 struct Role(Child);
 
 impl Role {
-    fn start(role: &str, store: &[&str], args: &[&str]) -> Role {
+    fn start(role: &str, store: &[&str], args: &[&str], creds: &[String]) -> Role {
         let child = Command::new(env!("CARGO_BIN_EXE_arena"))
             .arg(role)
             .args(store)
             .args(args)
+            .args(creds)
             .env("ARENA_LOG", "warn")
             .stdout(Stdio::null())
             .stderr(Stdio::null())
@@ -47,8 +48,8 @@ fn field(line: &str, n: usize) -> Option<&str> {
 }
 
 /// `(done, total, state)` of the competition, from `arena competition list`.
-fn progress(mm: &str, name: &str) -> Option<(u64, u64, String)> {
-    let (out, _, ok) = arena(&["competition", "list", "--matchmaker", mm]);
+fn progress(token: &str, mm: &str, name: &str) -> Option<(u64, u64, String)> {
+    let (out, _, ok) = arena_as(token, &["competition", "list", "--matchmaker", mm]);
     if !ok {
         return None;
     }
@@ -87,36 +88,57 @@ fn a_competition_on_four_processes_survives_a_killed_matchmaker() {
     let (_, err, ok) = arena(&[&["bots", "add", "pybot", "--program", &bot][..], &store].concat());
     assert!(ok, "{err}");
 
-    let (r, b, l, m) = (port(), port(), port(), port());
+    let creds = Credentials::new();
+    let token = creds.operator.clone();
+    let (r, b, s, l, m) = (port(), port(), port(), port(), port());
     let at = |p: u16| format!("127.0.0.1:{p}");
     let url = |p: u16| format!("http://127.0.0.1:{p}");
-    let _host = Role::start("bot-host", &store, &["--listen", &at(b)]);
+    let _host = Role::start(
+        "bot-host",
+        &store,
+        &["--listen", &at(b), "--seat-listen", &at(s)],
+        &creds.cluster_args(),
+    );
     let _referee = Role::start(
         "table-referee",
         &store,
-        &["--listen", &at(r), "--bot-host", &url(b)],
+        &["--listen", &at(r), "--bot-host", &url(s)],
+        &[creds.cluster_args(), creds.operator_args()].concat(),
     );
-    let _library = Role::start("deal-library", &store, &["--listen", &at(l)]);
-    let mut matchmaker = Role::start("matchmaker", &store, &["--listen", &at(m)]);
+    let _library = Role::start(
+        "deal-library",
+        &store,
+        &["--listen", &at(l)],
+        &creds.operator_args(),
+    );
+    let mut matchmaker = Role::start(
+        "matchmaker",
+        &store,
+        &["--listen", &at(m)],
+        &creds.operator_args(),
+    );
 
     // The library, measured through the referee's GDI batches.
     let start = Instant::now();
     loop {
-        let (out, err, ok) = arena(&[
-            "deals",
-            "measure",
-            "--library",
-            &url(l),
-            "--count",
-            "400",
-            "--bombs",
-            "1",
-            "--panel",
-            "ladder:5",
-            "--batch",
-            "50",
-            "--json",
-        ]);
+        let (out, err, ok) = arena_as(
+            &token,
+            &[
+                "deals",
+                "measure",
+                "--library",
+                &url(l),
+                "--count",
+                "400",
+                "--bombs",
+                "1",
+                "--panel",
+                "ladder:5",
+                "--batch",
+                "50",
+                "--json",
+            ],
+        );
         if ok {
             let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
             assert_eq!(v["deals"], 400, "{v}");
@@ -151,13 +173,14 @@ fn a_competition_on_four_processes_survives_a_killed_matchmaker() {
             "--rounds",
             "12",
         ])
+        .env("ARENA_OPERATOR_TOKEN", &token)
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
     let start = Instant::now();
     let total = loop {
-        if let Some((done, total, state)) = progress(&mm, "cup") {
+        if let Some((done, total, state)) = progress(&token, &mm, "cup") {
             assert_eq!(total, 3 * 8 * 12);
             assert_eq!(state, "running", "killed too late: {done}/{total}");
             if done >= 20 {
@@ -172,10 +195,15 @@ fn a_competition_on_four_processes_survives_a_killed_matchmaker() {
     let _ = client.wait();
     // Tables go on being played meanwhile; a new matchmaker takes over.
     std::thread::sleep(Duration::from_millis(300));
-    let _matchmaker = Role::start("matchmaker", &store, &["--listen", &at(m)]);
+    let _matchmaker = Role::start(
+        "matchmaker",
+        &store,
+        &["--listen", &at(m)],
+        &creds.operator_args(),
+    );
     let start = Instant::now();
     loop {
-        if let Some((done, t, state)) = progress(&mm, "cup")
+        if let Some((done, t, state)) = progress(&token, &mm, "cup")
             && state == "finished"
         {
             assert_eq!((done, t), (total, total));
@@ -184,26 +212,32 @@ fn a_competition_on_four_processes_survives_a_killed_matchmaker() {
         assert!(
             start.elapsed() < Duration::from_secs(120),
             "{:?}",
-            progress(&mm, "cup")
+            progress(&token, &mm, "cup")
         );
         std::thread::sleep(Duration::from_millis(100));
     }
-    let (standings, err, ok) = arena(&["competition", "standings", "cup", "--matchmaker", &mm]);
+    let (standings, err, ok) = arena_as(
+        &token,
+        &["competition", "standings", "cup", "--matchmaker", &mm],
+    );
     assert!(ok, "{err}");
     assert!(
         standings.contains(&format!("cup: {total}/{total} tables, final")),
         "{standings}"
     );
     let file = std::env::temp_dir().join(format!("{prefix}.replays"));
-    let (out, err, ok) = arena(&[
-        "competition",
-        "replays",
-        "cup",
-        "--out",
-        file.to_str().unwrap(),
-        "--matchmaker",
-        &mm,
-    ]);
+    let (out, err, ok) = arena_as(
+        &token,
+        &[
+            "competition",
+            "replays",
+            "cup",
+            "--out",
+            file.to_str().unwrap(),
+            "--matchmaker",
+            &mm,
+        ],
+    );
     assert!(ok, "{err}");
     assert!(out.contains(&format!("{total} replays of cup")), "{out}");
     let _ = std::fs::remove_file(file);

@@ -78,10 +78,11 @@ fn standalone_measures_deals_and_runs_a_competition_created_over_grpc() {
         .stderr(std::process::Stdio::null())
         .spawn()
         .unwrap();
+    let client = |args: &[&str]| common::arena_client(dir.path(), args);
     let library = format!("http://127.0.0.1:{l}");
     let mut result = None;
     for _ in 0..100 {
-        let (out, err, ok) = arena(&[
+        let (out, err, ok) = client(&[
             "deals",
             "measure",
             "--library",
@@ -103,7 +104,7 @@ fn standalone_measures_deals_and_runs_a_competition_created_over_grpc() {
         assert!(err.contains("connecting"), "{err}");
         std::thread::sleep(std::time::Duration::from_millis(100));
     }
-    let (competition, err, ok) = arena(&[
+    let (competition, err, ok) = client(&[
         "competition",
         "create",
         "--matchmaker",
@@ -122,9 +123,9 @@ fn standalone_measures_deals_and_runs_a_competition_created_over_grpc() {
         "3",
     ]);
     let mm = format!("http://127.0.0.1:{m}");
-    let (list, _, list_ok) = arena(&["competition", "list", "--matchmaker", &mm]);
+    let (list, _, list_ok) = client(&["competition", "list", "--matchmaker", &mm]);
     let file = dir.path().join("cup.replays");
-    let (exported, export_err, export_ok) = arena(&[
+    let (exported, export_err, export_ok) = client(&[
         "competition",
         "replays",
         "cup",
@@ -134,11 +135,24 @@ fn standalone_measures_deals_and_runs_a_competition_created_over_grpc() {
         &mm,
     ]);
     let (one, one_err, one_ok) =
-        arena(&["competition", "replay", "cup/m1/r2/t0", "--matchmaker", &mm]);
+        client(&["competition", "replay", "cup/m1/r2/t0", "--matchmaker", &mm]);
     let (_, missing_err, missing_ok) =
-        arena(&["competition", "replay", "cup/m9", "--matchmaker", &mm]);
-    let (_, cancel_err, cancel_ok) = arena(&["competition", "cancel", "cup", "--matchmaker", &mm]);
-    let (board, _, board_ok) = arena(&["leaderboard", "--matchmaker", &mm]);
+        client(&["competition", "replay", "cup/m9", "--matchmaker", &mm]);
+    let (_, cancel_err, cancel_ok) = client(&["competition", "cancel", "cup", "--matchmaker", &mm]);
+    let (board, _, board_ok) = client(&["leaderboard", "--matchmaker", &mm]);
+    // Without the operator token (another data directory, no ARENA_OPERATOR_TOKEN) every call is
+    // refused, saying what to send.
+    let elsewhere = tempfile::tempdir().unwrap();
+    let (_, anon_err, anon_ok) = common::arena_client(
+        elsewhere.path(),
+        &["competition", "list", "--matchmaker", &mm],
+    );
+    let (_, anon_measure_err, anon_measure_ok) = common::arena_client(
+        elsewhere.path(),
+        &["deals", "measure", "--library", &library, "--count", "1"],
+    );
+    let token_mode = std::fs::metadata(dir.path().join("operator.token"))
+        .map(|m| std::os::unix::fs::PermissionsExt::mode(&m.permissions()) & 0o777);
     let _ = child.kill();
     let _ = child.wait();
     assert!(
@@ -171,6 +185,21 @@ fn standalone_measures_deals_and_runs_a_competition_created_over_grpc() {
         "{cancel_err}"
     );
     assert!(board_ok && board.contains("no rated bots yet"), "{board}");
+    assert!(
+        !anon_ok
+            && anon_err.contains("Unauthenticated")
+            && anon_err.contains("ARENA_OPERATOR_TOKEN"),
+        "{anon_err}"
+    );
+    assert!(
+        !anon_measure_ok && anon_measure_err.contains("Unauthenticated"),
+        "{anon_measure_err}"
+    );
+    assert_eq!(
+        token_mode.unwrap(),
+        0o600,
+        "the operator token file is private"
+    );
     let out = result.expect("the deal library answered");
     let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
     assert_eq!(v["deals"], 120, "{v}");

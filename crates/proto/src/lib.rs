@@ -27,3 +27,43 @@ pub fn reflection_service() -> Result<
 }
 
 pub mod convert;
+
+pub mod text {
+    //! Untrusted text in messages: what a bot wrote, quoted in a verdict or a notice, is cut to
+    //! [`QUOTE_CHARS`] characters so no peer can grow a replay, a result or a log line with it.
+
+    /// The most characters of a peer's text any message quotes.
+    pub const QUOTE_CHARS: usize = 80;
+
+    /// `text` cut to [`QUOTE_CHARS`] characters (with `…` when cut), without copying more.
+    pub fn cut(text: &str) -> String {
+        match text.char_indices().nth(QUOTE_CHARS) {
+            None => text.to_string(),
+            Some((end, _)) => format!("{}…", &text[..end]),
+        }
+    }
+
+    /// `text` cut as [`cut`] does, in Rust debug quotes (control characters escaped).
+    pub fn quote(text: &str) -> String {
+        match text.char_indices().nth(QUOTE_CHARS) {
+            None => format!("{text:?}"),
+            Some((end, _)) => format!("{:?}…", &text[..end]),
+        }
+    }
+
+    #[cfg(test)]
+    mod tests {
+        use super::*;
+
+        #[test]
+        fn long_text_is_cut_short_text_kept() {
+            assert_eq!(cut("play 33"), "play 33");
+            let long = "é".repeat(1000);
+            let c = cut(&long);
+            assert_eq!(c.chars().count(), QUOTE_CHARS + 1);
+            assert!(c.ends_with('…'));
+            assert_eq!(quote("a\nb"), "\"a\\nb\"");
+            assert!(quote(&long).len() < 200);
+        }
+    }
+}

@@ -107,6 +107,11 @@ pub async fn run_all(store: &dyn Store) {
     bots_register_once(store).await;
     presence_expires(store).await;
     job_and_result_input_is_rejected(store).await;
+    records_are_deleted(store).await;
+    bots_are_removed(store).await;
+    presence_is_claimed_by_one_host(store).await;
+    own_jobs_are_resumed(store).await;
+    instance_is_stable(store).await;
 }
 
 /// Panels: stored, read back equal, replaced by id, listed sorted by id; unknown ids are `None`.
@@ -1652,4 +1657,156 @@ pub async fn records_and_swaps(stores: &[&dyn Store]) {
         .collect();
     let wins = join_all(racers).await;
     assert_eq!(wins.iter().filter(|w| **w).count(), 1, "{wins:?}");
+}
+
+// ---- Deleting records, removing bots, claiming presence, resuming jobs, the instance ----
+
+/// A deleted record is gone (and deleting it again says so); other records stay.
+pub async fn records_are_deleted(store: &dyn Store) {
+    let kind = unique("deleted-kind");
+    store.put_record(&kind, "a", b"1").await.expect("put");
+    store.put_record(&kind, "b", b"2").await.expect("put");
+    assert!(store.delete_record(&kind, "a").await.expect("delete"));
+    assert!(!store.delete_record(&kind, "a").await.expect("delete again"));
+    assert_eq!(store.record(&kind, "a").await.expect("read"), None);
+    assert_eq!(
+        store.records(&kind).await.expect("records"),
+        vec![("b".to_string(), b"2".to_vec())]
+    );
+    expect_invalid("empty kind", store.delete_record("", "a").await);
+}
+
+/// A removed bot is unknown and present nowhere; removing it again says it was not there; its
+/// name can be registered afresh.
+pub async fn bots_are_removed(store: &dyn Store) {
+    let bot = sample_bot(&unique("removed"));
+    assert!(store.add_bot(&bot).await.expect("add"));
+    store
+        .set_presence(&bot.name, "host-r", Duration::from_secs(60))
+        .await
+        .expect("presence");
+    assert!(store.remove_bot(&bot.name).await.expect("remove"));
+    assert_eq!(store.bot(&bot.name).await.expect("bot"), None);
+    assert!(
+        store
+            .presence(&bot.name)
+            .await
+            .expect("presence")
+            .is_empty()
+    );
+    assert!(!store.remove_bot(&bot.name).await.expect("remove again"));
+    assert!(store.add_bot(&bot).await.expect("register again"));
+    assert!(store.remove_bot(&bot.name).await.expect("remove"));
+    expect_invalid("empty name", store.remove_bot("").await);
+}
+
+/// One host at a time claims a bot: a second host is told who holds it; the holder may claim
+/// again (refreshing); once the holder's record expires or is cleared, another host gets it.
+pub async fn presence_is_claimed_by_one_host(store: &dyn Store) {
+    const SHORT: Duration = Duration::from_millis(150);
+    const LONG: Duration = Duration::from_secs(600);
+    let bot = unique("claimed");
+    let (h1, h2) = (unique("claim-host-1"), unique("claim-host-2"));
+    assert_eq!(
+        store.claim_presence(&bot, &h1, SHORT).await.expect("claim"),
+        None
+    );
+    let claimed = Instant::now();
+    let other = store.claim_presence(&bot, &h2, LONG).await.expect("claim");
+    if claimed.elapsed() < SHORT {
+        assert_eq!(other, Some(h1.clone()), "the first host holds it");
+        assert_eq!(
+            store.presence(&bot).await.expect("presence"),
+            vec![h1.clone()]
+        );
+    }
+    tokio::time::sleep((claimed + SHORT + SLACK).saturating_duration_since(Instant::now())).await;
+    assert_eq!(
+        store.claim_presence(&bot, &h2, LONG).await.expect("claim"),
+        None,
+        "an expired holder does not block another host"
+    );
+    assert_eq!(
+        store
+            .claim_presence(&bot, &h2, LONG)
+            .await
+            .expect("refresh"),
+        None,
+        "the holder claims again"
+    );
+    assert_eq!(
+        store.claim_presence(&bot, &h1, LONG).await.expect("claim"),
+        Some(h2.clone())
+    );
+    store.clear_presence(&bot, &h2).await.expect("clear");
+    assert_eq!(
+        store.claim_presence(&bot, &h1, LONG).await.expect("claim"),
+        None
+    );
+    store.clear_presence(&bot, &h1).await.expect("clear");
+    expect_invalid(
+        "zero ttl",
+        store.claim_presence(&bot, &h1, Duration::ZERO).await,
+    );
+    expect_invalid("empty host", store.claim_presence(&bot, "", LONG).await);
+}
+
+/// The jobs pending for a consumer come back to it at once (deliveries counted), no one else's
+/// do, and an acknowledged job does not. Leaves the queue empty.
+pub async fn own_jobs_are_resumed(store: &dyn Store) {
+    expect_empty_queue(store, "own_jobs_are_resumed").await;
+    let (mine, theirs) = (unique("resumer"), unique("bystander"));
+    let tables: Vec<String> = (0..3).map(|i| unique(&format!("resume{i}"))).collect();
+    let mut ids = Vec::new();
+    for t in &tables {
+        ids.push(store.enqueue_job(t, t.as_bytes()).await.expect("enqueue"));
+    }
+    let first = take(store, &mine, NEVER).await.expect("a job");
+    let second = take(store, &mine, NEVER).await.expect("a job");
+    let third = take(store, &theirs, NEVER).await.expect("a job");
+    store.ack_job(&first.entry_id).await.expect("ack");
+    let resumed = store.resume_jobs(&mine, 10).await.expect("resume");
+    assert_eq!(
+        resumed,
+        vec![JobEntry {
+            deliveries: 2,
+            ..second.clone()
+        }],
+        "only the unacknowledged job of this consumer"
+    );
+    assert!(
+        store
+            .resume_jobs(&mine, 0)
+            .await
+            .expect("resume")
+            .is_empty()
+    );
+    assert!(
+        store
+            .resume_jobs(&unique("nobody"), 10)
+            .await
+            .expect("resume")
+            .is_empty()
+    );
+    store
+        .touch_job(&mine, &second.entry_id)
+        .await
+        .expect("still held");
+    for id in [&second.entry_id, &third.entry_id] {
+        store.ack_job(id).await.expect("ack");
+    }
+    expect_counts(store, 0, 0, "after resuming").await;
+}
+
+/// The instance record: opened twice, the same id; checked, whole; checked against another id,
+/// data loss.
+pub async fn instance_is_stable(store: &dyn Store) {
+    let id = store.open_instance().await.expect("open");
+    assert!(!id.is_empty());
+    assert_eq!(store.open_instance().await.expect("open again"), id);
+    store.check_instance(&id).await.expect("whole");
+    match store.check_instance("i-someone-else").await {
+        Err(StoreError::DataLoss(m)) => assert!(m.contains("i-someone-else"), "{m}"),
+        other => panic!("expected DataLoss, got {other:?}"),
+    }
 }

@@ -1057,6 +1057,110 @@ impl Store for EmbeddedStore {
         })
         .await
     }
+
+    async fn delete_record(&self, kind: &str, key: &str) -> StoreResult<bool> {
+        check_id("record kind", kind)?;
+        check_id("record key", key)?;
+        let (kind, key) = (kind.to_string(), key.to_string());
+        self.run(move |db, path| {
+            let err = |e: redb::Error| map_err(path, e);
+            let txn = db.begin_write().map_err(|e| err(e.into()))?;
+            let removed = txn
+                .open_table(RECORDS)
+                .map_err(|e| err(e.into()))?
+                .remove((kind.as_str(), key.as_str()))
+                .map_err(|e| err(e.into()))?
+                .is_some();
+            txn.commit().map_err(|e| err(e.into()))?;
+            Ok(removed)
+        })
+        .await
+    }
+
+    async fn remove_bot(&self, name: &str) -> StoreResult<bool> {
+        check_id("bot name", name)?;
+        self.shared.presence().remove(name);
+        let name = name.to_string();
+        self.run(move |db, path| {
+            let err = |e: redb::Error| map_err(path, e);
+            let txn = db.begin_write().map_err(|e| err(e.into()))?;
+            let removed = txn
+                .open_table(BOTS)
+                .map_err(|e| err(e.into()))?
+                .remove(name.as_str())
+                .map_err(|e| err(e.into()))?
+                .is_some();
+            txn.commit().map_err(|e| err(e.into()))?;
+            Ok(removed)
+        })
+        .await
+    }
+
+    async fn claim_presence(
+        &self,
+        bot: &str,
+        host: &str,
+        ttl: Duration,
+    ) -> StoreResult<Option<String>> {
+        check_id("bot name", bot)?;
+        check_id("host", host)?;
+        let ttl = Duration::from_millis(check_ttl(ttl)?);
+        let now = Instant::now();
+        let mut presence = self.shared.presence();
+        let hosts = presence.entry(bot.to_string()).or_default();
+        hosts.retain(|_, until| *until > now);
+        if let Some(other) = hosts.keys().find(|h| h.as_str() != host) {
+            return Ok(Some(other.clone()));
+        }
+        hosts.insert(host.to_string(), now + ttl);
+        Ok(None)
+    }
+
+    async fn resume_jobs(&self, consumer: &str, max: usize) -> StoreResult<Vec<JobEntry>> {
+        check_id("consumer", consumer)?;
+        let consumer = consumer.to_string();
+        self.run(move |db, path| {
+            let err = |e: redb::Error| map_err(path, e);
+            let txn = db.begin_write().map_err(|e| err(e.into()))?;
+            let mut out = Vec::new();
+            {
+                let mut pending = txn.open_table(JOBS_PENDING).map_err(|e| err(e.into()))?;
+                let mut mine = Vec::new();
+                for entry in pending.iter().map_err(|e| err(e.into()))? {
+                    let (id, value) = entry.map_err(|e| err(e.into()))?;
+                    let (table, payload, holder, deliveries, _) = value.value();
+                    if holder == consumer && mine.len() < max {
+                        mine.push((
+                            id.value(),
+                            table.to_string(),
+                            payload.to_vec(),
+                            deliveries + 1,
+                        ));
+                    }
+                }
+                let now = unix_ms();
+                for (id, table_id, payload, deliveries) in mine {
+                    let value = (
+                        table_id.as_str(),
+                        payload.as_slice(),
+                        consumer.as_str(),
+                        deliveries,
+                        now,
+                    );
+                    pending.insert(id, value).map_err(|e| err(e.into()))?;
+                    out.push(JobEntry {
+                        entry_id: id.to_string(),
+                        table_id,
+                        payload,
+                        deliveries,
+                    });
+                }
+            }
+            txn.commit().map_err(|e| err(e.into()))?;
+            Ok(out)
+        })
+        .await
+    }
 }
 
 impl EmbeddedStore {

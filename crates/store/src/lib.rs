@@ -74,6 +74,12 @@ pub enum StoreError {
     /// The caller asked for something the store cannot do (e.g. an empty panel id).
     #[error("invalid request: {0}")]
     Invalid(String),
+    /// The store is not the one this handle opened ([`Store::open_instance`]): its instance
+    /// record vanished or changed (Redis restarted without persistence, was flushed, or failed
+    /// over to an empty replica). Nothing was written; nothing will be until the store is whole
+    /// again (its data restored) or the role is restarted on the new store.
+    #[error("store data lost: {0}")]
+    DataLoss(String),
 }
 
 /// Result of a store call.
@@ -276,6 +282,85 @@ pub trait Store: Send + Sync {
 
     /// Every (key, value) of `kind`, ordered by key.
     async fn records(&self, kind: &str) -> StoreResult<Vec<(String, Vec<u8>)>>;
+
+    /// Removes the value under (`kind`, `key`); true if there was one.
+    async fn delete_record(&self, kind: &str, key: &str) -> StoreResult<bool>;
+
+    // ---- More of bots, presence and jobs. ----
+
+    /// Unregisters a bot and drops its presence; true if it was registered.
+    async fn remove_bot(&self, name: &str) -> StoreResult<bool>;
+
+    /// Records that `host` holds `bot` for the next `ttl`, only if no *other* host holds it
+    /// (an unexpired presence record): `None` if `host` holds it now, else the host that does.
+    /// One live connection per bot across every bot-host rests on it.
+    async fn claim_presence(
+        &self,
+        bot: &str,
+        host: &str,
+        ttl: Duration,
+    ) -> StoreResult<Option<String>>;
+
+    /// The jobs delivered to `consumer` and not acknowledged (at most `max`), handed to it again
+    /// at once with `deliveries` incremented: what a restarted referee with a stable name
+    /// resumes instead of waiting for `reclaim_after`. Only for a consumer name no other live
+    /// referee uses.
+    async fn resume_jobs(&self, consumer: &str, max: usize) -> StoreResult<Vec<JobEntry>>;
+
+    // ---- The instance record: detecting that the store lost its data. ----
+
+    /// The id of this store's instance record, made (with a fresh random id) if the store has
+    /// none. From then on this handle's writes of results, jobs, records, claims, deals and
+    /// panels are fenced to that id: a backend that can lose data under a live handle (Redis)
+    /// refuses them with [`StoreError::DataLoss`] once the record vanishes or changes.
+    async fn open_instance(&self) -> StoreResult<String> {
+        loop {
+            if let Some(id) = self.record(INSTANCE_KIND, INSTANCE_KEY).await? {
+                return String::from_utf8(id).map_err(|_| StoreError::Corrupt {
+                    key: format!("{INSTANCE_KIND}/{INSTANCE_KEY}"),
+                    reason: "not UTF-8".into(),
+                });
+            }
+            let id = new_instance_id();
+            if self
+                .swap_record(INSTANCE_KIND, INSTANCE_KEY, None, id.as_bytes())
+                .await?
+            {
+                return Ok(id);
+            }
+        }
+    }
+
+    /// Checks that the instance record still holds `expected` (from [`Store::open_instance`]):
+    /// [`StoreError::DataLoss`] naming what was found if not.
+    async fn check_instance(&self, expected: &str) -> StoreResult<()> {
+        match self.record(INSTANCE_KIND, INSTANCE_KEY).await? {
+            Some(id) if id == expected.as_bytes() => Ok(()),
+            Some(id) => Err(StoreError::DataLoss(format!(
+                "the store's instance record is {:?}, not {expected:?}: it was replaced (its data is not the data this role started on)",
+                String::from_utf8_lossy(&id)
+            ))),
+            None => Err(StoreError::DataLoss(format!(
+                "the store's instance record {expected:?} is gone: the store lost its data (a restart without persistence, a flush or a failover)"
+            ))),
+        }
+    }
+}
+
+/// Record kind of the instance record (one record, key [`INSTANCE_KEY`]).
+pub const INSTANCE_KIND: &str = "arena-instance";
+/// Key of the instance record.
+pub const INSTANCE_KEY: &str = "id";
+
+/// A fresh instance id: the time and 64 random bits, e.g. `i-18c2f…-9a3e…`.
+pub(crate) fn new_instance_id() -> String {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    let mut bytes = [0u8; 8];
+    // Uniqueness, not secrecy: the clock alone would do on one machine.
+    let _ = getrandom::fill(&mut bytes);
+    format!("i-{nanos:x}-{:016x}", u64::from_le_bytes(bytes))
 }
 
 /// A job taken from the queue.

@@ -216,6 +216,65 @@ const PRESENCE: &str = r#"
 return redis.call('ZRANGEBYSCORE', KEYS[1], '(' .. string.format('%.0f', now), '+inf')
 "#;
 
+/// The data-loss fence, prepended to every script that writes data: KEYS[1] is the records hash
+/// of the instance record and ARGV[1] the instance id this handle opened ('' before
+/// `open_instance`); both are taken off the front, so the script's own KEYS and ARGV follow.
+const FENCE: &str = r#"
+local fence_key, fence = table.remove(KEYS, 1), table.remove(ARGV, 1)
+if fence ~= '' and redis.call('HGET', fence_key, 'id') ~= fence then
+  return redis.error_reply('ARENADATALOSS the instance record ' .. fence .. ' is gone or replaced')
+end
+"#;
+
+/// `enqueue_job`: KEYS[1] = job stream, ARGV = (table id, payload).
+const ENQUEUE_JOB: &str = r#"
+return redis.call('XADD', KEYS[1], '*', 'table', ARGV[1], 'job', ARGV[2])
+"#;
+
+/// `put_record` and `put_panel`: KEYS[1] = hash, ARGV = (field, value).
+const HSET: &str = r#"
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+return 1
+"#;
+
+/// `remove_bot`: KEYS = (bots hash, the bot's presence set), ARGV[1] = name. 1 if it was there.
+const REMOVE_BOT: &str = r#"
+redis.call('DEL', KEYS[2])
+return redis.call('HDEL', KEYS[1], ARGV[1])
+"#;
+
+/// `claim_presence`: KEYS[1] = the bot's presence set, ARGV = (host, ttl in ms). Another host's
+/// unexpired record wins (returned); otherwise records this host, as `set_presence` does.
+const CLAIM_PRESENCE: &str = r#"
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+for _, h in ipairs(redis.call('ZRANGE', KEYS[1], 0, -1)) do
+  if h ~= ARGV[1] then return h end
+end
+redis.call('ZADD', KEYS[1], string.format('%.0f', now + tonumber(ARGV[2])), ARGV[1])
+redis.call('PEXPIREAT', KEYS[1], string.format('%.0f', now + tonumber(ARGV[2])))
+return false
+"#;
+
+/// `resume_jobs`: KEYS[1] = job stream, ARGV = (group, consumer, max). Claims again (counting a
+/// delivery) every entry pending for the consumer; entries gone from the stream are dropped.
+const RESUME_JOBS: &str = r#"
+local pending = redis.pcall('XPENDING', KEYS[1], ARGV[1], '-', '+', ARGV[3], ARGV[2])
+if type(pending) == 'table' and pending.err then
+  if string.find(pending.err, 'NOGROUP', 1, true) then return {} end
+  return pending
+end
+local out = {}
+for _, p in ipairs(pending) do
+  local entry = redis.call('XCLAIM', KEYS[1], ARGV[1], ARGV[2], 0, p[1])[1]
+  if entry then
+    out[#out + 1] = {entry[1], entry[2], p[4] + 1}
+  else
+    redis.call('XACK', KEYS[1], ARGV[1], p[1])
+  end
+end
+return out
+"#;
+
 /// The Lua scripts, loaded once per store.
 struct Scripts {
     put_deals: Script,
@@ -229,22 +288,37 @@ struct Scripts {
     swap_record: Script,
     set_presence: Script,
     presence: Script,
+    enqueue_job: Script,
+    hset: Script,
+    remove_bot: Script,
+    claim_presence: Script,
+    resume_jobs: Script,
+}
+
+/// A script that writes data, behind the [`FENCE`].
+fn fenced(body: &str) -> Script {
+    Script::new(&format!("{FENCE}{body}"))
 }
 
 impl Scripts {
     fn new() -> Scripts {
         Scripts {
-            put_deals: Script::new(PUT_DEALS),
-            claim_deals: Script::new(CLAIM_DEALS),
+            put_deals: fenced(PUT_DEALS),
+            claim_deals: fenced(CLAIM_DEALS),
             next_job: Script::new(&format!("{ENSURE_GROUP}{NEXT_JOB}")),
             touch_job: Script::new(TOUCH_JOB),
             ack_job: Script::new(ACK_JOB),
             job_counts: Script::new(JOB_COUNTS),
-            put_result: Script::new(PUT_RESULT),
+            put_result: fenced(PUT_RESULT),
             update_bot: Script::new(UPDATE_BOT),
-            swap_record: Script::new(SWAP_RECORD),
+            swap_record: fenced(SWAP_RECORD),
             set_presence: Script::new(&format!("{NOW_MS}{SET_PRESENCE}")),
             presence: Script::new(&format!("{NOW_MS}{PRESENCE}")),
+            enqueue_job: fenced(ENQUEUE_JOB),
+            hset: fenced(HSET),
+            remove_bot: Script::new(REMOVE_BOT),
+            claim_presence: Script::new(&format!("{NOW_MS}{CLAIM_PRESENCE}")),
+            resume_jobs: Script::new(RESUME_JOBS),
         }
     }
 }
@@ -260,6 +334,8 @@ pub struct RedisStore {
     addr: String,
     prefix: String,
     scripts: Arc<Scripts>,
+    /// The instance id writes are fenced to, once `open_instance` has run (shared by clones).
+    fence: Arc<std::sync::OnceLock<String>>,
 }
 
 impl std::fmt::Debug for RedisStore {
@@ -310,7 +386,16 @@ impl RedisStore {
             addr,
             prefix: prefix.to_string(),
             scripts: Arc::new(Scripts::new()),
+            fence: Arc::default(),
         })
+    }
+
+    /// An invocation of a fenced script with the fence's key and argument in front.
+    fn fenced_call<'a>(&self, script: &'a Script) -> ::redis::ScriptInvocation<'a> {
+        let mut call = script.prepare_invoke();
+        call.key(self.records_key(crate::INSTANCE_KIND))
+            .arg(self.fence.get().map_or("", String::as_str));
+        call
     }
 
     /// The key prefix.
@@ -494,6 +579,15 @@ impl RedisStore {
     /// Maps an error of a call on `key`: a key holding another type is corrupt data, anything
     /// else means Redis is not usable right now.
     fn error(&self, key: &str, e: RedisError) -> StoreError {
+        if e.code() == Some("ARENADATALOSS") {
+            return StoreError::DataLoss(format!(
+                "redis at {}, prefix {}: {}",
+                self.addr,
+                self.prefix,
+                e.detail()
+                    .unwrap_or("the instance record is gone or replaced")
+            ));
+        }
         if e.code() == Some("WRONGTYPE") {
             return StoreError::Corrupt {
                 key: key.to_string(),
@@ -633,9 +727,14 @@ impl Store for RedisStore {
         let key = self.panels_key();
         let json = encode(panel)?;
         let mut conn = self.conn.clone();
-        conn.hset::<_, _, _, ()>(&key, &panel.id, json)
+        self.fenced_call(&self.scripts.hset)
+            .key(&key)
+            .arg(&panel.id)
+            .arg(json)
+            .invoke_async::<u8>(&mut conn)
             .await
-            .map_err(|e| self.error(&key, e))
+            .map_err(|e| self.error(&key, e))?;
+        Ok(())
     }
 
     #[instrument(
@@ -676,7 +775,7 @@ impl Store for RedisStore {
         if records.is_empty() {
             return Ok(0);
         }
-        let mut call = self.scripts.put_deals.prepare_invoke();
+        let mut call = self.fenced_call(&self.scripts.put_deals);
         for r in records {
             call.key(self.deals_key(&r.panel));
             call.arg(&r.id).arg(encode(r)?);
@@ -805,7 +904,7 @@ impl Store for RedisStore {
             return Ok(Vec::new());
         }
         let key = self.usage_key();
-        let mut call = self.scripts.claim_deals.prepare_invoke();
+        let mut call = self.fenced_call(&self.scripts.claim_deals);
         call.key(&key).arg(competition);
         for id in deal_ids {
             call.arg(id);
@@ -846,14 +945,11 @@ impl Store for RedisStore {
         check_id("table id", table_id)?;
         let key = self.jobs_key();
         let mut conn = self.conn.clone();
-        ::redis::cmd("XADD")
-            .arg(&key)
-            .arg("*")
-            .arg("table")
+        self.fenced_call(&self.scripts.enqueue_job)
+            .key(&key)
             .arg(table_id)
-            .arg("job")
             .arg(payload)
-            .query_async(&mut conn)
+            .invoke_async(&mut conn)
             .await
             .map_err(|e| self.error(&key, e))
     }
@@ -975,7 +1071,7 @@ impl Store for RedisStore {
             check_id("competition", competition)?;
         }
         let key = self.result_key(table_id);
-        let mut call = self.scripts.put_result.prepare_invoke();
+        let mut call = self.fenced_call(&self.scripts.put_result);
         call.key(&key)
             .key(self.replay_key(table_id))
             .arg(result)
@@ -1174,9 +1270,14 @@ impl Store for RedisStore {
         check_id("record key", key)?;
         let hash = self.records_key(kind);
         let mut conn = self.conn.clone();
-        conn.hset::<_, _, _, ()>(&hash, key, value)
+        self.fenced_call(&self.scripts.hset)
+            .key(&hash)
+            .arg(key)
+            .arg(value)
+            .invoke_async::<u8>(&mut conn)
             .await
-            .map_err(|e| self.error(&hash, e))
+            .map_err(|e| self.error(&hash, e))?;
+        Ok(())
     }
 
     #[instrument(
@@ -1195,8 +1296,7 @@ impl Store for RedisStore {
         let hash = self.records_key(kind);
         let mut conn = self.conn.clone();
         let swapped: u8 = self
-            .scripts
-            .swap_record
+            .fenced_call(&self.scripts.swap_record)
             .key(&hash)
             .arg(key)
             .arg(if expected.is_some() { "1" } else { "0" })
@@ -1237,6 +1337,129 @@ impl Store for RedisStore {
         let mut all: Vec<(String, Vec<u8>)> = all.into_iter().collect();
         all.sort_unstable_by(|a, b| a.0.cmp(&b.0));
         Ok(all)
+    }
+
+    #[instrument(
+        name = "redis", target = "arena_store::redis::call", skip_all, err(Display),
+        fields(db.system = "redis", db.operation = "delete_record", otel.kind = "client")
+    )]
+    async fn delete_record(&self, kind: &str, key: &str) -> StoreResult<bool> {
+        check_id("record kind", kind)?;
+        check_id("record key", key)?;
+        let hash = self.records_key(kind);
+        let mut conn = self.conn.clone();
+        let n: u64 = conn
+            .hdel(&hash, key)
+            .await
+            .map_err(|e| self.error(&hash, e))?;
+        Ok(n > 0)
+    }
+
+    #[instrument(
+        name = "redis", target = "arena_store::redis::call", skip_all, err(Display),
+        fields(db.system = "redis", db.operation = "remove_bot", otel.kind = "client")
+    )]
+    async fn remove_bot(&self, name: &str) -> StoreResult<bool> {
+        check_id("bot name", name)?;
+        let key = self.bots_key();
+        let mut conn = self.conn.clone();
+        let n: u64 = self
+            .scripts
+            .remove_bot
+            .key(&key)
+            .key(self.presence_key(name))
+            .arg(name)
+            .invoke_async(&mut conn)
+            .await
+            .map_err(|e| self.error(&key, e))?;
+        Ok(n > 0)
+    }
+
+    #[instrument(
+        name = "redis", target = "arena_store::redis::call", skip_all, err(Display),
+        fields(db.system = "redis", db.operation = "claim_presence", otel.kind = "client")
+    )]
+    async fn claim_presence(
+        &self,
+        bot: &str,
+        host: &str,
+        ttl: Duration,
+    ) -> StoreResult<Option<String>> {
+        check_id("bot name", bot)?;
+        check_id("host", host)?;
+        let ttl_ms = check_ttl(ttl)?;
+        let key = self.presence_key(bot);
+        let mut conn = self.conn.clone();
+        self.scripts
+            .claim_presence
+            .key(&key)
+            .arg(host)
+            .arg(ttl_ms)
+            .invoke_async(&mut conn)
+            .await
+            .map_err(|e| self.error(&key, e))
+    }
+
+    #[instrument(
+        name = "redis", target = "arena_store::redis::call", skip_all, err(Display),
+        fields(db.system = "redis", db.operation = "resume_jobs", otel.kind = "client")
+    )]
+    async fn resume_jobs(&self, consumer: &str, max: usize) -> StoreResult<Vec<JobEntry>> {
+        check_id("consumer", consumer)?;
+        if max == 0 {
+            return Ok(Vec::new());
+        }
+        let key = self.jobs_key();
+        let mut conn = self.conn.clone();
+        let entries: Vec<(String, Vec<Vec<u8>>, u64)> = self
+            .scripts
+            .resume_jobs
+            .key(&key)
+            .arg(GROUP)
+            .arg(consumer)
+            .arg(max)
+            .invoke_async(&mut conn)
+            .await
+            .map_err(|e| self.error(&key, e))?;
+        entries
+            .into_iter()
+            .map(|(id, fields, deliveries)| job_entry(&key, id, fields, deliveries))
+            .collect()
+    }
+
+    async fn open_instance(&self) -> StoreResult<String> {
+        let kind = crate::INSTANCE_KIND;
+        loop {
+            if let Some(id) = self.record(kind, crate::INSTANCE_KEY).await? {
+                let id = String::from_utf8(id).map_err(|_| StoreError::Corrupt {
+                    key: format!("{}:records:{kind}", self.prefix),
+                    reason: "the instance id is not UTF-8".into(),
+                })?;
+                // The first id this handle (and its clones) opened stays its fence.
+                let fence = self.fence.get_or_init(|| id.clone());
+                if *fence != id {
+                    return Err(StoreError::DataLoss(format!(
+                        "redis at {}, prefix {}: the instance record is {id:?}, not {fence:?}",
+                        self.addr, self.prefix
+                    )));
+                }
+                return Ok(id);
+            }
+            let id = crate::new_instance_id();
+            if self
+                .swap_record(kind, crate::INSTANCE_KEY, None, id.as_bytes())
+                .await?
+            {
+                let fence = self.fence.get_or_init(|| id.clone());
+                if *fence != id {
+                    return Err(StoreError::DataLoss(format!(
+                        "redis at {}, prefix {}: the instance record {fence:?} is gone",
+                        self.addr, self.prefix
+                    )));
+                }
+                return Ok(id);
+            }
+        }
     }
 }
 

@@ -264,6 +264,39 @@ macro_rules! suite {
             }
 
             #[tokio::test(flavor = $flavor)]
+            async fn records_are_deleted() {
+                let f = super::$backend().await;
+                conformance::records_are_deleted(&*f.first).await;
+            }
+
+            #[tokio::test(flavor = $flavor)]
+            async fn bots_are_removed() {
+                let f = super::$backend().await;
+                conformance::bots_are_removed(&*f.first).await;
+            }
+
+            #[tokio::test(flavor = $flavor)]
+            async fn presence_is_claimed_by_one_host_through_two_handles() {
+                let f = super::$backend().await;
+                conformance::presence_is_claimed_by_one_host(&*f.first).await;
+                conformance::presence_is_claimed_by_one_host(&*f.second).await;
+            }
+
+            #[tokio::test(flavor = $flavor)]
+            async fn own_jobs_are_resumed() {
+                let f = super::$backend().await;
+                conformance::own_jobs_are_resumed(&*f.first).await;
+            }
+
+            #[tokio::test(flavor = $flavor)]
+            async fn instance_is_stable_across_handles() {
+                let f = super::$backend().await;
+                conformance::instance_is_stable(&*f.first).await;
+                let id = f.first.open_instance().await.expect("open");
+                assert_eq!(f.second.open_instance().await.expect("open"), id);
+            }
+
+            #[tokio::test(flavor = $flavor)]
             async fn job_and_result_input_is_rejected() {
                 let f = super::$backend().await;
                 conformance::job_and_result_input_is_rejected(&*f.first).await;

@@ -293,3 +293,90 @@ fn the_pattern_matcher_matches_placeholders_only() {
     assert!(!matches("{prefix}:deals:{panel}", "{prefix}:deals:"));
     assert!(!matches("{prefix}:panels", "{prefix}:panels:x"));
 }
+
+/// After Redis loses its data under a live handle (here a FLUSHALL, as a restart without
+/// persistence or a failover to an empty replica would), every fenced write of that handle is
+/// refused with `DataLoss` and writes nothing; the loss is reported by `check_instance`; a new
+/// handle opens a new instance, which the old one still refuses.
+#[tokio::test]
+async fn writes_after_the_store_lost_its_data_are_refused() {
+    let server = PrivateRedis::start();
+    let store = RedisStore::connect(&server.url(), "arena")
+        .await
+        .expect("connect");
+    let id = store.open_instance().await.expect("open");
+    assert!(
+        store
+            .put_result("t-before", Some("cup"), b"r", b"p")
+            .await
+            .expect("write while whole")
+    );
+    raw(&server.url(), &["FLUSHALL"]);
+
+    let loss = |what: &str, r: Result<(), StoreError>| match r {
+        Err(StoreError::DataLoss(m)) => assert!(m.contains("instance"), "{what}: {m}"),
+        other => panic!("{what}: expected DataLoss, got {other:?}"),
+    };
+    loss(
+        "put_result",
+        store
+            .put_result("t-after", Some("cup"), b"r", b"p")
+            .await
+            .map(drop),
+    );
+    loss(
+        "enqueue_job",
+        store.enqueue_job("t-after", b"job").await.map(drop),
+    );
+    loss(
+        "put_record",
+        store.put_record("competition", "cup", b"x").await,
+    );
+    loss(
+        "swap_record",
+        store
+            .swap_record("competition", "cup", None, b"x")
+            .await
+            .map(drop),
+    );
+    loss(
+        "claim_deals",
+        store.claim_deals("cup", &["d".to_string()]).await.map(drop),
+    );
+    loss(
+        "put_deals",
+        store
+            .put_deals(&[sample_record("p-1", "i-1", None)])
+            .await
+            .map(drop),
+    );
+    loss("put_panel", store.put_panel(&sample_panel("p-1")).await);
+    loss("check_instance", store.check_instance(&id).await);
+    loss("open_instance", store.open_instance().await.map(drop));
+    let mut conn = redis::Client::open(server.url())
+        .and_then(|c| c.get_connection())
+        .expect("raw connection");
+    let keys: Vec<String> = redis::cmd("KEYS").arg("*").query(&mut conn).expect("keys");
+    assert!(
+        keys.is_empty(),
+        "nothing was written after the loss: {keys:?}"
+    );
+
+    // A role started now sees a store that is whole (and new); the old handle still refuses.
+    let fresh = RedisStore::connect(&server.url(), "arena")
+        .await
+        .expect("connect");
+    let new_id = fresh.open_instance().await.expect("open");
+    assert_ne!(new_id, id);
+    assert!(
+        fresh
+            .put_result("t-new", None, b"r", b"p")
+            .await
+            .expect("the new handle writes")
+    );
+    loss("check_instance", store.check_instance(&id).await);
+    loss(
+        "put_result",
+        store.put_result("t-old", None, b"r", b"p").await.map(drop),
+    );
+}

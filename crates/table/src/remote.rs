@@ -140,6 +140,7 @@ impl RemoteSeat {
         channel: Channel,
         open: v1::SeatOpen,
         timeout: Duration,
+        token: Option<&arena_auth::Secret>,
     ) -> Result<RemoteSeat, Fault> {
         let deadline = Instant::now() + timeout;
         let table_id = open.table_id.clone();
@@ -151,6 +152,7 @@ impl RemoteSeat {
         .map_err(|_| disconnected("the seat stream closed before it opened".into()))?;
         let mut request = tonic::Request::new(ReceiverStream::new(rx));
         arena_telemetry::propagation::inject_current(request.metadata_mut());
+        arena_auth::Bearer::new(token).apply(request.metadata_mut());
         let mut client = SeatHostClient::new(channel);
         let response = match tokio::time::timeout_at(deadline, client.seat(request)).await {
             Err(_) => {

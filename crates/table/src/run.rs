@@ -29,6 +29,8 @@ pub struct RunOptions {
     pub open_timeout: Duration,
     /// How long bot-host has to end a seat stream after the table closed it.
     pub close_timeout: Duration,
+    /// The cluster token presented to bot-host's seat port.
+    pub seat_token: Option<arena_auth::Secret>,
 }
 
 impl Default for RunOptions {
@@ -37,6 +39,7 @@ impl Default for RunOptions {
             referee: "referee".into(),
             open_timeout: Duration::from_secs(10),
             close_timeout: Duration::from_secs(1),
+            seat_token: None,
         }
     }
 }
@@ -288,7 +291,14 @@ pub async fn play_async<G: TableGame>(
                         game: game_kind as i32,
                         time: Some(time),
                     };
-                    match RemoteSeat::open(channel, open, opts.open_timeout).await {
+                    match RemoteSeat::open(
+                        channel,
+                        open,
+                        opts.open_timeout,
+                        opts.seat_token.as_ref(),
+                    )
+                    .await
+                    {
                         Ok(s) => Handle::Remote(Box::new(s)),
                         Err(f) => Handle::Failed(f),
                     }

@@ -12,7 +12,11 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use arena_bot_host::{BotHost, BotHostConfig, issue_token};
+use arena_auth::token::issue_token;
+use arena_bot_host::{BotHost, BotHostConfig};
+
+/// The cluster token bot-host and the referees share in this test.
+const CLUSTER_TOKEN: &str = "test-cluster-token";
 use arena_proto::v1;
 use arena_referee::RefereeConfig;
 use arena_store::{BotKind, BotRecord, EmbeddedStore, Store};
@@ -49,6 +53,7 @@ async fn run(store: Arc<dyn Store>, host: &str, competition: &str, n: u64, seats
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let cfg = RefereeConfig {
         referee_id: format!("bench-{competition}"),
+        cluster_token: Some(arena_auth::Secret::new(CLUSTER_TOKEN)),
         bot_hosts: vec![host.into()],
         max_tables: 64,
         poll_interval: Duration::from_millis(20),
@@ -110,10 +115,17 @@ async fn main() {
             .unwrap();
         tokens.push(token);
     }
-    let host = BotHost::bind(BotHostConfig::loopback(), store.clone())
-        .await
-        .unwrap();
+    let host = BotHost::bind(
+        BotHostConfig {
+            cluster_token: Some(arena_auth::Secret::new(CLUSTER_TOKEN)),
+            ..BotHostConfig::loopback()
+        },
+        store.clone(),
+    )
+    .await
+    .unwrap();
     let url = format!("http://{}", host.local_addr());
+    let seat_url = host.advertised().to_string();
     let (host_stop, rx) = tokio::sync::oneshot::channel::<()>();
     tokio::spawn(host.run(async {
         let _ = rx.await;
@@ -127,7 +139,7 @@ async fn main() {
     }
     tokio::time::sleep(Duration::from_millis(300)).await;
 
-    let remote = run(store.clone(), &url, "remote", n, &names).await;
+    let remote = run(store.clone(), &seat_url, "remote", n, &names).await;
     let mut turnaround = Vec::new();
     let mut answered = 0;
     for b in bots {

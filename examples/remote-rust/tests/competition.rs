@@ -13,7 +13,11 @@ use std::collections::BTreeSet;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use arena_bot_host::{BotHost, BotHostConfig, issue_token};
+use arena_auth::token::issue_token;
+use arena_bot_host::{BotHost, BotHostConfig};
+
+/// The cluster token bot-host and the referees share in this test.
+const CLUSTER_TOKEN: &str = "test-cluster-token";
 use arena_proto::v1;
 use arena_proto::v1::deal_library_server::DealLibrary;
 use arena_proto::v1::matchmaker_server::Matchmaker;
@@ -48,10 +52,17 @@ async fn an_equal_strength_competition_between_remote_and_built_in_bots_on_redis
         assert!(store.add_bot(&rec).await.unwrap());
         tokens.push((name, token));
     }
-    let host = BotHost::bind(BotHostConfig::loopback(), store.clone())
-        .await
-        .unwrap();
+    let host = BotHost::bind(
+        BotHostConfig {
+            cluster_token: Some(arena_auth::Secret::new(CLUSTER_TOKEN)),
+            ..BotHostConfig::loopback()
+        },
+        store.clone(),
+    )
+    .await
+    .unwrap();
     let host_url = format!("http://{}", host.local_addr());
+    let seat_url = host.advertised().to_string();
     let (stop_host, rx) = tokio::sync::oneshot::channel::<()>();
     tokio::spawn(host.run(async {
         let _ = rx.await;
@@ -67,7 +78,8 @@ async fn an_equal_strength_competition_between_remote_and_built_in_bots_on_redis
     let (stop_ref, rx) = tokio::sync::oneshot::channel::<()>();
     let cfg = arena_referee::RefereeConfig {
         referee_id: "e2e".into(),
-        bot_hosts: vec![host_url.clone()],
+        cluster_token: Some(arena_auth::Secret::new(CLUSTER_TOKEN)),
+        bot_hosts: vec![seat_url.clone()],
         poll_interval: Duration::from_millis(20),
         ..Default::default()
     };

@@ -8,7 +8,11 @@ mod common;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use arena_bot_host::{BotHost, BotHostConfig, issue_token};
+use arena_auth::token::issue_token;
+use arena_bot_host::{BotHost, BotHostConfig};
+
+/// The cluster token bot-host and the referees share in this test.
+const CLUSTER_TOKEN: &str = "test-cluster-token";
 use arena_proto::v1;
 use arena_referee::RefereeConfig;
 use arena_store::{BotKind, BotRecord, RedisStore, Store};
@@ -66,6 +70,7 @@ fn job(prefix: &str, i: u64) -> v1::TableJob {
 fn referee_config(id: &str, host: &str) -> RefereeConfig {
     RefereeConfig {
         referee_id: id.into(),
+        cluster_token: Some(arena_auth::Secret::new(CLUSTER_TOKEN)),
         bot_hosts: vec![host.into()],
         max_tables: 24,
         reclaim_after: Duration::from_secs(3),
@@ -115,7 +120,7 @@ async fn wait_for_results(
 
 struct Stack {
     store: Arc<dyn Store>,
-    host_url: String,
+    seat_url: String,
     host_stop: tokio::sync::oneshot::Sender<()>,
     bots: Vec<tokio::task::JoinHandle<()>>,
 }
@@ -123,10 +128,17 @@ struct Stack {
 async fn stack(prefix: &str) -> Stack {
     let store: Arc<dyn Store> = Arc::new(RedisStore::connect(REDIS, prefix).await.unwrap());
     let tokens = register(&*store).await;
-    let host = BotHost::bind(BotHostConfig::loopback(), store.clone())
-        .await
-        .unwrap();
+    let host = BotHost::bind(
+        BotHostConfig {
+            cluster_token: Some(arena_auth::Secret::new(CLUSTER_TOKEN)),
+            ..BotHostConfig::loopback()
+        },
+        store.clone(),
+    )
+    .await
+    .unwrap();
     let host_url = format!("http://{}", host.local_addr());
+    let seat_url = host.advertised().to_string();
     let (host_stop, rx) = tokio::sync::oneshot::channel::<()>();
     tokio::spawn(async move {
         host.run(async {
@@ -153,7 +165,7 @@ async fn stack(prefix: &str) -> Stack {
     }
     Stack {
         store,
-        host_url,
+        seat_url,
         host_stop,
         bots,
     }
@@ -182,7 +194,7 @@ fn check_results(results: &[(String, Vec<u8>)], prefix: &str, n: u64) {
 async fn two_hundred_tables_with_three_remote_bots_each_counted_once() {
     let prefix = prefix("200");
     let s = stack(&prefix).await;
-    let (referee, stop) = start_referee("r1", &s.host_url, s.store.clone()).await;
+    let (referee, stop) = start_referee("r1", &s.seat_url, s.store.clone()).await;
     for i in 0..200 {
         let j = job(&prefix, i);
         s.store
@@ -209,7 +221,7 @@ async fn two_hundred_tables_with_three_remote_bots_each_counted_once() {
 async fn a_referee_killed_halfway_loses_no_table_and_counts_none_twice() {
     let prefix = prefix("kill");
     let s = stack(&prefix).await;
-    let (doomed, _doomed_stop) = start_referee("doomed", &s.host_url, s.store.clone()).await;
+    let (doomed, _doomed_stop) = start_referee("doomed", &s.seat_url, s.store.clone()).await;
     for i in 0..200 {
         let j = job(&prefix, i);
         s.store
@@ -221,7 +233,7 @@ async fn a_referee_killed_halfway_loses_no_table_and_counts_none_twice() {
     let halfway = wait_for_results(&*s.store, &prefix, 60, Duration::from_secs(120)).await;
     assert!(halfway.len() >= 60);
     doomed.abort();
-    let (survivor, stop) = start_referee("survivor", &s.host_url, s.store.clone()).await;
+    let (survivor, stop) = start_referee("survivor", &s.seat_url, s.store.clone()).await;
     let results = wait_for_results(&*s.store, &prefix, 200, Duration::from_secs(240)).await;
     check_results(&results, &prefix, 200);
     let _ = stop.send(());

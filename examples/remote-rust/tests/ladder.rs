@@ -8,7 +8,11 @@ use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use arena_bot_host::{BotHost, BotHostConfig, issue_token};
+use arena_auth::token::issue_token;
+use arena_bot_host::{BotHost, BotHostConfig};
+
+/// The cluster token bot-host and the referees share in this test.
+const CLUSTER_TOKEN: &str = "test-cluster-token";
 use arena_example_remote_bot::{Options, play_with};
 use arena_matchmaker::ladder::{self, LadderConfig};
 use arena_proto::v1;
@@ -111,10 +115,17 @@ async fn ladder_runs_pairs_once_per_release(store: Arc<dyn Store>) {
             .unwrap();
         tokens.push(token);
     }
-    let host = BotHost::bind(BotHostConfig::loopback(), store.clone())
-        .await
-        .unwrap();
+    let host = BotHost::bind(
+        BotHostConfig {
+            cluster_token: Some(arena_auth::Secret::new(CLUSTER_TOKEN)),
+            ..BotHostConfig::loopback()
+        },
+        store.clone(),
+    )
+    .await
+    .unwrap();
     let url = format!("http://{}", host.local_addr());
+    let seat_url = host.advertised().to_string();
     let (stop_host, rx) = tokio::sync::oneshot::channel::<()>();
     let host = tokio::spawn(host.run(async {
         let _ = rx.await;
@@ -123,7 +134,8 @@ async fn ladder_runs_pairs_once_per_release(store: Arc<dyn Store>) {
     let referee = tokio::spawn(arena_referee::work(
         arena_referee::RefereeConfig {
             referee_id: "ladder".into(),
-            bot_hosts: vec![url.clone()],
+            cluster_token: Some(arena_auth::Secret::new(CLUSTER_TOKEN)),
+            bot_hosts: vec![seat_url.clone()],
             poll_interval: Duration::from_millis(10),
             ..Default::default()
         },

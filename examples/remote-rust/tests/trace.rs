@@ -9,7 +9,11 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-use arena_bot_host::{BotHost, BotHostConfig, issue_token};
+use arena_auth::token::issue_token;
+use arena_bot_host::{BotHost, BotHostConfig};
+
+/// The cluster token bot-host and the referees share in this test.
+const CLUSTER_TOKEN: &str = "test-cluster-token";
 use arena_proto::v1;
 use arena_proto::v1::matchmaker_server::Matchmaker;
 use arena_store::{BotKind, BotRecord, DealSource, EmbeddedStore, Store};
@@ -38,10 +42,17 @@ async fn one_table_is_one_trace_across_matchmaker_referee_and_bot_host() {
         created_unix_ms: 0,
     };
     store.add_bot(&rec).await.unwrap();
-    let host = BotHost::bind(BotHostConfig::loopback(), store.clone())
-        .await
-        .unwrap();
+    let host = BotHost::bind(
+        BotHostConfig {
+            cluster_token: Some(arena_auth::Secret::new(CLUSTER_TOKEN)),
+            ..BotHostConfig::loopback()
+        },
+        store.clone(),
+    )
+    .await
+    .unwrap();
     let url = format!("http://{}", host.local_addr());
+    let seat_url = host.advertised().to_string();
     tokio::spawn(host.run(std::future::pending()));
     let bot_url = url.clone();
     tokio::spawn(
@@ -49,7 +60,8 @@ async fn one_table_is_one_trace_across_matchmaker_referee_and_bot_host() {
     );
     let cfg = arena_referee::RefereeConfig {
         referee_id: "t".into(),
-        bot_hosts: vec![url],
+        cluster_token: Some(arena_auth::Secret::new(CLUSTER_TOKEN)),
+        bot_hosts: vec![seat_url],
         poll_interval: Duration::from_millis(20),
         ..Default::default()
     };
@@ -110,9 +122,19 @@ async fn one_table_is_one_trace_across_matchmaker_referee_and_bot_host() {
         ..Default::default()
     };
     // An operator's client call, in a span of its own: the trace starts there and crosses gRPC.
-    let mut client = v1::matchmaker_client::MatchmakerClient::connect(mm_url)
+    let operator_token = arena_auth::operators::add(&*store, "tracer")
+        .await
+        .unwrap()
+        .token;
+    let channel = tonic::transport::Endpoint::from_shared(mm_url)
+        .unwrap()
+        .connect()
         .await
         .unwrap();
+    let mut client = v1::matchmaker_client::MatchmakerClient::with_interceptor(
+        channel,
+        arena_auth::Bearer::new(Some(&operator_token)),
+    );
     let operator = tracing::info_span!("operator");
     let request = operator.in_scope(|| {
         arena_telemetry::traced_request(v1::CreateCompetitionRequest { spec: Some(spec) })

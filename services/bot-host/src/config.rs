@@ -10,11 +10,17 @@ use crate::BotHostError;
 /// every interface; [`BotHostConfig::loopback`] is the same on an ephemeral loopback port (tests).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BotHostConfig {
-    /// Where the gRPC server listens (port 0 picks a free port; see
-    /// [`crate::BotHost::local_addr`]).
+    /// Where the bot port listens: `BotGateway` (remote bots), health and reflection; the one
+    /// port to expose to bots (port 0 picks a free port; see [`crate::BotHost::local_addr`]).
     pub listen: SocketAddr,
-    /// The address referees and matchmakers should use to reach this instance: written to the
-    /// store as presence and sent in `SeatReady.host`. `None` advertises the bound address.
+    /// Where the seat port listens: `SeatHost` (referees, with the cluster token) and health;
+    /// internal to the cluster (see [`crate::BotHost::seat_addr`]).
+    pub seat_listen: SocketAddr,
+    /// The cluster credential referees present on the seat port. Required: without it nobody
+    /// could open a seat.
+    pub cluster_token: Option<arena_auth::Secret>,
+    /// The address referees should use to reach this instance's seat port: written to the
+    /// store as presence and sent in `SeatReady.host`. `None` advertises the bound seat address.
     pub advertise: Option<String>,
     /// How long a remote bot's tables are kept after its connection drops; a bot that resumes its
     /// session within it gets them back, after it their seats get `SeatFault{DISCONNECTED}`. Also
@@ -39,6 +45,33 @@ pub struct BotHostConfig {
     /// On shutdown: how long tables in flight are given to finish before their seats get a
     /// `SeatFault{DISCONNECTED}`.
     pub shutdown_grace: Duration,
+    /// The largest message a remote bot may send, in bytes: a bot sends replies and pongs, a
+    /// few hundred bytes; anything near this is refused by the gateway before it is decoded.
+    pub max_bot_message_bytes: usize,
+    /// Messages waiting for a remote bot that is not reading them; a bot that lets this many pile
+    /// up is cut off (its session then waits the grace period like any dropped connection).
+    pub max_queued_to_bot: usize,
+    /// Limits failed authentication attempts per peer on the bot port.
+    pub auth_failures: AuthFailureLimit,
+}
+
+/// How many failed authentication attempts a peer may make: `burst` at once, then one per
+/// `refill`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct AuthFailureLimit {
+    /// Failures allowed at once.
+    pub burst: u32,
+    /// Time for one more.
+    pub refill: Duration,
+}
+
+impl Default for AuthFailureLimit {
+    fn default() -> Self {
+        AuthFailureLimit {
+            burst: 10,
+            refill: Duration::from_secs(6),
+        }
+    }
 }
 
 /// Per-decision time limits. The referee enforces deadlines and judges timeouts; bot-host uses
@@ -106,16 +139,22 @@ impl Default for BotHostConfig {
     fn default() -> Self {
         BotHostConfig {
             listen: SocketAddr::from((Ipv4Addr::UNSPECIFIED, 50061)),
+            seat_listen: SocketAddr::from((Ipv4Addr::UNSPECIFIED, 50062)),
+            cluster_token: None,
             advertise: None,
             grace: Duration::from_secs(30),
             keepalive: Duration::from_secs(5),
             missed_keepalives: 3,
-            presence_ttl: Duration::from_secs(30),
+            // Short, so a bot whose bot-host died is back in (on another host) within seconds.
+            presence_ttl: Duration::from_secs(6),
             first_message_timeout: Duration::from_secs(10),
             decisions: DecisionLimits::default(),
             processes: ProcessLimits::default(),
             max_message_bytes: 4 * 1024 * 1024,
             shutdown_grace: Duration::from_secs(30),
+            max_bot_message_bytes: 64 * 1024,
+            max_queued_to_bot: 1024,
+            auth_failures: AuthFailureLimit::default(),
         }
     }
 }
@@ -124,10 +163,15 @@ impl Default for BotHostConfig {
 const MAX_WIRE_MS: u128 = u32::MAX as u128;
 
 impl BotHostConfig {
-    /// The defaults, listening on an ephemeral port of 127.0.0.1.
+    /// The defaults, both ports on ephemeral ports of 127.0.0.1, with a fresh random cluster
+    /// token (read it back from [`BotHostConfig::cluster_token`]).
     pub fn loopback() -> Self {
         BotHostConfig {
             listen: SocketAddr::from((Ipv4Addr::LOCALHOST, 0)),
+            seat_listen: SocketAddr::from((Ipv4Addr::LOCALHOST, 0)),
+            cluster_token: arena_auth::token::random_text(32)
+                .ok()
+                .map(arena_auth::Secret::new),
             ..BotHostConfig::default()
         }
     }
@@ -158,6 +202,25 @@ impl BotHostConfig {
         }
         if self.max_message_bytes < 1024 {
             return bad("max_message_bytes", "must be at least 1024");
+        }
+        if self.max_bot_message_bytes < 1024 {
+            return bad("max_bot_message_bytes", "must be at least 1024");
+        }
+        if self.max_queued_to_bot < 16 {
+            return bad("max_queued_to_bot", "must be at least 16");
+        }
+        if self.cluster_token.is_none() {
+            return bad(
+                "cluster_token",
+                "is required: referees present it to open seats (give bot-host and every referee \
+                 the same --cluster-token-file)",
+            );
+        }
+        if self.listen.port() != 0 && self.listen == self.seat_listen {
+            return bad(
+                "seat_listen",
+                "must differ from listen: the seat port is internal, the bot port is for bots",
+            );
         }
         if self.grace.as_millis() > MAX_WIRE_MS {
             return bad(
@@ -214,10 +277,17 @@ impl fmt::Display for BotHostConfig {
         };
         write!(
             f,
-            "listen {} advertise {} grace {:?} keepalive {:?}×{} presence ttl {:?} decision {:?} hard cap {:?} \
-             (+{:?} for silent programs) processes: cpu {} memory {} at most {} startup {:?} exit grace {:?} env {}; \
-             max message {} bytes; shutdown grace {:?}",
+            "listen {} (bots) seat listen {} (referees, cluster token {}) advertise {} grace {:?} keepalive {:?}×{} \
+             presence ttl {:?} decision {:?} hard cap {:?} (+{:?} for silent programs) processes: cpu {} memory {} \
+             at most {} startup {:?} exit grace {:?} env {}; max message {} bytes (from bots {}), at most {} queued \
+             to a bot; shutdown grace {:?}",
             self.listen,
+            self.seat_listen,
+            if self.cluster_token.is_some() {
+                "set"
+            } else {
+                "MISSING"
+            },
             self.advertise.as_deref().unwrap_or("(the bound address)"),
             self.grace,
             self.keepalive,
@@ -236,6 +306,8 @@ impl fmt::Display for BotHostConfig {
             self.processes.exit_grace,
             self.processes.pass_env.join(","),
             self.max_message_bytes,
+            self.max_bot_message_bytes,
+            self.max_queued_to_bot,
             self.shutdown_grace,
         )
     }
@@ -252,7 +324,8 @@ mod tests {
 
     #[test]
     fn defaults_are_valid_and_bad_values_name_their_field() {
-        BotHostConfig::default().validate().unwrap();
+        let e = BotHostConfig::default().validate().unwrap_err();
+        assert!(e.to_string().contains("cluster_token"), "{e}");
         BotHostConfig::loopback().validate().unwrap();
         let e = BotHostConfig {
             keepalive: Duration::ZERO,
@@ -282,6 +355,8 @@ mod tests {
         let line = BotHostConfig::default().to_string();
         for word in [
             "listen 0.0.0.0:50061",
+            "seat listen 0.0.0.0:50062",
+            "cluster token MISSING",
             "grace 30s",
             "keepalive 5s×3",
             "cpu none",

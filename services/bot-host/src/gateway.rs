@@ -7,36 +7,46 @@
 //! | problem | status |
 //! |---|---|
 //! | no `Hello` within the first-message timeout | `DEADLINE_EXCEEDED` |
-//! | first message not a `Hello`, empty `hello.bot`, `hello.capacity` 0 | `INVALID_ARGUMENT` |
-//! | `hello.bot` not registered | `NOT_FOUND` |
-//! | the token is not this bot's and no other bot's | `UNAUTHENTICATED` |
-//! | the token is another bot's | `PERMISSION_DENIED` |
-//! | `hello.bot` is a program bot | `FAILED_PRECONDITION` |
-//! | the bot is already connected (and did not resume that session) | `ALREADY_EXISTS` |
+//! | first message not a `Hello`, empty or overlong `hello.bot` or `hello.release`, `hello.capacity` 0 or above the limit | `INVALID_ARGUMENT` |
+//! | `hello.bot` is not a remote bot whose token this is (unknown bot, program bot, wrong or rotated token: one answer, so names cannot be probed) | `UNAUTHENTICATED` |
+//! | too many failed attempts from this address | `RESOURCE_EXHAUSTED` |
+//! | the bot is connected already, here (and did not resume that session) or to another bot-host | `ALREADY_EXISTS` |
 //! | bot-host is shutting down | `UNAVAILABLE` |
 //! | the store cannot be reached | `UNAVAILABLE` |
 //!
+//! Checking a token costs one store read (the bot `Hello` names) and one hash; failures count
+//! against the peer's address ([`arena_auth::FailureLimiter`]). One live connection per bot
+//! across every bot-host: the connection claims the bot's presence in the store
+//! ([`arena_store::Store::claim_presence`]), which expires within seconds of its host dying.
+//! While connected, the bot's record is read again at every presence refresh: a rotated token
+//! or a removed bot ends the session (`UNAUTHENTICATED`) and faults its seats.
+//!
 //! After the `Welcome`, mistakes in the bot's messages (a reply to an unknown request, a second
 //! `Hello`, an empty message) get a `Notice` and the stream goes on. A bot not heard from for
-//! `missed_keepalives` keepalive intervals is cut off with `UNAVAILABLE`, and its session waits
-//! the grace period for a resume.
+//! `missed_keepalives` keepalive intervals is cut off with `UNAVAILABLE`, a bot that lets
+//! `max_queued_to_bot` messages pile up unread with `RESOURCE_EXHAUSTED`; either way its session
+//! waits the grace period for a resume.
 
 use std::sync::Arc;
 
 use arena_proto::v1;
 use arena_store::{BotKind, BotRecord};
-use tokio::sync::mpsc;
 use tokio::time::{Instant, MissedTickBehavior};
-use tokio_stream::wrappers::UnboundedReceiverStream;
 use tokio_util::sync::CancellationToken;
-use tonic::metadata::MetadataMap;
 use tonic::{Request, Response, Status, Streaming};
 use tracing::Instrument;
+
+use arena_auth::token::{hash_token, token_matches};
 
 use crate::hub::BotTx;
 use crate::metrics::ConnectedBot;
 use crate::server::Ctx;
-use crate::token::token_matches;
+
+/// Longest bot name and release a `Hello` may carry, in characters.
+pub const MAX_NAME_CHARS: usize = 64;
+
+/// Most tables a bot may ask to play at once.
+pub const MAX_CAPACITY: u32 = 10_000;
 
 /// The `BotGateway` service.
 pub(crate) struct Gateway {
@@ -45,13 +55,24 @@ pub(crate) struct Gateway {
 
 #[tonic::async_trait]
 impl v1::bot_gateway_server::BotGateway for Gateway {
-    type PlayStream = UnboundedReceiverStream<Result<v1::HostToBot, Status>>;
+    type PlayStream = crate::outbox::OutStream<v1::HostToBot>;
 
     async fn play(
         &self,
         request: Request<Streaming<v1::BotToHost>>,
     ) -> Result<Response<Self::PlayStream>, Status> {
-        let token = bearer_token(request.metadata())?;
+        let peer_ip = request.remote_addr().map(|a| a.ip());
+        if let Err(wait) = self.ctx.limiter.check(peer_ip) {
+            return Err(too_many(wait));
+        }
+        let token = arena_auth::layer::bearer(request.metadata().as_ref())
+            .map_err(|why| {
+                Status::unauthenticated(format!(
+                    "{why}: a bot connects with `authorization: Bearer <token>`, the token issued by \
+                     `arena bots add NAME`"
+                ))
+            })?
+            .to_string();
         if self.ctx.is_draining() {
             return Err(Status::unavailable(format!(
                 "bot-host {} is shutting down; connect to another instance",
@@ -62,105 +83,70 @@ impl v1::bot_gateway_server::BotGateway for Gateway {
             .remote_addr()
             .map_or_else(|| "unknown".to_string(), |a| a.to_string());
         let inbound = request.into_inner();
-        let (tx, rx) = mpsc::unbounded_channel();
+        let (tx, rx) = crate::outbox::outbox(self.ctx.config.max_queued_to_bot, "the bot");
         let ctx = Arc::clone(&self.ctx);
         let span = tracing::info_span!("bot_connection", %peer, bot = tracing::field::Empty);
-        tokio::spawn(run_connection(ctx, token, inbound, tx).instrument(span));
-        Ok(Response::new(UnboundedReceiverStream::new(rx)))
+        tokio::spawn(run_connection(ctx, token, peer_ip, inbound, tx).instrument(span));
+        Ok(Response::new(rx))
     }
 }
 
-/// The token of `authorization: Bearer <token>`.
-fn bearer_token(metadata: &MetadataMap) -> Result<String, Status> {
-    let missing = || {
-        Status::unauthenticated(
-            "missing `authorization: Bearer <token>` metadata: a bot connects with the token \
-             issued by `arena bots add NAME`",
-        )
-    };
-    let value = metadata.get("authorization").ok_or_else(missing)?;
-    let text = value.to_str().map_err(|_| {
-        Status::unauthenticated("the authorization metadata is not text: send `Bearer <token>`")
-    })?;
-    let (scheme, token) = text.trim().split_once(' ').ok_or_else(|| {
-        Status::unauthenticated("the authorization metadata must be `Bearer <token>`")
-    })?;
-    let token = token.trim();
-    if !scheme.eq_ignore_ascii_case("bearer") || token.is_empty() {
-        return Err(Status::unauthenticated(
-            "the authorization metadata must be `Bearer <token>`",
-        ));
-    }
-    Ok(token.to_string())
+fn too_many(wait: std::time::Duration) -> Status {
+    Status::resource_exhausted(format!(
+        "too many failed authentication attempts from this address; retry in {} s",
+        wait.as_secs().max(1)
+    ))
 }
 
 fn send(tx: &BotTx, msg: v1::host_to_bot::Msg) {
-    let _ = tx.send(Ok(v1::HostToBot { msg: Some(msg) }));
+    tx.send(v1::HostToBot { msg: Some(msg) });
 }
 
 fn notice(tx: &BotTx, table_id: &str, request_id: u64, message: String) {
     send(
         tx,
         v1::host_to_bot::Msg::Notice(v1::Notice {
-            table_id: table_id.to_string(),
+            table_id: arena_proto::text::cut(table_id),
             request_id,
             message,
         }),
     );
 }
 
-/// Checks the token against the bot `Hello` names.
-async fn authenticate(ctx: &Ctx, token: &str, bot: &str) -> Result<BotRecord, Status> {
-    let record = match ctx.store.bot(bot).await {
-        Ok(Some(r)) => r,
-        Ok(None) => {
-            return Err(Status::not_found(format!(
-                "hello.bot {bot:?} is not a registered bot (register it with `arena bots add {bot}`)"
-            )));
-        }
-        Err(e) => {
-            return Err(Status::unavailable(format!(
-                "cannot look bot {bot:?} up in the store: {e}"
-            )));
+/// Checks the token against the bot `Hello` names: one store read and one hash whatever the
+/// outcome, and one answer for every way it can fail.
+async fn authenticate(
+    ctx: &Ctx,
+    token: &str,
+    bot: &str,
+    peer: Option<std::net::IpAddr>,
+) -> Result<BotRecord, Status> {
+    let record =
+        ctx.store.bot(bot).await.map_err(|e| {
+            Status::unavailable(format!("cannot look the bot up in the store: {e}"))
+        })?;
+    let hash = record
+        .as_ref()
+        .filter(|r| matches!(r.kind, BotKind::Remote))
+        .and_then(|r| r.token_sha256.as_deref());
+    let valid = match hash {
+        Some(h) => token_matches(token, h),
+        None => {
+            // Hash anyway: an unknown bot costs what a wrong token costs.
+            let _ = hash_token(token);
+            false
         }
     };
-    let is_program = matches!(record.kind, BotKind::Program { .. });
-    let matches = record
-        .token_sha256
-        .as_deref()
-        .is_some_and(|h| token_matches(token, h));
-    if matches && !is_program {
-        return Ok(record);
+    match (valid, record) {
+        (true, Some(record)) => Ok(record),
+        _ => match ctx.limiter.failed(peer) {
+            Err(wait) => Err(too_many(wait)),
+            Ok(()) => Err(Status::unauthenticated(
+                "hello.bot and the token do not match a registered remote bot (unknown bot, program \
+                 bot, or a wrong or rotated token)",
+            )),
+        },
     }
-    if matches {
-        return Err(program_cannot_connect(bot));
-    }
-    // Whose token is it? Only looked up on this failure path.
-    let owned_by_another = ctx.store.bots().await.is_ok_and(|all| {
-        all.iter().any(|b| {
-            b.name != bot
-                && b.token_sha256
-                    .as_deref()
-                    .is_some_and(|h| token_matches(token, h))
-        })
-    });
-    if owned_by_another {
-        return Err(Status::permission_denied(format!(
-            "this token belongs to another bot: a token only ever plays as its own bot, not as {bot:?}"
-        )));
-    }
-    if is_program {
-        return Err(program_cannot_connect(bot));
-    }
-    Err(Status::unauthenticated(format!(
-        "the token is not valid for bot {bot:?} (it may have been rotated)"
-    )))
-}
-
-fn program_cannot_connect(bot: &str) -> Status {
-    Status::failed_precondition(format!(
-        "hello.bot {bot:?} is a program bot, which bot-host starts itself; only remote bots connect"
-    ))
 }
 
 /// Reads and checks the `Hello`, authenticates, and joins the hub. `Ok(None)` when the bot
@@ -168,10 +154,11 @@ fn program_cannot_connect(bot: &str) -> Status {
 async fn open_session(
     ctx: &Arc<Ctx>,
     token: &str,
+    peer: Option<std::net::IpAddr>,
     inbound: &mut Streaming<v1::BotToHost>,
     tx: &BotTx,
     cancel: &CancellationToken,
-) -> Result<Option<(String, u64)>, Status> {
+) -> Result<Option<(String, u64, String)>, Status> {
     let first = tokio::time::timeout(ctx.config.first_message_timeout, inbound.message()).await;
     let msg = match first {
         Err(_) => {
@@ -207,13 +194,36 @@ async fn open_session(
             "hello.bot is empty: name the registered bot the token belongs to",
         ));
     }
-    if hello.capacity == 0 {
-        return Err(Status::invalid_argument(
-            "hello.capacity must be at least 1 (how many tables the bot plays at once)",
-        ));
+    check_text("hello.bot", &bot)?;
+    check_text("hello.release", &hello.release)?;
+    check_text("hello.resume_session", &hello.resume_session)?;
+    if hello.capacity == 0 || hello.capacity > MAX_CAPACITY {
+        return Err(Status::invalid_argument(format!(
+            "hello.capacity must be 1 to {MAX_CAPACITY} (how many tables the bot plays at once)"
+        )));
     }
-    let record = authenticate(ctx, token, &bot).await?;
+    let record = authenticate(ctx, token, &bot, peer).await?;
     tracing::Span::current().record("bot", bot.as_str());
+    // One live connection per bot across every bot-host.
+    match ctx
+        .store
+        .claim_presence(&bot, &ctx.host, ctx.config.presence_ttl)
+        .await
+    {
+        Ok(None) => {}
+        Ok(Some(other)) => {
+            return Err(Status::already_exists(format!(
+                "bot {bot:?} is connected to another bot-host ({other}); a bot connects once. If that \
+                 connection is gone, its presence expires within {} ms: connect again then",
+                ctx.config.presence_ttl.as_millis()
+            )));
+        }
+        Err(e) => {
+            return Err(Status::unavailable(format!(
+                "cannot record the bot's presence in the store: {e}"
+            )));
+        }
+    }
     let connected = ctx
         .hub
         .connect(&bot, &hello, record.max_tables, tx.clone(), cancel.clone())?;
@@ -225,28 +235,52 @@ async fn open_session(
         resumed = connected.resumed,
         "bot connected"
     );
-    Ok(Some((bot, connected.conn_id)))
+    let token_hash = record.token_sha256.unwrap_or_default();
+    Ok(Some((bot, connected.conn_id, token_hash)))
+}
+
+/// A name a bot sends: at most [`MAX_NAME_CHARS`] characters, none of them control characters.
+fn check_text(field: &str, text: &str) -> Result<(), Status> {
+    if text.chars().count() > MAX_NAME_CHARS {
+        return Err(Status::invalid_argument(format!(
+            "{field} is longer than {MAX_NAME_CHARS} characters"
+        )));
+    }
+    if text.chars().any(char::is_control) {
+        return Err(Status::invalid_argument(format!(
+            "{field} contains a control character"
+        )));
+    }
+    Ok(())
 }
 
 /// One remote bot's connection, from `Hello` to the end of the stream.
 async fn run_connection(
     ctx: Arc<Ctx>,
     token: String,
+    peer: Option<std::net::IpAddr>,
     mut inbound: Streaming<v1::BotToHost>,
     tx: BotTx,
 ) {
     let cancel = ctx.closing.child_token();
     let _stop = cancel.clone().drop_guard();
-    let (bot, conn_id) = match open_session(&ctx, &token, &mut inbound, &tx, &cancel).await {
+    let opened = open_session(&ctx, &token, peer, &mut inbound, &tx, &cancel).await;
+    drop(token);
+    let (bot, conn_id, token_hash) = match opened {
         Ok(Some(x)) => x,
         Ok(None) => return,
         Err(status) => {
             tracing::info!(code = ?status.code(), message = status.message(), "connection refused");
-            let _ = tx.send(Err(status));
+            tx.fail(status);
             return;
         }
     };
-    tokio::spawn(keep_presence(Arc::clone(&ctx), bot.clone(), cancel.clone()));
+    tokio::spawn(keep_presence(
+        Arc::clone(&ctx),
+        bot.clone(),
+        token_hash,
+        cancel.clone(),
+    ));
     // Counted from the welcome until this connection ends, however it ends.
     let _connected = ConnectedBot::new();
 
@@ -260,9 +294,12 @@ async fn run_connection(
         tokio::select! {
             biased;
             () = cancel.cancelled() => {
-                // Replaced by a resumed connection, or bot-host is shutting down: the hub has
-                // already said why on the stream.
+                // Replaced by a resumed connection, revoked, or bot-host is shutting down: the
+                // hub has already said why on the stream.
                 return;
+            }
+            () = tx.cut_off() => {
+                break tx.cut_reason().unwrap_or_else(|| "the bot stopped reading".into());
             }
             m = inbound.message() => match m {
                 Ok(Some(msg)) => {
@@ -287,8 +324,8 @@ async fn run_connection(
                 Ok(None) => break "the bot closed its stream".to_string(),
                 Err(status) => {
                     // A message over the size limit, or a broken stream: said back (if anyone hears).
-                    let why = format!("the stream broke: {status}");
-                    let _ = tx.send(Err(status));
+                    let why = format!("the stream broke: {}", arena_proto::text::cut(status.message()));
+                    tx.fail(status);
                     break why;
                 }
             },
@@ -300,7 +337,7 @@ async fn run_connection(
                         ctx.config.missed_keepalives,
                         keepalive.as_millis()
                     );
-                    let _ = tx.send(Err(Status::unavailable(format!("{text}: treated as disconnected"))));
+                    tx.fail(Status::unavailable(format!("{text}: treated as disconnected")));
                     break text;
                 }
                 nonce += 1;
@@ -317,15 +354,35 @@ async fn run_connection(
     }
 }
 
-/// Keeps the bot's presence record fresh while its connection lasts.
-async fn keep_presence(ctx: Arc<Ctx>, bot: String, cancel: CancellationToken) {
+/// Keeps the bot's presence record fresh while its connection lasts, and ends the session when
+/// the bot's record says its token is no longer the one it connected with (rotated) or the bot
+/// is gone (removed).
+async fn keep_presence(ctx: Arc<Ctx>, bot: String, token_hash: String, cancel: CancellationToken) {
     let every = ctx.config.presence_refresh();
     let mut tick = tokio::time::interval(every);
     tick.set_missed_tick_behavior(MissedTickBehavior::Delay);
+    tick.tick().await;
     loop {
         tokio::select! {
             () = cancel.cancelled() => return,
             _ = tick.tick() => {
+                let revoked = match ctx.store.bot(&bot).await {
+                    Ok(None) => Some("the bot was removed by an operator"),
+                    Ok(Some(r)) if r.token_sha256.as_deref() != Some(token_hash.as_str()) => {
+                        Some("the bot's token was rotated by an operator: connect with the new token")
+                    }
+                    Ok(Some(_)) => None,
+                    Err(e) => {
+                        tracing::warn!(bot, error = %e, "cannot read the bot's record");
+                        None
+                    }
+                };
+                if let Some(why) = revoked {
+                    tracing::info!(bot, reason = why, "session revoked");
+                    ctx.hub.revoke(&bot, why);
+                    let _ = ctx.store.clear_presence(&bot, &ctx.host).await;
+                    return;
+                }
                 if let Err(e) = ctx.store.set_presence(&bot, &ctx.host, ctx.config.presence_ttl).await {
                     tracing::warn!(bot, error = %e, "cannot record presence");
                 }
@@ -337,23 +394,14 @@ async fn keep_presence(ctx: Arc<Ctx>, bot: String, cancel: CancellationToken) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use tonic::metadata::MetadataValue;
-
-    fn md(v: &'static str) -> MetadataMap {
-        let mut m = MetadataMap::new();
-        m.insert("authorization", MetadataValue::from_static(v));
-        m
-    }
 
     #[test]
-    fn bearer_tokens_are_read_and_anything_else_refused() {
-        assert_eq!(bearer_token(&md("Bearer abc")).unwrap(), "abc");
-        assert_eq!(bearer_token(&md("bearer   abc  ")).unwrap(), "abc");
-        for bad in ["abc", "Basic abc", "Bearer ", "Bearer"] {
-            let e = bearer_token(&md(bad)).unwrap_err();
-            assert_eq!(e.code(), tonic::Code::Unauthenticated, "{bad}");
-        }
-        let e = bearer_token(&MetadataMap::new()).unwrap_err();
-        assert!(e.message().contains("missing `authorization"), "{e}");
+    fn names_from_bots_are_bounded_and_printable() {
+        check_text("hello.bot", "my-bot").unwrap();
+        check_text("hello.release", "").unwrap();
+        let long = "x".repeat(MAX_NAME_CHARS + 1);
+        let e = check_text("hello.release", &long).unwrap_err();
+        assert!(e.message().contains("hello.release"), "{e}");
+        assert!(check_text("hello.bot", "a\nb").is_err());
     }
 }

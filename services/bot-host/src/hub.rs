@@ -5,9 +5,14 @@
 //! grace period: a bot that reconnects with `resume_session` gets it back with every pending
 //! request; when the grace runs out, every seat of the session gets `SeatFault{DISCONNECTED}`.
 //!
-//! All state sits behind one mutex that is never held across an `.await`; messages leave it
-//! through unbounded channels (bounded in practice: a seat has at most a few requests in
-//! flight, and a bot that stops reading is cut off by the keepalive).
+//! All state sits behind one mutex that is never held across an `.await`. Messages to a bot
+//! leave through its [`Outbox`](crate::outbox::Outbox), bounded: a bot that stops reading is cut
+//! off. Messages to a seat task leave through an unbounded channel, bounded in practice: a
+//! seat gets one reply per request it forwarded (the route is consumed by the first) and at
+//! most one fault.
+//!
+//! A bot's capacity (`Hello.capacity`) counts tables, not seats: a bot in both farmer seats of
+//! one table uses one slot.
 
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -24,7 +29,7 @@ use tonic::Status;
 use crate::config::wire_ms;
 
 /// Messages to a remote bot's stream.
-pub(crate) type BotTx = mpsc::UnboundedSender<Result<v1::HostToBot, Status>>;
+pub(crate) type BotTx = crate::outbox::Outbox<v1::HostToBot>;
 
 /// What the hub tells a seat task.
 #[derive(Debug)]
@@ -67,8 +72,13 @@ struct Session {
 impl Session {
     fn send(&self, msg: v1::host_to_bot::Msg) {
         if let Some(c) = &self.conn {
-            let _ = c.tx.send(Ok(v1::HostToBot { msg: Some(msg) }));
+            c.tx.send(v1::HostToBot { msg: Some(msg) });
         }
+    }
+
+    /// The tables this session's seats are at.
+    fn tables(&self) -> std::collections::HashSet<&str> {
+        self.seats.values().map(|s| s.table_id.as_str()).collect()
     }
 
     /// Ends the session: every seat gets a fault, the connection (if any) is closed.
@@ -78,7 +88,7 @@ impl Session {
         }
         if let Some(c) = self.conn {
             if let Some(s) = status {
-                let _ = c.tx.send(Err(s));
+                c.tx.fail(s);
             }
             c.cancel.cancel();
         }
@@ -147,6 +157,16 @@ fn fault(kind: v1::VerdictKind, reason: String) -> v1::SeatFault {
     v1::SeatFault {
         kind: kind as i32,
         reason,
+        platform: false,
+    }
+}
+
+/// A fault that is bot-host's, not the bot's (never a verdict).
+fn platform_fault(reason: String) -> v1::SeatFault {
+    v1::SeatFault {
+        kind: v1::VerdictKind::Disconnected as i32,
+        reason,
+        platform: true,
     }
 }
 
@@ -267,7 +287,7 @@ impl Hub {
                 }
             }
             entry.session = Some(Session {
-                id: crate::token::session_id(),
+                id: arena_auth::token::session_id(),
                 release: String::new(),
                 capacity,
                 conn: None,
@@ -280,9 +300,9 @@ impl Hub {
             return Err(Status::internal("the session vanished while connecting"));
         };
         if let Some(old) = session.conn.take() {
-            let _ = old.tx.send(Err(Status::aborted(
+            old.tx.fail(Status::aborted(
                 "this session was resumed on another connection",
-            )));
+            ));
             old.cancel.cancel();
         }
         session.release = hello.release.clone();
@@ -303,16 +323,16 @@ impl Hub {
             keepalive_ms: wire_ms(self.keepalive),
             resumed,
         };
-        let _ = tx.send(Ok(v1::HostToBot {
+        tx.send(v1::HostToBot {
             msg: Some(v1::host_to_bot::Msg::Welcome(welcome)),
-        }));
+        });
         for message in notices {
-            let _ = tx.send(Ok(v1::HostToBot {
+            tx.send(v1::HostToBot {
                 msg: Some(v1::host_to_bot::Msg::Notice(v1::Notice {
                     message,
                     ..Default::default()
                 })),
-            }));
+            });
         }
         session.conn = Some(Conn {
             id: conn_id,
@@ -467,8 +487,13 @@ impl Hub {
                 match entry.session.as_mut() {
                     Some(s) if s.conn.is_some() => {
                         unconnected_since = None;
-                        let free = s.capacity.saturating_sub(s.seats.len());
-                        if position < free
+                        let table = start_msg.as_ref().map_or("", |m| m.table_id.as_str());
+                        let tables = s.tables();
+                        // A seat at a table the bot already plays takes no slot of its own.
+                        let seated_here = tables.contains(table);
+                        let free = s.capacity.saturating_sub(tables.len());
+                        drop(tables);
+                        if (seated_here || position < free)
                             && let Some(start) = start_msg.take()
                         {
                             entry.waiting.retain(|t| *t != ticket);
@@ -584,6 +609,26 @@ impl Hub {
         Self::tidy(&mut bots, bot);
     }
 
+    /// Ends `bot`'s session at once (its token was rotated or it was removed): its seats get
+    /// `SeatFault{DISCONNECTED}` with `reason`, its connection ends with `UNAUTHENTICATED`.
+    /// True if it had a session.
+    pub(crate) fn revoke(&self, bot: &str, reason: &str) -> bool {
+        let mut bots = self.lock();
+        let Some(entry) = bots.get_mut(bot) else {
+            return false;
+        };
+        let Some(session) = entry.session.take() else {
+            return false;
+        };
+        session.end(
+            &fault(v1::VerdictKind::Disconnected, reason.to_string()),
+            Some(Status::unauthenticated(reason.to_string())),
+        );
+        entry.notify();
+        Self::tidy(&mut bots, bot);
+        true
+    }
+
     /// Ends every session (shutdown): seats get `SeatFault{DISCONNECTED}` with `reason`,
     /// connections end with `UNAVAILABLE`. Returns the bots that had a session.
     pub(crate) fn close_all(&self, reason: &str) -> Vec<String> {
@@ -593,7 +638,7 @@ impl Hub {
             if let Some(s) = entry.session.take() {
                 names.push(name.clone());
                 s.end(
-                    &fault(v1::VerdictKind::Disconnected, reason.to_string()),
+                    &platform_fault(reason.to_string()),
                     Some(Status::unavailable(reason.to_string())),
                 );
             }

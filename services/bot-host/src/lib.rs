@@ -7,10 +7,11 @@
 //!   CPU-time and memory limits (see [`program`](crate#bot-programs));
 //! - a **built-in bot** (`expert`, `seed`, `random`, `search:…`, `ladder:K/N`).
 //!
-//! The server also answers gRPC health (both services SERVING until shutdown begins) and
-//! reflection. Use [`serve`] from the command line, or [`BotHost::bind`] then
-//! [`BotHost::run`] to learn the bound port first (tests bind `127.0.0.1:0`). Bot tokens are
-//! issued and hashed by the [`token`] module.
+//! bot-host listens on two ports: the **bot port** (`BotGateway`, health, reflection: the only
+//! one to expose to bots) and the **seat port** (`SeatHost` and health, for referees presenting
+//! the cluster token; internal). Every call passes [`arena_auth::AuthLayer`]. Use [`serve`] from
+//! the command line, or [`BotHost::bind`] then [`BotHost::run`] to learn the bound ports first
+//! (tests bind `127.0.0.1:0`). Bot tokens are issued and hashed by [`arena_auth::token`].
 //!
 //! # Seats
 //!
@@ -81,12 +82,14 @@ mod gateway;
 mod hub;
 mod metrics;
 pub mod observation;
+mod outbox;
 mod program;
 mod seat;
 mod server;
-pub mod token;
 
-pub use config::{BotHostConfig, DEFAULT_PASS_ENV, DecisionLimits, ProcessLimits};
+pub use config::{
+    AuthFailureLimit, BotHostConfig, DEFAULT_PASS_ENV, DecisionLimits, ProcessLimits,
+};
 pub use error::BotHostError;
+pub use gateway::{MAX_CAPACITY, MAX_NAME_CHARS};
 pub use server::{BotHost, serve};
-pub use token::{hash_token, issue_token};

@@ -17,8 +17,6 @@ use std::time::Instant;
 use arena_proto::v1;
 use arena_store::BotKind;
 use ddz_bots::BotSpec;
-use tokio::sync::mpsc;
-use tokio_stream::wrappers::UnboundedReceiverStream;
 use tokio_util::sync::CancellationToken;
 use tonic::{Request, Response, Status, Streaming};
 use tracing::Instrument;
@@ -28,8 +26,11 @@ use crate::metrics::{BotKind as Kind, OpenSeat};
 use crate::server::{Ctx, SeatGuard};
 use crate::{builtin, program};
 
-/// Messages to the referee.
-pub(crate) type SeatTx = mpsc::UnboundedSender<Result<v1::SeatToReferee, Status>>;
+/// Messages to the referee (bounded: a referee that stops reading is cut off).
+pub(crate) type SeatTx = crate::outbox::Outbox<v1::SeatToReferee>;
+
+/// Messages waiting for a referee that is not reading: a seat sends one per request.
+const MAX_QUEUED_TO_REFEREE: usize = 256;
 
 /// The `SeatHost` service.
 pub(crate) struct SeatService {
@@ -38,7 +39,7 @@ pub(crate) struct SeatService {
 
 #[tonic::async_trait]
 impl v1::seat_host_server::SeatHost for SeatService {
-    type SeatStream = UnboundedReceiverStream<Result<v1::SeatToReferee, Status>>;
+    type SeatStream = crate::outbox::OutStream<v1::SeatToReferee>;
 
     async fn seat(
         &self,
@@ -60,7 +61,7 @@ impl v1::seat_host_server::SeatHost for SeatService {
         // The referee's trace context makes this seat a child of the table's decision.
         arena_telemetry::set_parent(&span, request.metadata());
         let inbound = request.into_inner();
-        let (tx, rx) = mpsc::unbounded_channel();
+        let (tx, rx) = crate::outbox::outbox(MAX_QUEUED_TO_REFEREE, "the referee");
         let ctx = Arc::clone(&self.ctx);
         let guard = ctx.seat_started();
         tokio::spawn(
@@ -68,12 +69,12 @@ impl v1::seat_host_server::SeatHost for SeatService {
                 let _guard: SeatGuard = guard;
                 if let Err(status) = run_seat(&ctx, inbound, tx.clone()).await {
                     tracing::info!(code = ?status.code(), message = status.message(), "seat stream refused");
-                    let _ = tx.send(Err(status));
+                    tx.fail(status);
                 }
             }
             .instrument(span),
         );
-        Ok(Response::new(UnboundedReceiverStream::new(rx)))
+        Ok(Response::new(rx))
     }
 }
 
@@ -156,7 +157,7 @@ impl SeatIo {
     }
 
     fn send(&self, msg: v1::seat_to_referee::Msg) {
-        let _ = self.out.send(Ok(v1::SeatToReferee { msg: Some(msg) }));
+        self.out.send(v1::SeatToReferee { msg: Some(msg) });
     }
 
     /// `SeatReady`.
@@ -175,21 +176,38 @@ impl SeatIo {
 
     /// `SeatFault`: bot-host gives up on the bot (the caller then ends the stream).
     pub(crate) fn fault(&self, kind: v1::VerdictKind, reason: impl Into<String>) {
-        let reason = reason.into();
-        tracing::info!(kind = kind.as_str_name(), reason, "seat fault");
-        crate::metrics::fault(kind, self.kind());
-        self.send(v1::seat_to_referee::Msg::Fault(v1::SeatFault {
+        self.forward_fault(v1::SeatFault {
             kind: kind as i32,
-            reason,
-        }));
+            reason: reason.into(),
+            platform: false,
+        });
     }
 
-    /// The fault for a shutdown that did not wait for the table.
-    pub(crate) fn fault_shutdown(&self, host: &str) {
-        self.fault(
-            v1::VerdictKind::Disconnected,
-            format!("bot-host {host} is shutting down and could not wait for this table to finish"),
+    /// Sends `fault` as it is (a bot's fault or the platform's).
+    pub(crate) fn forward_fault(&self, fault: v1::SeatFault) {
+        let kind = v1::VerdictKind::try_from(fault.kind).unwrap_or(v1::VerdictKind::Disconnected);
+        tracing::info!(
+            kind = kind.as_str_name(),
+            reason = fault.reason,
+            platform = fault.platform,
+            "seat fault"
         );
+        if !fault.platform {
+            crate::metrics::fault(kind, self.kind());
+        }
+        self.send(v1::seat_to_referee::Msg::Fault(fault));
+    }
+
+    /// The fault for a shutdown that did not wait for the table: the platform's, so the referee
+    /// opens the seat elsewhere or plays the table again.
+    pub(crate) fn fault_shutdown(&self, host: &str) {
+        self.forward_fault(v1::SeatFault {
+            kind: v1::VerdictKind::Disconnected as i32,
+            reason: format!(
+                "bot-host {host} is shutting down and could not wait for this table to finish"
+            ),
+            platform: true,
+        });
     }
 }
 
@@ -393,9 +411,7 @@ async fn run_remote(ctx: &Arc<Ctx>, mut io: SeatIo, bot: &str) -> Result<(), Sta
     let seated = match while_reading(&mut io, &mut queue, &ctx.closing, acquire).await? {
         Waited::Done(Ok(s)) => s,
         Waited::Done(Err(fault)) => {
-            let kind =
-                v1::VerdictKind::try_from(fault.kind).unwrap_or(v1::VerdictKind::Disconnected);
-            io.fault(kind, fault.reason);
+            io.forward_fault(fault);
             return Ok(());
         }
         Waited::Ended => return Ok(()),
@@ -437,8 +453,7 @@ async fn run_remote(ctx: &Arc<Ctx>, mut io: SeatIo, bot: &str) -> Result<(), Sta
                     }
                 }
                 Some(SeatEvent::Fault(f)) => {
-                    let kind = v1::VerdictKind::try_from(f.kind).unwrap_or(v1::VerdictKind::Disconnected);
-                    io.fault(kind, f.reason);
+                    io.forward_fault(f);
                     return Ok(());
                 }
                 None => {

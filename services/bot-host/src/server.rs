@@ -43,6 +43,8 @@ pub(crate) struct Ctx {
     bot_limits: Mutex<HashMap<String, (u32, Arc<Semaphore>)>>,
     /// The host-wide limit of bot processes.
     processes: Option<Arc<Semaphore>>,
+    /// Failed bot-token attempts per peer.
+    pub(crate) limiter: Arc<arena_auth::FailureLimiter>,
 }
 
 impl Ctx {
@@ -157,7 +159,9 @@ pub struct BotHost {
     config: BotHostConfig,
     store: Arc<dyn Store>,
     listener: tokio::net::TcpListener,
+    seat_listener: tokio::net::TcpListener,
     local_addr: SocketAddr,
+    seat_addr: SocketAddr,
     advertised: String,
 }
 
@@ -165,45 +169,59 @@ impl std::fmt::Debug for BotHost {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("BotHost")
             .field("local_addr", &self.local_addr)
+            .field("seat_addr", &self.seat_addr)
             .field("advertised", &self.advertised)
             .field("store", &self.store.describe())
             .finish_non_exhaustive()
     }
 }
 
+async fn bind(addr: SocketAddr) -> Result<(tokio::net::TcpListener, SocketAddr), BotHostError> {
+    let listener = tokio::net::TcpListener::bind(addr)
+        .await
+        .map_err(|source| BotHostError::Bind { addr, source })?;
+    let local = listener
+        .local_addr()
+        .map_err(|source| BotHostError::Bind { addr, source })?;
+    Ok((listener, local))
+}
+
 impl BotHost {
-    /// Checks `config` and binds its listen address (port 0 picks a free port).
+    /// Checks `config` and binds its two ports (port 0 picks a free port).
     pub async fn bind(
         config: BotHostConfig,
         store: Arc<dyn Store>,
     ) -> Result<BotHost, BotHostError> {
         config.validate()?;
-        let addr = config.listen;
-        let listener = tokio::net::TcpListener::bind(addr)
-            .await
-            .map_err(|source| BotHostError::Bind { addr, source })?;
-        let local_addr = listener
-            .local_addr()
-            .map_err(|source| BotHostError::Bind { addr, source })?;
+        let (listener, local_addr) = bind(config.listen).await?;
+        let (seat_listener, seat_addr) = bind(config.seat_listen).await?;
         let advertised = config
             .advertise
             .clone()
-            .unwrap_or_else(|| local_addr.to_string());
+            .unwrap_or_else(|| format!("http://{seat_addr}"));
         Ok(BotHost {
             config,
             store,
             listener,
+            seat_listener,
             local_addr,
+            seat_addr,
             advertised,
         })
     }
 
-    /// The address the server is bound to.
+    /// The address of the bot port (`BotGateway`).
     pub fn local_addr(&self) -> SocketAddr {
         self.local_addr
     }
 
-    /// The address written to presence records and `SeatReady.host`.
+    /// The address of the seat port (`SeatHost`, for referees with the cluster token).
+    pub fn seat_addr(&self) -> SocketAddr {
+        self.seat_addr
+    }
+
+    /// The address written to presence records and `SeatReady.host`: where referees reach the
+    /// seat port.
     pub fn advertised(&self) -> &str {
         &self.advertised
     }
@@ -213,19 +231,22 @@ impl BotHost {
         &self.config
     }
 
-    /// Serves `BotGateway`, `SeatHost`, gRPC health and reflection until `shutdown` completes,
-    /// then shuts down gracefully: stops accepting connections and streams, tells connected
-    /// bots, gives tables in flight the shutdown grace, faults the seats still open, ends every
-    /// stream, kills bot processes and clears presence records.
+    /// Serves `BotGateway`, gRPC health and reflection on the bot port and `SeatHost` (cluster
+    /// token required) and health on the seat port until `shutdown` completes, then shuts down
+    /// gracefully: stops accepting connections and streams, tells connected bots, gives tables
+    /// in flight the shutdown grace, faults the seats still open, ends every stream, kills bot
+    /// processes and clears presence records.
     pub async fn run(self, shutdown: impl Future<Output = ()> + Send) -> Result<(), BotHostError> {
         let BotHost {
             config,
             store,
             listener,
+            seat_listener,
             local_addr,
+            seat_addr,
             advertised,
         } = self;
-        if local_addr.ip().is_unspecified() && config.advertise.is_none() {
+        if seat_addr.ip().is_unspecified() && config.advertise.is_none() {
             tracing::warn!(
                 %advertised,
                 "advertising an unspecified address: referees on other machines cannot reach it; set advertise"
@@ -242,6 +263,14 @@ impl BotHost {
             n => Some(Arc::new(Semaphore::new(n))),
         };
         let max_message = config.max_message_bytes;
+        let max_from_bot = config.max_bot_message_bytes;
+        let limiter = Arc::new(arena_auth::FailureLimiter::new(
+            config.auth_failures.burst,
+            config.auth_failures.refill,
+        ));
+        let auth = arena_auth::Authenticator::new(None)
+            .with_cluster(config.cluster_token.as_ref())
+            .with_limiter(Arc::clone(&limiter));
         let ctx = Arc::new(Ctx {
             config,
             store,
@@ -252,6 +281,7 @@ impl BotHost {
             seats: watch::Sender::new(0),
             bot_limits: Mutex::new(HashMap::new()),
             processes,
+            limiter,
         });
 
         let (health, health_service) = tonic_health::server::health_reporter();
@@ -262,7 +292,7 @@ impl BotHost {
         let gateway = BotGatewayServer::new(Gateway {
             ctx: Arc::clone(&ctx),
         })
-        .max_decoding_message_size(max_message)
+        .max_decoding_message_size(max_from_bot)
         .max_encoding_message_size(max_message);
         let seats = SeatHostServer::new(SeatService {
             ctx: Arc::clone(&ctx),
@@ -297,14 +327,28 @@ impl BotHost {
                 ctx.drain().await
             })
         };
-        tracing::info!(addr = %local_addr, host = %ctx.host, store = %ctx.store.describe(), "bot-host serving");
+        tracing::info!(addr = %local_addr, seat_addr = %seat_addr, host = %ctx.host, store = %ctx.store.describe(), "bot-host serving");
         let incoming = TcpIncoming::from(listener).with_nodelay(Some(true));
-        let server = Server::builder()
-            .add_service(health_service)
+        let bot_port = Server::builder()
+            .layer(arena_auth::AuthLayer::new(auth.clone()))
+            .add_service(health_service.clone())
             .add_service(reflection)
             .add_service(gateway)
-            .add_service(seats)
             .serve_with_incoming_shutdown(incoming, signal);
+        let seat_incoming = TcpIncoming::from(seat_listener).with_nodelay(Some(true));
+        let seat_stop = stop_accepting.clone();
+        let seat_port = Server::builder()
+            .layer(arena_auth::AuthLayer::new(auth))
+            .add_service(health_service)
+            .add_service(seats)
+            .serve_with_incoming_shutdown(
+                seat_incoming,
+                async move { seat_stop.cancelled().await },
+            );
+        let server = async move {
+            let (a, b) = tokio::join!(bot_port, seat_port);
+            a.and(b)
+        };
         tokio::pin!(server);
         let mut drain = drain;
         let (served, drained) = tokio::select! {

@@ -66,49 +66,77 @@ async fn a_missing_or_wrong_token_is_unauthenticated() {
     let s = refusal(&host, None, vec![hello("alice", 1, "")]).await;
     assert_status(&s, Code::Unauthenticated, "authorization");
     let s = refusal(&host, Some("not-a-token"), vec![hello("alice", 1, "")]).await;
-    assert_status(&s, Code::Unauthenticated, "not valid for bot \"alice\"");
+    assert_status(
+        &s,
+        Code::Unauthenticated,
+        "do not match a registered remote bot",
+    );
 }
 
+/// Whatever is wrong (a wrong token, another bot's token, an unknown bot, a program bot), the
+/// answer is the same, so a bot cannot learn which names are registered; a token still plays
+/// as its own bot.
 #[tokio::test]
-async fn a_token_only_plays_as_its_own_bot() {
+async fn every_failed_login_gets_one_answer_so_names_cannot_be_probed() {
     let host = Host::start(fast_config()).await;
-    host.add_remote("alice", 0).await;
+    let alices = host.add_remote("alice", 0).await;
     let bobs = host.add_remote("bob", 0).await;
-    let s = refusal(&host, Some(&bobs), vec![hello("alice", 1, "")]).await;
-    assert_status(&s, Code::PermissionDenied, "belongs to another bot");
-    // The same token works for its own bot.
+    host.add_program("zq-prog", "python3 bot.py".into(), None, 0, 0)
+        .await;
+    let mut answers = Vec::new();
+    for (token, bot) in [
+        ("not-a-token", "alice"),
+        (bobs.as_str(), "alice"),
+        (alices.as_str(), "mallory"),
+        (alices.as_str(), "zq-prog"),
+        ("unknown", "zq-prog"),
+    ] {
+        let s = refusal(&host, Some(token), vec![hello(bot, 1, "")]).await;
+        assert!(
+            !s.message().contains(bot),
+            "the answer does not echo the name {bot:?}: {s:?}"
+        );
+        answers.push((s.code(), s.message().to_string()));
+    }
+    assert!(
+        answers.windows(2).all(|w| w[0] == w[1]),
+        "one answer for every failure: {answers:?}"
+    );
+    assert_eq!(answers[0].0, Code::Unauthenticated);
     let (_conn, w) = connect(&host, &bobs, "bob", 1, "").await;
     assert_eq!(w.bot, "bob");
 }
 
+/// Guessing tokens is slowed per address: after a burst of failures even the right token waits.
 #[tokio::test]
-async fn unknown_bots_are_refused_with_their_name() {
-    let host = Host::start(fast_config()).await;
+async fn failed_logins_are_limited_per_address() {
+    let host = Host::start(BotHostConfig {
+        auth_failures: arena_bot_host::AuthFailureLimit {
+            burst: 3,
+            refill: Duration::from_secs(3600),
+        },
+        ..fast_config()
+    })
+    .await;
     let token = host.add_remote("alice", 0).await;
-    let s = refusal(&host, Some(&token), vec![hello("mallory", 1, "")]).await;
-    assert_status(
-        &s,
-        Code::NotFound,
-        "hello.bot \"mallory\" is not a registered bot",
-    );
+    for _ in 0..3 {
+        let s = refusal(&host, Some("guess"), vec![hello("alice", 1, "")]).await;
+        assert_eq!(s.code(), Code::Unauthenticated, "{s:?}");
+    }
+    let s = refusal(&host, Some("guess"), vec![hello("alice", 1, "")]).await;
+    assert_status(&s, Code::ResourceExhausted, "too many failed");
+    let s = refusal(&host, Some(&token), vec![hello("alice", 1, "")]).await;
+    assert_status(&s, Code::ResourceExhausted, "retry in");
+}
+
+#[tokio::test]
+async fn unknown_bots_are_refused_to_referees_with_their_name() {
+    let host = Host::start(fast_config()).await;
     let mut seat = seat_stream(&host, vec![open_msg("t", 0, "mallory")])
         .await
         .unwrap();
     let s = seat.error().await;
     assert_status(&s, Code::NotFound, "open.bot \"mallory\"");
-}
-
-#[tokio::test]
-async fn program_bots_cannot_connect() {
-    let host = Host::start(fast_config()).await;
-    let token = host.add_remote("alice", 0).await;
-    host.add_program("prog", "python3 bot.py".into(), None, 0, 0)
-        .await;
-    let s = refusal(&host, Some(&token), vec![hello("prog", 1, "")]).await;
-    // Alice's token used for another bot's name.
-    assert_status(&s, Code::PermissionDenied, "another bot");
-    let s = refusal(&host, Some("unknown"), vec![hello("prog", 1, "")]).await;
-    assert_status(&s, Code::FailedPrecondition, "program bot");
 }
 
 #[tokio::test]

@@ -584,11 +584,25 @@ impl DealLibrary for DealLibraryService {
     }
 }
 
-/// Serves the deal library (with gRPC health and reflection) on `listener` until `shutdown`.
+/// Serves the deal library (with gRPC health and reflection) on `listener` until `shutdown`;
+/// every method is for operators holding a token from the store (see [`serve_with_auth`]).
 pub async fn serve_with_listener(
     listener: tokio::net::TcpListener,
     store: Arc<dyn Store>,
     threads: usize,
+    shutdown: impl std::future::Future<Output = ()> + Send,
+) -> Result<(), ServeError> {
+    let auth = arena_auth::Authenticator::new(Some(store.clone()));
+    serve_with_auth(listener, store, threads, auth, shutdown).await
+}
+
+/// Serves the deal library (with gRPC health and reflection) on `listener` until `shutdown`,
+/// every call decided by `auth` (all of `DealLibrary` is for operators).
+pub async fn serve_with_auth(
+    listener: tokio::net::TcpListener,
+    store: Arc<dyn Store>,
+    threads: usize,
+    auth: arena_auth::Authenticator,
     shutdown: impl std::future::Future<Output = ()> + Send,
 ) -> Result<(), ServeError> {
     let (health, health_service) = tonic_health::server::health_reporter();
@@ -599,6 +613,7 @@ pub async fn serve_with_listener(
         arena_proto::reflection_service().map_err(|e| ServeError::Reflection(e.to_string()))?;
     tracing::info!(addr = ?listener.local_addr().ok(), store = %store.describe(), "deal library starting");
     tonic::transport::Server::builder()
+        .layer(arena_auth::AuthLayer::new(auth))
         .add_service(health_service)
         .add_service(reflection)
         .add_service(DealLibraryService::new(store, threads).into_server())

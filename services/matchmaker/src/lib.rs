@@ -733,6 +733,8 @@ pub struct MatchmakerConfig {
     pub supervise_every: Duration,
     /// Runs the continuous ranked ladder when set.
     pub ladder: Option<ladder::LadderConfig>,
+    /// Who may call what; `None`: operators with a token from the store, spectator reads closed.
+    pub auth: Option<arena_auth::Authenticator>,
 }
 
 impl Default for MatchmakerConfig {
@@ -740,6 +742,7 @@ impl Default for MatchmakerConfig {
         MatchmakerConfig {
             supervise_every: Duration::from_millis(500),
             ladder: None,
+            auth: None,
         }
     }
 }
@@ -782,8 +785,13 @@ pub async fn serve_with_config(
         tracing::info!(?cfg, "ladder running");
         tokio::spawn(ladder::run(store.clone(), cfg, stopped(stop_rx)))
     });
+    let auth = config
+        .auth
+        .clone()
+        .unwrap_or_else(|| arena_auth::Authenticator::new(Some(store.clone())));
     let served = tonic::transport::Server::builder()
         .trace_fn(arena_telemetry::grpc_server_span)
+        .layer(arena_auth::AuthLayer::new(auth))
         .add_service(health_service)
         .add_service(reflection)
         .add_service(MatchmakerService::new(store).into_server())

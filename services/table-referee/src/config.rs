@@ -34,6 +34,11 @@ pub struct RefereeConfig {
     /// How long a remote seat may wait for bot-host's `SeatReady` (a bot at capacity waits for a
     /// free slot); past it the seat is disconnected. The job is kept alive meanwhile.
     pub seat_open_timeout: Duration,
+    /// The cluster token presented to bot-host's seat port.
+    pub cluster_token: Option<arena_auth::Secret>,
+    /// The bootstrap operator token the `TableReferee` service accepts besides the operator
+    /// tokens in the store.
+    pub operator_token: Option<arena_auth::Secret>,
 }
 
 impl Default for RefereeConfig {
@@ -48,6 +53,8 @@ impl Default for RefereeConfig {
             shutdown_grace: Duration::from_secs(30),
             poll_interval: Duration::from_secs(1),
             seat_open_timeout: Duration::from_secs(30),
+            cluster_token: None,
+            operator_token: None,
         }
     }
 }

@@ -102,6 +102,10 @@ pub async fn serve_with_listener(
         tonic::transport::Server::builder()
             .tcp_nodelay(true)
             .trace_fn(arena_telemetry::grpc_server_span)
+            .layer(arena_auth::AuthLayer::new(
+                arena_auth::Authenticator::new(Some(store.clone()))
+                    .with_bootstrap(config.operator_token.as_ref()),
+            ))
             .add_service(health_service)
             .add_service(reflection)
             .add_service(RefereeService::new(store).into_server())
@@ -157,6 +161,7 @@ pub async fn run_table(
     let opts = RunOptions {
         referee: config.referee_id.clone(),
         open_timeout: config.seat_open_timeout,
+        seat_token: config.cluster_token.clone(),
         ..RunOptions::default()
     };
     arena_table::run_table(job, &opts, &dialer).await

@@ -68,6 +68,7 @@ pub(crate) fn store_status(e: StoreError) -> Status {
         StoreError::Unavailable(m) => Status::unavailable(format!("store unavailable: {m}")),
         StoreError::Invalid(m) => Status::invalid_argument(m),
         e @ StoreError::Corrupt { .. } => Status::internal(e.to_string()),
+        e @ StoreError::DataLoss(_) => Status::data_loss(e.to_string()),
     }
 }
 

@@ -63,6 +63,7 @@ impl Ctx {
                 referee: config.referee_id.clone(),
                 open_timeout: config.seat_open_timeout,
                 close_timeout: Duration::from_secs(1),
+                seat_token: config.cluster_token.clone(),
             },
             dialer: PresenceDialer::new(Some(store.clone()), hosts),
             config,

@@ -363,16 +363,40 @@ async fn the_grpc_services_submit_report_check_health_and_reflect() {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     let (stop, rx) = oneshot::channel::<()>();
+    let operator = arena_auth::Secret::new("referee-test-operator");
     let server = tokio::spawn(serve_with_listener(
         listener,
-        config("r-grpc"),
+        RefereeConfig {
+            operator_token: Some(operator.clone()),
+            ..config("r-grpc")
+        },
         store.clone(),
         async {
             let _ = rx.await;
         },
     ));
     let url = format!("http://{addr}");
-    let mut client = TableRefereeClient::connect(url.clone()).await.unwrap();
+    let channel = tonic::transport::Endpoint::from_shared(url.clone())
+        .unwrap()
+        .connect()
+        .await
+        .unwrap();
+    // Without a token every method is refused.
+    let mut anonymous = TableRefereeClient::new(channel.clone());
+    let refused = anonymous
+        .get_result(v1::GetTableRequest {
+            table_id: "x".into(),
+        })
+        .await
+        .unwrap_err();
+    assert_eq!(refused.code(), tonic::Code::Unauthenticated, "{refused:?}");
+    let refused = anonymous
+        .submit_table(v1::SubmitTableRequest { job: None })
+        .await
+        .unwrap_err();
+    assert_eq!(refused.code(), tonic::Code::Unauthenticated, "{refused:?}");
+    let mut client =
+        TableRefereeClient::with_interceptor(channel, arena_auth::Bearer::new(Some(&operator)));
 
     // Bad requests: INVALID_ARGUMENT naming the field.
     let submit = |j: Option<v1::TableJob>| v1::SubmitTableRequest { job: j };

@@ -226,6 +226,7 @@ impl SeatHost for FakeHost {
                 send(v1::seat_to_referee::Msg::Fault(v1::SeatFault {
                     kind: v1::VerdictKind::Crashed as i32,
                     reason: "the bot program could not be started: no such file".into(),
+                    platform: false,
                 }))
                 .await;
                 return;
@@ -278,6 +279,7 @@ impl SeatHost for FakeHost {
                         send(v1::seat_to_referee::Msg::Fault(v1::SeatFault {
                             kind: v1::VerdictKind::Crashed as i32,
                             reason: "the bot program exited with status 3".into(),
+                            platform: false,
                         }))
                         .await
                     }

@@ -6,7 +6,8 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use arena_bot_host::{BotHost, BotHostConfig, BotHostError, issue_token};
+use arena_auth::token::issue_token;
+use arena_bot_host::{BotHost, BotHostConfig, BotHostError};
 use arena_proto::convert::{DdzDecision, ddz_action, ddz_decision, ddz_observation};
 use arena_proto::v1;
 use arena_proto::v1::bot_gateway_client::BotGatewayClient;
@@ -32,11 +33,13 @@ pub async fn within<T>(what: &str, f: impl Future<Output = T>) -> T {
 /// A running bot-host.
 pub struct Host {
     pub addr: std::net::SocketAddr,
+    pub seat_addr: std::net::SocketAddr,
+    pub cluster_token: String,
     pub advertised: String,
     pub store: Arc<EmbeddedStore>,
     stop: Option<oneshot::Sender<()>>,
     task: Option<JoinHandle<Result<(), BotHostError>>>,
-    _dir: tempfile::TempDir,
+    _dir: Option<tempfile::TempDir>,
 }
 
 /// A configuration with short timers, for tests.
@@ -56,14 +59,36 @@ impl Host {
     pub async fn start(config: BotHostConfig) -> Host {
         let dir = tempfile::tempdir().expect("a temporary directory");
         let store = Arc::new(EmbeddedStore::open(dir.path()).expect("an embedded store"));
+        Host::start_with(config, store, Some(dir)).await
+    }
+
+    /// Starts a second bot-host on `other`'s store (a cluster of two).
+    pub async fn start_sharing(config: BotHostConfig, other: &Host) -> Host {
+        Host::start_with(config, Arc::clone(&other.store), None).await
+    }
+
+    async fn start_with(
+        config: BotHostConfig,
+        store: Arc<EmbeddedStore>,
+        dir: Option<tempfile::TempDir>,
+    ) -> Host {
+        let loopback = BotHostConfig::loopback();
         let config = BotHostConfig {
-            listen: BotHostConfig::loopback().listen,
+            listen: loopback.listen,
+            seat_listen: loopback.seat_listen,
             ..config
         };
+        let cluster_token = config
+            .cluster_token
+            .as_ref()
+            .expect("the test configuration has a cluster token")
+            .expose()
+            .to_string();
         let host = BotHost::bind(config, Arc::clone(&store) as Arc<dyn Store>)
             .await
             .expect("bot-host binds");
         let addr = host.local_addr();
+        let seat_addr = host.seat_addr();
         let advertised = host.advertised().to_string();
         let (stop, stopped) = oneshot::channel::<()>();
         let task = tokio::spawn(host.run(async move {
@@ -71,6 +96,8 @@ impl Host {
         }));
         Host {
             addr,
+            seat_addr,
+            cluster_token,
             advertised,
             store,
             stop: Some(stop),
@@ -79,8 +106,22 @@ impl Host {
         }
     }
 
+    /// The bot port.
     pub fn url(&self) -> String {
         format!("http://{}", self.addr)
+    }
+
+    /// The seat port.
+    pub fn seat_url(&self) -> String {
+        format!("http://{}", self.seat_addr)
+    }
+
+    /// Stops the server at once, as a crash would: no drain, presence records left behind.
+    pub fn kill(&mut self) {
+        self.stop.take();
+        if let Some(task) = self.task.take() {
+            task.abort();
+        }
     }
 
     /// Starts the shutdown; [`Host::stopped`] waits for its end.
@@ -372,7 +413,9 @@ pub fn open_msg(table_id: &str, seat: u32, bot: &str) -> v1::RefereeToSeat {
 
 /// Opens a seat stream sending `first` (normally an open message) with W3C trace context.
 pub async fn seat_stream(host: &Host, first: Vec<v1::RefereeToSeat>) -> Result<SeatConn, Status> {
-    let mut client = SeatHostClient::connect(host.url()).await.expect("connects");
+    let mut client = SeatHostClient::connect(host.seat_url())
+        .await
+        .expect("connects");
     let (tx, rx) = mpsc::channel(64);
     let (mut table_id, mut seat) = (String::new(), 0);
     for m in first {
@@ -386,6 +429,12 @@ pub async fn seat_stream(host: &Host, first: Vec<v1::RefereeToSeat>) -> Result<S
     req.metadata_mut().insert(
         "traceparent",
         "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
+            .parse()
+            .expect("ascii"),
+    );
+    req.metadata_mut().insert(
+        "authorization",
+        format!("Bearer {}", host.cluster_token)
             .parse()
             .expect("ascii"),
     );

@@ -250,6 +250,27 @@ impl Store for Faulty {
         self.check()?;
         self.inner.records(kind).await
     }
+    async fn delete_record(&self, kind: &str, key: &str) -> StoreResult<bool> {
+        self.check()?;
+        self.inner.delete_record(kind, key).await
+    }
+    async fn remove_bot(&self, name: &str) -> StoreResult<bool> {
+        self.check()?;
+        self.inner.remove_bot(name).await
+    }
+    async fn claim_presence(
+        &self,
+        bot: &str,
+        host: &str,
+        ttl: Duration,
+    ) -> StoreResult<Option<String>> {
+        self.check()?;
+        self.inner.claim_presence(bot, host, ttl).await
+    }
+    async fn resume_jobs(&self, consumer: &str, max: usize) -> StoreResult<Vec<JobEntry>> {
+        self.check()?;
+        self.inner.resume_jobs(consumer, max).await
+    }
 }
 
 /// A bot-host whose every bot answers with the first legal action.

@@ -1,8 +1,10 @@
-//! Bot tokens: issued once to a bot's owner, stored only as a SHA-256 hash.
+//! Tokens: issued once to their owner, stored only as a SHA-256 hash.
 //!
-//! A token is 32 bytes from the operating system's random source, written in URL-safe base64
+//! A bot token is 32 bytes from the operating system's random source, written in URL-safe base64
 //! without padding (43 characters). The store keeps [`hash_token`] of it
-//! (`BotRecord::token_sha256`); a remote bot presents the token as `authorization: Bearer <token>`.
+//! (`BotRecord::token_sha256`); a remote bot presents the token as `authorization: Bearer <token>`
+//! and names itself in its `Hello`, so checking it costs one store read and one hash. Operator
+//! tokens ([`crate::operators`]) carry their own id for the same reason.
 
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
@@ -19,9 +21,7 @@ pub struct TokenError(getrandom::Error);
 /// A new token and its hash: `(token, sha256_hex)`. Give the token to the bot's owner (it is
 /// shown once) and store only the hash.
 pub fn issue_token() -> Result<(String, String), TokenError> {
-    let mut bytes = [0u8; TOKEN_BYTES];
-    getrandom::fill(&mut bytes).map_err(TokenError)?;
-    let token = URL_SAFE_NO_PAD.encode(bytes);
+    let token = random_text(TOKEN_BYTES)?;
     let hash = hash_token(&token);
     Ok((token, hash))
 }
@@ -46,7 +46,7 @@ pub fn token_matches(token: &str, sha256_hex: &str) -> bool {
 }
 
 /// Random characters for session ids (shorter than tokens; they are not secrets).
-pub(crate) fn session_id() -> String {
+pub fn session_id() -> String {
     let mut bytes = [0u8; 12];
     if getrandom::fill(&mut bytes).is_err() {
         // Session ids only need to be unique on this host, not secret.
@@ -57,6 +57,13 @@ pub(crate) fn session_id() -> String {
         bytes.copy_from_slice(&nanos.to_le_bytes()[..12]);
     }
     format!("s-{}", URL_SAFE_NO_PAD.encode(bytes))
+}
+
+/// `n` random bytes from the operating system, as URL-safe base64 without padding.
+pub fn random_text(n: usize) -> Result<String, TokenError> {
+    let mut bytes = vec![0u8; n];
+    getrandom::fill(&mut bytes).map_err(TokenError)?;
+    Ok(URL_SAFE_NO_PAD.encode(bytes))
 }
 
 fn hex(bytes: &[u8]) -> String {

@@ -1,0 +1,61 @@
+//! What every client command shares: connecting to a role, sending the operator token, and
+//! saying what to do when a call is refused.
+
+use std::path::PathBuf;
+
+use anyhow::{Context, Result};
+use arena_auth::Bearer;
+use clap::Args;
+use tonic::service::interceptor::InterceptedService;
+use tonic::transport::Channel;
+
+/// Where a client finds its operator token: `ARENA_OPERATOR_TOKEN`, else the token `arena
+/// standalone` wrote to its data directory.
+#[derive(Args, Clone, Debug)]
+pub struct ClientAuth {
+    /// The data directory of the `arena standalone` to talk to, whose `operator.token` is sent
+    /// unless ARENA_OPERATOR_TOKEN is set.
+    #[arg(
+        long = "data-dir",
+        env = "ARENA_DATA_DIR",
+        default_value = "arena-data"
+    )]
+    pub data_dir: PathBuf,
+}
+
+impl ClientAuth {
+    /// The interceptor sending the operator token found (or nothing).
+    pub fn bearer(&self) -> Bearer {
+        Bearer::new(arena_auth::discover_operator_token(&self.data_dir).as_ref())
+    }
+}
+
+/// A channel with the operator token on every call.
+pub type Authed = InterceptedService<Channel, Bearer>;
+
+/// Connects to the `what` at `url`, carrying the operator token of `auth`.
+pub async fn connect(url: &str, what: &str, auth: &ClientAuth) -> Result<Authed> {
+    let channel = tonic::transport::Endpoint::from_shared(url.to_string())
+        .with_context(|| format!("{url:?} is not a valid address for the {what}"))?
+        .connect()
+        .await
+        .with_context(|| {
+            format!(
+                "connecting to the {what} at {url}: is `arena standalone` (or the {what} role) running there?"
+            )
+        })?;
+    Ok(InterceptedService::new(channel, auth.bearer()))
+}
+
+/// A refused call as an error that says what to do about it.
+pub fn status(s: tonic::Status) -> anyhow::Error {
+    let hint = match s.code() {
+        tonic::Code::Unauthenticated => {
+            "; this needs an operator token: set ARENA_OPERATOR_TOKEN (from `arena operators add NAME`), \
+             or point --data-dir at the directory of the `arena standalone` you talk to"
+        }
+        tonic::Code::PermissionDenied => "; this token may not call this method",
+        _ => "",
+    };
+    anyhow::anyhow!("{} ({:?}){hint}", s.message(), s.code())
+}
