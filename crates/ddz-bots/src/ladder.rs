@@ -30,10 +30,13 @@ pub fn noise_at(level: u32, levels: u32) -> f64 {
     (f64::from(levels - level) / f64::from(levels - 1)).powi(2)
 }
 
+/// The most levels a ladder may have.
+pub const MAX_LEVELS: u32 = 1_000;
+
 impl LadderBot {
     /// Level `level` of `levels` (1-based). `None` unless `1 ≤ level ≤ levels` and `levels ≥ 2`.
     pub fn new(level: u32, levels: u32) -> Option<LadderBot> {
-        if levels < 2 || level == 0 || level > levels {
+        if !(2..=MAX_LEVELS).contains(&levels) || level == 0 || level > levels {
             return None;
         }
         Some(LadderBot {

@@ -13,10 +13,10 @@ pub mod runner;
 mod search;
 mod spec;
 
-pub use ladder::LadderBot;
+pub use ladder::{LadderBot, MAX_LEVELS};
 pub use random::RandomBot;
 pub use rule::{RuleBot, bid_points, points_to_bid};
-pub use search::{SearchBot, SearchConfig};
+pub use search::{MAX_CANDIDATES, MAX_ROLLOUTS, MAX_SAMPLES, SearchBot, SearchConfig};
 pub use spec::BotSpec;
 
 use ddz::{Move, MoveList, Observation};

@@ -35,8 +35,17 @@ impl Default for SearchConfig {
     }
 }
 
+/// Most sampled deals per decision a search bot may be given.
+pub const MAX_SAMPLES: u32 = 2_000;
+/// Most candidate moves per decision.
+pub const MAX_CANDIDATES: u32 = 64;
+/// Most rollouts (samples × candidates) per decision: about a second of one core, so a
+/// decision always ends long before any hard cap and a shutdown is never held up for long.
+pub const MAX_ROLLOUTS: u32 = 20_000;
+
 impl SearchConfig {
-    /// Parses `samples=40,candidates=16,objective=wp` (any subset, any order).
+    /// Parses `samples=40,candidates=16,objective=wp` (any subset, any order). Budgets beyond
+    /// [`MAX_SAMPLES`], [`MAX_CANDIDATES`] or [`MAX_ROLLOUTS`] are refused, naming the limit.
     pub fn parse(params: &str) -> Result<SearchConfig, String> {
         let mut c = SearchConfig::default();
         for kv in params.split(',').map(str::trim).filter(|s| !s.is_empty()) {
@@ -58,6 +67,26 @@ impl SearchConfig {
                     ));
                 }
             }
+        }
+        if c.samples > MAX_SAMPLES {
+            return Err(format!(
+                "search samples={} is more than the most allowed, {MAX_SAMPLES}",
+                c.samples
+            ));
+        }
+        if c.candidates > MAX_CANDIDATES {
+            return Err(format!(
+                "search candidates={} is more than the most allowed, {MAX_CANDIDATES}",
+                c.candidates
+            ));
+        }
+        if c.samples * c.candidates > MAX_ROLLOUTS {
+            return Err(format!(
+                "search samples={} × candidates={} is {} rollouts per decision, more than the most allowed, {MAX_ROLLOUTS}",
+                c.samples,
+                c.candidates,
+                c.samples * c.candidates
+            ));
         }
         Ok(c)
     }
@@ -265,6 +294,21 @@ impl Bot for SearchBot {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn budgets_are_capped_naming_the_limit() {
+        for bad in [
+            "samples=4000000000",
+            "samples=2001",
+            "candidates=65",
+            "samples=2000,candidates=64",
+        ] {
+            let e = SearchConfig::parse(bad).unwrap_err();
+            assert!(e.contains("most allowed"), "{bad}: {e}");
+        }
+        SearchConfig::parse("samples=100,candidates=24").unwrap();
+        SearchConfig::parse("samples=2000,candidates=10").unwrap();
+    }
 
     #[test]
     fn parses_parameters() {

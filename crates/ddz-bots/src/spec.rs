@@ -41,7 +41,11 @@ impl FromStr for BotSpec {
             "search" => SearchConfig::parse(params).map(BotSpec::Search),
             "ladder" => {
                 let bad = || {
-                    format!("ladder bots are named ladder:K/N with 1 ≤ K ≤ N and N ≥ 2, got {s:?}")
+                    format!(
+                        "ladder bots are named ladder:K/N with 1 ≤ K ≤ N and 2 ≤ N ≤ {}, got {:?}",
+                        crate::ladder::MAX_LEVELS,
+                        cut(s)
+                    )
                 };
                 let (k, n) = params.split_once('/').ok_or_else(bad)?;
                 let level: u32 = k.trim().parse().map_err(|_| bad())?;
@@ -52,9 +56,18 @@ impl FromStr for BotSpec {
             "cmd" if !params.trim().is_empty() => Ok(BotSpec::Cmd(params.trim().to_string())),
             "cmd" => Err("cmd: needs a program, e.g. cmd:python3 bot.py".into()),
             _ => Err(format!(
-                "unknown bot {s:?} (random, seed, expert, search[:samples=N,candidates=N], ladder:K/N, cmd:PROGRAM)"
+                "unknown bot {:?} (random, seed, expert, search[:samples=N,candidates=N], ladder:K/N, cmd:PROGRAM)",
+                cut(s)
             )),
         }
+    }
+}
+
+/// A user's bot name, cut for an error message.
+fn cut(s: &str) -> String {
+    match s.char_indices().nth(80) {
+        None => s.to_string(),
+        Some((end, _)) => format!("{}…", &s[..end]),
     }
 }
 

@@ -47,6 +47,7 @@ use ddz::{Deal, Scoring};
 pub mod conformance;
 pub mod embedded;
 pub mod redis;
+pub mod visibility;
 
 pub use self::embedded::EmbeddedStore;
 pub use self::redis::RedisStore;

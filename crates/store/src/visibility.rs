@@ -1,0 +1,92 @@
+//! What the roles agree on so that no card a table still holds is served to anyone, operators
+//! included (see `docs/security.md`).
+//!
+//! - **Deal groups.** Tables that share a deal (a duplicate round, a table and its seat-rotated
+//!   twin, a ladder pair) carry the same [`DEAL_GROUP_LABEL`] in their job; the creator records
+//!   the group's tables ([`put_deal_group`], record kind [`DEAL_GROUP_KIND`]) before enqueueing
+//!   them. A table's result or replay holds its deal, so it is served only once every table of
+//!   its group has a result ([`group_state`]).
+//! - **Ended competitions.** A competition's claimed deals are dealt over its whole life; they are
+//!   served (by the deal library) only once it has ended ([`mark_ended`], record kind
+//!   [`ENDED_KIND`], whose value is the final state). [`held_deals`] lists the deals that are off
+//!   limits now. A referee plays no table of a cancelled competition ([`ended_state`]).
+
+use std::collections::{BTreeSet, HashSet};
+
+use crate::{Store, StoreError, StoreResult};
+
+/// The job label naming a table's deal group.
+pub const DEAL_GROUP_LABEL: &str = "deal_group";
+/// Record kind of deal groups: key = group, value = JSON list of table ids.
+pub const DEAL_GROUP_KIND: &str = "deal-group";
+/// Record kind of ended competitions: key = competition, value = its final state
+/// (`finished`, `cancelled`, `failed`).
+pub const ENDED_KIND: &str = "competition-ended";
+
+/// Records that the tables `table_ids` share the deal of `group`.
+pub async fn put_deal_group(
+    store: &dyn Store,
+    group: &str,
+    table_ids: &[String],
+) -> StoreResult<()> {
+    let value = serde_json::to_vec(table_ids)
+        .map_err(|e| StoreError::Invalid(format!("deal group {group}: {e}")))?;
+    store.put_record(DEAL_GROUP_KIND, group, &value).await
+}
+
+/// Where a deal group stands.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GroupState {
+    /// Every table of the group has a result: its deal may be shown.
+    Finished,
+    /// This table of the group is still to be played (or being played).
+    Playing(String),
+    /// The group has no record: nobody can tell, so its deal stays hidden.
+    Unknown,
+}
+
+/// Where `group` stands.
+pub async fn group_state(store: &dyn Store, group: &str) -> StoreResult<GroupState> {
+    let Some(bytes) = store.record(DEAL_GROUP_KIND, group).await? else {
+        return Ok(GroupState::Unknown);
+    };
+    let tables: Vec<String> = crate::decode(|| format!("{DEAL_GROUP_KIND}/{group}"), &bytes)?;
+    for t in tables {
+        if store.result(&t).await?.is_none() {
+            return Ok(GroupState::Playing(t));
+        }
+    }
+    Ok(GroupState::Finished)
+}
+
+/// Records that `competition` ended in `state`.
+pub async fn mark_ended(store: &dyn Store, competition: &str, state: &str) -> StoreResult<()> {
+    store
+        .put_record(ENDED_KIND, competition, state.as_bytes())
+        .await
+}
+
+/// The final state of `competition` if it has ended.
+pub async fn ended_state(store: &dyn Store, competition: &str) -> StoreResult<Option<String>> {
+    Ok(store
+        .record(ENDED_KIND, competition)
+        .await?
+        .map(|v| String::from_utf8_lossy(&v).into_owned()))
+}
+
+/// The deal ids claimed by competitions that have not ended: dealt, or still to be dealt.
+pub async fn held_deals(store: &dyn Store) -> StoreResult<HashSet<String>> {
+    let ended: BTreeSet<String> = store
+        .records(ENDED_KIND)
+        .await?
+        .into_iter()
+        .map(|(k, _)| k)
+        .collect();
+    Ok(store
+        .used_deals()
+        .await?
+        .into_iter()
+        .filter(|(_, holder)| !ended.contains(holder))
+        .map(|(id, _)| id)
+        .collect())
+}
