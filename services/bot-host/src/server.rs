@@ -43,6 +43,8 @@ pub(crate) struct Ctx {
     bot_limits: Mutex<HashMap<String, (u32, Arc<Semaphore>)>>,
     /// The host-wide limit of bot processes.
     processes: Option<Arc<Semaphore>>,
+    /// The sandbox bot programs run in.
+    pub(crate) sandbox: arena_sandbox::Sandbox,
 }
 
 impl Ctx {
@@ -242,6 +244,11 @@ impl BotHost {
             n => Some(Arc::new(Semaphore::new(n))),
         };
         let max_message = config.max_message_bytes;
+        let sandbox = config.sandbox();
+        tracing::info!(%sandbox, limits = %config.processes.limits, "bot programs' sandbox");
+        for warning in sandbox.warnings() {
+            tracing::warn!(%warning, "bot programs are not fully sandboxed");
+        }
         let ctx = Arc::new(Ctx {
             config,
             store,
@@ -252,6 +259,7 @@ impl BotHost {
             seats: watch::Sender::new(0),
             bot_limits: Mutex::new(HashMap::new()),
             processes,
+            sandbox,
         });
 
         let (health, health_service) = tonic_health::server::health_reporter();

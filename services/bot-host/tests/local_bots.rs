@@ -48,12 +48,39 @@ fn process_gone(pid: u32) -> bool {
     }
 }
 
-async fn wait_gone(pid: u32) {
-    within(&format!("process {pid} to end"), async {
-        while !process_gone(pid) {
-            tokio::time::sleep(Duration::from_millis(20)).await;
-        }
-    })
+/// A working directory for a program bot: a fresh one the sandboxed program (which runs as
+/// `nobody` when the tests run as root) may write its log in.
+fn program_dir() -> tempfile::TempDir {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o777)).unwrap();
+    dir
+}
+
+/// The living processes working in `dir`. A sandboxed program numbers its processes in a PID
+/// namespace of its own, so the pids it logs mean nothing here; its working directory does.
+fn processes_in(dir: &Path) -> Vec<u32> {
+    let dir = dir.canonicalize().unwrap();
+    std::fs::read_dir("/proc")
+        .unwrap()
+        .filter_map(|e| e.ok()?.file_name().to_str()?.parse::<u32>().ok())
+        .filter(|&pid| {
+            std::fs::read_link(format!("/proc/{pid}/cwd")).is_ok_and(|cwd| cwd == dir)
+                && !process_gone(pid)
+        })
+        .collect()
+}
+
+/// Waits until no process works in `dir`.
+async fn wait_none_in(dir: &Path) {
+    within(
+        &format!("the processes in {} to end", dir.display()),
+        async {
+            while !processes_in(dir).is_empty() {
+                tokio::time::sleep(Duration::from_millis(20)).await;
+            }
+        },
+    )
     .await;
 }
 
@@ -87,7 +114,7 @@ async fn seat_with_first_request(host: &Host, bot: &str, hard_cap_ms: u32) -> Se
 #[tokio::test]
 async fn a_program_bot_plays_a_whole_table_in_its_working_directory() {
     let host = Host::start(fast_config()).await;
-    let dir = tempfile::tempdir().unwrap();
+    let dir = program_dir();
     host.add_program(
         "prog",
         line_bot("first transcript.txt"),
@@ -141,7 +168,9 @@ async fn a_program_bot_plays_a_whole_table_in_its_working_directory() {
     let s = &outcome.scores;
     let end = format!("end {winner} {} {} {}", s[0], s[1], s[2]);
     assert_eq!(lines[lines.len() - 2..], [end.as_str(), "bye"], "{text}");
-    wait_gone(logged_pid(&text, "pid")).await;
+    // In its sandbox it was the first process of a PID namespace of its own.
+    assert_eq!(logged_pid(&text, "pid"), 1);
+    wait_none_in(dir.path()).await;
 }
 
 #[tokio::test]
@@ -257,7 +286,7 @@ async fn a_silent_program_is_given_up_after_the_hard_cap_and_its_process_group_k
         ..fast_config()
     })
     .await;
-    let dir = tempfile::tempdir().unwrap();
+    let dir = program_dir();
     host.add_program(
         "sleeper",
         line_bot("spawn log.txt"),
@@ -285,14 +314,14 @@ async fn a_silent_program_is_given_up_after_the_hard_cap_and_its_process_group_k
     assert!(started.elapsed() >= Duration::from_millis(1200));
     seat.ended().await;
     let log = wait_for_line(&dir.path().join("log.txt"), "ask bid").await;
-    wait_gone(logged_pid(&log, "pid")).await;
-    wait_gone(logged_pid(&log, "child")).await;
+    assert!(log.lines().any(|l| l.starts_with("child ")), "{log}");
+    wait_none_in(dir.path()).await;
 }
 
 #[tokio::test]
 async fn a_table_that_ends_kills_a_program_that_does_not_leave() {
     let host = Host::start(fast_config()).await;
-    let dir = tempfile::tempdir().unwrap();
+    let dir = program_dir();
     host.add_program(
         "sleeper",
         line_bot("spawn log.txt"),
@@ -303,10 +332,14 @@ async fn a_table_that_ends_kills_a_program_that_does_not_leave() {
     .await;
     let mut seat = seat_with_first_request(&host, "sleeper", 30_000).await;
     let log = wait_for_line(&dir.path().join("log.txt"), "ask bid").await;
+    assert!(log.lines().any(|l| l.starts_with("child ")), "{log}");
+    assert!(
+        processes_in(dir.path()).len() >= 2,
+        "the program and its child"
+    );
     seat.close(None).await;
     seat.ended().await;
-    wait_gone(logged_pid(&log, "pid")).await;
-    wait_gone(logged_pid(&log, "child")).await;
+    wait_none_in(dir.path()).await;
 }
 
 #[tokio::test]
