@@ -88,6 +88,7 @@ mod seat;
 mod server;
 pub mod token;
 
+pub use arena_sandbox::{DEFAULT_PATH as SANDBOX_PATH, Isolation, Limits, Policy};
 pub use config::{BotHostConfig, DEFAULT_PASS_ENV, DecisionLimits, ProcessLimits};
 pub use error::BotHostError;
 pub use server::{BotHost, serve};
