@@ -137,7 +137,7 @@ async fn a_program_bot_plays_a_whole_table_in_its_working_directory() {
     // The program was told the whole game, its result and goodbye, then it exited.
     let transcript_path = dir.path().join("transcript.txt");
     let text = wait_for_line(&transcript_path, "bye").await;
-    let lines: Vec<&str> = text.lines().skip(4).collect();
+    let lines: Vec<&str> = text.lines().skip(6).collect();
     assert_eq!(
         &lines[..3],
         ["game 1", "rules competition", "seat 0"],
@@ -168,8 +168,11 @@ async fn a_program_bot_plays_a_whole_table_in_its_working_directory() {
     let s = &outcome.scores;
     let end = format!("end {winner} {} {} {}", s[0], s[1], s[2]);
     assert_eq!(lines[lines.len() - 2..], [end.as_str(), "bye"], "{text}");
-    // In its sandbox it was the first process of a PID namespace of its own.
+    // In its sandbox it was the first process of a PID namespace of its own, saw no process
+    // of the host's and read nothing of bot-host's environment or command line.
     assert_eq!(logged_pid(&text, "pid"), 1);
+    assert_eq!(logged("procs"), "1", "{text}");
+    assert_eq!(logged("leaks"), "0", "{text}");
     wait_none_in(dir.path()).await;
 }
 
@@ -214,6 +217,53 @@ async fn a_program_over_its_cpu_limit_is_killed_and_reported() {
     assert!(fault.reason.contains("SIGXCPU"), "{}", fault.reason);
     assert!(fault.reason.contains("CPU time 1 s"), "{}", fault.reason);
     seat.ended().await;
+}
+
+#[tokio::test]
+async fn a_bot_record_cannot_raise_the_hosts_limits() {
+    let mut config = fast_config();
+    config.processes.limits.cpu_seconds = 1;
+    let host = Host::start(config).await;
+    host.add_program("spinner", line_bot("busy"), None, 30, 0)
+        .await;
+    let mut seat = seat_with_first_request(&host, "spinner", 30_000).await;
+    let fault = seat.fault().await;
+    assert!(
+        fault
+            .reason
+            .contains("it used up its CPU-time limit of 1 s"),
+        "{}",
+        fault.reason
+    );
+    assert!(
+        fault.reason.contains("its limits: CPU time 1 s"),
+        "{}",
+        fault.reason
+    );
+}
+
+#[tokio::test]
+async fn a_program_past_its_wall_time_is_killed_and_the_verdict_says_so() {
+    let mut config = fast_config();
+    config.processes.limits.wall_seconds = 1;
+    let host = Host::start(config).await;
+    host.add_program("sleeper", line_bot("silent"), None, 0, 0)
+        .await;
+    let mut seat = seat_with_first_request(&host, "sleeper", 30_000).await;
+    let fault = seat.fault().await;
+    assert_eq!(
+        fault.kind,
+        v1::VerdictKind::Crashed as i32,
+        "{}",
+        fault.reason
+    );
+    assert!(
+        fault
+            .reason
+            .contains("SIGALRM): it outlived its wall-time limit of 1 s"),
+        "{}",
+        fault.reason
+    );
 }
 
 #[tokio::test]
