@@ -254,3 +254,40 @@ fn a_missing_working_directory_is_an_error_naming_it() {
         .unwrap_err();
     assert!(e.to_string().contains("/nonexistent/arena-workdir"), "{e}");
 }
+
+#[test]
+fn as_root_without_a_user_namespace_the_other_namespaces_still_isolate() {
+    // What a kernel that refuses user namespaces leaves a root caller.
+    let full = sandbox();
+    if !full.layers().drops_root {
+        return; // Only root can have namespaces without a user namespace.
+    }
+    let layers = arena_sandbox::Layers {
+        user_ns: false,
+        ..full.layers()
+    };
+    let s = Sandbox::with_layers(Policy::default(), layers);
+    let dir = workdir(&s);
+    let ran = run(
+        &s,
+        &Limits::HOST_DEFAULT,
+        dir.path(),
+        "sh",
+        &[
+            "-c",
+            "echo $$; ls /proc | grep -c '^[0-9]'; id -u; echo hi > mine && cat mine",
+        ],
+    );
+    let said: Vec<&str> = ran.stdout.lines().collect();
+    assert_eq!(
+        said.first(),
+        Some(&"1"),
+        "PID namespace: {} {}",
+        ran.stdout,
+        ran.stderr
+    );
+    let visible: u32 = said[1].parse().unwrap();
+    assert!(visible <= 4, "it sees {visible} processes");
+    assert_eq!(said[2], "65534", "it runs as nobody");
+    assert_eq!(said[3], "hi");
+}
