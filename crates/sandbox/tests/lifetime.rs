@@ -141,3 +141,28 @@ fn with_isolation_off_the_limits_and_the_group_kill_still_hold() {
     child.wait().unwrap();
     assert!(eventually(|| gone(grandchild)), "{grandchild} survived");
 }
+
+#[test]
+fn a_program_outlives_the_thread_that_spawned_it() {
+    // PR_SET_PDEATHSIG fires when the spawning *thread* exits: the supervisor must not die
+    // with it, or programs started from short-lived threads would be killed at once.
+    let s = sandbox();
+    let dir = workdir(&s);
+    let path = dir.path().to_path_buf();
+    let mut child = std::thread::spawn(move || {
+        spawn(
+            &s,
+            &Limits::HOST_DEFAULT,
+            &path,
+            "sh",
+            &["-c", "echo ready; read line; echo \"got $line\""],
+        )
+    })
+    .join()
+    .unwrap();
+    let mut out = stdout_of(&mut child);
+    wait_for_line(&mut out, "ready");
+    child.stdin.take().unwrap().write_all(b"hello\n").unwrap();
+    wait_for_line(&mut out, "got hello");
+    assert_eq!(child.wait().unwrap().code(), Some(0));
+}
