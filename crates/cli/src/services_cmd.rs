@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
-use arena_bot_host::BotHostConfig;
+use arena_bot_host::{BotHostConfig, Isolation, Limits, Policy, ProcessLimits, SANDBOX_PATH};
 use arena_proto::v1;
 use arena_referee::RefereeConfig;
 use arena_store::{BotKind, BotRecord, Store};
@@ -111,6 +111,38 @@ pub struct BotHostArgs {
     /// Keepalive ping interval (milliseconds).
     #[arg(long, env = "ARENA_KEEPALIVE_MS", default_value_t = 5_000)]
     keepalive_ms: u64,
+    /// CPU seconds per bot program process (0 = no limit); a bot's record can only lower it.
+    #[arg(long, env = "ARENA_PROGRAM_CPU_SECONDS", default_value_t = Limits::HOST_DEFAULT.cpu_seconds)]
+    program_cpu_seconds: u32,
+    /// Address space per bot program process, MiB (0 = no limit); a bot's record can only lower it.
+    #[arg(long, env = "ARENA_PROGRAM_MEMORY_MB", default_value_t = Limits::HOST_DEFAULT.memory_mb)]
+    program_memory_mb: u32,
+    /// Processes (and threads) of one bot program at once (0 = no limit).
+    #[arg(long, env = "ARENA_PROGRAM_PROCESSES", default_value_t = Limits::HOST_DEFAULT.processes)]
+    program_processes: u32,
+    /// Open files of a bot program process (0 = no limit).
+    #[arg(long, env = "ARENA_PROGRAM_OPEN_FILES", default_value_t = Limits::HOST_DEFAULT.open_files)]
+    program_open_files: u32,
+    /// Largest file a bot program may write, MiB (0 = no limit).
+    #[arg(long, env = "ARENA_PROGRAM_FILE_SIZE_MB", default_value_t = Limits::HOST_DEFAULT.file_size_mb)]
+    program_file_size_mb: u32,
+    /// Wall-clock seconds a bot program process may live (0 = no limit).
+    #[arg(long, env = "ARENA_PROGRAM_WALL_SECONDS", default_value_t = Limits::HOST_DEFAULT.wall_seconds)]
+    program_wall_seconds: u32,
+    /// Isolate bot programs: `on` (every layer the kernel grants) or `off` (limits only; loud).
+    #[arg(long, env = "ARENA_SANDBOX", default_value = "on")]
+    sandbox: Isolation,
+    /// Extra paths bot programs may read and execute beneath (absolute; repeat the flag, or
+    /// separate them with commas in ARENA_SANDBOX_READ).
+    #[arg(
+        long = "sandbox-read",
+        env = "ARENA_SANDBOX_READ",
+        value_delimiter = ','
+    )]
+    sandbox_read: Vec<std::path::PathBuf>,
+    /// The PATH of bot programs.
+    #[arg(long, env = "ARENA_SANDBOX_PATH", default_value = SANDBOX_PATH)]
+    sandbox_path: String,
     #[command(flatten)]
     store: StoreArgs,
     /// gRPC listen address of the seat port (SeatHost for referees, health): internal to the
@@ -522,6 +554,22 @@ fn bot_host_config(a: &BotHostArgs) -> BotHostConfig {
         advertise: a.advertise.clone(),
         grace: Duration::from_millis(a.grace_ms),
         keepalive: Duration::from_millis(a.keepalive_ms),
+        processes: ProcessLimits {
+            limits: Limits {
+                cpu_seconds: a.program_cpu_seconds,
+                memory_mb: a.program_memory_mb,
+                processes: a.program_processes,
+                open_files: a.program_open_files,
+                file_size_mb: a.program_file_size_mb,
+                wall_seconds: a.program_wall_seconds,
+            },
+            sandbox: Policy {
+                isolation: a.sandbox,
+                extra_read: a.sandbox_read.clone(),
+                path: a.sandbox_path.clone(),
+            },
+            ..ProcessLimits::default()
+        },
         ..BotHostConfig::default()
     }
 }
@@ -559,6 +607,9 @@ pub fn bot_host(a: BotHostArgs) -> Result<()> {
         };
         let store = a.store.open().await?;
         println!("arena bot-host: {config}, store {}", store.describe());
+        for w in config.sandbox().warnings() {
+            eprintln!("arena bot-host: WARNING: {w}");
+        }
         arena_bot_host::serve(config, store, shutdown_signal()).await?;
         Ok(())
     })
@@ -643,6 +694,9 @@ pub fn standalone(a: StandaloneArgs) -> Result<()> {
             host.local_addr(),
             host.seat_addr()
         );
+        for w in host_cfg.sandbox().warnings() {
+            eprintln!("  bot-host      WARNING: {w}");
+        }
         println!("  table-referee {ref_cfg:?}");
         println!("  deal-library  listen {}", a.deal_library_listen);
         let library_listener = tokio::net::TcpListener::bind(a.deal_library_listen)

@@ -4,13 +4,14 @@ use std::fmt;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
+use arena_sandbox::{Limits, Policy, Sandbox};
 use ddz::{Action, Move, MoveList, Observation, Phase, Scoring};
 use ddz_bots::{Bot, Verdict, VerdictKind};
 
 use crate::codec::{BotMessage, Request, ServerMessage, decode_bot_line};
 use crate::feed::{self, AnswerError, SeatFeed};
 use crate::lines::describe_status;
-use crate::process::{MAX_LINE_BYTES, Output, Process};
+use crate::process::{Confinement, MAX_LINE_BYTES, Output, Process};
 use crate::{CmdSpec, SpecError};
 
 /// How much of a program's stderr a crash verdict quotes, in characters.
@@ -32,6 +33,9 @@ pub enum StderrMode {
     Discard,
 }
 
+/// The caller's environment variables a program gets by default: the locale and time zone.
+pub const DEFAULT_PASS_ENV: [&str; 4] = ["LANG", "LC_ALL", "LC_CTYPE", "TZ"];
+
 /// Options of a [`CmdBot`]. `CmdBotConfig::default()` is the competition set-up.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CmdBotConfig {
@@ -45,8 +49,19 @@ pub struct CmdBotConfig {
     pub grace: Duration,
     /// Time a new process has to print `join` (default 5000 ms).
     pub startup_timeout: Duration,
-    /// The program's working directory (default: the caller's).
+    /// The program's working directory (default: the caller's). In the sandbox it is the one
+    /// directory the program may write in.
     pub working_dir: Option<PathBuf>,
+    /// The sandbox the program runs in (default: every isolation layer the kernel grants, see
+    /// [`arena_sandbox`]); `Sandbox::new(Policy { isolation: Isolation::Off, .. })` runs it
+    /// with the limits only.
+    pub sandbox: Sandbox,
+    /// The program's resource limits (default [`Limits::HOST_DEFAULT`]).
+    pub limits: Limits,
+    /// The caller's environment variables the program gets (default [`DEFAULT_PASS_ENV`]);
+    /// besides them it gets only the sandbox's `PATH`, and `HOME` and `TMPDIR` at its working
+    /// directory.
+    pub pass_env: Vec<String>,
     /// Where the program's stderr goes (default: captured for crash verdicts).
     pub stderr: StderrMode,
     /// Keep every line sent and received, see [`CmdBot::transcript`] (default off).
@@ -63,6 +78,9 @@ impl Default for CmdBotConfig {
             grace: Duration::from_millis(1000),
             startup_timeout: Duration::from_millis(5000),
             working_dir: None,
+            sandbox: Sandbox::new(Policy::default()),
+            limits: Limits::HOST_DEFAULT,
+            pass_env: DEFAULT_PASS_ENV.iter().map(|v| v.to_string()).collect(),
             stderr: StderrMode::Capture,
             transcript: false,
             scoring: Scoring::Competition,
@@ -303,7 +321,7 @@ impl CmdBot {
             };
         };
         let (status, stderr_wait) = match p.wait_for_exit(EXIT_WAIT) {
-            Some(status) => (describe_status(status, None), EXIT_WAIT),
+            Some(status) => (describe_status(status, &self.config.limits), EXIT_WAIT),
             None => (
                 "closed its output but kept running".to_string(),
                 Duration::ZERO,
@@ -337,10 +355,16 @@ impl CmdBot {
     }
 
     fn spawn_and_join(&mut self) -> Result<(), Fault> {
+        let how = Confinement {
+            sandbox: &self.config.sandbox,
+            limits: &self.config.limits,
+            pass_env: &self.config.pass_env,
+        };
         let process = Process::spawn(
             &self.spec,
             self.config.working_dir.as_deref(),
             self.config.stderr,
+            &how,
         )
         .map_err(|e| {
             let dir = match &self.config.working_dir {
@@ -476,9 +500,10 @@ impl CmdBot {
                 }
                 Output::Closed(_) => {
                     if let Some(mut p) = self.process.take() {
-                        let status = p
-                            .kill()
-                            .map_or_else(|| "gone".into(), |s| describe_status(s, None));
+                        let status = p.kill().map_or_else(
+                            || "gone".into(),
+                            |s| describe_status(s, &self.config.limits),
+                        );
                         self.note(format!(
                             "process {} exited between games ({status}); starting a fresh one",
                             p.id()

@@ -8,7 +8,8 @@
 //!   a decision, and the judging of answers under the rules. Any host of line bots (a process
 //!   runner, an async service) reuses it.
 //! - [`CmdBot`]: a [`ddz_bots::Bot`] that runs a program (`cmd:PROGRAM [ARGS]`) as a child
-//!   process, with deadlines, verdicts for every fault, and automatic play after one.
+//!   process in the sandbox of [`arena_sandbox`] (limits, namespaces, Landlock; see
+//!   `docs/sandbox.md`), with deadlines, verdicts for every fault, and automatic play after one.
 //!
 //! ```no_run
 //! use ddz::{Deal, GameConfig, MoveList};
@@ -32,7 +33,8 @@ mod process;
 mod spec;
 
 pub use cmd_bot::{
-    CmdBot, CmdBotConfig, CmdBotStats, Direction, StartError, StderrMode, TranscriptLine,
+    CmdBot, CmdBotConfig, CmdBotStats, DEFAULT_PASS_ENV, Direction, StartError, StderrMode,
+    TranscriptLine,
 };
 pub use codec::{BotMessage, DecodeError, Request, ServerMessage, decode_bot_line};
 pub use feed::{AnswerError, SeatFeed};

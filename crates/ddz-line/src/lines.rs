@@ -1,16 +1,16 @@
-//! Reading a bot program's output a line at a time, with a bound on line length, and describing
-//! how a program ended. Shared by the blocking `cmd:` bots of this crate and bot-host's async
-//! program bots: the bookkeeping is here, the reads (`fill_buf`/`consume`, blocking or async)
-//! stay with each caller.
+//! Reading a bot program's output a line at a time, with a bound on line length. Shared by the
+//! blocking `cmd:` bots of this crate and bot-host's async program bots: the bookkeeping is
+//! here, the reads (`fill_buf`/`consume`, blocking or async) stay with each caller.
+//!
+//! How a program ended is described by the sandbox that ran it ([`describe_status`], re-exported
+//! here): one concept, one place.
 
 use std::io::{self, BufRead};
-use std::process::ExitStatus;
+
+pub use arena_sandbox::{STDERR_TAIL_BYTES, describe_status};
 
 /// The longest line kept from a program; longer lines are reported as [`Output::TooLong`].
 pub const MAX_LINE_BYTES: usize = 64 * 1024;
-
-/// How much of a program's stderr is kept to quote in a verdict.
-pub const STDERR_TAIL_BYTES: usize = 4096;
 
 /// What a program's stdout produced.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -90,43 +90,6 @@ pub fn next_output(r: &mut impl BufRead, lines: &mut LineSplitter) -> Output {
             return line;
         }
     }
-}
-
-/// Describes an exit status for a verdict: `exit code 3`, `killed by signal 11 (SIGSEGV)`; with
-/// a CPU-time limit in force, a kill by SIGXCPU or SIGKILL says the limit may be why.
-pub fn describe_status(status: ExitStatus, cpu_limit_seconds: Option<u32>) -> String {
-    if let Some(code) = status.code() {
-        return format!("exit code {code}");
-    }
-    #[cfg(unix)]
-    {
-        use std::os::unix::process::ExitStatusExt;
-        if let Some(sig) = status.signal() {
-            let name = match sig {
-                libc::SIGKILL => " (SIGKILL)",
-                libc::SIGSEGV => " (SIGSEGV)",
-                libc::SIGABRT => " (SIGABRT)",
-                libc::SIGTERM => " (SIGTERM)",
-                libc::SIGBUS => " (SIGBUS)",
-                libc::SIGFPE => " (SIGFPE)",
-                libc::SIGILL => " (SIGILL)",
-                libc::SIGPIPE => " (SIGPIPE)",
-                libc::SIGXCPU => " (SIGXCPU)",
-                _ => "",
-            };
-            let mut s = format!("killed by signal {sig}{name}");
-            if let Some(limit) = cpu_limit_seconds.filter(|l| *l > 0)
-                && (sig == libc::SIGXCPU || sig == libc::SIGKILL)
-            {
-                s.push_str(&format!(
-                    ": it may have used up its CPU-time limit of {limit} s"
-                ));
-            }
-            return s;
-        }
-    }
-    let _ = cpu_limit_seconds;
-    status.to_string()
 }
 
 #[cfg(test)]
@@ -211,25 +174,5 @@ mod tests {
             [Output::NotUtf8("pl\u{fffd}y".into())]
         );
         assert!(split(b"", 100, 1).is_empty(), "no input, no line");
-    }
-
-    #[cfg(unix)]
-    #[test]
-    fn exit_statuses_name_the_signal_and_the_cpu_limit() {
-        use std::os::unix::process::ExitStatusExt;
-        assert_eq!(
-            describe_status(ExitStatus::from_raw(3 << 8), None),
-            "exit code 3"
-        );
-        assert_eq!(
-            describe_status(ExitStatus::from_raw(libc::SIGSEGV), None),
-            "killed by signal 11 (SIGSEGV)"
-        );
-        let xcpu = describe_status(ExitStatus::from_raw(libc::SIGXCPU), Some(2));
-        assert!(xcpu.ends_with("CPU-time limit of 2 s"), "{xcpu}");
-        assert!(
-            !describe_status(ExitStatus::from_raw(libc::SIGKILL), Some(0)).contains("limit"),
-            "no limit, no blame"
-        );
     }
 }

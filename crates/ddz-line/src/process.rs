@@ -3,20 +3,24 @@
 //! Three threads per child: one writes to its stdin (so a child that stops reading cannot block
 //! the caller on a full pipe), one reads its stdout into a channel (so every read has a
 //! timeout), and one drains its stderr into a small ring buffer (so a chatty child never blocks
-//! on a full pipe and a crash report can quote its last words). The child runs in its own
-//! process group, which is killed as a whole, and it is always waited for: no zombies.
+//! on a full pipe and a crash report can quote its last words). The child runs in the sandbox
+//! ([`arena_sandbox::Sandbox`]), leading its own process group, which is killed as a whole
+//! before the child is reaped (so the group id cannot have been reused), and it is always
+//! waited for: no zombies.
 
 use std::io::{self, BufReader, Read, Write};
 use std::path::Path;
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::sync::Arc;
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender, TryRecvError};
-use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
+use arena_sandbox::{Limits, Sandbox, StderrTail, exited_unreaped, kill_group};
+
 use crate::{CmdSpec, StderrMode};
 
-pub(crate) use crate::lines::{MAX_LINE_BYTES, Output, STDERR_TAIL_BYTES};
+pub(crate) use crate::lines::{MAX_LINE_BYTES, Output};
 
 /// Lines read ahead of the caller; a child writing more waits (it cannot fill the caller's
 /// memory with output nobody asked for).
@@ -28,21 +32,31 @@ pub(crate) struct Process {
     reaped: Option<ExitStatus>,
     input: Option<Sender<Vec<u8>>>,
     output: Receiver<(Instant, Output)>,
-    stderr: Option<StderrTail>,
+    stderr: Option<Stderr>,
 }
 
 /// The last bytes of a child's stderr, and word from the drain thread once it reached the end.
-struct StderrTail {
-    tail: Arc<Mutex<Vec<u8>>>,
+struct Stderr {
+    tail: Arc<StderrTail>,
     done: Receiver<()>,
 }
 
+/// How a program is run: in which sandbox, under which limits, with which of the caller's
+/// environment variables.
+pub(crate) struct Confinement<'a> {
+    pub sandbox: &'a Sandbox,
+    pub limits: &'a Limits,
+    pub pass_env: &'a [String],
+}
+
 impl Process {
-    /// Starts `spec` in `dir` (if given) with piped stdin and stdout.
+    /// Starts `spec` in `dir` (if given, else the caller's working directory) with piped stdin
+    /// and stdout, confined as `how` says.
     pub(crate) fn spawn(
         spec: &CmdSpec,
         dir: Option<&Path>,
         stderr: StderrMode,
+        how: &Confinement<'_>,
     ) -> io::Result<Process> {
         let mut cmd = Command::new(spec.program());
         cmd.args(spec.args())
@@ -56,12 +70,9 @@ impl Process {
         if let Some(dir) = dir {
             cmd.current_dir(dir);
         }
-        #[cfg(unix)]
-        {
-            use std::os::unix::process::CommandExt;
-            // Its own process group, so that killing it also kills anything it started.
-            cmd.process_group(0);
-        }
+        how.sandbox
+            .configure(&mut cmd, how.limits, how.pass_env)
+            .map_err(io::Error::other)?;
         let mut child = cmd.spawn()?;
         let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
             let _ = child.kill();
@@ -118,29 +129,20 @@ impl Process {
     pub(crate) fn stderr_tail(&self, max_chars: usize, wait: Duration) -> Option<String> {
         let stderr = self.stderr.as_ref()?;
         let _ = stderr.done.recv_timeout(wait);
-        let buf = stderr.tail.lock().ok()?;
-        let text = String::from_utf8_lossy(&buf);
-        let text = text.trim_end();
-        if text.is_empty() {
-            return None;
-        }
-        let skip = text.chars().count().saturating_sub(max_chars);
-        Some(text.chars().skip(skip).collect())
+        stderr.tail.quote(max_chars)
     }
 
-    /// Waits up to `wait` for the child to exit by itself; its status if it did.
+    /// Waits up to `wait` for the child to exit by itself; its status if it did. What it
+    /// left in its process group is killed before it is reaped.
     pub(crate) fn wait_for_exit(&mut self, wait: Duration) -> Option<ExitStatus> {
         let until = crate::cmd_bot::later(Instant::now(), wait);
-        loop {
-            if let Some(status) = self.reaped {
-                return Some(status);
+        while self.reaped.is_none() && !exited_unreaped(self.child.id()) {
+            if Instant::now() >= until {
+                return None;
             }
-            match self.child.try_wait() {
-                Ok(Some(status)) => self.reaped = Some(status),
-                Ok(None) if Instant::now() < until => thread::sleep(Duration::from_millis(2)),
-                Ok(None) | Err(_) => return None,
-            }
+            thread::sleep(Duration::from_millis(2));
         }
+        self.kill()
     }
 
     /// Kills the child and everything in its process group, and waits for it. Returns its exit
@@ -149,13 +151,7 @@ impl Process {
         self.input = None;
         if self.reaped.is_none() {
             // Not reaped yet, so the process group id cannot have been reused.
-            #[cfg(unix)]
-            if let Ok(pid) = libc::pid_t::try_from(self.child.id()) {
-                // SAFETY: kill(2) takes plain integers and has no memory effects.
-                unsafe {
-                    libc::kill(-pid, libc::SIGKILL);
-                }
-            }
+            kill_group(self.child.id());
             let _ = self.child.kill();
             self.reaped = self.child.wait().ok();
         }
@@ -213,8 +209,8 @@ fn spawn_reader(stdout: impl Read + Send + 'static) -> Receiver<(Instant, Output
     rx
 }
 
-fn spawn_stderr_drain(mut stderr: impl Read + Send + 'static) -> StderrTail {
-    let tail = Arc::new(Mutex::new(Vec::with_capacity(STDERR_TAIL_BYTES)));
+fn spawn_stderr_drain(mut stderr: impl Read + Send + 'static) -> Stderr {
+    let tail = Arc::new(StderrTail::new());
     let keep = Arc::clone(&tail);
     let (done_tx, done) = mpsc::channel();
     thread::spawn(move || {
@@ -222,19 +218,12 @@ fn spawn_stderr_drain(mut stderr: impl Read + Send + 'static) -> StderrTail {
         loop {
             match stderr.read(&mut chunk) {
                 Ok(0) => break,
-                Ok(n) => {
-                    let Ok(mut t) = keep.lock() else { break };
-                    t.extend_from_slice(&chunk[..n]);
-                    if t.len() > STDERR_TAIL_BYTES {
-                        let cut = t.len() - STDERR_TAIL_BYTES;
-                        t.drain(..cut);
-                    }
-                }
+                Ok(n) => keep.push(&chunk[..n]),
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
                 Err(_) => break,
             }
         }
         let _ = done_tx.send(());
     });
-    StderrTail { tail, done }
+    Stderr { tail, done }
 }

@@ -113,7 +113,8 @@ fn a_hung_program_is_cut_off_at_deadline_plus_grace_and_killed() {
         "cut off early: {elapsed:?}"
     );
     let pid = started_pids(&p)[0];
-    assert_eq!(printed_pids(&p, "pid"), [pid]);
+    // In its sandbox the program is the first process of a PID namespace of its own.
+    assert_eq!(printed_pids(&p, "pid"), [1]);
     assert!(
         process_gone(pid, false),
         "process {pid} still exists (or is a zombie)"
@@ -123,13 +124,53 @@ fn a_hung_program_is_cut_off_at_deadline_plus_grace_and_killed() {
 
 #[test]
 fn killing_a_hung_program_also_kills_the_processes_it_started() {
-    let mut p = hanging(&["hang", "--child", "1"]);
+    // Its own working directory, so that its processes can be told from the host's by it.
+    let dir = tempfile::tempdir().unwrap();
+    let config = CmdBotConfig {
+        grace: Duration::from_millis(100),
+        working_dir: Some(dir.path().to_path_buf()),
+        ..fast_config()
+    };
+    let mut p = cmd_bot(&python(faulty_bot(), &["hang", "--child", "1"]), config);
     let per_game = three_games(&mut p, 0, GameConfig::fixed_landlord());
     assert_one_fault(&p, &per_game, VerdictKind::Timeout, &["play request"]);
     let pid = started_pids(&p)[0];
-    let child = printed_pids(&p, "child")[0];
+    assert_eq!(printed_pids(&p, "child").len(), 1, "it started a child");
     assert!(process_gone(pid, false), "program {pid} survived");
-    assert!(process_gone(child, true), "its child {child} survived");
+    // The process of games 2 and 3 is still playing; once it is gone, nothing is left in the
+    // directory: not the child of game 1.
+    drop(p);
+    assert!(
+        eventually(|| processes_in(dir.path()).is_empty()),
+        "left behind: {:?}",
+        processes_in(dir.path())
+    );
+}
+
+#[test]
+fn under_cmd_every_child_of_a_program_dies_even_without_a_pid_namespace() {
+    // The group is killed before the program is reaped, even when it exited by itself: a
+    // program that exits between games leaves no background child behind.
+    let dir = tempfile::tempdir().unwrap();
+    let script = "import subprocess, sys; subprocess.Popen(['sleep', '1000']); \
+                  print('join', flush=True); sys.stdin.readline()";
+    let config = CmdBotConfig {
+        working_dir: Some(dir.path().to_path_buf()),
+        sandbox: arena_sandbox::Sandbox::new(arena_sandbox::Policy {
+            isolation: arena_sandbox::Isolation::Off,
+            ..arena_sandbox::Policy::default()
+        }),
+        ..fast_config()
+    };
+    let mut p = CmdBot::new(ddz_line::CmdSpec::new("python3", ["-c", script]), config);
+    p.start().unwrap();
+    assert!(eventually(|| processes_in(dir.path()).len() >= 2));
+    drop(p);
+    assert!(
+        eventually(|| processes_in(dir.path()).is_empty()),
+        "left behind: {:?}",
+        processes_in(dir.path())
+    );
 }
 
 #[test]

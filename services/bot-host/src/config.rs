@@ -4,6 +4,8 @@ use std::fmt;
 use std::net::{Ipv4Addr, SocketAddr};
 use std::time::Duration;
 
+use arena_sandbox::{Limits, Policy, Sandbox};
+
 use crate::BotHostError;
 
 /// How bot-host runs. `BotHostConfig::default()` is a sensible production set-up listening on
@@ -99,13 +101,15 @@ impl Default for DecisionLimits {
     }
 }
 
-/// Limits of bot programs (registered `Program` bots), one child process per table seat.
+/// Limits of bot programs (registered `Program` bots), one sandboxed child process per table
+/// seat (see `docs/sandbox.md`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ProcessLimits {
-    /// CPU-time limit per process in seconds when the bot's record sets none (0 = none).
-    pub cpu_seconds: u32,
-    /// Address-space limit per process in MiB when the bot's record sets none (0 = none).
-    pub memory_mb: u32,
+    /// The host-wide resource limits of every process (default [`Limits::HOST_DEFAULT`]); a
+    /// bot's record can only lower them ([`Limits::capped_by`]).
+    pub limits: Limits,
+    /// How programs are isolated: on or off, extra readable paths, their `PATH`.
+    pub sandbox: Policy,
     /// Most bot processes running at once on this host (0 = no limit); seats beyond it wait.
     pub max_processes: usize,
     /// Time a new process has to write its `join` line.
@@ -113,20 +117,19 @@ pub struct ProcessLimits {
     /// Time a process has to exit after `bye` before its process group is killed.
     pub exit_grace: Duration,
     /// The environment variables a program inherits from bot-host; nothing else of bot-host's
-    /// environment (which may hold store credentials) reaches it. `HOME` and `TMPDIR` are set
-    /// to its working directory.
+    /// environment (which may hold store credentials) reaches it. `PATH` is the sandbox's
+    /// ([`Policy::path`]), `HOME` and `TMPDIR` are set to its working directory.
     pub pass_env: Vec<String>,
 }
 
 /// The variables programs inherit by default.
-pub const DEFAULT_PASS_ENV: [&str; 6] =
-    ["PATH", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "PYENV_VERSION"];
+pub const DEFAULT_PASS_ENV: [&str; 4] = ["LANG", "LC_ALL", "LC_CTYPE", "TZ"];
 
 impl Default for ProcessLimits {
     fn default() -> Self {
         ProcessLimits {
-            cpu_seconds: 0,
-            memory_mb: 0,
+            limits: Limits::HOST_DEFAULT,
+            sandbox: Policy::default(),
             max_processes: 0,
             startup_timeout: Duration::from_secs(5),
             exit_grace: Duration::from_secs(1),
@@ -243,6 +246,19 @@ impl BotHostConfig {
         if self.processes.startup_timeout.is_zero() {
             return bad("processes.startup_timeout", "must be longer than zero");
         }
+        let sandbox = &self.processes.sandbox;
+        if sandbox.path.trim().is_empty() || sandbox.path.contains('\0') {
+            return bad(
+                "processes.sandbox.path",
+                "must be a non-empty list of directories",
+            );
+        }
+        if let Some(p) = sandbox.extra_read.iter().find(|p| !p.is_absolute()) {
+            return bad(
+                "processes.sandbox.extra_read",
+                &format!("must hold absolute paths, not {}", p.display()),
+            );
+        }
         if let Some(a) = &self.advertise
             && (a.trim().is_empty() || a.chars().any(char::is_control))
         {
@@ -263,24 +279,22 @@ impl BotHostConfig {
     pub(crate) fn presence_refresh(&self) -> Duration {
         self.presence_ttl / 3
     }
+
+    /// The sandbox programs run in, with the layers this kernel grants.
+    pub fn sandbox(&self) -> Sandbox {
+        Sandbox::new(self.processes.sandbox.clone())
+    }
 }
 
 impl fmt::Display for BotHostConfig {
-    /// One line for the start-up log.
+    /// One line for the start-up log, with the limits and sandbox layers programs get.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let limit = |v: u32, unit: &str| {
-            if v == 0 {
-                "none".to_string()
-            } else {
-                format!("{v} {unit}")
-            }
-        };
         write!(
             f,
             "listen {} (bots) seat listen {} (referees, cluster token {}) advertise {} grace {:?} keepalive {:?}×{} \
-             presence ttl {:?} decision {:?} hard cap {:?} (+{:?} for silent programs) processes: cpu {} memory {} \
-             at most {} startup {:?} exit grace {:?} env {}; max message {} bytes (from bots {}), at most {} queued \
-             to a bot; shutdown grace {:?}",
+             presence ttl {:?} decision {:?} hard cap {:?} (+{:?} for silent programs) processes: {}; {}; at most {} \
+             startup {:?} exit grace {:?} env {}; max message {} bytes (from bots {}), at most {} queued to a bot; \
+             shutdown grace {:?}",
             self.listen,
             self.seat_listen,
             if self.cluster_token.is_some() {
@@ -296,8 +310,8 @@ impl fmt::Display for BotHostConfig {
             self.decisions.decision,
             self.decisions.hard_cap,
             self.decisions.silence_margin,
-            limit(self.processes.cpu_seconds, "s"),
-            limit(self.processes.memory_mb, "MiB"),
+            self.processes.limits,
+            self.sandbox(),
             match self.processes.max_processes {
                 0 => "unlimited".to_string(),
                 n => n.to_string(),
@@ -348,6 +362,14 @@ mod tests {
         .validate()
         .unwrap_err();
         assert!(e.to_string().contains("advertise"), "{e}");
+        let mut relative = BotHostConfig::loopback();
+        relative.processes.sandbox.extra_read = vec!["models".into()];
+        let e = relative.validate().unwrap_err();
+        assert!(
+            e.to_string()
+                .contains("processes.sandbox.extra_read must hold absolute paths, not models"),
+            "{e}"
+        );
     }
 
     #[test]
@@ -359,7 +381,9 @@ mod tests {
             "cluster token MISSING",
             "grace 30s",
             "keepalive 5s×3",
-            "cpu none",
+            "processes: CPU time 60 s, memory 1024 MiB, processes 64, open files 256, file size 64 MiB, wall time 900 s",
+            "; sandbox ",
+            "PATH /usr/local/bin:/usr/bin:/bin",
             "max message 4194304",
         ] {
             assert!(line.contains(word), "{word} missing from {line}");

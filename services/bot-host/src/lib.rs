@@ -52,12 +52,14 @@
 //! # Bot programs
 //!
 //! See the `program` module source documentation: one process per table seat, its own working
-//! directory and process group, `setrlimit` CPU-time (`RLIMIT_CPU`, SIGXCPU then SIGKILL) and
-//! address-space (`RLIMIT_AS`) limits, only the environment variables of
-//! [`ProcessLimits::pass_env`] (bot-host's own may hold credentials), killed as a group when the
-//! table ends or it faults. A
-//! registered command is split like a shell splits words and run in the process's working
-//! directory, so it should name its files by absolute path.
+//! directory, run in the sandbox of [`arena_sandbox`] (`docs/sandbox.md`): the host-wide
+//! [`ProcessLimits::limits`] lowered by the bot record's own (CPU time, memory, processes, open
+//! files, file size, wall time), namespaces and Landlock as the kernel grants them (the start-up
+//! line and log say which, and warn loudly of any missing), only the environment variables of
+//! [`ProcessLimits::pass_env`] (bot-host's own may hold credentials); it and everything it
+//! started are killed when the table ends, it faults, or bot-host dies. A registered command is
+//! split like a shell splits words and run in the process's working directory, so it should
+//! name its files by absolute path.
 //!
 //! # Telemetry
 //!
@@ -87,6 +89,7 @@ mod program;
 mod seat;
 mod server;
 
+pub use arena_sandbox::{DEFAULT_PATH as SANDBOX_PATH, Isolation, Limits, Policy};
 pub use config::{
     AuthFailureLimit, BotHostConfig, DEFAULT_PASS_ENV, DecisionLimits, ProcessLimits,
 };

@@ -2,10 +2,12 @@
 //! that speaks the Dou Dizhu line protocol (`docs/ddz-line-protocol.md`).
 //!
 //! The process starts in its own working directory (the bot's `workdir`, else a fresh temporary
-//! directory removed afterwards) and its own process group, under `setrlimit` CPU-time and
-//! address-space limits, with only the environment variables listed in
-//! [`ProcessLimits::pass_env`](crate::ProcessLimits::pass_env) (plus `HOME` and `TMPDIR`, set to
-//! its working directory), and must say `join` within the start-up time; then the seat is ready.
+//! directory made for it and removed afterwards) in the sandbox of [`arena_sandbox`]: under the
+//! host's limits ([`ProcessLimits::limits`](crate::ProcessLimits::limits)) lowered by the bot
+//! record's own, isolated by every layer the kernel grants, with only the environment variables
+//! listed in [`ProcessLimits::pass_env`](crate::ProcessLimits::pass_env) (plus the sandbox's
+//! `PATH`, and `HOME` and `TMPDIR` at its working directory), and must say `join` within the
+//! start-up time; then the seat is ready.
 //! Each request is sent as the lines of the game the program has not seen (from
 //! [`ddz_line::SeatFeed`]) and an `ask`; its answer is forwarded as the bot's reply. At the end
 //! of the table it is told `end W S0 S1 S2` (from the referee's outcome) and `bye`, and is
@@ -37,14 +39,15 @@ use std::collections::VecDeque;
 use std::io;
 use std::path::PathBuf;
 use std::process::Stdio;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 
 use arena_proto::convert::{DdzDecision, ddz_action};
 use arena_proto::v1;
+use arena_sandbox::{Limits, Sandbox, StderrTail, describe_status, exited_unreaped, kill_group};
 use ddz::{Scoring, Seat};
 use ddz_line::feed::{self, SeatFeed};
-use ddz_line::lines::{LineSplitter, MAX_LINE_BYTES, Output, STDERR_TAIL_BYTES, describe_status};
+use ddz_line::lines::{LineSplitter, MAX_LINE_BYTES, Output};
 use ddz_line::{BotMessage, CmdSpec, ServerMessage, decode_bot_line};
 use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 use tokio::process::{ChildStderr, ChildStdin, ChildStdout};
@@ -74,32 +77,12 @@ pub(crate) struct ProgramSpec {
     pub command: String,
     /// Its working directory, if fixed.
     pub workdir: Option<String>,
-    /// CPU seconds per process (0 = the host's default).
+    /// CPU seconds per process (0 = the host's limit; it can only be lowered).
     pub cpu_seconds: u32,
-    /// MiB of address space per process (0 = the host's default).
+    /// MiB of address space per process (0 = the host's limit; it can only be lowered).
     pub memory_mb: u32,
     /// Most seats at once (0 = no limit).
     pub max_tables: u32,
-}
-
-/// Limits applied to a process.
-#[derive(Copy, Clone, Debug, Default)]
-struct Limits {
-    cpu_seconds: u32,
-    memory_mb: u32,
-}
-
-impl Limits {
-    fn describe(&self) -> Option<String> {
-        let mut parts = Vec::new();
-        if self.cpu_seconds > 0 {
-            parts.push(format!("CPU time {} s", self.cpu_seconds));
-        }
-        if self.memory_mb > 0 {
-            parts.push(format!("memory {} MiB", self.memory_mb));
-        }
-        (!parts.is_empty()).then(|| parts.join(", "))
-    }
 }
 
 /// A fault of the program.
@@ -129,18 +112,11 @@ pub(crate) async fn run(ctx: &Arc<Ctx>, mut io: SeatIo, spec: ProgramSpec) -> Re
             return Ok(());
         }
     };
-    let limits = Limits {
-        cpu_seconds: if spec.cpu_seconds > 0 {
-            spec.cpu_seconds
-        } else {
-            ctx.config.processes.cpu_seconds
-        },
-        memory_mb: if spec.memory_mb > 0 {
-            spec.memory_mb
-        } else {
-            ctx.config.processes.memory_mb
-        },
-    };
+    let limits = ctx.config.processes.limits.capped_by(&Limits {
+        cpu_seconds: spec.cpu_seconds,
+        memory_mb: spec.memory_mb,
+        ..Limits::NONE
+    });
     let mut queue = VecDeque::new();
     let permits = ctx.program_permits(&spec.bot, spec.max_tables);
     let permits = match while_reading(&mut io, &mut queue, &ctx.closing, permits).await? {
@@ -154,6 +130,7 @@ pub(crate) async fn run(ctx: &Arc<Ctx>, mut io: SeatIo, spec: ProgramSpec) -> Re
     let mut child = match Child::spawn(
         &cmd,
         spec.workdir.as_deref(),
+        &ctx.sandbox,
         limits,
         &ctx.config.processes.pass_env,
     ) {
@@ -163,7 +140,7 @@ pub(crate) async fn run(ctx: &Arc<Ctx>, mut io: SeatIo, spec: ProgramSpec) -> Re
             return Ok(());
         }
     };
-    tracing::info!(pid = child.pid, command = %cmd, "program started");
+    tracing::info!(pid = child.pid, command = %cmd, %limits, "program started");
     let startup = ctx.config.processes.startup_timeout;
     match while_reading(&mut io, &mut queue, &ctx.closing, child.join(startup)).await? {
         Waited::Done(Ok(name)) => {
@@ -338,7 +315,7 @@ struct Child {
     pid: u32,
     input: Option<mpsc::UnboundedSender<String>>,
     output: mpsc::Receiver<Output>,
-    stderr_tail: Arc<Mutex<Vec<u8>>>,
+    stderr_tail: Arc<StderrTail>,
     stderr_done: watch::Receiver<bool>,
     limits: Limits,
     reaped: bool,
@@ -347,22 +324,26 @@ struct Child {
 }
 
 impl Child {
-    /// Starts the program in `workdir` (or a fresh temporary directory) under `limits`.
+    /// Starts the program in `workdir` (or a fresh temporary directory) in `sandbox` under
+    /// `limits`.
     fn spawn(
         cmd: &CmdSpec,
         workdir: Option<&str>,
+        sandbox: &Sandbox,
         limits: Limits,
         pass_env: &[String],
     ) -> Result<Child, String> {
         let (dir, temp) = match workdir {
             Some(d) => (PathBuf::from(d), None),
             None => {
+                let made = |e: io::Error| {
+                    format!("could not make a working directory for the program: {e}")
+                };
                 let t = tempfile::Builder::new()
                     .prefix("arena-bot-")
                     .tempdir()
-                    .map_err(|e| {
-                        format!("could not make a working directory for the program: {e}")
-                    })?;
+                    .map_err(made)?;
+                sandbox.prepare_workdir(t.path()).map_err(made)?;
                 (t.path().to_path_buf(), Some(t))
             }
         };
@@ -370,32 +351,13 @@ impl Child {
         command
             .args(cmd.args())
             .current_dir(&dir)
-            .env_clear()
-            .envs(
-                pass_env
-                    .iter()
-                    .filter_map(|name| std::env::var_os(name).map(|v| (name, v))),
-            )
-            .env("HOME", &dir)
-            .env("TMPDIR", &dir)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .kill_on_drop(true);
-        #[cfg(unix)]
-        {
-            // Its own process group, so that killing it also kills anything it started.
-            command.process_group(0);
-            let Limits {
-                cpu_seconds,
-                memory_mb,
-            } = limits;
-            // SAFETY: the closure runs in the forked child before exec and only calls
-            // setrlimit(2), which is async-signal-safe; it allocates nothing and takes no locks.
-            unsafe {
-                command.pre_exec(move || set_limits(cpu_seconds, memory_mb));
-            }
-        }
+        sandbox
+            .configure(command.as_std_mut(), &limits, pass_env)
+            .map_err(|e| format!("could not start the program {cmd}: {e}"))?;
         let mut child = command.spawn().map_err(|e| {
             format!(
                 "could not start the program {cmd} in {}: {e}",
@@ -415,7 +377,7 @@ impl Child {
         tokio::spawn(write_lines(stdin, in_rx));
         let (out_tx, output) = mpsc::channel(READ_AHEAD_LINES);
         tokio::spawn(read_lines(stdout, out_tx));
-        let stderr_tail = Arc::new(Mutex::new(Vec::new()));
+        let stderr_tail = Arc::new(StderrTail::new());
         let (done_tx, stderr_done) = watch::channel(false);
         tokio::spawn(drain_stderr(stderr, Arc::clone(&stderr_tail), done_tx));
         Ok(Child {
@@ -562,10 +524,7 @@ impl Child {
             _ => None,
         };
         let mut reason = match (exited, status) {
-            (true, Some(s)) => format!(
-                "{what} ({})",
-                describe_status(s, Some(self.limits.cpu_seconds))
-            ),
+            (true, Some(s)) => format!("{what} ({})", describe_status(s, &self.limits)),
             (false, _) => {
                 format!("{what} (it closed its output but kept running, so it was killed)")
             }
@@ -574,9 +533,7 @@ impl Child {
         if let Some(e) = read_error {
             reason.push_str(&format!("; reading its output failed: {e}"));
         }
-        if let Some(l) = self.limits.describe() {
-            reason.push_str(&format!("; its limits: {l}"));
-        }
+        reason.push_str(&format!("; its limits: {}", self.limits));
         if let Some(tail) = self.stderr_tail(EXIT_WAIT).await {
             reason.push_str(&format!("; its stderr ended with: {tail:?}"));
         }
@@ -586,14 +543,7 @@ impl Child {
     /// The last of the program's stderr, once it is all read (waiting up to `wait`).
     async fn stderr_tail(&mut self, wait: Duration) -> Option<String> {
         let _ = tokio::time::timeout(wait, self.stderr_done.wait_for(|d| *d)).await;
-        let buf = self.stderr_tail.lock().ok()?.clone();
-        let text = String::from_utf8_lossy(&buf);
-        let text = text.trim_end();
-        if text.is_empty() {
-            return None;
-        }
-        let skip = text.chars().count().saturating_sub(STDERR_QUOTE_CHARS);
-        Some(text.chars().skip(skip).collect())
+        self.stderr_tail.quote(STDERR_QUOTE_CHARS)
     }
 
     /// Waits up to `within` for the program to exit by itself, without reaping it (so that
@@ -601,7 +551,7 @@ impl Child {
     async fn wait_exit(&mut self, within: Duration) -> bool {
         let until = Instant::now() + within;
         loop {
-            if self.reaped || has_exited(self.pid, &mut self.child) {
+            if self.reaped || exited_unreaped(self.pid) {
                 return true;
             }
             if Instant::now() >= until {
@@ -617,13 +567,7 @@ impl Child {
         if self.reaped {
             return;
         }
-        #[cfg(unix)]
-        if let Ok(pid) = libc::pid_t::try_from(self.pid) {
-            // SAFETY: kill(2) takes plain integers and has no memory effects.
-            unsafe {
-                libc::kill(-pid, libc::SIGKILL);
-            }
-        }
+        kill_group(self.pid);
         let _ = self.child.start_kill();
     }
 
@@ -640,7 +584,7 @@ impl Child {
             tokio::time::timeout(Duration::from_secs(2), self.child.wait()).await
         {
             self.reaped = true;
-            tracing::debug!(pid = self.pid, exited_by_itself = exited, status = %describe_status(status, Some(self.limits.cpu_seconds)), "program ended");
+            tracing::debug!(pid = self.pid, exited_by_itself = exited, status = %describe_status(status, &self.limits), "program ended");
         }
     }
 }
@@ -666,65 +610,6 @@ fn unreadable(out: Output, context: &str) -> Fault {
         Output::Closed(_) => format!("closed its output {context}"),
     };
     Fault::new(v1::VerdictKind::Malformed, reason)
-}
-
-/// Sets the CPU-time and address-space limits of the calling process (0 = unchanged). The soft
-/// CPU limit sends SIGXCPU; one second later the hard limit sends SIGKILL.
-#[cfg(unix)]
-fn set_limits(cpu_seconds: u32, memory_mb: u32) -> io::Result<()> {
-    if cpu_seconds > 0 {
-        let secs = libc::rlim_t::from(cpu_seconds);
-        let limit = libc::rlimit {
-            rlim_cur: secs,
-            rlim_max: secs + 1,
-        };
-        // SAFETY: setrlimit reads a valid rlimit struct.
-        if unsafe { libc::setrlimit(libc::RLIMIT_CPU, &limit) } != 0 {
-            return Err(io::Error::last_os_error());
-        }
-    }
-    if memory_mb > 0 {
-        let bytes = libc::rlim_t::from(memory_mb) * 1024 * 1024;
-        let limit = libc::rlimit {
-            rlim_cur: bytes,
-            rlim_max: bytes,
-        };
-        // SAFETY: setrlimit reads a valid rlimit struct.
-        if unsafe { libc::setrlimit(libc::RLIMIT_AS, &limit) } != 0 {
-            return Err(io::Error::last_os_error());
-        }
-    }
-    Ok(())
-}
-
-/// True once the process has exited, without reaping it.
-#[cfg(target_os = "linux")]
-fn has_exited(pid: u32, _child: &mut tokio::process::Child) -> bool {
-    let id: libc::id_t = pid;
-    // SAFETY: an all-zero siginfo_t is a valid value for waitid to fill in.
-    let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
-    // SAFETY: waitid writes into `info`; WNOWAIT leaves the child waitable, so it is reaped
-    // (and its status read) by tokio later.
-    let r = unsafe {
-        libc::waitid(
-            libc::P_PID,
-            id,
-            &mut info,
-            libc::WEXITED | libc::WNOHANG | libc::WNOWAIT,
-        )
-    };
-    if r != 0 {
-        // ECHILD: already reaped.
-        return true;
-    }
-    // SAFETY: waitid succeeded, so si_pid is initialised (0 when the child has not exited).
-    unsafe { info.si_pid() != 0 }
-}
-
-/// True once the process has exited (elsewhere: reaps it).
-#[cfg(not(target_os = "linux"))]
-fn has_exited(_pid: u32, child: &mut tokio::process::Child) -> bool {
-    !matches!(child.try_wait(), Ok(None))
 }
 
 async fn write_lines(mut stdin: ChildStdin, mut lines: mpsc::UnboundedReceiver<String>) {
@@ -764,23 +649,12 @@ async fn next_output<R: AsyncBufRead + Unpin>(r: &mut R, lines: &mut LineSplitte
     }
 }
 
-async fn drain_stderr(
-    mut stderr: ChildStderr,
-    tail: Arc<Mutex<Vec<u8>>>,
-    done: watch::Sender<bool>,
-) {
+async fn drain_stderr(mut stderr: ChildStderr, tail: Arc<StderrTail>, done: watch::Sender<bool>) {
     let mut chunk = vec![0u8; 8192];
     loop {
         match stderr.read(&mut chunk).await {
             Ok(0) => break,
-            Ok(n) => {
-                let Ok(mut t) = tail.lock() else { break };
-                t.extend_from_slice(&chunk[..n]);
-                if t.len() > STDERR_TAIL_BYTES {
-                    let cut = t.len() - STDERR_TAIL_BYTES;
-                    t.drain(..cut);
-                }
-            }
+            Ok(n) => tail.push(&chunk[..n]),
             Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
             Err(_) => break,
         }

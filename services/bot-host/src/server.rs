@@ -45,6 +45,8 @@ pub(crate) struct Ctx {
     processes: Option<Arc<Semaphore>>,
     /// Failed bot-token attempts per peer.
     pub(crate) limiter: Arc<arena_auth::FailureLimiter>,
+    /// The sandbox bot programs run in.
+    pub(crate) sandbox: arena_sandbox::Sandbox,
 }
 
 impl Ctx {
@@ -271,6 +273,11 @@ impl BotHost {
         let auth = arena_auth::Authenticator::new(None)
             .with_cluster(config.cluster_token.as_ref())
             .with_limiter(Arc::clone(&limiter));
+        let sandbox = config.sandbox();
+        tracing::info!(%sandbox, limits = %config.processes.limits, "bot programs' sandbox");
+        for warning in sandbox.warnings() {
+            tracing::warn!(%warning, "bot programs are not fully sandboxed");
+        }
         let ctx = Arc::new(Ctx {
             config,
             store,
@@ -282,6 +289,7 @@ impl BotHost {
             bot_limits: Mutex::new(HashMap::new()),
             processes,
             limiter,
+            sandbox,
         });
 
         let (health, health_service) = tonic_health::server::health_reporter();

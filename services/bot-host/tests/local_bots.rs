@@ -48,12 +48,39 @@ fn process_gone(pid: u32) -> bool {
     }
 }
 
-async fn wait_gone(pid: u32) {
-    within(&format!("process {pid} to end"), async {
-        while !process_gone(pid) {
-            tokio::time::sleep(Duration::from_millis(20)).await;
-        }
-    })
+/// A working directory for a program bot: a fresh one the sandboxed program (which runs as
+/// `nobody` when the tests run as root) may write its log in.
+fn program_dir() -> tempfile::TempDir {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o777)).unwrap();
+    dir
+}
+
+/// The living processes working in `dir`. A sandboxed program numbers its processes in a PID
+/// namespace of its own, so the pids it logs mean nothing here; its working directory does.
+fn processes_in(dir: &Path) -> Vec<u32> {
+    let dir = dir.canonicalize().unwrap();
+    std::fs::read_dir("/proc")
+        .unwrap()
+        .filter_map(|e| e.ok()?.file_name().to_str()?.parse::<u32>().ok())
+        .filter(|&pid| {
+            std::fs::read_link(format!("/proc/{pid}/cwd")).is_ok_and(|cwd| cwd == dir)
+                && !process_gone(pid)
+        })
+        .collect()
+}
+
+/// Waits until no process works in `dir`.
+async fn wait_none_in(dir: &Path) {
+    within(
+        &format!("the processes in {} to end", dir.display()),
+        async {
+            while !processes_in(dir).is_empty() {
+                tokio::time::sleep(Duration::from_millis(20)).await;
+            }
+        },
+    )
     .await;
 }
 
@@ -87,7 +114,7 @@ async fn seat_with_first_request(host: &Host, bot: &str, hard_cap_ms: u32) -> Se
 #[tokio::test]
 async fn a_program_bot_plays_a_whole_table_in_its_working_directory() {
     let host = Host::start(fast_config()).await;
-    let dir = tempfile::tempdir().unwrap();
+    let dir = program_dir();
     host.add_program(
         "prog",
         line_bot("first transcript.txt"),
@@ -110,7 +137,7 @@ async fn a_program_bot_plays_a_whole_table_in_its_working_directory() {
     // The program was told the whole game, its result and goodbye, then it exited.
     let transcript_path = dir.path().join("transcript.txt");
     let text = wait_for_line(&transcript_path, "bye").await;
-    let lines: Vec<&str> = text.lines().skip(4).collect();
+    let lines: Vec<&str> = text.lines().skip(6).collect();
     assert_eq!(
         &lines[..3],
         ["game 1", "rules competition", "seat 0"],
@@ -141,7 +168,12 @@ async fn a_program_bot_plays_a_whole_table_in_its_working_directory() {
     let s = &outcome.scores;
     let end = format!("end {winner} {} {} {}", s[0], s[1], s[2]);
     assert_eq!(lines[lines.len() - 2..], [end.as_str(), "bye"], "{text}");
-    wait_gone(logged_pid(&text, "pid")).await;
+    // In its sandbox it was the first process of a PID namespace of its own, saw no process
+    // of the host's and read nothing of bot-host's environment or command line.
+    assert_eq!(logged_pid(&text, "pid"), 1);
+    assert_eq!(logged("procs"), "1", "{text}");
+    assert_eq!(logged("leaks"), "0", "{text}");
+    wait_none_in(dir.path()).await;
 }
 
 #[tokio::test]
@@ -185,6 +217,53 @@ async fn a_program_over_its_cpu_limit_is_killed_and_reported() {
     assert!(fault.reason.contains("SIGXCPU"), "{}", fault.reason);
     assert!(fault.reason.contains("CPU time 1 s"), "{}", fault.reason);
     seat.ended().await;
+}
+
+#[tokio::test]
+async fn a_bot_record_cannot_raise_the_hosts_limits() {
+    let mut config = fast_config();
+    config.processes.limits.cpu_seconds = 1;
+    let host = Host::start(config).await;
+    host.add_program("spinner", line_bot("busy"), None, 30, 0)
+        .await;
+    let mut seat = seat_with_first_request(&host, "spinner", 30_000).await;
+    let fault = seat.fault().await;
+    assert!(
+        fault
+            .reason
+            .contains("it used up its CPU-time limit of 1 s"),
+        "{}",
+        fault.reason
+    );
+    assert!(
+        fault.reason.contains("its limits: CPU time 1 s"),
+        "{}",
+        fault.reason
+    );
+}
+
+#[tokio::test]
+async fn a_program_past_its_wall_time_is_killed_and_the_verdict_says_so() {
+    let mut config = fast_config();
+    config.processes.limits.wall_seconds = 1;
+    let host = Host::start(config).await;
+    host.add_program("sleeper", line_bot("silent"), None, 0, 0)
+        .await;
+    let mut seat = seat_with_first_request(&host, "sleeper", 30_000).await;
+    let fault = seat.fault().await;
+    assert_eq!(
+        fault.kind,
+        v1::VerdictKind::Crashed as i32,
+        "{}",
+        fault.reason
+    );
+    assert!(
+        fault
+            .reason
+            .contains("SIGALRM): it outlived its wall-time limit of 1 s"),
+        "{}",
+        fault.reason
+    );
 }
 
 #[tokio::test]
@@ -257,7 +336,7 @@ async fn a_silent_program_is_given_up_after_the_hard_cap_and_its_process_group_k
         ..fast_config()
     })
     .await;
-    let dir = tempfile::tempdir().unwrap();
+    let dir = program_dir();
     host.add_program(
         "sleeper",
         line_bot("spawn log.txt"),
@@ -285,14 +364,14 @@ async fn a_silent_program_is_given_up_after_the_hard_cap_and_its_process_group_k
     assert!(started.elapsed() >= Duration::from_millis(1200));
     seat.ended().await;
     let log = wait_for_line(&dir.path().join("log.txt"), "ask bid").await;
-    wait_gone(logged_pid(&log, "pid")).await;
-    wait_gone(logged_pid(&log, "child")).await;
+    assert!(log.lines().any(|l| l.starts_with("child ")), "{log}");
+    wait_none_in(dir.path()).await;
 }
 
 #[tokio::test]
 async fn a_table_that_ends_kills_a_program_that_does_not_leave() {
     let host = Host::start(fast_config()).await;
-    let dir = tempfile::tempdir().unwrap();
+    let dir = program_dir();
     host.add_program(
         "sleeper",
         line_bot("spawn log.txt"),
@@ -303,10 +382,14 @@ async fn a_table_that_ends_kills_a_program_that_does_not_leave() {
     .await;
     let mut seat = seat_with_first_request(&host, "sleeper", 30_000).await;
     let log = wait_for_line(&dir.path().join("log.txt"), "ask bid").await;
+    assert!(log.lines().any(|l| l.starts_with("child ")), "{log}");
+    assert!(
+        processes_in(dir.path()).len() >= 2,
+        "the program and its child"
+    );
     seat.close(None).await;
     seat.ended().await;
-    wait_gone(logged_pid(&log, "pid")).await;
-    wait_gone(logged_pid(&log, "child")).await;
+    wait_none_in(dir.path()).await;
 }
 
 #[tokio::test]

@@ -107,6 +107,40 @@ pub fn process_gone(pid: u32, allow_zombie: bool) -> bool {
     false
 }
 
+/// The living processes whose working directory is `dir` (a directory of a test's own, so
+/// that a sandboxed program's processes can be found from outside its PID namespace).
+pub fn processes_in(dir: &std::path::Path) -> Vec<u32> {
+    let dir = dir.canonicalize().expect("the directory exists");
+    std::fs::read_dir("/proc")
+        .expect("/proc is readable")
+        .filter_map(|e| e.ok()?.file_name().to_str()?.parse::<u32>().ok())
+        .filter(|pid| {
+            std::fs::read_link(format!("/proc/{pid}/cwd")).is_ok_and(|cwd| cwd == dir)
+                && !process_gone_now(*pid)
+        })
+        .collect()
+}
+
+fn process_gone_now(pid: u32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat")).map_or(true, |stat| {
+        stat.rsplit(") ")
+            .next()
+            .is_some_and(|s| s.starts_with('Z') || s.starts_with('X'))
+    })
+}
+
+/// Polls `f` every 20 ms until it holds, for at most 20 s; whether it held.
+pub fn eventually(mut f: impl FnMut() -> bool) -> bool {
+    let until = std::time::Instant::now() + Duration::from_secs(20);
+    while std::time::Instant::now() < until {
+        if f() {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    f()
+}
+
 /// A bot that always calls 1 when it may (so the next seat faces a bid of 1), never doubles and
 /// plays the first legal move.
 pub struct CallsOne;

@@ -13,7 +13,9 @@ MODE says how it answers the first request it is asked (and, for `first`, every 
   spawn    like silent, after starting a `sleep` child process (to check that the whole
            process group is killed)
 LOG, when given, is a file in the working directory where it writes `pid N` (and `child N`
-in spawn mode), `cwd DIR`, `home DIR` and `env NAME...`, then every line it is sent.
+in spawn mode), `cwd DIR`, `home DIR`, `env NAME...`, `procs PID...` (the processes it can
+see) and `leaks N` (how many of their /proc environ and cmdline files it could read that
+mention CARGO, as its host's do), then every line it is sent.
 """
 import os
 import subprocess
@@ -45,6 +47,17 @@ def main():
         log.write("cwd %s\n" % os.getcwd())
         log.write("home %s\n" % os.environ.get("HOME", ""))
         log.write("env %s\n" % " ".join(sorted(os.environ)))
+        procs = sorted(p for p in os.listdir("/proc") if p.isdigit()) if os.access("/proc", os.R_OK) else []
+        log.write("procs %s\n" % " ".join(procs))
+        leaks = 0
+        for p in procs:
+            for name in ("environ", "cmdline"):
+                try:
+                    with open("/proc/%s/%s" % (p, name), "rb") as f:
+                        leaks += b"CARGO" in f.read()
+                except OSError:
+                    pass
+        log.write("leaks %d\n" % leaks)
         if mode == "spawn":
             child = subprocess.Popen(["sleep", "3600"])
             log.write("child %d\n" % child.pid)
