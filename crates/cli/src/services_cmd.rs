@@ -194,6 +194,14 @@ pub struct MatchmakerArgs {
     operator: OperatorTokenArgs,
     #[command(flatten)]
     spectator: SpectatorArgs,
+    /// Most tables one competition may have (matches × rounds × participants, × 2 with seat
+    /// rotation); larger ones are refused with OUT_OF_RANGE.
+    #[arg(
+        long,
+        env = "ARENA_MAX_TABLES_PER_COMPETITION",
+        default_value_t = arena_matchmaker::DEFAULT_MAX_TABLES
+    )]
+    max_tables_per_competition: u64,
 }
 
 /// The continuous ranked ladder's settings.
@@ -218,7 +226,7 @@ pub struct LadderArgs {
     /// Most ladder pairs in flight at once (0 = no limit).
     #[arg(long, env = "ARENA_LADDER_MAX_PAIRS", default_value_t = 0)]
     ladder_max_pairs: usize,
-    /// Seed of the ladder's deals and opponent draws.
+    /// Seed of the ladder's opponent draws (its deals come from a secret key drawn at random).
     #[arg(long, env = "ARENA_LADDER_SEED", default_value_t = 0x1adde5)]
     ladder_seed: u64,
 }
@@ -1057,6 +1065,7 @@ pub fn matchmaker(a: MatchmakerArgs) -> Result<()> {
                     .with_bootstrap(a.operator.read()?.as_ref())
                     .public_spectator(a.spectator.public_spectator),
             ),
+            max_tables_per_competition: a.max_tables_per_competition,
             ..a.ladder.config()
         };
         println!(

@@ -11,6 +11,10 @@ pub mod measure;
 pub mod panel;
 
 pub use find::{FindReport, FindSpec, find};
+
+/// Record kind of cancelled library operations (key: the operation id): referees skip the
+/// GDI batches of a cancelled measurement.
+pub const CANCELLED_OPERATION_KIND: &str = "library-operation-cancelled";
 pub use index::LibraryIndex;
 pub use measure::{MeasureError, MeasureReport, MeasureSpec, PanelBots, Progress, measure};
 pub use panel::{build_panel, describe, panel_id};

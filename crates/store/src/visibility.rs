@@ -90,3 +90,25 @@ pub async fn held_deals(store: &dyn Store) -> StoreResult<HashSet<String>> {
         .map(|(id, _)| id)
         .collect())
 }
+
+/// Whether the result or replay of a table whose job carried `labels` may be shown: `Ok(())`,
+/// or `Err` saying why not (naming the table still holding the deal).
+pub async fn may_show<'a>(
+    store: &dyn Store,
+    labels: impl IntoIterator<Item = (&'a String, &'a String)>,
+) -> StoreResult<Result<(), String>> {
+    let Some((_, group)) = labels.into_iter().find(|(k, _)| *k == DEAL_GROUP_LABEL) else {
+        // A table that shares its deal with no other (a submitted table): finished, shown.
+        return Ok(Ok(()));
+    };
+    Ok(match group_state(store, group).await? {
+        GroupState::Finished => Ok(()),
+        GroupState::Playing(t) => Err(format!(
+            "its deal is also the deal of table {t}, which is still to be played or being played; \
+             it is shown once that table has finished"
+        )),
+        GroupState::Unknown => Err(format!(
+            "its deal group {group:?} has no record, so nobody can tell whether a table still holds its deal"
+        )),
+    })
+}

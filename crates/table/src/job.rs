@@ -123,8 +123,25 @@ impl TableSpec {
     }
 }
 
-/// Checks an identifier the store keys by: non-empty, no control characters.
+/// Longest table id (and competition name) a job may carry, in bytes.
+pub const MAX_TABLE_ID_BYTES: usize = 256;
+/// Most labels a job may carry.
+pub const MAX_LABELS: usize = 32;
+/// Longest label key and value, in bytes.
+pub const MAX_LABEL_BYTES: usize = 1024;
+/// Longest bot name of a seat, in bytes.
+pub const MAX_BOT_BYTES: usize = 256;
+/// The longest hard cap a table may have, in milliseconds (ten minutes).
+pub const MAX_HARD_CAP_MS: u32 = 600_000;
+
+/// Checks an identifier the store keys by: non-empty, no control characters, bounded.
 fn check_id(field: &str, id: &str, required: bool) -> Result<(), JobError> {
+    if id.len() > MAX_TABLE_ID_BYTES {
+        return Err(JobError::new(
+            field,
+            format!("is {} bytes, more than {MAX_TABLE_ID_BYTES}", id.len()),
+        ));
+    }
     if id.is_empty() {
         return if required {
             Err(JobError::new(field, "is empty"))
@@ -145,6 +162,31 @@ fn check_id(field: &str, id: &str, required: bool) -> Result<(), JobError> {
 pub fn validate(job: &v1::TableJob) -> Result<TableSpec, JobError> {
     check_id("job.table_id", &job.table_id, true)?;
     check_id("job.competition", &job.competition, false)?;
+    if job.labels.len() > MAX_LABELS {
+        return Err(JobError::new(
+            "job.labels",
+            format!("{} labels, more than {MAX_LABELS}", job.labels.len()),
+        ));
+    }
+    if let Some((k, _)) = job
+        .labels
+        .iter()
+        .find(|(k, v)| k.len() > MAX_LABEL_BYTES || v.len() > MAX_LABEL_BYTES)
+    {
+        return Err(JobError::new(
+            "job.labels",
+            format!(
+                "label {} is longer than {MAX_LABEL_BYTES} bytes",
+                arena_proto::text::quote(k)
+            ),
+        ));
+    }
+    if let Some(i) = job.seats.iter().position(|s| s.bot.len() > MAX_BOT_BYTES) {
+        return Err(JobError::new(
+            format!("job.seats[{i}].bot"),
+            format!("longer than {MAX_BOT_BYTES} bytes"),
+        ));
+    }
     let game = v1::Game::try_from(job.game)
         .map_err(|_| JobError::new("job.game", format!("unknown game {}", job.game)))?;
     let (setup, seat_count) = match game {
@@ -187,6 +229,15 @@ pub fn validate(job: &v1::TableJob) -> Result<TableSpec, JobError> {
         })
         .collect::<Result<Vec<_>, _>>()?;
     let time = TimeRules::resolve(&job.time.unwrap_or_default());
+    if time.hard_cap_ms > MAX_HARD_CAP_MS {
+        return Err(JobError::new(
+            "job.time.hard_cap_ms",
+            format!(
+                "{} ms is more than the longest allowed, {MAX_HARD_CAP_MS} ms",
+                time.hard_cap_ms
+            ),
+        ));
+    }
     if time.hard_cap_ms < time.decision_ms {
         return Err(JobError::new(
             "job.time.hard_cap_ms",

@@ -30,6 +30,22 @@ use tracing::Instrument;
 
 /// Deals per GDI batch when the request does not say.
 pub const DEFAULT_BATCH: u32 = 200;
+/// Most deals per GDI batch.
+pub const MAX_BATCH: u32 = 10_000;
+/// Most deals one measurement may cover.
+pub const MAX_MEASURE: u64 = 10_000_000;
+/// Most deals one on-demand generation may look for.
+pub const MAX_FIND: u32 = 10_000;
+/// Most deals one on-demand generation may try (and the default).
+pub const MAX_TRIES: u64 = 1_000_000;
+/// On-demand generations running at once; more are refused with `RESOURCE_EXHAUSTED`.
+pub const MAX_CONCURRENT_FINDS: usize = 2;
+/// Most records one import may carry: the whole import is checked before anything is written.
+pub const MAX_IMPORT: u64 = 200_000;
+/// Finished operations kept for `GetOperation`; older ones are forgotten.
+const KEPT_OPERATIONS: usize = 1_000;
+/// Longest GDI vector a request may give.
+const MAX_DIMENSION: usize = 64;
 
 type OpMap = Arc<Mutex<HashMap<String, v1::Operation>>>;
 
@@ -41,6 +57,9 @@ pub struct DealLibraryService {
     watch: tokio::sync::watch::Sender<u64>,
     threads: usize,
     next_op: Arc<AtomicU64>,
+    /// The stop flags of running generations, by operation id.
+    stops: Arc<Mutex<HashMap<String, Arc<AtomicBool>>>>,
+    finds: Arc<tokio::sync::Semaphore>,
 }
 
 fn invalid(field: &str, why: impl std::fmt::Display) -> Status {
@@ -79,6 +98,15 @@ fn record_msg(r: &DealRecord) -> v1::DealRecord {
 }
 
 fn record_from(m: v1::DealRecord) -> Result<DealRecord, Status> {
+    if m.id.len() > 256 || m.panel.len() > 256 {
+        return Err(Status::out_of_range("id/panel: at most 256 bytes"));
+    }
+    if m.levels.len() > MAX_DIMENSION + 1 {
+        return Err(Status::out_of_range(format!(
+            "levels: at most {} values",
+            MAX_DIMENSION + 1
+        )));
+    }
     let deal = m.deal.parse().map_err(|e| invalid("deal", e))?;
     let source = match (m.seed, m.index) {
         (Some(seed), Some(index)) => {
@@ -118,6 +146,30 @@ fn record_from(m: v1::DealRecord) -> Result<DealRecord, Status> {
     })
 }
 
+/// The sequence number at the end of an operation id (`measure-PID-N`).
+fn op_number(id: &str) -> u64 {
+    id.rsplit('-')
+        .next()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0)
+}
+
+/// A GDI centre and radius from a request: finite values in [0, 1], a positive radius.
+fn check_centre(centre: &[f64], eps: f64) -> Result<(), Status> {
+    if centre.len() > MAX_DIMENSION {
+        return Err(Status::out_of_range(format!(
+            "centre: at most {MAX_DIMENSION} values"
+        )));
+    }
+    if centre.iter().any(|x| !(0.0..=1.0).contains(x)) {
+        return Err(invalid("centre", "needs GDI values in [0, 1]"));
+    }
+    if !eps.is_finite() || eps <= 0.0 {
+        return Err(invalid("eps", "must be a positive number"));
+    }
+    Ok(())
+}
+
 fn source_of(seed: u64, bombs: Option<u32>) -> Result<DealSource, Status> {
     let bombs = bombs
         .map(|b| {
@@ -140,6 +192,8 @@ impl DealLibraryService {
             watch,
             threads: threads.max(1),
             next_op: Arc::new(AtomicU64::new(1)),
+            stops: Arc::default(),
+            finds: Arc::new(tokio::sync::Semaphore::new(MAX_CONCURRENT_FINDS)),
         }
     }
 
@@ -167,7 +221,23 @@ impl DealLibraryService {
 
     fn update(&self, op: v1::Operation) {
         if let Ok(mut ops) = self.ops.lock() {
+            // A cancelled operation stays cancelled whatever its task reports later.
+            if ops.get(&op.id).is_some_and(|o| o.done) {
+                return;
+            }
             ops.insert(op.id.clone(), op);
+            if ops.len() > KEPT_OPERATIONS {
+                let mut finished: Vec<(u64, String)> = ops
+                    .values()
+                    .filter(|o| o.done)
+                    .map(|o| (op_number(&o.id), o.id.clone()))
+                    .collect();
+                finished.sort_unstable();
+                let extra = ops.len() - KEPT_OPERATIONS;
+                for (_, id) in finished.into_iter().take(extra) {
+                    ops.remove(&id);
+                }
+            }
         }
         self.watch.send_modify(|v| *v += 1);
     }
@@ -214,7 +284,17 @@ impl DealLibrary for DealLibraryService {
             if r.count == 0 {
                 return Err(invalid("count", "must be at least 1"));
             }
+            if r.count > MAX_MEASURE {
+                return Err(Status::out_of_range(format!(
+                    "count: at most {MAX_MEASURE} deals per measurement"
+                )));
+            }
             let batch = if r.batch == 0 { DEFAULT_BATCH } else { r.batch };
+            if batch > MAX_BATCH {
+                return Err(Status::out_of_range(format!(
+                    "batch: at most {MAX_BATCH} deals per batch"
+                )));
+            }
             self.store.put_panel(&panel).await.map_err(store_err)?;
             let done: HashSet<u64> = self
                 .store
@@ -269,7 +349,7 @@ impl DealLibrary for DealLibraryService {
                     op.games_per_second = op.games as f64 / op.seconds.max(1e-9);
                     op.done = op.progress >= total;
                     svc.update(op.clone());
-                    if op.done {
+                    if op.done || svc.op(&op.id).is_ok_and(|o| o.done) {
                         break;
                     }
                     tokio::time::sleep(Duration::from_millis(250)).await;
@@ -287,19 +367,36 @@ impl DealLibrary for DealLibraryService {
             let r = req.into_inner();
             let panel = panel(r.panel.as_ref())?;
             let bombs = r.bombs.unwrap_or(1);
+            if bombs > 14 {
+                return Err(invalid("bombs", "at most 14"));
+            }
             let dim = 2 * (bombs as usize + 1) - 1;
-            if r.centre.len() != dim || r.centre.iter().any(|x| !(0.0..=1.0).contains(x)) {
+            check_centre(&r.centre, r.eps)?;
+            if r.centre.len() != dim {
                 return Err(invalid(
                     "centre",
                     format!("needs {dim} values in [0, 1] for deals with {bombs} bomb(s)"),
                 ));
             }
-            if r.eps.is_nan() || r.eps <= 0.0 {
-                return Err(invalid("eps", "must be positive"));
-            }
             if r.count == 0 {
                 return Err(invalid("count", "must be at least 1"));
             }
+            if r.count > MAX_FIND {
+                return Err(Status::out_of_range(format!(
+                    "count: at most {MAX_FIND} deals per generation"
+                )));
+            }
+            if r.max_tries > MAX_TRIES {
+                return Err(Status::out_of_range(format!(
+                    "max_tries: at most {MAX_TRIES} deals per generation"
+                )));
+            }
+            let permit = Arc::clone(&self.finds).try_acquire_owned().map_err(|_| {
+                Status::resource_exhausted(format!(
+                    "{MAX_CONCURRENT_FINDS} on-demand generations are running already; wait for one \
+                     to end (or cancel one) and ask again"
+                ))
+            })?;
             let source = source_of(r.seed, Some(bombs))?;
             let start_index = self
                 .store
@@ -317,7 +414,7 @@ impl DealLibrary for DealLibraryService {
                 eps: r.eps,
                 want: r.count as usize,
                 max_tries: if r.max_tries == 0 {
-                    1_000_000
+                    MAX_TRIES
                 } else {
                     r.max_tries
                 },
@@ -326,10 +423,14 @@ impl DealLibrary for DealLibraryService {
             };
             let svc = self.clone();
             let first = op.clone();
+            let stop = Arc::new(AtomicBool::new(false));
+            if let Ok(mut stops) = self.stops.lock() {
+                stops.insert(op.id.clone(), Arc::clone(&stop));
+            }
             tokio::spawn(
                 async move {
+                    let _permit = permit;
                     let progress = Arc::new(Progress::default());
-                    let stop = AtomicBool::new(false);
                     let ticker = {
                         let (svc, progress, mut op) =
                             (svc.clone(), progress.clone(), first.clone());
@@ -345,6 +446,9 @@ impl DealLibrary for DealLibraryService {
                     };
                     let result = arena_deals::find(&*svc.store, &spec, &progress, &stop).await;
                     ticker.abort();
+                    if let Ok(mut stops) = svc.stops.lock() {
+                        stops.remove(&first.id);
+                    }
                     let mut op = first;
                     match result {
                         Ok(rep) => {
@@ -388,6 +492,42 @@ impl DealLibrary for DealLibraryService {
         async move { Ok(Response::new(self.op(&req.into_inner().id)?)) }
             .instrument(span)
             .await
+    }
+
+    async fn cancel_operation(
+        &self,
+        req: Request<v1::GetOperationRequest>,
+    ) -> Result<Response<v1::Operation>, Status> {
+        let span = rpc_span!("CancelOperation", req.metadata());
+        async move {
+            let id = req.into_inner().id;
+            let mut op = self.op(&id)?;
+            if op.done {
+                return Err(Status::failed_precondition(format!(
+                    "operation {id:?} has ended already{}",
+                    if op.error.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" ({})", op.error)
+                    }
+                )));
+            }
+            // Referees skip the batches of a cancelled measurement; a generation stops.
+            self.store
+                .put_record(arena_deals::CANCELLED_OPERATION_KIND, &id, b"1")
+                .await
+                .map_err(store_err)?;
+            if let Some(stop) = self.stops.lock().ok().and_then(|s| s.get(&id).cloned()) {
+                stop.store(true, Ordering::Relaxed);
+            }
+            op.done = true;
+            op.error = "cancelled".into();
+            self.update(op.clone());
+            tracing::info!(operation = %id, "operation cancelled");
+            Ok(Response::new(op))
+        }
+        .instrument(span)
+        .await
     }
 
     type WatchOperationStream = OpStream;
@@ -444,9 +584,13 @@ impl DealLibrary for DealLibraryService {
             if r.centre.is_empty() {
                 return Err(invalid("centre", "missing"));
             }
+            check_centre(&r.centre, r.eps)?;
             let records = self.store.deals(&panel.id).await.map_err(store_err)?;
+            // Deals of competitions still running are never served, used or not asked.
             let exclude: HashSet<String> = if r.include_used {
-                HashSet::new()
+                arena_store::visibility::held_deals(&*self.store)
+                    .await
+                    .map_err(store_err)?
             } else {
                 self.store
                     .used_deals()
@@ -505,6 +649,18 @@ impl DealLibrary for DealLibraryService {
         async move {
             let panel = panel(req.into_inner().panel.as_ref())?;
             let mut records = self.store.deals(&panel.id).await.map_err(store_err)?;
+            // A running competition's deals (dealt, or still to be dealt) are withheld.
+            let held = arena_store::visibility::held_deals(&*self.store)
+                .await
+                .map_err(store_err)?;
+            let before = records.len();
+            records.retain(|r| !held.contains(&r.id));
+            if records.len() < before {
+                tracing::info!(
+                    withheld = before - records.len(),
+                    "export: deals of running competitions withheld"
+                );
+            }
             records.sort_by(|a, b| a.id.cmp(&b.id));
             let msgs: Vec<Result<v1::DealRecord, Status>> =
                 records.iter().map(|r| Ok(record_msg(r))).collect();
@@ -521,20 +677,48 @@ impl DealLibrary for DealLibraryService {
     ) -> Result<Response<v1::ImportResponse>, Status> {
         let span = rpc_span!("Import", req.metadata());
         async move {
+            // All or nothing: every record is read and checked before one write of them all.
             let mut stream = req.into_inner();
-            let (mut received, mut new, mut batch) = (0u64, 0u64, Vec::new());
+            let (mut received, mut batch) = (0u64, Vec::new());
             while let Some(m) = stream.next().await {
                 let m = m?;
                 received += 1;
+                if received > MAX_IMPORT {
+                    return Err(Status::out_of_range(format!(
+                        "an import carries at most {MAX_IMPORT} records; split it (nothing was written)"
+                    )));
+                }
                 batch.push(record_from(m).map_err(|s| {
-                    Status::invalid_argument(format!("record {received}: {}", s.message()))
+                    Status::invalid_argument(format!(
+                        "record {received}: {} (nothing was written)",
+                        s.message()
+                    ))
                 })?);
-                if batch.len() >= 1000 {
-                    new += self.store.put_deals(&batch).await.map_err(store_err)? as u64;
-                    batch.clear();
+            }
+            // A measured deal's difficulty is never rewritten: a record that differs from the one
+            // stored under its id is refused, and with it the whole import.
+            let mut by_panel: HashMap<String, HashMap<String, DealRecord>> = HashMap::new();
+            for (i, r) in batch.iter().enumerate() {
+                if !by_panel.contains_key(&r.panel) {
+                    let stored = self.store.deals(&r.panel).await.map_err(store_err)?;
+                    by_panel.insert(
+                        r.panel.clone(),
+                        stored.into_iter().map(|d| (d.id.clone(), d)).collect(),
+                    );
+                }
+                if let Some(stored) = by_panel.get(&r.panel).and_then(|m| m.get(&r.id))
+                    && stored != r
+                {
+                    return Err(Status::failed_precondition(format!(
+                        "record {}: deal {} of panel {} is measured already with other values; an \
+                         import cannot rewrite a deal's difficulty (nothing was written)",
+                        i + 1,
+                        r.id,
+                        r.panel
+                    )));
                 }
             }
-            new += self.store.put_deals(&batch).await.map_err(store_err)? as u64;
+            let new = self.store.put_deals(&batch).await.map_err(store_err)? as u64;
             Ok(Response::new(v1::ImportResponse { received, new }))
         }
         .instrument(span)

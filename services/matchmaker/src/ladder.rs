@@ -47,7 +47,7 @@ pub struct LadderConfig {
     pub max_pairs: usize,
     /// How many of the closest-rated waiting bots an opponent is drawn from.
     pub choose_among: usize,
-    /// Seeds deals and the draws of opponents.
+    /// Seeds the draws of opponents (the deals come from the secret key in the ladder's state).
     pub seed: u64,
     /// Time control of ladder tables (`None`: the referee's default).
     pub time: Option<v1::TimeControl>,
@@ -129,6 +129,10 @@ pub struct LadderState {
     pub discarded: u64,
     /// The most recent rated pairs, newest last (at most [`RECENT`]).
     pub recent: Vec<Rated>,
+    /// The secret seed of the ladder's deals, drawn at random once (0 = not drawn yet). A bot
+    /// sees its table id, which names the pair: were the seed known, it could deal every hand.
+    #[serde(default)]
+    pub deal_key: u64,
 }
 
 /// How many rated pairs the state keeps for inspection.
@@ -192,13 +196,38 @@ async fn update<T>(
     }
 }
 
-/// The two table jobs of `pair`.
-pub fn jobs(pair: &Pair, cfg: &LadderConfig) -> [v1::TableJob; 2] {
-    let deal = ddz::Deal::generate(cfg.seed, pair.n).to_string();
+/// The ladder's secret deal seed, drawn and stored the first time it is needed.
+async fn deal_key(store: &dyn Store) -> Result<u64, String> {
+    let mut fresh = [0u8; 8];
+    getrandom::fill(&mut fresh).map_err(|e| format!("the random source failed: {e}"))?;
+    let fresh = u64::from_le_bytes(fresh).max(1);
+    update(store, |s| {
+        if s.deal_key == 0 {
+            s.deal_key = fresh;
+            (true, fresh)
+        } else {
+            (false, s.deal_key)
+        }
+    })
+    .await
+}
+
+/// The deal group of a pair's two tables.
+pub fn deal_group(pair: &Pair) -> String {
+    format!("{LADDER_COMPETITION}/{}", pair.id())
+}
+
+/// The two table jobs of `pair`, dealt from the ladder's secret `deal_key`.
+pub fn jobs(pair: &Pair, cfg: &LadderConfig, deal_key: u64) -> [v1::TableJob; 2] {
+    let deal = ddz::Deal::generate(deal_key, pair.n).to_string();
     let ids = pair.table_ids();
     let job = |id: &str, landlord: &str, farmer: &str, role: &str, salt: u64| {
         let mut labels = std::collections::HashMap::new();
         labels.insert("pair".to_string(), pair.id());
+        labels.insert(
+            arena_store::visibility::DEAL_GROUP_LABEL.to_string(),
+            deal_group(pair),
+        );
         labels.insert("landlord".to_string(), role.to_string());
         if let Some(tp) = arena_telemetry::current_traceparent() {
             labels.insert("traceparent".to_string(), tp);
@@ -498,7 +527,11 @@ pub async fn pass(store: &dyn Store, cfg: &LadderConfig) -> Result<Pass, String>
 async fn enqueue(store: &dyn Store, cfg: &LadderConfig, pair: &Pair) -> Result<(), String> {
     // Each pair is a trace of its own, whatever pass created it.
     let span = tracing::info_span!(parent: None, "ladder_pair", pair = %pair.id(), a = %pair.a, b = %pair.b);
-    let jobs = span.in_scope(|| jobs(pair, cfg));
+    let key = deal_key(store).await?;
+    let jobs = span.in_scope(|| jobs(pair, cfg, key));
+    arena_store::visibility::put_deal_group(store, &deal_group(pair), &pair.table_ids())
+        .await
+        .map_err(store_err)?;
     for job in jobs {
         store
             .enqueue_job(&job.table_id, &arena_referee::queue::encode_table_job(&job))
@@ -706,17 +739,26 @@ mod tests {
             created_ms: 0,
             enqueued: false,
         };
-        let [ja, jb] = jobs(&pair, &LadderConfig::default());
+        let [ja, jb] = jobs(&pair, &LadderConfig::default(), 42);
         let seats = |j: &v1::TableJob| j.seats.iter().map(|s| s.bot.clone()).collect::<Vec<_>>();
         assert_eq!(seats(&ja), ["alpha", "beta", "beta"]);
         assert_eq!(seats(&jb), ["beta", "alpha", "alpha"]);
         assert_eq!(ja.setup, jb.setup);
         assert_eq!(ja.table_id, "ladder/p9/a");
         assert_eq!(jb.competition, LADDER_COMPETITION);
-        let [ja2, _] = jobs(&pair, &LadderConfig::default());
+        let [ja2, _] = jobs(&pair, &LadderConfig::default(), 42);
         assert_eq!(
             ja, ja2,
             "a pair's jobs are rebuilt identically after a restart"
+        );
+        let [other, _] = jobs(&pair, &LadderConfig::default(), 43);
+        assert_ne!(
+            other.setup, ja.setup,
+            "the deal depends on the secret key, not on the pair number alone"
+        );
+        assert_eq!(
+            ja.labels.get(arena_store::visibility::DEAL_GROUP_LABEL),
+            Some(&"ladder/p9".to_string())
         );
     }
 }

@@ -21,6 +21,7 @@ use std::time::Duration;
 use arena_compete::{Format, Reuse, Shape, Standings};
 use arena_proto::v1;
 use arena_proto::v1::matchmaker_server::{Matchmaker, MatchmakerServer};
+use arena_store::visibility::{self, DEAL_GROUP_LABEL};
 use arena_store::{Store, StoreError};
 use prost::Message;
 use tokio_stream::Stream;
@@ -72,7 +73,18 @@ struct Checked {
     bombs: u8,
 }
 
-fn check(spec: Option<v1::CompetitionSpec>) -> Result<Checked, Status> {
+/// Longest competition name, in bytes.
+pub const MAX_NAME_BYTES: usize = 128;
+/// Most participants of one competition.
+pub const MAX_PARTICIPANTS: usize = 256;
+/// Longest bot name a competition may name, in bytes (a built-in spec with its parameters).
+const MAX_BOT_BYTES: usize = 128;
+/// The longest time control a table may have, per decision, in milliseconds.
+pub const MAX_DECISION_MS: u32 = 600_000;
+/// Default cap on the tables of one competition.
+pub const DEFAULT_MAX_TABLES: u64 = 200_000;
+
+fn check(spec: Option<v1::CompetitionSpec>, max_tables: u64) -> Result<Checked, Status> {
     let mut spec = spec.ok_or_else(|| invalid("spec", "missing"))?;
     if spec.name.trim().is_empty() || spec.name.chars().any(|c| c.is_control() || c == '/') {
         return Err(invalid(
@@ -80,15 +92,35 @@ fn check(spec: Option<v1::CompetitionSpec>) -> Result<Checked, Status> {
             "must be non-empty, without '/' or control characters",
         ));
     }
+    if spec.name.len() > MAX_NAME_BYTES {
+        return Err(Status::out_of_range(format!(
+            "spec.name: at most {MAX_NAME_BYTES} bytes"
+        )));
+    }
     if spec.participants.len() < 2 {
         return Err(invalid(
             "spec.participants",
             "a competition needs at least two",
         ));
     }
+    if spec.participants.len() > MAX_PARTICIPANTS {
+        return Err(Status::out_of_range(format!(
+            "spec.participants: at most {MAX_PARTICIPANTS}, got {}",
+            spec.participants.len()
+        )));
+    }
     for p in &spec.participants {
         if p.trim().is_empty() {
             return Err(invalid("spec.participants", "an empty bot name"));
+        }
+        if p.len() > MAX_BOT_BYTES || p.chars().any(char::is_control) {
+            return Err(invalid(
+                "spec.participants",
+                format!(
+                    "bot names have at most {MAX_BOT_BYTES} bytes and no control characters: {}",
+                    arena_proto::text::quote(p)
+                ),
+            ));
         }
     }
     if spec.matches == 0 || spec.rounds == 0 {
@@ -96,6 +128,48 @@ fn check(spec: Option<v1::CompetitionSpec>) -> Result<Checked, Status> {
     }
     if spec.farmers.trim().is_empty() {
         spec.farmers = "expert".into();
+    }
+    if spec.farmers.len() > MAX_BOT_BYTES || spec.farmers.chars().any(char::is_control) {
+        return Err(invalid("spec.farmers", "not a bot name"));
+    }
+    // Checked arithmetic: a competition's size is refused before anything is allocated for it.
+    let sides: u64 = if spec.rotate_seats { 2 } else { 1 };
+    let tables = (spec.participants.len() as u64)
+        .checked_mul(u64::from(spec.matches))
+        .and_then(|t| t.checked_mul(u64::from(spec.rounds)))
+        .and_then(|t| t.checked_mul(sides));
+    match tables {
+        Some(t) if t <= max_tables => {}
+        _ => {
+            return Err(Status::out_of_range(format!(
+                "spec.matches × spec.rounds × participants{}: more than the {max_tables} tables a \
+                 competition may have here",
+                if spec.rotate_seats {
+                    " × 2 (seat rotation)"
+                } else {
+                    ""
+                }
+            )));
+        }
+    }
+    if let Some(t) = &spec.time {
+        if t.decision_ms > MAX_DECISION_MS || t.hard_cap_ms > MAX_DECISION_MS {
+            return Err(Status::out_of_range(format!(
+                "spec.time: decision_ms and hard_cap_ms at most {MAX_DECISION_MS}"
+            )));
+        }
+        if t.hard_cap_ms != 0 && t.decision_ms > t.hard_cap_ms {
+            return Err(invalid(
+                "spec.time",
+                "decision_ms must not exceed hard_cap_ms",
+            ));
+        }
+    }
+    if spec.centre.iter().any(|x| !x.is_finite()) || !spec.eps.is_finite() && spec.eps != 0.0 {
+        return Err(invalid("spec.centre/spec.eps", "must be finite numbers"));
+    }
+    if spec.seed == 0 {
+        spec.seed = random_seed();
     }
     let format = match spec.format.as_str() {
         "duplicate" => Format::Duplicate,
@@ -130,6 +204,9 @@ fn check(spec: Option<v1::CompetitionSpec>) -> Result<Checked, Status> {
     let panel = arena_referee::gdi::panel_of(panel_spec).map_err(|e| invalid("spec.panel", e))?;
     if spec.bombs == 0 {
         spec.bombs = 1;
+    }
+    if spec.centre.len() > 64 {
+        return Err(Status::out_of_range("spec.centre: at most 64 values"));
     }
     let bombs = u8::try_from(spec.bombs)
         .ok()
@@ -206,6 +283,10 @@ async fn jobs(store: &dyn Store, c: &Checked) -> Result<Vec<v1::TableJob>, Statu
                 }
                 for (salt, (id, seats, side, expected)) in sides.into_iter().enumerate() {
                     let mut labels = labels.clone();
+                    labels.insert(
+                        DEAL_GROUP_LABEL.to_string(),
+                        format!("{}/{}", c.spec.name, slot.id),
+                    );
                     labels.insert("side".to_string(), side.to_string());
                     labels.insert("expected".to_string(), format!("{expected}"));
                     out.push(v1::TableJob {
@@ -245,7 +326,14 @@ async fn enqueue(store: &dyn Store, c: &Checked) -> Result<(), Status> {
         .into_iter()
         .map(|(id, _)| id)
         .collect();
-    for job in jobs(store, c).await? {
+    let jobs = jobs(store, c).await?;
+    // The deal groups first: a table's replay is only ever shown once its group is known.
+    for (group, tables) in deal_groups(&jobs) {
+        visibility::put_deal_group(store, &group, &tables)
+            .await
+            .map_err(store_err)?;
+    }
+    for job in jobs {
         if done.contains(&job.table_id) {
             continue;
         }
@@ -259,6 +347,60 @@ async fn enqueue(store: &dyn Store, c: &Checked) -> Result<(), Status> {
         .put_record(ENQUEUED, &c.spec.name, b"1")
         .await
         .map_err(store_err)
+}
+
+/// The tables of each deal group among `jobs`.
+fn deal_groups(jobs: &[v1::TableJob]) -> BTreeMap<String, Vec<String>> {
+    let mut groups: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for j in jobs {
+        if let Some(g) = j.labels.get(DEAL_GROUP_LABEL) {
+            groups
+                .entry(g.clone())
+                .or_default()
+                .push(j.table_id.clone());
+        }
+    }
+    groups
+}
+
+/// A competition as it is served: while it runs, without its plan seed (with the library it
+/// would tell which deals are still to be dealt).
+fn served(mut comp: v1::Competition) -> v1::Competition {
+    if comp.state == "running"
+        && let Some(spec) = comp.spec.as_mut()
+    {
+        spec.seed = 0;
+    }
+    comp
+}
+
+/// A random plan seed: the deals a competition draws must not be predictable.
+fn random_seed() -> u64 {
+    let mut b = [0u8; 8];
+    if getrandom::fill(&mut b).is_err() {
+        // Not secret, but still unpredictable enough to an outsider who cannot see the clock.
+        return std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0x5eed, |d| d.as_nanos() as u64);
+    }
+    u64::from_le_bytes(b).max(1)
+}
+
+/// The result or replay of table `id`, with `labels`, may be shown: else `FAILED_PRECONDITION`.
+async fn check_shown(
+    store: &dyn Store,
+    id: &str,
+    labels: &std::collections::HashMap<String, String>,
+) -> Result<(), Status> {
+    match visibility::may_show(store, labels)
+        .await
+        .map_err(store_err)?
+    {
+        Ok(()) => Ok(()),
+        Err(why) => Err(Status::failed_precondition(format!(
+            "table {id:?} is not shown yet: {why}"
+        ))),
+    }
 }
 
 /// Standings from the results so far. A participant's round score is its landlord score, plus
@@ -354,12 +496,24 @@ pub async fn standings(store: &dyn Store, comp: &v1::Competition) -> Result<v1::
 /// One pass over every competition: re-enqueue interrupted ones, update progress, finish the
 /// complete ones (exactly once, by compare-and-swap).
 pub async fn supervise_once(store: &dyn Store) -> Result<(), Status> {
+    let ended: HashSet<String> = store
+        .records(visibility::ENDED_KIND)
+        .await
+        .map_err(store_err)?
+        .into_iter()
+        .map(|(k, _)| k)
+        .collect();
     for (name, bytes) in store.records(COMPETITION).await.map_err(store_err)? {
         let Ok(comp) = v1::Competition::decode(bytes.as_slice()) else {
             tracing::warn!(competition = %name, "undecodable competition record");
             continue;
         };
         if comp.state != "running" {
+            if !ended.contains(&name) {
+                visibility::mark_ended(store, &name, &comp.state)
+                    .await
+                    .map_err(store_err)?;
+            }
             continue;
         }
         // A competition is recorded before its tables are enqueued; give its creator time to
@@ -373,7 +527,7 @@ pub async fn supervise_once(store: &dyn Store) -> Result<(), Status> {
                 .map_err(store_err)?
                 .is_none()
         {
-            let checked = check(comp.spec.clone())?;
+            let checked = check(comp.spec.clone(), u64::MAX)?;
             enqueue(store, &checked).await?;
             tracing::info!(competition = %name, "re-enqueued the tables of an interrupted competition");
         }
@@ -394,6 +548,9 @@ pub async fn supervise_once(store: &dyn Store) -> Result<(), Status> {
             let st = standings(store, &next).await?;
             store
                 .put_record(FINAL_STANDINGS, &name, &st.encode_to_vec())
+                .await
+                .map_err(store_err)?;
+            visibility::mark_ended(store, &name, "finished")
                 .await
                 .map_err(store_err)?;
             arena_telemetry::metrics::metrics()
@@ -427,12 +584,58 @@ pub async fn supervise(
 #[derive(Clone)]
 pub struct MatchmakerService {
     store: Arc<dyn Store>,
+    max_tables: u64,
 }
 
 impl MatchmakerService {
-    /// A service on `store`.
+    /// A service on `store`, competitions of at most [`DEFAULT_MAX_TABLES`] tables.
     pub fn new(store: Arc<dyn Store>) -> MatchmakerService {
-        MatchmakerService { store }
+        MatchmakerService {
+            store,
+            max_tables: DEFAULT_MAX_TABLES,
+        }
+    }
+
+    /// Caps the tables of one competition at `max`.
+    pub fn with_max_tables(mut self, max: u64) -> MatchmakerService {
+        self.max_tables = max;
+        self
+    }
+
+    /// Every participant and the farmer bot must be a built-in bot or a registered one: a name
+    /// nobody can play would forfeit every table (and a forfeit scores better than a loss).
+    async fn check_bots(&self, spec: &v1::CompetitionSpec) -> Result<(), Status> {
+        let names = spec
+            .participants
+            .iter()
+            .map(|p| ("spec.participants", p))
+            .chain(std::iter::once(("spec.farmers", &spec.farmers)));
+        for (field, name) in names {
+            let name = name.trim();
+            match name.parse::<ddz_bots::BotSpec>() {
+                Ok(ddz_bots::BotSpec::Cmd(_)) => {
+                    return Err(invalid(
+                        field,
+                        format!(
+                            "{} names a command; register the program as a bot (`arena bots add NAME --program …`) and name it",
+                            arena_proto::text::quote(name)
+                        ),
+                    ));
+                }
+                Ok(_) => continue,
+                Err(builtin_error) => {
+                    let registered = self.store.bot(name).await.map_err(store_err)?;
+                    if registered.is_none() {
+                        return Err(Status::failed_precondition(format!(
+                            "{field}: {} is neither a built-in bot nor a registered bot ({builtin_error}); \
+                             register it with `arena bots add`",
+                            arena_proto::text::quote(name)
+                        )));
+                    }
+                }
+            }
+        }
+        Ok(())
     }
 
     /// The tonic server.
@@ -444,7 +647,8 @@ impl MatchmakerService {
         &self,
         spec: Option<v1::CompetitionSpec>,
     ) -> Result<Response<v1::Competition>, Status> {
-        let checked = check(spec)?;
+        let checked = check(spec, self.max_tables)?;
+        self.check_bots(&checked.spec).await?;
         let name = checked.spec.name.clone();
         if self
             .store
@@ -496,7 +700,7 @@ impl MatchmakerService {
             .competitions_created
             .add(1, &[]);
         tracing::info!(competition = %name, tables = comp.tables_total, "competition created");
-        Ok(Response::new(comp))
+        Ok(Response::new(served(comp)))
     }
 
     async fn load(&self, name: &str) -> Result<v1::Competition, Status> {
@@ -529,7 +733,9 @@ impl Matchmaker for MatchmakerService {
         &self,
         req: Request<v1::CompetitionRequest>,
     ) -> Result<Response<v1::Competition>, Status> {
-        Ok(Response::new(self.load(&req.into_inner().name).await?))
+        Ok(Response::new(served(
+            self.load(&req.into_inner().name).await?,
+        )))
     }
 
     async fn list_competitions(
@@ -543,6 +749,7 @@ impl Matchmaker for MatchmakerService {
             .map_err(store_err)?
             .into_iter()
             .filter_map(|(_, b)| v1::Competition::decode(b.as_slice()).ok())
+            .map(served)
             .collect();
         Ok(Response::new(v1::ListCompetitionsResponse { competitions }))
     }
@@ -629,10 +836,13 @@ impl Matchmaker for MatchmakerService {
                 .await
                 .map_err(store_err)?
             {
+                visibility::mark_ended(&*self.store, &name, "cancelled")
+                    .await
+                    .map_err(store_err)?;
                 arena_telemetry::metrics::metrics()
                     .competitions_finished
                     .add(1, &arena_telemetry::metrics::attr("state", "cancelled"));
-                return Ok(Response::new(next));
+                return Ok(Response::new(served(next)));
             }
         }
     }
@@ -655,13 +865,25 @@ impl Matchmaker for MatchmakerService {
             .map(|(id, _)| id)
             .collect();
         ids.sort();
+        let mut withheld = 0usize;
         for id in ids {
             if let Some(bytes) = self.store.replay(&id).await.map_err(store_err)? {
-                out.push(
-                    v1::Replay::decode(bytes.as_slice())
-                        .map_err(|e| Status::data_loss(format!("replay {id}: {e}"))),
-                );
+                let replay = v1::Replay::decode(bytes.as_slice())
+                    .map_err(|e| Status::data_loss(format!("replay {id}: {e}")))?;
+                let labels = replay
+                    .job
+                    .as_ref()
+                    .map(|j| j.labels.clone())
+                    .unwrap_or_default();
+                match check_shown(&*self.store, &id, &labels).await {
+                    Ok(()) => out.push(Ok(replay)),
+                    Err(s) if s.code() == tonic::Code::FailedPrecondition => withheld += 1,
+                    Err(s) => return Err(s),
+                }
             }
+        }
+        if withheld > 0 {
+            tracing::info!(competition = %name, withheld, "replays withheld: their deals are still being played");
         }
         Ok(Response::new(Box::pin(tokio_stream::iter(out))))
     }
@@ -671,15 +893,24 @@ impl Matchmaker for MatchmakerService {
         req: Request<v1::GetTableRequest>,
     ) -> Result<Response<v1::Replay>, Status> {
         let id = req.into_inner().table_id;
+        if id.is_empty() || id.chars().any(char::is_control) || id.len() > MAX_NAME_BYTES * 2 {
+            return Err(invalid("table_id", "must be a table id"));
+        }
         let bytes = self
             .store
             .replay(&id)
             .await
             .map_err(store_err)?
             .ok_or_else(|| Status::not_found(format!("no replay for table {id:?}")))?;
-        Ok(Response::new(
-            v1::Replay::decode(bytes.as_slice()).map_err(|e| Status::data_loss(e.to_string()))?,
-        ))
+        let replay =
+            v1::Replay::decode(bytes.as_slice()).map_err(|e| Status::data_loss(e.to_string()))?;
+        let labels = replay
+            .job
+            .as_ref()
+            .map(|j| j.labels.clone())
+            .unwrap_or_default();
+        check_shown(&*self.store, &id, &labels).await?;
+        Ok(Response::new(replay))
     }
 
     async fn get_leaderboard(
@@ -735,6 +966,8 @@ pub struct MatchmakerConfig {
     pub ladder: Option<ladder::LadderConfig>,
     /// Who may call what; `None`: operators with a token from the store, spectator reads closed.
     pub auth: Option<arena_auth::Authenticator>,
+    /// Most tables one competition may have.
+    pub max_tables_per_competition: u64,
 }
 
 impl Default for MatchmakerConfig {
@@ -743,6 +976,7 @@ impl Default for MatchmakerConfig {
             supervise_every: Duration::from_millis(500),
             ladder: None,
             auth: None,
+            max_tables_per_competition: DEFAULT_MAX_TABLES,
         }
     }
 }
@@ -794,7 +1028,11 @@ pub async fn serve_with_config(
         .layer(arena_auth::AuthLayer::new(auth))
         .add_service(health_service)
         .add_service(reflection)
-        .add_service(MatchmakerService::new(store).into_server())
+        .add_service(
+            MatchmakerService::new(store)
+                .with_max_tables(config.max_tables_per_competition)
+                .into_server(),
+        )
         .serve_with_incoming_shutdown(
             tokio_stream::wrappers::TcpListenerStream::new(listener),
             shutdown,

@@ -433,3 +433,213 @@ async fn a_competition_whose_creator_died_before_enqueueing_is_enqueued_once_aft
     let _ = stop_r.send(());
     let _ = r.await;
 }
+
+/// Plays the next queued table in this test (a referee of its own): its result is written, the
+/// job acknowledged. The id of the table played.
+async fn play_next(store: &Arc<dyn Store>) -> String {
+    let entry = store
+        .next_job(
+            "test-referee",
+            Duration::from_secs(60),
+            Duration::from_secs(5),
+        )
+        .await
+        .unwrap()
+        .expect("a queued table");
+    let v1::QueuedJob {
+        job: Some(v1::queued_job::Job::Table(job)),
+    } = <v1::QueuedJob as prost::Message>::decode(entry.payload.as_slice()).unwrap()
+    else {
+        panic!("not a table job");
+    };
+    let (result, replay) = arena_referee::run_table(&job, &Default::default(), None)
+        .await
+        .unwrap();
+    use prost::Message;
+    store
+        .put_result(
+            &job.table_id,
+            Some(&job.competition),
+            &result.encode_to_vec(),
+            &replay.encode_to_vec(),
+        )
+        .await
+        .unwrap();
+    store.ack_job(&entry.entry_id).await.unwrap();
+    job.table_id
+}
+
+/// In duplicate format every table of a round holds the same cards: a finished table's replay
+/// is withheld (from GetReplay and ExportReplays) until every table of its round is done, and a
+/// running competition's plan seed is not shown (with the library it would name its deals).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn no_cards_of_a_running_table_are_served() {
+    let dir = tempfile::tempdir().unwrap();
+    let store: Arc<dyn Store> = Arc::new(EmbeddedStore::open(dir.path()).unwrap());
+    library(&*store, 200).await;
+    let svc = MatchmakerService::new(store.clone());
+    let created = svc
+        .create_competition(Request::new(v1::CreateCompetitionRequest {
+            spec: Some(v1::CompetitionSpec {
+                matches: 1,
+                rounds: 2,
+                seed: 0,
+                ..spec("dup-secret", "duplicate")
+            }),
+        }))
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(created.tables_total, 6);
+    assert_eq!(
+        created.spec.unwrap().seed,
+        0,
+        "the plan seed is not shown while running"
+    );
+    let first = play_next(&store).await;
+    let replay = |id: String| {
+        let svc = svc.clone();
+        async move {
+            svc.get_replay(Request::new(v1::GetTableRequest { table_id: id }))
+                .await
+        }
+    };
+    let hidden = replay(first.clone()).await.unwrap_err();
+    assert_eq!(hidden.code(), Code::FailedPrecondition, "{hidden:?}");
+    assert!(
+        hidden.message().contains("still to be played"),
+        "{hidden:?}"
+    );
+    let exported = |svc: MatchmakerService| async move {
+        svc.export_replays(Request::new(v1::CompetitionRequest {
+            name: "dup-secret".into(),
+        }))
+        .await
+        .unwrap()
+        .into_inner()
+        .map(|r| r.unwrap().result.unwrap().table_id)
+        .collect::<Vec<_>>()
+        .await
+    };
+    assert!(
+        exported(svc.clone()).await.is_empty(),
+        "withheld from the export too"
+    );
+    // The rest of the first table's round: then its replays are shown.
+    let mut played = vec![first.clone()];
+    for _ in 0..2 {
+        played.push(play_next(&store).await);
+    }
+    let round = |id: &str| id.rsplit_once('/').map(|(r, _)| r.to_string());
+    assert!(
+        played.iter().all(|id| round(id) == round(&first)),
+        "{played:?}"
+    );
+    let shown = replay(first.clone()).await.unwrap().into_inner();
+    assert_eq!(shown.result.unwrap().table_id, first);
+    assert_eq!(exported(svc.clone()).await.len(), 3);
+    // The whole competition, then its seed is shown.
+    for _ in 0..3 {
+        play_next(&store).await;
+    }
+    arena_matchmaker::supervise_once(&*store).await.unwrap();
+    let c = svc
+        .get_competition(Request::new(v1::CompetitionRequest {
+            name: "dup-secret".into(),
+        }))
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(c.state, "finished");
+    assert_ne!(c.spec.unwrap().seed, 0, "shown once finished");
+    assert_eq!(exported(svc.clone()).await.len(), 6);
+}
+
+/// What an operator sends is bounded: sizes by checked arithmetic and a cap, participants must
+/// be playable, bot parameters capped; a cancelled competition's queued tables are not played.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn operator_input_is_bounded_and_cancelled_tables_are_not_played() {
+    let dir = tempfile::tempdir().unwrap();
+    let store: Arc<dyn Store> = Arc::new(EmbeddedStore::open(dir.path()).unwrap());
+    library(&*store, 200).await;
+    let svc = MatchmakerService::new(store.clone()).with_max_tables(1_000);
+    let create = |spec: v1::CompetitionSpec| {
+        let svc = svc.clone();
+        async move {
+            svc.create_competition(Request::new(v1::CreateCompetitionRequest {
+                spec: Some(spec),
+            }))
+            .await
+        }
+    };
+    let e = create(v1::CompetitionSpec {
+        matches: 1 << 31,
+        rounds: 1 << 31,
+        ..spec("huge", "random")
+    })
+    .await
+    .unwrap_err();
+    assert_eq!(e.code(), Code::OutOfRange, "{e:?}");
+    assert!(e.message().contains("1000 tables"), "{e:?}");
+    let e = create(v1::CompetitionSpec {
+        matches: 100,
+        rounds: 100,
+        ..spec("big", "random")
+    })
+    .await
+    .unwrap_err();
+    assert_eq!(e.code(), Code::OutOfRange, "{e:?}");
+    let e = create(v1::CompetitionSpec {
+        participants: vec!["expert".into(), "ghost".into()],
+        ..spec("ghosts", "random")
+    })
+    .await
+    .unwrap_err();
+    assert_eq!(e.code(), Code::FailedPrecondition, "{e:?}");
+    assert!(e.message().contains("\"ghost\"") && e.message().contains("arena bots add"));
+    let e = create(v1::CompetitionSpec {
+        participants: vec!["expert".into(), "search:samples=4000000000".into()],
+        ..spec("greedy", "random")
+    })
+    .await
+    .unwrap_err();
+    assert!(e.message().contains("most allowed"), "{e:?}");
+    let e = create(v1::CompetitionSpec {
+        name: "n".repeat(1000),
+        ..spec("x", "random")
+    })
+    .await
+    .unwrap_err();
+    assert_eq!(e.code(), Code::OutOfRange, "{e:?}");
+
+    // Cancelled with every table still queued: a referee plays none of them.
+    create(v1::CompetitionSpec {
+        matches: 1,
+        rounds: 2,
+        ..spec("called-off", "random")
+    })
+    .await
+    .unwrap();
+    svc.cancel_competition(Request::new(v1::CompetitionRequest {
+        name: "called-off".into(),
+    }))
+    .await
+    .unwrap();
+    let (r, stop) = referee(store.clone(), "r-cancel");
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
+    let results = loop {
+        let results = store.results_for("called-off").await.unwrap();
+        if results.len() == 6 {
+            break results;
+        }
+        assert!(tokio::time::Instant::now() < deadline, "{}", results.len());
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    };
+    for (id, bytes) in results {
+        let r = <v1::TableResult as prost::Message>::decode(bytes.as_slice()).unwrap();
+        assert!(r.outcome.is_none(), "{id} was played");
+        assert!(r.error.contains("cancelled"), "{id}: {}", r.error);
+    }
+    let _ = stop.send(());
+    let _ = r.await;
+}

@@ -53,6 +53,20 @@ pub(crate) async fn measure(
     batch: v1::GdiBatch,
     lost: &CancellationToken,
 ) {
+    match ctx
+        .store
+        .record(arena_deals::CANCELLED_OPERATION_KIND, &batch.operation)
+        .await
+    {
+        Ok(Some(_)) => {
+            tracing::info!(operation = %batch.operation, "the measurement was cancelled: skipping its batch");
+            return ack(ctx, entry).await;
+        }
+        Ok(None) => {}
+        Err(e) => {
+            tracing::warn!(error = %e, "cannot check whether the measurement was cancelled; measuring")
+        }
+    }
     let panel = match batch.panel.as_ref().map(panel_of) {
         Some(Ok(p)) => p,
         Some(Err(e)) => return dead_letter(ctx, entry, &e).await,

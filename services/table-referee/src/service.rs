@@ -51,6 +51,24 @@ impl RefereeService {
         })
     }
 
+    /// `FAILED_PRECONDITION` unless the table's deal may be shown (see
+    /// [`arena_store::visibility`]).
+    async fn check_shown(
+        &self,
+        id: &str,
+        labels: &std::collections::HashMap<String, String>,
+    ) -> Result<(), Status> {
+        match arena_store::visibility::may_show(&*self.store, labels)
+            .await
+            .map_err(store_status)?
+        {
+            Ok(()) => Ok(()),
+            Err(why) => Err(Status::failed_precondition(format!(
+                "table {id:?} is not shown yet: {why}"
+            ))),
+        }
+    }
+
     /// The service over `store`.
     pub fn new(store: Arc<dyn Store>) -> RefereeService {
         RefereeService { store }
@@ -75,6 +93,12 @@ pub(crate) fn store_status(e: StoreError) -> Status {
 fn table_id(req: &v1::GetTableRequest) -> Result<&str, Status> {
     if req.table_id.is_empty() {
         return Err(Status::invalid_argument("table_id: is empty"));
+    }
+    if req.table_id.len() > arena_table::job::MAX_TABLE_ID_BYTES {
+        return Err(Status::out_of_range(format!(
+            "table_id: at most {} bytes",
+            arena_table::job::MAX_TABLE_ID_BYTES
+        )));
     }
     if req.table_id.chars().any(char::is_control) {
         return Err(Status::invalid_argument(format!(
@@ -110,13 +134,14 @@ impl TableReferee for RefereeService {
                 "table {id:?} has no result (unknown, or not finished yet)"
             )));
         };
-        v1::TableResult::decode(bytes.as_slice())
-            .map(Response::new)
-            .map_err(|e| {
-                Status::internal(format!(
-                    "the stored result of table {id:?} does not decode: {e}"
-                ))
-            })
+        let result = v1::TableResult::decode(bytes.as_slice()).map_err(|e| {
+            Status::internal(format!(
+                "the stored result of table {id:?} does not decode: {e}"
+            ))
+        })?;
+        // The labels name the deal: shown only once no table holding it is still played.
+        self.check_shown(id, &result.labels).await?;
+        Ok(Response::new(result))
     }
 
     async fn get_replay(
@@ -130,12 +155,17 @@ impl TableReferee for RefereeService {
                 "table {id:?} has no replay (unknown, or not finished yet)"
             )));
         };
-        v1::Replay::decode(bytes.as_slice())
-            .map(Response::new)
-            .map_err(|e| {
-                Status::internal(format!(
-                    "the stored replay of table {id:?} does not decode: {e}"
-                ))
-            })
+        let replay = v1::Replay::decode(bytes.as_slice()).map_err(|e| {
+            Status::internal(format!(
+                "the stored replay of table {id:?} does not decode: {e}"
+            ))
+        })?;
+        let labels = replay
+            .job
+            .as_ref()
+            .map(|j| j.labels.clone())
+            .unwrap_or_default();
+        self.check_shown(id, &labels).await?;
+        Ok(Response::new(replay))
     }
 }

@@ -281,6 +281,28 @@ async fn play(ctx: &Arc<Ctx>, entry: &JobEntry, job: v1::TableJob, lost: &Cancel
             tracing::warn!(error = %e, "cannot check for an earlier result; playing the table")
         }
     }
+    if !job.competition.is_empty() {
+        match arena_store::visibility::ended_state(&*ctx.store, &job.competition).await {
+            Ok(Some(state)) if state == "cancelled" => {
+                tracing::info!(competition = %job.competition, "the competition was cancelled: not playing its table");
+                let (result, replay) = error_result(
+                    &entry.table_id,
+                    Some(&job),
+                    &ctx.config.referee_id,
+                    format!(
+                        "not played: competition {:?} was cancelled",
+                        job.competition
+                    ),
+                );
+                write_and_ack(ctx, entry, result, replay).await;
+                return;
+            }
+            Ok(_) => {}
+            Err(e) => {
+                tracing::warn!(error = %e, "cannot check whether the competition was cancelled; playing the table")
+            }
+        }
+    }
     let spec = match validate(&job) {
         Ok(s) => s,
         Err(e) => {
