@@ -420,7 +420,7 @@ async fn imports_are_all_or_nothing_and_never_rewrite_a_deal() {
     let channel = tonic::transport::Endpoint::from_shared(url.clone())
         .unwrap()
         .connect_lazy();
-    let mut client = v1::deal_library_client::DealLibraryClient::with_interceptor(
+    let client = v1::deal_library_client::DealLibraryClient::with_interceptor(
         channel,
         arena_auth::Bearer::new(Some(&token)),
     );
