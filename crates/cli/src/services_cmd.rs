@@ -520,6 +520,19 @@ fn runtime() -> Result<tokio::runtime::Runtime> {
         .context("starting the runtime")
 }
 
+/// How long a role's runtime waits for blocking work (a built-in table's current decision) once
+/// the role has stopped: SIGTERM always ends the process within its grace plus this.
+const RUNTIME_SHUTDOWN: Duration = Duration::from_secs(2);
+
+/// Runs a role to its end on a runtime of its own, then stops the runtime without waiting for
+/// blocking work past [`RUNTIME_SHUTDOWN`].
+fn serve_role(role: impl std::future::Future<Output = Result<()>>) -> Result<()> {
+    let rt = runtime()?;
+    let result = rt.block_on(role);
+    rt.shutdown_timeout(RUNTIME_SHUTDOWN);
+    result
+}
+
 /// Completes on Ctrl-C or SIGTERM (Kubernetes stops pods with SIGTERM).
 async fn shutdown_signal() {
     let ctrl_c = async {
@@ -584,8 +597,7 @@ fn bot_host_config(a: &BotHostArgs) -> BotHostConfig {
 
 /// Runs `arena table-referee`.
 pub fn referee(a: RefereeArgs) -> Result<()> {
-    let rt = runtime()?;
-    rt.block_on(async {
+    serve_role(async {
         let _telemetry = arena_telemetry::init("arena-table-referee")?;
         let config = RefereeConfig {
             cluster_token: a.cluster.read()?,
@@ -605,8 +617,7 @@ pub fn referee(a: RefereeArgs) -> Result<()> {
 
 /// Runs `arena bot-host`.
 pub fn bot_host(a: BotHostArgs) -> Result<()> {
-    let rt = runtime()?;
-    rt.block_on(async {
+    serve_role(async {
         let _telemetry = arena_telemetry::init("arena-bot-host")?;
         let config = BotHostConfig {
             seat_listen: a.seat_listen,
@@ -625,8 +636,7 @@ pub fn bot_host(a: BotHostArgs) -> Result<()> {
 
 /// Runs `arena deal-library`.
 pub fn deal_library(a: DealLibraryArgs) -> Result<()> {
-    let rt = runtime()?;
-    rt.block_on(async {
+    serve_role(async {
         let _telemetry = arena_telemetry::init("arena-deal-library")?;
         let store = a.store.open().await?;
         let threads = crate::deals_cmd::threads(a.threads);
@@ -653,8 +663,7 @@ pub fn deal_library(a: DealLibraryArgs) -> Result<()> {
 /// never leaves the process: the seat port listens on an ephemeral loopback port that only this
 /// process's referee knows and can open.
 pub fn standalone(a: StandaloneArgs) -> Result<()> {
-    let rt = runtime()?;
-    rt.block_on(async {
+    serve_role(async {
         let _telemetry = arena_telemetry::init("arena-standalone")?;
         let store: Arc<dyn Store> = Arc::new(
             arena_store::EmbeddedStore::open(&a.data_dir).with_context(|| {
@@ -1055,8 +1064,7 @@ fn print_replay(job: &v1::TableJob, replay: &v1::Replay, result: &v1::TableResul
 
 /// Runs `arena matchmaker`.
 pub fn matchmaker(a: MatchmakerArgs) -> Result<()> {
-    let rt = runtime()?;
-    rt.block_on(async {
+    serve_role(async {
         let _telemetry = arena_telemetry::init("arena-matchmaker")?;
         let store = a.store.open().await?;
         let config = arena_matchmaker::MatchmakerConfig {

@@ -14,8 +14,10 @@ pub struct StoreArgs {
     /// Data directory of the embedded store.
     #[arg(long, env = "ARENA_DATA_DIR", default_value = "arena-data")]
     pub data_dir: PathBuf,
-    /// Use Redis at this URL instead of the embedded store (e.g. redis://127.0.0.1:6379).
-    #[arg(long, env = "ARENA_REDIS_URL")]
+    /// Use Redis at this URL instead of the embedded store (e.g. redis://127.0.0.1:6379). It may
+    /// hold a password, so `--help` never shows the environment's value and logs name only the
+    /// address.
+    #[arg(long, env = "ARENA_REDIS_URL", hide_env_values = true)]
     pub redis: Option<String>,
     /// Key prefix in Redis.
     #[arg(long, env = "ARENA_REDIS_PREFIX", default_value = "arena")]

@@ -42,6 +42,14 @@ pub fn ddz_decision(a: &v1::Action) -> Result<DdzDecision, MalformedAction> {
         Some(v1::ddz_action::Action::Bid(b)) => Ok(DdzDecision::Bid(*b)),
         Some(v1::ddz_action::Action::Double(x)) => Ok(DdzDecision::Double(*x)),
         Some(v1::ddz_action::Action::Play(s)) => {
+            // The longest legal play is 20 cards; with separators and `10`s a sane answer is far
+            // below this. Anything longer is malformed without being parsed or quoted whole.
+            if s.len() > MAX_PLAY_BYTES {
+                return Err(MalformedAction(format!(
+                    "play is {} bytes long, longer than any play ({MAX_PLAY_BYTES} bytes at most)",
+                    s.len()
+                )));
+            }
             let t = s.trim();
             if t.eq_ignore_ascii_case("pass") {
                 return Ok(DdzDecision::Play(CardSet::EMPTY));
@@ -53,10 +61,13 @@ pub fn ddz_decision(a: &v1::Action) -> Result<DdzDecision, MalformedAction> {
             }
             t.parse::<CardSet>()
                 .map(DdzDecision::Play)
-                .map_err(|e| MalformedAction(format!("play {t:?}: {e}")))
+                .map_err(|e| MalformedAction(format!("play {}: {e}", crate::text::quote(t))))
         }
     }
 }
+
+/// The longest `play` string accepted from a bot, in bytes.
+pub const MAX_PLAY_BYTES: usize = 128;
 
 /// An action message for a decision.
 pub fn ddz_action(d: DdzDecision) -> v1::Action {
@@ -151,6 +162,25 @@ pub fn ddz_outcome(o: &Outcome, scoring: ddz::Scoring) -> v1::Outcome {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn an_overlong_play_is_malformed_and_quoted_short() {
+        let long = ddz_action_play(&"3".repeat(1 << 20));
+        let e = ddz_decision(&long).unwrap_err();
+        assert!(e.0.contains("longer than any play"), "{}", e.0);
+        assert!(e.0.len() < 200, "the answer is not copied into the reason");
+        let garbage = ddz_action_play(&format!("33{}", "X".repeat(100)));
+        let e = ddz_decision(&garbage).unwrap_err();
+        assert!(e.0.len() < 300, "{}", e.0);
+    }
+
+    fn ddz_action_play(s: &str) -> v1::Action {
+        v1::Action {
+            game: Some(v1::action::Game::Ddz(v1::DdzAction {
+                action: Some(v1::ddz_action::Action::Play(s.into())),
+            })),
+        }
+    }
+
     use super::*;
 
     fn play(s: &str) -> v1::Action {

@@ -46,6 +46,7 @@ use ddz::{Deal, Scoring};
 
 pub mod conformance;
 pub mod embedded;
+pub mod instance;
 pub mod redis;
 pub mod visibility;
 

@@ -4,8 +4,13 @@
 //! [`v1::SeatFault`]); then one [`v1::DecisionRequest`] per decision, each answered by a
 //! [`v1::DecisionReply`] carrying the same request id (the decision's index in the table);
 //! finally [`v1::SeatClose`]. Replies to other request ids are ignored (late answers to
-//! requests already given up on). A [`v1::SeatFault`], the stream's end or a stream error is a
-//! fault of the seat (bot-host's kind, or disconnected).
+//! requests already given up on).
+//!
+//! Whose failure is it? A [`v1::SeatFault`] is the bot's (bot-host's kind) unless bot-host marks
+//! it `platform`. Everything else that goes wrong with the stream is the platform's: bot-host
+//! cannot be reached, refuses the call (but for `NOT_FOUND`: no such bot), or its stream breaks
+//! or ends. Platform failures are never verdicts ([`SeatFailure::Platform`],
+//! [`Answer::Platform`]).
 
 use std::collections::HashMap;
 use std::hash::{DefaultHasher, Hash, Hasher};
@@ -120,17 +125,54 @@ fn disconnected(reason: String) -> Fault {
     Fault::new(v1::VerdictKind::Disconnected, reason)
 }
 
-fn seat_fault(f: v1::SeatFault) -> Fault {
+/// Why a seat could not be opened.
+#[derive(Clone, Debug, PartialEq)]
+pub enum SeatFailure {
+    /// The bot's fault: a verdict.
+    Bot(Fault),
+    /// The platform's: never a verdict.
+    Platform(String),
+}
+
+impl SeatFailure {
+    /// As the answer a decision of this seat gets.
+    pub fn into_answer<A>(self) -> Answer<A> {
+        match self {
+            SeatFailure::Bot(f) => Answer::Fault(f),
+            SeatFailure::Platform(why) => Answer::Platform(why),
+        }
+    }
+}
+
+/// What a `SeatFault` from bot-host means.
+fn seat_fault(f: v1::SeatFault) -> SeatFailure {
+    let reason = if f.reason.is_empty() {
+        "bot-host gave up on the bot".to_string()
+    } else {
+        arena_proto::text::cut(&f.reason)
+    };
+    if f.platform {
+        return SeatFailure::Platform(reason);
+    }
     let kind = match v1::VerdictKind::try_from(f.kind) {
         Ok(v1::VerdictKind::Unspecified) | Err(_) => v1::VerdictKind::Disconnected,
         Ok(k) => k,
     };
-    let reason = if f.reason.is_empty() {
-        "bot-host gave up on the bot".to_string()
+    SeatFailure::Bot(Fault::new(kind, reason))
+}
+
+/// What a refused `SeatHost.Seat` call means: only an unknown bot is the bot's fault.
+fn refused(status: &tonic::Status) -> SeatFailure {
+    let why = format!(
+        "bot-host refused the seat: {:?}: {}",
+        status.code(),
+        arena_proto::text::cut(status.message())
+    );
+    if status.code() == tonic::Code::NotFound {
+        SeatFailure::Bot(disconnected(why))
     } else {
-        f.reason
-    };
-    Fault::new(kind, reason)
+        SeatFailure::Platform(why)
+    }
 }
 
 impl RemoteSeat {
@@ -141,7 +183,7 @@ impl RemoteSeat {
         open: v1::SeatOpen,
         timeout: Duration,
         token: Option<&arena_auth::Secret>,
-    ) -> Result<RemoteSeat, Fault> {
+    ) -> Result<RemoteSeat, SeatFailure> {
         let deadline = Instant::now() + timeout;
         let table_id = open.table_id.clone();
         let (tx, rx) = mpsc::channel(16);
@@ -149,45 +191,39 @@ impl RemoteSeat {
             msg: Some(v1::referee_to_seat::Msg::Open(open)),
         })
         .await
-        .map_err(|_| disconnected("the seat stream closed before it opened".into()))?;
+        .map_err(|_| SeatFailure::Platform("the seat stream closed before it opened".into()))?;
         let mut request = tonic::Request::new(ReceiverStream::new(rx));
         arena_telemetry::propagation::inject_current(request.metadata_mut());
         arena_auth::Bearer::new(token).apply(request.metadata_mut());
         let mut client = SeatHostClient::new(channel);
         let response = match tokio::time::timeout_at(deadline, client.seat(request)).await {
             Err(_) => {
-                return Err(disconnected(format!(
+                return Err(SeatFailure::Platform(format!(
                     "bot-host did not answer the seat within {} ms",
                     timeout.as_millis()
                 )));
             }
-            Ok(Err(status)) => {
-                return Err(disconnected(format!(
-                    "bot-host refused the seat: {:?}: {}",
-                    status.code(),
-                    status.message()
-                )));
-            }
+            Ok(Err(status)) => return Err(refused(&status)),
             Ok(Ok(r)) => r,
         };
         let mut rx = response.into_inner();
         loop {
             let msg = match tokio::time::timeout_at(deadline, rx.message()).await {
                 Err(_) => {
-                    return Err(disconnected(format!(
+                    return Err(SeatFailure::Bot(disconnected(format!(
                         "bot-host did not report the seat ready within {} ms",
                         timeout.as_millis()
-                    )));
+                    ))));
                 }
                 Ok(Err(status)) => {
-                    return Err(disconnected(format!(
+                    return Err(SeatFailure::Platform(format!(
                         "the seat stream failed before the seat was ready: {:?}: {}",
                         status.code(),
-                        status.message()
+                        arena_proto::text::cut(status.message())
                     )));
                 }
                 Ok(Ok(None)) => {
-                    return Err(disconnected(
+                    return Err(SeatFailure::Platform(
                         "bot-host ended the seat stream before the seat was ready".into(),
                     ));
                 }
@@ -233,7 +269,7 @@ impl RemoteSeat {
             .is_err()
         {
             return (
-                Answer::Fault(disconnected("the seat stream is closed".into())),
+                Answer::Platform("the seat stream to bot-host is closed".into()),
                 start.elapsed(),
             );
         }
@@ -249,17 +285,17 @@ impl RemoteSeat {
                 }
                 Ok(Err(status)) => {
                     return (
-                        Answer::Fault(disconnected(format!(
-                            "the seat stream failed: {:?}: {}",
+                        Answer::Platform(format!(
+                            "the seat stream to bot-host failed: {:?}: {}",
                             status.code(),
-                            status.message()
-                        ))),
+                            arena_proto::text::cut(status.message())
+                        )),
                         start.elapsed(),
                     );
                 }
                 Ok(Ok(None)) => {
                     return (
-                        Answer::Fault(disconnected("bot-host ended the seat stream".into())),
+                        Answer::Platform("bot-host ended the seat stream".into()),
                         start.elapsed(),
                     );
                 }
@@ -290,7 +326,7 @@ impl RemoteSeat {
                     tracing::debug!(table = %self.table_id, expected = id, got = r.request_id, "ignoring a reply to another request");
                 }
                 Some(v1::seat_to_referee::Msg::Fault(f)) => {
-                    return (Answer::Fault(seat_fault(f)), elapsed);
+                    return (seat_fault(f).into_answer(), elapsed);
                 }
                 Some(v1::seat_to_referee::Msg::Ready(_)) | None => {}
             }

@@ -15,7 +15,7 @@ use tracing::Instrument;
 use crate::ddz::{DdzBot, DdzTable};
 use crate::game::{Fault, Pending, Policy, TableGame};
 use crate::job::{JobError, SeatBot, Setup, TableSpec, validate};
-use crate::remote::{RemoteSeat, SeatDialer};
+use crate::remote::{RemoteSeat, SeatDialer, SeatFailure};
 use crate::seat::{Answer, LocalPlayer, Reply, panic_message};
 use crate::table::{Table, error_result};
 use crate::time::TimeRules;
@@ -31,6 +31,9 @@ pub struct RunOptions {
     pub close_timeout: Duration,
     /// The cluster token presented to bot-host's seat port.
     pub seat_token: Option<arena_auth::Secret>,
+    /// When the platform fails under a remote seat (bot-host unreachable, its stream broken),
+    /// how long the table keeps trying to open the seat again before it is handed back.
+    pub reconnect_grace: Duration,
 }
 
 impl Default for RunOptions {
@@ -40,6 +43,7 @@ impl Default for RunOptions {
             open_timeout: Duration::from_secs(10),
             close_timeout: Duration::from_secs(1),
             seat_token: None,
+            reconnect_grace: Duration::from_secs(15),
         }
     }
 }
@@ -68,9 +72,21 @@ pub enum SeatPlan<G: TableGame> {
     Remote(String),
 }
 
+/// How playing a table ended.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Played {
+    /// The table has a result and a replay (also a forfeit, a verdict, an internal error).
+    Finished(v1::TableResult, v1::Replay),
+    /// The platform failed under a remote seat and the seat could not be opened again within
+    /// [`RunOptions::reconnect_grace`]: nothing is recorded, and the table is to be played again
+    /// from its seed (no bot is blamed).
+    Interrupted(String),
+}
+
 /// Checks `job` and plays it: built-in bots in-process, other seats through `dialer`. A job that
 /// fails its checks is an error naming the field; everything that goes wrong while playing
-/// (seats failing, a built-in bot panicking) ends up in the result.
+/// (seats failing, a built-in bot panicking) ends up in the result, and a table the platform
+/// interrupted gets a result whose `error` says so.
 pub async fn run_table(
     job: &v1::TableJob,
     opts: &RunOptions,
@@ -83,7 +99,17 @@ pub async fn run_table(
     if let Some(tp) = job.labels.get("traceparent") {
         arena_telemetry::set_parent_from_traceparent(&span, tp);
     }
-    Ok(run_spec(job, &spec, opts, dialer).instrument(span).await)
+    Ok(
+        match run_spec(job, &spec, opts, dialer).instrument(span).await {
+            Played::Finished(result, replay) => (result, replay),
+            Played::Interrupted(why) => error_result(
+                &spec.table_id,
+                Some(job),
+                &opts.referee,
+                format!("interrupted by the platform, not played to the end: {why}"),
+            ),
+        },
+    )
 }
 
 /// Plays a job already checked into `spec`.
@@ -92,7 +118,7 @@ pub async fn run_spec(
     spec: &TableSpec,
     opts: &RunOptions,
     dialer: &dyn SeatDialer,
-) -> (v1::TableResult, v1::Replay) {
+) -> Played {
     let setup = TableSetup {
         table_id: spec.table_id.clone(),
         seed: spec.seed,
@@ -119,7 +145,7 @@ pub async fn run_spec(
 }
 
 /// Plays `game` with `seats`: on a blocking thread without any async work when every seat is
-/// in-process, else with the async driver. Returns the result and replay.
+/// in-process, else with the async driver.
 pub async fn run_game<G: TableGame>(
     job: &v1::TableJob,
     game: G,
@@ -127,7 +153,7 @@ pub async fn run_game<G: TableGame>(
     setup: &TableSetup,
     opts: &RunOptions,
     dialer: &dyn SeatDialer,
-) -> (v1::TableResult, v1::Replay) {
+) -> Played {
     let all_local = seats.iter().all(|s| matches!(s, SeatPlan::Local(_)));
     if all_local {
         let players: Vec<_> = seats
@@ -145,7 +171,7 @@ pub async fn run_game<G: TableGame>(
             let _e = span.enter();
             play_local(game, players, &owned, &cancel)
         });
-        return match handle.await {
+        let (result, replay) = match handle.await {
             Ok(Some(table)) => table.finish(job, &opts.referee),
             Ok(None) => error_result(
                 &setup.table_id,
@@ -163,10 +189,15 @@ pub async fn run_game<G: TableGame>(
                 )
             }
         };
+        return Played::Finished(result, replay);
     }
-    play_async(game, seats, setup, opts, dialer)
-        .await
-        .finish(job, &opts.referee)
+    match play_async(game, seats, setup, opts, dialer).await {
+        Ok(table) => {
+            let (result, replay) = table.finish(job, &opts.referee);
+            Played::Finished(result, replay)
+        }
+        Err(why) => Played::Interrupted(why),
+    }
 }
 
 /// Sets the flag when dropped: a blocking table stops at its next decision once the async task
@@ -253,37 +284,112 @@ pub fn play_local<G: TableGame>(
 enum Handle<G: TableGame> {
     /// An in-process player; `None` once lost (a heavy player given up on at the hard cap).
     Local(Option<Box<dyn LocalPlayer<G>>>),
-    /// An open stream to bot-host.
-    Remote(Box<RemoteSeat>),
+    /// An open stream to bot-host, and how to open it again.
+    Remote(Box<RemoteSeat>, v1::SeatOpen),
     /// A seat that could not be opened: its first decision gets this fault.
     Failed(Fault),
+}
+
+/// Opens a remote seat. A platform failure is tried again (with backoff, each attempt dialing
+/// afresh, so a bot that moved to another bot-host is found there) for up to the reconnect
+/// grace; past it, the platform's failure is returned. When `reopening` (the platform failed
+/// under the seat mid-table), whatever goes wrong is the platform's: the bot may not have found
+/// its way back yet.
+async fn open_remote(
+    dialer: &dyn SeatDialer,
+    open: &v1::SeatOpen,
+    opts: &RunOptions,
+    reopening: bool,
+) -> Result<RemoteSeat, SeatFailure> {
+    let until = Instant::now() + opts.reconnect_grace;
+    let mut wait = Duration::from_millis(100);
+    loop {
+        let timeout = if reopening {
+            opts.open_timeout
+                .min(until.saturating_duration_since(Instant::now()))
+                .max(Duration::from_millis(1))
+        } else {
+            opts.open_timeout
+        };
+        let attempt = match dialer
+            .channel_for(&open.bot, &open.table_id, open.seat)
+            .await
+        {
+            Ok(channel) => {
+                RemoteSeat::open(channel, open.clone(), timeout, opts.seat_token.as_ref()).await
+            }
+            Err(why) => Err(SeatFailure::Platform(why)),
+        };
+        let why = match attempt {
+            Ok(seat) => return Ok(seat),
+            Err(SeatFailure::Bot(f)) if !reopening => return Err(SeatFailure::Bot(f)),
+            Err(SeatFailure::Bot(f)) => f.reason,
+            Err(SeatFailure::Platform(why)) => why,
+        };
+        let left = until.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return Err(SeatFailure::Platform(why));
+        }
+        tracing::warn!(seat = open.seat, reason = %why, "cannot open the seat yet; trying again");
+        tokio::time::sleep(wait.min(left)).await;
+        wait = (wait * 2).min(Duration::from_secs(2));
+    }
+}
+
+/// Asks a remote seat; when the platform fails under it, opens the seat again (within the
+/// reconnect grace) and asks again, the time restarting: the wait was not the bot's. An
+/// [`Answer::Platform`] when the seat could not be opened again.
+async fn ask_remote<A>(
+    remote: &mut Box<RemoteSeat>,
+    open: &v1::SeatOpen,
+    request: v1::DecisionRequest,
+    hard_cap: Duration,
+    dialer: &dyn SeatDialer,
+    opts: &RunOptions,
+) -> Reply<A> {
+    let (answer, elapsed) = remote.decide(request.clone(), hard_cap).await;
+    let Answer::Platform(mut why) = answer else {
+        return Reply::new(answer, elapsed);
+    };
+    let until = Instant::now() + opts.reconnect_grace;
+    while Instant::now() < until {
+        tracing::warn!(seat = open.seat, reason = %why, "the platform failed under the seat; opening it again");
+        match open_remote(dialer, open, opts, true).await {
+            Ok(seat) => {
+                **remote = seat;
+                match remote.decide(request.clone(), hard_cap).await {
+                    (Answer::Platform(again), _) => why = again,
+                    (answer, elapsed) => return Reply::new(answer, elapsed),
+                }
+            }
+            Err(SeatFailure::Platform(again)) => why = again,
+            Err(SeatFailure::Bot(f)) => why = f.reason,
+        }
+    }
+    Reply::new(Answer::Platform(why), elapsed)
 }
 
 type ReplyFuture<'a, A> = Pin<Box<dyn Future<Output = Reply<A>> + Send + 'a>>;
 
 /// Plays a table with at least one remote seat. Opens every remote seat first (concurrently),
 /// then asks each round's seats concurrently, and closes the remote seats with the outcome and
-/// verdicts at the end. Returns the ended table.
+/// verdicts at the end. Returns the ended table, or why the platform interrupted it (a seat that
+/// could not be opened, or opened again, within the reconnect grace): then nothing is settled
+/// and the table is to be played again.
 pub async fn play_async<G: TableGame>(
     game: G,
     seats: Vec<SeatPlan<G>>,
     setup: &TableSetup,
     opts: &RunOptions,
     dialer: &dyn SeatDialer,
-) -> Table<G> {
+) -> Result<Table<G>, String> {
     let time = setup.time.to_proto();
     let opening = seats.into_iter().enumerate().map(|(i, plan)| {
         let game_kind = game.game();
         async move {
             match plan {
-                SeatPlan::Local(p) => Handle::Local(Some(p)),
+                SeatPlan::Local(p) => Ok(Handle::Local(Some(p))),
                 SeatPlan::Remote(bot) => {
-                    let channel = match dialer.channel_for(&bot, &setup.table_id, i as u32).await {
-                        Ok(c) => c,
-                        Err(e) => {
-                            return Handle::Failed(Fault::new(v1::VerdictKind::Disconnected, e));
-                        }
-                    };
                     let open = v1::SeatOpen {
                         table_id: setup.table_id.clone(),
                         seat: i as u32,
@@ -291,22 +397,31 @@ pub async fn play_async<G: TableGame>(
                         game: game_kind as i32,
                         time: Some(time),
                     };
-                    match RemoteSeat::open(
-                        channel,
-                        open,
-                        opts.open_timeout,
-                        opts.seat_token.as_ref(),
-                    )
-                    .await
-                    {
-                        Ok(s) => Handle::Remote(Box::new(s)),
-                        Err(f) => Handle::Failed(f),
+                    match open_remote(dialer, &open, opts, false).await {
+                        Ok(s) => Ok(Handle::Remote(Box::new(s), open)),
+                        Err(SeatFailure::Bot(f)) => Ok(Handle::Failed(f)),
+                        Err(SeatFailure::Platform(why)) => Err(format!("seat {i}: {why}")),
                     }
                 }
             }
         }
     });
-    let mut handles: Vec<Handle<G>> = futures_util::future::join_all(opening).await;
+    let opened = futures_util::future::join_all(opening).await;
+    let mut handles: Vec<Handle<G>> = Vec::with_capacity(opened.len());
+    let mut interrupted = None;
+    for h in opened {
+        match h {
+            Ok(h) => handles.push(h),
+            Err(why) => {
+                interrupted.get_or_insert(why);
+                handles.push(Handle::Local(None));
+            }
+        }
+    }
+    if let Some(why) = interrupted {
+        close_remote(handles, None, opts).await;
+        return Err(why);
+    }
     for (i, h) in handles.iter_mut().enumerate() {
         if let Handle::Local(Some(p)) = h {
             p.start(&game, i as u32, setup.seed);
@@ -316,7 +431,7 @@ pub async fn play_async<G: TableGame>(
     for (i, h) in handles.iter().enumerate() {
         match h {
             Handle::Local(_) => table.set_release(i, BUILTIN_RELEASE),
-            Handle::Remote(r) => table.set_release(i, &r.ready().release),
+            Handle::Remote(r, _) => table.set_release(i, &r.ready().release),
             Handle::Failed(_) => {}
         }
     }
@@ -332,7 +447,7 @@ pub async fn play_async<G: TableGame>(
             let r = requests[pos];
             let fut: ReplyFuture<'_, G::Action> = match handle {
                 Handle::Local(slot) => Box::pin(ask_local(slot, game, r.pending(), hard_cap)),
-                Handle::Remote(remote) => {
+                Handle::Remote(remote, open) => {
                     let request = v1::DecisionRequest {
                         request_id: u64::from(r.index),
                         table_id: setup.table_id.clone(),
@@ -342,10 +457,7 @@ pub async fn play_async<G: TableGame>(
                         deadline_ms: setup.time.decision_ms,
                         observation: Some(game.observation(r.seat)),
                     };
-                    Box::pin(async move {
-                        let (answer, elapsed) = remote.decide(request, hard_cap).await;
-                        Reply::new(answer, elapsed)
-                    })
+                    Box::pin(ask_remote(remote, open, request, hard_cap, dialer, opts))
                 }
                 Handle::Failed(f) => {
                     let f = f.clone();
@@ -367,7 +479,7 @@ pub async fn play_async<G: TableGame>(
         for (pos, reply) in order.into_iter().zip(answers) {
             replies[pos] = Some(reply);
         }
-        let replies = replies
+        let replies: Vec<Reply<G::Action>> = replies
             .into_iter()
             .map(|r| {
                 r.unwrap_or(Reply::new(
@@ -376,6 +488,15 @@ pub async fn play_async<G: TableGame>(
                 ))
             })
             .collect();
+        // The platform failed under a seat and it could not be opened again: the round is not
+        // settled (no verdict for anyone) and the table goes back to be played again.
+        if let Some(why) = replies.iter().find_map(|r| match &r.answer {
+            Answer::Platform(why) => Some(why.clone()),
+            _ => None,
+        }) {
+            close_remote(handles, None, opts).await;
+            return Err(why);
+        }
         table.settle(replies);
     }
     let close = v1::SeatClose {
@@ -383,16 +504,32 @@ pub async fn play_async<G: TableGame>(
         outcome: table.outcome().cloned(),
         verdicts: table.verdicts().to_vec(),
     };
-    let mut closing = Vec::new();
-    for (i, h) in handles.into_iter().enumerate() {
-        match h {
-            Handle::Local(Some(mut p)) => p.finish(table.game(), i as u32),
-            Handle::Remote(r) => closing.push((*r).close(close.clone(), opts.close_timeout)),
-            Handle::Local(None) | Handle::Failed(_) => {}
+    for (i, h) in handles.iter_mut().enumerate() {
+        if let Handle::Local(Some(p)) = h {
+            p.finish(table.game(), i as u32);
         }
     }
+    close_remote(handles, Some(close), opts).await;
+    Ok(table)
+}
+
+/// Closes every remote seat, with the table's outcome when it has one.
+async fn close_remote<G: TableGame>(
+    handles: Vec<Handle<G>>,
+    close: Option<v1::SeatClose>,
+    opts: &RunOptions,
+) {
+    let closing = handles.into_iter().filter_map(|h| match h {
+        Handle::Remote(r, open) => {
+            let close = close.clone().unwrap_or(v1::SeatClose {
+                table_id: open.table_id.clone(),
+                ..Default::default()
+            });
+            Some((*r).close(close, opts.close_timeout))
+        }
+        _ => None,
+    });
     futures_util::future::join_all(closing).await;
-    table
 }
 
 /// Asks an in-process player in the async driver: inline for light players, on a blocking

@@ -44,10 +44,14 @@ pub enum Answer<A> {
     Action(A),
     /// An action message from a remote seat, to decode and check.
     Message(v1::Action),
-    /// The seat failed: bot-host reported a fault, the stream broke, the bot panicked.
+    /// The seat failed: bot-host reported a fault of the bot, the bot panicked.
     Fault(Fault),
     /// No answer before the hard cap.
     NoAnswer,
+    /// The platform failed, not the bot: bot-host could not be reached, its stream broke, or it
+    /// gave the seat up for reasons of its own. Never a verdict: the driver opens the seat
+    /// again or hands the table back to be played again.
+    Platform(String),
 }
 
 /// A seat's answer and how long it took.

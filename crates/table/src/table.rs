@@ -288,6 +288,15 @@ impl<G: TableGame> Table<G> {
             )
         };
         match reply.answer {
+            // Drivers never settle a platform failure (they stop the table instead); should one
+            // get here, it is said for what it is.
+            Answer::Platform(why) => (
+                Err(Fault::new(
+                    v1::VerdictKind::Disconnected,
+                    format!("the platform failed, not the bot: {why}"),
+                )),
+                0,
+            ),
             Answer::NoAnswer => (Err(timeout(cap)), cap),
             _ if elapsed > cap => (Err(timeout(elapsed)), cap),
             Answer::Fault(f) => (Err(f), elapsed),

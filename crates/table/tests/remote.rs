@@ -312,11 +312,6 @@ async fn bad_answers_and_failed_seats_get_the_right_verdicts() {
             v1::VerdictKind::Crashed,
             "the bot program exited with status 3",
         ),
-        (
-            "hangup@1",
-            v1::VerdictKind::Disconnected,
-            "bot-host ended the seat stream",
-        ),
         ("refuse", v1::VerdictKind::Crashed, "could not be started"),
     ];
     for (i, (bot, kind, reason)) in cases.into_iter().enumerate() {
@@ -361,8 +356,10 @@ async fn bad_answers_and_failed_seats_get_the_right_verdicts() {
     }
 }
 
+/// No bot-host to reach is the platform's failure, not the bot's: no verdict, the table is
+/// interrupted (the referee hands it back to be played again).
 #[tokio::test]
-async fn a_seat_with_no_bot_host_to_reach_is_disconnected() {
+async fn a_seat_with_no_bot_host_to_reach_interrupts_the_table_without_a_verdict() {
     let j = job(
         "nohost",
         1,
@@ -371,13 +368,53 @@ async fn a_seat_with_no_bot_host_to_reach_is_disconnected() {
         quick(),
         v1::VerdictPolicy::Forfeit,
     );
-    let (result, _) = run_table(&j, &RunOptions::default(), &BotHosts::default())
-        .await
-        .unwrap();
-    let v = &result.verdicts[0];
-    assert_eq!((v.seat, v.kind()), (2, v1::VerdictKind::Disconnected));
-    assert!(v.reason.contains("no bot-host address"), "{}", v.reason);
-    assert_eq!(result.forfeited_by, Some(2));
+    let opts = RunOptions {
+        reconnect_grace: std::time::Duration::from_millis(300),
+        ..RunOptions::default()
+    };
+    let spec = arena_table::validate(&j).unwrap();
+    let played = arena_table::run::run_spec(&j, &spec, &opts, &BotHosts::default()).await;
+    match played {
+        arena_table::run::Played::Interrupted(why) => {
+            assert!(why.contains("no bot-host address"), "{why}")
+        }
+        other => panic!("expected an interruption, got {other:?}"),
+    }
+    let (result, _) = run_table(&j, &opts, &BotHosts::default()).await.unwrap();
+    assert!(result.verdicts.is_empty(), "{:?}", result.verdicts);
+    assert!(result.outcome.is_none());
+    assert!(
+        result.error.contains("interrupted by the platform"),
+        "{}",
+        result.error
+    );
+}
+
+/// A bot-host whose seat stream ends in the middle of a table (as when it dies) is the
+/// platform's failure: the seat is opened again and the same decision asked again; the table
+/// ends normally, with no verdict against the bot.
+#[tokio::test]
+async fn a_seat_whose_bot_host_hangs_up_is_opened_again_without_a_verdict() {
+    let (_host, addr) = FakeHost::start().await;
+    let j = job(
+        "hangup",
+        20,
+        ["legal", "legal", "hangup@1"],
+        fixed(20),
+        quick(),
+        v1::VerdictPolicy::Forfeit,
+    );
+    let (result, replay) = run(&addr.to_string(), &j).await;
+    assert!(result.verdicts.is_empty(), "{:?}", result.verdicts);
+    assert!(result.error.is_empty(), "{}", result.error);
+    let g = replay_game(&j, &replay);
+    assert_eq!(
+        Some(convert::ddz_outcome(
+            g.outcome().unwrap(),
+            ddz::Scoring::Competition
+        )),
+        result.outcome
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -16,6 +16,7 @@
 //!
 //! Span names, attributes and metrics are listed in `docs/observability.md`.
 
+pub mod health;
 pub mod metrics;
 pub mod propagation;
 

@@ -57,6 +57,13 @@ pub struct Metrics {
     pub ladder_pairs_started: Counter<u64>,
     /// Ladder pairs whose result went into the ratings (recorded by the matchmaker).
     pub ladder_pairs_rated: Counter<u64>,
+    /// Tables the platform interrupted (a remote seat's bot-host failed and the seat could not
+    /// be opened again in time), handed back to be played again; by `outcome` (`requeued`,
+    /// `given_up` after too many attempts).
+    pub tables_interrupted: Counter<u64>,
+    /// Times a role found the store's data lost (its instance record gone or replaced), by
+    /// `role`.
+    pub store_data_loss: Counter<u64>,
 }
 
 static METRICS: OnceLock<Metrics> = OnceLock::new();
@@ -150,6 +157,16 @@ pub fn metrics() -> &'static Metrics {
                 .u64_counter("arena.ladder.pairs.rated")
                 .with_unit("{pair}")
                 .with_description("ladder pairs rated")
+                .build(),
+            tables_interrupted: m
+                .u64_counter("arena.tables.interrupted")
+                .with_unit("{table}")
+                .with_description("tables the platform interrupted, handed back to be played again")
+                .build(),
+            store_data_loss: m
+                .u64_counter("arena.store.data_loss")
+                .with_unit("{event}")
+                .with_description("times the store was found to have lost its data")
                 .build(),
         }
     })

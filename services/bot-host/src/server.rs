@@ -295,6 +295,20 @@ impl BotHost {
         let (health, health_service) = tonic_health::server::health_reporter();
         health.set_serving::<BotGatewayServer<Gateway>>().await;
         health.set_serving::<SeatHostServer<SeatService>>().await;
+        let instance = arena_store::instance::watch_instance(
+            Arc::clone(&ctx.store),
+            arena_store::instance::CHECK_EVERY,
+            "bot-host",
+        );
+        let store_health = tokio::spawn(arena_telemetry::health::follow_store(
+            instance.whole.clone(),
+            health.clone(),
+            vec![
+                <BotGatewayServer<Gateway> as tonic::server::NamedService>::NAME,
+                <SeatHostServer<SeatService> as tonic::server::NamedService>::NAME,
+            ],
+            "bot-host",
+        ));
         let reflection = arena_proto::reflection_service()
             .map_err(|e| BotHostError::Reflection(e.to_string()))?;
         let gateway = BotGatewayServer::new(Gateway {
@@ -410,6 +424,8 @@ impl BotHost {
         for clear in clears {
             clear.await;
         }
+        store_health.abort();
+        drop(instance);
         tracing::info!("bot-host stopped");
         served.map_err(BotHostError::from)
     }

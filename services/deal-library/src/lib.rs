@@ -793,10 +793,21 @@ pub async fn serve_with_auth(
     health
         .set_serving::<DealLibraryServer<DealLibraryService>>()
         .await;
+    let instance = arena_store::instance::watch_instance(
+        store.clone(),
+        arena_store::instance::CHECK_EVERY,
+        "deal-library",
+    );
+    let store_health = tokio::spawn(arena_telemetry::health::follow_store(
+        instance.whole.clone(),
+        health.clone(),
+        vec![<DealLibraryServer<DealLibraryService> as tonic::server::NamedService>::NAME],
+        "deal-library",
+    ));
     let reflection =
         arena_proto::reflection_service().map_err(|e| ServeError::Reflection(e.to_string()))?;
     tracing::info!(addr = ?listener.local_addr().ok(), store = %store.describe(), "deal library starting");
-    tonic::transport::Server::builder()
+    let served = tonic::transport::Server::builder()
         .layer(arena_auth::AuthLayer::new(auth))
         .add_service(health_service)
         .add_service(reflection)
@@ -805,7 +816,10 @@ pub async fn serve_with_auth(
             tokio_stream::wrappers::TcpListenerStream::new(listener),
             shutdown,
         )
-        .await?;
+        .await;
+    store_health.abort();
+    drop(instance);
+    served?;
     Ok(())
 }
 

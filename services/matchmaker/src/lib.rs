@@ -1003,6 +1003,17 @@ pub async fn serve_with_config(
     health
         .set_serving::<MatchmakerServer<MatchmakerService>>()
         .await;
+    let instance = arena_store::instance::watch_instance(
+        store.clone(),
+        arena_store::instance::CHECK_EVERY,
+        "matchmaker",
+    );
+    let store_health = tokio::spawn(arena_telemetry::health::follow_store(
+        instance.whole.clone(),
+        health.clone(),
+        vec![<MatchmakerServer<MatchmakerService> as tonic::server::NamedService>::NAME],
+        "matchmaker",
+    ));
     let reflection =
         arena_proto::reflection_service().map_err(|e| ServeError::Reflection(e.to_string()))?;
     tracing::info!(addr = ?listener.local_addr().ok(), store = %store.describe(), "matchmaker starting");
@@ -1039,6 +1050,8 @@ pub async fn serve_with_config(
         )
         .await;
     let _ = stop_tx.send(true);
+    store_health.abort();
+    drop(instance);
     let _ = supervisor.await;
     if let Some(l) = ladder {
         let _ = l.await;

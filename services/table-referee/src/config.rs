@@ -39,6 +39,12 @@ pub struct RefereeConfig {
     /// The bootstrap operator token the `TableReferee` service accepts besides the operator
     /// tokens in the store.
     pub operator_token: Option<arena_auth::Secret>,
+    /// When bot-host fails under a remote seat, how long the table keeps trying to open it
+    /// again (on that or another bot-host) before handing the table back to the queue.
+    pub reconnect_grace: Duration,
+    /// How many times a table the platform interrupted is played again before it gets an error
+    /// result saying so (never a verdict against a bot).
+    pub max_platform_attempts: u32,
 }
 
 impl Default for RefereeConfig {
@@ -55,6 +61,8 @@ impl Default for RefereeConfig {
             seat_open_timeout: Duration::from_secs(30),
             cluster_token: None,
             operator_token: None,
+            reconnect_grace: Duration::from_secs(15),
+            max_platform_attempts: 5,
         }
     }
 }

@@ -93,6 +93,17 @@ pub async fn serve_with_listener(
     health
         .set_serving::<TableRefereeServer<RefereeService>>()
         .await;
+    let instance = arena_store::instance::watch_instance(
+        store.clone(),
+        arena_store::instance::CHECK_EVERY,
+        "table-referee",
+    );
+    let _store_health = worker::AbortOnDrop(tokio::spawn(arena_telemetry::health::follow_store(
+        instance.whole.clone(),
+        health.clone(),
+        vec![<TableRefereeServer<RefereeService> as tonic::server::NamedService>::NAME],
+        "table-referee",
+    )));
     let reflection =
         arena_proto::reflection_service().map_err(|e| RefereeError::Reflection(e.to_string()))?;
     let stop = CancellationToken::new();
@@ -162,6 +173,7 @@ pub async fn run_table(
         referee: config.referee_id.clone(),
         open_timeout: config.seat_open_timeout,
         seat_token: config.cluster_token.clone(),
+        reconnect_grace: config.reconnect_grace,
         ..RunOptions::default()
     };
     arena_table::run_table(job, &opts, &dialer).await

@@ -9,12 +9,20 @@
 //! - **Exactly once**: a job is acknowledged only after its result is stored; a redelivered job
 //!   whose result exists is acknowledged without playing; [`Store::put_result`] keeps the first
 //!   result of a table, so a table played twice is counted once.
+//! - **Store lost its data** (its instance record gone: see `arena_store::instance`): results are
+//!   not written (the store refuses them with `DataLoss`), and health turns NOT_SERVING.
+//! - **Platform failures**: when bot-host fails under a remote seat and the seat cannot be opened
+//!   again within `reconnect_grace`, the table is handed back: enqueued again as a new entry
+//!   (label `platform_attempts` counting) and this entry acknowledged; after
+//!   `max_platform_attempts` it gets an error result instead. Never a verdict.
 //! - **Store down**: every store call is retried with exponential backoff (100 ms doubling to
 //!   5 s), for as long as it takes; nothing is acknowledged before the result is written.
 //! - **Malformed jobs**: a payload that is not a job, or a job that fails its checks, gets a
 //!   result whose `error` says what is wrong (naming the field), and is acknowledged: its
 //!   submitter learns why, and the job does not come back forever. A GDI batch that cannot be
 //!   read is logged and acknowledged (there is no result to write for a batch).
+//! - **Resume**: at start, the jobs still pending under this referee's name (it stopped or died
+//!   with them) are taken up again at once. Only for a name no other live referee uses.
 //! - **Shutdown**: no new jobs; tables in flight get `shutdown_grace` to finish; the rest are
 //!   dropped unacknowledged and rerun elsewhere after `reclaim_after`.
 
@@ -25,7 +33,7 @@ use std::time::Duration;
 use arena_proto::v1;
 use arena_store::{JobEntry, Store, StoreError};
 use arena_table::job::{SeatBot, validate};
-use arena_table::run::run_spec;
+use arena_table::run::{Played, run_spec};
 use arena_table::{BotHosts, RunOptions, error_result};
 use arena_telemetry::metrics::{KeyValue, attr, metrics};
 use prost::Message;
@@ -64,6 +72,7 @@ impl Ctx {
                 open_timeout: config.seat_open_timeout,
                 close_timeout: Duration::from_secs(1),
                 seat_token: config.cluster_token.clone(),
+                reconnect_grace: config.reconnect_grace,
             },
             dialer: PresenceDialer::new(Some(store.clone()), hosts),
             config,
@@ -137,6 +146,31 @@ pub(crate) async fn job_loop(ctx: Arc<Ctx>, stop: CancellationToken) {
     );
     let slots = Arc::new(Semaphore::new(cfg.max_tables));
     let mut tasks = JoinSet::new();
+    // Jobs this referee's name held when it last stopped (a restarted standalone, a StatefulSet
+    // pod): resumed at once rather than after `reclaim_after`.
+    match ctx.store.resume_jobs(&cfg.referee_id, cfg.max_tables).await {
+        Ok(resumed) => {
+            if !resumed.is_empty() {
+                tracing::info!(
+                    jobs = resumed.len(),
+                    "resuming this referee's unfinished jobs"
+                );
+            }
+            for entry in resumed {
+                let Ok(slot) = slots.clone().acquire_owned().await else {
+                    break;
+                };
+                let ctx = ctx.clone();
+                tasks.spawn(async move {
+                    let _slot = slot;
+                    handle(ctx, entry).await;
+                });
+            }
+        }
+        Err(e) => {
+            tracing::warn!(error = %e, "cannot resume this referee's unfinished jobs; they are reclaimed after reclaim_after")
+        }
+    }
     let mut backoff = Backoff::new();
     let mut depth_reported: Option<tokio::time::Instant> = None;
     loop {
@@ -335,12 +369,13 @@ async fn play(ctx: &Arc<Ctx>, entry: &JobEntry, job: v1::TableJob, lost: &Cancel
         ))
     };
     let mut task = task;
-    let (result, replay) = tokio::select! {
+    let played = tokio::select! {
         r = &mut task.0 => match r {
             Ok(r) => r,
             Err(e) => {
                 tracing::error!(error = %e, "the table's task failed");
-                error_result(&entry.table_id, Some(&job), &ctx.config.referee_id, format!("internal error: the table's task failed: {e}"))
+                let (result, replay) = error_result(&entry.table_id, Some(&job), &ctx.config.referee_id, format!("internal error: the table's task failed: {e}"));
+                Played::Finished(result, replay)
             }
         },
         () = lost.cancelled() => {
@@ -348,8 +383,66 @@ async fn play(ctx: &Arc<Ctx>, entry: &JobEntry, job: v1::TableJob, lost: &Cancel
             return;
         }
     };
+    let (result, replay) = match played {
+        Played::Finished(result, replay) => (result, replay),
+        Played::Interrupted(why) => return hand_back(ctx, entry, job, why).await,
+    };
     record_metrics(&job, &kinds, &result, &replay);
     write_and_ack(ctx, entry, result, replay).await;
+}
+
+/// The label counting how often the platform interrupted a table.
+pub const PLATFORM_ATTEMPTS_LABEL: &str = "platform_attempts";
+
+/// A table the platform interrupted goes back on the queue to be played again from its seed, as
+/// a new entry (then this one is acknowledged); after `max_platform_attempts` it gets an error
+/// result instead. Never a verdict: the bots did nothing wrong.
+async fn hand_back(ctx: &Arc<Ctx>, entry: &JobEntry, mut job: v1::TableJob, why: String) {
+    let attempts = job
+        .labels
+        .get(PLATFORM_ATTEMPTS_LABEL)
+        .and_then(|n| n.parse::<u32>().ok())
+        .unwrap_or(0)
+        + 1;
+    if attempts >= ctx.config.max_platform_attempts {
+        tracing::error!(attempts, reason = %why, "the platform failed this table too often: giving up on it");
+        metrics()
+            .tables_interrupted
+            .add(1, &attr("outcome", "given_up"));
+        let (result, replay) = error_result(
+            &entry.table_id,
+            Some(&job),
+            &ctx.config.referee_id,
+            format!(
+                "the platform failed {attempts} times under this table (last: {why}); not played, \
+                 no bot blamed"
+            ),
+        );
+        return write_and_ack(ctx, entry, result, replay).await;
+    }
+    tracing::warn!(attempts, reason = %why, "the platform interrupted the table: handing it back to be played again");
+    metrics()
+        .tables_interrupted
+        .add(1, &attr("outcome", "requeued"));
+    job.labels
+        .insert(PLATFORM_ATTEMPTS_LABEL.into(), attempts.to_string());
+    let payload = queue::encode_table_job(&job);
+    let mut backoff = Backoff::new();
+    loop {
+        match ctx.store.enqueue_job(&entry.table_id, &payload).await {
+            Ok(_) => break,
+            Err(StoreError::DataLoss(m)) => {
+                tracing::error!(reason = %m, "the store lost its data: not handing the table back");
+                return;
+            }
+            Err(e) => {
+                let wait = backoff.next_wait();
+                tracing::warn!(error = %e, retry_in = ?wait, "cannot hand the table back yet");
+                tokio::time::sleep(wait).await;
+            }
+        }
+    }
+    ack(ctx, entry).await;
 }
 
 fn record_metrics(
@@ -430,6 +523,12 @@ pub(crate) async fn write_and_ack(
                 // Nothing can ever be stored under this id: acknowledging is the only way out.
                 tracing::error!(reason = %m, "the store refuses any result for this table id; dropping the job");
                 break;
+            }
+            Err(StoreError::DataLoss(m)) => {
+                // The competition this result belongs to is gone with the store's data: nothing
+                // is written for it (and its job went with the data too).
+                tracing::error!(reason = %m, "the store lost its data: this table's result is not written");
+                return;
             }
             Err(e) => {
                 let wait = backoff.next_wait();

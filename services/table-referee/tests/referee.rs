@@ -580,9 +580,17 @@ async fn remote_seats_are_found_through_presence_or_the_configured_hosts() {
     let (result, _) = run_table(&j, &cfg, None).await.unwrap();
     assert!(result.verdicts.is_empty(), "{:?}", result.verdicts);
     assert_eq!(*host.seated.lock().unwrap(), ["remote-bot", "other-bot"]);
-    // Neither: the seat is disconnected.
-    let (result, _) = run_table(&j, &config("r-run"), None).await.unwrap();
-    assert_eq!(result.verdicts[0].kind(), v1::VerdictKind::Disconnected);
+    // Neither: the referee cannot reach any bot-host; that is the platform's failure, never a
+    // verdict: the table is not played (after a short reconnect grace here).
+    let mut cfg = config("r-run");
+    cfg.reconnect_grace = Duration::from_millis(300);
+    let (result, _) = run_table(&j, &cfg, None).await.unwrap();
+    assert!(result.verdicts.is_empty(), "{:?}", result.verdicts);
+    assert!(
+        result.error.contains("interrupted by the platform"),
+        "{}",
+        result.error
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -617,4 +625,77 @@ async fn gdi_batches_on_the_job_stream_are_measured_into_the_library() {
     );
     let deals = store.deals(&panel.id).await.unwrap();
     assert!(deals.iter().all(|d| d.counts.iter().sum::<u32>() == 3));
+}
+
+/// A table the platform interrupts (here: its remote seat's bot-host cannot be reached) is
+/// handed back to the queue, counting attempts, and after the last attempt gets an error result
+/// that blames no bot; it never gets a verdict.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tables_the_platform_interrupts_are_played_again_and_never_blamed_on_a_bot() {
+    let (_dir, store) = embedded();
+    let mut j = job("interrupted", 9);
+    j.seats[1].bot = "remote-nowhere".into();
+    enqueue(&*store, &[j]).await;
+    let cfg = RefereeConfig {
+        reconnect_grace: Duration::from_millis(200),
+        max_platform_attempts: 3,
+        ..config("r-platform")
+    };
+    let (stop, rx) = oneshot::channel::<()>();
+    let referee = tokio::spawn(work(cfg, store.clone(), async {
+        let _ = rx.await;
+    }));
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while store.result("interrupted").await.unwrap().is_none() {
+        assert!(Instant::now() < deadline, "no result");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let r = result_of(&*store, "interrupted").await;
+    assert!(r.verdicts.is_empty(), "{:?}", r.verdicts);
+    assert!(r.outcome.is_none());
+    assert!(
+        r.error.contains("the platform failed 3 times") && r.error.contains("no bot blamed"),
+        "{}",
+        r.error
+    );
+    assert_eq!(
+        r.labels.get(arena_referee::worker::PLATFORM_ATTEMPTS_LABEL),
+        Some(&"2".to_string()),
+        "played three times: twice handed back"
+    );
+    drained(&*store, Duration::from_secs(10)).await;
+    let _ = stop.send(());
+    let _ = referee.await;
+}
+
+/// A referee restarted under the same name (a restarted `arena standalone`) takes up the jobs it
+/// held at once, not after `reclaim_after`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_referee_restarted_under_its_name_resumes_its_jobs_at_once() {
+    let (_dir, store) = embedded();
+    enqueue(&*store, &[job("held-1", 1), job("held-2", 2)]).await;
+    // The previous run took both and died.
+    for _ in 0..2 {
+        store
+            .next_job("stable", Duration::from_secs(3600), Duration::ZERO)
+            .await
+            .unwrap()
+            .expect("a job");
+    }
+    let cfg = RefereeConfig {
+        reclaim_after: Duration::from_secs(3600),
+        touch_interval: Duration::from_secs(600),
+        ..config("stable")
+    };
+    let (stop, rx) = oneshot::channel::<()>();
+    let referee = tokio::spawn(work(cfg, store.clone(), async {
+        let _ = rx.await;
+    }));
+    // Well within the hour reclaim_after would take.
+    drained(&*store, Duration::from_secs(60)).await;
+    for id in ["held-1", "held-2"] {
+        assert!(result_of(&*store, id).await.error.is_empty());
+    }
+    let _ = stop.send(());
+    let _ = referee.await;
 }
