@@ -76,7 +76,7 @@ pub enum SeatPlan<G: TableGame> {
 #[derive(Clone, Debug, PartialEq)]
 pub enum Played {
     /// The table has a result and a replay (also a forfeit, a verdict, an internal error).
-    Finished(v1::TableResult, v1::Replay),
+    Finished(Box<v1::TableResult>, Box<v1::Replay>),
     /// The platform failed under a remote seat and the seat could not be opened again within
     /// [`RunOptions::reconnect_grace`]: nothing is recorded, and the table is to be played again
     /// from its seed (no bot is blamed).
@@ -101,7 +101,7 @@ pub async fn run_table(
     }
     Ok(
         match run_spec(job, &spec, opts, dialer).instrument(span).await {
-            Played::Finished(result, replay) => (result, replay),
+            Played::Finished(result, replay) => (*result, *replay),
             Played::Interrupted(why) => error_result(
                 &spec.table_id,
                 Some(job),
@@ -189,12 +189,12 @@ pub async fn run_game<G: TableGame>(
                 )
             }
         };
-        return Played::Finished(result, replay);
+        return Played::Finished(Box::new(result), Box::new(replay));
     }
     match play_async(game, seats, setup, opts, dialer).await {
         Ok(table) => {
             let (result, replay) = table.finish(job, &opts.referee);
-            Played::Finished(result, replay)
+            Played::Finished(Box::new(result), Box::new(replay))
         }
         Err(why) => Played::Interrupted(why),
     }

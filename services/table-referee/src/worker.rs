@@ -375,7 +375,7 @@ async fn play(ctx: &Arc<Ctx>, entry: &JobEntry, job: v1::TableJob, lost: &Cancel
             Err(e) => {
                 tracing::error!(error = %e, "the table's task failed");
                 let (result, replay) = error_result(&entry.table_id, Some(&job), &ctx.config.referee_id, format!("internal error: the table's task failed: {e}"));
-                Played::Finished(result, replay)
+                Played::Finished(Box::new(result), Box::new(replay))
             }
         },
         () = lost.cancelled() => {
@@ -384,7 +384,7 @@ async fn play(ctx: &Arc<Ctx>, entry: &JobEntry, job: v1::TableJob, lost: &Cancel
         }
     };
     let (result, replay) = match played {
-        Played::Finished(result, replay) => (result, replay),
+        Played::Finished(result, replay) => (*result, *replay),
         Played::Interrupted(why) => return hand_back(ctx, entry, job, why).await,
     };
     record_metrics(&job, &kinds, &result, &replay);
