@@ -90,3 +90,547 @@ pub fn port() -> u16 {
         .unwrap()
         .port()
 }
+
+/// A role (`arena ROLE …`) as a child process, killed with SIGKILL when dropped.
+pub struct Role {
+    child: std::process::Child,
+    netns: Option<String>,
+    role: String,
+    args: Vec<String>,
+    log: Option<std::path::PathBuf>,
+}
+
+impl Role {
+    /// Starts `arena ROLE ARGS…` (its stderr in `log` when given, else discarded).
+    pub fn start(role: &str, args: &[String], log: Option<std::path::PathBuf>) -> Role {
+        Role::start_in(None, role, args, log)
+    }
+
+    /// [`Role::start`] inside network namespace `netns` (`ip netns exec`), when given.
+    pub fn start_in(
+        netns: Option<&str>,
+        role: &str,
+        args: &[String],
+        log: Option<std::path::PathBuf>,
+    ) -> Role {
+        let child = Role::spawn(netns, role, args, log.as_deref());
+        Role {
+            child,
+            netns: netns.map(str::to_string),
+            role: role.to_string(),
+            args: args.to_vec(),
+            log,
+        }
+    }
+
+    fn spawn(
+        netns: Option<&str>,
+        role: &str,
+        args: &[String],
+        log: Option<&std::path::Path>,
+    ) -> std::process::Child {
+        let stderr = match log {
+            Some(path) => std::process::Stdio::from(
+                std::fs::OpenOptions::new()
+                    .create(true)
+                    .append(true)
+                    .open(path)
+                    .unwrap(),
+            ),
+            None => std::process::Stdio::null(),
+        };
+        let mut cmd = match netns {
+            Some(ns) => {
+                let mut c = Command::new("ip");
+                c.args(["netns", "exec", ns, env!("CARGO_BIN_EXE_arena")]);
+                c
+            }
+            None => Command::new(env!("CARGO_BIN_EXE_arena")),
+        };
+        cmd.arg(role)
+            .args(args)
+            .env("ARENA_LOG", "warn")
+            .stdout(std::process::Stdio::null())
+            .stderr(stderr)
+            .spawn()
+            .unwrap()
+    }
+
+    /// SIGKILL: no graceful shutdown, nothing flushed.
+    pub fn kill(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+
+    /// Starts the same role again with the same arguments (after [`Role::kill`]).
+    pub fn restart(&mut self) {
+        self.kill();
+        self.child = Role::spawn(
+            self.netns.as_deref(),
+            &self.role,
+            &self.args,
+            self.log.as_deref(),
+        );
+    }
+
+    /// Its process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+}
+
+impl Drop for Role {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+/// `(done, total, state)` of competition `name`, from `arena competition list`.
+pub fn progress(token: &str, mm: &str, name: &str) -> Option<(u64, u64, String)> {
+    let (out, _, ok) = arena_as(token, &["competition", "list", "--matchmaker", mm]);
+    if !ok {
+        return None;
+    }
+    let line = out.lines().find(|l| l.starts_with(&format!("{name}  ")))?;
+    let field = |n: usize| line.split("  ").nth(n);
+    let state = field(2)?.to_string();
+    let (done, total) = field(3)?.trim_end_matches(" tables").split_once('/')?;
+    Some((done.parse().ok()?, total.parse().ok()?, state))
+}
+
+/// Deletes every key under `prefix` of the Redis at `url`.
+pub fn redis_cleanup(url: &str, prefix: &str) {
+    let Ok(client) = redis::Client::open(url) else {
+        return;
+    };
+    let Ok(mut con) = client.get_connection() else {
+        return;
+    };
+    let keys: Vec<String> = redis::cmd("KEYS")
+        .arg(format!("{prefix}:*"))
+        .query(&mut con)
+        .unwrap_or_default();
+    if !keys.is_empty() {
+        let _: Result<(), _> = redis::cmd("DEL").arg(keys).query(&mut con);
+    }
+}
+
+/// A key prefix of this test run's own.
+pub fn unique_prefix(tag: &str) -> String {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_nanos();
+    format!("cli-{tag}-{}-{nanos}", std::process::id())
+}
+
+/// Registers a remote bot in the store `store_args` name: its token.
+pub fn add_remote_bot(name: &str, store_args: &[&str]) -> String {
+    let (out, err, ok) = arena(&[&["bots", "add", name][..], store_args].concat());
+    assert!(ok, "{err}");
+    out.lines()
+        .last()
+        .expect("the token is printed last")
+        .trim()
+        .to_string()
+}
+
+/// A redis-server of the test's own (no persistence), on `bind` (addresses) and a free port.
+pub struct PrivateRedis {
+    pub port: u16,
+    /// The password clients must give (a server reached beyond loopback needs one).
+    pub password: String,
+    bind: Vec<String>,
+    dir: tempfile::TempDir,
+    child: Option<std::process::Child>,
+}
+
+impl PrivateRedis {
+    /// Starts a server bound to `bind` on a free port and waits until it answers.
+    pub fn start(bind: &[&str]) -> PrivateRedis {
+        let mut server = PrivateRedis {
+            port: port(),
+            password: unique_prefix("pw"),
+            bind: bind.iter().map(|s| s.to_string()).collect(),
+            dir: tempfile::tempdir().unwrap(),
+            child: None,
+        };
+        server.launch();
+        server
+    }
+
+    /// `redis://:PASSWORD@HOST:PORT` on the first bound address.
+    pub fn url(&self) -> String {
+        self.url_at(&self.bind[0])
+    }
+
+    /// `redis://:PASSWORD@HOST:PORT` on bound address `host`.
+    pub fn url_at(&self, host: &str) -> String {
+        format!("redis://:{}@{host}:{}", self.password, self.port)
+    }
+
+    fn launch(&mut self) {
+        let child = Command::new("redis-server")
+            .args(["--port", &self.port.to_string()])
+            .arg("--bind")
+            .args(&self.bind)
+            .args(["--save", "", "--appendonly", "no"])
+            .args(["--requirepass", &self.password])
+            .arg("--dir")
+            .arg(self.dir.path())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("redis-server is on PATH");
+        self.child = Some(child);
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+        let url = self.url();
+        loop {
+            let up = redis::Client::open(url.as_str())
+                .and_then(|c| c.get_connection())
+                .and_then(|mut c| redis::cmd("PING").query::<String>(&mut c))
+                .is_ok();
+            if up {
+                return;
+            }
+            assert!(
+                std::time::Instant::now() < deadline,
+                "redis-server did not come up on port {}",
+                self.port
+            );
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+    }
+
+    /// Kills the server and starts it again on the same port: empty, as a restart without
+    /// persistence leaves it.
+    pub fn restart_empty(&mut self) {
+        if let Some(mut c) = self.child.take() {
+            let _ = c.kill();
+            let _ = c.wait();
+        }
+        self.launch();
+    }
+}
+
+impl Drop for PrivateRedis {
+    fn drop(&mut self) {
+        if let Some(mut c) = self.child.take() {
+            let _ = c.kill();
+            let _ = c.wait();
+        }
+    }
+}
+
+/// The four roles as separate `arena` processes on one Redis (URL and key prefix), with the
+/// credentials of [`Credentials`], each on loopback ports of its own.
+pub struct Cluster {
+    pub creds: Credentials,
+    pub redis: String,
+    pub prefix: String,
+    pub host: Role,
+    pub referees: Vec<Role>,
+    pub library: Role,
+    pub matchmaker: Role,
+    /// Where remote bots connect.
+    pub bot_url: String,
+    /// Where referees open seats.
+    pub seat_url: String,
+    pub library_url: String,
+    pub matchmaker_url: String,
+    /// Where each referee serves (TableReferee, health).
+    pub referee_urls: Vec<String>,
+    /// Stderr of every role, appended.
+    pub log: std::path::PathBuf,
+    _logs: tempfile::TempDir,
+}
+
+/// `127.0.0.1:PORT` and `http://127.0.0.1:PORT` for a fresh port.
+fn listen() -> (String, String) {
+    let p = port();
+    (format!("127.0.0.1:{p}"), format!("http://127.0.0.1:{p}"))
+}
+
+impl Cluster {
+    /// The store arguments every role and store command takes.
+    pub fn store_args(redis: &str, prefix: &str) -> Vec<String> {
+        vec![
+            "--redis".into(),
+            redis.into(),
+            "--redis-prefix".into(),
+            prefix.into(),
+        ]
+    }
+
+    /// Starts bot-host, `referees` table-referees (extra referee arguments in `referee_args`),
+    /// a deal library and a matchmaker on `redis` under `prefix`.
+    pub fn start(redis: &str, prefix: &str, referees: usize, referee_args: &[&str]) -> Cluster {
+        let creds = Credentials::new();
+        let logs = tempfile::tempdir().unwrap();
+        let log = logs.path().join("roles.log");
+        let store = Cluster::store_args(redis, prefix);
+        let with = |mut a: Vec<String>, b: &[String]| {
+            a.extend_from_slice(b);
+            a
+        };
+        let (bot_at, bot_url) = listen();
+        let (seat_at, seat_url) = listen();
+        let host = Role::start(
+            "bot-host",
+            &with(
+                store.clone(),
+                &with(
+                    vec!["--listen".into(), bot_at, "--seat-listen".into(), seat_at],
+                    &creds.cluster_args(),
+                ),
+            ),
+            Some(log.clone()),
+        );
+        let mut referee_urls = Vec::new();
+        let referees = (0..referees)
+            .map(|_| {
+                let (at, url) = listen();
+                referee_urls.push(url);
+                let mut args = with(store.clone(), &["--listen".into(), at]);
+                args.extend(["--bot-host".to_string(), seat_url.clone()]);
+                args.extend(referee_args.iter().map(|s| s.to_string()));
+                args.extend(creds.cluster_args());
+                args.extend(creds.operator_args());
+                Role::start("table-referee", &args, Some(log.clone()))
+            })
+            .collect();
+        let (lib_at, library_url) = listen();
+        let library = Role::start(
+            "deal-library",
+            &with(
+                with(store.clone(), &["--listen".into(), lib_at]),
+                &creds.operator_args(),
+            ),
+            Some(log.clone()),
+        );
+        let (mm_at, matchmaker_url) = listen();
+        let matchmaker = Role::start(
+            "matchmaker",
+            &with(
+                with(store, &["--listen".into(), mm_at]),
+                &creds.operator_args(),
+            ),
+            Some(log.clone()),
+        );
+        Cluster {
+            creds,
+            redis: redis.into(),
+            prefix: prefix.into(),
+            host,
+            referees,
+            library,
+            matchmaker,
+            bot_url,
+            seat_url,
+            library_url,
+            matchmaker_url,
+            referee_urls,
+            log,
+            _logs: logs,
+        }
+    }
+
+    /// The arguments a referee of this cluster takes (besides `--listen`), for one started
+    /// elsewhere (another network namespace) on `redis`.
+    pub fn referee_args(&self, redis: &str) -> Vec<String> {
+        let mut args = Cluster::store_args(redis, &self.prefix);
+        args.extend(["--bot-host".to_string(), self.seat_url.clone()]);
+        args.extend(self.creds.cluster_args());
+        args.extend(self.creds.operator_args());
+        args
+    }
+
+    /// The gRPC health (`""`, the server as a whole) of every role: true where SERVING.
+    pub fn health(&self) -> Vec<(String, bool)> {
+        let urls: Vec<(String, String)> = [
+            ("bot-host", &self.bot_url),
+            ("deal-library", &self.library_url),
+            ("matchmaker", &self.matchmaker_url),
+        ]
+        .into_iter()
+        .map(|(n, u)| (n.to_string(), u.clone()))
+        .chain(
+            self.referee_urls
+                .iter()
+                .map(|u| ("table-referee".to_string(), u.clone())),
+        )
+        .collect();
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        rt.block_on(async {
+            let mut out = Vec::new();
+            for (name, url) in urls {
+                let serving = async {
+                    let channel = tonic::transport::Endpoint::from_shared(url)
+                        .ok()?
+                        .connect()
+                        .await
+                        .ok()?;
+                    let mut c = tonic_health::pb::health_client::HealthClient::new(channel);
+                    let r = c
+                        .check(tonic_health::pb::HealthCheckRequest {
+                            service: String::new(),
+                        })
+                        .await
+                        .ok()?;
+                    Some(r.into_inner().status == 1)
+                };
+                out.push((name, serving.await.unwrap_or(false)));
+            }
+            out
+        })
+    }
+
+    /// `arena ARGS` as an operator of this cluster.
+    pub fn client(&self, args: &[&str]) -> (String, String, bool) {
+        arena_as(&self.creds.operator, args)
+    }
+
+    /// Measures deals 0..count (one bomb each, panel ladder:5) through the deal library,
+    /// waiting for the roles to come up.
+    pub fn measure(&self, count: u64) {
+        let start = std::time::Instant::now();
+        let count = count.to_string();
+        loop {
+            let (out, err, ok) = self.client(&[
+                "deals",
+                "measure",
+                "--library",
+                &self.library_url,
+                "--count",
+                &count,
+                "--bombs",
+                "1",
+                "--panel",
+                "ladder:5",
+                "--batch",
+                "50",
+                "--json",
+            ]);
+            if ok {
+                let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+                assert_eq!(v["deals"].to_string(), count, "{v}");
+                return;
+            }
+            assert!(
+                start.elapsed() < std::time::Duration::from_secs(60),
+                "{err}\n{}",
+                self.logs()
+            );
+            std::thread::sleep(std::time::Duration::from_millis(100));
+        }
+    }
+
+    /// Starts `arena competition create` with `args` in the background (it follows the
+    /// competition until its final standings).
+    pub fn create(&self, args: &[&str]) -> std::process::Child {
+        Command::new(env!("CARGO_BIN_EXE_arena"))
+            .args([
+                "competition",
+                "create",
+                "--matchmaker",
+                &self.matchmaker_url,
+            ])
+            .args(args)
+            .env("ARENA_OPERATOR_TOKEN", &self.creds.operator)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap()
+    }
+
+    /// `(done, total, state)` of competition `name`.
+    pub fn progress(&self, name: &str) -> Option<(u64, u64, String)> {
+        progress(&self.creds.operator, &self.matchmaker_url, name)
+    }
+
+    /// Waits until competition `name` has at least `done` tables done (and is still running).
+    pub fn wait_for_tables(&self, name: &str, done: u64, within: std::time::Duration) -> u64 {
+        let start = std::time::Instant::now();
+        loop {
+            if let Some((d, total, state)) = self.progress(name) {
+                assert_eq!(state, "running", "{name} ended too soon: {d}/{total}");
+                if d >= done {
+                    assert!(d < total, "{name}: every table was done already");
+                    return total;
+                }
+            }
+            assert!(
+                start.elapsed() < within,
+                "{name}: {:?} after {within:?}\n{}",
+                self.progress(name),
+                self.logs()
+            );
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+    }
+
+    /// Waits until competition `name` is finished; its total.
+    pub fn wait_finished(&self, name: &str, within: std::time::Duration) -> u64 {
+        let start = std::time::Instant::now();
+        loop {
+            if let Some((done, total, state)) = self.progress(name)
+                && state == "finished"
+            {
+                assert_eq!(done, total);
+                return total;
+            }
+            assert!(
+                start.elapsed() < within,
+                "{name}: {:?}\n{}",
+                self.progress(name),
+                self.logs()
+            );
+            std::thread::sleep(std::time::Duration::from_millis(100));
+        }
+    }
+
+    /// Every replay of competition `name`, exported through the matchmaker.
+    pub fn replays(&self, name: &str) -> Vec<arena_proto::v1::Replay> {
+        let file = self._logs.path().join(format!("{name}.replays"));
+        let (out, err, ok) = self.client(&[
+            "competition",
+            "replays",
+            name,
+            "--out",
+            file.to_str().unwrap(),
+            "--matchmaker",
+            &self.matchmaker_url,
+        ]);
+        assert!(ok, "{err}");
+        assert!(out.contains("replays of"), "{out}");
+        let bytes = std::fs::read(&file).unwrap();
+        let mut buf = bytes.as_slice();
+        let mut all = Vec::new();
+        while !buf.is_empty() {
+            all.push(
+                <arena_proto::v1::Replay as prost::Message>::decode_length_delimited(&mut buf)
+                    .unwrap(),
+            );
+        }
+        all
+    }
+
+    /// What the roles wrote to stderr so far (the last 4 KiB), for failure messages.
+    pub fn logs(&self) -> String {
+        let text = std::fs::read_to_string(&self.log).unwrap_or_default();
+        let cut = text.len().saturating_sub(4096);
+        let start = (cut..text.len())
+            .find(|&i| text.is_char_boundary(i))
+            .unwrap_or(0);
+        format!("--- role logs ---\n{}", &text[start..])
+    }
+}
+
+impl Drop for Cluster {
+    fn drop(&mut self) {
+        redis_cleanup(&self.redis, &self.prefix);
+    }
+}
