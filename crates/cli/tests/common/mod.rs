@@ -322,6 +322,16 @@ impl Drop for PrivateRedis {
     }
 }
 
+/// A client command running in the background, killed and reaped when dropped.
+pub struct Background(pub std::process::Child);
+
+impl Drop for Background {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
 /// The four roles as separate `arena` processes on one Redis (URL and key prefix), with the
 /// credentials of [`Credentials`], each on loopback ports of its own.
 pub struct Cluster {
@@ -529,21 +539,23 @@ impl Cluster {
     }
 
     /// Starts `arena competition create` with `args` in the background (it follows the
-    /// competition until its final standings).
-    pub fn create(&self, args: &[&str]) -> std::process::Child {
-        Command::new(env!("CARGO_BIN_EXE_arena"))
-            .args([
-                "competition",
-                "create",
-                "--matchmaker",
-                &self.matchmaker_url,
-            ])
-            .args(args)
-            .env("ARENA_OPERATOR_TOKEN", &self.creds.operator)
-            .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::null())
-            .spawn()
-            .unwrap()
+    /// competition until its final standings); killed when the handle is dropped.
+    pub fn create(&self, args: &[&str]) -> Background {
+        Background(
+            Command::new(env!("CARGO_BIN_EXE_arena"))
+                .args([
+                    "competition",
+                    "create",
+                    "--matchmaker",
+                    &self.matchmaker_url,
+                ])
+                .args(args)
+                .env("ARENA_OPERATOR_TOKEN", &self.creds.operator)
+                .stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::null())
+                .spawn()
+                .unwrap(),
+        )
     }
 
     /// `(done, total, state)` of competition `name`.

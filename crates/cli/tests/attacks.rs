@@ -1,0 +1,686 @@
+//! The arena tried as a hostile bot would: every attack that once worked, restated as the
+//! behaviour now expected, against `arena standalone` (and `arena bot-host`) as real processes.
+
+mod common;
+
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use arena_proto::v1;
+use common::{arena, port};
+use prost::Message;
+use tokio_stream::StreamExt;
+use tonic::Code;
+
+/// `arena standalone` in a data directory of its own, on ports of its own.
+struct Standalone {
+    child: Child,
+    dir: tempfile::TempDir,
+    referee: String,
+    bots: String,
+    library: String,
+    matchmaker: String,
+}
+
+impl Standalone {
+    /// Registers `bots` (name, extra `bots add` arguments) in a fresh data directory, then
+    /// starts standalone with `args` and `env`, and waits until it serves.
+    fn start(
+        bots: &[(&str, &[&str])],
+        args: &[&str],
+        env: &[(&str, &str)],
+    ) -> (Standalone, Vec<String>) {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path().to_str().unwrap().to_string();
+        let mut tokens = Vec::new();
+        for (name, extra) in bots {
+            let (out, err, ok) =
+                arena(&[&["bots", "add", name, "--data-dir", &d][..], extra].concat());
+            assert!(ok, "{err}");
+            tokens.push(out.lines().last().unwrap().trim().to_string());
+        }
+        let (r, b, l, m) = (port(), port(), port(), port());
+        let at = |p: u16| format!("127.0.0.1:{p}");
+        let child = Command::new(env!("CARGO_BIN_EXE_arena"))
+            .args(["standalone", "--data-dir", &d])
+            .args(["--referee-listen", &at(r), "--bot-host-listen", &at(b)])
+            .args([
+                "--deal-library-listen",
+                &at(l),
+                "--matchmaker-listen",
+                &at(m),
+            ])
+            .args(args)
+            .envs(env.iter().copied())
+            .env("ARENA_LOG", "warn")
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let s = Standalone {
+            child,
+            dir,
+            referee: format!("http://{}", at(r)),
+            bots: format!("http://{}", at(b)),
+            library: format!("http://{}", at(l)),
+            matchmaker: format!("http://{}", at(m)),
+        };
+        let start = Instant::now();
+        while !s
+            .client(&["competition", "list", "--matchmaker", &s.matchmaker])
+            .2
+        {
+            assert!(
+                start.elapsed() < Duration::from_secs(30),
+                "standalone did not come up"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        (s, tokens)
+    }
+
+    fn data_dir(&self) -> &Path {
+        self.dir.path()
+    }
+
+    /// `arena ARGS` as this standalone's operator.
+    fn client(&self, args: &[&str]) -> (String, String, bool) {
+        common::arena_client(self.dir.path(), args)
+    }
+
+    fn operator_token(&self) -> String {
+        std::fs::read_to_string(self.dir.path().join("operator.token"))
+            .unwrap()
+            .trim()
+            .to_string()
+    }
+
+    fn rss_kib(&self) -> u64 {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).unwrap();
+        status
+            .lines()
+            .find_map(|l| l.strip_prefix("VmRSS:"))
+            .and_then(|v| v.trim().trim_end_matches(" kB").trim().parse().ok())
+            .unwrap()
+    }
+}
+
+impl Drop for Standalone {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn rt() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap()
+}
+
+async fn channel(url: &str) -> tonic::transport::Channel {
+    tonic::transport::Endpoint::from_shared(url.to_string())
+        .unwrap()
+        .connect()
+        .await
+        .unwrap()
+}
+
+/// Calls `path` with an empty request and `token` (if any): the status it ends with (OK when it
+/// got through to the service and it answered).
+async fn call(url: &str, path: &str, token: Option<&str>) -> Code {
+    #[derive(Clone, PartialEq, prost::Message)]
+    struct Empty {}
+    let mut grpc = tonic::client::Grpc::new(channel(url).await);
+    grpc.ready().await.unwrap();
+    let mut req = tonic::Request::new(Empty {});
+    if let Some(t) = token {
+        req.metadata_mut()
+            .insert("authorization", format!("Bearer {t}").parse().unwrap());
+    }
+    let codec = tonic_prost::ProstCodec::<Empty, Empty>::default();
+    let path = http::uri::PathAndQuery::try_from(path).unwrap();
+    match grpc.unary(req, path, codec).await {
+        Ok(_) => Code::Ok,
+        Err(s) => s.code(),
+    }
+}
+
+/// Every method of arena's services, as `/package.Service/Method`.
+fn every_method() -> Vec<(String, String)> {
+    let set = prost_types::FileDescriptorSet::decode(arena_proto::FILE_DESCRIPTOR_SET).unwrap();
+    let mut out = Vec::new();
+    for file in set.file {
+        let package = file.package().to_string();
+        for service in &file.service {
+            for m in &service.method {
+                out.push((
+                    format!("{package}.{}", service.name()),
+                    format!("/{package}.{}/{}", service.name(), m.name()),
+                ));
+            }
+        }
+    }
+    assert!(out.len() > 20, "{out:?}");
+    out
+}
+
+const SPECTATOR: [&str; 7] = [
+    "GetCompetition",
+    "ListCompetitions",
+    "WatchCompetition",
+    "GetStandings",
+    "ExportReplays",
+    "GetReplay",
+    "GetLeaderboard",
+];
+
+#[test]
+fn every_method_refuses_callers_without_an_operator_token() {
+    let (s, tokens) = Standalone::start(&[("spy", &[])], &[], &[]);
+    let bot_token = &tokens[0];
+    let rt = rt();
+    rt.block_on(async {
+        for (service, path) in every_method() {
+            let url = match service.as_str() {
+                "arena.v1.Matchmaker" => &s.matchmaker,
+                "arena.v1.DealLibrary" => &s.library,
+                "arena.v1.TableReferee" => &s.referee,
+                // SeatHost is not served on the bot port at all.
+                "arena.v1.BotGateway" | "arena.v1.SeatHost" => &s.bots,
+                other => panic!("a service this test does not know: {other}"),
+            };
+            let anonymous = call(url, &path, None).await;
+            assert_eq!(anonymous, Code::Unauthenticated, "{path} without a token");
+            // A bot's token opens nothing but its own stream.
+            if service != "arena.v1.BotGateway" {
+                let with_bot_token = call(url, &path, Some(bot_token)).await;
+                assert_eq!(
+                    with_bot_token,
+                    Code::Unauthenticated,
+                    "{path} with a bot token"
+                );
+            }
+        }
+        // Health and reflection are public, on purpose (they show no state).
+        assert_eq!(
+            call(&s.matchmaker, "/grpc.health.v1.Health/Check", None).await,
+            Code::Ok
+        );
+    });
+    drop(s);
+
+    // Spectator reads opened to the public: exactly those, nothing else.
+    let (s, _) = Standalone::start(&[], &["--public-spectator"], &[]);
+    rt.block_on(async {
+        for (service, path) in every_method() {
+            if service != "arena.v1.Matchmaker" {
+                continue;
+            }
+            let method = path.rsplit('/').next().unwrap();
+            let code = call(&s.matchmaker, &path, None).await;
+            if SPECTATOR.contains(&method) {
+                assert_ne!(code, Code::Unauthenticated, "{path} is a spectator read");
+            } else {
+                assert_eq!(code, Code::Unauthenticated, "{path}");
+            }
+        }
+    });
+}
+
+/// The bot that fetched its own table's deal (DealLibrary.Export) and its duplicate sibling's
+/// replay (Matchmaker.GetReplay) at its first decision: now every such call is refused.
+#[test]
+fn a_bot_cannot_reach_its_tables_cards_from_any_api() {
+    let (s, tokens) = Standalone::start(&[("spy", &[])], &[], &[]);
+    let (out, err, ok) = s.client(&[
+        "deals",
+        "measure",
+        "--library",
+        &s.library,
+        "--count",
+        "60",
+        "--bombs",
+        "1",
+        "--panel",
+        "ladder:5",
+        "--json",
+    ]);
+    assert!(ok, "{err}{out}");
+    let rt = rt();
+    let token = tokens[0].clone();
+    let tried: std::sync::Arc<std::sync::Mutex<Vec<(&'static str, Code)>>> = Default::default();
+    let (bots, mm, lib, referee) = (
+        s.bots.clone(),
+        s.matchmaker.clone(),
+        s.library.clone(),
+        s.referee.clone(),
+    );
+    let record = tried.clone();
+    let spy = rt.spawn(async move {
+        let mut client = v1::bot_gateway_client::BotGatewayClient::new(channel(&bots).await);
+        let (tx, rx) = tokio::sync::mpsc::channel(64);
+        tx.send(v1::BotToHost {
+            msg: Some(v1::bot_to_host::Msg::Hello(v1::Hello {
+                bot: "spy".into(),
+                release: "1".into(),
+                capacity: 4,
+                resume_session: String::new(),
+            })),
+        })
+        .await
+        .unwrap();
+        let mut req = tonic::Request::new(tokio_stream::wrappers::ReceiverStream::new(rx));
+        req.metadata_mut()
+            .insert("authorization", format!("Bearer {token}").parse().unwrap());
+        let mut inbound = client.play(req).await.unwrap().into_inner();
+        let mut attacked = false;
+        while let Some(Ok(m)) = inbound.next().await {
+            let Some(v1::host_to_bot::Msg::Request(r)) = m.msg else {
+                continue;
+            };
+            if !attacked {
+                attacked = true;
+                // The attacks, with the only credential a bot has: its own token.
+                let attacks = [
+                    ("DealLibrary.Export", &lib, "/arena.v1.DealLibrary/Export"),
+                    (
+                        "Matchmaker.GetReplay",
+                        &mm,
+                        "/arena.v1.Matchmaker/GetReplay",
+                    ),
+                    (
+                        "Matchmaker.ExportReplays",
+                        &mm,
+                        "/arena.v1.Matchmaker/ExportReplays",
+                    ),
+                    (
+                        "TableReferee.GetReplay",
+                        &referee,
+                        "/arena.v1.TableReferee/GetReplay",
+                    ),
+                    (
+                        "TableReferee.GetResult",
+                        &referee,
+                        "/arena.v1.TableReferee/GetResult",
+                    ),
+                ];
+                for (what, url, path) in attacks {
+                    let code = call(url, path, Some(&token)).await;
+                    record.lock().unwrap().push((what, code));
+                }
+            }
+            let play = v1::Action {
+                game: Some(v1::action::Game::Ddz(arena_example_remote_bot::choose(&r))),
+            };
+            let reply = v1::BotToHost {
+                msg: Some(v1::bot_to_host::Msg::Reply(v1::DecisionReply {
+                    request_id: r.request_id,
+                    table_id: r.table_id,
+                    action: Some(play),
+                })),
+            };
+            if tx.send(reply).await.is_err() {
+                break;
+            }
+        }
+    });
+    let (out, err, ok) = s.client(&[
+        "competition",
+        "create",
+        "--matchmaker",
+        &s.matchmaker,
+        "--name",
+        "dup",
+        "--format",
+        "duplicate",
+        "--participants",
+        "spy,expert,seed",
+        "--panel",
+        "ladder:5",
+        "--matches",
+        "1",
+        "--rounds",
+        "2",
+    ]);
+    assert!(ok, "{err}{out}");
+    assert!(out.contains("dup: 6/6 tables, final"), "{out}");
+    spy.abort();
+    let tried = tried.lock().unwrap().clone();
+    assert_eq!(
+        tried.len(),
+        5,
+        "the spy attacked at its first decision: {tried:?}"
+    );
+    for (what, code) in tried {
+        assert_eq!(code, Code::Unauthenticated, "{what}");
+    }
+}
+
+/// Connects to the bot gateway at `url` as `bot` with `token`: the stream's first answer.
+async fn hello(url: &str, bot: &str, token: &str) -> Result<v1::HostToBot, tonic::Status> {
+    let mut client = v1::bot_gateway_client::BotGatewayClient::new(channel(url).await);
+    let first = v1::BotToHost {
+        msg: Some(v1::bot_to_host::Msg::Hello(v1::Hello {
+            bot: bot.into(),
+            release: "1".into(),
+            capacity: 1,
+            resume_session: String::new(),
+        })),
+    };
+    let mut req =
+        tonic::Request::new(tokio_stream::iter(vec![first]).chain(tokio_stream::pending()));
+    req.metadata_mut()
+        .insert("authorization", format!("Bearer {token}").parse().unwrap());
+    let mut inbound = client.play(req).await?.into_inner();
+    match inbound.message().await? {
+        Some(m) => Ok(m),
+        None => Err(tonic::Status::unknown("the stream ended")),
+    }
+}
+
+#[test]
+fn guessing_bot_tokens_is_slowed_and_a_flooding_bot_is_cut_off_while_bot_host_stays_small() {
+    let (s, tokens) = Standalone::start(&[("flood", &[]), ("polite", &[])], &[], &[]);
+    let rt = rt();
+    rt.block_on(async {
+        // Brute force: after a burst of failures, even the right token waits.
+        let mut codes = Vec::new();
+        for _ in 0..12 {
+            codes.push(hello(&s.bots, "polite", "guess").await.unwrap_err().code());
+        }
+        assert!(
+            codes[..10].iter().all(|c| *c == Code::Unauthenticated),
+            "{codes:?}"
+        );
+        assert_eq!(codes[11], Code::ResourceExhausted, "{codes:?}");
+    });
+    drop(s);
+
+    let (s, tokens2) = Standalone::start(&[("flood", &[]), ("polite", &[])], &[], &[]);
+    let _ = tokens;
+    let before = s.rss_kib();
+    rt.block_on(async {
+        // A bot that floods replies nobody asked for and never reads what comes back.
+        let mut client = v1::bot_gateway_client::BotGatewayClient::new(channel(&s.bots).await);
+        let (tx, rx) = tokio::sync::mpsc::channel(1024);
+        tx.send(v1::BotToHost {
+            msg: Some(v1::bot_to_host::Msg::Hello(v1::Hello {
+                bot: "flood".into(),
+                release: "1".into(),
+                capacity: 1,
+                resume_session: String::new(),
+            })),
+        })
+        .await
+        .unwrap();
+        let mut req = tonic::Request::new(tokio_stream::wrappers::ReceiverStream::new(rx));
+        req.metadata_mut().insert(
+            "authorization",
+            format!("Bearer {}", tokens2[0]).parse().unwrap(),
+        );
+        let mut inbound = client.play(req).await.unwrap().into_inner();
+        let junk = v1::BotToHost {
+            msg: Some(v1::bot_to_host::Msg::Reply(v1::DecisionReply {
+                request_id: 1,
+                table_id: "x".repeat(200),
+                action: None,
+            })),
+        };
+        // Until bot-host stops taking them (it cuts the bot off): a send that makes no progress
+        // for a while means the stream is gone.
+        for _ in 0..300_000 {
+            match tokio::time::timeout(Duration::from_secs(2), tx.send(junk.clone())).await {
+                Ok(Ok(())) => {}
+                _ => break,
+            }
+        }
+        // Everyone else is served meanwhile.
+        let welcome = hello(&s.bots, "polite", &tokens2[1]).await.unwrap();
+        assert!(
+            matches!(welcome.msg, Some(v1::host_to_bot::Msg::Welcome(_))),
+            "{welcome:?}"
+        );
+        let after = s.rss_kib();
+        assert!(
+            after < 300 * 1024,
+            "bot-host grew from {before} KiB to {after} KiB under one flooding bot"
+        );
+        // Reading at last: the stream was cut off, saying why.
+        let status = loop {
+            match tokio::time::timeout(Duration::from_secs(30), inbound.message()).await {
+                Ok(Ok(Some(_))) => continue,
+                Ok(Ok(None)) => panic!("the stream ended without a status"),
+                Ok(Err(s)) => break s,
+                Err(_) => panic!("the flooding bot was never cut off"),
+            }
+        };
+        assert_eq!(status.code(), Code::ResourceExhausted, "{status:?}");
+        eprintln!("bot-host RSS {before} KiB before the flood, {after} KiB after");
+    });
+}
+
+/// A directory for program bots' files, readable by the unprivileged user programs run as.
+fn scripts_dir() -> tempfile::TempDir {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    dir
+}
+
+/// Writes a program bot's file, readable by everyone.
+fn write_script(path: &Path, text: &str) {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::write(path, text).unwrap();
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
+}
+
+/// The python source of a program bot that tries every way out of its sandbox it can think of
+/// and exits with a bit set for each that worked (0: none did). Its crash verdict quotes the
+/// exit code.
+fn escape_artist(marker: &str, secret_file: &Path, outside: &Path) -> String {
+    format!(
+        r#"import os, socket, sys
+bits = 0
+for pid in os.listdir("/proc"):
+    if not pid.isdigit():
+        continue
+    for what in ("environ", "cmdline"):
+        try:
+            if "{marker}" in open(f"/proc/{{pid}}/{{what}}", "rb").read().decode("latin-1"):
+                bits |= 1
+        except OSError:
+            pass
+if "{marker}" in str(os.environ):
+    bits |= 1
+try:
+    socket.create_connection(("127.0.0.1", 6379), timeout=1).close()
+    bits |= 2
+except OSError:
+    pass
+try:
+    open("{outside}", "w").write("escaped")
+    bits |= 4
+except OSError:
+    pass
+try:
+    open("{secret}").read()
+    bits |= 8
+except OSError:
+    pass
+open("inside.txt", "w").write("fine")
+print("join escape-artist", flush=True)
+sys.exit(bits)
+"#,
+        outside = outside.display(),
+        secret = secret_file.display(),
+    )
+}
+
+#[test]
+fn a_sandboxed_program_cannot_read_secrets_reach_the_network_or_write_outside_its_directory() {
+    let scripts = scripts_dir();
+    let marker = format!("attack-marker-{}", std::process::id());
+    let outside = std::env::temp_dir().join(format!("{marker}-escaped"));
+    // The secret: the operator token standalone keeps in its data directory; its path is only
+    // known once the directory exists, so the script reads it from an argument.
+    let script = scripts.path().join("escape.py");
+    let dir_placeholder = scripts.path().join("unused");
+    write_script(&script, &escape_artist(&marker, &dir_placeholder, &outside));
+    let command = format!("/usr/bin/python3 {}", script.display());
+    let (s, _) = Standalone::start(
+        &[("escape", &["--program", &command])],
+        // The marker sits in standalone's environment and command line.
+        &["--ladder-anchors", &marker],
+        &[("ARENA_ATTACK_MARKER", &marker)],
+    );
+    // Now that the data directory exists, point the script at its secret.
+    let secret = s.data_dir().join("operator.token");
+    write_script(&script, &escape_artist(&marker, &secret, &outside));
+    let (out, err, ok) = s.client(&[
+        "table",
+        "submit",
+        "--referee",
+        &s.referee,
+        "--seats",
+        "escape,expert,expert",
+    ]);
+    assert!(ok, "{err}{out}");
+    let verdict = out
+        .lines()
+        .find(|l| l.contains("verdict: seat 0"))
+        .unwrap_or_else(|| panic!("no verdict for the program: {out}"));
+    assert!(
+        verdict.contains("exit code 0"),
+        "an escape worked (1 = saw the host's environment or command line, 2 = network, \
+         4 = wrote outside, 8 = read a secret): {verdict}"
+    );
+    assert!(!outside.exists(), "{} was written", outside.display());
+    assert!(s.operator_token().len() > 10);
+}
+
+#[test]
+fn a_programs_children_die_with_bot_host() {
+    let scripts = scripts_dir();
+    let marker = format!(
+        "{}.{}",
+        86_000 + std::process::id() % 400,
+        std::process::id() % 1000
+    );
+    // Leaves a setsid'd grandchild and a background child behind, then thinks for ever.
+    let script = scripts.path().join("leaver.sh");
+    write_script(
+        &script,
+        &format!(
+            "#!/bin/sh\nsetsid sleep {marker} &\nsleep {marker} &\necho join\nwhile read line; do :; done\nsleep {marker}\n"
+        ),
+    );
+    let command = format!("/bin/sh {}", script.display());
+    let (mut s, _) = Standalone::start(&[("leaver", &["--program", &command])], &[], &[]);
+    let data = s.data_dir().to_path_buf();
+    let referee = s.referee.clone();
+    let mut submit = Command::new(env!("CARGO_BIN_EXE_arena"))
+        .args([
+            "table",
+            "submit",
+            "--referee",
+            &referee,
+            "--seats",
+            "leaver,expert,expert",
+        ])
+        .env("ARENA_DATA_DIR", &data)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let sleepers = || -> Vec<u32> {
+        std::fs::read_dir("/proc")
+            .unwrap()
+            .filter_map(|e| e.ok()?.file_name().to_str()?.parse::<u32>().ok())
+            .filter(|pid| {
+                std::fs::read(format!("/proc/{pid}/cmdline"))
+                    .is_ok_and(|c| String::from_utf8_lossy(&c).contains(&marker))
+            })
+            .collect()
+    };
+    let start = Instant::now();
+    while sleepers().len() < 2 {
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "the program never started"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // bot-host dies without a chance to clean up.
+    let _ = s.child.kill();
+    let _ = s.child.wait();
+    let start = Instant::now();
+    while !sleepers().is_empty() {
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "still alive after bot-host's SIGKILL: {:?}",
+            sleepers()
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let _ = submit.kill();
+    let _ = submit.wait();
+}
+
+#[test]
+fn operator_input_is_bounded_and_the_matchmaker_survives_it() {
+    let (s, _) = Standalone::start(&[], &[], &[]);
+    let (out, err, ok) = s.client(&[
+        "deals",
+        "measure",
+        "--library",
+        &s.library,
+        "--count",
+        "60",
+        "--bombs",
+        "1",
+        "--panel",
+        "ladder:5",
+        "--json",
+    ]);
+    assert!(ok, "{err}{out}");
+    let create = |extra: &[&str]| {
+        let mut args = vec![
+            "competition",
+            "create",
+            "--matchmaker",
+            &s.matchmaker,
+            "--name",
+            "x",
+            "--format",
+            "random",
+            "--panel",
+            "ladder:5",
+        ];
+        args.extend_from_slice(extra);
+        s.client(&args)
+    };
+    let (_, err, ok) = create(&[
+        "--participants",
+        "expert,seed",
+        "--matches",
+        "2147483648",
+        "--rounds",
+        "2147483648",
+    ]);
+    assert!(!ok && err.contains("OutOfRange"), "{err}");
+    let (_, err, ok) = create(&["--participants", "expert,ghost"]);
+    assert!(
+        !ok && err.contains("FailedPrecondition") && err.contains("ghost"),
+        "{err}"
+    );
+    let (_, err, ok) = create(&["--participants", "expert,search:samples=4000000000"]);
+    assert!(!ok && err.contains("most allowed"), "{err}");
+    // Still serving.
+    let (out, err, ok) = s.client(&["competition", "list", "--matchmaker", &s.matchmaker]);
+    assert!(ok, "{err}");
+    assert!(out.contains("no competitions"), "{out}");
+}
