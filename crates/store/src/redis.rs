@@ -376,22 +376,19 @@ pub fn redact_url(url: &str) -> String {
         Some(i) => url.split_at(i + 3),
         None => ("", url),
     };
-    // The authority runs to the first `/`, `?` or `#`; its user part ends at its last `@`.
-    let authority_end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
-    let (authority, tail) = rest.split_at(authority_end);
-    let authority = match authority.rfind('@') {
-        Some(at) => {
-            let (user, host) = authority.split_at(at);
-            match user.find(':') {
-                Some(colon) => format!("{}:***{host}", &user[..colon]),
-                None => authority.to_string(),
-            }
-        }
-        None => authority.to_string(),
+    // The user part ends at the last `@`: a password may hold `/`, `?`, `#` or `@` unescaped, so
+    // everything before that `@` but a plain user name is treated as secret.
+    let (user, host) = match rest.rfind('@') {
+        Some(at) => rest.split_at(at),
+        None => ("", rest),
     };
-    let tail = match tail.find('?') {
-        Some(q) => {
-            let (path, query) = tail.split_at(q + 1);
+    let user = match user.split_once(':') {
+        Some((name, _)) if !name.contains(['/', '?', '#']) => format!("{name}:***"),
+        _ if user.contains(['/', '?', '#', ':']) => "***".to_string(),
+        _ => user.to_string(),
+    };
+    let host = match host.split_once('?') {
+        Some((path, query)) => {
             let (query, fragment) = match query.find('#') {
                 Some(h) => query.split_at(h),
                 None => (query, ""),
@@ -407,11 +404,11 @@ pub fn redact_url(url: &str) -> String {
                     _ => pair.to_string(),
                 })
                 .collect();
-            format!("{path}{}{fragment}", query.join("&"))
+            format!("{path}?{}{fragment}", query.join("&"))
         }
-        None => tail.to_string(),
+        None => host.to_string(),
     };
-    format!("{scheme}{authority}{tail}")
+    format!("{scheme}{user}{host}")
 }
 
 /// Reads a PEM file given in [`RedisOptions`]; the error names what it is, the file and its flag.

@@ -192,6 +192,7 @@ async fn no_error_or_description_repeats_the_password() {
             false,
         ),
         (format!("redis://:{SECRET}@[::1/"), false),
+        (format!("redis://:{SECRET}/x@127.0.0.1:6379"), false),
         (format!("http://arena:{SECRET}@127.0.0.1:6379"), false),
         (
             format!("unix:///nonexistent/redis.sock?pass={SECRET}&db=x"),
@@ -265,6 +266,10 @@ fn redaction_keeps_everything_but_the_secret() {
             "unix:///s.sock?db=1&password=***#f",
         ),
         ("not a url :pw@", "not a url :***@"),
+        // Unescaped `/`, `?` or `#` in a password: still hidden, up to the last `@`.
+        ("redis://:pa/ss@h:1/2", "redis://:***@h:1/2"),
+        ("rediss://u:p?w#d@h", "rediss://u:***@h"),
+        ("redis://u/x:pw@h", "redis://***@h"),
         ("", ""),
     ] {
         assert_eq!(redact_url(url), redacted, "{url}");
