@@ -26,7 +26,7 @@ use std::time::Duration;
 use arena_store::Store;
 use tonic::Status;
 use tonic::body::Body;
-use tonic::transport::server::TcpConnectInfo;
+use tonic::transport::server::{TcpConnectInfo, TlsConnectInfo};
 
 use crate::policy::{Access, access};
 use crate::token::{hash_token, token_matches};
@@ -252,10 +252,17 @@ pub fn bearer(headers: &http::HeaderMap) -> Result<&str, &'static str> {
     Ok(token)
 }
 
-/// The peer address of a request, as tonic records it.
+/// The peer address of a request, as tonic records it: in a [`TcpConnectInfo`], or inside the
+/// [`TlsConnectInfo`] of a TLS port (tonic 0.14 records both for TLS connections; the second is
+/// looked at in case only it is there).
 pub fn peer_ip(extensions: &http::Extensions) -> Option<IpAddr> {
     extensions
         .get::<TcpConnectInfo>()
+        .or_else(|| {
+            extensions
+                .get::<TlsConnectInfo<TcpConnectInfo>>()
+                .map(TlsConnectInfo::get_ref)
+        })
         .and_then(|i| i.remote_addr())
         .map(|a| a.ip())
 }

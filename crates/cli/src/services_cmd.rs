@@ -53,6 +53,43 @@ impl ClusterTokenArgs {
     }
 }
 
+/// TLS on bot-host's bot port.
+#[derive(Args)]
+pub struct BotTlsArgs {
+    /// PEM certificate (chain) of the bot port: bots then connect with https:// (needs
+    /// --tls-key-file). E.g. tls.crt of a mounted Kubernetes TLS Secret.
+    #[arg(long, env = "ARENA_BOT_HOST_TLS_CERT_FILE", requires = "tls_key_file")]
+    tls_cert_file: Option<std::path::PathBuf>,
+    /// PEM private key of the bot port's certificate (e.g. tls.key).
+    #[arg(long, env = "ARENA_BOT_HOST_TLS_KEY_FILE", requires = "tls_cert_file")]
+    tls_key_file: Option<std::path::PathBuf>,
+    /// PEM CA certificate(s): every bot must present a client certificate issued by it (mutual
+    /// TLS, on top of its token).
+    #[arg(
+        long,
+        env = "ARENA_BOT_HOST_TLS_CLIENT_CA_FILE",
+        requires = "tls_cert_file"
+    )]
+    tls_client_ca_file: Option<std::path::PathBuf>,
+}
+
+impl BotTlsArgs {
+    fn files(&self) -> Option<arena_tls::ServerTlsFiles> {
+        use arena_tls::{KeyPairFiles, ServerTlsFiles, TlsFile};
+        let (cert, key) = (self.tls_cert_file.as_ref()?, self.tls_key_file.as_ref()?);
+        Some(ServerTlsFiles {
+            identity: KeyPairFiles {
+                cert: TlsFile::new("--tls-cert-file", cert),
+                key: TlsFile::new("--tls-key-file", key),
+            },
+            client_ca: self
+                .tls_client_ca_file
+                .as_ref()
+                .map(|ca| TlsFile::new("--tls-client-ca-file", ca)),
+        })
+    }
+}
+
 /// Whether spectator reads are open to the public.
 #[derive(Args)]
 pub struct SpectatorArgs {
@@ -155,6 +192,8 @@ pub struct BotHostArgs {
     seat_listen: SocketAddr,
     #[command(flatten)]
     cluster: ClusterTokenArgs,
+    #[command(flatten)]
+    tls: BotTlsArgs,
 }
 
 /// `arena deal-library`: the deal library over gRPC.
@@ -386,6 +425,8 @@ pub struct StandaloneArgs {
     ladder: LadderArgs,
     #[command(flatten)]
     spectator: SpectatorArgs,
+    #[command(flatten)]
+    bot_tls: BotTlsArgs,
 }
 
 /// Bot registry commands.
@@ -591,6 +632,7 @@ fn bot_host_config(a: &BotHostArgs) -> BotHostConfig {
             },
             ..ProcessLimits::default()
         },
+        bot_tls: a.tls.files(),
         ..BotHostConfig::default()
     }
 }
@@ -677,6 +719,7 @@ pub fn standalone(a: StandaloneArgs) -> Result<()> {
             listen: a.bot_host_listen,
             seat_listen: SocketAddr::from(([127, 0, 0, 1], 0)),
             cluster_token: Some(cluster_token.clone()),
+            bot_tls: a.bot_tls.files(),
             ..BotHostConfig::default()
         };
         let host = arena_bot_host::BotHost::bind(host_cfg.clone(), store.clone()).await?;

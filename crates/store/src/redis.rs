@@ -16,6 +16,20 @@
 //! A write whose reply was lost (Redis died mid-call) may or may not have happened; repeating
 //! the call is always safe (see [`StoreError::Unavailable`]).
 //!
+//! # TLS
+//!
+//! A `rediss://` URL connects over TLS (rustls), verifying the server's certificate against the
+//! system's roots, or against the CA of [`RedisOptions::ca_file`] (a private CA, as managed and
+//! self-hosted Redis often use). [`RedisOptions::client_cert_file`] and
+//! [`RedisOptions::client_key_file`] add a client certificate for servers that require one
+//! (`tls-auth-clients yes`). `rediss://host/#insecure` (no verification at all) is refused.
+//!
+//! # Secrets
+//!
+//! A URL may carry a password (`redis://:password@host`, `unix:///path?pass=…`). It is never
+//! repeated: errors name the address, [`Store::describe`] names the address, and a URL quoted in
+//! an error goes through [`redact_url`] first.
+//!
 //! # Table jobs
 //!
 //! Jobs are entries of one stream, `{prefix}:jobs`, read through one consumer group,
@@ -43,6 +57,7 @@
 //! off nothing wants them and they are never built. `next_job`'s span includes its wait.
 
 use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -323,6 +338,166 @@ impl Scripts {
     }
 }
 
+/// How to reach Redis beyond what its URL says: the TLS trust and identity of a `rediss://`
+/// connection. `RedisOptions::default()` trusts the system's roots and presents no client
+/// certificate.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RedisOptions {
+    /// A PEM file of the CA certificate(s) to verify the server against, instead of the system's
+    /// roots (`--redis-ca-file`). Only for `rediss://` URLs.
+    pub ca_file: Option<PathBuf>,
+    /// A PEM file of the client certificate (chain) for servers that verify clients
+    /// (`--redis-client-cert-file`); needs [`RedisOptions::client_key_file`].
+    pub client_cert_file: Option<PathBuf>,
+    /// A PEM file of the client certificate's private key (`--redis-client-key-file`).
+    pub client_key_file: Option<PathBuf>,
+}
+
+impl RedisOptions {
+    /// True if any TLS setting is given.
+    pub fn has_tls_files(&self) -> bool {
+        self.ca_file.is_some() || self.client_cert_file.is_some() || self.client_key_file.is_some()
+    }
+}
+
+/// `url` with its secrets replaced by `***`: the password of its user part
+/// (`redis://user:***@host`) and the `pass`/`password` query parameters (`unix:///s?pass=***`).
+/// Works on text that is not a valid URL too, so a malformed URL can be quoted in an error.
+///
+/// ```
+/// use arena_store::redis::redact_url;
+/// assert_eq!(redact_url("rediss://arena:s3cret@redis:6380/2"), "rediss://arena:***@redis:6380/2");
+/// assert_eq!(redact_url("redis://:s3cret@redis"), "redis://:***@redis");
+/// assert_eq!(redact_url("unix:///run/redis.sock?db=1&pass=s3cret"), "unix:///run/redis.sock?db=1&pass=***");
+/// assert_eq!(redact_url("redis://127.0.0.1:6379"), "redis://127.0.0.1:6379");
+/// ```
+pub fn redact_url(url: &str) -> String {
+    let (scheme, rest) = match url.find("://") {
+        Some(i) => url.split_at(i + 3),
+        None => ("", url),
+    };
+    // The user part ends at the last `@`: a password may hold `/`, `?`, `#` or `@` unescaped, so
+    // everything before that `@` but a plain user name is treated as secret.
+    let (user, host) = match rest.rfind('@') {
+        Some(at) => rest.split_at(at),
+        None => ("", rest),
+    };
+    let user = match user.split_once(':') {
+        Some((name, _)) if !name.contains(['/', '?', '#']) => format!("{name}:***"),
+        _ if user.contains(['/', '?', '#', ':']) => "***".to_string(),
+        _ => user.to_string(),
+    };
+    let host = match host.split_once('?') {
+        Some((path, query)) => {
+            let (query, fragment) = match query.find('#') {
+                Some(h) => query.split_at(h),
+                None => (query, ""),
+            };
+            let query: Vec<String> = query
+                .split('&')
+                .map(|pair| match pair.split_once('=') {
+                    Some((k, _))
+                        if k.eq_ignore_ascii_case("pass") || k.eq_ignore_ascii_case("password") =>
+                    {
+                        format!("{k}=***")
+                    }
+                    _ => pair.to_string(),
+                })
+                .collect();
+            format!("{path}?{}{fragment}", query.join("&"))
+        }
+        None => host.to_string(),
+    };
+    format!("{scheme}{user}{host}")
+}
+
+/// Reads a PEM file given in [`RedisOptions`]; the error names what it is, the file and its flag.
+fn read_pem(what: &str, flag: &str, path: &Path) -> StoreResult<Vec<u8>> {
+    let bytes = std::fs::read(path).map_err(|e| {
+        StoreError::Invalid(format!(
+            "{what} {} ({flag}): cannot read it: {e}",
+            path.display()
+        ))
+    })?;
+    if !bytes.windows(11).any(|w| w == b"-----BEGIN ") {
+        return Err(StoreError::Invalid(format!(
+            "{what} {} ({flag}) holds no PEM block",
+            path.display()
+        )));
+    }
+    Ok(bytes)
+}
+
+/// A client for `url` with the TLS settings of `options`.
+fn client(url: &str, options: &RedisOptions) -> StoreResult<::redis::Client> {
+    let invalid = |why: &dyn std::fmt::Display| {
+        StoreError::Invalid(format!("redis URL {}: {why}", redact_url(url)))
+    };
+    let info = ::redis::IntoConnectionInfo::into_connection_info(url).map_err(|e| invalid(&e))?;
+    let ::redis::ConnectionAddr::TcpTls { insecure, .. } = info.addr() else {
+        if options.has_tls_files() {
+            return Err(invalid(
+                &"TLS certificate files are given but the URL is not rediss:// (TLS)",
+            ));
+        }
+        return ::redis::Client::open(info).map_err(|e| invalid(&e));
+    };
+    if *insecure {
+        return Err(invalid(
+            &"#insecure (TLS without verifying the server) is not supported; trust the server's CA with --redis-ca-file instead",
+        ));
+    }
+    // One provider is compiled in (ring); installing it explicitly keeps rustls from having to
+    // pick should another crate ever bring a second one. Fails harmlessly if one is installed.
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    let root_cert = options
+        .ca_file
+        .as_deref()
+        .map(|p| read_pem("redis CA file", "--redis-ca-file", p))
+        .transpose()?;
+    let client_tls = match (&options.client_cert_file, &options.client_key_file) {
+        (Some(cert), Some(key)) => Some(::redis::ClientTlsConfig {
+            client_cert: read_pem(
+                "redis client certificate file",
+                "--redis-client-cert-file",
+                cert,
+            )?,
+            client_key: read_pem("redis client key file", "--redis-client-key-file", key)?,
+        }),
+        (None, None) => None,
+        _ => {
+            return Err(StoreError::Invalid(
+                "a redis client certificate needs both --redis-client-cert-file and \
+                 --redis-client-key-file"
+                    .to_string(),
+            ));
+        }
+    };
+    ::redis::Client::build_with_tls(
+        info,
+        ::redis::TlsCertificates {
+            client_tls,
+            root_cert,
+        },
+    )
+    // The messages of these errors describe the PEM content, never its bytes.
+    .map_err(|e| {
+        StoreError::Invalid(format!(
+            "redis TLS settings ({}): {e}",
+            [
+                options.ca_file.as_deref(),
+                options.client_cert_file.as_deref(),
+                options.client_key_file.as_deref()
+            ]
+            .into_iter()
+            .flatten()
+            .map(|p| p.display().to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+        ))
+    })
+}
+
 /// The Redis store. Cheap to clone: clones share the connections.
 #[derive(Clone)]
 pub struct RedisStore {
@@ -332,6 +507,8 @@ pub struct RedisStore {
     blocking: Arc<Mutex<Vec<MultiplexedConnection>>>,
     /// `host:port` (or socket path), never the password: for messages.
     addr: String,
+    /// True for a `rediss://` (TLS) connection.
+    tls: bool,
     prefix: String,
     scripts: Arc<Scripts>,
     /// The instance id writes are fenced to, once `open_instance` has run (shared by clones).
@@ -352,9 +529,24 @@ impl RedisStore {
     /// and keeps every key under `prefix` (e.g. `arena`), so several arenas (or test runs) can
     /// share one Redis.
     ///
+    /// A `rediss://` URL connects over TLS, trusting the system's roots (see
+    /// [`RedisStore::connect_with`] for a private CA or a client certificate).
+    ///
     /// Fails with [`StoreError::Invalid`] for a malformed URL or prefix, and with
-    /// [`StoreError::Unavailable`] naming the address if Redis cannot be reached.
+    /// [`StoreError::Unavailable`] naming the address if Redis cannot be reached (or its TLS
+    /// certificate is not trusted). No message repeats a password of the URL.
     pub async fn connect(url: &str, prefix: &str) -> StoreResult<Self> {
+        RedisStore::connect_with(url, prefix, &RedisOptions::default()).await
+    }
+
+    /// [`RedisStore::connect`] with TLS settings: the CA to trust and the client certificate
+    /// to present (for `rediss://` URLs; giving them with a `redis://` URL is
+    /// [`StoreError::Invalid`], as is a file that cannot be read, named in the message).
+    pub async fn connect_with(
+        url: &str,
+        prefix: &str,
+        options: &RedisOptions,
+    ) -> StoreResult<Self> {
         check_id("key prefix", prefix)?;
         if prefix
             .chars()
@@ -364,9 +556,12 @@ impl RedisStore {
                 "key prefix {prefix:?} contains whitespace or a glob character"
             )));
         }
-        let client = ::redis::Client::open(url)
-            .map_err(|e| StoreError::Invalid(format!("redis URL {url:?}: {e}")))?;
+        let client = client(url, options)?;
         let addr = client.get_connection_info().addr().to_string();
+        let tls = matches!(
+            client.get_connection_info().addr(),
+            ::redis::ConnectionAddr::TcpTls { .. }
+        );
         let config = ConnectionManagerConfig::new()
             .set_connection_timeout(Some(Duration::from_secs(2)))
             // Big batches and whole-panel reads take a while; a dead server is noticed by the
@@ -384,6 +579,7 @@ impl RedisStore {
             client,
             blocking: Arc::default(),
             addr,
+            tls,
             prefix: prefix.to_string(),
             scripts: Arc::new(Scripts::new()),
             fence: Arc::default(),
@@ -406,6 +602,11 @@ impl RedisStore {
     /// The server's address (`host:port`), as named in error messages.
     pub fn addr(&self) -> &str {
         &self.addr
+    }
+
+    /// True if the connection is TLS (a `rediss://` URL).
+    pub fn is_tls(&self) -> bool {
+        self.tls
     }
 
     fn panels_key(&self) -> String {
@@ -598,9 +799,34 @@ impl RedisStore {
     }
 }
 
+/// The TLS error behind `e`, if a TLS handshake or record failed.
+fn tls_error(e: &RedisError) -> Option<&rustls::Error> {
+    use std::error::Error as _;
+    // Redis keeps the cause behind an `Arc`; the async connection wraps rustls' errors in I/O
+    // errors, the sync one does not.
+    let cause = e
+        .source()?
+        .downcast_ref::<Arc<dyn std::error::Error + Send + Sync>>()?;
+    if let Some(tls) = cause.downcast_ref::<rustls::Error>() {
+        return Some(tls);
+    }
+    cause
+        .downcast_ref::<std::io::Error>()?
+        .get_ref()?
+        .downcast_ref::<rustls::Error>()
+}
+
 /// `redis at 127.0.0.1:6379: connection refused`.
 fn unavailable(addr: &str, e: &RedisError) -> StoreError {
-    let what = if e.is_connection_refusal() {
+    let what = if let Some(tls) = tls_error(e) {
+        let hint = match tls {
+            rustls::Error::InvalidCertificate(_) => {
+                " (is the server's CA trusted? a private CA is given with --redis-ca-file)"
+            }
+            _ => "",
+        };
+        format!("TLS failed: {tls}{hint}")
+    } else if e.is_connection_refusal() {
         "connection refused".to_string()
     } else if e.is_timeout() {
         format!("timed out ({e})")
@@ -715,7 +941,8 @@ fn push_indices(base: u64, bitmap: &[u8], out: &mut Vec<u64>) {
 #[async_trait::async_trait]
 impl Store for RedisStore {
     fn describe(&self) -> String {
-        format!("redis ({}, prefix {})", self.addr, self.prefix)
+        let tls = if self.tls { " over TLS" } else { "" };
+        format!("redis ({}{tls}, prefix {})", self.addr, self.prefix)
     }
 
     #[instrument(

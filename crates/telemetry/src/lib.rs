@@ -9,6 +9,14 @@
 //! `OTEL_*` variables themselves (headers, timeouts, protocol); `OTEL_SERVICE_NAME` overrides the
 //! role's service name. Logs go to stderr, filtered by `ARENA_LOG` or `RUST_LOG` (default `info`).
 //!
+//! An `https://` endpoint (or one without a scheme, unless `OTEL_EXPORTER_OTLP_INSECURE=true`)
+//! exports over TLS, verifying the collector against the system's roots or against the CA of
+//! `OTEL_EXPORTER_OTLP_CERTIFICATE`; `OTEL_EXPORTER_OTLP_CLIENT_CERTIFICATE` and
+//! `OTEL_EXPORTER_OTLP_CLIENT_KEY` add a client certificate (mutual TLS). Each has the standard
+//! per-signal form too (`OTEL_EXPORTER_OTLP_TRACES_CERTIFICATE`, `…_METRICS_…`), which wins. The
+//! SDK does not read these variables itself; [`exporter_tls`] does, and a file that cannot be used
+//! stops [`init`] with an error naming the variable and the file.
+//!
 //! The same filter decides which spans are exported, with one exception: the spans of Redis
 //! calls (target [`REDIS_SPAN_TARGET`]) are exported but never shown in log lines. Log lines
 //! gain nothing from them, and keeping them out means that with export off no layer wants them,
@@ -19,6 +27,9 @@
 pub mod health;
 pub mod metrics;
 pub mod propagation;
+
+use arena_tls::{ClientTlsFiles, KeyPairFiles, TlsFile};
+use opentelemetry_otlp::WithTonicConfig as _;
 
 use opentelemetry::trace::TracerProvider as _;
 use opentelemetry_sdk::Resource;
@@ -38,7 +49,7 @@ pub use propagation::{
 /// Why telemetry could not start.
 #[derive(Debug, thiserror::Error)]
 pub enum TelemetryError {
-    /// The OTLP exporter could not be built (bad endpoint, …).
+    /// The OTLP exporter could not be built (bad endpoint, unusable TLS file, …).
     #[error("OpenTelemetry export: {0}")]
     Export(String),
 }
@@ -157,15 +168,102 @@ pub fn init(service: &str) -> Result<Telemetry, TelemetryError> {
     })
 }
 
+/// The signals exported, as named in the per-signal `OTEL_EXPORTER_OTLP_{SIGNAL}_*` variables.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Signal {
+    /// Spans (`TRACES`).
+    Traces,
+    /// Metrics (`METRICS`).
+    Metrics,
+}
+
+impl Signal {
+    fn infix(self) -> &'static str {
+        match self {
+            Signal::Traces => "TRACES",
+            Signal::Metrics => "METRICS",
+        }
+    }
+}
+
+/// The TLS settings of `signal`'s exporter, from the variables `get` looks up (`env` in
+/// [`init`]): `None` when the endpoint is not TLS (`http://…`, the default
+/// `http://localhost:4317`, or a schemeless endpoint with `…_INSECURE=true`), else the trust
+/// (`…_CERTIFICATE`, or the system's roots) and the client certificate
+/// (`…_CLIENT_CERTIFICATE` with `…_CLIENT_KEY`). Per-signal variables win over the general ones.
+///
+/// Fails, naming the variable and the file, if a file cannot be used, if only one of the client
+/// certificate and key is set, or if a certificate is set for an endpoint that is not TLS (it
+/// would be ignored, and the export would go out in the clear).
+pub fn exporter_tls(
+    signal: Signal,
+    get: impl Fn(&str) -> Option<String>,
+) -> Result<Option<tonic::transport::ClientTlsConfig>, TelemetryError> {
+    // The per-signal variable if set, else the general one; with the name it was found under.
+    let var = |suffix: &str| {
+        let specific = format!("OTEL_EXPORTER_OTLP_{}_{suffix}", signal.infix());
+        let general = format!("OTEL_EXPORTER_OTLP_{suffix}");
+        let nonblank = |name: &str| get(name).filter(|v| !v.trim().is_empty());
+        nonblank(&specific)
+            .map(|v| (specific.clone(), v))
+            .or_else(|| nonblank(&general).map(|v| (general, v)))
+    };
+    let file = |suffix: &str| var(suffix).map(|(name, path)| TlsFile::new(name, path));
+    let ca = file("CERTIFICATE");
+    let identity = match (file("CLIENT_CERTIFICATE"), file("CLIENT_KEY")) {
+        (Some(cert), Some(key)) => Some(KeyPairFiles { cert, key }),
+        (None, None) => None,
+        (Some(one), None) | (None, Some(one)) => {
+            return Err(TelemetryError::Export(format!(
+                "{} is set but not its pair: a client certificate needs both \
+                 OTEL_EXPORTER_OTLP_CLIENT_CERTIFICATE and OTEL_EXPORTER_OTLP_CLIENT_KEY",
+                one.setting
+            )));
+        }
+    };
+    let tls = match var("ENDPOINT") {
+        None => false,
+        Some((_, endpoint)) => {
+            let lower = endpoint.trim().to_ascii_lowercase();
+            if lower.starts_with("https://") {
+                true
+            } else if lower.contains("://") {
+                false
+            } else {
+                // Schemeless: TLS unless INSECURE (the OTLP exporter specification).
+                !var("INSECURE").is_some_and(|(_, v)| v.trim().eq_ignore_ascii_case("true"))
+            }
+        }
+    };
+    if !tls {
+        if let Some(set) = ca.iter().chain(identity.iter().map(|p| &p.cert)).next() {
+            return Err(TelemetryError::Export(format!(
+                "{} is set, but the {} endpoint is not TLS (use https://)",
+                set.setting,
+                signal.infix().to_ascii_lowercase()
+            )));
+        }
+        return Ok(None);
+    }
+    let files = ClientTlsFiles { ca, identity };
+    files
+        .client_config()
+        .map(Some)
+        .map_err(|e| TelemetryError::Export(e.to_string()))
+}
+
 fn build_providers(
     service: &str,
 ) -> Result<(SdkTracerProvider, Option<SdkMeterProvider>), TelemetryError> {
     let name = env("OTEL_SERVICE_NAME").unwrap_or_else(|| service.to_string());
     let resource = Resource::builder().with_service_name(name).build();
-    let spans = opentelemetry_otlp::SpanExporter::builder()
-        .with_tonic()
+    let mut spans = opentelemetry_otlp::SpanExporter::builder().with_tonic();
+    if let Some(tls) = exporter_tls(Signal::Traces, env)? {
+        spans = spans.with_tls_config(tls);
+    }
+    let spans = spans
         .build()
-        .map_err(|e| TelemetryError::Export(e.to_string()))?;
+        .map_err(|e| TelemetryError::Export(arena_tls::error_chain(&e)))?;
     let tracer = SdkTracerProvider::builder()
         .with_batch_exporter(spans)
         .with_resource(resource.clone())
@@ -178,10 +276,13 @@ fn build_providers(
     if env("OTEL_METRICS_EXPORTER").is_some_and(|v| v.eq_ignore_ascii_case("none")) {
         return Ok((tracer, None));
     }
-    let metrics = opentelemetry_otlp::MetricExporter::builder()
-        .with_tonic()
+    let mut metrics = opentelemetry_otlp::MetricExporter::builder().with_tonic();
+    if let Some(tls) = exporter_tls(Signal::Metrics, env)? {
+        metrics = metrics.with_tls_config(tls);
+    }
+    let metrics = metrics
         .build()
-        .map_err(|e| TelemetryError::Export(e.to_string()))?;
+        .map_err(|e| TelemetryError::Export(arena_tls::error_chain(&e)))?;
     let meter = SdkMeterProvider::builder()
         .with_periodic_exporter(metrics)
         .with_resource(resource)
@@ -216,6 +317,98 @@ mod tests {
 
     fn names(seen: &Seen) -> Vec<String> {
         seen.0.lock().map(|v| v.clone()).unwrap_or_default()
+    }
+
+    /// `exporter_tls` over a fixed set of variables.
+    fn tls_with(signal: Signal, vars: &[(&str, &str)]) -> Result<bool, String> {
+        let vars: std::collections::HashMap<String, String> = vars
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        exporter_tls(signal, |name| vars.get(name).cloned())
+            .map(|c| c.is_some())
+            .map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn tls_follows_the_endpoint_and_the_standard_variables() {
+        let ca = arena_test_ca::TestCa::new("otlp test CA");
+        let ca_file = ca.cert_file().display().to_string();
+        let client = ca.client("arena");
+        let (cert, key) = (
+            client.cert_file.display().to_string(),
+            client.key_file.display().to_string(),
+        );
+        const EP: &str = "OTEL_EXPORTER_OTLP_ENDPOINT";
+        const CA: &str = "OTEL_EXPORTER_OTLP_CERTIFICATE";
+        use Signal::{Metrics, Traces};
+        // Not TLS: nothing set, http://, schemeless with INSECURE.
+        assert_eq!(tls_with(Traces, &[]), Ok(false));
+        assert_eq!(tls_with(Traces, &[(EP, "http://c:4317")]), Ok(false));
+        assert_eq!(
+            tls_with(
+                Traces,
+                &[(EP, "c:4317"), ("OTEL_EXPORTER_OTLP_INSECURE", "true")]
+            ),
+            Ok(false)
+        );
+        // TLS: https://, schemeless, with or without a CA and a client certificate.
+        assert_eq!(tls_with(Traces, &[(EP, "https://c:4317")]), Ok(true));
+        assert_eq!(tls_with(Traces, &[(EP, "c:4317")]), Ok(true));
+        assert_eq!(
+            tls_with(Traces, &[(EP, "HTTPS://c:4317"), (CA, &ca_file)]),
+            Ok(true)
+        );
+        let mtls = [
+            (EP, "https://c:4317"),
+            (CA, ca_file.as_str()),
+            ("OTEL_EXPORTER_OTLP_CLIENT_CERTIFICATE", cert.as_str()),
+            ("OTEL_EXPORTER_OTLP_CLIENT_KEY", key.as_str()),
+        ];
+        assert_eq!(tls_with(Metrics, &mtls), Ok(true));
+        // Per-signal variables win: traces over https, metrics in the clear.
+        let split = [
+            (EP, "http://c:4317"),
+            ("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "https://c:4317"),
+            ("OTEL_EXPORTER_OTLP_TRACES_CERTIFICATE", ca_file.as_str()),
+        ];
+        assert_eq!(tls_with(Traces, &split), Ok(true));
+        assert_eq!(tls_with(Metrics, &split), Ok(false));
+
+        // Errors name the variable and the file.
+        let missing = ca.dir().join("nope.pem").display().to_string();
+        let e = tls_with(Traces, &[(EP, "https://c:4317"), (CA, &missing)]).unwrap_err();
+        assert!(
+            e.contains(&format!("{CA} {missing}: cannot read it")),
+            "{e}"
+        );
+        let e = tls_with(
+            Traces,
+            &[
+                (EP, "https://c:4317"),
+                ("OTEL_EXPORTER_OTLP_TRACES_CERTIFICATE", &key),
+            ],
+        )
+        .unwrap_err();
+        assert!(
+            e.contains("OTEL_EXPORTER_OTLP_TRACES_CERTIFICATE") && e.contains("no PEM certificate"),
+            "{e}"
+        );
+        let e = tls_with(
+            Traces,
+            &[
+                (EP, "https://c:4317"),
+                ("OTEL_EXPORTER_OTLP_CLIENT_KEY", &key),
+            ],
+        )
+        .unwrap_err();
+        assert!(
+            e.contains("OTEL_EXPORTER_OTLP_CLIENT_KEY is set but not its pair"),
+            "{e}"
+        );
+        // A CA for a plain endpoint would be ignored: refused.
+        let e = tls_with(Traces, &[(EP, "http://c:4317"), (CA, &ca_file)]).unwrap_err();
+        assert!(e.contains("not TLS"), "{e}");
     }
 
     #[test]

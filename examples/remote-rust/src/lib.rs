@@ -3,8 +3,17 @@
 //! It never calls, never doubles, and plays the smallest listed move (passing only when it must,
 //! or when following its partner). Every request carries the seat's full observation with its
 //! legal actions, so the bot needs no rules engine.
+//!
+//! An `https://` bot-host URL connects over TLS, verifying bot-host's certificate against the
+//! system's roots or a CA file, and presenting a client certificate where bot-host asks for one
+//! (mutual TLS): [`Options::tls`], or for [`play`] the environment ([`tls_from_env`]:
+//! `ARENA_CA_FILE`, `ARENA_CLIENT_CERT_FILE`, `ARENA_CLIENT_KEY_FILE`).
 
 use std::time::{Duration, Instant};
+
+use anyhow::Context as _;
+use arena_tls::{ClientTlsFiles, KeyPairFiles, TlsFile};
+use tonic::transport::{Channel, Endpoint};
 
 use arena_proto::v1::{
     self, bot_gateway_client::BotGatewayClient, bot_to_host::Msg as Out, host_to_bot::Msg as In,
@@ -65,6 +74,9 @@ pub struct Options {
     pub tables: u64,
     /// The decision for each request.
     pub choose: fn(&v1::DecisionRequest) -> v1::DdzAction,
+    /// TLS for an `https://` URL: the CA to trust (default: the system's roots) and the client
+    /// certificate to present (default: none). Must be empty for an `http://` URL.
+    pub tls: ClientTlsFiles,
 }
 
 impl Default for Options {
@@ -74,12 +86,62 @@ impl Default for Options {
             capacity: 8,
             tables: 0,
             choose,
+            tls: ClientTlsFiles::default(),
         }
     }
 }
 
-/// Connects to bot-host at `endpoint` as `bot` with `token` and plays until the stream ends or
-/// `tables` tables have ended (0 = no limit).
+/// The TLS settings the environment gives: `ARENA_CA_FILE` (the CA bot-host's certificate comes
+/// from, when it is not one the system trusts), `ARENA_CLIENT_CERT_FILE` and
+/// `ARENA_CLIENT_KEY_FILE` (a client certificate, for a bot-host that requires one). Fails if only
+/// one of the last two is set.
+pub fn tls_from_env() -> anyhow::Result<ClientTlsFiles> {
+    let file = |name: &str| {
+        std::env::var_os(name)
+            .filter(|v| !v.is_empty())
+            .map(|path| TlsFile::new(name, path))
+    };
+    let identity = match (
+        file("ARENA_CLIENT_CERT_FILE"),
+        file("ARENA_CLIENT_KEY_FILE"),
+    ) {
+        (Some(cert), Some(key)) => Some(KeyPairFiles { cert, key }),
+        (None, None) => None,
+        _ => anyhow::bail!(
+            "a client certificate needs both ARENA_CLIENT_CERT_FILE and ARENA_CLIENT_KEY_FILE"
+        ),
+    };
+    Ok(ClientTlsFiles {
+        ca: file("ARENA_CA_FILE"),
+        identity,
+    })
+}
+
+/// A client of bot-host's bot port at `endpoint`, over TLS with `tls` for `https://`.
+pub async fn connect(
+    endpoint: &str,
+    tls: &ClientTlsFiles,
+) -> anyhow::Result<BotGatewayClient<Channel>> {
+    let mut target = Endpoint::from_shared(endpoint.to_string())
+        .with_context(|| format!("bot-host URL {endpoint:?}"))?;
+    if target.uri().scheme_str() == Some("https") {
+        target = target.tls_config(tls.client_config()?)?;
+    } else if tls != &ClientTlsFiles::default() {
+        anyhow::bail!(
+            "TLS files are given, but bot-host URL {endpoint} is not https:// (the connection \
+             would not use them)"
+        );
+    }
+    let channel = target
+        .connect()
+        .await
+        .map_err(|e| anyhow::anyhow!("connecting to {endpoint}: {}", arena_tls::error_chain(&e)))?;
+    Ok(BotGatewayClient::new(channel))
+}
+
+/// Connects to bot-host at `endpoint` (`http://…`, or `https://…` with the TLS settings of
+/// [`tls_from_env`]) as `bot` with `token` and plays until the stream ends or `tables` tables
+/// have ended (0 = no limit).
 pub async fn play(
     endpoint: &str,
     bot: &str,
@@ -90,6 +152,7 @@ pub async fn play(
     let options = Options {
         capacity,
         tables,
+        tls: tls_from_env()?,
         ..Options::default()
     };
     play_with(endpoint, bot, token, &options).await
@@ -107,8 +170,9 @@ pub async fn play_with(
         capacity,
         tables,
         choose,
+        tls,
     } = options.clone();
-    let mut client = BotGatewayClient::connect(endpoint.to_string()).await?;
+    let mut client = connect(endpoint, &tls).await?;
     let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
     tx.send(v1::BotToHost {
         msg: Some(Out::Hello(v1::Hello {

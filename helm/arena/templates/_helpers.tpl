@@ -127,9 +127,9 @@ connected to even with several replicas behind the Service. IPv6 pod IPs need br
 {{- if .Values.botHost.advertise -}}
 {{- .Values.botHost.advertise -}}
 {{- else if contains ":" .Values.listenHost -}}
-{{- printf "http://[$(POD_IP)]:%v" .Values.botHost.port -}}
+{{- printf "http://[$(POD_IP)]:%v" .Values.botHost.seatPort -}}
 {{- else -}}
-{{- printf "http://$(POD_IP):%v" .Values.botHost.port -}}
+{{- printf "http://$(POD_IP):%v" .Values.botHost.seatPort -}}
 {{- end -}}
 {{- end -}}
 
@@ -148,6 +148,12 @@ Settings that would otherwise fail only at run time, or silently misbehave, fail
 {{- define "arena.validate" -}}
 {{- if and (not .Values.redis.url) (not .Values.redis.existingSecret) -}}
 {{- fail "redis.url (or redis.existingSecret) is required: arena's roles share their state through Redis, e.g. --set redis.url=redis://redis-master.redis:6379" -}}
+{{- end -}}
+{{- if and .Values.botHost.enabled .Values.botHost.tls.enabled (not .Values.botHost.tls.existingSecret) -}}
+{{- fail "botHost.tls.enabled needs botHost.tls.existingSecret: a Secret of type kubernetes.io/tls (tls.crt, tls.key) for the bot port" -}}
+{{- end -}}
+{{- if and .Values.botHost.enabled (eq (int .Values.botHost.seatPort) (int .Values.botHost.port)) -}}
+{{- fail "botHost.seatPort must differ from botHost.port" -}}
 {{- end -}}
 {{- if and .Values.otel.enabled (not .Values.otel.endpoint) -}}
 {{- fail "otel.enabled needs otel.endpoint, e.g. http://otel-collector.observability:4317" -}}

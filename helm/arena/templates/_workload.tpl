@@ -9,7 +9,10 @@ its gRPC service name for readiness, extra volumes) is passed in:
         "values" .Values.referee     the role's block of values
         "grpcService" "arena.v1.TableReferee"   what readiness asks grpc.health.v1 about
         "env" (list …)               the role's own environment variables
-        "volumes" (list …) "volumeMounts" (list …))   optional, besides /tmp
+        "volumes" (list …) "volumeMounts" (list …)   optional, besides /tmp
+        "ports" (list …)             optional container ports besides grpc
+        "probePort" 50055            optional: where the probes ask, if not the grpc port
+        "tls" true)                  optional: the grpc port speaks TLS, not cleartext HTTP/2
 */}}
 
 {{- define "arena.deployment" -}}
@@ -17,6 +20,9 @@ its gRPC service name for readiness, extra volumes) is passed in:
 {{- $v := .values -}}
 {{- $ctx := dict "root" $root "component" .component -}}
 {{- $autoscaled := and (hasKey $v "autoscaling") $v.autoscaling.enabled -}}
+{{- $probePort := default $v.port .probePort -}}
+{{- $redisCa := $root.Values.redis.caSecret -}}
+{{- $otelCa := and $root.Values.otel.enabled $root.Values.otel.caSecret -}}
 apiVersion: apps/v1
 kind: Deployment
 metadata:
@@ -79,6 +85,9 @@ spec:
             - name: grpc
               containerPort: {{ $v.port }}
               protocol: TCP
+            {{- with .ports }}
+            {{- toYaml . | nindent 12 }}
+            {{- end }}
           envFrom:
             - configMapRef:
                 name: {{ include "arena.fullname" $root }}
@@ -104,7 +113,15 @@ spec:
                 secretKeyRef:
                   name: {{ include "arena.redisSecretName" $root }}
                   key: {{ include "arena.redisSecretKey" $root }}
+            {{- if $redisCa }}
+            - name: ARENA_REDIS_CA_FILE
+              value: {{ printf "/etc/arena/redis-ca/%s" $root.Values.redis.caSecretKey | quote }}
+            {{- end }}
             {{- if $root.Values.otel.enabled }}
+            {{- if $otelCa }}
+            - name: OTEL_EXPORTER_OTLP_CERTIFICATE
+              value: {{ printf "/etc/arena/otel-ca/%s" $root.Values.otel.caSecretKey | quote }}
+            {{- end }}
             - name: OTEL_RESOURCE_ATTRIBUTES
               value: {{ include "arena.otelResourceAttributes" $root | quote }}
             {{- with $root.Values.otel.headersSecret }}
@@ -123,15 +140,15 @@ spec:
             {{- end }}
           startupProbe:
             grpc:
-              port: {{ $v.port }}
+              port: {{ $probePort }}
             {{- toYaml $root.Values.probes.startup | nindent 12 }}
           livenessProbe:
             grpc:
-              port: {{ $v.port }}
+              port: {{ $probePort }}
             {{- toYaml $root.Values.probes.liveness | nindent 12 }}
           readinessProbe:
             grpc:
-              port: {{ $v.port }}
+              port: {{ $probePort }}
               service: {{ .grpcService | quote }}
             {{- toYaml $root.Values.probes.readiness | nindent 12 }}
           {{- if gt (int $root.Values.preStopSleepSeconds) 0 }}
@@ -147,6 +164,16 @@ spec:
           volumeMounts:
             - name: tmp
               mountPath: /tmp
+            {{- if $redisCa }}
+            - name: redis-ca
+              mountPath: /etc/arena/redis-ca
+              readOnly: true
+            {{- end }}
+            {{- if $otelCa }}
+            - name: otel-ca
+              mountPath: /etc/arena/otel-ca
+              readOnly: true
+            {{- end }}
             {{- with .volumeMounts }}
             {{- toYaml . | nindent 12 }}
             {{- end }}
@@ -158,6 +185,16 @@ spec:
         - name: tmp
           emptyDir:
             sizeLimit: {{ $root.Values.tmpSizeLimit }}
+        {{- if $redisCa }}
+        - name: redis-ca
+          secret:
+            secretName: {{ $redisCa }}
+        {{- end }}
+        {{- if $otelCa }}
+        - name: otel-ca
+          secret:
+            secretName: {{ $root.Values.otel.caSecret }}
+        {{- end }}
         {{- with .volumes }}
         {{- toYaml . | nindent 8 }}
         {{- end }}
@@ -208,8 +245,10 @@ spec:
       port: {{ $v.port }}
       targetPort: grpc
       protocol: TCP
-      {{- /* Cleartext HTTP/2: lets meshes and gateways treat the port as gRPC, not as HTTP/1.1. */}}
+      {{- /* Cleartext HTTP/2: lets meshes and gateways treat the port as gRPC, not as HTTP/1.1. A TLS port has no such standard name. */}}
+      {{- if not .tls }}
       appProtocol: kubernetes.io/h2c
+      {{- end }}
       {{- if and $external $svc.nodePort }}
       nodePort: {{ $svc.nodePort }}
       {{- end }}

@@ -55,6 +55,12 @@ pub struct BotHostConfig {
     pub max_queued_to_bot: usize,
     /// Limits failed authentication attempts per peer on the bot port.
     pub auth_failures: AuthFailureLimit,
+    /// TLS on the bot port: its certificate and key, and (for mutual TLS) the CA every bot's
+    /// client certificate must come from. The files are read and checked when bot-host binds;
+    /// a file that cannot be used stops it with an error naming the file and its flag. `None`
+    /// serves plain HTTP/2 (behind a TLS-terminating proxy, or on a trusted network). The seat
+    /// port is internal and stays plain.
+    pub bot_tls: Option<arena_tls::ServerTlsFiles>,
 }
 
 /// How many failed authentication attempts a peer may make: `burst` at once, then one per
@@ -158,6 +164,7 @@ impl Default for BotHostConfig {
             max_bot_message_bytes: 64 * 1024,
             max_queued_to_bot: 1024,
             auth_failures: AuthFailureLimit::default(),
+            bot_tls: None,
         }
     }
 }
@@ -291,11 +298,22 @@ impl fmt::Display for BotHostConfig {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "listen {} (bots) seat listen {} (referees, cluster token {}) advertise {} grace {:?} keepalive {:?}×{} \
+            "listen {} (bots, {}) seat listen {} (referees, cluster token {}) advertise {} grace {:?} keepalive {:?}×{} \
              presence ttl {:?} decision {:?} hard cap {:?} (+{:?} for silent programs) processes: {}; {}; at most {} \
              startup {:?} exit grace {:?} env {}; max message {} bytes (from bots {}), at most {} queued to a bot; \
              shutdown grace {:?}",
             self.listen,
+            match &self.bot_tls {
+                None => "plain, no TLS".to_string(),
+                Some(tls) => format!(
+                    "TLS {}{}",
+                    tls.identity.cert.path.display(),
+                    match &tls.client_ca {
+                        Some(ca) => format!(", client certificates from {}", ca.path.display()),
+                        None => String::new(),
+                    }
+                ),
+            },
             self.seat_listen,
             if self.cluster_token.is_some() {
                 "set"
@@ -376,7 +394,7 @@ mod tests {
     fn the_start_up_line_shows_every_limit() {
         let line = BotHostConfig::default().to_string();
         for word in [
-            "listen 0.0.0.0:50061",
+            "listen 0.0.0.0:50061 (bots, plain, no TLS)",
             "seat listen 0.0.0.0:50062",
             "cluster token MISSING",
             "grace 30s",

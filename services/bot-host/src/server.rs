@@ -12,8 +12,8 @@ use arena_proto::v1::seat_host_server::SeatHostServer;
 use arena_store::Store;
 use tokio::sync::{Semaphore, watch};
 use tokio_util::sync::CancellationToken;
-use tonic::transport::Server;
 use tonic::transport::server::TcpIncoming;
+use tonic::transport::{Server, ServerTlsConfig};
 
 use crate::gateway::Gateway;
 use crate::hub::Hub;
@@ -165,6 +165,8 @@ pub struct BotHost {
     local_addr: SocketAddr,
     seat_addr: SocketAddr,
     advertised: String,
+    /// The bot port's TLS, read from the files of `config.bot_tls`.
+    bot_tls: Option<ServerTlsConfig>,
 }
 
 impl std::fmt::Debug for BotHost {
@@ -195,6 +197,18 @@ impl BotHost {
         store: Arc<dyn Store>,
     ) -> Result<BotHost, BotHostError> {
         config.validate()?;
+        // A TLS handshake gets as long as a new stream has for its first message: a peer that
+        // opens a connection and says nothing holds no slot for ever.
+        let bot_tls = config
+            .bot_tls
+            .as_ref()
+            .map(|files| {
+                files
+                    .server_config()
+                    .map(|tls| tls.timeout(config.first_message_timeout))
+            })
+            .transpose()
+            .map_err(|e| BotHostError::Config(format!("bot_tls: {e}")))?;
         let (listener, local_addr) = bind(config.listen).await?;
         let (seat_listener, seat_addr) = bind(config.seat_listen).await?;
         let advertised = config
@@ -209,7 +223,13 @@ impl BotHost {
             local_addr,
             seat_addr,
             advertised,
+            bot_tls,
         })
+    }
+
+    /// True if the bot port serves TLS ([`BotHostConfig::bot_tls`]).
+    pub fn bot_tls(&self) -> bool {
+        self.bot_tls.is_some()
     }
 
     /// The address of the bot port (`BotGateway`).
@@ -247,6 +267,7 @@ impl BotHost {
             local_addr,
             seat_addr,
             advertised,
+            bot_tls,
         } = self;
         if seat_addr.ip().is_unspecified() && config.advertise.is_none() {
             tracing::warn!(
@@ -349,9 +370,14 @@ impl BotHost {
                 ctx.drain().await
             })
         };
-        tracing::info!(addr = %local_addr, seat_addr = %seat_addr, host = %ctx.host, store = %ctx.store.describe(), "bot-host serving");
+        let bot_port_tls = bot_tls.is_some();
+        tracing::info!(addr = %local_addr, tls = bot_port_tls, seat_addr = %seat_addr, host = %ctx.host, store = %ctx.store.describe(), "bot-host serving");
         let incoming = TcpIncoming::from(listener).with_nodelay(Some(true));
-        let bot_port = Server::builder()
+        let mut bot_server = Server::builder();
+        if let Some(tls) = bot_tls {
+            bot_server = bot_server.tls_config(tls)?;
+        }
+        let bot_port = bot_server
             .layer(arena_auth::AuthLayer::new(auth.clone()))
             .add_service(health_service.clone())
             .add_service(reflection)

@@ -78,20 +78,64 @@ pub async fn shared_redis_store() -> (RedisStore, PrefixCleanup) {
 /// A `redis-server` of the test's own on a spare port, killed when dropped.
 pub struct PrivateRedis {
     pub port: u16,
+    /// The TLS port, for a server started with [`PrivateRedis::start_tls`].
+    pub tls_port: Option<u16>,
+    /// Arguments beyond the fixture's own (TLS files, a password, …).
+    extra_args: Vec<String>,
     dir: tempfile::TempDir,
     child: Option<Child>,
+}
+
+/// A port that was free a moment ago.
+pub fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("a free port")
+        .port()
 }
 
 impl PrivateRedis {
     /// Starts a server on a free port and waits until it answers PING.
     pub fn start() -> PrivateRedis {
+        PrivateRedis::start_with(false, &[])
+    }
+
+    /// Starts a server that also listens with TLS on a port of its own ([`PrivateRedis::tls_port`]),
+    /// presenting `cert_file` and `key_file`; clients are verified against `ca_file` when
+    /// `verify_clients` (`tls-auth-clients yes`), else not asked for a certificate. The plain port
+    /// stays open so the fixture can see the server come up.
+    pub fn start_tls(
+        cert_file: &std::path::Path,
+        key_file: &std::path::Path,
+        ca_file: &std::path::Path,
+        verify_clients: bool,
+    ) -> PrivateRedis {
+        let (cert, key, ca) = (
+            cert_file.display().to_string(),
+            key_file.display().to_string(),
+            ca_file.display().to_string(),
+        );
+        let args = [
+            "--tls-cert-file",
+            &cert,
+            "--tls-key-file",
+            &key,
+            "--tls-ca-cert-file",
+            &ca,
+            "--tls-auth-clients",
+            if verify_clients { "yes" } else { "no" },
+        ];
+        PrivateRedis::start_with(true, &args)
+    }
+
+    /// Starts a server with `extra_args` on its command line, and a TLS port if `tls` (whose
+    /// certificate arguments must then be among `extra_args`).
+    pub fn start_with(tls: bool, extra_args: &[&str]) -> PrivateRedis {
         for _ in 0..10 {
-            let port = TcpListener::bind("127.0.0.1:0")
-                .and_then(|l| l.local_addr())
-                .expect("a free port")
-                .port();
             let mut server = PrivateRedis {
-                port,
+                port: free_port(),
+                tls_port: tls.then(free_port),
+                extra_args: extra_args.iter().map(|a| a.to_string()).collect(),
                 dir: tempfile::tempdir().expect("temp dir"),
                 child: None,
             };
@@ -100,6 +144,20 @@ impl PrivateRedis {
             }
         }
         panic!("could not start redis-server on a free port");
+    }
+
+    /// The password given with `--requirepass`, if any.
+    pub fn password(&self) -> Option<&str> {
+        let at = self.extra_args.iter().position(|a| a == "--requirepass")?;
+        self.extra_args.get(at + 1).map(String::as_str)
+    }
+
+    /// The `rediss://` URL of the TLS port, by IP address (the certificate must name it).
+    pub fn tls_url(&self) -> String {
+        format!(
+            "rediss://127.0.0.1:{}",
+            self.tls_port.expect("a server started with start_tls")
+        )
     }
 
     pub fn url(&self) -> String {
@@ -112,7 +170,12 @@ impl PrivateRedis {
 
     /// Starts the server on `self.port`; false if it did not come up (e.g. the port was taken).
     fn launch(&mut self) -> bool {
-        let child = Command::new("redis-server")
+        let mut command = Command::new("redis-server");
+        if let Some(tls_port) = self.tls_port {
+            command.args(["--tls-port", &tls_port.to_string()]);
+        }
+        command.args(&self.extra_args);
+        let child = command
             .args(["--port", &self.port.to_string()])
             .args(["--bind", "127.0.0.1"])
             .args(["--save", ""])
@@ -133,7 +196,7 @@ impl PrivateRedis {
                 return false;
             }
             if let Some(child) = self.child.as_ref()
-                && answers(self.port, child.id())
+                && answers(self.port, self.password(), child.id())
             {
                 return true;
             }
@@ -172,10 +235,11 @@ impl Drop for PrivateRedis {
     }
 }
 
-/// True if the Redis on `port` answers PING and is process `pid` (not another test's server that
+/// True if the Redis on `port` (with `password`, if it has one) answers PING and is process `pid` (not another test's server that
 /// took the port first).
-fn answers(port: u16, pid: u32) -> bool {
-    let Ok(client) = redis::Client::open(format!("redis://127.0.0.1:{port}")) else {
+fn answers(port: u16, password: Option<&str>, pid: u32) -> bool {
+    let auth = password.map(|p| format!(":{p}@")).unwrap_or_default();
+    let Ok(client) = redis::Client::open(format!("redis://{auth}127.0.0.1:{port}")) else {
         return false;
     };
     let Ok(mut conn) = client.get_connection_with_timeout(Duration::from_millis(500)) else {

@@ -101,13 +101,27 @@ fn attrs(kvs: &[KeyValue]) -> BTreeMap<String, String> {
 impl Collector {
     /// Starts a collector on an ephemeral loopback port; returns it and its address.
     pub async fn start() -> (Collector, SocketAddr) {
+        Collector::start_with(None).await
+    }
+
+    /// [`Collector::start`] serving OTLP over TLS with `tls` (its certificate must name
+    /// 127.0.0.1).
+    pub async fn start_tls(tls: tonic::transport::ServerTlsConfig) -> (Collector, SocketAddr) {
+        Collector::start_with(Some(tls)).await
+    }
+
+    async fn start_with(tls: Option<tonic::transport::ServerTlsConfig>) -> (Collector, SocketAddr) {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
             .await
             .expect("bind the collector");
         let addr = listener.local_addr().expect("the collector's address");
         let collector = Collector::default();
+        let mut server = tonic::transport::Server::builder();
+        if let Some(tls) = tls {
+            server = server.tls_config(tls).expect("the collector's TLS");
+        }
         tokio::spawn(
-            tonic::transport::Server::builder()
+            server
                 .add_service(TraceServiceServer::new(collector.clone()))
                 .add_service(MetricsServiceServer::new(collector.clone()))
                 .serve_with_incoming(tokio_stream::wrappers::TcpListenerStream::new(listener)),

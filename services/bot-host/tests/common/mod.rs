@@ -37,6 +37,10 @@ pub struct Host {
     pub cluster_token: String,
     pub advertised: String,
     pub store: Arc<EmbeddedStore>,
+    /// True if the bot port serves TLS: [`Host::url`] is then `https://`.
+    pub tls: bool,
+    /// The TLS settings bots connect to the bot port with ([`play`]); set them for a TLS host.
+    pub client_tls: Option<tonic::transport::ClientTlsConfig>,
     stop: Option<oneshot::Sender<()>>,
     task: Option<JoinHandle<Result<(), BotHostError>>>,
     _dir: Option<tempfile::TempDir>,
@@ -90,6 +94,7 @@ impl Host {
         let addr = host.local_addr();
         let seat_addr = host.seat_addr();
         let advertised = host.advertised().to_string();
+        let tls = host.bot_tls();
         let (stop, stopped) = oneshot::channel::<()>();
         let task = tokio::spawn(host.run(async move {
             let _ = stopped.await;
@@ -100,6 +105,8 @@ impl Host {
             cluster_token,
             advertised,
             store,
+            tls,
+            client_tls: None,
             stop: Some(stop),
             task: Some(task),
             _dir: dir,
@@ -108,7 +115,21 @@ impl Host {
 
     /// The bot port.
     pub fn url(&self) -> String {
-        format!("http://{}", self.addr)
+        let scheme = if self.tls { "https" } else { "http" };
+        format!("{scheme}://{}", self.addr)
+    }
+
+    /// A client of the bot port, over TLS with [`Host::client_tls`] if set; `Err` if it cannot
+    /// connect (e.g. the TLS handshake fails).
+    pub async fn bot_client(
+        &self,
+    ) -> Result<BotGatewayClient<tonic::transport::Channel>, tonic::transport::Error> {
+        let mut endpoint =
+            tonic::transport::Endpoint::from_shared(self.url()).expect("the bot port's URL");
+        if let Some(tls) = &self.client_tls {
+            endpoint = endpoint.tls_config(tls.clone())?;
+        }
+        Ok(BotGatewayClient::new(endpoint.connect().await?))
     }
 
     /// The seat port.
@@ -219,9 +240,7 @@ pub async fn play(
     token: Option<&str>,
     first: Vec<v1::BotToHost>,
 ) -> Result<BotConn, Status> {
-    let mut client = BotGatewayClient::connect(host.url())
-        .await
-        .expect("connects");
+    let mut client = host.bot_client().await.expect("connects");
     let (tx, rx) = mpsc::channel(64);
     for m in first {
         tx.send(m).await.expect("queued");
