@@ -100,6 +100,16 @@ url
 {{- end -}}
 {{- end -}}
 
+{{/* The Secret holding the cluster token. */}}
+{{- define "arena.clusterTokenSecret" -}}
+{{- default (printf "%s-cluster-token" (include "arena.fullname" .)) .Values.auth.clusterToken.existingSecret -}}
+{{- end -}}
+
+{{/* The Secret holding the bootstrap operator token. */}}
+{{- define "arena.operatorTokenSecret" -}}
+{{- default (printf "%s-operator-token" (include "arena.fullname" .)) .Values.auth.operatorToken.existingSecret -}}
+{{- end -}}
+
 {{/* host:port to bind inside the pod: (dict "root" $ "port" 50051). */}}
 {{- define "arena.listen" -}}
 {{- printf "%s:%v" .root.Values.listenHost .port -}}
@@ -115,7 +125,7 @@ url
 {{- if .Values.referee.botHosts -}}
 {{- join "," .Values.referee.botHosts -}}
 {{- else if .Values.botHost.enabled -}}
-{{- include "arena.serviceAddress" (dict "root" . "component" "bot-host" "port" .Values.botHost.port) -}}
+{{- include "arena.serviceAddress" (dict "root" . "component" "bot-host-seats" "port" .Values.botHost.seatPort) -}}
 {{- end -}}
 {{- end -}}
 

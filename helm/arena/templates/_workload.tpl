@@ -12,7 +12,11 @@ its gRPC service name for readiness, extra volumes) is passed in:
         "volumes" (list …) "volumeMounts" (list …)   optional, besides /tmp
         "ports" (list …)             optional container ports besides grpc
         "probePort" 50055            optional: where the probes ask, if not the grpc port
-        "tls" true)                  optional: the grpc port speaks TLS, not cleartext HTTP/2
+        "tls" true                   optional: the grpc port speaks TLS, not cleartext HTTP/2
+        "clusterToken" true          optional: mount the cluster token (bot-host, referees)
+        "operatorToken" true)        optional: mount the bootstrap operator token
+
+Secrets are mounted under /run/secrets/arena, outside what sandboxed bot programs may read.
 */}}
 
 {{- define "arena.deployment" -}}
@@ -113,6 +117,14 @@ spec:
                 secretKeyRef:
                   name: {{ include "arena.redisSecretName" $root }}
                   key: {{ include "arena.redisSecretKey" $root }}
+            {{- if .clusterToken }}
+            - name: ARENA_CLUSTER_TOKEN_FILE
+              value: {{ printf "/run/secrets/arena/cluster/%s" $root.Values.auth.clusterToken.key | quote }}
+            {{- end }}
+            {{- if .operatorToken }}
+            - name: ARENA_OPERATOR_TOKEN_FILE
+              value: {{ printf "/run/secrets/arena/operator/%s" $root.Values.auth.operatorToken.key | quote }}
+            {{- end }}
             {{- if $redisCa }}
             - name: ARENA_REDIS_CA_FILE
               value: {{ printf "/etc/arena/redis-ca/%s" $root.Values.redis.caSecretKey | quote }}
@@ -164,6 +176,16 @@ spec:
           volumeMounts:
             - name: tmp
               mountPath: /tmp
+            {{- if .clusterToken }}
+            - name: cluster-token
+              mountPath: /run/secrets/arena/cluster
+              readOnly: true
+            {{- end }}
+            {{- if .operatorToken }}
+            - name: operator-token
+              mountPath: /run/secrets/arena/operator
+              readOnly: true
+            {{- end }}
             {{- if $redisCa }}
             - name: redis-ca
               mountPath: /etc/arena/redis-ca
@@ -185,6 +207,18 @@ spec:
         - name: tmp
           emptyDir:
             sizeLimit: {{ $root.Values.tmpSizeLimit }}
+        {{- if .clusterToken }}
+        - name: cluster-token
+          secret:
+            secretName: {{ include "arena.clusterTokenSecret" $root }}
+            defaultMode: 288
+        {{- end }}
+        {{- if .operatorToken }}
+        - name: operator-token
+          secret:
+            secretName: {{ include "arena.operatorTokenSecret" $root }}
+            defaultMode: 288
+        {{- end }}
         {{- if $redisCa }}
         - name: redis-ca
           secret:
