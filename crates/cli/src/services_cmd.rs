@@ -822,9 +822,14 @@ pub fn bots(cmd: BotsCommand) -> Result<()> {
                         a.name
                     );
                 }
-                if a.name.trim().is_empty() || a.name.contains(':') || a.name.contains(',') {
+                if a.name.trim().is_empty()
+                    || a.name.contains(':')
+                    || a.name.contains(',')
+                    || a.name.len() > arena_store::MAX_BOT_NAME_BYTES
+                    || a.name.chars().any(char::is_control)
+                {
                     bail!(
-                        "bot name {:?} must be non-empty and contain no ':' or ','",
+                        "bot name {:?} must be 1 to 64 bytes, with no ':', ',' or control characters",
                         a.name
                     );
                 }

@@ -684,3 +684,96 @@ fn operator_input_is_bounded_and_the_matchmaker_survives_it() {
     assert!(ok, "{err}");
     assert!(out.contains("no competitions"), "{out}");
 }
+
+/// A referee playing a table of the heaviest built-in bots allowed still exits within its
+/// shutdown grace of SIGTERM (a search budget once made it ignore SIGTERM for ever).
+#[test]
+fn sigterm_ends_a_referee_within_its_grace_while_it_plays_heavy_bots() {
+    let dir = tempfile::tempdir().unwrap();
+    let token_file = dir.path().join("operator");
+    std::fs::write(&token_file, "sigterm-test-operator\n").unwrap();
+    let p = port();
+    let mut referee = Command::new(env!("CARGO_BIN_EXE_arena"))
+        .args([
+            "table-referee",
+            "--data-dir",
+            dir.path().join("store").to_str().unwrap(),
+        ])
+        .args([
+            "--listen",
+            &format!("127.0.0.1:{p}"),
+            "--shutdown-grace-ms",
+            "1000",
+        ])
+        .args(["--operator-token-file", token_file.to_str().unwrap()])
+        .env("ARENA_LOG", "warn")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    while std::net::TcpStream::connect(("127.0.0.1", p)).is_err() {
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "the referee did not come up"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let heavy = "search:samples=2000,candidates=10";
+    let seats = format!("{heavy},{heavy},{heavy}");
+    let mut submit = Command::new(env!("CARGO_BIN_EXE_arena"))
+        .args([
+            "table",
+            "submit",
+            "--referee",
+            &format!("http://127.0.0.1:{p}"),
+        ])
+        .args([
+            "--seats",
+            &seats,
+            "--wait-secs",
+            "120",
+            "--decision-ms",
+            "60000",
+        ])
+        .env("ARENA_OPERATOR_TOKEN", "sigterm-test-operator")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    // Once the table is submitted, the referee takes it within its poll interval (a second);
+    // the table then runs for far longer than the grace.
+    let mut out = std::io::BufReader::new(submit.stdout.take().unwrap());
+    let mut line = String::new();
+    let start = Instant::now();
+    loop {
+        line.clear();
+        use std::io::BufRead;
+        if out.read_line(&mut line).unwrap() == 0 || line.contains("submitted table") {
+            break;
+        }
+        assert!(start.elapsed() < Duration::from_secs(30), "not submitted");
+    }
+    assert!(line.contains("submitted table"), "{line:?}");
+    // Into the table (it lasts a few seconds).
+    std::thread::sleep(Duration::from_millis(1500));
+    let term = Instant::now();
+    // SAFETY: kill(2) with a child's pid; no memory is touched.
+    unsafe {
+        libc::kill(referee.id() as i32, libc::SIGTERM);
+    }
+    let status = loop {
+        if let Some(s) = referee.try_wait().unwrap() {
+            break s;
+        }
+        assert!(
+            term.elapsed() < Duration::from_secs(15),
+            "the referee ignored SIGTERM for {:?}",
+            term.elapsed()
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    eprintln!("exited {status} {:?} after SIGTERM", term.elapsed());
+    let _ = submit.kill();
+    let _ = submit.wait();
+}

@@ -507,9 +507,18 @@ pub(crate) fn check_ttl(ttl: Duration) -> StoreResult<u64> {
     Ok(millis_ceil(ttl))
 }
 
+/// Longest bot name, in bytes.
+pub const MAX_BOT_NAME_BYTES: usize = 64;
+
 /// Checks a bot record before it is stored.
 pub(crate) fn check_bot(bot: &BotRecord) -> StoreResult<()> {
     check_id("bot name", &bot.name)?;
+    if bot.name.len() > MAX_BOT_NAME_BYTES {
+        return Err(StoreError::Invalid(format!(
+            "bot name is {} bytes, more than {MAX_BOT_NAME_BYTES}",
+            bot.name.len()
+        )));
+    }
     if let Some(hash) = &bot.token_sha256
         && (hash.len() != 64 || !hash.bytes().all(|b| b.is_ascii_hexdigit()))
     {

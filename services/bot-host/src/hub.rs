@@ -434,8 +434,9 @@ impl Hub {
         let mut bots = self.lock();
         let unknown = |r: &v1::DecisionReply| {
             format!(
-                "no pending request {} at table {:?}: it was answered already, its table has ended, or it was never sent to you",
-                r.request_id, r.table_id
+                "no pending request {} at table {}: it was answered already, its table has ended, or it was never sent to you",
+                r.request_id,
+                arena_proto::text::quote(&r.table_id)
             )
         };
         let Some(session) = bots.get_mut(bot).and_then(|e| e.session.as_mut()) else {
