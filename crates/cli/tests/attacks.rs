@@ -777,3 +777,83 @@ fn sigterm_ends_a_referee_within_its_grace_while_it_plays_heavy_bots() {
     let _ = submit.kill();
     let _ = submit.wait();
 }
+
+/// Secrets never show: not in `--help` (the environment's Redis URL), not in errors (a URL with a
+/// password that cannot be reached or parsed), not in the start-up lines of standalone.
+#[test]
+fn secrets_are_never_printed() {
+    let secret = "s3cr3t-in-the-url";
+    for role in ["bot-host", "table-referee", "matchmaker", "deal-library"] {
+        let out = Command::new(env!("CARGO_BIN_EXE_arena"))
+            .args([role, "--help"])
+            .env("ARENA_REDIS_URL", format!("redis://:{secret}@127.0.0.1:1"))
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(text.contains("ARENA_REDIS_URL"), "{text}");
+        assert!(
+            !text.contains(secret),
+            "{role} --help shows the URL: {text}"
+        );
+    }
+    for url in [
+        format!("redis://:{secret}@127.0.0.1:1"),
+        format!("redis://:{secret}@127.0.0.1:notaport"),
+        format!("rediss://user:{secret}@127.0.0.1:1/0"),
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_arena"))
+            .args(["bots", "list", "--redis", &url])
+            .output()
+            .unwrap();
+        let text = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(!out.status.success(), "{url}: {text}");
+        assert!(!text.contains(secret), "the password shows: {text}");
+    }
+    // standalone names the token's file, never the token.
+    let dir = tempfile::tempdir().unwrap();
+    let (r, b, l, m) = (port(), port(), port(), port());
+    let at = |p: u16| format!("127.0.0.1:{p}");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_arena"))
+        .args(["standalone", "--data-dir", dir.path().to_str().unwrap()])
+        .args(["--referee-listen", &at(r), "--bot-host-listen", &at(b)])
+        .args([
+            "--deal-library-listen",
+            &at(l),
+            "--matchmaker-listen",
+            &at(m),
+        ])
+        .env("ARENA_LOG", "info")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let token_file = dir.path().join("operator.token");
+    let start = Instant::now();
+    while std::net::TcpStream::connect(("127.0.0.1", m)).is_err() {
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "standalone did not come up"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // SAFETY: kill(2) with a child's pid; no memory is touched.
+    unsafe {
+        libc::kill(child.id() as i32, libc::SIGTERM);
+    }
+    let out = child.wait_with_output().unwrap();
+    let token = std::fs::read_to_string(&token_file).unwrap();
+    let printed = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(printed.contains("operator.token"), "{printed}");
+    assert!(
+        !printed.contains(token.trim()),
+        "standalone printed its operator token"
+    );
+}
