@@ -817,7 +817,7 @@ fn secrets_are_never_printed() {
     let dir = tempfile::tempdir().unwrap();
     let (r, b, l, m) = (port(), port(), port(), port());
     let at = |p: u16| format!("127.0.0.1:{p}");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_arena"))
+    let child = Command::new(env!("CARGO_BIN_EXE_arena"))
         .args(["standalone", "--data-dir", dir.path().to_str().unwrap()])
         .args(["--referee-listen", &at(r), "--bot-host-listen", &at(b)])
         .args([
