@@ -89,6 +89,25 @@ impl Standalone {
         common::arena_client(self.dir.path(), args)
     }
 
+    /// Measures deals 0..count (one bomb, panel ladder:5) through the deal library.
+    fn measure(&self, count: u64) {
+        let count = count.to_string();
+        let (out, err, ok) = self.client(&[
+            "deals",
+            "measure",
+            "--library",
+            &self.library,
+            "--count",
+            &count,
+            "--bombs",
+            "1",
+            "--panel",
+            "ladder:5",
+            "--json",
+        ]);
+        assert!(ok, "{err}{out}");
+    }
+
     fn operator_token(&self) -> String {
         std::fs::read_to_string(self.dir.path().join("operator.token"))
             .unwrap()
@@ -236,20 +255,7 @@ fn every_method_refuses_callers_without_an_operator_token() {
 #[test]
 fn a_bot_cannot_reach_its_tables_cards_from_any_api() {
     let (s, tokens) = Standalone::start(&[("spy", &[])], &[], &[]);
-    let (out, err, ok) = s.client(&[
-        "deals",
-        "measure",
-        "--library",
-        &s.library,
-        "--count",
-        "60",
-        "--bombs",
-        "1",
-        "--panel",
-        "ladder:5",
-        "--json",
-    ]);
-    assert!(ok, "{err}{out}");
+    s.measure(60);
     let rt = rt();
     let token = tokens[0].clone();
     let tried: std::sync::Arc<std::sync::Mutex<Vec<(&'static str, Code)>>> = Default::default();
@@ -633,20 +639,7 @@ fn a_programs_children_die_with_bot_host() {
 #[test]
 fn operator_input_is_bounded_and_the_matchmaker_survives_it() {
     let (s, _) = Standalone::start(&[], &[], &[]);
-    let (out, err, ok) = s.client(&[
-        "deals",
-        "measure",
-        "--library",
-        &s.library,
-        "--count",
-        "60",
-        "--bombs",
-        "1",
-        "--panel",
-        "ladder:5",
-        "--json",
-    ]);
-    assert!(ok, "{err}{out}");
+    s.measure(60);
     let create = |extra: &[&str]| {
         let mut args = vec![
             "competition",

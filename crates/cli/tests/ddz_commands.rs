@@ -1,5 +1,7 @@
 //! The `arena ddz` commands as users call them.
 
+mod common;
+
 use std::io::Write;
 use std::process::{Command, Stdio};
 
@@ -116,10 +118,7 @@ fn selfplay_json_has_the_promised_fields() {
 
 #[test]
 fn python_example_bot_completes_a_200_deal_match_without_verdicts() {
-    let bot = format!(
-        "cmd:python3 {}/../../examples/ddz-python/simple_bot.py",
-        env!("CARGO_MANIFEST_DIR")
-    );
+    let bot = format!("cmd:python3 {}", common::simple_bot().display());
     let (out, err, ok) = arena(
         &["ddz", "match", &bot, "random", "--deals", "200", "--json"],
         "",

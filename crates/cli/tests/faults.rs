@@ -47,10 +47,7 @@ fn bot_host_killed_mid_competition_and_restarted_blames_no_bot() {
     let prefix = unique_prefix("host-kill");
     let store = Cluster::store_args(REDIS, &prefix);
     let store: Vec<&str> = store.iter().map(String::as_str).collect();
-    let program = format!(
-        "/usr/bin/python3 {}/../../examples/ddz-python/simple_bot.py",
-        env!("CARGO_MANIFEST_DIR")
-    );
+    let program = format!("/usr/bin/python3 {}", common::simple_bot().display());
     let (_, err, ok) =
         arena(&[&["bots", "add", "pybot", "--program", &program][..], &store].concat());
     assert!(ok, "{err}");

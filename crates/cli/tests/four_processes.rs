@@ -17,10 +17,7 @@ fn a_competition_on_four_processes_survives_a_killed_matchmaker() {
     let prefix = unique_prefix("four");
     let store = Cluster::store_args(REDIS, &prefix);
     let store: Vec<&str> = store.iter().map(String::as_str).collect();
-    let bot = format!(
-        "/usr/bin/python3 {}/../../examples/ddz-python/simple_bot.py",
-        env!("CARGO_MANIFEST_DIR")
-    );
+    let bot = format!("/usr/bin/python3 {}", common::simple_bot().display());
     let (_, err, ok) = arena(&[&["bots", "add", "pybot", "--program", &bot][..], &store].concat());
     assert!(ok, "{err}");
     let mut cluster = Cluster::start(REDIS, &prefix, 1, &[]);

@@ -333,6 +333,7 @@ impl CmdBot {
         }
         if let Some(tail) = p.stderr_tail(STDERR_QUOTE_CHARS, stderr_wait) {
             reason.push_str(&format!("; its stderr ended with: {tail:?}"));
+            reason.push_str(self.config.sandbox.hint_for(&tail).unwrap_or(""));
         }
         Fault {
             exited: true,

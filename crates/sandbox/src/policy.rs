@@ -267,6 +267,19 @@ impl Sandbox {
         Ok(())
     }
 
+    /// A hint to add to a crash report whose stderr says `stderr`: a program of a root caller
+    /// runs as `nobody`, and "Permission denied" then usually means its files (or a directory
+    /// above them) are not readable by others.
+    pub fn hint_for(&self, stderr: &str) -> Option<&'static str> {
+        (self.policy.isolation == Isolation::On
+            && self.layers.drops_root
+            && stderr.contains("Permission denied"))
+        .then_some(
+            " (programs run as `nobody` here, since arena runs as root: the program's files and \
+             every directory above them must be readable by others)",
+        )
+    }
+
     /// Hands a working directory the caller made for a program (a fresh temporary directory) to
     /// the user the program runs as, so that it can write there. A no-op unless programs run as
     /// `nobody` ([`Layers::drops_root`]).

@@ -318,6 +318,8 @@ struct Child {
     stderr_tail: Arc<StderrTail>,
     stderr_done: watch::Receiver<bool>,
     limits: Limits,
+    /// The sandbox it runs in, for what a crash report can add.
+    sandbox: Sandbox,
     reaped: bool,
     /// Removed (after the process is killed) when the child is dropped.
     _dir: Option<tempfile::TempDir>,
@@ -388,6 +390,7 @@ impl Child {
             stderr_tail,
             stderr_done,
             limits,
+            sandbox: sandbox.clone(),
             reaped: false,
             _dir: temp,
         })
@@ -536,6 +539,7 @@ impl Child {
         reason.push_str(&format!("; its limits: {}", self.limits));
         if let Some(tail) = self.stderr_tail(EXIT_WAIT).await {
             reason.push_str(&format!("; its stderr ended with: {tail:?}"));
+            reason.push_str(self.sandbox.hint_for(&tail).unwrap_or(""));
         }
         Fault::new(v1::VerdictKind::Crashed, reason)
     }

@@ -82,6 +82,34 @@ impl Credentials {
     }
 }
 
+/// A copy of the repository's `file` that a sandboxed program may read wherever the repository
+/// lies: programs of a root caller run as `nobody`, and a clone under a private directory (a
+/// `mktemp -d` of CI) is not readable by it. One world-readable directory per test process.
+pub fn readable_copy(file: &std::path::Path) -> std::path::PathBuf {
+    use std::os::unix::fs::PermissionsExt;
+    static DIR: std::sync::OnceLock<tempfile::TempDir> = std::sync::OnceLock::new();
+    let dir = DIR.get_or_init(|| {
+        let d = tempfile::Builder::new()
+            .prefix("arena-test-programs-")
+            .tempdir()
+            .unwrap();
+        std::fs::set_permissions(d.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+        d
+    });
+    let copy = dir.path().join(file.file_name().unwrap());
+    std::fs::copy(file, &copy).unwrap();
+    std::fs::set_permissions(&copy, std::fs::Permissions::from_mode(0o755)).unwrap();
+    copy
+}
+
+/// `examples/ddz-python/simple_bot.py`, as a copy any sandboxed program may read.
+pub fn simple_bot() -> std::path::PathBuf {
+    readable_copy(
+        &std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../examples/ddz-python/simple_bot.py"),
+    )
+}
+
 /// A loopback port free a moment ago.
 pub fn port() -> u16 {
     std::net::TcpListener::bind("127.0.0.1:0")

@@ -8,14 +8,36 @@ use ddz::{Deal, Game, GameConfig, MoveList, Observation, Seat};
 use ddz_bots::{Bot, Verdict, runner};
 use ddz_line::{CmdBot, CmdBotConfig, Direction};
 
-/// `examples/ddz-python/simple_bot.py`.
+/// `examples/ddz-python/simple_bot.py` (a copy any sandboxed program may read).
 pub fn simple_bot() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../examples/ddz-python/simple_bot.py")
+    readable_copy(
+        &PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../examples/ddz-python/simple_bot.py"),
+    )
 }
 
-/// `tests/bots/faulty_bot.py`.
+/// `tests/bots/faulty_bot.py` (a copy any sandboxed program may read).
 pub fn faulty_bot() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/bots/faulty_bot.py")
+    readable_copy(&PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/bots/faulty_bot.py"))
+}
+
+/// A copy of the repository's `file` that a sandboxed program may read wherever the repository
+/// lies: programs of a root caller run as `nobody`, and a clone under a private directory (a
+/// `mktemp -d` of CI) is not readable by it. One world-readable directory per test process.
+pub fn readable_copy(file: &std::path::Path) -> std::path::PathBuf {
+    use std::os::unix::fs::PermissionsExt;
+    static DIR: std::sync::OnceLock<tempfile::TempDir> = std::sync::OnceLock::new();
+    let dir = DIR.get_or_init(|| {
+        let d = tempfile::Builder::new()
+            .prefix("arena-test-programs-")
+            .tempdir()
+            .unwrap();
+        std::fs::set_permissions(d.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+        d
+    });
+    let copy = dir.path().join(file.file_name().unwrap());
+    std::fs::copy(file, &copy).unwrap();
+    std::fs::set_permissions(&copy, std::fs::Permissions::from_mode(0o755)).unwrap();
+    copy
 }
 
 /// A `cmd:` spec running `script` with python3 and `args`.
