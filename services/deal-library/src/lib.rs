@@ -64,7 +64,8 @@ pub fn panel(spec: Option<&v1::PanelSpec>) -> Result<Panel, Status> {
     arena_referee::gdi::panel_of(spec).map_err(Status::invalid_argument)
 }
 
-fn record_msg(r: &DealRecord) -> v1::DealRecord {
+/// A stored deal record as the message Export sends.
+pub fn record_msg(r: &DealRecord) -> v1::DealRecord {
     v1::DealRecord {
         id: r.id.clone(),
         deal: r.deal.to_string(),
@@ -78,7 +79,10 @@ fn record_msg(r: &DealRecord) -> v1::DealRecord {
     }
 }
 
-fn record_from(m: v1::DealRecord) -> Result<DealRecord, Status> {
+/// Reads a record from an Import stream: the deal must be one deck in the deal notation, the
+/// source both seed and index or neither, and the gdi values must follow from the counts over
+/// the levels; errors name the field.
+pub fn record_from(m: v1::DealRecord) -> Result<DealRecord, Status> {
     let deal = m.deal.parse().map_err(|e| invalid("deal", e))?;
     let source = match (m.seed, m.index) {
         (Some(seed), Some(index)) => {
