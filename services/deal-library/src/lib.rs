@@ -101,7 +101,7 @@ pub fn record_from(m: v1::DealRecord) -> Result<DealRecord, Status> {
         || expected
             .iter()
             .zip(&m.gdi)
-            .any(|(a, b)| (a - b).abs() > 1e-6)
+            .any(|(a, b)| !b.is_finite() || (a - b).abs() > 1e-6)
     {
         return Err(invalid(
             "gdi",
@@ -623,4 +623,44 @@ pub enum ServeError {
     /// The reflection service could not be built.
     #[error("reflection: {0}")]
     Reflection(String),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn msg(counts: Vec<u32>, gdi: Vec<f64>) -> v1::DealRecord {
+        v1::DealRecord {
+            id: "i-1".into(),
+            deal: ddz::Deal::generate(1, 0).to_string(),
+            panel: "p-1".into(),
+            levels: (0..counts.len() as i64).collect(),
+            counts,
+            gdi,
+            seed: None,
+            bombs: None,
+            index: None,
+        }
+    }
+
+    #[test]
+    fn imported_counts_past_u32_are_read_not_a_panic() {
+        // Seen writing the deal_import fuzz target: counts [4294967295, 1] overflowed the total.
+        let r = record_from(msg(vec![u32::MAX, 1], vec![1.0 / 4_294_967_296.0])).unwrap();
+        assert_eq!(r.counts, [u32::MAX, 1]);
+        let e = record_from(msg(vec![u32::MAX, 1], vec![0.5])).unwrap_err();
+        assert!(e.message().starts_with("gdi:"), "{}", e.message());
+    }
+
+    #[test]
+    fn an_imported_nan_gdi_is_refused() {
+        // Seen writing the deal_import fuzz target: NaN is never "more than 1e-6 away".
+        let e = record_from(msg(vec![1, 1], vec![f64::NAN])).unwrap_err();
+        assert!(
+            e.message().contains("does not follow from counts"),
+            "{}",
+            e.message()
+        );
+        assert!(record_from(msg(vec![1, 1], vec![0.5])).is_ok());
+    }
 }
