@@ -81,7 +81,7 @@ pub fn record_msg(r: &DealRecord) -> v1::DealRecord {
 
 /// Reads a record from an Import stream: the deal must be one deck in the deal notation, the
 /// source both seed and index or neither, and the gdi values must follow from the counts over
-/// the levels; errors name the field.
+/// the levels (to within 1e-6; the exact values are kept); errors name the field.
 pub fn record_from(m: v1::DealRecord) -> Result<DealRecord, Status> {
     let deal = m.deal.parse().map_err(|e| invalid("deal", e))?;
     let source = match (m.seed, m.index) {
@@ -118,7 +118,9 @@ pub fn record_from(m: v1::DealRecord) -> Result<DealRecord, Status> {
         panel: m.panel,
         levels: m.levels,
         counts: m.counts,
-        gdi: m.gdi,
+        // The values the counts give, not the sender's approximations of them: a stored gdi is
+        // always a fraction in 0..=1 that follows exactly from the stored counts.
+        gdi: expected,
     })
 }
 
@@ -650,6 +652,16 @@ mod tests {
         assert_eq!(r.counts, [u32::MAX, 1]);
         let e = record_from(msg(vec![u32::MAX, 1], vec![0.5])).unwrap_err();
         assert!(e.message().starts_with("gdi:"), "{}", e.message());
+    }
+
+    #[test]
+    fn imported_gdi_values_are_stored_as_the_counts_give_them() {
+        // Found by fuzzing (deal_import): gdi [-3.5463108495216966e-62] where the counts give 0
+        // is within the tolerance and was stored as sent, a "fraction" below zero.
+        let r = record_from(msg(vec![1, 0], vec![-3.546_310_849_521_696_6e-62])).unwrap();
+        assert_eq!(r.gdi, [0.0]);
+        let r = record_from(msg(vec![1, 2], vec![2.0 / 3.0 + 1e-9])).unwrap();
+        assert_eq!(r.gdi, [2.0 / 3.0]);
     }
 
     #[test]
