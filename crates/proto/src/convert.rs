@@ -1,5 +1,7 @@
 //! Dou Dizhu rules types ↔ protocol messages.
 
+use std::borrow::Cow;
+
 use ddz::{CardSet, Event, Observation, Outcome, Phase};
 
 use crate::v1;
@@ -28,6 +30,18 @@ impl std::fmt::Display for MalformedAction {
 
 impl std::error::Error for MalformedAction {}
 
+/// How much of a bot's text a [`MalformedAction`] quotes, in characters: the reason goes into a
+/// verdict every seat is shown and the result stored, so a bot cannot make it huge.
+const QUOTE_CHARS: usize = 40;
+
+/// `s`, cut to [`QUOTE_CHARS`] characters with `…` if longer.
+fn quote(s: &str) -> Cow<'_, str> {
+    match s.char_indices().nth(QUOTE_CHARS) {
+        None => Cow::Borrowed(s),
+        Some((end, _)) => Cow::Owned(format!("{}…", &s[..end])),
+    }
+}
+
 /// Reads a Dou Dizhu decision from an action message.
 pub fn ddz_decision(a: &v1::Action) -> Result<DdzDecision, MalformedAction> {
     let Some(v1::action::Game::Ddz(d)) = &a.game else {
@@ -53,7 +67,7 @@ pub fn ddz_decision(a: &v1::Action) -> Result<DdzDecision, MalformedAction> {
             }
             t.parse::<CardSet>()
                 .map(DdzDecision::Play)
-                .map_err(|e| MalformedAction(format!("play {t:?}: {e}")))
+                .map_err(|e| MalformedAction(format!("play {:?}: {e}", quote(t))))
         }
     }
 }
@@ -183,6 +197,21 @@ mod tests {
                 .unwrap_err()
                 .0
                 .contains("no Dou Dizhu")
+        );
+    }
+
+    #[test]
+    fn a_huge_bad_play_is_quoted_short() {
+        // A bot's 1 MB play string ended up whole in the verdict reason shown to every seat.
+        let long = format!("3X{}", "4".repeat(1 << 20));
+        let e = ddz_decision(&play(&long)).unwrap_err();
+        assert!(e.0.len() < 200, "{} bytes", e.0.len());
+        assert!(e.0.starts_with("play \"3X4444"), "{e}");
+        assert!(e.0.contains("…\": unknown card character 'X'"), "{e}");
+        let e = ddz_decision(&play("3X")).unwrap_err();
+        assert_eq!(
+            e.0,
+            "play \"3X\": unknown card character 'X' at position 1 (expected one of 3456789TJQKA2BR or 10)"
         );
     }
 
