@@ -618,8 +618,8 @@ pub fn store_records(data: &[u8]) {
 /// A job stream entry as a referee reads it (`queue::decode`, the first byte giving the length
 /// of the table id it was queued under), then checked (`arena_table::validate`) and set up: a
 /// table job read is the one its id names; a valid job has three seats whose names read back to
-/// the same bots and a game that waits for a decision; a GDI batch's panel builds with a stable
-/// id; errors name a field.
+/// the same bots and a game that waits for a decision; a GDI batch (`gdi::read_batch`) is of a
+/// bounded size with a bounded panel and a stable panel id; errors name a field.
 pub fn job_payload(data: &[u8]) {
     let Some((&len, rest)) = data.split_first() else {
         return;
@@ -652,20 +652,18 @@ pub fn job_payload(data: &[u8]) {
                 "a new table waits for one decision"
             );
         }
-        arena_referee::queue::Queued::Gdi(batch) => {
-            let Some(spec) = batch.panel else {
-                return;
-            };
-            match arena_referee::gdi::panel_of(&spec) {
-                Ok(panel) => {
-                    assert!(!panel.landlords.is_empty());
-                    assert_eq!(panel.id, arena_deals::panel_id(&panel));
-                }
-                Err(e) => {
-                    error_text(&e);
-                }
+        arena_referee::queue::Queued::Gdi(batch) => match arena_referee::gdi::read_batch(&batch) {
+            Ok((panel, source)) => {
+                assert!(batch.count <= arena_referee::gdi::MAX_BATCH);
+                assert!(!panel.landlords.is_empty());
+                assert!(panel.landlords.len() <= arena_deals::panel::MAX_PANEL_LANDLORDS);
+                assert_eq!(panel.id, arena_deals::panel_id(&panel));
+                assert_eq!(source.bombs.map(u32::from), batch.bombs);
             }
-        }
+            Err(e) => {
+                error_text(&e);
+            }
+        },
         arena_referee::queue::Queued::Bad { job, error } => {
             error_text(&error);
             if let Some(job) = job {

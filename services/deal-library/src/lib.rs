@@ -221,6 +221,15 @@ impl DealLibrary for DealLibraryService {
                 return Err(invalid("count", "must be at least 1"));
             }
             let batch = if r.batch == 0 { DEFAULT_BATCH } else { r.batch };
+            if batch > arena_referee::gdi::MAX_BATCH {
+                return Err(invalid(
+                    "batch",
+                    format!(
+                        "{batch} deals per batch is more than a referee takes ({})",
+                        arena_referee::gdi::MAX_BATCH
+                    ),
+                ));
+            }
             self.store.put_panel(&panel).await.map_err(store_err)?;
             let done: HashSet<u64> = self
                 .store
