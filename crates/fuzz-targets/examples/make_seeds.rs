@@ -3,7 +3,10 @@
 //! games, encoded the way each target reads them. Fuzzing grows the corpora from these; run
 //! `cargo fuzz cmin` afterwards to keep them small.
 //!
-//! `cargo run -p arena-fuzz-targets --example make_seeds [DIR]`
+//! It also writes the `regress-*` inputs of findings fixed by reading rather than by fuzzing;
+//! `--regress-only` writes just those (into a minimised corpus).
+//!
+//! `cargo run -p arena-fuzz-targets --example make_seeds [--regress-only] [DIR]`
 
 use std::path::{Path, PathBuf};
 
@@ -16,13 +19,24 @@ use prost::Message;
 
 struct Seeds {
     root: PathBuf,
+    /// False with `--regress-only`: write only the `regress-*` inputs.
+    seeds: bool,
 }
 
 impl Seeds {
     fn put(&self, target: &str, name: &str, data: &[u8]) {
+        if !self.seeds {
+            return;
+        }
         let dir = self.root.join(target);
         std::fs::create_dir_all(&dir).expect("create the corpus directory");
         std::fs::write(dir.join(format!("seed-{name}")), data).expect("write a seed");
+    }
+
+    fn regress(&self, target: &str, name: &str, data: &[u8]) {
+        let dir = self.root.join(target);
+        std::fs::create_dir_all(&dir).expect("create the corpus directory");
+        std::fs::write(dir.join(format!("regress-{name}")), data).expect("write an input");
     }
 
     fn put_all<'a>(&self, target: &str, items: impl IntoIterator<Item = &'a [u8]>) {
@@ -221,11 +235,16 @@ fn with_prefix(prefix: &[u8], data: &[u8]) -> Vec<u8> {
 }
 
 fn main() {
-    let root = std::env::args().nth(1).map_or_else(
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let regress_only = args.iter().any(|a| a == "--regress-only");
+    let root = args.iter().find(|a| !a.starts_with("--")).map_or_else(
         || Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fuzz/corpus"),
         PathBuf::from,
     );
-    let seeds = Seeds { root };
+    let seeds = Seeds {
+        root,
+        seeds: !regress_only,
+    };
 
     seeds.put_all("ddz_cards", CARDS.iter().map(|s| s.as_bytes()));
 
@@ -486,4 +505,59 @@ fn main() {
     seeds.put_all("deal_import", imports.iter().map(Vec::as_slice));
 
     seeds.put_all("bot_spec", BOT_NAMES.iter().map(|s| s.as_bytes()));
+
+    // Inputs of the findings fixed by reading while writing the targets (docs/fuzzing.md), so
+    // the replay test keeps them fixed.
+    seeds.regress("bot_spec", "ladder-four-billion", b"ladder:4000000000");
+    seeds.regress(
+        "bot_spec",
+        "search-objective",
+        b"search:samples=40,candidates=16,objective=adp",
+    );
+    let huge = v1::GdiBatch {
+        count: u32::MAX,
+        ..match gdi.job {
+            Some(v1::queued_job::Job::Gdi(b)) => b,
+            _ => unreachable!("a GDI batch"),
+        }
+    };
+    let huge = v1::QueuedJob {
+        job: Some(v1::queued_job::Job::Gdi(huge)),
+    };
+    seeds.regress(
+        "job_payload",
+        "gdi-count-max",
+        &id_prefixed("op-1", &huge.encode_to_vec()),
+    );
+    let long_play = v1::Action {
+        game: Some(v1::action::Game::Ddz(v1::DdzAction {
+            action: Some(v1::ddz_action::Action::Play(format!(
+                "3X{}",
+                "4".repeat(3000)
+            ))),
+        })),
+    };
+    seeds.regress(
+        "bot_reply",
+        "long-bad-play",
+        &with_prefix(&[4, 1, 0, 0], &reply(long_play).encode_to_vec()),
+    );
+    let overflowing = v1::DealRecord {
+        counts: vec![u32::MAX, 1],
+        levels: vec![-1, 1],
+        gdi: vec![1.0 / 4_294_967_296.0],
+        ..arena_deal_library::record_msg(&imported)
+    };
+    seeds.regress(
+        "deal_import",
+        "counts-past-u32",
+        &overflowing.encode_to_vec(),
+    );
+    let nan = v1::DealRecord {
+        counts: vec![1, 1],
+        levels: vec![-1, 1],
+        gdi: vec![f64::NAN],
+        ..arena_deal_library::record_msg(&imported)
+    };
+    seeds.regress("deal_import", "nan-gdi", &nan.encode_to_vec());
 }
