@@ -213,6 +213,28 @@ impl DdzView {
                 ));
             }
         };
+        // The hand the seat was dealt (at the start, or at the last redeal), worked back from its
+        // hand now as a program bot's feed does: every deal gives a seat 17 cards.
+        let mut dealt = Some(hand);
+        for e in events.iter().rev() {
+            dealt = match *e {
+                Event::Redeal => break,
+                Event::Play { seat: s, play } if s == seat => {
+                    dealt.and_then(|h| h.try_add(play.cards()))
+                }
+                Event::Landlord {
+                    seat: s, bottom, ..
+                } if s == seat => dealt.and_then(|h| h.try_sub(bottom)),
+                _ => dealt,
+            };
+        }
+        if dealt.is_none_or(|h| h.len() != 17) {
+            return bad(format!(
+                "{OBS}.hand {:?} does not follow from a dealt hand of 17 cards, the seat's plays \
+                 and the bottom it took",
+                o.hand
+            ));
+        }
         let mut played = [CardSet::EMPTY; 3];
         let mut doubled = [false; 3];
         for e in &events {
@@ -407,6 +429,21 @@ mod tests {
             with_landlord(0, "345")
                 .unwrap_err()
                 .contains("landlord.bid is 0")
+        );
+        // Found by fuzzing (bot_request) once those were refused: a hand that the seat's own
+        // plays and bottom cannot have come from (here the bottom alone, while the events say
+        // it played nothing) made the feed start the game with "hand ".
+        let mut r = good.clone();
+        if let Some(v1::observation::Game::Ddz(o)) =
+            r.observation.as_mut().and_then(|o| o.game.as_mut())
+        {
+            o.hand = fixed.deal().bottom.to_string();
+        }
+        assert!(
+            DdzView::from_request(&r)
+                .unwrap_err()
+                .0
+                .contains("does not follow from a dealt hand of 17 cards")
         );
         assert_eq!(with_landlord(1, "345"), Ok(()));
     }
