@@ -6,12 +6,13 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result, bail};
 use clap::{Args, Subcommand};
 use ddz::analysis::{optimal_decompose, seed_decompose_traced};
-use ddz::{CardSet, Deal, DealConstraint, GameConfig, Move, MoveList, RuleSet, Scoring, Seat};
+use ddz::{Deal, DealConstraint, GameConfig, MoveList, RuleSet, Scoring, Seat};
 use ddz_bots::eval::{self, BotFactory, Estimate, EvalConfig, SideStats};
 use ddz_bots::{Bot, BotSpec, LadderBot, runner};
 use ddz_line::{CmdBot, CmdBotConfig};
 use std::sync::atomic::AtomicU64;
 
+use crate::legal::{self, moves_for, parse_hand, parse_prev};
 use crate::progress;
 use serde_json::json;
 
@@ -174,28 +175,6 @@ pub fn run(cmd: DdzCommand) -> Result<()> {
     }
 }
 
-fn parse_hand(s: &str) -> Result<CardSet> {
-    s.parse::<CardSet>().with_context(|| format!("hand {s:?}"))
-}
-
-fn parse_prev(rules: &RuleSet, s: Option<&str>) -> Result<Move> {
-    match s.map(str::trim) {
-        None | Some("pass") | Some("PASS") | Some("") => Ok(Move::PASS),
-        Some(p) => {
-            let cards: CardSet = p.parse().with_context(|| format!("prev {p:?}"))?;
-            rules.classify(cards).with_context(|| format!("prev {p:?}"))
-        }
-    }
-}
-
-fn moves_for(rules: &RuleSet, hand: CardSet, prev: Move, out: &mut MoveList) {
-    if prev.is_pass() {
-        rules.leads(hand, out);
-    } else {
-        rules.follows(hand, prev, out);
-    }
-}
-
 fn legal(a: LegalArgs) -> Result<()> {
     let rules = a.rules.rules;
     let mut moves = MoveList::new();
@@ -205,26 +184,8 @@ fn legal(a: LegalArgs) -> Result<()> {
         let stdin = std::io::stdin();
         for line in stdin.lock().lines() {
             let line = line.context("reading stdin")?;
-            let mut fields = line.split_whitespace();
-            let Some(hand_s) = fields.next() else {
+            let Some(obj) = legal::batch_line(&rules, &line, &mut moves) else {
                 continue;
-            };
-            let prev_s = fields.next().unwrap_or("pass");
-            let result = parse_hand(hand_s).and_then(|hand| {
-                if fields.next().is_some() {
-                    bail!("expected two fields, HAND PREV");
-                }
-                let prev = parse_prev(&rules, Some(prev_s))?;
-                moves_for(&rules, hand, prev, &mut moves);
-                Ok(())
-            });
-            let obj = match result {
-                Ok(()) => json!({
-                    "hand": hand_s,
-                    "prev": prev_s,
-                    "moves": moves.iter().map(|m| m.to_string()).collect::<Vec<_>>(),
-                }),
-                Err(e) => json!({"hand": hand_s, "prev": prev_s, "error": format!("{e:#}")}),
             };
             serde_json::to_writer(&mut out, &obj)?;
             out.write_all(b"\n")?;

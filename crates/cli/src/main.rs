@@ -5,6 +5,7 @@ mod compete_cmd;
 mod ddz_cmd;
 mod deals_cmd;
 mod experiment_cmd;
+mod legal;
 mod progress;
 mod services_cmd;
 mod store_args;

@@ -116,7 +116,7 @@ fn redis_restarted_empty_is_detected_and_nothing_is_written_for_the_lost_competi
         "--format",
         "random",
         "--participants",
-        "search:samples=16,candidates=8,expert,seed",
+        "search:samples=400,candidates=32,expert,seed",
         "--panel",
         "ladder:5",
         "--matches",
@@ -242,7 +242,8 @@ fn a_referee_cut_off_from_redis_for_ten_seconds_counts_every_table_once() {
     let redis = PrivateRedis::start(&["127.0.0.1", &ns.host_ip]);
     let prefix = unique_prefix("partition");
     // Two referees share the work: one in the host's namespace, one behind the veth link. Few
-    // tables at once each, so the competition is still running when the link goes down.
+    // tables at once each, and a search player slow enough that the competition takes seconds
+    // (about 4 s on an idle 2-core machine), so it is still running when the link goes down.
     let slow = ["--max-tables", "2", "--reclaim-after-ms", "3000"];
     let cluster = Cluster::start(&redis.url(), &prefix, 1, &slow);
     let remote_redis = redis.url_at(&ns.host_ip);
@@ -263,7 +264,7 @@ fn a_referee_cut_off_from_redis_for_ten_seconds_counts_every_table_once() {
         "--format",
         "random",
         "--participants",
-        "search:samples=16,candidates=8,expert,seed",
+        "search:samples=400,candidates=32,expert,seed",
         "--panel",
         "ladder:5",
         "--matches",

@@ -140,7 +140,8 @@ pub enum Reuse {
 
 /// The panel's mean landlord score on a measured deal.
 pub fn expected_score(r: &DealRecord) -> f64 {
-    let n: u32 = r.counts.iter().sum();
+    // Summed in u64: an imported record's counts can add up past u32.
+    let n: u64 = r.counts.iter().map(|&c| u64::from(c)).sum();
     if n == 0 {
         return 0.0;
     }
@@ -149,7 +150,7 @@ pub fn expected_score(r: &DealRecord) -> f64 {
         .zip(&r.counts)
         .map(|(&l, &c)| l as f64 * f64::from(c))
         .sum::<f64>()
-        / f64::from(n)
+        / n as f64
 }
 
 /// The size of a competition: how many slots need deals, and how they may repeat.
@@ -305,5 +306,14 @@ mod tests {
             gdi: vec![0.9, 0.6, 0.4],
         };
         assert!((expected_score(&r) - (-2.0 - 3.0 + 2.0 + 8.0) / 10.0).abs() < 1e-12);
+        // The deal library imports counts such as [4294967295, 1] (deal_import fuzz target);
+        // their total overflowed u32 here.
+        let big = DealRecord {
+            levels: vec![-1, 1],
+            counts: vec![u32::MAX, 1],
+            gdi: vec![1.0 / 4_294_967_296.0],
+            ..r
+        };
+        assert!((expected_score(&big) + 1.0).abs() < 1e-9);
     }
 }

@@ -77,11 +77,19 @@ impl fmt::Display for BotSpec {
             BotSpec::Random => f.write_str("random"),
             BotSpec::Seed => f.write_str("seed"),
             BotSpec::Expert => f.write_str("expert"),
-            BotSpec::Search(c) => write!(
-                f,
-                "search:samples={},candidates={}",
-                c.samples, c.candidates
-            ),
+            BotSpec::Search(c) => {
+                write!(
+                    f,
+                    "search:samples={},candidates={}",
+                    c.samples, c.candidates
+                )?;
+                // The default objective is left out, so existing names (and the panel ids hashed
+                // from them) stay as they were.
+                if c.objective != SearchConfig::default().objective {
+                    write!(f, ",objective={}", c.objective)?;
+                }
+                Ok(())
+            }
             BotSpec::Ladder { level, levels } => write!(f, "ladder:{level}/{levels}"),
             BotSpec::Cmd(c) => write!(f, "cmd:{c}"),
         }
@@ -105,6 +113,22 @@ impl BotSpec {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_search_objective_survives_the_canonical_name() {
+        // Found by fuzzing (bot_spec): the name dropped the objective, so a job's
+        // `search:objective=adp` seat was recorded, and read back, as a win-rate search bot.
+        let spec: BotSpec = "search:samples=40,candidates=16,objective=adp"
+            .parse()
+            .unwrap();
+        assert_eq!(
+            spec.to_string(),
+            "search:samples=40,candidates=16,objective=adp"
+        );
+        assert_eq!(spec.to_string().parse::<BotSpec>(), Ok(spec));
+        let default: BotSpec = "search:objective=wp".parse().unwrap();
+        assert_eq!(default.to_string(), "search:samples=40,candidates=16");
+    }
 
     #[test]
     fn names_round_trip_and_errors_explain() {

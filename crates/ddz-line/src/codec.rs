@@ -409,11 +409,17 @@ fn parse_bid(command: &'static str, field: &'static str, s: &str) -> Result<u8, 
 }
 
 fn parse_cards(command: &'static str, s: &str) -> Result<CardSet, DecodeError> {
-    s.parse().map_err(|error| DecodeError::Cards {
+    let error = |error| DecodeError::Cards {
         command,
         text: quote(s),
         error,
-    })
+    };
+    // Fields are split at ASCII whitespace; any other whitespace left in one (U+00A0, U+3000…)
+    // is no card, though the card notation would skip it: `hand \u{a0}` is not an empty hand.
+    if let Some((pos, ch)) = s.chars().enumerate().find(|(_, c)| c.is_whitespace()) {
+        return Err(error(CardParseError::UnknownCharacter { ch, pos }));
+    }
+    s.parse().map_err(error)
 }
 
 fn parse_play(command: &'static str, s: &str) -> Result<CardSet, DecodeError> {
@@ -988,6 +994,23 @@ mod tests {
         for (got, want) in cases {
             assert_eq!(got, want);
         }
+    }
+
+    #[test]
+    fn unicode_whitespace_in_a_card_field_is_no_card() {
+        // Seen with the line_server fuzz target's round trip: "hand \u{a0}" decoded as an empty
+        // hand, which encodes as "hand " and no longer decodes; "play \u{3000}" was a pass.
+        assert_eq!(
+            server_err("hand \u{a0}"),
+            "bad cards \"\\u{a0}\" in \"hand\": unknown card character '\\u{a0}' at position 0 (expected one of 3456789TJQKA2BR or 10)"
+        );
+        assert!(server_err("landlord 0 1 3\u{3000}45").contains("position 1"));
+        assert!(bot_err("play \u{3000}").starts_with("bad cards"));
+        assert!(bot_err("play 3\u{a0}4").starts_with("bad cards"));
+        assert_eq!(
+            decode_bot_line("play 34\r"),
+            Ok(Some(BotMessage::Play(cs("34"))))
+        );
     }
 
     #[test]

@@ -31,15 +31,16 @@ pub fn level_of(levels: &[i64], score: i64) -> Option<usize> {
 /// The GDI of per-level table counts: `g_j = (tables at level j+1 or higher) / tables`,
 /// `j = 1 … k−1`. Empty when no table played.
 pub fn gdi(counts: &[u32]) -> Vec<f64> {
-    let n: u32 = counts.iter().sum();
+    // Summed in u64: imported counts come from outsiders, and u32 counts can add up past u32.
+    let n: u64 = counts.iter().map(|&c| u64::from(c)).sum();
     if n == 0 || counts.len() < 2 {
         return Vec::new();
     }
     let mut out = Vec::with_capacity(counts.len() - 1);
-    let mut above: u32 = n;
+    let mut above: u64 = n;
     for &c in &counts[..counts.len() - 1] {
-        above -= c;
-        out.push(f64::from(above) / f64::from(n));
+        above -= u64::from(c);
+        out.push(above as f64 / n as f64);
     }
     out
 }
@@ -69,6 +70,17 @@ mod tests {
         }
         assert_eq!(level_of(&[-2, -1, 1, 2], 1), Some(2));
         assert_eq!(level_of(&[-2, -1, 1, 2], 3), None);
+    }
+
+    #[test]
+    fn counts_past_u32_do_not_overflow() {
+        // Seen writing the deal_import fuzz target: counts [u32::MAX, 1] overflowed the u32 total.
+        let g = gdi(&[u32::MAX, 1]);
+        assert_eq!(g.len(), 1);
+        assert!(
+            (g[0] - 1.0 / (f64::from(u32::MAX) + 1.0)).abs() < 1e-15,
+            "{g:?}"
+        );
     }
 
     #[test]

@@ -21,7 +21,14 @@ pub enum PanelError {
     /// Fewer than one landlord.
     #[error("a panel needs at least one landlord bot")]
     Empty,
+    /// More landlords than a panel may hold.
+    #[error("a panel of {0} landlords is too large (at most {MAX_PANEL_LANDLORDS})")]
+    TooLarge(u64),
 }
+
+/// The most landlord bots one panel may hold: every measured deal is played once per landlord,
+/// and `ladder:N` would otherwise make N names from a few bytes of a request.
+pub const MAX_PANEL_LANDLORDS: usize = 1000;
 
 /// Builds a panel: `landlords` is `ladder:N` (levels 1..N of an N-level ladder) or a comma-separated
 /// list of bot names; `down` and `up` are the farmer bots.
@@ -37,6 +44,9 @@ pub fn build_panel(
                 name: landlords.into(),
                 reason: "ladder:N needs a number of levels".into(),
             })?;
+            if n as usize > MAX_PANEL_LANDLORDS {
+                return Err(PanelError::TooLarge(u64::from(n)));
+            }
             (1..=n).map(|k| format!("ladder:{k}/{n}")).collect()
         }
         _ => landlords
@@ -47,6 +57,9 @@ pub fn build_panel(
     };
     if names.is_empty() {
         return Err(PanelError::Empty);
+    }
+    if names.len() > MAX_PANEL_LANDLORDS {
+        return Err(PanelError::TooLarge(names.len() as u64));
     }
     for name in names.iter().map(String::as_str).chain([down, up]) {
         check_builtin(name)?;
@@ -122,6 +135,23 @@ mod tests {
         let r = build_panel("ladder:70", "seed", "expert", Scoring::Difficulty).unwrap();
         assert_ne!(p.id, r.id);
         assert!(p.id.starts_with("p-") && p.id.len() == 18);
+    }
+
+    #[test]
+    fn a_panel_is_bounded_however_few_bytes_ask_for_more() {
+        // Seen writing the bot_spec fuzz target: "ladder:4000000000" built four billion names.
+        let e = build_panel("ladder:4000000000", "expert", "expert", Scoring::Wp).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "a panel of 4000000000 landlords is too large (at most 1000)"
+        );
+        let list = vec!["expert"; MAX_PANEL_LANDLORDS + 1].join(",");
+        assert!(matches!(
+            build_panel(&list, "expert", "expert", Scoring::Wp),
+            Err(PanelError::TooLarge(1001))
+        ));
+        let p = build_panel("ladder:1000", "expert", "expert", Scoring::Wp).unwrap();
+        assert_eq!(p.landlords.len(), MAX_PANEL_LANDLORDS);
     }
 
     #[test]

@@ -217,6 +217,21 @@ mod tests {
     }
 
     #[test]
+    fn a_long_bad_play_is_quoted_short() {
+        // Under the length cap but still long: the reason quotes its start, not all of it.
+        let long = format!("3X{}", "4".repeat(120));
+        let e = ddz_decision(&play(&long)).unwrap_err();
+        assert!(e.0.len() < 200, "{} bytes", e.0.len());
+        assert!(e.0.starts_with("play \"3X4444"), "{e}");
+        assert!(e.0.contains("\"…: unknown card character 'X'"), "{e}");
+        let e = ddz_decision(&play("3X")).unwrap_err();
+        assert_eq!(
+            e.0,
+            "play \"3X\": unknown card character 'X' at position 1 (expected one of 3456789TJQKA2BR or 10)"
+        );
+    }
+
+    #[test]
     fn observations_hold_only_public_information_and_own_hand() {
         let mut g = ddz::Game::from_seed(
             ddz::GameConfig::fixed_landlord(),

@@ -543,8 +543,10 @@ pub(crate) fn check_records(records: &[DealRecord]) -> StoreResult<()> {
     records.iter().try_for_each(check_record)
 }
 
-/// Reads a JSON value stored under `key` (named lazily, for the error).
-pub(crate) fn decode<T: serde::de::DeserializeOwned>(
+/// Reads a JSON value stored under `key` (named lazily, for the error), as both backends read
+/// back panels, deal records and bot records: anything that is not one is
+/// [`StoreError::Corrupt`], naming the key.
+pub fn decode<T: serde::de::DeserializeOwned>(
     key: impl FnOnce() -> String,
     bytes: &[u8],
 ) -> StoreResult<T> {
@@ -554,8 +556,8 @@ pub(crate) fn decode<T: serde::de::DeserializeOwned>(
     })
 }
 
-/// Writes a value as JSON.
-pub(crate) fn encode<T: serde::Serialize>(value: &T) -> StoreResult<Vec<u8>> {
+/// Writes a value as JSON, as both backends store it.
+pub fn encode<T: serde::Serialize>(value: &T) -> StoreResult<Vec<u8>> {
     serde_json::to_vec(value)
         .map_err(|e| StoreError::Invalid(format!("cannot serialise value: {e}")))
 }

@@ -117,11 +117,23 @@ fn event_of(i: usize, e: &v1::DdzEvent, rules: &RuleSet) -> Result<Event, BadReq
             bid: bid_of(&format!("{field}.bid"), *b)?,
         },
         E::Redeal(_) => Event::Redeal,
-        E::Landlord(l) => Event::Landlord {
-            seat,
-            bid: bid_of(&format!("{field}.landlord.bid"), l.bid)?,
-            bottom: cards_of(&format!("{field}.landlord.bottom"), &l.bottom)?,
-        },
+        E::Landlord(l) => {
+            let bid = bid_of(&format!("{field}.landlord.bid"), l.bid)?;
+            if bid == 0 {
+                return bad(format!(
+                    "{field}.landlord.bid is 0; a landlord is made at bid 1 to 3"
+                ));
+            }
+            let bottom = cards_of(&format!("{field}.landlord.bottom"), &l.bottom)?;
+            if bottom.len() != 3 {
+                return bad(format!(
+                    "{field}.landlord.bottom {:?} holds {} cards; the bottom is 3",
+                    l.bottom,
+                    bottom.len()
+                ));
+            }
+            Event::Landlord { seat, bid, bottom }
+        }
         E::Double(d) => Event::Double { seat, double: *d },
         E::Play(p) => Event::Play {
             seat,
@@ -160,6 +172,11 @@ impl DdzView {
         }
         let rules = rules_of(&o.rules)?;
         let hand = cards_of(&format!("{OBS}.hand"), &o.hand)?;
+        if hand.is_empty() {
+            return bad(format!(
+                "{OBS}.hand is empty; a seat asked to decide holds cards"
+            ));
+        }
         let phase = phase_of(&o.phase)?;
         let landlord = o
             .landlord
@@ -196,6 +213,28 @@ impl DdzView {
                 ));
             }
         };
+        // The hand the seat was dealt (at the start, or at the last redeal), worked back from its
+        // hand now as a program bot's feed does: every deal gives a seat 17 cards.
+        let mut dealt = Some(hand);
+        for e in events.iter().rev() {
+            dealt = match *e {
+                Event::Redeal => break,
+                Event::Play { seat: s, play } if s == seat => {
+                    dealt.and_then(|h| h.try_add(play.cards()))
+                }
+                Event::Landlord {
+                    seat: s, bottom, ..
+                } if s == seat => dealt.and_then(|h| h.try_sub(bottom)),
+                _ => dealt,
+            };
+        }
+        if dealt.is_none_or(|h| h.len() != 17) {
+            return bad(format!(
+                "{OBS}.hand {:?} does not follow from a dealt hand of 17 cards, the seat's plays \
+                 and the bottom it took",
+                o.hand
+            ));
+        }
         let mut played = [CardSet::EMPTY; 3];
         let mut doubled = [false; 3];
         for e in &events {
@@ -344,6 +383,69 @@ mod tests {
             steps += 1;
         }
         assert!(steps > 10);
+    }
+
+    #[test]
+    fn requests_that_no_game_can_make_are_refused() {
+        // Found by fuzzing (bot_request): an empty hand, or a landlord event with no bottom
+        // cards, was read as given, and a program bot was then sent "hand " or "landlord 0 1 ",
+        // lines the protocol cannot parse (and with no cards, "ask play MS" with no moves).
+        let game = Game::from_seed(GameConfig::competition(), 21, DealConstraint::NONE).unwrap();
+        let bidding = request(&game, v1::DecisionKind::Bid);
+        let mut r = bidding.clone();
+        if let Some(v1::observation::Game::Ddz(o)) =
+            r.observation.as_mut().and_then(|o| o.game.as_mut())
+        {
+            o.hand = " ".into();
+        }
+        assert_eq!(
+            DdzView::from_request(&r).unwrap_err().0,
+            "request.observation.ddz.hand is empty; a seat asked to decide holds cards"
+        );
+        let fixed = Game::from_seed(GameConfig::fixed_landlord(), 3, DealConstraint::NONE).unwrap();
+        let good = request(&fixed, v1::DecisionKind::Play);
+        let with_landlord = |bid: u32, bottom: &str| {
+            let mut r = good.clone();
+            if let Some(v1::observation::Game::Ddz(o)) =
+                r.observation.as_mut().and_then(|o| o.game.as_mut())
+            {
+                o.events[0].event = Some(v1::ddz_event::Event::Landlord(v1::DdzLandlord {
+                    bid,
+                    bottom: bottom.into(),
+                }));
+            }
+            DdzView::from_request(&r).map(|_| ()).map_err(|e| e.0)
+        };
+        assert_eq!(
+            with_landlord(1, ""),
+            Err("request.observation.ddz.events[0].landlord.bottom \"\" holds 0 cards; the bottom is 3".into())
+        );
+        assert!(
+            with_landlord(1, "3456")
+                .unwrap_err()
+                .contains("holds 4 cards")
+        );
+        assert!(
+            with_landlord(0, "345")
+                .unwrap_err()
+                .contains("landlord.bid is 0")
+        );
+        // Found by fuzzing (bot_request) once those were refused: a hand that the seat's own
+        // plays and bottom cannot have come from (here the bottom alone, while the events say
+        // it played nothing) made the feed start the game with "hand ".
+        let mut r = good.clone();
+        if let Some(v1::observation::Game::Ddz(o)) =
+            r.observation.as_mut().and_then(|o| o.game.as_mut())
+        {
+            o.hand = fixed.deal().bottom.to_string();
+        }
+        assert!(
+            DdzView::from_request(&r)
+                .unwrap_err()
+                .0
+                .contains("does not follow from a dealt hand of 17 cards")
+        );
+        assert_eq!(with_landlord(1, "345"), Ok(()));
     }
 
     #[test]

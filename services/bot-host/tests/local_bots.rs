@@ -12,7 +12,10 @@ use common::*;
 use tonic::Code;
 
 fn line_bot(args: &str) -> String {
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/bots/line_bot.py");
+    // A copy: programs run as `nobody` under a root caller, who may not reach the clone.
+    let script = arena_testkit::readable_copy(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/bots/line_bot.py"),
+    );
     format!("python3 '{}' {args}", script.display())
 }
 

@@ -30,8 +30,8 @@ use tracing::Instrument;
 
 /// Deals per GDI batch when the request does not say.
 pub const DEFAULT_BATCH: u32 = 200;
-/// Most deals per GDI batch.
-pub const MAX_BATCH: u32 = 10_000;
+/// Most deals per GDI batch: what a referee takes.
+pub use arena_referee::gdi::MAX_BATCH;
 /// Most deals one measurement may cover.
 pub const MAX_MEASURE: u64 = 10_000_000;
 /// Most deals one on-demand generation may look for.
@@ -83,7 +83,8 @@ pub fn panel(spec: Option<&v1::PanelSpec>) -> Result<Panel, Status> {
     arena_referee::gdi::panel_of(spec).map_err(Status::invalid_argument)
 }
 
-fn record_msg(r: &DealRecord) -> v1::DealRecord {
+/// A stored deal record as the message Export sends.
+pub fn record_msg(r: &DealRecord) -> v1::DealRecord {
     v1::DealRecord {
         id: r.id.clone(),
         deal: r.deal.to_string(),
@@ -97,7 +98,10 @@ fn record_msg(r: &DealRecord) -> v1::DealRecord {
     }
 }
 
-fn record_from(m: v1::DealRecord) -> Result<DealRecord, Status> {
+/// Reads a record from an Import stream: the deal must be one deck in the deal notation, the
+/// source both seed and index or neither, and the gdi values must follow from the counts over
+/// the levels (to within 1e-6; the exact values are kept); errors name the field.
+pub fn record_from(m: v1::DealRecord) -> Result<DealRecord, Status> {
     if m.id.len() > 256 || m.panel.len() > 256 {
         return Err(Status::out_of_range("id/panel: at most 256 bytes"));
     }
@@ -106,6 +110,17 @@ fn record_from(m: v1::DealRecord) -> Result<DealRecord, Status> {
             "levels: at most {} values",
             MAX_DIMENSION + 1
         )));
+    }
+    if m.counts.len() != m.levels.len() || m.gdi.len() > MAX_DIMENSION {
+        return Err(invalid(
+            "counts/gdi",
+            format!(
+                "{} levels need as many counts and fewer gdi values (got {} counts, {} gdi)",
+                m.levels.len(),
+                m.counts.len(),
+                m.gdi.len()
+            ),
+        ));
     }
     let deal = m.deal.parse().map_err(|e| invalid("deal", e))?;
     let source = match (m.seed, m.index) {
@@ -125,7 +140,7 @@ fn record_from(m: v1::DealRecord) -> Result<DealRecord, Status> {
         || expected
             .iter()
             .zip(&m.gdi)
-            .any(|(a, b)| (a - b).abs() > 1e-6)
+            .any(|(a, b)| !b.is_finite() || (a - b).abs() > 1e-6)
     {
         return Err(invalid(
             "gdi",
@@ -142,7 +157,9 @@ fn record_from(m: v1::DealRecord) -> Result<DealRecord, Status> {
         panel: m.panel,
         levels: m.levels,
         counts: m.counts,
-        gdi: m.gdi,
+        // The values the counts give, not the sender's approximations of them: a stored gdi is
+        // always a fraction in 0..=1 that follows exactly from the stored counts.
+        gdi: expected,
     })
 }
 
@@ -292,7 +309,7 @@ impl DealLibrary for DealLibraryService {
             let batch = if r.batch == 0 { DEFAULT_BATCH } else { r.batch };
             if batch > MAX_BATCH {
                 return Err(Status::out_of_range(format!(
-                    "batch: at most {MAX_BATCH} deals per batch"
+                    "batch: {batch} deals per batch is more than a referee takes ({MAX_BATCH})"
                 )));
             }
             self.store.put_panel(&panel).await.map_err(store_err)?;
@@ -832,4 +849,54 @@ pub enum ServeError {
     /// The reflection service could not be built.
     #[error("reflection: {0}")]
     Reflection(String),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn msg(counts: Vec<u32>, gdi: Vec<f64>) -> v1::DealRecord {
+        v1::DealRecord {
+            id: "i-1".into(),
+            deal: ddz::Deal::generate(1, 0).to_string(),
+            panel: "p-1".into(),
+            levels: (0..counts.len() as i64).collect(),
+            counts,
+            gdi,
+            seed: None,
+            bombs: None,
+            index: None,
+        }
+    }
+
+    #[test]
+    fn imported_counts_past_u32_are_read_not_a_panic() {
+        // Seen writing the deal_import fuzz target: counts [4294967295, 1] overflowed the total.
+        let r = record_from(msg(vec![u32::MAX, 1], vec![1.0 / 4_294_967_296.0])).unwrap();
+        assert_eq!(r.counts, [u32::MAX, 1]);
+        let e = record_from(msg(vec![u32::MAX, 1], vec![0.5])).unwrap_err();
+        assert!(e.message().starts_with("gdi:"), "{}", e.message());
+    }
+
+    #[test]
+    fn imported_gdi_values_are_stored_as_the_counts_give_them() {
+        // Found by fuzzing (deal_import): gdi [-3.5463108495216966e-62] where the counts give 0
+        // is within the tolerance and was stored as sent, a "fraction" below zero.
+        let r = record_from(msg(vec![1, 0], vec![-3.546_310_849_521_696_6e-62])).unwrap();
+        assert_eq!(r.gdi, [0.0]);
+        let r = record_from(msg(vec![1, 2], vec![2.0 / 3.0 + 1e-9])).unwrap();
+        assert_eq!(r.gdi, [2.0 / 3.0]);
+    }
+
+    #[test]
+    fn an_imported_nan_gdi_is_refused() {
+        // Seen writing the deal_import fuzz target: NaN is never "more than 1e-6 away".
+        let e = record_from(msg(vec![1, 1], vec![f64::NAN])).unwrap_err();
+        assert!(
+            e.message().contains("does not follow from counts"),
+            "{}",
+            e.message()
+        );
+        assert!(record_from(msg(vec![1, 1], vec![0.5])).is_ok());
+    }
 }

@@ -473,3 +473,31 @@ async fn imports_are_all_or_nothing_and_never_rewrite_a_deal() {
         .unwrap_err();
     assert_eq!(e.code(), Code::Unauthenticated);
 }
+
+#[tokio::test]
+async fn a_batch_larger_than_a_referee_takes_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let store: Arc<dyn Store> = Arc::new(EmbeddedStore::open(dir.path()).unwrap());
+    let svc = DealLibraryService::new(store.clone(), 1);
+    let e = svc
+        .measure(Request::new(v1::MeasureRequest {
+            panel: panel(),
+            seed: 4,
+            bombs: None,
+            count: 10,
+            batch: u32::MAX,
+        }))
+        .await
+        .unwrap_err();
+    assert_eq!(e.code(), Code::OutOfRange);
+    assert!(
+        e.message().starts_with("batch: 4294967295 deals"),
+        "{}",
+        e.message()
+    );
+    assert_eq!(
+        store.job_counts().await.unwrap().waiting,
+        0,
+        "nothing was queued"
+    );
+}

@@ -37,6 +37,37 @@ pub fn panel_of(spec: &v1::PanelSpec) -> Result<Panel, String> {
         .map_err(|e| format!("panel: {e}"))
 }
 
+/// The most deals one GDI batch may hold. The deal library cuts batches of 200 by default; a
+/// batch of billions would have the referee collect its indices and records in memory at once.
+pub const MAX_BATCH: u32 = 10_000;
+
+/// What a batch asks to measure: its panel and deal source, or why it cannot be measured.
+pub fn read_batch(batch: &v1::GdiBatch) -> Result<(Panel, DealSource), String> {
+    let panel = match batch.panel.as_ref().map(panel_of) {
+        Some(Ok(p)) => p,
+        Some(Err(e)) => return Err(e),
+        None => return Err("panel: missing".into()),
+    };
+    let bombs = match batch.bombs.map(u8::try_from) {
+        None => None,
+        Some(Ok(b)) => Some(b),
+        Some(Err(_)) => return Err("bombs: more than a deck can hold".into()),
+    };
+    if batch.count > MAX_BATCH {
+        return Err(format!(
+            "count: {} deals are more than a batch may hold ({MAX_BATCH})",
+            batch.count
+        ));
+    }
+    Ok((
+        panel,
+        DealSource {
+            seed: batch.seed,
+            bombs,
+        },
+    ))
+}
+
 /// Sets the flag when dropped, stopping the blocking measurement at its next deal.
 struct CancelOnDrop(Arc<AtomicBool>);
 
@@ -67,19 +98,9 @@ pub(crate) async fn measure(
             tracing::warn!(error = %e, "cannot check whether the measurement was cancelled; measuring")
         }
     }
-    let panel = match batch.panel.as_ref().map(panel_of) {
-        Some(Ok(p)) => p,
-        Some(Err(e)) => return dead_letter(ctx, entry, &e).await,
-        None => return dead_letter(ctx, entry, "panel: missing").await,
-    };
-    let bombs = match batch.bombs.map(u8::try_from) {
-        None => None,
-        Some(Ok(b)) => Some(b),
-        Some(Err(_)) => return dead_letter(ctx, entry, "bombs: more than a deck can hold").await,
-    };
-    let source = DealSource {
-        seed: batch.seed,
-        bombs,
+    let (panel, source) = match read_batch(&batch) {
+        Ok(read) => read,
+        Err(e) => return dead_letter(ctx, entry, &e).await,
     };
     let mut backoff = Backoff::new();
     let done: BTreeSet<u64> = loop {
@@ -167,6 +188,39 @@ async fn dead_letter(ctx: &Ctx, entry: &JobEntry, error: &str) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_batch_too_large_to_hold_is_refused() {
+        // Seen writing the job_payload fuzz target: a batch of 4294967295 deals had the referee
+        // collect 32 GiB of indices and reserve a record for each, aborting the process.
+        let batch = |count| v1::GdiBatch {
+            panel: Some(v1::PanelSpec {
+                landlords: "ladder:3".into(),
+                ..Default::default()
+            }),
+            seed: 7,
+            bombs: Some(1),
+            count,
+            ..Default::default()
+        };
+        let e = read_batch(&batch(u32::MAX)).unwrap_err();
+        assert_eq!(
+            e,
+            "count: 4294967295 deals are more than a batch may hold (10000)"
+        );
+        let (panel, source) = read_batch(&batch(MAX_BATCH)).unwrap();
+        assert_eq!(panel.landlords.len(), 3);
+        assert_eq!(
+            source,
+            DealSource {
+                seed: 7,
+                bombs: Some(1)
+            }
+        );
+        let mut no_panel = batch(1);
+        no_panel.panel = None;
+        assert_eq!(read_batch(&no_panel).unwrap_err(), "panel: missing");
+    }
 
     #[test]
     fn panels_default_to_expert_farmers_and_difficulty_scoring() {

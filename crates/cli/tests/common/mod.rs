@@ -82,25 +82,7 @@ impl Credentials {
     }
 }
 
-/// A copy of the repository's `file` that a sandboxed program may read wherever the repository
-/// lies: programs of a root caller run as `nobody`, and a clone under a private directory (a
-/// `mktemp -d` of CI) is not readable by it. One world-readable directory per test process.
-pub fn readable_copy(file: &std::path::Path) -> std::path::PathBuf {
-    use std::os::unix::fs::PermissionsExt;
-    static DIR: std::sync::OnceLock<tempfile::TempDir> = std::sync::OnceLock::new();
-    let dir = DIR.get_or_init(|| {
-        let d = tempfile::Builder::new()
-            .prefix("arena-test-programs-")
-            .tempdir()
-            .unwrap();
-        std::fs::set_permissions(d.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
-        d
-    });
-    let copy = dir.path().join(file.file_name().unwrap());
-    std::fs::copy(file, &copy).unwrap();
-    std::fs::set_permissions(&copy, std::fs::Permissions::from_mode(0o755)).unwrap();
-    copy
-}
+pub use arena_testkit::readable_copy;
 
 /// `examples/ddz-python/simple_bot.py`, as a copy any sandboxed program may read.
 pub fn simple_bot() -> std::path::PathBuf {
@@ -175,6 +157,18 @@ impl Role {
             }
             None => Command::new(env!("CARGO_BIN_EXE_arena")),
         };
+        // A role must not outlive a test process that was killed (a cancelled or timed-out
+        // run): it would keep serving on its port and its namespace.
+        // SAFETY: prctl is async-signal-safe, and nothing else runs between fork and exec.
+        unsafe {
+            use std::os::unix::process::CommandExt;
+            cmd.pre_exec(|| {
+                if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) != 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+                Ok(())
+            });
+        }
         cmd.arg(role)
             .args(args)
             .env("ARENA_LOG", "warn")
@@ -580,7 +574,14 @@ impl Cluster {
                 .args(args)
                 .env("ARENA_OPERATOR_TOKEN", &self.creds.operator)
                 .stdout(std::process::Stdio::null())
-                .stderr(std::process::Stdio::null())
+                // Into the role logs, so a refused competition explains a test that waits for it.
+                .stderr(
+                    std::fs::OpenOptions::new()
+                        .create(true)
+                        .append(true)
+                        .open(&self.log)
+                        .unwrap(),
+                )
                 .spawn()
                 .unwrap(),
         )

@@ -20,25 +20,7 @@ pub fn faulty_bot() -> PathBuf {
     readable_copy(&PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/bots/faulty_bot.py"))
 }
 
-/// A copy of the repository's `file` that a sandboxed program may read wherever the repository
-/// lies: programs of a root caller run as `nobody`, and a clone under a private directory (a
-/// `mktemp -d` of CI) is not readable by it. One world-readable directory per test process.
-pub fn readable_copy(file: &std::path::Path) -> std::path::PathBuf {
-    use std::os::unix::fs::PermissionsExt;
-    static DIR: std::sync::OnceLock<tempfile::TempDir> = std::sync::OnceLock::new();
-    let dir = DIR.get_or_init(|| {
-        let d = tempfile::Builder::new()
-            .prefix("arena-test-programs-")
-            .tempdir()
-            .unwrap();
-        std::fs::set_permissions(d.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
-        d
-    });
-    let copy = dir.path().join(file.file_name().unwrap());
-    std::fs::copy(file, &copy).unwrap();
-    std::fs::set_permissions(&copy, std::fs::Permissions::from_mode(0o755)).unwrap();
-    copy
-}
+pub use arena_testkit::readable_copy;
 
 /// A `cmd:` spec running `script` with python3 and `args`.
 pub fn python(script: PathBuf, args: &[&str]) -> String {

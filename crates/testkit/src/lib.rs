@@ -1,0 +1,48 @@
+//! For tests only: helpers the integration tests of several crates share.
+
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+/// A copy of the repository's `file` that a sandboxed bot program may read wherever the
+/// repository lies.
+///
+/// Programs of a root caller run as `nobody`, and a clone under a private directory (a
+/// `mktemp -d` of CI) is not readable by it. The copies go to one world-readable directory per
+/// test process, removed when it exits normally; files of the same name overwrite each other.
+pub fn readable_copy(file: &Path) -> PathBuf {
+    static DIR: OnceLock<tempfile::TempDir> = OnceLock::new();
+    let dir = DIR.get_or_init(|| {
+        let d = tempfile::Builder::new()
+            .prefix("arena-test-programs-")
+            .tempdir()
+            .expect("a temporary directory");
+        std::fs::set_permissions(d.path(), std::fs::Permissions::from_mode(0o755))
+            .expect("a world-readable temporary directory");
+        d
+    });
+    let name = file
+        .file_name()
+        .unwrap_or_else(|| panic!("{} names no file", file.display()));
+    let copy = dir.path().join(name);
+    std::fs::copy(file, &copy).unwrap_or_else(|e| panic!("copy {}: {e}", file.display()));
+    std::fs::set_permissions(&copy, std::fs::Permissions::from_mode(0o755))
+        .expect("a world-readable copy");
+    copy
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_copy_and_its_directory_are_readable_by_others() {
+        let src = tempfile::NamedTempFile::new().unwrap();
+        std::fs::write(src.path(), "print('join')\n").unwrap();
+        let copy = readable_copy(src.path());
+        assert_eq!(std::fs::read_to_string(&copy).unwrap(), "print('join')\n");
+        let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode(&copy) & 0o005, 0o005);
+        assert_eq!(mode(copy.parent().unwrap()) & 0o005, 0o005);
+    }
+}
