@@ -8,6 +8,7 @@
 #   scripts/bench-gdi-services.sh 2 40000     # two referees
 #
 # Needs Redis on 127.0.0.1:6379 (REDIS_URL overrides) and free ports 56053, 56061…
+# Makes its own operator and cluster tokens in a private temporary directory.
 set -euo pipefail
 N=${1:?number of referees}
 COUNT=${2:?number of deals}
@@ -17,16 +18,23 @@ PREFIX="bench-gdi-$N-$$-$(date +%s%N)"
 STORE=(--redis "$REDIS_URL" --redis-prefix "$PREFIX")
 export ARENA_LOG=${ARENA_LOG:-warn}
 PIDS=()
+SECRETS=$(mktemp -d)
+head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' > "$SECRETS/operator.token"
+head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' > "$SECRETS/cluster.token"
+AUTH=(--operator-token-file "$SECRETS/operator.token")
+export ARENA_OPERATOR_TOKEN
+ARENA_OPERATOR_TOKEN=$(cat "$SECRETS/operator.token")
 cleanup() {
   kill "${PIDS[@]}" 2>/dev/null || true
   wait 2>/dev/null || true
+  rm -rf "$SECRETS"
   redis-cli -u "$REDIS_URL" --scan --pattern "$PREFIX:*" | xargs -r redis-cli -u "$REDIS_URL" del >/dev/null
 }
 trap cleanup EXIT
-"$ARENA" deal-library "${STORE[@]}" --listen 127.0.0.1:56053 >/dev/null 2>&1 &
+"$ARENA" deal-library "${STORE[@]}" "${AUTH[@]}" --listen 127.0.0.1:56053 >/dev/null 2>&1 &
 PIDS+=($!)
 for i in $(seq 1 "$N"); do
-  "$ARENA" table-referee "${STORE[@]}" --id "bench-r$i" --listen "127.0.0.1:$((56060 + i))" >/dev/null 2>&1 &
+  "$ARENA" table-referee "${STORE[@]}" "${AUTH[@]}" --cluster-token-file "$SECRETS/cluster.token" --id "bench-r$i" --listen "127.0.0.1:$((56060 + i))" >/dev/null 2>&1 &
   PIDS+=($!)
 done
 # `deals measure` does not retry a refused connection: wait until the library listens.
