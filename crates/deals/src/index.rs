@@ -75,3 +75,62 @@ impl LibraryIndex {
         self.by_dim.get(&dim).map_or(&[], Vec::as_slice)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn record(id: &str, gdi: &[f64]) -> DealRecord {
+        DealRecord {
+            id: id.into(),
+            deal: ddz::Deal::generate(1, 0),
+            source: None,
+            panel: "p".into(),
+            levels: Vec::new(),
+            counts: Vec::new(),
+            gdi: gdi.to_vec(),
+        }
+    }
+
+    fn ids<'a>(found: &[(f64, &'a Entry)]) -> Vec<&'a str> {
+        found.iter().map(|(_, e)| e.id.as_str()).collect()
+    }
+
+    #[test]
+    fn within_includes_the_boundary_and_nothing_beyond_it() {
+        // Distances from (0.5, 0.5) are exact in binary: 0.25 and 0.375 along one axis.
+        let idx = LibraryIndex::build(&[
+            record("at-eps", &[0.75, 0.5]),
+            record("beyond", &[0.5, 0.875]),
+            record("centre", &[0.5, 0.5]),
+        ]);
+        let none = HashSet::new();
+        let found = idx.within(&[0.5, 0.5], 0.25, &none);
+        assert_eq!(ids(&found), ["centre", "at-eps"]);
+        assert_eq!(found[1].0, 0.25, "a deal exactly ε away is within ε");
+        let shy = idx.within(&[0.5, 0.5], 0.25 - 1e-12, &none);
+        assert_eq!(ids(&shy), ["centre"], "just under ε excludes it");
+        assert_eq!(
+            ids(&idx.within(&[0.5, 0.5], 0.375, &none)),
+            ["centre", "at-eps", "beyond"]
+        );
+    }
+
+    #[test]
+    fn within_is_nearest_first_ties_by_id_and_skips_excluded_and_other_dimensions() {
+        let idx = LibraryIndex::build(&[
+            record("b", &[0.4]),
+            record("a", &[0.6]),
+            record("near", &[0.55]),
+            record("used", &[0.5]),
+            record("two-dim", &[0.5, 0.5]),
+        ]);
+        let exclude: HashSet<String> = ["used".to_string()].into();
+        let found = idx.within(&[0.5], 0.2, &exclude);
+        assert_eq!(ids(&found), ["near", "a", "b"], "a and b tie at 0.1: by id");
+        assert!(found.windows(2).all(|w| w[0].0 <= w[1].0));
+        assert!(found.iter().all(|(d, e)| *d <= 0.2 && e.gdi.len() == 1));
+        assert_eq!(idx.len(), 5);
+        assert_eq!(idx.entries(2).len(), 1);
+    }
+}

@@ -105,6 +105,23 @@ async fn measure_fans_out_to_a_referee_and_the_library_answers() {
         .into_inner();
     assert_eq!(got.deals.len(), 5);
     let ids: Vec<String> = got.deals.iter().map(|d| d.id.clone()).collect();
+    let dists = distances(&got.deals, &q.centre);
+    assert!(dists.iter().all(|&d| d <= q.eps), "{dists:?} beyond ε");
+    // The five nearest of the whole library, nearest first.
+    let mut library: Vec<(f64, String)> = store
+        .deals(&id)
+        .await
+        .unwrap()
+        .iter()
+        .map(|r| (distance(&r.gdi, &q.centre), r.id.clone()))
+        .collect();
+    library.sort_by(|a, b| a.0.total_cmp(&b.0).then_with(|| a.1.cmp(&b.1)));
+    let nearest: Vec<String> = library.iter().take(5).map(|(_, id)| id.clone()).collect();
+    assert_eq!(ids, nearest, "nearest first: {dists:?}");
+    assert_eq!(
+        got.available,
+        library.iter().filter(|(d, _)| *d <= q.eps).count() as u64
+    );
     let claim = svc
         .claim(Request::new(v1::ClaimRequest {
             competition: "cup".into(),
@@ -199,6 +216,18 @@ async fn find_generates_on_demand_and_bad_requests_name_the_field() {
     let done = wait_done(&svc, &op.id).await;
     assert_eq!(done.found.len(), 4, "{done:?}");
     assert!(done.tried >= 4);
+    let dists = distances(&done.found, &[0.8, 0.4, 0.2]);
+    assert!(dists.iter().all(|&d| d <= 0.3), "{dists:?} beyond ε");
+    for found in &done.found {
+        let stored = store
+            .deals(&found.panel)
+            .await
+            .unwrap()
+            .into_iter()
+            .find(|r| r.id == found.id)
+            .expect("a found deal is in the library");
+        assert_eq!(stored.gdi, found.gdi, "{}", found.id);
+    }
 
     let bad = |r: tonic::Status, field: &str| {
         assert_eq!(r.code(), Code::InvalidArgument);
@@ -500,4 +529,19 @@ async fn a_batch_larger_than_a_referee_takes_is_refused() {
         0,
         "nothing was queued"
     );
+}
+
+/// Euclidean distance of two GDI vectors of the same dimension.
+fn distance(a: &[f64], b: &[f64]) -> f64 {
+    assert_eq!(a.len(), b.len());
+    a.iter()
+        .zip(b)
+        .map(|(x, y)| (x - y) * (x - y))
+        .sum::<f64>()
+        .sqrt()
+}
+
+/// Each deal's distance from `centre`.
+fn distances(deals: &[v1::DealRecord], centre: &[f64]) -> Vec<f64> {
+    deals.iter().map(|d| distance(&d.gdi, centre)).collect()
 }
