@@ -18,15 +18,13 @@ pub fn service_name<S: tonic::server::NamedService>() -> &'static str {
 pub struct RoleHealth {
     reporter: HealthReporter,
     services: Vec<&'static str>,
-    follow: Option<tokio::task::JoinHandle<()>>,
+    follow: std::sync::Mutex<Option<tokio::task::JoinHandle<()>>>,
     _instance: Option<arena_store::instance::InstanceWatch>,
 }
 
 impl Drop for RoleHealth {
     fn drop(&mut self) {
-        if let Some(t) = self.follow.take() {
-            t.abort();
-        }
+        self.stop_following();
     }
 }
 
@@ -68,11 +66,18 @@ impl RoleHealth {
             RoleHealth {
                 reporter,
                 services,
-                follow,
+                follow: std::sync::Mutex::new(follow),
                 _instance: instance,
             },
             service,
         )
+    }
+
+    fn stop_following(&self) {
+        let follow = self.follow.lock().unwrap_or_else(|e| e.into_inner()).take();
+        if let Some(t) = follow {
+            t.abort();
+        }
     }
 
     /// The reporter, to set statuses by hand.
@@ -82,10 +87,8 @@ impl RoleHealth {
 
     /// Shutdown begun: NOT_SERVING for every service and overall, for good (the store is no
     /// longer followed).
-    pub async fn stopping(&mut self) {
-        if let Some(t) = self.follow.take() {
-            t.abort();
-        }
+    pub async fn stopping(&self) {
+        self.stop_following();
         for s in &self.services {
             self.reporter
                 .set_service_status(*s, ServingStatus::NotServing)

@@ -61,6 +61,9 @@ pub struct BotHostConfig {
     /// serves plain HTTP/2 (behind a TLS-terminating proxy, or on a trusted network). The seat
     /// port is internal and stays plain.
     pub bot_tls: Option<arena_tls::ServerTlsFiles>,
+    /// Both ports' gRPC timeout, concurrency limit and connection age (the streams of bots and
+    /// seats are neither timed out nor counted once open).
+    pub serve: arena_serve::ServeConfig,
 }
 
 /// How many failed authentication attempts a peer may make: `burst` at once, then one per
@@ -165,6 +168,7 @@ impl Default for BotHostConfig {
             max_queued_to_bot: 1024,
             auth_failures: AuthFailureLimit::default(),
             bot_tls: None,
+            serve: arena_serve::ServeConfig::default(),
         }
     }
 }
@@ -301,7 +305,7 @@ impl fmt::Display for BotHostConfig {
             "listen {} (bots, {}) seat listen {} (referees, cluster token {}) advertise {} grace {:?} keepalive {:?}×{} \
              presence ttl {:?} decision {:?} hard cap {:?} (+{:?} for silent programs) processes: {}; {}; at most {} \
              startup {:?} exit grace {:?} env {}; max message {} bytes (from bots {}), at most {} queued to a bot; \
-             shutdown grace {:?}",
+             shutdown grace {:?}; {}",
             self.listen,
             match &self.bot_tls {
                 None => "plain, no TLS".to_string(),
@@ -341,6 +345,7 @@ impl fmt::Display for BotHostConfig {
             self.max_bot_message_bytes,
             self.max_queued_to_bot,
             self.shutdown_grace,
+            self.serve,
         )
     }
 }
