@@ -12,8 +12,8 @@ use arena_proto::v1::seat_host_server::SeatHostServer;
 use arena_store::Store;
 use tokio::sync::{Semaphore, watch};
 use tokio_util::sync::CancellationToken;
-use tonic::transport::server::TcpIncoming;
 use tonic::transport::ServerTlsConfig;
+use tonic::transport::server::TcpIncoming;
 
 use crate::gateway::Gateway;
 use crate::hub::Hub;

@@ -810,6 +810,11 @@ pub async fn serve_with_auth(
     serve_with_config(listener, store, config, shutdown).await
 }
 
+/// Where the deal library listens unless told otherwise (`arena deal-library --listen`).
+pub const DEFAULT_LISTEN: std::net::SocketAddr = std::net::SocketAddr::V4(
+    std::net::SocketAddrV4::new(std::net::Ipv4Addr::LOCALHOST, 50053),
+);
+
 /// How the deal library runs.
 #[derive(Clone, Debug)]
 pub struct DealLibraryConfig {
@@ -845,7 +850,9 @@ pub async fn serve_with_config(
 ) -> Result<(), ServeError> {
     let (health, health_service) = arena_serve::RoleHealth::new(
         "deal-library",
-        vec![arena_serve::service_name::<DealLibraryServer<DealLibraryService>>()],
+        vec![arena_serve::service_name::<
+            DealLibraryServer<DealLibraryService>,
+        >()],
         Some(store.clone()),
     )
     .await;

@@ -21,9 +21,9 @@ use std::time::Duration;
 use arena_compete::{Format, Reuse, Shape, Standings};
 use arena_proto::v1;
 use arena_proto::v1::matchmaker_server::{Matchmaker, MatchmakerServer};
-use arena_store::visibility::{self, DEAL_GROUP_LABEL};
 use arena_serve::store_status;
 use arena_store::Store;
+use arena_store::visibility::{self, DEAL_GROUP_LABEL};
 use prost::Message;
 use tokio_stream::Stream;
 use tonic::{Request, Response, Status};
@@ -951,6 +951,11 @@ pub enum ServeError {
     Setup(#[from] arena_serve::ServeError),
 }
 
+/// Where the matchmaker listens unless told otherwise (`arena matchmaker --listen`).
+pub const DEFAULT_LISTEN: std::net::SocketAddr = std::net::SocketAddr::V4(
+    std::net::SocketAddrV4::new(std::net::Ipv4Addr::LOCALHOST, 50054),
+);
+
 /// How the matchmaker runs.
 #[derive(Clone, Debug)]
 pub struct MatchmakerConfig {
@@ -998,7 +1003,9 @@ pub async fn serve_with_config(
 ) -> Result<(), ServeError> {
     let (health, health_service) = arena_serve::RoleHealth::new(
         "matchmaker",
-        vec![arena_serve::service_name::<MatchmakerServer<MatchmakerService>>()],
+        vec![arena_serve::service_name::<
+            MatchmakerServer<MatchmakerService>,
+        >()],
         Some(store.clone()),
     )
     .await;

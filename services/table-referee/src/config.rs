@@ -6,8 +6,10 @@ use std::time::Duration;
 use arena_table::BotHosts;
 
 /// Where a referee listens unless told otherwise (`arena table-referee --listen`).
-pub const DEFAULT_LISTEN: SocketAddr =
-    SocketAddr::V4(std::net::SocketAddrV4::new(std::net::Ipv4Addr::LOCALHOST, 50051));
+pub const DEFAULT_LISTEN: SocketAddr = SocketAddr::V4(std::net::SocketAddrV4::new(
+    std::net::Ipv4Addr::LOCALHOST,
+    50051,
+));
 
 /// Everything a referee needs to know. Build it from the command line (the `arena table-referee`
 /// command) or start from [`RefereeConfig::default`].

@@ -32,7 +32,7 @@ pub mod queue;
 mod service;
 pub mod worker;
 
-pub use config::{ConfigError, RefereeConfig};
+pub use config::{ConfigError, DEFAULT_LISTEN, RefereeConfig};
 pub use dialer::PresenceDialer;
 pub use service::RefereeService;
 pub use worker::work;
@@ -91,7 +91,9 @@ pub async fn serve_with_listener(
     tracing::info!(?addr, referee = %config.referee_id, ?config, "table referee starting");
     let (health, health_service) = arena_serve::RoleHealth::new(
         "table-referee",
-        vec![arena_serve::service_name::<TableRefereeServer<RefereeService>>()],
+        vec![arena_serve::service_name::<
+            TableRefereeServer<RefereeService>,
+        >()],
         Some(store.clone()),
     )
     .await;
