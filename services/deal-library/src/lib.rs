@@ -263,22 +263,6 @@ impl DealLibraryService {
     }
 }
 
-/// A server span for one RPC of `arena.v1.DealLibrary`, named as OpenTelemetry names RPC spans
-/// (`arena.v1.DealLibrary/Measure`), child of the caller's trace context if the call carries one.
-macro_rules! rpc_span {
-    ($method:literal, $metadata:expr) => {{
-        let span = tracing::info_span!(
-            concat!("arena.v1.DealLibrary/", $method),
-            rpc.system = "grpc",
-            rpc.service = "arena.v1.DealLibrary",
-            rpc.method = $method,
-            otel.kind = "server",
-        );
-        arena_telemetry::set_parent(&span, $metadata);
-        span
-    }};
-}
-
 type RecordStream = Pin<Box<dyn Stream<Item = Result<v1::DealRecord, Status>> + Send>>;
 type OpStream = Pin<Box<dyn Stream<Item = Result<v1::Operation, Status>> + Send>>;
 
@@ -288,7 +272,8 @@ impl DealLibrary for DealLibraryService {
         &self,
         req: Request<v1::MeasureRequest>,
     ) -> Result<Response<v1::Operation>, Status> {
-        let span = rpc_span!("Measure", req.metadata());
+        // The skeleton\'s per-RPC server span (`arena_serve::server`), a child of the caller\'s trace.
+        let span = tracing::Span::current();
         async move {
             let r = req.into_inner();
             let panel = panel(r.panel.as_ref())?;
@@ -374,7 +359,8 @@ impl DealLibrary for DealLibraryService {
     }
 
     async fn find(&self, req: Request<v1::FindRequest>) -> Result<Response<v1::Operation>, Status> {
-        let span = rpc_span!("Find", req.metadata());
+        // The skeleton\'s per-RPC server span (`arena_serve::server`), a child of the caller\'s trace.
+        let span = tracing::Span::current();
         async move {
             let r = req.into_inner();
             let panel = panel(r.panel.as_ref())?;
@@ -500,7 +486,8 @@ impl DealLibrary for DealLibraryService {
         &self,
         req: Request<v1::GetOperationRequest>,
     ) -> Result<Response<v1::Operation>, Status> {
-        let span = rpc_span!("GetOperation", req.metadata());
+        // The skeleton\'s per-RPC server span (`arena_serve::server`), a child of the caller\'s trace.
+        let span = tracing::Span::current();
         async move { Ok(Response::new(self.op(&req.into_inner().id)?)) }
             .instrument(span)
             .await
@@ -510,7 +497,8 @@ impl DealLibrary for DealLibraryService {
         &self,
         req: Request<v1::GetOperationRequest>,
     ) -> Result<Response<v1::Operation>, Status> {
-        let span = rpc_span!("CancelOperation", req.metadata());
+        // The skeleton\'s per-RPC server span (`arena_serve::server`), a child of the caller\'s trace.
+        let span = tracing::Span::current();
         async move {
             let id = req.into_inner().id;
             let mut op = self.op(&id)?;
@@ -548,7 +536,8 @@ impl DealLibrary for DealLibraryService {
         &self,
         req: Request<v1::GetOperationRequest>,
     ) -> Result<Response<OpStream>, Status> {
-        let span = rpc_span!("WatchOperation", req.metadata());
+        // The skeleton\'s per-RPC server span (`arena_serve::server`), a child of the caller\'s trace.
+        let span = tracing::Span::current();
         async move {
             let id = req.into_inner().id;
             let first = self.op(&id)?;
@@ -589,7 +578,8 @@ impl DealLibrary for DealLibraryService {
         &self,
         req: Request<v1::QueryRequest>,
     ) -> Result<Response<v1::QueryResponse>, Status> {
-        let span = rpc_span!("Query", req.metadata());
+        // The skeleton\'s per-RPC server span (`arena_serve::server`), a child of the caller\'s trace.
+        let span = tracing::Span::current();
         async move {
             let r = req.into_inner();
             let panel = panel(r.panel.as_ref())?;
@@ -634,7 +624,8 @@ impl DealLibrary for DealLibraryService {
         &self,
         req: Request<v1::ClaimRequest>,
     ) -> Result<Response<v1::ClaimResponse>, Status> {
-        let span = rpc_span!("Claim", req.metadata());
+        // The skeleton\'s per-RPC server span (`arena_serve::server`), a child of the caller\'s trace.
+        let span = tracing::Span::current();
         async move {
             let r = req.into_inner();
             if r.competition.trim().is_empty() {
@@ -657,7 +648,8 @@ impl DealLibrary for DealLibraryService {
         &self,
         req: Request<v1::ExportRequest>,
     ) -> Result<Response<RecordStream>, Status> {
-        let span = rpc_span!("Export", req.metadata());
+        // The skeleton\'s per-RPC server span (`arena_serve::server`), a child of the caller\'s trace.
+        let span = tracing::Span::current();
         async move {
             let panel = panel(req.into_inner().panel.as_ref())?;
             let mut records = self.store.deals(&panel.id).await.map_err(store_err)?;
@@ -687,7 +679,8 @@ impl DealLibrary for DealLibraryService {
         &self,
         req: Request<Streaming<v1::DealRecord>>,
     ) -> Result<Response<v1::ImportResponse>, Status> {
-        let span = rpc_span!("Import", req.metadata());
+        // The skeleton\'s per-RPC server span (`arena_serve::server`), a child of the caller\'s trace.
+        let span = tracing::Span::current();
         async move {
             // All or nothing: every record is read and checked before one write of them all.
             let mut stream = req.into_inner();
@@ -741,7 +734,8 @@ impl DealLibrary for DealLibraryService {
         &self,
         req: Request<v1::StatsRequest>,
     ) -> Result<Response<v1::StatsResponse>, Status> {
-        let span = rpc_span!("Stats", req.metadata());
+        // The skeleton\'s per-RPC server span (`arena_serve::server`), a child of the caller\'s trace.
+        let span = tracing::Span::current();
         async move {
             let panel = panel(req.into_inner().panel.as_ref())?;
             let records = self.store.deals(&panel.id).await.map_err(store_err)?;

@@ -915,7 +915,7 @@ impl Matchmaker for MatchmakerService {
         ladder::leaderboard(&*self.store, limit)
             .await
             .map(Response::new)
-            .map_err(Status::unavailable)
+            .map_err(Status::from)
     }
 }
 
