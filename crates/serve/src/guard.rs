@@ -78,8 +78,7 @@ where
 
     fn call(&mut self, req: http::Request<Body>) -> Self::Future {
         let path = req.uri().path();
-        let exempt =
-            path.starts_with(HEALTH_PREFIX) || self.layer.unbounded.iter().any(|m| *m == path);
+        let exempt = path.starts_with(HEALTH_PREFIX) || self.layer.unbounded.contains(&path);
         // The clone is the one polled ready; keep it for this call (tower's usual dance).
         let clone = self.inner.clone();
         let mut inner = std::mem::replace(&mut self.inner, clone);

@@ -762,7 +762,7 @@ mod tests {
             ..ta.clone()
         };
         let err = score_pair(&pair, &failed, &tb).unwrap_err();
-        assert!(err.contains("no such bot"), "{err}");
+        assert!(err.to_string().contains("no such bot"), "{err}");
     }
 
     #[test]
