@@ -149,8 +149,9 @@ impl ServeArgs {
 #[derive(Args)]
 pub struct RefereeArgs {
     /// This referee's name on the job stream's consumer group (unique per instance).
-    #[arg(long, env = "ARENA_REFEREE_ID", default_value_t = default_id("referee"))]
-    id: String,
+    /// Default: referee-<HOSTNAME>-<process id>.
+    #[arg(long, env = "ARENA_REFEREE_ID")]
+    id: Option<String>,
     /// gRPC listen address (TableReferee, health, reflection).
     #[arg(long, env = "ARENA_REFEREE_LISTEN", default_value_t = arena_referee::DEFAULT_LISTEN)]
     listen: SocketAddr,
@@ -629,7 +630,7 @@ use arena_serve::shutdown_signal;
 
 fn referee_config(a: &RefereeArgs) -> RefereeConfig {
     RefereeConfig {
-        referee_id: a.id.clone(),
+        referee_id: a.id.clone().unwrap_or_else(|| default_id("referee")),
         listen: a.listen,
         bot_hosts: a.bot_hosts.clone(),
         max_tables: a.max_tables,
