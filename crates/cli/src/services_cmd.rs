@@ -713,6 +713,8 @@ pub fn bot_host(a: BotHostArgs) -> Result<()> {
 pub fn deal_library(a: DealLibraryArgs) -> Result<()> {
     serve_role(async {
         let _telemetry = arena_telemetry::init("arena-deal-library")?;
+        // Handlers before the port is bound: an early SIGTERM is a graceful stop.
+        let stop = shutdown_signal();
         let store = a.store.open().await?;
         let threads = crate::deals_cmd::threads(a.threads);
         let serve = a.serve.config();
@@ -731,7 +733,7 @@ pub fn deal_library(a: DealLibraryArgs) -> Result<()> {
             auth: Some(auth),
             serve,
         };
-        arena_deal_library::serve_with_config(listener, store, config, shutdown_signal()).await?;
+        arena_deal_library::serve_with_config(listener, store, config, stop).await?;
         Ok(())
     })
 }
@@ -753,12 +755,14 @@ pub fn standalone(a: StandaloneArgs) -> Result<()> {
             serve: a.serve.config(),
             deal_threads: crate::deals_cmd::threads(None),
         };
+        // Handlers first: a SIGTERM as soon as the ports answer is a graceful stop.
+        let stop = shutdown_signal();
         let running = arena_standalone::start(config).await?;
         println!("{}", running.describe());
         for w in running.warnings() {
             eprintln!("  bot-host      WARNING: {w}");
         }
-        shutdown_signal().await;
+        stop.await;
         running.stop().await?;
         Ok(())
     })
@@ -1070,6 +1074,8 @@ fn print_replay(job: &v1::TableJob, replay: &v1::Replay, result: &v1::TableResul
 pub fn matchmaker(a: MatchmakerArgs) -> Result<()> {
     serve_role(async {
         let _telemetry = arena_telemetry::init("arena-matchmaker")?;
+        // Handlers before the port is bound: an early SIGTERM is a graceful stop.
+        let stop = shutdown_signal();
         let store = a.store.open().await?;
         let config = arena_matchmaker::MatchmakerConfig {
             auth: Some(
@@ -1099,7 +1105,7 @@ pub fn matchmaker(a: MatchmakerArgs) -> Result<()> {
         let listener = tokio::net::TcpListener::bind(a.listen)
             .await
             .with_context(|| format!("binding {}", a.listen))?;
-        arena_matchmaker::serve_with_config(listener, store, config, shutdown_signal()).await?;
+        arena_matchmaker::serve_with_config(listener, store, config, stop).await?;
         Ok(())
     })
 }
