@@ -457,19 +457,19 @@ pub struct CompetitionNameArgs {
 #[derive(Args)]
 pub struct StandaloneArgs {
     /// Data directory of the embedded store.
-    #[arg(long, env = "ARENA_DATA_DIR", default_value = arena_standalone::DEFAULT_DATA_DIR)]
+    #[arg(long, env = "ARENA_DATA_DIR", default_value = arena::standalone::DEFAULT_DATA_DIR)]
     data_dir: std::path::PathBuf,
     /// table-referee listen address.
-    #[arg(long, default_value_t = arena_standalone::DEFAULT_REFEREE_LISTEN)]
+    #[arg(long, default_value_t = arena::standalone::DEFAULT_REFEREE_LISTEN)]
     referee_listen: SocketAddr,
     /// bot-host listen address.
-    #[arg(long, default_value_t = arena_standalone::DEFAULT_BOT_HOST_LISTEN)]
+    #[arg(long, default_value_t = arena::standalone::DEFAULT_BOT_HOST_LISTEN)]
     bot_host_listen: SocketAddr,
     /// deal-library listen address.
-    #[arg(long, default_value_t = arena_standalone::DEFAULT_DEAL_LIBRARY_LISTEN)]
+    #[arg(long, default_value_t = arena::standalone::DEFAULT_DEAL_LIBRARY_LISTEN)]
     deal_library_listen: SocketAddr,
     /// matchmaker listen address.
-    #[arg(long, default_value_t = arena_standalone::DEFAULT_MATCHMAKER_LISTEN)]
+    #[arg(long, default_value_t = arena::standalone::DEFAULT_MATCHMAKER_LISTEN)]
     matchmaker_listen: SocketAddr,
     #[command(flatten)]
     ladder: LadderArgs,
@@ -739,11 +739,11 @@ pub fn deal_library(a: DealLibraryArgs) -> Result<()> {
 }
 
 /// Runs `arena standalone`: every role in one process on the embedded store
-/// ([`arena_standalone::start`]), until SIGTERM or Ctrl-C.
+/// ([`arena::standalone::start`]), until SIGTERM or Ctrl-C.
 pub fn standalone(a: StandaloneArgs) -> Result<()> {
     serve_role(async {
         let _telemetry = arena_telemetry::init("arena-standalone")?;
-        let config = arena_standalone::StandaloneConfig {
+        let config = arena::standalone::StandaloneConfig {
             data_dir: a.data_dir.clone(),
             referee_listen: a.referee_listen,
             bot_host_listen: a.bot_host_listen,
@@ -757,7 +757,7 @@ pub fn standalone(a: StandaloneArgs) -> Result<()> {
         };
         // Handlers first: a SIGTERM as soon as the ports answer is a graceful stop.
         let stop = shutdown_signal();
-        let running = arena_standalone::start(config).await?;
+        let running = arena::standalone::start(config).await?;
         println!("{}", running.describe());
         for w in running.warnings() {
             eprintln!("  bot-host      WARNING: {w}");

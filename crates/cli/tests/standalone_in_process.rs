@@ -6,9 +6,10 @@ use tonic_health::pb::health_client::HealthClient;
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn standalone_boots_in_one_call_and_stops_gracefully() {
     let dir = tempfile::tempdir().unwrap();
-    let running = arena_standalone::start(arena_standalone::StandaloneConfig::loopback(dir.path()))
-        .await
-        .unwrap();
+    let running =
+        arena::standalone::start(arena::standalone::StandaloneConfig::loopback(dir.path()))
+            .await
+            .unwrap();
     assert!(running.operator_token_created);
     assert!(running.operator_token_path.starts_with(dir.path()));
     let a = running.addrs;

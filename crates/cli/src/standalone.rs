@@ -1,11 +1,13 @@
 //! Every arena role in one process on the embedded store: what `arena standalone` runs, as one
-//! library call, so a test (or a cluster test harness) boots the whole platform in-process.
+//! library call ([`start`]), so a test (or a cluster test harness) boots the whole platform
+//! in-process. It lives in the `arena` package (the CLI's library half) because only the CLI
+//! depends on the services.
 //!
 //! ```no_run
-//! # async fn example() -> Result<(), arena_standalone::StandaloneError> {
+//! # async fn example() -> Result<(), arena::standalone::StandaloneError> {
 //! let dir = std::path::PathBuf::from("/tmp/arena-data");
 //! // Every port an ephemeral loopback port; read them back from `addrs`.
-//! let running = arena_standalone::start(arena_standalone::StandaloneConfig::loopback(dir)).await?;
+//! let running = arena::standalone::start(arena::standalone::StandaloneConfig::loopback(dir)).await?;
 //! let matchmaker = format!("http://{}", running.addrs.matchmaker);
 //! // … clients send `running.operator_token` as `authorization: Bearer …` …
 //! # let _ = matchmaker;
