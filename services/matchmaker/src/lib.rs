@@ -1028,7 +1028,13 @@ pub async fn serve_with_config(
         .auth
         .clone()
         .unwrap_or_else(|| arena_auth::Authenticator::new(Some(store.clone())));
-    let served = arena_serve::server(&config.serve)
+    // Creating a competition claims its deals and enqueues every table before it answers: up
+    // to `max_tables_per_competition` writes, never cut short by the request timeout.
+    let serve = config
+        .serve
+        .clone()
+        .with_unbounded("/arena.v1.Matchmaker/CreateCompetition");
+    let served = arena_serve::server(&serve)
         .layer(arena_auth::AuthLayer::new(auth))
         .add_service(health_service)
         .add_service(reflection)
