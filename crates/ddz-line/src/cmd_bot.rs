@@ -357,7 +357,7 @@ impl CmdBot {
         self.carried_over = false;
         self.joined_name = None;
         let mut heard = Vec::new();
-        let joined = process.join(&self.line, self.config.startup_timeout, &mut |l| {
+        let joined = process.join(&self.line, self.config.startup_timeout, |l: &str| {
             heard.push(l.to_string())
         });
         for l in heard {

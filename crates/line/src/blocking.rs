@@ -112,7 +112,7 @@ impl Program {
         &mut self,
         protocol: &P,
         within: Duration,
-        heard: &mut dyn FnMut(&str),
+        heard: impl FnMut(&str),
     ) -> Result<Option<String>, Fault> {
         runtime().block_on(crate::protocol::join(
             &mut self.inner,

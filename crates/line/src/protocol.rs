@@ -141,7 +141,7 @@ pub async fn join<P: LineProtocol + ?Sized>(
     program: &mut Program,
     protocol: &P,
     within: Duration,
-    heard: &mut dyn FnMut(&str),
+    mut heard: impl FnMut(&str),
 ) -> Result<Option<String>, Fault> {
     let Some(greeting) = protocol.greeting() else {
         return Ok(None);
