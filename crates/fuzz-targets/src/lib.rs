@@ -14,6 +14,7 @@
 
 use std::borrow::Cow;
 
+use arena_line::lines::{LineSplitter, Output, next_output};
 use arena_proto::convert;
 use arena_proto::v1;
 use arena_table::ddz::DdzTable;
@@ -25,7 +26,6 @@ use ddz::{
 };
 use ddz_line::ServerMessage;
 use ddz_line::codec::{BotMessage, is_ignored_bot_line};
-use arena_line::lines::{LineSplitter, Output, next_output};
 use prost::Message;
 
 /// The CLI's `arena ddz legal` reading, compiled from the CLI's own source file (the CLI is a
