@@ -414,3 +414,40 @@ fn a_program_that_cannot_start_says_why() {
         "{e}"
     );
 }
+
+#[test]
+fn a_program_that_exited_by_itself_leaves_no_background_child() {
+    // Without a PID namespace, only the group kill before reaping takes the child down.
+    let dir = tempfile::tempdir().unwrap();
+    let launch = launch_in(dir.path(), Isolation::Off);
+    let mut p = blocking::Program::spawn(&sh("sleep 1000 >/dev/null 2>&1 & echo started"), &launch)
+        .unwrap();
+    assert_eq!(
+        p.recv_until(soon()).map(|x| x.1),
+        Some(Output::Line("started".into()))
+    );
+    assert_eq!(
+        p.recv_until(soon()).map(|x| x.1),
+        Some(Output::Closed(None))
+    );
+    assert!(p.wait_exit(Duration::from_secs(20)), "the shell exited");
+    assert!(!processes_in(dir.path()).is_empty(), "its sleep lives on");
+    assert_eq!(p.kill().and_then(|s| s.code()), Some(0));
+    assert!(
+        eventually(|| processes_in(dir.path()).is_empty()),
+        "left behind: {:?}",
+        processes_in(dir.path())
+    );
+}
+
+#[tokio::test]
+async fn floods_of_stderr_and_of_lines_block_nothing_and_lose_nothing() {
+    // 1 MiB of stderr (far more than a pipe holds), then more lines than are read ahead.
+    let script =
+        "head -c 1048576 /dev/zero >&2; i=0; while [ $i -lt 2000 ]; do echo $i; i=$((i+1)); done";
+    let mut p = Program::spawn(&sh(script), &Launch::default()).unwrap();
+    for i in 0..2000 {
+        assert_eq!(p.recv().await.1, Output::Line(i.to_string()));
+    }
+    assert_eq!(p.recv().await.1, Output::Closed(None));
+}
