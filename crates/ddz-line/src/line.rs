@@ -35,6 +35,16 @@ pub enum DdzEnd<'a> {
     },
 }
 
+impl DdzEnd<'static> {
+    /// The result as a host receives it (a winner's seat number and the scores by seat), if it
+    /// is one: a seat 0 to 2 and three scores.
+    pub fn result(winner: u32, scores: &[i64]) -> Option<DdzEnd<'static>> {
+        let winner = u8::try_from(winner).ok().and_then(Seat::new)?;
+        let scores: [i64; 3] = scores.try_into().ok()?;
+        Some(DdzEnd::Result { winner, scores })
+    }
+}
+
 /// One seat's session of the Dou Dizhu line protocol (`docs/ddz-line-protocol.md`): `join`
 /// first, `\n`-ended lines (a program may end its own with `\n` or `\r\n`), one game's
 /// [`SeatFeed`] at a time.
@@ -58,6 +68,14 @@ impl DdzLine {
 
     fn push(out: &mut Vec<String>, lines: &[ServerMessage]) {
         out.extend(lines.iter().map(ServerMessage::encode));
+    }
+}
+
+impl Default for DdzLine {
+    /// A session of one game (`game 1`) scored under competition rules: what a host that runs a
+    /// fresh process per table uses.
+    fn default() -> DdzLine {
+        DdzLine::new(1, Scoring::Competition)
     }
 }
 
@@ -159,6 +177,16 @@ mod tests {
         );
         line.farewell(&mut end);
         assert_eq!(end, [format!("end {} 2 -1 -1", seat.index()), "bye".into()]);
+    }
+
+    #[test]
+    fn a_result_needs_a_seat_and_three_scores() {
+        assert!(matches!(
+            DdzEnd::result(2, &[-1, -1, 2]),
+            Some(DdzEnd::Result { winner, scores: [-1, -1, 2] }) if winner.index() == 2
+        ));
+        assert!(DdzEnd::result(3, &[0, 0, 0]).is_none());
+        assert!(DdzEnd::result(0, &[1]).is_none());
     }
 
     #[test]

@@ -44,7 +44,6 @@ use arena_line::{CmdSpec, FaultKind, Launch, LineProtocol, Output, Program, Stde
 use arena_proto::convert::{DdzDecision, ddz_action};
 use arena_proto::v1;
 use arena_sandbox::Limits;
-use ddz::{Scoring, Seat};
 use ddz_line::{BotMessage, DdzEnd, DdzLine, DdzSeat};
 use tokio::sync::OwnedSemaphorePermit;
 use tokio::time::Instant;
@@ -124,7 +123,7 @@ pub(crate) async fn run(ctx: &Arc<Ctx>, mut io: SeatIo, spec: ProgramSpec) -> Re
             return Ok(());
         }
     };
-    let mut line = DdzLine::new(1, Scoring::Competition);
+    let mut line = DdzLine::default();
     let launch = Launch {
         sandbox: ctx.sandbox.clone(),
         limits,
@@ -298,9 +297,7 @@ fn end_of(outcome: Option<&v1::Outcome>) -> Option<DdzEnd<'static>> {
     let Some(v1::outcome::Game::Ddz(d)) = &o.game else {
         return None;
     };
-    let winner = u8::try_from(d.winner).ok().and_then(Seat::new)?;
-    let scores: [i64; 3] = o.scores.as_slice().try_into().ok()?;
-    Some(DdzEnd::Result { winner, scores })
+    DdzEnd::result(d.winner, &o.scores)
 }
 
 /// An answer line as the action it stands for.
@@ -399,7 +396,7 @@ mod tests {
             })),
         };
         let mut lines = Vec::new();
-        DdzLine::new(1, Scoring::Competition).end(&end_of(Some(&outcome)).unwrap(), &mut lines);
+        DdzLine::default().end(&end_of(Some(&outcome)).unwrap(), &mut lines);
         assert_eq!(lines, ["end 0 2 -1 -1"]);
         let short = v1::Outcome {
             scores: vec![1],
