@@ -228,12 +228,13 @@ async fn a_referee_whose_job_was_reclaimed_while_it_lives_does_not_overwrite_the
     )
     .await;
     assert!(
-        matches!(&store_a.events()[..], [Event::Took(c, _, t, 1)] if c == "ref-a" && t == "reclaimed"),
+        matches!(&store_a.events()[0], Event::Took(c, _, t, 1) if c == "ref-a" && t == "reclaimed"),
         "{:?}",
         store_a.events()
     );
 
-    // B only gets the job once A's lease has run out (A is alive, but its touches fail).
+    // B only gets the job once A's lease has run out (A is alive, but its touches fail; on a slow
+    // machine A may even take its own expired job again before B does).
     let (stop_b, b) = start(config("ref-b"), store_b.clone());
     until(
         "B to write and acknowledge",
@@ -248,8 +249,8 @@ async fn a_referee_whose_job_was_reclaimed_while_it_lives_does_not_overwrite_the
     .await;
     let b_events = store_b.events();
     assert!(
-        matches!(&b_events[0], Event::Took(c, _, t, 2) if c == "ref-b" && t == "reclaimed"),
-        "B took the job as its second delivery: {b_events:?}"
+        matches!(&b_events[0], Event::Took(c, _, t, d) if c == "ref-b" && t == "reclaimed" && *d >= 2),
+        "B took the job as a later delivery: {b_events:?}"
     );
     assert!(
         b_events.contains(&Event::Put("reclaimed".into(), true)),
@@ -260,7 +261,7 @@ async fn a_referee_whose_job_was_reclaimed_while_it_lives_does_not_overwrite_the
     assert_eq!(result_of(&*inner, "reclaimed").await.referee, "ref-b");
 
     // Let A write: the store keeps B's result and replay.
-    store_a.put_gate.add_permits(1);
+    store_a.put_gate.add_permits(16);
     until("A's write to return", Duration::from_secs(60), || {
         store_a.events().iter().any(|e| matches!(e, Event::Put(..)))
     })
