@@ -24,7 +24,14 @@ fn every_role_exits_cleanly_on_sigterm_mid_competition_and_loses_no_table() {
     let bot = format!("/usr/bin/python3 {}", common::simple_bot().display());
     let (_, err, ok) = arena(&[&["bots", "add", "pybot", "--program", &bot][..], &store].concat());
     assert!(ok, "{err}");
-    let mut cluster = Cluster::start(REDIS, &prefix, 1, &["--shutdown-grace-ms", "2000"]);
+    // Four tables at a time: the stop lands with most of the competition still to play, however
+    // fast or slow the machine.
+    let mut cluster = Cluster::start(
+        REDIS,
+        &prefix,
+        1,
+        &["--shutdown-grace-ms", "2000", "--max-tables", "4"],
+    );
     cluster.measure(200);
     let client = cluster.create(&[
         "--name",
