@@ -85,6 +85,13 @@ pub trait TableGame: Clone + Send + Sync + 'static {
     /// A decision in the rules engine's own terms (what in-process players answer).
     type Action: Clone + fmt::Debug + Send + Sync + 'static;
 
+    /// What one seat may see: its own cards and public information, nothing else. In-process
+    /// players decide from it alone ([`crate::LocalPlayer`]), so a built-in bot cannot look at
+    /// another seat's hand: the type does not hold it.
+    type View<'a>
+    where
+        Self: 'a;
+
     /// The game, as named on the wire.
     fn game(&self) -> v1::Game;
 
@@ -94,8 +101,19 @@ pub trait TableGame: Clone + Send + Sync + 'static {
     /// The policy when the job leaves it unspecified.
     fn default_policy(&self) -> Policy;
 
+    /// Appends the decisions the game waits for now to `out`, in seat order; none once the
+    /// game is over. The fast path calls it with a reused buffer.
+    fn pending_into(&self, out: &mut Vec<Pending>);
+
     /// The decisions the game waits for now, in seat order; empty once the game is over.
-    fn pending(&self) -> Vec<Pending>;
+    fn pending(&self) -> Vec<Pending> {
+        let mut out = Vec::new();
+        self.pending_into(&mut out);
+        out
+    }
+
+    /// What `seat` may see now, for an in-process player.
+    fn view(&self, seat: u32) -> Self::View<'_>;
 
     /// What `seat` may see now, as sent to a remote seat: its own cards and public information,
     /// nothing else.
