@@ -42,10 +42,10 @@ use std::process::Stdio;
 use std::sync::Arc;
 use std::time::Duration;
 
-use arena_proto::convert::{DdzDecision, ddz_action};
+use arena_games::ddz::convert::{DdzDecision, ddz_action};
+use arena_games::ddz::rules::{Scoring, Seat};
 use arena_proto::v1;
 use arena_sandbox::{Limits, Sandbox, StderrTail, describe_status, exited_unreaped, kill_group};
-use ddz::{Scoring, Seat};
 use ddz_line::feed::{self, SeatFeed};
 use ddz_line::lines::{LineSplitter, MAX_LINE_BYTES, Output};
 use ddz_line::{BotMessage, CmdSpec, ServerMessage, decode_bot_line};
@@ -56,9 +56,9 @@ use tokio::time::Instant;
 use tonic::Status;
 
 use crate::metrics::{BotKind, relayed};
-use crate::observation::DdzView;
 use crate::seat::{FromReferee, SeatIo, Waited, while_reading};
 use crate::server::Ctx;
+use arena_games::ddz::request::DdzView;
 
 /// Lines read ahead of the seat.
 const READ_AHEAD_LINES: usize = 256;
@@ -700,7 +700,7 @@ mod tests {
     fn answers_become_actions_and_the_end_line_needs_a_whole_outcome() {
         let a = action_of(&BotMessage::Play("33".parse().unwrap())).unwrap();
         assert_eq!(
-            arena_proto::convert::ddz_decision(&a),
+            arena_games::ddz::convert::ddz_decision(&a),
             Ok(DdzDecision::Play("33".parse().unwrap()))
         );
         assert!(action_of(&BotMessage::Join { name: None }).is_none());
