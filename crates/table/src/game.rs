@@ -137,6 +137,21 @@ pub trait TableGame: Clone + Send + Sync + 'static {
     /// and the table ends with an error.
     fn apply(&mut self, actions: &[(Pending, Self::Action)]) -> Result<(), String>;
 
+    /// Checks and applies one action per pending decision at once: the fast path's step, for
+    /// actions straight from in-process players. A refused action is the seat's and its fault,
+    /// and nothing is applied. The default [`TableGame::check`]s every action, then
+    /// [`TableGame::apply`]s them; a game whose rules engine checks while applying anyway
+    /// overrides it to check once.
+    fn check_and_apply(&mut self, actions: &[(Pending, Self::Action)]) -> Result<(), (u32, Fault)> {
+        for (p, a) in actions {
+            self.check(p, a).map_err(|f| (p.seat, f))?;
+        }
+        self.apply(actions).map_err(|e| {
+            let seat = actions.first().map_or(0, |(p, _)| p.seat);
+            (seat, Fault::illegal(e))
+        })
+    }
+
     /// How the game ended, once it is over.
     fn outcome(&self) -> Option<v1::Outcome>;
 

@@ -293,17 +293,15 @@ pub fn play_fast<G: TableGame>(
             let action = player.decide(&game.view(p.seat), p);
             scratch.actions.push((*p, action));
         }
-        if let Err(reason) = game.apply(&scratch.actions) {
-            // Which seat's action? Checked one by one only now, off the fast path.
-            let (seat, reason) = scratch
-                .actions
-                .iter()
-                .find_map(|(p, a)| game.check(p, a).err().map(|f| (p.seat, f.reason)))
-                .unwrap_or((scratch.pending[0].seat, reason));
+        if let Err((seat, fault)) = game.check_and_apply(&scratch.actions) {
             let bot = players
                 .get(seat as usize)
                 .map_or_else(|| "nobody".into(), |p| p.name());
-            return Err(Misplay { seat, bot, reason });
+            return Err(Misplay {
+                seat,
+                bot,
+                reason: fault.reason,
+            });
         }
     }
     for (i, p) in players.iter_mut().enumerate() {

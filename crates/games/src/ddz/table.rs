@@ -296,6 +296,23 @@ impl TableGame for DdzTable {
         Ok(())
     }
 
+    fn check_and_apply(&mut self, actions: &[(Pending, Action)]) -> Result<(), (u32, Fault)> {
+        // The rules engine checks every action as it applies it (and refuses it untouched), so
+        // the fast path checks once. Dou Dizhu decides one seat at a time.
+        for (p, a) in actions {
+            let seat = DdzTable::seat(p.seat).ok_or_else(|| {
+                (
+                    p.seat,
+                    Fault::illegal(format!("seat {} does not exist", p.seat)),
+                )
+            })?;
+            self.game
+                .apply_as(seat, *a)
+                .map_err(|e| (p.seat, Fault::illegal(illegal_reason(&e))))?;
+        }
+        Ok(())
+    }
+
     fn outcome(&self) -> Option<v1::Outcome> {
         self.game
             .outcome()
