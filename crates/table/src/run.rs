@@ -261,14 +261,16 @@ impl<G: TableGame> Default for Scratch<G> {
 }
 
 /// Plays `game` to the end with `players[seat]` in each seat, on the calling thread, with nothing
-/// but the rules: no time control, verdicts or replay (the fast path). Each player is started
+/// but the rules: no time control, verdicts or replay (the fast path). Players of one concrete
+/// type are called directly (no dynamic dispatch per decision); mixed players go in as
+/// `&mut dyn LocalPlayer<G>`. Each player is started
 /// with `seed`, asked from its seat's view only, and finished with its last view.
 ///
 /// A missing player or an action the rules refuse stops the game with a [`Misplay`]; `game` is
 /// then left where it stopped.
-pub fn play_fast<G: TableGame>(
+pub fn play_fast<G: TableGame, P: LocalPlayer<G>>(
     game: &mut G,
-    players: &mut [&mut dyn LocalPlayer<G>],
+    players: &mut [P],
     seed: u64,
     scratch: &mut Scratch<G>,
 ) -> Result<(), Misplay> {

@@ -40,6 +40,28 @@ pub trait LocalPlayer<G: TableGame> {
     fn finish(&mut self, _view: &G::View<'_>) {}
 }
 
+impl<G: TableGame, P: LocalPlayer<G> + ?Sized> LocalPlayer<G> for &mut P {
+    fn name(&self) -> String {
+        (**self).name()
+    }
+
+    fn is_heavy(&self) -> bool {
+        (**self).is_heavy()
+    }
+
+    fn start(&mut self, seat: u32, seed: u64) {
+        (**self).start(seat, seed)
+    }
+
+    fn decide(&mut self, view: &G::View<'_>, pending: &Pending) -> G::Action {
+        (**self).decide(view, pending)
+    }
+
+    fn finish(&mut self, view: &G::View<'_>) {
+        (**self).finish(view)
+    }
+}
+
 /// What a seat answered to one decision.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Answer<A> {

@@ -84,22 +84,10 @@ pub fn play_game(
 ) -> Result<Game, RunError> {
     let mut table = DdzTable::from_game(Game::new(config, deal, seed), Scoring::Competition);
     let moves = Cell::new(Some(&mut buffers.moves));
-    let [a, b, c] = bots;
-    let (mut a, mut b, mut c) = (
-        Seated {
-            bot: &mut **a,
-            moves: &moves,
-        },
-        Seated {
-            bot: &mut **b,
-            moves: &moves,
-        },
-        Seated {
-            bot: &mut **c,
-            moves: &moves,
-        },
-    );
-    let mut players: [&mut dyn LocalPlayer<DdzTable>; 3] = [&mut a, &mut b, &mut c];
+    let mut players = bots.each_mut().map(|bot| Seated {
+        bot: &mut **bot,
+        moves: &moves,
+    });
     play_fast(&mut table, &mut players, seed, &mut buffers.run)?;
     Ok(table.into_game())
 }
