@@ -9,6 +9,7 @@ pub mod io;
 pub mod levels;
 pub mod measure;
 pub mod panel;
+pub mod population;
 
 pub use find::{FindReport, FindSpec, find};
 

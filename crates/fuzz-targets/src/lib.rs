@@ -18,6 +18,7 @@ use arena_games::ddz::bots::parse_builtin;
 use arena_games::ddz::convert;
 use arena_games::ddz::{DdzSpec, DdzTable};
 use arena_games::{CheckedJob, GameKind};
+use arena_line::lines::{LineSplitter, Output, next_output};
 use arena_proto::v1;
 use arena_table::{Pending, SeatBot, TableGame};
 use ddz::{
@@ -26,7 +27,6 @@ use ddz::{
 };
 use ddz_line::ServerMessage;
 use ddz_line::codec::{BotMessage, is_ignored_bot_line};
-use ddz_line::lines::{LineSplitter, Output, next_output};
 use prost::Message;
 
 /// The CLI's `arena ddz legal` reading, compiled from the CLI's own source file (the CLI is a
@@ -733,11 +733,11 @@ pub fn bot_spec(data: &[u8]) {
             error_text(&e);
         }
     }
-    match ddz_line::CmdSpec::parse(&s) {
+    match arena_line::CmdSpec::parse(&s) {
         Ok(cmd) => {
             let line = cmd.to_string();
             assert_eq!(
-                ddz_line::CmdSpec::parse(&line).as_ref(),
+                arena_line::CmdSpec::parse(&line).as_ref(),
                 Ok(&cmd),
                 "{line:?}"
             );
