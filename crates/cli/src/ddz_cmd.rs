@@ -4,11 +4,12 @@ use std::io::{BufRead, BufWriter, Write};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
+use arena_games::ddz::eval::{self, BotFactory, Estimate, EvalConfig, SideStats};
+use arena_games::ddz::play::{self as runner, Buffers};
 use clap::{Args, Subcommand};
 use ddz::analysis::{optimal_decompose, seed_decompose_traced};
 use ddz::{Deal, DealConstraint, GameConfig, MoveList, RuleSet, Scoring, Seat};
-use ddz_bots::eval::{self, BotFactory, Estimate, EvalConfig, SideStats};
-use ddz_bots::{Bot, BotSpec, LadderBot, runner};
+use ddz_bots::{Bot, BotSpec, LadderBot};
 use ddz_line::{CmdBot, CmdBotConfig};
 use std::sync::atomic::AtomicU64;
 
@@ -524,7 +525,7 @@ fn selfplay(a: SelfplayArgs) -> Result<()> {
     let mut b2 = make_bot(&a.bot)?;
     let mut bots: [&mut dyn Bot; 3] = [&mut *b0, &mut *b1, &mut *b2];
     let config = GameConfig::competition();
-    let mut moves = MoveList::new();
+    let mut moves = Buffers::new();
     let mut landlord_wins = 0u64;
     let mut score_sum = 0i64;
     let mut score_sq = 0f64;

@@ -4,8 +4,9 @@
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use ddz::{Deal, GameConfig, MoveList, RuleSet, Scoring};
-use ddz_bots::{Bot, BotSpec, runner};
+use arena_games::ddz::play::{self as runner, Buffers};
+use ddz::{Deal, GameConfig, RuleSet, Scoring};
+use ddz_bots::{Bot, BotSpec};
 
 use crate::format::{Format, Plan};
 
@@ -135,7 +136,7 @@ pub fn play_plan(
                     let mut landlords: Vec<Option<Box<dyn Bot>>> =
                         (0..tables.landlords.len()).map(|_| None).collect();
                     let (mut down, mut up) = (build(&tables.down)?, build(&tables.up)?);
-                    let mut moves = MoveList::new();
+                    let mut moves = Buffers::new();
                     let mut out = Vec::new();
                     for (t, id, deal) in jobs.iter().skip(w).step_by(threads) {
                         let l = match &mut landlords[*t] {

@@ -1,15 +1,14 @@
-//! Built-in Dou Dizhu bots and the in-process runner that plays them against each other.
+//! Built-in Dou Dizhu bots. They are played by the platform's one runner (`arena-table`), through
+//! the Dou Dizhu adapter of `arena-games`.
 //!
 //! Every bot implements [`Bot`]: it decides bids, doubles and plays from a seat's
 //! [`Observation`] alone, so it never sees hidden cards. Bots are deterministic given the seed
 //! passed to [`Bot::new_game`].
 
-pub mod eval;
 mod ladder;
 pub mod policy;
 mod random;
 mod rule;
-pub mod runner;
 mod search;
 mod spec;
 

@@ -7,8 +7,9 @@
 
 use std::process::ExitCode;
 
-use ddz::{Deal, GameConfig, MoveList, Seat};
-use ddz_bots::{Bot, RandomBot, runner};
+use arena_games::ddz::play::{self as runner, Buffers};
+use ddz::{Deal, GameConfig, Seat};
+use ddz_bots::{Bot, RandomBot};
 use ddz_line::{CmdBot, CmdBotConfig};
 
 fn main() -> ExitCode {
@@ -50,7 +51,7 @@ fn main() -> ExitCode {
         1 => [a, &mut program, b],
         _ => [a, b, &mut program],
     };
-    let mut moves = MoveList::new();
+    let mut moves = Buffers::new();
     let game = runner::play_game(
         GameConfig::competition(),
         Deal::generate(seed, 0),

@@ -15,15 +15,16 @@
 //!   fault, and automatic play after one.
 //!
 //! ```no_run
-//! use ddz::{Deal, GameConfig, MoveList};
-//! use ddz_bots::{Bot, RandomBot, runner};
+//! use arena_games::ddz::play::{Buffers, play_game};
+//! use ddz::{Deal, GameConfig};
+//! use ddz_bots::{Bot, RandomBot};
 //! use ddz_line::{CmdBot, CmdBotConfig};
 //!
 //! let mut program = CmdBot::from_spec("cmd:python3 examples/ddz-python/simple_bot.py",
 //!     CmdBotConfig::default()).unwrap();
 //! let (mut a, mut b) = (RandomBot::new(1), RandomBot::new(2));
-//! let mut moves = MoveList::new();
-//! let game = runner::play_game(GameConfig::competition(), Deal::generate(7, 0), 7,
+//! let mut moves = Buffers::new();
+//! let game = play_game(GameConfig::competition(), Deal::generate(7, 0), 7,
 //!     &mut [&mut program, &mut a, &mut b], &mut moves).unwrap();
 //! println!("{:?} {:?}", game.outcome(), program.take_verdicts());
 //! ```

@@ -6,9 +6,10 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
+use arena_games::ddz::play::{self as runner, Buffers};
 use arena_store::{DealRecord, DealSource, Panel, Store, StoreError};
-use ddz::{Deal, DealConstraint, GameConfig, MoveList, RuleSet, Seat};
-use ddz_bots::{Bot, runner};
+use ddz::{Deal, DealConstraint, GameConfig, RuleSet, Seat};
+use ddz_bots::Bot;
 
 use crate::levels::{distance, gdi, level_of, score_levels};
 use crate::panel::{PanelError, check_builtin};
@@ -49,7 +50,7 @@ pub struct PanelBots {
     landlords: Vec<Box<dyn Bot>>,
     down: Box<dyn Bot>,
     up: Box<dyn Bot>,
-    moves: MoveList,
+    moves: Buffers,
     config: GameConfig,
 }
 
@@ -92,7 +93,7 @@ impl PanelBots {
                 .collect::<Result<_, _>>()?,
             down: build(&panel.down)?,
             up: build(&panel.up)?,
-            moves: MoveList::new(),
+            moves: Buffers::new(),
             config: GameConfig {
                 rules,
                 ..GameConfig::fixed_landlord()

@@ -10,7 +10,7 @@
 
 use std::path::{Path, PathBuf};
 
-use arena_proto::convert::{self, DdzDecision};
+use arena_games::ddz::convert::{self, DdzDecision};
 use arena_proto::v1;
 use arena_store::{BotKind, BotRecord, DealRecord, DealSource};
 use ddz::{Action, CardSet, Deal, DealConstraint, Game, GameConfig, MoveList, Phase, Scoring};

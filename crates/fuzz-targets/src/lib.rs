@@ -14,12 +14,13 @@
 
 use std::borrow::Cow;
 
+use arena_games::ddz::bots::parse_builtin;
+use arena_games::ddz::convert;
+use arena_games::ddz::{DdzSpec, DdzTable};
+use arena_games::{CheckedJob, GameKind};
 use arena_line::lines::{LineSplitter, Output, next_output};
-use arena_proto::convert;
 use arena_proto::v1;
-use arena_table::ddz::DdzTable;
-use arena_table::job::{DdzSpec, SeatBot, Setup};
-use arena_table::{Pending, TableGame};
+use arena_table::{Pending, SeatBot, TableGame};
 use ddz::{
     Action, Bidding, CardSet, Deal, Game, GameConfig, Kind, MAX_PLAY_CARDS, Move, MoveList, Phase,
     RuleSet, Scoring, Seat,
@@ -539,7 +540,7 @@ pub fn bot_request(data: &[u8]) {
     let Ok(req) = v1::DecisionRequest::decode(data) else {
         return;
     };
-    let view = match arena_bot_host::observation::DdzView::from_request(&req) {
+    let view = match arena_games::ddz::request::DdzView::from_request(&req) {
         Ok(v) => v,
         Err(e) => {
             error_text(&e);
@@ -616,7 +617,7 @@ pub fn store_records(data: &[u8]) {
 }
 
 /// A job stream entry as a referee reads it (`queue::decode`, the first byte giving the length
-/// of the table id it was queued under), then checked (`arena_table::validate`) and set up: a
+/// of the table id it was queued under), then checked (`arena_games::validate`) and set up: a
 /// table job read is the one its id names; a valid job has three seats whose names read back to
 /// the same bots and a game that waits for a decision; a GDI batch (`gdi::read_batch`) is of a
 /// bounded size with a bounded panel and a stable panel id; errors name a field.
@@ -630,8 +631,8 @@ pub fn job_payload(data: &[u8]) {
     match arena_referee::queue::decode(&table_id, payload) {
         arena_referee::queue::Queued::Table(job) => {
             assert_eq!(job.table_id, table_id);
-            let spec = match arena_table::validate(&job) {
-                Ok(s) => s,
+            let spec = match arena_games::validate(&job) {
+                Ok(CheckedJob::Ddz(s)) => s,
                 Err(e) => {
                     assert!(e.field.starts_with("job."), "{e}");
                     error_text(&e);
@@ -641,9 +642,13 @@ pub fn job_payload(data: &[u8]) {
             assert_eq!(spec.seats.len(), 3);
             assert!(spec.time.hard_cap_ms >= spec.time.decision_ms);
             for seat in &spec.seats {
-                assert_eq!(SeatBot::parse(&seat.name()).as_ref(), Ok(seat));
+                assert_eq!(
+                    SeatBot::parse(&seat.name(), parse_builtin).as_ref(),
+                    Ok(seat)
+                );
             }
-            let Setup::Ddz(d) = spec.setup;
+            assert_eq!(GameKind::from_wire(job.game), Ok(GameKind::DouDizhu));
+            let d = spec.setup;
             assert_eq!(d.deal.to_string().parse::<Deal>(), Ok(d.deal));
             let table = DdzTable::new(&d, spec.seed);
             assert_eq!(
@@ -719,8 +724,11 @@ pub fn bot_spec(data: &[u8]) {
             error_text(&e);
         }
     }
-    match SeatBot::parse(&s) {
-        Ok(seat) => assert_eq!(SeatBot::parse(&seat.name()).as_ref(), Ok(&seat)),
+    match SeatBot::parse(&s, parse_builtin) {
+        Ok(seat) => assert_eq!(
+            SeatBot::parse(&seat.name(), parse_builtin).as_ref(),
+            Ok(&seat)
+        ),
         Err(e) => {
             error_text(&e);
         }

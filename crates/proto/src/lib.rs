@@ -1,5 +1,6 @@
-//! arena's gRPC protocol, package `arena.v1` (the `.proto` files live in `proto/arena/v1/`), and
-//! conversions between its Dou Dizhu messages and the rules engine's types.
+//! arena's gRPC protocol, package `arena.v1` (the `.proto` files live in `proto/arena/v1/`):
+//! generated code, the reflection service and game-neutral [`text`] helpers. Conversions between
+//! a game's messages and its rules engine live with the game, in crate `arena-games`.
 
 #![allow(missing_docs)] // Generated code; every message and field is documented in the .proto files.
 
@@ -25,8 +26,6 @@ pub fn reflection_service() -> Result<
         .register_encoded_file_descriptor_set(tonic_health::pb::FILE_DESCRIPTOR_SET)
         .build_v1()
 }
-
-pub mod convert;
 
 pub mod text {
     //! Untrusted text in messages: what a bot wrote, quoted in a verdict or a notice, is cut to

@@ -2,10 +2,10 @@
 
 use std::sync::atomic::AtomicU64;
 
+use arena_games::ddz::eval::{BotFactory, EvalConfig, play_match};
 use arena_ratings::{Ratings, key};
 use ddz::{DealConstraint, RuleSet, Scoring};
 use ddz_bots::BotSpec;
-use ddz_bots::eval::{BotFactory, EvalConfig, play_match};
 
 fn factory(name: &str) -> Box<BotFactory<'static>> {
     let spec: BotSpec = name.parse().unwrap();

@@ -79,6 +79,13 @@ pub trait TableGame: Clone + Send + Sync + 'static {
     /// A decision in the rules engine's own terms (what in-process players answer).
     type Action: Clone + fmt::Debug + Send + Sync + 'static;
 
+    /// What one seat may see: its own cards and public information, nothing else. In-process
+    /// players decide from it alone ([`crate::LocalPlayer`]), so a built-in bot cannot look at
+    /// another seat's hand: the type does not hold it.
+    type View<'a>
+    where
+        Self: 'a;
+
     /// The game, as named on the wire.
     fn game(&self) -> v1::Game;
 
@@ -88,8 +95,19 @@ pub trait TableGame: Clone + Send + Sync + 'static {
     /// The policy when the job leaves it unspecified.
     fn default_policy(&self) -> Policy;
 
+    /// Appends the decisions the game waits for now to `out`, in seat order; none once the
+    /// game is over. The fast path calls it with a reused buffer.
+    fn pending_into(&self, out: &mut Vec<Pending>);
+
     /// The decisions the game waits for now, in seat order; empty once the game is over.
-    fn pending(&self) -> Vec<Pending>;
+    fn pending(&self) -> Vec<Pending> {
+        let mut out = Vec::new();
+        self.pending_into(&mut out);
+        out
+    }
+
+    /// What `seat` may see now, for an in-process player.
+    fn view(&self, seat: u32) -> Self::View<'_>;
 
     /// What `seat` may see now, as sent to a remote seat: its own cards and public information,
     /// nothing else.
@@ -112,6 +130,21 @@ pub trait TableGame: Clone + Send + Sync + 'static {
     /// An error means the game and the checks disagree (a bug); the state is then unspecified
     /// and the table ends with an error.
     fn apply(&mut self, actions: &[(Pending, Self::Action)]) -> Result<(), String>;
+
+    /// Checks and applies one action per pending decision at once: the fast path's step, for
+    /// actions straight from in-process players. A refused action is the seat's and its fault,
+    /// and nothing is applied. The default [`TableGame::check`]s every action, then
+    /// [`TableGame::apply`]s them; a game whose rules engine checks while applying anyway
+    /// overrides it to check once.
+    fn check_and_apply(&mut self, actions: &[(Pending, Self::Action)]) -> Result<(), (u32, Fault)> {
+        for (p, a) in actions {
+            self.check(p, a).map_err(|f| (p.seat, f))?;
+        }
+        self.apply(actions).map_err(|e| {
+            let seat = actions.first().map_or(0, |(p, _)| p.seat);
+            (seat, Fault::illegal(e))
+        })
+    }
 
     /// How the game ended, once it is over.
     fn outcome(&self) -> Option<v1::Outcome>;

@@ -3,16 +3,20 @@
 //! time penalties and verdicts, and produces the table's [`v1::TableResult`] and
 //! [`v1::Replay`].
 //!
-//! - [`game`]: the [`TableGame`] abstraction (state, per-seat observation, pending decisions —
-//!   several seats at once where a game needs it —, validation, automatic action, outcome,
-//!   public history); [`mod@ddz`] implements it for Dou Dizhu on [`::ddz::Game`].
-//! - [`seat`]: in-process players ([`LocalPlayer`], the fast path for built-in bots) and the
+//! The crate knows no game: each game implements [`TableGame`] in crate `arena-games`, which
+//! also reads a job's game-specific set-up and dispatches a job to its game.
+//!
+//! - [`game`]: the [`TableGame`] abstraction (state, per-seat view and observation, pending
+//!   decisions — several seats at once where a game needs it —, validation, automatic action,
+//!   outcome, public history).
+//! - [`seat`]: in-process players ([`LocalPlayer`], deciding from their seat's view) and the
 //!   replies seats give; [`remote`]: seats on a `SeatHost.Seat` stream to bot-host.
 //! - [`time`]: time control and penalty rounding; [`table`]: the I/O-free table core with the
-//!   verdict policy, replay and result; [`run`]: the drivers and [`run_table`].
-//! - [`job`]: checking a [`v1::TableJob`], every error naming its field.
+//!   verdict policy, replay and result; [`run`]: the one runner — [`run::play_fast`] (rules
+//!   only), [`run::play_local`] and [`run::play_async`] (refereed), [`run::run_game`].
+//! - [`job`]: checking the game-neutral fields of a [`v1::TableJob`], every error naming its
+//!   field.
 
-pub mod ddz;
 pub mod game;
 pub mod job;
 pub mod remote;
@@ -23,9 +27,9 @@ pub mod time;
 
 pub use arena_proto::v1;
 pub use game::{Fault, Pending, Policy, TableGame};
-pub use job::{JobError, SeatBot, TableSpec, validate};
+pub use job::{JobError, SeatBot, TableSpec};
 pub use remote::{BotHosts, RemoteSeat, SeatDialer};
-pub use run::{RunOptions, SeatPlan, TableSetup, run_table};
+pub use run::{Misplay, Player, RunOptions, Scratch, SeatPlan, TableSetup, play_fast, run_game};
 pub use seat::{Answer, LocalPlayer, Reply};
 pub use table::{Request, Table, error_result};
 pub use time::TimeRules;

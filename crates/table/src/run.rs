@@ -1,6 +1,11 @@
-//! Running tables: a synchronous driver for tables of in-process players (the fast path: no
-//! async, no encoding) and an async driver for tables with remote seats, which asks every
-//! pending seat concurrently, each with the hard cap as its deadline.
+//! Running tables, one runner for every caller:
+//!
+//! - [`play_fast`]: in-process players, nothing but the rules (no time control, no verdicts, no
+//!   replay, no allocation per decision): self-play, matches, panels and difficulty measurement;
+//! - [`play_local`]: in-process players refereed as a table (time control, verdicts, replay), on
+//!   one thread: a referee's all-built-in tables;
+//! - [`play_async`]: tables with remote seats, asking every pending seat concurrently, each with
+//!   the hard cap as its deadline; [`run_game`] picks between the last two.
 
 use std::future::Future;
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -12,9 +17,7 @@ use std::time::{Duration, Instant};
 use arena_proto::v1;
 use tracing::Instrument;
 
-use crate::ddz::{DdzBot, DdzTable};
 use crate::game::{Fault, Pending, Policy, TableGame};
-use crate::job::{JobError, SeatBot, Setup, TableSpec, validate};
 use crate::remote::{RemoteSeat, SeatDialer, SeatFailure};
 use crate::seat::{Answer, LocalPlayer, Reply, panic_message};
 use crate::table::{Table, error_result};
@@ -64,10 +67,13 @@ pub struct TableSetup {
 /// The release recorded for the referee's in-process built-in bots.
 pub const BUILTIN_RELEASE: &str = "builtin";
 
+/// An in-process player the referee's drivers can move to a blocking thread.
+pub type Player<G> = Box<dyn LocalPlayer<G> + Send>;
+
 /// Who sits in a seat, ready to play.
 pub enum SeatPlan<G: TableGame> {
     /// An in-process player.
-    Local(Box<dyn LocalPlayer<G>>),
+    Local(Player<G>),
     /// A bot reached through bot-host, by registered name.
     Remote(String),
 }
@@ -81,67 +87,6 @@ pub enum Played {
     /// [`RunOptions::reconnect_grace`]: nothing is recorded, and the table is to be played again
     /// from its seed (no bot is blamed).
     Interrupted(String),
-}
-
-/// Checks `job` and plays it: built-in bots in-process, other seats through `dialer`. A job that
-/// fails its checks is an error naming the field; everything that goes wrong while playing
-/// (seats failing, a built-in bot panicking) ends up in the result, and a table the platform
-/// interrupted gets a result whose `error` says so.
-pub async fn run_table(
-    job: &v1::TableJob,
-    opts: &RunOptions,
-    dialer: &dyn SeatDialer,
-) -> Result<(v1::TableResult, v1::Replay), JobError> {
-    let spec = validate(job)?;
-    let span =
-        tracing::info_span!("table", table_id = %spec.table_id, game = job.game().as_str_name());
-    // A job submitted inside a trace (a matchmaker creating a competition) carries it along.
-    if let Some(tp) = job.labels.get("traceparent") {
-        arena_telemetry::set_parent_from_traceparent(&span, tp);
-    }
-    Ok(
-        match run_spec(job, &spec, opts, dialer).instrument(span).await {
-            Played::Finished(result, replay) => (*result, *replay),
-            Played::Interrupted(why) => error_result(
-                &spec.table_id,
-                Some(job),
-                &opts.referee,
-                format!("interrupted by the platform, not played to the end: {why}"),
-            ),
-        },
-    )
-}
-
-/// Plays a job already checked into `spec`.
-pub async fn run_spec(
-    job: &v1::TableJob,
-    spec: &TableSpec,
-    opts: &RunOptions,
-    dialer: &dyn SeatDialer,
-) -> Played {
-    let setup = TableSetup {
-        table_id: spec.table_id.clone(),
-        seed: spec.seed,
-        time: spec.time,
-        policy: spec.policy,
-    };
-    match spec.setup {
-        Setup::Ddz(d) => {
-            let game = DdzTable::new(&d, spec.seed);
-            let seats: Vec<SeatPlan<DdzTable>> = spec
-                .seats
-                .iter()
-                .map(|s| match s {
-                    SeatBot::Builtin(b) => match DdzBot::new(b) {
-                        Some(bot) => SeatPlan::Local(Box::new(bot)),
-                        None => SeatPlan::Remote(b.to_string()),
-                    },
-                    SeatBot::Remote(name) => SeatPlan::Remote(name.clone()),
-                })
-                .collect();
-            run_game(job, game, seats, &setup, opts, dialer).await
-        }
-    }
 }
 
 /// Plays `game` with `seats`: on a blocking thread without any async work when every seat is
@@ -212,12 +157,12 @@ impl Drop for CancelOnDrop {
 
 /// Calls an in-process player, turning a panic into a crash fault.
 fn call_local<G: TableGame>(
-    player: &mut dyn LocalPlayer<G>,
+    player: &mut (dyn LocalPlayer<G> + Send),
     game: &G,
     p: &Pending,
 ) -> Reply<G::Action> {
     let start = Instant::now();
-    let answer = match catch_unwind(AssertUnwindSafe(|| player.decide(game, p))) {
+    let answer = match catch_unwind(AssertUnwindSafe(|| player.decide(&game.view(p.seat), p))) {
         Ok(a) => Answer::Action(a),
         Err(payload) => Answer::Fault(Fault::new(
             v1::VerdictKind::Crashed,
@@ -235,12 +180,12 @@ fn call_local<G: TableGame>(
 /// back after the hard cap is a timeout.
 pub fn play_local<G: TableGame>(
     game: G,
-    mut players: Vec<Box<dyn LocalPlayer<G>>>,
+    mut players: Vec<Player<G>>,
     setup: &TableSetup,
     cancel: &AtomicBool,
 ) -> Option<Table<G>> {
     for (i, p) in players.iter_mut().enumerate() {
-        p.start(&game, i as u32, setup.seed);
+        p.start(i as u32, setup.seed);
     }
     let mut table = Table::new(game, setup.time, setup.policy);
     for i in 0..players.len() {
@@ -275,15 +220,102 @@ pub fn play_local<G: TableGame>(
         table.settle(replies);
     }
     for (i, p) in players.iter_mut().enumerate() {
-        p.finish(table.game(), i as u32);
+        p.finish(&table.game().view(i as u32));
     }
     Some(table)
+}
+
+/// An in-process player answered with an action the rules refuse. Built-in bots never do; bots
+/// wrapping programs turn their program's faults into verdicts and legal fallbacks first.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("bot {bot} in seat {seat} made an illegal action: {reason}")]
+pub struct Misplay {
+    /// The seat.
+    pub seat: u32,
+    /// The bot's name.
+    pub bot: String,
+    /// Why the rules refused the action.
+    pub reason: String,
+}
+
+/// The buffers [`play_fast`] reuses from game to game, so no decision allocates.
+pub struct Scratch<G: TableGame> {
+    pending: Vec<Pending>,
+    actions: Vec<(Pending, G::Action)>,
+}
+
+impl<G: TableGame> Scratch<G> {
+    /// Empty buffers (they grow to the largest round once).
+    pub fn new() -> Scratch<G> {
+        Scratch {
+            pending: Vec::new(),
+            actions: Vec::new(),
+        }
+    }
+}
+
+impl<G: TableGame> Default for Scratch<G> {
+    fn default() -> Self {
+        Scratch::new()
+    }
+}
+
+/// Plays `game` to the end with `players[seat]` in each seat, on the calling thread, with nothing
+/// but the rules: no time control, verdicts or replay (the fast path). Players of one concrete
+/// type are called directly (no dynamic dispatch per decision); mixed players go in as
+/// `&mut dyn LocalPlayer<G>`. Each player is started
+/// with `seed`, asked from its seat's view only, and finished with its last view.
+///
+/// A missing player or an action the rules refuse stops the game with a [`Misplay`]; `game` is
+/// then left where it stopped.
+pub fn play_fast<G: TableGame, P: LocalPlayer<G>>(
+    game: &mut G,
+    players: &mut [P],
+    seed: u64,
+    scratch: &mut Scratch<G>,
+) -> Result<(), Misplay> {
+    for (i, p) in players.iter_mut().enumerate() {
+        p.start(i as u32, seed);
+    }
+    loop {
+        scratch.pending.clear();
+        game.pending_into(&mut scratch.pending);
+        if scratch.pending.is_empty() {
+            break;
+        }
+        scratch.actions.clear();
+        for p in &scratch.pending {
+            let Some(player) = players.get_mut(p.seat as usize) else {
+                return Err(Misplay {
+                    seat: p.seat,
+                    bot: "nobody".into(),
+                    reason: "no player in this seat".into(),
+                });
+            };
+            let action = player.decide(&game.view(p.seat), p);
+            scratch.actions.push((*p, action));
+        }
+        if let Err((seat, fault)) = game.check_and_apply(&scratch.actions) {
+            let bot = players
+                .get(seat as usize)
+                .map_or_else(|| "nobody".into(), |p| p.name());
+            return Err(Misplay {
+                seat,
+                bot,
+                reason: fault.reason,
+            });
+        }
+    }
+    for (i, p) in players.iter_mut().enumerate() {
+        p.finish(&game.view(i as u32));
+    }
+    Ok(())
 }
 
 /// A seat in the async driver.
 enum Handle<G: TableGame> {
     /// An in-process player; `None` once lost (a heavy player given up on at the hard cap).
-    Local(Option<Box<dyn LocalPlayer<G>>>),
+    Local(Option<Player<G>>),
     /// An open stream to bot-host, and how to open it again.
     Remote(Box<RemoteSeat>, v1::SeatOpen),
     /// A seat that could not be opened: its first decision gets this fault.
@@ -424,7 +456,7 @@ pub async fn play_async<G: TableGame>(
     }
     for (i, h) in handles.iter_mut().enumerate() {
         if let Handle::Local(Some(p)) = h {
-            p.start(&game, i as u32, setup.seed);
+            p.start(i as u32, setup.seed);
         }
     }
     let mut table = Table::new(game, setup.time, setup.policy);
@@ -506,7 +538,7 @@ pub async fn play_async<G: TableGame>(
     };
     for (i, h) in handles.iter_mut().enumerate() {
         if let Handle::Local(Some(p)) = h {
-            p.finish(table.game(), i as u32);
+            p.finish(&table.game().view(i as u32));
         }
     }
     close_remote(handles, Some(close), opts).await;
@@ -535,7 +567,7 @@ async fn close_remote<G: TableGame>(
 /// Asks an in-process player in the async driver: inline for light players, on a blocking
 /// thread (given up on at the hard cap) for heavy ones.
 async fn ask_local<G: TableGame>(
-    slot: &mut Option<Box<dyn LocalPlayer<G>>>,
+    slot: &mut Option<Player<G>>,
     game: &G,
     p: Pending,
     hard_cap: Duration,

@@ -14,10 +14,13 @@ use crate::game::{Fault, Pending, TableGame};
 
 /// An in-process player of game `G`.
 ///
-/// It is handed the whole game state because it runs inside the referee, but it must decide from
-/// the deciding seat's observation alone (the Dou Dizhu adapter passes the built-in bots only
-/// [`ddz::Game::observation`]).
-pub trait LocalPlayer<G: TableGame>: Send + 'static {
+/// It decides from its seat's [`TableGame::View`] alone: the drivers never hand it the game
+/// state, so what a built-in bot can see is fixed by the view's type, not by convention.
+///
+/// The trait asks for neither `Send` nor `'static`, so the fast path can seat borrowed bots; the
+/// referee's drivers, which may move a player to another thread, take `Box<dyn LocalPlayer<G> +
+/// Send>`.
+pub trait LocalPlayer<G: TableGame> {
     /// The bot's name.
     fn name(&self) -> String;
 
@@ -27,14 +30,36 @@ pub trait LocalPlayer<G: TableGame>: Send + 'static {
         false
     }
 
-    /// Called once before the game with the table's seed.
-    fn start(&mut self, game: &G, seat: u32, seed: u64);
+    /// Called once before the game with the player's seat and the table's seed.
+    fn start(&mut self, seat: u32, seed: u64);
 
-    /// The action for `pending` (a decision of this player's seat).
-    fn decide(&mut self, game: &G, pending: &Pending) -> G::Action;
+    /// The action for `pending` (a decision of this player's seat), from the seat's view.
+    fn decide(&mut self, view: &G::View<'_>, pending: &Pending) -> G::Action;
 
-    /// Called once when the game is over (also after a forfeit).
-    fn finish(&mut self, _game: &G, _seat: u32) {}
+    /// Called once when the game is over (also after a forfeit), with the seat's last view.
+    fn finish(&mut self, _view: &G::View<'_>) {}
+}
+
+impl<G: TableGame, P: LocalPlayer<G> + ?Sized> LocalPlayer<G> for &mut P {
+    fn name(&self) -> String {
+        (**self).name()
+    }
+
+    fn is_heavy(&self) -> bool {
+        (**self).is_heavy()
+    }
+
+    fn start(&mut self, seat: u32, seed: u64) {
+        (**self).start(seat, seed)
+    }
+
+    fn decide(&mut self, view: &G::View<'_>, pending: &Pending) -> G::Action {
+        (**self).decide(view, pending)
+    }
+
+    fn finish(&mut self, view: &G::View<'_>) {
+        (**self).finish(view)
+    }
 }
 
 /// What a seat answered to one decision.

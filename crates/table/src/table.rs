@@ -419,6 +419,8 @@ mod tests {
 
     impl TableGame for Picks {
         type Action = u32;
+        /// Rounds left and the seat's own sum: not the others'.
+        type View<'a> = (u32, i64);
         fn game(&self) -> v1::Game {
             v1::Game::Mahjong
         }
@@ -428,16 +430,17 @@ mod tests {
         fn default_policy(&self) -> Policy {
             Policy::PlayOn
         }
-        fn pending(&self) -> Vec<Pending> {
+        fn pending_into(&self, out: &mut Vec<Pending>) {
             if self.rounds == 0 {
-                return Vec::new();
+                return;
             }
-            (0..3)
-                .map(|seat| Pending {
-                    seat,
-                    kind: v1::DecisionKind::Claim,
-                })
-                .collect()
+            out.extend((0..3).map(|seat| Pending {
+                seat,
+                kind: v1::DecisionKind::Claim,
+            }))
+        }
+        fn view(&self, seat: u32) -> (u32, i64) {
+            (self.rounds, self.sums[seat as usize % 3])
         }
         fn observation(&self, _seat: u32) -> v1::Observation {
             v1::Observation::default()
@@ -513,6 +516,73 @@ mod tests {
             time,
             Some(policy),
         )
+    }
+
+    /// Picks `seat % 3`, or 9 (above what the rules allow) when `cheat`; records its views.
+    struct Picker {
+        cheat: bool,
+        seen: Vec<(u32, i64)>,
+        started: Option<(u32, u64)>,
+        last: Option<(u32, i64)>,
+    }
+
+    impl crate::LocalPlayer<Picks> for Picker {
+        fn name(&self) -> String {
+            "picker".into()
+        }
+        fn start(&mut self, seat: u32, seed: u64) {
+            self.started = Some((seat, seed));
+        }
+        fn decide(&mut self, view: &(u32, i64), p: &Pending) -> u32 {
+            self.seen.push(*view);
+            if self.cheat { 9 } else { p.seat % 3 }
+        }
+        fn finish(&mut self, view: &(u32, i64)) {
+            self.last = Some(*view);
+        }
+    }
+
+    fn picker(cheat: bool) -> Picker {
+        Picker {
+            cheat,
+            seen: Vec::new(),
+            started: None,
+            last: None,
+        }
+    }
+
+    #[test]
+    fn the_fast_path_plays_simultaneous_rounds_from_each_seats_view() {
+        let mut game = Picks {
+            rounds: 3,
+            sums: [0; 3],
+            history: Vec::new(),
+        };
+        let (mut a, mut b, mut c) = (picker(false), picker(false), picker(false));
+        let mut scratch = crate::Scratch::new();
+        {
+            let mut players: [&mut dyn crate::LocalPlayer<Picks>; 3] = [&mut a, &mut b, &mut c];
+            crate::play_fast(&mut game, &mut players, 42, &mut scratch).unwrap();
+        }
+        assert_eq!(game.sums, [0, 3, 6]);
+        assert_eq!(game.outcome().unwrap().scores, vec![0, 3, 6]);
+        assert_eq!(c.started, Some((2, 42)));
+        // Seat 2 saw its own sum grow by 2 a round, never the other seats' sums.
+        assert_eq!(c.seen, vec![(3, 0), (2, 2), (1, 4)]);
+        assert_eq!(c.last, Some((0, 6)));
+        assert_eq!(b.last, Some((0, 3)));
+
+        // A refused action names the seat that made it, even in a round of three.
+        let mut game = Picks {
+            rounds: 3,
+            sums: [0; 3],
+            history: Vec::new(),
+        };
+        let (mut a, mut b, mut c) = (picker(false), picker(true), picker(false));
+        let mut players: [&mut dyn crate::LocalPlayer<Picks>; 3] = [&mut a, &mut b, &mut c];
+        let e = crate::play_fast(&mut game, &mut players, 1, &mut scratch).unwrap_err();
+        assert_eq!((e.seat, e.bot.as_str()), (1, "picker"));
+        assert!(e.reason.contains("pick 9 is above 2"), "{e}");
     }
 
     #[test]
@@ -633,6 +703,7 @@ mod tests {
         struct Broken;
         impl TableGame for Broken {
             type Action = ();
+            type View<'a> = ();
             fn game(&self) -> v1::Game {
                 v1::Game::Unspecified
             }
@@ -642,12 +713,13 @@ mod tests {
             fn default_policy(&self) -> Policy {
                 Policy::Forfeit
             }
-            fn pending(&self) -> Vec<Pending> {
-                vec![Pending {
+            fn pending_into(&self, out: &mut Vec<Pending>) {
+                out.push(Pending {
                     seat: 5,
                     kind: v1::DecisionKind::Play,
-                }]
+                })
             }
+            fn view(&self, _: u32) {}
             fn observation(&self, _: u32) -> v1::Observation {
                 v1::Observation::default()
             }

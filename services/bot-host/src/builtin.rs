@@ -1,34 +1,31 @@
-//! Built-in bots (`random`, `seed`, `expert`, `search:…`, `ladder:K/N`) hosted in bot-host, so
-//! that the remote path can be measured with the same bots the referee runs in-process.
+//! Built-in bots of every game (for Dou Dizhu `random`, `seed`, `expert`, `search:…`,
+//! `ladder:K/N`) hosted in bot-host, so that the remote path can be measured with the same bots
+//! the referee runs in-process.
 //!
-//! Each request is read back into a [`ddz::Observation`] (see [`crate::observation`]) and the
-//! bot decides on a blocking thread, so a slow search never stalls the runtime. The bot is the
+//! Each request goes to the game's [`arena_games::RequestBot`], which reads it back into the rules engine's
+//! view of the seat and decides on a blocking thread, so a slow search never stalls the runtime. The bot is the
 //! same object for the whole table, seeded from the table id and seat, so a seat replays the
 //! same way for the same requests.
 
 use std::collections::VecDeque;
 use std::sync::Arc;
 
-use arena_proto::convert::{DdzDecision, ddz_action};
+use arena_games::Builtin;
 use arena_proto::v1;
-use ddz::Phase;
-use ddz_bots::{Bot, BotSpec};
 use tonic::Status;
 
 use crate::metrics::{BotKind, relayed};
-use crate::observation::DdzView;
 use crate::seat::{FromReferee, SeatIo, Waited, while_reading};
 use crate::server::Ctx;
 
 /// Runs one seat with a built-in bot.
-pub(crate) async fn run(ctx: &Arc<Ctx>, mut io: SeatIo, spec: BotSpec) -> Result<(), Status> {
-    let Some(mut bot) = spec.build_builtin() else {
+pub(crate) async fn run(ctx: &Arc<Ctx>, mut io: SeatIo, spec: Builtin) -> Result<(), Status> {
+    let Some(mut bot) = spec.request_bot(seed(&io.open.table_id, io.open.seat)) else {
         return Err(Status::invalid_argument(format!(
             "open.bot {:?} is not a built-in bot",
             io.open.bot
         )));
     };
-    bot.new_game(seed(&io.open.table_id, io.open.seat));
     io.ready(env!("CARGO_PKG_VERSION"), &ctx.host);
     let mut queue: VecDeque<v1::DecisionRequest> = VecDeque::new();
     loop {
@@ -46,15 +43,15 @@ pub(crate) async fn run(ctx: &Arc<Ctx>, mut io: SeatIo, spec: BotSpec) -> Result
             }
             continue;
         };
-        let view = DdzView::from_request(&req).map_err(|e| Status::invalid_argument(e.0))?;
         let asked = std::time::Instant::now();
         let thinking = tokio::task::spawn_blocking(move || {
-            let action = decide(&mut bot, &view);
-            (bot, action)
+            let action = bot.decide(&req);
+            (bot, req, action)
         });
         match while_reading(&mut io, &mut queue, &ctx.closing, thinking).await? {
-            Waited::Done(Ok((b, action))) => {
+            Waited::Done(Ok((b, req, action))) => {
                 bot = b;
+                let action = action.map_err(|e| Status::invalid_argument(e.0))?;
                 io.reply(v1::DecisionReply {
                     request_id: req.request_id,
                     table_id: req.table_id,
@@ -76,20 +73,6 @@ pub(crate) async fn run(ctx: &Arc<Ctx>, mut io: SeatIo, spec: BotSpec) -> Result
             }
         }
     }
-}
-
-/// The bot's decision for the request `view` was read from.
-fn decide(bot: &mut Box<dyn Bot>, view: &DdzView) -> v1::Action {
-    let obs = view.observation();
-    let d = match obs.phase {
-        Phase::Bidding => DdzDecision::Bid(u32::from(bot.bid(&obs))),
-        Phase::Doubling => DdzDecision::Double(bot.double(&obs)),
-        Phase::Play | Phase::Over => {
-            let legal = view.legal_moves();
-            DdzDecision::Play(bot.play(&obs, &legal).cards())
-        }
-    };
-    ddz_action(d)
 }
 
 /// A seed from the table id and seat (FNV-1a), so a seat's bot is reproducible.

@@ -83,7 +83,6 @@ mod error;
 mod gateway;
 mod hub;
 mod metrics;
-pub mod observation;
 mod outbox;
 mod program;
 mod seat;

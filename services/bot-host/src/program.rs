@@ -40,8 +40,8 @@ use std::collections::VecDeque;
 use std::sync::Arc;
 use std::time::Duration;
 
+use arena_games::ddz::convert::{DdzDecision, ddz_action};
 use arena_line::{CmdSpec, FaultKind, Launch, LineProtocol, Output, Program, StderrMode, WorkDir};
-use arena_proto::convert::{DdzDecision, ddz_action};
 use arena_proto::v1;
 use arena_sandbox::Limits;
 use ddz_line::{BotMessage, DdzEnd, DdzLine, DdzSeat};
@@ -50,9 +50,9 @@ use tokio::time::Instant;
 use tonic::Status;
 
 use crate::metrics::{BotKind, relayed};
-use crate::observation::DdzView;
 use crate::seat::{FromReferee, SeatIo, Waited, while_reading};
 use crate::server::Ctx;
+use arena_games::ddz::request::DdzView;
 
 /// A registered program bot, as a seat runs it.
 pub(crate) struct ProgramSpec {
@@ -383,7 +383,7 @@ mod tests {
     fn answers_become_actions_and_the_end_line_needs_a_whole_outcome() {
         let a = action_of(&BotMessage::Play("33".parse().unwrap())).unwrap();
         assert_eq!(
-            arena_proto::convert::ddz_decision(&a),
+            arena_games::ddz::convert::ddz_decision(&a),
             Ok(DdzDecision::Play("33".parse().unwrap()))
         );
         assert!(action_of(&BotMessage::Join { name: None }).is_none());

@@ -14,9 +14,9 @@ use std::future::Future;
 use std::sync::Arc;
 use std::time::Instant;
 
+use arena_games::GameKind;
 use arena_proto::v1;
 use arena_store::BotKind;
-use ddz_bots::BotSpec;
 use tokio_util::sync::CancellationToken;
 use tonic::{Request, Response, Status, Streaming};
 use tracing::Instrument;
@@ -293,13 +293,23 @@ async fn run_seat(
     };
     let name = io.open.bot.trim().to_string();
 
-    // Built-in names are reserved: they never reach the store.
-    if let Ok(spec) = name.parse::<BotSpec>()
-        && !matches!(spec, BotSpec::Cmd(_))
-    {
-        require_ddz(&io.open, "built-in bots")?;
-        io.played_by(Kind::Builtin);
-        return builtin::run(ctx, io, spec).await;
+    // Built-in names are reserved: they never reach the store. Each game reads its own.
+    let game = GameKind::from_wire(io.open.game);
+    match &game {
+        Ok(kind) => {
+            if let Some(Ok(spec)) = kind.builtin(&name) {
+                io.played_by(Kind::Builtin);
+                return builtin::run(ctx, io, spec).await;
+            }
+        }
+        Err(_) => {
+            if GameKind::ALL
+                .iter()
+                .any(|k| matches!(k.builtin(&name), Some(Ok(_))))
+            {
+                return Err(unsupported(&io.open, "built-in bots"));
+            }
+        }
     }
     if name.starts_with("cmd:") {
         return Err(Status::invalid_argument(format!(
@@ -310,9 +320,9 @@ async fn run_seat(
     let record = match ctx.store.bot(&name).await {
         Ok(Some(r)) => r,
         Ok(None) => {
+            let names = game.map_or("", GameKind::builtin_help);
             return Err(Status::not_found(format!(
-                "open.bot {name:?} is neither a registered bot nor a built-in bot name \
-                 (random, seed, expert, search[:samples=N,candidates=N], ladder:K/N)"
+                "open.bot {name:?} is neither a registered bot nor a built-in bot name ({names})"
             )));
         }
         Err(e) => {
@@ -333,7 +343,11 @@ async fn run_seat(
             cpu_seconds,
             memory_mb,
         } => {
-            require_ddz(&io.open, "bot programs")?;
+            // Programs speak their game's line protocol; Dou Dizhu's is the one there is.
+            match game {
+                Ok(GameKind::DouDizhu) => {}
+                Err(_) => return Err(unsupported(&io.open, "bot programs")),
+            }
             io.played_by(Kind::Program);
             let spec = program::ProgramSpec {
                 bot: record.name.clone(),
@@ -386,15 +400,12 @@ fn check_open(open: &v1::SeatOpen) -> Result<(), Status> {
     Ok(())
 }
 
-fn require_ddz(open: &v1::SeatOpen, what: &str) -> Result<(), Status> {
-    if open.game == v1::Game::DouDizhu as i32 {
-        Ok(())
-    } else {
-        Err(Status::unimplemented(format!(
-            "open.game {}: bot-host runs {what} for GAME_DOU_DIZHU only",
-            game_name(open.game)
-        )))
-    }
+/// `what` (built-in bots, bot programs) cannot be run for the seat's game: no rules for it.
+fn unsupported(open: &v1::SeatOpen, what: &str) -> Status {
+    Status::unimplemented(format!(
+        "open.game {}: bot-host runs {what} for GAME_DOU_DIZHU only",
+        game_name(open.game)
+    ))
 }
 
 /// A seat played by a remote bot: wait for a slot on its session, then relay.

@@ -416,7 +416,7 @@ impl DealLibrary for DealLibraryService {
                 } else {
                     r.max_tries
                 },
-                rules: ddz::RuleSet::COMPETITION,
+                rules: arena_games::ddz::rules::RuleSet::COMPETITION,
                 threads: self.threads,
             };
             let svc = self.clone();
@@ -893,7 +893,7 @@ mod tests {
     fn msg(counts: Vec<u32>, gdi: Vec<f64>) -> v1::DealRecord {
         v1::DealRecord {
             id: "i-1".into(),
-            deal: ddz::Deal::generate(1, 0).to_string(),
+            deal: arena_games::ddz::rules::Deal::generate(1, 0).to_string(),
             panel: "p-1".into(),
             levels: (0..counts.len() as i64).collect(),
             counts,

@@ -129,7 +129,7 @@ async fn a_redis_that_dies_under_the_library_loses_nothing_and_is_served_again_w
         let counts = vec![1, 1, 1, 2];
         v1::DealRecord {
             id: format!("o-{i}"),
-            deal: ddz::Deal::generate(78, i).to_string(),
+            deal: arena_games::ddz::rules::Deal::generate(78, i).to_string(),
             panel: panel_id.clone(),
             levels: vec![-2, -1, 1, 2],
             gdi: arena_deals::levels::gdi(&counts),

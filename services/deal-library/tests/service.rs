@@ -458,7 +458,7 @@ async fn imports_are_all_or_nothing_and_never_rewrite_a_deal() {
         let gdi = arena_deals::levels::gdi(&counts);
         v1::DealRecord {
             id: format!("i-{i}"),
-            deal: ddz::Deal::generate(77, i).to_string(),
+            deal: arena_games::ddz::rules::Deal::generate(77, i).to_string(),
             panel: panel_id.clone(),
             levels: vec![-2, -1, 1, 2],
             counts,

@@ -256,7 +256,7 @@ pub fn deal_group(pair: &Pair) -> String {
 
 /// The two table jobs of `pair`, dealt from the ladder's secret `deal_key`.
 pub fn jobs(pair: &Pair, cfg: &LadderConfig, deal_key: u64) -> [v1::TableJob; 2] {
-    let deal = ddz::Deal::generate(deal_key, pair.n).to_string();
+    let deal = arena_games::ddz::rules::Deal::generate(deal_key, pair.n).to_string();
     let ids = pair.table_ids();
     let job = |id: &str, landlord: &str, farmer: &str, role: &str, salt: u64| {
         let mut labels = std::collections::HashMap::new();
@@ -355,7 +355,7 @@ pub fn choose_pairs(
     anchors: &[String],
     choose_among: usize,
     limit: usize,
-    rng: &mut ddz::DealRng,
+    rng: &mut arena_games::ddz::rules::DealRng,
 ) -> Vec<(String, String)> {
     let is_anchor = |b: &str| anchors.iter().any(|a| a == b);
     let mut queue: Vec<&String> = waiting.iter().collect();
@@ -513,7 +513,7 @@ pub async fn pass(store: &dyn Store, cfg: &LadderConfig) -> Result<Pass, LadderE
     } else {
         cfg.max_pairs.saturating_sub(state.pending.len())
     };
-    let mut rng = ddz::DealRng::new(cfg.seed ^ 0x7061_6972, state.next_pair);
+    let mut rng = arena_games::ddz::rules::DealRng::new(cfg.seed ^ 0x7061_6972, state.next_pair);
     let chosen = choose_pairs(
         &state,
         &waiting,
@@ -663,7 +663,7 @@ mod tests {
         s.last_played.insert("older".into(), 100);
         s.last_played.insert("busy".into(), 900);
         let waiting = names(&["old", "older", "busy", "fresh"]);
-        let mut rng = ddz::DealRng::new(1, 0);
+        let mut rng = arena_games::ddz::rules::DealRng::new(1, 0);
         // One pair allowed: it must include the never-played bot.
         let pairs = choose_pairs(&s, &waiting, &[], 1, 1, &mut rng);
         assert_eq!(pairs.len(), 1);
@@ -680,7 +680,7 @@ mod tests {
         let mut b_count = 0;
         let mut opponents = HashSet::new();
         for i in 0..200 {
-            let mut rng = ddz::DealRng::new(7, i);
+            let mut rng = arena_games::ddz::rules::DealRng::new(7, i);
             // Closest only: `a` always meets `b`.
             let pairs = choose_pairs(&s, &names(&["a", "b", "c", "d"]), &[], 1, 1, &mut rng);
             let p = &pairs[0];
@@ -689,7 +689,7 @@ mod tests {
                 "{p:?}"
             );
             // Among the two closest: `a` meets `b` or `c`, never `d`.
-            let mut rng = ddz::DealRng::new(8, i);
+            let mut rng = arena_games::ddz::rules::DealRng::new(8, i);
             let pairs = choose_pairs(&s, &names(&["a", "b", "c", "d"]), &[], 2, 1, &mut rng);
             let other = if pairs[0].0 == "a" {
                 &pairs[0].1
@@ -710,7 +710,7 @@ mod tests {
         let anchors = names(&["expert", "seed"]);
         let waiting = names(&["expert", "seed", "x", "y", "z"]);
         for i in 0..50 {
-            let mut rng = ddz::DealRng::new(3, i);
+            let mut rng = arena_games::ddz::rules::DealRng::new(3, i);
             let pairs = choose_pairs(&s, &waiting, &anchors, 3, usize::MAX, &mut rng);
             let mut seen = HashSet::new();
             for (a, b) in &pairs {
@@ -722,7 +722,7 @@ mod tests {
             }
             assert_eq!(pairs.len(), 2, "five bots make two pairs: {pairs:?}");
         }
-        let mut rng = ddz::DealRng::new(3, 0);
+        let mut rng = arena_games::ddz::rules::DealRng::new(3, 0);
         assert!(choose_pairs(&s, &anchors, &anchors, 3, 9, &mut rng).is_empty());
     }
 

@@ -606,8 +606,12 @@ impl MatchmakerService {
             .chain(std::iter::once(("spec.farmers", &spec.farmers)));
         for (field, name) in names {
             let name = name.trim();
-            match name.parse::<ddz_bots::BotSpec>() {
-                Ok(ddz_bots::BotSpec::Cmd(_)) => {
+            // Competitions are Dou Dizhu; the game reads its own built-in names.
+            let game = arena_games::GameKind::DouDizhu;
+            let is_cmd = name.split(':').next().is_some_and(|h| h.trim() == "cmd");
+            let builtin_error = match game.builtin(name) {
+                Some(Ok(_)) => continue,
+                _ if is_cmd => {
                     return Err(invalid(
                         field,
                         format!(
@@ -616,17 +620,16 @@ impl MatchmakerService {
                         ),
                     ));
                 }
-                Ok(_) => continue,
-                Err(builtin_error) => {
-                    let registered = self.store.bot(name).await.map_err(store_status)?;
-                    if registered.is_none() {
-                        return Err(Status::failed_precondition(format!(
-                            "{field}: {} is neither a built-in bot nor a registered bot ({builtin_error}); \
-                             register it with `arena bots add`",
-                            arena_proto::text::quote(name)
-                        )));
-                    }
-                }
+                Some(Err(e)) => e,
+                None => format!("built-in bots are {}", game.builtin_help()),
+            };
+            let registered = self.store.bot(name).await.map_err(store_status)?;
+            if registered.is_none() {
+                return Err(Status::failed_precondition(format!(
+                    "{field}: {} is neither a built-in bot nor a registered bot ({builtin_error}); \
+                     register it with `arena bots add`",
+                    arena_proto::text::quote(name)
+                )));
             }
         }
         Ok(())

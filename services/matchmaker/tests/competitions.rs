@@ -28,7 +28,7 @@ async fn library(store: &dyn Store, count: u64) {
             bombs: Some(1),
         },
         count,
-        rules: ddz::RuleSet::COMPETITION,
+        rules: arena_games::ddz::rules::RuleSet::COMPETITION,
         threads: 2,
         batch: 100,
     };

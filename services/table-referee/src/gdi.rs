@@ -10,10 +10,10 @@ use std::collections::BTreeSet;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
+use arena_games::ddz::rules::{RuleSet, Scoring};
 use arena_proto::v1;
 use arena_store::{DealRecord, DealSource, JobEntry, Panel};
 use arena_telemetry::metrics::{attr, metrics};
-use ddz::{RuleSet, Scoring};
 use tokio_util::sync::CancellationToken;
 
 use crate::worker::{Backoff, Ctx, ack};

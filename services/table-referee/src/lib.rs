@@ -161,5 +161,5 @@ pub async fn run_table(
         reconnect_grace: config.reconnect_grace,
         ..RunOptions::default()
     };
-    arena_table::run_table(job, &opts, &dialer).await
+    arena_games::run_table(job, &opts, &dialer).await
 }

@@ -2,11 +2,11 @@
 
 use std::sync::Arc;
 
+use arena_games::validate;
 use arena_proto::v1;
 use arena_proto::v1::table_referee_server::{TableReferee, TableRefereeServer};
 use arena_serve::store_status;
 use arena_store::Store;
-use arena_table::validate;
 use prost::Message;
 use tonic::{Request, Response, Status};
 use tracing::Instrument;

@@ -30,10 +30,10 @@ use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
 
+use arena_games::{run_spec, validate};
 use arena_proto::v1;
 use arena_store::{JobEntry, Store, StoreError};
-use arena_table::job::{SeatBot, validate};
-use arena_table::run::{Played, run_spec};
+use arena_table::run::Played;
 use arena_table::{BotHosts, RunOptions, error_result};
 use arena_telemetry::metrics::{KeyValue, attr, metrics};
 use prost::Message;
@@ -293,11 +293,8 @@ async fn touch_loop(ctx: Arc<Ctx>, entry_id: String, lost: CancellationToken) {
     }
 }
 
-fn seat_kind(bot: &SeatBot) -> &'static str {
-    match bot {
-        SeatBot::Builtin(_) => "in-process",
-        SeatBot::Remote(_) => "remote",
-    }
+fn seat_kind(builtin: bool) -> &'static str {
+    if builtin { "in-process" } else { "remote" }
 }
 
 /// Plays a table job and writes its result.
@@ -353,7 +350,7 @@ async fn play(ctx: &Arc<Ctx>, entry: &JobEntry, job: v1::TableJob, lost: &Cancel
     };
     let game = job.game().as_str_name();
     metrics().tables_started.add(1, &attr("game", game));
-    let kinds: Vec<&'static str> = spec.seats.iter().map(seat_kind).collect();
+    let kinds: Vec<&'static str> = spec.builtin_seats().into_iter().map(seat_kind).collect();
     // The table is a span of its own; a job created inside a trace (a matchmaker creating a
     // competition) carries that trace in its labels, so the table joins it.
     let table_span = tracing::info_span!("table", table_id = %job.table_id, game);

@@ -4,8 +4,9 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
+use arena_games::ddz::play::{self as runner, Buffers};
 use ddz::{Deal, Game, GameConfig, MoveList, Observation, Seat};
-use ddz_bots::{Bot, Verdict, runner};
+use ddz_bots::{Bot, Verdict};
 use ddz_line::{CmdBot, CmdBotConfig, Direction};
 
 /// `examples/ddz-python/simple_bot.py` (a copy any sandboxed program may read).
@@ -58,7 +59,7 @@ pub fn cmd_bot(spec: &str, config: CmdBotConfig) -> CmdBot {
 /// Plays game `seed` (deal `seed`/0) to the end; panics if the runner refuses an action,
 /// which a `CmdBot` must never cause.
 pub fn play(config: GameConfig, seed: u64, bots: &mut [&mut dyn Bot; 3]) -> Game {
-    let mut moves = MoveList::new();
+    let mut moves = Buffers::new();
     let game = runner::play_game(config, Deal::generate(seed, 0), seed, bots, &mut moves)
         .unwrap_or_else(|e| panic!("game {seed}: {e}"));
     assert!(game.outcome().is_some(), "game {seed} did not finish");

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use arena_auth::token::issue_token;
 use arena_bot_host::{BotHost, BotHostConfig, BotHostError};
-use arena_proto::convert::{DdzDecision, ddz_action, ddz_decision, ddz_observation};
+use arena_games::ddz::convert::{DdzDecision, ddz_action, ddz_decision, ddz_observation};
 use arena_proto::v1;
 use arena_proto::v1::bot_gateway_client::BotGatewayClient;
 use arena_proto::v1::seat_host_client::SeatHostClient;
@@ -636,7 +636,7 @@ fn local_choice(game: &Game, seat: Seat) -> Action {
 
 /// The outcome message of a finished game.
 pub fn outcome_of(game: &Game) -> v1::Outcome {
-    arena_proto::convert::ddz_outcome(
+    arena_games::ddz::convert::ddz_outcome(
         game.outcome().expect("a finished game"),
         ddz::Scoring::Competition,
     )

@@ -6,14 +6,16 @@
 //!   and a redouble already declared count. A seat that faults during bidding, when there are
 //!   no sides yet, is scored as a landlord that lost at the highest bid so far (at least 1).
 
-use arena_proto::convert::{self, DdzDecision};
 use arena_proto::v1;
-use ddz::{Action, Event, Game, IllegalMove, Move, MoveList, Outcome, Phase, Scoring, Seat};
+use arena_table::{Fault, LocalPlayer, Pending, Policy, TableGame};
+use ddz::{
+    Action, Event, Game, IllegalMove, Move, MoveList, Observation, Outcome, Phase, RuleSet,
+    Scoring, Seat,
+};
 use ddz_bots::{Bot, BotSpec};
 
-use crate::game::{Fault, Pending, Policy, TableGame};
-use crate::job::DdzSpec;
-use crate::seat::LocalPlayer;
+use super::convert::{self, DdzDecision};
+use super::spec::DdzSpec;
 
 /// A Dou Dizhu table's game: [`ddz::Game`] with the rule set's name and the scoring mode.
 #[derive(Clone, Debug)]
@@ -33,9 +35,34 @@ impl DdzTable {
         }
     }
 
+    /// A table on a game already set up (the fast path: self-play, matches, panels); the
+    /// observation names the rule set after `config.rules`, and the outcome is scored with
+    /// `scoring`.
+    pub fn from_game(game: Game, scoring: Scoring) -> DdzTable {
+        let rules = game.config().rules;
+        let rules_name = [
+            (RuleSet::COMPETITION, "competition"),
+            (RuleSet::DOUZERO, "douzero"),
+            (RuleSet::OPENSPIEL, "openspiel"),
+        ]
+        .into_iter()
+        .find_map(|(r, name)| (r == rules).then_some(name))
+        .unwrap_or("custom");
+        DdzTable {
+            game,
+            rules_name,
+            scoring,
+        }
+    }
+
     /// The rules engine's game (hidden information included: referees and tests only).
     pub fn game(&self) -> &Game {
         &self.game
+    }
+
+    /// The rules engine's game, for a caller done with the table.
+    pub fn into_game(self) -> Game {
+        self.game
     }
 
     /// The scoring mode.
@@ -125,6 +152,7 @@ fn decision_name(d: &DdzDecision) -> String {
 
 impl TableGame for DdzTable {
     type Action = Action;
+    type View<'a> = Observation<'a>;
 
     fn game(&self) -> v1::Game {
         v1::Game::DouDizhu
@@ -138,14 +166,18 @@ impl TableGame for DdzTable {
         Policy::Forfeit
     }
 
-    fn pending(&self) -> Vec<Pending> {
-        match (self.game.to_act(), self.expected_kind()) {
-            (Some(seat), Some(kind)) => vec![Pending {
+    fn pending_into(&self, out: &mut Vec<Pending>) {
+        if let (Some(seat), Some(kind)) = (self.game.to_act(), self.expected_kind()) {
+            out.push(Pending {
                 seat: seat.index() as u32,
                 kind,
-            }],
-            _ => Vec::new(),
+            });
         }
+    }
+
+    fn view(&self, seat: u32) -> Observation<'_> {
+        self.game
+            .observation(DdzTable::seat(seat).unwrap_or(Seat::ALL[0]))
     }
 
     fn observation(&self, seat: u32) -> v1::Observation {
@@ -264,6 +296,23 @@ impl TableGame for DdzTable {
         Ok(())
     }
 
+    fn check_and_apply(&mut self, actions: &[(Pending, Action)]) -> Result<(), (u32, Fault)> {
+        // The rules engine checks every action as it applies it (and refuses it untouched), so
+        // the fast path checks once. Dou Dizhu decides one seat at a time.
+        for (p, a) in actions {
+            let seat = DdzTable::seat(p.seat).ok_or_else(|| {
+                (
+                    p.seat,
+                    Fault::illegal(format!("seat {} does not exist", p.seat)),
+                )
+            })?;
+            self.game
+                .apply_as(seat, *a)
+                .map_err(|e| (p.seat, Fault::illegal(illegal_reason(&e))))?;
+        }
+        Ok(())
+    }
+
     fn outcome(&self) -> Option<v1::Outcome> {
         self.game
             .outcome()
@@ -317,7 +366,7 @@ fn d_cards(c: ddz::CardSet) -> String {
     }
 }
 
-/// A built-in Dou Dizhu bot as an in-process player. It sees only its seat's observation.
+/// A built-in Dou Dizhu bot as an in-process player. It sees only its seat's [`Observation`].
 pub struct DdzBot {
     bot: Box<dyn Bot>,
     heavy: bool,
@@ -344,6 +393,23 @@ impl DdzBot {
     }
 }
 
+/// A [`Bot`]'s decision for `pending` from `obs`; `moves` is scratch for the legal plays.
+pub(crate) fn bot_decides(
+    bot: &mut dyn Bot,
+    obs: &Observation<'_>,
+    pending: &Pending,
+    moves: &mut MoveList,
+) -> Action {
+    match pending.kind {
+        v1::DecisionKind::Bid => Action::Bid(bot.bid(obs)),
+        v1::DecisionKind::Double | v1::DecisionKind::Redouble => Action::Double(bot.double(obs)),
+        _ => {
+            obs.legal_moves(moves);
+            Action::Play(bot.play(obs, moves))
+        }
+    }
+}
+
 impl LocalPlayer<DdzTable> for DdzBot {
     fn name(&self) -> String {
         self.bot.name()
@@ -353,37 +419,24 @@ impl LocalPlayer<DdzTable> for DdzBot {
         self.heavy
     }
 
-    fn start(&mut self, _game: &DdzTable, seat: u32, seed: u64) {
+    fn start(&mut self, seat: u32, seed: u64) {
         let seat = DdzTable::seat(seat).unwrap_or(Seat::ALL[0]);
-        self.bot.new_game(ddz_bots::runner::bot_seed(seed, seat));
+        self.bot.new_game(super::play::bot_seed(seed, seat));
     }
 
-    fn decide(&mut self, game: &DdzTable, pending: &Pending) -> Action {
-        let seat = DdzTable::seat(pending.seat).unwrap_or(Seat::ALL[0]);
-        let obs = game.game.observation(seat);
-        match pending.kind {
-            v1::DecisionKind::Bid => Action::Bid(self.bot.bid(&obs)),
-            v1::DecisionKind::Double | v1::DecisionKind::Redouble => {
-                Action::Double(self.bot.double(&obs))
-            }
-            _ => {
-                obs.legal_moves(&mut self.moves);
-                Action::Play(self.bot.play(&obs, &self.moves))
-            }
-        }
+    fn decide(&mut self, view: &Observation<'_>, pending: &Pending) -> Action {
+        bot_decides(&mut *self.bot, view, pending, &mut self.moves)
     }
 
-    fn finish(&mut self, game: &DdzTable, seat: u32) {
-        if let Some(s) = DdzTable::seat(seat) {
-            self.bot.end_game(&game.game.observation(s));
-        }
+    fn finish(&mut self, view: &Observation<'_>) {
+        self.bot.end_game(view);
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::job::{Setup, validate};
+    use crate::{CheckedJob, validate};
 
     fn table(setup: v1::DdzSetup, seed: u64) -> DdzTable {
         let job = v1::TableJob {
@@ -399,8 +452,8 @@ mod tests {
             seed,
             ..Default::default()
         };
-        let Setup::Ddz(spec) = validate(&job).unwrap().setup;
-        DdzTable::new(&spec, seed)
+        let CheckedJob::Ddz(spec) = validate(&job).unwrap();
+        DdzTable::new(&spec.setup, seed)
     }
 
     fn play(s: &str) -> v1::Action {
@@ -524,5 +577,38 @@ mod tests {
         assert!(obs(1).legal.is_empty());
         assert_eq!(obs(1).hand, t.game().hand(Seat::ALL[1]).to_string());
         assert!(obs(1).bottom.is_empty(), "bottom hidden during bidding");
+    }
+
+    #[test]
+    fn a_seat_view_holds_its_own_hand_and_only_counts_of_the_others() {
+        let t = table(v1::DdzSetup::default(), 11);
+        for seat in 0..3u32 {
+            // Destructured without `..`: a field added to the view (another seat's hand, the
+            // bottom before it is shown) fails to compile here until this test looks at it.
+            let Observation {
+                seat: s,
+                hand,
+                phase,
+                rules: _,
+                landlord,
+                bottom,
+                bid: _,
+                events,
+                cards_left,
+                played,
+                last_play,
+                doubled: _,
+            } = t.view(seat);
+            assert_eq!(s.index() as u32, seat);
+            assert_eq!(hand, t.game().hand(s));
+            for other in Seat::ALL.into_iter().filter(|o| *o != s) {
+                // Of another seat the view holds how many cards it has, never which.
+                assert_eq!(cards_left[other.index()], t.game().hand(other).len() as u8);
+                assert!(played[other.index()].is_empty());
+            }
+            assert_eq!(phase, Phase::Bidding);
+            assert_eq!((landlord, bottom, last_play), (None, None, None));
+            assert!(events.is_empty());
+        }
     }
 }

@@ -4,9 +4,10 @@
 
 use std::sync::atomic::AtomicU64;
 
-use ddz::{DealConstraint, GameConfig, MoveList, RuleSet, Scoring};
-use ddz_bots::eval::{self, BotFactory, Estimate, EvalConfig};
-use ddz_bots::{Bot, BotSpec, runner};
+use arena_games::ddz::eval::{self, BotFactory, Estimate, EvalConfig};
+use arena_games::ddz::play::{self as runner, Buffers};
+use ddz::{DealConstraint, GameConfig, RuleSet, Scoring};
+use ddz_bots::{Bot, BotSpec};
 
 fn factory(name: &str) -> Box<BotFactory<'static>> {
     let spec: BotSpec = name.parse().unwrap();
@@ -40,7 +41,7 @@ fn every_bot_plays_legal_full_games_under_every_rule_set() {
                 unreachable!()
             };
             let mut seats: [&mut dyn Bot; 3] = [&mut **a, &mut **b, &mut **c];
-            let mut moves = MoveList::new();
+            let mut moves = Buffers::new();
             let config = GameConfig {
                 rules,
                 ..GameConfig::competition()

@@ -1,5 +1,5 @@
-//! A Dou Dizhu decision request read back into the rules engine's types, for the bots bot-host
-//! runs itself (programs and built-in bots), which decide from a [`ddz::Observation`].
+//! A Dou Dizhu decision request read back into the rules engine's types (the wire-to-rules
+//! direction of [`super::convert`]), for the bots bot-host runs itself (programs and built-in bots), which decide from a [`ddz::Observation`].
 //!
 //! The request carries the seat's whole view (its hand, the public events, the play to beat), so
 //! no game state is kept between requests: each one is rebuilt from its message. Every field is
@@ -9,10 +9,7 @@ use arena_proto::v1;
 use ddz::{CardSet, Event, Move, MoveList, Observation, Phase, RuleSet, Seat};
 use ddz_line::ServerMessage;
 
-/// A request whose content is not a valid Dou Dizhu decision request; the text names the field.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{0}")]
-pub struct BadRequest(pub String);
+pub use crate::BadRequest;
 
 /// The owned parts of one seat's [`Observation`], rebuilt from a decision request.
 #[derive(Clone, Debug)]
@@ -324,7 +321,7 @@ impl DdzView {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use arena_proto::convert::ddz_observation;
+    use crate::ddz::convert::ddz_observation;
     use ddz::{Action, DealConstraint, Game, GameConfig};
 
     fn request(game: &Game, kind: v1::DecisionKind) -> v1::DecisionRequest {

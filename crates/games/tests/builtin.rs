@@ -2,13 +2,14 @@
 
 use std::sync::atomic::AtomicBool;
 
-use arena_proto::convert::{self, DdzDecision};
+use arena_games::ddz::convert::{self, DdzDecision};
+use arena_games::ddz::play::Buffers;
+use arena_games::ddz::{DdzBot, DdzTable};
+use arena_games::{CheckedJob, run_table, validate};
 use arena_proto::v1;
-use arena_table::ddz::{DdzBot, DdzTable};
-use arena_table::job::{Setup, validate};
 use arena_table::run::play_local;
-use arena_table::{BotHosts, LocalPlayer, Pending, RunOptions, TableSetup, TimeRules, run_table};
-use ddz::{Action, Deal, Game, MoveList, Seat};
+use arena_table::{BotHosts, LocalPlayer, Pending, RunOptions, TableSetup, TimeRules};
+use ddz::{Action, Deal, Game, Observation, Seat};
 use ddz_bots::BotSpec;
 
 fn job(seed: u64, seats: [&str; 3], setup: v1::DdzSetup) -> v1::TableJob {
@@ -35,7 +36,8 @@ fn bidding(seed: u64) -> v1::DdzSetup {
 
 /// Replays the replay's actions through a fresh `ddz::Game` and returns it.
 fn replay_game(job: &v1::TableJob, replay: &v1::Replay) -> Game {
-    let Setup::Ddz(spec) = validate(job).unwrap().setup;
+    let CheckedJob::Ddz(read) = validate(job).unwrap();
+    let spec = read.setup;
     let mut g = Game::new(spec.config, spec.deal, job.seed);
     for (i, step) in replay.steps.iter().enumerate() {
         assert_eq!(
@@ -109,7 +111,8 @@ async fn three_builtin_bots_play_a_table_whose_replay_reproduces_the_outcome() {
         assert_eq!(result.mean_decision_ms.len(), 3);
 
         // The same bots through the ddz-bots fast path play the identical game.
-        let Setup::Ddz(spec) = validate(&j).unwrap().setup;
+        let CheckedJob::Ddz(read) = validate(&j).unwrap();
+        let spec = read.setup;
         let mut built: Vec<_> = bots
             .iter()
             .map(|b| b.parse::<BotSpec>().unwrap().build_builtin().unwrap())
@@ -117,12 +120,12 @@ async fn three_builtin_bots_play_a_table_whose_replay_reproduces_the_outcome() {
         let [a, b, c] = &mut built[..] else {
             unreachable!()
         };
-        let direct = ddz_bots::runner::play_game(
+        let direct = arena_games::ddz::play::play_game(
             spec.config,
             spec.deal,
             seed,
             &mut [a, b, c],
-            &mut MoveList::new(),
+            &mut Buffers::new(),
         )
         .unwrap();
         assert_eq!(direct.outcome(), g.outcome(), "seed {seed}");
@@ -165,15 +168,15 @@ impl LocalPlayer<DdzTable> for Panicky {
     fn name(&self) -> String {
         "panicky".into()
     }
-    fn start(&mut self, game: &DdzTable, seat: u32, seed: u64) {
-        self.inner.start(game, seat, seed)
+    fn start(&mut self, seat: u32, seed: u64) {
+        self.inner.start(seat, seed)
     }
-    fn decide(&mut self, game: &DdzTable, pending: &Pending) -> Action {
+    fn decide(&mut self, view: &Observation<'_>, pending: &Pending) -> Action {
         if self.left == 0 {
             panic!("index out of bounds in the test bot");
         }
         self.left -= 1;
-        self.inner.decide(game, pending)
+        self.inner.decide(view, pending)
     }
 }
 
@@ -187,9 +190,10 @@ fn a_panicking_builtin_bot_is_a_crashed_seat_and_the_table_goes_on() {
             ..Default::default()
         },
     );
-    let Setup::Ddz(spec) = validate(&j).unwrap().setup;
+    let CheckedJob::Ddz(read) = validate(&j).unwrap();
+    let spec = read.setup;
     for policy in [arena_table::Policy::Forfeit, arena_table::Policy::PlayOn] {
-        let players: Vec<Box<dyn LocalPlayer<DdzTable>>> = vec![
+        let players: Vec<arena_table::Player<DdzTable>> = vec![
             Box::new(DdzBot::new(&BotSpec::Expert).unwrap()),
             Box::new(Panicky {
                 inner: DdzBot::new(&BotSpec::Expert).unwrap(),

@@ -2,7 +2,7 @@
 
 use ddz::{CardSet, Event, Observation, Outcome, Phase};
 
-use crate::v1;
+use arena_proto::v1;
 
 /// A Dou Dizhu decision read from the wire; cards are parsed but not yet checked against the
 /// rules (the referee does that, and turns failures into verdicts).
@@ -61,7 +61,7 @@ pub fn ddz_decision(a: &v1::Action) -> Result<DdzDecision, MalformedAction> {
             }
             t.parse::<CardSet>()
                 .map(DdzDecision::Play)
-                .map_err(|e| MalformedAction(format!("play {}: {e}", crate::text::quote(t))))
+                .map_err(|e| MalformedAction(format!("play {}: {e}", arena_proto::text::quote(t))))
         }
     }
 }

@@ -5,8 +5,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use ddz::{Deal, DealConstraint, GameConfig, MoveList, Outcome, RuleSet, Scoring, Seat};
 
-use crate::runner::{RunError, play_game};
-use crate::{Bot, Verdict};
+use ddz_bots::{Bot, Verdict};
+
+use super::play::{Buffers, RunError, play_game};
 
 /// Builds a fresh bot; called once per seat per worker thread.
 pub type BotFactory<'a> = dyn Fn() -> Result<Box<dyn Bot>, String> + Sync + 'a;
@@ -197,7 +198,7 @@ fn collect_verdicts(
 
 /// Derives a game seed from the deal stream seed, the deal and the seating.
 fn game_seed(seed: u64, deal: u64, seating: u64) -> u64 {
-    crate::runner::bot_seed(
+    super::play::bot_seed(
         seed ^ deal.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ (seating << 62),
         Seat::ALL[0],
     )
@@ -229,7 +230,7 @@ pub fn play_match(
         };
         let (mut a0, mut a1, mut a2) = (ta()?, ta()?, ta()?);
         let (mut b0, mut b1, mut b2) = (tb()?, tb()?, tb()?);
-        let mut moves = MoveList::new();
+        let mut moves = Buffers::new();
         let mut out = Vec::new();
         let mut i = t as u64;
         while i < cfg.deals {
@@ -430,7 +431,7 @@ pub fn play_panel(
             .map(|f| build(f))
             .collect::<Result<_, _>>()?;
         let (mut down, mut up) = (build(farmers)?, build(farmers)?);
-        let mut moves = MoveList::new();
+        let mut moves = Buffers::new();
         let mut out = Vec::new();
         let mut i = t as u64;
         while i < cfg.deals {

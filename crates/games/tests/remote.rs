@@ -3,10 +3,10 @@
 
 use std::collections::HashMap;
 
-use arena_proto::convert::{self, DdzDecision};
+use arena_games::ddz::convert::{self, DdzDecision};
+use arena_games::{CheckedJob, run_table, validate};
 use arena_proto::v1;
-use arena_table::job::{Setup, validate};
-use arena_table::{BotHosts, RunOptions, run_table};
+use arena_table::{BotHosts, RunOptions};
 use arena_testkit::fake_host::{FakeHost, Received};
 use ddz::{Action, CardSet, Deal, Game, Phase, Seat};
 
@@ -66,7 +66,8 @@ async fn run(host: &str, j: &v1::TableJob) -> (v1::TableResult, v1::Replay) {
 
 /// Applies the replay's actions to a fresh game; stops at the first step without an action.
 fn replay_game(j: &v1::TableJob, replay: &v1::Replay) -> Game {
-    let Setup::Ddz(spec) = validate(j).unwrap().setup;
+    let CheckedJob::Ddz(read) = validate(j).unwrap();
+    let spec = read.setup;
     let mut g = Game::new(spec.config, spec.deal, j.seed);
     for step in &replay.steps {
         assert_eq!(g.to_act().map(|s| s.index() as u32), Some(step.seat));
@@ -403,8 +404,8 @@ async fn a_seat_with_no_bot_host_to_reach_interrupts_the_table_without_a_verdict
         reconnect_grace: std::time::Duration::from_millis(300),
         ..RunOptions::default()
     };
-    let spec = arena_table::validate(&j).unwrap();
-    let played = arena_table::run::run_spec(&j, &spec, &opts, &BotHosts::default()).await;
+    let spec = arena_games::validate(&j).unwrap();
+    let played = arena_games::run_spec(&j, &spec, &opts, &BotHosts::default()).await;
     match played {
         arena_table::run::Played::Interrupted(why) => {
             assert!(why.contains("no bot-host address"), "{why}")
@@ -567,7 +568,8 @@ async fn no_seat_is_ever_shown_another_seats_hidden_cards() {
     for (j, run) in jobs.iter().zip(runs) {
         let (result, replay) = run.unwrap();
         assert!(result.verdicts.is_empty(), "{:?}", result.verdicts);
-        let Setup::Ddz(spec) = validate(j).unwrap().setup;
+        let CheckedJob::Ddz(read) = validate(j).unwrap();
+        let spec = read.setup;
         let mut g = Game::new(spec.config, spec.deal, j.seed);
         for (i, step) in replay.steps.iter().enumerate() {
             let (seat, q) = requests

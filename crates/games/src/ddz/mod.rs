@@ -1,0 +1,26 @@
+//! Dou Dizhu: everything the game-neutral platform needs to play it.
+//!
+//! - [`table`]: [`DdzTable`], the game as an [`arena_table::TableGame`] on [`rules::Game`]
+//!   (each seat's view is a [`rules::Observation`]: its own hand and public information), and
+//!   [`DdzBot`], a built-in bot as an [`arena_table::LocalPlayer`];
+//! - [`spec`]: a job's Dou Dizhu set-up, checked; [`bots`]: the built-in bot names, and built-in
+//!   bots deciding requests from the wire;
+//! - [`convert`]: rules types to protocol messages (and actions back), [`request`]: a decision
+//!   request back into the rules engine's types;
+//! - [`play`]: games between bots on the one runner's fast path; [`eval`]: head-to-head matches
+//!   and panels on it.
+
+pub mod bots;
+pub mod convert;
+pub mod eval;
+pub mod play;
+pub mod request;
+pub mod spec;
+pub mod table;
+
+/// The Dou Dizhu rules engine, for crates that reach the game only through `arena-games`.
+pub use ::ddz as rules;
+/// The built-in Dou Dizhu bots.
+pub use ddz_bots as builtin;
+pub use spec::DdzSpec;
+pub use table::{DdzBot, DdzTable};

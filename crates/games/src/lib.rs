@@ -1,0 +1,400 @@
+//! The games the platform plays, and the glue between each game's rules and the game-neutral
+//! platform (`arena-table`, `arena-proto`): one module per game, and enums over the games that
+//! the services dispatch on (as shakmaty's `VariantPosition` is over chess variants).
+//!
+//! - [`GameKind`]: which game (read from the wire's [`v1::Game`]), its seat count and its
+//!   built-in bot names ([`GameKind::builtin`]: the same name, `random`, may exist in several
+//!   games, each reading it its own way);
+//! - [`Builtin`]: a built-in bot of some game; [`RequestBot`]: a built-in bot deciding
+//!   requests from the wire (bot-host);
+//! - [`CheckedJob`]: a [`v1::TableJob`] read for its game ([`validate`]), played by
+//!   [`run_spec`] / [`run_table`] on the one runner of `arena-table`.
+//!
+//! A second game is an addition: a module next to [`ddz`], and one variant in each enum.
+
+pub mod ddz;
+
+use arena_proto::v1;
+use arena_table::job::{check_envelope, read_spec};
+use arena_table::run::{Played, SeatPlan, TableSetup, run_game};
+use arena_table::{JobError, RunOptions, SeatBot, SeatDialer, TableSpec, error_result};
+use tracing::Instrument;
+
+/// A request whose content is not a valid decision request of its game; the text names the
+/// field.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct BadRequest(pub String);
+
+/// A game the platform has rules for.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum GameKind {
+    /// Dou Dizhu (three seats).
+    DouDizhu,
+}
+
+impl GameKind {
+    /// Every game with rules.
+    pub const ALL: [GameKind; 1] = [GameKind::DouDizhu];
+
+    /// The game a wire value names, or why the platform cannot play it.
+    pub fn from_wire(game: i32) -> Result<GameKind, String> {
+        match v1::Game::try_from(game) {
+            Ok(v1::Game::DouDizhu) => Ok(GameKind::DouDizhu),
+            Ok(v1::Game::Mahjong) => {
+                Err("GAME_MAHJONG is not supported yet (no Mahjong rules engine)".into())
+            }
+            Ok(v1::Game::Unspecified) => {
+                Err("not set (GAME_DOU_DIZHU is the game this referee runs)".into())
+            }
+            Err(_) => Err(format!("unknown game {game}")),
+        }
+    }
+
+    /// The game as named on the wire.
+    pub fn wire(self) -> v1::Game {
+        match self {
+            GameKind::DouDizhu => v1::Game::DouDizhu,
+        }
+    }
+
+    /// How many seats a table of this game has.
+    pub fn seat_count(self) -> usize {
+        match self {
+            GameKind::DouDizhu => 3,
+        }
+    }
+
+    /// Reads `name` as one of this game's built-in bots: `None` when it names none (its head,
+    /// before `:`, is not a built-in bot's), else the spec or why it does not parse.
+    pub fn builtin(self, name: &str) -> Option<Result<Builtin, String>> {
+        match self {
+            GameKind::DouDizhu => ddz::bots::parse_builtin(name).map(|r| r.map(Builtin::Ddz)),
+        }
+    }
+
+    /// This game's built-in bot names as a user writes them, for messages.
+    pub fn builtin_help(self) -> &'static str {
+        match self {
+            GameKind::DouDizhu => ddz::bots::BUILTIN_HELP,
+        }
+    }
+}
+
+/// A built-in bot of one game.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Builtin {
+    /// A Dou Dizhu bot.
+    Ddz(ddz::builtin::BotSpec),
+}
+
+impl Builtin {
+    /// The game the bot plays.
+    pub fn game(&self) -> GameKind {
+        match self {
+            Builtin::Ddz(_) => GameKind::DouDizhu,
+        }
+    }
+
+    /// The bot, seeded with `seed`, deciding requests from the wire; `None` if the spec names
+    /// no built-in bot (a `cmd:` spec).
+    pub fn request_bot(&self, seed: u64) -> Option<Box<dyn RequestBot>> {
+        match self {
+            Builtin::Ddz(spec) => ddz::bots::DdzRequestBot::new(spec, seed)
+                .map(|b| Box::new(b) as Box<dyn RequestBot>),
+        }
+    }
+}
+
+impl std::fmt::Display for Builtin {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Builtin::Ddz(spec) => spec.fmt(f),
+        }
+    }
+}
+
+/// A built-in bot answering decision requests read from the wire: it decides from what the
+/// request shows (the seat's observation), nothing else.
+pub trait RequestBot: Send {
+    /// The action for `req`, or why the request is not a valid one of the bot's game.
+    fn decide(&mut self, req: &v1::DecisionRequest) -> Result<v1::Action, BadRequest>;
+}
+
+/// A [`v1::TableJob`], checked and read for its game.
+#[derive(Clone, Debug, PartialEq)]
+pub enum CheckedJob {
+    /// A Dou Dizhu table.
+    Ddz(TableSpec<ddz::DdzSpec, ddz::builtin::BotSpec>),
+}
+
+impl CheckedJob {
+    /// The game.
+    pub fn game(&self) -> GameKind {
+        match self {
+            CheckedJob::Ddz(_) => GameKind::DouDizhu,
+        }
+    }
+
+    /// The table id.
+    pub fn table_id(&self) -> &str {
+        match self {
+            CheckedJob::Ddz(s) => &s.table_id,
+        }
+    }
+
+    /// For each seat in order, whether a built-in bot sits there.
+    pub fn builtin_seats(&self) -> Vec<bool> {
+        match self {
+            CheckedJob::Ddz(s) => s.seats.iter().map(SeatBot::is_builtin).collect(),
+        }
+    }
+
+    /// True when every seat is a built-in bot (the table runs without any I/O).
+    pub fn all_builtin(&self) -> bool {
+        match self {
+            CheckedJob::Ddz(s) => s.all_builtin(),
+        }
+    }
+}
+
+/// Checks a job and reads it for its game, every error naming its field.
+pub fn validate(job: &v1::TableJob) -> Result<CheckedJob, JobError> {
+    check_envelope(job)?;
+    let game = GameKind::from_wire(job.game).map_err(|e| JobError::new("job.game", e))?;
+    let seats = game.seat_count();
+    match game {
+        GameKind::DouDizhu => {
+            let v1::table_job::Setup::Ddz(setup) = job
+                .setup
+                .clone()
+                .unwrap_or(v1::table_job::Setup::Ddz(v1::DdzSetup::default()));
+            let setup = ddz::spec::read_setup(&setup, job.seed)?;
+            read_spec(job, setup, seats, |name| {
+                SeatBot::parse(name, ddz::bots::parse_builtin)
+            })
+            .map(CheckedJob::Ddz)
+        }
+    }
+}
+
+/// Checks `job` and plays it: built-in bots in-process, other seats through `dialer`. A job that
+/// fails its checks is an error naming the field; everything that goes wrong while playing
+/// (seats failing, a built-in bot panicking) ends up in the result, and a table the platform
+/// interrupted gets a result whose `error` says so.
+pub async fn run_table(
+    job: &v1::TableJob,
+    opts: &RunOptions,
+    dialer: &dyn SeatDialer,
+) -> Result<(v1::TableResult, v1::Replay), JobError> {
+    let spec = validate(job)?;
+    let span =
+        tracing::info_span!("table", table_id = %spec.table_id(), game = job.game().as_str_name());
+    // A job submitted inside a trace (a matchmaker creating a competition) carries it along.
+    if let Some(tp) = job.labels.get("traceparent") {
+        arena_telemetry::set_parent_from_traceparent(&span, tp);
+    }
+    Ok(
+        match run_spec(job, &spec, opts, dialer).instrument(span).await {
+            Played::Finished(result, replay) => (*result, *replay),
+            Played::Interrupted(why) => error_result(
+                spec.table_id(),
+                Some(job),
+                &opts.referee,
+                format!("interrupted by the platform, not played to the end: {why}"),
+            ),
+        },
+    )
+}
+
+/// The drivers' view of a checked job.
+fn setup_of<S, B>(spec: &TableSpec<S, B>) -> TableSetup {
+    TableSetup {
+        table_id: spec.table_id.clone(),
+        seed: spec.seed,
+        time: spec.time,
+        policy: spec.policy,
+    }
+}
+
+/// Plays a job already checked into `spec`, dispatching on its game.
+pub async fn run_spec(
+    job: &v1::TableJob,
+    spec: &CheckedJob,
+    opts: &RunOptions,
+    dialer: &dyn SeatDialer,
+) -> Played {
+    match spec {
+        CheckedJob::Ddz(spec) => {
+            let game = ddz::DdzTable::new(&spec.setup, spec.seed);
+            let seats: Vec<SeatPlan<ddz::DdzTable>> = spec
+                .seats
+                .iter()
+                .map(|s| match s {
+                    SeatBot::Builtin(b) => match ddz::DdzBot::new(b) {
+                        Some(bot) => SeatPlan::Local(Box::new(bot)),
+                        None => SeatPlan::Remote(b.to_string()),
+                    },
+                    SeatBot::Remote(name) => SeatPlan::Remote(name.clone()),
+                })
+                .collect();
+            run_game(job, game, seats, &setup_of(spec), opts, dialer).await
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ddz::builtin::BotSpec;
+    use crate::ddz::rules::{Bidding, Deal, GameConfig, Scoring, Seat};
+
+    fn job() -> v1::TableJob {
+        v1::TableJob {
+            table_id: "t1".into(),
+            game: v1::Game::DouDizhu as i32,
+            seats: ["expert", "ladder:3/10", "some-remote-bot"]
+                .map(|b| v1::SeatSpec { bot: b.into() })
+                .to_vec(),
+            setup: Some(v1::table_job::Setup::Ddz(v1::DdzSetup {
+                deal: Deal::generate(5, 0).to_string(),
+                rules: "douzero".into(),
+                landlord: Some(v1::ddz_setup::Landlord::FixedLandlord(2)),
+                fixed_bid: 2,
+                doubling: true,
+                scoring: "adp".into(),
+            })),
+            seed: 9,
+            ..Default::default()
+        }
+    }
+
+    fn field_of(j: &v1::TableJob) -> String {
+        validate(j).unwrap_err().field
+    }
+
+    #[test]
+    fn a_good_job_reads_into_a_spec() {
+        let CheckedJob::Ddz(s) = validate(&job()).unwrap();
+        assert_eq!(s.table_id, "t1");
+        assert_eq!(s.seats[0], SeatBot::Builtin(BotSpec::Expert));
+        assert_eq!(s.seats[2], SeatBot::Remote("some-remote-bot".into()));
+        assert!(!s.all_builtin());
+        assert_eq!(s.policy, None);
+        let d = s.setup;
+        assert_eq!(d.deal, Deal::generate(5, 0));
+        assert_eq!((d.rules_name, d.scoring), ("douzero", Scoring::Adp));
+        assert_eq!(
+            d.config.bidding,
+            Bidding::Fixed {
+                landlord: Seat::ALL[2],
+                bid: 2
+            }
+        );
+        assert!(d.config.doubling);
+    }
+
+    #[test]
+    fn an_empty_setup_plays_deal_zero_of_the_seed_with_bidding_from_seat_0() {
+        let mut j = job();
+        j.setup = None;
+        let CheckedJob::Ddz(s) = validate(&j).unwrap();
+        let d = s.setup;
+        assert_eq!(d.deal, Deal::generate(9, 0));
+        assert_eq!(
+            d.config,
+            GameConfig {
+                doubling: false,
+                ..GameConfig::competition()
+            }
+        );
+        assert_eq!(
+            (d.rules_name, d.scoring),
+            ("competition", Scoring::Competition)
+        );
+    }
+
+    #[test]
+    fn every_bad_field_is_named() {
+        let mut j = job();
+        j.table_id.clear();
+        assert_eq!(field_of(&j), "job.table_id");
+
+        let mut j = job();
+        j.game = v1::Game::Unspecified as i32;
+        assert_eq!(field_of(&j), "job.game");
+        j.game = 77;
+        assert!(
+            validate(&j)
+                .unwrap_err()
+                .to_string()
+                .contains("unknown game 77")
+        );
+        j.game = v1::Game::Mahjong as i32;
+        assert!(validate(&j).unwrap_err().message.contains("not supported"));
+
+        let mut j = job();
+        j.seats.pop();
+        let e = validate(&j).unwrap_err();
+        assert_eq!(e.field, "job.seats");
+        assert!(e.message.contains("needs 3 seats, got 2"), "{e}");
+
+        let mut j = job();
+        j.seats[1].bot = "ladder:0/10".into();
+        let e = validate(&j).unwrap_err();
+        assert_eq!(e.field, "job.seats[1].bot");
+        assert!(e.message.contains("1 ≤ K ≤ N"), "{e}");
+        j.seats[1].bot = " ".into();
+        assert_eq!(field_of(&j), "job.seats[1].bot");
+        j.seats[1].bot = "cmd:rm -rf /".into();
+        assert!(
+            validate(&j)
+                .unwrap_err()
+                .message
+                .contains("does not start programs")
+        );
+
+        let set = |f: &dyn Fn(&mut v1::DdzSetup)| {
+            let mut j = job();
+            let Some(v1::table_job::Setup::Ddz(s)) = &mut j.setup else {
+                unreachable!()
+            };
+            f(s);
+            validate(&j).unwrap_err()
+        };
+        let e = set(&|s| s.deal = "3/4".into());
+        assert_eq!(e.field, "job.ddz.deal");
+        assert!(e.message.contains("four parts"), "{e}");
+        assert_eq!(set(&|s| s.deal.push('X')).field, "job.ddz.deal");
+        let e = set(&|s| s.rules = "house".into());
+        assert_eq!(e.field, "job.ddz.rules");
+        assert!(e.message.contains("unknown rule set \"house\""), "{e}");
+        assert_eq!(set(&|s| s.scoring = "elo".into()).field, "job.ddz.scoring");
+        assert_eq!(set(&|s| s.fixed_bid = 4).field, "job.ddz.fixed_bid");
+        assert_eq!(
+            set(&|s| s.landlord = Some(v1::ddz_setup::Landlord::FixedLandlord(3))).field,
+            "job.ddz.fixed_landlord"
+        );
+        assert_eq!(
+            set(&|s| s.landlord = Some(v1::ddz_setup::Landlord::FirstBidder(9))).field,
+            "job.ddz.first_bidder"
+        );
+
+        let mut j = job();
+        j.time = Some(v1::TimeControl {
+            decision_ms: 6000,
+            ..Default::default()
+        });
+        let e = validate(&j).unwrap_err();
+        assert_eq!(e.field, "job.time.hard_cap_ms");
+        assert!(e.message.contains("below the decision limit"), "{e}");
+
+        let mut j = job();
+        j.verdict_policy = 9;
+        assert_eq!(field_of(&j), "job.verdict_policy");
+
+        let mut j = job();
+        j.competition = "a\nb".into();
+        assert_eq!(field_of(&j), "job.competition");
+    }
+}
