@@ -17,11 +17,21 @@
 //! | `replays`     | table id                            | the encoded replay                 |
 //! | `competition_results` | (competition, table id)     | nothing: lists the table under the competition |
 //! | `bots`        | bot name                            | the [`BotRecord`] as JSON          |
+//! | `records`     | (kind, key)                         | the record's bytes                 |
+//! | `meta`        | `schema`                            | the schema version of `panels` and `deals` |
 //!
 //! The source key is `g{seed}-b{bombs or x}`. Keys sort component by component, so the deals of
 //! one panel and the measured indices of one (panel, source) are each one contiguous range, the
 //! indices in ascending order. A [`StoreError::Corrupt`] names an entry as `table/key`, e.g.
 //! `deals/p-3f2a/g7-bx-12`, or names the file when the database itself is damaged.
+//!
+//! # Schema versions
+//!
+//! Panels and deal records are JSON with a schema version ([`crate::SCHEMA_VERSION`]; the
+//! versions are described in `docs/redis-keys.md`). Opening a file whose `meta` table says an
+//! older version (or, for files made before the table existed, says nothing) rewrites every
+//! panel and deal record in the current version and records it, in one write transaction: an
+//! interrupted migration leaves the file as it was, and runs again at the next open.
 //!
 //! # Table jobs
 //!
@@ -70,7 +80,8 @@ use tokio::sync::Notify;
 
 use crate::{
     BotRecord, DealRecord, DealSource, JobCounts, JobEntry, Panel, Store, StoreError, StoreResult,
-    check_bot, check_id, check_reclaim_after, check_records, check_ttl, decode, encode, source_key,
+    check_bot, check_id, check_panel, check_reclaim_after, check_records, check_ttl, decode,
+    encode, schema::upgrade, source_key,
 };
 
 /// The database file's name inside the data directory.
@@ -92,6 +103,10 @@ const COMPETITION_RESULTS: TableDefinition<(&str, &str), ()> =
     TableDefinition::new("competition_results");
 const BOTS: TableDefinition<&str, &[u8]> = TableDefinition::new("bots");
 const RECORDS: TableDefinition<(&str, &str), &[u8]> = TableDefinition::new("records");
+const META: TableDefinition<&str, u64> = TableDefinition::new("meta");
+
+/// The key of `META` holding the schema version of `PANELS` and `DEALS`.
+const SCHEMA_KEY: &str = "schema";
 
 /// The key of `JOB_SEQ` holding the next entry id.
 const NEXT_ENTRY: &str = "next";
@@ -278,8 +293,69 @@ fn create(path: &Path) -> Result<Database, OpenError> {
     txn.open_table(COMPETITION_RESULTS)
         .map_err(|e| map_err(path, e))?;
     txn.open_table(BOTS).map_err(|e| map_err(path, e))?;
+    migrate(&txn, path)?;
     txn.commit().map_err(|e| map_err(path, e))?;
     Ok(db)
+}
+
+/// Brings `PANELS` and `DEALS` to the current schema version within `txn` (see the module
+/// documentation); nothing to do if `META` already says it.
+fn migrate(txn: &redb::WriteTransaction, path: &Path) -> StoreResult<()> {
+    let err = |e: redb::Error| map_err(path, e);
+    let mut meta = txn.open_table(META).map_err(|e| err(e.into()))?;
+    let version = meta
+        .get(SCHEMA_KEY)
+        .map_err(|e| err(e.into()))?
+        .map(|v| v.value());
+    let current = u64::from(crate::SCHEMA_VERSION);
+    match version {
+        Some(v) if v == current => return Ok(()),
+        Some(v) if v > current => {
+            return Err(StoreError::Corrupt {
+                key: format!("{}: meta/{SCHEMA_KEY}", path.display()),
+                reason: format!(
+                    "schema version {v} is newer than this build's ({current}): written by a newer arena"
+                ),
+            });
+        }
+        _ => {}
+    }
+    {
+        let mut panels = txn.open_table(PANELS).map_err(|e| err(e.into()))?;
+        let mut rewrite = Vec::new();
+        for entry in panels.iter().map_err(|e| err(e.into()))? {
+            let (key, value) = entry.map_err(|e| err(e.into()))?;
+            let id = key.value().to_string();
+            if let Some(new) = upgrade::<Panel>(|| format!("panels/{id}"), value.value())? {
+                rewrite.push((id, new));
+            }
+        }
+        for (id, new) in rewrite {
+            panels
+                .insert(id.as_str(), new.as_slice())
+                .map_err(|e| err(e.into()))?;
+        }
+    }
+    {
+        let mut deals = txn.open_table(DEALS).map_err(|e| err(e.into()))?;
+        let mut rewrite = Vec::new();
+        for entry in deals.iter().map_err(|e| err(e.into()))? {
+            let (key, value) = entry.map_err(|e| err(e.into()))?;
+            let (panel, id) = key.value();
+            let (panel, id) = (panel.to_string(), id.to_string());
+            if let Some(new) = upgrade::<DealRecord>(|| deal_key(&panel, &id), value.value())? {
+                rewrite.push((panel, id, new));
+            }
+        }
+        for (panel, id, new) in rewrite {
+            deals
+                .insert((panel.as_str(), id.as_str()), new.as_slice())
+                .map_err(|e| err(e.into()))?;
+        }
+    }
+    meta.insert(SCHEMA_KEY, current)
+        .map_err(|e| err(e.into()))?;
+    Ok(())
 }
 
 /// Runs `f`, turning a panic inside redb (which it documents for files damaged outside it) into
@@ -452,7 +528,7 @@ impl Store for EmbeddedStore {
     }
 
     async fn put_panel(&self, panel: &Panel) -> StoreResult<()> {
-        check_id("panel id", &panel.id)?;
+        check_panel(panel)?;
         let id = panel.id.clone();
         let json = encode(panel)?;
         self.run(move |db, path| {

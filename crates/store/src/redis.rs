@@ -67,8 +67,8 @@ use tracing::instrument;
 
 use crate::{
     BotRecord, DealRecord, DealSource, JobCounts, JobEntry, Panel, Store, StoreError, StoreResult,
-    check_bot, check_id, check_reclaim_after, check_records, check_ttl, decode, encode,
-    millis_ceil, source_key,
+    check_bot, check_id, check_panel, check_reclaim_after, check_records, check_ttl, decode,
+    encode, millis_ceil, schema::upgrade, source_key,
 };
 
 /// Measured indices are kept as bitmaps of this many bits each, so an index far out costs one
@@ -252,6 +252,17 @@ redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
 return 1
 "#;
 
+/// The schema migration: KEYS[1] = hash, ARGV = (field, old value, new value). Replaces the
+/// field only if it still holds the old value (a concurrent writer's newer value stays). 1 if it
+/// did.
+const REPLACE_IF: &str = r#"
+if redis.call('HGET', KEYS[1], ARGV[1]) == ARGV[2] then
+  redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
+  return 1
+end
+return 0
+"#;
+
 /// `remove_bot`: KEYS = (bots hash, the bot's presence set), ARGV[1] = name. 1 if it was there.
 const REMOVE_BOT: &str = r#"
 redis.call('DEL', KEYS[2])
@@ -308,6 +319,7 @@ struct Scripts {
     remove_bot: Script,
     claim_presence: Script,
     resume_jobs: Script,
+    replace_if: Script,
 }
 
 /// A script that writes data, behind the [`FENCE`].
@@ -334,6 +346,7 @@ impl Scripts {
             remove_bot: Script::new(REMOVE_BOT),
             claim_presence: Script::new(&format!("{NOW_MS}{CLAIM_PRESENCE}")),
             resume_jobs: Script::new(RESUME_JOBS),
+            replace_if: Script::new(REPLACE_IF),
         }
     }
 }
@@ -574,7 +587,7 @@ impl RedisStore {
         let conn = ConnectionManager::new_with_config(client.clone(), config)
             .await
             .map_err(|e| unavailable(&addr, &e))?;
-        Ok(RedisStore {
+        let store = RedisStore {
             conn,
             client,
             blocking: Arc::default(),
@@ -583,7 +596,106 @@ impl RedisStore {
             prefix: prefix.to_string(),
             scripts: Arc::new(Scripts::new()),
             fence: Arc::default(),
-        })
+        };
+        store.migrate().await?;
+        Ok(store)
+    }
+
+    /// Brings the panels and deal records under this prefix to the current schema version
+    /// ([`crate::SCHEMA_VERSION`]) and records it in `{prefix}:schema`; returns how many values
+    /// it rewrote. [`RedisStore::connect`] runs it, so it costs one `GET` once the data is
+    /// current. Older values read back as current ones anyway, so roles that start while another
+    /// is migrating work meanwhile; two migrating at once rewrite each value once between them,
+    /// and a value some writer replaced meanwhile is left as that writer wrote it. An
+    /// interrupted migration simply runs again at the next connect.
+    pub async fn migrate(&self) -> StoreResult<u64> {
+        let schema_key = self.schema_key();
+        let mut conn = self.conn.clone();
+        let stored: Option<String> = conn
+            .get(&schema_key)
+            .await
+            .map_err(|e| self.error(&schema_key, e))?;
+        let current = crate::SCHEMA_VERSION;
+        match stored.as_deref().map(str::parse::<u32>) {
+            Some(Ok(v)) if v == current => return Ok(0),
+            Some(Ok(v)) if v > current => {
+                return Err(StoreError::Corrupt {
+                    key: schema_key,
+                    reason: format!(
+                        "schema version {v} is newer than this build's ({current}): written by a newer arena"
+                    ),
+                });
+            }
+            Some(Err(e)) => {
+                return Err(StoreError::Corrupt {
+                    key: schema_key,
+                    reason: format!("not a schema version: {e}"),
+                });
+            }
+            _ => {}
+        }
+        let mut rewritten = self.migrate_hash::<Panel>(&self.panels_key()).await?;
+        // The prefix has no glob characters (checked at connect).
+        let pattern = format!("{}:deals:*", self.prefix);
+        let mut hashes = Vec::new();
+        {
+            let mut scan = conn
+                .scan_match::<_, String>(&pattern)
+                .await
+                .map_err(|e| self.error(&pattern, e))?;
+            while let Some(key) = scan.next_item().await {
+                hashes.push(key.map_err(|e| self.error(&pattern, e))?);
+            }
+        }
+        hashes.sort_unstable();
+        hashes.dedup();
+        for hash in hashes {
+            rewritten += self.migrate_hash::<DealRecord>(&hash).await?;
+        }
+        conn.set::<_, _, ()>(&schema_key, current)
+            .await
+            .map_err(|e| self.error(&schema_key, e))?;
+        Ok(rewritten)
+    }
+
+    /// Rewrites every field of the hash `key` that holds an older version of a `T`.
+    async fn migrate_hash<T>(&self, key: &str) -> StoreResult<u64>
+    where
+        T: serde::de::DeserializeOwned + serde::Serialize,
+    {
+        let mut conn = self.conn.clone();
+        let mut fields: Vec<(String, Vec<u8>)> = Vec::new();
+        {
+            let mut scan = conn
+                .hscan::<_, (String, Vec<u8>)>(key)
+                .await
+                .map_err(|e| self.error(key, e))?;
+            while let Some(field) = scan.next_item().await {
+                fields.push(field.map_err(|e| self.error(key, e))?);
+            }
+        }
+        let mut rewritten = 0;
+        for (field, old) in fields {
+            let Some(new) = upgrade::<T>(|| format!("{key} field {field}"), &old)? else {
+                continue;
+            };
+            let replaced: u8 = self
+                .scripts
+                .replace_if
+                .key(key)
+                .arg(&field)
+                .arg(old)
+                .arg(new)
+                .invoke_async(&mut conn)
+                .await
+                .map_err(|e| self.error(key, e))?;
+            rewritten += u64::from(replaced);
+        }
+        Ok(rewritten)
+    }
+
+    fn schema_key(&self) -> String {
+        format!("{}:schema", self.prefix)
     }
 
     /// An invocation of a fenced script with the fence's key and argument in front.
@@ -950,7 +1062,7 @@ impl Store for RedisStore {
         fields(db.system = "redis", db.operation = "put_panel", otel.kind = "client")
     )]
     async fn put_panel(&self, panel: &Panel) -> StoreResult<()> {
-        check_id("panel id", &panel.id)?;
+        check_panel(panel)?;
         let key = self.panels_key();
         let json = encode(panel)?;
         let mut conn = self.conn.clone();
