@@ -15,10 +15,11 @@ use arena_compete::{
     Format, GameCache, Plan, PlanError, Reuse, Shape, Slot, Standings, Tables, kendall_tau,
     order_of, plan, play_plan, plot,
 };
+use arena_deals::DdzPanel;
 use arena_deals::centre::{MeanShift, count_within, mean, mean_shift};
 use arena_deals::levels::distance;
 use arena_deals::{FindReport, FindSpec, MeasureReport, MeasureSpec, Progress, build_panel};
-use arena_store::{DealRecord, DealSource, Panel, Store};
+use arena_store::{DealRecord, DealSource, Store};
 use clap::{Args, Subcommand, ValueEnum};
 use ddz::{Deal, DealConstraint, Rank, RuleSet, Scoring, Seat};
 use serde_json::{Value, json};
@@ -362,7 +363,7 @@ fn paper(a: PaperArgs) -> Result<()> {
 
 struct RunInfo<'a> {
     scale: Scale,
-    panel: &'a Panel,
+    panel: &'a DdzPanel,
     threads: usize,
     store: String,
     seconds: f64,
@@ -384,7 +385,7 @@ struct Library {
     report: MeasureReport,
 }
 
-fn measure_library(ctx: &mut Ctx, panel: &Panel, cfg: &Config) -> Result<Library> {
+fn measure_library(ctx: &mut Ctx, panel: &DdzPanel, cfg: &Config) -> Result<Library> {
     let source = DealSource {
         seed: LIBRARY_SEED,
         bombs: Some(BOMBS),
@@ -504,6 +505,7 @@ fn plan_preferring_fresh(
             Err(PlanError::NotEnough { need, have, .. }) => {
                 last = format!("needs {need} distinct deals per match, the library has {have}");
             }
+            Err(e @ PlanError::Deal(_)) => return Err(e.to_string()),
         }
     }
     Err(last)
@@ -915,6 +917,11 @@ fn meaning(g: &[f64], tables: usize) -> String {
     )
 }
 
+/// [`bomb_holders`] of a library deal (or why it is not a Dou Dizhu deal).
+fn record_bomb_holders(record: &DealRecord) -> String {
+    arena_deals::ddz_deal(record).map_or_else(|e| e, |deal| bomb_holders(&deal))
+}
+
 /// Who holds the deal's bombs, e.g. `7777 with the landlord`.
 fn bomb_holders(deal: &Deal) -> String {
     let hands = deal.hands_with_landlord(Seat::ALL[0]);
@@ -964,7 +971,7 @@ struct E2 {
     tables: usize,
 }
 
-fn experiment2(ctx: &mut Ctx, cfg: &Config, panel: &Panel, lib: &Library) -> Result<E2> {
+fn experiment2(ctx: &mut Ctx, cfg: &Config, panel: &DdzPanel, lib: &Library) -> Result<E2> {
     eprintln!("experiment 2: the GDI distribution and a centre");
     let choice = choose_centre(&lib.gdis, cfg.e3_need());
     let n = lib.gdis.len();
@@ -1610,7 +1617,7 @@ fn results_json(
             json!({"role": x.role, "id": x.record.id, "deal": x.record.deal.to_string(),
                    "gdi": x.record.gdi, "counts": x.record.counts, "levels": x.record.levels,
                    "distance": x.distance, "within_eps": x.distance <= EPS,
-                   "bombs": bomb_holders(&x.record.deal), "meaning": meaning(&x.record.gdi, e2.tables)})
+                   "bombs": record_bomb_holders(&x.record), "meaning": meaning(&x.record.gdi, e2.tables)})
         })
         .collect();
     let finds: Vec<Value> = e2
@@ -2136,7 +2143,7 @@ fn report_md(
             i + 1,
             x.role,
             x.record.id,
-            bomb_holders(&x.record.deal),
+            record_bomb_holders(&x.record),
             capitalise(&meaning(&x.record.gdi, ntables))
         );
     }

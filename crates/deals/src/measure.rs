@@ -6,12 +6,12 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use arena_store::{DealRecord, DealSource, Panel, Store, StoreError};
+use arena_store::{DealRecord, DealSource, Game, Store, StoreError};
 use ddz::{Deal, DealConstraint, GameConfig, MoveList, RuleSet, Seat};
 use ddz_bots::{Bot, runner};
 
 use crate::levels::{distance, gdi, level_of, score_levels};
-use crate::panel::{PanelError, check_builtin};
+use crate::panel::{DdzPanel, PanelError, check_builtin};
 
 /// Why a measurement stopped early.
 #[derive(Debug, thiserror::Error)]
@@ -45,7 +45,7 @@ pub enum MeasureError {
 
 /// One thread's panel: the bots of every table, reused deal after deal.
 pub struct PanelBots {
-    panel: Panel,
+    panel: DdzPanel,
     landlords: Vec<Box<dyn Bot>>,
     down: Box<dyn Bot>,
     up: Box<dyn Bot>,
@@ -82,7 +82,7 @@ pub enum Cutoff {
 
 impl PanelBots {
     /// Builds every table's bots.
-    pub fn new(panel: &Panel, rules: RuleSet) -> Result<PanelBots, PanelError> {
+    pub fn new(panel: &DdzPanel, rules: RuleSet) -> Result<PanelBots, PanelError> {
         Ok(PanelBots {
             panel: panel.clone(),
             landlords: panel
@@ -157,7 +157,8 @@ impl PanelBots {
         }
         Ok(Cutoff::Measured(DealRecord {
             id,
-            deal,
+            game: Game::DouDizhu,
+            deal: deal.to_string(),
             source: Some((*source, index)),
             panel: self.panel.id.clone(),
             gdi: gdi(&counts),
@@ -245,7 +246,7 @@ pub struct Progress {
 #[derive(Clone, Debug)]
 pub struct MeasureSpec {
     /// The panel.
-    pub panel: Panel,
+    pub panel: DdzPanel,
     /// Where the deals come from.
     pub source: DealSource,
     /// Deals `0..count` of the source.
@@ -288,7 +289,7 @@ pub(crate) struct Workers<T> {
 impl<T: Send + 'static> Workers<T> {
     /// Starts `threads` workers (at least one) with room for `capacity` unread results.
     pub(crate) fn spawn(
-        panel: &Panel,
+        panel: &DdzPanel,
         rules: RuleSet,
         threads: usize,
         capacity: usize,
@@ -362,7 +363,7 @@ pub async fn measure(
     let start = Instant::now();
     // Check the panel before any work so a typo fails fast.
     PanelBots::new(&spec.panel, spec.rules)?;
-    store.put_panel(&spec.panel).await?;
+    store.put_panel(&spec.panel.to_store()).await?;
     let done = store.measured_indices(&spec.panel.id, &spec.source).await?;
     let mut is_done = vec![false; spec.count as usize];
     let mut already = 0;

@@ -15,6 +15,7 @@
 pub mod ddz;
 pub mod game;
 pub mod job;
+pub mod queue;
 pub mod remote;
 pub mod run;
 pub mod seat;

@@ -198,7 +198,7 @@ async fn two_hundred_tables_with_three_remote_bots_each_counted_once() {
     for i in 0..200 {
         let j = job(&prefix, i);
         s.store
-            .enqueue_job(&j.table_id, &arena_referee::queue::encode_table_job(&j))
+            .enqueue_job(&j.table_id, &arena_table::queue::encode_table_job(&j))
             .await
             .unwrap();
     }
@@ -225,7 +225,7 @@ async fn a_referee_killed_halfway_loses_no_table_and_counts_none_twice() {
     for i in 0..200 {
         let j = job(&prefix, i);
         s.store
-            .enqueue_job(&j.table_id, &arena_referee::queue::encode_table_job(&j))
+            .enqueue_job(&j.table_id, &arena_table::queue::encode_table_job(&j))
             .await
             .unwrap();
     }

@@ -534,7 +534,7 @@ async fn enqueue(store: &dyn Store, cfg: &LadderConfig, pair: &Pair) -> Result<(
         .map_err(store_err)?;
     for job in jobs {
         store
-            .enqueue_job(&job.table_id, &arena_referee::queue::encode_table_job(&job))
+            .enqueue_job(&job.table_id, &arena_table::queue::encode_table_job(&job))
             .await
             .map_err(store_err)?;
     }

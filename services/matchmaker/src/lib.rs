@@ -69,7 +69,7 @@ pub fn table_id(name: &str, m: usize, r: usize, t: usize) -> String {
 struct Checked {
     spec: v1::CompetitionSpec,
     format: Format,
-    panel: arena_store::Panel,
+    panel: arena_deals::DdzPanel,
     bombs: u8,
 }
 
@@ -201,7 +201,7 @@ fn check(spec: Option<v1::CompetitionSpec>, max_tables: u64) -> Result<Checked, 
     if panel_spec.landlords.trim().is_empty() {
         panel_spec.landlords = "ladder:70".into();
     }
-    let panel = arena_referee::gdi::panel_of(panel_spec).map_err(|e| invalid("spec.panel", e))?;
+    let panel = arena_deals::batch::panel_of(panel_spec).map_err(|e| invalid("spec.panel", e))?;
     if spec.bombs == 0 {
         spec.bombs = 1;
     }
@@ -337,7 +337,7 @@ async fn enqueue(store: &dyn Store, c: &Checked) -> Result<(), Status> {
         if done.contains(&job.table_id) {
             continue;
         }
-        let payload = arena_referee::queue::encode_table_job(&job);
+        let payload = arena_table::queue::encode_table_job(&job);
         store
             .enqueue_job(&job.table_id, &payload)
             .await

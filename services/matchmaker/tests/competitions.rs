@@ -20,7 +20,7 @@ fn panel() -> v1::PanelSpec {
 }
 
 async fn library(store: &dyn Store, count: u64) {
-    let p = arena_referee::gdi::panel_of(&panel()).unwrap();
+    let p = arena_deals::batch::panel_of(&panel()).unwrap();
     let spec = arena_deals::MeasureSpec {
         panel: p,
         source: DealSource {
