@@ -42,6 +42,7 @@
 use std::collections::BTreeMap;
 use std::time::Duration;
 
+mod args;
 #[cfg(any(test, feature = "conformance"))]
 pub mod conformance;
 pub mod embedded;
@@ -640,6 +641,41 @@ pub fn decode<T: serde::de::DeserializeOwned>(
         key: key(),
         reason: e.to_string(),
     })
+}
+
+/// Reads a deal record stored under `key` (named lazily), checking that it is the record of
+/// (`panel`, `id`) the key names: [`StoreError::Corrupt`] naming the key if not.
+pub(crate) fn decode_deal(
+    key: impl Fn() -> String,
+    panel: &str,
+    id: &str,
+    bytes: &[u8],
+) -> StoreResult<DealRecord> {
+    let record: DealRecord = decode(&key, bytes)?;
+    if record.panel != panel || record.id != id {
+        return Err(StoreError::Corrupt {
+            key: key(),
+            reason: format!("holds deal {} of panel {} instead", record.id, record.panel),
+        });
+    }
+    Ok(record)
+}
+
+/// Reads a bot record stored under `key` (named lazily), checking that it is bot `name`'s:
+/// [`StoreError::Corrupt`] naming the key if not.
+pub(crate) fn decode_bot(
+    key: impl Fn() -> String,
+    name: &str,
+    bytes: &[u8],
+) -> StoreResult<BotRecord> {
+    let bot: BotRecord = decode(&key, bytes)?;
+    if bot.name != name {
+        return Err(StoreError::Corrupt {
+            key: key(),
+            reason: format!("holds bot {} instead", bot.name),
+        });
+    }
+    Ok(bot)
 }
 
 /// Writes a value as JSON, as both backends store it.
