@@ -1,16 +1,14 @@
 //! Remote seats against an in-test bot-host: legal, late, silent, illegal, garbage, faulting and
 //! vanishing bots; forfeit and play-on; and what a seat is shown.
 
-mod support;
-
 use std::collections::HashMap;
 
 use arena_proto::convert::{self, DdzDecision};
 use arena_proto::v1;
 use arena_table::job::{Setup, validate};
 use arena_table::{BotHosts, RunOptions, run_table};
+use arena_testkit::fake_host::{FakeHost, Received};
 use ddz::{Action, CardSet, Deal, Game, Phase, Seat};
-use support::{FakeHost, Received};
 
 fn job(
     id: &str,

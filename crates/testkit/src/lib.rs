@@ -1,5 +1,7 @@
 //! For tests only: helpers the integration tests of several crates share.
 
+pub mod fake_host;
+
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;

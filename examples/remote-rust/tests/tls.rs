@@ -3,8 +3,6 @@
 //! binary would, two through [`Options::tls`]) play a table a referee runs from the job queue.
 //! A bot that does not trust the CA, or gives TLS files with an `http://` URL, is told why.
 
-mod common;
-
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 

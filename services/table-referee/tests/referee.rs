@@ -13,8 +13,9 @@ use arena_proto::v1::table_referee_client::TableRefereeClient;
 use arena_referee::{RefereeConfig, run_table, serve_with_listener, work};
 use arena_store::{JobCounts, Store};
 use arena_table::queue::encode_table_job;
+use arena_testkit::fake_host::FakeHost;
 use prost::Message;
-use support::{Event, Faulty, FirstLegalHost, embedded};
+use support::{Event, Faulty, embedded};
 use tokio::sync::oneshot;
 
 fn job(id: &str, seed: u64) -> v1::TableJob {
@@ -555,18 +556,15 @@ async fn the_grpc_services_submit_report_check_health_and_reflect() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn remote_seats_are_found_through_presence_or_the_configured_hosts() {
-    let (host, addr) = FirstLegalHost::start().await;
+    // The fake host's bots play as their names say: `legal` and `legal@0` both answer legally.
+    let (host, addr) = FakeHost::start().await;
     let (_dir, store) = embedded();
     store
-        .set_presence(
-            "remote-bot",
-            &format!("http://{addr}"),
-            Duration::from_secs(60),
-        )
+        .set_presence("legal", &format!("http://{addr}"), Duration::from_secs(60))
         .await
         .unwrap();
     let mut j = job("remote-1", 9);
-    j.seats[1].bot = "remote-bot".into();
+    j.seats[1].bot = "legal".into();
     // Through presence, no bot-host configured.
     let (result, _) = run_table(&j, &config("r-run"), Some(store.clone()))
         .await
@@ -576,10 +574,10 @@ async fn remote_seats_are_found_through_presence_or_the_configured_hosts() {
     // Through the configured address, no store.
     let mut cfg = config("r-run");
     cfg.bot_hosts = vec![addr.to_string()];
-    j.seats[1].bot = "other-bot".into();
+    j.seats[1].bot = "legal@0".into();
     let (result, _) = run_table(&j, &cfg, None).await.unwrap();
     assert!(result.verdicts.is_empty(), "{:?}", result.verdicts);
-    assert_eq!(*host.seated.lock().unwrap(), ["remote-bot", "other-bot"]);
+    assert_eq!(host.seated(), ["legal", "legal@0"]);
     // Neither: the referee cannot reach any bot-host; that is the platform's failure, never a
     // verdict: the table is not played (after a short reconnect grace here).
     let mut cfg = config("r-run");

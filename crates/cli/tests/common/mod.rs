@@ -184,6 +184,27 @@ impl Role {
         let _ = self.child.wait();
     }
 
+    /// SIGTERM, as Kubernetes stops a pod; waits up to `within` for the process to exit and
+    /// returns how it exited (panics naming the role if it is still running then).
+    pub fn terminate(&mut self, within: std::time::Duration) -> std::process::ExitStatus {
+        // SAFETY: kill(2) with our child's pid; no memory is touched.
+        unsafe {
+            libc::kill(self.child.id() as i32, libc::SIGTERM);
+        }
+        let start = std::time::Instant::now();
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return status;
+            }
+            assert!(
+                start.elapsed() < within,
+                "{} still runs {within:?} after SIGTERM",
+                self.role
+            );
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+    }
+
     /// Starts the same role again with the same arguments (after [`Role::kill`]).
     pub fn restart(&mut self) {
         self.kill();

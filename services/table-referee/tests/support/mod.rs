@@ -4,20 +4,14 @@
 #![allow(dead_code)]
 
 use std::collections::BTreeMap;
-use std::net::SocketAddr;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use arena_proto::v1;
-use arena_proto::v1::seat_host_server::{SeatHost, SeatHostServer};
 use arena_store::{
     BotRecord, DealRecord, DealSource, EmbeddedStore, JobCounts, JobEntry, Panel, Store,
     StoreError, StoreResult,
 };
-use tokio::sync::mpsc;
-use tokio_stream::wrappers::{ReceiverStream, TcpListenerStream};
-use tonic::{Request, Response, Status, Streaming};
 
 /// An embedded store in a fresh directory.
 pub fn embedded() -> (tempfile::TempDir, Arc<dyn Store>) {
@@ -270,91 +264,5 @@ impl Store for Faulty {
     async fn resume_jobs(&self, consumer: &str, max: usize) -> StoreResult<Vec<JobEntry>> {
         self.check()?;
         self.inner.resume_jobs(consumer, max).await
-    }
-}
-
-/// A bot-host whose every bot answers with the first legal action.
-#[derive(Clone, Default)]
-pub struct FirstLegalHost {
-    /// Bots seated so far.
-    pub seated: Arc<Mutex<Vec<String>>>,
-}
-
-impl FirstLegalHost {
-    pub async fn start() -> (FirstLegalHost, SocketAddr) {
-        let host = FirstLegalHost::default();
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let addr = listener.local_addr().unwrap();
-        let svc = SeatHostServer::new(host.clone());
-        tokio::spawn(async move {
-            tonic::transport::Server::builder()
-                .add_service(svc)
-                .serve_with_incoming(TcpListenerStream::new(listener))
-                .await
-                .unwrap();
-        });
-        (host, addr)
-    }
-}
-
-#[tonic::async_trait]
-impl SeatHost for FirstLegalHost {
-    type SeatStream = ReceiverStream<Result<v1::SeatToReferee, Status>>;
-
-    async fn seat(
-        &self,
-        request: Request<Streaming<v1::RefereeToSeat>>,
-    ) -> Result<Response<Self::SeatStream>, Status> {
-        let mut inbound = request.into_inner();
-        let (tx, rx) = mpsc::channel(16);
-        let seated = self.seated.clone();
-        tokio::spawn(async move {
-            while let Ok(Some(m)) = inbound.message().await {
-                let reply = match m.msg {
-                    Some(v1::referee_to_seat::Msg::Open(o)) => {
-                        seated.lock().unwrap().push(o.bot.clone());
-                        v1::seat_to_referee::Msg::Ready(v1::SeatReady {
-                            bot: o.bot,
-                            release: "1".into(),
-                            host: "test".into(),
-                        })
-                    }
-                    Some(v1::referee_to_seat::Msg::Request(r)) => {
-                        let Some(v1::observation::Game::Ddz(o)) =
-                            r.observation.as_ref().and_then(|o| o.game.clone())
-                        else {
-                            return;
-                        };
-                        use v1::ddz_action::Action as A;
-                        let first = o.legal[0].clone();
-                        let action = match r.kind() {
-                            v1::DecisionKind::Bid => A::Bid(first.parse().unwrap()),
-                            v1::DecisionKind::Double | v1::DecisionKind::Redouble => {
-                                A::Double(first == "1")
-                            }
-                            _ => A::Play(first),
-                        };
-                        v1::seat_to_referee::Msg::Reply(v1::DecisionReply {
-                            request_id: r.request_id,
-                            table_id: r.table_id,
-                            action: Some(v1::Action {
-                                game: Some(v1::action::Game::Ddz(v1::DdzAction {
-                                    action: Some(action),
-                                })),
-                            }),
-                        })
-                    }
-                    _ => continue,
-                };
-                if tx
-                    .send(Ok(v1::SeatToReferee { msg: Some(reply) }))
-                    .await
-                    .is_err()
-                {
-                    return;
-                }
-            }
-        });
-        Ok(Response::new(ReceiverStream::new(rx)))
     }
 }

@@ -2,23 +2,16 @@
 //! connected bots (and a built-in anchor) into duplicate pairs, one of them dies, a bot comes back
 //! with a new release, and every pair is rated exactly once into a per-release leaderboard.
 
-mod common;
-
 use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use arena_auth::token::issue_token;
-use arena_bot_host::{BotHost, BotHostConfig};
-
-/// The cluster token bot-host and the referees share in this test.
-const CLUSTER_TOKEN: &str = "test-cluster-token";
-use arena_example_remote_bot::{Options, play_with};
+use arena_example_remote_bot::Options;
+use arena_integration::{Backend, Cluster};
 use arena_matchmaker::ladder::{self, LadderConfig};
 use arena_proto::v1;
 use arena_proto::v1::matchmaker_server::Matchmaker;
-use arena_store::{BotKind, BotRecord, EmbeddedStore, RedisStore, Store};
-use common::redis::{REDIS, cleanup, prefix};
+use arena_store::Store;
 use tonic::Request;
 
 /// A bot that plays a legal move chosen by a hash of the request: as good as random.
@@ -41,31 +34,6 @@ fn erratic(req: &v1::DecisionRequest) -> v1::DdzAction {
     v1::DdzAction {
         action: Some(action),
     }
-}
-
-struct Bot {
-    stop: tokio::sync::oneshot::Sender<()>,
-    task: tokio::task::JoinHandle<()>,
-}
-
-fn connect(url: &str, name: &'static str, token: &str, options: Options) -> Bot {
-    let (stop, rx) = tokio::sync::oneshot::channel::<()>();
-    let (url, token) = (url.to_string(), token.to_string());
-    // Reconnects as a real bot would: bot-host refuses a second connection of a bot until it has
-    // noticed that the previous one is gone.
-    let task = tokio::spawn(async move {
-        let play = async {
-            loop {
-                let _ = play_with(&url, name, &token, &options).await;
-                tokio::time::sleep(Duration::from_millis(50)).await;
-            }
-        };
-        tokio::select! {
-            () = play => {}
-            _ = rx => {}
-        }
-    });
-    Bot { stop, task }
 }
 
 fn replica(
@@ -99,70 +67,23 @@ async fn wait_rated(store: &dyn Store, at_least: u64, what: &str) {
     }
 }
 
-async fn ladder_runs_pairs_once_per_release(store: Arc<dyn Store>) {
-    let mut tokens = Vec::new();
-    for name in ["steady", "erratic"] {
-        let (token, hash) = issue_token().unwrap();
-        store
-            .add_bot(&BotRecord {
-                name: name.into(),
-                kind: BotKind::Remote,
-                token_sha256: Some(hash),
-                max_tables: 0,
-                created_unix_ms: 0,
-            })
-            .await
-            .unwrap();
-        tokens.push(token);
-    }
-    let host = BotHost::bind(
-        BotHostConfig {
-            cluster_token: Some(arena_auth::Secret::new(CLUSTER_TOKEN)),
-            ..BotHostConfig::loopback()
-        },
-        store.clone(),
-    )
-    .await
-    .unwrap();
-    let url = format!("http://{}", host.local_addr());
-    let seat_url = host.advertised().to_string();
-    let (stop_host, rx) = tokio::sync::oneshot::channel::<()>();
-    let host = tokio::spawn(host.run(async {
-        let _ = rx.await;
-    }));
-    let (stop_ref, rx) = tokio::sync::oneshot::channel::<()>();
-    let referee = tokio::spawn(arena_referee::work(
-        arena_referee::RefereeConfig {
-            referee_id: "ladder".into(),
-            cluster_token: Some(arena_auth::Secret::new(CLUSTER_TOKEN)),
-            bot_hosts: vec![seat_url.clone()],
-            poll_interval: Duration::from_millis(10),
-            ..Default::default()
-        },
-        store.clone(),
-        async {
-            let _ = rx.await;
-        },
-    ));
-    let steady = connect(
-        &url,
-        "steady",
-        &tokens[0],
-        Options {
-            release: "1.0".into(),
-            ..Options::default()
-        },
-    );
-    let erratic_01 = connect(
-        &url,
-        "erratic",
-        &tokens[1],
-        Options {
-            release: "0.1".into(),
-            choose: erratic,
-            ..Options::default()
-        },
-    );
+async fn ladder_runs_pairs_once_per_release(backend: Backend) {
+    let steady = Options {
+        release: "1.0".into(),
+        ..Options::default()
+    };
+    let erratic_01 = Options {
+        release: "0.1".into(),
+        choose: erratic,
+        ..Options::default()
+    };
+    let mut cluster = Cluster::on(backend, "ladder")
+        .referees(&["ladder"])
+        .remote_bot("steady", steady)
+        .remote_bot("erratic", erratic_01)
+        .start()
+        .await;
+    let store = cluster.store.clone();
     let cfg = LadderConfig {
         every: Duration::from_millis(20),
         anchors: vec!["expert".into()],
@@ -178,18 +99,17 @@ async fn ladder_runs_pairs_once_per_release(store: Arc<dyn Store>) {
     a.await.unwrap();
 
     // The erratic bot comes back as a new release.
-    let _ = erratic_01.stop.send(());
-    erratic_01.task.await.unwrap();
-    let erratic_02 = connect(
-        &url,
-        "erratic",
-        &tokens[1],
-        Options {
-            release: "0.2".into(),
-            choose: erratic,
-            ..Options::default()
-        },
-    );
+    cluster.disconnect_bot("erratic").await;
+    cluster
+        .connect_bot(
+            "erratic",
+            Options {
+                release: "0.2".into(),
+                choose: erratic,
+                ..Options::default()
+            },
+        )
+        .await;
     let start = Instant::now();
     loop {
         let (s, _) = ladder::load(&*store).await.unwrap();
@@ -209,7 +129,7 @@ async fn ladder_runs_pairs_once_per_release(store: Arc<dyn Store>) {
     b.await.unwrap();
     // Let the tables in flight finish, then rate them with one last pass of a fresh replica
     // (which also pairs the waiting bots again; those pairs stay pending).
-    tokio::time::sleep(Duration::from_millis(500)).await;
+    cluster.drained().await;
     ladder::pass(&*store, &cfg).await.unwrap();
 
     let (state, _) = ladder::load(&*store).await.unwrap();
@@ -250,7 +170,7 @@ async fn ladder_runs_pairs_once_per_release(store: Arc<dyn Store>) {
 
     eprintln!("{rated} pairs rated; leaderboard {board:#?}");
     // Per-release entries, the strong anchor on top, over gRPC.
-    let svc = arena_matchmaker::MatchmakerService::new(store.clone());
+    let svc = &cluster.matchmaker;
     let lb = svc
         .get_leaderboard(Request::new(v1::LeaderboardRequest { limit: 0 }))
         .await
@@ -280,27 +200,15 @@ async fn ladder_runs_pairs_once_per_release(store: Arc<dyn Store>) {
         .into_inner();
     assert_eq!(top.ratings.len(), 2);
 
-    for bot in [steady, erratic_02] {
-        let _ = bot.stop.send(());
-        let _ = bot.task.await;
-    }
-    let _ = stop_ref.send(());
-    let _ = referee.await;
-    let _ = stop_host.send(());
-    let _ = host.await;
+    cluster.shutdown().await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_ladder_rates_every_pair_once_per_release_on_the_embedded_store() {
-    let dir = tempfile::tempdir().unwrap();
-    let store: Arc<dyn Store> = Arc::new(EmbeddedStore::open(dir.path()).unwrap());
-    ladder_runs_pairs_once_per_release(store).await;
+    ladder_runs_pairs_once_per_release(Backend::Embedded).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_ladder_rates_every_pair_once_per_release_on_redis() {
-    let prefix = prefix("ladder");
-    let store: Arc<dyn Store> = Arc::new(RedisStore::connect(REDIS, &prefix).await.unwrap());
-    ladder_runs_pairs_once_per_release(store).await;
-    cleanup(&prefix).await;
+    ladder_runs_pairs_once_per_release(Backend::Redis).await;
 }

@@ -2,22 +2,15 @@
 //! competition created on the matchmaker, its tables run by the referee, and the seats bot-host
 //! serves to a remote bot — all under the trace of the call that created the competition.
 
-mod common;
-
 use std::collections::{HashMap, HashSet};
-use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-use arena_auth::token::issue_token;
-use arena_bot_host::{BotHost, BotHostConfig};
-
-/// The cluster token bot-host and the referees share in this test.
-const CLUSTER_TOKEN: &str = "test-cluster-token";
+use arena_integration::collector::{self, Collector, Span};
+use arena_integration::{Backend, Cluster};
 use arena_proto::v1;
 use arena_proto::v1::matchmaker_server::Matchmaker;
-use arena_store::{BotKind, BotRecord, DealSource, EmbeddedStore, Store};
-use common::collector::{Collector, Span};
+use arena_store::DealSource;
 use tonic::Request;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -26,50 +19,17 @@ async fn one_table_is_one_trace_across_matchmaker_referee_and_bot_host() {
     let (collector, addr) = Collector::start().await;
     // SAFETY: set before any thread reads the environment for telemetry; this test binary holds
     // only this test.
-    unsafe { common::collector::export_to(addr, None) };
+    unsafe { collector::export_to(addr, None) };
     let telemetry = arena_telemetry::init("arena-e2e").unwrap();
     assert!(telemetry.exporting());
 
     // The stack on an embedded store: bot-host with one remote bot, a referee, the matchmaker.
-    let dir = tempfile::tempdir().unwrap();
-    let store: Arc<dyn Store> = Arc::new(EmbeddedStore::open(dir.path()).unwrap());
-    let (token, hash) = issue_token().unwrap();
-    let rec = BotRecord {
-        name: "north".into(),
-        kind: BotKind::Remote,
-        token_sha256: Some(hash),
-        max_tables: 0,
-        created_unix_ms: 0,
-    };
-    store.add_bot(&rec).await.unwrap();
-    let host = BotHost::bind(
-        BotHostConfig {
-            cluster_token: Some(arena_auth::Secret::new(CLUSTER_TOKEN)),
-            ..BotHostConfig::loopback()
-        },
-        store.clone(),
-    )
-    .await
-    .unwrap();
-    let url = format!("http://{}", host.local_addr());
-    let seat_url = host.advertised().to_string();
-    tokio::spawn(host.run(std::future::pending()));
-    let bot_url = url.clone();
-    tokio::spawn(
-        async move { arena_example_remote_bot::play(&bot_url, "north", &token, 8, 0).await },
-    );
-    let cfg = arena_referee::RefereeConfig {
-        referee_id: "t".into(),
-        cluster_token: Some(arena_auth::Secret::new(CLUSTER_TOKEN)),
-        bot_hosts: vec![seat_url],
-        poll_interval: Duration::from_millis(20),
-        ..Default::default()
-    };
-    tokio::spawn(arena_referee::work(
-        cfg,
-        store.clone(),
-        std::future::pending(),
-    ));
+    let cluster = Cluster::on(Backend::Embedded, "trace")
+        .referees(&["t"])
+        .remote_bots(&["north"])
+        .start()
+        .await;
+    let store = cluster.store.clone();
     // The matchmaker as a gRPC server: the operator's call reaches it over the network.
     let mm_listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let mm_url = format!("http://{}", mm_listener.local_addr().unwrap());
@@ -102,15 +62,8 @@ async fn one_table_is_one_trace_across_matchmaker_referee_and_bot_host() {
     )
     .await
     .unwrap();
-    let start = Instant::now();
-    while store.presence("north").await.unwrap().is_empty()
-        && start.elapsed() < Duration::from_secs(10)
-    {
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-
     // One competition of two tables: the remote bot's and a built-in bot's.
-    let mm = arena_matchmaker::MatchmakerService::new(store.clone());
+    let mm = &cluster.matchmaker;
     let spec = v1::CompetitionSpec {
         name: "traced".into(),
         format: "random".into(),

@@ -4,13 +4,11 @@
 //! client certificate too (mutual TLS), which the exporters present from
 //! `OTEL_EXPORTER_OTLP_CLIENT_CERTIFICATE` and `OTEL_EXPORTER_OTLP_CLIENT_KEY`.
 
-mod common;
-
 use std::time::Duration;
 
+use arena_integration::collector::Collector;
 use arena_test_ca::TestCa;
 use arena_tls::{KeyPairFiles, ServerTlsFiles, TlsFile};
-use common::collector::Collector;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn spans_and_metrics_reach_an_https_collector_trusting_the_test_ca() {

@@ -1,4 +1,4 @@
-//! An in-test bot-host: a `SeatHost` server on an ephemeral port whose bots behave as their
+//! A fake bot-host for tests: a `SeatHost` server on an ephemeral port whose bots behave as their
 //! names say, and that records every message a referee sends it.
 //!
 //! Bot names: `MODE[=ARG][@AFTER][*COUNT]`. The bot answers legally for its first AFTER decisions
@@ -14,8 +14,6 @@
 //! - `fault`: a `SeatFault` (crashed, "exit status 3");
 //! - `hangup`: ends the stream;
 //! - `refuse`: a `SeatFault` instead of `SeatReady` when the seat opens.
-
-#![allow(dead_code)]
 
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
@@ -106,6 +104,17 @@ impl FakeHost {
     /// Everything received so far.
     pub fn received(&self) -> Vec<Received> {
         self.log.lock().unwrap().clone()
+    }
+
+    /// The bots seated so far, in the order their seats were opened.
+    pub fn seated(&self) -> Vec<String> {
+        self.received()
+            .into_iter()
+            .filter_map(|r| match r.msg.msg {
+                Some(v1::referee_to_seat::Msg::Open(o)) => Some(o.bot),
+                _ => None,
+            })
+            .collect()
     }
 
     /// Starts the host on an ephemeral port; returns it and its address.

@@ -7,23 +7,14 @@
 //!
 //! Telemetry is global to a process, so this binary holds this one test.
 
-mod common;
-
 use std::collections::BTreeSet;
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use arena_auth::token::issue_token;
-use arena_bot_host::{BotHost, BotHostConfig};
-
-/// The cluster token bot-host and the referees share in this test.
-const CLUSTER_TOKEN: &str = "test-cluster-token";
+use arena_integration::collector::{self, Collector, Kind, Span, Trace};
+use arena_integration::{Backend, Cluster};
 use arena_proto::v1;
 use arena_proto::v1::deal_library_server::DealLibrary;
 use arena_proto::v1::matchmaker_server::Matchmaker;
-use arena_store::{BotKind, BotRecord, RedisStore, Store};
-use common::collector::{Collector, Kind, Span, Trace};
-use common::redis::{REDIS, cleanup, prefix};
 use tokio_stream::StreamExt;
 use tonic::Request;
 
@@ -32,62 +23,18 @@ async fn an_equal_strength_competition_between_remote_and_built_in_bots_on_redis
     // Telemetry first: instruments made before `init` would stay no-ops.
     let (collector, addr) = Collector::start().await;
     // SAFETY: no other thread reads the environment yet; this binary holds only this test.
-    unsafe { common::collector::export_to(addr, Some(250)) };
+    unsafe { collector::export_to(addr, Some(250)) };
     let telemetry = arena_telemetry::init("arena-e2e").unwrap();
     assert!(telemetry.exporting());
 
-    let prefix = prefix("comp");
-    let store: Arc<dyn Store> = Arc::new(RedisStore::connect(REDIS, &prefix).await.unwrap());
-    // Two remote bots.
-    let mut tokens = Vec::new();
-    for name in ["north", "east"] {
-        let (token, hash) = issue_token().unwrap();
-        let rec = BotRecord {
-            name: name.into(),
-            kind: BotKind::Remote,
-            token_sha256: Some(hash),
-            max_tables: 0,
-            created_unix_ms: 0,
-        };
-        assert!(store.add_bot(&rec).await.unwrap());
-        tokens.push((name, token));
-    }
-    let host = BotHost::bind(
-        BotHostConfig {
-            cluster_token: Some(arena_auth::Secret::new(CLUSTER_TOKEN)),
-            ..BotHostConfig::loopback()
-        },
-        store.clone(),
-    )
-    .await
-    .unwrap();
-    let host_url = format!("http://{}", host.local_addr());
-    let seat_url = host.advertised().to_string();
-    let (stop_host, rx) = tokio::sync::oneshot::channel::<()>();
-    tokio::spawn(host.run(async {
-        let _ = rx.await;
-    }));
-    let mut bots = Vec::new();
-    for (name, token) in tokens {
-        let url = host_url.clone();
-        bots.push(tokio::spawn(async move {
-            let _ = arena_example_remote_bot::play(&url, name, &token, 64, 0).await;
-        }));
-    }
-    // A referee (tables and GDI batches), the deal library and the matchmaker.
-    let (stop_ref, rx) = tokio::sync::oneshot::channel::<()>();
-    let cfg = arena_referee::RefereeConfig {
-        referee_id: "e2e".into(),
-        cluster_token: Some(arena_auth::Secret::new(CLUSTER_TOKEN)),
-        bot_hosts: vec![seat_url.clone()],
-        poll_interval: Duration::from_millis(20),
-        ..Default::default()
-    };
-    let referee = tokio::spawn(arena_referee::work(cfg, store.clone(), async {
-        let _ = rx.await;
-    }));
-    let library = arena_deal_library::DealLibraryService::new(store.clone(), 2);
-    let matchmaker = arena_matchmaker::MatchmakerService::new(store.clone());
+    let cluster = Cluster::on(Backend::Redis, "comp")
+        .referees(&["e2e"])
+        .remote_bots(&["north", "east"])
+        .supervisor(Duration::from_millis(100))
+        .start()
+        .await;
+    let (library, matchmaker) = (&cluster.library, &cluster.matchmaker);
+    let prefix = cluster.prefix().to_string();
 
     // Measure a library through the job stream.
     let panel = v1::PanelSpec {
@@ -106,22 +53,8 @@ async fn an_equal_strength_competition_between_remote_and_built_in_bots_on_redis
         .await
         .unwrap()
         .into_inner();
-    let start = Instant::now();
-    loop {
-        let op = library
-            .get_operation(Request::new(v1::GetOperationRequest { id: op.id.clone() }))
-            .await
-            .unwrap()
-            .into_inner();
-        if op.done {
-            break;
-        }
-        assert!(
-            start.elapsed() < Duration::from_secs(120),
-            "measurement stuck: {op:?}"
-        );
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
+    let op = cluster.operation(&op.id).await;
+    assert!(op.error.is_empty(), "{op:?}");
 
     // An equal-strength competition: two remote bots and a built-in one as landlords.
     let spec = v1::CompetitionSpec {
@@ -146,14 +79,6 @@ async fn an_equal_strength_competition_between_remote_and_built_in_bots_on_redis
     // The matchmaker's supervisor (progress, final standings) runs throughout, as in a deployment:
     // its passes while `create_competition` is still enqueueing must not take the competition for
     // an interrupted one and enqueue its tables a second time.
-    let (stop_sup, rx) = tokio::sync::oneshot::channel::<()>();
-    let supervisor = tokio::spawn(arena_matchmaker::supervise(
-        store.clone(),
-        Duration::from_millis(100),
-        async {
-            let _ = rx.await;
-        },
-    ));
     let created = Instant::now();
     let comp = matchmaker
         .create_competition(Request::new(v1::CreateCompetitionRequest {
@@ -163,23 +88,7 @@ async fn an_equal_strength_competition_between_remote_and_built_in_bots_on_redis
         .unwrap()
         .into_inner();
     assert_eq!(comp.tables_total, 60);
-    let mut stream = matchmaker
-        .watch_competition(Request::new(v1::CompetitionRequest {
-            name: spec.name.clone(),
-        }))
-        .await
-        .unwrap()
-        .into_inner();
-    let mut last = None;
-    while let Ok(Some(s)) = tokio::time::timeout(Duration::from_secs(120), stream.next()).await {
-        let s = s.unwrap();
-        let done = s.r#final;
-        last = Some(s);
-        if done {
-            break;
-        }
-    }
-    let standings = last.expect("standings");
+    let standings = cluster.final_standings(&spec.name).await;
     let secs = created.elapsed().as_secs_f64();
     eprintln!(
         "competition: 60 tables through the whole stack in {secs:.2} s ({:.1} tables/s)",
@@ -252,13 +161,7 @@ async fn an_equal_strength_competition_between_remote_and_built_in_bots_on_redis
             .map_or(0.0, |p| p.value)
     );
 
-    let _ = stop_sup.send(());
-    let _ = supervisor.await;
-    let _ = stop_ref.send(());
-    let _ = referee.await;
-    let _ = stop_host.send(());
-    bots.iter().for_each(|b| b.abort());
-    cleanup(&prefix).await;
+    cluster.shutdown().await;
 }
 
 /// Checks that the competition's trace (rooted at the matchmaker's `create_competition`, with
