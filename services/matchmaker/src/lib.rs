@@ -59,6 +59,54 @@ pub const LANDLORD_SIDE: &str = "landlord";
 /// The `side` label of the table where the participant holds both farmer seats (seat rotation).
 pub const FARMER_SIDE: &str = "farmers";
 
+/// The `side` label operators see for a side (programs read [`v1::Placement::side`]).
+pub fn side_label(side: v1::Side) -> &'static str {
+    match side {
+        v1::Side::Farmers => FARMER_SIDE,
+        v1::Side::Landlord | v1::Side::Unspecified => LANDLORD_SIDE,
+    }
+}
+
+/// A match, round or table index as the protocol carries it (the spec's limits keep them far
+/// below `u32::MAX`).
+fn index(i: usize) -> u32 {
+    u32::try_from(i).unwrap_or(u32::MAX)
+}
+
+/// Where a competition table's result sits: its typed placement. Results written before
+/// placements existed carry the same facts only as labels; those are read once here, so that
+/// a competition running across the upgrade keeps its standings. `None` for a result that has
+/// neither.
+pub fn placement_of(r: &v1::TableResult) -> Option<v1::Placement> {
+    if let Some(p) = &r.placement {
+        return Some(p.clone());
+    }
+    let number = |k: &str| r.labels.get(k).and_then(|v| v.parse::<u32>().ok());
+    let (Some(match_index), Some(round), Some(table)) =
+        (number("match"), number("round"), number("table"))
+    else {
+        return None;
+    };
+    let side = match r.labels.get("side").map(String::as_str) {
+        Some(FARMER_SIDE) => v1::Side::Farmers,
+        _ => v1::Side::Landlord,
+    };
+    Some(v1::Placement {
+        match_index,
+        round,
+        table,
+        side: side as i32,
+        deal_id: r.labels.get("deal").cloned().unwrap_or_default(),
+        expected: r
+            .labels
+            .get("expected")
+            .and_then(|v| v.parse::<f64>().ok())
+            .unwrap_or(0.0),
+        deal_group: r.labels.get(DEAL_GROUP_LABEL).cloned().unwrap_or_default(),
+        ..Default::default()
+    })
+}
+
 /// The table id of table `t` in round `r` of match `m` (with seat rotation, the participant's
 /// farmer table adds `/f`).
 pub fn table_id(name: &str, m: usize, r: usize, t: usize) -> String {
@@ -267,7 +315,7 @@ async fn jobs(store: &dyn Store, c: &Checked) -> Result<Vec<v1::TableJob>, Statu
                 let mut sides = vec![(
                     table_id(&c.spec.name, m, r, t),
                     [participant.clone(), farmers.clone(), farmers.clone()],
-                    LANDLORD_SIDE,
+                    v1::Side::Landlord,
                     slot.expected,
                 )];
                 if c.spec.rotate_seats {
@@ -277,18 +325,26 @@ async fn jobs(store: &dyn Store, c: &Checked) -> Result<Vec<v1::TableJob>, Statu
                     sides.push((
                         format!("{}/f", table_id(&c.spec.name, m, r, t)),
                         [farmers.clone(), participant.clone(), participant],
-                        FARMER_SIDE,
+                        v1::Side::Farmers,
                         -slot.expected,
                     ));
                 }
                 for (salt, (id, seats, side, expected)) in sides.into_iter().enumerate() {
+                    let deal_group = format!("{}/{}", c.spec.name, slot.id);
                     let mut labels = labels.clone();
-                    labels.insert(
-                        DEAL_GROUP_LABEL.to_string(),
-                        format!("{}/{}", c.spec.name, slot.id),
-                    );
-                    labels.insert("side".to_string(), side.to_string());
+                    labels.insert(DEAL_GROUP_LABEL.to_string(), deal_group.clone());
+                    labels.insert("side".to_string(), side_label(side).to_string());
                     labels.insert("expected".to_string(), format!("{expected}"));
+                    let placement = v1::Placement {
+                        match_index: index(m),
+                        round: index(r),
+                        table: index(t),
+                        side: side as i32,
+                        deal_id: slot.id.clone(),
+                        expected,
+                        deal_group,
+                        ..Default::default()
+                    };
                     out.push(v1::TableJob {
                         seed: c.spec.seed
                             ^ (id.len() as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
@@ -309,6 +365,7 @@ async fn jobs(store: &dyn Store, c: &Checked) -> Result<Vec<v1::TableJob>, Statu
                         verdict_policy: c.spec.verdict_policy,
                         competition: c.spec.name.clone(),
                         labels: labels.into_iter().collect(),
+                        placement: Some(placement),
                     });
                 }
             }
@@ -418,23 +475,15 @@ pub async fn standings(store: &dyn Store, comp: &v1::Competition) -> Result<v1::
     for (id, bytes) in &results {
         let r = v1::TableResult::decode(bytes.as_slice())
             .map_err(|e| Status::data_loss(format!("result {id}: {e}")))?;
-        let label = |k: &str| r.labels.get(k).and_then(|v| v.parse::<usize>().ok());
-        let (Some(m), Some(round), Some(t)) = (label("match"), label("round"), label("table"))
-        else {
+        let Some(p) = placement_of(&r) else {
             continue;
         };
+        let (m, round, t) = (p.match_index as usize, p.round as usize, p.table as usize);
         if m >= matches || round >= rounds || t >= n {
             continue;
         }
-        let expected = if adjusted {
-            r.labels
-                .get("expected")
-                .and_then(|v| v.parse::<f64>().ok())
-                .unwrap_or(0.0)
-        } else {
-            0.0
-        };
-        let farmer_side = r.labels.get("side").is_some_and(|s| s == FARMER_SIDE);
+        let expected = if adjusted { p.expected } else { 0.0 };
+        let farmer_side = p.side() == v1::Side::Farmers;
         let raw = if farmer_side {
             r.final_scores.iter().skip(1).sum::<i64>()
         } else {
@@ -1058,4 +1107,55 @@ pub async fn serve_with_config(
     }
     served?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_result_is_placed_by_its_typed_placement_and_old_results_by_their_labels() {
+        let labels = |side: &str| {
+            [
+                ("match", "1"),
+                ("round", "2"),
+                ("table", "0"),
+                ("side", side),
+                ("expected", "-0.5"),
+            ]
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect()
+        };
+        let typed = v1::TableResult {
+            // Labels that disagree are not read when the placement is there.
+            labels: labels(LANDLORD_SIDE),
+            placement: Some(v1::Placement {
+                match_index: 3,
+                round: 4,
+                table: 5,
+                side: v1::Side::Farmers as i32,
+                ..Default::default()
+            }),
+            ..Default::default()
+        };
+        let p = placement_of(&typed).unwrap();
+        assert_eq!(
+            (p.match_index, p.round, p.table, p.side()),
+            (3, 4, 5, v1::Side::Farmers)
+        );
+
+        let old = v1::TableResult {
+            labels: labels(FARMER_SIDE),
+            ..Default::default()
+        };
+        let p = placement_of(&old).unwrap();
+        assert_eq!(
+            (p.match_index, p.round, p.table, p.side()),
+            (1, 2, 0, v1::Side::Farmers)
+        );
+        assert_eq!(p.expected, -0.5);
+        assert_eq!(placement_of(&v1::TableResult::default()), None);
+        assert_eq!(side_label(v1::Side::Farmers), FARMER_SIDE);
+    }
 }
