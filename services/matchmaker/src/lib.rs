@@ -67,6 +67,38 @@ pub fn side_label(side: v1::Side) -> &'static str {
     }
 }
 
+/// A competition's state. Records written before the typed `status` existed say it only as
+/// text (`state`), read here; anything unknown there is `Unspecified`.
+pub fn state_of(c: &v1::Competition) -> v1::CompetitionState {
+    use v1::CompetitionState as S;
+    match c.status() {
+        S::Unspecified => [S::Created, S::Running, S::Finished, S::Cancelled, S::Failed]
+            .into_iter()
+            .find(|s| state_name(*s) == c.state)
+            .unwrap_or(S::Unspecified),
+        typed => typed,
+    }
+}
+
+/// A state's name, as `Competition.state` and the CLI show it (`running`, …).
+pub fn state_name(state: v1::CompetitionState) -> &'static str {
+    use v1::CompetitionState as S;
+    match state {
+        S::Unspecified => "",
+        S::Created => "created",
+        S::Running => "running",
+        S::Finished => "finished",
+        S::Cancelled => "cancelled",
+        S::Failed => "failed",
+    }
+}
+
+/// Sets a competition's state: the typed field and its name.
+fn set_state(c: &mut v1::Competition, state: v1::CompetitionState) {
+    c.status = state as i32;
+    c.state = state_name(state).to_string();
+}
+
 /// A match, round or table index as the protocol carries it (the spec's limits keep them far
 /// below `u32::MAX`).
 fn index(i: usize) -> u32 {
@@ -423,7 +455,7 @@ fn deal_groups(jobs: &[v1::TableJob]) -> BTreeMap<String, Vec<String>> {
 /// A competition as it is served: while it runs, without its plan seed (with the library it
 /// would tell which deals are still to be dealt).
 fn served(mut comp: v1::Competition) -> v1::Competition {
-    if comp.state == "running"
+    if state_of(&comp) == v1::CompetitionState::Running
         && let Some(spec) = comp.spec.as_mut()
     {
         spec.seed = 0;
@@ -538,7 +570,7 @@ pub async fn standings(store: &dyn Store, comp: &v1::Competition) -> Result<v1::
         standings: out,
         tables_done: results.len() as u64,
         tables_total: comp.tables_total,
-        r#final: comp.state == "finished",
+        r#final: state_of(comp) == v1::CompetitionState::Finished,
     })
 }
 
@@ -557,9 +589,9 @@ pub async fn supervise_once(store: &dyn Store) -> Result<(), Status> {
             tracing::warn!(competition = %name, "undecodable competition record");
             continue;
         };
-        if comp.state != "running" {
+        if state_of(&comp) != v1::CompetitionState::Running {
             if !ended.contains(&name) {
-                visibility::mark_ended(store, &name, &comp.state)
+                visibility::mark_ended(store, &name, state_name(state_of(&comp)))
                     .await
                     .map_err(store_err)?;
             }
@@ -584,7 +616,7 @@ pub async fn supervise_once(store: &dyn Store) -> Result<(), Status> {
         let mut next = comp.clone();
         next.tables_done = done;
         if done >= comp.tables_total {
-            next.state = "finished".into();
+            set_state(&mut next, v1::CompetitionState::Finished);
             next.finished_unix_ms = now_ms();
         }
         if next != comp
@@ -592,19 +624,25 @@ pub async fn supervise_once(store: &dyn Store) -> Result<(), Status> {
                 .swap_record(COMPETITION, &name, Some(&bytes), &next.encode_to_vec())
                 .await
                 .map_err(store_err)?
-            && next.state == "finished"
+            && state_of(&next) == v1::CompetitionState::Finished
         {
             let st = standings(store, &next).await?;
             store
                 .put_record(FINAL_STANDINGS, &name, &st.encode_to_vec())
                 .await
                 .map_err(store_err)?;
-            visibility::mark_ended(store, &name, "finished")
+            visibility::mark_ended(store, &name, state_name(v1::CompetitionState::Finished))
                 .await
                 .map_err(store_err)?;
             arena_telemetry::metrics::metrics()
                 .competitions_finished
-                .add(1, &arena_telemetry::metrics::attr("state", "finished"));
+                .add(
+                    1,
+                    &arena_telemetry::metrics::attr(
+                        "state",
+                        state_name(v1::CompetitionState::Finished),
+                    ),
+                );
             tracing::info!(competition = %name, tables = done, "competition finished");
         }
     }
@@ -729,7 +767,8 @@ impl MatchmakerService {
         }
         let comp = v1::Competition {
             spec: Some(checked.spec.clone()),
-            state: "running".into(),
+            state: state_name(v1::CompetitionState::Running).into(),
+            status: v1::CompetitionState::Running as i32,
             tables_total: jobs.len() as u64,
             created_unix_ms: now_ms(),
             ..Default::default()
@@ -817,11 +856,11 @@ impl Matchmaker for MatchmakerService {
             let mut last_done = u64::MAX;
             loop {
                 let st = match svc.load(&name).await {
-                    Ok(comp) => match comp.state.as_str() {
-                        "finished" => svc.final_or_current(&comp).await,
+                    Ok(comp) => match state_of(&comp) {
+                        v1::CompetitionState::Finished => svc.final_or_current(&comp).await,
                         _ => standings(&*svc.store, &comp).await,
                     }
-                    .map(|s| (s, comp.state != "running")),
+                    .map(|s| (s, state_of(&comp) != v1::CompetitionState::Running)),
                     Err(e) => Err(e),
                 };
                 match st {
@@ -868,14 +907,15 @@ impl Matchmaker for MatchmakerService {
                 .ok_or_else(|| Status::not_found(format!("no competition {name:?}")))?;
             let comp = v1::Competition::decode(bytes.as_slice())
                 .map_err(|e| Status::data_loss(e.to_string()))?;
-            if comp.state != "running" {
+            if state_of(&comp) != v1::CompetitionState::Running {
                 return Err(Status::failed_precondition(format!(
                     "competition {name:?} is {}",
-                    comp.state
+                    state_name(state_of(&comp))
                 )));
             }
             let next = v1::Competition {
-                state: "cancelled".into(),
+                state: state_name(v1::CompetitionState::Cancelled).into(),
+                status: v1::CompetitionState::Cancelled as i32,
                 finished_unix_ms: now_ms(),
                 ..comp
             };
@@ -885,12 +925,22 @@ impl Matchmaker for MatchmakerService {
                 .await
                 .map_err(store_err)?
             {
-                visibility::mark_ended(&*self.store, &name, "cancelled")
-                    .await
-                    .map_err(store_err)?;
+                visibility::mark_ended(
+                    &*self.store,
+                    &name,
+                    state_name(v1::CompetitionState::Cancelled),
+                )
+                .await
+                .map_err(store_err)?;
                 arena_telemetry::metrics::metrics()
                     .competitions_finished
-                    .add(1, &arena_telemetry::metrics::attr("state", "cancelled"));
+                    .add(
+                        1,
+                        &arena_telemetry::metrics::attr(
+                            "state",
+                            state_name(v1::CompetitionState::Cancelled),
+                        ),
+                    );
                 return Ok(Response::new(served(next)));
             }
         }
@@ -981,7 +1031,7 @@ impl MatchmakerService {
             .as_ref()
             .map(|s| s.name.clone())
             .unwrap_or_default();
-        if comp.state == "finished"
+        if state_of(&comp) == v1::CompetitionState::Finished
             && let Some(bytes) = self
                 .store
                 .record(FINAL_STANDINGS, &name)
@@ -1157,5 +1207,22 @@ mod tests {
         assert_eq!(p.expected, -0.5);
         assert_eq!(placement_of(&v1::TableResult::default()), None);
         assert_eq!(side_label(v1::Side::Farmers), FARMER_SIDE);
+    }
+
+    #[test]
+    fn a_state_is_read_typed_and_from_the_text_of_old_records() {
+        let mut c = v1::Competition::default();
+        assert_eq!(state_of(&c), v1::CompetitionState::Unspecified);
+        c.state = "finished".into();
+        assert_eq!(
+            state_of(&c),
+            v1::CompetitionState::Finished,
+            "an old record"
+        );
+        set_state(&mut c, v1::CompetitionState::Cancelled);
+        assert_eq!(
+            (state_of(&c), c.state.as_str()),
+            (v1::CompetitionState::Cancelled, "cancelled")
+        );
     }
 }
