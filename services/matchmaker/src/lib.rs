@@ -93,6 +93,31 @@ pub fn state_name(state: v1::CompetitionState) -> &'static str {
     }
 }
 
+/// A format's name, as `CompetitionSpec.format` and the CLI spell it.
+pub fn format_name(format: v1::CompetitionFormat) -> &'static str {
+    use v1::CompetitionFormat as F;
+    match format {
+        F::Unspecified => "",
+        F::Duplicate => "duplicate",
+        F::EqualStrength => "equal-strength",
+        F::Random => "random",
+        F::DifficultyAdjusted => "difficulty-adjusted",
+    }
+}
+
+/// The format a name spells (`None`: no format is called that).
+pub fn format_of_name(name: &str) -> Option<v1::CompetitionFormat> {
+    use v1::CompetitionFormat as F;
+    [
+        F::Duplicate,
+        F::EqualStrength,
+        F::Random,
+        F::DifficultyAdjusted,
+    ]
+    .into_iter()
+    .find(|f| format_name(*f) == name)
+}
+
 /// Sets a competition's state: the typed field and its name.
 fn set_state(c: &mut v1::Competition, state: v1::CompetitionState) {
     c.status = state as i32;
@@ -251,11 +276,35 @@ fn check(spec: Option<v1::CompetitionSpec>, max_tables: u64) -> Result<Checked, 
     if spec.seed == 0 {
         spec.seed = random_seed();
     }
-    let format = match spec.format.as_str() {
-        "duplicate" => Format::Duplicate,
-        "random" => Format::Random,
-        "difficulty-adjusted" => Format::DifficultyAdjusted,
-        "equal-strength" => {
+    let kind = match spec.format_kind() {
+        v1::CompetitionFormat::Unspecified => format_of_name(&spec.format).ok_or_else(|| {
+            invalid(
+                "spec.format",
+                format!(
+                    "{:?} (duplicate, equal-strength, random, difficulty-adjusted)",
+                    spec.format
+                ),
+            )
+        })?,
+        typed => typed,
+    };
+    if !spec.format.is_empty() && format_of_name(&spec.format) != Some(kind) {
+        return Err(invalid(
+            "spec.format",
+            format!(
+                "{:?} contradicts spec.format_kind {}",
+                spec.format,
+                format_name(kind)
+            ),
+        ));
+    }
+    spec.format_kind = kind as i32;
+    spec.format = format_name(kind).to_string();
+    let format = match kind {
+        v1::CompetitionFormat::Duplicate => Format::Duplicate,
+        v1::CompetitionFormat::Random => Format::Random,
+        v1::CompetitionFormat::DifficultyAdjusted => Format::DifficultyAdjusted,
+        v1::CompetitionFormat::EqualStrength => {
             if spec.centre.is_empty() || spec.centre.iter().any(|x| !(0.0..=1.0).contains(x)) {
                 return Err(invalid("spec.centre", "needs GDI values in [0, 1]"));
             }
@@ -267,11 +316,8 @@ fn check(spec: Option<v1::CompetitionSpec>, max_tables: u64) -> Result<Checked, 
                 eps: spec.eps,
             }
         }
-        other => {
-            return Err(invalid(
-                "spec.format",
-                format!("{other:?} (duplicate, equal-strength, random, difficulty-adjusted)"),
-            ));
+        v1::CompetitionFormat::Unspecified => {
+            return Err(invalid("spec.format", "missing"));
         }
     };
     let panel_spec = spec.panel.get_or_insert_with(|| v1::PanelSpec {
@@ -500,7 +546,8 @@ pub async fn standings(store: &dyn Store, comp: &v1::Competition) -> Result<v1::
     let n = spec.participants.len();
     let (matches, rounds) = (spec.matches as usize, spec.rounds as usize);
     let sides = if spec.rotate_seats { 2 } else { 1 };
-    let adjusted = spec.format == "difficulty-adjusted";
+    let adjusted = spec.format_kind() == v1::CompetitionFormat::DifficultyAdjusted
+        || format_of_name(&spec.format) == Some(v1::CompetitionFormat::DifficultyAdjusted);
     // (match, round, table) -> (score so far, sides finished)
     let mut cells: BTreeMap<(usize, usize, usize), (f64, usize)> = BTreeMap::new();
     let results = store.results_for(&spec.name).await.map_err(store_err)?;
@@ -1207,6 +1254,37 @@ mod tests {
         assert_eq!(p.expected, -0.5);
         assert_eq!(placement_of(&v1::TableResult::default()), None);
         assert_eq!(side_label(v1::Side::Farmers), FARMER_SIDE);
+    }
+
+    #[test]
+    fn a_format_is_given_typed_or_by_name_and_both_are_filled_in() {
+        let spec = |format: &str, kind: v1::CompetitionFormat| v1::CompetitionSpec {
+            name: "cup".into(),
+            format: format.into(),
+            format_kind: kind as i32,
+            participants: vec!["expert".into(), "seed".into()],
+            matches: 1,
+            rounds: 1,
+            ..Default::default()
+        };
+        use v1::CompetitionFormat as F;
+        for s in [
+            spec("random", F::Unspecified),
+            spec("", F::Random),
+            spec("random", F::Random),
+        ] {
+            let c = check(Some(s), 100).expect("a valid spec");
+            assert_eq!(
+                (c.spec.format_kind(), c.spec.format.as_str()),
+                (F::Random, "random")
+            );
+            assert_eq!(c.format, Format::Random);
+        }
+        let Err(e) = check(Some(spec("duplicate", F::Random)), 100) else {
+            panic!("a contradiction is refused");
+        };
+        assert!(e.message().starts_with("spec.format"), "{e:?}");
+        assert!(check(Some(spec("golf", F::Unspecified)), 100).is_err());
     }
 
     #[test]
