@@ -258,7 +258,7 @@ pub fn jobs(pair: &Pair, cfg: &LadderConfig, deal_key: u64) -> [v1::TableJob; 2]
             seed: cfg.seed ^ pair.n.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ salt,
             competition: LADDER_COMPETITION.into(),
             labels: labels.into_iter().collect(),
-            placement: Some(placement),
+            placement: Some(Box::new(placement)),
         }
     };
     [

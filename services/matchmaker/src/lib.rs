@@ -136,7 +136,7 @@ fn index(i: usize) -> u32 {
 /// neither.
 pub fn placement_of(r: &v1::TableResult) -> Option<v1::Placement> {
     if let Some(p) = &r.placement {
-        return Some(p.clone());
+        return Some((**p).clone());
     }
     let number = |k: &str| r.labels.get(k).and_then(|v| v.parse::<u32>().ok());
     let (Some(match_index), Some(round), Some(table)) =
@@ -443,7 +443,7 @@ async fn jobs(store: &dyn Store, c: &Checked) -> Result<Vec<v1::TableJob>, Statu
                         verdict_policy: c.spec.verdict_policy,
                         competition: c.spec.name.clone(),
                         labels: labels.into_iter().collect(),
-                        placement: Some(placement),
+                        placement: Some(Box::new(placement)),
                     });
                 }
             }
@@ -1078,7 +1078,7 @@ impl MatchmakerService {
             .as_ref()
             .map(|s| s.name.clone())
             .unwrap_or_default();
-        if state_of(&comp) == v1::CompetitionState::Finished
+        if state_of(comp) == v1::CompetitionState::Finished
             && let Some(bytes) = self
                 .store
                 .record(FINAL_STANDINGS, &name)
@@ -1227,13 +1227,13 @@ mod tests {
         let typed = v1::TableResult {
             // Labels that disagree are not read when the placement is there.
             labels: labels(LANDLORD_SIDE),
-            placement: Some(v1::Placement {
+            placement: Some(Box::new(v1::Placement {
                 match_index: 3,
                 round: 4,
                 table: 5,
                 side: v1::Side::Farmers as i32,
                 ..Default::default()
-            }),
+            })),
             ..Default::default()
         };
         let p = placement_of(&typed).unwrap();
