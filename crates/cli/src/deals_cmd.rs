@@ -441,20 +441,17 @@ async fn stats(a: StatsArgs) -> Result<()> {
             store.describe()
         );
     }
-    let mut by_dim: std::collections::BTreeMap<usize, Vec<&Vec<f64>>> = Default::default();
+    let mut by_dim: std::collections::BTreeMap<usize, Vec<Vec<f64>>> = Default::default();
     for r in &records {
-        by_dim.entry(r.gdi.len()).or_default().push(&r.gdi);
+        by_dim.entry(r.gdi.len()).or_default().push(r.gdi.clone());
     }
     let used = store.used_deals().await?.len();
     let mut out = Vec::new();
     for (dim, gs) in &by_dim {
-        let mut comps = Vec::new();
-        for j in 0..*dim {
-            let mut v: Vec<f64> = gs.iter().map(|g| g[j]).collect();
-            v.sort_by(f64::total_cmp);
-            let q = |p: f64| v[((v.len() - 1) as f64 * p).round() as usize];
-            comps.push(json!({"g": j + 1, "mean": v.iter().sum::<f64>() / v.len() as f64, "p10": q(0.1), "p25": q(0.25), "p50": q(0.5), "p75": q(0.75), "p90": q(0.9)}));
-        }
+        let comps: Vec<_> = arena_deals::population::components(gs, *dim)
+            .into_iter()
+            .map(|c| json!({"g": c.g, "mean": c.mean, "p10": c.p10, "p25": c.p25, "p50": c.p50, "p75": c.p75, "p90": c.p90}))
+            .collect();
         out.push(json!({"dimension": dim, "deals": gs.len(), "components": comps}));
     }
     if a.json {

@@ -2,31 +2,51 @@
 
 mod common;
 
-use common::arena;
+use common::{PrivateRedis, arena};
 
+use std::os::unix::process::ExitStatusExt;
 use std::process::{Command, Stdio};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 fn json(s: &str) -> serde_json::Value {
     serde_json::from_str(s.trim().lines().last().unwrap_or(""))
         .unwrap_or_else(|e| panic!("{e}: {s}"))
 }
 
+/// Sends `signal` to `child`.
+fn signal(child: &std::process::Child, signal: i32) {
+    // SAFETY: kill(2) with a child's pid; no memory is touched.
+    let r = unsafe { libc::kill(child.id() as i32, signal) };
+    assert_eq!(r, 0, "kill({}, {signal})", child.id());
+}
+
+/// Deals of `panel` measured in the Redis at `url`, as `arena deals stats` counts them (0 while
+/// there are none: stats refuses an empty panel).
+fn measured_in(url: &str, panel: &str) -> u64 {
+    let (out, _, ok) = arena(&["deals", "stats", "--panel", panel, "--redis", url, "--json"]);
+    if !ok {
+        return 0;
+    }
+    json(&out)["deals"].as_u64().unwrap_or(0)
+}
+
 #[test]
 fn a_killed_measurement_loses_and_repeats_nothing() {
-    let dir = tempfile::tempdir().unwrap();
-    let d = dir.path().to_str().unwrap();
+    const COUNT: u64 = 4000;
+    let redis = PrivateRedis::start(&["127.0.0.1"]);
+    let url = redis.url();
+    let count = COUNT.to_string();
     let args = [
         "deals",
         "gdi",
         "--count",
-        "4000",
+        &count,
         "--bombs",
         "1",
         "--panel",
         "ladder:10",
-        "--data-dir",
-        d,
+        "--redis",
+        &url,
         "--batch",
         "50",
         "--json",
@@ -37,45 +57,72 @@ fn a_killed_measurement_loses_and_repeats_nothing() {
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    // Wait until the store file has been written a few times (batches committed), then kill.
-    let file = dir.path().join("arena.redb");
-    let mut changes = 0;
-    let mut last = None;
-    let deadline = std::time::Instant::now() + Duration::from_secs(60);
-    while changes < 4 && std::time::Instant::now() < deadline {
-        let now = std::fs::metadata(&file).and_then(|m| m.modified()).ok();
-        if now.is_some() && now != last {
-            changes += 1;
-            last = now;
+    // Look at the store only while the run is frozen (SIGSTOP), so what is seen is where the run
+    // is: once some deals but not all are stored, kill it (SIGKILL, no chance to flush) without
+    // letting it go on. The run only moves between looks, so it cannot finish unseen.
+    let deadline = Instant::now() + Duration::from_secs(120);
+    let seen = loop {
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "the run ended before a look found it started"
+        );
+        signal(&child, libc::SIGSTOP);
+        let n = measured_in(&url, "ladder:10");
+        if n > 0 {
+            break n;
         }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    child.kill().unwrap(); // SIGKILL: no chance to flush anything
-    child.wait().unwrap();
+        signal(&child, libc::SIGCONT);
+        assert!(Instant::now() < deadline, "no deal was stored in 120 s");
+        std::thread::sleep(Duration::from_millis(20)); // polling: the run has no event to wait on
+    };
+    signal(&child, libc::SIGKILL);
+    let status = child.wait().unwrap();
+    assert_eq!(
+        status.signal(),
+        Some(libc::SIGKILL),
+        "the kill ended the run: {status:?}"
+    );
+    assert!(
+        seen < COUNT,
+        "the kill must land mid-run: {seen} of {COUNT} stored"
+    );
+    // Writes already sent when the run froze may land after the look, but the run sent nothing
+    // after it: at most a batch per worker thread more is stored.
+    let stored = measured_in(&url, "ladder:10");
+    assert!(
+        (seen..COUNT).contains(&stored),
+        "{stored} deals stored after the kill, {seen} when it was frozen"
+    );
 
     let (out, err, ok) = arena(&args);
     assert!(ok, "{err}");
     let v = json(&out);
     let already = v["already"].as_u64().unwrap();
     let measured = v["measured"].as_u64().unwrap();
-    assert!(
-        already > 0,
-        "the first run stored nothing before the kill: {v}"
+    assert_eq!(
+        already, stored,
+        "the resumed run reuses what was stored: {v}"
     );
-    assert_eq!(already + measured, 4000, "{v}");
+    assert!(measured > 0, "the resumed run had the rest to measure: {v}");
+    assert_eq!(already + measured, COUNT, "every deal measured: {v}");
     assert_eq!(
         v["games"].as_u64().unwrap(),
         measured * 10,
         "no deal measured twice: {v}"
     );
-    assert_eq!(v["library_size"], 4000);
+    assert_eq!(v["library_size"], COUNT);
+    assert_eq!(measured_in(&url, "ladder:10"), COUNT, "one record per deal");
 
     let (out, _, ok) = arena(&args);
     assert!(ok);
     let v = json(&out);
     assert_eq!(
-        (v["already"].as_u64(), v["measured"].as_u64()),
-        (Some(4000), Some(0))
+        (
+            v["already"].as_u64(),
+            v["measured"].as_u64(),
+            v["games"].as_u64()
+        ),
+        (Some(COUNT), Some(0), Some(0))
     );
 }
 

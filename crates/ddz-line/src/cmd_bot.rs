@@ -4,37 +4,18 @@ use std::fmt;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
+use arena_line::blocking::Program;
+use arena_line::{
+    CmdSpec, DEFAULT_PASS_ENV, FaultKind, Launch, LineProtocol, Output, SpecError, StderrMode,
+    WorkDir, later, quote,
+};
 use arena_sandbox::{Limits, Policy, Sandbox};
 use ddz::{Action, Move, MoveList, Observation, Phase, Scoring};
 use ddz_bots::{Bot, Verdict, VerdictKind};
 
-use crate::codec::{BotMessage, Request, ServerMessage, decode_bot_line};
-use crate::feed::{self, AnswerError, SeatFeed};
-use crate::lines::describe_status;
-use crate::process::{Confinement, MAX_LINE_BYTES, Output, Process};
-use crate::{CmdSpec, SpecError};
-
-/// How much of a program's stderr a crash verdict quotes, in characters.
-const STDERR_QUOTE_CHARS: usize = 300;
-/// How much of an answer a verdict quotes, in characters.
-const ANSWER_QUOTE_CHARS: usize = 80;
-/// How long a program whose output closed is given to finish exiting, for its exit status.
-const EXIT_WAIT: Duration = Duration::from_millis(200);
-
-/// Where a bot program's stderr goes.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
-pub enum StderrMode {
-    /// Read continuously and keep the last few kilobytes, which crash verdicts quote.
-    #[default]
-    Capture,
-    /// The caller's stderr (handy when debugging one bot locally).
-    Inherit,
-    /// Discarded.
-    Discard,
-}
-
-/// The caller's environment variables a program gets by default: the locale and time zone.
-pub const DEFAULT_PASS_ENV: [&str; 4] = ["LANG", "LC_ALL", "LC_CTYPE", "TZ"];
+use crate::codec::BotMessage;
+use crate::feed::{self, AnswerError};
+use crate::line::{DdzEnd, DdzLine, DdzSeat};
 
 /// Options of a [`CmdBot`]. `CmdBotConfig::default()` is the competition set-up.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -157,6 +138,20 @@ impl Fault {
     }
 }
 
+impl From<arena_line::Fault> for Fault {
+    fn from(f: arena_line::Fault) -> Fault {
+        Fault {
+            kind: match f.kind {
+                FaultKind::Crashed => VerdictKind::Crashed,
+                FaultKind::Timeout => VerdictKind::Timeout,
+                FaultKind::Malformed => VerdictKind::Malformed,
+            },
+            reason: f.reason,
+            exited: f.exited,
+        }
+    }
+}
+
 /// The program could not be started and joined, see [`CmdBot::start`].
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{spec}: {reason}")]
@@ -186,10 +181,10 @@ pub struct StartError {
 pub struct CmdBot {
     spec: CmdSpec,
     config: CmdBotConfig,
-    process: Option<Process>,
+    process: Option<Program>,
     joined_name: Option<String>,
     games: u64,
-    feed: SeatFeed,
+    line: DdzLine,
     dead: bool,
     /// The running process was started before this game and has not answered in it yet.
     carried_over: bool,
@@ -204,7 +199,7 @@ impl CmdBot {
     pub fn new(spec: CmdSpec, config: CmdBotConfig) -> CmdBot {
         CmdBot {
             spec,
-            feed: SeatFeed::new(0, config.scoring),
+            line: DdzLine::new(0, config.scoring),
             config,
             process: None,
             joined_name: None,
@@ -254,7 +249,7 @@ impl CmdBot {
 
     /// The process id of the running program, if one is running.
     pub fn process_id(&self) -> Option<u32> {
-        self.process.as_ref().map(Process::id)
+        self.process.as_ref().map(Program::id)
     }
 
     /// Counters over this bot's life.
@@ -276,8 +271,12 @@ impl CmdBot {
     /// next game starts a fresh process. Dropping the bot does the same.
     pub fn shutdown(&mut self) {
         if let Some(mut p) = self.process.take() {
-            self.record(Direction::ToBot, "bye".into());
-            p.close("bye", self.config.grace);
+            let mut farewell = Vec::new();
+            self.line.farewell(&mut farewell);
+            for l in &farewell {
+                self.record(Direction::ToBot, l.clone());
+            }
+            p.close(&farewell, self.config.grace);
             self.note(format!("process {} ended", p.id()));
         }
     }
@@ -312,32 +311,15 @@ impl CmdBot {
         }
     }
 
-    /// Describes a program whose output closed: its exit status and its last words on stderr.
-    fn crash_reason(&mut self, what: String, read_error: Option<String>) -> Fault {
-        let Some(p) = self.process.as_mut() else {
-            return Fault {
+    /// Describes a program whose output closed: its exit status, its limits and its last words
+    /// on stderr. The program is killed.
+    fn crash_reason(&mut self, what: &str, read_error: Option<String>) -> Fault {
+        match self.process.as_mut() {
+            Some(p) => p.crash(what, read_error).into(),
+            None => Fault {
                 exited: true,
                 ..Fault::new(VerdictKind::Crashed, what)
-            };
-        };
-        let (status, stderr_wait) = match p.wait_for_exit(EXIT_WAIT) {
-            Some(status) => (describe_status(status, &self.config.limits), EXIT_WAIT),
-            None => (
-                "closed its output but kept running".to_string(),
-                Duration::ZERO,
-            ),
-        };
-        let mut reason = format!("{what} ({status})");
-        if let Some(e) = read_error {
-            reason.push_str(&format!("; reading its output failed: {e}"));
-        }
-        if let Some(tail) = p.stderr_tail(STDERR_QUOTE_CHARS, stderr_wait) {
-            reason.push_str(&format!("; its stderr ended with: {tail:?}"));
-            reason.push_str(self.config.sandbox.hint_for(&tail).unwrap_or(""));
-        }
-        Fault {
-            exited: true,
-            ..Fault::new(VerdictKind::Crashed, reason)
+            },
         }
     }
 
@@ -356,120 +338,49 @@ impl CmdBot {
     }
 
     fn spawn_and_join(&mut self) -> Result<(), Fault> {
-        let how = Confinement {
-            sandbox: &self.config.sandbox,
-            limits: &self.config.limits,
-            pass_env: &self.config.pass_env,
+        let launch = Launch {
+            sandbox: self.config.sandbox.clone(),
+            limits: self.config.limits,
+            pass_env: self.config.pass_env.clone(),
+            stderr: self.config.stderr,
+            workdir: self
+                .config
+                .working_dir
+                .clone()
+                .map_or(WorkDir::Inherit, WorkDir::At),
+            framing: self.line.framing(),
         };
-        let process = Process::spawn(
-            &self.spec,
-            self.config.working_dir.as_deref(),
-            self.config.stderr,
-            &how,
-        )
-        .map_err(|e| {
-            let dir = match &self.config.working_dir {
-                Some(d) => format!(" in {}", d.display()),
-                None => String::new(),
-            };
-            Fault::new(
-                VerdictKind::Crashed,
-                format!("could not start the program{dir}: {e}"),
-            )
-        })?;
-        let started = Instant::now();
+        let mut process = Program::spawn(&self.spec, &launch)
+            .map_err(|e| Fault::new(VerdictKind::Crashed, e.to_string()))?;
         self.stats.processes_started += 1;
         self.note(format!("process {} started: {}", process.id(), self.spec));
-        self.process = Some(process);
         self.carried_over = false;
         self.joined_name = None;
-        let until = later(started, self.config.startup_timeout);
-        loop {
-            let Some(p) = self.process.as_mut() else {
-                return Err(Fault::new(VerdictKind::Crashed, "the process was lost"));
-            };
-            let Some((_, out)) = p.recv_until(until) else {
-                return Err(Fault::new(
-                    VerdictKind::Timeout,
-                    format!(
-                        "no \"join\" line within {} ms of starting (a program must flush its output after each line)",
-                        self.config.startup_timeout.as_millis()
-                    ),
-                ));
-            };
-            let text = match out {
-                Output::Line(text) => text,
-                Output::Closed(error) => {
-                    return Err(self
-                        .crash_reason("the program exited before saying \"join\"".into(), error));
-                }
-                other => return Err(self.unreadable(other, "instead of \"join\"")),
-            };
-            self.record(Direction::FromBot, text.clone());
-            match decode_bot_line(&text) {
-                Ok(None) => continue,
-                Ok(Some(BotMessage::Join { name })) => {
-                    self.joined_name = name;
-                    return Ok(());
-                }
-                Ok(Some(_)) => {
-                    return Err(Fault::new(
-                        VerdictKind::Malformed,
-                        format!(
-                            "the first line must be \"join\" or \"join NAME\", got {}",
-                            quote_answer(&text)
-                        ),
-                    ));
-                }
-                Err(e) => {
-                    return Err(Fault::new(
-                        VerdictKind::Malformed,
-                        format!(
-                            "the first line must be \"join\" or \"join NAME\", got {}: {e}",
-                            quote_answer(&text)
-                        ),
-                    ));
-                }
-            }
+        let mut heard = Vec::new();
+        let joined = process.join(&self.line, self.config.startup_timeout, |l: &str| {
+            heard.push(l.to_string())
+        });
+        for l in heard {
+            self.record(Direction::FromBot, l);
         }
+        // On a fault, the process is dropped: killed and reaped.
+        self.joined_name = joined?;
+        self.process = Some(process);
+        Ok(())
     }
 
     /// A fault for output that is no line of text.
     fn unreadable(&mut self, out: Output, context: &str) -> Fault {
-        let (note, reason) = match out {
-            Output::NotUtf8(lossy) => (
-                lossy.clone(),
-                format!(
-                    "wrote a line that is not UTF-8 text {context}: {}",
-                    quote_answer(&lossy)
-                ),
-            ),
-            Output::TooLong(start) => (
-                format!("{start}…"),
-                format!(
-                    "wrote a line longer than {MAX_LINE_BYTES} bytes {context}, starting {}",
-                    quote_answer(&start)
-                ),
-            ),
-            Output::Line(text) => (
-                text.clone(),
-                format!("wrote {} {context}", quote_answer(&text)),
-            ),
-            Output::Closed(_) => (String::new(), format!("closed its output {context}")),
-        };
-        self.record(Direction::FromBot, note);
-        Fault::new(VerdictKind::Malformed, reason)
+        let (heard, fault) = arena_line::unreadable(&out, context, &self.line.framing());
+        self.record(Direction::FromBot, heard);
+        fault.into()
     }
 
     /// Checks the program between games (a program that exited after a game is replaced without
     /// fault), starts one if needed, and returns the lines of the game it has not seen.
     /// With `start` false, no program is started: an empty list comes back if none is running.
-    fn catch_up(
-        &mut self,
-        obs: &Observation<'_>,
-        start: bool,
-    ) -> Result<Vec<ServerMessage>, Fault> {
-        if !self.feed.started() {
+    fn catch_up(&mut self, obs: &Observation<'_>, start: bool) -> Result<Vec<String>, Fault> {
+        if !self.line.feed().started() {
             self.check_between_games()?;
         }
         if !start && self.process.is_none() {
@@ -477,34 +388,37 @@ impl CmdBot {
         }
         self.ensure_process()?;
         let mut lines = Vec::new();
-        self.feed.catch_up(obs, &mut lines);
+        let legal = MoveList::new();
+        if obs.phase == Phase::Over {
+            self.line.end(&DdzEnd::Game(obs), &mut lines);
+        } else {
+            self.line
+                .catch_up(&DdzSeat { obs, legal: &legal }, &mut lines);
+        }
         Ok(lines)
     }
 
     /// Before a game's first line: reaps a program that exited after its last game, and refuses
     /// lines it wrote when nothing was asked.
     fn check_between_games(&mut self) -> Result<(), Fault> {
-        while let Some((_, out)) = self.process.as_mut().and_then(Process::try_recv) {
+        while let Some((_, out)) = self.process.as_mut().and_then(Program::try_recv) {
             match out {
                 Output::Line(text) => {
                     self.record(Direction::FromBot, text.clone());
-                    if decode_bot_line(&text).is_ok_and(|m| m.is_none()) {
+                    if self.line.parse(&text).is_ok_and(|m| m.is_none()) {
                         continue;
                     }
                     return Err(Fault::new(
                         VerdictKind::Malformed,
                         format!(
                             "wrote {} between games, when nothing was asked",
-                            quote_answer(&text)
+                            quote(&text)
                         ),
                     ));
                 }
                 Output::Closed(_) => {
                     if let Some(mut p) = self.process.take() {
-                        let status = p.kill().map_or_else(
-                            || "gone".into(),
-                            |s| describe_status(s, &self.config.limits),
-                        );
+                        let status = p.kill().map_or_else(|| "gone".into(), |s| p.describe(s));
                         self.note(format!(
                             "process {} exited between games ({status}); starting a fresh one",
                             p.id()
@@ -521,34 +435,30 @@ impl CmdBot {
     }
 
     /// Refuses lines the program wrote while nothing was asked; a closed output is a crash.
-    fn check_unsolicited(&mut self, request: &Request) -> Result<(), Fault> {
-        while let Some((_, out)) = self.process.as_mut().and_then(Process::try_recv) {
+    fn check_unsolicited(&mut self, request: &str) -> Result<(), Fault> {
+        while let Some((_, out)) = self.process.as_mut().and_then(Program::try_recv) {
             match out {
                 Output::Line(text) => {
                     self.record(Direction::FromBot, text.clone());
-                    if decode_bot_line(&text).is_ok_and(|m| m.is_none()) {
+                    if self.line.parse(&text).is_ok_and(|m| m.is_none()) {
                         continue;
                     }
                     return Err(Fault::new(
                         VerdictKind::Malformed,
                         format!(
-                            "wrote {} before the {} request, when nothing was asked",
-                            quote_answer(&text),
-                            request.name()
+                            "wrote {} before the {request} request, when nothing was asked",
+                            quote(&text),
                         ),
                     ));
                 }
                 Output::Closed(error) => {
                     return Err(self.crash_reason(
-                        format!("the program exited before the {} request", request.name()),
+                        &format!("the program exited before the {request} request"),
                         error,
                     ));
                 }
                 other => {
-                    let context = format!(
-                        "before the {} request, when nothing was asked",
-                        request.name()
-                    );
+                    let context = format!("before the {request} request, when nothing was asked");
                     return Err(self.unreadable(other, &context));
                 }
             }
@@ -556,16 +466,12 @@ impl CmdBot {
         Ok(())
     }
 
-    fn send(&mut self, lines: &[ServerMessage]) {
-        let mut batch = String::new();
-        for line in lines {
-            let text = line.encode();
-            batch.push_str(&text);
-            batch.push('\n');
-            self.record(Direction::ToBot, text);
-        }
+    fn send(&mut self, lines: Vec<String>) {
         if let Some(p) = &self.process {
-            p.send(batch);
+            p.send_lines(&lines);
+        }
+        for text in lines {
+            self.record(Direction::ToBot, text);
         }
     }
 
@@ -576,10 +482,9 @@ impl CmdBot {
             Phase::Bidding | Phase::Doubling => self.config.bid_deadline,
             Phase::Play | Phase::Over => self.config.play_deadline,
         };
-        let request = feed::request(obs, legal, millis(deadline));
-        self.check_unsolicited(&request)?;
-        lines.push(ServerMessage::Ask(request.clone()));
-        self.send(&lines);
+        let request = self.line.ask(&DdzSeat { obs, legal }, deadline, &mut lines);
+        self.check_unsolicited(request)?;
+        self.send(lines);
         self.stats.requests += 1;
         let sent = Instant::now();
         let cap = later(sent, deadline.saturating_add(self.config.grace));
@@ -592,7 +497,7 @@ impl CmdBot {
                     VerdictKind::Timeout,
                     format!(
                         "no answer to the {} request within {} ms (deadline {} ms + grace {} ms; a program must flush its output after each line)",
-                        request.name(),
+                        request,
                         deadline.saturating_add(self.config.grace).as_millis(),
                         deadline.as_millis(),
                         self.config.grace.as_millis()
@@ -603,30 +508,23 @@ impl CmdBot {
                 Output::Line(text) => text,
                 Output::Closed(error) => {
                     return Err(self.crash_reason(
-                        format!(
-                            "the program exited before answering the {} request",
-                            request.name()
-                        ),
+                        &format!("the program exited before answering the {request} request"),
                         error,
                     ));
                 }
                 other => {
-                    let context = format!("in answer to the {} request", request.name());
+                    let context = format!("in answer to the {request} request");
                     return Err(self.unreadable(other, &context));
                 }
             };
             self.record(Direction::FromBot, text.clone());
-            let answer = match decode_bot_line(&text) {
+            let answer: BotMessage = match self.line.parse(&text) {
                 Ok(None) => continue,
                 Ok(Some(answer)) => answer,
                 Err(e) => {
                     return Err(Fault::new(
                         VerdictKind::Malformed,
-                        format!(
-                            "answered {} to the {} request: {e}",
-                            quote_answer(&text),
-                            request.name()
-                        ),
+                        format!("answered {} to the {request} request: {e}", quote(&text)),
                     ));
                 }
             };
@@ -637,11 +535,7 @@ impl CmdBot {
                 };
                 Fault::new(
                     kind,
-                    format!(
-                        "answered {} to the {} request: {e}",
-                        quote_answer(&text),
-                        request.name()
-                    ),
+                    format!("answered {} to the {request} request: {e}", quote(&text)),
                 )
             })?;
             let took = at.saturating_duration_since(sent);
@@ -678,7 +572,7 @@ impl CmdBot {
             ));
             self.process = None;
             self.carried_over = false;
-            self.feed = SeatFeed::new(self.games, self.config.scoring);
+            self.line = DdzLine::new(self.games, self.config.scoring);
             result = self.ask(obs, legal);
         }
         match result {
@@ -698,7 +592,7 @@ impl Bot for CmdBot {
 
     fn new_game(&mut self, _seed: u64) {
         self.games += 1;
-        self.feed = SeatFeed::new(self.games, self.config.scoring);
+        self.line = DdzLine::new(self.games, self.config.scoring);
         self.dead = false;
         self.carried_over = self.process.is_some();
     }
@@ -734,7 +628,7 @@ impl Bot for CmdBot {
             return;
         }
         match self.catch_up(obs, false) {
-            Ok(lines) => self.send(&lines),
+            Ok(lines) => self.send(lines),
             Err(fault) => self.fault(fault),
         }
     }
@@ -758,28 +652,5 @@ impl fmt::Debug for CmdBot {
             .field("games", &self.games)
             .field("stats", &self.stats)
             .finish_non_exhaustive()
-    }
-}
-
-/// `start + d`, or as far ahead as the clock goes (absurd configured durations never panic).
-pub(crate) fn later(start: Instant, d: Duration) -> Instant {
-    start
-        .checked_add(d)
-        .or_else(|| start.checked_add(Duration::from_secs(1 << 32)))
-        .unwrap_or(start)
-}
-
-fn millis(d: Duration) -> u64 {
-    u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
-}
-
-/// Quotes a program's line for a verdict, shortened if long.
-fn quote_answer(text: &str) -> String {
-    let t = text.strip_suffix('\r').unwrap_or(text);
-    if t.chars().count() <= ANSWER_QUOTE_CHARS {
-        format!("{t:?}")
-    } else {
-        let short: String = t.chars().take(ANSWER_QUOTE_CHARS).collect();
-        format!("{short:?}…")
     }
 }

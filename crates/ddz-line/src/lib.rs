@@ -1,15 +1,18 @@
 //! The Dou Dizhu line protocol: bots as programs that read and write plain text lines.
 //!
-//! The protocol is specified in `docs/ddz-line-protocol.md`. This crate has three layers:
+//! The protocol is specified in `docs/ddz-line-protocol.md`. This crate has four layers:
 //!
 //! - [`codec`]: the lines as types ([`ServerMessage`], [`Request`], [`BotMessage`]) with
 //!   `encode` and `decode`, and [`DecodeError`]s that name the problem. Pure: no I/O.
 //! - [`feed`]: the server side without I/O: what a seat is told ([`SeatFeed`]), the request for
 //!   a decision, and the judging of answers under the rules. Any host of line bots (a process
 //!   runner, an async service) reuses it.
+//! - [`DdzLine`]: the protocol as an [`arena_line::LineProtocol`] (catch a seat up, ask, read an
+//!   answer, end), so that hosts run it on the game-neutral supervisor of [`arena_line`].
 //! - [`CmdBot`]: a [`ddz_bots::Bot`] that runs a program (`cmd:PROGRAM [ARGS]`) as a child
-//!   process in the sandbox of [`arena_sandbox`] (limits, namespaces, Landlock; see
-//!   `docs/sandbox.md`), with deadlines, verdicts for every fault, and automatic play after one.
+//!   process with [`arena_line`]'s blocking supervisor, in the sandbox of [`arena_sandbox`]
+//!   (limits, namespaces, Landlock; see `docs/sandbox.md`), with deadlines, verdicts for every
+//!   fault, and automatic play after one.
 //!
 //! ```no_run
 //! use ddz::{Deal, GameConfig, MoveList};
@@ -28,14 +31,12 @@
 mod cmd_bot;
 pub mod codec;
 pub mod feed;
-pub mod lines;
-mod process;
-mod spec;
+mod line;
 
-pub use cmd_bot::{
-    CmdBot, CmdBotConfig, CmdBotStats, DEFAULT_PASS_ENV, Direction, StartError, StderrMode,
-    TranscriptLine,
-};
+/// The command line, stderr mode and default environment of a [`CmdBot`]'s program, from
+/// [`arena_line`] (they are the same for every game).
+pub use arena_line::{CmdSpec, DEFAULT_PASS_ENV, SpecError, StderrMode};
+pub use cmd_bot::{CmdBot, CmdBotConfig, CmdBotStats, Direction, StartError, TranscriptLine};
 pub use codec::{BotMessage, DecodeError, Request, ServerMessage, decode_bot_line};
 pub use feed::{AnswerError, SeatFeed};
-pub use spec::{CmdSpec, SpecError};
+pub use line::{DdzEnd, DdzLine, DdzSeat};

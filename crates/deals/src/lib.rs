@@ -10,6 +10,7 @@ pub mod io;
 pub mod levels;
 pub mod measure;
 pub mod panel;
+pub mod population;
 pub mod record;
 
 pub use find::{FindReport, FindSpec, find};

@@ -14,6 +14,7 @@
 
 use std::borrow::Cow;
 
+use arena_line::lines::{LineSplitter, Output, next_output};
 use arena_proto::convert;
 use arena_proto::v1;
 use arena_table::ddz::DdzTable;
@@ -25,7 +26,6 @@ use ddz::{
 };
 use ddz_line::ServerMessage;
 use ddz_line::codec::{BotMessage, is_ignored_bot_line};
-use ddz_line::lines::{LineSplitter, Output, next_output};
 use prost::Message;
 
 /// The CLI's `arena ddz legal` reading, compiled from the CLI's own source file (the CLI is a
@@ -725,11 +725,11 @@ pub fn bot_spec(data: &[u8]) {
             error_text(&e);
         }
     }
-    match ddz_line::CmdSpec::parse(&s) {
+    match arena_line::CmdSpec::parse(&s) {
         Ok(cmd) => {
             let line = cmd.to_string();
             assert_eq!(
-                ddz_line::CmdSpec::parse(&line).as_ref(),
+                arena_line::CmdSpec::parse(&line).as_ref(),
                 Ok(&cmd),
                 "{line:?}"
             );

@@ -54,9 +54,10 @@
 //!
 //! # Hosting
 //!
-//! [`supervise`] holds what the caller needs after the spawn, whether it waits with threads or
-//! tasks: [`exited_unreaped`] and [`kill_group`] (kill the group before reaping the leader, so
-//! that its id cannot be reused), and [`StderrTail`], the end of a program's stderr to quote.
+//! [`supervise`] holds the primitives a host needs after the spawn: [`exited_unreaped`] and
+//! [`kill_group`] (kill the group before reaping the leader, so that its id cannot be reused),
+//! and [`StderrTail`], the end of a program's stderr to quote. The one host of bot programs
+//! built on them is the `arena-line` crate (`crates/line`), used by `cmd:` bots and bot-host.
 
 mod limits;
 #[cfg(target_os = "linux")]

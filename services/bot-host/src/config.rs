@@ -128,8 +128,9 @@ pub struct ProcessLimits {
     pub pass_env: Vec<String>,
 }
 
-/// The variables programs inherit by default.
-pub const DEFAULT_PASS_ENV: [&str; 4] = ["LANG", "LC_ALL", "LC_CTYPE", "TZ"];
+/// The variables programs inherit by default (the same for `cmd:` bots: one list, in
+/// arena-line).
+pub use arena_line::DEFAULT_PASS_ENV;
 
 impl Default for ProcessLimits {
     fn default() -> Self {

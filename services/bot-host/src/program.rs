@@ -1,5 +1,6 @@
 //! Bot programs: a registered `Program` bot plays each table seat in a child process of its own
-//! that speaks the Dou Dizhu line protocol (`docs/ddz-line-protocol.md`).
+//! that speaks the Dou Dizhu line protocol (`docs/ddz-line-protocol.md`, [`ddz_line::DdzLine`]),
+//! supervised by [`arena_line::Program`].
 //!
 //! The process starts in its own working directory (the bot's `workdir`, else a fresh temporary
 //! directory made for it and removed afterwards) in the sandbox of [`arena_sandbox`]: under the
@@ -9,7 +10,7 @@
 //! `PATH`, and `HOME` and `TMPDIR` at its working directory), and must say `join` within the
 //! start-up time; then the seat is ready.
 //! Each request is sent as the lines of the game the program has not seen (from
-//! [`ddz_line::SeatFeed`]) and an `ask`; its answer is forwarded as the bot's reply. At the end
+//! [`ddz_line::DdzLine`]) and an `ask`; its answer is forwarded as the bot's reply. At the end
 //! of the table it is told `end W S0 S1 S2` (from the referee's outcome) and `bye`, and is
 //! given the exit grace before its whole process group is killed. All I/O is async: a program
 //! that stops reading or writing blocks nothing.
@@ -36,22 +37,15 @@
 //! last request, so the program hears `end` without the plays that ended the game.
 
 use std::collections::VecDeque;
-use std::io;
-use std::path::PathBuf;
-use std::process::Stdio;
 use std::sync::Arc;
 use std::time::Duration;
 
+use arena_line::{CmdSpec, FaultKind, Launch, LineProtocol, Output, Program, StderrMode, WorkDir};
 use arena_proto::convert::{DdzDecision, ddz_action};
 use arena_proto::v1;
-use arena_sandbox::{Limits, Sandbox, StderrTail, describe_status, exited_unreaped, kill_group};
-use ddz::{Scoring, Seat};
-use ddz_line::feed::{self, SeatFeed};
-use ddz_line::lines::{LineSplitter, MAX_LINE_BYTES, Output};
-use ddz_line::{BotMessage, CmdSpec, ServerMessage, decode_bot_line};
-use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
-use tokio::process::{ChildStderr, ChildStdin, ChildStdout};
-use tokio::sync::{OwnedSemaphorePermit, mpsc, watch};
+use arena_sandbox::Limits;
+use ddz_line::{BotMessage, DdzEnd, DdzLine, DdzSeat};
+use tokio::sync::OwnedSemaphorePermit;
 use tokio::time::Instant;
 use tonic::Status;
 
@@ -59,15 +53,6 @@ use crate::metrics::{BotKind, relayed};
 use crate::observation::DdzView;
 use crate::seat::{FromReferee, SeatIo, Waited, while_reading};
 use crate::server::Ctx;
-
-/// Lines read ahead of the seat.
-const READ_AHEAD_LINES: usize = 256;
-/// How much of it a fault quotes, in characters.
-const STDERR_QUOTE_CHARS: usize = 300;
-/// How much of a program's line a fault quotes, in characters.
-const ANSWER_QUOTE_CHARS: usize = 80;
-/// How long a program whose output closed is given to finish exiting, for its exit status.
-const EXIT_WAIT: Duration = Duration::from_millis(300);
 
 /// A registered program bot, as a seat runs it.
 pub(crate) struct ProgramSpec {
@@ -100,6 +85,17 @@ impl Fault {
     }
 }
 
+impl From<arena_line::Fault> for Fault {
+    fn from(f: arena_line::Fault) -> Fault {
+        let kind = match f.kind {
+            FaultKind::Crashed => v1::VerdictKind::Crashed,
+            FaultKind::Timeout => v1::VerdictKind::Timeout,
+            FaultKind::Malformed => v1::VerdictKind::Malformed,
+        };
+        Fault::new(kind, f.reason)
+    }
+}
+
 /// Runs one seat with a fresh process of the program.
 pub(crate) async fn run(ctx: &Arc<Ctx>, mut io: SeatIo, spec: ProgramSpec) -> Result<(), Status> {
     let cmd = match CmdSpec::parse(&spec.command) {
@@ -127,30 +123,35 @@ pub(crate) async fn run(ctx: &Arc<Ctx>, mut io: SeatIo, spec: ProgramSpec) -> Re
             return Ok(());
         }
     };
-    let mut child = match Child::spawn(
-        &cmd,
-        spec.workdir.as_deref(),
-        &ctx.sandbox,
+    let mut line = DdzLine::default();
+    let launch = Launch {
+        sandbox: ctx.sandbox.clone(),
         limits,
-        &ctx.config.processes.pass_env,
-    ) {
+        pass_env: ctx.config.processes.pass_env.clone(),
+        stderr: StderrMode::Capture,
+        workdir: spec
+            .workdir
+            .as_ref()
+            .map_or(WorkDir::Fresh, |d| WorkDir::At(d.into())),
+        framing: line.framing(),
+    };
+    let mut child = match Program::spawn(&cmd, &launch) {
         Ok(c) => c,
-        Err(reason) => {
-            io.fault(v1::VerdictKind::Crashed, reason);
+        Err(e) => {
+            io.fault(v1::VerdictKind::Crashed, format!("{cmd}: {e}"));
             return Ok(());
         }
     };
-    tracing::info!(pid = child.pid, command = %cmd, %limits, "program started");
+    let pid = child.id();
+    tracing::info!(pid, command = %cmd, %limits, "program started");
     let startup = ctx.config.processes.startup_timeout;
-    match while_reading(&mut io, &mut queue, &ctx.closing, child.join(startup)).await? {
+    let joining = arena_line::join(&mut child, &line, startup, |_: &str| {});
+    match while_reading(&mut io, &mut queue, &ctx.closing, joining).await? {
         Waited::Done(Ok(name)) => {
-            tracing::debug!(
-                pid = child.pid,
-                name = name.as_deref().unwrap_or(""),
-                "program joined"
-            );
+            tracing::debug!(pid, name = name.as_deref().unwrap_or(""), "program joined");
         }
         Waited::Done(Err(fault)) => {
+            let fault = Fault::from(fault);
             io.fault(fault.kind, fault.reason);
             return Ok(());
         }
@@ -172,7 +173,6 @@ pub(crate) async fn run(ctx: &Arc<Ctx>, mut io: SeatIo, spec: ProgramSpec) -> Re
         0 => ctx.config.decisions.hard_cap,
         n => Duration::from_millis(u64::from(n)),
     };
-    let mut feed = SeatFeed::new(1, Scoring::Competition);
     let mut asked: Option<Asked> = None;
     loop {
         if asked.is_none()
@@ -185,18 +185,21 @@ pub(crate) async fn run(ctx: &Arc<Ctx>, mut io: SeatIo, spec: ProgramSpec) -> Re
                 0 => decision_ms,
                 n => n,
             };
-            let request = feed::request(&obs, &legal, u64::from(deadline_ms));
+            let deadline = Duration::from_millis(u64::from(deadline_ms));
+            let seat = DdzSeat {
+                obs: &obs,
+                legal: &legal,
+            };
             let mut lines = Vec::new();
-            feed.catch_up(&obs, &mut lines);
-            lines.push(ServerMessage::Ask(request.clone()));
-            child.send(&lines);
-            let wait = hard_cap.max(Duration::from_millis(u64::from(deadline_ms)))
-                + ctx.config.decisions.silence_margin;
+            line.catch_up(&seat, &mut lines);
+            let name = line.ask(&seat, deadline, &mut lines);
+            child.send_lines(&lines);
+            let wait = hard_cap.max(deadline) + ctx.config.decisions.silence_margin;
             asked = Some(Asked {
                 sent: std::time::Instant::now(),
                 request_id: req.request_id,
                 table_id: req.table_id,
-                name: request.name(),
+                name,
                 deadline_ms,
                 wait,
                 until: Instant::now() + wait,
@@ -214,19 +217,31 @@ pub(crate) async fn run(ctx: &Arc<Ctx>, mut io: SeatIo, spec: ProgramSpec) -> Re
             m = io.next() => match m? {
                 FromReferee::Request(r) => queue.push_back(r),
                 FromReferee::Close(close) => {
-                    let end = end_line(close.outcome.as_ref());
+                    let mut lines = Vec::new();
+                    if let Some(end) = end_of(close.outcome.as_ref()) {
+                        line.end(&end, &mut lines);
+                    }
+                    line.farewell(&mut lines);
                     let grace = ctx.config.processes.exit_grace;
                     // The referee's stream ends now; the program is told goodbye in the background.
                     tokio::spawn(async move {
                         let _permits = permits;
-                        child.finish(end, grace).await;
+                        let ended = child.close(&lines, grace).await;
+                        if let Some(status) = ended.status {
+                            tracing::debug!(
+                                pid,
+                                exited_by_itself = ended.by_itself,
+                                status = %child.describe(status),
+                                "program ended"
+                            );
+                        }
                     });
                     return Ok(());
                 }
                 FromReferee::Gone => return Ok(()),
             },
-            out = child.recv() => {
-                match child.take_output(out, asked.as_ref()).await {
+            (_, out) = child.recv() => {
+                match take_output(&mut child, &line, out, asked.as_ref()).await {
                     Ok(None) => {}
                     Ok(Some(answer)) => {
                         if let Some(a) = asked.take() {
@@ -276,15 +291,13 @@ struct Asked {
     until: Instant,
 }
 
-/// The `end` line for an outcome, when it has a winner and three scores.
-fn end_line(outcome: Option<&v1::Outcome>) -> Option<ServerMessage> {
+/// The end of the game for an outcome, when it has a winner and three scores.
+fn end_of(outcome: Option<&v1::Outcome>) -> Option<DdzEnd<'static>> {
     let o = outcome?;
     let Some(v1::outcome::Game::Ddz(d)) = &o.game else {
         return None;
     };
-    let winner = u8::try_from(d.winner).ok().and_then(Seat::new)?;
-    let scores: [i64; 3] = o.scores.as_slice().try_into().ok()?;
-    Some(ServerMessage::End { winner, scores })
+    DdzEnd::result(d.winner, &o.scores)
 }
 
 /// An answer line as the action it stands for.
@@ -298,372 +311,62 @@ fn action_of(answer: &BotMessage) -> Option<v1::Action> {
     Some(ddz_action(d))
 }
 
-/// Quotes a program's line, shortened if long.
-fn quote(text: &str) -> String {
-    let t = text.strip_suffix('\r').unwrap_or(text);
-    if t.chars().count() <= ANSWER_QUOTE_CHARS {
-        format!("{t:?}")
-    } else {
-        let short: String = t.chars().take(ANSWER_QUOTE_CHARS).collect();
-        format!("{short:?}…")
-    }
-}
-
-/// A running program: its pipes are served by tasks, so nothing it does blocks the seat.
-struct Child {
-    child: tokio::process::Child,
-    pid: u32,
-    input: Option<mpsc::UnboundedSender<String>>,
-    output: mpsc::Receiver<Output>,
-    stderr_tail: Arc<StderrTail>,
-    stderr_done: watch::Receiver<bool>,
-    limits: Limits,
-    /// The sandbox it runs in, for what a crash report can add.
-    sandbox: Sandbox,
-    reaped: bool,
-    /// Removed (after the process is killed) when the child is dropped.
-    _dir: Option<tempfile::TempDir>,
-}
-
-impl Child {
-    /// Starts the program in `workdir` (or a fresh temporary directory) in `sandbox` under
-    /// `limits`.
-    fn spawn(
-        cmd: &CmdSpec,
-        workdir: Option<&str>,
-        sandbox: &Sandbox,
-        limits: Limits,
-        pass_env: &[String],
-    ) -> Result<Child, String> {
-        let (dir, temp) = match workdir {
-            Some(d) => (PathBuf::from(d), None),
-            None => {
-                let made = |e: io::Error| {
-                    format!("could not make a working directory for the program: {e}")
-                };
-                let t = tempfile::Builder::new()
-                    .prefix("arena-bot-")
-                    .tempdir()
-                    .map_err(made)?;
-                sandbox.prepare_workdir(t.path()).map_err(made)?;
-                (t.path().to_path_buf(), Some(t))
-            }
-        };
-        let mut command = tokio::process::Command::new(cmd.program());
-        command
-            .args(cmd.args())
-            .current_dir(&dir)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .kill_on_drop(true);
-        sandbox
-            .configure(command.as_std_mut(), &limits, pass_env)
-            .map_err(|e| format!("could not start the program {cmd}: {e}"))?;
-        let mut child = command.spawn().map_err(|e| {
-            format!(
-                "could not start the program {cmd} in {}: {e}",
-                dir.display()
-            )
-        })?;
-        let (Some(stdin), Some(stdout), Some(stderr), Some(pid)) = (
-            child.stdin.take(),
-            child.stdout.take(),
-            child.stderr.take(),
-            child.id(),
-        ) else {
-            let _ = child.start_kill();
-            return Err("the program's pipes were not created".into());
-        };
-        let (in_tx, in_rx) = mpsc::unbounded_channel();
-        tokio::spawn(write_lines(stdin, in_rx));
-        let (out_tx, output) = mpsc::channel(READ_AHEAD_LINES);
-        tokio::spawn(read_lines(stdout, out_tx));
-        let stderr_tail = Arc::new(StderrTail::new());
-        let (done_tx, stderr_done) = watch::channel(false);
-        tokio::spawn(drain_stderr(stderr, Arc::clone(&stderr_tail), done_tx));
-        Ok(Child {
-            child,
-            pid,
-            input: Some(in_tx),
-            output,
-            stderr_tail,
-            stderr_done,
-            limits,
-            sandbox: sandbox.clone(),
-            reaped: false,
-            _dir: temp,
-        })
-    }
-
-    fn send(&self, lines: &[ServerMessage]) {
-        let mut batch = String::new();
-        for line in lines {
-            batch.push_str(&line.encode());
-            batch.push('\n');
-        }
-        if let Some(input) = &self.input {
-            let _ = input.send(batch);
-        }
-    }
-
-    /// The next output (a closed output once the reader is done). Cancel-safe.
-    async fn recv(&mut self) -> Output {
-        self.output.recv().await.unwrap_or(Output::Closed(None))
-    }
-
-    /// Waits for the `join` line; the name the program gave, if any.
-    async fn join(&mut self, within: Duration) -> Result<Option<String>, Fault> {
-        let until = Instant::now() + within;
-        loop {
-            let out = match tokio::time::timeout_at(until, self.recv()).await {
-                Ok(out) => out,
-                Err(_) => {
-                    return Err(Fault::new(
-                        v1::VerdictKind::Timeout,
-                        format!(
-                            "no \"join\" line within {} ms of starting (a program must flush its output after each line)",
-                            within.as_millis()
-                        ),
-                    ));
+/// Judges one output of the program: an answer to the open request, nothing (a comment),
+/// or a fault (the program is then killed, or is killed when dropped).
+async fn take_output(
+    child: &mut Program,
+    line: &DdzLine,
+    out: Output,
+    asked: Option<&Asked>,
+) -> Result<Option<v1::Action>, Fault> {
+    let context = match asked {
+        Some(a) => format!("to the {} request", a.name),
+        None => "when nothing was asked".to_string(),
+    };
+    let text = match out {
+        Output::Line(text) => text,
+        Output::Closed(e) => {
+            let what = match asked {
+                Some(a) => {
+                    format!("the program exited before answering the {} request", a.name)
                 }
+                None => "the program exited while waiting for its next request".to_string(),
             };
-            let text = match out {
-                Output::Line(text) => text,
-                Output::Closed(e) => {
-                    return Err(self
-                        .crash("the program exited before saying \"join\"".into(), e)
-                        .await);
-                }
-                other => return Err(unreadable(other, "instead of \"join\"")),
-            };
-            match decode_bot_line(&text) {
-                Ok(None) => continue,
-                Ok(Some(BotMessage::Join { name })) => return Ok(name),
-                Ok(Some(_)) => {
-                    return Err(Fault::new(
-                        v1::VerdictKind::Malformed,
-                        format!(
-                            "the first line must be \"join\" or \"join NAME\", got {}",
-                            quote(&text)
-                        ),
-                    ));
-                }
-                Err(e) => {
-                    return Err(Fault::new(
-                        v1::VerdictKind::Malformed,
-                        format!(
-                            "the first line must be \"join\" or \"join NAME\", got {}: {e}",
-                            quote(&text)
-                        ),
-                    ));
-                }
-            }
+            return Err(child.crash(&what, e).await.into());
         }
-    }
-
-    /// Judges one output of the program: an answer to the open request, nothing (a comment),
-    /// or a fault.
-    async fn take_output(
-        &mut self,
-        out: Output,
-        asked: Option<&Asked>,
-    ) -> Result<Option<v1::Action>, Fault> {
-        let context = match asked {
-            Some(a) => format!("to the {} request", a.name),
-            None => "when nothing was asked".to_string(),
-        };
-        let text = match out {
-            Output::Line(text) => text,
-            Output::Closed(e) => {
-                let what = match asked {
-                    Some(a) => {
-                        format!("the program exited before answering the {} request", a.name)
-                    }
-                    None => "the program exited while waiting for its next request".to_string(),
-                };
-                return Err(self.crash(what, e).await);
-            }
-            other => return Err(unreadable(other, &context)),
-        };
-        let answer = match decode_bot_line(&text) {
-            Ok(None) => return Ok(None),
-            Ok(Some(answer)) => answer,
-            Err(e) => {
-                return Err(Fault::new(
-                    v1::VerdictKind::Malformed,
-                    format!("answered {} {context}: {e}", quote(&text)),
-                ));
-            }
-        };
-        if asked.is_none() {
+        other => {
+            return Err(arena_line::unreadable(&other, &context, &line.framing())
+                .1
+                .into());
+        }
+    };
+    let quote = arena_line::quote;
+    let answer = match line.parse(&text) {
+        Ok(None) => return Ok(None),
+        Ok(Some(answer)) => answer,
+        Err(e) => {
             return Err(Fault::new(
                 v1::VerdictKind::Malformed,
-                format!("wrote {} when nothing was asked", quote(&text)),
+                format!("answered {} {context}: {e}", quote(&text)),
             ));
         }
-        match action_of(&answer) {
-            Some(action) => Ok(Some(action)),
-            None => Err(Fault::new(
-                v1::VerdictKind::Malformed,
-                format!(
-                    "answered {} {context}: \"join\" is only the first line of a process",
-                    quote(&text)
-                ),
-            )),
-        }
-    }
-
-    /// A crash report: how the program ended, the limits in force and the end of its stderr.
-    /// Kills what is left of its process group.
-    async fn crash(&mut self, what: String, read_error: Option<String>) -> Fault {
-        let exited = self.wait_exit(EXIT_WAIT).await;
-        self.kill_group();
-        let status = match tokio::time::timeout(Duration::from_secs(2), self.child.wait()).await {
-            Ok(Ok(s)) => {
-                self.reaped = true;
-                Some(s)
-            }
-            _ => None,
-        };
-        let mut reason = match (exited, status) {
-            (true, Some(s)) => format!("{what} ({})", describe_status(s, &self.limits)),
-            (false, _) => {
-                format!("{what} (it closed its output but kept running, so it was killed)")
-            }
-            (true, None) => what,
-        };
-        if let Some(e) = read_error {
-            reason.push_str(&format!("; reading its output failed: {e}"));
-        }
-        reason.push_str(&format!("; its limits: {}", self.limits));
-        if let Some(tail) = self.stderr_tail(EXIT_WAIT).await {
-            reason.push_str(&format!("; its stderr ended with: {tail:?}"));
-            reason.push_str(self.sandbox.hint_for(&tail).unwrap_or(""));
-        }
-        Fault::new(v1::VerdictKind::Crashed, reason)
-    }
-
-    /// The last of the program's stderr, once it is all read (waiting up to `wait`).
-    async fn stderr_tail(&mut self, wait: Duration) -> Option<String> {
-        let _ = tokio::time::timeout(wait, self.stderr_done.wait_for(|d| *d)).await;
-        self.stderr_tail.quote(STDERR_QUOTE_CHARS)
-    }
-
-    /// Waits up to `within` for the program to exit by itself, without reaping it (so that
-    /// its process group cannot be reused before it is killed).
-    async fn wait_exit(&mut self, within: Duration) -> bool {
-        let until = Instant::now() + within;
-        loop {
-            if self.reaped || exited_unreaped(self.pid) {
-                return true;
-            }
-            if Instant::now() >= until {
-                return false;
-            }
-            tokio::time::sleep(Duration::from_millis(5)).await;
-        }
-    }
-
-    /// Kills the program's whole process group (while its leader is not reaped, the group id
-    /// cannot have been reused).
-    fn kill_group(&mut self) {
-        if self.reaped {
-            return;
-        }
-        kill_group(self.pid);
-        let _ = self.child.start_kill();
-    }
-
-    /// Ends the session politely: the result, `bye`, closed input, the grace to exit, then
-    /// the process group is killed.
-    async fn finish(mut self, end: Option<ServerMessage>, grace: Duration) {
-        let mut lines: Vec<ServerMessage> = end.into_iter().collect();
-        lines.push(ServerMessage::Bye);
-        self.send(&lines);
-        self.input = None;
-        let exited = self.wait_exit(grace).await;
-        self.kill_group();
-        if let Ok(Ok(status)) =
-            tokio::time::timeout(Duration::from_secs(2), self.child.wait()).await
-        {
-            self.reaped = true;
-            tracing::debug!(pid = self.pid, exited_by_itself = exited, status = %describe_status(status, &self.limits), "program ended");
-        }
-    }
-}
-
-impl Drop for Child {
-    fn drop(&mut self) {
-        self.kill_group();
-    }
-}
-
-/// A fault for output that is no line of text.
-fn unreadable(out: Output, context: &str) -> Fault {
-    let reason = match out {
-        Output::NotUtf8(lossy) => format!(
-            "wrote a line that is not UTF-8 text {context}: {}",
-            quote(&lossy)
-        ),
-        Output::TooLong(start) => format!(
-            "wrote a line longer than {MAX_LINE_BYTES} bytes {context}, starting {}",
-            quote(&start)
-        ),
-        Output::Line(text) => format!("wrote {} {context}", quote(&text)),
-        Output::Closed(_) => format!("closed its output {context}"),
     };
-    Fault::new(v1::VerdictKind::Malformed, reason)
-}
-
-async fn write_lines(mut stdin: ChildStdin, mut lines: mpsc::UnboundedReceiver<String>) {
-    while let Some(text) = lines.recv().await {
-        if stdin.write_all(text.as_bytes()).await.is_err() || stdin.flush().await.is_err() {
-            break;
-        }
+    if asked.is_none() {
+        return Err(Fault::new(
+            v1::VerdictKind::Malformed,
+            format!("wrote {} when nothing was asked", quote(&text)),
+        ));
     }
-    // Dropping stdin closes the program's input.
-}
-
-async fn read_lines(stdout: ChildStdout, tx: mpsc::Sender<Output>) {
-    let mut reader = BufReader::with_capacity(MAX_LINE_BYTES, stdout);
-    let mut lines = LineSplitter::new(MAX_LINE_BYTES);
-    loop {
-        let out = next_output(&mut reader, &mut lines).await;
-        let closed = matches!(out, Output::Closed(_));
-        if tx.send(out).await.is_err() || closed {
-            break;
-        }
+    match action_of(&answer) {
+        Some(action) => Ok(Some(action)),
+        None => Err(Fault::new(
+            v1::VerdictKind::Malformed,
+            format!(
+                "answered {} {context}: \"join\" is only the first line of a process",
+                quote(&text)
+            ),
+        )),
     }
-}
-
-/// [`ddz_line::lines::next_output`] over an async reader.
-async fn next_output<R: AsyncBufRead + Unpin>(r: &mut R, lines: &mut LineSplitter) -> Output {
-    loop {
-        let (used, line) = match r.fill_buf().await {
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(e) => return Output::Closed(Some(e.to_string())),
-            Ok([]) => return lines.finish().unwrap_or(Output::Closed(None)),
-            Ok(available) => lines.feed(available),
-        };
-        r.consume(used);
-        if let Some(line) = line {
-            return line;
-        }
-    }
-}
-
-async fn drain_stderr(mut stderr: ChildStderr, tail: Arc<StderrTail>, done: watch::Sender<bool>) {
-    let mut chunk = vec![0u8; 8192];
-    loop {
-        match stderr.read(&mut chunk).await {
-            Ok(0) => break,
-            Ok(n) => tail.push(&chunk[..n]),
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(_) => break,
-        }
-    }
-    done.send_replace(true);
 }
 
 /// Permits a program seat holds while its process lives.
@@ -675,26 +378,6 @@ pub(crate) struct ProgramPermits {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[tokio::test]
-    async fn the_async_reader_yields_the_lines_then_closed() {
-        let input: &'static [u8] = b"bid 1\r\n0123456789abc\nlast";
-        let mut r = BufReader::with_capacity(4, input);
-        let mut lines = LineSplitter::new(8);
-        let mut got = Vec::new();
-        for _ in 0..4 {
-            got.push(next_output(&mut r, &mut lines).await);
-        }
-        assert_eq!(
-            got,
-            [
-                Output::Line("bid 1\r".into()),
-                Output::TooLong("01234567".into()),
-                Output::Line("last".into()),
-                Output::Closed(None),
-            ]
-        );
-    }
 
     #[test]
     fn answers_become_actions_and_the_end_line_needs_a_whole_outcome() {
@@ -712,15 +395,14 @@ mod tests {
                 ..Default::default()
             })),
         };
-        assert_eq!(
-            end_line(Some(&outcome)).map(|m| m.encode()).as_deref(),
-            Some("end 0 2 -1 -1")
-        );
+        let mut lines = Vec::new();
+        DdzLine::default().end(&end_of(Some(&outcome)).unwrap(), &mut lines);
+        assert_eq!(lines, ["end 0 2 -1 -1"]);
         let short = v1::Outcome {
             scores: vec![1],
             ..outcome
         };
-        assert!(end_line(Some(&short)).is_none());
-        assert!(end_line(None).is_none());
+        assert!(end_of(Some(&short)).is_none());
+        assert!(end_of(None).is_none());
     }
 }

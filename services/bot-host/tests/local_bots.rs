@@ -140,7 +140,7 @@ async fn a_program_bot_plays_a_whole_table_in_its_working_directory() {
     // The program was told the whole game, its result and goodbye, then it exited.
     let transcript_path = dir.path().join("transcript.txt");
     let text = wait_for_line(&transcript_path, "bye").await;
-    let lines: Vec<&str> = text.lines().skip(6).collect();
+    let lines: Vec<&str> = text.lines().skip(7).collect();
     assert_eq!(
         &lines[..3],
         ["game 1", "rules competition", "seat 0"],
@@ -179,22 +179,71 @@ async fn a_program_bot_plays_a_whole_table_in_its_working_directory() {
     wait_none_in(dir.path()).await;
 }
 
+/// The living processes whose command line has `arg` as one of its words, with their working
+/// directories.
+fn programs_with_arg(arg: &str) -> Vec<(u32, std::path::PathBuf)> {
+    std::fs::read_dir("/proc")
+        .unwrap()
+        .filter_map(|e| e.ok()?.file_name().to_str()?.parse::<u32>().ok())
+        .filter(|&pid| {
+            std::fs::read(format!("/proc/{pid}/cmdline"))
+                .is_ok_and(|c| c.split(|&b| b == 0).any(|w| w == arg.as_bytes()))
+                && !process_gone(pid)
+        })
+        .filter_map(|pid| Some((pid, std::fs::read_link(format!("/proc/{pid}/cwd")).ok()?)))
+        .collect()
+}
+
 #[tokio::test]
 async fn each_seat_gets_its_own_process_in_a_fresh_directory() {
     let host = Host::start(fast_config()).await;
-    // No workdir: each process writes its log into a temporary directory of its own.
-    host.add_program("prog", line_bot("first"), None, 0, 0)
+    // No workdir: each process writes its log into the temporary directory made for it. The
+    // log's name is this test's own, so its programs can be told from other tests'.
+    let log = format!("fresh-{}.txt", std::process::id());
+    host.add_program("prog", line_bot(&format!("first {log}")), None, 0, 0)
         .await;
     let mut a = open_seat(&host, "t-2p", 0, "prog").await;
     let mut b = open_seat(&host, "t-2p", 2, "prog").await;
     a.ready().await;
     b.ready().await;
+    // Both programs have joined, so both have written their logs.
+    let programs = programs_with_arg(&log);
+    assert_eq!(programs.len(), 2, "one process per seat: {programs:?}");
+    let (pa, pb) = (&programs[0], &programs[1]);
+    assert_ne!(pa.0, pb.0, "two processes");
+    assert_ne!(pa.1, pb.1, "two directories");
+    let temp = std::env::temp_dir().canonicalize().unwrap();
+    for (pid, dir) in &programs {
+        let name = dir.file_name().unwrap().to_string_lossy();
+        assert!(
+            dir.starts_with(&temp) && name.starts_with("arena-bot-"),
+            "process {pid} works in {}, not a fresh temporary directory",
+            dir.display()
+        );
+        let text = std::fs::read_to_string(dir.join(&log)).unwrap();
+        // Nothing was in its directory when it started: the directory is fresh.
+        assert!(text.lines().any(|l| l == "files "), "{text}");
+        // It is its own process: the first of a PID namespace of its own, or (without one)
+        // the process found here.
+        let logged = logged_pid(&text, "pid");
+        assert!(logged == 1 || logged == *pid, "pid {logged} in {text}");
+    }
     let (game, asked) = referee_game(21, &mut [Some(&mut a), None, Some(&mut b)]).await;
     assert!(asked >= 10);
     a.close(Some(outcome_of(&game))).await;
     b.close(Some(outcome_of(&game))).await;
     a.ended().await;
     b.ended().await;
+    // The programs end, and their directories are removed.
+    within("the programs to end and their directories to go", async {
+        while programs
+            .iter()
+            .any(|(pid, d)| !process_gone(*pid) || d.exists())
+        {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    })
+    .await;
 }
 
 #[tokio::test]

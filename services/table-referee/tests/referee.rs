@@ -198,6 +198,102 @@ async fn a_killed_referees_tables_are_rerun_elsewhere_and_counted_once() {
     assert_eq!(store.results_for("cup").await.unwrap().len(), 120);
 }
 
+/// Polls `cond` every 10 ms until it holds; fails naming `what` after `within`.
+async fn until(what: &str, within: Duration, mut cond: impl FnMut() -> bool) {
+    let start = Instant::now();
+    while !cond() {
+        assert!(start.elapsed() < within, "timed out waiting for {what}");
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+}
+
+/// Referee A is alive and has played its table, but cannot touch the job (its lease runs out)
+/// and is held at writing the result. Referee B reclaims the job, plays it and writes it. When A
+/// finally writes, the store keeps B's result: one result, written once, not overwritten.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_referee_whose_job_was_reclaimed_while_it_lives_does_not_overwrite_the_result() {
+    let (_dir, inner) = embedded();
+    // The two referees see the same store through wrappers of their own.
+    let store_a = Faulty::new(inner.clone());
+    let store_b = Faulty::new(inner.clone());
+    store_a.fail_touches.store(true, Ordering::SeqCst);
+    store_a.gate_puts.store(true, Ordering::SeqCst);
+    let j = job("reclaimed", 77);
+    enqueue(&*inner, std::slice::from_ref(&j)).await;
+    let (stop_a, a) = start(config("ref-a"), store_a.clone());
+    until(
+        "A to finish playing and start writing",
+        Duration::from_secs(60),
+        || store_a.puts_waiting.load(Ordering::SeqCst) == 1,
+    )
+    .await;
+    assert!(
+        matches!(&store_a.events()[0], Event::Took(c, _, t, 1) if c == "ref-a" && t == "reclaimed"),
+        "{:?}",
+        store_a.events()
+    );
+
+    // B only gets the job once A's lease has run out (A is alive, but its touches fail; on a slow
+    // machine A may even take its own expired job again before B does).
+    let (stop_b, b) = start(config("ref-b"), store_b.clone());
+    until(
+        "B to write and acknowledge",
+        Duration::from_secs(60),
+        || {
+            store_b
+                .events()
+                .iter()
+                .any(|e| matches!(e, Event::Acked(_)))
+        },
+    )
+    .await;
+    let b_events = store_b.events();
+    assert!(
+        matches!(&b_events[0], Event::Took(c, _, t, d) if c == "ref-b" && t == "reclaimed" && *d >= 2),
+        "B took the job as a later delivery: {b_events:?}"
+    );
+    assert!(
+        b_events.contains(&Event::Put("reclaimed".into(), true)),
+        "{b_events:?}"
+    );
+    let written = inner.result("reclaimed").await.unwrap().unwrap();
+    let replay = inner.replay("reclaimed").await.unwrap().unwrap();
+    assert_eq!(result_of(&*inner, "reclaimed").await.referee, "ref-b");
+
+    // Let A write: the store keeps B's result and replay.
+    store_a.put_gate.add_permits(16);
+    until("A's write to return", Duration::from_secs(60), || {
+        store_a.events().iter().any(|e| matches!(e, Event::Put(..)))
+    })
+    .await;
+    assert!(
+        store_a
+            .events()
+            .contains(&Event::Put("reclaimed".into(), false)),
+        "A's result was not stored over B's: {:?}",
+        store_a.events()
+    );
+    assert_eq!(inner.result("reclaimed").await.unwrap().unwrap(), written);
+    assert_eq!(inner.replay("reclaimed").await.unwrap().unwrap(), replay);
+    let stored = v1::Replay::decode(replay.as_slice()).unwrap();
+    assert_eq!(
+        stored.result.as_ref().map(|r| r.referee.as_str()),
+        Some("ref-b")
+    );
+    assert_eq!(inner.results_for("cup").await.unwrap().len(), 1);
+    let writes = [store_a.events(), store_b.events()]
+        .concat()
+        .into_iter()
+        .filter(|e| matches!(e, Event::Put(_, true)))
+        .count();
+    assert_eq!(writes, 1, "the result was written exactly once");
+    drained(&*inner, Duration::from_secs(30)).await;
+    stop_a.send(()).unwrap();
+    stop_b.send(()).unwrap();
+    a.await.unwrap();
+    b.await.unwrap();
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_store_outage_is_retried_and_no_job_is_acknowledged_before_its_result_is_written() {
     let (_dir, inner) = embedded();
@@ -207,7 +303,13 @@ async fn a_store_outage_is_retried_and_no_job_is_acknowledged_before_its_result_
     store.down.store(true, Ordering::SeqCst);
     store.fail_puts.store(5, Ordering::SeqCst);
     let (stop, handle) = start(config("r-outage"), store.clone());
-    tokio::time::sleep(Duration::from_millis(700)).await;
+    // The referee has asked the store for work (and been refused) a few times.
+    until(
+        "the referee to try the store",
+        Duration::from_secs(60),
+        || store.refused.load(Ordering::SeqCst) >= 3,
+    )
+    .await;
     assert_eq!(
         store.job_counts().await.unwrap().waiting,
         6,

@@ -13,7 +13,7 @@ MODE says how it answers the first request it is asked (and, for `first`, every 
   spawn    like silent, after starting a `sleep` child process (to check that the whole
            process group is killed)
 LOG, when given, is a file in the working directory where it writes `pid N` (and `child N`
-in spawn mode), `cwd DIR`, `home DIR`, `env NAME...`, `procs PID...` (the processes it can
+in spawn mode), `files NAME...` (what its working directory held before it made LOG), `cwd DIR`, `home DIR`, `env NAME...`, `procs PID...` (the processes it can
 see) and `leaks N` (how many of their /proc environ and cmdline files it could read that
 mention CARGO, as its host's do), then every line it is sent.
 """
@@ -41,9 +41,11 @@ def answer_first_choice(words):
 
 def main():
     mode = sys.argv[1] if len(sys.argv) > 1 else "first"
+    files = sorted(os.listdir("."))
     log = open(sys.argv[2], "w") if len(sys.argv) > 2 else None
     if log:
         log.write("pid %d\n" % os.getpid())
+        log.write("files %s\n" % " ".join(files))
         log.write("cwd %s\n" % os.getcwd())
         log.write("home %s\n" % os.environ.get("HOME", ""))
         log.write("env %s\n" % " ".join(sorted(os.environ)))

@@ -32,13 +32,22 @@ pub enum Event {
 }
 
 /// Wraps a store: `down` makes every call fail as unavailable; `fail_puts` fails that many
-/// `put_result` calls; `put_delay_ms` slows `put_result`; `hang_puts` makes it never return.
+/// `put_result` calls; `put_delay_ms` slows `put_result`; `hang_puts` makes it never return;
+/// `fail_touches` makes `touch_job` fail as unavailable (so the lease runs out while the referee
+/// lives); `gate_puts` holds every `put_result` (counted in `puts_waiting`) until a permit is
+/// added to `put_gate`.
 pub struct Faulty {
     pub inner: Arc<dyn Store>,
     pub down: AtomicBool,
     pub fail_puts: AtomicU32,
     pub put_delay_ms: AtomicU32,
     pub hang_puts: AtomicBool,
+    pub fail_touches: AtomicBool,
+    pub gate_puts: AtomicBool,
+    pub put_gate: tokio::sync::Semaphore,
+    pub puts_waiting: AtomicU32,
+    /// Calls refused because of `down`.
+    pub refused: AtomicU32,
     pub events: Mutex<Vec<Event>>,
 }
 
@@ -50,12 +59,18 @@ impl Faulty {
             fail_puts: AtomicU32::new(0),
             put_delay_ms: AtomicU32::new(0),
             hang_puts: AtomicBool::new(false),
+            fail_touches: AtomicBool::new(false),
+            gate_puts: AtomicBool::new(false),
+            put_gate: tokio::sync::Semaphore::new(0),
+            puts_waiting: AtomicU32::new(0),
+            refused: AtomicU32::new(0),
             events: Mutex::new(Vec::new()),
         })
     }
 
     fn check(&self) -> StoreResult<()> {
         if self.down.load(Ordering::SeqCst) {
+            self.refused.fetch_add(1, Ordering::SeqCst);
             Err(StoreError::Unavailable("injected outage".into()))
         } else {
             Ok(())
@@ -145,6 +160,9 @@ impl Store for Faulty {
     }
     async fn touch_job(&self, consumer: &str, entry_id: &str) -> StoreResult<()> {
         self.check()?;
+        if self.fail_touches.load(Ordering::SeqCst) {
+            return Err(StoreError::Unavailable("injected touch failure".into()));
+        }
         self.inner.touch_job(consumer, entry_id).await
     }
     async fn job_counts(&self) -> StoreResult<JobCounts> {
@@ -160,6 +178,15 @@ impl Store for Faulty {
         self.check()?;
         if self.hang_puts.load(Ordering::SeqCst) {
             std::future::pending::<()>().await;
+        }
+        if self.gate_puts.load(Ordering::SeqCst) {
+            self.puts_waiting.fetch_add(1, Ordering::SeqCst);
+            self.put_gate
+                .acquire()
+                .await
+                .expect("the gate is never closed")
+                .forget();
+            self.puts_waiting.fetch_sub(1, Ordering::SeqCst);
         }
         let delay = self.put_delay_ms.load(Ordering::SeqCst);
         if delay > 0 {

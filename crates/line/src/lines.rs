@@ -1,16 +1,74 @@
-//! Reading a bot program's output a line at a time, with a bound on line length. Shared by the
-//! blocking `cmd:` bots of this crate and bot-host's async program bots: the bookkeeping is
-//! here, the reads (`fill_buf`/`consume`, blocking or async) stay with each caller.
+//! Lines in both directions: a program's output read a line at a time with a bound on line
+//! length ([`LineSplitter`], read by [`next_output`] blocking or [`next_output_async`]), and the
+//! [`Framing`] a protocol chooses: the line ending the host writes and the longest line it
+//! keeps.
 //!
-//! How a program ended is described by the sandbox that ran it ([`describe_status`], re-exported
-//! here): one concept, one place.
+//! Lines are split at `\n`; a `\r` before it is kept, for the protocol's decoder to strip, so
+//! that a protocol accepting `\n` or `\r\n` (every one so far) does so in one place.
 
 use std::io::{self, BufRead};
 
-pub use arena_sandbox::{STDERR_TAIL_BYTES, describe_status};
+use tokio::io::{AsyncBufRead, AsyncBufReadExt};
 
-/// The longest line kept from a program; longer lines are reported as [`Output::TooLong`].
+/// The longest line kept from a program by default; longer lines are reported as
+/// [`Output::TooLong`].
 pub const MAX_LINE_BYTES: usize = 64 * 1024;
+
+/// How the host ends the lines it writes to a program.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub enum LineEnding {
+    /// `\n`.
+    #[default]
+    Lf,
+    /// `\r\n`.
+    CrLf,
+}
+
+impl LineEnding {
+    /// The terminator's text.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            LineEnding::Lf => "\n",
+            LineEnding::CrLf => "\r\n",
+        }
+    }
+}
+
+/// How a protocol's messages are laid out on the pipes: the ending of the lines the host
+/// writes, and the longest line it keeps of the program's. The lines of one message (a
+/// protocol's catch-up and question, say) are written in one go, so a program never sees half
+/// a message.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Framing {
+    /// The ending of lines written to the program.
+    pub ending: LineEnding,
+    /// The longest line kept from the program, in bytes.
+    pub max_line_bytes: usize,
+}
+
+impl Default for Framing {
+    /// `\n` and [`MAX_LINE_BYTES`].
+    fn default() -> Framing {
+        Framing {
+            ending: LineEnding::Lf,
+            max_line_bytes: MAX_LINE_BYTES,
+        }
+    }
+}
+
+impl Framing {
+    /// `lines`, each ended as this framing says, as one write.
+    pub fn join<S: AsRef<str>>(&self, lines: &[S]) -> String {
+        let ending = self.ending.as_str();
+        let len = lines.iter().map(|l| l.as_ref().len() + ending.len()).sum();
+        let mut text = String::with_capacity(len);
+        for line in lines {
+            text.push_str(line.as_ref());
+            text.push_str(ending);
+        }
+        text
+    }
+}
 
 /// What a program's stdout produced.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -76,7 +134,7 @@ impl LineSplitter {
 }
 
 /// Reads the next [`Output`] from `r` (blocking): a line, or [`Output::Closed`] at the end of
-/// input or on a read error. Bot-host's async reader is the same loop over `AsyncBufRead`.
+/// input or on a read error. [`next_output_async`] is the same loop over `AsyncBufRead`.
 pub fn next_output(r: &mut impl BufRead, lines: &mut LineSplitter) -> Output {
     loop {
         let (used, line) = match r.fill_buf() {
@@ -92,9 +150,63 @@ pub fn next_output(r: &mut impl BufRead, lines: &mut LineSplitter) -> Output {
     }
 }
 
+/// [`next_output`] over an async reader. Not cancel-safe: run it in a task of its own.
+pub async fn next_output_async<R: AsyncBufRead + Unpin>(
+    r: &mut R,
+    lines: &mut LineSplitter,
+) -> Output {
+    loop {
+        let (used, line) = match r.fill_buf().await {
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Output::Closed(Some(e.to_string())),
+            Ok([]) => return lines.finish().unwrap_or(Output::Closed(None)),
+            Ok(available) => lines.feed(available),
+        };
+        r.consume(used);
+        if let Some(line) = line {
+            return line;
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[tokio::test]
+    async fn the_async_reader_yields_the_lines_then_closed() {
+        let input: &'static [u8] = b"bid 1\r\n0123456789abc\nlast";
+        let mut r = tokio::io::BufReader::with_capacity(4, input);
+        let mut lines = LineSplitter::new(8);
+        let mut got = Vec::new();
+        for _ in 0..4 {
+            got.push(next_output_async(&mut r, &mut lines).await);
+        }
+        assert_eq!(
+            got,
+            [
+                Output::Line("bid 1\r".into()),
+                Output::TooLong("01234567".into()),
+                Output::Line("last".into()),
+                Output::Closed(None),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_framing_ends_every_line_of_a_message_its_way() {
+        let lines = ["game 1", "ask bid 1000 0 1"];
+        assert_eq!(
+            Framing::default().join(&lines),
+            "game 1\nask bid 1000 0 1\n"
+        );
+        let crlf = Framing {
+            ending: LineEnding::CrLf,
+            ..Framing::default()
+        };
+        assert_eq!(crlf.join(&lines), "game 1\r\nask bid 1000 0 1\r\n");
+        assert_eq!(crlf.join::<&str>(&[]), "");
+    }
 
     /// Splits `input` fed in chunks of `chunk` bytes, as reads of any size would deliver it.
     fn split(input: &[u8], max: usize, chunk: usize) -> Vec<Output> {

@@ -1,0 +1,39 @@
+//! Bot programs as child processes spoken to in lines, for any game.
+//!
+//! - [`Program`]: one supervisor of a running program (async, on tokio): started in the sandbox
+//!   of [`arena_sandbox`] under its [`Limits`](arena_sandbox::Limits), its pipes served by tasks
+//!   so that nothing it does blocks the host, its output read a bounded line at a time, the end
+//!   of its stderr kept for crash reports, its whole process group killed before it is reaped,
+//!   and its exit status put in words. [`blocking::Program`] is the same for callers without a
+//!   runtime.
+//! - [`LineProtocol`]: what a game's line protocol supplies (catch a seat up, ask, read an
+//!   answer, end), with its [`Framing`] (line ending, longest line); [`join`], [`unreadable`]
+//!   and [`Program::crash`] are the steps and [`Fault`]s every host shares.
+//! - [`CmdSpec`]: the `cmd:PROGRAM [ARGS]` command line of a bot program.
+//!
+//! ```no_run
+//! use arena_line::{CmdSpec, Launch, blocking};
+//! use std::time::{Duration, Instant};
+//!
+//! let spec = CmdSpec::parse("cmd:python3 bot.py").unwrap();
+//! let mut program = blocking::Program::spawn(&spec, &Launch::default()).unwrap();
+//! program.send_lines(&["hello"]);
+//! let answer = program.recv_until(Instant::now() + Duration::from_secs(1));
+//! println!("{answer:?}");
+//! program.close(&["bye"], Duration::from_secs(1));
+//! ```
+
+pub mod blocking;
+pub mod lines;
+mod program;
+mod protocol;
+mod spec;
+
+pub use arena_sandbox::{STDERR_TAIL_BYTES, describe_status};
+pub use lines::{Framing, LineEnding, LineSplitter, MAX_LINE_BYTES, Output};
+pub use program::{
+    DEFAULT_PASS_ENV, EXIT_WAIT, Ended, Launch, Program, READ_AHEAD_LINES, REAP_WAIT,
+    STDERR_QUOTE_CHARS, SpawnError, StderrMode, WorkDir, later,
+};
+pub use protocol::{ANSWER_QUOTE_CHARS, Fault, FaultKind, LineProtocol, join, quote, unreadable};
+pub use spec::{CmdSpec, SpecError};
