@@ -2,14 +2,13 @@
 //! operator commands (`arena bots …`, `arena table run`).
 
 use std::net::SocketAddr;
-use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
 use arena_bot_host::{BotHostConfig, Isolation, Limits, Policy, ProcessLimits, SANDBOX_PATH};
 use arena_proto::v1;
 use arena_referee::RefereeConfig;
-use arena_store::{BotKind, BotRecord, Store};
+use arena_store::{BotKind, BotRecord};
 use clap::{Args, Subcommand};
 
 use crate::client::{self, ClientAuth};
@@ -104,14 +103,57 @@ pub struct SpectatorArgs {
     public_spectator: bool,
 }
 
+/// The serving settings every role shares (see `arena_serve::ServeConfig`).
+#[derive(Args)]
+pub struct ServeArgs {
+    /// A call not answered within this long gets DEADLINE_EXCEEDED (milliseconds; 0 = no
+    /// limit). Streams are bounded only until they start.
+    #[arg(
+        long,
+        env = "ARENA_REQUEST_TIMEOUT_MS",
+        default_value_t = arena_serve::DEFAULT_REQUEST_TIMEOUT.as_millis() as u64
+    )]
+    request_timeout_ms: u64,
+    /// Most calls handled at once; calls beyond it are shed with UNAVAILABLE (0 = no limit).
+    #[arg(
+        long,
+        env = "ARENA_MAX_CONCURRENT_REQUESTS",
+        default_value_t = arena_serve::DEFAULT_MAX_CONCURRENT_REQUESTS
+    )]
+    max_concurrent_requests: usize,
+    /// Ask connections older than this to reconnect, so L4 load balancers rebalance them
+    /// (milliseconds; 0 = never).
+    #[arg(long, env = "ARENA_MAX_CONNECTION_AGE_MS", default_value_t = 0)]
+    max_connection_age_ms: u64,
+    /// How long a connection asked to reconnect keeps its calls in flight (milliseconds).
+    #[arg(
+        long,
+        env = "ARENA_MAX_CONNECTION_AGE_GRACE_MS",
+        default_value_t = arena_serve::DEFAULT_MAX_CONNECTION_AGE_GRACE.as_millis() as u64
+    )]
+    max_connection_age_grace_ms: u64,
+}
+
+impl ServeArgs {
+    fn config(&self) -> arena_serve::ServeConfig {
+        arena_serve::ServeConfig::from_millis(
+            self.request_timeout_ms,
+            self.max_concurrent_requests,
+            self.max_connection_age_ms,
+            self.max_connection_age_grace_ms,
+        )
+    }
+}
+
 /// `arena table-referee`: runs tables from the job stream.
 #[derive(Args)]
 pub struct RefereeArgs {
     /// This referee's name on the job stream's consumer group (unique per instance).
-    #[arg(long, env = "ARENA_REFEREE_ID", default_value_t = default_id("referee"))]
-    id: String,
+    /// Default: referee-<HOSTNAME>-<process id>.
+    #[arg(long, env = "ARENA_REFEREE_ID")]
+    id: Option<String>,
     /// gRPC listen address (TableReferee, health, reflection).
-    #[arg(long, env = "ARENA_REFEREE_LISTEN", default_value = "127.0.0.1:50051")]
+    #[arg(long, env = "ARENA_REFEREE_LISTEN", default_value_t = arena_referee::DEFAULT_LISTEN)]
     listen: SocketAddr,
     /// bot-host address(es) for seats that are not built-in bots, when presence names none.
     #[arg(long = "bot-host", env = "ARENA_BOT_HOSTS", value_delimiter = ',')]
@@ -131,22 +173,24 @@ pub struct RefereeArgs {
     cluster: ClusterTokenArgs,
     #[command(flatten)]
     operator: OperatorTokenArgs,
+    #[command(flatten)]
+    serve: ServeArgs,
 }
 
 /// `arena bot-host`: hosts remote, program and built-in bots behind seat streams.
 #[derive(Args)]
 pub struct BotHostArgs {
     /// gRPC listen address (BotGateway, SeatHost, health, reflection).
-    #[arg(long, env = "ARENA_BOT_HOST_LISTEN", default_value = "127.0.0.1:50052")]
+    #[arg(long, env = "ARENA_BOT_HOST_LISTEN", default_value_t = arena_bot_host::DEFAULT_LISTEN)]
     listen: SocketAddr,
     /// Address referees should dial, recorded in presence (default: http://LISTEN).
     #[arg(long, env = "ARENA_BOT_HOST_ADVERTISE")]
     advertise: Option<String>,
     /// How long a disconnected remote bot keeps its tables (milliseconds).
-    #[arg(long, env = "ARENA_GRACE_MS", default_value_t = 10_000)]
+    #[arg(long, env = "ARENA_GRACE_MS", default_value_t = arena_bot_host::DEFAULT_GRACE.as_millis() as u64)]
     grace_ms: u64,
     /// Keepalive ping interval (milliseconds).
-    #[arg(long, env = "ARENA_KEEPALIVE_MS", default_value_t = 5_000)]
+    #[arg(long, env = "ARENA_KEEPALIVE_MS", default_value_t = arena_bot_host::DEFAULT_KEEPALIVE.as_millis() as u64)]
     keepalive_ms: u64,
     /// CPU seconds per bot program process (0 = no limit); a bot's record can only lower it.
     #[arg(long, env = "ARENA_PROGRAM_CPU_SECONDS", default_value_t = Limits::HOST_DEFAULT.cpu_seconds)]
@@ -187,13 +231,15 @@ pub struct BotHostArgs {
     #[arg(
         long,
         env = "ARENA_BOT_HOST_SEAT_LISTEN",
-        default_value = "127.0.0.1:50055"
+        default_value_t = arena_bot_host::DEFAULT_SEAT_LISTEN
     )]
     seat_listen: SocketAddr,
     #[command(flatten)]
     cluster: ClusterTokenArgs,
     #[command(flatten)]
     tls: BotTlsArgs,
+    #[command(flatten)]
+    serve: ServeArgs,
 }
 
 /// `arena deal-library`: the deal library over gRPC.
@@ -203,7 +249,7 @@ pub struct DealLibraryArgs {
     #[arg(
         long,
         env = "ARENA_DEAL_LIBRARY_LISTEN",
-        default_value = "127.0.0.1:50053"
+        default_value_t = arena_deal_library::DEFAULT_LISTEN
     )]
     listen: SocketAddr,
     /// Worker threads for on-demand generation.
@@ -213,6 +259,8 @@ pub struct DealLibraryArgs {
     store: StoreArgs,
     #[command(flatten)]
     operator: OperatorTokenArgs,
+    #[command(flatten)]
+    serve: ServeArgs,
 }
 
 /// `arena matchmaker`: competitions over gRPC.
@@ -222,7 +270,7 @@ pub struct MatchmakerArgs {
     #[arg(
         long,
         env = "ARENA_MATCHMAKER_LISTEN",
-        default_value = "127.0.0.1:50054"
+        default_value_t = arena_matchmaker::DEFAULT_LISTEN
     )]
     listen: SocketAddr,
     #[command(flatten)]
@@ -241,6 +289,8 @@ pub struct MatchmakerArgs {
         default_value_t = arena_matchmaker::DEFAULT_MAX_TABLES
     )]
     max_tables_per_competition: u64,
+    #[command(flatten)]
+    serve: ServeArgs,
 }
 
 /// The continuous ranked ladder's settings.
@@ -407,19 +457,19 @@ pub struct CompetitionNameArgs {
 #[derive(Args)]
 pub struct StandaloneArgs {
     /// Data directory of the embedded store.
-    #[arg(long, env = "ARENA_DATA_DIR", default_value = "arena-data")]
+    #[arg(long, env = "ARENA_DATA_DIR", default_value = arena::standalone::DEFAULT_DATA_DIR)]
     data_dir: std::path::PathBuf,
     /// table-referee listen address.
-    #[arg(long, default_value = "127.0.0.1:50051")]
+    #[arg(long, default_value_t = arena::standalone::DEFAULT_REFEREE_LISTEN)]
     referee_listen: SocketAddr,
     /// bot-host listen address.
-    #[arg(long, default_value = "127.0.0.1:50052")]
+    #[arg(long, default_value_t = arena::standalone::DEFAULT_BOT_HOST_LISTEN)]
     bot_host_listen: SocketAddr,
     /// deal-library listen address.
-    #[arg(long, default_value = "127.0.0.1:50053")]
+    #[arg(long, default_value_t = arena::standalone::DEFAULT_DEAL_LIBRARY_LISTEN)]
     deal_library_listen: SocketAddr,
     /// matchmaker listen address.
-    #[arg(long, default_value = "127.0.0.1:50054")]
+    #[arg(long, default_value_t = arena::standalone::DEFAULT_MATCHMAKER_LISTEN)]
     matchmaker_listen: SocketAddr,
     #[command(flatten)]
     ladder: LadderArgs,
@@ -427,6 +477,8 @@ pub struct StandaloneArgs {
     spectator: SpectatorArgs,
     #[command(flatten)]
     bot_tls: BotTlsArgs,
+    #[command(flatten)]
+    serve: ServeArgs,
 }
 
 /// Bot registry commands.
@@ -574,38 +626,18 @@ fn serve_role(role: impl std::future::Future<Output = Result<()>>) -> Result<()>
     result
 }
 
-/// Completes on Ctrl-C or SIGTERM (Kubernetes stops pods with SIGTERM).
-async fn shutdown_signal() {
-    let ctrl_c = async {
-        let _ = tokio::signal::ctrl_c().await;
-    };
-    #[cfg(unix)]
-    let term = async {
-        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(mut s) => {
-                s.recv().await;
-            }
-            Err(_) => std::future::pending::<()>().await,
-        }
-    };
-    #[cfg(not(unix))]
-    let term = std::future::pending::<()>();
-    tokio::select! {
-        () = ctrl_c => {},
-        () = term => {},
-    }
-    tracing::info!("shutdown requested");
-}
+use arena_serve::shutdown_signal;
 
 fn referee_config(a: &RefereeArgs) -> RefereeConfig {
     RefereeConfig {
-        referee_id: a.id.clone(),
+        referee_id: a.id.clone().unwrap_or_else(|| default_id("referee")),
         listen: a.listen,
         bot_hosts: a.bot_hosts.clone(),
         max_tables: a.max_tables,
         reclaim_after: Duration::from_millis(a.reclaim_after_ms),
         touch_interval: Duration::from_millis((a.reclaim_after_ms / 4).max(1)),
         shutdown_grace: Duration::from_millis(a.shutdown_grace_ms),
+        serve: a.serve.config(),
         ..RefereeConfig::default()
     }
 }
@@ -633,6 +665,7 @@ fn bot_host_config(a: &BotHostArgs) -> BotHostConfig {
             ..ProcessLimits::default()
         },
         bot_tls: a.tls.files(),
+        serve: a.serve.config(),
         ..BotHostConfig::default()
     }
 }
@@ -680,10 +713,13 @@ pub fn bot_host(a: BotHostArgs) -> Result<()> {
 pub fn deal_library(a: DealLibraryArgs) -> Result<()> {
     serve_role(async {
         let _telemetry = arena_telemetry::init("arena-deal-library")?;
+        // Handlers before the port is bound: an early SIGTERM is a graceful stop.
+        let stop = shutdown_signal();
         let store = a.store.open().await?;
         let threads = crate::deals_cmd::threads(a.threads);
+        let serve = a.serve.config();
         println!(
-            "arena deal-library: listen {}, {threads} threads, store {}",
+            "arena deal-library: listen {}, {threads} threads, store {}; {serve}",
             a.listen,
             store.describe()
         );
@@ -692,118 +728,42 @@ pub fn deal_library(a: DealLibraryArgs) -> Result<()> {
             .with_context(|| format!("binding {}", a.listen))?;
         let auth = arena_auth::Authenticator::new(Some(store.clone()))
             .with_bootstrap(a.operator.read()?.as_ref());
-        arena_deal_library::serve_with_auth(listener, store, threads, auth, shutdown_signal())
-            .await?;
+        let config = arena_deal_library::DealLibraryConfig {
+            threads,
+            auth: Some(auth),
+            serve,
+        };
+        arena_deal_library::serve_with_config(listener, store, config, stop).await?;
         Ok(())
     })
 }
 
-/// Runs `arena standalone`: every role in one process on the embedded store.
-///
-/// Credentials: the operator token lives in `<data-dir>/operator.token` (made with mode 0600 on
-/// first start; every CLI client sends it). The cluster token is drawn afresh at each start and
-/// never leaves the process: the seat port listens on an ephemeral loopback port that only this
-/// process's referee knows and can open.
+/// Runs `arena standalone`: every role in one process on the embedded store
+/// ([`arena::standalone::start`]), until SIGTERM or Ctrl-C.
 pub fn standalone(a: StandaloneArgs) -> Result<()> {
     serve_role(async {
         let _telemetry = arena_telemetry::init("arena-standalone")?;
-        let store: Arc<dyn Store> = Arc::new(
-            arena_store::EmbeddedStore::open(&a.data_dir).with_context(|| {
-                format!("opening the embedded store in {}", a.data_dir.display())
-            })?,
-        );
-        let token_path = a.data_dir.join(arena_auth::client::OPERATOR_TOKEN_FILE);
-        let (operator_token, made) = arena_auth::secret::ensure_token_file(&token_path)?;
-        let cluster_token = arena_auth::Secret::new(arena_auth::token::random_text(32)?);
-        let host_cfg = BotHostConfig {
-            listen: a.bot_host_listen,
-            seat_listen: SocketAddr::from(([127, 0, 0, 1], 0)),
-            cluster_token: Some(cluster_token.clone()),
+        let config = arena::standalone::StandaloneConfig {
+            data_dir: a.data_dir.clone(),
+            referee_listen: a.referee_listen,
+            bot_host_listen: a.bot_host_listen,
+            deal_library_listen: a.deal_library_listen,
+            matchmaker_listen: a.matchmaker_listen,
+            ladder: a.ladder.config().ladder,
+            public_spectator: a.spectator.public_spectator,
             bot_tls: a.bot_tls.files(),
-            ..BotHostConfig::default()
+            serve: a.serve.config(),
+            deal_threads: crate::deals_cmd::threads(None),
         };
-        let host = arena_bot_host::BotHost::bind(host_cfg.clone(), store.clone()).await?;
-        let ref_cfg = RefereeConfig {
-            // Stable: a restarted standalone resumes its own unfinished tables at once.
-            referee_id: "standalone".into(),
-            listen: a.referee_listen,
-            bot_hosts: vec![host.advertised().to_string()],
-            cluster_token: Some(cluster_token),
-            operator_token: Some(operator_token.clone()),
-            ..RefereeConfig::default()
-        };
-        ref_cfg.validate()?;
-        let operators = |store: &Arc<dyn Store>| {
-            arena_auth::Authenticator::new(Some(store.clone()))
-                .with_bootstrap(Some(&operator_token))
-                .public_spectator(a.spectator.public_spectator)
-        };
-        println!("arena standalone: store {}", store.describe());
-        println!(
-            "  operator token {} {} (clients send it, or ARENA_OPERATOR_TOKEN); spectator reads {}",
-            token_path.display(),
-            if made { "created" } else { "in use" },
-            if a.spectator.public_spectator {
-                "public"
-            } else {
-                "for operators"
-            }
-        );
-        println!(
-            "  bot-host      bots {} seats {} (loopback, this process only); {host_cfg}",
-            host.local_addr(),
-            host.seat_addr()
-        );
-        for w in host_cfg.sandbox().warnings() {
+        // Handlers first: a SIGTERM as soon as the ports answer is a graceful stop.
+        let stop = shutdown_signal();
+        let running = arena::standalone::start(config).await?;
+        println!("{}", running.describe());
+        for w in running.warnings() {
             eprintln!("  bot-host      WARNING: {w}");
         }
-        println!("  table-referee {ref_cfg:?}");
-        println!("  deal-library  listen {}", a.deal_library_listen);
-        let library_listener = tokio::net::TcpListener::bind(a.deal_library_listen)
-            .await
-            .with_context(|| format!("binding {}", a.deal_library_listen))?;
-        println!(
-            "  matchmaker    listen {}, ladder {}",
-            a.matchmaker_listen,
-            if a.ladder.ladder { "on" } else { "off" }
-        );
-        let matchmaker_listener = tokio::net::TcpListener::bind(a.matchmaker_listen)
-            .await
-            .with_context(|| format!("binding {}", a.matchmaker_listen))?;
-        let (tx, rx) = tokio::sync::watch::channel(false);
-        let wait = |mut rx: tokio::sync::watch::Receiver<bool>| async move {
-            let _ = rx.wait_for(|stop| *stop).await;
-        };
-        let host = tokio::spawn(host.run(wait(rx.clone())));
-        let referee = tokio::spawn(arena_referee::serve(
-            ref_cfg,
-            store.clone(),
-            wait(rx.clone()),
-        ));
-        let threads = crate::deals_cmd::threads(None);
-        let library = tokio::spawn(arena_deal_library::serve_with_auth(
-            library_listener,
-            store.clone(),
-            threads,
-            operators(&store),
-            wait(rx.clone()),
-        ));
-        let matchmaker = tokio::spawn(arena_matchmaker::serve_with_config(
-            matchmaker_listener,
-            store.clone(),
-            arena_matchmaker::MatchmakerConfig {
-                auth: Some(operators(&store)),
-                ..a.ladder.config()
-            },
-            wait(rx),
-        ));
-        shutdown_signal().await;
-        let _ = tx.send(true);
-        let (h, r, l, m) = tokio::join!(host, referee, library, matchmaker);
-        h.context("bot-host task")??;
-        r.context("table-referee task")??;
-        l.context("deal-library task")??;
-        m.context("matchmaker task")??;
+        stop.await;
+        running.stop().await?;
         Ok(())
     })
 }
@@ -1114,6 +1074,8 @@ fn print_replay(job: &v1::TableJob, replay: &v1::Replay, result: &v1::TableResul
 pub fn matchmaker(a: MatchmakerArgs) -> Result<()> {
     serve_role(async {
         let _telemetry = arena_telemetry::init("arena-matchmaker")?;
+        // Handlers before the port is bound: an early SIGTERM is a graceful stop.
+        let stop = shutdown_signal();
         let store = a.store.open().await?;
         let config = arena_matchmaker::MatchmakerConfig {
             auth: Some(
@@ -1122,10 +1084,11 @@ pub fn matchmaker(a: MatchmakerArgs) -> Result<()> {
                     .public_spectator(a.spectator.public_spectator),
             ),
             max_tables_per_competition: a.max_tables_per_competition,
+            serve: a.serve.config(),
             ..a.ladder.config()
         };
         println!(
-            "arena matchmaker: listen {}, spectator reads {}, store {}, ladder {}",
+            "arena matchmaker: listen {}, spectator reads {}, store {}, ladder {}; {}",
             a.listen,
             if a.spectator.public_spectator {
                 "public"
@@ -1136,12 +1099,13 @@ pub fn matchmaker(a: MatchmakerArgs) -> Result<()> {
             match &config.ladder {
                 Some(l) => format!("{l:?}"),
                 None => "off".into(),
-            }
+            },
+            config.serve
         );
         let listener = tokio::net::TcpListener::bind(a.listen)
             .await
             .with_context(|| format!("binding {}", a.listen))?;
-        arena_matchmaker::serve_with_config(listener, store, config, shutdown_signal()).await?;
+        arena_matchmaker::serve_with_config(listener, store, config, stop).await?;
         Ok(())
     })
 }

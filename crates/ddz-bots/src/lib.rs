@@ -51,34 +51,8 @@ pub trait Bot: Send {
     }
 }
 
-/// What went wrong with a bot program.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum VerdictKind {
-    /// The program exited or could not be started.
-    Crashed,
-    /// No answer before the hard deadline.
-    Timeout,
-    /// An answer that is not a line of the protocol.
-    Malformed,
-    /// A well-formed answer that the rules refuse.
-    Illegal,
-    /// The connection to the bot was lost.
-    Disconnected,
-}
-
-impl VerdictKind {
-    /// A short name.
-    pub const fn name(self) -> &'static str {
-        match self {
-            VerdictKind::Crashed => "crashed",
-            VerdictKind::Timeout => "timeout",
-            VerdictKind::Malformed => "malformed",
-            VerdictKind::Illegal => "illegal",
-            VerdictKind::Disconnected => "disconnected",
-        }
-    }
-}
+/// What went wrong with a bot program: the one verdict-kind type of every game.
+pub use arena_verdict::VerdictKind;
 
 /// A recorded fault: what happened, and a sentence a human can act on.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]

@@ -53,16 +53,10 @@ impl fmt::Display for Fault {
     }
 }
 
-/// A short name for a verdict kind (`timeout`, `illegal`, …).
+/// A short name for a verdict kind (`timeout`, `illegal`, …; `fault` when unspecified), from
+/// the one table in [`arena_verdict`].
 pub fn verdict_name(kind: v1::VerdictKind) -> &'static str {
-    match kind {
-        v1::VerdictKind::Unspecified => "fault",
-        v1::VerdictKind::Timeout => "timeout",
-        v1::VerdictKind::Illegal => "illegal",
-        v1::VerdictKind::Malformed => "malformed",
-        v1::VerdictKind::Disconnected => "disconnected",
-        v1::VerdictKind::Crashed => "crashed",
-    }
+    arena_verdict::VerdictKind::wire_name(kind as i32)
 }
 
 /// What happens to a seat that gets a verdict (the job's [`v1::VerdictPolicy`], resolved).
@@ -127,4 +121,24 @@ pub trait TableGame: Clone + Send + Sync + 'static {
 
     /// Writes the public event history into the replay.
     fn record_history(&self, replay: &mut v1::Replay);
+}
+
+#[cfg(test)]
+mod verdict_names {
+    use super::*;
+
+    #[test]
+    fn every_protocol_verdict_kind_has_its_name_and_number() {
+        for k in arena_verdict::VerdictKind::ALL {
+            let wire = v1::VerdictKind::try_from(k.wire()).unwrap();
+            assert_eq!(verdict_name(wire), k.name());
+            assert_eq!(
+                format!("{wire:?}").to_lowercase(),
+                k.name(),
+                "wire number {} of {k}",
+                k.wire()
+            );
+        }
+        assert_eq!(verdict_name(v1::VerdictKind::Unspecified), "fault");
+    }
 }

@@ -8,8 +8,19 @@ use arena_sandbox::{Limits, Policy, Sandbox};
 
 use crate::BotHostError;
 
-/// How bot-host runs. `BotHostConfig::default()` is a sensible production set-up listening on
-/// every interface; [`BotHostConfig::loopback`] is the same on an ephemeral loopback port (tests).
+/// Where the bot port listens unless told otherwise (`arena bot-host --listen`).
+pub const DEFAULT_LISTEN: SocketAddr =
+    SocketAddr::V4(std::net::SocketAddrV4::new(Ipv4Addr::LOCALHOST, 50052));
+/// Where the seat port listens unless told otherwise (`arena bot-host --seat-listen`).
+pub const DEFAULT_SEAT_LISTEN: SocketAddr =
+    SocketAddr::V4(std::net::SocketAddrV4::new(Ipv4Addr::LOCALHOST, 50055));
+/// How long a disconnected remote bot keeps its tables unless told otherwise (`--grace-ms`).
+pub const DEFAULT_GRACE: Duration = Duration::from_secs(10);
+/// The keepalive ping interval unless told otherwise (`--keepalive-ms`).
+pub const DEFAULT_KEEPALIVE: Duration = Duration::from_secs(5);
+
+/// How bot-host runs. `BotHostConfig::default()` holds the defaults `arena bot-host` shows in
+/// `--help` (loopback ports; a deployment listens on `0.0.0.0`); [`BotHostConfig::loopback`] is the same on an ephemeral loopback port (tests).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BotHostConfig {
     /// Where the bot port listens: `BotGateway` (remote bots), health and reflection; the one
@@ -61,6 +72,9 @@ pub struct BotHostConfig {
     /// serves plain HTTP/2 (behind a TLS-terminating proxy, or on a trusted network). The seat
     /// port is internal and stays plain.
     pub bot_tls: Option<arena_tls::ServerTlsFiles>,
+    /// Both ports' gRPC timeout, concurrency limit and connection age (the streams of bots and
+    /// seats are neither timed out nor counted once open).
+    pub serve: arena_serve::ServeConfig,
 }
 
 /// How many failed authentication attempts a peer may make: `burst` at once, then one per
@@ -148,12 +162,12 @@ impl Default for ProcessLimits {
 impl Default for BotHostConfig {
     fn default() -> Self {
         BotHostConfig {
-            listen: SocketAddr::from((Ipv4Addr::UNSPECIFIED, 50061)),
-            seat_listen: SocketAddr::from((Ipv4Addr::UNSPECIFIED, 50062)),
+            listen: DEFAULT_LISTEN,
+            seat_listen: DEFAULT_SEAT_LISTEN,
             cluster_token: None,
             advertise: None,
-            grace: Duration::from_secs(30),
-            keepalive: Duration::from_secs(5),
+            grace: DEFAULT_GRACE,
+            keepalive: DEFAULT_KEEPALIVE,
             missed_keepalives: 3,
             // Short, so a bot whose bot-host died is back in (on another host) within seconds.
             presence_ttl: Duration::from_secs(6),
@@ -166,6 +180,7 @@ impl Default for BotHostConfig {
             max_queued_to_bot: 1024,
             auth_failures: AuthFailureLimit::default(),
             bot_tls: None,
+            serve: arena_serve::ServeConfig::default(),
         }
     }
 }
@@ -302,7 +317,7 @@ impl fmt::Display for BotHostConfig {
             "listen {} (bots, {}) seat listen {} (referees, cluster token {}) advertise {} grace {:?} keepalive {:?}×{} \
              presence ttl {:?} decision {:?} hard cap {:?} (+{:?} for silent programs) processes: {}; {}; at most {} \
              startup {:?} exit grace {:?} env {}; max message {} bytes (from bots {}), at most {} queued to a bot; \
-             shutdown grace {:?}",
+             shutdown grace {:?}; {}",
             self.listen,
             match &self.bot_tls {
                 None => "plain, no TLS".to_string(),
@@ -342,6 +357,7 @@ impl fmt::Display for BotHostConfig {
             self.max_bot_message_bytes,
             self.max_queued_to_bot,
             self.shutdown_grace,
+            self.serve,
         )
     }
 }
@@ -395,15 +411,16 @@ mod tests {
     fn the_start_up_line_shows_every_limit() {
         let line = BotHostConfig::default().to_string();
         for word in [
-            "listen 0.0.0.0:50061 (bots, plain, no TLS)",
-            "seat listen 0.0.0.0:50062",
+            "listen 127.0.0.1:50052 (bots, plain, no TLS)",
+            "seat listen 127.0.0.1:50055",
             "cluster token MISSING",
-            "grace 30s",
+            "grace 10s",
             "keepalive 5s×3",
             "processes: CPU time 60 s, memory 1024 MiB, processes 64, open files 256, file size 64 MiB, wall time 900 s",
             "; sandbox ",
             "PATH /usr/local/bin:/usr/bin:/bin",
             "max message 4194304",
+            "request timeout 60000 ms, max concurrent requests 1024, max connection age off",
         ] {
             assert!(line.contains(word), "{word} missing from {line}");
         }

@@ -19,7 +19,7 @@ pub enum BotHostError {
     /// The gRPC server failed.
     #[error("the gRPC server failed: {0}")]
     Serve(#[from] tonic::transport::Error),
-    /// The gRPC reflection service could not be built from the protocol's descriptors.
-    #[error("cannot build the reflection service: {0}")]
-    Reflection(String),
+    /// The server could not be set up (reflection).
+    #[error(transparent)]
+    Setup(#[from] arena_serve::ServeError),
 }

@@ -91,7 +91,8 @@ mod server;
 
 pub use arena_sandbox::{DEFAULT_PATH as SANDBOX_PATH, Isolation, Limits, Policy};
 pub use config::{
-    AuthFailureLimit, BotHostConfig, DEFAULT_PASS_ENV, DecisionLimits, ProcessLimits,
+    AuthFailureLimit, BotHostConfig, DEFAULT_GRACE, DEFAULT_KEEPALIVE, DEFAULT_LISTEN,
+    DEFAULT_PASS_ENV, DEFAULT_SEAT_LISTEN, DecisionLimits, ProcessLimits,
 };
 pub use error::BotHostError;
 pub use gateway::{MAX_CAPACITY, MAX_NAME_CHARS};

@@ -47,16 +47,10 @@ pub(crate) fn relayed(kind: BotKind, asked: Instant) {
         .record(asked.elapsed().as_secs_f64() * 1000.0, &attrs);
 }
 
-/// The `kind` attribute of a fault, as the referee names verdicts.
+/// The `kind` attribute of a fault, as the referee names verdicts (the one table in
+/// [`arena_verdict`]).
 fn fault_name(kind: v1::VerdictKind) -> &'static str {
-    match kind {
-        v1::VerdictKind::Unspecified => "fault",
-        v1::VerdictKind::Timeout => "timeout",
-        v1::VerdictKind::Illegal => "illegal",
-        v1::VerdictKind::Malformed => "malformed",
-        v1::VerdictKind::Disconnected => "disconnected",
-        v1::VerdictKind::Crashed => "crashed",
-    }
+    arena_verdict::VerdictKind::wire_name(kind as i32)
 }
 
 /// bot-host gave up on a seat with a fault of `kind`; `bot` is `None` (`bot_kind=unknown`) if the

@@ -12,8 +12,8 @@ use arena_proto::v1::seat_host_server::SeatHostServer;
 use arena_store::Store;
 use tokio::sync::{Semaphore, watch};
 use tokio_util::sync::CancellationToken;
+use tonic::transport::ServerTlsConfig;
 use tonic::transport::server::TcpIncoming;
-use tonic::transport::{Server, ServerTlsConfig};
 
 use crate::gateway::Gateway;
 use crate::hub::Hub;
@@ -313,25 +313,17 @@ impl BotHost {
             sandbox,
         });
 
-        let (health, health_service) = tonic_health::server::health_reporter();
-        health.set_serving::<BotGatewayServer<Gateway>>().await;
-        health.set_serving::<SeatHostServer<SeatService>>().await;
-        let instance = arena_store::instance::watch_instance(
-            Arc::clone(&ctx.store),
-            arena_store::instance::CHECK_EVERY,
+        let (health, health_service) = arena_serve::RoleHealth::new(
             "bot-host",
-        );
-        let store_health = tokio::spawn(arena_telemetry::health::follow_store(
-            instance.whole.clone(),
-            health.clone(),
             vec![
-                <BotGatewayServer<Gateway> as tonic::server::NamedService>::NAME,
-                <SeatHostServer<SeatService> as tonic::server::NamedService>::NAME,
+                arena_serve::service_name::<BotGatewayServer<Gateway>>(),
+                arena_serve::service_name::<SeatHostServer<SeatService>>(),
             ],
-            "bot-host",
-        ));
-        let reflection = arena_proto::reflection_service()
-            .map_err(|e| BotHostError::Reflection(e.to_string()))?;
+            Some(Arc::clone(&ctx.store)),
+        )
+        .await;
+        let health = Arc::new(health);
+        let reflection = arena_serve::reflection()?;
         let gateway = BotGatewayServer::new(Gateway {
             ctx: Arc::clone(&ctx),
         })
@@ -356,24 +348,18 @@ impl BotHost {
         let drain = {
             let ctx = Arc::clone(&ctx);
             let stop = stop_accepting.clone();
-            let health = health.clone();
+            let health = Arc::clone(&health);
             tokio::spawn(async move {
                 stop.cancelled().await;
                 tracing::info!("shutting down");
-                health.set_not_serving::<BotGatewayServer<Gateway>>().await;
-                health
-                    .set_not_serving::<SeatHostServer<SeatService>>()
-                    .await;
-                health
-                    .set_service_status("", tonic_health::ServingStatus::NotServing)
-                    .await;
+                health.stopping().await;
                 ctx.drain().await
             })
         };
         let bot_port_tls = bot_tls.is_some();
         tracing::info!(addr = %local_addr, tls = bot_port_tls, seat_addr = %seat_addr, host = %ctx.host, store = %ctx.store.describe(), "bot-host serving");
         let incoming = TcpIncoming::from(listener).with_nodelay(Some(true));
-        let mut bot_server = Server::builder();
+        let mut bot_server = arena_serve::server(&ctx.config.serve);
         if let Some(tls) = bot_tls {
             bot_server = bot_server.tls_config(tls)?;
         }
@@ -385,7 +371,7 @@ impl BotHost {
             .serve_with_incoming_shutdown(incoming, signal);
         let seat_incoming = TcpIncoming::from(seat_listener).with_nodelay(Some(true));
         let seat_stop = stop_accepting.clone();
-        let seat_port = Server::builder()
+        let seat_port = arena_serve::server(&ctx.config.serve)
             .layer(arena_auth::AuthLayer::new(auth))
             .add_service(health_service)
             .add_service(seats)
@@ -450,8 +436,7 @@ impl BotHost {
         for clear in clears {
             clear.await;
         }
-        store_health.abort();
-        drop(instance);
+        drop(health);
         tracing::info!("bot-host stopped");
         served.map_err(BotHostError::from)
     }

@@ -67,12 +67,7 @@ fn invalid(field: &str, why: impl std::fmt::Display) -> Status {
     Status::invalid_argument(format!("{field}: {why}"))
 }
 
-fn store_err(e: arena_store::StoreError) -> Status {
-    match e {
-        arena_store::StoreError::Invalid(m) => Status::invalid_argument(m),
-        other => Status::unavailable(other.to_string()),
-    }
-}
+use arena_serve::store_status as store_err;
 
 /// The panel a request names (`panel.landlords` required; farmers default to expert, scoring to
 /// difficulty), with errors naming the field.
@@ -270,22 +265,6 @@ impl DealLibraryService {
     }
 }
 
-/// A server span for one RPC of `arena.v1.DealLibrary`, named as OpenTelemetry names RPC spans
-/// (`arena.v1.DealLibrary/Measure`), child of the caller's trace context if the call carries one.
-macro_rules! rpc_span {
-    ($method:literal, $metadata:expr) => {{
-        let span = tracing::info_span!(
-            concat!("arena.v1.DealLibrary/", $method),
-            rpc.system = "grpc",
-            rpc.service = "arena.v1.DealLibrary",
-            rpc.method = $method,
-            otel.kind = "server",
-        );
-        arena_telemetry::set_parent(&span, $metadata);
-        span
-    }};
-}
-
 type RecordStream = Pin<Box<dyn Stream<Item = Result<v1::DealRecord, Status>> + Send>>;
 type OpStream = Pin<Box<dyn Stream<Item = Result<v1::Operation, Status>> + Send>>;
 
@@ -295,7 +274,8 @@ impl DealLibrary for DealLibraryService {
         &self,
         req: Request<v1::MeasureRequest>,
     ) -> Result<Response<v1::Operation>, Status> {
-        let span = rpc_span!("Measure", req.metadata());
+        // The skeleton\'s per-RPC server span (`arena_serve::server`), a child of the caller\'s trace.
+        let span = tracing::Span::current();
         async move {
             let r = req.into_inner();
             let panel = panel(r.panel.as_ref())?;
@@ -384,7 +364,8 @@ impl DealLibrary for DealLibraryService {
     }
 
     async fn find(&self, req: Request<v1::FindRequest>) -> Result<Response<v1::Operation>, Status> {
-        let span = rpc_span!("Find", req.metadata());
+        // The skeleton\'s per-RPC server span (`arena_serve::server`), a child of the caller\'s trace.
+        let span = tracing::Span::current();
         async move {
             let r = req.into_inner();
             let panel = panel(r.panel.as_ref())?;
@@ -510,7 +491,8 @@ impl DealLibrary for DealLibraryService {
         &self,
         req: Request<v1::GetOperationRequest>,
     ) -> Result<Response<v1::Operation>, Status> {
-        let span = rpc_span!("GetOperation", req.metadata());
+        // The skeleton\'s per-RPC server span (`arena_serve::server`), a child of the caller\'s trace.
+        let span = tracing::Span::current();
         async move { Ok(Response::new(self.op(&req.into_inner().id)?)) }
             .instrument(span)
             .await
@@ -520,7 +502,8 @@ impl DealLibrary for DealLibraryService {
         &self,
         req: Request<v1::GetOperationRequest>,
     ) -> Result<Response<v1::Operation>, Status> {
-        let span = rpc_span!("CancelOperation", req.metadata());
+        // The skeleton\'s per-RPC server span (`arena_serve::server`), a child of the caller\'s trace.
+        let span = tracing::Span::current();
         async move {
             let id = req.into_inner().id;
             let mut op = self.op(&id)?;
@@ -558,7 +541,8 @@ impl DealLibrary for DealLibraryService {
         &self,
         req: Request<v1::GetOperationRequest>,
     ) -> Result<Response<OpStream>, Status> {
-        let span = rpc_span!("WatchOperation", req.metadata());
+        // The skeleton\'s per-RPC server span (`arena_serve::server`), a child of the caller\'s trace.
+        let span = tracing::Span::current();
         async move {
             let id = req.into_inner().id;
             let first = self.op(&id)?;
@@ -599,7 +583,8 @@ impl DealLibrary for DealLibraryService {
         &self,
         req: Request<v1::QueryRequest>,
     ) -> Result<Response<v1::QueryResponse>, Status> {
-        let span = rpc_span!("Query", req.metadata());
+        // The skeleton\'s per-RPC server span (`arena_serve::server`), a child of the caller\'s trace.
+        let span = tracing::Span::current();
         async move {
             let r = req.into_inner();
             let panel = panel(r.panel.as_ref())?;
@@ -644,7 +629,8 @@ impl DealLibrary for DealLibraryService {
         &self,
         req: Request<v1::ClaimRequest>,
     ) -> Result<Response<v1::ClaimResponse>, Status> {
-        let span = rpc_span!("Claim", req.metadata());
+        // The skeleton\'s per-RPC server span (`arena_serve::server`), a child of the caller\'s trace.
+        let span = tracing::Span::current();
         async move {
             let r = req.into_inner();
             if r.competition.trim().is_empty() {
@@ -667,7 +653,8 @@ impl DealLibrary for DealLibraryService {
         &self,
         req: Request<v1::ExportRequest>,
     ) -> Result<Response<RecordStream>, Status> {
-        let span = rpc_span!("Export", req.metadata());
+        // The skeleton\'s per-RPC server span (`arena_serve::server`), a child of the caller\'s trace.
+        let span = tracing::Span::current();
         async move {
             let panel = panel(req.into_inner().panel.as_ref())?;
             let mut records = self.store.deals(&panel.id).await.map_err(store_err)?;
@@ -697,7 +684,8 @@ impl DealLibrary for DealLibraryService {
         &self,
         req: Request<Streaming<v1::DealRecord>>,
     ) -> Result<Response<v1::ImportResponse>, Status> {
-        let span = rpc_span!("Import", req.metadata());
+        // The skeleton\'s per-RPC server span (`arena_serve::server`), a child of the caller\'s trace.
+        let span = tracing::Span::current();
         async move {
             // All or nothing: every record is read and checked before one write of them all.
             let mut stream = req.into_inner();
@@ -751,7 +739,8 @@ impl DealLibrary for DealLibraryService {
         &self,
         req: Request<v1::StatsRequest>,
     ) -> Result<Response<v1::StatsResponse>, Status> {
-        let span = rpc_span!("Stats", req.metadata());
+        // The skeleton\'s per-RPC server span (`arena_serve::server`), a child of the caller\'s trace.
+        let span = tracing::Span::current();
         async move {
             let panel = panel(req.into_inner().panel.as_ref())?;
             let records = self.store.deals(&panel.id).await.map_err(store_err)?;
@@ -803,7 +792,8 @@ pub async fn serve_with_listener(
 }
 
 /// Serves the deal library (with gRPC health and reflection) on `listener` until `shutdown`,
-/// every call decided by `auth` (all of `DealLibrary` is for operators).
+/// every call decided by `auth` (all of `DealLibrary` is for operators), with the default
+/// serving settings (see [`serve_with_config`]).
 pub async fn serve_with_auth(
     listener: tokio::net::TcpListener,
     store: Arc<dyn Store>,
@@ -811,36 +801,81 @@ pub async fn serve_with_auth(
     auth: arena_auth::Authenticator,
     shutdown: impl std::future::Future<Output = ()> + Send,
 ) -> Result<(), ServeError> {
-    let (health, health_service) = tonic_health::server::health_reporter();
-    health
-        .set_serving::<DealLibraryServer<DealLibraryService>>()
-        .await;
-    let instance = arena_store::instance::watch_instance(
-        store.clone(),
-        arena_store::instance::CHECK_EVERY,
+    let config = DealLibraryConfig {
+        threads,
+        auth: Some(auth),
+        ..DealLibraryConfig::default()
+    };
+    serve_with_config(listener, store, config, shutdown).await
+}
+
+/// Where the deal library listens unless told otherwise (`arena deal-library --listen`).
+pub const DEFAULT_LISTEN: std::net::SocketAddr = std::net::SocketAddr::V4(
+    std::net::SocketAddrV4::new(std::net::Ipv4Addr::LOCALHOST, 50053),
+);
+
+/// How the deal library runs.
+#[derive(Clone, Debug)]
+pub struct DealLibraryConfig {
+    /// Worker threads of on-demand generation (`Find`) and of measuring.
+    pub threads: usize,
+    /// Who may call what; `None`: operators with a token from the store.
+    pub auth: Option<arena_auth::Authenticator>,
+    /// The gRPC server's timeout, concurrency limit and connection age (`Import` is never
+    /// timed out: it lasts as long as the client streams).
+    pub serve: arena_serve::ServeConfig,
+}
+
+impl Default for DealLibraryConfig {
+    fn default() -> Self {
+        DealLibraryConfig {
+            threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            auth: None,
+            serve: arena_serve::ServeConfig::default(),
+        }
+    }
+}
+
+/// The method that runs as long as its client streams.
+const IMPORT: &str = "/arena.v1.DealLibrary/Import";
+
+/// Serves the deal library (with gRPC health and reflection) on `listener` until `shutdown`:
+/// health turns NOT_SERVING, the server stops accepting, calls in flight finish.
+pub async fn serve_with_config(
+    listener: tokio::net::TcpListener,
+    store: Arc<dyn Store>,
+    config: DealLibraryConfig,
+    shutdown: impl std::future::Future<Output = ()> + Send,
+) -> Result<(), ServeError> {
+    let (health, health_service) = arena_serve::RoleHealth::new(
         "deal-library",
-    );
-    let store_health = tokio::spawn(arena_telemetry::health::follow_store(
-        instance.whole.clone(),
-        health.clone(),
-        vec![<DealLibraryServer<DealLibraryService> as tonic::server::NamedService>::NAME],
-        "deal-library",
-    ));
-    let reflection =
-        arena_proto::reflection_service().map_err(|e| ServeError::Reflection(e.to_string()))?;
+        vec![arena_serve::service_name::<
+            DealLibraryServer<DealLibraryService>,
+        >()],
+        Some(store.clone()),
+    )
+    .await;
+    let reflection = arena_serve::reflection()?;
     tracing::info!(addr = ?listener.local_addr().ok(), store = %store.describe(), "deal library starting");
-    let served = tonic::transport::Server::builder()
+    let auth = config
+        .auth
+        .clone()
+        .unwrap_or_else(|| arena_auth::Authenticator::new(Some(store.clone())));
+    let serve = config.serve.clone().with_unbounded(IMPORT);
+    let served = arena_serve::server(&serve)
         .layer(arena_auth::AuthLayer::new(auth))
         .add_service(health_service)
         .add_service(reflection)
-        .add_service(DealLibraryService::new(store, threads).into_server())
+        .add_service(DealLibraryService::new(store, config.threads).into_server())
         .serve_with_incoming_shutdown(
             tokio_stream::wrappers::TcpListenerStream::new(listener),
-            shutdown,
+            async {
+                shutdown.await;
+                health.stopping().await;
+            },
         )
         .await;
-    store_health.abort();
-    drop(instance);
+    drop(health);
     served?;
     Ok(())
 }
@@ -851,9 +886,9 @@ pub enum ServeError {
     /// The gRPC server failed.
     #[error("gRPC server: {0}")]
     Serve(#[from] tonic::transport::Error),
-    /// The reflection service could not be built.
-    #[error("reflection: {0}")]
-    Reflection(String),
+    /// The server could not be set up (reflection).
+    #[error(transparent)]
+    Setup(#[from] arena_serve::ServeError),
 }
 
 #[cfg(test)]

@@ -153,8 +153,43 @@ impl LadderState {
     }
 }
 
-fn store_err(e: StoreError) -> String {
-    e.to_string()
+/// Why a ladder step failed.
+#[derive(Debug, thiserror::Error)]
+pub enum LadderError {
+    /// The store failed.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// A stored record (the ladder's state, a pair's result) does not decode.
+    #[error("{what} does not decode: {why}")]
+    Decode {
+        /// What failed to decode.
+        what: String,
+        /// Why.
+        why: String,
+    },
+    /// The state could not be encoded.
+    #[error("the ladder's state does not encode: {0}")]
+    Encode(String),
+    /// The operating system's random source failed.
+    #[error("the random source failed: {0}")]
+    Random(String),
+    /// A pair's table has no usable result.
+    #[error("table {table} {why}")]
+    Table {
+        /// The table id.
+        table: String,
+        /// What is wrong with its result.
+        why: String,
+    },
+}
+
+impl From<LadderError> for tonic::Status {
+    fn from(e: LadderError) -> tonic::Status {
+        match e {
+            LadderError::Store(e) => arena_serve::store_status(e),
+            other => arena_serve::ApiError::Internal(other.to_string()).into_status(),
+        }
+    }
 }
 
 fn now_ms() -> u64 {
@@ -164,12 +199,15 @@ fn now_ms() -> u64 {
 }
 
 /// Reads the state and its raw bytes (for the compare-and-swap).
-pub async fn load(store: &dyn Store) -> Result<(LadderState, Option<Vec<u8>>), String> {
-    match store.record(STATE.0, STATE.1).await.map_err(store_err)? {
+pub async fn load(store: &dyn Store) -> Result<(LadderState, Option<Vec<u8>>), LadderError> {
+    match store.record(STATE.0, STATE.1).await? {
         None => Ok((LadderState::default(), None)),
         Some(bytes) => serde_json::from_slice(&bytes)
             .map(|s| (s, Some(bytes)))
-            .map_err(|e| format!("the ladder's state record does not decode: {e}")),
+            .map_err(|e| LadderError::Decode {
+                what: "the ladder's state record".into(),
+                why: e.to_string(),
+            }),
     }
 }
 
@@ -178,18 +216,17 @@ pub async fn load(store: &dyn Store) -> Result<(LadderState, Option<Vec<u8>>), S
 async fn update<T>(
     store: &dyn Store,
     mut change: impl FnMut(&mut LadderState) -> (bool, T),
-) -> Result<T, String> {
+) -> Result<T, LadderError> {
     loop {
         let (mut state, old) = load(store).await?;
         let (changed, out) = change(&mut state);
         if !changed {
             return Ok(out);
         }
-        let bytes = serde_json::to_vec(&state).map_err(|e| e.to_string())?;
+        let bytes = serde_json::to_vec(&state).map_err(|e| LadderError::Encode(e.to_string()))?;
         if store
             .swap_record(STATE.0, STATE.1, old.as_deref(), &bytes)
-            .await
-            .map_err(store_err)?
+            .await?
         {
             return Ok(out);
         }
@@ -197,9 +234,9 @@ async fn update<T>(
 }
 
 /// The ladder's secret deal seed, drawn and stored the first time it is needed.
-async fn deal_key(store: &dyn Store) -> Result<u64, String> {
+async fn deal_key(store: &dyn Store) -> Result<u64, LadderError> {
     let mut fresh = [0u8; 8];
-    getrandom::fill(&mut fresh).map_err(|e| format!("the random source failed: {e}"))?;
+    getrandom::fill(&mut fresh).map_err(|e| LadderError::Random(e.to_string()))?;
     let fresh = u64::from_le_bytes(fresh).max(1);
     update(store, |s| {
         if s.deal_key == 0 {
@@ -272,13 +309,19 @@ pub fn score_pair(
     pair: &Pair,
     a_table: &v1::TableResult,
     b_table: &v1::TableResult,
-) -> Result<Rated, String> {
+) -> Result<Rated, LadderError> {
     for r in [a_table, b_table] {
         if !r.error.is_empty() {
-            return Err(format!("table {} failed: {}", r.table_id, r.error));
+            return Err(LadderError::Table {
+                table: r.table_id.clone(),
+                why: format!("failed: {}", r.error),
+            });
         }
         if r.final_scores.len() != 3 {
-            return Err(format!("table {} has no scores", r.table_id));
+            return Err(LadderError::Table {
+                table: r.table_id.clone(),
+                why: "has no scores".into(),
+            });
         }
     }
     let release = |r: &v1::TableResult, seat: usize| {
@@ -300,16 +343,10 @@ pub fn score_pair(
 }
 
 /// Bots that may be paired now: remote bots with presence, plus the anchors.
-async fn available(store: &dyn Store, cfg: &LadderConfig) -> Result<Vec<String>, String> {
+async fn available(store: &dyn Store, cfg: &LadderConfig) -> Result<Vec<String>, LadderError> {
     let mut out = BTreeSet::new();
-    for bot in store.bots().await.map_err(store_err)? {
-        if matches!(bot.kind, BotKind::Remote)
-            && !store
-                .presence(&bot.name)
-                .await
-                .map_err(store_err)?
-                .is_empty()
-        {
+    for bot in store.bots().await? {
+        if matches!(bot.kind, BotKind::Remote) && !store.presence(&bot.name).await?.is_empty() {
             out.insert(bot.name);
         }
     }
@@ -385,22 +422,23 @@ pub struct Pass {
 
 /// One pass: rate the pairs whose two tables finished, enqueue pairs whose creator died before
 /// enqueueing them, and pair the waiting bots.
-pub async fn pass(store: &dyn Store, cfg: &LadderConfig) -> Result<Pass, String> {
+pub async fn pass(store: &dyn Store, cfg: &LadderConfig) -> Result<Pass, LadderError> {
     let mut out = Pass::default();
     let (state, _) = load(store).await?;
 
     // Rate finished pairs.
-    let mut finished: Vec<(String, Result<Rated, String>)> = Vec::new();
+    let mut finished: Vec<(String, Result<Rated, LadderError>)> = Vec::new();
     for (id, pair) in &state.pending {
         let ids = pair.table_ids();
-        let (Some(a), Some(b)) = (
-            store.result(&ids[0]).await.map_err(store_err)?,
-            store.result(&ids[1]).await.map_err(store_err)?,
-        ) else {
+        let (Some(a), Some(b)) = (store.result(&ids[0]).await?, store.result(&ids[1]).await?)
+        else {
             continue;
         };
         let decode = |bytes: &[u8], id: &str| {
-            v1::TableResult::decode(bytes).map_err(|e| format!("result of {id}: {e}"))
+            v1::TableResult::decode(bytes).map_err(|e| LadderError::Decode {
+                what: format!("the result of {id}"),
+                why: e.to_string(),
+            })
         };
         let scored = match (decode(&a, &ids[0]), decode(&b, &ids[1])) {
             (Ok(a), Ok(b)) => score_pair(pair, &a, &b),
@@ -531,19 +569,16 @@ pub async fn pass(store: &dyn Store, cfg: &LadderConfig) -> Result<Pass, String>
 }
 
 /// Puts the pair's tables on the job stream and marks it enqueued.
-async fn enqueue(store: &dyn Store, cfg: &LadderConfig, pair: &Pair) -> Result<(), String> {
+async fn enqueue(store: &dyn Store, cfg: &LadderConfig, pair: &Pair) -> Result<(), LadderError> {
     // Each pair is a trace of its own, whatever pass created it.
     let span = tracing::info_span!(parent: None, "ladder_pair", pair = %pair.id(), a = %pair.a, b = %pair.b);
     let key = deal_key(store).await?;
     let jobs = span.in_scope(|| jobs(pair, cfg, key));
-    arena_store::visibility::put_deal_group(store, &deal_group(pair), &pair.table_ids())
-        .await
-        .map_err(store_err)?;
+    arena_store::visibility::put_deal_group(store, &deal_group(pair), &pair.table_ids()).await?;
     for job in jobs {
         store
             .enqueue_job(&job.table_id, &arena_table::queue::encode_table_job(&job))
-            .await
-            .map_err(store_err)?;
+            .await?;
     }
     let id = pair.id();
     update(store, |s| match s.pending.get_mut(&id) {
@@ -557,7 +592,7 @@ async fn enqueue(store: &dyn Store, cfg: &LadderConfig, pair: &Pair) -> Result<(
 }
 
 /// The leaderboard: every rated release, best conservative score first, at most `limit` (0 = all).
-pub async fn leaderboard(store: &dyn Store, limit: usize) -> Result<v1::Leaderboard, String> {
+pub async fn leaderboard(store: &dyn Store, limit: usize) -> Result<v1::Leaderboard, LadderError> {
     let (state, _) = load(store).await?;
     let board = state.ratings.leaderboard();
     let take = if limit == 0 { board.len() } else { limit };
@@ -734,7 +769,7 @@ mod tests {
             ..ta.clone()
         };
         let err = score_pair(&pair, &failed, &tb).unwrap_err();
-        assert!(err.contains("no such bot"), "{err}");
+        assert!(err.to_string().contains("no such bot"), "{err}");
     }
 
     #[test]

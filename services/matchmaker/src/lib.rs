@@ -21,8 +21,9 @@ use std::time::Duration;
 use arena_compete::{Format, Reuse, Shape, Standings};
 use arena_proto::v1;
 use arena_proto::v1::matchmaker_server::{Matchmaker, MatchmakerServer};
+use arena_serve::store_status;
+use arena_store::Store;
 use arena_store::visibility::{self, DEAL_GROUP_LABEL};
-use arena_store::{Store, StoreError};
 use prost::Message;
 use tokio_stream::Stream;
 use tonic::{Request, Response, Status};
@@ -39,13 +40,6 @@ pub const FINAL_STANDINGS: &str = "competition-standings";
 
 fn invalid(field: &str, why: impl std::fmt::Display) -> Status {
     Status::invalid_argument(format!("{field}: {why}"))
-}
-
-fn store_err(e: StoreError) -> Status {
-    match e {
-        StoreError::Invalid(m) => Status::invalid_argument(m),
-        other => Status::unavailable(other.to_string()),
-    }
 }
 
 fn now_ms() -> u64 {
@@ -352,7 +346,7 @@ async fn jobs(store: &dyn Store, c: &Checked) -> Result<Vec<v1::TableJob>, Statu
     let pool: Vec<_> = store
         .deals(&c.panel.id)
         .await
-        .map_err(store_err)?
+        .map_err(store_status)?
         .into_iter()
         .filter(|r| r.gdi.len() == dim)
         .collect();
@@ -361,7 +355,7 @@ async fn jobs(store: &dyn Store, c: &Checked) -> Result<Vec<v1::TableJob>, Statu
     let exclude: HashSet<String> = store
         .used_deals()
         .await
-        .map_err(store_err)?
+        .map_err(store_status)?
         .into_iter()
         .filter(|(_, holder)| *holder != c.spec.name)
         .map(|(id, _)| id)
@@ -457,7 +451,7 @@ async fn enqueue(store: &dyn Store, c: &Checked) -> Result<(), Status> {
     let done: HashSet<String> = store
         .results_for(&c.spec.name)
         .await
-        .map_err(store_err)?
+        .map_err(store_status)?
         .into_iter()
         .map(|(id, _)| id)
         .collect();
@@ -466,7 +460,7 @@ async fn enqueue(store: &dyn Store, c: &Checked) -> Result<(), Status> {
     for (group, tables) in deal_groups(&jobs) {
         visibility::put_deal_group(store, &group, &tables)
             .await
-            .map_err(store_err)?;
+            .map_err(store_status)?;
     }
     for job in jobs {
         if done.contains(&job.table_id) {
@@ -476,12 +470,12 @@ async fn enqueue(store: &dyn Store, c: &Checked) -> Result<(), Status> {
         store
             .enqueue_job(&job.table_id, &payload)
             .await
-            .map_err(store_err)?;
+            .map_err(store_status)?;
     }
     store
         .put_record(ENQUEUED, &c.spec.name, b"1")
         .await
-        .map_err(store_err)
+        .map_err(store_status)
 }
 
 /// The tables of each deal group among `jobs`.
@@ -529,7 +523,7 @@ async fn check_shown(
 ) -> Result<(), Status> {
     match visibility::may_show(store, labels)
         .await
-        .map_err(store_err)?
+        .map_err(store_status)?
     {
         Ok(()) => Ok(()),
         Err(why) => Err(Status::failed_precondition(format!(
@@ -550,7 +544,7 @@ pub async fn standings(store: &dyn Store, comp: &v1::Competition) -> Result<v1::
         || format_of_name(&spec.format) == Some(v1::CompetitionFormat::DifficultyAdjusted);
     // (match, round, table) -> (score so far, sides finished)
     let mut cells: BTreeMap<(usize, usize, usize), (f64, usize)> = BTreeMap::new();
-    let results = store.results_for(&spec.name).await.map_err(store_err)?;
+    let results = store.results_for(&spec.name).await.map_err(store_status)?;
     for (id, bytes) in &results {
         let r = v1::TableResult::decode(bytes.as_slice())
             .map_err(|e| Status::data_loss(format!("result {id}: {e}")))?;
@@ -627,11 +621,11 @@ pub async fn supervise_once(store: &dyn Store) -> Result<(), Status> {
     let ended: HashSet<String> = store
         .records(visibility::ENDED_KIND)
         .await
-        .map_err(store_err)?
+        .map_err(store_status)?
         .into_iter()
         .map(|(k, _)| k)
         .collect();
-    for (name, bytes) in store.records(COMPETITION).await.map_err(store_err)? {
+    for (name, bytes) in store.records(COMPETITION).await.map_err(store_status)? {
         let Ok(comp) = v1::Competition::decode(bytes.as_slice()) else {
             tracing::warn!(competition = %name, "undecodable competition record");
             continue;
@@ -640,7 +634,7 @@ pub async fn supervise_once(store: &dyn Store) -> Result<(), Status> {
             if !ended.contains(&name) {
                 visibility::mark_ended(store, &name, state_name(state_of(&comp)))
                     .await
-                    .map_err(store_err)?;
+                    .map_err(store_status)?;
             }
             continue;
         }
@@ -652,14 +646,14 @@ pub async fn supervise_once(store: &dyn Store) -> Result<(), Status> {
             && store
                 .record(ENQUEUED, &name)
                 .await
-                .map_err(store_err)?
+                .map_err(store_status)?
                 .is_none()
         {
             let checked = check(comp.spec.clone(), u64::MAX)?;
             enqueue(store, &checked).await?;
             tracing::info!(competition = %name, "re-enqueued the tables of an interrupted competition");
         }
-        let done = store.results_for(&name).await.map_err(store_err)?.len() as u64;
+        let done = store.results_for(&name).await.map_err(store_status)?.len() as u64;
         let mut next = comp.clone();
         next.tables_done = done;
         if done >= comp.tables_total {
@@ -670,17 +664,17 @@ pub async fn supervise_once(store: &dyn Store) -> Result<(), Status> {
             && store
                 .swap_record(COMPETITION, &name, Some(&bytes), &next.encode_to_vec())
                 .await
-                .map_err(store_err)?
+                .map_err(store_status)?
             && state_of(&next) == v1::CompetitionState::Finished
         {
             let st = standings(store, &next).await?;
             store
                 .put_record(FINAL_STANDINGS, &name, &st.encode_to_vec())
                 .await
-                .map_err(store_err)?;
+                .map_err(store_status)?;
             visibility::mark_ended(store, &name, state_name(v1::CompetitionState::Finished))
                 .await
-                .map_err(store_err)?;
+                .map_err(store_status)?;
             arena_telemetry::metrics::metrics()
                 .competitions_finished
                 .add(
@@ -758,7 +752,7 @@ impl MatchmakerService {
                 }
                 Ok(_) => continue,
                 Err(builtin_error) => {
-                    let registered = self.store.bot(name).await.map_err(store_err)?;
+                    let registered = self.store.bot(name).await.map_err(store_status)?;
                     if registered.is_none() {
                         return Err(Status::failed_precondition(format!(
                             "{field}: {} is neither a built-in bot nor a registered bot ({builtin_error}); \
@@ -788,7 +782,7 @@ impl MatchmakerService {
             .store
             .record(COMPETITION, &name)
             .await
-            .map_err(store_err)?
+            .map_err(store_status)?
             .is_some()
         {
             return Err(Status::already_exists(format!(
@@ -806,7 +800,7 @@ impl MatchmakerService {
             .store
             .claim_deals(&name, &ids)
             .await
-            .map_err(store_err)?;
+            .map_err(store_status)?;
         if claimed.iter().any(|c| !c) {
             return Err(Status::aborted(
                 "another competition claimed some of the planned deals meanwhile; create again",
@@ -824,7 +818,7 @@ impl MatchmakerService {
             .store
             .swap_record(COMPETITION, &name, None, &comp.encode_to_vec())
             .await
-            .map_err(store_err)?
+            .map_err(store_status)?
         {
             return Err(Status::already_exists(format!(
                 "competition {name:?} exists"
@@ -843,7 +837,7 @@ impl MatchmakerService {
             .store
             .record(COMPETITION, name)
             .await
-            .map_err(store_err)?
+            .map_err(store_status)?
             .ok_or_else(|| Status::not_found(format!("no competition {name:?}")))?;
         v1::Competition::decode(bytes.as_slice())
             .map_err(|e| Status::data_loss(format!("competition {name}: {e}")))
@@ -881,7 +875,7 @@ impl Matchmaker for MatchmakerService {
             .store
             .records(COMPETITION)
             .await
-            .map_err(store_err)?
+            .map_err(store_status)?
             .into_iter()
             .filter_map(|(_, b)| v1::Competition::decode(b.as_slice()).ok())
             .map(served)
@@ -950,7 +944,7 @@ impl Matchmaker for MatchmakerService {
                 .store
                 .record(COMPETITION, &name)
                 .await
-                .map_err(store_err)?
+                .map_err(store_status)?
                 .ok_or_else(|| Status::not_found(format!("no competition {name:?}")))?;
             let comp = v1::Competition::decode(bytes.as_slice())
                 .map_err(|e| Status::data_loss(e.to_string()))?;
@@ -970,7 +964,7 @@ impl Matchmaker for MatchmakerService {
                 .store
                 .swap_record(COMPETITION, &name, Some(&bytes), &next.encode_to_vec())
                 .await
-                .map_err(store_err)?
+                .map_err(store_status)?
             {
                 visibility::mark_ended(
                     &*self.store,
@@ -978,7 +972,7 @@ impl Matchmaker for MatchmakerService {
                     state_name(v1::CompetitionState::Cancelled),
                 )
                 .await
-                .map_err(store_err)?;
+                .map_err(store_status)?;
                 arena_telemetry::metrics::metrics()
                     .competitions_finished
                     .add(
@@ -1006,14 +1000,14 @@ impl Matchmaker for MatchmakerService {
             .store
             .results_for(&name)
             .await
-            .map_err(store_err)?
+            .map_err(store_status)?
             .into_iter()
             .map(|(id, _)| id)
             .collect();
         ids.sort();
         let mut withheld = 0usize;
         for id in ids {
-            if let Some(bytes) = self.store.replay(&id).await.map_err(store_err)? {
+            if let Some(bytes) = self.store.replay(&id).await.map_err(store_status)? {
                 let replay = v1::Replay::decode(bytes.as_slice())
                     .map_err(|e| Status::data_loss(format!("replay {id}: {e}")))?;
                 let labels = replay
@@ -1046,7 +1040,7 @@ impl Matchmaker for MatchmakerService {
             .store
             .replay(&id)
             .await
-            .map_err(store_err)?
+            .map_err(store_status)?
             .ok_or_else(|| Status::not_found(format!("no replay for table {id:?}")))?;
         let replay =
             v1::Replay::decode(bytes.as_slice()).map_err(|e| Status::data_loss(e.to_string()))?;
@@ -1067,7 +1061,7 @@ impl Matchmaker for MatchmakerService {
         ladder::leaderboard(&*self.store, limit)
             .await
             .map(Response::new)
-            .map_err(Status::unavailable)
+            .map_err(Status::from)
     }
 }
 
@@ -1083,7 +1077,7 @@ impl MatchmakerService {
                 .store
                 .record(FINAL_STANDINGS, &name)
                 .await
-                .map_err(store_err)?
+                .map_err(store_status)?
         {
             return v1::Standings::decode(bytes.as_slice())
                 .map_err(|e| Status::data_loss(e.to_string()));
@@ -1098,10 +1092,15 @@ pub enum ServeError {
     /// The gRPC server failed.
     #[error("gRPC server: {0}")]
     Serve(#[from] tonic::transport::Error),
-    /// The reflection service could not be built.
-    #[error("reflection: {0}")]
-    Reflection(String),
+    /// The server could not be set up (reflection).
+    #[error(transparent)]
+    Setup(#[from] arena_serve::ServeError),
 }
+
+/// Where the matchmaker listens unless told otherwise (`arena matchmaker --listen`).
+pub const DEFAULT_LISTEN: std::net::SocketAddr = std::net::SocketAddr::V4(
+    std::net::SocketAddrV4::new(std::net::Ipv4Addr::LOCALHOST, 50054),
+);
 
 /// How the matchmaker runs.
 #[derive(Clone, Debug)]
@@ -1114,6 +1113,8 @@ pub struct MatchmakerConfig {
     pub auth: Option<arena_auth::Authenticator>,
     /// Most tables one competition may have.
     pub max_tables_per_competition: u64,
+    /// The gRPC server's timeout, concurrency limit and connection age.
+    pub serve: arena_serve::ServeConfig,
 }
 
 impl Default for MatchmakerConfig {
@@ -1123,6 +1124,7 @@ impl Default for MatchmakerConfig {
             ladder: None,
             auth: None,
             max_tables_per_competition: DEFAULT_MAX_TABLES,
+            serve: arena_serve::ServeConfig::default(),
         }
     }
 }
@@ -1145,23 +1147,15 @@ pub async fn serve_with_config(
     config: MatchmakerConfig,
     shutdown: impl std::future::Future<Output = ()> + Send,
 ) -> Result<(), ServeError> {
-    let (health, health_service) = tonic_health::server::health_reporter();
-    health
-        .set_serving::<MatchmakerServer<MatchmakerService>>()
-        .await;
-    let instance = arena_store::instance::watch_instance(
-        store.clone(),
-        arena_store::instance::CHECK_EVERY,
+    let (health, health_service) = arena_serve::RoleHealth::new(
         "matchmaker",
-    );
-    let store_health = tokio::spawn(arena_telemetry::health::follow_store(
-        instance.whole.clone(),
-        health.clone(),
-        vec![<MatchmakerServer<MatchmakerService> as tonic::server::NamedService>::NAME],
-        "matchmaker",
-    ));
-    let reflection =
-        arena_proto::reflection_service().map_err(|e| ServeError::Reflection(e.to_string()))?;
+        vec![arena_serve::service_name::<
+            MatchmakerServer<MatchmakerService>,
+        >()],
+        Some(store.clone()),
+    )
+    .await;
+    let reflection = arena_serve::reflection()?;
     tracing::info!(addr = ?listener.local_addr().ok(), store = %store.describe(), "matchmaker starting");
     let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
     let stopped = |mut rx: tokio::sync::watch::Receiver<bool>| async move {
@@ -1180,8 +1174,13 @@ pub async fn serve_with_config(
         .auth
         .clone()
         .unwrap_or_else(|| arena_auth::Authenticator::new(Some(store.clone())));
-    let served = tonic::transport::Server::builder()
-        .trace_fn(arena_telemetry::grpc_server_span)
+    // Creating a competition claims its deals and enqueues every table before it answers: up
+    // to `max_tables_per_competition` writes, never cut short by the request timeout.
+    let serve = config
+        .serve
+        .clone()
+        .with_unbounded("/arena.v1.Matchmaker/CreateCompetition");
+    let served = arena_serve::server(&serve)
         .layer(arena_auth::AuthLayer::new(auth))
         .add_service(health_service)
         .add_service(reflection)
@@ -1192,12 +1191,14 @@ pub async fn serve_with_config(
         )
         .serve_with_incoming_shutdown(
             tokio_stream::wrappers::TcpListenerStream::new(listener),
-            shutdown,
+            async {
+                shutdown.await;
+                health.stopping().await;
+            },
         )
         .await;
     let _ = stop_tx.send(true);
-    store_health.abort();
-    drop(instance);
+    drop(health);
     let _ = supervisor.await;
     if let Some(l) = ladder {
         let _ = l.await;

@@ -5,6 +5,12 @@ use std::time::Duration;
 
 use arena_table::BotHosts;
 
+/// Where a referee listens unless told otherwise (`arena table-referee --listen`).
+pub const DEFAULT_LISTEN: SocketAddr = SocketAddr::V4(std::net::SocketAddrV4::new(
+    std::net::Ipv4Addr::LOCALHOST,
+    50051,
+));
+
 /// Everything a referee needs to know. Build it from the command line (the `arena table-referee`
 /// command) or start from [`RefereeConfig::default`].
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -45,13 +51,15 @@ pub struct RefereeConfig {
     /// How many times a table the platform interrupted is played again before it gets an error
     /// result saying so (never a verdict against a bot).
     pub max_platform_attempts: u32,
+    /// The gRPC server's timeout, concurrency limit and connection age.
+    pub serve: arena_serve::ServeConfig,
 }
 
 impl Default for RefereeConfig {
     fn default() -> Self {
         RefereeConfig {
             referee_id: "referee-1".into(),
-            listen: SocketAddr::from(([127, 0, 0, 1], 50052)),
+            listen: DEFAULT_LISTEN,
             bot_hosts: Vec::new(),
             max_tables: 64,
             reclaim_after: Duration::from_secs(60),
@@ -63,6 +71,7 @@ impl Default for RefereeConfig {
             operator_token: None,
             reconnect_grace: Duration::from_secs(15),
             max_platform_attempts: 5,
+            serve: arena_serve::ServeConfig::default(),
         }
     }
 }

@@ -31,7 +31,7 @@ mod gdi;
 mod service;
 pub mod worker;
 
-pub use config::{ConfigError, RefereeConfig};
+pub use config::{ConfigError, DEFAULT_LISTEN, RefereeConfig};
 pub use dialer::PresenceDialer;
 pub use service::RefereeService;
 pub use worker::work;
@@ -53,9 +53,9 @@ pub enum RefereeError {
     /// The gRPC server failed.
     #[error("gRPC server: {0}")]
     Serve(#[from] tonic::transport::Error),
-    /// The reflection service could not be built.
-    #[error("reflection: {0}")]
-    Reflection(String),
+    /// The server could not be set up (reflection).
+    #[error(transparent)]
+    Setup(#[from] arena_serve::ServeError),
 }
 
 /// Binds `config.listen` and runs the referee until `shutdown` completes (see
@@ -88,30 +88,20 @@ pub async fn serve_with_listener(
     let ctx = Arc::new(worker::Ctx::new(config.clone(), store.clone())?);
     let addr = listener.local_addr().ok();
     tracing::info!(?addr, referee = %config.referee_id, ?config, "table referee starting");
-    let (health, health_service) = tonic_health::server::health_reporter();
-    health
-        .set_serving::<TableRefereeServer<RefereeService>>()
-        .await;
-    let instance = arena_store::instance::watch_instance(
-        store.clone(),
-        arena_store::instance::CHECK_EVERY,
+    let (health, health_service) = arena_serve::RoleHealth::new(
         "table-referee",
-    );
-    let _store_health = worker::AbortOnDrop(tokio::spawn(arena_telemetry::health::follow_store(
-        instance.whole.clone(),
-        health.clone(),
-        vec![<TableRefereeServer<RefereeService> as tonic::server::NamedService>::NAME],
-        "table-referee",
-    )));
-    let reflection =
-        arena_proto::reflection_service().map_err(|e| RefereeError::Reflection(e.to_string()))?;
+        vec![arena_serve::service_name::<
+            TableRefereeServer<RefereeService>,
+        >()],
+        Some(store.clone()),
+    )
+    .await;
+    let reflection = arena_serve::reflection()?;
     let stop = CancellationToken::new();
     let server_stop = CancellationToken::new();
     let server = {
         let server_stop = server_stop.clone();
-        tonic::transport::Server::builder()
-            .tcp_nodelay(true)
-            .trace_fn(arena_telemetry::grpc_server_span)
+        arena_serve::server(&config.serve)
             .layer(arena_auth::AuthLayer::new(
                 arena_auth::Authenticator::new(Some(store.clone()))
                     .with_bootstrap(config.operator_token.as_ref()),
@@ -130,12 +120,7 @@ pub async fn serve_with_listener(
         r = &mut server.0 => Some(r),
     };
     tracing::info!("table referee shutting down");
-    health
-        .set_not_serving::<TableRefereeServer<RefereeService>>()
-        .await;
-    health
-        .set_service_status("", tonic_health::ServingStatus::NotServing)
-        .await;
+    health.stopping().await;
     stop.cancel();
     let _ = (&mut jobs.0).await;
     server_stop.cancel();

@@ -4,7 +4,8 @@ use std::sync::Arc;
 
 use arena_proto::v1;
 use arena_proto::v1::table_referee_server::{TableReferee, TableRefereeServer};
-use arena_store::{Store, StoreError};
+use arena_serve::store_status;
+use arena_store::Store;
 use arena_table::validate;
 use prost::Message;
 use tonic::{Request, Response, Status};
@@ -77,16 +78,6 @@ impl RefereeService {
     /// The service as a tonic server, ready to add to a router.
     pub fn into_server(self) -> TableRefereeServer<RefereeService> {
         TableRefereeServer::new(self)
-    }
-}
-
-/// The gRPC status for a store failure.
-pub(crate) fn store_status(e: StoreError) -> Status {
-    match e {
-        StoreError::Unavailable(m) => Status::unavailable(format!("store unavailable: {m}")),
-        StoreError::Invalid(m) => Status::invalid_argument(m),
-        e @ StoreError::Corrupt { .. } => Status::internal(e.to_string()),
-        e @ StoreError::DataLoss(_) => Status::data_loss(e.to_string()),
     }
 }
 

@@ -1,0 +1,367 @@
+//! Every arena role in one process on the embedded store: what `arena standalone` runs, as one
+//! library call ([`start`]), so a test (or a cluster test harness) boots the whole platform
+//! in-process. It lives in the `arena` package (the CLI's library half) because only the CLI
+//! depends on the services.
+//!
+//! ```no_run
+//! # async fn example() -> Result<(), arena::standalone::StandaloneError> {
+//! let dir = std::path::PathBuf::from("/tmp/arena-data");
+//! // Every port an ephemeral loopback port; read them back from `addrs`.
+//! let running = arena::standalone::start(arena::standalone::StandaloneConfig::loopback(dir)).await?;
+//! let matchmaker = format!("http://{}", running.addrs.matchmaker);
+//! // … clients send `running.operator_token` as `authorization: Bearer …` …
+//! # let _ = matchmaker;
+//! running.stop().await?; // the same graceful shutdown SIGTERM gives `arena standalone`
+//! # Ok(()) }
+//! ```
+//!
+//! Credentials: the operator token lives in `<data_dir>/operator.token` (made with mode 0600 on
+//! first start; every CLI client sends it). The cluster token is drawn afresh at each start and
+//! never leaves the process: the seat port listens on an ephemeral loopback port that only this
+//! process's referee knows and can open.
+//!
+//! Shutdown ([`Standalone::stop`], or [`Standalone::shutdown`] then [`Standalone::wait`]): every
+//! role stops as it does on its own (health NOT_SERVING, no new work, tables in flight get the
+//! referee's and bot-host's shutdown grace, calls in flight finish).
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use arena_bot_host::BotHostConfig;
+use arena_referee::RefereeConfig;
+use arena_serve::{ServeConfig, Shutdown};
+use arena_store::Store;
+
+/// Where `arena standalone` listens unless told otherwise: the ports each role has on its own.
+pub const DEFAULT_REFEREE_LISTEN: SocketAddr = arena_referee::DEFAULT_LISTEN;
+/// See [`DEFAULT_REFEREE_LISTEN`].
+pub const DEFAULT_BOT_HOST_LISTEN: SocketAddr = arena_bot_host::DEFAULT_LISTEN;
+/// See [`DEFAULT_REFEREE_LISTEN`].
+pub const DEFAULT_DEAL_LIBRARY_LISTEN: SocketAddr = arena_deal_library::DEFAULT_LISTEN;
+/// See [`DEFAULT_REFEREE_LISTEN`].
+pub const DEFAULT_MATCHMAKER_LISTEN: SocketAddr = arena_matchmaker::DEFAULT_LISTEN;
+/// The data directory unless told otherwise (relative to the working directory).
+pub const DEFAULT_DATA_DIR: &str = "arena-data";
+/// The referee's consumer name: stable, so a restarted standalone resumes its own unfinished
+/// tables at once.
+pub const REFEREE_ID: &str = "standalone";
+
+/// How standalone runs. [`StandaloneConfig::default`] is what `arena standalone` does without
+/// flags; [`StandaloneConfig::loopback`] puts every port on an ephemeral loopback port.
+#[derive(Clone, Debug)]
+pub struct StandaloneConfig {
+    /// Data directory of the embedded store (and of the operator token).
+    pub data_dir: PathBuf,
+    /// table-referee listen address.
+    pub referee_listen: SocketAddr,
+    /// bot-host's bot port.
+    pub bot_host_listen: SocketAddr,
+    /// deal-library listen address.
+    pub deal_library_listen: SocketAddr,
+    /// matchmaker listen address.
+    pub matchmaker_listen: SocketAddr,
+    /// The continuous ranked ladder, when on.
+    pub ladder: Option<arena_matchmaker::ladder::LadderConfig>,
+    /// Open spectator reads to anyone.
+    pub public_spectator: bool,
+    /// TLS on bot-host's bot port.
+    pub bot_tls: Option<arena_tls::ServerTlsFiles>,
+    /// Every role's gRPC timeout, concurrency limit and connection age.
+    pub serve: ServeConfig,
+    /// Worker threads of the deal library.
+    pub deal_threads: usize,
+}
+
+impl Default for StandaloneConfig {
+    fn default() -> Self {
+        StandaloneConfig {
+            data_dir: PathBuf::from(DEFAULT_DATA_DIR),
+            referee_listen: DEFAULT_REFEREE_LISTEN,
+            bot_host_listen: DEFAULT_BOT_HOST_LISTEN,
+            deal_library_listen: DEFAULT_DEAL_LIBRARY_LISTEN,
+            matchmaker_listen: DEFAULT_MATCHMAKER_LISTEN,
+            ladder: None,
+            public_spectator: false,
+            bot_tls: None,
+            serve: ServeConfig::default(),
+            deal_threads: arena_deal_library::DealLibraryConfig::default().threads,
+        }
+    }
+}
+
+impl StandaloneConfig {
+    /// The defaults in `data_dir`, every port an ephemeral port of 127.0.0.1 (tests).
+    pub fn loopback(data_dir: impl Into<PathBuf>) -> StandaloneConfig {
+        let any = SocketAddr::from(([127, 0, 0, 1], 0));
+        StandaloneConfig {
+            data_dir: data_dir.into(),
+            referee_listen: any,
+            bot_host_listen: any,
+            deal_library_listen: any,
+            matchmaker_listen: any,
+            ..StandaloneConfig::default()
+        }
+    }
+}
+
+/// Why standalone could not start, or a role stopped with an error.
+#[derive(Debug, thiserror::Error)]
+pub enum StandaloneError {
+    /// The embedded store could not be opened.
+    #[error("opening the embedded store in {dir}: {source}")]
+    Store {
+        /// The data directory.
+        dir: PathBuf,
+        /// Why.
+        source: arena_store::StoreError,
+    },
+    /// The operator or cluster token could not be made or read.
+    #[error("credentials: {0}")]
+    Auth(#[from] arena_auth::AuthError),
+    /// The cluster token could not be drawn.
+    #[error("drawing the cluster token: {0}")]
+    Random(#[from] arena_auth::token::TokenError),
+    /// A listen address could not be bound.
+    #[error("binding {addr}: {source}")]
+    Bind {
+        /// The address.
+        addr: SocketAddr,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// bot-host failed.
+    #[error("bot-host: {0}")]
+    BotHost(#[from] arena_bot_host::BotHostError),
+    /// The referee failed.
+    #[error("table-referee: {0}")]
+    Referee(#[from] arena_referee::RefereeError),
+    /// The referee's configuration cannot work.
+    #[error("table-referee: {0}")]
+    RefereeConfig(#[from] arena_referee::ConfigError),
+    /// The deal library failed.
+    #[error("deal-library: {0}")]
+    DealLibrary(#[from] arena_deal_library::ServeError),
+    /// The matchmaker failed.
+    #[error("matchmaker: {0}")]
+    Matchmaker(#[from] arena_matchmaker::ServeError),
+    /// A role's task panicked or was cancelled.
+    #[error("{role} task: {source}")]
+    Task {
+        /// The role.
+        role: &'static str,
+        /// Why.
+        source: tokio::task::JoinError,
+    },
+}
+
+/// The addresses standalone serves on.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Addrs {
+    /// `TableReferee`.
+    pub referee: SocketAddr,
+    /// bot-host's bot port (`BotGateway`).
+    pub bot_host: SocketAddr,
+    /// bot-host's seat port (loopback, this process only).
+    pub seat: SocketAddr,
+    /// `DealLibrary`.
+    pub deal_library: SocketAddr,
+    /// `Matchmaker`.
+    pub matchmaker: SocketAddr,
+}
+
+type RoleTask<E> = tokio::task::JoinHandle<Result<(), E>>;
+
+/// A running standalone: its addresses and credentials, and its shutdown.
+pub struct Standalone {
+    /// Where each role listens.
+    pub addrs: Addrs,
+    /// The operator token clients send.
+    pub operator_token: arena_auth::Secret,
+    /// The file holding it.
+    pub operator_token_path: PathBuf,
+    /// True if this start created that file.
+    pub operator_token_created: bool,
+    /// The store's description.
+    pub store: String,
+    /// bot-host's configuration in force.
+    pub bot_host: BotHostConfig,
+    /// The referee's configuration in force.
+    pub referee: RefereeConfig,
+    config: StandaloneConfig,
+    shutdown: Shutdown,
+    host: RoleTask<arena_bot_host::BotHostError>,
+    referee_task: RoleTask<arena_referee::RefereeError>,
+    library: RoleTask<arena_deal_library::ServeError>,
+    matchmaker: RoleTask<arena_matchmaker::ServeError>,
+}
+
+async fn bind(addr: SocketAddr) -> Result<tokio::net::TcpListener, StandaloneError> {
+    tokio::net::TcpListener::bind(addr)
+        .await
+        .map_err(|source| StandaloneError::Bind { addr, source })
+}
+
+/// Opens the embedded store in `config.data_dir`, binds every port, and starts every role.
+/// Returns once all of them listen.
+pub async fn start(config: StandaloneConfig) -> Result<Standalone, StandaloneError> {
+    let store: Arc<dyn Store> = Arc::new(
+        arena_store::EmbeddedStore::open(&config.data_dir).map_err(|source| {
+            StandaloneError::Store {
+                dir: config.data_dir.clone(),
+                source,
+            }
+        })?,
+    );
+    let token_path = config
+        .data_dir
+        .join(arena_auth::client::OPERATOR_TOKEN_FILE);
+    let (operator_token, made) = arena_auth::secret::ensure_token_file(&token_path)?;
+    let cluster_token = arena_auth::Secret::new(arena_auth::token::random_text(32)?);
+    let host_cfg = BotHostConfig {
+        listen: config.bot_host_listen,
+        seat_listen: SocketAddr::from(([127, 0, 0, 1], 0)),
+        cluster_token: Some(cluster_token.clone()),
+        bot_tls: config.bot_tls.clone(),
+        serve: config.serve.clone(),
+        ..BotHostConfig::default()
+    };
+    let host = arena_bot_host::BotHost::bind(host_cfg.clone(), store.clone()).await?;
+    let ref_cfg = RefereeConfig {
+        referee_id: REFEREE_ID.into(),
+        listen: config.referee_listen,
+        bot_hosts: vec![host.advertised().to_string()],
+        cluster_token: Some(cluster_token),
+        operator_token: Some(operator_token.clone()),
+        serve: config.serve.clone(),
+        ..RefereeConfig::default()
+    };
+    ref_cfg.validate()?;
+    let referee_listener = bind(config.referee_listen).await?;
+    let library_listener = bind(config.deal_library_listen).await?;
+    let matchmaker_listener = bind(config.matchmaker_listen).await?;
+    let local = |l: &tokio::net::TcpListener, asked: SocketAddr| l.local_addr().unwrap_or(asked);
+    let addrs = Addrs {
+        referee: local(&referee_listener, config.referee_listen),
+        bot_host: host.local_addr(),
+        seat: host.seat_addr(),
+        deal_library: local(&library_listener, config.deal_library_listen),
+        matchmaker: local(&matchmaker_listener, config.matchmaker_listen),
+    };
+    let operators = |store: &Arc<dyn Store>| {
+        arena_auth::Authenticator::new(Some(store.clone()))
+            .with_bootstrap(Some(&operator_token))
+            .public_spectator(config.public_spectator)
+    };
+    let shutdown = Shutdown::new();
+    let host = tokio::spawn(host.run(shutdown.wait()));
+    let referee_task = tokio::spawn(arena_referee::serve_with_listener(
+        referee_listener,
+        ref_cfg.clone(),
+        store.clone(),
+        shutdown.wait(),
+    ));
+    let library = tokio::spawn(arena_deal_library::serve_with_config(
+        library_listener,
+        store.clone(),
+        arena_deal_library::DealLibraryConfig {
+            threads: config.deal_threads,
+            auth: Some(operators(&store)),
+            serve: config.serve.clone(),
+        },
+        shutdown.wait(),
+    ));
+    let matchmaker = tokio::spawn(arena_matchmaker::serve_with_config(
+        matchmaker_listener,
+        store.clone(),
+        arena_matchmaker::MatchmakerConfig {
+            auth: Some(operators(&store)),
+            ladder: config.ladder.clone(),
+            serve: config.serve.clone(),
+            ..arena_matchmaker::MatchmakerConfig::default()
+        },
+        shutdown.wait(),
+    ));
+    Ok(Standalone {
+        addrs,
+        operator_token,
+        operator_token_path: token_path,
+        operator_token_created: made,
+        store: store.describe(),
+        bot_host: host_cfg,
+        referee: ref_cfg,
+        config,
+        shutdown,
+        host,
+        referee_task,
+        library,
+        matchmaker,
+    })
+}
+
+impl Standalone {
+    /// The effective configuration, as `arena standalone` prints it at start.
+    pub fn describe(&self) -> String {
+        let mut out = format!("arena standalone: store {}\n", self.store);
+        out += &format!(
+            "  operator token {} {} (clients send it, or ARENA_OPERATOR_TOKEN); spectator reads {}\n",
+            self.operator_token_path.display(),
+            if self.operator_token_created {
+                "created"
+            } else {
+                "in use"
+            },
+            if self.config.public_spectator {
+                "public"
+            } else {
+                "for operators"
+            }
+        );
+        out += &format!(
+            "  bot-host      bots {} seats {} (loopback, this process only); {}\n",
+            self.addrs.bot_host, self.addrs.seat, self.bot_host
+        );
+        out += &format!("  table-referee {:?}\n", self.referee);
+        out += &format!("  deal-library  listen {}\n", self.addrs.deal_library);
+        out += &format!(
+            "  matchmaker    listen {}, ladder {}",
+            self.addrs.matchmaker,
+            if self.config.ladder.is_some() {
+                "on"
+            } else {
+                "off"
+            }
+        );
+        out
+    }
+
+    /// Warnings to show loudly (bot programs not fully sandboxed).
+    pub fn warnings(&self) -> Vec<String> {
+        self.bot_host.sandbox().warnings()
+    }
+
+    /// Begins the graceful shutdown of every role (what SIGTERM does); [`Standalone::wait`]
+    /// for its end.
+    pub fn shutdown(&self) {
+        self.shutdown.trigger();
+    }
+
+    /// Waits until every role has stopped (after [`Standalone::shutdown`], or a role failing on
+    /// its own), and says whether one failed.
+    pub async fn wait(self) -> Result<(), StandaloneError> {
+        let task = |role| move |source| StandaloneError::Task { role, source };
+        let (h, r, l, m) =
+            tokio::join!(self.host, self.referee_task, self.library, self.matchmaker);
+        h.map_err(task("bot-host"))??;
+        r.map_err(task("table-referee"))??;
+        l.map_err(task("deal-library"))??;
+        m.map_err(task("matchmaker"))??;
+        Ok(())
+    }
+
+    /// Shuts every role down gracefully and waits for the end.
+    pub async fn stop(self) -> Result<(), StandaloneError> {
+        self.shutdown();
+        self.wait().await
+    }
+}
