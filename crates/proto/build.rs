@@ -23,6 +23,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let fds_path = out.join("arena_descriptor.bin");
     std::fs::write(&fds_path, fds.encode_to_vec())?;
     tonic_prost_build::configure()
+        // Boxed, so a table job (a variant of QueuedJob) stays small.
+        .boxed(".arena.v1.TableJob.placement")
+        .boxed(".arena.v1.TableResult.placement")
         .build_client(true)
         .build_server(true)
         .compile_fds(fds)?;

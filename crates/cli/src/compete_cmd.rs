@@ -81,7 +81,7 @@ pub fn split_tables(s: &str) -> Vec<String> {
 pub fn ensure_pool(
     rt: &tokio::runtime::Runtime,
     store: &dyn Store,
-    panel: &arena_store::Panel,
+    panel: &arena_deals::DdzPanel,
     format: &Format,
     need: usize,
     exclude: &HashSet<String>,

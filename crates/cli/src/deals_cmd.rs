@@ -8,9 +8,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use anyhow::{Context, Result, bail};
 use arena_compete::parse_gdi;
+use arena_deals::DdzPanel;
 use arena_deals::levels::distance;
 use arena_deals::{FindSpec, LibraryIndex, MeasureSpec, Progress, build_panel, describe};
-use arena_store::{DealSource, Panel};
+use arena_store::DealSource;
 use clap::{Args, Subcommand};
 use ddz::{RuleSet, Scoring};
 use serde_json::json;
@@ -84,7 +85,7 @@ pub struct PanelArgs {
 
 impl PanelArgs {
     /// The panel these flags name.
-    pub fn panel(&self) -> Result<Panel> {
+    pub fn panel(&self) -> Result<DdzPanel> {
         Ok(build_panel(
             &self.panel,
             &self.farmers,

@@ -126,6 +126,9 @@ pub enum PlanError {
         /// What to do about it.
         hint: String,
     },
+    /// A library deal that is not a Dou Dizhu deal (another game's, or damaged).
+    #[error("{0}")]
+    Deal(String),
 }
 
 /// Whether a deal may appear in several matches.
@@ -237,7 +240,7 @@ pub fn plan(
                     next += 1;
                     slot = Some(Slot {
                         id: r.id.clone(),
-                        deal: r.deal,
+                        deal: arena_deals::ddz_deal(r).map_err(PlanError::Deal)?,
                         expected: expected_score(r),
                     });
                 }
@@ -298,7 +301,8 @@ mod tests {
     fn expected_score_is_the_panel_mean() {
         let r = DealRecord {
             id: "x".into(),
-            deal: Deal::generate(1, 0),
+            game: arena_store::Game::DouDizhu,
+            deal: Deal::generate(1, 0).to_string(),
             source: None,
             panel: "p".into(),
             levels: vec![-2, -1, 1, 2],

@@ -8,16 +8,17 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use arena_store::{DealRecord, DealSource, Panel, Store};
+use arena_store::{DealRecord, DealSource, Store};
 use ddz::RuleSet;
 
 use crate::measure::{Cutoff, MeasureError, PanelBots, Progress, Workers, within};
+use crate::panel::DdzPanel;
 
 /// What to look for.
 #[derive(Clone, Debug)]
 pub struct FindSpec {
     /// The measuring panel.
-    pub panel: Panel,
+    pub panel: DdzPanel,
     /// Fresh deals come from this source, from `start` on.
     pub source: DealSource,
     /// First index to try.
@@ -62,7 +63,7 @@ pub async fn find(
 ) -> Result<FindReport, MeasureError> {
     let start = Instant::now();
     PanelBots::new(&spec.panel, spec.rules)?;
-    store.put_panel(&spec.panel).await?;
+    store.put_panel(&spec.panel.to_store()).await?;
     let games = Arc::new(AtomicU64::new(0));
     let end = spec.start.saturating_add(spec.max_tries);
     let n = spec.panel.landlords.len() as u64;

@@ -83,7 +83,8 @@ mod tests {
     fn record(id: &str, gdi: &[f64]) -> DealRecord {
         DealRecord {
             id: id.into(),
-            deal: ddz::Deal::generate(1, 0),
+            game: arena_store::Game::DouDizhu,
+            deal: ddz::Deal::generate(1, 0).to_string(),
             source: None,
             panel: "p".into(),
             levels: Vec::new(),

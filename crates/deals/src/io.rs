@@ -1,8 +1,10 @@
-//! Import and export of measured deals as JSON lines and CSV.
+//! Import and export of measured deals as JSON lines and CSV. JSON lines are the stored form
+//! (`docs/redis-keys.md`, schema version 2); lines of version 1 (no game tag) import as Dou
+//! Dizhu deals.
 
 use std::io::{BufRead, Write};
 
-use arena_store::{DealRecord, DealSource};
+use arena_store::{DealRecord, DealSource, Game};
 
 /// Why a line could not be imported.
 #[derive(Debug, thiserror::Error)]
@@ -122,7 +124,7 @@ fn parse_csv_line(t: &str) -> Result<DealRecord, String> {
             f.len()
         ));
     }
-    let deal = f[1].parse().map_err(|e| format!("deal: {e}"))?;
+    let deal: ddz::Deal = f[1].parse().map_err(|e| format!("deal: {e}"))?;
     let source = if f[2].is_empty() {
         None
     } else {
@@ -144,7 +146,8 @@ fn parse_csv_line(t: &str) -> Result<DealRecord, String> {
     };
     Ok(DealRecord {
         id: f[0].to_string(),
-        deal,
+        game: Game::DouDizhu,
+        deal: deal.to_string(),
         source,
         panel: f[5].to_string(),
         levels: parse_list(f[6], "levels")?,
@@ -177,9 +180,10 @@ fn check(r: DealRecord) -> Result<DealRecord, String> {
             r.gdi, r.counts
         ));
     }
+    let deal = crate::record::ddz_deal(&r)?;
     if let Some((s, i)) = r.source
         && ddz::Deal::generate_with(s.seed, i, &ddz::DealConstraint { bombs: s.bombs }).ok()
-            != Some(r.deal)
+            != Some(deal)
     {
         return Err(format!(
             "deal is not deal {i} of seed {} (bombs {:?})",

@@ -2,6 +2,7 @@
 //! keep them in a [`arena_store::Store`], answer "k unused deals within ε of a centre", and
 //! generate fresh deals at a target difficulty on demand.
 
+pub mod batch;
 pub mod centre;
 pub mod find;
 pub mod index;
@@ -10,6 +11,7 @@ pub mod levels;
 pub mod measure;
 pub mod panel;
 pub mod population;
+pub mod record;
 
 pub use find::{FindReport, FindSpec, find};
 
@@ -18,4 +20,5 @@ pub use find::{FindReport, FindSpec, find};
 pub const CANCELLED_OPERATION_KIND: &str = "library-operation-cancelled";
 pub use index::LibraryIndex;
 pub use measure::{MeasureError, MeasureReport, MeasureSpec, PanelBots, Progress, measure};
-pub use panel::{build_panel, describe, panel_id};
+pub use panel::{DdzPanel, build_panel, describe, panel_id};
+pub use record::ddz_deal;

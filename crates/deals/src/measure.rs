@@ -7,12 +7,12 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use arena_games::ddz::play::{self as runner, Buffers};
-use arena_store::{DealRecord, DealSource, Panel, Store, StoreError};
+use arena_store::{DealRecord, DealSource, Game, Store, StoreError};
 use ddz::{Deal, DealConstraint, GameConfig, RuleSet, Seat};
 use ddz_bots::Bot;
 
 use crate::levels::{distance, gdi, level_of, score_levels};
-use crate::panel::{PanelError, check_builtin};
+use crate::panel::{DdzPanel, PanelError, check_builtin};
 
 /// Why a measurement stopped early.
 #[derive(Debug, thiserror::Error)]
@@ -46,7 +46,7 @@ pub enum MeasureError {
 
 /// One thread's panel: the bots of every table, reused deal after deal.
 pub struct PanelBots {
-    panel: Panel,
+    panel: DdzPanel,
     landlords: Vec<Box<dyn Bot>>,
     down: Box<dyn Bot>,
     up: Box<dyn Bot>,
@@ -83,7 +83,7 @@ pub enum Cutoff {
 
 impl PanelBots {
     /// Builds every table's bots.
-    pub fn new(panel: &Panel, rules: RuleSet) -> Result<PanelBots, PanelError> {
+    pub fn new(panel: &DdzPanel, rules: RuleSet) -> Result<PanelBots, PanelError> {
         Ok(PanelBots {
             panel: panel.clone(),
             landlords: panel
@@ -158,7 +158,8 @@ impl PanelBots {
         }
         Ok(Cutoff::Measured(DealRecord {
             id,
-            deal,
+            game: Game::DouDizhu,
+            deal: deal.to_string(),
             source: Some((*source, index)),
             panel: self.panel.id.clone(),
             gdi: gdi(&counts),
@@ -246,7 +247,7 @@ pub struct Progress {
 #[derive(Clone, Debug)]
 pub struct MeasureSpec {
     /// The panel.
-    pub panel: Panel,
+    pub panel: DdzPanel,
     /// Where the deals come from.
     pub source: DealSource,
     /// Deals `0..count` of the source.
@@ -289,7 +290,7 @@ pub(crate) struct Workers<T> {
 impl<T: Send + 'static> Workers<T> {
     /// Starts `threads` workers (at least one) with room for `capacity` unread results.
     pub(crate) fn spawn(
-        panel: &Panel,
+        panel: &DdzPanel,
         rules: RuleSet,
         threads: usize,
         capacity: usize,
@@ -363,7 +364,7 @@ pub async fn measure(
     let start = Instant::now();
     // Check the panel before any work so a typo fails fast.
     PanelBots::new(&spec.panel, spec.rules)?;
-    store.put_panel(&spec.panel).await?;
+    store.put_panel(&spec.panel.to_store()).await?;
     let done = store.measured_indices(&spec.panel.id, &spec.source).await?;
     let mut is_done = vec![false; spec.count as usize];
     let mut already = 0;

@@ -1,6 +1,6 @@
-//! Measuring panels as users name them.
+//! Measuring panels as users name them, and the Dou Dizhu view of a stored panel.
 
-use arena_store::Panel;
+use arena_store::{Game, Panel};
 use ddz::Scoring;
 use ddz_bots::BotSpec;
 
@@ -21,6 +21,14 @@ pub enum PanelError {
     /// Fewer than one landlord.
     #[error("a panel needs at least one landlord bot")]
     Empty,
+    /// A stored panel that is not a Dou Dizhu panel of three seats with one farmer each.
+    #[error("panel {id} is not a Dou Dizhu panel: {reason}")]
+    NotDdz {
+        /// The panel's id.
+        id: String,
+        /// What did not fit.
+        reason: String,
+    },
     /// More landlords than a panel may hold.
     #[error("a panel of {0} landlords is too large (at most {MAX_PANEL_LANDLORDS})")]
     TooLarge(u64),
@@ -30,6 +38,69 @@ pub enum PanelError {
 /// and `ladder:N` would otherwise make N names from a few bytes of a request.
 pub const MAX_PANEL_LANDLORDS: usize = 1000;
 
+/// A Dou Dizhu measuring panel: `landlords.len()` tables, each with its own landlord bot and the
+/// same down and up farmer bots; `scoring` defines the score levels. The typed view of a stored
+/// [`Panel`] of [`Game::DouDizhu`] (seats landlord, down, up), which is how it is stored.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DdzPanel {
+    /// Stable id derived from the rest ([`panel_id`], e.g. `p-3f2a…`).
+    pub id: String,
+    /// Landlord bot names, one per table (e.g. `ladder:1/70` … `ladder:70/70`).
+    pub landlords: Vec<String>,
+    /// The down farmer's bot name.
+    pub down: String,
+    /// The up farmer's bot name.
+    pub up: String,
+    /// The scoring mode whose landlord scores are the levels.
+    pub scoring: Scoring,
+}
+
+impl DdzPanel {
+    /// The stored, game-neutral form.
+    pub fn to_store(&self) -> Panel {
+        Panel {
+            id: self.id.clone(),
+            game: Game::DouDizhu,
+            seats: vec![
+                self.landlords.clone(),
+                vec![self.down.clone()],
+                vec![self.up.clone()],
+            ],
+            scoring: self.scoring.name().to_string(),
+        }
+    }
+
+    /// The Dou Dizhu view of a stored panel: [`PanelError::NotDdz`] if it is of another game,
+    /// has other seats than a landlord per table and one bot per farmer, or names an unknown
+    /// scoring mode.
+    pub fn from_store(p: &Panel) -> Result<DdzPanel, PanelError> {
+        let not = |reason: String| PanelError::NotDdz {
+            id: p.id.clone(),
+            reason,
+        };
+        if p.game != Game::DouDizhu {
+            return Err(not(format!("its game is {}", p.game)));
+        }
+        let [landlords, down, up] = p.seats.as_slice() else {
+            return Err(not(format!("{} seats, not 3", p.seats.len())));
+        };
+        let ([down], [up]) = (down.as_slice(), up.as_slice()) else {
+            return Err(not("a farmer seat lists more than one bot".into()));
+        };
+        let scoring = p
+            .scoring
+            .parse()
+            .map_err(|e| not(format!("scoring: {e}")))?;
+        Ok(DdzPanel {
+            id: p.id.clone(),
+            landlords: landlords.clone(),
+            down: down.clone(),
+            up: up.clone(),
+            scoring,
+        })
+    }
+}
+
 /// Builds a panel: `landlords` is `ladder:N` (levels 1..N of an N-level ladder) or a comma-separated
 /// list of bot names; `down` and `up` are the farmer bots.
 pub fn build_panel(
@@ -37,7 +108,7 @@ pub fn build_panel(
     down: &str,
     up: &str,
     scoring: Scoring,
-) -> Result<Panel, PanelError> {
+) -> Result<DdzPanel, PanelError> {
     let names: Vec<String> = match landlords.trim().strip_prefix("ladder:") {
         Some(n) if !n.contains('/') => {
             let n: u32 = n.trim().parse().map_err(|_| PanelError::Bot {
@@ -64,7 +135,7 @@ pub fn build_panel(
     for name in names.iter().map(String::as_str).chain([down, up]) {
         check_builtin(name)?;
     }
-    let mut panel = Panel {
+    let mut panel = DdzPanel {
         id: String::new(),
         landlords: names,
         down: down.trim().to_string(),
@@ -89,7 +160,7 @@ pub fn check_builtin(name: &str) -> Result<BotSpec, PanelError> {
 
 /// `p-` and the FNV-1a 64-bit hash of the panel's canonical description, so the same panel
 /// always has the same id on every machine.
-pub fn panel_id(p: &Panel) -> String {
+pub fn panel_id(p: &DdzPanel) -> String {
     let canonical = format!(
         "landlords={};down={};up={};scoring={}",
         p.landlords.join(","),
@@ -106,7 +177,7 @@ pub fn panel_id(p: &Panel) -> String {
 }
 
 /// A short human description, e.g. `70 landlords (ladder:1/70 … ladder:70/70) vs expert/expert, difficulty`.
-pub fn describe(p: &Panel) -> String {
+pub fn describe(p: &DdzPanel) -> String {
     let ls = match p.landlords.as_slice() {
         [one] => one.clone(),
         [first, .., last] => format!("{first} … {last}"),
@@ -152,6 +223,27 @@ mod tests {
         ));
         let p = build_panel("ladder:1000", "expert", "expert", Scoring::Wp).unwrap();
         assert_eq!(p.landlords.len(), MAX_PANEL_LANDLORDS);
+    }
+
+    #[test]
+    fn a_panel_is_stored_game_tagged_and_read_back_with_the_same_id() {
+        let p = build_panel("ladder:3", "expert", "seed", Scoring::Adp).unwrap();
+        let stored = p.to_store();
+        assert_eq!(stored.game, Game::DouDizhu);
+        assert_eq!((stored.tables(), stored.bot(2, 2)), (3, Some("seed")));
+        assert_eq!(stored.scoring, "adp");
+        let back = DdzPanel::from_store(&stored).unwrap();
+        assert_eq!(back, p);
+        assert_eq!(panel_id(&back), p.id);
+        let mut two_downs = stored.clone();
+        two_downs.seats[1].push("seed".into());
+        assert!(matches!(
+            DdzPanel::from_store(&two_downs),
+            Err(PanelError::NotDdz { .. })
+        ));
+        let mut unknown = stored;
+        unknown.scoring = "golf".into();
+        assert!(DdzPanel::from_store(&unknown).is_err());
     }
 
     #[test]

@@ -122,6 +122,11 @@ async fn a_larger_count_extends_the_library() {
     for rec in store.deals(&spec(1, 1).panel.id).await.unwrap() {
         assert_eq!(rec.counts.iter().sum::<u32>(), 10);
         assert_eq!(rec.levels, [-2, -1, 1, 2]);
-        assert_eq!(rec.deal.bombs(ddz::Seat::ALL[0]), 1);
+        assert_eq!(
+            arena_deals::ddz_deal(&rec)
+                .unwrap()
+                .bombs(ddz::Seat::ALL[0]),
+            1
+        );
     }
 }

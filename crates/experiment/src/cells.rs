@@ -58,6 +58,7 @@ pub(crate) fn plan_preferring_fresh(
             Err(PlanError::NotEnough { need, have, .. }) => {
                 last = format!("needs {need} distinct deals per match, the library has {have}");
             }
+            Err(e @ PlanError::Deal(_)) => return Err(e.to_string()),
         }
     }
     Err(last)

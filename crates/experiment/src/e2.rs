@@ -3,12 +3,13 @@
 use std::collections::HashSet;
 
 use arena_compete::plot;
+use arena_deals::DdzPanel;
 use arena_deals::levels::distance;
 use arena_deals::population::{
     CentreChoice, ComponentSummary, choose_centre, components, histogram,
 };
 use arena_deals::{FindReport, FindSpec, Progress};
-use arena_store::{DealRecord, DealSource, Panel};
+use arena_store::{DealRecord, DealSource};
 use ddz::{Deal, Rank, RuleSet, Seat};
 
 use crate::Error;
@@ -121,6 +122,11 @@ pub(crate) fn meaning(g: &[f64], tables: usize) -> String {
     )
 }
 
+/// [`bomb_holders`] of a library deal (or why it is not a Dou Dizhu deal).
+pub(crate) fn record_bomb_holders(record: &DealRecord) -> String {
+    arena_deals::ddz_deal(record).map_or_else(|e| e, |deal| bomb_holders(&deal))
+}
+
 /// Who holds the deal's bombs, e.g. `7777 with the landlord`.
 pub(crate) fn bomb_holders(deal: &Deal) -> String {
     let hands = deal.hands_with_landlord(Seat::ALL[0]);
@@ -172,7 +178,12 @@ pub(crate) struct E2 {
 }
 
 /// The GDI distribution, the centre, table 1 and the on-demand searches.
-pub(crate) fn run(ctx: &mut Ctx, cfg: &Config, panel: &Panel, lib: &Library) -> Result<E2, Error> {
+pub(crate) fn run(
+    ctx: &mut Ctx,
+    cfg: &Config,
+    panel: &DdzPanel,
+    lib: &Library,
+) -> Result<E2, Error> {
     ctx.note("experiment 2: the GDI distribution and a centre");
     let choice = choose_centre(&lib.gdis, &PAPER_CENTRE, EPS, &RADII, cfg.e3_need());
     let n = lib.gdis.len();

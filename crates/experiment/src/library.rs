@@ -1,8 +1,9 @@
 //! The library: deals 0..N of one seed, one bomb each, measured by the ladder panel (as
 //! `arena deals gdi --count N --bombs 1` measures them), resumed from whatever the store holds.
 
+use arena_deals::DdzPanel;
 use arena_deals::{MeasureReport, MeasureSpec, Progress};
-use arena_store::{DealRecord, DealSource, Panel};
+use arena_store::{DealRecord, DealSource};
 use ddz::RuleSet;
 
 use crate::Error;
@@ -20,7 +21,7 @@ pub(crate) struct Library {
 }
 
 /// Measures what the store lacks of the library and loads it.
-pub(crate) fn measure(ctx: &mut Ctx, panel: &Panel, cfg: &Config) -> Result<Library, Error> {
+pub(crate) fn measure(ctx: &mut Ctx, panel: &DdzPanel, cfg: &Config) -> Result<Library, Error> {
     let source = DealSource {
         seed: LIBRARY_SEED,
         bombs: Some(BOMBS),

@@ -1,7 +1,7 @@
 //! `results.json`: every number of the run.
 
+use arena_deals::DdzPanel;
 use arena_deals::levels::distance;
-use arena_store::Panel;
 use serde_json::{Value, json};
 
 use crate::Scale;
@@ -9,7 +9,7 @@ use crate::cells::{cell_json, reuse_name};
 use crate::claim::Claim;
 use crate::config::{BOMBS, Config, EPS, PAPER_CENTRE, RADII, TRUTH_SEED};
 use crate::e1::E1;
-use crate::e2::{E2, bomb_holders, meaning};
+use crate::e2::{E2, meaning, record_bomb_holders};
 use crate::e3::E3;
 use crate::e4::E4;
 use crate::library::Library;
@@ -18,7 +18,7 @@ use crate::truth::Truth;
 /// What the run did, besides the experiments' results.
 pub(crate) struct RunInfo<'a> {
     pub(crate) scale: Scale,
-    pub(crate) panel: &'a Panel,
+    pub(crate) panel: &'a DdzPanel,
     pub(crate) threads: usize,
     pub(crate) store: String,
     pub(crate) seconds: f64,
@@ -61,7 +61,7 @@ pub(crate) fn json(r: &Results) -> Value {
             json!({"role": x.role, "id": x.record.id, "deal": x.record.deal.to_string(),
                    "gdi": x.record.gdi, "counts": x.record.counts, "levels": x.record.levels,
                    "distance": x.distance, "within_eps": x.distance <= EPS,
-                   "bombs": bomb_holders(&x.record.deal), "meaning": meaning(&x.record.gdi, e2.tables)})
+                   "bombs": record_bomb_holders(&x.record), "meaning": meaning(&x.record.gdi, e2.tables)})
         })
         .collect();
     let finds: Vec<Value> = e2

@@ -406,7 +406,8 @@ fn main() {
             bombs: Some(1),
         }
         .deal_id(3),
-        deal: Deal::generate(7, 3),
+        game: arena_store::Game::DouDizhu,
+        deal: Deal::generate(7, 3).to_string(),
         source: Some((
             DealSource {
                 seed: 7,
@@ -448,7 +449,7 @@ fn main() {
     let mut stored = vec![
         with_prefix(&[0], &arena_store::encode(&record).expect("json")),
         with_prefix(&[0], &arena_store::encode(&imported).expect("json")),
-        with_prefix(&[2], &arena_store::encode(&panel).expect("json")),
+        with_prefix(&[2], &arena_store::encode(&panel.to_store()).expect("json")),
     ];
     for b in &bots {
         stored.push(with_prefix(&[1], &arena_store::encode(b).expect("json")));
@@ -464,12 +465,12 @@ fn main() {
     };
     jobs.push(id_prefixed(
         "t1",
-        &arena_referee::queue::encode_table_job(&ddz_job("t1")),
+        &arena_table::queue::encode_table_job(&ddz_job("t1")),
     ));
     jobs.push(id_prefixed("t1", &ddz_job("t1").encode_to_vec()));
     jobs.push(id_prefixed(
         "t2",
-        &arena_referee::queue::encode_table_job(&ddz_job("t1")),
+        &arena_table::queue::encode_table_job(&ddz_job("t1")),
     ));
     let mut plain = ddz_job("t3");
     plain.setup = None;
@@ -478,7 +479,7 @@ fn main() {
         .to_vec();
     jobs.push(id_prefixed(
         "t3",
-        &arena_referee::queue::encode_table_job(&plain),
+        &arena_table::queue::encode_table_job(&plain),
     ));
     let gdi = v1::QueuedJob {
         job: Some(v1::queued_job::Job::Gdi(v1::GdiBatch {

@@ -628,8 +628,8 @@ pub fn job_payload(data: &[u8]) {
     let len = usize::from(len % 17).min(rest.len());
     let (id, payload) = rest.split_at(len);
     let table_id = text(id);
-    match arena_referee::queue::decode(&table_id, payload) {
-        arena_referee::queue::Queued::Table(job) => {
+    match arena_table::queue::decode(&table_id, payload) {
+        arena_table::queue::Queued::Table(job) => {
             assert_eq!(job.table_id, table_id);
             let spec = match arena_games::validate(&job) {
                 Ok(CheckedJob::Ddz(s)) => s,
@@ -657,9 +657,9 @@ pub fn job_payload(data: &[u8]) {
                 "a new table waits for one decision"
             );
         }
-        arena_referee::queue::Queued::Gdi(batch) => match arena_referee::gdi::read_batch(&batch) {
+        arena_table::queue::Queued::Gdi(batch) => match arena_deals::batch::read_batch(&batch) {
             Ok((panel, source)) => {
-                assert!(batch.count <= arena_referee::gdi::MAX_BATCH);
+                assert!(batch.count <= arena_deals::batch::MAX_BATCH);
                 assert!(!panel.landlords.is_empty());
                 assert!(panel.landlords.len() <= arena_deals::panel::MAX_PANEL_LANDLORDS);
                 assert_eq!(panel.id, arena_deals::panel_id(&panel));
@@ -669,7 +669,7 @@ pub fn job_payload(data: &[u8]) {
                 error_text(&e);
             }
         },
-        arena_referee::queue::Queued::Bad { job, error } => {
+        arena_table::queue::Queued::Bad { job, error } => {
             error_text(&error);
             if let Some(job) = job {
                 assert_ne!(job.table_id, table_id);

@@ -25,10 +25,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::task::Poll;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use ddz::{Deal, Scoring};
-
 use crate::{
-    BotKind, BotRecord, DealRecord, DealSource, JobCounts, JobEntry, MAX_PRESENCE_TTL, Panel,
+    BotKind, BotRecord, DealRecord, DealSource, Game, JobCounts, JobEntry, MAX_PRESENCE_TTL, Panel,
     Store, StoreError,
 };
 
@@ -49,26 +47,30 @@ pub fn unique(tag: &str) -> String {
 pub fn sample_panel(id: &str) -> Panel {
     Panel {
         id: id.to_string(),
-        landlords: vec![
-            "ladder:1/3".into(),
-            "ladder:2/3".into(),
-            "ladder:3/3".into(),
+        game: Game::DouDizhu,
+        seats: vec![
+            vec![
+                "ladder:1/3".into(),
+                "ladder:2/3".into(),
+                "ladder:3/3".into(),
+            ],
+            vec!["expert".into()],
+            vec!["expert".into()],
         ],
-        down: "expert".into(),
-        up: "expert".into(),
-        scoring: Scoring::Difficulty,
+        scoring: "difficulty".into(),
     }
 }
 
-/// A measured record of `panel`. With a source, the deal is that source's deal `index` (the
-/// constraint is not checked: the store does not care); without one, it stands for an import.
+/// A measured record of `panel`. The deal is a placeholder text naming the source's seed and
+/// `index` (the store never reads a deal); without a source, the record stands for an import.
 /// The gdi values are fractions that binary floating point cannot hold exactly, so a store that
 /// rounds them fails the comparisons.
 pub fn sample_record(panel: &str, id: &str, source: Option<(DealSource, u64)>) -> DealRecord {
     let (seed, index) = source.map_or((0, id.len() as u64), |(s, i)| (s.seed, i));
     DealRecord {
         id: id.to_string(),
-        deal: Deal::generate(seed, index),
+        game: Game::DouDizhu,
+        deal: format!("deal {seed}/{index}"),
         source,
         panel: panel.to_string(),
         levels: vec![-4, -2, 2, 4],
@@ -118,7 +120,7 @@ pub async fn run_all(store: &dyn Store) {
 pub async fn panels_round_trip(store: &dyn Store) {
     let a = sample_panel(&unique("panel-a"));
     let mut b = sample_panel(&unique("panel-b"));
-    b.scoring = Scoring::Adp;
+    b.scoring = "adp".into();
     assert_eq!(
         store.panel(&a.id).await.expect("panel"),
         None,
@@ -131,8 +133,8 @@ pub async fn panels_round_trip(store: &dyn Store) {
 
     // Same id again: replaced, not duplicated.
     let mut a2 = a.clone();
-    a2.landlords.push("ladder:4/4".into());
-    a2.down = "pimc".into();
+    a2.seats[0].push("ladder:4/4".into());
+    a2.seats[1] = vec!["pimc".into()];
     store.put_panel(&a2).await.expect("replace panel a");
     assert_eq!(store.panel(&a.id).await.expect("panel"), Some(a2.clone()));
 

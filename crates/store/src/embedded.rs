@@ -17,11 +17,21 @@
 //! | `replays`     | table id                            | the encoded replay                 |
 //! | `competition_results` | (competition, table id)     | nothing: lists the table under the competition |
 //! | `bots`        | bot name                            | the [`BotRecord`] as JSON          |
+//! | `records`     | (kind, key)                         | the record's bytes                 |
+//! | `meta`        | `schema`                            | the schema version of `panels` and `deals` |
 //!
 //! The source key is `g{seed}-b{bombs or x}`. Keys sort component by component, so the deals of
 //! one panel and the measured indices of one (panel, source) are each one contiguous range, the
 //! indices in ascending order. A [`StoreError::Corrupt`] names an entry as `table/key`, e.g.
 //! `deals/p-3f2a/g7-bx-12`, or names the file when the database itself is damaged.
+//!
+//! # Schema versions
+//!
+//! Panels and deal records are JSON with a schema version ([`crate::SCHEMA_VERSION`]; the
+//! versions are described in `docs/redis-keys.md`). Opening a file whose `meta` table says an
+//! older version (or, for files made before the table existed, says nothing) rewrites every
+//! panel and deal record in the current version and records it, in one write transaction: an
+//! interrupted migration leaves the file as it was, and runs again at the next open.
 //!
 //! # Table jobs
 //!
@@ -70,7 +80,8 @@ use tokio::sync::Notify;
 
 use crate::{
     BotRecord, DealRecord, DealSource, JobCounts, JobEntry, Panel, Store, StoreError, StoreResult,
-    check_bot, check_id, check_reclaim_after, check_records, check_ttl, decode, encode, source_key,
+    args, check_bot, check_panel, check_records, decode, decode_bot, decode_deal, encode,
+    schema::upgrade, source_key,
 };
 
 /// The database file's name inside the data directory.
@@ -92,6 +103,10 @@ const COMPETITION_RESULTS: TableDefinition<(&str, &str), ()> =
     TableDefinition::new("competition_results");
 const BOTS: TableDefinition<&str, &[u8]> = TableDefinition::new("bots");
 const RECORDS: TableDefinition<(&str, &str), &[u8]> = TableDefinition::new("records");
+const META: TableDefinition<&str, u64> = TableDefinition::new("meta");
+
+/// The key of `META` holding the schema version of `PANELS` and `DEALS`.
+const SCHEMA_KEY: &str = "schema";
 
 /// The key of `JOB_SEQ` holding the next entry id.
 const NEXT_ENTRY: &str = "next";
@@ -278,8 +293,69 @@ fn create(path: &Path) -> Result<Database, OpenError> {
     txn.open_table(COMPETITION_RESULTS)
         .map_err(|e| map_err(path, e))?;
     txn.open_table(BOTS).map_err(|e| map_err(path, e))?;
+    migrate(&txn, path)?;
     txn.commit().map_err(|e| map_err(path, e))?;
     Ok(db)
+}
+
+/// Brings `PANELS` and `DEALS` to the current schema version within `txn` (see the module
+/// documentation); nothing to do if `META` already says it.
+fn migrate(txn: &redb::WriteTransaction, path: &Path) -> StoreResult<()> {
+    let err = |e: redb::Error| map_err(path, e);
+    let mut meta = txn.open_table(META).map_err(|e| err(e.into()))?;
+    let version = meta
+        .get(SCHEMA_KEY)
+        .map_err(|e| err(e.into()))?
+        .map(|v| v.value());
+    let current = u64::from(crate::SCHEMA_VERSION);
+    match version {
+        Some(v) if v == current => return Ok(()),
+        Some(v) if v > current => {
+            return Err(StoreError::Corrupt {
+                key: format!("{}: meta/{SCHEMA_KEY}", path.display()),
+                reason: format!(
+                    "schema version {v} is newer than this build's ({current}): written by a newer arena"
+                ),
+            });
+        }
+        _ => {}
+    }
+    {
+        let mut panels = txn.open_table(PANELS).map_err(|e| err(e.into()))?;
+        let mut rewrite = Vec::new();
+        for entry in panels.iter().map_err(|e| err(e.into()))? {
+            let (key, value) = entry.map_err(|e| err(e.into()))?;
+            let id = key.value().to_string();
+            if let Some(new) = upgrade::<Panel>(|| format!("panels/{id}"), value.value())? {
+                rewrite.push((id, new));
+            }
+        }
+        for (id, new) in rewrite {
+            panels
+                .insert(id.as_str(), new.as_slice())
+                .map_err(|e| err(e.into()))?;
+        }
+    }
+    {
+        let mut deals = txn.open_table(DEALS).map_err(|e| err(e.into()))?;
+        let mut rewrite = Vec::new();
+        for entry in deals.iter().map_err(|e| err(e.into()))? {
+            let (key, value) = entry.map_err(|e| err(e.into()))?;
+            let (panel, id) = key.value();
+            let (panel, id) = (panel.to_string(), id.to_string());
+            if let Some(new) = upgrade::<DealRecord>(|| deal_key(&panel, &id), value.value())? {
+                rewrite.push((panel, id, new));
+            }
+        }
+        for (panel, id, new) in rewrite {
+            deals
+                .insert((panel.as_str(), id.as_str()), new.as_slice())
+                .map_err(|e| err(e.into()))?;
+        }
+    }
+    meta.insert(SCHEMA_KEY, current)
+        .map_err(|e| err(e.into()))?;
+    Ok(())
 }
 
 /// Runs `f`, turning a panic inside redb (which it documents for files damaged outside it) into
@@ -319,31 +395,6 @@ fn deal_key(panel: &str, id: &str) -> String {
     format!("deals/{panel}/{id}")
 }
 
-/// Reads a deal record, checking that it is the one its key names.
-fn decode_deal(panel: &str, id: &str, bytes: &[u8]) -> StoreResult<DealRecord> {
-    let record: DealRecord = decode(|| deal_key(panel, id), bytes)?;
-    if record.panel != panel || record.id != id {
-        return Err(StoreError::Corrupt {
-            key: deal_key(panel, id),
-            reason: format!("holds deal {} of panel {} instead", record.id, record.panel),
-        });
-    }
-    Ok(record)
-}
-
-/// Reads a bot record, checking that it is the one its key names.
-fn decode_bot(name: &str, bytes: &[u8]) -> StoreResult<BotRecord> {
-    let key = || format!("bots/{name}");
-    let bot: BotRecord = decode(key, bytes)?;
-    if bot.name != name {
-        return Err(StoreError::Corrupt {
-            key: key(),
-            reason: format!("holds bot {} instead", bot.name),
-        });
-    }
-    Ok(bot)
-}
-
 /// The wall clock in Unix milliseconds (0 before 1970: idle times then only look longer).
 fn unix_ms() -> u64 {
     SystemTime::now()
@@ -357,7 +408,7 @@ fn parse_entry_id(id: &str) -> StoreResult<u64> {
         .all(|b| b.is_ascii_digit())
         .then(|| id.parse::<u64>().ok())
         .flatten()
-        .ok_or_else(|| StoreError::Invalid(format!("{id:?} is not a job entry id")))
+        .ok_or_else(|| args::not_an_entry_id(id))
 }
 
 /// What one attempt of `next_job` found: a job, or else how long until the soonest pending job
@@ -452,7 +503,7 @@ impl Store for EmbeddedStore {
     }
 
     async fn put_panel(&self, panel: &Panel) -> StoreResult<()> {
-        check_id("panel id", &panel.id)?;
+        check_panel(panel)?;
         let id = panel.id.clone();
         let json = encode(panel)?;
         self.run(move |db, path| {
@@ -467,7 +518,7 @@ impl Store for EmbeddedStore {
     }
 
     async fn panel(&self, id: &str) -> StoreResult<Option<Panel>> {
-        check_id("panel id", id)?;
+        args::panel(id)?;
         let id = id.to_string();
         self.run(move |db, path| {
             let txn = db.begin_read().map_err(|e| map_err(path, e))?;
@@ -552,8 +603,7 @@ impl Store for EmbeddedStore {
     }
 
     async fn deal(&self, panel: &str, id: &str) -> StoreResult<Option<DealRecord>> {
-        check_id("panel id", panel)?;
-        check_id("deal id", id)?;
+        args::deal(panel, id)?;
         let (panel, id) = (panel.to_string(), id.to_string());
         self.run(move |db, path| {
             let txn = db.begin_read().map_err(|e| map_err(path, e))?;
@@ -562,14 +612,14 @@ impl Store for EmbeddedStore {
                 .get((panel.as_str(), id.as_str()))
                 .map_err(|e| map_err(path, e))?;
             value
-                .map(|v| decode_deal(&panel, &id, v.value()))
+                .map(|v| decode_deal(|| deal_key(&panel, &id), &panel, &id, v.value()))
                 .transpose()
         })
         .await
     }
 
     async fn deals(&self, panel: &str) -> StoreResult<Vec<DealRecord>> {
-        check_id("panel id", panel)?;
+        args::panel(panel)?;
         let panel = panel.to_string();
         self.run(move |db, path| {
             let txn = db.begin_read().map_err(|e| map_err(path, e))?;
@@ -584,7 +634,12 @@ impl Store for EmbeddedStore {
                 if key_panel != panel {
                     break;
                 }
-                records.push(decode_deal(&panel, id, value.value())?);
+                records.push(decode_deal(
+                    || deal_key(&panel, id),
+                    &panel,
+                    id,
+                    value.value(),
+                )?);
             }
             Ok(records)
         })
@@ -592,7 +647,7 @@ impl Store for EmbeddedStore {
     }
 
     async fn deal_count(&self, panel: &str) -> StoreResult<u64> {
-        check_id("panel id", panel)?;
+        args::panel(panel)?;
         let panel = panel.to_string();
         self.run(move |db, path| {
             let txn = db.begin_read().map_err(|e| map_err(path, e))?;
@@ -607,7 +662,7 @@ impl Store for EmbeddedStore {
     }
 
     async fn measured_indices(&self, panel: &str, source: &DealSource) -> StoreResult<Vec<u64>> {
-        check_id("panel id", panel)?;
+        args::panel(panel)?;
         let panel = panel.to_string();
         let source = source_key(source);
         self.run(move |db, path| {
@@ -628,10 +683,7 @@ impl Store for EmbeddedStore {
     }
 
     async fn claim_deals(&self, competition: &str, deal_ids: &[String]) -> StoreResult<Vec<bool>> {
-        check_id("competition", competition)?;
-        for id in deal_ids {
-            check_id("deal id", id)?;
-        }
+        args::claim(competition, deal_ids)?;
         if deal_ids.is_empty() {
             return Ok(Vec::new());
         }
@@ -679,7 +731,7 @@ impl Store for EmbeddedStore {
     }
 
     async fn enqueue_job(&self, table_id: &str, payload: &[u8]) -> StoreResult<String> {
-        check_id("table id", table_id)?;
+        args::table(table_id)?;
         let (table_id, payload) = (table_id.to_string(), payload.to_vec());
         let id = self
             .run(move |db, path| {
@@ -712,8 +764,7 @@ impl Store for EmbeddedStore {
         reclaim_after: Duration,
         block: Duration,
     ) -> StoreResult<Option<JobEntry>> {
-        check_id("consumer", consumer)?;
-        let reclaim_ms = check_reclaim_after(reclaim_after)?;
+        let reclaim_ms = args::next_job(consumer, reclaim_after)?;
         let start = Instant::now();
         loop {
             // Listening before looking, so a job enqueued in between still wakes this call.
@@ -758,7 +809,7 @@ impl Store for EmbeddedStore {
     }
 
     async fn touch_job(&self, consumer: &str, entry_id: &str) -> StoreResult<()> {
-        check_id("consumer", consumer)?;
+        args::consumer(consumer)?;
         let id = parse_entry_id(entry_id)?;
         let consumer = consumer.to_string();
         let entry_id = entry_id.to_string();
@@ -819,10 +870,7 @@ impl Store for EmbeddedStore {
         result: &[u8],
         replay: &[u8],
     ) -> StoreResult<bool> {
-        check_id("table id", table_id)?;
-        if let Some(competition) = competition {
-            check_id("competition", competition)?;
-        }
+        args::result(table_id, competition)?;
         let table_id = table_id.to_string();
         let competition = competition.map(str::to_string);
         let (result, replay) = (result.to_vec(), replay.to_vec());
@@ -865,17 +913,17 @@ impl Store for EmbeddedStore {
     }
 
     async fn result(&self, table_id: &str) -> StoreResult<Option<Vec<u8>>> {
-        check_id("table id", table_id)?;
+        args::table(table_id)?;
         self.read_blob(RESULTS, table_id).await
     }
 
     async fn replay(&self, table_id: &str) -> StoreResult<Option<Vec<u8>>> {
-        check_id("table id", table_id)?;
+        args::table(table_id)?;
         self.read_blob(REPLAYS, table_id).await
     }
 
     async fn results_for(&self, competition: &str) -> StoreResult<Vec<(String, Vec<u8>)>> {
-        check_id("competition", competition)?;
+        args::competition(competition)?;
         let competition = competition.to_string();
         self.run(move |db, path| {
             let err = |e: redb::Error| map_err(path, e);
@@ -921,13 +969,15 @@ impl Store for EmbeddedStore {
     }
 
     async fn bot(&self, name: &str) -> StoreResult<Option<BotRecord>> {
-        check_id("bot name", name)?;
+        args::bot(name)?;
         let name = name.to_string();
         self.run(move |db, path| {
             let txn = db.begin_read().map_err(|e| map_err(path, e))?;
             let table = txn.open_table(BOTS).map_err(|e| map_err(path, e))?;
             let value = table.get(name.as_str()).map_err(|e| map_err(path, e))?;
-            value.map(|v| decode_bot(&name, v.value())).transpose()
+            value
+                .map(|v| decode_bot(|| format!("bots/{name}"), &name, v.value()))
+                .transpose()
         })
         .await
     }
@@ -939,7 +989,8 @@ impl Store for EmbeddedStore {
             let mut bots = Vec::new();
             for entry in table.iter().map_err(|e| map_err(path, e))? {
                 let (key, value) = entry.map_err(|e| map_err(path, e))?;
-                bots.push(decode_bot(key.value(), value.value())?);
+                let name = key.value();
+                bots.push(decode_bot(|| format!("bots/{name}"), name, value.value())?);
             }
             Ok(bots)
         })
@@ -947,9 +998,7 @@ impl Store for EmbeddedStore {
     }
 
     async fn set_presence(&self, bot: &str, host: &str, ttl: Duration) -> StoreResult<()> {
-        check_id("bot name", bot)?;
-        check_id("host", host)?;
-        let ttl = Duration::from_millis(check_ttl(ttl)?);
+        let ttl = Duration::from_millis(args::presence_for(bot, host, ttl)?);
         let now = Instant::now();
         let mut presence = self.shared.presence();
         // Every expired record goes, not only this bot's: hosts that died leave nothing behind.
@@ -965,8 +1014,7 @@ impl Store for EmbeddedStore {
     }
 
     async fn clear_presence(&self, bot: &str, host: &str) -> StoreResult<()> {
-        check_id("bot name", bot)?;
-        check_id("host", host)?;
+        args::presence(bot, host)?;
         let mut presence = self.shared.presence();
         if let Some(hosts) = presence.get_mut(bot) {
             hosts.remove(host);
@@ -978,7 +1026,7 @@ impl Store for EmbeddedStore {
     }
 
     async fn presence(&self, bot: &str) -> StoreResult<Vec<String>> {
-        check_id("bot name", bot)?;
+        args::bot(bot)?;
         let now = Instant::now();
         let presence = self.shared.presence();
         let mut hosts: Vec<String> = presence
@@ -1013,8 +1061,7 @@ impl Store for EmbeddedStore {
     }
 
     async fn record(&self, kind: &str, key: &str) -> StoreResult<Option<Vec<u8>>> {
-        check_id("record kind", kind)?;
-        check_id("record key", key)?;
+        args::record(kind, key)?;
         let (kind, key) = (kind.to_string(), key.to_string());
         self.run(move |db, path| {
             let txn = db.begin_read().map_err(|e| map_err(path, e))?;
@@ -1032,7 +1079,7 @@ impl Store for EmbeddedStore {
     }
 
     async fn records(&self, kind: &str) -> StoreResult<Vec<(String, Vec<u8>)>> {
-        check_id("record kind", kind)?;
+        args::record_kind(kind)?;
         let kind = kind.to_string();
         self.run(move |db, path| {
             let txn = db.begin_read().map_err(|e| map_err(path, e))?;
@@ -1059,8 +1106,7 @@ impl Store for EmbeddedStore {
     }
 
     async fn delete_record(&self, kind: &str, key: &str) -> StoreResult<bool> {
-        check_id("record kind", kind)?;
-        check_id("record key", key)?;
+        args::record(kind, key)?;
         let (kind, key) = (kind.to_string(), key.to_string());
         self.run(move |db, path| {
             let err = |e: redb::Error| map_err(path, e);
@@ -1078,7 +1124,7 @@ impl Store for EmbeddedStore {
     }
 
     async fn remove_bot(&self, name: &str) -> StoreResult<bool> {
-        check_id("bot name", name)?;
+        args::bot(name)?;
         self.shared.presence().remove(name);
         let name = name.to_string();
         self.run(move |db, path| {
@@ -1102,9 +1148,7 @@ impl Store for EmbeddedStore {
         host: &str,
         ttl: Duration,
     ) -> StoreResult<Option<String>> {
-        check_id("bot name", bot)?;
-        check_id("host", host)?;
-        let ttl = Duration::from_millis(check_ttl(ttl)?);
+        let ttl = Duration::from_millis(args::presence_for(bot, host, ttl)?);
         let now = Instant::now();
         let mut presence = self.shared.presence();
         let hosts = presence.entry(bot.to_string()).or_default();
@@ -1117,7 +1161,7 @@ impl Store for EmbeddedStore {
     }
 
     async fn resume_jobs(&self, consumer: &str, max: usize) -> StoreResult<Vec<JobEntry>> {
-        check_id("consumer", consumer)?;
+        args::consumer(consumer)?;
         let consumer = consumer.to_string();
         self.run(move |db, path| {
             let err = |e: redb::Error| map_err(path, e);
@@ -1190,8 +1234,7 @@ impl EmbeddedStore {
         value: &[u8],
         always: bool,
     ) -> StoreResult<bool> {
-        check_id("record kind", kind)?;
-        check_id("record key", key)?;
+        args::record(kind, key)?;
         let (kind, key, value) = (kind.to_string(), key.to_string(), value.to_vec());
         let expected = expected.map(<[u8]>::to_vec);
         self.run(move |db, path| {

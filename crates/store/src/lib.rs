@@ -42,16 +42,18 @@
 use std::collections::BTreeMap;
 use std::time::Duration;
 
-use ddz::{Deal, Scoring};
-
+mod args;
+#[cfg(any(test, feature = "conformance"))]
 pub mod conformance;
 pub mod embedded;
 pub mod instance;
 pub mod redis;
+mod schema;
 pub mod visibility;
 
 pub use self::embedded::EmbeddedStore;
 pub use self::redis::RedisStore;
+pub use self::schema::SCHEMA_VERSION;
 
 /// What can go wrong talking to a store.
 #[derive(Debug, thiserror::Error)]
@@ -87,15 +89,45 @@ pub enum StoreError {
 /// Result of a store call.
 pub type StoreResult<T> = Result<T, StoreError>;
 
-/// Where generated deals come from: deal `index` of this source is
-/// `Deal::generate_with(seed, index, &DealConstraint { bombs })`.
+/// The game a deal or a panel belongs to. The store keeps each game's deals in the game's own
+/// text form and never reads them: decoding is the business of the crates that know the game
+/// (for Dou Dizhu, `arena-deals`).
+#[derive(
+    Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
+pub enum Game {
+    /// Dou Dizhu: a deal is a `ddz::Deal` in its text form (seat 0 is the landlord and holds the
+    /// bottom); a panel's seats are landlord, down farmer, up farmer.
+    #[serde(rename = "ddz")]
+    DouDizhu,
+}
+
+impl Game {
+    /// The game's name as stored, e.g. `ddz`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Game::DouDizhu => "ddz",
+        }
+    }
+}
+
+impl std::fmt::Display for Game {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Where generated deals come from: deal `index` of this source is the game's deal generator
+/// run with `seed` at `index` under the constraint `bombs` (for Dou Dizhu,
+/// `Deal::generate_with(seed, index, &DealConstraint { bombs })`). The store only keys measured
+/// indices by it.
 #[derive(
     Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
 )]
 pub struct DealSource {
     /// The deal stream's seed.
     pub seed: u64,
-    /// Exactly this many bombs (rocket included), or any.
+    /// The generator's constraint, if any (Dou Dizhu: exactly this many bombs, rocket included).
     pub bombs: Option<u8>,
 }
 
@@ -109,29 +141,59 @@ impl DealSource {
     }
 }
 
-/// A measuring panel: `landlords.len()` tables, each with its own landlord bot and the same
-/// down and up farmer bots; `scoring` defines the score levels.
+/// A measuring panel, game-neutral: a game, the bots of each seat, and the name of the scoring
+/// mode whose scores are the levels. Every measured deal is played at [`Panel::tables`] tables;
+/// at table `t`, seat `s` is played by `seats[s][t]`, or by `seats[s][0]` when the seat has one
+/// bot for every table. Typed views (Dou Dizhu's landlords, farmers and `ddz::Scoring`) live in
+/// the crates that know the game (`arena_deals::DdzPanel`).
+///
+/// Stored as JSON with a schema version (see `docs/redis-keys.md`); panels written before
+/// version 2 (Dou Dizhu's `landlords`, `down`, `up`) read back as this.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(try_from = "schema::PanelStored", into = "schema::PanelCurrent")]
 pub struct Panel {
     /// Stable id derived from the rest by the deal library (e.g. `p-3f2a…`).
     pub id: String,
-    /// Landlord bot names, one per table (e.g. `ladder:1/70` … `ladder:70/70`).
-    pub landlords: Vec<String>,
-    /// The down farmer's bot name.
-    pub down: String,
-    /// The up farmer's bot name.
-    pub up: String,
-    /// The scoring mode whose landlord scores are the levels.
-    pub scoring: Scoring,
+    /// The game.
+    pub game: Game,
+    /// Per seat, in the game's seat order: one bot name per table, or one for every table.
+    pub seats: Vec<Vec<String>>,
+    /// The scoring mode's name as the game spells it (e.g. `difficulty`).
+    pub scoring: String,
+}
+
+impl Panel {
+    /// How many tables measure each deal: the most bots any seat lists.
+    pub fn tables(&self) -> usize {
+        self.seats.iter().map(Vec::len).max().unwrap_or(0)
+    }
+
+    /// The bot of `seat` at `table` (`None` past the panel's seats or tables).
+    pub fn bot(&self, seat: usize, table: usize) -> Option<&str> {
+        let bots = self.seats.get(seat)?;
+        match bots.as_slice() {
+            [one] if table < self.tables() => Some(one),
+            bots => bots.get(table).map(String::as_str),
+        }
+    }
 }
 
 /// A deal and its measured difficulty under one panel.
+///
+/// Stored as JSON with a schema version (see `docs/redis-keys.md`); records written before
+/// version 2 (no game tag: Dou Dizhu) read back as this.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(
+    try_from = "schema::DealRecordStored",
+    into = "schema::DealRecordCurrent"
+)]
 pub struct DealRecord {
     /// Unique within a panel: [`DealSource::deal_id`] for generated deals, `i-<hash>` for imports.
     pub id: String,
-    /// The cards (seat 0 is the landlord and holds the bottom).
-    pub deal: Deal,
+    /// The game the deal is of.
+    pub game: Game,
+    /// The deal in the game's own text form (Dou Dizhu: `ddz::Deal`'s, seat 0 the landlord).
+    pub deal: String,
     /// The source and index it was generated from, if generated.
     pub source: Option<(DealSource, u64)>,
     /// The panel that measured it.
@@ -443,10 +505,35 @@ pub(crate) fn check_id(what: &str, id: &str) -> StoreResult<()> {
     Ok(())
 }
 
+/// Checks a panel before it is stored: a valid id, at least one seat, every seat with one bot
+/// or one per table, every bot name a valid id.
+pub(crate) fn check_panel(panel: &Panel) -> StoreResult<()> {
+    check_id("panel id", &panel.id)?;
+    let invalid =
+        |reason: String| Err(StoreError::Invalid(format!("panel {}: {reason}", panel.id)));
+    let tables = panel.tables();
+    if tables == 0 {
+        return invalid("no seats or no bots".into());
+    }
+    for (seat, bots) in panel.seats.iter().enumerate() {
+        if bots.len() != 1 && bots.len() != tables {
+            return invalid(format!(
+                "seat {seat} lists {} bots for {tables} tables (one, or one per table)",
+                bots.len()
+            ));
+        }
+        for bot in bots {
+            check_id("panel bot name", bot)?;
+        }
+    }
+    check_id("panel scoring", &panel.scoring)
+}
+
 /// Checks a record before it is stored, so that what is written can always be read back.
 pub(crate) fn check_record(record: &DealRecord) -> StoreResult<()> {
     check_id("panel id", &record.panel)?;
     check_id("deal id", &record.id)?;
+    check_id("deal", &record.deal)?;
     let invalid = |reason: String| {
         Err(StoreError::Invalid(format!(
             "deal {} of panel {}: {reason}",
@@ -554,6 +641,41 @@ pub fn decode<T: serde::de::DeserializeOwned>(
         key: key(),
         reason: e.to_string(),
     })
+}
+
+/// Reads a deal record stored under `key` (named lazily), checking that it is the record of
+/// (`panel`, `id`) the key names: [`StoreError::Corrupt`] naming the key if not.
+pub(crate) fn decode_deal(
+    key: impl Fn() -> String,
+    panel: &str,
+    id: &str,
+    bytes: &[u8],
+) -> StoreResult<DealRecord> {
+    let record: DealRecord = decode(&key, bytes)?;
+    if record.panel != panel || record.id != id {
+        return Err(StoreError::Corrupt {
+            key: key(),
+            reason: format!("holds deal {} of panel {} instead", record.id, record.panel),
+        });
+    }
+    Ok(record)
+}
+
+/// Reads a bot record stored under `key` (named lazily), checking that it is bot `name`'s:
+/// [`StoreError::Corrupt`] naming the key if not.
+pub(crate) fn decode_bot(
+    key: impl Fn() -> String,
+    name: &str,
+    bytes: &[u8],
+) -> StoreResult<BotRecord> {
+    let bot: BotRecord = decode(&key, bytes)?;
+    if bot.name != name {
+        return Err(StoreError::Corrupt {
+            key: key(),
+            reason: format!("holds bot {} instead", bot.name),
+        });
+    }
+    Ok(bot)
 }
 
 /// Writes a value as JSON, as both backends store it.

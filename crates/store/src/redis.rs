@@ -67,8 +67,8 @@ use tracing::instrument;
 
 use crate::{
     BotRecord, DealRecord, DealSource, JobCounts, JobEntry, Panel, Store, StoreError, StoreResult,
-    check_bot, check_id, check_reclaim_after, check_records, check_ttl, decode, encode,
-    millis_ceil, source_key,
+    args, check_bot, check_id, check_panel, check_records, decode, decode_bot, decode_deal, encode,
+    millis_ceil, schema::upgrade, source_key,
 };
 
 /// Measured indices are kept as bitmaps of this many bits each, so an index far out costs one
@@ -252,6 +252,17 @@ redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
 return 1
 "#;
 
+/// The schema migration: KEYS[1] = hash, ARGV = (field, old value, new value). Replaces the
+/// field only if it still holds the old value (a concurrent writer's newer value stays). 1 if it
+/// did.
+const REPLACE_IF: &str = r#"
+if redis.call('HGET', KEYS[1], ARGV[1]) == ARGV[2] then
+  redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
+  return 1
+end
+return 0
+"#;
+
 /// `remove_bot`: KEYS = (bots hash, the bot's presence set), ARGV[1] = name. 1 if it was there.
 const REMOVE_BOT: &str = r#"
 redis.call('DEL', KEYS[2])
@@ -308,6 +319,7 @@ struct Scripts {
     remove_bot: Script,
     claim_presence: Script,
     resume_jobs: Script,
+    replace_if: Script,
 }
 
 /// A script that writes data, behind the [`FENCE`].
@@ -334,6 +346,7 @@ impl Scripts {
             remove_bot: Script::new(REMOVE_BOT),
             claim_presence: Script::new(&format!("{NOW_MS}{CLAIM_PRESENCE}")),
             resume_jobs: Script::new(RESUME_JOBS),
+            replace_if: Script::new(REPLACE_IF),
         }
     }
 }
@@ -574,7 +587,7 @@ impl RedisStore {
         let conn = ConnectionManager::new_with_config(client.clone(), config)
             .await
             .map_err(|e| unavailable(&addr, &e))?;
-        Ok(RedisStore {
+        let store = RedisStore {
             conn,
             client,
             blocking: Arc::default(),
@@ -583,7 +596,106 @@ impl RedisStore {
             prefix: prefix.to_string(),
             scripts: Arc::new(Scripts::new()),
             fence: Arc::default(),
-        })
+        };
+        store.migrate().await?;
+        Ok(store)
+    }
+
+    /// Brings the panels and deal records under this prefix to the current schema version
+    /// ([`crate::SCHEMA_VERSION`]) and records it in `{prefix}:schema`; returns how many values
+    /// it rewrote. [`RedisStore::connect`] runs it, so it costs one `GET` once the data is
+    /// current. Older values read back as current ones anyway, so roles that start while another
+    /// is migrating work meanwhile; two migrating at once rewrite each value once between them,
+    /// and a value some writer replaced meanwhile is left as that writer wrote it. An
+    /// interrupted migration simply runs again at the next connect.
+    pub async fn migrate(&self) -> StoreResult<u64> {
+        let schema_key = self.schema_key();
+        let mut conn = self.conn.clone();
+        let stored: Option<String> = conn
+            .get(&schema_key)
+            .await
+            .map_err(|e| self.error(&schema_key, e))?;
+        let current = crate::SCHEMA_VERSION;
+        match stored.as_deref().map(str::parse::<u32>) {
+            Some(Ok(v)) if v == current => return Ok(0),
+            Some(Ok(v)) if v > current => {
+                return Err(StoreError::Corrupt {
+                    key: schema_key,
+                    reason: format!(
+                        "schema version {v} is newer than this build's ({current}): written by a newer arena"
+                    ),
+                });
+            }
+            Some(Err(e)) => {
+                return Err(StoreError::Corrupt {
+                    key: schema_key,
+                    reason: format!("not a schema version: {e}"),
+                });
+            }
+            _ => {}
+        }
+        let mut rewritten = self.migrate_hash::<Panel>(&self.panels_key()).await?;
+        // The prefix has no glob characters (checked at connect).
+        let pattern = format!("{}:deals:*", self.prefix);
+        let mut hashes = Vec::new();
+        {
+            let mut scan = conn
+                .scan_match::<_, String>(&pattern)
+                .await
+                .map_err(|e| self.error(&pattern, e))?;
+            while let Some(key) = scan.next_item().await {
+                hashes.push(key.map_err(|e| self.error(&pattern, e))?);
+            }
+        }
+        hashes.sort_unstable();
+        hashes.dedup();
+        for hash in hashes {
+            rewritten += self.migrate_hash::<DealRecord>(&hash).await?;
+        }
+        conn.set::<_, _, ()>(&schema_key, current)
+            .await
+            .map_err(|e| self.error(&schema_key, e))?;
+        Ok(rewritten)
+    }
+
+    /// Rewrites every field of the hash `key` that holds an older version of a `T`.
+    async fn migrate_hash<T>(&self, key: &str) -> StoreResult<u64>
+    where
+        T: serde::de::DeserializeOwned + serde::Serialize,
+    {
+        let mut conn = self.conn.clone();
+        let mut fields: Vec<(String, Vec<u8>)> = Vec::new();
+        {
+            let mut scan = conn
+                .hscan::<_, (String, Vec<u8>)>(key)
+                .await
+                .map_err(|e| self.error(key, e))?;
+            while let Some(field) = scan.next_item().await {
+                fields.push(field.map_err(|e| self.error(key, e))?);
+            }
+        }
+        let mut rewritten = 0;
+        for (field, old) in fields {
+            let Some(new) = upgrade::<T>(|| format!("{key} field {field}"), &old)? else {
+                continue;
+            };
+            let replaced: u8 = self
+                .scripts
+                .replace_if
+                .key(key)
+                .arg(&field)
+                .arg(old)
+                .arg(new)
+                .invoke_async(&mut conn)
+                .await
+                .map_err(|e| self.error(key, e))?;
+            rewritten += u64::from(replaced);
+        }
+        Ok(rewritten)
+    }
+
+    fn schema_key(&self) -> String {
+        format!("{}:schema", self.prefix)
     }
 
     /// An invocation of a fenced script with the fence's key and argument in front.
@@ -838,19 +950,6 @@ fn unavailable(addr: &str, e: &RedisError) -> StoreError {
     StoreError::Unavailable(format!("redis at {addr}: {what}"))
 }
 
-/// Reads a deal record, checking that it is the one its key and field name.
-fn decode_deal(key: &str, panel: &str, id: &str, bytes: &[u8]) -> StoreResult<DealRecord> {
-    let name = || format!("{key} field {id}");
-    let record: DealRecord = decode(name, bytes)?;
-    if record.panel != panel || record.id != id {
-        return Err(StoreError::Corrupt {
-            key: name(),
-            reason: format!("holds deal {} of panel {} instead", record.id, record.panel),
-        });
-    }
-    Ok(record)
-}
-
 /// An `XREADGROUP` reply: per stream, its name and its entries (id, [field, value, …]).
 type StreamsReply = Vec<(String, Vec<(String, Vec<Vec<u8>>)>)>;
 
@@ -909,21 +1008,8 @@ fn check_entry_id(id: &str) -> StoreResult<()> {
     if valid {
         Ok(())
     } else {
-        Err(StoreError::Invalid(format!("{id:?} is not a job entry id")))
+        Err(args::not_an_entry_id(id))
     }
-}
-
-/// Reads a bot record, checking that it is the one its field names.
-fn decode_bot(key: &str, name: &str, bytes: &[u8]) -> StoreResult<BotRecord> {
-    let field = || format!("{key} field {name}");
-    let bot: BotRecord = decode(field, bytes)?;
-    if bot.name != name {
-        return Err(StoreError::Corrupt {
-            key: field(),
-            reason: format!("holds bot {} instead", bot.name),
-        });
-    }
-    Ok(bot)
 }
 
 /// Appends the indices set in `bitmap` (Redis bit order: bit 0 is the high bit of byte 0).
@@ -950,7 +1036,7 @@ impl Store for RedisStore {
         fields(db.system = "redis", db.operation = "put_panel", otel.kind = "client")
     )]
     async fn put_panel(&self, panel: &Panel) -> StoreResult<()> {
-        check_id("panel id", &panel.id)?;
+        check_panel(panel)?;
         let key = self.panels_key();
         let json = encode(panel)?;
         let mut conn = self.conn.clone();
@@ -969,7 +1055,7 @@ impl Store for RedisStore {
         fields(db.system = "redis", db.operation = "panel", otel.kind = "client")
     )]
     async fn panel(&self, id: &str) -> StoreResult<Option<Panel>> {
-        check_id("panel id", id)?;
+        args::panel(id)?;
         let key = self.panels_key();
         let mut conn = self.conn.clone();
         let json: Option<Vec<u8>> = conn.hget(&key, id).await.map_err(|e| self.error(&key, e))?;
@@ -1035,12 +1121,11 @@ impl Store for RedisStore {
         fields(db.system = "redis", db.operation = "deal", otel.kind = "client")
     )]
     async fn deal(&self, panel: &str, id: &str) -> StoreResult<Option<DealRecord>> {
-        check_id("panel id", panel)?;
-        check_id("deal id", id)?;
+        args::deal(panel, id)?;
         let key = self.deals_key(panel);
         let mut conn = self.conn.clone();
         let json: Option<Vec<u8>> = conn.hget(&key, id).await.map_err(|e| self.error(&key, e))?;
-        json.map(|json| decode_deal(&key, panel, id, &json))
+        json.map(|json| decode_deal(|| format!("{key} field {id}"), panel, id, &json))
             .transpose()
     }
 
@@ -1049,13 +1134,13 @@ impl Store for RedisStore {
         fields(db.system = "redis", db.operation = "deals", otel.kind = "client")
     )]
     async fn deals(&self, panel: &str) -> StoreResult<Vec<DealRecord>> {
-        check_id("panel id", panel)?;
+        args::panel(panel)?;
         let key = self.deals_key(panel);
         let mut conn = self.conn.clone();
         let all: HashMap<String, Vec<u8>> =
             conn.hgetall(&key).await.map_err(|e| self.error(&key, e))?;
         all.iter()
-            .map(|(id, json)| decode_deal(&key, panel, id, json))
+            .map(|(id, json)| decode_deal(|| format!("{key} field {id}"), panel, id, json))
             .collect()
     }
 
@@ -1064,7 +1149,7 @@ impl Store for RedisStore {
         fields(db.system = "redis", db.operation = "deal_count", otel.kind = "client")
     )]
     async fn deal_count(&self, panel: &str) -> StoreResult<u64> {
-        check_id("panel id", panel)?;
+        args::panel(panel)?;
         let key = self.deals_key(panel);
         let mut conn = self.conn.clone();
         conn.hlen(&key).await.map_err(|e| self.error(&key, e))
@@ -1075,7 +1160,7 @@ impl Store for RedisStore {
         fields(db.system = "redis", db.operation = "measured_indices", otel.kind = "client")
     )]
     async fn measured_indices(&self, panel: &str, source: &DealSource) -> StoreResult<Vec<u64>> {
-        check_id("panel id", panel)?;
+        args::panel(panel)?;
         let source = source_key(source);
         let chunks_key = self.chunks_key(panel, &source);
         let mut conn = self.conn.clone();
@@ -1123,10 +1208,7 @@ impl Store for RedisStore {
         fields(db.system = "redis", db.operation = "claim_deals", otel.kind = "client")
     )]
     async fn claim_deals(&self, competition: &str, deal_ids: &[String]) -> StoreResult<Vec<bool>> {
-        check_id("competition", competition)?;
-        for id in deal_ids {
-            check_id("deal id", id)?;
-        }
+        args::claim(competition, deal_ids)?;
         if deal_ids.is_empty() {
             return Ok(Vec::new());
         }
@@ -1169,7 +1251,7 @@ impl Store for RedisStore {
         fields(db.system = "redis", db.operation = "enqueue_job", otel.kind = "client")
     )]
     async fn enqueue_job(&self, table_id: &str, payload: &[u8]) -> StoreResult<String> {
-        check_id("table id", table_id)?;
+        args::table(table_id)?;
         let key = self.jobs_key();
         let mut conn = self.conn.clone();
         self.fenced_call(&self.scripts.enqueue_job)
@@ -1191,8 +1273,7 @@ impl Store for RedisStore {
         reclaim_after: Duration,
         block: Duration,
     ) -> StoreResult<Option<JobEntry>> {
-        check_id("consumer", consumer)?;
-        let reclaim_ms = check_reclaim_after(reclaim_after)?;
+        let reclaim_ms = args::next_job(consumer, reclaim_after)?;
         let start = Instant::now();
         // Between slices, jobs that became reclaimable are looked for: at least twice per
         // `reclaim_after`, and never spinning faster than every 10 ms.
@@ -1238,7 +1319,7 @@ impl Store for RedisStore {
         fields(db.system = "redis", db.operation = "touch_job", otel.kind = "client")
     )]
     async fn touch_job(&self, consumer: &str, entry_id: &str) -> StoreResult<()> {
-        check_id("consumer", consumer)?;
+        args::consumer(consumer)?;
         check_entry_id(entry_id)?;
         let key = self.jobs_key();
         let mut conn = self.conn.clone();
@@ -1293,10 +1374,7 @@ impl Store for RedisStore {
         result: &[u8],
         replay: &[u8],
     ) -> StoreResult<bool> {
-        check_id("table id", table_id)?;
-        if let Some(competition) = competition {
-            check_id("competition", competition)?;
-        }
+        args::result(table_id, competition)?;
         let key = self.result_key(table_id);
         let mut call = self.fenced_call(&self.scripts.put_result);
         call.key(&key)
@@ -1319,7 +1397,7 @@ impl Store for RedisStore {
         fields(db.system = "redis", db.operation = "result", otel.kind = "client")
     )]
     async fn result(&self, table_id: &str) -> StoreResult<Option<Vec<u8>>> {
-        check_id("table id", table_id)?;
+        args::table(table_id)?;
         let key = self.result_key(table_id);
         let mut conn = self.conn.clone();
         conn.get(&key).await.map_err(|e| self.error(&key, e))
@@ -1330,7 +1408,7 @@ impl Store for RedisStore {
         fields(db.system = "redis", db.operation = "replay", otel.kind = "client")
     )]
     async fn replay(&self, table_id: &str) -> StoreResult<Option<Vec<u8>>> {
-        check_id("table id", table_id)?;
+        args::table(table_id)?;
         let key = self.replay_key(table_id);
         let mut conn = self.conn.clone();
         conn.get(&key).await.map_err(|e| self.error(&key, e))
@@ -1341,7 +1419,7 @@ impl Store for RedisStore {
         fields(db.system = "redis", db.operation = "results_for", otel.kind = "client")
     )]
     async fn results_for(&self, competition: &str) -> StoreResult<Vec<(String, Vec<u8>)>> {
-        check_id("competition", competition)?;
+        args::competition(competition)?;
         let index = self.competition_key(competition);
         let mut conn = self.conn.clone();
         let mut tables: Vec<String> = conn
@@ -1408,14 +1486,15 @@ impl Store for RedisStore {
         fields(db.system = "redis", db.operation = "bot", otel.kind = "client")
     )]
     async fn bot(&self, name: &str) -> StoreResult<Option<BotRecord>> {
-        check_id("bot name", name)?;
+        args::bot(name)?;
         let key = self.bots_key();
         let mut conn = self.conn.clone();
         let json: Option<Vec<u8>> = conn
             .hget(&key, name)
             .await
             .map_err(|e| self.error(&key, e))?;
-        json.map(|json| decode_bot(&key, name, &json)).transpose()
+        json.map(|json| decode_bot(|| format!("{key} field {name}"), name, &json))
+            .transpose()
     }
 
     #[instrument(
@@ -1430,7 +1509,7 @@ impl Store for RedisStore {
         let mut all: Vec<(String, Vec<u8>)> = all.into_iter().collect();
         all.sort_unstable_by(|a, b| a.0.cmp(&b.0));
         all.iter()
-            .map(|(name, json)| decode_bot(&key, name, json))
+            .map(|(name, json)| decode_bot(|| format!("{key} field {name}"), name, json))
             .collect()
     }
 
@@ -1439,9 +1518,7 @@ impl Store for RedisStore {
         fields(db.system = "redis", db.operation = "set_presence", otel.kind = "client")
     )]
     async fn set_presence(&self, bot: &str, host: &str, ttl: Duration) -> StoreResult<()> {
-        check_id("bot name", bot)?;
-        check_id("host", host)?;
-        let ttl_ms = check_ttl(ttl)?;
+        let ttl_ms = args::presence_for(bot, host, ttl)?;
         let key = self.presence_key(bot);
         let mut conn = self.conn.clone();
         self.scripts
@@ -1460,8 +1537,7 @@ impl Store for RedisStore {
         fields(db.system = "redis", db.operation = "clear_presence", otel.kind = "client")
     )]
     async fn clear_presence(&self, bot: &str, host: &str) -> StoreResult<()> {
-        check_id("bot name", bot)?;
-        check_id("host", host)?;
+        args::presence(bot, host)?;
         let key = self.presence_key(bot);
         let mut conn = self.conn.clone();
         conn.zrem::<_, _, ()>(&key, host)
@@ -1474,7 +1550,7 @@ impl Store for RedisStore {
         fields(db.system = "redis", db.operation = "presence", otel.kind = "client")
     )]
     async fn presence(&self, bot: &str) -> StoreResult<Vec<String>> {
-        check_id("bot name", bot)?;
+        args::bot(bot)?;
         let key = self.presence_key(bot);
         let mut conn = self.conn.clone();
         let mut hosts: Vec<String> = self
@@ -1493,8 +1569,7 @@ impl Store for RedisStore {
         fields(db.system = "redis", db.operation = "put_record", otel.kind = "client")
     )]
     async fn put_record(&self, kind: &str, key: &str, value: &[u8]) -> StoreResult<()> {
-        check_id("record kind", kind)?;
-        check_id("record key", key)?;
+        args::record(kind, key)?;
         let hash = self.records_key(kind);
         let mut conn = self.conn.clone();
         self.fenced_call(&self.scripts.hset)
@@ -1518,8 +1593,7 @@ impl Store for RedisStore {
         expected: Option<&[u8]>,
         value: &[u8],
     ) -> StoreResult<bool> {
-        check_id("record kind", kind)?;
-        check_id("record key", key)?;
+        args::record(kind, key)?;
         let hash = self.records_key(kind);
         let mut conn = self.conn.clone();
         let swapped: u8 = self
@@ -1540,8 +1614,7 @@ impl Store for RedisStore {
         fields(db.system = "redis", db.operation = "record", otel.kind = "client")
     )]
     async fn record(&self, kind: &str, key: &str) -> StoreResult<Option<Vec<u8>>> {
-        check_id("record kind", kind)?;
-        check_id("record key", key)?;
+        args::record(kind, key)?;
         let hash = self.records_key(kind);
         let mut conn = self.conn.clone();
         conn.hget(&hash, key)
@@ -1554,7 +1627,7 @@ impl Store for RedisStore {
         fields(db.system = "redis", db.operation = "records", otel.kind = "client")
     )]
     async fn records(&self, kind: &str) -> StoreResult<Vec<(String, Vec<u8>)>> {
-        check_id("record kind", kind)?;
+        args::record_kind(kind)?;
         let hash = self.records_key(kind);
         let mut conn = self.conn.clone();
         let all: HashMap<String, Vec<u8>> = conn
@@ -1571,8 +1644,7 @@ impl Store for RedisStore {
         fields(db.system = "redis", db.operation = "delete_record", otel.kind = "client")
     )]
     async fn delete_record(&self, kind: &str, key: &str) -> StoreResult<bool> {
-        check_id("record kind", kind)?;
-        check_id("record key", key)?;
+        args::record(kind, key)?;
         let hash = self.records_key(kind);
         let mut conn = self.conn.clone();
         let n: u64 = conn
@@ -1587,7 +1659,7 @@ impl Store for RedisStore {
         fields(db.system = "redis", db.operation = "remove_bot", otel.kind = "client")
     )]
     async fn remove_bot(&self, name: &str) -> StoreResult<bool> {
-        check_id("bot name", name)?;
+        args::bot(name)?;
         let key = self.bots_key();
         let mut conn = self.conn.clone();
         let n: u64 = self
@@ -1612,9 +1684,7 @@ impl Store for RedisStore {
         host: &str,
         ttl: Duration,
     ) -> StoreResult<Option<String>> {
-        check_id("bot name", bot)?;
-        check_id("host", host)?;
-        let ttl_ms = check_ttl(ttl)?;
+        let ttl_ms = args::presence_for(bot, host, ttl)?;
         let key = self.presence_key(bot);
         let mut conn = self.conn.clone();
         self.scripts
@@ -1632,7 +1702,7 @@ impl Store for RedisStore {
         fields(db.system = "redis", db.operation = "resume_jobs", otel.kind = "client")
     )]
     async fn resume_jobs(&self, consumer: &str, max: usize) -> StoreResult<Vec<JobEntry>> {
-        check_id("consumer", consumer)?;
+        args::consumer(consumer)?;
         if max == 0 {
             return Ok(Vec::new());
         }

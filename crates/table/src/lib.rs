@@ -19,6 +19,7 @@
 
 pub mod game;
 pub mod job;
+pub mod queue;
 pub mod remote;
 pub mod run;
 pub mod seat;

@@ -336,6 +336,7 @@ impl<G: TableGame> Table<G> {
             finished_unix_ms: unix_ms(),
             competition: job.competition.clone(),
             labels: job.labels.clone(),
+            placement: job.placement.clone(),
             decisions: self.asked.clone(),
             mean_decision_ms: (0..n)
                 .map(|i| {
@@ -383,6 +384,7 @@ pub fn error_result(
         finished_unix_ms: unix_ms(),
         competition: job.map(|j| j.competition.clone()).unwrap_or_default(),
         labels: job.map(|j| j.labels.clone()).unwrap_or_default(),
+        placement: job.and_then(|j| j.placement.clone()),
         error,
         ..Default::default()
     };

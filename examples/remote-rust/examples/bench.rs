@@ -71,7 +71,7 @@ async fn run(store: Arc<dyn Store>, host: &str, competition: &str, n: u64, seats
     for i in 0..n {
         let j = job(competition, i, seats);
         store
-            .enqueue_job(&j.table_id, &arena_referee::queue::encode_table_job(&j))
+            .enqueue_job(&j.table_id, &arena_table::queue::encode_table_job(&j))
             .await
             .unwrap();
     }

@@ -159,7 +159,7 @@ async fn example_bots_over_https_trusting_the_test_ca_play_a_table() {
     });
     let j = job();
     store
-        .enqueue_job(&j.table_id, &arena_referee::queue::encode_table_job(&j))
+        .enqueue_job(&j.table_id, &arena_table::queue::encode_table_job(&j))
         .await
         .unwrap();
 

@@ -18,10 +18,11 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use arena_deals::DdzPanel;
 use arena_deals::{FindSpec, LibraryIndex, Progress};
 use arena_proto::v1;
 use arena_proto::v1::deal_library_server::{DealLibrary, DealLibraryServer};
-use arena_store::{DealRecord, DealSource, Panel, Store};
+use arena_store::{DealRecord, DealSource, Game, Store};
 use arena_telemetry::metrics::{KeyValue, attr, metrics};
 use prost::Message;
 use tokio_stream::{Stream, StreamExt};
@@ -31,7 +32,7 @@ use tracing::Instrument;
 /// Deals per GDI batch when the request does not say.
 pub const DEFAULT_BATCH: u32 = 200;
 /// Most deals per GDI batch: what a referee takes.
-pub use arena_referee::gdi::MAX_BATCH;
+pub use arena_deals::batch::MAX_BATCH;
 /// Most deals one measurement may cover.
 pub const MAX_MEASURE: u64 = 10_000_000;
 /// Most deals one on-demand generation may look for.
@@ -70,19 +71,19 @@ use arena_serve::store_status as store_err;
 
 /// The panel a request names (`panel.landlords` required; farmers default to expert, scoring to
 /// difficulty), with errors naming the field.
-pub fn panel(spec: Option<&v1::PanelSpec>) -> Result<Panel, Status> {
+pub fn panel(spec: Option<&v1::PanelSpec>) -> Result<DdzPanel, Status> {
     let spec = spec.ok_or_else(|| invalid("panel", "missing"))?;
     if spec.landlords.trim().is_empty() {
         return Err(invalid("panel.landlords", "empty (e.g. ladder:70)"));
     }
-    arena_referee::gdi::panel_of(spec).map_err(Status::invalid_argument)
+    arena_deals::batch::panel_of(spec).map_err(Status::invalid_argument)
 }
 
 /// A stored deal record as the message Export sends.
 pub fn record_msg(r: &DealRecord) -> v1::DealRecord {
     v1::DealRecord {
         id: r.id.clone(),
-        deal: r.deal.to_string(),
+        deal: r.deal.clone(),
         panel: r.panel.clone(),
         levels: r.levels.clone(),
         counts: r.counts.clone(),
@@ -117,7 +118,7 @@ pub fn record_from(m: v1::DealRecord) -> Result<DealRecord, Status> {
             ),
         ));
     }
-    let deal = m.deal.parse().map_err(|e| invalid("deal", e))?;
+    let deal: arena_games::ddz::rules::Deal = m.deal.parse().map_err(|e| invalid("deal", e))?;
     let source = match (m.seed, m.index) {
         (Some(seed), Some(index)) => {
             let bombs = m
@@ -147,7 +148,8 @@ pub fn record_from(m: v1::DealRecord) -> Result<DealRecord, Status> {
     }
     Ok(DealRecord {
         id: m.id,
-        deal,
+        game: Game::DouDizhu,
+        deal: deal.to_string(),
         source,
         panel: m.panel,
         levels: m.levels,
@@ -292,7 +294,10 @@ impl DealLibrary for DealLibraryService {
                     "batch: {batch} deals per batch is more than a referee takes ({MAX_BATCH})"
                 )));
             }
-            self.store.put_panel(&panel).await.map_err(store_err)?;
+            self.store
+                .put_panel(&panel.to_store())
+                .await
+                .map_err(store_err)?;
             let done: HashSet<u64> = self
                 .store
                 .measured_indices(&panel.id, &source)

@@ -73,7 +73,7 @@ async fn measure_fans_out_to_a_referee_and_the_library_answers() {
     let done = wait_done(&svc, &op.id).await;
     assert_eq!(done.progress, 300);
     assert!(done.error.is_empty(), "{}", done.error);
-    let id = arena_referee::gdi::panel_of(&panel().unwrap()).unwrap().id;
+    let id = arena_deals::batch::panel_of(&panel().unwrap()).unwrap().id;
     assert_eq!(store.deal_count(&id).await.unwrap(), 300);
 
     // Measuring again enqueues nothing: every deal is already there.

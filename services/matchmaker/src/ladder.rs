@@ -259,6 +259,12 @@ pub fn jobs(pair: &Pair, cfg: &LadderConfig, deal_key: u64) -> [v1::TableJob; 2]
     let deal = arena_games::ddz::rules::Deal::generate(deal_key, pair.n).to_string();
     let ids = pair.table_ids();
     let job = |id: &str, landlord: &str, farmer: &str, role: &str, salt: u64| {
+        let placement = v1::Placement {
+            deal_group: deal_group(pair),
+            pair: pair.id(),
+            rotation: u32::from(role == "b"),
+            ..Default::default()
+        };
         let mut labels = std::collections::HashMap::new();
         labels.insert("pair".to_string(), pair.id());
         labels.insert(
@@ -289,6 +295,7 @@ pub fn jobs(pair: &Pair, cfg: &LadderConfig, deal_key: u64) -> [v1::TableJob; 2]
             seed: cfg.seed ^ pair.n.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ salt,
             competition: LADDER_COMPETITION.into(),
             labels: labels.into_iter().collect(),
+            placement: Some(Box::new(placement)),
         }
     };
     [
@@ -570,7 +577,7 @@ async fn enqueue(store: &dyn Store, cfg: &LadderConfig, pair: &Pair) -> Result<(
     arena_store::visibility::put_deal_group(store, &deal_group(pair), &pair.table_ids()).await?;
     for job in jobs {
         store
-            .enqueue_job(&job.table_id, &arena_referee::queue::encode_table_job(&job))
+            .enqueue_job(&job.table_id, &arena_table::queue::encode_table_job(&job))
             .await?;
     }
     let id = pair.id();

@@ -53,6 +53,111 @@ pub const LANDLORD_SIDE: &str = "landlord";
 /// The `side` label of the table where the participant holds both farmer seats (seat rotation).
 pub const FARMER_SIDE: &str = "farmers";
 
+/// The `side` label operators see for a side (programs read [`v1::Placement::side`]).
+pub fn side_label(side: v1::Side) -> &'static str {
+    match side {
+        v1::Side::Farmers => FARMER_SIDE,
+        v1::Side::Landlord | v1::Side::Unspecified => LANDLORD_SIDE,
+    }
+}
+
+/// A competition's state. Records written before the typed `status` existed say it only as
+/// text (`state`), read here; anything unknown there is `Unspecified`.
+pub fn state_of(c: &v1::Competition) -> v1::CompetitionState {
+    use v1::CompetitionState as S;
+    match c.status() {
+        S::Unspecified => [S::Created, S::Running, S::Finished, S::Cancelled, S::Failed]
+            .into_iter()
+            .find(|s| state_name(*s) == c.state)
+            .unwrap_or(S::Unspecified),
+        typed => typed,
+    }
+}
+
+/// A state's name, as `Competition.state` and the CLI show it (`running`, …).
+pub fn state_name(state: v1::CompetitionState) -> &'static str {
+    use v1::CompetitionState as S;
+    match state {
+        S::Unspecified => "",
+        S::Created => "created",
+        S::Running => "running",
+        S::Finished => "finished",
+        S::Cancelled => "cancelled",
+        S::Failed => "failed",
+    }
+}
+
+/// A format's name, as `CompetitionSpec.format` and the CLI spell it.
+pub fn format_name(format: v1::CompetitionFormat) -> &'static str {
+    use v1::CompetitionFormat as F;
+    match format {
+        F::Unspecified => "",
+        F::Duplicate => "duplicate",
+        F::EqualStrength => "equal-strength",
+        F::Random => "random",
+        F::DifficultyAdjusted => "difficulty-adjusted",
+    }
+}
+
+/// The format a name spells (`None`: no format is called that).
+pub fn format_of_name(name: &str) -> Option<v1::CompetitionFormat> {
+    use v1::CompetitionFormat as F;
+    [
+        F::Duplicate,
+        F::EqualStrength,
+        F::Random,
+        F::DifficultyAdjusted,
+    ]
+    .into_iter()
+    .find(|f| format_name(*f) == name)
+}
+
+/// Sets a competition's state: the typed field and its name.
+fn set_state(c: &mut v1::Competition, state: v1::CompetitionState) {
+    c.status = state as i32;
+    c.state = state_name(state).to_string();
+}
+
+/// A match, round or table index as the protocol carries it (the spec's limits keep them far
+/// below `u32::MAX`).
+fn index(i: usize) -> u32 {
+    u32::try_from(i).unwrap_or(u32::MAX)
+}
+
+/// Where a competition table's result sits: its typed placement. Results written before
+/// placements existed carry the same facts only as labels; those are read once here, so that
+/// a competition running across the upgrade keeps its standings. `None` for a result that has
+/// neither.
+pub fn placement_of(r: &v1::TableResult) -> Option<v1::Placement> {
+    if let Some(p) = &r.placement {
+        return Some((**p).clone());
+    }
+    let number = |k: &str| r.labels.get(k).and_then(|v| v.parse::<u32>().ok());
+    let (Some(match_index), Some(round), Some(table)) =
+        (number("match"), number("round"), number("table"))
+    else {
+        return None;
+    };
+    let side = match r.labels.get("side").map(String::as_str) {
+        Some(FARMER_SIDE) => v1::Side::Farmers,
+        _ => v1::Side::Landlord,
+    };
+    Some(v1::Placement {
+        match_index,
+        round,
+        table,
+        side: side as i32,
+        deal_id: r.labels.get("deal").cloned().unwrap_or_default(),
+        expected: r
+            .labels
+            .get("expected")
+            .and_then(|v| v.parse::<f64>().ok())
+            .unwrap_or(0.0),
+        deal_group: r.labels.get(DEAL_GROUP_LABEL).cloned().unwrap_or_default(),
+        ..Default::default()
+    })
+}
+
 /// The table id of table `t` in round `r` of match `m` (with seat rotation, the participant's
 /// farmer table adds `/f`).
 pub fn table_id(name: &str, m: usize, r: usize, t: usize) -> String {
@@ -63,7 +168,7 @@ pub fn table_id(name: &str, m: usize, r: usize, t: usize) -> String {
 struct Checked {
     spec: v1::CompetitionSpec,
     format: Format,
-    panel: arena_store::Panel,
+    panel: arena_deals::DdzPanel,
     bombs: u8,
 }
 
@@ -165,11 +270,35 @@ fn check(spec: Option<v1::CompetitionSpec>, max_tables: u64) -> Result<Checked, 
     if spec.seed == 0 {
         spec.seed = random_seed();
     }
-    let format = match spec.format.as_str() {
-        "duplicate" => Format::Duplicate,
-        "random" => Format::Random,
-        "difficulty-adjusted" => Format::DifficultyAdjusted,
-        "equal-strength" => {
+    let kind = match spec.format_kind() {
+        v1::CompetitionFormat::Unspecified => format_of_name(&spec.format).ok_or_else(|| {
+            invalid(
+                "spec.format",
+                format!(
+                    "{:?} (duplicate, equal-strength, random, difficulty-adjusted)",
+                    spec.format
+                ),
+            )
+        })?,
+        typed => typed,
+    };
+    if !spec.format.is_empty() && format_of_name(&spec.format) != Some(kind) {
+        return Err(invalid(
+            "spec.format",
+            format!(
+                "{:?} contradicts spec.format_kind {}",
+                spec.format,
+                format_name(kind)
+            ),
+        ));
+    }
+    spec.format_kind = kind as i32;
+    spec.format = format_name(kind).to_string();
+    let format = match kind {
+        v1::CompetitionFormat::Duplicate => Format::Duplicate,
+        v1::CompetitionFormat::Random => Format::Random,
+        v1::CompetitionFormat::DifficultyAdjusted => Format::DifficultyAdjusted,
+        v1::CompetitionFormat::EqualStrength => {
             if spec.centre.is_empty() || spec.centre.iter().any(|x| !(0.0..=1.0).contains(x)) {
                 return Err(invalid("spec.centre", "needs GDI values in [0, 1]"));
             }
@@ -181,11 +310,8 @@ fn check(spec: Option<v1::CompetitionSpec>, max_tables: u64) -> Result<Checked, 
                 eps: spec.eps,
             }
         }
-        other => {
-            return Err(invalid(
-                "spec.format",
-                format!("{other:?} (duplicate, equal-strength, random, difficulty-adjusted)"),
-            ));
+        v1::CompetitionFormat::Unspecified => {
+            return Err(invalid("spec.format", "missing"));
         }
     };
     let panel_spec = spec.panel.get_or_insert_with(|| v1::PanelSpec {
@@ -195,7 +321,7 @@ fn check(spec: Option<v1::CompetitionSpec>, max_tables: u64) -> Result<Checked, 
     if panel_spec.landlords.trim().is_empty() {
         panel_spec.landlords = "ladder:70".into();
     }
-    let panel = arena_referee::gdi::panel_of(panel_spec).map_err(|e| invalid("spec.panel", e))?;
+    let panel = arena_deals::batch::panel_of(panel_spec).map_err(|e| invalid("spec.panel", e))?;
     if spec.bombs == 0 {
         spec.bombs = 1;
     }
@@ -261,7 +387,7 @@ async fn jobs(store: &dyn Store, c: &Checked) -> Result<Vec<v1::TableJob>, Statu
                 let mut sides = vec![(
                     table_id(&c.spec.name, m, r, t),
                     [participant.clone(), farmers.clone(), farmers.clone()],
-                    LANDLORD_SIDE,
+                    v1::Side::Landlord,
                     slot.expected,
                 )];
                 if c.spec.rotate_seats {
@@ -271,18 +397,26 @@ async fn jobs(store: &dyn Store, c: &Checked) -> Result<Vec<v1::TableJob>, Statu
                     sides.push((
                         format!("{}/f", table_id(&c.spec.name, m, r, t)),
                         [farmers.clone(), participant.clone(), participant],
-                        FARMER_SIDE,
+                        v1::Side::Farmers,
                         -slot.expected,
                     ));
                 }
                 for (salt, (id, seats, side, expected)) in sides.into_iter().enumerate() {
+                    let deal_group = format!("{}/{}", c.spec.name, slot.id);
                     let mut labels = labels.clone();
-                    labels.insert(
-                        DEAL_GROUP_LABEL.to_string(),
-                        format!("{}/{}", c.spec.name, slot.id),
-                    );
-                    labels.insert("side".to_string(), side.to_string());
+                    labels.insert(DEAL_GROUP_LABEL.to_string(), deal_group.clone());
+                    labels.insert("side".to_string(), side_label(side).to_string());
                     labels.insert("expected".to_string(), format!("{expected}"));
+                    let placement = v1::Placement {
+                        match_index: index(m),
+                        round: index(r),
+                        table: index(t),
+                        side: side as i32,
+                        deal_id: slot.id.clone(),
+                        expected,
+                        deal_group,
+                        ..Default::default()
+                    };
                     out.push(v1::TableJob {
                         seed: c.spec.seed
                             ^ (id.len() as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
@@ -303,6 +437,7 @@ async fn jobs(store: &dyn Store, c: &Checked) -> Result<Vec<v1::TableJob>, Statu
                         verdict_policy: c.spec.verdict_policy,
                         competition: c.spec.name.clone(),
                         labels: labels.into_iter().collect(),
+                        placement: Some(Box::new(placement)),
                     });
                 }
             }
@@ -331,7 +466,7 @@ async fn enqueue(store: &dyn Store, c: &Checked) -> Result<(), Status> {
         if done.contains(&job.table_id) {
             continue;
         }
-        let payload = arena_referee::queue::encode_table_job(&job);
+        let payload = arena_table::queue::encode_table_job(&job);
         store
             .enqueue_job(&job.table_id, &payload)
             .await
@@ -360,7 +495,7 @@ fn deal_groups(jobs: &[v1::TableJob]) -> BTreeMap<String, Vec<String>> {
 /// A competition as it is served: while it runs, without its plan seed (with the library it
 /// would tell which deals are still to be dealt).
 fn served(mut comp: v1::Competition) -> v1::Competition {
-    if comp.state == "running"
+    if state_of(&comp) == v1::CompetitionState::Running
         && let Some(spec) = comp.spec.as_mut()
     {
         spec.seed = 0;
@@ -405,30 +540,23 @@ pub async fn standings(store: &dyn Store, comp: &v1::Competition) -> Result<v1::
     let n = spec.participants.len();
     let (matches, rounds) = (spec.matches as usize, spec.rounds as usize);
     let sides = if spec.rotate_seats { 2 } else { 1 };
-    let adjusted = spec.format == "difficulty-adjusted";
+    let adjusted = spec.format_kind() == v1::CompetitionFormat::DifficultyAdjusted
+        || format_of_name(&spec.format) == Some(v1::CompetitionFormat::DifficultyAdjusted);
     // (match, round, table) -> (score so far, sides finished)
     let mut cells: BTreeMap<(usize, usize, usize), (f64, usize)> = BTreeMap::new();
     let results = store.results_for(&spec.name).await.map_err(store_status)?;
     for (id, bytes) in &results {
         let r = v1::TableResult::decode(bytes.as_slice())
             .map_err(|e| Status::data_loss(format!("result {id}: {e}")))?;
-        let label = |k: &str| r.labels.get(k).and_then(|v| v.parse::<usize>().ok());
-        let (Some(m), Some(round), Some(t)) = (label("match"), label("round"), label("table"))
-        else {
+        let Some(p) = placement_of(&r) else {
             continue;
         };
+        let (m, round, t) = (p.match_index as usize, p.round as usize, p.table as usize);
         if m >= matches || round >= rounds || t >= n {
             continue;
         }
-        let expected = if adjusted {
-            r.labels
-                .get("expected")
-                .and_then(|v| v.parse::<f64>().ok())
-                .unwrap_or(0.0)
-        } else {
-            0.0
-        };
-        let farmer_side = r.labels.get("side").is_some_and(|s| s == FARMER_SIDE);
+        let expected = if adjusted { p.expected } else { 0.0 };
+        let farmer_side = p.side() == v1::Side::Farmers;
         let raw = if farmer_side {
             r.final_scores.iter().skip(1).sum::<i64>()
         } else {
@@ -483,7 +611,7 @@ pub async fn standings(store: &dyn Store, comp: &v1::Competition) -> Result<v1::
         standings: out,
         tables_done: results.len() as u64,
         tables_total: comp.tables_total,
-        r#final: comp.state == "finished",
+        r#final: state_of(comp) == v1::CompetitionState::Finished,
     })
 }
 
@@ -502,9 +630,9 @@ pub async fn supervise_once(store: &dyn Store) -> Result<(), Status> {
             tracing::warn!(competition = %name, "undecodable competition record");
             continue;
         };
-        if comp.state != "running" {
+        if state_of(&comp) != v1::CompetitionState::Running {
             if !ended.contains(&name) {
-                visibility::mark_ended(store, &name, &comp.state)
+                visibility::mark_ended(store, &name, state_name(state_of(&comp)))
                     .await
                     .map_err(store_status)?;
             }
@@ -529,7 +657,7 @@ pub async fn supervise_once(store: &dyn Store) -> Result<(), Status> {
         let mut next = comp.clone();
         next.tables_done = done;
         if done >= comp.tables_total {
-            next.state = "finished".into();
+            set_state(&mut next, v1::CompetitionState::Finished);
             next.finished_unix_ms = now_ms();
         }
         if next != comp
@@ -537,19 +665,25 @@ pub async fn supervise_once(store: &dyn Store) -> Result<(), Status> {
                 .swap_record(COMPETITION, &name, Some(&bytes), &next.encode_to_vec())
                 .await
                 .map_err(store_status)?
-            && next.state == "finished"
+            && state_of(&next) == v1::CompetitionState::Finished
         {
             let st = standings(store, &next).await?;
             store
                 .put_record(FINAL_STANDINGS, &name, &st.encode_to_vec())
                 .await
                 .map_err(store_status)?;
-            visibility::mark_ended(store, &name, "finished")
+            visibility::mark_ended(store, &name, state_name(v1::CompetitionState::Finished))
                 .await
                 .map_err(store_status)?;
             arena_telemetry::metrics::metrics()
                 .competitions_finished
-                .add(1, &arena_telemetry::metrics::attr("state", "finished"));
+                .add(
+                    1,
+                    &arena_telemetry::metrics::attr(
+                        "state",
+                        state_name(v1::CompetitionState::Finished),
+                    ),
+                );
             tracing::info!(competition = %name, tables = done, "competition finished");
         }
     }
@@ -677,7 +811,8 @@ impl MatchmakerService {
         }
         let comp = v1::Competition {
             spec: Some(checked.spec.clone()),
-            state: "running".into(),
+            state: state_name(v1::CompetitionState::Running).into(),
+            status: v1::CompetitionState::Running as i32,
             tables_total: jobs.len() as u64,
             created_unix_ms: now_ms(),
             ..Default::default()
@@ -765,11 +900,11 @@ impl Matchmaker for MatchmakerService {
             let mut last_done = u64::MAX;
             loop {
                 let st = match svc.load(&name).await {
-                    Ok(comp) => match comp.state.as_str() {
-                        "finished" => svc.final_or_current(&comp).await,
+                    Ok(comp) => match state_of(&comp) {
+                        v1::CompetitionState::Finished => svc.final_or_current(&comp).await,
                         _ => standings(&*svc.store, &comp).await,
                     }
-                    .map(|s| (s, comp.state != "running")),
+                    .map(|s| (s, state_of(&comp) != v1::CompetitionState::Running)),
                     Err(e) => Err(e),
                 };
                 match st {
@@ -816,14 +951,15 @@ impl Matchmaker for MatchmakerService {
                 .ok_or_else(|| Status::not_found(format!("no competition {name:?}")))?;
             let comp = v1::Competition::decode(bytes.as_slice())
                 .map_err(|e| Status::data_loss(e.to_string()))?;
-            if comp.state != "running" {
+            if state_of(&comp) != v1::CompetitionState::Running {
                 return Err(Status::failed_precondition(format!(
                     "competition {name:?} is {}",
-                    comp.state
+                    state_name(state_of(&comp))
                 )));
             }
             let next = v1::Competition {
-                state: "cancelled".into(),
+                state: state_name(v1::CompetitionState::Cancelled).into(),
+                status: v1::CompetitionState::Cancelled as i32,
                 finished_unix_ms: now_ms(),
                 ..comp
             };
@@ -833,12 +969,22 @@ impl Matchmaker for MatchmakerService {
                 .await
                 .map_err(store_status)?
             {
-                visibility::mark_ended(&*self.store, &name, "cancelled")
-                    .await
-                    .map_err(store_status)?;
+                visibility::mark_ended(
+                    &*self.store,
+                    &name,
+                    state_name(v1::CompetitionState::Cancelled),
+                )
+                .await
+                .map_err(store_status)?;
                 arena_telemetry::metrics::metrics()
                     .competitions_finished
-                    .add(1, &arena_telemetry::metrics::attr("state", "cancelled"));
+                    .add(
+                        1,
+                        &arena_telemetry::metrics::attr(
+                            "state",
+                            state_name(v1::CompetitionState::Cancelled),
+                        ),
+                    );
                 return Ok(Response::new(served(next)));
             }
         }
@@ -929,7 +1075,7 @@ impl MatchmakerService {
             .as_ref()
             .map(|s| s.name.clone())
             .unwrap_or_default();
-        if comp.state == "finished"
+        if state_of(comp) == v1::CompetitionState::Finished
             && let Some(bytes) = self
                 .store
                 .record(FINAL_STANDINGS, &name)
@@ -1062,4 +1208,103 @@ pub async fn serve_with_config(
     }
     served?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_result_is_placed_by_its_typed_placement_and_old_results_by_their_labels() {
+        let labels = |side: &str| {
+            [
+                ("match", "1"),
+                ("round", "2"),
+                ("table", "0"),
+                ("side", side),
+                ("expected", "-0.5"),
+            ]
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect()
+        };
+        let typed = v1::TableResult {
+            // Labels that disagree are not read when the placement is there.
+            labels: labels(LANDLORD_SIDE),
+            placement: Some(Box::new(v1::Placement {
+                match_index: 3,
+                round: 4,
+                table: 5,
+                side: v1::Side::Farmers as i32,
+                ..Default::default()
+            })),
+            ..Default::default()
+        };
+        let p = placement_of(&typed).unwrap();
+        assert_eq!(
+            (p.match_index, p.round, p.table, p.side()),
+            (3, 4, 5, v1::Side::Farmers)
+        );
+
+        let old = v1::TableResult {
+            labels: labels(FARMER_SIDE),
+            ..Default::default()
+        };
+        let p = placement_of(&old).unwrap();
+        assert_eq!(
+            (p.match_index, p.round, p.table, p.side()),
+            (1, 2, 0, v1::Side::Farmers)
+        );
+        assert_eq!(p.expected, -0.5);
+        assert_eq!(placement_of(&v1::TableResult::default()), None);
+        assert_eq!(side_label(v1::Side::Farmers), FARMER_SIDE);
+    }
+
+    #[test]
+    fn a_format_is_given_typed_or_by_name_and_both_are_filled_in() {
+        let spec = |format: &str, kind: v1::CompetitionFormat| v1::CompetitionSpec {
+            name: "cup".into(),
+            format: format.into(),
+            format_kind: kind as i32,
+            participants: vec!["expert".into(), "seed".into()],
+            matches: 1,
+            rounds: 1,
+            ..Default::default()
+        };
+        use v1::CompetitionFormat as F;
+        for s in [
+            spec("random", F::Unspecified),
+            spec("", F::Random),
+            spec("random", F::Random),
+        ] {
+            let c = check(Some(s), 100).expect("a valid spec");
+            assert_eq!(
+                (c.spec.format_kind(), c.spec.format.as_str()),
+                (F::Random, "random")
+            );
+            assert_eq!(c.format, Format::Random);
+        }
+        let Err(e) = check(Some(spec("duplicate", F::Random)), 100) else {
+            panic!("a contradiction is refused");
+        };
+        assert!(e.message().starts_with("spec.format"), "{e:?}");
+        assert!(check(Some(spec("golf", F::Unspecified)), 100).is_err());
+    }
+
+    #[test]
+    fn a_state_is_read_typed_and_from_the_text_of_old_records() {
+        let mut c = v1::Competition::default();
+        assert_eq!(state_of(&c), v1::CompetitionState::Unspecified);
+        c.state = "finished".into();
+        assert_eq!(
+            state_of(&c),
+            v1::CompetitionState::Finished,
+            "an old record"
+        );
+        set_state(&mut c, v1::CompetitionState::Cancelled);
+        assert_eq!(
+            (state_of(&c), c.state.as_str()),
+            (v1::CompetitionState::Cancelled, "cancelled")
+        );
+    }
 }

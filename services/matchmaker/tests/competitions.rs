@@ -20,7 +20,7 @@ fn panel() -> v1::PanelSpec {
 }
 
 async fn library(store: &dyn Store, count: u64) {
-    let p = arena_referee::gdi::panel_of(&panel()).unwrap();
+    let p = arena_deals::batch::panel_of(&panel()).unwrap();
     let spec = arena_deals::MeasureSpec {
         panel: p,
         source: DealSource {
@@ -350,6 +350,19 @@ async fn seat_rotation_adds_each_participants_farmer_table_on_the_same_cards() {
                     farmers.job.as_ref().unwrap().setup,
                     "the same cards"
                 );
+                // The result says where it sits, typed: nothing to parse back from labels.
+                for (rep, side) in [
+                    (&landlord, v1::Side::Landlord),
+                    (&farmers, v1::Side::Farmers),
+                ] {
+                    let placement = rep.result.as_ref().unwrap().placement.clone().unwrap();
+                    assert_eq!(
+                        (placement.match_index, placement.round, placement.table),
+                        (m as u32, r as u32, t as u32)
+                    );
+                    assert_eq!(placement.side(), side);
+                    assert_eq!(placement.deal_group, format!("rot/{}", placement.deal_id));
+                }
                 let l = landlord.result.unwrap().final_scores;
                 let f = farmers.result.unwrap().final_scores;
                 rounds[t].push((l[0] + f[1] + f[2]) as f64);

@@ -10,63 +10,14 @@ use std::collections::BTreeSet;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use arena_games::ddz::rules::{RuleSet, Scoring};
+use arena_deals::batch::read_batch;
+use arena_games::ddz::rules::RuleSet;
 use arena_proto::v1;
-use arena_store::{DealRecord, DealSource, JobEntry, Panel};
+use arena_store::{DealRecord, JobEntry};
 use arena_telemetry::metrics::{attr, metrics};
 use tokio_util::sync::CancellationToken;
 
 use crate::worker::{Backoff, Ctx, ack};
-
-/// The panel a batch names: `farmers` default to `expert`, `scoring` to `difficulty`.
-pub fn panel_of(spec: &v1::PanelSpec) -> Result<Panel, String> {
-    let farmers = if spec.farmers.trim().is_empty() {
-        "expert"
-    } else {
-        spec.farmers.trim()
-    };
-    let scoring = if spec.scoring.trim().is_empty() {
-        Scoring::Difficulty
-    } else {
-        spec.scoring
-            .trim()
-            .parse::<Scoring>()
-            .map_err(|e| format!("panel.scoring: {e}"))?
-    };
-    arena_deals::build_panel(&spec.landlords, farmers, farmers, scoring)
-        .map_err(|e| format!("panel: {e}"))
-}
-
-/// The most deals one GDI batch may hold. The deal library cuts batches of 200 by default; a
-/// batch of billions would have the referee collect its indices and records in memory at once.
-pub const MAX_BATCH: u32 = 10_000;
-
-/// What a batch asks to measure: its panel and deal source, or why it cannot be measured.
-pub fn read_batch(batch: &v1::GdiBatch) -> Result<(Panel, DealSource), String> {
-    let panel = match batch.panel.as_ref().map(panel_of) {
-        Some(Ok(p)) => p,
-        Some(Err(e)) => return Err(e),
-        None => return Err("panel: missing".into()),
-    };
-    let bombs = match batch.bombs.map(u8::try_from) {
-        None => None,
-        Some(Ok(b)) => Some(b),
-        Some(Err(_)) => return Err("bombs: more than a deck can hold".into()),
-    };
-    if batch.count > MAX_BATCH {
-        return Err(format!(
-            "count: {} deals are more than a batch may hold ({MAX_BATCH})",
-            batch.count
-        ));
-    }
-    Ok((
-        panel,
-        DealSource {
-            seed: batch.seed,
-            bombs,
-        },
-    ))
-}
 
 /// Sets the flag when dropped, stopping the blocking measurement at its next deal.
 struct CancelOnDrop(Arc<AtomicBool>);
@@ -155,7 +106,7 @@ pub(crate) async fn measure(
     let mut backoff = Backoff::new();
     loop {
         let stored = async {
-            ctx.store.put_panel(&panel).await?;
+            ctx.store.put_panel(&panel.to_store()).await?;
             ctx.store.put_deals(&records).await
         };
         match stored.await {
@@ -183,70 +134,4 @@ pub(crate) async fn measure(
 async fn dead_letter(ctx: &Ctx, entry: &JobEntry, error: &str) {
     tracing::error!(%error, "unusable GDI batch: acknowledging it without measuring");
     ack(ctx, entry).await;
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_batch_too_large_to_hold_is_refused() {
-        // Seen writing the job_payload fuzz target: a batch of 4294967295 deals had the referee
-        // collect 32 GiB of indices and reserve a record for each, aborting the process.
-        let batch = |count| v1::GdiBatch {
-            panel: Some(v1::PanelSpec {
-                landlords: "ladder:3".into(),
-                ..Default::default()
-            }),
-            seed: 7,
-            bombs: Some(1),
-            count,
-            ..Default::default()
-        };
-        let e = read_batch(&batch(u32::MAX)).unwrap_err();
-        assert_eq!(
-            e,
-            "count: 4294967295 deals are more than a batch may hold (10000)"
-        );
-        let (panel, source) = read_batch(&batch(MAX_BATCH)).unwrap();
-        assert_eq!(panel.landlords.len(), 3);
-        assert_eq!(
-            source,
-            DealSource {
-                seed: 7,
-                bombs: Some(1)
-            }
-        );
-        let mut no_panel = batch(1);
-        no_panel.panel = None;
-        assert_eq!(read_batch(&no_panel).unwrap_err(), "panel: missing");
-    }
-
-    #[test]
-    fn panels_default_to_expert_farmers_and_difficulty_scoring() {
-        let p = panel_of(&v1::PanelSpec {
-            landlords: "ladder:3".into(),
-            ..Default::default()
-        })
-        .unwrap();
-        assert_eq!(p.landlords, ["ladder:1/3", "ladder:2/3", "ladder:3/3"]);
-        assert_eq!(
-            (p.down.as_str(), p.up.as_str(), p.scoring),
-            ("expert", "expert", Scoring::Difficulty)
-        );
-        assert!(
-            panel_of(&v1::PanelSpec {
-                landlords: "cmd:x".into(),
-                ..Default::default()
-            })
-            .is_err()
-        );
-        let e = panel_of(&v1::PanelSpec {
-            landlords: "expert".into(),
-            scoring: "elo".into(),
-            ..Default::default()
-        })
-        .unwrap_err();
-        assert!(e.starts_with("panel.scoring"), "{e}");
-    }
 }

@@ -27,8 +27,7 @@ use tokio_util::sync::CancellationToken;
 
 mod config;
 mod dialer;
-pub mod gdi;
-pub mod queue;
+mod gdi;
 mod service;
 pub mod worker;
 

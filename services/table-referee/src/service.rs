@@ -11,7 +11,7 @@ use prost::Message;
 use tonic::{Request, Response, Status};
 use tracing::Instrument;
 
-use crate::queue::encode_table_job;
+use arena_table::queue::encode_table_job;
 
 /// Serves `TableReferee` over a store.
 #[derive(Clone)]

@@ -46,7 +46,7 @@ use crate::RefereeError;
 use crate::config::RefereeConfig;
 use crate::dialer::PresenceDialer;
 use crate::gdi;
-use crate::queue::{self, Queued};
+use arena_table::queue::{self, Queued};
 
 /// How often the job loop records the queue's depth.
 const QUEUE_DEPTH_EVERY: Duration = Duration::from_secs(10);

@@ -10,9 +10,9 @@ use std::time::{Duration, Instant};
 
 use arena_proto::v1;
 use arena_proto::v1::table_referee_client::TableRefereeClient;
-use arena_referee::queue::encode_table_job;
 use arena_referee::{RefereeConfig, run_table, serve_with_listener, work};
 use arena_store::{JobCounts, Store};
+use arena_table::queue::encode_table_job;
 use arena_testkit::fake_host::FakeHost;
 use prost::Message;
 use support::{Event, Faulty, embedded};
@@ -717,7 +717,7 @@ async fn gdi_batches_on_the_job_stream_are_measured_into_the_library() {
     drained(&*store, Duration::from_secs(60)).await;
     stop.send(()).unwrap();
     handle.await.unwrap();
-    let panel = arena_referee::gdi::panel_of(batch.panel.as_ref().unwrap()).unwrap();
+    let panel = arena_deals::batch::panel_of(batch.panel.as_ref().unwrap()).unwrap();
     assert_eq!(
         store.deal_count(&panel.id).await.unwrap(),
         4,

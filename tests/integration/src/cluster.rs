@@ -334,7 +334,7 @@ impl Cluster {
     /// Puts a table job on the job stream.
     pub async fn enqueue(&self, job: &v1::TableJob) {
         self.store
-            .enqueue_job(&job.table_id, &arena_referee::queue::encode_table_job(job))
+            .enqueue_job(&job.table_id, &arena_table::queue::encode_table_job(job))
             .await
             .expect("the store");
     }

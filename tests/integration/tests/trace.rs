@@ -44,7 +44,7 @@ async fn one_table_is_one_trace_across_matchmaker_referee_and_bot_host() {
         scoring: String::new(),
     };
     let measure = arena_deals::MeasureSpec {
-        panel: arena_referee::gdi::panel_of(&panel).unwrap(),
+        panel: arena_deals::batch::panel_of(&panel).unwrap(),
         source: DealSource {
             seed: 2,
             bombs: Some(1),

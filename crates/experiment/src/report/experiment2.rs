@@ -5,8 +5,8 @@ use std::fmt::Write as _;
 use arena_deals::population::CentreRule;
 
 use crate::config::{EPS, FARMERS, PAPER_CENTRE};
-use crate::e2::bomb_holders;
 use crate::e2::meaning;
+use crate::e2::record_bomb_holders;
 use crate::results::Results;
 use crate::text::{capitalise, fmt_gdi, fmt_gdi2, n_fmt, pct};
 
@@ -224,7 +224,7 @@ pub(super) fn table1(r: &Results) -> String {
             i + 1,
             x.role,
             x.record.id,
-            bomb_holders(&x.record.deal),
+            record_bomb_holders(&x.record),
             capitalise(&meaning(&x.record.gdi, ntables))
         );
     }

@@ -1,13 +1,17 @@
 //! What travels on the job stream, and how a referee reads it.
 //!
 //! Entries are encoded [`v1::QueuedJob`]s (a table or a GDI batch). A bare encoded
-//! [`v1::TableJob`] is accepted too. The entry's table id (given to
-//! [`arena_store::Store::enqueue_job`]) tells the two apart and must match the job's.
+//! [`v1::TableJob`] is accepted too. The entry's table id (given to `Store::enqueue_job` of
+//! `arena-store`) tells the two apart and must match the job's.
+//!
+//! The codec lives here, next to the validation of the table job it carries ([`crate::job`]),
+//! because three services use it: the matchmaker and the deal library write the stream and the
+//! referee reads it. In the referee crate it made the other two depend on a service.
 
 use arena_proto::v1;
 use prost::Message;
 
-/// The payload [`crate::RefereeService`] enqueues for a table job.
+/// The payload enqueued for a table job (by the matchmaker and the referee's `Enqueue`).
 pub fn encode_table_job(job: &v1::TableJob) -> Vec<u8> {
     v1::QueuedJob {
         job: Some(v1::queued_job::Job::Table(job.clone())),

@@ -1,0 +1,48 @@
+//! The Dou Dizhu deal of a stored [`DealRecord`]: the store keeps it game-tagged, in the game's
+//! own text form, and this crate (which knows the game) reads and writes it.
+
+use arena_store::{DealRecord, Game};
+use ddz::Deal;
+
+/// The deal of `record` as a Dou Dizhu deal: an error naming the record if it is of another
+/// game or its text is not a deal.
+pub fn ddz_deal(record: &DealRecord) -> Result<Deal, String> {
+    if record.game != Game::DouDizhu {
+        return Err(format!(
+            "deal {} of panel {} is a {} deal, not a Dou Dizhu one",
+            record.id, record.panel, record.game
+        ));
+    }
+    record.deal.parse().map_err(|e| {
+        format!(
+            "deal {} of panel {}: {:?} is not a deal: {e}",
+            record.id, record.panel, record.deal
+        )
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_deal_round_trips_through_its_record() {
+        let deal = Deal::generate(5, 9);
+        let record = DealRecord {
+            id: "d".into(),
+            game: Game::DouDizhu,
+            deal: deal.to_string(),
+            source: None,
+            panel: "p".into(),
+            levels: vec![],
+            counts: vec![],
+            gdi: vec![],
+        };
+        assert_eq!(ddz_deal(&record), Ok(deal));
+        let broken = DealRecord {
+            deal: "not cards".into(),
+            ..record
+        };
+        assert!(ddz_deal(&broken).unwrap_err().contains("not a deal"));
+    }
+}
