@@ -241,11 +241,13 @@ fn a_referee_cut_off_from_redis_for_ten_seconds_counts_every_table_once() {
     let ns = NetNs::new();
     let redis = PrivateRedis::start(&["127.0.0.1", &ns.host_ip]);
     let prefix = unique_prefix("partition");
-    // Two referees share the work: one in the host's namespace, one behind the veth link. Few
-    // tables at once each, and a search player slow enough that the competition takes seconds
-    // (about 4 s on an idle 2-core machine), so it is still running when the link goes down.
+    // Two referees share the work: one behind the veth link, one in the host's namespace. The one
+    // behind the link starts alone (it measures the library and plays the first tables, so it
+    // surely has played its share and holds tables when the link goes down, however fast the
+    // machine); the host's referee joins just before the cut. Few tables at once each, and a
+    // search player slow enough that the competition is still running when the link goes down.
     let slow = ["--max-tables", "2", "--reclaim-after-ms", "3000"];
-    let cluster = Cluster::start(&redis.url(), &prefix, 1, &slow);
+    let cluster = Cluster::start(&redis.url(), &prefix, 0, &slow);
     let remote_redis = redis.url_at(&ns.host_ip);
     let mut args = cluster.referee_args(&remote_redis);
     args.extend(["--listen".into(), "127.0.0.1:50051".into()]);
@@ -273,6 +275,11 @@ fn a_referee_cut_off_from_redis_for_ten_seconds_counts_every_table_once() {
         "6",
     ]);
     let total = cluster.wait_for_tables("split", 6, Duration::from_secs(90));
+    let mut host_args = cluster.referee_args(&redis.url());
+    host_args.extend(["--listen".into(), format!("127.0.0.1:{}", common::port())]);
+    host_args.extend(slow.iter().map(|s| s.to_string()));
+    host_args.extend(["--id".into(), "referee-in-the-host".into()]);
+    let _host_referee = Role::start("table-referee", &host_args, Some(cluster.log.clone()));
     ns.cut(true);
     // The fault itself lasts ten seconds.
     std::thread::sleep(Duration::from_secs(10));
