@@ -6,8 +6,8 @@ use std::time::{Duration, Instant};
 
 use arena_line::blocking::Program;
 use arena_line::{
-    CmdSpec, DEFAULT_PASS_ENV, FaultKind, Launch, LineProtocol, Output, SpecError, StderrMode,
-    WorkDir, later, quote,
+    CmdSpec, DEFAULT_PASS_ENV, Launch, LineProtocol, Output, SpecError, StderrMode, WorkDir, later,
+    quote,
 };
 use arena_sandbox::{Limits, Policy, Sandbox};
 use ddz::{Action, Move, MoveList, Observation, Phase, Scoring};
@@ -141,11 +141,7 @@ impl Fault {
 impl From<arena_line::Fault> for Fault {
     fn from(f: arena_line::Fault) -> Fault {
         Fault {
-            kind: match f.kind {
-                FaultKind::Crashed => VerdictKind::Crashed,
-                FaultKind::Timeout => VerdictKind::Timeout,
-                FaultKind::Malformed => VerdictKind::Malformed,
-            },
+            kind: f.kind,
             reason: f.reason,
             exited: f.exited,
         }

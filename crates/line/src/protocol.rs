@@ -64,16 +64,11 @@ pub trait LineProtocol {
     fn farewell(&self, out: &mut Vec<String>);
 }
 
-/// What a program did wrong, in the terms of every protocol.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum FaultKind {
-    /// It could not be started, exited, crashed, closed its output or was killed by its limits.
-    Crashed,
-    /// It did not answer (or greet) in time.
-    Timeout,
-    /// It wrote something the protocol cannot read, or when nothing was asked.
-    Malformed,
-}
+/// What a program did wrong: the platform's one verdict kind. A program's faults are only ever
+/// `Crashed` (could not start, exited, crashed, closed its output, killed by its limits),
+/// `Timeout` (did not answer or greet in time) or `Malformed` (wrote what the protocol cannot
+/// read, or when nothing was asked); the rules' `Illegal` is its host's to judge.
+pub type FaultKind = arena_verdict::VerdictKind;
 
 /// A fault of a program, before its host turns it into a verdict.
 #[derive(Clone, Debug, PartialEq, Eq)]

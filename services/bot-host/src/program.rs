@@ -41,7 +41,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use arena_games::ddz::convert::{DdzDecision, ddz_action};
-use arena_line::{CmdSpec, FaultKind, Launch, LineProtocol, Output, Program, StderrMode, WorkDir};
+use arena_line::{CmdSpec, Launch, LineProtocol, Output, Program, StderrMode, WorkDir};
 use arena_proto::v1;
 use arena_sandbox::Limits;
 use ddz_line::{BotMessage, DdzEnd, DdzLine, DdzSeat};
@@ -87,11 +87,7 @@ impl Fault {
 
 impl From<arena_line::Fault> for Fault {
     fn from(f: arena_line::Fault) -> Fault {
-        let kind = match f.kind {
-            FaultKind::Crashed => v1::VerdictKind::Crashed,
-            FaultKind::Timeout => v1::VerdictKind::Timeout,
-            FaultKind::Malformed => v1::VerdictKind::Malformed,
-        };
+        let kind = v1::VerdictKind::try_from(f.kind.wire()).unwrap_or(v1::VerdictKind::Crashed);
         Fault::new(kind, f.reason)
     }
 }
