@@ -204,7 +204,12 @@ impl BotHostConfig {
 
     /// Checks that the values make sense together; the error names the field.
     pub fn validate(&self) -> Result<(), BotHostError> {
-        let bad = |field: &str, why: &str| Err(BotHostError::Config(format!("{field} {why}")));
+        let bad = |setting: &'static str, why: &str| {
+            Err(BotHostError::Config {
+                setting,
+                message: why.to_string(),
+            })
+        };
         if self.keepalive.is_zero() {
             return bad("keepalive", "must be longer than zero");
         }

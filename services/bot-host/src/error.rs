@@ -5,9 +5,14 @@ use std::net::SocketAddr;
 /// Why bot-host could not start, or stopped with an error.
 #[derive(Debug, thiserror::Error)]
 pub enum BotHostError {
-    /// The configuration is not usable; the message names the field.
-    #[error("bad bot-host configuration: {0}")]
-    Config(String),
+    /// The configuration is not usable: which setting, and why.
+    #[error("bad bot-host configuration: {setting} {message}")]
+    Config {
+        /// The setting, e.g. `keepalive`.
+        setting: &'static str,
+        /// What is wrong with it.
+        message: String,
+    },
     /// The listen address could not be bound.
     #[error("cannot listen on {addr}: {source}")]
     Bind {

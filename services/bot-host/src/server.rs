@@ -208,7 +208,10 @@ impl BotHost {
                     .map(|tls| tls.timeout(config.first_message_timeout))
             })
             .transpose()
-            .map_err(|e| BotHostError::Config(format!("bot_tls: {e}")))?;
+            .map_err(|e| BotHostError::Config {
+                setting: "bot_tls",
+                message: format!("is unusable: {e}"),
+            })?;
         let (listener, local_addr) = bind(config.listen).await?;
         let (seat_listener, seat_addr) = bind(config.seat_listen).await?;
         let advertised = config
