@@ -13,7 +13,7 @@ use std::collections::BTreeSet;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use common::{Cluster, PrivateRedis, Role, add_remote_bot, arena, unique_prefix};
+use common::{Cluster, PrivateRedis, Role, add_remote_bot, unique_prefix};
 
 const REDIS: &str = "redis://127.0.0.1:6379";
 
@@ -45,12 +45,9 @@ fn assert_counted_once_and_blameless(replays: &[arena_proto::v1::Replay], total:
 #[test]
 fn bot_host_killed_mid_competition_and_restarted_blames_no_bot() {
     let prefix = unique_prefix("host-kill");
+    common::add_program_bot("pybot", REDIS, &prefix);
     let store = Cluster::store_args(REDIS, &prefix);
     let store: Vec<&str> = store.iter().map(String::as_str).collect();
-    let program = format!("/usr/bin/python3 {}", common::simple_bot().display());
-    let (_, err, ok) =
-        arena(&[&["bots", "add", "pybot", "--program", &program][..], &store].concat());
-    assert!(ok, "{err}");
     let tokens: Vec<(&str, String)> = ["north", "south"]
         .into_iter()
         .map(|b| (b, add_remote_bot(b, &store)))

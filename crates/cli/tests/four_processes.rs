@@ -8,18 +8,14 @@ mod common;
 use std::collections::BTreeSet;
 use std::time::Duration;
 
-use common::{Cluster, arena, unique_prefix};
+use common::{Cluster, unique_prefix};
 
 const REDIS: &str = "redis://127.0.0.1:6379";
 
 #[test]
 fn a_competition_on_four_processes_survives_a_killed_matchmaker() {
     let prefix = unique_prefix("four");
-    let store = Cluster::store_args(REDIS, &prefix);
-    let store: Vec<&str> = store.iter().map(String::as_str).collect();
-    let bot = format!("/usr/bin/python3 {}", common::simple_bot().display());
-    let (_, err, ok) = arena(&[&["bots", "add", "pybot", "--program", &bot][..], &store].concat());
-    assert!(ok, "{err}");
+    common::add_program_bot("pybot", REDIS, &prefix);
     let mut cluster = Cluster::start(REDIS, &prefix, 1, &[]);
     cluster.measure(400);
 

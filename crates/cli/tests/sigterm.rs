@@ -19,11 +19,7 @@ const EXIT_WITHIN: Duration = Duration::from_secs(40);
 #[test]
 fn every_role_exits_cleanly_on_sigterm_mid_competition_and_loses_no_table() {
     let prefix = unique_prefix("sigterm");
-    let store = Cluster::store_args(REDIS, &prefix);
-    let store: Vec<&str> = store.iter().map(String::as_str).collect();
-    let bot = format!("/usr/bin/python3 {}", common::simple_bot().display());
-    let (_, err, ok) = arena(&[&["bots", "add", "pybot", "--program", &bot][..], &store].concat());
-    assert!(ok, "{err}");
+    common::add_program_bot("pybot", REDIS, &prefix);
     // Four tables at a time: the stop lands with most of the competition still to play, however
     // fast or slow the machine.
     let mut cluster = Cluster::start(

@@ -67,7 +67,7 @@ fn invalid(field: &str, why: impl std::fmt::Display) -> Status {
     Status::invalid_argument(format!("{field}: {why}"))
 }
 
-use arena_serve::store_status as store_err;
+use arena_serve::store_status;
 
 /// The panel a request names (`panel.landlords` required; farmers default to expert, scoring to
 /// difficulty), with errors naming the field.
@@ -297,12 +297,12 @@ impl DealLibrary for DealLibraryService {
             self.store
                 .put_panel(&panel.to_store())
                 .await
-                .map_err(store_err)?;
+                .map_err(store_status)?;
             let done: HashSet<u64> = self
                 .store
                 .measured_indices(&panel.id, &source)
                 .await
-                .map_err(store_err)?
+                .map_err(store_status)?
                 .into_iter()
                 .filter(|&i| i < r.count)
                 .collect();
@@ -327,7 +327,7 @@ impl DealLibrary for DealLibraryService {
                     self.store
                         .enqueue_job(&format!("{}:{first}", op.id), &job.encode_to_vec())
                         .await
-                        .map_err(store_err)?;
+                        .map_err(store_status)?;
                 }
                 first += n;
             }
@@ -405,7 +405,7 @@ impl DealLibrary for DealLibraryService {
                 .store
                 .measured_indices(&panel.id, &source)
                 .await
-                .map_err(store_err)?
+                .map_err(store_status)?
                 .last()
                 .map_or(0, |i| i + 1);
             let op = self.new_op("find", u64::from(r.count));
@@ -521,7 +521,7 @@ impl DealLibrary for DealLibraryService {
             self.store
                 .put_record(arena_deals::CANCELLED_OPERATION_KIND, &id, b"1")
                 .await
-                .map_err(store_err)?;
+                .map_err(store_status)?;
             if let Some(stop) = self.stops.lock().ok().and_then(|s| s.get(&id).cloned()) {
                 stop.store(true, Ordering::Relaxed);
             }
@@ -592,17 +592,17 @@ impl DealLibrary for DealLibraryService {
                 return Err(invalid("centre", "missing"));
             }
             check_centre(&r.centre, r.eps)?;
-            let records = self.store.deals(&panel.id).await.map_err(store_err)?;
+            let records = self.store.deals(&panel.id).await.map_err(store_status)?;
             // Deals of competitions still running are never served, used or not asked.
             let exclude: HashSet<String> = if r.include_used {
                 arena_store::visibility::held_deals(&*self.store)
                     .await
-                    .map_err(store_err)?
+                    .map_err(store_status)?
             } else {
                 self.store
                     .used_deals()
                     .await
-                    .map_err(store_err)?
+                    .map_err(store_status)?
                     .into_keys()
                     .collect()
             };
@@ -640,7 +640,7 @@ impl DealLibrary for DealLibraryService {
                 .store
                 .claim_deals(&r.competition, &r.deal_ids)
                 .await
-                .map_err(store_err)?;
+                .map_err(store_status)?;
             Ok(Response::new(v1::ClaimResponse { claimed }))
         }
         .instrument(span)
@@ -657,11 +657,11 @@ impl DealLibrary for DealLibraryService {
         let span = tracing::Span::current();
         async move {
             let panel = panel(req.into_inner().panel.as_ref())?;
-            let mut records = self.store.deals(&panel.id).await.map_err(store_err)?;
+            let mut records = self.store.deals(&panel.id).await.map_err(store_status)?;
             // A running competition's deals (dealt, or still to be dealt) are withheld.
             let held = arena_store::visibility::held_deals(&*self.store)
                 .await
-                .map_err(store_err)?;
+                .map_err(store_status)?;
             let before = records.len();
             records.retain(|r| !held.contains(&r.id));
             if records.len() < before {
@@ -710,7 +710,7 @@ impl DealLibrary for DealLibraryService {
             let mut by_panel: HashMap<String, HashMap<String, DealRecord>> = HashMap::new();
             for (i, r) in batch.iter().enumerate() {
                 if !by_panel.contains_key(&r.panel) {
-                    let stored = self.store.deals(&r.panel).await.map_err(store_err)?;
+                    let stored = self.store.deals(&r.panel).await.map_err(store_status)?;
                     by_panel.insert(
                         r.panel.clone(),
                         stored.into_iter().map(|d| (d.id.clone(), d)).collect(),
@@ -728,7 +728,7 @@ impl DealLibrary for DealLibraryService {
                     )));
                 }
             }
-            let new = self.store.put_deals(&batch).await.map_err(store_err)? as u64;
+            let new = self.store.put_deals(&batch).await.map_err(store_status)? as u64;
             Ok(Response::new(v1::ImportResponse { received, new }))
         }
         .instrument(span)
@@ -743,8 +743,8 @@ impl DealLibrary for DealLibraryService {
         let span = tracing::Span::current();
         async move {
             let panel = panel(req.into_inner().panel.as_ref())?;
-            let records = self.store.deals(&panel.id).await.map_err(store_err)?;
-            let used = self.store.used_deals().await.map_err(store_err)?.len() as u64;
+            let records = self.store.deals(&panel.id).await.map_err(store_status)?;
+            let used = self.store.used_deals().await.map_err(store_status)?.len() as u64;
             let mut dims: HashMap<usize, usize> = HashMap::new();
             for r in &records {
                 *dims.entry(r.gdi.len()).or_default() += 1;

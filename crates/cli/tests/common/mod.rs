@@ -258,6 +258,16 @@ pub fn redis_cleanup(url: &str, prefix: &str) {
     }
 }
 
+/// Registers the Python example bot (`examples/ddz-python/simple_bot.py`) as program bot `name`
+/// in the store on `redis` under `prefix`.
+pub fn add_program_bot(name: &str, redis: &str, prefix: &str) {
+    let bot = format!("/usr/bin/python3 {}", simple_bot().display());
+    let store = Cluster::store_args(redis, prefix);
+    let store: Vec<&str> = store.iter().map(String::as_str).collect();
+    let (_, err, ok) = arena(&[&["bots", "add", name, "--program", &bot][..], &store].concat());
+    assert!(ok, "{err}");
+}
+
 /// A key prefix of this test run's own.
 pub fn unique_prefix(tag: &str) -> String {
     let nanos = std::time::SystemTime::now()
