@@ -79,7 +79,7 @@ fn hand(n: usize) -> impl Strategy<Value = Counts> {
     )
         .prop_map(move |(sets, pair, swaps, fill, honours)| {
             let mut c = [0u8; TILE_KINDS];
-            let mut put = |c: &mut Counts, i: usize| {
+            let put = |c: &mut Counts, i: usize| {
                 if c[i] < 4 && total(c) < n {
                     c[i] += 1;
                     true
@@ -133,7 +133,7 @@ fn special(n: usize) -> impl Strategy<Value = Counts> {
     )
         .prop_map(move |(pairs, kinds, th, stray)| {
             let mut c = [0u8; TILE_KINDS];
-            let mut put = |c: &mut Counts, i: usize| {
+            let put = |c: &mut Counts, i: usize| {
                 if c[i] < 4 && total(c) < n {
                     c[i] += 1;
                 }
@@ -197,7 +197,7 @@ proptest! {
         let reading = if seed2015 { Reading::Seed2015 } else { Reading::Contest };
         let s = shanten_in(&c, reading);
         let n = total(&c);
-        prop_assert!(s >= -1 && s <= 8);
+        prop_assert!((-1..=8).contains(&s));
         prop_assert_eq!(s == -1, brute_win(&c, reading));
         if n % 3 == 1 {
             prop_assert_eq!(s == 0, !waits_in(&c, reading).is_empty());
