@@ -22,6 +22,8 @@ pub enum MahjongCommand {
     Legal(LegalArgs),
     /// Shanten and waits of a hand.
     Shanten(ShantenArgs),
+    /// The contest's 96-hand duplicate match among four bots: a ranking (place probabilities with --matches).
+    Match(crate::mahjong_match_cmd::MatchArgs),
 }
 
 /// `arena mahjong selfplay`.
@@ -106,6 +108,7 @@ pub fn run(cmd: MahjongCommand) -> Result<()> {
         MahjongCommand::Deal(a) => deal(a),
         MahjongCommand::Legal(a) => legal(a),
         MahjongCommand::Shanten(a) => shanten(a),
+        MahjongCommand::Match(a) => crate::mahjong_match_cmd::run_match(a),
     }
 }
 

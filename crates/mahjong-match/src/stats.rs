@@ -10,6 +10,8 @@ use crate::schedule::{DEALS, GROUPS, HANDS, Slot};
 pub struct HandSummary {
     /// Where the hand sits in the schedule.
     pub slot: Slot,
+    /// The seat that drew first.
+    pub first: u8,
     /// Each seat's score change, time penalties included.
     pub scores: [i32; 4],
     /// Each seat's time penalty points (already taken off `scores`).
@@ -281,6 +283,7 @@ mod tests {
     fn hand(slot: Slot, scores: [i32; 4], winner: Option<u8>, dealt_in: Option<u8>) -> HandSummary {
         HandSummary {
             slot,
+            first: 0,
             scores,
             penalties: [0; 4],
             winner,
