@@ -15,7 +15,7 @@ fn panel() -> v1::PanelSpec {
     v1::PanelSpec {
         landlords: "ladder:5".into(),
         farmers: "expert".into(),
-        scoring: String::new(),
+        ..Default::default()
     }
 }
 
