@@ -6,8 +6,10 @@
 //!
 //! - [`Tile`] (one of the 34 kinds) with the contest's notation (`1M..9M 1S..9S 1T..9T E S W N
 //!   Z F B`), and [`Counts`], a hand as a count per kind;
-//! - [`Meld`]: a declared chow, pung or kong ([`KongKind`]).
+//! - [`Meld`]: a declared chow, pung or kong ([`KongKind`]);
+//! - [`fan`]: fan scoring of a winning hand in the contest and seed-2015 readings.
 
+pub mod fan;
 mod meld;
 mod tile;
 
