@@ -249,11 +249,11 @@ impl FanList {
     }
 
     /// The fans scored, in the README's order, with their points.
-    pub fn iter(&self) -> impl Iterator<Item = (Fan, u32)> + '_ {
-        Fan::ALL
-            .into_iter()
-            .filter(|&f| self.points(f) > 0)
-            .map(|f| (f, self.points(f)))
+    pub fn iter(&self) -> FanIter<'_> {
+        FanIter {
+            list: self,
+            next: 0,
+        }
     }
 
     /// How many different fans are scored.
@@ -269,6 +269,37 @@ impl FanList {
     /// The sum of the points.
     pub fn total(&self) -> u32 {
         self.points.iter().map(|&p| p as u32).sum()
+    }
+}
+
+/// The fans of a [`FanList`] with their points, in the README's order.
+#[derive(Clone, Debug)]
+pub struct FanIter<'a> {
+    list: &'a FanList,
+    next: usize,
+}
+
+impl Iterator for FanIter<'_> {
+    type Item = (Fan, u32);
+
+    fn next(&mut self) -> Option<(Fan, u32)> {
+        while let Some(&fan) = Fan::ALL.get(self.next) {
+            self.next += 1;
+            let points = self.list.points(fan);
+            if points > 0 {
+                return Some((fan, points));
+            }
+        }
+        None
+    }
+}
+
+impl<'a> IntoIterator for &'a FanList {
+    type Item = (Fan, u32);
+    type IntoIter = FanIter<'a>;
+
+    fn into_iter(self) -> FanIter<'a> {
+        self.iter()
     }
 }
 
@@ -361,13 +392,20 @@ impl fmt::Display for Shape {
 }
 
 /// The fans of a winning hand under one reading.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
 pub struct FanResult {
     /// The sum of the fans' points.
     pub total: u32,
     /// Each fan scored with its points (the count included).
     pub fans: FanList,
-    /// The reading of the hand that was scored.
+}
+
+/// The fans of a winning hand and the reading of the hand they were scored on.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Explained {
+    /// The fans.
+    pub result: FanResult,
+    /// How the scored reading splits the hand.
     pub shape: Shape,
 }
 
@@ -426,6 +464,12 @@ pub enum NotAWin {
 /// Scores a winning hand: the fans of its highest-scoring reading under `reading`, or why it is
 /// not a win. Allocates nothing.
 pub fn evaluate(hand: &WinHand<'_>, reading: Reading) -> Result<FanResult, NotAWin> {
+    explain(hand, reading).map(|e| e.result)
+}
+
+/// [`evaluate`], with the reading of the hand that was scored (which sets, which pair, where
+/// the winning tile went).
+pub fn explain(hand: &WinHand<'_>, reading: Reading) -> Result<Explained, NotAWin> {
     let full = validate(hand)?;
     score::best(hand, &full, reading).ok_or(NotAWin::NoWinningShape)
 }

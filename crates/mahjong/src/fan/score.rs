@@ -2,7 +2,7 @@
 
 use super::split::{self, for_each_split};
 use super::{
-    Fan, FanList, FanResult, Reading, Seed2015Rule, Set, Shape, WinHand, WinPlace, melded_kongs,
+    Explained, Fan, FanList, FanResult, Reading, Seed2015Rule, Set, Shape, WinHand, WinPlace, melded_kongs,
 };
 use crate::meld::{KongKind, Meld};
 use crate::tile::{Counts, TILE_KINDS, Tile};
@@ -307,15 +307,14 @@ fn win_places(sets: &[Set; 4], pair: Tile, win: Tile, out: &mut [WinPlace; 3]) -
 
 /// The highest-scoring reading of the hand (`full`: its concealed tiles with the winning tile),
 /// or `None` if no shape wins.
-pub(super) fn best(hand: &WinHand<'_>, full: &Counts, reading: Reading) -> Option<FanResult> {
+pub(super) fn best(hand: &WinHand<'_>, full: &Counts, reading: Reading) -> Option<Explained> {
     let tiles = Tiles::new(full, hand.melds);
-    let mut best: Option<FanResult> = None;
+    let mut best: Option<Explained> = None;
     let mut consider = |fans: FanList, shape: Shape| {
         let total = fans.total();
-        if best.is_none_or(|b| total > b.total) {
-            best = Some(FanResult {
-                total,
-                fans,
+        if best.is_none_or(|b| total > b.result.total) {
+            best = Some(Explained {
+                result: FanResult { total, fans },
                 shape,
             });
         }
@@ -380,8 +379,8 @@ pub(super) fn best(hand: &WinHand<'_>, full: &Counts, reading: Reading) -> Optio
         && matches!(best.shape, Shape::Standard { .. })
         && single_wait()
     {
-        best.fans.add(Fan::SingleWait, 1);
-        best.total += Fan::SingleWait.points();
+        best.result.fans.add(Fan::SingleWait, 1);
+        best.result.total += Fan::SingleWait.points();
     }
     Some(best)
 }

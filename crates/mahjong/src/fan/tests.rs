@@ -73,6 +73,10 @@ fn eval(s: &str, reading: Reading) -> Result<FanResult, NotAWin> {
     evaluate(&spec(s).hand(), reading)
 }
 
+fn shape_of(s: &str, reading: Reading) -> Shape {
+    explain(&spec(s).hand(), reading).unwrap().shape
+}
+
 /// The fans by name, in fan order, and the total.
 fn named(r: &FanResult, reading: Reading) -> (Vec<(&'static str, u32)>, u32) {
     (r.fans.iter().map(|(f, p)| (f.name(reading), p)).collect(), r.total)
@@ -81,12 +85,12 @@ fn named(r: &FanResult, reading: Reading) -> (Vec<(&'static str, u32)>, u32) {
 /// Asserts the exact fans (in any order) and that the total is their sum.
 #[track_caller]
 fn assert_fans(s: &str, reading: Reading, want: &[(&str, u32)]) {
-    let r = eval(s, reading).unwrap_or_else(|e| panic!("{s} ({reading}): {e}"));
-    let (mut got, total) = named(&r, reading);
+    let e = explain(&spec(s).hand(), reading).unwrap_or_else(|e| panic!("{s} ({reading}): {e}"));
+    let (mut got, total) = named(&e.result, reading);
     let mut want: Vec<(&str, u32)> = want.to_vec();
     got.sort();
     want.sort();
-    assert_eq!(got, want, "{s} ({reading}) read as {}", r.shape);
+    assert_eq!(got, want, "{s} ({reading}) read as {}", e.shape);
     assert_eq!(total, want.iter().map(|w| w.1).sum::<u32>(), "{s}");
 }
 
@@ -598,20 +602,14 @@ fn seven_pairs_excludes_concealed_hand_and_single_wait_and_may_use_four_of_a_kin
 #[test]
 fn seven_pairs_loses_to_a_standard_reading_that_scores_more() {
     // 11 22 33 M four times over: seven pairs (24) or four 123M (48 + …).
-    let r = eval(
-        "1M 1M 1M 1M 2M 2M 2M 2M 3M 3M 3M 3M 5S | - | 5S | discard",
-        Reading::Contest,
-    )
-    .unwrap();
-    assert!(matches!(r.shape, Shape::Standard { .. }), "{}", r.shape);
-    assert_eq!(r.fans.points(Fan::QuadrupleChow), 48);
+    let h = "1M 1M 1M 1M 2M 2M 2M 2M 3M 3M 3M 3M 5S | - | 5S | discard";
+    let shape = shape_of(h, Reading::Contest);
+    assert!(matches!(shape, Shape::Standard { .. }), "{shape}");
+    assert_eq!(points(h, Reading::Contest, Fan::QuadrupleChow), 48);
     // 22 33 44 M 55 66 77 S 9T 9T: seven pairs (24 + …) over 一般高 ×2 + …
-    let r = eval(
-        "2M 2M 3M 3M 4M 4M 5S 5S 6S 6S 7S 7S 9T | - | 9T | discard",
-        Reading::Contest,
-    )
-    .unwrap();
-    assert!(matches!(r.shape, Shape::SevenPairs { .. }), "{}", r.shape);
+    let h = "2M 2M 3M 3M 4M 4M 5S 5S 6S 6S 7S 7S 9T | - | 9T | discard";
+    let shape = shape_of(h, Reading::Contest);
+    assert!(matches!(shape, Shape::SevenPairs { .. }), "{shape}");
 }
 
 #[test]
@@ -975,34 +973,26 @@ fn not_a_win_says_why() {
 
 #[test]
 fn the_scored_reading_shows_the_sets_the_pair_and_where_the_winning_tile_went() {
-    let r = eval(
-        "2T 3T 4T E | kong 1M, concealed-kong 5S, concealed-kong 9T | E | discard",
-        Reading::Contest,
-    )
-    .unwrap();
+    let shape = |h| shape_of(h, Reading::Contest).to_string();
     assert_eq!(
-        r.shape.to_string(),
+        shape("2T 3T 4T E | kong 1M, concealed-kong 5S, concealed-kong 9T | E | discard"),
         "kong 1M + concealed-kong 5S + concealed-kong 9T + (chow 2T) + pair E (won on the pair)"
     );
-    let r = eval(
-        "1M 2M 3M 4M 5S 6S 7S 6T 7T 8T 2T 3T 4T | - | 1M | discard",
-        Reading::Contest,
-    )
-    .unwrap();
     assert_eq!(
-        r.shape.to_string(),
+        shape("1M 2M 3M 4M 5S 6S 7S 6T 7T 8T 2T 3T 4T | - | 1M | discard"),
         "(chow 2M) + (chow 5S) + (chow 2T) + (chow 6T) + pair 1M (won on the pair)"
     );
-    let r = eval(
-        "1M 1M 3S 3S 5T 5T 7T 7T E E Z Z B | - | B | discard",
-        Reading::Contest,
-    )
-    .unwrap();
-    assert_eq!(r.shape.to_string(), "seven pairs 1M 3S 5T 7T E Z B");
-    let r = eval(
-        "1M 9M 1S 9S 1T 9T E S W N Z F B | - | E | discard",
-        Reading::Contest,
-    )
-    .unwrap();
-    assert_eq!(r.shape.to_string(), "thirteen orphans (pair E)");
+    // The discard went into the chow, so the 4M pung stays concealed.
+    assert_eq!(
+        shape("4M 4M 4M 5M 6M 1S 1S 1S 7T 7T 7T E E | - | 4M | discard"),
+        "(pung 4M) + (chow 4M) + (pung 1S) + (pung 7T) + pair E (won on (chow 4M))"
+    );
+    assert_eq!(
+        shape("1M 1M 3S 3S 5T 5T 7T 7T E E Z Z B | - | B | discard"),
+        "seven pairs 1M 3S 5T 7T E Z B"
+    );
+    assert_eq!(
+        shape("1M 9M 1S 9S 1T 9T E S W N Z F B | - | E | discard"),
+        "thirteen orphans (pair E)"
+    );
 }

@@ -142,7 +142,7 @@ pub(super) fn winning_hand(seed: u64) -> Spec {
 }
 
 fn same_fans(a: &FanResult, b: &FanResult) -> bool {
-    a.total == b.total && a.fans == b.fans
+    a == b
 }
 
 proptest! {
