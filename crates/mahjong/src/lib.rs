@@ -13,6 +13,7 @@ pub mod fan;
 mod meld;
 mod tile;
 
+pub use fan::Reading;
 pub use meld::{KongKind, Meld};
 
 pub use tile::{Counts, Suit, TILE_KINDS, Tile, TileParseError, parse_tiles, tiles_to_string};

@@ -14,8 +14,11 @@
 //! shapes (thirteen orphans, then seven pairs) before the standard splits. Evaluation allocates
 //! nothing: the decompositions are enumerated on the stack.
 
+mod input;
 mod score;
 mod split;
+
+pub use input::{HandInput, InputError, OwnedHand};
 
 #[cfg(test)]
 mod tests;

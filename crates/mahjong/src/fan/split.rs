@@ -38,39 +38,49 @@ fn suit_sets_and_pair(a: [u8; 9]) -> bool {
     })
 }
 
+/// The four groups a set never crosses: the three suits and the honours.
+const GROUPS: [std::ops::Range<usize>; 4] = [0..9, 9..18, 18..27, 27..34];
+
+fn group_tiles(c: &Counts, g: usize) -> u32 {
+    c[GROUPS[g].clone()].iter().map(|&x| x as u32).sum()
+}
+
+/// Group `g` of `c` splits into sets only (`pair` false) or sets and one pair.
+fn group_ok(c: &Counts, g: usize, pair: bool) -> bool {
+    if g == 3 {
+        let h = &c[27..];
+        return if pair {
+            h.iter().filter(|&&x| x == 2).count() == 1 && h.iter().all(|&x| matches!(x, 0 | 2 | 3))
+        } else {
+            h.iter().all(|&x| matches!(x, 0 | 3))
+        };
+    }
+    let mut a = [0u8; 9];
+    a.copy_from_slice(&c[GROUPS[g].clone()]);
+    if pair {
+        suit_sets_and_pair(a)
+    } else {
+        suit_sets(a)
+    }
+}
+
+/// The group that must hold the pair of counts `c` of 3n + 2 tiles (the one group whose count
+/// is 2 mod 3, every other 0 mod 3), if any.
+fn pair_group(c: &Counts) -> Option<usize> {
+    let mut pair = None;
+    for g in 0..4 {
+        match group_tiles(c, g) % 3 {
+            0 => {}
+            2 if pair.is_none() => pair = Some(g),
+            _ => return None,
+        }
+    }
+    pair
+}
+
 /// Whether counts of 3n + 2 tiles split into sets and exactly one pair.
 pub(super) fn is_standard_win(c: &Counts) -> bool {
-    let mut pair_group = None;
-    for g in 0..4 {
-        let end = if g == 3 { TILE_KINDS } else { g * 9 + 9 };
-        let sum: u32 = c[g * 9..end].iter().map(|&x| x as u32).sum();
-        match sum % 3 {
-            0 => {}
-            2 if pair_group.is_none() => pair_group = Some(g),
-            _ => return false,
-        }
-    }
-    let Some(pair_group) = pair_group else {
-        return false;
-    };
-    for g in 0..3 {
-        let a: [u8; 9] = c[g * 9..g * 9 + 9].try_into().expect("nine kinds");
-        let ok = if g == pair_group {
-            suit_sets_and_pair(a)
-        } else {
-            suit_sets(a)
-        };
-        if !ok {
-            return false;
-        }
-    }
-    let honours = &c[27..];
-    if pair_group == 3 {
-        honours.iter().filter(|&&x| x == 2).count() == 1
-            && honours.iter().all(|&x| matches!(x, 0 | 2 | 3))
-    } else {
-        honours.iter().all(|&x| matches!(x, 0 | 3))
-    }
+    pair_group(c).is_some_and(|p| (0..4).all(|g| group_ok(c, g, g == p)))
 }
 
 /// Seven pairs of 14 concealed tiles (four of a kind is two pairs).
@@ -104,12 +114,6 @@ pub(super) fn orphans_pair(c: &Counts) -> Tile {
     )
 }
 
-/// Whether concealed counts `c` (with `melds` declared) form a win of any shape.
-pub(super) fn completes(c: &Counts, melds: usize, reading: Reading) -> bool {
-    is_standard_win(c)
-        || (melds == 0 && (is_seven_pairs(c) || is_thirteen_orphans(c, reading)))
-}
-
 /// Whether the hand `before` (the concealed tiles without the winning tile `win`, with `melds`
 /// declared) can win on no kind but `win`. A kind of which the hand already holds all four
 /// (`held` counts the declared sets too) cannot be drawn, so it is no wait.
@@ -120,33 +124,72 @@ pub(super) fn single_wait(
     win: Tile,
     reading: Reading,
 ) -> bool {
-    for k in 0..TILE_KINDS {
-        if k == win.index() || held[k] >= 4 || !could_wait(before, melds, k) {
-            continue;
-        }
-        let mut c = *before;
-        c[k] += 1;
-        if completes(&c, melds, reading) {
-            return false;
-        }
+    let drawable = |k: usize| k != win.index() && held[k] < 4;
+    if other_standard_wait(before, &drawable) {
+        return false;
     }
-    true
-}
-
-/// A cheap necessary condition for kind `k` completing the hand: a tile of the hand within two
-/// ranks of it in its suit, one of it if an honour, or any terminal or honour when the hand has
-/// no melds (thirteen orphans wait on a kind they may not hold).
-fn could_wait(before: &Counts, melds: usize, k: usize) -> bool {
-    if melds == 0 && ORPHANS.contains(&k) {
+    if melds > 0 {
         return true;
     }
-    if k >= 27 {
-        return before[k] > 0;
+    // Seven pairs wait on the one kind held an odd number of times.
+    let mut odd = (0..TILE_KINDS).filter(|&k| before[k] % 2 == 1);
+    if let (Some(k), None) = (odd.next(), odd.next())
+        && drawable(k)
+    {
+        return false;
     }
-    let base = k / 9 * 9;
-    let lo = k.saturating_sub(2).max(base);
-    let hi = (k + 2).min(base + 8);
-    before[lo..=hi].iter().any(|&x| x > 0)
+    let orphans_only = (0..TILE_KINDS).all(|k| before[k] == 0 || ORPHANS.contains(&k));
+    !(orphans_only
+        && ORPHANS.iter().any(|&k| {
+            drawable(k) && {
+                let mut c = *before;
+                c[k] += 1;
+                is_thirteen_orphans(&c, reading)
+            }
+        }))
+}
+
+/// Whether some `drawable` kind completes `before` (3n + 1 tiles) into sets and a pair. Adding
+/// a tile changes one group only, so the others must already be whole: either one group is 1
+/// mod 3 and takes the pair, or two are 2 mod 3 and the tile turns one of them into sets only
+/// while the other holds the pair.
+fn other_standard_wait(before: &Counts, drawable: &impl Fn(usize) -> bool) -> bool {
+    let completes_in = |g: usize, pair: bool| {
+        GROUPS[g].clone().any(|k| {
+            drawable(k) && {
+                let mut c = *before;
+                c[k] += 1;
+                group_ok(&c, g, pair)
+            }
+        })
+    };
+    let whole_but = |a: usize, b: usize| (0..4).all(|g| g == a || g == b || group_ok(before, g, false));
+    let mut ones = [0usize; 4];
+    let mut twos = [0usize; 4];
+    let (mut n1, mut n2) = (0, 0);
+    for g in 0..4 {
+        match group_tiles(before, g) % 3 {
+            0 => {}
+            1 => {
+                ones[n1] = g;
+                n1 += 1;
+            }
+            _ => {
+                twos[n2] = g;
+                n2 += 1;
+            }
+        }
+    }
+    match (n1, n2) {
+        (1, 0) => whole_but(ones[0], ones[0]) && completes_in(ones[0], true),
+        (0, 2) => {
+            let (a, b) = (twos[0], twos[1]);
+            whole_but(a, b)
+                && ((group_ok(before, b, true) && completes_in(a, false))
+                    || (group_ok(before, a, true) && completes_in(b, false)))
+        }
+        _ => false,
+    }
 }
 
 /// Calls `visit(pair, sets)` for every split of the concealed counts `c` into sets and one pair
@@ -156,9 +199,10 @@ pub(super) fn for_each_split(c: &Counts, mut visit: impl FnMut(Tile, &[Set])) {
     if !is_standard_win(c) {
         return;
     }
+    let pairs = GROUPS[pair_group(c).expect("a win has a pair group")].clone();
     let mut c = *c;
     let mut sets = [Set::Chow(Tile::default()); 4];
-    for p in 0..TILE_KINDS {
+    for p in pairs {
         if c[p] >= 2 {
             c[p] -= 2;
             sets_from(&mut c, 0, &mut sets, 0, tile(p), &mut visit);

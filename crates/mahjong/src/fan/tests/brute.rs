@@ -101,7 +101,7 @@ pub fn wins(c: &Counts, melds: usize, reading: Reading) -> bool {
 }
 
 /// The hand waits on its winning tile's kind alone (kinds held four times cannot come).
-fn single_wait(hand: &WinHand<'_>, reading: Reading) -> bool {
+pub fn single_wait(hand: &WinHand<'_>, reading: Reading) -> bool {
     let full = {
         let mut f = hand.concealed;
         f[hand.win.index()] += 1;

@@ -4,7 +4,7 @@ use proptest::prelude::*;
 use rand_chacha::ChaCha8Rng;
 use rand_core::{RngCore, SeedableRng};
 
-use super::super::split;
+use super::super::{score, split};
 use super::super::*;
 use super::{Spec, brute};
 
@@ -161,6 +161,17 @@ proptest! {
                 prop_assert_eq!(r.total, r.fans.total());
                 prop_assert!(r.total > 0 || r.fans.is_empty());
             }
+        }
+        let mut full = hand.concealed;
+        full[hand.win.index()] += 1;
+        let mut before_held = score::Tiles::new(&full, hand.melds).held;
+        before_held[hand.win.index()] -= 1;
+        for reading in Reading::ALL {
+            prop_assert_eq!(
+                split::single_wait(&hand.concealed, &before_held, hand.melds.len(), hand.win, reading),
+                brute::single_wait(&hand, reading),
+                "{:?} {}", hand, reading
+            );
         }
         // Built as a real win, it wins in both readings.
         prop_assert!(is_win(&hand, Reading::Contest));
