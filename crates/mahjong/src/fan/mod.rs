@@ -324,12 +324,13 @@ pub enum Set {
 }
 
 impl fmt::Display for Set {
-    /// `chow 2S` (declared), `concealed-kong 5T`, `(chow 1M)` or `(pung E)` for concealed sets.
+    /// Sets of the concealed tiles as `chow 1M` or `pung E`; declared sets in brackets, as
+    /// [`Meld`] writes them: `[chow 2S]`, `[kong 1M]`, `[concealed-kong 5T]`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Set::Meld(m) => write!(f, "{m}"),
-            Set::Chow(t) => write!(f, "(chow {t})"),
-            Set::Pung(t) => write!(f, "(pung {t})"),
+            Set::Meld(m) => write!(f, "[{m}]"),
+            Set::Chow(t) => write!(f, "chow {t}"),
+            Set::Pung(t) => write!(f, "pung {t}"),
         }
     }
 }
@@ -368,18 +369,18 @@ pub enum Shape {
 }
 
 impl fmt::Display for Shape {
-    /// `chow 2S + (pung E) + … + pair 5M (won on the pair)`, `seven pairs 1M 1M 3S …`,
-    /// `thirteen orphans (pair 1M)`.
+    /// `[chow 2S] + pung E + chow 3M + chow 6T + pair 5M; won on the pair` (declared sets in
+    /// brackets), `seven pairs 1M 1M 3S …`, `thirteen orphans, pair 1M`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Shape::Standard { sets, pair, win } => {
                 for s in sets {
                     write!(f, "{s} + ")?;
                 }
-                write!(f, "pair {pair}")?;
+                write!(f, "pair {pair}; ")?;
                 match win {
-                    WinPlace::Pair => write!(f, " (won on the pair)"),
-                    WinPlace::Set(i) => write!(f, " (won on {})", sets[*i as usize]),
+                    WinPlace::Pair => write!(f, "won on the pair"),
+                    WinPlace::Set(i) => write!(f, "won on {}", sets[*i as usize]),
                 }
             }
             Shape::SevenPairs { pairs } => {
@@ -389,7 +390,7 @@ impl fmt::Display for Shape {
                 }
                 Ok(())
             }
-            Shape::ThirteenOrphans { pair } => write!(f, "thirteen orphans (pair {pair})"),
+            Shape::ThirteenOrphans { pair } => write!(f, "thirteen orphans, pair {pair}"),
         }
     }
 }

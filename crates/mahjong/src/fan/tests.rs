@@ -976,16 +976,16 @@ fn the_scored_reading_shows_the_sets_the_pair_and_where_the_winning_tile_went() 
     let shape = |h| shape_of(h, Reading::Contest).to_string();
     assert_eq!(
         shape("2T 3T 4T E | kong 1M, concealed-kong 5S, concealed-kong 9T | E | discard"),
-        "kong 1M + concealed-kong 5S + concealed-kong 9T + (chow 2T) + pair E (won on the pair)"
+        "[kong 1M] + [concealed-kong 5S] + [concealed-kong 9T] + chow 2T + pair E; won on the pair"
     );
     assert_eq!(
         shape("1M 2M 3M 4M 5S 6S 7S 6T 7T 8T 2T 3T 4T | - | 1M | discard"),
-        "(chow 2M) + (chow 5S) + (chow 2T) + (chow 6T) + pair 1M (won on the pair)"
+        "chow 2M + chow 5S + chow 2T + chow 6T + pair 1M; won on the pair"
     );
     // The discard went into the chow, so the 4M pung stays concealed.
     assert_eq!(
         shape("4M 4M 4M 5M 6M 1S 1S 1S 7T 7T 7T E E | - | 4M | discard"),
-        "(pung 4M) + (chow 4M) + (pung 1S) + (pung 7T) + pair E (won on (chow 4M))"
+        "pung 4M + chow 4M + pung 1S + pung 7T + pair E; won on chow 4M"
     );
     assert_eq!(
         shape("1M 1M 3S 3S 5T 5T 7T 7T E E Z Z B | - | B | discard"),
@@ -993,6 +993,6 @@ fn the_scored_reading_shows_the_sets_the_pair_and_where_the_winning_tile_went() 
     );
     assert_eq!(
         shape("1M 9M 1S 9S 1T 9T E S W N Z F B | - | E | discard"),
-        "thirteen orphans (pair E)"
+        "thirteen orphans, pair E"
     );
 }
