@@ -149,7 +149,9 @@ fn batch(reading: Reading) -> Result<()> {
         let answer = match arena_line::lines::next_output(&mut input, &mut lines) {
             Output::Line(l) if l.trim().is_empty() => continue,
             Output::Line(l) => batch_answer(l.trim_end_matches('\r'), reading),
-            Output::NotUtf8(_) => serde_json::json!({ "error": "the line is not UTF-8" }).to_string(),
+            Output::NotUtf8(_) => {
+                serde_json::json!({ "error": "the line is not UTF-8" }).to_string()
+            }
             Output::TooLong(_) => serde_json::json!({
                 "error": format!("the line is longer than {MAX_LINE_BYTES} bytes")
             })

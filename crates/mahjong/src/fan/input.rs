@@ -174,14 +174,23 @@ mod tests {
     #[test]
     fn bad_fields_are_named() {
         let e = read(r#"{"concealed":"1M 2X","win":"E"}"#).unwrap_err();
-        assert!(e.to_string().starts_with("concealed: \"2X\" (token 2)"), "{e}");
+        assert!(
+            e.to_string().starts_with("concealed: \"2X\" (token 2)"),
+            "{e}"
+        );
         let e = read(r#"{"concealed":"1M","pungs":["E","E E"],"win":"E"}"#).unwrap_err();
         assert_eq!(e.to_string(), "pungs[1]: \"E E\" should be one tile");
         let e = read(r#"{"concealed":"1M","win":""}"#).unwrap_err();
         assert_eq!(e.to_string(), "win: \"\" should be one tile");
         let e = read(r#"{"concealed":"1M 1M 1M 1M 1M","win":"E"}"#).unwrap_err();
         assert_eq!(e, InputError::TooManyOfAKind("1M".parse().unwrap()));
-        let unknown = serde_json::from_str::<HandInput>(r#"{"concealed":"1M","win":"E","selfdrawn":true}"#);
-        assert!(unknown.unwrap_err().to_string().contains("unknown field `selfdrawn`"));
+        let unknown =
+            serde_json::from_str::<HandInput>(r#"{"concealed":"1M","win":"E","selfdrawn":true}"#);
+        assert!(
+            unknown
+                .unwrap_err()
+                .to_string()
+                .contains("unknown field `selfdrawn`")
+        );
     }
 }

@@ -24,61 +24,16 @@ pub use input::{HandInput, InputError, OwnedHand};
 mod tests;
 
 use std::fmt;
-use std::str::FromStr;
 
 use crate::meld::{KongKind, Meld};
+use crate::rules::Reading;
 use crate::tile::{Counts, TILE_KINDS, Tile};
 
-/// Which fan rules score a hand.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
-pub enum Reading {
-    /// The README's 32 fans with their Guobiao meaning and the README's exclusions.
-    #[default]
-    Contest,
-    /// The 2015 contest server's code as it behaved: the contest reading changed by every
-    /// [`Seed2015Rule`].
-    Seed2015,
-}
-
 impl Reading {
-    /// Both readings.
-    pub const ALL: [Reading; 2] = [Reading::Contest, Reading::Seed2015];
-
-    /// The reading's name on the command line: `contest` or `seed-2015`.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Reading::Contest => "contest",
-            Reading::Seed2015 => "seed-2015",
-        }
-    }
-
     /// Whether a rule of the 2015 server holds in this reading (all of them in `seed-2015`,
     /// none in `contest`).
     pub const fn has(self, _rule: Seed2015Rule) -> bool {
         matches!(self, Reading::Seed2015)
-    }
-}
-
-impl fmt::Display for Reading {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-/// A fan reading name that is neither `contest` nor `seed-2015`.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{0:?} is not a fan reading: use contest or seed-2015")]
-pub struct ReadingParseError(pub String);
-
-impl FromStr for Reading {
-    type Err = ReadingParseError;
-
-    fn from_str(s: &str) -> Result<Reading, ReadingParseError> {
-        match s {
-            "contest" => Ok(Reading::Contest),
-            "seed-2015" => Ok(Reading::Seed2015),
-            _ => Err(ReadingParseError(s.to_string())),
-        }
     }
 }
 
@@ -436,7 +391,8 @@ pub enum NotAWin {
     TooManyMelds(usize),
     /// The concealed tiles do not number 13 − 3 × melds.
     #[error(
-        "{concealed} concealed tiles besides the winning tile: with {melds} melds a hand has {expected}"
+        "{} tiles: {concealed} concealed besides the winning tile, where {melds} melds leave {expected}",
+        many_or_few(.concealed, .expected)
     )]
     WrongTileCount {
         /// How many were given.
@@ -461,8 +417,18 @@ pub enum NotAWin {
     #[error("a win is either self-drawn or by robbing a kong, not both")]
     SelfDrawnAndRobbed,
     /// The tiles form no winning shape.
-    #[error("not a winning hand: the tiles form no four sets and a pair (nor seven pairs, nor thirteen orphans)")]
+    #[error(
+        "not a winning hand: the tiles form no four sets and a pair (nor seven pairs, nor thirteen orphans)"
+    )]
     NoWinningShape,
+}
+
+fn many_or_few(given: &usize, expected: &usize) -> &'static str {
+    if given > expected {
+        "too many"
+    } else {
+        "too few"
+    }
 }
 
 /// Scores a winning hand: the fans of its highest-scoring reading under `reading`, or why it is

@@ -2,7 +2,8 @@
 
 use super::split::{self, for_each_split};
 use super::{
-    Explained, Fan, FanList, FanResult, Reading, Seed2015Rule, Set, Shape, WinHand, WinPlace, melded_kongs,
+    Explained, Fan, FanList, FanResult, Reading, Seed2015Rule, Set, Shape, WinHand, WinPlace,
+    melded_kongs,
 };
 use crate::meld::{KongKind, Meld};
 use crate::tile::{Counts, TILE_KINDS, Tile};
@@ -101,7 +102,10 @@ impl Tiles {
             Fan::AllTypes,
             self.suits == 0b111 && self.winds && self.dragons && !orphans,
         );
-        fans.add_if(Fan::AllSimples, !orphans_only && !self.terminals && !self.honours());
+        fans.add_if(
+            Fan::AllSimples,
+            !orphans_only && !self.terminals && !self.honours(),
+        );
         all_honours || all_terminals || terminals_and_honours
     }
 }
@@ -327,7 +331,7 @@ pub(super) fn best(hand: &WinHand<'_>, full: &Counts, reading: Reading) -> Optio
                 Shape::ThirteenOrphans { pair },
             );
         }
-        if split::is_seven_pairs(full) {
+        if crate::shape::is_seven_pairs(full) {
             let mut pairs = [Tile::default(); 7];
             let mut n = 0;
             for (i, &c) in full.iter().enumerate() {
@@ -336,7 +340,10 @@ pub(super) fn best(hand: &WinHand<'_>, full: &Counts, reading: Reading) -> Optio
                     n += 1;
                 }
             }
-            consider(seven_pairs(hand, &tiles, reading), Shape::SevenPairs { pairs });
+            consider(
+                seven_pairs(hand, &tiles, reading),
+                Shape::SevenPairs { pairs },
+            );
         }
     }
     let mut single: Option<bool> = None;
@@ -345,7 +352,6 @@ pub(super) fn best(hand: &WinHand<'_>, full: &Counts, reading: Reading) -> Optio
             split::single_wait(
                 &hand.concealed,
                 &before_held(&tiles.held, hand.win),
-                hand.melds.len(),
                 hand.win,
                 reading,
             )

@@ -71,7 +71,11 @@ fn choose(
 }
 
 fn seven_pairs(c: &Counts, melds: usize) -> bool {
-    melds == 0 && c.iter().map(|&x| (x / 2) as u32 * (x % 2 == 0) as u32).sum::<u32>() == 7
+    melds == 0
+        && c.iter()
+            .map(|&x| (x / 2) as u32 * (x % 2 == 0) as u32)
+            .sum::<u32>()
+            == 7
 }
 
 fn thirteen_orphans(c: &Counts, melds: usize, reading: Reading) -> bool {
@@ -95,9 +99,7 @@ pub fn split_count(c: &Counts, sets: usize) -> usize {
 
 /// Whether `c` (concealed, with `melds` declared) wins in any shape.
 pub fn wins(c: &Counts, melds: usize, reading: Reading) -> bool {
-    !splits(c, 4 - melds).is_empty()
-        || seven_pairs(c, melds)
-        || thirteen_orphans(c, melds, reading)
+    !splits(c, 4 - melds).is_empty() || seven_pairs(c, melds) || thirteen_orphans(c, melds, reading)
 }
 
 /// The hand waits on its winning tile's kind alone (kinds held four times cannot come).
@@ -156,16 +158,8 @@ pub fn best_total(hand: &WinHand<'_>, reading: Reading) -> Option<u32> {
             }
         }
         for place in places {
-            let t = score::standard(
-                hand,
-                &tiles,
-                &sets,
-                pair,
-                place,
-                reading,
-                &mut || single,
-            )
-            .total();
+            let t =
+                score::standard(hand, &tiles, &sets, pair, place, reading, &mut || single).total();
             standard = Some(standard.map_or(t, |s| s.max(t)));
         }
     }

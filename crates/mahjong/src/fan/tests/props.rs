@@ -4,8 +4,8 @@ use proptest::prelude::*;
 use rand_chacha::ChaCha8Rng;
 use rand_core::{RngCore, SeedableRng};
 
-use super::super::{score, split};
 use super::super::*;
+use super::super::{score, split};
 use super::{Spec, brute};
 
 fn below(rng: &mut ChaCha8Rng, n: u32) -> u32 {
@@ -52,7 +52,11 @@ pub(super) fn winning_hand(seed: u64) -> Spec {
             }
             4 => {
                 // Terminals, with or without honours.
-                let honours = if below(&mut rng, 2) == 0 { 27..34 } else { 0..0 };
+                let honours = if below(&mut rng, 2) == 0 {
+                    27..34
+                } else {
+                    0..0
+                };
                 [0, 8, 9, 17, 18, 26].into_iter().chain(honours).collect()
             }
             _ => {
@@ -71,7 +75,8 @@ pub(super) fn winning_hand(seed: u64) -> Spec {
                     concealed[i] = 1;
                 }
             }
-            let extra = [0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33][below(&mut rng, 13) as usize];
+            let extra =
+                [0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33][below(&mut rng, 13) as usize];
             concealed[extra] += 1;
         } else if shape <= 2 {
             for _ in 0..7 {
@@ -168,7 +173,7 @@ proptest! {
         before_held[hand.win.index()] -= 1;
         for reading in Reading::ALL {
             prop_assert_eq!(
-                split::single_wait(&hand.concealed, &before_held, hand.melds.len(), hand.win, reading),
+                split::single_wait(&hand.concealed, &before_held, hand.win, reading),
                 brute::single_wait(&hand, reading),
                 "{:?} {}", hand, reading
             );
@@ -207,6 +212,23 @@ proptest! {
     }
 
     #[test]
+    fn a_hand_scores_exactly_when_the_game_calls_it_a_win(seed in any::<u64>(), other in 0usize..34) {
+        // A winning hand, and the same hand waiting on another tile.
+        let s = winning_hand(seed);
+        for win in [s.win, tile(other)] {
+            let hand = WinHand { win, ..s.hand() };
+            let mut full = hand.concealed;
+            full[win.index()] += 1;
+            for reading in Reading::ALL {
+                match evaluate(&hand, reading) {
+                    Err(NotAWin::TooManyOfAKind { .. }) => {}
+                    r => prop_assert_eq!(r.is_ok(), crate::shape::is_win_in(&full, reading), "{:?}", hand),
+                }
+            }
+        }
+    }
+
+    #[test]
     fn the_split_search_agrees_with_brute_force_on_random_tiles(seed in any::<u64>()) {
         // 14 tiles from a narrow pool, so that wins and near-wins both come up.
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
@@ -223,7 +245,7 @@ proptest! {
         }
         let mut found = 0;
         split::for_each_split(&c, |_, _| found += 1);
-        prop_assert_eq!(found > 0, split::is_standard_win(&c));
+        prop_assert_eq!(found > 0, crate::shape::is_standard_win(&c));
         prop_assert_eq!(found, brute::split_count(&c, 4));
     }
 }
@@ -251,4 +273,3 @@ fn the_random_hands_reach_the_rare_fans() {
         .collect();
     assert!(missing.is_empty(), "never generated: {missing:?}");
 }
-
