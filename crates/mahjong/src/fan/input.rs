@@ -121,7 +121,8 @@ impl HandInput {
             *c += 1;
         }
         let mut melds = Vec::new();
-        let lists: [(&str, &[String], fn(Tile) -> Meld); 4] = [
+        type List<'a> = (&'a str, &'a [String], fn(Tile) -> Meld);
+        let lists: [List<'_>; 4] = [
             ("chows", &self.chows, Meld::Chow),
             ("pungs", &self.pungs, Meld::Pung),
             ("kongs", &self.kongs, |t| Meld::Kong(t, KongKind::Exposed)),

@@ -47,11 +47,11 @@ fn choose(
                     rest[t.index()] -= 3;
                 }
                 Set::Chow(t) => {
-                    for i in t.index()..t.index() + 3 {
-                        if rest[i] == 0 {
+                    for r in &mut rest[t.index()..t.index() + 3] {
+                        if *r == 0 {
                             return;
                         }
-                        rest[i] -= 1;
+                        *r -= 1;
                     }
                 }
                 Set::Meld(_) => unreachable!(),

@@ -70,9 +70,9 @@ pub(super) fn winning_hand(seed: u64) -> Spec {
         let shape = below(&mut rng, 20);
         if shape == 0 {
             // Thirteen orphans.
-            for i in 0..34 {
+            for (i, c) in concealed.iter_mut().enumerate() {
                 if tile(i).is_terminal_or_honour() {
-                    concealed[i] = 1;
+                    *c = 1;
                 }
             }
             let extra =
