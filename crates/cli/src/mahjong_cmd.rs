@@ -22,6 +22,8 @@ pub enum MahjongCommand {
     Legal(LegalArgs),
     /// Shanten and waits of a hand.
     Shanten(ShantenArgs),
+    /// The fans of a winning hand (one by flags, or JSON lines with --batch).
+    Fan(crate::mahjong_fan::FanArgs),
 }
 
 /// `arena mahjong selfplay`.
@@ -106,6 +108,7 @@ pub fn run(cmd: MahjongCommand) -> Result<()> {
         MahjongCommand::Deal(a) => deal(a),
         MahjongCommand::Legal(a) => legal(a),
         MahjongCommand::Shanten(a) => shanten(a),
+        MahjongCommand::Fan(a) => crate::mahjong_fan::run(a),
     }
 }
 
