@@ -3,11 +3,14 @@
 //! tile it drew, or its lowest after a claim; passes on everything) and misbehaves on request.
 //!
 //! ```text
-//! mahjong-testbot [--record FILE] [--script ITEM;ITEM;…] [--crlf] [--no-join] [--exit-at-once]
+//! mahjong-testbot [--record FILE] [--on QUESTION=ANSWER]… [--script ITEM;ITEM;…] [--crlf]
+//!                 [--no-join] [--exit-at-once]
 //!                 [--pass-own-mjgang] [--chi-empty-wall] [--flood-on-eof] [--abort-before-id]
 //! ```
 //!
 //! - `--record FILE`: append every byte read from stdin to FILE, as read.
+//! - `--on QUESTION=ANSWER`: answer the first question that is exactly QUESTION (`mout 0 5S`)
+//!   with ANSWER, once; before the script.
 //! - `--script`: the answers to the program's questions in order (a question is a `pick`, its
 //!   own `mchi`/`mpeng`, another seat's `mout` or `mjgang`). An item is a line written as it
 //!   is, or `-` (the default answer), `!crash` (exit 3 with a word on stderr), `!hang` (answer
@@ -34,6 +37,7 @@ const DRAWABLE: usize = 84;
 #[derive(Default)]
 struct Options {
     record: Option<String>,
+    on: Vec<(String, String)>,
     script: VecDeque<String>,
     crlf: bool,
     no_join: bool,
@@ -53,6 +57,11 @@ fn options() -> Options {
             "--script" => {
                 let s = args.next().unwrap_or_default();
                 o.script = s.split(';').map(str::to_string).collect();
+            }
+            "--on" => {
+                let s = args.next().unwrap_or_default();
+                let (q, a) = s.split_once('=').unwrap_or((&s, "-"));
+                o.on.push((q.to_string(), a.to_string()));
             }
             "--crlf" => o.crlf = true,
             "--no-join" => o.no_join = true,
@@ -96,12 +105,17 @@ impl Bot {
         }
     }
 
-    /// Answers a question with the script's next item, or `default`.
-    fn answer(&mut self, default: String) {
+    /// Answers the question `asked` with its `--on` answer, the script's next item, or
+    /// `default`.
+    fn answer(&mut self, asked: &ServerMessage, default: String) {
         if self.hanging {
             return;
         }
-        let item = self.o.script.pop_front().unwrap_or_else(|| "-".into());
+        let asked = asked.encode();
+        let item = match self.o.on.iter().position(|(q, _)| *q == asked) {
+            Some(i) => self.o.on.remove(i).1,
+            None => self.o.script.pop_front().unwrap_or_else(|| "-".into()),
+        };
         match item.as_str() {
             "-" => self.play(&default),
             "!crash" => {
@@ -156,6 +170,7 @@ impl Bot {
 
     fn hear(&mut self, m: ServerMessage) {
         let me = self.seat;
+        let asked = m.clone();
         match m {
             ServerMessage::Id(n) => self.seat = Some(n),
             ServerMessage::Init(tiles) => {
@@ -165,7 +180,7 @@ impl Bot {
             ServerMessage::Pick(t) => {
                 self.drawn += 1;
                 self.hand[t.index()] += 1;
-                self.answer(format!("out {t}"));
+                self.answer(&asked, format!("out {t}"));
             }
             ServerMessage::MPick(_) => self.drawn += 1,
             ServerMessage::MOut { seat, tile } => {
@@ -177,7 +192,7 @@ impl Bot {
                     }
                     _ => "pass".to_string(),
                 };
-                self.answer(default);
+                self.answer(&asked, default);
             }
             ServerMessage::MChi { seat, lowest } if Some(seat) == me => {
                 // Two tiles of the chow came from the hand: all three but the discard.
@@ -188,11 +203,11 @@ impl Bot {
                         self.take(x, 1);
                     }
                 }
-                self.after_claim();
+                self.after_claim(&asked);
             }
             ServerMessage::MPeng { seat, tile } if Some(seat) == me => {
                 self.take(tile, 2);
-                self.after_claim();
+                self.after_claim(&asked);
             }
             ServerMessage::MGang { seat, tile } if Some(seat) == me => self.take(tile, 3),
             ServerMessage::MJGang { seat, .. } if Some(seat) == me => {
@@ -200,15 +215,15 @@ impl Bot {
                     self.say("pass");
                 }
             }
-            ServerMessage::MJGang { .. } => self.answer("pass".into()),
+            ServerMessage::MJGang { .. } => self.answer(&asked, "pass".into()),
             _ => {}
         }
     }
 
     /// After its own chow or pung: a discard, no draw.
-    fn after_claim(&mut self) {
+    fn after_claim(&mut self, asked: &ServerMessage) {
         let t = self.lowest().unwrap_or(Tile::EAST);
-        self.answer(format!("out {t}"));
+        self.answer(asked, format!("out {t}"));
     }
 }
 
