@@ -30,15 +30,38 @@ fn error(what: impl Into<String>) -> ClientError {
 /// What the seat heard of the hand (and did itself), in order.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 enum Heard {
-    Draw { seat: u8, tile: Option<Tile> },
-    Discard { seat: u8, tile: Tile },
-    Chow { seat: u8, lowest: Tile },
-    Pung { seat: u8, tile: Tile },
-    Kong { seat: u8, tile: Tile },
-    ConcealedKong { seat: u8, tile: Option<Tile> },
-    AddedKong { seat: u8, tile: Tile },
+    Draw {
+        seat: u8,
+        tile: Option<Tile>,
+    },
+    Discard {
+        seat: u8,
+        tile: Tile,
+    },
+    Chow {
+        seat: u8,
+        lowest: Tile,
+    },
+    Pung {
+        seat: u8,
+        tile: Tile,
+    },
+    Kong {
+        seat: u8,
+        tile: Tile,
+    },
+    ConcealedKong {
+        seat: u8,
+        tile: Option<Tile>,
+    },
+    AddedKong {
+        seat: u8,
+        tile: Tile,
+    },
     /// The seat's own chow at `lowest` failed (`mfail`).
-    ChowFailed { lowest: Tile },
+    ChowFailed {
+        lowest: Tile,
+    },
 }
 
 /// One hand as the seat was told it.
@@ -110,7 +133,9 @@ impl<P: Player> Client<P> {
                 tile: Some(tile),
             },
             ServerMessage::MPick(seat) if seat == me => {
-                return Err(error("\"mpick\" names this seat; its draws come as \"pick\""));
+                return Err(error(
+                    "\"mpick\" names this seat; its draws come as \"pick\"",
+                ));
             }
             ServerMessage::MPick(seat) => Heard::Draw { seat, tile: None },
             ServerMessage::MOut { seat, tile } if seat == me => {
@@ -119,7 +144,9 @@ impl<P: Player> Client<P> {
                 if hand.heard.last() == Some(&Heard::Discard { seat, tile }) {
                     return Ok(None);
                 }
-                return Err(error(format!("{message} is not the discard this seat made")));
+                return Err(error(format!(
+                    "{message} is not the discard this seat made"
+                )));
             }
             ServerMessage::MOut { seat, tile } => Heard::Discard { seat, tile },
             ServerMessage::MChi { seat, lowest } => Heard::Chow { seat, lowest },
@@ -321,7 +348,9 @@ fn rebuild(hand: &Hand, reading: Reading) -> Result<Game, ClientError> {
     for (slot, t) in wall.iter().zip(tiles.iter_mut()) {
         *t = match slot {
             Some(known) => *known,
-            None => rest.next().ok_or_else(|| error("more tiles than the wall holds"))?,
+            None => rest
+                .next()
+                .ok_or_else(|| error("more tiles than the wall holds"))?,
         };
     }
     let wall = Wall::from_tiles(&tiles).map_err(|e| error(e.to_string()))?;

@@ -200,7 +200,9 @@ impl CmdBot {
     /// Kills the program's process group and reaps it, if one runs.
     fn stop(&mut self, why: &str) {
         if let Some(mut p) = self.process.take() {
-            let status = p.kill().map_or_else(|| "not reaped".into(), |s| p.describe(s));
+            let status = p
+                .kill()
+                .map_or_else(|| "not reaped".into(), |s| p.describe(s));
             self.note(format!("process {} {why} ({status})", p.id()));
         }
         self.joined = false;
@@ -263,7 +265,10 @@ impl CmdBot {
             return Ok(());
         }
         let Some(p) = self.process.as_mut() else {
-            return Err(BotFault::new(VerdictKind::Crashed, "the program is not running"));
+            return Err(BotFault::new(
+                VerdictKind::Crashed,
+                "the program is not running",
+            ));
         };
         let mut heard = Vec::new();
         let joined = p.join(&self.line, self.config.join_timeout, |l: &str| {
@@ -298,7 +303,9 @@ impl CmdBot {
                     }
                 }
                 Output::Closed(error) => {
-                    let what = format!("the program exited while waiting for its next question ({before})");
+                    let what = format!(
+                        "the program exited while waiting for its next question ({before})"
+                    );
                     return Err(self.crashed(&what, error));
                 }
                 other => {
@@ -340,7 +347,9 @@ impl CmdBot {
         };
         loop {
             let Some(p) = self.process.as_mut() else {
-                return Err(BotFault::new(VerdictKind::Crashed, "the program is not running").into());
+                return Err(
+                    BotFault::new(VerdictKind::Crashed, "the program is not running").into(),
+                );
             };
             let Some((at, out)) = p.recv_until(later(sent, cap)) else {
                 let fault = BotFault::new(
@@ -368,15 +377,20 @@ impl CmdBot {
                 }
             };
             self.record(Direction::FromBot, text.clone());
-            let answered = |e: &dyn fmt::Display| format!("answered {} to {question}: {e}", quote(&text));
+            let answered =
+                |e: &dyn fmt::Display| format!("answered {} to {question}: {e}", quote(&text));
             let message = match decode_bot_line(&text) {
                 Ok(Some(m)) => m,
                 Ok(None) => {
-                    self.ignore(&text, "a blank line").map_err(|f| asked(f, at))?;
+                    self.ignore(&text, "a blank line")
+                        .map_err(|f| asked(f, at))?;
                     continue;
                 }
                 Err(e) => {
-                    return Err(asked(BotFault::new(VerdictKind::Malformed, answered(&e)), at));
+                    return Err(asked(
+                        BotFault::new(VerdictKind::Malformed, answered(&e)),
+                        at,
+                    ));
                 }
             };
             let action = match feed::judge(view, legal, &message) {
@@ -428,13 +442,16 @@ impl Player for CmdBot {
         self.dead = false;
         self.ignored = 0;
         self.name = None;
-        let process = Program::spawn(&self.spec, &self.launch()).map_err(|e| {
-            BotFault::new(VerdictKind::Crashed, e.to_string())
-        });
+        let process = Program::spawn(&self.spec, &self.launch())
+            .map_err(|e| BotFault::new(VerdictKind::Crashed, e.to_string()));
         match process {
             Ok(p) => {
                 self.stats.processes_started += 1;
-                self.note(format!("process {} started for seat {seat}: {}", p.id(), self.spec));
+                self.note(format!(
+                    "process {} started for seat {seat}: {}",
+                    p.id(),
+                    self.spec
+                ));
                 self.process = Some(p);
                 Ok(())
             }

@@ -88,7 +88,9 @@ pub fn line_for(seat: u8, e: SeenEvent) -> Option<ServerMessage> {
             }
             ServerMessage::MOut { seat: s, tile }
         }
-        SeenEvent::Chow { seat: s, lowest, .. } => ServerMessage::MChi { seat: s, lowest },
+        SeenEvent::Chow {
+            seat: s, lowest, ..
+        } => ServerMessage::MChi { seat: s, lowest },
         SeenEvent::Pung { seat: s, tile } => ServerMessage::MPeng { seat: s, tile },
         SeenEvent::Kong { seat: s, tile } => ServerMessage::MGang { seat: s, tile },
         SeenEvent::ConcealedKong { seat: s, .. } => ServerMessage::MAGang(s),

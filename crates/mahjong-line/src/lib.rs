@@ -35,7 +35,9 @@ mod line;
 
 /// The command line, stderr mode, working directory and default environment of a [`CmdBot`]'s
 /// program, from [`arena_line`] (they are the same for every game).
-pub use arena_line::{CmdSpec, DEFAULT_PASS_ENV, Direction, SpecError, StderrMode, TranscriptLine, WorkDir};
+pub use arena_line::{
+    CmdSpec, DEFAULT_PASS_ENV, Direction, SpecError, StderrMode, TranscriptLine, WorkDir,
+};
 pub use client::{Client, ClientError};
 pub use cmd_bot::{CmdBot, CmdBotConfig, CmdBotStats, MAX_IGNORED_LINES};
 pub use codec::{BotMessage, DecodeError, ServerMessage, decode_bot_line, decode_server_line};

@@ -83,8 +83,15 @@ impl LineProtocol for MahjongLine {
 
     /// Adds nothing: the question is the last line of the catch-up. Returns its command
     /// (`pick`, `mchi`, `mpeng`, `mout` or `mjgang`). The deadline is not told.
-    fn ask(&mut self, _view: &View<'_>, _deadline: Duration, _out: &mut Vec<String>) -> &'static str {
-        self.feed.question().map_or("question", ServerMessage::command)
+    fn ask(
+        &mut self,
+        _view: &View<'_>,
+        _deadline: Duration,
+        _out: &mut Vec<String>,
+    ) -> &'static str {
+        self.feed
+            .question()
+            .map_or("question", ServerMessage::command)
     }
 
     fn parse(&self, line: &str) -> Result<Option<BotMessage>, String> {

@@ -37,19 +37,25 @@ fn run(wall: Wall, first: u8, args: [&[&str]; 4]) -> (HandRecord, [Vec<u8>; 4], 
         unreachable!()
     };
     let record = play(&Deal { wall, first }, &mut [b0, b1, b2, b3]);
-    let received = [0, 1, 2, 3].map(|s| {
-        std::fs::read(dirs[s].path().join("received.bin")).unwrap_or_default()
-    });
+    let received = [0, 1, 2, 3]
+        .map(|s| std::fs::read(dirs[s].path().join("received.bin")).unwrap_or_default());
     (record, received, bots)
 }
 
 /// The bytes of `lines`, each ended with `\r\n`.
 fn wire(lines: &[String]) -> Vec<u8> {
-    lines.iter().flat_map(|l| format!("{l}\r\n").into_bytes()).collect()
+    lines
+        .iter()
+        .flat_map(|l| format!("{l}\r\n").into_bytes())
+        .collect()
 }
 
 fn lines(text: &str) -> Vec<String> {
-    text.lines().map(str::trim).filter(|l| !l.is_empty()).map(String::from).collect()
+    text.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .map(String::from)
+        .collect()
 }
 
 /// Checks seat by seat that the bot received exactly `expected[s]` (and was sent exactly
@@ -89,7 +95,13 @@ fn claims_all_three_kongs_a_failed_chow_and_a_drawn_hand() {
         [
             &[],
             // Seat 1 asks to chow 5S, loses to seat 2's pung, then konged seat 3's E.
-            &["--crlf", "--on", "mout 0 5S=chi 3S", "--on", "mout 3 E=gang"],
+            &[
+                "--crlf",
+                "--on",
+                "mout 0 5S=chi 3S",
+                "--on",
+                "mout 3 E=gang",
+            ],
             // Seat 2 pungs 5S, makes a concealed kong of B and adds its fourth 5S, and
             // answers its own added kong with `pass`, as some contest bots do.
             &[
@@ -104,7 +116,13 @@ fn claims_all_three_kongs_a_failed_chow_and_a_drawn_hand() {
                 "pick 5S=jgang 5S",
             ],
             // Seat 3 chows seat 2's 7T.
-            &["--crlf", "--on", "mout 2 7T=chi 7T", "--on", "mchi 3 7T=out E"],
+            &[
+                "--crlf",
+                "--on",
+                "mout 2 7T=chi 7T",
+                "--on",
+                "mchi 3 7T=out E",
+            ],
         ],
     );
     assert_clean(&record);
@@ -112,22 +130,68 @@ fn claims_all_three_kongs_a_failed_chow_and_a_drawn_hand() {
     assert_eq!(
         record.events[..16],
         [
-            Event::Draw { seat: 0, tile: t("5S") },
-            Event::Discard { seat: 0, tile: t("5S") },
-            Event::Pung { seat: 2, tile: t("5S") },
+            Event::Draw {
+                seat: 0,
+                tile: t("5S")
+            },
+            Event::Discard {
+                seat: 0,
+                tile: t("5S")
+            },
+            Event::Pung {
+                seat: 2,
+                tile: t("5S")
+            },
             Event::ChowFailed { seat: 1 },
-            Event::Discard { seat: 2, tile: t("7T") },
-            Event::Chow { seat: 3, lowest: t("7T"), tile: t("7T") },
-            Event::Discard { seat: 3, tile: t("E") },
-            Event::Kong { seat: 1, tile: t("E") },
-            Event::Draw { seat: 1, tile: t("9M") },
-            Event::Discard { seat: 1, tile: t("9M") },
-            Event::Draw { seat: 2, tile: t("B") },
-            Event::ConcealedKong { seat: 2, tile: t("B") },
-            Event::Draw { seat: 2, tile: t("5S") },
-            Event::AddedKong { seat: 2, tile: t("5S") },
-            Event::Draw { seat: 2, tile: t("1M") },
-            Event::Discard { seat: 2, tile: t("1M") },
+            Event::Discard {
+                seat: 2,
+                tile: t("7T")
+            },
+            Event::Chow {
+                seat: 3,
+                lowest: t("7T"),
+                tile: t("7T")
+            },
+            Event::Discard {
+                seat: 3,
+                tile: t("E")
+            },
+            Event::Kong {
+                seat: 1,
+                tile: t("E")
+            },
+            Event::Draw {
+                seat: 1,
+                tile: t("9M")
+            },
+            Event::Discard {
+                seat: 1,
+                tile: t("9M")
+            },
+            Event::Draw {
+                seat: 2,
+                tile: t("B")
+            },
+            Event::ConcealedKong {
+                seat: 2,
+                tile: t("B")
+            },
+            Event::Draw {
+                seat: 2,
+                tile: t("5S")
+            },
+            Event::AddedKong {
+                seat: 2,
+                tile: t("5S")
+            },
+            Event::Draw {
+                seat: 2,
+                tile: t("1M")
+            },
+            Event::Discard {
+                seat: 2,
+                tile: t("1M")
+            },
         ]
     );
     assert_eq!(record.events.last(), Some(&Event::Drawn));
@@ -225,7 +289,9 @@ fn claims_all_three_kongs_a_failed_chow_and_a_drawn_hand() {
     }
     assert_received(&received, &bots, &expected);
     assert!(
-        notes(&bots[2]).iter().any(|n| n.starts_with("ignored \"pass\"")),
+        notes(&bots[2])
+            .iter()
+            .any(|n| n.starts_with("ignored \"pass\"")),
         "seat 2's pass to its own added kong is ignored: {:?}",
         notes(&bots[2])
     );

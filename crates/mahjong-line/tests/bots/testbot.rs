@@ -135,7 +135,10 @@ impl Bot {
     /// Writes an answer, and takes from the hand the tiles it gives away.
     fn play(&mut self, line: &str) {
         let mut words = line.split_whitespace();
-        let (word, tile) = (words.next(), words.next().and_then(|t| t.parse::<Tile>().ok()));
+        let (word, tile) = (
+            words.next(),
+            words.next().and_then(|t| t.parse::<Tile>().ok()),
+        );
         match (word, tile) {
             (Some("out" | "jgang"), Some(t)) => self.take(t, 1),
             (Some("agang"), Some(t)) => self.take(t, 4),
@@ -160,7 +163,9 @@ impl Bot {
     fn chow_of(&self, t: Tile) -> Option<Tile> {
         let (suit, rank) = (t.suit()?, t.rank()?);
         (rank.saturating_sub(2).max(1)..=rank.min(7)).find_map(|low| {
-            let tiles: Vec<Tile> = (low..low + 3).filter_map(|r| Tile::suited(suit, r)).collect();
+            let tiles: Vec<Tile> = (low..low + 3)
+                .filter_map(|r| Tile::suited(suit, r))
+                .collect();
             tiles
                 .iter()
                 .all(|&x| x == t || self.hand[x.index()] > 0)

@@ -24,7 +24,8 @@ pub fn testbot() -> PathBuf {
 /// `examples/mahjong-python/simple_bot.py` (a copy any sandboxed program may read).
 pub fn simple_bot() -> PathBuf {
     readable_copy(
-        &PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../examples/mahjong-python/simple_bot.py"),
+        &PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("../../examples/mahjong-python/simple_bot.py"),
     )
 }
 
@@ -63,6 +64,11 @@ pub fn play(deal: &Deal, players: &mut [&mut dyn Player; 4]) -> HandRecord {
 /// in order (kong replacements included); the rest of the wall is the remaining tiles in kind
 /// order. Panics if the tiles are not a part of one set of 136.
 pub fn wall(hands: [&str; 4], draws: &str) -> Wall {
+    wall_ending(hands, draws, "")
+}
+
+/// [`wall`], with `last` the last tiles drawn.
+pub fn wall_ending(hands: [&str; 4], draws: &str, last: &str) -> Wall {
     let mut left = [4u8; TILE_KINDS];
     let mut tiles = Vec::with_capacity(136);
     for (s, h) in hands.iter().enumerate() {
@@ -71,14 +77,19 @@ pub fn wall(hands: [&str; 4], draws: &str) -> Wall {
         tiles.extend(h);
     }
     tiles.extend(parse_tiles(draws).unwrap());
-    for t in &tiles {
+    let last = parse_tiles(last).unwrap();
+    for t in tiles.iter().chain(&last) {
         left[t.index()] = left[t.index()]
             .checked_sub(1)
             .unwrap_or_else(|| panic!("more than four {t}"));
     }
     for (i, &n) in left.iter().enumerate() {
-        tiles.extend(std::iter::repeat_n(Tile::from_index(i).unwrap(), usize::from(n)));
+        tiles.extend(std::iter::repeat_n(
+            Tile::from_index(i).unwrap(),
+            usize::from(n),
+        ));
     }
+    tiles.extend(last);
     Wall::from_tiles(&tiles).unwrap()
 }
 
@@ -104,9 +115,7 @@ pub fn notes(bot: &CmdBot) -> Vec<String> {
 pub fn process_gone(pid: u32) -> bool {
     eventually(|| {
         std::fs::read_to_string(format!("/proc/{pid}/stat")).map_or(true, |stat| {
-            stat.rsplit(") ")
-                .next()
-                .is_some_and(|s| s.starts_with('X'))
+            stat.rsplit(") ").next().is_some_and(|s| s.starts_with('X'))
         })
     })
 }
