@@ -22,6 +22,9 @@ pub enum MahjongCommand {
     Legal(LegalArgs),
     /// Shanten and waits of a hand.
     Shanten(ShantenArgs),
+    /// A built-in bot as a program speaking the 2015 contest's line protocol on stdin and
+    /// stdout, for other contest servers (docs/mahjong-line-protocol.md).
+    Bot(crate::mahjong_bot_cmd::BotArgs),
 }
 
 /// `arena mahjong selfplay`.
@@ -106,6 +109,7 @@ pub fn run(cmd: MahjongCommand) -> Result<()> {
         MahjongCommand::Deal(a) => deal(a),
         MahjongCommand::Legal(a) => legal(a),
         MahjongCommand::Shanten(a) => shanten(a),
+        MahjongCommand::Bot(a) => crate::mahjong_bot_cmd::run(a),
     }
 }
 

@@ -12,7 +12,7 @@
 //! actions are the rules' own.
 
 use mahjong::{
-    Action, ActionList, Deal, Game, Phase, Reading, Rules, TILE_KINDS, Tile, View, Wall,
+    Action, ActionList, Deal, Event, Game, Phase, Reading, Rules, TILE_KINDS, Tile, View, Wall,
 };
 use mahjong_bots::Player;
 
@@ -97,6 +97,16 @@ impl<P: Player> Client<P> {
             hand: None,
             legal: ActionList::new(),
         }
+    }
+
+    /// The player served.
+    pub fn player(&self) -> &P {
+        &self.player
+    }
+
+    /// The player served, to change.
+    pub fn player_mut(&mut self) -> &mut P {
+        &mut self.player
     }
 
     /// The `join` line a program writes first.
@@ -375,10 +385,15 @@ fn replay(game: &mut Game, hand: &Hand, kong_kinds: &[Tile]) -> Result<(), Clien
         .copied()
         .filter(|h| !matches!(h, Heard::Draw { .. }))
         .collect();
+    let draws_heard = hand.heard.len() - moves.len();
+    let is_draw = |e: &Event| matches!(e, Event::Draw { .. });
+    let mut draws_made = game.events().iter().filter(|e| is_draw(e)).count();
     let mut kongs = kong_kinds.iter();
     let mut i = 0;
     let mut answers: Vec<(u8, Action)> = Vec::with_capacity(4);
-    while i < moves.len() {
+    // Until every move is made and every draw heard is drawn: a discard everyone passed on
+    // is followed by the next seat's draw, with no move in between.
+    while i < moves.len() || draws_made < draws_heard {
         answers.clear();
         let everyone_passes = |game: &Game, answers: &mut Vec<(u8, Action)>| {
             answers.extend(game.deciders().iter().map(|s| (s, Action::Pass)));
@@ -386,7 +401,12 @@ fn replay(game: &mut Game, hand: &Hand, kong_kinds: &[Tile]) -> Result<(), Clien
         match game.phase() {
             Phase::Over => return Err(error("lines came after the hand was over")),
             Phase::Turn { seat } => {
-                let action = match moves[i] {
+                let Some(&next) = moves.get(i) else {
+                    return Err(error(format!(
+                        "seat {seat} drew, then nothing was heard of it"
+                    )));
+                };
+                let action = match next {
                     Heard::Discard { seat: s, tile } if s == seat => Action::Discard(tile),
                     Heard::ConcealedKong { seat: s, tile } if s == seat => {
                         Action::ConcealedKong(match tile {
@@ -406,10 +426,10 @@ fn replay(game: &mut Game, hand: &Hand, kong_kinds: &[Tile]) -> Result<(), Clien
             }
             Phase::Claims { discarder, .. } => {
                 everyone_passes(game, &mut answers);
-                let claim = match moves[i] {
-                    Heard::Chow { seat, lowest } => Some((seat, Action::Chow(lowest))),
-                    Heard::Pung { seat, .. } => Some((seat, Action::Pung)),
-                    Heard::Kong { seat, .. } => Some((seat, Action::Kong)),
+                let claim = match moves.get(i) {
+                    Some(&Heard::Chow { seat, lowest }) => Some((seat, Action::Chow(lowest))),
+                    Some(&Heard::Pung { seat, .. }) => Some((seat, Action::Pung)),
+                    Some(&Heard::Kong { seat, .. }) => Some((seat, Action::Kong)),
                     _ => None,
                 };
                 if let Some((seat, action)) = claim {
@@ -426,8 +446,13 @@ fn replay(game: &mut Game, hand: &Hand, kong_kinds: &[Tile]) -> Result<(), Clien
             }
             Phase::RobKong { .. } => everyone_passes(game, &mut answers),
         }
+        let before = game.events().len();
         game.apply(&answers)
             .map_err(|e| error(format!("the rules refuse what was heard: {e}")))?;
+        draws_made += game.events()[before..]
+            .iter()
+            .filter(|e| is_draw(e))
+            .count();
     }
     Ok(())
 }
