@@ -56,6 +56,9 @@ pub enum WallError {
         /// How often it appears.
         count: usize,
     },
+    /// An arranged wall asks for more than four of a kind.
+    #[error("the arranged hands and draws hold more than four {0}")]
+    TooMany(Tile),
     /// A tile could not be read.
     #[error(transparent)]
     Parse(#[from] TileParseError),
@@ -124,6 +127,31 @@ impl Wall {
         let mut w = [Tile::default(); WALL_TILES];
         w.copy_from_slice(tiles);
         Ok(Wall(w))
+    }
+
+    /// A wall arranged for a scripted hand: seat `s` is dealt `hands[s]` (13 tiles each), the
+    /// first draws are `draws` in order, and the rest of the wall is the remaining tiles in kind
+    /// order. Fails if the hands and draws hold more than four of a kind, or a hand is not 13
+    /// tiles.
+    pub fn arranged(hands: [&[Tile]; 4], draws: &[Tile]) -> Result<Wall, WallError> {
+        if let Some(h) = hands.iter().find(|h| h.len() != HAND_TILES) {
+            return Err(WallError::Length(h.len()));
+        }
+        let mut left = [4u8; TILE_KINDS];
+        let mut tiles = Vec::with_capacity(WALL_TILES);
+        for &t in hands.iter().flat_map(|h| h.iter()).chain(draws) {
+            if left[t.index()] == 0 {
+                return Err(WallError::TooMany(t));
+            }
+            left[t.index()] -= 1;
+            tiles.push(t);
+        }
+        for t in Tile::all() {
+            for _ in 0..left[t.index()] {
+                tiles.push(t);
+            }
+        }
+        Wall::from_tiles(&tiles)
     }
 
     /// The tiles in dealing order.
