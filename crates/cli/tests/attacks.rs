@@ -699,11 +699,23 @@ fn sigterm_ends_a_referee_within_its_grace_while_it_plays_heavy_bots() {
             "1000",
         ])
         .args(["--operator-token-file", token_file.to_str().unwrap()])
-        .env("ARENA_LOG", "warn")
+        .env("ARENA_LOG", "info")
         .stdout(Stdio::null())
-        .stderr(Stdio::null())
+        .stderr(Stdio::piped())
         .spawn()
         .unwrap();
+    // The referee says when it starts playing a table; its log is drained to the end so that
+    // it never blocks on a full pipe.
+    let (playing_tx, playing) = std::sync::mpsc::channel();
+    let log = referee.stderr.take().unwrap();
+    std::thread::spawn(move || {
+        use std::io::BufRead;
+        for line in std::io::BufReader::new(log).lines().map_while(Result::ok) {
+            if line.contains("playing the table") {
+                let _ = playing_tx.send(());
+            }
+        }
+    });
     let start = Instant::now();
     while std::net::TcpStream::connect(("127.0.0.1", p)).is_err() {
         assert!(
@@ -748,8 +760,11 @@ fn sigterm_ends_a_referee_within_its_grace_while_it_plays_heavy_bots() {
         assert!(start.elapsed() < Duration::from_secs(30), "not submitted");
     }
     assert!(line.contains("submitted table"), "{line:?}");
-    // Into the table (it lasts a few seconds).
-    std::thread::sleep(Duration::from_millis(1500));
+    // The referee plays the table (of search bots with a minute per decision: far longer than
+    // the grace) when SIGTERM arrives.
+    playing
+        .recv_timeout(Duration::from_secs(60))
+        .expect("the referee did not start the table");
     let term = Instant::now();
     // SAFETY: kill(2) with a child's pid; no memory is touched.
     unsafe {

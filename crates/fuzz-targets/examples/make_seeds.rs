@@ -222,6 +222,7 @@ fn ddz_job(id: &str) -> v1::TableJob {
             fixed_bid: 2,
             doubling: true,
             scoring: "adp".into(),
+            ..Default::default()
         })),
         seed: 9,
         ..Default::default()
@@ -488,6 +489,7 @@ fn main() {
                 landlords: "ladder:3".into(),
                 farmers: String::new(),
                 scoring: "difficulty".into(),
+                ..Default::default()
             }),
             seed: 7,
             bombs: Some(1),
