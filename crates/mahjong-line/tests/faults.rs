@@ -66,7 +66,6 @@ fn one_fault(faulty: &mut CmdBot, seat: usize) -> (HandRecord, HandVerdict) {
     assert_eq!(record.verdicts.len(), 1, "{:?}", record.verdicts);
     let v = record.verdicts[0].clone();
     assert_eq!(usize::from(v.seat), seat);
-    drop(players);
     let pid = *started_pids(faulty).last().expect("a process was started");
     assert!(
         process_gone(pid),

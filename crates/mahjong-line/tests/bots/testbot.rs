@@ -215,11 +215,10 @@ impl Bot {
                 self.after_claim(&asked);
             }
             ServerMessage::MGang { seat, tile } if Some(seat) == me => self.take(tile, 3),
-            ServerMessage::MJGang { seat, .. } if Some(seat) == me => {
-                if self.o.pass_own_mjgang {
-                    self.say("pass");
-                }
+            ServerMessage::MJGang { seat, .. } if Some(seat) == me && self.o.pass_own_mjgang => {
+                self.say("pass");
             }
+            ServerMessage::MJGang { seat, .. } if Some(seat) == me => {}
             ServerMessage::MJGang { .. } => self.answer(&asked, "pass".into()),
             _ => {}
         }
