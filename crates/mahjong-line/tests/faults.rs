@@ -309,3 +309,40 @@ fn a_line_that_is_not_utf8_is_malformed() {
         &["wrote a line that is not UTF-8 text in answer to \"pick 9T\""],
     );
 }
+
+#[test]
+fn a_late_answer_costs_points_but_is_no_fault() {
+    // Seat 3's first question is seat 0's discard: a claim, limit 0.5 s. At 0.8 s it is at least
+    // 3 points late (more on a loaded machine, at most the 10 of the 1.5 s cap).
+    let mut bot = testbot_with(&["--script", "!sleep800"], config());
+    let mut others: Vec<CmdBot> = (0..3).map(|_| testbot_with(&[], config())).collect();
+    let [a, b, c] = &mut others[..] else {
+        unreachable!()
+    };
+    let record = play(
+        &Deal {
+            wall: known_wall(),
+            first: 0,
+        },
+        &mut [a, b, c, &mut bot],
+    );
+    assert!(record.verdicts.is_empty(), "{:?}", record.verdicts);
+    assert!(
+        (3..=10).contains(&record.penalties[3]),
+        "{:?}",
+        record.penalties
+    );
+    assert_eq!(&record.penalties[..3], &[0, 0, 0]);
+    assert_eq!(
+        record.scores[3],
+        record.outcome.scores[3] - record.penalties[3]
+    );
+    assert_eq!(bot.stats().late_answers, 1);
+    assert!(
+        notes(&bot)
+            .iter()
+            .any(|n| n.contains("late answer") && n.contains("for a 500 ms limit")),
+        "{:?}",
+        notes(&bot)
+    );
+}

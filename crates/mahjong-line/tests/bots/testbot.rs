@@ -4,7 +4,7 @@
 //!
 //! ```text
 //! mahjong-testbot [--record FILE] [--on QUESTION=ANSWER]… [--script ITEM;ITEM;…] [--crlf]
-//!                 [--no-join] [--exit-at-once]
+//!                 [--no-join] [--exit-at-once] [--introduce]
 //!                 [--pass-own-mjgang] [--chi-empty-wall] [--flood-on-eof] [--abort-before-id]
 //! ```
 //!
@@ -15,7 +15,10 @@
 //!   own `mchi`/`mpeng`, another seat's `mout` or `mjgang`). An item is a line written as it
 //!   is, or `-` (the default answer), `!crash` (exit 3 with a word on stderr), `!hang` (answer
 //!   nothing more, keep reading), `!long` (a 1 MiB line), `!flood` (the default answer, then
-//!   `pass` lines forever). After the script, default answers.
+//!   `pass` lines forever), `!sleepMS` (the default answer after MS milliseconds). After the
+//!   script, default answers.
+//! - `--introduce`: join as `join cwd=DIR files=N args=N` (its working directory, the files in
+//!   it, its argument count), then leave a file `mark` there.
 //! - `--crlf`: end lines with `\r\n`.
 //! - `--no-join`: never write `join` (keep reading).
 //! - `--exit-at-once`: exit 0 before writing anything.
@@ -46,6 +49,7 @@ struct Options {
     chi_empty_wall: bool,
     flood_on_eof: bool,
     abort_before_id: bool,
+    introduce: bool,
 }
 
 fn options() -> Options {
@@ -70,6 +74,7 @@ fn options() -> Options {
             "--chi-empty-wall" => o.chi_empty_wall = true,
             "--flood-on-eof" => o.flood_on_eof = true,
             "--abort-before-id" => o.abort_before_id = true,
+            "--introduce" => o.introduce = true,
             other => {
                 eprintln!("mahjong-testbot: unknown option {other}");
                 std::process::exit(2);
@@ -124,6 +129,11 @@ impl Bot {
             }
             "!hang" => self.hanging = true,
             "!long" => self.say(&"x".repeat(1 << 20)),
+            sleep if sleep.starts_with("!sleep") => {
+                let ms = sleep["!sleep".len()..].parse().unwrap_or(0);
+                std::thread::sleep(std::time::Duration::from_millis(ms));
+                self.play(&default);
+            }
             "!flood" => {
                 self.say(&default);
                 self.flood();
@@ -252,7 +262,16 @@ fn main() {
         discard: None,
         hanging: false,
     };
-    if !bot.o.no_join {
+    if bot.o.introduce {
+        let cwd = std::env::current_dir().expect("a working directory");
+        let files = std::fs::read_dir(&cwd).map_or(0, |d| d.count());
+        let args = std::env::args().count() - 1;
+        bot.say(&format!(
+            "join cwd={} files={files} args={args}",
+            cwd.display()
+        ));
+        std::fs::write(cwd.join("mark"), "here").expect("the working directory is writable");
+    } else if !bot.o.no_join {
         bot.say("join");
     }
     let mut input = std::io::stdin().lock();
