@@ -22,6 +22,8 @@ pub enum MahjongCommand {
     Legal(LegalArgs),
     /// Shanten and waits of a hand.
     Shanten(ShantenArgs),
+    /// The fans of a winning hand (one by flags, or JSON lines with --batch).
+    Fan(crate::mahjong_fan::FanArgs),
     /// A built-in bot as a program speaking the 2015 contest's line protocol on stdin and
     /// stdout, for other contest servers (docs/mahjong-line-protocol.md).
     Bot(crate::mahjong_bot_cmd::BotArgs),
@@ -109,6 +111,7 @@ pub fn run(cmd: MahjongCommand) -> Result<()> {
         MahjongCommand::Deal(a) => deal(a),
         MahjongCommand::Legal(a) => legal(a),
         MahjongCommand::Shanten(a) => shanten(a),
+        MahjongCommand::Fan(a) => crate::mahjong_fan::run(a),
         MahjongCommand::Bot(a) => crate::mahjong_bot_cmd::run(a),
     }
 }

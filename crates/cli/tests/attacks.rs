@@ -275,6 +275,7 @@ fn a_bot_cannot_reach_its_tables_cards_from_any_api() {
                 release: "1".into(),
                 capacity: 4,
                 resume_session: String::new(),
+                ..Default::default()
             })),
         })
         .await
@@ -375,6 +376,7 @@ async fn hello(url: &str, bot: &str, token: &str) -> Result<v1::HostToBot, tonic
             release: "1".into(),
             capacity: 1,
             resume_session: String::new(),
+            ..Default::default()
         })),
     };
     let mut req =
@@ -419,6 +421,7 @@ fn guessing_bot_tokens_is_slowed_and_a_flooding_bot_is_cut_off_while_bot_host_st
                 release: "1".into(),
                 capacity: 1,
                 resume_session: String::new(),
+                ..Default::default()
             })),
         })
         .await
