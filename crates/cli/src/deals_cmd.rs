@@ -537,6 +537,7 @@ async fn remote_measure(a: RemoteMeasureArgs) -> Result<()> {
         landlords: a.panel.panel.clone(),
         farmers: a.panel.farmers.clone(),
         scoring: a.panel.scoring.to_string(),
+        scoring_kind: arena_games::ddz::names::scoring_kind(a.panel.scoring) as i32,
     };
     let op = client
         .measure(v1::MeasureRequest {

@@ -954,6 +954,7 @@ pub fn table_job(a: &TableRunArgs) -> Result<v1::TableJob> {
             fixed_bid: 1,
             doubling: a.bidding.is_some(),
             scoring: a.scoring.clone(),
+            ..Default::default()
         })),
         time: Some(v1::TimeControl {
             decision_ms: a.decision_ms,
@@ -1130,7 +1131,7 @@ pub fn competition(cmd: CompetitionCommand) -> Result<()> {
                     panel: Some(v1::PanelSpec {
                         landlords: a.panel.clone(),
                         farmers: a.farmers.clone(),
-                        scoring: String::new(),
+                        ..Default::default()
                     }),
                     seed: a.seed,
                     rotate_seats: a.rotate_seats,

@@ -6,6 +6,7 @@
 //! a competition) and the referee (which measures batches) all read it; in the referee crate it
 //! made two services depend on a third.
 
+use arena_games::ddz::names;
 use arena_proto::v1;
 use arena_store::DealSource;
 use ddz::Scoring;
@@ -19,14 +20,8 @@ pub fn panel_of(spec: &v1::PanelSpec) -> Result<DdzPanel, String> {
     } else {
         spec.farmers.trim()
     };
-    let scoring = if spec.scoring.trim().is_empty() {
-        Scoring::Difficulty
-    } else {
-        spec.scoring
-            .trim()
-            .parse::<Scoring>()
-            .map_err(|e| format!("panel.scoring: {e}"))?
-    };
+    let scoring = names::scoring_of("panel.scoring", &spec.scoring, spec.scoring_kind)?
+        .unwrap_or(Scoring::Difficulty);
     crate::build_panel(&spec.landlords, farmers, farmers, scoring)
         .map_err(|e| format!("panel: {e}"))
 }

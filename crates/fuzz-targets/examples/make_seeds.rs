@@ -222,6 +222,7 @@ fn ddz_job(id: &str) -> v1::TableJob {
             fixed_bid: 2,
             doubling: true,
             scoring: "adp".into(),
+            ..Default::default()
         })),
         seed: 9,
         ..Default::default()
@@ -353,6 +354,7 @@ fn main() {
             release: "2026.11.1".into(),
             capacity: 4,
             resume_session: String::new(),
+            ..Default::default()
         })),
     };
     replies.push(with_prefix(&[0; 4], &hello.encode_to_vec()));
@@ -488,6 +490,7 @@ fn main() {
                 landlords: "ladder:3".into(),
                 farmers: String::new(),
                 scoring: "difficulty".into(),
+                ..Default::default()
             }),
             seed: 7,
             bombs: Some(1),

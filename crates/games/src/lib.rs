@@ -158,6 +158,14 @@ impl CheckedJob {
     }
 }
 
+/// The error for a set-up of another game than the job's.
+fn wrong_setup(game: GameKind) -> JobError {
+    JobError::new(
+        "job.setup",
+        format!("the set-up is not one of {}", game.wire().as_str_name()),
+    )
+}
+
 /// Checks a job and reads it for its game, every error naming its field.
 pub fn validate(job: &v1::TableJob) -> Result<CheckedJob, JobError> {
     check_envelope(job)?;
@@ -165,12 +173,13 @@ pub fn validate(job: &v1::TableJob) -> Result<CheckedJob, JobError> {
     let seats = game.seat_count();
     match game {
         GameKind::DouDizhu => {
-            let v1::table_job::Setup::Ddz(setup) = job
-                .setup
-                .clone()
-                .unwrap_or(v1::table_job::Setup::Ddz(v1::DdzSetup::default()));
+            let setup = match &job.setup {
+                None => v1::DdzSetup::default(),
+                Some(v1::table_job::Setup::Ddz(s)) => s.clone(),
+                Some(_) => return Err(wrong_setup(game)),
+            };
             let setup = ddz::spec::read_setup(&setup, job.seed)?;
-            read_spec(job, setup, seats, |name| {
+            read_spec(job, setup, seats, v1::PenaltyRounding::Started, |name| {
                 SeatBot::parse(name, ddz::bots::parse_builtin)
             })
             .map(CheckedJob::Ddz)
@@ -263,6 +272,7 @@ mod tests {
                 fixed_bid: 2,
                 doubling: true,
                 scoring: "adp".into(),
+                ..Default::default()
             })),
             seed: 9,
             ..Default::default()
@@ -292,6 +302,24 @@ mod tests {
             }
         );
         assert!(d.config.doubling);
+    }
+
+    #[test]
+    fn a_setup_may_name_its_rules_and_scoring_typed_instead_of_as_text() {
+        let mut j = job();
+        let Some(v1::table_job::Setup::Ddz(s)) = &mut j.setup else {
+            unreachable!()
+        };
+        s.rules.clear();
+        s.scoring.clear();
+        s.rules_kind = v1::DdzRules::Douzero as i32;
+        s.scoring_kind = v1::DdzScoring::Adp as i32;
+        let CheckedJob::Ddz(s) = validate(&j).unwrap();
+        assert_eq!(
+            (s.setup.rules_name, s.setup.scoring),
+            ("douzero", Scoring::Adp)
+        );
+        assert_eq!(s.setup.config.rules, crate::ddz::rules::RuleSet::DOUZERO);
     }
 
     #[test]
@@ -370,6 +398,21 @@ mod tests {
         assert_eq!(e.field, "job.ddz.rules");
         assert!(e.message.contains("unknown rule set \"house\""), "{e}");
         assert_eq!(set(&|s| s.scoring = "elo".into()).field, "job.ddz.scoring");
+        let e = set(&|s| s.rules_kind = v1::DdzRules::Openspiel as i32);
+        assert_eq!(e.field, "job.ddz.rules");
+        assert!(
+            e.message
+                .contains("says \"douzero\" but job.ddz.rules_kind says openspiel"),
+            "{e}"
+        );
+        let e = set(&|s| s.scoring_kind = v1::DdzScoring::Wp as i32);
+        assert_eq!(e.field, "job.ddz.scoring");
+        assert!(e.message.contains("says \"adp\" but"), "{e}");
+        let e = set(&|s| {
+            s.rules.clear();
+            s.rules_kind = v1::DdzRules::Custom as i32;
+        });
+        assert_eq!(e.field, "job.ddz.rules");
         assert_eq!(set(&|s| s.fixed_bid = 4).field, "job.ddz.fixed_bid");
         assert_eq!(
             set(&|s| s.landlord = Some(v1::ddz_setup::Landlord::FixedLandlord(3))).field,

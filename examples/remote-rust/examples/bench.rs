@@ -36,6 +36,7 @@ fn job(competition: &str, i: u64, seats: &[&str]) -> v1::TableJob {
             fixed_bid: 1,
             doubling: false,
             scoring: "competition".into(),
+            ..Default::default()
         })),
         time: Some(v1::TimeControl {
             decision_ms: 5000,

@@ -34,6 +34,7 @@ fn job() -> v1::TableJob {
             fixed_bid: 1,
             doubling: false,
             scoring: "competition".into(),
+            ..Default::default()
         })),
         time: Some(v1::TimeControl {
             decision_ms: 2000,

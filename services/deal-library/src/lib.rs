@@ -69,6 +69,15 @@ fn invalid(field: &str, why: impl std::fmt::Display) -> Status {
 
 use arena_serve::store_status;
 
+/// An operation kind's name in `Operation.kind` (and in ids and metrics).
+pub fn operation_name(kind: v1::OperationKind) -> &'static str {
+    match kind {
+        v1::OperationKind::Measure => "measure",
+        v1::OperationKind::Find => "find",
+        v1::OperationKind::Unspecified => "operation",
+    }
+}
+
 /// The panel a request names (`panel.landlords` required; farmers default to expert, scoring to
 /// difficulty), with errors naming the field.
 pub fn panel(spec: Option<&v1::PanelSpec>) -> Result<DdzPanel, Status> {
@@ -216,16 +225,18 @@ impl DealLibraryService {
         DealLibraryServer::new(self)
     }
 
-    fn new_op(&self, kind: &'static str, total: u64) -> v1::Operation {
-        metrics().library_operations.add(1, &attr("kind", kind));
+    fn new_op(&self, kind: v1::OperationKind, total: u64) -> v1::Operation {
+        let name = operation_name(kind);
+        metrics().library_operations.add(1, &attr("kind", name));
         let id = format!(
-            "{kind}-{}-{}",
+            "{name}-{}-{}",
             std::process::id(),
             self.next_op.fetch_add(1, Ordering::Relaxed)
         );
         let op = v1::Operation {
             id,
-            kind: kind.into(),
+            kind: name.into(),
+            operation_kind: kind as i32,
             total,
             ..Default::default()
         };
@@ -306,7 +317,7 @@ impl DealLibrary for DealLibraryService {
                 .into_iter()
                 .filter(|&i| i < r.count)
                 .collect();
-            let mut op = self.new_op("measure", r.count);
+            let mut op = self.new_op(v1::OperationKind::Measure, r.count);
             op.progress = done.len() as u64;
             self.update(op.clone());
             // One batch per block of `batch` indices holding at least one unmeasured deal.
@@ -408,7 +419,7 @@ impl DealLibrary for DealLibraryService {
                 .map_err(store_status)?
                 .last()
                 .map_or(0, |i| i + 1);
-            let op = self.new_op("find", u64::from(r.count));
+            let op = self.new_op(v1::OperationKind::Find, u64::from(r.count));
             let spec = FindSpec {
                 panel,
                 source,
@@ -856,7 +867,7 @@ pub async fn serve_with_config(
     )
     .await;
     let reflection = arena_serve::reflection()?;
-    tracing::info!(addr = ?listener.local_addr().ok(), store = %store.describe(), "deal library starting");
+    tracing::info!(addr = ?listener.local_addr().ok(), store = %store.describe(), ?config, "deal library starting");
     let auth = config
         .auth
         .clone()

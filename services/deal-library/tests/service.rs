@@ -15,6 +15,7 @@ fn panel() -> Option<v1::PanelSpec> {
         landlords: "ladder:5".into(),
         farmers: "expert".into(),
         scoring: String::new(),
+        ..Default::default()
     })
 }
 
@@ -54,8 +55,8 @@ async fn measure_fans_out_to_a_referee_and_the_library_answers() {
         .unwrap()
         .into_inner();
     assert_eq!(
-        (op.kind.as_str(), op.total, op.done),
-        ("measure", 300, false)
+        (op.kind.as_str(), op.operation_kind(), op.total, op.done),
+        ("measure", v1::OperationKind::Measure, 300, false)
     );
     // 300 deals in batches of 40: 8 batches wait on the job stream.
     assert_eq!(store.job_counts().await.unwrap().waiting, 8);

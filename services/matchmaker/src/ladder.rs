@@ -282,14 +282,12 @@ pub fn jobs(pair: &Pair, cfg: &LadderConfig, deal_key: u64) -> [v1::TableJob; 2]
                 .into_iter()
                 .map(|bot| v1::SeatSpec { bot: bot.into() })
                 .collect(),
-            setup: Some(v1::table_job::Setup::Ddz(v1::DdzSetup {
-                deal: deal.clone(),
-                rules: "competition".into(),
-                landlord: Some(v1::ddz_setup::Landlord::FixedLandlord(0)),
-                fixed_bid: 1,
-                doubling: false,
-                scoring: "competition".into(),
-            })),
+            setup: Some(v1::table_job::Setup::Ddz(
+                arena_games::ddz::spec::fixed_landlord_setup(
+                    deal.clone(),
+                    arena_games::ddz::rules::Scoring::Competition,
+                ),
+            )),
             time: cfg.time,
             verdict_policy: cfg.verdict_policy as i32,
             seed: cfg.seed ^ pair.n.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ salt,

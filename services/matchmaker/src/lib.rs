@@ -425,14 +425,12 @@ async fn jobs(store: &dyn Store, c: &Checked) -> Result<Vec<v1::TableJob>, Statu
                         table_id: id,
                         game: v1::Game::DouDizhu as i32,
                         seats: seats.into_iter().map(|bot| v1::SeatSpec { bot }).collect(),
-                        setup: Some(v1::table_job::Setup::Ddz(v1::DdzSetup {
-                            deal: slot.deal.to_string(),
-                            rules: "competition".into(),
-                            landlord: Some(v1::ddz_setup::Landlord::FixedLandlord(0)),
-                            fixed_bid: 1,
-                            doubling: false,
-                            scoring: c.panel.scoring.name().into(),
-                        })),
+                        setup: Some(v1::table_job::Setup::Ddz(
+                            arena_games::ddz::spec::fixed_landlord_setup(
+                                slot.deal.to_string(),
+                                c.panel.scoring,
+                            ),
+                        )),
                         time: c.spec.time,
                         verdict_policy: c.spec.verdict_policy,
                         competition: c.spec.name.clone(),
@@ -1159,7 +1157,7 @@ pub async fn serve_with_config(
     )
     .await;
     let reflection = arena_serve::reflection()?;
-    tracing::info!(addr = ?listener.local_addr().ok(), store = %store.describe(), "matchmaker starting");
+    tracing::info!(addr = ?listener.local_addr().ok(), store = %store.describe(), ?config, "matchmaker starting");
     let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
     let stopped = |mut rx: tokio::sync::watch::Receiver<bool>| async move {
         let _ = rx.wait_for(|s| *s).await;

@@ -40,7 +40,9 @@ async fn an_equal_strength_competition_between_remote_and_built_in_bots_on_redis
     let panel = v1::PanelSpec {
         landlords: "ladder:5".into(),
         farmers: "expert".into(),
+        // The typed name alone, as a client that never sends text would.
         scoring: String::new(),
+        scoring_kind: v1::DdzScoring::Difficulty as i32,
     };
     let op = library
         .measure(Request::new(v1::MeasureRequest {

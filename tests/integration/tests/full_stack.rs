@@ -25,6 +25,7 @@ fn job(competition: &str, i: u64) -> v1::TableJob {
             fixed_bid: 1,
             doubling: false,
             scoring: "competition".into(),
+            ..Default::default()
         })),
         time: Some(v1::TimeControl {
             decision_ms: 2000,

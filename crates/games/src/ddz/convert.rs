@@ -1,6 +1,8 @@
 //! Dou Dizhu rules types ↔ protocol messages.
 
-use ddz::{CardSet, Event, Observation, Outcome, Phase};
+use ddz::{CardSet, Event, Observation, Outcome};
+
+use super::names;
 
 use arena_proto::v1;
 
@@ -116,13 +118,8 @@ pub fn ddz_observation(
     let o = v1::DdzObservation {
         seat: obs.seat.index() as u32,
         hand: obs.hand.to_string(),
-        phase: match obs.phase {
-            Phase::Bidding => "bidding",
-            Phase::Doubling => "doubling",
-            Phase::Play => "play",
-            Phase::Over => "over",
-        }
-        .into(),
+        phase: names::phase_name(obs.phase).into(),
+        phase_kind: names::phase_kind(obs.phase) as i32,
         landlord: obs.landlord.map(|s| s.index() as u32),
         bottom: obs.bottom.map(|b| b.to_string()).unwrap_or_default(),
         bid: u32::from(obs.bid),
@@ -135,6 +132,7 @@ pub fn ddz_observation(
         to_beat_seat: obs.last_play.map(|(s, _)| s.index() as u32),
         legal,
         rules: rules_name.to_string(),
+        rules_kind: names::rules_kind(rules_name) as i32,
     };
     v1::Observation {
         game: Some(v1::observation::Game::Ddz(o)),
@@ -156,6 +154,7 @@ pub fn ddz_outcome(o: &Outcome, scoring: ddz::Scoring) -> v1::Outcome {
             anti_spring: o.anti_spring,
             doubled: o.doubled.to_vec(),
             redoubled: o.redoubled,
+            scoring: names::scoring_kind(scoring) as i32,
         })),
     }
 }

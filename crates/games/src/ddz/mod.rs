@@ -6,13 +6,15 @@
 //! - [`spec`]: a job's Dou Dizhu set-up, checked; [`bots`]: the built-in bot names, and built-in
 //!   bots deciding requests from the wire;
 //! - [`convert`]: rules types to protocol messages (and actions back), [`request`]: a decision
-//!   request back into the rules engine's types;
+//!   request back into the rules engine's types; [`names`]: the protocol's typed phases, rule
+//!   sets and scoring modes beside their text;
 //! - [`play`]: games between bots on the one runner's fast path; [`eval`]: head-to-head matches
 //!   and panels on it.
 
 pub mod bots;
 pub mod convert;
 pub mod eval;
+pub mod names;
 pub mod play;
 pub mod request;
 pub mod spec;

@@ -9,6 +9,8 @@ use arena_proto::v1;
 use ddz::{CardSet, Event, Move, MoveList, Observation, Phase, RuleSet, Seat};
 use ddz_line::ServerMessage;
 
+use super::names;
+
 pub use crate::BadRequest;
 
 /// The owned parts of one seat's [`Observation`], rebuilt from a decision request.
@@ -66,32 +68,20 @@ fn play_of(field: &str, s: &str, rules: &RuleSet) -> Result<Move, BadRequest> {
         .map_err(|e| BadRequest(format!("{field} {t:?} is not a combination: {e}")))
 }
 
-/// A rule-set name as the observation carries it: `competition`, `douzero`, `openspiel`,
-/// `custom FLAG…`, or empty for competition.
-fn rules_of(name: &str) -> Result<RuleSet, BadRequest> {
-    let name = name.trim();
-    if name.is_empty() {
-        return Ok(RuleSet::COMPETITION);
-    }
-    if let Some(r) = RuleSet::by_name(name) {
+/// The rule set an observation states: its `rules_kind` or its `rules` text (`competition`,
+/// `douzero`, `openspiel`, `custom FLAG…`), competition when it states neither.
+fn rules_of(o: &v1::DdzObservation) -> Result<RuleSet, BadRequest> {
+    if let Some((r, _)) = names::named_rules(OBS, &o.rules, o.rules_kind).map_err(BadRequest)? {
         return Ok(r);
+    }
+    let name = o.rules.trim();
+    if name.is_empty() && o.rules_kind == v1::DdzRules::Unspecified as i32 {
+        return Ok(RuleSet::COMPETITION);
     }
     match ServerMessage::decode(&format!("rules {name}")) {
         Ok(ServerMessage::Rules(r)) => Ok(r),
         _ => bad(format!(
             "{OBS}.rules {name:?} is not a rule set (competition, douzero, openspiel or custom FLAG…)"
-        )),
-    }
-}
-
-fn phase_of(name: &str) -> Result<Phase, BadRequest> {
-    match name.trim() {
-        "bidding" => Ok(Phase::Bidding),
-        "doubling" => Ok(Phase::Doubling),
-        "play" => Ok(Phase::Play),
-        "over" => Ok(Phase::Over),
-        other => bad(format!(
-            "{OBS}.phase {other:?} is not a phase (bidding, doubling, play or over)"
         )),
     }
 }
@@ -167,14 +157,14 @@ impl DdzView {
                 o.seat, req.seat
             ));
         }
-        let rules = rules_of(&o.rules)?;
+        let rules = rules_of(o)?;
         let hand = cards_of(&format!("{OBS}.hand"), &o.hand)?;
         if hand.is_empty() {
             return bad(format!(
                 "{OBS}.hand is empty; a seat asked to decide holds cards"
             ));
         }
-        let phase = phase_of(&o.phase)?;
+        let phase = names::phase_of(OBS, &o.phase, o.phase_kind).map_err(BadRequest)?;
         let landlord = o
             .landlord
             .map(|l| seat_of(&format!("{OBS}.landlord"), l))
@@ -383,6 +373,47 @@ mod tests {
     }
 
     #[test]
+    fn an_observation_is_read_from_its_typed_names_or_its_text_which_must_agree() {
+        let game = Game::from_seed(GameConfig::competition(), 21, DealConstraint::NONE).unwrap();
+        let full = request(&game, v1::DecisionKind::Bid);
+        let edit = |f: &dyn Fn(&mut v1::DdzObservation)| {
+            let mut r = full.clone();
+            if let Some(v1::observation::Game::Ddz(o)) =
+                r.observation.as_mut().and_then(|o| o.game.as_mut())
+            {
+                assert_eq!(o.phase_kind, v1::DdzPhase::Bidding as i32);
+                assert_eq!(o.rules_kind, v1::DdzRules::Competition as i32);
+                f(o);
+            }
+            DdzView::from_request(&r).map_err(|e| e.0)
+        };
+        let typed_only = edit(&|o| {
+            o.phase.clear();
+            o.rules.clear();
+        })
+        .unwrap();
+        assert_same(&typed_only.observation(), &game.observation(Seat::ALL[0]));
+        let text_only = edit(&|o| {
+            o.phase_kind = 0;
+            o.rules_kind = 0;
+        })
+        .unwrap();
+        assert_same(&text_only.observation(), &game.observation(Seat::ALL[0]));
+        let e = edit(&|o| o.phase_kind = v1::DdzPhase::Play as i32).unwrap_err();
+        assert_eq!(
+            e,
+            "request.observation.ddz.phase says \"bidding\" but request.observation.ddz.phase_kind says play"
+        );
+        let e = edit(&|o| o.rules_kind = v1::DdzRules::Douzero as i32).unwrap_err();
+        assert!(
+            e.contains(
+                "rules says \"competition\" but request.observation.ddz.rules_kind says douzero"
+            ),
+            "{e}"
+        );
+    }
+
+    #[test]
     fn requests_that_no_game_can_make_are_refused() {
         // Found by fuzzing (bot_request): an empty hand, or a landlord event with no bottom
         // cards, was read as given, and a program bot was then sent "hand " or "landlord 0 1 ",
@@ -462,9 +493,15 @@ mod tests {
         assert!(
             with(&|o| o.hand = "33X".into()).starts_with("request.observation.ddz.hand \"33X\"")
         );
-        assert!(with(&|o| o.phase = "dancing".into()).contains("phase \"dancing\""));
+        assert!(with(&|o| o.phase = "dancing".into()).contains("phase \"dancing\" is not a phase"));
         assert!(with(&|o| o.cards_left.pop().map_or((), drop)).contains("cards_left has 2"));
-        assert!(with(&|o| o.rules = "house".into()).contains("rules \"house\""));
+        assert!(
+            with(&|o| {
+                o.rules = "house".into();
+                o.rules_kind = 0;
+            })
+            .contains("rules \"house\" is not a rule set")
+        );
         assert!(with(&|o| o.events[0].event = None).contains("events[0] is empty"));
         assert!(with(&|o| o.seat = 2).contains("is not request.seat"));
         let mut r = good.clone();

@@ -8,6 +8,8 @@ use arena_proto::v1;
 use arena_table::JobError;
 use ddz::{Bidding, Deal, GameConfig, RuleSet, Scoring, Seat};
 
+use super::names;
+
 /// How many times a Dou Dizhu auction in which everyone passes is redealt before the first
 /// bidder is made landlord at bid 1.
 pub const DDZ_MAX_REDEALS: u32 = 3;
@@ -36,23 +38,28 @@ pub fn read_setup(setup: &v1::DdzSetup, seed: u64) -> Result<DdzSpec, JobError> 
             .parse::<Deal>()
             .map_err(|e| JobError::new("job.ddz.deal", format!("{:?}: {e}", setup.deal)))?
     };
-    let (rules, rules_name) = match setup.rules.trim() {
-        "" | "competition" | "default" | "rlcard" => (RuleSet::COMPETITION, "competition"),
-        "douzero" => (RuleSet::DOUZERO, "douzero"),
-        "openspiel" => (RuleSet::OPENSPIEL, "openspiel"),
-        other => {
+    let (rules, rules_name) = match names::named_rules("job.ddz", &setup.rules, setup.rules_kind)
+        .map_err(|e| JobError::new("job.ddz.rules", e))?
+    {
+        Some(named) => named,
+        None if setup.rules.trim().is_empty()
+            && setup.rules_kind == v1::DdzRules::Unspecified as i32 =>
+        {
+            (RuleSet::COMPETITION, "competition")
+        }
+        None => {
             return Err(JobError::new(
                 "job.ddz.rules",
-                format!("unknown rule set {other:?} (competition, douzero or openspiel)"),
+                format!(
+                    "unknown rule set {:?} (competition, douzero or openspiel)",
+                    setup.rules.trim()
+                ),
             ));
         }
     };
-    let scoring = match setup.scoring.trim() {
-        "" => Scoring::Competition,
-        s => s
-            .parse::<Scoring>()
-            .map_err(|e| JobError::new("job.ddz.scoring", e))?,
-    };
+    let scoring = names::scoring_of("job.ddz.scoring", &setup.scoring, setup.scoring_kind)
+        .map_err(|e| JobError::new("job.ddz.scoring", e))?
+        .unwrap_or(Scoring::Competition);
     let seat = |field: &str, i: u32| {
         u8::try_from(i).ok().and_then(Seat::new).ok_or_else(|| {
             JobError::new(
@@ -97,4 +104,19 @@ pub fn read_setup(setup: &v1::DdzSetup, seed: u64) -> Result<DdzSpec, JobError> 
         rules_name,
         scoring,
     })
+}
+
+/// The set-up of a competition table: `deal` with seat 0 as landlord at bid 1, competition
+/// rules, no doubling round, scored by `scoring`; names given both as text and typed.
+pub fn fixed_landlord_setup(deal: String, scoring: Scoring) -> v1::DdzSetup {
+    v1::DdzSetup {
+        deal,
+        rules: "competition".into(),
+        rules_kind: v1::DdzRules::Competition as i32,
+        landlord: Some(v1::ddz_setup::Landlord::FixedLandlord(0)),
+        fixed_bid: 1,
+        doubling: false,
+        scoring: scoring.name().into(),
+        scoring_kind: names::scoring_kind(scoring) as i32,
+    }
 }
