@@ -26,6 +26,9 @@ pub enum MahjongCommand {
     Match(crate::mahjong_match_cmd::MatchArgs),
     /// The fans of a winning hand (one by flags, or JSON lines with --batch).
     Fan(crate::mahjong_fan::FanArgs),
+    /// A built-in bot as a program speaking the 2015 contest's line protocol on stdin and
+    /// stdout, for other contest servers (docs/mahjong-line-protocol.md).
+    Bot(crate::mahjong_bot_cmd::BotArgs),
 }
 
 /// `arena mahjong selfplay`.
@@ -112,6 +115,7 @@ pub fn run(cmd: MahjongCommand) -> Result<()> {
         MahjongCommand::Shanten(a) => shanten(a),
         MahjongCommand::Match(a) => crate::mahjong_match_cmd::run_match(a),
         MahjongCommand::Fan(a) => crate::mahjong_fan::run(a),
+        MahjongCommand::Bot(a) => crate::mahjong_bot_cmd::run(a),
     }
 }
 
