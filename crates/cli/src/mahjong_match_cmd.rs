@@ -74,7 +74,8 @@ pub fn run_match(a: MatchArgs) -> Result<()> {
             .max(1),
         log_dir: a.log_dir.clone(),
     };
-    let factory = |position: usize| player(&specs[position]);
+    let limits = config.limits;
+    let factory = |position: usize| player(&specs[position], limits);
     let counter = AtomicU64::new(0);
     let start = Instant::now();
     let total = (HANDS * a.matches) as u64;
