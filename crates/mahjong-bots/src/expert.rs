@@ -56,6 +56,9 @@ pub struct Params {
     pub defence: f64,
     /// Unseen tiles a hand typically waits on once it is one tile from winning.
     pub final_accept: f64,
+    /// What a win saves beyond its payout: the points lost on average when another seat wins
+    /// instead.
+    pub loss: f64,
     /// How much of a hand's shape quality (its acceptance against the typical at its
     /// shanten) carries into its later steps: 0 none, 1 all.
     pub decay: f64,
@@ -65,12 +68,13 @@ impl Default for Params {
     fn default() -> Params {
         Params {
             ron_share: 0.5,
-            claim_boost: 0.8,
-            hazard: 0.02,
-            threat_hazard: 0.2,
-            defence: 0.3,
+            claim_boost: 1.2,
+            hazard: 0.05,
+            threat_hazard: 0.3,
+            defence: 0.1,
             final_accept: 4.0,
             decay: 0.5,
+            loss: 5.0,
         }
     }
 }
@@ -268,12 +272,13 @@ impl ExpertBot {
             let suits = groups & 0b0111;
             let one_suit = melds >= 2 && suits.count_ones() == 1;
             let mut group_weight = [1.0; 4];
-            let mut cost = 8.0;
+            // Dealing in pays x + 4 where another seat's win would have cost about 4 anyway.
+            let mut cost = 5.0;
             if one_suit {
                 for (g, w) in group_weight.iter_mut().enumerate().take(3) {
                     *w = if suits & (1 << g) != 0 { 1.8 } else { 0.25 };
                 }
-                cost = 18.0;
+                cost = 14.0;
             }
             threats[usize::from(o)] = Threat {
                 waiting,
@@ -517,7 +522,7 @@ impl ExpertBot {
     /// What a win worth `x` fans pays, averaged over self-drawn and discard wins.
     fn payout(&self, x_self: f64, x_discard: f64) -> f64 {
         let f = 1.0 / (1.0 + 3.0 * self.params.ron_share);
-        f * 3.0 * (x_self + 4.0) + (1.0 - f) * (x_discard + 12.0)
+        f * 3.0 * (x_self + 4.0) + (1.0 - f) * (x_discard + 12.0) + self.params.loss
     }
 
     /// The value of a hand waiting for a draw: `3k + 1` concealed tiles with `4 − k` sets
