@@ -42,7 +42,11 @@ fn a_match_prints_a_ranking_and_json_and_the_same_seed_repeats_it() {
     let line = out.lines().last().unwrap();
     assert!(line.starts_with(r#"{"hands":96,"draws":"#), "{line}");
     let (again, _, _) = arena(&args);
-    assert_eq!(again.lines().last(), out.lines().last(), "same seed, same match");
+    assert_eq!(
+        again.lines().last(),
+        out.lines().last(),
+        "same seed, same match"
+    );
 }
 
 #[test]
@@ -51,9 +55,15 @@ fn a_bad_bot_name_is_refused_before_anything_is_played() {
     assert!(!ok);
     assert!(out.is_empty(), "{out}");
     assert!(err.contains("bot D (\"grredy\")"), "{err}");
-    assert!(err.contains("random, greedy and expert") && err.contains("cmd:PROGRAM"), "{err}");
+    assert!(
+        err.contains("random, greedy and expert") && err.contains("cmd:PROGRAM"),
+        "{err}"
+    );
     let (_, err, ok) = arena(&["mahjong", "match", "expert", "cmd:", "random", "random"]);
-    assert!(!ok && err.contains("bot B") && err.contains("cmd: needs a program"), "{err}");
+    assert!(
+        !ok && err.contains("bot B") && err.contains("cmd: needs a program"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -79,16 +89,27 @@ fn the_score_sheet_totals_are_the_json_scores_and_a_faulty_program_shows_its_ver
     assert_eq!(players[1]["bot"], "cmd:true");
     assert_eq!(players[1]["verdicts"], 96, "a verdict in every hand");
     assert!(out.contains("verdicts: B 96 × crashed"), "{out}");
-    assert!(out.contains("\"join\""), "the reason says what the program failed to do: {out}");
+    assert!(
+        out.contains("\"join\""),
+        "the reason says what the program failed to do: {out}"
+    );
     let csv = std::fs::read_to_string(logs.join("match-4/scores.csv")).unwrap();
     let total = csv.lines().last().unwrap();
-    let totals: Vec<i64> = total.split(',').skip(9).map(|x| x.parse().unwrap()).collect();
-    let scores: Vec<i64> = players.iter().map(|p| p["score"].as_i64().unwrap()).collect();
+    let totals: Vec<i64> = total
+        .split(',')
+        .skip(9)
+        .map(|x| x.parse().unwrap())
+        .collect();
+    let scores: Vec<i64> = players
+        .iter()
+        .map(|p| p["score"].as_i64().unwrap())
+        .collect();
     assert_eq!(totals, scores);
     let log = std::fs::read_to_string(logs.join("match-4/hand-00.log")).unwrap();
     assert!(log.starts_with("ver 1.0\n"));
     assert!(
-        log.lines().any(|l| l.starts_with("verdict ") && l.contains(" crashed ")),
+        log.lines()
+            .any(|l| l.starts_with("verdict ") && l.contains(" crashed ")),
         "{log}"
     );
 }

@@ -172,9 +172,16 @@ mod tests {
             assert_eq!(group.len(), 16);
             let round0: Vec<u64> = group[..4].iter().map(|x| x.deal_seed).collect();
             for r in 0..ROUNDS {
-                let deals: Vec<u64> = group[r * 4..r * 4 + 4].iter().map(|x| x.deal_seed).collect();
+                let deals: Vec<u64> = group[r * 4..r * 4 + 4]
+                    .iter()
+                    .map(|x| x.deal_seed)
+                    .collect();
                 assert_eq!(deals, round0, "group {g} round {r}");
-                assert!(group[r * 4..r * 4 + 4].iter().all(|x| x.group_seed == group_seed(5, g)));
+                assert!(
+                    group[r * 4..r * 4 + 4]
+                        .iter()
+                        .all(|x| x.group_seed == group_seed(5, g))
+                );
             }
             let distinct: BTreeSet<u64> = round0.iter().copied().collect();
             assert_eq!(distinct.len(), 4, "a group's 4 deals are different deals");
@@ -185,14 +192,14 @@ mod tests {
 
     #[test]
     fn rounds_rotate_one_seat() {
-        for g in 0..GROUPS {
+        for (g, order) in CYCLIC_ORDERS.iter().enumerate() {
             for r in 0..ROUNDS {
                 let (now, next) = (seating(g, r), seating(g, (r + 1) % 4));
-                for s in 0..4 {
-                    assert_eq!(next[(s + 1) % 4], now[s], "group {g} round {r}");
+                for (s, bot) in now.iter().enumerate() {
+                    assert_eq!(next[(s + 1) % 4], *bot, "group {g} round {r}");
                 }
             }
-            assert_eq!(seating(g, 0), CYCLIC_ORDERS[g]);
+            assert_eq!(seating(g, 0), *order);
         }
     }
 

@@ -37,9 +37,17 @@ fn expert_beats_greedy_beats_random_on_the_same_deals() {
         expert_greedy.ci95
     );
     for d in [greedy_random, greedy_random2] {
-        assert!(d.low() > 0.0, "greedy − random per hand: {:+.2} ± {:.2}", d.mean, d.ci95);
+        assert!(
+            d.low() > 0.0,
+            "greedy − random per hand: {:+.2} ± {:.2}",
+            d.mean,
+            d.ci95
+        );
     }
     // The two random positions are the same bot: their difference is no more than noise.
     let random_random = paired_difference(&r.hands, 2, 3);
-    assert!(random_random.low() < 0.0 && random_random.high() > 0.0, "{random_random:?}");
+    assert!(
+        random_random.low() < 0.0 && random_random.high() > 0.0,
+        "{random_random:?}"
+    );
 }
