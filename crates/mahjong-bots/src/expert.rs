@@ -7,12 +7,13 @@
 //! [`crate::efficiency`]): the standard shape, seven pairs, thirteen orphans, all pungs, and
 //! for each suit the half flush (that suit and honours) and the flush (that suit alone). A route
 //! of shanten `s` is `s` improvement steps and a final winning step; each cycle of four draws
-//! the hand makes a step with probability acceptance ÷ unseen (more for routes that may claim),
-//! and wins in its final step from its own draw or from any of three discards; every cycle
-//! another seat may win first (a hazard that grows with the other seats' threat). The chance of
-//! winning before the wall runs out, times what the win pays (`3(x + 4)` self-drawn, `x + 12` on
-//! a discard, `x` = the route's fans), is the route's value; the hand's value is its best
-//! route's. A hand one tile from winning is valued exactly: each waiting tile with its unseen
+//! the hand makes its first step with probability acceptance ÷ unseen (a tile counting more
+//! when a claim could bring it too), later steps with what a hand that close typically accepts
+//! (scaled by this hand's shape), and wins in its final step from its own draw or from any of
+//! three discards; every cycle another seat may win first (a hazard that grows with the other
+//! seats' threat). The chance of winning before the wall runs out, times what the win pays
+//! (`3(x + 4)` self-drawn, `x + 12` on a discard, `x` = the route's fans, plus the loss a win
+//! avoids), is the route's value; the hand's value is its best route's. A hand one tile from winning is valued exactly: each waiting tile with its unseen
 //! count and the fans it scores (the engine's fan evaluation, self-drawn and on a discard).
 //!
 //! **Defence.** Each other seat gets a probability of waiting from its discards and melds, and
