@@ -12,13 +12,20 @@ fn selfplay(c: &mut Criterion) {
     g.throughput(Throughput::Elements(HANDS));
     let deals: Vec<Deal> = (0..HANDS).map(Deal::from_seed).collect();
     g.bench_function("play_hand", |b| {
-        let mut bots = [RandomBot::new(), RandomBot::new(), RandomBot::new(), RandomBot::new()];
+        let mut bots = [
+            RandomBot::new(),
+            RandomBot::new(),
+            RandomBot::new(),
+            RandomBot::new(),
+        ];
         b.iter(|| {
             let mut events = 0;
             for d in &deals {
                 let [p0, p1, p2, p3] = &mut bots;
                 let mut seats: [&mut dyn Player; 4] = [p0, p1, p2, p3];
-                events += play_hand(d, Rules::default(), TimeLimits::default(), &mut seats).events.len();
+                events += play_hand(d, Rules::default(), TimeLimits::default(), &mut seats)
+                    .events
+                    .len();
             }
             events
         })
