@@ -110,7 +110,7 @@ fn legal_lists_a_turn_a_claim_and_a_rob() {
             .all(|a| a.starts_with("discard "))
     );
 
-    // Answering a discard of 4M from the previous seat: win, pung, chows.
+    // Answering a discard of 4M from the previous seat, holding three: kong, pung, chows.
     let ready = "2M 3M 4M 4M 5M 6M 7M 8M 9M E E E W";
     let (out, err, ok) = arena(&[
         "mahjong",
@@ -124,7 +124,7 @@ fn legal_lists_a_turn_a_claim_and_a_rob() {
     ]);
     assert!(ok, "{err}");
     let a = strings(&json(&out)["actions"]);
-    assert_eq!(a, ["pass", "pung", "chow 2M", "chow 3M", "chow 4M"]);
+    assert_eq!(a, ["pass", "kong", "pung", "chow 2M", "chow 3M", "chow 4M"]);
     let (out, _, _) = arena(&[
         "mahjong",
         "legal",
@@ -151,7 +151,7 @@ fn legal_lists_a_turn_a_claim_and_a_rob() {
         "mahjong",
         "legal",
         "--hand",
-        "2M 3M 4M 5M 6M 7M 8M 9M 9M W",
+        "2M 3M 4M 5M 6M 7M 9M 9M 9M W",
         "--melds",
         "pung E",
         "--rob",
@@ -192,11 +192,11 @@ fn legal_and_shanten_name_what_is_wrong_with_the_input() {
                 "mahjong",
                 "legal",
                 "--hand",
-                "1M 2M 3M 4M 5M 6M 7M 8M 9M E E E W",
+                "1M 2M 3M 4M 5M 6M 7M 8M 9M E E E E",
                 "--discard",
                 "E",
             ],
-            "4 of E",
+            "5 of E",
         ),
         (
             &[
