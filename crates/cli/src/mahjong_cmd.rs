@@ -24,6 +24,8 @@ pub enum MahjongCommand {
     Shanten(ShantenArgs),
     /// The fans of a winning hand (one by flags, or JSON lines with --batch).
     Fan(crate::mahjong_fan::FanArgs),
+    /// The contest's 96-hand duplicate match among four bots: a ranking (place probabilities with --matches).
+    Match(crate::mahjong_match_cmd::MatchArgs),
 }
 
 /// `arena mahjong selfplay`.
@@ -109,6 +111,7 @@ pub fn run(cmd: MahjongCommand) -> Result<()> {
         MahjongCommand::Legal(a) => legal(a),
         MahjongCommand::Shanten(a) => shanten(a),
         MahjongCommand::Fan(a) => crate::mahjong_fan::run(a),
+        MahjongCommand::Match(a) => crate::mahjong_match_cmd::run_match(a),
     }
 }
 

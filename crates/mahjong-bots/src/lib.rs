@@ -8,9 +8,15 @@
 //! or wins). Other seats are never affected.
 
 mod driver;
+pub mod efficiency;
+pub mod expert;
+mod greedy;
 mod random;
+pub mod spec;
 
 pub use driver::{HandRecord, HandVerdict, TimeLimits, penalty_points, play_hand};
+pub use expert::ExpertBot;
+pub use greedy::GreedyBot;
 pub use random::RandomBot;
 
 use std::time::Duration;
@@ -129,13 +135,10 @@ impl BotRng {
     }
 }
 
-/// A built-in bot by name (`random`), seeded per hand by [`Player::start_hand`].
+/// A built-in bot by name (`random`, `greedy`, `expert`: [`spec::BotSpec`]), seeded per hand by
+/// [`Player::start_hand`].
 pub fn builtin(name: &str) -> Option<Box<dyn Player>> {
-    match name {
-        "random" => Some(Box::new(RandomBot::new())),
-        _ => None,
-    }
+    name.parse::<spec::BotSpec>().ok()?.build_builtin()
 }
 
-/// The names [`builtin`] knows.
-pub const BUILTIN_NAMES: &[&str] = &["random"];
+pub use spec::BUILTIN_NAMES;

@@ -343,10 +343,13 @@ async fn run_seat(
             cpu_seconds,
             memory_mb,
         } => {
-            // Programs speak their game's line protocol; Dou Dizhu's is the one there is.
+            // Programs speak their game's line protocol; Dou Dizhu's is the one bot-host
+            // speaks so far.
             match game {
                 Ok(GameKind::DouDizhu) => {}
-                Err(_) => return Err(unsupported(&io.open, "bot programs")),
+                Ok(GameKind::Mahjong) | Err(_) => {
+                    return Err(unsupported(&io.open, "bot programs"));
+                }
             }
             io.played_by(Kind::Program);
             let spec = program::ProgramSpec {

@@ -1008,3 +1008,129 @@ fn the_scored_reading_shows_the_sets_the_pair_and_where_the_winning_tile_went() 
         "thirteen orphans, pair E"
     );
 }
+
+/// (hand, the excluding fan it scores, the fans it would otherwise also score and does not),
+/// one row per exclusion the README writes (and 明杠 beside 三杠 and 四杠).
+const EXCLUSIONS: &[(&str, Fan, &[Fan])] = &[
+    (
+        "E E E S S S W W W N N 5M 5M | - | N | discard",
+        Fan::BigFourWinds,
+        &[Fan::AllPungs],
+    ),
+    (
+        "Z Z Z F F F B B 1M 2M 3M 9S 9S | - | B | discard",
+        Fan::BigThreeDragons,
+        &[Fan::DragonPung],
+    ),
+    (
+        "1M 1M 9M 1S 9S 1T 9T E S W N Z F | - | B | discard",
+        Fan::ThirteenOrphans,
+        &[
+            Fan::AllTypes,
+            Fan::SingleWait,
+            Fan::ConcealedHand,
+            Fan::AllTerminalsAndHonours,
+        ],
+    ),
+    (
+        "5M | kong 1M, kong 2S, added-kong 3T, concealed-kong E | 5M | discard",
+        Fan::FourKongs,
+        &[Fan::AllPungs, Fan::ThreeKongs, Fan::MeldedKong],
+    ),
+    (
+        "Z Z Z F F F B 1M 2M 3M 9S 9S 9S | - | B | discard",
+        Fan::LittleThreeDragons,
+        &[Fan::DragonPung],
+    ),
+    (
+        "E E S S S Z Z Z W W | pung F | E | discard",
+        Fan::AllHonours,
+        &[Fan::AllPungs],
+    ),
+    (
+        "1M 1M 1M 5S 5S 5S 9T 9T 9T E E Z Z | - | Z | self",
+        Fan::FourConcealedPungs,
+        &[Fan::ConcealedHand, Fan::AllPungs],
+    ),
+    (
+        "1M 1M 1M 9M 9M 9M 1S 1S 1S 9T 9T 1T 1T | - | 1T | discard",
+        Fan::AllTerminals,
+        &[Fan::AllPungs],
+    ),
+    (
+        "1M 2M 3M 1M 2M 3M 1M 2M 3M 1M 2M 3M 5S | - | 5S | discard",
+        Fan::QuadrupleChow,
+        &[Fan::PureTripleChow, Fan::PureDoubleChow],
+    ),
+    (
+        "2T 3T 4T E | kong 1M, concealed-kong 5S, kong 9T | E | discard",
+        Fan::ThreeKongs,
+        &[Fan::MeldedKong],
+    ),
+    (
+        "1M 1M 1M 9S 9S 9S E E E Z Z N N | - | N | discard",
+        Fan::AllTerminalsAndHonours,
+        &[Fan::AllPungs],
+    ),
+    (
+        "1M 1M 3S 3S 5T 5T 7T 7T E E Z Z B | - | B | discard",
+        Fan::SevenPairs,
+        &[Fan::ConcealedHand, Fan::SingleWait],
+    ),
+    (
+        // Three 123M are one 一色三同顺, not also 一般高 (123M and 123S are still a 喜相逢).
+        "1M 2M 3M 1M 2M 3M 1M 2M 3M 1S 2S 3S 9T | - | 9T | discard",
+        Fan::PureTripleChow,
+        &[Fan::PureDoubleChow],
+    ),
+    (
+        // 123M 123S 123T + 123M: 123M and 123S would be a 喜相逢.
+        "1M 2M 3M 1S 2S 3S 1T 2T 3T 1M 2M 3M 9T | - | 9T | discard",
+        Fan::MixedTripleChow,
+        &[Fan::MixedDoubleChow],
+    ),
+];
+
+#[test]
+fn every_readme_exclusion_holds() {
+    for &(hand, excluder, excluded) in EXCLUSIONS {
+        has(excluder, hand);
+        for &f in excluded {
+            lacks(f, hand);
+        }
+    }
+    // The excluded fans do count where nothing excludes them.
+    has(
+        Fan::AllPungs,
+        "2M 2M 2M 4S 4S 4S 6T 6T 8T 8T | pung 3T | 8T | discard",
+    );
+    has(
+        Fan::DragonPung,
+        "Z Z 1M 2M 3M 4S 5S 6S 7T 8T 9T F F | - | F | discard",
+    );
+    has(
+        Fan::ConcealedHand,
+        "1M 2M 3M 4S 5S 6S 7T 8T 9T 2T 3T 5M 5M | - | 4T | discard",
+    );
+    has(
+        Fan::SingleWait,
+        "1M 2M 3M 4S 5S 6S 7T 8T 9T 2T 3T 4T 5M | - | 5M | discard",
+    );
+    has(
+        Fan::MeldedKong,
+        "2T 3T 4T E 6M 7M 8M | kong 1M, concealed-kong 5S | E | discard",
+    );
+    has(
+        Fan::PureDoubleChow,
+        "1M 2M 3M 1M 2M 3M 4S 5S 6S 7T 8T 9T 5M | - | 5M | discard",
+    );
+    has(
+        Fan::MixedDoubleChow,
+        "1M 2M 3M 1S 2S 3S 4M 5M 6M 4S 5S 6S 9T | - | 9T | discard",
+    );
+    // 五门齐 counts beside seven pairs, not beside thirteen orphans.
+    has(
+        Fan::AllTypes,
+        "1M 1M 3S 3S 5T 5T 7T 7T E E Z Z B | - | B | discard",
+    );
+}
