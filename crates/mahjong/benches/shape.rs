@@ -4,13 +4,14 @@
 //! Time is the benchmark thread's CPU time, not wall time: on a loaded machine a preempted batch
 //! would otherwise count the other processes' time as ours.
 
-use criterion::measurement::{Measurement, ValueFormatter};
 use std::hint::black_box;
 
-use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use criterion::{Criterion, criterion_group, criterion_main};
 use mahjong::{Counts, Deal, TILE_KINDS, Tile, shape};
 
 mod cpu_time;
+
+use cpu_time::CpuTime;
 
 const N: usize = 1024;
 
