@@ -13,6 +13,7 @@
 //! | the bot is connected already, here (and did not resume that session) or to another bot-host | `ALREADY_EXISTS` |
 //! | bot-host is shutting down | `UNAVAILABLE` |
 //! | the store cannot be reached | `UNAVAILABLE` |
+//! | the bot's record cannot be read back, or the store lost its data | `INTERNAL`, `DATA_LOSS` |
 //!
 //! Checking a token costs one store read (the bot `Hello` names) and one hash; failures count
 //! against the peer's address ([`arena_auth::FailureLimiter`]). One live connection per bot
