@@ -6,6 +6,9 @@ mod ddz_cmd;
 mod deals_cmd;
 mod experiment_cmd;
 mod legal;
+mod mahjong_cmd;
+mod mahjong_fan;
+mod mahjong_match_cmd;
 mod progress;
 mod services_cmd;
 mod store_args;
@@ -25,6 +28,9 @@ enum Command {
     /// Dou Dizhu: legal moves, hand analysis, deals, self-play.
     #[command(subcommand)]
     Ddz(ddz_cmd::DdzCommand),
+    /// Mahjong (the 2015 AI contest's): self-play, deals, legal actions, shanten.
+    #[command(subcommand)]
+    Mahjong(mahjong_cmd::MahjongCommand),
     /// The deal library: measure difficulty (GDI), query equal-strength deals, generate on demand.
     #[command(subcommand)]
     Deals(deals_cmd::DealsCommand),
@@ -63,6 +69,7 @@ fn main() -> std::process::ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Ddz(cmd) => ddz_cmd::run(cmd),
+        Command::Mahjong(cmd) => mahjong_cmd::run(cmd),
         Command::Deals(cmd) => deals_cmd::run(cmd),
         Command::Compete(a) => compete_cmd::run(a),
         Command::TableReferee(a) => services_cmd::referee(a),

@@ -275,6 +275,7 @@ fn a_bot_cannot_reach_its_tables_cards_from_any_api() {
                 release: "1".into(),
                 capacity: 4,
                 resume_session: String::new(),
+                ..Default::default()
             })),
         })
         .await
@@ -375,6 +376,7 @@ async fn hello(url: &str, bot: &str, token: &str) -> Result<v1::HostToBot, tonic
             release: "1".into(),
             capacity: 1,
             resume_session: String::new(),
+            ..Default::default()
         })),
     };
     let mut req =
@@ -419,6 +421,7 @@ fn guessing_bot_tokens_is_slowed_and_a_flooding_bot_is_cut_off_while_bot_host_st
                 release: "1".into(),
                 capacity: 1,
                 resume_session: String::new(),
+                ..Default::default()
             })),
         })
         .await
@@ -699,11 +702,23 @@ fn sigterm_ends_a_referee_within_its_grace_while_it_plays_heavy_bots() {
             "1000",
         ])
         .args(["--operator-token-file", token_file.to_str().unwrap()])
-        .env("ARENA_LOG", "warn")
+        .env("ARENA_LOG", "info")
         .stdout(Stdio::null())
-        .stderr(Stdio::null())
+        .stderr(Stdio::piped())
         .spawn()
         .unwrap();
+    // The referee says when it starts playing a table; its log is drained to the end so that
+    // it never blocks on a full pipe.
+    let (playing_tx, playing) = std::sync::mpsc::channel();
+    let log = referee.stderr.take().unwrap();
+    std::thread::spawn(move || {
+        use std::io::BufRead;
+        for line in std::io::BufReader::new(log).lines().map_while(Result::ok) {
+            if line.contains("playing the table") {
+                let _ = playing_tx.send(());
+            }
+        }
+    });
     let start = Instant::now();
     while std::net::TcpStream::connect(("127.0.0.1", p)).is_err() {
         assert!(
@@ -748,8 +763,11 @@ fn sigterm_ends_a_referee_within_its_grace_while_it_plays_heavy_bots() {
         assert!(start.elapsed() < Duration::from_secs(30), "not submitted");
     }
     assert!(line.contains("submitted table"), "{line:?}");
-    // Into the table (it lasts a few seconds).
-    std::thread::sleep(Duration::from_millis(1500));
+    // The referee plays the table (of search bots with a minute per decision: far longer than
+    // the grace) when SIGTERM arrives.
+    playing
+        .recv_timeout(Duration::from_secs(60))
+        .expect("the referee did not start the table");
     let term = Instant::now();
     // SAFETY: kill(2) with a child's pid; no memory is touched.
     unsafe {

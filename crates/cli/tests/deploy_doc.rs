@@ -3,8 +3,11 @@
 //! typed configurations). Regenerate the section with
 //! `ARENA_BLESS_DOCS=1 cargo test -p arena --test deploy_doc`.
 
+mod common;
+
 use std::path::PathBuf;
-use std::process::Command;
+use std::process::{Command, Stdio};
+use std::time::Duration;
 
 const ROLES: [&str; 5] = [
     "table-referee",
@@ -148,4 +151,55 @@ fn help_options_are_parsed_with_env_and_default() {
             default: Some("127.0.0.1:50051".into())
         }]
     );
+}
+
+/// Each role prints its effective configuration when it starts, made from its typed
+/// configuration: a flag given on the command line shows in that line.
+#[test]
+fn every_role_prints_the_configuration_it_runs_with() {
+    let dir = tempfile::tempdir().unwrap();
+    for role in ["table-referee", "bot-host", "deal-library", "matchmaker"] {
+        let mut args = vec![
+            "--data-dir".to_string(),
+            dir.path().join(role).display().to_string(),
+            "--listen".into(),
+            format!("127.0.0.1:{}", common::port()),
+            "--request-timeout-ms".into(),
+            "4321".into(),
+        ];
+        if role == "bot-host" {
+            args.extend([
+                "--seat-listen".into(),
+                format!("127.0.0.1:{}", common::port()),
+            ]);
+        }
+        let mut child = Command::new(env!("CARGO_BIN_EXE_arena"))
+            .arg(role)
+            .args(&args)
+            .env("ARENA_LOG", "info")
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let (tx, rx) = std::sync::mpsc::channel();
+        let log = child.stderr.take().unwrap();
+        std::thread::spawn(move || {
+            use std::io::BufRead;
+            for line in std::io::BufReader::new(log).lines().map_while(Result::ok) {
+                if line.contains("starting") {
+                    let _ = tx.send(line);
+                }
+            }
+        });
+        let line = rx.recv_timeout(Duration::from_secs(60));
+        let _ = child.kill();
+        let _ = child.wait();
+        let line = line.unwrap_or_else(|_| panic!("{role} printed no start-up line"));
+        // The typed configuration's own spelling: 4.321s (Debug) or 4321 ms (bot-host's line).
+        assert!(
+            line.contains("4.321s") || line.contains("4321 ms"),
+            "{role}: {line}"
+        );
+        assert!(line.contains("config"), "{role}: {line}");
+    }
 }

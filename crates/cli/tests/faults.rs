@@ -105,7 +105,7 @@ fn redis_restarted_empty_is_detected_and_nothing_is_written_for_the_lost_competi
     let mut redis = PrivateRedis::start(&["127.0.0.1"]);
     let prefix = unique_prefix("redis-empty");
     // Few tables at once, with a slow bot, so the competition is still running when Redis goes.
-    let cluster = Cluster::start(&redis.url(), &prefix, 1, &["--max-tables", "2"]);
+    let mut cluster = Cluster::start(&redis.url(), &prefix, 1, &["--max-tables", "2"]);
     cluster.measure(200);
     let _client = cluster.create(&[
         "--name",
@@ -137,8 +137,12 @@ fn redis_restarted_empty_is_detected_and_nothing_is_written_for_the_lost_competi
         );
         std::thread::sleep(Duration::from_millis(100));
     }
-    // Tables in flight end meanwhile; none of their results is written to the empty store.
-    std::thread::sleep(Duration::from_secs(3));
+    // The referee stops (SIGTERM, as Kubernetes would): it finishes or hands back the tables in
+    // flight first, so once it has exited every write it would ever attempt has been made.
+    // None of their results is written to the empty store.
+    for referee in &mut cluster.referees {
+        referee.terminate(Duration::from_secs(60));
+    }
     let client = redis::Client::open(redis.url()).unwrap();
     let mut con = client.get_connection().unwrap();
     let keys: Vec<String> = redis::cmd("KEYS")

@@ -354,6 +354,7 @@ fn main() {
             release: "2026.11.1".into(),
             capacity: 4,
             resume_session: String::new(),
+            ..Default::default()
         })),
     };
     replies.push(with_prefix(&[0; 4], &hello.encode_to_vec()));

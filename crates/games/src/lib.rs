@@ -158,6 +158,14 @@ impl CheckedJob {
     }
 }
 
+/// The error for a set-up of another game than the job's.
+fn wrong_setup(game: GameKind) -> JobError {
+    JobError::new(
+        "job.setup",
+        format!("the set-up is not one of {}", game.wire().as_str_name()),
+    )
+}
+
 /// Checks a job and reads it for its game, every error naming its field.
 pub fn validate(job: &v1::TableJob) -> Result<CheckedJob, JobError> {
     check_envelope(job)?;
@@ -165,12 +173,13 @@ pub fn validate(job: &v1::TableJob) -> Result<CheckedJob, JobError> {
     let seats = game.seat_count();
     match game {
         GameKind::DouDizhu => {
-            let v1::table_job::Setup::Ddz(setup) = job
-                .setup
-                .clone()
-                .unwrap_or(v1::table_job::Setup::Ddz(v1::DdzSetup::default()));
+            let setup = match &job.setup {
+                None => v1::DdzSetup::default(),
+                Some(v1::table_job::Setup::Ddz(s)) => s.clone(),
+                Some(_) => return Err(wrong_setup(game)),
+            };
             let setup = ddz::spec::read_setup(&setup, job.seed)?;
-            read_spec(job, setup, seats, |name| {
+            read_spec(job, setup, seats, v1::PenaltyRounding::Started, |name| {
                 SeatBot::parse(name, ddz::bots::parse_builtin)
             })
             .map(CheckedJob::Ddz)

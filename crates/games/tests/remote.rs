@@ -56,6 +56,7 @@ fn quick() -> v1::TimeControl {
         hard_cap_ms: 10_000,
         penalty_per_100ms: 1,
         verdict_penalty: 10,
+        ..Default::default()
     }
 }
 
@@ -87,10 +88,15 @@ fn apply(g: &mut Game, a: &v1::Action) {
     }
 }
 
+/// A Dou Dizhu job's time control as seats are told it: every default filled in.
+fn resolved(time: &v1::TimeControl) -> v1::TimeControl {
+    arena_table::TimeRules::resolve(time, v1::PenaltyRounding::Started).to_proto()
+}
+
 fn ddz_outcome(r: &v1::TableResult) -> v1::DdzOutcome {
     match r.outcome.as_ref().and_then(|o| o.game.clone()) {
         Some(v1::outcome::Game::Ddz(o)) => o,
-        None => panic!("no outcome in {r:?}"),
+        _ => panic!("no Dou Dizhu outcome in {r:?}"),
     }
 }
 
@@ -137,7 +143,14 @@ async fn legal_remote_seats_play_a_whole_table_and_are_closed_with_the_outcome()
             (open.bot.as_str(), open.game()),
             (j.seats[seat as usize].bot.as_str(), v1::Game::DouDizhu)
         );
-        assert_eq!(open.time, Some(quick()));
+        // Seats are told the job's time control with every default filled in.
+        assert_eq!(
+            open.time,
+            Some(
+                arena_table::TimeRules::resolve(&quick(), v1::PenaltyRounding::Started).to_proto()
+            )
+        );
+        assert_eq!(open.time.unwrap().decision_ms, quick().decision_ms);
         let Some(v1::referee_to_seat::Msg::Close(close)) = msgs.last() else {
             panic!("{msgs:?}")
         };
@@ -176,6 +189,7 @@ async fn late_answers_cost_a_point_per_started_100ms() {
         hard_cap_ms: 20_000,
         penalty_per_100ms: 1,
         verdict_penalty: 0,
+        ..Default::default()
     };
     // Seat 0 answers its first three decisions after 620 ms: at least 120 ms over, at least two
     // started 100 ms.
@@ -237,6 +251,7 @@ async fn silence_is_a_timeout_at_the_hard_cap_under_both_policies() {
         hard_cap_ms: 1200,
         penalty_per_100ms: 1,
         verdict_penalty: 10,
+        ..Default::default()
     };
     // Seat 1 (a farmer) answers its first decision, then never again.
     let forfeit = job(
@@ -553,7 +568,7 @@ async fn no_seat_is_ever_shown_another_seats_hidden_cards() {
                         seat: o.seat,
                         bot: o.bot.clone(),
                         game: j.game,
-                        time: Some(quick())
+                        time: Some(resolved(&quick()))
                     }
                 );
             }

@@ -6,11 +6,31 @@
 //!
 //! - [`Tile`] (one of the 34 kinds) with the contest's notation (`1M..9M 1S..9S 1T..9T E S W N
 //!   Z F B`), and [`Counts`], a hand as a count per kind;
-//! - [`Meld`]: a declared chow, pung or kong ([`KongKind`]).
+//! - [`Meld`]: a declared chow, pung or kong ([`KongKind`]);
+//! - [`Wall`] and [`Deal`]: the seeded wall of 136 and the first player (generator documented in
+//!   [`wall`]);
+//! - [`Game`]: the hand as a state machine ([`Phase`], [`Action`], [`Event`]), with a seat's
+//!   [`View`];
+//! - [`shape`]: win detection, waits and shanten;
+//! - [`fan`]: fan evaluation in both [`Reading`]s.
 
+pub mod action;
+pub mod fan;
+pub mod game;
 mod meld;
+pub mod rules;
+mod sets;
+pub mod shape;
 mod tile;
+pub mod wall;
 
-pub use meld::{KongKind, Meld};
-
+pub use action::{Action, ActionList, MAX_ACTIONS};
+pub use game::{
+    BASE_POINTS, Decision, Discarded, Event, Game, Illegal, IllegalAction, Outcome, Phase,
+    SeenEvent, View, WinInfo, add_meld_tiles, check_for, legal_actions_for,
+};
+pub use meld::{KongKind, Meld, MeldParseError};
+pub use rules::{Reading, Rules, UnknownReading};
+pub use sets::{SeatSet, TileSet};
 pub use tile::{Counts, Suit, TILE_KINDS, Tile, TileParseError, parse_tiles, tiles_to_string};
+pub use wall::{DRAWABLE_TILES, Deal, Wall, WallError};

@@ -177,11 +177,12 @@ pub fn check_envelope(job: &v1::TableJob) -> Result<(), JobError> {
 
 /// Reads the game-neutral rest of a job whose game and set-up `setup` are read: the seats
 /// (`seat_count` of them, each name read by `parse_bot`, see [`SeatBot::parse`]), the time
-/// control and the verdict policy.
+/// control (an unspecified penalty rounding is the game's `rounding`) and the verdict policy.
 pub fn read_spec<S, B>(
     job: &v1::TableJob,
     setup: S,
     seat_count: usize,
+    rounding: v1::PenaltyRounding,
     parse_bot: impl Fn(&str) -> Result<SeatBot<B>, String>,
 ) -> Result<TableSpec<S, B>, JobError> {
     let game = v1::Game::try_from(job.game).unwrap_or(v1::Game::Unspecified);
@@ -203,7 +204,13 @@ pub fn read_spec<S, B>(
             parse_bot(&s.bot).map_err(|e| JobError::new(format!("job.seats[{i}].bot"), e))
         })
         .collect::<Result<Vec<_>, _>>()?;
-    let time = TimeRules::resolve(&job.time.unwrap_or_default());
+    let time = TimeRules::resolve(&job.time.unwrap_or_default(), rounding);
+    if v1::PenaltyRounding::try_from(job.time.unwrap_or_default().penalty_rounding).is_err() {
+        return Err(JobError::new(
+            "job.time.penalty_rounding",
+            "not a penalty rounding (started or nearest)",
+        ));
+    }
     if time.hard_cap_ms > MAX_HARD_CAP_MS {
         return Err(JobError::new(
             "job.time.hard_cap_ms",
@@ -213,12 +220,13 @@ pub fn read_spec<S, B>(
             ),
         ));
     }
-    if time.hard_cap_ms < time.decision_ms {
+    if time.hard_cap_ms < time.decision_ms.max(time.claim_ms) {
         return Err(JobError::new(
             "job.time.hard_cap_ms",
             format!(
                 "the hard cap ({} ms) is below the decision limit ({} ms)",
-                time.hard_cap_ms, time.decision_ms
+                time.hard_cap_ms,
+                time.decision_ms.max(time.claim_ms)
             ),
         ));
     }

@@ -486,7 +486,7 @@ pub async fn play_async<G: TableGame>(
                         seat: r.seat,
                         game: game.game() as i32,
                         kind: r.kind as i32,
-                        deadline_ms: setup.time.decision_ms,
+                        deadline_ms: setup.time.limit_ms(r.kind),
                         observation: Some(game.observation(r.seat)),
                     };
                     Box::pin(ask_remote(remote, open, request, hard_cap, dialer, opts))

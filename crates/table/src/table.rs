@@ -218,7 +218,7 @@ impl<G: TableGame> Table<G> {
                     .unwrap_or(Reply::new(Answer::NoAnswer, self.time.hard_cap()));
                 let (result, elapsed_ms) = self.judge(&p, reply);
                 step.elapsed_ms = u32::try_from(elapsed_ms).unwrap_or(u32::MAX);
-                step.penalty = self.time.overrun_penalty(elapsed_ms);
+                step.penalty = self.time.overrun_penalty(p.kind, elapsed_ms);
                 self.asked[seat] += 1;
                 self.elapsed_sum_ms[seat] += elapsed_ms;
                 match result {
@@ -354,7 +354,7 @@ impl<G: TableGame> Table<G> {
             job: Some(job.clone()),
             steps: self.steps,
             result: Some(result.clone()),
-            ddz_events: Vec::new(),
+            ..Default::default()
         };
         self.game.record_history(&mut replay);
         (result, replay)
@@ -508,6 +508,8 @@ mod tests {
             hard_cap_ms: 500,
             penalty_per_100ms: 1,
             verdict_penalty: 7,
+            claim_ms: 100,
+            rounding: v1::PenaltyRounding::Started,
         };
         Table::new(
             Picks {

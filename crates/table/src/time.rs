@@ -4,10 +4,20 @@
 //!
 //! A decision's elapsed time is measured from the moment the request leaves the referee (or an
 //! in-process bot is called) to the moment its answer is back, and rounded half-up to whole
-//! milliseconds (100.4 ms is 100 ms, 100.5 ms is 101 ms). Every *started* 100 ms beyond the
-//! limit costs `penalty_per_100ms` points: with a 100 ms limit, 100 ms costs nothing, 101 ms to
-//! 200 ms cost one step, 201 ms to 300 ms two. An answer that has not arrived at the hard cap
-//! is a timeout verdict; it is charged as if it had taken exactly the hard cap.
+//! milliseconds (100.4 ms is 100 ms, 100.5 ms is 101 ms). Time beyond the limit costs
+//! `penalty_per_100ms` points per 100 ms step, counted as the job's [`v1::PenaltyRounding`]
+//! says:
+//!
+//! - **started** (Dou Dizhu's default): every started 100 ms; with a 100 ms limit, 100 ms costs
+//!   nothing, 101 ms to 200 ms cost one step, 201 ms to 300 ms two;
+//! - **nearest** (Mahjong's default, the 2015 contest's rule): the overrun rounded to the
+//!   nearest 100 ms, half up; 149 ms over costs one step, 150 ms two, and 0.75 s for a 0.5 s
+//!   claim costs three.
+//!
+//! Mahjong answers to a discard or an added kong ([`v1::DecisionKind::Claim`],
+//! [`v1::DecisionKind::RobKong`]) have their own limit, `claim_ms`. An answer that has not
+//! arrived at the hard cap is a timeout verdict; it is charged as if it had taken exactly the
+//! hard cap.
 
 use std::time::Duration;
 
@@ -17,6 +27,8 @@ use arena_proto::v1;
 pub const DEFAULT_DECISION_MS: u32 = 1000;
 /// The default hard cap when a job says 0.
 pub const DEFAULT_HARD_CAP_MS: u32 = 5000;
+/// The default limit of a Mahjong claim or rob answer when a job says 0.
+pub const DEFAULT_CLAIM_MS: u32 = 500;
 
 /// A job's time control with the defaults filled in.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -29,18 +41,23 @@ pub struct TimeRules {
     pub penalty_per_100ms: u32,
     /// Penalty points for a verdict under the play-on policy.
     pub verdict_penalty: u32,
+    /// Time for an answer to a discard or an added kong, in milliseconds.
+    pub claim_ms: u32,
+    /// How an overrun is counted in 100 ms steps (never unspecified once resolved).
+    pub rounding: v1::PenaltyRounding,
 }
 
 impl Default for TimeRules {
     fn default() -> Self {
-        TimeRules::resolve(&v1::TimeControl::default())
+        TimeRules::resolve(&v1::TimeControl::default(), v1::PenaltyRounding::Started)
     }
 }
 
 impl TimeRules {
-    /// The rules a time control stands for (0 means the default for each limit). Does not check
-    /// that the hard cap is at least the decision limit: [`crate::job`] does.
-    pub fn resolve(tc: &v1::TimeControl) -> TimeRules {
+    /// The rules a time control stands for (0 means the default for each limit, an unspecified
+    /// rounding the game's `rounding`). Does not check that the hard cap is at least the
+    /// decision limits: [`crate::job`] does.
+    pub fn resolve(tc: &v1::TimeControl, rounding: v1::PenaltyRounding) -> TimeRules {
         TimeRules {
             decision_ms: if tc.decision_ms == 0 {
                 DEFAULT_DECISION_MS
@@ -54,6 +71,23 @@ impl TimeRules {
             },
             penalty_per_100ms: tc.penalty_per_100ms,
             verdict_penalty: tc.verdict_penalty,
+            claim_ms: if tc.claim_ms == 0 {
+                DEFAULT_CLAIM_MS
+            } else {
+                tc.claim_ms
+            },
+            rounding: match tc.penalty_rounding() {
+                v1::PenaltyRounding::Unspecified => rounding,
+                r => r,
+            },
+        }
+    }
+
+    /// The time a decision of `kind` has, in milliseconds.
+    pub fn limit_ms(&self, kind: v1::DecisionKind) -> u32 {
+        match kind {
+            v1::DecisionKind::Claim | v1::DecisionKind::RobKong => self.claim_ms,
+            _ => self.decision_ms,
         }
     }
 
@@ -64,6 +98,8 @@ impl TimeRules {
             hard_cap_ms: self.hard_cap_ms,
             penalty_per_100ms: self.penalty_per_100ms,
             verdict_penalty: self.verdict_penalty,
+            claim_ms: self.claim_ms,
+            penalty_rounding: self.rounding as i32,
         }
     }
 
@@ -72,11 +108,14 @@ impl TimeRules {
         Duration::from_millis(u64::from(self.hard_cap_ms))
     }
 
-    /// Penalty points for a decision that took `elapsed_ms` (already rounded).
-    pub fn overrun_penalty(&self, elapsed_ms: u64) -> i64 {
-        let over = elapsed_ms.saturating_sub(u64::from(self.decision_ms));
-        let started = over.div_ceil(100);
-        i64::try_from(started.saturating_mul(u64::from(self.penalty_per_100ms))).unwrap_or(i64::MAX)
+    /// Penalty points for a decision of `kind` that took `elapsed_ms` (already rounded).
+    pub fn overrun_penalty(&self, kind: v1::DecisionKind, elapsed_ms: u64) -> i64 {
+        let over = elapsed_ms.saturating_sub(u64::from(self.limit_ms(kind)));
+        let steps = match self.rounding {
+            v1::PenaltyRounding::Nearest => over.saturating_add(50) / 100,
+            v1::PenaltyRounding::Started | v1::PenaltyRounding::Unspecified => over.div_ceil(100),
+        };
+        i64::try_from(steps.saturating_mul(u64::from(self.penalty_per_100ms))).unwrap_or(i64::MAX)
     }
 }
 
@@ -91,19 +130,56 @@ mod tests {
     use super::*;
 
     fn rules(decision_ms: u32, per: u32) -> TimeRules {
-        TimeRules::resolve(&v1::TimeControl {
-            decision_ms,
-            hard_cap_ms: 0,
-            penalty_per_100ms: per,
-            verdict_penalty: 0,
-        })
+        TimeRules::resolve(
+            &v1::TimeControl {
+                decision_ms,
+                penalty_per_100ms: per,
+                ..Default::default()
+            },
+            v1::PenaltyRounding::Started,
+        )
     }
+
+    const PLAY: v1::DecisionKind = v1::DecisionKind::Play;
 
     #[test]
     fn zero_means_the_documented_defaults() {
         let r = TimeRules::default();
         assert_eq!((r.decision_ms, r.hard_cap_ms), (1000, 5000));
         assert_eq!((r.penalty_per_100ms, r.verdict_penalty), (0, 0));
+        assert_eq!(
+            (r.claim_ms, r.rounding),
+            (500, v1::PenaltyRounding::Started)
+        );
+        let tc = v1::TimeControl {
+            penalty_rounding: v1::PenaltyRounding::Started as i32,
+            ..Default::default()
+        };
+        assert_eq!(
+            TimeRules::resolve(&tc, v1::PenaltyRounding::Nearest).rounding,
+            v1::PenaltyRounding::Started,
+            "the job's rounding wins over the game's"
+        );
+    }
+
+    #[test]
+    fn the_contest_mahjong_rule_rounds_the_overrun_to_the_nearest_100ms() {
+        let r = TimeRules::resolve(
+            &v1::TimeControl {
+                penalty_per_100ms: 1,
+                ..Default::default()
+            },
+            v1::PenaltyRounding::Nearest,
+        );
+        // The figures: 0.75 s for a claim costs 3, 1.2 s for a discard costs 2.
+        assert_eq!(r.overrun_penalty(v1::DecisionKind::Claim, 750), 3);
+        assert_eq!(r.overrun_penalty(v1::DecisionKind::Turn, 1200), 2);
+        assert_eq!(r.overrun_penalty(v1::DecisionKind::RobKong, 500), 0);
+        assert_eq!(r.overrun_penalty(v1::DecisionKind::Claim, 549), 0);
+        assert_eq!(r.overrun_penalty(v1::DecisionKind::Claim, 550), 1);
+        assert_eq!(r.overrun_penalty(v1::DecisionKind::Turn, 1149), 1);
+        assert_eq!(r.overrun_penalty(v1::DecisionKind::Turn, 1150), 2);
+        assert_eq!(r.limit_ms(v1::DecisionKind::Turn), 1000);
     }
 
     #[test]
@@ -128,16 +204,16 @@ mod tests {
             (301, 3),
         ];
         for (ms, points) in cases {
-            assert_eq!(r.overrun_penalty(ms), points, "{ms} ms");
+            assert_eq!(r.overrun_penalty(PLAY, ms), points, "{ms} ms");
         }
-        assert_eq!(rules(100, 3).overrun_penalty(250), 6);
+        assert_eq!(rules(100, 3).overrun_penalty(PLAY, 250), 6);
         assert_eq!(
-            rules(100, 0).overrun_penalty(5000),
+            rules(100, 0).overrun_penalty(PLAY, 5000),
             0,
             "rate 0 = no penalties"
         );
         assert!(
-            rules(1000, u32::MAX).overrun_penalty(u64::MAX) > 0,
+            rules(1000, u32::MAX).overrun_penalty(PLAY, u64::MAX) > 0,
             "huge overruns saturate"
         );
     }

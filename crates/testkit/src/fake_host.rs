@@ -145,6 +145,7 @@ fn splitmix(mut z: u64) -> u64 {
 fn legal_of(r: &v1::DecisionRequest) -> Vec<String> {
     match r.observation.as_ref().and_then(|o| o.game.as_ref()) {
         Some(v1::observation::Game::Ddz(o)) => o.legal.clone(),
+        Some(v1::observation::Game::Mahjong(o)) => o.legal.clone(),
         None => Vec::new(),
     }
 }

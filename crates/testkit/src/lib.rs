@@ -1,6 +1,9 @@
 //! For tests only: helpers the integration tests of several crates share.
 
 pub mod fake_host;
+mod standings;
+
+pub use standings::final_standings;
 
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};

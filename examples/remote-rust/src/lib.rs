@@ -180,6 +180,8 @@ pub async fn play_with(
             release,
             capacity,
             resume_session: String::new(),
+            // Dou Dizhu, as a bot that names no game.
+            games: Vec::new(),
         })),
     })?;
     let mut request = tonic::Request::new(UnboundedReceiverStream::new(rx));

@@ -315,16 +315,54 @@ impl BotHostConfig {
 }
 
 impl fmt::Display for BotHostConfig {
-    /// One line for the start-up log, with the limits and sandbox layers programs get.
+    /// One line for the start-up log, with the limits and sandbox layers programs get. Every
+    /// field is taken apart by name (no `..`), so a setting added to the type and not printed
+    /// here is an unused variable: the line cannot fall behind the configuration.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let BotHostConfig {
+            listen,
+            seat_listen,
+            cluster_token,
+            advertise,
+            grace,
+            keepalive,
+            missed_keepalives,
+            presence_ttl,
+            first_message_timeout,
+            decisions:
+                DecisionLimits {
+                    decision,
+                    hard_cap,
+                    silence_margin,
+                },
+            processes:
+                ProcessLimits {
+                    limits,
+                    sandbox: _policy_shown_as_granted_by_sandbox,
+                    max_processes,
+                    startup_timeout,
+                    exit_grace,
+                    pass_env,
+                },
+            max_message_bytes,
+            shutdown_grace,
+            max_bot_message_bytes,
+            max_queued_to_bot,
+            auth_failures: AuthFailureLimit { burst, refill },
+            bot_tls,
+            serve,
+        } = self;
         write!(
             f,
-            "listen {} (bots, {}) seat listen {} (referees, cluster token {}) advertise {} grace {:?} keepalive {:?}×{} \
-             presence ttl {:?} decision {:?} hard cap {:?} (+{:?} for silent programs) processes: {}; {}; at most {} \
-             startup {:?} exit grace {:?} env {}; max message {} bytes (from bots {}), at most {} queued to a bot; \
-             shutdown grace {:?}; {}",
-            self.listen,
-            match &self.bot_tls {
+            "listen {listen} (bots, {}) seat listen {seat_listen} (referees, cluster token {}) advertise {} \
+             grace {grace:?} keepalive {keepalive:?}×{missed_keepalives} presence ttl {presence_ttl:?} \
+             first message within {first_message_timeout:?} decision {decision:?} hard cap {hard_cap:?} \
+             (+{silence_margin:?} for silent programs) processes: {limits}; {}; at most {} startup \
+             {startup_timeout:?} exit grace {exit_grace:?} env {}; max message {max_message_bytes} \
+             bytes (from bots {max_bot_message_bytes}), at most {max_queued_to_bot} queued to a bot; \
+             failed authentications {burst} at once, one more every {refill:?}; shutdown grace \
+             {shutdown_grace:?}; {serve}",
+            match bot_tls {
                 None => "plain, no TLS".to_string(),
                 Some(tls) => format!(
                     "TLS {}{}",
@@ -335,34 +373,18 @@ impl fmt::Display for BotHostConfig {
                     }
                 ),
             },
-            self.seat_listen,
-            if self.cluster_token.is_some() {
+            if cluster_token.is_some() {
                 "set"
             } else {
                 "MISSING"
             },
-            self.advertise.as_deref().unwrap_or("(the bound address)"),
-            self.grace,
-            self.keepalive,
-            self.missed_keepalives,
-            self.presence_ttl,
-            self.decisions.decision,
-            self.decisions.hard_cap,
-            self.decisions.silence_margin,
-            self.processes.limits,
+            advertise.as_deref().unwrap_or("(the bound address)"),
             self.sandbox(),
-            match self.processes.max_processes {
+            match max_processes {
                 0 => "unlimited".to_string(),
                 n => n.to_string(),
             },
-            self.processes.startup_timeout,
-            self.processes.exit_grace,
-            self.processes.pass_env.join(","),
-            self.max_message_bytes,
-            self.max_bot_message_bytes,
-            self.max_queued_to_bot,
-            self.shutdown_grace,
-            self.serve,
+            pass_env.join(","),
         )
     }
 }
@@ -421,6 +443,8 @@ mod tests {
             "cluster token MISSING",
             "grace 10s",
             "keepalive 5s×3",
+            "first message within",
+            "failed authentications 10 at once, one more every 6s",
             "processes: CPU time 60 s, memory 1024 MiB, processes 64, open files 256, file size 64 MiB, wall time 900 s",
             "; sandbox ",
             "PATH /usr/local/bin:/usr/bin:/bin",

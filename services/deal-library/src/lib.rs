@@ -867,7 +867,7 @@ pub async fn serve_with_config(
     )
     .await;
     let reflection = arena_serve::reflection()?;
-    tracing::info!(addr = ?listener.local_addr().ok(), store = %store.describe(), "deal library starting");
+    tracing::info!(addr = ?listener.local_addr().ok(), store = %store.describe(), ?config, "deal library starting");
     let auth = config
         .auth
         .clone()

@@ -1132,7 +1132,7 @@ pub async fn serve_with_config(
     )
     .await;
     let reflection = arena_serve::reflection()?;
-    tracing::info!(addr = ?listener.local_addr().ok(), store = %store.describe(), "matchmaker starting");
+    tracing::info!(addr = ?listener.local_addr().ok(), store = %store.describe(), ?config, "matchmaker starting");
     let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
     let stopped = |mut rx: tokio::sync::watch::Receiver<bool>| async move {
         let _ = rx.wait_for(|s| *s).await;

@@ -82,21 +82,12 @@ fn referee(
 }
 
 async fn watch_to_end(svc: &MatchmakerService, name: &str) -> v1::Standings {
-    let mut stream = svc
+    let stream = svc
         .watch_competition(Request::new(v1::CompetitionRequest { name: name.into() }))
         .await
         .unwrap()
         .into_inner();
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(120);
-    let mut last = None;
-    while let Ok(Some(s)) = tokio::time::timeout_at(deadline, stream.next()).await {
-        let s = s.unwrap();
-        if s.r#final {
-            return s;
-        }
-        last = Some(s);
-    }
-    panic!("{name} did not finish: {last:?}");
+    arena_testkit::final_standings(name, stream, Duration::from_secs(120)).await
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

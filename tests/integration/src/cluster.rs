@@ -31,7 +31,6 @@ use arena_referee::RefereeConfig;
 use arena_store::{BotKind, BotRecord, EmbeddedStore, RedisStore, Store};
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
-use tokio_stream::StreamExt;
 use tonic::Request;
 
 use crate::redis::{REDIS, cleanup_blocking, prefix};
@@ -395,22 +394,13 @@ impl Cluster {
 
     /// Follows competition `name`'s standings to the final ones.
     pub async fn final_standings(&self, name: &str) -> v1::Standings {
-        let mut stream = self
+        let stream = self
             .matchmaker
             .watch_competition(Request::new(v1::CompetitionRequest { name: name.into() }))
             .await
             .expect("the competition")
             .into_inner();
-        let deadline = tokio::time::Instant::now() + PATIENCE;
-        loop {
-            match tokio::time::timeout_at(deadline, stream.next()).await {
-                Ok(Some(Ok(s))) if s.r#final => return s,
-                Ok(Some(Ok(_))) => {}
-                Ok(Some(Err(e))) => panic!("watching {name}: {e}"),
-                Ok(None) => panic!("the standings of {name} ended before the final ones"),
-                Err(_) => panic!("no final standings of {name} after {PATIENCE:?}"),
-            }
-        }
+        arena_testkit::final_standings(name, stream, PATIENCE).await
     }
 
     /// Stops every role gracefully (bots, supervisor, referees, bot-host) and removes the

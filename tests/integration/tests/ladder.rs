@@ -161,6 +161,7 @@ async fn ladder_runs_pairs_once_per_release(backend: Backend) {
         let replay = <v1::Replay as prost::Message>::decode(bytes.as_slice()).unwrap();
         match replay.job.unwrap().setup.unwrap() {
             v1::table_job::Setup::Ddz(d) => d.deal,
+            other => panic!("a Dou Dizhu ladder table with {other:?}"),
         }
     };
     assert_eq!(

@@ -137,6 +137,8 @@ fn kind_name(kind: v1::DecisionKind) -> &'static str {
         v1::DecisionKind::Redouble => "redouble",
         v1::DecisionKind::Play => "play",
         v1::DecisionKind::Claim => "claim",
+        v1::DecisionKind::Turn => "turn",
+        v1::DecisionKind::RobKong => "rob-kong",
         v1::DecisionKind::Unspecified => "unspecified",
     }
 }
@@ -571,7 +573,7 @@ mod tests {
         let t = table(v1::DdzSetup::default(), 4);
         let obs = |s| match t.observation(s).game {
             Some(v1::observation::Game::Ddz(o)) => o,
-            None => panic!(),
+            other => panic!("not a Dou Dizhu observation: {other:?}"),
         };
         assert_eq!(obs(0).legal, ["0", "1", "2", "3"]);
         assert!(obs(1).legal.is_empty());

@@ -263,6 +263,7 @@ pub fn hello(bot: &str, capacity: u32, resume: &str) -> v1::BotToHost {
             release: "2026.1".into(),
             capacity,
             resume_session: resume.into(),
+            ..Default::default()
         })),
     }
 }

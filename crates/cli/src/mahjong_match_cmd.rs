@@ -1,0 +1,166 @@
+//! `arena mahjong match`: the contest's 96-hand duplicate match among four bots.
+
+use std::path::PathBuf;
+use std::sync::atomic::AtomicU64;
+use std::time::Instant;
+
+use anyhow::{Result, bail};
+use clap::Args;
+use mahjong::{Reading, Rules};
+use mahjong_match::run::{MatchConfig, MatchReport, MatchResult, run};
+use mahjong_match::schedule::HANDS;
+use mahjong_match::{BotSpec, player};
+use mahjong_bots::TimeLimits;
+
+use crate::progress;
+
+/// `arena mahjong match`.
+#[derive(Args)]
+pub struct MatchArgs {
+    /// Bot A: random, greedy, expert, or cmd:PROGRAM [ARGS] (quoted) for a program speaking the
+    /// 2015 line protocol. The same bot may be named more than once.
+    a: String,
+    /// Bot B, named the same way.
+    b: String,
+    /// Bot C.
+    c: String,
+    /// Bot D.
+    d: String,
+    /// The first match's seed (match m plays seed + m); it fixes every deal.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// How many 96-hand matches; with more than one, each bot's probability of each place.
+    #[arg(long, default_value_t = 1)]
+    matches: usize,
+    /// Fan reading: contest or seed-2015.
+    #[arg(long, default_value = "contest")]
+    fans: Reading,
+    /// Write each hand's log (old server format and JSON lines) and each match's score sheet
+    /// (CSV) under this directory.
+    #[arg(long)]
+    log_dir: Option<PathBuf>,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Make the last line of output one JSON object.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Runs `arena mahjong match`.
+pub fn run_match(a: MatchArgs) -> Result<()> {
+    if a.matches == 0 {
+        bail!("--matches must be at least 1");
+    }
+    let names = [a.a, a.b, a.c, a.d];
+    let mut specs = Vec::with_capacity(4);
+    for (i, n) in names.iter().enumerate() {
+        let spec: BotSpec = n
+            .parse()
+            .map_err(|e| anyhow::anyhow!("bot {} ({n:?}): {e}", position_label(i)))?;
+        specs.push(spec);
+    }
+    let bots = specs.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    let bots: [String; 4] = bots.try_into().expect("four bots");
+    let config = MatchConfig {
+        bots: bots.clone(),
+        seed: a.seed,
+        matches: a.matches,
+        rules: Rules { reading: a.fans },
+        limits: TimeLimits::default(),
+        threads: a
+            .threads
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+            .max(1),
+        log_dir: a.log_dir.clone(),
+    };
+    let factory = |position: usize| player(&specs[position]);
+    let counter = AtomicU64::new(0);
+    let start = Instant::now();
+    let total = (HANDS * a.matches) as u64;
+    let report = progress::with_bar(total, "hands", &counter, || {
+        run(&config, &factory, &counter)
+    })?;
+    let secs = start.elapsed().as_secs_f64();
+    print_table(&report, &config, secs);
+    if a.json {
+        println!(
+            "{}",
+            MatchResult::of_report(&report, config.rules.reading).to_json_line()
+        );
+    }
+    Ok(())
+}
+
+/// A, B, C, D: how the bots are told apart (never by name: a name may repeat).
+fn position_label(i: usize) -> char {
+    (b'A' + i as u8) as char
+}
+
+fn print_table(r: &MatchReport, c: &MatchConfig, secs: f64) {
+    let st = &r.standings;
+    let t = &st.totals;
+    println!(
+        "mahjong match: {} × {HANDS} hands, seed {}, fans {} — {} drawn hands ({:.1} s)",
+        c.matches, c.seed, c.rules.reading, t.draws, secs
+    );
+    let width = r.bots.iter().map(|b| b.chars().count()).max().unwrap_or(4).clamp(4, 40) + 3;
+    let mut head = format!(
+        "  {:>5}  {:<width$} {:>8}  {:>17}  {:>5} {:>10} {:>8} {:>7} {:>8}",
+        "place", "bot", "score", "per hand (95%)", "wins", "self-drawn", "dealt in", "penalty", "verdicts"
+    );
+    if c.matches > 1 {
+        head.push_str("   P(#1)  P(#2)  P(#3)  P(#4)");
+    }
+    println!("{head}");
+    for (place, &b) in st.order.iter().enumerate() {
+        let p = &t.players[b];
+        let e = &st.mean_per_hand[b];
+        let ci = if e.ci95.is_finite() {
+            format!("{:+.2} ± {:.2}", e.mean, e.ci95)
+        } else {
+            format!("{:+.2}", e.mean)
+        };
+        let name: String = r.bots[b].chars().take(40).collect();
+        let mut line = format!(
+            "  {:>5}  {:<width$} {:>+8}  {:>17}  {:>5} {:>10} {:>8} {:>7} {:>8}",
+            place + 1,
+            format!("{}: {name}", position_label(b)),
+            p.score,
+            ci,
+            p.wins,
+            p.self_drawn,
+            p.dealt_in,
+            p.penalty,
+            p.verdicts
+        );
+        if c.matches > 1 {
+            for k in 0..4 {
+                line.push_str(&format!("  {:>5.2}", st.places[b][k]));
+            }
+        }
+        println!("{line}");
+    }
+    const SHOWN: usize = 10;
+    for v in r.verdicts.iter().take(SHOWN) {
+        let reason: String = v.reason.chars().take(200).collect();
+        println!(
+            "  verdict: match {} hand {} bot {} (seat {}): {}: {}",
+            v.match_seed,
+            v.hand,
+            position_label(v.bot),
+            v.seat,
+            v.kind,
+            reason
+        );
+    }
+    if r.verdicts.len() > SHOWN {
+        println!(
+            "  … and {} more verdicts (every one is in the hand logs of --log-dir)",
+            r.verdicts.len() - SHOWN
+        );
+    }
+    if let Some(dir) = &c.log_dir {
+        println!("  logs: {}", dir.display());
+    }
+}

@@ -1,0 +1,24 @@
+//! Contest Mahjong matches: the 96-hand duplicate schedule ([`schedule`]), hands played in
+//! parallel ([`run`]), the statistics of a match ([`stats`]: totals, places, intervals) and its
+//! logs ([`log`]: the old server's line format, JSON lines, a CSV score sheet).
+
+pub mod log;
+pub mod run;
+pub mod schedule;
+pub mod stats;
+
+pub use mahjong_bots::spec::BotSpec;
+use mahjong_bots::Player;
+
+/// A fresh player for `spec`: a built-in bot, or a program speaking the line protocol (which
+/// starts a fresh process every hand). `Err` says why it cannot be made.
+pub fn player(spec: &BotSpec) -> Result<Box<dyn Player>, String> {
+    match spec {
+        BotSpec::Cmd(cmd) => Err(format!(
+            "cmd:{cmd}: program bots are not available in this build"
+        )),
+        builtin => builtin
+            .build_builtin()
+            .ok_or_else(|| format!("{builtin} is not a built-in bot")),
+    }
+}
