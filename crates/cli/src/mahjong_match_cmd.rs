@@ -7,10 +7,10 @@ use std::time::Instant;
 use anyhow::{Result, bail};
 use clap::Args;
 use mahjong::{Reading, Rules};
+use mahjong_bots::TimeLimits;
 use mahjong_match::run::{MatchConfig, MatchReport, MatchResult, run};
 use mahjong_match::schedule::HANDS;
 use mahjong_match::{BotSpec, player};
-use mahjong_bots::TimeLimits;
 
 use crate::progress;
 
@@ -104,10 +104,25 @@ fn print_table(r: &MatchReport, c: &MatchConfig, secs: f64) {
         "mahjong match: {} × {HANDS} hands, seed {}, fans {} — {} drawn hands ({:.1} s)",
         c.matches, c.seed, c.rules.reading, t.draws, secs
     );
-    let width = r.bots.iter().map(|b| b.chars().count()).max().unwrap_or(4).clamp(4, 40) + 3;
+    let width = r
+        .bots
+        .iter()
+        .map(|b| b.chars().count())
+        .max()
+        .unwrap_or(4)
+        .clamp(4, 40)
+        + 3;
     let mut head = format!(
         "  {:>5}  {:<width$} {:>8}  {:>17}  {:>5} {:>10} {:>8} {:>7} {:>8}",
-        "place", "bot", "score", "per hand (95%)", "wins", "self-drawn", "dealt in", "penalty", "verdicts"
+        "place",
+        "bot",
+        "score",
+        "per hand (95%)",
+        "wins",
+        "self-drawn",
+        "dealt in",
+        "penalty",
+        "verdicts"
     );
     if c.matches > 1 {
         head.push_str("   P(#1)  P(#2)  P(#3)  P(#4)");

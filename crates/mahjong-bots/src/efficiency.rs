@@ -197,7 +197,9 @@ pub fn honours(c: &[u8]) -> Blocks {
     for &n in c {
         let one = match n {
             0 | 1 => continue,
-            2 => Blocks::EMPTY.shifted(0, 1, 0).max(&Blocks::EMPTY.shifted(0, 0, 1)),
+            2 => Blocks::EMPTY
+                .shifted(0, 1, 0)
+                .max(&Blocks::EMPTY.shifted(0, 0, 1)),
             _ => Blocks::EMPTY.shifted(1, 0, 0),
         };
         r = r.combine(&one);
@@ -366,10 +368,22 @@ mod tests {
         // a partial set that no tile can complete ("5M 5M 5M 5M" reads as one tile away).
         assert_eq!(std_shanten("5M 5M 5M 5M"), 0);
         assert_eq!(std_shanten("1M 2M 3M E"), 0);
-        assert_eq!(seven_pairs_shanten(&counts("1M 1M 2M 2M 3M 3M 4M 4M 5M 5M 6M 6M 7M 7M")), -1);
-        assert_eq!(seven_pairs_shanten(&counts("1M 1M 1M 1M 3M 3M 4M 4M 5M 5M 6M 6M 7M")), 0);
-        assert_eq!(thirteen_orphans_shanten(&counts("1M 9M 1S 9S 1T 9T E S W N Z F B")), 0);
-        assert_eq!(all_pungs_shanten(&counts("1M 1M 1M 2S 2S 2S E E E W W 9T 9T"), 4), 0);
+        assert_eq!(
+            seven_pairs_shanten(&counts("1M 1M 2M 2M 3M 3M 4M 4M 5M 5M 6M 6M 7M 7M")),
+            -1
+        );
+        assert_eq!(
+            seven_pairs_shanten(&counts("1M 1M 1M 1M 3M 3M 4M 4M 5M 5M 6M 6M 7M")),
+            0
+        );
+        assert_eq!(
+            thirteen_orphans_shanten(&counts("1M 9M 1S 9S 1T 9T E S W N Z F B")),
+            0
+        );
+        assert_eq!(
+            all_pungs_shanten(&counts("1M 1M 1M 2S 2S 2S E E E W W 9T 9T"), 4),
+            0
+        );
     }
 
     #[test]
@@ -412,7 +426,10 @@ mod tests {
                     c[t] += 1;
                     let s14 = Groups::of(&mut memo, &c).shanten(4);
                     assert_eq!(s14 == -1, is_complete(&mut c, 4), "{c:?}");
-                    assert!(s14 >= s - 1 && s14 <= s, "a draw moves shanten by at most one");
+                    assert!(
+                        s14 >= s - 1 && s14 <= s,
+                        "a draw moves shanten by at most one"
+                    );
                     c[t] -= 1;
                 }
             }

@@ -34,8 +34,7 @@ use mahjong::shape::is_win_in;
 use mahjong::{Action, ActionList, Counts, KongKind, Meld, Phase, Reading, SeenEvent, Tile, View};
 
 use crate::efficiency::{
-    Blocks, Groups, SuitMemo, all_pungs_shanten, seven_pairs_shanten,
-    thirteen_orphans_shanten,
+    Blocks, Groups, SuitMemo, all_pungs_shanten, seven_pairs_shanten, thirteen_orphans_shanten,
 };
 use crate::{BotFault, Player, Reply};
 
@@ -161,7 +160,11 @@ fn meld_fans(melds: &[Meld]) -> f64 {
         .iter()
         .map(|m| match *m {
             Meld::Kong(t, kind) => {
-                let k = if kind == KongKind::Concealed { 2.0 } else { 1.0 };
+                let k = if kind == KongKind::Concealed {
+                    2.0
+                } else {
+                    1.0
+                };
                 k + if t.is_dragon() { 2.0 } else { 0.0 }
             }
             Meld::Pung(t) if t.is_dragon() => 2.0,
@@ -206,15 +209,13 @@ impl ExpertBot {
             Phase::Claims { tile, .. } => self.claim(&ctx, &hand, melds, tile, legal),
             _ => None,
         };
-        choice
-            .filter(|a| legal.contains(*a))
-            .unwrap_or_else(|| {
-                if legal.contains(Action::Pass) {
-                    Action::Pass
-                } else {
-                    legal[0]
-                }
-            })
+        choice.filter(|a| legal.contains(*a)).unwrap_or_else(|| {
+            if legal.contains(Action::Pass) {
+                Action::Pass
+            } else {
+                legal[0]
+            }
+        })
     }
 
     fn context(&self, view: &View<'_>) -> Ctx {
@@ -600,7 +601,10 @@ impl ExpertBot {
                 };
                 (has(-2) && has(-1)) || (has(-1) && has(1)) || (has(1) && has(2))
             };
-            let open = u * (1.0 + p.claim_boost * (3.0 * f64::from(u8::from(pung)) + f64::from(u8::from(chow))));
+            let open = u
+                * (1.0
+                    + p.claim_boost
+                        * (3.0 * f64::from(u8::from(pung)) + f64::from(u8::from(chow))));
             let pung_only = u * (1.0 + p.claim_boost * 3.0 * f64::from(u8::from(pung)));
             h[t] += 1;
             let g2 = groups.with(&mut self.memo, &h, t);
@@ -634,7 +638,13 @@ impl ExpertBot {
             best = best.max(v);
         }
         for (s, a, fans, fin_accept, claims) in [
-            (s_7, a_7, 24.0 + base - if concealed { 2.0 } else { 0.0 }, 2.5, 0.0),
+            (
+                s_7,
+                a_7,
+                24.0 + base - if concealed { 2.0 } else { 0.0 },
+                2.5,
+                0.0,
+            ),
             (s_13, a_13, 88.0, 3.0, 0.0),
             (s_pungs, a_p, base + 6.0, 3.5, 1.5 * p.claim_boost),
         ] {
@@ -642,7 +652,8 @@ impl ExpertBot {
                 continue;
             }
             let fin = self.per_cycle(ctx, fin_accept, 3.0 * p.ron_share);
-            let v = self.win_chance(ctx, s as usize, a, claims, fin) * self.payout(fans + 1.0, fans);
+            let v =
+                self.win_chance(ctx, s as usize, a, claims, fin) * self.payout(fans + 1.0, fans);
             best = best.max(v);
         }
         best

@@ -99,7 +99,11 @@ fn turn(hand: &Counts, legal: &ActionList) -> Option<Action> {
             continue;
         };
         let mut h = *hand;
-        h[t.index()] -= if matches!(a, Action::ConcealedKong(_)) { 4 } else { 1 };
+        h[t.index()] -= if matches!(a, Action::ConcealedKong(_)) {
+            4
+        } else {
+            1
+        };
         if shanten(&h) <= s {
             return Some(a);
         }
@@ -173,7 +177,10 @@ mod tests {
         assert_eq!((t, s), (Tile::EAST, 0), "waiting after the discard");
         // E and N are equally lonely: the higher kind goes, deterministically
         let hand = counts("1M 2M 3M 5S 6S 7S 2T 3T 4T 8T 8T E N W");
-        assert_eq!(best_discard(&hand, &discards(&hand)).unwrap().0, Tile::NORTH);
+        assert_eq!(
+            best_discard(&hand, &discards(&hand)).unwrap().0,
+            Tile::NORTH
+        );
     }
 
     #[test]
@@ -185,6 +192,9 @@ mod tests {
         // the same hand passes on a pung that keeps the shanten where it is
         let hand = counts("1M 1M 1M 5S 6S 7S 2T 3T 4T 8T 8T E E");
         let legal = list(&[Action::Pass, Action::Pung, Action::Kong]);
-        assert_eq!(claim(&hand, "1M".parse().unwrap(), &legal), Some(Action::Pass));
+        assert_eq!(
+            claim(&hand, "1M".parse().unwrap(), &legal),
+            Some(Action::Pass)
+        );
     }
 }

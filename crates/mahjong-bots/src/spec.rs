@@ -30,7 +30,9 @@ pub enum SpecError {
     #[error("cmd: needs a program, e.g. cmd:python3 bot.py")]
     EmptyCmd,
     /// Not a built-in name and not `cmd:…`.
-    #[error("unknown bot {0:?}: the built-in bots are random, greedy and expert; a program is cmd:PROGRAM [ARGS]")]
+    #[error(
+        "unknown bot {0:?}: the built-in bots are random, greedy and expert; a program is cmd:PROGRAM [ARGS]"
+    )]
     Unknown(String),
 }
 
@@ -100,14 +102,24 @@ mod tests {
         }
         assert_eq!(" expert ".parse::<BotSpec>(), Ok(BotSpec::Expert));
         for &name in BUILTIN_NAMES {
-            assert_eq!(name.parse::<BotSpec>().unwrap().build_builtin().unwrap().name(), name);
+            assert_eq!(
+                name.parse::<BotSpec>()
+                    .unwrap()
+                    .build_builtin()
+                    .unwrap()
+                    .name(),
+                name
+            );
         }
     }
 
     #[test]
     fn a_bad_name_says_what_is_allowed() {
         let e = "expret".parse::<BotSpec>().unwrap_err().to_string();
-        assert!(e.contains("\"expret\"") && e.contains("random, greedy and expert"), "{e}");
+        assert!(
+            e.contains("\"expret\"") && e.contains("random, greedy and expert"),
+            "{e}"
+        );
         assert!(e.contains("cmd:PROGRAM"), "{e}");
         assert_eq!("cmd:  ".parse::<BotSpec>(), Err(SpecError::EmptyCmd));
         let long = "x".repeat(500);

@@ -7,8 +7,8 @@ pub mod run;
 pub mod schedule;
 pub mod stats;
 
-pub use mahjong_bots::spec::BotSpec;
 use mahjong_bots::Player;
+pub use mahjong_bots::spec::BotSpec;
 
 /// A fresh player for `spec`: a built-in bot, or a program speaking the line protocol (which
 /// starts a fresh process every hand). `Err` says why it cannot be made.

@@ -62,7 +62,9 @@ pub fn event_line(e: &Event) -> String {
 fn event_json(e: &Event) -> Value {
     match *e {
         Event::Draw { seat, tile } => json!({"e": "pick", "seat": seat, "tile": tile.to_string()}),
-        Event::Discard { seat, tile } => json!({"e": "out", "seat": seat, "tile": tile.to_string()}),
+        Event::Discard { seat, tile } => {
+            json!({"e": "out", "seat": seat, "tile": tile.to_string()})
+        }
         Event::Chow { seat, lowest, tile } => {
             json!({"e": "chi", "seat": seat, "lowest": lowest.to_string(), "tile": tile.to_string()})
         }
@@ -80,7 +82,9 @@ fn event_json(e: &Event) -> Value {
             from,
             tile,
             robbed_kong,
-        } => json!({"e": "hu", "seat": seat, "tile": tile.to_string(), "from": from, "robbed_kong": robbed_kong}),
+        } => {
+            json!({"e": "hu", "seat": seat, "tile": tile.to_string(), "from": from, "robbed_kong": robbed_kong})
+        }
         Event::Drawn => json!({"e": "drawn"}),
     }
 }
@@ -96,7 +100,13 @@ fn fans(record: &HandRecord, reading: Reading) -> Vec<(String, u32)> {
         .outcome
         .win
         .as_ref()
-        .map(|w| w.fans.fans.iter().map(|(f, p)| (fan_name(&f, reading), p)).collect())
+        .map(|w| {
+            w.fans
+                .fans
+                .iter()
+                .map(|(f, p)| (fan_name(&f, reading), p))
+                .collect()
+        })
         .unwrap_or_default()
 }
 

@@ -179,7 +179,9 @@ pub fn run(
                     })
                     .collect();
                 let mut players: [Box<dyn Player>; 4] = match made {
-                    Ok(v) => v.try_into().unwrap_or_else(|_| unreachable!("four players")),
+                    Ok(v) => v
+                        .try_into()
+                        .unwrap_or_else(|_| unreachable!("four players")),
                     Err(e) => {
                         let _ = tx.send(Err(e));
                         return;

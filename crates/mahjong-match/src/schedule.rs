@@ -172,9 +172,16 @@ mod tests {
             assert_eq!(group.len(), 16);
             let round0: Vec<u64> = group[..4].iter().map(|x| x.deal_seed).collect();
             for r in 0..ROUNDS {
-                let deals: Vec<u64> = group[r * 4..r * 4 + 4].iter().map(|x| x.deal_seed).collect();
+                let deals: Vec<u64> = group[r * 4..r * 4 + 4]
+                    .iter()
+                    .map(|x| x.deal_seed)
+                    .collect();
                 assert_eq!(deals, round0, "group {g} round {r}");
-                assert!(group[r * 4..r * 4 + 4].iter().all(|x| x.group_seed == group_seed(5, g)));
+                assert!(
+                    group[r * 4..r * 4 + 4]
+                        .iter()
+                        .all(|x| x.group_seed == group_seed(5, g))
+                );
             }
             let distinct: BTreeSet<u64> = round0.iter().copied().collect();
             assert_eq!(distinct.len(), 4, "a group's 4 deals are different deals");

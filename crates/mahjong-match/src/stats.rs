@@ -195,9 +195,10 @@ fn blocks(hands: &[HandSummary]) -> impl Iterator<Item = Vec<&HandSummary>> + '_
 
 /// Bot `bot`'s mean score per hand, with a 95% interval over deal blocks.
 pub fn mean_per_hand(hands: &[HandSummary], bot: usize) -> Estimate {
-    Estimate::of(blocks(hands).map(|b| {
-        b.iter().map(|h| f64::from(h.score_of(bot))).sum::<f64>() / b.len() as f64
-    }))
+    Estimate::of(
+        blocks(hands)
+            .map(|b| b.iter().map(|h| f64::from(h.score_of(bot))).sum::<f64>() / b.len() as f64),
+    )
 }
 
 /// Bot `a`'s mean score per hand minus bot `b`'s, paired on the same deals: per deal block,
@@ -327,10 +328,20 @@ mod tests {
         let mut scores = [-4; 4];
         scores[w as usize] = 18;
         scores[d as usize] = -10;
-        let hands = vec![hand(slot, scores, Some(w), Some(d)), hand(s[6], [0; 4], None, None)];
+        let hands = vec![
+            hand(slot, scores, Some(w), Some(d)),
+            hand(s[6], [0; 4], None, None),
+        ];
         let t = MatchTotals::of(1, &hands);
         assert_eq!((t.hands, t.draws), (2, 1));
-        assert_eq!((t.players[0].wins, t.players[0].self_drawn, t.players[0].score), (1, 0, 18));
+        assert_eq!(
+            (
+                t.players[0].wins,
+                t.players[0].self_drawn,
+                t.players[0].score
+            ),
+            (1, 0, 18)
+        );
         assert_eq!((t.players[3].dealt_in, t.players[3].score), (1, -10));
         assert_eq!(t.players[1].score, -4);
     }
@@ -355,9 +366,8 @@ mod tests {
             .iter()
             .map(|slot| {
                 let level = (slot.deal_seed % 1000) as i32 - 500;
-                let scores = std::array::from_fn(|seat| {
-                    level + if slot.seats[seat] == 0 { 1 } else { 0 }
-                });
+                let scores =
+                    std::array::from_fn(|seat| level + if slot.seats[seat] == 0 { 1 } else { 0 });
                 hand(*slot, scores, None, None)
             })
             .collect();

@@ -27,7 +27,10 @@ fn play(cfg: &MatchConfig) -> MatchReport {
     let factory = |p: usize| player(&specs[p]);
     let progress = AtomicU64::new(0);
     let report = run(cfg, &factory, &progress).unwrap();
-    assert_eq!(progress.load(Ordering::Relaxed), (HANDS * cfg.matches) as u64);
+    assert_eq!(
+        progress.load(Ordering::Relaxed),
+        (HANDS * cfg.matches) as u64
+    );
     report
 }
 
@@ -58,9 +61,20 @@ fn the_result_line_has_the_documented_shape_and_adds_up() {
     let players = v["players"].as_array().unwrap();
     assert_eq!(players.len(), 4);
     let names: Vec<&str> = players.iter().map(|p| p["bot"].as_str().unwrap()).collect();
-    assert_eq!(names, ["greedy", "random", "greedy", "random"], "argument order");
+    assert_eq!(
+        names,
+        ["greedy", "random", "greedy", "random"],
+        "argument order"
+    );
     for p in players {
-        for key in ["score", "wins", "self_drawn", "dealt_in", "penalty", "verdicts"] {
+        for key in [
+            "score",
+            "wins",
+            "self_drawn",
+            "dealt_in",
+            "penalty",
+            "verdicts",
+        ] {
             assert!(p[key].is_i64(), "{key} in {p}");
         }
     }
@@ -69,9 +83,19 @@ fn the_result_line_has_the_documented_shape_and_adds_up() {
     assert_eq!(score, 0);
     let wins: i64 = players.iter().map(|p| p["wins"].as_i64().unwrap()).sum();
     assert_eq!(wins + v["draws"].as_i64().unwrap(), 96);
-    let dealt_in: i64 = players.iter().map(|p| p["dealt_in"].as_i64().unwrap()).sum();
-    let self_drawn: i64 = players.iter().map(|p| p["self_drawn"].as_i64().unwrap()).sum();
-    assert_eq!(dealt_in + self_drawn, wins, "every win is self-drawn or dealt in by someone");
+    let dealt_in: i64 = players
+        .iter()
+        .map(|p| p["dealt_in"].as_i64().unwrap())
+        .sum();
+    let self_drawn: i64 = players
+        .iter()
+        .map(|p| p["self_drawn"].as_i64().unwrap())
+        .sum();
+    assert_eq!(
+        dealt_in + self_drawn,
+        wins,
+        "every win is self-drawn or dealt in by someone"
+    );
     // Two positions with the same name are still two bots, each with its own totals.
     assert_eq!(r.standings.totals.hands, 96);
 }
@@ -93,7 +117,10 @@ fn several_matches_give_place_probabilities_and_intervals() {
         let sum: f64 = (0..4).map(|b| st.places[b][k]).sum();
         assert!((sum - 1.0).abs() < 1e-9, "place {k}");
     }
-    assert_eq!(st.places[0][0], 1.0, "greedy tops every match against random bots");
+    assert_eq!(
+        st.places[0][0], 1.0,
+        "greedy tops every match against random bots"
+    );
     let e = st.mean_per_hand[0];
     assert_eq!(e.n, 3 * 24, "the interval is over deals");
     assert!(e.low() > 0.0, "{e:?}");
@@ -119,7 +146,11 @@ fn check_logs(dir: &Path, r: &MatchReport, seed: u64) {
         let log = std::fs::read_to_string(m.join(format!("hand-{i:02}.log"))).unwrap();
         let lines: Vec<&str> = log.lines().collect();
         assert_eq!(lines[0], "ver 1.0");
-        assert!(lines[1].starts_with(&format!("match {seed} hand {i} ")), "{}", lines[1]);
+        assert!(
+            lines[1].starts_with(&format!("match {seed} hand {i} ")),
+            "{}",
+            lines[1]
+        );
         assert_eq!(
             lines[2],
             format!("seed {} {}", h["group_seed"], h["deal_seed"])
@@ -188,7 +219,12 @@ fn check_logs(dir: &Path, r: &MatchReport, seed: u64) {
         serde_json::from_str(&std::fs::read_to_string(m.join("result.json")).unwrap()).unwrap();
     let scores: Vec<i64> = result.players.iter().map(|p| p.score).collect();
     assert_eq!(total, scores, "the sheet's totals are the result's scores");
-    let report_scores: Vec<i64> = r.per_match.iter().find(|t| t.seed == seed).unwrap().players
+    let report_scores: Vec<i64> = r
+        .per_match
+        .iter()
+        .find(|t| t.seed == seed)
+        .unwrap()
+        .players
         .iter()
         .map(|p| p.score)
         .collect();
@@ -218,7 +254,9 @@ fn a_log_directory_that_cannot_be_made_is_an_error_naming_it() {
     cfg.log_dir = Some(file.clone());
     let specs: Vec<BotSpec> = cfg.bots.iter().map(|b| b.parse().unwrap()).collect();
     let factory = |p: usize| player(&specs[p]);
-    let e = run(&cfg, &factory, &AtomicU64::new(0)).unwrap_err().to_string();
+    let e = run(&cfg, &factory, &AtomicU64::new(0))
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("not-a-dir"), "{e}");
 }
 
@@ -267,8 +305,17 @@ fn a_faulty_bot_gets_its_verdicts_and_the_others_play_on() {
     let r = run(&cfg, &factory, &AtomicU64::new(0)).unwrap();
     let t = &r.standings.totals;
     assert_eq!(t.players[1].verdicts, 96, "one fault in every hand");
-    assert!(t.players.iter().enumerate().all(|(b, p)| b == 1 || p.verdicts == 0));
-    assert!(r.verdicts.iter().all(|v| v.bot == 1 && v.kind == VerdictKind::Malformed));
+    assert!(
+        t.players
+            .iter()
+            .enumerate()
+            .all(|(b, p)| b == 1 || p.verdicts == 0)
+    );
+    assert!(
+        r.verdicts
+            .iter()
+            .all(|v| v.bot == 1 && v.kind == VerdictKind::Malformed)
+    );
     let hands: BTreeSet<usize> = r.verdicts.iter().map(|v| v.hand).collect();
     assert_eq!(hands.len(), 96);
     assert!(r.verdicts[0].reason.contains("hello"));
