@@ -22,10 +22,10 @@ pub enum MahjongCommand {
     Legal(LegalArgs),
     /// Shanten and waits of a hand.
     Shanten(ShantenArgs),
-    /// The contest's 96-hand duplicate match among four bots: a ranking (place probabilities with --matches).
-    Match(crate::mahjong_match_cmd::MatchArgs),
     /// The fans of a winning hand (one by flags, or JSON lines with --batch).
     Fan(crate::mahjong_fan::FanArgs),
+    /// The contest's 96-hand duplicate match among four bots: a ranking (place probabilities with --matches).
+    Match(crate::mahjong_match_cmd::MatchArgs),
     /// A built-in bot as a program speaking the 2015 contest's line protocol on stdin and
     /// stdout, for other contest servers (docs/mahjong-line-protocol.md).
     Bot(crate::mahjong_bot_cmd::BotArgs),
@@ -113,8 +113,8 @@ pub fn run(cmd: MahjongCommand) -> Result<()> {
         MahjongCommand::Deal(a) => deal(a),
         MahjongCommand::Legal(a) => legal(a),
         MahjongCommand::Shanten(a) => shanten(a),
-        MahjongCommand::Match(a) => crate::mahjong_match_cmd::run_match(a),
         MahjongCommand::Fan(a) => crate::mahjong_fan::run(a),
+        MahjongCommand::Match(a) => crate::mahjong_match_cmd::run_match(a),
         MahjongCommand::Bot(a) => crate::mahjong_bot_cmd::run(a),
     }
 }

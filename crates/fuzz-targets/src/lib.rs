@@ -633,6 +633,17 @@ pub fn job_payload(data: &[u8]) {
             assert_eq!(job.table_id, table_id);
             let spec = match arena_games::validate(&job) {
                 Ok(CheckedJob::Ddz(s)) => s,
+                Ok(CheckedJob::Mahjong(s)) => {
+                    assert_eq!(s.seats.len(), 4);
+                    assert!(s.time.hard_cap_ms >= s.time.decision_ms.max(s.time.claim_ms));
+                    let table = arena_games::mahjong::MahjongTable::new(&s.setup);
+                    assert_eq!(
+                        table.pending().len(),
+                        1,
+                        "a new hand waits for its first turn"
+                    );
+                    return;
+                }
                 Err(e) => {
                     assert!(e.field.starts_with("job."), "{e}");
                     error_text(&e);
@@ -687,8 +698,8 @@ pub fn deal_import(data: &[u8]) {
     };
     let record = match arena_deal_library::record_from(msg) {
         Ok(r) => r,
-        Err(status) => {
-            error_text(&status.message());
+        Err(e) => {
+            error_text(&e);
             return;
         }
     };

@@ -13,6 +13,7 @@
 //! A second game is an addition: a module next to [`ddz`], and one variant in each enum.
 
 pub mod ddz;
+pub mod mahjong;
 
 use arena_proto::v1;
 use arena_table::job::{check_envelope, read_spec};
@@ -31,22 +32,20 @@ pub struct BadRequest(pub String);
 pub enum GameKind {
     /// Dou Dizhu (three seats).
     DouDizhu,
+    /// The 2015 contest Mahjong (four seats).
+    Mahjong,
 }
 
 impl GameKind {
     /// Every game with rules.
-    pub const ALL: [GameKind; 1] = [GameKind::DouDizhu];
+    pub const ALL: [GameKind; 2] = [GameKind::DouDizhu, GameKind::Mahjong];
 
     /// The game a wire value names, or why the platform cannot play it.
     pub fn from_wire(game: i32) -> Result<GameKind, String> {
         match v1::Game::try_from(game) {
             Ok(v1::Game::DouDizhu) => Ok(GameKind::DouDizhu),
-            Ok(v1::Game::Mahjong) => {
-                Err("GAME_MAHJONG is not supported yet (no Mahjong rules engine)".into())
-            }
-            Ok(v1::Game::Unspecified) => {
-                Err("not set (GAME_DOU_DIZHU is the game this referee runs)".into())
-            }
+            Ok(v1::Game::Mahjong) => Ok(GameKind::Mahjong),
+            Ok(v1::Game::Unspecified) => Err("not set (GAME_DOU_DIZHU or GAME_MAHJONG)".into()),
             Err(_) => Err(format!("unknown game {game}")),
         }
     }
@@ -55,6 +54,7 @@ impl GameKind {
     pub fn wire(self) -> v1::Game {
         match self {
             GameKind::DouDizhu => v1::Game::DouDizhu,
+            GameKind::Mahjong => v1::Game::Mahjong,
         }
     }
 
@@ -62,6 +62,7 @@ impl GameKind {
     pub fn seat_count(self) -> usize {
         match self {
             GameKind::DouDizhu => 3,
+            GameKind::Mahjong => 4,
         }
     }
 
@@ -70,6 +71,9 @@ impl GameKind {
     pub fn builtin(self, name: &str) -> Option<Result<Builtin, String>> {
         match self {
             GameKind::DouDizhu => ddz::bots::parse_builtin(name).map(|r| r.map(Builtin::Ddz)),
+            GameKind::Mahjong => {
+                mahjong::bots::parse_builtin(name).map(|r| r.map(Builtin::Mahjong))
+            }
         }
     }
 
@@ -77,6 +81,7 @@ impl GameKind {
     pub fn builtin_help(self) -> &'static str {
         match self {
             GameKind::DouDizhu => ddz::bots::BUILTIN_HELP,
+            GameKind::Mahjong => mahjong::bots::BUILTIN_HELP,
         }
     }
 }
@@ -86,6 +91,8 @@ impl GameKind {
 pub enum Builtin {
     /// A Dou Dizhu bot.
     Ddz(ddz::builtin::BotSpec),
+    /// A Mahjong bot.
+    Mahjong(mahjong::builtin::spec::BotSpec),
 }
 
 impl Builtin {
@@ -93,6 +100,7 @@ impl Builtin {
     pub fn game(&self) -> GameKind {
         match self {
             Builtin::Ddz(_) => GameKind::DouDizhu,
+            Builtin::Mahjong(_) => GameKind::Mahjong,
         }
     }
 
@@ -102,6 +110,8 @@ impl Builtin {
         match self {
             Builtin::Ddz(spec) => ddz::bots::DdzRequestBot::new(spec, seed)
                 .map(|b| Box::new(b) as Box<dyn RequestBot>),
+            // Mahjong built-in bots play in the referee's process, not through bot-host.
+            Builtin::Mahjong(_) => None,
         }
     }
 }
@@ -110,6 +120,7 @@ impl std::fmt::Display for Builtin {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Builtin::Ddz(spec) => spec.fmt(f),
+            Builtin::Mahjong(spec) => spec.fmt(f),
         }
     }
 }
@@ -126,6 +137,8 @@ pub trait RequestBot: Send {
 pub enum CheckedJob {
     /// A Dou Dizhu table.
     Ddz(TableSpec<ddz::DdzSpec, ddz::builtin::BotSpec>),
+    /// A Mahjong hand.
+    Mahjong(TableSpec<mahjong::MahjongSpec, mahjong::builtin::spec::BotSpec>),
 }
 
 impl CheckedJob {
@@ -133,6 +146,7 @@ impl CheckedJob {
     pub fn game(&self) -> GameKind {
         match self {
             CheckedJob::Ddz(_) => GameKind::DouDizhu,
+            CheckedJob::Mahjong(_) => GameKind::Mahjong,
         }
     }
 
@@ -140,6 +154,7 @@ impl CheckedJob {
     pub fn table_id(&self) -> &str {
         match self {
             CheckedJob::Ddz(s) => &s.table_id,
+            CheckedJob::Mahjong(s) => &s.table_id,
         }
     }
 
@@ -147,6 +162,7 @@ impl CheckedJob {
     pub fn builtin_seats(&self) -> Vec<bool> {
         match self {
             CheckedJob::Ddz(s) => s.seats.iter().map(SeatBot::is_builtin).collect(),
+            CheckedJob::Mahjong(s) => s.seats.iter().map(SeatBot::is_builtin).collect(),
         }
     }
 
@@ -154,6 +170,7 @@ impl CheckedJob {
     pub fn all_builtin(&self) -> bool {
         match self {
             CheckedJob::Ddz(s) => s.all_builtin(),
+            CheckedJob::Mahjong(s) => s.all_builtin(),
         }
     }
 }
@@ -183,6 +200,18 @@ pub fn validate(job: &v1::TableJob) -> Result<CheckedJob, JobError> {
                 SeatBot::parse(name, ddz::bots::parse_builtin)
             })
             .map(CheckedJob::Ddz)
+        }
+        GameKind::Mahjong => {
+            let setup = match &job.setup {
+                None => v1::MahjongSetup::default(),
+                Some(v1::table_job::Setup::Mahjong(s)) => s.clone(),
+                Some(_) => return Err(wrong_setup(game)),
+            };
+            let setup = mahjong::spec::read_setup(&setup, job.seed)?;
+            read_spec(job, setup, seats, v1::PenaltyRounding::Nearest, |name| {
+                SeatBot::parse(name, mahjong::bots::parse_builtin)
+            })
+            .map(CheckedJob::Mahjong)
         }
     }
 }
@@ -249,6 +278,21 @@ pub async fn run_spec(
                 .collect();
             run_game(job, game, seats, &setup_of(spec), opts, dialer).await
         }
+        CheckedJob::Mahjong(spec) => {
+            let game = mahjong::MahjongTable::new(&spec.setup);
+            let seats: Vec<SeatPlan<mahjong::MahjongTable>> = spec
+                .seats
+                .iter()
+                .map(|s| match s {
+                    SeatBot::Builtin(b) => match mahjong::MahjongBot::new(b) {
+                        Some(bot) => SeatPlan::Local(Box::new(bot)),
+                        None => SeatPlan::Remote(b.to_string()),
+                    },
+                    SeatBot::Remote(name) => SeatPlan::Remote(name.clone()),
+                })
+                .collect();
+            run_game(job, game, seats, &setup_of(spec), opts, dialer).await
+        }
     }
 }
 
@@ -285,7 +329,9 @@ mod tests {
 
     #[test]
     fn a_good_job_reads_into_a_spec() {
-        let CheckedJob::Ddz(s) = validate(&job()).unwrap();
+        let CheckedJob::Ddz(s) = validate(&job()).unwrap() else {
+            panic!("not a Dou Dizhu job")
+        };
         assert_eq!(s.table_id, "t1");
         assert_eq!(s.seats[0], SeatBot::Builtin(BotSpec::Expert));
         assert_eq!(s.seats[2], SeatBot::Remote("some-remote-bot".into()));
@@ -314,7 +360,9 @@ mod tests {
         s.scoring.clear();
         s.rules_kind = v1::DdzRules::Douzero as i32;
         s.scoring_kind = v1::DdzScoring::Adp as i32;
-        let CheckedJob::Ddz(s) = validate(&j).unwrap();
+        let CheckedJob::Ddz(s) = validate(&j).unwrap() else {
+            panic!("not a Dou Dizhu job")
+        };
         assert_eq!(
             (s.setup.rules_name, s.setup.scoring),
             ("douzero", Scoring::Adp)
@@ -322,11 +370,88 @@ mod tests {
         assert_eq!(s.setup.config.rules, crate::ddz::rules::RuleSet::DOUZERO);
     }
 
+    fn mahjong_job(seats: &[&str]) -> v1::TableJob {
+        v1::TableJob {
+            table_id: "m1".into(),
+            game: v1::Game::Mahjong as i32,
+            seats: seats
+                .iter()
+                .map(|b| v1::SeatSpec { bot: (*b).into() })
+                .collect(),
+            seed: 11,
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn a_mahjong_job_reads_four_seats_with_the_contest_clock() {
+        let j = mahjong_job(&["random", "greedy", "expert", "north"]);
+        let Ok(CheckedJob::Mahjong(s)) = validate(&j) else {
+            panic!("{:?}", validate(&j))
+        };
+        assert_eq!(s.seats.len(), 4);
+        assert_eq!(s.seats[3], SeatBot::Remote("north".into()));
+        assert_eq!(s.setup.deal, crate::mahjong::rules::Deal::from_seed(11));
+        assert_eq!(
+            (s.time.decision_ms, s.time.claim_ms, s.time.rounding),
+            (1000, 500, v1::PenaltyRounding::Nearest)
+        );
+        assert_eq!(s.policy, None, "the game's default: play on");
+        let e = validate(&mahjong_job(&["random", "random", "random"])).unwrap_err();
+        assert!(e.message.contains("needs 4 seats, got 3"), "{e}");
+        // Built-in names are per game: `seed` is Dou Dizhu's, so at a Mahjong table it names a
+        // registered bot.
+        let Ok(CheckedJob::Mahjong(s)) =
+            validate(&mahjong_job(&["random", "random", "random", "seed"]))
+        else {
+            panic!("a Mahjong job")
+        };
+        assert_eq!(s.seats[3], SeatBot::Remote("seed".into()));
+        let e = validate(&mahjong_job(&["random", "random", "random", " "])).unwrap_err();
+        assert_eq!(e.field, "job.seats[3].bot");
+        let mut j = mahjong_job(&["random"; 4]);
+        j.setup = Some(v1::table_job::Setup::Ddz(v1::DdzSetup::default()));
+        assert_eq!(validate(&j).unwrap_err().field, "job.setup");
+    }
+
+    #[tokio::test]
+    async fn a_mahjong_hand_of_built_in_bots_is_played_to_a_zero_sum_result() {
+        // A table of built-in bots dials no bot-host.
+        let no_host = arena_table::BotHosts::default();
+        for seed in 0..6 {
+            let mut j = mahjong_job(&["expert", "greedy", "random", "greedy"]);
+            j.seed = seed;
+            let (result, replay) = run_table(&j, &RunOptions::default(), &no_host)
+                .await
+                .unwrap();
+            assert!(result.error.is_empty(), "{}", result.error);
+            let o = result.outcome.unwrap();
+            assert_eq!(o.scores.len(), 4);
+            assert_eq!(
+                o.scores.iter().sum::<i64>(),
+                0,
+                "Mahjong scores are zero-sum"
+            );
+            let Some(v1::outcome::Game::Mahjong(m)) = o.game else {
+                panic!("not a Mahjong outcome")
+            };
+            if let Some(w) = m.winner {
+                assert!(o.scores[w as usize] > 0);
+                assert_eq!(m.fans.iter().map(|f| f.points).sum::<u32>(), m.fan_total);
+            }
+            assert_eq!(replay.mahjong_hands.len(), 4);
+            assert!(replay.mahjong_events.len() > 4);
+            assert!(!replay.steps.is_empty());
+        }
+    }
+
     #[test]
     fn an_empty_setup_plays_deal_zero_of_the_seed_with_bidding_from_seat_0() {
         let mut j = job();
         j.setup = None;
-        let CheckedJob::Ddz(s) = validate(&j).unwrap();
+        let CheckedJob::Ddz(s) = validate(&j).unwrap() else {
+            panic!("not a Dou Dizhu job")
+        };
         let d = s.setup;
         assert_eq!(d.deal, Deal::generate(9, 0));
         assert_eq!(
@@ -359,7 +484,9 @@ mod tests {
                 .contains("unknown game 77")
         );
         j.game = v1::Game::Mahjong as i32;
-        assert!(validate(&j).unwrap_err().message.contains("not supported"));
+        let e = validate(&j).unwrap_err();
+        assert_eq!(e.field, "job.setup");
+        assert!(e.message.contains("not one of GAME_MAHJONG"), "{e}");
 
         let mut j = job();
         j.seats.pop();

@@ -36,7 +36,9 @@ fn bidding(seed: u64) -> v1::DdzSetup {
 
 /// Replays the replay's actions through a fresh `ddz::Game` and returns it.
 fn replay_game(job: &v1::TableJob, replay: &v1::Replay) -> Game {
-    let CheckedJob::Ddz(read) = validate(job).unwrap();
+    let CheckedJob::Ddz(read) = validate(job).unwrap() else {
+        panic!("not a Dou Dizhu job")
+    };
     let spec = read.setup;
     let mut g = Game::new(spec.config, spec.deal, job.seed);
     for (i, step) in replay.steps.iter().enumerate() {
@@ -111,7 +113,9 @@ async fn three_builtin_bots_play_a_table_whose_replay_reproduces_the_outcome() {
         assert_eq!(result.mean_decision_ms.len(), 3);
 
         // The same bots through the ddz-bots fast path play the identical game.
-        let CheckedJob::Ddz(read) = validate(&j).unwrap();
+        let CheckedJob::Ddz(read) = validate(&j).unwrap() else {
+            panic!("not a Dou Dizhu job")
+        };
         let spec = read.setup;
         let mut built: Vec<_> = bots
             .iter()
@@ -190,7 +194,9 @@ fn a_panicking_builtin_bot_is_a_crashed_seat_and_the_table_goes_on() {
             ..Default::default()
         },
     );
-    let CheckedJob::Ddz(read) = validate(&j).unwrap();
+    let CheckedJob::Ddz(read) = validate(&j).unwrap() else {
+        panic!("not a Dou Dizhu job")
+    };
     let spec = read.setup;
     for policy in [arena_table::Policy::Forfeit, arena_table::Policy::PlayOn] {
         let players: Vec<arena_table::Player<DdzTable>> = vec![

@@ -67,7 +67,9 @@ async fn run(host: &str, j: &v1::TableJob) -> (v1::TableResult, v1::Replay) {
 
 /// Applies the replay's actions to a fresh game; stops at the first step without an action.
 fn replay_game(j: &v1::TableJob, replay: &v1::Replay) -> Game {
-    let CheckedJob::Ddz(read) = validate(j).unwrap();
+    let CheckedJob::Ddz(read) = validate(j).unwrap() else {
+        panic!("not a Dou Dizhu job")
+    };
     let spec = read.setup;
     let mut g = Game::new(spec.config, spec.deal, j.seed);
     for step in &replay.steps {
@@ -583,7 +585,9 @@ async fn no_seat_is_ever_shown_another_seats_hidden_cards() {
     for (j, run) in jobs.iter().zip(runs) {
         let (result, replay) = run.unwrap();
         assert!(result.verdicts.is_empty(), "{:?}", result.verdicts);
-        let CheckedJob::Ddz(read) = validate(j).unwrap();
+        let CheckedJob::Ddz(read) = validate(j).unwrap() else {
+            panic!("not a Dou Dizhu job")
+        };
         let spec = read.setup;
         let mut g = Game::new(spec.config, spec.deal, j.seed);
         for (i, step) in replay.steps.iter().enumerate() {

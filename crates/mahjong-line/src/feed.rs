@@ -51,6 +51,7 @@ impl SeatFeed {
     /// time `id`, `first` and `init`, then a line for every event it has not seen, in order.
     /// When the seat is asked a decision now, the last line appended is the question.
     pub fn catch_up(&mut self, view: &View<'_>, out: &mut Vec<ServerMessage>) {
+        let start = out.len();
         if !self.started {
             self.started = true;
             out.push(ServerMessage::Id(self.seat));
@@ -65,7 +66,8 @@ impl SeatFeed {
             }
         }
         self.events_seen += seen;
-        if let Some(last) = out.last()
+        if out.len() > start
+            && let Some(last) = out.last()
             && asks(self.seat, last)
         {
             self.question = Some(last.clone());
@@ -275,5 +277,171 @@ pub fn expected_answers(decision: Decision) -> &'static str {
         Decision::Turn { .. } => TURN_ANSWERS,
         Decision::Claim { .. } => CLAIM_ANSWERS,
         Decision::RobKong { .. } => ROB_ANSWERS,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use mahjong::{Deal, Game, Rules};
+
+    fn t(s: &str) -> Tile {
+        s.parse().unwrap()
+    }
+
+    /// The hand of seed 1 after its first player's first discard: the other seats face a claim.
+    fn after_first_discard() -> (Game, u8, Tile) {
+        let mut g = Game::new(&Deal::from_seed(1), Rules::default());
+        let first = g.first();
+        let tile = g.view(first).drawn().unwrap();
+        g.apply(&[(first, Action::Discard(tile))]).unwrap();
+        (g, first, tile)
+    }
+
+    fn legal(g: &Game, seat: u8) -> ActionList {
+        let mut l = ActionList::new();
+        g.legal_actions(seat, &mut l);
+        l
+    }
+
+    #[test]
+    fn the_first_catch_up_introduces_the_seat_and_ends_with_its_question() {
+        let (g, first, tile) = after_first_discard();
+        let other = (first + 2) % 4;
+        let mut feed = SeatFeed::new(other);
+        let mut out = Vec::new();
+        feed.catch_up(&g.view(other), &mut out);
+        let init = ServerMessage::Init(initial_hand(&g.view(other)));
+        assert_eq!(
+            out,
+            [
+                ServerMessage::Id(other),
+                ServerMessage::First(first),
+                init,
+                ServerMessage::MPick(first),
+                ServerMessage::MOut { seat: first, tile },
+            ]
+        );
+        assert_eq!(feed.question(), out.last());
+        // Nothing new: nothing more, and the question stays.
+        let mut again = vec![ServerMessage::MFail];
+        feed.catch_up(&g.view(other), &mut again);
+        assert_eq!(again, [ServerMessage::MFail]);
+        assert_eq!(feed.question(), out.last());
+        // The dealt tiles, worked back: the wall's, in kind order.
+        let mut dealt = Deal::from_seed(1).wall.initial_hand(other).to_vec();
+        dealt.sort();
+        assert_eq!(initial_hand(&g.view(other)).to_vec(), dealt);
+    }
+
+    #[test]
+    fn answers_are_read_against_the_question_they_answer() {
+        let g = Game::new(&Deal::from_seed(1), Rules::default());
+        let first = g.first();
+        let turn = g.view(first);
+        let drawn = turn.drawn().unwrap();
+        let l = legal(&g, first);
+        assert_eq!(
+            judge(&turn, &l, &BotMessage::Out(drawn)),
+            Ok(Judged::Answer(Action::Discard(drawn)))
+        );
+        assert!(matches!(
+            judge(&turn, &l, &BotMessage::Pass),
+            Ok(Judged::Ignored(_))
+        ));
+        assert!(matches!(
+            judge(&turn, &l, &BotMessage::Peng),
+            Ok(Judged::Ignored(_))
+        ));
+        let (g, first, tile) = after_first_discard();
+        let next = (first + 1) % 4;
+        let across = (first + 2) % 4;
+        let v = g.view(across);
+        let l = legal(&g, across);
+        assert_eq!(
+            judge(&v, &l, &BotMessage::Pass),
+            Ok(Judged::Answer(Action::Pass))
+        );
+        assert!(matches!(
+            judge(&v, &l, &BotMessage::Chi(tile)),
+            Ok(Judged::AsPass(_))
+        ));
+        assert_eq!(
+            judge(&v, &l, &BotMessage::Out(tile)),
+            Err(AnswerError::WrongKind(CLAIM_ANSWERS))
+        );
+        assert_eq!(
+            judge(&v, &l, &BotMessage::QGang),
+            Err(AnswerError::WrongKind(CLAIM_ANSWERS))
+        );
+        let v = g.view(next);
+        let l = legal(&g, next);
+        // A chow from the next seat is a chow: legal or refused with the rules' reason.
+        let answer = judge(&v, &l, &BotMessage::Chi(t("1M")));
+        assert!(
+            matches!(
+                answer,
+                Ok(Judged::Answer(Action::Chow(_))) | Err(AnswerError::Impossible(_))
+            ),
+            "{answer:?}"
+        );
+        // The discarder is asked nothing now.
+        let v = g.view(first);
+        assert!(matches!(
+            judge(&v, &l, &BotMessage::Pass),
+            Ok(Judged::Ignored(_))
+        ));
+    }
+
+    #[test]
+    fn each_event_goes_to_the_seats_the_contest_sent_it_to() {
+        let e = |ev| (0..4).map(|s| line_for(s, ev)).collect::<Vec<_>>();
+        assert_eq!(
+            e(SeenEvent::Draw {
+                seat: 1,
+                tile: None
+            }),
+            vec![Some(ServerMessage::MPick(1)); 4]
+        );
+        assert_eq!(
+            line_for(
+                1,
+                SeenEvent::Draw {
+                    seat: 1,
+                    tile: Some(t("5T"))
+                }
+            ),
+            Some(ServerMessage::Pick(t("5T")))
+        );
+        let out = e(SeenEvent::Discard {
+            seat: 2,
+            tile: t("9M"),
+        });
+        assert_eq!(out[2], None, "no mout to the discarder");
+        assert_eq!(
+            out[0],
+            Some(ServerMessage::MOut {
+                seat: 2,
+                tile: t("9M")
+            })
+        );
+        let fail = e(SeenEvent::ChowFailed { seat: 3 });
+        assert_eq!(fail, [None, None, None, Some(ServerMessage::MFail)]);
+        let kong = e(SeenEvent::ConcealedKong {
+            seat: 0,
+            tile: Some(t("E")),
+        });
+        assert!(
+            kong.iter().all(|l| *l == Some(ServerMessage::MAGang(0))),
+            "no tile, to all"
+        );
+        assert_eq!(e(SeenEvent::Drawn), vec![None; 4]);
+        let win = SeenEvent::Win {
+            seat: 0,
+            from: None,
+            tile: t("E"),
+            robbed_kong: false,
+        };
+        assert_eq!(e(win), vec![None; 4]);
     }
 }

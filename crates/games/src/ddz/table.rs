@@ -454,7 +454,9 @@ mod tests {
             seed,
             ..Default::default()
         };
-        let CheckedJob::Ddz(spec) = validate(&job).unwrap();
+        let CheckedJob::Ddz(spec) = validate(&job).unwrap() else {
+            panic!("not a Dou Dizhu job")
+        };
         DdzTable::new(&spec.setup, seed)
     }
 

@@ -2,7 +2,7 @@
 //! every line exchanged, the verdicts and the scores, for bot authors checking their program:
 //!
 //! ```sh
-//! cargo run -p mahjong-line --example try_bot -- 'cmd:python3 examples/mahjong-python/simple_bot.py' [SEED] [SEAT]
+//! cargo run -p mahjong-line --example try_mahjong_bot -- 'cmd:python3 examples/mahjong-python/simple_bot.py' [SEED] [SEAT]
 //! ```
 
 use std::process::ExitCode;
@@ -14,7 +14,7 @@ use mahjong_line::{CmdBot, CmdBotConfig};
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let Some(spec) = args.first() else {
-        eprintln!("usage: try_bot 'cmd:PROGRAM [ARGS]' [SEED] [SEAT]");
+        eprintln!("usage: try_mahjong_bot 'cmd:PROGRAM [ARGS]' [SEED] [SEAT]");
         return ExitCode::FAILURE;
     };
     let (Ok(seed), Ok(seat)) = (

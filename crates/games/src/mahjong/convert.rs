@@ -1,0 +1,293 @@
+//! Mahjong rules types ↔ protocol messages.
+
+use arena_proto::v1;
+use mahjong::{
+    Action, ActionList, Counts, Event, KongKind, Meld, Outcome, Phase, Reading, SeenEvent, Tile,
+    View, tiles_to_string,
+};
+
+use super::spec::fans_kind;
+
+/// Every tile of `counts`, sorted, in the notation.
+pub fn counts_text(counts: &Counts) -> String {
+    tiles_to_string(
+        Tile::all().flat_map(|t| std::iter::repeat_n(t, usize::from(counts[t.index()]))),
+    )
+}
+
+fn meld(m: Option<Meld>) -> v1::MahjongMeld {
+    use v1::MahjongMeldKind as K;
+    let (kind, tile) = match m {
+        None => (K::ConcealedKong, String::new()),
+        Some(Meld::Chow(t)) => (K::Chow, t.to_string()),
+        Some(Meld::Pung(t)) => (K::Pung, t.to_string()),
+        Some(Meld::Kong(t, KongKind::Exposed)) => (K::Kong, t.to_string()),
+        Some(Meld::Kong(t, KongKind::Added)) => (K::AddedKong, t.to_string()),
+        Some(Meld::Kong(t, KongKind::Concealed)) => (K::ConcealedKong, t.to_string()),
+    };
+    v1::MahjongMeld {
+        kind: kind as i32,
+        tile,
+    }
+}
+
+/// An event as a message: `tile` is `None` where the viewer may not see it.
+fn event_msg(
+    seat: u8,
+    kind: v1::MahjongEventKind,
+    tile: Option<Tile>,
+    lowest: Option<Tile>,
+) -> v1::MahjongEvent {
+    v1::MahjongEvent {
+        seat: u32::from(seat),
+        kind: kind as i32,
+        tile: tile.map(|t| t.to_string()).unwrap_or_default(),
+        lowest: lowest.map(|t| t.to_string()).unwrap_or_default(),
+        from: None,
+        robbed_kong: false,
+    }
+}
+
+/// An event as a seat saw it.
+pub fn seen_event(e: SeenEvent) -> v1::MahjongEvent {
+    use v1::MahjongEventKind as K;
+    match e {
+        SeenEvent::Draw { seat, tile } => event_msg(seat, K::Draw, tile, None),
+        SeenEvent::Discard { seat, tile } => event_msg(seat, K::Discard, Some(tile), None),
+        SeenEvent::Chow { seat, lowest, tile } => {
+            event_msg(seat, K::Chow, Some(tile), Some(lowest))
+        }
+        SeenEvent::Pung { seat, tile } => event_msg(seat, K::Pung, Some(tile), None),
+        SeenEvent::Kong { seat, tile } => event_msg(seat, K::Kong, Some(tile), None),
+        SeenEvent::ConcealedKong { seat, tile } => event_msg(seat, K::ConcealedKong, tile, None),
+        SeenEvent::AddedKong { seat, tile } => event_msg(seat, K::AddedKong, Some(tile), None),
+        SeenEvent::ChowFailed { seat } => event_msg(seat, K::ChowFailed, None, None),
+        SeenEvent::Win {
+            seat,
+            from,
+            tile,
+            robbed_kong,
+        } => v1::MahjongEvent {
+            from: from.map(u32::from),
+            robbed_kong,
+            ..event_msg(seat, K::Win, Some(tile), None)
+        },
+        SeenEvent::Drawn => event_msg(0, K::Drawn, None, None),
+    }
+}
+
+/// An event as it happened, every tile shown (for replays, after the hand).
+pub fn full_event(e: Event) -> v1::MahjongEvent {
+    match e {
+        Event::Draw { seat, tile } => seen_event(SeenEvent::Draw {
+            seat,
+            tile: Some(tile),
+        }),
+        Event::ConcealedKong { seat, tile } => seen_event(SeenEvent::ConcealedKong {
+            seat,
+            tile: Some(tile),
+        }),
+        // Every other event looks the same to everyone.
+        other => seen_event(other.seen_by(u8::MAX)),
+    }
+}
+
+/// A seat's view as a message, with its legal answers (empty when it is not asked).
+pub fn observation(view: &View<'_>, legal: &ActionList) -> v1::Observation {
+    let (tile, from) = match view.phase() {
+        Phase::Claims { discarder, tile } => (tile.to_string(), Some(u32::from(discarder))),
+        Phase::RobKong { seat, tile } => (tile.to_string(), Some(u32::from(seat))),
+        Phase::Turn { .. } | Phase::Over => (String::new(), None),
+    };
+    let o = v1::MahjongObservation {
+        seat: u32::from(view.seat()),
+        hand: counts_text(view.hand()),
+        drawn: view.drawn().map(|t| t.to_string()).unwrap_or_default(),
+        first: u32::from(view.first()),
+        seats: (0..4)
+            .map(|s| v1::MahjongSeatView {
+                melds: view.melds(s).map(meld).collect(),
+                discards: view
+                    .discards(s)
+                    .iter()
+                    .map(|d| d.tile.to_string())
+                    .collect(),
+                claimed: view.discards(s).iter().map(|d| d.claimed).collect(),
+            })
+            .collect(),
+        wall_left: view.wall_left() as u32,
+        tile,
+        from,
+        events: view.events().map(seen_event).collect(),
+        legal: legal.iter().map(|a| a.to_string()).collect(),
+        fans: fans_kind(view.rules().reading) as i32,
+    };
+    v1::Observation {
+        game: Some(v1::observation::Game::Mahjong(o)),
+    }
+}
+
+/// An action as a message.
+pub fn action(a: Action) -> v1::Action {
+    use v1::MahjongActionKind as K;
+    let (kind, tile) = match a {
+        Action::Discard(t) => (K::Discard, Some(t)),
+        Action::SelfDrawnWin => (K::SelfDrawnWin, None),
+        Action::ConcealedKong(t) => (K::ConcealedKong, Some(t)),
+        Action::AddedKong(t) => (K::AddedKong, Some(t)),
+        Action::Pass => (K::Pass, None),
+        Action::Win => (K::Win, None),
+        Action::Kong => (K::Kong, None),
+        Action::Pung => (K::Pung, None),
+        Action::Chow(t) => (K::Chow, Some(t)),
+        Action::RobKong => (K::RobKong, None),
+    };
+    v1::Action {
+        game: Some(v1::action::Game::Mahjong(v1::MahjongAction {
+            kind: kind as i32,
+            tile: tile.map(|t| t.to_string()).unwrap_or_default(),
+        })),
+    }
+}
+
+/// Reads an answer from the wire (its tile parsed, nothing checked against the rules): the
+/// error says what is wrong with the message, for a malformed verdict.
+pub fn action_of(a: &v1::Action) -> Result<Action, String> {
+    use v1::MahjongActionKind as K;
+    let m = match &a.game {
+        Some(v1::action::Game::Mahjong(m)) => m,
+        Some(_) => return Err("the action is not a Mahjong action".into()),
+        None => return Err("the action is empty".into()),
+    };
+    let kind = K::try_from(m.kind).map_err(|_| format!("action kind {} is unknown", m.kind))?;
+    let tile = || -> Result<Tile, String> {
+        if m.tile.trim().is_empty() {
+            return Err(format!("{} needs a tile", kind.as_str_name()));
+        }
+        m.tile.trim().parse::<Tile>().map_err(|e| e.to_string())
+    };
+    let no_tile = |a: Action| -> Result<Action, String> {
+        if m.tile.trim().is_empty() {
+            Ok(a)
+        } else {
+            Err(format!(
+                "{} takes no tile, got {:?}",
+                kind.as_str_name(),
+                m.tile
+            ))
+        }
+    };
+    match kind {
+        K::Unspecified => Err("the action's kind is not set".into()),
+        K::Discard => Ok(Action::Discard(tile()?)),
+        K::ConcealedKong => Ok(Action::ConcealedKong(tile()?)),
+        K::AddedKong => Ok(Action::AddedKong(tile()?)),
+        K::Chow => Ok(Action::Chow(tile()?)),
+        K::SelfDrawnWin => no_tile(Action::SelfDrawnWin),
+        K::Pass => no_tile(Action::Pass),
+        K::Win => no_tile(Action::Win),
+        K::Kong => no_tile(Action::Kong),
+        K::Pung => no_tile(Action::Pung),
+        K::RobKong => no_tile(Action::RobKong),
+    }
+}
+
+/// How a hand ended, as a message: the scores per seat (penalties not included) and the win.
+pub fn outcome(o: &Outcome, reading: Reading) -> v1::Outcome {
+    let m = match &o.win {
+        None => v1::MahjongOutcome {
+            reading: fans_kind(reading) as i32,
+            ..Default::default()
+        },
+        Some(w) => v1::MahjongOutcome {
+            winner: Some(u32::from(w.seat)),
+            from: w.from.map(u32::from),
+            tile: w.tile.to_string(),
+            robbed_kong: w.robbed_kong,
+            fans: w
+                .fans
+                .fans
+                .iter()
+                .map(|(fan, points)| v1::MahjongFan {
+                    name: fan.name(reading).to_string(),
+                    points,
+                })
+                .collect(),
+            fan_total: w.fans.total,
+            reading: fans_kind(reading) as i32,
+        },
+    };
+    v1::Outcome {
+        scores: o.scores.iter().map(|&s| i64::from(s)).collect(),
+        scoring: reading.name().to_string(),
+        game: Some(v1::outcome::Game::Mahjong(m)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_action_reads_back_from_its_message() {
+        let t = |s: &str| s.parse::<Tile>().unwrap();
+        for a in [
+            Action::Discard(t("5S")),
+            Action::SelfDrawnWin,
+            Action::ConcealedKong(t("E")),
+            Action::AddedKong(t("3T")),
+            Action::Pass,
+            Action::Win,
+            Action::Kong,
+            Action::Pung,
+            Action::Chow(t("7M")),
+            Action::RobKong,
+        ] {
+            assert_eq!(action_of(&action(a)), Ok(a));
+        }
+    }
+
+    #[test]
+    fn malformed_actions_say_what_is_wrong() {
+        let msg = |kind: v1::MahjongActionKind, tile: &str| v1::Action {
+            game: Some(v1::action::Game::Mahjong(v1::MahjongAction {
+                kind: kind as i32,
+                tile: tile.into(),
+            })),
+        };
+        use v1::MahjongActionKind as K;
+        assert!(
+            action_of(&msg(K::Discard, ""))
+                .unwrap_err()
+                .contains("needs a tile")
+        );
+        assert!(
+            action_of(&msg(K::Discard, "5X"))
+                .unwrap_err()
+                .contains("\"5X\"")
+        );
+        assert!(
+            action_of(&msg(K::Pass, "5S"))
+                .unwrap_err()
+                .contains("takes no tile")
+        );
+        assert!(
+            action_of(&msg(K::Unspecified, ""))
+                .unwrap_err()
+                .contains("not set")
+        );
+        assert!(
+            action_of(&v1::Action::default())
+                .unwrap_err()
+                .contains("empty")
+        );
+        let ddz = v1::Action {
+            game: Some(v1::action::Game::Ddz(v1::DdzAction::default())),
+        };
+        assert!(
+            action_of(&ddz)
+                .unwrap_err()
+                .contains("not a Mahjong action")
+        );
+    }
+}

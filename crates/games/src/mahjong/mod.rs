@@ -1,0 +1,21 @@
+//! Contest Mahjong: everything the game-neutral platform needs to play it.
+//!
+//! - [`table`]: [`MahjongTable`], the game as an [`arena_table::TableGame`] on [`rules::Game`]
+//!   (each seat's view is a [`rules::View`]: its own concealed tiles and public information;
+//!   after a discard the three other seats decide at once), and [`MahjongBot`], a built-in bot
+//!   as an [`arena_table::LocalPlayer`];
+//! - [`spec`]: a job's Mahjong set-up (wall, first seat, fan reading), checked; [`bots`]: the
+//!   built-in bot names, and built-in bots deciding requests from the wire;
+//! - [`convert`]: rules types to protocol messages and answers back.
+
+pub mod bots;
+pub mod convert;
+pub mod spec;
+pub mod table;
+
+/// The Mahjong rules engine, for crates that reach the game only through `arena-games`.
+pub use ::mahjong as rules;
+/// The built-in Mahjong bots.
+pub use mahjong_bots as builtin;
+pub use spec::MahjongSpec;
+pub use table::{MahjongBot, MahjongTable};

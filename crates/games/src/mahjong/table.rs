@@ -1,0 +1,329 @@
+//! [`MahjongTable`]: contest Mahjong as an [`arena_table::TableGame`], and [`MahjongBot`], a
+//! built-in bot as an [`arena_table::LocalPlayer`].
+//!
+//! After a discard (or an added kong) the three other seats are pending together; the runner
+//! asks them at once and the rules settle their answers together (win > kong = pung > chow,
+//! the first seat after the discarder winning ties). A seat at fault plays on automatically
+//! (it discards what it drew and claims nothing) unless the job says forfeit.
+
+use arena_proto::v1;
+use arena_table::{Fault, LocalPlayer, Pending, Policy, TableGame};
+use mahjong::{Action, ActionList, Decision, Game, Meld, Phase, Tile, View, legal_actions_for};
+use mahjong_bots::Player;
+
+use super::convert;
+use super::spec::MahjongSpec;
+
+/// A Mahjong hand being played.
+#[derive(Clone)]
+pub struct MahjongTable {
+    game: Game,
+}
+
+impl MahjongTable {
+    /// The hand `spec` sets up.
+    pub fn new(spec: &MahjongSpec) -> MahjongTable {
+        MahjongTable {
+            game: Game::new(&spec.deal, spec.rules),
+        }
+    }
+
+    /// The rules engine's state.
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    fn legal(&self, seat: u8) -> ActionList {
+        let mut list = ActionList::new();
+        self.game.legal_actions(seat, &mut list);
+        list
+    }
+}
+
+/// The protocol's name for a decision.
+pub fn decision_kind(d: Decision) -> v1::DecisionKind {
+    match d {
+        Decision::Turn { .. } => v1::DecisionKind::Turn,
+        Decision::Claim { .. } => v1::DecisionKind::Claim,
+        Decision::RobKong { .. } => v1::DecisionKind::RobKong,
+    }
+}
+
+/// The decision the viewing seat faces, read from its view alone.
+pub fn view_decision(view: &View<'_>) -> Option<Decision> {
+    let seat = view.seat();
+    match view.phase() {
+        Phase::Turn { seat: actor } if actor == seat => Some(Decision::Turn {
+            drawn: view.drawn().is_some(),
+        }),
+        Phase::Claims { discarder, tile } if discarder != seat => Some(Decision::Claim {
+            tile,
+            next: seat == (discarder + 1) % 4,
+        }),
+        Phase::RobKong { seat: owner, tile } if owner != seat => Some(Decision::RobKong { tile }),
+        _ => None,
+    }
+}
+
+/// The viewing seat's legal answers, from its view alone (empty when it is not asked).
+pub fn view_legal(view: &View<'_>, out: &mut ActionList) {
+    out.clear();
+    let Some(decision) = view_decision(view) else {
+        return;
+    };
+    // A seat's own melds are all shown to it; at most four.
+    let mut melds = [Meld::Pung(Tile::EAST); 4];
+    let mut n = 0;
+    for m in view.melds(view.seat()).flatten().take(4) {
+        melds[n] = m;
+        n += 1;
+    }
+    legal_actions_for(
+        view.hand(),
+        &melds[..n],
+        decision,
+        view.rules().reading,
+        out,
+    );
+}
+
+impl TableGame for MahjongTable {
+    type Action = Action;
+    type View<'a> = View<'a>;
+
+    fn game(&self) -> v1::Game {
+        v1::Game::Mahjong
+    }
+
+    fn seat_count(&self) -> usize {
+        4
+    }
+
+    fn default_policy(&self) -> Policy {
+        Policy::PlayOn
+    }
+
+    fn pending_into(&self, out: &mut Vec<Pending>) {
+        for seat in self.game.deciders().iter() {
+            if let Some(d) = self.game.decision(seat) {
+                out.push(Pending {
+                    seat: u32::from(seat),
+                    kind: decision_kind(d),
+                });
+            }
+        }
+    }
+
+    fn view(&self, seat: u32) -> View<'_> {
+        self.game.view(seat_u8(seat))
+    }
+
+    fn observation(&self, seat: u32) -> v1::Observation {
+        let seat = seat_u8(seat);
+        convert::observation(&self.game.view(seat), &self.legal(seat))
+    }
+
+    fn decode(&self, pending: &Pending, action: &v1::Action) -> Result<Action, Fault> {
+        let a = convert::action_of(action).map_err(Fault::malformed)?;
+        self.check(pending, &a)?;
+        Ok(a)
+    }
+
+    fn check(&self, pending: &Pending, action: &Action) -> Result<(), Fault> {
+        self.game
+            .check(seat_u8(pending.seat), *action)
+            .map_err(|e| Fault::illegal(format!("{action}: {}", e.reason)))
+    }
+
+    fn encode(&self, action: &Action) -> v1::Action {
+        convert::action(*action)
+    }
+
+    fn automatic(&self, pending: &Pending) -> Action {
+        self.game.automatic(seat_u8(pending.seat))
+    }
+
+    fn apply(&mut self, actions: &[(Pending, Action)]) -> Result<(), String> {
+        // At most three answers are ever pending at once; no allocation on the fast path.
+        let mut answers = [(0u8, Action::Pass); 4];
+        if actions.len() > answers.len() {
+            return Err(format!("{} answers at once", actions.len()));
+        }
+        for (slot, (p, a)) in answers.iter_mut().zip(actions) {
+            *slot = (seat_u8(p.seat), *a);
+        }
+        self.game
+            .apply(&answers[..actions.len()])
+            .map_err(|e| e.to_string())
+    }
+
+    fn outcome(&self) -> Option<v1::Outcome> {
+        self.game
+            .outcome()
+            .map(|o| convert::outcome(o, self.game.rules().reading))
+    }
+
+    /// The hand ends without a winner and the forfeiting seat pays the base (4) to each other
+    /// seat, as if it had dealt in a bare win to all three.
+    fn forfeit(&self, seat: u32) -> v1::Outcome {
+        let base = i64::from(mahjong::BASE_POINTS);
+        let reading = self.game.rules().reading;
+        let mut o = convert::outcome(&mahjong::Outcome::DRAWN, reading);
+        o.scores = (0..4)
+            .map(|s| if s == seat { -3 * base } else { base })
+            .collect();
+        o
+    }
+
+    fn record_history(&self, replay: &mut v1::Replay) {
+        replay.mahjong_events = self
+            .game
+            .events()
+            .iter()
+            .map(|&e| convert::full_event(e))
+            .collect();
+        replay.mahjong_hands = (0..4)
+            .map(|s| mahjong::tiles_to_string(self.game.wall().initial_hand(s).iter().copied()))
+            .collect();
+    }
+}
+
+fn seat_u8(seat: u32) -> u8 {
+    u8::try_from(seat).unwrap_or(u8::MAX)
+}
+
+/// A built-in Mahjong bot seated at a [`MahjongTable`]: it decides from its seat's view alone.
+pub struct MahjongBot {
+    player: Box<dyn Player>,
+    legal: ActionList,
+}
+
+impl MahjongBot {
+    /// The built-in bot `spec` names; `None` for a `cmd:` spec (bot-host runs programs).
+    pub fn new(spec: &mahjong_bots::spec::BotSpec) -> Option<MahjongBot> {
+        Some(MahjongBot {
+            player: spec.build_builtin()?,
+            legal: ActionList::new(),
+        })
+    }
+}
+
+impl LocalPlayer<MahjongTable> for MahjongBot {
+    fn name(&self) -> String {
+        self.player.name()
+    }
+
+    fn start(&mut self, seat: u32, seed: u64) {
+        // Built-in bots cannot fail to start; a seat number past 3 never reaches them.
+        let _ = self.player.start_hand(seat_u8(seat), seed);
+    }
+
+    fn decide(&mut self, view: &View<'_>, _pending: &Pending) -> Action {
+        view_legal(view, &mut self.legal);
+        match self.player.decide(view, &self.legal).answer {
+            Ok(a) => a,
+            // Built-in bots answer from the legal list; should one ever fault, the first legal
+            // answer (pass, or the lowest discard) keeps the table going.
+            Err(_) => self.legal.iter().next().copied().unwrap_or(Action::Pass),
+        }
+    }
+
+    fn finish(&mut self, view: &View<'_>) {
+        self.player.end_hand(view);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use mahjong::{Deal, Rules};
+
+    fn table(seed: u64) -> MahjongTable {
+        MahjongTable::new(&MahjongSpec {
+            deal: Deal::from_seed(seed),
+            rules: Rules::default(),
+        })
+    }
+
+    #[test]
+    fn the_views_legal_answers_are_the_games() {
+        // Random legal play through many hands: at every decision, what a seat works out
+        // from its view is what the rules engine lists.
+        for seed in 0..40 {
+            let mut t = table(seed);
+            let mut rng = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+            let mut pending = Vec::new();
+            let mut from_view = ActionList::new();
+            while t.outcome().is_none() {
+                pending.clear();
+                t.pending_into(&mut pending);
+                assert!(!pending.is_empty());
+                let mut answers = Vec::new();
+                for p in &pending {
+                    let legal = t.legal(p.seat as u8);
+                    view_legal(&t.view(p.seat), &mut from_view);
+                    assert_eq!(
+                        from_view.iter().collect::<Vec<_>>(),
+                        legal.iter().collect::<Vec<_>>()
+                    );
+                    assert!(
+                        !legal.is_empty(),
+                        "seat {} asked with nothing to answer",
+                        p.seat
+                    );
+                    rng ^= rng << 13;
+                    rng ^= rng >> 7;
+                    rng ^= rng << 17;
+                    let pick = legal
+                        .iter()
+                        .nth((rng % legal.len() as u64) as usize)
+                        .unwrap();
+                    answers.push((*p, *pick));
+                }
+                t.check_and_apply(&answers).unwrap();
+            }
+        }
+    }
+
+    #[test]
+    fn after_a_discard_the_three_others_are_asked_together() {
+        let mut t = table(3);
+        let mut pending = t.pending();
+        assert_eq!(pending.len(), 1);
+        assert_eq!(pending[0].kind, v1::DecisionKind::Turn);
+        let actor = pending[0].seat;
+        let discard = t.automatic(&pending[0]);
+        t.apply(&[(pending[0], discard)]).unwrap();
+        pending = t.pending();
+        if t.outcome().is_none() {
+            assert_eq!(pending.len(), 3);
+            assert!(pending.iter().all(|p| p.kind == v1::DecisionKind::Claim));
+            assert!(pending.iter().all(|p| p.seat != actor));
+        }
+    }
+
+    #[test]
+    fn an_observation_shows_no_other_seats_concealed_tiles() {
+        let t = table(5);
+        let v1::Observation {
+            game: Some(v1::observation::Game::Mahjong(o)),
+        } = t.observation(1)
+        else {
+            panic!("not a Mahjong observation");
+        };
+        assert_eq!(o.hand, convert::counts_text(t.game().hand(1)));
+        // Seat 1 is told its own draw only: every draw of another seat has no tile.
+        for e in &o.events {
+            if e.kind == v1::MahjongEventKind::Draw as i32 && e.seat != 1 {
+                assert!(e.tile.is_empty(), "{e:?}");
+            }
+        }
+        assert_eq!(o.seats.len(), 4);
+    }
+
+    #[test]
+    fn a_forfeit_costs_the_seat_the_base_to_each_other_seat() {
+        let o = table(1).forfeit(2);
+        assert_eq!(o.scores, [4, 4, -12, 4]);
+    }
+}
