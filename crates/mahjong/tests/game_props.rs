@@ -125,8 +125,8 @@ fn check_step(g: &Game, all: &[Action]) -> Result<(), TestCaseError> {
         }
         // What the seat can count as gone: at most four of a kind, at least its own tiles.
         let visible = v.visible_counts();
-        for i in 0..visible.len() {
-            prop_assert!(visible[i] <= 4 && visible[i] >= g.hand(s)[i]);
+        for (&seen, &own) in visible.iter().zip(g.hand(s)) {
+            prop_assert!(seen <= 4 && seen >= own);
         }
         for o in 0..4u8 {
             for (m, seen) in g.melds(o).iter().zip(v.melds(o)) {
