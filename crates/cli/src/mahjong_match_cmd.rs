@@ -8,8 +8,10 @@ use anyhow::{Result, bail};
 use clap::Args;
 use mahjong::{Reading, Rules};
 use mahjong_bots::TimeLimits;
-use mahjong_match::run::{MatchConfig, MatchReport, MatchResult, run};
+use mahjong_bots::VerdictKind;
+use mahjong_match::run::{MatchConfig, MatchReport, MatchResult, VerdictEntry, run};
 use mahjong_match::schedule::HANDS;
+use mahjong_match::stats::paired_difference;
 use mahjong_match::{BotSpec, player};
 
 use crate::progress;
@@ -74,7 +76,8 @@ pub fn run_match(a: MatchArgs) -> Result<()> {
             .max(1),
         log_dir: a.log_dir.clone(),
     };
-    let factory = |position: usize| player(&specs[position]);
+    let limits = config.limits;
+    let factory = |position: usize| player(&specs[position], limits);
     let counter = AtomicU64::new(0);
     let start = Instant::now();
     let total = (HANDS * a.matches) as u64;
@@ -156,26 +159,43 @@ fn print_table(r: &MatchReport, c: &MatchConfig, secs: f64) {
         }
         println!("{line}");
     }
-    const SHOWN: usize = 10;
-    for v in r.verdicts.iter().take(SHOWN) {
-        let reason: String = v.reason.chars().take(200).collect();
-        println!(
-            "  verdict: match {} hand {} bot {} (seat {}): {}: {}",
-            v.match_seed,
-            v.hand,
-            position_label(v.bot),
-            v.seat,
-            v.kind,
-            reason
-        );
+    // Neighbours in the ranking compared on the same deals: the deal's luck cancels.
+    for w in st.order.windows(2) {
+        let d = paired_difference(&r.hands, w[0], w[1]);
+        if d.ci95.is_finite() {
+            println!(
+                "  {} − {} per hand, paired on the same deals: {:+.2} ± {:.2}{}",
+                position_label(w[0]),
+                position_label(w[1]),
+                d.mean,
+                d.ci95,
+                if d.low() > 0.0 { " (significant)" } else { "" }
+            );
+        }
     }
-    if r.verdicts.len() > SHOWN {
+    // Verdicts by bot and kind, each with its first occurrence (every one is in the logs).
+    let mut groups: Vec<((usize, VerdictKind), usize, &VerdictEntry)> = Vec::new();
+    for v in &r.verdicts {
+        match groups.iter_mut().find(|g| g.0 == (v.bot, v.kind)) {
+            Some(g) => g.1 += 1,
+            None => groups.push(((v.bot, v.kind), 1, v)),
+        }
+    }
+    groups.sort_by_key(|g| g.0.0);
+    for ((bot, kind), n, first) in groups {
+        let reason: String = first.reason.chars().take(200).collect();
         println!(
-            "  … and {} more verdicts (every one is in the hand logs of --log-dir)",
-            r.verdicts.len() - SHOWN
+            "  verdicts: {} {n} × {kind}; first in match {} hand {} (seat {}): {reason}",
+            position_label(bot),
+            first.match_seed,
+            first.hand,
+            first.seat
         );
     }
     if let Some(dir) = &c.log_dir {
-        println!("  logs: {}", dir.display());
+        println!(
+            "  logs (every verdict in its hand's log): {}",
+            dir.display()
+        );
     }
 }

@@ -17,7 +17,7 @@
 //!
 //! One approximation, shared with the usual shanten formula: a pair of a kind of which the
 //! hand holds all four is still read as a partial set, so such a hand can read one step closer
-//! than it is. Acceptance counts (no unseen tile completes that pair) are exact regardless.
+//! than it is; no unseen tile completes that pair, so such a hand's acceptance shows it.
 
 use std::collections::HashMap;
 

@@ -7,12 +7,13 @@
 //! [`crate::efficiency`]): the standard shape, seven pairs, thirteen orphans, all pungs, and
 //! for each suit the half flush (that suit and honours) and the flush (that suit alone). A route
 //! of shanten `s` is `s` improvement steps and a final winning step; each cycle of four draws
-//! the hand makes a step with probability acceptance ÷ unseen (more for routes that may claim),
-//! and wins in its final step from its own draw or from any of three discards; every cycle
-//! another seat may win first (a hazard that grows with the other seats' threat). The chance of
-//! winning before the wall runs out, times what the win pays (`3(x + 4)` self-drawn, `x + 12` on
-//! a discard, `x` = the route's fans), is the route's value; the hand's value is its best
-//! route's. A hand one tile from winning is valued exactly: each waiting tile with its unseen
+//! the hand makes its first step with probability acceptance ÷ unseen (a tile counting more
+//! when a claim could bring it too), later steps with what a hand that close typically accepts
+//! (scaled by this hand's shape), and wins in its final step from its own draw or from any of
+//! three discards; every cycle another seat may win first (a hazard that grows with the other
+//! seats' threat). The chance of winning before the wall runs out, times what the win pays
+//! (`3(x + 4)` self-drawn, `x + 12` on a discard, `x` = the route's fans, plus the loss a win
+//! avoids), is the route's value; the hand's value is its best route's. A hand one tile from winning is valued exactly: each waiting tile with its unseen
 //! count and the fans it scores (the engine's fan evaluation, self-drawn and on a discard).
 //!
 //! **Defence.** Each other seat gets a probability of waiting from its discards and melds, and
@@ -55,6 +56,9 @@ pub struct Params {
     pub defence: f64,
     /// Unseen tiles a hand typically waits on once it is one tile from winning.
     pub final_accept: f64,
+    /// What a win saves beyond its payout: the points lost on average when another seat wins
+    /// instead.
+    pub loss: f64,
     /// How much of a hand's shape quality (its acceptance against the typical at its
     /// shanten) carries into its later steps: 0 none, 1 all.
     pub decay: f64,
@@ -64,12 +68,13 @@ impl Default for Params {
     fn default() -> Params {
         Params {
             ron_share: 0.5,
-            claim_boost: 0.8,
-            hazard: 0.02,
-            threat_hazard: 0.2,
-            defence: 0.3,
+            claim_boost: 1.2,
+            hazard: 0.05,
+            threat_hazard: 0.3,
+            defence: 0.1,
             final_accept: 4.0,
             decay: 0.5,
+            loss: 5.0,
         }
     }
 }
@@ -269,12 +274,13 @@ impl ExpertBot {
             let suits = groups & 0b0111;
             let one_suit = melds >= 2 && suits.count_ones() == 1;
             let mut group_weight = [1.0; 4];
-            let mut cost = 8.0;
+            // Dealing in pays x + 4 where another seat's win would have cost about 4 anyway.
+            let mut cost = 5.0;
             if one_suit {
                 for (g, w) in group_weight.iter_mut().enumerate().take(3) {
                     *w = if suits & (1 << g) != 0 { 1.8 } else { 0.25 };
                 }
-                cost = 18.0;
+                cost = 14.0;
             }
             threats[usize::from(o)] = Threat {
                 waiting,
@@ -444,9 +450,9 @@ impl ExpertBot {
                     self.best_discard(ctx, &h, &m).map(|(_, v)| v)
                 }
                 Action::Chow(low) => {
-                    for k in low.index()..low.index() + 3 {
+                    for (k, n) in h.iter_mut().enumerate().skip(low.index()).take(3) {
                         if k != i {
-                            h[k] -= 1;
+                            *n -= 1;
                         }
                     }
                     m.push(Meld::Chow(low));
@@ -518,7 +524,7 @@ impl ExpertBot {
     /// What a win worth `x` fans pays, averaged over self-drawn and discard wins.
     fn payout(&self, x_self: f64, x_discard: f64) -> f64 {
         let f = 1.0 / (1.0 + 3.0 * self.params.ron_share);
-        f * 3.0 * (x_self + 4.0) + (1.0 - f) * (x_discard + 12.0)
+        f * 3.0 * (x_self + 4.0) + (1.0 - f) * (x_discard + 12.0) + self.params.loss
     }
 
     /// The value of a hand waiting for a draw: `3k + 1` concealed tiles with `4 − k` sets

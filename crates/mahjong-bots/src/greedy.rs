@@ -121,9 +121,9 @@ fn claim(hand: &Counts, tile: Tile, legal: &ActionList) -> Option<Action> {
             Action::Pung => h[i] -= 2,
             Action::Kong => h[i] -= 3,
             Action::Chow(low) => {
-                for k in low.index()..low.index() + 3 {
+                for (k, n) in h.iter_mut().enumerate().skip(low.index()).take(3) {
                     if k != i {
-                        h[k] -= 1;
+                        *n -= 1;
                     }
                 }
             }

@@ -7,16 +7,24 @@ pub mod run;
 pub mod schedule;
 pub mod stats;
 
-use mahjong_bots::Player;
 pub use mahjong_bots::spec::BotSpec;
+use mahjong_bots::{Player, TimeLimits};
+use mahjong_line::{CmdBot, CmdBotConfig};
 
-/// A fresh player for `spec`: a built-in bot, or a program speaking the line protocol (which
-/// starts a fresh process every hand). `Err` says why it cannot be made.
-pub fn player(spec: &BotSpec) -> Result<Box<dyn Player>, String> {
+/// A fresh player for `spec`: a built-in bot, or a program speaking the line protocol (a
+/// [`CmdBot`], which starts a fresh process every hand, timed by `limits`). `Err` says why it
+/// cannot be made (a command line that does not parse).
+pub fn player(spec: &BotSpec, limits: TimeLimits) -> Result<Box<dyn Player>, String> {
     match spec {
-        BotSpec::Cmd(cmd) => Err(format!(
-            "cmd:{cmd}: program bots are not available in this build"
-        )),
+        BotSpec::Cmd(cmd) => {
+            let config = CmdBotConfig {
+                time: limits,
+                ..CmdBotConfig::default()
+            };
+            CmdBot::from_spec(cmd, config)
+                .map(|b| Box::new(b) as Box<dyn Player>)
+                .map_err(|e| e.to_string())
+        }
         builtin => builtin
             .build_builtin()
             .ok_or_else(|| format!("{builtin} is not a built-in bot")),

@@ -89,13 +89,8 @@ fn event_json(e: &Event) -> Value {
     }
 }
 
-/// The name of a fan under `reading`.
-fn fan_name(f: &mahjong::fan::Fan, _reading: Reading) -> String {
-    format!("{f:?}")
-}
-
 /// The fans of the hand's win, by name under `reading`, with their points.
-fn fans(record: &HandRecord, reading: Reading) -> Vec<(String, u32)> {
+fn fans(record: &HandRecord, reading: Reading) -> Vec<(&'static str, u32)> {
     record
         .outcome
         .win
@@ -104,7 +99,7 @@ fn fans(record: &HandRecord, reading: Reading) -> Vec<(String, u32)> {
             w.fans
                 .fans
                 .iter()
-                .map(|(f, p)| (fan_name(&f, reading), p))
+                .map(|(f, p)| (f.name(reading), p))
                 .collect()
         })
         .unwrap_or_default()
@@ -166,7 +161,7 @@ pub fn hand_json(slot: &Slot, bots: &[String; 4], record: &HandRecord, reading: 
             "total": w.fans.total,
             "fans": fans(record, reading)
                 .into_iter()
-                .map(|(n, p)| (n, json!(p)))
+                .map(|(n, p)| (n.to_string(), json!(p)))
                 .collect::<serde_json::Map<_, _>>(),
         })
     });

@@ -192,14 +192,14 @@ mod tests {
 
     #[test]
     fn rounds_rotate_one_seat() {
-        for g in 0..GROUPS {
+        for (g, order) in CYCLIC_ORDERS.iter().enumerate() {
             for r in 0..ROUNDS {
                 let (now, next) = (seating(g, r), seating(g, (r + 1) % 4));
-                for s in 0..4 {
-                    assert_eq!(next[(s + 1) % 4], now[s], "group {g} round {r}");
+                for (s, bot) in now.iter().enumerate() {
+                    assert_eq!(next[(s + 1) % 4], *bot, "group {g} round {r}");
                 }
             }
-            assert_eq!(seating(g, 0), CYCLIC_ORDERS[g]);
+            assert_eq!(seating(g, 0), *order);
         }
     }
 

@@ -24,7 +24,7 @@ fn config(bots: [&str; 4], seed: u64, matches: usize) -> MatchConfig {
 
 fn play(cfg: &MatchConfig) -> MatchReport {
     let specs: Vec<BotSpec> = cfg.bots.iter().map(|b| b.parse().unwrap()).collect();
-    let factory = |p: usize| player(&specs[p]);
+    let factory = |p: usize| player(&specs[p], cfg.limits);
     let progress = AtomicU64::new(0);
     let report = run(cfg, &factory, &progress).unwrap();
     assert_eq!(
@@ -253,7 +253,7 @@ fn a_log_directory_that_cannot_be_made_is_an_error_naming_it() {
     let mut cfg = config(["random", "random", "random", "random"], 1, 1);
     cfg.log_dir = Some(file.clone());
     let specs: Vec<BotSpec> = cfg.bots.iter().map(|b| b.parse().unwrap()).collect();
-    let factory = |p: usize| player(&specs[p]);
+    let factory = |p: usize| player(&specs[p], cfg.limits);
     let e = run(&cfg, &factory, &AtomicU64::new(0))
         .unwrap_err()
         .to_string();
@@ -295,11 +295,11 @@ fn a_faulty_bot_gets_its_verdicts_and_the_others_play_on() {
     let factory = |p: usize| -> Result<Box<dyn Player>, String> {
         if p == 1 {
             Ok(Box::new(Flaky {
-                inner: player(&BotSpec::Random)?,
+                inner: player(&BotSpec::Random, TimeLimits::default())?,
                 decisions: 0,
             }))
         } else {
-            player(&BotSpec::Greedy)
+            player(&BotSpec::Greedy, TimeLimits::default())
         }
     };
     let r = run(&cfg, &factory, &AtomicU64::new(0)).unwrap();
@@ -331,11 +331,46 @@ fn a_bot_that_cannot_be_made_stops_the_match_before_it_starts() {
         if p == 3 {
             Err("no such program".into())
         } else {
-            player(&BotSpec::Greedy)
+            player(&BotSpec::Greedy, TimeLimits::default())
         }
     };
     let progress = AtomicU64::new(0);
     let e = run(&cfg, &factory, &progress).unwrap_err().to_string();
     assert!(e.contains("bot 3 (cmd:x): no such program"), "{e}");
     assert_eq!(progress.load(Ordering::Relaxed), 0);
+}
+
+/// The Python example bot of `examples/mahjong-python`, as a `cmd:` spec.
+fn python_bot() -> String {
+    let path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/mahjong-python/simple_bot.py");
+    format!("cmd:python3 {}", path.canonicalize().unwrap().display())
+}
+
+#[test]
+fn program_bots_play_and_a_faulty_one_gets_a_verdict_every_hand() {
+    // `true` exits at once without joining: a fault in every hand, each seat played on.
+    let mut cfg = config(["greedy", "cmd:true", "random", "random"], 3, 1);
+    cfg.bots[2] = python_bot();
+    cfg.threads = 2;
+    let r = play(&cfg);
+    let t = &r.standings.totals;
+    assert_eq!(t.players[1].verdicts, 96, "{:?}", r.verdicts.first());
+    assert_eq!(
+        t.players[2].verdicts,
+        0,
+        "the Python bot plays by the rules: {:?}",
+        r.verdicts.iter().find(|v| v.bot == 2)
+    );
+    assert!(r.verdicts.iter().all(|v| v.bot == 1));
+    let reason = &r.verdicts[0].reason;
+    assert!(
+        !reason.is_empty() && r.verdicts[0].kind == VerdictKind::Crashed,
+        "{:?}",
+        r.verdicts[0]
+    );
+    assert_eq!(t.players[1].wins, 0);
+    assert!(t.players[0].wins > 20, "greedy still wins its hands: {t:?}");
+    let line = MatchResult::of(&r.bots, t).to_json_line();
+    assert!(line.contains(r#""bot":"cmd:true","score":"#), "{line}");
 }
