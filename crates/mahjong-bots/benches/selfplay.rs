@@ -1,0 +1,30 @@
+//! Random self-play: whole hands through `play_hand` with four `random` bots, one core.
+//! Criterion reports hands per second (one element = one hand).
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use mahjong::{Deal, Rules};
+use mahjong_bots::{Player, RandomBot, TimeLimits, play_hand};
+
+const HANDS: u64 = 256;
+
+fn selfplay(c: &mut Criterion) {
+    let mut g = c.benchmark_group("selfplay random");
+    g.throughput(Throughput::Elements(HANDS));
+    let deals: Vec<Deal> = (0..HANDS).map(Deal::from_seed).collect();
+    g.bench_function("play_hand", |b| {
+        let mut bots = [RandomBot::new(), RandomBot::new(), RandomBot::new(), RandomBot::new()];
+        b.iter(|| {
+            let mut events = 0;
+            for d in &deals {
+                let [p0, p1, p2, p3] = &mut bots;
+                let mut seats: [&mut dyn Player; 4] = [p0, p1, p2, p3];
+                events += play_hand(d, Rules::default(), TimeLimits::default(), &mut seats).events.len();
+            }
+            events
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(benches, selfplay);
+criterion_main!(benches);
