@@ -110,8 +110,8 @@ impl Builtin {
         match self {
             Builtin::Ddz(spec) => ddz::bots::DdzRequestBot::new(spec, seed)
                 .map(|b| Box::new(b) as Box<dyn RequestBot>),
-            // Mahjong built-in bots play in the referee's process, not through bot-host.
-            Builtin::Mahjong(_) => None,
+            Builtin::Mahjong(spec) => mahjong::bots::MahjongRequestBot::new(spec, seed)
+                .map(|b| Box::new(b) as Box<dyn RequestBot>),
         }
     }
 }

@@ -4,8 +4,8 @@
 //!
 //! A fault of a seat (a [`BotFault`] it reports, or an answer the rules refuse) makes a
 //! [`HandVerdict`]; from then on the seat is dead for the rest of the hand: it is asked nothing
-//! more and [`Game::automatic`] plays for it (it draws and discards the drawn tile, never claims
-//! or wins). Other seats are never affected.
+//! more and [`Game::automatic`](mahjong::Game::automatic) plays for it (it draws and discards
+//! the drawn tile, never claims or wins). Other seats are never affected.
 
 mod driver;
 pub mod efficiency;

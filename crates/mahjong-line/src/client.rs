@@ -12,7 +12,8 @@
 //! actions are the rules' own.
 
 use mahjong::{
-    Action, ActionList, Deal, Event, Game, Phase, Reading, Rules, TILE_KINDS, Tile, View, Wall,
+    Action, ActionList, Counts, Deal, Event, Game, Phase, Reading, Rules, SeenEvent, TILE_KINDS,
+    Tile, View, Wall,
 };
 use mahjong_bots::Player;
 
@@ -58,9 +59,10 @@ enum Heard {
         seat: u8,
         tile: Tile,
     },
-    /// The seat's own chow at `lowest` failed (`mfail`).
+    /// The seat's own chow at `lowest` failed (`mfail`); `None` when which chow it asked for
+    /// is not known (any chow it could make then stands for it: a failed chow changes nothing).
     ChowFailed {
-        lowest: Tile,
+        lowest: Option<Tile>,
     },
 }
 
@@ -174,7 +176,9 @@ impl<P: Player> Client<P> {
             },
             ServerMessage::MJGang { seat, tile } => Heard::AddedKong { seat, tile },
             ServerMessage::MFail => match hand.last {
-                Some(Action::Chow(lowest)) => Heard::ChowFailed { lowest },
+                Some(Action::Chow(lowest)) => Heard::ChowFailed {
+                    lowest: Some(lowest),
+                },
                 _ => return Err(error("\"mfail\" came, but this seat asked for no chow")),
             },
         };
@@ -230,6 +234,98 @@ fn fingerprint(tiles: &[Tile]) -> u64 {
     tiles.iter().fold(0xcbf2_9ce4_8422_2325, |h, t| {
         (h ^ t.index() as u64).wrapping_mul(0x0100_0000_01b3)
     })
+}
+
+/// A game that agrees with everything `seat` saw of a hand: its concealed `hand` now and the
+/// `events` as it saw them (a [`View`]'s, or a decision request's observation read back),
+/// with `first` the seat that drew first, scored under `reading`. Its own tiles and draws are
+/// exact; the other seats' hidden tiles are chosen to fit what they did in the open, as the
+/// [`Client`] rebuilds a hand from the protocol's lines. So `game.view(seat)` is the view the
+/// seat was given (other seats' failed chows aside: they are not replayed), and its legal
+/// actions are the rules' own.
+///
+/// An error when the events do not make a hand up to a decision of `seat`: they contradict each
+/// other, the hand, or the rules, or the hand is over.
+pub fn rebuild_seen(
+    seat: u8,
+    first: u8,
+    hand: &Counts,
+    events: &[SeenEvent],
+    reading: Reading,
+) -> Result<Game, ClientError> {
+    if seat > 3 || first > 3 {
+        return Err(error(format!(
+            "seat {seat} or first seat {first} is not a seat (0 to 3)"
+        )));
+    }
+    let init = crate::feed::initial_hand_of(seat, hand, events.iter().copied()).ok_or_else(|| {
+        error("the hand and the seat's own draws, discards and melds do not make 13 starting tiles")
+    })?;
+    let mut heard = Vec::with_capacity(events.len());
+    for (i, &e) in events.iter().enumerate() {
+        let h = match e {
+            SeenEvent::Draw { seat: s, tile } if s == seat => match tile {
+                Some(t) => Heard::Draw {
+                    seat: s,
+                    tile: Some(t),
+                },
+                None => return Err(error(format!("event {i}: the seat's own draw has no tile"))),
+            },
+            SeenEvent::Draw { seat: s, .. } => Heard::Draw {
+                seat: s,
+                tile: None,
+            },
+            SeenEvent::Discard { seat: s, tile } => Heard::Discard { seat: s, tile },
+            SeenEvent::Chow {
+                seat: s, lowest, ..
+            } => Heard::Chow { seat: s, lowest },
+            SeenEvent::Pung { seat: s, tile } => Heard::Pung { seat: s, tile },
+            SeenEvent::Kong { seat: s, tile } => Heard::Kong { seat: s, tile },
+            SeenEvent::ConcealedKong { seat: s, tile } if s == seat => match tile {
+                Some(t) => Heard::ConcealedKong {
+                    seat: s,
+                    tile: Some(t),
+                },
+                None => {
+                    return Err(error(format!(
+                        "event {i}: the seat's own concealed kong has no tile"
+                    )));
+                }
+            },
+            SeenEvent::ConcealedKong { seat: s, .. } => Heard::ConcealedKong {
+                seat: s,
+                tile: None,
+            },
+            SeenEvent::AddedKong { seat: s, tile } => Heard::AddedKong { seat: s, tile },
+            SeenEvent::ChowFailed { seat: s } if s == seat => Heard::ChowFailed { lowest: None },
+            // Which chow another seat asked for is not known; it changed nothing.
+            SeenEvent::ChowFailed { .. } => continue,
+            SeenEvent::Win { .. } | SeenEvent::Drawn => {
+                return Err(error(format!("event {i}: the hand is over")));
+            }
+        };
+        if let Heard::Draw { seat: s, .. }
+        | Heard::Discard { seat: s, .. }
+        | Heard::Chow { seat: s, .. }
+        | Heard::Pung { seat: s, .. }
+        | Heard::Kong { seat: s, .. }
+        | Heard::ConcealedKong { seat: s, .. }
+        | Heard::AddedKong { seat: s, .. } = h
+            && s > 3
+        {
+            return Err(error(format!("event {i}: seat {s} is not a seat (0 to 3)")));
+        }
+        heard.push(h);
+    }
+    let hand = Hand {
+        seat,
+        first: Some(first),
+        init: Some(init),
+        heard,
+        started: true,
+        last: None,
+    };
+    rebuild(&hand, reading)
 }
 
 /// A tile the seat knows (its own) or one another seat must have held.
@@ -440,6 +536,10 @@ fn replay(game: &mut Game, hand: &Hand, kong_kinds: &[Tile]) -> Result<(), Clien
                         if me != (discarder + 1) % 4 {
                             return Err(error("\"mfail\" came to a seat that may not chow"));
                         }
+                        let lowest = match lowest {
+                            Some(l) => l,
+                            None => any_chow(game, me)?,
+                        };
                         set(&mut answers, me, Action::Chow(lowest))?;
                     }
                 }
@@ -455,6 +555,23 @@ fn replay(game: &mut Game, hand: &Hand, kong_kinds: &[Tile]) -> Result<(), Clien
             .count();
     }
     Ok(())
+}
+
+/// The lowest tile of a chow `seat` could make now.
+fn any_chow(game: &Game, seat: u8) -> Result<Tile, ClientError> {
+    let mut legal = ActionList::new();
+    game.legal_actions(seat, &mut legal);
+    legal
+        .iter()
+        .find_map(|a| match a {
+            Action::Chow(l) => Some(*l),
+            _ => None,
+        })
+        .ok_or_else(|| {
+            error(format!(
+                "seat {seat}'s chow failed, but it could make no chow"
+            ))
+        })
 }
 
 /// Sets `seat`'s answer among `answers`.

@@ -120,16 +120,29 @@ pub fn asks(seat: u8, line: &ServerMessage) -> bool {
 /// The seat's 13 starting tiles, in kind order, worked back from its hand now and its own
 /// events (draws taken out; discards and the tiles it melded from its hand put back).
 pub fn initial_hand(view: &View<'_>) -> [Tile; INIT_TILES] {
-    let me = view.seat();
-    let mut c: Counts = *view.hand();
-    let mut add = |t: Tile, n: u8| c[t.index()] += n;
+    let tiles = initial_hand_of(view.seat(), view.hand(), view.events());
+    debug_assert!(tiles.is_some(), "13 tiles worked back from the view");
+    tiles.unwrap_or([Tile::EAST; INIT_TILES])
+}
+
+/// The 13 starting tiles of `seat`, in kind order, worked back from its concealed `hand` now
+/// and the `events` it saw (draws taken out; discards and the tiles it melded from its hand put
+/// back); `None` when they do not come to 13 tiles (the hand and events do not agree).
+pub fn initial_hand_of(
+    seat: u8,
+    hand: &Counts,
+    events: impl IntoIterator<Item = SeenEvent>,
+) -> Option<[Tile; INIT_TILES]> {
+    let me = seat;
+    let mut c: Counts = *hand;
+    let mut add = |t: Tile, n: u8| c[t.index()] = c[t.index()].saturating_add(n);
     let mut drawn: Counts = [0; 34];
-    for e in view.events() {
+    for e in events {
         match e {
             SeenEvent::Draw {
                 seat,
                 tile: Some(t),
-            } if seat == me => drawn[t.index()] += 1,
+            } if seat == me => drawn[t.index()] = drawn[t.index()].saturating_add(1),
             SeenEvent::Discard { seat, tile } if seat == me => add(tile, 1),
             SeenEvent::Chow { seat, lowest, tile } if seat == me => {
                 let mut t = lowest;
@@ -154,7 +167,7 @@ pub fn initial_hand(view: &View<'_>) -> [Tile; INIT_TILES] {
                 ..
             } if seat == me => {
                 // A win on a discard put the tile in the hand, as a draw would.
-                drawn[tile.index()] += 1;
+                drawn[tile.index()] = drawn[tile.index()].saturating_add(1);
             }
             _ => {}
         }
@@ -162,16 +175,19 @@ pub fn initial_hand(view: &View<'_>) -> [Tile; INIT_TILES] {
     let mut tiles = [Tile::EAST; INIT_TILES];
     let mut n = 0;
     for (i, (&have, &drew)) in c.iter().zip(&drawn).enumerate() {
+        if drew > have {
+            return None;
+        }
         let t = Tile::from_index(i).expect("i < 34");
-        for _ in 0..have.saturating_sub(drew) {
-            if n < INIT_TILES {
-                tiles[n] = t;
-                n += 1;
+        for _ in 0..have - drew {
+            if n == INIT_TILES {
+                return None;
             }
+            tiles[n] = t;
+            n += 1;
         }
     }
-    debug_assert_eq!(n, INIT_TILES, "13 tiles worked back from the view");
-    tiles
+    (n == INIT_TILES).then_some(tiles)
 }
 
 /// The decision `view`'s seat faces now, if it is asked one.
@@ -219,14 +235,8 @@ const TURN_ANSWERS: &str = "on its own turn a seat answers out T, hu, agang T or
 const CLAIM_ANSWERS: &str = "a discard is answered with pass, hu, gang, peng or chi T";
 const ROB_ANSWERS: &str = "an added kong is answered with qgang or pass";
 
-/// Reads `answer` against the decision `view`'s seat faces, whose legal actions are `legal`.
-///
-/// On its own turn the seat answers `out T` (discard), `hu` (self-drawn win), `agang T`
-/// (concealed kong) or `jgang T` (added kong); a claim word there (`pass`, `peng`, `gang`,
-/// `chi T`, `qgang`) or a second `join` is ignored. A discard is answered with `pass`, `hu`,
-/// `gang`, `peng` or `chi T` (from another seat than the next, a `chi` is taken as a pass); an
-/// added kong with `qgang` or `pass` (`hu` is read as `qgang`). Anything else is of the wrong
-/// kind; a move not in `legal` is impossible, with the rules' reason.
+/// Reads `answer` against the decision `view`'s seat faces, whose legal actions are `legal`:
+/// [`read_answer`], then a move not in `legal` is impossible, with the rules' reason.
 pub fn judge(
     view: &View<'_>,
     legal: &ActionList,
@@ -235,6 +245,31 @@ pub fn judge(
     let Some(decision) = decision(view) else {
         return Ok(Judged::Ignored("the seat is asked nothing now"));
     };
+    let judged = read_answer(decision, answer)?;
+    let Judged::Answer(action) = judged else {
+        return Ok(judged);
+    };
+    if legal.contains(action) {
+        return Ok(Judged::Answer(action));
+    }
+    let melds: Vec<_> = view.melds(view.seat()).flatten().collect();
+    let why = mahjong::check_for(view.hand(), &melds, decision, view.rules().reading, action)
+        .err()
+        // Only when `legal` and the rules disagree, which they never should.
+        .unwrap_or(Illegal::WrongDecision(decision));
+    Err(AnswerError::Impossible(why))
+}
+
+/// What `answer` stands for as an answer to `decision`, before the rules judge the move (a
+/// host that leaves legality to a referee forwards [`Judged::Answer`] as it is).
+///
+/// On its own turn the seat answers `out T` (discard), `hu` (self-drawn win), `agang T`
+/// (concealed kong) or `jgang T` (added kong); a claim word there (`pass`, `peng`, `gang`,
+/// `chi T`, `qgang`) or a second `join` is ignored. A discard is answered with `pass`, `hu`,
+/// `gang`, `peng` or `chi T` (from another seat than the next, a `chi` is taken as a pass); an
+/// added kong with `qgang` or `pass` (`hu` is read as `qgang`). Anything else is of the wrong
+/// kind.
+pub fn read_answer(decision: Decision, answer: &BotMessage) -> Result<Judged, AnswerError> {
     let action = match (decision, answer) {
         (Decision::Turn { .. }, BotMessage::Out(t)) => Action::Discard(*t),
         (Decision::Turn { .. }, BotMessage::Hu) => Action::SelfDrawnWin,
@@ -260,15 +295,7 @@ pub fn judge(
         (Decision::RobKong { .. }, BotMessage::QGang | BotMessage::Hu) => Action::RobKong,
         (Decision::RobKong { .. }, _) => return Err(AnswerError::WrongKind(ROB_ANSWERS)),
     };
-    if legal.contains(action) {
-        return Ok(Judged::Answer(action));
-    }
-    let melds: Vec<_> = view.melds(view.seat()).flatten().collect();
-    let why = mahjong::check_for(view.hand(), &melds, decision, view.rules().reading, action)
-        .err()
-        // Only when `legal` and the rules disagree, which they never should.
-        .unwrap_or(Illegal::WrongDecision(decision));
-    Err(AnswerError::Impossible(why))
+    Ok(Judged::Answer(action))
 }
 
 /// The answers a question calls for, for fault reasons: `"on its own turn …"`.

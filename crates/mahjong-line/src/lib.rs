@@ -38,8 +38,8 @@ mod line;
 pub use arena_line::{
     CmdSpec, DEFAULT_PASS_ENV, Direction, SpecError, StderrMode, TranscriptLine, WorkDir,
 };
-pub use client::{Client, ClientError};
+pub use client::{Client, ClientError, rebuild_seen};
 pub use cmd_bot::{CmdBot, CmdBotConfig, CmdBotStats, MAX_IGNORED_LINES};
 pub use codec::{BotMessage, DecodeError, ServerMessage, decode_bot_line, decode_server_line};
-pub use feed::{AnswerError, Judged, SeatFeed, judge};
+pub use feed::{AnswerError, Judged, SeatFeed, judge, read_answer};
 pub use line::{MAX_ANSWER_BYTES, MahjongLine};

@@ -7,7 +7,9 @@ use mahjong::{
     View,
 };
 use mahjong_bots::{BotFault, BotRng, Player, Reply};
-use mahjong_line::{Client, SeatFeed, ServerMessage, decode_bot_line, decode_server_line};
+use mahjong_line::{
+    Client, SeatFeed, ServerMessage, decode_bot_line, decode_server_line, rebuild_seen,
+};
 
 /// What a seat sees at a decision, as plain data.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -201,4 +203,84 @@ fn lines_that_make_no_hand_are_an_error_not_a_panic() {
     assert!(e.to_string().contains("more than four 1M"), "{e}");
     let e = c.hear(&ServerMessage::MFail).unwrap_err();
     assert!(e.to_string().contains("asked for no chow"), "{e}");
+}
+
+/// Plays `deal` at random; at every decision of every seat, rebuilds the hand from the seat's
+/// view alone ([`rebuild_seen`]) and checks the seat sees the same in the rebuilt game.
+fn rebuild_at_every_decision(deal: &Deal) -> usize {
+    let mut game = Game::new(deal, Rules::default());
+    let mut rng = BotRng::new(deal.first.into(), 9);
+    let mut legal = ActionList::new();
+    let mut rebuilt_legal = ActionList::new();
+    let mut checked = 0;
+    while !game.is_over() {
+        let mut answers = Vec::new();
+        for seat in game.deciders().iter() {
+            let view = game.view(seat);
+            game.legal_actions(seat, &mut legal);
+            let events: Vec<SeenEvent> = view.events().collect();
+            let rebuilt = rebuild_seen(
+                seat,
+                view.first(),
+                view.hand(),
+                &events,
+                mahjong::Reading::Contest,
+            )
+            .unwrap_or_else(|e| panic!("seat {seat} after {} events: {e}", events.len()));
+            rebuilt.legal_actions(seat, &mut rebuilt_legal);
+            assert_eq!(
+                seen(&rebuilt.view(seat), &rebuilt_legal),
+                seen(&view, &legal),
+                "seat {seat} sees another hand in the rebuilt game"
+            );
+            checked += 1;
+            answers.push((seat, legal[rng.below(legal.len() as u32) as usize]));
+        }
+        game.apply(&answers).unwrap();
+    }
+    checked
+}
+
+#[test]
+fn a_hand_rebuilt_from_a_seats_view_shows_the_seat_the_same_view() {
+    let checked: usize = (100..160)
+        .map(|seed| rebuild_at_every_decision(&Deal::from_seed(seed)))
+        .sum();
+    assert!(checked > 1000, "{checked} decisions checked");
+}
+
+#[test]
+fn events_that_make_no_hand_are_an_error_not_a_panic() {
+    let game = Game::new(&Deal::from_seed(3), Rules::default());
+    let me = game.first();
+    let view = game.view(me);
+    let events: Vec<SeenEvent> = view.events().collect();
+    let r = |hand: &Counts, events: &[SeenEvent]| {
+        rebuild_seen(me, game.first(), hand, events, mahjong::Reading::Contest)
+    };
+    r(view.hand(), &events).unwrap();
+    // A hand of 15 tiles does not start from 13.
+    let mut hand = *view.hand();
+    hand[0] += 1;
+    let e = r(&hand, &events).unwrap_err();
+    assert!(e.to_string().contains("13 starting tiles"), "{e}");
+    // The seat's own draw without its tile.
+    let hidden = [SeenEvent::Draw {
+        seat: me,
+        tile: None,
+    }];
+    assert!(r(view.hand(), &hidden).is_err());
+    // A seat that does not exist, and a hand already over.
+    let ghost = [
+        events[0],
+        SeenEvent::Discard {
+            seat: 7,
+            tile: Tile::EAST,
+        },
+    ];
+    assert!(r(view.hand(), &ghost).is_err());
+    let over = [events[0], SeenEvent::Drawn];
+    let e = r(view.hand(), &over).unwrap_err();
+    assert!(e.to_string().contains("over"), "{e}");
+    assert!(rebuild_seen(4, 0, view.hand(), &events, mahjong::Reading::Contest).is_err());
 }

@@ -123,6 +123,11 @@ fn check_step(g: &Game, all: &[Action]) -> Result<(), TestCaseError> {
                 _ => {}
             }
         }
+        // What the seat can count as gone: at most four of a kind, at least its own tiles.
+        let visible = v.visible_counts();
+        for (&seen, &own) in visible.iter().zip(g.hand(s)) {
+            prop_assert!(seen <= 4 && seen >= own);
+        }
         for o in 0..4u8 {
             for (m, seen) in g.melds(o).iter().zip(v.melds(o)) {
                 prop_assert_eq!(seen, (o == s || !m.is_concealed()).then_some(*m));

@@ -1360,6 +1360,7 @@ pub async fn bots_register_once(store: &dyn Store) {
     let bot_a = sample_bot(&a);
     let bot_b = BotRecord {
         kind: BotKind::Program {
+            game: Game::Mahjong,
             command: "python3 bot.py --fast".into(),
             workdir: Some("/srv/bots/b".into()),
             cpu_seconds: 10,
@@ -1430,6 +1431,7 @@ pub async fn bots_register_once(store: &dyn Store) {
             "blank command",
             BotRecord {
                 kind: BotKind::Program {
+                    game: Game::DouDizhu,
                     command: "  ".into(),
                     workdir: None,
                     cpu_seconds: 0,

@@ -43,6 +43,7 @@ use std::collections::BTreeMap;
 use std::time::Duration;
 
 mod args;
+pub mod bot_games;
 #[cfg(any(test, feature = "conformance"))]
 pub mod conformance;
 pub mod embedded;
@@ -93,20 +94,39 @@ pub type StoreResult<T> = Result<T, StoreError>;
 /// text form and never reads them: decoding is the business of the crates that know the game
 /// (for Dou Dizhu, `arena-deals`).
 #[derive(
-    Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+    Copy,
+    Clone,
+    Debug,
+    Default,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    serde::Serialize,
+    serde::Deserialize,
 )]
 pub enum Game {
     /// Dou Dizhu: a deal is a `ddz::Deal` in its text form (seat 0 is the landlord and holds the
-    /// bottom); a panel's seats are landlord, down farmer, up farmer.
+    /// bottom); a panel's seats are landlord, down farmer, up farmer. The game of records
+    /// written before the store knew another.
+    #[default]
     #[serde(rename = "ddz")]
     DouDizhu,
+    /// The 2015 contest Mahjong.
+    #[serde(rename = "mahjong")]
+    Mahjong,
 }
 
 impl Game {
+    /// Every game, in order.
+    pub const ALL: [Game; 2] = [Game::DouDizhu, Game::Mahjong];
+
     /// The game's name as stored, e.g. `ddz`.
     pub const fn name(self) -> &'static str {
         match self {
             Game::DouDizhu => "ddz",
+            Game::Mahjong => "mahjong",
         }
     }
 }
@@ -455,8 +475,13 @@ pub struct JobCounts {
 pub enum BotKind {
     /// Connects to bot-host over gRPC with its token.
     Remote,
-    /// A program bot-host starts as a child process speaking a line protocol.
+    /// A program bot-host starts as a child process speaking a line protocol: its game's
+    /// (`docs/ddz-line-protocol.md`, `docs/mahjong-line-protocol.md`).
     Program {
+        /// The game it plays (a program speaks one game's protocol); Dou Dizhu in records
+        /// written before it was kept.
+        #[serde(default)]
+        game: Game,
         /// The command line (`python3 bot.py --fast`).
         command: String,
         /// Its working directory (bot-host makes a fresh one per process when unset).

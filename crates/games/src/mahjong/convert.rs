@@ -76,6 +76,78 @@ pub fn seen_event(e: SeenEvent) -> v1::MahjongEvent {
     }
 }
 
+/// An event message read back as a seat saw it ([`seen_event`]'s inverse): the error says
+/// which field is wrong.
+pub fn seen_event_of(e: &v1::MahjongEvent) -> Result<SeenEvent, String> {
+    use v1::MahjongEventKind as K;
+    let seat = u8::try_from(e.seat)
+        .ok()
+        .filter(|s| *s < 4)
+        .ok_or_else(|| format!("seat is {}; Mahjong seats are 0 to 3", e.seat))?;
+    let kind = K::try_from(e.kind).map_err(|_| format!("kind {} is unknown", e.kind))?;
+    let tile_in = |field: &str, text: &str| -> Result<Option<Tile>, String> {
+        let t = text.trim();
+        if t.is_empty() {
+            return Ok(None);
+        }
+        t.parse::<Tile>()
+            .map(Some)
+            .map_err(|err| format!("{field} {t:?}: {err}"))
+    };
+    let tile = || -> Result<Tile, String> {
+        tile_in("tile", &e.tile)?.ok_or_else(|| format!("{} needs a tile", kind.as_str_name()))
+    };
+    Ok(match kind {
+        K::Unspecified => return Err("kind is not set".into()),
+        K::Draw => SeenEvent::Draw {
+            seat,
+            tile: tile_in("tile", &e.tile)?,
+        },
+        K::Discard => SeenEvent::Discard {
+            seat,
+            tile: tile()?,
+        },
+        K::Chow => SeenEvent::Chow {
+            seat,
+            lowest: tile_in("lowest", &e.lowest)?
+                .ok_or_else(|| "MAHJONG_EVENT_KIND_CHOW needs its lowest tile".to_string())?,
+            tile: tile()?,
+        },
+        K::Pung => SeenEvent::Pung {
+            seat,
+            tile: tile()?,
+        },
+        K::Kong => SeenEvent::Kong {
+            seat,
+            tile: tile()?,
+        },
+        K::ConcealedKong => SeenEvent::ConcealedKong {
+            seat,
+            tile: tile_in("tile", &e.tile)?,
+        },
+        K::AddedKong => SeenEvent::AddedKong {
+            seat,
+            tile: tile()?,
+        },
+        K::ChowFailed => SeenEvent::ChowFailed { seat },
+        K::Win => SeenEvent::Win {
+            seat,
+            from: e
+                .from
+                .map(|f| {
+                    u8::try_from(f)
+                        .ok()
+                        .filter(|f| *f < 4)
+                        .ok_or_else(|| format!("from is {f}; Mahjong seats are 0 to 3"))
+                })
+                .transpose()?,
+            tile: tile()?,
+            robbed_kong: e.robbed_kong,
+        },
+        K::Drawn => SeenEvent::Drawn,
+    })
+}
+
 /// An event as it happened, every tile shown (for replays, after the hand).
 pub fn full_event(e: Event) -> v1::MahjongEvent {
     match e {
@@ -245,6 +317,79 @@ mod tests {
         ] {
             assert_eq!(action_of(&action(a)), Ok(a));
         }
+    }
+
+    #[test]
+    fn every_event_a_seat_sees_reads_back_from_its_message() {
+        let t = |s: &str| s.parse::<Tile>().unwrap();
+        for e in [
+            SeenEvent::Draw {
+                seat: 1,
+                tile: None,
+            },
+            SeenEvent::Draw {
+                seat: 2,
+                tile: Some(t("5S")),
+            },
+            SeenEvent::Discard {
+                seat: 3,
+                tile: t("S"),
+            },
+            SeenEvent::Chow {
+                seat: 0,
+                lowest: t("7M"),
+                tile: t("8M"),
+            },
+            SeenEvent::Pung {
+                seat: 1,
+                tile: t("Z"),
+            },
+            SeenEvent::Kong {
+                seat: 2,
+                tile: t("9T"),
+            },
+            SeenEvent::ConcealedKong {
+                seat: 3,
+                tile: None,
+            },
+            SeenEvent::ConcealedKong {
+                seat: 3,
+                tile: Some(t("E")),
+            },
+            SeenEvent::AddedKong {
+                seat: 0,
+                tile: t("1S"),
+            },
+            SeenEvent::ChowFailed { seat: 1 },
+            SeenEvent::Win {
+                seat: 2,
+                from: Some(0),
+                tile: t("3T"),
+                robbed_kong: true,
+            },
+            SeenEvent::Win {
+                seat: 2,
+                from: None,
+                tile: t("3T"),
+                robbed_kong: false,
+            },
+            SeenEvent::Drawn,
+        ] {
+            assert_eq!(seen_event_of(&seen_event(e)), Ok(e));
+        }
+        let mut bad = seen_event(SeenEvent::Discard {
+            seat: 0,
+            tile: t("1M"),
+        });
+        bad.seat = 4;
+        assert!(seen_event_of(&bad).unwrap_err().contains("seat is 4"));
+        bad.seat = 0;
+        bad.tile = "0M".into();
+        assert!(seen_event_of(&bad).unwrap_err().contains("\"0M\""));
+        bad.tile.clear();
+        assert!(seen_event_of(&bad).unwrap_err().contains("needs a tile"));
+        bad.kind = 99;
+        assert!(seen_event_of(&bad).unwrap_err().contains("unknown"));
     }
 
     #[test]

@@ -6,10 +6,12 @@
 //!   as an [`arena_table::LocalPlayer`];
 //! - [`spec`]: a job's Mahjong set-up (wall, first seat, fan reading), checked; [`bots`]: the
 //!   built-in bot names, and built-in bots deciding requests from the wire;
-//! - [`convert`]: rules types to protocol messages and answers back.
+//! - [`convert`]: rules types to protocol messages and answers back; [`request`]: a decision
+//!   request read back into the seat's view (for the bots bot-host runs itself).
 
 pub mod bots;
 pub mod convert;
+pub mod request;
 pub mod spec;
 pub mod table;
 

@@ -26,6 +26,17 @@ pub fn fans_kind(reading: Reading) -> v1::MahjongFans {
     }
 }
 
+/// The fan reading a wire value names (unspecified: the contest's), or why it names none.
+pub fn reading_of(fans: i32) -> Result<Reading, String> {
+    match v1::MahjongFans::try_from(fans) {
+        Ok(v1::MahjongFans::Unspecified | v1::MahjongFans::Contest) => Ok(Reading::Contest),
+        Ok(v1::MahjongFans::Seed2015) => Ok(Reading::Seed2015),
+        Err(_) => Err(format!(
+            "{fans} is not a fan reading (contest or seed-2015)"
+        )),
+    }
+}
+
 /// Reads a job's Mahjong set-up; `seed` is the job's, whose deal is played when the set-up
 /// gives no wall (and whose first seat when it gives none).
 pub fn read_setup(setup: &v1::MahjongSetup, seed: u64) -> Result<MahjongSpec, JobError> {
@@ -47,16 +58,7 @@ pub fn read_setup(setup: &v1::MahjongSetup, seed: u64) -> Result<MahjongSpec, Jo
             ));
         }
     };
-    let reading = match v1::MahjongFans::try_from(setup.fans) {
-        Ok(v1::MahjongFans::Unspecified | v1::MahjongFans::Contest) => Reading::Contest,
-        Ok(v1::MahjongFans::Seed2015) => Reading::Seed2015,
-        Err(_) => {
-            return Err(JobError::new(
-                "job.mahjong.fans",
-                format!("{} is not a fan reading (contest or seed-2015)", setup.fans),
-            ));
-        }
-    };
+    let reading = reading_of(setup.fans).map_err(|e| JobError::new("job.mahjong.fans", e))?;
     Ok(MahjongSpec {
         deal: Deal { wall, first },
         rules: Rules { reading },

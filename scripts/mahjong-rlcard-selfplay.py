@@ -2,7 +2,7 @@
 """Random self-play in RLCard's Mahjong environment, timed: the baseline that
 `arena mahjong selfplay --bot random` is compared with (docs/mahjong-engine.md).
 
-Usage: python3 scripts/rlcard_mahjong_selfplay.py [--hands N] [--seed S] [--json]
+Usage: python3 scripts/mahjong-rlcard-selfplay.py [--hands N] [--seed S] [--json]
 Needs `pip install rlcard`. Runs on one core (set OMP/BLAS threads to 1 before numpy loads).
 """
 
