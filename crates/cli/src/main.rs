@@ -7,6 +7,7 @@ mod deals_cmd;
 mod experiment_cmd;
 mod legal;
 mod mahjong_cmd;
+mod mahjong_comp;
 mod mahjong_fan;
 mod mahjong_match_cmd;
 mod progress;

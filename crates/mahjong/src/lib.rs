@@ -12,15 +12,20 @@
 //! - [`Game`]: the hand as a state machine ([`Phase`], [`Action`], [`Event`]), with a seat's
 //!   [`View`];
 //! - [`shape`]: win detection, waits and shanten;
-//! - [`fan`]: fan evaluation in both [`Reading`]s.
+//! - [`fan`]: fan evaluation in both [`Reading`]s;
+//! - [`schedule`]: the contest's 96-hand duplicate match (which deals, who sits where), and
+//!   [`stats`]: a match's totals, place probabilities and intervals over its deals. Both are
+//!   pure arithmetic, so a one-machine match and the matchmaker's competitions share them.
 
 pub mod action;
 pub mod fan;
 pub mod game;
 mod meld;
 pub mod rules;
+pub mod schedule;
 mod sets;
 pub mod shape;
+pub mod stats;
 mod tile;
 pub mod wall;
 

@@ -6,10 +6,12 @@
 //!   as an [`arena_table::LocalPlayer`];
 //! - [`spec`]: a job's Mahjong set-up (wall, first seat, fan reading), checked; [`bots`]: the
 //!   built-in bot names, and built-in bots deciding requests from the wire;
-//! - [`convert`]: rules types to protocol messages and answers back.
+//! - [`convert`]: rules types to protocol messages and answers back; [`replay`]: a table's
+//!   replay played again into the rules' record of the hand (for the 2015 log format).
 
 pub mod bots;
 pub mod convert;
+pub mod replay;
 pub mod spec;
 pub mod table;
 
