@@ -21,7 +21,6 @@ use std::net::IpAddr;
 use std::pin::Pin;
 use std::sync::Arc;
 use std::task::{Context, Poll};
-use std::time::Duration;
 
 use arena_store::Store;
 use tonic::Status;
@@ -29,6 +28,7 @@ use tonic::body::Body;
 use tonic::transport::server::{TcpConnectInfo, TlsConnectInfo};
 
 use crate::policy::{Access, access};
+use crate::refusal::{permission_denied, too_many_attempts, unauthenticated};
 use crate::token::{hash_token, token_matches};
 use crate::{FailureLimiter, Secret, operators};
 
@@ -129,15 +129,12 @@ impl Authenticator {
             Access::Spectator | Access::Operator | Access::Cluster => {}
         }
         if let Err(wait) = self.limiter.check(peer) {
-            return Err(too_many(wait));
+            return Err(too_many_attempts(wait));
         }
         let token = match bearer(headers) {
             Ok(t) => t,
             Err(why) => {
-                return Err(Status::unauthenticated(format!(
-                    "{why}: {}",
-                    what_to_send(needed)
-                )));
+                return Err(unauthenticated(format!("{why}: {}", what_to_send(needed))));
             }
         };
         let verdict = if needed == Access::Cluster {
@@ -150,14 +147,14 @@ impl Authenticator {
             Err(Refusal::Status(s)) => Err(s),
             Err(Refusal::BadToken(status)) => match self.limiter.failed(peer) {
                 Ok(()) => Err(status),
-                Err(wait) => Err(too_many(wait)),
+                Err(wait) => Err(too_many_attempts(wait)),
             },
         }
     }
 
     fn check_cluster(&self, token: &str) -> Result<Caller, Refusal> {
         let Some(hash) = &self.cluster else {
-            return Err(Refusal::Status(Status::permission_denied(
+            return Err(Refusal::Status(permission_denied(
                 "this server has no cluster token configured, so nobody may call its cluster \
                  methods (give it --cluster-token-file)",
             )));
@@ -165,7 +162,7 @@ impl Authenticator {
         if token_matches(token, hash) {
             Ok(Caller::Cluster)
         } else {
-            Err(Refusal::BadToken(Status::unauthenticated(
+            Err(Refusal::BadToken(unauthenticated(
                 "the cluster token is not valid",
             )))
         }
@@ -192,7 +189,7 @@ impl Authenticator {
         if let Some(hash) = &self.cluster
             && token_matches(token, hash)
         {
-            return Err(Refusal::Status(Status::permission_denied(
+            return Err(Refusal::Status(permission_denied(
                 "the cluster token opens seats on bot-host only; this method needs an operator token",
             )));
         }
@@ -208,16 +205,9 @@ enum Refusal {
 }
 
 fn invalid_operator() -> Status {
-    Status::unauthenticated(
+    unauthenticated(
         "the operator token is not valid (unknown, revoked or mistyped); `arena operators add NAME` issues one",
     )
-}
-
-fn too_many(wait: Duration) -> Status {
-    Status::resource_exhausted(format!(
-        "too many failed authentication attempts from this address; retry in {} s",
-        wait.as_secs().max(1)
-    ))
 }
 
 fn what_to_send(access: Access) -> &'static str {
@@ -445,7 +435,10 @@ mod tests {
         let boot = Secret::new("boot-token");
         let auth = Authenticator::new(None)
             .with_bootstrap(Some(&boot))
-            .with_limiter(Arc::new(FailureLimiter::new(2, Duration::from_secs(3600))));
+            .with_limiter(Arc::new(FailureLimiter::new(
+                2,
+                std::time::Duration::from_secs(3600),
+            )));
         let rt = rt();
         let peer: IpAddr = "192.0.2.7".parse().unwrap();
         let other: IpAddr = "192.0.2.8".parse().unwrap();

@@ -10,6 +10,7 @@
 //! - [`layer`]: [`Authenticator`] and the tower layer ([`AuthLayer`]) that every role's server
 //!   runs, refusing calls before they reach a service;
 //! - [`limiter`]: failed attempts limited per peer address;
+//! - [`refusal`]: the status of each kind of refusal, for checks made outside the layer too;
 //! - [`client`]: what clients send (the operator token from `ARENA_OPERATOR_TOKEN` or the data
 //!   directory; the cluster token), as a tonic interceptor.
 //!
@@ -20,6 +21,7 @@ pub mod layer;
 pub mod limiter;
 pub mod operators;
 pub mod policy;
+pub mod refusal;
 pub mod secret;
 pub mod token;
 

@@ -26,6 +26,9 @@ pub enum MahjongCommand {
     Fan(crate::mahjong_fan::FanArgs),
     /// The contest's 96-hand duplicate match among four bots: a ranking (place probabilities with --matches).
     Match(crate::mahjong_match_cmd::MatchArgs),
+    /// A built-in bot as a program speaking the 2015 contest's line protocol on stdin and
+    /// stdout, for other contest servers (docs/mahjong-line-protocol.md).
+    Bot(crate::mahjong_bot_cmd::BotArgs),
 }
 
 /// `arena mahjong selfplay`.
@@ -112,6 +115,7 @@ pub fn run(cmd: MahjongCommand) -> Result<()> {
         MahjongCommand::Shanten(a) => shanten(a),
         MahjongCommand::Fan(a) => crate::mahjong_fan::run(a),
         MahjongCommand::Match(a) => crate::mahjong_match_cmd::run_match(a),
+        MahjongCommand::Bot(a) => crate::mahjong_bot_cmd::run(a),
     }
 }
 

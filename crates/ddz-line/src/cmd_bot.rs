@@ -6,8 +6,8 @@ use std::time::{Duration, Instant};
 
 use arena_line::blocking::Program;
 use arena_line::{
-    CmdSpec, DEFAULT_PASS_ENV, Launch, LineProtocol, Output, SpecError, StderrMode, WorkDir, later,
-    quote,
+    CmdSpec, DEFAULT_PASS_ENV, Direction, Launch, LineProtocol, Output, SpecError, StderrMode,
+    TranscriptLine, WorkDir, later, quote,
 };
 use arena_sandbox::{Limits, Policy, Sandbox};
 use ddz::{Action, Move, MoveList, Observation, Phase, Scoring};
@@ -66,40 +66,6 @@ impl Default for CmdBotConfig {
             transcript: false,
             scoring: Scoring::Competition,
         }
-    }
-}
-
-/// Who wrote a transcript line.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum Direction {
-    /// A line sent to the program.
-    ToBot,
-    /// A line the program wrote.
-    FromBot,
-    /// A note by the host: a process started or ended, a late answer, a verdict.
-    Note,
-}
-
-/// One line of a [`CmdBot`]'s transcript.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct TranscriptLine {
-    /// The game it belongs to (1 for the bot's first game; 0 before any game).
-    pub game: u64,
-    /// Who wrote it.
-    pub direction: Direction,
-    /// The line, without its terminator.
-    pub text: String,
-}
-
-impl fmt::Display for TranscriptLine {
-    /// `> ` for lines to the program, `< ` for its lines, `! ` for notes.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mark = match self.direction {
-            Direction::ToBot => '>',
-            Direction::FromBot => '<',
-            Direction::Note => '!',
-        };
-        write!(f, "{mark} {}", self.text)
     }
 }
 

@@ -37,7 +37,9 @@ mod line;
 /// The command line, stderr mode and default environment of a [`CmdBot`]'s program, from
 /// [`arena_line`] (they are the same for every game).
 pub use arena_line::{CmdSpec, DEFAULT_PASS_ENV, SpecError, StderrMode};
-pub use cmd_bot::{CmdBot, CmdBotConfig, CmdBotStats, Direction, StartError, TranscriptLine};
+/// A `CmdBot`'s transcript, from [`arena_line`] (the same for every game).
+pub use arena_line::{Direction, TranscriptLine};
+pub use cmd_bot::{CmdBot, CmdBotConfig, CmdBotStats, StartError};
 pub use codec::{BotMessage, DecodeError, Request, ServerMessage, decode_bot_line};
 pub use feed::{AnswerError, SeatFeed};
 pub use line::{DdzEnd, DdzLine, DdzSeat};

@@ -698,8 +698,8 @@ pub fn deal_import(data: &[u8]) {
     };
     let record = match arena_deal_library::record_from(msg) {
         Ok(r) => r,
-        Err(status) => {
-            error_text(&status.message());
+        Err(e) => {
+            error_text(&e);
             return;
         }
     };

@@ -10,6 +10,7 @@
 //!   answer, end), with its [`Framing`] (line ending, longest line); [`join`], [`unreadable`]
 //!   and [`Program::crash`] are the steps and [`Fault`]s every host shares.
 //! - [`CmdSpec`]: the `cmd:PROGRAM [ARGS]` command line of a bot program.
+//! - [`TranscriptLine`]: a host's record of the lines of a session, and its notes.
 //!
 //! ```no_run
 //! use arena_line::{CmdSpec, Launch, blocking};
@@ -28,6 +29,7 @@ pub mod lines;
 mod program;
 mod protocol;
 mod spec;
+mod transcript;
 
 pub use arena_sandbox::{STDERR_TAIL_BYTES, describe_status};
 pub use lines::{Framing, LineEnding, LineSplitter, MAX_LINE_BYTES, Output};
@@ -37,3 +39,4 @@ pub use program::{
 };
 pub use protocol::{ANSWER_QUOTE_CHARS, Fault, FaultKind, LineProtocol, join, quote, unreadable};
 pub use spec::{CmdSpec, SpecError};
+pub use transcript::{Direction, TranscriptLine};

@@ -136,6 +136,8 @@ pub fn play_hand(
                         verdicts.push(verdict(seat, f, at));
                         game.automatic(seat)
                     }
+                    // `legal` holds exactly the answers `check` accepts; ask why only when not.
+                    Ok(a) if legal.contains(a) => a,
                     Ok(a) => match game.check(seat, a) {
                         Ok(()) => a,
                         Err(e) if e.out_of_place() => Action::Pass,

@@ -944,16 +944,19 @@ pub fn legal_actions_for(
 ) {
     match decision {
         Decision::Turn { drawn } => {
+            let mut fours = 0u64;
             for (i, &n) in hand.iter().enumerate() {
                 if n > 0 {
                     out.push(Action::Discard(tile_at(i)));
                 }
+                fours |= u64::from(n == 4) << i;
             }
             if drawn {
-                for (i, &n) in hand.iter().enumerate() {
-                    if n == 4 {
-                        out.push(Action::ConcealedKong(tile_at(i)));
-                    }
+                while fours != 0 {
+                    out.push(Action::ConcealedKong(tile_at(
+                        fours.trailing_zeros() as usize
+                    )));
+                    fours &= fours - 1;
                 }
                 for m in melds {
                     if let Meld::Pung(t) = *m

@@ -17,10 +17,17 @@
 //!   and thirteen orphans. It is exact at −1 and 0: a hand whose blocks look ready but whose
 //!   only completing tiles are all in its own hand counts 1, not 0.
 //!
-//! Win detection splits each suit greedily: at the lowest remaining rank, `count mod 3` chows
-//! must start there (three equal chows are three pungs), so one pass decides a suit without a
-//! pair; the pair can only sit on ranks `p ≡ 2 · Σ rank·count (mod 3)` (a set adds a multiple
-//! of 3 to that sum, a pair `2p`), so at most three pair positions are tried.
+//! Win detection and waits are table-driven: a suit's nine counts, read as a base-5 number, index
+//! a table of two bits per suit (splits into sets; splits into sets and a pair), built once on
+//! first use (488 KiB) from every combination of up to four sets and a pair. Honours need no
+//! table (every count 0 or 3, one 2 for the pair). The suits' sizes mod 3 say where the pair must
+//! be, so a hand is decided by at most three lookups; a wait is one lookup per candidate tile of
+//! the one suit that can take it. The greedy split the table is tested against (at the lowest
+//! rank, `count mod 3` chows must start, since three equal chows are three pungs) is kept as its
+//! reference.
+//!
+//! Shanten counts blocks per component by a small search, memoised per thread by the
+//! component's counts (most hands repeat most of their suits from one decision to the next).
 
 use crate::rules::Reading;
 use crate::sets::TileSet;
@@ -28,8 +35,9 @@ use crate::tile::{Counts, TILE_KINDS, Tile};
 
 const HONOUR_START: usize = 27;
 
-/// Whether a suit's nine counts split into chows and pungs (no pair).
-#[inline]
+/// Whether a suit's nine counts split into chows and pungs (no pair): the greedy reference the
+/// table is tested against.
+#[cfg(test)]
 fn suit_sets(c: &[u8]) -> bool {
     // r1, r2: chows started one and two ranks below, still needing this rank.
     let (mut r1, mut r2) = (0u8, 0u8);
@@ -47,8 +55,10 @@ fn suit_sets(c: &[u8]) -> bool {
     true
 }
 
-/// Whether a suit's nine counts split into chows, pungs and one pair.
-#[inline]
+/// Whether a suit's nine counts split into chows, pungs and one pair (the reference): the pair
+/// can only sit on ranks `p ≡ 2 · Σ rank·count (mod 3)`, as a set adds a multiple of 3 to that
+/// sum and a pair `2p`.
+#[cfg(test)]
 fn suit_sets_and_pair(c: &[u8]) -> bool {
     let weighted: u32 = c
         .iter()
@@ -96,30 +106,115 @@ fn component(c: &Counts, k: usize) -> &[u8] {
     }
 }
 
+/// `5^i` for the nine ranks of a suit.
+const POW5: [u32; 9] = [1, 5, 25, 125, 625, 3125, 15625, 78125, 390625];
+/// Suit keys: nine counts 0–4 in base 5.
+const SUIT_KEYS: usize = 1_953_125;
+
+/// A suit's counts as a base-5 number.
 #[inline]
-fn component_ok(part: &[u8], honours: bool, pair: bool) -> bool {
-    match (honours, pair) {
-        (true, p) => honours_ok(part, p),
-        (false, false) => suit_sets(part),
-        (false, true) => suit_sets_and_pair(part),
+fn suit_key(part: &[u8]) -> u32 {
+    part.iter().rev().fold(0u32, |k, &n| k * 5 + u32::from(n))
+}
+
+/// Two bits per suit key: bit 0 the suit splits into sets, bit 1 into sets and one pair.
+struct SuitTable(Box<[u64]>);
+
+impl SuitTable {
+    fn build() -> SuitTable {
+        let mut bits = vec![0u64; (2 * SUIT_KEYS).div_ceil(64)].into_boxed_slice();
+        let mut mark = |key: u32, pair: bool| {
+            let i = 2 * key as usize + usize::from(pair);
+            bits[i / 64] |= 1 << (i % 64);
+        };
+        // Every multiset of up to four sets (pungs 0–8, chows 9–15 starting at ranks 0–6).
+        fn sets(c: &mut [u8; 9], from: usize, left: u32, mark: &mut dyn FnMut(u32, bool)) {
+            mark(suit_key(c), false);
+            for p in 0..9 {
+                if c[p] <= 2 {
+                    c[p] += 2;
+                    mark(suit_key(c), true);
+                    c[p] -= 2;
+                }
+            }
+            if left == 0 {
+                return;
+            }
+            for set in from..16 {
+                let ranks: &[usize] = if set < 9 {
+                    &[set; 3]
+                } else {
+                    &[set - 9, set - 8, set - 7]
+                };
+                if ranks.iter().all(|&r| c[r] < 4) && (set >= 9 || c[set] <= 1) {
+                    for &r in ranks {
+                        c[r] += 1;
+                    }
+                    sets(c, set, left - 1, mark);
+                    for &r in ranks {
+                        c[r] -= 1;
+                    }
+                }
+            }
+        }
+        sets(&mut [0; 9], 0, 4, &mut mark);
+        SuitTable(bits)
+    }
+
+    #[inline]
+    fn splits(&self, key: u32, pair: bool) -> bool {
+        let i = 2 * key as usize + usize::from(pair);
+        self.0[i / 64] >> (i % 64) & 1 == 1
+    }
+}
+
+fn suit_table() -> &'static SuitTable {
+    static TABLE: std::sync::OnceLock<SuitTable> = std::sync::OnceLock::new();
+    TABLE.get_or_init(SuitTable::build)
+}
+
+/// One pass over a hand: each suit's key, each component's size mod 3, and the hand's size.
+struct Parts {
+    key: [u32; 3],
+    residue: [u8; 4],
+    tiles: u32,
+}
+
+#[inline]
+fn parts(c: &Counts) -> Parts {
+    let mut key = [0u32; 3];
+    let mut residue = [0u8; 4];
+    let mut tiles = 0;
+    for k in 0..3 {
+        let part = &c[9 * k..9 * k + 9];
+        key[k] = suit_key(part);
+        let n = part.iter().map(|&n| u32::from(n)).sum::<u32>();
+        residue[k] = (n % 3) as u8;
+        tiles += n;
+    }
+    let h = c[HONOUR_START..].iter().map(|&n| u32::from(n)).sum::<u32>();
+    residue[3] = (h % 3) as u8;
+    Parts {
+        key,
+        residue,
+        tiles: tiles + h,
     }
 }
 
 #[inline]
-fn residues(c: &Counts) -> [u8; 4] {
-    let mut r = [0u8; 4];
-    for (k, slot) in r.iter_mut().enumerate() {
-        let s: u32 = component(c, k).iter().map(|&n| u32::from(n)).sum();
-        *slot = (s % 3) as u8;
+fn part_ok(table: &SuitTable, c: &Counts, p: &Parts, k: usize, pair: bool) -> bool {
+    if k == 3 {
+        honours_ok(&c[HONOUR_START..], pair)
+    } else {
+        table.splits(p.key[k], pair)
     }
-    r
 }
 
 /// Whether the concealed tiles `c` split into chows, pungs and exactly one pair.
 pub fn is_standard_win(c: &Counts) -> bool {
-    let r = residues(c);
+    let p = parts(c);
     let mut pair_at = None;
-    for (k, &res) in r.iter().enumerate() {
+    for (k, &res) in p.residue.iter().enumerate() {
         match res {
             0 => {}
             2 if pair_at.is_none() => pair_at = Some(k),
@@ -129,7 +224,8 @@ pub fn is_standard_win(c: &Counts) -> bool {
     let Some(pair_at) = pair_at else {
         return false;
     };
-    (0..4).all(|k| component_ok(component(c, k), k == 3, k == pair_at))
+    let table = suit_table();
+    (0..4).all(|k| part_ok(table, c, &p, k, k == pair_at))
 }
 
 /// Whether 14 tiles are seven pairs (four of a kind counting as two pairs).
@@ -221,44 +317,109 @@ const TERMINALS_AND_HONOURS: u64 = (1 << 0)
 /// Which kinds complete the hand `c` (one tile short of complete) under `reading`; kinds the
 /// hand holds four of are left out.
 pub fn waits_in(c: &Counts, reading: Reading) -> TileSet {
-    let n = count(c);
+    let p = parts(c);
+    let n = p.tiles;
     if n % 3 != 1 {
         return TileSet::EMPTY;
     }
-    let mut bits = standard_waits(c);
+    // No path adds a fifth tile of a kind: a suit's count 4 is skipped, an honour's 5 never
+    // splits, and the special shapes check their counts.
+    let mut bits = standard_waits(c, &p);
     if n == 13 {
-        bits |= seven_pairs_waits(c);
+        let m = Masks::of(c);
+        bits |= m.seven_pairs_waits();
         bits |= match reading {
-            Reading::Contest => orphans_waits(c),
-            Reading::Seed2015 => loose_orphans_waits(c),
+            Reading::Contest => m.orphans_waits(),
+            Reading::Seed2015 => m.loose_orphans_waits(),
         };
     }
-    let mut full = 0u64;
-    for (i, &k) in c.iter().enumerate() {
-        if k >= 4 {
-            full |= 1 << i;
-        }
-    }
-    TileSet::from_bits(bits & !full)
+    TileSet::from_bits(bits)
 }
 
-fn standard_waits(c: &Counts) -> u64 {
-    let r = residues(c);
+/// A hand's kinds by count, one bit per kind.
+struct Masks {
+    present: u64,
+    odd: u64,
+    /// Two or more.
+    many: u64,
+    /// Three or more.
+    three: u64,
+    four: u64,
+}
+
+impl Masks {
+    fn of(c: &Counts) -> Masks {
+        let mut m = Masks {
+            present: 0,
+            odd: 0,
+            many: 0,
+            three: 0,
+            four: 0,
+        };
+        for (i, &n) in c.iter().enumerate() {
+            let bit = 1u64 << i;
+            m.present |= if n > 0 { bit } else { 0 };
+            m.odd |= if n % 2 == 1 { bit } else { 0 };
+            m.many |= if n >= 2 { bit } else { 0 };
+            m.three |= if n >= 3 { bit } else { 0 };
+            m.four |= if n >= 4 { bit } else { 0 };
+        }
+        m
+    }
+
+    /// Seven pairs wait on the one odd kind.
+    fn seven_pairs_waits(&self) -> u64 {
+        if self.odd.count_ones() == 1 {
+            self.odd
+        } else {
+            0
+        }
+    }
+
+    /// Thirteen orphans: all 13 kinds once (waits on any of them), or 12 and a pair (waits on
+    /// the missing one).
+    fn orphans_waits(&self) -> u64 {
+        if self.present & !TERMINALS_AND_HONOURS != 0 || self.three != 0 {
+            return 0;
+        }
+        match self.many.count_ones() {
+            0 => TERMINALS_AND_HONOURS,
+            1 => TERMINALS_AND_HONOURS & !self.present,
+            _ => 0,
+        }
+    }
+
+    /// The loose test: with no kind repeated, adding any held kind repeats it; with one kind
+    /// repeated, adding it or a kind not held keeps it the only one.
+    fn loose_orphans_waits(&self) -> u64 {
+        if self.present & !TERMINALS_AND_HONOURS != 0 {
+            return 0;
+        }
+        match self.many.count_ones() {
+            0 => self.present,
+            1 => (self.many & !self.four) | (TERMINALS_AND_HONOURS & !self.present),
+            _ => 0,
+        }
+    }
+}
+
+fn standard_waits(c: &Counts, p: &Parts) -> u64 {
+    let r = p.residue;
     let ones = r.iter().filter(|&&x| x == 1).count();
     let twos = r.iter().filter(|&&x| x == 2).count();
+    let table = suit_table();
     let mut out = 0u64;
     match (ones, twos) {
         (1, 0) => {
             let x = r.iter().position(|&v| v == 1).expect("one residue 1");
-            if (0..4).all(|k| k == x || component_ok(component(c, k), k == 3, false)) {
-                out |= component_waits(c, x, true);
+            if (0..4).all(|k| k == x || part_ok(table, c, p, k, false)) {
+                out |= part_waits(table, c, p, x, true);
             }
         }
         (0, 2) => {
             for x in (0..4).filter(|&k| r[k] == 2) {
-                let ok = (0..4).all(|k| k == x || component_ok(component(c, k), k == 3, r[k] == 2));
-                if ok {
-                    out |= component_waits(c, x, false);
+                if (0..4).all(|k| k == x || part_ok(table, c, p, k, r[k] == 2)) {
+                    out |= part_waits(table, c, p, x, false);
                 }
             }
         }
@@ -268,94 +429,42 @@ fn standard_waits(c: &Counts) -> u64 {
 }
 
 /// The tiles of component `k` whose addition makes it split (with a pair if `pair`).
-fn component_waits(c: &Counts, k: usize, pair: bool) -> u64 {
-    let base = if k == 3 { HONOUR_START } else { 9 * k };
-    let len = if k == 3 { 7 } else { 9 };
-    let mut part = [0u8; 9];
-    part[..len].copy_from_slice(component(c, k));
+fn part_waits(table: &SuitTable, c: &Counts, p: &Parts, k: usize, pair: bool) -> u64 {
+    let part = component(c, k);
     let mut held = 0u32;
-    for (i, &n) in part[..len].iter().enumerate() {
+    for (i, &n) in part.iter().enumerate() {
         if n > 0 {
             held |= 1 << i;
         }
     }
-    // An added tile that is not held and has no held tile within two ranks stays alone.
-    let candidates = if k == 3 {
-        held
-    } else {
-        (held | held << 1 | held << 2 | held >> 1 | held >> 2) & 0x1ff
-    };
     let mut out = 0u64;
-    let mut bits = candidates;
+    if k == 3 {
+        // An honour not held stays alone when added.
+        let mut h = [0u8; 7];
+        h.copy_from_slice(part);
+        let mut bits = held;
+        while bits != 0 {
+            let i = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            h[i] += 1;
+            if honours_ok(&h, pair) {
+                out |= 1 << (HONOUR_START + i);
+            }
+            h[i] -= 1;
+        }
+        return out;
+    }
+    // A rank with no held tile within two ranks stays alone when added.
+    let mut bits = (held | held << 1 | held << 2 | held >> 1 | held >> 2) & 0x1ff;
     while bits != 0 {
         let i = bits.trailing_zeros() as usize;
         bits &= bits - 1;
-        part[i] += 1;
-        if component_ok(&part[..len], k == 3, pair) {
-            out |= 1 << (base + i);
+        // A fifth tile of a kind is no suit's count; those kinds are dropped by the caller.
+        if part[i] < 4 && table.splits(p.key[k] + POW5[i], pair) {
+            out |= 1 << (9 * k + i);
         }
-        part[i] -= 1;
     }
     out
-}
-
-fn seven_pairs_waits(c: &Counts) -> u64 {
-    let mut odd = 0u64;
-    for (i, &n) in c.iter().enumerate() {
-        if n % 2 == 1 {
-            if odd != 0 {
-                return 0;
-            }
-            odd = 1 << i;
-        }
-    }
-    odd
-}
-
-fn orphans_waits(c: &Counts) -> u64 {
-    let mut present = 0u64;
-    let mut doubled = false;
-    for (i, &n) in c.iter().enumerate() {
-        if n == 0 {
-            continue;
-        }
-        if TERMINALS_AND_HONOURS >> i & 1 == 0 || n > 2 || (n == 2 && doubled) {
-            return 0;
-        }
-        doubled |= n == 2;
-        present |= 1 << i;
-    }
-    if doubled {
-        TERMINALS_AND_HONOURS & !present
-    } else {
-        TERMINALS_AND_HONOURS
-    }
-}
-
-fn loose_orphans_waits(c: &Counts) -> u64 {
-    let mut present = 0u64;
-    let mut repeated = None;
-    for (i, &n) in c.iter().enumerate() {
-        if n == 0 {
-            continue;
-        }
-        if TERMINALS_AND_HONOURS >> i & 1 == 0 {
-            return 0;
-        }
-        if n > 1 {
-            if repeated.is_some() {
-                return 0;
-            }
-            repeated = Some(i);
-        }
-        present |= 1 << i;
-    }
-    match repeated {
-        // Adding to any held kind makes it the one repeated kind.
-        None => present,
-        // Adding to the repeated kind, or a kind not yet held.
-        Some(i) => (1 << i) | (TERMINALS_AND_HONOURS & !present),
-    }
 }
 
 /// Shanten under the contest reading (see the module docs).
@@ -496,6 +605,15 @@ impl BlockSearch {
         }
         let len = self.len;
         let chows = self.chows;
+        // A lone tile with no neighbour above (those below are used up) can only be left.
+        let neighbours =
+            chows && ((i + 1 < len && self.c[i + 1] > 0) || (i + 2 < len && self.c[i + 2] > 0));
+        if self.c[i] == 1 && !neighbours {
+            self.c[i] = 0;
+            self.run(i + 1, m, t, pair);
+            self.c[i] = 1;
+            return;
+        }
         if self.c[i] >= 3 {
             self.c[i] -= 3;
             self.run(i, m + 1, t, pair);
@@ -543,18 +661,43 @@ impl BlockSearch {
     }
 }
 
-fn component_blocks(c: &Counts, k: usize) -> Blocks {
-    let src = component(c, k);
+fn search_blocks(src: &[u8], chows: bool) -> Blocks {
     let mut search = BlockSearch {
         c: [0; 9],
         len: src.len(),
-        chows: k != 3,
+        chows,
         out: Blocks::NONE,
     };
     search.c[..src.len()].copy_from_slice(src);
     search.run(0, 0, 0, false);
     search.out
 }
+
+/// Slots in each thread's memo of component blocks.
+const MEMO_SLOTS: usize = 1 << 12;
+
+thread_local! {
+    /// Component blocks by component key (+1, so 0 is an empty slot), direct-mapped.
+    static MEMO: std::cell::RefCell<Vec<(u32, Blocks)>> =
+        std::cell::RefCell::new(vec![(0, Blocks::NONE); MEMO_SLOTS]);
+}
+
+fn component_blocks(c: &Counts, k: usize) -> Blocks {
+    let src = component(c, k);
+    // Honours are keyed apart from suits (bit 22); either key is below 2^22.
+    let key = 1 + suit_key(src) + if k == 3 { 1 << 22 } else { 0 };
+    let slot = (key.wrapping_mul(0x9E37_79B1) >> (32 - 12)) as usize;
+    MEMO.with(|memo| {
+        let mut memo = memo.borrow_mut();
+        if memo[slot].0 == key {
+            return memo[slot].1;
+        }
+        let b = search_blocks(src, k != 3);
+        memo[slot] = (key, b);
+        b
+    })
+}
+
 fn shanten_blocks(c: &Counts, n: u32) -> i8 {
     let declared = (14u32.saturating_sub(n) / 3).min(4) as i8;
     let mut all = component_blocks(c, 0);
@@ -574,4 +717,27 @@ fn shanten_blocks(c: &Counts, n: u32) -> i8 {
         }
     }
     8 - 2 * declared - best
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_suit_table_agrees_with_the_greedy_split_on_every_suit() {
+        let table = suit_table();
+        let mut c = [0u8; 9];
+        for key in 0..SUIT_KEYS as u32 {
+            let mut k = key;
+            for n in c.iter_mut() {
+                *n = (k % 5) as u8;
+                k /= 5;
+            }
+            if c.iter().map(|&n| u32::from(n)).sum::<u32>() > 14 {
+                continue;
+            }
+            assert_eq!(table.splits(key, false), suit_sets(&c), "{c:?}");
+            assert_eq!(table.splits(key, true), suit_sets_and_pair(&c), "{c:?}");
+        }
+    }
 }

@@ -233,15 +233,16 @@ impl EmbeddedStore {
         &self.path
     }
 
-    /// Runs `f` against the database off the async threads (see the module documentation).
+    /// Runs `f` against the database off the async threads (see the module documentation); its
+    /// redb errors become store errors naming the file here, by [`redb_error`].
     async fn run<T, F>(&self, f: F) -> StoreResult<T>
     where
         T: Send + 'static,
-        F: FnOnce(&Database, &Path) -> StoreResult<T> + Send + 'static,
+        F: FnOnce(&Database) -> DbResult<T> + Send + 'static,
     {
         let shared = self.shared.clone();
         let path = self.path.clone();
-        let job = move || guarded(&path, || f(&shared.db, &path));
+        let job = move || guarded(&path, || f(&shared.db).map_err(|e| e.at(&path)));
         match tokio::runtime::Handle::try_current() {
             Ok(runtime) => runtime.spawn_blocking(job).await.map_err(|e| {
                 StoreError::Unavailable(format!(
@@ -277,36 +278,37 @@ impl From<StoreError> for OpenError {
 fn create(path: &Path) -> Result<Database, OpenError> {
     let db = Database::create(path).map_err(|e| match e {
         redb::DatabaseError::DatabaseAlreadyOpen => InUse,
-        e => Other(map_err(path, e)),
+        e => Other(redb_error(path, e)),
     })?;
-    let txn = db.begin_write().map_err(|e| map_err(path, e))?;
-    txn.open_table(PANELS).map_err(|e| map_err(path, e))?;
-    txn.open_table(DEALS).map_err(|e| map_err(path, e))?;
-    txn.open_table(DEAL_COUNTS).map_err(|e| map_err(path, e))?;
-    txn.open_table(MEASURED).map_err(|e| map_err(path, e))?;
-    txn.open_table(USAGE).map_err(|e| map_err(path, e))?;
-    txn.open_table(JOB_SEQ).map_err(|e| map_err(path, e))?;
-    txn.open_table(JOBS_WAITING).map_err(|e| map_err(path, e))?;
-    txn.open_table(JOBS_PENDING).map_err(|e| map_err(path, e))?;
-    txn.open_table(RESULTS).map_err(|e| map_err(path, e))?;
-    txn.open_table(REPLAYS).map_err(|e| map_err(path, e))?;
-    txn.open_table(COMPETITION_RESULTS)
-        .map_err(|e| map_err(path, e))?;
-    txn.open_table(BOTS).map_err(|e| map_err(path, e))?;
-    migrate(&txn, path)?;
-    txn.commit().map_err(|e| map_err(path, e))?;
+    prepare(&db, path).map_err(|e| e.at(path))?;
     Ok(db)
+}
+
+/// Creates the tables a new store lacks and migrates old ones, in one write transaction.
+fn prepare(db: &Database, path: &Path) -> DbResult<()> {
+    let txn = db.begin_write()?;
+    txn.open_table(PANELS)?;
+    txn.open_table(DEALS)?;
+    txn.open_table(DEAL_COUNTS)?;
+    txn.open_table(MEASURED)?;
+    txn.open_table(USAGE)?;
+    txn.open_table(JOB_SEQ)?;
+    txn.open_table(JOBS_WAITING)?;
+    txn.open_table(JOBS_PENDING)?;
+    txn.open_table(RESULTS)?;
+    txn.open_table(REPLAYS)?;
+    txn.open_table(COMPETITION_RESULTS)?;
+    txn.open_table(BOTS)?;
+    migrate(&txn, path)?;
+    txn.commit()?;
+    Ok(())
 }
 
 /// Brings `PANELS` and `DEALS` to the current schema version within `txn` (see the module
 /// documentation); nothing to do if `META` already says it.
-fn migrate(txn: &redb::WriteTransaction, path: &Path) -> StoreResult<()> {
-    let err = |e: redb::Error| map_err(path, e);
-    let mut meta = txn.open_table(META).map_err(|e| err(e.into()))?;
-    let version = meta
-        .get(SCHEMA_KEY)
-        .map_err(|e| err(e.into()))?
-        .map(|v| v.value());
+fn migrate(txn: &redb::WriteTransaction, path: &Path) -> DbResult<()> {
+    let mut meta = txn.open_table(META)?;
+    let version = meta.get(SCHEMA_KEY)?.map(|v| v.value());
     let current = u64::from(crate::SCHEMA_VERSION);
     match version {
         Some(v) if v == current => return Ok(()),
@@ -316,31 +318,30 @@ fn migrate(txn: &redb::WriteTransaction, path: &Path) -> StoreResult<()> {
                 reason: format!(
                     "schema version {v} is newer than this build's ({current}): written by a newer arena"
                 ),
-            });
+            }
+            .into());
         }
         _ => {}
     }
     {
-        let mut panels = txn.open_table(PANELS).map_err(|e| err(e.into()))?;
+        let mut panels = txn.open_table(PANELS)?;
         let mut rewrite = Vec::new();
-        for entry in panels.iter().map_err(|e| err(e.into()))? {
-            let (key, value) = entry.map_err(|e| err(e.into()))?;
+        for entry in panels.iter()? {
+            let (key, value) = entry?;
             let id = key.value().to_string();
             if let Some(new) = upgrade::<Panel>(|| format!("panels/{id}"), value.value())? {
                 rewrite.push((id, new));
             }
         }
         for (id, new) in rewrite {
-            panels
-                .insert(id.as_str(), new.as_slice())
-                .map_err(|e| err(e.into()))?;
+            panels.insert(id.as_str(), new.as_slice())?;
         }
     }
     {
-        let mut deals = txn.open_table(DEALS).map_err(|e| err(e.into()))?;
+        let mut deals = txn.open_table(DEALS)?;
         let mut rewrite = Vec::new();
-        for entry in deals.iter().map_err(|e| err(e.into()))? {
-            let (key, value) = entry.map_err(|e| err(e.into()))?;
+        for entry in deals.iter()? {
+            let (key, value) = entry?;
             let (panel, id) = key.value();
             let (panel, id) = (panel.to_string(), id.to_string());
             if let Some(new) = upgrade::<DealRecord>(|| deal_key(&panel, &id), value.value())? {
@@ -348,13 +349,10 @@ fn migrate(txn: &redb::WriteTransaction, path: &Path) -> StoreResult<()> {
             }
         }
         for (panel, id, new) in rewrite {
-            deals
-                .insert((panel.as_str(), id.as_str()), new.as_slice())
-                .map_err(|e| err(e.into()))?;
+            deals.insert((panel.as_str(), id.as_str()), new.as_slice())?;
         }
     }
-    meta.insert(SCHEMA_KEY, current)
-        .map_err(|e| err(e.into()))?;
+    meta.insert(SCHEMA_KEY, current)?;
     Ok(())
 }
 
@@ -375,9 +373,58 @@ fn guarded<T, E: From<StoreError>>(path: &Path, f: impl FnOnce() -> Result<T, E>
     })
 }
 
-/// Maps a redb error: damage (including a file that is not a redb database) is
-/// [`StoreError::Corrupt`], anything else (I/O, locks) [`StoreError::Unavailable`].
-fn map_err(path: &Path, e: impl Into<redb::Error>) -> StoreError {
+/// A failure inside one database call: one of redb's, or one the store found itself (a value
+/// that does not decode, a job not held). Database code uses `?` on both; [`DbError::at`] turns
+/// it into a [`StoreError`] once, where the call returns.
+enum DbError {
+    /// redb failed; [`redb_error`] says what that means.
+    Redb(redb::Error),
+    /// The store's own finding.
+    Store(StoreError),
+}
+
+/// The result of database code.
+type DbResult<T> = Result<T, DbError>;
+
+impl DbError {
+    /// The store error this is, for the database file at `path`.
+    fn at(self, path: &Path) -> StoreError {
+        match self {
+            DbError::Redb(e) => redb_error(path, e),
+            DbError::Store(e) => e,
+        }
+    }
+}
+
+impl From<StoreError> for DbError {
+    fn from(e: StoreError) -> Self {
+        DbError::Store(e)
+    }
+}
+
+/// Every error type of redb's API converts into [`redb::Error`], and so into a [`DbError`].
+macro_rules! from_redb {
+    ($($error:ty),* $(,)?) => {
+        $(impl From<$error> for DbError {
+            fn from(e: $error) -> Self {
+                DbError::Redb(e.into())
+            }
+        })*
+    };
+}
+from_redb!(
+    redb::Error,
+    redb::DatabaseError,
+    redb::TransactionError,
+    redb::TableError,
+    redb::StorageError,
+    redb::CommitError,
+);
+
+/// The one mapping of redb's errors, for every call: damage (including a file that is not a
+/// redb database) is [`StoreError::Corrupt`] naming the file, anything else (I/O, locks)
+/// [`StoreError::Unavailable`].
+fn redb_error(path: &Path, e: impl Into<redb::Error>) -> StoreError {
     match e.into() {
         redb::Error::Corrupted(reason) => StoreError::Corrupt {
             key: path.display().to_string(),
@@ -420,15 +467,14 @@ enum Take {
 
 /// One attempt of `next_job`, in one write transaction: the oldest pending job idle for
 /// `reclaim_ms`, else the oldest waiting job.
-fn take_job(db: &Database, path: &Path, consumer: &str, reclaim_ms: u64) -> StoreResult<Take> {
-    let err = |e: redb::Error| map_err(path, e);
+fn take_job(db: &Database, consumer: &str, reclaim_ms: u64) -> DbResult<Take> {
     let now = unix_ms();
-    let txn = db.begin_write().map_err(|e| err(e.into()))?;
-    let mut pending = txn.open_table(JOBS_PENDING).map_err(|e| err(e.into()))?;
+    let txn = db.begin_write()?;
+    let mut pending = txn.open_table(JOBS_PENDING)?;
     let mut job = None;
     let mut soonest: Option<u64> = None;
-    for entry in pending.iter().map_err(|e| err(e.into()))? {
-        let (id, value) = entry.map_err(|e| err(e.into()))?;
+    for entry in pending.iter()? {
+        let (id, value) = entry?;
         let (table, payload, _, deliveries, active) = value.value();
         let idle = now.saturating_sub(active);
         if idle >= reclaim_ms {
@@ -444,8 +490,8 @@ fn take_job(db: &Database, path: &Path, consumer: &str, reclaim_ms: u64) -> Stor
         soonest = Some(soonest.map_or(left, |s| s.min(left)));
     }
     if job.is_none() {
-        let mut waiting = txn.open_table(JOBS_WAITING).map_err(|e| err(e.into()))?;
-        let first = waiting.pop_first().map_err(|e| err(e.into()))?;
+        let mut waiting = txn.open_table(JOBS_WAITING)?;
+        let first = waiting.pop_first()?;
         job = first.map(|(id, value)| {
             let (table, payload) = value.value();
             (id.value(), table.to_string(), payload.to_vec(), 1)
@@ -464,9 +510,9 @@ fn take_job(db: &Database, path: &Path, consumer: &str, reclaim_ms: u64) -> Stor
         deliveries,
         now,
     );
-    pending.insert(id, value).map_err(|e| err(e.into()))?;
+    pending.insert(id, value)?;
     drop(pending);
-    txn.commit().map_err(|e| err(e.into()))?;
+    txn.commit()?;
     Ok(Take::Job(JobEntry {
         entry_id: id.to_string(),
         table_id,
@@ -506,13 +552,11 @@ impl Store for EmbeddedStore {
         check_panel(panel)?;
         let id = panel.id.clone();
         let json = encode(panel)?;
-        self.run(move |db, path| {
-            let txn = db.begin_write().map_err(|e| map_err(path, e))?;
-            txn.open_table(PANELS)
-                .map_err(|e| map_err(path, e))?
-                .insert(id.as_str(), json.as_slice())
-                .map_err(|e| map_err(path, e))?;
-            txn.commit().map_err(|e| map_err(path, e))
+        self.run(move |db| {
+            let txn = db.begin_write()?;
+            txn.open_table(PANELS)?
+                .insert(id.as_str(), json.as_slice())?;
+            Ok(txn.commit()?)
         })
         .await
     }
@@ -520,24 +564,24 @@ impl Store for EmbeddedStore {
     async fn panel(&self, id: &str) -> StoreResult<Option<Panel>> {
         args::panel(id)?;
         let id = id.to_string();
-        self.run(move |db, path| {
-            let txn = db.begin_read().map_err(|e| map_err(path, e))?;
-            let table = txn.open_table(PANELS).map_err(|e| map_err(path, e))?;
-            let Some(value) = table.get(id.as_str()).map_err(|e| map_err(path, e))? else {
+        self.run(move |db| {
+            let txn = db.begin_read()?;
+            let table = txn.open_table(PANELS)?;
+            let Some(value) = table.get(id.as_str())? else {
                 return Ok(None);
             };
-            decode(|| format!("panels/{id}"), value.value()).map(Some)
+            Ok(decode(|| format!("panels/{id}"), value.value()).map(Some)?)
         })
         .await
     }
 
     async fn panels(&self) -> StoreResult<Vec<Panel>> {
-        self.run(|db, path| {
-            let txn = db.begin_read().map_err(|e| map_err(path, e))?;
-            let table = txn.open_table(PANELS).map_err(|e| map_err(path, e))?;
+        self.run(|db| {
+            let txn = db.begin_read()?;
+            let table = txn.open_table(PANELS)?;
             let mut panels = Vec::new();
-            for entry in table.iter().map_err(|e| map_err(path, e))? {
-                let (key, value) = entry.map_err(|e| map_err(path, e))?;
+            for entry in table.iter()? {
+                let (key, value) = entry?;
                 panels.push(decode(|| format!("panels/{}", key.value()), value.value())?);
             }
             Ok(panels)
@@ -561,42 +605,32 @@ impl Store for EmbeddedStore {
                 })
             })
             .collect::<StoreResult<Vec<_>>>()?;
-        self.run(move |db, path| {
-            let err = |e: redb::Error| map_err(path, e);
-            let txn = db.begin_write().map_err(|e| err(e.into()))?;
+        self.run(move |db| {
+            let txn = db.begin_write()?;
             let mut new = 0;
             {
-                let mut deals = txn.open_table(DEALS).map_err(|e| err(e.into()))?;
-                let mut measured = txn.open_table(MEASURED).map_err(|e| err(e.into()))?;
-                let mut counts = txn.open_table(DEAL_COUNTS).map_err(|e| err(e.into()))?;
+                let mut deals = txn.open_table(DEALS)?;
+                let mut measured = txn.open_table(MEASURED)?;
+                let mut counts = txn.open_table(DEAL_COUNTS)?;
                 let mut added: BTreeMap<&str, u64> = BTreeMap::new();
                 for r in &batch {
                     let key = (r.panel.as_str(), r.id.as_str());
-                    if deals.get(key).map_err(|e| err(e.into()))?.is_some() {
+                    if deals.get(key)?.is_some() {
                         continue;
                     }
-                    deals
-                        .insert(key, r.json.as_slice())
-                        .map_err(|e| err(e.into()))?;
+                    deals.insert(key, r.json.as_slice())?;
                     if let Some((source, index)) = &r.measured {
-                        measured
-                            .insert((r.panel.as_str(), source.as_str(), *index), ())
-                            .map_err(|e| err(e.into()))?;
+                        measured.insert((r.panel.as_str(), source.as_str(), *index), ())?;
                     }
                     *added.entry(&r.panel).or_default() += 1;
                     new += 1;
                 }
                 for (panel, n) in added {
-                    let before = counts
-                        .get(panel)
-                        .map_err(|e| err(e.into()))?
-                        .map_or(0, |v| v.value());
-                    counts
-                        .insert(panel, before + n)
-                        .map_err(|e| err(e.into()))?;
+                    let before = counts.get(panel)?.map_or(0, |v| v.value());
+                    counts.insert(panel, before + n)?;
                 }
             }
-            txn.commit().map_err(|e| err(e.into()))?;
+            txn.commit()?;
             Ok(new)
         })
         .await
@@ -605,15 +639,13 @@ impl Store for EmbeddedStore {
     async fn deal(&self, panel: &str, id: &str) -> StoreResult<Option<DealRecord>> {
         args::deal(panel, id)?;
         let (panel, id) = (panel.to_string(), id.to_string());
-        self.run(move |db, path| {
-            let txn = db.begin_read().map_err(|e| map_err(path, e))?;
-            let table = txn.open_table(DEALS).map_err(|e| map_err(path, e))?;
-            let value = table
-                .get((panel.as_str(), id.as_str()))
-                .map_err(|e| map_err(path, e))?;
-            value
+        self.run(move |db| {
+            let txn = db.begin_read()?;
+            let table = txn.open_table(DEALS)?;
+            let value = table.get((panel.as_str(), id.as_str()))?;
+            Ok(value
                 .map(|v| decode_deal(|| deal_key(&panel, &id), &panel, &id, v.value()))
-                .transpose()
+                .transpose()?)
         })
         .await
     }
@@ -621,15 +653,13 @@ impl Store for EmbeddedStore {
     async fn deals(&self, panel: &str) -> StoreResult<Vec<DealRecord>> {
         args::panel(panel)?;
         let panel = panel.to_string();
-        self.run(move |db, path| {
-            let txn = db.begin_read().map_err(|e| map_err(path, e))?;
-            let table = txn.open_table(DEALS).map_err(|e| map_err(path, e))?;
+        self.run(move |db| {
+            let txn = db.begin_read()?;
+            let table = txn.open_table(DEALS)?;
             let mut records = Vec::new();
-            let range = table
-                .range((panel.as_str(), "")..)
-                .map_err(|e| map_err(path, e))?;
+            let range = table.range((panel.as_str(), "")..)?;
             for entry in range {
-                let (key, value) = entry.map_err(|e| map_err(path, e))?;
+                let (key, value) = entry?;
                 let (key_panel, id) = key.value();
                 if key_panel != panel {
                     break;
@@ -649,13 +679,10 @@ impl Store for EmbeddedStore {
     async fn deal_count(&self, panel: &str) -> StoreResult<u64> {
         args::panel(panel)?;
         let panel = panel.to_string();
-        self.run(move |db, path| {
-            let txn = db.begin_read().map_err(|e| map_err(path, e))?;
-            let table = txn.open_table(DEAL_COUNTS).map_err(|e| map_err(path, e))?;
-            let count = table
-                .get(panel.as_str())
-                .map_err(|e| map_err(path, e))?
-                .map_or(0, |v| v.value());
+        self.run(move |db| {
+            let txn = db.begin_read()?;
+            let table = txn.open_table(DEAL_COUNTS)?;
+            let count = table.get(panel.as_str())?.map_or(0, |v| v.value());
             Ok(count)
         })
         .await
@@ -665,16 +692,14 @@ impl Store for EmbeddedStore {
         args::panel(panel)?;
         let panel = panel.to_string();
         let source = source_key(source);
-        self.run(move |db, path| {
-            let txn = db.begin_read().map_err(|e| map_err(path, e))?;
-            let table = txn.open_table(MEASURED).map_err(|e| map_err(path, e))?;
+        self.run(move |db| {
+            let txn = db.begin_read()?;
+            let table = txn.open_table(MEASURED)?;
             let (p, s) = (panel.as_str(), source.as_str());
-            let range = table
-                .range((p, s, 0)..=(p, s, u64::MAX))
-                .map_err(|e| map_err(path, e))?;
+            let range = table.range((p, s, 0)..=(p, s, u64::MAX))?;
             range
                 .map(|entry| {
-                    let (key, _) = entry.map_err(|e| map_err(path, e))?;
+                    let (key, _) = entry?;
                     Ok(key.value().2)
                 })
                 .collect()
@@ -689,40 +714,35 @@ impl Store for EmbeddedStore {
         }
         let competition = competition.to_string();
         let ids = deal_ids.to_vec();
-        self.run(move |db, path| {
-            let txn = db.begin_write().map_err(|e| map_err(path, e))?;
+        self.run(move |db| {
+            let txn = db.begin_write()?;
             let mut held = Vec::with_capacity(ids.len());
             {
-                let mut usage = txn.open_table(USAGE).map_err(|e| map_err(path, e))?;
+                let mut usage = txn.open_table(USAGE)?;
                 for id in &ids {
-                    let holder = usage
-                        .get(id.as_str())
-                        .map_err(|e| map_err(path, e))?
-                        .map(|v| v.value().to_string());
+                    let holder = usage.get(id.as_str())?.map(|v| v.value().to_string());
                     match holder {
                         Some(holder) => held.push(holder == competition),
                         None => {
-                            usage
-                                .insert(id.as_str(), competition.as_str())
-                                .map_err(|e| map_err(path, e))?;
+                            usage.insert(id.as_str(), competition.as_str())?;
                             held.push(true);
                         }
                     }
                 }
             }
-            txn.commit().map_err(|e| map_err(path, e))?;
+            txn.commit()?;
             Ok(held)
         })
         .await
     }
 
     async fn used_deals(&self) -> StoreResult<BTreeMap<String, String>> {
-        self.run(|db, path| {
-            let txn = db.begin_read().map_err(|e| map_err(path, e))?;
-            let table = txn.open_table(USAGE).map_err(|e| map_err(path, e))?;
+        self.run(|db| {
+            let txn = db.begin_read()?;
+            let table = txn.open_table(USAGE)?;
             let mut used = BTreeMap::new();
-            for entry in table.iter().map_err(|e| map_err(path, e))? {
-                let (key, value) = entry.map_err(|e| map_err(path, e))?;
+            for entry in table.iter()? {
+                let (key, value) = entry?;
                 used.insert(key.value().to_string(), value.value().to_string());
             }
             Ok(used)
@@ -734,23 +754,17 @@ impl Store for EmbeddedStore {
         args::table(table_id)?;
         let (table_id, payload) = (table_id.to_string(), payload.to_vec());
         let id = self
-            .run(move |db, path| {
-                let err = |e: redb::Error| map_err(path, e);
-                let txn = db.begin_write().map_err(|e| err(e.into()))?;
+            .run(move |db| {
+                let txn = db.begin_write()?;
                 let id = {
-                    let mut seq = txn.open_table(JOB_SEQ).map_err(|e| err(e.into()))?;
-                    let id = seq
-                        .get(NEXT_ENTRY)
-                        .map_err(|e| err(e.into()))?
-                        .map_or(1, |v| v.value());
-                    seq.insert(NEXT_ENTRY, id + 1).map_err(|e| err(e.into()))?;
-                    txn.open_table(JOBS_WAITING)
-                        .map_err(|e| err(e.into()))?
-                        .insert(id, (table_id.as_str(), payload.as_slice()))
-                        .map_err(|e| err(e.into()))?;
+                    let mut seq = txn.open_table(JOB_SEQ)?;
+                    let id = seq.get(NEXT_ENTRY)?.map_or(1, |v| v.value());
+                    seq.insert(NEXT_ENTRY, id + 1)?;
+                    txn.open_table(JOBS_WAITING)?
+                        .insert(id, (table_id.as_str(), payload.as_slice()))?;
                     id
                 };
-                txn.commit().map_err(|e| err(e.into()))?;
+                txn.commit()?;
                 Ok(id)
             })
             .await?;
@@ -772,7 +786,7 @@ impl Store for EmbeddedStore {
             added.as_mut().enable();
             let consumer = consumer.to_string();
             let take = self
-                .run(move |db, path| take_job(db, path, &consumer, reclaim_ms))
+                .run(move |db| take_job(db, &consumer, reclaim_ms))
                 .await?;
             let reclaimable_in = match take {
                 Take::Job(job) => return Ok(Some(job)),
@@ -789,21 +803,21 @@ impl Store for EmbeddedStore {
 
     async fn ack_job(&self, entry_id: &str) -> StoreResult<()> {
         let id = parse_entry_id(entry_id)?;
-        self.run(move |db, path| {
-            let err = |e: redb::Error| map_err(path, e);
-            let txn = db.begin_write().map_err(|e| err(e.into()))?;
+        self.run(move |db| {
+            let txn = db.begin_write()?;
             let removed = {
-                let mut pending = txn.open_table(JOBS_PENDING).map_err(|e| err(e.into()))?;
-                let mut waiting = txn.open_table(JOBS_WAITING).map_err(|e| err(e.into()))?;
-                let was_pending = pending.remove(id).map_err(|e| err(e.into()))?.is_some();
-                let was_waiting = waiting.remove(id).map_err(|e| err(e.into()))?.is_some();
+                let mut pending = txn.open_table(JOBS_PENDING)?;
+                let mut waiting = txn.open_table(JOBS_WAITING)?;
+                let was_pending = pending.remove(id)?.is_some();
+                let was_waiting = waiting.remove(id)?.is_some();
                 was_pending || was_waiting
             };
             if removed {
-                txn.commit().map_err(|e| err(e.into()))
+                txn.commit()?;
             } else {
-                txn.abort().map_err(|e| err(e.into()))
+                txn.abort()?;
             }
+            Ok(())
         })
         .await
     }
@@ -813,12 +827,11 @@ impl Store for EmbeddedStore {
         let id = parse_entry_id(entry_id)?;
         let consumer = consumer.to_string();
         let entry_id = entry_id.to_string();
-        self.run(move |db, path| {
-            let err = |e: redb::Error| map_err(path, e);
-            let txn = db.begin_write().map_err(|e| err(e.into()))?;
+        self.run(move |db| {
+            let txn = db.begin_write()?;
             let touched = {
-                let mut pending = txn.open_table(JOBS_PENDING).map_err(|e| err(e.into()))?;
-                let held = pending.get(id).map_err(|e| err(e.into()))?.and_then(|v| {
+                let mut pending = txn.open_table(JOBS_PENDING)?;
+                let held = pending.get(id)?.and_then(|v| {
                     let (table, payload, holder, deliveries, _) = v.value();
                     (holder == consumer).then(|| (table.to_string(), payload.to_vec(), deliveries))
                 });
@@ -831,33 +844,33 @@ impl Store for EmbeddedStore {
                             deliveries,
                             unix_ms(),
                         );
-                        pending.insert(id, value).map_err(|e| err(e.into()))?;
+                        pending.insert(id, value)?;
                         true
                     }
                     None => false,
                 }
             };
             if touched {
-                txn.commit().map_err(|e| err(e.into()))
+                Ok(txn.commit()?)
             } else {
-                txn.abort().map_err(|e| err(e.into()))?;
+                txn.abort()?;
                 Err(StoreError::Invalid(format!(
                     "job {entry_id} is not held by {consumer} (reclaimed by another, or done)"
-                )))
+                ))
+                .into())
             }
         })
         .await
     }
 
     async fn job_counts(&self) -> StoreResult<JobCounts> {
-        self.run(|db, path| {
-            let err = |e: redb::Error| map_err(path, e);
-            let txn = db.begin_read().map_err(|e| err(e.into()))?;
-            let waiting = txn.open_table(JOBS_WAITING).map_err(|e| err(e.into()))?;
-            let pending = txn.open_table(JOBS_PENDING).map_err(|e| err(e.into()))?;
+        self.run(|db| {
+            let txn = db.begin_read()?;
+            let waiting = txn.open_table(JOBS_WAITING)?;
+            let pending = txn.open_table(JOBS_PENDING)?;
             Ok(JobCounts {
-                waiting: waiting.len().map_err(|e| err(e.into()))?,
-                pending: pending.len().map_err(|e| err(e.into()))?,
+                waiting: waiting.len()?,
+                pending: pending.len()?,
             })
         })
         .await
@@ -874,38 +887,27 @@ impl Store for EmbeddedStore {
         let table_id = table_id.to_string();
         let competition = competition.map(str::to_string);
         let (result, replay) = (result.to_vec(), replay.to_vec());
-        self.run(move |db, path| {
-            let err = |e: redb::Error| map_err(path, e);
-            let txn = db.begin_write().map_err(|e| err(e.into()))?;
+        self.run(move |db| {
+            let txn = db.begin_write()?;
             let written = {
-                let mut results = txn.open_table(RESULTS).map_err(|e| err(e.into()))?;
-                if results
-                    .get(table_id.as_str())
-                    .map_err(|e| err(e.into()))?
-                    .is_some()
-                {
+                let mut results = txn.open_table(RESULTS)?;
+                if results.get(table_id.as_str())?.is_some() {
                     false
                 } else {
-                    results
-                        .insert(table_id.as_str(), result.as_slice())
-                        .map_err(|e| err(e.into()))?;
-                    txn.open_table(REPLAYS)
-                        .map_err(|e| err(e.into()))?
-                        .insert(table_id.as_str(), replay.as_slice())
-                        .map_err(|e| err(e.into()))?;
+                    results.insert(table_id.as_str(), result.as_slice())?;
+                    txn.open_table(REPLAYS)?
+                        .insert(table_id.as_str(), replay.as_slice())?;
                     if let Some(competition) = &competition {
-                        txn.open_table(COMPETITION_RESULTS)
-                            .map_err(|e| err(e.into()))?
-                            .insert((competition.as_str(), table_id.as_str()), ())
-                            .map_err(|e| err(e.into()))?;
+                        txn.open_table(COMPETITION_RESULTS)?
+                            .insert((competition.as_str(), table_id.as_str()), ())?;
                     }
                     true
                 }
             };
             if written {
-                txn.commit().map_err(|e| err(e.into()))?;
+                txn.commit()?;
             } else {
-                txn.abort().map_err(|e| err(e.into()))?;
+                txn.abort()?;
             }
             Ok(written)
         })
@@ -925,32 +927,24 @@ impl Store for EmbeddedStore {
     async fn results_for(&self, competition: &str) -> StoreResult<Vec<(String, Vec<u8>)>> {
         args::competition(competition)?;
         let competition = competition.to_string();
-        self.run(move |db, path| {
-            let err = |e: redb::Error| map_err(path, e);
-            let txn = db.begin_read().map_err(|e| err(e.into()))?;
-            let index = txn
-                .open_table(COMPETITION_RESULTS)
-                .map_err(|e| err(e.into()))?;
-            let results = txn.open_table(RESULTS).map_err(|e| err(e.into()))?;
+        self.run(move |db| {
+            let txn = db.begin_read()?;
+            let index = txn.open_table(COMPETITION_RESULTS)?;
+            let results = txn.open_table(RESULTS)?;
             let mut found = Vec::new();
-            let range = index
-                .range((competition.as_str(), "")..)
-                .map_err(|e| err(e.into()))?;
+            let range = index.range((competition.as_str(), "")..)?;
             for entry in range {
-                let (key, _) = entry.map_err(|e| err(e.into()))?;
+                let (key, _) = entry?;
                 let (listed_under, table) = key.value();
                 if listed_under != competition {
                     break;
                 }
-                let result = results
-                    .get(table)
-                    .map_err(|e| err(e.into()))?
-                    .ok_or_else(|| StoreError::Corrupt {
-                        key: format!("results/{table}"),
-                        reason: format!(
-                            "missing, but the table is listed under competition {competition}"
-                        ),
-                    })?;
+                let result = results.get(table)?.ok_or_else(|| StoreError::Corrupt {
+                    key: format!("results/{table}"),
+                    reason: format!(
+                        "missing, but the table is listed under competition {competition}"
+                    ),
+                })?;
                 found.push((table.to_string(), result.value().to_vec()));
             }
             Ok(found)
@@ -971,24 +965,24 @@ impl Store for EmbeddedStore {
     async fn bot(&self, name: &str) -> StoreResult<Option<BotRecord>> {
         args::bot(name)?;
         let name = name.to_string();
-        self.run(move |db, path| {
-            let txn = db.begin_read().map_err(|e| map_err(path, e))?;
-            let table = txn.open_table(BOTS).map_err(|e| map_err(path, e))?;
-            let value = table.get(name.as_str()).map_err(|e| map_err(path, e))?;
-            value
+        self.run(move |db| {
+            let txn = db.begin_read()?;
+            let table = txn.open_table(BOTS)?;
+            let value = table.get(name.as_str())?;
+            Ok(value
                 .map(|v| decode_bot(|| format!("bots/{name}"), &name, v.value()))
-                .transpose()
+                .transpose()?)
         })
         .await
     }
 
     async fn bots(&self) -> StoreResult<Vec<BotRecord>> {
-        self.run(|db, path| {
-            let txn = db.begin_read().map_err(|e| map_err(path, e))?;
-            let table = txn.open_table(BOTS).map_err(|e| map_err(path, e))?;
+        self.run(|db| {
+            let txn = db.begin_read()?;
+            let table = txn.open_table(BOTS)?;
             let mut bots = Vec::new();
-            for entry in table.iter().map_err(|e| map_err(path, e))? {
-                let (key, value) = entry.map_err(|e| map_err(path, e))?;
+            for entry in table.iter()? {
+                let (key, value) = entry?;
                 let name = key.value();
                 bots.push(decode_bot(|| format!("bots/{name}"), name, value.value())?);
             }
@@ -1063,16 +1057,14 @@ impl Store for EmbeddedStore {
     async fn record(&self, kind: &str, key: &str) -> StoreResult<Option<Vec<u8>>> {
         args::record(kind, key)?;
         let (kind, key) = (kind.to_string(), key.to_string());
-        self.run(move |db, path| {
-            let txn = db.begin_read().map_err(|e| map_err(path, e))?;
+        self.run(move |db| {
+            let txn = db.begin_read()?;
             let table = match txn.open_table(RECORDS) {
                 Ok(t) => t,
                 Err(redb::TableError::TableDoesNotExist(_)) => return Ok(None),
-                Err(e) => return Err(map_err(path, e)),
+                Err(e) => return Err(e.into()),
             };
-            let value = table
-                .get((kind.as_str(), key.as_str()))
-                .map_err(|e| map_err(path, e))?;
+            let value = table.get((kind.as_str(), key.as_str()))?;
             Ok(value.map(|v| v.value().to_vec()))
         })
         .await
@@ -1081,19 +1073,16 @@ impl Store for EmbeddedStore {
     async fn records(&self, kind: &str) -> StoreResult<Vec<(String, Vec<u8>)>> {
         args::record_kind(kind)?;
         let kind = kind.to_string();
-        self.run(move |db, path| {
-            let txn = db.begin_read().map_err(|e| map_err(path, e))?;
+        self.run(move |db| {
+            let txn = db.begin_read()?;
             let table = match txn.open_table(RECORDS) {
                 Ok(t) => t,
                 Err(redb::TableError::TableDoesNotExist(_)) => return Ok(Vec::new()),
-                Err(e) => return Err(map_err(path, e)),
+                Err(e) => return Err(e.into()),
             };
             let mut out = Vec::new();
-            for entry in table
-                .range((kind.as_str(), "")..)
-                .map_err(|e| map_err(path, e))?
-            {
-                let (k, v) = entry.map_err(|e| map_err(path, e))?;
+            for entry in table.range((kind.as_str(), "")..)? {
+                let (k, v) = entry?;
                 let (record_kind, key) = k.value();
                 if record_kind != kind {
                     break;
@@ -1108,16 +1097,13 @@ impl Store for EmbeddedStore {
     async fn delete_record(&self, kind: &str, key: &str) -> StoreResult<bool> {
         args::record(kind, key)?;
         let (kind, key) = (kind.to_string(), key.to_string());
-        self.run(move |db, path| {
-            let err = |e: redb::Error| map_err(path, e);
-            let txn = db.begin_write().map_err(|e| err(e.into()))?;
+        self.run(move |db| {
+            let txn = db.begin_write()?;
             let removed = txn
-                .open_table(RECORDS)
-                .map_err(|e| err(e.into()))?
-                .remove((kind.as_str(), key.as_str()))
-                .map_err(|e| err(e.into()))?
+                .open_table(RECORDS)?
+                .remove((kind.as_str(), key.as_str()))?
                 .is_some();
-            txn.commit().map_err(|e| err(e.into()))?;
+            txn.commit()?;
             Ok(removed)
         })
         .await
@@ -1127,16 +1113,10 @@ impl Store for EmbeddedStore {
         args::bot(name)?;
         self.shared.presence().remove(name);
         let name = name.to_string();
-        self.run(move |db, path| {
-            let err = |e: redb::Error| map_err(path, e);
-            let txn = db.begin_write().map_err(|e| err(e.into()))?;
-            let removed = txn
-                .open_table(BOTS)
-                .map_err(|e| err(e.into()))?
-                .remove(name.as_str())
-                .map_err(|e| err(e.into()))?
-                .is_some();
-            txn.commit().map_err(|e| err(e.into()))?;
+        self.run(move |db| {
+            let txn = db.begin_write()?;
+            let removed = txn.open_table(BOTS)?.remove(name.as_str())?.is_some();
+            txn.commit()?;
             Ok(removed)
         })
         .await
@@ -1163,15 +1143,14 @@ impl Store for EmbeddedStore {
     async fn resume_jobs(&self, consumer: &str, max: usize) -> StoreResult<Vec<JobEntry>> {
         args::consumer(consumer)?;
         let consumer = consumer.to_string();
-        self.run(move |db, path| {
-            let err = |e: redb::Error| map_err(path, e);
-            let txn = db.begin_write().map_err(|e| err(e.into()))?;
+        self.run(move |db| {
+            let txn = db.begin_write()?;
             let mut out = Vec::new();
             {
-                let mut pending = txn.open_table(JOBS_PENDING).map_err(|e| err(e.into()))?;
+                let mut pending = txn.open_table(JOBS_PENDING)?;
                 let mut mine = Vec::new();
-                for entry in pending.iter().map_err(|e| err(e.into()))? {
-                    let (id, value) = entry.map_err(|e| err(e.into()))?;
+                for entry in pending.iter()? {
+                    let (id, value) = entry?;
                     let (table, payload, holder, deliveries, _) = value.value();
                     if holder == consumer && mine.len() < max {
                         mine.push((
@@ -1191,7 +1170,7 @@ impl Store for EmbeddedStore {
                         deliveries,
                         now,
                     );
-                    pending.insert(id, value).map_err(|e| err(e.into()))?;
+                    pending.insert(id, value)?;
                     out.push(JobEntry {
                         entry_id: id.to_string(),
                         table_id,
@@ -1200,7 +1179,7 @@ impl Store for EmbeddedStore {
                     });
                 }
             }
-            txn.commit().map_err(|e| err(e.into()))?;
+            txn.commit()?;
             Ok(out)
         })
         .await
@@ -1215,10 +1194,10 @@ impl EmbeddedStore {
         key: &str,
     ) -> StoreResult<Option<Vec<u8>>> {
         let key = key.to_string();
-        self.run(move |db, path| {
-            let txn = db.begin_read().map_err(|e| map_err(path, e))?;
-            let table = txn.open_table(table).map_err(|e| map_err(path, e))?;
-            let value = table.get(key.as_str()).map_err(|e| map_err(path, e))?;
+        self.run(move |db| {
+            let txn = db.begin_read()?;
+            let table = txn.open_table(table)?;
+            let value = table.get(key.as_str())?;
             Ok(value.map(|v| v.value().to_vec()))
         })
         .await
@@ -1237,28 +1216,24 @@ impl EmbeddedStore {
         args::record(kind, key)?;
         let (kind, key, value) = (kind.to_string(), key.to_string(), value.to_vec());
         let expected = expected.map(<[u8]>::to_vec);
-        self.run(move |db, path| {
-            let err = |e: redb::Error| map_err(path, e);
-            let txn = db.begin_write().map_err(|e| err(e.into()))?;
+        self.run(move |db| {
+            let txn = db.begin_write()?;
             let swapped = {
-                let mut table = txn.open_table(RECORDS).map_err(|e| err(e.into()))?;
+                let mut table = txn.open_table(RECORDS)?;
                 let current = table
-                    .get((kind.as_str(), key.as_str()))
-                    .map_err(|e| err(e.into()))?
+                    .get((kind.as_str(), key.as_str()))?
                     .map(|v| v.value().to_vec());
                 if always || current == expected {
-                    table
-                        .insert((kind.as_str(), key.as_str()), value.as_slice())
-                        .map_err(|e| err(e.into()))?;
+                    table.insert((kind.as_str(), key.as_str()), value.as_slice())?;
                     true
                 } else {
                     false
                 }
             };
             if swapped {
-                txn.commit().map_err(|e| err(e.into()))?;
+                txn.commit()?;
             } else {
-                txn.abort().map_err(|e| err(e.into()))?;
+                txn.abort()?;
             }
             Ok(swapped)
         })
@@ -1268,27 +1243,22 @@ impl EmbeddedStore {
     async fn write_bot(&self, bot: &BotRecord, replace: bool) -> StoreResult<bool> {
         let name = bot.name.clone();
         let json = encode(bot)?;
-        self.run(move |db, path| {
-            let err = |e: redb::Error| map_err(path, e);
-            let txn = db.begin_write().map_err(|e| err(e.into()))?;
+        self.run(move |db| {
+            let txn = db.begin_write()?;
             let written = {
-                let mut bots = txn.open_table(BOTS).map_err(|e| err(e.into()))?;
-                let exists = bots
-                    .get(name.as_str())
-                    .map_err(|e| err(e.into()))?
-                    .is_some();
+                let mut bots = txn.open_table(BOTS)?;
+                let exists = bots.get(name.as_str())?.is_some();
                 if exists == replace {
-                    bots.insert(name.as_str(), json.as_slice())
-                        .map_err(|e| err(e.into()))?;
+                    bots.insert(name.as_str(), json.as_slice())?;
                     true
                 } else {
                     false
                 }
             };
             if written {
-                txn.commit().map_err(|e| err(e.into()))?;
+                txn.commit()?;
             } else {
-                txn.abort().map_err(|e| err(e.into()))?;
+                txn.abort()?;
             }
             Ok(written)
         })

@@ -611,10 +611,7 @@ impl RedisStore {
     pub async fn migrate(&self) -> StoreResult<u64> {
         let schema_key = self.schema_key();
         let mut conn = self.conn.clone();
-        let stored: Option<String> = conn
-            .get(&schema_key)
-            .await
-            .map_err(|e| self.error(&schema_key, e))?;
+        let stored: Option<String> = conn.get(&schema_key).await.on(self, &schema_key)?;
         let current = crate::SCHEMA_VERSION;
         match stored.as_deref().map(str::parse::<u32>) {
             Some(Ok(v)) if v == current => return Ok(0),
@@ -642,9 +639,9 @@ impl RedisStore {
             let mut scan = conn
                 .scan_match::<_, String>(&pattern)
                 .await
-                .map_err(|e| self.error(&pattern, e))?;
+                .on(self, &pattern)?;
             while let Some(key) = scan.next_item().await {
-                hashes.push(key.map_err(|e| self.error(&pattern, e))?);
+                hashes.push(key.on(self, &pattern)?);
             }
         }
         hashes.sort_unstable();
@@ -654,7 +651,7 @@ impl RedisStore {
         }
         conn.set::<_, _, ()>(&schema_key, current)
             .await
-            .map_err(|e| self.error(&schema_key, e))?;
+            .on(self, &schema_key)?;
         Ok(rewritten)
     }
 
@@ -669,9 +666,9 @@ impl RedisStore {
             let mut scan = conn
                 .hscan::<_, (String, Vec<u8>)>(key)
                 .await
-                .map_err(|e| self.error(key, e))?;
+                .on(self, key)?;
             while let Some(field) = scan.next_item().await {
-                fields.push(field.map_err(|e| self.error(key, e))?);
+                fields.push(field.on(self, key)?);
             }
         }
         let mut rewritten = 0;
@@ -688,7 +685,7 @@ impl RedisStore {
                 .arg(new)
                 .invoke_async(&mut conn)
                 .await
-                .map_err(|e| self.error(key, e))?;
+                .on(self, key)?;
             rewritten += u64::from(replaced);
         }
         Ok(rewritten)
@@ -782,7 +779,7 @@ impl RedisStore {
             .arg(reclaim_ms)
             .invoke_async(&mut conn)
             .await
-            .map_err(|e| self.error(&key, e))?;
+            .on(self, &key)?;
         entry
             .map(|(id, fields, deliveries)| job_entry(&key, id, fields, deliveries))
             .transpose()
@@ -908,6 +905,19 @@ impl RedisStore {
             };
         }
         unavailable(&self.addr, &e)
+    }
+}
+
+/// A Redis reply with its error mapped by [`RedisStore::error`], the one mapping of Redis
+/// errors to store errors: `conn.get(&key).await.on(self, &key)?`.
+trait OnKey<T> {
+    /// The reply, or the store error of a call on `key`.
+    fn on(self, store: &RedisStore, key: &str) -> StoreResult<T>;
+}
+
+impl<T> OnKey<T> for Result<T, RedisError> {
+    fn on(self, store: &RedisStore, key: &str) -> StoreResult<T> {
+        self.map_err(|e| store.error(key, e))
     }
 }
 
@@ -1046,7 +1056,7 @@ impl Store for RedisStore {
             .arg(json)
             .invoke_async::<u8>(&mut conn)
             .await
-            .map_err(|e| self.error(&key, e))?;
+            .on(self, &key)?;
         Ok(())
     }
 
@@ -1058,7 +1068,7 @@ impl Store for RedisStore {
         args::panel(id)?;
         let key = self.panels_key();
         let mut conn = self.conn.clone();
-        let json: Option<Vec<u8>> = conn.hget(&key, id).await.map_err(|e| self.error(&key, e))?;
+        let json: Option<Vec<u8>> = conn.hget(&key, id).await.on(self, &key)?;
         json.map(|json| decode(|| format!("{key} field {id}"), &json))
             .transpose()
     }
@@ -1070,8 +1080,7 @@ impl Store for RedisStore {
     async fn panels(&self) -> StoreResult<Vec<Panel>> {
         let key = self.panels_key();
         let mut conn = self.conn.clone();
-        let all: HashMap<String, Vec<u8>> =
-            conn.hgetall(&key).await.map_err(|e| self.error(&key, e))?;
+        let all: HashMap<String, Vec<u8>> = conn.hgetall(&key).await.on(self, &key)?;
         let mut all: Vec<(String, Vec<u8>)> = all.into_iter().collect();
         all.sort_unstable_by(|a, b| a.0.cmp(&b.0));
         all.iter()
@@ -1112,7 +1121,7 @@ impl Store for RedisStore {
         let new: u64 = call
             .invoke_async(&mut conn)
             .await
-            .map_err(|e| self.error(&format!("{}:deals:*", self.prefix), e))?;
+            .on(self, &format!("{}:deals:*", self.prefix))?;
         Ok(new as usize)
     }
 
@@ -1124,7 +1133,7 @@ impl Store for RedisStore {
         args::deal(panel, id)?;
         let key = self.deals_key(panel);
         let mut conn = self.conn.clone();
-        let json: Option<Vec<u8>> = conn.hget(&key, id).await.map_err(|e| self.error(&key, e))?;
+        let json: Option<Vec<u8>> = conn.hget(&key, id).await.on(self, &key)?;
         json.map(|json| decode_deal(|| format!("{key} field {id}"), panel, id, &json))
             .transpose()
     }
@@ -1137,8 +1146,7 @@ impl Store for RedisStore {
         args::panel(panel)?;
         let key = self.deals_key(panel);
         let mut conn = self.conn.clone();
-        let all: HashMap<String, Vec<u8>> =
-            conn.hgetall(&key).await.map_err(|e| self.error(&key, e))?;
+        let all: HashMap<String, Vec<u8>> = conn.hgetall(&key).await.on(self, &key)?;
         all.iter()
             .map(|(id, json)| decode_deal(|| format!("{key} field {id}"), panel, id, json))
             .collect()
@@ -1152,7 +1160,7 @@ impl Store for RedisStore {
         args::panel(panel)?;
         let key = self.deals_key(panel);
         let mut conn = self.conn.clone();
-        conn.hlen(&key).await.map_err(|e| self.error(&key, e))
+        conn.hlen(&key).await.on(self, &key)
     }
 
     #[instrument(
@@ -1164,10 +1172,7 @@ impl Store for RedisStore {
         let source = source_key(source);
         let chunks_key = self.chunks_key(panel, &source);
         let mut conn = self.conn.clone();
-        let names: Vec<String> = conn
-            .smembers(&chunks_key)
-            .await
-            .map_err(|e| self.error(&chunks_key, e))?;
+        let names: Vec<String> = conn.smembers(&chunks_key).await.on(self, &chunks_key)?;
         let mut chunks = names
             .iter()
             .map(|name| {
@@ -1188,7 +1193,7 @@ impl Store for RedisStore {
         let bitmaps: Vec<Option<Vec<u8>>> = pipe
             .query_async(&mut conn)
             .await
-            .map_err(|e| self.error(&self.bitmap_key(panel, &source, chunks[0]), e))?;
+            .on(self, &self.bitmap_key(panel, &source, chunks[0]))?;
         let mut indices = Vec::new();
         for (chunk, bitmap) in chunks.iter().zip(&bitmaps) {
             let bitmap = bitmap.as_deref().unwrap_or_default();
@@ -1219,10 +1224,7 @@ impl Store for RedisStore {
             call.arg(id);
         }
         let mut conn = self.conn.clone();
-        let held: Vec<u8> = call
-            .invoke_async(&mut conn)
-            .await
-            .map_err(|e| self.error(&key, e))?;
+        let held: Vec<u8> = call.invoke_async(&mut conn).await.on(self, &key)?;
         if held.len() != deal_ids.len() {
             return Err(StoreError::Unavailable(format!(
                 "redis at {}: claim answered {} results for {} deals",
@@ -1241,8 +1243,7 @@ impl Store for RedisStore {
     async fn used_deals(&self) -> StoreResult<BTreeMap<String, String>> {
         let key = self.usage_key();
         let mut conn = self.conn.clone();
-        let all: HashMap<String, String> =
-            conn.hgetall(&key).await.map_err(|e| self.error(&key, e))?;
+        let all: HashMap<String, String> = conn.hgetall(&key).await.on(self, &key)?;
         Ok(all.into_iter().collect())
     }
 
@@ -1260,7 +1261,7 @@ impl Store for RedisStore {
             .arg(payload)
             .invoke_async(&mut conn)
             .await
-            .map_err(|e| self.error(&key, e))
+            .on(self, &key)
     }
 
     #[instrument(
@@ -1310,7 +1311,7 @@ impl Store for RedisStore {
             .arg(entry_id)
             .invoke_async::<u8>(&mut conn)
             .await
-            .map_err(|e| self.error(&key, e))?;
+            .on(self, &key)?;
         Ok(())
     }
 
@@ -1332,7 +1333,7 @@ impl Store for RedisStore {
             .arg(entry_id)
             .invoke_async(&mut conn)
             .await
-            .map_err(|e| self.error(&key, e))?;
+            .on(self, &key)?;
         if touched == 1 {
             Ok(())
         } else {
@@ -1356,7 +1357,7 @@ impl Store for RedisStore {
             .arg(GROUP)
             .invoke_async(&mut conn)
             .await
-            .map_err(|e| self.error(&key, e))?;
+            .on(self, &key)?;
         Ok(JobCounts {
             waiting: entries.saturating_sub(pending),
             pending,
@@ -1385,10 +1386,7 @@ impl Store for RedisStore {
             call.key(self.competition_key(competition)).arg(table_id);
         }
         let mut conn = self.conn.clone();
-        let written: u8 = call
-            .invoke_async(&mut conn)
-            .await
-            .map_err(|e| self.error(&key, e))?;
+        let written: u8 = call.invoke_async(&mut conn).await.on(self, &key)?;
         Ok(written == 1)
     }
 
@@ -1400,7 +1398,7 @@ impl Store for RedisStore {
         args::table(table_id)?;
         let key = self.result_key(table_id);
         let mut conn = self.conn.clone();
-        conn.get(&key).await.map_err(|e| self.error(&key, e))
+        conn.get(&key).await.on(self, &key)
     }
 
     #[instrument(
@@ -1411,7 +1409,7 @@ impl Store for RedisStore {
         args::table(table_id)?;
         let key = self.replay_key(table_id);
         let mut conn = self.conn.clone();
-        conn.get(&key).await.map_err(|e| self.error(&key, e))
+        conn.get(&key).await.on(self, &key)
     }
 
     #[instrument(
@@ -1422,10 +1420,7 @@ impl Store for RedisStore {
         args::competition(competition)?;
         let index = self.competition_key(competition);
         let mut conn = self.conn.clone();
-        let mut tables: Vec<String> = conn
-            .smembers(&index)
-            .await
-            .map_err(|e| self.error(&index, e))?;
+        let mut tables: Vec<String> = conn.smembers(&index).await.on(self, &index)?;
         tables.sort_unstable();
         let mut results = Vec::with_capacity(tables.len());
         for chunk in tables.chunks(1_000) {
@@ -1434,7 +1429,7 @@ impl Store for RedisStore {
                 .arg(&keys)
                 .query_async(&mut conn)
                 .await
-                .map_err(|e| self.error(&keys[0], e))?;
+                .on(self, &keys[0])?;
             for ((table, key), value) in chunk.iter().zip(&keys).zip(values) {
                 let value = value.ok_or_else(|| StoreError::Corrupt {
                     key: key.clone(),
@@ -1455,9 +1450,7 @@ impl Store for RedisStore {
         let key = self.bots_key();
         let json = encode(bot)?;
         let mut conn = self.conn.clone();
-        conn.hset_nx(&key, &bot.name, json)
-            .await
-            .map_err(|e| self.error(&key, e))
+        conn.hset_nx(&key, &bot.name, json).await.on(self, &key)
     }
 
     #[instrument(
@@ -1477,7 +1470,7 @@ impl Store for RedisStore {
             .arg(json)
             .invoke_async(&mut conn)
             .await
-            .map_err(|e| self.error(&key, e))?;
+            .on(self, &key)?;
         Ok(updated == 1)
     }
 
@@ -1489,10 +1482,7 @@ impl Store for RedisStore {
         args::bot(name)?;
         let key = self.bots_key();
         let mut conn = self.conn.clone();
-        let json: Option<Vec<u8>> = conn
-            .hget(&key, name)
-            .await
-            .map_err(|e| self.error(&key, e))?;
+        let json: Option<Vec<u8>> = conn.hget(&key, name).await.on(self, &key)?;
         json.map(|json| decode_bot(|| format!("{key} field {name}"), name, &json))
             .transpose()
     }
@@ -1504,8 +1494,7 @@ impl Store for RedisStore {
     async fn bots(&self) -> StoreResult<Vec<BotRecord>> {
         let key = self.bots_key();
         let mut conn = self.conn.clone();
-        let all: HashMap<String, Vec<u8>> =
-            conn.hgetall(&key).await.map_err(|e| self.error(&key, e))?;
+        let all: HashMap<String, Vec<u8>> = conn.hgetall(&key).await.on(self, &key)?;
         let mut all: Vec<(String, Vec<u8>)> = all.into_iter().collect();
         all.sort_unstable_by(|a, b| a.0.cmp(&b.0));
         all.iter()
@@ -1528,7 +1517,7 @@ impl Store for RedisStore {
             .arg(ttl_ms)
             .invoke_async::<u8>(&mut conn)
             .await
-            .map_err(|e| self.error(&key, e))?;
+            .on(self, &key)?;
         Ok(())
     }
 
@@ -1540,9 +1529,7 @@ impl Store for RedisStore {
         args::presence(bot, host)?;
         let key = self.presence_key(bot);
         let mut conn = self.conn.clone();
-        conn.zrem::<_, _, ()>(&key, host)
-            .await
-            .map_err(|e| self.error(&key, e))
+        conn.zrem::<_, _, ()>(&key, host).await.on(self, &key)
     }
 
     #[instrument(
@@ -1559,7 +1546,7 @@ impl Store for RedisStore {
             .key(&key)
             .invoke_async(&mut conn)
             .await
-            .map_err(|e| self.error(&key, e))?;
+            .on(self, &key)?;
         hosts.sort_unstable();
         Ok(hosts)
     }
@@ -1578,7 +1565,7 @@ impl Store for RedisStore {
             .arg(value)
             .invoke_async::<u8>(&mut conn)
             .await
-            .map_err(|e| self.error(&hash, e))?;
+            .on(self, &hash)?;
         Ok(())
     }
 
@@ -1605,7 +1592,7 @@ impl Store for RedisStore {
             .arg(value)
             .invoke_async(&mut conn)
             .await
-            .map_err(|e| self.error(&hash, e))?;
+            .on(self, &hash)?;
         Ok(swapped == 1)
     }
 
@@ -1617,9 +1604,7 @@ impl Store for RedisStore {
         args::record(kind, key)?;
         let hash = self.records_key(kind);
         let mut conn = self.conn.clone();
-        conn.hget(&hash, key)
-            .await
-            .map_err(|e| self.error(&hash, e))
+        conn.hget(&hash, key).await.on(self, &hash)
     }
 
     #[instrument(
@@ -1630,10 +1615,7 @@ impl Store for RedisStore {
         args::record_kind(kind)?;
         let hash = self.records_key(kind);
         let mut conn = self.conn.clone();
-        let all: HashMap<String, Vec<u8>> = conn
-            .hgetall(&hash)
-            .await
-            .map_err(|e| self.error(&hash, e))?;
+        let all: HashMap<String, Vec<u8>> = conn.hgetall(&hash).await.on(self, &hash)?;
         let mut all: Vec<(String, Vec<u8>)> = all.into_iter().collect();
         all.sort_unstable_by(|a, b| a.0.cmp(&b.0));
         Ok(all)
@@ -1647,10 +1629,7 @@ impl Store for RedisStore {
         args::record(kind, key)?;
         let hash = self.records_key(kind);
         let mut conn = self.conn.clone();
-        let n: u64 = conn
-            .hdel(&hash, key)
-            .await
-            .map_err(|e| self.error(&hash, e))?;
+        let n: u64 = conn.hdel(&hash, key).await.on(self, &hash)?;
         Ok(n > 0)
     }
 
@@ -1670,7 +1649,7 @@ impl Store for RedisStore {
             .arg(name)
             .invoke_async(&mut conn)
             .await
-            .map_err(|e| self.error(&key, e))?;
+            .on(self, &key)?;
         Ok(n > 0)
     }
 
@@ -1694,7 +1673,7 @@ impl Store for RedisStore {
             .arg(ttl_ms)
             .invoke_async(&mut conn)
             .await
-            .map_err(|e| self.error(&key, e))
+            .on(self, &key)
     }
 
     #[instrument(
@@ -1717,7 +1696,7 @@ impl Store for RedisStore {
             .arg(max)
             .invoke_async(&mut conn)
             .await
-            .map_err(|e| self.error(&key, e))?;
+            .on(self, &key)?;
         entries
             .into_iter()
             .map(|(id, fields, deliveries)| job_entry(&key, id, fields, deliveries))

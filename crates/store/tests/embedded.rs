@@ -283,13 +283,15 @@ fn jobs_results_and_bots_survive_reopening_and_presence_does_not() {
                         .expect("enqueue"),
                 );
             }
-            // The process "dies" holding job 0.
+            // The process "dies" holding job 0. Its clock starts before the call: the store stamps
+            // the job somewhere within it, and a commit on a loaded machine takes milliseconds, so
+            // an instant taken after the call would make a timely reclaim look early.
+            let taken_at = Instant::now();
             let job = store
                 .next_job("old-referee", reclaim, Duration::ZERO)
                 .await
                 .expect("next_job")
                 .expect("job 0");
-            let taken_at = Instant::now();
             assert_eq!(job.entry_id, ids[0]);
             assert!(
                 store
@@ -366,7 +368,11 @@ fn jobs_results_and_bots_survive_reopening_and_presence_does_not() {
             {
                 if job.entry_id == ids[0] {
                     assert_eq!(job.deliveries, 2, "reclaimed after the restart");
-                    assert!(taken_at.elapsed() + Duration::from_millis(5) >= reclaim);
+                    assert!(
+                        taken_at.elapsed() + Duration::from_millis(5) >= reclaim,
+                        "reclaimed {:?} after it was taken",
+                        taken_at.elapsed()
+                    );
                 }
                 store.ack_job(&job.entry_id).await.expect("ack");
             }

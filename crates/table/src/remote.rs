@@ -27,12 +27,30 @@ use tonic::transport::{Channel, Endpoint};
 use crate::game::Fault;
 use crate::seat::Answer;
 
+/// Why no channel to a bot-host could be made.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum DialError {
+    /// A bot-host address is not a valid URI.
+    #[error("bot-host address {addr:?} is not a valid URI: {reason}")]
+    BadAddress {
+        /// The address, normalised to `http://…`.
+        addr: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// No bot-host is known that could seat the bot; the message names the bot and where it
+    /// was looked for.
+    #[error("{0}")]
+    NoHost(String),
+}
+
 /// Finds the bot-host for a remote bot.
 #[async_trait::async_trait]
 pub trait SeatDialer: Send + Sync {
     /// A channel to a bot-host that can seat `bot` at seat `seat` of `table_id`, or why there
     /// is none.
-    async fn channel_for(&self, bot: &str, table_id: &str, seat: u32) -> Result<Channel, String>;
+    async fn channel_for(&self, bot: &str, table_id: &str, seat: u32)
+    -> Result<Channel, DialError>;
 }
 
 /// A fixed list of bot-host addresses with one lazily connected channel each (HTTP/2 carries
@@ -47,7 +65,7 @@ pub struct BotHosts {
 impl BotHosts {
     /// Hosts at `addrs` (`http://host:port` or `host:port`). Fails naming the first address
     /// that is not a valid URI.
-    pub fn new(addrs: &[String]) -> Result<BotHosts, String> {
+    pub fn new(addrs: &[String]) -> Result<BotHosts, DialError> {
         let hosts = BotHosts {
             addrs: addrs.iter().map(|a| normalise(a)).collect(),
             channels: Mutex::new(HashMap::new()),
@@ -64,14 +82,17 @@ impl BotHosts {
     }
 
     /// The channel to `addr`, created on first use and shared afterwards.
-    pub fn channel(&self, addr: &str) -> Result<Channel, String> {
+    pub fn channel(&self, addr: &str) -> Result<Channel, DialError> {
         let addr = normalise(addr);
         let mut map = self.channels.lock().unwrap_or_else(|p| p.into_inner());
         if let Some(c) = map.get(&addr) {
             return Ok(c.clone());
         }
         let c = Endpoint::from_shared(addr.clone())
-            .map_err(|e| format!("bot-host address {addr:?} is not a valid URI: {e}"))?
+            .map_err(|e| DialError::BadAddress {
+                addr: addr.clone(),
+                reason: e.to_string(),
+            })?
             .tcp_nodelay(true)
             .connect_timeout(Duration::from_secs(5))
             .http2_keep_alive_interval(Duration::from_secs(20))
@@ -103,12 +124,17 @@ fn normalise(addr: &str) -> String {
 
 #[async_trait::async_trait]
 impl SeatDialer for BotHosts {
-    async fn channel_for(&self, bot: &str, table_id: &str, seat: u32) -> Result<Channel, String> {
+    async fn channel_for(
+        &self,
+        bot: &str,
+        table_id: &str,
+        seat: u32,
+    ) -> Result<Channel, DialError> {
         match BotHosts::pick(&self.addrs, table_id, seat) {
             Some(addr) => self.channel(addr),
-            None => Err(format!(
+            None => Err(DialError::NoHost(format!(
                 "no bot-host address is configured to reach bot {bot:?}"
-            )),
+            ))),
         }
     }
 }

@@ -350,7 +350,7 @@ async fn open_remote(
             Ok(channel) => {
                 RemoteSeat::open(channel, open.clone(), timeout, opts.seat_token.as_ref()).await
             }
-            Err(why) => Err(SeatFailure::Platform(why)),
+            Err(why) => Err(SeatFailure::Platform(why.to_string())),
         };
         let why = match attempt {
             Ok(seat) => return Ok(seat),

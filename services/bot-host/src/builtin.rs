@@ -12,6 +12,7 @@ use std::sync::Arc;
 
 use arena_games::Builtin;
 use arena_proto::v1;
+use arena_serve::ApiError;
 use tonic::Status;
 
 use crate::metrics::{BotKind, relayed};
@@ -21,10 +22,9 @@ use crate::server::Ctx;
 /// Runs one seat with a built-in bot.
 pub(crate) async fn run(ctx: &Arc<Ctx>, mut io: SeatIo, spec: Builtin) -> Result<(), Status> {
     let Some(mut bot) = spec.request_bot(seed(&io.open.table_id, io.open.seat)) else {
-        return Err(Status::invalid_argument(format!(
-            "open.bot {:?} is not a built-in bot",
-            io.open.bot
-        )));
+        return Err(
+            ApiError::Invalid(format!("open.bot {:?} is not a built-in bot", io.open.bot)).into(),
+        );
     };
     io.ready(env!("CARGO_PKG_VERSION"), &ctx.host);
     let mut queue: VecDeque<v1::DecisionRequest> = VecDeque::new();
@@ -51,7 +51,7 @@ pub(crate) async fn run(ctx: &Arc<Ctx>, mut io: SeatIo, spec: Builtin) -> Result
         match while_reading(&mut io, &mut queue, &ctx.closing, thinking).await? {
             Waited::Done(Ok((b, req, action))) => {
                 bot = b;
-                let action = action.map_err(|e| Status::invalid_argument(e.0))?;
+                let action = action.map_err(|e| ApiError::Invalid(e.0))?;
                 io.reply(v1::DecisionReply {
                     request_id: req.request_id,
                     table_id: req.table_id,

@@ -13,6 +13,7 @@
 //! | the bot is connected already, here (and did not resume that session) or to another bot-host | `ALREADY_EXISTS` |
 //! | bot-host is shutting down | `UNAVAILABLE` |
 //! | the store cannot be reached | `UNAVAILABLE` |
+//! | the bot's record cannot be read back, or the store lost its data | `INTERNAL`, `DATA_LOSS` |
 //!
 //! Checking a token costs one store read (the bot `Hello` names) and one hash; failures count
 //! against the peer's address ([`arena_auth::FailureLimiter`]). One live connection per bot
@@ -36,7 +37,9 @@ use tokio_util::sync::CancellationToken;
 use tonic::{Request, Response, Status, Streaming};
 use tracing::Instrument;
 
+use arena_auth::refusal;
 use arena_auth::token::{hash_token, token_matches};
+use arena_serve::ApiError;
 
 use crate::hub::BotTx;
 use crate::metrics::ConnectedBot;
@@ -63,21 +66,22 @@ impl v1::bot_gateway_server::BotGateway for Gateway {
     ) -> Result<Response<Self::PlayStream>, Status> {
         let peer_ip = request.remote_addr().map(|a| a.ip());
         if let Err(wait) = self.ctx.limiter.check(peer_ip) {
-            return Err(too_many(wait));
+            return Err(refusal::too_many_attempts(wait));
         }
         let token = arena_auth::layer::bearer(request.metadata().as_ref())
             .map_err(|why| {
-                Status::unauthenticated(format!(
+                refusal::unauthenticated(format!(
                     "{why}: a bot connects with `authorization: Bearer <token>`, the token issued by \
                      `arena bots add NAME`"
                 ))
             })?
             .to_string();
         if self.ctx.is_draining() {
-            return Err(Status::unavailable(format!(
+            return Err(ApiError::Unavailable(format!(
                 "bot-host {} is shutting down; connect to another instance",
                 self.ctx.host
-            )));
+            ))
+            .into());
         }
         let peer = request
             .remote_addr()
@@ -89,13 +93,6 @@ impl v1::bot_gateway_server::BotGateway for Gateway {
         tokio::spawn(run_connection(ctx, token, peer_ip, inbound, tx).instrument(span));
         Ok(Response::new(rx))
     }
-}
-
-fn too_many(wait: std::time::Duration) -> Status {
-    Status::resource_exhausted(format!(
-        "too many failed authentication attempts from this address; retry in {} s",
-        wait.as_secs().max(1)
-    ))
 }
 
 fn send(tx: &BotTx, msg: v1::host_to_bot::Msg) {
@@ -121,10 +118,11 @@ async fn authenticate(
     bot: &str,
     peer: Option<std::net::IpAddr>,
 ) -> Result<BotRecord, Status> {
-    let record =
-        ctx.store.bot(bot).await.map_err(|e| {
-            Status::unavailable(format!("cannot look the bot up in the store: {e}"))
-        })?;
+    let record = ctx
+        .store
+        .bot(bot)
+        .await
+        .map_err(|e| ApiError::store("cannot look the bot up in the store", e))?;
     let hash = record
         .as_ref()
         .filter(|r| matches!(r.kind, BotKind::Remote))
@@ -140,8 +138,8 @@ async fn authenticate(
     match (valid, record) {
         (true, Some(record)) => Ok(record),
         _ => match ctx.limiter.failed(peer) {
-            Err(wait) => Err(too_many(wait)),
-            Ok(()) => Err(Status::unauthenticated(
+            Err(wait) => Err(refusal::too_many_attempts(wait)),
+            Ok(()) => Err(refusal::unauthenticated(
                 "hello.bot and the token do not match a registered remote bot (unknown bot, program \
                  bot, or a wrong or rotated token)",
             )),
@@ -162,10 +160,11 @@ async fn open_session(
     let first = tokio::time::timeout(ctx.config.first_message_timeout, inbound.message()).await;
     let msg = match first {
         Err(_) => {
-            return Err(Status::deadline_exceeded(format!(
+            return Err(ApiError::DeadlineExceeded(format!(
                 "no hello within {} ms of connecting",
                 ctx.config.first_message_timeout.as_millis()
-            )));
+            ))
+            .into());
         }
         Ok(Err(_) | Ok(None)) => return Ok(None),
         Ok(Ok(Some(m))) => m,
@@ -173,34 +172,38 @@ async fn open_session(
     let hello = match msg.msg {
         Some(v1::bot_to_host::Msg::Hello(h)) => h,
         Some(v1::bot_to_host::Msg::Reply(_)) => {
-            return Err(Status::invalid_argument(
-                "hello: the first message must be a hello, got a reply (there is nothing to answer yet)",
-            ));
+            return Err(ApiError::Invalid(
+                "hello: the first message must be a hello, got a reply (there is nothing to answer yet)".into()
+            ).into());
         }
         Some(v1::bot_to_host::Msg::Pong(_)) => {
-            return Err(Status::invalid_argument(
-                "hello: the first message must be a hello, got a pong",
-            ));
+            return Err(ApiError::Invalid(
+                "hello: the first message must be a hello, got a pong".into(),
+            )
+            .into());
         }
         None => {
-            return Err(Status::invalid_argument(
-                "hello: the first message must be a hello, got an empty message",
-            ));
+            return Err(ApiError::Invalid(
+                "hello: the first message must be a hello, got an empty message".into(),
+            )
+            .into());
         }
     };
     let bot = hello.bot.trim().to_string();
     if bot.is_empty() {
-        return Err(Status::invalid_argument(
-            "hello.bot is empty: name the registered bot the token belongs to",
-        ));
+        return Err(ApiError::Invalid(
+            "hello.bot is empty: name the registered bot the token belongs to".into(),
+        )
+        .into());
     }
     check_text("hello.bot", &bot)?;
     check_text("hello.release", &hello.release)?;
     check_text("hello.resume_session", &hello.resume_session)?;
     if hello.capacity == 0 || hello.capacity > MAX_CAPACITY {
-        return Err(Status::invalid_argument(format!(
+        return Err(ApiError::Invalid(format!(
             "hello.capacity must be 1 to {MAX_CAPACITY} (how many tables the bot plays at once)"
-        )));
+        ))
+        .into());
     }
     let record = authenticate(ctx, token, &bot, peer).await?;
     tracing::Span::current().record("bot", bot.as_str());
@@ -212,16 +215,14 @@ async fn open_session(
     {
         Ok(None) => {}
         Ok(Some(other)) => {
-            return Err(Status::already_exists(format!(
+            return Err(ApiError::AlreadyExists(format!(
                 "bot {bot:?} is connected to another bot-host ({other}); a bot connects once. If that \
                  connection is gone, its presence expires within {} ms: connect again then",
                 ctx.config.presence_ttl.as_millis()
-            )));
+            )).into());
         }
         Err(e) => {
-            return Err(Status::unavailable(format!(
-                "cannot record the bot's presence in the store: {e}"
-            )));
+            return Err(ApiError::store("cannot record the bot's presence in the store", e).into());
         }
     }
     let connected = ctx
@@ -240,14 +241,14 @@ async fn open_session(
 }
 
 /// A name a bot sends: at most [`MAX_NAME_CHARS`] characters, none of them control characters.
-fn check_text(field: &str, text: &str) -> Result<(), Status> {
+fn check_text(field: &str, text: &str) -> Result<(), ApiError> {
     if text.chars().count() > MAX_NAME_CHARS {
-        return Err(Status::invalid_argument(format!(
+        return Err(ApiError::Invalid(format!(
             "{field} is longer than {MAX_NAME_CHARS} characters"
         )));
     }
     if text.chars().any(char::is_control) {
-        return Err(Status::invalid_argument(format!(
+        return Err(ApiError::Invalid(format!(
             "{field} contains a control character"
         )));
     }
@@ -337,7 +338,7 @@ async fn run_connection(
                         ctx.config.missed_keepalives,
                         keepalive.as_millis()
                     );
-                    tx.fail(Status::unavailable(format!("{text}: treated as disconnected")));
+                    tx.fail(ApiError::Unavailable(format!("{text}: treated as disconnected")).into());
                     break text;
                 }
                 nonce += 1;
@@ -401,7 +402,7 @@ mod tests {
         check_text("hello.release", "").unwrap();
         let long = "x".repeat(MAX_NAME_CHARS + 1);
         let e = check_text("hello.release", &long).unwrap_err();
-        assert!(e.message().contains("hello.release"), "{e}");
+        assert!(e.to_string().contains("hello.release"), "{e}");
         assert!(check_text("hello.bot", "a\nb").is_err());
     }
 }

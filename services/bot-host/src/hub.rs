@@ -20,6 +20,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
 use arena_proto::v1;
+use arena_serve::ApiError;
 use arena_store::Store;
 use tokio::sync::{mpsc, watch};
 use tokio::time::Instant;
@@ -234,9 +235,9 @@ impl Hub {
         max_tables: u32,
         tx: BotTx,
         cancel: CancellationToken,
-    ) -> Result<Connected, Status> {
+    ) -> Result<Connected, ApiError> {
         if self.draining.load(Ordering::SeqCst) {
-            return Err(Status::unavailable(format!(
+            return Err(ApiError::Unavailable(format!(
                 "bot-host {} is shutting down; connect to another instance",
                 self.host
             )));
@@ -255,7 +256,7 @@ impl Hub {
             if let Some(s) = &entry.session
                 && s.conn.is_some()
             {
-                return Err(Status::already_exists(format!(
+                return Err(ApiError::AlreadyExists(format!(
                     "bot {bot:?} is already connected to bot-host {} (session {}); a bot connects once \
                      and plays all its tables on one stream (raise hello.capacity for more); to replace \
                      a dropped connection, present its session as hello.resume_session",
@@ -297,12 +298,14 @@ impl Hub {
             });
         }
         let Some(session) = entry.session.as_mut() else {
-            return Err(Status::internal("the session vanished while connecting"));
+            return Err(ApiError::Internal(
+                "the session vanished while connecting".into(),
+            ));
         };
         if let Some(old) = session.conn.take() {
-            old.tx.fail(Status::aborted(
-                "this session was resumed on another connection",
-            ));
+            old.tx.fail(
+                ApiError::Aborted("this session was resumed on another connection".into()).into(),
+            );
             old.cancel.cancel();
         }
         session.release = hello.release.clone();
@@ -623,7 +626,7 @@ impl Hub {
         };
         session.end(
             &fault(v1::VerdictKind::Disconnected, reason.to_string()),
-            Some(Status::unauthenticated(reason.to_string())),
+            Some(arena_auth::refusal::unauthenticated(reason)),
         );
         entry.notify();
         Self::tidy(&mut bots, bot);
@@ -640,7 +643,7 @@ impl Hub {
                 names.push(name.clone());
                 s.end(
                     &platform_fault(reason.to_string()),
-                    Some(Status::unavailable(reason.to_string())),
+                    Some(ApiError::Unavailable(reason.to_string()).into()),
                 );
             }
             entry.notify();

@@ -7,6 +7,7 @@ use std::pin::Pin;
 use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll};
 
+use arena_serve::ApiError;
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 use tonic::Status;
@@ -84,10 +85,10 @@ impl<T> Outbox<T> {
                     queued = self.cut.capacity,
                     "the peer is not reading its stream: cut off"
                 );
-                self.cut.cut(Status::resource_exhausted(format!(
+                self.cut.cut(ApiError::ResourceExhausted(format!(
                     "{} stopped reading its stream: {} messages were waiting for it, so it was cut off",
                     self.cut.peer, self.cut.capacity
-                )));
+                )).into());
                 false
             }
         }

@@ -44,6 +44,7 @@ use arena_games::ddz::convert::{DdzDecision, ddz_action};
 use arena_line::{CmdSpec, Launch, LineProtocol, Output, Program, StderrMode, WorkDir};
 use arena_proto::v1;
 use arena_sandbox::Limits;
+use arena_serve::ApiError;
 use ddz_line::{BotMessage, DdzEnd, DdzLine, DdzSeat};
 use tokio::sync::OwnedSemaphorePermit;
 use tokio::time::Instant;
@@ -174,7 +175,7 @@ pub(crate) async fn run(ctx: &Arc<Ctx>, mut io: SeatIo, spec: ProgramSpec) -> Re
         if asked.is_none()
             && let Some(req) = queue.pop_front()
         {
-            let view = DdzView::from_request(&req).map_err(|e| Status::invalid_argument(e.0))?;
+            let view = DdzView::from_request(&req).map_err(|e| ApiError::Invalid(e.0))?;
             let obs = view.observation();
             let legal = view.legal_moves();
             let deadline_ms = match req.deadline_ms {

@@ -16,6 +16,7 @@ use std::time::Instant;
 
 use arena_games::GameKind;
 use arena_proto::v1;
+use arena_serve::ApiError;
 use arena_store::BotKind;
 use tokio_util::sync::CancellationToken;
 use tonic::{Request, Response, Status, Streaming};
@@ -52,10 +53,11 @@ impl v1::seat_host_server::SeatHost for SeatService {
             .unwrap_or("")
             .to_string();
         if self.ctx.is_draining() {
-            return Err(Status::unavailable(format!(
+            return Err(ApiError::Unavailable(format!(
                 "bot-host {} is shutting down; open the seat on another instance",
                 self.ctx.host
-            )));
+            ))
+            .into());
         }
         let span = tracing::info_span!("seat", traceparent = %traceparent, table = tracing::field::Empty, seat = tracing::field::Empty, bot = tracing::field::Empty);
         // The referee's trace context makes this seat a child of the table's decision.
@@ -124,35 +126,40 @@ impl SeatIo {
                 if r.table_id.is_empty() {
                     r.table_id.clone_from(&self.open.table_id);
                 } else if r.table_id != self.open.table_id {
-                    return Err(Status::invalid_argument(format!(
+                    return Err(ApiError::Invalid(format!(
                         "request.table_id {:?} is not this seat's table {:?}",
                         r.table_id, self.open.table_id
-                    )));
+                    ))
+                    .into());
                 }
                 if r.seat != self.open.seat {
-                    return Err(Status::invalid_argument(format!(
+                    return Err(ApiError::Invalid(format!(
                         "request.seat {} is not this stream's seat {} (one stream per seat)",
                         r.seat, self.open.seat
-                    )));
+                    ))
+                    .into());
                 }
                 if r.game == v1::Game::Unspecified as i32 {
                     r.game = self.open.game;
                 } else if r.game != self.open.game {
-                    return Err(Status::invalid_argument(format!(
+                    return Err(ApiError::Invalid(format!(
                         "request.game {} is not the table's game {}",
                         game_name(r.game),
                         game_name(self.open.game)
-                    )));
+                    ))
+                    .into());
                 }
                 Ok(FromReferee::Request(r))
             }
             Some(v1::referee_to_seat::Msg::Close(c)) => Ok(FromReferee::Close(c)),
-            Some(v1::referee_to_seat::Msg::Open(_)) => Err(Status::invalid_argument(
-                "open: a seat stream is opened once; send request or close after it",
-            )),
-            None => Err(Status::invalid_argument(
-                "empty message: set one of open, request or close",
-            )),
+            Some(v1::referee_to_seat::Msg::Open(_)) => Err(ApiError::Invalid(
+                "open: a seat stream is opened once; send request or close after it".into(),
+            )
+            .into()),
+            None => Err(ApiError::Invalid(
+                "empty message: set one of open, request or close".into(),
+            )
+            .into()),
         }
     }
 
@@ -255,28 +262,33 @@ async fn run_seat(
     let first = tokio::time::timeout(ctx.config.first_message_timeout, inbound.message()).await;
     let open = match first {
         Err(_) => {
-            return Err(Status::deadline_exceeded(format!(
+            return Err(ApiError::DeadlineExceeded(format!(
                 "no open message within {} ms of opening the seat stream",
                 ctx.config.first_message_timeout.as_millis()
-            )));
+            ))
+            .into());
         }
         Ok(Err(_) | Ok(None)) => return Ok(()),
         Ok(Ok(Some(m))) => match m.msg {
             Some(v1::referee_to_seat::Msg::Open(o)) => o,
             Some(v1::referee_to_seat::Msg::Request(_)) => {
-                return Err(Status::invalid_argument(
-                    "open: the first message of a seat stream must be open, got a request",
-                ));
+                return Err(ApiError::Invalid(
+                    "open: the first message of a seat stream must be open, got a request".into(),
+                )
+                .into());
             }
             Some(v1::referee_to_seat::Msg::Close(_)) => {
-                return Err(Status::invalid_argument(
-                    "open: the first message of a seat stream must be open, got a close",
-                ));
+                return Err(ApiError::Invalid(
+                    "open: the first message of a seat stream must be open, got a close".into(),
+                )
+                .into());
             }
             None => {
-                return Err(Status::invalid_argument(
-                    "open: the first message of a seat stream must be open, got an empty message",
-                ));
+                return Err(ApiError::Invalid(
+                    "open: the first message of a seat stream must be open, got an empty message"
+                        .into(),
+                )
+                .into());
             }
         },
     };
@@ -307,29 +319,31 @@ async fn run_seat(
                 .iter()
                 .any(|k| matches!(k.builtin(&name), Some(Ok(_))))
             {
-                return Err(unsupported(&io.open, "built-in bots"));
+                return Err(unsupported(&io.open, "built-in bots").into());
             }
         }
     }
     if name.starts_with("cmd:") {
-        return Err(Status::invalid_argument(format!(
+        return Err(ApiError::Invalid(format!(
             "open.bot {name:?}: bot-host does not run programs by command line; register the program \
              as a bot (arena bots add) and seat it by name"
-        )));
+        )).into());
     }
     let record = match ctx.store.bot(&name).await {
         Ok(Some(r)) => r,
         Ok(None) => {
             let names = game.map_or("", GameKind::builtin_help);
-            return Err(Status::not_found(format!(
+            return Err(ApiError::NotFound(format!(
                 "open.bot {name:?} is neither a registered bot nor a built-in bot name ({names})"
-            )));
+            ))
+            .into());
         }
         Err(e) => {
-            return Err(Status::unavailable(format!(
-                "cannot look bot {name:?} up in the store ({}): {e}",
+            let context = format!(
+                "cannot look bot {name:?} up in the store ({})",
                 ctx.store.describe()
-            )));
+            );
+            return Err(ApiError::store(context, e).into());
         }
     };
     match &record.kind {
@@ -348,7 +362,7 @@ async fn run_seat(
             match game {
                 Ok(GameKind::DouDizhu) => {}
                 Ok(GameKind::Mahjong) | Err(_) => {
-                    return Err(unsupported(&io.open, "bot programs"));
+                    return Err(unsupported(&io.open, "bot programs").into());
                 }
             }
             io.played_by(Kind::Program);
@@ -365,35 +379,35 @@ async fn run_seat(
     }
 }
 
-fn check_open(open: &v1::SeatOpen) -> Result<(), Status> {
+fn check_open(open: &v1::SeatOpen) -> Result<(), ApiError> {
     if open.table_id.trim().is_empty() {
-        return Err(Status::invalid_argument("open.table_id is empty"));
+        return Err(ApiError::Invalid("open.table_id is empty".into()));
     }
     if open.table_id.chars().any(char::is_control) {
-        return Err(Status::invalid_argument(
-            "open.table_id contains a control character",
+        return Err(ApiError::Invalid(
+            "open.table_id contains a control character".into(),
         ));
     }
     if open.bot.trim().is_empty() {
-        return Err(Status::invalid_argument(
-            "open.bot is empty: name the bot that sits here",
+        return Err(ApiError::Invalid(
+            "open.bot is empty: name the bot that sits here".into(),
         ));
     }
     let seats = match v1::Game::try_from(open.game) {
         Ok(v1::Game::DouDizhu) => 3,
         Ok(v1::Game::Mahjong) => 4,
         Ok(v1::Game::Unspecified) => {
-            return Err(Status::invalid_argument("open.game is unspecified"));
+            return Err(ApiError::Invalid("open.game is unspecified".into()));
         }
         Err(_) => {
-            return Err(Status::invalid_argument(format!(
+            return Err(ApiError::Invalid(format!(
                 "open.game {} is not a known game",
                 open.game
             )));
         }
     };
     if open.seat >= seats {
-        return Err(Status::invalid_argument(format!(
+        return Err(ApiError::Invalid(format!(
             "open.seat is {}; {} has seats 0 to {}",
             open.seat,
             game_name(open.game),
@@ -404,8 +418,8 @@ fn check_open(open: &v1::SeatOpen) -> Result<(), Status> {
 }
 
 /// `what` (built-in bots, bot programs) cannot be run for the seat's game: no rules for it.
-fn unsupported(open: &v1::SeatOpen, what: &str) -> Status {
-    Status::unimplemented(format!(
+fn unsupported(open: &v1::SeatOpen, what: &str) -> ApiError {
+    ApiError::Unimplemented(format!(
         "open.game {}: bot-host runs {what} for GAME_DOU_DIZHU only",
         game_name(open.game)
     ))

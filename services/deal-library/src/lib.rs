@@ -63,11 +63,7 @@ pub struct DealLibraryService {
     finds: Arc<tokio::sync::Semaphore>,
 }
 
-fn invalid(field: &str, why: impl std::fmt::Display) -> Status {
-    Status::invalid_argument(format!("{field}: {why}"))
-}
-
-use arena_serve::store_status;
+use arena_serve::{ApiError, store_status};
 
 /// An operation kind's name in `Operation.kind` (and in ids and metrics).
 pub fn operation_name(kind: v1::OperationKind) -> &'static str {
@@ -80,12 +76,15 @@ pub fn operation_name(kind: v1::OperationKind) -> &'static str {
 
 /// The panel a request names (`panel.landlords` required; farmers default to expert, scoring to
 /// difficulty), with errors naming the field.
-pub fn panel(spec: Option<&v1::PanelSpec>) -> Result<DdzPanel, Status> {
-    let spec = spec.ok_or_else(|| invalid("panel", "missing"))?;
+pub fn panel(spec: Option<&v1::PanelSpec>) -> Result<DdzPanel, ApiError> {
+    let spec = spec.ok_or_else(|| ApiError::invalid("panel", "missing"))?;
     if spec.landlords.trim().is_empty() {
-        return Err(invalid("panel.landlords", "empty (e.g. ladder:70)"));
+        return Err(ApiError::invalid(
+            "panel.landlords",
+            "empty (e.g. ladder:70)",
+        ));
     }
-    arena_deals::batch::panel_of(spec).map_err(Status::invalid_argument)
+    arena_deals::batch::panel_of(spec).map_err(ApiError::Invalid)
 }
 
 /// A stored deal record as the message Export sends.
@@ -106,18 +105,18 @@ pub fn record_msg(r: &DealRecord) -> v1::DealRecord {
 /// Reads a record from an Import stream: the deal must be one deck in the deal notation, the
 /// source both seed and index or neither, and the gdi values must follow from the counts over
 /// the levels (to within 1e-6; the exact values are kept); errors name the field.
-pub fn record_from(m: v1::DealRecord) -> Result<DealRecord, Status> {
+pub fn record_from(m: v1::DealRecord) -> Result<DealRecord, ApiError> {
     if m.id.len() > 256 || m.panel.len() > 256 {
-        return Err(Status::out_of_range("id/panel: at most 256 bytes"));
+        return Err(ApiError::OutOfRange("id/panel: at most 256 bytes".into()));
     }
     if m.levels.len() > MAX_DIMENSION + 1 {
-        return Err(Status::out_of_range(format!(
+        return Err(ApiError::OutOfRange(format!(
             "levels: at most {} values",
             MAX_DIMENSION + 1
         )));
     }
     if m.counts.len() != m.levels.len() || m.gdi.len() > MAX_DIMENSION {
-        return Err(invalid(
+        return Err(ApiError::invalid(
             "counts/gdi",
             format!(
                 "{} levels need as many counts and fewer gdi values (got {} counts, {} gdi)",
@@ -127,17 +126,18 @@ pub fn record_from(m: v1::DealRecord) -> Result<DealRecord, Status> {
             ),
         ));
     }
-    let deal: arena_games::ddz::rules::Deal = m.deal.parse().map_err(|e| invalid("deal", e))?;
+    let deal: arena_games::ddz::rules::Deal =
+        m.deal.parse().map_err(|e| ApiError::invalid("deal", e))?;
     let source = match (m.seed, m.index) {
         (Some(seed), Some(index)) => {
             let bombs = m
                 .bombs
-                .map(|b| u8::try_from(b).map_err(|_| invalid("bombs", "too large")))
+                .map(|b| u8::try_from(b).map_err(|_| ApiError::invalid("bombs", "too large")))
                 .transpose()?;
             Some((DealSource { seed, bombs }, index))
         }
         (None, None) => None,
-        _ => return Err(invalid("seed/index", "give both or neither")),
+        _ => return Err(ApiError::invalid("seed/index", "give both or neither")),
     };
     let expected = arena_deals::levels::gdi(&m.counts);
     if m.levels.len() != m.counts.len()
@@ -147,7 +147,7 @@ pub fn record_from(m: v1::DealRecord) -> Result<DealRecord, Status> {
             .zip(&m.gdi)
             .any(|(a, b)| !b.is_finite() || (a - b).abs() > 1e-6)
     {
-        return Err(invalid(
+        return Err(ApiError::invalid(
             "gdi",
             format!(
                 "{:?} does not follow from counts {:?} over levels {:?}",
@@ -178,28 +178,28 @@ fn op_number(id: &str) -> u64 {
 }
 
 /// A GDI centre and radius from a request: finite values in [0, 1], a positive radius.
-fn check_centre(centre: &[f64], eps: f64) -> Result<(), Status> {
+fn check_centre(centre: &[f64], eps: f64) -> Result<(), ApiError> {
     if centre.len() > MAX_DIMENSION {
-        return Err(Status::out_of_range(format!(
+        return Err(ApiError::OutOfRange(format!(
             "centre: at most {MAX_DIMENSION} values"
         )));
     }
     if centre.iter().any(|x| !(0.0..=1.0).contains(x)) {
-        return Err(invalid("centre", "needs GDI values in [0, 1]"));
+        return Err(ApiError::invalid("centre", "needs GDI values in [0, 1]"));
     }
     if !eps.is_finite() || eps <= 0.0 {
-        return Err(invalid("eps", "must be a positive number"));
+        return Err(ApiError::invalid("eps", "must be a positive number"));
     }
     Ok(())
 }
 
-fn source_of(seed: u64, bombs: Option<u32>) -> Result<DealSource, Status> {
+fn source_of(seed: u64, bombs: Option<u32>) -> Result<DealSource, ApiError> {
     let bombs = bombs
         .map(|b| {
             u8::try_from(b)
                 .ok()
                 .filter(|b| *b <= 14)
-                .ok_or_else(|| invalid("bombs", "at most 14"))
+                .ok_or_else(|| ApiError::invalid("bombs", "at most 14"))
         })
         .transpose()?;
     Ok(DealSource { seed, bombs })
@@ -267,12 +267,12 @@ impl DealLibraryService {
         self.watch.send_modify(|v| *v += 1);
     }
 
-    fn op(&self, id: &str) -> Result<v1::Operation, Status> {
+    fn op(&self, id: &str) -> Result<v1::Operation, ApiError> {
         self.ops
             .lock()
             .ok()
             .and_then(|o| o.get(id).cloned())
-            .ok_or_else(|| Status::not_found(format!("no operation {id:?}")))
+            .ok_or_else(|| ApiError::NotFound(format!("no operation {id:?}")))
     }
 }
 
@@ -292,18 +292,20 @@ impl DealLibrary for DealLibraryService {
             let panel = panel(r.panel.as_ref())?;
             let source = source_of(r.seed, r.bombs)?;
             if r.count == 0 {
-                return Err(invalid("count", "must be at least 1"));
+                return Err(ApiError::invalid("count", "must be at least 1").into());
             }
             if r.count > MAX_MEASURE {
-                return Err(Status::out_of_range(format!(
+                return Err(ApiError::OutOfRange(format!(
                     "count: at most {MAX_MEASURE} deals per measurement"
-                )));
+                ))
+                .into());
             }
             let batch = if r.batch == 0 { DEFAULT_BATCH } else { r.batch };
             if batch > MAX_BATCH {
-                return Err(Status::out_of_range(format!(
+                return Err(ApiError::OutOfRange(format!(
                     "batch: {batch} deals per batch is more than a referee takes ({MAX_BATCH})"
-                )));
+                ))
+                .into());
             }
             self.store
                 .put_panel(&panel.to_store())
@@ -382,31 +384,31 @@ impl DealLibrary for DealLibraryService {
             let panel = panel(r.panel.as_ref())?;
             let bombs = r.bombs.unwrap_or(1);
             if bombs > 14 {
-                return Err(invalid("bombs", "at most 14"));
+                return Err(ApiError::invalid("bombs", "at most 14").into());
             }
             let dim = 2 * (bombs as usize + 1) - 1;
             check_centre(&r.centre, r.eps)?;
             if r.centre.len() != dim {
-                return Err(invalid(
+                return Err(ApiError::invalid(
                     "centre",
                     format!("needs {dim} values in [0, 1] for deals with {bombs} bomb(s)"),
-                ));
+                ).into());
             }
             if r.count == 0 {
-                return Err(invalid("count", "must be at least 1"));
+                return Err(ApiError::invalid("count", "must be at least 1").into());
             }
             if r.count > MAX_FIND {
-                return Err(Status::out_of_range(format!(
+                return Err(ApiError::OutOfRange(format!(
                     "count: at most {MAX_FIND} deals per generation"
-                )));
+                )).into());
             }
             if r.max_tries > MAX_TRIES {
-                return Err(Status::out_of_range(format!(
+                return Err(ApiError::OutOfRange(format!(
                     "max_tries: at most {MAX_TRIES} deals per generation"
-                )));
+                )).into());
             }
             let permit = Arc::clone(&self.finds).try_acquire_owned().map_err(|_| {
-                Status::resource_exhausted(format!(
+                ApiError::ResourceExhausted(format!(
                     "{MAX_CONCURRENT_FINDS} on-demand generations are running already; wait for one \
                      to end (or cancel one) and ask again"
                 ))
@@ -519,14 +521,15 @@ impl DealLibrary for DealLibraryService {
             let id = req.into_inner().id;
             let mut op = self.op(&id)?;
             if op.done {
-                return Err(Status::failed_precondition(format!(
+                return Err(ApiError::FailedPrecondition(format!(
                     "operation {id:?} has ended already{}",
                     if op.error.is_empty() {
                         String::new()
                     } else {
                         format!(" ({})", op.error)
                     }
-                )));
+                ))
+                .into());
             }
             // Referees skip the batches of a cancelled measurement; a generation stops.
             self.store
@@ -577,7 +580,7 @@ impl DealLibrary for DealLibraryService {
                         }
                         Ok(_) => {}
                         Err(e) => {
-                            let _ = tx.send(Err(e)).await;
+                            let _ = tx.send(Err(e.into())).await;
                             return;
                         }
                     }
@@ -600,7 +603,7 @@ impl DealLibrary for DealLibraryService {
             let r = req.into_inner();
             let panel = panel(r.panel.as_ref())?;
             if r.centre.is_empty() {
-                return Err(invalid("centre", "missing"));
+                return Err(ApiError::invalid("centre", "missing").into());
             }
             check_centre(&r.centre, r.eps)?;
             let records = self.store.deals(&panel.id).await.map_err(store_status)?;
@@ -645,7 +648,7 @@ impl DealLibrary for DealLibraryService {
         async move {
             let r = req.into_inner();
             if r.competition.trim().is_empty() {
-                return Err(invalid("competition", "empty"));
+                return Err(ApiError::invalid("competition", "empty").into());
             }
             let claimed = self
                 .store
@@ -705,15 +708,12 @@ impl DealLibrary for DealLibraryService {
                 let m = m?;
                 received += 1;
                 if received > MAX_IMPORT {
-                    return Err(Status::out_of_range(format!(
+                    return Err(ApiError::OutOfRange(format!(
                         "an import carries at most {MAX_IMPORT} records; split it (nothing was written)"
-                    )));
+                    )).into());
                 }
-                batch.push(record_from(m).map_err(|s| {
-                    Status::invalid_argument(format!(
-                        "record {received}: {} (nothing was written)",
-                        s.message()
-                    ))
+                batch.push(record_from(m).map_err(|e| {
+                    ApiError::Invalid(format!("record {received}: {e} (nothing was written)"))
                 })?);
             }
             // A measured deal's difficulty is never rewritten: a record that differs from the one
@@ -730,13 +730,13 @@ impl DealLibrary for DealLibraryService {
                 if let Some(stored) = by_panel.get(&r.panel).and_then(|m| m.get(&r.id))
                     && stored != r
                 {
-                    return Err(Status::failed_precondition(format!(
+                    return Err(ApiError::FailedPrecondition(format!(
                         "record {}: deal {} of panel {} is measured already with other values; an \
                          import cannot rewrite a deal's difficulty (nothing was written)",
                         i + 1,
                         r.id,
                         r.panel
-                    )));
+                    )).into());
                 }
             }
             let new = self.store.put_deals(&batch).await.map_err(store_status)? as u64;
@@ -926,7 +926,7 @@ mod tests {
         let r = record_from(msg(vec![u32::MAX, 1], vec![1.0 / 4_294_967_296.0])).unwrap();
         assert_eq!(r.counts, [u32::MAX, 1]);
         let e = record_from(msg(vec![u32::MAX, 1], vec![0.5])).unwrap_err();
-        assert!(e.message().starts_with("gdi:"), "{}", e.message());
+        assert!(e.to_string().starts_with("gdi:"), "{e}");
     }
 
     #[test]
@@ -943,11 +943,7 @@ mod tests {
     fn an_imported_nan_gdi_is_refused() {
         // Seen writing the deal_import fuzz target: NaN is never "more than 1e-6 away".
         let e = record_from(msg(vec![1, 1], vec![f64::NAN])).unwrap_err();
-        assert!(
-            e.message().contains("does not follow from counts"),
-            "{}",
-            e.message()
-        );
+        assert!(e.to_string().contains("does not follow from counts"), "{e}");
         assert!(record_from(msg(vec![1, 1], vec![0.5])).is_ok());
     }
 }

@@ -247,11 +247,11 @@ pub enum LadderError {
     },
 }
 
-impl From<LadderError> for tonic::Status {
-    fn from(e: LadderError) -> tonic::Status {
+impl From<LadderError> for arena_serve::ApiError {
+    fn from(e: LadderError) -> arena_serve::ApiError {
         match e {
-            LadderError::Store(e) => arena_serve::store_status(e),
-            other => arena_serve::ApiError::Internal(other.to_string()).into_status(),
+            LadderError::Store(e) => e.into(),
+            other => arena_serve::ApiError::Internal(other.to_string()),
         }
     }
 }

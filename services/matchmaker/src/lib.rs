@@ -27,7 +27,7 @@ use arena_compete::{Format, Reuse, Shape, Standings};
 use arena_games::GameKind;
 use arena_proto::v1;
 use arena_proto::v1::matchmaker_server::{Matchmaker, MatchmakerServer};
-use arena_serve::store_status;
+use arena_serve::{ApiError, store_status};
 use arena_store::Store;
 use arena_store::visibility::{self, DEAL_GROUP_LABEL};
 use prost::Message;
@@ -43,10 +43,6 @@ pub const ENQUEUED: &str = "competition-enqueued";
 pub const ENQUEUE_GRACE_MS: u64 = 10_000;
 /// Record kind of final standings.
 pub const FINAL_STANDINGS: &str = "competition-standings";
-
-pub(crate) fn invalid(field: &str, why: impl std::fmt::Display) -> Status {
-    Status::invalid_argument(format!("{field}: {why}"))
-}
 
 fn now_ms() -> u64 {
     std::time::SystemTime::now()
@@ -189,11 +185,11 @@ enum Plan {
 }
 
 /// The game a spec is for (unset: Dou Dizhu, as every spec before the field existed).
-pub fn game_of(spec: &v1::CompetitionSpec) -> Result<GameKind, Status> {
+pub fn game_of(spec: &v1::CompetitionSpec) -> Result<GameKind, ApiError> {
     match v1::Game::try_from(spec.game) {
         Ok(v1::Game::Unspecified | v1::Game::DouDizhu) => Ok(GameKind::DouDizhu),
         Ok(v1::Game::Mahjong) => Ok(GameKind::Mahjong),
-        Err(_) => Err(invalid(
+        Err(_) => Err(ApiError::invalid(
             "spec.game",
             format!("unknown game {} (GAME_DOU_DIZHU or GAME_MAHJONG)", spec.game),
         )),
@@ -211,37 +207,37 @@ pub const MAX_DECISION_MS: u32 = 600_000;
 /// Default cap on the tables of one competition.
 pub const DEFAULT_MAX_TABLES: u64 = 200_000;
 
-fn check(spec: Option<v1::CompetitionSpec>, max_tables: u64) -> Result<Checked, Status> {
-    let mut spec = spec.ok_or_else(|| invalid("spec", "missing"))?;
+fn check(spec: Option<v1::CompetitionSpec>, max_tables: u64) -> Result<Checked, ApiError> {
+    let mut spec = spec.ok_or_else(|| ApiError::invalid("spec", "missing"))?;
     if spec.name.trim().is_empty() || spec.name.chars().any(|c| c.is_control() || c == '/') {
-        return Err(invalid(
+        return Err(ApiError::invalid(
             "spec.name",
             "must be non-empty, without '/' or control characters",
         ));
     }
     if spec.name.len() > MAX_NAME_BYTES {
-        return Err(Status::out_of_range(format!(
+        return Err(ApiError::OutOfRange(format!(
             "spec.name: at most {MAX_NAME_BYTES} bytes"
         )));
     }
     if spec.participants.len() < 2 {
-        return Err(invalid(
+        return Err(ApiError::invalid(
             "spec.participants",
             "a competition needs at least two",
         ));
     }
     if spec.participants.len() > MAX_PARTICIPANTS {
-        return Err(Status::out_of_range(format!(
+        return Err(ApiError::OutOfRange(format!(
             "spec.participants: at most {MAX_PARTICIPANTS}, got {}",
             spec.participants.len()
         )));
     }
     for p in &spec.participants {
         if p.trim().is_empty() {
-            return Err(invalid("spec.participants", "an empty bot name"));
+            return Err(ApiError::invalid("spec.participants", "an empty bot name"));
         }
         if p.len() > MAX_BOT_BYTES || p.chars().any(char::is_control) {
-            return Err(invalid(
+            return Err(ApiError::invalid(
                 "spec.participants",
                 format!(
                     "bot names have at most {MAX_BOT_BYTES} bytes and no control characters: {}",
@@ -255,7 +251,7 @@ fn check(spec: Option<v1::CompetitionSpec>, max_tables: u64) -> Result<Checked, 
             || t.hard_cap_ms > MAX_DECISION_MS
             || t.claim_ms > MAX_DECISION_MS)
     {
-        return Err(Status::out_of_range(format!(
+        return Err(ApiError::OutOfRange(format!(
             "spec.time: decision_ms, claim_ms and hard_cap_ms at most {MAX_DECISION_MS}"
         )));
     }
@@ -266,7 +262,7 @@ fn check(spec: Option<v1::CompetitionSpec>, max_tables: u64) -> Result<Checked, 
     spec.game = game.wire() as i32;
     if game == GameKind::Mahjong {
         if spec.matches == 0 {
-            return Err(invalid("spec.matches", "must be at least 1"));
+            return Err(ApiError::invalid("spec.matches", "must be at least 1"));
         }
         let reading = mahjong::check(&mut spec, max_tables)?;
         return Ok(Checked {
@@ -275,16 +271,19 @@ fn check(spec: Option<v1::CompetitionSpec>, max_tables: u64) -> Result<Checked, 
         });
     }
     if spec.matches == 0 || spec.rounds == 0 {
-        return Err(invalid("spec.matches/spec.rounds", "must be at least 1"));
+        return Err(ApiError::invalid(
+            "spec.matches/spec.rounds",
+            "must be at least 1",
+        ));
     }
     if spec.fans != 0 {
-        return Err(invalid("spec.fans", "is for Mahjong competitions"));
+        return Err(ApiError::invalid("spec.fans", "is for Mahjong competitions"));
     }
     if spec.farmers.trim().is_empty() {
         spec.farmers = "expert".into();
     }
     if spec.farmers.len() > MAX_BOT_BYTES || spec.farmers.chars().any(char::is_control) {
-        return Err(invalid("spec.farmers", "not a bot name"));
+        return Err(ApiError::invalid("spec.farmers", "not a bot name"));
     }
     // Checked arithmetic: a competition's size is refused before anything is allocated for it.
     let sides: u64 = if spec.rotate_seats { 2 } else { 1 };
@@ -295,7 +294,7 @@ fn check(spec: Option<v1::CompetitionSpec>, max_tables: u64) -> Result<Checked, 
     match tables {
         Some(t) if t <= max_tables => {}
         _ => {
-            return Err(Status::out_of_range(format!(
+            return Err(ApiError::OutOfRange(format!(
                 "spec.matches × spec.rounds × participants{}: more than the {max_tables} tables a \
                  competition may have here",
                 if spec.rotate_seats {
@@ -306,20 +305,24 @@ fn check(spec: Option<v1::CompetitionSpec>, max_tables: u64) -> Result<Checked, 
             )));
         }
     }
-    if let Some(t) = &spec.time {
-        if t.hard_cap_ms != 0 && t.decision_ms > t.hard_cap_ms {
-            return Err(invalid(
-                "spec.time",
-                "decision_ms must not exceed hard_cap_ms",
-            ));
-        }
+    if let Some(t) = &spec.time
+        && t.hard_cap_ms != 0
+        && t.decision_ms > t.hard_cap_ms
+    {
+        return Err(ApiError::invalid(
+            "spec.time",
+            "decision_ms must not exceed hard_cap_ms",
+        ));
     }
     if spec.centre.iter().any(|x| !x.is_finite()) || !spec.eps.is_finite() && spec.eps != 0.0 {
-        return Err(invalid("spec.centre/spec.eps", "must be finite numbers"));
+        return Err(ApiError::invalid(
+            "spec.centre/spec.eps",
+            "must be finite numbers",
+        ));
     }
     let kind = match spec.format_kind() {
         v1::CompetitionFormat::Unspecified => format_of_name(&spec.format).ok_or_else(|| {
-            invalid(
+            ApiError::invalid(
                 "spec.format",
                 format!(
                     "{:?} (duplicate, equal-strength, random, difficulty-adjusted)",
@@ -330,7 +333,7 @@ fn check(spec: Option<v1::CompetitionSpec>, max_tables: u64) -> Result<Checked, 
         typed => typed,
     };
     if !spec.format.is_empty() && format_of_name(&spec.format) != Some(kind) {
-        return Err(invalid(
+        return Err(ApiError::invalid(
             "spec.format",
             format!(
                 "{:?} contradicts spec.format_kind {}",
@@ -347,10 +350,13 @@ fn check(spec: Option<v1::CompetitionSpec>, max_tables: u64) -> Result<Checked, 
         v1::CompetitionFormat::DifficultyAdjusted => Format::DifficultyAdjusted,
         v1::CompetitionFormat::EqualStrength => {
             if spec.centre.is_empty() || spec.centre.iter().any(|x| !(0.0..=1.0).contains(x)) {
-                return Err(invalid("spec.centre", "needs GDI values in [0, 1]"));
+                return Err(ApiError::invalid(
+                    "spec.centre",
+                    "needs GDI values in [0, 1]",
+                ));
             }
             if spec.eps.is_nan() || spec.eps <= 0.0 {
-                return Err(invalid("spec.eps", "must be positive"));
+                return Err(ApiError::invalid("spec.eps", "must be positive"));
             }
             Format::EqualStrength {
                 centre: spec.centre.clone(),
@@ -358,7 +364,7 @@ fn check(spec: Option<v1::CompetitionSpec>, max_tables: u64) -> Result<Checked, 
             }
         }
         v1::CompetitionFormat::Unspecified => {
-            return Err(invalid("spec.format", "missing"));
+            return Err(ApiError::invalid("spec.format", "missing"));
         }
     };
     let panel_spec = spec.panel.get_or_insert_with(|| v1::PanelSpec {
@@ -368,17 +374,20 @@ fn check(spec: Option<v1::CompetitionSpec>, max_tables: u64) -> Result<Checked, 
     if panel_spec.landlords.trim().is_empty() {
         panel_spec.landlords = "ladder:70".into();
     }
-    let panel = arena_deals::batch::panel_of(panel_spec).map_err(|e| invalid("spec.panel", e))?;
+    let panel =
+        arena_deals::batch::panel_of(panel_spec).map_err(|e| ApiError::invalid("spec.panel", e))?;
     if spec.bombs == 0 {
         spec.bombs = 1;
     }
     if spec.centre.len() > 64 {
-        return Err(Status::out_of_range("spec.centre: at most 64 values"));
+        return Err(ApiError::OutOfRange(
+            "spec.centre: at most 64 values".into(),
+        ));
     }
     let bombs = u8::try_from(spec.bombs)
         .ok()
         .filter(|b| *b <= 14)
-        .ok_or_else(|| invalid("spec.bombs", "at most 14"))?;
+        .ok_or_else(|| ApiError::invalid("spec.bombs", "at most 14"))?;
     Ok(Checked {
         spec,
         plan: Plan::Ddz {
@@ -391,7 +400,7 @@ fn check(spec: Option<v1::CompetitionSpec>, max_tables: u64) -> Result<Checked, 
 
 /// Every table job of a competition, in (match, round, table) order (Mahjong: match, then
 /// schedule order).
-async fn jobs(store: &dyn Store, c: &Checked) -> Result<Vec<v1::TableJob>, Status> {
+async fn jobs(store: &dyn Store, c: &Checked) -> Result<Vec<v1::TableJob>, ApiError> {
     let (format, panel, bombs) = match &c.plan {
         Plan::Ddz {
             format,
@@ -403,8 +412,7 @@ async fn jobs(store: &dyn Store, c: &Checked) -> Result<Vec<v1::TableJob>, Statu
     let dim = 2 * (bombs as usize + 1) - 1;
     let pool: Vec<_> = store
         .deals(&panel.id)
-        .await
-        .map_err(store_status)?
+        .await?
         .into_iter()
         .filter(|r| r.gdi.len() == dim)
         .collect();
@@ -412,8 +420,7 @@ async fn jobs(store: &dyn Store, c: &Checked) -> Result<Vec<v1::TableJob>, Statu
     // so planning again after a restart gives the same plan.
     let exclude: HashSet<String> = store
         .used_deals()
-        .await
-        .map_err(store_status)?
+        .await?
         .into_iter()
         .filter(|(_, holder)| *holder != c.spec.name)
         .map(|(id, _)| id)
@@ -427,7 +434,7 @@ async fn jobs(store: &dyn Store, c: &Checked) -> Result<Vec<v1::TableJob>, Statu
         seed: c.spec.seed,
     };
     let plan = arena_compete::plan(format, &pool, shape, &exclude)
-        .map_err(|e| Status::failed_precondition(e.to_string()))?;
+        .map_err(|e| ApiError::FailedPrecondition(e.to_string()))?;
     let mut out = Vec::new();
     for (m, rounds) in plan.matches.iter().enumerate() {
         for (r, tables) in rounds.iter().enumerate() {
@@ -503,35 +510,27 @@ async fn jobs(store: &dyn Store, c: &Checked) -> Result<Vec<v1::TableJob>, Statu
 }
 
 /// Puts every table without a result on the job stream, then marks the competition enqueued.
-async fn enqueue(store: &dyn Store, c: &Checked) -> Result<(), Status> {
+async fn enqueue(store: &dyn Store, c: &Checked) -> Result<(), ApiError> {
     let done: HashSet<String> = store
         .results_for(&c.spec.name)
-        .await
-        .map_err(store_status)?
+        .await?
         .into_iter()
         .map(|(id, _)| id)
         .collect();
     let jobs = jobs(store, c).await?;
     // The deal groups first: a table's replay is only ever shown once its group is known.
     for (group, tables) in deal_groups(&jobs) {
-        visibility::put_deal_group(store, &group, &tables)
-            .await
-            .map_err(store_status)?;
+        visibility::put_deal_group(store, &group, &tables).await?;
     }
     for job in jobs {
         if done.contains(&job.table_id) {
             continue;
         }
         let payload = arena_table::queue::encode_table_job(&job);
-        store
-            .enqueue_job(&job.table_id, &payload)
-            .await
-            .map_err(store_status)?;
+        store.enqueue_job(&job.table_id, &payload).await?;
     }
-    store
-        .put_record(ENQUEUED, &c.spec.name, b"1")
-        .await
-        .map_err(store_status)
+    store.put_record(ENQUEUED, &c.spec.name, b"1").await?;
+    Ok(())
 }
 
 /// The tables of each deal group among `jobs`.
@@ -576,13 +575,10 @@ async fn check_shown(
     store: &dyn Store,
     id: &str,
     labels: &std::collections::HashMap<String, String>,
-) -> Result<(), Status> {
-    match visibility::may_show(store, labels)
-        .await
-        .map_err(store_status)?
-    {
+) -> Result<(), ApiError> {
+    match visibility::may_show(store, labels).await? {
         Ok(()) => Ok(()),
-        Err(why) => Err(Status::failed_precondition(format!(
+        Err(why) => Err(ApiError::FailedPrecondition(format!(
             "table {id:?} is not shown yet: {why}"
         ))),
     }
@@ -591,16 +587,19 @@ async fn check_shown(
 /// Standings from the results so far. A participant's round score is its landlord score, plus
 /// its farmer team's score on the same deal when seats rotate; only complete rounds count towards
 /// mean scores and only complete matches towards ranks.
-pub async fn standings(store: &dyn Store, comp: &v1::Competition) -> Result<v1::Standings, Status> {
+pub async fn standings(
+    store: &dyn Store,
+    comp: &v1::Competition,
+) -> Result<v1::Standings, ApiError> {
     let spec = comp.spec.clone().unwrap_or_default();
-    let results = store.results_for(&spec.name).await.map_err(store_status)?;
+    let results = store.results_for(&spec.name).await?;
     let ended = state_of(comp) == v1::CompetitionState::Finished;
     if game_of(&spec)? == GameKind::Mahjong {
         let decoded = results
             .iter()
             .map(|(id, bytes)| {
                 v1::TableResult::decode(bytes.as_slice())
-                    .map_err(|e| Status::data_loss(format!("result {id}: {e}")))
+                    .map_err(|e| ApiError::Internal(format!("result {id}: {e}")))
             })
             .collect::<Result<Vec<_>, _>>()?;
         let (standings, drawn_hands) = mahjong::standings(&spec, &decoded);
@@ -623,7 +622,7 @@ pub async fn standings(store: &dyn Store, comp: &v1::Competition) -> Result<v1::
     let mut cells: BTreeMap<(usize, usize, usize), (f64, usize)> = BTreeMap::new();
     for (id, bytes) in &results {
         let r = v1::TableResult::decode(bytes.as_slice())
-            .map_err(|e| Status::data_loss(format!("result {id}: {e}")))?;
+            .map_err(|e| ApiError::Internal(format!("result {id}: {e}")))?;
         let Some(p) = placement_of(&r) else {
             continue;
         };
@@ -696,24 +695,21 @@ pub async fn standings(store: &dyn Store, comp: &v1::Competition) -> Result<v1::
 
 /// One pass over every competition: re-enqueue interrupted ones, update progress, finish the
 /// complete ones (exactly once, by compare-and-swap).
-pub async fn supervise_once(store: &dyn Store) -> Result<(), Status> {
+pub async fn supervise_once(store: &dyn Store) -> Result<(), ApiError> {
     let ended: HashSet<String> = store
         .records(visibility::ENDED_KIND)
-        .await
-        .map_err(store_status)?
+        .await?
         .into_iter()
         .map(|(k, _)| k)
         .collect();
-    for (name, bytes) in store.records(COMPETITION).await.map_err(store_status)? {
+    for (name, bytes) in store.records(COMPETITION).await? {
         let Ok(comp) = v1::Competition::decode(bytes.as_slice()) else {
             tracing::warn!(competition = %name, "undecodable competition record");
             continue;
         };
         if state_of(&comp) != v1::CompetitionState::Running {
             if !ended.contains(&name) {
-                visibility::mark_ended(store, &name, state_name(state_of(&comp)))
-                    .await
-                    .map_err(store_status)?;
+                visibility::mark_ended(store, &name, state_name(state_of(&comp))).await?;
             }
             continue;
         }
@@ -721,18 +717,12 @@ pub async fn supervise_once(store: &dyn Store) -> Result<(), Status> {
         // finish enqueueing before treating it as interrupted, or every table would be enqueued
         // (and played) twice.
         let creating = now_ms().saturating_sub(comp.created_unix_ms) < ENQUEUE_GRACE_MS;
-        if !creating
-            && store
-                .record(ENQUEUED, &name)
-                .await
-                .map_err(store_status)?
-                .is_none()
-        {
+        if !creating && store.record(ENQUEUED, &name).await?.is_none() {
             let checked = check(comp.spec.clone(), u64::MAX)?;
             enqueue(store, &checked).await?;
             tracing::info!(competition = %name, "re-enqueued the tables of an interrupted competition");
         }
-        let done = store.results_for(&name).await.map_err(store_status)?.len() as u64;
+        let done = store.results_for(&name).await?.len() as u64;
         let mut next = comp.clone();
         next.tables_done = done;
         if done >= comp.tables_total {
@@ -742,18 +732,15 @@ pub async fn supervise_once(store: &dyn Store) -> Result<(), Status> {
         if next != comp
             && store
                 .swap_record(COMPETITION, &name, Some(&bytes), &next.encode_to_vec())
-                .await
-                .map_err(store_status)?
+                .await?
             && state_of(&next) == v1::CompetitionState::Finished
         {
             let st = standings(store, &next).await?;
             store
                 .put_record(FINAL_STANDINGS, &name, &st.encode_to_vec())
-                .await
-                .map_err(store_status)?;
+                .await?;
             visibility::mark_ended(store, &name, state_name(v1::CompetitionState::Finished))
-                .await
-                .map_err(store_status)?;
+                .await?;
             arena_telemetry::metrics::metrics()
                 .competitions_finished
                 .add(
@@ -778,7 +765,7 @@ pub async fn supervise(
     tokio::pin!(shutdown);
     loop {
         if let Err(e) = supervise_once(&*store).await {
-            tracing::warn!(error = %e.message(), "supervising competitions");
+            tracing::warn!(error = %e, "supervising competitions");
         }
         tokio::select! {
             () = &mut shutdown => return,
@@ -812,7 +799,7 @@ impl MatchmakerService {
     /// Every participant and the farmer bot must be a built-in bot of the competition's game
     /// or a registered one: a name nobody can play would forfeit every table (and a forfeit
     /// scores better than a loss).
-    async fn check_bots(&self, spec: &v1::CompetitionSpec) -> Result<(), Status> {
+    async fn check_bots(&self, spec: &v1::CompetitionSpec) -> Result<(), ApiError> {
         let game = game_of(spec)?;
         let farmers = (game == GameKind::DouDizhu).then_some(("spec.farmers", &spec.farmers));
         let names = spec
@@ -827,7 +814,7 @@ impl MatchmakerService {
             let builtin_error = match game.builtin(name) {
                 Some(Ok(_)) => continue,
                 _ if is_cmd => {
-                    return Err(invalid(
+                    return Err(ApiError::invalid(
                         field,
                         format!(
                             "{} names a command; register the program as a bot (`arena bots add NAME --program …`) and name it",
@@ -838,9 +825,9 @@ impl MatchmakerService {
                 Some(Err(e)) => e,
                 None => format!("built-in bots are {}", game.builtin_help()),
             };
-            let registered = self.store.bot(name).await.map_err(store_status)?;
+            let registered = self.store.bot(name).await?;
             if registered.is_none() {
-                return Err(Status::failed_precondition(format!(
+                return Err(ApiError::FailedPrecondition(format!(
                     "{field}: {} is neither a built-in bot nor a registered bot ({builtin_error}); \
                      register it with `arena bots add`",
                     arena_proto::text::quote(name)
@@ -858,18 +845,12 @@ impl MatchmakerService {
     async fn create(
         &self,
         spec: Option<v1::CompetitionSpec>,
-    ) -> Result<Response<v1::Competition>, Status> {
+    ) -> Result<Response<v1::Competition>, ApiError> {
         let checked = check(spec, self.max_tables)?;
         self.check_bots(&checked.spec).await?;
         let name = checked.spec.name.clone();
-        if self
-            .store
-            .record(COMPETITION, &name)
-            .await
-            .map_err(store_status)?
-            .is_some()
-        {
-            return Err(Status::already_exists(format!(
+        if self.store.record(COMPETITION, &name).await?.is_some() {
+            return Err(ApiError::AlreadyExists(format!(
                 "competition {name:?} exists"
             )));
         }
@@ -885,14 +866,11 @@ impl MatchmakerService {
         };
         ids.sort_unstable();
         ids.dedup();
-        let claimed = self
-            .store
-            .claim_deals(&name, &ids)
-            .await
-            .map_err(store_status)?;
+        let claimed = self.store.claim_deals(&name, &ids).await?;
         if claimed.iter().any(|c| !c) {
-            return Err(Status::aborted(
-                "another competition claimed some of the planned deals meanwhile; create again",
+            return Err(ApiError::Aborted(
+                "another competition claimed some of the planned deals meanwhile; create again"
+                    .into(),
             ));
         }
         let comp = v1::Competition {
@@ -906,10 +884,9 @@ impl MatchmakerService {
         if !self
             .store
             .swap_record(COMPETITION, &name, None, &comp.encode_to_vec())
-            .await
-            .map_err(store_status)?
+            .await?
         {
-            return Err(Status::already_exists(format!(
+            return Err(ApiError::AlreadyExists(format!(
                 "competition {name:?} exists"
             )));
         }
@@ -921,15 +898,14 @@ impl MatchmakerService {
         Ok(Response::new(served(comp)))
     }
 
-    async fn load(&self, name: &str) -> Result<v1::Competition, Status> {
+    async fn load(&self, name: &str) -> Result<v1::Competition, ApiError> {
         let bytes = self
             .store
             .record(COMPETITION, name)
-            .await
-            .map_err(store_status)?
-            .ok_or_else(|| Status::not_found(format!("no competition {name:?}")))?;
+            .await?
+            .ok_or_else(|| ApiError::NotFound(format!("no competition {name:?}")))?;
         v1::Competition::decode(bytes.as_slice())
-            .map_err(|e| Status::data_loss(format!("competition {name}: {e}")))
+            .map_err(|e| ApiError::Internal(format!("competition {name}: {e}")))
     }
 }
 
@@ -944,7 +920,10 @@ impl Matchmaker for MatchmakerService {
         let span = tracing::info_span!("create_competition");
         // A caller's trace context makes the competition, and every table of it, part of its trace.
         arena_telemetry::set_parent(&span, req.metadata());
-        self.create(req.into_inner().spec).instrument(span).await
+        self.create(req.into_inner().spec)
+            .instrument(span)
+            .await
+            .map_err(Status::from)
     }
 
     async fn get_competition(
@@ -1003,7 +982,7 @@ impl Matchmaker for MatchmakerService {
                         }
                     }
                     Err(e) => {
-                        let _ = tx.send(Err(e)).await;
+                        let _ = tx.send(Err(e.into())).await;
                         return;
                     }
                 }
@@ -1034,14 +1013,15 @@ impl Matchmaker for MatchmakerService {
                 .record(COMPETITION, &name)
                 .await
                 .map_err(store_status)?
-                .ok_or_else(|| Status::not_found(format!("no competition {name:?}")))?;
+                .ok_or_else(|| ApiError::NotFound(format!("no competition {name:?}")))?;
             let comp = v1::Competition::decode(bytes.as_slice())
-                .map_err(|e| Status::data_loss(e.to_string()))?;
+                .map_err(|e| ApiError::Internal(e.to_string()))?;
             if state_of(&comp) != v1::CompetitionState::Running {
-                return Err(Status::failed_precondition(format!(
+                return Err(ApiError::FailedPrecondition(format!(
                     "competition {name:?} is {}",
                     state_name(state_of(&comp))
-                )));
+                ))
+                .into());
             }
             let next = v1::Competition {
                 state: state_name(v1::CompetitionState::Cancelled).into(),
@@ -1098,7 +1078,7 @@ impl Matchmaker for MatchmakerService {
         for id in ids {
             if let Some(bytes) = self.store.replay(&id).await.map_err(store_status)? {
                 let replay = v1::Replay::decode(bytes.as_slice())
-                    .map_err(|e| Status::data_loss(format!("replay {id}: {e}")))?;
+                    .map_err(|e| ApiError::Internal(format!("replay {id}: {e}")))?;
                 let labels = replay
                     .job
                     .as_ref()
@@ -1106,8 +1086,8 @@ impl Matchmaker for MatchmakerService {
                     .unwrap_or_default();
                 match check_shown(&*self.store, &id, &labels).await {
                     Ok(()) => out.push(Ok(replay)),
-                    Err(s) if s.code() == tonic::Code::FailedPrecondition => withheld += 1,
-                    Err(s) => return Err(s),
+                    Err(ApiError::FailedPrecondition(_)) => withheld += 1,
+                    Err(e) => return Err(e.into()),
                 }
             }
         }
@@ -1123,16 +1103,16 @@ impl Matchmaker for MatchmakerService {
     ) -> Result<Response<v1::Replay>, Status> {
         let id = req.into_inner().table_id;
         if id.is_empty() || id.chars().any(char::is_control) || id.len() > MAX_NAME_BYTES * 2 {
-            return Err(invalid("table_id", "must be a table id"));
+            return Err(ApiError::invalid("table_id", "must be a table id").into());
         }
         let bytes = self
             .store
             .replay(&id)
             .await
             .map_err(store_status)?
-            .ok_or_else(|| Status::not_found(format!("no replay for table {id:?}")))?;
+            .ok_or_else(|| ApiError::NotFound(format!("no replay for table {id:?}")))?;
         let replay =
-            v1::Replay::decode(bytes.as_slice()).map_err(|e| Status::data_loss(e.to_string()))?;
+            v1::Replay::decode(bytes.as_slice()).map_err(|e| ApiError::Internal(e.to_string()))?;
         let labels = replay
             .job
             .as_ref()
@@ -1150,31 +1130,29 @@ impl Matchmaker for MatchmakerService {
         let game = match v1::Game::try_from(req.game) {
             Ok(v1::Game::Unspecified | v1::Game::DouDizhu) => GameKind::DouDizhu,
             Ok(v1::Game::Mahjong) => GameKind::Mahjong,
-            Err(_) => return Err(invalid("game", format!("unknown game {}", req.game))),
+            Err(_) => {
+                return Err(ApiError::invalid("game", format!("unknown game {}", req.game)).into());
+            }
         };
         ladder::leaderboard(&*self.store, game, req.limit as usize)
             .await
             .map(Response::new)
-            .map_err(Status::from)
+            .map_err(|e| ApiError::from(e).into())
     }
 }
 
 impl MatchmakerService {
-    async fn final_or_current(&self, comp: &v1::Competition) -> Result<v1::Standings, Status> {
+    async fn final_or_current(&self, comp: &v1::Competition) -> Result<v1::Standings, ApiError> {
         let name = comp
             .spec
             .as_ref()
             .map(|s| s.name.clone())
             .unwrap_or_default();
         if state_of(comp) == v1::CompetitionState::Finished
-            && let Some(bytes) = self
-                .store
-                .record(FINAL_STANDINGS, &name)
-                .await
-                .map_err(store_status)?
+            && let Some(bytes) = self.store.record(FINAL_STANDINGS, &name).await?
         {
             return v1::Standings::decode(bytes.as_slice())
-                .map_err(|e| Status::data_loss(e.to_string()));
+                .map_err(|e| ApiError::Internal(e.to_string()));
         }
         standings(&*self.store, comp).await
     }
@@ -1400,7 +1378,7 @@ mod tests {
         let Err(e) = check(Some(spec("duplicate", F::Random)), 100) else {
             panic!("a contradiction is refused");
         };
-        assert!(e.message().starts_with("spec.format"), "{e:?}");
+        assert!(e.to_string().starts_with("spec.format"), "{e:?}");
         assert!(check(Some(spec("golf", F::Unspecified)), 100).is_err());
     }
 

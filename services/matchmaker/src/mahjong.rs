@@ -25,9 +25,9 @@ use arena_games::mahjong::rules::schedule::{self, HANDS, Slot};
 use arena_games::mahjong::rules::stats::{self, HandSummary, MatchTotals};
 use arena_games::mahjong::rules::{Deal, Reading};
 use arena_proto::v1;
-use tonic::Status;
+use arena_serve::ApiError;
 
-use crate::{index, invalid, placement_of};
+use crate::{index, placement_of};
 
 /// Participants of a Mahjong competition: the four seats of its table.
 pub const PARTICIPANTS: usize = 4;
@@ -65,11 +65,11 @@ pub fn match_seed(seed: u64, m: usize) -> u64 {
 }
 
 /// The fan reading a spec asks for.
-pub fn reading_of(spec: &v1::CompetitionSpec) -> Result<Reading, Status> {
+pub fn reading_of(spec: &v1::CompetitionSpec) -> Result<Reading, ApiError> {
     match v1::MahjongFans::try_from(spec.fans) {
         Ok(v1::MahjongFans::Unspecified | v1::MahjongFans::Contest) => Ok(Reading::Contest),
         Ok(v1::MahjongFans::Seed2015) => Ok(Reading::Seed2015),
-        Err(_) => Err(invalid(
+        Err(_) => Err(ApiError::invalid(
             "spec.fans",
             format!("{} is not a fan reading (contest or seed-2015)", spec.fans),
         )),
@@ -79,9 +79,9 @@ pub fn reading_of(spec: &v1::CompetitionSpec) -> Result<Reading, Status> {
 /// Checks the Mahjong part of a spec (its name, participant names, matches and seed are checked
 /// by the caller) and fills in the defaults: duplicate format, the contest's time control,
 /// play-on verdicts, contest fans.
-pub fn check(spec: &mut v1::CompetitionSpec, max_tables: u64) -> Result<Reading, Status> {
+pub fn check(spec: &mut v1::CompetitionSpec, max_tables: u64) -> Result<Reading, ApiError> {
     if spec.participants.len() != PARTICIPANTS {
-        return Err(invalid(
+        return Err(ApiError::invalid(
             "spec.participants",
             format!(
                 "a Mahjong competition has exactly four participants, the four seats of its \
@@ -91,7 +91,7 @@ pub fn check(spec: &mut v1::CompetitionSpec, max_tables: u64) -> Result<Reading,
         ));
     }
     if spec.rounds != 0 {
-        return Err(invalid(
+        return Err(ApiError::invalid(
             "spec.rounds",
             format!(
                 "a Mahjong match's rounds are fixed by its schedule ({} groups × {} rounds × {} \
@@ -111,7 +111,7 @@ pub fn check(spec: &mut v1::CompetitionSpec, max_tables: u64) -> Result<Reading,
         ("spec.eps", spec.eps != 0.0),
     ];
     if let Some((field, _)) = ddz_only.iter().find(|(_, set)| *set) {
-        return Err(invalid(
+        return Err(ApiError::invalid(
             field,
             "is for Dou Dizhu competitions; a Mahjong competition deals from its seed",
         ));
@@ -126,7 +126,7 @@ pub fn check(spec: &mut v1::CompetitionSpec, max_tables: u64) -> Result<Reading,
     if format != v1::CompetitionFormat::Duplicate
         || !(spec.format.is_empty() || spec.format == crate::format_name(format))
     {
-        return Err(invalid(
+        return Err(ApiError::invalid(
             "spec.format",
             format!(
                 "{:?}: a Mahjong competition is duplicate (the contest's schedule)",
@@ -140,7 +140,7 @@ pub fn check(spec: &mut v1::CompetitionSpec, max_tables: u64) -> Result<Reading,
     spec.fans = arena_games::mahjong::spec::fans_kind(reading) as i32;
     let tables = u64::from(spec.matches).checked_mul(HANDS as u64);
     if !tables.is_some_and(|t| t <= max_tables) {
-        return Err(Status::out_of_range(format!(
+        return Err(ApiError::OutOfRange(format!(
             "spec.matches × {HANDS} hands: more than the {max_tables} tables a competition may \
              have here"
         )));
@@ -159,7 +159,7 @@ pub fn check(spec: &mut v1::CompetitionSpec, max_tables: u64) -> Result<Reading,
             .field
             .strip_prefix("job.")
             .map_or(e.field.clone(), |f| format!("spec.{f}"));
-        invalid(&field, e.message)
+        ApiError::invalid(field, e.message)
     })?;
     Ok(reading)
 }
@@ -482,7 +482,7 @@ mod tests {
         let field = |f: &dyn Fn(&mut v1::CompetitionSpec)| {
             let mut s = spec(1);
             f(&mut s);
-            check(&mut s, 1_000).unwrap_err().message().to_string()
+            check(&mut s, 1_000).unwrap_err().to_string()
         };
         assert!(field(&|s| s.participants.truncate(3)).starts_with("spec.participants"));
         assert!(field(&|s| s.rounds = 10).starts_with("spec.rounds"));
@@ -499,7 +499,10 @@ mod tests {
         });
         assert!(cap.starts_with("spec.time.hard_cap_ms"), "{cap}");
         let mut s = spec(11);
-        assert_eq!(check(&mut s, 1_000).unwrap_err().code(), tonic::Code::OutOfRange);
+        assert!(matches!(
+            check(&mut s, 1_000),
+            Err(ApiError::OutOfRange(_))
+        ));
     }
 
     fn result(job: &v1::TableJob, scores: [i64; 4], winner: Option<u32>, from: Option<u32>) -> v1::TableResult {

@@ -120,9 +120,9 @@ impl RefereeConfig {
         if self.seat_open_timeout.is_zero() {
             return err("seat_open_timeout", "must be positive".into());
         }
-        BotHosts::new(&self.bot_hosts).map_err(|message| ConfigError {
+        BotHosts::new(&self.bot_hosts).map_err(|e| ConfigError {
             setting: "bot_hosts",
-            message,
+            message: e.to_string(),
         })?;
         Ok(())
     }

@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use arena_store::Store;
-use arena_table::{BotHosts, SeatDialer};
+use arena_table::{BotHosts, DialError, SeatDialer};
 use tonic::transport::Channel;
 
 /// Resolves a remote bot's host through [`Store::presence`] (a bot connected to some bot-host
@@ -24,7 +24,12 @@ impl PresenceDialer {
 
 #[async_trait::async_trait]
 impl SeatDialer for PresenceDialer {
-    async fn channel_for(&self, bot: &str, table_id: &str, seat: u32) -> Result<Channel, String> {
+    async fn channel_for(
+        &self,
+        bot: &str,
+        table_id: &str,
+        seat: u32,
+    ) -> Result<Channel, DialError> {
         if let Some(store) = &self.store {
             match store.presence(bot).await {
                 Ok(hosts) => {
@@ -39,9 +44,9 @@ impl SeatDialer for PresenceDialer {
         }
         match BotHosts::pick(self.hosts.addrs(), table_id, seat) {
             Some(addr) => self.hosts.channel(addr),
-            None => Err(format!(
+            None => Err(DialError::NoHost(format!(
                 "no bot-host holds bot {bot:?} (no presence record) and no bot-host address is configured"
-            )),
+            ))),
         }
     }
 }

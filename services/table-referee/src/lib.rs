@@ -151,7 +151,8 @@ pub async fn run_table(
     config: &RefereeConfig,
     store: Option<Arc<dyn Store>>,
 ) -> Result<(v1::TableResult, v1::Replay), JobError> {
-    let hosts = BotHosts::new(&config.bot_hosts).map_err(|e| JobError::new("bot_hosts", e))?;
+    let hosts =
+        BotHosts::new(&config.bot_hosts).map_err(|e| JobError::new("bot_hosts", e.to_string()))?;
     let dialer = PresenceDialer::new(store, hosts);
     let opts = RunOptions {
         referee: config.referee_id.clone(),

@@ -5,7 +5,7 @@ use std::sync::Arc;
 use arena_games::validate;
 use arena_proto::v1;
 use arena_proto::v1::table_referee_server::{TableReferee, TableRefereeServer};
-use arena_serve::store_status;
+use arena_serve::{ApiError, store_status};
 use arena_store::Store;
 use prost::Message;
 use tonic::{Request, Response, Status};
@@ -23,19 +23,13 @@ impl RefereeService {
     async fn submit(
         &self,
         request: v1::SubmitTableRequest,
-    ) -> Result<v1::SubmitTableResponse, Status> {
+    ) -> Result<v1::SubmitTableResponse, ApiError> {
         let Some(job) = request.job else {
-            return Err(Status::invalid_argument("job: missing"));
+            return Err(ApiError::Invalid("job: missing".into()));
         };
-        validate(&job).map_err(|e| Status::invalid_argument(e.to_string()))?;
-        if self
-            .store
-            .result(&job.table_id)
-            .await
-            .map_err(store_status)?
-            .is_some()
-        {
-            return Err(Status::already_exists(format!(
+        validate(&job).map_err(|e| ApiError::Invalid(e.to_string()))?;
+        if self.store.result(&job.table_id).await?.is_some() {
+            return Err(ApiError::AlreadyExists(format!(
                 "job.table_id: table {:?} already has a result",
                 job.table_id
             )));
@@ -43,8 +37,7 @@ impl RefereeService {
         let stream_id = self
             .store
             .enqueue_job(&job.table_id, &encode_table_job(&job))
-            .await
-            .map_err(store_status)?;
+            .await?;
         tracing::info!(table_id = %job.table_id, stream_id, "table submitted");
         Ok(v1::SubmitTableResponse {
             table_id: job.table_id,
@@ -58,13 +51,10 @@ impl RefereeService {
         &self,
         id: &str,
         labels: &std::collections::HashMap<String, String>,
-    ) -> Result<(), Status> {
-        match arena_store::visibility::may_show(&*self.store, labels)
-            .await
-            .map_err(store_status)?
-        {
+    ) -> Result<(), ApiError> {
+        match arena_store::visibility::may_show(&*self.store, labels).await? {
             Ok(()) => Ok(()),
-            Err(why) => Err(Status::failed_precondition(format!(
+            Err(why) => Err(ApiError::FailedPrecondition(format!(
                 "table {id:?} is not shown yet: {why}"
             ))),
         }
@@ -81,18 +71,18 @@ impl RefereeService {
     }
 }
 
-fn table_id(req: &v1::GetTableRequest) -> Result<&str, Status> {
+fn table_id(req: &v1::GetTableRequest) -> Result<&str, ApiError> {
     if req.table_id.is_empty() {
-        return Err(Status::invalid_argument("table_id: is empty"));
+        return Err(ApiError::Invalid("table_id: is empty".into()));
     }
     if req.table_id.len() > arena_table::job::MAX_TABLE_ID_BYTES {
-        return Err(Status::out_of_range(format!(
+        return Err(ApiError::OutOfRange(format!(
             "table_id: at most {} bytes",
             arena_table::job::MAX_TABLE_ID_BYTES
         )));
     }
     if req.table_id.chars().any(char::is_control) {
-        return Err(Status::invalid_argument(format!(
+        return Err(ApiError::Invalid(format!(
             "table_id: {:?} contains a control character",
             req.table_id
         )));
@@ -112,6 +102,7 @@ impl TableReferee for RefereeService {
             .instrument(span)
             .await
             .map(Response::new)
+            .map_err(Status::from)
     }
 
     async fn get_result(
@@ -121,12 +112,13 @@ impl TableReferee for RefereeService {
         let req = request.into_inner();
         let id = table_id(&req)?;
         let Some(bytes) = self.store.result(id).await.map_err(store_status)? else {
-            return Err(Status::not_found(format!(
+            return Err(ApiError::NotFound(format!(
                 "table {id:?} has no result (unknown, or not finished yet)"
-            )));
+            ))
+            .into());
         };
         let result = v1::TableResult::decode(bytes.as_slice()).map_err(|e| {
-            Status::internal(format!(
+            ApiError::Internal(format!(
                 "the stored result of table {id:?} does not decode: {e}"
             ))
         })?;
@@ -142,12 +134,13 @@ impl TableReferee for RefereeService {
         let req = request.into_inner();
         let id = table_id(&req)?;
         let Some(bytes) = self.store.replay(id).await.map_err(store_status)? else {
-            return Err(Status::not_found(format!(
+            return Err(ApiError::NotFound(format!(
                 "table {id:?} has no replay (unknown, or not finished yet)"
-            )));
+            ))
+            .into());
         };
         let replay = v1::Replay::decode(bytes.as_slice()).map_err(|e| {
-            Status::internal(format!(
+            ApiError::Internal(format!(
                 "the stored replay of table {id:?} does not decode: {e}"
             ))
         })?;

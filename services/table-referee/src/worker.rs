@@ -62,9 +62,9 @@ pub(crate) struct Ctx {
 impl Ctx {
     pub(crate) fn new(config: RefereeConfig, store: Arc<dyn Store>) -> Result<Ctx, RefereeError> {
         config.validate()?;
-        let hosts = BotHosts::new(&config.bot_hosts).map_err(|message| crate::ConfigError {
+        let hosts = BotHosts::new(&config.bot_hosts).map_err(|e| crate::ConfigError {
             setting: "bot_hosts",
-            message,
+            message: e.to_string(),
         })?;
         Ok(Ctx {
             opts: RunOptions {
