@@ -657,8 +657,20 @@ pub struct Pass {
 }
 
 /// One pass: rate the groups whose tables all finished, enqueue groups whose creator died before
-/// enqueueing them, and group the waiting bots.
+/// enqueueing them, and group the waiting bots (the connected remote bots of the ladder's game
+/// and the anchors).
 pub async fn pass(store: &dyn Store, cfg: &LadderConfig) -> Result<Pass, LadderError> {
+    let available = available(store, cfg).await?;
+    pass_among(store, cfg, &available).await
+}
+
+/// [`pass`] with the bots that may be grouped given: whoever knows who is connected (or a test
+/// seating bots of its own).
+pub async fn pass_among(
+    store: &dyn Store,
+    cfg: &LadderConfig,
+    available: &[String],
+) -> Result<Pass, LadderError> {
     let game = cfg.game;
     let mut out = Pass::default();
     let (state, _) = load(store, game).await?;
@@ -751,12 +763,14 @@ pub async fn pass(store: &dyn Store, cfg: &LadderConfig) -> Result<Pass, LadderE
     }
 
     // Group the waiting bots.
-    let available = available(store, cfg).await?;
     let (state, _) = load(store, game).await?;
     let busy = state.busy();
     let waiting: Vec<String> = available
-        .into_iter()
+        .iter()
         .filter(|b| !busy.contains(b.as_str()))
+        .collect::<BTreeSet<_>>()
+        .into_iter()
+        .cloned()
         .collect();
     let limit = if cfg.max_pairs == 0 {
         usize::MAX
