@@ -8,6 +8,7 @@ mod experiment_cmd;
 mod legal;
 mod mahjong_bot_cmd;
 mod mahjong_cmd;
+mod mahjong_comp;
 mod mahjong_fan;
 mod mahjong_match_cmd;
 mod progress;

@@ -318,24 +318,45 @@ pub struct LadderArgs {
     /// Seed of the ladder's opponent draws (its deals come from a secret key drawn at random).
     #[arg(long, env = "ARENA_LADDER_SEED", default_value_t = 0x1adde5)]
     ladder_seed: u64,
+    /// Run the continuous ranked Mahjong ladder: group the connected Mahjong bots by four into
+    /// duplicate sets (one wall at four tables, the bots rotated a seat each) and rate them per
+    /// release. It shares the pass interval, group cap and seed with the Dou Dizhu ladder.
+    #[arg(
+        long,
+        env = "ARENA_MAHJONG_LADDER",
+        action = clap::ArgAction::SetTrue,
+        value_parser = clap::builder::BoolishValueParser::new()
+    )]
+    mahjong_ladder: bool,
+    /// Mahjong bots always available to the Mahjong ladder (built-in random, greedy, expert, or
+    /// program bots), comma-separated; a set always has at least one bot that is not an anchor.
+    #[arg(long, env = "ARENA_MAHJONG_LADDER_ANCHORS", value_delimiter = ',')]
+    mahjong_ladder_anchors: Vec<String>,
 }
 
 impl LadderArgs {
     fn config(&self) -> arena_matchmaker::MatchmakerConfig {
-        let ladder = self.ladder.then(|| arena_matchmaker::ladder::LadderConfig {
-            every: std::time::Duration::from_millis(self.ladder_every_ms.max(10)),
-            anchors: self
-                .ladder_anchors
-                .iter()
-                .map(|a| a.trim().to_string())
-                .filter(|a| !a.is_empty())
-                .collect(),
-            max_pairs: self.ladder_max_pairs,
-            seed: self.ladder_seed,
-            ..Default::default()
-        });
+        let ladder = |game: arena_games::GameKind, anchors: &[String]| {
+            arena_matchmaker::ladder::LadderConfig {
+                game,
+                every: std::time::Duration::from_millis(self.ladder_every_ms.max(10)),
+                anchors: anchors
+                    .iter()
+                    .map(|a| a.trim().to_string())
+                    .filter(|a| !a.is_empty())
+                    .collect(),
+                max_pairs: self.ladder_max_pairs,
+                seed: self.ladder_seed,
+                ..Default::default()
+            }
+        };
         arena_matchmaker::MatchmakerConfig {
-            ladder,
+            ladder: self
+                .ladder
+                .then(|| ladder(arena_games::GameKind::DouDizhu, &self.ladder_anchors)),
+            mahjong_ladder: self
+                .mahjong_ladder
+                .then(|| ladder(arena_games::GameKind::Mahjong, &self.mahjong_ladder_anchors)),
             ..Default::default()
         }
     }
@@ -344,6 +365,9 @@ impl LadderArgs {
 /// `arena leaderboard`: the ladder's ratings from a running matchmaker.
 #[derive(Args)]
 pub struct LeaderboardArgs {
+    /// Which game's ladder.
+    #[arg(long, value_enum, default_value = "dou-dizhu")]
+    game: GameArg,
     /// Most entries (0 = all).
     #[arg(long, default_value_t = 0)]
     limit: u32,
@@ -366,9 +390,11 @@ pub enum CompetitionCommand {
     /// Cancel a running competition (tables already queued still play; standings stay readable).
     Cancel(CompetitionNameArgs),
     /// Export every finished table's replay of a competition as length-delimited
-    /// `arena.v1.Replay` protobuf messages.
+    /// `arena.v1.Replay` protobuf messages (`--out`), and for a Mahjong competition as the 2015
+    /// server's hand logs (`--log-dir`).
     Replays(CompetitionReplaysArgs),
-    /// Print one table's replay (any table: a competition's, a ladder pair's, a submitted one).
+    /// Print one table's replay (any table: a competition's, a ladder pair's, a submitted one);
+    /// a Mahjong table's hand is printed in the 2015 server's log format.
     Replay(TableReplayArgs),
 }
 
@@ -387,62 +413,199 @@ pub struct MatchmakerAddr {
 }
 
 #[derive(Args)]
+#[command(group(clap::ArgGroup::new("to").required(true).multiple(true).args(["out", "log_dir"])))]
 pub struct CompetitionReplaysArgs {
     /// The competition.
     name: String,
-    /// The file to write (created or truncated).
+    /// The file to write the replays to, length-delimited `arena.v1.Replay` messages (created
+    /// or truncated).
     #[arg(long)]
-    out: std::path::PathBuf,
+    out: Option<std::path::PathBuf>,
+    /// Mahjong: write every hand as the 2015 server's log under this directory, as `arena
+    /// mahjong match --log-dir` does (`match-M/hand-HH.log`, `hands.jsonl`, `scores.csv`).
+    #[arg(long)]
+    log_dir: Option<std::path::PathBuf>,
     #[command(flatten)]
     addr: MatchmakerAddr,
 }
 
 #[derive(Args)]
 pub struct TableReplayArgs {
-    /// The table id (e.g. `cup/m0/r3/t1`, `ladder/p12/a`).
+    /// The table id (e.g. `cup/m0/r3/t1`, `ladder/p12/a`, `mj/m0/g2/r1/d3`).
     table_id: String,
+    /// Mahjong: print only the hand's log in the 2015 server's format.
+    #[arg(long)]
+    log: bool,
     #[command(flatten)]
     addr: MatchmakerAddr,
 }
 
+/// A game a command is for.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum GameArg {
+    /// Dou Dizhu.
+    #[value(name = "dou-dizhu", alias = "ddz")]
+    DouDizhu,
+    /// The 2015 contest Mahjong.
+    Mahjong,
+}
+
+impl GameArg {
+    fn wire(self) -> v1::Game {
+        match self {
+            GameArg::DouDizhu => v1::Game::DouDizhu,
+            GameArg::Mahjong => v1::Game::Mahjong,
+        }
+    }
+}
+
+/// `arena competition create`. A Dou Dizhu competition seats each participant as landlord at a
+/// table of its own against the farmer bot, on deals from the library; a Mahjong competition
+/// (`--game mahjong`) plays the contest's 96-hand duplicate match `--matches` times among
+/// exactly four participants, dealt from its seed (the Dou Dizhu options are refused there).
 #[derive(Args)]
 pub struct CompetitionCreateArgs {
     /// Unique name (deals are claimed under it).
     #[arg(long)]
     name: String,
-    /// duplicate, equal-strength, random or difficulty-adjusted.
-    #[arg(long, default_value = "equal-strength")]
-    format: String,
-    /// Equal-strength centre, e.g. 0.95,0.55,0.15.
-    #[arg(long, value_delimiter = ',', default_value = "0.95,0.55,0.15")]
-    centre: Vec<f64>,
-    /// Equal-strength radius.
-    #[arg(long, default_value_t = 0.15)]
-    eps: f64,
-    /// Participants (bot names), one table each as landlord.
+    /// The game.
+    #[arg(long, value_enum, default_value = "dou-dizhu")]
+    game: GameArg,
+    /// duplicate, equal-strength, random or difficulty-adjusted [Dou Dizhu default:
+    /// equal-strength; Mahjong: duplicate only].
+    #[arg(long)]
+    format: Option<String>,
+    /// Equal-strength centre, e.g. 0.95,0.55,0.15 [default: 0.95,0.55,0.15].
+    #[arg(long, value_delimiter = ',')]
+    centre: Option<Vec<f64>>,
+    /// Equal-strength radius [default: 0.15].
+    #[arg(long)]
+    eps: Option<f64>,
+    /// Participants (bot names): Dou Dizhu, one table each as landlord; Mahjong, exactly four
+    /// (built-in random, greedy, expert, or registered bots; a name may repeat).
     #[arg(long)]
     participants: String,
-    /// The farmer bot.
-    #[arg(long, default_value = "expert")]
-    farmers: String,
-    /// Matches.
-    #[arg(long, default_value_t = 10)]
-    matches: u32,
-    /// Rounds per match.
-    #[arg(long, default_value_t = 10)]
-    rounds: u32,
-    /// The panel whose library supplies the deals.
-    #[arg(long, default_value = "ladder:70")]
-    panel: String,
-    /// Seed of the deal assignment.
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
+    /// The farmer bot (Dou Dizhu) [default: expert].
+    #[arg(long)]
+    farmers: Option<String>,
+    /// Matches [Dou Dizhu default: 10; Mahjong: 1, of 96 hands each].
+    #[arg(long)]
+    matches: Option<u32>,
+    /// Rounds per match (Dou Dizhu) [default: 10].
+    #[arg(long)]
+    rounds: Option<u32>,
+    /// The panel whose library supplies the deals (Dou Dizhu) [default: ladder:70].
+    #[arg(long)]
+    panel: Option<String>,
+    /// Seed of the deal assignment [Dou Dizhu default: 1; Mahjong: drawn at random by the
+    /// matchmaker, since it fixes every wall, and shown once the competition has finished].
+    #[arg(long)]
+    seed: Option<u64>,
     /// Also play every deal with each participant in both farmer seats (its round score is then
-    /// its landlord score plus its farmer team's score).
+    /// its landlord score plus its farmer team's score). Dou Dizhu.
     #[arg(long)]
     rotate_seats: bool,
+    /// Fan reading (Mahjong): contest or seed-2015 [default: contest].
+    #[arg(long)]
+    fans: Option<mahjong::Reading>,
+    /// Time for one decision (a Mahjong turn), ms [default: the referee's, 1000].
+    #[arg(long)]
+    decision_ms: Option<u32>,
+    /// Mahjong: time for an answer to a discard or an added kong, ms [default: 500].
+    #[arg(long)]
+    claim_ms: Option<u32>,
+    /// No answer by then is a timeout verdict, ms [default: 5000].
+    #[arg(long)]
+    hard_cap_ms: Option<u32>,
+    /// Penalty points per 100 ms beyond the limit [Mahjong default: 1; Dou Dizhu: 0].
+    #[arg(long)]
+    penalty_per_100ms: Option<u32>,
     #[command(flatten)]
     addr: MatchmakerAddr,
+}
+
+impl CompetitionCreateArgs {
+    /// The spec to send: Dou Dizhu fields get their defaults for a Dou Dizhu competition and are
+    /// sent as given (so the matchmaker can refuse them) for a Mahjong one.
+    fn spec(&self) -> v1::CompetitionSpec {
+        let time = (self.decision_ms.is_some()
+            || self.claim_ms.is_some()
+            || self.hard_cap_ms.is_some()
+            || self.penalty_per_100ms.is_some())
+        .then(|| {
+            let contest = arena_matchmaker::mahjong::contest_time();
+            let mahjong = self.game == GameArg::Mahjong;
+            let or = |x: Option<u32>, mahjong_default: u32| {
+                x.unwrap_or(if mahjong { mahjong_default } else { 0 })
+            };
+            v1::TimeControl {
+                decision_ms: or(self.decision_ms, contest.decision_ms),
+                claim_ms: or(self.claim_ms, contest.claim_ms),
+                hard_cap_ms: or(self.hard_cap_ms, contest.hard_cap_ms),
+                penalty_per_100ms: or(self.penalty_per_100ms, contest.penalty_per_100ms),
+                penalty_rounding: if mahjong { contest.penalty_rounding } else { 0 },
+                ..Default::default()
+            }
+        });
+        let participants = crate::compete_cmd::split_tables(&self.participants);
+        match self.game {
+            GameArg::Mahjong => v1::CompetitionSpec {
+                name: self.name.clone(),
+                game: v1::Game::Mahjong as i32,
+                format: self.format.clone().unwrap_or_default(),
+                centre: self.centre.clone().unwrap_or_default(),
+                eps: self.eps.unwrap_or_default(),
+                participants,
+                farmers: self.farmers.clone().unwrap_or_default(),
+                matches: self.matches.unwrap_or(1),
+                rounds: self.rounds.unwrap_or(0),
+                panel: self.panel.as_ref().map(|p| v1::PanelSpec {
+                    landlords: p.clone(),
+                    ..Default::default()
+                }),
+                seed: self.seed.unwrap_or(0),
+                rotate_seats: self.rotate_seats,
+                fans: self
+                    .fans
+                    .map_or(0, |r| arena_games::mahjong::spec::fans_kind(r) as i32),
+                time,
+                ..Default::default()
+            },
+            GameArg::DouDizhu => {
+                let farmers = self.farmers.clone().unwrap_or_else(|| "expert".into());
+                v1::CompetitionSpec {
+                    name: self.name.clone(),
+                    game: v1::Game::DouDizhu as i32,
+                    format: self
+                        .format
+                        .clone()
+                        .unwrap_or_else(|| "equal-strength".into()),
+                    centre: self
+                        .centre
+                        .clone()
+                        .unwrap_or_else(|| vec![0.95, 0.55, 0.15]),
+                    eps: self.eps.unwrap_or(0.15),
+                    participants,
+                    farmers: farmers.clone(),
+                    matches: self.matches.unwrap_or(10),
+                    rounds: self.rounds.unwrap_or(10),
+                    panel: Some(v1::PanelSpec {
+                        landlords: self.panel.clone().unwrap_or_else(|| "ladder:70".into()),
+                        farmers,
+                        ..Default::default()
+                    }),
+                    seed: self.seed.unwrap_or(1),
+                    rotate_seats: self.rotate_seats,
+                    // The matchmaker names the field if a Dou Dizhu spec carries one.
+                    fans: self
+                        .fans
+                        .map_or(0, |r| arena_games::mahjong::spec::fans_kind(r) as i32),
+                    time,
+                    ..Default::default()
+                }
+            }
+        }
+    }
 }
 
 #[derive(Args)]
@@ -750,6 +913,7 @@ pub fn standalone(a: StandaloneArgs) -> Result<()> {
             deal_library_listen: a.deal_library_listen,
             matchmaker_listen: a.matchmaker_listen,
             ladder: a.ladder.config().ladder,
+            mahjong_ladder: a.ladder.config().mahjong_ladder,
             public_spectator: a.spectator.public_spectator,
             bot_tls: a.bot_tls.files(),
             serve: a.serve.config(),
@@ -800,6 +964,7 @@ pub fn bots(cmd: BotsCommand) -> Result<()> {
                 let (kind, token) = match &a.program {
                     Some(command) => (
                         BotKind::Program {
+                            game: Default::default(),
                             command: command.clone(),
                             workdir: None,
                             cpu_seconds: a.cpu_seconds,
@@ -1089,7 +1254,7 @@ pub fn matchmaker(a: MatchmakerArgs) -> Result<()> {
             ..a.ladder.config()
         };
         println!(
-            "arena matchmaker: listen {}, spectator reads {}, store {}, ladder {}; {}",
+            "arena matchmaker: listen {}, spectator reads {}, store {}, ladder {}, Mahjong ladder {}; {}",
             a.listen,
             if a.spectator.public_spectator {
                 "public"
@@ -1098,6 +1263,10 @@ pub fn matchmaker(a: MatchmakerArgs) -> Result<()> {
             },
             store.describe(),
             match &config.ladder {
+                Some(l) => format!("{l:?}"),
+                None => "off".into(),
+            },
+            match &config.mahjong_ladder {
                 Some(l) => format!("{l:?}"),
                 None => "off".into(),
             },
@@ -1119,24 +1288,7 @@ pub fn competition(cmd: CompetitionCommand) -> Result<()> {
         match cmd {
             CompetitionCommand::Create(a) => {
                 let mut client = connect(&a.addr).await?;
-                let spec = v1::CompetitionSpec {
-                    name: a.name.clone(),
-                    format: a.format.clone(),
-                    centre: a.centre.clone(),
-                    eps: a.eps,
-                    participants: crate::compete_cmd::split_tables(&a.participants),
-                    farmers: a.farmers.clone(),
-                    matches: a.matches,
-                    rounds: a.rounds,
-                    panel: Some(v1::PanelSpec {
-                        landlords: a.panel.clone(),
-                        farmers: a.farmers.clone(),
-                        ..Default::default()
-                    }),
-                    seed: a.seed,
-                    rotate_seats: a.rotate_seats,
-                    ..Default::default()
-                };
+                let spec = a.spec();
                 let comp = client
                     .create_competition(v1::CreateCompetitionRequest { spec: Some(spec) })
                     .await
@@ -1218,31 +1370,67 @@ pub fn competition(cmd: CompetitionCommand) -> Result<()> {
             CompetitionCommand::Replays(a) => {
                 use prost::Message;
                 use std::io::Write;
-                let mut stream = connect(&a.addr)
-                    .await?
+                let mut client = connect(&a.addr).await?;
+                let mut stream = client
                     .export_replays(v1::CompetitionRequest {
                         name: a.name.clone(),
                     })
                     .await
                     .map_err(status)?
                     .into_inner();
-                let file = std::fs::File::create(&a.out)
-                    .with_context(|| format!("creating {}", a.out.display()))?;
-                let mut out = std::io::BufWriter::new(file);
+                let mut out = match &a.out {
+                    Some(path) => Some(std::io::BufWriter::new(
+                        std::fs::File::create(path)
+                            .with_context(|| format!("creating {}", path.display()))?,
+                    )),
+                    None => None,
+                };
+                let mut kept = Vec::new();
                 let mut n = 0u64;
                 while let Some(replay) = stream.next().await {
                     let replay = replay.map_err(status)?;
-                    out.write_all(&replay.encode_length_delimited_to_vec())
-                        .with_context(|| format!("writing {}", a.out.display()))?;
+                    if let (Some(out), Some(path)) = (out.as_mut(), &a.out) {
+                        out.write_all(&replay.encode_length_delimited_to_vec())
+                            .with_context(|| format!("writing {}", path.display()))?;
+                    }
+                    if a.log_dir.is_some() {
+                        kept.push(replay);
+                    }
                     n += 1;
                 }
-                out.flush()
-                    .with_context(|| format!("writing {}", a.out.display()))?;
-                println!("{n} replays of {} written to {}", a.name, a.out.display());
+                if let (Some(mut out), Some(path)) = (out, &a.out) {
+                    out.flush()
+                        .with_context(|| format!("writing {}", path.display()))?;
+                    println!("{n} replays of {} written to {}", a.name, path.display());
+                }
+                if let Some(dir) = &a.log_dir {
+                    let comp = client
+                        .get_competition(v1::CompetitionRequest {
+                            name: a.name.clone(),
+                        })
+                        .await
+                        .map_err(status)?
+                        .into_inner();
+                    let spec = comp.spec.unwrap_or_default();
+                    if spec.game() != v1::Game::Mahjong {
+                        bail!("--log-dir: {} is not a Mahjong competition", a.name);
+                    }
+                    let hands = crate::mahjong_comp::write_logs(dir, &spec, &kept)?;
+                    println!(
+                        "{hands} hand logs of {} written under {}{}",
+                        a.name,
+                        dir.display(),
+                        if spec.seed == 0 {
+                            " (seeds are shown once the competition has finished)"
+                        } else {
+                            ""
+                        }
+                    );
+                }
             }
             CompetitionCommand::Replay(a) => {
-                let replay = connect(&a.addr)
-                    .await?
+                let mut client = connect(&a.addr).await?;
+                let replay = client
                     .get_replay(v1::GetTableRequest {
                         table_id: a.table_id.clone(),
                     })
@@ -1250,8 +1438,24 @@ pub fn competition(cmd: CompetitionCommand) -> Result<()> {
                     .map_err(status)?
                     .into_inner();
                 let job = replay.job.clone().unwrap_or_default();
-                let result = replay.result.clone().unwrap_or_default();
-                print_replay(&job, &replay, &result);
+                if job.game() == v1::Game::Mahjong {
+                    // A competition's table is logged with its participants and seeds.
+                    let spec = if job.competition.is_empty() {
+                        None
+                    } else {
+                        client
+                            .get_competition(v1::CompetitionRequest {
+                                name: job.competition.clone(),
+                            })
+                            .await
+                            .ok()
+                            .and_then(|c| c.into_inner().spec)
+                    };
+                    crate::mahjong_comp::print_replay(&replay, spec.as_ref(), a.log);
+                } else {
+                    let result = replay.result.clone().unwrap_or_default();
+                    print_replay(&job, &replay, &result);
+                }
             }
         }
         Ok(())
@@ -1275,7 +1479,10 @@ pub fn leaderboard(a: LeaderboardArgs) -> Result<()> {
     rt.block_on(async {
         let mut client = connect(&a.addr).await?;
         let board = client
-            .get_leaderboard(v1::LeaderboardRequest { limit: a.limit })
+            .get_leaderboard(v1::LeaderboardRequest {
+                limit: a.limit,
+                game: a.game.wire() as i32,
+            })
             .await
             .map_err(status)?
             .into_inner();
@@ -1292,7 +1499,14 @@ pub fn leaderboard(a: LeaderboardArgs) -> Result<()> {
             return Ok(());
         }
         if board.ratings.is_empty() {
-            println!("no rated bots yet (is the matchmaker running with --ladder?)");
+            println!(
+                "no rated bots yet (is the matchmaker running with {}?)",
+                if a.game == GameArg::Mahjong {
+                    "--mahjong-ladder"
+                } else {
+                    "--ladder"
+                }
+            );
             return Ok(());
         }
         let w = board
@@ -1304,7 +1518,16 @@ pub fn leaderboard(a: LeaderboardArgs) -> Result<()> {
             .max("bot@release".len());
         println!(
             "  {:>4}  {:<w$}  {:>7}  {:>6}  {:>12}  {:>6}",
-            "#", "bot@release", "mu", "sigma", "mu - 3 sigma", "pairs"
+            "#",
+            "bot@release",
+            "mu",
+            "sigma",
+            "mu - 3 sigma",
+            if a.game == GameArg::Mahjong {
+                "sets"
+            } else {
+                "pairs"
+            }
         );
         for (i, r) in board.ratings.iter().enumerate() {
             println!(
@@ -1322,6 +1545,9 @@ pub fn leaderboard(a: LeaderboardArgs) -> Result<()> {
 }
 
 fn print_standings(s: &v1::Standings) {
+    if s.game() == v1::Game::Mahjong {
+        return crate::mahjong_comp::print_standings(s);
+    }
     println!(
         "{}: {}/{} tables{}",
         s.competition,

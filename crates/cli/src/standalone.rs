@@ -61,8 +61,10 @@ pub struct StandaloneConfig {
     pub deal_library_listen: SocketAddr,
     /// matchmaker listen address.
     pub matchmaker_listen: SocketAddr,
-    /// The continuous ranked ladder, when on.
+    /// The continuous ranked ladder of Dou Dizhu, when on.
     pub ladder: Option<arena_matchmaker::ladder::LadderConfig>,
+    /// The continuous ranked ladder of Mahjong, when on.
+    pub mahjong_ladder: Option<arena_matchmaker::ladder::LadderConfig>,
     /// Open spectator reads to anyone.
     pub public_spectator: bool,
     /// TLS on bot-host's bot port.
@@ -82,6 +84,7 @@ impl Default for StandaloneConfig {
             deal_library_listen: DEFAULT_DEAL_LIBRARY_LISTEN,
             matchmaker_listen: DEFAULT_MATCHMAKER_LISTEN,
             ladder: None,
+            mahjong_ladder: None,
             public_spectator: false,
             bot_tls: None,
             serve: ServeConfig::default(),
@@ -277,6 +280,7 @@ pub async fn start(config: StandaloneConfig) -> Result<Standalone, StandaloneErr
         arena_matchmaker::MatchmakerConfig {
             auth: Some(operators(&store)),
             ladder: config.ladder.clone(),
+            mahjong_ladder: config.mahjong_ladder.clone(),
             serve: config.serve.clone(),
             ..arena_matchmaker::MatchmakerConfig::default()
         },
@@ -324,9 +328,14 @@ impl Standalone {
         out += &format!("  table-referee {:?}\n", self.referee);
         out += &format!("  deal-library  listen {}\n", self.addrs.deal_library);
         out += &format!(
-            "  matchmaker    listen {}, ladder {}",
+            "  matchmaker    listen {}, ladder {}, Mahjong ladder {}",
             self.addrs.matchmaker,
             if self.config.ladder.is_some() {
+                "on"
+            } else {
+                "off"
+            },
+            if self.config.mahjong_ladder.is_some() {
                 "on"
             } else {
                 "off"

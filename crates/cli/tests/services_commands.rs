@@ -217,3 +217,187 @@ fn standalone_measures_deals_and_runs_a_competition_created_over_grpc() {
         3
     );
 }
+
+#[test]
+fn standalone_runs_a_mahjong_competition_and_exports_its_hands_as_2015_logs() {
+    let dir = tempfile::tempdir().unwrap();
+    let port = common::port;
+    let (r, b, l, m) = (port(), port(), port(), port());
+    let mut child = Command::new(env!("CARGO_BIN_EXE_arena"))
+        .args([
+            "standalone",
+            "--data-dir",
+            dir.path().to_str().unwrap(),
+            "--referee-listen",
+            &format!("127.0.0.1:{r}"),
+            "--bot-host-listen",
+            &format!("127.0.0.1:{b}"),
+            "--deal-library-listen",
+            &format!("127.0.0.1:{l}"),
+            "--matchmaker-listen",
+            &format!("127.0.0.1:{m}"),
+        ])
+        .env("ARENA_LOG", "warn")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let client = |args: &[&str]| common::arena_client(dir.path(), args);
+    let mm = format!("http://127.0.0.1:{m}");
+    let mut up = false;
+    for _ in 0..200 {
+        let (_, err, ok) = client(&["competition", "list", "--matchmaker", &mm]);
+        if ok {
+            up = true;
+            break;
+        }
+        assert!(err.contains("connecting"), "{err}");
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    let create = |name: &str, participants: &str, extra: &[&str]| {
+        let mut args = vec![
+            "competition",
+            "create",
+            "--game",
+            "mahjong",
+            "--matchmaker",
+            &mm,
+            "--name",
+            name,
+            "--participants",
+            participants,
+        ];
+        args.extend_from_slice(extra);
+        client(&args)
+    };
+    let (standings, err, ok) = create("mj", "expert,greedy,random,greedy", &[]);
+    let (one, one_err, one_ok) = client(&[
+        "competition",
+        "replay",
+        "mj/m0/g1/r2/d3",
+        "--matchmaker",
+        &mm,
+    ]);
+    let (log_only, _, _) = client(&[
+        "competition",
+        "replay",
+        "mj/m0/g0/r0/d0",
+        "--log",
+        "--matchmaker",
+        &mm,
+    ]);
+    let (file, logs) = (dir.path().join("mj.replays"), dir.path().join("mj-logs"));
+    let (exported, export_err, export_ok) = client(&[
+        "competition",
+        "replays",
+        "mj",
+        "--out",
+        file.to_str().unwrap(),
+        "--log-dir",
+        logs.to_str().unwrap(),
+        "--matchmaker",
+        &mm,
+    ]);
+    let (_, three_err, three_ok) = create("three", "expert,greedy,random", &[]);
+    let (_, farmers_err, farmers_ok) = create(
+        "ddz-ish",
+        "expert,greedy,random,greedy",
+        &["--farmers", "expert"],
+    );
+    let (_, ddz_bot_err, ddz_bot_ok) = create("ddz-bot", "expert,greedy,random,seed", &[]);
+    let (board, _, board_ok) = client(&["leaderboard", "--game", "mahjong", "--matchmaker", &mm]);
+    let _ = child.kill();
+    let _ = child.wait();
+
+    assert!(up, "the standalone came up");
+    assert!(ok, "{err}");
+    assert!(standings.contains("mj: 96/96 hands, final"), "{standings}");
+    let rows: Vec<&str> = standings
+        .lines()
+        .filter(|l| l.contains(": expert") || l.contains(": greedy") || l.contains(": random"))
+        .collect();
+    assert_eq!(rows.len(), 4, "{standings}");
+    assert!(
+        rows[3].contains("C: random"),
+        "the random bot places last: {standings}"
+    );
+    assert!(
+        standings.contains("P(#1)") && standings.contains("dealt in"),
+        "{standings}"
+    );
+
+    assert!(one_ok, "{one_err}");
+    assert!(one.starts_with("table mj/m0/g1/r2/d3: "), "{one}");
+    // Shown once finished: the seeds are in the log.
+    let seed_line = one.lines().find(|l| l.starts_with("seed ")).unwrap();
+    assert_ne!(seed_line, "seed 0 0", "{one}");
+    assert!(
+        one.contains("match ") && one.contains(" hand 27 group 1 round 2 deal 3"),
+        "{one}"
+    );
+    assert_eq!(one.lines().filter(|l| l.starts_with("init ")).count(), 4);
+    assert!(one.lines().any(|l| l.starts_with("score ")), "{one}");
+    assert!(
+        one.lines()
+            .last()
+            .unwrap()
+            .starts_with("scores (contest): "),
+        "{one}"
+    );
+    assert!(log_only.starts_with("ver 1.0\n"), "{log_only}");
+
+    assert!(export_ok, "{export_err}");
+    assert!(exported.contains("96 replays of mj"), "{exported}");
+    assert!(exported.contains("96 hand logs of mj"), "{exported}");
+    let match_dir = logs.join("match-0");
+    for h in 0..96 {
+        let log = std::fs::read_to_string(match_dir.join(format!("hand-{h:02}.log"))).unwrap();
+        assert!(log.starts_with("ver 1.0\n"), "hand {h}: {log}");
+    }
+    assert_eq!(
+        std::fs::read_to_string(match_dir.join("hand-00.log")).unwrap(),
+        log_only,
+        "the exported log is the one `replay --log` prints"
+    );
+    let sheet = std::fs::read_to_string(match_dir.join("scores.csv")).unwrap();
+    assert_eq!(sheet.lines().count(), 1 + 96 + 1, "{sheet}");
+    let jsonl = std::fs::read_to_string(match_dir.join("hands.jsonl")).unwrap();
+    assert_eq!(jsonl.lines().count(), 96);
+    // The score sheet's totals are the standings' scores, by position.
+    let totals: Vec<i64> = sheet
+        .lines()
+        .last()
+        .unwrap()
+        .split(',')
+        .skip(9)
+        .map(|x| x.parse().unwrap())
+        .collect();
+    for (pos, name) in ["A: expert", "B: greedy", "C: random", "D: greedy"]
+        .iter()
+        .enumerate()
+    {
+        let row = rows.iter().find(|r| r.contains(name)).unwrap();
+        assert!(
+            row.split_whitespace()
+                .any(|w| w == format!("{:+}", totals[pos])),
+            "{name} scored {} in the sheet: {row}",
+            totals[pos]
+        );
+    }
+
+    assert!(
+        !three_ok && three_err.contains("exactly four"),
+        "{three_err}"
+    );
+    assert!(
+        !farmers_ok && farmers_err.contains("spec.farmers"),
+        "{farmers_err}"
+    );
+    assert!(
+        !ddz_bot_ok
+            && ddz_bot_err.contains("\"seed\"")
+            && ddz_bot_err.contains("random, greedy, expert"),
+        "{ddz_bot_err}"
+    );
+    assert!(board_ok && board.contains("--mahjong-ladder"), "{board}");
+}

@@ -438,6 +438,7 @@ fn main() {
         BotRecord {
             name: "prog".into(),
             kind: BotKind::Program {
+                game: Default::default(),
                 command: "python3 bot.py --fast".into(),
                 workdir: Some("/tmp/bot".into()),
                 cpu_seconds: 10,

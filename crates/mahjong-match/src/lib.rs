@@ -4,8 +4,10 @@
 
 pub mod log;
 pub mod run;
-pub mod schedule;
-pub mod stats;
+
+/// The schedule and the statistics live in the rules crate (pure arithmetic the matchmaker's
+/// competitions share); re-exported so a match reads them here as before.
+pub use mahjong::{schedule, stats};
 
 pub use mahjong_bots::spec::BotSpec;
 use mahjong_bots::{Player, TimeLimits};

@@ -17,7 +17,10 @@
 //!   only the seat's own tiles), and [`Game::apply`] settles all the answers to one decision
 //!   together. [`Game::view`] is what one seat may see ([`View`], with [`SeenEvent`]s);
 //! - [`shape`]: win detection, waits and shanten, allocation-free;
-//! - [`fan`]: fan evaluation in both [`Reading`]s.
+//! - [`fan`]: fan evaluation in both [`Reading`]s;
+//! - [`schedule`]: the contest's 96-hand duplicate match (which deals, who sits where), and
+//!   [`stats`]: a match's totals, place probabilities and intervals over its deals. Both are
+//!   pure arithmetic, so a one-machine match and the matchmaker's competitions share them.
 //!
 //! # A hand
 //!
@@ -68,8 +71,10 @@ pub mod fan;
 pub mod game;
 mod meld;
 pub mod rules;
+pub mod schedule;
 mod sets;
 pub mod shape;
+pub mod stats;
 mod tile;
 pub mod wall;
 

@@ -8,11 +8,17 @@
 //! Bayesian rating with a mean μ and an uncertainty σ, from the `skillratings` crate) kept per bot
 //! *release*, and the leaderboard ranks by the conservative score μ − 3σ, so a new release has
 //! to play before it can rank high.
+//!
+//! Mahjong is four players each for themselves, so its ladder plays **duplicate sets**: one wall
+//! at four tables, the four bots rotated one seat each time, so each bot plays the wall from every
+//! seat. Each bot's set score is its sum over the four tables, and the set is one game of four
+//! teams of one, ranked by set score (equal scores share a rank), for Weng-Lin's multi-team
+//! update ([`Ratings::record_ranking`]).
 
 use std::collections::BTreeMap;
 
-use skillratings::Outcomes;
-use skillratings::weng_lin::{WengLinConfig, WengLinRating, weng_lin};
+use skillratings::weng_lin::{WengLinConfig, WengLinRating, weng_lin, weng_lin_multi_team};
+use skillratings::{MultiTeamOutcome, Outcomes};
 
 /// A bot release's rating.
 #[derive(Copy, Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -52,6 +58,15 @@ pub fn pair_outcome(a_pair_score: f64, b_pair_score: f64) -> Outcomes {
     } else {
         Outcomes::DRAW
     }
+}
+
+/// Each score's rank, 1 = the highest; equal scores share the better rank (scores 5, 9, 5, 1
+/// rank 2, 1, 2, 4).
+pub fn ranks(scores: &[f64]) -> Vec<usize> {
+    scores
+        .iter()
+        .map(|s| 1 + scores.iter().filter(|t| t.total_cmp(s).is_gt()).count())
+        .collect()
 }
 
 /// Ratings of every bot release, keyed `bot@release`.
@@ -108,6 +123,43 @@ impl Ratings {
         );
     }
 
+    /// Records one game of several players each for itself (a Mahjong duplicate set): `keys[i]`
+    /// scored `scores[i]`, higher is better. A game with fewer than two players, with a release
+    /// named twice, or with lists of different lengths teaches nothing and is not recorded.
+    pub fn record_ranking(&mut self, keys: &[String], scores: &[f64]) {
+        let distinct: std::collections::BTreeSet<&String> = keys.iter().collect();
+        if keys.len() < 2 || keys.len() != scores.len() || distinct.len() != keys.len() {
+            return;
+        }
+        let before: Vec<Rating> = keys.iter().map(|k| self.get(k)).collect();
+        let teams: Vec<[WengLinRating; 1]> = before
+            .iter()
+            .map(|r| {
+                [WengLinRating {
+                    rating: r.mu,
+                    uncertainty: r.sigma,
+                }]
+            })
+            .collect();
+        let ranked: Vec<(&[WengLinRating], MultiTeamOutcome)> = teams
+            .iter()
+            .zip(ranks(scores))
+            .map(|(t, rank)| (t.as_slice(), MultiTeamOutcome::new(rank)))
+            .collect();
+        let after = weng_lin_multi_team(&ranked, &WengLinConfig::new());
+        for ((key, old), new) in keys.iter().zip(&before).zip(after) {
+            let Some(new) = new.first() else { continue };
+            self.ratings.insert(
+                key.clone(),
+                Rating {
+                    mu: new.rating,
+                    sigma: new.uncertainty,
+                    games: old.games + 1,
+                },
+            );
+        }
+    }
+
     /// Every release, best conservative score first (ties by name).
     pub fn leaderboard(&self) -> Vec<(String, Rating)> {
         let mut v: Vec<(String, Rating)> =
@@ -140,6 +192,42 @@ mod tests {
         assert_eq!(r.get("a@1").games, 2);
         r.record_pair("a@1", "a@1", 5.0, 0.0);
         assert_eq!(r.get("a@1").games, 2, "a release never plays itself");
+    }
+
+    #[test]
+    fn a_set_of_four_moves_each_release_by_its_rank() {
+        let keys: Vec<String> = ["a@1", "b@1", "c@1", "d@1"].map(String::from).to_vec();
+        let mut r = Ratings::default();
+        r.record_ranking(&keys, &[30.0, -10.0, -10.0, -10.0]);
+        let (a, b, c, d) = (r.get("a@1"), r.get("b@1"), r.get("c@1"), r.get("d@1"));
+        assert!(a.mu > 25.0 && b.mu < 25.0, "{a:?} {b:?}");
+        assert!(
+            (b.mu - c.mu).abs() < 1e-9 && (c.mu - d.mu).abs() < 1e-9,
+            "tied players move alike"
+        );
+        assert!(
+            [a, b, c, d]
+                .iter()
+                .all(|x| x.games == 1 && x.sigma < 25.0 / 3.0)
+        );
+        // Over many sets the order of play is the order of the ratings.
+        for _ in 0..40 {
+            r.record_ranking(&keys, &[12.0, 4.0, -4.0, -12.0]);
+        }
+        let board: Vec<String> = r.leaderboard().into_iter().map(|(k, _)| k).collect();
+        assert_eq!(board, keys);
+        assert_eq!(r.get("d@1").games, 41);
+    }
+
+    #[test]
+    fn a_ranking_that_cannot_be_a_game_is_not_recorded() {
+        let mut r = Ratings::default();
+        let k = |xs: &[&str]| xs.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        r.record_ranking(&k(&["a@1"]), &[1.0]);
+        r.record_ranking(&k(&["a@1", "a@1", "b@1", "c@1"]), &[1.0, 2.0, 3.0, 4.0]);
+        r.record_ranking(&k(&["a@1", "b@1"]), &[1.0]);
+        assert_eq!(r.leaderboard(), Vec::new());
+        assert_eq!(ranks(&[5.0, 9.0, 5.0, 1.0]), [2, 1, 2, 4]);
     }
 
     #[test]

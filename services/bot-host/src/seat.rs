@@ -356,6 +356,7 @@ async fn run_seat(
             workdir,
             cpu_seconds,
             memory_mb,
+            ..
         } => {
             // Programs speak their game's line protocol; Dou Dizhu's is the one bot-host
             // speaks so far.

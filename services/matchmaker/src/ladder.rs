@@ -1,36 +1,70 @@
-//! The continuous ranked ladder: connected remote bots are paired as they wait, every pair plays
-//! a **duplicate pair** of tables on one fresh deal (A as landlord against B in both farmer seats,
-//! then B as landlord against A), and the pair's outcome updates a Weng-Lin rating per bot
-//! release (see `arena_ratings`).
+//! The continuous ranked ladder: connected remote bots are grouped as they wait, every group
+//! plays duplicate tables on one fresh deal, and its outcome updates a Weng-Lin rating per bot
+//! release (see `arena_ratings`). One ladder runs per game ([`LadderConfig::game`]):
+//!
+//! - **Dou Dizhu**: groups of two, a **duplicate pair** of tables (A as landlord against B in
+//!   both farmer seats, then B as landlord against A); the higher pair score wins the pair.
+//! - **Mahjong**: groups of four, a **duplicate set** of four tables on one wall, the bots rotated
+//!   one seat each table (so each plays the wall from every seat); the four set scores rank the
+//!   bots for Weng-Lin's multi-team update.
 //!
 //! Who plays whom: bots that never played go first, then the bots idle longest; each in turn is
-//! paired with one of the few waiting bots closest to its rating, chosen at random, so close
-//! ratings meet most but the same two bots do not meet forever. A bot plays one pair at a time.
+//! joined by bots drawn at random among the few waiting bots closest to its rating, so close
+//! ratings meet most but the same bots do not meet forever. A bot plays one group at a time.
 //! Operators may add *anchors* (built-in bots such as `expert`, or program bots) that are always
-//! available; anchors are never paired with each other.
+//! available; a group is never anchors only.
 //!
-//! Everything lives in one store record ([`STATE`]): the ratings, the pairs in flight, when each
-//! bot last played. Every change is a compare-and-swap of that record, so several matchmakers
-//! may run the ladder at once, a pair is rated exactly once, and a restarted matchmaker carries
-//! on where the last one stopped. A pair is created in the record first and enqueued after; a
-//! pair still not marked enqueued a while later (its creator died in between) is enqueued by
-//! whoever sees it. Table results are written once per table id, so a table enqueued twice still
-//! counts once.
+//! Each game's ladder lives in one store record ([`state_key`]): the ratings, the groups in
+//! flight (still called pairs in the record, [`Pair`]), when each bot last played. Every change is
+//! a compare-and-swap of that record, so several matchmakers may run the ladder at once, a group
+//! is rated exactly once, and a restarted matchmaker carries on where the last one stopped. A
+//! group is created in the record first and enqueued after; a group still not marked enqueued a
+//! while later (its creator died in between) is enqueued by whoever sees it. Table results are
+//! written once per table id, so a table enqueued twice still counts once.
 
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::sync::Arc;
 use std::time::Duration;
 
+use arena_games::GameKind;
 use arena_proto::v1;
 use arena_ratings::Ratings;
 use arena_store::{BotKind, Store, StoreError};
 use prost::Message;
 use serde::{Deserialize, Serialize};
 
-/// Record kind and key of the ladder's state.
+/// Record kind and key of the Dou Dizhu ladder's state.
 pub const STATE: (&str, &str) = ("ladder", "state");
-/// The `competition` field of ladder tables: their results are listed under it.
+/// Record kind and key of the Mahjong ladder's state.
+pub const MAHJONG_STATE: (&str, &str) = ("ladder", "mahjong");
+/// The `competition` field of Dou Dizhu ladder tables: their results are listed under it.
 pub const LADDER_COMPETITION: &str = "ladder";
+/// The `competition` field of Mahjong ladder tables.
+pub const MAHJONG_LADDER_COMPETITION: &str = "ladder-mahjong";
+
+/// Record kind and key of `game`'s ladder state.
+pub fn state_key(game: GameKind) -> (&'static str, &'static str) {
+    match game {
+        GameKind::DouDizhu => STATE,
+        GameKind::Mahjong => MAHJONG_STATE,
+    }
+}
+
+/// The `competition` of `game`'s ladder tables.
+pub fn competition(game: GameKind) -> &'static str {
+    match game {
+        GameKind::DouDizhu => LADDER_COMPETITION,
+        GameKind::Mahjong => MAHJONG_LADDER_COMPETITION,
+    }
+}
+
+/// How many bots play one group of `game`'s ladder: a pair, or a set of four.
+pub fn group_size(game: GameKind) -> usize {
+    match game {
+        GameKind::DouDizhu => 2,
+        GameKind::Mahjong => 4,
+    }
+}
 /// A pair not marked enqueued this long after its creation is enqueued again.
 const ENQUEUE_GRACE_MS: u64 = 10_000;
 /// The release recorded when a bot reported none.
@@ -39,6 +73,8 @@ pub const UNVERSIONED: &str = "unversioned";
 /// How the ladder runs.
 #[derive(Clone, Debug)]
 pub struct LadderConfig {
+    /// The game; each game's ladder has its own state, bots and ratings.
+    pub game: GameKind,
     /// Time between pairing passes.
     pub every: Duration,
     /// Bots always available to play, besides the connected remote bots.
@@ -58,6 +94,7 @@ pub struct LadderConfig {
 impl Default for LadderConfig {
     fn default() -> Self {
         LadderConfig {
+            game: GameKind::DouDizhu,
             every: Duration::from_secs(1),
             anchors: Vec::new(),
             max_pairs: 0,
@@ -69,47 +106,74 @@ impl Default for LadderConfig {
     }
 }
 
-/// A pair in flight.
+/// A group in flight: a Dou Dizhu pair (A and B), or a Mahjong set (A, B and the two in
+/// `more`, in their seats at the set's first table).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Pair {
     /// Sequence number; the deal is deal `n` of the ladder's seed.
     pub n: u64,
-    /// A plays landlord at table `a`, B at table `b`.
+    /// Dou Dizhu: A plays landlord at table `a`, B at table `b`.
     pub a: String,
     /// The other bot.
     pub b: String,
+    /// Mahjong: the set's third and fourth bots (empty for a pair, so pair records read and
+    /// write as before).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub more: Vec<String>,
     /// Creation time, Unix milliseconds.
     pub created_ms: u64,
-    /// True once its two tables are on the job stream.
+    /// True once its tables are on the job stream.
     pub enqueued: bool,
 }
 
 impl Pair {
-    /// The pair's id.
+    /// The group's id.
     pub fn id(&self) -> String {
         format!("p{}", self.n)
     }
 
-    /// Its two table ids: A landlord, then B landlord.
-    pub fn table_ids(&self) -> [String; 2] {
-        [
-            format!("{LADDER_COMPETITION}/p{}/a", self.n),
-            format!("{LADDER_COMPETITION}/p{}/b", self.n),
-        ]
+    /// Its bots: A, B, then the rest of a set.
+    pub fn bots(&self) -> Vec<&str> {
+        [self.a.as_str(), self.b.as_str()]
+            .into_iter()
+            .chain(self.more.iter().map(String::as_str))
+            .collect()
+    }
+
+    /// Its table ids: Dou Dizhu, A landlord then B landlord; Mahjong, the set's four rotations.
+    pub fn table_ids(&self, game: GameKind) -> Vec<String> {
+        let c = competition(game);
+        match game {
+            GameKind::DouDizhu => vec![format!("{c}/p{}/a", self.n), format!("{c}/p{}/b", self.n)],
+            GameKind::Mahjong => (0..4).map(|k| format!("{c}/p{}/r{k}", self.n)).collect(),
+        }
     }
 }
 
-/// One rated pair, kept for the record of recent games.
+/// One rated group, kept for the record of recent games.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Rated {
-    /// The pair.
+    /// The group.
     pub pair: Pair,
     /// `bot@release` of A and B.
     pub a_key: String,
     /// B's key.
     pub b_key: String,
-    /// A's and B's pair scores.
-    pub scores: [f64; 2],
+    /// The keys of a set's other two bots.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub more_keys: Vec<String>,
+    /// Each bot's pair or set score, in [`Pair::bots`] order.
+    pub scores: Vec<f64>,
+}
+
+impl Rated {
+    /// Every bot's key, in [`Pair::bots`] order.
+    pub fn keys(&self) -> Vec<String> {
+        [self.a_key.clone(), self.b_key.clone()]
+            .into_iter()
+            .chain(self.more_keys.iter().cloned())
+            .collect()
+    }
 }
 
 /// The ladder's whole state (one store record).
@@ -140,10 +204,7 @@ pub const RECENT: usize = 50;
 
 impl LadderState {
     fn busy(&self) -> HashSet<&str> {
-        self.pending
-            .values()
-            .flat_map(|p| [p.a.as_str(), p.b.as_str()])
-            .collect()
+        self.pending.values().flat_map(Pair::bots).collect()
     }
 
     /// The current rating's mean of `bot` (its latest release).
@@ -173,7 +234,7 @@ pub enum LadderError {
     /// The operating system's random source failed.
     #[error("the random source failed: {0}")]
     Random(String),
-    /// A pair's table has no usable result.
+    /// A group's table has no usable result.
     #[error("table {table} {why}")]
     Table {
         /// The table id.
@@ -198,47 +259,50 @@ fn now_ms() -> u64 {
         .map_or(0, |d| d.as_millis() as u64)
 }
 
-/// Reads the state and its raw bytes (for the compare-and-swap).
-pub async fn load(store: &dyn Store) -> Result<(LadderState, Option<Vec<u8>>), LadderError> {
-    match store.record(STATE.0, STATE.1).await? {
+/// Reads `game`'s ladder state and its raw bytes (for the compare-and-swap).
+pub async fn load(
+    store: &dyn Store,
+    game: GameKind,
+) -> Result<(LadderState, Option<Vec<u8>>), LadderError> {
+    let (kind, key) = state_key(game);
+    match store.record(kind, key).await? {
         None => Ok((LadderState::default(), None)),
         Some(bytes) => serde_json::from_slice(&bytes)
             .map(|s| (s, Some(bytes)))
             .map_err(|e| LadderError::Decode {
-                what: "the ladder's state record".into(),
+                what: format!("the ladder's state record {kind}/{key}"),
                 why: e.to_string(),
             }),
     }
 }
 
-/// Applies `change` to the state with compare-and-swap, retrying on conflicts. `change` returns
-/// whether it changed anything and a value passed back.
+/// Applies `change` to `game`'s state with compare-and-swap, retrying on conflicts. `change`
+/// returns whether it changed anything and a value passed back.
 async fn update<T>(
     store: &dyn Store,
+    game: GameKind,
     mut change: impl FnMut(&mut LadderState) -> (bool, T),
 ) -> Result<T, LadderError> {
+    let (kind, key) = state_key(game);
     loop {
-        let (mut state, old) = load(store).await?;
+        let (mut state, old) = load(store, game).await?;
         let (changed, out) = change(&mut state);
         if !changed {
             return Ok(out);
         }
         let bytes = serde_json::to_vec(&state).map_err(|e| LadderError::Encode(e.to_string()))?;
-        if store
-            .swap_record(STATE.0, STATE.1, old.as_deref(), &bytes)
-            .await?
-        {
+        if store.swap_record(kind, key, old.as_deref(), &bytes).await? {
             return Ok(out);
         }
     }
 }
 
 /// The ladder's secret deal seed, drawn and stored the first time it is needed.
-async fn deal_key(store: &dyn Store) -> Result<u64, LadderError> {
+async fn deal_key(store: &dyn Store, game: GameKind) -> Result<u64, LadderError> {
     let mut fresh = [0u8; 8];
     getrandom::fill(&mut fresh).map_err(|e| LadderError::Random(e.to_string()))?;
     let fresh = u64::from_le_bytes(fresh).max(1);
-    update(store, |s| {
+    update(store, game, |s| {
         if s.deal_key == 0 {
             s.deal_key = fresh;
             (true, fresh)
@@ -249,18 +313,74 @@ async fn deal_key(store: &dyn Store) -> Result<u64, LadderError> {
     .await
 }
 
-/// The deal group of a pair's two tables.
-pub fn deal_group(pair: &Pair) -> String {
-    format!("{LADDER_COMPETITION}/{}", pair.id())
+/// The deal group of a group's tables.
+pub fn deal_group(pair: &Pair, game: GameKind) -> String {
+    format!("{}/{}", competition(game), pair.id())
 }
 
-/// The two table jobs of `pair`, dealt from the ladder's secret `deal_key`.
-pub fn jobs(pair: &Pair, cfg: &LadderConfig, deal_key: u64) -> [v1::TableJob; 2] {
+/// The table jobs of `pair` in `cfg.game`'s ladder, dealt from the ladder's secret `deal_key`.
+pub fn jobs(pair: &Pair, cfg: &LadderConfig, deal_key: u64) -> Vec<v1::TableJob> {
+    match cfg.game {
+        GameKind::DouDizhu => ddz_jobs(pair, cfg, deal_key).to_vec(),
+        GameKind::Mahjong => mahjong_jobs(pair, cfg, deal_key),
+    }
+}
+
+/// The four tables of a Mahjong set: one wall, the bots rotated one seat each table (at table
+/// `k` the bot of seat `s` at the first table sits in seat `s + k`).
+fn mahjong_jobs(pair: &Pair, cfg: &LadderConfig, deal_key: u64) -> Vec<v1::TableJob> {
+    use arena_games::mahjong::rules::{Deal, Reading, schedule::mix};
+    let game = GameKind::Mahjong;
+    let deal = Deal::from_seed(mix(deal_key, pair.n));
+    let setup = arena_games::mahjong::spec::setup_of(&deal, Reading::Contest);
+    let bots = pair.bots();
+    let group = deal_group(pair, game);
+    pair.table_ids(game)
+        .into_iter()
+        .enumerate()
+        .map(|(k, id)| {
+            let mut labels = std::collections::HashMap::new();
+            labels.insert("pair".to_string(), pair.id());
+            labels.insert("rotation".to_string(), k.to_string());
+            labels.insert(
+                arena_store::visibility::DEAL_GROUP_LABEL.to_string(),
+                group.clone(),
+            );
+            if let Some(tp) = arena_telemetry::current_traceparent() {
+                labels.insert("traceparent".to_string(), tp);
+            }
+            v1::TableJob {
+                table_id: id,
+                game: v1::Game::Mahjong as i32,
+                seats: (0..4)
+                    .map(|s| v1::SeatSpec {
+                        bot: bots[(s + 4 - k) % 4].to_string(),
+                    })
+                    .collect(),
+                setup: Some(v1::table_job::Setup::Mahjong(setup.clone())),
+                time: Some(cfg.time.unwrap_or_else(crate::mahjong::contest_time)),
+                verdict_policy: cfg.verdict_policy as i32,
+                seed: mix(deal.fingerprint(), k as u64),
+                competition: competition(game).into(),
+                labels,
+                placement: Some(Box::new(v1::Placement {
+                    deal_group: group.clone(),
+                    pair: pair.id(),
+                    rotation: k as u32,
+                    ..Default::default()
+                })),
+            }
+        })
+        .collect()
+}
+
+/// The two tables of a Dou Dizhu pair.
+fn ddz_jobs(pair: &Pair, cfg: &LadderConfig, deal_key: u64) -> [v1::TableJob; 2] {
     let deal = arena_games::ddz::rules::Deal::generate(deal_key, pair.n).to_string();
-    let ids = pair.table_ids();
+    let ids = pair.table_ids(GameKind::DouDizhu);
     let job = |id: &str, landlord: &str, farmer: &str, role: &str, salt: u64| {
         let placement = v1::Placement {
-            deal_group: deal_group(pair),
+            deal_group: deal_group(pair, GameKind::DouDizhu),
             pair: pair.id(),
             rotation: u32::from(role == "b"),
             ..Default::default()
@@ -269,7 +389,7 @@ pub fn jobs(pair: &Pair, cfg: &LadderConfig, deal_key: u64) -> [v1::TableJob; 2]
         labels.insert("pair".to_string(), pair.id());
         labels.insert(
             arena_store::visibility::DEAL_GROUP_LABEL.to_string(),
-            deal_group(pair),
+            deal_group(pair, GameKind::DouDizhu),
         );
         labels.insert("landlord".to_string(), role.to_string());
         if let Some(tp) = arena_telemetry::current_traceparent() {
@@ -322,13 +442,6 @@ pub fn score_pair(
             });
         }
     }
-    let release = |r: &v1::TableResult, seat: usize| {
-        r.releases
-            .get(seat)
-            .filter(|s| !s.is_empty())
-            .cloned()
-            .unwrap_or_else(|| UNVERSIONED.to_string())
-    };
     // Each side's landlord score plus its farmer team's score on the same cards.
     let a = (a_table.final_scores[0] + b_table.final_scores[1] + b_table.final_scores[2]) as f64;
     let b = (b_table.final_scores[0] + a_table.final_scores[1] + a_table.final_scores[2]) as f64;
@@ -336,15 +449,104 @@ pub fn score_pair(
         pair: pair.clone(),
         a_key: arena_ratings::key(&pair.a, &release(a_table, 0)),
         b_key: arena_ratings::key(&pair.b, &release(b_table, 0)),
-        scores: [a, b],
+        more_keys: Vec::new(),
+        scores: vec![a, b],
     })
 }
 
-/// Bots that may be paired now: remote bots with presence, plus the anchors.
+/// The release the bot of `seat` reported at table `r` (or [`UNVERSIONED`]).
+fn release(r: &v1::TableResult, seat: usize) -> String {
+    r.releases
+        .get(seat)
+        .filter(|s| !s.is_empty())
+        .cloned()
+        .unwrap_or_else(|| UNVERSIONED.to_string())
+}
+
+/// What a finished Mahjong set says: each bot's `bot@release` (from the first table, where the
+/// bots sit in [`Pair::bots`] order) and set score (its final scores, penalties included, at
+/// the four tables), or why it can't be rated.
+pub fn score_set(pair: &Pair, tables: &[v1::TableResult]) -> Result<Rated, LadderError> {
+    let bots = pair.bots();
+    if bots.len() != 4 || tables.len() != 4 {
+        return Err(LadderError::Table {
+            table: pair.id(),
+            why: format!(
+                "a set is 4 bots at 4 tables, not {} at {}",
+                bots.len(),
+                tables.len()
+            ),
+        });
+    }
+    for r in tables {
+        if !r.error.is_empty() {
+            return Err(LadderError::Table {
+                table: r.table_id.clone(),
+                why: format!("failed: {}", r.error),
+            });
+        }
+        if r.final_scores.len() != 4 {
+            return Err(LadderError::Table {
+                table: r.table_id.clone(),
+                why: "has no scores".into(),
+            });
+        }
+    }
+    // Table k seats the bot of first-table seat s in seat s + k.
+    let scores: Vec<f64> = (0..4)
+        .map(|b| {
+            tables
+                .iter()
+                .enumerate()
+                .map(|(k, r)| r.final_scores[(b + k) % 4] as f64)
+                .sum()
+        })
+        .collect();
+    let keys: Vec<String> = (0..4)
+        .map(|b| arena_ratings::key(bots[b], &release(&tables[0], b)))
+        .collect();
+    Ok(Rated {
+        pair: pair.clone(),
+        a_key: keys[0].clone(),
+        b_key: keys[1].clone(),
+        more_keys: keys[2..].to_vec(),
+        scores,
+    })
+}
+
+/// What a finished group of `game` says (its tables' results in [`Pair::table_ids`] order).
+pub fn score(
+    game: GameKind,
+    pair: &Pair,
+    tables: &[v1::TableResult],
+) -> Result<Rated, LadderError> {
+    match (game, tables) {
+        (GameKind::DouDizhu, [a, b]) => score_pair(pair, a, b),
+        (GameKind::Mahjong, _) => score_set(pair, tables),
+        (GameKind::DouDizhu, _) => Err(LadderError::Table {
+            table: pair.id(),
+            why: format!("a pair is 2 tables, not {}", tables.len()),
+        }),
+    }
+}
+
+/// Whether registered bot `bot` plays `game`.
+///
+/// TODO(mj-host): read the game the bot record carries once the store has it; until then every
+/// registered remote bot is a Dou Dizhu bot, as every bot was before Mahjong.
+fn plays(_bot: &arena_store::BotRecord, game: GameKind) -> bool {
+    game == GameKind::DouDizhu
+}
+
+/// Bots that may be grouped now: remote bots of the ladder's game with presence, plus the
+/// anchors.
 async fn available(store: &dyn Store, cfg: &LadderConfig) -> Result<Vec<String>, LadderError> {
     let mut out = BTreeSet::new();
     for bot in store.bots().await? {
-        if matches!(bot.kind, BotKind::Remote) && !store.presence(&bot.name).await?.is_empty() {
+        if matches!(bot.kind, BotKind::Remote)
+            && plays(&bot, cfg.game)
+            && !store.presence(&bot.name).await?.is_empty()
+        {
             out.insert(bot.name);
         }
     }
@@ -362,10 +564,32 @@ pub fn choose_pairs(
     limit: usize,
     rng: &mut arena_games::ddz::rules::DealRng,
 ) -> Vec<(String, String)> {
+    choose_groups(state, waiting, anchors, choose_among, 2, limit, rng)
+        .into_iter()
+        .map(|g| {
+            let [a, b]: [String; 2] = g.try_into().expect("groups of two");
+            (a, b)
+        })
+        .collect()
+}
+
+/// Chooses groups of `size` among `waiting` (none of them busy), at most `limit`: new bots
+/// first, then the longest idle, each joined one by one by bots drawn from the `choose_among`
+/// waiting bots closest to its rating, and never a group of anchors only. A group's order is
+/// shuffled with `rng`: who waited longest does not show in its table ids or seats.
+pub fn choose_groups(
+    state: &LadderState,
+    waiting: &[String],
+    anchors: &[String],
+    choose_among: usize,
+    size: usize,
+    limit: usize,
+    rng: &mut arena_games::ddz::rules::DealRng,
+) -> Vec<Vec<String>> {
     let is_anchor = |b: &str| anchors.iter().any(|a| a == b);
     let mut queue: Vec<&String> = waiting.iter().collect();
     // Never-played bots first (`None` sorts first), then by the time they finished their last
-    // pair (oldest first), and anchors after every real bot with the same standing.
+    // group (oldest first), and anchors after every real bot with the same standing.
     queue.sort_by_key(|b| {
         (
             state.last_played.get(b.as_str()).copied(),
@@ -376,7 +600,7 @@ pub fn choose_pairs(
     let mut taken: HashSet<&str> = HashSet::new();
     let mut out = Vec::new();
     for a in &queue {
-        if out.len() >= limit {
+        if out.len() >= limit || size < 2 {
             break;
         }
         if taken.contains(a.as_str()) {
@@ -386,21 +610,33 @@ pub fn choose_pairs(
         let mut candidates: Vec<(&String, f64)> = queue
             .iter()
             .filter(|b| b != &a && !taken.contains(b.as_str()))
-            .filter(|b| !(is_anchor(a) && is_anchor(b)))
             .map(|b| (*b, (state.mu(b) - mu).abs()))
             .collect();
-        if candidates.is_empty() {
+        candidates.sort_by(|x, y| x.1.total_cmp(&y.1).then(x.0.cmp(y.0)));
+        let mut group: Vec<&String> = vec![*a];
+        while group.len() < size {
+            // The last seat of a group of anchors must go to a real bot.
+            let last = group.len() + 1 == size;
+            let only_anchors = group.iter().all(|g| is_anchor(g));
+            let open: Vec<usize> = (0..candidates.len())
+                .filter(|&i| !(last && only_anchors && is_anchor(candidates[i].0)))
+                .collect();
+            if open.is_empty() {
+                break;
+            }
+            let k = choose_among.clamp(1, open.len());
+            let pick = open[rng.below(k as u32) as usize];
+            group.push(candidates.remove(pick).0);
+        }
+        if group.len() < size {
             continue;
         }
-        candidates.sort_by(|x, y| x.1.total_cmp(&y.1).then(x.0.cmp(y.0)));
-        let k = choose_among.clamp(1, candidates.len());
-        let b = candidates[rng.below(k as u32) as usize].0;
-        // Who is landlord first does not matter (both play both roles); a random order keeps
-        // table ids from telling who was waiting longer.
-        let (x, y) = if rng.below(2) == 0 { (*a, b) } else { (b, *a) };
-        taken.insert(a.as_str());
-        taken.insert(b.as_str());
-        out.push((x.clone(), y.clone()));
+        for i in 0..size - 1 {
+            let j = i + rng.below((size - i) as u32) as usize;
+            group.swap(i, j);
+        }
+        taken.extend(group.iter().map(|g| g.as_str()));
+        out.push(group.into_iter().cloned().collect());
     }
     out
 }
@@ -408,61 +644,80 @@ pub fn choose_pairs(
 /// What one pass did.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Pass {
-    /// Pairs rated.
+    /// Groups rated.
     pub rated: usize,
-    /// Pairs discarded (a table failed).
+    /// Groups discarded (a table failed).
     pub discarded: usize,
-    /// Pairs created.
+    /// Groups created.
     pub created: usize,
-    /// Pairs (re-)enqueued.
+    /// Groups (re-)enqueued.
     pub enqueued: usize,
 }
 
-/// One pass: rate the pairs whose two tables finished, enqueue pairs whose creator died before
-/// enqueueing them, and pair the waiting bots.
+/// One pass: rate the groups whose tables all finished, enqueue groups whose creator died before
+/// enqueueing them, and group the waiting bots (the connected remote bots of the ladder's game
+/// and the anchors).
 pub async fn pass(store: &dyn Store, cfg: &LadderConfig) -> Result<Pass, LadderError> {
-    let mut out = Pass::default();
-    let (state, _) = load(store).await?;
+    let available = available(store, cfg).await?;
+    pass_among(store, cfg, &available).await
+}
 
-    // Rate finished pairs.
+/// [`pass`] with the bots that may be grouped given: whoever knows who is connected (or a test
+/// seating bots of its own).
+pub async fn pass_among(
+    store: &dyn Store,
+    cfg: &LadderConfig,
+    available: &[String],
+) -> Result<Pass, LadderError> {
+    let game = cfg.game;
+    let mut out = Pass::default();
+    let (state, _) = load(store, game).await?;
+
+    // Rate finished groups.
     let mut finished: Vec<(String, Result<Rated, LadderError>)> = Vec::new();
-    for (id, pair) in &state.pending {
-        let ids = pair.table_ids();
-        let (Some(a), Some(b)) = (store.result(&ids[0]).await?, store.result(&ids[1]).await?)
-        else {
-            continue;
-        };
-        let decode = |bytes: &[u8], id: &str| {
-            v1::TableResult::decode(bytes).map_err(|e| LadderError::Decode {
-                what: format!("the result of {id}"),
-                why: e.to_string(),
+    'groups: for (id, pair) in &state.pending {
+        let mut tables = Vec::new();
+        for table in pair.table_ids(game) {
+            let Some(bytes) = store.result(&table).await? else {
+                continue 'groups;
+            };
+            tables.push((table, bytes));
+        }
+        let decoded: Result<Vec<v1::TableResult>, LadderError> = tables
+            .iter()
+            .map(|(table, bytes)| {
+                v1::TableResult::decode(bytes.as_slice()).map_err(|e| LadderError::Decode {
+                    what: format!("the result of {table}"),
+                    why: e.to_string(),
+                })
             })
-        };
-        let scored = match (decode(&a, &ids[0]), decode(&b, &ids[1])) {
-            (Ok(a), Ok(b)) => score_pair(pair, &a, &b),
-            (Err(e), _) | (_, Err(e)) => Err(e),
-        };
-        finished.push((id.clone(), scored));
+            .collect();
+        finished.push((id.clone(), decoded.and_then(|t| score(game, pair, &t))));
     }
     if !finished.is_empty() {
         let now = now_ms();
-        let (rated, discarded) = update(store, |s| {
+        let (rated, discarded) = update(store, game, |s| {
             let (mut rated, mut discarded) = (0, 0);
             for (id, scored) in &finished {
-                // Another matchmaker may have rated it meanwhile: only a pending pair counts.
+                // Another matchmaker may have rated it meanwhile: only a pending group counts.
                 let Some(pair) = s.pending.remove(id) else {
                     continue;
                 };
-                for bot in [&pair.a, &pair.b] {
-                    s.last_played.insert(bot.clone(), now);
+                for bot in pair.bots() {
+                    s.last_played.insert(bot.to_string(), now);
                 }
                 match scored {
                     Ok(r) => {
-                        s.ratings
-                            .record_pair(&r.a_key, &r.b_key, r.scores[0], r.scores[1]);
-                        for (bot, key) in [(&pair.a, &r.a_key), (&pair.b, &r.b_key)] {
+                        let keys = r.keys();
+                        if keys.len() == 2 {
+                            s.ratings
+                                .record_pair(&keys[0], &keys[1], r.scores[0], r.scores[1]);
+                        } else {
+                            s.ratings.record_ranking(&keys, &r.scores);
+                        }
+                        for (bot, key) in pair.bots().into_iter().zip(&keys) {
                             if let Some((_, release)) = key.rsplit_once('@') {
-                                s.release.insert(bot.clone(), release.to_string());
+                                s.release.insert(bot.to_string(), release.to_string());
                             }
                         }
                         s.recent.push(r.clone());
@@ -473,7 +728,7 @@ pub async fn pass(store: &dyn Store, cfg: &LadderConfig) -> Result<Pass, LadderE
                         rated += 1;
                     }
                     Err(why) => {
-                        tracing::warn!(pair = %id, %why, "ladder pair discarded");
+                        tracing::warn!(pair = %id, game = ?game, %why, "ladder group discarded");
                         s.discarded += 1;
                         discarded += 1;
                     }
@@ -491,8 +746,8 @@ pub async fn pass(store: &dyn Store, cfg: &LadderConfig) -> Result<Pass, LadderE
         }
     }
 
-    // Pairs whose creator died between recording and enqueueing them.
-    let (state, _) = load(store).await?;
+    // Groups whose creator died between recording and enqueueing them.
+    let (state, _) = load(store, game).await?;
     let now = now_ms();
     let orphans: Vec<Pair> = state
         .pending
@@ -505,13 +760,15 @@ pub async fn pass(store: &dyn Store, cfg: &LadderConfig) -> Result<Pass, LadderE
         out.enqueued += 1;
     }
 
-    // Pair the waiting bots.
-    let available = available(store, cfg).await?;
-    let (state, _) = load(store).await?;
+    // Group the waiting bots.
+    let (state, _) = load(store, game).await?;
     let busy = state.busy();
     let waiting: Vec<String> = available
-        .into_iter()
+        .iter()
         .filter(|b| !busy.contains(b.as_str()))
+        .collect::<BTreeSet<_>>()
+        .into_iter()
+        .cloned()
         .collect();
     let limit = if cfg.max_pairs == 0 {
         usize::MAX
@@ -519,29 +776,31 @@ pub async fn pass(store: &dyn Store, cfg: &LadderConfig) -> Result<Pass, LadderE
         cfg.max_pairs.saturating_sub(state.pending.len())
     };
     let mut rng = arena_games::ddz::rules::DealRng::new(cfg.seed ^ 0x7061_6972, state.next_pair);
-    let chosen = choose_pairs(
+    let chosen = choose_groups(
         &state,
         &waiting,
         &cfg.anchors,
         cfg.choose_among,
+        group_size(game),
         limit,
         &mut rng,
     );
     if chosen.is_empty() {
         return Ok(out);
     }
-    let created = update(store, |s| {
-        // Someone else paired some of these bots meanwhile: keep only pairs of bots still free.
+    let created = update(store, game, |s| {
+        // Someone else grouped some of these bots meanwhile: keep only groups of bots still free.
         let busy: HashSet<String> = s.busy().into_iter().map(String::from).collect();
         let mut created = Vec::new();
-        for (a, b) in &chosen {
-            if busy.contains(a) || busy.contains(b) {
+        for group in &chosen {
+            if group.iter().any(|b| busy.contains(b)) {
                 continue;
             }
             let pair = Pair {
                 n: s.next_pair,
-                a: a.clone(),
-                b: b.clone(),
+                a: group[0].clone(),
+                b: group[1].clone(),
+                more: group[2..].to_vec(),
                 created_ms: now_ms(),
                 enqueued: false,
             };
@@ -554,7 +813,7 @@ pub async fn pass(store: &dyn Store, cfg: &LadderConfig) -> Result<Pass, LadderE
     .await?;
     for p in &created {
         enqueue(store, cfg, p).await?;
-        tracing::info!(pair = %p.id(), a = %p.a, b = %p.b, "ladder pair started");
+        tracing::info!(pair = %p.id(), bots = ?p.bots(), game = ?game, "ladder group started");
     }
     if !created.is_empty() {
         arena_telemetry::metrics::metrics()
@@ -566,20 +825,22 @@ pub async fn pass(store: &dyn Store, cfg: &LadderConfig) -> Result<Pass, LadderE
     Ok(out)
 }
 
-/// Puts the pair's tables on the job stream and marks it enqueued.
+/// Puts the group's tables on the job stream and marks it enqueued.
 async fn enqueue(store: &dyn Store, cfg: &LadderConfig, pair: &Pair) -> Result<(), LadderError> {
-    // Each pair is a trace of its own, whatever pass created it.
+    let game = cfg.game;
+    // Each group is a trace of its own, whatever pass created it.
     let span = tracing::info_span!(parent: None, "ladder_pair", pair = %pair.id(), a = %pair.a, b = %pair.b);
-    let key = deal_key(store).await?;
+    let key = deal_key(store, game).await?;
     let jobs = span.in_scope(|| jobs(pair, cfg, key));
-    arena_store::visibility::put_deal_group(store, &deal_group(pair), &pair.table_ids()).await?;
+    arena_store::visibility::put_deal_group(store, &deal_group(pair, game), &pair.table_ids(game))
+        .await?;
     for job in jobs {
         store
             .enqueue_job(&job.table_id, &arena_table::queue::encode_table_job(&job))
             .await?;
     }
     let id = pair.id();
-    update(store, |s| match s.pending.get_mut(&id) {
+    update(store, game, |s| match s.pending.get_mut(&id) {
         Some(p) if !p.enqueued => {
             p.enqueued = true;
             (true, ())
@@ -589,9 +850,14 @@ async fn enqueue(store: &dyn Store, cfg: &LadderConfig, pair: &Pair) -> Result<(
     .await
 }
 
-/// The leaderboard: every rated release, best conservative score first, at most `limit` (0 = all).
-pub async fn leaderboard(store: &dyn Store, limit: usize) -> Result<v1::Leaderboard, LadderError> {
-    let (state, _) = load(store).await?;
+/// `game`'s leaderboard: every rated release, best conservative score first, at most `limit`
+/// (0 = all).
+pub async fn leaderboard(
+    store: &dyn Store,
+    game: GameKind,
+    limit: usize,
+) -> Result<v1::Leaderboard, LadderError> {
+    let (state, _) = load(store, game).await?;
     let board = state.ratings.leaderboard();
     let take = if limit == 0 { board.len() } else { limit };
     Ok(v1::Leaderboard {
@@ -610,6 +876,7 @@ pub async fn leaderboard(store: &dyn Store, limit: usize) -> Result<v1::Leaderbo
                 }
             })
             .collect(),
+        game: game.wire() as i32,
     })
 }
 
@@ -621,7 +888,7 @@ pub async fn run(
 ) {
     tokio::pin!(shutdown);
     loop {
-        let span = tracing::info_span!("ladder_pass");
+        let span = tracing::info_span!("ladder_pass", game = ?cfg.game);
         match tracing::Instrument::instrument(pass(&*store, &cfg), span).await {
             Ok(p) if p != Pass::default() => tracing::debug!(?p, "ladder pass"),
             Ok(_) => {}
@@ -746,6 +1013,7 @@ mod tests {
             n: 4,
             a: "alpha".into(),
             b: "beta".into(),
+            more: Vec::new(),
             created_ms: 0,
             enqueued: true,
         };
@@ -776,22 +1044,25 @@ mod tests {
             n: 9,
             a: "alpha".into(),
             b: "beta".into(),
+            more: Vec::new(),
             created_ms: 0,
             enqueued: false,
         };
-        let [ja, jb] = jobs(&pair, &LadderConfig::default(), 42);
+        let [ja, jb]: [v1::TableJob; 2] = jobs(&pair, &LadderConfig::default(), 42)
+            .try_into()
+            .unwrap();
         let seats = |j: &v1::TableJob| j.seats.iter().map(|s| s.bot.clone()).collect::<Vec<_>>();
         assert_eq!(seats(&ja), ["alpha", "beta", "beta"]);
         assert_eq!(seats(&jb), ["beta", "alpha", "alpha"]);
         assert_eq!(ja.setup, jb.setup);
         assert_eq!(ja.table_id, "ladder/p9/a");
         assert_eq!(jb.competition, LADDER_COMPETITION);
-        let [ja2, _] = jobs(&pair, &LadderConfig::default(), 42);
+        let ja2 = jobs(&pair, &LadderConfig::default(), 42).remove(0);
         assert_eq!(
             ja, ja2,
             "a pair's jobs are rebuilt identically after a restart"
         );
-        let [other, _] = jobs(&pair, &LadderConfig::default(), 43);
+        let other = jobs(&pair, &LadderConfig::default(), 43).remove(0);
         assert_ne!(
             other.setup, ja.setup,
             "the deal depends on the secret key, not on the pair number alone"
@@ -800,5 +1071,119 @@ mod tests {
             ja.labels.get(arena_store::visibility::DEAL_GROUP_LABEL),
             Some(&"ladder/p9".to_string())
         );
+    }
+
+    fn set(n: u64) -> Pair {
+        Pair {
+            n,
+            a: "north".into(),
+            b: "east".into(),
+            more: vec!["south".into(), "west".into()],
+            created_ms: 0,
+            enqueued: false,
+        }
+    }
+
+    #[test]
+    fn a_mahjong_set_is_one_wall_at_four_tables_each_bot_in_every_seat() {
+        let cfg = LadderConfig {
+            game: GameKind::Mahjong,
+            ..LadderConfig::default()
+        };
+        let pair = set(3);
+        let jobs = jobs(&pair, &cfg, 42);
+        assert_eq!(jobs.len(), 4);
+        let ids: Vec<&str> = jobs.iter().map(|j| j.table_id.as_str()).collect();
+        assert_eq!(ids, pair.table_ids(GameKind::Mahjong), "in table-id order");
+        assert_eq!(ids[2], "ladder-mahjong/p3/r2");
+        let mut seats_of: BTreeMap<String, BTreeSet<usize>> = BTreeMap::new();
+        for (k, j) in jobs.iter().enumerate() {
+            assert_eq!(j.game(), v1::Game::Mahjong);
+            assert_eq!(j.setup, jobs[0].setup, "the same wall");
+            assert_eq!(j.competition, MAHJONG_LADDER_COMPETITION);
+            let p = j.placement.as_deref().unwrap();
+            assert_eq!((p.pair.as_str(), p.rotation), ("p3", k as u32));
+            assert_eq!(p.deal_group, "ladder-mahjong/p3");
+            assert_eq!(j.time, Some(crate::mahjong::contest_time()));
+            arena_games::validate(j).unwrap();
+            for (seat, s) in j.seats.iter().enumerate() {
+                seats_of.entry(s.bot.clone()).or_default().insert(seat);
+            }
+        }
+        assert_eq!(seats_of.len(), 4);
+        assert!(seats_of.values().all(|s| s.len() == 4), "{seats_of:?}");
+        let seats = |j: &v1::TableJob| j.seats.iter().map(|s| s.bot.clone()).collect::<Vec<_>>();
+        assert_eq!(seats(&jobs[0]), ["north", "east", "south", "west"]);
+        assert_eq!(seats(&jobs[1]), ["west", "north", "east", "south"]);
+        assert_ne!(
+            super::jobs(&pair, &cfg, 43)[0].setup,
+            jobs[0].setup,
+            "the wall depends on the secret key"
+        );
+    }
+
+    #[test]
+    fn a_set_scores_each_bot_over_its_four_seats() {
+        let pair = set(1);
+        // At table k the bot of first-table seat s sits in seat s + k; "north" (first-table
+        // seat 0) wins 10 at every table, whichever seat it is in.
+        let tables: Vec<v1::TableResult> = (0..4)
+            .map(|k| {
+                let mut scores = [-3i64; 4];
+                scores[k] = 9;
+                v1::TableResult {
+                    table_id: format!("ladder-mahjong/p1/r{k}"),
+                    final_scores: scores.to_vec(),
+                    releases: ["1.0", "", "b", "builtin"].map(String::from).to_vec(),
+                    ..Default::default()
+                }
+            })
+            .collect();
+        let r = score_set(&pair, &tables).unwrap();
+        assert_eq!(r.scores, [36.0, -12.0, -12.0, -12.0]);
+        assert_eq!(
+            r.keys(),
+            ["north@1.0", "east@unversioned", "south@b", "west@builtin"]
+        );
+        let mut failed = tables.clone();
+        failed[3].error = "no seat".into();
+        assert!(score(GameKind::Mahjong, &pair, &failed).is_err());
+        assert!(score(GameKind::Mahjong, &pair, &tables[..3]).is_err());
+    }
+
+    #[test]
+    fn groups_of_four_take_every_waiting_bot_once_and_never_only_anchors() {
+        let s = LadderState::default();
+        let anchors = names(&["random", "greedy", "expert"]);
+        for i in 0..50 {
+            let mut rng = arena_games::ddz::rules::DealRng::new(9, i);
+            // One real bot and three anchors make one set.
+            let waiting = names(&["random", "greedy", "expert", "x"]);
+            let groups = choose_groups(&s, &waiting, &anchors, 3, 4, usize::MAX, &mut rng);
+            assert_eq!(groups.len(), 1, "{groups:?}");
+            let mut g = groups[0].clone();
+            g.sort();
+            assert_eq!(g, names(&["expert", "greedy", "random", "x"]));
+            // Anchors alone make none.
+            assert!(choose_groups(&s, &anchors, &anchors, 3, 4, 9, &mut rng).is_empty());
+            // Nine bots: two sets, no bot twice.
+            let waiting = names(&["a", "b", "c", "d", "e", "f", "g", "h", "random"]);
+            let groups = choose_groups(&s, &waiting, &anchors, 3, 4, usize::MAX, &mut rng);
+            assert_eq!(groups.len(), 2, "{groups:?}");
+            let all: BTreeSet<&String> = groups.iter().flatten().collect();
+            assert_eq!(all.len(), 8);
+        }
+    }
+
+    #[test]
+    fn pair_records_written_before_sets_read_and_write_as_before() {
+        let old = r#"{"n":4,"a":"x","b":"y","created_ms":5,"enqueued":true}"#;
+        let p: Pair = serde_json::from_str(old).unwrap();
+        assert_eq!(p.bots(), ["x", "y"]);
+        assert_eq!(serde_json::to_string(&p).unwrap(), old);
+        let rated = r#"{"pair":{"n":4,"a":"x","b":"y","created_ms":5,"enqueued":true},"a_key":"x@1","b_key":"y@1","scores":[1.0,-1.0]}"#;
+        let r: Rated = serde_json::from_str(rated).unwrap();
+        assert_eq!((r.keys().len(), r.scores.len()), (2, 2));
+        assert_eq!(serde_json::to_string(&r).unwrap(), rated);
     }
 }

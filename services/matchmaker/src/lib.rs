@@ -8,10 +8,15 @@
 //! (results are written once per table, so a table enqueued twice still counts once) and finishes
 //! it with a compare-and-swap from `running` to `finished`, which succeeds exactly once.
 //!
+//! Dou Dizhu competitions are planned here; Mahjong competitions (the contest's 96-hand
+//! duplicate match) in [`mahjong`]. Both go through the same creation, supervision, standings
+//! and replay paths: the supervisor only counts results against the tables planned.
+//!
 //! The continuous ranked ladder of connected remote bots is in [`ladder`]; its leaderboard is
 //! served here.
 
 pub mod ladder;
+pub mod mahjong;
 
 use std::collections::{BTreeMap, HashSet};
 use std::pin::Pin;
@@ -19,6 +24,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use arena_compete::{Format, Reuse, Shape, Standings};
+use arena_games::GameKind;
 use arena_proto::v1;
 use arena_proto::v1::matchmaker_server::{Matchmaker, MatchmakerServer};
 use arena_serve::{ApiError, store_status};
@@ -116,7 +122,7 @@ fn set_state(c: &mut v1::Competition, state: v1::CompetitionState) {
 
 /// A match, round or table index as the protocol carries it (the spec's limits keep them far
 /// below `u32::MAX`).
-fn index(i: usize) -> u32 {
+pub(crate) fn index(i: usize) -> u32 {
     u32::try_from(i).unwrap_or(u32::MAX)
 }
 
@@ -163,9 +169,34 @@ pub fn table_id(name: &str, m: usize, r: usize, t: usize) -> String {
 /// A spec checked and completed with defaults.
 struct Checked {
     spec: v1::CompetitionSpec,
-    format: Format,
-    panel: arena_deals::DdzPanel,
-    bombs: u8,
+    plan: Plan,
+}
+
+/// How a checked competition's tables are made.
+enum Plan {
+    /// Dou Dizhu: deals planned from the library in `format`.
+    Ddz {
+        format: Format,
+        panel: arena_deals::DdzPanel,
+        bombs: u8,
+    },
+    /// Mahjong: the contest's schedule, dealt from the seed, scored with this fan reading.
+    Mahjong(arena_games::mahjong::rules::Reading),
+}
+
+/// The game a spec is for (unset: Dou Dizhu, as every spec before the field existed).
+pub fn game_of(spec: &v1::CompetitionSpec) -> Result<GameKind, ApiError> {
+    match v1::Game::try_from(spec.game) {
+        Ok(v1::Game::Unspecified | v1::Game::DouDizhu) => Ok(GameKind::DouDizhu),
+        Ok(v1::Game::Mahjong) => Ok(GameKind::Mahjong),
+        Err(_) => Err(ApiError::invalid(
+            "spec.game",
+            format!(
+                "unknown game {} (GAME_DOU_DIZHU or GAME_MAHJONG)",
+                spec.game
+            ),
+        )),
+    }
 }
 
 /// Longest competition name, in bytes.
@@ -218,10 +249,40 @@ fn check(spec: Option<v1::CompetitionSpec>, max_tables: u64) -> Result<Checked, 
             ));
         }
     }
+    if let Some(t) = &spec.time
+        && (t.decision_ms > MAX_DECISION_MS
+            || t.hard_cap_ms > MAX_DECISION_MS
+            || t.claim_ms > MAX_DECISION_MS)
+    {
+        return Err(ApiError::OutOfRange(format!(
+            "spec.time: decision_ms, claim_ms and hard_cap_ms at most {MAX_DECISION_MS}"
+        )));
+    }
+    if spec.seed == 0 {
+        spec.seed = random_seed();
+    }
+    let game = game_of(&spec)?;
+    spec.game = game.wire() as i32;
+    if game == GameKind::Mahjong {
+        if spec.matches == 0 {
+            return Err(ApiError::invalid("spec.matches", "must be at least 1"));
+        }
+        let reading = mahjong::check(&mut spec, max_tables)?;
+        return Ok(Checked {
+            spec,
+            plan: Plan::Mahjong(reading),
+        });
+    }
     if spec.matches == 0 || spec.rounds == 0 {
         return Err(ApiError::invalid(
             "spec.matches/spec.rounds",
             "must be at least 1",
+        ));
+    }
+    if spec.fans != 0 {
+        return Err(ApiError::invalid(
+            "spec.fans",
+            "is for Mahjong competitions",
         ));
     }
     if spec.farmers.trim().is_empty() {
@@ -250,27 +311,20 @@ fn check(spec: Option<v1::CompetitionSpec>, max_tables: u64) -> Result<Checked, 
             )));
         }
     }
-    if let Some(t) = &spec.time {
-        if t.decision_ms > MAX_DECISION_MS || t.hard_cap_ms > MAX_DECISION_MS {
-            return Err(ApiError::OutOfRange(format!(
-                "spec.time: decision_ms and hard_cap_ms at most {MAX_DECISION_MS}"
-            )));
-        }
-        if t.hard_cap_ms != 0 && t.decision_ms > t.hard_cap_ms {
-            return Err(ApiError::invalid(
-                "spec.time",
-                "decision_ms must not exceed hard_cap_ms",
-            ));
-        }
+    if let Some(t) = &spec.time
+        && t.hard_cap_ms != 0
+        && t.decision_ms > t.hard_cap_ms
+    {
+        return Err(ApiError::invalid(
+            "spec.time",
+            "decision_ms must not exceed hard_cap_ms",
+        ));
     }
     if spec.centre.iter().any(|x| !x.is_finite()) || !spec.eps.is_finite() && spec.eps != 0.0 {
         return Err(ApiError::invalid(
             "spec.centre/spec.eps",
             "must be finite numbers",
         ));
-    }
-    if spec.seed == 0 {
-        spec.seed = random_seed();
     }
     let kind = match spec.format_kind() {
         v1::CompetitionFormat::Unspecified => format_of_name(&spec.format).ok_or_else(|| {
@@ -342,17 +396,28 @@ fn check(spec: Option<v1::CompetitionSpec>, max_tables: u64) -> Result<Checked, 
         .ok_or_else(|| ApiError::invalid("spec.bombs", "at most 14"))?;
     Ok(Checked {
         spec,
-        format,
-        panel,
-        bombs,
+        plan: Plan::Ddz {
+            format,
+            panel,
+            bombs,
+        },
     })
 }
 
-/// Every table job of a competition, in (match, round, table) order.
+/// Every table job of a competition, in (match, round, table) order (Mahjong: match, then
+/// schedule order).
 async fn jobs(store: &dyn Store, c: &Checked) -> Result<Vec<v1::TableJob>, ApiError> {
-    let dim = 2 * (c.bombs as usize + 1) - 1;
+    let (format, panel, bombs) = match &c.plan {
+        Plan::Ddz {
+            format,
+            panel,
+            bombs,
+        } => (format, panel, *bombs),
+        Plan::Mahjong(reading) => return Ok(mahjong::jobs(&c.spec, *reading)),
+    };
+    let dim = 2 * (bombs as usize + 1) - 1;
     let pool: Vec<_> = store
-        .deals(&c.panel.id)
+        .deals(&panel.id)
         .await?
         .into_iter()
         .filter(|r| r.gdi.len() == dim)
@@ -374,7 +439,7 @@ async fn jobs(store: &dyn Store, c: &Checked) -> Result<Vec<v1::TableJob>, ApiEr
         reuse: Reuse::Never,
         seed: c.spec.seed,
     };
-    let plan = arena_compete::plan(&c.format, &pool, shape, &exclude)
+    let plan = arena_compete::plan(format, &pool, shape, &exclude)
         .map_err(|e| ApiError::FailedPrecondition(e.to_string()))?;
     let mut out = Vec::new();
     for (m, rounds) in plan.matches.iter().enumerate() {
@@ -434,7 +499,7 @@ async fn jobs(store: &dyn Store, c: &Checked) -> Result<Vec<v1::TableJob>, ApiEr
                         setup: Some(v1::table_job::Setup::Ddz(
                             arena_games::ddz::spec::fixed_landlord_setup(
                                 slot.deal.to_string(),
-                                c.panel.scoring,
+                                panel.scoring,
                             ),
                         )),
                         time: c.spec.time,
@@ -533,6 +598,27 @@ pub async fn standings(
     comp: &v1::Competition,
 ) -> Result<v1::Standings, ApiError> {
     let spec = comp.spec.clone().unwrap_or_default();
+    let results = store.results_for(&spec.name).await?;
+    let ended = state_of(comp) == v1::CompetitionState::Finished;
+    if game_of(&spec)? == GameKind::Mahjong {
+        let decoded = results
+            .iter()
+            .map(|(id, bytes)| {
+                v1::TableResult::decode(bytes.as_slice())
+                    .map_err(|e| ApiError::Internal(format!("result {id}: {e}")))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        let (standings, drawn_hands) = mahjong::standings(&spec, &decoded);
+        return Ok(v1::Standings {
+            competition: spec.name.clone(),
+            standings,
+            tables_done: results.len() as u64,
+            tables_total: comp.tables_total,
+            r#final: ended,
+            game: v1::Game::Mahjong as i32,
+            drawn_hands,
+        });
+    }
     let n = spec.participants.len();
     let (matches, rounds) = (spec.matches as usize, spec.rounds as usize);
     let sides = if spec.rotate_seats { 2 } else { 1 };
@@ -540,7 +626,6 @@ pub async fn standings(
         || format_of_name(&spec.format) == Some(v1::CompetitionFormat::DifficultyAdjusted);
     // (match, round, table) -> (score so far, sides finished)
     let mut cells: BTreeMap<(usize, usize, usize), (f64, usize)> = BTreeMap::new();
-    let results = store.results_for(&spec.name).await?;
     for (id, bytes) in &results {
         let r = v1::TableResult::decode(bytes.as_slice())
             .map_err(|e| ApiError::Internal(format!("result {id}: {e}")))?;
@@ -600,6 +685,7 @@ pub async fn standings(
             mean_rank: st.mean_rank[t],
             mean_score: mean,
             score_ci95: 1.96 * sd / (xs.len().max(1) as f64).sqrt(),
+            mahjong: None,
         });
     }
     Ok(v1::Standings {
@@ -607,7 +693,9 @@ pub async fn standings(
         standings: out,
         tables_done: results.len() as u64,
         tables_total: comp.tables_total,
-        r#final: state_of(comp) == v1::CompetitionState::Finished,
+        r#final: ended,
+        game: v1::Game::DouDizhu as i32,
+        drawn_hands: 0,
     })
 }
 
@@ -714,18 +802,20 @@ impl MatchmakerService {
         self
     }
 
-    /// Every participant and the farmer bot must be a built-in bot or a registered one: a name
-    /// nobody can play would forfeit every table (and a forfeit scores better than a loss).
+    /// Every participant and the farmer bot must be a built-in bot of the competition's game
+    /// or a registered one: a name nobody can play would forfeit every table (and a forfeit
+    /// scores better than a loss).
     async fn check_bots(&self, spec: &v1::CompetitionSpec) -> Result<(), ApiError> {
+        let game = game_of(spec)?;
+        let farmers = (game == GameKind::DouDizhu).then_some(("spec.farmers", &spec.farmers));
         let names = spec
             .participants
             .iter()
             .map(|p| ("spec.participants", p))
-            .chain(std::iter::once(("spec.farmers", &spec.farmers)));
+            .chain(farmers);
         for (field, name) in names {
             let name = name.trim();
-            // Competitions are Dou Dizhu; the game reads its own built-in names.
-            let game = arena_games::GameKind::DouDizhu;
+            // Each game reads its own built-in names (`random` is a bot of both).
             let is_cmd = name.split(':').next().is_some_and(|h| h.trim() == "cmd");
             let builtin_error = match game.builtin(name) {
                 Some(Ok(_)) => continue,
@@ -771,10 +861,15 @@ impl MatchmakerService {
             )));
         }
         let jobs = jobs(&*self.store, &checked).await?;
-        let mut ids: Vec<String> = jobs
-            .iter()
-            .filter_map(|j| j.labels.get("deal").cloned())
-            .collect();
+        // Library deals are claimed so no other competition deals them; a Mahjong competition
+        // deals from its own seed and claims none.
+        let mut ids: Vec<String> = match checked.plan {
+            Plan::Ddz { .. } => jobs
+                .iter()
+                .filter_map(|j| j.labels.get("deal").cloned())
+                .collect(),
+            Plan::Mahjong(_) => Vec::new(),
+        };
         ids.sort_unstable();
         ids.dedup();
         let claimed = self.store.claim_deals(&name, &ids).await?;
@@ -1037,8 +1132,15 @@ impl Matchmaker for MatchmakerService {
         &self,
         req: Request<v1::LeaderboardRequest>,
     ) -> Result<Response<v1::Leaderboard>, Status> {
-        let limit = req.into_inner().limit as usize;
-        ladder::leaderboard(&*self.store, limit)
+        let req = req.into_inner();
+        let game = match v1::Game::try_from(req.game) {
+            Ok(v1::Game::Unspecified | v1::Game::DouDizhu) => GameKind::DouDizhu,
+            Ok(v1::Game::Mahjong) => GameKind::Mahjong,
+            Err(_) => {
+                return Err(ApiError::invalid("game", format!("unknown game {}", req.game)).into());
+            }
+        };
+        ladder::leaderboard(&*self.store, game, req.limit as usize)
             .await
             .map(Response::new)
             .map_err(|e| ApiError::from(e).into())
@@ -1083,8 +1185,10 @@ pub const DEFAULT_LISTEN: std::net::SocketAddr = std::net::SocketAddr::V4(
 pub struct MatchmakerConfig {
     /// Time between passes over the competitions.
     pub supervise_every: Duration,
-    /// Runs the continuous ranked ladder when set.
+    /// Runs the continuous ranked ladder of Dou Dizhu when set.
     pub ladder: Option<ladder::LadderConfig>,
+    /// Runs the continuous ranked ladder of Mahjong when set (its `game` is taken as Mahjong).
+    pub mahjong_ladder: Option<ladder::LadderConfig>,
     /// Who may call what; `None`: operators with a token from the store, spectator reads closed.
     pub auth: Option<arena_auth::Authenticator>,
     /// Most tables one competition may have.
@@ -1098,6 +1202,7 @@ impl Default for MatchmakerConfig {
         MatchmakerConfig {
             supervise_every: Duration::from_millis(500),
             ladder: None,
+            mahjong_ladder: None,
             auth: None,
             max_tables_per_competition: DEFAULT_MAX_TABLES,
             serve: arena_serve::ServeConfig::default(),
@@ -1142,10 +1247,26 @@ pub async fn serve_with_config(
         config.supervise_every,
         stopped(stop_rx.clone()),
     ));
-    let ladder = config.ladder.clone().map(|cfg| {
+    let ladders: Vec<_> = [
+        config.ladder.clone().map(|cfg| ladder::LadderConfig {
+            game: GameKind::DouDizhu,
+            ..cfg
+        }),
+        config
+            .mahjong_ladder
+            .clone()
+            .map(|cfg| ladder::LadderConfig {
+                game: GameKind::Mahjong,
+                ..cfg
+            }),
+    ]
+    .into_iter()
+    .flatten()
+    .map(|cfg| {
         tracing::info!(?cfg, "ladder running");
-        tokio::spawn(ladder::run(store.clone(), cfg, stopped(stop_rx)))
-    });
+        tokio::spawn(ladder::run(store.clone(), cfg, stopped(stop_rx.clone())))
+    })
+    .collect();
     let auth = config
         .auth
         .clone()
@@ -1176,7 +1297,7 @@ pub async fn serve_with_config(
     let _ = stop_tx.send(true);
     drop(health);
     let _ = supervisor.await;
-    if let Some(l) = ladder {
+    for l in ladders {
         let _ = l.await;
     }
     served?;
@@ -1255,7 +1376,13 @@ mod tests {
                 (c.spec.format_kind(), c.spec.format.as_str()),
                 (F::Random, "random")
             );
-            assert_eq!(c.format, Format::Random);
+            assert!(matches!(
+                c.plan,
+                Plan::Ddz {
+                    format: Format::Random,
+                    ..
+                }
+            ));
         }
         let Err(e) = check(Some(spec("duplicate", F::Random)), 100) else {
             panic!("a contradiction is refused");

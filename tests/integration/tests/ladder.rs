@@ -51,7 +51,9 @@ fn replica(
 }
 
 async fn rated(store: &dyn Store) -> u64 {
-    let (s, _) = ladder::load(store).await.unwrap();
+    let (s, _) = ladder::load(store, arena_games::GameKind::DouDizhu)
+        .await
+        .unwrap();
     s.next_pair - s.pending.len() as u64 - s.discarded
 }
 
@@ -112,7 +114,9 @@ async fn ladder_runs_pairs_once_per_release(backend: Backend) {
         .await;
     let start = Instant::now();
     loop {
-        let (s, _) = ladder::load(&*store).await.unwrap();
+        let (s, _) = ladder::load(&*store, arena_games::GameKind::DouDizhu)
+            .await
+            .unwrap();
         if s.ratings.get("erratic@0.2").games >= 15 {
             break;
         }
@@ -132,7 +136,9 @@ async fn ladder_runs_pairs_once_per_release(backend: Backend) {
     cluster.drained().await;
     ladder::pass(&*store, &cfg).await.unwrap();
 
-    let (state, _) = ladder::load(&*store).await.unwrap();
+    let (state, _) = ladder::load(&*store, arena_games::GameKind::DouDizhu)
+        .await
+        .unwrap();
     let rated = state.next_pair - state.pending.len() as u64 - state.discarded;
     assert_eq!(state.discarded, 0, "no table failed");
     let board = state.ratings.leaderboard();
@@ -156,7 +162,11 @@ async fn ladder_runs_pairs_once_per_release(backend: Backend) {
         );
     }
     // Both sides of a pair get the same cards: the landlord's hand at both tables is the deal's.
-    let [ta, tb] = state.recent[0].pair.table_ids();
+    let [ta, tb]: [String; 2] = state.recent[0]
+        .pair
+        .table_ids(arena_games::GameKind::DouDizhu)
+        .try_into()
+        .unwrap();
     let deal_of = |bytes: Vec<u8>| {
         let replay = <v1::Replay as prost::Message>::decode(bytes.as_slice()).unwrap();
         match replay.job.unwrap().setup.unwrap() {
@@ -173,7 +183,10 @@ async fn ladder_runs_pairs_once_per_release(backend: Backend) {
     // Per-release entries, the strong anchor on top, over gRPC.
     let svc = &cluster.matchmaker;
     let lb = svc
-        .get_leaderboard(Request::new(v1::LeaderboardRequest { limit: 0 }))
+        .get_leaderboard(Request::new(v1::LeaderboardRequest {
+            limit: 0,
+            ..Default::default()
+        }))
         .await
         .unwrap()
         .into_inner();
@@ -195,7 +208,10 @@ async fn ladder_runs_pairs_once_per_release(backend: Backend) {
         assert!((r.conservative - (r.mu - 3.0 * r.sigma)).abs() < 1e-9);
     }
     let top = svc
-        .get_leaderboard(Request::new(v1::LeaderboardRequest { limit: 2 }))
+        .get_leaderboard(Request::new(v1::LeaderboardRequest {
+            limit: 2,
+            ..Default::default()
+        }))
         .await
         .unwrap()
         .into_inner();

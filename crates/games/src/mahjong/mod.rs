@@ -7,10 +7,12 @@
 //! - [`spec`]: a job's Mahjong set-up (wall, first seat, fan reading), checked; [`bots`]: the
 //!   built-in bot names, and built-in bots deciding requests from the wire;
 //! - [`convert`]: rules types to protocol messages and answers back; [`request`]: a decision
-//!   request read back into the seat's view (for the bots bot-host runs itself).
+//!   request read back into the seat's view (for the bots bot-host runs itself); [`replay`]: a
+//!   table's replay played again into the rules' record of the hand (for the 2015 log format).
 
 pub mod bots;
 pub mod convert;
+pub mod replay;
 pub mod request;
 pub mod spec;
 pub mod table;

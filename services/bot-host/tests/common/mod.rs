@@ -206,6 +206,7 @@ impl Host {
             .add_bot(&BotRecord {
                 name: name.into(),
                 kind: BotKind::Program {
+                    game: Default::default(),
                     command,
                     workdir,
                     cpu_seconds,
