@@ -220,7 +220,7 @@ pub fn print_standings(s: &v1::Standings) {
         "verdicts"
     );
     for x in &s.standings {
-        let t = x.mahjong.clone().unwrap_or_default();
+        let t = x.mahjong.unwrap_or_default();
         let name: String = x.participant.chars().take(40).collect();
         let mut line = format!(
             "  {:>5}  {:<w$}",

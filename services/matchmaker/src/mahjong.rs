@@ -136,7 +136,7 @@ pub fn check(spec: &mut v1::CompetitionSpec, max_tables: u64) -> Result<Reading,
     let reading = reading_of(spec)?;
     spec.fans = arena_games::mahjong::spec::fans_kind(reading) as i32;
     let tables = u64::from(spec.matches).checked_mul(HANDS as u64);
-    if !tables.is_some_and(|t| t <= max_tables) {
+    if tables.is_none_or(|t| t > max_tables) {
         return Err(ApiError::OutOfRange(format!(
             "spec.matches × {HANDS} hands: more than the {max_tables} tables a competition may \
              have here"
@@ -442,7 +442,7 @@ mod tests {
                 let deal = Deal::from_seed(slot.deal_seed);
                 assert_eq!(setup, &arena_games::mahjong::spec::setup_of(&deal, reading));
                 let p = job.placement.as_deref().unwrap();
-                assert_eq!(slot_of(&s, p).map(|(mm, sl)| (mm, sl)), Some((m, *slot)));
+                assert_eq!(slot_of(&s, p), Some((m, *slot)));
                 arena_games::validate(job).unwrap();
             }
         }
