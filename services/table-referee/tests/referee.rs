@@ -521,10 +521,11 @@ async fn the_grpc_services_submit_report_check_health_and_reflect() {
         ),
         (
             v1::TableJob {
+                // A Mahjong table with a Dou Dizhu set-up.
                 game: v1::Game::Mahjong as i32,
                 ..job("x", 1)
             },
-            "job.game:",
+            "job.setup: the set-up is not one of GAME_MAHJONG",
         ),
         (
             v1::TableJob {
