@@ -1188,6 +1188,18 @@ impl<'a> View<'a> {
         self.game.outcome()
     }
 
+    /// The decision the seat faces now, if it is asked anything (it follows from the public
+    /// phase and the seat's own turn).
+    pub fn decision(&self) -> Option<Decision> {
+        self.game.decision(self.seat)
+    }
+
+    /// The seat's legal answers now, into `out` (cleared first; empty when it is not asked):
+    /// from its own tiles and melds only.
+    pub fn legal_actions(&self, out: &mut ActionList) {
+        self.game.legal_actions(self.seat, out);
+    }
+
     /// The kinds the seat cannot draw any more of as far as it can see: its own tiles, every
     /// visible meld tile and every unclaimed discard, counted per kind.
     pub fn visible_counts(&self) -> Counts {

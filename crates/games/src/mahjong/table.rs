@@ -8,7 +8,7 @@
 
 use arena_proto::v1;
 use arena_table::{Fault, LocalPlayer, Pending, Policy, TableGame};
-use mahjong::{Action, ActionList, Decision, Game, Meld, Phase, Tile, View, legal_actions_for};
+use mahjong::{Action, ActionList, Decision, Game, View};
 use mahjong_bots::Player;
 
 use super::convert;
@@ -47,44 +47,6 @@ pub fn decision_kind(d: Decision) -> v1::DecisionKind {
         Decision::Claim { .. } => v1::DecisionKind::Claim,
         Decision::RobKong { .. } => v1::DecisionKind::RobKong,
     }
-}
-
-/// The decision the viewing seat faces, read from its view alone.
-pub fn view_decision(view: &View<'_>) -> Option<Decision> {
-    let seat = view.seat();
-    match view.phase() {
-        Phase::Turn { seat: actor } if actor == seat => Some(Decision::Turn {
-            drawn: view.drawn().is_some(),
-        }),
-        Phase::Claims { discarder, tile } if discarder != seat => Some(Decision::Claim {
-            tile,
-            next: seat == (discarder + 1) % 4,
-        }),
-        Phase::RobKong { seat: owner, tile } if owner != seat => Some(Decision::RobKong { tile }),
-        _ => None,
-    }
-}
-
-/// The viewing seat's legal answers, from its view alone (empty when it is not asked).
-pub fn view_legal(view: &View<'_>, out: &mut ActionList) {
-    out.clear();
-    let Some(decision) = view_decision(view) else {
-        return;
-    };
-    // A seat's own melds are all shown to it; at most four.
-    let mut melds = [Meld::Pung(Tile::EAST); 4];
-    let mut n = 0;
-    for m in view.melds(view.seat()).flatten().take(4) {
-        melds[n] = m;
-        n += 1;
-    }
-    legal_actions_for(
-        view.hand(),
-        &melds[..n],
-        decision,
-        view.rules().reading,
-        out,
-    );
 }
 
 impl TableGame for MahjongTable {
@@ -219,7 +181,7 @@ impl LocalPlayer<MahjongTable> for MahjongBot {
     }
 
     fn decide(&mut self, view: &View<'_>, _pending: &Pending) -> Action {
-        view_legal(view, &mut self.legal);
+        view.legal_actions(&mut self.legal);
         match self.player.decide(view, &self.legal).answer {
             Ok(a) => a,
             // Built-in bots answer from the legal list; should one ever fault, the first legal
@@ -246,9 +208,9 @@ mod tests {
     }
 
     #[test]
-    fn the_views_legal_answers_are_the_games() {
-        // Random legal play through many hands: at every decision, what a seat works out
-        // from its view is what the rules engine lists.
+    fn random_answers_from_the_views_legal_lists_finish_every_hand() {
+        // Random play through many hands: every seat the table says is pending has legal
+        // answers in its view, the table accepts any of them, and the hand ends.
         for seed in 0..40 {
             let mut t = table(seed);
             let mut rng = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
@@ -261,7 +223,7 @@ mod tests {
                 let mut answers = Vec::new();
                 for p in &pending {
                     let legal = t.legal(p.seat as u8);
-                    view_legal(&t.view(p.seat), &mut from_view);
+                    t.view(p.seat).legal_actions(&mut from_view);
                     assert_eq!(
                         from_view.iter().collect::<Vec<_>>(),
                         legal.iter().collect::<Vec<_>>()
