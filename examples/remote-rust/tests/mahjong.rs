@@ -67,8 +67,15 @@ fn the_example_answers_every_request_of_whole_hands_legally_in_every_seat() {
         let Some(v1::outcome::Game::Mahjong(o)) = t.outcome().unwrap().game else {
             panic!("not a Mahjong outcome");
         };
-        if o.winner.is_some() { won += 1 } else { drawn += 1 }
+        if o.winner.is_some() {
+            won += 1
+        } else {
+            drawn += 1
+        }
     }
     // The rule wins when it can and claims pairs: over 30 hands it does both.
-    assert!(won > 0 && pungs > 0, "won {won}, drawn {drawn}, pungs {pungs}");
+    assert!(
+        won > 0 && pungs > 0,
+        "won {won}, drawn {drawn}, pungs {pungs}"
+    );
 }

@@ -2,8 +2,9 @@
 //! registered with `arena bots add`, the Python one (`examples/remote-python/mahjong_bot.py`)
 //! as its own process with stubs generated from proto/, the Rust one on the example crate's
 //! connection code with the Mahjong binary's options, and hands submitted with `arena table
-//! submit --game mahjong` beside built-in bots. Each bot answers every request of its seat
-//! itself, in time to draw no verdict, and is told when its tables end.
+//! submit --game mahjong` beside built-in bots, then a whole Mahjong competition. Each bot answers
+//! every request of its seat itself, in time to draw no verdict, and is told when its tables end.
+//! The Dou Dizhu Python bot, whose connection code the Mahjong one reuses, plays a table too.
 //!
 //! Needs `python3` with `grpcio` and `grpcio-tools` (`.ci/run` installs them).
 
@@ -32,9 +33,11 @@ struct PythonBot {
 }
 
 impl PythonBot {
-    fn start(s: &Standalone, name: &str, token: &str, stubs: &Path) -> PythonBot {
+    /// Runs `examples/remote-python/SCRIPT` as bot `name`.
+    fn start(s: &Standalone, script: &str, name: &str, token: &str, stubs: &Path) -> PythonBot {
         let script = Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../../examples/remote-python/mahjong_bot.py");
+            .join("../../examples/remote-python")
+            .join(script);
         let mut child = Command::new("python3")
             .arg(script)
             .env("ARENA_BOT", name)
@@ -72,7 +75,7 @@ impl PythonBot {
                         let _ = std::io::Read::read_to_string(&mut stderr, &mut err);
                     }
                     panic!(
-                        "mahjong_bot.py wrote no line starting {prefix:?} ({e}); it needs \
+                        "the Python bot wrote no line starting {prefix:?} ({e}); it needs \
                          grpcio and grpcio-tools (pip install grpcio grpcio-tools). stderr:\n{err}"
                     );
                 }
@@ -124,7 +127,7 @@ async fn result_and_replay(s: &Standalone, id: &str) -> (v1::TableResult, v1::Re
 fn the_example_mahjong_bots_play_hands_through_standalone_with_no_verdict() {
     let (s, tokens) = Standalone::start(&[("mjpy", &[]), ("mjrust", &[])], &[], &[]);
     let stubs = tempfile::tempdir().unwrap();
-    let mut py = PythonBot::start(&s, "mjpy", &tokens[0], stubs.path());
+    let mut py = PythonBot::start(&s, "mahjong_bot.py", "mjpy", &tokens[0], stubs.path());
     py.expect_line("connected as mjpy");
     // The Rust bot as its binary runs it (with reconnects), on a runtime of the test's own.
     let rt = tokio::runtime::Runtime::new().unwrap();
@@ -240,4 +243,42 @@ fn the_example_mahjong_bots_play_hands_through_standalone_with_no_verdict() {
         let totals = row.mahjong.unwrap();
         assert_eq!((totals.hands, totals.verdicts), (96, 0), "{bot}: {out}");
     }
+}
+
+#[test]
+fn the_python_dou_dizhu_bot_plays_a_table_through_standalone() {
+    let (s, tokens) = Standalone::start(&[("pyddz", &[])], &[], &[]);
+    let stubs = tempfile::tempdir().unwrap();
+    let mut py = PythonBot::start(&s, "bot.py", "pyddz", &tokens[0], stubs.path());
+    py.expect_line("connected as pyddz");
+    let (out, err, ok) = s.client(&[
+        "table",
+        "submit",
+        "--seats",
+        "pyddz,expert,expert",
+        "--referee",
+        &s.referee,
+    ]);
+    assert!(ok, "{err}{out}");
+    assert!(out.contains("seat 0 plays "), "{out}");
+    assert!(!out.contains("verdict:"), "{out}");
+    let id = out
+        .lines()
+        .find_map(|l| l.strip_prefix("submitted table "))
+        .unwrap()
+        .trim()
+        .to_string();
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let (result, replay) = rt.block_on(result_and_replay(&s, &id));
+    assert!(result.verdicts.is_empty(), "{:?}", result.verdicts);
+    assert_eq!(result.releases[0], "py-1");
+    assert!(result.decisions[0] > 0);
+    assert!(
+        replay
+            .steps
+            .iter()
+            .filter(|st| st.seat == 0)
+            .all(|st| !st.automatic)
+    );
+    py.expect_line(&format!("table {id}: scores"));
 }
