@@ -109,7 +109,7 @@ pub trait TableGame: Clone + Send + Sync + 'static {
     /// When several seats are pending together, the seat whose action they answer (Mahjong:
     /// the discarder, or the owner of the kong being robbed); `None` when no seat's action
     /// opened the round, the default. Recorded on the round's `claim_window` span.
-    fn from_seat(&self) -> Option<u32> {
+    fn answered_seat(&self) -> Option<u32> {
         None
     }
 

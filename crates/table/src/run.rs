@@ -10,7 +10,7 @@
 //! Both refereed drivers trace each decision as a `decision` span, and a round in which the
 //! game waits on several seats at once (Mahjong's claims after a discard or an added kong) as
 //! a `claim_window` span around its decisions: `table_id`, `from` (the seat whose action they
-//! answer, [`TableGame::from_seat`]) and `seats` (how many are asked). Dou Dizhu asks one seat
+//! answer, [`TableGame::answered_seat`]) and `seats` (how many are asked). Dou Dizhu asks one seat
 //! at a time, so its tables have none. The in-process driver records both at `debug` only.
 
 use std::future::Future;
@@ -205,7 +205,7 @@ pub fn play_local<G: TableGame>(
             tracing::debug_span!(
                 "claim_window",
                 table_id = %setup.table_id,
-                from = table.game().from_seat(),
+                from = table.game().answered_seat(),
                 seats = requests.len()
             )
         } else {
@@ -492,7 +492,7 @@ pub async fn play_async<G: TableGame>(
             tracing::info_span!(
                 "claim_window",
                 table_id = %setup.table_id,
-                from = table.game().from_seat(),
+                from = table.game().answered_seat(),
                 seats = requests.len()
             )
         } else {

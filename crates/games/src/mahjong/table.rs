@@ -76,7 +76,7 @@ impl TableGame for MahjongTable {
         }
     }
 
-    fn from_seat(&self) -> Option<u32> {
+    fn answered_seat(&self) -> Option<u32> {
         match self.game.phase() {
             Phase::Claims { discarder, .. } => Some(u32::from(discarder)),
             Phase::RobKong { seat, .. } => Some(u32::from(seat)),
@@ -230,7 +230,7 @@ mod tests {
                 assert!(!pending.is_empty());
                 // Seats pending together answer the one seat not among them; a turn answers
                 // nobody.
-                match (pending.len(), t.from_seat()) {
+                match (pending.len(), t.answered_seat()) {
                     (1, None) => {}
                     (3, Some(from)) => assert!(pending.iter().all(|p| p.seat != from)),
                     other => panic!("{other:?} for {pending:?}"),
