@@ -730,7 +730,8 @@ pub struct BotsListArgs {
 /// Table commands.
 #[derive(Subcommand)]
 pub enum TableCommand {
-    /// Play one Dou Dizhu table by hand and print its replay.
+    /// Play one table (a Dou Dizhu game, or with `--game mahjong` a Mahjong hand) by hand and
+    /// print its replay.
     Run(TableRunArgs),
     /// Submit a table to a running referee (standalone or table-referee) and wait for its result.
     Submit(TableSubmitArgs),
@@ -752,22 +753,29 @@ pub struct TableSubmitArgs {
 
 #[derive(Args)]
 pub struct TableRunArgs {
-    /// The three seats' bots, comma-separated (built-in names run in-process; others via bot-host).
-    #[arg(long, default_value = "expert,seed,random")]
-    seats: String,
-    /// The deal (`hand0/hand1/hand2/bottom`); default: deal 0 of --seed.
+    /// The game.
+    #[arg(long, value_enum, default_value = "dou-dizhu")]
+    game: GameArg,
+    /// The seats' bots in seat order, comma-separated: three for Dou Dizhu (default
+    /// expert,seed,random), four for Mahjong (default expert,greedy,greedy,random). Built-in
+    /// names run in-process; others via bot-host.
+    #[arg(long)]
+    seats: Option<String>,
+    /// Dou Dizhu: the deal (`hand0/hand1/hand2/bottom`); default: deal 0 of --seed.
     #[arg(long)]
     deal: Option<String>,
-    /// Seed of the deal stream and of the bots.
+    /// Seed of the deal stream (Mahjong: of the wall and the first seat) and of the bots.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Bid first from this seat instead of a fixed landlord in seat 0.
+    /// Dou Dizhu: bid first from this seat instead of a fixed landlord in seat 0.
     #[arg(long)]
     bidding: Option<u32>,
-    /// Scoring mode.
-    #[arg(long, default_value = "competition")]
-    scoring: String,
-    /// Per-decision limit (milliseconds).
+    /// Dou Dizhu: the scoring mode (competition, difficulty, adp or wp; default competition).
+    #[arg(long)]
+    scoring: Option<String>,
+    /// Per-decision limit (milliseconds): Dou Dizhu's every decision, Mahjong's turns (an
+    /// answer to a discard has the contest's 500 ms). No answer within five times it is a
+    /// timeout verdict.
     #[arg(long, default_value_t = 1000)]
     decision_ms: u32,
     /// bot-host address for non-built-in seats.
@@ -1117,7 +1125,11 @@ pub fn operators(cmd: OperatorsCommand) -> Result<()> {
 
 /// The job `arena table run` plays.
 pub fn table_job(a: &TableRunArgs) -> Result<v1::TableJob> {
-    let seats: Vec<String> = crate::compete_cmd::split_tables(&a.seats);
+    if a.game == GameArg::Mahjong {
+        return mahjong_table_job(a);
+    }
+    let seats: Vec<String> =
+        crate::compete_cmd::split_tables(a.seats.as_deref().unwrap_or("expert,seed,random"));
     if seats.len() != 3 {
         bail!("--seats needs three bots, got {}", seats.len());
     }
@@ -1141,13 +1153,48 @@ pub fn table_job(a: &TableRunArgs) -> Result<v1::TableJob> {
             landlord: Some(landlord),
             fixed_bid: 1,
             doubling: a.bidding.is_some(),
-            scoring: a.scoring.clone(),
+            scoring: a.scoring.clone().unwrap_or_else(|| "competition".into()),
             ..Default::default()
         })),
         time: Some(v1::TimeControl {
             decision_ms: a.decision_ms,
             hard_cap_ms: 5 * a.decision_ms,
             ..Default::default()
+        }),
+        verdict_policy: v1::VerdictPolicy::PlayOn as i32,
+        seed: a.seed,
+        ..Default::default()
+    })
+}
+
+/// The Mahjong hand `arena table run --game mahjong` plays: the wall and first seat of
+/// `--seed`, the contest's fans, the contest's clock (penalty points for overruns) with
+/// `--decision-ms` for turns, and faulty seats playing on.
+fn mahjong_table_job(a: &TableRunArgs) -> Result<v1::TableJob> {
+    for (flag, given) in [
+        ("--deal", a.deal.is_some()),
+        ("--bidding", a.bidding.is_some()),
+        ("--scoring", a.scoring.is_some()),
+    ] {
+        if given {
+            bail!("{flag} is for Dou Dizhu tables; a Mahjong hand is dealt from --seed");
+        }
+    }
+    let seats: Vec<String> = crate::compete_cmd::split_tables(
+        a.seats.as_deref().unwrap_or("expert,greedy,greedy,random"),
+    );
+    if seats.len() != 4 {
+        bail!("--seats needs four bots for Mahjong, got {}", seats.len());
+    }
+    Ok(v1::TableJob {
+        table_id: format!("manual-mahjong-{}-{}", a.seed, std::process::id()),
+        game: v1::Game::Mahjong as i32,
+        seats: seats.into_iter().map(|bot| v1::SeatSpec { bot }).collect(),
+        setup: Some(v1::table_job::Setup::Mahjong(v1::MahjongSetup::default())),
+        time: Some(v1::TimeControl {
+            decision_ms: a.decision_ms,
+            hard_cap_ms: 5 * a.decision_ms,
+            ..arena_matchmaker::mahjong::contest_time()
         }),
         verdict_policy: v1::VerdictPolicy::PlayOn as i32,
         seed: a.seed,
@@ -1215,6 +1262,14 @@ fn table_run(a: TableRunArgs) -> Result<()> {
 }
 
 fn print_replay(job: &v1::TableJob, replay: &v1::Replay, result: &v1::TableResult) {
+    if job.game() == v1::Game::Mahjong {
+        // The hand in the 2015 log format, then verdicts and scores.
+        let replay = v1::Replay {
+            result: Some(result.clone()),
+            ..replay.clone()
+        };
+        return crate::mahjong_comp::print_replay(&replay, None, false);
+    }
     println!(
         "table {}: {}",
         job.table_id,

@@ -4,133 +4,14 @@
 mod common;
 
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use arena_proto::v1;
-use common::{arena, port};
+use common::{Standalone, port};
 use prost::Message;
 use tokio_stream::StreamExt;
 use tonic::Code;
-
-/// `arena standalone` in a data directory of its own, on ports of its own.
-struct Standalone {
-    child: Child,
-    dir: tempfile::TempDir,
-    referee: String,
-    bots: String,
-    library: String,
-    matchmaker: String,
-}
-
-impl Standalone {
-    /// Registers `bots` (name, extra `bots add` arguments) in a fresh data directory, then
-    /// starts standalone with `args` and `env`, and waits until it serves.
-    fn start(
-        bots: &[(&str, &[&str])],
-        args: &[&str],
-        env: &[(&str, &str)],
-    ) -> (Standalone, Vec<String>) {
-        let dir = tempfile::tempdir().unwrap();
-        let d = dir.path().to_str().unwrap().to_string();
-        let mut tokens = Vec::new();
-        for (name, extra) in bots {
-            let (out, err, ok) =
-                arena(&[&["bots", "add", name, "--data-dir", &d][..], extra].concat());
-            assert!(ok, "{err}");
-            tokens.push(out.lines().last().unwrap().trim().to_string());
-        }
-        let (r, b, l, m) = (port(), port(), port(), port());
-        let at = |p: u16| format!("127.0.0.1:{p}");
-        let child = Command::new(env!("CARGO_BIN_EXE_arena"))
-            .args(["standalone", "--data-dir", &d])
-            .args(["--referee-listen", &at(r), "--bot-host-listen", &at(b)])
-            .args([
-                "--deal-library-listen",
-                &at(l),
-                "--matchmaker-listen",
-                &at(m),
-            ])
-            .args(args)
-            .envs(env.iter().copied())
-            .env("ARENA_LOG", "warn")
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        let s = Standalone {
-            child,
-            dir,
-            referee: format!("http://{}", at(r)),
-            bots: format!("http://{}", at(b)),
-            library: format!("http://{}", at(l)),
-            matchmaker: format!("http://{}", at(m)),
-        };
-        let start = Instant::now();
-        while !s
-            .client(&["competition", "list", "--matchmaker", &s.matchmaker])
-            .2
-        {
-            assert!(
-                start.elapsed() < Duration::from_secs(30),
-                "standalone did not come up"
-            );
-            std::thread::sleep(Duration::from_millis(50));
-        }
-        (s, tokens)
-    }
-
-    fn data_dir(&self) -> &Path {
-        self.dir.path()
-    }
-
-    /// `arena ARGS` as this standalone's operator.
-    fn client(&self, args: &[&str]) -> (String, String, bool) {
-        common::arena_client(self.dir.path(), args)
-    }
-
-    /// Measures deals 0..count (one bomb, panel ladder:5) through the deal library.
-    fn measure(&self, count: u64) {
-        let count = count.to_string();
-        let (out, err, ok) = self.client(&[
-            "deals",
-            "measure",
-            "--library",
-            &self.library,
-            "--count",
-            &count,
-            "--bombs",
-            "1",
-            "--panel",
-            "ladder:5",
-            "--json",
-        ]);
-        assert!(ok, "{err}{out}");
-    }
-
-    fn operator_token(&self) -> String {
-        std::fs::read_to_string(self.dir.path().join("operator.token"))
-            .unwrap()
-            .trim()
-            .to_string()
-    }
-
-    fn rss_kib(&self) -> u64 {
-        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).unwrap();
-        status
-            .lines()
-            .find_map(|l| l.strip_prefix("VmRSS:"))
-            .and_then(|v| v.trim().trim_end_matches(" kB").trim().parse().ok())
-            .unwrap()
-    }
-}
-
-impl Drop for Standalone {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
 
 fn rt() -> tokio::runtime::Runtime {
     tokio::runtime::Builder::new_multi_thread()

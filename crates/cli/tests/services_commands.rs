@@ -24,6 +24,41 @@ fn table_run_prints_a_replay_ending_in_scores() {
 }
 
 #[test]
+fn table_run_plays_a_mahjong_hand_as_a_2015_log_and_refuses_dou_dizhu_flags() {
+    let (out, err, ok) = arena(&["table", "run", "--game", "mahjong", "--seed", "3"]);
+    assert!(ok, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(
+        lines[0].starts_with("table manual-mahjong-3-")
+            && lines[0].ends_with(": expert / greedy / greedy / random"),
+        "{out}"
+    );
+    assert_eq!(lines.iter().filter(|l| l.starts_with("init ")).count(), 4);
+    assert!(lines.iter().any(|l| l.starts_with("out ")), "{out}");
+    let last = lines.last().unwrap();
+    assert!(last.starts_with("scores (contest): "), "{last}");
+    // The same seed deals the same wall: the hands dealt are the same on a second run.
+    let (again, _, _) = arena(&["table", "run", "--game", "mahjong", "--seed", "3"]);
+    let inits = |o: &str| -> Vec<String> {
+        o.lines()
+            .filter(|l| l.starts_with("init "))
+            .map(String::from)
+            .collect()
+    };
+    assert_eq!(inits(&out), inits(&again));
+
+    let (_, err, ok) = arena(&["table", "run", "--game", "mahjong", "--seats", "a,b,c"]);
+    assert!(!ok && err.contains("--seats needs four bots"), "{err}");
+    for flag in [["--deal", "x"], ["--bidding", "0"], ["--scoring", "wp"]] {
+        let (_, err, ok) = arena(&[&["table", "run", "--game", "mahjong"][..], &flag].concat());
+        assert!(
+            !ok && err.contains(&format!("{} is for Dou Dizhu tables", flag[0])),
+            "{err}"
+        );
+    }
+}
+
+#[test]
 fn bots_add_issues_a_token_once_and_refuses_taken_or_builtin_names() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path().to_str().unwrap();

@@ -1,8 +1,11 @@
-//! A remote Dou Dizhu bot: one gRPC stream to bot-host, any number of tables at once.
+//! A remote bot: one gRPC stream to bot-host, any number of tables at once, of either game.
 //!
-//! It never calls, never doubles, and plays the smallest listed move (passing only when it must,
-//! or when following its partner). Every request carries the seat's full observation with its
-//! legal actions, so the bot needs no rules engine.
+//! At Dou Dizhu it never calls, never doubles, and plays the smallest listed move (passing only
+//! when it must, or when following its partner); at Mahjong it plays [`mahjong::choose`]. Every
+//! request carries the seat's full observation with its legal actions, so the bot needs no rules
+//! engine. Which games it is seated at is what its `Hello` lists ([`Options::games`]; none listed
+//! means Dou Dizhu only): the `arena-example-remote-bot` binary plays Dou Dizhu, the
+//! `arena-example-mahjong-bot` binary Mahjong.
 //!
 //! An `https://` bot-host URL connects over TLS, verifying bot-host's certificate against the
 //! system's roots or a CA file, and presenting a client certificate where bot-host asks for one
@@ -21,7 +24,9 @@ use arena_proto::v1::{
 use tokio_stream::StreamExt;
 use tokio_stream::wrappers::UnboundedReceiverStream;
 
-/// The bot's decision for one request.
+pub mod mahjong;
+
+/// The bot's decision for one Dou Dizhu request.
 pub fn choose(req: &v1::DecisionRequest) -> v1::DdzAction {
     use v1::ddz_action::Action;
     let obs = match &req.observation {
@@ -62,6 +67,8 @@ pub struct Session {
 
 /// The release this example reports.
 pub const RELEASE: &str = "rust-1";
+/// The release the Mahjong binary reports.
+pub const MAHJONG_RELEASE: &str = "rust-mahjong-1";
 
 /// How a bot session plays.
 #[derive(Clone, Debug)]
@@ -72,11 +79,27 @@ pub struct Options {
     pub capacity: u32,
     /// Stop after this many tables ended (0 = no limit).
     pub tables: u64,
-    /// The decision for each request.
+    /// The games the bot says it plays in `Hello` (empty: Dou Dizhu only); bot-host seats it at
+    /// no other.
+    pub games: Vec<v1::Game>,
+    /// The decision for each Dou Dizhu request.
     pub choose: fn(&v1::DecisionRequest) -> v1::DdzAction,
+    /// The decision for each Mahjong request.
+    pub choose_mahjong: fn(&v1::DecisionRequest) -> v1::MahjongAction,
     /// TLS for an `https://` URL: the CA to trust (default: the system's roots) and the client
     /// certificate to present (default: none). Must be empty for an `http://` URL.
     pub tls: ClientTlsFiles,
+}
+
+impl Options {
+    /// The Mahjong binary's options: `Hello` lists Mahjong only, release [`MAHJONG_RELEASE`].
+    pub fn mahjong() -> Options {
+        Options {
+            release: MAHJONG_RELEASE.into(),
+            games: vec![v1::Game::Mahjong],
+            ..Options::default()
+        }
+    }
 }
 
 impl Default for Options {
@@ -85,7 +108,9 @@ impl Default for Options {
             release: RELEASE.into(),
             capacity: 8,
             tables: 0,
+            games: Vec::new(),
             choose,
+            choose_mahjong: mahjong::choose,
             tls: ClientTlsFiles::default(),
         }
     }
@@ -115,6 +140,19 @@ pub fn tls_from_env() -> anyhow::Result<ClientTlsFiles> {
         ca: file("ARENA_CA_FILE"),
         identity,
     })
+}
+
+/// What the binaries read from the environment: bot-host's bot port (`ARENA_BOT_HOST`, default
+/// `http://127.0.0.1:50052`), the bot's registered name (`ARENA_BOT`) and its token
+/// (`ARENA_TOKEN`). Fails naming the variable that is missing.
+pub fn env_args() -> anyhow::Result<(String, String, String)> {
+    let endpoint =
+        std::env::var("ARENA_BOT_HOST").unwrap_or_else(|_| "http://127.0.0.1:50052".into());
+    let bot = std::env::var("ARENA_BOT")
+        .map_err(|_| anyhow::anyhow!("set ARENA_BOT to the bot's registered name"))?;
+    let token = std::env::var("ARENA_TOKEN")
+        .map_err(|_| anyhow::anyhow!("set ARENA_TOKEN to the token `arena bots add` printed"))?;
+    Ok((endpoint, bot, token))
 }
 
 /// A client of bot-host's bot port at `endpoint`, over TLS with `tls` for `https://`.
@@ -169,7 +207,9 @@ pub async fn play_with(
         release,
         capacity,
         tables,
+        games,
         choose,
+        choose_mahjong,
         tls,
     } = options.clone();
     let mut client = connect(endpoint, &tls).await?;
@@ -180,8 +220,7 @@ pub async fn play_with(
             release,
             capacity,
             resume_session: String::new(),
-            // Dou Dizhu, as a bot that names no game.
-            games: Vec::new(),
+            games: games.into_iter().map(|g| g as i32).collect(),
         })),
     })?;
     let mut request = tonic::Request::new(UnboundedReceiverStream::new(rx));
@@ -197,9 +236,11 @@ pub async fn play_with(
                 if let Some(t) = last_answer.get(&req.table_id) {
                     session.turnarounds_us.push(t.elapsed().as_micros() as u64);
                 }
-                let action = v1::Action {
-                    game: Some(v1::action::Game::Ddz(choose(&req))),
+                let game = match req.game() {
+                    v1::Game::Mahjong => v1::action::Game::Mahjong(choose_mahjong(&req)),
+                    _ => v1::action::Game::Ddz(choose(&req)),
                 };
+                let action = v1::Action { game: Some(game) };
                 let reply = v1::DecisionReply {
                     request_id: req.request_id,
                     table_id: req.table_id.clone(),
@@ -227,7 +268,8 @@ pub async fn play_with(
     Ok(session)
 }
 
-/// Plays with reconnects: when the stream drops, waits `backoff` and connects again.
+/// Plays Dou Dizhu with reconnects, with the TLS settings of [`tls_from_env`]: when the stream
+/// drops, waits `backoff` and connects again.
 pub async fn play_forever(
     endpoint: &str,
     bot: &str,
@@ -236,7 +278,35 @@ pub async fn play_forever(
     backoff: Duration,
 ) -> ! {
     loop {
-        match play(endpoint, bot, token, capacity, 0).await {
+        match tls_from_env() {
+            Ok(tls) => {
+                let options = Options {
+                    capacity,
+                    tls,
+                    ..Options::default()
+                };
+                play_forever_with(endpoint, bot, token, &options, backoff).await
+            }
+            Err(e) => eprintln!("{e:#}; trying again"),
+        }
+        tokio::time::sleep(backoff).await;
+    }
+}
+
+/// [`play_forever`] with every option (`options.tables` is ignored: it plays until stopped).
+pub async fn play_forever_with(
+    endpoint: &str,
+    bot: &str,
+    token: &str,
+    options: &Options,
+    backoff: Duration,
+) -> ! {
+    let options = Options {
+        tables: 0,
+        ..options.clone()
+    };
+    loop {
+        match play_with(endpoint, bot, token, &options).await {
             Ok(s) => eprintln!("stream ended after {} tables; reconnecting", s.tables),
             Err(e) => eprintln!("{e:#}; reconnecting"),
         }

@@ -1,4 +1,5 @@
-//! `ARENA_BOT=name ARENA_TOKEN=token cargo run -p arena-example-remote-bot`: plays until stopped.
+//! `ARENA_BOT=name ARENA_TOKEN=token cargo run -p arena-example-remote-bot`: plays Dou Dizhu until
+//! stopped.
 //!
 //! `ARENA_BOT_HOST` is bot-host's bot port (default `http://127.0.0.1:50052`); for an `https://`
 //! one, `ARENA_CA_FILE` names the CA to trust if it is not one the system trusts, and
@@ -7,12 +8,7 @@
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
-    let endpoint =
-        std::env::var("ARENA_BOT_HOST").unwrap_or_else(|_| "http://127.0.0.1:50052".into());
-    let bot = std::env::var("ARENA_BOT")
-        .map_err(|_| anyhow::anyhow!("set ARENA_BOT to the bot's registered name"))?;
-    let token = std::env::var("ARENA_TOKEN")
-        .map_err(|_| anyhow::anyhow!("set ARENA_TOKEN to the token `arena bots add` printed"))?;
+    let (endpoint, bot, token) = arena_example_remote_bot::env_args()?;
     arena_example_remote_bot::play_forever(
         &endpoint,
         &bot,

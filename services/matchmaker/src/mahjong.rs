@@ -63,14 +63,7 @@ pub fn match_seed(seed: u64, m: usize) -> u64 {
 
 /// The fan reading a spec asks for.
 pub fn reading_of(spec: &v1::CompetitionSpec) -> Result<Reading, ApiError> {
-    match v1::MahjongFans::try_from(spec.fans) {
-        Ok(v1::MahjongFans::Unspecified | v1::MahjongFans::Contest) => Ok(Reading::Contest),
-        Ok(v1::MahjongFans::Seed2015) => Ok(Reading::Seed2015),
-        Err(_) => Err(ApiError::invalid(
-            "spec.fans",
-            format!("{} is not a fan reading (contest or seed-2015)", spec.fans),
-        )),
-    }
+    arena_games::mahjong::spec::reading_of(spec.fans).map_err(|e| ApiError::invalid("spec.fans", e))
 }
 
 /// Checks the Mahjong part of a spec (its name, participant names, matches and seed are checked

@@ -1,7 +1,9 @@
 //! What the CLI test binaries share. Each uses only part of it.
 #![allow(dead_code)]
 
-use std::process::Command;
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
 
 /// Runs `arena ARGS` to the end: (stdout, stderr, success).
 pub fn arena(args: &[&str]) -> (String, String, bool) {
@@ -796,5 +798,125 @@ impl Cluster {
 impl Drop for Cluster {
     fn drop(&mut self) {
         redis_cleanup(&self.redis, &self.prefix);
+    }
+}
+
+/// `arena standalone` in a data directory of its own, on ports of its own.
+pub struct Standalone {
+    pub child: Child,
+    pub dir: tempfile::TempDir,
+    /// The roles' URLs (`http://127.0.0.1:PORT`); `bots` is bot-host's bot port.
+    pub referee: String,
+    pub bots: String,
+    pub library: String,
+    pub matchmaker: String,
+}
+
+impl Standalone {
+    /// Registers `bots` (name, extra `bots add` arguments) in a fresh data directory, then
+    /// starts standalone with `args` and `env`, and waits until it serves.
+    pub fn start(
+        bots: &[(&str, &[&str])],
+        args: &[&str],
+        env: &[(&str, &str)],
+    ) -> (Standalone, Vec<String>) {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path().to_str().unwrap().to_string();
+        let mut tokens = Vec::new();
+        for (name, extra) in bots {
+            let (out, err, ok) =
+                arena(&[&["bots", "add", name, "--data-dir", &d][..], extra].concat());
+            assert!(ok, "{err}");
+            tokens.push(out.lines().last().unwrap().trim().to_string());
+        }
+        let (r, b, l, m) = (port(), port(), port(), port());
+        let at = |p: u16| format!("127.0.0.1:{p}");
+        let child = Command::new(env!("CARGO_BIN_EXE_arena"))
+            .args(["standalone", "--data-dir", &d])
+            .args(["--referee-listen", &at(r), "--bot-host-listen", &at(b)])
+            .args([
+                "--deal-library-listen",
+                &at(l),
+                "--matchmaker-listen",
+                &at(m),
+            ])
+            .args(args)
+            .envs(env.iter().copied())
+            .env("ARENA_LOG", "warn")
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let s = Standalone {
+            child,
+            dir,
+            referee: format!("http://{}", at(r)),
+            bots: format!("http://{}", at(b)),
+            library: format!("http://{}", at(l)),
+            matchmaker: format!("http://{}", at(m)),
+        };
+        let start = Instant::now();
+        while !s
+            .client(&["competition", "list", "--matchmaker", &s.matchmaker])
+            .2
+        {
+            assert!(
+                start.elapsed() < Duration::from_secs(30),
+                "standalone did not come up"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        (s, tokens)
+    }
+
+    pub fn data_dir(&self) -> &Path {
+        self.dir.path()
+    }
+
+    /// `arena ARGS` as this standalone's operator.
+    pub fn client(&self, args: &[&str]) -> (String, String, bool) {
+        arena_client(self.dir.path(), args)
+    }
+
+    /// Measures deals 0..count (one bomb, panel ladder:5) through the deal library.
+    pub fn measure(&self, count: u64) {
+        let count = count.to_string();
+        let (out, err, ok) = self.client(&[
+            "deals",
+            "measure",
+            "--library",
+            &self.library,
+            "--count",
+            &count,
+            "--bombs",
+            "1",
+            "--panel",
+            "ladder:5",
+            "--json",
+        ]);
+        assert!(ok, "{err}{out}");
+    }
+
+    pub fn operator_token(&self) -> String {
+        std::fs::read_to_string(self.dir.path().join("operator.token"))
+            .unwrap()
+            .trim()
+            .to_string()
+    }
+
+    pub fn rss_kib(&self) -> u64 {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).unwrap();
+        status
+            .lines()
+            .find_map(|l| l.strip_prefix("VmRSS:"))
+            .and_then(|v| v.trim().trim_end_matches(" kB").trim().parse().ok())
+            .unwrap()
+    }
+}
+
+impl Drop for Standalone {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
     }
 }
