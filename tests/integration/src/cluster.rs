@@ -6,6 +6,7 @@
 //! let cluster = Cluster::on(Backend::Redis, "demo")
 //!     .referees(&["r1", "r2"])
 //!     .remote_bots(&["north", "east", "west"])
+//!     .mahjong_bots(&["tiles"])
 //!     .start()
 //!     .await;
 //! # }
@@ -82,6 +83,17 @@ impl ClusterBuilder {
     /// One remote bot with its own options (release, capacity, decisions).
     pub fn remote_bot(mut self, name: &str, options: Options) -> Self {
         self.bots.push((name.to_string(), options));
+        self
+    }
+
+    /// Remote Mahjong bots with these names, registered and connected with
+    /// [`Cluster::mahjong_bot_options`].
+    pub fn mahjong_bots(mut self, names: &[&str]) -> Self {
+        self.bots.extend(
+            names
+                .iter()
+                .map(|n| (n.to_string(), Cluster::mahjong_bot_options())),
+        );
         self
     }
 
@@ -225,6 +237,15 @@ impl Cluster {
         Options {
             capacity: 256,
             ..Options::default()
+        }
+    }
+
+    /// Remote Mahjong bot options used by [`ClusterBuilder::mahjong_bots`]: the example bot's
+    /// Mahjong player (`Hello` lists Mahjong only), up to 256 tables at once.
+    pub fn mahjong_bot_options() -> Options {
+        Options {
+            capacity: 256,
+            ..Options::mahjong()
         }
     }
 
@@ -390,6 +411,43 @@ impl Cluster {
             assert!(start.elapsed() < PATIENCE, "operation stuck: {op:?}");
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
+    }
+
+    /// Creates competition `spec` as an operator's client does: a gRPC call to the matchmaker
+    /// (served on a loopback port of its own for the rest of the test), with an operator token,
+    /// made inside a span `operator` whose trace context the call carries. With telemetry
+    /// exporting, that span is the root of the competition's trace.
+    pub async fn create_traced(&self, spec: v1::CompetitionSpec) -> v1::Competition {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("a loopback port for the matchmaker");
+        let url = format!("http://{}", listener.local_addr().expect("its address"));
+        tokio::spawn(arena_matchmaker::serve_with_listener(
+            listener,
+            self.store.clone(),
+            std::future::pending(),
+        ));
+        let token = arena_auth::operators::add(&*self.store, &format!("operator-{}", spec.name))
+            .await
+            .expect("an operator token")
+            .token;
+        let channel = tonic::transport::Endpoint::from_shared(url)
+            .expect("the matchmaker's URL")
+            .connect()
+            .await
+            .expect("the matchmaker serves");
+        let mut client = v1::matchmaker_client::MatchmakerClient::with_interceptor(
+            channel,
+            arena_auth::Bearer::new(Some(&token)),
+        );
+        let operator = tracing::info_span!("operator");
+        let request = operator.in_scope(|| {
+            arena_telemetry::traced_request(v1::CreateCompetitionRequest { spec: Some(spec) })
+        });
+        tracing::Instrument::instrument(client.create_competition(request), operator)
+            .await
+            .expect("the competition is created")
+            .into_inner()
     }
 
     /// Follows competition `name`'s standings to the final ones.
