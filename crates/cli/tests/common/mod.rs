@@ -185,6 +185,8 @@ impl Role {
         cmd.arg(role)
             .args(args)
             .env("ARENA_LOG", "warn")
+            // The matchmaker's web console on a port of its own: tests run side by side.
+            .env("ARENA_CONSOLE_LISTEN", "127.0.0.1:0")
             .stdout(std::process::Stdio::null())
             .stderr(stderr)
             .spawn()
@@ -852,6 +854,7 @@ impl Standalone {
                 &at(m),
             ])
             .args(args)
+            .env("ARENA_CONSOLE_LISTEN", "127.0.0.1:0")
             .envs(env.iter().copied())
             .env("ARENA_LOG", "warn")
             .stdout(Stdio::null())
