@@ -289,7 +289,7 @@
     });
     app().replaceChildren(h("h1", {}, only ? `Bot ${only}` : "Bots"),
       only ? h("p", {}, h("a", { href: "/bots" }, "All bots")) : "",
-      items.length ? items : h("p", { class: "muted" }, "No bots registered (arena bots add NAME)."));
+      ...(items.length ? items : [h("p", { class: "muted" }, "No bots registered (arena bots add NAME).")]));
   }
 
   // ---- The deal library ---------------------------------------------------------------

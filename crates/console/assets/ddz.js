@@ -3,7 +3,7 @@
 "use strict";
 
 (function () {
-  const NAMES = { T: "10", B: "🃏", R: "🃏" };
+  const NAMES = { T: "10", B: "Jk", R: "JK" };
 
   function cards(h, text, extra) {
     const box = h("div", { class: "cards" });

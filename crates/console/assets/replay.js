@@ -33,10 +33,10 @@
     const counter = h("span", { class: "counter", "data-testid": "counter" });
     const slider = h("input", { type: "range", min: 0, max: total, value: position, "aria-label": "decision" });
     const btn = (label, title, testid, f) => h("button", { title, "data-testid": testid, onclick: f }, label);
-    const first = btn("⏮", "first (Home)", "first", () => go(0));
+    const first = btn("«", "first (Home)", "first", () => go(0));
     const back = btn("◀", "back (←)", "back", () => go(position - 1));
     const next = btn("▶", "next (→)", "next", () => go(position + 1));
-    const last = btn("⏭", "last (End)", "last", () => go(total));
+    const last = btn("»", "last (End)", "last", () => go(total));
     const share = btn("Copy link", "a link to this table at this decision", "share", () => {
       const url = location.origin + link("/replay", { table: doc.table_id, step: position });
       if (navigator.clipboard) navigator.clipboard.writeText(url).catch(() => {});
