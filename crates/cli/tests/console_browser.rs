@@ -27,7 +27,10 @@ fn browser_dir() -> PathBuf {
 /// `playwright-core` from the lock file, installed once (`npm ci`) if it is not there.
 fn ensure_playwright() {
     let dir = browser_dir();
-    if dir.join("node_modules/playwright-core/package.json").exists() {
+    if dir
+        .join("node_modules/playwright-core/package.json")
+        .exists()
+    {
         return;
     }
     let out = Command::new("npm")

@@ -311,15 +311,27 @@
     const dims = Math.max(0, ...deals.map((d) => d.gdi.length));
     let xi = Number(q("x") || 0), yi = Number(q("y") || Math.min(1, dims - 1));
     const render = () => {
-      const pts = deals.filter((d) => d.gdi.length > Math.max(xi, yi)).map((d) => ({
-        x: d.gdi[xi], y: d.gdi[yi], colour: d.held ? "#c0392b" : d.used_by ? "#9aa6b8" : "#2457c5",
-        title: `${d.id}: GDI ${d.gdi.map((g) => g.toFixed(2)).join(", ")}${d.held ? " (held by a running competition)" : d.used_by ? " (used)" : ""}`,
-        href: link("/deal", { panel, id: d.id }),
-      }));
+      // Deals with the same two components are one point, its area their number: a panel of a
+      // few tables measures in steps, and a thousand deals would hide behind a few dots.
+      const groups = new Map();
+      for (const d of deals.filter((d) => d.gdi.length > Math.max(xi, yi))) {
+        const key = `${d.gdi[xi]},${d.gdi[yi]}`;
+        if (!groups.has(key)) groups.set(key, []);
+        groups.get(key).push(d);
+      }
+      const pts = [...groups.values()].map((g) => {
+        const held = g.filter((d) => d.held).length, used = g.filter((d) => d.used_by).length;
+        return {
+          x: g[0].gdi[xi], y: g[0].gdi[yi], count: g.length, r: 2.5 + 1.6 * Math.sqrt(g.length),
+          colour: held ? "#c0392b" : used === g.length ? "#9aa6b8" : "#2457c5",
+          title: `${g.length} deal(s) at g${xi + 1} = ${g[0].gdi[xi].toFixed(3)}, g${yi + 1} = ${g[0].gdi[yi].toFixed(3)}${held ? `, ${held} held by a running competition` : ""}${used ? `, ${used} used` : ""}; e.g. ${g[0].id}`,
+          href: link("/deal", { panel, id: g[0].id }),
+        };
+      });
       const pick = (label, value, set) => h("label", {}, label, h("select", { onchange: (e) => { set(Number(e.target.value)); render(); } },
         Array.from({ length: dims }, (_, i) => h("option", { value: i, selected: i === value }, `g${i + 1}`))));
       box.replaceChildren(h("h2", {}, `Difficulty distribution of ${panel} (${deals.length} deals)`),
-        h("p", { class: "muted" }, "Each point is a deal's grade-difficulty index: g_j is the share of the panel's tables that reached landlord score level j+1 or higher. Blue: free; grey: used by an ended competition; red: held by a running one."),
+        h("p", { class: "muted" }, "Each deal's grade-difficulty index: g_j is the share of the panel's tables that reached landlord score level j+1 or higher; a point's area is the number of deals there (it links to one of them). Blue: free; grey: all used by ended competitions; red: some held by a running one."),
         h("form", { class: "inline" }, pick("x", xi, (v) => { xi = v; }), pick("y", yi, (v) => { yi = v; })),
         h("div", { class: "panel", "data-testid": "gdi-scatter" }, Charts.scatter(pts, { xLabel: `g${xi + 1}`, yLabel: `g${yi + 1}` })));
     };

@@ -127,7 +127,7 @@
     root.append(svg("text", { x: (L + S - R) / 2, y: S - 4, "text-anchor": "middle" }, o.xLabel));
     root.append(svg("text", { x: 12, y: (T + S - B) / 2, transform: `rotate(-90 12 ${(T + S - B) / 2})`, "text-anchor": "middle" }, o.yLabel));
     for (const p of points) {
-      const dot = svg("circle", { cx: x(p.x), cy: y(p.y), r: 3.2, fill: p.colour || "#2457c5", opacity: 0.7 });
+      const dot = svg("circle", { cx: x(p.x), cy: y(p.y), r: p.r || 3.2, fill: p.colour || "#2457c5", opacity: 0.6, "data-count": p.count || 1 });
       dot.append(svg("title", {}, p.title || ""));
       if (p.href) {
         const a = svg("a", { href: p.href });

@@ -179,7 +179,10 @@ mod tests {
             host,
             ("origin", "http://evil.example")
         ])));
-        assert!(!same_origin(&headers(&[("origin", "http://127.0.0.1:8054")])));
+        assert!(!same_origin(&headers(&[(
+            "origin",
+            "http://127.0.0.1:8054"
+        )])));
     }
 
     #[test]

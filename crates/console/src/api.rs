@@ -235,11 +235,19 @@ async fn live(
     c.backend.competition(&q.name).await?;
     let rx = c.live.subscribe(&q.name);
     let stopping = c.stopping.clone();
+    // The latest standings at once (if the watcher has any yet), then each change; the last
+    // event ends the stream, and so does the console shutting down.
     let stream = futures_util::stream::unfold(
-        (rx, stopping, false),
-        |(mut rx, mut stopping, done)| async move {
+        (rx, stopping, true, false),
+        |(mut rx, mut stopping, first, done)| async move {
             if done {
                 return None;
+            }
+            if !first {
+                tokio::select! {
+                    changed = rx.changed() => changed.ok()?,
+                    _ = stopping.wait_for(|s| *s) => return None,
+                }
             }
             loop {
                 let current = rx.borrow_and_update().clone();
@@ -250,10 +258,11 @@ async fn live(
                         Update::Failed(why) => ("failed", why, true),
                     };
                     let event = Event::default().event(name).data(data.as_str());
-                    return Some((Ok(event), (rx, stopping, last)));
+                    return Some((Ok(event), (rx, stopping, false, last)));
                 }
+                // Nothing yet: wait for the watcher's first standings.
                 tokio::select! {
-                    changed = rx.changed() => if changed.is_err() { return None },
+                    changed = rx.changed() => changed.ok()?,
                     _ = stopping.wait_for(|s| *s) => return None,
                 }
             }
@@ -321,10 +330,7 @@ fn game_param(name: &str) -> Result<v1::Game, Failure> {
     view::game_of_name(name).ok_or_else(|| {
         Failure::new(
             StatusCode::BAD_REQUEST,
-            format!(
-                "game {}: ddz or mahjong",
-                arena_proto::text::quote(name)
-            ),
+            format!("game {}: ddz or mahjong", arena_proto::text::quote(name)),
         )
     })
 }

@@ -79,13 +79,7 @@ fn hardened(mut r: Response) -> Response {
 }
 
 fn page() -> Response {
-    hardened(
-        (
-            [(header::CONTENT_TYPE, "text/html; charset=utf-8")],
-            INDEX,
-        )
-            .into_response(),
-    )
+    hardened(([(header::CONTENT_TYPE, "text/html; charset=utf-8")], INDEX).into_response())
 }
 
 /// The pages and their files.
@@ -95,12 +89,13 @@ pub fn router() -> Router {
         r = r.route(p, get(|| async { page() }));
     }
     for (name, mime, body) in FILES {
-        r = r.route(
-            &format!("/assets/{name}"),
-            get(move || async move {
-                hardened(([(header::CONTENT_TYPE, mime)], body).into_response())
-            }),
-        );
+        r =
+            r.route(
+                &format!("/assets/{name}"),
+                get(move || async move {
+                    hardened(([(header::CONTENT_TYPE, mime)], body).into_response())
+                }),
+            );
     }
     r.fallback(|| async {
         hardened((StatusCode::NOT_FOUND, "no such page of the arena console").into_response())

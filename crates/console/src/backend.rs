@@ -60,7 +60,11 @@ impl<M: Matchmaker> Backend for M {
     }
 
     async fn watch(&self, name: &str) -> Result<StandingsStream, Status> {
-        Ok(self.watch_competition(named(name)).await?.into_inner().boxed())
+        Ok(self
+            .watch_competition(named(name))
+            .await?
+            .into_inner()
+            .boxed())
     }
 
     async fn replays(&self, name: &str) -> Result<Vec<v1::Replay>, Status> {
@@ -93,7 +97,9 @@ impl<M: Matchmaker> Backend for M {
 
     async fn create(&self, spec: v1::CompetitionSpec) -> Result<v1::Competition, Status> {
         Ok(self
-            .create_competition(Request::new(v1::CreateCompetitionRequest { spec: Some(spec) }))
+            .create_competition(Request::new(v1::CreateCompetitionRequest {
+                spec: Some(spec),
+            }))
             .await?
             .into_inner())
     }

@@ -252,7 +252,13 @@ mod tests {
             assert!(legal.contains(&said.as_str()), "{said} not in {legal:?}");
         }
         // The last frame's seat empties its hand with its play: the game's end.
-        assert!(doc["end"].as_array().unwrap().iter().any(|s| s["hand"] == ""));
+        assert!(
+            doc["end"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|s| s["hand"] == "")
+        );
     }
 
     #[tokio::test]
@@ -295,7 +301,10 @@ mod tests {
         replay.steps.truncate(replay.steps.len() - 1);
         let doc = frames(&replay);
         assert!(
-            doc["error"].as_str().unwrap().contains("end before the game does"),
+            doc["error"]
+                .as_str()
+                .unwrap()
+                .contains("end before the game does"),
             "{}",
             doc["error"]
         );

@@ -268,7 +268,10 @@ mod tests {
 
     #[test]
     fn enum_names_lose_their_prefix() {
-        assert_eq!(short("DECISION_KIND_ROB_KONG", "DECISION_KIND_"), "rob-kong");
+        assert_eq!(
+            short("DECISION_KIND_ROB_KONG", "DECISION_KIND_"),
+            "rob-kong"
+        );
         assert_eq!(short("SIDE_FARMERS", "SIDE_"), "farmers");
         assert_eq!(game_of_name("mahjong"), Some(v1::Game::Mahjong));
         assert_eq!(game_of_name("chess"), None);
@@ -280,7 +283,10 @@ mod tests {
             game: Some(v1::action::Game::Ddz(v1::DdzAction { action: Some(a) })),
         };
         assert_eq!(action(&ddz(v1::ddz_action::Action::Bid(2))), "bid 2");
-        assert_eq!(action(&ddz(v1::ddz_action::Action::Double(false))), "no double");
+        assert_eq!(
+            action(&ddz(v1::ddz_action::Action::Double(false))),
+            "no double"
+        );
         assert_eq!(
             action(&ddz(v1::ddz_action::Action::Play("33344455".into()))),
             "33344455"
