@@ -201,7 +201,7 @@ async fn competitions(State(c): Shared, ConnectInfo(peer): Peer, headers: Header
         .await?;
     let mut list = c.backend.competitions().await?;
     // Newest first, as the platforms people know list them.
-    list.sort_by(|a, b| b.created_unix_ms.cmp(&a.created_unix_ms));
+    list.sort_by_key(|c| std::cmp::Reverse(c.created_unix_ms));
     Ok(Json(json!({
         "competitions": list.iter().map(view::competition).collect::<Vec<_>>(),
     })))
@@ -360,6 +360,7 @@ async fn bots(State(c): Shared, ConnectInfo(peer): Peer, headers: HeaderMap) -> 
         for r in c.backend.leaderboard(game).await?.ratings {
             let mut row = view::rating(&r);
             row["game"] = json!(view::game(game));
+            row["history"] = history(&*c.store, game, &r).await?;
             releases.entry(r.bot.clone()).or_default().push(row);
         }
     }
@@ -384,6 +385,30 @@ async fn bots(State(c): Shared, ConnectInfo(peer): Peer, headers: HeaderMap) -> 
         rows.push(json!({"name": name, "kind": "built-in or removed", "releases": rel}));
     }
     Ok(Json(json!({"bots": rows})))
+}
+
+/// A release's rating after each game the ladder rated ([`arena_ratings::history`]).
+async fn history(
+    store: &dyn arena_store::Store,
+    game: v1::Game,
+    r: &v1::Rating,
+) -> Result<Value, Failure> {
+    use arena_ratings::history::{HISTORY_KIND, Point, history_key};
+    let key = history_key(game.as_str_name(), &arena_ratings::key(&r.bot, &r.release));
+    let Some(bytes) = store
+        .record(HISTORY_KIND, &key)
+        .await
+        .map_err(Failure::store)?
+    else {
+        return Ok(json!([]));
+    };
+    let points: Vec<Point> = serde_json::from_slice(&bytes).map_err(|e| {
+        Failure::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            format!("the rating history {HISTORY_KIND}/{key} does not decode: {e}"),
+        )
+    })?;
+    Ok(json!(points))
 }
 
 /// The deal library's panels and how many deals each has measured.

@@ -95,7 +95,7 @@ impl Console {
         listener: tokio::net::TcpListener,
         shutdown: impl std::future::Future<Output = ()> + Send + 'static,
     ) -> Result<(), ConsoleError> {
-        tracing::info!(addr = ?listener.local_addr().ok(), "console starting");
+        tracing::info!(addr = ?listener.local_addr().ok(), "console listening");
         let stop = self.stop.clone();
         let app = self
             .router()
