@@ -83,6 +83,45 @@ fn grpc_truth(matchmaker: &str, token: &str, name: &str) -> (v1::Standings, Vec<
     })
 }
 
+/// Ratings of two releases of `north` on the Dou Dizhu ladder with their histories, written as
+/// the ladder writes them, into the store standalone will open: what the bots page charts.
+fn ladder_history(dir: &Path) {
+    use arena_ratings::history::{HISTORY_KIND, Point, append, history_key};
+    use arena_store::Store;
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    rt.block_on(async {
+        let store = arena_store::EmbeddedStore::open(dir).unwrap();
+        let mut state = arena_matchmaker::ladder::LadderState::default();
+        let (old, new) = ("north@1.0", "north@1.1");
+        for (release, games) in [(old, 3u64), (new, 5)] {
+            let mut points = Vec::new();
+            for g in 1..=games {
+                state
+                    .ratings
+                    .record_pair(release, "expert@builtin", 1.0, -1.0);
+                let r = state.ratings.get(release);
+                let point = Point {
+                    unix_ms: 1_700_000_000_000 + g * 60_000,
+                    mu: r.mu,
+                    sigma: r.sigma,
+                    games: r.games,
+                };
+                append(&mut points, point);
+            }
+            let key = history_key("GAME_DOU_DIZHU", release);
+            store
+                .put_record(HISTORY_KIND, &key, &serde_json::to_vec(&points).unwrap())
+                .await
+                .unwrap();
+        }
+        let (kind, key) = arena_matchmaker::ladder::STATE;
+        store
+            .put_record(kind, key, &serde_json::to_vec(&state).unwrap())
+            .await
+            .unwrap();
+    });
+}
+
 #[test]
 fn the_console_shows_in_a_browser_what_the_grpc_api_says() {
     assert!(
@@ -98,7 +137,8 @@ fn the_console_shows_in_a_browser_what_the_grpc_api_says() {
         common::readable_copy(&browser_dir().join("slow_bot.py")).display(),
         common::simple_bot().display()
     );
-    let (s, _) = common::Standalone::start(
+    let (s, _) = common::Standalone::start_prepared(
+        ladder_history,
         &[("north", &[]), ("slowbot", &["--program", &slow])],
         &["--console-listen", &format!("127.0.0.1:{console_port}")],
         &[],
@@ -136,6 +176,39 @@ fn the_console_shows_in_a_browser_what_the_grpc_api_says() {
         Some(v1::outcome::Game::Ddz(d)) => d.winner,
         other => panic!("a Dou Dizhu outcome: {other:?}"),
     };
+    // A Mahjong competition (the contest's 96 hands), for the same player on the other game: the
+    // hand with the most decisions that someone won.
+    let (out, err, ok) = s.client(&[
+        "competition",
+        "create",
+        "--matchmaker",
+        &s.matchmaker,
+        "--game",
+        "mahjong",
+        "--name",
+        "mj-cup",
+        "--participants",
+        "random,greedy,expert,greedy",
+        "--matches",
+        "1",
+    ]);
+    assert!(ok, "{out}{err}");
+    let (_, mj_replays) = grpc_truth(&s.matchmaker, &token, "mj-cup");
+    let won = |r: &&v1::Replay| match r
+        .result
+        .as_ref()
+        .and_then(|x| x.outcome.as_ref())
+        .and_then(|o| o.game.as_ref())
+    {
+        Some(v1::outcome::Game::Mahjong(m)) => m.winner,
+        _ => None,
+    };
+    let mj = mj_replays
+        .iter()
+        .filter(|r| won(r).is_some())
+        .max_by_key(|r| r.steps.len())
+        .expect("some hand of 96 was won");
+    let mj_result = mj.result.clone().unwrap();
     // A competition the browser creates and watches while it runs.
     let live = json!({
         "name": "live-cup", "format": "duplicate", "panel": "ladder:5",
@@ -168,8 +241,16 @@ fn the_console_shows_in_a_browser_what_the_grpc_api_says() {
             "winner": winner,
             "cards": cards,
         },
+        "mahjong": {
+            "table_id": mj.job.as_ref().unwrap().table_id,
+            "steps": mj.steps.len(),
+            "final_scores": mj_result.final_scores,
+            "winner": won(&mj),
+        },
         "live": live,
         "bots": ["north", "slowbot"],
+        // north's two releases, charted with 3 and 5 points.
+        "history": {"bot": "north", "releases": 2, "points": 8},
         "deals": deals,
     });
     let work = tempfile::tempdir().unwrap();

@@ -284,7 +284,7 @@
             Charts.lines(history.map((r) => ({
               name: `${r.release} (${r.game})`,
               points: r.history.map((p) => ({ x: p.unix_ms, y: p.mu, lo: p.mu - p.sigma, hi: p.mu + p.sigma })),
-            })), { xLabel: "time", xFormat: (ms) => new Date(ms).toLocaleDateString() }))
+            })), { xLabel: "rated at", xFormat: (ms) => new Date(ms).toLocaleString([], { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit" }) }))
           : "");
     });
     app().replaceChildren(h("h1", {}, only ? `Bot ${only}` : "Bots"),

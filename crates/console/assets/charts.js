@@ -106,7 +106,10 @@
         c.append(svg("title", {}, `${s.name}: ${p.y.toFixed(2)} at ${o.xFormat(p.x)}`));
         root.append(c);
       }
-      root.append(svg("text", { x: L + 8 + (i % 3) * 180, y: T + 12 + Math.floor(i / 3) * 14, fill: colour }, s.name));
+      // The legend: a swatch of the line's colour (text takes the page's ink).
+      const lx = L + 8 + (i % 3) * 180, ly = T + 12 + Math.floor(i / 3) * 14;
+      root.append(svg("rect", { x: lx, y: ly - 8, width: 12, height: 8, fill: colour }));
+      root.append(svg("text", { x: lx + 16, y: ly }, s.name));
     });
     return root;
   }

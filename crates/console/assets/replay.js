@@ -79,7 +79,9 @@
 
     function decisionView(f) {
       if (!f) return h("div", { class: "decision" }, h("strong", {}, "The table is over."), ` ${total} decisions.`);
-      const limit = doc.time && doc.time.decision_ms ? doc.time.decision_ms : null;
+      // Answers to another seat's discard or kong have the claim limit (Mahjong: 500 ms unless set).
+      const answer = f.kind === "claim" || f.kind === "rob-kong";
+      const limit = !doc.time ? null : answer ? doc.time.claim_ms || 500 : doc.time.decision_ms || 1000;
       const chosen = normalise(f.action);
       return h("div", { class: "decision", "data-testid": "decision" },
         h("div", {},

@@ -833,7 +833,19 @@ impl Standalone {
         args: &[&str],
         env: &[(&str, &str)],
     ) -> (Standalone, Vec<String>) {
+        Standalone::start_prepared(|_| {}, bots, args, env)
+    }
+
+    /// [`Standalone::start`], with `prepare` given the data directory first (to fill its store
+    /// before standalone opens it).
+    pub fn start_prepared(
+        prepare: impl FnOnce(&Path),
+        bots: &[(&str, &[&str])],
+        args: &[&str],
+        env: &[(&str, &str)],
+    ) -> (Standalone, Vec<String>) {
         let dir = tempfile::tempdir().unwrap();
+        prepare(dir.path());
         let d = dir.path().to_str().unwrap().to_string();
         let mut tokens = Vec::new();
         for (name, extra) in bots {

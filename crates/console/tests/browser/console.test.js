@@ -160,6 +160,32 @@ async function main() {
     await other.close();
   });
 
+  await check("the same player steps through a Mahjong hand to its recorded outcome", async () => {
+    const r = EXPECT.mahjong;
+    await page.goto(`${BASE}/replay?table=${encodeURIComponent(r.table_id)}`);
+    const counter = page.locator("[data-testid=counter]");
+    await counter.waitFor({ timeout: WAIT });
+    // Four concealed hands shown before the first decision: 13 tiles each, and the first to
+    // draw holds its draw too.
+    const tiles = [];
+    for (let s = 0; s < 4; s++) tiles.push(await page.locator(`.seat[data-seat="${s}"] .cards`).first().locator(".tile").count());
+    assert.deepEqual(tiles.slice().sort(), [13, 13, 13, 14], JSON.stringify(tiles));
+    for (let i = 0; i < r.steps; i++) {
+      assert.equal(await counter.innerText(), `${i} / ${r.steps}`);
+      await page.locator("[data-testid=legal] span").first().waitFor({ timeout: WAIT });
+      if (i === Math.floor(r.steps / 2)) await shot(page, "13-mahjong-replay-middle");
+      await page.click("[data-testid=next]");
+    }
+    assert.equal(await counter.innerText(), `${r.steps} / ${r.steps}`);
+    const outcome = page.locator("[data-testid=outcome]");
+    for (let s = 0; s < 4; s++) {
+      assert.equal((await outcome.locator(`tr[data-seat="${s}"] .final-score`).innerText()).trim(), String(r.final_scores[s]));
+    }
+    assert.match(await page.locator("[data-testid=winner]").innerText(), new RegExp(`^Seat ${r.winner} wins`));
+    assert.match(await page.locator("[data-testid=outcome-check]").innerText(), /reach the outcome the referee recorded/);
+    await shot(page, "14-mahjong-replay-end");
+  });
+
   await check("an operator creates a competition and its page follows it live to the final standings", async () => {
     await page.goto(`${BASE}/`);
     const form = page.locator("[data-testid=create]");
@@ -209,6 +235,11 @@ async function main() {
   await check("the bots page lists the registered bots", async () => {
     await page.goto(`${BASE}/bots`);
     for (const b of EXPECT.bots) await page.locator(`[data-bot="${b}"]`).waitFor({ timeout: WAIT });
+    // Rating history: a line per rated release, a point per rated game.
+    const chart = page.locator(`[data-bot="${EXPECT.history.bot}"] [data-testid=rating-history] svg`);
+    await chart.waitFor({ timeout: WAIT });
+    assert.equal(await chart.locator("polyline").count(), EXPECT.history.releases);
+    assert.equal(await chart.locator("circle").count(), EXPECT.history.points);
     await shot(page, "10-bots");
   });
 
