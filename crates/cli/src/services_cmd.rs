@@ -457,6 +457,13 @@ impl GameArg {
             GameArg::Mahjong => v1::Game::Mahjong,
         }
     }
+
+    fn store(self) -> arena_store::Game {
+        match self {
+            GameArg::DouDizhu => arena_store::Game::DouDizhu,
+            GameArg::Mahjong => arena_store::Game::Mahjong,
+        }
+    }
 }
 
 /// `arena competition create`. A Dou Dizhu competition seats each participant as landlord at a
@@ -697,6 +704,10 @@ pub struct BotsAddArgs {
     /// Register a program bot-host runs as a child process (line protocol) instead of a remote bot.
     #[arg(long)]
     program: Option<String>,
+    /// The game the program plays, whose line protocol it speaks (default: Dou Dizhu). Remote
+    /// bots say which games they play when they connect.
+    #[arg(long, value_enum, requires = "program")]
+    game: Option<GameArg>,
     /// CPU seconds per program process (0 = the host's default).
     #[arg(long, default_value_t = 0)]
     cpu_seconds: u32,
@@ -947,12 +958,21 @@ pub fn bots(cmd: BotsCommand) -> Result<()> {
         match cmd {
             BotsCommand::Add(a) => {
                 // Seats name bots by these strings: a registered bot must not shadow a built-in
-                // bot or look like a program spec.
+                // bot of any game or look like a program spec.
                 if let Ok(spec) = a.name.parse::<ddz_bots::BotSpec>() {
                     bail!(
                         "{:?} is the name of a built-in bot ({spec}); choose another name",
                         a.name
                     );
+                }
+                for game in arena_games::GameKind::ALL {
+                    if let Some(Ok(spec)) = game.builtin(&a.name) {
+                        bail!(
+                            "{:?} is the name of a built-in {} bot ({spec}); choose another name",
+                            a.name,
+                            game.wire().as_str_name()
+                        );
+                    }
                 }
                 if a.name.trim().is_empty()
                     || a.name.contains(':')
@@ -972,7 +992,7 @@ pub fn bots(cmd: BotsCommand) -> Result<()> {
                 let (kind, token) = match &a.program {
                     Some(command) => (
                         BotKind::Program {
-                            game: Default::default(),
+                            game: a.game.unwrap_or(GameArg::DouDizhu).store(),
                             command: command.clone(),
                             workdir: None,
                             cpu_seconds: a.cpu_seconds,
@@ -1006,8 +1026,9 @@ pub fn bots(cmd: BotsCommand) -> Result<()> {
                         println!("{token}");
                     }
                     None => println!(
-                        "registered program bot {:?} in {}",
+                        "registered program bot {:?} playing {} in {}",
                         a.name,
+                        a.game.unwrap_or(GameArg::DouDizhu).store(),
                         store.describe()
                     ),
                 }
@@ -1050,7 +1071,9 @@ pub fn bots(cmd: BotsCommand) -> Result<()> {
                 for b in store.bots().await? {
                     let kind = match &b.kind {
                         BotKind::Remote => "remote".to_string(),
-                        BotKind::Program { command, .. } => format!("program: {command}"),
+                        BotKind::Program { command, game, .. } => {
+                            format!("program: {command} (plays {game})")
+                        }
                     };
                     println!("{:<20} {kind}", b.name);
                 }

@@ -13,34 +13,11 @@ use std::collections::BTreeSet;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use common::{Cluster, PrivateRedis, Role, add_remote_bot, unique_prefix};
+use common::{
+    Cluster, PrivateRedis, Role, add_remote_bot, assert_counted_once_and_blameless, unique_prefix,
+};
 
 const REDIS: &str = "redis://127.0.0.1:6379";
-
-/// Every replay has a result without verdicts or errors, and there is one per table.
-fn assert_counted_once_and_blameless(replays: &[arena_proto::v1::Replay], total: u64) {
-    let ids: BTreeSet<&str> = replays
-        .iter()
-        .map(|r| r.result.as_ref().unwrap().table_id.as_str())
-        .collect();
-    assert_eq!((replays.len() as u64, ids.len() as u64), (total, total));
-    for r in replays {
-        let result = r.result.as_ref().unwrap();
-        assert!(
-            result.verdicts.is_empty(),
-            "{}: {:?}",
-            result.table_id,
-            result.verdicts
-        );
-        assert!(
-            result.error.is_empty(),
-            "{}: {}",
-            result.table_id,
-            result.error
-        );
-        assert!(result.outcome.is_some(), "{}", result.table_id);
-    }
-}
 
 #[test]
 fn bot_host_killed_mid_competition_and_restarted_blames_no_bot() {

@@ -79,11 +79,38 @@ fn bots_add_issues_a_token_once_and_refuses_taken_or_builtin_names() {
         "--data-dir",
         d,
     ]);
-    assert!(ok && out.contains("program bot"), "{out}");
+    assert!(
+        ok && out.contains("program bot") && out.contains("playing ddz"),
+        "{out}"
+    );
+    // A Mahjong program, whose name may be no built-in bot of either game.
+    let mahjong = |name: &str| {
+        arena(&[
+            "bots",
+            "add",
+            name,
+            "--program",
+            "python3 mj.py",
+            "--game",
+            "mahjong",
+            "--data-dir",
+            d,
+        ])
+    };
+    let (out, err, ok) = mahjong("tiles");
+    assert!(ok && out.contains("playing mahjong"), "{out}{err}");
+    let (_, err, ok) = mahjong("greedy");
+    assert!(!ok && err.contains("built-in GAME_MAHJONG bot"), "{err}");
+    // A remote bot says its games when it connects.
+    let (_, err, ok) = arena(&["bots", "add", "bob", "--game", "mahjong", "--data-dir", d]);
+    assert!(!ok && err.contains("--program"), "{err}");
     let (out, _, ok) = arena(&["bots", "list", "--data-dir", d]);
     assert!(ok);
     assert!(
-        out.contains("alice") && out.contains("remote") && out.contains("program: python3 bot.py"),
+        out.contains("alice")
+            && out.contains("remote")
+            && out.contains("program: python3 bot.py (plays ddz)")
+            && out.contains("program: python3 mj.py (plays mahjong)"),
         "{out}"
     );
     assert!(!out.contains(token), "the token is never shown again");

@@ -106,6 +106,13 @@ pub trait TableGame: Clone + Send + Sync + 'static {
         out
     }
 
+    /// When several seats are pending together, the seat whose action they answer (Mahjong:
+    /// the discarder, or the owner of the kong being robbed); `None` when no seat's action
+    /// opened the round, the default. Recorded on the round's `claim_window` span.
+    fn answered_seat(&self) -> Option<u32> {
+        None
+    }
+
     /// What `seat` may see now, for an in-process player.
     fn view(&self, seat: u32) -> Self::View<'_>;
 

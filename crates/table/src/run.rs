@@ -6,6 +6,12 @@
 //!   one thread: a referee's all-built-in tables;
 //! - [`play_async`]: tables with remote seats, asking every pending seat concurrently, each with
 //!   the hard cap as its deadline; [`run_game`] picks between the last two.
+//!
+//! Both refereed drivers trace each decision as a `decision` span, and a round in which the
+//! game waits on several seats at once (Mahjong's claims after a discard or an added kong) as
+//! a `claim_window` span around its decisions: `table_id`, `from` (the seat whose action they
+//! answer, [`TableGame::answered_seat`]) and `seats` (how many are asked). Dou Dizhu asks one seat
+//! at a time, so its tables have none. The in-process driver records both at `debug` only.
 
 use std::future::Future;
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -195,6 +201,17 @@ pub fn play_local<G: TableGame>(
         if cancel.load(Ordering::Relaxed) {
             return None;
         }
+        let window = if table.round_size() > 1 {
+            tracing::debug_span!(
+                "claim_window",
+                table_id = %setup.table_id,
+                from = table.game().answered_seat(),
+                seats = requests.len()
+            )
+        } else {
+            tracing::Span::none()
+        };
+        let in_window = window.enter();
         let replies = requests
             .iter()
             .map(|r| match players.get_mut(r.seat as usize) {
@@ -217,6 +234,7 @@ pub fn play_local<G: TableGame>(
                 ),
             })
             .collect();
+        drop(in_window);
         table.settle(replies);
     }
     for (i, p) in players.iter_mut().enumerate() {
@@ -468,6 +486,19 @@ pub async fn play_async<G: TableGame>(
         }
     }
     while let Some(requests) = table.next_round() {
+        // Several seats asked at once: their decisions are the window's children, and the
+        // window lasts until the last of them is answered.
+        let window = if table.round_size() > 1 {
+            tracing::info_span!(
+                "claim_window",
+                table_id = %setup.table_id,
+                from = table.game().answered_seat(),
+                seats = requests.len()
+            )
+        } else {
+            tracing::Span::none()
+        };
+        let in_window = window.enter();
         let game = table.game();
         let hard_cap = setup.time.hard_cap();
         let mut futures: Vec<(usize, ReplyFuture<'_, G::Action>)> =
@@ -504,8 +535,11 @@ pub async fn play_async<G: TableGame>(
             );
             futures.push((pos, Box::pin(fut.instrument(span))));
         }
+        drop(in_window);
         let order: Vec<usize> = futures.iter().map(|(pos, _)| *pos).collect();
-        let answers = futures_util::future::join_all(futures.into_iter().map(|(_, f)| f)).await;
+        let answers = futures_util::future::join_all(futures.into_iter().map(|(_, f)| f))
+            .instrument(window)
+            .await;
         let mut replies: Vec<Option<Reply<G::Action>>> =
             (0..requests.len()).map(|_| None).collect();
         for (pos, reply) in order.into_iter().zip(answers) {

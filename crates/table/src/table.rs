@@ -141,6 +141,12 @@ impl<G: TableGame> Table<G> {
         }
     }
 
+    /// How many decisions the round [`Table::next_round`] returned is made of: those asked and
+    /// those taken automatically for seats at fault.
+    pub fn round_size(&self) -> usize {
+        self.round.len()
+    }
+
     /// The decisions to put to the seats now (at least one), after taking those of seats at
     /// fault automatically; `None` once the table has ended. Answer them with
     /// [`Table::settle`] before calling this again.

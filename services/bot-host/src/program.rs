@@ -1,6 +1,8 @@
 //! Bot programs: a registered `Program` bot plays each table seat in a child process of its own
-//! that speaks the Dou Dizhu line protocol (`docs/ddz-line-protocol.md`, [`ddz_line::DdzLine`]),
-//! supervised by [`arena_line::Program`].
+//! that speaks its game's line protocol — Dou Dizhu's (`docs/ddz-line-protocol.md`,
+//! [`ddz_line::DdzLine`]) or the 2015 contest's Mahjong protocol
+//! (`docs/mahjong-line-protocol.md`, [`mahjong_line::MahjongLine`]) — supervised by
+//! [`arena_line::Program`].
 //!
 //! The process starts in its own working directory (the bot's `workdir`, else a fresh temporary
 //! directory made for it and removed afterwards) in the sandbox of [`arena_sandbox`]: under the
@@ -9,16 +11,23 @@
 //! listed in [`ProcessLimits::pass_env`](crate::ProcessLimits::pass_env) (plus the sandbox's
 //! `PATH`, and `HOME` and `TMPDIR` at its working directory), and must say `join` within the
 //! start-up time; then the seat is ready.
-//! Each request is sent as the lines of the game the program has not seen (from
-//! [`ddz_line::DdzLine`]) and an `ask`; its answer is forwarded as the bot's reply. At the end
-//! of the table it is told `end W S0 S1 S2` (from the referee's outcome) and `bye`, and is
-//! given the exit grace before its whole process group is killed. All I/O is async: a program
-//! that stops reading or writing blocks nothing.
+//! Each request is sent as the lines of the game the program has not seen (rebuilt from the
+//! request's observation) and the question (Dou Dizhu: an `ask` line; Mahjong: the last line
+//! of the catch-up, as the contest's server asked); its answer is forwarded as the bot's reply.
+//! At the end of a Dou Dizhu table the program is told `end W S0 S1 S2` (from the referee's
+//! outcome) and `bye`; a Mahjong program is told nothing (the contest announced no end). Either
+//! is given the exit grace before its whole process group is killed. All I/O is async: a
+//! program that stops reading or writing blocks nothing.
 //!
 //! What bot-host judges, and what it leaves to the referee:
 //!
-//! - A line that is a valid answer (`bid B`, `double D`, `play CARDS`) is forwarded as it is, even
-//!   when it is of the wrong kind or illegal: the referee judges kinds, legality and deadlines.
+//! - A line that is a valid answer (`bid B`, `double D`, `play CARDS`; Mahjong's answers to the
+//!   question asked) is forwarded as it is, even when it is illegal: the referee judges
+//!   legality and deadlines (and Dou Dizhu's kinds). A Mahjong word is read against the
+//!   question, as the contest read it ([`mahjong_line::read_answer`]): `hu` is a self-drawn
+//!   win, a win on the discard or a robbed kong; a claim word on the seat's own turn is ignored
+//!   (the program may still answer); a `chi` from a seat that may not chow is a pass; any other
+//!   word of the wrong kind (`out` to a discard) is `SeatFault{MALFORMED}`.
 //! - A line that is no line of the protocol (unknown command, bad cards, too long, not UTF-8), a
 //!   `join` in the middle of a game, or any line written when nothing was asked: bot-host cannot
 //!   forward it, so it reports `SeatFault{MALFORMED}` quoting the line, and kills the program.
@@ -40,12 +49,16 @@ use std::collections::VecDeque;
 use std::sync::Arc;
 use std::time::Duration;
 
+use arena_games::GameKind;
 use arena_games::ddz::convert::{DdzDecision, ddz_action};
-use arena_line::{CmdSpec, Launch, LineProtocol, Output, Program, StderrMode, WorkDir};
+use arena_games::ddz::request::DdzView;
+use arena_games::mahjong::request::MahjongRequest;
+use arena_line::{CmdSpec, Framing, Launch, LineProtocol, Output, Program, StderrMode, WorkDir};
 use arena_proto::v1;
 use arena_sandbox::Limits;
 use arena_serve::ApiError;
 use ddz_line::{BotMessage, DdzEnd, DdzLine, DdzSeat};
+use mahjong_line::{Judged, MAX_IGNORED_LINES, MahjongLine};
 use tokio::sync::OwnedSemaphorePermit;
 use tokio::time::Instant;
 use tonic::Status;
@@ -53,7 +66,6 @@ use tonic::Status;
 use crate::metrics::{BotKind, relayed};
 use crate::seat::{FromReferee, SeatIo, Waited, while_reading};
 use crate::server::Ctx;
-use arena_games::ddz::request::DdzView;
 
 /// A registered program bot, as a seat runs it.
 pub(crate) struct ProgramSpec {
@@ -93,6 +105,152 @@ impl From<arena_line::Fault> for Fault {
     }
 }
 
+/// A seat's session of its game's line protocol.
+enum Session {
+    Ddz(DdzLine),
+    Mahjong {
+        line: MahjongLine,
+        /// The decision of the request asked last, which the program's words are read against.
+        decision: Option<mahjong::Decision>,
+        /// Lines that answered nothing since the last answer.
+        ignored: usize,
+    },
+}
+
+/// What a line of the program means.
+enum Heard {
+    /// Nothing to forward: a line the protocol ignores.
+    Nothing,
+    /// The answer to the open request.
+    Answer(v1::Action),
+}
+
+impl Session {
+    /// A fresh session for `seat` of a `game` table.
+    fn new(game: GameKind, seat: u32) -> Session {
+        match game {
+            GameKind::DouDizhu => Session::Ddz(DdzLine::default()),
+            // Seats past 3 are refused when the seat opens.
+            GameKind::Mahjong => Session::Mahjong {
+                line: MahjongLine::new((seat & 3) as u8),
+                decision: None,
+                ignored: 0,
+            },
+        }
+    }
+
+    fn framing(&self) -> Framing {
+        match self {
+            Session::Ddz(l) => l.framing(),
+            Session::Mahjong { line, .. } => line.framing(),
+        }
+    }
+
+    /// Waits for a fresh program's greeting.
+    async fn join(&self, child: &mut Program, within: Duration) -> Result<Option<String>, Fault> {
+        let joined = match self {
+            Session::Ddz(l) => arena_line::join(child, l, within, |_: &str| {}).await,
+            Session::Mahjong { line, .. } => {
+                arena_line::join(child, line, within, |_: &str| {}).await
+            }
+        };
+        joined.map_err(Fault::from)
+    }
+
+    /// The lines that put `req` to the program, in `out`; the question's name. A request that
+    /// contradicts itself is refused, naming the field.
+    fn ask(
+        &mut self,
+        req: &v1::DecisionRequest,
+        deadline: Duration,
+        out: &mut Vec<String>,
+    ) -> Result<&'static str, ApiError> {
+        match self {
+            Session::Ddz(line) => {
+                let view = DdzView::from_request(req).map_err(|e| ApiError::Invalid(e.0))?;
+                let obs = view.observation();
+                let legal = view.legal_moves();
+                let seat = DdzSeat {
+                    obs: &obs,
+                    legal: &legal,
+                };
+                line.catch_up(&seat, out);
+                Ok(line.ask(&seat, deadline, out))
+            }
+            Session::Mahjong { line, decision, .. } => {
+                let r = MahjongRequest::from_request(req).map_err(|e| ApiError::Invalid(e.0))?;
+                let view = r.view();
+                line.catch_up(&view, out);
+                *decision = Some(r.decision());
+                Ok(line.ask(&view, deadline, out))
+            }
+        }
+    }
+
+    /// Reads a line of the program (`asked`: while a request is open, which `context` names
+    /// for fault reasons); `Err` with the whole reason for a line that is a fault.
+    fn hear(&mut self, text: &str, context: &str, asked: bool) -> Result<Heard, String> {
+        let quoted = arena_line::quote(text);
+        let answered = |e: &dyn std::fmt::Display| format!("answered {quoted} {context}: {e}");
+        match self {
+            Session::Ddz(line) => match line.parse(text).map_err(|e| answered(&e))? {
+                None => Ok(Heard::Nothing),
+                Some(_) if !asked => Err(format!("wrote {quoted} when nothing was asked")),
+                Some(answer) => action_of(&answer)
+                    .map(Heard::Answer)
+                    .ok_or_else(|| answered(&"\"join\" is only the first line of a process")),
+            },
+            // The contest's reading (docs/mahjong-line-protocol.md): words that answer nothing
+            // are ignored, up to a limit.
+            Session::Mahjong {
+                line,
+                decision,
+                ignored,
+            } => {
+                let message = line.parse(text).map_err(|e| answered(&e))?;
+                let judged = match (message, *decision) {
+                    (Some(m), Some(d)) if asked => {
+                        mahjong_line::read_answer(d, &m).map_err(|e| answered(&e))?
+                    }
+                    _ => Judged::Ignored("a blank line, or a line when nothing was asked"),
+                };
+                let action = match judged {
+                    Judged::Answer(a) => a,
+                    Judged::AsPass(_) => mahjong::Action::Pass,
+                    Judged::Ignored(why) => {
+                        *ignored += 1;
+                        if *ignored > MAX_IGNORED_LINES {
+                            return Err(format!(
+                                "wrote more than {MAX_IGNORED_LINES} lines that answer nothing since its last answer (the last: {quoted}); a bot writes one line per question"
+                            ));
+                        }
+                        tracing::debug!(line = %quoted, why, "ignored a line of the program");
+                        return Ok(Heard::Nothing);
+                    }
+                };
+                *ignored = 0;
+                Ok(Heard::Answer(arena_games::mahjong::convert::action(action)))
+            }
+        }
+    }
+
+    /// The lines a program is told when its table closes with `outcome`.
+    fn close(&mut self, outcome: Option<&v1::Outcome>, out: &mut Vec<String>) {
+        match self {
+            Session::Ddz(line) => {
+                if let Some(end) = end_of(outcome) {
+                    line.end(&end, out);
+                }
+                line.farewell(out);
+            }
+            Session::Mahjong { line, .. } => {
+                line.end(&(), out);
+                line.farewell(out);
+            }
+        }
+    }
+}
+
 /// Runs one seat with a fresh process of the program.
 pub(crate) async fn run(ctx: &Arc<Ctx>, mut io: SeatIo, spec: ProgramSpec) -> Result<(), Status> {
     let cmd = match CmdSpec::parse(&spec.command) {
@@ -120,7 +278,8 @@ pub(crate) async fn run(ctx: &Arc<Ctx>, mut io: SeatIo, spec: ProgramSpec) -> Re
             return Ok(());
         }
     };
-    let mut line = DdzLine::default();
+    let game = GameKind::from_wire(io.open.game).map_err(ApiError::Invalid)?;
+    let mut line = Session::new(game, io.open.seat);
     let launch = Launch {
         sandbox: ctx.sandbox.clone(),
         limits,
@@ -142,13 +301,12 @@ pub(crate) async fn run(ctx: &Arc<Ctx>, mut io: SeatIo, spec: ProgramSpec) -> Re
     let pid = child.id();
     tracing::info!(pid, command = %cmd, %limits, "program started");
     let startup = ctx.config.processes.startup_timeout;
-    let joining = arena_line::join(&mut child, &line, startup, |_: &str| {});
+    let joining = line.join(&mut child, startup);
     match while_reading(&mut io, &mut queue, &ctx.closing, joining).await? {
         Waited::Done(Ok(name)) => {
             tracing::debug!(pid, name = name.as_deref().unwrap_or(""), "program joined");
         }
         Waited::Done(Err(fault)) => {
-            let fault = Fault::from(fault);
             io.fault(fault.kind, fault.reason);
             return Ok(());
         }
@@ -175,21 +333,13 @@ pub(crate) async fn run(ctx: &Arc<Ctx>, mut io: SeatIo, spec: ProgramSpec) -> Re
         if asked.is_none()
             && let Some(req) = queue.pop_front()
         {
-            let view = DdzView::from_request(&req).map_err(|e| ApiError::Invalid(e.0))?;
-            let obs = view.observation();
-            let legal = view.legal_moves();
             let deadline_ms = match req.deadline_ms {
                 0 => decision_ms,
                 n => n,
             };
             let deadline = Duration::from_millis(u64::from(deadline_ms));
-            let seat = DdzSeat {
-                obs: &obs,
-                legal: &legal,
-            };
             let mut lines = Vec::new();
-            line.catch_up(&seat, &mut lines);
-            let name = line.ask(&seat, deadline, &mut lines);
+            let name = line.ask(&req, deadline, &mut lines)?;
             child.send_lines(&lines);
             let wait = hard_cap.max(deadline) + ctx.config.decisions.silence_margin;
             asked = Some(Asked {
@@ -215,10 +365,7 @@ pub(crate) async fn run(ctx: &Arc<Ctx>, mut io: SeatIo, spec: ProgramSpec) -> Re
                 FromReferee::Request(r) => queue.push_back(r),
                 FromReferee::Close(close) => {
                     let mut lines = Vec::new();
-                    if let Some(end) = end_of(close.outcome.as_ref()) {
-                        line.end(&end, &mut lines);
-                    }
-                    line.farewell(&mut lines);
+                    line.close(close.outcome.as_ref(), &mut lines);
                     let grace = ctx.config.processes.exit_grace;
                     // The referee's stream ends now; the program is told goodbye in the background.
                     tokio::spawn(async move {
@@ -238,7 +385,7 @@ pub(crate) async fn run(ctx: &Arc<Ctx>, mut io: SeatIo, spec: ProgramSpec) -> Re
                 FromReferee::Gone => return Ok(()),
             },
             (_, out) = child.recv() => {
-                match take_output(&mut child, &line, out, asked.as_ref()).await {
+                match take_output(&mut child, &mut line, out, asked.as_ref()).await {
                     Ok(None) => {}
                     Ok(Some(answer)) => {
                         if let Some(a) = asked.take() {
@@ -312,7 +459,7 @@ fn action_of(answer: &BotMessage) -> Option<v1::Action> {
 /// or a fault (the program is then killed, or is killed when dropped).
 async fn take_output(
     child: &mut Program,
-    line: &DdzLine,
+    line: &mut Session,
     out: Output,
     asked: Option<&Asked>,
 ) -> Result<Option<v1::Action>, Fault> {
@@ -337,32 +484,10 @@ async fn take_output(
                 .into());
         }
     };
-    let quote = arena_line::quote;
-    let answer = match line.parse(&text) {
-        Ok(None) => return Ok(None),
-        Ok(Some(answer)) => answer,
-        Err(e) => {
-            return Err(Fault::new(
-                v1::VerdictKind::Malformed,
-                format!("answered {} {context}: {e}", quote(&text)),
-            ));
-        }
-    };
-    if asked.is_none() {
-        return Err(Fault::new(
-            v1::VerdictKind::Malformed,
-            format!("wrote {} when nothing was asked", quote(&text)),
-        ));
-    }
-    match action_of(&answer) {
-        Some(action) => Ok(Some(action)),
-        None => Err(Fault::new(
-            v1::VerdictKind::Malformed,
-            format!(
-                "answered {} {context}: \"join\" is only the first line of a process",
-                quote(&text)
-            ),
-        )),
+    match line.hear(&text, &context, asked.is_some()) {
+        Ok(Heard::Nothing) => Ok(None),
+        Ok(Heard::Answer(action)) => Ok(Some(action)),
+        Err(reason) => Err(Fault::new(v1::VerdictKind::Malformed, reason)),
     }
 }
 

@@ -352,19 +352,29 @@ async fn run_seat(
             run_remote(ctx, io, &record.name).await
         }
         BotKind::Program {
+            game: plays,
             command,
             workdir,
             cpu_seconds,
             memory_mb,
-            ..
         } => {
-            // Programs speak their game's line protocol; Dou Dizhu's is the one bot-host
-            // speaks so far.
-            match game {
-                Ok(GameKind::DouDizhu) => {}
-                Ok(GameKind::Mahjong) | Err(_) => {
-                    return Err(unsupported(&io.open, "bot programs").into());
-                }
+            // A program speaks its own game's line protocol, and no other.
+            let wanted = match game {
+                Ok(g) => g,
+                Err(_) => return Err(unsupported(&io.open, "bot programs").into()),
+            };
+            // The seat is the bot's, and it cannot play it: a fault, so the table plays on.
+            if store_game(wanted) != *plays {
+                io.fault(
+                    v1::VerdictKind::Disconnected,
+                    format!(
+                        "bot {:?} is a program playing {plays} (arena bots add --game); it cannot \
+                         sit at a {} table",
+                        record.name,
+                        game_name(io.open.game),
+                    ),
+                );
+                return Ok(());
             }
             io.played_by(Kind::Program);
             let spec = program::ProgramSpec {
@@ -418,11 +428,24 @@ fn check_open(open: &v1::SeatOpen) -> Result<(), ApiError> {
     Ok(())
 }
 
+/// A game as the store's records name it.
+fn store_game(game: GameKind) -> arena_store::Game {
+    match game {
+        GameKind::DouDizhu => arena_store::Game::DouDizhu,
+        GameKind::Mahjong => arena_store::Game::Mahjong,
+    }
+}
+
 /// `what` (built-in bots, bot programs) cannot be run for the seat's game: no rules for it.
 fn unsupported(open: &v1::SeatOpen, what: &str) -> ApiError {
+    let games: Vec<&str> = GameKind::ALL
+        .iter()
+        .map(|g| g.wire().as_str_name())
+        .collect();
     ApiError::Unimplemented(format!(
-        "open.game {}: bot-host runs {what} for GAME_DOU_DIZHU only",
-        game_name(open.game)
+        "open.game {}: bot-host runs {what} for {} only",
+        game_name(open.game),
+        games.join(" and ")
     ))
 }
 

@@ -518,3 +518,132 @@ async fn a_bad_observation_is_invalid_argument_naming_the_field() {
         "request.observation.ddz.hand \"33Z\"",
     );
 }
+
+/// A Mahjong program (`tests/bots/mahjong_line_bot.py MODE`, or the repository's
+/// `examples/mahjong-python/simple_bot.py` for `simple`).
+fn mahjong_program(mode: &str) -> String {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    if mode == "simple" {
+        let script =
+            arena_testkit::readable_copy(&root.join("../../examples/mahjong-python/simple_bot.py"));
+        return format!("python3 '{}'", script.display());
+    }
+    let script = arena_testkit::readable_copy(&root.join("tests/bots/mahjong_line_bot.py"));
+    format!("python3 '{}' {mode}", script.display())
+}
+
+/// Hand `seed` of Mahjong refereed as table-referee referees it, with `bot` (seated through
+/// `host`) in seat 0 and built-in bots in the referee in the others: its result and replay.
+async fn mahjong_hand(host: &Host, bot: &str, seed: u64) -> (v1::TableResult, v1::Replay) {
+    let deal = mahjong::Deal::from_seed(seed);
+    let job = v1::TableJob {
+        table_id: format!("mj-{bot}-{seed}"),
+        game: v1::Game::Mahjong as i32,
+        seats: [bot, "greedy", "expert", "random"]
+            .map(|b| v1::SeatSpec { bot: b.into() })
+            .to_vec(),
+        setup: Some(v1::table_job::Setup::Mahjong(
+            arena_games::mahjong::spec::setup_of(&deal, mahjong::Reading::default()),
+        )),
+        time: Some(v1::TimeControl {
+            decision_ms: 1000,
+            claim_ms: 500,
+            hard_cap_ms: 5000,
+            ..Default::default()
+        }),
+        verdict_policy: v1::VerdictPolicy::PlayOn as i32,
+        seed,
+        ..Default::default()
+    };
+    let opts = arena_table::RunOptions {
+        seat_token: Some(arena_auth::Secret::new(host.cluster_token.clone())),
+        ..Default::default()
+    };
+    let hosts = arena_table::BotHosts::new(&[host.seat_url()]).unwrap();
+    within(
+        "a Mahjong hand",
+        arena_games::run_table(&job, &opts, &hosts),
+    )
+    .await
+    .expect("a valid job")
+}
+
+/// The verdicts of `result` against seat 0.
+fn seat0_verdicts(result: &v1::TableResult) -> Vec<&v1::Verdict> {
+    result.verdicts.iter().filter(|v| v.seat == 0).collect()
+}
+
+#[tokio::test]
+async fn a_mahjong_program_plays_whole_hands_as_the_contest_protocol_says() {
+    let host = Host::start(fast_config()).await;
+    for (name, mode) in [("simple", "simple"), ("polite", "polite")] {
+        host.add_game_program(arena_store::Game::Mahjong, name, mahjong_program(mode))
+            .await;
+        for seed in [1, 2] {
+            let (result, replay) = mahjong_hand(&host, name, seed).await;
+            assert!(result.error.is_empty(), "{name}: {}", result.error);
+            // Every one of its decisions was the program's own answer, accepted by the rules
+            // (a `pass` on its own turn answers nothing and costs nothing).
+            assert_eq!(
+                seat0_verdicts(&result),
+                Vec::<&v1::Verdict>::new(),
+                "{name}"
+            );
+            let own: Vec<&v1::ReplayStep> = replay.steps.iter().filter(|s| s.seat == 0).collect();
+            assert!(own.len() >= 10, "{name}: {} decisions", own.len());
+            assert!(own.iter().all(|s| !s.automatic), "{name}");
+            assert!(
+                own.iter().any(|s| s.kind() == v1::DecisionKind::Turn)
+                    && own.iter().any(|s| s.kind() == v1::DecisionKind::Claim),
+                "{name}: it was asked both its turns and claims"
+            );
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_mahjong_programs_wrong_kind_of_answer_and_endless_chatter_are_malformed() {
+    let host = Host::start(fast_config()).await;
+    for (mode, needle) in [
+        (
+            "wrong",
+            "to the mout request: a discard is answered with pass",
+        ),
+        ("chatty", "wrote more than 64 lines that answer nothing"),
+    ] {
+        host.add_game_program(arena_store::Game::Mahjong, mode, mahjong_program(mode))
+            .await;
+        let (result, replay) = mahjong_hand(&host, mode, 3).await;
+        let verdicts = seat0_verdicts(&result);
+        assert_eq!(verdicts.len(), 1, "{mode}: {:?}", result.verdicts);
+        assert_eq!(verdicts[0].kind(), v1::VerdictKind::Malformed, "{mode}");
+        assert!(
+            verdicts[0].reason.contains(needle),
+            "{mode}: {}",
+            verdicts[0].reason
+        );
+        // The seat played on automatically; the hand ended.
+        assert!(result.outcome.is_some(), "{mode}");
+        assert!(
+            replay.steps.iter().any(|s| s.seat == 0 && s.automatic),
+            "{mode}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn a_program_sits_only_at_its_own_games_tables() {
+    let host = Host::start(fast_config()).await;
+    host.add_program("ddz-prog", line_bot("first"), None, 0, 0)
+        .await;
+    let (result, _) = mahjong_hand(&host, "ddz-prog", 1).await;
+    let verdicts = seat0_verdicts(&result);
+    assert_eq!(verdicts.len(), 1, "{:?}", result.verdicts);
+    assert!(
+        verdicts[0]
+            .reason
+            .contains("bot \"ddz-prog\" is a program playing ddz"),
+        "{}",
+        verdicts[0].reason
+    );
+}

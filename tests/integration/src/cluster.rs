@@ -6,6 +6,7 @@
 //! let cluster = Cluster::on(Backend::Redis, "demo")
 //!     .referees(&["r1", "r2"])
 //!     .remote_bots(&["north", "east", "west"])
+//!     .mahjong_bots(&["tiles"])
 //!     .start()
 //!     .await;
 //! # }
@@ -29,6 +30,7 @@ use arena_proto::v1::deal_library_server::DealLibrary;
 use arena_proto::v1::matchmaker_server::Matchmaker;
 use arena_referee::RefereeConfig;
 use arena_store::{BotKind, BotRecord, EmbeddedStore, RedisStore, Store};
+use arena_testkit::mahjong_bot;
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 use tonic::Request;
@@ -52,12 +54,21 @@ pub enum Backend {
 
 type RefereeTweak = Arc<dyn Fn(&mut RefereeConfig) + Send + Sync>;
 
+/// How one of a cluster's remote bots plays.
+#[derive(Clone)]
+enum BotPlay {
+    /// The Rust example bot (Dou Dizhu).
+    Ddz(Options),
+    /// The testkit's Mahjong bot.
+    Mahjong(mahjong_bot::Options),
+}
+
 /// What a [`Cluster`] starts with; [`ClusterBuilder::start`] boots it.
 pub struct ClusterBuilder {
     backend: Backend,
     tag: String,
     referees: Vec<String>,
-    bots: Vec<(String, Options)>,
+    bots: Vec<(String, BotPlay)>,
     tweak: RefereeTweak,
     supervisor: Option<Duration>,
 }
@@ -74,14 +85,34 @@ impl ClusterBuilder {
         self.bots.extend(
             names
                 .iter()
-                .map(|n| (n.to_string(), Cluster::bot_options())),
+                .map(|n| (n.to_string(), BotPlay::Ddz(Cluster::bot_options()))),
         );
         self
     }
 
     /// One remote bot with its own options (release, capacity, decisions).
     pub fn remote_bot(mut self, name: &str, options: Options) -> Self {
-        self.bots.push((name.to_string(), options));
+        self.bots.push((name.to_string(), BotPlay::Ddz(options)));
+        self
+    }
+
+    /// Remote Mahjong bots with these names ([`arena_testkit::mahjong_bot`], up to 64 tables at
+    /// once each), registered and connected.
+    pub fn mahjong_bots(mut self, names: &[&str]) -> Self {
+        self.bots.extend(names.iter().map(|n| {
+            (
+                n.to_string(),
+                BotPlay::Mahjong(mahjong_bot::Options::default()),
+            )
+        }));
+        self
+    }
+
+    /// One remote Mahjong bot with its own options (its [`mahjong_bot::Stats`] shared with the
+    /// caller).
+    pub fn mahjong_bot(mut self, name: &str, options: mahjong_bot::Options) -> Self {
+        self.bots
+            .push((name.to_string(), BotPlay::Mahjong(options)));
         self
     }
 
@@ -159,9 +190,9 @@ impl ClusterBuilder {
                 arena_matchmaker::supervise(store, every, stop).await;
             }));
         }
-        for (name, options) in self.bots {
+        for (name, play) in self.bots {
             cluster.register_bot(&name).await;
-            cluster.connect_bot(&name, options).await;
+            cluster.connect(&name, play).await;
         }
         cluster
     }
@@ -295,12 +326,28 @@ impl Cluster {
     /// reconnects as a real one would when its stream ends (bot-host refuses a second connection
     /// of a bot until it has noticed the previous one is gone).
     pub async fn connect_bot(&mut self, name: &str, options: Options) {
+        self.connect(name, BotPlay::Ddz(options)).await;
+    }
+
+    /// [`Cluster::connect_bot`] for a remote Mahjong bot ([`arena_testkit::mahjong_bot`]).
+    pub async fn connect_mahjong_bot(&mut self, name: &str, options: mahjong_bot::Options) {
+        self.connect(name, BotPlay::Mahjong(options)).await;
+    }
+
+    async fn connect(&mut self, name: &str, how: BotPlay) {
         let token = self.tokens.get(name).expect("a registered bot").clone();
         let (url, bot) = (self.bot_url.clone(), name.to_string());
         let role = Role::spawn(move |stop| async move {
             let play = async {
                 loop {
-                    let _ = play_with(&url, &bot, &token, &options).await;
+                    match &how {
+                        BotPlay::Ddz(options) => {
+                            let _ = play_with(&url, &bot, &token, options).await;
+                        }
+                        BotPlay::Mahjong(options) => {
+                            let _ = mahjong_bot::play(&url, &bot, &token, options).await;
+                        }
+                    }
                     tokio::time::sleep(Duration::from_millis(50)).await;
                 }
             };
@@ -390,6 +437,43 @@ impl Cluster {
             assert!(start.elapsed() < PATIENCE, "operation stuck: {op:?}");
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
+    }
+
+    /// Creates competition `spec` as an operator's client does: a gRPC call to the matchmaker
+    /// (served on a loopback port of its own for the rest of the test), with an operator token,
+    /// made inside a span `operator` whose trace context the call carries. With telemetry
+    /// exporting, that span is the root of the competition's trace.
+    pub async fn create_traced(&self, spec: v1::CompetitionSpec) -> v1::Competition {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("a loopback port for the matchmaker");
+        let url = format!("http://{}", listener.local_addr().expect("its address"));
+        tokio::spawn(arena_matchmaker::serve_with_listener(
+            listener,
+            self.store.clone(),
+            std::future::pending(),
+        ));
+        let token = arena_auth::operators::add(&*self.store, &format!("operator-{}", spec.name))
+            .await
+            .expect("an operator token")
+            .token;
+        let channel = tonic::transport::Endpoint::from_shared(url)
+            .expect("the matchmaker's URL")
+            .connect()
+            .await
+            .expect("the matchmaker serves");
+        let mut client = v1::matchmaker_client::MatchmakerClient::with_interceptor(
+            channel,
+            arena_auth::Bearer::new(Some(&token)),
+        );
+        let operator = tracing::info_span!("operator");
+        let request = operator.in_scope(|| {
+            arena_telemetry::traced_request(v1::CreateCompetitionRequest { spec: Some(spec) })
+        });
+        tracing::Instrument::instrument(client.create_competition(request), operator)
+            .await
+            .expect("the competition is created")
+            .into_inner()
     }
 
     /// Follows competition `name`'s standings to the final ones.

@@ -30,14 +30,6 @@ async fn one_table_is_one_trace_across_matchmaker_referee_and_bot_host() {
         .start()
         .await;
     let store = cluster.store.clone();
-    // The matchmaker as a gRPC server: the operator's call reaches it over the network.
-    let mm_listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let mm_url = format!("http://{}", mm_listener.local_addr().unwrap());
-    tokio::spawn(arena_matchmaker::serve_with_listener(
-        mm_listener,
-        store.clone(),
-        std::future::pending(),
-    ));
     let panel = v1::PanelSpec {
         landlords: "ladder:5".into(),
         farmers: "expert".into(),
@@ -76,26 +68,7 @@ async fn one_table_is_one_trace_across_matchmaker_referee_and_bot_host() {
         ..Default::default()
     };
     // An operator's client call, in a span of its own: the trace starts there and crosses gRPC.
-    let operator_token = arena_auth::operators::add(&*store, "tracer")
-        .await
-        .unwrap()
-        .token;
-    let channel = tonic::transport::Endpoint::from_shared(mm_url)
-        .unwrap()
-        .connect()
-        .await
-        .unwrap();
-    let mut client = v1::matchmaker_client::MatchmakerClient::with_interceptor(
-        channel,
-        arena_auth::Bearer::new(Some(&operator_token)),
-    );
-    let operator = tracing::info_span!("operator");
-    let request = operator.in_scope(|| {
-        arena_telemetry::traced_request(v1::CreateCompetitionRequest { spec: Some(spec) })
-    });
-    tracing::Instrument::instrument(client.create_competition(request), operator)
-        .await
-        .unwrap();
+    cluster.create_traced(spec).await;
     let start = Instant::now();
     loop {
         let c = mm

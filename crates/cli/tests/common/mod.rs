@@ -88,9 +88,20 @@ pub use arena_testkit::readable_copy;
 
 /// `examples/ddz-python/simple_bot.py`, as a copy any sandboxed program may read.
 pub fn simple_bot() -> std::path::PathBuf {
+    example("ddz-python/simple_bot.py")
+}
+
+/// `examples/mahjong-python/simple_bot.py` (the contest's Mahjong line protocol), as a copy any
+/// sandboxed program may read.
+pub fn mahjong_simple_bot() -> std::path::PathBuf {
+    example("mahjong-python/simple_bot.py")
+}
+
+fn example(path: &str) -> std::path::PathBuf {
     readable_copy(
         &std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../../examples/ddz-python/simple_bot.py"),
+            .join("../../examples")
+            .join(path),
     )
 }
 
@@ -263,11 +274,53 @@ pub fn redis_cleanup(url: &str, prefix: &str) {
 /// Registers the Python example bot (`examples/ddz-python/simple_bot.py`) as program bot `name`
 /// in the store on `redis` under `prefix`.
 pub fn add_program_bot(name: &str, redis: &str, prefix: &str) {
-    let bot = format!("/usr/bin/python3 {}", simple_bot().display());
+    add_program(name, redis, prefix, &simple_bot(), &[]);
+}
+
+/// Registers the Python Mahjong example (`examples/mahjong-python/simple_bot.py`) as program bot
+/// `name` playing Mahjong, in the store on `redis` under `prefix`.
+pub fn add_mahjong_program_bot(name: &str, redis: &str, prefix: &str) {
+    add_program(
+        name,
+        redis,
+        prefix,
+        &mahjong_simple_bot(),
+        &["--game", "mahjong"],
+    );
+}
+
+fn add_program(name: &str, redis: &str, prefix: &str, script: &std::path::Path, extra: &[&str]) {
+    let bot = format!("/usr/bin/python3 {}", script.display());
     let store = Cluster::store_args(redis, prefix);
     let store: Vec<&str> = store.iter().map(String::as_str).collect();
-    let (_, err, ok) = arena(&[&["bots", "add", name, "--program", &bot][..], &store].concat());
+    let (_, err, ok) =
+        arena(&[&["bots", "add", name, "--program", &bot][..], extra, &store].concat());
     assert!(ok, "{err}");
+}
+
+/// Every replay has a result without verdicts or errors, and there is one per table.
+pub fn assert_counted_once_and_blameless(replays: &[arena_proto::v1::Replay], total: u64) {
+    let ids: std::collections::BTreeSet<&str> = replays
+        .iter()
+        .map(|r| r.result.as_ref().unwrap().table_id.as_str())
+        .collect();
+    assert_eq!((replays.len() as u64, ids.len() as u64), (total, total));
+    for r in replays {
+        let result = r.result.as_ref().unwrap();
+        assert!(
+            result.verdicts.is_empty(),
+            "{}: {:?}",
+            result.table_id,
+            result.verdicts
+        );
+        assert!(
+            result.error.is_empty(),
+            "{}: {}",
+            result.table_id,
+            result.error
+        );
+        assert!(result.outcome.is_some(), "{}", result.table_id);
+    }
 }
 
 /// A key prefix of this test run's own.
@@ -664,6 +717,45 @@ impl Cluster {
             );
             std::thread::sleep(std::time::Duration::from_millis(100));
         }
+    }
+
+    /// Competition `name`'s standings, from the matchmaker's `GetStandings`.
+    pub fn standings(&self, name: &str) -> arena_proto::v1::Standings {
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        rt.block_on(async {
+            let channel = tonic::transport::Endpoint::from_shared(self.matchmaker_url.clone())
+                .unwrap()
+                .connect()
+                .await
+                .unwrap();
+            let mut client = arena_proto::v1::matchmaker_client::MatchmakerClient::new(channel);
+            let mut request =
+                tonic::Request::new(arena_proto::v1::CompetitionRequest { name: name.into() });
+            request.metadata_mut().insert(
+                "authorization",
+                format!("Bearer {}", self.creds.operator).parse().unwrap(),
+            );
+            client.get_standings(request).await.unwrap().into_inner()
+        })
+    }
+
+    /// How many table jobs referee `id` holds on the job stream: taken and not acknowledged.
+    pub fn jobs_held(&self, id: &str) -> usize {
+        let client = redis::Client::open(self.redis.as_str()).unwrap();
+        let mut con = client.get_connection().unwrap();
+        let held: Vec<redis::Value> = redis::cmd("XPENDING")
+            .arg(format!("{}:jobs", self.prefix))
+            .arg("referees")
+            .arg("-")
+            .arg("+")
+            .arg(100_000)
+            .arg(id)
+            .query(&mut con)
+            .unwrap();
+        held.len()
     }
 
     /// Every replay of competition `name`, exported through the matchmaker.

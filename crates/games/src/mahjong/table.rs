@@ -8,7 +8,7 @@
 
 use arena_proto::v1;
 use arena_table::{Fault, LocalPlayer, Pending, Policy, TableGame};
-use mahjong::{Action, ActionList, Decision, Game, View};
+use mahjong::{Action, ActionList, Decision, Game, Phase, View};
 use mahjong_bots::Player;
 
 use super::convert;
@@ -73,6 +73,14 @@ impl TableGame for MahjongTable {
                     kind: decision_kind(d),
                 });
             }
+        }
+    }
+
+    fn answered_seat(&self) -> Option<u32> {
+        match self.game.phase() {
+            Phase::Claims { discarder, .. } => Some(u32::from(discarder)),
+            Phase::RobKong { seat, .. } => Some(u32::from(seat)),
+            Phase::Turn { .. } | Phase::Over => None,
         }
     }
 
@@ -220,6 +228,13 @@ mod tests {
                 pending.clear();
                 t.pending_into(&mut pending);
                 assert!(!pending.is_empty());
+                // Seats pending together answer the one seat not among them; a turn answers
+                // nobody.
+                match (pending.len(), t.answered_seat()) {
+                    (1, None) => {}
+                    (3, Some(from)) => assert!(pending.iter().all(|p| p.seat != from)),
+                    other => panic!("{other:?} for {pending:?}"),
+                }
                 let mut answers = Vec::new();
                 for p in &pending {
                     let legal = t.legal(p.seat as u8);

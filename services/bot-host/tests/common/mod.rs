@@ -201,12 +201,41 @@ impl Host {
         memory_mb: u32,
         max_tables: u32,
     ) {
+        self.add_program_of(
+            arena_store::Game::DouDizhu,
+            name,
+            command,
+            workdir,
+            cpu_seconds,
+            memory_mb,
+            max_tables,
+        )
+        .await;
+    }
+
+    /// Registers a program bot playing `game`, with no limits of its own.
+    pub async fn add_game_program(&self, game: arena_store::Game, name: &str, command: String) {
+        self.add_program_of(game, name, command, None, 0, 0, 0)
+            .await;
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    async fn add_program_of(
+        &self,
+        game: arena_store::Game,
+        name: &str,
+        command: String,
+        workdir: Option<String>,
+        cpu_seconds: u32,
+        memory_mb: u32,
+        max_tables: u32,
+    ) {
         let added = self
             .store
             .add_bot(&BotRecord {
                 name: name.into(),
                 kind: BotKind::Program {
-                    game: Default::default(),
+                    game,
                     command,
                     workdir,
                     cpu_seconds,
