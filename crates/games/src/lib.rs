@@ -86,6 +86,27 @@ impl GameKind {
     }
 }
 
+/// The game as the store's records name it (a program bot's game, the games a remote bot
+/// plays).
+impl From<GameKind> for arena_store::Game {
+    fn from(game: GameKind) -> arena_store::Game {
+        match game {
+            GameKind::DouDizhu => arena_store::Game::DouDizhu,
+            GameKind::Mahjong => arena_store::Game::Mahjong,
+        }
+    }
+}
+
+/// The game a store record names.
+impl From<arena_store::Game> for GameKind {
+    fn from(game: arena_store::Game) -> GameKind {
+        match game {
+            arena_store::Game::DouDizhu => GameKind::DouDizhu,
+            arena_store::Game::Mahjong => GameKind::Mahjong,
+        }
+    }
+}
+
 /// A built-in bot of one game.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Builtin {

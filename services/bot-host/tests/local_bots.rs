@@ -532,42 +532,6 @@ fn mahjong_program(mode: &str) -> String {
     format!("python3 '{}' {mode}", script.display())
 }
 
-/// Hand `seed` of Mahjong refereed as table-referee referees it, with `bot` (seated through
-/// `host`) in seat 0 and built-in bots in the referee in the others: its result and replay.
-async fn mahjong_hand(host: &Host, bot: &str, seed: u64) -> (v1::TableResult, v1::Replay) {
-    let deal = mahjong::Deal::from_seed(seed);
-    let job = v1::TableJob {
-        table_id: format!("mj-{bot}-{seed}"),
-        game: v1::Game::Mahjong as i32,
-        seats: [bot, "greedy", "expert", "random"]
-            .map(|b| v1::SeatSpec { bot: b.into() })
-            .to_vec(),
-        setup: Some(v1::table_job::Setup::Mahjong(
-            arena_games::mahjong::spec::setup_of(&deal, mahjong::Reading::default()),
-        )),
-        time: Some(v1::TimeControl {
-            decision_ms: 1000,
-            claim_ms: 500,
-            hard_cap_ms: 5000,
-            ..Default::default()
-        }),
-        verdict_policy: v1::VerdictPolicy::PlayOn as i32,
-        seed,
-        ..Default::default()
-    };
-    let opts = arena_table::RunOptions {
-        seat_token: Some(arena_auth::Secret::new(host.cluster_token.clone())),
-        ..Default::default()
-    };
-    let hosts = arena_table::BotHosts::new(&[host.seat_url()]).unwrap();
-    within(
-        "a Mahjong hand",
-        arena_games::run_table(&job, &opts, &hosts),
-    )
-    .await
-    .expect("a valid job")
-}
-
 /// The verdicts of `result` against seat 0.
 fn seat0_verdicts(result: &v1::TableResult) -> Vec<&v1::Verdict> {
     result.verdicts.iter().filter(|v| v.seat == 0).collect()
