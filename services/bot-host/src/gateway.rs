@@ -12,14 +12,17 @@
 //! | too many failed attempts from this address | `RESOURCE_EXHAUSTED` |
 //! | the bot is connected already, here (and did not resume that session) or to another bot-host | `ALREADY_EXISTS` |
 //! | bot-host is shutting down | `UNAVAILABLE` |
-//! | the store cannot be reached (also: the games the bot plays cannot be recorded, after the `Welcome`; the session then waits the grace period for a resume) | `UNAVAILABLE` |
+//! | the store cannot be reached | `UNAVAILABLE` |
 //! | the bot's record cannot be read back, or the store lost its data | `INTERNAL`, `DATA_LOSS` |
 //!
 //! `hello.games` says which games the bot plays (none listed: Dou Dizhu only, as bots written
 //! before Mahjong expect; duplicates are harmless). bot-host records them in the store
-//! ([`arena_store::bot_games::put_remote_games`]) so that the ladder groups the bot only at its
-//! games' tables, and never seats it at another game's table: such a seat gets a
-//! `SeatFault{DISCONNECTED}` naming the games the bot plays (see [`crate::hub`]).
+//! ([`arena_store::bot_games::put_remote_games`]) once the token is checked and before the
+//! bot's presence, so whoever sees the bot connected (the ladder, grouping bots only at their
+//! games' tables) sees what it plays. It never seats the bot at another game's table: such a
+//! seat gets a `SeatFault{DISCONNECTED}` naming the games the bot plays (see [`crate::hub`]).
+//! (A second connection of a bot that is refused as `ALREADY_EXISTS` has recorded its list
+//! too: a bot that connects twice saying different things is believed the second time.)
 //!
 //! Checking a token costs one store read (the bot `Hello` names) and one hash; failures count
 //! against the peer's address ([`arena_auth::FailureLimiter`]). One live connection per bot
@@ -215,6 +218,10 @@ async fn open_session(
     let games = hello_games(&hello.games)?;
     let record = authenticate(ctx, token, &bot, peer).await?;
     tracing::Span::current().record("bot", bot.as_str());
+    let stored: Vec<arena_store::Game> = games.iter().map(|&g| g.into()).collect();
+    arena_store::bot_games::put_remote_games(&*ctx.store, &bot, &stored)
+        .await
+        .map_err(|e| ApiError::store("cannot record the games the bot plays in the store", e))?;
     // One live connection per bot across every bot-host.
     match ctx
         .store
@@ -241,13 +248,6 @@ async fn open_session(
         tx.clone(),
         cancel.clone(),
     )?;
-    // Recorded once this connection is the bot's (a refused second connection must not
-    // overwrite what the live one said), for whoever picks bots for tables: the ladder.
-    let stored: Vec<arena_store::Game> = games.iter().map(|&g| g.into()).collect();
-    if let Err(e) = arena_store::bot_games::put_remote_games(&*ctx.store, &bot, &stored).await {
-        ctx.hub.detach(&bot, connected.conn_id);
-        return Err(ApiError::store("cannot record the games the bot plays in the store", e).into());
-    }
     let names: Vec<&str> = games.iter().map(|g| g.wire().as_str_name()).collect();
     tracing::info!(
         session = connected.session,
