@@ -278,9 +278,8 @@ fn hello_games(listed: &[i32]) -> Result<Vec<GameKind>, ApiError> {
                     known_games()
                 )));
             }
-            Ok(g) => GameKind::from_wire(g as i32).map_err(|why| {
-                ApiError::Invalid(format!("hello.games[{i}]: {why}"))
-            })?,
+            Ok(g) => GameKind::from_wire(g as i32)
+                .map_err(|why| ApiError::Invalid(format!("hello.games[{i}]: {why}")))?,
             Err(_) => {
                 return Err(ApiError::Invalid(format!(
                     "hello.games[{i}] is {value}, not a game bot-host knows ({})",
@@ -473,7 +472,10 @@ mod tests {
         for (listed, needle) in [
             (vec![0], "hello.games[0] is GAME_UNSPECIFIED"),
             (vec![mj, 0], "hello.games[1] is GAME_UNSPECIFIED"),
-            (vec![ddz, 9], "hello.games[1] is 9, not a game bot-host knows"),
+            (
+                vec![ddz, 9],
+                "hello.games[1] is 9, not a game bot-host knows",
+            ),
             (vec![-1], "hello.games[0] is -1"),
         ] {
             let e = hello_games(&listed).unwrap_err().to_string();

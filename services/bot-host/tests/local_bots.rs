@@ -41,52 +41,6 @@ fn logged_pid(text: &str, key: &str) -> u32 {
         .unwrap_or_else(|| panic!("no {key} line in {text:?}"))
 }
 
-/// True once the process is gone (or a zombie nobody waits for).
-fn process_gone(pid: u32) -> bool {
-    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
-        Err(_) => true,
-        Ok(stat) => stat
-            .rsplit_once(") ")
-            .is_some_and(|(_, rest)| rest.starts_with('Z') || rest.starts_with('X')),
-    }
-}
-
-/// A working directory for a program bot: a fresh one the sandboxed program (which runs as
-/// `nobody` when the tests run as root) may write its log in.
-fn program_dir() -> tempfile::TempDir {
-    use std::os::unix::fs::PermissionsExt;
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o777)).unwrap();
-    dir
-}
-
-/// The living processes working in `dir`. A sandboxed program numbers its processes in a PID
-/// namespace of its own, so the pids it logs mean nothing here; its working directory does.
-fn processes_in(dir: &Path) -> Vec<u32> {
-    let dir = dir.canonicalize().unwrap();
-    std::fs::read_dir("/proc")
-        .unwrap()
-        .filter_map(|e| e.ok()?.file_name().to_str()?.parse::<u32>().ok())
-        .filter(|&pid| {
-            std::fs::read_link(format!("/proc/{pid}/cwd")).is_ok_and(|cwd| cwd == dir)
-                && !process_gone(pid)
-        })
-        .collect()
-}
-
-/// Waits until no process works in `dir`.
-async fn wait_none_in(dir: &Path) {
-    within(
-        &format!("the processes in {} to end", dir.display()),
-        async {
-            while !processes_in(dir).is_empty() {
-                tokio::time::sleep(Duration::from_millis(20)).await;
-            }
-        },
-    )
-    .await;
-}
-
 fn open_with_cap(table_id: &str, seat: u32, bot: &str, hard_cap_ms: u32) -> v1::RefereeToSeat {
     let mut m = open_msg(table_id, seat, bot);
     if let Some(v1::referee_to_seat::Msg::Open(o)) = &mut m.msg {

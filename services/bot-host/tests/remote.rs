@@ -486,7 +486,10 @@ async fn hello_games_that_name_no_game_are_invalid_argument_and_record_nothing()
     for (games, needle) in [
         (vec![0], "hello.games[0] is GAME_UNSPECIFIED"),
         (vec![mj, 0], "hello.games[1] is GAME_UNSPECIFIED"),
-        (vec![mj, 7], "hello.games[1] is 7, not a game bot-host knows"),
+        (
+            vec![mj, 7],
+            "hello.games[1] is 7, not a game bot-host knows",
+        ),
     ] {
         let s = refusal(
             &host,
@@ -555,7 +558,11 @@ async fn a_bot_is_seated_only_at_the_games_its_hello_lists() {
             format!("this is a {} table", game.as_str_name()),
             format!("lists {} in hello.games", game.as_str_name()),
         ] {
-            assert!(fault.reason.contains(&needle), "{needle:?}: {}", fault.reason);
+            assert!(
+                fault.reason.contains(&needle),
+                "{needle:?}: {}",
+                fault.reason
+            );
         }
         seat.ended().await;
     }
@@ -588,7 +595,11 @@ async fn a_bot_is_seated_only_at_the_games_its_hello_lists() {
     assert!(result.error.is_empty(), "{}", result.error);
     assert!(result.verdicts.is_empty(), "{:?}", result.verdicts);
     let own: Vec<&v1::ReplayStep> = replay.steps.iter().filter(|s| s.seat == 0).collect();
-    assert!(own.len() >= 10, "the bot answered {} Mahjong requests", own.len());
+    assert!(
+        own.len() >= 10,
+        "the bot answered {} Mahjong requests",
+        own.len()
+    );
     assert!(own.iter().all(|s| !s.automatic));
 }
 

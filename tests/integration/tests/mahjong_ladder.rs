@@ -271,7 +271,13 @@ async fn remote_bots_are_laddered_at_the_games_their_hello_listed() {
         assert!(r.verdicts.is_empty(), "{id}: {:?}", r.verdicts);
         let replay =
             v1::Replay::decode(store.replay(&id).await.unwrap().unwrap().as_slice()).unwrap();
-        let seat = replay.job.as_ref().unwrap().seats.iter().position(|s| s.bot == "tiles");
+        let seat = replay
+            .job
+            .as_ref()
+            .unwrap()
+            .seats
+            .iter()
+            .position(|s| s.bot == "tiles");
         let seat = seat.expect("the remote bot sits at every table of its set") as u32;
         let own: Vec<&v1::ReplayStep> = replay.steps.iter().filter(|s| s.seat == seat).collect();
         assert!(!own.is_empty() && own.iter().all(|s| !s.automatic), "{id}");

@@ -3,6 +3,7 @@
 
 #![allow(dead_code)] // Each test binary uses part of this.
 
+use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -219,8 +220,9 @@ impl Host {
             .await;
     }
 
+    /// Registers a program bot playing `game` with its own working directory and limits.
     #[allow(clippy::too_many_arguments)]
-    async fn add_program_of(
+    pub async fn add_program_of(
         &self,
         game: arena_store::Game,
         name: &str,
@@ -776,4 +778,50 @@ pub async fn mahjong_hand(host: &Host, bot: &str, seed: u64) -> (v1::TableResult
         seed,
     );
     referee_job(host, &job).await
+}
+
+/// True once the process is gone (or a zombie nobody waits for).
+pub fn process_gone(pid: u32) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Err(_) => true,
+        Ok(stat) => stat
+            .rsplit_once(") ")
+            .is_some_and(|(_, rest)| rest.starts_with('Z') || rest.starts_with('X')),
+    }
+}
+
+/// A working directory for a program bot: a fresh one the sandboxed program (which runs as
+/// `nobody` when the tests run as root) may write its log in.
+pub fn program_dir() -> tempfile::TempDir {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o777)).unwrap();
+    dir
+}
+
+/// The living processes working in `dir`. A sandboxed program numbers its processes in a PID
+/// namespace of its own, so the pids it logs mean nothing here; its working directory does.
+pub fn processes_in(dir: &Path) -> Vec<u32> {
+    let dir = dir.canonicalize().unwrap();
+    std::fs::read_dir("/proc")
+        .unwrap()
+        .filter_map(|e| e.ok()?.file_name().to_str()?.parse::<u32>().ok())
+        .filter(|&pid| {
+            std::fs::read_link(format!("/proc/{pid}/cwd")).is_ok_and(|cwd| cwd == dir)
+                && !process_gone(pid)
+        })
+        .collect()
+}
+
+/// Waits until no process works in `dir`.
+pub async fn wait_none_in(dir: &Path) {
+    within(
+        &format!("the processes in {} to end", dir.display()),
+        async {
+            while !processes_in(dir).is_empty() {
+                tokio::time::sleep(Duration::from_millis(20)).await;
+            }
+        },
+    )
+    .await;
 }
