@@ -340,11 +340,14 @@ fn a_bot_that_cannot_be_made_stops_the_match_before_it_starts() {
     assert_eq!(progress.load(Ordering::Relaxed), 0);
 }
 
-/// The Python example bot of `examples/mahjong-python`, as a `cmd:` spec.
+/// The Python example bot of `examples/mahjong-python`, as a `cmd:` spec naming a copy the
+/// sandboxed program may read (programs run as `nobody`, and the checkout may sit in a directory
+/// only its owner can open).
 fn python_bot() -> String {
-    let path =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/mahjong-python/simple_bot.py");
-    format!("cmd:python3 {}", path.canonicalize().unwrap().display())
+    let path = arena_testkit::readable_copy(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/mahjong-python/simple_bot.py"),
+    );
+    format!("cmd:python3 {}", path.display())
 }
 
 #[test]

@@ -907,7 +907,12 @@ impl Game {
             self_drawn: from.is_none(),
             robbed_kong,
         };
-        let fans = fan::evaluate(&hand, self.rules.reading).unwrap_or_default();
+        // `check` let this win through only if `shape::is_win_in` accepts the tiles under the
+        // same reading, and `fan::evaluate` scores exactly the hands that test accepts (the
+        // game property tests compare the two on every decision): failing here is a bug in
+        // the rules, not bad input, and a zero-fan default would hide it in the scores.
+        let fans = fan::evaluate(&hand, self.rules.reading)
+            .expect("a win the rules accepted scores under the same reading");
         self.hands[s][tile.index()] += 1;
         let scores = Outcome::payments(seat, from, fans.total);
         self.push(Event::Win {

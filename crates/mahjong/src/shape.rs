@@ -325,7 +325,7 @@ pub fn waits_in(c: &Counts, reading: Reading) -> TileSet {
     // No path adds a fifth tile of a kind: a suit's count 4 is skipped, an honour's 5 never
     // splits, and the special shapes check their counts.
     let mut bits = standard_waits(c, &p);
-    if n == 13 {
+    if n == 13 && special_shape_possible(c) {
         let m = Masks::of(c);
         bits |= m.seven_pairs_waits();
         bits |= match reading {
@@ -334,6 +334,15 @@ pub fn waits_in(c: &Counts, reading: Reading) -> TileSet {
         };
     }
     TileSet::from_bits(bits)
+}
+
+/// Whether 13 tiles might wait on seven pairs (exactly one kind held an odd number of times)
+/// or on thirteen orphans (no suit tile of ranks 2–8). Few hands pass, and building their
+/// [`Masks`] was most of the time of a wait.
+#[inline]
+fn special_shape_possible(c: &Counts) -> bool {
+    let odd: u32 = c.iter().map(|&n| u32::from(n & 1)).sum();
+    odd == 1 || (0..3).all(|s| c[9 * s + 1..9 * s + 8].iter().all(|&n| n == 0))
 }
 
 /// A hand's kinds by count, one bit per kind.

@@ -1,7 +1,6 @@
 //! For tests only: helpers the integration tests of several crates share.
 
 pub mod fake_host;
-pub mod mahjong_bot;
 mod standings;
 
 pub use standings::final_standings;

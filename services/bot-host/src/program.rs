@@ -31,6 +31,9 @@
 //! - A line that is no line of the protocol (unknown command, bad cards, too long, not UTF-8), a
 //!   `join` in the middle of a game, or any line written when nothing was asked: bot-host cannot
 //!   forward it, so it reports `SeatFault{MALFORMED}` quoting the line, and kills the program.
+//!   A Mahjong program's blank lines and well-formed words written when nothing was asked are
+//!   ignored instead, as the contest ignored them, up to [`MAX_IGNORED_LINES`] between two
+//!   answers.
 //! - The program exits (or closes its output), crashes, or is killed by its limits:
 //!   `SeatFault{CRASHED}` with its exit status, the limits in force and the end of its stderr.
 //! - The program cannot be started: `SeatFault{CRASHED}`; it does not say `join` in time:

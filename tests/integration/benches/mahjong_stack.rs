@@ -3,7 +3,7 @@
 //!
 //! One process holds a cluster ([`arena_integration::Cluster`]: bot-host, a referee, the
 //! matchmaker and its supervisor, on an embedded store or the local Redis) and four remote
-//! Mahjong bots ([`arena_testkit::mahjong_bot`], answering at once from the legal actions)
+//! Mahjong bots (the Rust example's Mahjong player, answering at once from the legal actions)
 //! connected to bot-host over gRPC. Mahjong competitions of MATCHES (default 2) × 96 hands are
 //! created on the matchmaker. Reported:
 //!

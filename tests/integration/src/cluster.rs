@@ -30,7 +30,6 @@ use arena_proto::v1::deal_library_server::DealLibrary;
 use arena_proto::v1::matchmaker_server::Matchmaker;
 use arena_referee::RefereeConfig;
 use arena_store::{BotKind, BotRecord, EmbeddedStore, RedisStore, Store};
-use arena_testkit::mahjong_bot;
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 use tonic::Request;
@@ -54,21 +53,12 @@ pub enum Backend {
 
 type RefereeTweak = Arc<dyn Fn(&mut RefereeConfig) + Send + Sync>;
 
-/// How one of a cluster's remote bots plays.
-#[derive(Clone)]
-enum BotPlay {
-    /// The Rust example bot (Dou Dizhu).
-    Ddz(Options),
-    /// The testkit's Mahjong bot.
-    Mahjong(mahjong_bot::Options),
-}
-
 /// What a [`Cluster`] starts with; [`ClusterBuilder::start`] boots it.
 pub struct ClusterBuilder {
     backend: Backend,
     tag: String,
     referees: Vec<String>,
-    bots: Vec<(String, BotPlay)>,
+    bots: Vec<(String, Options)>,
     tweak: RefereeTweak,
     supervisor: Option<Duration>,
 }
@@ -85,34 +75,25 @@ impl ClusterBuilder {
         self.bots.extend(
             names
                 .iter()
-                .map(|n| (n.to_string(), BotPlay::Ddz(Cluster::bot_options()))),
+                .map(|n| (n.to_string(), Cluster::bot_options())),
         );
         self
     }
 
     /// One remote bot with its own options (release, capacity, decisions).
     pub fn remote_bot(mut self, name: &str, options: Options) -> Self {
-        self.bots.push((name.to_string(), BotPlay::Ddz(options)));
+        self.bots.push((name.to_string(), options));
         self
     }
 
-    /// Remote Mahjong bots with these names ([`arena_testkit::mahjong_bot`], up to 64 tables at
-    /// once each), registered and connected.
+    /// Remote Mahjong bots with these names, registered and connected with
+    /// [`Cluster::mahjong_bot_options`].
     pub fn mahjong_bots(mut self, names: &[&str]) -> Self {
-        self.bots.extend(names.iter().map(|n| {
-            (
-                n.to_string(),
-                BotPlay::Mahjong(mahjong_bot::Options::default()),
-            )
-        }));
-        self
-    }
-
-    /// One remote Mahjong bot with its own options (its [`mahjong_bot::Stats`] shared with the
-    /// caller).
-    pub fn mahjong_bot(mut self, name: &str, options: mahjong_bot::Options) -> Self {
-        self.bots
-            .push((name.to_string(), BotPlay::Mahjong(options)));
+        self.bots.extend(
+            names
+                .iter()
+                .map(|n| (n.to_string(), Cluster::mahjong_bot_options())),
+        );
         self
     }
 
@@ -190,9 +171,9 @@ impl ClusterBuilder {
                 arena_matchmaker::supervise(store, every, stop).await;
             }));
         }
-        for (name, play) in self.bots {
+        for (name, options) in self.bots {
             cluster.register_bot(&name).await;
-            cluster.connect(&name, play).await;
+            cluster.connect_bot(&name, options).await;
         }
         cluster
     }
@@ -256,6 +237,15 @@ impl Cluster {
         Options {
             capacity: 256,
             ..Options::default()
+        }
+    }
+
+    /// Remote Mahjong bot options used by [`ClusterBuilder::mahjong_bots`]: the example bot's
+    /// Mahjong player (`Hello` lists Mahjong only), up to 256 tables at once.
+    pub fn mahjong_bot_options() -> Options {
+        Options {
+            capacity: 256,
+            ..Options::mahjong()
         }
     }
 
@@ -326,28 +316,12 @@ impl Cluster {
     /// reconnects as a real one would when its stream ends (bot-host refuses a second connection
     /// of a bot until it has noticed the previous one is gone).
     pub async fn connect_bot(&mut self, name: &str, options: Options) {
-        self.connect(name, BotPlay::Ddz(options)).await;
-    }
-
-    /// [`Cluster::connect_bot`] for a remote Mahjong bot ([`arena_testkit::mahjong_bot`]).
-    pub async fn connect_mahjong_bot(&mut self, name: &str, options: mahjong_bot::Options) {
-        self.connect(name, BotPlay::Mahjong(options)).await;
-    }
-
-    async fn connect(&mut self, name: &str, how: BotPlay) {
         let token = self.tokens.get(name).expect("a registered bot").clone();
         let (url, bot) = (self.bot_url.clone(), name.to_string());
         let role = Role::spawn(move |stop| async move {
             let play = async {
                 loop {
-                    match &how {
-                        BotPlay::Ddz(options) => {
-                            let _ = play_with(&url, &bot, &token, options).await;
-                        }
-                        BotPlay::Mahjong(options) => {
-                            let _ = mahjong_bot::play(&url, &bot, &token, options).await;
-                        }
-                    }
+                    let _ = play_with(&url, &bot, &token, &options).await;
                     tokio::time::sleep(Duration::from_millis(50)).await;
                 }
             };

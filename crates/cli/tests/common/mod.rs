@@ -742,6 +742,17 @@ impl Cluster {
         })
     }
 
+    /// Whether remote bot `bot` is connected to a bot-host (its presence is in the store).
+    pub fn connected(&self, bot: &str) -> bool {
+        let client = redis::Client::open(self.redis.as_str()).unwrap();
+        let mut con = client.get_connection().unwrap();
+        let hosts: u64 = redis::cmd("ZCARD")
+            .arg(format!("{}:presence:{bot}", self.prefix))
+            .query(&mut con)
+            .unwrap();
+        hosts > 0
+    }
+
     /// How many table jobs referee `id` holds on the job stream: taken and not acknowledged.
     pub fn jobs_held(&self, id: &str) -> usize {
         let client = redis::Client::open(self.redis.as_str()).unwrap();
