@@ -227,10 +227,11 @@ async fn first_rated(store: &dyn Store, cfg: &LadderConfig) -> ladder::Pair {
     }
 }
 
-/// Remote bots are laddered at the games their `Hello` listed: a remote Mahjong bot (the
-/// testkit's, which lists Mahjong) plays Mahjong sets beside built-in anchors, answering its
-/// seats itself, and is rated; a Dou Dizhu bot (the Rust example, which lists no game) is in no
-/// Mahjong set, and the Mahjong bot in no Dou Dizhu pair.
+/// Remote bots are laddered at the games their `Hello` listed: a remote Mahjong bot (the Rust
+/// example's Mahjong player, which lists Mahjong only) plays Mahjong sets beside built-in
+/// anchors, answering its seats itself, and is rated; a Dou Dizhu bot (the Rust example's Dou
+/// Dizhu player, which lists no game) is in no Mahjong set, and the Mahjong bot in no Dou Dizhu
+/// pair.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn remote_bots_are_laddered_at_the_games_their_hello_listed() {
     let cluster = Cluster::on(Backend::Embedded, "mjremote")

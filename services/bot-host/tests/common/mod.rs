@@ -388,11 +388,15 @@ pub fn first_legal(req: &v1::DecisionRequest) -> v1::Action {
     ddz_action(d)
 }
 
-/// The answer to `req`: for Dou Dizhu its first legal choice; for Mahjong a win if legal,
-/// else a pass, else the first legal action (the testkit's Mahjong bot).
+/// The answer to `req`: for Dou Dizhu its first legal choice; for Mahjong what the built-in
+/// `greedy` bot answers from the request.
 pub fn reply_to(req: &v1::DecisionRequest) -> v1::BotToHost {
     let action = match req.game() {
-        v1::Game::Mahjong => arena_testkit::mahjong_bot::choose(req),
+        v1::Game::Mahjong => arena_games::GameKind::Mahjong
+            .builtin("greedy")
+            .and_then(Result::ok)
+            .and_then(|spec| spec.request_bot(req.request_id))
+            .and_then(|mut bot| bot.decide(req).ok()),
         _ => Some(first_legal(req)),
     };
     v1::BotToHost {
