@@ -323,6 +323,19 @@ mod tests {
     use crate::ddz::builtin::BotSpec;
     use crate::ddz::rules::{Bidding, Deal, GameConfig, Scoring, Seat};
 
+    #[test]
+    fn each_game_is_the_store_game_of_its_name_and_back() {
+        let stored: Vec<arena_store::Game> = GameKind::ALL.iter().map(|&g| g.into()).collect();
+        assert_eq!(stored, arena_store::Game::ALL);
+        assert_eq!(
+            stored.iter().map(|g| g.name()).collect::<Vec<_>>(),
+            ["ddz", "mahjong"]
+        );
+        for g in GameKind::ALL {
+            assert_eq!(GameKind::from(arena_store::Game::from(g)), g);
+        }
+    }
+
     fn job() -> v1::TableJob {
         v1::TableJob {
             table_id: "t1".into(),
