@@ -4,8 +4,10 @@
 //! code with the Mahjong binary's options, and hands submitted with `arena table submit --game
 //! mahjong` beside built-in bots, then a whole Mahjong competition. Each bot answers every
 //! request of its seat itself, in time to draw no verdict, and is told when its tables end. The
-//! Python Dou Dizhu bot plays a table too, keeps its table through a cut connection (it resumes
-//! its session) and, on SIGTERM, finishes its table in flight and exits cleanly.
+//! Python Dou Dizhu bot plays a table and a competition, whose exported replays read the same
+//! in the Python and the Rust SDK's readers and in `arena competition replay --json`. Both SDKs
+//! keep their table through a cut connection (they resume their session, deciding no request
+//! twice) and, told to stop (SIGTERM for the Python one), finish their table in flight first.
 //!
 //! Needs `python3` with the SDK's dependencies (`pip install ./sdk/python`: `.ci/run` does);
 //! the SDK itself is the tree's (`PYTHONPATH=sdk/python/src`), whatever version is installed.
@@ -354,7 +356,7 @@ fn the_example_mahjong_bots_play_hands_through_standalone_with_no_verdict() {
 }
 
 #[test]
-fn the_python_dou_dizhu_bot_plays_a_table_through_standalone() {
+fn the_python_dou_dizhu_bot_plays_a_table_and_a_competition_whose_replays_read_alike_everywhere() {
     let (s, tokens) = Standalone::start(&[("pyddz", &[])], &[], &[]);
     let mut py = PythonBot::example(&s, "bot.py", "pyddz", &tokens[0]);
     py.expect_line("connected as pyddz");
@@ -388,6 +390,85 @@ fn the_python_dou_dizhu_bot_plays_a_table_through_standalone() {
             .all(|st| !st.automatic)
     );
     py.expect_line(&format!("table {id} ended: scores"));
+
+    // A whole duplicate competition, then its replays read by both SDKs' readers and printed
+    // by `arena competition replay --json`: the same JSON.
+    s.measure(40);
+    let (out, err, ok) = s.client(&[
+        "competition",
+        "create",
+        "--matchmaker",
+        &s.matchmaker,
+        "--name",
+        "pycup",
+        "--format",
+        "duplicate",
+        "--participants",
+        "pyddz,expert,seed",
+        "--panel",
+        "ladder:5",
+        "--matches",
+        "1",
+        "--rounds",
+        "2",
+    ]);
+    assert!(ok, "{err}{out}");
+    let file = s.data_dir().join("pycup.replays");
+    let (out, err, ok) = s.client(&[
+        "competition",
+        "replays",
+        "pycup",
+        "--out",
+        file.to_str().unwrap(),
+        "--matchmaker",
+        &s.matchmaker,
+    ]);
+    assert!(ok, "{err}{out}");
+    let replays = arena_sdk::replay::read(&file).unwrap();
+    assert!(!replays.is_empty());
+    let seated: Vec<_> = replays
+        .iter()
+        .filter(|r| {
+            let result = r.result.as_ref().unwrap();
+            result.releases.iter().any(|rel| rel == "py-1")
+        })
+        .collect();
+    assert!(!seated.is_empty(), "pyddz played no table of pycup");
+    for r in &replays {
+        let result = r.result.as_ref().unwrap();
+        assert!(result.verdicts.is_empty(), "{:?}", result.verdicts);
+    }
+    let python = Command::new("python3")
+        .args(["-m", "arena.replay"])
+        .arg(&file)
+        .env("PYTHONPATH", repo().join("sdk/python/src"))
+        .output()
+        .unwrap();
+    assert!(
+        python.status.success(),
+        "{}",
+        String::from_utf8_lossy(&python.stderr)
+    );
+    let python: Vec<serde_json::Value> = String::from_utf8(python.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let rust: Vec<serde_json::Value> = replays.iter().map(arena_sdk::replay::to_json).collect();
+    assert_eq!(python, rust, "the two readers' JSON differ");
+    let one = arena_sdk::replay::table_id(seated[0]).to_string();
+    let (out, err, ok) = s.client(&[
+        "competition",
+        "replay",
+        &one,
+        "--json",
+        "--matchmaker",
+        &s.matchmaker,
+    ]);
+    assert!(ok, "{err}{out}");
+    let cli: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(cli, arena_sdk::replay::to_json(seated[0]));
+    assert_eq!(cli["job"]["tableId"], one.as_str());
 }
 
 /// `arena table submit --seats SEATS` against standalone `s`, running until the table ends.
@@ -419,11 +500,12 @@ fn submitted(child: std::process::Child) -> String {
         .to_string()
 }
 
-/// Seat 0 of table `id` was played by the bot itself, every decision, with no verdict.
-fn seat0_played_by_the_bot(s: &Standalone, rt: &tokio::runtime::Runtime, id: &str) {
+/// Seat 0 of table `id` was played by the bot of `release` itself, every decision, with no
+/// verdict.
+fn seat0_played_by(s: &Standalone, rt: &tokio::runtime::Runtime, id: &str, release: &str) {
     let (result, replay) = rt.block_on(result_and_replay(s, id));
     assert!(result.verdicts.is_empty(), "{:?}", result.verdicts);
-    assert_eq!(result.releases[0], "py-1");
+    assert_eq!(result.releases[0], release);
     let steps: Vec<_> = replay.steps.iter().filter(|st| st.seat == 0).collect();
     assert!(!steps.is_empty());
     assert!(steps.iter().all(|st| !st.automatic), "{steps:?}");
@@ -460,7 +542,7 @@ fn the_python_sdk_resumes_its_session_when_its_connection_breaks_mid_table() {
     assert!(resumed.contains("1 request(s) resumed"), "{resumed}");
     let id = submitted(table);
     let rt = tokio::runtime::Runtime::new().unwrap();
-    seat0_played_by_the_bot(&s, &rt, &id);
+    seat0_played_by(&s, &rt, &id, "py-1");
     py.expect_line(&format!("table {id} ended: scores"));
     let ids = asked(&py.output(), &id);
     let mut unique = ids.clone();
@@ -494,5 +576,142 @@ fn sigterm_makes_the_python_sdk_finish_its_table_then_exit_cleanly() {
         "{out:?}"
     );
     let rt = tokio::runtime::Runtime::new().unwrap();
-    seat0_played_by_the_bot(&s, &rt, &id);
+    seat0_played_by(&s, &rt, &id, "py-1");
+}
+
+/// A Rust SDK bot for the tests below: the example's Dou Dizhu play, recording every request id
+/// it decides, with its first decision held until the test opens `gate`.
+struct GatedRust {
+    asked: Arc<Mutex<Vec<u64>>>,
+    gate: Arc<Mutex<Option<mpsc::Receiver<()>>>>,
+    reached: mpsc::Sender<()>,
+}
+
+impl arena_sdk::Bot for GatedRust {
+    fn decide(&mut self, req: &v1::DecisionRequest) -> v1::Action {
+        self.asked.lock().unwrap().push(req.request_id);
+        let held = self.gate.lock().unwrap().take();
+        if let Some(gate) = held {
+            let _ = self.reached.send(());
+            let _ = gate.recv_timeout(PATIENCE);
+        }
+        v1::Action {
+            game: Some(v1::action::Game::Ddz(arena_example_remote_bot::choose(req))),
+        }
+    }
+}
+
+/// The pieces of a [`GatedRust`] run: its factory's shared parts, the gate's opener, and the
+/// signal that the first decision was reached.
+struct Gate {
+    asked: Arc<Mutex<Vec<u64>>>,
+    gate: Arc<Mutex<Option<mpsc::Receiver<()>>>>,
+    open: mpsc::Sender<()>,
+    reached_tx: mpsc::Sender<()>,
+    reached: mpsc::Receiver<()>,
+}
+
+impl Gate {
+    fn new() -> Gate {
+        let (open, gate) = mpsc::channel();
+        let (reached_tx, reached) = mpsc::channel();
+        Gate {
+            asked: Arc::default(),
+            gate: Arc::new(Mutex::new(Some(gate))),
+            open,
+            reached_tx,
+            reached,
+        }
+    }
+
+    fn factory(&self) -> impl Fn() -> GatedRust + Send + 'static {
+        let (asked, gate, reached) = (
+            Arc::clone(&self.asked),
+            Arc::clone(&self.gate),
+            self.reached_tx.clone(),
+        );
+        move || GatedRust {
+            asked: Arc::clone(&asked),
+            gate: Arc::clone(&gate),
+            reached: reached.clone(),
+        }
+    }
+}
+
+/// The release the tests' Rust SDK bot reports.
+const RUST_RELEASE: &str = "rust-sdk-test";
+
+fn rust_options() -> arena_sdk::Options {
+    arena_sdk::Options {
+        release: RUST_RELEASE.into(),
+        backoff: Duration::from_millis(50),
+        ..arena_sdk::Options::default()
+    }
+}
+
+#[test]
+fn the_rust_sdk_resumes_its_session_when_its_connection_breaks_mid_table() {
+    let (s, tokens) = Standalone::start(&[("rsres", &[])], &[], &[]);
+    let proxy = Proxy::start(s.bots.trim_start_matches("http://"));
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let gate = Gate::new();
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let (url, token, factory) = (
+        format!("http://{}", proxy.addr),
+        tokens[0].clone(),
+        gate.factory(),
+    );
+    let bot = rt.spawn(async move {
+        let shutdown = async {
+            let _ = stopped.await;
+        };
+        arena_sdk::run(&url, "rsres", &token, &rust_options(), factory, shutdown).await
+    });
+    let table = submit_in_background(&s, "rsres,expert,expert");
+    gate.reached.recv_timeout(PATIENCE).unwrap();
+    // Its answer is made after the connection broke: lost with it, or sent on the next one.
+    proxy.cut();
+    gate.open.send(()).unwrap();
+    let id = submitted(table);
+    seat0_played_by(&s, &rt, &id, RUST_RELEASE);
+    let _ = stop.send(());
+    let session = rt.block_on(bot).unwrap().unwrap();
+    assert!(session.drained);
+    assert_eq!(
+        (session.connections, session.resumed),
+        (2, 1),
+        "{session:?}"
+    );
+    let asked = gate.asked.lock().unwrap().clone();
+    let mut unique = asked.clone();
+    unique.dedup();
+    assert_eq!(asked, unique, "a request decided twice: {asked:?}");
+}
+
+#[test]
+fn the_rust_sdk_drains_on_shutdown_finishing_its_table_in_flight() {
+    let (s, tokens) = Standalone::start(&[("rsstop", &[])], &[], &[]);
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let gate = Gate::new();
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let (url, token, factory) = (s.bots.clone(), tokens[0].clone(), gate.factory());
+    let bot = rt.spawn(async move {
+        let shutdown = async {
+            let _ = stopped.await;
+        };
+        arena_sdk::run(&url, "rsstop", &token, &rust_options(), factory, shutdown).await
+    });
+    let table = submit_in_background(&s, "rsstop,expert,expert");
+    gate.reached.recv_timeout(PATIENCE).unwrap();
+    stop.send(()).unwrap();
+    gate.open.send(()).unwrap();
+    let session = rt
+        .block_on(async { tokio::time::timeout(PATIENCE, bot).await })
+        .expect("the bot returns once its table has ended")
+        .unwrap()
+        .unwrap();
+    let id = submitted(table);
+    assert!(session.drained, "{session:?}");
+    assert_eq!((session.tables, session.connections), (1, 1), "{session:?}");
+    seat0_played_by(&s, &rt, &id, RUST_RELEASE);
 }

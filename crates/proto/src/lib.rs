@@ -50,7 +50,8 @@ pub mod json {
     /// `full_name` is not a message of the protocol or `message` is not of that type.
     pub fn to_json(message: &impl prost::Message, full_name: &str) -> Option<serde_json::Value> {
         let descriptor = pool().get_message_by_name(full_name)?;
-        let dynamic = DynamicMessage::decode(descriptor, message.encode_to_vec().as_slice()).ok()?;
+        let dynamic =
+            DynamicMessage::decode(descriptor, message.encode_to_vec().as_slice()).ok()?;
         serde_json::to_value(&dynamic).ok()
     }
 

@@ -10,7 +10,10 @@ fn main() -> anyhow::Result<()> {
     let replays = arena_sdk::replay::read(std::path::Path::new(&file))?;
     let mut shown = 0;
     for r in &replays {
-        if table.as_deref().is_none_or(|t| arena_sdk::replay::table_id(r) == t) {
+        if table
+            .as_deref()
+            .is_none_or(|t| arena_sdk::replay::table_id(r) == t)
+        {
             println!("{}", arena_sdk::replay::to_json(r));
             shown += 1;
         }

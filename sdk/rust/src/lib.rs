@@ -50,7 +50,9 @@ use tokio_stream::wrappers::UnboundedReceiverStream;
 use tonic::transport::{Channel, Endpoint};
 
 pub use arena_proto::v1;
-use arena_proto::v1::{bot_gateway_client::BotGatewayClient, bot_to_host::Msg as Out, host_to_bot::Msg as In};
+use arena_proto::v1::{
+    bot_gateway_client::BotGatewayClient, bot_to_host::Msg as Out, host_to_bot::Msg as In,
+};
 
 pub mod replay;
 
@@ -274,7 +276,10 @@ pub async fn connect(
     tls: &ClientTlsFiles,
 ) -> anyhow::Result<BotGatewayClient<Channel>> {
     let channel = endpoint(endpoint_url, tls)?.connect().await.map_err(|e| {
-        anyhow::anyhow!("connecting to {endpoint_url}: {}", arena_tls::error_chain(&e))
+        anyhow::anyhow!(
+            "connecting to {endpoint_url}: {}",
+            arena_tls::error_chain(&e)
+        )
     })?;
     Ok(BotGatewayClient::new(channel))
 }
@@ -577,7 +582,10 @@ pub async fn play_once<B: Bot, F: Fn() -> B>(
     let mut done = false;
     let mut never = std::pin::pin!(std::future::pending::<()>());
     let mut never_abandon = std::pin::pin!(std::future::pending::<()>());
-    match p.connection(&mut never, &mut never_abandon, &mut done).await? {
+    match p
+        .connection(&mut never, &mut never_abandon, &mut done)
+        .await?
+    {
         Ended::Closed => Ok(p.summary(p.stopping)),
         Ended::Lost(why) => anyhow::bail!("{why}"),
         Ended::Abandoned => Ok(p.summary(false)),
@@ -597,7 +605,16 @@ pub async fn run<B: Bot, F: Fn() -> B>(
     factory: F,
     shutdown: impl Future<Output = ()>,
 ) -> anyhow::Result<Session> {
-    run_with_abandon(url, name, token, options, factory, shutdown, std::future::pending()).await
+    run_with_abandon(
+        url,
+        name,
+        token,
+        options,
+        factory,
+        shutdown,
+        std::future::pending(),
+    )
+    .await
 }
 
 async fn run_with_abandon<B: Bot, F: Fn() -> B>(
