@@ -22,6 +22,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
+use arena_games::GameKind;
 use arena_proto::v1;
 use arena_serve::ApiError;
 use arena_store::Store;
@@ -65,6 +66,9 @@ struct Session {
     id: String,
     release: String,
     capacity: usize,
+    /// The games the bot's `Hello` listed (of its latest connection): it is seated at no
+    /// other game's table.
+    games: Vec<GameKind>,
     conn: Option<Conn>,
     /// When the connection was lost (meaningful while `conn` is `None`).
     unconnected_since: Instant,
@@ -168,6 +172,23 @@ fn fault(kind: v1::VerdictKind, reason: String) -> v1::SeatFault {
     }
 }
 
+/// Why `bot`, playing `games`, cannot sit at a table of `game` (a wire value); `None` if it
+/// plays it.
+fn not_played(bot: &str, games: &[GameKind], game: i32) -> Option<String> {
+    let table = GameKind::from_wire(game).ok()?;
+    if games.contains(&table) {
+        return None;
+    }
+    let names: Vec<&str> = games.iter().map(|g| g.wire().as_str_name()).collect();
+    let table = table.wire().as_str_name();
+    Some(format!(
+        "bot {bot:?} plays only {} (what its hello.games listed; none listed means \
+         GAME_DOU_DIZHU only), and this is a {table} table: a bot lists {table} in hello.games \
+         to be seated at one",
+        names.join(" and "),
+    ))
+}
+
 /// A fault that is bot-host's, not the bot's (never a verdict).
 fn platform_fault(reason: String) -> v1::SeatFault {
     v1::SeatFault {
@@ -231,13 +252,16 @@ impl Hub {
         }
     }
 
-    /// Registers a connection of `bot` that said `hello` (already authenticated), and sends it
-    /// its `Welcome` (and notices) before anything else can reach it. Capacity is the bot's,
-    /// capped by `max_tables` when non-zero.
+    /// Registers a connection of `bot` that said `hello` (already authenticated) and plays
+    /// `games` (from the hello, checked), and sends it its `Welcome` (and notices) before
+    /// anything else can reach it. Capacity is the bot's, capped by `max_tables` when non-zero.
+    /// A resumed session keeps its tables whatever games the new hello lists; its new seats
+    /// are held to them.
     pub(crate) fn connect(
         self: &Arc<Self>,
         bot: &str,
         hello: &v1::Hello,
+        games: Vec<GameKind>,
         max_tables: u32,
         tx: BotTx,
         cancel: CancellationToken,
@@ -297,6 +321,7 @@ impl Hub {
                 id: arena_auth::token::session_id(),
                 release: String::new(),
                 capacity,
+                games: Vec::new(),
                 conn: None,
                 unconnected_since: Instant::now(),
                 seats: HashMap::new(),
@@ -317,6 +342,7 @@ impl Hub {
         }
         session.release = hello.release.clone();
         session.capacity = capacity;
+        session.games = games;
         // A (resumed) connection plays until it says `Drain` itself.
         session.draining = false;
         let mut resumed: Vec<v1::DecisionRequest> = session
@@ -462,8 +488,11 @@ impl Hub {
 
     /// Waits until `bot` is connected with a free slot and this seat is first in line, then
     /// binds the seat to the session and tells the bot its table started. Gives up with a fault
-    /// once the bot has been unconnected for the grace period while the seat waited. Leaving
-    /// the wait (dropping the future) leaves the queue.
+    /// once the bot has been unconnected for the grace period while the seat waited, and at
+    /// once when the connected bot does not play the table's game (its `Hello` did not list
+    /// it): the bot's unavailability, a verdict, never the platform's failure (which would
+    /// send the table back to be played again, and again). Leaving the wait (dropping the
+    /// future) leaves the queue.
     pub(crate) async fn acquire(
         self: &Arc<Self>,
         bot: &str,
@@ -494,6 +523,12 @@ impl Hub {
                 match entry.session.as_mut() {
                     Some(s) if s.conn.is_some() => {
                         unconnected_since = None;
+                        if let Some(refused) = start_msg
+                            .as_ref()
+                            .and_then(|m| not_played(bot, &s.games, m.game))
+                        {
+                            return Err(fault(v1::VerdictKind::Disconnected, refused));
+                        }
                         let table = start_msg.as_ref().map_or("", |m| m.table_id.as_str());
                         let tables = s.tables();
                         // A seat at a table the bot already plays takes no slot of its own.

@@ -858,7 +858,7 @@ impl Standalone {
             .stderr(Stdio::null())
             .spawn()
             .unwrap();
-        let s = Standalone {
+        let mut s = Standalone {
             child,
             dir,
             referee: format!("http://{}", at(r)),
@@ -866,14 +866,19 @@ impl Standalone {
             library: format!("http://{}", at(l)),
             matchmaker: format!("http://{}", at(m)),
         };
+        // Polled (a client's answer is the only sign it serves), with room for a loaded machine:
+        // the whole suite runs beside it.
         let start = Instant::now();
         while !s
             .client(&["competition", "list", "--matchmaker", &s.matchmaker])
             .2
         {
+            if let Ok(Some(status)) = s.child.try_wait() {
+                panic!("standalone exited before it served: {status}");
+            }
             assert!(
-                start.elapsed() < Duration::from_secs(30),
-                "standalone did not come up"
+                start.elapsed() < Duration::from_secs(120),
+                "standalone did not come up within 120 s"
             );
             std::thread::sleep(Duration::from_millis(50));
         }
