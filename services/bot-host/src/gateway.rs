@@ -31,6 +31,9 @@
 //! While connected, the bot's record is read again at every presence refresh: a rotated token
 //! or a removed bot ends the session (`UNAUTHENTICATED`) and faults its seats.
 //!
+//! A `Drain` after the `Welcome` stops the session cleanly: no new table, and the stream ends
+//! with OK once the tables in flight have ended ([`crate::hub::Hub::drain`]).
+//!
 //! After the `Welcome`, mistakes in the bot's messages (a reply to an unknown request, a second
 //! `Hello`, an empty message) get a `Notice` and the stream goes on. A bot not heard from for
 //! `missed_keepalives` keepalive intervals is cut off with `UNAVAILABLE`, a bot that lets
@@ -189,6 +192,12 @@ async fn open_session(
         Some(v1::bot_to_host::Msg::Pong(_)) => {
             return Err(ApiError::Invalid(
                 "hello: the first message must be a hello, got a pong".into(),
+            )
+            .into());
+        }
+        Some(v1::bot_to_host::Msg::Drain(_)) => {
+            return Err(ApiError::Invalid(
+                "hello: the first message must be a hello, got a drain (there is nothing to drain yet)".into(),
             )
             .into());
         }
@@ -376,6 +385,16 @@ async fn run_connection(
                             }
                         }
                         Some(v1::bot_to_host::Msg::Pong(_)) => {}
+                        Some(v1::bot_to_host::Msg::Drain(_)) => {
+                            if let Some(n) = ctx.hub.drain(&bot, conn_id) {
+                                tracing::info!(tables = n, "bot draining");
+                                if n > 0 {
+                                    notice(&tx, "", 0, format!(
+                                        "draining: no new table; the stream ends when your {n} table(s) in flight have ended"
+                                    ));
+                                }
+                            }
+                        }
                         Some(v1::bot_to_host::Msg::Hello(_)) => notice(
                             &tx,
                             "",

@@ -13,6 +13,9 @@
 //!
 //! A bot's capacity (`Hello.capacity`) counts tables, not seats: a bot in both farmer seats of
 //! one table uses one slot.
+//!
+//! A bot that sends `Drain` is stopping: its session takes no new table, and once its last
+//! table has ended the session is over and its stream ends with OK ([`Hub::drain`]).
 
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -72,6 +75,9 @@ struct Session {
     seats: HashMap<u64, SeatLink>,
     /// (table id, request id) → seat ticket, for routing replies.
     routes: HashMap<(String, u64), u64>,
+    /// The bot sent `Drain` on its current connection: no new table, and the session ends
+    /// when its last one does.
+    draining: bool,
 }
 
 impl Session {
@@ -320,6 +326,7 @@ impl Hub {
                 unconnected_since: Instant::now(),
                 seats: HashMap::new(),
                 routes: HashMap::new(),
+                draining: false,
             });
         }
         let Some(session) = entry.session.as_mut() else {
@@ -336,6 +343,8 @@ impl Hub {
         session.release = hello.release.clone();
         session.capacity = capacity;
         session.games = games;
+        // A (resumed) connection plays until it says `Drain` itself.
+        session.draining = false;
         let mut resumed: Vec<v1::DecisionRequest> = session
             .seats
             .values()
@@ -447,13 +456,7 @@ impl Hub {
         Self::tidy(&mut bots, bot);
         drop(bots);
         // The connection ended for good: the bot is no longer here.
-        let store = Arc::clone(&self.store);
-        let (bot, host) = (bot.to_string(), self.host.clone());
-        tokio::spawn(async move {
-            if let Err(e) = store.clear_presence(&bot, &host).await {
-                tracing::warn!(bot, error = %e, "cannot clear presence");
-            }
-        });
+        self.clear_presence_later(bot);
         true
     }
 
@@ -530,7 +533,12 @@ impl Hub {
                         let tables = s.tables();
                         // A seat at a table the bot already plays takes no slot of its own.
                         let seated_here = tables.contains(table);
-                        let free = s.capacity.saturating_sub(tables.len());
+                        // A draining bot finishes its tables and takes no new one.
+                        let free = if s.draining {
+                            0
+                        } else {
+                            s.capacity.saturating_sub(tables.len())
+                        };
                         drop(tables);
                         if (seated_here || position < free)
                             && let Some(start) = start_msg.take()
@@ -644,8 +652,62 @@ impl Hub {
                 verdicts: end.map(|c| c.verdicts.clone()).unwrap_or_default(),
             }));
         }
+        self.end_if_drained(entry, bot);
         entry.notify();
         Self::tidy(&mut bots, bot);
+    }
+
+    /// `bot` sent `Drain` on connection `conn_id`: its session takes no new table from now on,
+    /// and ends (its stream with OK, after its last `TableEnd`) once no table is in flight,
+    /// at once if none is. The tables still in flight, or `None` if that connection is not the
+    /// session's current one.
+    pub(crate) fn drain(&self, bot: &str, conn_id: u64) -> Option<usize> {
+        let mut bots = self.lock();
+        let entry = bots.get_mut(bot)?;
+        let session = entry.session.as_mut()?;
+        if session.conn.as_ref().is_none_or(|c| c.id != conn_id) {
+            return None;
+        }
+        session.draining = true;
+        let in_flight = session.tables().len();
+        self.end_if_drained(entry, bot);
+        entry.notify();
+        Self::tidy(&mut bots, bot);
+        Some(in_flight)
+    }
+
+    /// Ends the session of `entry` if it is draining and has no seat left: its connection ends
+    /// with OK once what is queued for it has been sent, and the bot's presence is cleared.
+    fn end_if_drained(&self, entry: &mut BotEntry, bot: &str) {
+        if !entry
+            .session
+            .as_ref()
+            .is_some_and(|s| s.draining && s.seats.is_empty())
+        {
+            return;
+        }
+        let Some(session) = entry.session.take() else {
+            return;
+        };
+        tracing::info!(bot, session = session.id, "drained bot left");
+        if let Some(c) = session.conn {
+            // The connection task stops and drops its sender, as this drops the hub's: the
+            // stream ends, OK, after the messages already queued.
+            c.cancel.cancel();
+        }
+        self.clear_presence_later(bot);
+    }
+
+    /// Clears `bot`'s presence on this host in the store, in the background (the hub's lock
+    /// is never held across the store call).
+    fn clear_presence_later(&self, bot: &str) {
+        let store = Arc::clone(&self.store);
+        let (bot, host) = (bot.to_string(), self.host.clone());
+        tokio::spawn(async move {
+            if let Err(e) = store.clear_presence(&bot, &host).await {
+                tracing::warn!(bot, error = %e, "cannot clear presence");
+            }
+        });
     }
 
     /// Ends `bot`'s session at once (its token was rotated or it was removed): its seats get

@@ -642,3 +642,88 @@ async fn a_seat_at_a_game_the_bot_does_not_play_is_its_verdict_and_the_table_pla
         other => panic!("expected the start of t-ddz, got {other:?}"),
     }
 }
+
+#[tokio::test]
+async fn a_draining_bot_finishes_its_tables_takes_no_new_one_and_its_stream_ends_ok() {
+    let host = Host::start(fast_config()).await;
+    let token = host.add_remote("alice", 0).await;
+    let (mut conn, welcome) = connect(&host, &token, "alice", 2, "").await;
+    let mut seat = open_seat(&host, "t-a", 0, "alice").await;
+    seat.ready().await;
+    assert!(matches!(
+        next_to_bot(&mut conn.rx).await,
+        Some(v1::host_to_bot::Msg::Start(s)) if s.table_id == "t-a"
+    ));
+    conn.tx
+        .send(v1::BotToHost {
+            msg: Some(v1::bot_to_host::Msg::Drain(v1::Drain {})),
+        })
+        .await
+        .unwrap();
+    match next_to_bot(&mut conn.rx).await {
+        Some(v1::host_to_bot::Msg::Notice(n)) => {
+            assert!(n.message.contains("draining"), "{n:?}")
+        }
+        other => panic!("expected the draining notice, got {other:?}"),
+    }
+    // A table opened while the bot drains is not started for it, although a slot is free.
+    let mut waiting = open_seat(&host, "t-b", 1, "alice").await;
+
+    // The bot answers every request of the table in flight, and reads its stream to the end.
+    let BotConn { tx, mut rx } = conn;
+    let bot = tokio::spawn(async move {
+        let mut seen = Vec::new();
+        loop {
+            match rx.message().await {
+                Ok(Some(v1::HostToBot { msg: Some(msg) })) => {
+                    let answer = match &msg {
+                        v1::host_to_bot::Msg::Ping(p) => Some(v1::BotToHost {
+                            msg: Some(v1::bot_to_host::Msg::Pong(v1::Pong { nonce: p.nonce })),
+                        }),
+                        v1::host_to_bot::Msg::Request(r) => Some(reply_to(r)),
+                        _ => None,
+                    };
+                    if let Some(a) = answer {
+                        let _ = tx.send(a).await;
+                    }
+                    seen.push(msg);
+                }
+                Ok(Some(_)) => {}
+                Ok(None) => return (seen, Ok(())),
+                Err(s) => return (seen, Err(s)),
+            }
+        }
+    });
+    let (game, asked) = referee_game(4, &mut [Some(&mut seat), None, None]).await;
+    assert!(asked > 0);
+    seat.close(Some(outcome_of(&game))).await;
+    seat.ended().await;
+    let (seen, end) = within("the end of the drained stream", bot).await.unwrap();
+    end.expect("a drained stream ends with OK");
+    let last = seen
+        .iter()
+        .rev()
+        .find(|m| !matches!(m, v1::host_to_bot::Msg::Ping(_)));
+    assert!(
+        matches!(last, Some(v1::host_to_bot::Msg::End(e)) if e.table_id == "t-a"),
+        "the table's end comes last: {seen:?}"
+    );
+    assert!(
+        !seen
+            .iter()
+            .any(|m| matches!(m, v1::host_to_bot::Msg::Start(_))),
+        "no table started while draining: {seen:?}"
+    );
+    within("presence cleared", async {
+        while !host.store.presence("alice").await.unwrap().is_empty() {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    })
+    .await;
+
+    // The session is over: presenting it again starts a new one, which takes the waiting table.
+    let (conn, again) = connect(&host, &token, "alice", 2, &welcome.session).await;
+    assert_ne!(again.session, welcome.session);
+    let _seen = spawn_bot(conn, vec![]);
+    waiting.ready().await;
+}
