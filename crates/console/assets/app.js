@@ -215,21 +215,27 @@
     liveSource.addEventListener("failed", (ev) => { standingsBox.prepend(h("p", { class: "error" }, ev.data)); closeLive(); });
   }
 
-  async function tablesView(name) {
-    const { tables } = await api(link("/api/competition/tables", { name }));
-    if (!tables.length) return h("p", { class: "muted" }, "No table can be shown yet: a table's replay is shown once every table dealt the same cards has finished.");
-    tables.sort((a, b) => a.table_id.localeCompare(b.table_id, undefined, { numeric: true }));
-    return h("table", { class: "grid", "data-testid": "tables" },
-      h("thead", {}, h("tr", {}, ["Table", "Match", "Round", "Side", "Seats", "Final scores", "Verdicts", ""].map((t) => h("th", {}, t)))),
-      h("tbody", {}, tables.map((t) => h("tr", {},
-        h("td", {}, t.table_id),
-        h("td", { class: "num" }, t.placement ? t.placement.match : ""),
-        h("td", { class: "num" }, t.placement ? t.placement.round : ""),
-        h("td", {}, t.placement ? t.placement.side : ""),
-        h("td", {}, t.seats.join(", ")),
-        h("td", {}, t.final_scores.join(" / ")),
-        h("td", { class: "num" }, t.verdicts || ""),
-        h("td", {}, h("a", { href: link("/replay", { table: t.table_id }), "data-replay": t.table_id }, "Replay"))))));
+  async function tablesView(name, offset = 0) {
+    const r = await api(link("/api/competition/tables", { name, offset }));
+    if (!r.total) return h("p", { class: "muted" }, "No table has finished yet.");
+    const box = h("div", {});
+    const page = (o) => tablesView(name, o).then((v) => box.replaceWith(v)).catch(fail);
+    box.append(
+      h("p", { class: "muted" }, `Tables ${r.offset + 1}–${r.offset + r.tables.length} of ${r.total} finished. A table's replay is shown once every table dealt the same cards has finished.`),
+      h("table", { class: "grid", "data-testid": "tables" },
+        h("thead", {}, h("tr", {}, ["Table", "Match", "Round", "Side", "Final scores", "Verdicts", ""].map((t) => h("th", {}, t)))),
+        h("tbody", {}, r.tables.map((t) => h("tr", {},
+          h("td", {}, t.table_id),
+          h("td", { class: "num" }, t.placement ? t.placement.match : ""),
+          h("td", { class: "num" }, t.placement ? t.placement.round : ""),
+          h("td", {}, t.placement ? t.placement.side : ""),
+          h("td", {}, t.shown ? t.final_scores.join(" / ") : h("span", { class: "muted" }, "hidden while its deal is played")),
+          h("td", { class: "num" }, t.shown && t.verdicts ? t.verdicts : ""),
+          h("td", {}, t.shown ? h("a", { href: link("/replay", { table: t.table_id }), "data-replay": t.table_id }, "Replay") : ""))))),
+      h("p", {},
+        r.offset > 0 ? h("button", { onclick: () => page(Math.max(0, r.offset - r.limit)) }, "Previous") : "", " ",
+        r.offset + r.tables.length < r.total ? h("button", { onclick: () => page(r.offset + r.limit) }, "Next") : ""));
+    return box;
   }
 
   // ---- The ladder ---------------------------------------------------------------------
@@ -307,35 +313,25 @@
         : h("p", { class: "muted" }, "The library is empty: arena deals gdi --count N measures deals."),
       box);
     if (!panel) return;
-    const { deals } = await api(link("/api/deals/points", { panel }));
-    const dims = Math.max(0, ...deals.map((d) => d.gdi.length));
-    let xi = Number(q("x") || 0), yi = Number(q("y") || Math.min(1, dims - 1));
-    const render = () => {
-      // Deals with the same two components are one point, its area their number: a panel of a
-      // few tables measures in steps, and a thousand deals would hide behind a few dots.
-      const groups = new Map();
-      for (const d of deals.filter((d) => d.gdi.length > Math.max(xi, yi))) {
-        const key = `${d.gdi[xi]},${d.gdi[yi]}`;
-        if (!groups.has(key)) groups.set(key, []);
-        groups.get(key).push(d);
-      }
-      const pts = [...groups.values()].map((g) => {
-        const held = g.filter((d) => d.held).length, used = g.filter((d) => d.used_by).length;
-        return {
-          x: g[0].gdi[xi], y: g[0].gdi[yi], count: g.length, r: 2.5 + 1.6 * Math.sqrt(g.length),
-          colour: held ? "#c0392b" : used === g.length ? "#9aa6b8" : "#2457c5",
-          title: `${g.length} deal(s) at g${xi + 1} = ${g[0].gdi[xi].toFixed(3)}, g${yi + 1} = ${g[0].gdi[yi].toFixed(3)}${held ? `, ${held} held by a running competition` : ""}${used ? `, ${used} used` : ""}; e.g. ${g[0].id}`,
-          href: link("/deal", { panel, id: g[0].id }),
-        };
-      });
-      const pick = (label, value, set) => h("label", {}, label, h("select", { onchange: (e) => { set(Number(e.target.value)); render(); } },
-        Array.from({ length: dims }, (_, i) => h("option", { value: i, selected: i === value }, `g${i + 1}`))));
-      box.replaceChildren(h("h2", {}, `Difficulty distribution of ${panel} (${deals.length} deals)`),
+    let xi = Number(q("x") || 0), yi = Number(q("y") || 1);
+    const render = async () => {
+      // Deals on the same point come counted (a panel of N tables measures in steps of 1/N): a
+      // point's area is its number of deals.
+      const r = await api(link("/api/deals/points", { panel, x: xi, y: yi }));
+      const pts = r.points.map((p) => ({
+        x: p.x, y: p.y, count: p.count, r: 2.5 + 1.6 * Math.sqrt(p.count),
+        colour: p.held ? "#c0392b" : p.used === p.count ? "#9aa6b8" : "#2457c5",
+        title: `${p.count} deal(s) at g${xi + 1} = ${p.x.toFixed(3)}, g${yi + 1} = ${p.y.toFixed(3)}${p.held ? `, ${p.held} held by a running competition` : ""}${p.used ? `, ${p.used} used` : ""}; e.g. ${p.example}`,
+        href: link("/deal", { panel, id: p.example }),
+      }));
+      const pick = (label, value, set) => h("label", {}, label, h("select", { onchange: (e) => { set(Number(e.target.value)); render().catch(fail); } },
+        Array.from({ length: r.dims }, (_, i) => h("option", { value: i, selected: i === value }, `g${i + 1}`))));
+      box.replaceChildren(h("h2", {}, `Difficulty distribution of ${panel} (${r.deals} deals)`),
         h("p", { class: "muted" }, "Each deal's grade-difficulty index: g_j is the share of the panel's tables that reached landlord score level j+1 or higher; a point's area is the number of deals there (it links to one of them). Blue: free; grey: all used by ended competitions; red: some held by a running one."),
         h("form", { class: "inline" }, pick("x", xi, (v) => { xi = v; }), pick("y", yi, (v) => { yi = v; })),
         h("div", { class: "panel", "data-testid": "gdi-scatter" }, Charts.scatter(pts, { xLabel: `g${xi + 1}`, yLabel: `g${yi + 1}` })));
     };
-    render();
+    await render();
   }
 
   async function dealPage() {

@@ -118,13 +118,28 @@ async fn no_store(mut r: Response) -> Response {
 
 /// Whether the caller is an operator and whether spectator reads are public: what the pages
 /// offer (a login form, the operator actions).
-async fn session(State(c): Shared, ConnectInfo(peer): Peer, headers: HeaderMap) -> Answer {
-    let operator = !access::credentials(&headers).is_empty()
-        && c.authorize(Route::Login, &headers, peer.ip()).await.is_ok();
-    Ok(Json(json!({
+async fn session(State(c): Shared, ConnectInfo(peer): Peer, headers: HeaderMap) -> Response {
+    let sent = !access::credentials(&headers).is_empty();
+    let checked = if sent {
+        Some(c.authorize(Route::Login, &headers, peer.ip()).await)
+    } else {
+        None
+    };
+    let operator = matches!(checked, Some(Ok(_)));
+    let mut r = Json(json!({
         "operator": operator,
         "public_spectator": c.spectators_public(),
-    })))
+    }))
+    .into_response();
+    // A cookie whose token no longer works (revoked, or the store's operators changed) is
+    // dropped, so that it does not count as a failed attempt on every page.
+    if matches!(&checked, Some(Err(f)) if f.status == StatusCode::UNAUTHORIZED)
+        && headers.get(header::AUTHORIZATION).is_none()
+        && let Ok(v) = header::HeaderValue::from_str(&access::logout_cookie())
+    {
+        r.headers_mut().insert(header::SET_COOKIE, v);
+    }
+    r
 }
 
 #[derive(Deserialize)]
@@ -271,32 +286,96 @@ async fn live(
     Ok(Sse::new(stream).keep_alive(KeepAlive::new().interval(Duration::from_secs(15))))
 }
 
-/// A competition's finished tables whose replays may be shown, each with its place in the
-/// competition, its seats and final scores.
+/// Most tables one page of a competition's table list holds.
+pub const TABLES_PAGE: usize = 500;
+
+#[derive(Deserialize)]
+struct TablesQuery {
+    name: String,
+    #[serde(default)]
+    offset: usize,
+    #[serde(default)]
+    limit: usize,
+}
+
+/// A page of a competition's finished tables, in competition order (match, round, table, side):
+/// each with its place and seats, and, when its replay may be shown (every table dealt the same
+/// cards has finished: the store's rule the matchmaker applies to `GetReplay`), its final scores.
+/// Read from the results (not the replays) and one page at a time, so a competition of a hundred
+/// thousand tables costs a page view a page.
 async fn tables(
     State(c): Shared,
     ConnectInfo(peer): Peer,
     headers: HeaderMap,
-    Query(q): Query<Named>,
+    Query(q): Query<TablesQuery>,
 ) -> Answer {
+    use prost::Message;
     c.authorize(Route::Tables, &headers, peer.ip()).await?;
-    let replays = c.backend.replays(&q.name).await?;
-    let rows: Vec<Value> = replays
-        .iter()
-        .map(|r| {
-            let job = r.job.clone().unwrap_or_default();
-            let result = r.result.clone().unwrap_or_default();
-            json!({
-                "table_id": job.table_id,
-                "placement": job.placement.as_deref().map(view::placement),
-                "seats": job.seats.iter().map(|s| s.bot.clone()).collect::<Vec<_>>(),
-                "final_scores": result.final_scores,
-                "verdicts": result.verdicts.len(),
-                "error": result.error,
-            })
-        })
-        .collect();
-    Ok(Json(json!({"competition": q.name, "tables": rows})))
+    // The matchmaker's answer for a competition it does not have.
+    c.backend.competition(&q.name).await?;
+    let mut results: Vec<v1::TableResult> = Vec::new();
+    for (id, bytes) in c.store.results_for(&q.name).await.map_err(Failure::store)? {
+        let r = v1::TableResult::decode(bytes.as_slice()).map_err(|e| {
+            Failure::new(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                format!("the result of {id} does not decode: {e}"),
+            )
+        })?;
+        results.push(r);
+    }
+    let order = |r: &v1::TableResult| {
+        let p = r.placement.as_deref().cloned().unwrap_or_default();
+        (
+            p.match_index,
+            p.round,
+            p.table,
+            p.side,
+            p.rotation,
+            r.table_id.clone(),
+        )
+    };
+    results.sort_by_cached_key(order);
+    let total = results.len();
+    let limit = if q.limit == 0 {
+        TABLES_PAGE
+    } else {
+        q.limit.min(TABLES_PAGE)
+    };
+    let mut shown_groups: BTreeMap<String, bool> = BTreeMap::new();
+    let mut rows = Vec::new();
+    for r in results.iter().skip(q.offset).take(limit) {
+        let group = r
+            .labels
+            .get(arena_store::visibility::DEAL_GROUP_LABEL)
+            .cloned()
+            .unwrap_or_default();
+        let shown = match shown_groups.get(&group) {
+            Some(s) => *s,
+            None => {
+                let s = arena_store::visibility::may_show(&*c.store, &r.labels)
+                    .await
+                    .map_err(Failure::store)?
+                    .is_ok();
+                shown_groups.insert(group, s);
+                s
+            }
+        };
+        rows.push(json!({
+            "table_id": r.table_id,
+            "placement": r.placement.as_deref().map(view::placement),
+            "shown": shown,
+            "final_scores": if shown { json!(r.final_scores) } else { Value::Null },
+            "verdicts": if shown { json!(r.verdicts.len()) } else { Value::Null },
+            "error": r.error,
+        }));
+    }
+    Ok(Json(json!({
+        "competition": q.name,
+        "total": total,
+        "offset": q.offset,
+        "limit": limit,
+        "tables": rows,
+    })))
 }
 
 #[derive(Deserialize)]
@@ -429,17 +508,27 @@ async fn panels(State(c): Shared, ConnectInfo(peer): Peer, headers: HeaderMap) -
 }
 
 #[derive(Deserialize)]
-struct PanelQuery {
+struct PointsQuery {
     panel: String,
+    #[serde(default)]
+    x: usize,
+    #[serde(default = "second")]
+    y: usize,
 }
 
-/// Every measured deal of a panel as a point of the difficulty scatter: its GDI and whether a
-/// running competition holds it. No cards.
+fn second() -> usize {
+    1
+}
+
+/// A panel's difficulty distribution over GDI components `x` and `y`: deals on the same point
+/// counted together (a panel of N tables measures in steps of 1/N, so a library of any size is at
+/// most (N+1)² points), each with how many of them are used or held by a running competition and
+/// one of them to link to. No cards.
 async fn points(
     State(c): Shared,
     ConnectInfo(peer): Peer,
     headers: HeaderMap,
-    Query(q): Query<PanelQuery>,
+    Query(q): Query<PointsQuery>,
 ) -> Answer {
     c.authorize(Route::Deals, &headers, peer.ip()).await?;
     let held = arena_store::visibility::held_deals(&*c.store)
@@ -447,18 +536,49 @@ async fn points(
         .map_err(Failure::store)?;
     let used = c.store.used_deals().await.map_err(Failure::store)?;
     let deals = c.store.deals(&q.panel).await.map_err(Failure::store)?;
-    let rows: Vec<Value> = deals
-        .iter()
-        .map(|d| {
-            json!({
-                "id": d.id,
-                "gdi": d.gdi,
-                "held": held.contains(&d.id),
-                "used_by": used.get(&d.id),
-            })
+    let dims = deals.iter().map(|d| d.gdi.len()).max().unwrap_or(0);
+    /// Deals on one point: where, how many, how many used, how many held, one of them.
+    struct Group {
+        x: f64,
+        y: f64,
+        count: u64,
+        used: u64,
+        held: u64,
+        example: String,
+    }
+    // Keyed by (x, y) in millionths.
+    let mut groups: BTreeMap<(i64, i64), Group> = BTreeMap::new();
+    for d in &deals {
+        let (Some(&x), Some(&y)) = (d.gdi.get(q.x), d.gdi.get(q.y)) else {
+            continue;
+        };
+        let key = ((x * 1e6).round() as i64, (y * 1e6).round() as i64);
+        let g = groups.entry(key).or_insert_with(|| Group {
+            x,
+            y,
+            count: 0,
+            used: 0,
+            held: 0,
+            example: d.id.clone(),
+        });
+        g.count += 1;
+        g.used += u64::from(used.contains_key(&d.id));
+        g.held += u64::from(held.contains(&d.id));
+    }
+    let points: Vec<Value> = groups
+        .into_values()
+        .map(|g| {
+            json!({"x": g.x, "y": g.y, "count": g.count, "used": g.used, "held": g.held, "example": g.example})
         })
         .collect();
-    Ok(Json(json!({"panel": q.panel, "deals": rows})))
+    Ok(Json(json!({
+        "panel": q.panel,
+        "deals": deals.len(),
+        "dims": dims,
+        "x": q.x,
+        "y": q.y,
+        "points": points,
+    })))
 }
 
 #[derive(Deserialize)]

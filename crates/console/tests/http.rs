@@ -206,6 +206,22 @@ async fn login_keeps_the_token_in_an_http_only_same_site_cookie_and_refuses_othe
     );
     let (status, _, body) = request(a, "POST", "/api/login", &[], Some(r#"{"token":"a;b"}"#)).await;
     assert_eq!(status, 400, "{body}");
+    // A cookie whose token no longer works is dropped at the next page, not tried on every one.
+    let stale = [("cookie", "arena_operator=revoked")];
+    let (status, head, body) = request(a, "GET", "/api/session", &stale, None).await;
+    assert_eq!(
+        (status, body.contains(r#""operator":false"#)),
+        (200, true),
+        "{body}"
+    );
+    assert!(
+        head.to_lowercase()
+            .contains("set-cookie: arena_operator=; path=/"),
+        "{head}"
+    );
+    let (_, head, body) = request(a, "GET", "/api/session", &[("cookie", &cookie)], None).await;
+    assert!(body.contains(r#""operator":true"#), "{body}");
+    assert!(!head.to_lowercase().contains("set-cookie"), "{head}");
     c.stop().await;
 }
 
@@ -222,9 +238,11 @@ fn table(id: &str, group: &str) -> (v1::TableResult, v1::Replay) {
         .collect(),
         ..Default::default()
     };
+    // The referee copies the job's labels into the result.
     let result = v1::TableResult {
         table_id: id.into(),
         competition: "cup".into(),
+        labels: job.labels.clone(),
         ..Default::default()
     };
     let replay = v1::Replay {
@@ -238,6 +256,19 @@ fn table(id: &str, group: &str) -> (v1::TableResult, v1::Replay) {
 #[tokio::test]
 async fn no_replay_is_served_while_a_table_dealt_the_same_cards_is_still_being_played() {
     let c = console(true, None).await;
+    let cup = v1::Competition {
+        spec: Some(v1::CompetitionSpec {
+            name: "cup".into(),
+            ..Default::default()
+        }),
+        status: v1::CompetitionState::Running as i32,
+        tables_total: 2,
+        ..Default::default()
+    };
+    c.store
+        .put_record(arena_matchmaker::COMPETITION, "cup", &cup.encode_to_vec())
+        .await
+        .unwrap();
     let group = "cup/deal-7";
     arena_store::visibility::put_deal_group(&*c.store, group, &["cup/a".into(), "cup/b".into()])
         .await
@@ -266,6 +297,17 @@ async fn no_replay_is_served_while_a_table_dealt_the_same_cards_is_still_being_p
     )
     .await;
     assert_eq!(status, 409);
+    // The table list names it, without its scores or a link.
+    let (status, body) = get(c.addr, "/api/competition/tables?name=cup", &[]).await;
+    assert_eq!(status, 200, "{body}");
+    let list: serde_json::Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(list["total"], 1);
+    assert_eq!(list["tables"][0]["shown"], false, "{list}");
+    assert_eq!(
+        list["tables"][0]["final_scores"],
+        serde_json::Value::Null,
+        "{list}"
+    );
     let (result, replay) = table("cup/b", group);
     c.store
         .put_result(
@@ -278,6 +320,17 @@ async fn no_replay_is_served_while_a_table_dealt_the_same_cards_is_still_being_p
         .unwrap();
     let (status, body) = get(c.addr, "/api/replay?table=cup%2Fa", &[]).await;
     assert_eq!(status, 200, "{body}");
+    let (_, body) = get(c.addr, "/api/competition/tables?name=cup", &[]).await;
+    let list: serde_json::Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(list["total"], 2);
+    let tables = list["tables"].as_array().unwrap();
+    assert!(tables.iter().all(|t| t["shown"] == true), "{list}");
+    assert_eq!(
+        get(c.addr, "/api/competition/tables?name=nope", &[])
+            .await
+            .0,
+        404
+    );
     assert_eq!(get(c.addr, "/api/replay?table=nope", &[]).await.0, 404);
     c.stop().await;
 }
