@@ -213,6 +213,8 @@ fn the_console_shows_in_a_browser_what_the_grpc_api_says() {
     let live = json!({
         "name": "live-cup", "format": "duplicate", "panel": "ladder:5",
         "participants": ["slowbot", "expert"], "matches": 2, "rounds": 3, "tables": 12,
+        // 0.3 s a decision against a 0.2 s limit: every started 100 ms over costs a point.
+        "decision_ms": 200, "penalty_per_100ms": 1, "slow_table": "live-cup/m0/r0/t0",
     });
     // Each seat's cards before the first decision: the landlord (seat 0) holds the bottom too.
     let deal = match replay.job.as_ref().unwrap().setup.as_ref() {
@@ -276,7 +278,20 @@ fn the_console_shows_in_a_browser_what_the_grpc_api_says() {
     assert!(text.contains("screenshot "), "{text}");
 
     // What the browser created is what the gRPC API reports.
-    let (live_standings, _) = grpc_truth(&s.matchmaker, &token, "live-cup");
+    let (live_standings, live_replays) = grpc_truth(&s.matchmaker, &token, "live-cup");
     assert!(live_standings.r#final);
     assert_eq!(live_standings.tables_total, 12);
+    // And the penalties the browser saw marked are the referee's.
+    let slow = live_replays
+        .iter()
+        .find(|r| r.job.as_ref().unwrap().table_id == "live-cup/m0/r0/t0")
+        .unwrap();
+    let charged: i64 = slow
+        .steps
+        .iter()
+        .filter(|st| st.seat == 0)
+        .map(|st| st.penalty)
+        .sum();
+    assert!(charged > 0);
+    assert_eq!(slow.result.as_ref().unwrap().penalties[0], charged);
 }

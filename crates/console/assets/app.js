@@ -124,7 +124,8 @@
           field("Rounds per match (Dou Dizhu)", "rounds", { type: "number", min: 1, value: 4 }),
           field("Equal-strength centre (GDI, comma-separated)", "centre", { placeholder: "0.5, 0.3, 0.1" }),
           field("Equal-strength ε", "eps", { type: "number", step: "any", placeholder: "0.15" }),
-          field("Decision time (ms)", "decision_ms", { type: "number", min: 0, placeholder: "1000" }))),
+          field("Decision time (ms)", "decision_ms", { type: "number", min: 0, placeholder: "1000" }),
+          field("Penalty points per 100 ms over", "penalty_per_100ms", { type: "number", min: 0, placeholder: "0" }))),
       h("p", {}, h("button", { class: "primary", type: "submit" }, "Create")), msg);
     form.addEventListener("submit", async (ev) => {
       ev.preventDefault();
@@ -136,6 +137,7 @@
         participants: list(f.get("participants")), farmers: f.get("farmers") || "", panel: f.get("panel") || "",
         matches: num(f.get("matches")), rounds: f.get("game") === "mahjong" ? 0 : num(f.get("rounds")),
         centre: list(f.get("centre")).map(Number), eps: num(f.get("eps")), decision_ms: num(f.get("decision_ms")),
+        penalty_per_100ms: num(f.get("penalty_per_100ms")),
       };
       msg.className = "muted"; msg.textContent = "Creating…";
       try {

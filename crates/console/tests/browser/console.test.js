@@ -197,6 +197,8 @@ async function main() {
     await form.locator("input[name=panel]").fill(live.panel);
     await form.locator("input[name=matches]").fill(String(live.matches));
     await form.locator("input[name=rounds]").fill(String(live.rounds));
+    await form.locator("input[name=decision_ms]").fill(String(live.decision_ms));
+    await form.locator("input[name=penalty_per_100ms]").fill(String(live.penalty_per_100ms));
     await shot(page, "07-create-form");
     await form.locator("button[type=submit]").click();
     await page.waitForURL(/\/competition\?name=/, { timeout: WAIT });
@@ -219,6 +221,23 @@ async function main() {
     assert.equal(progress[progress.length - 1], live.tables, JSON.stringify(seen));
     assert.equal(await page.evaluate(() => performance.getEntriesByType("navigation").length), loaded, "no reload");
     await shot(page, "08-competition-live-final");
+  });
+
+  await check("penalties are marked: the slow bot's decisions past the limit, each on the timeline and in the total", async () => {
+    const live = EXPECT.live;
+    await page.goto(`${BASE}/replay?table=${encodeURIComponent(live.slow_table)}`);
+    await page.locator("[data-testid=counter]").waitFor({ timeout: WAIT });
+    const marked = page.locator("[data-testid=timeline] button.has-penalty");
+    const k = await marked.count();
+    assert.ok(k > 0, "some decision took longer than the limit");
+    await marked.first().click();
+    const penalty = page.locator("[data-testid=penalty]");
+    assert.match(await penalty.innerText(), /penalty \d+/);
+    assert.match(await page.locator("[data-testid=decision]").innerText(), new RegExp(`of ${live.decision_ms}`));
+    await shot(page, "15-replay-penalty");
+    await page.keyboard.press("End");
+    const total = Number((await page.locator(`[data-testid=outcome] tr[data-seat="0"] td`).nth(3).innerText()).trim());
+    assert.ok(total >= k, `seat 0's penalties ${total} count every marked decision (${k})`);
   });
 
   await check("the ladder's leaderboard page answers for each game", async () => {
