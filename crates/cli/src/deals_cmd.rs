@@ -360,11 +360,12 @@ async fn query(a: QueryArgs) -> Result<()> {
 
 fn find(rt: &tokio::runtime::Runtime, a: FindArgs) -> Result<()> {
     let centre = parse_gdi(&a.centre).map_err(anyhow::Error::msg)?;
-    let dim = 2 * (a.bombs as usize + 1) - 1;
+    let dim = arena_deals::levels::gdi_dimension(a.panel.scoring, u32::from(a.bombs));
     if centre.len() != dim {
         bail!(
-            "deals with {} bomb(s) have {dim} score levels above the lowest, so the centre needs {dim} values, not {}",
+            "deals with {} bomb(s) have {dim} score levels above the lowest under {} scoring, so the centre needs {dim} values, not {}",
             a.bombs,
+            a.panel.scoring,
             centre.len()
         );
     }

@@ -1,8 +1,8 @@
 //! The matchmaker (`arena.v1.Matchmaker`): competitions over gRPC.
 //!
-//! A competition is planned from the deal library (duplicate, equal-strength, random or
-//! difficulty-adjusted deals), its deals are claimed so no other competition gets them, and
-//! every table goes onto the job stream for the referees. Its definition and state live in the
+//! A competition is planned (equal-strength and difficulty-adjusted deals from the deal library,
+//! claimed so no other competition gets them; duplicate and random ones fresh from the
+//! competition's secret seed), and every table goes onto the job stream for the referees. Its definition and state live in the
 //! store (record kind `competition`), so a restarted matchmaker — or another instance — picks it
 //! up: [`supervise`] re-enqueues the tables of a competition whose enqueueing was interrupted
 //! (results are written once per table, so a table enqueued twice still counts once) and finishes
@@ -179,9 +179,24 @@ enum Plan {
         format: Format,
         panel: arena_deals::DdzPanel,
         bombs: u8,
+        /// The rule set's typed kind and name, as table set-ups carry them.
+        rules: (v1::DdzRules, &'static str),
     },
     /// Mahjong: the contest's schedule, dealt from the seed, scored with this fan reading.
     Mahjong(arena_games::mahjong::rules::Reading),
+}
+
+impl Plan {
+    /// Whether the plan deals measured deals from the library (which it then claims).
+    fn uses_library(&self) -> bool {
+        matches!(
+            self,
+            Plan::Ddz {
+                format: Format::EqualStrength { .. } | Format::DifficultyAdjusted,
+                ..
+            }
+        )
+    }
 }
 
 /// The game a spec is for (unset: Dou Dizhu, as every spec before the field existed).
@@ -257,6 +272,26 @@ fn check(spec: Option<v1::CompetitionSpec>, max_tables: u64) -> Result<Checked, 
         return Err(ApiError::OutOfRange(format!(
             "spec.time: decision_ms, claim_ms and hard_cap_ms at most {MAX_DECISION_MS}"
         )));
+    }
+    if v1::VerdictPolicy::try_from(spec.verdict_policy).is_err() {
+        return Err(ApiError::invalid(
+            "spec.verdict_policy",
+            format!(
+                "unknown policy {} (VERDICT_POLICY_FORFEIT or VERDICT_POLICY_PLAY_ON)",
+                spec.verdict_policy
+            ),
+        ));
+    }
+    if let Some(t) = &spec.time
+        && v1::PenaltyRounding::try_from(t.penalty_rounding).is_err()
+    {
+        return Err(ApiError::invalid(
+            "spec.time.penalty_rounding",
+            format!(
+                "unknown rounding {} (PENALTY_ROUNDING_STARTED or PENALTY_ROUNDING_NEAREST)",
+                t.penalty_rounding
+            ),
+        ));
     }
     if spec.seed == 0 {
         spec.seed = random_seed();
@@ -350,29 +385,6 @@ fn check(spec: Option<v1::CompetitionSpec>, max_tables: u64) -> Result<Checked, 
     }
     spec.format_kind = kind as i32;
     spec.format = format_name(kind).to_string();
-    let format = match kind {
-        v1::CompetitionFormat::Duplicate => Format::Duplicate,
-        v1::CompetitionFormat::Random => Format::Random,
-        v1::CompetitionFormat::DifficultyAdjusted => Format::DifficultyAdjusted,
-        v1::CompetitionFormat::EqualStrength => {
-            if spec.centre.is_empty() || spec.centre.iter().any(|x| !(0.0..=1.0).contains(x)) {
-                return Err(ApiError::invalid(
-                    "spec.centre",
-                    "needs GDI values in [0, 1]",
-                ));
-            }
-            if spec.eps.is_nan() || spec.eps <= 0.0 {
-                return Err(ApiError::invalid("spec.eps", "must be positive"));
-            }
-            Format::EqualStrength {
-                centre: spec.centre.clone(),
-                eps: spec.eps,
-            }
-        }
-        v1::CompetitionFormat::Unspecified => {
-            return Err(ApiError::invalid("spec.format", "missing"));
-        }
-    };
     let panel_spec = spec.panel.get_or_insert_with(|| v1::PanelSpec {
         landlords: "ladder:70".into(),
         ..Default::default()
@@ -394,53 +406,142 @@ fn check(spec: Option<v1::CompetitionSpec>, max_tables: u64) -> Result<Checked, 
         .ok()
         .filter(|b| *b <= 14)
         .ok_or_else(|| ApiError::invalid("spec.bombs", "at most 14"))?;
+    let format = match kind {
+        v1::CompetitionFormat::Duplicate => Format::Duplicate,
+        v1::CompetitionFormat::Random => Format::Random,
+        v1::CompetitionFormat::DifficultyAdjusted => Format::DifficultyAdjusted,
+        v1::CompetitionFormat::EqualStrength => {
+            if spec.centre.is_empty() || spec.centre.iter().any(|x| !(0.0..=1.0).contains(x)) {
+                return Err(ApiError::invalid(
+                    "spec.centre",
+                    "needs GDI values in [0, 1]",
+                ));
+            }
+            if spec.eps.is_nan() || spec.eps <= 0.0 {
+                return Err(ApiError::invalid("spec.eps", "must be positive"));
+            }
+            // A deal's GDI has a value per score level above the lowest.
+            let dim = arena_deals::levels::gdi_dimension(panel.scoring, u32::from(bombs));
+            if spec.centre.len() != dim {
+                return Err(ApiError::invalid(
+                    "spec.centre",
+                    format!(
+                        "deals with {bombs} bomb(s) have GDI vectors of {dim} values under {} \
+                         scoring; the centre has {}",
+                        panel.scoring,
+                        spec.centre.len()
+                    ),
+                ));
+            }
+            Format::EqualStrength {
+                centre: spec.centre.clone(),
+                eps: spec.eps,
+            }
+        }
+        v1::CompetitionFormat::Unspecified => {
+            return Err(ApiError::invalid("spec.format", "missing"));
+        }
+    };
+    let rules = rules_of(&spec, &format)?;
+    spec.rules = rules.0 as i32;
     Ok(Checked {
         spec,
         plan: Plan::Ddz {
             format,
             panel,
             bombs,
+            rules,
         },
     })
+}
+
+/// The rule set a Dou Dizhu spec plays (unspecified: competition). Measured formats play the
+/// rules their deals' difficulty was measured under, the competition rules.
+fn rules_of(
+    spec: &v1::CompetitionSpec,
+    format: &Format,
+) -> Result<(v1::DdzRules, &'static str), ApiError> {
+    use arena_games::ddz::names;
+    let kind = match v1::DdzRules::try_from(spec.rules) {
+        Ok(v1::DdzRules::Unspecified) => v1::DdzRules::Competition,
+        Ok(v1::DdzRules::Custom) | Err(_) => {
+            return Err(ApiError::invalid(
+                "spec.rules",
+                format!(
+                    "{} is not a named rule set (DDZ_RULES_COMPETITION, DDZ_RULES_DOUZERO or \
+                     DDZ_RULES_OPENSPIEL)",
+                    spec.rules
+                ),
+            ));
+        }
+        Ok(k) => k,
+    };
+    let measured = matches!(
+        format,
+        Format::EqualStrength { .. } | Format::DifficultyAdjusted
+    );
+    if measured && kind != v1::DdzRules::Competition {
+        return Err(ApiError::invalid(
+            "spec.rules",
+            format!(
+                "{} competitions play the competition rules, under which the library measures \
+                 difficulty; {} is for duplicate and random competitions",
+                format.name(),
+                names::rules_name(kind)
+            ),
+        ));
+    }
+    Ok((kind, names::rules_name(kind)))
 }
 
 /// Every table job of a competition, in (match, round, table) order (Mahjong: match, then
 /// schedule order).
 async fn jobs(store: &dyn Store, c: &Checked) -> Result<Vec<v1::TableJob>, ApiError> {
-    let (format, panel, bombs) = match &c.plan {
+    let (format, panel, bombs, rules) = match &c.plan {
         Plan::Ddz {
             format,
             panel,
             bombs,
-        } => (format, panel, *bombs),
+            rules,
+        } => (format, panel, *bombs, *rules),
         Plan::Mahjong(reading) => return Ok(mahjong::jobs(&c.spec, *reading)),
     };
-    let dim = 2 * (bombs as usize + 1) - 1;
-    let pool: Vec<_> = store
-        .deals(&panel.id)
-        .await?
-        .into_iter()
-        .filter(|r| r.gdi.len() == dim)
-        .collect();
-    // Deals held by other competitions are off limits; this competition's own claims are not,
-    // so planning again after a restart gives the same plan.
-    let exclude: HashSet<String> = store
-        .used_deals()
-        .await?
-        .into_iter()
-        .filter(|(_, holder)| *holder != c.spec.name)
-        .map(|(id, _)| id)
-        .collect();
     let n = c.spec.participants.len();
-    let shape = Shape {
-        tables: n,
-        matches: c.spec.matches as usize,
-        rounds: c.spec.rounds as usize,
-        reuse: Reuse::Never,
-        seed: c.spec.seed,
+    let (matches, rounds) = (c.spec.matches as usize, c.spec.rounds as usize);
+    let plan = match format {
+        // Nothing to measure: fresh deals from the competition's secret seed.
+        Format::Duplicate | Format::Random => {
+            arena_compete::fresh_plan(format, n, matches, rounds, c.spec.seed, Some(bombs))
+                .map_err(|e| ApiError::invalid("spec.bombs", e.to_string()))?
+        }
+        Format::EqualStrength { .. } | Format::DifficultyAdjusted => {
+            let dim = arena_deals::levels::gdi_dimension(panel.scoring, u32::from(bombs));
+            let pool: Vec<_> = store
+                .deals(&panel.id)
+                .await?
+                .into_iter()
+                .filter(|r| r.gdi.len() == dim)
+                .collect();
+            // Deals held by other competitions are off limits; this competition's own claims
+            // are not, so planning again after a restart gives the same plan.
+            let exclude: HashSet<String> = store
+                .used_deals()
+                .await?
+                .into_iter()
+                .filter(|(_, holder)| *holder != c.spec.name)
+                .map(|(id, _)| id)
+                .collect();
+            let shape = Shape {
+                tables: n,
+                matches,
+                rounds,
+                reuse: Reuse::Never,
+                seed: c.spec.seed,
+            };
+            arena_compete::plan(format, &pool, shape, &exclude)
+                .map_err(|e| ApiError::FailedPrecondition(e.to_string()))?
+        }
     };
-    let plan = arena_compete::plan(format, &pool, shape, &exclude)
-        .map_err(|e| ApiError::FailedPrecondition(e.to_string()))?;
     let mut out = Vec::new();
     for (m, rounds) in plan.matches.iter().enumerate() {
         for (r, tables) in rounds.iter().enumerate() {
@@ -496,12 +597,14 @@ async fn jobs(store: &dyn Store, c: &Checked) -> Result<Vec<v1::TableJob>, ApiEr
                         table_id: id,
                         game: v1::Game::DouDizhu as i32,
                         seats: seats.into_iter().map(|bot| v1::SeatSpec { bot }).collect(),
-                        setup: Some(v1::table_job::Setup::Ddz(
-                            arena_games::ddz::spec::fixed_landlord_setup(
+                        setup: Some(v1::table_job::Setup::Ddz(v1::DdzSetup {
+                            rules: rules.1.to_string(),
+                            rules_kind: rules.0 as i32,
+                            ..arena_games::ddz::spec::fixed_landlord_setup(
                                 slot.deal.to_string(),
                                 panel.scoring,
-                            ),
-                        )),
+                            )
+                        })),
                         time: c.spec.time,
                         verdict_policy: c.spec.verdict_policy,
                         competition: c.spec.name.clone(),
@@ -861,14 +964,14 @@ impl MatchmakerService {
             )));
         }
         let jobs = jobs(&*self.store, &checked).await?;
-        // Library deals are claimed so no other competition deals them; a Mahjong competition
-        // deals from its own seed and claims none.
-        let mut ids: Vec<String> = match checked.plan {
-            Plan::Ddz { .. } => jobs
-                .iter()
+        // Library deals are claimed so no other competition deals them; fresh deals (duplicate,
+        // random, Mahjong) come from the competition's own seed and claim none.
+        let mut ids: Vec<String> = if checked.plan.uses_library() {
+            jobs.iter()
                 .filter_map(|j| j.labels.get("deal").cloned())
-                .collect(),
-            Plan::Mahjong(_) => Vec::new(),
+                .collect()
+        } else {
+            Vec::new()
         };
         ids.sort_unstable();
         ids.dedup();

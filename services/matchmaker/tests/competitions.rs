@@ -141,10 +141,12 @@ async fn competitions_run_to_final_standings_once() {
         assert_eq!(comp.state, "finished");
         assert_eq!(store.results_for(name).await.unwrap().len(), 36);
     }
-    // Equal-strength and random formats never share deals between competitions.
+    // Measured formats claim their library deals, so no two competitions share one; the
+    // duplicate format deals fresh cards from its own seed and claims none.
     let used = store.used_deals().await.unwrap();
     assert_eq!(used.values().filter(|c| c.as_str() == "es").count(), 36);
-    assert_eq!(used.values().filter(|c| c.as_str() == "dup").count(), 12);
+    assert_eq!(used.values().filter(|c| c.as_str() == "adj").count(), 36);
+    assert_eq!(used.values().filter(|c| c.as_str() == "dup").count(), 0);
 
     let replays: Vec<v1::Replay> = svc
         .export_replays(Request::new(v1::CompetitionRequest { name: "dup".into() }))
@@ -155,6 +157,31 @@ async fn competitions_run_to_final_standings_once() {
         .collect()
         .await;
     assert_eq!(replays.len(), 36);
+    // A fresh deal per round, the same at every table of the round, none from the library.
+    let mut by_round: std::collections::BTreeMap<(u32, u32), Vec<(String, String)>> =
+        Default::default();
+    for r in &replays {
+        let job = r.job.as_ref().unwrap();
+        let p = job.placement.as_ref().unwrap();
+        let Some(v1::table_job::Setup::Ddz(setup)) = &job.setup else {
+            panic!("a Dou Dizhu table")
+        };
+        by_round
+            .entry((p.match_index, p.round))
+            .or_default()
+            .push((p.deal_id.clone(), setup.deal.clone()));
+    }
+    assert_eq!(by_round.len(), 12);
+    let mut deals = std::collections::HashSet::new();
+    for tables in by_round.values() {
+        assert_eq!(tables.len(), 3);
+        assert!(tables.iter().all(|t| t == &tables[0]), "{tables:?}");
+        assert!(tables[0].0.starts_with("fresh-"), "{tables:?}");
+        let panel = arena_deals::batch::panel_of(&panel()).unwrap();
+        assert!(store.deal(&panel.id, &tables[0].0).await.unwrap().is_none());
+        deals.insert(tables[0].1.clone());
+    }
+    assert_eq!(deals.len(), 12, "every round its own cards");
 
     let _ = stop_sup.send(());
     let _ = sup.await;
@@ -262,12 +289,83 @@ async fn bad_requests_name_the_field() {
         Code::InvalidArgument,
         "spec.eps",
     );
-    // 36 random deals are needed, 20 are measured.
+    // 36 measured deals are needed, 20 are measured.
     bad(
-        create(spec("x", "random")).await.unwrap_err(),
+        create(spec("x", "difficulty-adjusted")).await.unwrap_err(),
         Code::FailedPrecondition,
         "needs 36",
     );
+    // Measured formats play the rules the library measured under.
+    bad(
+        create(v1::CompetitionSpec {
+            rules: v1::DdzRules::Douzero as i32,
+            ..spec("x", "equal-strength")
+        })
+        .await
+        .unwrap_err(),
+        Code::InvalidArgument,
+        "spec.rules",
+    );
+    for rules in [v1::DdzRules::Custom as i32, 99] {
+        bad(
+            create(v1::CompetitionSpec {
+                rules,
+                ..spec("x", "random")
+            })
+            .await
+            .unwrap_err(),
+            Code::InvalidArgument,
+            "spec.rules",
+        );
+    }
+    // Two bombs: GDI vectors of five values.
+    bad(
+        create(v1::CompetitionSpec {
+            bombs: 2,
+            ..spec("x", "equal-strength")
+        })
+        .await
+        .unwrap_err(),
+        Code::InvalidArgument,
+        "of 5 values",
+    );
+    bad(
+        create(v1::CompetitionSpec {
+            verdict_policy: 9,
+            ..spec("x", "random")
+        })
+        .await
+        .unwrap_err(),
+        Code::InvalidArgument,
+        "spec.verdict_policy",
+    );
+    bad(
+        create(v1::CompetitionSpec {
+            time: Some(v1::TimeControl {
+                penalty_rounding: 7,
+                ..Default::default()
+            }),
+            ..spec("x", "random")
+        })
+        .await
+        .unwrap_err(),
+        Code::InvalidArgument,
+        "spec.time.penalty_rounding",
+    );
+    // A random competition needs no library: 36 fresh deals with the bombs asked for, played
+    // by the rules asked for.
+    let comp = create(v1::CompetitionSpec {
+        bombs: 2,
+        rules: v1::DdzRules::Openspiel as i32,
+        ..spec("fresh", "random")
+    })
+    .await
+    .unwrap()
+    .into_inner();
+    assert_eq!(comp.tables_total, 36);
+    let spec_back = comp.spec.unwrap();
+    assert_eq!(spec_back.rules(), v1::DdzRules::Openspiel);
+    assert!(store.used_deals().await.unwrap().is_empty());
     let missing = svc
         .get_competition(Request::new(v1::CompetitionRequest {
             name: "nope".into(),
