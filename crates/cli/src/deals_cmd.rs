@@ -168,6 +168,10 @@ pub struct FindArgs {
     panel: PanelArgs,
     #[command(flatten)]
     store: StoreArgs,
+    /// Ask the running deal library at this address (e.g. `arena standalone`'s,
+    /// http://127.0.0.1:50053) to generate them, from a secret seed, instead of opening the store.
+    #[arg(long)]
+    library: Option<String>,
     /// Worker threads (default: all cores).
     #[arg(long)]
     threads: Option<usize>,
@@ -369,6 +373,9 @@ fn find(rt: &tokio::runtime::Runtime, a: FindArgs) -> Result<()> {
             centre.len()
         );
     }
+    if let Some(url) = &a.library {
+        return rt.block_on(remote_find(url, &a, centre));
+    }
     let panel = a.panel.panel()?;
     let store = rt.block_on(a.store.open())?;
     let source = DealSource {
@@ -418,6 +425,52 @@ fn find(rt: &tokio::runtime::Runtime, a: FindArgs) -> Result<()> {
         report.tried * panel.landlords.len() as u64
     );
     for r in &report.found {
+        let g: Vec<String> = r.gdi.iter().map(|x| format!("{x:.3}")).collect();
+        println!(
+            "  {:<16} d={:.3}  G=({})  {}",
+            r.id,
+            distance(&r.gdi, &centre),
+            g.join(", "),
+            r.deal
+        );
+    }
+    Ok(())
+}
+
+/// `arena deals find --library URL`: the running deal library generates the deals.
+async fn remote_find(url: &str, a: &FindArgs, centre: Vec<f64>) -> Result<()> {
+    let auth = crate::client::ClientAuth {
+        data_dir: a.store.data_dir.clone(),
+    };
+    let mut client = crate::library_client::connect(url, &auth).await?;
+    let wanted = crate::library_client::Wanted {
+        panel: a.panel.wire(),
+        centre: centre.clone(),
+        eps: a.eps,
+        bombs: u32::from(a.bombs),
+        need: a.count as u64,
+    };
+    let op = crate::library_client::find(&mut client, &wanted, a.count as u64, a.json).await?;
+    if a.json {
+        let obj = json!({
+            "centre": centre, "eps": a.eps, "wanted": a.count, "found": op.found.len(),
+            "tried": op.tried, "games": op.games, "seconds": op.seconds, "operation": op.id,
+            "deals": op.found.iter().map(|r| json!({"id": r.id, "deal": r.deal, "gdi": r.gdi, "distance": distance(&r.gdi, &centre)})).collect::<Vec<_>>(),
+        });
+        println!("{obj}");
+        return Ok(());
+    }
+    println!(
+        "the deal library at {url} found {} of {} deals within {} of {:?} in {:.1} s: tried {} fresh deals, {} games",
+        op.found.len(),
+        a.count,
+        a.eps,
+        centre,
+        op.seconds,
+        op.tried,
+        op.games
+    );
+    for r in &op.found {
         let g: Vec<String> = r.gdi.iter().map(|x| format!("{x:.3}")).collect();
         println!(
             "  {:<16} d={:.3}  G=({})  {}",
@@ -528,18 +581,22 @@ async fn import(a: ImportArgs) -> Result<()> {
     Ok(())
 }
 
+impl PanelArgs {
+    /// The panel as the protocol carries it.
+    pub fn wire(&self) -> arena_proto::v1::PanelSpec {
+        arena_proto::v1::PanelSpec {
+            landlords: self.panel.clone(),
+            farmers: self.farmers.clone(),
+            scoring: self.scoring.to_string(),
+            scoring_kind: arena_games::ddz::names::scoring_kind(self.scoring) as i32,
+        }
+    }
+}
+
 async fn remote_measure(a: RemoteMeasureArgs) -> Result<()> {
     use arena_proto::v1;
-    use tokio_stream::StreamExt;
-    let mut client = v1::deal_library_client::DealLibraryClient::new(
-        crate::client::connect(&a.library, "deal library", &a.auth).await?,
-    );
-    let panel = v1::PanelSpec {
-        landlords: a.panel.panel.clone(),
-        farmers: a.panel.farmers.clone(),
-        scoring: a.panel.scoring.to_string(),
-        scoring_kind: arena_games::ddz::names::scoring_kind(a.panel.scoring) as i32,
-    };
+    let mut client = crate::library_client::connect(&a.library, &a.auth).await?;
+    let panel = a.panel.wire();
     let op = client
         .measure(v1::MeasureRequest {
             panel: Some(panel),
@@ -549,7 +606,7 @@ async fn remote_measure(a: RemoteMeasureArgs) -> Result<()> {
             batch: a.batch,
         })
         .await
-        .map_err(|s| anyhow::anyhow!("{} ({:?})", s.message(), s.code()))?
+        .map_err(crate::client::status)?
         .into_inner();
     if !a.json {
         eprintln!(
@@ -557,23 +614,7 @@ async fn remote_measure(a: RemoteMeasureArgs) -> Result<()> {
             op.id, op.progress, op.total
         );
     }
-    let mut stream = client
-        .watch_operation(v1::GetOperationRequest { id: op.id.clone() })
-        .await?
-        .into_inner();
-    let mut last = op;
-    while let Some(next) = stream.next().await {
-        last = next?;
-        if !a.json {
-            eprint!(
-                "\r{}/{} deals, {:.0} games/s   ",
-                last.progress, last.total, last.games_per_second
-            );
-        }
-        if last.done {
-            break;
-        }
-    }
+    let last = crate::library_client::follow(&mut client, op, "deals", a.json).await?;
     if a.json {
         println!(
             "{}",
@@ -581,7 +622,6 @@ async fn remote_measure(a: RemoteMeasureArgs) -> Result<()> {
                    "seconds": last.seconds, "games_per_second": last.games_per_second, "error": last.error})
         );
     } else {
-        eprintln!();
         println!(
             "measured through the deal library: {} deals, {} games in {:.1} s, {:.0} games/s",
             last.progress, last.games, last.seconds, last.games_per_second

@@ -6,6 +6,7 @@ mod ddz_cmd;
 mod deals_cmd;
 mod experiment_cmd;
 mod legal;
+mod library_client;
 mod mahjong_bot_cmd;
 mod mahjong_cmd;
 mod mahjong_comp;

@@ -558,6 +558,12 @@ pub struct CompetitionCreateArgs {
     /// Penalty points a seat takes for a verdict under `--verdict-policy play-on` [default: 0].
     #[arg(long)]
     verdict_penalty: Option<u32>,
+    /// Fail when the library lacks deals for an equal-strength or difficulty-adjusted
+    /// competition, instead of asking the deal library (--library) to find them.
+    #[arg(long)]
+    no_find: bool,
+    #[command(flatten)]
+    library: crate::library_client::LibraryAddr,
     #[command(flatten)]
     addr: MatchmakerAddr,
 }
@@ -1479,11 +1485,35 @@ pub fn competition(cmd: CompetitionCommand) -> Result<()> {
             CompetitionCommand::Create(a) => {
                 let mut client = connect(&a.addr).await?;
                 let spec = a.spec()?;
-                let comp = client
-                    .create_competition(v1::CreateCompetitionRequest { spec: Some(spec) })
-                    .await
-                    .map_err(status)?
-                    .into_inner();
+                let request = || v1::CreateCompetitionRequest {
+                    spec: Some(spec.clone()),
+                };
+                let comp = match client.create_competition(request()).await {
+                    Ok(c) => c.into_inner(),
+                    // A measured format short of deals: the deal library finds the missing ones
+                    // (as `arena compete` does on its own store), then the matchmaker plans.
+                    Err(s)
+                        if !a.no_find
+                            && s.code() == tonic::Code::FailedPrecondition
+                            && s.message().contains(arena_matchmaker::NOT_ENOUGH_DEALS) =>
+                    {
+                        crate::library_client::prepare(&a.library.library, &a.addr.auth, &spec)
+                            .await
+                            .with_context(|| {
+                                format!(
+                                    "{} lacks measured deals; asking the deal library at {} for \
+                                     them (--library URL names another, --no-find fails instead)",
+                                    a.name, a.library.library
+                                )
+                            })?;
+                        client
+                            .create_competition(request())
+                            .await
+                            .map_err(status)?
+                            .into_inner()
+                    }
+                    Err(s) => return Err(status(s)),
+                };
                 eprintln!(
                     "competition {} created: {} tables",
                     a.name, comp.tables_total

@@ -439,3 +439,136 @@ fn bad_flags_are_refused_before_anything_is_created() {
     let (out, _, _) = s.client(&["competition", "list", "--matchmaker", &s.matchmaker]);
     assert!(out.contains("no competitions"), "{out}");
 }
+
+#[test]
+fn fresh_formats_need_no_library_and_measured_ones_ask_the_library_for_what_they_lack() {
+    let (s, _) = Standalone::start(&[], &[], &[]);
+    let two_rounds = [
+        "--participants",
+        "expert,random",
+        "--matches",
+        "1",
+        "--rounds",
+        "2",
+        "--panel",
+        "ladder:3",
+    ];
+    // Nothing measured: duplicate deals fresh cards, one per round.
+    let out = create(
+        &s,
+        "dup",
+        &[&two_rounds[..], &["--format", "duplicate"]].concat(),
+    );
+    assert!(out.contains("dup: 4/4 tables, final"), "{out}");
+    let dup = replays(&s, "dup");
+    let deal = |id: &str| setup(&dup[id]).deal.clone();
+    assert_eq!(deal("dup/m0/r0/t0"), deal("dup/m0/r0/t1"));
+    assert_ne!(deal("dup/m0/r0/t0"), deal("dup/m0/r1/t0"));
+
+    // Measured formats: the deal library finds the four deals each lacks, then it plays.
+    let (out, err, ok) = s.client(
+        &[
+            &["competition", "create", "--matchmaker", &s.matchmaker][..],
+            &[
+                "--library",
+                &s.library,
+                "--name",
+                "es",
+                "--format",
+                "equal-strength",
+            ],
+            &["--centre", "0.5,0.5,0.5", "--eps", "0.7"],
+            &two_rounds[..],
+        ]
+        .concat(),
+    );
+    assert!(ok, "{err}");
+    assert!(out.contains("es: 4/4 tables, final"), "{out}");
+    assert!(
+        err.contains("holds 0 unused deals") && err.contains("find 4 more"),
+        "{err}"
+    );
+    for (id, r) in &replays(&s, "es") {
+        let p = r.job.as_ref().unwrap().placement.as_ref().unwrap();
+        assert!(
+            p.deal_id.starts_with('g') && !p.deal_id.starts_with("fresh-"),
+            "{id}: a measured deal, {p:?}"
+        );
+    }
+    let (out, err, ok) = s.client(
+        &[
+            &["competition", "create", "--matchmaker", &s.matchmaker][..],
+            &["--library", &s.library, "--name", "adj"],
+            &["--format", "difficulty-adjusted"],
+            &two_rounds[..],
+        ]
+        .concat(),
+    );
+    // Any measured deal will do; the equal-strength ones are claimed, and the deals measured
+    // on the way to them that missed the target may be enough.
+    assert!(ok && out.contains("adj: 4/4 tables, final"), "{err}{out}");
+    for (id, r) in &replays(&s, "adj") {
+        let p = r.job.as_ref().unwrap().placement.as_ref().unwrap();
+        assert!(!p.deal_id.starts_with("fresh-"), "{id}: {p:?}");
+    }
+
+    // Told not to, or with no deal library to ask, it fails saying what to run.
+    let lacking = |name: &str, extra: &[&str]| {
+        s.client(
+            &[
+                &["competition", "create", "--matchmaker", &s.matchmaker][..],
+                &["--name", name, "--format", "equal-strength"],
+                &["--centre", "0.5,0.5,0.5", "--eps", "0.7"],
+                &[
+                    "--participants",
+                    "expert,random",
+                    "--matches",
+                    "1",
+                    "--rounds",
+                    "1",
+                    "--panel",
+                    "ladder:4",
+                ],
+                extra,
+            ]
+            .concat(),
+        )
+    };
+    let (_, err, ok) = lacking("no-find", &["--no-find"]);
+    assert!(
+        !ok && err.contains("not enough measured deals")
+            && err.contains("arena deals find --library URL --panel ladder:4")
+            && err.contains("--count 2"),
+        "{err}"
+    );
+    let (_, err, ok) = lacking("nowhere", &["--library", "http://127.0.0.1:1"]);
+    assert!(
+        !ok && err.contains("asking the deal library at http://127.0.0.1:1")
+            && err.contains("running there"),
+        "{err}"
+    );
+
+    // `arena deals find --library` is the same request, by hand.
+    let (out, err, ok) = s.client(&[
+        "deals",
+        "find",
+        "--library",
+        &s.library,
+        "--panel",
+        "ladder:4",
+        "--centre",
+        "0.5,0.5,0.5",
+        "--eps",
+        "0.7",
+        "--count",
+        "2",
+        "--json",
+    ]);
+    assert!(ok, "{err}");
+    let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(v["found"], 2, "{v}");
+    assert!(v["deals"][0]["distance"].as_f64().unwrap() <= 0.7, "{v}");
+    let (out, err, ok) = lacking("found", &["--library", &s.library]);
+    assert!(ok && out.contains("found: 2/2 tables, final"), "{err}{out}");
+    assert!(!err.contains("asking the deal library"), "{err}");
+}

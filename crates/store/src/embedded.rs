@@ -212,7 +212,7 @@ impl EmbeddedStore {
                     continue;
                 }
                 Err(InUse) => {
-                    return Err(StoreError::Unavailable(format!(
+                    return Err(StoreError::InUse(format!(
                         "data directory {} is in use by another arena process",
                         dir.display()
                     )));

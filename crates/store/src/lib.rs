@@ -85,6 +85,10 @@ pub enum StoreError {
     /// again (its data restored) or the role is restarted on the new store.
     #[error("store data lost: {0}")]
     DataLoss(String),
+    /// Another process holds the embedded store (its directory): a running `arena standalone`,
+    /// or another command. Nothing was opened.
+    #[error("store in use: {0}")]
+    InUse(String),
 }
 
 /// Result of a store call.

@@ -538,8 +538,12 @@ async fn jobs(store: &dyn Store, c: &Checked) -> Result<Vec<v1::TableJob>, ApiEr
                 reuse: Reuse::Never,
                 seed: c.spec.seed,
             };
-            arena_compete::plan(format, &pool, shape, &exclude)
-                .map_err(|e| ApiError::FailedPrecondition(e.to_string()))?
+            arena_compete::plan(format, &pool, shape, &exclude).map_err(|e| match e {
+                arena_compete::PlanError::NotEnough { need, have, .. } => {
+                    ApiError::FailedPrecondition(not_enough(&c.spec, panel, bombs, need, have))
+                }
+                e => ApiError::FailedPrecondition(e.to_string()),
+            })?
         }
     };
     let mut out = Vec::new();
@@ -616,6 +620,52 @@ async fn jobs(store: &dyn Store, c: &Checked) -> Result<Vec<v1::TableJob>, ApiEr
         }
     }
     Ok(out)
+}
+
+/// How a refusal for want of measured deals begins (`FAILED_PRECONDITION`): clients that can
+/// ask the deal library for the missing deals (`arena competition create`) look for it.
+pub const NOT_ENOUGH_DEALS: &str = "not enough measured deals";
+
+/// Why a measured competition cannot be planned, and the command that fixes it.
+fn not_enough(
+    spec: &v1::CompetitionSpec,
+    panel: &arena_deals::DdzPanel,
+    bombs: u8,
+    need: usize,
+    have: usize,
+) -> String {
+    let missing = need - have;
+    let panel_flags = format!(
+        "--panel {} --farmers {} --scoring {} --bombs {bombs}",
+        spec.panel
+            .as_ref()
+            .map_or("ladder:70", |p| p.landlords.as_str()),
+        panel.down,
+        panel.scoring
+    );
+    let fix = match spec.format_kind() {
+        v1::CompetitionFormat::EqualStrength => format!(
+            "arena deals find --library URL {panel_flags} --centre {} --eps {} --count {missing}",
+            spec.centre
+                .iter()
+                .map(f64::to_string)
+                .collect::<Vec<_>>()
+                .join(","),
+            spec.eps
+        ),
+        _ => format!(
+            "arena deals measure --library URL {panel_flags} --count {missing} --seed <a secret \
+             seed>"
+        ),
+    };
+    format!(
+        "{NOT_ENOUGH_DEALS}: {} {} needs {need} distinct deals, but the library of panel {} holds \
+         only {have} unused eligible ones; `arena competition create` asks the deal library for \
+         the missing {missing}, or ask it yourself: `{fix}`",
+        spec.format,
+        arena_proto::text::quote(&spec.name),
+        panel.id
+    )
 }
 
 /// Puts every table without a result on the job stream, then marks the competition enqueued.
