@@ -1,5 +1,6 @@
 //! `arena`: the one entry point for users and for every service role.
 
+mod bots_cmd;
 mod client;
 mod compete_cmd;
 mod ddz_cmd;
@@ -59,7 +60,7 @@ enum Command {
     Standalone(services_cmd::StandaloneArgs),
     /// Register, list, rotate and remove bots.
     #[command(subcommand)]
-    Bots(services_cmd::BotsCommand),
+    Bots(bots_cmd::BotsCommand),
     /// Issue, list and revoke operator tokens.
     #[command(subcommand)]
     Operators(services_cmd::OperatorsCommand),
@@ -82,7 +83,7 @@ fn main() -> std::process::ExitCode {
         Command::Competition(c) => services_cmd::competition(c),
         Command::Leaderboard(a) => services_cmd::leaderboard(a),
         Command::Standalone(a) => services_cmd::standalone(a),
-        Command::Bots(c) => services_cmd::bots(c),
+        Command::Bots(c) => bots_cmd::run(c),
         Command::Operators(c) => services_cmd::operators(c),
         Command::Table(c) => services_cmd::table(c),
         Command::Experiment(cmd) => experiment_cmd::run(cmd),

@@ -1,5 +1,5 @@
 //! The service roles (`arena table-referee`, `arena bot-host`, `arena standalone`) and their
-//! operator commands (`arena bots …`, `arena table run`).
+//! operator commands (`arena operators …`, `arena table run`; `arena bots …` is `bots_cmd`).
 
 use std::net::SocketAddr;
 use std::time::Duration;
@@ -8,7 +8,6 @@ use anyhow::{Context, Result, bail};
 use arena_bot_host::{BotHostConfig, Isolation, Limits, Policy, ProcessLimits, SANDBOX_PATH};
 use arena_proto::v1;
 use arena_referee::RefereeConfig;
-use arena_store::{BotKind, BotRecord};
 use clap::{Args, Subcommand};
 
 use crate::client::{self, ClientAuth};
@@ -451,14 +450,14 @@ pub enum GameArg {
 }
 
 impl GameArg {
-    fn wire(self) -> v1::Game {
+    pub(crate) fn wire(self) -> v1::Game {
         match self {
             GameArg::DouDizhu => v1::Game::DouDizhu,
             GameArg::Mahjong => v1::Game::Mahjong,
         }
     }
 
-    fn store(self) -> arena_store::Game {
+    pub(crate) fn store(self) -> arena_store::Game {
         match self {
             GameArg::DouDizhu => arena_store::Game::DouDizhu,
             GameArg::Mahjong => arena_store::Game::Mahjong,
@@ -769,27 +768,6 @@ pub struct StandaloneArgs {
     serve: ServeArgs,
 }
 
-/// Bot registry commands.
-#[derive(Subcommand)]
-pub enum BotsCommand {
-    /// Register a bot. Remote bots get a token, printed once (only its hash is stored).
-    Add(BotsAddArgs),
-    /// List registered bots.
-    List(BotsListArgs),
-    /// Give a remote bot a new token (printed once); its live sessions end within seconds.
-    Rotate(BotsNameArgs),
-    /// Unregister a bot; its live sessions end within seconds.
-    Remove(BotsNameArgs),
-}
-
-#[derive(Args)]
-pub struct BotsNameArgs {
-    /// The bot's name.
-    name: String,
-    #[command(flatten)]
-    store: StoreArgs,
-}
-
 /// Operator token commands.
 #[derive(Subcommand)]
 pub enum OperatorsCommand {
@@ -811,36 +789,6 @@ pub struct OperatorNameArgs {
 
 #[derive(Args)]
 pub struct OperatorsListArgs {
-    #[command(flatten)]
-    store: StoreArgs,
-}
-
-#[derive(Args)]
-pub struct BotsAddArgs {
-    /// The bot's name.
-    name: String,
-    /// Register a program bot-host runs as a child process (line protocol) instead of a remote bot.
-    #[arg(long)]
-    program: Option<String>,
-    /// The game the program plays, whose line protocol it speaks (default: Dou Dizhu). Remote
-    /// bots say which games they play when they connect.
-    #[arg(long, value_enum, requires = "program")]
-    game: Option<GameArg>,
-    /// CPU seconds per program process (0 = the host's default).
-    #[arg(long, default_value_t = 0)]
-    cpu_seconds: u32,
-    /// Memory (MiB) per program process (0 = the host's default).
-    #[arg(long, default_value_t = 0)]
-    memory_mb: u32,
-    /// Most tables at once (0 = no limit).
-    #[arg(long, default_value_t = 0)]
-    max_tables: u32,
-    #[command(flatten)]
-    store: StoreArgs,
-}
-
-#[derive(Args)]
-pub struct BotsListArgs {
     #[command(flatten)]
     store: StoreArgs,
 }
@@ -1065,138 +1013,6 @@ pub fn standalone(a: StandaloneArgs) -> Result<()> {
         }
         stop.await;
         running.stop().await?;
-        Ok(())
-    })
-}
-
-/// Runs `arena bots …`.
-pub fn bots(cmd: BotsCommand) -> Result<()> {
-    let rt = crate::store_args::runtime()?;
-    rt.block_on(async {
-        match cmd {
-            BotsCommand::Add(a) => {
-                // Seats name bots by these strings: a registered bot must not shadow a built-in
-                // bot of any game or look like a program spec.
-                if let Ok(spec) = a.name.parse::<ddz_bots::BotSpec>() {
-                    bail!(
-                        "{:?} is the name of a built-in bot ({spec}); choose another name",
-                        a.name
-                    );
-                }
-                for game in arena_games::GameKind::ALL {
-                    if let Some(Ok(spec)) = game.builtin(&a.name) {
-                        bail!(
-                            "{:?} is the name of a built-in {} bot ({spec}); choose another name",
-                            a.name,
-                            game.wire().as_str_name()
-                        );
-                    }
-                }
-                if a.name.trim().is_empty()
-                    || a.name.contains(':')
-                    || a.name.contains(',')
-                    || a.name.len() > arena_store::MAX_BOT_NAME_BYTES
-                    || a.name.chars().any(char::is_control)
-                {
-                    bail!(
-                        "bot name {:?} must be 1 to 64 bytes, with no ':', ',' or control characters",
-                        a.name
-                    );
-                }
-                let store = a.store.open().await?;
-                let now = std::time::SystemTime::now()
-                    .duration_since(std::time::UNIX_EPOCH)
-                    .map_or(0, |d| d.as_millis() as u64);
-                let (kind, token) = match &a.program {
-                    Some(command) => (
-                        BotKind::Program {
-                            game: a.game.unwrap_or(GameArg::DouDizhu).store(),
-                            command: command.clone(),
-                            workdir: None,
-                            cpu_seconds: a.cpu_seconds,
-                            memory_mb: a.memory_mb,
-                        },
-                        None,
-                    ),
-                    None => {
-                        let (token, hash) = arena_auth::token::issue_token()?;
-                        (BotKind::Remote, Some((token, hash)))
-                    }
-                };
-                let record = BotRecord {
-                    name: a.name.clone(),
-                    kind,
-                    token_sha256: token.as_ref().map(|(_, h)| h.clone()),
-                    max_tables: a.max_tables,
-                    created_unix_ms: now,
-                };
-                if !store.add_bot(&record).await? {
-                    bail!(
-                        "a bot named {:?} is already registered in {}",
-                        a.name,
-                        store.describe()
-                    );
-                }
-                match token {
-                    Some((token, _)) => {
-                        println!("registered remote bot {:?} in {}", a.name, store.describe());
-                        println!("token (shown once; only its SHA-256 is stored):");
-                        println!("{token}");
-                    }
-                    None => println!(
-                        "registered program bot {:?} playing {} in {}",
-                        a.name,
-                        a.game.unwrap_or(GameArg::DouDizhu).store(),
-                        store.describe()
-                    ),
-                }
-            }
-            BotsCommand::Rotate(a) => {
-                let store = a.store.open().await?;
-                let Some(mut record) = store.bot(&a.name).await? else {
-                    bail!("no bot named {:?} in {}", a.name, store.describe());
-                };
-                if !matches!(record.kind, BotKind::Remote) {
-                    bail!(
-                        "{:?} is a program bot: it has no token (bot-host starts it itself)",
-                        a.name
-                    );
-                }
-                let (token, hash) = arena_auth::token::issue_token()?;
-                record.token_sha256 = Some(hash);
-                if !store.update_bot(&record).await? {
-                    bail!("bot {:?} was removed meanwhile", a.name);
-                }
-                println!(
-                    "new token for {:?} (shown once; the old one no longer works and its sessions end within seconds):",
-                    a.name
-                );
-                println!("{token}");
-            }
-            BotsCommand::Remove(a) => {
-                let store = a.store.open().await?;
-                if !store.remove_bot(&a.name).await? {
-                    bail!("no bot named {:?} in {}", a.name, store.describe());
-                }
-                println!(
-                    "removed bot {:?} from {}; its sessions end within seconds",
-                    a.name,
-                    store.describe()
-                );
-            }
-            BotsCommand::List(a) => {
-                let store = a.store.open().await?;
-                for b in store.bots().await? {
-                    let kind = match &b.kind {
-                        BotKind::Remote => "remote".to_string(),
-                        BotKind::Program { command, game, .. } => {
-                            format!("program: {command} (plays {game})")
-                        }
-                    };
-                    println!("{:<20} {kind}", b.name);
-                }
-            }
-        }
         Ok(())
     })
 }

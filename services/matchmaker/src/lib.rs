@@ -13,10 +13,12 @@
 //! and replay paths: the supervisor only counts results against the tables planned.
 //!
 //! The continuous ranked ladder of connected remote bots is in [`ladder`]; its leaderboard is
-//! served here.
+//! served here. The same server answers `arena.v1.BotRegistry` ([`registry`]), so operators
+//! register bots through a running matchmaker.
 
 pub mod ladder;
 pub mod mahjong;
+pub mod registry;
 
 use std::collections::{BTreeMap, HashSet};
 use std::pin::Pin;
@@ -1383,9 +1385,12 @@ pub async fn serve_with_config(
 ) -> Result<(), ServeError> {
     let (health, health_service) = arena_serve::RoleHealth::new(
         "matchmaker",
-        vec![arena_serve::service_name::<
-            MatchmakerServer<MatchmakerService>,
-        >()],
+        vec![
+            arena_serve::service_name::<MatchmakerServer<MatchmakerService>>(),
+            arena_serve::service_name::<
+                v1::bot_registry_server::BotRegistryServer<registry::BotRegistryService>,
+            >(),
+        ],
         Some(store.clone()),
     )
     .await;
@@ -1434,6 +1439,7 @@ pub async fn serve_with_config(
         .layer(arena_auth::AuthLayer::new(auth))
         .add_service(health_service)
         .add_service(reflection)
+        .add_service(registry::BotRegistryService::new(store.clone()).into_server())
         .add_service(
             MatchmakerService::new(store)
                 .with_max_tables(config.max_tables_per_competition)
