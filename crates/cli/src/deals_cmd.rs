@@ -203,6 +203,8 @@ pub struct ExportArgs {
     panel: PanelArgs,
     #[command(flatten)]
     store: StoreArgs,
+    #[command(flatten)]
+    library: LibraryChoice,
 }
 
 #[derive(Args)]
@@ -211,6 +213,61 @@ pub struct ImportArgs {
     file: PathBuf,
     #[command(flatten)]
     store: StoreArgs,
+    #[command(flatten)]
+    library: LibraryChoice,
+}
+
+/// Whether a command goes through a running deal library instead of opening the store.
+#[derive(Args)]
+pub struct LibraryChoice {
+    /// Go through the running deal library at this address (e.g. `arena standalone`'s,
+    /// http://127.0.0.1:50053) instead of opening the store. When the embedded store is held by
+    /// a running arena, the deal library at ARENA_DEAL_LIBRARY (default http://127.0.0.1:50053)
+    /// is used without this flag.
+    #[arg(long)]
+    library: Option<String>,
+}
+
+/// Where a store command runs: on the store it opens, or through a deal library.
+enum Target {
+    Store(Arc<dyn arena_store::Store>),
+    Library(crate::library_client::Client, String),
+}
+
+impl LibraryChoice {
+    /// The store of `store`, or the deal library: the one given, or the default one when the
+    /// embedded store is held by a running arena.
+    async fn target(&self, store: &StoreArgs) -> Result<Target> {
+        let auth = crate::client::ClientAuth {
+            data_dir: store.data_dir.clone(),
+        };
+        if let Some(url) = &self.library {
+            let client = crate::library_client::connect(url, &auth).await?;
+            return Ok(Target::Library(client, url.clone()));
+        }
+        match store.open().await {
+            Ok(s) => Ok(Target::Store(s)),
+            Err(e) if crate::bots_cmd::in_use(&e) => {
+                let url = std::env::var("ARENA_DEAL_LIBRARY")
+                    .unwrap_or_else(|_| "http://127.0.0.1:50053".into());
+                eprintln!(
+                    "{} is held by a running arena; going through the deal library at {url} \
+                     (--library URL names another)",
+                    store.data_dir.display()
+                );
+                let client = crate::library_client::connect(&url, &auth)
+                    .await
+                    .with_context(|| {
+                        format!(
+                            "{e:#}, and no deal library answers at {url}: is `arena standalone` \
+                             running? --library URL names its deal library"
+                        )
+                    })?;
+                Ok(Target::Library(client, url))
+            }
+            Err(e) => Err(e),
+        }
+    }
 }
 
 /// Runs a `deals` subcommand.
@@ -542,8 +599,28 @@ async fn stats(a: StatsArgs) -> Result<()> {
 
 async fn export(a: ExportArgs) -> Result<()> {
     let panel = a.panel.panel()?;
-    let store = a.store.open().await?;
-    let mut records = store.deals(&panel.id).await?;
+    let (mut records, from) = match a.library.target(&a.store).await? {
+        Target::Store(store) => (store.deals(&panel.id).await?, store.describe()),
+        Target::Library(mut client, url) => {
+            use tokio_stream::StreamExt;
+            let mut stream = client
+                .export(arena_proto::v1::ExportRequest {
+                    panel: Some(a.panel.wire()),
+                })
+                .await
+                .map_err(crate::client::status)?
+                .into_inner();
+            let mut records = Vec::new();
+            while let Some(m) = stream.next().await {
+                let m = m.map_err(crate::client::status)?;
+                records.push(
+                    arena_deal_library::record_from(m)
+                        .map_err(|e| anyhow::anyhow!("a record from {url}: {e}"))?,
+                );
+            }
+            (records, format!("the deal library at {url}"))
+        }
+    };
     records.sort_by(|x, y| x.id.cmp(&y.id));
     let mut out: Box<dyn Write> = match &a.out {
         Some(p) => Box::new(BufWriter::new(
@@ -557,7 +634,7 @@ async fn export(a: ExportArgs) -> Result<()> {
         f => bail!("unknown export format {f:?} (jsonl or csv)"),
     };
     out.flush()?;
-    eprintln!("exported {n} deals of panel {}", panel.id);
+    eprintln!("exported {n} deals of panel {} from {from}", panel.id);
     Ok(())
 }
 
@@ -566,17 +643,35 @@ async fn import(a: ImportArgs) -> Result<()> {
         std::fs::File::open(&a.file).with_context(|| format!("opening {}", a.file.display()))?;
     let records = arena_deals::io::read_records(BufReader::new(file))
         .with_context(|| format!("reading {}", a.file.display()))?;
-    let store = a.store.open().await?;
-    let mut new = 0;
-    for chunk in records.chunks(1000) {
-        new += store.put_deals(chunk).await?;
-    }
+    let (new, into) = match a.library.target(&a.store).await? {
+        Target::Store(store) => {
+            let mut new = 0;
+            for chunk in records.chunks(1000) {
+                new += store.put_deals(chunk).await?;
+            }
+            (new, store.describe())
+        }
+        Target::Library(mut client, url) => {
+            // One import is all or nothing, up to the library's limit: larger files go in parts.
+            let mut new = 0;
+            for chunk in records.chunks(arena_deal_library::MAX_IMPORT as usize) {
+                let msgs: Vec<_> = chunk.iter().map(arena_deal_library::record_msg).collect();
+                new += client
+                    .import(tokio_stream::iter(msgs))
+                    .await
+                    .map_err(crate::client::status)?
+                    .into_inner()
+                    .new as usize;
+            }
+            (new, format!("the deal library at {url}"))
+        }
+    };
     println!(
         "imported {} records ({} new, {} already present) into {}",
         records.len(),
         new,
         records.len() - new,
-        store.describe()
+        into
     );
     Ok(())
 }

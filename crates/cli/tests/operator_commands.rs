@@ -16,15 +16,26 @@ fn arena_in(
     mm: Option<&str>,
     args: &[&str],
 ) -> (String, String, bool) {
+    let env: Vec<(&str, &str)> = mm.map(|mm| ("ARENA_MATCHMAKER", mm)).into_iter().collect();
+    arena_with(s, cwd, &env, args)
+}
+
+/// `arena ARGS` run in `cwd`, as the operator of `s`, with `env` (and none of the client
+/// variables of the test's own environment): (stdout, stderr, success).
+fn arena_with(
+    s: &Standalone,
+    cwd: &std::path::Path,
+    env: &[(&str, &str)],
+    args: &[&str],
+) -> (String, String, bool) {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_arena"));
     cmd.args(args)
         .current_dir(cwd)
         .env("ARENA_DATA_DIR", s.data_dir())
         .env_remove("ARENA_OPERATOR_TOKEN")
-        .env_remove("ARENA_MATCHMAKER");
-    if let Some(mm) = mm {
-        cmd.env("ARENA_MATCHMAKER", mm);
-    }
+        .env_remove("ARENA_MATCHMAKER")
+        .env_remove("ARENA_DEAL_LIBRARY")
+        .envs(env.iter().copied());
     let out = cmd.output().expect("arena runs");
     (
         String::from_utf8(out.stdout).unwrap(),
@@ -154,6 +165,115 @@ fn bots_are_registered_while_standalone_runs_and_play_at_once() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
         !out.status.success() && err.contains("Unauthenticated"),
+        "{err}"
+    );
+}
+
+#[test]
+fn deals_are_exported_and_imported_through_running_deal_libraries() {
+    let (a, _) = Standalone::start(&[], &[], &[]);
+    let (b, _) = Standalone::start(&[], &[], &[]);
+    let here = a.data_dir().to_path_buf();
+    let (out, err, ok) = a.client(&[
+        "deals",
+        "measure",
+        "--library",
+        &a.library,
+        "--count",
+        "6",
+        "--panel",
+        "ladder:3",
+        "--bombs",
+        "1",
+        "--json",
+    ]);
+    assert!(ok, "{err}{out}");
+    // The store is held: export goes through the deal library ARENA_DEAL_LIBRARY names.
+    let file = here.join("deals.jsonl");
+    let (_, err, ok) = arena_with(
+        &a,
+        &here,
+        &[("ARENA_DEAL_LIBRARY", &a.library)],
+        &[
+            "deals",
+            "export",
+            "--panel",
+            "ladder:3",
+            "--out",
+            file.to_str().unwrap(),
+        ],
+    );
+    assert!(ok, "{err}");
+    assert!(
+        err.contains("held by a running arena")
+            && err.contains(&format!("exported 6 deals of panel p-")),
+        "{err}"
+    );
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert_eq!(text.lines().count(), 6, "{text}");
+
+    // Into the other standalone's library, once.
+    let import = || {
+        arena_with(
+            &b,
+            &here,
+            &[],
+            &[
+                "deals",
+                "import",
+                file.to_str().unwrap(),
+                "--library",
+                &b.library,
+            ],
+        )
+    };
+    let (out, err, ok) = import();
+    assert!(
+        ok && out.contains("imported 6 records (6 new, 0 already present) into the deal library"),
+        "{err}{out}"
+    );
+    let (out, _, _) = import();
+    assert!(out.contains("(0 new, 6 already present)"), "{out}");
+    // The imported deals are the library's: a measured competition plays them without finding
+    // more.
+    let (out, err, ok) = b.client(&[
+        "competition",
+        "create",
+        "--matchmaker",
+        &b.matchmaker,
+        "--name",
+        "imported",
+        "--format",
+        "difficulty-adjusted",
+        "--panel",
+        "ladder:3",
+        "--participants",
+        "expert,seed",
+        "--matches",
+        "1",
+        "--rounds",
+        "3",
+        "--no-find",
+    ]);
+    assert!(
+        ok && out.contains("imported: 6/6 tables, final"),
+        "{err}{out}"
+    );
+
+    let (_, err, ok) = arena_with(
+        &b,
+        &here,
+        &[],
+        &[
+            "deals",
+            "import",
+            file.to_str().unwrap(),
+            "--library",
+            "http://127.0.0.1:1",
+        ],
+    );
+    assert!(
+        !ok && err.contains("is `arena standalone` (or the deal library role) running there?"),
         "{err}"
     );
 }
