@@ -289,7 +289,50 @@ pub struct MatchmakerArgs {
     )]
     max_tables_per_competition: u64,
     #[command(flatten)]
+    retention: RetentionArgs,
+    #[command(flatten)]
     serve: ServeArgs,
+}
+
+/// How long results and replays are kept.
+#[derive(Args)]
+pub struct RetentionArgs {
+    /// Days an ended competition keeps its tables' results and replays (0 = for ever; its record
+    /// and standings stay either way; fractions allowed).
+    #[arg(long, env = "ARENA_COMPETITION_RETENTION_DAYS", default_value_t = 0.0)]
+    competition_retention_days: f64,
+    /// Days a ladder table's result and replay are kept after it finished (0 = for ever; the
+    /// ratings stay either way; fractions allowed).
+    #[arg(
+        long,
+        env = "ARENA_LADDER_RETENTION_DAYS",
+        default_value_t = arena_matchmaker::retention::DEFAULT_LADDER_DAYS
+    )]
+    ladder_retention_days: f64,
+}
+
+impl RetentionArgs {
+    fn retention(&self) -> Result<arena_matchmaker::retention::Retention> {
+        use arena_matchmaker::retention::{Retention, days};
+        for (flag, d) in [
+            (
+                "--competition-retention-days",
+                self.competition_retention_days,
+            ),
+            ("--ladder-retention-days", self.ladder_retention_days),
+        ] {
+            if !d.is_finite() || d < 0.0 {
+                bail!(
+                    "{flag} must be a number of days, 0 or more (0 keeps them for ever), not {d}"
+                );
+            }
+        }
+        Ok(Retention {
+            competitions: days(self.competition_retention_days),
+            ladder: days(self.ladder_retention_days),
+            ..Retention::default()
+        })
+    }
 }
 
 /// The continuous ranked ladder's settings.
@@ -765,6 +808,8 @@ pub struct StandaloneArgs {
     #[command(flatten)]
     bot_tls: BotTlsArgs,
     #[command(flatten)]
+    retention: RetentionArgs,
+    #[command(flatten)]
     serve: ServeArgs,
 }
 
@@ -1003,6 +1048,7 @@ pub fn standalone(a: StandaloneArgs) -> Result<()> {
             bot_tls: a.bot_tls.files(),
             serve: a.serve.config(),
             deal_threads: crate::deals_cmd::threads(None),
+            retention: a.retention.retention()?,
         };
         // Handlers first: a SIGTERM as soon as the ports answer is a graceful stop.
         let stop = shutdown_signal();
@@ -1263,10 +1309,11 @@ pub fn matchmaker(a: MatchmakerArgs) -> Result<()> {
             ),
             max_tables_per_competition: a.max_tables_per_competition,
             serve: a.serve.config(),
+            retention: a.retention.retention()?,
             ..a.ladder.config()
         };
         println!(
-            "arena matchmaker: listen {}, spectator reads {}, store {}, ladder {}, Mahjong ladder {}; {}",
+            "arena matchmaker: listen {}, spectator reads {}, store {}, ladder {}, Mahjong ladder {}; {}; {}",
             a.listen,
             if a.spectator.public_spectator {
                 "public"
@@ -1282,6 +1329,7 @@ pub fn matchmaker(a: MatchmakerArgs) -> Result<()> {
                 Some(l) => format!("{l:?}"),
                 None => "off".into(),
             },
+            config.retention,
             config.serve
         );
         let listener = tokio::net::TcpListener::bind(a.listen)

@@ -73,6 +73,8 @@ pub struct StandaloneConfig {
     pub serve: ServeConfig,
     /// Worker threads of the deal library.
     pub deal_threads: usize,
+    /// How long results and replays are kept.
+    pub retention: arena_matchmaker::retention::Retention,
 }
 
 impl Default for StandaloneConfig {
@@ -89,6 +91,7 @@ impl Default for StandaloneConfig {
             bot_tls: None,
             serve: ServeConfig::default(),
             deal_threads: arena_deal_library::DealLibraryConfig::default().threads,
+            retention: arena_matchmaker::retention::Retention::default(),
         }
     }
 }
@@ -282,6 +285,7 @@ pub async fn start(config: StandaloneConfig) -> Result<Standalone, StandaloneErr
             ladder: config.ladder.clone(),
             mahjong_ladder: config.mahjong_ladder.clone(),
             serve: config.serve.clone(),
+            retention: config.retention,
             ..arena_matchmaker::MatchmakerConfig::default()
         },
         shutdown.wait(),
@@ -328,7 +332,7 @@ impl Standalone {
         out += &format!("  table-referee {:?}\n", self.referee);
         out += &format!("  deal-library  listen {}\n", self.addrs.deal_library);
         out += &format!(
-            "  matchmaker    listen {}, ladder {}, Mahjong ladder {}",
+            "  matchmaker    listen {}, ladder {}, Mahjong ladder {}; {}",
             self.addrs.matchmaker,
             if self.config.ladder.is_some() {
                 "on"
@@ -339,7 +343,8 @@ impl Standalone {
                 "on"
             } else {
                 "off"
-            }
+            },
+            self.config.retention
         );
         out
     }

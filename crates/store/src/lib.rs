@@ -324,6 +324,16 @@ pub trait Store: Send + Sync {
     /// Every result listed under `competition`: (table id, encoded result), any order.
     async fn results_for(&self, competition: &str) -> StoreResult<Vec<(String, Vec<u8>)>>;
 
+    /// Deletes the results and replays of `table_ids`, and their listing under `competition`
+    /// when given, all at once: returns how many results there were. For retention only: a
+    /// deleted table is no longer written once, and a job of it still queued would write it
+    /// again.
+    async fn delete_results(
+        &self,
+        competition: Option<&str>,
+        table_ids: &[String],
+    ) -> StoreResult<u64>;
+
     // ---- Bots and their tokens. ----
 
     /// Registers a bot; false (and nothing changes) if the name is taken.

@@ -19,6 +19,7 @@
 pub mod ladder;
 pub mod mahjong;
 pub mod registry;
+pub mod retention;
 
 use std::collections::{BTreeMap, HashSet};
 use std::pin::Pin;
@@ -46,7 +47,7 @@ pub const ENQUEUE_GRACE_MS: u64 = 10_000;
 /// Record kind of final standings.
 pub const FINAL_STANDINGS: &str = "competition-standings";
 
-fn now_ms() -> u64 {
+pub(crate) fn now_ms() -> u64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_millis() as u64)
@@ -1224,7 +1225,14 @@ impl Matchmaker for MatchmakerService {
         req: Request<v1::CompetitionRequest>,
     ) -> Result<Response<Self::ExportReplaysStream>, Status> {
         let name = req.into_inner().name;
-        self.load(&name).await?;
+        let comp = self.load(&name).await?;
+        if comp.pruned_unix_ms != 0 {
+            return Err(ApiError::FailedPrecondition(format!(
+                "the results and replays of competition {name:?} were deleted when its retention \
+                 (the matchmaker's --competition-retention-days) had passed; its standings remain"
+            ))
+            .into());
+        }
         let mut out = Vec::new();
         let mut ids: Vec<String> = self
             .store
@@ -1350,6 +1358,8 @@ pub struct MatchmakerConfig {
     pub max_tables_per_competition: u64,
     /// The gRPC server's timeout, concurrency limit and connection age.
     pub serve: arena_serve::ServeConfig,
+    /// How long results and replays are kept.
+    pub retention: retention::Retention,
 }
 
 impl Default for MatchmakerConfig {
@@ -1361,6 +1371,7 @@ impl Default for MatchmakerConfig {
             auth: None,
             max_tables_per_competition: DEFAULT_MAX_TABLES,
             serve: arena_serve::ServeConfig::default(),
+            retention: retention::Retention::default(),
         }
     }
 }
@@ -1403,6 +1414,11 @@ pub async fn serve_with_config(
     let supervisor = tokio::spawn(supervise(
         store.clone(),
         config.supervise_every,
+        stopped(stop_rx.clone()),
+    ));
+    let pruner = tokio::spawn(retention::run(
+        store.clone(),
+        config.retention,
         stopped(stop_rx.clone()),
     ));
     let ladders: Vec<_> = [
@@ -1456,6 +1472,7 @@ pub async fn serve_with_config(
     let _ = stop_tx.send(true);
     drop(health);
     let _ = supervisor.await;
+    let _ = pruner.await;
     for l in ladders {
         let _ = l.await;
     }
