@@ -105,7 +105,7 @@ impl Registry {
             let auth = ClientAuth {
                 data_dir: a.store.data_dir.clone(),
             };
-            let channel = client::connect(&url, "matchmaker", &auth).await?;
+            let channel = client::connect(&url, client::Role::Matchmaker, &auth).await?;
             Ok::<_, anyhow::Error>(Registry::Remote {
                 client: v1::bot_registry_client::BotRegistryClient::new(channel),
                 url,

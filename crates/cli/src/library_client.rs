@@ -26,7 +26,7 @@ pub struct LibraryAddr {
 /// Connects to the deal library at `url`.
 pub async fn connect(url: &str, auth: &ClientAuth) -> Result<Client> {
     Ok(v1::deal_library_client::DealLibraryClient::new(
-        client::connect(url, "deal library", auth).await?,
+        client::connect(url, client::Role::DealLibrary, auth).await?,
     ))
 }
 

@@ -974,10 +974,9 @@ pub fn referee(a: RefereeArgs) -> Result<()> {
         };
         config.validate()?;
         let store = a.store.open().await?;
-        println!(
-            "arena table-referee: {config:?}, store {}",
-            store.describe()
-        );
+        let mut lines = arena_serve::ConfigLines::default();
+        lines.push("store", store.describe()).extend(config.lines());
+        print!("{}", lines.render("arena table-referee"));
         arena_referee::serve(config, store, shutdown_signal()).await?;
         Ok(())
     })
@@ -993,7 +992,9 @@ pub fn bot_host(a: BotHostArgs) -> Result<()> {
             ..bot_host_config(&a)
         };
         let store = a.store.open().await?;
-        println!("arena bot-host: {config}, store {}", store.describe());
+        let mut lines = arena_serve::ConfigLines::default();
+        lines.push("store", store.describe()).extend(config.lines());
+        print!("{}", lines.render("arena bot-host"));
         for w in config.sandbox().warnings() {
             eprintln!("arena bot-host: WARNING: {w}");
         }
@@ -1011,11 +1012,13 @@ pub fn deal_library(a: DealLibraryArgs) -> Result<()> {
         let store = a.store.open().await?;
         let threads = crate::deals_cmd::threads(a.threads);
         let serve = a.serve.config();
-        println!(
-            "arena deal-library: listen {}, {threads} threads, store {}; {serve}",
-            a.listen,
-            store.describe()
-        );
+        let mut lines = arena_serve::ConfigLines::default();
+        lines
+            .push("listen", a.listen)
+            .push("store", store.describe())
+            .push("generation threads", threads)
+            .extend(serve.lines());
+        print!("{}", lines.render("arena deal-library"));
         let listener = tokio::net::TcpListener::bind(a.listen)
             .await
             .with_context(|| format!("binding {}", a.listen))?;
@@ -1195,8 +1198,9 @@ fn table_submit(a: TableSubmitArgs) -> Result<()> {
     let job = table_job(&a.table)?;
     let rt = runtime()?;
     rt.block_on(async {
-        let mut client =
-            TableRefereeClient::new(client::connect(&a.referee, "referee", &a.auth).await?);
+        let mut client = TableRefereeClient::new(
+            client::connect(&a.referee, client::Role::Referee, &a.auth).await?,
+        );
         let id = job.table_id.clone();
         client
             .submit_table(v1::SubmitTableRequest {
@@ -1312,26 +1316,12 @@ pub fn matchmaker(a: MatchmakerArgs) -> Result<()> {
             retention: a.retention.retention()?,
             ..a.ladder.config()
         };
-        println!(
-            "arena matchmaker: listen {}, spectator reads {}, store {}, ladder {}, Mahjong ladder {}; {}; {}",
-            a.listen,
-            if a.spectator.public_spectator {
-                "public"
-            } else {
-                "for operators"
-            },
-            store.describe(),
-            match &config.ladder {
-                Some(l) => format!("{l:?}"),
-                None => "off".into(),
-            },
-            match &config.mahjong_ladder {
-                Some(l) => format!("{l:?}"),
-                None => "off".into(),
-            },
-            config.retention,
-            config.serve
-        );
+        let mut lines = arena_serve::ConfigLines::default();
+        lines
+            .push("listen", a.listen)
+            .push("store", store.describe())
+            .extend(config.lines());
+        print!("{}", lines.render("arena matchmaker"));
         let listener = tokio::net::TcpListener::bind(a.listen)
             .await
             .with_context(|| format!("binding {}", a.listen))?;
@@ -1551,7 +1541,7 @@ async fn connect(
     addr: &MatchmakerAddr,
 ) -> Result<v1::matchmaker_client::MatchmakerClient<client::Authed>> {
     Ok(v1::matchmaker_client::MatchmakerClient::new(
-        client::connect(&addr.matchmaker, "matchmaker", &addr.auth).await?,
+        client::connect(&addr.matchmaker, client::Role::Matchmaker, &addr.auth).await?,
     ))
 }
 
@@ -1570,15 +1560,21 @@ pub fn leaderboard(a: LeaderboardArgs) -> Result<()> {
             .await
             .map_err(status)?
             .into_inner();
+        // What a rating counts, named as the ladder plays it: duplicate pairs of Dou Dizhu
+        // tables, duplicate sets of four Mahjong tables (`Rating.games` on the wire).
+        let unit = if a.game == GameArg::Mahjong {
+            "sets"
+        } else {
+            "pairs"
+        };
         if a.json {
             for r in &board.ratings {
-                println!(
-                    "{}",
-                    serde_json::json!({
-                        "bot": r.bot, "release": r.release, "mu": r.mu, "sigma": r.sigma,
-                        "conservative": r.conservative, "games": r.games,
-                    })
-                );
+                let mut row = serde_json::json!({
+                    "bot": r.bot, "release": r.release, "mu": r.mu, "sigma": r.sigma,
+                    "conservative": r.conservative,
+                });
+                row[unit] = r.games.into();
+                println!("{row}");
             }
             return Ok(());
         }
@@ -1602,16 +1598,7 @@ pub fn leaderboard(a: LeaderboardArgs) -> Result<()> {
             .max("bot@release".len());
         println!(
             "  {:>4}  {:<w$}  {:>7}  {:>6}  {:>12}  {:>6}",
-            "#",
-            "bot@release",
-            "mu",
-            "sigma",
-            "mu - 3 sigma",
-            if a.game == GameArg::Mahjong {
-                "sets"
-            } else {
-                "pairs"
-            }
+            "#", "bot@release", "mu", "sigma", "mu - 3 sigma", unit
         );
         for (i, r) in board.ratings.iter().enumerate() {
             println!(

@@ -308,45 +308,59 @@ pub async fn start(config: StandaloneConfig) -> Result<Standalone, StandaloneErr
 }
 
 impl Standalone {
-    /// The effective configuration, as `arena standalone` prints it at start.
+    /// The effective configuration, as `arena standalone` prints it at start: its own
+    /// settings, then each role's, a setting a line.
     pub fn describe(&self) -> String {
-        let mut out = format!("arena standalone: store {}\n", self.store);
-        out += &format!(
-            "  operator token {} {} (clients send it, or ARENA_OPERATOR_TOKEN); spectator reads {}\n",
-            self.operator_token_path.display(),
-            if self.operator_token_created {
-                "created"
-            } else {
-                "in use"
-            },
-            if self.config.public_spectator {
-                "public"
-            } else {
-                "for operators"
+        use arena_serve::ConfigLines;
+        let mut top = ConfigLines::default();
+        top.push("store", &self.store).push(
+            "operator token",
+            format!(
+                "{} {} (clients send it, or ARENA_OPERATOR_TOKEN)",
+                self.operator_token_path.display(),
+                if self.operator_token_created {
+                    "created"
+                } else {
+                    "in use"
+                }
+            ),
+        );
+        let host = BotHostConfig {
+            listen: self.addrs.bot_host,
+            seat_listen: self.addrs.seat,
+            ..self.bot_host.clone()
+        };
+        let referee = RefereeConfig {
+            listen: self.addrs.referee,
+            ..self.referee.clone()
+        };
+        let mut library = ConfigLines::default();
+        library
+            .push("listen", self.addrs.deal_library)
+            .push("generation threads", self.config.deal_threads);
+        let mut matchmaker = ConfigLines::default();
+        matchmaker.push("listen", self.addrs.matchmaker).extend(
+            arena_matchmaker::MatchmakerConfig {
+                auth: Some(
+                    arena_auth::Authenticator::new(None)
+                        .public_spectator(self.config.public_spectator),
+                ),
+                ladder: self.config.ladder.clone(),
+                mahjong_ladder: self.config.mahjong_ladder.clone(),
+                retention: self.config.retention,
+                ..arena_matchmaker::MatchmakerConfig::default()
             }
+            .lines(),
         );
-        out += &format!(
-            "  bot-host      bots {} seats {} (loopback, this process only); {}\n",
-            self.addrs.bot_host, self.addrs.seat, self.bot_host
-        );
-        out += &format!("  table-referee {:?}\n", self.referee);
-        out += &format!("  deal-library  listen {}\n", self.addrs.deal_library);
-        out += &format!(
-            "  matchmaker    listen {}, ladder {}, Mahjong ladder {}; {}",
-            self.addrs.matchmaker,
-            if self.config.ladder.is_some() {
-                "on"
-            } else {
-                "off"
-            },
-            if self.config.mahjong_ladder.is_some() {
-                "on"
-            } else {
-                "off"
-            },
-            self.config.retention
-        );
-        out
+        [
+            top.render("arena standalone"),
+            host.lines()
+                .render("bot-host (its seat port on loopback, for this process only)"),
+            referee.lines().render("table-referee"),
+            library.render("deal-library"),
+            matchmaker.render("matchmaker"),
+        ]
+        .concat()
     }
 
     /// Warnings to show loudly (bot programs not fully sandboxed).

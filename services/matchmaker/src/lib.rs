@@ -1376,6 +1376,52 @@ impl Default for MatchmakerConfig {
     }
 }
 
+impl MatchmakerConfig {
+    /// The settings, a line each, as `arena matchmaker` prints them at start.
+    pub fn lines(&self) -> arena_serve::ConfigLines {
+        let MatchmakerConfig {
+            supervise_every,
+            ladder: dou_dizhu_ladder,
+            mahjong_ladder,
+            auth,
+            max_tables_per_competition,
+            serve,
+            retention,
+        } = self;
+        let show = |l: &Option<ladder::LadderConfig>| {
+            l.as_ref()
+                .map_or("off".to_string(), ladder::LadderConfig::summary)
+        };
+        let days = |d: Option<Duration>, after: &str| {
+            d.map_or("kept for ever".to_string(), |d| {
+                format!("kept {} days{after}", d.as_secs_f64() / 86_400.0)
+            })
+        };
+        let mut out = arena_serve::ConfigLines::default();
+        out.push(
+            "spectator reads",
+            match auth {
+                Some(a) if a.spectators_public() => "public",
+                _ => "for operators",
+            },
+        )
+        .push("ladder", show(dou_dizhu_ladder))
+        .push("Mahjong ladder", show(mahjong_ladder))
+        .push(
+            "tables per competition",
+            format!("at most {max_tables_per_competition}"),
+        )
+        .push("supervisor", format!("a pass every {supervise_every:?}"))
+        .push(
+            "competition results",
+            days(retention.competitions, " after it ends"),
+        )
+        .push("ladder tables", days(retention.ladder, ""))
+        .extend(serve.lines());
+        out
+    }
+}
+
 /// Serves the matchmaker (with health and reflection) on `listener` and supervises every
 /// competition in the store until `shutdown`; the ladder stays off.
 pub async fn serve_with_listener(
