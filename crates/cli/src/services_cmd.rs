@@ -436,7 +436,8 @@ pub enum CompetitionCommand {
     /// server's hand logs (`--log-dir`).
     Replays(CompetitionReplaysArgs),
     /// Print one table's replay (any table: a competition's, a ladder pair's, a submitted one);
-    /// a Mahjong table's hand is printed in the 2015 server's log format.
+    /// a Mahjong table's hand is printed in the 2015 server's log format; `--json` prints it
+    /// as JSON.
     Replay(TableReplayArgs),
 }
 
@@ -478,6 +479,10 @@ pub struct TableReplayArgs {
     /// Mahjong: print only the hand's log in the 2015 server's format.
     #[arg(long)]
     log: bool,
+    /// Print the whole replay as one line of JSON (the protocol's canonical JSON mapping, as the
+    /// SDKs' replay readers write each replay of an export).
+    #[arg(long, conflicts_with = "log")]
+    json: bool,
     #[command(flatten)]
     addr: MatchmakerAddr,
 }
@@ -1512,7 +1517,9 @@ pub fn competition(cmd: CompetitionCommand) -> Result<()> {
                     .map_err(status)?
                     .into_inner();
                 let job = replay.job.clone().unwrap_or_default();
-                if job.game() == v1::Game::Mahjong {
+                if a.json {
+                    println!("{}", arena_proto::json::replay(&replay));
+                } else if job.game() == v1::Game::Mahjong {
                     // A competition's table is logged with its participants and seeds.
                     let spec = if job.competition.is_empty() {
                         None

@@ -121,7 +121,7 @@ fn a_mahjong_competition_on_four_processes_survives_a_killed_referee() {
         "--matches",
         "1",
     ]);
-    let total = cluster.wait_for_tables("mj", 24, Duration::from_secs(120));
+    let total = cluster.wait_for_tables("mj", 24, Duration::from_secs(300));
     assert_eq!(total, 96);
     cluster.referees[0].kill();
     // The kill took hands in play with it: their jobs are still the dead referee's.

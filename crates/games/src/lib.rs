@@ -86,6 +86,27 @@ impl GameKind {
     }
 }
 
+/// The game as the store's records name it (a program bot's game, the games a remote bot
+/// plays).
+impl From<GameKind> for arena_store::Game {
+    fn from(game: GameKind) -> arena_store::Game {
+        match game {
+            GameKind::DouDizhu => arena_store::Game::DouDizhu,
+            GameKind::Mahjong => arena_store::Game::Mahjong,
+        }
+    }
+}
+
+/// The game a store record names.
+impl From<arena_store::Game> for GameKind {
+    fn from(game: arena_store::Game) -> GameKind {
+        match game {
+            arena_store::Game::DouDizhu => GameKind::DouDizhu,
+            arena_store::Game::Mahjong => GameKind::Mahjong,
+        }
+    }
+}
+
 /// A built-in bot of one game.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Builtin {
@@ -301,6 +322,19 @@ mod tests {
     use super::*;
     use crate::ddz::builtin::BotSpec;
     use crate::ddz::rules::{Bidding, Deal, GameConfig, Scoring, Seat};
+
+    #[test]
+    fn each_game_is_the_store_game_of_its_name_and_back() {
+        let stored: Vec<arena_store::Game> = GameKind::ALL.iter().map(|&g| g.into()).collect();
+        assert_eq!(stored, arena_store::Game::ALL);
+        assert_eq!(
+            stored.iter().map(|g| g.name()).collect::<Vec<_>>(),
+            ["ddz", "mahjong"]
+        );
+        for g in GameKind::ALL {
+            assert_eq!(GameKind::from(arena_store::Game::from(g)), g);
+        }
+    }
 
     fn job() -> v1::TableJob {
         v1::TableJob {

@@ -1,5 +1,6 @@
 //! arena's gRPC protocol, package `arena.v1` (the `.proto` files live in `proto/arena/v1/`):
-//! generated code, the reflection service and game-neutral [`text`] helpers. Conversions between
+//! generated code, the reflection service, the messages' canonical JSON ([`json`]) and
+//! game-neutral [`text`] helpers. Conversions between
 //! a game's messages and its rules engine live with the game, in crate `arena-games`.
 
 #![allow(missing_docs)] // Generated code; every message and field is documented in the .proto files.
@@ -25,6 +26,79 @@ pub fn reflection_service() -> Result<
         .register_encoded_file_descriptor_set(FILE_DESCRIPTOR_SET)
         .register_encoded_file_descriptor_set(tonic_health::pb::FILE_DESCRIPTOR_SET)
         .build_v1()
+}
+
+pub mod json {
+    //! The protocol's canonical JSON mapping of any arena message (lowerCamelCase names, enums
+    //! by name, 64-bit integers as strings, fields at their default left out): what `arena
+    //! competition replay --json` prints and the SDKs' replay readers write, the same as
+    //! protobuf's own `json_format` gives in Python.
+
+    use std::sync::OnceLock;
+
+    use prost_reflect::{DescriptorPool, DynamicMessage};
+
+    fn pool() -> &'static DescriptorPool {
+        static POOL: OnceLock<DescriptorPool> = OnceLock::new();
+        POOL.get_or_init(|| {
+            DescriptorPool::decode(crate::FILE_DESCRIPTOR_SET)
+                .expect("the descriptor set is compiled from the same protos as the code")
+        })
+    }
+
+    /// `message` (of the protocol type `full_name`, e.g. `arena.v1.Replay`) as JSON. `None` if
+    /// `full_name` is not a message of the protocol or `message` is not of that type.
+    pub fn to_json(message: &impl prost::Message, full_name: &str) -> Option<serde_json::Value> {
+        let descriptor = pool().get_message_by_name(full_name)?;
+        let dynamic =
+            DynamicMessage::decode(descriptor, message.encode_to_vec().as_slice()).ok()?;
+        serde_json::to_value(&dynamic).ok()
+    }
+
+    /// A replay as JSON.
+    pub fn replay(replay: &crate::v1::Replay) -> serde_json::Value {
+        to_json(replay, "arena.v1.Replay")
+            .expect("arena.v1.Replay is in the descriptor set the code is generated from")
+    }
+
+    #[cfg(test)]
+    mod tests {
+        use crate::v1;
+
+        #[test]
+        fn a_replay_is_the_canonical_mapping() {
+            let r = v1::Replay {
+                job: Some(v1::TableJob {
+                    table_id: "t".into(),
+                    game: v1::Game::DouDizhu as i32,
+                    seed: 1 << 40,
+                    ..Default::default()
+                }),
+                steps: vec![v1::ReplayStep {
+                    seat: 1,
+                    kind: v1::DecisionKind::Play as i32,
+                    elapsed_ms: 12,
+                    action: Some(v1::Action {
+                        game: Some(v1::action::Game::Ddz(v1::DdzAction {
+                            action: Some(v1::ddz_action::Action::Play("33".into())),
+                        })),
+                    }),
+                    ..Default::default()
+                }],
+                ..Default::default()
+            };
+            let j = super::replay(&r);
+            assert_eq!(
+                j["job"],
+                serde_json::json!({"tableId": "t", "game": "GAME_DOU_DIZHU", "seed": "1099511627776"})
+            );
+            assert_eq!(
+                j["steps"],
+                serde_json::json!([{"seat": 1, "kind": "DECISION_KIND_PLAY", "action": {"ddz": {"play": "33"}}, "elapsedMs": 12}])
+            );
+            assert!(super::to_json(&r, "arena.v1.NoSuchThing").is_none());
+        }
+    }
 }
 
 pub mod text {

@@ -1,28 +1,22 @@
-//! A remote bot: one gRPC stream to bot-host, any number of tables at once, of either game.
+//! The README's remote bots in Rust, on the SDK (`sdk/rust`, crate `arena-sdk`): one gRPC
+//! stream to bot-host, any number of tables at once, of either game.
 //!
 //! At Dou Dizhu it never calls, never doubles, and plays the smallest listed move (passing only
 //! when it must, or when following its partner); at Mahjong it plays [`mahjong::choose`]. Every
 //! request carries the seat's full observation with its legal actions, so the bot needs no rules
 //! engine. Which games it is seated at is what its `Hello` lists ([`Options::games`]; none listed
 //! means Dou Dizhu only): the `arena-example-remote-bot` binary plays Dou Dizhu, the
-//! `arena-example-mahjong-bot` binary Mahjong.
-//!
-//! An `https://` bot-host URL connects over TLS, verifying bot-host's certificate against the
-//! system's roots or a CA file, and presenting a client certificate where bot-host asks for one
-//! (mutual TLS): [`Options::tls`], or for [`play`] the environment ([`tls_from_env`]:
-//! `ARENA_CA_FILE`, `ARENA_CLIENT_CERT_FILE`, `ARENA_CLIENT_KEY_FILE`).
+//! `arena-example-mahjong-bot` binary Mahjong. The connection (Hello, Ping/Pong, reconnect with
+//! resume, clean shutdown, TLS) is the SDK's; [`Options`] and the `play…` functions here are
+//! the example's decisions on it, which the platform's tests also play with.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use anyhow::Context as _;
-use arena_tls::{ClientTlsFiles, KeyPairFiles, TlsFile};
-use tonic::transport::{Channel, Endpoint};
+use arena_proto::v1;
+use arena_sdk::Bot;
+use arena_tls::ClientTlsFiles;
 
-use arena_proto::v1::{
-    self, bot_gateway_client::BotGatewayClient, bot_to_host::Msg as Out, host_to_bot::Msg as In,
-};
-use tokio_stream::StreamExt;
-use tokio_stream::wrappers::UnboundedReceiverStream;
+pub use arena_sdk::{Session, connect, env_args, tls_from_env};
 
 pub mod mahjong;
 
@@ -52,32 +46,38 @@ pub fn choose(req: &v1::DecisionRequest) -> v1::DdzAction {
     }
 }
 
-/// What a bot session did.
-#[derive(Clone, Debug, Default)]
-pub struct Session {
-    /// Requests answered.
-    pub answered: u64,
-    /// Tables that ended.
-    pub tables: u64,
-    /// Time from sending an answer to receiving this bot's next request at the same table, in
-    /// microseconds: the round trip through bot-host and the referee (other seats' decisions
-    /// included when they play in between).
-    pub turnarounds_us: Vec<u64>,
-}
-
 /// The release this example reports.
 pub const RELEASE: &str = "rust-1";
 /// The release the Mahjong binary reports.
 pub const MAHJONG_RELEASE: &str = "rust-mahjong-1";
 
-/// How a bot session plays.
+/// The example as an SDK bot: its decisions are two functions, so a test can play another.
+#[derive(Clone, Copy, Debug)]
+pub struct Example {
+    /// The decision for each Dou Dizhu request.
+    pub choose: fn(&v1::DecisionRequest) -> v1::DdzAction,
+    /// The decision for each Mahjong request.
+    pub choose_mahjong: fn(&v1::DecisionRequest) -> v1::MahjongAction,
+}
+
+impl Bot for Example {
+    fn decide(&mut self, req: &v1::DecisionRequest) -> v1::Action {
+        let game = match req.game() {
+            v1::Game::Mahjong => v1::action::Game::Mahjong((self.choose_mahjong)(req)),
+            _ => v1::action::Game::Ddz((self.choose)(req)),
+        };
+        v1::Action { game: Some(game) }
+    }
+}
+
+/// How the example plays.
 #[derive(Clone, Debug)]
 pub struct Options {
     /// The release reported in Hello (ratings are kept per release).
     pub release: String,
     /// Tables at once.
     pub capacity: u32,
-    /// Stop after this many tables ended (0 = no limit).
+    /// Stop (cleanly) once this many tables have ended (0 = no limit).
     pub tables: u64,
     /// The games the bot says it plays in `Hello` (empty: Dou Dizhu only); bot-host seats it at
     /// no other.
@@ -100,6 +100,27 @@ impl Options {
             ..Options::default()
         }
     }
+
+    /// The SDK's options for these, reconnecting after `backoff` (at first and at most).
+    pub fn sdk(&self, backoff: Duration) -> arena_sdk::Options {
+        arena_sdk::Options {
+            release: self.release.clone(),
+            capacity: self.capacity,
+            tables: self.tables,
+            games: self.games.clone(),
+            tls: self.tls.clone(),
+            backoff,
+            max_backoff: backoff,
+        }
+    }
+
+    /// The bot these options play.
+    pub fn bot(&self) -> Example {
+        Example {
+            choose: self.choose,
+            choose_mahjong: self.choose_mahjong,
+        }
+    }
 }
 
 impl Default for Options {
@@ -116,70 +137,9 @@ impl Default for Options {
     }
 }
 
-/// The TLS settings the environment gives: `ARENA_CA_FILE` (the CA bot-host's certificate comes
-/// from, when it is not one the system trusts), `ARENA_CLIENT_CERT_FILE` and
-/// `ARENA_CLIENT_KEY_FILE` (a client certificate, for a bot-host that requires one). Fails if only
-/// one of the last two is set.
-pub fn tls_from_env() -> anyhow::Result<ClientTlsFiles> {
-    let file = |name: &str| {
-        std::env::var_os(name)
-            .filter(|v| !v.is_empty())
-            .map(|path| TlsFile::new(name, path))
-    };
-    let identity = match (
-        file("ARENA_CLIENT_CERT_FILE"),
-        file("ARENA_CLIENT_KEY_FILE"),
-    ) {
-        (Some(cert), Some(key)) => Some(KeyPairFiles { cert, key }),
-        (None, None) => None,
-        _ => anyhow::bail!(
-            "a client certificate needs both ARENA_CLIENT_CERT_FILE and ARENA_CLIENT_KEY_FILE"
-        ),
-    };
-    Ok(ClientTlsFiles {
-        ca: file("ARENA_CA_FILE"),
-        identity,
-    })
-}
-
-/// What the binaries read from the environment: bot-host's bot port (`ARENA_BOT_HOST`, default
-/// `http://127.0.0.1:50052`), the bot's registered name (`ARENA_BOT`) and its token
-/// (`ARENA_TOKEN`). Fails naming the variable that is missing.
-pub fn env_args() -> anyhow::Result<(String, String, String)> {
-    let endpoint =
-        std::env::var("ARENA_BOT_HOST").unwrap_or_else(|_| "http://127.0.0.1:50052".into());
-    let bot = std::env::var("ARENA_BOT")
-        .map_err(|_| anyhow::anyhow!("set ARENA_BOT to the bot's registered name"))?;
-    let token = std::env::var("ARENA_TOKEN")
-        .map_err(|_| anyhow::anyhow!("set ARENA_TOKEN to the token `arena bots add` printed"))?;
-    Ok((endpoint, bot, token))
-}
-
-/// A client of bot-host's bot port at `endpoint`, over TLS with `tls` for `https://`.
-pub async fn connect(
-    endpoint: &str,
-    tls: &ClientTlsFiles,
-) -> anyhow::Result<BotGatewayClient<Channel>> {
-    let mut target = Endpoint::from_shared(endpoint.to_string())
-        .with_context(|| format!("bot-host URL {endpoint:?}"))?;
-    if target.uri().scheme_str() == Some("https") {
-        target = target.tls_config(tls.client_config()?)?;
-    } else if tls != &ClientTlsFiles::default() {
-        anyhow::bail!(
-            "TLS files are given, but bot-host URL {endpoint} is not https:// (the connection \
-             would not use them)"
-        );
-    }
-    let channel = target
-        .connect()
-        .await
-        .map_err(|e| anyhow::anyhow!("connecting to {endpoint}: {}", arena_tls::error_chain(&e)))?;
-    Ok(BotGatewayClient::new(channel))
-}
-
 /// Connects to bot-host at `endpoint` (`http://…`, or `https://…` with the TLS settings of
-/// [`tls_from_env`]) as `bot` with `token` and plays until the stream ends or `tables` tables
-/// have ended (0 = no limit).
+/// [`tls_from_env`]) as `bot` with `token` and plays Dou Dizhu until the stream ends or `tables`
+/// tables have ended (0 = no limit).
 pub async fn play(
     endpoint: &str,
     bot: &str,
@@ -196,80 +156,26 @@ pub async fn play(
     play_with(endpoint, bot, token, &options).await
 }
 
-/// [`play`] with every option.
+/// [`play`] with every option: one connection ([`arena_sdk::play_once`]).
 pub async fn play_with(
     endpoint: &str,
     bot: &str,
     token: &str,
     options: &Options,
 ) -> anyhow::Result<Session> {
-    let Options {
-        release,
-        capacity,
-        tables,
-        games,
-        choose,
-        choose_mahjong,
-        tls,
-    } = options.clone();
-    let mut client = connect(endpoint, &tls).await?;
-    let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
-    tx.send(v1::BotToHost {
-        msg: Some(Out::Hello(v1::Hello {
-            bot: bot.into(),
-            release,
-            capacity,
-            resume_session: String::new(),
-            games: games.into_iter().map(|g| g as i32).collect(),
-        })),
-    })?;
-    let mut request = tonic::Request::new(UnboundedReceiverStream::new(rx));
-    request
-        .metadata_mut()
-        .insert("authorization", format!("Bearer {token}").parse()?);
-    let mut inbound = client.play(request).await?.into_inner();
-    let mut session = Session::default();
-    let mut last_answer: std::collections::HashMap<String, Instant> = Default::default();
-    while let Some(msg) = inbound.next().await {
-        match msg?.msg {
-            Some(In::Request(req)) => {
-                if let Some(t) = last_answer.get(&req.table_id) {
-                    session.turnarounds_us.push(t.elapsed().as_micros() as u64);
-                }
-                let game = match req.game() {
-                    v1::Game::Mahjong => v1::action::Game::Mahjong(choose_mahjong(&req)),
-                    _ => v1::action::Game::Ddz(choose(&req)),
-                };
-                let action = v1::Action { game: Some(game) };
-                let reply = v1::DecisionReply {
-                    request_id: req.request_id,
-                    table_id: req.table_id.clone(),
-                    action: Some(action),
-                };
-                tx.send(v1::BotToHost {
-                    msg: Some(Out::Reply(reply)),
-                })?;
-                last_answer.insert(req.table_id, Instant::now());
-                session.answered += 1;
-            }
-            Some(In::Ping(p)) => tx.send(v1::BotToHost {
-                msg: Some(Out::Pong(v1::Pong { nonce: p.nonce })),
-            })?,
-            Some(In::End(e)) => {
-                last_answer.remove(&e.table_id);
-                session.tables += 1;
-                if tables > 0 && session.tables >= tables {
-                    break;
-                }
-            }
-            _ => {}
-        }
-    }
-    Ok(session)
+    let example = options.bot();
+    arena_sdk::play_once(
+        endpoint,
+        bot,
+        token,
+        &options.sdk(Duration::ZERO),
+        move || example,
+    )
+    .await
 }
 
-/// Plays Dou Dizhu with reconnects, with the TLS settings of [`tls_from_env`]: when the stream
-/// drops, waits `backoff` and connects again.
+/// Plays Dou Dizhu with reconnects (resuming its session), with the TLS settings of
+/// [`tls_from_env`].
 pub async fn play_forever(
     endpoint: &str,
     bot: &str,
@@ -293,7 +199,8 @@ pub async fn play_forever(
     }
 }
 
-/// [`play_forever`] with every option (`options.tables` is ignored: it plays until stopped).
+/// [`play_forever`] with every option (`options.tables` is ignored: it plays until stopped),
+/// reconnecting `backoff` after each drop ([`arena_sdk::run`]), and after a refusal too.
 pub async fn play_forever_with(
     endpoint: &str,
     bot: &str,
@@ -305,10 +212,13 @@ pub async fn play_forever_with(
         tables: 0,
         ..options.clone()
     };
+    let example = options.bot();
+    let sdk = options.sdk(backoff);
     loop {
-        match play_with(endpoint, bot, token, &options).await {
-            Ok(s) => eprintln!("stream ended after {} tables; reconnecting", s.tables),
-            Err(e) => eprintln!("{e:#}; reconnecting"),
+        let never = std::future::pending::<()>();
+        match arena_sdk::run(endpoint, bot, token, &sdk, move || example, never).await {
+            Ok(s) => eprintln!("stopped after {} tables; connecting again", s.tables),
+            Err(e) => eprintln!("{e:#}; connecting again"),
         }
         tokio::time::sleep(backoff).await;
     }

@@ -50,15 +50,5 @@ fn near(a: &str, b: &str) -> bool {
     }
 }
 
-/// A legal answer's text (`discard 5S`, `pung`) as the action message.
-pub fn action(text: &str) -> v1::MahjongAction {
-    let (kind, tile) = text.split_once(' ').unwrap_or((text, ""));
-    let name = format!(
-        "MAHJONG_ACTION_KIND_{}",
-        kind.to_ascii_uppercase().replace('-', "_")
-    );
-    v1::MahjongAction {
-        kind: v1::MahjongActionKind::from_str_name(&name).map_or(0, |k| k as i32),
-        tile: tile.into(),
-    }
-}
+/// A legal answer's text (`discard 5S`, `pung`) as the action message (the SDK's).
+pub use arena_sdk::mahjong_action as action;

@@ -7,7 +7,7 @@
 //! | problem | status |
 //! |---|---|
 //! | no `Hello` within the first-message timeout | `DEADLINE_EXCEEDED` |
-//! | first message not a `Hello`, empty or overlong `hello.bot` or `hello.release`, `hello.capacity` 0 or above the limit | `INVALID_ARGUMENT` |
+//! | first message not a `Hello`, empty or overlong `hello.bot` or `hello.release`, `hello.capacity` 0 or above the limit, `hello.games` holding `GAME_UNSPECIFIED` or a value that is no game | `INVALID_ARGUMENT` |
 //! | `hello.bot` is not a remote bot whose token this is (unknown bot, program bot, wrong or rotated token: one answer, so names cannot be probed) | `UNAUTHENTICATED` |
 //! | too many failed attempts from this address | `RESOURCE_EXHAUSTED` |
 //! | the bot is connected already, here (and did not resume that session) or to another bot-host | `ALREADY_EXISTS` |
@@ -15,12 +15,24 @@
 //! | the store cannot be reached | `UNAVAILABLE` |
 //! | the bot's record cannot be read back, or the store lost its data | `INTERNAL`, `DATA_LOSS` |
 //!
+//! `hello.games` says which games the bot plays (none listed: Dou Dizhu only, as bots written
+//! before Mahjong expect; duplicates are harmless). bot-host records them in the store
+//! ([`arena_store::bot_games::put_remote_games`]) once the token is checked and before the
+//! bot's presence, so whoever sees the bot connected (the ladder, grouping bots only at their
+//! games' tables) sees what it plays. It never seats the bot at another game's table: such a
+//! seat gets a `SeatFault{DISCONNECTED}` naming the games the bot plays (see [`crate::hub`]).
+//! (A second connection of a bot that is refused as `ALREADY_EXISTS` has recorded its list
+//! too: a bot that connects twice saying different things is believed the second time.)
+//!
 //! Checking a token costs one store read (the bot `Hello` names) and one hash; failures count
 //! against the peer's address ([`arena_auth::FailureLimiter`]). One live connection per bot
 //! across every bot-host: the connection claims the bot's presence in the store
 //! ([`arena_store::Store::claim_presence`]), which expires within seconds of its host dying.
 //! While connected, the bot's record is read again at every presence refresh: a rotated token
 //! or a removed bot ends the session (`UNAUTHENTICATED`) and faults its seats.
+//!
+//! A `Drain` after the `Welcome` stops the session cleanly: no new table, and the stream ends
+//! with OK once the tables in flight have ended ([`crate::hub::Hub::drain`]).
 //!
 //! After the `Welcome`, mistakes in the bot's messages (a reply to an unknown request, a second
 //! `Hello`, an empty message) get a `Notice` and the stream goes on. A bot not heard from for
@@ -30,6 +42,7 @@
 
 use std::sync::Arc;
 
+use arena_games::GameKind;
 use arena_proto::v1;
 use arena_store::{BotKind, BotRecord};
 use tokio::time::{Instant, MissedTickBehavior};
@@ -182,6 +195,12 @@ async fn open_session(
             )
             .into());
         }
+        Some(v1::bot_to_host::Msg::Drain(_)) => {
+            return Err(ApiError::Invalid(
+                "hello: the first message must be a hello, got a drain (there is nothing to drain yet)".into(),
+            )
+            .into());
+        }
         None => {
             return Err(ApiError::Invalid(
                 "hello: the first message must be a hello, got an empty message".into(),
@@ -205,8 +224,13 @@ async fn open_session(
         ))
         .into());
     }
+    let games = hello_games(&hello.games)?;
     let record = authenticate(ctx, token, &bot, peer).await?;
     tracing::Span::current().record("bot", bot.as_str());
+    let stored: Vec<arena_store::Game> = games.iter().map(|&g| g.into()).collect();
+    arena_store::bot_games::put_remote_games(&*ctx.store, &bot, &stored)
+        .await
+        .map_err(|e| ApiError::store("cannot record the games the bot plays in the store", e))?;
     // One live connection per bot across every bot-host.
     match ctx
         .store
@@ -225,19 +249,67 @@ async fn open_session(
             return Err(ApiError::store("cannot record the bot's presence in the store", e).into());
         }
     }
-    let connected = ctx
-        .hub
-        .connect(&bot, &hello, record.max_tables, tx.clone(), cancel.clone())?;
+    let connected = ctx.hub.connect(
+        &bot,
+        &hello,
+        games.clone(),
+        record.max_tables,
+        tx.clone(),
+        cancel.clone(),
+    )?;
+    let names: Vec<&str> = games.iter().map(|g| g.wire().as_str_name()).collect();
     tracing::info!(
         session = connected.session,
         release = hello.release,
         capacity = hello.capacity,
         max_tables = record.max_tables,
+        games = names.join(","),
         resumed = connected.resumed,
         "bot connected"
     );
     let token_hash = record.token_sha256.unwrap_or_default();
     Ok(Some((bot, connected.conn_id, token_hash)))
+}
+
+/// The games a `Hello` lists, checked: each one the platform plays (duplicates dropped); none
+/// listed means Dou Dizhu only.
+fn hello_games(listed: &[i32]) -> Result<Vec<GameKind>, ApiError> {
+    if listed.is_empty() {
+        return Ok(vec![GameKind::DouDizhu]);
+    }
+    let mut games = Vec::with_capacity(listed.len());
+    for (i, &value) in listed.iter().enumerate() {
+        let game = match v1::Game::try_from(value) {
+            Ok(v1::Game::Unspecified) => {
+                return Err(ApiError::Invalid(format!(
+                    "hello.games[{i}] is GAME_UNSPECIFIED: list the games the bot plays ({}), or \
+                     none for Dou Dizhu only",
+                    known_games()
+                )));
+            }
+            Ok(g) => GameKind::from_wire(g as i32)
+                .map_err(|why| ApiError::Invalid(format!("hello.games[{i}]: {why}")))?,
+            Err(_) => {
+                return Err(ApiError::Invalid(format!(
+                    "hello.games[{i}] is {value}, not a game bot-host knows ({})",
+                    known_games()
+                )));
+            }
+        };
+        if !games.contains(&game) {
+            games.push(game);
+        }
+    }
+    Ok(games)
+}
+
+/// The games a bot may list, as `GAME_DOU_DIZHU = 1, GAME_MAHJONG = 2`.
+fn known_games() -> String {
+    let names: Vec<String> = GameKind::ALL
+        .iter()
+        .map(|g| format!("{} = {}", g.wire().as_str_name(), g.wire() as i32))
+        .collect();
+    names.join(", ")
 }
 
 /// A name a bot sends: at most [`MAX_NAME_CHARS`] characters, none of them control characters.
@@ -313,6 +385,16 @@ async fn run_connection(
                             }
                         }
                         Some(v1::bot_to_host::Msg::Pong(_)) => {}
+                        Some(v1::bot_to_host::Msg::Drain(_)) => {
+                            if let Some(n) = ctx.hub.drain(&bot, conn_id) {
+                                tracing::info!(tables = n, "bot draining");
+                                if n > 0 {
+                                    notice(&tx, "", 0, format!(
+                                        "draining: no new table; the stream ends when your {n} table(s) in flight have ended"
+                                    ));
+                                }
+                            }
+                        }
                         Some(v1::bot_to_host::Msg::Hello(_)) => notice(
                             &tx,
                             "",
@@ -395,6 +477,31 @@ async fn keep_presence(ctx: Arc<Ctx>, bot: String, token_hash: String, cancel: C
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn hello_games_default_to_dou_dizhu_and_refuse_what_is_no_game() {
+        let mj = v1::Game::Mahjong as i32;
+        let ddz = v1::Game::DouDizhu as i32;
+        assert_eq!(hello_games(&[]).unwrap(), [GameKind::DouDizhu]);
+        assert_eq!(hello_games(&[mj]).unwrap(), [GameKind::Mahjong]);
+        assert_eq!(
+            hello_games(&[mj, ddz, mj]).unwrap(),
+            [GameKind::Mahjong, GameKind::DouDizhu]
+        );
+        for (listed, needle) in [
+            (vec![0], "hello.games[0] is GAME_UNSPECIFIED"),
+            (vec![mj, 0], "hello.games[1] is GAME_UNSPECIFIED"),
+            (
+                vec![ddz, 9],
+                "hello.games[1] is 9, not a game bot-host knows",
+            ),
+            (vec![-1], "hello.games[0] is -1"),
+        ] {
+            let e = hello_games(&listed).unwrap_err().to_string();
+            assert!(e.contains(needle), "{listed:?}: {e}");
+            assert!(e.contains("GAME_MAHJONG = 2"), "{e}");
+        }
+    }
 
     #[test]
     fn names_from_bots_are_bounded_and_printable() {

@@ -13,12 +13,16 @@
 //!
 //! A bot's capacity (`Hello.capacity`) counts tables, not seats: a bot in both farmer seats of
 //! one table uses one slot.
+//!
+//! A bot that sends `Drain` is stopping: its session takes no new table, and once its last
+//! table has ended the session is over and its stream ends with OK ([`Hub::drain`]).
 
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
+use arena_games::GameKind;
 use arena_proto::v1;
 use arena_serve::ApiError;
 use arena_store::Store;
@@ -62,12 +66,18 @@ struct Session {
     id: String,
     release: String,
     capacity: usize,
+    /// The games the bot's `Hello` listed (of its latest connection): it is seated at no
+    /// other game's table.
+    games: Vec<GameKind>,
     conn: Option<Conn>,
     /// When the connection was lost (meaningful while `conn` is `None`).
     unconnected_since: Instant,
     seats: HashMap<u64, SeatLink>,
     /// (table id, request id) → seat ticket, for routing replies.
     routes: HashMap<(String, u64), u64>,
+    /// The bot sent `Drain` on its current connection: no new table, and the session ends
+    /// when its last one does.
+    draining: bool,
 }
 
 impl Session {
@@ -162,6 +172,23 @@ fn fault(kind: v1::VerdictKind, reason: String) -> v1::SeatFault {
     }
 }
 
+/// Why `bot`, playing `games`, cannot sit at a table of `game` (a wire value); `None` if it
+/// plays it.
+fn not_played(bot: &str, games: &[GameKind], game: i32) -> Option<String> {
+    let table = GameKind::from_wire(game).ok()?;
+    if games.contains(&table) {
+        return None;
+    }
+    let names: Vec<&str> = games.iter().map(|g| g.wire().as_str_name()).collect();
+    let table = table.wire().as_str_name();
+    Some(format!(
+        "bot {bot:?} plays only {} (what its hello.games listed; none listed means \
+         GAME_DOU_DIZHU only), and this is a {table} table: a bot lists {table} in hello.games \
+         to be seated at one",
+        names.join(" and "),
+    ))
+}
+
 /// A fault that is bot-host's, not the bot's (never a verdict).
 fn platform_fault(reason: String) -> v1::SeatFault {
     v1::SeatFault {
@@ -225,13 +252,16 @@ impl Hub {
         }
     }
 
-    /// Registers a connection of `bot` that said `hello` (already authenticated), and sends it
-    /// its `Welcome` (and notices) before anything else can reach it. Capacity is the bot's,
-    /// capped by `max_tables` when non-zero.
+    /// Registers a connection of `bot` that said `hello` (already authenticated) and plays
+    /// `games` (from the hello, checked), and sends it its `Welcome` (and notices) before
+    /// anything else can reach it. Capacity is the bot's, capped by `max_tables` when non-zero.
+    /// A resumed session keeps its tables whatever games the new hello lists; its new seats
+    /// are held to them.
     pub(crate) fn connect(
         self: &Arc<Self>,
         bot: &str,
         hello: &v1::Hello,
+        games: Vec<GameKind>,
         max_tables: u32,
         tx: BotTx,
         cancel: CancellationToken,
@@ -291,10 +321,12 @@ impl Hub {
                 id: arena_auth::token::session_id(),
                 release: String::new(),
                 capacity,
+                games: Vec::new(),
                 conn: None,
                 unconnected_since: Instant::now(),
                 seats: HashMap::new(),
                 routes: HashMap::new(),
+                draining: false,
             });
         }
         let Some(session) = entry.session.as_mut() else {
@@ -310,6 +342,9 @@ impl Hub {
         }
         session.release = hello.release.clone();
         session.capacity = capacity;
+        session.games = games;
+        // A (resumed) connection plays until it says `Drain` itself.
+        session.draining = false;
         let mut resumed: Vec<v1::DecisionRequest> = session
             .seats
             .values()
@@ -421,13 +456,7 @@ impl Hub {
         Self::tidy(&mut bots, bot);
         drop(bots);
         // The connection ended for good: the bot is no longer here.
-        let store = Arc::clone(&self.store);
-        let (bot, host) = (bot.to_string(), self.host.clone());
-        tokio::spawn(async move {
-            if let Err(e) = store.clear_presence(&bot, &host).await {
-                tracing::warn!(bot, error = %e, "cannot clear presence");
-            }
-        });
+        self.clear_presence_later(bot);
         true
     }
 
@@ -459,8 +488,11 @@ impl Hub {
 
     /// Waits until `bot` is connected with a free slot and this seat is first in line, then
     /// binds the seat to the session and tells the bot its table started. Gives up with a fault
-    /// once the bot has been unconnected for the grace period while the seat waited. Leaving
-    /// the wait (dropping the future) leaves the queue.
+    /// once the bot has been unconnected for the grace period while the seat waited, and at
+    /// once when the connected bot does not play the table's game (its `Hello` did not list
+    /// it): the bot's unavailability, a verdict, never the platform's failure (which would
+    /// send the table back to be played again, and again). Leaving the wait (dropping the
+    /// future) leaves the queue.
     pub(crate) async fn acquire(
         self: &Arc<Self>,
         bot: &str,
@@ -491,11 +523,22 @@ impl Hub {
                 match entry.session.as_mut() {
                     Some(s) if s.conn.is_some() => {
                         unconnected_since = None;
+                        if let Some(refused) = start_msg
+                            .as_ref()
+                            .and_then(|m| not_played(bot, &s.games, m.game))
+                        {
+                            return Err(fault(v1::VerdictKind::Disconnected, refused));
+                        }
                         let table = start_msg.as_ref().map_or("", |m| m.table_id.as_str());
                         let tables = s.tables();
                         // A seat at a table the bot already plays takes no slot of its own.
                         let seated_here = tables.contains(table);
-                        let free = s.capacity.saturating_sub(tables.len());
+                        // A draining bot finishes its tables and takes no new one.
+                        let free = if s.draining {
+                            0
+                        } else {
+                            s.capacity.saturating_sub(tables.len())
+                        };
                         drop(tables);
                         if (seated_here || position < free)
                             && let Some(start) = start_msg.take()
@@ -609,8 +652,62 @@ impl Hub {
                 verdicts: end.map(|c| c.verdicts.clone()).unwrap_or_default(),
             }));
         }
+        self.end_if_drained(entry, bot);
         entry.notify();
         Self::tidy(&mut bots, bot);
+    }
+
+    /// `bot` sent `Drain` on connection `conn_id`: its session takes no new table from now on,
+    /// and ends (its stream with OK, after its last `TableEnd`) once no table is in flight,
+    /// at once if none is. The tables still in flight, or `None` if that connection is not the
+    /// session's current one.
+    pub(crate) fn drain(&self, bot: &str, conn_id: u64) -> Option<usize> {
+        let mut bots = self.lock();
+        let entry = bots.get_mut(bot)?;
+        let session = entry.session.as_mut()?;
+        if session.conn.as_ref().is_none_or(|c| c.id != conn_id) {
+            return None;
+        }
+        session.draining = true;
+        let in_flight = session.tables().len();
+        self.end_if_drained(entry, bot);
+        entry.notify();
+        Self::tidy(&mut bots, bot);
+        Some(in_flight)
+    }
+
+    /// Ends the session of `entry` if it is draining and has no seat left: its connection ends
+    /// with OK once what is queued for it has been sent, and the bot's presence is cleared.
+    fn end_if_drained(&self, entry: &mut BotEntry, bot: &str) {
+        if !entry
+            .session
+            .as_ref()
+            .is_some_and(|s| s.draining && s.seats.is_empty())
+        {
+            return;
+        }
+        let Some(session) = entry.session.take() else {
+            return;
+        };
+        tracing::info!(bot, session = session.id, "drained bot left");
+        if let Some(c) = session.conn {
+            // The connection task stops and drops its sender, as this drops the hub's: the
+            // stream ends, OK, after the messages already queued.
+            c.cancel.cancel();
+        }
+        self.clear_presence_later(bot);
+    }
+
+    /// Clears `bot`'s presence on this host in the store, in the background (the hub's lock
+    /// is never held across the store call).
+    fn clear_presence_later(&self, bot: &str) {
+        let store = Arc::clone(&self.store);
+        let (bot, host) = (bot.to_string(), self.host.clone());
+        tokio::spawn(async move {
+            if let Err(e) = store.clear_presence(&bot, &host).await {
+                tracing::warn!(bot, error = %e, "cannot clear presence");
+            }
+        });
     }
 
     /// Ends `bot`'s session at once (its token was rotated or it was removed): its seats get

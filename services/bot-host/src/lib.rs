@@ -31,6 +31,10 @@
 //!   served, until a slot frees; requests sent meanwhile are kept.
 //! - A seat for a bot that is not connected waits for it up to the grace period, then gets
 //!   `SeatFault{DISCONNECTED}` naming the bot.
+//! - A bot plays the games its `Hello.games` lists (none: Dou Dizhu only), recorded in the store
+//!   for the ladder. A seat at a table of another game gets `SeatFault{DISCONNECTED}` at once,
+//!   naming the games the bot plays: a verdict against the bot (it is not available for that
+//!   game), never the platform's failure, which would send the table back forever.
 //! - A bot whose connection drops (stream closed or broken, or nothing heard for
 //!   `missed_keepalives` keepalive intervals) keeps its session and tables for the grace period.
 //!   Reconnecting with `Hello.resume_session` within it gives them back: `Welcome.resumed`

@@ -364,7 +364,7 @@ async fn run_seat(
                 Err(_) => return Err(unsupported(&io.open, "bot programs").into()),
             };
             // The seat is the bot's, and it cannot play it: a fault, so the table plays on.
-            if store_game(wanted) != *plays {
+            if arena_store::Game::from(wanted) != *plays {
                 io.fault(
                     v1::VerdictKind::Disconnected,
                     format!(
@@ -426,14 +426,6 @@ fn check_open(open: &v1::SeatOpen) -> Result<(), ApiError> {
         )));
     }
     Ok(())
-}
-
-/// A game as the store's records name it.
-fn store_game(game: GameKind) -> arena_store::Game {
-    match game {
-        GameKind::DouDizhu => arena_store::Game::DouDizhu,
-        GameKind::Mahjong => arena_store::Game::Mahjong,
-    }
 }
 
 /// `what` (built-in bots, bot programs) cannot be run for the seat's game: no rules for it.

@@ -41,52 +41,6 @@ fn logged_pid(text: &str, key: &str) -> u32 {
         .unwrap_or_else(|| panic!("no {key} line in {text:?}"))
 }
 
-/// True once the process is gone (or a zombie nobody waits for).
-fn process_gone(pid: u32) -> bool {
-    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
-        Err(_) => true,
-        Ok(stat) => stat
-            .rsplit_once(") ")
-            .is_some_and(|(_, rest)| rest.starts_with('Z') || rest.starts_with('X')),
-    }
-}
-
-/// A working directory for a program bot: a fresh one the sandboxed program (which runs as
-/// `nobody` when the tests run as root) may write its log in.
-fn program_dir() -> tempfile::TempDir {
-    use std::os::unix::fs::PermissionsExt;
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o777)).unwrap();
-    dir
-}
-
-/// The living processes working in `dir`. A sandboxed program numbers its processes in a PID
-/// namespace of its own, so the pids it logs mean nothing here; its working directory does.
-fn processes_in(dir: &Path) -> Vec<u32> {
-    let dir = dir.canonicalize().unwrap();
-    std::fs::read_dir("/proc")
-        .unwrap()
-        .filter_map(|e| e.ok()?.file_name().to_str()?.parse::<u32>().ok())
-        .filter(|&pid| {
-            std::fs::read_link(format!("/proc/{pid}/cwd")).is_ok_and(|cwd| cwd == dir)
-                && !process_gone(pid)
-        })
-        .collect()
-}
-
-/// Waits until no process works in `dir`.
-async fn wait_none_in(dir: &Path) {
-    within(
-        &format!("the processes in {} to end", dir.display()),
-        async {
-            while !processes_in(dir).is_empty() {
-                tokio::time::sleep(Duration::from_millis(20)).await;
-            }
-        },
-    )
-    .await;
-}
-
 fn open_with_cap(table_id: &str, seat: u32, bot: &str, hard_cap_ms: u32) -> v1::RefereeToSeat {
     let mut m = open_msg(table_id, seat, bot);
     if let Some(v1::referee_to_seat::Msg::Open(o)) = &mut m.msg {
@@ -530,42 +484,6 @@ fn mahjong_program(mode: &str) -> String {
     }
     let script = arena_testkit::readable_copy(&root.join("tests/bots/mahjong_line_bot.py"));
     format!("python3 '{}' {mode}", script.display())
-}
-
-/// Hand `seed` of Mahjong refereed as table-referee referees it, with `bot` (seated through
-/// `host`) in seat 0 and built-in bots in the referee in the others: its result and replay.
-async fn mahjong_hand(host: &Host, bot: &str, seed: u64) -> (v1::TableResult, v1::Replay) {
-    let deal = mahjong::Deal::from_seed(seed);
-    let job = v1::TableJob {
-        table_id: format!("mj-{bot}-{seed}"),
-        game: v1::Game::Mahjong as i32,
-        seats: [bot, "greedy", "expert", "random"]
-            .map(|b| v1::SeatSpec { bot: b.into() })
-            .to_vec(),
-        setup: Some(v1::table_job::Setup::Mahjong(
-            arena_games::mahjong::spec::setup_of(&deal, mahjong::Reading::default()),
-        )),
-        time: Some(v1::TimeControl {
-            decision_ms: 1000,
-            claim_ms: 500,
-            hard_cap_ms: 5000,
-            ..Default::default()
-        }),
-        verdict_policy: v1::VerdictPolicy::PlayOn as i32,
-        seed,
-        ..Default::default()
-    };
-    let opts = arena_table::RunOptions {
-        seat_token: Some(arena_auth::Secret::new(host.cluster_token.clone())),
-        ..Default::default()
-    };
-    let hosts = arena_table::BotHosts::new(&[host.seat_url()]).unwrap();
-    within(
-        "a Mahjong hand",
-        arena_games::run_table(&job, &opts, &hosts),
-    )
-    .await
-    .expect("a valid job")
 }
 
 /// The verdicts of `result` against seat 0.

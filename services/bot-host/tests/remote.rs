@@ -477,3 +477,253 @@ async fn presence_is_recorded_while_connected_and_cleared_after() {
     })
     .await;
 }
+
+#[tokio::test]
+async fn hello_games_that_name_no_game_are_invalid_argument_and_record_nothing() {
+    let host = Host::start(fast_config()).await;
+    let token = host.add_remote("alice", 0).await;
+    let mj = v1::Game::Mahjong as i32;
+    for (games, needle) in [
+        (vec![0], "hello.games[0] is GAME_UNSPECIFIED"),
+        (vec![mj, 0], "hello.games[1] is GAME_UNSPECIFIED"),
+        (
+            vec![mj, 7],
+            "hello.games[1] is 7, not a game bot-host knows",
+        ),
+    ] {
+        let s = refusal(
+            &host,
+            Some(&token),
+            vec![hello_listing("alice", 1, "", &games)],
+        )
+        .await;
+        assert_status(&s, Code::InvalidArgument, needle);
+    }
+    // Nothing was recorded: the bot still plays what a bot that never connected plays.
+    let record = host.store.bot("alice").await.unwrap().unwrap();
+    assert_eq!(
+        arena_store::bot_games::games_of(&*host.store, &record)
+            .await
+            .unwrap(),
+        [arena_store::Game::DouDizhu]
+    );
+}
+
+/// The games `bot` plays as the store says (what the ladder reads).
+async fn recorded_games(host: &Host, bot: &str) -> Vec<arena_store::Game> {
+    let record = host.store.bot(bot).await.unwrap().unwrap();
+    arena_store::bot_games::games_of(&*host.store, &record)
+        .await
+        .unwrap()
+}
+
+#[tokio::test]
+async fn a_bot_is_seated_only_at_the_games_its_hello_lists() {
+    use arena_store::Game as G;
+    let host = Host::start(fast_config()).await;
+    let mut bots = Vec::new();
+    for (name, games) in [
+        ("cards", vec![]),
+        ("tiles", vec![v1::Game::Mahjong]),
+        ("both", vec![v1::Game::DouDizhu, v1::Game::Mahjong]),
+    ] {
+        // Recorded at the hello, over what an earlier connection of the bot may have said.
+        let token = host.add_remote(name, 0).await;
+        arena_store::bot_games::put_remote_games(&*host.store, name, &[G::DouDizhu, G::Mahjong])
+            .await
+            .unwrap();
+        let (conn, _) = connect_listing(&host, &token, name, 2, "", &games).await;
+        bots.push(spawn_bot(conn, vec![]));
+    }
+    assert_eq!(recorded_games(&host, "cards").await, [G::DouDizhu]);
+    assert_eq!(recorded_games(&host, "tiles").await, [G::Mahjong]);
+    assert_eq!(
+        recorded_games(&host, "both").await,
+        [G::DouDizhu, G::Mahjong]
+    );
+
+    // A seat at a game the bot did not list is refused at once as the bot's (no slot, no
+    // table start), with the games it plays.
+    for (bot, game, plays) in [
+        ("cards", v1::Game::Mahjong, "GAME_DOU_DIZHU"),
+        ("tiles", v1::Game::DouDizhu, "GAME_MAHJONG"),
+    ] {
+        let table = format!("wrong-{bot}");
+        let mut seat = open_game_seat(&host, game, &table, 0, bot).await;
+        let fault = seat.fault().await;
+        assert!(!fault.platform, "{fault:?}");
+        assert_eq!(fault.kind(), v1::VerdictKind::Disconnected);
+        for needle in [
+            format!("bot {bot:?} plays only {plays}"),
+            format!("this is a {} table", game.as_str_name()),
+            format!("lists {} in hello.games", game.as_str_name()),
+        ] {
+            assert!(
+                fault.reason.contains(&needle),
+                "{needle:?}: {}",
+                fault.reason
+            );
+        }
+        seat.ended().await;
+    }
+    // Their own games' seats are theirs, and the refused tables were never started.
+    for (i, (bot, game)) in [("cards", v1::Game::DouDizhu), ("tiles", v1::Game::Mahjong)]
+        .into_iter()
+        .enumerate()
+    {
+        let table = format!("right-{bot}");
+        let mut seat = open_game_seat(&host, game, &table, 1, bot).await;
+        assert_eq!(seat.ready().await.bot, bot);
+        match bots[i].recv().await {
+            Some(v1::host_to_bot::Msg::Start(s)) => {
+                assert_eq!((s.table_id.as_str(), s.game()), (table.as_str(), game));
+            }
+            other => panic!("{bot}: expected the start of {table}, got {other:?}"),
+        }
+        seat.close(None).await;
+        seat.ended().await;
+    }
+
+    // A bot listing both games plays whole tables of both.
+    let mut seat = open_seat(&host, "both-ddz", 2, "both").await;
+    seat.ready().await;
+    let (game, asked) = referee_game(11, &mut [None, None, Some(&mut seat)]).await;
+    assert!(asked >= 5, "the bot answered {asked} Dou Dizhu requests");
+    seat.close(Some(outcome_of(&game))).await;
+    seat.ended().await;
+    let (result, replay) = mahjong_hand(&host, "both", 2).await;
+    assert!(result.error.is_empty(), "{}", result.error);
+    assert!(result.verdicts.is_empty(), "{:?}", result.verdicts);
+    let own: Vec<&v1::ReplayStep> = replay.steps.iter().filter(|s| s.seat == 0).collect();
+    assert!(
+        own.len() >= 10,
+        "the bot answered {} Mahjong requests",
+        own.len()
+    );
+    assert!(own.iter().all(|s| !s.automatic));
+}
+
+#[tokio::test]
+async fn a_seat_at_a_game_the_bot_does_not_play_is_its_verdict_and_the_table_plays_on() {
+    let host = Host::start(fast_config()).await;
+    let token = host.add_remote("cards", 0).await;
+    let (conn, _) = connect(&host, &token, "cards", 4, "").await;
+    let mut seen = spawn_bot(conn, vec![]);
+    // Through the referee: a verdict against the seat, which plays on automatically; the hand
+    // ends with an outcome (a platform failure would have handed it back to be played again).
+    let (result, replay) = mahjong_hand(&host, "cards", 1).await;
+    assert!(result.error.is_empty(), "{}", result.error);
+    assert!(result.outcome.is_some());
+    let verdicts: Vec<&v1::Verdict> = result.verdicts.iter().collect();
+    assert_eq!(verdicts.len(), 1, "{verdicts:?}");
+    assert_eq!(
+        (verdicts[0].seat, verdicts[0].kind()),
+        (0, v1::VerdictKind::Disconnected)
+    );
+    assert!(
+        verdicts[0]
+            .reason
+            .contains("bot \"cards\" plays only GAME_DOU_DIZHU"),
+        "{}",
+        verdicts[0].reason
+    );
+    assert!(
+        replay
+            .steps
+            .iter()
+            .filter(|s| s.seat == 0)
+            .all(|s| s.automatic)
+    );
+    // The bot heard nothing of the hand: its next message is the start of a table it plays.
+    let mut seat = open_seat(&host, "t-ddz", 0, "cards").await;
+    seat.ready().await;
+    match seen.recv().await {
+        Some(v1::host_to_bot::Msg::Start(s)) => assert_eq!(s.table_id, "t-ddz"),
+        other => panic!("expected the start of t-ddz, got {other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn a_draining_bot_finishes_its_tables_takes_no_new_one_and_its_stream_ends_ok() {
+    let host = Host::start(fast_config()).await;
+    let token = host.add_remote("alice", 0).await;
+    let (mut conn, welcome) = connect(&host, &token, "alice", 2, "").await;
+    let mut seat = open_seat(&host, "t-a", 0, "alice").await;
+    seat.ready().await;
+    assert!(matches!(
+        next_to_bot(&mut conn.rx).await,
+        Some(v1::host_to_bot::Msg::Start(s)) if s.table_id == "t-a"
+    ));
+    conn.tx
+        .send(v1::BotToHost {
+            msg: Some(v1::bot_to_host::Msg::Drain(v1::Drain {})),
+        })
+        .await
+        .unwrap();
+    match next_to_bot(&mut conn.rx).await {
+        Some(v1::host_to_bot::Msg::Notice(n)) => {
+            assert!(n.message.contains("draining"), "{n:?}")
+        }
+        other => panic!("expected the draining notice, got {other:?}"),
+    }
+    // A table opened while the bot drains is not started for it, although a slot is free.
+    let mut waiting = open_seat(&host, "t-b", 1, "alice").await;
+
+    // The bot answers every request of the table in flight, and reads its stream to the end.
+    let BotConn { tx, mut rx } = conn;
+    let bot = tokio::spawn(async move {
+        let mut seen = Vec::new();
+        loop {
+            match rx.message().await {
+                Ok(Some(v1::HostToBot { msg: Some(msg) })) => {
+                    let answer = match &msg {
+                        v1::host_to_bot::Msg::Ping(p) => Some(v1::BotToHost {
+                            msg: Some(v1::bot_to_host::Msg::Pong(v1::Pong { nonce: p.nonce })),
+                        }),
+                        v1::host_to_bot::Msg::Request(r) => Some(reply_to(r)),
+                        _ => None,
+                    };
+                    if let Some(a) = answer {
+                        let _ = tx.send(a).await;
+                    }
+                    seen.push(msg);
+                }
+                Ok(Some(_)) => {}
+                Ok(None) => return (seen, Ok(())),
+                Err(s) => return (seen, Err(s)),
+            }
+        }
+    });
+    let (game, asked) = referee_game(4, &mut [Some(&mut seat), None, None]).await;
+    assert!(asked > 0);
+    seat.close(Some(outcome_of(&game))).await;
+    seat.ended().await;
+    let (seen, end) = within("the end of the drained stream", bot).await.unwrap();
+    end.expect("a drained stream ends with OK");
+    let last = seen
+        .iter()
+        .rev()
+        .find(|m| !matches!(m, v1::host_to_bot::Msg::Ping(_)));
+    assert!(
+        matches!(last, Some(v1::host_to_bot::Msg::End(e)) if e.table_id == "t-a"),
+        "the table's end comes last: {seen:?}"
+    );
+    assert!(
+        !seen
+            .iter()
+            .any(|m| matches!(m, v1::host_to_bot::Msg::Start(_))),
+        "no table started while draining: {seen:?}"
+    );
+    within("presence cleared", async {
+        while !host.store.presence("alice").await.unwrap().is_empty() {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    })
+    .await;
+
+    // The session is over: presenting it again starts a new one, which takes the waiting table.
+    let (conn, again) = connect(&host, &token, "alice", 2, &welcome.session).await;
+    assert_ne!(again.session, welcome.session);
+    let _seen = spawn_bot(conn, vec![]);
+    waiting.ready().await;
+}

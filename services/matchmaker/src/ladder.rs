@@ -571,22 +571,18 @@ pub fn score(
     }
 }
 
-/// Whether registered bot `bot` plays `game`.
-///
-/// TODO(mj-host): read the game the bot record carries once the store has it; until then every
-/// registered remote bot is a Dou Dizhu bot, as every bot was before Mahjong.
-fn plays(_bot: &arena_store::BotRecord, game: GameKind) -> bool {
-    game == GameKind::DouDizhu
-}
-
-/// Bots that may be grouped now: remote bots of the ladder's game with presence, plus the
-/// anchors.
-async fn available(store: &dyn Store, cfg: &LadderConfig) -> Result<Vec<String>, LadderError> {
+/// Bots that may be grouped now: the remote bots with presence that play the ladder's game
+/// (the games their last `Hello` listed, as bot-host recorded them: a bot that listed none
+/// plays Dou Dizhu only), plus the anchors; sorted by name.
+pub async fn available(store: &dyn Store, cfg: &LadderConfig) -> Result<Vec<String>, LadderError> {
+    let game = arena_store::Game::from(cfg.game);
     let mut out = BTreeSet::new();
     for bot in store.bots().await? {
         if matches!(bot.kind, BotKind::Remote)
-            && plays(&bot, cfg.game)
             && !store.presence(&bot.name).await?.is_empty()
+            && arena_store::bot_games::games_of(store, &bot)
+                .await?
+                .contains(&game)
         {
             out.insert(bot.name);
         }
@@ -967,6 +963,73 @@ mod tests {
             s.last_played.insert(bot.to_string(), 1);
         }
         s
+    }
+
+    #[tokio::test]
+    async fn remote_bots_are_available_for_the_games_their_hello_listed() {
+        use arena_store::{BotRecord, Game};
+        let dir = tempfile::tempdir().unwrap();
+        let store = arena_store::EmbeddedStore::open(dir.path()).unwrap();
+        // (bot, the games its hello listed — `None`: it never said —, connected)
+        let bots: [(&str, Option<&[Game]>, bool); 6] = [
+            ("tiles", Some(&[Game::Mahjong]), true),
+            ("both", Some(&[Game::DouDizhu, Game::Mahjong]), true),
+            ("cards", Some(&[]), true),
+            ("old", None, true),
+            ("gone", Some(&[Game::Mahjong]), false),
+            ("prog", None, true),
+        ];
+        for (name, games, connected) in bots {
+            let kind = if name == "prog" {
+                BotKind::Program {
+                    game: Game::Mahjong,
+                    command: "bot".into(),
+                    workdir: None,
+                    cpu_seconds: 0,
+                    memory_mb: 0,
+                }
+            } else {
+                BotKind::Remote
+            };
+            let record = BotRecord {
+                name: name.into(),
+                kind,
+                token_sha256: None,
+                max_tables: 0,
+                created_unix_ms: 1,
+            };
+            assert!(store.add_bot(&record).await.unwrap());
+            if let Some(games) = games {
+                arena_store::bot_games::put_remote_games(&store, name, games)
+                    .await
+                    .unwrap();
+            }
+            if connected {
+                store
+                    .set_presence(name, "host-1", Duration::from_secs(60))
+                    .await
+                    .unwrap();
+            }
+        }
+        let cfg = |game, anchors: &[&str]| LadderConfig {
+            game,
+            anchors: names(anchors),
+            ..LadderConfig::default()
+        };
+        // Connected remote bots of the game, and the anchors; never a program bot (anchors
+        // only) nor a bot that is not connected.
+        assert_eq!(
+            available(&store, &cfg(GameKind::Mahjong, &["greedy"]))
+                .await
+                .unwrap(),
+            names(&["both", "greedy", "tiles"])
+        );
+        assert_eq!(
+            available(&store, &cfg(GameKind::DouDizhu, &["expert"]))
+                .await
+                .unwrap(),
+            names(&["both", "cards", "expert", "old"])
+        );
     }
 
     #[test]

@@ -212,3 +212,103 @@ async fn the_mahjong_ladder_rates_every_set_once_on_the_embedded_store() {
 async fn the_mahjong_ladder_rates_every_set_once_on_redis() {
     mahjong_ladder_rates_every_set_once(Backend::Redis).await;
 }
+
+/// Runs passes of `cfg`'s ladder until a group of it has been rated; that group's record.
+async fn first_rated(store: &dyn Store, cfg: &LadderConfig) -> ladder::Pair {
+    let start = Instant::now();
+    loop {
+        ladder::pass(store, cfg).await.unwrap();
+        let (state, _) = ladder::load(store, cfg.game).await.unwrap();
+        if let Some(done) = state.recent.first() {
+            return done.pair.clone();
+        }
+        assert!(start.elapsed() < PATIENCE, "no {:?} group rated", cfg.game);
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// Remote bots are laddered at the games their `Hello` listed: a remote Mahjong bot (the Rust
+/// example's Mahjong player, which lists Mahjong only) plays Mahjong sets beside built-in
+/// anchors, answering its seats itself, and is rated; a Dou Dizhu bot (the Rust example's Dou
+/// Dizhu player, which lists no game) is in no Mahjong set, and the Mahjong bot in no Dou Dizhu
+/// pair.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn remote_bots_are_laddered_at_the_games_their_hello_listed() {
+    let cluster = Cluster::on(Backend::Embedded, "mjremote")
+        .referees(&["r1"])
+        .mahjong_bots(&["tiles"])
+        .remote_bots(&["cards"])
+        .start()
+        .await;
+    let store = cluster.store.clone();
+    let mahjong = LadderConfig {
+        game: GameKind::Mahjong,
+        anchors: ["random", "greedy", "expert"].map(String::from).to_vec(),
+        seed: 3,
+        ..LadderConfig::default()
+    };
+    let ddz = LadderConfig {
+        game: GameKind::DouDizhu,
+        anchors: vec!["expert".into()],
+        seed: 3,
+        ..LadderConfig::default()
+    };
+    assert_eq!(
+        ladder::available(&*store, &mahjong).await.unwrap(),
+        ["expert", "greedy", "random", "tiles"]
+    );
+    assert_eq!(
+        ladder::available(&*store, &ddz).await.unwrap(),
+        ["cards", "expert"]
+    );
+
+    let set = first_rated(&*store, &mahjong).await;
+    let mut bots = set.bots();
+    bots.sort();
+    assert_eq!(bots, ["expert", "greedy", "random", "tiles"]);
+    for id in set.table_ids(GameKind::Mahjong) {
+        let r = result(&*store, &id).await;
+        assert!(r.error.is_empty(), "{id}: {}", r.error);
+        assert!(r.verdicts.is_empty(), "{id}: {:?}", r.verdicts);
+        let replay =
+            v1::Replay::decode(store.replay(&id).await.unwrap().unwrap().as_slice()).unwrap();
+        let seat = replay
+            .job
+            .as_ref()
+            .unwrap()
+            .seats
+            .iter()
+            .position(|s| s.bot == "tiles");
+        let seat = seat.expect("the remote bot sits at every table of its set") as u32;
+        let own: Vec<&v1::ReplayStep> = replay.steps.iter().filter(|s| s.seat == seat).collect();
+        assert!(!own.is_empty() && own.iter().all(|s| !s.automatic), "{id}");
+    }
+    let pair = first_rated(&*store, &ddz).await;
+    let mut bots = pair.bots();
+    bots.sort();
+    assert_eq!(bots, ["cards", "expert"]);
+
+    // Each game's leaderboard has the remote bot of that game, and not the other.
+    let board = |game: v1::Game| {
+        cluster
+            .matchmaker
+            .get_leaderboard(Request::new(v1::LeaderboardRequest {
+                limit: 0,
+                game: game as i32,
+            }))
+    };
+    let names = |b: v1::Leaderboard| -> Vec<String> {
+        let mut n: Vec<String> = b.ratings.into_iter().map(|r| r.bot).collect();
+        n.sort();
+        n
+    };
+    assert_eq!(
+        names(board(v1::Game::Mahjong).await.unwrap().into_inner()),
+        ["expert", "greedy", "random", "tiles"]
+    );
+    assert_eq!(
+        names(board(v1::Game::DouDizhu).await.unwrap().into_inner()),
+        ["cards", "expert"]
+    );
+    cluster.shutdown().await;
+}

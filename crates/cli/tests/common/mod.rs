@@ -840,43 +840,70 @@ impl Standalone {
             assert!(ok, "{err}");
             tokens.push(out.lines().last().unwrap().trim().to_string());
         }
-        let (r, b, l, m) = (port(), port(), port(), port());
+        // Ports are picked free and released, so another process (an outgoing connection's
+        // local port, say) may take one before standalone binds it: then it exits saying so, and
+        // it is started again on other ports. Any other early exit fails with its stderr.
+        let stderr_path = dir.path().join("standalone.stderr");
         let at = |p: u16| format!("127.0.0.1:{p}");
-        let child = Command::new(env!("CARGO_BIN_EXE_arena"))
-            .args(["standalone", "--data-dir", &d])
-            .args(["--referee-listen", &at(r), "--bot-host-listen", &at(b)])
-            .args([
-                "--deal-library-listen",
-                &at(l),
-                "--matchmaker-listen",
-                &at(m),
-            ])
-            .args(args)
-            .envs(env.iter().copied())
-            .env("ARENA_LOG", "warn")
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        let s = Standalone {
-            child,
-            dir,
-            referee: format!("http://{}", at(r)),
-            bots: format!("http://{}", at(b)),
-            library: format!("http://{}", at(l)),
-            matchmaker: format!("http://{}", at(m)),
-        };
-        let start = Instant::now();
-        while !s
-            .client(&["competition", "list", "--matchmaker", &s.matchmaker])
-            .2
-        {
+        let mut attempts = 0;
+        let s = loop {
+            attempts += 1;
+            let (r, b, l, m) = (port(), port(), port(), port());
+            let matchmaker = format!("http://{}", at(m));
+            let mut child = Command::new(env!("CARGO_BIN_EXE_arena"))
+                .args(["standalone", "--data-dir", &d])
+                .args(["--referee-listen", &at(r), "--bot-host-listen", &at(b)])
+                .args([
+                    "--deal-library-listen",
+                    &at(l),
+                    "--matchmaker-listen",
+                    &at(m),
+                ])
+                .args(args)
+                .envs(env.iter().copied())
+                .env("ARENA_LOG", "warn")
+                .stdout(Stdio::null())
+                .stderr(std::fs::File::create(&stderr_path).unwrap())
+                .spawn()
+                .unwrap();
+            // Polled (a client's answer is the only sign it serves), with room for a loaded
+            // machine: the whole suite runs beside it.
+            let start = Instant::now();
+            let exited = loop {
+                if arena_client(
+                    dir.path(),
+                    &["competition", "list", "--matchmaker", &matchmaker],
+                )
+                .2
+                {
+                    break None;
+                }
+                if let Ok(Some(status)) = child.try_wait() {
+                    break Some(status);
+                }
+                if start.elapsed() > Duration::from_secs(120) {
+                    let _ = child.kill();
+                    let _ = child.wait();
+                    panic!("standalone did not come up within 120 s");
+                }
+                std::thread::sleep(Duration::from_millis(50));
+            };
+            let Some(status) = exited else {
+                break Standalone {
+                    child,
+                    dir,
+                    referee: format!("http://{}", at(r)),
+                    bots: format!("http://{}", at(b)),
+                    library: format!("http://{}", at(l)),
+                    matchmaker,
+                };
+            };
+            let stderr = std::fs::read_to_string(&stderr_path).unwrap_or_default();
             assert!(
-                start.elapsed() < Duration::from_secs(30),
-                "standalone did not come up"
+                stderr.contains("in use") && attempts < 3,
+                "standalone exited before it served ({status}):\n{stderr}"
             );
-            std::thread::sleep(Duration::from_millis(50));
-        }
+        };
         (s, tokens)
     }
 

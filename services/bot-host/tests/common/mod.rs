@@ -3,6 +3,7 @@
 
 #![allow(dead_code)] // Each test binary uses part of this.
 
+use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -219,8 +220,9 @@ impl Host {
             .await;
     }
 
+    /// Registers a program bot playing `game` with its own working directory and limits.
     #[allow(clippy::too_many_arguments)]
-    async fn add_program_of(
+    pub async fn add_program_of(
         &self,
         game: arena_store::Game,
         name: &str,
@@ -287,13 +289,19 @@ pub async fn play(
 }
 
 pub fn hello(bot: &str, capacity: u32, resume: &str) -> v1::BotToHost {
+    hello_listing(bot, capacity, resume, &[])
+}
+
+/// A `Hello` whose `games` holds `games` (wire values, so tests can send values that are no
+/// game).
+pub fn hello_listing(bot: &str, capacity: u32, resume: &str, games: &[i32]) -> v1::BotToHost {
     v1::BotToHost {
         msg: Some(v1::bot_to_host::Msg::Hello(v1::Hello {
             bot: bot.into(),
             release: "2026.1".into(),
             capacity,
             resume_session: resume.into(),
-            ..Default::default()
+            games: games.to_vec(),
         })),
     }
 }
@@ -317,7 +325,21 @@ pub async fn connect(
     capacity: u32,
     resume: &str,
 ) -> (BotConn, v1::Welcome) {
-    let mut c = play(host, Some(token), vec![hello(bot, capacity, resume)])
+    connect_listing(host, token, bot, capacity, resume, &[]).await
+}
+
+/// Connects `bot` saying it plays `games`, and reads its `Welcome`.
+pub async fn connect_listing(
+    host: &Host,
+    token: &str,
+    bot: &str,
+    capacity: u32,
+    resume: &str,
+    games: &[v1::Game],
+) -> (BotConn, v1::Welcome) {
+    let games: Vec<i32> = games.iter().map(|&g| g as i32).collect();
+    let first = hello_listing(bot, capacity, resume, &games);
+    let mut c = play(host, Some(token), vec![first])
         .await
         .expect("the call is accepted");
     let msg = next_to_bot(&mut c.rx).await;
@@ -366,12 +388,22 @@ pub fn first_legal(req: &v1::DecisionRequest) -> v1::Action {
     ddz_action(d)
 }
 
+/// The answer to `req`: for Dou Dizhu its first legal choice; for Mahjong what the built-in
+/// `greedy` bot answers from the request.
 pub fn reply_to(req: &v1::DecisionRequest) -> v1::BotToHost {
+    let action = match req.game() {
+        v1::Game::Mahjong => arena_games::GameKind::Mahjong
+            .builtin("greedy")
+            .and_then(Result::ok)
+            .and_then(|spec| spec.request_bot(req.request_id))
+            .and_then(|mut bot| bot.decide(req).ok()),
+        _ => Some(first_legal(req)),
+    };
     v1::BotToHost {
         msg: Some(v1::bot_to_host::Msg::Reply(v1::DecisionReply {
             request_id: req.request_id,
             table_id: req.table_id.clone(),
-            action: Some(first_legal(req)),
+            action,
         })),
     }
 }
@@ -446,12 +478,17 @@ pub struct SeatConn {
 }
 
 pub fn open_msg(table_id: &str, seat: u32, bot: &str) -> v1::RefereeToSeat {
+    open_game_msg(v1::Game::DouDizhu, table_id, seat, bot)
+}
+
+/// The open message of seat `seat` of a `game` table.
+pub fn open_game_msg(game: v1::Game, table_id: &str, seat: u32, bot: &str) -> v1::RefereeToSeat {
     v1::RefereeToSeat {
         msg: Some(v1::referee_to_seat::Msg::Open(v1::SeatOpen {
             table_id: table_id.into(),
             seat,
             bot: bot.into(),
-            game: v1::Game::DouDizhu as i32,
+            game: game as i32,
             time: Some(v1::TimeControl {
                 decision_ms: 1000,
                 hard_cap_ms: 5000,
@@ -500,6 +537,19 @@ pub async fn seat_stream(host: &Host, first: Vec<v1::RefereeToSeat>) -> Result<S
 /// Opens a seat of `table_id` for `bot`.
 pub async fn open_seat(host: &Host, table_id: &str, seat: u32, bot: &str) -> SeatConn {
     seat_stream(host, vec![open_msg(table_id, seat, bot)])
+        .await
+        .expect("the seat call is accepted")
+}
+
+/// Opens seat `seat` of `game` table `table_id` for `bot`.
+pub async fn open_game_seat(
+    host: &Host,
+    game: v1::Game,
+    table_id: &str,
+    seat: u32,
+    bot: &str,
+) -> SeatConn {
+    seat_stream(host, vec![open_game_msg(game, table_id, seat, bot)])
         .await
         .expect("the seat call is accepted")
 }
@@ -681,4 +731,101 @@ pub fn assert_status(s: &Status, code: Code, needle: &str) {
         "{needle:?} not in {:?}",
         s.message()
     );
+}
+
+/// The job of Mahjong hand `table_id`: the wall of `seed`, `seats` (bots bot-host seats, or
+/// built-in names the referee runs itself), the contest's clock (1 s a turn, 0.5 s a claim)
+/// with a hard cap of 5 s, and play on after a verdict.
+pub fn mahjong_job(table_id: &str, seats: [&str; 4], seed: u64) -> v1::TableJob {
+    let deal = mahjong::Deal::from_seed(seed);
+    v1::TableJob {
+        table_id: table_id.into(),
+        game: v1::Game::Mahjong as i32,
+        seats: seats.map(|b| v1::SeatSpec { bot: b.into() }).to_vec(),
+        setup: Some(v1::table_job::Setup::Mahjong(
+            arena_games::mahjong::spec::setup_of(&deal, mahjong::Reading::default()),
+        )),
+        time: Some(v1::TimeControl {
+            decision_ms: 1000,
+            claim_ms: 500,
+            hard_cap_ms: 5000,
+            ..Default::default()
+        }),
+        verdict_policy: v1::VerdictPolicy::PlayOn as i32,
+        seed,
+        ..Default::default()
+    }
+}
+
+/// Plays `job` as table-referee plays it, its remote seats opened on `host`: its result and
+/// replay.
+pub async fn referee_job(host: &Host, job: &v1::TableJob) -> (v1::TableResult, v1::Replay) {
+    let opts = arena_table::RunOptions {
+        seat_token: Some(arena_auth::Secret::new(host.cluster_token.clone())),
+        ..Default::default()
+    };
+    let hosts = arena_table::BotHosts::new(&[host.seat_url()]).expect("the seat port's URL");
+    within(
+        &format!("table {}", job.table_id),
+        arena_games::run_table(job, &opts, &hosts),
+    )
+    .await
+    .expect("a valid job")
+}
+
+/// Hand `seed` of Mahjong refereed as table-referee referees it, with `bot` (seated through
+/// `host`) in seat 0 and built-in bots in the referee in the others: its result and replay.
+pub async fn mahjong_hand(host: &Host, bot: &str, seed: u64) -> (v1::TableResult, v1::Replay) {
+    let job = mahjong_job(
+        &format!("mj-{bot}-{seed}"),
+        [bot, "greedy", "expert", "random"],
+        seed,
+    );
+    referee_job(host, &job).await
+}
+
+/// True once the process is gone (or a zombie nobody waits for).
+pub fn process_gone(pid: u32) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Err(_) => true,
+        Ok(stat) => stat
+            .rsplit_once(") ")
+            .is_some_and(|(_, rest)| rest.starts_with('Z') || rest.starts_with('X')),
+    }
+}
+
+/// A working directory for a program bot: a fresh one the sandboxed program (which runs as
+/// `nobody` when the tests run as root) may write its log in.
+pub fn program_dir() -> tempfile::TempDir {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o777)).unwrap();
+    dir
+}
+
+/// The living processes working in `dir`. A sandboxed program numbers its processes in a PID
+/// namespace of its own, so the pids it logs mean nothing here; its working directory does.
+pub fn processes_in(dir: &Path) -> Vec<u32> {
+    let dir = dir.canonicalize().unwrap();
+    std::fs::read_dir("/proc")
+        .unwrap()
+        .filter_map(|e| e.ok()?.file_name().to_str()?.parse::<u32>().ok())
+        .filter(|&pid| {
+            std::fs::read_link(format!("/proc/{pid}/cwd")).is_ok_and(|cwd| cwd == dir)
+                && !process_gone(pid)
+        })
+        .collect()
+}
+
+/// Waits until no process works in `dir`.
+pub async fn wait_none_in(dir: &Path) {
+    within(
+        &format!("the processes in {} to end", dir.display()),
+        async {
+            while !processes_in(dir).is_empty() {
+                tokio::time::sleep(Duration::from_millis(20)).await;
+            }
+        },
+    )
+    .await;
 }

@@ -1,0 +1,392 @@
+"""The connection to bot-host: one `arena.v1.BotGateway/Play` stream for every table the bot plays.
+
+`run(MyBot)` says Hello (name, release, capacity, games) with the bot's token, answers Pings,
+hands every DecisionRequest to the seat's own `MyBot` instance on a worker thread (so a slow
+decision at one table neither delays the others nor the keepalive), and sends its answer back.
+When the stream drops it connects again and resumes its session (`Hello.resume_session`), so
+the tables in flight go on: requests bot-host hands back are answered once (an answer computed
+while disconnected is sent again rather than computed twice). SIGINT or SIGTERM (or `stop()`)
+stops it cleanly: it sends `Drain`, finishes the tables in flight, and returns once bot-host has
+ended the stream; a second signal stops it at once, abandoning them.
+"""
+import dataclasses
+import logging
+import os
+import queue
+import signal
+import sys
+import threading
+from concurrent.futures import ThreadPoolExecutor
+
+import grpc
+
+from arena.bot import games_of, to_action
+from arena.v1 import bot_pb2, bot_pb2_grpc, common_pb2, seat_pb2
+
+log = logging.getLogger("arena")
+
+DEFAULT_BOT_HOST = "127.0.0.1:50052"
+
+# Refusals another attempt cannot fix: a wrong token or name, a bad Hello, a revoked token, or
+# this session resumed by another process.
+FATAL = {
+    grpc.StatusCode.UNAUTHENTICATED,
+    grpc.StatusCode.INVALID_ARGUMENT,
+    grpc.StatusCode.PERMISSION_DENIED,
+    grpc.StatusCode.UNIMPLEMENTED,
+    grpc.StatusCode.ABORTED,
+}
+
+
+class ArenaError(Exception):
+    """The bot cannot play: it is misconfigured or bot-host refused it (the message says why)."""
+
+
+@dataclasses.dataclass
+class Summary:
+    """What a run did."""
+
+    tables: int = 0
+    """Tables that ended."""
+    answered: int = 0
+    """Requests answered."""
+    connections: int = 0
+    """Streams that were welcomed (the first, then one per reconnect)."""
+    resumed: int = 0
+    """Requests bot-host handed back on resumed connections."""
+    drained: bool = False
+    """Whether it ended by a clean shutdown (every table in flight finished)."""
+
+
+class _Seat:
+    """One seat the bot plays: its own bot instance, called by one thread at a time."""
+
+    def __init__(self, bot):
+        self.bot = bot
+        self.lock = threading.Lock()
+
+
+class _Connection:
+    """One stream: the queue of messages to send (a SimpleQueue, which a signal handler may use
+    too) and the call."""
+
+    def __init__(self):
+        self.outbox = queue.SimpleQueue()
+        self.call = None
+        self.welcomed = False
+
+    def send(self, msg):
+        self.outbox.put(msg)
+
+    def close(self):
+        # Ends the request iterator, which half-closes the stream.
+        self.outbox.put(None)
+
+
+def _env(name, default=None):
+    value = os.environ.get(name, "")
+    return value if value else default
+
+
+def _read_file(var):
+    path = _env(var)
+    if path is None:
+        return None
+    try:
+        with open(path, "rb") as f:
+            return f.read()
+    except OSError as e:
+        raise ArenaError(f"{var}={path}: {e.strerror}") from None
+
+
+def channel(target):
+    """A channel to bot-host's bot port: `host:port` or `http://host:port` in the clear,
+    `https://host:port` over TLS (trusting `ARENA_CA_FILE` if set, else the system's roots, and
+    presenting `ARENA_CLIENT_CERT_FILE`/`ARENA_CLIENT_KEY_FILE` if set), as the Rust SDK reads
+    the same variables."""
+    target = target.strip().rstrip("/")
+    if target.startswith("https://"):
+        cert, key = _read_file("ARENA_CLIENT_CERT_FILE"), _read_file("ARENA_CLIENT_KEY_FILE")
+        if (cert is None) != (key is None):
+            raise ArenaError("a client certificate needs both ARENA_CLIENT_CERT_FILE and ARENA_CLIENT_KEY_FILE")
+        creds = grpc.ssl_channel_credentials(
+            root_certificates=_read_file("ARENA_CA_FILE"), private_key=key, certificate_chain=cert
+        )
+        return grpc.secure_channel(target[len("https://"):], creds)
+    if target.startswith("http://"):
+        target = target[len("http://"):]
+    if "://" in target:
+        raise ArenaError(f"bot-host address {target!r}: use host:port, http://host:port or https://host:port")
+    return grpc.insecure_channel(target)
+
+
+class Player:
+    """Plays `bot` (a `Bot` subclass, or any callable making a fresh bot) on bot-host until
+    stopped. Options default to the environment: `name` to `ARENA_BOT`, `token` to
+    `ARENA_TOKEN`, `target` to `ARENA_BOT_HOST` (else 127.0.0.1:50052); `release` and `games`
+    to the bot class's. `capacity` is how many tables at once; `stop_after` stops cleanly once
+    that many tables have ended (0: never); `backoff` is the first and the longest wait between
+    reconnects, in seconds."""
+
+    def __init__(self, bot, *, name=None, token=None, target=None, release=None, games=None,
+                 capacity=8, stop_after=0, backoff=(0.2, 5.0), workers=None):
+        self.factory = bot
+        cls = bot if isinstance(bot, type) else type(bot())
+        self.name = name or _env("ARENA_BOT")
+        self.token = token or _env("ARENA_TOKEN")
+        if not self.name:
+            raise ArenaError("set ARENA_BOT (or name=) to the bot's registered name")
+        if not self.token:
+            raise ArenaError("set ARENA_TOKEN (or token=) to the token `arena bots add` printed")
+        self.target = target or _env("ARENA_BOT_HOST", DEFAULT_BOT_HOST)
+        self.release = release if release is not None else str(getattr(cls, "release", "0"))
+        if games is not None:
+            cls = type("Configured", (cls,), {"games": games})
+        self.games = games_of(cls)
+        if not 1 <= capacity <= 10_000:
+            raise ArenaError(f"capacity must be 1 to 10000 tables at once, not {capacity}")
+        self.capacity = capacity
+        self.stop_after = stop_after
+        self.backoff = backoff
+        self.summary = Summary()
+        self._control = queue.SimpleQueue()
+        self._lock = threading.Lock()
+        self._session = ""
+        self._current = None
+        self._seats = {}
+        self._in_flight = set()
+        # (table, seat) -> (request id, reply): the seat's last answer, sent again when a
+        # resumed connection hands that request back (the first copy was lost with the stream).
+        self._last = {}
+        self._stopping = False
+        self._executor = ThreadPoolExecutor(max_workers=workers or min(4 * capacity, 64), thread_name_prefix="arena-bot")
+
+    # Control, from any thread or a signal handler.
+    def stop(self, abandon=False):
+        """Stops cleanly (the tables in flight finish first), or at once with `abandon`."""
+        self._control.put(("stop", abandon))
+
+    def _signal(self, signum, frame):
+        # Only a SimpleQueue.put: reentrant, so safe whatever the main thread was doing.
+        self._control.put(("stop", self._stopping_requested))
+        self._stopping_requested = True
+
+    def run(self):
+        """Plays until stopped: returns the `Summary`; raises `ArenaError` when bot-host
+        refuses the bot for good."""
+        self._stopping_requested = False
+        restore = {}
+        if threading.current_thread() is threading.main_thread():
+            for s in (signal.SIGINT, signal.SIGTERM):
+                restore[s] = signal.signal(s, self._signal)
+        channel_ = channel(self.target)
+        stub = bot_pb2_grpc.BotGatewayStub(channel_)
+        try:
+            return self._run(stub)
+        finally:
+            for s, h in restore.items():
+                signal.signal(s, h)
+            self._executor.shutdown(wait=False, cancel_futures=True)
+            channel_.close()
+
+    def _run(self, stub):
+        delay = self.backoff[0]
+        while True:
+            conn = self._open(stub)
+            err = self._serve(conn)
+            if err == "abandoned":
+                return self.summary
+            if err is None and self._stopping:
+                self.summary.drained = True
+                log.info("drained: every table in flight ended; stopping")
+                return self.summary
+            if conn.welcomed:
+                delay = self.backoff[0]
+            if isinstance(err, grpc.RpcError) and err.code() in FATAL:
+                raise ArenaError(f"bot-host {self.target} refused {self.name!r}: {err.code().name}: {err.details()}")
+            if self._stopping and not self._seats:
+                return self.summary
+            why = "the stream ended" if err is None else (
+                f"{err.code().name}: {err.details()}" if isinstance(err, grpc.RpcError) else repr(err))
+            log.warning("connection to %s lost (%s); reconnecting in %.1f s%s", self.target, why, delay,
+                        f", resuming session {self._session}" if self._session else "")
+            if self._wait(delay) == "abandoned":
+                return self.summary
+            if self._stopping and not self._seats:
+                return self.summary
+            delay = min(delay * 2, self.backoff[1])
+
+    def _wait(self, seconds):
+        """Waits `seconds` for a stop; "abandoned" if told to stop at once."""
+        try:
+            ev = self._control.get(timeout=seconds)
+        except queue.Empty:
+            return None
+        if ev[0] == "stop":
+            if ev[1]:
+                return "abandoned"
+            self._stopping = True
+        return None
+
+    def _open(self, stub):
+        conn = _Connection()
+        hello = bot_pb2.Hello(bot=self.name, release=self.release, capacity=self.capacity,
+                              resume_session=self._session, games=self.games)
+        conn.send(bot_pb2.BotToHost(hello=hello))
+        conn.call = stub.Play(iter(conn.outbox.get, None), metadata=[("authorization", f"Bearer {self.token}")])
+        threading.Thread(target=self._read, args=(conn,), daemon=True, name="arena-stream").start()
+        return conn
+
+    def _serve(self, conn):
+        """Handles control events until `conn` ends: its error (None when it ended OK), or
+        "abandoned"."""
+        while True:
+            try:
+                ev = self._control.get(timeout=1.0)
+            except queue.Empty:
+                continue
+            if ev[0] == "ended" and ev[1] is conn:
+                conn.close()
+                return ev[2]
+            if ev[0] == "stop":
+                if ev[1]:
+                    with self._lock:
+                        n = len({t for t, _ in self._seats})
+                    log.warning("stopping at once: %d table(s) in flight abandoned", n)
+                    conn.call.cancel()
+                    conn.close()
+                    return "abandoned"
+                if not self._stopping:
+                    self._stopping = True
+                    with self._lock:
+                        n = len({t for t, _ in self._seats})
+                        welcomed = conn.welcomed
+                    log.info("stopping: finishing %d table(s) in flight (signal again to stop at once)", n)
+                    if welcomed:
+                        conn.send(bot_pb2.BotToHost(drain=bot_pb2.Drain()))
+
+    # The stream, on its own thread.
+    def _read(self, conn):
+        err = None
+        try:
+            for msg in conn.call:
+                self._handle(conn, msg)
+        except grpc.RpcError as e:
+            err = e
+        except Exception as e:  # a bug here must still end the connection, not hang it
+            log.exception("reading the stream failed")
+            err = e
+        self._control.put(("ended", conn, err))
+
+    def _handle(self, conn, msg):
+        kind = msg.WhichOneof("msg")
+        if kind == "request":
+            self._take(conn, msg.request)
+        elif kind == "ping":
+            conn.send(bot_pb2.BotToHost(pong=bot_pb2.Pong(nonce=msg.ping.nonce)))
+        elif kind == "welcome":
+            w = msg.welcome
+            with self._lock:
+                self._session = w.session
+                self._current = conn
+                conn.welcomed = True
+                self.summary.connections += 1
+                self.summary.resumed += len(w.resumed)
+                stopping = self._stopping
+            log.info("connected as %s (session %s, %d request(s) resumed)", w.bot, w.session, len(w.resumed))
+            for r in w.resumed:
+                self._take(conn, r)
+            if stopping:
+                conn.send(bot_pb2.BotToHost(drain=bot_pb2.Drain()))
+        elif kind == "start":
+            s = msg.start
+            with self._lock:
+                self._seat(s.table_id, s.seat, s.game)
+        elif kind == "end":
+            self._end(msg.end)
+        elif kind == "notice":
+            n = msg.notice
+            where = f" (table {n.table_id}, request {n.request_id})" if n.table_id else ""
+            log.warning("bot-host: %s%s", n.message, where)
+
+    def _seat(self, table_id, seat, game):
+        """The seat's bot, made on first sight (under the lock)."""
+        key = (table_id, seat)
+        s = self._seats.get(key)
+        if s is None:
+            bot = self.factory()
+            bot.table_id, bot.seat, bot.game = table_id, seat, game
+            s = self._seats[key] = _Seat(bot)
+        return s
+
+    def _take(self, conn, r):
+        key = (r.table_id, r.seat)
+        with self._lock:
+            last = self._last.get(key)
+            if last is not None and last[0] == r.request_id:
+                conn.send(last[1])
+                return
+            if (r.table_id, r.request_id) in self._in_flight:
+                return
+            self._in_flight.add((r.table_id, r.request_id))
+            seat = self._seat(r.table_id, r.seat, r.game)
+        self._executor.submit(self._decide, seat, r)
+
+    def _decide(self, seat, r):
+        with seat.lock:
+            try:
+                action = to_action(r, seat.bot.decide(r))
+            except Exception:
+                # No answer would cost the table the whole deadline; an empty action is judged
+                # at once, and the traceback says what to fix.
+                log.exception("table %s seat %d, request %d: the bot failed; it answers nothing",
+                              r.table_id, r.seat, r.request_id)
+                action = common_pb2.Action()
+        reply = bot_pb2.BotToHost(reply=seat_pb2.DecisionReply(request_id=r.request_id, table_id=r.table_id, action=action))
+        with self._lock:
+            self._in_flight.discard((r.table_id, r.request_id))
+            if (r.table_id, r.seat) in self._seats:
+                self._last[(r.table_id, r.seat)] = (r.request_id, reply)
+            self.summary.answered += 1
+            conn = self._current
+        if conn is not None:
+            conn.send(reply)
+
+    def _end(self, end):
+        key = (end.table_id, end.seat)
+        with self._lock:
+            seat = self._seats.pop(key, None)
+            self._last.pop(key, None)
+            self.summary.tables += 1
+            tables = self.summary.tables
+        verdicts = "".join(f"; verdict {common_pb2.VerdictKind.Name(v.kind)}: {v.reason}" for v in end.verdicts)
+        log.info("table %s ended: scores %s%s", end.table_id, list(end.outcome.scores), verdicts)
+        if seat is not None:
+            self._executor.submit(self._call_end, seat, end)
+        if self.stop_after and tables == self.stop_after:
+            self.stop()
+
+    @staticmethod
+    def _call_end(seat, end):
+        with seat.lock:
+            try:
+                seat.bot.end(end)
+            except Exception:
+                log.exception("table %s: the bot's end() failed", end.table_id)
+
+
+def run(bot, **options):
+    """Plays `bot` until stopped (see `Player` for the options); returns the `Summary`."""
+    return Player(bot, **options).run()
+
+
+def main(bot, **options):
+    """`run` for a script: logs to stderr, and exits with a message (status 2) instead of a
+    traceback when the bot cannot play."""
+    if not logging.getLogger().handlers:
+        logging.basicConfig(level=logging.INFO, format="arena: %(message)s", stream=sys.stderr)
+    try:
+        run(bot, **options)
+    except ArenaError as e:
+        print(f"arena: {e}", file=sys.stderr)
+        sys.exit(2)

@@ -1,0 +1,100 @@
+from arena.v1 import common_pb2 as _common_pb2
+from google.protobuf.internal import containers as _containers
+from google.protobuf import descriptor as _descriptor
+from google.protobuf import message as _message
+from collections.abc import Iterable as _Iterable, Mapping as _Mapping
+from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
+
+DESCRIPTOR: _descriptor.FileDescriptor
+
+class DecisionRequest(_message.Message):
+    __slots__ = ("request_id", "table_id", "seat", "game", "kind", "deadline_ms", "observation")
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    TABLE_ID_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    DEADLINE_MS_FIELD_NUMBER: _ClassVar[int]
+    OBSERVATION_FIELD_NUMBER: _ClassVar[int]
+    request_id: int
+    table_id: str
+    seat: int
+    game: _common_pb2.Game
+    kind: _common_pb2.DecisionKind
+    deadline_ms: int
+    observation: _common_pb2.Observation
+    def __init__(self, request_id: _Optional[int] = ..., table_id: _Optional[str] = ..., seat: _Optional[int] = ..., game: _Optional[_Union[_common_pb2.Game, str]] = ..., kind: _Optional[_Union[_common_pb2.DecisionKind, str]] = ..., deadline_ms: _Optional[int] = ..., observation: _Optional[_Union[_common_pb2.Observation, _Mapping]] = ...) -> None: ...
+
+class DecisionReply(_message.Message):
+    __slots__ = ("request_id", "table_id", "action")
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    TABLE_ID_FIELD_NUMBER: _ClassVar[int]
+    ACTION_FIELD_NUMBER: _ClassVar[int]
+    request_id: int
+    table_id: str
+    action: _common_pb2.Action
+    def __init__(self, request_id: _Optional[int] = ..., table_id: _Optional[str] = ..., action: _Optional[_Union[_common_pb2.Action, _Mapping]] = ...) -> None: ...
+
+class SeatOpen(_message.Message):
+    __slots__ = ("table_id", "seat", "bot", "game", "time")
+    TABLE_ID_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    BOT_FIELD_NUMBER: _ClassVar[int]
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    TIME_FIELD_NUMBER: _ClassVar[int]
+    table_id: str
+    seat: int
+    bot: str
+    game: _common_pb2.Game
+    time: _common_pb2.TimeControl
+    def __init__(self, table_id: _Optional[str] = ..., seat: _Optional[int] = ..., bot: _Optional[str] = ..., game: _Optional[_Union[_common_pb2.Game, str]] = ..., time: _Optional[_Union[_common_pb2.TimeControl, _Mapping]] = ...) -> None: ...
+
+class SeatClose(_message.Message):
+    __slots__ = ("table_id", "outcome", "verdicts")
+    TABLE_ID_FIELD_NUMBER: _ClassVar[int]
+    OUTCOME_FIELD_NUMBER: _ClassVar[int]
+    VERDICTS_FIELD_NUMBER: _ClassVar[int]
+    table_id: str
+    outcome: _common_pb2.Outcome
+    verdicts: _containers.RepeatedCompositeFieldContainer[_common_pb2.Verdict]
+    def __init__(self, table_id: _Optional[str] = ..., outcome: _Optional[_Union[_common_pb2.Outcome, _Mapping]] = ..., verdicts: _Optional[_Iterable[_Union[_common_pb2.Verdict, _Mapping]]] = ...) -> None: ...
+
+class RefereeToSeat(_message.Message):
+    __slots__ = ("open", "request", "close")
+    OPEN_FIELD_NUMBER: _ClassVar[int]
+    REQUEST_FIELD_NUMBER: _ClassVar[int]
+    CLOSE_FIELD_NUMBER: _ClassVar[int]
+    open: SeatOpen
+    request: DecisionRequest
+    close: SeatClose
+    def __init__(self, open: _Optional[_Union[SeatOpen, _Mapping]] = ..., request: _Optional[_Union[DecisionRequest, _Mapping]] = ..., close: _Optional[_Union[SeatClose, _Mapping]] = ...) -> None: ...
+
+class SeatReady(_message.Message):
+    __slots__ = ("bot", "release", "host")
+    BOT_FIELD_NUMBER: _ClassVar[int]
+    RELEASE_FIELD_NUMBER: _ClassVar[int]
+    HOST_FIELD_NUMBER: _ClassVar[int]
+    bot: str
+    release: str
+    host: str
+    def __init__(self, bot: _Optional[str] = ..., release: _Optional[str] = ..., host: _Optional[str] = ...) -> None: ...
+
+class SeatFault(_message.Message):
+    __slots__ = ("kind", "reason", "platform")
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    PLATFORM_FIELD_NUMBER: _ClassVar[int]
+    kind: _common_pb2.VerdictKind
+    reason: str
+    platform: bool
+    def __init__(self, kind: _Optional[_Union[_common_pb2.VerdictKind, str]] = ..., reason: _Optional[str] = ..., platform: _Optional[bool] = ...) -> None: ...
+
+class SeatToReferee(_message.Message):
+    __slots__ = ("ready", "reply", "fault")
+    READY_FIELD_NUMBER: _ClassVar[int]
+    REPLY_FIELD_NUMBER: _ClassVar[int]
+    FAULT_FIELD_NUMBER: _ClassVar[int]
+    ready: SeatReady
+    reply: DecisionReply
+    fault: SeatFault
+    def __init__(self, ready: _Optional[_Union[SeatReady, _Mapping]] = ..., reply: _Optional[_Union[DecisionReply, _Mapping]] = ..., fault: _Optional[_Union[SeatFault, _Mapping]] = ...) -> None: ...

@@ -1,0 +1,722 @@
+//! arena's bot SDK for Rust: write a bot as a type implementing [`Bot`], one method per decision
+//! kind, and [`run_until_signal`] plays it on bot-host.
+//!
+//! ```no_run
+//! use arena_sdk::{Bot, Options, v1};
+//!
+//! struct Smallest;
+//!
+//! impl Bot for Smallest {
+//!     fn play(&mut self, obs: &v1::DdzObservation) -> String {
+//!         let plays: Vec<&String> = obs.legal.iter().filter(|m| *m != "pass").collect();
+//!         plays.first().map_or("pass".into(), |m| m.to_string())
+//!     }
+//! }
+//!
+//! #[tokio::main]
+//! async fn main() -> anyhow::Result<()> {
+//!     let (endpoint, name, token) = arena_sdk::env_args()?;
+//!     let options = Options { release: "smallest-1".into(), tls: arena_sdk::tls_from_env()?, ..Options::default() };
+//!     arena_sdk::run_until_signal(&endpoint, &name, &token, &options, || Smallest).await?;
+//!     Ok(())
+//! }
+//! ```
+//!
+//! The connection makes one bot (with the factory it is given) per seat it is seated at, so a bot
+//! may keep what it learns during a game in `self`; calls on one bot never overlap, and each runs
+//! on a blocking thread of its own, so a slow decision at one table delays neither the others nor
+//! the keepalive. Every request carries the seat's full observation with the legal answers as
+//! strings: a bot needs no rules engine. What the connection does: `Hello` (name, release,
+//! capacity, games) with the token, `Pong` for every `Ping`, the answers, a reconnect with
+//! `resume_session` when the stream drops ([`run`]; requests bot-host hands back are answered
+//! once, an answer made while disconnected is sent again rather than decided twice), and a
+//! clean shutdown: `Drain`, the tables in flight finished, then the end of the stream.
+//!
+//! An `https://` bot-host URL connects over TLS, verifying bot-host's certificate against the
+//! system's roots or a CA file, and presenting a client certificate where bot-host asks for one
+//! (mutual TLS): [`Options::tls`], from the environment with [`tls_from_env`]
+//! (`ARENA_CA_FILE`, `ARENA_CLIENT_CERT_FILE`, `ARENA_CLIENT_KEY_FILE`).
+
+use std::collections::{HashMap, HashSet};
+use std::future::Future;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use anyhow::Context as _;
+use arena_tls::{ClientTlsFiles, KeyPairFiles, TlsFile};
+use tokio::sync::mpsc::UnboundedSender;
+use tokio_stream::StreamExt;
+use tokio_stream::wrappers::UnboundedReceiverStream;
+use tonic::transport::{Channel, Endpoint};
+
+pub use arena_proto::v1;
+use arena_proto::v1::{
+    bot_gateway_client::BotGatewayClient, bot_to_host::Msg as Out, host_to_bot::Msg as In,
+};
+
+pub mod replay;
+
+/// A bot: the answers to the decisions it is asked. Every method has a default that is always
+/// legal (no call, no double, the first legal play or answer, pass), so a bot overrides only what
+/// it decides itself; or it overrides [`Bot::decide`] alone.
+pub trait Bot: Send + 'static {
+    /// Dou Dizhu: the call, 0 (no call) or more than the highest call so far, at most 3.
+    fn bid(&mut self, obs: &v1::DdzObservation) -> u32 {
+        let _ = obs;
+        0
+    }
+
+    /// Dou Dizhu: whether a farmer doubles.
+    fn double(&mut self, obs: &v1::DdzObservation) -> bool {
+        let _ = obs;
+        false
+    }
+
+    /// Dou Dizhu: whether the landlord redoubles (asked only after a farmer doubled).
+    fn redouble(&mut self, obs: &v1::DdzObservation) -> bool {
+        let _ = obs;
+        false
+    }
+
+    /// Dou Dizhu: the play, one of `obs.legal` (cards such as `33344455`, or `pass`).
+    fn play(&mut self, obs: &v1::DdzObservation) -> String {
+        obs.legal.first().cloned().unwrap_or_else(|| "pass".into())
+    }
+
+    /// Mahjong, its own turn: one of `obs.legal` (`discard 5S`, `self-drawn-win`,
+    /// `concealed-kong E`, `added-kong 3T`).
+    fn turn(&mut self, obs: &v1::MahjongObservation) -> String {
+        obs.legal.first().cloned().unwrap_or_else(|| "pass".into())
+    }
+
+    /// Mahjong, another seat's discard: one of `obs.legal` (`pass`, `win`, `pung`, `kong`,
+    /// `chow 7M`).
+    fn claim(&mut self, obs: &v1::MahjongObservation) -> String {
+        let _ = obs;
+        "pass".into()
+    }
+
+    /// Mahjong, another seat's added kong: `pass` or `rob-kong`.
+    fn rob_kong(&mut self, obs: &v1::MahjongObservation) -> String {
+        let _ = obs;
+        "pass".into()
+    }
+
+    /// The answer to one request: dispatches on its kind to the methods above.
+    fn decide(&mut self, request: &v1::DecisionRequest) -> v1::Action {
+        use v1::ddz_action::Action as Ddz;
+        let game = match request.observation.as_ref().and_then(|o| o.game.as_ref()) {
+            Some(v1::observation::Game::Mahjong(obs)) => {
+                let text = match request.kind() {
+                    v1::DecisionKind::Claim => self.claim(obs),
+                    v1::DecisionKind::RobKong => self.rob_kong(obs),
+                    _ => self.turn(obs),
+                };
+                v1::action::Game::Mahjong(mahjong_action(&text))
+            }
+            Some(v1::observation::Game::Ddz(obs)) => {
+                let action = match request.kind() {
+                    v1::DecisionKind::Bid => Ddz::Bid(self.bid(obs)),
+                    v1::DecisionKind::Double => Ddz::Double(self.double(obs)),
+                    v1::DecisionKind::Redouble => Ddz::Double(self.redouble(obs)),
+                    _ => Ddz::Play(self.play(obs)),
+                };
+                v1::action::Game::Ddz(v1::DdzAction {
+                    action: Some(action),
+                })
+            }
+            // No observation: an empty answer, which the referee judges at once.
+            None => return v1::Action::default(),
+        };
+        v1::Action { game: Some(game) }
+    }
+
+    /// Called once the table this bot sat at ended (its outcome and verdicts).
+    fn end(&mut self, end: &v1::TableEnd) {
+        let _ = end;
+    }
+}
+
+/// A legal Mahjong answer's text (`discard 5S`, `pung`) as the action message: the kind is
+/// [`v1::MahjongActionKind`]'s name in lower case with dashes, the tile follows. An unknown kind
+/// gives kind 0, which the referee refuses as malformed.
+pub fn mahjong_action(text: &str) -> v1::MahjongAction {
+    let text = text.trim();
+    let (kind, tile) = text.split_once(' ').unwrap_or((text, ""));
+    let name = format!(
+        "MAHJONG_ACTION_KIND_{}",
+        kind.to_ascii_uppercase().replace('-', "_")
+    );
+    v1::MahjongAction {
+        kind: v1::MahjongActionKind::from_str_name(&name).map_or(0, |k| k as i32),
+        tile: tile.trim().into(),
+    }
+}
+
+/// How a bot plays.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// The release reported in Hello (ratings are kept per release).
+    pub release: String,
+    /// Tables at once.
+    pub capacity: u32,
+    /// Stop cleanly (drain) once this many tables have ended (0 = no limit).
+    pub tables: u64,
+    /// The games the bot says it plays in `Hello` (empty: Dou Dizhu only); bot-host seats it at
+    /// no other.
+    pub games: Vec<v1::Game>,
+    /// TLS for an `https://` URL: the CA to trust (default: the system's roots) and the client
+    /// certificate to present (default: none). Must be empty for an `http://` URL.
+    pub tls: ClientTlsFiles,
+    /// The first wait before reconnecting; doubled after each failed attempt.
+    pub backoff: Duration,
+    /// The longest wait before reconnecting.
+    pub max_backoff: Duration,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            release: "0".into(),
+            capacity: 8,
+            tables: 0,
+            games: Vec::new(),
+            tls: ClientTlsFiles::default(),
+            backoff: Duration::from_millis(200),
+            max_backoff: Duration::from_secs(5),
+        }
+    }
+}
+
+/// What a bot's run did.
+#[derive(Clone, Debug, Default)]
+pub struct Session {
+    /// Requests answered.
+    pub answered: u64,
+    /// Table ends received (one per seat the bot sat in).
+    pub tables: u64,
+    /// Streams that were welcomed (the first, then one per reconnect).
+    pub connections: u64,
+    /// Requests bot-host handed back on resumed connections.
+    pub resumed: u64,
+    /// Whether it ended by a clean shutdown (every table in flight finished).
+    pub drained: bool,
+    /// Time from sending an answer to receiving this bot's next request at the same table, in
+    /// microseconds: the round trip through bot-host and the referee (other seats' decisions
+    /// included when they play in between).
+    pub turnarounds_us: Vec<u64>,
+}
+
+/// The TLS settings the environment gives: `ARENA_CA_FILE` (the CA bot-host's certificate comes
+/// from, when it is not one the system trusts), `ARENA_CLIENT_CERT_FILE` and
+/// `ARENA_CLIENT_KEY_FILE` (a client certificate, for a bot-host that requires one). Fails if only
+/// one of the last two is set.
+pub fn tls_from_env() -> anyhow::Result<ClientTlsFiles> {
+    let file = |name: &str| {
+        std::env::var_os(name)
+            .filter(|v| !v.is_empty())
+            .map(|path| TlsFile::new(name, path))
+    };
+    let identity = match (
+        file("ARENA_CLIENT_CERT_FILE"),
+        file("ARENA_CLIENT_KEY_FILE"),
+    ) {
+        (Some(cert), Some(key)) => Some(KeyPairFiles { cert, key }),
+        (None, None) => None,
+        _ => anyhow::bail!(
+            "a client certificate needs both ARENA_CLIENT_CERT_FILE and ARENA_CLIENT_KEY_FILE"
+        ),
+    };
+    Ok(ClientTlsFiles {
+        ca: file("ARENA_CA_FILE"),
+        identity,
+    })
+}
+
+/// What a bot reads from the environment: bot-host's bot port (`ARENA_BOT_HOST`, default
+/// `http://127.0.0.1:50052`; a bare `host:port` is taken as `http://`), the bot's registered name
+/// (`ARENA_BOT`) and its token (`ARENA_TOKEN`). Fails naming the variable that is missing.
+pub fn env_args() -> anyhow::Result<(String, String, String)> {
+    let mut endpoint = std::env::var("ARENA_BOT_HOST")
+        .ok()
+        .filter(|v| !v.is_empty())
+        .unwrap_or_else(|| "http://127.0.0.1:50052".into());
+    if !endpoint.contains("://") {
+        endpoint = format!("http://{endpoint}");
+    }
+    let bot = std::env::var("ARENA_BOT")
+        .ok()
+        .filter(|v| !v.is_empty())
+        .ok_or_else(|| anyhow::anyhow!("set ARENA_BOT to the bot's registered name"))?;
+    let token = std::env::var("ARENA_TOKEN")
+        .ok()
+        .filter(|v| !v.is_empty())
+        .ok_or_else(|| anyhow::anyhow!("set ARENA_TOKEN to the token `arena bots add` printed"))?;
+    Ok((endpoint, bot, token))
+}
+
+/// bot-host's bot port at `endpoint`, over TLS with `tls` for `https://`, not yet connected.
+fn endpoint(endpoint: &str, tls: &ClientTlsFiles) -> anyhow::Result<Endpoint> {
+    let mut target = Endpoint::from_shared(endpoint.to_string())
+        .with_context(|| format!("bot-host URL {endpoint:?}"))?;
+    if target.uri().scheme_str() == Some("https") {
+        target = target.tls_config(tls.client_config()?)?;
+    } else if tls != &ClientTlsFiles::default() {
+        anyhow::bail!(
+            "TLS files are given, but bot-host URL {endpoint} is not https:// (the connection \
+             would not use them)"
+        );
+    }
+    Ok(target)
+}
+
+/// A client of bot-host's bot port at `endpoint`, over TLS with `tls` for `https://`.
+pub async fn connect(
+    endpoint_url: &str,
+    tls: &ClientTlsFiles,
+) -> anyhow::Result<BotGatewayClient<Channel>> {
+    let channel = endpoint(endpoint_url, tls)?.connect().await.map_err(|e| {
+        anyhow::anyhow!(
+            "connecting to {endpoint_url}: {}",
+            arena_tls::error_chain(&e)
+        )
+    })?;
+    Ok(BotGatewayClient::new(channel))
+}
+
+/// Refusals another attempt cannot fix: a wrong token or name, a bad Hello, a revoked token, or
+/// this session resumed by another process.
+fn fatal(code: tonic::Code) -> bool {
+    matches!(
+        code,
+        tonic::Code::Unauthenticated
+            | tonic::Code::InvalidArgument
+            | tonic::Code::PermissionDenied
+            | tonic::Code::Unimplemented
+            | tonic::Code::Aborted
+    )
+}
+
+/// How one connection ended, when not fatally.
+enum Ended {
+    /// The stream ended with OK (after a drain: the run is over).
+    Closed,
+    /// A transport error or a status another attempt may fix.
+    Lost(String),
+    /// The caller's shutdown asked to stop at once.
+    Abandoned,
+}
+
+/// One seat's bot, called by one thread at a time.
+type SeatBot<B> = Arc<Mutex<B>>;
+
+/// What the connections of one run share with the decisions in flight.
+struct State<B> {
+    session_id: String,
+    current: Option<UnboundedSender<v1::BotToHost>>,
+    seats: HashMap<(String, u32), SeatBot<B>>,
+    in_flight: HashSet<(String, u64)>,
+    /// (table, seat) → the seat's last answer, sent again when a resumed connection hands that
+    /// request back (the first copy was lost with the stream).
+    last: HashMap<(String, u32), (u64, v1::BotToHost)>,
+    answered_at: HashMap<String, Instant>,
+    summary: Session,
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    // A bot that panicked holding its own lock leaves nothing half-updated that matters more
+    // than playing on.
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// A run: the bot's name and token, its options, the factory of its seats' bots, the shared
+/// state.
+struct Player<'a, B, F> {
+    url: &'a str,
+    name: &'a str,
+    token: &'a str,
+    options: &'a Options,
+    factory: F,
+    state: Arc<Mutex<State<B>>>,
+    /// Drain asked (shutdown, or `options.tables` reached).
+    stopping: bool,
+}
+
+impl<B: Bot, F: Fn() -> B> Player<'_, B, F> {
+    fn seat(&self, st: &mut State<B>, table: &str, seat: u32) -> SeatBot<B> {
+        st.seats
+            .entry((table.to_string(), seat))
+            .or_insert_with(|| Arc::new(Mutex::new((self.factory)())))
+            .clone()
+    }
+
+    /// Takes a request: answers it again if it was answered already, leaves it if it is being
+    /// decided, and decides it otherwise.
+    fn take(&self, tx: &UnboundedSender<v1::BotToHost>, req: v1::DecisionRequest) {
+        let mut st = lock(&self.state);
+        let key = (req.table_id.clone(), req.seat);
+        if let Some((id, reply)) = st.last.get(&key)
+            && *id == req.request_id
+        {
+            let _ = tx.send(reply.clone());
+            return;
+        }
+        if !st.in_flight.insert((req.table_id.clone(), req.request_id)) {
+            return;
+        }
+        if let Some(t) = st.answered_at.get(&req.table_id) {
+            let us = t.elapsed().as_micros() as u64;
+            st.summary.turnarounds_us.push(us);
+        }
+        let bot = self.seat(&mut st, &req.table_id, req.seat);
+        drop(st);
+        let state = Arc::clone(&self.state);
+        tokio::task::spawn_blocking(move || {
+            let action = lock(&bot).decide(&req);
+            let reply = v1::BotToHost {
+                msg: Some(Out::Reply(v1::DecisionReply {
+                    request_id: req.request_id,
+                    table_id: req.table_id.clone(),
+                    action: Some(action),
+                })),
+            };
+            let mut st = lock(&state);
+            st.in_flight.remove(&(req.table_id.clone(), req.request_id));
+            let key = (req.table_id.clone(), req.seat);
+            if st.seats.contains_key(&key) {
+                st.last.insert(key, (req.request_id, reply.clone()));
+            }
+            st.answered_at.insert(req.table_id, Instant::now());
+            st.summary.answered += 1;
+            if let Some(tx) = &st.current {
+                let _ = tx.send(reply);
+            }
+        });
+    }
+
+    fn end(&self, end: v1::TableEnd) -> u64 {
+        let mut st = lock(&self.state);
+        let key = (end.table_id.clone(), end.seat);
+        let bot = st.seats.remove(&key);
+        st.last.remove(&key);
+        if !st.seats.keys().any(|(t, _)| *t == end.table_id) {
+            st.answered_at.remove(&end.table_id);
+        }
+        st.summary.tables += 1;
+        let tables = st.summary.tables;
+        drop(st);
+        if let Some(bot) = bot {
+            tokio::task::spawn_blocking(move || lock(&bot).end(&end));
+        }
+        tables
+    }
+
+    fn drain_msg() -> v1::BotToHost {
+        v1::BotToHost {
+            msg: Some(Out::Drain(v1::Drain {})),
+        }
+    }
+
+    /// One connection, from Hello to the end of its stream. `Err` for what another attempt
+    /// cannot fix. `shutdown` completes when the caller wants a drain; `abandon` when it wants
+    /// the run to stop at once.
+    async fn connection(
+        &mut self,
+        shutdown: &mut (impl Future<Output = ()> + Unpin),
+        abandon: &mut (impl Future<Output = ()> + Unpin),
+        shutdown_done: &mut bool,
+    ) -> anyhow::Result<Ended> {
+        let target = endpoint(self.url, &self.options.tls)?;
+        let channel = match target.connect().await {
+            Ok(c) => c,
+            Err(e) => {
+                return Ok(Ended::Lost(format!(
+                    "connecting to {}: {}",
+                    self.url,
+                    arena_tls::error_chain(&e)
+                )));
+            }
+        };
+        let mut client = BotGatewayClient::new(channel);
+        let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
+        let resume = lock(&self.state).session_id.clone();
+        let _ = tx.send(v1::BotToHost {
+            msg: Some(Out::Hello(v1::Hello {
+                bot: self.name.into(),
+                release: self.options.release.clone(),
+                capacity: self.options.capacity,
+                resume_session: resume,
+                games: self.options.games.iter().map(|g| *g as i32).collect(),
+            })),
+        });
+        let mut request = tonic::Request::new(UnboundedReceiverStream::new(rx));
+        request.metadata_mut().insert(
+            "authorization",
+            format!("Bearer {}", self.token)
+                .parse()
+                .context("the token is not a valid header value")?,
+        );
+        let mut inbound = match client.play(request).await {
+            Ok(r) => r.into_inner(),
+            Err(s) if fatal(s.code()) => anyhow::bail!(
+                "bot-host {} refused {:?}: {:?}: {}",
+                self.url,
+                self.name,
+                s.code(),
+                s.message()
+            ),
+            Err(s) => return Ok(Ended::Lost(format!("{:?}: {}", s.code(), s.message()))),
+        };
+        let mut welcomed = false;
+        loop {
+            let msg = tokio::select! {
+                m = inbound.next() => m,
+                () = &mut *shutdown, if !*shutdown_done => {
+                    *shutdown_done = true;
+                    self.stopping = true;
+                    if welcomed {
+                        let _ = tx.send(Self::drain_msg());
+                    }
+                    continue;
+                }
+                () = &mut *abandon => return Ok(Ended::Abandoned),
+            };
+            let msg = match msg {
+                None => return Ok(Ended::Closed),
+                Some(Err(s)) if fatal(s.code()) => anyhow::bail!(
+                    "bot-host {} refused {:?}: {:?}: {}",
+                    self.url,
+                    self.name,
+                    s.code(),
+                    s.message()
+                ),
+                Some(Err(s)) => return Ok(Ended::Lost(format!("{:?}: {}", s.code(), s.message()))),
+                Some(Ok(m)) => m,
+            };
+            match msg.msg {
+                Some(In::Welcome(w)) => {
+                    welcomed = true;
+                    {
+                        let mut st = lock(&self.state);
+                        st.session_id = w.session.clone();
+                        st.current = Some(tx.clone());
+                        st.summary.connections += 1;
+                        st.summary.resumed += w.resumed.len() as u64;
+                    }
+                    for r in w.resumed {
+                        self.take(&tx, r);
+                    }
+                    if self.stopping {
+                        let _ = tx.send(Self::drain_msg());
+                    }
+                }
+                Some(In::Start(s)) => {
+                    let mut st = lock(&self.state);
+                    self.seat(&mut st, &s.table_id, s.seat);
+                }
+                Some(In::Request(r)) => self.take(&tx, r),
+                Some(In::Ping(p)) => {
+                    let _ = tx.send(v1::BotToHost {
+                        msg: Some(Out::Pong(v1::Pong { nonce: p.nonce })),
+                    });
+                }
+                Some(In::End(e)) => {
+                    let tables = self.end(e);
+                    if self.options.tables > 0 && tables == self.options.tables && !self.stopping {
+                        self.stopping = true;
+                        let _ = tx.send(Self::drain_msg());
+                    }
+                }
+                Some(In::Notice(n)) => {
+                    eprintln!("arena: bot-host: {}", n.message);
+                }
+                None => {}
+            }
+        }
+    }
+
+    fn summary(&self, drained: bool) -> Session {
+        let mut s = lock(&self.state).summary.clone();
+        s.drained = drained;
+        s
+    }
+}
+
+fn player<'a, B: Bot, F: Fn() -> B>(
+    url: &'a str,
+    name: &'a str,
+    token: &'a str,
+    options: &'a Options,
+    factory: F,
+) -> Player<'a, B, F> {
+    Player {
+        url,
+        name,
+        token,
+        options,
+        factory,
+        state: Arc::new(Mutex::new(State {
+            session_id: String::new(),
+            current: None,
+            seats: HashMap::new(),
+            in_flight: HashSet::new(),
+            last: HashMap::new(),
+            answered_at: HashMap::new(),
+            summary: Session::default(),
+        })),
+        stopping: false,
+    }
+}
+
+/// Plays one connection to bot-host at `url` as `name` with `token`, with a bot from `factory`
+/// per seat, until the stream ends: `options.tables` tables ended (then it drains) or the
+/// connection failed (an error: no reconnect, see [`run`]).
+pub async fn play_once<B: Bot, F: Fn() -> B>(
+    url: &str,
+    name: &str,
+    token: &str,
+    options: &Options,
+    factory: F,
+) -> anyhow::Result<Session> {
+    let mut p = player(url, name, token, options, factory);
+    let mut done = false;
+    let mut never = std::pin::pin!(std::future::pending::<()>());
+    let mut never_abandon = std::pin::pin!(std::future::pending::<()>());
+    match p
+        .connection(&mut never, &mut never_abandon, &mut done)
+        .await?
+    {
+        Ended::Closed => Ok(p.summary(p.stopping)),
+        Ended::Lost(why) => anyhow::bail!("{why}"),
+        Ended::Abandoned => Ok(p.summary(false)),
+    }
+}
+
+/// Plays on bot-host at `url` as `name` with `token`, with a bot from `factory` per seat,
+/// reconnecting (and resuming the session) whenever the stream drops, until `shutdown`
+/// completes or `options.tables` tables have ended: then it drains, finishing the tables in
+/// flight, and returns once bot-host has ended the stream. Fails only on what another attempt
+/// cannot fix (a bad URL or TLS files, a refused token, a revoked one).
+pub async fn run<B: Bot, F: Fn() -> B>(
+    url: &str,
+    name: &str,
+    token: &str,
+    options: &Options,
+    factory: F,
+    shutdown: impl Future<Output = ()>,
+) -> anyhow::Result<Session> {
+    run_with_abandon(
+        url,
+        name,
+        token,
+        options,
+        factory,
+        shutdown,
+        std::future::pending(),
+    )
+    .await
+}
+
+async fn run_with_abandon<B: Bot, F: Fn() -> B>(
+    url: &str,
+    name: &str,
+    token: &str,
+    options: &Options,
+    factory: F,
+    shutdown: impl Future<Output = ()>,
+    abandon: impl Future<Output = ()>,
+) -> anyhow::Result<Session> {
+    let mut p = player(url, name, token, options, factory);
+    let mut shutdown = std::pin::pin!(shutdown);
+    let mut abandon = std::pin::pin!(abandon);
+    let mut shutdown_done = false;
+    let mut delay = options.backoff;
+    loop {
+        let before = lock(&p.state).summary.connections;
+        let ended = p
+            .connection(&mut shutdown, &mut abandon, &mut shutdown_done)
+            .await?;
+        let why = match ended {
+            Ended::Abandoned => return Ok(p.summary(false)),
+            Ended::Closed if p.stopping => return Ok(p.summary(true)),
+            Ended::Closed => "the stream ended".to_string(),
+            Ended::Lost(why) => why,
+        };
+        if lock(&p.state).summary.connections > before {
+            delay = options.backoff;
+        }
+        if p.stopping && lock(&p.state).seats.is_empty() {
+            return Ok(p.summary(true));
+        }
+        lock(&p.state).current = None;
+        eprintln!(
+            "arena: connection to {url} lost ({why}); reconnecting in {} ms",
+            delay.as_millis()
+        );
+        tokio::select! {
+            () = tokio::time::sleep(delay) => {}
+            () = &mut shutdown, if !shutdown_done => {
+                shutdown_done = true;
+                p.stopping = true;
+                if lock(&p.state).seats.is_empty() {
+                    return Ok(p.summary(true));
+                }
+            }
+            () = &mut abandon => return Ok(p.summary(false)),
+        }
+        delay = (delay * 2).min(options.max_backoff);
+    }
+}
+
+/// Completes on the first SIGINT (Ctrl-C) or SIGTERM.
+pub async fn shutdown_signal() {
+    let mut term = match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+        Ok(s) => s,
+        Err(_) => {
+            let _ = tokio::signal::ctrl_c().await;
+            return;
+        }
+    };
+    tokio::select! {
+        _ = tokio::signal::ctrl_c() => {}
+        _ = term.recv() => {}
+    }
+}
+
+/// [`run`] for a binary: the first SIGINT or SIGTERM drains (the tables in flight finish), a
+/// second one stops at once.
+pub async fn run_until_signal<B: Bot, F: Fn() -> B>(
+    url: &str,
+    name: &str,
+    token: &str,
+    options: &Options,
+    factory: F,
+) -> anyhow::Result<Session> {
+    let (first_tx, first_rx) = tokio::sync::oneshot::channel::<()>();
+    let (second_tx, second_rx) = tokio::sync::oneshot::channel::<()>();
+    let signals = tokio::spawn(async move {
+        shutdown_signal().await;
+        eprintln!("arena: stopping: finishing the tables in flight (signal again to stop at once)");
+        let _ = first_tx.send(());
+        shutdown_signal().await;
+        let _ = second_tx.send(());
+    });
+    let session = run_with_abandon(
+        url,
+        name,
+        token,
+        options,
+        factory,
+        async {
+            let _ = first_rx.await;
+        },
+        async {
+            if second_rx.await.is_err() {
+                std::future::pending::<()>().await;
+            }
+        },
+    )
+    .await;
+    signals.abort();
+    session
+}
