@@ -1,26 +1,21 @@
 //! What a day of ladder play costs in Redis:
 //! `cargo bench -p arena-integration --bench ladder_memory -- [SECONDS]`.
 //!
-//! One process holds a cluster on the local Redis (bot-host, two referees, the matchmaker's
-//! supervisor) with two remote Dou Dizhu bots (the Rust example's player, answering at once)
-//! connected over gRPC beside the `expert` anchor. The Dou Dizhu ladder runs for SECONDS
-//! (default 60); then every key its tables left is measured with `MEMORY USAGE` (results,
-//! replays, their listing and the deal groups) and divided by the pairs rated. Reported: bytes
-//! per rated pair, pairs rated per second here, and the memory a day at that rate costs. The
-//! bots answer at once, so the rate is an upper bound for these bots; a day of play costs
-//! (pairs per day) × (bytes per pair), and a ladder keeps `--ladder-retention-days` of them.
-//!
-//! The Mahjong ladder seats no remote bots yet (its bots are told apart by their `Hello.games`,
-//! which bot-host does not keep yet), so a Mahjong set is measured from the same tables played
-//! in a competition: one 96-hand match of four built-in bots; a ladder set is four such hands.
+//! One process holds a cluster on the local Redis (bot-host, two referees) with remote bots
+//! connected over gRPC: two Dou Dizhu bots (the Rust example's player, answering at once)
+//! beside the `expert` anchor, and four Mahjong bots (the example's Mahjong player) beside the
+//! `greedy` anchor. Both ladders run for SECONDS (default 60); then every key their tables left
+//! is measured with `MEMORY USAGE` (results, replays, their listing and the deal groups) and
+//! divided by the pairs (sets) rated. Reported per game: bytes per rated pair (set), pairs (sets)
+//! rated per second here, and the memory a day at that rate costs. The bots answer at once, so
+//! the rate is an upper bound for these bots; a day of play costs (pairs per day) × (bytes per
+//! pair), and a ladder keeps `--ladder-retention-days` of them.
 
 use std::time::{Duration, Instant};
 
 use arena_games::GameKind;
 use arena_integration::{Backend, Cluster};
 use arena_matchmaker::ladder::{self, LadderConfig};
-use arena_proto::v1;
-use arena_proto::v1::matchmaker_server::Matchmaker;
 use arena_store::Store;
 
 /// Bytes Redis holds for `key` (`MEMORY USAGE … SAMPLES 0`: every element counted).
@@ -137,45 +132,36 @@ async fn main() {
     let cluster = Cluster::on(Backend::Redis, "ladder-memory")
         .referees(&["m1", "m2"])
         .remote_bots(&["north", "south"])
-        .supervisor(Duration::from_millis(100))
+        .mahjong_bots(&["tiles-a", "tiles-b", "tiles-c", "tiles-d"])
         .start()
         .await;
     let store = cluster.store.clone();
     let prefix = cluster.prefix().to_string();
     let (stop, stopped) = tokio::sync::watch::channel(false);
-    let cfg = LadderConfig {
-        game: GameKind::DouDizhu,
-        every: Duration::from_millis(50),
-        anchors: vec!["expert".to_string()],
-        ..LadderConfig::default()
-    };
-    let ladder = tokio::spawn(ladder::run(store.clone(), cfg, async move {
-        let mut rx = stopped;
-        let _ = rx.wait_for(|s| *s).await;
-    }));
+    let mut ladders = Vec::new();
+    for (game, anchor) in [
+        (GameKind::DouDizhu, "expert"),
+        (GameKind::Mahjong, "greedy"),
+    ] {
+        let cfg = LadderConfig {
+            game,
+            every: Duration::from_millis(50),
+            anchors: vec![anchor.to_string()],
+            ..LadderConfig::default()
+        };
+        let mut rx = stopped.clone();
+        ladders.push(tokio::spawn(ladder::run(store.clone(), cfg, async move {
+            let _ = rx.wait_for(|s| *s).await;
+        })));
+    }
     let start = Instant::now();
     tokio::time::sleep(Duration::from_secs(seconds)).await;
     let _ = stop.send(true);
-    ladder.await.expect("the ladder");
+    for l in ladders {
+        l.await.expect("a ladder");
+    }
     let elapsed = start.elapsed().as_secs_f64();
     cluster.drained().await;
-    // The Mahjong tables: one contest match among built-in bots.
-    cluster
-        .matchmaker
-        .create_competition(tonic::Request::new(v1::CreateCompetitionRequest {
-            spec: Some(v1::CompetitionSpec {
-                name: "mj".into(),
-                game: v1::Game::Mahjong as i32,
-                participants: ["greedy", "expert", "greedy", "random"]
-                    .map(String::from)
-                    .to_vec(),
-                matches: 1,
-                ..Default::default()
-            }),
-        }))
-        .await
-        .expect("a Mahjong competition");
-    cluster.final_standings("mj").await;
 
     let client = redis::Client::open(arena_integration::redis::REDIS).expect("Redis");
     let mut con = client.get_connection().expect("a connection");
@@ -183,27 +169,26 @@ async fn main() {
         "ladder memory on Redis ({seconds} s of play, {} CPUs; `MEMORY USAGE`, SAMPLES 0)",
         std::thread::available_parallelism().map_or(1, |n| n.get())
     );
-    let n = rated(&*store, GameKind::DouDizhu).await;
-    let ladder_bytes = tables_bytes(&mut con, &*store, &prefix, ladder::LADDER_COMPETITION).await;
-    let per = ladder_bytes.total() as f64 / n.max(1) as f64;
-    let rate = n as f64 / elapsed;
-    println!(
-        "  Dou Dizhu ladder: {n} pairs rated ({} tables): {per:.0} bytes per pair ({}); \
-         {rate:.2} pairs/s here, so a day at this rate: {:.0} pairs, {:.0} MiB",
-        ladder_bytes.tables,
-        ladder_bytes.per(n),
-        rate * 86_400.0,
-        per * rate * 86_400.0 / (1024.0 * 1024.0)
-    );
-    let mj = tables_bytes(&mut con, &*store, &prefix, "mj").await;
-    let per_hand = mj.total() as f64 / mj.tables.max(1) as f64;
-    println!(
-        "  Mahjong: {} hands: {per_hand:.0} bytes per hand ({}), so {:.0} bytes per ladder set of \
-         four hands",
-        mj.tables,
-        mj.per(mj.tables),
-        4.0 * per_hand
-    );
+    for game in GameKind::ALL {
+        let n = rated(&*store, game).await;
+        let competition = ladder::competition(game);
+        let bytes = tables_bytes(&mut con, &*store, &prefix, competition).await;
+        let unit = if game == GameKind::Mahjong {
+            "set"
+        } else {
+            "pair"
+        };
+        let per = bytes.total() as f64 / n.max(1) as f64;
+        let rate = n as f64 / elapsed;
+        println!(
+            "  {competition}: {n} {unit}s rated ({} tables): {per:.0} bytes per {unit} ({}); \
+             {rate:.2} {unit}s/s here, so a day at this rate: {:.0} {unit}s, {:.0} MiB",
+            bytes.tables,
+            bytes.per(n),
+            rate * 86_400.0,
+            per * rate * 86_400.0 / (1024.0 * 1024.0)
+        );
+    }
     let keys_left = keys(&mut con, &format!("{prefix}:*")).len();
     println!("  ({keys_left} keys under the bench's prefix, deleted now)");
     cluster.shutdown().await;
