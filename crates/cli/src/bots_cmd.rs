@@ -94,7 +94,7 @@ pub fn in_use(e: &anyhow::Error) -> bool {
 enum Registry {
     Store(Arc<dyn Store>),
     Remote {
-        client: v1::bot_registry_client::BotRegistryClient<client::Authed>,
+        client: Box<v1::bot_registry_client::BotRegistryClient<client::Authed>>,
         url: String,
     },
 }
@@ -107,7 +107,7 @@ impl Registry {
             };
             let channel = client::connect(&url, client::Role::Matchmaker, &auth).await?;
             Ok::<_, anyhow::Error>(Registry::Remote {
-                client: v1::bot_registry_client::BotRegistryClient::new(channel),
+                client: Box::new(v1::bot_registry_client::BotRegistryClient::new(channel)),
                 url,
             })
         };

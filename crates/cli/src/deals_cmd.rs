@@ -231,7 +231,7 @@ pub struct LibraryChoice {
 /// Where a store command runs: on the store it opens, or through a deal library.
 enum Target {
     Store(Arc<dyn arena_store::Store>),
-    Library(crate::library_client::Client, String),
+    Library(Box<crate::library_client::Client>, String),
 }
 
 impl LibraryChoice {
@@ -243,7 +243,7 @@ impl LibraryChoice {
         };
         if let Some(url) = &self.library {
             let client = crate::library_client::connect(url, &auth).await?;
-            return Ok(Target::Library(client, url.clone()));
+            return Ok(Target::Library(Box::new(client), url.clone()));
         }
         match store.open().await {
             Ok(s) => Ok(Target::Store(s)),
@@ -263,7 +263,7 @@ impl LibraryChoice {
                              running? --library URL names its deal library"
                         )
                     })?;
-                Ok(Target::Library(client, url))
+                Ok(Target::Library(Box::new(client), url))
             }
             Err(e) => Err(e),
         }

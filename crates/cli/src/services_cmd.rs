@@ -424,7 +424,7 @@ pub struct LeaderboardArgs {
 #[derive(Subcommand)]
 pub enum CompetitionCommand {
     /// Create a competition, then watch it until its final standings.
-    Create(CompetitionCreateArgs),
+    Create(Box<CompetitionCreateArgs>),
     /// Print a competition's standings (final or so far).
     Standings(CompetitionNameArgs),
     /// List every competition with its state and progress.

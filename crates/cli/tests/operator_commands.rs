@@ -205,8 +205,7 @@ fn deals_are_exported_and_imported_through_running_deal_libraries() {
     );
     assert!(ok, "{err}");
     assert!(
-        err.contains("held by a running arena")
-            && err.contains(&format!("exported 6 deals of panel p-")),
+        err.contains("held by a running arena") && err.contains("exported 6 deals of panel p-"),
         "{err}"
     );
     let text = std::fs::read_to_string(&file).unwrap();
