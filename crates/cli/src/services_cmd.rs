@@ -102,6 +102,45 @@ pub struct SpectatorArgs {
     public_spectator: bool,
 }
 
+/// Where the web console listens: an address, or `off`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct ConsoleListen(pub Option<SocketAddr>);
+
+impl std::fmt::Display for ConsoleListen {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.0 {
+            Some(a) => a.fmt(f),
+            None => f.write_str("off"),
+        }
+    }
+}
+
+impl std::str::FromStr for ConsoleListen {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        if s.trim() == "off" {
+            return Ok(ConsoleListen(None));
+        }
+        s.trim()
+            .parse()
+            .map(|a| ConsoleListen(Some(a)))
+            .map_err(|e| format!("{s:?} is neither an address (127.0.0.1:8054) nor off: {e}"))
+    }
+}
+
+/// The web console's settings (matchmaker and standalone).
+#[derive(Args)]
+pub struct ConsoleArgs {
+    /// HTTP listen address of the web console (competitions, live standings, replays, the
+    /// ladder, bots, the deal library; docs/console.md), or `off`.
+    #[arg(
+        long,
+        env = "ARENA_CONSOLE_LISTEN",
+        default_value_t = ConsoleListen(Some(arena_console::DEFAULT_LISTEN))
+    )]
+    console_listen: ConsoleListen,
+}
+
 /// The serving settings every role shares (see `arena_serve::ServeConfig`).
 #[derive(Args)]
 pub struct ServeArgs {
@@ -290,6 +329,8 @@ pub struct MatchmakerArgs {
     max_tables_per_competition: u64,
     #[command(flatten)]
     retention: RetentionArgs,
+    #[command(flatten)]
+    console: ConsoleArgs,
     #[command(flatten)]
     serve: ServeArgs,
 }
@@ -807,6 +848,8 @@ pub struct StandaloneArgs {
     #[arg(long, default_value_t = arena::standalone::DEFAULT_MATCHMAKER_LISTEN)]
     matchmaker_listen: SocketAddr,
     #[command(flatten)]
+    console: ConsoleArgs,
+    #[command(flatten)]
     ladder: LadderArgs,
     #[command(flatten)]
     spectator: SpectatorArgs,
@@ -1050,6 +1093,7 @@ pub fn standalone(a: StandaloneArgs) -> Result<()> {
             bot_host_listen: a.bot_host_listen,
             deal_library_listen: a.deal_library_listen,
             matchmaker_listen: a.matchmaker_listen,
+            console_listen: a.console.console_listen.0,
             ladder: a.ladder.config().ladder,
             mahjong_ladder: a.ladder.config().mahjong_ladder,
             public_spectator: a.spectator.public_spectator,
@@ -1310,12 +1354,11 @@ pub fn matchmaker(a: MatchmakerArgs) -> Result<()> {
         // Handlers before the port is bound: an early SIGTERM is a graceful stop.
         let stop = shutdown_signal();
         let store = a.store.open().await?;
+        let auth = arena_auth::Authenticator::new(Some(store.clone()))
+            .with_bootstrap(a.operator.read()?.as_ref())
+            .public_spectator(a.spectator.public_spectator);
         let config = arena_matchmaker::MatchmakerConfig {
-            auth: Some(
-                arena_auth::Authenticator::new(Some(store.clone()))
-                    .with_bootstrap(a.operator.read()?.as_ref())
-                    .public_spectator(a.spectator.public_spectator),
-            ),
+            auth: Some(auth.clone()),
             max_tables_per_competition: a.max_tables_per_competition,
             serve: a.serve.config(),
             retention: a.retention.retention()?,
@@ -1330,7 +1373,29 @@ pub fn matchmaker(a: MatchmakerArgs) -> Result<()> {
         let listener = tokio::net::TcpListener::bind(a.listen)
             .await
             .with_context(|| format!("binding {}", a.listen))?;
-        arena_matchmaker::serve_with_config(listener, store, config, stop).await?;
+        // The console calls the matchmaker code the gRPC server runs, under the same policy
+        // (and failed-attempt limiter).
+        let stopping = arena_serve::Shutdown::new();
+        let console = match a.console.console_listen.0 {
+            Some(addr) => {
+                let l = tokio::net::TcpListener::bind(addr)
+                    .await
+                    .with_context(|| format!("binding the console's {addr}"))?;
+                println!("  console http://{}/", l.local_addr().unwrap_or(addr));
+                let backend = arena_matchmaker::MatchmakerService::new(store.clone())
+                    .with_max_tables(a.max_tables_per_competition);
+                let console =
+                    arena_console::Console::new(std::sync::Arc::new(backend), store.clone(), auth);
+                Some(tokio::spawn(console.serve(l, stopping.wait())))
+            }
+            None => None,
+        };
+        let served = arena_matchmaker::serve_with_config(listener, store, config, stop).await;
+        stopping.trigger();
+        if let Some(c) = console {
+            c.await.context("the console's task")??;
+        }
+        served?;
         Ok(())
     })
 }

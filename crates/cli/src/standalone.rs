@@ -41,6 +41,8 @@ pub const DEFAULT_BOT_HOST_LISTEN: SocketAddr = arena_bot_host::DEFAULT_LISTEN;
 pub const DEFAULT_DEAL_LIBRARY_LISTEN: SocketAddr = arena_deal_library::DEFAULT_LISTEN;
 /// See [`DEFAULT_REFEREE_LISTEN`].
 pub const DEFAULT_MATCHMAKER_LISTEN: SocketAddr = arena_matchmaker::DEFAULT_LISTEN;
+/// See [`DEFAULT_REFEREE_LISTEN`]: the web console's HTTP port.
+pub const DEFAULT_CONSOLE_LISTEN: SocketAddr = arena_console::DEFAULT_LISTEN;
 /// The data directory unless told otherwise (relative to the working directory).
 pub const DEFAULT_DATA_DIR: &str = "arena-data";
 /// The referee's consumer name: stable, so a restarted standalone resumes its own unfinished
@@ -61,6 +63,8 @@ pub struct StandaloneConfig {
     pub deal_library_listen: SocketAddr,
     /// matchmaker listen address.
     pub matchmaker_listen: SocketAddr,
+    /// The web console's HTTP listen address (`None`: no console).
+    pub console_listen: Option<SocketAddr>,
     /// The continuous ranked ladder of Dou Dizhu, when on.
     pub ladder: Option<arena_matchmaker::ladder::LadderConfig>,
     /// The continuous ranked ladder of Mahjong, when on.
@@ -85,6 +89,7 @@ impl Default for StandaloneConfig {
             bot_host_listen: DEFAULT_BOT_HOST_LISTEN,
             deal_library_listen: DEFAULT_DEAL_LIBRARY_LISTEN,
             matchmaker_listen: DEFAULT_MATCHMAKER_LISTEN,
+            console_listen: Some(DEFAULT_CONSOLE_LISTEN),
             ladder: None,
             mahjong_ladder: None,
             public_spectator: false,
@@ -106,6 +111,7 @@ impl StandaloneConfig {
             bot_host_listen: any,
             deal_library_listen: any,
             matchmaker_listen: any,
+            console_listen: Some(any),
             ..StandaloneConfig::default()
         }
     }
@@ -151,6 +157,9 @@ pub enum StandaloneError {
     /// The matchmaker failed.
     #[error("matchmaker: {0}")]
     Matchmaker(#[from] arena_matchmaker::ServeError),
+    /// The web console failed.
+    #[error("console: {0}")]
+    Console(#[from] arena_console::ConsoleError),
     /// A role's task panicked or was cancelled.
     #[error("{role} task: {source}")]
     Task {
@@ -174,6 +183,8 @@ pub struct Addrs {
     pub deal_library: SocketAddr,
     /// `Matchmaker`.
     pub matchmaker: SocketAddr,
+    /// The web console (HTTP), when on.
+    pub console: Option<SocketAddr>,
 }
 
 type RoleTask<E> = tokio::task::JoinHandle<Result<(), E>>;
@@ -200,6 +211,7 @@ pub struct Standalone {
     referee_task: RoleTask<arena_referee::RefereeError>,
     library: RoleTask<arena_deal_library::ServeError>,
     matchmaker: RoleTask<arena_matchmaker::ServeError>,
+    console: Option<RoleTask<arena_console::ConsoleError>>,
 }
 
 async fn bind(addr: SocketAddr) -> Result<tokio::net::TcpListener, StandaloneError> {
@@ -246,6 +258,10 @@ pub async fn start(config: StandaloneConfig) -> Result<Standalone, StandaloneErr
     let referee_listener = bind(config.referee_listen).await?;
     let library_listener = bind(config.deal_library_listen).await?;
     let matchmaker_listener = bind(config.matchmaker_listen).await?;
+    let console_listener = match config.console_listen {
+        Some(addr) => Some(bind(addr).await?),
+        None => None,
+    };
     let local = |l: &tokio::net::TcpListener, asked: SocketAddr| l.local_addr().unwrap_or(asked);
     let addrs = Addrs {
         referee: local(&referee_listener, config.referee_listen),
@@ -253,6 +269,10 @@ pub async fn start(config: StandaloneConfig) -> Result<Standalone, StandaloneErr
         seat: host.seat_addr(),
         deal_library: local(&library_listener, config.deal_library_listen),
         matchmaker: local(&matchmaker_listener, config.matchmaker_listen),
+        console: console_listener
+            .as_ref()
+            .zip(config.console_listen)
+            .map(|(l, asked)| local(l, asked)),
     };
     let operators = |store: &Arc<dyn Store>| {
         arena_auth::Authenticator::new(Some(store.clone()))
@@ -277,6 +297,13 @@ pub async fn start(config: StandaloneConfig) -> Result<Standalone, StandaloneErr
         },
         shutdown.wait(),
     ));
+    // The console calls the same matchmaker code the gRPC server runs, under the same policy.
+    let console = console_listener.map(|listener| {
+        let backend = arena_matchmaker::MatchmakerService::new(store.clone());
+        let console =
+            arena_console::Console::new(Arc::new(backend), store.clone(), operators(&store));
+        tokio::spawn(console.serve(listener, shutdown.wait()))
+    });
     let matchmaker = tokio::spawn(arena_matchmaker::serve_with_config(
         matchmaker_listener,
         store.clone(),
@@ -304,6 +331,7 @@ pub async fn start(config: StandaloneConfig) -> Result<Standalone, StandaloneErr
         referee_task,
         library,
         matchmaker,
+        console,
     })
 }
 
@@ -352,6 +380,21 @@ impl Standalone {
             }
             .lines(),
         );
+        let mut console = ConfigLines::default();
+        console.push(
+            "address",
+            match self.addrs.console {
+                Some(addr) => format!(
+                    "http://{addr}/ (spectator pages {}; operators sign in with the operator token)",
+                    if self.config.public_spectator {
+                        "public"
+                    } else {
+                        "for operators"
+                    }
+                ),
+                None => "off".to_string(),
+            },
+        );
         [
             top.render("arena standalone"),
             host.lines()
@@ -359,6 +402,7 @@ impl Standalone {
             referee.lines().render("table-referee"),
             library.render("deal-library"),
             matchmaker.render("matchmaker"),
+            console.render("console"),
         ]
         .concat()
     }
@@ -378,12 +422,26 @@ impl Standalone {
     /// its own), and says whether one failed.
     pub async fn wait(self) -> Result<(), StandaloneError> {
         let task = |role| move |source| StandaloneError::Task { role, source };
-        let (h, r, l, m) =
-            tokio::join!(self.host, self.referee_task, self.library, self.matchmaker);
+        let console = async {
+            match self.console {
+                Some(t) => Some(t.await),
+                None => None,
+            }
+        };
+        let (h, r, l, m, c) = tokio::join!(
+            self.host,
+            self.referee_task,
+            self.library,
+            self.matchmaker,
+            console
+        );
         h.map_err(task("bot-host"))??;
         r.map_err(task("table-referee"))??;
         l.map_err(task("deal-library"))??;
         m.map_err(task("matchmaker"))??;
+        if let Some(c) = c {
+            c.map_err(task("console"))??;
+        }
         Ok(())
     }
 

@@ -738,6 +738,7 @@ fn secrets_are_never_printed() {
             "--matchmaker-listen",
             &at(m),
         ])
+        .env("ARENA_CONSOLE_LISTEN", "127.0.0.1:0")
         .env("ARENA_LOG", "info")
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

@@ -177,6 +177,8 @@ fn every_role_prints_the_configuration_it_runs_with() {
             .arg(role)
             .args(&args)
             .env("ARENA_LOG", "info")
+            // The matchmaker's console on a port of its own: tests run side by side.
+            .env("ARENA_CONSOLE_LISTEN", "127.0.0.1:0")
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
             .spawn()

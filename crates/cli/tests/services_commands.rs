@@ -135,6 +135,7 @@ fn standalone_measures_deals_and_runs_a_competition_created_over_grpc() {
             "--matchmaker-listen",
             &format!("127.0.0.1:{m}"),
         ])
+        .env("ARENA_CONSOLE_LISTEN", "127.0.0.1:0")
         .env("ARENA_LOG", "warn")
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
@@ -299,6 +300,7 @@ fn standalone_runs_a_mahjong_competition_and_exports_its_hands_as_2015_logs() {
             "--matchmaker-listen",
             &format!("127.0.0.1:{m}"),
         ])
+        .env("ARENA_CONSOLE_LISTEN", "127.0.0.1:0")
         .env("ARENA_LOG", "warn")
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())

@@ -122,6 +122,7 @@ fn standalone_exits_cleanly_on_sigterm_and_releases_its_store() {
         .args(["--bot-host-listen", &at(common::port())])
         .args(["--deal-library-listen", &at(common::port())])
         .args(["--matchmaker-listen", &at(m)])
+        .env("ARENA_CONSOLE_LISTEN", "127.0.0.1:0")
         .env("ARENA_LOG", "warn")
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())

@@ -15,6 +15,8 @@
 //! teams of one, ranked by set score (equal scores share a rank), for Weng-Lin's multi-team
 //! update ([`Ratings::record_ranking`]).
 
+pub mod history;
+
 use std::collections::BTreeMap;
 
 use skillratings::weng_lin::{WengLinConfig, WengLinRating, weng_lin, weng_lin_multi_team};

@@ -733,8 +733,10 @@ pub async fn pass_among(
     }
     if !finished.is_empty() {
         let now = now_ms();
-        let (rated, discarded) = update(store, game, |s| {
+        let (rated, discarded, moved) = update(store, game, |s| {
             let (mut rated, mut discarded) = (0, 0);
+            // The ratings this pass left, for the releases' histories.
+            let mut moved: Vec<(String, arena_ratings::Rating)> = Vec::new();
             for (id, scored) in &finished {
                 // Another matchmaker may have rated it meanwhile: only a pending group counts.
                 let Some(pair) = s.pending.remove(id) else {
@@ -756,6 +758,8 @@ pub async fn pass_among(
                             if let Some((_, release)) = key.rsplit_once('@') {
                                 s.release.insert(bot.to_string(), release.to_string());
                             }
+                            moved.retain(|(k, _)| k != key);
+                            moved.push((key.clone(), s.ratings.get(key)));
                         }
                         s.recent.push(r.clone());
                         if s.recent.len() > RECENT {
@@ -771,9 +775,12 @@ pub async fn pass_among(
                     }
                 }
             }
-            (rated + discarded > 0, (rated, discarded))
+            (rated + discarded > 0, (rated, discarded, moved))
         })
         .await?;
+        for (key, rating) in moved {
+            record_history(store, game, &key, rating, now).await?;
+        }
         out.rated = rated;
         out.discarded = discarded;
         if rated > 0 {
@@ -860,6 +867,45 @@ pub async fn pass_among(
     out.created = created.len();
     out.enqueued += created.len();
     Ok(out)
+}
+
+/// Appends `rating` to the history of release `key` ([`arena_ratings::history`]), with
+/// compare-and-swap: another matchmaker's point is never overwritten.
+async fn record_history(
+    store: &dyn Store,
+    game: GameKind,
+    key: &str,
+    rating: arena_ratings::Rating,
+    unix_ms: u64,
+) -> Result<(), LadderError> {
+    use arena_ratings::history::{HISTORY_KIND, Point, append, history_key};
+    let record = history_key(game.wire().as_str_name(), key);
+    loop {
+        let old = store.record(HISTORY_KIND, &record).await?;
+        let mut points: Vec<Point> = match &old {
+            None => Vec::new(),
+            Some(bytes) => serde_json::from_slice(bytes).map_err(|e| LadderError::Decode {
+                what: format!("the rating history {HISTORY_KIND}/{record}"),
+                why: e.to_string(),
+            })?,
+        };
+        append(
+            &mut points,
+            Point {
+                unix_ms,
+                mu: rating.mu,
+                sigma: rating.sigma,
+                games: rating.games,
+            },
+        );
+        let bytes = serde_json::to_vec(&points).map_err(|e| LadderError::Encode(e.to_string()))?;
+        if store
+            .swap_record(HISTORY_KIND, &record, old.as_deref(), &bytes)
+            .await?
+        {
+            return Ok(());
+        }
+    }
 }
 
 /// Puts the group's tables on the job stream and marks it enqueued.

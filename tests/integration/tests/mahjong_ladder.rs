@@ -163,6 +163,21 @@ async fn mahjong_ladder_rates_every_set_once(backend: Backend) {
         "every set counted once for each of its bots: {board:?}"
     );
     assert!(board.iter().all(|(_, r)| r.games == rated), "{board:?}");
+    // Each release's rating history: a point per set it played, whichever replica rated it,
+    // ending at its rating.
+    for (key, r) in &board {
+        use arena_ratings::history::{HISTORY_KIND, Point, history_key};
+        let bytes = store
+            .record(HISTORY_KIND, &history_key("GAME_MAHJONG", key))
+            .await
+            .unwrap()
+            .unwrap_or_else(|| panic!("{key} has a history"));
+        let points: Vec<Point> = serde_json::from_slice(&bytes).unwrap();
+        let games: Vec<u64> = points.iter().map(|p| p.games).collect();
+        assert_eq!(games, (1..=rated).collect::<Vec<_>>(), "{key}");
+        let last = points.last().unwrap();
+        assert_eq!((last.mu, last.sigma), (r.mu, r.sigma), "{key}");
+    }
     let results = store
         .results_for(ladder::MAHJONG_LADDER_COMPETITION)
         .await

@@ -185,6 +185,8 @@ impl Role {
         cmd.arg(role)
             .args(args)
             .env("ARENA_LOG", "warn")
+            // The matchmaker's web console on a port of its own: tests run side by side.
+            .env("ARENA_CONSOLE_LISTEN", "127.0.0.1:0")
             .stdout(std::process::Stdio::null())
             .stderr(stderr)
             .spawn()
@@ -831,7 +833,19 @@ impl Standalone {
         args: &[&str],
         env: &[(&str, &str)],
     ) -> (Standalone, Vec<String>) {
+        Standalone::start_prepared(|_| {}, bots, args, env)
+    }
+
+    /// [`Standalone::start`], with `prepare` given the data directory first (to fill its store
+    /// before standalone opens it).
+    pub fn start_prepared(
+        prepare: impl FnOnce(&Path),
+        bots: &[(&str, &[&str])],
+        args: &[&str],
+        env: &[(&str, &str)],
+    ) -> (Standalone, Vec<String>) {
         let dir = tempfile::tempdir().unwrap();
+        prepare(dir.path());
         let d = dir.path().to_str().unwrap().to_string();
         let mut tokens = Vec::new();
         for (name, extra) in bots {
@@ -860,6 +874,7 @@ impl Standalone {
                     &at(m),
                 ])
                 .args(args)
+                .env("ARENA_CONSOLE_LISTEN", "127.0.0.1:0")
                 .envs(env.iter().copied())
                 .env("ARENA_LOG", "warn")
                 .stdout(Stdio::null())

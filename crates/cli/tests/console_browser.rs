@@ -1,0 +1,297 @@
+//! The web console in a real browser, against a real `arena standalone`: Debian's `chromium`
+//! driven by `playwright-core` (crates/console/tests/browser/console.test.js). This test starts
+//! standalone (console on a port of its own), measures a small deal library and plays a
+//! competition through the CLI, reads what the gRPC API says (standings, one table's replay),
+//! and has the browser check that the pages show the same: the competition page's standings and
+//! heat map, the replay player stepping through the whole table to the recorded outcome, live
+//! standings of a competition created from the console, the ladder, bots and deal-library pages.
+//!
+//! Needs `/usr/bin/chromium` (`apt-get install chromium`; `.ci/run` installs it) and node; the
+//! npm package is installed here from the lock file when missing. Screenshots of every page go to
+//! `$ARENA_SCREENSHOT_DIR`, else `<temp dir>/arena-console-screenshots`; their paths print.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use arena_proto::v1;
+use serde_json::json;
+
+const CHROMIUM: &str = "/usr/bin/chromium";
+
+fn browser_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../console/tests/browser")
+}
+
+/// `playwright-core` from the lock file, installed once (`npm ci`) if it is not there.
+fn ensure_playwright() {
+    let dir = browser_dir();
+    if dir
+        .join("node_modules/playwright-core/package.json")
+        .exists()
+    {
+        return;
+    }
+    let out = Command::new("npm")
+        .args(["ci", "--no-audit", "--no-fund"])
+        .current_dir(&dir)
+        .output()
+        .expect("npm runs (node and npm are needed for the browser test)");
+    assert!(
+        out.status.success(),
+        "npm ci in {}: {}{}",
+        dir.display(),
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+fn screenshot_dir() -> PathBuf {
+    let dir = std::env::var_os("ARENA_SCREENSHOT_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| std::env::temp_dir().join("arena-console-screenshots"));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// What the gRPC API says about competition `name`: its standings and one table's replay.
+fn grpc_truth(matchmaker: &str, token: &str, name: &str) -> (v1::Standings, Vec<v1::Replay>) {
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    rt.block_on(async {
+        let channel = tonic::transport::Channel::from_shared(matchmaker.to_string())
+            .unwrap()
+            .connect()
+            .await
+            .unwrap();
+        let bearer: tonic::metadata::MetadataValue<_> = format!("Bearer {token}").parse().unwrap();
+        let mut mm = v1::matchmaker_client::MatchmakerClient::with_interceptor(
+            channel,
+            move |mut req: tonic::Request<()>| {
+                req.metadata_mut().insert("authorization", bearer.clone());
+                Ok(req)
+            },
+        );
+        let req = || v1::CompetitionRequest { name: name.into() };
+        let standings = mm.get_standings(req()).await.unwrap().into_inner();
+        let mut stream = mm.export_replays(req()).await.unwrap().into_inner();
+        let mut replays = Vec::new();
+        while let Some(r) = stream.message().await.unwrap() {
+            replays.push(r);
+        }
+        (standings, replays)
+    })
+}
+
+/// Ratings of two releases of `north` on the Dou Dizhu ladder with their histories, written as
+/// the ladder writes them, into the store standalone will open: what the bots page charts.
+fn ladder_history(dir: &Path) {
+    use arena_ratings::history::{HISTORY_KIND, Point, append, history_key};
+    use arena_store::Store;
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    rt.block_on(async {
+        let store = arena_store::EmbeddedStore::open(dir).unwrap();
+        let mut state = arena_matchmaker::ladder::LadderState::default();
+        let (old, new) = ("north@1.0", "north@1.1");
+        for (release, games) in [(old, 3u64), (new, 5)] {
+            let mut points = Vec::new();
+            for g in 1..=games {
+                state
+                    .ratings
+                    .record_pair(release, "expert@builtin", 1.0, -1.0);
+                let r = state.ratings.get(release);
+                let point = Point {
+                    unix_ms: 1_700_000_000_000 + g * 60_000,
+                    mu: r.mu,
+                    sigma: r.sigma,
+                    games: r.games,
+                };
+                append(&mut points, point);
+            }
+            let key = history_key("GAME_DOU_DIZHU", release);
+            store
+                .put_record(HISTORY_KIND, &key, &serde_json::to_vec(&points).unwrap())
+                .await
+                .unwrap();
+        }
+        let (kind, key) = arena_matchmaker::ladder::STATE;
+        store
+            .put_record(kind, key, &serde_json::to_vec(&state).unwrap())
+            .await
+            .unwrap();
+    });
+}
+
+#[test]
+fn the_console_shows_in_a_browser_what_the_grpc_api_says() {
+    assert!(
+        Path::new(CHROMIUM).exists(),
+        "the browser test needs Debian's chromium at {CHROMIUM} (apt-get install -y chromium; .ci/run installs it)"
+    );
+    ensure_playwright();
+    let console_port = common::port();
+    // A program bot that thinks 0.3 s a decision: the competition the browser watches live
+    // takes seconds a table, however fast the machine.
+    let slow = format!(
+        "/usr/bin/python3 {} {}",
+        common::readable_copy(&browser_dir().join("slow_bot.py")).display(),
+        common::simple_bot().display()
+    );
+    let (s, _) = common::Standalone::start_prepared(
+        ladder_history,
+        &[("north", &[]), ("slowbot", &["--program", &slow])],
+        &["--console-listen", &format!("127.0.0.1:{console_port}")],
+        &[],
+    );
+    let deals = 1500;
+    s.measure(deals);
+    let name = "spring-cup";
+    let (out, err, ok) = s.client(&[
+        "competition",
+        "create",
+        "--matchmaker",
+        &s.matchmaker,
+        "--name",
+        name,
+        "--format",
+        "random",
+        "--participants",
+        "expert,seed,random",
+        "--panel",
+        "ladder:5",
+        "--matches",
+        "3",
+        "--rounds",
+        "5",
+    ]);
+    assert!(ok, "{out}{err}");
+    let token = s.operator_token();
+    let (standings, replays) = grpc_truth(&s.matchmaker, &token, name);
+    assert!(standings.r#final, "{standings:?}");
+    assert_eq!(replays.len() as u64, standings.tables_total);
+    // The table with the most decisions: the longest walk through the player.
+    let replay = replays.iter().max_by_key(|r| r.steps.len()).unwrap();
+    let result = replay.result.clone().unwrap();
+    let winner = match result.outcome.as_ref().and_then(|o| o.game.as_ref()) {
+        Some(v1::outcome::Game::Ddz(d)) => d.winner,
+        other => panic!("a Dou Dizhu outcome: {other:?}"),
+    };
+    // A Mahjong competition (the contest's 96 hands), for the same player on the other game: the
+    // hand with the most decisions that someone won.
+    let (out, err, ok) = s.client(&[
+        "competition",
+        "create",
+        "--matchmaker",
+        &s.matchmaker,
+        "--game",
+        "mahjong",
+        "--name",
+        "mj-cup",
+        "--participants",
+        "random,greedy,expert,greedy",
+        "--matches",
+        "1",
+    ]);
+    assert!(ok, "{out}{err}");
+    let (_, mj_replays) = grpc_truth(&s.matchmaker, &token, "mj-cup");
+    let won = |r: &&v1::Replay| match r
+        .result
+        .as_ref()
+        .and_then(|x| x.outcome.as_ref())
+        .and_then(|o| o.game.as_ref())
+    {
+        Some(v1::outcome::Game::Mahjong(m)) => m.winner,
+        _ => None,
+    };
+    let mj = mj_replays
+        .iter()
+        .filter(|r| won(r).is_some())
+        .max_by_key(|r| r.steps.len())
+        .expect("some hand of 96 was won");
+    let mj_result = mj.result.clone().unwrap();
+    // A competition the browser creates and watches while it runs.
+    let live = json!({
+        "name": "live-cup", "format": "duplicate", "panel": "ladder:5",
+        "participants": ["slowbot", "expert"], "matches": 2, "rounds": 3, "tables": 12,
+        // 0.3 s a decision against a 0.2 s limit: every started 100 ms over costs a point.
+        "decision_ms": 200, "penalty_per_100ms": 1, "slow_table": "live-cup/m0/r0/t0",
+    });
+    // Each seat's cards before the first decision: the landlord (seat 0) holds the bottom too.
+    let deal = match replay.job.as_ref().unwrap().setup.as_ref() {
+        Some(v1::table_job::Setup::Ddz(d)) => d.deal.clone(),
+        other => panic!("a Dou Dizhu job: {other:?}"),
+    };
+    let parts: Vec<usize> = deal.split('/').map(|p| p.chars().count()).collect();
+    let cards = [parts[0] + parts[3], parts[1], parts[2]];
+    let expect = json!({
+        "competition": name,
+        "tables_total": standings.tables_total,
+        "standings": standings.standings.iter().map(|st| json!({
+            "participant": st.participant,
+            "place": st.place,
+            "mean_score": st.mean_score,
+            "score_ci95": st.score_ci95,
+            "rank_probabilities": st.rank_probabilities,
+        })).collect::<Vec<_>>(),
+        "replay": {
+            "table_id": replay.job.as_ref().unwrap().table_id,
+            "steps": replay.steps.iter().map(|st| json!({
+                "action": arena_console::view::action(st.action.as_ref().unwrap()),
+                "elapsed_ms": st.elapsed_ms,
+            })).collect::<Vec<_>>(),
+            "final_scores": result.final_scores,
+            "winner": winner,
+            "cards": cards,
+        },
+        "mahjong": {
+            "table_id": mj.job.as_ref().unwrap().table_id,
+            "steps": mj.steps.len(),
+            "final_scores": mj_result.final_scores,
+            "winner": won(&mj),
+        },
+        "live": live,
+        "bots": ["north", "slowbot"],
+        // north's two releases, charted with 3 and 5 points.
+        "history": {"bot": "north", "releases": 2, "points": 8},
+        "deals": deals,
+    });
+    let work = tempfile::tempdir().unwrap();
+    let expect_path = work.path().join("expect.json");
+    std::fs::write(&expect_path, expect.to_string()).unwrap();
+    let shots = screenshot_dir();
+    let out = Command::new("node")
+        .arg("console.test.js")
+        .current_dir(browser_dir())
+        .env("CONSOLE_URL", format!("http://127.0.0.1:{console_port}"))
+        .env("OPERATOR_TOKEN", &token)
+        .env("EXPECT", &expect_path)
+        .env("SCREENSHOT_DIR", &shots)
+        .output()
+        .expect("node runs");
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    println!("{text}");
+    assert!(out.status.success(), "the browser checks failed:\n{text}");
+    assert!(text.contains("screenshot "), "{text}");
+
+    // What the browser created is what the gRPC API reports.
+    let (live_standings, live_replays) = grpc_truth(&s.matchmaker, &token, "live-cup");
+    assert!(live_standings.r#final);
+    assert_eq!(live_standings.tables_total, 12);
+    // And the penalties the browser saw marked are the referee's.
+    let slow = live_replays
+        .iter()
+        .find(|r| r.job.as_ref().unwrap().table_id == "live-cup/m0/r0/t0")
+        .unwrap();
+    let charged: i64 = slow
+        .steps
+        .iter()
+        .filter(|st| st.seat == 0)
+        .map(|st| st.penalty)
+        .sum();
+    assert!(charged > 0);
+    assert_eq!(slow.result.as_ref().unwrap().penalties[0], charged);
+}

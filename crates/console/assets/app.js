@@ -1,0 +1,414 @@
+// The arena console's pages. Each page path renders from the JSON routes under /api/; live
+// standings arrive as server-sent events. Every value from the server is inserted as text
+// (h() never parses markup): bot names and verdict reasons come from bots.
+"use strict";
+
+(function () {
+  // h("a", {href: "/"}, "text", child…): an element; strings become text nodes.
+  function h(tag, attrs, ...children) {
+    const e = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (v === undefined || v === null || v === false) continue;
+      if (k.startsWith("on") && typeof v === "function") e.addEventListener(k.slice(2), v);
+      else if (k === "class") e.className = v;
+      else e.setAttribute(k, v === true ? "" : String(v));
+    }
+    for (const c of children.flat()) {
+      if (c === undefined || c === null || c === false) continue;
+      e.append(c instanceof Node ? c : document.createTextNode(String(c)));
+    }
+    return e;
+  }
+
+  const app = () => document.getElementById("app");
+  const params = () => new URLSearchParams(location.search);
+  const q = (k) => params().get(k) || "";
+  const link = (path, query) => path + (query ? "?" + new URLSearchParams(query).toString() : "");
+  const fmt = (x, d = 3) => (typeof x === "number" && isFinite(x) ? x.toFixed(d) : "—");
+  const signed = (x, d = 3) => (typeof x === "number" && isFinite(x) ? (x >= 0 ? "+" : "") + x.toFixed(d) : "—");
+  const when = (ms) => (ms ? new Date(Number(ms)).toLocaleString() : "—");
+
+  let session = { operator: false, public_spectator: false };
+
+  // A JSON route; a refusal for want of a credential sends the browser to the login form.
+  async function api(path, opts) {
+    const o = Object.assign({ credentials: "same-origin", headers: {} }, opts || {});
+    if (o.body !== undefined && typeof o.body !== "string") {
+      o.body = JSON.stringify(o.body);
+      o.headers["content-type"] = "application/json";
+    }
+    const r = await fetch(path, o);
+    let body = null;
+    try { body = await r.json(); } catch (_) { body = null; }
+    if (!r.ok) {
+      const err = new Error((body && body.error) || `${r.status} ${r.statusText}`);
+      err.status = r.status;
+      throw err;
+    }
+    return body;
+  }
+
+  function fail(e) {
+    const box = app();
+    box.replaceChildren();
+    if (e.status === 401) {
+      box.append(
+        h("h1", {}, "Sign in"),
+        h("p", { class: "error" }, e.message),
+        h("p", {}, "This page is open to operators only (the operator did not open spectator reads to the public). ",
+          h("a", { href: link("/login", { next: location.pathname + location.search }) }, "Sign in with an operator token"), ".")
+      );
+    } else {
+      box.append(h("p", { class: "error", "data-testid": "error" }, e.message));
+    }
+  }
+
+  function badge(state) { return h("span", { class: "badge " + state, "data-testid": "state" }, state); }
+  function progress(done, total) {
+    const pct = total ? Math.min(100, (100 * done) / total) : 0;
+    const bar = h("div", { class: "progress", title: `${done} / ${total} tables` }, h("div", {}));
+    bar.firstChild.style.width = pct + "%";
+    return bar;
+  }
+
+  // ---- Competitions -------------------------------------------------------------------
+
+  async function competitionsPage() {
+    const { competitions } = await api("/api/competitions");
+    const rows = competitions.map((c) =>
+      h("tr", { "data-competition": c.name },
+        h("td", {}, h("a", { href: link("/competition", { name: c.name }) }, c.name)),
+        h("td", {}, c.game === "mahjong" ? "Mahjong" : "Dou Dizhu"),
+        h("td", {}, c.format),
+        h("td", {}, badge(c.state)),
+        h("td", {}, progress(c.tables_done, c.tables_total)),
+        h("td", { class: "num" }, `${c.tables_done} / ${c.tables_total}`),
+        h("td", {}, c.participants.length),
+        h("td", {}, when(c.created_unix_ms)),
+        h("td", {}, session.operator && c.state === "running"
+          ? h("button", { class: "danger", onclick: () => cancel(c.name) }, "Cancel") : "")
+      ));
+    app().replaceChildren(
+      h("h1", {}, "Competitions"),
+      competitions.length
+        ? h("table", { class: "grid", "data-testid": "competitions" },
+          h("thead", {}, h("tr", {}, ["Name", "Game", "Format", "State", "Progress", "Tables", "Participants", "Created", ""].map((t) => h("th", {}, t)))),
+          h("tbody", {}, rows))
+        : h("p", { class: "muted" }, "No competitions yet."),
+      session.operator ? createForm() : ""
+    );
+  }
+
+  async function cancel(name) {
+    if (!confirm(`Cancel competition ${name}? Tables not yet played are not played.`)) return;
+    try { await api("/api/competition/cancel", { method: "POST", body: { name } }); route(); }
+    catch (e) { alert(e.message); }
+  }
+
+  function createForm() {
+    const msg = h("p", {});
+    const field = (label, name, attrs) => h("label", {}, label, h("input", Object.assign({ name }, attrs || {})));
+    const form = h("form", { class: "stack panel", "data-testid": "create" },
+      h("h2", {}, "New competition"),
+      h("div", { class: "row" },
+        h("div", {},
+          field("Name", "name", { required: true }),
+          h("label", {}, "Game", h("select", { name: "game" }, h("option", { value: "ddz" }, "Dou Dizhu"), h("option", { value: "mahjong" }, "Mahjong"))),
+          h("label", {}, "Format (Dou Dizhu)", h("select", { name: "format" },
+            ["random", "duplicate", "equal-strength", "difficulty-adjusted"].map((f) => h("option", { value: f }, f)))),
+          field("Participants (bot names, comma-separated)", "participants", { required: true, placeholder: "expert, seed, random" }),
+          field("Farmers (Dou Dizhu)", "farmers", { placeholder: "expert" }),
+          field("Deal library panel (Dou Dizhu)", "panel", { placeholder: "ladder:70" })),
+        h("div", {},
+          field("Matches", "matches", { type: "number", min: 1, value: 2 }),
+          field("Rounds per match (Dou Dizhu)", "rounds", { type: "number", min: 1, value: 4 }),
+          field("Equal-strength centre (GDI, comma-separated)", "centre", { placeholder: "0.5, 0.3, 0.1" }),
+          field("Equal-strength ε", "eps", { type: "number", step: "any", placeholder: "0.15" }),
+          field("Decision time (ms)", "decision_ms", { type: "number", min: 0, placeholder: "1000" }),
+          field("Penalty points per 100 ms over", "penalty_per_100ms", { type: "number", min: 0, placeholder: "0" }))),
+      h("p", {}, h("button", { class: "primary", type: "submit" }, "Create")), msg);
+    form.addEventListener("submit", async (ev) => {
+      ev.preventDefault();
+      const f = new FormData(form);
+      const list = (s) => String(s || "").split(",").map((x) => x.trim()).filter(Boolean);
+      const num = (s) => (String(s || "").trim() === "" ? 0 : Number(s));
+      const body = {
+        name: f.get("name"), game: f.get("game"), format: f.get("game") === "mahjong" ? "" : f.get("format"),
+        participants: list(f.get("participants")), farmers: f.get("farmers") || "", panel: f.get("panel") || "",
+        matches: num(f.get("matches")), rounds: f.get("game") === "mahjong" ? 0 : num(f.get("rounds")),
+        centre: list(f.get("centre")).map(Number), eps: num(f.get("eps")), decision_ms: num(f.get("decision_ms")),
+        penalty_per_100ms: num(f.get("penalty_per_100ms")),
+      };
+      msg.className = "muted"; msg.textContent = "Creating…";
+      try {
+        const r = await api("/api/competitions", { method: "POST", body });
+        location.href = link("/competition", { name: r.competition.name });
+      } catch (e) { msg.className = "error"; msg.textContent = e.message; }
+    });
+    return form;
+  }
+
+  // ---- One competition: live standings, heat map, intervals, tables -------------------------
+
+  function standingsView(st, comp) {
+    const n = st.standings.length;
+    const places = Array.from({ length: n }, (_, i) => i + 1);
+    const mahjong = st.game === "mahjong";
+    const head = h("tr", {}, h("th", { class: "num" }, "Place"), h("th", {}, "Participant"),
+      places.map((k) => h("th", { class: "num" }, `P(#${k})`)),
+      h("th", { class: "num" }, mahjong ? "Mean / hand" : "Mean score"), h("th", { class: "num" }, "95% CI"),
+      h("th", { class: "num" }, "Mean rank"),
+      mahjong ? ["Hands", "Score", "Wins", "Self-drawn", "Dealt in", "Penalties", "Verdicts"].map((t) => h("th", { class: "num" }, t)) : []);
+    const body = st.standings.map((s) =>
+      h("tr", { "data-participant": s.participant, "data-place": s.place },
+        h("td", { class: "num place" }, s.place),
+        h("td", { class: "participant" }, s.participant),
+        places.map((k) => {
+          const p = s.rank_probabilities[k - 1] || 0;
+          const cell = h("td", { class: "p", title: `P(place ${k}) = ${p}` }, p > 0 ? fmt(p, 2) + (s.most_probable_rank === k ? "*" : "") : "·");
+          cell.style.background = Charts.heatColor(p);
+          cell.style.color = Charts.heatInk(p);
+          return cell;
+        }),
+        h("td", { class: "num mean-score" }, signed(s.mean_score)),
+        h("td", { class: "num ci" }, "± " + fmt(s.score_ci95)),
+        h("td", { class: "num mean-rank" }, fmt(s.mean_rank, 2)),
+        mahjong && s.mahjong ? ["hands", "score", "wins", "self_drawn", "dealt_in", "penalties", "verdicts"].map((k) => h("td", { class: "num" }, s.mahjong[k])) : []
+      ));
+    const status = st.final
+      ? h("span", { class: "badge finished", "data-testid": "final" }, "final")
+      : h("span", { class: "badge live" }, comp && comp.state !== "running" ? comp.state : "live");
+    return h("div", { "data-testid": "standings" },
+      h("h2", {}, "Standings ", status, " ", h("span", { class: "muted" }, `${st.tables_done} / ${st.tables_total} tables`)),
+      progress(st.tables_done, st.tables_total),
+      h("p", { class: "muted" }, "Rank probabilities: each participant's chance of every place over the matches played (the heat map); * marks its most probable place. Only complete matches count towards places, complete rounds towards mean scores."),
+      h("table", { class: "grid heat" }, h("thead", {}, head), h("tbody", {}, body)),
+      h("h2", {}, "Mean score with its 95% confidence interval"),
+      h("div", { class: "panel" }, Charts.intervals(st.standings.map((s) => ({ label: s.participant, mean: s.mean_score, half: s.score_ci95 })))),
+      mahjong && st.drawn_hands ? h("p", { class: "muted" }, `${st.drawn_hands} hands ended drawn.`) : "");
+  }
+
+  let liveSource = null;
+  function closeLive() { if (liveSource) { liveSource.close(); liveSource = null; } }
+
+  async function competitionPage() {
+    const name = q("name");
+    const { competition: c, standings } = await api(link("/api/competition", { name }));
+    const standingsBox = h("div", {}, standingsView(standings, c));
+    const tablesBox = h("div", {});
+    const info = h("div", { class: "panel" },
+      h("div", {}, badge(c.state), " ", c.game === "mahjong" ? "Mahjong" : "Dou Dizhu", " · ", c.format || "duplicate",
+        " · ", `${c.participants.length} participants`, c.game === "ddz" ? ` · farmers ${c.farmers}` : "",
+        ` · ${c.matches} matches`, c.game === "ddz" ? ` × ${c.rounds} rounds` : "", c.rotate_seats ? " · seats rotated" : ""),
+      h("div", { class: "muted" }, `created ${when(c.created_unix_ms)}`, c.finished_unix_ms ? ` · ended ${when(c.finished_unix_ms)}` : ""),
+      c.error ? h("p", { class: "error" }, c.error) : "",
+      session.operator && c.state === "running" ? h("p", {}, h("button", { class: "danger", onclick: () => cancel(c.name) }, "Cancel competition")) : "");
+    app().replaceChildren(h("h1", {}, c.name), info, standingsBox, h("h2", {}, "Tables"), tablesBox);
+    const loadTables = () => tablesView(name).then((v) => tablesBox.replaceChildren(v)).catch((e) => tablesBox.replaceChildren(h("p", { class: "error" }, e.message)));
+    loadTables();
+    if (standings.final || c.state !== "running") return;
+    // Live: one event stream; the server pushes each change (one watcher per competition,
+    // whoever watches it).
+    closeLive();
+    liveSource = new EventSource(link("/api/competition/live", { name }));
+    const show = (ev) => standingsBox.replaceChildren(standingsView(JSON.parse(ev.data), c));
+    liveSource.addEventListener("standings", show);
+    liveSource.addEventListener("final", (ev) => { show(ev); closeLive(); loadTables(); });
+    liveSource.addEventListener("failed", (ev) => { standingsBox.prepend(h("p", { class: "error" }, ev.data)); closeLive(); });
+  }
+
+  async function tablesView(name, offset = 0) {
+    const r = await api(link("/api/competition/tables", { name, offset }));
+    if (!r.total) return h("p", { class: "muted" }, "No table has finished yet.");
+    const box = h("div", {});
+    const page = (o) => tablesView(name, o).then((v) => box.replaceWith(v)).catch(fail);
+    box.append(
+      h("p", { class: "muted" }, `Tables ${r.offset + 1}–${r.offset + r.tables.length} of ${r.total} finished. A table's replay is shown once every table dealt the same cards has finished.`),
+      h("table", { class: "grid", "data-testid": "tables" },
+        h("thead", {}, h("tr", {}, ["Table", "Match", "Round", "Side", "Final scores", "Verdicts", ""].map((t) => h("th", {}, t)))),
+        h("tbody", {}, r.tables.map((t) => h("tr", {},
+          h("td", {}, t.table_id),
+          h("td", { class: "num" }, t.placement ? t.placement.match : ""),
+          h("td", { class: "num" }, t.placement ? t.placement.round : ""),
+          h("td", {}, t.placement ? t.placement.side : ""),
+          h("td", {}, t.shown ? t.final_scores.join(" / ") : h("span", { class: "muted" }, "hidden while its deal is played")),
+          h("td", { class: "num" }, t.shown && t.verdicts ? t.verdicts : ""),
+          h("td", {}, t.shown ? h("a", { href: link("/replay", { table: t.table_id }), "data-replay": t.table_id }, "Replay") : ""))))),
+      h("p", {},
+        r.offset > 0 ? h("button", { onclick: () => page(Math.max(0, r.offset - r.limit)) }, "Previous") : "", " ",
+        r.offset + r.tables.length < r.total ? h("button", { onclick: () => page(r.offset + r.limit) }, "Next") : ""));
+    return box;
+  }
+
+  // ---- The ladder ---------------------------------------------------------------------
+
+  function gameTabs(path, game) {
+    return h("div", { class: "tabs" }, [["ddz", "Dou Dizhu"], ["mahjong", "Mahjong"]].map(([g, label]) =>
+      h("a", { href: link(path, { game: g }), class: g === game ? "active" : "" }, label)));
+  }
+
+  async function ladderPage() {
+    const game = q("game") || "ddz";
+    const { ratings } = await api(link("/api/leaderboard", { game }));
+    app().replaceChildren(
+      h("h1", {}, "Ladder"),
+      gameTabs("/ladder", game),
+      h("p", { class: "muted" }, "Ratings per bot release (Weng-Lin): μ ± σ, ranked by the conservative score μ − 3σ. Games are duplicate pairs (Dou Dizhu) or duplicate sets of four tables (Mahjong)."),
+      ratings.length
+        ? h("table", { class: "grid", "data-testid": "leaderboard" },
+          h("thead", {}, h("tr", {}, ["#", "Bot", "Release", "μ − 3σ", "μ", "σ", "Games"].map((t) => h("th", {}, t)))),
+          h("tbody", {}, ratings.map((r, i) => h("tr", {},
+            h("td", { class: "num" }, i + 1),
+            h("td", {}, h("a", { href: link("/bots", { bot: r.bot }) }, r.bot)),
+            h("td", {}, r.release),
+            h("td", { class: "num" }, fmt(r.conservative, 2)),
+            h("td", { class: "num" }, fmt(r.mu, 2)),
+            h("td", { class: "num" }, fmt(r.sigma, 2)),
+            h("td", { class: "num" }, r.games)))))
+        : h("p", { class: "muted" }, "No rated bots yet: the ladder rates connected remote bots (run the matchmaker with --ladder)."));
+  }
+
+  // ---- Bots ---------------------------------------------------------------------------
+
+  async function botsPage() {
+    const { bots } = await api("/api/bots");
+    const only = q("bot");
+    const shown = only ? bots.filter((b) => b.name === only) : bots;
+    const items = shown.map((b) => {
+      const history = b.releases.filter((r) => (r.history || []).length);
+      return h("div", { class: "panel", "data-bot": b.name },
+        h("h2", {}, b.name, " ", h("span", { class: "badge" }, b.kind)),
+        b.created_unix_ms ? h("div", { class: "muted" }, `registered ${when(b.created_unix_ms)}`, b.max_tables ? ` · at most ${b.max_tables} tables at once` : "") : "",
+        b.releases.length
+          ? h("table", { class: "grid" },
+            h("thead", {}, h("tr", {}, ["Game", "Release", "μ − 3σ", "μ", "σ", "Games"].map((t) => h("th", {}, t)))),
+            h("tbody", {}, b.releases.map((r) => h("tr", {},
+              h("td", {}, r.game === "mahjong" ? "Mahjong" : "Dou Dizhu"), h("td", {}, r.release),
+              h("td", { class: "num" }, fmt(r.conservative, 2)), h("td", { class: "num" }, fmt(r.mu, 2)),
+              h("td", { class: "num" }, fmt(r.sigma, 2)), h("td", { class: "num" }, r.games)))))
+          : h("p", { class: "muted" }, "Not rated by the ladder yet."),
+        history.length
+          ? h("div", { "data-testid": "rating-history" }, h("h3", {}, "Rating history (μ, band μ ± σ)"),
+            Charts.lines(history.map((r) => ({
+              name: `${r.release} (${r.game})`,
+              points: r.history.map((p) => ({ x: p.unix_ms, y: p.mu, lo: p.mu - p.sigma, hi: p.mu + p.sigma })),
+            })), { xLabel: "rated at", xFormat: (ms) => new Date(ms).toLocaleString([], { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit" }) }))
+          : "");
+    });
+    app().replaceChildren(h("h1", {}, only ? `Bot ${only}` : "Bots"),
+      only ? h("p", {}, h("a", { href: "/bots" }, "All bots")) : "",
+      ...(items.length ? items : [h("p", { class: "muted" }, "No bots registered (arena bots add NAME).")]));
+  }
+
+  // ---- The deal library ---------------------------------------------------------------
+
+  async function dealsPage() {
+    const { panels } = await api("/api/deals");
+    const panel = q("panel") || (panels[0] && panels[0].id) || "";
+    const box = h("div", {});
+    app().replaceChildren(h("h1", {}, "Deal library"),
+      panels.length ? h("table", { class: "grid" },
+        h("thead", {}, h("tr", {}, ["Panel", "Game", "Seats", "Scoring", "Deals"].map((t) => h("th", {}, t)))),
+        h("tbody", {}, panels.map((p) => h("tr", { class: p.id === panel ? "active" : "" },
+          h("td", {}, h("a", { href: link("/deals", { panel: p.id }) }, p.id)), h("td", {}, p.game),
+          h("td", {}, p.seats.map((s) => s.join(",")).join(" / ")), h("td", {}, p.scoring), h("td", { class: "num" }, p.deals)))))
+        : h("p", { class: "muted" }, "The library is empty: arena deals gdi --count N measures deals."),
+      box);
+    if (!panel) return;
+    let xi = Number(q("x") || 0), yi = Number(q("y") || 1);
+    const render = async () => {
+      // Deals on the same point come counted (a panel of N tables measures in steps of 1/N): a
+      // point's area is its number of deals.
+      const r = await api(link("/api/deals/points", { panel, x: xi, y: yi }));
+      const pts = r.points.map((p) => ({
+        x: p.x, y: p.y, count: p.count, r: 2.5 + 1.6 * Math.sqrt(p.count),
+        colour: p.held ? "#c0392b" : p.used === p.count ? "#9aa6b8" : "#2457c5",
+        title: `${p.count} deal(s) at g${xi + 1} = ${p.x.toFixed(3)}, g${yi + 1} = ${p.y.toFixed(3)}${p.held ? `, ${p.held} held by a running competition` : ""}${p.used ? `, ${p.used} used` : ""}; e.g. ${p.example}`,
+        href: link("/deal", { panel, id: p.example }),
+      }));
+      const pick = (label, value, set) => h("label", {}, label, h("select", { onchange: (e) => { set(Number(e.target.value)); render().catch(fail); } },
+        Array.from({ length: r.dims }, (_, i) => h("option", { value: i, selected: i === value }, `g${i + 1}`))));
+      box.replaceChildren(h("h2", {}, `Difficulty distribution of ${panel} (${r.deals} deals)`),
+        h("p", { class: "muted" }, "Each deal's grade-difficulty index: g_j is the share of the panel's tables that reached landlord score level j+1 or higher; a point's area is the number of deals there (it links to one of them). Blue: free; grey: all used by ended competitions; red: some held by a running one."),
+        h("form", { class: "inline" }, pick("x", xi, (v) => { xi = v; }), pick("y", yi, (v) => { yi = v; })),
+        h("div", { class: "panel", "data-testid": "gdi-scatter" }, Charts.scatter(pts, { xLabel: `g${xi + 1}`, yLabel: `g${yi + 1}` })));
+    };
+    await render();
+  }
+
+  async function dealPage() {
+    const d = await api(link("/api/deal", { panel: q("panel"), id: q("id") }));
+    const total = d.counts.reduce((a, b) => a + b, 0);
+    app().replaceChildren(h("h1", {}, `Deal ${d.id}`),
+      h("p", {}, h("a", { href: link("/deals", { panel: d.panel }) }, `Panel ${d.panel}`)),
+      h("div", { class: "row" },
+        h("div", { class: "panel", "data-testid": "measurement" }, h("h2", {}, "Measurement"),
+          h("p", {}, `${total} panel tables; GDI `, d.gdi.map((g) => g.toFixed(3)).join(", ")),
+          Charts.bars(d.levels.map(String), d.counts),
+          h("p", { class: "muted" }, "Tables of the panel ending at each landlord score level (low to high).")),
+        h("div", { class: "panel" }, h("h2", {}, "Cards"),
+          d.deal ? h("p", {}, h("code", {}, d.deal), h("br", {}), h("span", { class: "muted" }, "hand0 (landlord) / hand1 / hand2 / bottom"))
+            : h("p", { class: "muted" }, "Held by a running competition: its cards are shown once that competition has ended."),
+          d.used_by ? h("p", { class: "muted" }, `Used by ${d.used_by}.`) : "",
+          d.source ? h("p", { class: "muted" }, `Generated from seed ${d.source.seed}, index ${d.source.index}.`) : "")));
+  }
+
+  // ---- Login --------------------------------------------------------------------------
+
+  function loginPage() {
+    const msg = h("p", {});
+    const form = h("form", { class: "stack panel", "data-testid": "login" },
+      h("label", {}, "Operator token", h("input", { name: "token", type: "password", autocomplete: "off", required: true })),
+      h("p", { class: "muted" }, "arena operators add NAME issues one; arena standalone keeps its own in <data-dir>/operator.token. It is kept in an HttpOnly cookie for this browser session."),
+      h("p", {}, h("button", { class: "primary", type: "submit" }, "Sign in")), msg);
+    form.addEventListener("submit", async (ev) => {
+      ev.preventDefault();
+      try {
+        await api("/api/login", { method: "POST", body: { token: new FormData(form).get("token") } });
+        const next = q("next");
+        location.href = next.startsWith("/") && !next.startsWith("//") ? next : "/";
+      } catch (e) { msg.className = "error"; msg.textContent = e.message; }
+    });
+    app().replaceChildren(h("h1", {}, "Sign in"), form);
+  }
+
+  // ---- Frame ---------------------------------------------------------------------------
+
+  async function whoAmI() {
+    try { session = await api("/api/session"); } catch (_) { /* shown per page */ }
+    const who = document.getElementById("who");
+    if (session.operator) {
+      who.replaceChildren("operator", h("button", {
+        onclick: async () => { await api("/api/logout", { method: "POST", body: {} }); location.reload(); },
+      }, "Sign out"));
+    } else {
+      who.replaceChildren(session.public_spectator ? "public spectator · " : "", h("a", { href: link("/login", { next: location.pathname + location.search }) }, "Sign in"));
+    }
+  }
+
+  const PAGES = {
+    "/": competitionsPage,
+    "/competition": competitionPage,
+    "/replay": () => ArenaReplay.page(app(), { h, api, link, q, fmt, signed }),
+    "/ladder": ladderPage,
+    "/bots": botsPage,
+    "/deals": dealsPage,
+    "/deal": dealPage,
+    "/login": loginPage,
+  };
+
+  async function route() {
+    for (const a of document.querySelectorAll("[data-nav]")) {
+      a.classList.toggle("active", a.getAttribute("data-nav") === location.pathname);
+    }
+    const page = PAGES[location.pathname];
+    if (!page) { app().replaceChildren(h("p", { class: "error" }, "No such page.")); return; }
+    try { await page(); } catch (e) { fail(e); }
+  }
+
+  window.Arena = { h, api, link };
+  document.addEventListener("DOMContentLoaded", async () => {
+    await whoAmI();
+    await route();
+  });
+})();

@@ -1,0 +1,302 @@
+//! Protocol messages as the JSON the pages read. Names of enum values are the protocol's, short
+//! and lower case (`DECISION_KIND_PLAY` → `play`), so the pages need no table of numbers. Every
+//! string in here may come from a hostile bot (names, verdict reasons): the pages insert them as
+//! text, never as markup.
+
+use arena_proto::v1;
+use serde_json::{Value, json};
+
+/// A protocol enum value's name without its type's prefix, lower case, `-` for `_`
+/// (`short("DECISION_KIND_ROB_KONG", "DECISION_KIND_")` is `rob-kong`).
+pub fn short(name: &str, prefix: &str) -> String {
+    name.strip_prefix(prefix)
+        .unwrap_or(name)
+        .to_ascii_lowercase()
+        .replace('_', "-")
+}
+
+/// The game's short name: `ddz` or `mahjong` (unspecified: Dou Dizhu, as the protocol reads it).
+pub fn game(g: v1::Game) -> &'static str {
+    match g {
+        v1::Game::Mahjong => "mahjong",
+        v1::Game::DouDizhu | v1::Game::Unspecified => "ddz",
+    }
+}
+
+/// The game a short name (`ddz`, `mahjong`) names.
+pub fn game_of_name(name: &str) -> Option<v1::Game> {
+    match name {
+        "ddz" | "" => Some(v1::Game::DouDizhu),
+        "mahjong" => Some(v1::Game::Mahjong),
+        _ => None,
+    }
+}
+
+/// A competition, as the list and its page show it.
+pub fn competition(c: &v1::Competition) -> Value {
+    let spec = c.spec.clone().unwrap_or_default();
+    let state = match c.status() {
+        v1::CompetitionState::Unspecified => c.state.clone(),
+        s => short(s.as_str_name(), "COMPETITION_STATE_"),
+    };
+    json!({
+        "name": spec.name,
+        "game": game(spec.game()),
+        "format": spec.format,
+        "state": state,
+        "participants": spec.participants,
+        "farmers": spec.farmers,
+        "matches": spec.matches,
+        "rounds": spec.rounds,
+        "rotate_seats": spec.rotate_seats,
+        "centre": spec.centre,
+        "eps": spec.eps,
+        "bombs": spec.bombs,
+        "tables_done": c.tables_done,
+        "tables_total": c.tables_total,
+        "created_unix_ms": c.created_unix_ms,
+        "finished_unix_ms": c.finished_unix_ms,
+        "error": c.error,
+    })
+}
+
+/// Standings: per participant its place, rank probabilities (the heat map's row), mean score
+/// and its 95% interval half-width.
+pub fn standings(s: &v1::Standings) -> Value {
+    let rows: Vec<Value> = s
+        .standings
+        .iter()
+        .map(|st| {
+            json!({
+                "participant": st.participant,
+                "place": st.place,
+                "rank_probabilities": st.rank_probabilities,
+                "most_probable_rank": st.most_probable_rank,
+                "mean_rank": st.mean_rank,
+                "mean_score": st.mean_score,
+                "score_ci95": st.score_ci95,
+                "mahjong": st.mahjong.as_ref().map(|m| json!({
+                    "hands": m.hands,
+                    "score": m.score,
+                    "wins": m.wins,
+                    "self_drawn": m.self_drawn,
+                    "dealt_in": m.dealt_in,
+                    "penalties": m.penalties,
+                    "verdicts": m.verdicts,
+                })),
+            })
+        })
+        .collect();
+    json!({
+        "competition": s.competition,
+        "game": game(s.game()),
+        "final": s.r#final,
+        "tables_done": s.tables_done,
+        "tables_total": s.tables_total,
+        "drawn_hands": s.drawn_hands,
+        "standings": rows,
+    })
+}
+
+/// A decision as text: `bid 2`, `double`, `no double`, `33344455`, `pass`, `discard 5S`, …
+pub fn action(a: &v1::Action) -> String {
+    match &a.game {
+        Some(v1::action::Game::Ddz(d)) => match &d.action {
+            Some(v1::ddz_action::Action::Bid(b)) => format!("bid {b}"),
+            Some(v1::ddz_action::Action::Double(true)) => "double".into(),
+            Some(v1::ddz_action::Action::Double(false)) => "no double".into(),
+            Some(v1::ddz_action::Action::Play(p)) => p.clone(),
+            None => String::new(),
+        },
+        Some(v1::action::Game::Mahjong(m)) => {
+            let kind = short(m.kind().as_str_name(), "MAHJONG_ACTION_KIND_");
+            if m.tile.is_empty() {
+                kind
+            } else {
+                format!("{kind} {}", m.tile)
+            }
+        }
+        None => String::new(),
+    }
+}
+
+/// A seat's observation without its event list (the replay carries the whole history once; a
+/// frame says how much of it had happened): what the seat holds and the public table.
+pub fn observation(o: &v1::Observation) -> Value {
+    match &o.game {
+        Some(v1::observation::Game::Ddz(d)) => json!({
+            "seat": d.seat,
+            "hand": d.hand,
+            "phase": short(d.phase_kind().as_str_name(), "DDZ_PHASE_"),
+            "landlord": d.landlord,
+            "bottom": d.bottom,
+            "bid": d.bid,
+            "cards_left": d.cards_left,
+            "to_beat": d.to_beat,
+            "to_beat_seat": d.to_beat_seat,
+            "events": d.events.len(),
+        }),
+        Some(v1::observation::Game::Mahjong(m)) => json!({
+            "seat": m.seat,
+            "hand": m.hand,
+            "drawn": m.drawn,
+            "first": m.first,
+            "seats": m.seats.iter().map(|s| json!({
+                "melds": s.melds.iter().map(|x| json!({
+                    "kind": short(x.kind().as_str_name(), "MAHJONG_MELD_KIND_"),
+                    "tile": x.tile,
+                })).collect::<Vec<_>>(),
+                "discards": s.discards,
+                "claimed": s.claimed,
+            })).collect::<Vec<_>>(),
+            "wall_left": m.wall_left,
+            "tile": m.tile,
+            "from": m.from,
+            "events": m.events.len(),
+        }),
+        None => Value::Null,
+    }
+}
+
+/// A Dou Dizhu public event.
+pub fn ddz_event(e: &v1::DdzEvent) -> Value {
+    use v1::ddz_event::Event;
+    let (kind, value) = match &e.event {
+        Some(Event::Bid(b)) => ("bid", json!(b)),
+        Some(Event::Redeal(_)) => ("redeal", Value::Null),
+        Some(Event::Landlord(l)) => ("landlord", json!({"bid": l.bid, "bottom": l.bottom})),
+        Some(Event::Double(d)) => ("double", json!(d)),
+        Some(Event::Play(p)) => ("play", json!(p)),
+        None => ("", Value::Null),
+    };
+    json!({"seat": e.seat, "kind": kind, "value": value})
+}
+
+/// A Mahjong event as it happened.
+pub fn mahjong_event(e: &v1::MahjongEvent) -> Value {
+    json!({
+        "seat": e.seat,
+        "kind": short(e.kind().as_str_name(), "MAHJONG_EVENT_KIND_"),
+        "tile": e.tile,
+        "lowest": e.lowest,
+        "from": e.from,
+        "robbed_kong": e.robbed_kong,
+    })
+}
+
+/// How a game ended.
+pub fn outcome(o: &v1::Outcome) -> Value {
+    let detail = match &o.game {
+        Some(v1::outcome::Game::Ddz(d)) => json!({
+            "landlord": d.landlord,
+            "winner": d.winner,
+            "bid": d.bid,
+            "bombs": d.bombs,
+            "rockets": d.rockets,
+            "spring": d.spring,
+            "anti_spring": d.anti_spring,
+            "doubled": d.doubled,
+            "redoubled": d.redoubled,
+        }),
+        Some(v1::outcome::Game::Mahjong(m)) => json!({
+            "winner": m.winner,
+            "from": m.from,
+            "tile": m.tile,
+            "robbed_kong": m.robbed_kong,
+            "fans": m.fans.iter().map(|f| json!({"name": f.name, "points": f.points})).collect::<Vec<_>>(),
+            "fan_total": m.fan_total,
+        }),
+        None => Value::Null,
+    };
+    json!({"scores": o.scores, "scoring": o.scoring, "detail": detail})
+}
+
+/// A verdict.
+pub fn verdict(v: &v1::Verdict) -> Value {
+    json!({
+        "seat": v.seat,
+        "kind": arena_table::game::verdict_name(v.kind()),
+        "reason": v.reason,
+        "decision": v.decision,
+    })
+}
+
+/// A table's result: scores, penalties, verdicts, who forfeited.
+pub fn result(r: &v1::TableResult) -> Value {
+    json!({
+        "table_id": r.table_id,
+        "outcome": r.outcome.as_ref().map(outcome),
+        "penalties": r.penalties,
+        "final_scores": r.final_scores,
+        "verdicts": r.verdicts.iter().map(verdict).collect::<Vec<_>>(),
+        "forfeited_by": r.forfeited_by,
+        "finished_unix_ms": r.finished_unix_ms,
+        "decisions": r.decisions,
+        "mean_decision_ms": r.mean_decision_ms,
+        "releases": r.releases,
+        "error": r.error,
+    })
+}
+
+/// Where a table sits in its competition.
+pub fn placement(p: &v1::Placement) -> Value {
+    json!({
+        "match": p.match_index,
+        "round": p.round,
+        "table": p.table,
+        "side": short(p.side().as_str_name(), "SIDE_"),
+        "deal_id": p.deal_id,
+        "rotation": p.rotation,
+    })
+}
+
+/// A rating of the ladder.
+pub fn rating(r: &v1::Rating) -> Value {
+    json!({
+        "bot": r.bot,
+        "release": r.release,
+        "mu": r.mu,
+        "sigma": r.sigma,
+        "conservative": r.conservative,
+        "games": r.games,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn enum_names_lose_their_prefix() {
+        assert_eq!(
+            short("DECISION_KIND_ROB_KONG", "DECISION_KIND_"),
+            "rob-kong"
+        );
+        assert_eq!(short("SIDE_FARMERS", "SIDE_"), "farmers");
+        assert_eq!(game_of_name("mahjong"), Some(v1::Game::Mahjong));
+        assert_eq!(game_of_name("chess"), None);
+    }
+
+    #[test]
+    fn actions_read_as_a_player_would_say_them() {
+        let ddz = |a| v1::Action {
+            game: Some(v1::action::Game::Ddz(v1::DdzAction { action: Some(a) })),
+        };
+        assert_eq!(action(&ddz(v1::ddz_action::Action::Bid(2))), "bid 2");
+        assert_eq!(
+            action(&ddz(v1::ddz_action::Action::Double(false))),
+            "no double"
+        );
+        assert_eq!(
+            action(&ddz(v1::ddz_action::Action::Play("33344455".into()))),
+            "33344455"
+        );
+        let mj = v1::Action {
+            game: Some(v1::action::Game::Mahjong(v1::MahjongAction {
+                kind: v1::MahjongActionKind::Discard as i32,
+                tile: "5S".into(),
+            })),
+        };
+        assert_eq!(action(&mj), "discard 5S");
+    }
+}

@@ -1,0 +1,299 @@
+// The arena console in a real browser: Debian's chromium driven by playwright-core, against a
+// running `arena standalone` that the Rust test (crates/cli/tests/console_browser.rs) started
+// and filled. It passes, in the environment:
+//
+//   CONSOLE_URL      the console, e.g. http://127.0.0.1:41234
+//   OPERATOR_TOKEN   standalone's operator token
+//   EXPECT           a JSON file: what the gRPC API says (standings, a replay)
+//   SCREENSHOT_DIR   where each page's screenshot goes
+//
+// It prints one line per screenshot ("screenshot PATH") and ends with "N passed, M failed".
+"use strict";
+
+const fs = require("fs");
+const path = require("path");
+const assert = require("assert/strict");
+const { chromium } = require("playwright-core");
+
+const BASE = process.env.CONSOLE_URL;
+const TOKEN = process.env.OPERATOR_TOKEN;
+const EXPECT = JSON.parse(fs.readFileSync(process.env.EXPECT, "utf8"));
+const SHOTS = process.env.SCREENSHOT_DIR;
+const WAIT = 60_000;
+
+const results = [];
+async function check(name, f) {
+  try {
+    await f();
+    results.push([name, true]);
+    console.log(`ok   ${name}`);
+  } catch (e) {
+    results.push([name, false]);
+    console.log(`FAIL ${name}\n${e && e.stack ? e.stack : e}`);
+  }
+}
+
+async function shot(page, name) {
+  const file = path.join(SHOTS, `${name}.png`);
+  await page.screenshot({ path: file, fullPage: true });
+  console.log(`screenshot ${file}`);
+}
+
+// The page formats a mean score as the sign and three decimals, an interval as ± three decimals.
+const signed = (x) => (x >= 0 ? "+" : "") + x.toFixed(3);
+
+async function main() {
+  const browser = await chromium.launch({
+    executablePath: "/usr/bin/chromium",
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+  });
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(String(e)));
+
+  await check("spectator pages ask for an operator sign-in when the operator has not opened them", async () => {
+    await page.goto(`${BASE}/`);
+    await page.getByText("Sign in with an operator token").waitFor({ timeout: WAIT });
+    await shot(page, "01-sign-in-required");
+  });
+
+  await check("a wrong token is refused and the right one signs in", async () => {
+    await page.goto(`${BASE}/login?next=/`);
+    await page.fill("input[name=token]", "aop.nottherealone.xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx");
+    await page.click("button[type=submit]");
+    await page.locator("p.error").waitFor({ timeout: WAIT });
+    await shot(page, "02-login-refused");
+    await page.fill("input[name=token]", TOKEN);
+    await page.click("button[type=submit]");
+    await page.waitForURL(`${BASE}/`, { timeout: WAIT });
+    await page.locator("[data-testid=competitions]").waitFor({ timeout: WAIT });
+    // The token is in an HttpOnly cookie: the page's scripts cannot read it.
+    assert.equal(await page.evaluate(() => document.cookie.includes("arena_operator")), false);
+    const cookies = await context.cookies();
+    const c = cookies.find((x) => x.name === "arena_operator");
+    assert.ok(c && c.httpOnly && c.sameSite === "Strict", JSON.stringify(cookies));
+  });
+
+  await check("the competitions list shows the finished competition", async () => {
+    const row = page.locator(`tr[data-competition="${EXPECT.competition}"]`);
+    await row.waitFor({ timeout: WAIT });
+    assert.match(await row.innerText(), /finished/);
+    assert.match(await row.innerText(), new RegExp(`${EXPECT.tables_total} / ${EXPECT.tables_total}`));
+    await shot(page, "03-competitions");
+  });
+
+  await check("the competition page shows the standings the gRPC API gives", async () => {
+    await page.goto(`${BASE}/competition?name=${encodeURIComponent(EXPECT.competition)}`);
+    await page.locator("[data-testid=final]").waitFor({ timeout: WAIT });
+    const rows = page.locator("[data-testid=standings] tbody tr");
+    assert.equal(await rows.count(), EXPECT.standings.length);
+    for (let i = 0; i < EXPECT.standings.length; i++) {
+      const want = EXPECT.standings[i];
+      const row = rows.nth(i);
+      assert.equal(await row.getAttribute("data-participant"), want.participant);
+      assert.equal((await row.locator(".place").innerText()).trim(), String(want.place));
+      assert.equal((await row.locator(".mean-score").innerText()).trim(), signed(want.mean_score));
+      assert.equal((await row.locator(".ci").innerText()).trim(), "± " + want.score_ci95.toFixed(3));
+      // The heat map: one cell per place, each the rank probability to two decimals.
+      const cells = row.locator("td.p");
+      assert.equal(await cells.count(), want.rank_probabilities.length);
+      for (let k = 0; k < want.rank_probabilities.length; k++) {
+        const p = want.rank_probabilities[k];
+        const text = (await cells.nth(k).innerText()).trim().replace("*", "");
+        assert.equal(text, p > 0 ? p.toFixed(2) : "·", `${want.participant} P(#${k + 1})`);
+      }
+    }
+    // The confidence-interval chart: one interval per participant.
+    assert.equal(await page.locator("[data-testid=standings] svg circle").count(), EXPECT.standings.length);
+    await page.locator("[data-testid=tables]").waitFor({ timeout: WAIT });
+    assert.equal(await page.locator("[data-testid=tables] tbody tr").count(), EXPECT.tables_total);
+    await shot(page, "04-competition-standings");
+  });
+
+  await check("the replay player steps through a whole table to the recorded outcome", async () => {
+    const r = EXPECT.replay;
+    await page.goto(`${BASE}/competition?name=${encodeURIComponent(EXPECT.competition)}`);
+    // The table's link from the competition page, as a spectator would follow it.
+    await page.locator(`a[data-replay="${r.table_id}"]`).click();
+    await page.waitForURL(/\/replay\?/, { timeout: WAIT });
+    const counter = page.locator("[data-testid=counter]");
+    await counter.waitFor({ timeout: WAIT });
+    assert.equal(await counter.innerText(), `0 / ${r.steps.length}`);
+    // Every hand is shown before the first decision, the landlord's with the bottom cards.
+    for (let s = 0; s < 3; s++) {
+      assert.equal(await page.locator(`.seat[data-seat="${s}"] .card`).count(), r.cards[s], `seat ${s}`);
+    }
+    for (let i = 0; i < r.steps.length; i++) {
+      const step = r.steps[i];
+      assert.equal(await counter.innerText(), `${i} / ${r.steps.length}`);
+      assert.equal(await page.locator("[data-testid=action]").innerText(), step.action, `decision ${i + 1}`);
+      // The decision taken is among the seat's legal options, marked as chosen.
+      const chosen = page.locator("[data-testid=legal] span.chosen");
+      assert.equal(await chosen.count(), 1, `decision ${i + 1} has its option marked`);
+      assert.match(await page.locator("[data-testid=decision]").innerText(), new RegExp(`${step.elapsed_ms} ms`));
+      if (i === Math.floor(r.steps.length / 2)) await shot(page, "05-replay-middle");
+      await page.click("[data-testid=next]");
+    }
+    assert.equal(await counter.innerText(), `${r.steps.length} / ${r.steps.length}`);
+    const outcome = page.locator("[data-testid=outcome]");
+    await outcome.waitFor({ timeout: WAIT });
+    for (let s = 0; s < r.final_scores.length; s++) {
+      assert.equal((await outcome.locator(`tr[data-seat="${s}"] .final-score`).innerText()).trim(), String(r.final_scores[s]));
+    }
+    assert.match(await page.locator("[data-testid=winner]").innerText(), new RegExp(`^Seat ${r.winner} went out first`));
+    assert.match(await page.locator("[data-testid=outcome-check]").innerText(), /reach the outcome the referee recorded/);
+    await shot(page, "06-replay-end");
+    // And back: one step, then the keyboard to the end again.
+    await page.click("[data-testid=back]");
+    assert.equal(await counter.innerText(), `${r.steps.length - 1} / ${r.steps.length}`);
+    await page.keyboard.press("End");
+    assert.equal(await counter.innerText(), `${r.steps.length} / ${r.steps.length}`);
+    // The link is shareable: it opens the same table at the same decision.
+    const url = page.url();
+    assert.match(url, new RegExp(`step=${r.steps.length}`));
+    const other = await context.newPage();
+    await other.goto(`${BASE}/replay?table=${encodeURIComponent(r.table_id)}&step=3`);
+    await other.locator("[data-testid=counter]").waitFor({ timeout: WAIT });
+    assert.equal(await other.locator("[data-testid=counter]").innerText(), `3 / ${r.steps.length}`);
+    assert.equal(await other.locator("[data-testid=action]").innerText(), r.steps[3].action);
+    await other.close();
+  });
+
+  await check("the same player steps through a Mahjong hand to its recorded outcome", async () => {
+    const r = EXPECT.mahjong;
+    await page.goto(`${BASE}/replay?table=${encodeURIComponent(r.table_id)}`);
+    const counter = page.locator("[data-testid=counter]");
+    await counter.waitFor({ timeout: WAIT });
+    // Four concealed hands shown before the first decision: 13 tiles each, and the first to
+    // draw holds its draw too.
+    const tiles = [];
+    for (let s = 0; s < 4; s++) tiles.push(await page.locator(`.seat[data-seat="${s}"] .cards`).first().locator(".tile").count());
+    assert.deepEqual(tiles.slice().sort(), [13, 13, 13, 14], JSON.stringify(tiles));
+    for (let i = 0; i < r.steps; i++) {
+      assert.equal(await counter.innerText(), `${i} / ${r.steps}`);
+      await page.locator("[data-testid=legal] span").first().waitFor({ timeout: WAIT });
+      if (i === Math.floor(r.steps / 2)) await shot(page, "13-mahjong-replay-middle");
+      await page.click("[data-testid=next]");
+    }
+    assert.equal(await counter.innerText(), `${r.steps} / ${r.steps}`);
+    const outcome = page.locator("[data-testid=outcome]");
+    for (let s = 0; s < 4; s++) {
+      assert.equal((await outcome.locator(`tr[data-seat="${s}"] .final-score`).innerText()).trim(), String(r.final_scores[s]));
+    }
+    assert.match(await page.locator("[data-testid=winner]").innerText(), new RegExp(`^Seat ${r.winner} wins`));
+    assert.match(await page.locator("[data-testid=outcome-check]").innerText(), /reach the outcome the referee recorded/);
+    await shot(page, "14-mahjong-replay-end");
+  });
+
+  await check("an operator creates a competition and its page follows it live to the final standings", async () => {
+    await page.goto(`${BASE}/`);
+    const form = page.locator("[data-testid=create]");
+    await form.waitFor({ timeout: WAIT });
+    const live = EXPECT.live;
+    await form.locator("input[name=name]").fill(live.name);
+    await form.locator("select[name=format]").selectOption(live.format);
+    await form.locator("input[name=participants]").fill(live.participants.join(", "));
+    await form.locator("input[name=panel]").fill(live.panel);
+    await form.locator("input[name=matches]").fill(String(live.matches));
+    await form.locator("input[name=rounds]").fill(String(live.rounds));
+    await form.locator("input[name=decision_ms]").fill(String(live.decision_ms));
+    await form.locator("input[name=penalty_per_100ms]").fill(String(live.penalty_per_100ms));
+    await shot(page, "07-create-form");
+    await form.locator("button[type=submit]").click();
+    await page.waitForURL(/\/competition\?name=/, { timeout: WAIT });
+    // The progress the page shows, every time the standings are redrawn, without reloading.
+    await page.evaluate(() => {
+      window.__seen = [];
+      const record = () => {
+        const h = document.querySelector("[data-testid=standings] h2");
+        if (h) window.__seen.push(h.innerText);
+      };
+      record();
+      new MutationObserver(record).observe(document.getElementById("app"), { childList: true, subtree: true });
+    });
+    const loaded = await page.evaluate(() => performance.getEntriesByType("navigation").length);
+    await page.locator("[data-testid=final]").waitFor({ timeout: 5 * WAIT });
+    const seen = await page.evaluate(() => window.__seen);
+    const progress = seen.map((t) => Number((t.match(/(\d+) \/ \d+ tables/) || [])[1])).filter((x) => !Number.isNaN(x));
+    assert.ok(progress.length >= 2, `the standings were redrawn as tables finished: ${JSON.stringify(seen)}`);
+    assert.ok(progress[0] < live.tables, `the page opened before the end: ${JSON.stringify(seen)}`);
+    assert.equal(progress[progress.length - 1], live.tables, JSON.stringify(seen));
+    assert.equal(await page.evaluate(() => performance.getEntriesByType("navigation").length), loaded, "no reload");
+    await shot(page, "08-competition-live-final");
+  });
+
+  await check("penalties are marked: the slow bot's decisions past the limit, each on the timeline and in the total", async () => {
+    const live = EXPECT.live;
+    await page.goto(`${BASE}/replay?table=${encodeURIComponent(live.slow_table)}`);
+    await page.locator("[data-testid=counter]").waitFor({ timeout: WAIT });
+    const marked = page.locator("[data-testid=timeline] button.has-penalty");
+    const k = await marked.count();
+    assert.ok(k > 0, "some decision took longer than the limit");
+    await marked.first().click();
+    const penalty = page.locator("[data-testid=penalty]");
+    assert.match(await penalty.innerText(), /penalty \d+/);
+    assert.match(await page.locator("[data-testid=decision]").innerText(), new RegExp(`of ${live.decision_ms}`));
+    await shot(page, "15-replay-penalty");
+    await page.keyboard.press("End");
+    const total = Number((await page.locator(`[data-testid=outcome] tr[data-seat="0"] td`).nth(3).innerText()).trim());
+    assert.ok(total >= k, `seat 0's penalties ${total} count every marked decision (${k})`);
+  });
+
+  await check("the ladder's leaderboard page answers for each game", async () => {
+    for (const game of ["ddz", "mahjong"]) {
+      await page.goto(`${BASE}/ladder?game=${game}`);
+      await page.getByRole("heading", { name: "Ladder" }).waitFor({ timeout: WAIT });
+      await page.getByText("Ratings per bot release").waitFor({ timeout: WAIT });
+    }
+    await page.goto(`${BASE}/ladder?game=ddz`);
+    await page.getByText("Ratings per bot release").waitFor({ timeout: WAIT });
+    await shot(page, "09-ladder");
+  });
+
+  await check("the bots page lists the registered bots", async () => {
+    await page.goto(`${BASE}/bots`);
+    for (const b of EXPECT.bots) await page.locator(`[data-bot="${b}"]`).waitFor({ timeout: WAIT });
+    // Rating history: a line per rated release, a point per rated game.
+    const chart = page.locator(`[data-bot="${EXPECT.history.bot}"] [data-testid=rating-history] svg`);
+    await chart.waitFor({ timeout: WAIT });
+    assert.equal(await chart.locator("polyline").count(), EXPECT.history.releases);
+    assert.equal(await chart.locator("circle").count(), EXPECT.history.points);
+    await shot(page, "10-bots");
+  });
+
+  await check("the deal library's difficulty scatter counts every measured deal, each point a link to a measurement", async () => {
+    await page.goto(`${BASE}/deals`);
+    const scatter = page.locator("[data-testid=gdi-scatter]");
+    await scatter.waitFor({ timeout: WAIT });
+    const counts = await scatter.locator("circle").evaluateAll((cs) => cs.map((c) => Number(c.getAttribute("data-count"))));
+    assert.equal(counts.reduce((a, b) => a + b, 0), EXPECT.deals, "every deal is counted in some point");
+    await shot(page, "11-deal-library");
+    // Points overlap; the link of one is followed as a click on it would.
+    await page.goto(BASE + (await scatter.locator("a").first().getAttribute("href")));
+    await page.locator("[data-testid=measurement]").waitFor({ timeout: WAIT });
+    assert.match(await page.locator("[data-testid=measurement]").innerText(), /panel tables; GDI/);
+    await shot(page, "12-deal");
+  });
+
+  await check("signing out closes the pages again", async () => {
+    await page.goto(`${BASE}/`);
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await page.getByText("Sign in with an operator token").waitFor({ timeout: WAIT });
+  });
+
+  await check("no page raised a script error", async () => {
+    assert.deepEqual(errors, []);
+  });
+
+  await browser.close();
+  const passed = results.filter((r) => r[1]).length;
+  console.log(`${passed} passed, ${results.length - passed} failed`);
+  process.exit(passed === results.length ? 0 : 1);
+}
+
+main().catch((e) => {
+  console.log(`FAIL the browser could not be driven: ${e && e.stack ? e.stack : e}`);
+  console.log("0 passed, 1 failed");
+  process.exit(1);
+});
