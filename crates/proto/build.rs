@@ -13,6 +13,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         "arena/v1/bot.proto",
         "arena/v1/deals.proto",
         "arena/v1/matchmaker.proto",
+        "arena/v1/registry.proto",
     ];
     let paths: Vec<PathBuf> = files.iter().map(|f| root.join(f)).collect();
     for p in &paths {

@@ -33,15 +33,49 @@ impl ClientAuth {
 /// A channel with the operator token on every call.
 pub type Authed = InterceptedService<Channel, Bearer>;
 
-/// Connects to the `what` at `url`, carrying the operator token of `auth`.
-pub async fn connect(url: &str, what: &str, auth: &ClientAuth) -> Result<Authed> {
+/// A role a client command talks to.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Role {
+    /// The matchmaker (competitions, the leaderboard, the bot registry).
+    Matchmaker,
+    /// The deal library.
+    DealLibrary,
+    /// A table referee.
+    Referee,
+}
+
+impl Role {
+    /// The role as messages name it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Role::Matchmaker => "matchmaker",
+            Role::DealLibrary => "deal library",
+            Role::Referee => "referee",
+        }
+    }
+
+    /// The flag that gives its address.
+    pub fn flag(self) -> &'static str {
+        match self {
+            Role::Matchmaker => "--matchmaker",
+            Role::DealLibrary => "--library",
+            Role::Referee => "--referee",
+        }
+    }
+}
+
+/// Connects to the `role` at `url`, carrying the operator token of `auth`; a failure says what
+/// to check and which flag names another address.
+pub async fn connect(url: &str, role: Role, auth: &ClientAuth) -> Result<Authed> {
+    let (what, flag) = (role.name(), role.flag());
     let channel = tonic::transport::Endpoint::from_shared(url.to_string())
-        .with_context(|| format!("{url:?} is not a valid address for the {what}"))?
+        .with_context(|| format!("{url:?} is not a valid address for the {what} ({flag} URL)"))?
         .connect()
         .await
         .with_context(|| {
             format!(
-                "connecting to the {what} at {url}: is `arena standalone` (or the {what} role) running there?"
+                "connecting to the {what} at {url}: is `arena standalone` (or the {what} role) \
+                 running there? {flag} URL names another address"
             )
         })?;
     Ok(InterceptedService::new(channel, auth.bearer()))

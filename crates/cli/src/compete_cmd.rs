@@ -89,7 +89,7 @@ pub fn ensure_pool(
     threads: usize,
     quiet: bool,
 ) -> Result<Vec<DealRecord>> {
-    let dim = 2 * (bombs as usize + 1) - 1;
+    let dim = arena_deals::levels::gdi_dimension(panel.scoring, u32::from(bombs));
     let load = || -> Result<Vec<DealRecord>> {
         Ok(rt
             .block_on(store.deals(&panel.id))?

@@ -168,6 +168,10 @@ pub struct FindArgs {
     panel: PanelArgs,
     #[command(flatten)]
     store: StoreArgs,
+    /// Ask the running deal library at this address (e.g. `arena standalone`'s,
+    /// http://127.0.0.1:50053) to generate them, from a secret seed, instead of opening the store.
+    #[arg(long)]
+    library: Option<String>,
     /// Worker threads (default: all cores).
     #[arg(long)]
     threads: Option<usize>,
@@ -199,6 +203,8 @@ pub struct ExportArgs {
     panel: PanelArgs,
     #[command(flatten)]
     store: StoreArgs,
+    #[command(flatten)]
+    library: LibraryChoice,
 }
 
 #[derive(Args)]
@@ -207,6 +213,61 @@ pub struct ImportArgs {
     file: PathBuf,
     #[command(flatten)]
     store: StoreArgs,
+    #[command(flatten)]
+    library: LibraryChoice,
+}
+
+/// Whether a command goes through a running deal library instead of opening the store.
+#[derive(Args)]
+pub struct LibraryChoice {
+    /// Go through the running deal library at this address (e.g. `arena standalone`'s,
+    /// http://127.0.0.1:50053) instead of opening the store. When the embedded store is held by
+    /// a running arena, the deal library at ARENA_DEAL_LIBRARY (default http://127.0.0.1:50053)
+    /// is used without this flag.
+    #[arg(long)]
+    library: Option<String>,
+}
+
+/// Where a store command runs: on the store it opens, or through a deal library.
+enum Target {
+    Store(Arc<dyn arena_store::Store>),
+    Library(Box<crate::library_client::Client>, String),
+}
+
+impl LibraryChoice {
+    /// The store of `store`, or the deal library: the one given, or the default one when the
+    /// embedded store is held by a running arena.
+    async fn target(&self, store: &StoreArgs) -> Result<Target> {
+        let auth = crate::client::ClientAuth {
+            data_dir: store.data_dir.clone(),
+        };
+        if let Some(url) = &self.library {
+            let client = crate::library_client::connect(url, &auth).await?;
+            return Ok(Target::Library(Box::new(client), url.clone()));
+        }
+        match store.open().await {
+            Ok(s) => Ok(Target::Store(s)),
+            Err(e) if crate::bots_cmd::in_use(&e) => {
+                let url = std::env::var("ARENA_DEAL_LIBRARY")
+                    .unwrap_or_else(|_| "http://127.0.0.1:50053".into());
+                eprintln!(
+                    "{} is held by a running arena; going through the deal library at {url} \
+                     (--library URL names another)",
+                    store.data_dir.display()
+                );
+                let client = crate::library_client::connect(&url, &auth)
+                    .await
+                    .with_context(|| {
+                        format!(
+                            "{e:#}, and no deal library answers at {url}: is `arena standalone` \
+                             running? --library URL names its deal library"
+                        )
+                    })?;
+                Ok(Target::Library(Box::new(client), url))
+            }
+            Err(e) => Err(e),
+        }
+    }
 }
 
 /// Runs a `deals` subcommand.
@@ -360,13 +421,17 @@ async fn query(a: QueryArgs) -> Result<()> {
 
 fn find(rt: &tokio::runtime::Runtime, a: FindArgs) -> Result<()> {
     let centre = parse_gdi(&a.centre).map_err(anyhow::Error::msg)?;
-    let dim = 2 * (a.bombs as usize + 1) - 1;
+    let dim = arena_deals::levels::gdi_dimension(a.panel.scoring, u32::from(a.bombs));
     if centre.len() != dim {
         bail!(
-            "deals with {} bomb(s) have {dim} score levels above the lowest, so the centre needs {dim} values, not {}",
+            "deals with {} bomb(s) have {dim} score levels above the lowest under {} scoring, so the centre needs {dim} values, not {}",
             a.bombs,
+            a.panel.scoring,
             centre.len()
         );
+    }
+    if let Some(url) = &a.library {
+        return rt.block_on(remote_find(url, &a, centre));
     }
     let panel = a.panel.panel()?;
     let store = rt.block_on(a.store.open())?;
@@ -417,6 +482,52 @@ fn find(rt: &tokio::runtime::Runtime, a: FindArgs) -> Result<()> {
         report.tried * panel.landlords.len() as u64
     );
     for r in &report.found {
+        let g: Vec<String> = r.gdi.iter().map(|x| format!("{x:.3}")).collect();
+        println!(
+            "  {:<16} d={:.3}  G=({})  {}",
+            r.id,
+            distance(&r.gdi, &centre),
+            g.join(", "),
+            r.deal
+        );
+    }
+    Ok(())
+}
+
+/// `arena deals find --library URL`: the running deal library generates the deals.
+async fn remote_find(url: &str, a: &FindArgs, centre: Vec<f64>) -> Result<()> {
+    let auth = crate::client::ClientAuth {
+        data_dir: a.store.data_dir.clone(),
+    };
+    let mut client = crate::library_client::connect(url, &auth).await?;
+    let wanted = crate::library_client::Wanted {
+        panel: a.panel.wire(),
+        centre: centre.clone(),
+        eps: a.eps,
+        bombs: u32::from(a.bombs),
+        need: a.count as u64,
+    };
+    let op = crate::library_client::find(&mut client, &wanted, a.count as u64, a.json).await?;
+    if a.json {
+        let obj = json!({
+            "centre": centre, "eps": a.eps, "wanted": a.count, "found": op.found.len(),
+            "tried": op.tried, "games": op.games, "seconds": op.seconds, "operation": op.id,
+            "deals": op.found.iter().map(|r| json!({"id": r.id, "deal": r.deal, "gdi": r.gdi, "distance": distance(&r.gdi, &centre)})).collect::<Vec<_>>(),
+        });
+        println!("{obj}");
+        return Ok(());
+    }
+    println!(
+        "the deal library at {url} found {} of {} deals within {} of {:?} in {:.1} s: tried {} fresh deals, {} games",
+        op.found.len(),
+        a.count,
+        a.eps,
+        centre,
+        op.seconds,
+        op.tried,
+        op.games
+    );
+    for r in &op.found {
         let g: Vec<String> = r.gdi.iter().map(|x| format!("{x:.3}")).collect();
         println!(
             "  {:<16} d={:.3}  G=({})  {}",
@@ -488,8 +599,28 @@ async fn stats(a: StatsArgs) -> Result<()> {
 
 async fn export(a: ExportArgs) -> Result<()> {
     let panel = a.panel.panel()?;
-    let store = a.store.open().await?;
-    let mut records = store.deals(&panel.id).await?;
+    let (mut records, from) = match a.library.target(&a.store).await? {
+        Target::Store(store) => (store.deals(&panel.id).await?, store.describe()),
+        Target::Library(mut client, url) => {
+            use tokio_stream::StreamExt;
+            let mut stream = client
+                .export(arena_proto::v1::ExportRequest {
+                    panel: Some(a.panel.wire()),
+                })
+                .await
+                .map_err(crate::client::status)?
+                .into_inner();
+            let mut records = Vec::new();
+            while let Some(m) = stream.next().await {
+                let m = m.map_err(crate::client::status)?;
+                records.push(
+                    arena_deal_library::record_from(m)
+                        .map_err(|e| anyhow::anyhow!("a record from {url}: {e}"))?,
+                );
+            }
+            (records, format!("the deal library at {url}"))
+        }
+    };
     records.sort_by(|x, y| x.id.cmp(&y.id));
     let mut out: Box<dyn Write> = match &a.out {
         Some(p) => Box::new(BufWriter::new(
@@ -503,7 +634,7 @@ async fn export(a: ExportArgs) -> Result<()> {
         f => bail!("unknown export format {f:?} (jsonl or csv)"),
     };
     out.flush()?;
-    eprintln!("exported {n} deals of panel {}", panel.id);
+    eprintln!("exported {n} deals of panel {} from {from}", panel.id);
     Ok(())
 }
 
@@ -512,33 +643,55 @@ async fn import(a: ImportArgs) -> Result<()> {
         std::fs::File::open(&a.file).with_context(|| format!("opening {}", a.file.display()))?;
     let records = arena_deals::io::read_records(BufReader::new(file))
         .with_context(|| format!("reading {}", a.file.display()))?;
-    let store = a.store.open().await?;
-    let mut new = 0;
-    for chunk in records.chunks(1000) {
-        new += store.put_deals(chunk).await?;
-    }
+    let (new, into) = match a.library.target(&a.store).await? {
+        Target::Store(store) => {
+            let mut new = 0;
+            for chunk in records.chunks(1000) {
+                new += store.put_deals(chunk).await?;
+            }
+            (new, store.describe())
+        }
+        Target::Library(mut client, url) => {
+            // One import is all or nothing, up to the library's limit: larger files go in parts.
+            let mut new = 0;
+            for chunk in records.chunks(arena_deal_library::MAX_IMPORT as usize) {
+                let msgs: Vec<_> = chunk.iter().map(arena_deal_library::record_msg).collect();
+                new += client
+                    .import(tokio_stream::iter(msgs))
+                    .await
+                    .map_err(crate::client::status)?
+                    .into_inner()
+                    .new as usize;
+            }
+            (new, format!("the deal library at {url}"))
+        }
+    };
     println!(
         "imported {} records ({} new, {} already present) into {}",
         records.len(),
         new,
         records.len() - new,
-        store.describe()
+        into
     );
     Ok(())
 }
 
+impl PanelArgs {
+    /// The panel as the protocol carries it.
+    pub fn wire(&self) -> arena_proto::v1::PanelSpec {
+        arena_proto::v1::PanelSpec {
+            landlords: self.panel.clone(),
+            farmers: self.farmers.clone(),
+            scoring: self.scoring.to_string(),
+            scoring_kind: arena_games::ddz::names::scoring_kind(self.scoring) as i32,
+        }
+    }
+}
+
 async fn remote_measure(a: RemoteMeasureArgs) -> Result<()> {
     use arena_proto::v1;
-    use tokio_stream::StreamExt;
-    let mut client = v1::deal_library_client::DealLibraryClient::new(
-        crate::client::connect(&a.library, "deal library", &a.auth).await?,
-    );
-    let panel = v1::PanelSpec {
-        landlords: a.panel.panel.clone(),
-        farmers: a.panel.farmers.clone(),
-        scoring: a.panel.scoring.to_string(),
-        scoring_kind: arena_games::ddz::names::scoring_kind(a.panel.scoring) as i32,
-    };
+    let mut client = crate::library_client::connect(&a.library, &a.auth).await?;
+    let panel = a.panel.wire();
     let op = client
         .measure(v1::MeasureRequest {
             panel: Some(panel),
@@ -548,7 +701,7 @@ async fn remote_measure(a: RemoteMeasureArgs) -> Result<()> {
             batch: a.batch,
         })
         .await
-        .map_err(|s| anyhow::anyhow!("{} ({:?})", s.message(), s.code()))?
+        .map_err(crate::client::status)?
         .into_inner();
     if !a.json {
         eprintln!(
@@ -556,23 +709,7 @@ async fn remote_measure(a: RemoteMeasureArgs) -> Result<()> {
             op.id, op.progress, op.total
         );
     }
-    let mut stream = client
-        .watch_operation(v1::GetOperationRequest { id: op.id.clone() })
-        .await?
-        .into_inner();
-    let mut last = op;
-    while let Some(next) = stream.next().await {
-        last = next?;
-        if !a.json {
-            eprint!(
-                "\r{}/{} deals, {:.0} games/s   ",
-                last.progress, last.total, last.games_per_second
-            );
-        }
-        if last.done {
-            break;
-        }
-    }
+    let last = crate::library_client::follow(&mut client, op, "deals", a.json).await?;
     if a.json {
         println!(
             "{}",
@@ -580,7 +717,6 @@ async fn remote_measure(a: RemoteMeasureArgs) -> Result<()> {
                    "seconds": last.seconds, "games_per_second": last.games_per_second, "error": last.error})
         );
     } else {
-        eprintln!();
         println!(
             "measured through the deal library: {} deals, {} games in {:.1} s, {:.0} games/s",
             last.progress, last.games, last.seconds, last.games_per_second

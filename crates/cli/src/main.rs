@@ -1,11 +1,13 @@
 //! `arena`: the one entry point for users and for every service role.
 
+mod bots_cmd;
 mod client;
 mod compete_cmd;
 mod ddz_cmd;
 mod deals_cmd;
 mod experiment_cmd;
 mod legal;
+mod library_client;
 mod mahjong_bot_cmd;
 mod mahjong_cmd;
 mod mahjong_comp;
@@ -58,7 +60,7 @@ enum Command {
     Standalone(services_cmd::StandaloneArgs),
     /// Register, list, rotate and remove bots.
     #[command(subcommand)]
-    Bots(services_cmd::BotsCommand),
+    Bots(bots_cmd::BotsCommand),
     /// Issue, list and revoke operator tokens.
     #[command(subcommand)]
     Operators(services_cmd::OperatorsCommand),
@@ -81,7 +83,7 @@ fn main() -> std::process::ExitCode {
         Command::Competition(c) => services_cmd::competition(c),
         Command::Leaderboard(a) => services_cmd::leaderboard(a),
         Command::Standalone(a) => services_cmd::standalone(a),
-        Command::Bots(c) => services_cmd::bots(c),
+        Command::Bots(c) => bots_cmd::run(c),
         Command::Operators(c) => services_cmd::operators(c),
         Command::Table(c) => services_cmd::table(c),
         Command::Experiment(cmd) => experiment_cmd::run(cmd),

@@ -1,5 +1,5 @@
 //! The service roles (`arena table-referee`, `arena bot-host`, `arena standalone`) and their
-//! operator commands (`arena bots …`, `arena table run`).
+//! operator commands (`arena operators …`, `arena table run`; `arena bots …` is `bots_cmd`).
 
 use std::net::SocketAddr;
 use std::time::Duration;
@@ -8,7 +8,6 @@ use anyhow::{Context, Result, bail};
 use arena_bot_host::{BotHostConfig, Isolation, Limits, Policy, ProcessLimits, SANDBOX_PATH};
 use arena_proto::v1;
 use arena_referee::RefereeConfig;
-use arena_store::{BotKind, BotRecord};
 use clap::{Args, Subcommand};
 
 use crate::client::{self, ClientAuth};
@@ -329,9 +328,52 @@ pub struct MatchmakerArgs {
     )]
     max_tables_per_competition: u64,
     #[command(flatten)]
+    retention: RetentionArgs,
+    #[command(flatten)]
     console: ConsoleArgs,
     #[command(flatten)]
     serve: ServeArgs,
+}
+
+/// How long results and replays are kept.
+#[derive(Args)]
+pub struct RetentionArgs {
+    /// Days an ended competition keeps its tables' results and replays (0 = for ever; its record
+    /// and standings stay either way; fractions allowed).
+    #[arg(long, env = "ARENA_COMPETITION_RETENTION_DAYS", default_value_t = 0.0)]
+    competition_retention_days: f64,
+    /// Days a ladder table's result and replay are kept after it finished (0 = for ever; the
+    /// ratings stay either way; fractions allowed).
+    #[arg(
+        long,
+        env = "ARENA_LADDER_RETENTION_DAYS",
+        default_value_t = arena_matchmaker::retention::DEFAULT_LADDER_DAYS
+    )]
+    ladder_retention_days: f64,
+}
+
+impl RetentionArgs {
+    fn retention(&self) -> Result<arena_matchmaker::retention::Retention> {
+        use arena_matchmaker::retention::{Retention, days};
+        for (flag, d) in [
+            (
+                "--competition-retention-days",
+                self.competition_retention_days,
+            ),
+            ("--ladder-retention-days", self.ladder_retention_days),
+        ] {
+            if !d.is_finite() || d < 0.0 {
+                bail!(
+                    "{flag} must be a number of days, 0 or more (0 keeps them for ever), not {d}"
+                );
+            }
+        }
+        Ok(Retention {
+            competitions: days(self.competition_retention_days),
+            ladder: days(self.ladder_retention_days),
+            ..Retention::default()
+        })
+    }
 }
 
 /// The continuous ranked ladder's settings.
@@ -423,7 +465,7 @@ pub struct LeaderboardArgs {
 #[derive(Subcommand)]
 pub enum CompetitionCommand {
     /// Create a competition, then watch it until its final standings.
-    Create(CompetitionCreateArgs),
+    Create(Box<CompetitionCreateArgs>),
     /// Print a competition's standings (final or so far).
     Standings(CompetitionNameArgs),
     /// List every competition with its state and progress.
@@ -497,14 +539,14 @@ pub enum GameArg {
 }
 
 impl GameArg {
-    fn wire(self) -> v1::Game {
+    pub(crate) fn wire(self) -> v1::Game {
         match self {
             GameArg::DouDizhu => v1::Game::DouDizhu,
             GameArg::Mahjong => v1::Game::Mahjong,
         }
     }
 
-    fn store(self) -> arena_store::Game {
+    pub(crate) fn store(self) -> arena_store::Game {
         match self {
             GameArg::DouDizhu => arena_store::Game::DouDizhu,
             GameArg::Mahjong => arena_store::Game::Mahjong,
@@ -513,9 +555,10 @@ impl GameArg {
 }
 
 /// `arena competition create`. A Dou Dizhu competition seats each participant as landlord at a
-/// table of its own against the farmer bot, on deals from the library; a Mahjong competition
-/// (`--game mahjong`) plays the contest's 96-hand duplicate match `--matches` times among
-/// exactly four participants, dealt from its seed (the Dou Dizhu options are refused there).
+/// table of its own against the farmer bot; a Mahjong competition (`--game mahjong`) plays the
+/// contest's 96-hand duplicate match `--matches` times among exactly four participants, dealt
+/// from its seed (the Dou Dizhu options are refused there). Every field of the protocol's
+/// `CompetitionSpec` has a flag.
 #[derive(Args)]
 pub struct CompetitionCreateArgs {
     /// Unique name (deals are claimed under it).
@@ -538,7 +581,7 @@ pub struct CompetitionCreateArgs {
     /// (built-in random, greedy, expert, or registered bots; a name may repeat).
     #[arg(long)]
     participants: String,
-    /// The farmer bot (Dou Dizhu) [default: expert].
+    /// The farmer bot at every table (Dou Dizhu) [default: expert].
     #[arg(long)]
     farmers: Option<String>,
     /// Matches [Dou Dizhu default: 10; Mahjong: 1, of 96 hands each].
@@ -547,11 +590,28 @@ pub struct CompetitionCreateArgs {
     /// Rounds per match (Dou Dizhu) [default: 10].
     #[arg(long)]
     rounds: Option<u32>,
-    /// The panel whose library supplies the deals (Dou Dizhu) [default: ladder:70].
+    /// The panel whose library supplies measured deals (Dou Dizhu; `ladder:N` or bot names)
+    /// [default: ladder:70].
     #[arg(long)]
     panel: Option<String>,
-    /// Seed of the deal assignment [Dou Dizhu default: 1; Mahjong: drawn at random by the
-    /// matchmaker, since it fixes every wall, and shown once the competition has finished].
+    /// The panel's farmer bot (Dou Dizhu) [default: --farmers].
+    #[arg(long)]
+    panel_farmers: Option<String>,
+    /// Scoring mode of every table and of the panel's levels (Dou Dizhu): competition,
+    /// difficulty, adp or wp [default: difficulty].
+    #[arg(long)]
+    scoring: Option<ddz::Scoring>,
+    /// Rule set of every table (Dou Dizhu): competition, douzero or openspiel; equal-strength
+    /// and difficulty-adjusted competitions play competition [default: competition].
+    #[arg(long, value_enum)]
+    rules: Option<RulesArg>,
+    /// Bombs per deal, the rocket counted as one (Dou Dizhu); an equal-strength centre then has
+    /// 2 × (bombs + 1) − 1 values [default: 1].
+    #[arg(long)]
+    bombs: Option<u32>,
+    /// Seed of the deals: it fixes every fresh deal (duplicate, random, every Mahjong wall) and
+    /// which library deal each table gets [default: drawn at random by the matchmaker and shown
+    /// once the competition has finished; a known seed lets anyone deal the cards].
     #[arg(long)]
     seed: Option<u64>,
     /// Also play every deal with each participant in both farmer seats (its round score is then
@@ -561,7 +621,7 @@ pub struct CompetitionCreateArgs {
     /// Fan reading (Mahjong): contest or seed-2015 [default: contest].
     #[arg(long)]
     fans: Option<mahjong::Reading>,
-    /// Time for one decision (a Mahjong turn), ms [default: the referee's, 1000].
+    /// Time for one decision (a Mahjong turn), ms [default: 1000].
     #[arg(long)]
     decision_ms: Option<u32>,
     /// Mahjong: time for an answer to a discard or an added kong, ms [default: 500].
@@ -570,38 +630,117 @@ pub struct CompetitionCreateArgs {
     /// No answer by then is a timeout verdict, ms [default: 5000].
     #[arg(long)]
     hard_cap_ms: Option<u32>,
-    /// Penalty points per 100 ms beyond the limit [Mahjong default: 1; Dou Dizhu: 0].
+    /// Penalty points per 100 ms beyond the decision time [Mahjong default: 1; Dou Dizhu: 0].
     #[arg(long)]
     penalty_per_100ms: Option<u32>,
+    /// How time beyond the limit is counted in 100 ms steps: `started` (every started step) or
+    /// `nearest` (rounded half up) [Dou Dizhu default: started; Mahjong: nearest].
+    #[arg(long, value_enum)]
+    penalty_rounding: Option<RoundingArg>,
+    /// What a verdict (timeout, illegal or malformed answer, crash, lost connection) does:
+    /// `forfeit` (the seat's side loses the game at once) or `play-on` (the seat plays on
+    /// automatically and takes --verdict-penalty points) [Dou Dizhu default: forfeit; Mahjong:
+    /// play-on].
+    #[arg(long, value_enum)]
+    verdict_policy: Option<VerdictPolicyArg>,
+    /// Penalty points a seat takes for a verdict under `--verdict-policy play-on` [default: 0].
+    #[arg(long)]
+    verdict_penalty: Option<u32>,
+    /// Fail when the library lacks deals for an equal-strength or difficulty-adjusted
+    /// competition, instead of asking the deal library (--library) to find them.
+    #[arg(long)]
+    no_find: bool,
+    #[command(flatten)]
+    library: crate::library_client::LibraryAddr,
     #[command(flatten)]
     addr: MatchmakerAddr,
 }
 
+/// A Dou Dizhu rule set a competition may play.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum RulesArg {
+    /// The arena's rules.
+    Competition,
+    /// DouZero's reading of kickers and wings.
+    Douzero,
+    /// OpenSpiel's (no four-with-two).
+    Openspiel,
+}
+
+impl RulesArg {
+    fn wire(self) -> v1::DdzRules {
+        match self {
+            RulesArg::Competition => v1::DdzRules::Competition,
+            RulesArg::Douzero => v1::DdzRules::Douzero,
+            RulesArg::Openspiel => v1::DdzRules::Openspiel,
+        }
+    }
+}
+
+/// How an overrun is counted.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum RoundingArg {
+    /// Every started 100 ms.
+    Started,
+    /// The nearest 100 ms, half up.
+    Nearest,
+}
+
+/// What a verdict does to its seat.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum VerdictPolicyArg {
+    /// The seat's side loses at once.
+    Forfeit,
+    /// The seat plays on automatically.
+    PlayOn,
+}
+
 impl CompetitionCreateArgs {
-    /// The spec to send: Dou Dizhu fields get their defaults for a Dou Dizhu competition and are
-    /// sent as given (so the matchmaker can refuse them) for a Mahjong one.
-    fn spec(&self) -> v1::CompetitionSpec {
-        let time = (self.decision_ms.is_some()
+    /// The time control to send: `None` when no clock flag is given (the matchmaker's and
+    /// referee's defaults apply), else every field, unset ones at the game's defaults.
+    fn time(&self) -> Option<v1::TimeControl> {
+        let given = self.decision_ms.is_some()
             || self.claim_ms.is_some()
             || self.hard_cap_ms.is_some()
-            || self.penalty_per_100ms.is_some())
-        .then(|| {
-            let contest = arena_matchmaker::mahjong::contest_time();
-            let mahjong = self.game == GameArg::Mahjong;
-            let or = |x: Option<u32>, mahjong_default: u32| {
-                x.unwrap_or(if mahjong { mahjong_default } else { 0 })
+            || self.penalty_per_100ms.is_some()
+            || self.penalty_rounding.is_some()
+            || self.verdict_penalty.is_some();
+        given.then(|| {
+            // Dou Dizhu's defaults are the referee's (0 = default); Mahjong's the contest's.
+            let defaults = match self.game {
+                GameArg::Mahjong => arena_matchmaker::mahjong::contest_time(),
+                GameArg::DouDizhu => v1::TimeControl::default(),
             };
             v1::TimeControl {
-                decision_ms: or(self.decision_ms, contest.decision_ms),
-                claim_ms: or(self.claim_ms, contest.claim_ms),
-                hard_cap_ms: or(self.hard_cap_ms, contest.hard_cap_ms),
-                penalty_per_100ms: or(self.penalty_per_100ms, contest.penalty_per_100ms),
-                penalty_rounding: if mahjong { contest.penalty_rounding } else { 0 },
-                ..Default::default()
+                decision_ms: self.decision_ms.unwrap_or(defaults.decision_ms),
+                claim_ms: self.claim_ms.unwrap_or(defaults.claim_ms),
+                hard_cap_ms: self.hard_cap_ms.unwrap_or(defaults.hard_cap_ms),
+                penalty_per_100ms: self.penalty_per_100ms.unwrap_or(defaults.penalty_per_100ms),
+                verdict_penalty: self.verdict_penalty.unwrap_or(defaults.verdict_penalty),
+                penalty_rounding: match self.penalty_rounding {
+                    Some(RoundingArg::Started) => v1::PenaltyRounding::Started as i32,
+                    Some(RoundingArg::Nearest) => v1::PenaltyRounding::Nearest as i32,
+                    None => defaults.penalty_rounding,
+                },
             }
-        });
+        })
+    }
+
+    /// The spec to send: Dou Dizhu fields get their defaults for a Dou Dizhu competition and are
+    /// sent as given (so the matchmaker can refuse them) for a Mahjong one.
+    fn spec(&self) -> Result<v1::CompetitionSpec> {
         let participants = crate::compete_cmd::split_tables(&self.participants);
-        match self.game {
+        let verdict_policy = match self.verdict_policy {
+            Some(VerdictPolicyArg::Forfeit) => v1::VerdictPolicy::Forfeit,
+            Some(VerdictPolicyArg::PlayOn) => v1::VerdictPolicy::PlayOn,
+            None => v1::VerdictPolicy::Unspecified,
+        } as i32;
+        let fans = self
+            .fans
+            .map_or(0, |r| arena_games::mahjong::spec::fans_kind(r) as i32);
+        let rules = self.rules.map_or(0, |r| r.wire() as i32);
+        let scoring = |s: ddz::Scoring| arena_games::ddz::names::scoring_kind(s) as i32;
+        Ok(match self.game {
             GameArg::Mahjong => v1::CompetitionSpec {
                 name: self.name.clone(),
                 game: v1::Game::Mahjong as i32,
@@ -612,31 +751,50 @@ impl CompetitionCreateArgs {
                 farmers: self.farmers.clone().unwrap_or_default(),
                 matches: self.matches.unwrap_or(1),
                 rounds: self.rounds.unwrap_or(0),
-                panel: self.panel.as_ref().map(|p| v1::PanelSpec {
-                    landlords: p.clone(),
+                panel: (self.panel.is_some()
+                    || self.panel_farmers.is_some()
+                    || self.scoring.is_some())
+                .then(|| v1::PanelSpec {
+                    landlords: self.panel.clone().unwrap_or_default(),
+                    farmers: self.panel_farmers.clone().unwrap_or_default(),
+                    scoring_kind: self.scoring.map_or(0, scoring),
                     ..Default::default()
                 }),
+                bombs: self.bombs.unwrap_or(0),
+                rules,
                 seed: self.seed.unwrap_or(0),
                 rotate_seats: self.rotate_seats,
-                fans: self
-                    .fans
-                    .map_or(0, |r| arena_games::mahjong::spec::fans_kind(r) as i32),
-                time,
+                fans,
+                time: self.time(),
+                verdict_policy,
                 ..Default::default()
             },
             GameArg::DouDizhu => {
                 let farmers = self.farmers.clone().unwrap_or_else(|| "expert".into());
+                let format = self
+                    .format
+                    .clone()
+                    .unwrap_or_else(|| "equal-strength".into());
+                // The default centre is for one bomb under difficulty scoring (3 values).
+                let dim = arena_deals::levels::gdi_dimension(
+                    self.scoring.unwrap_or(ddz::Scoring::Difficulty),
+                    self.bombs.unwrap_or(1).max(1),
+                );
+                let centre = match &self.centre {
+                    Some(c) => c.clone(),
+                    None if format == "equal-strength" && dim != 3 => bail!(
+                        "an equal-strength competition of deals with {} bomb(s) under {} scoring \
+                         needs --centre with {dim} GDI values",
+                        self.bombs.unwrap_or(1).max(1),
+                        self.scoring.unwrap_or(ddz::Scoring::Difficulty)
+                    ),
+                    None => vec![0.95, 0.55, 0.15],
+                };
                 v1::CompetitionSpec {
                     name: self.name.clone(),
                     game: v1::Game::DouDizhu as i32,
-                    format: self
-                        .format
-                        .clone()
-                        .unwrap_or_else(|| "equal-strength".into()),
-                    centre: self
-                        .centre
-                        .clone()
-                        .unwrap_or_else(|| vec![0.95, 0.55, 0.15]),
+                    format,
+                    centre,
                     eps: self.eps.unwrap_or(0.15),
                     participants,
                     farmers: farmers.clone(),
@@ -644,20 +802,22 @@ impl CompetitionCreateArgs {
                     rounds: self.rounds.unwrap_or(10),
                     panel: Some(v1::PanelSpec {
                         landlords: self.panel.clone().unwrap_or_else(|| "ladder:70".into()),
-                        farmers,
+                        farmers: self.panel_farmers.clone().unwrap_or(farmers),
+                        scoring_kind: self.scoring.map_or(0, scoring),
                         ..Default::default()
                     }),
-                    seed: self.seed.unwrap_or(1),
+                    bombs: self.bombs.unwrap_or(0),
+                    rules,
+                    seed: self.seed.unwrap_or(0),
                     rotate_seats: self.rotate_seats,
                     // The matchmaker names the field if a Dou Dizhu spec carries one.
-                    fans: self
-                        .fans
-                        .map_or(0, |r| arena_games::mahjong::spec::fans_kind(r) as i32),
-                    time,
+                    fans,
+                    time: self.time(),
+                    verdict_policy,
                     ..Default::default()
                 }
             }
-        }
+        })
     }
 }
 
@@ -696,28 +856,9 @@ pub struct StandaloneArgs {
     #[command(flatten)]
     bot_tls: BotTlsArgs,
     #[command(flatten)]
-    serve: ServeArgs,
-}
-
-/// Bot registry commands.
-#[derive(Subcommand)]
-pub enum BotsCommand {
-    /// Register a bot. Remote bots get a token, printed once (only its hash is stored).
-    Add(BotsAddArgs),
-    /// List registered bots.
-    List(BotsListArgs),
-    /// Give a remote bot a new token (printed once); its live sessions end within seconds.
-    Rotate(BotsNameArgs),
-    /// Unregister a bot; its live sessions end within seconds.
-    Remove(BotsNameArgs),
-}
-
-#[derive(Args)]
-pub struct BotsNameArgs {
-    /// The bot's name.
-    name: String,
+    retention: RetentionArgs,
     #[command(flatten)]
-    store: StoreArgs,
+    serve: ServeArgs,
 }
 
 /// Operator token commands.
@@ -741,36 +882,6 @@ pub struct OperatorNameArgs {
 
 #[derive(Args)]
 pub struct OperatorsListArgs {
-    #[command(flatten)]
-    store: StoreArgs,
-}
-
-#[derive(Args)]
-pub struct BotsAddArgs {
-    /// The bot's name.
-    name: String,
-    /// Register a program bot-host runs as a child process (line protocol) instead of a remote bot.
-    #[arg(long)]
-    program: Option<String>,
-    /// The game the program plays, whose line protocol it speaks (default: Dou Dizhu). Remote
-    /// bots say which games they play when they connect.
-    #[arg(long, value_enum, requires = "program")]
-    game: Option<GameArg>,
-    /// CPU seconds per program process (0 = the host's default).
-    #[arg(long, default_value_t = 0)]
-    cpu_seconds: u32,
-    /// Memory (MiB) per program process (0 = the host's default).
-    #[arg(long, default_value_t = 0)]
-    memory_mb: u32,
-    /// Most tables at once (0 = no limit).
-    #[arg(long, default_value_t = 0)]
-    max_tables: u32,
-    #[command(flatten)]
-    store: StoreArgs,
-}
-
-#[derive(Args)]
-pub struct BotsListArgs {
     #[command(flatten)]
     store: StoreArgs,
 }
@@ -911,10 +1022,9 @@ pub fn referee(a: RefereeArgs) -> Result<()> {
         };
         config.validate()?;
         let store = a.store.open().await?;
-        println!(
-            "arena table-referee: {config:?}, store {}",
-            store.describe()
-        );
+        let mut lines = arena_serve::ConfigLines::default();
+        lines.push("store", store.describe()).extend(config.lines());
+        print!("{}", lines.render("arena table-referee"));
         arena_referee::serve(config, store, shutdown_signal()).await?;
         Ok(())
     })
@@ -930,7 +1040,9 @@ pub fn bot_host(a: BotHostArgs) -> Result<()> {
             ..bot_host_config(&a)
         };
         let store = a.store.open().await?;
-        println!("arena bot-host: {config}, store {}", store.describe());
+        let mut lines = arena_serve::ConfigLines::default();
+        lines.push("store", store.describe()).extend(config.lines());
+        print!("{}", lines.render("arena bot-host"));
         for w in config.sandbox().warnings() {
             eprintln!("arena bot-host: WARNING: {w}");
         }
@@ -948,11 +1060,13 @@ pub fn deal_library(a: DealLibraryArgs) -> Result<()> {
         let store = a.store.open().await?;
         let threads = crate::deals_cmd::threads(a.threads);
         let serve = a.serve.config();
-        println!(
-            "arena deal-library: listen {}, {threads} threads, store {}; {serve}",
-            a.listen,
-            store.describe()
-        );
+        let mut lines = arena_serve::ConfigLines::default();
+        lines
+            .push("listen", a.listen)
+            .push("store", store.describe())
+            .push("generation threads", threads)
+            .extend(serve.lines());
+        print!("{}", lines.render("arena deal-library"));
         let listener = tokio::net::TcpListener::bind(a.listen)
             .await
             .with_context(|| format!("binding {}", a.listen))?;
@@ -986,6 +1100,7 @@ pub fn standalone(a: StandaloneArgs) -> Result<()> {
             bot_tls: a.bot_tls.files(),
             serve: a.serve.config(),
             deal_threads: crate::deals_cmd::threads(None),
+            retention: a.retention.retention()?,
         };
         // Handlers first: a SIGTERM as soon as the ports answer is a graceful stop.
         let stop = shutdown_signal();
@@ -996,138 +1111,6 @@ pub fn standalone(a: StandaloneArgs) -> Result<()> {
         }
         stop.await;
         running.stop().await?;
-        Ok(())
-    })
-}
-
-/// Runs `arena bots …`.
-pub fn bots(cmd: BotsCommand) -> Result<()> {
-    let rt = crate::store_args::runtime()?;
-    rt.block_on(async {
-        match cmd {
-            BotsCommand::Add(a) => {
-                // Seats name bots by these strings: a registered bot must not shadow a built-in
-                // bot of any game or look like a program spec.
-                if let Ok(spec) = a.name.parse::<ddz_bots::BotSpec>() {
-                    bail!(
-                        "{:?} is the name of a built-in bot ({spec}); choose another name",
-                        a.name
-                    );
-                }
-                for game in arena_games::GameKind::ALL {
-                    if let Some(Ok(spec)) = game.builtin(&a.name) {
-                        bail!(
-                            "{:?} is the name of a built-in {} bot ({spec}); choose another name",
-                            a.name,
-                            game.wire().as_str_name()
-                        );
-                    }
-                }
-                if a.name.trim().is_empty()
-                    || a.name.contains(':')
-                    || a.name.contains(',')
-                    || a.name.len() > arena_store::MAX_BOT_NAME_BYTES
-                    || a.name.chars().any(char::is_control)
-                {
-                    bail!(
-                        "bot name {:?} must be 1 to 64 bytes, with no ':', ',' or control characters",
-                        a.name
-                    );
-                }
-                let store = a.store.open().await?;
-                let now = std::time::SystemTime::now()
-                    .duration_since(std::time::UNIX_EPOCH)
-                    .map_or(0, |d| d.as_millis() as u64);
-                let (kind, token) = match &a.program {
-                    Some(command) => (
-                        BotKind::Program {
-                            game: a.game.unwrap_or(GameArg::DouDizhu).store(),
-                            command: command.clone(),
-                            workdir: None,
-                            cpu_seconds: a.cpu_seconds,
-                            memory_mb: a.memory_mb,
-                        },
-                        None,
-                    ),
-                    None => {
-                        let (token, hash) = arena_auth::token::issue_token()?;
-                        (BotKind::Remote, Some((token, hash)))
-                    }
-                };
-                let record = BotRecord {
-                    name: a.name.clone(),
-                    kind,
-                    token_sha256: token.as_ref().map(|(_, h)| h.clone()),
-                    max_tables: a.max_tables,
-                    created_unix_ms: now,
-                };
-                if !store.add_bot(&record).await? {
-                    bail!(
-                        "a bot named {:?} is already registered in {}",
-                        a.name,
-                        store.describe()
-                    );
-                }
-                match token {
-                    Some((token, _)) => {
-                        println!("registered remote bot {:?} in {}", a.name, store.describe());
-                        println!("token (shown once; only its SHA-256 is stored):");
-                        println!("{token}");
-                    }
-                    None => println!(
-                        "registered program bot {:?} playing {} in {}",
-                        a.name,
-                        a.game.unwrap_or(GameArg::DouDizhu).store(),
-                        store.describe()
-                    ),
-                }
-            }
-            BotsCommand::Rotate(a) => {
-                let store = a.store.open().await?;
-                let Some(mut record) = store.bot(&a.name).await? else {
-                    bail!("no bot named {:?} in {}", a.name, store.describe());
-                };
-                if !matches!(record.kind, BotKind::Remote) {
-                    bail!(
-                        "{:?} is a program bot: it has no token (bot-host starts it itself)",
-                        a.name
-                    );
-                }
-                let (token, hash) = arena_auth::token::issue_token()?;
-                record.token_sha256 = Some(hash);
-                if !store.update_bot(&record).await? {
-                    bail!("bot {:?} was removed meanwhile", a.name);
-                }
-                println!(
-                    "new token for {:?} (shown once; the old one no longer works and its sessions end within seconds):",
-                    a.name
-                );
-                println!("{token}");
-            }
-            BotsCommand::Remove(a) => {
-                let store = a.store.open().await?;
-                if !store.remove_bot(&a.name).await? {
-                    bail!("no bot named {:?} in {}", a.name, store.describe());
-                }
-                println!(
-                    "removed bot {:?} from {}; its sessions end within seconds",
-                    a.name,
-                    store.describe()
-                );
-            }
-            BotsCommand::List(a) => {
-                let store = a.store.open().await?;
-                for b in store.bots().await? {
-                    let kind = match &b.kind {
-                        BotKind::Remote => "remote".to_string(),
-                        BotKind::Program { command, game, .. } => {
-                            format!("program: {command} (plays {game})")
-                        }
-                    };
-                    println!("{:<20} {kind}", b.name);
-                }
-            }
-        }
         Ok(())
     })
 }
@@ -1264,8 +1247,9 @@ fn table_submit(a: TableSubmitArgs) -> Result<()> {
     let job = table_job(&a.table)?;
     let rt = runtime()?;
     rt.block_on(async {
-        let mut client =
-            TableRefereeClient::new(client::connect(&a.referee, "referee", &a.auth).await?);
+        let mut client = TableRefereeClient::new(
+            client::connect(&a.referee, client::Role::Referee, &a.auth).await?,
+        );
         let id = job.table_id.clone();
         client
             .submit_table(v1::SubmitTableRequest {
@@ -1377,27 +1361,15 @@ pub fn matchmaker(a: MatchmakerArgs) -> Result<()> {
             auth: Some(auth.clone()),
             max_tables_per_competition: a.max_tables_per_competition,
             serve: a.serve.config(),
+            retention: a.retention.retention()?,
             ..a.ladder.config()
         };
-        println!(
-            "arena matchmaker: listen {}, spectator reads {}, store {}, ladder {}, Mahjong ladder {}; {}",
-            a.listen,
-            if a.spectator.public_spectator {
-                "public"
-            } else {
-                "for operators"
-            },
-            store.describe(),
-            match &config.ladder {
-                Some(l) => format!("{l:?}"),
-                None => "off".into(),
-            },
-            match &config.mahjong_ladder {
-                Some(l) => format!("{l:?}"),
-                None => "off".into(),
-            },
-            config.serve
-        );
+        let mut lines = arena_serve::ConfigLines::default();
+        lines
+            .push("listen", a.listen)
+            .push("store", store.describe())
+            .extend(config.lines());
+        print!("{}", lines.render("arena matchmaker"));
         let listener = tokio::net::TcpListener::bind(a.listen)
             .await
             .with_context(|| format!("binding {}", a.listen))?;
@@ -1436,12 +1408,36 @@ pub fn competition(cmd: CompetitionCommand) -> Result<()> {
         match cmd {
             CompetitionCommand::Create(a) => {
                 let mut client = connect(&a.addr).await?;
-                let spec = a.spec();
-                let comp = client
-                    .create_competition(v1::CreateCompetitionRequest { spec: Some(spec) })
-                    .await
-                    .map_err(status)?
-                    .into_inner();
+                let spec = a.spec()?;
+                let request = || v1::CreateCompetitionRequest {
+                    spec: Some(spec.clone()),
+                };
+                let comp = match client.create_competition(request()).await {
+                    Ok(c) => c.into_inner(),
+                    // A measured format short of deals: the deal library finds the missing ones
+                    // (as `arena compete` does on its own store), then the matchmaker plans.
+                    Err(s)
+                        if !a.no_find
+                            && s.code() == tonic::Code::FailedPrecondition
+                            && s.message().contains(arena_matchmaker::NOT_ENOUGH_DEALS) =>
+                    {
+                        crate::library_client::prepare(&a.library.library, &a.addr.auth, &spec)
+                            .await
+                            .with_context(|| {
+                                format!(
+                                    "{} lacks measured deals; asking the deal library at {} for \
+                                     them (--library URL names another, --no-find fails instead)",
+                                    a.name, a.library.library
+                                )
+                            })?;
+                        client
+                            .create_competition(request())
+                            .await
+                            .map_err(status)?
+                            .into_inner()
+                    }
+                    Err(s) => return Err(status(s)),
+                };
                 eprintln!(
                     "competition {} created: {} tables",
                     a.name, comp.tables_total
@@ -1617,7 +1613,7 @@ async fn connect(
     addr: &MatchmakerAddr,
 ) -> Result<v1::matchmaker_client::MatchmakerClient<client::Authed>> {
     Ok(v1::matchmaker_client::MatchmakerClient::new(
-        client::connect(&addr.matchmaker, "matchmaker", &addr.auth).await?,
+        client::connect(&addr.matchmaker, client::Role::Matchmaker, &addr.auth).await?,
     ))
 }
 
@@ -1636,15 +1632,21 @@ pub fn leaderboard(a: LeaderboardArgs) -> Result<()> {
             .await
             .map_err(status)?
             .into_inner();
+        // What a rating counts, named as the ladder plays it: duplicate pairs of Dou Dizhu
+        // tables, duplicate sets of four Mahjong tables (`Rating.games` on the wire).
+        let unit = if a.game == GameArg::Mahjong {
+            "sets"
+        } else {
+            "pairs"
+        };
         if a.json {
             for r in &board.ratings {
-                println!(
-                    "{}",
-                    serde_json::json!({
-                        "bot": r.bot, "release": r.release, "mu": r.mu, "sigma": r.sigma,
-                        "conservative": r.conservative, "games": r.games,
-                    })
-                );
+                let mut row = serde_json::json!({
+                    "bot": r.bot, "release": r.release, "mu": r.mu, "sigma": r.sigma,
+                    "conservative": r.conservative,
+                });
+                row[unit] = r.games.into();
+                println!("{row}");
             }
             return Ok(());
         }
@@ -1668,16 +1670,7 @@ pub fn leaderboard(a: LeaderboardArgs) -> Result<()> {
             .max("bot@release".len());
         println!(
             "  {:>4}  {:<w$}  {:>7}  {:>6}  {:>12}  {:>6}",
-            "#",
-            "bot@release",
-            "mu",
-            "sigma",
-            "mu - 3 sigma",
-            if a.game == GameArg::Mahjong {
-                "sets"
-            } else {
-                "pairs"
-            }
+            "#", "bot@release", "mu", "sigma", "mu - 3 sigma", unit
         );
         for (i, r) in board.ratings.iter().enumerate() {
             println!(

@@ -77,6 +77,8 @@ pub struct StandaloneConfig {
     pub serve: ServeConfig,
     /// Worker threads of the deal library.
     pub deal_threads: usize,
+    /// How long results and replays are kept.
+    pub retention: arena_matchmaker::retention::Retention,
 }
 
 impl Default for StandaloneConfig {
@@ -94,6 +96,7 @@ impl Default for StandaloneConfig {
             bot_tls: None,
             serve: ServeConfig::default(),
             deal_threads: arena_deal_library::DealLibraryConfig::default().threads,
+            retention: arena_matchmaker::retention::Retention::default(),
         }
     }
 }
@@ -309,6 +312,7 @@ pub async fn start(config: StandaloneConfig) -> Result<Standalone, StandaloneErr
             ladder: config.ladder.clone(),
             mahjong_ladder: config.mahjong_ladder.clone(),
             serve: config.serve.clone(),
+            retention: config.retention,
             ..arena_matchmaker::MatchmakerConfig::default()
         },
         shutdown.wait(),
@@ -332,55 +336,75 @@ pub async fn start(config: StandaloneConfig) -> Result<Standalone, StandaloneErr
 }
 
 impl Standalone {
-    /// The effective configuration, as `arena standalone` prints it at start.
+    /// The effective configuration, as `arena standalone` prints it at start: its own
+    /// settings, then each role's, a setting a line.
     pub fn describe(&self) -> String {
-        let mut out = format!("arena standalone: store {}\n", self.store);
-        out += &format!(
-            "  operator token {} {} (clients send it, or ARENA_OPERATOR_TOKEN); spectator reads {}\n",
-            self.operator_token_path.display(),
-            if self.operator_token_created {
-                "created"
-            } else {
-                "in use"
-            },
-            if self.config.public_spectator {
-                "public"
-            } else {
-                "for operators"
-            }
-        );
-        out += &format!(
-            "  bot-host      bots {} seats {} (loopback, this process only); {}\n",
-            self.addrs.bot_host, self.addrs.seat, self.bot_host
-        );
-        out += &format!("  table-referee {:?}\n", self.referee);
-        out += &format!("  deal-library  listen {}\n", self.addrs.deal_library);
-        out += &format!(
-            "  matchmaker    listen {}, ladder {}, Mahjong ladder {}",
-            self.addrs.matchmaker,
-            if self.config.ladder.is_some() {
-                "on"
-            } else {
-                "off"
-            },
-            if self.config.mahjong_ladder.is_some() {
-                "on"
-            } else {
-                "off"
-            }
-        );
-        out += &match self.addrs.console {
-            Some(addr) => format!(
-                "\n  console       http://{addr}/ (spectator pages {}; operators sign in with the operator token)",
-                if self.config.public_spectator {
-                    "public"
+        use arena_serve::ConfigLines;
+        let mut top = ConfigLines::default();
+        top.push("store", &self.store).push(
+            "operator token",
+            format!(
+                "{} {} (clients send it, or ARENA_OPERATOR_TOKEN)",
+                self.operator_token_path.display(),
+                if self.operator_token_created {
+                    "created"
                 } else {
-                    "for operators"
+                    "in use"
                 }
             ),
-            None => "\n  console       off".to_string(),
+        );
+        let host = BotHostConfig {
+            listen: self.addrs.bot_host,
+            seat_listen: self.addrs.seat,
+            ..self.bot_host.clone()
         };
-        out
+        let referee = RefereeConfig {
+            listen: self.addrs.referee,
+            ..self.referee.clone()
+        };
+        let mut library = ConfigLines::default();
+        library
+            .push("listen", self.addrs.deal_library)
+            .push("generation threads", self.config.deal_threads);
+        let mut matchmaker = ConfigLines::default();
+        matchmaker.push("listen", self.addrs.matchmaker).extend(
+            arena_matchmaker::MatchmakerConfig {
+                auth: Some(
+                    arena_auth::Authenticator::new(None)
+                        .public_spectator(self.config.public_spectator),
+                ),
+                ladder: self.config.ladder.clone(),
+                mahjong_ladder: self.config.mahjong_ladder.clone(),
+                retention: self.config.retention,
+                ..arena_matchmaker::MatchmakerConfig::default()
+            }
+            .lines(),
+        );
+        let mut console = ConfigLines::default();
+        console.push(
+            "address",
+            match self.addrs.console {
+                Some(addr) => format!(
+                    "http://{addr}/ (spectator pages {}; operators sign in with the operator token)",
+                    if self.config.public_spectator {
+                        "public"
+                    } else {
+                        "for operators"
+                    }
+                ),
+                None => "off".to_string(),
+            },
+        );
+        [
+            top.render("arena standalone"),
+            host.lines()
+                .render("bot-host (its seat port on loopback, for this process only)"),
+            referee.lines().render("table-referee"),
+            library.render("deal-library"),
+            matchmaker.render("matchmaker"),
+            console.render("console"),
+        ]
+        .concat()
     }
 
     /// Warnings to show loudly (bot programs not fully sandboxed).

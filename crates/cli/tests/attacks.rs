@@ -81,12 +81,20 @@ const SPECTATOR: [&str; 7] = [
 #[test]
 fn every_method_refuses_callers_without_an_operator_token() {
     let (s, tokens) = Standalone::start(&[("spy", &[])], &[], &[]);
-    let bot_token = &tokens[0];
+    // The bot registry shares the matchmaker's port; asked on a standalone of its own, so that
+    // the refused tokens of one port stay within the failed-attempt limiter's burst.
+    let (registry, registry_tokens) = Standalone::start(&[("spy", &[])], &[], &[]);
     let rt = rt();
     rt.block_on(async {
         for (service, path) in every_method() {
+            let bot_token = if service == "arena.v1.BotRegistry" {
+                &registry_tokens[0]
+            } else {
+                &tokens[0]
+            };
             let url = match service.as_str() {
                 "arena.v1.Matchmaker" => &s.matchmaker,
+                "arena.v1.BotRegistry" => &registry.matchmaker,
                 "arena.v1.DealLibrary" => &s.library,
                 "arena.v1.TableReferee" => &s.referee,
                 // SeatHost is not served on the bot port at all.
@@ -112,6 +120,7 @@ fn every_method_refuses_callers_without_an_operator_token() {
         );
     });
     drop(s);
+    drop(registry);
 
     // Spectator reads opened to the public: exactly those, nothing else.
     let (s, _) = Standalone::start(&[], &["--public-spectator"], &[]);
@@ -125,6 +134,17 @@ fn every_method_refuses_callers_without_an_operator_token() {
             if SPECTATOR.contains(&method) {
                 assert_ne!(code, Code::Unauthenticated, "{path} is a spectator read");
             } else {
+                assert_eq!(code, Code::Unauthenticated, "{path}");
+            }
+        }
+    });
+    drop(s);
+    // The bot registry is no spectator read: refused without a token, spectators public or not.
+    let (s, _) = Standalone::start(&[], &["--public-spectator"], &[]);
+    rt.block_on(async {
+        for (service, path) in every_method() {
+            if service == "arena.v1.BotRegistry" {
+                let code = call(&s.matchmaker, &path, None).await;
                 assert_eq!(code, Code::Unauthenticated, "{path}");
             }
         }

@@ -69,7 +69,7 @@ fn bots_add_issues_a_token_once_and_refuses_taken_or_builtin_names() {
     let (_, err, ok) = arena(&["bots", "add", "alice", "--data-dir", d]);
     assert!(!ok && err.contains("already registered"), "{err}");
     let (_, err, ok) = arena(&["bots", "add", "expert", "--data-dir", d]);
-    assert!(!ok && err.contains("built-in bot"), "{err}");
+    assert!(!ok && err.contains("built-in GAME_DOU_DIZHU bot"), "{err}");
     let (out, _, ok) = arena(&[
         "bots",
         "add",

@@ -256,6 +256,64 @@ pub fn plan(
     Ok(Plan { matches: out })
 }
 
+/// The library id of fresh deal `index` of a competition ([`fresh_plan`]). It names the deal's
+/// place in the competition's own stream, never the stream's key: a finished table's id must not
+/// tell the cards of the tables still to be played.
+pub fn fresh_deal_id(index: u64) -> String {
+    format!("fresh-{index}")
+}
+
+/// Deals for a format that needs no measured difficulty ([`Format::Duplicate`],
+/// [`Format::Random`]): fresh deals `0, 1, 2, …` of the stream keyed by `key`, each holding
+/// exactly `bombs` bombs (rocket included; `None`: any), in slot order. Nothing is read from a
+/// library and every slot's expected score is 0. `key` must be secret while the competition
+/// runs: it fixes every deal.
+pub fn fresh_plan(
+    format: &Format,
+    tables: usize,
+    matches: usize,
+    rounds: usize,
+    key: u64,
+    bombs: Option<u8>,
+) -> Result<Plan, PlanError> {
+    let per_round = match format {
+        Format::Duplicate => 1,
+        Format::Random => tables,
+        other => {
+            return Err(PlanError::Deal(format!(
+                "the {} format needs measured deals",
+                other.name()
+            )));
+        }
+    };
+    let constraint = ddz::DealConstraint { bombs };
+    let mut index = 0u64;
+    let mut out = Vec::with_capacity(matches);
+    for _ in 0..matches {
+        let mut m = Vec::with_capacity(rounds);
+        for _ in 0..rounds {
+            let mut round: Vec<Slot> = Vec::with_capacity(tables);
+            for t in 0..tables {
+                if t < per_round {
+                    let deal = Deal::generate_with(key, index, &constraint)
+                        .map_err(|e| PlanError::Deal(e.to_string()))?;
+                    round.push(Slot {
+                        id: fresh_deal_id(index),
+                        deal,
+                        expected: 0.0,
+                    });
+                    index += 1;
+                } else {
+                    round.push(round[t % per_round].clone());
+                }
+            }
+            m.push(round);
+        }
+        out.push(m);
+    }
+    Ok(Plan { matches: out })
+}
+
 fn shuffle(v: &mut [usize], rng: &mut DealRng) {
     for i in (1..v.len()).rev() {
         let j = rng.below(i as u32 + 1) as usize;
@@ -295,6 +353,43 @@ mod tests {
                 .unwrap_err()
                 .contains("unknown format")
         );
+    }
+
+    #[test]
+    fn fresh_plans_deal_new_cards_with_the_bombs_asked_for() {
+        let dup = fresh_plan(&Format::Duplicate, 3, 2, 2, 77, Some(2)).unwrap();
+        let random = fresh_plan(&Format::Random, 3, 2, 2, 77, Some(2)).unwrap();
+        let mut seen = HashSet::new();
+        for m in &dup.matches {
+            for round in m {
+                assert_eq!(round.len(), 3);
+                assert!(
+                    round
+                        .iter()
+                        .all(|s| s.id == round[0].id && s.deal == round[0].deal)
+                );
+                assert!(seen.insert(round[0].id.clone()), "every round a new deal");
+            }
+        }
+        assert_eq!(seen.len(), 4);
+        let ids: HashSet<&str> = random
+            .matches
+            .iter()
+            .flatten()
+            .flatten()
+            .map(|s| s.id.as_str())
+            .collect();
+        assert_eq!(ids.len(), 12, "every table a deal of its own");
+        for s in random.matches.iter().flatten().flatten() {
+            assert_eq!(s.deal.bombs(ddz::Seat::ALL[0]), 2, "{}", s.deal);
+            assert_eq!(s.expected, 0.0);
+        }
+        // The key fixes the cards; another key deals others.
+        let again = fresh_plan(&Format::Random, 3, 2, 2, 77, Some(2)).unwrap();
+        let other = fresh_plan(&Format::Random, 3, 2, 2, 78, Some(2)).unwrap();
+        assert_eq!(again.matches[1][1][2].deal, random.matches[1][1][2].deal);
+        assert_ne!(other.matches[0][0][0].deal, random.matches[0][0][0].deal);
+        assert!(fresh_plan(&Format::DifficultyAdjusted, 3, 1, 1, 1, None).is_err());
     }
 
     #[test]

@@ -7,7 +7,10 @@ pub mod play;
 pub mod plot;
 pub mod standings;
 
-pub use format::{Format, Plan, PlanError, Reuse, Shape, Slot, expected_score, parse_gdi, plan};
+pub use format::{
+    Format, Plan, PlanError, Reuse, Shape, Slot, expected_score, fresh_deal_id, fresh_plan,
+    parse_gdi, plan,
+};
 pub use play::{GameCache, PlayError, Tables, play_plan};
 pub use standings::{Standings, kendall_tau, order_of};
 

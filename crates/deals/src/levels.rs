@@ -23,6 +23,13 @@ pub fn score_levels(mode: Scoring, bombs: u32) -> Vec<i64> {
     v
 }
 
+/// How many values the GDI of a deal holding `bombs` bombs has under `mode`: one per score level
+/// above the lowest (`2 × (bombs + 1) − 1` under difficulty scoring). Equal-strength centres
+/// have this many values.
+pub fn gdi_dimension(mode: Scoring, bombs: u32) -> usize {
+    score_levels(mode, bombs).len().saturating_sub(1)
+}
+
 /// The index of `score` in `levels`, or `None` if it is not a level.
 pub fn level_of(levels: &[i64], score: i64) -> Option<usize> {
     levels.binary_search(&score).ok()
@@ -58,6 +65,19 @@ pub fn distance(a: &[f64], b: &[f64]) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_gdi_has_a_value_per_level_above_the_lowest() {
+        assert_eq!(gdi_dimension(Scoring::Difficulty, 1), 3);
+        assert_eq!(gdi_dimension(Scoring::Difficulty, 2), 5);
+        assert_eq!(gdi_dimension(Scoring::Wp, 3), 1);
+        // Competition scoring: ±2 and ±4 (spring) per bomb count, some levels shared.
+        assert_eq!(
+            gdi_dimension(Scoring::Competition, 1),
+            score_levels(Scoring::Competition, 1).len() - 1
+        );
+        assert_eq!(score_levels(Scoring::Competition, 1), [-8, -4, -2, 2, 4, 8]);
+    }
 
     #[test]
     fn papers_example() {

@@ -69,15 +69,18 @@ impl CmdSpec {
     pub fn args(&self) -> &[String] {
         &self.args
     }
+
+    /// The command line without `cmd:`, quoted so that [`CmdSpec::parse`] reads it back.
+    pub fn command_line(&self) -> String {
+        shell_words::join(std::iter::once(&self.program).chain(&self.args))
+    }
 }
 
 impl fmt::Display for CmdSpec {
     /// `cmd:` and the command line, quoted so that [`CmdSpec::parse`] reads it back.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("cmd:")?;
-        f.write_str(&shell_words::join(
-            std::iter::once(&self.program).chain(&self.args),
-        ))
+        f.write_str(&self.command_line())
     }
 }
 
@@ -98,6 +101,7 @@ mod tests {
         assert_eq!(s.program(), "python3");
         assert_eq!(s.args(), ["my bot.py", "--level", "3"]);
         assert_eq!(s.to_string(), "cmd:python3 'my bot.py' --level 3");
+        assert_eq!(s.command_line(), "python3 'my bot.py' --level 3");
         assert_eq!(s.to_string().parse::<CmdSpec>().unwrap(), s);
         assert_eq!(
             CmdSpec::parse("./bot").unwrap(),

@@ -165,7 +165,9 @@ impl From<StoreError> for ApiError {
     fn from(e: StoreError) -> ApiError {
         match e {
             StoreError::Invalid(m) => ApiError::Invalid(m),
-            e @ StoreError::Unavailable(_) => ApiError::Unavailable(e.to_string()),
+            e @ (StoreError::Unavailable(_) | StoreError::InUse(_)) => {
+                ApiError::Unavailable(e.to_string())
+            }
             e @ StoreError::Corrupt { .. } => ApiError::Internal(e.to_string()),
             e @ StoreError::DataLoss(_) => ApiError::DataLoss(e.to_string()),
         }

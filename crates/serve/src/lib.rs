@@ -103,6 +103,78 @@ impl ServeConfig {
     }
 }
 
+/// A role's effective configuration as it prints it when it starts: a title, then one setting a
+/// line, `name  value` with the values aligned. Each typed configuration lists its own settings
+/// (`lines`), taking itself apart by name so that a setting added and not listed is an unused
+/// variable.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ConfigLines(pub Vec<(String, String)>);
+
+impl ConfigLines {
+    /// Adds the setting `name` with `value`.
+    pub fn push(&mut self, name: impl Into<String>, value: impl std::fmt::Display) -> &mut Self {
+        self.0.push((name.into(), value.to_string()));
+        self
+    }
+
+    /// Adds every setting of `more`.
+    pub fn extend(&mut self, more: ConfigLines) -> &mut Self {
+        self.0.extend(more.0);
+        self
+    }
+
+    /// `title` on a line of its own, then the settings indented by two spaces.
+    pub fn render(&self, title: &str) -> String {
+        let width = self
+            .0
+            .iter()
+            .map(|(n, _)| n.chars().count())
+            .max()
+            .unwrap_or(0);
+        let mut out = format!("{title}\n");
+        for (name, value) in &self.0 {
+            out += &format!("  {name:<width$}  {value}\n");
+        }
+        out
+    }
+}
+
+impl ServeConfig {
+    /// The settings, a line each.
+    pub fn lines(&self) -> ConfigLines {
+        let ServeConfig {
+            request_timeout,
+            max_concurrent_requests,
+            max_connection_age,
+            max_connection_age_grace,
+            unbounded,
+        } = self;
+        let ms =
+            |d: Option<Duration>| d.map_or("off".to_string(), |d| format!("{} ms", d.as_millis()));
+        let mut out = ConfigLines::default();
+        out.push("request timeout", ms(*request_timeout))
+            .push(
+                "max concurrent requests",
+                match max_concurrent_requests {
+                    0 => "unlimited".to_string(),
+                    n => n.to_string(),
+                },
+            )
+            .push(
+                "max connection age",
+                format!(
+                    "{} (grace {} ms)",
+                    ms(*max_connection_age),
+                    max_connection_age_grace.as_millis()
+                ),
+            );
+        if !unbounded.is_empty() {
+            out.push("no timeout for", unbounded.join(" "));
+        }
+        out
+    }
+}
+
 impl std::fmt::Display for ServeConfig {
     /// The settings for a start-up line; every field is taken apart by name, so one added to
     /// the type and not printed is an unused variable.

@@ -34,6 +34,12 @@ pub(crate) fn table(id: &str) -> StoreResult<()> {
     check_id("table id", id)
 }
 
+/// Results to delete, and the competition they are listed under.
+pub(crate) fn results(competition: Option<&str>, table_ids: &[String]) -> StoreResult<()> {
+    competition.map_or(Ok(()), self::competition)?;
+    table_ids.iter().try_for_each(|id| table(id))
+}
+
 /// A result's table and the competition it is listed under.
 pub(crate) fn result(table_id: &str, competition: Option<&str>) -> StoreResult<()> {
     table(table_id)?;

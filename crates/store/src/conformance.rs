@@ -110,6 +110,7 @@ pub async fn run_all(store: &dyn Store) {
     presence_expires(store).await;
     job_and_result_input_is_rejected(store).await;
     records_are_deleted(store).await;
+    results_are_deleted(store).await;
     bots_are_removed(store).await;
     presence_is_claimed_by_one_host(store).await;
     own_jobs_are_resumed(store).await;
@@ -1682,6 +1683,75 @@ pub async fn records_are_deleted(store: &dyn Store) {
         vec![("b".to_string(), b"2".to_vec())]
     );
     expect_invalid("empty kind", store.delete_record("", "a").await);
+}
+
+/// Deleted results and replays are gone with their listing; others of the same competition stay;
+/// deleting again counts nothing; a deleted table may be written afresh.
+pub async fn results_are_deleted(store: &dyn Store) {
+    let cup = unique("pruned-cup");
+    let t: Vec<String> = (0..3).map(|i| unique(&format!("pruned{i}"))).collect();
+    for (i, id) in t.iter().enumerate() {
+        assert!(
+            store
+                .put_result(id, Some(&cup), format!("r{i}").as_bytes(), b"replay")
+                .await
+                .expect("put")
+        );
+    }
+    let gone = vec![t[0].clone(), t[2].clone(), unique("never-written")];
+    assert_eq!(
+        store
+            .delete_results(Some(&cup), &gone)
+            .await
+            .expect("delete"),
+        2
+    );
+    for id in [&t[0], &t[2]] {
+        assert_eq!(store.result(id).await.expect("result"), None);
+        assert_eq!(store.replay(id).await.expect("replay"), None);
+    }
+    assert_eq!(
+        store.results_for(&cup).await.expect("results_for"),
+        vec![(t[1].clone(), b"r1".to_vec())]
+    );
+    assert_eq!(
+        store.replay(&t[1]).await.expect("replay"),
+        Some(b"replay".to_vec())
+    );
+    assert_eq!(
+        store
+            .delete_results(Some(&cup), &gone)
+            .await
+            .expect("again"),
+        0
+    );
+    assert_eq!(store.delete_results(None, &[]).await.expect("nothing"), 0);
+    assert!(
+        store
+            .put_result(&t[0], Some(&cup), b"again", b"replay")
+            .await
+            .expect("put")
+    );
+    assert_eq!(store.results_for(&cup).await.expect("results_for").len(), 2);
+    let unlisted = unique("pruned-unlisted");
+    assert!(
+        store
+            .put_result(&unlisted, None, b"u", b"u")
+            .await
+            .expect("put")
+    );
+    assert_eq!(
+        store
+            .delete_results(None, std::slice::from_ref(&unlisted))
+            .await
+            .expect("unlisted"),
+        1
+    );
+    assert_eq!(store.result(&unlisted).await.expect("result"), None);
+    expect_invalid(
+        "empty table id",
+        store.delete_results(Some(&cup), &[String::new()]).await,
+    );
 }
 
 /// A removed bot is unknown and present nowhere; removing it again says it was not there; its

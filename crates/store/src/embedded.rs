@@ -212,7 +212,7 @@ impl EmbeddedStore {
                     continue;
                 }
                 Err(InUse) => {
-                    return Err(StoreError::Unavailable(format!(
+                    return Err(StoreError::InUse(format!(
                         "data directory {} is in use by another arena process",
                         dir.display()
                     )));
@@ -948,6 +948,37 @@ impl Store for EmbeddedStore {
                 found.push((table.to_string(), result.value().to_vec()));
             }
             Ok(found)
+        })
+        .await
+    }
+
+    async fn delete_results(
+        &self,
+        competition: Option<&str>,
+        table_ids: &[String],
+    ) -> StoreResult<u64> {
+        args::results(competition, table_ids)?;
+        let competition = competition.map(str::to_string);
+        let table_ids = table_ids.to_vec();
+        self.run(move |db| {
+            let txn = db.begin_write()?;
+            let mut deleted = 0u64;
+            {
+                let mut results = txn.open_table(RESULTS)?;
+                let mut replays = txn.open_table(REPLAYS)?;
+                let mut index = txn.open_table(COMPETITION_RESULTS)?;
+                for table in &table_ids {
+                    if results.remove(table.as_str())?.is_some() {
+                        deleted += 1;
+                    }
+                    replays.remove(table.as_str())?;
+                    if let Some(competition) = &competition {
+                        index.remove((competition.as_str(), table.as_str()))?;
+                    }
+                }
+            }
+            txn.commit()?;
+            Ok(deleted)
         })
         .await
     }

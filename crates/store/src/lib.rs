@@ -85,6 +85,10 @@ pub enum StoreError {
     /// again (its data restored) or the role is restarted on the new store.
     #[error("store data lost: {0}")]
     DataLoss(String),
+    /// Another process holds the embedded store (its directory): a running `arena standalone`,
+    /// or another command. Nothing was opened.
+    #[error("store in use: {0}")]
+    InUse(String),
 }
 
 /// Result of a store call.
@@ -319,6 +323,16 @@ pub trait Store: Send + Sync {
 
     /// Every result listed under `competition`: (table id, encoded result), any order.
     async fn results_for(&self, competition: &str) -> StoreResult<Vec<(String, Vec<u8>)>>;
+
+    /// Deletes the results and replays of `table_ids`, and their listing under `competition`
+    /// when given, all at once: returns how many results there were. For retention only: a
+    /// deleted table is no longer written once, and a job of it still queued would write it
+    /// again.
+    async fn delete_results(
+        &self,
+        competition: Option<&str>,
+        table_ids: &[String],
+    ) -> StoreResult<u64>;
 
     // ---- Bots and their tokens. ----
 

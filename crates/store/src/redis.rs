@@ -191,6 +191,19 @@ if KEYS[3] then redis.call('SADD', KEYS[3], ARGV[3]) end
 return 1
 "#;
 
+/// `delete_results`: KEYS = (result, replay) per table[, competition index], ARGV = the table
+/// ids; the number of results deleted.
+const DELETE_RESULTS: &str = r#"
+local n = #ARGV
+local deleted = 0
+for i = 1, n do
+  deleted = deleted + redis.call('DEL', KEYS[2 * i - 1])
+  redis.call('DEL', KEYS[2 * i])
+  if KEYS[2 * n + 1] then redis.call('SREM', KEYS[2 * n + 1], ARGV[i]) end
+end
+return deleted
+"#;
+
 /// `update_bot`: KEYS[1] = bots hash, ARGV = (name, JSON). 1 if the bot existed and was
 /// replaced, 0 if it is unknown.
 /// Compare-and-swap of one record: ARGV = field, expect-present flag ('0'/'1'), expected, value.
@@ -310,6 +323,7 @@ struct Scripts {
     ack_job: Script,
     job_counts: Script,
     put_result: Script,
+    delete_results: Script,
     update_bot: Script,
     swap_record: Script,
     set_presence: Script,
@@ -337,6 +351,7 @@ impl Scripts {
             ack_job: Script::new(ACK_JOB),
             job_counts: Script::new(JOB_COUNTS),
             put_result: fenced(PUT_RESULT),
+            delete_results: fenced(DELETE_RESULTS),
             update_bot: Script::new(UPDATE_BOT),
             swap_record: fenced(SWAP_RECORD),
             set_presence: Script::new(&format!("{NOW_MS}{SET_PRESENCE}")),
@@ -1431,14 +1446,51 @@ impl Store for RedisStore {
                 .await
                 .on(self, &keys[0])?;
             for ((table, key), value) in chunk.iter().zip(&keys).zip(values) {
-                let value = value.ok_or_else(|| StoreError::Corrupt {
-                    key: key.clone(),
-                    reason: format!("missing, but table {table} is listed in {index}"),
-                })?;
+                let value = match value {
+                    Some(v) => v,
+                    // Deleted (retention) since the listing was read: no longer listed.
+                    None if !conn.sismember(&index, table).await.on(self, &index)? => continue,
+                    None => {
+                        return Err(StoreError::Corrupt {
+                            key: key.clone(),
+                            reason: format!("missing, but table {table} is listed in {index}"),
+                        });
+                    }
+                };
                 results.push((table.clone(), value));
             }
         }
         Ok(results)
+    }
+
+    #[instrument(
+        name = "redis", target = "arena_store::redis::call", skip_all, err(Display),
+        fields(db.system = "redis", db.operation = "delete_results", otel.kind = "client")
+    )]
+    async fn delete_results(
+        &self,
+        competition: Option<&str>,
+        table_ids: &[String],
+    ) -> StoreResult<u64> {
+        args::results(competition, table_ids)?;
+        let mut deleted = 0u64;
+        // One script per slice: each slice is atomic, and none holds Redis for long.
+        for chunk in table_ids.chunks(500) {
+            let mut call = self.fenced_call(&self.scripts.delete_results);
+            for table in chunk {
+                call.key(self.result_key(table))
+                    .key(self.replay_key(table))
+                    .arg(table);
+            }
+            if let Some(competition) = competition {
+                call.key(self.competition_key(competition));
+            }
+            let mut conn = self.conn.clone();
+            let key = self.result_key(&chunk[0]);
+            let n: u64 = call.invoke_async(&mut conn).await.on(self, &key)?;
+            deleted += n;
+        }
+        Ok(deleted)
     }
 
     #[instrument(

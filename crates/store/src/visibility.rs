@@ -45,12 +45,19 @@ pub enum GroupState {
     Unknown,
 }
 
+/// The tables of `group` as recorded (`None`: no record).
+pub async fn group_tables(store: &dyn Store, group: &str) -> StoreResult<Option<Vec<String>>> {
+    let Some(bytes) = store.record(DEAL_GROUP_KIND, group).await? else {
+        return Ok(None);
+    };
+    crate::decode(|| format!("{DEAL_GROUP_KIND}/{group}"), &bytes).map(Some)
+}
+
 /// Where `group` stands.
 pub async fn group_state(store: &dyn Store, group: &str) -> StoreResult<GroupState> {
-    let Some(bytes) = store.record(DEAL_GROUP_KIND, group).await? else {
+    let Some(tables) = group_tables(store, group).await? else {
         return Ok(GroupState::Unknown);
     };
-    let tables: Vec<String> = crate::decode(|| format!("{DEAL_GROUP_KIND}/{group}"), &bytes)?;
     for t in tables {
         if store.result(&t).await?.is_none() {
             return Ok(GroupState::Playing(t));

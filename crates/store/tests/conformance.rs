@@ -270,6 +270,12 @@ macro_rules! suite {
             }
 
             #[tokio::test(flavor = $flavor)]
+            async fn results_are_deleted() {
+                let f = super::$backend().await;
+                conformance::results_are_deleted(&*f.first).await;
+            }
+
+            #[tokio::test(flavor = $flavor)]
             async fn bots_are_removed() {
                 let f = super::$backend().await;
                 conformance::bots_are_removed(&*f.first).await;

@@ -72,13 +72,13 @@ fn reopening_the_data_directory_sees_everything() {
 }
 
 #[test]
-fn a_data_directory_held_by_another_process_is_unavailable() {
+fn a_data_directory_held_by_another_process_is_in_use() {
     let dir = tempfile::tempdir().expect("temp dir");
     // redb's locks belong to an open file, not to a process, so a database opened directly on the
     // file holds it exactly as another arena process would.
     let other = redb::Database::create(dir.path().join(FILE_NAME)).expect("other holder");
     match EmbeddedStore::open(dir.path()) {
-        Err(StoreError::Unavailable(message)) => {
+        Err(StoreError::InUse(message)) => {
             let canonical = dir.path().canonicalize().expect("canonical");
             assert_eq!(
                 message,
@@ -88,7 +88,7 @@ fn a_data_directory_held_by_another_process_is_unavailable() {
                 )
             );
         }
-        other => panic!("expected Unavailable, got {other:?}"),
+        other => panic!("expected InUse, got {other:?}"),
     }
     drop(other);
     EmbeddedStore::open(dir.path()).expect("free again once the other holder is gone");
@@ -180,13 +180,13 @@ fn a_directory_this_process_just_closed_is_waited_for_while_its_lock_is_released
     // Held for good (another process): after the wait, the error.
     let _held = redb::Database::create(dir.path().join(FILE_NAME)).expect("hold the file");
     match EmbeddedStore::open(dir.path()) {
-        Err(StoreError::Unavailable(message)) => {
+        Err(StoreError::InUse(message)) => {
             assert!(
                 message.contains("in use by another arena process"),
                 "{message}"
             )
         }
-        other => panic!("expected Unavailable, got {other:?}"),
+        other => panic!("expected InUse, got {other:?}"),
     }
 }
 

@@ -135,6 +135,12 @@ pub fn export_requested() -> bool {
         || env("OTEL_TRACES_EXPORTER").is_some_and(|v| v.eq_ignore_ascii_case("otlp"))
 }
 
+/// Whether log lines get ANSI colours: only on a terminal, and not when `NO_COLOR` is set
+/// (<https://no-color.org>) — a log file, `kubectl logs` or a pipe gets plain text.
+pub fn colour_logs(stderr_is_terminal: bool, no_color: Option<&str>) -> bool {
+    stderr_is_terminal && no_color.is_none_or(str::is_empty)
+}
+
 /// Installs logging and, when requested by the environment, OTLP export for `service`
 /// (e.g. `arena-table-referee`). Call once per process, inside a tokio runtime.
 pub fn init(service: &str) -> Result<Telemetry, TelemetryError> {
@@ -143,7 +149,12 @@ pub fn init(service: &str) -> Result<Telemetry, TelemetryError> {
             .or_else(|_| EnvFilter::try_from_default_env())
             .unwrap_or_else(|_| EnvFilter::new("info"))
     };
+    let colour = colour_logs(
+        std::io::IsTerminal::is_terminal(&std::io::stderr()),
+        std::env::var("NO_COLOR").ok().as_deref(),
+    );
     let fmt = tracing_subscriber::fmt::layer()
+        .with_ansi(colour)
         .with_writer(std::io::stderr)
         .with_filter(filter().and(NoRedisCalls));
     if !export_requested() {
@@ -297,6 +308,14 @@ mod tests {
     use std::sync::Arc;
     use std::sync::Mutex;
     use tracing::span;
+
+    #[test]
+    fn logs_are_coloured_only_on_a_terminal_without_no_color() {
+        assert!(colour_logs(true, None));
+        assert!(colour_logs(true, Some("")), "an empty NO_COLOR is unset");
+        assert!(!colour_logs(true, Some("1")));
+        assert!(!colour_logs(false, None));
+    }
 
     /// Records the names of the spans it is told about.
     #[derive(Clone, Default)]

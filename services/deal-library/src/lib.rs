@@ -386,12 +386,15 @@ impl DealLibrary for DealLibraryService {
             if bombs > 14 {
                 return Err(ApiError::invalid("bombs", "at most 14").into());
             }
-            let dim = 2 * (bombs as usize + 1) - 1;
+            let dim = arena_deals::levels::gdi_dimension(panel.scoring, bombs);
             check_centre(&r.centre, r.eps)?;
             if r.centre.len() != dim {
                 return Err(ApiError::invalid(
                     "centre",
-                    format!("needs {dim} values in [0, 1] for deals with {bombs} bomb(s)"),
+                    format!(
+                        "needs {dim} values in [0, 1] for deals with {bombs} bomb(s) under {} scoring",
+                        panel.scoring
+                    ),
                 ).into());
             }
             if r.count == 0 {

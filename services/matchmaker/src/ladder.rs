@@ -91,6 +91,47 @@ pub struct LadderConfig {
     pub verdict_policy: v1::VerdictPolicy,
 }
 
+impl LadderConfig {
+    /// The settings, as one value for a start-up line.
+    pub fn summary(&self) -> String {
+        let LadderConfig {
+            game: _shown_by_the_caller,
+            every,
+            anchors,
+            max_pairs,
+            choose_among,
+            seed,
+            time,
+            verdict_policy,
+        } = self;
+        format!(
+            "on: a pass every {every:?}, anchors {}, at most {} groups at once, opponents among \
+             the {choose_among} closest, draw seed {seed}, clock {}, verdicts {}",
+            if anchors.is_empty() {
+                "none".to_string()
+            } else {
+                anchors.join(", ")
+            },
+            match max_pairs {
+                0 => "unlimited".to_string(),
+                n => n.to_string(),
+            },
+            match time {
+                None => "the referee's".to_string(),
+                Some(t) => format!(
+                    "{} ms a decision, hard cap {} ms",
+                    t.decision_ms, t.hard_cap_ms
+                ),
+            },
+            match verdict_policy {
+                v1::VerdictPolicy::Unspecified => "the game's default",
+                v1::VerdictPolicy::Forfeit => "forfeit",
+                v1::VerdictPolicy::PlayOn => "play on",
+            }
+        )
+    }
+}
+
 impl Default for LadderConfig {
     fn default() -> Self {
         LadderConfig {

@@ -1,8 +1,8 @@
 //! The matchmaker (`arena.v1.Matchmaker`): competitions over gRPC.
 //!
-//! A competition is planned from the deal library (duplicate, equal-strength, random or
-//! difficulty-adjusted deals), its deals are claimed so no other competition gets them, and
-//! every table goes onto the job stream for the referees. Its definition and state live in the
+//! A competition is planned (equal-strength and difficulty-adjusted deals from the deal library,
+//! claimed so no other competition gets them; duplicate and random ones fresh from the
+//! competition's secret seed), and every table goes onto the job stream for the referees. Its definition and state live in the
 //! store (record kind `competition`), so a restarted matchmaker — or another instance — picks it
 //! up: [`supervise`] re-enqueues the tables of a competition whose enqueueing was interrupted
 //! (results are written once per table, so a table enqueued twice still counts once) and finishes
@@ -13,10 +13,13 @@
 //! and replay paths: the supervisor only counts results against the tables planned.
 //!
 //! The continuous ranked ladder of connected remote bots is in [`ladder`]; its leaderboard is
-//! served here.
+//! served here. The same server answers `arena.v1.BotRegistry` ([`registry`]), so operators
+//! register bots through a running matchmaker.
 
 pub mod ladder;
 pub mod mahjong;
+pub mod registry;
+pub mod retention;
 
 use std::collections::{BTreeMap, HashSet};
 use std::pin::Pin;
@@ -44,7 +47,7 @@ pub const ENQUEUE_GRACE_MS: u64 = 10_000;
 /// Record kind of final standings.
 pub const FINAL_STANDINGS: &str = "competition-standings";
 
-fn now_ms() -> u64 {
+pub(crate) fn now_ms() -> u64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_millis() as u64)
@@ -179,9 +182,24 @@ enum Plan {
         format: Format,
         panel: arena_deals::DdzPanel,
         bombs: u8,
+        /// The rule set's typed kind and name, as table set-ups carry them.
+        rules: (v1::DdzRules, &'static str),
     },
     /// Mahjong: the contest's schedule, dealt from the seed, scored with this fan reading.
     Mahjong(arena_games::mahjong::rules::Reading),
+}
+
+impl Plan {
+    /// Whether the plan deals measured deals from the library (which it then claims).
+    fn uses_library(&self) -> bool {
+        matches!(
+            self,
+            Plan::Ddz {
+                format: Format::EqualStrength { .. } | Format::DifficultyAdjusted,
+                ..
+            }
+        )
+    }
 }
 
 /// The game a spec is for (unset: Dou Dizhu, as every spec before the field existed).
@@ -257,6 +275,26 @@ fn check(spec: Option<v1::CompetitionSpec>, max_tables: u64) -> Result<Checked, 
         return Err(ApiError::OutOfRange(format!(
             "spec.time: decision_ms, claim_ms and hard_cap_ms at most {MAX_DECISION_MS}"
         )));
+    }
+    if v1::VerdictPolicy::try_from(spec.verdict_policy).is_err() {
+        return Err(ApiError::invalid(
+            "spec.verdict_policy",
+            format!(
+                "unknown policy {} (VERDICT_POLICY_FORFEIT or VERDICT_POLICY_PLAY_ON)",
+                spec.verdict_policy
+            ),
+        ));
+    }
+    if let Some(t) = &spec.time
+        && v1::PenaltyRounding::try_from(t.penalty_rounding).is_err()
+    {
+        return Err(ApiError::invalid(
+            "spec.time.penalty_rounding",
+            format!(
+                "unknown rounding {} (PENALTY_ROUNDING_STARTED or PENALTY_ROUNDING_NEAREST)",
+                t.penalty_rounding
+            ),
+        ));
     }
     if spec.seed == 0 {
         spec.seed = random_seed();
@@ -350,29 +388,6 @@ fn check(spec: Option<v1::CompetitionSpec>, max_tables: u64) -> Result<Checked, 
     }
     spec.format_kind = kind as i32;
     spec.format = format_name(kind).to_string();
-    let format = match kind {
-        v1::CompetitionFormat::Duplicate => Format::Duplicate,
-        v1::CompetitionFormat::Random => Format::Random,
-        v1::CompetitionFormat::DifficultyAdjusted => Format::DifficultyAdjusted,
-        v1::CompetitionFormat::EqualStrength => {
-            if spec.centre.is_empty() || spec.centre.iter().any(|x| !(0.0..=1.0).contains(x)) {
-                return Err(ApiError::invalid(
-                    "spec.centre",
-                    "needs GDI values in [0, 1]",
-                ));
-            }
-            if spec.eps.is_nan() || spec.eps <= 0.0 {
-                return Err(ApiError::invalid("spec.eps", "must be positive"));
-            }
-            Format::EqualStrength {
-                centre: spec.centre.clone(),
-                eps: spec.eps,
-            }
-        }
-        v1::CompetitionFormat::Unspecified => {
-            return Err(ApiError::invalid("spec.format", "missing"));
-        }
-    };
     let panel_spec = spec.panel.get_or_insert_with(|| v1::PanelSpec {
         landlords: "ladder:70".into(),
         ..Default::default()
@@ -394,53 +409,146 @@ fn check(spec: Option<v1::CompetitionSpec>, max_tables: u64) -> Result<Checked, 
         .ok()
         .filter(|b| *b <= 14)
         .ok_or_else(|| ApiError::invalid("spec.bombs", "at most 14"))?;
+    let format = match kind {
+        v1::CompetitionFormat::Duplicate => Format::Duplicate,
+        v1::CompetitionFormat::Random => Format::Random,
+        v1::CompetitionFormat::DifficultyAdjusted => Format::DifficultyAdjusted,
+        v1::CompetitionFormat::EqualStrength => {
+            if spec.centre.is_empty() || spec.centre.iter().any(|x| !(0.0..=1.0).contains(x)) {
+                return Err(ApiError::invalid(
+                    "spec.centre",
+                    "needs GDI values in [0, 1]",
+                ));
+            }
+            if spec.eps.is_nan() || spec.eps <= 0.0 {
+                return Err(ApiError::invalid("spec.eps", "must be positive"));
+            }
+            // A deal's GDI has a value per score level above the lowest.
+            let dim = arena_deals::levels::gdi_dimension(panel.scoring, u32::from(bombs));
+            if spec.centre.len() != dim {
+                return Err(ApiError::invalid(
+                    "spec.centre",
+                    format!(
+                        "deals with {bombs} bomb(s) have GDI vectors of {dim} values under {} \
+                         scoring; the centre has {}",
+                        panel.scoring,
+                        spec.centre.len()
+                    ),
+                ));
+            }
+            Format::EqualStrength {
+                centre: spec.centre.clone(),
+                eps: spec.eps,
+            }
+        }
+        v1::CompetitionFormat::Unspecified => {
+            return Err(ApiError::invalid("spec.format", "missing"));
+        }
+    };
+    let rules = rules_of(&spec, &format)?;
+    spec.rules = rules.0 as i32;
     Ok(Checked {
         spec,
         plan: Plan::Ddz {
             format,
             panel,
             bombs,
+            rules,
         },
     })
+}
+
+/// The rule set a Dou Dizhu spec plays (unspecified: competition). Measured formats play the
+/// rules their deals' difficulty was measured under, the competition rules.
+fn rules_of(
+    spec: &v1::CompetitionSpec,
+    format: &Format,
+) -> Result<(v1::DdzRules, &'static str), ApiError> {
+    use arena_games::ddz::names;
+    let kind = match v1::DdzRules::try_from(spec.rules) {
+        Ok(v1::DdzRules::Unspecified) => v1::DdzRules::Competition,
+        Ok(v1::DdzRules::Custom) | Err(_) => {
+            return Err(ApiError::invalid(
+                "spec.rules",
+                format!(
+                    "{} is not a named rule set (DDZ_RULES_COMPETITION, DDZ_RULES_DOUZERO or \
+                     DDZ_RULES_OPENSPIEL)",
+                    spec.rules
+                ),
+            ));
+        }
+        Ok(k) => k,
+    };
+    let measured = matches!(
+        format,
+        Format::EqualStrength { .. } | Format::DifficultyAdjusted
+    );
+    if measured && kind != v1::DdzRules::Competition {
+        return Err(ApiError::invalid(
+            "spec.rules",
+            format!(
+                "{} competitions play the competition rules, under which the library measures \
+                 difficulty; {} is for duplicate and random competitions",
+                format.name(),
+                names::rules_name(kind)
+            ),
+        ));
+    }
+    Ok((kind, names::rules_name(kind)))
 }
 
 /// Every table job of a competition, in (match, round, table) order (Mahjong: match, then
 /// schedule order).
 async fn jobs(store: &dyn Store, c: &Checked) -> Result<Vec<v1::TableJob>, ApiError> {
-    let (format, panel, bombs) = match &c.plan {
+    let (format, panel, bombs, rules) = match &c.plan {
         Plan::Ddz {
             format,
             panel,
             bombs,
-        } => (format, panel, *bombs),
+            rules,
+        } => (format, panel, *bombs, *rules),
         Plan::Mahjong(reading) => return Ok(mahjong::jobs(&c.spec, *reading)),
     };
-    let dim = 2 * (bombs as usize + 1) - 1;
-    let pool: Vec<_> = store
-        .deals(&panel.id)
-        .await?
-        .into_iter()
-        .filter(|r| r.gdi.len() == dim)
-        .collect();
-    // Deals held by other competitions are off limits; this competition's own claims are not,
-    // so planning again after a restart gives the same plan.
-    let exclude: HashSet<String> = store
-        .used_deals()
-        .await?
-        .into_iter()
-        .filter(|(_, holder)| *holder != c.spec.name)
-        .map(|(id, _)| id)
-        .collect();
     let n = c.spec.participants.len();
-    let shape = Shape {
-        tables: n,
-        matches: c.spec.matches as usize,
-        rounds: c.spec.rounds as usize,
-        reuse: Reuse::Never,
-        seed: c.spec.seed,
+    let (matches, rounds) = (c.spec.matches as usize, c.spec.rounds as usize);
+    let plan = match format {
+        // Nothing to measure: fresh deals from the competition's secret seed.
+        Format::Duplicate | Format::Random => {
+            arena_compete::fresh_plan(format, n, matches, rounds, c.spec.seed, Some(bombs))
+                .map_err(|e| ApiError::invalid("spec.bombs", e.to_string()))?
+        }
+        Format::EqualStrength { .. } | Format::DifficultyAdjusted => {
+            let dim = arena_deals::levels::gdi_dimension(panel.scoring, u32::from(bombs));
+            let pool: Vec<_> = store
+                .deals(&panel.id)
+                .await?
+                .into_iter()
+                .filter(|r| r.gdi.len() == dim)
+                .collect();
+            // Deals held by other competitions are off limits; this competition's own claims
+            // are not, so planning again after a restart gives the same plan.
+            let exclude: HashSet<String> = store
+                .used_deals()
+                .await?
+                .into_iter()
+                .filter(|(_, holder)| *holder != c.spec.name)
+                .map(|(id, _)| id)
+                .collect();
+            let shape = Shape {
+                tables: n,
+                matches,
+                rounds,
+                reuse: Reuse::Never,
+                seed: c.spec.seed,
+            };
+            arena_compete::plan(format, &pool, shape, &exclude).map_err(|e| match e {
+                arena_compete::PlanError::NotEnough { need, have, .. } => {
+                    ApiError::FailedPrecondition(not_enough(&c.spec, panel, bombs, need, have))
+                }
+                e => ApiError::FailedPrecondition(e.to_string()),
+            })?
+        }
     };
-    let plan = arena_compete::plan(format, &pool, shape, &exclude)
-        .map_err(|e| ApiError::FailedPrecondition(e.to_string()))?;
     let mut out = Vec::new();
     for (m, rounds) in plan.matches.iter().enumerate() {
         for (r, tables) in rounds.iter().enumerate() {
@@ -496,12 +604,14 @@ async fn jobs(store: &dyn Store, c: &Checked) -> Result<Vec<v1::TableJob>, ApiEr
                         table_id: id,
                         game: v1::Game::DouDizhu as i32,
                         seats: seats.into_iter().map(|bot| v1::SeatSpec { bot }).collect(),
-                        setup: Some(v1::table_job::Setup::Ddz(
-                            arena_games::ddz::spec::fixed_landlord_setup(
+                        setup: Some(v1::table_job::Setup::Ddz(v1::DdzSetup {
+                            rules: rules.1.to_string(),
+                            rules_kind: rules.0 as i32,
+                            ..arena_games::ddz::spec::fixed_landlord_setup(
                                 slot.deal.to_string(),
                                 panel.scoring,
-                            ),
-                        )),
+                            )
+                        })),
                         time: c.spec.time,
                         verdict_policy: c.spec.verdict_policy,
                         competition: c.spec.name.clone(),
@@ -513,6 +623,52 @@ async fn jobs(store: &dyn Store, c: &Checked) -> Result<Vec<v1::TableJob>, ApiEr
         }
     }
     Ok(out)
+}
+
+/// How a refusal for want of measured deals begins (`FAILED_PRECONDITION`): clients that can
+/// ask the deal library for the missing deals (`arena competition create`) look for it.
+pub const NOT_ENOUGH_DEALS: &str = "not enough measured deals";
+
+/// Why a measured competition cannot be planned, and the command that fixes it.
+fn not_enough(
+    spec: &v1::CompetitionSpec,
+    panel: &arena_deals::DdzPanel,
+    bombs: u8,
+    need: usize,
+    have: usize,
+) -> String {
+    let missing = need - have;
+    let panel_flags = format!(
+        "--panel {} --farmers {} --scoring {} --bombs {bombs}",
+        spec.panel
+            .as_ref()
+            .map_or("ladder:70", |p| p.landlords.as_str()),
+        panel.down,
+        panel.scoring
+    );
+    let fix = match spec.format_kind() {
+        v1::CompetitionFormat::EqualStrength => format!(
+            "arena deals find --library URL {panel_flags} --centre {} --eps {} --count {missing}",
+            spec.centre
+                .iter()
+                .map(f64::to_string)
+                .collect::<Vec<_>>()
+                .join(","),
+            spec.eps
+        ),
+        _ => format!(
+            "arena deals measure --library URL {panel_flags} --count {missing} --seed <a secret \
+             seed>"
+        ),
+    };
+    format!(
+        "{NOT_ENOUGH_DEALS}: {} {} needs {need} distinct deals, but the library of panel {} holds \
+         only {have} unused eligible ones; `arena competition create` asks the deal library for \
+         the missing {missing}, or ask it yourself: `{fix}`",
+        spec.format,
+        arena_proto::text::quote(&spec.name),
+        panel.id
+    )
 }
 
 /// Puts every table without a result on the job stream, then marks the competition enqueued.
@@ -861,14 +1017,14 @@ impl MatchmakerService {
             )));
         }
         let jobs = jobs(&*self.store, &checked).await?;
-        // Library deals are claimed so no other competition deals them; a Mahjong competition
-        // deals from its own seed and claims none.
-        let mut ids: Vec<String> = match checked.plan {
-            Plan::Ddz { .. } => jobs
-                .iter()
+        // Library deals are claimed so no other competition deals them; fresh deals (duplicate,
+        // random, Mahjong) come from the competition's own seed and claim none.
+        let mut ids: Vec<String> = if checked.plan.uses_library() {
+            jobs.iter()
                 .filter_map(|j| j.labels.get("deal").cloned())
-                .collect(),
-            Plan::Mahjong(_) => Vec::new(),
+                .collect()
+        } else {
+            Vec::new()
         };
         ids.sort_unstable();
         ids.dedup();
@@ -1069,7 +1225,14 @@ impl Matchmaker for MatchmakerService {
         req: Request<v1::CompetitionRequest>,
     ) -> Result<Response<Self::ExportReplaysStream>, Status> {
         let name = req.into_inner().name;
-        self.load(&name).await?;
+        let comp = self.load(&name).await?;
+        if comp.pruned_unix_ms != 0 {
+            return Err(ApiError::FailedPrecondition(format!(
+                "the results and replays of competition {name:?} were deleted when its retention \
+                 (the matchmaker's --competition-retention-days) had passed; its standings remain"
+            ))
+            .into());
+        }
         let mut out = Vec::new();
         let mut ids: Vec<String> = self
             .store
@@ -1195,6 +1358,8 @@ pub struct MatchmakerConfig {
     pub max_tables_per_competition: u64,
     /// The gRPC server's timeout, concurrency limit and connection age.
     pub serve: arena_serve::ServeConfig,
+    /// How long results and replays are kept.
+    pub retention: retention::Retention,
 }
 
 impl Default for MatchmakerConfig {
@@ -1206,7 +1371,54 @@ impl Default for MatchmakerConfig {
             auth: None,
             max_tables_per_competition: DEFAULT_MAX_TABLES,
             serve: arena_serve::ServeConfig::default(),
+            retention: retention::Retention::default(),
         }
+    }
+}
+
+impl MatchmakerConfig {
+    /// The settings, a line each, as `arena matchmaker` prints them at start.
+    pub fn lines(&self) -> arena_serve::ConfigLines {
+        let MatchmakerConfig {
+            supervise_every,
+            ladder: dou_dizhu_ladder,
+            mahjong_ladder,
+            auth,
+            max_tables_per_competition,
+            serve,
+            retention,
+        } = self;
+        let show = |l: &Option<ladder::LadderConfig>| {
+            l.as_ref()
+                .map_or("off".to_string(), ladder::LadderConfig::summary)
+        };
+        let days = |d: Option<Duration>, after: &str| {
+            d.map_or("kept for ever".to_string(), |d| {
+                format!("kept {} days{after}", d.as_secs_f64() / 86_400.0)
+            })
+        };
+        let mut out = arena_serve::ConfigLines::default();
+        out.push(
+            "spectator reads",
+            match auth {
+                Some(a) if a.spectators_public() => "public",
+                _ => "for operators",
+            },
+        )
+        .push("ladder", show(dou_dizhu_ladder))
+        .push("Mahjong ladder", show(mahjong_ladder))
+        .push(
+            "tables per competition",
+            format!("at most {max_tables_per_competition}"),
+        )
+        .push("supervisor", format!("a pass every {supervise_every:?}"))
+        .push(
+            "competition results",
+            days(retention.competitions, " after it ends"),
+        )
+        .push("ladder tables", days(retention.ladder, ""))
+        .extend(serve.lines());
+        out
     }
 }
 
@@ -1230,9 +1442,12 @@ pub async fn serve_with_config(
 ) -> Result<(), ServeError> {
     let (health, health_service) = arena_serve::RoleHealth::new(
         "matchmaker",
-        vec![arena_serve::service_name::<
-            MatchmakerServer<MatchmakerService>,
-        >()],
+        vec![
+            arena_serve::service_name::<MatchmakerServer<MatchmakerService>>(),
+            arena_serve::service_name::<
+                v1::bot_registry_server::BotRegistryServer<registry::BotRegistryService>,
+            >(),
+        ],
         Some(store.clone()),
     )
     .await;
@@ -1245,6 +1460,11 @@ pub async fn serve_with_config(
     let supervisor = tokio::spawn(supervise(
         store.clone(),
         config.supervise_every,
+        stopped(stop_rx.clone()),
+    ));
+    let pruner = tokio::spawn(retention::run(
+        store.clone(),
+        config.retention,
         stopped(stop_rx.clone()),
     ));
     let ladders: Vec<_> = [
@@ -1281,6 +1501,7 @@ pub async fn serve_with_config(
         .layer(arena_auth::AuthLayer::new(auth))
         .add_service(health_service)
         .add_service(reflection)
+        .add_service(registry::BotRegistryService::new(store.clone()).into_server())
         .add_service(
             MatchmakerService::new(store)
                 .with_max_tables(config.max_tables_per_competition)
@@ -1297,6 +1518,7 @@ pub async fn serve_with_config(
     let _ = stop_tx.send(true);
     drop(health);
     let _ = supervisor.await;
+    let _ = pruner.await;
     for l in ladders {
         let _ = l.await;
     }

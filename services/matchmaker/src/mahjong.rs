@@ -92,13 +92,14 @@ pub fn check(spec: &mut v1::CompetitionSpec, max_tables: u64) -> Result<Reading,
             ),
         ));
     }
-    let ddz_only: [(&str, bool); 6] = [
+    let ddz_only: [(&str, bool); 7] = [
         ("spec.farmers", !spec.farmers.trim().is_empty()),
         ("spec.rotate_seats", spec.rotate_seats),
         ("spec.panel", spec.panel.is_some()),
         ("spec.bombs", spec.bombs != 0),
         ("spec.centre", !spec.centre.is_empty()),
         ("spec.eps", spec.eps != 0.0),
+        ("spec.rules", spec.rules != 0),
     ];
     if let Some((field, _)) = ddz_only.iter().find(|(_, set)| *set) {
         return Err(ApiError::invalid(
@@ -486,6 +487,7 @@ mod tests {
         assert!(field(&|s| s.rotate_seats = true).starts_with("spec.rotate_seats"));
         assert!(field(&|s| s.format = "equal-strength".into()).starts_with("spec.format"));
         assert!(field(&|s| s.fans = 7).starts_with("spec.fans"));
+        assert!(field(&|s| s.rules = v1::DdzRules::Douzero as i32).starts_with("spec.rules"));
         let cap = field(&|s| {
             s.time = Some(v1::TimeControl {
                 decision_ms: 2000,

@@ -141,10 +141,12 @@ async fn competitions_run_to_final_standings_once() {
         assert_eq!(comp.state, "finished");
         assert_eq!(store.results_for(name).await.unwrap().len(), 36);
     }
-    // Equal-strength and random formats never share deals between competitions.
+    // Measured formats claim their library deals, so no two competitions share one; the
+    // duplicate format deals fresh cards from its own seed and claims none.
     let used = store.used_deals().await.unwrap();
     assert_eq!(used.values().filter(|c| c.as_str() == "es").count(), 36);
-    assert_eq!(used.values().filter(|c| c.as_str() == "dup").count(), 12);
+    assert_eq!(used.values().filter(|c| c.as_str() == "adj").count(), 36);
+    assert_eq!(used.values().filter(|c| c.as_str() == "dup").count(), 0);
 
     let replays: Vec<v1::Replay> = svc
         .export_replays(Request::new(v1::CompetitionRequest { name: "dup".into() }))
@@ -155,6 +157,31 @@ async fn competitions_run_to_final_standings_once() {
         .collect()
         .await;
     assert_eq!(replays.len(), 36);
+    // A fresh deal per round, the same at every table of the round, none from the library.
+    let mut by_round: std::collections::BTreeMap<(u32, u32), Vec<(String, String)>> =
+        Default::default();
+    for r in &replays {
+        let job = r.job.as_ref().unwrap();
+        let p = job.placement.as_ref().unwrap();
+        let Some(v1::table_job::Setup::Ddz(setup)) = &job.setup else {
+            panic!("a Dou Dizhu table")
+        };
+        by_round
+            .entry((p.match_index, p.round))
+            .or_default()
+            .push((p.deal_id.clone(), setup.deal.clone()));
+    }
+    assert_eq!(by_round.len(), 12);
+    let mut deals = std::collections::HashSet::new();
+    for tables in by_round.values() {
+        assert_eq!(tables.len(), 3);
+        assert!(tables.iter().all(|t| t == &tables[0]), "{tables:?}");
+        assert!(tables[0].0.starts_with("fresh-"), "{tables:?}");
+        let panel = arena_deals::batch::panel_of(&panel()).unwrap();
+        assert!(store.deal(&panel.id, &tables[0].0).await.unwrap().is_none());
+        deals.insert(tables[0].1.clone());
+    }
+    assert_eq!(deals.len(), 12, "every round its own cards");
 
     let _ = stop_sup.send(());
     let _ = sup.await;
@@ -262,12 +289,83 @@ async fn bad_requests_name_the_field() {
         Code::InvalidArgument,
         "spec.eps",
     );
-    // 36 random deals are needed, 20 are measured.
+    // 36 measured deals are needed, 20 are measured.
     bad(
-        create(spec("x", "random")).await.unwrap_err(),
+        create(spec("x", "difficulty-adjusted")).await.unwrap_err(),
         Code::FailedPrecondition,
         "needs 36",
     );
+    // Measured formats play the rules the library measured under.
+    bad(
+        create(v1::CompetitionSpec {
+            rules: v1::DdzRules::Douzero as i32,
+            ..spec("x", "equal-strength")
+        })
+        .await
+        .unwrap_err(),
+        Code::InvalidArgument,
+        "spec.rules",
+    );
+    for rules in [v1::DdzRules::Custom as i32, 99] {
+        bad(
+            create(v1::CompetitionSpec {
+                rules,
+                ..spec("x", "random")
+            })
+            .await
+            .unwrap_err(),
+            Code::InvalidArgument,
+            "spec.rules",
+        );
+    }
+    // Two bombs: GDI vectors of five values.
+    bad(
+        create(v1::CompetitionSpec {
+            bombs: 2,
+            ..spec("x", "equal-strength")
+        })
+        .await
+        .unwrap_err(),
+        Code::InvalidArgument,
+        "of 5 values",
+    );
+    bad(
+        create(v1::CompetitionSpec {
+            verdict_policy: 9,
+            ..spec("x", "random")
+        })
+        .await
+        .unwrap_err(),
+        Code::InvalidArgument,
+        "spec.verdict_policy",
+    );
+    bad(
+        create(v1::CompetitionSpec {
+            time: Some(v1::TimeControl {
+                penalty_rounding: 7,
+                ..Default::default()
+            }),
+            ..spec("x", "random")
+        })
+        .await
+        .unwrap_err(),
+        Code::InvalidArgument,
+        "spec.time.penalty_rounding",
+    );
+    // A random competition needs no library: 36 fresh deals with the bombs asked for, played
+    // by the rules asked for.
+    let comp = create(v1::CompetitionSpec {
+        bombs: 2,
+        rules: v1::DdzRules::Openspiel as i32,
+        ..spec("fresh", "random")
+    })
+    .await
+    .unwrap()
+    .into_inner();
+    assert_eq!(comp.tables_total, 36);
+    let spec_back = comp.spec.unwrap();
+    assert_eq!(spec_back.rules(), v1::DdzRules::Openspiel);
+    assert!(store.used_deals().await.unwrap().is_empty());
     let missing = svc
         .get_competition(Request::new(v1::CompetitionRequest {
             name: "nope".into(),
@@ -646,4 +744,206 @@ async fn operator_input_is_bounded_and_cancelled_tables_are_not_played() {
     }
     let _ = stop.send(());
     let _ = r.await;
+}
+
+/// A ladder table's result, finished at `finished_ms`, in deal group `group`.
+async fn ladder_table(
+    store: &dyn Store,
+    competition: &str,
+    id: &str,
+    group: &str,
+    finished_ms: u64,
+) {
+    use prost::Message;
+    let result = v1::TableResult {
+        table_id: id.into(),
+        finished_unix_ms: finished_ms,
+        competition: competition.into(),
+        placement: Some(Box::new(v1::Placement {
+            deal_group: group.into(),
+            ..Default::default()
+        })),
+        ..Default::default()
+    };
+    assert!(
+        store
+            .put_result(id, Some(competition), &result.encode_to_vec(), b"replay")
+            .await
+            .unwrap()
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn results_and_replays_are_kept_as_long_as_the_operator_says() {
+    use arena_matchmaker::retention::{self, Retention};
+    use arena_store::visibility::{DEAL_GROUP_KIND, put_deal_group};
+    const DAY: u64 = 86_400_000;
+    let dir = tempfile::tempdir().unwrap();
+    let store: Arc<dyn Store> = Arc::new(EmbeddedStore::open(dir.path()).unwrap());
+    let (r, stop_r) = referee(store.clone(), "r1");
+    let (stop_sup, rx) = tokio::sync::oneshot::channel::<()>();
+    let sup = tokio::spawn(supervise(store.clone(), Duration::from_millis(50), async {
+        let _ = rx.await;
+    }));
+    let svc = MatchmakerService::new(store.clone());
+    for name in ["old", "new"] {
+        svc.create_competition(Request::new(v1::CreateCompetitionRequest {
+            spec: Some(v1::CompetitionSpec {
+                matches: 1,
+                rounds: 2,
+                rotate_seats: true,
+                ..spec(name, "random")
+            }),
+        }))
+        .await
+        .unwrap();
+        assert!(watch_to_end(&svc, name).await.r#final);
+    }
+    let _ = stop_sup.send(());
+    let _ = sup.await;
+    let _ = stop_r.send(());
+    let _ = r.await;
+    let finished = |name: &'static str| {
+        let svc = svc.clone();
+        async move {
+            svc.get_competition(Request::new(v1::CompetitionRequest { name: name.into() }))
+                .await
+                .unwrap()
+                .into_inner()
+        }
+    };
+    let ended = finished("old").await.finished_unix_ms;
+    assert!(ended > 0);
+
+    // The ladder: a pair long finished, a pair half played, a pair finished recently, and a
+    // Mahjong set long finished.
+    let lad = arena_matchmaker::ladder::LADDER_COMPETITION;
+    let mj = arena_matchmaker::ladder::MAHJONG_LADDER_COMPETITION;
+    let ids = |g: &str, n: usize| (0..n).map(|i| format!("{g}/{i}")).collect::<Vec<_>>();
+    for (group, n) in [
+        ("ladder/p1", 2),
+        ("ladder/p2", 2),
+        ("ladder/p3", 2),
+        ("ladder-mahjong/p1", 4),
+    ] {
+        put_deal_group(&*store, group, &ids(group, n))
+            .await
+            .unwrap();
+    }
+    let long_ago = ended - 40 * DAY;
+    for id in ids("ladder/p1", 2)
+        .iter()
+        .chain(&ids("ladder-mahjong/p1", 4))
+    {
+        let (c, g) = id
+            .rsplit_once('/')
+            .map(|(g, _)| {
+                if g.starts_with("ladder-mahjong") {
+                    (mj, g)
+                } else {
+                    (lad, g)
+                }
+            })
+            .unwrap();
+        ladder_table(&*store, c, id, g, long_ago).await;
+    }
+    ladder_table(&*store, lad, "ladder/p2/0", "ladder/p2", long_ago).await;
+    ladder_table(&*store, lad, "ladder/p3/0", "ladder/p3", long_ago).await;
+    ladder_table(&*store, lad, "ladder/p3/1", "ladder/p3", ended - DAY).await;
+
+    // The defaults: competitions for ever, ladder tables 30 days.
+    let pruned = retention::prune_once(&*store, &Retention::default(), ended)
+        .await
+        .unwrap();
+    assert_eq!((pruned.competitions, pruned.tables), (0, 6), "{pruned:?}");
+    assert_eq!(store.results_for("old").await.unwrap().len(), 12);
+    let left: Vec<String> = store
+        .results_for(lad)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|(id, _)| id)
+        .collect();
+    assert_eq!(left.len(), 3, "{left:?}");
+    assert!(
+        left.iter().all(|id| !id.starts_with("ladder/p1/")),
+        "{left:?}"
+    );
+    assert!(store.results_for(mj).await.unwrap().is_empty());
+    assert_eq!(store.replay("ladder/p1/0").await.unwrap(), None);
+    assert_eq!(
+        store.record(DEAL_GROUP_KIND, "ladder/p1").await.unwrap(),
+        None
+    );
+    assert!(
+        store
+            .record(DEAL_GROUP_KIND, "ladder/p2")
+            .await
+            .unwrap()
+            .is_some()
+    );
+    // Kept for ever, ten years on.
+    let forever = Retention {
+        competitions: None,
+        ladder: None,
+        ..Retention::default()
+    };
+    let pruned = retention::prune_once(&*store, &forever, ended + 3650 * DAY)
+        .await
+        .unwrap();
+    assert_eq!((pruned.competitions, pruned.tables), (0, 0));
+
+    // Competitions kept a day: the one that ended two days ago loses its tables, the other not.
+    let one_day = Retention {
+        competitions: retention::days(1.0),
+        ladder: None,
+        ..Retention::default()
+    };
+    let new_ended = finished("new").await.finished_unix_ms;
+    let now = ended + 2 * DAY;
+    assert!(new_ended < now, "both ended before");
+    // Pretend "new" ended later than "old" by re-dating it to now.
+    {
+        use prost::Message;
+        let bytes = store
+            .record(arena_matchmaker::COMPETITION, "new")
+            .await
+            .unwrap()
+            .unwrap();
+        let mut c = v1::Competition::decode(bytes.as_slice()).unwrap();
+        c.finished_unix_ms = now - DAY / 2;
+        store
+            .put_record(arena_matchmaker::COMPETITION, "new", &c.encode_to_vec())
+            .await
+            .unwrap();
+    }
+    let pruned = retention::prune_once(&*store, &one_day, now).await.unwrap();
+    assert_eq!((pruned.competitions, pruned.tables), (1, 12), "{pruned:?}");
+    assert!(store.results_for("old").await.unwrap().is_empty());
+    assert_eq!(store.replay("old/m0/r0/t0").await.unwrap(), None);
+    assert_eq!(store.results_for("new").await.unwrap().len(), 12);
+    let old = finished("old").await;
+    assert_eq!(old.pruned_unix_ms, now);
+    assert_eq!(old.state, "finished");
+    // The standings stay; the replays are refused, saying why.
+    let st = svc
+        .get_standings(Request::new(v1::CompetitionRequest { name: "old".into() }))
+        .await
+        .unwrap()
+        .into_inner();
+    assert!(st.r#final && st.standings.len() == 3);
+    let Err(e) = svc
+        .export_replays(Request::new(v1::CompetitionRequest { name: "old".into() }))
+        .await
+    else {
+        panic!("the replays of a pruned competition")
+    };
+    assert!(
+        e.code() == Code::FailedPrecondition
+            && e.message().contains("--competition-retention-days"),
+        "{e:?}"
+    );
+    // A second pass has nothing left to do.
+    let pruned = retention::prune_once(&*store, &one_day, now).await.unwrap();
+    assert_eq!((pruned.competitions, pruned.tables), (0, 0));
 }

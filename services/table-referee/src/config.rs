@@ -87,6 +87,64 @@ pub struct ConfigError {
 }
 
 impl RefereeConfig {
+    /// The settings, a line each, as `arena table-referee` prints them at start (the tokens
+    /// only as whether they are set).
+    pub fn lines(&self) -> arena_serve::ConfigLines {
+        let RefereeConfig {
+            referee_id,
+            listen,
+            bot_hosts,
+            max_tables,
+            reclaim_after,
+            touch_interval,
+            shutdown_grace,
+            poll_interval,
+            seat_open_timeout,
+            cluster_token,
+            operator_token,
+            reconnect_grace,
+            max_platform_attempts,
+            serve,
+        } = self;
+        let mut out = arena_serve::ConfigLines::default();
+        out.push("referee id", referee_id)
+            .push("listen", listen)
+            .push(
+                "bot-hosts",
+                if bot_hosts.is_empty() {
+                    "from presence only".to_string()
+                } else {
+                    bot_hosts.join(", ")
+                },
+            )
+            .push("max tables", max_tables)
+            .push("reclaim after", format!("{reclaim_after:?}"))
+            .push("touch every", format!("{touch_interval:?}"))
+            .push("shutdown grace", format!("{shutdown_grace:?}"))
+            .push("poll every", format!("{poll_interval:?}"))
+            .push("seat open timeout", format!("{seat_open_timeout:?}"))
+            .push(
+                "cluster token",
+                if cluster_token.is_some() {
+                    "set"
+                } else {
+                    "MISSING"
+                },
+            )
+            .push(
+                "operator token",
+                if operator_token.is_some() {
+                    "bootstrap token set"
+                } else {
+                    "store tokens only"
+                },
+            )
+            .push("reconnect grace", format!("{reconnect_grace:?}"))
+            .push("platform attempts", max_platform_attempts)
+            .extend(serve.lines());
+        out
+    }
+
     /// Checks every setting.
     pub fn validate(&self) -> Result<(), ConfigError> {
         let err = |setting, message: String| Err(ConfigError { setting, message });

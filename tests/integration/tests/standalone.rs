@@ -34,6 +34,6 @@ async fn standalone_boots_in_one_call_and_stops_gracefully() {
         .unwrap()
         .into_inner();
     assert!(list.competitions.is_empty());
-    assert!(running.describe().contains("arena standalone: store"));
+    assert!(running.describe().starts_with("arena standalone\n  store "));
     standalone.stop().await;
 }

@@ -127,6 +127,14 @@ impl Store for Faulty {
         self.check()?;
         self.inner.used_deals().await
     }
+    async fn delete_results(
+        &self,
+        competition: Option<&str>,
+        table_ids: &[String],
+    ) -> StoreResult<u64> {
+        self.check()?;
+        self.inner.delete_results(competition, table_ids).await
+    }
     async fn enqueue_job(&self, table_id: &str, payload: &[u8]) -> StoreResult<String> {
         self.check()?;
         self.inner.enqueue_job(table_id, payload).await

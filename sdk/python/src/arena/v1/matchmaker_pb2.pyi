@@ -39,7 +39,7 @@ COMPETITION_STATE_CANCELLED: CompetitionState
 COMPETITION_STATE_FAILED: CompetitionState
 
 class CompetitionSpec(_message.Message):
-    __slots__ = ("name", "format", "centre", "eps", "participants", "farmers", "matches", "rounds", "rotate_seats", "time", "verdict_policy", "panel", "bombs", "seed", "format_kind", "game", "fans")
+    __slots__ = ("name", "format", "centre", "eps", "participants", "farmers", "matches", "rounds", "rotate_seats", "time", "verdict_policy", "panel", "bombs", "seed", "format_kind", "game", "fans", "rules")
     NAME_FIELD_NUMBER: _ClassVar[int]
     FORMAT_FIELD_NUMBER: _ClassVar[int]
     CENTRE_FIELD_NUMBER: _ClassVar[int]
@@ -57,6 +57,7 @@ class CompetitionSpec(_message.Message):
     FORMAT_KIND_FIELD_NUMBER: _ClassVar[int]
     GAME_FIELD_NUMBER: _ClassVar[int]
     FANS_FIELD_NUMBER: _ClassVar[int]
+    RULES_FIELD_NUMBER: _ClassVar[int]
     name: str
     format: str
     centre: _containers.RepeatedScalarFieldContainer[float]
@@ -74,7 +75,8 @@ class CompetitionSpec(_message.Message):
     format_kind: CompetitionFormat
     game: _common_pb2.Game
     fans: _common_pb2.MahjongFans
-    def __init__(self, name: _Optional[str] = ..., format: _Optional[str] = ..., centre: _Optional[_Iterable[float]] = ..., eps: _Optional[float] = ..., participants: _Optional[_Iterable[str]] = ..., farmers: _Optional[str] = ..., matches: _Optional[int] = ..., rounds: _Optional[int] = ..., rotate_seats: _Optional[bool] = ..., time: _Optional[_Union[_common_pb2.TimeControl, _Mapping]] = ..., verdict_policy: _Optional[_Union[_common_pb2.VerdictPolicy, str]] = ..., panel: _Optional[_Union[_deals_pb2.PanelSpec, _Mapping]] = ..., bombs: _Optional[int] = ..., seed: _Optional[int] = ..., format_kind: _Optional[_Union[CompetitionFormat, str]] = ..., game: _Optional[_Union[_common_pb2.Game, str]] = ..., fans: _Optional[_Union[_common_pb2.MahjongFans, str]] = ...) -> None: ...
+    rules: _common_pb2.DdzRules
+    def __init__(self, name: _Optional[str] = ..., format: _Optional[str] = ..., centre: _Optional[_Iterable[float]] = ..., eps: _Optional[float] = ..., participants: _Optional[_Iterable[str]] = ..., farmers: _Optional[str] = ..., matches: _Optional[int] = ..., rounds: _Optional[int] = ..., rotate_seats: _Optional[bool] = ..., time: _Optional[_Union[_common_pb2.TimeControl, _Mapping]] = ..., verdict_policy: _Optional[_Union[_common_pb2.VerdictPolicy, str]] = ..., panel: _Optional[_Union[_deals_pb2.PanelSpec, _Mapping]] = ..., bombs: _Optional[int] = ..., seed: _Optional[int] = ..., format_kind: _Optional[_Union[CompetitionFormat, str]] = ..., game: _Optional[_Union[_common_pb2.Game, str]] = ..., fans: _Optional[_Union[_common_pb2.MahjongFans, str]] = ..., rules: _Optional[_Union[_common_pb2.DdzRules, str]] = ...) -> None: ...
 
 class Standing(_message.Message):
     __slots__ = ("participant", "place", "rank_probabilities", "most_probable_rank", "mean_rank", "mean_score", "score_ci95", "mahjong")
@@ -135,7 +137,7 @@ class Standings(_message.Message):
     def __init__(self, competition: _Optional[str] = ..., standings: _Optional[_Iterable[_Union[Standing, _Mapping]]] = ..., tables_done: _Optional[int] = ..., tables_total: _Optional[int] = ..., final: _Optional[bool] = ..., game: _Optional[_Union[_common_pb2.Game, str]] = ..., drawn_hands: _Optional[int] = ...) -> None: ...
 
 class Competition(_message.Message):
-    __slots__ = ("spec", "state", "tables_total", "tables_done", "error", "created_unix_ms", "finished_unix_ms", "status")
+    __slots__ = ("spec", "state", "tables_total", "tables_done", "error", "created_unix_ms", "finished_unix_ms", "status", "pruned_unix_ms")
     SPEC_FIELD_NUMBER: _ClassVar[int]
     STATE_FIELD_NUMBER: _ClassVar[int]
     TABLES_TOTAL_FIELD_NUMBER: _ClassVar[int]
@@ -144,6 +146,7 @@ class Competition(_message.Message):
     CREATED_UNIX_MS_FIELD_NUMBER: _ClassVar[int]
     FINISHED_UNIX_MS_FIELD_NUMBER: _ClassVar[int]
     STATUS_FIELD_NUMBER: _ClassVar[int]
+    PRUNED_UNIX_MS_FIELD_NUMBER: _ClassVar[int]
     spec: CompetitionSpec
     state: str
     tables_total: int
@@ -152,7 +155,8 @@ class Competition(_message.Message):
     created_unix_ms: int
     finished_unix_ms: int
     status: CompetitionState
-    def __init__(self, spec: _Optional[_Union[CompetitionSpec, _Mapping]] = ..., state: _Optional[str] = ..., tables_total: _Optional[int] = ..., tables_done: _Optional[int] = ..., error: _Optional[str] = ..., created_unix_ms: _Optional[int] = ..., finished_unix_ms: _Optional[int] = ..., status: _Optional[_Union[CompetitionState, str]] = ...) -> None: ...
+    pruned_unix_ms: int
+    def __init__(self, spec: _Optional[_Union[CompetitionSpec, _Mapping]] = ..., state: _Optional[str] = ..., tables_total: _Optional[int] = ..., tables_done: _Optional[int] = ..., error: _Optional[str] = ..., created_unix_ms: _Optional[int] = ..., finished_unix_ms: _Optional[int] = ..., status: _Optional[_Union[CompetitionState, str]] = ..., pruned_unix_ms: _Optional[int] = ...) -> None: ...
 
 class CreateCompetitionRequest(_message.Message):
     __slots__ = ("spec",)

@@ -1,0 +1,384 @@
+//! `arena bots add|list|rotate|remove`: the bot registry, on the store the command opens or
+//! through a running matchmaker (`arena.v1.BotRegistry`): with `--matchmaker URL`, or on its own
+//! when the embedded store is held by a running `arena standalone`. Both paths run the
+//! matchmaker's registry functions (`arena_matchmaker::registry`), so names and commands are
+//! checked alike.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use anyhow::{Context, Result, bail};
+use arena_matchmaker::registry;
+use arena_proto::v1;
+use arena_store::Store;
+use clap::{Args, Subcommand};
+
+use crate::client::{self, ClientAuth, status};
+use crate::services_cmd::GameArg;
+use crate::store_args::StoreArgs;
+
+/// Bot registry commands.
+#[derive(Subcommand)]
+pub enum BotsCommand {
+    /// Register a bot. Remote bots get a token, printed once (only its hash is stored).
+    Add(BotsAddArgs),
+    /// List registered bots.
+    List(RegistryArgs),
+    /// Give a remote bot a new token (printed once); its live sessions end within seconds.
+    Rotate(BotsNameArgs),
+    /// Unregister a bot; its live sessions end within seconds.
+    Remove(BotsNameArgs),
+}
+
+/// Where the registry is: the store, or a running matchmaker.
+#[derive(Args)]
+pub struct RegistryArgs {
+    #[command(flatten)]
+    store: StoreArgs,
+    /// Register through the running matchmaker at this address (e.g. `arena standalone`'s,
+    /// http://127.0.0.1:50054) instead of opening the store. When the embedded store is held by
+    /// a running arena, the matchmaker at ARENA_MATCHMAKER (default http://127.0.0.1:50054) is
+    /// used without this flag.
+    #[arg(long)]
+    matchmaker: Option<String>,
+}
+
+#[derive(Args)]
+pub struct BotsNameArgs {
+    /// The bot's name.
+    name: String,
+    #[command(flatten)]
+    registry: RegistryArgs,
+}
+
+#[derive(Args)]
+pub struct BotsAddArgs {
+    /// The bot's name.
+    name: String,
+    /// Register a program bot-host runs as a child process (line protocol) instead of a remote
+    /// bot: its command line. Paths in it are made absolute here (bot-host starts the program
+    /// in a directory of its own), and a program named by a path must exist and be executable.
+    #[arg(long)]
+    program: Option<String>,
+    /// The game the program plays, whose line protocol it speaks (default: Dou Dizhu). Remote
+    /// bots say which games they play when they connect.
+    #[arg(long, value_enum, requires = "program")]
+    game: Option<GameArg>,
+    /// CPU seconds per program process (0 = the host's default).
+    #[arg(long, default_value_t = 0)]
+    cpu_seconds: u32,
+    /// Memory (MiB) per program process (0 = the host's default).
+    #[arg(long, default_value_t = 0)]
+    memory_mb: u32,
+    /// Most tables at once (0 = no limit).
+    #[arg(long, default_value_t = 0)]
+    max_tables: u32,
+    #[command(flatten)]
+    registry: RegistryArgs,
+}
+
+/// The matchmaker a client falls back to when the embedded store is held.
+fn default_matchmaker() -> String {
+    std::env::var("ARENA_MATCHMAKER").unwrap_or_else(|_| "http://127.0.0.1:50054".into())
+}
+
+/// Whether `e` says the embedded store is held by another process.
+pub fn in_use(e: &anyhow::Error) -> bool {
+    matches!(
+        e.downcast_ref::<arena_store::StoreError>(),
+        Some(arena_store::StoreError::InUse(_))
+    )
+}
+
+/// Where a command registers.
+enum Registry {
+    Store(Arc<dyn Store>),
+    Remote {
+        client: Box<v1::bot_registry_client::BotRegistryClient<client::Authed>>,
+        url: String,
+    },
+}
+
+impl Registry {
+    async fn open(a: &RegistryArgs) -> Result<Registry> {
+        let remote = |url: String| async move {
+            let auth = ClientAuth {
+                data_dir: a.store.data_dir.clone(),
+            };
+            let channel = client::connect(&url, client::Role::Matchmaker, &auth).await?;
+            Ok::<_, anyhow::Error>(Registry::Remote {
+                client: Box::new(v1::bot_registry_client::BotRegistryClient::new(channel)),
+                url,
+            })
+        };
+        if let Some(url) = &a.matchmaker {
+            return remote(url.clone()).await;
+        }
+        match a.store.open().await {
+            Ok(store) => Ok(Registry::Store(store)),
+            Err(e) if in_use(&e) => {
+                let url = default_matchmaker();
+                eprintln!(
+                    "{} is held by a running arena; registering through the matchmaker at {url} \
+                     (--matchmaker URL names another)",
+                    a.store.data_dir.display()
+                );
+                remote(url.clone()).await.with_context(|| {
+                    format!(
+                        "{e:#}, and no matchmaker answers at {url}: is `arena standalone` running? \
+                         --matchmaker URL names its matchmaker"
+                    )
+                })
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Where the bots are, for messages.
+    fn describe(&self) -> String {
+        match self {
+            Registry::Store(store) => store.describe(),
+            Registry::Remote { url, .. } => format!("the registry of the matchmaker at {url}"),
+        }
+    }
+
+    async fn add(&mut self, req: v1::AddBotRequest) -> Result<v1::BotTokenResponse> {
+        match self {
+            Registry::Store(store) => Ok(answer(registry::add(&**store, &req).await?)),
+            Registry::Remote { client, .. } => {
+                Ok(client.add_bot(req).await.map_err(status)?.into_inner())
+            }
+        }
+    }
+
+    async fn rotate(&mut self, name: &str) -> Result<v1::BotTokenResponse> {
+        match self {
+            Registry::Store(store) => Ok(answer(registry::rotate(&**store, name).await?)),
+            Registry::Remote { client, .. } => Ok(client
+                .rotate_bot_token(v1::BotNameRequest { name: name.into() })
+                .await
+                .map_err(status)?
+                .into_inner()),
+        }
+    }
+
+    async fn remove(&mut self, name: &str) -> Result<()> {
+        match self {
+            Registry::Store(store) => Ok(registry::remove(&**store, name).await?),
+            Registry::Remote { client, .. } => {
+                client
+                    .remove_bot(v1::BotNameRequest { name: name.into() })
+                    .await
+                    .map_err(status)?;
+                Ok(())
+            }
+        }
+    }
+
+    async fn list(&mut self) -> Result<Vec<v1::RegisteredBot>> {
+        match self {
+            Registry::Store(store) => Ok(registry::list(&**store)
+                .await?
+                .iter()
+                .map(registry::wire)
+                .collect()),
+            Registry::Remote { client, .. } => Ok(client
+                .list_bots(v1::ListBotsRequest {})
+                .await
+                .map_err(status)?
+                .into_inner()
+                .bots),
+        }
+    }
+}
+
+fn answer(r: registry::Registered) -> v1::BotTokenResponse {
+    v1::BotTokenResponse {
+        bot: Some(registry::wire(&r.bot)),
+        token: r.token.unwrap_or_default(),
+    }
+}
+
+/// `path` made absolute against `cwd`, lexically: symlinks are kept (a virtualenv's `python`
+/// finds its environment through its link).
+fn absolute(cwd: &Path, path: &str) -> std::path::PathBuf {
+    // Collecting the components drops the `.` ones.
+    cwd.join(path).components().collect()
+}
+
+/// `command` with its paths made absolute against `cwd`: bot-host starts a program in a
+/// directory of its own, where `./mybot` or `bot.py` name nothing. The program, when named by a
+/// path, must exist and be executable; relative arguments naming files that exist here are
+/// resolved too (`python3 bot.py`), other arguments are kept as given.
+pub fn resolve_program(command: &str, cwd: &Path) -> Result<String> {
+    use std::os::unix::fs::PermissionsExt;
+    let spec =
+        arena_line::CmdSpec::parse(command).map_err(|e| anyhow::anyhow!("--program: {e}"))?;
+    let program = spec.program();
+    let program = if program.contains('/') {
+        let abs = absolute(cwd, program);
+        let meta = std::fs::metadata(&abs).map_err(|e| {
+            anyhow::anyhow!("--program: no program {program:?} ({}: {e})", abs.display())
+        })?;
+        if !meta.is_file() {
+            bail!("--program: {} is not a file", abs.display());
+        }
+        if meta.permissions().mode() & 0o111 == 0 {
+            bail!(
+                "--program: {} is not executable: `chmod +x` it, or name its interpreter \
+                 (--program \"python3 {program}\")",
+                abs.display()
+            );
+        }
+        abs.display().to_string()
+    } else {
+        program.to_string()
+    };
+    let args = spec.args().iter().map(|arg| {
+        let abs = absolute(cwd, arg);
+        if !arg.starts_with('-') && !Path::new(arg).is_absolute() && abs.exists() {
+            abs.display().to_string()
+        } else {
+            arg.clone()
+        }
+    });
+    Ok(arena_line::CmdSpec::new(program, args).command_line())
+}
+
+/// Runs `arena bots …`.
+pub fn run(cmd: BotsCommand) -> Result<()> {
+    let rt = crate::store_args::runtime()?;
+    rt.block_on(async {
+        match cmd {
+            BotsCommand::Add(a) => {
+                // Checked before anything is opened, so a bad name costs no connection.
+                registry::check_name(&a.name)?;
+                let program = match &a.program {
+                    Some(p) => {
+                        let cwd = std::env::current_dir().context("reading the current directory")?;
+                        Some(resolve_program(p, &cwd)?)
+                    }
+                    None => None,
+                };
+                let game = a.game.unwrap_or(GameArg::DouDizhu);
+                let mut registry = Registry::open(&a.registry).await?;
+                let added = registry
+                    .add(v1::AddBotRequest {
+                        name: a.name.clone(),
+                        program: program.clone().unwrap_or_default(),
+                        game: if program.is_some() {
+                            game.wire() as i32
+                        } else {
+                            0
+                        },
+                        cpu_seconds: a.cpu_seconds,
+                        memory_mb: a.memory_mb,
+                        max_tables: a.max_tables,
+                    })
+                    .await?;
+                match program {
+                    None => {
+                        println!(
+                            "registered remote bot {:?} in {}",
+                            a.name,
+                            registry.describe()
+                        );
+                        println!("token (shown once; only its SHA-256 is stored):");
+                        println!("{}", added.token);
+                    }
+                    Some(command) => println!(
+                        "registered program bot {:?} playing {}: {command} in {}",
+                        a.name,
+                        game.store(),
+                        registry.describe()
+                    ),
+                }
+            }
+            BotsCommand::Rotate(a) => {
+                let mut registry = Registry::open(&a.registry).await?;
+                let rotated = registry.rotate(&a.name).await?;
+                println!(
+                    "new token for {:?} (shown once; the old one no longer works and its sessions end within seconds):",
+                    a.name
+                );
+                println!("{}", rotated.token);
+            }
+            BotsCommand::Remove(a) => {
+                let mut registry = Registry::open(&a.registry).await?;
+                registry.remove(&a.name).await?;
+                println!(
+                    "removed bot {:?} from {}; its sessions end within seconds",
+                    a.name,
+                    registry.describe()
+                );
+            }
+            BotsCommand::List(a) => {
+                let mut registry = Registry::open(&a).await?;
+                let bots = registry.list().await?;
+                if bots.is_empty() {
+                    println!("no bots registered in {}", registry.describe());
+                }
+                for b in bots {
+                    let kind = match b.kind() {
+                        v1::BotKind::Program => format!(
+                            "program: {} (plays {})",
+                            b.command,
+                            match b.game() {
+                                v1::Game::Mahjong => GameArg::Mahjong,
+                                _ => GameArg::DouDizhu,
+                            }
+                            .store()
+                        ),
+                        _ => "remote".to_string(),
+                    };
+                    println!("{:<20} {kind}", b.name);
+                }
+            }
+        }
+        Ok(())
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::os::unix::fs::PermissionsExt;
+
+    #[test]
+    fn program_paths_are_made_absolute_and_must_name_an_executable() {
+        let dir = tempfile::tempdir().unwrap();
+        let cwd = dir.path().to_path_buf();
+        std::fs::create_dir(cwd.join("bots")).unwrap();
+        let bot = cwd.join("bots/my bot");
+        std::fs::write(&bot, "#!/bin/sh\n").unwrap();
+        std::fs::set_permissions(&bot, std::fs::Permissions::from_mode(0o755)).unwrap();
+        std::fs::write(cwd.join("bot.py"), "").unwrap();
+        assert_eq!(
+            resolve_program("'./bots/my bot' --fast 3", &cwd).unwrap(),
+            format!("'{}' --fast 3", bot.display())
+        );
+        assert_eq!(
+            resolve_program("python3 bot.py --level 2", &cwd).unwrap(),
+            format!("python3 {}/bot.py --level 2", cwd.display())
+        );
+        // A bare program name is bot-host's PATH's to find; arguments naming nothing stay.
+        assert_eq!(
+            resolve_program("python3 -m mybot", &cwd).unwrap(),
+            "python3 -m mybot"
+        );
+        let e = resolve_program("./missing", &cwd).unwrap_err().to_string();
+        assert!(e.contains("no program \"./missing\""), "{e}");
+        let e = resolve_program("./bot.py", &cwd).unwrap_err().to_string();
+        assert!(
+            e.contains("not executable") && e.contains("python3 ./bot.py"),
+            "{e}"
+        );
+        let e = resolve_program("./bots", &cwd).unwrap_err().to_string();
+        assert!(e.contains("not a file"), "{e}");
+        assert!(resolve_program("python3 'bot.py", &cwd).is_err());
+        // Absolute paths are kept as given, symlinks and all.
+        std::os::unix::fs::symlink(&bot, cwd.join("link")).unwrap();
+        let link = cwd.join("link").display().to_string();
+        assert_eq!(resolve_program(&link, &cwd).unwrap(), link);
+    }
+}

@@ -1,0 +1,407 @@
+//! The bot registry (`arena.v1.BotRegistry`, operators only): registering, listing, re-keying and
+//! removing bots through a running matchmaker, so `arena bots …` works while `arena standalone`
+//! holds its embedded store, and against a cluster without the store's credentials. `arena bots`
+//! on a store it opens itself calls the same functions: what a bot's name and command may be is
+//! decided here only.
+//!
+//! A remote bot's token is drawn here and answered once; only its SHA-256 is stored. bot-host
+//! re-reads a bot's record at every presence refresh, so a rotated or removed bot's sessions end
+//! within seconds wherever they are.
+
+use std::sync::Arc;
+
+use arena_games::GameKind;
+use arena_proto::v1;
+use arena_proto::v1::bot_registry_server::{BotRegistry, BotRegistryServer};
+use arena_serve::ApiError;
+use arena_store::{BotKind, BotRecord, Game, Store};
+use tonic::{Request, Response, Status};
+
+/// Checks a new bot's name: seats name bots by these strings, so a registered bot must not
+/// shadow a built-in bot of any game nor look like a program spec or a list.
+pub fn check_name(name: &str) -> Result<(), ApiError> {
+    let quoted = arena_proto::text::quote(name);
+    for game in GameKind::ALL {
+        if let Some(Ok(spec)) = game.builtin(name) {
+            return Err(ApiError::invalid(
+                "name",
+                format!(
+                    "{quoted} is the name of a built-in {} bot ({spec}); choose another name",
+                    game.wire().as_str_name()
+                ),
+            ));
+        }
+    }
+    if name.trim().is_empty()
+        || name.contains(':')
+        || name.contains(',')
+        || name.len() > arena_store::MAX_BOT_NAME_BYTES
+        || name.chars().any(char::is_control)
+    {
+        return Err(ApiError::invalid(
+            "name",
+            format!(
+                "bot name {quoted} must be 1 to {} bytes, with no ':', ',' or control characters",
+                arena_store::MAX_BOT_NAME_BYTES
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// Checks a program bot's command line: words a shell would split, whose program is an
+/// absolute path or a bare name bot-host looks up on its PATH. bot-host starts every program in a
+/// directory of its own, so a relative path names nothing there.
+pub fn check_program(command: &str) -> Result<arena_line::CmdSpec, ApiError> {
+    let spec = arena_line::CmdSpec::parse(command).map_err(|e| ApiError::invalid("program", e))?;
+    let program = std::path::Path::new(spec.program());
+    if spec.program().contains('/') && !program.is_absolute() {
+        return Err(ApiError::invalid(
+            "program",
+            format!(
+                "{} is a relative path, but bot-host runs programs in a directory of its own: \
+                 give an absolute path (`arena bots add --program` makes the paths it is given \
+                 absolute)",
+                arena_proto::text::quote(spec.program())
+            ),
+        ));
+    }
+    Ok(spec)
+}
+
+/// A registered bot, with its token when one was just drawn.
+#[derive(Debug)]
+pub struct Registered {
+    /// The record as stored.
+    pub bot: BotRecord,
+    /// A remote bot's new token (shown once; the store keeps its hash).
+    pub token: Option<String>,
+}
+
+fn now_ms() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64)
+}
+
+fn store_game(game: i32) -> Result<Game, ApiError> {
+    match v1::Game::try_from(game) {
+        Ok(v1::Game::Unspecified | v1::Game::DouDizhu) => Ok(Game::DouDizhu),
+        Ok(v1::Game::Mahjong) => Ok(Game::Mahjong),
+        Err(_) => Err(ApiError::invalid("game", format!("unknown game {game}"))),
+    }
+}
+
+fn token() -> Result<(String, String), ApiError> {
+    arena_auth::token::issue_token()
+        .map_err(|e| ApiError::Unavailable(format!("drawing a token: {e}")))
+}
+
+/// Registers the bot `req` describes: a remote bot (no program) gets a token.
+pub async fn add(store: &dyn Store, req: &v1::AddBotRequest) -> Result<Registered, ApiError> {
+    check_name(&req.name)?;
+    let (kind, token) = if req.program.trim().is_empty() {
+        if req.game != v1::Game::Unspecified as i32 {
+            return Err(ApiError::invalid(
+                "game",
+                "is for program bots; a remote bot says which games it plays in its Hello",
+            ));
+        }
+        let (token, hash) = token()?;
+        (BotKind::Remote, Some((token, hash)))
+    } else {
+        check_program(&req.program)?;
+        (
+            BotKind::Program {
+                game: store_game(req.game)?,
+                command: req.program.clone(),
+                workdir: None,
+                cpu_seconds: req.cpu_seconds,
+                memory_mb: req.memory_mb,
+            },
+            None,
+        )
+    };
+    let bot = BotRecord {
+        name: req.name.clone(),
+        kind,
+        token_sha256: token.as_ref().map(|(_, h)| h.clone()),
+        max_tables: req.max_tables,
+        created_unix_ms: now_ms(),
+    };
+    if !store.add_bot(&bot).await? {
+        return Err(ApiError::AlreadyExists(format!(
+            "a bot named {} is already registered",
+            arena_proto::text::quote(&req.name)
+        )));
+    }
+    tracing::info!(bot = %bot.name, remote = token.is_some(), "bot registered");
+    Ok(Registered {
+        bot,
+        token: token.map(|(t, _)| t),
+    })
+}
+
+fn not_found(name: &str) -> ApiError {
+    ApiError::NotFound(format!(
+        "no bot named {} is registered",
+        arena_proto::text::quote(name)
+    ))
+}
+
+/// Gives remote bot `name` a new token; the old one stops working.
+pub async fn rotate(store: &dyn Store, name: &str) -> Result<Registered, ApiError> {
+    let Some(mut bot) = store.bot(name).await? else {
+        return Err(not_found(name));
+    };
+    if !matches!(bot.kind, BotKind::Remote) {
+        return Err(ApiError::FailedPrecondition(format!(
+            "{} is a program bot: it has no token (bot-host starts it itself)",
+            arena_proto::text::quote(name)
+        )));
+    }
+    let (token, hash) = token()?;
+    bot.token_sha256 = Some(hash);
+    if !store.update_bot(&bot).await? {
+        return Err(ApiError::Aborted(format!(
+            "bot {} was removed meanwhile",
+            arena_proto::text::quote(name)
+        )));
+    }
+    tracing::info!(bot = %name, "bot token rotated");
+    Ok(Registered {
+        bot,
+        token: Some(token),
+    })
+}
+
+/// Unregisters bot `name`.
+pub async fn remove(store: &dyn Store, name: &str) -> Result<(), ApiError> {
+    if !store.remove_bot(name).await? {
+        return Err(not_found(name));
+    }
+    tracing::info!(bot = %name, "bot removed");
+    Ok(())
+}
+
+/// Every registered bot, by name.
+pub async fn list(store: &dyn Store) -> Result<Vec<BotRecord>, ApiError> {
+    let mut bots = store.bots().await?;
+    bots.sort_by(|a, b| a.name.cmp(&b.name));
+    Ok(bots)
+}
+
+/// A record as the protocol shows it (never its token's hash).
+pub fn wire(bot: &BotRecord) -> v1::RegisteredBot {
+    let mut out = v1::RegisteredBot {
+        name: bot.name.clone(),
+        kind: v1::BotKind::Remote as i32,
+        max_tables: bot.max_tables,
+        created_unix_ms: bot.created_unix_ms,
+        ..Default::default()
+    };
+    if let BotKind::Program {
+        game,
+        command,
+        cpu_seconds,
+        memory_mb,
+        ..
+    } = &bot.kind
+    {
+        out.kind = v1::BotKind::Program as i32;
+        out.game = match game {
+            Game::DouDizhu => v1::Game::DouDizhu,
+            Game::Mahjong => v1::Game::Mahjong,
+        } as i32;
+        out.command = command.clone();
+        out.cpu_seconds = *cpu_seconds;
+        out.memory_mb = *memory_mb;
+    }
+    out
+}
+
+/// The gRPC service.
+#[derive(Clone)]
+pub struct BotRegistryService {
+    store: Arc<dyn Store>,
+}
+
+impl BotRegistryService {
+    /// A registry on `store`.
+    pub fn new(store: Arc<dyn Store>) -> BotRegistryService {
+        BotRegistryService { store }
+    }
+
+    /// The tonic server.
+    pub fn into_server(self) -> BotRegistryServer<BotRegistryService> {
+        BotRegistryServer::new(self)
+    }
+}
+
+fn answer(r: Registered) -> v1::BotTokenResponse {
+    v1::BotTokenResponse {
+        bot: Some(wire(&r.bot)),
+        token: r.token.unwrap_or_default(),
+    }
+}
+
+#[tonic::async_trait]
+impl BotRegistry for BotRegistryService {
+    async fn add_bot(
+        &self,
+        req: Request<v1::AddBotRequest>,
+    ) -> Result<Response<v1::BotTokenResponse>, Status> {
+        Ok(Response::new(answer(
+            add(&*self.store, &req.into_inner()).await?,
+        )))
+    }
+
+    async fn list_bots(
+        &self,
+        _: Request<v1::ListBotsRequest>,
+    ) -> Result<Response<v1::ListBotsResponse>, Status> {
+        Ok(Response::new(v1::ListBotsResponse {
+            bots: list(&*self.store).await?.iter().map(wire).collect(),
+        }))
+    }
+
+    async fn rotate_bot_token(
+        &self,
+        req: Request<v1::BotNameRequest>,
+    ) -> Result<Response<v1::BotTokenResponse>, Status> {
+        Ok(Response::new(answer(
+            rotate(&*self.store, &req.into_inner().name).await?,
+        )))
+    }
+
+    async fn remove_bot(
+        &self,
+        req: Request<v1::BotNameRequest>,
+    ) -> Result<Response<v1::RemoveBotResponse>, Status> {
+        remove(&*self.store, &req.into_inner().name).await?;
+        Ok(Response::new(v1::RemoveBotResponse {}))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_of_built_in_bots_lists_and_programs_are_refused() {
+        for bad in [
+            "expert",
+            "greedy",
+            "ladder:3/5",
+            "a,b",
+            "cmd:x",
+            "",
+            " ",
+            "a\nb",
+        ] {
+            let e = check_name(bad).unwrap_err().to_string();
+            assert!(e.starts_with("name"), "{bad:?}: {e}");
+        }
+        assert!(check_name(&"x".repeat(65)).is_err());
+        check_name("mybot").unwrap();
+        check_name(&"x".repeat(64)).unwrap();
+    }
+
+    #[test]
+    fn a_program_is_an_absolute_path_or_a_name_on_the_path() {
+        check_program("python3 ./bot.py").unwrap();
+        check_program("/opt/bots/mybot --fast").unwrap();
+        let e = check_program("./mybot").unwrap_err().to_string();
+        assert!(e.contains("relative path") && e.contains("absolute"), "{e}");
+        assert!(check_program("bots/mybot").is_err());
+        assert!(check_program("python3 'bot.py").is_err());
+        assert!(check_program("   ").is_err());
+    }
+
+    #[tokio::test]
+    async fn bots_are_added_listed_rotated_and_removed_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let store: Arc<dyn Store> = Arc::new(arena_store::EmbeddedStore::open(dir.path()).unwrap());
+        let remote = add(
+            &*store,
+            &v1::AddBotRequest {
+                name: "alice".into(),
+                max_tables: 3,
+                ..Default::default()
+            },
+        )
+        .await
+        .unwrap();
+        let token = remote.token.clone().unwrap();
+        assert_eq!(
+            remote.bot.token_sha256.as_deref(),
+            Some(arena_auth::token::hash_token(&token).as_str())
+        );
+        let e = add(
+            &*store,
+            &v1::AddBotRequest {
+                name: "alice".into(),
+                ..Default::default()
+            },
+        )
+        .await
+        .unwrap_err();
+        assert!(matches!(e, ApiError::AlreadyExists(_)), "{e:?}");
+        let program = add(
+            &*store,
+            &v1::AddBotRequest {
+                name: "tiles".into(),
+                program: "/usr/bin/python3 /opt/mj.py".into(),
+                game: v1::Game::Mahjong as i32,
+                ..Default::default()
+            },
+        )
+        .await
+        .unwrap();
+        assert!(program.token.is_none());
+        let e = add(
+            &*store,
+            &v1::AddBotRequest {
+                name: "bob".into(),
+                game: v1::Game::Mahjong as i32,
+                ..Default::default()
+            },
+        )
+        .await
+        .unwrap_err();
+        assert!(e.to_string().starts_with("game"), "{e}");
+        let listed: Vec<v1::RegisteredBot> =
+            list(&*store).await.unwrap().iter().map(wire).collect();
+        assert_eq!(
+            listed
+                .iter()
+                .map(|b| (b.name.as_str(), b.kind(), b.game(), b.max_tables))
+                .collect::<Vec<_>>(),
+            [
+                ("alice", v1::BotKind::Remote, v1::Game::Unspecified, 3),
+                ("tiles", v1::BotKind::Program, v1::Game::Mahjong, 0)
+            ]
+        );
+        assert_eq!(listed[1].command, "/usr/bin/python3 /opt/mj.py");
+        let rotated = rotate(&*store, "alice").await.unwrap().token.unwrap();
+        assert_ne!(rotated, token);
+        let stored = store.bot("alice").await.unwrap().unwrap();
+        assert_eq!(
+            stored.token_sha256.unwrap(),
+            arena_auth::token::hash_token(&rotated)
+        );
+        assert!(matches!(
+            rotate(&*store, "tiles").await.unwrap_err(),
+            ApiError::FailedPrecondition(_)
+        ));
+        remove(&*store, "alice").await.unwrap();
+        assert!(matches!(
+            remove(&*store, "alice").await.unwrap_err(),
+            ApiError::NotFound(_)
+        ));
+        assert!(matches!(
+            rotate(&*store, "alice").await.unwrap_err(),
+            ApiError::NotFound(_)
+        ));
+    }
+}
