@@ -407,14 +407,7 @@ async fn query(a: QueryArgs) -> Result<()> {
         hits.len().min(a.count)
     );
     for (d, e) in hits.iter().take(a.count) {
-        let g: Vec<String> = e.gdi.iter().map(|x| format!("{x:.3}")).collect();
-        println!(
-            "  {:<16} d={:.3}  G=({})  {}",
-            e.id,
-            d,
-            g.join(", "),
-            by_id[e.id.as_str()].deal
-        );
+        print_deal_row(&e.id, *d, &e.gdi, &by_id[e.id.as_str()].deal);
     }
     Ok(())
 }
@@ -482,14 +475,7 @@ fn find(rt: &tokio::runtime::Runtime, a: FindArgs) -> Result<()> {
         report.tried * panel.landlords.len() as u64
     );
     for r in &report.found {
-        let g: Vec<String> = r.gdi.iter().map(|x| format!("{x:.3}")).collect();
-        println!(
-            "  {:<16} d={:.3}  G=({})  {}",
-            r.id,
-            distance(&r.gdi, &centre),
-            g.join(", "),
-            r.deal
-        );
+        print_deal_row(&r.id, distance(&r.gdi, &centre), &r.gdi, &r.deal);
     }
     Ok(())
 }
@@ -528,16 +514,16 @@ async fn remote_find(url: &str, a: &FindArgs, centre: Vec<f64>) -> Result<()> {
         op.games
     );
     for r in &op.found {
-        let g: Vec<String> = r.gdi.iter().map(|x| format!("{x:.3}")).collect();
-        println!(
-            "  {:<16} d={:.3}  G=({})  {}",
-            r.id,
-            distance(&r.gdi, &centre),
-            g.join(", "),
-            r.deal
-        );
+        print_deal_row(&r.id, distance(&r.gdi, &centre), &r.gdi, &r.deal);
     }
     Ok(())
+}
+
+/// One deal of a query's or search's answer: its id, distance to the centre, difficulty and
+/// cards.
+fn print_deal_row(id: &str, distance: f64, gdi: &[f64], deal: &dyn std::fmt::Display) {
+    let g: Vec<String> = gdi.iter().map(|x| format!("{x:.3}")).collect();
+    println!("  {id:<16} d={distance:.3}  G=({})  {deal}", g.join(", "));
 }
 
 async fn stats(a: StatsArgs) -> Result<()> {

@@ -175,37 +175,6 @@ impl ServeConfig {
     }
 }
 
-impl std::fmt::Display for ServeConfig {
-    /// The settings for a start-up line; every field is taken apart by name, so one added to
-    /// the type and not printed is an unused variable.
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let ServeConfig {
-            request_timeout,
-            max_concurrent_requests,
-            max_connection_age,
-            max_connection_age_grace,
-            unbounded,
-        } = self;
-        let ms =
-            |d: Option<Duration>| d.map_or("off".to_string(), |d| format!("{} ms", d.as_millis()));
-        write!(
-            f,
-            "request timeout {}, max concurrent requests {}, max connection age {} (grace {} ms)",
-            ms(*request_timeout),
-            match max_concurrent_requests {
-                0 => "unlimited".to_string(),
-                n => n.to_string(),
-            },
-            ms(*max_connection_age),
-            max_connection_age_grace.as_millis()
-        )?;
-        if !unbounded.is_empty() {
-            write!(f, ", unbounded {}", unbounded.join(" "))?;
-        }
-        Ok(())
-    }
-}
-
 /// The server a role builds on: the per-RPC span, TCP_NODELAY, max connection age with grace,
 /// and the [`Guard`] (timeout, concurrency limit with load shedding). Add the role's own layers
 /// (authentication) and services to it.
