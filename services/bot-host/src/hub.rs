@@ -14,6 +14,12 @@
 //! A bot's capacity (`Hello.capacity`) counts tables, not seats: a bot in both farmer seats of
 //! one table uses one slot.
 //!
+//! A bot whose `Hello` asks for incremental observations gets, after a seat's first request on
+//! its connection, only the events since that seat's previous request
+//! ([`arena_proto::incremental`]); each seat keeps how many events the bot holds, forgotten
+//! when a connection replaces the last (a resumed one starts from the full requests of
+//! `Welcome.resumed`). The requests kept for a resume are always whole.
+//!
 //! A bot that sends `Drain` is stopping: its session takes no new table, and once its last
 //! table has ended the session is over and its stream ends with OK ([`Hub::drain`]).
 
@@ -50,8 +56,11 @@ struct SeatLink {
     table_id: String,
     seat: u32,
     tx: mpsc::UnboundedSender<SeatEvent>,
-    /// Requests sent to the bot and not answered yet, by request id.
+    /// Requests sent to the bot and not answered yet, by request id (whole: resent on resume).
     pending: BTreeMap<u64, v1::DecisionRequest>,
+    /// How many of this seat's events the bot holds on its current connection, when it asked
+    /// for incremental observations; `None` until a whole request has gone to it there.
+    bot_events: Option<usize>,
 }
 
 /// The live connection of a session.
@@ -69,6 +78,8 @@ struct Session {
     /// The games the bot's `Hello` listed (of its latest connection): it is seated at no
     /// other game's table.
     games: Vec<GameKind>,
+    /// The bot's latest `Hello` asked for incremental observations.
+    incremental: bool,
     conn: Option<Conn>,
     /// When the connection was lost (meaningful while `conn` is `None`).
     unconnected_since: Instant,
@@ -322,6 +333,7 @@ impl Hub {
                 release: String::new(),
                 capacity,
                 games: Vec::new(),
+                incremental: false,
                 conn: None,
                 unconnected_since: Instant::now(),
                 seats: HashMap::new(),
@@ -343,6 +355,17 @@ impl Hub {
         session.release = hello.release.clone();
         session.capacity = capacity;
         session.games = games;
+        session.incremental = hello.incremental_observations;
+        // What the bot holds of each seat's events: the whole requests handed back below.
+        let incremental = session.incremental;
+        for seat in session.seats.values_mut() {
+            seat.bot_events = seat
+                .pending
+                .values()
+                .next_back()
+                .filter(|_| incremental)
+                .map(arena_proto::incremental::events_len);
+        }
         // A (resumed) connection plays until it says `Drain` itself.
         session.draining = false;
         let mut resumed: Vec<v1::DecisionRequest> = session
@@ -553,6 +576,7 @@ impl Hub {
                                     seat: start.seat,
                                     tx,
                                     pending: BTreeMap::new(),
+                                    bot_events: None,
                                 },
                             );
                             s.send(v1::host_to_bot::Msg::Start(start));
@@ -614,9 +638,10 @@ impl Hub {
         }
     }
 
-    /// Sends a referee's request to the bot of seat `ticket` and keeps it until it is answered
-    /// (or resent on resume). False if the seat is no longer bound to a session.
-    pub(crate) fn forward(&self, bot: &str, ticket: u64, request: v1::DecisionRequest) -> bool {
+    /// Sends a referee's request to the bot of seat `ticket` (cut to the events the bot lacks,
+    /// if it asked for incremental observations) and keeps it whole until it is answered (or
+    /// resent on resume). False if the seat is no longer bound to a session.
+    pub(crate) fn forward(&self, bot: &str, ticket: u64, mut request: v1::DecisionRequest) -> bool {
         let mut bots = self.lock();
         let Some(session) = bots.get_mut(bot).and_then(|e| e.session.as_mut()) else {
             return false;
@@ -624,11 +649,22 @@ impl Hub {
         let Some(seat) = session.seats.get_mut(&ticket) else {
             return false;
         };
-        seat.pending.insert(request.request_id, request.clone());
+        let events = arena_proto::incremental::events_len(&request);
+        let out = match seat.bot_events {
+            // The bot holds the first `held` events: only what follows goes.
+            Some(held) if session.incremental && held <= events => {
+                arena_proto::incremental::increment(&mut request, held)
+            }
+            _ => request.clone(),
+        };
+        if session.incremental && session.conn.is_some() {
+            seat.bot_events = Some(events);
+        }
         session
             .routes
             .insert((request.table_id.clone(), request.request_id), ticket);
-        session.send(v1::host_to_bot::Msg::Request(request));
+        seat.pending.insert(request.request_id, request);
+        session.send(v1::host_to_bot::Msg::Request(out));
         true
     }
 
