@@ -77,6 +77,10 @@ impl Bot for Timed {
         }
         action
     }
+
+    fn is_quick(&self) -> bool {
+        self.0.is_quick()
+    }
 }
 
 /// Times the referee's `decision` spans (arena_table's async driver: one per remote decision,
