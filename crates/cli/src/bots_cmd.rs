@@ -128,8 +128,9 @@ impl Registry {
                 );
                 remote(url.clone()).await.with_context(|| {
                     format!(
-                        "{e:#}, and no matchmaker answers at {url}: is `arena standalone` running? \
-                         --matchmaker URL names its matchmaker"
+                        "{}, and no matchmaker answers at {url}: is `arena standalone` running? \
+                         --matchmaker URL names its matchmaker",
+                        crate::report::chain(&e)
                     )
                 })
             }
