@@ -950,13 +950,13 @@ pub struct OperatorNameArgs {
     /// The operator's name.
     name: String,
     #[command(flatten)]
-    store: StoreArgs,
+    registry: crate::bots_cmd::RegistryArgs,
 }
 
 #[derive(Args)]
 pub struct OperatorsListArgs {
     #[command(flatten)]
-    store: StoreArgs,
+    registry: crate::bots_cmd::RegistryArgs,
 }
 
 /// Table commands.
@@ -1201,39 +1201,38 @@ pub fn standalone(a: StandaloneArgs) -> Result<()> {
     })
 }
 
-/// Runs `arena operators …`.
+/// Runs `arena operators …`: on the store, or through a running matchmaker (with an operator
+/// token: the bootstrap one of the data directory, or `ARENA_OPERATOR_TOKEN`).
 pub fn operators(cmd: OperatorsCommand) -> Result<()> {
+    use crate::bots_cmd::Registry;
     let rt = crate::store_args::runtime()?;
     rt.block_on(async {
         match cmd {
             OperatorsCommand::Add(a) => {
-                let store = a.store.open().await?;
-                let issued = arena_auth::operators::add(&*store, &a.name).await?;
+                let mut registry = Registry::open(&a.registry).await?;
+                let issued = registry.add_operator(&a.name).await?;
                 println!(
                     "operator {:?} (token id {}) in {}",
-                    a.name,
+                    issued.name,
                     issued.id,
-                    store.describe()
+                    registry.describe()
                 );
                 println!("token (shown once; only its SHA-256 is stored):");
-                println!("{}", issued.token.expose());
+                println!("{}", issued.token);
             }
             OperatorsCommand::List(a) => {
-                let store = a.store.open().await?;
-                let list = arena_auth::operators::list(&*store).await?;
+                let mut registry = Registry::open(&a.registry).await?;
+                let list = registry.list_operators().await?;
                 if list.is_empty() {
-                    println!("no operator tokens in {}", store.describe());
+                    println!("no operator tokens in {}", registry.describe());
                 }
-                for (id, r) in list {
-                    println!("{:<20} {id}", r.name);
+                for o in list {
+                    println!("{:<20} {}", o.name, o.id);
                 }
             }
             OperatorsCommand::Remove(a) => {
-                let store = a.store.open().await?;
-                let n = arena_auth::operators::remove(&*store, &a.name).await?;
-                if n == 0 {
-                    bail!("no operator named {:?} in {}", a.name, store.describe());
-                }
+                let mut registry = Registry::open(&a.registry).await?;
+                let n = registry.remove_operator(&a.name).await?;
                 println!("revoked {n} token(s) of {:?}", a.name);
             }
         }
