@@ -7,9 +7,9 @@
 //!
 //! All state sits behind one mutex that is never held across an `.await`. Messages to a bot
 //! leave through its [`Outbox`](crate::outbox::Outbox), bounded: a bot that stops reading is cut
-//! off. Messages to a seat task leave through an unbounded channel, bounded in practice: a
-//! seat gets one reply per request it forwarded (the route is consumed by the first) and at
-//! most one fault.
+//! off. A bot's reply goes straight to its referee's stream (the seat's outbox, bounded like a
+//! bot's), without waking the seat's task; what the hub tells a seat task leaves through an
+//! unbounded channel, bounded in practice: at most one fault.
 //!
 //! A bot's capacity (`Hello.capacity`) counts tables, not seats: a bot in both farmer seats of
 //! one table uses one slot.
@@ -45,8 +45,6 @@ pub(crate) type BotTx = crate::outbox::Outbox<v1::HostToBot>;
 /// What the hub tells a seat task.
 #[derive(Debug)]
 pub(crate) enum SeatEvent {
-    /// The bot answered one of the seat's requests.
-    Reply(v1::DecisionReply),
     /// The hub gave up on the bot.
     Fault(v1::SeatFault),
 }
@@ -56,8 +54,12 @@ struct SeatLink {
     table_id: String,
     seat: u32,
     tx: mpsc::UnboundedSender<SeatEvent>,
-    /// Requests sent to the bot and not answered yet, by request id (whole: resent on resume).
+    /// The referee's stream, where the bot's replies go.
+    out: crate::seat::SeatTx,
+    /// Requests sent to the bot and not answered yet, by request id (whole: resent on resume),
+    /// with when they went (for the relay's latency).
     pending: BTreeMap<u64, v1::DecisionRequest>,
+    asked: HashMap<u64, std::time::Instant>,
     /// How many of this seat's events the bot holds on its current connection, when it asked
     /// for incremental observations; `None` until a whole request has gone to it there.
     bot_events: Option<usize>,
@@ -156,6 +158,8 @@ pub(crate) struct NewSeat {
     pub ticket: u64,
     /// Told to the bot when the seat gets its slot.
     pub start: v1::TableStart,
+    /// The referee's stream, where the bot's replies go.
+    pub out: crate::seat::SeatTx,
 }
 
 /// The seat got a slot: its events, and the release of the bot that sits there.
@@ -505,7 +509,14 @@ impl Hub {
             return Err(unknown(&reply));
         };
         seat.pending.remove(&reply.request_id);
-        let _ = seat.tx.send(SeatEvent::Reply(reply));
+        let since = seat.asked.remove(&reply.request_id);
+        seat.out.send(v1::SeatToReferee {
+            msg: Some(v1::seat_to_referee::Msg::Reply(reply)),
+        });
+        drop(bots);
+        if let Some(since) = since {
+            crate::metrics::relayed(crate::metrics::BotKind::Remote, since);
+        }
         Ok(())
     }
 
@@ -537,6 +548,7 @@ impl Hub {
         let start = Instant::now();
         let mut unconnected_since: Option<Instant> = None;
         let mut start_msg = Some(seat.start);
+        let out = seat.out;
         loop {
             changed.borrow_and_update();
             {
@@ -575,7 +587,9 @@ impl Hub {
                                     table_id: start.table_id.clone(),
                                     seat: start.seat,
                                     tx,
+                                    out: out.clone(),
                                     pending: BTreeMap::new(),
+                                    asked: HashMap::new(),
                                     bot_events: None,
                                 },
                             );
@@ -663,6 +677,10 @@ impl Hub {
         session
             .routes
             .insert((request.table_id.clone(), request.request_id), ticket);
+        if session.conn.is_some() {
+            seat.asked
+                .insert(request.request_id, std::time::Instant::now());
+        }
         seat.pending.insert(request.request_id, request);
         session.send(v1::host_to_bot::Msg::Request(out));
         true
