@@ -697,14 +697,28 @@ impl Hub {
             && let Some(seat) = session.seats.remove(&ticket)
         {
             for id in seat.pending.keys() {
-                session.routes.remove(&(seat.table_id.clone(), *id));
+                let key = (seat.table_id.clone(), *id);
+                // A seat opened again may have been asked the same request on its new stream.
+                if session.routes.get(&key) == Some(&ticket) {
+                    session.routes.remove(&key);
+                }
             }
-            session.send(v1::host_to_bot::Msg::End(v1::TableEnd {
-                table_id: seat.table_id,
-                seat: seat.seat,
-                outcome: end.and_then(|c| c.outcome.clone()),
-                verdicts: end.map(|c| c.verdicts.clone()).unwrap_or_default(),
-            }));
+            // A referee that gave up opening a seat opens it again on a new stream: while that
+            // one plays, the old one's end is not the table's (the bot keeps its seat's state).
+            let reopened = session
+                .seats
+                .values()
+                .any(|s| s.table_id == seat.table_id && s.seat == seat.seat);
+            if reopened {
+                tracing::debug!(table = %seat.table_id, seat = seat.seat, "a replaced seat stream ended");
+            } else {
+                session.send(v1::host_to_bot::Msg::End(v1::TableEnd {
+                    table_id: seat.table_id,
+                    seat: seat.seat,
+                    outcome: end.and_then(|c| c.outcome.clone()),
+                    verdicts: end.map(|c| c.verdicts.clone()).unwrap_or_default(),
+                }));
+            }
         }
         self.end_if_drained(entry, bot);
         entry.notify();

@@ -852,3 +852,54 @@ async fn bots_that_do_not_ask_get_every_request_byte_for_byte_and_those_that_do_
     old_seat.close(Some(outcome_of(&game))).await;
     new_seat.close(Some(outcome_of(&game))).await;
 }
+
+#[tokio::test]
+async fn a_seat_opened_again_keeps_the_table_for_the_bot_when_the_stream_it_replaced_ends() {
+    let host = Host::start(fast_config()).await;
+    let token = host.add_remote("carol", 0).await;
+    let (mut bot, _) = connect_incremental(&host, &token, "carol", "").await;
+    // A referee that gave up waiting on its first stream opens the seat again on a second.
+    let mut first = open_seat(&host, "t-again", 0, "carol").await;
+    first.ready().await;
+    let mut second = open_seat(&host, "t-again", 0, "carol").await;
+    second.ready().await;
+    let game = ddz::Game::from_seed(
+        ddz::GameConfig::competition(),
+        3,
+        ddz::DealConstraint::NONE,
+    )
+    .unwrap();
+    let mut req = request_for(&game, "t-again", 1);
+    req.seat = 0;
+    first
+        .send(v1::referee_to_seat::Msg::Request(req.clone()))
+        .await;
+    assert_eq!(next_request(&mut bot).await.request_id, 1);
+    // The same request on the new stream, and the old stream's end.
+    second
+        .send(v1::referee_to_seat::Msg::Request(req.clone()))
+        .await;
+    assert_eq!(next_request(&mut bot).await.request_id, 1);
+    first.close(None).await;
+    first.ended().await;
+    // No end of the table for the bot: the new stream's request is what comes next, and the
+    // answer reaches the new stream.
+    let mut later = req.clone();
+    later.request_id = 2;
+    second
+        .send(v1::referee_to_seat::Msg::Request(later.clone()))
+        .await;
+    let got = next_request(&mut bot).await;
+    assert_eq!(got.request_id, 2, "{got:?}");
+    bot.tx.send(reply_to(&req)).await.unwrap();
+    match second.next().await {
+        Some(v1::seat_to_referee::Msg::Reply(r)) => assert_eq!(r.request_id, 1),
+        other => panic!("expected the reply on the new stream, got {other:?}"),
+    }
+    second.close(None).await;
+    second.ended().await;
+    match next_to_bot(&mut bot.rx).await {
+        Some(v1::host_to_bot::Msg::End(e)) => assert_eq!(e.table_id, "t-again"),
+        other => panic!("expected the table's end, got {other:?}"),
+    }
+}
