@@ -142,7 +142,7 @@ impl Default for Options {
             choose,
             choose_mahjong: mahjong::choose,
             tls: ClientTlsFiles::default(),
-            incremental: false,
+            incremental: true,
         }
     }
 }

@@ -333,7 +333,7 @@ def test_incremental_observations_are_asked_for_and_rebuilt_whole_before_the_bot
     script = Script([first])
     server, target = serve(script)
     try:
-        p = arena.Player(Recording, name="b", token="t0k", target=target, incremental=True)
+        p = arena.Player(Recording, name="b", token="t0k", target=target)
         t, _ = in_thread(p)
         t.join(WAIT)
         assert not t.is_alive()
@@ -346,7 +346,7 @@ def test_incremental_observations_are_asked_for_and_rebuilt_whole_before_the_bot
     assert all(list(o.legal) == ["pass", "3"] for o in seen)
 
 
-def test_full_observations_are_the_default():
+def test_a_bot_can_ask_for_full_observations():
     def first(hello, inbox, send, ctx):
         send(welcome("s1"))
         p.stop()
@@ -355,7 +355,7 @@ def test_full_observations_are_the_default():
     script = Script([first])
     server, target = serve(script)
     try:
-        p = arena.Player(Counting, name="b", token="t0k", target=target)
+        p = arena.Player(Counting, name="b", token="t0k", target=target, incremental=False)
         t, _ = in_thread(p)
         t.join(WAIT)
         assert not t.is_alive()

@@ -27,7 +27,7 @@
 //! on a blocking thread of its own, so a slow decision at one table delays neither the others nor
 //! the keepalive (unless the bot says it is quick, [`Bot::is_quick`]: then it is called on the
 //! connection's task, sparing the hop to another thread). Every request carries the seat's full
-//! observation with the legal answers as strings: a bot needs no rules engine. The SDK can ask
+//! observation with the legal answers as strings: a bot needs no rules engine. The SDK asks
 //! for incremental observations on the wire ([`Options::incremental`]: after a seat's first
 //! request, only the events since its previous one) and rebuilds each seat's whole observation
 //! before the bot sees it ([`arena_proto::incremental::History`]), so a bot reads what a full
@@ -188,8 +188,7 @@ pub struct Options {
     /// Ask bot-host for incremental observations (`Hello.incremental_observations`: each
     /// request after a seat's first carries only the events since the previous one), rebuilt
     /// here into whole ones: the bot sees no difference, the wire carries far fewer bytes.
-    /// Off by default for now: a Mahjong competition through standalone saw a few increments
-    /// that did not continue the seat's history (not yet explained).
+    /// On by default.
     pub incremental: bool,
 }
 
@@ -203,7 +202,7 @@ impl Default for Options {
             tls: ClientTlsFiles::default(),
             backoff: Duration::from_millis(200),
             max_backoff: Duration::from_secs(5),
-            incremental: false,
+            incremental: true,
         }
     }
 }

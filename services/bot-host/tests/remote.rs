@@ -863,12 +863,8 @@ async fn a_seat_opened_again_keeps_the_table_for_the_bot_when_the_stream_it_repl
     first.ready().await;
     let mut second = open_seat(&host, "t-again", 0, "carol").await;
     second.ready().await;
-    let game = ddz::Game::from_seed(
-        ddz::GameConfig::competition(),
-        3,
-        ddz::DealConstraint::NONE,
-    )
-    .unwrap();
+    let game =
+        ddz::Game::from_seed(ddz::GameConfig::competition(), 3, ddz::DealConstraint::NONE).unwrap();
     let mut req = request_for(&game, "t-again", 1);
     req.seat = 0;
     first

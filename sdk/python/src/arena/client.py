@@ -3,10 +3,10 @@
 `run(MyBot)` says Hello (name, release, capacity, games) with the bot's token, answers Pings,
 hands every DecisionRequest to the seat's own `MyBot` instance on a worker thread (so a slow
 decision at one table neither delays the others nor the keepalive), and sends its answer back.
-With `incremental=True` it asks for incremental observations (`Hello.incremental_observations`:
-after a seat's first request, bot-host sends only the events since its previous one) and
-rebuilds each seat's full observation before the bot sees it, so bots read exactly what a full
-observation holds. Off by default for now.
+It asks for incremental observations (`Hello.incremental_observations`: after a seat's first
+request, bot-host sends only the events since its previous one) and rebuilds each seat's full
+observation before the bot sees it, so bots read exactly what a full observation holds;
+`incremental=False` asks for full observations on the wire instead.
 When the stream drops it connects again and resumes its session (`Hello.resume_session`), so
 the tables in flight go on: requests bot-host hands back are answered once (an answer computed
 while disconnected is sent again rather than computed twice). SIGINT or SIGTERM (or `stop()`)
@@ -136,7 +136,7 @@ class Player:
     here, so the bot sees no difference)."""
 
     def __init__(self, bot, *, name=None, token=None, target=None, release=None, games=None,
-                 capacity=8, stop_after=0, backoff=(0.2, 5.0), workers=None, incremental=False):
+                 capacity=8, stop_after=0, backoff=(0.2, 5.0), workers=None, incremental=True):
         self.factory = bot
         cls = bot if isinstance(bot, type) else type(bot())
         self.name = name or _env("ARENA_BOT")
