@@ -66,6 +66,9 @@ pub(crate) struct Ctx {
     pub(crate) opts: RunOptions,
     /// Where finished tables go to be written and acknowledged in batches.
     writer: mpsc::Sender<Done>,
+    /// The writer's task: it goes when the referee does (a killed referee writes nothing more;
+    /// its jobs are reclaimed), not when the last table's sender happens to be dropped.
+    _writer_task: AbortOnDrop<()>,
 }
 
 impl Ctx {
@@ -75,7 +78,10 @@ impl Ctx {
             setting: "bot_hosts",
             message: e.to_string(),
         })?;
+        let (writer, writer_task) = spawn_writer(store.clone());
         Ok(Ctx {
+            writer,
+            _writer_task: writer_task,
             opts: RunOptions {
                 referee: config.referee_id.clone(),
                 open_timeout: config.seat_open_timeout,
@@ -84,7 +90,6 @@ impl Ctx {
                 reconnect_grace: config.reconnect_grace,
             },
             dialer: PresenceDialer::new(Some(store.clone()), hosts),
-            writer: spawn_writer(store.clone()),
             config,
             store,
         })
@@ -563,16 +568,16 @@ struct Done {
 /// Starts the task that writes finished tables: whatever has queued up since its last write goes
 /// to the store in one [`Store::finish_jobs`] call (results, replays and acknowledgements
 /// together), so a busy referee pays one store round trip per batch instead of two per table,
-/// and no table waits for another's write. It ends when the last [`Ctx`] is dropped.
-fn spawn_writer(store: Arc<dyn Store>) -> mpsc::Sender<Done> {
+/// and no table waits for another's write. It is stopped when its handle is dropped.
+fn spawn_writer(store: Arc<dyn Store>) -> (mpsc::Sender<Done>, AbortOnDrop<()>) {
     let (tx, mut rx) = mpsc::channel::<Done>(WRITE_AT_ONCE * 4);
-    tokio::spawn(async move {
+    let task = tokio::spawn(async move {
         let mut batch = Vec::with_capacity(WRITE_AT_ONCE);
         while rx.recv_many(&mut batch, WRITE_AT_ONCE).await > 0 {
             write_batch(&*store, &mut batch).await;
         }
     });
-    tx
+    (tx, AbortOnDrop(task))
 }
 
 /// Writes and acknowledges a batch, retrying while the store is unavailable; empties `batch`.
