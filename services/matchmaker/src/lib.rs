@@ -561,9 +561,7 @@ async fn jobs(store: &dyn Store, c: &Checked) -> Result<Vec<v1::TableJob>, ApiEr
                 labels.insert("round".to_string(), r.to_string());
                 labels.insert("table".to_string(), t.to_string());
                 labels.insert("deal".to_string(), slot.id.clone());
-                if let Some(tp) = arena_telemetry::current_traceparent() {
-                    labels.insert("traceparent".to_string(), tp);
-                }
+                labels.extend(arena_telemetry::job_labels());
                 let participant = c.spec.participants[t].clone();
                 let farmers = c.spec.farmers.clone();
                 let mut sides = vec![(

@@ -414,6 +414,7 @@ async fn play(
     };
     let game = job.game().as_str_name();
     metrics().tables_started.add(1, &attr("game", game));
+    arena_telemetry::record_queue_wait(&job.labels, game);
     tracing::info!(table_id = %job.table_id, game, "playing the table");
     let kinds: Vec<&'static str> = spec.builtin_seats().into_iter().map(seat_kind).collect();
     // The table is a span of its own; a job created inside a trace (a matchmaker creating a
