@@ -785,6 +785,8 @@ struct ProcMeasure {
     /// RSS before this step's bots connected, and with them (bytes).
     rss_before: Option<u64>,
     rss_with: Option<u64>,
+    /// RSS once every table was submitted (the most in flight), bytes.
+    rss_playing: Option<u64>,
     /// CPU time during the tables (or the hold).
     cpu: Option<Duration>,
 }
@@ -800,6 +802,8 @@ struct Measure {
     verdicts: BTreeMap<&'static str, u64>,
     procs: Vec<ProcMeasure>,
     connect_secs: f64,
+    /// Tables in flight once every table was submitted.
+    peak_in_flight: usize,
 }
 
 impl Measure {
@@ -825,6 +829,8 @@ impl Measure {
                     "rss_before_bytes": before,
                     "rss_with_bots_bytes": with,
                     "rss_per_bot_bytes": per_bot(*before, *with, self.bots),
+                    "rss_playing_bytes": p.rss_playing,
+                    "rss_per_table_in_flight_bytes": per_bot(*with, p.rss_playing, self.peak_in_flight),
                     "cpu_seconds": cpu.map(|c| c.as_secs_f64()),
                     "cpu_ms_per_table": cpu.and_then(|c| (self.tables > 0).then(|| c.as_secs_f64() * 1000.0 / self.tables as f64)),
                 })
@@ -935,6 +941,17 @@ impl Measure {
                 }
             } else {
                 line += " (not readable)";
+            }
+            if let (Some(w), Some(p)) = (with, p.rss_playing)
+                && !idle
+                && self.peak_in_flight > 0
+            {
+                line += &format!(
+                    "; {:.1} MiB with {} tables in flight ({:.1} KiB per table)",
+                    mib(p),
+                    self.peak_in_flight,
+                    (p as f64 - *w as f64) / 1024.0 / self.peak_in_flight as f64
+                );
             }
             if let Some(c) = cpu
                 && !idle
@@ -1163,6 +1180,8 @@ async fn load(a: RunArgs) -> Result<()> {
         // Let the connections settle (first keepalives, presence writes) before sampling memory.
         tokio::time::sleep(Duration::from_secs(2)).await;
         let with = watched.sample();
+        let mut playing = with.clone();
+        let mut peak_in_flight = 0;
         // Play (or hold).
         *lock(&sh.latency) = histogram();
         let decisions0 = sh.decisions.load(Ordering::Relaxed);
@@ -1206,6 +1225,9 @@ async fn load(a: RunArgs) -> Result<()> {
                 submitted += 1;
                 progress.show(status_line(&sh, step, start));
             }
+            // The most tables in flight: what they hold.
+            playing = watched.sample();
+            peak_in_flight = lock(&sh.book).in_flight.len();
             // The tables in flight finish (a hung seat takes the hard cap).
             let patience = Duration::from_millis(u64::from(a.decision_ms) * 5 * 60)
                 .max(Duration::from_secs(60));
@@ -1264,11 +1286,13 @@ async fn load(a: RunArgs) -> Result<()> {
                         name: name.clone(),
                         rss_before: rss(&before),
                         rss_with: rss(&with),
+                        rss_playing: rss(&playing),
                         cpu,
                     }
                 })
                 .collect(),
             connect_secs,
+            peak_in_flight,
         };
         drop(book);
         progress.done();
