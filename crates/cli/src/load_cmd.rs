@@ -791,6 +791,9 @@ struct ProcMeasure {
     cpu: Option<Duration>,
 }
 
+/// Table submissions in progress at once.
+const SUBMITS_AT_ONCE: usize = 16;
+
 /// One measurement: a step of a run.
 struct Measure {
     bots: usize,
@@ -951,6 +954,15 @@ impl Measure {
                     mib(p),
                     self.peak_in_flight,
                     (p as f64 - *w as f64) / 1024.0 / self.peak_in_flight as f64
+                );
+            }
+            if let Some(c) = cpu
+                && idle
+            {
+                line += &format!(
+                    ", CPU {:.2} s holding the connections ({:.1} % of a core)",
+                    c.as_secs_f64(),
+                    100.0 * c.as_secs_f64() / self.wall.as_secs_f64().max(1e-9)
                 );
             }
             if let Some(c) = cpu
@@ -1195,10 +1207,24 @@ async fn load(a: RunArgs) -> Result<()> {
         if let Some(referee) = &referee {
             let slots = Arc::new(Semaphore::new(a.in_flight));
             let mut submitted = 0u64;
-            while a.tables == 0 || submitted < a.tables {
+            let mut submits = tokio::task::JoinSet::new();
+            let mut sampled = Instant::now();
+            // The RSS when the most tables were in flight: what they hold.
+            let mut peak = |peak_in_flight: &mut usize, playing: &mut Vec<_>, force: bool| {
+                if force || sampled.elapsed() >= Duration::from_secs(1) {
+                    sampled = Instant::now();
+                    let n = lock(&sh.book).in_flight.len();
+                    if n >= *peak_in_flight && n > 0 {
+                        *peak_in_flight = n;
+                        *playing = watched.sample();
+                    }
+                }
+            };
+            'submitting: while a.tables == 0 || submitted < a.tables {
                 if deadline.is_some_and(|d| Instant::now() >= d) {
                     break;
                 }
+                peak(&mut peak_in_flight, &mut playing, false);
                 let permit = tokio::select! {
                     p = slots.clone().acquire_owned() => p.context("the table slots closed")?,
                     () = tokio::time::sleep(Duration::from_millis(100)) => {
@@ -1211,28 +1237,55 @@ async fn load(a: RunArgs) -> Result<()> {
                 lock(&sh.book)
                     .in_flight
                     .insert(job.table_id.clone(), permit);
-                let id = job.table_id.clone();
-                if let Err(s) = referee
-                    .clone()
-                    .submit_table(v1::SubmitTableRequest { job: Some(job) })
-                    .await
+                // Several submissions at once: each is a store write on the referee's side.
+                while submits.len() >= SUBMITS_AT_ONCE
+                    || (submitted + 1 == a.tables && !submits.is_empty())
                 {
-                    lock(&sh.book).in_flight.remove(&id);
-                    outcome = Err(client::status(s)
-                        .context(format!("submitting table {id} to {}", a.referee)));
-                    break;
+                    match submits.join_next().await {
+                        Some(Ok(Ok(()))) | None => {}
+                        Some(Ok(Err(e))) => {
+                            outcome = Err(e);
+                            break 'submitting;
+                        }
+                        Some(Err(e)) => {
+                            outcome = Err(anyhow::anyhow!("a submission task failed: {e}"));
+                            break 'submitting;
+                        }
+                    }
                 }
+                let (mut referee, book, url) =
+                    (referee.clone(), Arc::clone(&sh), a.referee.clone());
+                submits.spawn(async move {
+                    let id = job.table_id.clone();
+                    match referee
+                        .submit_table(v1::SubmitTableRequest { job: Some(job) })
+                        .await
+                    {
+                        Ok(_) => Ok(()),
+                        Err(s) => {
+                            lock(&book.book).in_flight.remove(&id);
+                            Err(client::status(s)
+                                .context(format!("submitting table {id} to {url}")))
+                        }
+                    }
+                });
                 submitted += 1;
                 progress.show(status_line(&sh, step, start));
             }
-            // The most tables in flight: what they hold.
-            playing = watched.sample();
-            peak_in_flight = lock(&sh.book).in_flight.len();
+            while let Some(done) = submits.join_next().await {
+                if let Ok(Err(e)) = done
+                    && outcome.is_ok()
+                {
+                    outcome = Err(e);
+                }
+            }
+            peak(&mut peak_in_flight, &mut playing, true);
             // The tables in flight finish (a hung seat takes the hard cap).
             let patience = Duration::from_millis(u64::from(a.decision_ms) * 5 * 60)
                 .max(Duration::from_secs(60));
             let waited = Instant::now();
             while !lock(&sh.book).in_flight.is_empty() {
+                peak(&mut peak_in_flight, &mut playing, false);
                 if waited.elapsed() > patience {
                     let left = lock(&sh.book).in_flight.len();
                     outcome = Err(anyhow::anyhow!(
