@@ -10,7 +10,8 @@
 #   REFEREES="1" IN_FLIGHT=32 scripts/load-curves.sh
 #
 # Needs Redis on 127.0.0.1:6379 (REDIS_URL overrides; keys under a fresh prefix, deleted at the
-# end) and free ports 56152…56170. Makes its own operator and cluster tokens in a private
+# end) and free ports 26152…26170 (below the ephemeral range, where 10,000 bots' own
+# connections take their ports). Makes its own operator and cluster tokens in a private
 # temporary directory. The machine's load average is printed with each run: state it with the
 # figures.
 set -euo pipefail
@@ -54,23 +55,23 @@ wait_port() {
 for R in $REFEREES; do
   PREFIX="load-curves-$R-$$-$(date +%s%N)"
   STORE=(--redis "$REDIS_URL" --redis-prefix "$PREFIX")
-  "$ARENA" bot-host "${STORE[@]}" "${CLUSTER[@]}" --listen 127.0.0.1:56152 --seat-listen 127.0.0.1:56155 >/dev/null 2>&1 &
+  "$ARENA" bot-host "${STORE[@]}" "${CLUSTER[@]}" --listen 127.0.0.1:26152 --seat-listen 127.0.0.1:26155 >/dev/null 2>&1 &
   HOST=$!
   PIDS+=($HOST)
   WATCH=(--watch "bot-host=$HOST")
   for i in $(seq 1 "$R"); do
     "$ARENA" table-referee "${STORE[@]}" "${AUTH[@]}" "${CLUSTER[@]}" --id "load-r$i" \
-      --listen "127.0.0.1:$((56160 + i))" --bot-host http://127.0.0.1:56155 --max-tables 512 >/dev/null 2>&1 &
+      --listen "127.0.0.1:$((26160 + i))" --bot-host http://127.0.0.1:26155 --max-tables 512 >/dev/null 2>&1 &
     PIDS+=($!)
     WATCH+=(--watch "referee-$i=$!")
   done
-  "$ARENA" matchmaker "${STORE[@]}" "${AUTH[@]}" --listen 127.0.0.1:56154 >/dev/null 2>&1 &
+  "$ARENA" matchmaker "${STORE[@]}" "${AUTH[@]}" --listen 127.0.0.1:26154 >/dev/null 2>&1 &
   PIDS+=($!)
-  for p in 56152 56154 56161; do wait_port $p; done
+  for p in 26152 26154 26161; do wait_port $p; done
   LABEL="$R referee$([ "$R" = 1 ] || echo s)"
   echo "== $LABEL; load average: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
-  "$ARENA" load --bot-host http://127.0.0.1:56152 --matchmaker http://127.0.0.1:56154 \
-    --referee http://127.0.0.1:56161 --steps "$STEPS" --tables "$TABLES" --in-flight "$IN_FLIGHT" \
+  "$ARENA" load --bot-host http://127.0.0.1:26152 --matchmaker http://127.0.0.1:26154 \
+    --referee http://127.0.0.1:26161 --steps "$STEPS" --tables "$TABLES" --in-flight "$IN_FLIGHT" \
     --label "$LABEL" --results "$OUT.jsonl" "${WATCH[@]}"
   stop_roles
 done

@@ -1,6 +1,7 @@
-//! `arena bots add|list|rotate|remove`: the bot registry, on the store the command opens or
-//! through a running matchmaker (`arena.v1.BotRegistry`): with `--matchmaker URL`, or on its own
-//! when the embedded store is held by a running `arena standalone`. Both paths run the
+//! `arena bots add|list|rotate|remove` and `arena operators add|list|remove`: the bot registry
+//! and the operator tokens, on the store the command opens or through a running matchmaker
+//! (`arena.v1.BotRegistry`): with `--matchmaker URL`, or on its own when the embedded store is
+//! held by a running `arena standalone`. Both paths run the
 //! matchmaker's registry functions (`arena_matchmaker::registry`), so names and commands are
 //! checked alike.
 
@@ -91,7 +92,7 @@ pub fn in_use(e: &anyhow::Error) -> bool {
 }
 
 /// Where a command registers.
-enum Registry {
+pub(crate) enum Registry {
     Store(Arc<dyn Store>),
     Remote {
         client: Box<v1::bot_registry_client::BotRegistryClient<client::Authed>>,
@@ -100,7 +101,9 @@ enum Registry {
 }
 
 impl Registry {
-    async fn open(a: &RegistryArgs) -> Result<Registry> {
+    /// The store `a` names, or the matchmaker it names (or falls back to while the store is
+    /// held).
+    pub(crate) async fn open(a: &RegistryArgs) -> Result<Registry> {
         let remote = |url: String| async move {
             let auth = ClientAuth {
                 data_dir: a.store.data_dir.clone(),
@@ -119,14 +122,15 @@ impl Registry {
             Err(e) if in_use(&e) => {
                 let url = default_matchmaker();
                 eprintln!(
-                    "{} is held by a running arena; registering through the matchmaker at {url} \
+                    "{} is held by a running arena; going through the matchmaker at {url} \
                      (--matchmaker URL names another)",
                     a.store.data_dir.display()
                 );
                 remote(url.clone()).await.with_context(|| {
                     format!(
-                        "{e:#}, and no matchmaker answers at {url}: is `arena standalone` running? \
-                         --matchmaker URL names its matchmaker"
+                        "{}, and no matchmaker answers at {url}: is `arena standalone` running? \
+                         --matchmaker URL names its matchmaker",
+                        crate::report::chain(&e)
                     )
                 })
             }
@@ -135,7 +139,7 @@ impl Registry {
     }
 
     /// Where the bots are, for messages.
-    fn describe(&self) -> String {
+    pub(crate) fn describe(&self) -> String {
         match self {
             Registry::Store(store) => store.describe(),
             Registry::Remote { url, .. } => format!("the registry of the matchmaker at {url}"),
@@ -188,6 +192,44 @@ impl Registry {
                 .map_err(status)?
                 .into_inner()
                 .bots),
+        }
+    }
+}
+
+/// The operator tokens, on either path.
+impl Registry {
+    pub(crate) async fn add_operator(&mut self, name: &str) -> Result<v1::OperatorTokenResponse> {
+        match self {
+            Registry::Store(store) => Ok(registry::add_operator(&**store, name).await?),
+            Registry::Remote { client, .. } => Ok(client
+                .add_operator(v1::OperatorNameRequest { name: name.into() })
+                .await
+                .map_err(status)?
+                .into_inner()),
+        }
+    }
+
+    pub(crate) async fn list_operators(&mut self) -> Result<Vec<v1::OperatorToken>> {
+        match self {
+            Registry::Store(store) => Ok(registry::list_operators(&**store).await?),
+            Registry::Remote { client, .. } => Ok(client
+                .list_operators(v1::ListOperatorsRequest {})
+                .await
+                .map_err(status)?
+                .into_inner()
+                .operators),
+        }
+    }
+
+    pub(crate) async fn remove_operator(&mut self, name: &str) -> Result<u32> {
+        match self {
+            Registry::Store(store) => Ok(registry::remove_operator(&**store, name).await?),
+            Registry::Remote { client, .. } => Ok(client
+                .remove_operator(v1::OperatorNameRequest { name: name.into() })
+                .await
+                .map_err(status)?
+                .into_inner()
+                .revoked),
         }
     }
 }

@@ -259,8 +259,9 @@ impl LibraryChoice {
                     .await
                     .with_context(|| {
                         format!(
-                            "{e:#}, and no deal library answers at {url}: is `arena standalone` \
-                             running? --library URL names its deal library"
+                            "{}, and no deal library answers at {url}: is `arena standalone` \
+                             running? --library URL names its deal library",
+                            crate::report::chain(&e)
                         )
                     })?;
                 Ok(Target::Library(Box::new(client), url))

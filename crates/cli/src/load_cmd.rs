@@ -337,6 +337,8 @@ struct Shared {
     hangs: AtomicU64,
     garbage: AtomicU64,
     notices: AtomicU64,
+    /// Tables finished before the current measurement (the progress line counts from it).
+    step_base: AtomicU64,
     /// Decision latency in microseconds, since the current measurement began.
     latency: Mutex<Histogram<u64>>,
     /// Table id → when the last answer at that table left its bot.
@@ -377,6 +379,7 @@ impl Shared {
             hangs: AtomicU64::new(0),
             garbage: AtomicU64::new(0),
             notices: AtomicU64::new(0),
+            step_base: AtomicU64::new(0),
             latency: Mutex::new(histogram()),
             last_answer: Mutex::new(HashMap::new()),
             book: Mutex::new(Book::default()),
@@ -1035,7 +1038,8 @@ impl Progress {
 fn status_line(sh: &Shared, target: usize, started: Instant) -> String {
     let (finished, in_flight) = {
         let b = lock(&sh.book);
-        (b.finished, b.in_flight.len())
+        let base = sh.step_base.load(Ordering::Relaxed);
+        (b.finished.saturating_sub(base), b.in_flight.len())
     };
     let lat = lock(&sh.latency);
     let (p50, p99) = if lat.is_empty() {
@@ -1201,6 +1205,7 @@ async fn load(a: RunArgs) -> Result<()> {
             let b = lock(&sh.book);
             (b.finished, b.without_outcome, b.verdicts.clone())
         };
+        sh.step_base.store(finished0, Ordering::Relaxed);
         let start = Instant::now();
         let deadline = (a.duration > 0).then(|| start + Duration::from_secs(a.duration));
         let seated = &names[..step];

@@ -136,7 +136,7 @@ pub fn print_replay(replay: &v1::Replay, spec: Option<&v1::CompetitionSpec>, log
     }
     match LoggedHand::of(replay, spec) {
         Ok(h) => print!("{}", h.log()),
-        Err(e) => println!("error: {e:#}"),
+        Err(e) => println!("error: {}", crate::report::chain(&e)),
     }
     if log_only {
         return;

@@ -15,6 +15,7 @@ mod mahjong_comp;
 mod mahjong_fan;
 mod mahjong_match_cmd;
 mod progress;
+mod report;
 mod services_cmd;
 mod store_args;
 
@@ -114,7 +115,7 @@ fn main() -> std::process::ExitCode {
     match result {
         Ok(()) => std::process::ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("error: {e:#}");
+            eprintln!("error: {}", report::chain(&e));
             std::process::ExitCode::FAILURE
         }
     }

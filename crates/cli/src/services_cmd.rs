@@ -102,11 +102,12 @@ pub struct SpectatorArgs {
     public_spectator: bool,
 }
 
-/// Where the web console listens: an address, or `off`.
+/// Where an optional HTTP port (the web console, the metrics endpoint) listens: an address, or
+/// `off`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct ConsoleListen(pub Option<SocketAddr>);
+pub struct ListenOrOff(pub Option<SocketAddr>);
 
-impl std::fmt::Display for ConsoleListen {
+impl std::fmt::Display for ListenOrOff {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self.0 {
             Some(a) => a.fmt(f),
@@ -115,16 +116,16 @@ impl std::fmt::Display for ConsoleListen {
     }
 }
 
-impl std::str::FromStr for ConsoleListen {
+impl std::str::FromStr for ListenOrOff {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, String> {
         if s.trim() == "off" {
-            return Ok(ConsoleListen(None));
+            return Ok(ListenOrOff(None));
         }
         s.trim()
             .parse()
-            .map(|a| ConsoleListen(Some(a)))
-            .map_err(|e| format!("{s:?} is neither an address (127.0.0.1:8054) nor off: {e}"))
+            .map(|a| ListenOrOff(Some(a)))
+            .map_err(|e| format!("{s:?} is neither an address (e.g. 127.0.0.1:8054) nor off: {e}"))
     }
 }
 
@@ -136,9 +137,71 @@ pub struct ConsoleArgs {
     #[arg(
         long,
         env = "ARENA_CONSOLE_LISTEN",
-        default_value_t = ConsoleListen(Some(arena_console::DEFAULT_LISTEN))
+        default_value_t = ListenOrOff(Some(arena_console::DEFAULT_LISTEN))
     )]
-    console_listen: ConsoleListen,
+    console_listen: ListenOrOff,
+}
+
+/// The Prometheus scrape endpoint every role may serve.
+#[derive(Args)]
+pub struct MetricsArgs {
+    /// HTTP listen address of the Prometheus endpoint (`GET /metrics`; no token: it shows counts
+    /// and latencies by kind, never a bot's name, a table or a card; docs/observability.md), or
+    /// `off`. The chart serves it on 0.0.0.0:9464.
+    #[arg(long, env = "ARENA_METRICS_LISTEN", default_value_t = ListenOrOff(None))]
+    metrics_listen: ListenOrOff,
+}
+
+/// A bound metrics endpoint, not yet serving.
+struct MetricsEndpoint {
+    listener: tokio::net::TcpListener,
+    scrape: arena_telemetry::Scrape,
+}
+
+impl MetricsArgs {
+    /// Telemetry for `service` (logs, OTLP export as the environment asks), keeping the metrics
+    /// for a scrape and binding the endpoint when `--metrics-listen` is on.
+    async fn init(
+        &self,
+        service: &str,
+    ) -> Result<(arena_telemetry::Telemetry, Option<MetricsEndpoint>)> {
+        let options = arena_telemetry::Options {
+            prometheus: self.metrics_listen.0.is_some(),
+        };
+        let telemetry = arena_telemetry::init_with(service, options)?;
+        let endpoint = match (self.metrics_listen.0, telemetry.scrape()) {
+            (Some(addr), Some(scrape)) => {
+                let listener = tokio::net::TcpListener::bind(addr)
+                    .await
+                    .with_context(|| format!("binding the metrics endpoint's {addr}"))?;
+                Some(MetricsEndpoint { listener, scrape })
+            }
+            _ => None,
+        };
+        Ok((telemetry, endpoint))
+    }
+}
+
+impl MetricsEndpoint {
+    /// Where it answers, for the configuration lines.
+    fn describe(endpoint: &Option<MetricsEndpoint>) -> String {
+        match endpoint.as_ref().and_then(|e| e.listener.local_addr().ok()) {
+            Some(a) => format!("http://{a}{}", arena_telemetry::scrape::PATH),
+            None => "off".into(),
+        }
+    }
+
+    /// Serves scrapes until the runtime ends, so the last tables of a graceful shutdown can
+    /// still be scraped.
+    fn spawn(endpoint: Option<MetricsEndpoint>) {
+        if let Some(e) = endpoint {
+            tokio::spawn(async move {
+                if let Err(err) = e.scrape.serve(e.listener, std::future::pending()).await {
+                    tracing::error!(error = %err, "the metrics endpoint stopped");
+                }
+            });
+        }
+    }
 }
 
 /// The serving settings every role shares (see `arena_serve::ServeConfig`).
@@ -213,6 +276,8 @@ pub struct RefereeArgs {
     operator: OperatorTokenArgs,
     #[command(flatten)]
     serve: ServeArgs,
+    #[command(flatten)]
+    metrics: MetricsArgs,
 }
 
 /// `arena bot-host`: hosts remote, program and built-in bots behind seat streams.
@@ -278,6 +343,8 @@ pub struct BotHostArgs {
     tls: BotTlsArgs,
     #[command(flatten)]
     serve: ServeArgs,
+    #[command(flatten)]
+    metrics: MetricsArgs,
 }
 
 /// `arena deal-library`: the deal library over gRPC.
@@ -299,6 +366,8 @@ pub struct DealLibraryArgs {
     operator: OperatorTokenArgs,
     #[command(flatten)]
     serve: ServeArgs,
+    #[command(flatten)]
+    metrics: MetricsArgs,
 }
 
 /// `arena matchmaker`: competitions over gRPC.
@@ -333,6 +402,8 @@ pub struct MatchmakerArgs {
     console: ConsoleArgs,
     #[command(flatten)]
     serve: ServeArgs,
+    #[command(flatten)]
+    metrics: MetricsArgs,
 }
 
 /// How long results and replays are kept.
@@ -859,6 +930,8 @@ pub struct StandaloneArgs {
     retention: RetentionArgs,
     #[command(flatten)]
     serve: ServeArgs,
+    #[command(flatten)]
+    metrics: MetricsArgs,
     /// Most tables the referee plays at once (tables of slow bots mostly wait: thousands fit;
     /// see docs/scaling.md).
     #[arg(long, env = "ARENA_MAX_TABLES", default_value_t = RefereeConfig::default().max_tables)]
@@ -881,13 +954,13 @@ pub struct OperatorNameArgs {
     /// The operator's name.
     name: String,
     #[command(flatten)]
-    store: StoreArgs,
+    registry: crate::bots_cmd::RegistryArgs,
 }
 
 #[derive(Args)]
 pub struct OperatorsListArgs {
     #[command(flatten)]
-    store: StoreArgs,
+    registry: crate::bots_cmd::RegistryArgs,
 }
 
 /// Table commands.
@@ -1018,7 +1091,7 @@ fn bot_host_config(a: &BotHostArgs) -> BotHostConfig {
 /// Runs `arena table-referee`.
 pub fn referee(a: RefereeArgs) -> Result<()> {
     serve_role(async {
-        let _telemetry = arena_telemetry::init("arena-table-referee")?;
+        let (_telemetry, metrics) = a.metrics.init("arena-table-referee").await?;
         let config = RefereeConfig {
             cluster_token: a.cluster.read()?,
             operator_token: a.operator.read()?,
@@ -1027,8 +1100,12 @@ pub fn referee(a: RefereeArgs) -> Result<()> {
         config.validate()?;
         let store = a.store.open().await?;
         let mut lines = arena_serve::ConfigLines::default();
-        lines.push("store", store.describe()).extend(config.lines());
+        lines
+            .push("store", store.describe())
+            .extend(config.lines())
+            .push("metrics", MetricsEndpoint::describe(&metrics));
         print!("{}", lines.render("arena table-referee"));
+        MetricsEndpoint::spawn(metrics);
         arena_referee::serve(config, store, shutdown_signal()).await?;
         Ok(())
     })
@@ -1037,7 +1114,7 @@ pub fn referee(a: RefereeArgs) -> Result<()> {
 /// Runs `arena bot-host`.
 pub fn bot_host(a: BotHostArgs) -> Result<()> {
     serve_role(async {
-        let _telemetry = arena_telemetry::init("arena-bot-host")?;
+        let (_telemetry, metrics) = a.metrics.init("arena-bot-host").await?;
         let config = BotHostConfig {
             seat_listen: a.seat_listen,
             cluster_token: a.cluster.read()?,
@@ -1045,8 +1122,12 @@ pub fn bot_host(a: BotHostArgs) -> Result<()> {
         };
         let store = a.store.open().await?;
         let mut lines = arena_serve::ConfigLines::default();
-        lines.push("store", store.describe()).extend(config.lines());
+        lines
+            .push("store", store.describe())
+            .extend(config.lines())
+            .push("metrics", MetricsEndpoint::describe(&metrics));
         print!("{}", lines.render("arena bot-host"));
+        MetricsEndpoint::spawn(metrics);
         for w in config.sandbox().warnings() {
             eprintln!("arena bot-host: WARNING: {w}");
         }
@@ -1058,7 +1139,7 @@ pub fn bot_host(a: BotHostArgs) -> Result<()> {
 /// Runs `arena deal-library`.
 pub fn deal_library(a: DealLibraryArgs) -> Result<()> {
     serve_role(async {
-        let _telemetry = arena_telemetry::init("arena-deal-library")?;
+        let (_telemetry, metrics) = a.metrics.init("arena-deal-library").await?;
         // Handlers before the port is bound: an early SIGTERM is a graceful stop.
         let stop = shutdown_signal();
         let store = a.store.open().await?;
@@ -1069,8 +1150,10 @@ pub fn deal_library(a: DealLibraryArgs) -> Result<()> {
             .push("listen", a.listen)
             .push("store", store.describe())
             .push("generation threads", threads)
-            .extend(serve.lines());
+            .extend(serve.lines())
+            .push("metrics", MetricsEndpoint::describe(&metrics));
         print!("{}", lines.render("arena deal-library"));
+        MetricsEndpoint::spawn(metrics);
         let listener = tokio::net::TcpListener::bind(a.listen)
             .await
             .with_context(|| format!("binding {}", a.listen))?;
@@ -1090,7 +1173,7 @@ pub fn deal_library(a: DealLibraryArgs) -> Result<()> {
 /// ([`arena::standalone::start`]), until SIGTERM or Ctrl-C.
 pub fn standalone(a: StandaloneArgs) -> Result<()> {
     serve_role(async {
-        let _telemetry = arena_telemetry::init("arena-standalone")?;
+        let (_telemetry, metrics) = a.metrics.init("arena-standalone").await?;
         let config = arena::standalone::StandaloneConfig {
             data_dir: a.data_dir.clone(),
             referee_listen: a.referee_listen,
@@ -1110,7 +1193,10 @@ pub fn standalone(a: StandaloneArgs) -> Result<()> {
         // Handlers first: a SIGTERM as soon as the ports answer is a graceful stop.
         let stop = shutdown_signal();
         let running = arena::standalone::start(config).await?;
-        println!("{}", running.describe());
+        let mut lines = arena_serve::ConfigLines::default();
+        lines.push("address", MetricsEndpoint::describe(&metrics));
+        println!("{}{}", running.describe(), lines.render("metrics"));
+        MetricsEndpoint::spawn(metrics);
         for w in running.warnings() {
             eprintln!("  bot-host      WARNING: {w}");
         }
@@ -1120,39 +1206,38 @@ pub fn standalone(a: StandaloneArgs) -> Result<()> {
     })
 }
 
-/// Runs `arena operators …`.
+/// Runs `arena operators …`: on the store, or through a running matchmaker (with an operator
+/// token: the bootstrap one of the data directory, or `ARENA_OPERATOR_TOKEN`).
 pub fn operators(cmd: OperatorsCommand) -> Result<()> {
+    use crate::bots_cmd::Registry;
     let rt = crate::store_args::runtime()?;
     rt.block_on(async {
         match cmd {
             OperatorsCommand::Add(a) => {
-                let store = a.store.open().await?;
-                let issued = arena_auth::operators::add(&*store, &a.name).await?;
+                let mut registry = Registry::open(&a.registry).await?;
+                let issued = registry.add_operator(&a.name).await?;
                 println!(
                     "operator {:?} (token id {}) in {}",
-                    a.name,
+                    issued.name,
                     issued.id,
-                    store.describe()
+                    registry.describe()
                 );
                 println!("token (shown once; only its SHA-256 is stored):");
-                println!("{}", issued.token.expose());
+                println!("{}", issued.token);
             }
             OperatorsCommand::List(a) => {
-                let store = a.store.open().await?;
-                let list = arena_auth::operators::list(&*store).await?;
+                let mut registry = Registry::open(&a.registry).await?;
+                let list = registry.list_operators().await?;
                 if list.is_empty() {
-                    println!("no operator tokens in {}", store.describe());
+                    println!("no operator tokens in {}", registry.describe());
                 }
-                for (id, r) in list {
-                    println!("{:<20} {id}", r.name);
+                for o in list {
+                    println!("{:<20} {}", o.name, o.id);
                 }
             }
             OperatorsCommand::Remove(a) => {
-                let store = a.store.open().await?;
-                let n = arena_auth::operators::remove(&*store, &a.name).await?;
-                if n == 0 {
-                    bail!("no operator named {:?} in {}", a.name, store.describe());
-                }
+                let mut registry = Registry::open(&a.registry).await?;
+                let n = registry.remove_operator(&a.name).await?;
                 println!("revoked {n} token(s) of {:?}", a.name);
             }
         }
@@ -1355,7 +1440,7 @@ fn print_replay(job: &v1::TableJob, replay: &v1::Replay, result: &v1::TableResul
 /// Runs `arena matchmaker`.
 pub fn matchmaker(a: MatchmakerArgs) -> Result<()> {
     serve_role(async {
-        let _telemetry = arena_telemetry::init("arena-matchmaker")?;
+        let (_telemetry, metrics) = a.metrics.init("arena-matchmaker").await?;
         // Handlers before the port is bound: an early SIGTERM is a graceful stop.
         let stop = shutdown_signal();
         let store = a.store.open().await?;
@@ -1373,8 +1458,10 @@ pub fn matchmaker(a: MatchmakerArgs) -> Result<()> {
         lines
             .push("listen", a.listen)
             .push("store", store.describe())
-            .extend(config.lines());
+            .extend(config.lines())
+            .push("metrics", MetricsEndpoint::describe(&metrics));
         print!("{}", lines.render("arena matchmaker"));
+        MetricsEndpoint::spawn(metrics);
         let listener = tokio::net::TcpListener::bind(a.listen)
             .await
             .with_context(|| format!("binding {}", a.listen))?;

@@ -4,7 +4,8 @@
 //! competition through the CLI, reads what the gRPC API says (standings, one table's replay),
 //! and has the browser check that the pages show the same: the competition page's standings and
 //! heat map, the replay player stepping through the whole table to the recorded outcome, live
-//! standings of a competition created from the console, the ladder, bots and deal-library pages.
+//! standings of a competition created from the console, penalties and verdicts marked in the
+//! player, the ladder, bots and deal-library pages.
 //!
 //! Needs `/usr/bin/chromium` (`apt-get install chromium`; `.ci/run` installs it) and node; the
 //! npm package is installed here from the lock file when missing. Screenshots of every page go to
@@ -137,9 +138,19 @@ fn the_console_shows_in_a_browser_what_the_grpc_api_says() {
         common::readable_copy(&browser_dir().join("slow_bot.py")).display(),
         common::simple_bot().display()
     );
+    // And one whose first play of every game is malformed: verdicts for the player to mark.
+    let faulty = format!(
+        "/usr/bin/python3 {} {}",
+        common::readable_copy(&browser_dir().join("fault_bot.py")).display(),
+        common::simple_bot().display()
+    );
     let (s, _) = common::Standalone::start_prepared(
         ladder_history,
-        &[("north", &[]), ("slowbot", &["--program", &slow])],
+        &[
+            ("north", &[]),
+            ("slowbot", &["--program", &slow]),
+            ("faultbot", &["--program", &faulty]),
+        ],
         &["--console-listen", &format!("127.0.0.1:{console_port}")],
         &[],
     );
@@ -209,6 +220,40 @@ fn the_console_shows_in_a_browser_what_the_grpc_api_says() {
         .max_by_key(|r| r.steps.len())
         .expect("some hand of 96 was won");
     let mj_result = mj.result.clone().unwrap();
+    // Verdicts: faultbot's malformed answers, played on.
+    let (out, err, ok) = s.client(&[
+        "competition",
+        "create",
+        "--matchmaker",
+        &s.matchmaker,
+        "--name",
+        "fault-cup",
+        "--format",
+        "duplicate",
+        "--participants",
+        "faultbot,expert",
+        "--matches",
+        "1",
+        "--rounds",
+        "1",
+        "--verdict-policy",
+        "play-on",
+    ]);
+    assert!(ok, "{out}{err}");
+    let (_, fault_replays) = grpc_truth(&s.matchmaker, &token, "fault-cup");
+    let faulted = fault_replays
+        .iter()
+        .find(|r| r.steps.iter().any(|st| st.verdict.is_some()))
+        .expect("faultbot's malformed answer got a verdict");
+    let verdict_steps: Vec<usize> = faulted
+        .steps
+        .iter()
+        .enumerate()
+        .filter(|(_, st)| st.verdict.is_some())
+        .map(|(i, _)| i)
+        .collect();
+    let first_verdict =
+        arena_console::view::verdict(faulted.steps[verdict_steps[0]].verdict.as_ref().unwrap());
     // A competition the browser creates and watches while it runs.
     let live = json!({
         "name": "live-cup", "format": "duplicate", "panel": "ladder:5",
@@ -250,7 +295,14 @@ fn the_console_shows_in_a_browser_what_the_grpc_api_says() {
             "winner": won(&mj),
         },
         "live": live,
-        "bots": ["north", "slowbot"],
+        "verdicts": {
+            "table_id": faulted.job.as_ref().unwrap().table_id,
+            "steps": verdict_steps,
+            "kind": first_verdict["kind"],
+            "reason": first_verdict["reason"],
+            "in_result": faulted.result.as_ref().unwrap().verdicts.len(),
+        },
+        "bots": ["north", "slowbot", "faultbot"],
         // north's two releases, charted with 3 and 5 points.
         "history": {"bot": "north", "releases": 2, "points": 8},
         "deals": deals,

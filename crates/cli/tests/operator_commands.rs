@@ -1,6 +1,6 @@
 //! Operator commands against a running `arena standalone`, whose embedded store it holds: bots
-//! are registered, listed, re-keyed and removed through its matchmaker's `BotRegistry`, and deals
-//! exported and imported through its deal library.
+//! are registered, listed, re-keyed and removed, and operator tokens issued and revoked, through
+//! its matchmaker's `BotRegistry`; deals exported and imported through its deal library.
 
 mod common;
 
@@ -167,6 +167,67 @@ fn bots_are_registered_while_standalone_runs_and_play_at_once() {
         !out.status.success() && err.contains("Unauthenticated"),
         "{err}"
     );
+}
+
+#[test]
+fn operator_tokens_are_issued_and_revoked_while_standalone_runs() {
+    let (s, _) = Standalone::start(&[], &[], &[]);
+    let here = s.data_dir().to_path_buf();
+    let mm = Some(s.matchmaker.as_str());
+    let (out, err, ok) = arena_in(&s, &here, mm, &["operators", "add", "carol"]);
+    assert!(ok, "{err}");
+    assert!(
+        err.contains("held by a running arena")
+            && out.contains("operator \"carol\"")
+            && out.contains("the registry of the matchmaker"),
+        "{err}{out}"
+    );
+    let token = out.lines().last().unwrap().trim().to_string();
+    assert!(token.starts_with("aop."), "{out}");
+
+    // carol's token works from anywhere: another data directory, no bootstrap token there.
+    let elsewhere = tempfile::tempdir().unwrap();
+    let as_carol = |token: &str, args: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_arena"))
+            .args(args)
+            .args(["--matchmaker", &s.matchmaker])
+            .env("ARENA_DATA_DIR", elsewhere.path())
+            .env("ARENA_OPERATOR_TOKEN", token)
+            .env_remove("ARENA_MATCHMAKER")
+            .output()
+            .unwrap();
+        (
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+            out.status.success(),
+        )
+    };
+    let (out, err, ok) = as_carol(&token, &["operators", "list"]);
+    assert!(ok, "{err}");
+    let id = token.split('.').nth(1).unwrap();
+    assert!(
+        out.lines()
+            .any(|l| l.starts_with("carol") && l.ends_with(id)),
+        "the list shows carol's token id:\n{out}"
+    );
+    assert!(!out.contains(&token), "the list never shows a token: {out}");
+
+    // A name is one operator; refusals name the problem.
+    let (_, err, ok) = arena_in(&s, &here, mm, &["operators", "add", "carol"]);
+    assert!(!ok && err.contains("exists; remove it first"), "{err}");
+    let (_, err, ok) = arena_in(&s, &here, mm, &["operators", "add", "no spaces"]);
+    assert!(!ok && err.contains("must be 1 to 64 letters"), "{err}");
+
+    // Revoked: the token stops working at once.
+    let (out, err, ok) = arena_in(&s, &here, mm, &["operators", "remove", "carol"]);
+    assert!(
+        ok && out.contains("revoked 1 token(s) of \"carol\""),
+        "{err}{out}"
+    );
+    let (_, err, ok) = as_carol(&token, &["bots", "list"]);
+    assert!(!ok && err.contains("Unauthenticated"), "{err}");
+    let (_, err, ok) = arena_in(&s, &here, mm, &["operators", "remove", "carol"]);
+    assert!(!ok && err.contains("no operator named \"carol\""), "{err}");
 }
 
 #[test]

@@ -22,11 +22,19 @@
 //! gain nothing from them, and keeping them out means that with export off no layer wants them,
 //! so each Redis call costs one check of a cached callsite interest rather than a span.
 //!
+//! Metrics can also be scraped: [`init_with`] given [`Options::prometheus`] keeps them in a
+//! registry that [`Scrape`] serves as `GET /metrics` in the Prometheus text format (the roles'
+//! `--metrics-listen`), with or without OTLP export. With either on, a layer counts the store's
+//! failed calls into `arena.store.errors`.
+//!
 //! Span names, attributes and metrics are listed in `docs/observability.md`.
 
 pub mod health;
 pub mod metrics;
 pub mod propagation;
+pub mod scrape;
+
+pub use scrape::Scrape;
 
 use arena_tls::{ClientTlsFiles, KeyPairFiles, TlsFile};
 use opentelemetry_otlp::WithTonicConfig as _;
@@ -35,8 +43,8 @@ use opentelemetry::trace::TracerProvider as _;
 use opentelemetry_sdk::Resource;
 use opentelemetry_sdk::metrics::SdkMeterProvider;
 use opentelemetry_sdk::trace::SdkTracerProvider;
-use tracing::Metadata;
 use tracing::subscriber::Interest;
+use tracing::{Level, Metadata};
 use tracing_subscriber::layer::{Context, Filter, SubscriberExt};
 use tracing_subscriber::util::SubscriberInitExt;
 use tracing_subscriber::{EnvFilter, Layer, filter::FilterExt};
@@ -59,12 +67,18 @@ pub enum TelemetryError {
 pub struct Telemetry {
     tracer: Option<SdkTracerProvider>,
     meter: Option<SdkMeterProvider>,
+    scrape: Option<Scrape>,
 }
 
 impl Telemetry {
     /// True when spans and metrics are exported.
     pub fn exporting(&self) -> bool {
         self.tracer.is_some()
+    }
+
+    /// What a Prometheus scrape reads, when [`Options::prometheus`] asked for it.
+    pub fn scrape(&self) -> Option<Scrape> {
+        self.scrape.clone()
     }
 
     /// Flushes everything recorded so far.
@@ -141,9 +155,22 @@ pub fn colour_logs(stderr_is_terminal: bool, no_color: Option<&str>) -> bool {
     stderr_is_terminal && no_color.is_none_or(str::is_empty)
 }
 
+/// What [`init_with`] sets up besides logs and the OTLP export the environment asks for.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Options {
+    /// Keep every metric for a Prometheus scrape ([`Telemetry::scrape`]). The instruments are
+    /// then live even with OTLP export off.
+    pub prometheus: bool,
+}
+
 /// Installs logging and, when requested by the environment, OTLP export for `service`
 /// (e.g. `arena-table-referee`). Call once per process, inside a tokio runtime.
 pub fn init(service: &str) -> Result<Telemetry, TelemetryError> {
+    init_with(service, Options::default())
+}
+
+/// [`init`], with the metrics also kept for a Prometheus scrape when `options` ask for it.
+pub fn init_with(service: &str, options: Options) -> Result<Telemetry, TelemetryError> {
     let filter = || {
         EnvFilter::try_from_env("ARENA_LOG")
             .or_else(|_| EnvFilter::try_from_default_env())
@@ -157,26 +184,102 @@ pub fn init(service: &str) -> Result<Telemetry, TelemetryError> {
         .with_ansi(colour)
         .with_writer(std::io::stderr)
         .with_filter(filter().and(NoRedisCalls));
-    if !export_requested() {
-        // A second init in one process (tests) keeps the first subscriber.
-        let _ = tracing_subscriber::registry().with(fmt).try_init();
-        return Ok(Telemetry {
-            tracer: None,
-            meter: None,
-        });
-    }
-    let (tracer, meter) = build_providers(service)?;
-    let otel = tracing_opentelemetry::layer()
-        .with_tracer(tracer.tracer("arena"))
-        .with_filter(filter());
+    let export = export_requested();
+    let resource = || {
+        let name = env("OTEL_SERVICE_NAME").unwrap_or_else(|| service.to_string());
+        Resource::builder().with_service_name(name).build()
+    };
+    let tracer = if export {
+        Some(build_tracer(resource())?)
+    } else {
+        None
+    };
+    // OTEL_METRICS_EXPORTER=none keeps traces and drops pushed metrics (the standard switch).
+    let push =
+        export && !env("OTEL_METRICS_EXPORTER").is_some_and(|v| v.eq_ignore_ascii_case("none"));
+    let registry = options.prometheus.then(prometheus::Registry::new);
+    let meter = if push || registry.is_some() {
+        Some(build_meter(resource(), push, registry.clone())?)
+    } else {
+        None
+    };
+    // With metrics on, failed store calls are counted from the store's error events.
+    let store_errors = meter.is_some().then(|| {
+        StoreErrors.with_filter(tracing_subscriber::filter::filter_fn(StoreErrors::counts))
+    });
+    let otel = tracer.as_ref().map(|t| {
+        tracing_opentelemetry::layer()
+            .with_tracer(t.tracer("arena"))
+            .with_filter(filter())
+    });
+    // A second init in one process (tests) keeps the first subscriber.
     let _ = tracing_subscriber::registry()
         .with(fmt)
         .with(otel)
+        .with(store_errors)
         .try_init();
     Ok(Telemetry {
-        tracer: Some(tracer),
+        tracer,
         meter,
+        scrape: registry.map(Scrape::new),
     })
+}
+
+/// Counts the store's failed calls (`arena.store.errors`): the ERROR events of
+/// [`REDIS_SPAN_TARGET`]. Its filter wants those events alone, so no span is built for it.
+struct StoreErrors;
+
+impl StoreErrors {
+    fn counts(meta: &Metadata<'_>) -> bool {
+        meta.is_event() && meta.target() == REDIS_SPAN_TARGET && *meta.level() == Level::ERROR
+    }
+}
+
+impl<S: tracing::Subscriber> Layer<S> for StoreErrors {
+    fn on_event(&self, _: &tracing::Event<'_>, _: Context<'_, S>) {
+        metrics::metrics().store_errors.add(1, &[]);
+    }
+}
+
+/// The label of a table job that says when it was enqueued (milliseconds since the Unix epoch),
+/// set by [`job_labels`]; the referee that takes the job records its wait from it.
+pub const ENQUEUED_AT_LABEL: &str = "enqueued_at_ms";
+
+/// The labels every table job gets where it is made, for observability: the current trace
+/// context (`traceparent`, when inside a trace), so the table joins the trace that enqueued it,
+/// and [`ENQUEUED_AT_LABEL`], so its time on the queue is measured.
+pub fn job_labels() -> impl Iterator<Item = (String, String)> {
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_millis())
+        .unwrap_or_default();
+    current_traceparent()
+        .map(|tp| ("traceparent".to_string(), tp))
+        .into_iter()
+        .chain(std::iter::once((
+            ENQUEUED_AT_LABEL.to_string(),
+            now.to_string(),
+        )))
+}
+
+/// Records how long a job with `labels` waited on the queue (`arena.queue.wait`, by `game`),
+/// if it says when it was enqueued: a job made before the label existed, or by a client that
+/// does not set it, is not recorded. A clock behind the enqueuer's counts as no wait.
+pub fn record_queue_wait(labels: &std::collections::HashMap<String, String>, game: &'static str) {
+    let Some(at) = labels
+        .get(ENQUEUED_AT_LABEL)
+        .and_then(|v| v.parse::<u64>().ok())
+    else {
+        return;
+    };
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_millis() as u64)
+        .unwrap_or_default();
+    let waited = now.saturating_sub(at) as f64 / 1000.0;
+    metrics::metrics()
+        .queue_wait_s
+        .record(waited, &metrics::attr("game", game));
 }
 
 /// The signals exported, as named in the per-signal `OTEL_EXPORTER_OTLP_{SIGNAL}_*` variables.
@@ -263,11 +366,7 @@ pub fn exporter_tls(
         .map_err(|e| TelemetryError::Export(e.to_string()))
 }
 
-fn build_providers(
-    service: &str,
-) -> Result<(SdkTracerProvider, Option<SdkMeterProvider>), TelemetryError> {
-    let name = env("OTEL_SERVICE_NAME").unwrap_or_else(|| service.to_string());
-    let resource = Resource::builder().with_service_name(name).build();
+fn build_tracer(resource: Resource) -> Result<SdkTracerProvider, TelemetryError> {
     let mut spans = opentelemetry_otlp::SpanExporter::builder().with_tonic();
     if let Some(tls) = exporter_tls(Signal::Traces, env)? {
         spans = spans.with_tls_config(tls);
@@ -277,29 +376,46 @@ fn build_providers(
         .map_err(|e| TelemetryError::Export(arena_tls::error_chain(&e)))?;
     let tracer = SdkTracerProvider::builder()
         .with_batch_exporter(spans)
-        .with_resource(resource.clone())
+        .with_resource(resource)
         .build();
     opentelemetry::global::set_text_map_propagator(
         opentelemetry_sdk::propagation::TraceContextPropagator::new(),
     );
     opentelemetry::global::set_tracer_provider(tracer.clone());
-    // OTEL_METRICS_EXPORTER=none keeps traces and drops metrics (the standard switch).
-    if env("OTEL_METRICS_EXPORTER").is_some_and(|v| v.eq_ignore_ascii_case("none")) {
-        return Ok((tracer, None));
+    Ok(tracer)
+}
+
+/// The meter provider: pushing over OTLP when `push`, and reporting into `registry` for a
+/// Prometheus scrape when given. Installed as the global one.
+fn build_meter(
+    resource: Resource,
+    push: bool,
+    registry: Option<prometheus::Registry>,
+) -> Result<SdkMeterProvider, TelemetryError> {
+    let mut builder = SdkMeterProvider::builder().with_resource(resource);
+    if push {
+        let mut metrics = opentelemetry_otlp::MetricExporter::builder().with_tonic();
+        if let Some(tls) = exporter_tls(Signal::Metrics, env)? {
+            metrics = metrics.with_tls_config(tls);
+        }
+        let metrics = metrics
+            .build()
+            .map_err(|e| TelemetryError::Export(arena_tls::error_chain(&e)))?;
+        builder = builder.with_periodic_exporter(metrics);
     }
-    let mut metrics = opentelemetry_otlp::MetricExporter::builder().with_tonic();
-    if let Some(tls) = exporter_tls(Signal::Metrics, env)? {
-        metrics = metrics.with_tls_config(tls);
+    if let Some(registry) = registry {
+        // One meter (`arena`), so the scope labels would only repeat it on every series; the
+        // resource (service.name, OTEL_RESOURCE_ATTRIBUTES) is in `target_info`.
+        let reader = opentelemetry_prometheus::exporter()
+            .with_registry(registry)
+            .scope_info_enabled(false)
+            .build()
+            .map_err(|e| TelemetryError::Export(format!("the Prometheus reader: {e}")))?;
+        builder = builder.with_reader(reader);
     }
-    let metrics = metrics
-        .build()
-        .map_err(|e| TelemetryError::Export(arena_tls::error_chain(&e)))?;
-    let meter = SdkMeterProvider::builder()
-        .with_periodic_exporter(metrics)
-        .with_resource(resource)
-        .build();
+    let meter = builder.build();
     opentelemetry::global::set_meter_provider(meter.clone());
-    Ok((tracer, Some(meter)))
+    Ok(meter)
 }
 
 #[cfg(test)]

@@ -34,6 +34,9 @@ pub struct Metrics {
     pub late_decisions: Counter<u64>,
     /// Table jobs on the queue, by `state` (waiting, pending).
     pub queue_depth: Gauge<u64>,
+    /// Seconds a table job waited on the queue, from being enqueued (its
+    /// [`crate::ENQUEUED_AT_LABEL`]) to a referee taking it, by `game`.
+    pub queue_wait_s: Histogram<f64>,
     /// Deals whose difficulty was measured and stored, by `panel` (and `via=find` when on-demand
     /// generation measured them).
     pub deals_measured: Counter<u64>,
@@ -64,7 +67,26 @@ pub struct Metrics {
     /// Times a role found the store's data lost (its instance record gone or replaced), by
     /// `role`.
     pub store_data_loss: Counter<u64>,
+    /// Redis store calls that failed (Redis unreachable, a script error, a fenced write refused,
+    /// …), counted from the error events the store emits (target [`crate::REDIS_SPAN_TARGET`])
+    /// by a layer [`crate::init_with`] installs whenever metrics are on. No attributes: the
+    /// event is counted without building the call's span, so it costs nothing per call.
+    pub store_errors: Counter<u64>,
 }
+
+/// Bucket boundaries of [`Metrics::decision_latency_ms`], in milliseconds: from the tenth of a
+/// millisecond an in-process bot takes to the hard caps of slow remote bots, so p50 and p99 can
+/// be read off both (the SDK's default buckets start at 5 ms).
+pub const DECISION_LATENCY_BUCKETS_MS: [f64; 18] = [
+    0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 25.0, 50.0, 100.0, 250.0, 500.0, 1000.0, 2000.0, 5000.0,
+    10000.0, 30000.0, 60000.0,
+];
+
+/// Bucket boundaries of [`Metrics::queue_wait_s`], in seconds: a queue that keeps up hands a
+/// job over within milliseconds; one that does not holds it for minutes.
+pub const QUEUE_WAIT_BUCKETS_S: [f64; 13] = [
+    0.01, 0.05, 0.1, 0.5, 1.0, 5.0, 10.0, 30.0, 60.0, 300.0, 900.0, 3600.0, 14400.0,
+];
 
 static METRICS: OnceLock<Metrics> = OnceLock::new();
 
@@ -92,6 +114,7 @@ pub fn metrics() -> &'static Metrics {
                 .f64_histogram("arena.decision.latency")
                 .with_unit("ms")
                 .with_description("time from request to answer")
+                .with_boundaries(DECISION_LATENCY_BUCKETS_MS.to_vec())
                 .build(),
             verdicts: m
                 .u64_counter("arena.verdicts")
@@ -107,6 +130,12 @@ pub fn metrics() -> &'static Metrics {
                 .u64_gauge("arena.queue.depth")
                 .with_unit("{job}")
                 .with_description("table jobs waiting or pending")
+                .build(),
+            queue_wait_s: m
+                .f64_histogram("arena.queue.wait")
+                .with_unit("s")
+                .with_description("time a table job waited on the queue before a referee took it")
+                .with_boundaries(QUEUE_WAIT_BUCKETS_S.to_vec())
                 .build(),
             deals_measured: m
                 .u64_counter("arena.deals.measured")
@@ -167,6 +196,11 @@ pub fn metrics() -> &'static Metrics {
                 .u64_counter("arena.store.data_loss")
                 .with_unit("{event}")
                 .with_description("times the store was found to have lost its data")
+                .build(),
+            store_errors: m
+                .u64_counter("arena.store.errors")
+                .with_unit("{call}")
+                .with_description("store calls that failed")
                 .build(),
         }
     })

@@ -165,6 +165,15 @@ Settings that would otherwise fail only at run time, or silently misbehave, fail
 {{- if and .Values.botHost.enabled (eq (int .Values.botHost.seatPort) (int .Values.botHost.port)) -}}
 {{- fail "botHost.seatPort must differ from botHost.port" -}}
 {{- end -}}
+{{- if and .Values.referee.autoscaling.enabled .Values.referee.keda.enabled -}}
+{{- fail "referee.autoscaling.enabled and referee.keda.enabled exclude each other: KEDA makes the referees' HPA itself (its ScaledObject scales on CPU too, referee.keda.cpuUtilization)" -}}
+{{- end -}}
+{{- if and .Values.referee.keda.enabled (not .Values.referee.keda.serverAddress) -}}
+{{- fail "referee.keda.enabled needs referee.keda.serverAddress: the Prometheus that scrapes the roles, e.g. http://prometheus-operated.monitoring:9090" -}}
+{{- end -}}
+{{- if and (or .Values.referee.keda.enabled .Values.metrics.serviceMonitor.enabled .Values.metrics.prometheusRule.enabled) (not .Values.metrics.enabled) -}}
+{{- fail "referee.keda, metrics.serviceMonitor and metrics.prometheusRule read the roles' metrics: they need metrics.enabled" -}}
+{{- end -}}
 {{- if and .Values.otel.enabled (not .Values.otel.endpoint) -}}
 {{- fail "otel.enabled needs otel.endpoint, e.g. http://otel-collector.observability:4317" -}}
 {{- end -}}

@@ -13,6 +13,9 @@ its gRPC service name for readiness, extra volumes) is passed in:
         "ports" (list …)             optional container ports besides grpc
         "probePort" 50055            optional: where the probes ask, if not the grpc port
         "tls" true                   optional: the grpc port speaks TLS, not cleartext HTTP/2
+        "servicePorts" (list …)      optional Service ports besides grpc (and metrics)
+        "noMetricsPort" true         optional: keep the metrics port off this Service (bot-host's
+                                     public one; its internal seats Service has it)
         "clusterToken" true          optional: mount the cluster token (bot-host, referees)
         "operatorToken" true)        optional: mount the bootstrap operator token
 
@@ -23,7 +26,8 @@ Secrets are mounted under /run/secrets/arena, outside what sandboxed bot program
 {{- $root := .root -}}
 {{- $v := .values -}}
 {{- $ctx := dict "root" $root "component" .component -}}
-{{- $autoscaled := and (hasKey $v "autoscaling") $v.autoscaling.enabled -}}
+{{- $autoscaled := or (and (hasKey $v "autoscaling") $v.autoscaling.enabled) (and (hasKey $v "keda") $v.keda.enabled) -}}
+{{- $metrics := $root.Values.metrics -}}
 {{- $probePort := default $v.port .probePort -}}
 {{- $redisCa := $root.Values.redis.caSecret -}}
 {{- $otelCa := and $root.Values.otel.enabled $root.Values.otel.caSecret -}}
@@ -92,6 +96,11 @@ spec:
             {{- with .ports }}
             {{- toYaml . | nindent 12 }}
             {{- end }}
+            {{- if $metrics.enabled }}
+            - name: metrics
+              containerPort: {{ $metrics.port }}
+              protocol: TCP
+            {{- end }}
           envFrom:
             - configMapRef:
                 name: {{ include "arena.fullname" $root }}
@@ -143,6 +152,10 @@ spec:
                   name: {{ . }}
                   key: {{ $root.Values.otel.headersSecretKey }}
             {{- end }}
+            {{- end }}
+            {{- if $metrics.enabled }}
+            - name: ARENA_METRICS_LISTEN
+              value: {{ include "arena.listen" (dict "root" $root "port" $metrics.port) | quote }}
             {{- end }}
             {{- with .env }}
             {{- toYaml . | nindent 12 }}
@@ -286,6 +299,20 @@ spec:
       {{- if and $external $svc.nodePort }}
       nodePort: {{ $svc.nodePort }}
       {{- end }}
+    {{- with .servicePorts }}
+    {{- toYaml . | nindent 4 }}
+    {{- end }}
+    {{- if and $root.Values.metrics.enabled (not .noMetricsPort) }}
+    {{- include "arena.metricsServicePort" $root | nindent 4 }}
+    {{- end }}
+  {{- if and $svc.sessionAffinity (ne $svc.sessionAffinity "None") }}
+  sessionAffinity: {{ $svc.sessionAffinity }}
+  {{- with $svc.sessionAffinityTimeoutSeconds }}
+  sessionAffinityConfig:
+    clientIP:
+      timeoutSeconds: {{ . }}
+  {{- end }}
+  {{- end }}
   {{- if and $external $svc.externalTrafficPolicy }}
   externalTrafficPolicy: {{ $svc.externalTrafficPolicy }}
   {{- end }}
@@ -317,4 +344,14 @@ spec:
     matchLabels:
       {{- include "arena.selectorLabels" $ctx | nindent 6 }}
 {{- end }}
+{{- end -}}
+
+
+{{/* The metrics port of a role's Service (the ServiceMonitor scrapes it by name). */}}
+{{- define "arena.metricsServicePort" -}}
+- name: metrics
+  port: {{ .Values.metrics.port }}
+  targetPort: metrics
+  protocol: TCP
+  appProtocol: http
 {{- end -}}

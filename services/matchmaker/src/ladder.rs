@@ -387,9 +387,7 @@ fn mahjong_jobs(pair: &Pair, cfg: &LadderConfig, deal_key: u64) -> Vec<v1::Table
                 arena_store::visibility::DEAL_GROUP_LABEL.to_string(),
                 group.clone(),
             );
-            if let Some(tp) = arena_telemetry::current_traceparent() {
-                labels.insert("traceparent".to_string(), tp);
-            }
+            labels.extend(arena_telemetry::job_labels());
             v1::TableJob {
                 table_id: id,
                 game: v1::Game::Mahjong as i32,
@@ -433,9 +431,7 @@ fn ddz_jobs(pair: &Pair, cfg: &LadderConfig, deal_key: u64) -> [v1::TableJob; 2]
             deal_group(pair, GameKind::DouDizhu),
         );
         labels.insert("landlord".to_string(), role.to_string());
-        if let Some(tp) = arena_telemetry::current_traceparent() {
-            labels.insert("traceparent".to_string(), tp);
-        }
+        labels.extend(arena_telemetry::job_labels());
         v1::TableJob {
             table_id: id.to_string(),
             game: v1::Game::DouDizhu as i32,

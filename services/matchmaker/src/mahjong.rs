@@ -168,9 +168,10 @@ fn jobs_of(
     reading: Reading,
     matches: u32,
 ) -> impl Iterator<Item = v1::TableJob> + '_ {
-    let traceparent = arena_telemetry::current_traceparent();
+    // Taken now: the iterator may run outside the caller's span.
+    let observed: Vec<(String, String)> = arena_telemetry::job_labels().collect();
     (0..matches as usize).flat_map(move |m| {
-        let traceparent = traceparent.clone();
+        let observed = observed.clone();
         schedule::schedule(match_seed(spec.seed, m))
             .into_iter()
             .map(move |slot| {
@@ -190,9 +191,7 @@ fn jobs_of(
                     arena_store::visibility::DEAL_GROUP_LABEL.to_string(),
                     group.clone(),
                 );
-                if let Some(tp) = &traceparent {
-                    labels.insert("traceparent".to_string(), tp.clone());
-                }
+                labels.extend(observed.iter().cloned());
                 v1::TableJob {
                     table_id: table_id(&spec.name, m, &slot),
                     game: v1::Game::Mahjong as i32,

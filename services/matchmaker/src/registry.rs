@@ -4,6 +4,10 @@
 //! on a store it opens itself calls the same functions: what a bot's name and command may be is
 //! decided here only.
 //!
+//! Operator tokens (`arena operators …`) are managed here too, through the same service, so that
+//! an operator can issue and revoke them while the store is held ([`add_operator`],
+//! [`list_operators`], [`remove_operator`], over `arena_auth::operators`).
+//!
 //! A remote bot's token is drawn here and answered once; only its SHA-256 is stored. bot-host
 //! re-reads a bot's record at every presence refresh, so a rotated or removed bot's sessions end
 //! within seconds wherever they are.
@@ -220,6 +224,59 @@ pub fn wire(bot: &BotRecord) -> v1::RegisteredBot {
     out
 }
 
+fn auth_error(e: arena_auth::AuthError) -> ApiError {
+    match e {
+        arena_auth::AuthError::Invalid(m) => ApiError::invalid("name", m),
+        arena_auth::AuthError::Store(e) => e.into(),
+        e => ApiError::Internal(e.to_string()),
+    }
+}
+
+/// Issues a token for a new operator `name` (shown in the answer only).
+pub async fn add_operator(
+    store: &dyn Store,
+    name: &str,
+) -> Result<v1::OperatorTokenResponse, ApiError> {
+    let issued = arena_auth::operators::add(store, name)
+        .await
+        .map_err(auth_error)?;
+    Ok(v1::OperatorTokenResponse {
+        name: name.to_string(),
+        id: issued.id,
+        token: issued.token.expose().to_string(),
+    })
+}
+
+/// Every operator token (never the token itself), by name then id.
+pub async fn list_operators(store: &dyn Store) -> Result<Vec<v1::OperatorToken>, ApiError> {
+    let mut out: Vec<v1::OperatorToken> = arena_auth::operators::list(store)
+        .await
+        .map_err(auth_error)?
+        .into_iter()
+        .map(|(id, r)| v1::OperatorToken {
+            name: r.name,
+            id,
+            created_unix_ms: r.created_unix_ms,
+        })
+        .collect();
+    out.sort_by(|a, b| (&a.name, &a.id).cmp(&(&b.name, &b.id)));
+    Ok(out)
+}
+
+/// Revokes every token of `name`: how many; `NotFound` if it had none.
+pub async fn remove_operator(store: &dyn Store, name: &str) -> Result<u32, ApiError> {
+    let n = arena_auth::operators::remove(store, name)
+        .await
+        .map_err(auth_error)?;
+    if n == 0 {
+        return Err(ApiError::NotFound(format!(
+            "no operator named {}",
+            arena_proto::text::quote(name)
+        )));
+    }
+    Ok(u32::try_from(n).unwrap_or(u32::MAX))
+}
+
 /// The gRPC service.
 #[derive(Clone)]
 pub struct BotRegistryService {
@@ -280,6 +337,35 @@ impl BotRegistry for BotRegistryService {
     ) -> Result<Response<v1::RemoveBotResponse>, Status> {
         remove(&*self.store, &req.into_inner().name).await?;
         Ok(Response::new(v1::RemoveBotResponse {}))
+    }
+
+    async fn add_operator(
+        &self,
+        req: Request<v1::OperatorNameRequest>,
+    ) -> Result<Response<v1::OperatorTokenResponse>, Status> {
+        let name = req.into_inner().name;
+        let answer = add_operator(&*self.store, &name).await?;
+        tracing::info!(operator = %name, id = %answer.id, "operator token issued");
+        Ok(Response::new(answer))
+    }
+
+    async fn list_operators(
+        &self,
+        _: Request<v1::ListOperatorsRequest>,
+    ) -> Result<Response<v1::ListOperatorsResponse>, Status> {
+        Ok(Response::new(v1::ListOperatorsResponse {
+            operators: list_operators(&*self.store).await?,
+        }))
+    }
+
+    async fn remove_operator(
+        &self,
+        req: Request<v1::OperatorNameRequest>,
+    ) -> Result<Response<v1::RemoveOperatorResponse>, Status> {
+        let name = req.into_inner().name;
+        let revoked = remove_operator(&*self.store, &name).await?;
+        tracing::info!(operator = %name, revoked, "operator tokens revoked");
+        Ok(Response::new(v1::RemoveOperatorResponse { revoked }))
     }
 }
 

@@ -24,9 +24,11 @@ impl RefereeService {
         &self,
         request: v1::SubmitTableRequest,
     ) -> Result<v1::SubmitTableResponse, ApiError> {
-        let Some(job) = request.job else {
+        let Some(mut job) = request.job else {
             return Err(ApiError::Invalid("job: missing".into()));
         };
+        // Stamped here, whatever the client sent: the wait is measured from this queue.
+        job.labels.extend(arena_telemetry::job_labels());
         validate(&job).map_err(|e| ApiError::Invalid(e.to_string()))?;
         if self.store.result(&job.table_id).await?.is_some() {
             return Err(ApiError::AlreadyExists(format!(

@@ -460,6 +460,9 @@ pub struct Cluster {
     pub matchmaker_url: String,
     /// Where each referee serves (TableReferee, health).
     pub referee_urls: Vec<String>,
+    /// Each role's Prometheus endpoint (`http://…/metrics`) by role name (`bot-host`,
+    /// `table-referee`, `deal-library`, `matchmaker`), when started by [`Cluster::start_metered`].
+    pub metrics_urls: std::collections::BTreeMap<&'static str, String>,
     /// Stderr of every role, appended.
     pub log: std::path::PathBuf,
     _logs: tempfile::TempDir,
@@ -485,7 +488,34 @@ impl Cluster {
     /// Starts bot-host, `referees` table-referees (extra referee arguments in `referee_args`),
     /// a deal library and a matchmaker on `redis` under `prefix`.
     pub fn start(redis: &str, prefix: &str, referees: usize, referee_args: &[&str]) -> Cluster {
+        Cluster::start_with(redis, prefix, referees, referee_args, false)
+    }
+
+    /// [`Cluster::start`] with one referee and every role serving its Prometheus endpoint
+    /// (`--metrics-listen`), in [`Cluster::metrics_urls`].
+    pub fn start_metered(redis: &str, prefix: &str) -> Cluster {
+        Cluster::start_with(redis, prefix, 1, &[], true)
+    }
+
+    fn start_with(
+        redis: &str,
+        prefix: &str,
+        referees: usize,
+        referee_args: &[&str],
+        metered: bool,
+    ) -> Cluster {
         let creds = Credentials::new();
+        let mut metrics_urls = std::collections::BTreeMap::new();
+        // `--metrics-listen` on a port of its own, when metered (each referee but the first
+        // keeps it off: one endpoint per role is what the tests read).
+        let mut metrics = |role: &'static str| -> Vec<String> {
+            if !metered || metrics_urls.contains_key(role) {
+                return Vec::new();
+            }
+            let p = port();
+            metrics_urls.insert(role, format!("http://127.0.0.1:{p}/metrics"));
+            vec!["--metrics-listen".into(), format!("127.0.0.1:{p}")]
+        };
         let logs = tempfile::tempdir().unwrap();
         let log = logs.path().join("roles.log");
         let store = Cluster::store_args(redis, prefix);
@@ -501,7 +531,7 @@ impl Cluster {
                 store.clone(),
                 &with(
                     vec!["--listen".into(), bot_at, "--seat-listen".into(), seat_at],
-                    &creds.cluster_args(),
+                    &with(creds.cluster_args(), &metrics("bot-host")),
                 ),
             ),
             Some(log.clone()),
@@ -516,6 +546,7 @@ impl Cluster {
                 args.extend(referee_args.iter().map(|s| s.to_string()));
                 args.extend(creds.cluster_args());
                 args.extend(creds.operator_args());
+                args.extend(metrics("table-referee"));
                 Role::start("table-referee", &args, Some(log.clone()))
             })
             .collect();
@@ -524,7 +555,7 @@ impl Cluster {
             "deal-library",
             &with(
                 with(store.clone(), &["--listen".into(), lib_at]),
-                &creds.operator_args(),
+                &with(creds.operator_args(), &metrics("deal-library")),
             ),
             Some(log.clone()),
         );
@@ -533,7 +564,7 @@ impl Cluster {
             "matchmaker",
             &with(
                 with(store, &["--listen".into(), mm_at]),
-                &creds.operator_args(),
+                &with(creds.operator_args(), &metrics("matchmaker")),
             ),
             Some(log.clone()),
         );
@@ -550,6 +581,7 @@ impl Cluster {
             library_url,
             matchmaker_url,
             referee_urls,
+            metrics_urls,
             log,
             _logs: logs,
         }

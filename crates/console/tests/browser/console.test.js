@@ -240,6 +240,22 @@ async function main() {
     assert.ok(total >= k, `seat 0's penalties ${total} count every marked decision (${k})`);
   });
 
+  await check("verdicts are marked: each faulted decision on the timeline, its kind and reason, and in the outcome", async () => {
+    const v = EXPECT.verdicts;
+    await page.goto(`${BASE}/replay?table=${encodeURIComponent(v.table_id)}`);
+    await page.locator("[data-testid=counter]").waitFor({ timeout: WAIT });
+    const buttons = page.locator("[data-testid=timeline] button");
+    const marked = await buttons.evaluateAll((bs) => bs.map((b, i) => (b.classList.contains("has-verdict") ? i : -1)).filter((i) => i >= 0));
+    assert.deepEqual(marked, v.steps, "the timeline marks exactly the steps the referee gave verdicts at");
+    await buttons.nth(v.steps[0]).click();
+    const shown = await page.locator("[data-testid=verdict]").innerText();
+    assert.ok(shown.includes(`Verdict: ${v.kind}`) && shown.includes(v.reason), `${shown} names ${v.kind}: ${v.reason}`);
+    await shot(page, "16-replay-verdict");
+    await page.keyboard.press("End");
+    const listed = await page.locator("[data-testid=outcome] .verdict").allInnerTexts();
+    assert.equal(listed.filter((t) => t.includes(v.kind)).length, v.in_result, JSON.stringify(listed));
+  });
+
   await check("the ladder's leaderboard page answers for each game", async () => {
     for (const game of ["ddz", "mahjong"]) {
       await page.goto(`${BASE}/ladder?game=${game}`);

@@ -80,3 +80,45 @@ class ListBotsResponse(_message.Message):
 class RemoveBotResponse(_message.Message):
     __slots__ = ()
     def __init__(self) -> None: ...
+
+class OperatorNameRequest(_message.Message):
+    __slots__ = ("name",)
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    def __init__(self, name: _Optional[str] = ...) -> None: ...
+
+class OperatorTokenResponse(_message.Message):
+    __slots__ = ("name", "id", "token")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    ID_FIELD_NUMBER: _ClassVar[int]
+    TOKEN_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    id: str
+    token: str
+    def __init__(self, name: _Optional[str] = ..., id: _Optional[str] = ..., token: _Optional[str] = ...) -> None: ...
+
+class ListOperatorsRequest(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class OperatorToken(_message.Message):
+    __slots__ = ("name", "id", "created_unix_ms")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    ID_FIELD_NUMBER: _ClassVar[int]
+    CREATED_UNIX_MS_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    id: str
+    created_unix_ms: int
+    def __init__(self, name: _Optional[str] = ..., id: _Optional[str] = ..., created_unix_ms: _Optional[int] = ...) -> None: ...
+
+class ListOperatorsResponse(_message.Message):
+    __slots__ = ("operators",)
+    OPERATORS_FIELD_NUMBER: _ClassVar[int]
+    operators: _containers.RepeatedCompositeFieldContainer[OperatorToken]
+    def __init__(self, operators: _Optional[_Iterable[_Union[OperatorToken, _Mapping]]] = ...) -> None: ...
+
+class RemoveOperatorResponse(_message.Message):
+    __slots__ = ("revoked",)
+    REVOKED_FIELD_NUMBER: _ClassVar[int]
+    revoked: int
+    def __init__(self, revoked: _Optional[int] = ...) -> None: ...

@@ -54,6 +54,21 @@ class BotRegistryStub:
                 request_serializer=arena_dot_v1_dot_registry__pb2.BotNameRequest.SerializeToString,
                 response_deserializer=arena_dot_v1_dot_registry__pb2.RemoveBotResponse.FromString,
                 _registered_method=True)
+        self.AddOperator = channel.unary_unary(
+                '/arena.v1.BotRegistry/AddOperator',
+                request_serializer=arena_dot_v1_dot_registry__pb2.OperatorNameRequest.SerializeToString,
+                response_deserializer=arena_dot_v1_dot_registry__pb2.OperatorTokenResponse.FromString,
+                _registered_method=True)
+        self.ListOperators = channel.unary_unary(
+                '/arena.v1.BotRegistry/ListOperators',
+                request_serializer=arena_dot_v1_dot_registry__pb2.ListOperatorsRequest.SerializeToString,
+                response_deserializer=arena_dot_v1_dot_registry__pb2.ListOperatorsResponse.FromString,
+                _registered_method=True)
+        self.RemoveOperator = channel.unary_unary(
+                '/arena.v1.BotRegistry/RemoveOperator',
+                request_serializer=arena_dot_v1_dot_registry__pb2.OperatorNameRequest.SerializeToString,
+                response_deserializer=arena_dot_v1_dot_registry__pb2.RemoveOperatorResponse.FromString,
+                _registered_method=True)
 
 
 class BotRegistryServicer:
@@ -87,6 +102,28 @@ class BotRegistryServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def AddOperator(self, request, context):
+        """A token for a new operator. INVALID_ARGUMENT for a bad name or one that already has a token
+        (remove it first).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ListOperators(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def RemoveOperator(self, request, context):
+        """Revokes every token of the name, including, if it is the caller's, the one this call came
+        with. NOT_FOUND if the name has none.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_BotRegistryServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -109,6 +146,21 @@ def add_BotRegistryServicer_to_server(servicer, server):
                     servicer.RemoveBot,
                     request_deserializer=arena_dot_v1_dot_registry__pb2.BotNameRequest.FromString,
                     response_serializer=arena_dot_v1_dot_registry__pb2.RemoveBotResponse.SerializeToString,
+            ),
+            'AddOperator': grpc.unary_unary_rpc_method_handler(
+                    servicer.AddOperator,
+                    request_deserializer=arena_dot_v1_dot_registry__pb2.OperatorNameRequest.FromString,
+                    response_serializer=arena_dot_v1_dot_registry__pb2.OperatorTokenResponse.SerializeToString,
+            ),
+            'ListOperators': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListOperators,
+                    request_deserializer=arena_dot_v1_dot_registry__pb2.ListOperatorsRequest.FromString,
+                    response_serializer=arena_dot_v1_dot_registry__pb2.ListOperatorsResponse.SerializeToString,
+            ),
+            'RemoveOperator': grpc.unary_unary_rpc_method_handler(
+                    servicer.RemoveOperator,
+                    request_deserializer=arena_dot_v1_dot_registry__pb2.OperatorNameRequest.FromString,
+                    response_serializer=arena_dot_v1_dot_registry__pb2.RemoveOperatorResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -219,6 +271,87 @@ class BotRegistry:
             '/arena.v1.BotRegistry/RemoveBot',
             arena_dot_v1_dot_registry__pb2.BotNameRequest.SerializeToString,
             arena_dot_v1_dot_registry__pb2.RemoveBotResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def AddOperator(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/arena.v1.BotRegistry/AddOperator',
+            arena_dot_v1_dot_registry__pb2.OperatorNameRequest.SerializeToString,
+            arena_dot_v1_dot_registry__pb2.OperatorTokenResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListOperators(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/arena.v1.BotRegistry/ListOperators',
+            arena_dot_v1_dot_registry__pb2.ListOperatorsRequest.SerializeToString,
+            arena_dot_v1_dot_registry__pb2.ListOperatorsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def RemoveOperator(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/arena.v1.BotRegistry/RemoveOperator',
+            arena_dot_v1_dot_registry__pb2.OperatorNameRequest.SerializeToString,
+            arena_dot_v1_dot_registry__pb2.RemoveOperatorResponse.FromString,
             options,
             channel_credentials,
             insecure,
