@@ -26,8 +26,8 @@ use std::task::Poll;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use crate::{
-    BotKind, BotRecord, DealRecord, DealSource, Game, JobCounts, JobEntry, MAX_PRESENCE_TTL, Panel,
-    Store, StoreError,
+    BotKind, BotRecord, DealRecord, DealSource, FinishedJob, Game, JobCounts, JobEntry,
+    MAX_PRESENCE_TTL, Panel, Store, StoreError,
 };
 
 /// A name no other check (in this process or another) will use: `{tag}-{time}-{pid}-{n}`.
@@ -114,6 +114,7 @@ pub async fn run_all(store: &dyn Store) {
     bots_are_removed(store).await;
     presence_is_claimed_by_one_host(store).await;
     own_jobs_are_resumed(store).await;
+    jobs_in_batches(store).await;
     instance_is_stable(store).await;
 }
 
@@ -708,6 +709,192 @@ async fn take_eventually(
             "{what}: no job within {PATIENCE:?}"
         );
     }
+}
+
+/// The batch calls do what their one-job calls do, for many jobs: `enqueue_jobs` appends in
+/// order, `next_jobs` hands out at most `max` (oldest first, reclaimable ones before new ones,
+/// with their deliveries counted), `finish_jobs` keeps a table's first result, lists it under its
+/// competition and acknowledges every job; `result_count` counts what `results_for` lists. A bad
+/// argument anywhere in a batch changes nothing.
+pub async fn jobs_in_batches(store: &dyn Store) {
+    expect_empty_queue(store, "jobs_in_batches").await;
+    let competition = unique("batch-cup");
+    let tables: Vec<String> = (0..5).map(|i| unique(&format!("batch{i}"))).collect();
+    let payloads: Vec<Vec<u8>> = (0..5u8).map(|i| vec![i; 10 * usize::from(i)]).collect();
+    let jobs: Vec<(&str, &[u8])> = tables
+        .iter()
+        .zip(&payloads)
+        .map(|(t, p)| (t.as_str(), p.as_slice()))
+        .collect();
+
+    // A bad table id anywhere: nothing is enqueued.
+    let mut bad = jobs.clone();
+    bad.push(("", b"x"));
+    assert!(matches!(
+        store.enqueue_jobs(&bad).await,
+        Err(StoreError::Invalid(_))
+    ));
+    expect_counts(store, 0, 0, "after a refused batch").await;
+
+    let ids = store.enqueue_jobs(&jobs).await.expect("enqueue_jobs");
+    assert_eq!(ids.len(), 5);
+    assert_eq!(ids.iter().collect::<BTreeSet<_>>().len(), 5, "{ids:?}");
+    expect_counts(store, 5, 0, "after enqueueing five").await;
+
+    let consumer = unique("batch-a");
+    let none = store
+        .next_jobs(&consumer, 0, NEVER, Duration::ZERO)
+        .await
+        .expect("next_jobs of none");
+    assert!(none.is_empty());
+    let first = store
+        .next_jobs(&consumer, 3, NEVER, Duration::ZERO)
+        .await
+        .expect("next_jobs");
+    let rest = store
+        .next_jobs(&consumer, 10, NEVER, Duration::from_secs(5))
+        .await
+        .expect("next_jobs");
+    assert_eq!(
+        (first.len(), rest.len()),
+        (3, 2),
+        "at most max, then the rest"
+    );
+    let taken: Vec<JobEntry> = first.into_iter().chain(rest).collect();
+    for (n, job) in taken.iter().enumerate() {
+        let expected = JobEntry {
+            entry_id: ids[n].clone(),
+            table_id: tables[n].clone(),
+            payload: payloads[n].clone(),
+            deliveries: 1,
+        };
+        assert_eq!(job, &expected, "job {n}, in the order enqueued");
+    }
+    let empty = store
+        .next_jobs(&consumer, 4, NEVER, Duration::ZERO)
+        .await
+        .expect("next_jobs");
+    assert!(empty.is_empty(), "every job delivered: {empty:?}");
+    expect_counts(store, 0, 5, "with all five taken").await;
+
+    // Table 0 already has a result (an earlier delivery wrote it): that one stays.
+    assert!(
+        store
+            .put_result(&tables[0], Some(&competition), b"first", b"first replay")
+            .await
+            .expect("put_result")
+    );
+    let results: Vec<Vec<u8>> = (0..5u8).map(|i| vec![b'r', i]).collect();
+    let replays: Vec<Vec<u8>> = (0..5u8).map(|i| vec![b'p', i]).collect();
+    let finished: Vec<FinishedJob<'_>> = (0..5)
+        .map(|n| FinishedJob {
+            entry_id: &ids[n],
+            table_id: &tables[n],
+            // The last table belongs to no competition.
+            competition: (n < 4).then_some(competition.as_str()),
+            result: &results[n],
+            replay: &replays[n],
+        })
+        .collect();
+
+    // A bad table id anywhere: nothing is written or acknowledged.
+    let mut bad = finished.clone();
+    bad.push(FinishedJob {
+        table_id: "",
+        ..finished[1]
+    });
+    assert!(matches!(
+        store.finish_jobs(&bad).await,
+        Err(StoreError::Invalid(_))
+    ));
+    assert_eq!(store.result(&tables[1]).await.expect("result"), None);
+    expect_counts(store, 0, 5, "after a refused batch").await;
+
+    let written = store.finish_jobs(&finished).await.expect("finish_jobs");
+    assert_eq!(written, [false, true, true, true, true]);
+    expect_counts(store, 0, 0, "after finishing all").await;
+    assert_eq!(
+        store.result(&tables[0]).await.expect("result").as_deref(),
+        Some(&b"first"[..]),
+        "the first result is kept"
+    );
+    assert_eq!(
+        store.replay(&tables[0]).await.expect("replay").as_deref(),
+        Some(&b"first replay"[..])
+    );
+    for n in 1..5 {
+        assert_eq!(
+            store.result(&tables[n]).await.expect("result"),
+            Some(results[n].clone())
+        );
+        assert_eq!(
+            store.replay(&tables[n]).await.expect("replay"),
+            Some(replays[n].clone())
+        );
+    }
+    let mut listed = store.results_for(&competition).await.expect("results_for");
+    listed.sort();
+    let mut want: Vec<(String, Vec<u8>)> = (1..4)
+        .map(|n| (tables[n].clone(), results[n].clone()))
+        .chain([(tables[0].clone(), b"first".to_vec())])
+        .collect();
+    want.sort();
+    assert_eq!(listed, want, "the competition's four tables, first results");
+    assert_eq!(store.result_count(&competition).await.expect("count"), 4);
+    assert_eq!(
+        store
+            .result_count(&unique("batch-none"))
+            .await
+            .expect("count"),
+        0
+    );
+
+    // Finishing again changes nothing.
+    let again = store.finish_jobs(&finished).await.expect("finish_jobs");
+    assert_eq!(again, [false; 5]);
+    assert_eq!(store.result_count(&competition).await.expect("count"), 4);
+    expect_counts(store, 0, 0, "after finishing twice").await;
+
+    // Jobs idle past reclaim_after are handed to the next caller, deliveries counted.
+    let late: Vec<String> = (0..2).map(|i| unique(&format!("batch-late{i}"))).collect();
+    let late_jobs: Vec<(&str, &[u8])> = late.iter().map(|t| (t.as_str(), &b"j"[..])).collect();
+    let late_ids = store.enqueue_jobs(&late_jobs).await.expect("enqueue_jobs");
+    let held = store
+        .next_jobs(&consumer, 2, NEVER, Duration::ZERO)
+        .await
+        .expect("next_jobs");
+    assert_eq!(held.len(), 2);
+    let reclaim = Duration::from_millis(50);
+    let other = unique("batch-b");
+    let deadline = Instant::now() + PATIENCE;
+    let mut reclaimed = Vec::new();
+    while reclaimed.len() < 2 {
+        assert!(Instant::now() < deadline, "reclaimed within {PATIENCE:?}");
+        reclaimed.extend(
+            store
+                .next_jobs(
+                    &other,
+                    2 - reclaimed.len(),
+                    reclaim,
+                    Duration::from_millis(50),
+                )
+                .await
+                .expect("next_jobs"),
+        );
+    }
+    reclaimed.sort_by(|a, b| a.entry_id.cmp(&b.entry_id));
+    let mut late_ids_sorted = late_ids.clone();
+    late_ids_sorted.sort();
+    let got: Vec<(&str, u64)> = reclaimed
+        .iter()
+        .map(|j| (j.entry_id.as_str(), j.deliveries))
+        .collect();
+    let want: Vec<(&str, u64)> = late_ids_sorted.iter().map(|id| (id.as_str(), 2)).collect();
+    assert_eq!(got, want, "both reclaimed, each a second delivery");
+    for id in &late_ids {
+        store.ack_job(id).await.expect("ack");
+    }
+    expect_counts(store, 0, 0, "after the reclaimed jobs").await;
 }
 
 /// Jobs are delivered oldest first, each once, with their table id and payload (any bytes) as

@@ -79,9 +79,9 @@ use redb::{Database, ReadableDatabase, ReadableTable, ReadableTableMetadata, Tab
 use tokio::sync::Notify;
 
 use crate::{
-    BotRecord, DealRecord, DealSource, JobCounts, JobEntry, Panel, Store, StoreError, StoreResult,
-    args, check_bot, check_panel, check_records, decode, decode_bot, decode_deal, encode,
-    schema::upgrade, source_key,
+    BotRecord, DealRecord, DealSource, FinishedJob, JobCounts, JobEntry, Panel, Store, StoreError,
+    StoreResult, args, check_bot, check_panel, check_records, decode, decode_bot, decode_deal,
+    encode, schema::upgrade, source_key,
 };
 
 /// The database file's name inside the data directory.
@@ -126,7 +126,15 @@ struct Shared {
     jobs_added: Notify,
     /// Per bot, per host: when its presence ends.
     presence: Mutex<HashMap<String, HashMap<String, Instant>>>,
+    /// When expired presence records were last swept out of `presence`.
+    presence_swept: Mutex<Instant>,
 }
+
+/// How often `set_presence` sweeps every expired record out. Each connected bot refreshes its
+/// presence every few seconds: a sweep per refresh would cost each one a pass over every bot
+/// (quadratic in the bots connected: 10,000 bots refresh 5,000 times a second). Expired records
+/// are never read in between: every read checks the expiry.
+const PRESENCE_SWEEP_EVERY: Duration = Duration::from_secs(1);
 
 impl Shared {
     fn new(db: Database) -> Shared {
@@ -134,6 +142,7 @@ impl Shared {
             db,
             jobs_added: Notify::new(),
             presence: Mutex::default(),
+            presence_swept: Mutex::new(Instant::now()),
         }
     }
 
@@ -458,67 +467,78 @@ fn parse_entry_id(id: &str) -> StoreResult<u64> {
         .ok_or_else(|| args::not_an_entry_id(id))
 }
 
-/// What one attempt of `next_job` found: a job, or else how long until the soonest pending job
+/// What one attempt of `next_jobs` found: jobs, or else how long until the soonest pending job
 /// becomes reclaimable (`None`: nothing is pending).
 enum Take {
-    Job(JobEntry),
+    Jobs(Vec<JobEntry>),
     Nothing { reclaimable_in: Option<Duration> },
 }
 
-/// One attempt of `next_job`, in one write transaction: the oldest pending job idle for
-/// `reclaim_ms`, else the oldest waiting job.
-fn take_job(db: &Database, consumer: &str, reclaim_ms: u64) -> DbResult<Take> {
+/// One attempt of `next_jobs`, in one write transaction: up to `max` jobs, the oldest pending
+/// ones idle for `reclaim_ms` first, then the oldest waiting ones.
+fn take_jobs(db: &Database, consumer: &str, reclaim_ms: u64, max: usize) -> DbResult<Take> {
     let now = unix_ms();
     let txn = db.begin_write()?;
     let mut pending = txn.open_table(JOBS_PENDING)?;
-    let mut job = None;
+    let mut jobs = Vec::new();
     let mut soonest: Option<u64> = None;
     for entry in pending.iter()? {
+        if jobs.len() == max {
+            break;
+        }
         let (id, value) = entry?;
         let (table, payload, _, deliveries, active) = value.value();
         let idle = now.saturating_sub(active);
         if idle >= reclaim_ms {
-            job = Some((
+            jobs.push((
                 id.value(),
                 table.to_string(),
                 payload.to_vec(),
                 deliveries + 1,
             ));
-            break;
+            continue;
         }
         let left = reclaim_ms - idle;
         soonest = Some(soonest.map_or(left, |s| s.min(left)));
     }
-    if job.is_none() {
+    if jobs.len() < max {
         let mut waiting = txn.open_table(JOBS_WAITING)?;
-        let first = waiting.pop_first()?;
-        job = first.map(|(id, value)| {
+        while jobs.len() < max {
+            let Some((id, value)) = waiting.pop_first()? else {
+                break;
+            };
             let (table, payload) = value.value();
-            (id.value(), table.to_string(), payload.to_vec(), 1)
-        });
+            jobs.push((id.value(), table.to_string(), payload.to_vec(), 1));
+        }
     }
-    let Some((id, table_id, payload, deliveries)) = job else {
+    if jobs.is_empty() {
         // Nothing changed: the transaction is dropped, not committed.
         return Ok(Take::Nothing {
             reclaimable_in: soonest.map(Duration::from_millis),
         });
-    };
-    let value = (
-        table_id.as_str(),
-        payload.as_slice(),
-        consumer,
-        deliveries,
-        now,
-    );
-    pending.insert(id, value)?;
+    }
+    for (id, table_id, payload, deliveries) in &jobs {
+        let value = (
+            table_id.as_str(),
+            payload.as_slice(),
+            consumer,
+            *deliveries,
+            now,
+        );
+        pending.insert(*id, value)?;
+    }
     drop(pending);
     txn.commit()?;
-    Ok(Take::Job(JobEntry {
-        entry_id: id.to_string(),
-        table_id,
-        payload,
-        deliveries,
-    }))
+    Ok(Take::Jobs(
+        jobs.into_iter()
+            .map(|(id, table_id, payload, deliveries)| JobEntry {
+                entry_id: id.to_string(),
+                table_id,
+                payload,
+                deliveries,
+            })
+            .collect(),
+    ))
 }
 
 /// Waits until `notified` fires or `wait` has passed. Outside a tokio runtime the caller's
@@ -778,7 +798,23 @@ impl Store for EmbeddedStore {
         reclaim_after: Duration,
         block: Duration,
     ) -> StoreResult<Option<JobEntry>> {
+        Ok(self
+            .next_jobs(consumer, 1, reclaim_after, block)
+            .await?
+            .pop())
+    }
+
+    async fn next_jobs(
+        &self,
+        consumer: &str,
+        max: usize,
+        reclaim_after: Duration,
+        block: Duration,
+    ) -> StoreResult<Vec<JobEntry>> {
         let reclaim_ms = args::next_job(consumer, reclaim_after)?;
+        if max == 0 {
+            return Ok(Vec::new());
+        }
         let start = Instant::now();
         loop {
             // Listening before looking, so a job enqueued in between still wakes this call.
@@ -786,15 +822,15 @@ impl Store for EmbeddedStore {
             added.as_mut().enable();
             let consumer = consumer.to_string();
             let take = self
-                .run(move |db| take_job(db, &consumer, reclaim_ms))
+                .run(move |db| take_jobs(db, &consumer, reclaim_ms, max))
                 .await?;
             let reclaimable_in = match take {
-                Take::Job(job) => return Ok(Some(job)),
+                Take::Jobs(jobs) => return Ok(jobs),
                 Take::Nothing { reclaimable_in } => reclaimable_in,
             };
             let remaining = block.saturating_sub(start.elapsed());
             if remaining.is_zero() {
-                return Ok(None);
+                return Ok(Vec::new());
             }
             let wait = reclaimable_in.map_or(remaining, |r| r.min(remaining));
             wait_for(added, wait).await;
@@ -1025,12 +1061,27 @@ impl Store for EmbeddedStore {
     async fn set_presence(&self, bot: &str, host: &str, ttl: Duration) -> StoreResult<()> {
         let ttl = Duration::from_millis(args::presence_for(bot, host, ttl)?);
         let now = Instant::now();
+        let sweep = {
+            let mut swept = self
+                .shared
+                .presence_swept
+                .lock()
+                .unwrap_or_else(|poisoned| poisoned.into_inner());
+            let due = now.duration_since(*swept) >= PRESENCE_SWEEP_EVERY;
+            if due {
+                *swept = now;
+            }
+            due
+        };
         let mut presence = self.shared.presence();
-        // Every expired record goes, not only this bot's: hosts that died leave nothing behind.
-        presence.retain(|_, hosts| {
-            hosts.retain(|_, until| *until > now);
-            !hosts.is_empty()
-        });
+        // Every expired record goes, not only this bot's (hosts that died leave nothing
+        // behind), once per PRESENCE_SWEEP_EVERY.
+        if sweep {
+            presence.retain(|_, hosts| {
+                hosts.retain(|_, until| *until > now);
+                !hosts.is_empty()
+            });
+        }
         presence
             .entry(bot.to_string())
             .or_default()
@@ -1169,6 +1220,103 @@ impl Store for EmbeddedStore {
         }
         hosts.insert(host.to_string(), now + ttl);
         Ok(None)
+    }
+
+    async fn finish_jobs(&self, jobs: &[FinishedJob<'_>]) -> StoreResult<Vec<bool>> {
+        let mut owned = Vec::with_capacity(jobs.len());
+        for job in jobs {
+            args::result(job.table_id, job.competition)?;
+            owned.push((
+                parse_entry_id(job.entry_id)?,
+                job.table_id.to_string(),
+                job.competition.map(str::to_string),
+                job.result.to_vec(),
+                job.replay.to_vec(),
+            ));
+        }
+        if owned.is_empty() {
+            return Ok(Vec::new());
+        }
+        self.run(move |db| {
+            let txn = db.begin_write()?;
+            let mut written = Vec::with_capacity(owned.len());
+            {
+                let mut results = txn.open_table(RESULTS)?;
+                let mut replays = txn.open_table(REPLAYS)?;
+                let mut listed = txn.open_table(COMPETITION_RESULTS)?;
+                let mut pending = txn.open_table(JOBS_PENDING)?;
+                let mut waiting = txn.open_table(JOBS_WAITING)?;
+                for (id, table, competition, result, replay) in &owned {
+                    let new = results.get(table.as_str())?.is_none();
+                    if new {
+                        results.insert(table.as_str(), result.as_slice())?;
+                        replays.insert(table.as_str(), replay.as_slice())?;
+                        if let Some(competition) = competition {
+                            listed.insert((competition.as_str(), table.as_str()), ())?;
+                        }
+                    }
+                    written.push(new);
+                    pending.remove(*id)?;
+                    waiting.remove(*id)?;
+                }
+            }
+            txn.commit()?;
+            Ok(written)
+        })
+        .await
+    }
+
+    async fn enqueue_jobs(&self, jobs: &[(&str, &[u8])]) -> StoreResult<Vec<String>> {
+        for (table, _) in jobs {
+            args::table(table)?;
+        }
+        if jobs.is_empty() {
+            return Ok(Vec::new());
+        }
+        let owned: Vec<(String, Vec<u8>)> = jobs
+            .iter()
+            .map(|(t, p)| (t.to_string(), p.to_vec()))
+            .collect();
+        let ids = self
+            .run(move |db| {
+                let txn = db.begin_write()?;
+                let mut ids = Vec::with_capacity(owned.len());
+                {
+                    let mut seq = txn.open_table(JOB_SEQ)?;
+                    let mut waiting = txn.open_table(JOBS_WAITING)?;
+                    let mut id = seq.get(NEXT_ENTRY)?.map_or(1, |v| v.value());
+                    for (table, payload) in &owned {
+                        waiting.insert(id, (table.as_str(), payload.as_slice()))?;
+                        ids.push(id.to_string());
+                        id += 1;
+                    }
+                    seq.insert(NEXT_ENTRY, id)?;
+                }
+                txn.commit()?;
+                Ok(ids)
+            })
+            .await?;
+        self.shared.jobs_added.notify_waiters();
+        Ok(ids)
+    }
+
+    async fn result_count(&self, competition: &str) -> StoreResult<u64> {
+        args::competition(competition)?;
+        let competition = competition.to_string();
+        self.run(move |db| {
+            let txn = db.begin_read()?;
+            let index = txn.open_table(COMPETITION_RESULTS)?;
+            let mut n = 0;
+            for entry in index.range((competition.as_str(), "")..)? {
+                let (key, _) = entry?;
+                if key.value().0 != competition {
+                    break;
+                }
+                n += 1;
+            }
+            Ok(n)
+        })
+        .await
     }
 
     async fn resume_jobs(&self, consumer: &str, max: usize) -> StoreResult<Vec<JobEntry>> {

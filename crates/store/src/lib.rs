@@ -405,6 +405,73 @@ pub trait Store: Send + Sync {
     /// referee uses.
     async fn resume_jobs(&self, consumer: &str, max: usize) -> StoreResult<Vec<JobEntry>>;
 
+    // ---- Batches: what a busy referee or matchmaker does many of at once. ----
+
+    /// Up to `max` jobs for `consumer` at once, as [`Store::next_job`] takes one: reclaimable
+    /// jobs first, then never-delivered ones, oldest first. Waits up to `block` only while there
+    /// is none; returns as soon as there is at least one (empty if none appeared). `max` of zero
+    /// takes nothing and does not wait.
+    async fn next_jobs(
+        &self,
+        consumer: &str,
+        max: usize,
+        reclaim_after: Duration,
+        block: Duration,
+    ) -> StoreResult<Vec<JobEntry>> {
+        if max == 0 {
+            args::next_job(consumer, reclaim_after)?;
+            return Ok(Vec::new());
+        }
+        Ok(self
+            .next_job(consumer, reclaim_after, block)
+            .await?
+            .into_iter()
+            .collect())
+    }
+
+    /// Finishes several jobs at once: per job, what [`Store::put_result`] does (the result and
+    /// replay stored only if the table has none, and listed under its competition), then every
+    /// job acknowledged as [`Store::ack_job`] does. Returns, per job, whether its result was
+    /// written by this call. Nothing is acknowledged unless every result is stored: a failed
+    /// call may have stored some results (repeating it is safe: results are kept once) but has
+    /// acknowledged no job whose result is not stored. Arguments are checked before anything is
+    /// written: a bad one is [`StoreError::Invalid`] naming it, and nothing changes.
+    async fn finish_jobs(&self, jobs: &[FinishedJob<'_>]) -> StoreResult<Vec<bool>> {
+        for job in jobs {
+            args::result(job.table_id, job.competition)?;
+        }
+        let mut written = Vec::with_capacity(jobs.len());
+        for job in jobs {
+            written.push(
+                self.put_result(job.table_id, job.competition, job.result, job.replay)
+                    .await?,
+            );
+        }
+        for job in jobs {
+            self.ack_job(job.entry_id).await?;
+        }
+        Ok(written)
+    }
+
+    /// Appends several table jobs, in order, as [`Store::enqueue_job`] appends one: their entry
+    /// ids, in the same order. Table ids are checked before anything is enqueued.
+    async fn enqueue_jobs(&self, jobs: &[(&str, &[u8])]) -> StoreResult<Vec<String>> {
+        for (table, _) in jobs {
+            args::table(table)?;
+        }
+        let mut ids = Vec::with_capacity(jobs.len());
+        for (table, payload) in jobs {
+            ids.push(self.enqueue_job(table, payload).await?);
+        }
+        Ok(ids)
+    }
+
+    /// How many results are listed under `competition`: `results_for(competition).len()`
+    /// without reading them.
+    async fn result_count(&self, competition: &str) -> StoreResult<u64> {
+        Ok(self.results_for(competition).await?.len() as u64)
+    }
+
     // ---- The instance record: detecting that the store lost its data. ----
 
     /// The id of this store's instance record, made (with a fresh random id) if the store has
@@ -472,6 +539,21 @@ pub struct JobEntry {
     pub payload: Vec<u8>,
     /// How many times it has been delivered, this delivery included (> 1 after a reclaim).
     pub deliveries: u64,
+}
+
+/// A job done, for [`Store::finish_jobs`]: its entry, and the table's result and replay.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct FinishedJob<'a> {
+    /// The entry id the queue handed the job out under.
+    pub entry_id: &'a str,
+    /// The table the job is for.
+    pub table_id: &'a str,
+    /// The competition to list the table under, if any.
+    pub competition: Option<&'a str>,
+    /// The encoded `arena.v1.TableResult`.
+    pub result: &'a [u8],
+    /// The encoded `arena.v1.Replay`.
+    pub replay: &'a [u8],
 }
 
 /// Sizes of the job queue.

@@ -66,9 +66,9 @@ use ::redis::{AsyncCommands, AsyncConnectionConfig, RedisError, Script};
 use tracing::instrument;
 
 use crate::{
-    BotRecord, DealRecord, DealSource, JobCounts, JobEntry, Panel, Store, StoreError, StoreResult,
-    args, check_bot, check_id, check_panel, check_records, decode, decode_bot, decode_deal, encode,
-    millis_ceil, schema::upgrade, source_key,
+    BotRecord, DealRecord, DealSource, FinishedJob, JobCounts, JobEntry, Panel, Store, StoreError,
+    StoreResult, args, check_bot, check_id, check_panel, check_records, decode, decode_bot,
+    decode_deal, encode, millis_ceil, schema::upgrade, source_key,
 };
 
 /// Measured indices are kept as bitmaps of this many bits each, so an index far out costs one
@@ -115,6 +115,13 @@ const GROUP: &str = "referees";
 /// reclaim.
 pub const BLOCK_SLICE: Duration = Duration::from_secs(1);
 
+/// Jobs finished by one `finish_jobs` script: a bigger batch is written as several scripts, so
+/// none holds Redis for long.
+const FINISH_CHUNK: usize = 128;
+
+/// Jobs enqueued by one `enqueue_jobs` script.
+const ENQUEUE_CHUNK: usize = 500;
+
 /// Idle blocking-read connections kept for reuse; more are opened when needed and closed after.
 const IDLE_BLOCKING_CONNECTIONS: usize = 8;
 
@@ -128,23 +135,67 @@ if type(made) == 'table' and made.err and not string.find(made.err, 'BUSYGROUP',
 end
 "#;
 
-/// `next_job` without waiting: KEYS[1] = job stream, ARGV = (group, consumer, reclaim_after in
-/// ms). Returns (entry id, [field, value, …], deliveries), or nil when there is no job.
-const NEXT_JOB: &str = r#"
-while true do
-  local idle = redis.call('XPENDING', KEYS[1], ARGV[1], 'IDLE', ARGV[3], '-', '+', 1)[1]
-  if not idle then break end
-  local entry = redis.call('XCLAIM', KEYS[1], ARGV[1], ARGV[2], ARGV[3], idle[1])[1]
-  if entry then return {entry[1], entry[2], idle[4] + 1} end
-  -- Pending, but its entry is gone from the stream: nothing to run, drop it from the list.
-  redis.call('XACK', KEYS[1], ARGV[1], idle[1])
+/// `next_jobs` without waiting: KEYS[1] = job stream, ARGV = (group, consumer, reclaim_after in
+/// ms, max). Returns up to max (entry id, [field, value, …], deliveries): idle pending entries
+/// first (their referee died), then new ones.
+const NEXT_JOBS: &str = r#"
+local max = tonumber(ARGV[4])
+local out = {}
+while #out < max do
+  local idle = redis.call('XPENDING', KEYS[1], ARGV[1], 'IDLE', ARGV[3], '-', '+', max - #out)
+  if not idle[1] then break end
+  for _, p in ipairs(idle) do
+    local entry = redis.call('XCLAIM', KEYS[1], ARGV[1], ARGV[2], ARGV[3], p[1])[1]
+    if entry then
+      out[#out + 1] = {entry[1], entry[2], p[4] + 1}
+    else
+      -- Pending, but its entry is gone from the stream: nothing to run, drop it from the list.
+      redis.call('XACK', KEYS[1], ARGV[1], p[1])
+    end
+  end
 end
-local read = redis.call('XREADGROUP', 'GROUP', ARGV[1], ARGV[2], 'COUNT', 1, 'STREAMS', KEYS[1], '>')
-if read and read[1][2][1] then
-  local entry = read[1][2][1]
-  return {entry[1], entry[2], 1}
+if #out < max then
+  local read = redis.call('XREADGROUP', 'GROUP', ARGV[1], ARGV[2], 'COUNT', max - #out, 'STREAMS', KEYS[1], '>')
+  if read then
+    for _, entry in ipairs(read[1][2]) do out[#out + 1] = {entry[1], entry[2], 1} end
+  end
 end
-return false
+return out
+"#;
+
+/// `finish_jobs`: KEYS = (job stream, then per job: result, replay, competition index or the
+/// result again), ARGV = (group, then per job: entry id, table id, result, replay, '1' if
+/// listed). Per job as `PUT_RESULT`, then every entry acknowledged and deleted as `ACK_JOB`
+/// does: one 1/0 per job, whether its result was written.
+const FINISH_JOBS: &str = r#"
+local n = (#KEYS - 1) / 3
+local written, ids = {}, {}
+for i = 0, n - 1 do
+  local k, a = 1 + i * 3, 1 + i * 5
+  ids[i + 1] = ARGV[a + 1]
+  if redis.call('SET', KEYS[k + 1], ARGV[a + 3], 'NX') then
+    redis.call('SET', KEYS[k + 2], ARGV[a + 4])
+    if ARGV[a + 5] == '1' then redis.call('SADD', KEYS[k + 3], ARGV[a + 2]) end
+    written[i + 1] = 1
+  else
+    written[i + 1] = 0
+  end
+end
+local acked = redis.pcall('XACK', KEYS[1], ARGV[1], unpack(ids))
+if type(acked) == 'table' and acked.err and not string.find(acked.err, 'NOGROUP', 1, true) then
+  return acked
+end
+redis.call('XDEL', KEYS[1], unpack(ids))
+return written
+"#;
+
+/// `enqueue_jobs`: KEYS[1] = job stream, ARGV = (table id, payload) per job; the entry ids.
+const ENQUEUE_JOBS: &str = r#"
+local ids = {}
+for i = 1, #ARGV, 2 do
+  ids[#ids + 1] = redis.call('XADD', KEYS[1], '*', 'table', ARGV[i], 'job', ARGV[i + 1])
+end
+return ids
 "#;
 
 /// `touch_job`: KEYS[1] = job stream, ARGV = (group, consumer, entry id). Resets the entry's idle
@@ -318,7 +369,6 @@ return out
 struct Scripts {
     put_deals: Script,
     claim_deals: Script,
-    next_job: Script,
     touch_job: Script,
     ack_job: Script,
     job_counts: Script,
@@ -334,6 +384,9 @@ struct Scripts {
     claim_presence: Script,
     resume_jobs: Script,
     replace_if: Script,
+    next_jobs: Script,
+    finish_jobs: Script,
+    enqueue_jobs: Script,
 }
 
 /// A script that writes data, behind the [`FENCE`].
@@ -346,7 +399,6 @@ impl Scripts {
         Scripts {
             put_deals: fenced(PUT_DEALS),
             claim_deals: fenced(CLAIM_DEALS),
-            next_job: Script::new(&format!("{ENSURE_GROUP}{NEXT_JOB}")),
             touch_job: Script::new(TOUCH_JOB),
             ack_job: Script::new(ACK_JOB),
             job_counts: Script::new(JOB_COUNTS),
@@ -362,6 +414,9 @@ impl Scripts {
             claim_presence: Script::new(&format!("{NOW_MS}{CLAIM_PRESENCE}")),
             resume_jobs: Script::new(RESUME_JOBS),
             replace_if: Script::new(REPLACE_IF),
+            next_jobs: Script::new(&format!("{ENSURE_GROUP}{NEXT_JOBS}")),
+            finish_jobs: fenced(FINISH_JOBS),
+            enqueue_jobs: fenced(ENQUEUE_JOBS),
         }
     }
 }
@@ -781,38 +836,46 @@ impl RedisStore {
         format!("{}:presence:{bot}", self.prefix)
     }
 
-    /// A job ready now, reclaimed or new, without waiting.
-    async fn take_job(&self, consumer: &str, reclaim_ms: u64) -> StoreResult<Option<JobEntry>> {
+    /// Up to `max` jobs ready now, reclaimed or new, without waiting.
+    async fn take_jobs(
+        &self,
+        consumer: &str,
+        reclaim_ms: u64,
+        max: usize,
+    ) -> StoreResult<Vec<JobEntry>> {
         let key = self.jobs_key();
         let mut conn = self.conn.clone();
-        let entry: Option<(String, Vec<Vec<u8>>, u64)> = self
+        let entries: Vec<(String, Vec<Vec<u8>>, u64)> = self
             .scripts
-            .next_job
+            .next_jobs
             .key(&key)
             .arg(GROUP)
             .arg(consumer)
             .arg(reclaim_ms)
+            .arg(max)
             .invoke_async(&mut conn)
             .await
             .on(self, &key)?;
-        entry
+        entries
+            .into_iter()
             .map(|(id, fields, deliveries)| job_entry(&key, id, fields, deliveries))
-            .transpose()
+            .collect()
     }
 
-    /// Waits up to `wait` for a new job on a connection of its own.
-    async fn wait_for_new_job(
+    /// Waits up to `wait` for new jobs (at most `max`) on a connection of its own.
+    async fn wait_for_new_jobs(
         &self,
         consumer: &str,
         wait: Duration,
-    ) -> StoreResult<Option<JobEntry>> {
+        max: usize,
+    ) -> StoreResult<Vec<JobEntry>> {
         let key = self.jobs_key();
         let mut cmd = ::redis::cmd("XREADGROUP");
         cmd.arg("GROUP")
             .arg(GROUP)
             .arg(consumer)
             .arg("COUNT")
-            .arg(1)
+            .arg(max)
             .arg("BLOCK")
             // Never 0: that would wait for ever.
             .arg(millis_ceil(wait).max(1))
@@ -835,24 +898,24 @@ impl RedisStore {
         let reply = match reply {
             Ok(reply) => reply,
             // Redis lost the group (a restart without data), or the stream went while this
-            // call waited (`UNBLOCKED`): the next `take_job` makes them again.
+            // call waited (`UNBLOCKED`): the next `take_jobs` makes them again.
             Err(e) if matches!(e.code(), Some("NOGROUP" | "UNBLOCKED")) => {
                 self.return_blocking_connection(conn);
-                return Ok(None);
+                return Ok(Vec::new());
             }
             Err(e) => return Err(self.error(&key, e)),
         };
         self.return_blocking_connection(conn);
         let Some(streams) = reply else {
-            return Ok(None);
+            return Ok(Vec::new());
         };
-        let entry = streams
+        streams
             .into_iter()
             .next()
-            .and_then(|(_, entries)| entries.into_iter().next());
-        entry
+            .into_iter()
+            .flat_map(|(_, entries)| entries)
             .map(|(id, fields)| job_entry(&key, id, fields, 1))
-            .transpose()
+            .collect()
     }
 
     /// One blocking read, given a little longer than it blocks for before the connection is
@@ -1289,26 +1352,125 @@ impl Store for RedisStore {
         reclaim_after: Duration,
         block: Duration,
     ) -> StoreResult<Option<JobEntry>> {
+        Ok(self
+            .next_jobs(consumer, 1, reclaim_after, block)
+            .await?
+            .pop())
+    }
+
+    #[instrument(
+        name = "redis", target = "arena_store::redis::call", skip_all, err(Display),
+        fields(db.system = "redis", db.operation = "next_jobs", otel.kind = "client")
+    )]
+    async fn next_jobs(
+        &self,
+        consumer: &str,
+        max: usize,
+        reclaim_after: Duration,
+        block: Duration,
+    ) -> StoreResult<Vec<JobEntry>> {
         let reclaim_ms = args::next_job(consumer, reclaim_after)?;
+        if max == 0 {
+            return Ok(Vec::new());
+        }
         let start = Instant::now();
         // Between slices, jobs that became reclaimable are looked for: at least twice per
         // `reclaim_after`, and never spinning faster than every 10 ms.
         let slice = (reclaim_after / 2).clamp(Duration::from_millis(10), BLOCK_SLICE);
         loop {
-            if let Some(job) = self.take_job(consumer, reclaim_ms).await? {
-                return Ok(Some(job));
+            let jobs = self.take_jobs(consumer, reclaim_ms, max).await?;
+            if !jobs.is_empty() {
+                return Ok(jobs);
             }
             let remaining = block.saturating_sub(start.elapsed());
             if remaining < Duration::from_millis(1) {
-                return Ok(None);
+                return Ok(Vec::new());
             }
-            if let Some(job) = self
-                .wait_for_new_job(consumer, remaining.min(slice))
-                .await?
-            {
-                return Ok(Some(job));
+            let jobs = self
+                .wait_for_new_jobs(consumer, remaining.min(slice), max)
+                .await?;
+            if !jobs.is_empty() {
+                return Ok(jobs);
             }
         }
+    }
+
+    #[instrument(
+        name = "redis", target = "arena_store::redis::call", skip_all, err(Display),
+        fields(db.system = "redis", db.operation = "finish_jobs", otel.kind = "client")
+    )]
+    async fn finish_jobs(&self, jobs: &[FinishedJob<'_>]) -> StoreResult<Vec<bool>> {
+        for job in jobs {
+            args::result(job.table_id, job.competition)?;
+            check_entry_id(job.entry_id)?;
+        }
+        let key = self.jobs_key();
+        let mut written = Vec::with_capacity(jobs.len());
+        // One script per slice: each slice is atomic, and none holds Redis for long.
+        for chunk in jobs.chunks(FINISH_CHUNK) {
+            let mut call = self.fenced_call(&self.scripts.finish_jobs);
+            call.key(&key).arg(GROUP);
+            for job in chunk {
+                let result_key = self.result_key(job.table_id);
+                let listing = job
+                    .competition
+                    .map_or_else(|| result_key.clone(), |c| self.competition_key(c));
+                call.key(&result_key)
+                    .key(self.replay_key(job.table_id))
+                    .key(listing)
+                    .arg(job.entry_id)
+                    .arg(job.table_id)
+                    .arg(job.result)
+                    .arg(job.replay)
+                    .arg(if job.competition.is_some() { "1" } else { "0" });
+            }
+            let mut conn = self.conn.clone();
+            let flags: Vec<u8> = call.invoke_async(&mut conn).await.on(self, &key)?;
+            if flags.len() != chunk.len() {
+                return Err(StoreError::Unavailable(format!(
+                    "redis at {}: finishing {} jobs answered {} results",
+                    self.addr,
+                    chunk.len(),
+                    flags.len()
+                )));
+            }
+            written.extend(flags.into_iter().map(|f| f == 1));
+        }
+        Ok(written)
+    }
+
+    #[instrument(
+        name = "redis", target = "arena_store::redis::call", skip_all, err(Display),
+        fields(db.system = "redis", db.operation = "enqueue_jobs", otel.kind = "client")
+    )]
+    async fn enqueue_jobs(&self, jobs: &[(&str, &[u8])]) -> StoreResult<Vec<String>> {
+        for (table, _) in jobs {
+            args::table(table)?;
+        }
+        let key = self.jobs_key();
+        let mut ids = Vec::with_capacity(jobs.len());
+        for chunk in jobs.chunks(ENQUEUE_CHUNK) {
+            let mut call = self.fenced_call(&self.scripts.enqueue_jobs);
+            call.key(&key);
+            for (table, payload) in chunk {
+                call.arg(*table).arg(*payload);
+            }
+            let mut conn = self.conn.clone();
+            let chunk_ids: Vec<String> = call.invoke_async(&mut conn).await.on(self, &key)?;
+            ids.extend(chunk_ids);
+        }
+        Ok(ids)
+    }
+
+    #[instrument(
+        name = "redis", target = "arena_store::redis::call", skip_all, err(Display),
+        fields(db.system = "redis", db.operation = "result_count", otel.kind = "client")
+    )]
+    async fn result_count(&self, competition: &str) -> StoreResult<u64> {
+        args::competition(competition)?;
+        let index = self.competition_key(competition);
+        let mut conn = self.conn.clone();
+        conn.scard(&index).await.on(self, &index)
     }
 
     #[instrument(

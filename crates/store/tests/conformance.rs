@@ -289,6 +289,12 @@ macro_rules! suite {
             }
 
             #[tokio::test(flavor = $flavor)]
+            async fn jobs_in_batches() {
+                let f = super::$backend().await;
+                conformance::jobs_in_batches(&*f.first).await;
+            }
+
+            #[tokio::test(flavor = $flavor)]
             async fn own_jobs_are_resumed() {
                 let f = super::$backend().await;
                 conformance::own_jobs_are_resumed(&*f.first).await;

@@ -1,6 +1,7 @@
 //! For tests only: helpers the integration tests of several crates share.
 
 pub mod fake_host;
+pub mod redis_server;
 mod standings;
 
 pub use standings::final_standings;

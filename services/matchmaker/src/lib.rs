@@ -44,6 +44,9 @@ pub const COMPETITION: &str = "competition";
 pub const ENQUEUED: &str = "competition-enqueued";
 /// How long after creation a competition not yet marked enqueued counts as interrupted.
 pub const ENQUEUE_GRACE_MS: u64 = 10_000;
+/// Table jobs enqueued by one store call.
+const ENQUEUE_BATCH: usize = 500;
+
 /// Record kind of final standings.
 pub const FINAL_STANDINGS: &str = "competition-standings";
 
@@ -682,12 +685,23 @@ async fn enqueue(store: &dyn Store, c: &Checked) -> Result<(), ApiError> {
     for (group, tables) in deal_groups(&jobs) {
         visibility::put_deal_group(store, &group, &tables).await?;
     }
-    for job in jobs {
-        if done.contains(&job.table_id) {
-            continue;
-        }
-        let payload = arena_table::queue::encode_table_job(&job);
-        store.enqueue_job(&job.table_id, &payload).await?;
+    // In batches: one store call per batch rather than one per table.
+    let todo: Vec<(String, Vec<u8>)> = jobs
+        .iter()
+        .filter(|job| !done.contains(&job.table_id))
+        .map(|job| {
+            (
+                job.table_id.clone(),
+                arena_table::queue::encode_table_job(job),
+            )
+        })
+        .collect();
+    for chunk in todo.chunks(ENQUEUE_BATCH) {
+        let batch: Vec<(&str, &[u8])> = chunk
+            .iter()
+            .map(|(t, p)| (t.as_str(), p.as_slice()))
+            .collect();
+        store.enqueue_jobs(&batch).await?;
     }
     store.put_record(ENQUEUED, &c.spec.name, b"1").await?;
     Ok(())
@@ -882,7 +896,8 @@ pub async fn supervise_once(store: &dyn Store) -> Result<(), ApiError> {
             enqueue(store, &checked).await?;
             tracing::info!(competition = %name, "re-enqueued the tables of an interrupted competition");
         }
-        let done = store.results_for(&name).await?.len() as u64;
+        // A count, not the results: a pass costs the same however many tables are done.
+        let done = store.result_count(&name).await?;
         let mut next = comp.clone();
         next.tables_done = done;
         if done >= comp.tables_total {
@@ -1125,6 +1140,15 @@ impl Matchmaker for MatchmakerService {
             let mut last_done = u64::MAX;
             loop {
                 let st = match svc.load(&name).await {
+                    // While it runs, its standings change only with its results: counted first
+                    // (one cheap call), they are computed only when there are new ones.
+                    Ok(comp)
+                        if state_of(&comp) == v1::CompetitionState::Running
+                            && svc.store.result_count(&name).await.ok() == Some(last_done) =>
+                    {
+                        tokio::time::sleep(Duration::from_millis(250)).await;
+                        continue;
+                    }
                     Ok(comp) => match state_of(&comp) {
                         v1::CompetitionState::Finished => svc.final_or_current(&comp).await,
                         _ => standings(&*svc.store, &comp).await,

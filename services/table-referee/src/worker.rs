@@ -26,18 +26,19 @@
 //! - **Shutdown**: no new jobs; tables in flight get `shutdown_grace` to finish; the rest are
 //!   dropped unacknowledged and rerun elsewhere after `reclaim_after`.
 
+use std::collections::{BTreeSet, HashMap};
 use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
 
 use arena_games::{run_spec, validate};
 use arena_proto::v1;
-use arena_store::{JobEntry, Store, StoreError};
+use arena_store::{FinishedJob, JobEntry, Store, StoreError};
 use arena_table::run::Played;
 use arena_table::{BotHosts, RunOptions, error_result};
 use arena_telemetry::metrics::{KeyValue, attr, metrics};
 use prost::Message;
-use tokio::sync::Semaphore;
+use tokio::sync::{Semaphore, mpsc, oneshot};
 use tokio::task::{JoinHandle, JoinSet};
 use tokio_util::sync::CancellationToken;
 use tracing::Instrument;
@@ -51,12 +52,23 @@ use arena_table::queue::{self, Queued};
 /// How often the job loop records the queue's depth.
 const QUEUE_DEPTH_EVERY: Duration = Duration::from_secs(10);
 
+/// Most jobs taken from the queue in one call (as many as there are free slots, up to this).
+const TAKE_AT_ONCE: usize = 32;
+
+/// Most finished tables written and acknowledged in one store call.
+const WRITE_AT_ONCE: usize = 64;
+
 /// What every job task shares.
 pub(crate) struct Ctx {
     pub(crate) config: RefereeConfig,
     pub(crate) store: Arc<dyn Store>,
     pub(crate) dialer: PresenceDialer,
     pub(crate) opts: RunOptions,
+    /// Where finished tables go to be written and acknowledged in batches.
+    writer: mpsc::Sender<Done>,
+    /// The writer's task: it goes when the referee does (a killed referee writes nothing more;
+    /// its jobs are reclaimed), not when the last table's sender happens to be dropped.
+    _writer_task: AbortOnDrop<()>,
 }
 
 impl Ctx {
@@ -66,7 +78,10 @@ impl Ctx {
             setting: "bot_hosts",
             message: e.to_string(),
         })?;
+        let (writer, writer_task) = spawn_writer(store.clone());
         Ok(Ctx {
+            writer,
+            _writer_task: writer_task,
             opts: RunOptions {
                 referee: config.referee_id.clone(),
                 open_timeout: config.seat_open_timeout,
@@ -156,14 +171,16 @@ pub(crate) async fn job_loop(ctx: Arc<Ctx>, stop: CancellationToken) {
                     "resuming this referee's unfinished jobs"
                 );
             }
+            let ended = ended_states(&ctx, &resumed).await;
             for entry in resumed {
                 let Ok(slot) = slots.clone().acquire_owned().await else {
                     break;
                 };
                 let ctx = ctx.clone();
+                let ended = ended.clone();
                 tasks.spawn(async move {
                     let _slot = slot;
-                    handle(ctx, entry).await;
+                    handle(ctx, entry, &ended).await;
                 });
             }
         }
@@ -190,7 +207,7 @@ pub(crate) async fn job_loop(ctx: Arc<Ctx>, stop: CancellationToken) {
                 tracing::error!(error = %e, "a job task failed");
             }
         }
-        let slot = tokio::select! {
+        let first = tokio::select! {
             biased;
             () = stop.cancelled() => break,
             s = slots.clone().acquire_owned() => match s {
@@ -198,21 +215,33 @@ pub(crate) async fn job_loop(ctx: Arc<Ctx>, stop: CancellationToken) {
                 Err(_) => break,
             },
         };
+        // As many jobs as there are free slots, in one call: a busy referee takes its jobs in
+        // batches rather than one store round trip per table.
+        let mut free = vec![first];
+        while free.len() < TAKE_AT_ONCE {
+            match slots.clone().try_acquire_owned() {
+                Ok(s) => free.push(s),
+                Err(_) => break,
+            }
+        }
         let next = tokio::select! {
             biased;
             () = stop.cancelled() => break,
-            r = ctx.store.next_job(&cfg.referee_id, cfg.reclaim_after, cfg.poll_interval) => r,
+            r = ctx.store.next_jobs(&cfg.referee_id, free.len(), cfg.reclaim_after, cfg.poll_interval) => r,
         };
         match next {
-            Ok(Some(entry)) => {
+            Ok(entries) => {
                 backoff.reset();
-                let ctx = ctx.clone();
-                tasks.spawn(async move {
-                    let _slot = slot;
-                    handle(ctx, entry).await;
-                });
+                let ended = ended_states(&ctx, &entries).await;
+                for (entry, slot) in entries.into_iter().zip(free) {
+                    let ctx = ctx.clone();
+                    let ended = ended.clone();
+                    tasks.spawn(async move {
+                        let _slot = slot;
+                        handle(ctx, entry, &ended).await;
+                    });
+                }
             }
-            Ok(None) => backoff.reset(),
             Err(e) => {
                 let wait = backoff.next_wait();
                 tracing::warn!(error = %e, retry_in = ?wait, "cannot take jobs from the store");
@@ -242,8 +271,36 @@ pub(crate) async fn job_loop(ctx: Arc<Ctx>, stop: CancellationToken) {
     tracing::info!(referee = %cfg.referee_id, "stopped");
 }
 
-/// Handles one queue entry from start to acknowledgement.
-async fn handle(ctx: Arc<Ctx>, entry: JobEntry) {
+/// The competitions of a batch of jobs that have ended, by name, with their final state: read
+/// once per competition per batch rather than once per table. A competition whose state cannot
+/// be read is left out (its tables are played).
+async fn ended_states(ctx: &Ctx, entries: &[JobEntry]) -> Arc<HashMap<String, String>> {
+    let mut competitions = BTreeSet::new();
+    for entry in entries {
+        if let Queued::Table(job) = queue::decode(&entry.table_id, &entry.payload)
+            && !job.competition.is_empty()
+        {
+            competitions.insert(job.competition);
+        }
+    }
+    let mut ended = HashMap::new();
+    for competition in competitions {
+        match arena_store::visibility::ended_state(&*ctx.store, &competition).await {
+            Ok(Some(state)) => {
+                ended.insert(competition, state);
+            }
+            Ok(None) => {}
+            Err(e) => {
+                tracing::warn!(error = %e, %competition, "cannot check whether the competition was cancelled; playing its tables")
+            }
+        }
+    }
+    Arc::new(ended)
+}
+
+/// Handles one queue entry from start to acknowledgement; `ended` holds the ended competitions
+/// among its batch's.
+async fn handle(ctx: Arc<Ctx>, entry: JobEntry, ended: &HashMap<String, String>) {
     let span = tracing::info_span!(
         "job",
         entry = %entry.entry_id,
@@ -258,7 +315,10 @@ async fn handle(ctx: Arc<Ctx>, entry: JobEntry) {
             lost.clone(),
         )));
         match queue::decode(&entry.table_id, &entry.payload) {
-            Queued::Table(job) => play(&ctx, &entry, job, &lost).await,
+            Queued::Table(job) => {
+                let ended = ended.get(&job.competition).map(String::as_str);
+                play(&ctx, &entry, job, ended, &lost).await
+            }
             Queued::Gdi(batch) => gdi::measure(&ctx, &entry, batch, &lost).await,
             Queued::Bad { job, error } => {
                 tracing::warn!(%error, "malformed job: writing an error result");
@@ -297,42 +357,46 @@ fn seat_kind(builtin: bool) -> &'static str {
     if builtin { "in-process" } else { "remote" }
 }
 
-/// Plays a table job and writes its result.
-async fn play(ctx: &Arc<Ctx>, entry: &JobEntry, job: v1::TableJob, lost: &CancellationToken) {
-    match ctx.store.result(&entry.table_id).await {
-        Ok(Some(_)) => {
-            tracing::info!(
-                "the table already has a result (an earlier delivery wrote it): acknowledging"
-            );
-            ack(ctx, entry).await;
-            return;
-        }
-        Ok(None) => {}
-        Err(e) => {
-            tracing::warn!(error = %e, "cannot check for an earlier result; playing the table")
-        }
-    }
-    if !job.competition.is_empty() {
-        match arena_store::visibility::ended_state(&*ctx.store, &job.competition).await {
-            Ok(Some(state)) if state == "cancelled" => {
-                tracing::info!(competition = %job.competition, "the competition was cancelled: not playing its table");
-                let (result, replay) = error_result(
-                    &entry.table_id,
-                    Some(&job),
-                    &ctx.config.referee_id,
-                    format!(
-                        "not played: competition {:?} was cancelled",
-                        job.competition
-                    ),
+/// Plays a table job and writes its result; `ended` is its competition's final state if it has
+/// ended.
+async fn play(
+    ctx: &Arc<Ctx>,
+    entry: &JobEntry,
+    job: v1::TableJob,
+    ended: Option<&str>,
+    lost: &CancellationToken,
+) {
+    // Only a job delivered before can have a result already (an earlier delivery wrote it): a
+    // first delivery is not worth a store read per table. (A table enqueued twice is played
+    // twice; its first result is kept.)
+    if entry.deliveries > 1 {
+        match ctx.store.result(&entry.table_id).await {
+            Ok(Some(_)) => {
+                tracing::info!(
+                    "the table already has a result (an earlier delivery wrote it): acknowledging"
                 );
-                write_and_ack(ctx, entry, result, replay).await;
+                ack(ctx, entry).await;
                 return;
             }
-            Ok(_) => {}
+            Ok(None) => {}
             Err(e) => {
-                tracing::warn!(error = %e, "cannot check whether the competition was cancelled; playing the table")
+                tracing::warn!(error = %e, "cannot check for an earlier result; playing the table")
             }
         }
+    }
+    if ended == Some("cancelled") {
+        tracing::info!(competition = %job.competition, "the competition was cancelled: not playing its table");
+        let (result, replay) = error_result(
+            &entry.table_id,
+            Some(&job),
+            &ctx.config.referee_id,
+            format!(
+                "not played: competition {:?} was cancelled",
+                job.competition
+            ),
+        );
+        write_and_ack(ctx, entry, result, replay).await;
+        return;
     }
     let spec = match validate(&job) {
         Ok(s) => s,
@@ -488,24 +552,123 @@ fn record_metrics(
     }
 }
 
-/// Stores the result (retrying until the store takes it), then acknowledges the job.
+/// A finished table on its way to the writer.
+struct Done {
+    entry_id: String,
+    table_id: String,
+    competition: Option<String>,
+    result: Vec<u8>,
+    replay: Vec<u8>,
+    /// The result's error and verdict count, for the log line.
+    error: String,
+    verdicts: usize,
+    /// Told once the result is stored and the job acknowledged (or given up on).
+    written: oneshot::Sender<()>,
+}
+
+/// Starts the task that writes finished tables: whatever has queued up since its last write goes
+/// to the store in one [`Store::finish_jobs`] call (results, replays and acknowledgements
+/// together), so a busy referee pays one store round trip per batch instead of two per table,
+/// and no table waits for another's write. It is stopped when its handle is dropped.
+fn spawn_writer(store: Arc<dyn Store>) -> (mpsc::Sender<Done>, AbortOnDrop<()>) {
+    let (tx, mut rx) = mpsc::channel::<Done>(WRITE_AT_ONCE * 4);
+    let task = tokio::spawn(async move {
+        let mut batch = Vec::with_capacity(WRITE_AT_ONCE);
+        while rx.recv_many(&mut batch, WRITE_AT_ONCE).await > 0 {
+            write_batch(&*store, &mut batch).await;
+        }
+    });
+    (tx, AbortOnDrop(task))
+}
+
+/// Writes and acknowledges a batch, retrying while the store is unavailable; empties `batch`.
+async fn write_batch(store: &dyn Store, batch: &mut Vec<Done>) {
+    let mut backoff = Backoff::new();
+    loop {
+        let jobs: Vec<FinishedJob<'_>> = batch
+            .iter()
+            .map(|d| FinishedJob {
+                entry_id: &d.entry_id,
+                table_id: &d.table_id,
+                competition: d.competition.as_deref(),
+                result: &d.result,
+                replay: &d.replay,
+            })
+            .collect();
+        match store.finish_jobs(&jobs).await {
+            Ok(written) => {
+                for (d, new) in batch.iter().zip(written) {
+                    if new {
+                        tracing::info!(table_id = %d.table_id, error = %d.error, verdicts = d.verdicts, "result written");
+                    } else {
+                        tracing::info!(table_id = %d.table_id, "a result for this table was already written; this run is not counted");
+                    }
+                }
+                break;
+            }
+            // One of them cannot be stored as it is: each on its own, so the others are not
+            // held up by it (the one-by-one path knows what to do with it).
+            Err(StoreError::Invalid(_)) => {
+                for d in batch.iter() {
+                    write_one(store, d).await;
+                }
+                break;
+            }
+            Err(StoreError::DataLoss(m)) => {
+                // Their competitions are gone with the store's data: nothing is written.
+                tracing::error!(reason = %m, tables = batch.len(), "the store lost its data: these tables' results are not written");
+                break;
+            }
+            Err(e) => {
+                let wait = backoff.next_wait();
+                tracing::warn!(error = %e, tables = batch.len(), retry_in = ?wait, "cannot write results yet");
+                tokio::time::sleep(wait).await;
+            }
+        }
+    }
+    for d in batch.drain(..) {
+        let _ = d.written.send(());
+    }
+}
+
+/// Stores the result (retrying until the store takes it), then acknowledges the job: through the
+/// writer, in a batch with whatever other tables finished meanwhile.
 pub(crate) async fn write_and_ack(
     ctx: &Ctx,
     entry: &JobEntry,
     result: v1::TableResult,
     replay: v1::Replay,
 ) {
-    let mut competition = (!result.competition.is_empty()).then(|| result.competition.clone());
-    let (r, rp) = (result.encode_to_vec(), replay.encode_to_vec());
+    let (written, done) = oneshot::channel();
+    let d = Done {
+        entry_id: entry.entry_id.clone(),
+        table_id: entry.table_id.clone(),
+        competition: (!result.competition.is_empty()).then(|| result.competition.clone()),
+        result: result.encode_to_vec(),
+        replay: replay.encode_to_vec(),
+        error: result.error,
+        verdicts: result.verdicts.len(),
+        written,
+    };
+    if let Err(mpsc::error::SendError(d)) = ctx.writer.send(d).await {
+        // The writer is gone (only while the referee is dropped): write it here.
+        write_one(&*ctx.store, &d).await;
+        return;
+    }
+    let _ = done.await;
+}
+
+/// One table's result and acknowledgement on its own (retrying until the store takes them).
+async fn write_one(store: &dyn Store, d: &Done) {
+    let mut competition = d.competition.clone();
     let mut backoff = Backoff::new();
     loop {
-        match ctx
-            .store
-            .put_result(&entry.table_id, competition.as_deref(), &r, &rp)
+        match store
+            .put_result(&d.table_id, competition.as_deref(), &d.result, &d.replay)
             .await
         {
             Ok(true) => {
-                tracing::info!(error = %result.error, verdicts = result.verdicts.len(), "result written");
+                tracing::info!(table_id = %d.table_id, error = %d.error, verdicts = d.verdicts, "result written");
                 break;
             }
             Ok(false) => {
@@ -536,14 +699,19 @@ pub(crate) async fn write_and_ack(
             }
         }
     }
-    ack(ctx, entry).await;
+    ack_entry(store, &d.entry_id).await;
 }
 
 /// Acknowledges the job, retrying until the store takes it.
 pub(crate) async fn ack(ctx: &Ctx, entry: &JobEntry) {
+    ack_entry(&*ctx.store, &entry.entry_id).await;
+}
+
+/// Acknowledges entry `entry_id`, retrying until the store takes it.
+async fn ack_entry(store: &dyn Store, entry_id: &str) {
     let mut backoff = Backoff::new();
     loop {
-        match ctx.store.ack_job(&entry.entry_id).await {
+        match store.ack_job(entry_id).await {
             Ok(()) => return,
             Err(StoreError::Invalid(m)) => {
                 tracing::error!(reason = %m, "the store refuses to acknowledge the job");

@@ -47,7 +47,8 @@ pub const PATIENCE: Duration = Duration::from_secs(240);
 pub enum Backend {
     /// An embedded store in a temporary directory.
     Embedded,
-    /// The local Redis ([`REDIS`]) under a key prefix of the cluster's own.
+    /// The local Redis ([`REDIS`]), or the one given to [`ClusterBuilder::redis_url`], under a
+    /// key prefix of the cluster's own.
     Redis,
 }
 
@@ -61,9 +62,17 @@ pub struct ClusterBuilder {
     bots: Vec<(String, Options)>,
     tweak: RefereeTweak,
     supervisor: Option<Duration>,
+    redis_url: String,
 }
 
 impl ClusterBuilder {
+    /// On [`Backend::Redis`], the Redis at `url` instead of the shared one ([`REDIS`]): a
+    /// private server whose command counts are the cluster's alone.
+    pub fn redis_url(mut self, url: &str) -> Self {
+        self.redis_url = url.to_string();
+        self
+    }
+
     /// Referees with these ids, started at boot (none by default).
     pub fn referees(mut self, ids: &[&str]) -> Self {
         self.referees.extend(ids.iter().map(|s| s.to_string()));
@@ -126,9 +135,9 @@ impl ClusterBuilder {
                 (Arc::new(store), Some(dir))
             }
             Backend::Redis => {
-                let store = RedisStore::connect(REDIS, &prefix)
+                let store = RedisStore::connect(&self.redis_url, &prefix)
                     .await
-                    .expect("the local Redis on 127.0.0.1:6379");
+                    .unwrap_or_else(|e| panic!("the Redis at {}: {e}", self.redis_url));
                 (Arc::new(store), None)
             }
         };
@@ -151,6 +160,7 @@ impl ClusterBuilder {
             matchmaker: MatchmakerService::new(store.clone()),
             store,
             backend: self.backend,
+            redis_url: self.redis_url,
             prefix,
             dir,
             bot_url,
@@ -192,6 +202,7 @@ pub struct Cluster {
     /// bot-host's seat port, where referees open seats.
     pub seat_url: String,
     backend: Backend,
+    redis_url: String,
     prefix: String,
     dir: Option<tempfile::TempDir>,
     tokens: BTreeMap<String, String>,
@@ -212,6 +223,7 @@ impl Cluster {
             bots: Vec::new(),
             tweak: Arc::new(|_| {}),
             supervisor: None,
+            redis_url: REDIS.to_string(),
         }
     }
 
@@ -490,7 +502,7 @@ impl Drop for Cluster {
             role.kill();
         }
         if self.backend == Backend::Redis {
-            cleanup_blocking(&self.prefix);
+            cleanup_blocking(&self.redis_url, &self.prefix);
         }
     }
 }

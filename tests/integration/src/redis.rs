@@ -29,9 +29,10 @@ pub async fn cleanup(prefix: &str) {
     }
 }
 
-/// [`cleanup`] without a runtime (from a `Drop`, also while a failed test unwinds).
-pub fn cleanup_blocking(prefix: &str) {
-    let Ok(mut con) = redis::Client::open(REDIS).and_then(|c| c.get_connection()) else {
+/// [`cleanup`] without a runtime (from a `Drop`, also while a failed test unwinds), on the Redis
+/// at `url`.
+pub fn cleanup_blocking(url: &str, prefix: &str) {
+    let Ok(mut con) = redis::Client::open(url).and_then(|c| c.get_connection()) else {
         return;
     };
     let keys: Vec<String> = redis::cmd("KEYS")

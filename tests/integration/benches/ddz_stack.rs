@@ -1,0 +1,341 @@
+//! Dou Dizhu through the referee and through the whole stack, on loopback:
+//! `cargo bench -p arena-integration --bench ddz_stack -- [TABLES] [PARTS]`.
+//!
+//! TABLES (default 2000) tables a run; PARTS (default `selfplay,embedded,redis,stack`) picks
+//! which of these run:
+//!
+//! 1. `selfplay`: the same games as `arena ddz selfplay --games TABLES --bot expert` (deal `i` of
+//!    seed 1, the competition rules with bidding and doubling, `expert` in every seat), played
+//!    the way that command plays them: one thread, no store, no replay. The baseline.
+//! 2. `embedded`: the same games as table jobs (built-in `expert` seats, the same deals, rules
+//!    and seeds) through a table-referee on an embedded store in a temporary directory: taken
+//!    from the job queue, played, result and replay written, acknowledged. Tables/s, and the
+//!    ratio to the baseline.
+//! 3. `redis`: the same through a referee on a private `redis-server` of the bench's own, with
+//!    the Redis commands it took per table (`INFO commandstats`, scripts' inner commands
+//!    included, and the client's round trips: the commands a client sent).
+//! 4. `stack`: the full stack on that private Redis — the matchmaker (a `random` competition of
+//!    three remote bots, about TABLES tables, created through its service) and its supervisor,
+//!    a referee, bot-host and the three remote bots over gRPC — from creating the competition
+//!    to its final standings: tables/s and Redis commands per table, per command.
+//!
+//! A private Redis, because the shared one counts every other test's commands too.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use arena_games::ddz::play::{Buffers, play_game};
+use arena_integration::{Backend, Cluster};
+use arena_proto::v1;
+use arena_proto::v1::matchmaker_server::Matchmaker;
+use arena_referee::RefereeConfig;
+use arena_store::{EmbeddedStore, RedisStore, Store};
+use arena_testkit::redis_server::RedisServer;
+use ddz::{Deal, GameConfig};
+use ddz_bots::BotSpec;
+use tonic::Request;
+
+/// The seed of the deal stream, as `arena ddz selfplay`'s default.
+const SEED: u64 = 1;
+
+/// The seed `arena ddz selfplay` gives game `i`'s bots and redeals.
+fn game_seed(i: u64) -> u64 {
+    SEED ^ i.rotate_left(32)
+}
+
+/// `arena ddz selfplay --games n --bot expert`'s loop: games per second.
+fn selfplay(n: u64) -> f64 {
+    let bot = || {
+        "expert"
+            .parse::<BotSpec>()
+            .ok()
+            .and_then(|s| s.build_builtin())
+            .expect("the built-in expert bot")
+    };
+    let (mut b0, mut b1, mut b2) = (bot(), bot(), bot());
+    let mut bots: [&mut dyn ddz_bots::Bot; 3] = [&mut *b0, &mut *b1, &mut *b2];
+    let mut buffers = Buffers::new();
+    let start = Instant::now();
+    for i in 0..n {
+        let game = play_game(
+            GameConfig::competition(),
+            Deal::generate(SEED, i),
+            game_seed(i),
+            &mut bots,
+            &mut buffers,
+        )
+        .expect("a game");
+        assert!(game.outcome().is_some(), "game {i} did not finish");
+    }
+    n as f64 / start.elapsed().as_secs_f64()
+}
+
+/// Game `i` of the baseline as a table job of `competition`: the same deal, rules and seed.
+fn job(competition: &str, i: u64) -> v1::TableJob {
+    v1::TableJob {
+        table_id: format!("{competition}-{i}"),
+        game: v1::Game::DouDizhu as i32,
+        seats: (0..3)
+            .map(|_| v1::SeatSpec {
+                bot: "expert".into(),
+            })
+            .collect(),
+        setup: Some(v1::table_job::Setup::Ddz(v1::DdzSetup {
+            deal: Deal::generate(SEED, i).to_string(),
+            rules: "competition".into(),
+            landlord: Some(v1::ddz_setup::Landlord::FirstBidder(0)),
+            doubling: true,
+            scoring: "competition".into(),
+            ..Default::default()
+        })),
+        time: Some(v1::TimeControl {
+            decision_ms: 5000,
+            hard_cap_ms: 20_000,
+            ..Default::default()
+        }),
+        verdict_policy: v1::VerdictPolicy::PlayOn as i32,
+        seed: game_seed(i),
+        competition: competition.into(),
+        ..Default::default()
+    }
+}
+
+/// Plays `n` jobs through one referee on `store` (enqueued first, so the queue is never what it
+/// waits for): tables per second from the first job taken to the last result written.
+async fn referee(store: Arc<dyn Store>, competition: &str, n: u64) -> f64 {
+    let jobs: Vec<(String, Vec<u8>)> = (0..n)
+        .map(|i| {
+            let j = job(competition, i);
+            (j.table_id.clone(), arena_table::queue::encode_table_job(&j))
+        })
+        .collect();
+    for (table, payload) in &jobs {
+        store.enqueue_job(table, payload).await.expect("enqueued");
+    }
+    let cfg = RefereeConfig {
+        referee_id: format!("bench-{competition}"),
+        max_tables: 64,
+        poll_interval: Duration::from_millis(20),
+        ..RefereeConfig::default()
+    };
+    let (stop, rx) = tokio::sync::oneshot::channel::<()>();
+    let start = Instant::now();
+    let s = store.clone();
+    let task = tokio::spawn(async move {
+        arena_referee::work(cfg, s, async {
+            let _ = rx.await;
+        })
+        .await
+    });
+    // The queue is empty once every job is acknowledged, which is after its result is written.
+    loop {
+        let c = store.job_counts().await.expect("job counts");
+        if c.waiting == 0 && c.pending == 0 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    let secs = start.elapsed().as_secs_f64();
+    let _ = stop.send(());
+    task.await.expect("the referee").expect("the referee ran");
+    let written = store.results_for(competition).await.expect("results").len() as u64;
+    assert_eq!(written, n, "every table has its result");
+    n as f64 / secs
+}
+
+/// Redis's per-command call counts (`INFO commandstats`), by command name.
+async fn commandstats(url: &str) -> BTreeMap<String, u64> {
+    let client = redis::Client::open(url).expect("the Redis URL");
+    let mut conn = client
+        .get_multiplexed_async_connection()
+        .await
+        .expect("the private Redis");
+    let info: String = redis::cmd("INFO")
+        .arg("commandstats")
+        .query_async(&mut conn)
+        .await
+        .expect("INFO commandstats");
+    info.lines()
+        .filter_map(|line| {
+            let rest = line.strip_prefix("cmdstat_")?;
+            let (name, stats) = rest.split_once(':')?;
+            let calls = stats.split(',').find_map(|kv| kv.strip_prefix("calls="))?;
+            Some((name.to_string(), calls.parse().ok()?))
+        })
+        .collect()
+}
+
+async fn reset_stats(url: &str) {
+    let client = redis::Client::open(url).expect("the Redis URL");
+    let mut conn = client
+        .get_multiplexed_async_connection()
+        .await
+        .expect("the private Redis");
+    let () = redis::cmd("CONFIG")
+        .arg("RESETSTAT")
+        .query_async(&mut conn)
+        .await
+        .expect("CONFIG RESETSTAT");
+}
+
+/// Prints what Redis did per table since the last reset: commands executed (scripts' inner ones
+/// included), an upper bound of the commands clients sent (round trips: see [`sent`]), and
+/// each command's count.
+async fn report_ops(url: &str, tables: u64, label: &str) {
+    let stats: BTreeMap<String, u64> = commandstats(url)
+        .await
+        .into_iter()
+        .filter(|(c, _)| c != "info" && c != "config")
+        .collect();
+    let per = |n: u64| n as f64 / tables as f64;
+    let total: u64 = stats.values().sum();
+    let sent = sent(&stats);
+    println!(
+        "    Redis per table ({label}): {:.2} commands executed, at most {:.2} sent",
+        per(total),
+        per(sent)
+    );
+    let mut by_count: Vec<(&String, &u64)> = stats.iter().collect();
+    by_count.sort_by(|a, b| b.1.cmp(a.1));
+    let line: Vec<String> = by_count
+        .iter()
+        .map(|(c, n)| format!("{c} {:.2}", per(**n)))
+        .collect();
+    println!("      {}", line.join(", "));
+}
+
+/// Of `stats`, the commands clients may have sent: every script call, and every command arena
+/// ever sends outside a script, in full (some of them, `hget` or `xreadgroup`, are also called
+/// inside scripts, which the counts do not tell apart), so it errs high, never low. Commands
+/// arena only ever calls inside its scripts are left out.
+fn sent(stats: &BTreeMap<String, u64>) -> u64 {
+    const ONLY_IN_SCRIPTS: [&str; 11] = [
+        "xpending",
+        "xclaim",
+        "xadd",
+        "xdel",
+        "sadd",
+        "srem",
+        "setbit",
+        "zadd",
+        "zremrangebyscore",
+        "pexpireat",
+        "time",
+    ];
+    stats
+        .iter()
+        .filter(|(c, _)| !ONLY_IN_SCRIPTS.contains(&c.as_str()))
+        .map(|(_, n)| n)
+        .sum()
+}
+
+/// A `random` competition of three remote bots over the whole stack: tables/s.
+async fn stack(url: &str, tables: u64) -> (f64, u64) {
+    let bots = ["north", "east", "west"];
+    let cluster = Cluster::on(Backend::Redis, "ddzbench")
+        .redis_url(url)
+        .referee_config(|c| c.max_tables = 64)
+        .referees(&["r1"])
+        .supervisor(Duration::from_millis(100))
+        .remote_bots(&bots)
+        .start()
+        .await;
+    // A random competition of three players has 6 tables per (match, round): each player is
+    // landlord once and holds both farmer seats once.
+    let rounds = tables.div_ceil(6).max(1) as u32;
+    let name = format!("{}-stack", cluster.prefix());
+    let spec = v1::CompetitionSpec {
+        name: name.clone(),
+        format: "random".into(),
+        participants: bots.map(String::from).to_vec(),
+        matches: 1,
+        rounds,
+        seed: 7,
+        time: Some(v1::TimeControl {
+            decision_ms: 5000,
+            hard_cap_ms: 20_000,
+            ..Default::default()
+        }),
+        verdict_policy: v1::VerdictPolicy::PlayOn as i32,
+        ..Default::default()
+    };
+    reset_stats(url).await;
+    let start = Instant::now();
+    let created = cluster
+        .matchmaker
+        .create_competition(Request::new(v1::CreateCompetitionRequest {
+            spec: Some(spec),
+        }))
+        .await
+        .expect("the competition")
+        .into_inner();
+    let st = cluster.final_standings(&name).await;
+    let secs = start.elapsed().as_secs_f64();
+    assert_eq!(st.tables_done, created.tables_total);
+    let n = st.tables_done;
+    cluster.shutdown().await;
+    (n as f64 / secs, n)
+}
+
+#[tokio::main]
+async fn main() {
+    let args: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| a != "--bench")
+        .collect();
+    let n: u64 = args.first().and_then(|s| s.parse().ok()).unwrap_or(2000);
+    let parts = args
+        .get(1)
+        .cloned()
+        .unwrap_or_else(|| "selfplay,embedded,redis,stack".into());
+    let wants = |p: &str| parts.split(',').any(|x| x == p);
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    println!("Dou Dizhu, {n} tables a run, {cores} cores:");
+
+    let base = wants("selfplay").then(|| {
+        let gps = selfplay(n);
+        println!(
+            "  arena ddz selfplay --games {n} --bot expert (one thread):      {gps:>8.1} games/s"
+        );
+        gps
+    });
+    let ratio = |tps: f64| match base {
+        Some(b) => format!(" ({:.2}x slower than self-play)", b / tps),
+        None => String::new(),
+    };
+    if wants("embedded") {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let store: Arc<dyn Store> =
+            Arc::new(EmbeddedStore::open(dir.path()).expect("an embedded store"));
+        let tps = referee(store, "embedded", n).await;
+        println!(
+            "  referee, built-in experts, embedded store:                  {tps:>8.1} tables/s{}",
+            ratio(tps)
+        );
+    }
+    let redis = (wants("redis") || wants("stack")).then(RedisServer::start);
+    if let Some(server) = redis.as_ref().filter(|_| wants("redis")) {
+        let url = server.url();
+        let store: Arc<dyn Store> = Arc::new(
+            RedisStore::connect(&url, "bench")
+                .await
+                .expect("the private Redis"),
+        );
+        reset_stats(&url).await;
+        let tps = referee(store, "redis", n).await;
+        println!(
+            "  referee, built-in experts, Redis store:                     {tps:>8.1} tables/s{}",
+            ratio(tps)
+        );
+        report_ops(&url, n, "enqueue, referee, and the bench's polls").await;
+    }
+    if let Some(server) = redis.as_ref().filter(|_| wants("stack")) {
+        let url = server.url();
+        let (tps, tables) = stack(&url, n).await;
+        println!(
+            "  full stack on Redis, three remote bots, {tables} tables:       {tps:>8.1} tables/s"
+        );
+        report_ops(&url, tables, "matchmaker, supervisor, referee, bot-host").await;
+    }
+}
