@@ -580,6 +580,9 @@ async fn connection(
             capacity: how.capacity,
             resume_session: String::new(),
             games: Vec::new(),
+            // As SDK bots do by default. The first legal answer needs no history, and every
+            // increment carries the legal answers, so the increments need no rebuilding here.
+            incremental_observations: true,
         })),
     });
     let mut request = tonic::Request::new(UnboundedReceiverStream::new(rx));
