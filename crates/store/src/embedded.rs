@@ -40,7 +40,10 @@
 //! when first delivered, and leaves the database when acknowledged. A pending job's idle time is
 //! measured from its last delivery or touch on the wall clock, which keeps counting while the
 //! process is down: after a restart, the jobs the previous process held are handed out again
-//! once `reclaim_after` has passed since it last touched them. `next_job` waits on a
+//! once `reclaim_after` has passed since it last touched them. Taking and touching jobs are not
+//! `fsync`ed on their own (see `begin_redeliverable`): a crash can undo the last of them, which
+//! only hands those jobs out again; results, acknowledgements and enqueued jobs are durable when
+//! their call returns. `next_job` waits on a
 //! notification that `enqueue_job` sends to every handle of the directory, and on a timer for
 //! the moment the next pending job becomes reclaimable. Waiting needs a tokio runtime with
 //! timers (or no runtime at all: then the caller's thread sleeps in short steps). A `next_job`
@@ -428,6 +431,7 @@ from_redb!(
     redb::TableError,
     redb::StorageError,
     redb::CommitError,
+    redb::SetDurabilityError,
 );
 
 /// The one mapping of redb's errors, for every call: damage (including a file that is not a
@@ -478,7 +482,7 @@ enum Take {
 /// ones idle for `reclaim_ms` first, then the oldest waiting ones.
 fn take_jobs(db: &Database, consumer: &str, reclaim_ms: u64, max: usize) -> DbResult<Take> {
     let now = unix_ms();
-    let txn = db.begin_write()?;
+    let txn = begin_redeliverable(db)?;
     let mut pending = txn.open_table(JOBS_PENDING)?;
     let mut jobs = Vec::new();
     let mut soonest: Option<u64> = None;
@@ -539,6 +543,19 @@ fn take_jobs(db: &Database, consumer: &str, reclaim_ms: u64, max: usize) -> DbRe
             })
             .collect(),
     ))
+}
+
+/// A write transaction whose loss in a crash only means a job is delivered again: taking jobs
+/// and touching them. It is not made durable on its own (no `fsync`, which costs milliseconds
+/// here and would put one on every take): it reaches the disk with the next durable commit
+/// (results written, jobs enqueued or acknowledged) or when the store is closed. A crash before
+/// that leaves those jobs as they were at the last durable commit, waiting or idle since their
+/// last durable touch, so they are handed out again: the at-least-once delivery the queue has
+/// anyway. Results, acknowledgements and enqueued jobs stay durable when their call returns.
+fn begin_redeliverable(db: &Database) -> DbResult<redb::WriteTransaction> {
+    let mut txn = db.begin_write()?;
+    txn.set_durability(redb::Durability::None)?;
+    Ok(txn)
 }
 
 /// Waits until `notified` fires or `wait` has passed. Outside a tokio runtime the caller's
@@ -864,7 +881,7 @@ impl Store for EmbeddedStore {
         let consumer = consumer.to_string();
         let entry_id = entry_id.to_string();
         self.run(move |db| {
-            let txn = db.begin_write()?;
+            let txn = begin_redeliverable(db)?;
             let touched = {
                 let mut pending = txn.open_table(JOBS_PENDING)?;
                 let held = pending.get(id)?.and_then(|v| {

@@ -403,3 +403,89 @@ fn next_job_waits_without_a_tokio_runtime() {
         .expect("the job");
     assert_eq!(job.entry_id, id);
 }
+
+/// Where [`crashing_referee`] works, when it is run by
+/// [`a_crash_after_taking_jobs_loses_no_job_and_no_result`].
+const CRASH_DIR: &str = "ARENA_TEST_CRASH_DIR";
+
+/// Not a test of its own: the process that
+/// [`a_crash_after_taking_jobs_loses_no_job_and_no_result`] starts. It takes a job and writes its
+/// result, takes another, and dies (`exit`: no destructor runs, so the store is never closed).
+#[test]
+#[ignore = "run by a_crash_after_taking_jobs_loses_no_job_and_no_result, in a process of its own"]
+fn crashing_referee() {
+    let Ok(dir) = std::env::var(CRASH_DIR) else {
+        return;
+    };
+    let store = EmbeddedStore::open(std::path::Path::new(&dir)).expect("open");
+    current_thread().block_on(async {
+        let reclaim = Duration::from_secs(3600);
+        let a = store
+            .next_job("crasher", reclaim, Duration::ZERO)
+            .await
+            .expect("next_job")
+            .expect("job a");
+        assert_eq!(a.table_id, "a");
+        let finished = arena_store::FinishedJob {
+            entry_id: &a.entry_id,
+            table_id: &a.table_id,
+            competition: Some("cup"),
+            result: b"result a",
+            replay: b"replay a",
+        };
+        assert_eq!(
+            store.finish_jobs(&[finished]).await.expect("finish_jobs"),
+            [true]
+        );
+        let b = store
+            .next_job("crasher", reclaim, Duration::ZERO)
+            .await
+            .expect("next_job")
+            .expect("job b");
+        assert_eq!(b.table_id, "b");
+    });
+    std::process::exit(0);
+}
+
+/// Taking a job is not `fsync`ed on its own; a process dying right after it must still lose
+/// nothing: the result it wrote is there, and the job it held is handed out again.
+#[test]
+fn a_crash_after_taking_jobs_loses_no_job_and_no_result() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    {
+        let store = EmbeddedStore::open(dir.path()).expect("open");
+        current_thread().block_on(async {
+            store
+                .enqueue_jobs(&[("a", b"job a"), ("b", b"job b")])
+                .await
+                .expect("enqueue");
+        });
+    }
+    let status = std::process::Command::new(std::env::current_exe().expect("the test binary"))
+        .args(["--exact", "crashing_referee", "--ignored", "--nocapture"])
+        .env(CRASH_DIR, dir.path())
+        .status()
+        .expect("the crashing process ran");
+    assert!(status.success(), "the crashing process failed: {status}");
+
+    let store = EmbeddedStore::open(dir.path()).expect("reopen after the crash");
+    current_thread().block_on(async {
+        assert_eq!(
+            store.results_for("cup").await.expect("results_for"),
+            vec![("a".to_string(), b"result a".to_vec())]
+        );
+        let counts = store.job_counts().await.expect("counts");
+        assert_eq!(
+            counts.waiting + counts.pending,
+            1,
+            "{counts:?}: only b is left"
+        );
+        let again = store
+            .next_job("another", Duration::from_millis(1), Duration::from_secs(5))
+            .await
+            .expect("next_job")
+            .expect("b is handed out again");
+        assert_eq!(again.table_id, "b");
+        assert_eq!(again.payload, b"job b");
+    });
+}

@@ -24,7 +24,8 @@ pub struct RefereeConfig {
     /// bots, used when the store has no presence record for the bot. A seat's host is picked by
     /// a hash of its table id and seat.
     pub bot_hosts: Vec<String>,
-    /// Most tables played at once; the referee takes no job while this many are in flight.
+    /// Most tables played at once; the referee takes no job while this many are playing (a
+    /// played table waiting for its store write no longer counts).
     pub max_tables: usize,
     /// A job whose referee has neither acknowledged nor touched it for this long is taken over
     /// by another referee.

@@ -1,8 +1,11 @@
 //! The job loop: take jobs from the queue while there is room, play each table, write its result
 //! once, then acknowledge it.
 //!
-//! - **Concurrency**: at most `max_tables` jobs in flight; a job is taken only when a slot is
-//!   free, so jobs wait on the queue (where other referees can take them) rather than here.
+//! - **Concurrency**: at most `max_tables` tables playing; a job is taken only when a slot is
+//!   free, so jobs wait on the queue (where other referees can take them) rather than here. A
+//!   played table frees its slot once the writer has it: its store write is off the next
+//!   table's path, and the writer's bounded queue (`WRITE_AT_ONCE` × 4) bounds how many finished
+//!   tables wait to be written.
 //! - **Touch / reclaim**: while a job is in flight it is touched every `touch_interval`. If the
 //!   queue says it is no longer ours (another referee reclaimed it), the table is stopped and
 //!   nothing is written or acknowledged: the other referee plays it from its seed.
@@ -38,7 +41,7 @@ use arena_table::run::Played;
 use arena_table::{BotHosts, RunOptions, error_result};
 use arena_telemetry::metrics::{KeyValue, attr, metrics};
 use prost::Message;
-use tokio::sync::{Semaphore, mpsc, oneshot};
+use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc, oneshot};
 use tokio::task::{JoinHandle, JoinSet};
 use tokio_util::sync::CancellationToken;
 use tracing::Instrument;
@@ -56,7 +59,7 @@ const QUEUE_DEPTH_EVERY: Duration = Duration::from_secs(10);
 const TAKE_AT_ONCE: usize = 32;
 
 /// Most finished tables written and acknowledged in one store call.
-const WRITE_AT_ONCE: usize = 64;
+const WRITE_AT_ONCE: usize = 256;
 
 /// What every job task shares.
 pub(crate) struct Ctx {
@@ -178,10 +181,7 @@ pub(crate) async fn job_loop(ctx: Arc<Ctx>, stop: CancellationToken) {
                 };
                 let ctx = ctx.clone();
                 let ended = ended.clone();
-                tasks.spawn(async move {
-                    let _slot = slot;
-                    handle(ctx, entry, &ended).await;
-                });
+                tasks.spawn(async move { handle(ctx, entry, &ended, slot).await });
             }
         }
         Err(e) => {
@@ -236,10 +236,7 @@ pub(crate) async fn job_loop(ctx: Arc<Ctx>, stop: CancellationToken) {
                 for (entry, slot) in entries.into_iter().zip(free) {
                     let ctx = ctx.clone();
                     let ended = ended.clone();
-                    tasks.spawn(async move {
-                        let _slot = slot;
-                        handle(ctx, entry, &ended).await;
-                    });
+                    tasks.spawn(async move { handle(ctx, entry, &ended, slot).await });
                 }
             }
             Err(e) => {
@@ -299,8 +296,14 @@ async fn ended_states(ctx: &Ctx, entries: &[JobEntry]) -> Arc<HashMap<String, St
 }
 
 /// Handles one queue entry from start to acknowledgement; `ended` holds the ended competitions
-/// among its batch's.
-async fn handle(ctx: Arc<Ctx>, entry: JobEntry, ended: &HashMap<String, String>) {
+/// among its batch's. `slot` is the entry's place among the `max_tables`: a played table gives
+/// it up once its result is queued for the writer, the rest when they are done.
+async fn handle(
+    ctx: Arc<Ctx>,
+    entry: JobEntry,
+    ended: &HashMap<String, String>,
+    slot: OwnedSemaphorePermit,
+) {
     let span = tracing::info_span!(
         "job",
         entry = %entry.entry_id,
@@ -317,7 +320,7 @@ async fn handle(ctx: Arc<Ctx>, entry: JobEntry, ended: &HashMap<String, String>)
         match queue::decode(&entry.table_id, &entry.payload) {
             Queued::Table(job) => {
                 let ended = ended.get(&job.competition).map(String::as_str);
-                play(&ctx, &entry, job, ended, &lost).await
+                play(&ctx, &entry, job, ended, &lost, slot).await
             }
             Queued::Gdi(batch) => gdi::measure(&ctx, &entry, batch, &lost).await,
             Queued::Bad { job, error } => {
@@ -365,6 +368,7 @@ async fn play(
     job: v1::TableJob,
     ended: Option<&str>,
     lost: &CancellationToken,
+    slot: OwnedSemaphorePermit,
 ) {
     // Only a job delivered before can have a result already (an earlier delivery wrote it): a
     // first delivery is not worth a store read per table. (A table enqueued twice is played
@@ -451,7 +455,7 @@ async fn play(
         Played::Interrupted(why) => return hand_back(ctx, entry, job, why).await,
     };
     record_metrics(&job, &kinds, &result, &replay);
-    write_and_ack(ctx, entry, result, replay).await;
+    queue_write(ctx, entry, result, replay, Some(slot)).await;
 }
 
 /// The label counting how often the platform interrupted a table.
@@ -639,6 +643,19 @@ pub(crate) async fn write_and_ack(
     result: v1::TableResult,
     replay: v1::Replay,
 ) {
+    queue_write(ctx, entry, result, replay, None).await;
+}
+
+/// [`write_and_ack`], giving up `slot` as soon as the writer has the table: the next job need
+/// not wait for this one's store write (the table is played; only its record is left), while
+/// the writer's bounded queue still holds back a referee whose store is slower than its tables.
+async fn queue_write(
+    ctx: &Ctx,
+    entry: &JobEntry,
+    result: v1::TableResult,
+    replay: v1::Replay,
+    slot: Option<OwnedSemaphorePermit>,
+) {
     let (written, done) = oneshot::channel();
     let d = Done {
         entry_id: entry.entry_id.clone(),
@@ -655,6 +672,7 @@ pub(crate) async fn write_and_ack(
         write_one(&*ctx.store, &d).await;
         return;
     }
+    drop(slot);
     let _ = done.await;
 }
 

@@ -800,3 +800,53 @@ async fn a_referee_restarted_under_its_name_resumes_its_jobs_at_once() {
     let _ = stop.send(());
     let _ = referee.await;
 }
+
+/// A played table's store write is off the next table's path: with one slot and the first
+/// result's write held, the referee still takes and plays the next tables (their results queue
+/// behind the held write), and once the write goes through every table is written once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_table_waiting_for_its_write_does_not_hold_the_next_table_back() {
+    let (_dir, inner) = embedded();
+    let store = Faulty::new(inner.clone());
+    store.gate_puts.store(true, Ordering::SeqCst);
+    let jobs: Vec<_> = (0..3).map(|i| job(&format!("queued-{i}"), i)).collect();
+    enqueue(&*inner, &jobs).await;
+    let (stop, referee) = start(
+        RefereeConfig {
+            max_tables: 1,
+            ..config("one-slot")
+        },
+        store.clone(),
+    );
+    until(
+        "every table to be taken while the first write is held",
+        Duration::from_secs(60),
+        || {
+            store
+                .events()
+                .iter()
+                .filter(|e| matches!(e, Event::Took(..)))
+                .count()
+                == 3
+        },
+    )
+    .await;
+    assert_eq!(store.puts_waiting.load(Ordering::SeqCst), 1);
+    for j in &jobs {
+        assert!(
+            inner.result(&j.table_id).await.unwrap().is_none(),
+            "nothing is written while the write is held"
+        );
+    }
+    store.put_gate.add_permits(3);
+    drained(&*inner, Duration::from_secs(60)).await;
+    for j in &jobs {
+        assert!(
+            inner.result(&j.table_id).await.unwrap().is_some(),
+            "{}",
+            j.table_id
+        );
+    }
+    let _ = stop.send(());
+    referee.await.unwrap();
+}

@@ -20,6 +20,14 @@
 //!    to its final standings: tables/s and Redis commands per table, per command.
 //!
 //! A private Redis, because the shared one counts every other test's commands too.
+//!
+//! What is compared: self-play runs on one thread; the referee runs on the bench's tokio runtime
+//! (as many workers as cores, plus tokio's blocking pool for its tables and the embedded store's
+//! calls). Each line therefore also gives the CPU time the process spent per table (user +
+//! system, every thread), which does not depend on how many cores did the work: the fair
+//! comparison with self-play's. Run under `taskset -c 0` to pin the whole bench (self-play and
+//! referee alike) to one core and compare wall-clock rates on equal hardware. (The Redis
+//! lines do not count the private `redis-server`'s CPU: it is another process.)
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -44,8 +52,35 @@ fn game_seed(i: u64) -> u64 {
     SEED ^ i.rotate_left(32)
 }
 
+/// The CPU time this process has used so far (user + system, every thread).
+fn cpu_time() -> Duration {
+    // SAFETY: getrusage only writes the struct it is given.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    let ok = unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut usage) } == 0;
+    assert!(ok, "getrusage failed");
+    let tv = |t: libc::timeval| Duration::new(t.tv_sec as u64, t.tv_usec as u32 * 1000);
+    tv(usage.ru_utime) + tv(usage.ru_stime)
+}
+
+/// A run's rate: tables (or games) per second of wall-clock time, and CPU time per table.
+#[derive(Clone, Copy)]
+struct Rate {
+    per_sec: f64,
+    cpu_per_table: Duration,
+}
+
+impl Rate {
+    /// `n` done in `wall`, the process having used `cpu` meanwhile.
+    fn of(n: u64, wall: Duration, cpu: Duration) -> Rate {
+        Rate {
+            per_sec: n as f64 / wall.as_secs_f64(),
+            cpu_per_table: cpu / n.max(1) as u32,
+        }
+    }
+}
+
 /// `arena ddz selfplay --games n --bot expert`'s loop: games per second.
-fn selfplay(n: u64) -> f64 {
+fn selfplay(n: u64) -> Rate {
     let bot = || {
         "expert"
             .parse::<BotSpec>()
@@ -56,6 +91,7 @@ fn selfplay(n: u64) -> f64 {
     let (mut b0, mut b1, mut b2) = (bot(), bot(), bot());
     let mut bots: [&mut dyn ddz_bots::Bot; 3] = [&mut *b0, &mut *b1, &mut *b2];
     let mut buffers = Buffers::new();
+    let cpu = cpu_time();
     let start = Instant::now();
     for i in 0..n {
         let game = play_game(
@@ -68,7 +104,7 @@ fn selfplay(n: u64) -> f64 {
         .expect("a game");
         assert!(game.outcome().is_some(), "game {i} did not finish");
     }
-    n as f64 / start.elapsed().as_secs_f64()
+    Rate::of(n, start.elapsed(), cpu_time() - cpu)
 }
 
 /// Game `i` of the baseline as a table job of `competition`: the same deal, rules and seed.
@@ -103,15 +139,20 @@ fn job(competition: &str, i: u64) -> v1::TableJob {
 
 /// Plays `n` jobs through one referee on `store` (enqueued first, so the queue is never what it
 /// waits for): tables per second from the first job taken to the last result written.
-async fn referee(store: Arc<dyn Store>, competition: &str, n: u64) -> f64 {
+async fn referee(store: Arc<dyn Store>, competition: &str, n: u64) -> Rate {
     let jobs: Vec<(String, Vec<u8>)> = (0..n)
         .map(|i| {
             let j = job(competition, i);
             (j.table_id.clone(), arena_table::queue::encode_table_job(&j))
         })
         .collect();
-    for (table, payload) in &jobs {
-        store.enqueue_job(table, payload).await.expect("enqueued");
+    // In batches, as the matchmaker enqueues a competition's tables.
+    for chunk in jobs.chunks(500) {
+        let batch: Vec<(&str, &[u8])> = chunk
+            .iter()
+            .map(|(t, p)| (t.as_str(), p.as_slice()))
+            .collect();
+        store.enqueue_jobs(&batch).await.expect("enqueued");
     }
     let cfg = RefereeConfig {
         referee_id: format!("bench-{competition}"),
@@ -120,6 +161,7 @@ async fn referee(store: Arc<dyn Store>, competition: &str, n: u64) -> f64 {
         ..RefereeConfig::default()
     };
     let (stop, rx) = tokio::sync::oneshot::channel::<()>();
+    let cpu = cpu_time();
     let start = Instant::now();
     let s = store.clone();
     let task = tokio::spawn(async move {
@@ -136,12 +178,12 @@ async fn referee(store: Arc<dyn Store>, competition: &str, n: u64) -> f64 {
         }
         tokio::time::sleep(Duration::from_millis(5)).await;
     }
-    let secs = start.elapsed().as_secs_f64();
+    let rate = Rate::of(n, start.elapsed(), cpu_time() - cpu);
     let _ = stop.send(());
     task.await.expect("the referee").expect("the referee ran");
     let written = store.results_for(competition).await.expect("results").len() as u64;
     assert_eq!(written, n, "every table has its result");
-    n as f64 / secs
+    rate
 }
 
 /// Redis's per-command call counts (`INFO commandstats`), by command name.
@@ -294,24 +336,34 @@ async fn main() {
     println!("Dou Dizhu, {n} tables a run, {cores} cores:");
 
     let base = wants("selfplay").then(|| {
-        let gps = selfplay(n);
+        let r = selfplay(n);
         println!(
-            "  arena ddz selfplay --games {n} --bot expert (one thread):      {gps:>8.1} games/s"
+            "  arena ddz selfplay --games {n} --bot expert (one thread):      {:>8.1} games/s, {:>6.1} us CPU a game",
+            r.per_sec,
+            r.cpu_per_table.as_secs_f64() * 1e6
         );
-        gps
+        r
     });
-    let ratio = |tps: f64| match base {
-        Some(b) => format!(" ({:.2}x slower than self-play)", b / tps),
-        None => String::new(),
+    let ratio = |r: Rate| {
+        let cpu = r.cpu_per_table.as_secs_f64() * 1e6;
+        match base {
+            Some(b) => format!(
+                ", {cpu:>6.1} us CPU a table ({:.2}x self-play's wall rate, {:.2}x its CPU a game)",
+                b.per_sec / r.per_sec,
+                r.cpu_per_table.as_secs_f64() / b.cpu_per_table.as_secs_f64()
+            ),
+            None => format!(", {cpu:>6.1} us CPU a table"),
+        }
     };
     if wants("embedded") {
         let dir = tempfile::tempdir().expect("a temporary directory");
         let store: Arc<dyn Store> =
             Arc::new(EmbeddedStore::open(dir.path()).expect("an embedded store"));
-        let tps = referee(store, "embedded", n).await;
+        let r = referee(store, "embedded", n).await;
         println!(
-            "  referee, built-in experts, embedded store:                  {tps:>8.1} tables/s{}",
-            ratio(tps)
+            "  referee, built-in experts, embedded store:                  {:>8.1} tables/s{}",
+            r.per_sec,
+            ratio(r)
         );
     }
     let redis = (wants("redis") || wants("stack")).then(RedisServer::start);
@@ -323,10 +375,11 @@ async fn main() {
                 .expect("the private Redis"),
         );
         reset_stats(&url).await;
-        let tps = referee(store, "redis", n).await;
+        let r = referee(store, "redis", n).await;
         println!(
-            "  referee, built-in experts, Redis store:                     {tps:>8.1} tables/s{}",
-            ratio(tps)
+            "  referee, built-in experts, Redis store:                     {:>8.1} tables/s{}",
+            r.per_sec,
+            ratio(r)
         );
         report_ops(&url, n, "enqueue, referee, and the bench's polls").await;
     }
