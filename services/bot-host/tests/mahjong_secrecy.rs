@@ -707,7 +707,14 @@ impl Codec for RawCodec {
 /// Connects `bot` (listing Mahjong) and plays one table with the built-in bot `plays`
 /// deciding from each request; every message bot-host sent it, as bytes, pings and the
 /// welcome left out once checked to carry nothing of the table.
-fn raw_bot(host: &Host, bot: &str, token: String, plays: &str) -> JoinHandle<Vec<Vec<u8>>> {
+fn raw_bot(
+    host: &Host,
+    bot: &str,
+    token: String,
+    plays: &str,
+    welcomed: tokio::sync::oneshot::Sender<()>,
+) -> JoinHandle<Vec<Vec<u8>>> {
+    let mut welcomed = Some(welcomed);
     let url = host.url();
     let bot = bot.to_string();
     let spec = GameKind::Mahjong
@@ -767,6 +774,9 @@ fn raw_bot(host: &Host, bot: &str, token: String, plays: &str) -> JoinHandle<Vec
                 v1::host_to_bot::Msg::Welcome(w) => {
                     assert!(w.resumed.is_empty(), "{w:?}");
                     assert_eq!(w.bot, bot);
+                    if let Some(w) = welcomed.take() {
+                        let _ = w.send(());
+                    }
                 }
                 v1::host_to_bot::Msg::Request(r) => {
                     let action = decider.decide(&r).expect("a valid request");
@@ -811,9 +821,19 @@ async fn no_remote_seat_is_sent_anything_of_another_seats_tiles_or_the_wall() {
         // Bots of their own for each hand: each bot plays one table and leaves.
         let seats = ["north", "east", "south", "west"].map(|s| format!("{s}-{seed}"));
         let mut bots: Vec<JoinHandle<Vec<Vec<u8>>>> = Vec::new();
+        let mut welcomes = Vec::new();
         for (name, plays) in seats.iter().zip(plays) {
             let token = host.add_remote(name, 0).await;
-            bots.push(raw_bot(&host, name, token, plays));
+            let (tx, rx) = tokio::sync::oneshot::channel();
+            bots.push(raw_bot(&host, name, token, plays, tx));
+            welcomes.push(rx);
+        }
+        // Every bot is in before the table starts: on a loaded machine a connection can take
+        // longer than the grace period, which is not what this test is about.
+        for w in welcomes {
+            within("the bot's welcome", w)
+                .await
+                .expect("the bot was welcomed");
         }
         let job = mahjong_job(
             &format!("secret-{seed}"),
