@@ -274,8 +274,14 @@ async fn a_referee_whose_job_was_reclaimed_while_it_lives_does_not_overwrite_the
         "A's result was not stored over B's: {:?}",
         store_a.events()
     );
-    assert_eq!(inner.result("cup/reclaimed").await.unwrap().unwrap(), written);
-    assert_eq!(inner.replay("cup/reclaimed").await.unwrap().unwrap(), replay);
+    assert_eq!(
+        inner.result("cup/reclaimed").await.unwrap().unwrap(),
+        written
+    );
+    assert_eq!(
+        inner.replay("cup/reclaimed").await.unwrap().unwrap(),
+        replay
+    );
     let stored = v1::Replay::decode(replay.as_slice()).unwrap();
     assert_eq!(
         stored.result.as_ref().map(|r| r.referee.as_str()),
