@@ -52,6 +52,6 @@ pub fn batch_line(rules: &RuleSet, line: &str, moves: &mut MoveList) -> Option<s
             "prev": prev_s,
             "moves": moves.iter().map(|m| m.to_string()).collect::<Vec<_>>(),
         }),
-        Err(e) => json!({"hand": hand_s, "prev": prev_s, "error": crate::report::chain(&e)}),
+        Err(e) => json!({"hand": hand_s, "prev": prev_s, "error": format!("{e:#}")}),
     })
 }

@@ -8,6 +8,7 @@ mod deals_cmd;
 mod experiment_cmd;
 mod legal;
 mod library_client;
+mod load_cmd;
 mod mahjong_bot_cmd;
 mod mahjong_cmd;
 mod mahjong_comp;
@@ -68,10 +69,31 @@ enum Command {
     /// Play a table by hand.
     #[command(subcommand)]
     Table(services_cmd::TableCommand),
+    /// Load-test a running standalone or cluster: many simulated remote bots, tables/s and
+    /// decision latency (docs/scaling.md).
+    Load(load_cmd::LoadArgs),
+}
+
+/// Raises the soft limit of open files to the hard one: every remote bot is a connection (a
+/// file descriptor) of bot-host and of `arena load`, and distributions' soft default (1024) is
+/// far below what a bot-host holds (docs/scaling.md).
+fn raise_open_files_limit() {
+    let mut lim = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: getrlimit/setrlimit with a valid pointer to a local rlimit.
+    unsafe {
+        if libc::getrlimit(libc::RLIMIT_NOFILE, &mut lim) == 0 && lim.rlim_cur < lim.rlim_max {
+            lim.rlim_cur = lim.rlim_max;
+            let _ = libc::setrlimit(libc::RLIMIT_NOFILE, &lim);
+        }
+    }
 }
 
 fn main() -> std::process::ExitCode {
     let cli = Cli::parse();
+    raise_open_files_limit();
     let result = match cli.command {
         Command::Ddz(cmd) => ddz_cmd::run(cmd),
         Command::Mahjong(cmd) => mahjong_cmd::run(cmd),
@@ -87,6 +109,7 @@ fn main() -> std::process::ExitCode {
         Command::Bots(c) => bots_cmd::run(c),
         Command::Operators(c) => services_cmd::operators(c),
         Command::Table(c) => services_cmd::table(c),
+        Command::Load(a) => load_cmd::run(a),
         Command::Experiment(cmd) => experiment_cmd::run(cmd),
     };
     match result {

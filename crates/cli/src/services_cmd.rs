@@ -932,6 +932,10 @@ pub struct StandaloneArgs {
     serve: ServeArgs,
     #[command(flatten)]
     metrics: MetricsArgs,
+    /// Most tables the referee plays at once (tables of slow bots mostly wait: thousands fit;
+    /// see docs/scaling.md).
+    #[arg(long, env = "ARENA_MAX_TABLES", default_value_t = RefereeConfig::default().max_tables)]
+    max_tables: usize,
 }
 
 /// Operator token commands.
@@ -1184,6 +1188,7 @@ pub fn standalone(a: StandaloneArgs) -> Result<()> {
             serve: a.serve.config(),
             deal_threads: crate::deals_cmd::threads(None),
             retention: a.retention.retention()?,
+            max_tables: a.max_tables,
         };
         // Handlers first: a SIGTERM as soon as the ports answer is a graceful stop.
         let stop = shutdown_signal();

@@ -79,6 +79,8 @@ pub struct StandaloneConfig {
     pub deal_threads: usize,
     /// How long results and replays are kept.
     pub retention: arena_matchmaker::retention::Retention,
+    /// Most tables the referee plays at once ([`RefereeConfig::max_tables`]).
+    pub max_tables: usize,
 }
 
 impl Default for StandaloneConfig {
@@ -97,6 +99,7 @@ impl Default for StandaloneConfig {
             serve: ServeConfig::default(),
             deal_threads: arena_deal_library::DealLibraryConfig::default().threads,
             retention: arena_matchmaker::retention::Retention::default(),
+            max_tables: RefereeConfig::default().max_tables,
         }
     }
 }
@@ -252,6 +255,7 @@ pub async fn start(config: StandaloneConfig) -> Result<Standalone, StandaloneErr
         cluster_token: Some(cluster_token),
         operator_token: Some(operator_token.clone()),
         serve: config.serve.clone(),
+        max_tables: config.max_tables,
         ..RefereeConfig::default()
     };
     ref_cfg.validate()?;

@@ -140,3 +140,210 @@ pub mod text {
         }
     }
 }
+
+pub mod incremental {
+    //! Incremental observations: a bot that says `Hello.incremental_observations` gets, after
+    //! a seat's first request on a connection, only the events since the seat's previous
+    //! request (`events_from` counting those left out), so a table's bytes grow with its length
+    //! rather than its square. bot-host cuts requests with [`increment`]; a bot rebuilds the
+    //! full observation with [`History::rebuild`], as the SDKs do for the bot's code.
+
+    use crate::v1;
+    use crate::v1::observation::Game;
+
+    /// How many events `request`'s observation holds (0 without one).
+    pub fn events_len(request: &v1::DecisionRequest) -> usize {
+        match request.observation.as_ref().and_then(|o| o.game.as_ref()) {
+            Some(Game::Ddz(o)) => o.events.len(),
+            Some(Game::Mahjong(o)) => o.events.len(),
+            None => 0,
+        }
+    }
+
+    /// `full` (a whole observation) cut to its events from index `from` on, with `events_from`
+    /// saying so; `full` is left as it was. Copies the events sent and the rest of the
+    /// observation, never the events left out. `from` past the events gives none.
+    pub fn increment(full: &mut v1::DecisionRequest, from: usize) -> v1::DecisionRequest {
+        let events_from = u32::try_from(from).unwrap_or(u32::MAX);
+        match full.observation.as_mut().and_then(|o| o.game.as_mut()) {
+            Some(Game::Ddz(o)) => {
+                let events = std::mem::take(&mut o.events);
+                let mut out = full.clone();
+                if let Some(Game::Ddz(cut)) = out.observation.as_mut().and_then(|o| o.game.as_mut())
+                {
+                    cut.events = events.get(from..).unwrap_or_default().to_vec();
+                    cut.events_from = events_from;
+                }
+                if let Some(Game::Ddz(o)) = full.observation.as_mut().and_then(|o| o.game.as_mut())
+                {
+                    o.events = events;
+                }
+                out
+            }
+            Some(Game::Mahjong(o)) => {
+                let events = std::mem::take(&mut o.events);
+                let mut out = full.clone();
+                if let Some(Game::Mahjong(cut)) =
+                    out.observation.as_mut().and_then(|o| o.game.as_mut())
+                {
+                    cut.events = events.get(from..).unwrap_or_default().to_vec();
+                    cut.events_from = events_from;
+                }
+                if let Some(Game::Mahjong(o)) =
+                    full.observation.as_mut().and_then(|o| o.game.as_mut())
+                {
+                    o.events = events;
+                }
+                out
+            }
+            None => full.clone(),
+        }
+    }
+
+    /// One seat's events so far, as a bot rebuilding incremental observations keeps them.
+    /// [`History::rebuild`] lends them to the request being decided (no copy), and
+    /// [`History::restore`] takes them back once it is: a request rebuilt and never restored
+    /// leaves the history empty, and the next increment is refused.
+    #[derive(Clone, Debug, Default, PartialEq)]
+    pub struct History {
+        ddz: Vec<v1::DdzEvent>,
+        mahjong: Vec<v1::MahjongEvent>,
+    }
+
+    impl History {
+        /// Makes `request`'s observation whole: a full one (`events_from` 0) starts the
+        /// history afresh; an incremental one gets the events it leaves out put back in front
+        /// and says 0, as a full one does. Fails, saying why, when the increment does not
+        /// continue this history (the history is then emptied: only a full observation
+        /// restarts it).
+        pub fn rebuild(&mut self, request: &mut v1::DecisionRequest) -> Result<(), String> {
+            match request.observation.as_mut().and_then(|o| o.game.as_mut()) {
+                Some(Game::Ddz(o)) => lend(&mut self.ddz, &mut o.events, &mut o.events_from),
+                Some(Game::Mahjong(o)) => {
+                    lend(&mut self.mahjong, &mut o.events, &mut o.events_from)
+                }
+                None => Ok(()),
+            }
+        }
+
+        /// Takes back the events [`History::rebuild`] lent to `request`.
+        pub fn restore(&mut self, request: &mut v1::DecisionRequest) {
+            match request.observation.as_mut().and_then(|o| o.game.as_mut()) {
+                Some(Game::Ddz(o)) => self.ddz = std::mem::take(&mut o.events),
+                Some(Game::Mahjong(o)) => self.mahjong = std::mem::take(&mut o.events),
+                None => {}
+            }
+        }
+
+        /// How many events the history holds (none while they are lent).
+        pub fn len(&self) -> usize {
+            self.ddz.len() + self.mahjong.len()
+        }
+
+        /// True if it holds no event.
+        pub fn is_empty(&self) -> bool {
+            self.len() == 0
+        }
+    }
+
+    fn lend<E>(
+        history: &mut Vec<E>,
+        events: &mut Vec<E>,
+        events_from: &mut u32,
+    ) -> Result<(), String> {
+        let from = *events_from as usize;
+        if from == 0 {
+            history.clear();
+            return Ok(());
+        }
+        if history.len() != from {
+            let known = history.len();
+            history.clear();
+            return Err(format!(
+                "an incremental observation continues after event {from}, but this seat has \
+                 {known} events"
+            ));
+        }
+        let mut whole = std::mem::take(history);
+        whole.append(events);
+        *events = whole;
+        *events_from = 0;
+        Ok(())
+    }
+
+    #[cfg(test)]
+    mod tests {
+        use super::*;
+
+        fn request(plays: &[&str], from: u32) -> v1::DecisionRequest {
+            v1::DecisionRequest {
+                request_id: 7,
+                table_id: "t".into(),
+                observation: Some(v1::Observation {
+                    game: Some(Game::Ddz(v1::DdzObservation {
+                        hand: "345".into(),
+                        legal: vec!["pass".into(), "3".into()],
+                        events: plays
+                            .iter()
+                            .map(|p| v1::DdzEvent {
+                                seat: 1,
+                                event: Some(v1::ddz_event::Event::Play((*p).into())),
+                            })
+                            .collect(),
+                        events_from: from,
+                        ..Default::default()
+                    })),
+                }),
+                ..Default::default()
+            }
+        }
+
+        #[test]
+        fn increments_rebuild_the_whole_observation_and_a_gap_is_refused() {
+            let mut full = request(&["3", "4", "5"], 0);
+            let cut = increment(&mut full, 2);
+            assert_eq!(
+                cut,
+                request(&["5"], 2),
+                "only the last event, and how many before"
+            );
+            assert_eq!(
+                full,
+                request(&["3", "4", "5"], 0),
+                "the whole request is left as it was"
+            );
+            assert_eq!(events_len(&full), 3);
+
+            let mut history = History::default();
+            let mut first = request(&["3", "4"], 0);
+            history.rebuild(&mut first).unwrap();
+            assert_eq!(first, request(&["3", "4"], 0));
+            history.restore(&mut first);
+            assert_eq!(history.len(), 2);
+            let mut next = cut.clone();
+            history.rebuild(&mut next).unwrap();
+            assert_eq!(next, full, "rebuilt, it is the whole request");
+            history.restore(&mut next);
+
+            // An increment that does not continue what the seat holds.
+            let mut gap = request(&["6"], 5);
+            let e = history.rebuild(&mut gap).unwrap_err();
+            assert!(
+                e.contains("after event 5") && e.contains("has 3 events"),
+                "{e}"
+            );
+            assert!(history.is_empty());
+            let mut again = request(&["6"], 3);
+            assert!(
+                history.rebuild(&mut again).is_err(),
+                "only a full one restarts it"
+            );
+        }
+
+        #[test]
+        fn an_increment_from_past_the_end_carries_no_event() {
+            let mut full = request(&["3"], 0);
+            assert_eq!(increment(&mut full, 4), request(&[], 4));
+        }
+    }
+}

@@ -126,7 +126,15 @@ struct Shared {
     jobs_added: Notify,
     /// Per bot, per host: when its presence ends.
     presence: Mutex<HashMap<String, HashMap<String, Instant>>>,
+    /// When expired presence records were last swept out of `presence`.
+    presence_swept: Mutex<Instant>,
 }
+
+/// How often `set_presence` sweeps every expired record out. Each connected bot refreshes its
+/// presence every few seconds: a sweep per refresh would cost each one a pass over every bot
+/// (quadratic in the bots connected: 10,000 bots refresh 5,000 times a second). Expired records
+/// are never read in between: every read checks the expiry.
+const PRESENCE_SWEEP_EVERY: Duration = Duration::from_secs(1);
 
 impl Shared {
     fn new(db: Database) -> Shared {
@@ -134,6 +142,7 @@ impl Shared {
             db,
             jobs_added: Notify::new(),
             presence: Mutex::default(),
+            presence_swept: Mutex::new(Instant::now()),
         }
     }
 
@@ -1052,12 +1061,27 @@ impl Store for EmbeddedStore {
     async fn set_presence(&self, bot: &str, host: &str, ttl: Duration) -> StoreResult<()> {
         let ttl = Duration::from_millis(args::presence_for(bot, host, ttl)?);
         let now = Instant::now();
+        let sweep = {
+            let mut swept = self
+                .shared
+                .presence_swept
+                .lock()
+                .unwrap_or_else(|poisoned| poisoned.into_inner());
+            let due = now.duration_since(*swept) >= PRESENCE_SWEEP_EVERY;
+            if due {
+                *swept = now;
+            }
+            due
+        };
         let mut presence = self.shared.presence();
-        // Every expired record goes, not only this bot's: hosts that died leave nothing behind.
-        presence.retain(|_, hosts| {
-            hosts.retain(|_, until| *until > now);
-            !hosts.is_empty()
-        });
+        // Every expired record goes, not only this bot's (hosts that died leave nothing
+        // behind), once per PRESENCE_SWEEP_EVERY.
+        if sweep {
+            presence.retain(|_, hosts| {
+                hosts.retain(|_, until| *until > now);
+                !hosts.is_empty()
+            });
+        }
         presence
             .entry(bot.to_string())
             .or_default()

@@ -23,11 +23,12 @@ pub mod mahjong;
 /// The bot's decision for one Dou Dizhu request.
 pub fn choose(req: &v1::DecisionRequest) -> v1::DdzAction {
     use v1::ddz_action::Action;
+    let empty = v1::DdzObservation::default();
     let obs = match &req.observation {
         Some(v1::Observation {
             game: Some(v1::observation::Game::Ddz(o)),
-        }) => o.clone(),
-        _ => v1::DdzObservation::default(),
+        }) => o,
+        _ => &empty,
     };
     let action = match req.kind() {
         v1::DecisionKind::Bid => Action::Bid(0),
@@ -68,6 +69,11 @@ impl Bot for Example {
         };
         v1::Action { game: Some(game) }
     }
+
+    /// Both choices read the request's lists and nothing else: microseconds.
+    fn is_quick(&self) -> bool {
+        true
+    }
 }
 
 /// How the example plays.
@@ -89,6 +95,8 @@ pub struct Options {
     /// TLS for an `https://` URL: the CA to trust (default: the system's roots) and the client
     /// certificate to present (default: none). Must be empty for an `http://` URL.
     pub tls: ClientTlsFiles,
+    /// Ask for incremental observations ([`arena_sdk::Options::incremental`]).
+    pub incremental: bool,
 }
 
 impl Options {
@@ -111,6 +119,7 @@ impl Options {
             tls: self.tls.clone(),
             backoff,
             max_backoff: backoff,
+            incremental: self.incremental,
         }
     }
 
@@ -133,6 +142,7 @@ impl Default for Options {
             choose,
             choose_mahjong: mahjong::choose,
             tls: ClientTlsFiles::default(),
+            incremental: true,
         }
     }
 }

@@ -295,3 +295,70 @@ def test_missing_settings_are_named():
         arena.Player(Counting, name="", token="x")
     with pytest.raises(arena.ArenaError, match="capacity"):
         arena.Player(Counting, name="b", token="x", capacity=0)
+
+
+def test_incremental_observations_are_asked_for_and_rebuilt_whole_before_the_bot_sees_them():
+    seen = []
+
+    class Recording(arena.Bot):
+        def play(self, obs):
+            copy = pb.DdzObservation()
+            copy.CopyFrom(obs)
+            seen.append(copy)
+            return "pass"
+
+    def event(play):
+        return pb.DdzEvent(seat=1, play=play)
+
+    def request(request_id, plays, events_from):
+        r = ddz_request("t", request_id)
+        r.observation.ddz.events.extend([event(p) for p in plays])
+        r.observation.ddz.events_from = events_from
+        return bot_pb2.HostToBot(request=r)
+
+    def first(hello, inbox, send, ctx):
+        send(welcome("s1"))
+        send(bot_pb2.HostToBot(start=bot_pb2.TableStart(table_id="t", seat=0, game=pb.GAME_DOU_DIZHU)))
+        send(request(1, ["3", "4"], 0))
+        next_of(inbox, "reply")
+        send(request(2, ["5"], 2))
+        next_of(inbox, "reply")
+        # An increment that does not continue what the seat holds is not answered.
+        send(request(3, ["9"], 7))
+        send(request(4, ["3", "4", "5", "6"], 0))
+        assert next_of(inbox, "reply").reply.request_id == 4
+        p.stop()
+        next_of(inbox, "drain")
+
+    script = Script([first])
+    server, target = serve(script)
+    try:
+        p = arena.Player(Recording, name="b", token="t0k", target=target)
+        t, _ = in_thread(p)
+        t.join(WAIT)
+        assert not t.is_alive()
+    finally:
+        server.stop(None)
+    assert script.hellos[0].incremental_observations
+    whole = [[e.play for e in o.events] for o in seen]
+    assert whole == [["3", "4"], ["3", "4", "5"], ["3", "4", "5", "6"]]
+    assert all(o.events_from == 0 for o in seen), "rebuilt, an observation says it is whole"
+    assert all(list(o.legal) == ["pass", "3"] for o in seen)
+
+
+def test_a_bot_can_ask_for_full_observations():
+    def first(hello, inbox, send, ctx):
+        send(welcome("s1"))
+        p.stop()
+        next_of(inbox, "drain")
+
+    script = Script([first])
+    server, target = serve(script)
+    try:
+        p = arena.Player(Counting, name="b", token="t0k", target=target, incremental=False)
+        t, _ = in_thread(p)
+        t.join(WAIT)
+        assert not t.is_alive()
+    finally:
+        server.stop(None)
+    assert not script.hellos[0].incremental_observations

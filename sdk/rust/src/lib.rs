@@ -25,8 +25,13 @@
 //! The connection makes one bot (with the factory it is given) per seat it is seated at, so a bot
 //! may keep what it learns during a game in `self`; calls on one bot never overlap, and each runs
 //! on a blocking thread of its own, so a slow decision at one table delays neither the others nor
-//! the keepalive. Every request carries the seat's full observation with the legal answers as
-//! strings: a bot needs no rules engine. What the connection does: `Hello` (name, release,
+//! the keepalive (unless the bot says it is quick, [`Bot::is_quick`]: then it is called on the
+//! connection's task, sparing the hop to another thread). Every request carries the seat's full
+//! observation with the legal answers as strings: a bot needs no rules engine. The SDK asks
+//! for incremental observations on the wire ([`Options::incremental`]: after a seat's first
+//! request, only the events since its previous one) and rebuilds each seat's whole observation
+//! before the bot sees it ([`arena_proto::incremental::History`]), so a bot reads what a full
+//! observation holds. What the connection does: `Hello` (name, release,
 //! capacity, games) with the token, `Pong` for every `Ping`, the answers, a reconnect with
 //! `resume_session` when the stream drops ([`run`]; requests bot-host hands back are answered
 //! once, an answer made while disconnected is sent again rather than decided twice), and a
@@ -135,6 +140,14 @@ pub trait Bot: Send + 'static {
     fn end(&mut self, end: &v1::TableEnd) {
         let _ = end;
     }
+
+    /// True if every decision takes microseconds (no search, no I/O, no sleeping): the
+    /// connection then decides on its own task instead of handing each request to a blocking
+    /// thread, which costs more than such a decision. A quick bot that is slow after all holds
+    /// up the bot's other tables and its keepalive, so the default is false.
+    fn is_quick(&self) -> bool {
+        false
+    }
 }
 
 /// A legal Mahjong answer's text (`discard 5S`, `pung`) as the action message: the kind is
@@ -172,6 +185,11 @@ pub struct Options {
     pub backoff: Duration,
     /// The longest wait before reconnecting.
     pub max_backoff: Duration,
+    /// Ask bot-host for incremental observations (`Hello.incremental_observations`: each
+    /// request after a seat's first carries only the events since the previous one), rebuilt
+    /// here into whole ones: the bot sees no difference, the wire carries far fewer bytes.
+    /// On by default.
+    pub incremental: bool,
 }
 
 impl Default for Options {
@@ -184,6 +202,7 @@ impl Default for Options {
             tls: ClientTlsFiles::default(),
             backoff: Duration::from_millis(200),
             max_backoff: Duration::from_secs(5),
+            incremental: true,
         }
     }
 }
@@ -201,6 +220,9 @@ pub struct Session {
     pub resumed: u64,
     /// Whether it ended by a clean shutdown (every table in flight finished).
     pub drained: bool,
+    /// Encoded bytes of the decision requests received, as they came (incremental ones
+    /// before they were rebuilt).
+    pub request_bytes: u64,
     /// Time from sending an answer to receiving this bot's next request at the same table, in
     /// microseconds: the round trip through bot-host and the referee (other seats' decisions
     /// included when they play in between).
@@ -315,12 +337,49 @@ struct State<B> {
     session_id: String,
     current: Option<UnboundedSender<v1::BotToHost>>,
     seats: HashMap<(String, u32), SeatBot<B>>,
+    /// (table, seat) → the seat's events so far, lent to the request being decided.
+    histories: HashMap<(String, u32), arena_proto::incremental::History>,
     in_flight: HashSet<(String, u64)>,
     /// (table, seat) → the seat's last answer, sent again when a resumed connection hands that
     /// request back (the first copy was lost with the stream).
     last: HashMap<(String, u32), (u64, v1::BotToHost)>,
     answered_at: HashMap<String, Instant>,
     summary: Session,
+}
+
+/// Decides `req` with the seat's `bot` and sends the answer on the current connection; the
+/// seat's events go back to its history for the next increment. A bot that panics answers an
+/// empty action, which the referee judges at once (rather than waiting out the deadline).
+fn answer<B: Bot>(state: &Mutex<State<B>>, bot: &SeatBot<B>, mut req: v1::DecisionRequest) {
+    let decided = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| lock(bot).decide(&req)));
+    let action = decided.unwrap_or_else(|_| {
+        eprintln!(
+            "arena: table {} seat {}, request {}: the bot panicked; it answers nothing",
+            req.table_id, req.seat, req.request_id
+        );
+        v1::Action::default()
+    });
+    let reply = v1::BotToHost {
+        msg: Some(Out::Reply(v1::DecisionReply {
+            request_id: req.request_id,
+            table_id: req.table_id.clone(),
+            action: Some(action),
+        })),
+    };
+    let mut st = lock(state);
+    st.in_flight.remove(&(req.table_id.clone(), req.request_id));
+    let key = (req.table_id.clone(), req.seat);
+    if st.seats.contains_key(&key) {
+        if let Some(h) = st.histories.get_mut(&key) {
+            h.restore(&mut req);
+        }
+        st.last.insert(key, (req.request_id, reply.clone()));
+    }
+    st.answered_at.insert(req.table_id, Instant::now());
+    st.summary.answered += 1;
+    if let Some(tx) = &st.current {
+        let _ = tx.send(reply);
+    }
 }
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -351,8 +410,8 @@ impl<B: Bot, F: Fn() -> B> Player<'_, B, F> {
     }
 
     /// Takes a request: answers it again if it was answered already, leaves it if it is being
-    /// decided, and decides it otherwise.
-    fn take(&self, tx: &UnboundedSender<v1::BotToHost>, req: v1::DecisionRequest) {
+    /// decided, and decides it otherwise (from its observation made whole, when incremental).
+    fn take(&self, tx: &UnboundedSender<v1::BotToHost>, mut req: v1::DecisionRequest) {
         let mut st = lock(&self.state);
         let key = (req.table_id.clone(), req.seat);
         if let Some((id, reply)) = st.last.get(&key)
@@ -361,9 +420,23 @@ impl<B: Bot, F: Fn() -> B> Player<'_, B, F> {
             let _ = tx.send(reply.clone());
             return;
         }
-        if !st.in_flight.insert((req.table_id.clone(), req.request_id)) {
+        if st
+            .in_flight
+            .contains(&(req.table_id.clone(), req.request_id))
+        {
             return;
         }
+        st.summary.request_bytes += prost::Message::encoded_len(&req) as u64;
+        // Requests are taken in the stream's order, so each seat's increments in theirs.
+        if let Err(why) = st.histories.entry(key).or_default().rebuild(&mut req) {
+            // Never sent by a working bot-host; no answer is better than a wrong view.
+            eprintln!(
+                "arena: table {} seat {}, request {}: {why}; not answered",
+                req.table_id, req.seat, req.request_id
+            );
+            return;
+        }
+        st.in_flight.insert((req.table_id.clone(), req.request_id));
         if let Some(t) = st.answered_at.get(&req.table_id) {
             let us = t.elapsed().as_micros() as u64;
             st.summary.turnarounds_us.push(us);
@@ -371,27 +444,11 @@ impl<B: Bot, F: Fn() -> B> Player<'_, B, F> {
         let bot = self.seat(&mut st, &req.table_id, req.seat);
         drop(st);
         let state = Arc::clone(&self.state);
-        tokio::task::spawn_blocking(move || {
-            let action = lock(&bot).decide(&req);
-            let reply = v1::BotToHost {
-                msg: Some(Out::Reply(v1::DecisionReply {
-                    request_id: req.request_id,
-                    table_id: req.table_id.clone(),
-                    action: Some(action),
-                })),
-            };
-            let mut st = lock(&state);
-            st.in_flight.remove(&(req.table_id.clone(), req.request_id));
-            let key = (req.table_id.clone(), req.seat);
-            if st.seats.contains_key(&key) {
-                st.last.insert(key, (req.request_id, reply.clone()));
-            }
-            st.answered_at.insert(req.table_id, Instant::now());
-            st.summary.answered += 1;
-            if let Some(tx) = &st.current {
-                let _ = tx.send(reply);
-            }
-        });
+        if lock(&bot).is_quick() {
+            answer(&state, &bot, req);
+        } else {
+            tokio::task::spawn_blocking(move || answer(&state, &bot, req));
+        }
     }
 
     fn end(&self, end: v1::TableEnd) -> u64 {
@@ -399,6 +456,7 @@ impl<B: Bot, F: Fn() -> B> Player<'_, B, F> {
         let key = (end.table_id.clone(), end.seat);
         let bot = st.seats.remove(&key);
         st.last.remove(&key);
+        st.histories.remove(&key);
         if !st.seats.keys().any(|(t, _)| *t == end.table_id) {
             st.answered_at.remove(&end.table_id);
         }
@@ -447,6 +505,7 @@ impl<B: Bot, F: Fn() -> B> Player<'_, B, F> {
                 capacity: self.options.capacity,
                 resume_session: resume,
                 games: self.options.games.iter().map(|g| *g as i32).collect(),
+                incremental_observations: self.options.incremental,
             })),
         });
         let mut request = tonic::Request::new(UnboundedReceiverStream::new(rx));
@@ -559,6 +618,7 @@ fn player<'a, B: Bot, F: Fn() -> B>(
             session_id: String::new(),
             current: None,
             seats: HashMap::new(),
+            histories: HashMap::new(),
             in_flight: HashSet::new(),
             last: HashMap::new(),
             answered_at: HashMap::new(),

@@ -7,12 +7,18 @@
 //!
 //! All state sits behind one mutex that is never held across an `.await`. Messages to a bot
 //! leave through its [`Outbox`](crate::outbox::Outbox), bounded: a bot that stops reading is cut
-//! off. Messages to a seat task leave through an unbounded channel, bounded in practice: a
-//! seat gets one reply per request it forwarded (the route is consumed by the first) and at
-//! most one fault.
+//! off. A bot's reply goes straight to its referee's stream (the seat's outbox, bounded like a
+//! bot's), without waking the seat's task; what the hub tells a seat task leaves through an
+//! unbounded channel, bounded in practice: at most one fault.
 //!
 //! A bot's capacity (`Hello.capacity`) counts tables, not seats: a bot in both farmer seats of
 //! one table uses one slot.
+//!
+//! A bot whose `Hello` asks for incremental observations gets, after a seat's first request on
+//! its connection, only the events since that seat's previous request
+//! ([`arena_proto::incremental`]); each seat keeps how many events the bot holds, forgotten
+//! when a connection replaces the last (a resumed one starts from the full requests of
+//! `Welcome.resumed`). The requests kept for a resume are always whole.
 //!
 //! A bot that sends `Drain` is stopping: its session takes no new table, and once its last
 //! table has ended the session is over and its stream ends with OK ([`Hub::drain`]).
@@ -39,8 +45,6 @@ pub(crate) type BotTx = crate::outbox::Outbox<v1::HostToBot>;
 /// What the hub tells a seat task.
 #[derive(Debug)]
 pub(crate) enum SeatEvent {
-    /// The bot answered one of the seat's requests.
-    Reply(v1::DecisionReply),
     /// The hub gave up on the bot.
     Fault(v1::SeatFault),
 }
@@ -50,8 +54,15 @@ struct SeatLink {
     table_id: String,
     seat: u32,
     tx: mpsc::UnboundedSender<SeatEvent>,
-    /// Requests sent to the bot and not answered yet, by request id.
+    /// The referee's stream, where the bot's replies go.
+    out: crate::seat::SeatTx,
+    /// Requests sent to the bot and not answered yet, by request id (whole: resent on resume),
+    /// with when they went (for the relay's latency).
     pending: BTreeMap<u64, v1::DecisionRequest>,
+    asked: HashMap<u64, std::time::Instant>,
+    /// How many of this seat's events the bot holds on its current connection, when it asked
+    /// for incremental observations; `None` until a whole request has gone to it there.
+    bot_events: Option<usize>,
 }
 
 /// The live connection of a session.
@@ -69,6 +80,8 @@ struct Session {
     /// The games the bot's `Hello` listed (of its latest connection): it is seated at no
     /// other game's table.
     games: Vec<GameKind>,
+    /// The bot's latest `Hello` asked for incremental observations.
+    incremental: bool,
     conn: Option<Conn>,
     /// When the connection was lost (meaningful while `conn` is `None`).
     unconnected_since: Instant,
@@ -145,6 +158,8 @@ pub(crate) struct NewSeat {
     pub ticket: u64,
     /// Told to the bot when the seat gets its slot.
     pub start: v1::TableStart,
+    /// The referee's stream, where the bot's replies go.
+    pub out: crate::seat::SeatTx,
 }
 
 /// The seat got a slot: its events, and the release of the bot that sits there.
@@ -322,6 +337,7 @@ impl Hub {
                 release: String::new(),
                 capacity,
                 games: Vec::new(),
+                incremental: false,
                 conn: None,
                 unconnected_since: Instant::now(),
                 seats: HashMap::new(),
@@ -343,6 +359,17 @@ impl Hub {
         session.release = hello.release.clone();
         session.capacity = capacity;
         session.games = games;
+        session.incremental = hello.incremental_observations;
+        // What the bot holds of each seat's events: the whole requests handed back below.
+        let incremental = session.incremental;
+        for seat in session.seats.values_mut() {
+            seat.bot_events = seat
+                .pending
+                .values()
+                .next_back()
+                .filter(|_| incremental)
+                .map(arena_proto::incremental::events_len);
+        }
         // A (resumed) connection plays until it says `Drain` itself.
         session.draining = false;
         let mut resumed: Vec<v1::DecisionRequest> = session
@@ -482,7 +509,14 @@ impl Hub {
             return Err(unknown(&reply));
         };
         seat.pending.remove(&reply.request_id);
-        let _ = seat.tx.send(SeatEvent::Reply(reply));
+        let since = seat.asked.remove(&reply.request_id);
+        seat.out.send(v1::SeatToReferee {
+            msg: Some(v1::seat_to_referee::Msg::Reply(reply)),
+        });
+        drop(bots);
+        if let Some(since) = since {
+            crate::metrics::relayed(crate::metrics::BotKind::Remote, since);
+        }
         Ok(())
     }
 
@@ -514,6 +548,7 @@ impl Hub {
         let start = Instant::now();
         let mut unconnected_since: Option<Instant> = None;
         let mut start_msg = Some(seat.start);
+        let out = seat.out;
         loop {
             changed.borrow_and_update();
             {
@@ -552,7 +587,10 @@ impl Hub {
                                     table_id: start.table_id.clone(),
                                     seat: start.seat,
                                     tx,
+                                    out: out.clone(),
                                     pending: BTreeMap::new(),
+                                    asked: HashMap::new(),
+                                    bot_events: None,
                                 },
                             );
                             s.send(v1::host_to_bot::Msg::Start(start));
@@ -614,9 +652,10 @@ impl Hub {
         }
     }
 
-    /// Sends a referee's request to the bot of seat `ticket` and keeps it until it is answered
-    /// (or resent on resume). False if the seat is no longer bound to a session.
-    pub(crate) fn forward(&self, bot: &str, ticket: u64, request: v1::DecisionRequest) -> bool {
+    /// Sends a referee's request to the bot of seat `ticket` (cut to the events the bot lacks,
+    /// if it asked for incremental observations) and keeps it whole until it is answered (or
+    /// resent on resume). False if the seat is no longer bound to a session.
+    pub(crate) fn forward(&self, bot: &str, ticket: u64, mut request: v1::DecisionRequest) -> bool {
         let mut bots = self.lock();
         let Some(session) = bots.get_mut(bot).and_then(|e| e.session.as_mut()) else {
             return false;
@@ -624,11 +663,26 @@ impl Hub {
         let Some(seat) = session.seats.get_mut(&ticket) else {
             return false;
         };
-        seat.pending.insert(request.request_id, request.clone());
+        let events = arena_proto::incremental::events_len(&request);
+        let out = match seat.bot_events {
+            // The bot holds the first `held` events: only what follows goes.
+            Some(held) if session.incremental && held <= events => {
+                arena_proto::incremental::increment(&mut request, held)
+            }
+            _ => request.clone(),
+        };
+        if session.incremental && session.conn.is_some() {
+            seat.bot_events = Some(events);
+        }
         session
             .routes
             .insert((request.table_id.clone(), request.request_id), ticket);
-        session.send(v1::host_to_bot::Msg::Request(request));
+        if session.conn.is_some() {
+            seat.asked
+                .insert(request.request_id, std::time::Instant::now());
+        }
+        seat.pending.insert(request.request_id, request);
+        session.send(v1::host_to_bot::Msg::Request(out));
         true
     }
 
@@ -643,14 +697,28 @@ impl Hub {
             && let Some(seat) = session.seats.remove(&ticket)
         {
             for id in seat.pending.keys() {
-                session.routes.remove(&(seat.table_id.clone(), *id));
+                let key = (seat.table_id.clone(), *id);
+                // A seat opened again may have been asked the same request on its new stream.
+                if session.routes.get(&key) == Some(&ticket) {
+                    session.routes.remove(&key);
+                }
             }
-            session.send(v1::host_to_bot::Msg::End(v1::TableEnd {
-                table_id: seat.table_id,
-                seat: seat.seat,
-                outcome: end.and_then(|c| c.outcome.clone()),
-                verdicts: end.map(|c| c.verdicts.clone()).unwrap_or_default(),
-            }));
+            // A referee that gave up opening a seat opens it again on a new stream: while that
+            // one plays, the old one's end is not the table's (the bot keeps its seat's state).
+            let reopened = session
+                .seats
+                .values()
+                .any(|s| s.table_id == seat.table_id && s.seat == seat.seat);
+            if reopened {
+                tracing::debug!(table = %seat.table_id, seat = seat.seat, "a replaced seat stream ended");
+            } else {
+                session.send(v1::host_to_bot::Msg::End(v1::TableEnd {
+                    table_id: seat.table_id,
+                    seat: seat.seat,
+                    outcome: end.and_then(|c| c.outcome.clone()),
+                    verdicts: end.map(|c| c.verdicts.clone()).unwrap_or_default(),
+                }));
+            }
         }
         self.end_if_drained(entry, bot);
         entry.notify();

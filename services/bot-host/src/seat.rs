@@ -9,10 +9,9 @@
 //!
 //! Requests that arrive before the seat is ready are kept and sent in order once it is.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::VecDeque;
 use std::future::Future;
 use std::sync::Arc;
-use std::time::Instant;
 
 use arena_games::GameKind;
 use arena_proto::v1;
@@ -451,7 +450,8 @@ async fn run_remote(ctx: &Arc<Ctx>, mut io: SeatIo, bot: &str) -> Result<(), Sta
         time: io.open.time,
     };
     let mut queue = VecDeque::new();
-    let acquire = ctx.hub.acquire(bot, NewSeat { ticket, start });
+    let out = io.out.clone();
+    let acquire = ctx.hub.acquire(bot, NewSeat { ticket, start, out });
     let seated = match while_reading(&mut io, &mut queue, &ctx.closing, acquire).await? {
         Waited::Done(Ok(s)) => s,
         Waited::Done(Err(fault)) => {
@@ -473,13 +473,9 @@ async fn run_remote(ctx: &Arc<Ctx>, mut io: SeatIo, bot: &str) -> Result<(), Sta
     };
     let mut events = seated.events;
     io.ready(&seated.release, &ctx.host);
-    // When each request went to the bot, by request id, for the relay's latency.
-    let mut asked: HashMap<u64, Instant> = HashMap::new();
+    // The bot's replies go to the referee from the hub; this task forwards requests and faults.
     for r in queue.drain(..) {
-        let id = r.request_id;
-        if ctx.hub.forward(bot, ticket, r) {
-            asked.insert(id, Instant::now());
-        }
+        ctx.hub.forward(bot, ticket, r);
     }
     loop {
         tokio::select! {
@@ -489,13 +485,6 @@ async fn run_remote(ctx: &Arc<Ctx>, mut io: SeatIo, bot: &str) -> Result<(), Sta
                 return Ok(());
             }
             ev = events.recv() => match ev {
-                Some(SeatEvent::Reply(r)) => {
-                    let since = asked.remove(&r.request_id);
-                    io.reply(r);
-                    if let Some(since) = since {
-                        crate::metrics::relayed(Kind::Remote, since);
-                    }
-                }
                 Some(SeatEvent::Fault(f)) => {
                     io.forward_fault(f);
                     return Ok(());
@@ -507,10 +496,7 @@ async fn run_remote(ctx: &Arc<Ctx>, mut io: SeatIo, bot: &str) -> Result<(), Sta
             },
             m = io.next() => match m? {
                 FromReferee::Request(r) => {
-                    let id = r.request_id;
-                    if ctx.hub.forward(bot, ticket, r) {
-                        asked.insert(id, Instant::now());
-                    }
+                    ctx.hub.forward(bot, ticket, r);
                 }
                 FromReferee::Close(c) => {
                     slot.close = Some(c);

@@ -730,6 +730,7 @@ fn raw_bot(host: &Host, bot: &str, token: String, plays: &str) -> JoinHandle<Vec
             capacity: 1,
             resume_session: String::new(),
             games: vec![v1::Game::Mahjong as i32],
+            incremental_observations: false,
         }));
         let mut request = tonic::Request::new(UnboundedReceiverStream::new(rx));
         request.metadata_mut().insert(

@@ -727,3 +727,175 @@ async fn a_draining_bot_finishes_its_tables_takes_no_new_one_and_its_stream_ends
     let _seen = spawn_bot(conn, vec![]);
     waiting.ready().await;
 }
+
+/// Connects `bot`, its `Hello` asking for incremental observations, and reads its `Welcome`.
+async fn connect_incremental(
+    host: &Host,
+    token: &str,
+    bot: &str,
+    resume: &str,
+) -> (BotConn, v1::Welcome) {
+    let mut first = hello(bot, 2, resume);
+    if let Some(v1::bot_to_host::Msg::Hello(h)) = &mut first.msg {
+        h.incremental_observations = true;
+    }
+    let mut c = play(host, Some(token), vec![first])
+        .await
+        .expect("the call is accepted");
+    match next_to_bot(&mut c.rx).await {
+        Some(v1::host_to_bot::Msg::Welcome(w)) => (c, w),
+        other => panic!("expected a welcome, got {other:?}"),
+    }
+}
+
+/// The request the bot gets next (table starts skipped).
+async fn next_request(conn: &mut BotConn) -> v1::DecisionRequest {
+    loop {
+        match next_to_bot(&mut conn.rx).await {
+            Some(v1::host_to_bot::Msg::Request(r)) => return r,
+            Some(v1::host_to_bot::Msg::Start(_)) => continue,
+            other => panic!("expected a request, got {other:?}"),
+        }
+    }
+}
+
+#[tokio::test]
+async fn bots_that_do_not_ask_get_every_request_byte_for_byte_and_those_that_do_get_increments() {
+    use prost::Message;
+    let host = Host::start(fast_config()).await;
+    let old_token = host.add_remote("old", 0).await;
+    let new_token = host.add_remote("new", 0).await;
+    // Today's message shapes: a Hello that says nothing of increments.
+    let (mut old, _) = connect(&host, &old_token, "old", 2, "").await;
+    let (mut new, welcome) = connect_incremental(&host, &new_token, "new", "").await;
+    let mut old_seat = open_seat(&host, "t-i", 0, "old").await;
+    let mut new_seat = open_seat(&host, "t-i", 1, "new").await;
+    old_seat.ready().await;
+    new_seat.ready().await;
+
+    let mut game =
+        ddz::Game::from_seed(ddz::GameConfig::competition(), 5, ddz::DealConstraint::NONE).unwrap();
+    let mut history = arena_proto::incremental::History::default();
+    let (mut id, mut increments, mut resumed) = (0, 0, false);
+    while let Some(s) = game.to_act() {
+        id += 1;
+        let full = request_for(&game, "t-i", id);
+        let events = arena_proto::incremental::events_len(&full);
+        let reply = match s.index() {
+            0 => {
+                old_seat
+                    .send(v1::referee_to_seat::Msg::Request(full.clone()))
+                    .await;
+                let got = next_request(&mut old).await;
+                assert_eq!(
+                    got.encode_to_vec(),
+                    full.encode_to_vec(),
+                    "request {id}: a bot that did not ask gets the referee's request as it was"
+                );
+                old.tx.send(reply_to(&got)).await.unwrap();
+                old_seat.next().await
+            }
+            1 => {
+                new_seat
+                    .send(v1::referee_to_seat::Msg::Request(full.clone()))
+                    .await;
+                let mut got = next_request(&mut new).await;
+                if !resumed && events > 10 {
+                    // The connection drops with this request unanswered: the resumed one gets
+                    // it whole, and later increments continue from it.
+                    drop(new);
+                    let (again, w) =
+                        connect_incremental(&host, &new_token, "new", &welcome.session).await;
+                    new = again;
+                    assert_eq!(w.resumed, vec![full.clone()], "a whole snapshot on resume");
+                    got = w.resumed[0].clone();
+                    resumed = true;
+                }
+                let Some(v1::observation::Game::Ddz(o)) =
+                    got.observation.as_ref().and_then(|o| o.game.as_ref())
+                else {
+                    panic!("a Dou Dizhu observation");
+                };
+                if o.events_from > 0 {
+                    increments += 1;
+                    assert!(o.events.len() < events, "request {id}: only the new events");
+                }
+                history.rebuild(&mut got).unwrap();
+                assert_eq!(got, full, "request {id}: rebuilt whole");
+                new.tx.send(reply_to(&got)).await.unwrap();
+                history.restore(&mut got);
+                new_seat.next().await
+            }
+            _ => {
+                let mut moves = ddz::MoveList::new();
+                game.legal_moves(&mut moves);
+                let obs = game.observation(s);
+                let a = match obs.phase {
+                    // A call when nobody has called: the deal is never passed out.
+                    ddz::Phase::Bidding => ddz::Action::Bid(u8::from(obs.bid == 0)),
+                    ddz::Phase::Doubling => ddz::Action::Double(false),
+                    _ => ddz::Action::Play(moves[0]),
+                };
+                game.apply(a).unwrap();
+                continue;
+            }
+        };
+        let Some(v1::seat_to_referee::Msg::Reply(r)) = reply else {
+            panic!("expected the reply to request {id}, got {reply:?}");
+        };
+        assert_eq!(r.request_id, id);
+        game.apply(to_action(&game, r.action.as_ref().unwrap()))
+            .unwrap();
+    }
+    assert!(resumed, "the table was long enough to drop the connection");
+    assert!(increments > 3, "only {increments} incremental requests");
+    old_seat.close(Some(outcome_of(&game))).await;
+    new_seat.close(Some(outcome_of(&game))).await;
+}
+
+#[tokio::test]
+async fn a_seat_opened_again_keeps_the_table_for_the_bot_when_the_stream_it_replaced_ends() {
+    let host = Host::start(fast_config()).await;
+    let token = host.add_remote("carol", 0).await;
+    let (mut bot, _) = connect_incremental(&host, &token, "carol", "").await;
+    // A referee that gave up waiting on its first stream opens the seat again on a second.
+    let mut first = open_seat(&host, "t-again", 0, "carol").await;
+    first.ready().await;
+    let mut second = open_seat(&host, "t-again", 0, "carol").await;
+    second.ready().await;
+    let game =
+        ddz::Game::from_seed(ddz::GameConfig::competition(), 3, ddz::DealConstraint::NONE).unwrap();
+    let mut req = request_for(&game, "t-again", 1);
+    req.seat = 0;
+    first
+        .send(v1::referee_to_seat::Msg::Request(req.clone()))
+        .await;
+    assert_eq!(next_request(&mut bot).await.request_id, 1);
+    // The same request on the new stream, and the old stream's end.
+    second
+        .send(v1::referee_to_seat::Msg::Request(req.clone()))
+        .await;
+    assert_eq!(next_request(&mut bot).await.request_id, 1);
+    first.close(None).await;
+    first.ended().await;
+    // No end of the table for the bot: the new stream's request is what comes next, and the
+    // answer reaches the new stream.
+    let mut later = req.clone();
+    later.request_id = 2;
+    second
+        .send(v1::referee_to_seat::Msg::Request(later.clone()))
+        .await;
+    let got = next_request(&mut bot).await;
+    assert_eq!(got.request_id, 2, "{got:?}");
+    bot.tx.send(reply_to(&req)).await.unwrap();
+    match second.next().await {
+        Some(v1::seat_to_referee::Msg::Reply(r)) => assert_eq!(r.request_id, 1),
+        other => panic!("expected the reply on the new stream, got {other:?}"),
+    }
+    second.close(None).await;
+    second.ended().await;
+    match next_to_bot(&mut bot.rx).await {
+        Some(v1::host_to_bot::Msg::End(e)) => assert_eq!(e.table_id, "t-again"),
+        other => panic!("expected the table's end, got {other:?}"),
+    }
+}

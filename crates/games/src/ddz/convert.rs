@@ -133,6 +133,7 @@ pub fn ddz_observation(
         legal,
         rules: rules_name.to_string(),
         rules_kind: names::rules_kind(rules_name) as i32,
+        events_from: 0,
     };
     v1::Observation {
         game: Some(v1::observation::Game::Ddz(o)),

@@ -193,6 +193,7 @@ pub fn observation(view: &View<'_>, legal: &ActionList) -> v1::Observation {
         events: view.events().map(seen_event).collect(),
         legal: legal.iter().map(|a| a.to_string()).collect(),
         fans: fans_kind(view.rules().reading) as i32,
+        events_from: 0,
     };
     v1::Observation {
         game: Some(v1::observation::Game::Mahjong(o)),

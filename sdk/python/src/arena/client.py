@@ -3,6 +3,10 @@
 `run(MyBot)` says Hello (name, release, capacity, games) with the bot's token, answers Pings,
 hands every DecisionRequest to the seat's own `MyBot` instance on a worker thread (so a slow
 decision at one table neither delays the others nor the keepalive), and sends its answer back.
+It asks for incremental observations (`Hello.incremental_observations`: after a seat's first
+request, bot-host sends only the events since its previous one) and rebuilds each seat's full
+observation before the bot sees it, so bots read exactly what a full observation holds;
+`incremental=False` asks for full observations on the wire instead.
 When the stream drops it connects again and resumes its session (`Hello.resume_session`), so
 the tables in flight go on: requests bot-host hands back are answered once (an answer computed
 while disconnected is sent again rather than computed twice). SIGINT or SIGTERM (or `stop()`)
@@ -64,6 +68,8 @@ class _Seat:
     def __init__(self, bot):
         self.bot = bot
         self.lock = threading.Lock()
+        # Every event of the seat's observation so far, when rebuilding incremental ones.
+        self.history = None
 
 
 class _Connection:
@@ -126,10 +132,11 @@ class Player:
     `ARENA_TOKEN`, `target` to `ARENA_BOT_HOST` (else 127.0.0.1:50052); `release` and `games`
     to the bot class's. `capacity` is how many tables at once; `stop_after` stops cleanly once
     that many tables have ended (0: never); `backoff` is the first and the longest wait between
-    reconnects, in seconds."""
+    reconnects, in seconds; `incremental` asks bot-host for incremental observations (rebuilt
+    here, so the bot sees no difference)."""
 
     def __init__(self, bot, *, name=None, token=None, target=None, release=None, games=None,
-                 capacity=8, stop_after=0, backoff=(0.2, 5.0), workers=None):
+                 capacity=8, stop_after=0, backoff=(0.2, 5.0), workers=None, incremental=True):
         self.factory = bot
         cls = bot if isinstance(bot, type) else type(bot())
         self.name = name or _env("ARENA_BOT")
@@ -148,6 +155,7 @@ class Player:
         self.capacity = capacity
         self.stop_after = stop_after
         self.backoff = backoff
+        self.incremental = incremental
         self.summary = Summary()
         self._control = queue.SimpleQueue()
         self._lock = threading.Lock()
@@ -231,7 +239,8 @@ class Player:
     def _open(self, stub):
         conn = _Connection()
         hello = bot_pb2.Hello(bot=self.name, release=self.release, capacity=self.capacity,
-                              resume_session=self._session, games=self.games)
+                              resume_session=self._session, games=self.games,
+                              incremental_observations=self.incremental)
         conn.send(bot_pb2.BotToHost(hello=hello))
         conn.call = stub.Play(iter(conn.outbox.get, None), metadata=[("authorization", f"Bearer {self.token}")])
         threading.Thread(target=self._read, args=(conn,), daemon=True, name="arena-stream").start()
@@ -328,8 +337,15 @@ class Player:
                 return
             if (r.table_id, r.request_id) in self._in_flight:
                 return
-            self._in_flight.add((r.table_id, r.request_id))
             seat = self._seat(r.table_id, r.seat, r.game)
+            # Requests come in order on the stream and are rebuilt here, in that order.
+            problem = rebuild(seat, r)
+            if problem is not None:
+                # Never sent by a working bot-host; no answer is better than a wrong view.
+                log.error("table %s seat %d, request %d: %s; not answered", r.table_id, r.seat,
+                          r.request_id, problem)
+                return
+            self._in_flight.add((r.table_id, r.request_id))
         self._executor.submit(self._decide, seat, r)
 
     def _decide(self, seat, r):
@@ -373,6 +389,31 @@ class Player:
                 seat.bot.end(end)
             except Exception:
                 log.exception("table %s: the bot's end() failed", end.table_id)
+
+
+def rebuild(seat, r):
+    """Makes `r`'s observation whole again from `seat`'s history: an incremental one (its
+    `events_from` > 0) gets the events it leaves out put back in front, and says 0 as a full one
+    does. None, or why it cannot be rebuilt."""
+    which = r.observation.WhichOneof("game")
+    if which is None:
+        return None
+    obs = getattr(r.observation, which)
+    if obs.events_from == 0:
+        seat.history = list(obs.events)
+        return None
+    known = 0 if seat.history is None else len(seat.history)
+    if known != obs.events_from:
+        seat.history = None
+        return (f"an incremental observation continues after event {obs.events_from}, but this "
+                f"seat has {known} events")
+    seat.history.extend(obs.events)
+    whole = list(seat.history)
+    del obs.events[:]
+    obs.events.extend(whole)
+    obs.events_from = 0
+    seat.history = list(obs.events)
+    return None
 
 
 def run(bot, **options):

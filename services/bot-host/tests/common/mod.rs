@@ -302,6 +302,7 @@ pub fn hello_listing(bot: &str, capacity: u32, resume: &str, games: &[i32]) -> v
             capacity,
             resume_session: resume.into(),
             games: games.to_vec(),
+            incremental_observations: false,
         })),
     }
 }

@@ -9,18 +9,20 @@ from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 DESCRIPTOR: _descriptor.FileDescriptor
 
 class Hello(_message.Message):
-    __slots__ = ("bot", "release", "capacity", "resume_session", "games")
+    __slots__ = ("bot", "release", "capacity", "resume_session", "games", "incremental_observations")
     BOT_FIELD_NUMBER: _ClassVar[int]
     RELEASE_FIELD_NUMBER: _ClassVar[int]
     CAPACITY_FIELD_NUMBER: _ClassVar[int]
     RESUME_SESSION_FIELD_NUMBER: _ClassVar[int]
     GAMES_FIELD_NUMBER: _ClassVar[int]
+    INCREMENTAL_OBSERVATIONS_FIELD_NUMBER: _ClassVar[int]
     bot: str
     release: str
     capacity: int
     resume_session: str
     games: _containers.RepeatedScalarFieldContainer[_common_pb2.Game]
-    def __init__(self, bot: _Optional[str] = ..., release: _Optional[str] = ..., capacity: _Optional[int] = ..., resume_session: _Optional[str] = ..., games: _Optional[_Iterable[_Union[_common_pb2.Game, str]]] = ...) -> None: ...
+    incremental_observations: bool
+    def __init__(self, bot: _Optional[str] = ..., release: _Optional[str] = ..., capacity: _Optional[int] = ..., resume_session: _Optional[str] = ..., games: _Optional[_Iterable[_Union[_common_pb2.Game, str]]] = ..., incremental_observations: _Optional[bool] = ...) -> None: ...
 
 class Pong(_message.Message):
     __slots__ = ("nonce",)

@@ -236,7 +236,7 @@ class Observation(_message.Message):
     def __init__(self, ddz: _Optional[_Union[DdzObservation, _Mapping]] = ..., mahjong: _Optional[_Union[MahjongObservation, _Mapping]] = ...) -> None: ...
 
 class DdzObservation(_message.Message):
-    __slots__ = ("seat", "hand", "phase", "landlord", "bottom", "bid", "events", "cards_left", "to_beat", "to_beat_seat", "legal", "rules", "phase_kind", "rules_kind")
+    __slots__ = ("seat", "hand", "phase", "landlord", "bottom", "bid", "events", "cards_left", "to_beat", "to_beat_seat", "legal", "rules", "phase_kind", "rules_kind", "events_from")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     HAND_FIELD_NUMBER: _ClassVar[int]
     PHASE_FIELD_NUMBER: _ClassVar[int]
@@ -251,6 +251,7 @@ class DdzObservation(_message.Message):
     RULES_FIELD_NUMBER: _ClassVar[int]
     PHASE_KIND_FIELD_NUMBER: _ClassVar[int]
     RULES_KIND_FIELD_NUMBER: _ClassVar[int]
+    EVENTS_FROM_FIELD_NUMBER: _ClassVar[int]
     seat: int
     hand: str
     phase: str
@@ -265,7 +266,8 @@ class DdzObservation(_message.Message):
     rules: str
     phase_kind: DdzPhase
     rules_kind: DdzRules
-    def __init__(self, seat: _Optional[int] = ..., hand: _Optional[str] = ..., phase: _Optional[str] = ..., landlord: _Optional[int] = ..., bottom: _Optional[str] = ..., bid: _Optional[int] = ..., events: _Optional[_Iterable[_Union[DdzEvent, _Mapping]]] = ..., cards_left: _Optional[_Iterable[int]] = ..., to_beat: _Optional[str] = ..., to_beat_seat: _Optional[int] = ..., legal: _Optional[_Iterable[str]] = ..., rules: _Optional[str] = ..., phase_kind: _Optional[_Union[DdzPhase, str]] = ..., rules_kind: _Optional[_Union[DdzRules, str]] = ...) -> None: ...
+    events_from: int
+    def __init__(self, seat: _Optional[int] = ..., hand: _Optional[str] = ..., phase: _Optional[str] = ..., landlord: _Optional[int] = ..., bottom: _Optional[str] = ..., bid: _Optional[int] = ..., events: _Optional[_Iterable[_Union[DdzEvent, _Mapping]]] = ..., cards_left: _Optional[_Iterable[int]] = ..., to_beat: _Optional[str] = ..., to_beat_seat: _Optional[int] = ..., legal: _Optional[_Iterable[str]] = ..., rules: _Optional[str] = ..., phase_kind: _Optional[_Union[DdzPhase, str]] = ..., rules_kind: _Optional[_Union[DdzRules, str]] = ..., events_from: _Optional[int] = ...) -> None: ...
 
 class DdzEvent(_message.Message):
     __slots__ = ("seat", "bid", "redeal", "landlord", "double", "play")
@@ -336,7 +338,7 @@ class MahjongAction(_message.Message):
     def __init__(self, kind: _Optional[_Union[MahjongActionKind, str]] = ..., tile: _Optional[str] = ...) -> None: ...
 
 class MahjongObservation(_message.Message):
-    __slots__ = ("seat", "hand", "drawn", "first", "seats", "wall_left", "tile", "events", "legal", "fans")
+    __slots__ = ("seat", "hand", "drawn", "first", "seats", "wall_left", "tile", "events", "legal", "fans", "events_from")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     HAND_FIELD_NUMBER: _ClassVar[int]
     DRAWN_FIELD_NUMBER: _ClassVar[int]
@@ -348,6 +350,7 @@ class MahjongObservation(_message.Message):
     EVENTS_FIELD_NUMBER: _ClassVar[int]
     LEGAL_FIELD_NUMBER: _ClassVar[int]
     FANS_FIELD_NUMBER: _ClassVar[int]
+    EVENTS_FROM_FIELD_NUMBER: _ClassVar[int]
     seat: int
     hand: str
     drawn: str
@@ -358,7 +361,8 @@ class MahjongObservation(_message.Message):
     events: _containers.RepeatedCompositeFieldContainer[MahjongEvent]
     legal: _containers.RepeatedScalarFieldContainer[str]
     fans: MahjongFans
-    def __init__(self, seat: _Optional[int] = ..., hand: _Optional[str] = ..., drawn: _Optional[str] = ..., first: _Optional[int] = ..., seats: _Optional[_Iterable[_Union[MahjongSeatView, _Mapping]]] = ..., wall_left: _Optional[int] = ..., tile: _Optional[str] = ..., events: _Optional[_Iterable[_Union[MahjongEvent, _Mapping]]] = ..., legal: _Optional[_Iterable[str]] = ..., fans: _Optional[_Union[MahjongFans, str]] = ..., **kwargs) -> None: ...
+    events_from: int
+    def __init__(self, seat: _Optional[int] = ..., hand: _Optional[str] = ..., drawn: _Optional[str] = ..., first: _Optional[int] = ..., seats: _Optional[_Iterable[_Union[MahjongSeatView, _Mapping]]] = ..., wall_left: _Optional[int] = ..., tile: _Optional[str] = ..., events: _Optional[_Iterable[_Union[MahjongEvent, _Mapping]]] = ..., legal: _Optional[_Iterable[str]] = ..., fans: _Optional[_Union[MahjongFans, str]] = ..., events_from: _Optional[int] = ..., **kwargs) -> None: ...
 
 class MahjongSeatView(_message.Message):
     __slots__ = ("melds", "discards", "claimed")
