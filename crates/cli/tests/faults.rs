@@ -131,9 +131,9 @@ fn redis_restarted_empty_is_detected_and_nothing_is_written_for_the_lost_competi
         .filter(|k| {
             k.contains(":result:")
                 || k.contains(":replay:")
-                || k.contains(":competition-results:")
+                || k.ends_with("}:results")
                 || k.contains(":records:competition")
-                || k.contains(":deals:")
+                || k.ends_with("}:deals")
         })
         .collect();
     assert!(written.is_empty(), "written after the loss: {written:?}");

@@ -36,14 +36,26 @@ pub(crate) fn table(id: &str) -> StoreResult<()> {
 
 /// Results to delete, and the competition they are listed under.
 pub(crate) fn results(competition: Option<&str>, table_ids: &[String]) -> StoreResult<()> {
-    competition.map_or(Ok(()), self::competition)?;
-    table_ids.iter().try_for_each(|id| table(id))
+    table_ids.iter().try_for_each(|id| result(id, competition))
 }
 
-/// A result's table and the competition it is listed under.
+/// A result's table and the competition it is listed under: a listed table's id is the
+/// competition's name, or starts with it and `/` (`cup/m0/r0/t0`), so that its keys can be
+/// found, and placed in the competition's Redis Cluster slot, from the table id alone
+/// ([`crate::competition_of`]).
 pub(crate) fn result(table_id: &str, competition: Option<&str>) -> StoreResult<()> {
     table(table_id)?;
-    competition.map_or(Ok(()), self::competition)
+    let Some(competition) = competition else {
+        return Ok(());
+    };
+    self::competition(competition)?;
+    if crate::competition_of(table_id) != competition {
+        return Err(StoreError::Invalid(format!(
+            "table id {table_id:?} is not under competition {competition:?}: a listed table's id \
+             starts with \"{competition}/\""
+        )));
+    }
+    Ok(())
 }
 
 /// A consumer (referee) name.

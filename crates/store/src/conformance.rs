@@ -719,7 +719,13 @@ async fn take_eventually(
 pub async fn jobs_in_batches(store: &dyn Store) {
     expect_empty_queue(store, "jobs_in_batches").await;
     let competition = unique("batch-cup");
-    let tables: Vec<String> = (0..5).map(|i| unique(&format!("batch{i}"))).collect();
+    // Tables 0 to 3 are the competition's; table 4 is of none (another slot in Redis Cluster).
+    let tables: Vec<String> = (0..5)
+        .map(|i| match i {
+            0..4 => format!("{competition}/batch{i}"),
+            _ => unique("batch-unlisted"),
+        })
+        .collect();
     let payloads: Vec<Vec<u8>> = (0..5u8).map(|i| vec![i; 10 * usize::from(i)]).collect();
     let jobs: Vec<(&str, &[u8])> = tables
         .iter()
@@ -1266,7 +1272,9 @@ struct Drain {
 impl Drain {
     async fn enqueue(store: &dyn Store, jobs: usize) -> Drain {
         let competition = unique("drain");
-        let tables: Vec<String> = (0..jobs).map(|i| unique(&format!("drain{i}"))).collect();
+        let tables: Vec<String> = (0..jobs)
+            .map(|i| format!("{competition}/drain{i}"))
+            .collect();
         for table in &tables {
             store
                 .enqueue_job(table, format!("job for {table}").as_bytes())
@@ -1422,7 +1430,10 @@ pub async fn results_are_written_once(stores: &[&dyn Store]) {
     assert!(!stores.is_empty(), "results_are_written_once needs a store");
     let store = stores[0];
     let (c1, c2) = (unique("cup"), unique("league"));
-    let t: Vec<String> = (0..4).map(|i| unique(&format!("table{i}"))).collect();
+    // A listed table's id is under its competition: t[3] is c2's, the others c1's.
+    let t: Vec<String> = (0..4)
+        .map(|i| format!("{}/table{i}", if i == 3 { &c2 } else { &c1 }))
+        .collect();
     assert_eq!(store.result(&t[0]).await.expect("result"), None);
     assert_eq!(store.replay(&t[0]).await.expect("replay"), None);
     assert!(
@@ -1443,10 +1454,16 @@ pub async fn results_are_written_once(stores: &[&dyn Store]) {
     );
     assert!(
         !store
-            .put_result(&t[0], Some(&c2), b"another result", b"another replay")
+            .put_result(&t[0], Some(&c1), b"another result", b"another replay")
             .await
             .expect("put_result again"),
         "a second write is refused"
+    );
+    expect_invalid(
+        "a table listed under a competition it is not under",
+        store
+            .put_result(&t[0], Some(&c2), b"another result", b"another replay")
+            .await,
     );
     assert_eq!(
         store.result(&t[0]).await.expect("result"),
@@ -1876,7 +1893,7 @@ pub async fn records_are_deleted(store: &dyn Store) {
 /// deleting again counts nothing; a deleted table may be written afresh.
 pub async fn results_are_deleted(store: &dyn Store) {
     let cup = unique("pruned-cup");
-    let t: Vec<String> = (0..3).map(|i| unique(&format!("pruned{i}"))).collect();
+    let t: Vec<String> = (0..3).map(|i| format!("{cup}/pruned{i}")).collect();
     for (i, id) in t.iter().enumerate() {
         assert!(
             store
@@ -1885,7 +1902,7 @@ pub async fn results_are_deleted(store: &dyn Store) {
                 .expect("put")
         );
     }
-    let gone = vec![t[0].clone(), t[2].clone(), unique("never-written")];
+    let gone = vec![t[0].clone(), t[2].clone(), format!("{cup}/never-written")];
     assert_eq!(
         store
             .delete_results(Some(&cup), &gone)
@@ -1938,6 +1955,17 @@ pub async fn results_are_deleted(store: &dyn Store) {
     expect_invalid(
         "empty table id",
         store.delete_results(Some(&cup), &[String::new()]).await,
+    );
+    expect_invalid(
+        "a table not under the competition",
+        store
+            .delete_results(Some(&cup), &[t[1].clone(), unlisted.clone()])
+            .await,
+    );
+    assert_eq!(
+        store.results_for(&cup).await.expect("results_for").len(),
+        2,
+        "a refused deletion deletes nothing"
     );
 }
 

@@ -306,7 +306,9 @@ pub trait Store: Send + Sync {
     /// Stores a table's result and replay (encoded `arena.v1.TableResult` and `arena.v1.Replay`)
     /// together, only if no result exists for `table_id`: returns true if this call wrote them,
     /// false if a result was already there (then nothing changes). When `competition` is given
-    /// the table is also listed under it.
+    /// the table is also listed under it; the table id must then be under the competition
+    /// ([`competition_of`] is the competition), else [`StoreError::Invalid`] and nothing is
+    /// written.
     async fn put_result(
         &self,
         table_id: &str,
@@ -325,9 +327,10 @@ pub trait Store: Send + Sync {
     async fn results_for(&self, competition: &str) -> StoreResult<Vec<(String, Vec<u8>)>>;
 
     /// Deletes the results and replays of `table_ids`, and their listing under `competition`
-    /// when given, all at once: returns how many results there were. For retention only: a
-    /// deleted table is no longer written once, and a job of it still queued would write it
-    /// again.
+    /// when given (then every table must be under it, as for [`Store::put_result`]): returns how
+    /// many results there were. Each table's result, replay and listing go together. For
+    /// retention only: a deleted table is no longer written once, and a job of it still queued
+    /// would write it again.
     async fn delete_results(
         &self,
         competition: Option<&str>,
@@ -510,6 +513,20 @@ pub trait Store: Send + Sync {
             ))),
         }
     }
+}
+
+/// The competition part of a table id: everything before its first `/` (the matchmaker's
+/// `cup/m0/r0/t0` is `cup`'s, the ladder's `ladder/p3/a` the `ladder`'s), or the whole id if it has
+/// none. A table listed under a competition is always that competition's part
+/// ([`Store::put_result`] refuses others), so its result is found, and in Redis kept in its
+/// competition's hash slot, from the table id alone.
+///
+/// ```
+/// assert_eq!(arena_store::competition_of("cup/m0/r1/t2/f"), "cup");
+/// assert_eq!(arena_store::competition_of("solo"), "solo");
+/// ```
+pub fn competition_of(table_id: &str) -> &str {
+    table_id.split('/').next().unwrap_or(table_id)
 }
 
 /// Record kind of the instance record (one record, key [`INSTANCE_KEY`]).

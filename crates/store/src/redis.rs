@@ -1,12 +1,19 @@
 //! The Redis store: the shared state of the services. Every key lives under a configurable
 //! prefix; each key, its type, content and lifetime is documented in `docs/redis-keys.md`.
 //!
-//! The keys (a hash of panels, a hash of deals per panel, chunked bitmaps of measured indices
-//! per panel and source, a hash of deal usage) are specified in `docs/redis-keys.md`, the one
-//! place every Redis key of arena is documented; the functions ending in `_key` below build them.
+//! The keys are specified in `docs/redis-keys.md`, the one place every Redis key of arena is
+//! documented; `Keys` builds them. They carry Redis Cluster hash tags: `{ctl}` for the control
+//! slot (the instance record and other records, panels, deal usage, the job stream),
+//! `{c:<competition>}` for a competition's results, replays and listing (a table's competition
+//! is its id up to the first `/`), `{p:<panel>}` for a panel's deals and measured indices.
 //!
-//! Writes that touch several keys (`put_deals`, `claim_deals`) are Lua scripts, so each call is
-//! atomic and competing writers (two deal libraries, two matchmakers) never interleave.
+//! Writes that touch several keys are Lua scripts over the keys of one tag, so each is atomic,
+//! competing writers (two deal libraries, two matchmakers, two referees) never interleave, and
+//! each runs in one slot on Redis Cluster. A write's data-loss fence is in the same slot: the
+//! instance record itself in the control slot, the slot's copy of it elsewhere
+//! (`RedisStore::renew_fence`). Calls that span tags are several scripts: `put_deals` one per
+//! panel, `finish_jobs` one per competition for the results, then one acknowledging the jobs,
+//! `delete_results` one per competition.
 //!
 //! The connection is a [`ConnectionManager`]: when Redis goes away, calls fail with
 //! [`StoreError::Unavailable`] naming the address, and it reconnects in the background, so calls
@@ -32,19 +39,19 @@
 //!
 //! # Table jobs
 //!
-//! Jobs are entries of one stream, `{prefix}:jobs`, read through one consumer group,
+//! Jobs are entries of one stream, `{prefix}:{ctl}:jobs`, read through one consumer group,
 //! `referees`, created on first use (from id `0`, so jobs enqueued before any referee started are
-//! not skipped; created again the same way if Redis lost it). `next_job` first runs a script that
-//! claims the oldest pending entry idle for at least `reclaim_after` (`XPENDING … IDLE` then
-//! `XCLAIM`, which counts the delivery) or else reads one new entry (`XREADGROUP … >`); only when
-//! both come back empty does it wait with `XREADGROUP … BLOCK`. A blocking read would hold up
+//! not skipped; created again the same way if Redis lost it). `next_jobs` first runs a script
+//! that claims up to `max` pending entries idle for at least `reclaim_after` (`XPENDING … IDLE`
+//! then `XCLAIM`, which counts the delivery) and then reads new entries (`XREADGROUP … >`); only
+//! when both come back empty does it wait with `XREADGROUP … BLOCK`. A blocking read would hold up
 //! every call queued behind it on a shared connection, so it runs on a connection of its own,
 //! taken from a small pool; it waits in slices of at most [`BLOCK_SLICE`] (shorter when
 //! `reclaim_after` is short), checking for reclaimable jobs between slices, so a job whose referee
 //! died during a long wait is still found. A caller that gives up on `next_job` mid-wait drops its
 //! connection; an entry Redis handed out just then stays pending and is reclaimed like any other.
 //!
-//! `ack_job` is `XACK` and `XDEL` in one script: a finished job leaves the stream, so the stream
+//! `ack_job` (and `finish_jobs`' acknowledgement) is `XACK` and `XDEL` in one script: a finished job leaves the stream, so the stream
 //! holds only jobs not yet done and never grows with history. Requires Redis 6.2 or later.
 //!
 //! # Tracing
@@ -108,6 +115,38 @@ end
 return held
 "#;
 
+/// The hash tag of the control slot (see [`RedisStore::ctl_key`]).
+const CONTROL_TAG: &str = "ctl";
+
+/// The hash tag of the keys written together with a competition's or a panel's: in Redis
+/// Cluster every key of one tag is in one slot, so the scripts writing them run there.
+/// Redis hashes a key by what lies between its first `{` and the first `}` after it; the prefix
+/// holds neither (checked at connect), so that is this tag, cut short at a `}` in the name: the
+/// keys of one name still share one slot.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Tag<'a> {
+    /// `c:{competition}`: its results, replays and listing.
+    Competition(&'a str),
+    /// `p:{panel}`: its deals and measured indices.
+    Panel(&'a str),
+}
+
+impl<'a> Tag<'a> {
+    /// The tag of a table's result and replay: its competition's ([`crate::competition_of`]).
+    fn of_table(table: &'a str) -> Tag<'a> {
+        Tag::Competition(crate::competition_of(table))
+    }
+}
+
+impl std::fmt::Display for Tag<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Tag::Competition(c) => write!(f, "c:{c}"),
+            Tag::Panel(p) => write!(f, "p:{p}"),
+        }
+    }
+}
+
 /// The consumer group of the job stream: every referee reads through it.
 const GROUP: &str = "referees";
 
@@ -163,29 +202,22 @@ end
 return out
 "#;
 
-/// `finish_jobs`: KEYS = (job stream, then per job: result, replay, competition index or the
-/// result again), ARGV = (group, then per job: entry id, table id, result, replay, '1' if
-/// listed). Per job as `PUT_RESULT`, then every entry acknowledged and deleted as `ACK_JOB`
-/// does: one 1/0 per job, whether its result was written.
-const FINISH_JOBS: &str = r#"
-local n = (#KEYS - 1) / 3
-local written, ids = {}, {}
-for i = 0, n - 1 do
-  local k, a = 1 + i * 3, 1 + i * 5
-  ids[i + 1] = ARGV[a + 1]
-  if redis.call('SET', KEYS[k + 1], ARGV[a + 3], 'NX') then
-    redis.call('SET', KEYS[k + 2], ARGV[a + 4])
-    if ARGV[a + 5] == '1' then redis.call('SADD', KEYS[k + 3], ARGV[a + 2]) end
+/// `finish_jobs`' results of one competition: KEYS = per job (result, replay, competition index
+/// or the result again), ARGV = per job (table id, result, replay, '1' if listed). Per job as
+/// `PUT_RESULT`: one 1/0 per job, whether its result was written. The jobs are acknowledged by
+/// `ACK_JOBS` afterwards (the stream lives in another slot).
+const FINISH_RESULTS: &str = r#"
+local written = {}
+for i = 0, #KEYS / 3 - 1 do
+  local k, a = i * 3, i * 4
+  if redis.call('SET', KEYS[k + 1], ARGV[a + 2], 'NX') then
+    redis.call('SET', KEYS[k + 2], ARGV[a + 3])
+    if ARGV[a + 4] == '1' then redis.call('SADD', KEYS[k + 3], ARGV[a + 1]) end
     written[i + 1] = 1
   else
     written[i + 1] = 0
   end
 end
-local acked = redis.pcall('XACK', KEYS[1], ARGV[1], unpack(ids))
-if type(acked) == 'table' and acked.err and not string.find(acked.err, 'NOGROUP', 1, true) then
-  return acked
-end
-redis.call('XDEL', KEYS[1], unpack(ids))
 return written
 "#;
 
@@ -211,14 +243,14 @@ redis.call('XCLAIM', KEYS[1], ARGV[1], ARGV[2], 0, ARGV[3], 'JUSTID')
 return 1
 "#;
 
-/// `ack_job`: KEYS[1] = job stream, ARGV = (group, entry id). Acknowledges the entry and deletes
-/// it from the stream, delivered or not.
-const ACK_JOB: &str = r#"
-local acked = redis.pcall('XACK', KEYS[1], ARGV[1], ARGV[2])
+/// `ack_job` and `finish_jobs`: KEYS[1] = job stream, ARGV = (group, entry ids…). Acknowledges
+/// the entries and deletes them from the stream, delivered or not.
+const ACK_JOBS: &str = r#"
+local acked = redis.pcall('XACK', KEYS[1], ARGV[1], unpack(ARGV, 2))
 if type(acked) == 'table' and acked.err and not string.find(acked.err, 'NOGROUP', 1, true) then
   return acked
 end
-redis.call('XDEL', KEYS[1], ARGV[2])
+redis.call('XDEL', KEYS[1], unpack(ARGV, 2))
 return 1
 "#;
 
@@ -295,14 +327,35 @@ const PRESENCE: &str = r#"
 return redis.call('ZRANGEBYSCORE', KEYS[1], '(' .. string.format('%.0f', now), '+inf')
 "#;
 
-/// The data-loss fence, prepended to every script that writes data: KEYS[1] is the records hash
-/// of the instance record and ARGV[1] the instance id this handle opened ('' before
-/// `open_instance`); both are taken off the front, so the script's own KEYS and ARGV follow.
+/// The data-loss fence of the control slot, prepended to every script that writes data there
+/// (records, panels, deal usage, the job stream): KEYS[1] is the records hash of the instance
+/// record and ARGV[1] the instance id this handle opened ('' before `open_instance`); both are
+/// taken off the front, so the script's own KEYS and ARGV follow.
 const FENCE: &str = r#"
 local fence_key, fence = table.remove(KEYS, 1), table.remove(ARGV, 1)
 if fence ~= '' and redis.call('HGET', fence_key, 'id') ~= fence then
   return redis.error_reply('ARENADATALOSS the instance record ' .. fence .. ' is gone or replaced')
 end
+"#;
+
+/// The data-loss fence of a competition's or a panel's slot, prepended to every script that
+/// writes data there: KEYS[1] is the slot's copy of the instance id (`{prefix}:{tag}:fence`),
+/// ARGV[1] the instance id this handle opened ('' before `open_instance`), taken off the front.
+/// A missing or different copy is `ARENAFENCE`: the caller checks the instance record itself
+/// and, if it still holds this handle's id, (re)writes the copy and tries once more
+/// ([`RedisStore::renew_fence`]).
+const TAG_FENCE: &str = r#"
+local fence_key, fence = table.remove(KEYS, 1), table.remove(ARGV, 1)
+if fence ~= '' and redis.call('GET', fence_key) ~= fence then
+  return redis.error_reply('ARENAFENCE no copy of instance ' .. fence .. ' in this slot')
+end
+"#;
+
+/// Deletes a slot's fence copy if it holds ARGV[1]: undoing a copy written just as the store
+/// lost its data.
+const DELETE_FENCE: &str = r#"
+if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
+return 1
 "#;
 
 /// `enqueue_job`: KEYS[1] = job stream, ARGV = (table id, payload).
@@ -325,12 +378,6 @@ if redis.call('HGET', KEYS[1], ARGV[1]) == ARGV[2] then
   return 1
 end
 return 0
-"#;
-
-/// `remove_bot`: KEYS = (bots hash, the bot's presence set), ARGV[1] = name. 1 if it was there.
-const REMOVE_BOT: &str = r#"
-redis.call('DEL', KEYS[2])
-return redis.call('HDEL', KEYS[1], ARGV[1])
 "#;
 
 /// `claim_presence`: KEYS[1] = the bot's presence set, ARGV = (host, ttl in ms). Another host's
@@ -370,7 +417,7 @@ struct Scripts {
     put_deals: Script,
     claim_deals: Script,
     touch_job: Script,
-    ack_job: Script,
+    ack_jobs: Script,
     job_counts: Script,
     put_result: Script,
     delete_results: Script,
@@ -380,42 +427,47 @@ struct Scripts {
     presence: Script,
     enqueue_job: Script,
     hset: Script,
-    remove_bot: Script,
+    delete_fence: Script,
     claim_presence: Script,
     resume_jobs: Script,
     replace_if: Script,
     next_jobs: Script,
-    finish_jobs: Script,
+    finish_results: Script,
     enqueue_jobs: Script,
 }
 
-/// A script that writes data, behind the [`FENCE`].
+/// A script that writes data in the control slot, behind the [`FENCE`].
 fn fenced(body: &str) -> Script {
     Script::new(&format!("{FENCE}{body}"))
+}
+
+/// A script that writes data in a competition's or a panel's slot, behind the [`TAG_FENCE`].
+fn tag_fenced(body: &str) -> Script {
+    Script::new(&format!("{TAG_FENCE}{body}"))
 }
 
 impl Scripts {
     fn new() -> Scripts {
         Scripts {
-            put_deals: fenced(PUT_DEALS),
+            put_deals: tag_fenced(PUT_DEALS),
             claim_deals: fenced(CLAIM_DEALS),
             touch_job: Script::new(TOUCH_JOB),
-            ack_job: Script::new(ACK_JOB),
+            ack_jobs: Script::new(ACK_JOBS),
             job_counts: Script::new(JOB_COUNTS),
-            put_result: fenced(PUT_RESULT),
-            delete_results: fenced(DELETE_RESULTS),
+            put_result: tag_fenced(PUT_RESULT),
+            delete_results: tag_fenced(DELETE_RESULTS),
             update_bot: Script::new(UPDATE_BOT),
             swap_record: fenced(SWAP_RECORD),
             set_presence: Script::new(&format!("{NOW_MS}{SET_PRESENCE}")),
             presence: Script::new(&format!("{NOW_MS}{PRESENCE}")),
             enqueue_job: fenced(ENQUEUE_JOB),
             hset: fenced(HSET),
-            remove_bot: Script::new(REMOVE_BOT),
+            delete_fence: Script::new(DELETE_FENCE),
             claim_presence: Script::new(&format!("{NOW_MS}{CLAIM_PRESENCE}")),
             resume_jobs: Script::new(RESUME_JOBS),
             replace_if: Script::new(REPLACE_IF),
             next_jobs: Script::new(&format!("{ENSURE_GROUP}{NEXT_JOBS}")),
-            finish_jobs: fenced(FINISH_JOBS),
+            finish_results: tag_fenced(FINISH_RESULTS),
             enqueue_jobs: fenced(ENQUEUE_JOBS),
         }
     }
@@ -639,6 +691,12 @@ impl RedisStore {
                 "key prefix {prefix:?} contains whitespace or a glob character"
             )));
         }
+        // Braces would make Redis Cluster hash keys by the prefix, not by arena's tags.
+        if prefix.contains(['{', '}']) {
+            return Err(StoreError::Invalid(format!(
+                "key prefix {prefix:?} contains {{ or }}: arena places its own Redis Cluster hash tags"
+            )));
+        }
         let client = client(url, options)?;
         let addr = client.get_connection_info().addr().to_string();
         let tls = matches!(
@@ -667,8 +725,41 @@ impl RedisStore {
             scripts: Arc::new(Scripts::new()),
             fence: Arc::default(),
         };
+        store.check_key_layout().await?;
         store.migrate().await?;
         Ok(store)
+    }
+
+    /// Refuses a prefix written with the key names arena used before its keys carried Redis
+    /// Cluster hash tags (`{prefix}:schema`, `{prefix}:jobs`, `{prefix}:records:…` rather than
+    /// `{prefix}:{ctl}:…`): this build would not see that data, and would start a second,
+    /// empty arena beside it. A prefix with the current schema key, or with none of the old
+    /// keys, is fine.
+    async fn check_key_layout(&self) -> StoreResult<()> {
+        let mut conn = self.conn.clone();
+        let current = self.keys().schema_key();
+        let is_current: bool = conn.exists(&current).await.on(self, &current)?;
+        if is_current {
+            return Ok(());
+        }
+        for name in ["schema", "jobs", "panels", "records:arena-instance"] {
+            let old = format!("{}:{name}", self.prefix);
+            let found: bool = conn.exists(&old).await.on(self, &old)?;
+            if found {
+                return Err(StoreError::Corrupt {
+                    key: old,
+                    reason: format!(
+                        "prefix {:?} holds data in arena's old, untagged key layout (before Redis \
+                         Cluster hash tags, docs/redis-keys.md \"Key layout\"), which this build \
+                         does not read: run the release that wrote it, or give this build a new \
+                         prefix (--redis-prefix), or delete the old keys if nothing in them is \
+                         needed",
+                        self.prefix
+                    ),
+                });
+            }
+        }
+        Ok(())
     }
 
     /// Brings the panels and deal records under this prefix to the current schema version
@@ -679,7 +770,7 @@ impl RedisStore {
     /// and a value some writer replaced meanwhile is left as that writer wrote it. An
     /// interrupted migration simply runs again at the next connect.
     pub async fn migrate(&self) -> StoreResult<u64> {
-        let schema_key = self.schema_key();
+        let schema_key = self.keys().schema_key();
         let mut conn = self.conn.clone();
         let stored: Option<String> = conn.get(&schema_key).await.on(self, &schema_key)?;
         let current = crate::SCHEMA_VERSION;
@@ -701,9 +792,11 @@ impl RedisStore {
             }
             _ => {}
         }
-        let mut rewritten = self.migrate_hash::<Panel>(&self.panels_key()).await?;
+        let mut rewritten = self
+            .migrate_hash::<Panel>(&self.keys().panels_key())
+            .await?;
         // The prefix has no glob characters (checked at connect).
-        let pattern = format!("{}:deals:*", self.prefix);
+        let pattern = format!("{}:{{p:*}}:deals", self.prefix);
         let mut hashes = Vec::new();
         {
             let mut scan = conn
@@ -761,16 +854,79 @@ impl RedisStore {
         Ok(rewritten)
     }
 
-    fn schema_key(&self) -> String {
-        format!("{}:schema", self.prefix)
-    }
-
-    /// An invocation of a fenced script with the fence's key and argument in front.
+    /// An invocation of a control-slot fenced script with the fence's key and argument in front.
     fn fenced_call<'a>(&self, script: &'a Script) -> ::redis::ScriptInvocation<'a> {
         let mut call = script.prepare_invoke();
-        call.key(self.records_key(crate::INSTANCE_KIND))
+        call.key(self.keys().records_key(crate::INSTANCE_KIND))
             .arg(self.fence.get().map_or("", String::as_str));
         call
+    }
+
+    /// An invocation of a tag-fenced script: `keys` (the slot's fence copy first) and the fence
+    /// argument in front of the script's own.
+    fn tag_fenced_call<'a>(
+        &self,
+        script: &'a Script,
+        keys: &[String],
+    ) -> ::redis::ScriptInvocation<'a> {
+        let mut call = script.prepare_invoke();
+        for key in keys {
+            call.key(key);
+        }
+        call.arg(self.fence.get().map_or("", String::as_str));
+        call
+    }
+
+    /// Runs a tag-fenced `call` in `tag`'s slot; when the slot has no (or a stale) copy of the
+    /// instance id, renews it ([`RedisStore::renew_fence`]) and runs it once more. `key` names
+    /// the call in errors.
+    async fn invoke_tagged<T: ::redis::FromRedisValue>(
+        &self,
+        call: &::redis::ScriptInvocation<'_>,
+        tag: &Tag<'_>,
+        key: &str,
+    ) -> StoreResult<T> {
+        let mut conn = self.conn.clone();
+        match call.invoke_async(&mut conn).await {
+            Err(e) if e.code() == Some("ARENAFENCE") => {
+                self.renew_fence(tag).await?;
+                call.invoke_async(&mut conn).await.on(self, key)
+            }
+            reply => reply.on(self, key),
+        }
+    }
+
+    /// Writes `tag`'s copy of this handle's instance id, if the instance record (in the control
+    /// slot) still holds it: checked before the copy is written and again after, so a copy made
+    /// just as the store lost its data is taken back rather than left to fence the new store's
+    /// writes with the old id. A copy of an older instance (the store was restored, or this is a
+    /// new instance on an emptied store) is overwritten the same way.
+    async fn renew_fence(&self, tag: &Tag<'_>) -> StoreResult<()> {
+        let Some(fence) = self.fence.get() else {
+            return Ok(());
+        };
+        self.check_instance(fence).await?;
+        let key = self.keys().fence_key(tag);
+        let mut conn = self.conn.clone();
+        conn.set::<_, _, ()>(&key, fence).await.on(self, &key)?;
+        if let Err(lost) = self.check_instance(fence).await {
+            self.scripts
+                .delete_fence
+                .key(&key)
+                .arg(fence)
+                .invoke_async::<u8>(&mut conn)
+                .await
+                .on(self, &key)?;
+            return Err(lost);
+        }
+        Ok(())
+    }
+
+    /// The key builders of this store's prefix.
+    fn keys(&self) -> Keys<'_> {
+        Keys {
+            prefix: &self.prefix,
+        }
     }
 
     /// The key prefix.
@@ -788,54 +944,6 @@ impl RedisStore {
         self.tls
     }
 
-    fn panels_key(&self) -> String {
-        format!("{}:panels", self.prefix)
-    }
-
-    fn deals_key(&self, panel: &str) -> String {
-        format!("{}:deals:{panel}", self.prefix)
-    }
-
-    fn chunks_key(&self, panel: &str, source: &str) -> String {
-        format!("{}:measured-chunks:{panel}:{source}", self.prefix)
-    }
-
-    fn bitmap_key(&self, panel: &str, source: &str, chunk: u64) -> String {
-        format!("{}:measured:{panel}:{source}:{chunk}", self.prefix)
-    }
-
-    fn usage_key(&self) -> String {
-        format!("{}:deal-usage", self.prefix)
-    }
-
-    fn jobs_key(&self) -> String {
-        format!("{}:jobs", self.prefix)
-    }
-
-    fn result_key(&self, table: &str) -> String {
-        format!("{}:result:{table}", self.prefix)
-    }
-
-    fn replay_key(&self, table: &str) -> String {
-        format!("{}:replay:{table}", self.prefix)
-    }
-
-    fn competition_key(&self, competition: &str) -> String {
-        format!("{}:competition-results:{competition}", self.prefix)
-    }
-
-    fn bots_key(&self) -> String {
-        format!("{}:bots", self.prefix)
-    }
-
-    fn records_key(&self, kind: &str) -> String {
-        format!("{}:records:{kind}", self.prefix)
-    }
-
-    fn presence_key(&self, bot: &str) -> String {
-        format!("{}:presence:{bot}", self.prefix)
-    }
-
     /// Up to `max` jobs ready now, reclaimed or new, without waiting.
     async fn take_jobs(
         &self,
@@ -843,7 +951,7 @@ impl RedisStore {
         reclaim_ms: u64,
         max: usize,
     ) -> StoreResult<Vec<JobEntry>> {
-        let key = self.jobs_key();
+        let key = self.keys().jobs_key();
         let mut conn = self.conn.clone();
         let entries: Vec<(String, Vec<Vec<u8>>, u64)> = self
             .scripts
@@ -869,7 +977,7 @@ impl RedisStore {
         wait: Duration,
         max: usize,
     ) -> StoreResult<Vec<JobEntry>> {
-        let key = self.jobs_key();
+        let key = self.keys().jobs_key();
         let mut cmd = ::redis::cmd("XREADGROUP");
         cmd.arg("GROUP")
             .arg(GROUP)
@@ -967,7 +1075,9 @@ impl RedisStore {
     /// Maps an error of a call on `key`: a key holding another type is corrupt data, anything
     /// else means Redis is not usable right now.
     fn error(&self, key: &str, e: RedisError) -> StoreError {
-        if e.code() == Some("ARENADATALOSS") {
+        // A slot whose fence copy was replaced again right after it was renewed: another
+        // instance writes there, so this handle's data is not the store's.
+        if matches!(e.code(), Some("ARENADATALOSS" | "ARENAFENCE")) {
             return StoreError::DataLoss(format!(
                 "redis at {}, prefix {}: {}",
                 self.addr,
@@ -983,6 +1093,149 @@ impl RedisStore {
             };
         }
         unavailable(&self.addr, &e)
+    }
+}
+
+/// The names of arena's keys under one prefix (`docs/redis-keys.md`): every key arena touches is
+/// built here, and each multi-key call's keys by one function, so the slot tests can check them.
+#[derive(Clone, Copy)]
+struct Keys<'a> {
+    prefix: &'a str,
+}
+
+impl Keys<'_> {
+    fn schema_key(&self) -> String {
+        self.ctl_key("schema")
+    }
+
+    /// A key of the control slot, `{prefix}:{ctl}:{name}`: the instance record and the other
+    /// records, panels, deal usage, the job stream and the schema version, so that a write of any
+    /// of them and the instance check are one script on one Redis Cluster slot.
+    fn ctl_key(&self, name: &str) -> String {
+        format!("{}:{{{CONTROL_TAG}}}:{name}", self.prefix)
+    }
+
+    /// A key of a competition's or a panel's slot, `{prefix}:{tag}:{name}`.
+    fn tagged_key(&self, tag: &Tag<'_>, name: &str) -> String {
+        format!("{}:{{{tag}}}:{name}", self.prefix)
+    }
+
+    fn panels_key(&self) -> String {
+        self.ctl_key("panels")
+    }
+
+    fn deals_key(&self, panel: &str) -> String {
+        self.tagged_key(&Tag::Panel(panel), "deals")
+    }
+
+    fn chunks_key(&self, panel: &str, source: &str) -> String {
+        self.tagged_key(&Tag::Panel(panel), &format!("measured-chunks:{source}"))
+    }
+
+    fn bitmap_key(&self, panel: &str, source: &str, chunk: u64) -> String {
+        self.tagged_key(&Tag::Panel(panel), &format!("measured:{source}:{chunk}"))
+    }
+
+    fn usage_key(&self) -> String {
+        self.ctl_key("deal-usage")
+    }
+
+    fn jobs_key(&self) -> String {
+        self.ctl_key("jobs")
+    }
+
+    fn result_key(&self, table: &str) -> String {
+        self.tagged_key(&Tag::of_table(table), &format!("result:{table}"))
+    }
+
+    fn replay_key(&self, table: &str) -> String {
+        self.tagged_key(&Tag::of_table(table), &format!("replay:{table}"))
+    }
+
+    fn competition_key(&self, competition: &str) -> String {
+        self.tagged_key(&Tag::Competition(competition), "results")
+    }
+
+    /// A slot's copy of the instance id (see [`TAG_FENCE`]).
+    fn fence_key(&self, tag: &Tag<'_>) -> String {
+        self.tagged_key(tag, "fence")
+    }
+
+    fn bots_key(&self) -> String {
+        format!("{}:bots", self.prefix)
+    }
+
+    fn records_key(&self, kind: &str) -> String {
+        self.ctl_key(&format!("records:{kind}"))
+    }
+
+    fn presence_key(&self, bot: &str) -> String {
+        format!("{}:presence:{bot}", self.prefix)
+    }
+
+    /// The keys of `put_deals` for the records of one panel, in the script's order: the fence
+    /// copy, then per record (deals hash, chunk set, bitmap; the deals hash again for an
+    /// imported deal), with each record's (chunk, bit) or `None`.
+    fn put_deals_keys(&self, records: &[&DealRecord]) -> (Vec<String>, Vec<Option<(u64, u64)>>) {
+        let mut keys = vec![self.fence_key(&Tag::Panel(&records[0].panel))];
+        let mut bits = Vec::with_capacity(records.len());
+        for r in records {
+            let deals = self.deals_key(&r.panel);
+            match r.source {
+                Some((source, index)) => {
+                    let source = source_key(&source);
+                    let (chunk, bit) = (index / CHUNK_BITS, index % CHUNK_BITS);
+                    keys.extend([
+                        deals,
+                        self.chunks_key(&r.panel, &source),
+                        self.bitmap_key(&r.panel, &source, chunk),
+                    ]);
+                    bits.push(Some((chunk, bit)));
+                }
+                // Unused placeholders keep every record at three keys and four arguments.
+                None => {
+                    keys.extend([deals.clone(), deals.clone(), deals]);
+                    bits.push(None);
+                }
+            }
+        }
+        (keys, bits)
+    }
+
+    /// The keys of one `put_result`: the fence copy, result, replay[, competition index].
+    fn put_result_keys(&self, table: &str, competition: Option<&str>) -> Vec<String> {
+        let mut keys = vec![
+            self.fence_key(&Tag::of_table(table)),
+            self.result_key(table),
+            self.replay_key(table),
+        ];
+        keys.extend(competition.map(|c| self.competition_key(c)));
+        keys
+    }
+
+    /// The keys of one `finish_jobs` results script (jobs of one competition): the fence copy,
+    /// then per job (result, replay, competition index or the result again).
+    fn finish_results_keys(&self, jobs: &[&FinishedJob<'_>]) -> Vec<String> {
+        let mut keys = vec![self.fence_key(&Tag::of_table(jobs[0].table_id))];
+        for job in jobs {
+            let result = self.result_key(job.table_id);
+            let listing = job
+                .competition
+                .map_or_else(|| result.clone(), |c| self.competition_key(c));
+            keys.extend([result, self.replay_key(job.table_id), listing]);
+        }
+        keys
+    }
+
+    /// The keys of one `delete_results` script (tables of one competition): the fence copy,
+    /// (result, replay) per table[, competition index].
+    fn delete_results_keys(&self, tables: &[&String], competition: Option<&str>) -> Vec<String> {
+        let mut keys = vec![self.fence_key(&Tag::of_table(tables[0]))];
+        for table in tables {
+            keys.extend([self.result_key(table), self.replay_key(table)]);
+        }
+        keys.extend(competition.map(|c| self.competition_key(c)));
+        keys
     }
 }
 
@@ -1125,7 +1378,7 @@ impl Store for RedisStore {
     )]
     async fn put_panel(&self, panel: &Panel) -> StoreResult<()> {
         check_panel(panel)?;
-        let key = self.panels_key();
+        let key = self.keys().panels_key();
         let json = encode(panel)?;
         let mut conn = self.conn.clone();
         self.fenced_call(&self.scripts.hset)
@@ -1144,7 +1397,7 @@ impl Store for RedisStore {
     )]
     async fn panel(&self, id: &str) -> StoreResult<Option<Panel>> {
         args::panel(id)?;
-        let key = self.panels_key();
+        let key = self.keys().panels_key();
         let mut conn = self.conn.clone();
         let json: Option<Vec<u8>> = conn.hget(&key, id).await.on(self, &key)?;
         json.map(|json| decode(|| format!("{key} field {id}"), &json))
@@ -1156,7 +1409,7 @@ impl Store for RedisStore {
         fields(db.system = "redis", db.operation = "panels", otel.kind = "client")
     )]
     async fn panels(&self) -> StoreResult<Vec<Panel>> {
-        let key = self.panels_key();
+        let key = self.keys().panels_key();
         let mut conn = self.conn.clone();
         let all: HashMap<String, Vec<u8>> = conn.hgetall(&key).await.on(self, &key)?;
         let mut all: Vec<(String, Vec<u8>)> = all.into_iter().collect();
@@ -1175,31 +1428,27 @@ impl Store for RedisStore {
         if records.is_empty() {
             return Ok(0);
         }
-        let mut call = self.fenced_call(&self.scripts.put_deals);
+        // One script per panel: a panel's deals and measured indices share its slot.
+        let mut by_panel: BTreeMap<&str, Vec<&DealRecord>> = BTreeMap::new();
         for r in records {
-            call.key(self.deals_key(&r.panel));
-            call.arg(&r.id).arg(encode(r)?);
-            match r.source {
-                Some((source, index)) => {
-                    let source = source_key(&source);
-                    let (chunk, bit) = (index / CHUNK_BITS, index % CHUNK_BITS);
-                    call.key(self.chunks_key(&r.panel, &source))
-                        .key(self.bitmap_key(&r.panel, &source, chunk));
-                    call.arg(chunk).arg(bit);
-                }
-                None => {
-                    // Unused placeholders keep every record at three keys and four arguments.
-                    let deals = self.deals_key(&r.panel);
-                    call.key(&deals).key(&deals);
-                    call.arg("").arg("");
-                }
-            }
+            by_panel.entry(&r.panel).or_default().push(r);
         }
-        let mut conn = self.conn.clone();
-        let new: u64 = call
-            .invoke_async(&mut conn)
-            .await
-            .on(self, &format!("{}:deals:*", self.prefix))?;
+        let mut new = 0u64;
+        for (panel, records) in by_panel {
+            let (keys, bits) = self.keys().put_deals_keys(&records);
+            let mut call = self.tag_fenced_call(&self.scripts.put_deals, &keys);
+            for (r, bits) in records.iter().zip(bits) {
+                call.arg(&r.id).arg(encode(r)?);
+                match bits {
+                    Some((chunk, bit)) => call.arg(chunk).arg(bit),
+                    None => call.arg("").arg(""),
+                };
+            }
+            let n: u64 = self
+                .invoke_tagged(&call, &Tag::Panel(panel), &keys[1])
+                .await?;
+            new += n;
+        }
         Ok(new as usize)
     }
 
@@ -1209,7 +1458,7 @@ impl Store for RedisStore {
     )]
     async fn deal(&self, panel: &str, id: &str) -> StoreResult<Option<DealRecord>> {
         args::deal(panel, id)?;
-        let key = self.deals_key(panel);
+        let key = self.keys().deals_key(panel);
         let mut conn = self.conn.clone();
         let json: Option<Vec<u8>> = conn.hget(&key, id).await.on(self, &key)?;
         json.map(|json| decode_deal(|| format!("{key} field {id}"), panel, id, &json))
@@ -1222,7 +1471,7 @@ impl Store for RedisStore {
     )]
     async fn deals(&self, panel: &str) -> StoreResult<Vec<DealRecord>> {
         args::panel(panel)?;
-        let key = self.deals_key(panel);
+        let key = self.keys().deals_key(panel);
         let mut conn = self.conn.clone();
         let all: HashMap<String, Vec<u8>> = conn.hgetall(&key).await.on(self, &key)?;
         all.iter()
@@ -1236,7 +1485,7 @@ impl Store for RedisStore {
     )]
     async fn deal_count(&self, panel: &str) -> StoreResult<u64> {
         args::panel(panel)?;
-        let key = self.deals_key(panel);
+        let key = self.keys().deals_key(panel);
         let mut conn = self.conn.clone();
         conn.hlen(&key).await.on(self, &key)
     }
@@ -1248,7 +1497,7 @@ impl Store for RedisStore {
     async fn measured_indices(&self, panel: &str, source: &DealSource) -> StoreResult<Vec<u64>> {
         args::panel(panel)?;
         let source = source_key(source);
-        let chunks_key = self.chunks_key(panel, &source);
+        let chunks_key = self.keys().chunks_key(panel, &source);
         let mut conn = self.conn.clone();
         let names: Vec<String> = conn.smembers(&chunks_key).await.on(self, &chunks_key)?;
         let mut chunks = names
@@ -1266,18 +1515,18 @@ impl Store for RedisStore {
         }
         let mut pipe = ::redis::pipe();
         for &chunk in &chunks {
-            pipe.get(self.bitmap_key(panel, &source, chunk));
+            pipe.get(self.keys().bitmap_key(panel, &source, chunk));
         }
         let bitmaps: Vec<Option<Vec<u8>>> = pipe
             .query_async(&mut conn)
             .await
-            .on(self, &self.bitmap_key(panel, &source, chunks[0]))?;
+            .on(self, &self.keys().bitmap_key(panel, &source, chunks[0]))?;
         let mut indices = Vec::new();
         for (chunk, bitmap) in chunks.iter().zip(&bitmaps) {
             let bitmap = bitmap.as_deref().unwrap_or_default();
             if bitmap.len() as u64 > CHUNK_BITS / 8 {
                 return Err(StoreError::Corrupt {
-                    key: self.bitmap_key(panel, &source, *chunk),
+                    key: self.keys().bitmap_key(panel, &source, *chunk),
                     reason: format!("{} bytes, more than a chunk holds", bitmap.len()),
                 });
             }
@@ -1295,7 +1544,7 @@ impl Store for RedisStore {
         if deal_ids.is_empty() {
             return Ok(Vec::new());
         }
-        let key = self.usage_key();
+        let key = self.keys().usage_key();
         let mut call = self.fenced_call(&self.scripts.claim_deals);
         call.key(&key).arg(competition);
         for id in deal_ids {
@@ -1319,7 +1568,7 @@ impl Store for RedisStore {
         fields(db.system = "redis", db.operation = "used_deals", otel.kind = "client")
     )]
     async fn used_deals(&self) -> StoreResult<BTreeMap<String, String>> {
-        let key = self.usage_key();
+        let key = self.keys().usage_key();
         let mut conn = self.conn.clone();
         let all: HashMap<String, String> = conn.hgetall(&key).await.on(self, &key)?;
         Ok(all.into_iter().collect())
@@ -1331,7 +1580,7 @@ impl Store for RedisStore {
     )]
     async fn enqueue_job(&self, table_id: &str, payload: &[u8]) -> StoreResult<String> {
         args::table(table_id)?;
-        let key = self.jobs_key();
+        let key = self.keys().jobs_key();
         let mut conn = self.conn.clone();
         self.fenced_call(&self.scripts.enqueue_job)
             .key(&key)
@@ -1404,37 +1653,50 @@ impl Store for RedisStore {
             args::result(job.table_id, job.competition)?;
             check_entry_id(job.entry_id)?;
         }
-        let key = self.jobs_key();
-        let mut written = Vec::with_capacity(jobs.len());
-        // One script per slice: each slice is atomic, and none holds Redis for long.
-        for chunk in jobs.chunks(FINISH_CHUNK) {
-            let mut call = self.fenced_call(&self.scripts.finish_jobs);
-            call.key(&key).arg(GROUP);
+        let key = self.keys().jobs_key();
+        let mut written = vec![false; jobs.len()];
+        // Per slice: the results of each competition in its slot (one script per competition),
+        // then the slice's jobs acknowledged in the stream's. An error before the
+        // acknowledgement leaves the slice's jobs pending; their results are kept once.
+        for (c, chunk) in jobs.chunks(FINISH_CHUNK).enumerate() {
+            let base = c * FINISH_CHUNK;
+            let mut by_tag: BTreeMap<Tag<'_>, Vec<usize>> = BTreeMap::new();
+            for (i, job) in chunk.iter().enumerate() {
+                by_tag
+                    .entry(Tag::of_table(job.table_id))
+                    .or_default()
+                    .push(i);
+            }
+            for (tag, indices) in by_tag {
+                let group: Vec<&FinishedJob<'_>> = indices.iter().map(|&i| &chunk[i]).collect();
+                let keys = self.keys().finish_results_keys(&group);
+                let mut call = self.tag_fenced_call(&self.scripts.finish_results, &keys);
+                for job in &group {
+                    call.arg(job.table_id)
+                        .arg(job.result)
+                        .arg(job.replay)
+                        .arg(if job.competition.is_some() { "1" } else { "0" });
+                }
+                let flags: Vec<u8> = self.invoke_tagged(&call, &tag, &keys[1]).await?;
+                if flags.len() != group.len() {
+                    return Err(StoreError::Unavailable(format!(
+                        "redis at {}: finishing {} jobs answered {} results",
+                        self.addr,
+                        group.len(),
+                        flags.len()
+                    )));
+                }
+                for (&i, flag) in indices.iter().zip(flags) {
+                    written[base + i] = flag == 1;
+                }
+            }
+            let mut ack = self.scripts.ack_jobs.prepare_invoke();
+            ack.key(&key).arg(GROUP);
             for job in chunk {
-                let result_key = self.result_key(job.table_id);
-                let listing = job
-                    .competition
-                    .map_or_else(|| result_key.clone(), |c| self.competition_key(c));
-                call.key(&result_key)
-                    .key(self.replay_key(job.table_id))
-                    .key(listing)
-                    .arg(job.entry_id)
-                    .arg(job.table_id)
-                    .arg(job.result)
-                    .arg(job.replay)
-                    .arg(if job.competition.is_some() { "1" } else { "0" });
+                ack.arg(job.entry_id);
             }
             let mut conn = self.conn.clone();
-            let flags: Vec<u8> = call.invoke_async(&mut conn).await.on(self, &key)?;
-            if flags.len() != chunk.len() {
-                return Err(StoreError::Unavailable(format!(
-                    "redis at {}: finishing {} jobs answered {} results",
-                    self.addr,
-                    chunk.len(),
-                    flags.len()
-                )));
-            }
-            written.extend(flags.into_iter().map(|f| f == 1));
+            ack.invoke_async::<u8>(&mut conn).await.on(self, &key)?;
         }
         Ok(written)
     }
@@ -1447,7 +1709,7 @@ impl Store for RedisStore {
         for (table, _) in jobs {
             args::table(table)?;
         }
-        let key = self.jobs_key();
+        let key = self.keys().jobs_key();
         let mut ids = Vec::with_capacity(jobs.len());
         for chunk in jobs.chunks(ENQUEUE_CHUNK) {
             let mut call = self.fenced_call(&self.scripts.enqueue_jobs);
@@ -1468,7 +1730,7 @@ impl Store for RedisStore {
     )]
     async fn result_count(&self, competition: &str) -> StoreResult<u64> {
         args::competition(competition)?;
-        let index = self.competition_key(competition);
+        let index = self.keys().competition_key(competition);
         let mut conn = self.conn.clone();
         conn.scard(&index).await.on(self, &index)
     }
@@ -1479,10 +1741,10 @@ impl Store for RedisStore {
     )]
     async fn ack_job(&self, entry_id: &str) -> StoreResult<()> {
         check_entry_id(entry_id)?;
-        let key = self.jobs_key();
+        let key = self.keys().jobs_key();
         let mut conn = self.conn.clone();
         self.scripts
-            .ack_job
+            .ack_jobs
             .key(&key)
             .arg(GROUP)
             .arg(entry_id)
@@ -1499,7 +1761,7 @@ impl Store for RedisStore {
     async fn touch_job(&self, consumer: &str, entry_id: &str) -> StoreResult<()> {
         args::consumer(consumer)?;
         check_entry_id(entry_id)?;
-        let key = self.jobs_key();
+        let key = self.keys().jobs_key();
         let mut conn = self.conn.clone();
         let touched: u8 = self
             .scripts
@@ -1525,7 +1787,7 @@ impl Store for RedisStore {
         fields(db.system = "redis", db.operation = "job_counts", otel.kind = "client")
     )]
     async fn job_counts(&self) -> StoreResult<JobCounts> {
-        let key = self.jobs_key();
+        let key = self.keys().jobs_key();
         let mut conn = self.conn.clone();
         let (entries, pending): (u64, u64) = self
             .scripts
@@ -1553,17 +1815,15 @@ impl Store for RedisStore {
         replay: &[u8],
     ) -> StoreResult<bool> {
         args::result(table_id, competition)?;
-        let key = self.result_key(table_id);
-        let mut call = self.fenced_call(&self.scripts.put_result);
-        call.key(&key)
-            .key(self.replay_key(table_id))
-            .arg(result)
-            .arg(replay);
-        if let Some(competition) = competition {
-            call.key(self.competition_key(competition)).arg(table_id);
+        let keys = self.keys().put_result_keys(table_id, competition);
+        let mut call = self.tag_fenced_call(&self.scripts.put_result, &keys);
+        call.arg(result).arg(replay);
+        if competition.is_some() {
+            call.arg(table_id);
         }
-        let mut conn = self.conn.clone();
-        let written: u8 = call.invoke_async(&mut conn).await.on(self, &key)?;
+        let written: u8 = self
+            .invoke_tagged(&call, &Tag::of_table(table_id), &keys[1])
+            .await?;
         Ok(written == 1)
     }
 
@@ -1573,7 +1833,7 @@ impl Store for RedisStore {
     )]
     async fn result(&self, table_id: &str) -> StoreResult<Option<Vec<u8>>> {
         args::table(table_id)?;
-        let key = self.result_key(table_id);
+        let key = self.keys().result_key(table_id);
         let mut conn = self.conn.clone();
         conn.get(&key).await.on(self, &key)
     }
@@ -1584,7 +1844,7 @@ impl Store for RedisStore {
     )]
     async fn replay(&self, table_id: &str) -> StoreResult<Option<Vec<u8>>> {
         args::table(table_id)?;
-        let key = self.replay_key(table_id);
+        let key = self.keys().replay_key(table_id);
         let mut conn = self.conn.clone();
         conn.get(&key).await.on(self, &key)
     }
@@ -1595,13 +1855,13 @@ impl Store for RedisStore {
     )]
     async fn results_for(&self, competition: &str) -> StoreResult<Vec<(String, Vec<u8>)>> {
         args::competition(competition)?;
-        let index = self.competition_key(competition);
+        let index = self.keys().competition_key(competition);
         let mut conn = self.conn.clone();
         let mut tables: Vec<String> = conn.smembers(&index).await.on(self, &index)?;
         tables.sort_unstable();
         let mut results = Vec::with_capacity(tables.len());
         for chunk in tables.chunks(1_000) {
-            let keys: Vec<String> = chunk.iter().map(|t| self.result_key(t)).collect();
+            let keys: Vec<String> = chunk.iter().map(|t| self.keys().result_key(t)).collect();
             let values: Vec<Option<Vec<u8>>> = ::redis::cmd("MGET")
                 .arg(&keys)
                 .query_async(&mut conn)
@@ -1636,21 +1896,22 @@ impl Store for RedisStore {
     ) -> StoreResult<u64> {
         args::results(competition, table_ids)?;
         let mut deleted = 0u64;
-        // One script per slice: each slice is atomic, and none holds Redis for long.
-        for chunk in table_ids.chunks(500) {
-            let mut call = self.fenced_call(&self.scripts.delete_results);
-            for table in chunk {
-                call.key(self.result_key(table))
-                    .key(self.replay_key(table))
-                    .arg(table);
+        // One script per competition (the tables of one share its slot) and slice: each is
+        // atomic, and none holds Redis for long.
+        let mut by_tag: BTreeMap<Tag<'_>, Vec<&String>> = BTreeMap::new();
+        for table in table_ids {
+            by_tag.entry(Tag::of_table(table)).or_default().push(table);
+        }
+        for (tag, tables) in by_tag {
+            for chunk in tables.chunks(500) {
+                let keys = self.keys().delete_results_keys(chunk, competition);
+                let mut call = self.tag_fenced_call(&self.scripts.delete_results, &keys);
+                for table in chunk {
+                    call.arg(*table);
+                }
+                let n: u64 = self.invoke_tagged(&call, &tag, &keys[1]).await?;
+                deleted += n;
             }
-            if let Some(competition) = competition {
-                call.key(self.competition_key(competition));
-            }
-            let mut conn = self.conn.clone();
-            let key = self.result_key(&chunk[0]);
-            let n: u64 = call.invoke_async(&mut conn).await.on(self, &key)?;
-            deleted += n;
         }
         Ok(deleted)
     }
@@ -1661,7 +1922,7 @@ impl Store for RedisStore {
     )]
     async fn add_bot(&self, bot: &BotRecord) -> StoreResult<bool> {
         check_bot(bot)?;
-        let key = self.bots_key();
+        let key = self.keys().bots_key();
         let json = encode(bot)?;
         let mut conn = self.conn.clone();
         conn.hset_nx(&key, &bot.name, json).await.on(self, &key)
@@ -1673,7 +1934,7 @@ impl Store for RedisStore {
     )]
     async fn update_bot(&self, bot: &BotRecord) -> StoreResult<bool> {
         check_bot(bot)?;
-        let key = self.bots_key();
+        let key = self.keys().bots_key();
         let json = encode(bot)?;
         let mut conn = self.conn.clone();
         let updated: u8 = self
@@ -1694,7 +1955,7 @@ impl Store for RedisStore {
     )]
     async fn bot(&self, name: &str) -> StoreResult<Option<BotRecord>> {
         args::bot(name)?;
-        let key = self.bots_key();
+        let key = self.keys().bots_key();
         let mut conn = self.conn.clone();
         let json: Option<Vec<u8>> = conn.hget(&key, name).await.on(self, &key)?;
         json.map(|json| decode_bot(|| format!("{key} field {name}"), name, &json))
@@ -1706,7 +1967,7 @@ impl Store for RedisStore {
         fields(db.system = "redis", db.operation = "bots", otel.kind = "client")
     )]
     async fn bots(&self) -> StoreResult<Vec<BotRecord>> {
-        let key = self.bots_key();
+        let key = self.keys().bots_key();
         let mut conn = self.conn.clone();
         let all: HashMap<String, Vec<u8>> = conn.hgetall(&key).await.on(self, &key)?;
         let mut all: Vec<(String, Vec<u8>)> = all.into_iter().collect();
@@ -1722,7 +1983,7 @@ impl Store for RedisStore {
     )]
     async fn set_presence(&self, bot: &str, host: &str, ttl: Duration) -> StoreResult<()> {
         let ttl_ms = args::presence_for(bot, host, ttl)?;
-        let key = self.presence_key(bot);
+        let key = self.keys().presence_key(bot);
         let mut conn = self.conn.clone();
         self.scripts
             .set_presence
@@ -1741,7 +2002,7 @@ impl Store for RedisStore {
     )]
     async fn clear_presence(&self, bot: &str, host: &str) -> StoreResult<()> {
         args::presence(bot, host)?;
-        let key = self.presence_key(bot);
+        let key = self.keys().presence_key(bot);
         let mut conn = self.conn.clone();
         conn.zrem::<_, _, ()>(&key, host).await.on(self, &key)
     }
@@ -1752,7 +2013,7 @@ impl Store for RedisStore {
     )]
     async fn presence(&self, bot: &str) -> StoreResult<Vec<String>> {
         args::bot(bot)?;
-        let key = self.presence_key(bot);
+        let key = self.keys().presence_key(bot);
         let mut conn = self.conn.clone();
         let mut hosts: Vec<String> = self
             .scripts
@@ -1771,7 +2032,7 @@ impl Store for RedisStore {
     )]
     async fn put_record(&self, kind: &str, key: &str, value: &[u8]) -> StoreResult<()> {
         args::record(kind, key)?;
-        let hash = self.records_key(kind);
+        let hash = self.keys().records_key(kind);
         let mut conn = self.conn.clone();
         self.fenced_call(&self.scripts.hset)
             .key(&hash)
@@ -1795,7 +2056,7 @@ impl Store for RedisStore {
         value: &[u8],
     ) -> StoreResult<bool> {
         args::record(kind, key)?;
-        let hash = self.records_key(kind);
+        let hash = self.keys().records_key(kind);
         let mut conn = self.conn.clone();
         let swapped: u8 = self
             .fenced_call(&self.scripts.swap_record)
@@ -1816,7 +2077,7 @@ impl Store for RedisStore {
     )]
     async fn record(&self, kind: &str, key: &str) -> StoreResult<Option<Vec<u8>>> {
         args::record(kind, key)?;
-        let hash = self.records_key(kind);
+        let hash = self.keys().records_key(kind);
         let mut conn = self.conn.clone();
         conn.hget(&hash, key).await.on(self, &hash)
     }
@@ -1827,7 +2088,7 @@ impl Store for RedisStore {
     )]
     async fn records(&self, kind: &str) -> StoreResult<Vec<(String, Vec<u8>)>> {
         args::record_kind(kind)?;
-        let hash = self.records_key(kind);
+        let hash = self.keys().records_key(kind);
         let mut conn = self.conn.clone();
         let all: HashMap<String, Vec<u8>> = conn.hgetall(&hash).await.on(self, &hash)?;
         let mut all: Vec<(String, Vec<u8>)> = all.into_iter().collect();
@@ -1841,7 +2102,7 @@ impl Store for RedisStore {
     )]
     async fn delete_record(&self, kind: &str, key: &str) -> StoreResult<bool> {
         args::record(kind, key)?;
-        let hash = self.records_key(kind);
+        let hash = self.keys().records_key(kind);
         let mut conn = self.conn.clone();
         let n: u64 = conn.hdel(&hash, key).await.on(self, &hash)?;
         Ok(n > 0)
@@ -1853,17 +2114,14 @@ impl Store for RedisStore {
     )]
     async fn remove_bot(&self, name: &str) -> StoreResult<bool> {
         args::bot(name)?;
-        let key = self.bots_key();
+        let key = self.keys().bots_key();
+        let presence = self.keys().presence_key(name);
         let mut conn = self.conn.clone();
-        let n: u64 = self
-            .scripts
-            .remove_bot
-            .key(&key)
-            .key(self.presence_key(name))
-            .arg(name)
-            .invoke_async(&mut conn)
-            .await
-            .on(self, &key)?;
+        // Two calls, so that presence keys need not share the bots hash's Redis Cluster slot:
+        // the record first; a presence left by a failure in between expires with its TTL, and
+        // bot-host ends the session of a removed bot at its next refresh anyway.
+        let n: u64 = conn.hdel(&key, name).await.on(self, &key)?;
+        conn.del::<_, ()>(&presence).await.on(self, &presence)?;
         Ok(n > 0)
     }
 
@@ -1878,7 +2136,7 @@ impl Store for RedisStore {
         ttl: Duration,
     ) -> StoreResult<Option<String>> {
         let ttl_ms = args::presence_for(bot, host, ttl)?;
-        let key = self.presence_key(bot);
+        let key = self.keys().presence_key(bot);
         let mut conn = self.conn.clone();
         self.scripts
             .claim_presence
@@ -1899,7 +2157,7 @@ impl Store for RedisStore {
         if max == 0 {
             return Ok(Vec::new());
         }
-        let key = self.jobs_key();
+        let key = self.keys().jobs_key();
         let mut conn = self.conn.clone();
         let entries: Vec<(String, Vec<Vec<u8>>, u64)> = self
             .scripts
@@ -1922,7 +2180,7 @@ impl Store for RedisStore {
         loop {
             if let Some(id) = self.record(kind, crate::INSTANCE_KEY).await? {
                 let id = String::from_utf8(id).map_err(|_| StoreError::Corrupt {
-                    key: format!("{}:records:{kind}", self.prefix),
+                    key: self.keys().records_key(kind),
                     reason: "the instance id is not UTF-8".into(),
                 })?;
                 // The first id this handle (and its clones) opened stays its fence.
@@ -1955,7 +2213,138 @@ impl Store for RedisStore {
 
 #[cfg(test)]
 mod tests {
+    use std::collections::BTreeSet;
+
     use super::*;
+
+    /// CRC16/XMODEM (polynomial 0x1021, initial 0), the hash of Redis Cluster.
+    fn crc16(bytes: &[u8]) -> u16 {
+        let mut crc = 0u16;
+        for &b in bytes {
+            crc ^= u16::from(b) << 8;
+            for _ in 0..8 {
+                crc = if crc & 0x8000 != 0 {
+                    (crc << 1) ^ 0x1021
+                } else {
+                    crc << 1
+                };
+            }
+        }
+        crc
+    }
+
+    /// The Redis Cluster slot of `key`: the CRC16 of its hash tag (between the first `{` and the
+    /// first `}` after it, if not empty) or else of the whole key, mod 16384.
+    fn slot(key: &str) -> u16 {
+        let tagged = key.find('{').and_then(|open| {
+            let rest = &key[open + 1..];
+            rest.find('}')
+                .filter(|&close| close > 0)
+                .map(|close| &rest[..close])
+        });
+        crc16(tagged.unwrap_or(key).as_bytes()) % 16384
+    }
+
+    #[test]
+    fn the_slot_function_is_redis_clusters() {
+        // The test vector of the Redis Cluster specification.
+        assert_eq!(crc16(b"123456789"), 0x31C3);
+        assert_eq!(slot("{user1000}.following"), slot("{user1000}.followers"));
+        assert_eq!(slot("foo{}{bar}"), crc16(b"foo{}{bar}") % 16384);
+        assert_eq!(slot("foo{{bar}}zap"), crc16(b"{bar") % 16384);
+        assert_eq!(slot("foo{bar}{zap}"), slot("bar"));
+    }
+
+    /// Every operation touching several keys touches keys of one slot: over names with the
+    /// characters that could break a tag (`{`, `}`, `:`, `/`).
+    #[test]
+    fn each_operation_touches_one_slot() {
+        let keys = Keys { prefix: "arena" };
+        let one_slot = |what: &str, touched: &[String]| {
+            let slots: BTreeMap<u16, &String> = touched.iter().map(|k| (slot(k), k)).collect();
+            assert_eq!(slots.len(), 1, "{what} touches several slots: {slots:?}");
+        };
+        for competition in ["cup", "c:1", "a}b", "{x}", "ladder-mahjong"] {
+            let tables: Vec<String> = ["m0/r0/t0", "m1/r2/t3/f", "p9:{a}"]
+                .iter()
+                .map(|t| format!("{competition}/{t}"))
+                .chain([competition.to_string()])
+                .collect();
+            for table in &tables {
+                one_slot(
+                    "put_result",
+                    &keys.put_result_keys(table, Some(competition)),
+                );
+                one_slot("put_result unlisted", &keys.put_result_keys(table, None));
+            }
+            let refs: Vec<&String> = tables.iter().collect();
+            one_slot(
+                "delete_results",
+                &keys.delete_results_keys(&refs, Some(competition)),
+            );
+            let jobs: Vec<FinishedJob<'_>> = tables
+                .iter()
+                .enumerate()
+                .map(|(n, table)| FinishedJob {
+                    entry_id: "1-0",
+                    table_id: table,
+                    competition: (n % 2 == 0).then_some(competition),
+                    result: b"r",
+                    replay: b"p",
+                })
+                .collect();
+            let refs: Vec<&FinishedJob<'_>> = jobs.iter().collect();
+            one_slot("finish_jobs' results", &keys.finish_results_keys(&refs));
+            // results_for's MGET: the listing's tables' results.
+            let mut listed: Vec<String> = tables.iter().map(|t| keys.result_key(t)).collect();
+            listed.push(keys.competition_key(competition));
+            one_slot("results_for", &listed);
+        }
+        for panel in ["p-1", "p:1", "p}1", "{p}"] {
+            let records: Vec<DealRecord> = [Some(0), Some(70_000), Some(1 << 33), None]
+                .into_iter()
+                .enumerate()
+                .map(|(n, index)| DealRecord {
+                    id: format!("d{n}"),
+                    game: crate::Game::DouDizhu,
+                    deal: "D".into(),
+                    source: index.map(|i| {
+                        (
+                            DealSource {
+                                seed: 7,
+                                bombs: None,
+                            },
+                            i,
+                        )
+                    }),
+                    panel: panel.into(),
+                    levels: vec![],
+                    counts: vec![],
+                    gdi: vec![],
+                })
+                .collect();
+            let refs: Vec<&DealRecord> = records.iter().collect();
+            one_slot("put_deals", &keys.put_deals_keys(&refs).0);
+        }
+        // Writes fenced in the control slot, and the job stream's scripts.
+        let instance = keys.records_key(crate::INSTANCE_KIND);
+        for written in [
+            keys.panels_key(),
+            keys.usage_key(),
+            keys.jobs_key(),
+            keys.schema_key(),
+            keys.records_key("competition"),
+            keys.records_key("ladder"),
+        ] {
+            one_slot("a control-slot write", &[instance.clone(), written]);
+        }
+        // Different competitions and panels are spread over slots, not all in one.
+        let spread: BTreeSet<u16> = (0..64)
+            .map(|i| slot(&keys.competition_key(&format!("cup-{i}"))))
+            .chain((0..64).map(|i| slot(&keys.deals_key(&format!("panel-{i}")))))
+            .collect();
+        assert!(spread.len() > 100, "{} slots for 128 tags", spread.len());
+    }
 
     #[test]
     fn entry_ids_are_stream_ids() {

@@ -56,6 +56,59 @@ async fn redis_private() -> Fixture {
     }
 }
 
+/// A private `redis-server` in cluster mode owning every slot: one node, so a plain connection
+/// reaches every key, but it refuses (`CROSSSLOT`) any command, transaction or script whose keys
+/// lie in more than one slot, as Redis Cluster does. The suite passing here is what says arena's
+/// keys are hash-tagged so that each call stays in one slot.
+async fn redis_cluster() -> Fixture {
+    let server = common::PrivateRedis::start_with(
+        false,
+        &[
+            "--cluster-enabled",
+            "yes",
+            "--cluster-config-file",
+            "nodes.conf",
+        ],
+    );
+    let mut conn = redis::Client::open(server.url())
+        .and_then(|c| c.get_connection())
+        .expect("raw connection");
+    redis::cmd("CLUSTER")
+        .arg("ADDSLOTSRANGE")
+        .arg(0)
+        .arg(16383)
+        .exec(&mut conn)
+        .expect("assign every slot");
+    // The node serves its slots once it has seen its own configuration: wait for that.
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        let info: String = redis::cmd("CLUSTER")
+            .arg("INFO")
+            .query(&mut conn)
+            .expect("cluster info");
+        if info.contains("cluster_state:ok") {
+            break;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the cluster did not become ok: {info}"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let prefix = common::random_prefix();
+    let first = RedisStore::connect(&server.url(), &prefix)
+        .await
+        .expect("connect");
+    let second = RedisStore::connect(&server.url(), &prefix)
+        .await
+        .expect("second connection");
+    Fixture {
+        first: Arc::new(first),
+        second: Arc::new(second),
+        _guard: Box::new(server),
+    }
+}
+
 macro_rules! suite {
     ($backend:ident, $flavor:literal) => {
         mod $backend {
@@ -321,3 +374,4 @@ suite!(embedded, "multi_thread");
 suite!(redis_shared, "multi_thread");
 // The CLI drives stores from a small current-thread runtime: the private server's tests do too.
 suite!(redis_private, "current_thread");
+suite!(redis_cluster, "current_thread");

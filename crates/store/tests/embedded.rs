@@ -295,7 +295,7 @@ fn jobs_results_and_bots_survive_reopening_and_presence_does_not() {
             assert_eq!(job.entry_id, ids[0]);
             assert!(
                 store
-                    .put_result("t9", Some("cup"), b"result", b"replay")
+                    .put_result("cup/t9", Some("cup"), b"result", b"replay")
                     .await
                     .expect("put_result")
             );
@@ -319,15 +319,15 @@ fn jobs_results_and_bots_survive_reopening_and_presence_does_not() {
         );
         assert_eq!(
             store.results_for("cup").await.expect("results_for"),
-            vec![("t9".to_string(), b"result".to_vec())]
+            vec![("cup/t9".to_string(), b"result".to_vec())]
         );
         assert_eq!(
-            store.replay("t9").await.expect("replay"),
+            store.replay("cup/t9").await.expect("replay"),
             Some(b"replay".to_vec())
         );
         assert!(
             !store
-                .put_result("t9", None, b"again", b"again")
+                .put_result("cup/t9", None, b"again", b"again")
                 .await
                 .expect("put_result"),
             "still written once"

@@ -155,9 +155,9 @@ async fn redis_data_from_before_version_2_is_migrated_at_connect() {
     };
     let mut conn = raw_conn();
     let (panels, deals, schema) = (
-        format!("{prefix}:panels"),
-        format!("{prefix}:deals:p-old"),
-        format!("{prefix}:schema"),
+        format!("{prefix}:{{ctl}}:panels"),
+        format!("{prefix}:{{p:p-old}}:deals"),
+        format!("{prefix}:{{ctl}}:schema"),
     );
     redis::cmd("HSET")
         .arg(&panels)
@@ -213,7 +213,7 @@ async fn unmigrated_redis_values_read_back_as_current_ones() {
     // them.
     let (store, cleanup) = common::shared_redis_store().await;
     let mut conn = raw_conn();
-    let deals = format!("{}:deals:p-old", cleanup.prefix);
+    let deals = format!("{}:{{p:p-old}}:deals", cleanup.prefix);
     redis::cmd("HSET")
         .arg(&deals)
         .arg("g7-bx-3")
@@ -224,10 +224,45 @@ async fn unmigrated_redis_values_read_back_as_current_ones() {
         store.deals("p-old").await.expect("deals"),
         vec![expected_record()]
     );
-    let schema = format!("{}:schema", cleanup.prefix);
+    let schema = format!("{}:{{ctl}}:schema", cleanup.prefix);
     redis::cmd("DEL")
         .arg(&schema)
         .exec(&mut conn)
         .expect("forget the version");
     assert_eq!(store.migrate().await.expect("migrate"), 1);
+}
+
+/// A prefix written by an arena before its keys carried Redis Cluster hash tags is refused at
+/// connect, naming the old key found and what to do, rather than read as an empty store beside
+/// the old data; nothing is written.
+#[tokio::test]
+async fn redis_data_in_the_untagged_key_layout_is_refused_at_connect() {
+    let prefix = common::random_prefix();
+    let _cleanup = common::PrefixCleanup {
+        url: common::SHARED_REDIS.to_string(),
+        prefix: prefix.clone(),
+    };
+    let mut conn = raw_conn();
+    let old = format!("{prefix}:records:arena-instance");
+    redis::cmd("HSET")
+        .arg(&old)
+        .arg("id")
+        .arg("i-old")
+        .exec(&mut conn)
+        .expect("old instance record");
+    match RedisStore::connect(common::SHARED_REDIS, &prefix).await {
+        Err(arena_store::StoreError::Corrupt { key, reason }) => {
+            assert_eq!(key, old);
+            assert!(
+                reason.contains("untagged key layout") && reason.contains("--redis-prefix"),
+                "{reason}"
+            );
+        }
+        other => panic!("expected Corrupt, got {other:?}"),
+    }
+    let keys: Vec<String> = redis::cmd("KEYS")
+        .arg(format!("{prefix}:*"))
+        .query(&mut conn)
+        .expect("keys");
+    assert_eq!(keys, vec![old], "nothing was written");
 }

@@ -146,47 +146,55 @@ async fn damaged_values_are_corrupt_naming_the_key() {
         .await
         .expect("put");
 
-    raw(&url, &["HSET", "arena:deals:p1", "i-1", "\u{1}not json"]);
+    raw(
+        &url,
+        &["HSET", "arena:{p:p1}:deals", "i-1", "\u{1}not json"],
+    );
     for result in [
         store.deal("p1", "i-1").await.map(|_| ()),
         store.deals("p1").await.map(|_| ()),
     ] {
         match result {
-            Err(StoreError::Corrupt { key, .. }) => assert_eq!(key, "arena:deals:p1 field i-1"),
+            Err(StoreError::Corrupt { key, .. }) => assert_eq!(key, "arena:{p:p1}:deals field i-1"),
             other => panic!("expected Corrupt naming the field, got {other:?}"),
         }
     }
 
     // A record filed under another id.
     let other = serde_json::to_string(&sample_record("p1", "i-2", None)).expect("json");
-    raw(&url, &["HSET", "arena:deals:p1", "i-3", &other]);
+    raw(&url, &["HSET", "arena:{p:p1}:deals", "i-3", &other]);
     match store.deal("p1", "i-3").await {
         Err(StoreError::Corrupt { key, reason }) => {
-            assert_eq!(key, "arena:deals:p1 field i-3");
+            assert_eq!(key, "arena:{p:p1}:deals field i-3");
             assert!(reason.contains("i-2"), "{reason}");
         }
         other => panic!("expected Corrupt, got {other:?}"),
     }
 
-    raw(&url, &["HSET", "arena:panels", "p1", "[1,2"]);
+    raw(&url, &["HSET", "arena:{ctl}:panels", "p1", "[1,2"]);
     match store.panels().await {
-        Err(StoreError::Corrupt { key, .. }) => assert_eq!(key, "arena:panels field p1"),
+        Err(StoreError::Corrupt { key, .. }) => assert_eq!(key, "arena:{ctl}:panels field p1"),
         other => panic!("expected Corrupt, got {other:?}"),
     }
 
     // A key of the wrong type.
-    raw(&url, &["SET", "arena:deals:p2", "a string"]);
+    raw(&url, &["SET", "arena:{p:p2}:deals", "a string"]);
     match store.deal_count("p2").await {
-        Err(StoreError::Corrupt { key, .. }) => assert_eq!(key, "arena:deals:p2"),
+        Err(StoreError::Corrupt { key, .. }) => assert_eq!(key, "arena:{p:p2}:deals"),
         other => panic!("expected Corrupt, got {other:?}"),
     }
     let source = DealSource {
         seed: 3,
         bombs: Some(1),
     };
-    raw(&url, &["SADD", "arena:measured-chunks:p1:g3-b1", "zero"]);
+    raw(
+        &url,
+        &["SADD", "arena:{p:p1}:measured-chunks:g3-b1", "zero"],
+    );
     match store.measured_indices("p1", &source).await {
-        Err(StoreError::Corrupt { key, .. }) => assert_eq!(key, "arena:measured-chunks:p1:g3-b1"),
+        Err(StoreError::Corrupt { key, .. }) => {
+            assert_eq!(key, "arena:{p:p1}:measured-chunks:g3-b1")
+        }
         other => panic!("expected Corrupt, got {other:?}"),
     }
 }
@@ -253,7 +261,7 @@ async fn every_key_written_is_under_the_prefix_and_documented() {
         .expect("the job");
     store.touch_job("referee-0", &id).await.expect("touch");
     store
-        .put_result("t:1", Some("cup:2026"), b"result", b"replay")
+        .put_result("cup:2026/t:1", Some("cup:2026"), b"result", b"replay")
         .await
         .expect("result");
     store.ack_job(&id).await.expect("ack");
@@ -311,7 +319,7 @@ async fn writes_after_the_store_lost_its_data_are_refused() {
     let id = store.open_instance().await.expect("open");
     assert!(
         store
-            .put_result("t-before", Some("cup"), b"r", b"p")
+            .put_result("cup/t-before", Some("cup"), b"r", b"p")
             .await
             .expect("write while whole")
     );
@@ -324,7 +332,7 @@ async fn writes_after_the_store_lost_its_data_are_refused() {
     loss(
         "put_result",
         store
-            .put_result("t-after", Some("cup"), b"r", b"p")
+            .put_result("cup/t-after", Some("cup"), b"r", b"p")
             .await
             .map(drop),
     );

@@ -50,7 +50,7 @@ async fn a_waiting_next_job_does_not_hold_up_other_calls() {
             tokio::time::sleep(Duration::from_millis(200)).await;
             let start = Instant::now();
             for i in 0..20 {
-                let table = format!("busy-{i}");
+                let table = format!("busy/{i}");
                 assert!(
                     store
                         .put_result(&table, Some("busy"), b"r", b"p")
@@ -133,7 +133,7 @@ async fn the_stream_holds_only_unfinished_jobs() {
             .expect("next_job")
             .expect("a job");
     }
-    assert_eq!(raw::<u64>(&server, &["XLEN", "arena:jobs"]), 100);
+    assert_eq!(raw::<u64>(&server, &["XLEN", "arena:{ctl}:jobs"]), 100);
     assert_eq!(
         store.job_counts().await.expect("counts"),
         JobCounts {
@@ -145,7 +145,7 @@ async fn the_stream_holds_only_unfinished_jobs() {
     for id in &ids[..80] {
         store.ack_job(id).await.expect("ack");
     }
-    assert_eq!(raw::<u64>(&server, &["XLEN", "arena:jobs"]), 20);
+    assert_eq!(raw::<u64>(&server, &["XLEN", "arena:{ctl}:jobs"]), 20);
     assert_eq!(
         store.job_counts().await.expect("counts"),
         JobCounts {
@@ -156,7 +156,7 @@ async fn the_stream_holds_only_unfinished_jobs() {
     for id in &ids[80..] {
         store.ack_job(id).await.expect("ack");
     }
-    assert_eq!(raw::<u64>(&server, &["XLEN", "arena:jobs"]), 0);
+    assert_eq!(raw::<u64>(&server, &["XLEN", "arena:{ctl}:jobs"]), 0);
     assert_eq!(
         store.job_counts().await.expect("counts"),
         JobCounts::default()
@@ -358,11 +358,11 @@ async fn damaged_jobs_results_and_bots_are_corrupt_naming_the_key() {
     let store = store_on(&server).await;
     let id: String = raw(
         &server,
-        &["XADD", "arena:jobs", "*", "tabel", "t", "job", "x"],
+        &["XADD", "arena:{ctl}:jobs", "*", "tabel", "t", "job", "x"],
     );
     match store.next_job("r", MINUTE, Duration::ZERO).await {
         Err(StoreError::Corrupt { key, reason }) => {
-            assert_eq!(key, format!("arena:jobs entry {id}"));
+            assert_eq!(key, format!("arena:{{ctl}}:jobs entry {id}"));
             assert!(reason.contains("tabel"), "{reason}");
         }
         other => panic!("expected Corrupt, got {other:?}"),
@@ -395,17 +395,16 @@ async fn damaged_jobs_results_and_bots_are_corrupt_naming_the_key() {
         other => panic!("expected Corrupt, got {other:?}"),
     }
 
-    let _: i64 = raw(
-        &server,
-        &["SADD", "arena:competition-results:cup", "t-missing"],
-    );
+    let _: i64 = raw(&server, &["SADD", "arena:{c:cup}:results", "cup/t-missing"]);
     match store.results_for("cup").await {
-        Err(StoreError::Corrupt { key, .. }) => assert_eq!(key, "arena:result:t-missing"),
+        Err(StoreError::Corrupt { key, .. }) => {
+            assert_eq!(key, "arena:{c:cup}:result:cup/t-missing")
+        }
         other => panic!("expected Corrupt, got {other:?}"),
     }
-    let _: i64 = raw(&server, &["HSET", "arena:result:t9", "a", "b"]);
+    let _: i64 = raw(&server, &["HSET", "arena:{c:t9}:result:t9", "a", "b"]);
     match store.result("t9").await {
-        Err(StoreError::Corrupt { key, .. }) => assert_eq!(key, "arena:result:t9"),
+        Err(StoreError::Corrupt { key, .. }) => assert_eq!(key, "arena:{c:t9}:result:t9"),
         other => panic!("expected Corrupt, got {other:?}"),
     }
     let _: String = raw(&server, &["SET", "arena:presence:b1", "x"]);

@@ -34,7 +34,8 @@ fn job(id: &str, seed: u64) -> v1::TableJob {
             ..Default::default()
         })),
         seed,
-        competition: "cup".into(),
+        // Listed under `cup` only when the id is under it, as the store requires.
+        competition: arena_store::competition_of(id).into(),
         ..Default::default()
     }
 }
@@ -105,7 +106,7 @@ fn start(
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_hundred_tables_through_the_queue_each_get_exactly_one_result() {
     let (_dir, store) = embedded();
-    let jobs: Vec<_> = (0..200).map(|i| job(&format!("t{i:03}"), i)).collect();
+    let jobs: Vec<_> = (0..200).map(|i| job(&format!("cup/t{i:03}"), i)).collect();
     enqueue(&*store, &jobs).await;
     let (stop, handle) = start(config("r1"), store.clone());
     drained(&*store, Duration::from_secs(120)).await;
@@ -141,7 +142,7 @@ async fn a_killed_referees_tables_are_rerun_elsewhere_and_counted_once() {
     // Slow writes keep referee A holding jobs whenever it is killed.
     store.put_delay_ms.store(20, Ordering::SeqCst);
     let jobs: Vec<_> = (0..120)
-        .map(|i| job(&format!("k{i:03}"), 1000 + i))
+        .map(|i| job(&format!("cup/k{i:03}"), 1000 + i))
         .collect();
     enqueue(&*store, &jobs).await;
     let a = tokio::spawn(work(config("ref-a"), store.clone(), std::future::pending()));
@@ -218,7 +219,7 @@ async fn a_referee_whose_job_was_reclaimed_while_it_lives_does_not_overwrite_the
     let store_b = Faulty::new(inner.clone());
     store_a.fail_touches.store(true, Ordering::SeqCst);
     store_a.gate_puts.store(true, Ordering::SeqCst);
-    let j = job("reclaimed", 77);
+    let j = job("cup/reclaimed", 77);
     enqueue(&*inner, std::slice::from_ref(&j)).await;
     let (stop_a, a) = start(config("ref-a"), store_a.clone());
     until(
@@ -228,7 +229,7 @@ async fn a_referee_whose_job_was_reclaimed_while_it_lives_does_not_overwrite_the
     )
     .await;
     assert!(
-        matches!(&store_a.events()[0], Event::Took(c, _, t, 1) if c == "ref-a" && t == "reclaimed"),
+        matches!(&store_a.events()[0], Event::Took(c, _, t, 1) if c == "ref-a" && t == "cup/reclaimed"),
         "{:?}",
         store_a.events()
     );
@@ -249,16 +250,16 @@ async fn a_referee_whose_job_was_reclaimed_while_it_lives_does_not_overwrite_the
     .await;
     let b_events = store_b.events();
     assert!(
-        matches!(&b_events[0], Event::Took(c, _, t, d) if c == "ref-b" && t == "reclaimed" && *d >= 2),
+        matches!(&b_events[0], Event::Took(c, _, t, d) if c == "ref-b" && t == "cup/reclaimed" && *d >= 2),
         "B took the job as a later delivery: {b_events:?}"
     );
     assert!(
-        b_events.contains(&Event::Put("reclaimed".into(), true)),
+        b_events.contains(&Event::Put("cup/reclaimed".into(), true)),
         "{b_events:?}"
     );
-    let written = inner.result("reclaimed").await.unwrap().unwrap();
-    let replay = inner.replay("reclaimed").await.unwrap().unwrap();
-    assert_eq!(result_of(&*inner, "reclaimed").await.referee, "ref-b");
+    let written = inner.result("cup/reclaimed").await.unwrap().unwrap();
+    let replay = inner.replay("cup/reclaimed").await.unwrap().unwrap();
+    assert_eq!(result_of(&*inner, "cup/reclaimed").await.referee, "ref-b");
 
     // Let A write: the store keeps B's result and replay.
     store_a.put_gate.add_permits(16);
@@ -269,12 +270,18 @@ async fn a_referee_whose_job_was_reclaimed_while_it_lives_does_not_overwrite_the
     assert!(
         store_a
             .events()
-            .contains(&Event::Put("reclaimed".into(), false)),
+            .contains(&Event::Put("cup/reclaimed".into(), false)),
         "A's result was not stored over B's: {:?}",
         store_a.events()
     );
-    assert_eq!(inner.result("reclaimed").await.unwrap().unwrap(), written);
-    assert_eq!(inner.replay("reclaimed").await.unwrap().unwrap(), replay);
+    assert_eq!(
+        inner.result("cup/reclaimed").await.unwrap().unwrap(),
+        written
+    );
+    assert_eq!(
+        inner.replay("cup/reclaimed").await.unwrap().unwrap(),
+        replay
+    );
     let stored = v1::Replay::decode(replay.as_slice()).unwrap();
     assert_eq!(
         stored.result.as_ref().map(|r| r.referee.as_str()),

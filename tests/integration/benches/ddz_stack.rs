@@ -110,7 +110,7 @@ fn selfplay(n: u64) -> Rate {
 /// Game `i` of the baseline as a table job of `competition`: the same deal, rules and seed.
 fn job(competition: &str, i: u64) -> v1::TableJob {
     v1::TableJob {
-        table_id: format!("{competition}-{i}"),
+        table_id: format!("{competition}/{i}"),
         game: v1::Game::DouDizhu as i32,
         seats: (0..3)
             .map(|_| v1::SeatSpec {

@@ -12,7 +12,7 @@ const BOTS: [&str; 3] = ["north", "east", "west"];
 
 fn job(competition: &str, i: u64) -> v1::TableJob {
     v1::TableJob {
-        table_id: format!("{competition}-t{i}"),
+        table_id: format!("{competition}/t{i}"),
         game: v1::Game::DouDizhu as i32,
         seats: BOTS
             .iter()
@@ -45,7 +45,7 @@ fn check_results(results: &[(String, Vec<u8>)], competition: &str, n: u64) {
     let ids: Vec<&str> = results.iter().map(|(id, _)| id.as_str()).collect();
     let unique: BTreeSet<&str> = ids.iter().copied().collect();
     assert_eq!(ids.len(), unique.len(), "a table is listed twice: {ids:?}");
-    let want: BTreeSet<String> = (0..n).map(|i| format!("{competition}-t{i}")).collect();
+    let want: BTreeSet<String> = (0..n).map(|i| format!("{competition}/t{i}")).collect();
     let got: BTreeSet<String> = unique.iter().map(|s| s.to_string()).collect();
     assert_eq!(got, want, "every table exactly once");
     for (id, bytes) in results {

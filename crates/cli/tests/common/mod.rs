@@ -792,7 +792,7 @@ impl Cluster {
         let client = redis::Client::open(self.redis.as_str()).unwrap();
         let mut con = client.get_connection().unwrap();
         let held: Vec<redis::Value> = redis::cmd("XPENDING")
-            .arg(format!("{}:jobs", self.prefix))
+            .arg(format!("{}:{{ctl}}:jobs", self.prefix))
             .arg("referees")
             .arg("-")
             .arg("+")
