@@ -259,7 +259,7 @@ pub struct RefereeArgs {
     /// bot-host address(es) for seats that are not built-in bots, when presence names none.
     #[arg(long = "bot-host", env = "ARENA_BOT_HOSTS", value_delimiter = ',')]
     bot_hosts: Vec<String>,
-    /// Most tables in flight at once.
+    /// Most tables played at once (a played table waiting for its store write no longer counts).
     #[arg(long, env = "ARENA_MAX_TABLES", default_value_t = 64)]
     max_tables: usize,
     /// A job whose referee has been silent this long is taken over (milliseconds).
