@@ -225,9 +225,13 @@ pub struct Session {
     pub request_bytes: u64,
     /// Time from sending an answer to receiving this bot's next request at the same table, in
     /// microseconds: the round trip through bot-host and the referee (other seats' decisions
-    /// included when they play in between).
+    /// included when they play in between). The first [`MAX_TURNAROUNDS`] only, so that a bot
+    /// that runs for weeks does not grow without bound.
     pub turnarounds_us: Vec<u64>,
 }
+
+/// Most turnarounds a [`Session`] keeps (8 MB of them).
+pub const MAX_TURNAROUNDS: usize = 1 << 20;
 
 /// The TLS settings the environment gives: `ARENA_CA_FILE` (the CA bot-host's certificate comes
 /// from, when it is not one the system trusts), `ARENA_CLIENT_CERT_FILE` and
@@ -437,7 +441,9 @@ impl<B: Bot, F: Fn() -> B> Player<'_, B, F> {
             return;
         }
         st.in_flight.insert((req.table_id.clone(), req.request_id));
-        if let Some(t) = st.answered_at.get(&req.table_id) {
+        if let Some(t) = st.answered_at.get(&req.table_id)
+            && st.summary.turnarounds_us.len() < MAX_TURNAROUNDS
+        {
             let us = t.elapsed().as_micros() as u64;
             st.summary.turnarounds_us.push(us);
         }
