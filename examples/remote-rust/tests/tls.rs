@@ -21,7 +21,7 @@ const BOTS: [&str; 3] = ["north", "east", "west"];
 
 fn job() -> v1::TableJob {
     v1::TableJob {
-        table_id: "tls-t1".into(),
+        table_id: "tls/t1".into(),
         game: v1::Game::DouDizhu as i32,
         seats: BOTS
             .iter()
@@ -182,7 +182,7 @@ async fn example_bots_over_https_trusting_the_test_ca_play_a_table() {
             .await
             .unwrap()
             .into_iter()
-            .find(|(id, _)| id == "tls-t1")
+            .find(|(id, _)| id == "tls/t1")
         {
             break v1::TableResult::decode(bytes.as_slice()).unwrap();
         }
