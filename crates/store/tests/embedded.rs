@@ -425,7 +425,7 @@ fn crashing_referee() {
             .await
             .expect("next_job")
             .expect("job a");
-        assert_eq!(a.table_id, "a");
+        assert_eq!(a.table_id, "cup/a");
         let finished = arena_store::FinishedJob {
             entry_id: &a.entry_id,
             table_id: &a.table_id,
@@ -442,7 +442,7 @@ fn crashing_referee() {
             .await
             .expect("next_job")
             .expect("job b");
-        assert_eq!(b.table_id, "b");
+        assert_eq!(b.table_id, "cup/b");
     });
     std::process::exit(0);
 }
@@ -456,7 +456,7 @@ fn a_crash_after_taking_jobs_loses_no_job_and_no_result() {
         let store = EmbeddedStore::open(dir.path()).expect("open");
         current_thread().block_on(async {
             store
-                .enqueue_jobs(&[("a", b"job a"), ("b", b"job b")])
+                .enqueue_jobs(&[("cup/a", b"job a"), ("cup/b", b"job b")])
                 .await
                 .expect("enqueue");
         });
@@ -472,7 +472,7 @@ fn a_crash_after_taking_jobs_loses_no_job_and_no_result() {
     current_thread().block_on(async {
         assert_eq!(
             store.results_for("cup").await.expect("results_for"),
-            vec![("a".to_string(), b"result a".to_vec())]
+            vec![("cup/a".to_string(), b"result a".to_vec())]
         );
         let counts = store.job_counts().await.expect("counts");
         assert_eq!(
@@ -485,7 +485,7 @@ fn a_crash_after_taking_jobs_loses_no_job_and_no_result() {
             .await
             .expect("next_job")
             .expect("b is handed out again");
-        assert_eq!(again.table_id, "b");
+        assert_eq!(again.table_id, "cup/b");
         assert_eq!(again.payload, b"job b");
     });
 }
