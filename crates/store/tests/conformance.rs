@@ -40,8 +40,8 @@ async fn redis_shared() -> Fixture {
     }
 }
 
-async fn redis_private() -> Fixture {
-    let server = common::PrivateRedis::start();
+/// Two connections under one fresh prefix to `server`, which the fixture keeps running.
+async fn two_connections(server: common::PrivateRedis) -> Fixture {
     let prefix = common::random_prefix();
     let first = RedisStore::connect(&server.url(), &prefix)
         .await
@@ -54,6 +54,11 @@ async fn redis_private() -> Fixture {
         second: Arc::new(second),
         _guard: Box::new(server),
     }
+}
+
+async fn redis_private() -> Fixture {
+    let server = common::PrivateRedis::start();
+    two_connections(server).await
 }
 
 /// A private `redis-server` in cluster mode owning every slot: one node, so a plain connection
@@ -95,18 +100,7 @@ async fn redis_cluster() -> Fixture {
         );
         std::thread::sleep(Duration::from_millis(20));
     }
-    let prefix = common::random_prefix();
-    let first = RedisStore::connect(&server.url(), &prefix)
-        .await
-        .expect("connect");
-    let second = RedisStore::connect(&server.url(), &prefix)
-        .await
-        .expect("second connection");
-    Fixture {
-        first: Arc::new(first),
-        second: Arc::new(second),
-        _guard: Box::new(server),
-    }
+    two_connections(server).await
 }
 
 macro_rules! suite {
