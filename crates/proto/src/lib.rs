@@ -201,9 +201,11 @@ pub mod incremental {
     }
 
     /// One seat's events so far, as a bot rebuilding incremental observations keeps them.
-    /// [`History::rebuild`] lends them to the request being decided (no copy), and
-    /// [`History::restore`] takes them back once it is: a request rebuilt and never restored
-    /// leaves the history empty, and the next increment is refused.
+    ///
+    /// Each request is recorded when it arrives, in the stream's order, whether or not its
+    /// decision is still running when the next one comes: a seat whose decision outlived its
+    /// deadline gets its next request while the late one is still being decided, and that
+    /// next request continues what the late one carried.
     #[derive(Clone, Debug, Default, PartialEq)]
     pub struct History {
         ddz: Vec<v1::DdzEvent>,
@@ -211,31 +213,22 @@ pub mod incremental {
     }
 
     impl History {
-        /// Makes `request`'s observation whole: a full one (`events_from` 0) starts the
-        /// history afresh; an incremental one gets the events it leaves out put back in front
-        /// and says 0, as a full one does. Fails, saying why, when the increment does not
-        /// continue this history (the history is then emptied: only a full observation
-        /// restarts it).
+        /// Makes `request`'s observation whole and records it: a full one (`events_from` 0)
+        /// starts the history afresh; an incremental one gets the events it leaves out put
+        /// back in front and says 0, as a full one does. Fails, saying why, when the increment
+        /// does not continue this history (the history is then emptied: only a full
+        /// observation restarts it).
         pub fn rebuild(&mut self, request: &mut v1::DecisionRequest) -> Result<(), String> {
             match request.observation.as_mut().and_then(|o| o.game.as_mut()) {
-                Some(Game::Ddz(o)) => lend(&mut self.ddz, &mut o.events, &mut o.events_from),
+                Some(Game::Ddz(o)) => record(&mut self.ddz, &mut o.events, &mut o.events_from),
                 Some(Game::Mahjong(o)) => {
-                    lend(&mut self.mahjong, &mut o.events, &mut o.events_from)
+                    record(&mut self.mahjong, &mut o.events, &mut o.events_from)
                 }
                 None => Ok(()),
             }
         }
 
-        /// Takes back the events [`History::rebuild`] lent to `request`.
-        pub fn restore(&mut self, request: &mut v1::DecisionRequest) {
-            match request.observation.as_mut().and_then(|o| o.game.as_mut()) {
-                Some(Game::Ddz(o)) => self.ddz = std::mem::take(&mut o.events),
-                Some(Game::Mahjong(o)) => self.mahjong = std::mem::take(&mut o.events),
-                None => {}
-            }
-        }
-
-        /// How many events the history holds (none while they are lent).
+        /// How many events the history holds.
         pub fn len(&self) -> usize {
             self.ddz.len() + self.mahjong.len()
         }
@@ -246,14 +239,14 @@ pub mod incremental {
         }
     }
 
-    fn lend<E>(
+    fn record<E: Clone>(
         history: &mut Vec<E>,
         events: &mut Vec<E>,
         events_from: &mut u32,
     ) -> Result<(), String> {
         let from = *events_from as usize;
         if from == 0 {
-            history.clear();
+            history.clone_from(events);
             return Ok(());
         }
         if history.len() != from {
@@ -264,9 +257,8 @@ pub mod incremental {
                  {known} events"
             ));
         }
-        let mut whole = std::mem::take(history);
-        whole.append(events);
-        *events = whole;
+        history.extend_from_slice(events);
+        events.clone_from(history);
         *events_from = 0;
         Ok(())
     }
@@ -318,12 +310,11 @@ pub mod incremental {
             let mut first = request(&["3", "4"], 0);
             history.rebuild(&mut first).unwrap();
             assert_eq!(first, request(&["3", "4"], 0));
-            history.restore(&mut first);
             assert_eq!(history.len(), 2);
             let mut next = cut.clone();
             history.rebuild(&mut next).unwrap();
             assert_eq!(next, full, "rebuilt, it is the whole request");
-            history.restore(&mut next);
+            assert_eq!(history.len(), 3, "recorded as it arrived");
 
             // An increment that does not continue what the seat holds.
             let mut gap = request(&["6"], 5);
@@ -338,6 +329,25 @@ pub mod incremental {
                 history.rebuild(&mut again).is_err(),
                 "only a full one restarts it"
             );
+        }
+
+        #[test]
+        fn increments_continue_while_an_earlier_request_is_still_being_decided() {
+            // A seat whose decision outlived its deadline gets the next request while the late
+            // one is still with its bot: each request counts from what arrived before it.
+            let mut history = History::default();
+            let mut late = request(&["3", "4"], 0);
+            history.rebuild(&mut late).unwrap();
+            let mut next = request(&["5"], 2);
+            history.rebuild(&mut next).unwrap();
+            let mut after = request(&["6", "7"], 3);
+            history.rebuild(&mut after).unwrap();
+            assert_eq!(late, request(&["3", "4"], 0), "the late one is left whole");
+            assert_eq!(next, request(&["3", "4", "5"], 0));
+            assert_eq!(after, request(&["3", "4", "5", "6", "7"], 0));
+            let mut restart = request(&["9"], 0);
+            history.rebuild(&mut restart).unwrap();
+            assert_eq!(history.len(), 1, "a full observation starts afresh");
         }
 
         #[test]

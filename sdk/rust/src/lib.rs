@@ -42,7 +42,7 @@
 //! (mutual TLS): [`Options::tls`], from the environment with [`tls_from_env`]
 //! (`ARENA_CA_FILE`, `ARENA_CLIENT_CERT_FILE`, `ARENA_CLIENT_KEY_FILE`).
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::future::Future;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -341,20 +341,23 @@ struct State<B> {
     session_id: String,
     current: Option<UnboundedSender<v1::BotToHost>>,
     seats: HashMap<(String, u32), SeatBot<B>>,
-    /// (table, seat) → the seat's events so far, lent to the request being decided.
+    /// (table, seat) → the seat's events so far, as its requests arrived.
     histories: HashMap<(String, u32), arena_proto::incremental::History>,
-    in_flight: HashSet<(String, u64)>,
-    /// (table, seat) → the seat's last answer, sent again when a resumed connection hands that
-    /// request back (the first copy was lost with the stream).
-    last: HashMap<(String, u32), (u64, v1::BotToHost)>,
+    /// (table, request id) → the request being decided. Requests are compared whole, not by
+    /// id: a table played twice at once (a redelivery overlapping a run that has not noticed
+    /// yet) asks the same ids of positions that may differ.
+    in_flight: HashMap<(String, u64), Arc<v1::DecisionRequest>>,
+    /// (table, seat) → the seat's last request and its answer, sent again when a resumed
+    /// connection hands that request back (the first copy was lost with the stream).
+    last: HashMap<(String, u32), (Arc<v1::DecisionRequest>, v1::BotToHost)>,
     answered_at: HashMap<String, Instant>,
     summary: Session,
 }
 
-/// Decides `req` with the seat's `bot` and sends the answer on the current connection; the
-/// seat's events go back to its history for the next increment. A bot that panics answers an
+/// Decides `req` with the seat's `bot` and sends the answer on the current connection. A bot
+/// that panics answers an
 /// empty action, which the referee judges at once (rather than waiting out the deadline).
-fn answer<B: Bot>(state: &Mutex<State<B>>, bot: &SeatBot<B>, mut req: v1::DecisionRequest) {
+fn answer<B: Bot>(state: &Mutex<State<B>>, bot: &SeatBot<B>, req: Arc<v1::DecisionRequest>) {
     let decided = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| lock(bot).decide(&req)));
     let action = decided.unwrap_or_else(|_| {
         eprintln!(
@@ -371,15 +374,19 @@ fn answer<B: Bot>(state: &Mutex<State<B>>, bot: &SeatBot<B>, mut req: v1::Decisi
         })),
     };
     let mut st = lock(state);
-    st.in_flight.remove(&(req.table_id.clone(), req.request_id));
+    let flight = (req.table_id.clone(), req.request_id);
+    if st
+        .in_flight
+        .get(&flight)
+        .is_some_and(|r| Arc::ptr_eq(r, &req))
+    {
+        st.in_flight.remove(&flight);
+    }
     let key = (req.table_id.clone(), req.seat);
     if st.seats.contains_key(&key) {
-        if let Some(h) = st.histories.get_mut(&key) {
-            h.restore(&mut req);
-        }
-        st.last.insert(key, (req.request_id, reply.clone()));
+        st.last.insert(key, (Arc::clone(&req), reply.clone()));
     }
-    st.answered_at.insert(req.table_id, Instant::now());
+    st.answered_at.insert(req.table_id.clone(), Instant::now());
     st.summary.answered += 1;
     if let Some(tx) = &st.current {
         let _ = tx.send(reply);
@@ -418,21 +425,15 @@ impl<B: Bot, F: Fn() -> B> Player<'_, B, F> {
     fn take(&self, tx: &UnboundedSender<v1::BotToHost>, mut req: v1::DecisionRequest) {
         let mut st = lock(&self.state);
         let key = (req.table_id.clone(), req.seat);
-        if let Some((id, reply)) = st.last.get(&key)
-            && *id == req.request_id
-        {
-            let _ = tx.send(reply.clone());
-            return;
-        }
-        if st
-            .in_flight
-            .contains(&(req.table_id.clone(), req.request_id))
-        {
-            return;
-        }
         st.summary.request_bytes += prost::Message::encoded_len(&req) as u64;
-        // Requests are taken in the stream's order, so each seat's increments in theirs.
-        if let Err(why) = st.histories.entry(key).or_default().rebuild(&mut req) {
+        // Every request is recorded as it arrives, in the stream's order, even one answered
+        // already or still being decided: bot-host counts what the bot holds the same way.
+        if let Err(why) = st
+            .histories
+            .entry(key.clone())
+            .or_default()
+            .rebuild(&mut req)
+        {
             // Never sent by a working bot-host; no answer is better than a wrong view.
             eprintln!(
                 "arena: table {} seat {}, request {}: {why}; not answered",
@@ -440,7 +441,18 @@ impl<B: Bot, F: Fn() -> B> Player<'_, B, F> {
             );
             return;
         }
-        st.in_flight.insert((req.table_id.clone(), req.request_id));
+        if let Some((asked, reply)) = st.last.get(&key)
+            && **asked == req
+        {
+            let _ = tx.send(reply.clone());
+            return;
+        }
+        let flight = (req.table_id.clone(), req.request_id);
+        if st.in_flight.get(&flight).is_some_and(|r| **r == req) {
+            return;
+        }
+        let req = Arc::new(req);
+        st.in_flight.insert(flight, Arc::clone(&req));
         if let Some(t) = st.answered_at.get(&req.table_id)
             && st.summary.turnarounds_us.len() < MAX_TURNAROUNDS
         {
@@ -625,7 +637,7 @@ fn player<'a, B: Bot, F: Fn() -> B>(
             current: None,
             seats: HashMap::new(),
             histories: HashMap::new(),
-            in_flight: HashSet::new(),
+            in_flight: HashMap::new(),
             last: HashMap::new(),
             answered_at: HashMap::new(),
             summary: Session::default(),

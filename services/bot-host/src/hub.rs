@@ -16,9 +16,12 @@
 //!
 //! A bot whose `Hello` asks for incremental observations gets, after a seat's first request on
 //! its connection, only the events since that seat's previous request
-//! ([`arena_proto::incremental`]); each seat keeps how many events the bot holds, forgotten
-//! when a connection replaces the last (a resumed one starts from the full requests of
-//! `Welcome.resumed`). The requests kept for a resume are always whole.
+//! ([`arena_proto::incremental`]). The session keeps, per (table, seat) as the bot keys its
+//! histories, how many events the bot holds and which seat stream sent them: a table played
+//! twice at once (a redelivery overlapping a run that has not noticed yet) has two streams for
+//! one seat, and a stream whose count is not the bot's latest sends its request whole. A
+//! connection that replaces the last starts from the whole requests of `Welcome.resumed`. The
+//! requests kept for a resume are always whole.
 //!
 //! A bot that sends `Drain` is stopping: its session takes no new table, and once its last
 //! table has ended the session is over and its stream ends with OK ([`Hub::drain`]).
@@ -60,9 +63,6 @@ struct SeatLink {
     /// with when they went (for the relay's latency).
     pending: BTreeMap<u64, v1::DecisionRequest>,
     asked: HashMap<u64, std::time::Instant>,
-    /// How many of this seat's events the bot holds on its current connection, when it asked
-    /// for incremental observations; `None` until a whole request has gone to it there.
-    bot_events: Option<usize>,
 }
 
 /// The live connection of a session.
@@ -88,6 +88,10 @@ struct Session {
     seats: HashMap<u64, SeatLink>,
     /// (table id, request id) → seat ticket, for routing replies.
     routes: HashMap<(String, u64), u64>,
+    /// (table id, seat) → (the ticket whose request went last, how many events it held): what
+    /// the bot holds of that seat's events on its current connection, when it asked for
+    /// incremental observations.
+    held: HashMap<(String, u32), (u64, usize)>,
     /// The bot sent `Drain` on its current connection: no new table, and the session ends
     /// when its last one does.
     draining: bool,
@@ -342,6 +346,7 @@ impl Hub {
                 unconnected_since: Instant::now(),
                 seats: HashMap::new(),
                 routes: HashMap::new(),
+                held: HashMap::new(),
                 draining: false,
             });
         }
@@ -360,26 +365,28 @@ impl Hub {
         session.capacity = capacity;
         session.games = games;
         session.incremental = hello.incremental_observations;
-        // What the bot holds of each seat's events: the whole requests handed back below.
-        let incremental = session.incremental;
-        for seat in session.seats.values_mut() {
-            seat.bot_events = seat
-                .pending
-                .values()
-                .next_back()
-                .filter(|_| incremental)
-                .map(arena_proto::incremental::events_len);
-        }
         // A (resumed) connection plays until it says `Drain` itself.
         session.draining = false;
-        let mut resumed: Vec<v1::DecisionRequest> = session
+        let mut resumed: Vec<(u64, v1::DecisionRequest)> = session
             .seats
-            .values()
-            .flat_map(|s| s.pending.values().cloned())
+            .iter()
+            .flat_map(|(ticket, s)| s.pending.values().map(|r| (*ticket, r.clone())))
             .collect();
-        resumed.sort_by(|a, b| {
+        resumed.sort_by(|(_, a), (_, b)| {
             (&a.table_id, a.seat, a.request_id).cmp(&(&b.table_id, b.seat, b.request_id))
         });
+        // What the bot holds of each seat's events: the last of the whole requests handed back
+        // for it, in the order they go.
+        session.held.clear();
+        if session.incremental {
+            for (ticket, r) in &resumed {
+                let events = arena_proto::incremental::events_len(r);
+                session
+                    .held
+                    .insert((r.table_id.clone(), r.seat), (*ticket, events));
+            }
+        }
+        let resumed: Vec<v1::DecisionRequest> = resumed.into_iter().map(|(_, r)| r).collect();
         let n_resumed = resumed.len();
         let welcome = v1::Welcome {
             session: session.id.clone(),
@@ -590,7 +597,6 @@ impl Hub {
                                     out: out.clone(),
                                     pending: BTreeMap::new(),
                                     asked: HashMap::new(),
-                                    bot_events: None,
                                 },
                             );
                             s.send(v1::host_to_bot::Msg::Start(start));
@@ -664,15 +670,16 @@ impl Hub {
             return false;
         };
         let events = arena_proto::incremental::events_len(&request);
-        let out = match seat.bot_events {
-            // The bot holds the first `held` events: only what follows goes.
-            Some(held) if session.incremental && held <= events => {
+        let key = (request.table_id.clone(), request.seat);
+        let out = match session.held.get(&key) {
+            // The bot holds the first `held` events, from this stream: only what follows goes.
+            Some(&(from, held)) if session.incremental && from == ticket && held <= events => {
                 arena_proto::incremental::increment(&mut request, held)
             }
             _ => request.clone(),
         };
         if session.incremental && session.conn.is_some() {
-            seat.bot_events = Some(events);
+            session.held.insert(key, (ticket, events));
         }
         session
             .routes
@@ -712,6 +719,8 @@ impl Hub {
             if reopened {
                 tracing::debug!(table = %seat.table_id, seat = seat.seat, "a replaced seat stream ended");
             } else {
+                // The bot forgets the seat's history with its end.
+                session.held.remove(&(seat.table_id.clone(), seat.seat));
                 session.send(v1::host_to_bot::Msg::End(v1::TableEnd {
                     table_id: seat.table_id,
                     seat: seat.seat,

@@ -823,7 +823,6 @@ async fn bots_that_do_not_ask_get_every_request_byte_for_byte_and_those_that_do_
                 history.rebuild(&mut got).unwrap();
                 assert_eq!(got, full, "request {id}: rebuilt whole");
                 new.tx.send(reply_to(&got)).await.unwrap();
-                history.restore(&mut got);
                 new_seat.next().await
             }
             _ => {
@@ -898,4 +897,78 @@ async fn a_seat_opened_again_keeps_the_table_for_the_bot_when_the_stream_it_repl
         Some(v1::host_to_bot::Msg::End(e)) => assert_eq!(e.table_id, "t-again"),
         other => panic!("expected the table's end, got {other:?}"),
     }
+}
+
+#[tokio::test]
+async fn a_table_played_twice_at_once_sends_each_stream_what_the_bot_can_rebuild() {
+    use prost::Message;
+    let host = Host::start(fast_config()).await;
+    let token = host.add_remote("dora", 0).await;
+    let (mut bot, _) = connect_incremental(&host, &token, "dora", "").await;
+    // A run that has not noticed its table was redelivered plays on beside the new run: two
+    // streams for one seat, each sending its own game's requests.
+    let mut old_run = open_seat(&host, "t-twice", 0, "dora").await;
+    old_run.ready().await;
+    let game =
+        ddz::Game::from_seed(ddz::GameConfig::competition(), 7, ddz::DealConstraint::NONE).unwrap();
+    let mut old_game = game.clone();
+    let mut new_game = game;
+    // The bot keys one history per (table, seat), as the SDKs do.
+    let mut history = arena_proto::incremental::History::default();
+    let mut new_run = None;
+    let (mut id_old, mut id_new, mut checked) = (0, 0, 0);
+    // Both runs apply the same moves: the first legal one for whoever is to act.
+    let step = |g: &mut ddz::Game| {
+        let mut moves = ddz::MoveList::new();
+        g.legal_moves(&mut moves);
+        let obs = g.observation(g.to_act().unwrap());
+        let a = match obs.phase {
+            ddz::Phase::Bidding => ddz::Action::Bid(u8::from(obs.bid == 0)),
+            ddz::Phase::Doubling => ddz::Action::Double(false),
+            _ => ddz::Action::Play(moves[0]),
+        };
+        g.apply(a).unwrap();
+    };
+    while old_game.to_act().is_some() || new_game.to_act().is_some() {
+        // The old run goes first; the new one starts once the old is some way in.
+        for which in [0, 1] {
+            let (game, id, seat) = match which {
+                0 => (&mut old_game, &mut id_old, &mut old_run),
+                _ => {
+                    if new_run.is_none() && id_old > 12 {
+                        let mut s = open_seat(&host, "t-twice", 0, "dora").await;
+                        s.ready().await;
+                        new_run = Some(s);
+                    }
+                    let Some(s) = new_run.as_mut() else { continue };
+                    (&mut new_game, &mut id_new, s)
+                }
+            };
+            let Some(s) = game.to_act() else { continue };
+            if s.index() != 0 {
+                step(game);
+                continue;
+            }
+            *id += 1;
+            let full = request_for(game, "t-twice", *id);
+            seat.send(v1::referee_to_seat::Msg::Request(full.clone()))
+                .await;
+            let mut got = next_request(&mut bot).await;
+            let sent = got.encoded_len();
+            history
+                .rebuild(&mut got)
+                .unwrap_or_else(|e| panic!("run {which}, request {id}: {e}"));
+            assert_eq!(got, full, "run {which}, request {id}: rebuilt whole");
+            assert!(sent <= full.encoded_len());
+            checked += 1;
+            bot.tx.send(reply_to(&got)).await.unwrap();
+            match seat.next().await {
+                Some(v1::seat_to_referee::Msg::Reply(r)) => assert_eq!(r.request_id, *id),
+                other => panic!("expected the reply on run {which}'s stream, got {other:?}"),
+            }
+            step(game);
+        }
+    }
+    assert!(new_run.is_some(), "the second run started");
+    assert!(checked > 20, "only {checked} requests");
 }

@@ -162,7 +162,7 @@ class Player:
         self._session = ""
         self._current = None
         self._seats = {}
-        self._in_flight = set()
+        self._in_flight = {}
         # (table, seat) -> (request id, reply): the seat's last answer, sent again when a
         # resumed connection hands that request back (the first copy was lost with the stream).
         self._last = {}
@@ -331,21 +331,26 @@ class Player:
     def _take(self, conn, r):
         key = (r.table_id, r.seat)
         with self._lock:
-            last = self._last.get(key)
-            if last is not None and last[0] == r.request_id:
-                conn.send(last[1])
-                return
-            if (r.table_id, r.request_id) in self._in_flight:
-                return
             seat = self._seat(r.table_id, r.seat, r.game)
-            # Requests come in order on the stream and are rebuilt here, in that order.
+            # Requests come in order on the stream and are rebuilt here, in that order, each
+            # recorded even when answered already or still being decided: bot-host counts what
+            # the bot holds the same way.
             problem = rebuild(seat, r)
             if problem is not None:
                 # Never sent by a working bot-host; no answer is better than a wrong view.
                 log.error("table %s seat %d, request %d: %s; not answered", r.table_id, r.seat,
                           r.request_id, problem)
                 return
-            self._in_flight.add((r.table_id, r.request_id))
+            # Requests are compared whole, not by id: a table played twice at once (a
+            # redelivery overlapping a run that has not noticed yet) asks the same ids of
+            # positions that may differ.
+            last = self._last.get(key)
+            if last is not None and last[0] == r:
+                conn.send(last[1])
+                return
+            if self._in_flight.get((r.table_id, r.request_id)) == r:
+                return
+            self._in_flight[(r.table_id, r.request_id)] = r
         self._executor.submit(self._decide, seat, r)
 
     def _decide(self, seat, r):
@@ -360,9 +365,10 @@ class Player:
                 action = common_pb2.Action()
         reply = bot_pb2.BotToHost(reply=seat_pb2.DecisionReply(request_id=r.request_id, table_id=r.table_id, action=action))
         with self._lock:
-            self._in_flight.discard((r.table_id, r.request_id))
+            if self._in_flight.get((r.table_id, r.request_id)) is r:
+                del self._in_flight[(r.table_id, r.request_id)]
             if (r.table_id, r.seat) in self._seats:
-                self._last[(r.table_id, r.seat)] = (r.request_id, reply)
+                self._last[(r.table_id, r.seat)] = (r, reply)
             self.summary.answered += 1
             conn = self._current
         if conn is not None:
