@@ -95,8 +95,17 @@ pub enum Played {
     Interrupted(String),
 }
 
-/// Plays `game` with `seats`: on a blocking thread without any async work when every seat is
-/// in-process, else with the async driver.
+/// How long a table of light in-process players (none [`LocalPlayer::is_heavy`]) plays on the
+/// calling task before the rest of it moves to a blocking thread. A Dou Dizhu table of built-in
+/// bots ends well within it, so it costs no thread hand-off (which costs more CPU than such a
+/// table's rules and replay); a long table (a Mahjong hand of expert bots) is handed over once,
+/// holding an async worker no longer than this and one decision.
+pub const INLINE_BUDGET: Duration = Duration::from_micros(500);
+
+/// Plays `game` with `seats`. When every seat is in-process, without any async work: on the
+/// calling task for up to [`INLINE_BUDGET`] when no player is heavy, the rest (or the whole
+/// table, with a heavy player) in one hand-off to a blocking thread. Otherwise with the async
+/// driver.
 pub async fn run_game<G: TableGame>(
     job: &v1::TableJob,
     game: G,
@@ -106,48 +115,61 @@ pub async fn run_game<G: TableGame>(
     dialer: &dyn SeatDialer,
 ) -> Played {
     let all_local = seats.iter().all(|s| matches!(s, SeatPlan::Local(_)));
-    if all_local {
-        let players: Vec<_> = seats
-            .into_iter()
-            .filter_map(|s| match s {
-                SeatPlan::Local(p) => Some(p),
-                SeatPlan::Remote(_) => None,
-            })
-            .collect();
-        let cancel = Arc::new(AtomicBool::new(false));
-        let _guard = CancelOnDrop(cancel.clone());
-        let owned = setup.clone();
-        let span = tracing::Span::current();
-        let handle = tokio::task::spawn_blocking(move || {
-            let _e = span.enter();
-            play_local(game, players, &owned, &cancel)
-        });
-        let (result, replay) = match handle.await {
-            Ok(Some(table)) => table.finish(job, &opts.referee),
-            Ok(None) => error_result(
-                &setup.table_id,
-                Some(job),
-                &opts.referee,
-                "the table was cancelled".into(),
-            ),
-            Err(e) => {
-                tracing::error!(error = %e, "a table thread failed");
-                error_result(
-                    &setup.table_id,
-                    Some(job),
-                    &opts.referee,
-                    format!("internal error: the table's thread failed: {e}"),
-                )
+    if !all_local {
+        // Boxed: the async driver's state is large, and a table of in-process players should
+        // not carry (and copy) it in its future.
+        return match Box::pin(play_async(game, seats, setup, opts, dialer)).await {
+            Ok(table) => {
+                let (result, replay) = table.finish(job, &opts.referee);
+                Played::Finished(Box::new(result), Box::new(replay))
             }
+            Err(why) => Played::Interrupted(why),
         };
-        return Played::Finished(Box::new(result), Box::new(replay));
     }
-    match play_async(game, seats, setup, opts, dialer).await {
-        Ok(table) => {
+    let players: Vec<_> = seats
+        .into_iter()
+        .filter_map(|s| match s {
+            SeatPlan::Local(p) => Some(p),
+            SeatPlan::Remote(_) => None,
+        })
+        .collect();
+    let failed = |why: String| {
+        let (result, replay) = error_result(&setup.table_id, Some(job), &opts.referee, why);
+        Played::Finished(Box::new(result), Box::new(replay))
+    };
+    let mut local = LocalTable::start(game, players, setup);
+    if !local.has_heavy_player() {
+        let until = Instant::now() + INLINE_BUDGET;
+        match catch_unwind(AssertUnwindSafe(|| local.play_until(until))) {
+            Ok(true) => {
+                let (result, replay) = local.finish().finish(job, &opts.referee);
+                return Played::Finished(Box::new(result), Box::new(replay));
+            }
+            Ok(false) => {}
+            Err(payload) => {
+                let why = panic_message(payload.as_ref());
+                tracing::error!(error = %why, "a table panicked");
+                return failed(format!("internal error: the table panicked: {why}"));
+            }
+        }
+    }
+    let cancel = Arc::new(AtomicBool::new(false));
+    let _guard = CancelOnDrop(cancel.clone());
+    let span = tracing::Span::current();
+    let handle = tokio::task::spawn_blocking(move || {
+        let _e = span.enter();
+        local.play(&cancel).then(|| local.finish())
+    });
+    match handle.await {
+        Ok(Some(table)) => {
             let (result, replay) = table.finish(job, &opts.referee);
             Played::Finished(Box::new(result), Box::new(replay))
         }
-        Err(why) => Played::Interrupted(why),
+        Ok(None) => failed("the table was cancelled".into()),
+        Err(e) => {
+            tracing::error!(error = %e, "a table thread failed");
+            failed(format!("internal error: the table's thread failed: {e}"))
+        }
     }
 }
 
@@ -181,40 +203,82 @@ fn call_local<G: TableGame>(
     Reply::new(answer, start.elapsed())
 }
 
-/// Plays a table of in-process players synchronously (the fast path). Returns the ended table,
-/// or `None` if `cancel` was set first. Time control applies as everywhere: an answer that comes
-/// back after the hard cap is a timeout.
-pub fn play_local<G: TableGame>(
-    game: G,
-    mut players: Vec<Player<G>>,
-    setup: &TableSetup,
-    cancel: &AtomicBool,
-) -> Option<Table<G>> {
-    for (i, p) in players.iter_mut().enumerate() {
-        p.start(i as u32, setup.seed);
-    }
-    let mut table = Table::new(game, setup.time, setup.policy);
-    for i in 0..players.len() {
-        table.set_release(i, BUILTIN_RELEASE);
-    }
-    while let Some(requests) = table.next_round() {
-        if cancel.load(Ordering::Relaxed) {
-            return None;
+/// A table of in-process players played round by round, so that [`run_game`] can start it on
+/// the calling task and finish it on a blocking thread.
+struct LocalTable<G: TableGame> {
+    table: Table<G>,
+    players: Vec<Player<G>>,
+    table_id: String,
+    /// The round's requests and replies, reused from round to round.
+    requests: Vec<crate::table::Request>,
+    replies: Vec<Reply<G::Action>>,
+}
+
+impl<G: TableGame> LocalTable<G> {
+    /// Starts every player and seats it.
+    fn start(game: G, mut players: Vec<Player<G>>, setup: &TableSetup) -> LocalTable<G> {
+        for (i, p) in players.iter_mut().enumerate() {
+            p.start(i as u32, setup.seed);
         }
+        let mut table = Table::new(game, setup.time, setup.policy);
+        for i in 0..players.len() {
+            table.set_release(i, BUILTIN_RELEASE);
+        }
+        LocalTable {
+            table,
+            players,
+            table_id: setup.table_id.clone(),
+            requests: Vec::new(),
+            replies: Vec::new(),
+        }
+    }
+
+    fn has_heavy_player(&self) -> bool {
+        self.players.iter().any(|p| p.is_heavy())
+    }
+
+    /// Plays rounds until the table ends (true) or `until` has passed (false).
+    fn play_until(&mut self, until: Instant) -> bool {
+        while self.round() {
+            if Instant::now() >= until {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Plays the table to its end (true), unless `cancel` is set first (false).
+    fn play(&mut self, cancel: &AtomicBool) -> bool {
+        loop {
+            if cancel.load(Ordering::Relaxed) {
+                return false;
+            }
+            if !self.round() {
+                return true;
+            }
+        }
+    }
+
+    /// Asks and settles one round; false once the table has ended.
+    fn round(&mut self) -> bool {
+        if !self.table.next_round_into(&mut self.requests) {
+            return false;
+        }
+        let table = &self.table;
         let window = if table.round_size() > 1 {
             tracing::debug_span!(
                 "claim_window",
-                table_id = %setup.table_id,
+                table_id = %self.table_id,
                 from = table.game().answered_seat(),
-                seats = requests.len()
+                seats = self.requests.len()
             )
         } else {
             tracing::Span::none()
         };
         let in_window = window.enter();
-        let replies = requests
-            .iter()
-            .map(|r| match players.get_mut(r.seat as usize) {
+        self.replies.clear();
+        for r in &self.requests {
+            let reply = match self.players.get_mut(r.seat as usize) {
                 Some(p) => {
                     let _span = tracing::debug_span!(
                         "decision",
@@ -232,15 +296,34 @@ pub fn play_local<G: TableGame>(
                     )),
                     Duration::ZERO,
                 ),
-            })
-            .collect();
+            };
+            self.replies.push(reply);
+        }
         drop(in_window);
-        table.settle(replies);
+        self.table.settle_from(&mut self.replies);
+        true
     }
-    for (i, p) in players.iter_mut().enumerate() {
-        p.finish(&table.game().view(i as u32));
+
+    /// Tells every player the game is over; the ended table.
+    fn finish(mut self) -> Table<G> {
+        for (i, p) in self.players.iter_mut().enumerate() {
+            p.finish(&self.table.game().view(i as u32));
+        }
+        self.table
     }
-    Some(table)
+}
+
+/// Plays a table of in-process players synchronously (the fast path). Returns the ended table,
+/// or `None` if `cancel` was set first. Time control applies as everywhere: an answer that comes
+/// back after the hard cap is a timeout.
+pub fn play_local<G: TableGame>(
+    game: G,
+    players: Vec<Player<G>>,
+    setup: &TableSetup,
+    cancel: &AtomicBool,
+) -> Option<Table<G>> {
+    let mut local = LocalTable::start(game, players, setup);
+    local.play(cancel).then(|| local.finish())
 }
 
 /// An in-process player answered with an action the rules refuse. Built-in bots never do; bots

@@ -71,6 +71,10 @@ pub struct Table<G: TableGame> {
     verdicts: Vec<v1::Verdict>,
     /// The decisions of the round being asked, and whether each seat is asked (not dead).
     round: Vec<(Pending, bool)>,
+    /// Scratch reused from round to round, so a round allocates nothing of its own: the game's
+    /// pending decisions, and the actions applied.
+    pending: Vec<Pending>,
+    actions: Vec<(Pending, G::Action)>,
     end: Option<End>,
     releases: Vec<String>,
 }
@@ -92,6 +96,8 @@ impl<G: TableGame> Table<G> {
             steps: Vec::new(),
             verdicts: Vec::new(),
             round: Vec::new(),
+            pending: Vec::new(),
+            actions: Vec::new(),
             end: None,
         }
     }
@@ -151,63 +157,93 @@ impl<G: TableGame> Table<G> {
     /// fault automatically; `None` once the table has ended. Answer them with
     /// [`Table::settle`] before calling this again.
     pub fn next_round(&mut self) -> Option<Vec<Request>> {
+        let mut out = Vec::new();
+        self.next_round_into(&mut out).then_some(out)
+    }
+
+    /// [`Table::next_round`] into `out` (emptied first, so a driver reuses one buffer): false
+    /// once the table has ended.
+    pub fn next_round_into(&mut self, out: &mut Vec<Request>) -> bool {
+        out.clear();
         loop {
             if self.end.is_some() {
-                return None;
+                return false;
             }
-            let pending = self.game.pending();
-            if pending.is_empty() {
-                self.end = Some(match self.game.outcome() {
-                    Some(o) => End::Over(o),
-                    None => End::Error("the game has no pending decision and no outcome".into()),
-                });
-                return None;
+            let mut pending = std::mem::take(&mut self.pending);
+            pending.clear();
+            self.game.pending_into(&mut pending);
+            let asked = self.open_round(&pending);
+            self.pending = pending;
+            match asked {
+                None => return false,
+                Some(true) => break,
+                Some(false) => self.settle_iter(std::iter::empty()),
             }
-            let n = self.dead.len();
-            let mut seen = vec![false; n];
-            for p in &pending {
-                let ok =
-                    (p.seat as usize) < n && !std::mem::replace(&mut seen[p.seat as usize], true);
-                if !ok {
-                    self.end = Some(End::Error(format!(
-                        "internal error: the game asked seat {} of a {n}-seat table (or twice in one round)",
-                        p.seat
-                    )));
-                    return None;
-                }
-            }
-            self.round = pending
-                .iter()
-                .map(|p| (*p, !self.is_dead(p.seat)))
-                .collect();
-            if self.round.iter().any(|(_, asked)| *asked) {
-                let first = self.steps.len() as u32;
-                return Some(
-                    self.round
-                        .iter()
-                        .enumerate()
-                        .filter(|(_, (_, asked))| *asked)
-                        .map(|(i, (p, _))| Request {
-                            index: first + i as u32,
-                            seat: p.seat,
-                            kind: p.kind,
-                        })
-                        .collect(),
-                );
-            }
-            self.settle(Vec::new());
         }
+        let first = self.steps.len() as u32;
+        out.extend(
+            self.round
+                .iter()
+                .enumerate()
+                .filter(|(_, (_, asked))| *asked)
+                .map(|(i, (p, _))| Request {
+                    index: first + i as u32,
+                    seat: p.seat,
+                    kind: p.kind,
+                }),
+        );
+        true
+    }
+
+    /// Makes `pending` the round: `None` when the table ends instead (no decision pending, or a
+    /// decision the table cannot put), else whether any seat is asked (not dead).
+    fn open_round(&mut self, pending: &[Pending]) -> Option<bool> {
+        if pending.is_empty() {
+            self.end = Some(match self.game.outcome() {
+                Some(o) => End::Over(o),
+                None => End::Error("the game has no pending decision and no outcome".into()),
+            });
+            return None;
+        }
+        let n = self.dead.len();
+        for (i, p) in pending.iter().enumerate() {
+            // Rounds are a few seats: a scan finds a seat asked twice without allocating.
+            let ok = (p.seat as usize) < n && !pending[..i].iter().any(|q| q.seat == p.seat);
+            if !ok {
+                self.end = Some(End::Error(format!(
+                    "internal error: the game asked seat {} of a {n}-seat table (or twice in one round)",
+                    p.seat
+                )));
+                return None;
+            }
+        }
+        self.round.clear();
+        for p in pending {
+            let asked = !self.is_dead(p.seat);
+            self.round.push((*p, asked));
+        }
+        Some(self.round.iter().any(|(_, asked)| *asked))
     }
 
     /// Settles the round [`Table::next_round`] returned with one reply per request, in the same
     /// order. Missing replies count as no answer; extra ones are ignored.
     pub fn settle(&mut self, replies: Vec<Reply<G::Action>>) {
+        self.settle_iter(replies.into_iter());
+    }
+
+    /// [`Table::settle`] with the replies taken out of `replies`, which is left empty for the
+    /// next round (a driver reuses one buffer).
+    pub fn settle_from(&mut self, replies: &mut Vec<Reply<G::Action>>) {
+        self.settle_iter(replies.drain(..));
+    }
+
+    fn settle_iter(&mut self, mut replies: impl Iterator<Item = Reply<G::Action>>) {
         let round = std::mem::take(&mut self.round);
-        let mut replies = replies.into_iter();
+        let mut actions = std::mem::take(&mut self.actions);
+        actions.clear();
         let first = self.steps.len() as u32;
-        let mut actions = Vec::with_capacity(round.len());
         let mut forfeit = None;
-        for (i, (p, asked)) in round.into_iter().enumerate() {
+        for (i, &(p, asked)) in round.iter().enumerate() {
             let index = first + i as u32;
             let seat = p.seat as usize;
             let mut step = v1::ReplayStep {
@@ -263,6 +299,9 @@ impl<G: TableGame> Table<G> {
                 actions.push((p, a));
             }
         }
+        // The buffers go back, emptied, for the next round.
+        self.round = round;
+        self.round.clear();
         if let Some(seat) = forfeit {
             // The round's other answers are not applied: the game ends here.
             for step in &mut self.steps[first as usize..] {
@@ -277,6 +316,7 @@ impl<G: TableGame> Table<G> {
                 "internal error: the rules refused checked actions: {e}"
             )));
         }
+        self.actions = actions;
     }
 
     /// Reads one reply: the action, or the fault; and the elapsed milliseconds charged.

@@ -31,6 +31,7 @@
 
 use std::collections::{BTreeSet, HashMap};
 use std::future::Future;
+use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -38,8 +39,9 @@ use arena_games::{run_spec, validate};
 use arena_proto::v1;
 use arena_store::{FinishedJob, JobEntry, Store, StoreError};
 use arena_table::run::Played;
-use arena_table::{BotHosts, RunOptions, error_result};
+use arena_table::{BotHosts, RunOptions, error_result, panic_message};
 use arena_telemetry::metrics::{KeyValue, attr, metrics};
+use futures_util::FutureExt;
 use prost::Message;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc, oneshot};
 use tokio::task::{JoinHandle, JoinSet};
@@ -174,14 +176,15 @@ pub(crate) async fn job_loop(ctx: Arc<Ctx>, stop: CancellationToken) {
                     "resuming this referee's unfinished jobs"
                 );
             }
+            let resumed = decode_entries(resumed);
             let ended = ended_states(&ctx, &resumed).await;
-            for entry in resumed {
+            for (entry, queued) in resumed {
                 let Ok(slot) = slots.clone().acquire_owned().await else {
                     break;
                 };
                 let ctx = ctx.clone();
                 let ended = ended.clone();
-                tasks.spawn(async move { handle(ctx, entry, &ended, slot).await });
+                tasks.spawn(async move { handle(ctx, entry, queued, &ended, slot).await });
             }
         }
         Err(e) => {
@@ -232,11 +235,12 @@ pub(crate) async fn job_loop(ctx: Arc<Ctx>, stop: CancellationToken) {
         match next {
             Ok(entries) => {
                 backoff.reset();
+                let entries = decode_entries(entries);
                 let ended = ended_states(&ctx, &entries).await;
-                for (entry, slot) in entries.into_iter().zip(free) {
+                for ((entry, queued), slot) in entries.into_iter().zip(free) {
                     let ctx = ctx.clone();
                     let ended = ended.clone();
-                    tasks.spawn(async move { handle(ctx, entry, &ended, slot).await });
+                    tasks.spawn(async move { handle(ctx, entry, queued, &ended, slot).await });
                 }
             }
             Err(e) => {
@@ -268,23 +272,34 @@ pub(crate) async fn job_loop(ctx: Arc<Ctx>, stop: CancellationToken) {
     tracing::info!(referee = %cfg.referee_id, "stopped");
 }
 
+/// Reads each entry's payload, once: what [`ended_states`] and [`handle`] look at.
+fn decode_entries(entries: Vec<JobEntry>) -> Vec<(JobEntry, Queued)> {
+    entries
+        .into_iter()
+        .map(|entry| {
+            let queued = queue::decode(&entry.table_id, &entry.payload);
+            (entry, queued)
+        })
+        .collect()
+}
+
 /// The competitions of a batch of jobs that have ended, by name, with their final state: read
 /// once per competition per batch rather than once per table. A competition whose state cannot
 /// be read is left out (its tables are played).
-async fn ended_states(ctx: &Ctx, entries: &[JobEntry]) -> Arc<HashMap<String, String>> {
+async fn ended_states(ctx: &Ctx, entries: &[(JobEntry, Queued)]) -> Arc<HashMap<String, String>> {
     let mut competitions = BTreeSet::new();
-    for entry in entries {
-        if let Queued::Table(job) = queue::decode(&entry.table_id, &entry.payload)
+    for (_, queued) in entries {
+        if let Queued::Table(job) = queued
             && !job.competition.is_empty()
         {
-            competitions.insert(job.competition);
+            competitions.insert(job.competition.as_str());
         }
     }
     let mut ended = HashMap::new();
     for competition in competitions {
-        match arena_store::visibility::ended_state(&*ctx.store, &competition).await {
+        match arena_store::visibility::ended_state(&*ctx.store, competition).await {
             Ok(Some(state)) => {
-                ended.insert(competition, state);
+                ended.insert(competition.to_string(), state);
             }
             Ok(None) => {}
             Err(e) => {
@@ -295,12 +310,15 @@ async fn ended_states(ctx: &Ctx, entries: &[JobEntry]) -> Arc<HashMap<String, St
     Arc::new(ended)
 }
 
-/// Handles one queue entry from start to acknowledgement; `ended` holds the ended competitions
-/// among its batch's. `slot` is the entry's place among the `max_tables`: a played table gives
-/// it up once its result is queued for the writer, the rest when they are done.
+/// Handles one queue entry (its payload read into `queued`) from start to acknowledgement;
+/// `ended` holds the ended competitions among its batch's. `slot` is the entry's place among
+/// the `max_tables`: a played table gives it up once its result is queued for the writer, the
+/// rest when they are done. The job is touched from this same task while it is handled (no task
+/// of its own per table).
 async fn handle(
     ctx: Arc<Ctx>,
     entry: JobEntry,
+    queued: Queued,
     ended: &HashMap<String, String>,
     slot: OwnedSemaphorePermit,
 ) {
@@ -312,42 +330,44 @@ async fn handle(
     );
     async move {
         let lost = CancellationToken::new();
-        let _touch = AbortOnDrop(tokio::spawn(touch_loop(
-            ctx.clone(),
-            entry.entry_id.clone(),
-            lost.clone(),
-        )));
-        match queue::decode(&entry.table_id, &entry.payload) {
-            Queued::Table(job) => {
-                let ended = ended.get(&job.competition).map(String::as_str);
-                play(&ctx, &entry, job, ended, &lost, slot).await
+        let work = async {
+            match queued {
+                Queued::Table(job) => {
+                    let ended = ended.get(&job.competition).map(String::as_str);
+                    play(&ctx, &entry, job, ended, &lost, slot).await
+                }
+                Queued::Gdi(batch) => gdi::measure(&ctx, &entry, batch, &lost).await,
+                Queued::Bad { job, error } => {
+                    tracing::warn!(%error, "malformed job: writing an error result");
+                    let (result, replay) =
+                        error_result(&entry.table_id, job.as_ref(), &ctx.config.referee_id, error);
+                    write_and_ack(&ctx, &entry, result, replay).await;
+                }
             }
-            Queued::Gdi(batch) => gdi::measure(&ctx, &entry, batch, &lost).await,
-            Queued::Bad { job, error } => {
-                tracing::warn!(%error, "malformed job: writing an error result");
-                let (result, replay) =
-                    error_result(&entry.table_id, job.as_ref(), &ctx.config.referee_id, error);
-                write_and_ack(&ctx, &entry, result, replay).await;
-            }
+        };
+        // The touches never end the select (the loop waits for ever once the job is lost): the
+        // work does, and the touches stop with it.
+        tokio::select! {
+            biased;
+            () = work => {}
+            () = touch_loop(&ctx, &entry.entry_id, &lost) => {}
         }
     }
     .instrument(span)
     .await
 }
 
-/// Keeps the job ours while it is in flight; cancels `lost` if the queue gave it to another.
-async fn touch_loop(ctx: Arc<Ctx>, entry_id: String, lost: CancellationToken) {
-    let mut tick = tokio::time::interval(ctx.config.touch_interval);
-    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-    tick.tick().await;
+/// Keeps the job ours while it is in flight; cancels `lost` if the queue gave it to another,
+/// then waits for ever (the job's work ends the select it runs in).
+async fn touch_loop(ctx: &Ctx, entry_id: &str, lost: &CancellationToken) {
     loop {
-        tick.tick().await;
-        match ctx.store.touch_job(&ctx.config.referee_id, &entry_id).await {
+        tokio::time::sleep(ctx.config.touch_interval).await;
+        match ctx.store.touch_job(&ctx.config.referee_id, entry_id).await {
             Ok(()) => {}
             Err(StoreError::Invalid(m)) => {
                 tracing::warn!(reason = %m, "the job is no longer ours");
                 lost.cancel();
-                return;
+                return std::future::pending().await;
             }
             Err(e) => {
                 tracing::warn!(error = %e, "cannot touch the job; retrying at the next interval")
@@ -427,21 +447,19 @@ async fn play(
     if let Some(tp) = job.labels.get("traceparent") {
         arena_telemetry::set_parent_from_traceparent(&table_span, tp);
     }
-    let task = {
-        let ctx = ctx.clone();
-        let job = job.clone();
-        AbortOnDrop(tokio::spawn(
-            async move { run_spec(&job, &spec, &ctx.opts, &ctx.dialer).await }
-                .instrument(table_span),
-        ))
-    };
-    let mut task = task;
+    // Played in this task (a table of built-in bots mostly on it, see `run_game`); a panic
+    // below the rules' own catching becomes the table's error result, as a failed task would.
+    let running =
+        AssertUnwindSafe(run_spec(&job, &spec, &ctx.opts, &ctx.dialer).instrument(table_span))
+            .catch_unwind();
     let played = tokio::select! {
-        r = &mut task.0 => match r {
+        biased;
+        r = running => match r {
             Ok(r) => r,
-            Err(e) => {
-                tracing::error!(error = %e, "the table's task failed");
-                let (result, replay) = error_result(&entry.table_id, Some(&job), &ctx.config.referee_id, format!("internal error: the table's task failed: {e}"));
+            Err(payload) => {
+                let why = panic_message(payload.as_ref());
+                tracing::error!(error = %why, "the table panicked");
+                let (result, replay) = error_result(&entry.table_id, Some(&job), &ctx.config.referee_id, format!("internal error: the table panicked: {why}"));
                 Played::Finished(Box::new(result), Box::new(replay))
             }
         },
