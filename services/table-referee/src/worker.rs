@@ -182,9 +182,7 @@ pub(crate) async fn job_loop(ctx: Arc<Ctx>, stop: CancellationToken) {
                 let Ok(slot) = slots.clone().acquire_owned().await else {
                     break;
                 };
-                let ctx = ctx.clone();
-                let ended = ended.clone();
-                tasks.spawn(async move { handle(ctx, entry, queued, &ended, slot).await });
+                spawn_handle(&mut tasks, &ctx, entry, queued, &ended, slot);
             }
         }
         Err(e) => {
@@ -238,9 +236,7 @@ pub(crate) async fn job_loop(ctx: Arc<Ctx>, stop: CancellationToken) {
                 let entries = decode_entries(entries);
                 let ended = ended_states(&ctx, &entries).await;
                 for ((entry, queued), slot) in entries.into_iter().zip(free) {
-                    let ctx = ctx.clone();
-                    let ended = ended.clone();
-                    tasks.spawn(async move { handle(ctx, entry, queued, &ended, slot).await });
+                    spawn_handle(&mut tasks, &ctx, entry, queued, &ended, slot);
                 }
             }
             Err(e) => {
@@ -270,6 +266,24 @@ pub(crate) async fn job_loop(ctx: Arc<Ctx>, stop: CancellationToken) {
         }
     }
     tracing::info!(referee = %cfg.referee_id, "stopped");
+}
+
+/// Starts [`handle`] for an entry on a task of its own. The future is boxed: a job's future is
+/// several kilobytes (a table's state lives in it), which tokio would otherwise copy into the
+/// task and through each of its stages.
+fn spawn_handle(
+    tasks: &mut JoinSet<()>,
+    ctx: &Arc<Ctx>,
+    entry: JobEntry,
+    queued: Queued,
+    ended: &Arc<HashMap<String, String>>,
+    slot: OwnedSemaphorePermit,
+) {
+    let ctx = ctx.clone();
+    let ended = ended.clone();
+    tasks.spawn(Box::pin(async move {
+        handle(ctx, entry, queued, &ended, slot).await
+    }));
 }
 
 /// Reads each entry's payload, once: what [`ended_states`] and [`handle`] look at.
