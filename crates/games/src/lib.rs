@@ -255,7 +255,7 @@ pub async fn run_table(
     }
     Ok(
         match run_spec(job, &spec, opts, dialer).instrument(span).await {
-            Played::Finished(result, replay) => (*result, *replay),
+            Played::Finished(record) => record.into_replay(Some(job)),
             Played::Interrupted(why) => error_result(
                 spec.table_id(),
                 Some(job),

@@ -26,7 +26,7 @@ use tracing::Instrument;
 use crate::game::{Fault, Pending, Policy, TableGame};
 use crate::remote::{RemoteSeat, SeatDialer, SeatFailure};
 use crate::seat::{Answer, LocalPlayer, Reply, panic_message};
-use crate::table::{Table, error_result};
+use crate::table::{Record, Table, error_record};
 use crate::time::TimeRules;
 
 /// How a referee runs tables.
@@ -88,7 +88,7 @@ pub enum SeatPlan<G: TableGame> {
 #[derive(Clone, Debug, PartialEq)]
 pub enum Played {
     /// The table has a result and a replay (also a forfeit, a verdict, an internal error).
-    Finished(Box<v1::TableResult>, Box<v1::Replay>),
+    Finished(Box<Record>),
     /// The platform failed under a remote seat and the seat could not be opened again within
     /// [`RunOptions::reconnect_grace`]: nothing is recorded, and the table is to be played again
     /// from its seed (no bot is blamed).
@@ -119,10 +119,7 @@ pub async fn run_game<G: TableGame>(
         // Boxed: the async driver's state is large, and a table of in-process players should
         // not carry (and copy) it in its future.
         return match Box::pin(play_async(game, seats, setup, opts, dialer)).await {
-            Ok(table) => {
-                let (result, replay) = table.finish(job, &opts.referee);
-                Played::Finished(Box::new(result), Box::new(replay))
-            }
+            Ok(table) => Played::Finished(Box::new(table.record(job, &opts.referee))),
             Err(why) => Played::Interrupted(why),
         };
     }
@@ -134,16 +131,19 @@ pub async fn run_game<G: TableGame>(
         })
         .collect();
     let failed = |why: String| {
-        let (result, replay) = error_result(&setup.table_id, Some(job), &opts.referee, why);
-        Played::Finished(Box::new(result), Box::new(replay))
+        Played::Finished(Box::new(error_record(
+            &setup.table_id,
+            Some(job),
+            &opts.referee,
+            why,
+        )))
     };
     let mut local = LocalTable::start(game, players, setup);
     if !local.has_heavy_player() {
         let until = Instant::now() + INLINE_BUDGET;
         match catch_unwind(AssertUnwindSafe(|| local.play_until(until))) {
             Ok(true) => {
-                let (result, replay) = local.finish().finish(job, &opts.referee);
-                return Played::Finished(Box::new(result), Box::new(replay));
+                return Played::Finished(Box::new(local.finish().record(job, &opts.referee)));
             }
             Ok(false) => {}
             Err(payload) => {
@@ -161,10 +161,7 @@ pub async fn run_game<G: TableGame>(
         local.play(&cancel).then(|| local.finish())
     });
     match handle.await {
-        Ok(Some(table)) => {
-            let (result, replay) = table.finish(job, &opts.referee);
-            Played::Finished(Box::new(result), Box::new(replay))
-        }
+        Ok(Some(table)) => Played::Finished(Box::new(table.record(job, &opts.referee))),
         Ok(None) => failed("the table was cancelled".into()),
         Err(e) => {
             tracing::error!(error = %e, "a table thread failed");

@@ -39,7 +39,7 @@ use arena_games::{run_spec, validate};
 use arena_proto::v1;
 use arena_store::{FinishedJob, JobEntry, Store, StoreError};
 use arena_table::run::Played;
-use arena_table::{BotHosts, RunOptions, error_result, panic_message};
+use arena_table::{BotHosts, Record, RunOptions, error_record, panic_message};
 use arena_telemetry::metrics::{KeyValue, attr, metrics};
 use futures_util::FutureExt;
 use prost::Message;
@@ -353,9 +353,9 @@ async fn handle(
                 Queued::Gdi(batch) => gdi::measure(&ctx, &entry, batch, &lost).await,
                 Queued::Bad { job, error } => {
                     tracing::warn!(%error, "malformed job: writing an error result");
-                    let (result, replay) =
-                        error_result(&entry.table_id, job.as_ref(), &ctx.config.referee_id, error);
-                    write_and_ack(&ctx, &entry, result, replay).await;
+                    let record =
+                        error_record(&entry.table_id, job.as_ref(), &ctx.config.referee_id, error);
+                    write_and_ack(&ctx, &entry, job.as_ref(), record).await;
                 }
             }
         };
@@ -424,7 +424,7 @@ async fn play(
     }
     if ended == Some("cancelled") {
         tracing::info!(competition = %job.competition, "the competition was cancelled: not playing its table");
-        let (result, replay) = error_result(
+        let record = error_record(
             &entry.table_id,
             Some(&job),
             &ctx.config.referee_id,
@@ -433,20 +433,20 @@ async fn play(
                 job.competition
             ),
         );
-        write_and_ack(ctx, entry, result, replay).await;
+        write_and_ack(ctx, entry, Some(&job), record).await;
         return;
     }
     let spec = match validate(&job) {
         Ok(s) => s,
         Err(e) => {
             tracing::warn!(error = %e, "invalid job: writing an error result");
-            let (result, replay) = error_result(
+            let record = error_record(
                 &entry.table_id,
                 Some(&job),
                 &ctx.config.referee_id,
                 e.to_string(),
             );
-            write_and_ack(ctx, entry, result, replay).await;
+            write_and_ack(ctx, entry, Some(&job), record).await;
             return;
         }
     };
@@ -473,8 +473,7 @@ async fn play(
             Err(payload) => {
                 let why = panic_message(payload.as_ref());
                 tracing::error!(error = %why, "the table panicked");
-                let (result, replay) = error_result(&entry.table_id, Some(&job), &ctx.config.referee_id, format!("internal error: the table panicked: {why}"));
-                Played::Finished(Box::new(result), Box::new(replay))
+                Played::Finished(Box::new(error_record(&entry.table_id, Some(&job), &ctx.config.referee_id, format!("internal error: the table panicked: {why}"))))
             }
         },
         () = lost.cancelled() => {
@@ -482,12 +481,12 @@ async fn play(
             return;
         }
     };
-    let (result, replay) = match played {
-        Played::Finished(result, replay) => (*result, *replay),
+    let record = match played {
+        Played::Finished(record) => *record,
         Played::Interrupted(why) => return hand_back(ctx, entry, job, why).await,
     };
-    record_metrics(&job, &kinds, &result, &replay);
-    queue_write(ctx, entry, result, replay, Some(slot)).await;
+    record_metrics(&job, &kinds, &record.result, &record.replay);
+    queue_write(ctx, entry, Some(&job), record, Some(slot)).await;
 }
 
 /// The label counting how often the platform interrupted a table.
@@ -508,7 +507,7 @@ async fn hand_back(ctx: &Arc<Ctx>, entry: &JobEntry, mut job: v1::TableJob, why:
         metrics()
             .tables_interrupted
             .add(1, &attr("outcome", "given_up"));
-        let (result, replay) = error_result(
+        let record = error_record(
             &entry.table_id,
             Some(&job),
             &ctx.config.referee_id,
@@ -517,7 +516,7 @@ async fn hand_back(ctx: &Arc<Ctx>, entry: &JobEntry, mut job: v1::TableJob, why:
                  no bot blamed"
             ),
         );
-        return write_and_ack(ctx, entry, result, replay).await;
+        return write_and_ack(ctx, entry, Some(&job), record).await;
     }
     tracing::warn!(attempts, reason = %why, "the platform interrupted the table: handing it back to be played again");
     metrics()
@@ -668,14 +667,14 @@ async fn write_batch(store: &dyn Store, batch: &mut Vec<Done>) {
 }
 
 /// Stores the result (retrying until the store takes it), then acknowledges the job: through the
-/// writer, in a batch with whatever other tables finished meanwhile.
+/// writer, in a batch with whatever other tables finished meanwhile. `job` goes into the replay.
 pub(crate) async fn write_and_ack(
     ctx: &Ctx,
     entry: &JobEntry,
-    result: v1::TableResult,
-    replay: v1::Replay,
+    job: Option<&v1::TableJob>,
+    record: Record,
 ) {
-    queue_write(ctx, entry, result, replay, None).await;
+    queue_write(ctx, entry, job, record, None).await;
 }
 
 /// [`write_and_ack`], giving up `slot` as soon as the writer has the table: the next job need
@@ -684,19 +683,23 @@ pub(crate) async fn write_and_ack(
 async fn queue_write(
     ctx: &Ctx,
     entry: &JobEntry,
-    result: v1::TableResult,
-    replay: v1::Replay,
+    job: Option<&v1::TableJob>,
+    record: Record,
     slot: Option<OwnedSemaphorePermit>,
 ) {
     let (written, done) = oneshot::channel();
+    // Each encoded once, the replay straight from its parts (no copy of the job or the result).
+    let replay = record.encode_replay(job);
+    let encoded = record.result.encode_to_vec();
+    let result = record.result;
     let d = Done {
         entry_id: entry.entry_id.clone(),
         table_id: entry.table_id.clone(),
-        competition: (!result.competition.is_empty()).then(|| result.competition.clone()),
-        result: result.encode_to_vec(),
-        replay: replay.encode_to_vec(),
-        error: result.error,
         verdicts: result.verdicts.len(),
+        competition: (!result.competition.is_empty()).then_some(result.competition),
+        result: encoded,
+        replay,
+        error: result.error,
         written,
     };
     if let Err(mpsc::error::SendError(d)) = ctx.writer.send(d).await {
