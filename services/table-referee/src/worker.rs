@@ -5,7 +5,8 @@
 //!   free, so jobs wait on the queue (where other referees can take them) rather than here. A
 //!   played table frees its slot once the writer has it: its store write is off the next
 //!   table's path, and the writer's bounded queue (`WRITE_AT_ONCE` × 4) bounds how many finished
-//!   tables wait to be written.
+//!   tables wait to be written. The writer gathers what finishes within `WRITE_LINGER` of the
+//!   first into one store call (one transaction and `fsync` on the embedded store).
 //! - **Touch / reclaim**: while a job is in flight it is touched every `touch_interval`. If the
 //!   queue says it is no longer ours (another referee reclaimed it), the table is stopped and
 //!   nothing is written or acknowledged: the other referee plays it from its seed.
@@ -62,6 +63,12 @@ const TAKE_AT_ONCE: usize = 32;
 
 /// Most finished tables written and acknowledged in one store call.
 const WRITE_AT_ONCE: usize = 256;
+
+/// How long the writer lets finished tables gather after the first one before it writes them,
+/// so a busy referee's writes are few and large: on the embedded store each write is one
+/// transaction and one `fsync`, whose cost hardly depends on how many results it carries. A
+/// table's acknowledgement waits this much longer; its slot is free already.
+const WRITE_LINGER: Duration = Duration::from_millis(5);
 
 /// What every job task shares.
 pub(crate) struct Ctx {
@@ -610,6 +617,16 @@ fn spawn_writer(store: Arc<dyn Store>) -> (mpsc::Sender<Done>, AbortOnDrop<()>) 
     let task = tokio::spawn(async move {
         let mut batch = Vec::with_capacity(WRITE_AT_ONCE);
         while rx.recv_many(&mut batch, WRITE_AT_ONCE).await > 0 {
+            if batch.len() < WRITE_AT_ONCE {
+                // One timer per batch, not a wake-up per table: the queue holds what arrives.
+                tokio::time::sleep(WRITE_LINGER).await;
+                while batch.len() < WRITE_AT_ONCE {
+                    match rx.try_recv() {
+                        Ok(d) => batch.push(d),
+                        Err(_) => break,
+                    }
+                }
+            }
             write_batch(&*store, &mut batch).await;
         }
     });
