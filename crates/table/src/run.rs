@@ -722,3 +722,108 @@ async fn ask_local<G: TableGame>(
         Err(_) => Reply::new(Answer::NoAnswer, hard_cap),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    //! Where [`run_game`] plays a table of in-process players: what keeps a referee's async
+    //! workers free, and what spares a quick table a thread hand-off.
+
+    use std::sync::Mutex;
+    use std::thread::ThreadId;
+
+    use super::*;
+    use crate::remote::BotHosts;
+    use crate::table::tests::Picks;
+
+    /// Picks 0 and writes down the thread of each decision; `work` is how long a decision takes.
+    struct Recorder {
+        heavy: bool,
+        work: Duration,
+        threads: Arc<Mutex<Vec<ThreadId>>>,
+    }
+
+    impl LocalPlayer<Picks> for Recorder {
+        fn name(&self) -> String {
+            "recorder".into()
+        }
+        fn is_heavy(&self) -> bool {
+            self.heavy
+        }
+        fn start(&mut self, _seat: u32, _seed: u64) {}
+        fn decide(&mut self, _view: &(u32, i64), _p: &Pending) -> u32 {
+            // The decision's cost is the point here, not a wait for something else.
+            std::thread::sleep(self.work);
+            self.threads
+                .lock()
+                .unwrap()
+                .push(std::thread::current().id());
+            0
+        }
+    }
+
+    /// Plays `rounds` rounds with three recorders; the result, and each decision's thread.
+    async fn play(rounds: u32, heavy: bool, work: Duration) -> (Record, Vec<ThreadId>) {
+        let threads = Arc::new(Mutex::new(Vec::new()));
+        let seats = (0..3)
+            .map(|_| {
+                SeatPlan::Local(Box::new(Recorder {
+                    heavy,
+                    work,
+                    threads: threads.clone(),
+                }) as Player<Picks>)
+            })
+            .collect();
+        let setup = TableSetup {
+            table_id: "t/1".into(),
+            seed: 1,
+            time: crate::time::TimeRules::default(),
+            policy: None,
+        };
+        let job = v1::TableJob::default();
+        let played = run_game(
+            &job,
+            Picks::new(rounds),
+            seats,
+            &setup,
+            &RunOptions::default(),
+            &BotHosts::default(),
+        )
+        .await;
+        let Played::Finished(record) = played else {
+            panic!("an all-in-process table is never interrupted: {played:?}");
+        };
+        let threads = threads.lock().unwrap().clone();
+        (*record, threads)
+    }
+
+    #[tokio::test(flavor = "current_thread")]
+    async fn a_quick_table_of_light_players_plays_on_the_calling_task() {
+        let (record, threads) = play(3, false, Duration::ZERO).await;
+        assert!(record.result.error.is_empty(), "{}", record.result.error);
+        assert_eq!(record.result.outcome.map(|o| o.scores), Some(vec![0, 0, 0]));
+        assert_eq!(threads.len(), 9);
+        let here = std::thread::current().id();
+        assert!(threads.iter().all(|t| *t == here), "{threads:?}");
+    }
+
+    #[tokio::test(flavor = "current_thread")]
+    async fn a_heavy_players_table_never_holds_the_async_thread() {
+        let (record, threads) = play(2, true, Duration::ZERO).await;
+        assert!(record.result.error.is_empty(), "{}", record.result.error);
+        assert_eq!(threads.len(), 6);
+        let here = std::thread::current().id();
+        assert!(threads.iter().all(|t| *t != here), "{threads:?}");
+    }
+
+    #[tokio::test(flavor = "current_thread")]
+    async fn a_long_table_of_light_players_moves_to_a_blocking_thread_past_the_budget() {
+        // Each round takes three decisions of a fifth of the budget: the first round ends
+        // within the budget, the table is past it after the second.
+        let (record, threads) = play(6, false, INLINE_BUDGET / 5).await;
+        assert!(record.result.error.is_empty(), "{}", record.result.error);
+        assert_eq!(threads.len(), 18);
+        let here = std::thread::current().id();
+        assert_eq!(threads[0], here, "it starts on the calling task");
+        assert_ne!(threads[17], here, "and ends on another thread: {threads:?}");
+    }
+}

@@ -515,7 +515,7 @@ pub fn error_record(
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     //! The core on a toy game where every seat decides at once each round, as Mahjong claims do.
 
     use super::*;
@@ -523,10 +523,21 @@ mod tests {
     /// Three seats each pick 0, 1 or 2 every round, all at once; a pick above 2 is illegal, an
     /// action that is not a `play` is malformed. After `rounds` rounds each seat scores its sum.
     #[derive(Clone, Debug)]
-    struct Picks {
+    pub(crate) struct Picks {
         rounds: u32,
         sums: [i64; 3],
         history: Vec<(u32, u32)>,
+    }
+
+    impl Picks {
+        /// A game of `rounds` rounds (the runner's tests play it too).
+        pub(crate) fn new(rounds: u32) -> Picks {
+            Picks {
+                rounds,
+                sums: [0; 3],
+                history: Vec::new(),
+            }
+        }
     }
 
     fn pick(n: u32) -> v1::Action {
