@@ -186,6 +186,15 @@ fn call_local<G: TableGame>(
     game: &G,
     p: &Pending,
 ) -> Reply<G::Action> {
+    call_local_at(player, game, p).0
+}
+
+/// [`call_local`], and when the answer came (a driver watching the clock reads it once).
+fn call_local_at<G: TableGame>(
+    player: &mut (dyn LocalPlayer<G> + Send),
+    game: &G,
+    p: &Pending,
+) -> (Reply<G::Action>, Instant) {
     let start = Instant::now();
     let answer = match catch_unwind(AssertUnwindSafe(|| player.decide(&game.view(p.seat), p))) {
         Ok(a) => Answer::Action(a),
@@ -197,7 +206,8 @@ fn call_local<G: TableGame>(
             ),
         )),
     };
-    Reply::new(answer, start.elapsed())
+    let end = Instant::now();
+    (Reply::new(answer, end - start), end)
 }
 
 /// A table of in-process players played round by round, so that [`run_game`] can start it on
@@ -236,8 +246,8 @@ impl<G: TableGame> LocalTable<G> {
 
     /// Plays rounds until the table ends (true) or `until` has passed (false).
     fn play_until(&mut self, until: Instant) -> bool {
-        while self.round() {
-            if Instant::now() >= until {
+        while let Some(answered) = self.round() {
+            if answered >= until {
                 return false;
             }
         }
@@ -250,17 +260,19 @@ impl<G: TableGame> LocalTable<G> {
             if cancel.load(Ordering::Relaxed) {
                 return false;
             }
-            if !self.round() {
+            if self.round().is_none() {
                 return true;
             }
         }
     }
 
-    /// Asks and settles one round; false once the table has ended.
-    fn round(&mut self) -> bool {
+    /// Asks and settles one round: when its last answer came, or `None` once the table has
+    /// ended.
+    fn round(&mut self) -> Option<Instant> {
         if !self.table.next_round_into(&mut self.requests) {
-            return false;
+            return None;
         }
+        let mut answered = None;
         let table = &self.table;
         let window = if table.round_size() > 1 {
             tracing::debug_span!(
@@ -284,7 +296,9 @@ impl<G: TableGame> LocalTable<G> {
                         kind = r.kind.as_str_name()
                     )
                     .entered();
-                    call_local(p.as_mut(), table.game(), &r.pending())
+                    let (reply, at) = call_local_at(p.as_mut(), table.game(), &r.pending());
+                    answered = Some(at);
+                    reply
                 }
                 None => Reply::new(
                     Answer::Fault(Fault::new(
@@ -298,7 +312,8 @@ impl<G: TableGame> LocalTable<G> {
         }
         drop(in_window);
         self.table.settle_from(&mut self.replies);
-        true
+        // A round of seats without players took no time of theirs: the clock is read instead.
+        Some(answered.unwrap_or_else(Instant::now))
     }
 
     /// Tells every player the game is over; the ended table.
