@@ -160,6 +160,17 @@ pub mod incremental {
         }
     }
 
+    /// How many events the seat has seen through `request`: those its observation carries
+    /// and those it leaves out (`events_from`).
+    pub fn events_through(request: &v1::DecisionRequest) -> usize {
+        let from = match request.observation.as_ref().and_then(|o| o.game.as_ref()) {
+            Some(Game::Ddz(o)) => o.events_from,
+            Some(Game::Mahjong(o)) => o.events_from,
+            None => 0,
+        };
+        from as usize + events_len(request)
+    }
+
     /// `full` (a whole observation) cut to its events from index `from` on, with `events_from`
     /// saying so; `full` is left as it was. Copies the events sent and the rest of the
     /// observation, never the events left out. `from` past the events gives none.
@@ -219,12 +230,40 @@ pub mod incremental {
         /// does not continue this history (the history is then emptied: only a full
         /// observation restarts it).
         pub fn rebuild(&mut self, request: &mut v1::DecisionRequest) -> Result<(), String> {
+            let through = self.absorb(request)?;
+            self.fill(request, 0, through);
+            Ok(())
+        }
+
+        /// Records `request` as [`History::rebuild`] does, but moves its events into the
+        /// history rather than copying them back: its observation is left without events
+        /// (`events_from` as it was), to be filled again with [`History::fill`]. Returns how
+        /// many events the seat has seen through the request.
+        pub fn absorb(&mut self, request: &mut v1::DecisionRequest) -> Result<usize, String> {
             match request.observation.as_mut().and_then(|o| o.game.as_mut()) {
-                Some(Game::Ddz(o)) => record(&mut self.ddz, &mut o.events, &mut o.events_from),
-                Some(Game::Mahjong(o)) => {
-                    record(&mut self.mahjong, &mut o.events, &mut o.events_from)
+                Some(Game::Ddz(o)) => absorb(&mut self.ddz, &mut o.events, o.events_from),
+                Some(Game::Mahjong(o)) => absorb(&mut self.mahjong, &mut o.events, o.events_from),
+                None => Ok(0),
+            }
+        }
+
+        /// Puts the history's events from index `from` up to `through` into `request`'s
+        /// observation, in place of its own, with `events_from` saying `from`: from 0, the
+        /// whole observation of a request that saw `through` events. Indexes past the history
+        /// are cut to it.
+        pub fn fill(&self, request: &mut v1::DecisionRequest, from: usize, through: usize) {
+            match request.observation.as_mut().and_then(|o| o.game.as_mut()) {
+                Some(Game::Ddz(o)) => {
+                    fill(&self.ddz, &mut o.events, &mut o.events_from, from, through)
                 }
-                None => Ok(()),
+                Some(Game::Mahjong(o)) => fill(
+                    &self.mahjong,
+                    &mut o.events,
+                    &mut o.events_from,
+                    from,
+                    through,
+                ),
+                None => {}
             }
         }
 
@@ -239,17 +278,15 @@ pub mod incremental {
         }
     }
 
-    fn record<E: Clone>(
+    fn absorb<E>(
         history: &mut Vec<E>,
         events: &mut Vec<E>,
-        events_from: &mut u32,
-    ) -> Result<(), String> {
-        let from = *events_from as usize;
+        events_from: u32,
+    ) -> Result<usize, String> {
+        let from = events_from as usize;
         if from == 0 {
-            history.clone_from(events);
-            return Ok(());
-        }
-        if history.len() != from {
+            history.clear();
+        } else if history.len() != from {
             let known = history.len();
             history.clear();
             return Err(format!(
@@ -257,10 +294,26 @@ pub mod incremental {
                  {known} events"
             ));
         }
-        history.extend_from_slice(events);
-        events.clone_from(history);
-        *events_from = 0;
-        Ok(())
+        if history.is_empty() {
+            std::mem::swap(history, events);
+        } else {
+            history.append(events);
+        }
+        Ok(history.len())
+    }
+
+    fn fill<E: Clone>(
+        history: &[E],
+        events: &mut Vec<E>,
+        events_from: &mut u32,
+        from: usize,
+        through: usize,
+    ) {
+        let through = through.min(history.len());
+        let from = from.min(through);
+        events.clear();
+        events.extend_from_slice(&history[from..through]);
+        *events_from = u32::try_from(from).unwrap_or(u32::MAX);
     }
 
     #[cfg(test)]
@@ -348,6 +401,33 @@ pub mod incremental {
             let mut restart = request(&["9"], 0);
             history.rebuild(&mut restart).unwrap();
             assert_eq!(history.len(), 1, "a full observation starts afresh");
+        }
+
+        #[test]
+        fn absorbed_requests_are_filled_again_whole_or_from_any_event() {
+            let mut history = History::default();
+            let mut first = request(&["3", "4"], 0);
+            assert_eq!(history.absorb(&mut first), Ok(2));
+            assert_eq!(first, request(&[], 0), "its events moved into the history");
+            let mut next = request(&["5", "6"], 2);
+            assert_eq!(history.absorb(&mut next), Ok(4));
+            assert_eq!(next, request(&[], 2));
+
+            // The first request as it was, whole, though the history has grown since.
+            history.fill(&mut first, 0, 2);
+            assert_eq!(first, request(&["3", "4"], 0));
+            history.fill(&mut next, 0, 4);
+            assert_eq!(next, request(&["3", "4", "5", "6"], 0));
+            // Cut from any event, and past the end to what there is.
+            history.fill(&mut next, 1, 3);
+            assert_eq!(next, request(&["4", "5"], 1));
+            history.fill(&mut next, 3, 9);
+            assert_eq!(next, request(&["6"], 3));
+
+            // A gap is refused and empties the history; a whole request restarts it.
+            assert!(history.absorb(&mut request(&["7"], 5)).is_err());
+            assert!(history.is_empty());
+            assert_eq!(history.absorb(&mut request(&["9"], 0)), Ok(1));
         }
 
         #[test]

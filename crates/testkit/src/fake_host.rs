@@ -245,6 +245,7 @@ impl SeatHost for FakeHost {
                 bot: o.bot.clone(),
                 release: "test".into(),
                 host: "fake".into(),
+                ..Default::default()
             }))
             .await;
             let mut n = 0u32;
