@@ -164,6 +164,16 @@ impl Move {
         matches!(self.kind, Kind::Pass)
     }
 
+    /// The canonical notation as a `String`, as `to_string` gives it, without the formatting
+    /// machinery (see [`CardSet::to_text`]).
+    pub fn to_text(self) -> String {
+        if self.is_pass() {
+            "pass".to_string()
+        } else {
+            self.cards.to_text()
+        }
+    }
+
     /// True for a bomb or the rocket.
     #[inline]
     pub const fn is_bomb_like(self) -> bool {

@@ -82,15 +82,7 @@ impl DdzTable {
             Phase::Play => {
                 let mut ml = MoveList::new();
                 self.game.legal_moves(&mut ml);
-                ml.iter()
-                    .map(|m| {
-                        if m.is_pass() {
-                            "pass".to_string()
-                        } else {
-                            m.cards().to_string()
-                        }
-                    })
-                    .collect()
+                ml.iter().map(|m| m.to_text()).collect()
             }
             Phase::Over => Vec::new(),
         }
