@@ -548,6 +548,21 @@ mod tests {
         RuleSet::COMPETITION.classify(s.parse().unwrap())
     }
 
+    #[test]
+    fn moves_as_text_are_their_display() {
+        for m in [
+            Move::PASS,
+            classify("3").unwrap(),
+            classify("33344456").unwrap(),
+            classify("XD").unwrap(),
+        ] {
+            assert_eq!(m.to_text(), m.to_string());
+            assert_eq!(m.cards().to_text(), m.cards().to_string());
+        }
+        assert_eq!(Move::PASS.to_text(), "pass");
+        assert_eq!(CardSet::EMPTY.to_text(), "");
+    }
+
     fn kind(s: &str) -> Kind {
         classify(s).unwrap_or_else(|e| panic!("{s}: {e}")).kind()
     }

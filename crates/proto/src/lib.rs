@@ -145,8 +145,11 @@ pub mod incremental {
     //! Incremental observations: a bot that says `Hello.incremental_observations` gets, after
     //! a seat's first request on a connection, only the events since the seat's previous
     //! request (`events_from` counting those left out), so a table's bytes grow with its length
-    //! rather than its square. bot-host cuts requests with [`increment`]; a bot rebuilds the
-    //! full observation with [`History::rebuild`], as the SDKs do for the bot's code.
+    //! rather than its square. The referee's seat streams to bot-host carry increments the same
+    //! way once bot-host says `SeatReady.incremental_observations`, each stream counting on
+    //! its own. bot-host keeps a seat stream's events with [`History::absorb`] and cuts or
+    //! makes whole what it sends with [`History::fill`]; a bot rebuilds the full observation
+    //! with [`History::rebuild`], as the SDKs do for the bot's code.
 
     use crate::v1;
     use crate::v1::observation::Game;
@@ -169,46 +172,6 @@ pub mod incremental {
             None => 0,
         };
         from as usize + events_len(request)
-    }
-
-    /// `full` (a whole observation) cut to its events from index `from` on, with `events_from`
-    /// saying so; `full` is left as it was. Copies the events sent and the rest of the
-    /// observation, never the events left out. `from` past the events gives none.
-    pub fn increment(full: &mut v1::DecisionRequest, from: usize) -> v1::DecisionRequest {
-        let events_from = u32::try_from(from).unwrap_or(u32::MAX);
-        match full.observation.as_mut().and_then(|o| o.game.as_mut()) {
-            Some(Game::Ddz(o)) => {
-                let events = std::mem::take(&mut o.events);
-                let mut out = full.clone();
-                if let Some(Game::Ddz(cut)) = out.observation.as_mut().and_then(|o| o.game.as_mut())
-                {
-                    cut.events = events.get(from..).unwrap_or_default().to_vec();
-                    cut.events_from = events_from;
-                }
-                if let Some(Game::Ddz(o)) = full.observation.as_mut().and_then(|o| o.game.as_mut())
-                {
-                    o.events = events;
-                }
-                out
-            }
-            Some(Game::Mahjong(o)) => {
-                let events = std::mem::take(&mut o.events);
-                let mut out = full.clone();
-                if let Some(Game::Mahjong(cut)) =
-                    out.observation.as_mut().and_then(|o| o.game.as_mut())
-                {
-                    cut.events = events.get(from..).unwrap_or_default().to_vec();
-                    cut.events_from = events_from;
-                }
-                if let Some(Game::Mahjong(o)) =
-                    full.observation.as_mut().and_then(|o| o.game.as_mut())
-                {
-                    o.events = events;
-                }
-                out
-            }
-            None => full.clone(),
-        }
     }
 
     /// One seat's events so far, as a bot rebuilding incremental observations keeps them.
@@ -345,19 +308,10 @@ pub mod incremental {
 
         #[test]
         fn increments_rebuild_the_whole_observation_and_a_gap_is_refused() {
-            let mut full = request(&["3", "4", "5"], 0);
-            let cut = increment(&mut full, 2);
-            assert_eq!(
-                cut,
-                request(&["5"], 2),
-                "only the last event, and how many before"
-            );
-            assert_eq!(
-                full,
-                request(&["3", "4", "5"], 0),
-                "the whole request is left as it was"
-            );
+            let full = request(&["3", "4", "5"], 0);
+            let cut = request(&["5"], 2);
             assert_eq!(events_len(&full), 3);
+            assert_eq!(events_through(&cut), 3, "the events left out count");
 
             let mut history = History::default();
             let mut first = request(&["3", "4"], 0);
@@ -428,12 +382,6 @@ pub mod incremental {
             assert!(history.absorb(&mut request(&["7"], 5)).is_err());
             assert!(history.is_empty());
             assert_eq!(history.absorb(&mut request(&["9"], 0)), Ok(1));
-        }
-
-        #[test]
-        fn an_increment_from_past_the_end_carries_no_event() {
-            let mut full = request(&["3"], 0);
-            assert_eq!(increment(&mut full, 4), request(&[], 4));
         }
     }
 }

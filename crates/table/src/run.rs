@@ -399,9 +399,7 @@ async fn ask_remote<A>(
     dialer: &dyn SeatDialer,
     opts: &RunOptions,
 ) -> Reply<A> {
-    let (answer, elapsed) = remote
-        .decide(request(remote.events_held()), hard_cap)
-        .await;
+    let (answer, elapsed) = remote.decide(request(remote.events_held()), hard_cap).await;
     let Answer::Platform(mut why) = answer else {
         return Reply::new(answer, elapsed);
     };
@@ -411,10 +409,7 @@ async fn ask_remote<A>(
         match open_remote(dialer, open, opts, true).await {
             Ok(seat) => {
                 **remote = seat;
-                match remote
-                    .decide(request(remote.events_held()), hard_cap)
-                    .await
-                {
+                match remote.decide(request(remote.events_held()), hard_cap).await {
                     (Answer::Platform(again), _) => why = again,
                     (answer, elapsed) => return Reply::new(answer, elapsed),
                 }

@@ -408,11 +408,7 @@ impl Hub {
         let mut resumed: Vec<(u64, v1::DecisionRequest, usize)> = session
             .seats
             .iter()
-            .flat_map(|(ticket, s)| {
-                s.pending
-                    .values()
-                    .map(|a| (*ticket, s.whole(a), a.through))
-            })
+            .flat_map(|(ticket, s)| s.pending.values().map(|a| (*ticket, s.whole(a), a.through)))
             .collect();
         resumed.sort_by(|(_, a, _), (_, b, _)| {
             (&a.table_id, a.seat, a.request_id).cmp(&(&b.table_id, b.seat, b.request_id))
@@ -561,10 +557,7 @@ impl Hub {
         let Some(seat) = session.seats.get_mut(&ticket) else {
             return Err(unknown(&reply));
         };
-        let since = seat
-            .pending
-            .remove(&reply.request_id)
-            .and_then(|a| a.at);
+        let since = seat.pending.remove(&reply.request_id).and_then(|a| a.at);
         seat.out.send(v1::SeatToReferee {
             msg: Some(v1::seat_to_referee::Msg::Reply(reply)),
         });
@@ -736,7 +729,9 @@ impl Hub {
         let held = routes.held_mut(request.seat);
         let from = match *held {
             // The bot holds the first `from` events, from this stream: only what follows goes.
-            Some((sent_by, from)) if session.incremental && sent_by == ticket && from <= through => {
+            Some((sent_by, from))
+                if session.incremental && sent_by == ticket && from <= through =>
+            {
                 from
             }
             _ => 0,
@@ -771,10 +766,7 @@ impl Hub {
         if let Some(session) = entry.session.as_mut()
             && let Some(seat) = session.seats.remove(&ticket)
         {
-            let at_table = session
-                .seats
-                .values()
-                .any(|s| s.table_id == seat.table_id);
+            let at_table = session.seats.values().any(|s| s.table_id == seat.table_id);
             if !at_table {
                 session.routes.remove(seat.table_id.as_str());
             } else if let Some(routes) = session.routes.get_mut(seat.table_id.as_str()) {

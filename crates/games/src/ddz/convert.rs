@@ -143,10 +143,7 @@ pub fn ddz_observation_from(
             .filter_map(ddz_event)
             .collect(),
         cards_left: obs.cards_left.iter().map(|&c| u32::from(c)).collect(),
-        to_beat: obs
-            .last_play
-            .map(|(_, m)| m.to_text())
-            .unwrap_or_default(),
+        to_beat: obs.last_play.map(|(_, m)| m.to_text()).unwrap_or_default(),
         to_beat_seat: obs.last_play.map(|(s, _)| s.index() as u32),
         legal,
         rules: rules_name.to_string(),
