@@ -554,7 +554,7 @@ mod tests {
             Move::PASS,
             classify("3").unwrap(),
             classify("33344456").unwrap(),
-            classify("XD").unwrap(),
+            classify("BR").unwrap(),
         ] {
             assert_eq!(m.to_text(), m.to_string());
             assert_eq!(m.cards().to_text(), m.cards().to_string());
