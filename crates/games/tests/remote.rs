@@ -713,7 +713,8 @@ async fn seat_streams_carry_increments_only_to_a_host_that_takes_them() {
         assert!(result.verdicts.is_empty(), "{:?}", result.verdicts);
         let truth = arena_games::step_observations(&j, &replay).unwrap();
 
-        let mut streams: HashMap<u64, (arena_proto::incremental::History, usize)> = HashMap::new();
+        let mut streams: HashMap<u64, (arena_proto::incremental::SeatEvents, usize)> =
+            HashMap::new();
         let (mut requests, mut increments) = (0, 0);
         for r in host.received() {
             let Some(v1::referee_to_seat::Msg::Request(req)) = r.msg.msg else {

@@ -274,7 +274,7 @@ impl SeatHost for FakeHost {
             }))
             .await;
             let mut n = 0u32;
-            let mut history = arena_proto::incremental::History::default();
+            let mut history = arena_proto::incremental::SeatEvents::default();
             while let Ok(Some(m)) = inbound.message().await {
                 log.lock().unwrap().push(Received {
                     stream,

@@ -61,7 +61,7 @@ struct SeatLink {
     out: crate::seat::SeatTx,
     /// The seat's events as the stream's requests carried them (whole, or in increments):
     /// the requests themselves are kept without theirs.
-    history: arena_proto::incremental::History,
+    history: arena_proto::incremental::SeatEvents,
     /// Requests sent to the bot and not answered yet, by request id.
     pending: BTreeMap<u64, Asked>,
 }

@@ -98,7 +98,7 @@ pub(crate) struct SeatIo {
     /// Counts the seat as open once the kind of its bot is known.
     counted: Option<OpenSeat>,
     /// The seat's events the stream's requests carried, to make incremental ones whole.
-    history: arena_proto::incremental::History,
+    history: arena_proto::incremental::SeatEvents,
     /// Requests are passed on as they came, incremental or not ([`SeatIo::relay`]).
     relaying: bool,
 }

@@ -10,7 +10,7 @@ mod common;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-use arena_proto::incremental::History;
+use arena_proto::incremental::SeatEvents;
 use arena_proto::v1;
 use common::*;
 use tonic::Code;
@@ -42,14 +42,14 @@ async fn connect_bot(host: &Host, bot: &str, incremental: bool) -> BotConn {
     }
 }
 
-/// Plays as a remote bot, making each request whole as the SDKs do (one history per table
+/// Plays as a remote bot, making each request whole (one history per table
 /// and seat) and answering from it; records every request.
 fn record(conn: BotConn) -> (Arc<Mutex<Vec<Got>>>, tokio::task::JoinHandle<()>) {
     let got = Arc::new(Mutex::new(Vec::new()));
     let log = Arc::clone(&got);
     let BotConn { tx, mut rx } = conn;
     let task = tokio::spawn(async move {
-        let mut histories: HashMap<(String, u32), History> = HashMap::new();
+        let mut histories: HashMap<(String, u32), SeatEvents> = HashMap::new();
         while let Ok(Some(m)) = rx.message().await {
             let answer = match m.msg {
                 Some(v1::host_to_bot::Msg::Ping(p)) => v1::BotToHost {
