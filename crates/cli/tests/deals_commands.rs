@@ -2,7 +2,8 @@
 
 mod common;
 
-use common::{PrivateRedis, arena};
+use arena_testkit::redis_server::RedisServer;
+use common::arena;
 
 use std::os::unix::process::ExitStatusExt;
 use std::process::{Command, Stdio};
@@ -33,7 +34,7 @@ fn measured_in(url: &str, panel: &str) -> u64 {
 #[test]
 fn a_killed_measurement_loses_and_repeats_nothing() {
     const COUNT: u64 = 4000;
-    let redis = PrivateRedis::start(&["127.0.0.1"]);
+    let redis = RedisServer::builder().generated_password().start();
     let url = redis.url();
     let count = COUNT.to_string();
     let args = [

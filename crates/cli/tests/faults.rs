@@ -13,9 +13,8 @@ use std::collections::BTreeSet;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use common::{
-    Cluster, PrivateRedis, Role, add_remote_bot, assert_counted_once_and_blameless, unique_prefix,
-};
+use arena_testkit::redis_server::RedisServer;
+use common::{Cluster, Role, add_remote_bot, assert_counted_once_and_blameless, unique_prefix};
 
 const REDIS: &str = "redis://127.0.0.1:6379";
 
@@ -79,7 +78,7 @@ fn bot_host_killed_mid_competition_and_restarted_blames_no_bot() {
 
 #[test]
 fn redis_restarted_empty_is_detected_and_nothing_is_written_for_the_lost_competition() {
-    let mut redis = PrivateRedis::start(&["127.0.0.1"]);
+    let mut redis = RedisServer::builder().generated_password().start();
     let prefix = unique_prefix("redis-empty");
     // Few tables at once, with a slow bot, so the competition is still running when Redis goes.
     let mut cluster = Cluster::start(&redis.url(), &prefix, 1, &["--max-tables", "2"]);
@@ -99,7 +98,7 @@ fn redis_restarted_empty_is_detected_and_nothing_is_written_for_the_lost_competi
         "6",
     ]);
     cluster.wait_for_tables("lost", 10, Duration::from_secs(60));
-    redis.restart_empty();
+    redis.restart();
     // Every role notices (within its checks of the instance record) and stops serving.
     let start = Instant::now();
     loop {
@@ -217,7 +216,10 @@ impl Drop for NetNs {
 #[test]
 fn a_referee_cut_off_from_redis_for_ten_seconds_counts_every_table_once() {
     let ns = NetNs::new();
-    let redis = PrivateRedis::start(&["127.0.0.1", &ns.host_ip]);
+    let redis = RedisServer::builder()
+        .bind(&["127.0.0.1", &ns.host_ip])
+        .generated_password()
+        .start();
     let prefix = unique_prefix("partition");
     // Two referees share the work: one behind the veth link, one in the host's namespace. The one
     // behind the link starts alone (it measures the library and plays the first tables, so it

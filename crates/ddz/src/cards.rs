@@ -223,6 +223,13 @@ impl CardSet {
         // Only ASCII rank characters were written.
         std::str::from_utf8(&buf[..n]).unwrap_or("")
     }
+
+    /// The canonical notation as a `String`, as `to_string` gives it, without the formatting
+    /// machinery: one allocation of the exact size (observations carry many card sets).
+    pub fn to_text(self) -> String {
+        let mut buf = [0u8; 54];
+        self.write_to(&mut buf).to_owned()
+    }
 }
 
 impl std::ops::Add for CardSet {

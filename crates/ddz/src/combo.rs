@@ -164,6 +164,16 @@ impl Move {
         matches!(self.kind, Kind::Pass)
     }
 
+    /// The canonical notation as a `String`, as `to_string` gives it, without the formatting
+    /// machinery (see [`CardSet::to_text`]).
+    pub fn to_text(self) -> String {
+        if self.is_pass() {
+            "pass".to_string()
+        } else {
+            self.cards.to_text()
+        }
+    }
+
     /// True for a bomb or the rocket.
     #[inline]
     pub const fn is_bomb_like(self) -> bool {
@@ -536,6 +546,21 @@ mod tests {
 
     fn classify(s: &str) -> Result<Move, ComboError> {
         RuleSet::COMPETITION.classify(s.parse().unwrap())
+    }
+
+    #[test]
+    fn moves_as_text_are_their_display() {
+        for m in [
+            Move::PASS,
+            classify("3").unwrap(),
+            classify("33344456").unwrap(),
+            classify("BR").unwrap(),
+        ] {
+            assert_eq!(m.to_text(), m.to_string());
+            assert_eq!(m.cards().to_text(), m.cards().to_string());
+        }
+        assert_eq!(Move::PASS.to_text(), "pass");
+        assert_eq!(CardSet::EMPTY.to_text(), "");
     }
 
     fn kind(s: &str) -> Kind {

@@ -264,6 +264,61 @@ pub async fn run_table(
     )
 }
 
+/// The whole observation each decision of a played table was put with, by step (a step's
+/// position is the request id a remote seat was sent), with the seat asked: the table is
+/// played again from its job with the replay's actions. What a referee sent, to compare with
+/// what a seat received however it travelled (whole, or in increments made whole again). Fails
+/// naming the step whose seat or action does not fit the game.
+pub fn step_observations(
+    job: &v1::TableJob,
+    replay: &v1::Replay,
+) -> Result<Vec<(u32, v1::Observation)>, String> {
+    match validate(job).map_err(|e| e.to_string())? {
+        CheckedJob::Ddz(spec) => {
+            observations_of(ddz::DdzTable::new(&spec.setup, spec.seed), &replay.steps)
+        }
+        CheckedJob::Mahjong(spec) => {
+            observations_of(mahjong::MahjongTable::new(&spec.setup), &replay.steps)
+        }
+    }
+}
+
+fn observations_of<G: arena_table::TableGame>(
+    mut game: G,
+    steps: &[v1::ReplayStep],
+) -> Result<Vec<(u32, v1::Observation)>, String> {
+    let mut out = Vec::with_capacity(steps.len());
+    while out.len() < steps.len() {
+        let pending = game.pending();
+        let round = steps
+            .get(out.len()..out.len() + pending.len())
+            .filter(|_| !pending.is_empty())
+            .ok_or_else(|| format!("step {}: the game asks no such decision", out.len()))?;
+        let mut actions = Vec::with_capacity(pending.len());
+        for (p, step) in pending.iter().zip(round) {
+            let index = out.len();
+            if step.seat != p.seat {
+                return Err(format!(
+                    "step {index}: seat {} decided, the game asked seat {}",
+                    step.seat, p.seat
+                ));
+            }
+            let action = step
+                .action
+                .as_ref()
+                .ok_or_else(|| format!("step {index}: no action"))?;
+            let action = game
+                .decode(p, action)
+                .map_err(|f| format!("step {index}: {}", f.reason))?;
+            out.push((p.seat, game.observation(p.seat)));
+            actions.push((*p, action));
+        }
+        game.apply(&actions)
+            .map_err(|e| format!("step {}: {e}", out.len() - 1))?;
+    }
+    Ok(out)
+}
+
 /// The drivers' view of a checked job.
 fn setup_of<S, B>(spec: &TableSpec<S, B>) -> TableSetup {
     TableSetup {

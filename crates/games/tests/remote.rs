@@ -678,3 +678,93 @@ async fn no_seat_is_ever_shown_another_seats_hidden_cards() {
         "bidding games with redeals were covered ({redeals})"
     );
 }
+
+/// What a seat stream's request says of its events: (events left out, events carried).
+fn events_of(r: &v1::DecisionRequest) -> (usize, usize) {
+    let through = arena_proto::incremental::events_through(r);
+    let carried = arena_proto::incremental::events_len(r);
+    (through - carried, carried)
+}
+
+/// A bot-host that says `SeatReady.incremental_observations` is sent, on each seat stream,
+/// the stream's first request whole and then only the events since the stream's previous
+/// request: made whole again, every request is the observation the decision was put with. A
+/// seat opened again (its stream hung up mid-table) starts whole on its new stream. A host that
+/// does not say so gets every request whole.
+#[tokio::test]
+async fn seat_streams_carry_increments_only_to_a_host_that_takes_them() {
+    for incremental in [true, false] {
+        let (host, addr) = if incremental {
+            FakeHost::start_incremental().await
+        } else {
+            FakeHost::start().await
+        };
+        // Bidding and doubling too; seat 1's stream hangs up after each third decision.
+        let j = job(
+            "inc/t1",
+            31,
+            ["legal", "hangup@3*1", "legal"],
+            bidding(31, 0),
+            quick(),
+            v1::VerdictPolicy::Forfeit,
+        );
+        let (result, replay) = run(&addr.to_string(), &j).await;
+        assert!(result.error.is_empty(), "{}", result.error);
+        assert!(result.verdicts.is_empty(), "{:?}", result.verdicts);
+        let truth = arena_games::step_observations(&j, &replay).unwrap();
+
+        let mut streams: HashMap<u64, (arena_proto::incremental::SeatEvents, usize)> =
+            HashMap::new();
+        let (mut requests, mut increments) = (0, 0);
+        for r in host.received() {
+            let Some(v1::referee_to_seat::Msg::Request(req)) = r.msg.msg else {
+                continue;
+            };
+            requests += 1;
+            let (left_out, carried) = events_of(&req);
+            let first = !streams.contains_key(&r.stream);
+            let (history, held) = streams.entry(r.stream).or_default();
+            if first || !incremental {
+                assert_eq!(left_out, 0, "request {} is whole: {req:?}", req.request_id);
+            } else {
+                assert_eq!(
+                    left_out, *held,
+                    "request {} leaves out exactly what its stream carried",
+                    req.request_id
+                );
+                increments += usize::from(left_out > 0);
+            }
+            *held = left_out + carried;
+            let mut whole = req.clone();
+            history.rebuild(&mut whole).unwrap();
+            let (seat, asked) = &truth[req.request_id as usize];
+            assert_eq!(*seat, req.seat);
+            assert_eq!(
+                whole.observation.as_ref(),
+                Some(asked),
+                "request {} made whole (incremental host: {incremental})",
+                req.request_id
+            );
+        }
+        let seat1_streams = host
+            .received()
+            .iter()
+            .filter(|r| r.seat == 1 && matches!(r.msg.msg, Some(v1::referee_to_seat::Msg::Open(_))))
+            .count();
+        assert!(
+            seat1_streams >= 3,
+            "seat 1 was opened again: {seat1_streams}"
+        );
+        assert!(
+            requests >= truth.len(),
+            "{requests} requests, {} steps",
+            truth.len()
+        );
+        if incremental {
+            assert!(
+                increments > requests / 2,
+                "{increments} of {requests} incremental"
+            );
+        }
+    }
+}

@@ -145,8 +145,13 @@ pub mod incremental {
     //! Incremental observations: a bot that says `Hello.incremental_observations` gets, after
     //! a seat's first request on a connection, only the events since the seat's previous
     //! request (`events_from` counting those left out), so a table's bytes grow with its length
-    //! rather than its square. bot-host cuts requests with [`increment`]; a bot rebuilds the
-    //! full observation with [`History::rebuild`], as the SDKs do for the bot's code.
+    //! rather than its square. The referee's seat streams to bot-host carry increments the same
+    //! way once bot-host says `SeatReady.incremental_observations`, each stream counting on
+    //! its own. bot-host keeps a seat stream's events in [`SeatEvents`] and cuts or makes
+    //! whole what it sends from them; a bot rebuilds the full observation with
+    //! [`History::rebuild`], as the SDKs do for the bot's code.
+
+    use std::sync::{Arc, Weak};
 
     use crate::v1;
     use crate::v1::observation::Game;
@@ -160,56 +165,32 @@ pub mod incremental {
         }
     }
 
-    /// `full` (a whole observation) cut to its events from index `from` on, with `events_from`
-    /// saying so; `full` is left as it was. Copies the events sent and the rest of the
-    /// observation, never the events left out. `from` past the events gives none.
-    pub fn increment(full: &mut v1::DecisionRequest, from: usize) -> v1::DecisionRequest {
-        let events_from = u32::try_from(from).unwrap_or(u32::MAX);
-        match full.observation.as_mut().and_then(|o| o.game.as_mut()) {
-            Some(Game::Ddz(o)) => {
-                let events = std::mem::take(&mut o.events);
-                let mut out = full.clone();
-                if let Some(Game::Ddz(cut)) = out.observation.as_mut().and_then(|o| o.game.as_mut())
-                {
-                    cut.events = events.get(from..).unwrap_or_default().to_vec();
-                    cut.events_from = events_from;
-                }
-                if let Some(Game::Ddz(o)) = full.observation.as_mut().and_then(|o| o.game.as_mut())
-                {
-                    o.events = events;
-                }
-                out
-            }
-            Some(Game::Mahjong(o)) => {
-                let events = std::mem::take(&mut o.events);
-                let mut out = full.clone();
-                if let Some(Game::Mahjong(cut)) =
-                    out.observation.as_mut().and_then(|o| o.game.as_mut())
-                {
-                    cut.events = events.get(from..).unwrap_or_default().to_vec();
-                    cut.events_from = events_from;
-                }
-                if let Some(Game::Mahjong(o)) =
-                    full.observation.as_mut().and_then(|o| o.game.as_mut())
-                {
-                    o.events = events;
-                }
-                out
-            }
-            None => full.clone(),
-        }
+    /// How many events the seat has seen through `request`: those its observation carries
+    /// and those it leaves out (`events_from`).
+    pub fn events_through(request: &v1::DecisionRequest) -> usize {
+        let from = match request.observation.as_ref().and_then(|o| o.game.as_ref()) {
+            Some(Game::Ddz(o)) => o.events_from,
+            Some(Game::Mahjong(o)) => o.events_from,
+            None => 0,
+        };
+        from as usize + events_len(request)
     }
 
     /// One seat's events so far, as a bot rebuilding incremental observations keeps them.
     ///
-    /// Each request is recorded when it arrives, in the stream's order, whether or not its
-    /// decision is still running when the next one comes: a seat whose decision outlived its
-    /// deadline gets its next request while the late one is still being decided, and that
-    /// next request continues what the late one carried.
-    #[derive(Clone, Debug, Default, PartialEq)]
+    /// Each request is recorded when it arrives, in the stream's order, whether or not an
+    /// earlier one is still being decided: a seat whose decision outlived its deadline, or a
+    /// table played twice at once, gets its next request while the last one is still with its
+    /// bot, and that next request continues what the last one carried. The events are not
+    /// copied per request: [`History::rebuild`] moves them into the request it returns, and
+    /// [`History::restore`] takes them back from it once it is decided. Only a request that
+    /// arrives while the last one is still out copies that one's events.
+    #[derive(Debug, Default)]
     pub struct History {
         ddz: Vec<v1::DdzEvent>,
         mahjong: Vec<v1::MahjongEvent>,
+        /// The request holding the events, while it is out: how many it holds, and it.
+        lent: Option<(usize, Weak<v1::DecisionRequest>)>,
     }
 
     impl History {
@@ -218,19 +199,74 @@ pub mod incremental {
         /// back in front and says 0, as a full one does. Fails, saying why, when the increment
         /// does not continue this history (the history is then emptied: only a full
         /// observation restarts it).
-        pub fn rebuild(&mut self, request: &mut v1::DecisionRequest) -> Result<(), String> {
-            match request.observation.as_mut().and_then(|o| o.game.as_mut()) {
-                Some(Game::Ddz(o)) => record(&mut self.ddz, &mut o.events, &mut o.events_from),
-                Some(Game::Mahjong(o)) => {
-                    record(&mut self.mahjong, &mut o.events, &mut o.events_from)
+        pub fn rebuild(
+            &mut self,
+            mut request: v1::DecisionRequest,
+        ) -> Result<Arc<v1::DecisionRequest>, String> {
+            let known = self.len();
+            let out = self.lent.take().and_then(|(_, r)| r.upgrade());
+            let whole = match request.observation.as_mut().and_then(|o| o.game.as_mut()) {
+                Some(Game::Ddz(o)) => join(
+                    &mut self.ddz,
+                    out.as_deref().map(ddz_events),
+                    known,
+                    &mut o.events,
+                    &mut o.events_from,
+                ),
+                Some(Game::Mahjong(o)) => join(
+                    &mut self.mahjong,
+                    out.as_deref().map(mahjong_events),
+                    known,
+                    &mut o.events,
+                    &mut o.events_from,
+                ),
+                None => Ok(0),
+            };
+            match whole {
+                Ok(len) => {
+                    self.ddz.clear();
+                    self.mahjong.clear();
+                    let request = Arc::new(request);
+                    self.lent = Some((len, Arc::downgrade(&request)));
+                    Ok(request)
                 }
-                None => Ok(()),
+                Err(e) => {
+                    self.ddz.clear();
+                    self.mahjong.clear();
+                    Err(e)
+                }
             }
         }
 
-        /// How many events the history holds.
+        /// Takes back the events of `request`, decided, if it is the one that holds them (a
+        /// later request has them otherwise) and nobody else holds it.
+        pub fn restore(&mut self, request: Arc<v1::DecisionRequest>) {
+            let holds = self
+                .lent
+                .as_ref()
+                .is_some_and(|(_, r)| std::ptr::eq(r.as_ptr(), Arc::as_ptr(&request)));
+            if !holds {
+                return;
+            }
+            // Another holder still reads it: the history stays with it (copied when needed).
+            let Ok(mut request) = Arc::try_unwrap(request) else {
+                return;
+            };
+            self.lent = None;
+            match request.observation.as_mut().and_then(|o| o.game.as_mut()) {
+                Some(Game::Ddz(o)) => self.ddz = std::mem::take(&mut o.events),
+                Some(Game::Mahjong(o)) => self.mahjong = std::mem::take(&mut o.events),
+                None => {}
+            }
+        }
+
+        /// How many events the history holds (with those lent to the request that has them).
         pub fn len(&self) -> usize {
-            self.ddz.len() + self.mahjong.len()
+            match &self.lent {
+                Some((len, r)) if r.strong_count() > 0 => *len,
+                Some(_) => 0,
+                None => self.ddz.len() + self.mahjong.len(),
+            }
         }
 
         /// True if it holds no event.
@@ -239,17 +275,151 @@ pub mod incremental {
         }
     }
 
-    fn record<E: Clone>(
-        history: &mut Vec<E>,
+    /// A digest of `request` that tells it from another request of the same table, seat and
+    /// id (a table played twice at once asks the same ids of positions that may differ): what
+    /// a bot keeps of a request it answered, whose events go back to its history. It covers
+    /// the id, the kind, the hand, the legal answers, the number of events and the last one,
+    /// so it costs no copy of the history.
+    pub fn fingerprint(request: &v1::DecisionRequest) -> u64 {
+        use prost::Message as _;
+        use std::hash::{Hash as _, Hasher as _};
+        let mut h = std::hash::DefaultHasher::new();
+        (
+            &request.table_id,
+            request.seat,
+            request.request_id,
+            request.kind,
+        )
+            .hash(&mut h);
+        match request.observation.as_ref().and_then(|o| o.game.as_ref()) {
+            Some(Game::Ddz(o)) => {
+                (&o.hand, &o.legal, o.events.len()).hash(&mut h);
+                o.events.last().map(|e| e.encode_to_vec()).hash(&mut h);
+            }
+            Some(Game::Mahjong(o)) => {
+                (&o.hand, &o.drawn, &o.legal, o.events.len()).hash(&mut h);
+                o.events.last().map(|e| e.encode_to_vec()).hash(&mut h);
+            }
+            None => {}
+        }
+        h.finish()
+    }
+
+    fn ddz_events(r: &v1::DecisionRequest) -> &[v1::DdzEvent] {
+        match r.observation.as_ref().and_then(|o| o.game.as_ref()) {
+            Some(Game::Ddz(o)) => &o.events,
+            _ => &[],
+        }
+    }
+
+    fn mahjong_events(r: &v1::DecisionRequest) -> &[v1::MahjongEvent] {
+        match r.observation.as_ref().and_then(|o| o.game.as_ref()) {
+            Some(Game::Mahjong(o)) => &o.events,
+            _ => &[],
+        }
+    }
+
+    /// Puts the `known` events before `events` (from `owned`, or copied from `out`, the request
+    /// still holding them), unless the observation is a full one; the whole length.
+    fn join<E: Clone>(
+        owned: &mut Vec<E>,
+        out: Option<&[E]>,
+        known: usize,
         events: &mut Vec<E>,
         events_from: &mut u32,
-    ) -> Result<(), String> {
+    ) -> Result<usize, String> {
         let from = *events_from as usize;
         if from == 0 {
-            history.clone_from(events);
-            return Ok(());
+            return Ok(events.len());
         }
-        if history.len() != from {
+        if known != from {
+            return Err(format!(
+                "an incremental observation continues after event {from}, but this seat has \
+                 {known} events"
+            ));
+        }
+        let mut whole = match out {
+            Some(out) => out.to_vec(),
+            None => std::mem::take(owned),
+        };
+        whole.append(events);
+        *events = whole;
+        *events_from = 0;
+        Ok(events.len())
+    }
+
+    /// One seat's events as a seat stream carried them, kept whole: what bot-host keeps of
+    /// each stream, whose requests it keeps without their events until they are answered (or
+    /// resent whole), and cuts for bots that asked for incremental observations.
+    #[derive(Clone, Debug, Default, PartialEq)]
+    pub struct SeatEvents {
+        ddz: Vec<v1::DdzEvent>,
+        mahjong: Vec<v1::MahjongEvent>,
+    }
+
+    impl SeatEvents {
+        /// Makes `request`'s observation whole and records it, as [`History::rebuild`] does,
+        /// keeping a copy of the events: a full one (`events_from` 0) starts afresh, an
+        /// incremental one must continue what is kept. Fails, saying why, when it does not
+        /// (what was kept is then dropped: only a full observation starts again).
+        pub fn rebuild(&mut self, request: &mut v1::DecisionRequest) -> Result<(), String> {
+            let through = self.absorb(request)?;
+            self.fill(request, 0, through);
+            Ok(())
+        }
+
+        /// Records `request` as [`SeatEvents::rebuild`] does, but moves its events in rather
+        /// than copying them back: its observation is left without events (`events_from` as it
+        /// was), to be filled again with [`SeatEvents::fill`]. Returns how many events the seat
+        /// has seen through the request.
+        pub fn absorb(&mut self, request: &mut v1::DecisionRequest) -> Result<usize, String> {
+            match request.observation.as_mut().and_then(|o| o.game.as_mut()) {
+                Some(Game::Ddz(o)) => absorb(&mut self.ddz, &mut o.events, o.events_from),
+                Some(Game::Mahjong(o)) => absorb(&mut self.mahjong, &mut o.events, o.events_from),
+                None => Ok(0),
+            }
+        }
+
+        /// Puts the kept events from index `from` up to `through` into `request`'s
+        /// observation, in place of its own, with `events_from` saying `from`: from 0, the
+        /// whole observation of a request that saw `through` events. Indexes past what is kept
+        /// are cut to it.
+        pub fn fill(&self, request: &mut v1::DecisionRequest, from: usize, through: usize) {
+            match request.observation.as_mut().and_then(|o| o.game.as_mut()) {
+                Some(Game::Ddz(o)) => {
+                    fill(&self.ddz, &mut o.events, &mut o.events_from, from, through)
+                }
+                Some(Game::Mahjong(o)) => fill(
+                    &self.mahjong,
+                    &mut o.events,
+                    &mut o.events_from,
+                    from,
+                    through,
+                ),
+                None => {}
+            }
+        }
+
+        /// How many events are kept.
+        pub fn len(&self) -> usize {
+            self.ddz.len() + self.mahjong.len()
+        }
+
+        /// True if none is.
+        pub fn is_empty(&self) -> bool {
+            self.len() == 0
+        }
+    }
+
+    fn absorb<E>(
+        history: &mut Vec<E>,
+        events: &mut Vec<E>,
+        events_from: u32,
+    ) -> Result<usize, String> {
+        let from = events_from as usize;
+        if from == 0 {
+            history.clear();
+        } else if history.len() != from {
             let known = history.len();
             history.clear();
             return Err(format!(
@@ -257,10 +427,26 @@ pub mod incremental {
                  {known} events"
             ));
         }
-        history.extend_from_slice(events);
-        events.clone_from(history);
-        *events_from = 0;
-        Ok(())
+        if history.is_empty() {
+            std::mem::swap(history, events);
+        } else {
+            history.append(events);
+        }
+        Ok(history.len())
+    }
+
+    fn fill<E: Clone>(
+        history: &[E],
+        events: &mut Vec<E>,
+        events_from: &mut u32,
+        from: usize,
+        through: usize,
+    ) {
+        let through = through.min(history.len());
+        let from = from.min(through);
+        events.clear();
+        events.extend_from_slice(&history[from..through]);
+        *events_from = u32::try_from(from).unwrap_or(u32::MAX);
     }
 
     #[cfg(test)]
@@ -292,41 +478,31 @@ pub mod incremental {
 
         #[test]
         fn increments_rebuild_the_whole_observation_and_a_gap_is_refused() {
-            let mut full = request(&["3", "4", "5"], 0);
-            let cut = increment(&mut full, 2);
-            assert_eq!(
-                cut,
-                request(&["5"], 2),
-                "only the last event, and how many before"
-            );
-            assert_eq!(
-                full,
-                request(&["3", "4", "5"], 0),
-                "the whole request is left as it was"
-            );
+            let full = request(&["3", "4", "5"], 0);
+            let cut = request(&["5"], 2);
             assert_eq!(events_len(&full), 3);
+            assert_eq!(events_through(&cut), 3, "the events left out count");
 
             let mut history = History::default();
-            let mut first = request(&["3", "4"], 0);
-            history.rebuild(&mut first).unwrap();
-            assert_eq!(first, request(&["3", "4"], 0));
+            let first = history.rebuild(request(&["3", "4"], 0)).unwrap();
+            assert_eq!(*first, request(&["3", "4"], 0));
             assert_eq!(history.len(), 2);
-            let mut next = cut.clone();
-            history.rebuild(&mut next).unwrap();
-            assert_eq!(next, full, "rebuilt, it is the whole request");
-            assert_eq!(history.len(), 3, "recorded as it arrived");
+            history.restore(first);
+            assert_eq!(history.len(), 2, "taken back once decided");
+            let next = history.rebuild(cut.clone()).unwrap();
+            assert_eq!(*next, full, "rebuilt, it is the whole request");
+            history.restore(next);
+            assert_eq!(history.len(), 3);
 
             // An increment that does not continue what the seat holds.
-            let mut gap = request(&["6"], 5);
-            let e = history.rebuild(&mut gap).unwrap_err();
+            let e = history.rebuild(request(&["6"], 5)).unwrap_err();
             assert!(
                 e.contains("after event 5") && e.contains("has 3 events"),
                 "{e}"
             );
             assert!(history.is_empty());
-            let mut again = request(&["6"], 3);
             assert!(
-                history.rebuild(&mut again).is_err(),
+                history.rebuild(request(&["6"], 3)).is_err(),
                 "only a full one restarts it"
             );
         }
@@ -336,24 +512,60 @@ pub mod incremental {
             // A seat whose decision outlived its deadline gets the next request while the late
             // one is still with its bot: each request counts from what arrived before it.
             let mut history = History::default();
-            let mut late = request(&["3", "4"], 0);
-            history.rebuild(&mut late).unwrap();
-            let mut next = request(&["5"], 2);
-            history.rebuild(&mut next).unwrap();
-            let mut after = request(&["6", "7"], 3);
-            history.rebuild(&mut after).unwrap();
-            assert_eq!(late, request(&["3", "4"], 0), "the late one is left whole");
-            assert_eq!(next, request(&["3", "4", "5"], 0));
-            assert_eq!(after, request(&["3", "4", "5", "6", "7"], 0));
-            let mut restart = request(&["9"], 0);
-            history.rebuild(&mut restart).unwrap();
+            let late = history.rebuild(request(&["3", "4"], 0)).unwrap();
+            let next = history.rebuild(request(&["5"], 2)).unwrap();
+            assert_eq!(history.len(), 3, "recorded as it arrived");
+            // The late one is decided now: the history is with the next one.
+            history.restore(late.clone());
+            assert_eq!(*late, request(&["3", "4"], 0), "the late one is left whole");
+            let after = history.rebuild(request(&["6", "7"], 3)).unwrap();
+            assert_eq!(*next, request(&["3", "4", "5"], 0));
+            assert_eq!(*after, request(&["3", "4", "5", "6", "7"], 0));
+            // The next one is decided after the one that followed it arrived: nothing comes back.
+            history.restore(next);
+            history.restore(after);
+            assert_eq!(history.len(), 5);
+            let last = history.rebuild(request(&["8"], 5)).unwrap();
+            assert_eq!(*last, request(&["3", "4", "5", "6", "7", "8"], 0));
+            let restart = history.rebuild(request(&["9"], 0)).unwrap();
+            assert_eq!(*restart, request(&["9"], 0));
             assert_eq!(history.len(), 1, "a full observation starts afresh");
+            drop(restart);
+            assert!(
+                history.is_empty(),
+                "a request dropped without being restored takes its events with it"
+            );
         }
 
         #[test]
-        fn an_increment_from_past_the_end_carries_no_event() {
-            let mut full = request(&["3"], 0);
-            assert_eq!(increment(&mut full, 4), request(&[], 4));
+        fn absorbed_requests_are_filled_again_whole_or_from_any_event() {
+            let mut history = SeatEvents::default();
+            let mut first = request(&["3", "4"], 0);
+            assert_eq!(history.absorb(&mut first), Ok(2));
+            assert_eq!(first, request(&[], 0), "its events moved into the history");
+            let mut next = request(&["5", "6"], 2);
+            assert_eq!(history.absorb(&mut next), Ok(4));
+            assert_eq!(next, request(&[], 2));
+
+            // The first request as it was, whole, though the history has grown since.
+            history.fill(&mut first, 0, 2);
+            assert_eq!(first, request(&["3", "4"], 0));
+            history.fill(&mut next, 0, 4);
+            assert_eq!(next, request(&["3", "4", "5", "6"], 0));
+            // Cut from any event, and past the end to what there is.
+            history.fill(&mut next, 1, 3);
+            assert_eq!(next, request(&["4", "5"], 1));
+            history.fill(&mut next, 3, 9);
+            assert_eq!(next, request(&["6"], 3));
+
+            // A gap is refused and empties the history; a whole request restarts it.
+            assert!(history.absorb(&mut request(&["7"], 5)).is_err());
+            assert!(history.is_empty());
+            assert_eq!(history.absorb(&mut request(&["9"], 0)), Ok(1));
+            let mut more = request(&["8"], 1);
+            history.rebuild(&mut more).unwrap();
+            assert_eq!(more, request(&["9", "8"], 0), "made whole, and kept");
+            assert_eq!(history.len(), 2);
         }
     }
 }

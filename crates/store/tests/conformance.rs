@@ -9,6 +9,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use arena_store::{EmbeddedStore, RedisStore, Store, conformance};
+use arena_testkit::redis_server::RedisServer;
 
 /// Two handles of one fresh store, and whatever must live as long as they do.
 struct Fixture {
@@ -41,7 +42,7 @@ async fn redis_shared() -> Fixture {
 }
 
 /// Two connections under one fresh prefix to `server`, which the fixture keeps running.
-async fn two_connections(server: common::PrivateRedis) -> Fixture {
+async fn two_connections(server: RedisServer) -> Fixture {
     let prefix = common::random_prefix();
     let first = RedisStore::connect(&server.url(), &prefix)
         .await
@@ -57,7 +58,7 @@ async fn two_connections(server: common::PrivateRedis) -> Fixture {
 }
 
 async fn redis_private() -> Fixture {
-    let server = common::PrivateRedis::start();
+    let server = RedisServer::start();
     two_connections(server).await
 }
 
@@ -66,15 +67,14 @@ async fn redis_private() -> Fixture {
 /// lie in more than one slot, as Redis Cluster does. The suite passing here is what says arena's
 /// keys are hash-tagged so that each call stays in one slot.
 async fn redis_cluster() -> Fixture {
-    let server = common::PrivateRedis::start_with(
-        false,
-        &[
+    let server = RedisServer::builder()
+        .args(&[
             "--cluster-enabled",
             "yes",
             "--cluster-config-file",
             "nodes.conf",
-        ],
-    );
+        ])
+        .start();
     let mut conn = redis::Client::open(server.url())
         .and_then(|c| c.get_connection())
         .expect("raw connection");

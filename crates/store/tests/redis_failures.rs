@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use arena_store::conformance::{generated, sample_panel, sample_record};
 use arena_store::{DealSource, RedisStore, Store, StoreError};
-use common::PrivateRedis;
+use arena_testkit::redis_server::RedisServer;
 
 fn expect_unavailable_naming<T: std::fmt::Debug>(addr: &str, result: Result<T, StoreError>) {
     match result {
@@ -22,10 +22,7 @@ fn expect_unavailable_naming<T: std::fmt::Debug>(addr: &str, result: Result<T, S
 #[tokio::test]
 async fn connecting_to_nothing_is_unavailable_naming_the_address() {
     // A port that was free a moment ago: nothing listens there.
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .expect("free port")
-        .port();
+    let port = arena_testkit::free_port();
     let addr = format!("127.0.0.1:{port}");
     match RedisStore::connect(&format!("redis://{addr}"), "arena").await {
         Err(StoreError::Unavailable(message)) => {
@@ -55,7 +52,7 @@ async fn bad_urls_and_prefixes_are_invalid() {
 
 #[tokio::test]
 async fn redis_going_away_is_unavailable_and_the_store_recovers_when_it_is_back() {
-    let mut server = PrivateRedis::start();
+    let mut server = RedisServer::start();
     let store = RedisStore::connect(&server.url(), "arena")
         .await
         .expect("connect");
@@ -138,7 +135,7 @@ fn raw(url: &str, args: &[&str]) {
 
 #[tokio::test]
 async fn damaged_values_are_corrupt_naming_the_key() {
-    let server = PrivateRedis::start();
+    let server = RedisServer::start();
     let url = server.url();
     let store = RedisStore::connect(&url, "arena").await.expect("connect");
     store
@@ -230,7 +227,7 @@ fn matches(pattern: &str, key: &str) -> bool {
 async fn every_key_written_is_under_the_prefix_and_documented() {
     let patterns = documented_patterns();
     assert!(patterns.len() >= 11, "patterns found: {patterns:?}");
-    let server = PrivateRedis::start();
+    let server = RedisServer::start();
     let prefix = "arena-doc:test";
     let store = RedisStore::connect(&server.url(), prefix)
         .await
@@ -312,7 +309,7 @@ fn the_pattern_matcher_matches_placeholders_only() {
 /// handle opens a new instance, which the old one still refuses.
 #[tokio::test]
 async fn writes_after_the_store_lost_its_data_are_refused() {
-    let server = PrivateRedis::start();
+    let server = RedisServer::start();
     let store = RedisStore::connect(&server.url(), "arena")
         .await
         .expect("connect");

@@ -3,24 +3,22 @@
 //! blocking reads that stall nothing else, a consumer group that comes back after Redis lost it,
 //! Redis going away mid-wait, and damaged entries.
 
-mod common;
-
 use std::time::{Duration, Instant};
 
 use arena_store::conformance::sample_bot;
 use arena_store::{JobCounts, RedisStore, Store, StoreError};
-use common::PrivateRedis;
+use arena_testkit::redis_server::RedisServer;
 
 const MINUTE: Duration = Duration::from_secs(60);
 
-async fn store_on(server: &PrivateRedis) -> RedisStore {
+async fn store_on(server: &RedisServer) -> RedisStore {
     RedisStore::connect(&server.url(), "arena")
         .await
         .expect("connect")
 }
 
 /// Runs a raw command with a connection of its own.
-fn raw<T: redis::FromRedisValue>(server: &PrivateRedis, args: &[&str]) -> T {
+fn raw<T: redis::FromRedisValue>(server: &RedisServer, args: &[&str]) -> T {
     let mut conn = redis::Client::open(server.url())
         .and_then(|c| c.get_connection())
         .expect("raw connection");
@@ -33,7 +31,7 @@ fn raw<T: redis::FromRedisValue>(server: &PrivateRedis, args: &[&str]) -> T {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_waiting_next_job_does_not_hold_up_other_calls() {
-    let server = PrivateRedis::start();
+    let server = RedisServer::start();
     let store = store_on(&server).await;
     const BLOCK: Duration = Duration::from_secs(3);
     let ((job, waited), others) = tokio::join!(
@@ -76,7 +74,7 @@ async fn a_waiting_next_job_does_not_hold_up_other_calls() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn several_waiting_calls_on_one_store_each_get_a_job() {
-    let server = PrivateRedis::start();
+    let server = RedisServer::start();
     let store = store_on(&server).await;
     let waiters = (0..4).map(|n| {
         let store = store.clone();
@@ -115,7 +113,7 @@ async fn several_waiting_calls_on_one_store_each_get_a_job() {
 
 #[tokio::test]
 async fn the_stream_holds_only_unfinished_jobs() {
-    let server = PrivateRedis::start();
+    let server = RedisServer::start();
     let store = store_on(&server).await;
     let mut ids = Vec::new();
     for i in 0..100 {
@@ -165,7 +163,7 @@ async fn the_stream_holds_only_unfinished_jobs() {
 
 #[tokio::test]
 async fn a_presence_key_expires_with_its_last_host() {
-    let server = PrivateRedis::start();
+    let server = RedisServer::start();
     let store = store_on(&server).await;
     store
         .set_presence("b", "h1", Duration::from_millis(200))
@@ -200,7 +198,7 @@ async fn a_presence_key_expires_with_its_last_host() {
 
 #[tokio::test]
 async fn a_lost_consumer_group_is_made_again() {
-    let server = PrivateRedis::start();
+    let server = RedisServer::start();
     let store = store_on(&server).await;
     // Counting, touching and acknowledging before any group exists.
     let id = store.enqueue_job("t1", b"one").await.expect("enqueue");
@@ -257,7 +255,7 @@ async fn a_lost_consumer_group_is_made_again() {
 
 #[tokio::test]
 async fn redis_going_away_during_a_wait_is_unavailable_and_waiting_works_again_after() {
-    let mut server = PrivateRedis::start();
+    let mut server = RedisServer::start();
     let store = store_on(&server).await;
     let addr = server.addr();
     let (waited, ()) = tokio::join!(
@@ -307,7 +305,7 @@ async fn redis_going_away_during_a_wait_is_unavailable_and_waiting_works_again_a
 
 #[tokio::test]
 async fn an_idle_wait_connection_from_before_a_redis_restart_is_replaced() {
-    let mut server = PrivateRedis::start();
+    let mut server = RedisServer::start();
     let store = store_on(&server).await;
     // A wait that ends quietly keeps its connection for the next one.
     let job = store
@@ -333,7 +331,7 @@ async fn an_idle_wait_connection_from_before_a_redis_restart_is_replaced() {
 
 #[tokio::test]
 async fn a_wait_given_up_by_its_caller_leaves_no_job_behind() {
-    let server = PrivateRedis::start();
+    let server = RedisServer::start();
     let store = store_on(&server).await;
     let given_up = tokio::time::timeout(
         Duration::from_millis(200),
@@ -354,7 +352,7 @@ async fn a_wait_given_up_by_its_caller_leaves_no_job_behind() {
 
 #[tokio::test]
 async fn damaged_jobs_results_and_bots_are_corrupt_naming_the_key() {
-    let server = PrivateRedis::start();
+    let server = RedisServer::start();
     let store = store_on(&server).await;
     let id: String = raw(
         &server,

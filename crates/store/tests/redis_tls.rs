@@ -2,24 +2,25 @@
 //! made in the test, with and without trusting that CA, with client certificates; and that no
 //! error or description ever repeats a password of the URL.
 
-mod common;
-
 use arena_store::conformance::sample_panel;
 use arena_store::redis::RedisOptions;
 use arena_store::{RedisStore, Store, StoreError};
 use arena_test_ca::TestCa;
-use common::{PrivateRedis, free_port};
+use arena_testkit::free_port;
+use arena_testkit::redis_server::RedisServer;
 
 /// A CA, and a Redis with a TLS port presenting a certificate it signed for 127.0.0.1.
-fn tls_redis(verify_clients: bool) -> (TestCa, PrivateRedis) {
+fn tls_redis(verify_clients: bool) -> (TestCa, RedisServer) {
     let ca = TestCa::new("arena redis test CA");
     let server = ca.server(&["127.0.0.1", "localhost"]);
-    let redis = PrivateRedis::start_tls(
-        &server.cert_file,
-        &server.key_file,
-        ca.cert_file(),
-        verify_clients,
-    );
+    let redis = RedisServer::builder()
+        .tls(
+            &server.cert_file,
+            &server.key_file,
+            ca.cert_file(),
+            verify_clients,
+        )
+        .start();
     (ca, redis)
 }
 
@@ -30,8 +31,8 @@ fn trusting(ca: &TestCa) -> RedisOptions {
     }
 }
 
-fn tls_addr(redis: &PrivateRedis) -> String {
-    format!("127.0.0.1:{}", redis.tls_port.expect("a TLS port"))
+fn tls_addr(redis: &RedisServer) -> String {
+    format!("127.0.0.1:{}", redis.tls_port().expect("a TLS port"))
 }
 
 #[tokio::test]
@@ -226,7 +227,7 @@ async fn no_error_or_description_repeats_the_password() {
     }
 
     // A wrong password: refused by the server, still not repeated.
-    let redis = PrivateRedis::start_with(false, &["--requirepass", SECRET]);
+    let redis = RedisServer::builder().password(SECRET).start();
     let wrong = format!("redis://:not-{SECRET}-either@{}", redis.addr());
     let e = RedisStore::connect(&wrong, "arena")
         .await

@@ -5,12 +5,11 @@
 //! cargo test -p arena-store --release --test throughput -- --ignored --nocapture
 //! ```
 
-mod common;
-
 use std::time::Instant;
 
 use arena_store::conformance::generated;
 use arena_store::{DealSource, EmbeddedStore, RedisStore, Store};
+use arena_testkit::redis_server::RedisServer;
 
 const RECORDS: u64 = 200_000;
 const BATCH: u64 = 1_000;
@@ -68,7 +67,7 @@ async fn embedded_200k() {
 #[tokio::test(flavor = "multi_thread")]
 #[ignore = "a measurement: run with --release --ignored --nocapture"]
 async fn redis_200k() {
-    let server = common::PrivateRedis::start();
+    let server = RedisServer::start();
     let store = RedisStore::connect(&server.url(), "arena")
         .await
         .expect("connect");

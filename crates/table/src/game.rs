@@ -118,7 +118,15 @@ pub trait TableGame: Clone + Send + Sync + 'static {
 
     /// What `seat` may see now, as sent to a remote seat: its own cards and public information,
     /// nothing else.
-    fn observation(&self, seat: u32) -> v1::Observation;
+    fn observation(&self, seat: u32) -> v1::Observation {
+        self.observation_from(seat, 0)
+    }
+
+    /// [`TableGame::observation`] with its events from index `from` on, `events_from` saying
+    /// so (an incremental observation, for a seat stream that already carried the first
+    /// `from`): the events left out are not even built. A seat's events only ever grow, so
+    /// what it was sent earlier is a prefix of them; `from` past the end gives none.
+    fn observation_from(&self, seat: u32, from: usize) -> v1::Observation;
 
     /// Reads an answer from the wire for `pending`. Malformed answers and actions the rules
     /// refuse are faults; an `Ok` action has passed [`TableGame::check`].

@@ -145,6 +145,9 @@ pub struct RemoteSeat {
     tx: mpsc::Sender<v1::RefereeToSeat>,
     rx: tonic::Streaming<v1::SeatToReferee>,
     ready: v1::SeatReady,
+    /// How many of the seat's events the requests sent on this stream carried, when bot-host
+    /// takes incremental observations (`SeatReady.incremental_observations`); 0 otherwise.
+    held: usize,
 }
 
 fn disconnected(reason: String) -> Fault {
@@ -262,6 +265,7 @@ impl RemoteSeat {
                         tx,
                         rx,
                         ready,
+                        held: 0,
                     });
                 }
                 Some(v1::seat_to_referee::Msg::Fault(f)) => return Err(seat_fault(f)),
@@ -277,14 +281,23 @@ impl RemoteSeat {
         &self.ready
     }
 
+    /// How many of the seat's events bot-host already holds from this stream: the next
+    /// request's observation may leave them out (`events_from`). 0 on a new stream, and
+    /// always when bot-host takes only whole observations.
+    pub fn events_held(&self) -> usize {
+        self.held
+    }
+
     /// Sends `request` and waits up to `hard_cap` for its answer: an action message, a fault, or
     /// no answer. Returns it with the time from sending the request to receiving the answer.
+    /// Its observation is whole or leaves out at most [`RemoteSeat::events_held`] events.
     pub async fn decide<A>(
         &mut self,
         request: v1::DecisionRequest,
         hard_cap: Duration,
     ) -> (Answer<A>, Duration) {
         let id = request.request_id;
+        let through = arena_proto::incremental::events_through(&request);
         let start = Instant::now();
         if self
             .tx
@@ -298,6 +311,9 @@ impl RemoteSeat {
                 Answer::Platform("the seat stream to bot-host is closed".into()),
                 start.elapsed(),
             );
+        }
+        if self.ready.incremental_observations {
+            self.held = through;
         }
         let deadline = start + hard_cap;
         let mut stale = 0u32;

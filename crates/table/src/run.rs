@@ -484,17 +484,17 @@ async fn open_remote(
 /// Asks a remote seat the request `request` makes; when the platform fails under it, opens the
 /// seat again (within the reconnect grace) and asks again, the time restarting: the wait was not
 /// the bot's. An [`Answer::Platform`] when the seat could not be opened again. The request is
-/// made again for each attempt rather than copied for one that is rarely needed: it holds the
-/// seat's whole observation.
+/// made for each attempt, with its observation's events from the first the stream has not
+/// carried yet (a new stream carried none: its first request is whole).
 async fn ask_remote<A>(
     remote: &mut Box<RemoteSeat>,
     open: &v1::SeatOpen,
-    request: impl Fn() -> v1::DecisionRequest + Send,
+    request: impl Fn(usize) -> v1::DecisionRequest + Send,
     hard_cap: Duration,
     dialer: &dyn SeatDialer,
     opts: &RunOptions,
 ) -> Reply<A> {
-    let (answer, elapsed) = remote.decide(request(), hard_cap).await;
+    let (answer, elapsed) = remote.decide(request(remote.events_held()), hard_cap).await;
     let Answer::Platform(mut why) = answer else {
         return Reply::new(answer, elapsed);
     };
@@ -504,7 +504,7 @@ async fn ask_remote<A>(
         match open_remote(dialer, open, opts, true).await {
             Ok(seat) => {
                 **remote = seat;
-                match remote.decide(request(), hard_cap).await {
+                match remote.decide(request(remote.events_held()), hard_cap).await {
                     (Answer::Platform(again), _) => why = again,
                     (answer, elapsed) => return Reply::new(answer, elapsed),
                 }
@@ -608,14 +608,14 @@ pub async fn play_async<G: TableGame>(
             let fut: ReplyFuture<'_, G::Action> = match handle {
                 Handle::Local(slot) => Box::pin(ask_local(slot, game, r.pending(), hard_cap)),
                 Handle::Remote(remote, open) => {
-                    let request = move || v1::DecisionRequest {
+                    let request = move |from| v1::DecisionRequest {
                         request_id: u64::from(r.index),
                         table_id: setup.table_id.clone(),
                         seat: r.seat,
                         game: game.game() as i32,
                         kind: r.kind as i32,
                         deadline_ms: setup.time.limit_ms(r.kind),
-                        observation: Some(game.observation(r.seat)),
+                        observation: Some(game.observation_from(r.seat, from)),
                     };
                     Box::pin(ask_remote(remote, open, request, hard_cap, dialer, opts))
                 }

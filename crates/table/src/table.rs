@@ -573,7 +573,7 @@ pub(crate) mod tests {
         fn view(&self, seat: u32) -> (u32, i64) {
             (self.rounds, self.sums[seat as usize % 3])
         }
-        fn observation(&self, _seat: u32) -> v1::Observation {
+        fn observation_from(&self, _seat: u32, _from: usize) -> v1::Observation {
             v1::Observation::default()
         }
         fn decode(&self, p: &Pending, action: &v1::Action) -> Result<u32, Fault> {
@@ -903,7 +903,7 @@ pub(crate) mod tests {
                 })
             }
             fn view(&self, _: u32) {}
-            fn observation(&self, _: u32) -> v1::Observation {
+            fn observation_from(&self, _: u32, _: usize) -> v1::Observation {
                 v1::Observation::default()
             }
             fn decode(&self, _: &Pending, _: &v1::Action) -> Result<(), Fault> {

@@ -28,6 +28,8 @@ use tonic::{Request, Response, Status, Streaming};
 /// A message the host received on a seat stream.
 #[derive(Clone, Debug)]
 pub struct Received {
+    /// Which stream it came on: numbered from 0 as they opened.
+    pub stream: u64,
     /// The stream's table (from its SeatOpen).
     pub table_id: String,
     /// The stream's seat (from its SeatOpen).
@@ -98,6 +100,10 @@ impl Behaviour {
 #[derive(Clone, Default)]
 pub struct FakeHost {
     log: Arc<Mutex<Vec<Received>>>,
+    streams: Arc<std::sync::atomic::AtomicU64>,
+    /// Says `SeatReady.incremental_observations`, and makes the requests whole before its bots
+    /// read them (the log keeps them as they came).
+    incremental: bool,
 }
 
 impl FakeHost {
@@ -119,7 +125,21 @@ impl FakeHost {
 
     /// Starts the host on an ephemeral port; returns it and its address.
     pub async fn start() -> (FakeHost, SocketAddr) {
-        let host = FakeHost::default();
+        FakeHost::default().serve().await
+    }
+
+    /// Starts a host that takes incremental observations on its seat streams.
+    pub async fn start_incremental() -> (FakeHost, SocketAddr) {
+        FakeHost {
+            incremental: true,
+            ..FakeHost::default()
+        }
+        .serve()
+        .await
+    }
+
+    async fn serve(self) -> (FakeHost, SocketAddr) {
+        let host = self;
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
         let svc = SeatHostServer::new(host.clone());
@@ -211,6 +231,10 @@ impl SeatHost for FakeHost {
         let mut inbound = request.into_inner();
         let (tx, rx) = mpsc::channel(64);
         let log = self.log.clone();
+        let stream = self
+            .streams
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let incremental = self.incremental;
         tokio::spawn(async move {
             let open = match inbound.message().await {
                 Ok(Some(m)) => m,
@@ -221,6 +245,7 @@ impl SeatHost for FakeHost {
             };
             let (table_id, seat) = (o.table_id.clone(), o.seat);
             log.lock().unwrap().push(Received {
+                stream,
                 table_id: table_id.clone(),
                 seat,
                 msg: open,
@@ -245,17 +270,25 @@ impl SeatHost for FakeHost {
                 bot: o.bot.clone(),
                 release: "test".into(),
                 host: "fake".into(),
+                incremental_observations: incremental,
             }))
             .await;
             let mut n = 0u32;
+            let mut history = arena_proto::incremental::SeatEvents::default();
             while let Ok(Some(m)) = inbound.message().await {
                 log.lock().unwrap().push(Received {
+                    stream,
                     table_id: table_id.clone(),
                     seat,
                     msg: m.clone(),
                 });
                 let r = match m.msg {
-                    Some(v1::referee_to_seat::Msg::Request(r)) => r,
+                    Some(v1::referee_to_seat::Msg::Request(mut r)) => {
+                        if let Err(e) = history.rebuild(&mut r) {
+                            panic!("request {} on stream {stream}: {e}", r.request_id);
+                        }
+                        r
+                    }
                     Some(v1::referee_to_seat::Msg::Close(_)) => continue,
                     _ => panic!("unexpected message {m:?}"),
                 };

@@ -10,6 +10,15 @@ use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
+/// A loopback port that was free a moment ago. Another process may take it before the caller
+/// binds it: whatever starts a server on it must be ready to try another.
+pub fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("a free loopback port")
+        .port()
+}
+
 /// A copy of the repository's `file` that a sandboxed bot program may read wherever the
 /// repository lies.
 ///

@@ -341,23 +341,33 @@ struct State<B> {
     session_id: String,
     current: Option<UnboundedSender<v1::BotToHost>>,
     seats: HashMap<(String, u32), SeatBot<B>>,
-    /// (table, seat) → the seat's events so far, as its requests arrived.
+    /// (table, seat) → the seat's events so far, as its requests arrived, lent to the last one
+    /// while it is decided.
     histories: HashMap<(String, u32), arena_proto::incremental::History>,
     /// (table, request id) → the request being decided. Requests are compared whole, not by
     /// id: a table played twice at once (a redelivery overlapping a run that has not noticed
     /// yet) asks the same ids of positions that may differ.
     in_flight: HashMap<(String, u64), Arc<v1::DecisionRequest>>,
-    /// (table, seat) → the seat's last request and its answer, sent again when a resumed
-    /// connection hands that request back (the first copy was lost with the stream).
-    last: HashMap<(String, u32), (Arc<v1::DecisionRequest>, v1::BotToHost)>,
+    /// (table, seat) → the seat's last request (its [`fingerprint`]) and its answer, sent again
+    /// when a resumed connection hands that request back (the first copy was lost with the
+    /// stream).
+    ///
+    /// [`fingerprint`]: arena_proto::incremental::fingerprint
+    last: HashMap<(String, u32), (u64, v1::BotToHost)>,
     answered_at: HashMap<String, Instant>,
     summary: Session,
 }
 
-/// Decides `req` with the seat's `bot` and sends the answer on the current connection. A bot
-/// that panics answers an
-/// empty action, which the referee judges at once (rather than waiting out the deadline).
-fn answer<B: Bot>(state: &Mutex<State<B>>, bot: &SeatBot<B>, req: Arc<v1::DecisionRequest>) {
+/// Decides `req` (whose [`fingerprint`](arena_proto::incremental::fingerprint) is `print`)
+/// with the seat's `bot` and sends the answer on the current connection; the seat's events go
+/// back to its history for the next increment. A bot that panics answers an empty action,
+/// which the referee judges at once (rather than waiting out the deadline).
+fn answer<B: Bot>(
+    state: &Mutex<State<B>>,
+    bot: &SeatBot<B>,
+    req: Arc<v1::DecisionRequest>,
+    print: u64,
+) {
     let decided = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| lock(bot).decide(&req)));
     let action = decided.unwrap_or_else(|_| {
         eprintln!(
@@ -383,10 +393,13 @@ fn answer<B: Bot>(state: &Mutex<State<B>>, bot: &SeatBot<B>, req: Arc<v1::Decisi
         st.in_flight.remove(&flight);
     }
     let key = (req.table_id.clone(), req.seat);
-    if st.seats.contains_key(&key) {
-        st.last.insert(key, (Arc::clone(&req), reply.clone()));
-    }
     st.answered_at.insert(req.table_id.clone(), Instant::now());
+    if st.seats.contains_key(&key) {
+        if let Some(h) = st.histories.get_mut(&key) {
+            h.restore(req);
+        }
+        st.last.insert(key, (print, reply.clone()));
+    }
     st.summary.answered += 1;
     if let Some(tx) = &st.current {
         let _ = tx.send(reply);
@@ -422,36 +435,39 @@ impl<B: Bot, F: Fn() -> B> Player<'_, B, F> {
 
     /// Takes a request: answers it again if it was answered already, leaves it if it is being
     /// decided, and decides it otherwise (from its observation made whole, when incremental).
-    fn take(&self, tx: &UnboundedSender<v1::BotToHost>, mut req: v1::DecisionRequest) {
+    fn take(&self, tx: &UnboundedSender<v1::BotToHost>, req: v1::DecisionRequest) {
         let mut st = lock(&self.state);
         let key = (req.table_id.clone(), req.seat);
         st.summary.request_bytes += prost::Message::encoded_len(&req) as u64;
         // Every request is recorded as it arrives, in the stream's order, even one answered
         // already or still being decided: bot-host counts what the bot holds the same way.
-        if let Err(why) = st
-            .histories
-            .entry(key.clone())
-            .or_default()
-            .rebuild(&mut req)
-        {
-            // Never sent by a working bot-host; no answer is better than a wrong view.
-            eprintln!(
-                "arena: table {} seat {}, request {}: {why}; not answered",
-                req.table_id, req.seat, req.request_id
-            );
+        let (table, seat, id) = (req.table_id.clone(), req.seat, req.request_id);
+        let history = st.histories.entry(key.clone()).or_default();
+        let req = match history.rebuild(req) {
+            Ok(req) => req,
+            Err(why) => {
+                // Never sent by a working bot-host; no answer is better than a wrong view.
+                eprintln!("arena: table {table} seat {seat}, request {id}: {why}; not answered");
+                return;
+            }
+        };
+        let print = arena_proto::incremental::fingerprint(&req);
+        let flight = (table, id);
+        let again = match st.last.get(&key) {
+            Some((asked, reply)) if *asked == print => Some(reply.clone()),
+            _ => None,
+        };
+        let deciding = st.in_flight.get(&flight).is_some_and(|r| **r == *req);
+        if again.is_some() || deciding {
+            // Answered already, or being decided: the events go back at once.
+            if let Some(h) = st.histories.get_mut(&key) {
+                h.restore(req);
+            }
+            if let Some(reply) = again {
+                let _ = tx.send(reply);
+            }
             return;
         }
-        if let Some((asked, reply)) = st.last.get(&key)
-            && **asked == req
-        {
-            let _ = tx.send(reply.clone());
-            return;
-        }
-        let flight = (req.table_id.clone(), req.request_id);
-        if st.in_flight.get(&flight).is_some_and(|r| **r == req) {
-            return;
-        }
-        let req = Arc::new(req);
         st.in_flight.insert(flight, Arc::clone(&req));
         if let Some(t) = st.answered_at.get(&req.table_id)
             && st.summary.turnarounds_us.len() < MAX_TURNAROUNDS
@@ -463,9 +479,9 @@ impl<B: Bot, F: Fn() -> B> Player<'_, B, F> {
         drop(st);
         let state = Arc::clone(&self.state);
         if lock(&bot).is_quick() {
-            answer(&state, &bot, req);
+            answer(&state, &bot, req, print);
         } else {
-            tokio::task::spawn_blocking(move || answer(&state, &bot, req));
+            tokio::task::spawn_blocking(move || answer(&state, &bot, req, print));
         }
     }
 

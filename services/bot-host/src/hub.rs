@@ -59,10 +59,52 @@ struct SeatLink {
     tx: mpsc::UnboundedSender<SeatEvent>,
     /// The referee's stream, where the bot's replies go.
     out: crate::seat::SeatTx,
-    /// Requests sent to the bot and not answered yet, by request id (whole: resent on resume),
-    /// with when they went (for the relay's latency).
-    pending: BTreeMap<u64, v1::DecisionRequest>,
-    asked: HashMap<u64, std::time::Instant>,
+    /// The seat's events as the stream's requests carried them (whole, or in increments):
+    /// the requests themselves are kept without theirs.
+    history: arena_proto::incremental::SeatEvents,
+    /// Requests sent to the bot and not answered yet, by request id.
+    pending: BTreeMap<u64, Asked>,
+}
+
+/// A request sent to a bot and not answered yet.
+struct Asked {
+    /// The request without its events: made whole from the seat's history when resent on
+    /// resume.
+    request: v1::DecisionRequest,
+    /// How many of the seat's events it saw.
+    through: usize,
+    /// When it went to a connected bot (for the relay's latency).
+    at: Option<std::time::Instant>,
+}
+
+impl SeatLink {
+    /// `asked`'s request, whole.
+    fn whole(&self, asked: &Asked) -> v1::DecisionRequest {
+        let mut r = asked.request.clone();
+        self.history.fill(&mut r, 0, asked.through);
+        r
+    }
+}
+
+/// What a session keeps of one table it plays, for its requests and replies.
+#[derive(Default)]
+struct TableRoutes {
+    /// Request id → seat ticket, for routing replies.
+    replies: HashMap<u64, u64>,
+    /// By seat: (the ticket whose request went last, how many events it held): what the bot
+    /// holds of that seat's events on its current connection, when it asked for incremental
+    /// observations.
+    held: Vec<Option<(u64, usize)>>,
+}
+
+impl TableRoutes {
+    fn held_mut(&mut self, seat: u32) -> &mut Option<(u64, usize)> {
+        let i = seat as usize;
+        if self.held.len() <= i {
+            self.held.resize(i + 1, None);
+        }
+        &mut self.held[i]
+    }
 }
 
 /// The live connection of a session.
@@ -86,12 +128,9 @@ struct Session {
     /// When the connection was lost (meaningful while `conn` is `None`).
     unconnected_since: Instant,
     seats: HashMap<u64, SeatLink>,
-    /// (table id, request id) → seat ticket, for routing replies.
-    routes: HashMap<(String, u64), u64>,
-    /// (table id, seat) → (the ticket whose request went last, how many events it held): what
-    /// the bot holds of that seat's events on its current connection, when it asked for
-    /// incremental observations.
-    held: HashMap<(String, u32), (u64, usize)>,
+    /// By table id, while a seat of the session is at it: where replies go and what the bot
+    /// holds (keyed by table so that a request or reply allocates no key of its own).
+    routes: HashMap<String, TableRoutes>,
     /// The bot sent `Drain` on its current connection: no new table, and the session ends
     /// when its last one does.
     draining: bool,
@@ -346,7 +385,6 @@ impl Hub {
                 unconnected_since: Instant::now(),
                 seats: HashMap::new(),
                 routes: HashMap::new(),
-                held: HashMap::new(),
                 draining: false,
             });
         }
@@ -367,26 +405,27 @@ impl Hub {
         session.incremental = hello.incremental_observations;
         // A (resumed) connection plays until it says `Drain` itself.
         session.draining = false;
-        let mut resumed: Vec<(u64, v1::DecisionRequest)> = session
+        let mut resumed: Vec<(u64, v1::DecisionRequest, usize)> = session
             .seats
             .iter()
-            .flat_map(|(ticket, s)| s.pending.values().map(|r| (*ticket, r.clone())))
+            .flat_map(|(ticket, s)| s.pending.values().map(|a| (*ticket, s.whole(a), a.through)))
             .collect();
-        resumed.sort_by(|(_, a), (_, b)| {
+        resumed.sort_by(|(_, a, _), (_, b, _)| {
             (&a.table_id, a.seat, a.request_id).cmp(&(&b.table_id, b.seat, b.request_id))
         });
         // What the bot holds of each seat's events: the last of the whole requests handed back
         // for it, in the order they go.
-        session.held.clear();
+        for routes in session.routes.values_mut() {
+            routes.held.clear();
+        }
         if session.incremental {
-            for (ticket, r) in &resumed {
-                let events = arena_proto::incremental::events_len(r);
-                session
-                    .held
-                    .insert((r.table_id.clone(), r.seat), (*ticket, events));
+            for (ticket, r, through) in &resumed {
+                if let Some(routes) = session.routes.get_mut(r.table_id.as_str()) {
+                    *routes.held_mut(r.seat) = Some((*ticket, *through));
+                }
             }
         }
-        let resumed: Vec<v1::DecisionRequest> = resumed.into_iter().map(|(_, r)| r).collect();
+        let resumed: Vec<v1::DecisionRequest> = resumed.into_iter().map(|(_, r, _)| r).collect();
         let n_resumed = resumed.len();
         let welcome = v1::Welcome {
             session: session.id.clone(),
@@ -508,15 +547,17 @@ impl Hub {
         let Some(session) = bots.get_mut(bot).and_then(|e| e.session.as_mut()) else {
             return Err(unknown(&reply));
         };
-        let key = (reply.table_id.clone(), reply.request_id);
-        let Some(ticket) = session.routes.remove(&key) else {
+        let Some(ticket) = session
+            .routes
+            .get_mut(reply.table_id.as_str())
+            .and_then(|t| t.replies.remove(&reply.request_id))
+        else {
             return Err(unknown(&reply));
         };
         let Some(seat) = session.seats.get_mut(&ticket) else {
             return Err(unknown(&reply));
         };
-        seat.pending.remove(&reply.request_id);
-        let since = seat.asked.remove(&reply.request_id);
+        let since = seat.pending.remove(&reply.request_id).and_then(|a| a.at);
         seat.out.send(v1::SeatToReferee {
             msg: Some(v1::seat_to_referee::Msg::Reply(reply)),
         });
@@ -595,8 +636,8 @@ impl Hub {
                                     seat: start.seat,
                                     tx,
                                     out: out.clone(),
+                                    history: Default::default(),
                                     pending: BTreeMap::new(),
-                                    asked: HashMap::new(),
                                 },
                             );
                             s.send(v1::host_to_bot::Msg::Start(start));
@@ -658,39 +699,61 @@ impl Hub {
         }
     }
 
-    /// Sends a referee's request to the bot of seat `ticket` (cut to the events the bot lacks,
-    /// if it asked for incremental observations) and keeps it whole until it is answered (or
-    /// resent on resume). False if the seat is no longer bound to a session.
-    pub(crate) fn forward(&self, bot: &str, ticket: u64, mut request: v1::DecisionRequest) -> bool {
+    /// Sends a referee's request to the bot of seat `ticket`: whole, or cut to the events the
+    /// bot lacks if it asked for incremental observations. The request may itself be
+    /// incremental (`SeatReady.incremental_observations`): the seat's history makes it whole
+    /// for a bot that needs more, and keeps it until it is answered (or resent whole on
+    /// resume). `Ok(false)` if the seat is no longer bound to a session; an error, naming the
+    /// request, if its increment does not continue the events the seat's stream carried.
+    pub(crate) fn forward(
+        &self,
+        bot: &str,
+        ticket: u64,
+        mut request: v1::DecisionRequest,
+    ) -> Result<bool, String> {
         let mut bots = self.lock();
         let Some(session) = bots.get_mut(bot).and_then(|e| e.session.as_mut()) else {
-            return false;
+            return Ok(false);
         };
         let Some(seat) = session.seats.get_mut(&ticket) else {
-            return false;
+            return Ok(false);
         };
-        let events = arena_proto::incremental::events_len(&request);
-        let key = (request.table_id.clone(), request.seat);
-        let out = match session.held.get(&key) {
-            // The bot holds the first `held` events, from this stream: only what follows goes.
-            Some(&(from, held)) if session.incremental && from == ticket && held <= events => {
-                arena_proto::incremental::increment(&mut request, held)
+        let through = seat
+            .history
+            .absorb(&mut request)
+            .map_err(|e| format!("request {}: {e} on this stream", request.request_id))?;
+        let routes = match session.routes.get_mut(request.table_id.as_str()) {
+            Some(r) => r,
+            None => session.routes.entry(request.table_id.clone()).or_default(),
+        };
+        let held = routes.held_mut(request.seat);
+        let from = match *held {
+            // The bot holds the first `from` events, from this stream: only what follows goes.
+            Some((sent_by, from))
+                if session.incremental && sent_by == ticket && from <= through =>
+            {
+                from
             }
-            _ => request.clone(),
+            _ => 0,
         };
-        if session.incremental && session.conn.is_some() {
-            session.held.insert(key, (ticket, events));
+        let mut out = request.clone();
+        seat.history.fill(&mut out, from, through);
+        let connected = session.conn.is_some();
+        if session.incremental && connected {
+            *held = Some((ticket, through));
         }
-        session
-            .routes
-            .insert((request.table_id.clone(), request.request_id), ticket);
-        if session.conn.is_some() {
-            seat.asked
-                .insert(request.request_id, std::time::Instant::now());
-        }
-        seat.pending.insert(request.request_id, request);
+        routes.replies.insert(request.request_id, ticket);
+        let at = connected.then(std::time::Instant::now);
+        seat.pending.insert(
+            request.request_id,
+            Asked {
+                request,
+                through,
+                at,
+            },
+        );
         session.send(v1::host_to_bot::Msg::Request(out));
-        true
+        Ok(true)
     }
 
     /// The seat `ticket` is done (its table ended, or its referee went away): frees its slot
@@ -703,12 +766,12 @@ impl Hub {
         if let Some(session) = entry.session.as_mut()
             && let Some(seat) = session.seats.remove(&ticket)
         {
-            for id in seat.pending.keys() {
-                let key = (seat.table_id.clone(), *id);
+            let at_table = session.seats.values().any(|s| s.table_id == seat.table_id);
+            if !at_table {
+                session.routes.remove(seat.table_id.as_str());
+            } else if let Some(routes) = session.routes.get_mut(seat.table_id.as_str()) {
                 // A seat opened again may have been asked the same request on its new stream.
-                if session.routes.get(&key) == Some(&ticket) {
-                    session.routes.remove(&key);
-                }
+                routes.replies.retain(|_, t| *t != ticket);
             }
             // A referee that gave up opening a seat opens it again on a new stream: while that
             // one plays, the old one's end is not the table's (the bot keeps its seat's state).
@@ -720,7 +783,9 @@ impl Hub {
                 tracing::debug!(table = %seat.table_id, seat = seat.seat, "a replaced seat stream ended");
             } else {
                 // The bot forgets the seat's history with its end.
-                session.held.remove(&(seat.table_id.clone(), seat.seat));
+                if let Some(routes) = session.routes.get_mut(seat.table_id.as_str()) {
+                    *routes.held_mut(seat.seat) = None;
+                }
                 session.send(v1::host_to_bot::Msg::End(v1::TableEnd {
                     table_id: seat.table_id,
                     seat: seat.seat,

@@ -97,6 +97,10 @@ pub(crate) struct SeatIo {
     pub(crate) open: v1::SeatOpen,
     /// Counts the seat as open once the kind of its bot is known.
     counted: Option<OpenSeat>,
+    /// The seat's events the stream's requests carried, to make incremental ones whole.
+    history: arena_proto::incremental::SeatEvents,
+    /// Requests are passed on as they came, incremental or not ([`SeatIo::relay`]).
+    relaying: bool,
 }
 
 impl SeatIo {
@@ -106,13 +110,21 @@ impl SeatIo {
         self.counted = Some(OpenSeat::new(kind));
     }
 
+    /// From now on [`SeatIo::next`] passes requests on as they came, incremental ones too:
+    /// the hub keeps the seat's history for a remote bot and makes them whole only for a bot
+    /// that needs more than the increment.
+    pub(crate) fn relay(&mut self) {
+        self.relaying = true;
+    }
+
     /// The kind of bot playing the seat, once known.
     pub(crate) fn kind(&self) -> Option<Kind> {
         self.counted.as_ref().map(|c| c.0)
     }
 
     /// The next message from the referee, checked: a request must be for this table and seat
-    /// (empty fields are filled in). Cancel-safe.
+    /// (empty fields are filled in), and is made whole when its observation is incremental
+    /// (`SeatReady.incremental_observations`), unless [`SeatIo::relay`]ing. Cancel-safe.
     pub(crate) async fn next(&mut self) -> Result<FromReferee, Status> {
         let msg = match self.inbound.message().await {
             Ok(Some(m)) => m,
@@ -148,6 +160,15 @@ impl SeatIo {
                     ))
                     .into());
                 }
+                if !self.relaying
+                    && let Err(e) = self.history.rebuild(&mut r)
+                {
+                    return Err(ApiError::Invalid(format!(
+                        "request {}: {e} on this stream",
+                        r.request_id
+                    ))
+                    .into());
+                }
                 Ok(FromReferee::Request(r))
             }
             Some(v1::referee_to_seat::Msg::Close(c)) => Ok(FromReferee::Close(c)),
@@ -172,6 +193,7 @@ impl SeatIo {
             bot: self.open.bot.clone(),
             release: release.to_string(),
             host: host.to_string(),
+            incremental_observations: true,
         }));
     }
 
@@ -301,6 +323,8 @@ async fn run_seat(
         out,
         open,
         counted: None,
+        history: Default::default(),
+        relaying: false,
     };
     let name = io.open.bot.trim().to_string();
 
@@ -451,6 +475,7 @@ async fn run_remote(ctx: &Arc<Ctx>, mut io: SeatIo, bot: &str) -> Result<(), Sta
     };
     let mut queue = VecDeque::new();
     let out = io.out.clone();
+    io.relay();
     let acquire = ctx.hub.acquire(bot, NewSeat { ticket, start, out });
     let seated = match while_reading(&mut io, &mut queue, &ctx.closing, acquire).await? {
         Waited::Done(Ok(s)) => s,
@@ -475,7 +500,7 @@ async fn run_remote(ctx: &Arc<Ctx>, mut io: SeatIo, bot: &str) -> Result<(), Sta
     io.ready(&seated.release, &ctx.host);
     // The bot's replies go to the referee from the hub; this task forwards requests and faults.
     for r in queue.drain(..) {
-        ctx.hub.forward(bot, ticket, r);
+        ctx.hub.forward(bot, ticket, r).map_err(ApiError::Invalid)?;
     }
     loop {
         tokio::select! {
@@ -496,7 +521,7 @@ async fn run_remote(ctx: &Arc<Ctx>, mut io: SeatIo, bot: &str) -> Result<(), Sta
             },
             m = io.next() => match m? {
                 FromReferee::Request(r) => {
-                    ctx.hub.forward(bot, ticket, r);
+                    ctx.hub.forward(bot, ticket, r).map_err(ApiError::Invalid)?;
                 }
                 FromReferee::Close(c) => {
                     slot.close = Some(c);

@@ -106,13 +106,7 @@ fn example(path: &str) -> std::path::PathBuf {
 }
 
 /// A loopback port free a moment ago.
-pub fn port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
+pub use arena_testkit::free_port as port;
 
 /// A role (`arena ROLE …`) as a child process, killed with SIGKILL when dropped.
 pub struct Role {
@@ -343,93 +337,6 @@ pub fn add_remote_bot(name: &str, store_args: &[&str]) -> String {
         .expect("the token is printed last")
         .trim()
         .to_string()
-}
-
-/// A redis-server of the test's own (no persistence), on `bind` (addresses) and a free port.
-pub struct PrivateRedis {
-    pub port: u16,
-    /// The password clients must give (a server reached beyond loopback needs one).
-    pub password: String,
-    bind: Vec<String>,
-    dir: tempfile::TempDir,
-    child: Option<std::process::Child>,
-}
-
-impl PrivateRedis {
-    /// Starts a server bound to `bind` on a free port and waits until it answers.
-    pub fn start(bind: &[&str]) -> PrivateRedis {
-        let mut server = PrivateRedis {
-            port: port(),
-            password: unique_prefix("pw"),
-            bind: bind.iter().map(|s| s.to_string()).collect(),
-            dir: tempfile::tempdir().unwrap(),
-            child: None,
-        };
-        server.launch();
-        server
-    }
-
-    /// `redis://:PASSWORD@HOST:PORT` on the first bound address.
-    pub fn url(&self) -> String {
-        self.url_at(&self.bind[0])
-    }
-
-    /// `redis://:PASSWORD@HOST:PORT` on bound address `host`.
-    pub fn url_at(&self, host: &str) -> String {
-        format!("redis://:{}@{host}:{}", self.password, self.port)
-    }
-
-    fn launch(&mut self) {
-        let child = Command::new("redis-server")
-            .args(["--port", &self.port.to_string()])
-            .arg("--bind")
-            .args(&self.bind)
-            .args(["--save", "", "--appendonly", "no"])
-            .args(["--requirepass", &self.password])
-            .arg("--dir")
-            .arg(self.dir.path())
-            .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::null())
-            .spawn()
-            .expect("redis-server is on PATH");
-        self.child = Some(child);
-        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
-        let url = self.url();
-        loop {
-            let up = redis::Client::open(url.as_str())
-                .and_then(|c| c.get_connection())
-                .and_then(|mut c| redis::cmd("PING").query::<String>(&mut c))
-                .is_ok();
-            if up {
-                return;
-            }
-            assert!(
-                std::time::Instant::now() < deadline,
-                "redis-server did not come up on port {}",
-                self.port
-            );
-            std::thread::sleep(std::time::Duration::from_millis(20));
-        }
-    }
-
-    /// Kills the server and starts it again on the same port: empty, as a restart without
-    /// persistence leaves it.
-    pub fn restart_empty(&mut self) {
-        if let Some(mut c) = self.child.take() {
-            let _ = c.kill();
-            let _ = c.wait();
-        }
-        self.launch();
-    }
-}
-
-impl Drop for PrivateRedis {
-    fn drop(&mut self) {
-        if let Some(mut c) = self.child.take() {
-            let _ = c.kill();
-            let _ = c.wait();
-        }
-    }
 }
 
 /// A client command running in the background, killed and reaped when dropped.

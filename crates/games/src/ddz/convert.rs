@@ -96,11 +96,11 @@ pub fn ddz_event(e: &Event) -> Option<v1::DdzEvent> {
             seat.index(),
             E::Landlord(v1::DdzLandlord {
                 bid: u32::from(bid),
-                bottom: bottom.to_string(),
+                bottom: bottom.to_text(),
             }),
         ),
         Event::Double { seat, double } => (seat.index(), E::Double(double)),
-        Event::Play { seat, play } => (seat.index(), E::Play(play.to_string())),
+        Event::Play { seat, play } => (seat.index(), E::Play(play.to_text())),
         Event::End(_) => return None,
     };
     Some(v1::DdzEvent {
@@ -115,25 +115,40 @@ pub fn ddz_observation(
     rules_name: &str,
     legal: Vec<String>,
 ) -> v1::Observation {
+    ddz_observation_from(obs, rules_name, legal, 0)
+}
+
+/// [`ddz_observation`] with its events from index `from` on (`events_from` saying so): an
+/// incremental observation. The events left out are skipped before they are converted.
+pub fn ddz_observation_from(
+    obs: &Observation<'_>,
+    rules_name: &str,
+    legal: Vec<String>,
+    from: usize,
+) -> v1::Observation {
     let o = v1::DdzObservation {
         seat: obs.seat.index() as u32,
-        hand: obs.hand.to_string(),
+        hand: obs.hand.to_text(),
         phase: names::phase_name(obs.phase).into(),
         phase_kind: names::phase_kind(obs.phase) as i32,
         landlord: obs.landlord.map(|s| s.index() as u32),
-        bottom: obs.bottom.map(|b| b.to_string()).unwrap_or_default(),
+        bottom: obs.bottom.map(CardSet::to_text).unwrap_or_default(),
         bid: u32::from(obs.bid),
-        events: obs.events.iter().filter_map(ddz_event).collect(),
+        // The end of the game is the only event with no message, and the last one.
+        events: obs
+            .events
+            .iter()
+            .filter(|e| !matches!(e, Event::End(_)))
+            .skip(from)
+            .filter_map(ddz_event)
+            .collect(),
         cards_left: obs.cards_left.iter().map(|&c| u32::from(c)).collect(),
-        to_beat: obs
-            .last_play
-            .map(|(_, m)| m.to_string())
-            .unwrap_or_default(),
+        to_beat: obs.last_play.map(|(_, m)| m.to_text()).unwrap_or_default(),
         to_beat_seat: obs.last_play.map(|(s, _)| s.index() as u32),
         legal,
         rules: rules_name.to_string(),
         rules_kind: names::rules_kind(rules_name) as i32,
-        events_from: 0,
+        events_from: u32::try_from(from).unwrap_or(u32::MAX),
     };
     v1::Observation {
         game: Some(v1::observation::Game::Ddz(o)),

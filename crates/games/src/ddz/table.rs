@@ -82,15 +82,7 @@ impl DdzTable {
             Phase::Play => {
                 let mut ml = MoveList::new();
                 self.game.legal_moves(&mut ml);
-                ml.iter()
-                    .map(|m| {
-                        if m.is_pass() {
-                            "pass".to_string()
-                        } else {
-                            m.cards().to_string()
-                        }
-                    })
-                    .collect()
+                ml.iter().map(|m| m.to_text()).collect()
             }
             Phase::Over => Vec::new(),
         }
@@ -182,7 +174,7 @@ impl TableGame for DdzTable {
             .observation(DdzTable::seat(seat).unwrap_or(Seat::ALL[0]))
     }
 
-    fn observation(&self, seat: u32) -> v1::Observation {
+    fn observation_from(&self, seat: u32, from: usize) -> v1::Observation {
         let Some(s) = DdzTable::seat(seat) else {
             return v1::Observation::default();
         };
@@ -191,7 +183,7 @@ impl TableGame for DdzTable {
         } else {
             Vec::new()
         };
-        convert::ddz_observation(&self.game.observation(s), self.rules_name, legal)
+        convert::ddz_observation_from(&self.game.observation(s), self.rules_name, legal, from)
     }
 
     fn decode(&self, pending: &Pending, action: &v1::Action) -> Result<Action, Fault> {

@@ -166,6 +166,16 @@ pub fn full_event(e: Event) -> v1::MahjongEvent {
 
 /// A seat's view as a message, with its legal answers (empty when it is not asked).
 pub fn observation(view: &View<'_>, legal: &ActionList) -> v1::Observation {
+    observation_from(view, legal, 0)
+}
+
+/// [`observation`] with its events from index `events_from` on (the field saying so): an
+/// incremental observation. The events left out are skipped before they are converted.
+pub fn observation_from(
+    view: &View<'_>,
+    legal: &ActionList,
+    events_from: usize,
+) -> v1::Observation {
     let (tile, from) = match view.phase() {
         Phase::Claims { discarder, tile } => (tile.to_string(), Some(u32::from(discarder))),
         Phase::RobKong { seat, tile } => (tile.to_string(), Some(u32::from(seat))),
@@ -190,10 +200,10 @@ pub fn observation(view: &View<'_>, legal: &ActionList) -> v1::Observation {
         wall_left: view.wall_left() as u32,
         tile,
         from,
-        events: view.events().map(seen_event).collect(),
+        events: view.events().skip(events_from).map(seen_event).collect(),
         legal: legal.iter().map(|a| a.to_string()).collect(),
         fans: fans_kind(view.rules().reading) as i32,
-        events_from: 0,
+        events_from: u32::try_from(events_from).unwrap_or(u32::MAX),
     };
     v1::Observation {
         game: Some(v1::observation::Game::Mahjong(o)),

@@ -88,9 +88,9 @@ impl TableGame for MahjongTable {
         self.game.view(seat_u8(seat))
     }
 
-    fn observation(&self, seat: u32) -> v1::Observation {
+    fn observation_from(&self, seat: u32, from: usize) -> v1::Observation {
         let seat = seat_u8(seat);
-        convert::observation(&self.game.view(seat), &self.legal(seat))
+        convert::observation_from(&self.game.view(seat), &self.legal(seat), from)
     }
 
     fn decode(&self, pending: &Pending, action: &v1::Action) -> Result<Action, Fault> {

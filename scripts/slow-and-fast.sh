@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# The "5,000 concurrent tables of slow bots" run of docs/scaling.md: one bot-host, one
+# table-referee (--max-tables 6000) and a matchmaker on Redis; 30 fast bots (think 0) play
+# FAST_TABLES tables alone, then again while SLOW_BOTS bots of capacity 10 thinking 1 s hold
+# SLOW_TABLES tables in flight on the same referee. Each `arena load` prints tables/s and the
+# decision latency p50/p99/p999; compare the fast bots' two lines.
+#
+#   cargo build --release -p arena
+#   scripts/slow-and-fast.sh                       # 1,700 slow bots, 5,000 slow tables
+#   SLOW_TABLES=1000 SLOW_BOTS=340 scripts/slow-and-fast.sh    # a quicker look
+#
+# Needs Redis on 127.0.0.1:6379 (REDIS_URL overrides; keys under a fresh prefix, deleted at the
+# end) and free ports 26252…26261. State the load average printed with the figures.
+set -euo pipefail
+SLOW_TABLES=${SLOW_TABLES:-5000}
+SLOW_BOTS=${SLOW_BOTS:-1700}
+FAST_TABLES=${FAST_TABLES:-600}
+# How long the slow tables are given to be seated before the fast bots play beside them.
+RAMP_SECS=${RAMP_SECS:-45}
+ARENA=${ARENA:-"$(dirname "$0")/../target/release/arena"}
+REDIS_URL=${REDIS_URL:-redis://127.0.0.1:6379}
+export ARENA_LOG=${ARENA_LOG:-warn} ARENA_CONSOLE_LISTEN=127.0.0.1:0
+SECRETS=$(mktemp -d)
+head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' > "$SECRETS/operator.token"
+head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' > "$SECRETS/cluster.token"
+AUTH=(--operator-token-file "$SECRETS/operator.token")
+CLUSTER=(--cluster-token-file "$SECRETS/cluster.token")
+export ARENA_OPERATOR_TOKEN
+ARENA_OPERATOR_TOKEN=$(cat "$SECRETS/operator.token")
+PREFIX="slow-and-fast-$$-$(date +%s%N)"
+STORE=(--redis "$REDIS_URL" --redis-prefix "$PREFIX")
+PIDS=()
+cleanup() {
+  if [ ${#PIDS[@]} -gt 0 ]; then
+    kill "${PIDS[@]}" 2>/dev/null || true
+    wait "${PIDS[@]}" 2>/dev/null || true
+  fi
+  redis-cli -u "$REDIS_URL" --scan --pattern "$PREFIX:*" | xargs -r -n 500 redis-cli -u "$REDIS_URL" del >/dev/null
+  rm -rf "$SECRETS"
+}
+trap cleanup EXIT
+wait_port() {
+  for _ in $(seq 1 200); do
+    (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && return 0
+    sleep 0.1
+  done
+  echo "nothing listens on port $1" >&2
+  return 1
+}
+"$ARENA" bot-host "${STORE[@]}" "${CLUSTER[@]}" --listen 127.0.0.1:26252 --seat-listen 127.0.0.1:26255 >/dev/null 2>&1 &
+HOST=$!
+PIDS+=($HOST)
+"$ARENA" table-referee "${STORE[@]}" "${AUTH[@]}" "${CLUSTER[@]}" --id slow-fast-r1 \
+  --listen 127.0.0.1:26261 --bot-host http://127.0.0.1:26255 --max-tables 6000 >/dev/null 2>&1 &
+REFEREE=$!
+PIDS+=($REFEREE)
+"$ARENA" matchmaker "${STORE[@]}" "${AUTH[@]}" --listen 127.0.0.1:26254 >/dev/null 2>&1 &
+PIDS+=($!)
+for p in 26252 26254 26261; do wait_port $p; done
+LOAD=("$ARENA" load --bot-host http://127.0.0.1:26252 --matchmaker http://127.0.0.1:26254
+  --referee http://127.0.0.1:26261)
+WATCH=(--watch "bot-host=$HOST" --watch "referee=$REFEREE")
+echo "== fast bots alone; load average: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
+"${LOAD[@]}" --bots 30 --prefix fast --tables "$FAST_TABLES" --in-flight 4 "${WATCH[@]}"
+SLOW_SECS=${SLOW_SECS:-$((RAMP_SECS + 120))}
+echo "== $SLOW_TABLES slow tables ($SLOW_BOTS bots thinking 1 s) for $SLOW_SECS s" >&2
+"${LOAD[@]}" --bots "$SLOW_BOTS" --prefix slow --capacity 10 --think 1s --decision-ms 5000 \
+  --in-flight "$SLOW_TABLES" --duration "$SLOW_SECS" "${WATCH[@]}" &
+SLOW=$!
+sleep "$RAMP_SECS"
+echo "== fast bots beside the slow tables; load average: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
+"${LOAD[@]}" --bots 30 --prefix fast --tables "$FAST_TABLES" --in-flight 4 "${WATCH[@]}"
+wait "$SLOW"
