@@ -904,16 +904,24 @@ pub async fn supervise_once(store: &dyn Store) -> Result<(), ApiError> {
             set_state(&mut next, v1::CompetitionState::Finished);
             next.finished_unix_ms = now_ms();
         }
-        if next != comp
-            && store
-                .swap_record(COMPETITION, &name, Some(&bytes), &next.encode_to_vec())
-                .await?
-            && state_of(&next) == v1::CompetitionState::Finished
-        {
+        if next == comp {
+            continue;
+        }
+        let finishing = state_of(&next) == v1::CompetitionState::Finished;
+        if finishing {
+            // The final standings are in the store before anyone can see the competition
+            // finished, so a watcher never gets final standings the store does not hold. Every
+            // table's result is in, so an instance that loses the swap below writes the same.
             let st = standings(store, &next).await?;
             store
                 .put_record(FINAL_STANDINGS, &name, &st.encode_to_vec())
                 .await?;
+        }
+        if store
+            .swap_record(COMPETITION, &name, Some(&bytes), &next.encode_to_vec())
+            .await?
+            && finishing
+        {
             visibility::mark_ended(store, &name, state_name(v1::CompetitionState::Finished))
                 .await?;
             arena_telemetry::metrics::metrics()
