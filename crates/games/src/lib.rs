@@ -212,11 +212,10 @@ pub fn validate(job: &v1::TableJob) -> Result<CheckedJob, JobError> {
     match game {
         GameKind::DouDizhu => {
             let setup = match &job.setup {
-                None => v1::DdzSetup::default(),
-                Some(v1::table_job::Setup::Ddz(s)) => s.clone(),
+                None => ddz::spec::read_setup(&v1::DdzSetup::default(), job.seed)?,
+                Some(v1::table_job::Setup::Ddz(s)) => ddz::spec::read_setup(s, job.seed)?,
                 Some(_) => return Err(wrong_setup(game)),
             };
-            let setup = ddz::spec::read_setup(&setup, job.seed)?;
             read_spec(job, setup, seats, v1::PenaltyRounding::Started, |name| {
                 SeatBot::parse(name, ddz::bots::parse_builtin)
             })
@@ -224,11 +223,10 @@ pub fn validate(job: &v1::TableJob) -> Result<CheckedJob, JobError> {
         }
         GameKind::Mahjong => {
             let setup = match &job.setup {
-                None => v1::MahjongSetup::default(),
-                Some(v1::table_job::Setup::Mahjong(s)) => s.clone(),
+                None => mahjong::spec::read_setup(&v1::MahjongSetup::default(), job.seed)?,
+                Some(v1::table_job::Setup::Mahjong(s)) => mahjong::spec::read_setup(s, job.seed)?,
                 Some(_) => return Err(wrong_setup(game)),
             };
-            let setup = mahjong::spec::read_setup(&setup, job.seed)?;
             read_spec(job, setup, seats, v1::PenaltyRounding::Nearest, |name| {
                 SeatBot::parse(name, mahjong::bots::parse_builtin)
             })
@@ -255,7 +253,7 @@ pub async fn run_table(
     }
     Ok(
         match run_spec(job, &spec, opts, dialer).instrument(span).await {
-            Played::Finished(result, replay) => (*result, *replay),
+            Played::Finished(record) => record.into_replay(Some(job)),
             Played::Interrupted(why) => error_result(
                 spec.table_id(),
                 Some(job),

@@ -31,6 +31,6 @@ pub use game::{Fault, Pending, Policy, TableGame};
 pub use job::{JobError, SeatBot, TableSpec};
 pub use remote::{BotHosts, DialError, RemoteSeat, SeatDialer};
 pub use run::{Misplay, Player, RunOptions, Scratch, SeatPlan, TableSetup, play_fast, run_game};
-pub use seat::{Answer, LocalPlayer, Reply};
-pub use table::{Request, Table, error_result};
+pub use seat::{Answer, LocalPlayer, Reply, panic_message};
+pub use table::{Record, Request, Table, error_record, error_result};
 pub use time::TimeRules;

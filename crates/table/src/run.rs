@@ -26,7 +26,7 @@ use tracing::Instrument;
 use crate::game::{Fault, Pending, Policy, TableGame};
 use crate::remote::{RemoteSeat, SeatDialer, SeatFailure};
 use crate::seat::{Answer, LocalPlayer, Reply, panic_message};
-use crate::table::{Table, error_result};
+use crate::table::{Record, Table, error_record};
 use crate::time::TimeRules;
 
 /// How a referee runs tables.
@@ -88,15 +88,24 @@ pub enum SeatPlan<G: TableGame> {
 #[derive(Clone, Debug, PartialEq)]
 pub enum Played {
     /// The table has a result and a replay (also a forfeit, a verdict, an internal error).
-    Finished(Box<v1::TableResult>, Box<v1::Replay>),
+    Finished(Box<Record>),
     /// The platform failed under a remote seat and the seat could not be opened again within
     /// [`RunOptions::reconnect_grace`]: nothing is recorded, and the table is to be played again
     /// from its seed (no bot is blamed).
     Interrupted(String),
 }
 
-/// Plays `game` with `seats`: on a blocking thread without any async work when every seat is
-/// in-process, else with the async driver.
+/// How long a table of light in-process players (none [`LocalPlayer::is_heavy`]) plays on the
+/// calling task before the rest of it moves to a blocking thread. A Dou Dizhu table of built-in
+/// bots ends well within it, so it costs no thread hand-off (which costs more CPU than such a
+/// table's rules and replay); a long table (a Mahjong hand of expert bots) is handed over once,
+/// holding an async worker no longer than this and one decision.
+pub const INLINE_BUDGET: Duration = Duration::from_micros(500);
+
+/// Plays `game` with `seats`. When every seat is in-process, without any async work: on the
+/// calling task for up to [`INLINE_BUDGET`] when no player is heavy, the rest (or the whole
+/// table, with a heavy player) in one hand-off to a blocking thread. Otherwise with the async
+/// driver.
 pub async fn run_game<G: TableGame>(
     job: &v1::TableJob,
     game: G,
@@ -106,48 +115,58 @@ pub async fn run_game<G: TableGame>(
     dialer: &dyn SeatDialer,
 ) -> Played {
     let all_local = seats.iter().all(|s| matches!(s, SeatPlan::Local(_)));
-    if all_local {
-        let players: Vec<_> = seats
-            .into_iter()
-            .filter_map(|s| match s {
-                SeatPlan::Local(p) => Some(p),
-                SeatPlan::Remote(_) => None,
-            })
-            .collect();
-        let cancel = Arc::new(AtomicBool::new(false));
-        let _guard = CancelOnDrop(cancel.clone());
-        let owned = setup.clone();
-        let span = tracing::Span::current();
-        let handle = tokio::task::spawn_blocking(move || {
-            let _e = span.enter();
-            play_local(game, players, &owned, &cancel)
-        });
-        let (result, replay) = match handle.await {
-            Ok(Some(table)) => table.finish(job, &opts.referee),
-            Ok(None) => error_result(
-                &setup.table_id,
-                Some(job),
-                &opts.referee,
-                "the table was cancelled".into(),
-            ),
-            Err(e) => {
-                tracing::error!(error = %e, "a table thread failed");
-                error_result(
-                    &setup.table_id,
-                    Some(job),
-                    &opts.referee,
-                    format!("internal error: the table's thread failed: {e}"),
-                )
-            }
+    if !all_local {
+        // Boxed: the async driver's state is large, and a table of in-process players should
+        // not carry (and copy) it in its future.
+        return match Box::pin(play_async(game, seats, setup, opts, dialer)).await {
+            Ok(table) => Played::Finished(Box::new(table.record(job, &opts.referee))),
+            Err(why) => Played::Interrupted(why),
         };
-        return Played::Finished(Box::new(result), Box::new(replay));
     }
-    match play_async(game, seats, setup, opts, dialer).await {
-        Ok(table) => {
-            let (result, replay) = table.finish(job, &opts.referee);
-            Played::Finished(Box::new(result), Box::new(replay))
+    let players: Vec<_> = seats
+        .into_iter()
+        .filter_map(|s| match s {
+            SeatPlan::Local(p) => Some(p),
+            SeatPlan::Remote(_) => None,
+        })
+        .collect();
+    let failed = |why: String| {
+        Played::Finished(Box::new(error_record(
+            &setup.table_id,
+            Some(job),
+            &opts.referee,
+            why,
+        )))
+    };
+    let mut local = LocalTable::start(game, players, setup);
+    if !local.has_heavy_player() {
+        let until = Instant::now() + INLINE_BUDGET;
+        match catch_unwind(AssertUnwindSafe(|| local.play_until(until))) {
+            Ok(true) => {
+                return Played::Finished(Box::new(local.finish().record(job, &opts.referee)));
+            }
+            Ok(false) => {}
+            Err(payload) => {
+                let why = panic_message(payload.as_ref());
+                tracing::error!(error = %why, "a table panicked");
+                return failed(format!("internal error: the table panicked: {why}"));
+            }
         }
-        Err(why) => Played::Interrupted(why),
+    }
+    let cancel = Arc::new(AtomicBool::new(false));
+    let _guard = CancelOnDrop(cancel.clone());
+    let span = tracing::Span::current();
+    let handle = tokio::task::spawn_blocking(move || {
+        let _e = span.enter();
+        local.play(&cancel).then(|| local.finish())
+    });
+    match handle.await {
+        Ok(Some(table)) => Played::Finished(Box::new(table.record(job, &opts.referee))),
+        Ok(None) => failed("the table was cancelled".into()),
+        Err(e) => {
+            tracing::error!(error = %e, "a table thread failed");
+            failed(format!("internal error: the table's thread failed: {e}"))
+        }
     }
 }
 
@@ -167,6 +186,15 @@ fn call_local<G: TableGame>(
     game: &G,
     p: &Pending,
 ) -> Reply<G::Action> {
+    call_local_at(player, game, p).0
+}
+
+/// [`call_local`], and when the answer came (a driver watching the clock reads it once).
+fn call_local_at<G: TableGame>(
+    player: &mut (dyn LocalPlayer<G> + Send),
+    game: &G,
+    p: &Pending,
+) -> (Reply<G::Action>, Instant) {
     let start = Instant::now();
     let answer = match catch_unwind(AssertUnwindSafe(|| player.decide(&game.view(p.seat), p))) {
         Ok(a) => Answer::Action(a),
@@ -178,43 +206,88 @@ fn call_local<G: TableGame>(
             ),
         )),
     };
-    Reply::new(answer, start.elapsed())
+    let end = Instant::now();
+    (Reply::new(answer, end - start), end)
 }
 
-/// Plays a table of in-process players synchronously (the fast path). Returns the ended table,
-/// or `None` if `cancel` was set first. Time control applies as everywhere: an answer that comes
-/// back after the hard cap is a timeout.
-pub fn play_local<G: TableGame>(
-    game: G,
-    mut players: Vec<Player<G>>,
-    setup: &TableSetup,
-    cancel: &AtomicBool,
-) -> Option<Table<G>> {
-    for (i, p) in players.iter_mut().enumerate() {
-        p.start(i as u32, setup.seed);
+/// A table of in-process players played round by round, so that [`run_game`] can start it on
+/// the calling task and finish it on a blocking thread.
+struct LocalTable<G: TableGame> {
+    table: Table<G>,
+    players: Vec<Player<G>>,
+    table_id: String,
+    /// The round's requests and replies, reused from round to round.
+    requests: Vec<crate::table::Request>,
+    replies: Vec<Reply<G::Action>>,
+}
+
+impl<G: TableGame> LocalTable<G> {
+    /// Starts every player and seats it.
+    fn start(game: G, mut players: Vec<Player<G>>, setup: &TableSetup) -> LocalTable<G> {
+        for (i, p) in players.iter_mut().enumerate() {
+            p.start(i as u32, setup.seed);
+        }
+        let mut table = Table::new(game, setup.time, setup.policy);
+        for i in 0..players.len() {
+            table.set_release(i, BUILTIN_RELEASE);
+        }
+        LocalTable {
+            table,
+            players,
+            table_id: setup.table_id.clone(),
+            requests: Vec::new(),
+            replies: Vec::new(),
+        }
     }
-    let mut table = Table::new(game, setup.time, setup.policy);
-    for i in 0..players.len() {
-        table.set_release(i, BUILTIN_RELEASE);
+
+    fn has_heavy_player(&self) -> bool {
+        self.players.iter().any(|p| p.is_heavy())
     }
-    while let Some(requests) = table.next_round() {
-        if cancel.load(Ordering::Relaxed) {
+
+    /// Plays rounds until the table ends (true) or `until` has passed (false).
+    fn play_until(&mut self, until: Instant) -> bool {
+        while let Some(answered) = self.round() {
+            if answered >= until {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Plays the table to its end (true), unless `cancel` is set first (false).
+    fn play(&mut self, cancel: &AtomicBool) -> bool {
+        loop {
+            if cancel.load(Ordering::Relaxed) {
+                return false;
+            }
+            if self.round().is_none() {
+                return true;
+            }
+        }
+    }
+
+    /// Asks and settles one round: when its last answer came, or `None` once the table has
+    /// ended.
+    fn round(&mut self) -> Option<Instant> {
+        if !self.table.next_round_into(&mut self.requests) {
             return None;
         }
+        let mut answered = None;
+        let table = &self.table;
         let window = if table.round_size() > 1 {
             tracing::debug_span!(
                 "claim_window",
-                table_id = %setup.table_id,
+                table_id = %self.table_id,
                 from = table.game().answered_seat(),
-                seats = requests.len()
+                seats = self.requests.len()
             )
         } else {
             tracing::Span::none()
         };
         let in_window = window.enter();
-        let replies = requests
-            .iter()
-            .map(|r| match players.get_mut(r.seat as usize) {
+        self.replies.clear();
+        for r in &self.requests {
+            let reply = match self.players.get_mut(r.seat as usize) {
                 Some(p) => {
                     let _span = tracing::debug_span!(
                         "decision",
@@ -223,7 +296,9 @@ pub fn play_local<G: TableGame>(
                         kind = r.kind.as_str_name()
                     )
                     .entered();
-                    call_local(p.as_mut(), table.game(), &r.pending())
+                    let (reply, at) = call_local_at(p.as_mut(), table.game(), &r.pending());
+                    answered = Some(at);
+                    reply
                 }
                 None => Reply::new(
                     Answer::Fault(Fault::new(
@@ -232,15 +307,35 @@ pub fn play_local<G: TableGame>(
                     )),
                     Duration::ZERO,
                 ),
-            })
-            .collect();
+            };
+            self.replies.push(reply);
+        }
         drop(in_window);
-        table.settle(replies);
+        self.table.settle_from(&mut self.replies);
+        // A round of seats without players took no time of theirs: the clock is read instead.
+        Some(answered.unwrap_or_else(Instant::now))
     }
-    for (i, p) in players.iter_mut().enumerate() {
-        p.finish(&table.game().view(i as u32));
+
+    /// Tells every player the game is over; the ended table.
+    fn finish(mut self) -> Table<G> {
+        for (i, p) in self.players.iter_mut().enumerate() {
+            p.finish(&self.table.game().view(i as u32));
+        }
+        self.table
     }
-    Some(table)
+}
+
+/// Plays a table of in-process players synchronously (the fast path). Returns the ended table,
+/// or `None` if `cancel` was set first. Time control applies as everywhere: an answer that comes
+/// back after the hard cap is a timeout.
+pub fn play_local<G: TableGame>(
+    game: G,
+    players: Vec<Player<G>>,
+    setup: &TableSetup,
+    cancel: &AtomicBool,
+) -> Option<Table<G>> {
+    let mut local = LocalTable::start(game, players, setup);
+    local.play(cancel).then(|| local.finish())
 }
 
 /// An in-process player answered with an action the rules refuse. Built-in bots never do; bots
@@ -640,5 +735,110 @@ async fn ask_local<G: TableGame>(
             Duration::ZERO,
         ),
         Err(_) => Reply::new(Answer::NoAnswer, hard_cap),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! Where [`run_game`] plays a table of in-process players: what keeps a referee's async
+    //! workers free, and what spares a quick table a thread hand-off.
+
+    use std::sync::Mutex;
+    use std::thread::ThreadId;
+
+    use super::*;
+    use crate::remote::BotHosts;
+    use crate::table::tests::Picks;
+
+    /// Picks 0 and writes down the thread of each decision; `work` is how long a decision takes.
+    struct Recorder {
+        heavy: bool,
+        work: Duration,
+        threads: Arc<Mutex<Vec<ThreadId>>>,
+    }
+
+    impl LocalPlayer<Picks> for Recorder {
+        fn name(&self) -> String {
+            "recorder".into()
+        }
+        fn is_heavy(&self) -> bool {
+            self.heavy
+        }
+        fn start(&mut self, _seat: u32, _seed: u64) {}
+        fn decide(&mut self, _view: &(u32, i64), _p: &Pending) -> u32 {
+            // The decision's cost is the point here, not a wait for something else.
+            std::thread::sleep(self.work);
+            self.threads
+                .lock()
+                .unwrap()
+                .push(std::thread::current().id());
+            0
+        }
+    }
+
+    /// Plays `rounds` rounds with three recorders; the result, and each decision's thread.
+    async fn play(rounds: u32, heavy: bool, work: Duration) -> (Record, Vec<ThreadId>) {
+        let threads = Arc::new(Mutex::new(Vec::new()));
+        let seats = (0..3)
+            .map(|_| {
+                SeatPlan::Local(Box::new(Recorder {
+                    heavy,
+                    work,
+                    threads: threads.clone(),
+                }) as Player<Picks>)
+            })
+            .collect();
+        let setup = TableSetup {
+            table_id: "t/1".into(),
+            seed: 1,
+            time: crate::time::TimeRules::default(),
+            policy: None,
+        };
+        let job = v1::TableJob::default();
+        let played = run_game(
+            &job,
+            Picks::new(rounds),
+            seats,
+            &setup,
+            &RunOptions::default(),
+            &BotHosts::default(),
+        )
+        .await;
+        let Played::Finished(record) = played else {
+            panic!("an all-in-process table is never interrupted: {played:?}");
+        };
+        let threads = threads.lock().unwrap().clone();
+        (*record, threads)
+    }
+
+    #[tokio::test(flavor = "current_thread")]
+    async fn a_quick_table_of_light_players_plays_on_the_calling_task() {
+        let (record, threads) = play(3, false, Duration::ZERO).await;
+        assert!(record.result.error.is_empty(), "{}", record.result.error);
+        assert_eq!(record.result.outcome.map(|o| o.scores), Some(vec![0, 0, 0]));
+        assert_eq!(threads.len(), 9);
+        let here = std::thread::current().id();
+        assert!(threads.iter().all(|t| *t == here), "{threads:?}");
+    }
+
+    #[tokio::test(flavor = "current_thread")]
+    async fn a_heavy_players_table_never_holds_the_async_thread() {
+        let (record, threads) = play(2, true, Duration::ZERO).await;
+        assert!(record.result.error.is_empty(), "{}", record.result.error);
+        assert_eq!(threads.len(), 6);
+        let here = std::thread::current().id();
+        assert!(threads.iter().all(|t| *t != here), "{threads:?}");
+    }
+
+    #[tokio::test(flavor = "current_thread")]
+    async fn a_long_table_of_light_players_moves_to_a_blocking_thread_past_the_budget() {
+        // Each round takes three decisions of a fifth of the budget: the first round ends
+        // within the budget, the table is past it after the second.
+        let (record, threads) = play(6, false, INLINE_BUDGET / 5).await;
+        assert!(record.result.error.is_empty(), "{}", record.result.error);
+        assert_eq!(threads.len(), 18);
+        let here = std::thread::current().id();
+        assert_eq!(threads[0], here, "it starts on the calling task");
+        assert_ne!(threads[17], here, "and ends on another thread: {threads:?}");
     }
 }

@@ -71,6 +71,10 @@ pub struct Table<G: TableGame> {
     verdicts: Vec<v1::Verdict>,
     /// The decisions of the round being asked, and whether each seat is asked (not dead).
     round: Vec<(Pending, bool)>,
+    /// Scratch reused from round to round, so a round allocates nothing of its own: the game's
+    /// pending decisions, and the actions applied.
+    pending: Vec<Pending>,
+    actions: Vec<(Pending, G::Action)>,
     end: Option<End>,
     releases: Vec<String>,
 }
@@ -92,6 +96,8 @@ impl<G: TableGame> Table<G> {
             steps: Vec::new(),
             verdicts: Vec::new(),
             round: Vec::new(),
+            pending: Vec::new(),
+            actions: Vec::new(),
             end: None,
         }
     }
@@ -151,63 +157,93 @@ impl<G: TableGame> Table<G> {
     /// fault automatically; `None` once the table has ended. Answer them with
     /// [`Table::settle`] before calling this again.
     pub fn next_round(&mut self) -> Option<Vec<Request>> {
+        let mut out = Vec::new();
+        self.next_round_into(&mut out).then_some(out)
+    }
+
+    /// [`Table::next_round`] into `out` (emptied first, so a driver reuses one buffer): false
+    /// once the table has ended.
+    pub fn next_round_into(&mut self, out: &mut Vec<Request>) -> bool {
+        out.clear();
         loop {
             if self.end.is_some() {
-                return None;
+                return false;
             }
-            let pending = self.game.pending();
-            if pending.is_empty() {
-                self.end = Some(match self.game.outcome() {
-                    Some(o) => End::Over(o),
-                    None => End::Error("the game has no pending decision and no outcome".into()),
-                });
-                return None;
+            let mut pending = std::mem::take(&mut self.pending);
+            pending.clear();
+            self.game.pending_into(&mut pending);
+            let asked = self.open_round(&pending);
+            self.pending = pending;
+            match asked {
+                None => return false,
+                Some(true) => break,
+                Some(false) => self.settle_iter(std::iter::empty()),
             }
-            let n = self.dead.len();
-            let mut seen = vec![false; n];
-            for p in &pending {
-                let ok =
-                    (p.seat as usize) < n && !std::mem::replace(&mut seen[p.seat as usize], true);
-                if !ok {
-                    self.end = Some(End::Error(format!(
-                        "internal error: the game asked seat {} of a {n}-seat table (or twice in one round)",
-                        p.seat
-                    )));
-                    return None;
-                }
-            }
-            self.round = pending
-                .iter()
-                .map(|p| (*p, !self.is_dead(p.seat)))
-                .collect();
-            if self.round.iter().any(|(_, asked)| *asked) {
-                let first = self.steps.len() as u32;
-                return Some(
-                    self.round
-                        .iter()
-                        .enumerate()
-                        .filter(|(_, (_, asked))| *asked)
-                        .map(|(i, (p, _))| Request {
-                            index: first + i as u32,
-                            seat: p.seat,
-                            kind: p.kind,
-                        })
-                        .collect(),
-                );
-            }
-            self.settle(Vec::new());
         }
+        let first = self.steps.len() as u32;
+        out.extend(
+            self.round
+                .iter()
+                .enumerate()
+                .filter(|(_, (_, asked))| *asked)
+                .map(|(i, (p, _))| Request {
+                    index: first + i as u32,
+                    seat: p.seat,
+                    kind: p.kind,
+                }),
+        );
+        true
+    }
+
+    /// Makes `pending` the round: `None` when the table ends instead (no decision pending, or a
+    /// decision the table cannot put), else whether any seat is asked (not dead).
+    fn open_round(&mut self, pending: &[Pending]) -> Option<bool> {
+        if pending.is_empty() {
+            self.end = Some(match self.game.outcome() {
+                Some(o) => End::Over(o),
+                None => End::Error("the game has no pending decision and no outcome".into()),
+            });
+            return None;
+        }
+        let n = self.dead.len();
+        for (i, p) in pending.iter().enumerate() {
+            // Rounds are a few seats: a scan finds a seat asked twice without allocating.
+            let ok = (p.seat as usize) < n && !pending[..i].iter().any(|q| q.seat == p.seat);
+            if !ok {
+                self.end = Some(End::Error(format!(
+                    "internal error: the game asked seat {} of a {n}-seat table (or twice in one round)",
+                    p.seat
+                )));
+                return None;
+            }
+        }
+        self.round.clear();
+        for p in pending {
+            let asked = !self.is_dead(p.seat);
+            self.round.push((*p, asked));
+        }
+        Some(self.round.iter().any(|(_, asked)| *asked))
     }
 
     /// Settles the round [`Table::next_round`] returned with one reply per request, in the same
     /// order. Missing replies count as no answer; extra ones are ignored.
     pub fn settle(&mut self, replies: Vec<Reply<G::Action>>) {
+        self.settle_iter(replies.into_iter());
+    }
+
+    /// [`Table::settle`] with the replies taken out of `replies`, which is left empty for the
+    /// next round (a driver reuses one buffer).
+    pub fn settle_from(&mut self, replies: &mut Vec<Reply<G::Action>>) {
+        self.settle_iter(replies.drain(..));
+    }
+
+    fn settle_iter(&mut self, mut replies: impl Iterator<Item = Reply<G::Action>>) {
         let round = std::mem::take(&mut self.round);
-        let mut replies = replies.into_iter();
+        let mut actions = std::mem::take(&mut self.actions);
+        actions.clear();
         let first = self.steps.len() as u32;
-        let mut actions = Vec::with_capacity(round.len());
         let mut forfeit = None;
-        for (i, (p, asked)) in round.into_iter().enumerate() {
+        for (i, &(p, asked)) in round.iter().enumerate() {
             let index = first + i as u32;
             let seat = p.seat as usize;
             let mut step = v1::ReplayStep {
@@ -263,6 +299,9 @@ impl<G: TableGame> Table<G> {
                 actions.push((p, a));
             }
         }
+        // The buffers go back, emptied, for the next round.
+        self.round = round;
+        self.round.clear();
         if let Some(seat) = forfeit {
             // The round's other answers are not applied: the game ends here.
             for step in &mut self.steps[first as usize..] {
@@ -277,6 +316,7 @@ impl<G: TableGame> Table<G> {
                 "internal error: the rules refused checked actions: {e}"
             )));
         }
+        self.actions = actions;
     }
 
     /// Reads one reply: the action, or the fault; and the elapsed milliseconds charged.
@@ -314,6 +354,12 @@ impl<G: TableGame> Table<G> {
     /// The result and replay of the ended table. `referee` names the writer; `job` is recorded
     /// in the replay and supplies the table id, competition and labels.
     pub fn finish(self, job: &v1::TableJob, referee: &str) -> (v1::TableResult, v1::Replay) {
+        self.record(job, referee).into_replay(Some(job))
+    }
+
+    /// [`Table::finish`] as a [`Record`]: the replay without the job and the result, which a
+    /// writer encodes without copying them in ([`Record::encode_replay`]).
+    pub fn record(self, job: &v1::TableJob, referee: &str) -> Record {
         let n = self.penalties.len();
         let (outcome, forfeited_by, error) = match self.end {
             Some(End::Over(o)) => (Some(o), None, String::new()),
@@ -331,10 +377,19 @@ impl<G: TableGame> Table<G> {
                 .collect(),
             None => Vec::new(),
         };
+        let mean_decision_ms = (0..n)
+            .map(|i| {
+                if self.asked[i] == 0 {
+                    0.0
+                } else {
+                    self.elapsed_sum_ms[i] as f64 / f64::from(self.asked[i])
+                }
+            })
+            .collect();
         let result = v1::TableResult {
             table_id: job.table_id.clone(),
             outcome,
-            penalties: self.penalties.clone(),
+            penalties: self.penalties,
             final_scores,
             verdicts: self.verdicts,
             forfeited_by,
@@ -343,27 +398,76 @@ impl<G: TableGame> Table<G> {
             competition: job.competition.clone(),
             labels: job.labels.clone(),
             placement: job.placement.clone(),
-            decisions: self.asked.clone(),
-            mean_decision_ms: (0..n)
-                .map(|i| {
-                    if self.asked[i] == 0 {
-                        0.0
-                    } else {
-                        self.elapsed_sum_ms[i] as f64 / f64::from(self.asked[i])
-                    }
-                })
-                .collect(),
+            decisions: self.asked,
+            mean_decision_ms,
             error,
             releases: self.releases,
         };
         let mut replay = v1::Replay {
-            job: Some(job.clone()),
             steps: self.steps,
-            result: Some(result.clone()),
             ..Default::default()
         };
         self.game.record_history(&mut replay);
+        Record { result, replay }
+    }
+}
+
+/// A finished table as a writer needs it: the result, and the replay less the two things it
+/// repeats, the job (which the writer holds already) and the result. [`Record::into_replay`]
+/// puts them in; [`Record::encode_replay`] encodes the whole replay from the parts, without
+/// copying either, into a buffer of the exact size.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Record {
+    /// The table's result.
+    pub result: v1::TableResult,
+    /// The replay, its `job` and `result` left empty.
+    pub replay: v1::Replay,
+}
+
+impl Record {
+    /// The result and the whole replay: `job` and a copy of the result put in.
+    pub fn into_replay(self, job: Option<&v1::TableJob>) -> (v1::TableResult, v1::Replay) {
+        let Record { result, mut replay } = self;
+        replay.job = job.cloned();
+        replay.result = Some(result.clone());
         (result, replay)
+    }
+
+    /// The encoded replay [`Record::into_replay`] would give, byte for byte (fields in the
+    /// order prost writes them), made from the parts.
+    pub fn encode_replay(&self, job: Option<&v1::TableJob>) -> Vec<u8> {
+        use prost::encoding::{message, string};
+        // Every field named, so a field added to Replay cannot be left out unnoticed here.
+        let v1::Replay {
+            job: _,
+            steps,
+            result: _,
+            ddz_events,
+            mahjong_events,
+            mahjong_hands,
+        } = &self.replay;
+        let len = job.map_or(0, |j| message::encoded_len(1, j))
+            + message::encoded_len_repeated(2, steps)
+            + message::encoded_len(3, &self.result)
+            + message::encoded_len_repeated(4, ddz_events)
+            + message::encoded_len_repeated(5, mahjong_events)
+            + string::encoded_len_repeated(6, mahjong_hands);
+        let mut buf = Vec::with_capacity(len);
+        if let Some(j) = job {
+            message::encode(1, j, &mut buf);
+        }
+        for step in steps {
+            message::encode(2, step, &mut buf);
+        }
+        message::encode(3, &self.result, &mut buf);
+        for event in ddz_events {
+            message::encode(4, event, &mut buf);
+        }
+        for event in mahjong_events {
+            message::encode(5, event, &mut buf);
+        }
+        string::encode_repeated(6, mahjong_hands, &mut buf);
+        buf
     }
 }
 
@@ -384,6 +488,16 @@ pub fn error_result(
     referee: &str,
     error: String,
 ) -> (v1::TableResult, v1::Replay) {
+    error_record(table_id, job, referee, error).into_replay(job)
+}
+
+/// [`error_result`] as a [`Record`].
+pub fn error_record(
+    table_id: &str,
+    job: Option<&v1::TableJob>,
+    referee: &str,
+    error: String,
+) -> Record {
     let result = v1::TableResult {
         table_id: table_id.to_string(),
         referee: referee.to_string(),
@@ -394,16 +508,14 @@ pub fn error_result(
         error,
         ..Default::default()
     };
-    let replay = v1::Replay {
-        job: job.cloned(),
-        result: Some(result.clone()),
-        ..Default::default()
-    };
-    (result, replay)
+    Record {
+        result,
+        replay: v1::Replay::default(),
+    }
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     //! The core on a toy game where every seat decides at once each round, as Mahjong claims do.
 
     use super::*;
@@ -411,10 +523,21 @@ mod tests {
     /// Three seats each pick 0, 1 or 2 every round, all at once; a pick above 2 is illegal, an
     /// action that is not a `play` is malformed. After `rounds` rounds each seat scores its sum.
     #[derive(Clone, Debug)]
-    struct Picks {
+    pub(crate) struct Picks {
         rounds: u32,
         sums: [i64; 3],
         history: Vec<(u32, u32)>,
+    }
+
+    impl Picks {
+        /// A game of `rounds` rounds (the runner's tests play it too).
+        pub(crate) fn new(rounds: u32) -> Picks {
+            Picks {
+                rounds,
+                sums: [0; 3],
+                history: Vec::new(),
+            }
+        }
     }
 
     fn pick(n: u32) -> v1::Action {
@@ -671,6 +794,56 @@ mod tests {
             replay.steps.iter().all(|s| s.action.is_none()),
             "nothing of the round was applied"
         );
+    }
+
+    /// The writer stores `encode_replay`'s bytes; readers decode them as the replay message, so
+    /// they must be exactly the message's own encoding, every field of it set.
+    #[test]
+    fn a_records_encoded_replay_is_the_whole_replays_encoding_byte_for_byte() {
+        use prost::Message;
+        let mut t = table(Policy::PlayOn);
+        while let Some(r) = t.next_round() {
+            let n = r.len();
+            t.settle(
+                (0..n)
+                    .map(|i| Reply::new(Answer::Action(i as u32 * 2), ms(120)))
+                    .collect(),
+            );
+        }
+        let job = v1::TableJob {
+            table_id: "cup/7".into(),
+            competition: "cup".into(),
+            seed: 9,
+            labels: [("round".to_string(), "2".to_string())].into(),
+            seats: vec![v1::SeatSpec { bot: "a".into() }],
+            ..Default::default()
+        };
+        let mut record = t.record(&job, "ref");
+        assert!(!record.result.verdicts.is_empty() && record.replay.steps.len() == 9);
+        record.replay.ddz_events = vec![v1::DdzEvent {
+            seat: 1,
+            event: Some(v1::ddz_event::Event::Bid(2)),
+        }];
+        record.replay.mahjong_events = vec![v1::MahjongEvent {
+            seat: 2,
+            tile: "W1".into(),
+            ..Default::default()
+        }];
+        record.replay.mahjong_hands = vec!["W1W2".into(), String::new()];
+        for job in [Some(&job), None] {
+            let bytes = record.encode_replay(job);
+            let (_, whole) = record.clone().into_replay(job);
+            assert_eq!(bytes, whole.encode_to_vec());
+            assert_eq!(
+                bytes.capacity(),
+                bytes.len(),
+                "one buffer of the exact size"
+            );
+        }
+        // And the record's result is the replay's.
+        let (result, whole) = record.into_replay(Some(&job));
+        assert_eq!(whole.result, Some(result));
+        assert_eq!(whole.job, Some(job));
     }
 
     #[test]

@@ -5,7 +5,8 @@
 //!   free, so jobs wait on the queue (where other referees can take them) rather than here. A
 //!   played table frees its slot once the writer has it: its store write is off the next
 //!   table's path, and the writer's bounded queue (`WRITE_AT_ONCE` × 4) bounds how many finished
-//!   tables wait to be written.
+//!   tables wait to be written. The writer gathers what finishes within `WRITE_LINGER` of the
+//!   first into one store call (one transaction and `fsync` on the embedded store).
 //! - **Touch / reclaim**: while a job is in flight it is touched every `touch_interval`. If the
 //!   queue says it is no longer ours (another referee reclaimed it), the table is stopped and
 //!   nothing is written or acknowledged: the other referee plays it from its seed.
@@ -31,6 +32,7 @@
 
 use std::collections::{BTreeSet, HashMap};
 use std::future::Future;
+use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -38,8 +40,9 @@ use arena_games::{run_spec, validate};
 use arena_proto::v1;
 use arena_store::{FinishedJob, JobEntry, Store, StoreError};
 use arena_table::run::Played;
-use arena_table::{BotHosts, RunOptions, error_result};
+use arena_table::{BotHosts, Record, RunOptions, error_record, panic_message};
 use arena_telemetry::metrics::{KeyValue, attr, metrics};
+use futures_util::FutureExt;
 use prost::Message;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc, oneshot};
 use tokio::task::{JoinHandle, JoinSet};
@@ -60,6 +63,12 @@ const TAKE_AT_ONCE: usize = 32;
 
 /// Most finished tables written and acknowledged in one store call.
 const WRITE_AT_ONCE: usize = 256;
+
+/// How long the writer lets finished tables gather after the first one before it writes them,
+/// so a busy referee's writes are few and large: on the embedded store each write is one
+/// transaction and one `fsync`, whose cost hardly depends on how many results it carries. A
+/// table's acknowledgement waits this much longer; its slot is free already.
+const WRITE_LINGER: Duration = Duration::from_millis(5);
 
 /// What every job task shares.
 pub(crate) struct Ctx {
@@ -174,14 +183,13 @@ pub(crate) async fn job_loop(ctx: Arc<Ctx>, stop: CancellationToken) {
                     "resuming this referee's unfinished jobs"
                 );
             }
+            let resumed = decode_entries(resumed);
             let ended = ended_states(&ctx, &resumed).await;
-            for entry in resumed {
+            for (entry, queued) in resumed {
                 let Ok(slot) = slots.clone().acquire_owned().await else {
                     break;
                 };
-                let ctx = ctx.clone();
-                let ended = ended.clone();
-                tasks.spawn(async move { handle(ctx, entry, &ended, slot).await });
+                spawn_handle(&mut tasks, &ctx, entry, queued, &ended, slot);
             }
         }
         Err(e) => {
@@ -232,11 +240,10 @@ pub(crate) async fn job_loop(ctx: Arc<Ctx>, stop: CancellationToken) {
         match next {
             Ok(entries) => {
                 backoff.reset();
+                let entries = decode_entries(entries);
                 let ended = ended_states(&ctx, &entries).await;
-                for (entry, slot) in entries.into_iter().zip(free) {
-                    let ctx = ctx.clone();
-                    let ended = ended.clone();
-                    tasks.spawn(async move { handle(ctx, entry, &ended, slot).await });
+                for ((entry, queued), slot) in entries.into_iter().zip(free) {
+                    spawn_handle(&mut tasks, &ctx, entry, queued, &ended, slot);
                 }
             }
             Err(e) => {
@@ -268,23 +275,52 @@ pub(crate) async fn job_loop(ctx: Arc<Ctx>, stop: CancellationToken) {
     tracing::info!(referee = %cfg.referee_id, "stopped");
 }
 
+/// Starts [`handle`] for an entry on a task of its own. The future is boxed: a job's future is
+/// several kilobytes (a table's state lives in it), which tokio would otherwise copy into the
+/// task and through each of its stages.
+fn spawn_handle(
+    tasks: &mut JoinSet<()>,
+    ctx: &Arc<Ctx>,
+    entry: JobEntry,
+    queued: Queued,
+    ended: &Arc<HashMap<String, String>>,
+    slot: OwnedSemaphorePermit,
+) {
+    let ctx = ctx.clone();
+    let ended = ended.clone();
+    tasks.spawn(Box::pin(async move {
+        handle(ctx, entry, queued, &ended, slot).await
+    }));
+}
+
+/// Reads each entry's payload, once: what [`ended_states`] and [`handle`] look at.
+fn decode_entries(entries: Vec<JobEntry>) -> Vec<(JobEntry, Queued)> {
+    entries
+        .into_iter()
+        .map(|entry| {
+            let queued = queue::decode(&entry.table_id, &entry.payload);
+            (entry, queued)
+        })
+        .collect()
+}
+
 /// The competitions of a batch of jobs that have ended, by name, with their final state: read
 /// once per competition per batch rather than once per table. A competition whose state cannot
 /// be read is left out (its tables are played).
-async fn ended_states(ctx: &Ctx, entries: &[JobEntry]) -> Arc<HashMap<String, String>> {
+async fn ended_states(ctx: &Ctx, entries: &[(JobEntry, Queued)]) -> Arc<HashMap<String, String>> {
     let mut competitions = BTreeSet::new();
-    for entry in entries {
-        if let Queued::Table(job) = queue::decode(&entry.table_id, &entry.payload)
+    for (_, queued) in entries {
+        if let Queued::Table(job) = queued
             && !job.competition.is_empty()
         {
-            competitions.insert(job.competition);
+            competitions.insert(job.competition.as_str());
         }
     }
     let mut ended = HashMap::new();
     for competition in competitions {
-        match arena_store::visibility::ended_state(&*ctx.store, &competition).await {
+        match arena_store::visibility::ended_state(&*ctx.store, competition).await {
             Ok(Some(state)) => {
-                ended.insert(competition, state);
+                ended.insert(competition.to_string(), state);
             }
             Ok(None) => {}
             Err(e) => {
@@ -295,12 +331,15 @@ async fn ended_states(ctx: &Ctx, entries: &[JobEntry]) -> Arc<HashMap<String, St
     Arc::new(ended)
 }
 
-/// Handles one queue entry from start to acknowledgement; `ended` holds the ended competitions
-/// among its batch's. `slot` is the entry's place among the `max_tables`: a played table gives
-/// it up once its result is queued for the writer, the rest when they are done.
+/// Handles one queue entry (its payload read into `queued`) from start to acknowledgement;
+/// `ended` holds the ended competitions among its batch's. `slot` is the entry's place among
+/// the `max_tables`: a played table gives it up once its result is queued for the writer, the
+/// rest when they are done. The job is touched from this same task while it is handled (no task
+/// of its own per table).
 async fn handle(
     ctx: Arc<Ctx>,
     entry: JobEntry,
+    queued: Queued,
     ended: &HashMap<String, String>,
     slot: OwnedSemaphorePermit,
 ) {
@@ -312,42 +351,44 @@ async fn handle(
     );
     async move {
         let lost = CancellationToken::new();
-        let _touch = AbortOnDrop(tokio::spawn(touch_loop(
-            ctx.clone(),
-            entry.entry_id.clone(),
-            lost.clone(),
-        )));
-        match queue::decode(&entry.table_id, &entry.payload) {
-            Queued::Table(job) => {
-                let ended = ended.get(&job.competition).map(String::as_str);
-                play(&ctx, &entry, job, ended, &lost, slot).await
+        let work = async {
+            match queued {
+                Queued::Table(job) => {
+                    let ended = ended.get(&job.competition).map(String::as_str);
+                    play(&ctx, &entry, job, ended, &lost, slot).await
+                }
+                Queued::Gdi(batch) => gdi::measure(&ctx, &entry, batch, &lost).await,
+                Queued::Bad { job, error } => {
+                    tracing::warn!(%error, "malformed job: writing an error result");
+                    let record =
+                        error_record(&entry.table_id, job.as_ref(), &ctx.config.referee_id, error);
+                    write_and_ack(&ctx, &entry, job.as_ref(), record).await;
+                }
             }
-            Queued::Gdi(batch) => gdi::measure(&ctx, &entry, batch, &lost).await,
-            Queued::Bad { job, error } => {
-                tracing::warn!(%error, "malformed job: writing an error result");
-                let (result, replay) =
-                    error_result(&entry.table_id, job.as_ref(), &ctx.config.referee_id, error);
-                write_and_ack(&ctx, &entry, result, replay).await;
-            }
+        };
+        // The touches never end the select (the loop waits for ever once the job is lost): the
+        // work does, and the touches stop with it.
+        tokio::select! {
+            biased;
+            () = work => {}
+            () = touch_loop(&ctx, &entry.entry_id, &lost) => {}
         }
     }
     .instrument(span)
     .await
 }
 
-/// Keeps the job ours while it is in flight; cancels `lost` if the queue gave it to another.
-async fn touch_loop(ctx: Arc<Ctx>, entry_id: String, lost: CancellationToken) {
-    let mut tick = tokio::time::interval(ctx.config.touch_interval);
-    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-    tick.tick().await;
+/// Keeps the job ours while it is in flight; cancels `lost` if the queue gave it to another,
+/// then waits for ever (the job's work ends the select it runs in).
+async fn touch_loop(ctx: &Ctx, entry_id: &str, lost: &CancellationToken) {
     loop {
-        tick.tick().await;
-        match ctx.store.touch_job(&ctx.config.referee_id, &entry_id).await {
+        tokio::time::sleep(ctx.config.touch_interval).await;
+        match ctx.store.touch_job(&ctx.config.referee_id, entry_id).await {
             Ok(()) => {}
             Err(StoreError::Invalid(m)) => {
                 tracing::warn!(reason = %m, "the job is no longer ours");
                 lost.cancel();
-                return;
+                return std::future::pending().await;
             }
             Err(e) => {
                 tracing::warn!(error = %e, "cannot touch the job; retrying at the next interval")
@@ -390,7 +431,7 @@ async fn play(
     }
     if ended == Some("cancelled") {
         tracing::info!(competition = %job.competition, "the competition was cancelled: not playing its table");
-        let (result, replay) = error_result(
+        let record = error_record(
             &entry.table_id,
             Some(&job),
             &ctx.config.referee_id,
@@ -399,20 +440,20 @@ async fn play(
                 job.competition
             ),
         );
-        write_and_ack(ctx, entry, result, replay).await;
+        write_and_ack(ctx, entry, Some(&job), record).await;
         return;
     }
     let spec = match validate(&job) {
         Ok(s) => s,
         Err(e) => {
             tracing::warn!(error = %e, "invalid job: writing an error result");
-            let (result, replay) = error_result(
+            let record = error_record(
                 &entry.table_id,
                 Some(&job),
                 &ctx.config.referee_id,
                 e.to_string(),
             );
-            write_and_ack(ctx, entry, result, replay).await;
+            write_and_ack(ctx, entry, Some(&job), record).await;
             return;
         }
     };
@@ -427,22 +468,19 @@ async fn play(
     if let Some(tp) = job.labels.get("traceparent") {
         arena_telemetry::set_parent_from_traceparent(&table_span, tp);
     }
-    let task = {
-        let ctx = ctx.clone();
-        let job = job.clone();
-        AbortOnDrop(tokio::spawn(
-            async move { run_spec(&job, &spec, &ctx.opts, &ctx.dialer).await }
-                .instrument(table_span),
-        ))
-    };
-    let mut task = task;
+    // Played in this task (a table of built-in bots mostly on it, see `run_game`); a panic
+    // below the rules' own catching becomes the table's error result, as a failed task would.
+    let running =
+        AssertUnwindSafe(run_spec(&job, &spec, &ctx.opts, &ctx.dialer).instrument(table_span))
+            .catch_unwind();
     let played = tokio::select! {
-        r = &mut task.0 => match r {
+        biased;
+        r = running => match r {
             Ok(r) => r,
-            Err(e) => {
-                tracing::error!(error = %e, "the table's task failed");
-                let (result, replay) = error_result(&entry.table_id, Some(&job), &ctx.config.referee_id, format!("internal error: the table's task failed: {e}"));
-                Played::Finished(Box::new(result), Box::new(replay))
+            Err(payload) => {
+                let why = panic_message(payload.as_ref());
+                tracing::error!(error = %why, "the table panicked");
+                Played::Finished(Box::new(error_record(&entry.table_id, Some(&job), &ctx.config.referee_id, format!("internal error: the table panicked: {why}"))))
             }
         },
         () = lost.cancelled() => {
@@ -450,12 +488,12 @@ async fn play(
             return;
         }
     };
-    let (result, replay) = match played {
-        Played::Finished(result, replay) => (*result, *replay),
+    let record = match played {
+        Played::Finished(record) => *record,
         Played::Interrupted(why) => return hand_back(ctx, entry, job, why).await,
     };
-    record_metrics(&job, &kinds, &result, &replay);
-    queue_write(ctx, entry, result, replay, Some(slot)).await;
+    record_metrics(&job, &kinds, &record.result, &record.replay);
+    queue_write(ctx, entry, Some(&job), record, Some(slot)).await;
 }
 
 /// The label counting how often the platform interrupted a table.
@@ -476,7 +514,7 @@ async fn hand_back(ctx: &Arc<Ctx>, entry: &JobEntry, mut job: v1::TableJob, why:
         metrics()
             .tables_interrupted
             .add(1, &attr("outcome", "given_up"));
-        let (result, replay) = error_result(
+        let record = error_record(
             &entry.table_id,
             Some(&job),
             &ctx.config.referee_id,
@@ -485,7 +523,7 @@ async fn hand_back(ctx: &Arc<Ctx>, entry: &JobEntry, mut job: v1::TableJob, why:
                  no bot blamed"
             ),
         );
-        return write_and_ack(ctx, entry, result, replay).await;
+        return write_and_ack(ctx, entry, Some(&job), record).await;
     }
     tracing::warn!(attempts, reason = %why, "the platform interrupted the table: handing it back to be played again");
     metrics()
@@ -579,6 +617,16 @@ fn spawn_writer(store: Arc<dyn Store>) -> (mpsc::Sender<Done>, AbortOnDrop<()>) 
     let task = tokio::spawn(async move {
         let mut batch = Vec::with_capacity(WRITE_AT_ONCE);
         while rx.recv_many(&mut batch, WRITE_AT_ONCE).await > 0 {
+            if batch.len() < WRITE_AT_ONCE {
+                // One timer per batch, not a wake-up per table: the queue holds what arrives.
+                tokio::time::sleep(WRITE_LINGER).await;
+                while batch.len() < WRITE_AT_ONCE {
+                    match rx.try_recv() {
+                        Ok(d) => batch.push(d),
+                        Err(_) => break,
+                    }
+                }
+            }
             write_batch(&*store, &mut batch).await;
         }
     });
@@ -636,14 +684,14 @@ async fn write_batch(store: &dyn Store, batch: &mut Vec<Done>) {
 }
 
 /// Stores the result (retrying until the store takes it), then acknowledges the job: through the
-/// writer, in a batch with whatever other tables finished meanwhile.
+/// writer, in a batch with whatever other tables finished meanwhile. `job` goes into the replay.
 pub(crate) async fn write_and_ack(
     ctx: &Ctx,
     entry: &JobEntry,
-    result: v1::TableResult,
-    replay: v1::Replay,
+    job: Option<&v1::TableJob>,
+    record: Record,
 ) {
-    queue_write(ctx, entry, result, replay, None).await;
+    queue_write(ctx, entry, job, record, None).await;
 }
 
 /// [`write_and_ack`], giving up `slot` as soon as the writer has the table: the next job need
@@ -652,19 +700,23 @@ pub(crate) async fn write_and_ack(
 async fn queue_write(
     ctx: &Ctx,
     entry: &JobEntry,
-    result: v1::TableResult,
-    replay: v1::Replay,
+    job: Option<&v1::TableJob>,
+    record: Record,
     slot: Option<OwnedSemaphorePermit>,
 ) {
     let (written, done) = oneshot::channel();
+    // Each encoded once, the replay straight from its parts (no copy of the job or the result).
+    let replay = record.encode_replay(job);
+    let encoded = record.result.encode_to_vec();
+    let result = record.result;
     let d = Done {
         entry_id: entry.entry_id.clone(),
         table_id: entry.table_id.clone(),
-        competition: (!result.competition.is_empty()).then(|| result.competition.clone()),
-        result: result.encode_to_vec(),
-        replay: replay.encode_to_vec(),
-        error: result.error,
         verdicts: result.verdicts.len(),
+        competition: (!result.competition.is_empty()).then_some(result.competition),
+        result: encoded,
+        replay,
+        error: result.error,
         written,
     };
     if let Err(mpsc::error::SendError(d)) = ctx.writer.send(d).await {

@@ -343,12 +343,12 @@ impl TableGame for DdzTable {
     }
 
     fn record_history(&self, replay: &mut v1::Replay) {
-        replay.ddz_events = self
-            .game
-            .events()
-            .iter()
-            .filter_map(convert::ddz_event)
-            .collect();
+        // Sized up front: every event but the last (the end) is one message.
+        let events = self.game.events();
+        replay.ddz_events = Vec::with_capacity(events.len());
+        replay
+            .ddz_events
+            .extend(events.iter().filter_map(convert::ddz_event));
     }
 }
 
