@@ -212,7 +212,8 @@ fn job(competition: &str, i: u64, seats: &[&str]) -> v1::TableJob {
 async fn play_table(job: &v1::TableJob, opts: &RunOptions, hosts: &BotHosts) -> u64 {
     let spec = arena_games::validate(job).expect("a valid job");
     match arena_games::run_spec(job, &spec, opts, hosts).await {
-        Played::Finished(result, replay) => {
+        Played::Finished(record) => {
+            let (result, replay) = (&record.result, &record.replay);
             assert!(result.error.is_empty(), "table failed: {}", result.error);
             assert!(
                 result.verdicts.is_empty(),

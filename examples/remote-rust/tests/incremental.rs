@@ -151,7 +151,7 @@ async fn play(
             };
             let spec = arena_games::validate(&job).expect("a valid job");
             match arena_games::run_spec(&job, &spec, &opts, &hosts).await {
-                Played::Finished(result, _) => results.push(*result),
+                Played::Finished(record) => results.push(record.result),
                 Played::Interrupted(why) => panic!("{}: interrupted: {why}", job.table_id),
             }
         }
