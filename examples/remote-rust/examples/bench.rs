@@ -23,7 +23,10 @@
 //!
 //! Bytes: the encoded size of every decision request the bots receive, per table, as it came
 //! over the wire (before the SDK rebuilds an incremental observation): `--incremental 0` has
-//! the bots ask for full observations, as bots written before incremental ones do.
+//! the bots ask for full observations, as bots written before incremental ones do. The
+//! referee's seat streams to bot-host carry increments whatever the bots ask (bot-host says
+//! `SeatReady.incremental_observations`): the referee builds only each request's new events,
+//! and bot-host makes a request whole only for a bot that asked for whole observations.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};

@@ -20,8 +20,13 @@
 //! histories, how many events the bot holds and which seat stream sent them: a table played
 //! twice at once (a redelivery overlapping a run that has not noticed yet) has two streams for
 //! one seat, and a stream whose count is not the bot's latest sends its request whole. A
-//! connection that replaces the last starts from the whole requests of `Welcome.resumed`. The
-//! requests kept for a resume are always whole.
+//! connection that replaces the last starts from the whole requests of `Welcome.resumed`.
+//!
+//! The referee's requests may be incremental too, per seat stream
+//! (`SeatReady.incremental_observations`): each seat keeps its stream's events
+//! ([`arena_proto::incremental::SeatEvents`]) and its unanswered requests without theirs, so a
+//! request is copied whole only for a bot that asked for whole observations, a stream the bot
+//! does not hold, or a resume.
 //!
 //! A bot that sends `Drain` is stopping: its session takes no new table, and once its last
 //! table has ended the session is over and its stream ends with OK ([`Hub::drain`]).

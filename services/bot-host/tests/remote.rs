@@ -907,9 +907,12 @@ async fn a_table_played_twice_at_once_sends_each_stream_what_the_bot_can_rebuild
     let token = host.add_remote("dora", 0).await;
     let (mut bot, _) = connect_incremental(&host, &token, "dora", "").await;
     // A run that has not noticed its table was redelivered plays on beside the new run: two
-    // streams for one seat, each sending its own game's requests.
+    // streams for one seat, each sending its own game's requests, cut to the events since its
+    // own previous request as a referee cuts them.
     let mut old_run = open_seat(&host, "t-twice", 0, "dora").await;
-    old_run.ready().await;
+    assert!(old_run.ready().await.incremental_observations);
+    // The events each run's stream carried.
+    let mut carried = [0usize; 2];
     let game =
         ddz::Game::from_seed(ddz::GameConfig::competition(), 7, ddz::DealConstraint::NONE).unwrap();
     let mut old_game = game.clone();
@@ -918,13 +921,16 @@ async fn a_table_played_twice_at_once_sends_each_stream_what_the_bot_can_rebuild
     let mut history = arena_proto::incremental::History::default();
     let mut new_run = None;
     let (mut id_old, mut id_new, mut checked) = (0, 0, 0);
-    // Both runs apply the same moves: the first legal one for whoever is to act.
-    let step = |g: &mut ddz::Game| {
+    // The runs play the first legal move for whoever is to act, but open the bidding with
+    // different bids: their events differ, as two runs of one table may.
+    let step = |g: &mut ddz::Game, which: usize| {
         let mut moves = ddz::MoveList::new();
         g.legal_moves(&mut moves);
         let obs = g.observation(g.to_act().unwrap());
         let a = match obs.phase {
-            ddz::Phase::Bidding => ddz::Action::Bid(u8::from(obs.bid == 0)),
+            ddz::Phase::Bidding => {
+                ddz::Action::Bid(u8::from(obs.bid == 0) * (1 + u8::from(which == 1)))
+            }
             ddz::Phase::Doubling => ddz::Action::Double(false),
             _ => ddz::Action::Play(moves[0]),
         };
@@ -947,13 +953,17 @@ async fn a_table_played_twice_at_once_sends_each_stream_what_the_bot_can_rebuild
             };
             let Some(s) = game.to_act() else { continue };
             if s.index() != 0 {
-                step(game);
+                step(game, which);
                 continue;
             }
             *id += 1;
             let full = request_for(game, "t-twice", *id);
-            seat.send(v1::referee_to_seat::Msg::Request(full.clone()))
-                .await;
+            let mut cut = full.clone();
+            let mut events = arena_proto::incremental::SeatEvents::default();
+            let through = events.absorb(&mut cut).unwrap();
+            events.fill(&mut cut, carried[which], through);
+            carried[which] = through;
+            seat.send(v1::referee_to_seat::Msg::Request(cut)).await;
             let got = next_request(&mut bot).await;
             let sent = got.encoded_len();
             let got = history
@@ -968,7 +978,7 @@ async fn a_table_played_twice_at_once_sends_each_stream_what_the_bot_can_rebuild
                 Some(v1::seat_to_referee::Msg::Reply(r)) => assert_eq!(r.request_id, *id),
                 other => panic!("expected the reply on run {which}'s stream, got {other:?}"),
             }
-            step(game);
+            step(game, which);
         }
     }
     assert!(new_run.is_some(), "the second run started");
