@@ -70,14 +70,16 @@ class RefereeToSeat(_message.Message):
     def __init__(self, open: _Optional[_Union[SeatOpen, _Mapping]] = ..., request: _Optional[_Union[DecisionRequest, _Mapping]] = ..., close: _Optional[_Union[SeatClose, _Mapping]] = ...) -> None: ...
 
 class SeatReady(_message.Message):
-    __slots__ = ("bot", "release", "host")
+    __slots__ = ("bot", "release", "host", "incremental_observations")
     BOT_FIELD_NUMBER: _ClassVar[int]
     RELEASE_FIELD_NUMBER: _ClassVar[int]
     HOST_FIELD_NUMBER: _ClassVar[int]
+    INCREMENTAL_OBSERVATIONS_FIELD_NUMBER: _ClassVar[int]
     bot: str
     release: str
     host: str
-    def __init__(self, bot: _Optional[str] = ..., release: _Optional[str] = ..., host: _Optional[str] = ...) -> None: ...
+    incremental_observations: bool
+    def __init__(self, bot: _Optional[str] = ..., release: _Optional[str] = ..., host: _Optional[str] = ..., incremental_observations: _Optional[bool] = ...) -> None: ...
 
 class SeatFault(_message.Message):
     __slots__ = ("kind", "reason", "platform")
