@@ -17,30 +17,22 @@ REDIS_URL=${REDIS_URL:-redis://127.0.0.1:6379}
 PREFIX="bench-gdi-$N-$$-$(date +%s%N)"
 STORE=(--redis "$REDIS_URL" --redis-prefix "$PREFIX")
 export ARENA_LOG=${ARENA_LOG:-warn}
-PIDS=()
-SECRETS=$(mktemp -d)
-head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' > "$SECRETS/operator.token"
-head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' > "$SECRETS/cluster.token"
-AUTH=(--operator-token-file "$SECRETS/operator.token")
-export ARENA_OPERATOR_TOKEN
-ARENA_OPERATOR_TOKEN=$(cat "$SECRETS/operator.token")
+# shellcheck source=lib-cluster.sh
+source "$(dirname "$0")/lib-cluster.sh"
+cluster_tokens
 cleanup() {
-  kill "${PIDS[@]}" 2>/dev/null || true
-  wait 2>/dev/null || true
+  stop_pids
   rm -rf "$SECRETS"
-  redis-cli -u "$REDIS_URL" --scan --pattern "$PREFIX:*" | xargs -r redis-cli -u "$REDIS_URL" del >/dev/null
+  delete_prefix "$PREFIX"
 }
 trap cleanup EXIT
 "$ARENA" deal-library "${STORE[@]}" "${AUTH[@]}" --listen 127.0.0.1:56053 >/dev/null 2>&1 &
 PIDS+=($!)
 for i in $(seq 1 "$N"); do
-  "$ARENA" table-referee "${STORE[@]}" "${AUTH[@]}" --cluster-token-file "$SECRETS/cluster.token" --id "bench-r$i" --listen "127.0.0.1:$((56060 + i))" >/dev/null 2>&1 &
+  "$ARENA" table-referee "${STORE[@]}" "${AUTH[@]}" "${CLUSTER[@]}" --id "bench-r$i" --listen "127.0.0.1:$((56060 + i))" >/dev/null 2>&1 &
   PIDS+=($!)
 done
 # `deals measure` does not retry a refused connection: wait until the library listens.
-for _ in $(seq 1 100); do
-  (exec 3<>/dev/tcp/127.0.0.1/56053) 2>/dev/null && break
-  sleep 0.1
-done
+wait_port 56053
 "$ARENA" deals measure --library http://127.0.0.1:56053 --count "$COUNT" --bombs 1 \
   --panel ladder:70 --batch 200 --json | tail -1

@@ -23,34 +23,15 @@ OUT=${OUT:-docs/scaling-growth}
 ARENA=${ARENA:-"$(dirname "$0")/../target/release/arena"}
 REDIS_URL=${REDIS_URL:-redis://127.0.0.1:6379}
 export ARENA_LOG=${ARENA_LOG:-warn} ARENA_CONSOLE_LISTEN=127.0.0.1:0
-SECRETS=$(mktemp -d)
-head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' > "$SECRETS/operator.token"
-head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' > "$SECRETS/cluster.token"
-AUTH=(--operator-token-file "$SECRETS/operator.token")
-CLUSTER=(--cluster-token-file "$SECRETS/cluster.token")
-export ARENA_OPERATOR_TOKEN
-ARENA_OPERATOR_TOKEN=$(cat "$SECRETS/operator.token")
-PIDS=()
+# shellcheck source=lib-cluster.sh
+source "$(dirname "$0")/lib-cluster.sh"
+cluster_tokens
 PREFIX=""
 stop_roles() {
-  if [ ${#PIDS[@]} -gt 0 ]; then
-    kill "${PIDS[@]}" 2>/dev/null || true
-    wait "${PIDS[@]}" 2>/dev/null || true
-  fi
-  PIDS=()
-  if [ -n "$PREFIX" ]; then
-    redis-cli -u "$REDIS_URL" --scan --pattern "$PREFIX:*" | xargs -r -n 500 redis-cli -u "$REDIS_URL" del >/dev/null
-  fi
+  stop_pids
+  delete_prefix "$PREFIX"
 }
 trap 'stop_roles; rm -rf "$SECRETS"' EXIT
-wait_port() {
-  for _ in $(seq 1 200); do
-    (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && return 0
-    sleep 0.1
-  done
-  echo "nothing listens on port $1" >&2
-  return 1
-}
 : > "$OUT.jsonl"
 for R in $REFEREES; do
   PREFIX="load-curves-$R-$$-$(date +%s%N)"

@@ -20,33 +20,17 @@ RAMP_SECS=${RAMP_SECS:-45}
 ARENA=${ARENA:-"$(dirname "$0")/../target/release/arena"}
 REDIS_URL=${REDIS_URL:-redis://127.0.0.1:6379}
 export ARENA_LOG=${ARENA_LOG:-warn} ARENA_CONSOLE_LISTEN=127.0.0.1:0
-SECRETS=$(mktemp -d)
-head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' > "$SECRETS/operator.token"
-head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' > "$SECRETS/cluster.token"
-AUTH=(--operator-token-file "$SECRETS/operator.token")
-CLUSTER=(--cluster-token-file "$SECRETS/cluster.token")
-export ARENA_OPERATOR_TOKEN
-ARENA_OPERATOR_TOKEN=$(cat "$SECRETS/operator.token")
+# shellcheck source=lib-cluster.sh
+source "$(dirname "$0")/lib-cluster.sh"
+cluster_tokens
 PREFIX="slow-and-fast-$$-$(date +%s%N)"
 STORE=(--redis "$REDIS_URL" --redis-prefix "$PREFIX")
-PIDS=()
 cleanup() {
-  if [ ${#PIDS[@]} -gt 0 ]; then
-    kill "${PIDS[@]}" 2>/dev/null || true
-    wait "${PIDS[@]}" 2>/dev/null || true
-  fi
-  redis-cli -u "$REDIS_URL" --scan --pattern "$PREFIX:*" | xargs -r -n 500 redis-cli -u "$REDIS_URL" del >/dev/null
+  stop_pids
+  delete_prefix "$PREFIX"
   rm -rf "$SECRETS"
 }
 trap cleanup EXIT
-wait_port() {
-  for _ in $(seq 1 200); do
-    (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && return 0
-    sleep 0.1
-  done
-  echo "nothing listens on port $1" >&2
-  return 1
-}
 "$ARENA" bot-host "${STORE[@]}" "${CLUSTER[@]}" --listen 127.0.0.1:26252 --seat-listen 127.0.0.1:26255 >/dev/null 2>&1 &
 HOST=$!
 PIDS+=($HOST)

@@ -222,20 +222,13 @@ pub mod incremental {
                 ),
                 None => Ok(0),
             };
-            match whole {
-                Ok(len) => {
-                    self.ddz.clear();
-                    self.mahjong.clear();
-                    let request = Arc::new(request);
-                    self.lent = Some((len, Arc::downgrade(&request)));
-                    Ok(request)
-                }
-                Err(e) => {
-                    self.ddz.clear();
-                    self.mahjong.clear();
-                    Err(e)
-                }
-            }
+            // Whether it continued or not, the events are the request's now (or gone).
+            self.ddz.clear();
+            self.mahjong.clear();
+            let len = whole?;
+            let request = Arc::new(request);
+            self.lent = Some((len, Arc::downgrade(&request)));
+            Ok(request)
         }
 
         /// Takes back the events of `request`, decided, if it is the one that holds them (a
@@ -319,6 +312,19 @@ pub mod incremental {
         }
     }
 
+    /// Whether an incremental observation that starts after event `from` continues a seat
+    /// that has seen `known` events: the one check (and message) of a bot's history and of
+    /// bot-host's copy of a stream.
+    fn continues(from: usize, known: usize) -> Result<(), String> {
+        if known == from {
+            return Ok(());
+        }
+        Err(format!(
+            "an incremental observation continues after event {from}, but this seat has {known} \
+             events"
+        ))
+    }
+
     /// Puts the `known` events before `events` (from `owned`, or copied from `out`, the request
     /// still holding them), unless the observation is a full one; the whole length.
     fn join<E: Clone>(
@@ -332,12 +338,7 @@ pub mod incremental {
         if from == 0 {
             return Ok(events.len());
         }
-        if known != from {
-            return Err(format!(
-                "an incremental observation continues after event {from}, but this seat has \
-                 {known} events"
-            ));
-        }
+        continues(from, known)?;
         let mut whole = match out {
             Some(out) => out.to_vec(),
             None => std::mem::take(owned),
@@ -419,13 +420,9 @@ pub mod incremental {
         let from = events_from as usize;
         if from == 0 {
             history.clear();
-        } else if history.len() != from {
-            let known = history.len();
+        } else if let Err(e) = continues(from, history.len()) {
             history.clear();
-            return Err(format!(
-                "an incremental observation continues after event {from}, but this seat has \
-                 {known} events"
-            ));
+            return Err(e);
         }
         if history.is_empty() {
             std::mem::swap(history, events);

@@ -9,6 +9,19 @@ pub use standings::final_standings;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// A name no other test of this machine uses, starting with `tag`: for key prefixes,
+/// passwords and the like (the process, the time and a count tell runs and calls apart).
+pub fn unique_name(tag: &str) -> String {
+    static COUNT: AtomicU64 = AtomicU64::new(0);
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos())
+        .unwrap_or_default();
+    let n = COUNT.fetch_add(1, Ordering::Relaxed);
+    format!("{tag}-{}-{nanos:x}-{n}", std::process::id())
+}
 
 /// A loopback port that was free a moment ago. Another process may take it before the caller
 /// binds it: whatever starts a server on it must be ready to try another.

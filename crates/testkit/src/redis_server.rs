@@ -8,7 +8,6 @@
 
 use std::path::Path;
 use std::process::{Child, Command};
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::free_port;
@@ -56,13 +55,7 @@ impl RedisServerBuilder {
 
     /// [`password`](Self::password) with one no other server of this machine has.
     pub fn generated_password(self) -> Self {
-        static COUNT: AtomicU64 = AtomicU64::new(0);
-        let nanos = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.as_nanos())
-            .unwrap_or_default();
-        let n = COUNT.fetch_add(1, Ordering::Relaxed);
-        self.password(&format!("pw-{}-{nanos:x}-{n}", std::process::id()))
+        self.password(&crate::unique_name("pw"))
     }
 
     /// Also listens with TLS on a port of its own ([`RedisServer::tls_port`]), presenting

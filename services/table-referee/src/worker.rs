@@ -100,6 +100,7 @@ impl Ctx {
                 close_timeout: Duration::from_secs(1),
                 seat_token: config.cluster_token.clone(),
                 reconnect_grace: config.reconnect_grace,
+                ..RunOptions::default()
             },
             dialer: PresenceDialer::new(Some(store.clone()), hosts),
             config,

@@ -321,11 +321,7 @@ pub fn assert_counted_once_and_blameless(replays: &[arena_proto::v1::Replay], to
 
 /// A key prefix of this test run's own.
 pub fn unique_prefix(tag: &str) -> String {
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap()
-        .as_nanos();
-    format!("cli-{tag}-{}-{nanos}", std::process::id())
+    arena_testkit::unique_name(&format!("cli-{tag}"))
 }
 
 /// Registers a remote bot in the store `store_args` name: its token.

@@ -10,7 +10,7 @@ pub const SHARED_REDIS: &str = "redis://127.0.0.1:6379";
 
 /// A key prefix no other test run uses.
 pub fn random_prefix() -> String {
-    format!("arena-test-{:016x}", rand::random::<u64>())
+    arena_testkit::unique_name("arena-test")
 }
 
 /// Deletes every key under a prefix when dropped, also when the test fails.
