@@ -180,10 +180,6 @@ pub fn init_with(service: &str, options: Options) -> Result<Telemetry, Telemetry
         std::io::IsTerminal::is_terminal(&std::io::stderr()),
         std::env::var("NO_COLOR").ok().as_deref(),
     );
-    let fmt = tracing_subscriber::fmt::layer()
-        .with_ansi(colour)
-        .with_writer(std::io::stderr)
-        .with_filter(filter().and(NoRedisCalls));
     let export = export_requested();
     let resource = || {
         let name = env("OTEL_SERVICE_NAME").unwrap_or_else(|| service.to_string());
@@ -203,26 +199,58 @@ pub fn init_with(service: &str, options: Options) -> Result<Telemetry, Telemetry
     } else {
         None
     };
-    // With metrics on, failed store calls are counted from the store's error events.
-    let store_errors = meter.is_some().then(|| {
-        StoreErrors.with_filter(tracing_subscriber::filter::filter_fn(StoreErrors::counts))
-    });
-    let otel = tracer.as_ref().map(|t| {
-        tracing_opentelemetry::layer()
-            .with_tracer(t.tracer("arena"))
-            .with_filter(filter())
-    });
     // A second init in one process (tests) keeps the first subscriber.
-    let _ = tracing_subscriber::registry()
-        .with(fmt)
-        .with(otel)
-        .with(store_errors)
-        .try_init();
+    let _ = subscriber(
+        filter,
+        colour,
+        tracer.as_ref().map(|t| t.tracer("arena")),
+        meter.is_some(),
+    )
+    .try_init();
     Ok(Telemetry {
         tracer,
         meter,
         scrape: registry.map(Scrape::new),
     })
+}
+
+/// The process's subscriber: the log on stderr (`filter`, without the Redis call spans), the
+/// OTLP export of spans when `tracer` is given (`filter` too), and the store-error counter when
+/// `count_store_errors`.
+///
+/// A layer that is switched off is still a layer here, filtered to nothing, rather than an
+/// `Option` that is `None`: a `None` layer says it is interested in every callsite, which makes
+/// every span of every level real (h2 and hyper open trace spans on each poll of each stream,
+/// which cost bot-host a tenth of its CPU with thousands of seat streams).
+fn subscriber(
+    filter: impl Fn() -> EnvFilter,
+    colour: bool,
+    tracer: Option<opentelemetry_sdk::trace::SdkTracer>,
+    count_store_errors: bool,
+) -> impl tracing::Subscriber + Send + Sync {
+    let fmt = tracing_subscriber::fmt::layer()
+        .with_ansi(colour)
+        .with_writer(std::io::stderr)
+        .with_filter(filter().and(NoRedisCalls));
+    let export_filter = if tracer.is_some() {
+        filter()
+    } else {
+        EnvFilter::new("off")
+    };
+    let otel = tracer
+        .map(|t| tracing_opentelemetry::layer().with_tracer(t))
+        .with_filter(export_filter);
+    // With metrics on, failed store calls are counted from the store's error events.
+    let store_errors = count_store_errors.then_some(StoreErrors).with_filter(
+        tracing_subscriber::filter::filter_fn(move |meta| {
+            count_store_errors && StoreErrors::counts(meta)
+        })
+        .with_max_level_hint(Level::ERROR),
+    );
+    tracing_subscriber::registry()
+        .with(fmt)
+        .with(otel)
+        .with(store_errors)
 }
 
 /// Counts the store's failed calls (`arena.store.errors`): the ERROR events of
@@ -577,5 +605,19 @@ mod tests {
             assert!(!tracing::info_span!(target: "arena_store::redis", "other").is_disabled());
         });
         assert_eq!(names(&log), ["other"]);
+    }
+
+    #[test]
+    fn spans_and_events_the_filter_leaves_out_are_not_built_whatever_layer_is_off() {
+        // No export (no tracer), with and without the store-error counter.
+        for count in [false, true] {
+            let subscriber = subscriber(|| EnvFilter::new("warn"), false, None, count);
+            tracing::subscriber::with_default(subscriber, || {
+                assert!(!tracing::span_enabled!(Level::TRACE), "count {count}");
+                assert!(!tracing::span_enabled!(Level::INFO), "count {count}");
+                assert!(!tracing::event_enabled!(Level::DEBUG), "count {count}");
+                assert!(tracing::event_enabled!(Level::WARN), "count {count}");
+            });
+        }
     }
 }

@@ -4,6 +4,7 @@
 //! what was queued for it is dropped, so no peer can make bot-host hold memory for it.
 
 use std::pin::Pin;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll};
 
@@ -29,6 +30,9 @@ impl<T> Clone for Outbox<T> {
 
 /// Why and when the stream was cut.
 struct Cut {
+    /// Set before `token` is cancelled: what every send reads. (The token's own check takes
+    /// its lock, and every message to every peer asks it.)
+    done: AtomicBool,
     token: CancellationToken,
     status: Mutex<Option<Status>>,
     /// Who the peer is, for the message (`the bot`, `the referee`).
@@ -43,6 +47,7 @@ impl Cut {
             *slot = Some(status);
         }
         drop(slot);
+        self.done.store(true, Ordering::Release);
         self.token.cancel();
     }
 }
@@ -51,6 +56,7 @@ impl Cut {
 pub(crate) fn outbox<T>(capacity: usize, peer: &'static str) -> (Outbox<T>, OutStream<T>) {
     let (tx, rx) = mpsc::channel(capacity.max(1));
     let cut = Arc::new(Cut {
+        done: AtomicBool::new(false),
         token: CancellationToken::new(),
         status: Mutex::new(None),
         peer,
@@ -73,7 +79,7 @@ pub(crate) fn outbox<T>(capacity: usize, peer: &'static str) -> (Outbox<T>, OutS
 impl<T> Outbox<T> {
     /// Queues `msg`; false if the stream is gone or was cut. A full queue cuts the stream.
     pub(crate) fn send(&self, msg: T) -> bool {
-        if self.cut.token.is_cancelled() {
+        if self.cut.done.load(Ordering::Acquire) {
             return false;
         }
         match self.tx.try_send(Ok(msg)) {
@@ -97,7 +103,7 @@ impl<T> Outbox<T> {
     /// Ends the stream with `status`, after what is queued when there is room for it, at once
     /// otherwise.
     pub(crate) fn fail(&self, status: Status) {
-        if self.cut.token.is_cancelled() {
+        if self.cut.done.load(Ordering::Acquire) {
             return;
         }
         if let Err(mpsc::error::TrySendError::Full(Err(status))) = self.tx.try_send(Err(status)) {
@@ -137,14 +143,14 @@ impl<T> tokio_stream::Stream for OutStream<T> {
         if self.done {
             return Poll::Ready(None);
         }
-        let token = self.cut.token.clone();
-        let cancelled = self
+        let this = &mut *self;
+        let cancelled = this
             .cancelled
-            .get_or_insert_with(|| Box::pin(token.cancelled_owned()));
+            .get_or_insert_with(|| Box::pin(this.cut.token.clone().cancelled_owned()));
         if cancelled.as_mut().poll(cx).is_ready() {
-            self.done = true;
-            self.rx.close();
-            let status = self
+            this.done = true;
+            this.rx.close();
+            let status = this
                 .cut
                 .status
                 .lock()
