@@ -21,15 +21,6 @@ mod store_args;
 
 use clap::{Parser, Subcommand};
 
-// Every role and every command runs here. Their hot paths build and drop many small values
-// (the bots' move lists, a decision's messages), and a role's heap is long-lived: glibc's
-// malloc spent a tenth of bot-host's and the referee's samples consolidating and unlinking
-// chunks with 5,000 tables in flight. mimalloc (a well-kept allocator servers use) cut the
-// `ddz_stack` bench's self-play from 42–46 to 30–31 µs of CPU a game, and its referee's by
-// 10–20%.
-#[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
 /// arena: a platform where card-game AIs compete, fairly and at scale.
 #[derive(Parser)]
 #[command(name = "arena", version, about, propagate_version = true)]

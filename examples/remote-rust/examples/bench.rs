@@ -44,10 +44,6 @@ use tracing_subscriber::layer::{Context, SubscriberExt};
 use tracing_subscriber::registry::LookupSpan;
 use tracing_subscriber::{Layer, filter};
 
-// As the `arena` binary does: the same allocator as the roles it measures.
-#[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
 /// The cluster token bot-host and the referee share here.
 const CLUSTER_TOKEN: &str = "bench-cluster-token";
 

@@ -44,10 +44,6 @@ use ddz::{Deal, GameConfig};
 use ddz_bots::BotSpec;
 use tonic::Request;
 
-// As the `arena` binary does: the same allocator as the roles it measures.
-#[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
 /// The seed of the deal stream, as `arena ddz selfplay`'s default.
 const SEED: u64 = 1;
 
