@@ -101,16 +101,16 @@ pub enum Played {
 
 /// The default of [`RunOptions::inline_budget`]: how long a table of light in-process players
 /// (none [`LocalPlayer::is_heavy`]) plays on the calling task before the rest of it moves to a
-/// blocking thread. A Dou Dizhu table of built-in
-/// bots ends well within it, so it costs no thread hand-off (which costs more CPU than such a
-/// table's rules and replay); a long table (a Mahjong hand of expert bots) is handed over once,
-/// holding an async worker no longer than this and one decision.
+/// blocking thread. A Dou Dizhu table of built-in bots ends well within it, so it costs no
+/// thread hand-off (which costs more CPU than such a table's rules and replay); a long table (a
+/// Mahjong hand of expert bots) is handed over once, holding an async worker no longer than
+/// this and one decision.
 pub const INLINE_BUDGET: Duration = Duration::from_micros(500);
 
 /// Plays `game` with `seats`. When every seat is in-process, without any async work: on the
-/// calling task for up to [`RunOptions::inline_budget`] when no player is heavy, the rest (or the whole
-/// table, with a heavy player) in one hand-off to a blocking thread. Otherwise with the async
-/// driver.
+/// calling task for up to [`RunOptions::inline_budget`] when no player is heavy, the rest (or
+/// the whole table, with a heavy player) in one hand-off to a blocking thread. Otherwise with
+/// the async driver.
 pub async fn run_game<G: TableGame>(
     job: &v1::TableJob,
     game: G,

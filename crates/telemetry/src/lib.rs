@@ -241,7 +241,7 @@ fn subscriber(
         .map(|t| tracing_opentelemetry::layer().with_tracer(t))
         .with_filter(export_filter);
     // With metrics on, failed store calls are counted from the store's error events.
-    let store_errors = count_store_errors.then_some(StoreErrors).with_filter(
+    let store_errors = StoreErrors.with_filter(
         tracing_subscriber::filter::filter_fn(move |meta| {
             count_store_errors && StoreErrors::counts(meta)
         })
