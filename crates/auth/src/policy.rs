@@ -37,7 +37,7 @@ pub fn access(path: &str) -> Access {
         | "grpc.reflection.v1.ServerReflection"
         | "grpc.reflection.v1alpha.ServerReflection" => Access::Public,
         "arena.v1.BotGateway" if method == "Play" => Access::Public,
-        "arena.v1.SeatHost" if method == "Seat" => Access::Cluster,
+        "arena.v1.SeatHost" if method == "Seat" || method == "Seats" => Access::Cluster,
         "arena.v1.Matchmaker" if SPECTATOR_METHODS.contains(&method) => Access::Spectator,
         _ => Access::Operator,
     }
@@ -57,6 +57,7 @@ mod tests {
         );
         assert_eq!(access("/arena.v1.BotGateway/Play"), Access::Public);
         assert_eq!(access("/arena.v1.SeatHost/Seat"), Access::Cluster);
+        assert_eq!(access("/arena.v1.SeatHost/Seats"), Access::Cluster);
         for m in SPECTATOR_METHODS {
             assert_eq!(
                 access(&format!("/arena.v1.Matchmaker/{m}")),

@@ -28,6 +28,8 @@ pub fn reflection_service() -> Result<
         .build_v1()
 }
 
+pub mod coalesce;
+
 pub mod json {
     //! The protocol's canonical JSON mapping of any arena message (lowerCamelCase names, enums
     //! by name, 64-bit integers as strings, fields at their default left out): what `arena

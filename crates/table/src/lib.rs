@@ -29,7 +29,7 @@ pub mod time;
 pub use arena_proto::v1;
 pub use game::{Fault, Pending, Policy, TableGame};
 pub use job::{JobError, SeatBot, TableSpec};
-pub use remote::{BotHosts, DialError, RemoteSeat, SeatDialer};
+pub use remote::{BotHosts, DialError, RemoteSeat, SeatDialer, SeatLink};
 pub use run::{Misplay, Player, RunOptions, Scratch, SeatPlan, TableSetup, play_fast, run_game};
 pub use seat::{Answer, LocalPlayer, Reply, panic_message};
 pub use table::{Record, Request, Table, error_record, error_result};

@@ -1,4 +1,6 @@
-//! Remote seats: one `SeatHost.Seat` stream to bot-host per seat of a table.
+//! Remote seats: a seat stream to bot-host per seat of a table, carried on one
+//! `SeatHost.Seats` stream per bot-host (a bot-host without it gets a `SeatHost.Seat` stream
+//! per seat; the seat streams are the same either way).
 //!
 //! The referee sends [`v1::SeatOpen`] and waits for [`v1::SeatReady`] (or a
 //! [`v1::SeatFault`]); then one [`v1::DecisionRequest`] per decision, each answered by a
@@ -11,17 +13,28 @@
 //! cannot be reached, refuses the call (but for `NOT_FOUND`: no such bot), or its stream breaks
 //! or ends. Platform failures are never verdicts ([`SeatFailure::Platform`],
 //! [`Answer::Platform`]).
+//!
+//! Why one `Seats` stream: a busy referee's seats each send a message at their own moment, and
+//! each message on a stream of its own costs an HTTP/2 write and a wake-up or two on either
+//! side. On one stream, what the seats send while the stream's task waits its turn leaves in
+//! one message ([`arena_proto::coalesce`]), and so do bot-host's answers. A `Seats` stream
+//! takes new seats for [`SEATS_STREAM_TERM`]; the next seat starts a new one (on whatever
+//! connection the channel has then, which lets a connection a server asked to go away drain),
+//! and the old one ends once its last seat has.
 
 use std::collections::HashMap;
+use std::convert::Infallible;
 use std::hash::{DefaultHasher, Hash, Hasher};
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use arena_proto::v1;
 use arena_proto::v1::seat_host_client::SeatHostClient;
 use tokio::sync::mpsc;
 use tokio::time::Instant;
-use tokio_stream::wrappers::ReceiverStream;
+use tokio_stream::StreamExt;
+use tokio_stream::wrappers::{ReceiverStream, UnboundedReceiverStream};
 use tonic::transport::{Channel, Endpoint};
 
 use crate::game::Fault;
@@ -47,19 +60,302 @@ pub enum DialError {
 /// Finds the bot-host for a remote bot.
 #[async_trait::async_trait]
 pub trait SeatDialer: Send + Sync {
-    /// A channel to a bot-host that can seat `bot` at seat `seat` of `table_id`, or why there
+    /// The way to a bot-host that can seat `bot` at seat `seat` of `table_id`, or why there
     /// is none.
-    async fn channel_for(&self, bot: &str, table_id: &str, seat: u32)
-    -> Result<Channel, DialError>;
+    async fn channel_for(
+        &self,
+        bot: &str,
+        table_id: &str,
+        seat: u32,
+    ) -> Result<SeatLink, DialError>;
+}
+
+/// The way to one bot-host: its channel, and the `Seats` stream its seats share.
+#[derive(Clone)]
+pub struct SeatLink {
+    channel: Channel,
+    shared: Arc<tokio::sync::Mutex<Shared>>,
+}
+
+impl SeatLink {
+    /// A link over `channel` whose seats share one `Seats` stream at a time. Make one per
+    /// bot-host and keep it: every seat opened through a clone shares the stream.
+    pub fn new(channel: Channel) -> SeatLink {
+        SeatLink {
+            channel,
+            shared: Arc::new(tokio::sync::Mutex::new(Shared::default())),
+        }
+    }
+
+    /// A link whose every seat has a `Seat` stream of its own, as with a bot-host that serves
+    /// no `Seats` (what referees did before it).
+    pub fn per_seat(channel: Channel) -> SeatLink {
+        let link = SeatLink::new(channel);
+        link.shared
+            .try_lock()
+            .expect("a new link is not shared yet")
+            .unsupported = true;
+        link
+    }
+}
+
+/// Which `Seats` stream new seats of a link take.
+#[derive(Default)]
+struct Shared {
+    current: Option<Arc<Mux>>,
+    /// The bot-host answered `UNIMPLEMENTED`: every seat gets a `Seat` stream of its own.
+    unsupported: bool,
+}
+
+/// How long a `Seats` stream takes new seats.
+pub const SEATS_STREAM_TERM: Duration = Duration::from_secs(30);
+
+/// Most frames in one `RefereeToSeats`.
+const MAX_FRAMES: usize = 1_024;
+
+/// Most encoded bytes of frames in one `RefereeToSeats`, well under any message size limit
+/// worth configuring on bot-host.
+const MAX_BATCH_BYTES: usize = 256 * 1024;
+
+/// Most of bot-host's messages for one seat waiting for the seat to read them: a seat has at
+/// most one request out, so a working bot-host never has more than a few.
+const SEAT_QUEUE: usize = 16;
+
+/// One `Seats` stream: the frames to send, and where the frames that come back go.
+struct Mux {
+    /// The referee's frames. Unbounded, but each of the referee's own seats has at most a few
+    /// messages out at once.
+    tx: mpsc::UnboundedSender<v1::RefereeSeatFrame>,
+    routes: Arc<Routes>,
+    next: AtomicU64,
+    opened: Instant,
+}
+
+/// The seats open on a `Seats` stream, by seat stream number.
+#[derive(Default)]
+struct Routes {
+    seats: Mutex<HashMap<u64, mpsc::Sender<Delivery>>>,
+    /// The stream ended or broke: it takes no new seats.
+    broken: AtomicBool,
+}
+
+impl Routes {
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<u64, mpsc::Sender<Delivery>>> {
+        self.seats.lock().unwrap_or_else(|p| p.into_inner())
+    }
+}
+
+/// What bot-host said on a `Seats` stream about one seat.
+enum Delivery {
+    Msg(v1::SeatToReferee),
+    /// The seat's stream ended: OK, or the status a `Seat` stream would have ended with.
+    End(Ended),
+}
+
+/// How a seat stream ended or failed, as bot-host or the stream said: a gRPC code and why.
+#[derive(Clone, Debug)]
+struct Ended {
+    code: tonic::Code,
+    message: String,
+}
+
+impl Ended {
+    fn new(code: tonic::Code, message: impl Into<String>) -> Ended {
+        Ended {
+            code,
+            message: message.into(),
+        }
+    }
+
+    fn code(&self) -> tonic::Code {
+        self.code
+    }
+
+    fn message(&self) -> &str {
+        &self.message
+    }
+}
+
+impl Mux {
+    /// Opens a `Seats` stream over `channel`; `None` when bot-host does not serve it.
+    async fn start(
+        channel: Channel,
+        deadline: Instant,
+        timeout: Duration,
+        token: Option<&arena_auth::Secret>,
+    ) -> Result<Option<Mux>, SeatFailure> {
+        let (tx, rx) = mpsc::unbounded_channel();
+        let frames = arena_proto::coalesce::Batched::new(
+            UnboundedReceiverStream::new(rx).map(Ok::<_, Infallible>),
+            MAX_FRAMES,
+            MAX_BATCH_BYTES,
+        )
+        .map(|batch| v1::RefereeToSeats {
+            frames: batch.unwrap_or_else(|never| match never {}),
+        });
+        let mut request = tonic::Request::new(frames);
+        arena_auth::Bearer::new(token).apply(request.metadata_mut());
+        let mut client = SeatHostClient::new(channel);
+        let inbound = match tokio::time::timeout_at(deadline, client.seats(request)).await {
+            Err(_) => {
+                return Err(SeatFailure::Platform(format!(
+                    "bot-host did not answer the seats stream within {} ms",
+                    timeout.as_millis()
+                )));
+            }
+            Ok(Err(status)) if status.code() == tonic::Code::Unimplemented => return Ok(None),
+            Ok(Err(status)) => return Err(refused(&status)),
+            Ok(Ok(r)) => r.into_inner(),
+        };
+        let routes = Arc::new(Routes::default());
+        tokio::spawn(deliver(inbound, Arc::clone(&routes)));
+        Ok(Some(Mux {
+            tx,
+            routes,
+            next: AtomicU64::new(1),
+            opened: Instant::now(),
+        }))
+    }
+
+    /// Whether new seats may take this stream.
+    fn takes_seats(&self) -> bool {
+        !self.routes.broken.load(Ordering::Acquire) && self.opened.elapsed() < SEATS_STREAM_TERM
+    }
+}
+
+/// Hands each frame bot-host sends to its seat, until the stream ends; then tells every seat
+/// still open how it ended (the platform's failure: the seat is opened again).
+async fn deliver(mut inbound: tonic::Streaming<v1::SeatsToReferee>, routes: Arc<Routes>) {
+    let ended = loop {
+        match inbound.message().await {
+            Ok(Some(batch)) => {
+                let mut seats = routes.lock();
+                for frame in batch.frames {
+                    let id = frame.seat_stream;
+                    let Some(seat) = seats.get(&id) else {
+                        // A seat this referee gave up on.
+                        continue;
+                    };
+                    if let Some(msg) = frame.msg
+                        && seat.try_send(Delivery::Msg(msg)).is_err()
+                    {
+                        // Full (bot-host said far more than a seat asks for) or gone: the seat
+                        // sees its stream end, the platform's failure.
+                        seats.remove(&id);
+                        continue;
+                    }
+                    if let Some(end) = frame.end {
+                        let status = Ended::new(
+                            tonic::Code::from_i32(end.code),
+                            arena_proto::text::cut(&end.message),
+                        );
+                        let _ = seat.try_send(Delivery::End(status));
+                        seats.remove(&id);
+                    }
+                }
+            }
+            Ok(None) => {
+                break Ended::new(tonic::Code::Unavailable, "bot-host ended the seats stream");
+            }
+            Err(status) => {
+                break Ended::new(
+                    status.code(),
+                    format!(
+                        "the seats stream to bot-host failed: {}",
+                        arena_proto::text::cut(status.message())
+                    ),
+                );
+            }
+        }
+    };
+    routes.broken.store(true, Ordering::Release);
+    let seats = std::mem::take(&mut *routes.lock());
+    for seat in seats.into_values() {
+        let _ = seat.try_send(Delivery::End(ended.clone()));
+    }
+}
+
+/// The referee's side of one seat stream: on a stream of its own, or on a `Seats` stream.
+enum SeatSend {
+    Stream(mpsc::Sender<v1::RefereeToSeat>),
+    Shared(SharedSend),
+}
+
+impl SeatSend {
+    async fn send(&self, msg: v1::RefereeToSeat) -> Result<(), ()> {
+        match self {
+            SeatSend::Stream(tx) => tx.send(msg).await.map_err(|_| ()),
+            SeatSend::Shared(s) => s.send(Some(msg), false),
+        }
+    }
+
+    /// Ends the referee's side.
+    fn end(self) {}
+}
+
+/// A seat stream on a `Seats` stream. Dropped, it ends the referee's side (bot-host hears it
+/// as a `Seat` stream whose requests end) and forgets the seat.
+struct SharedSend {
+    mux: Arc<Mux>,
+    id: u64,
+}
+
+impl SharedSend {
+    fn send(&self, msg: Option<v1::RefereeToSeat>, end: bool) -> Result<(), ()> {
+        self.mux
+            .tx
+            .send(v1::RefereeSeatFrame {
+                seat_stream: self.id,
+                msg,
+                end,
+                traceparent: String::new(),
+            })
+            .map_err(|_| ())
+    }
+}
+
+impl Drop for SharedSend {
+    fn drop(&mut self) {
+        let _ = self.send(None, true);
+        self.mux.routes.lock().remove(&self.id);
+    }
+}
+
+/// What bot-host says about one seat.
+enum SeatRecv {
+    Stream(Box<tonic::Streaming<v1::SeatToReferee>>),
+    Shared(mpsc::Receiver<Delivery>),
+}
+
+impl SeatRecv {
+    /// The next message; `None` once bot-host ended the seat's stream with OK. Cancel-safe.
+    async fn message(&mut self) -> Result<Option<v1::SeatToReferee>, Ended> {
+        match self {
+            SeatRecv::Stream(s) => s
+                .message()
+                .await
+                .map_err(|st| Ended::new(st.code(), st.message())),
+            SeatRecv::Shared(rx) => match rx.recv().await {
+                Some(Delivery::Msg(m)) => Ok(Some(m)),
+                Some(Delivery::End(status)) if status.code() == tonic::Code::Ok => Ok(None),
+                Some(Delivery::End(status)) => Err(status),
+                None => Err(Ended::new(
+                    tonic::Code::Unavailable,
+                    "the seats stream to bot-host dropped the seat",
+                )),
+            },
+        }
+    }
 }
 
 /// A fixed list of bot-host addresses with one lazily connected channel each (HTTP/2 carries
-/// every seat stream to a host on one connection). A seat goes to the address picked by a hash
-/// of its table id and seat, so a table's seats spread over the hosts.
+/// every stream to a host on one connection). A seat goes to the address picked by a hash of
+/// its table id and seat, so a table's seats spread over the hosts.
 #[derive(Default)]
 pub struct BotHosts {
     addrs: Vec<String>,
-    channels: Mutex<HashMap<String, Channel>>,
+    links: Mutex<HashMap<String, SeatLink>>,
+    per_seat: bool,
 }
 
 impl BotHosts {
@@ -68,12 +364,29 @@ impl BotHosts {
     pub fn new(addrs: &[String]) -> Result<BotHosts, DialError> {
         let hosts = BotHosts {
             addrs: addrs.iter().map(|a| normalise(a)).collect(),
-            channels: Mutex::new(HashMap::new()),
+            links: Mutex::new(HashMap::new()),
+            per_seat: false,
         };
         for a in &hosts.addrs {
-            hosts.channel(a)?;
+            hosts.link(a)?;
         }
         Ok(hosts)
+    }
+
+    /// The same hosts, every seat on a `Seat` stream of its own ([`SeatLink::per_seat`]), as
+    /// referees did before `Seats`: to compare the two, or for a proxy that cannot carry it.
+    pub fn per_seat(self) -> BotHosts {
+        let links = self.links.into_inner().unwrap_or_else(|p| p.into_inner());
+        BotHosts {
+            links: Mutex::new(
+                links
+                    .into_iter()
+                    .map(|(a, l)| (a, SeatLink::per_seat(l.channel)))
+                    .collect(),
+            ),
+            per_seat: true,
+            ..self
+        }
     }
 
     /// The configured addresses (normalised to `http://…`).
@@ -81,12 +394,12 @@ impl BotHosts {
         &self.addrs
     }
 
-    /// The channel to `addr`, created on first use and shared afterwards.
-    pub fn channel(&self, addr: &str) -> Result<Channel, DialError> {
+    /// The link to `addr`, created on first use and shared afterwards.
+    pub fn link(&self, addr: &str) -> Result<SeatLink, DialError> {
         let addr = normalise(addr);
-        let mut map = self.channels.lock().unwrap_or_else(|p| p.into_inner());
-        if let Some(c) = map.get(&addr) {
-            return Ok(c.clone());
+        let mut map = self.links.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(l) = map.get(&addr) {
+            return Ok(l.clone());
         }
         let c = Endpoint::from_shared(addr.clone())
             .map_err(|e| DialError::BadAddress {
@@ -98,8 +411,13 @@ impl BotHosts {
             .http2_keep_alive_interval(Duration::from_secs(20))
             .keep_alive_while_idle(true)
             .connect_lazy();
-        map.insert(addr, c.clone());
-        Ok(c)
+        let link = if self.per_seat {
+            SeatLink::per_seat(c)
+        } else {
+            SeatLink::new(c)
+        };
+        map.insert(addr, link.clone());
+        Ok(link)
     }
 
     /// The address for seat `seat` of `table_id` among `addrs`.
@@ -129,9 +447,9 @@ impl SeatDialer for BotHosts {
         bot: &str,
         table_id: &str,
         seat: u32,
-    ) -> Result<Channel, DialError> {
+    ) -> Result<SeatLink, DialError> {
         match BotHosts::pick(&self.addrs, table_id, seat) {
-            Some(addr) => self.channel(addr),
+            Some(addr) => self.link(addr),
             None => Err(DialError::NoHost(format!(
                 "no bot-host address is configured to reach bot {bot:?}"
             ))),
@@ -142,8 +460,8 @@ impl SeatDialer for BotHosts {
 /// An open seat stream to bot-host.
 pub struct RemoteSeat {
     table_id: String,
-    tx: mpsc::Sender<v1::RefereeToSeat>,
-    rx: tonic::Streaming<v1::SeatToReferee>,
+    tx: SeatSend,
+    rx: SeatRecv,
     ready: v1::SeatReady,
     /// How many of the seat's events the requests sent on this stream carried, when bot-host
     /// takes incremental observations (`SeatReady.incremental_observations`); 0 otherwise.
@@ -205,16 +523,83 @@ fn refused(status: &tonic::Status) -> SeatFailure {
 }
 
 impl RemoteSeat {
-    /// Opens the seat: sends `open` on a new stream over `channel` and waits up to `timeout` for
-    /// bot-host to report the seat ready. Failures are the seat's faults.
+    /// Opens the seat through `link` (on its `Seats` stream, or a `Seat` stream of its own
+    /// when bot-host serves no `Seats`) and waits up to `timeout` for bot-host to report the
+    /// seat ready. Failures are the seat's faults.
     pub async fn open(
-        channel: Channel,
+        link: SeatLink,
         open: v1::SeatOpen,
         timeout: Duration,
         token: Option<&arena_auth::Secret>,
     ) -> Result<RemoteSeat, SeatFailure> {
         let deadline = Instant::now() + timeout;
         let table_id = open.table_id.clone();
+        let mux = {
+            let mut shared = link.shared.lock().await;
+            match &shared.current {
+                _ if shared.unsupported => None,
+                Some(m) if m.takes_seats() => Some(Arc::clone(m)),
+                _ => match Mux::start(link.channel.clone(), deadline, timeout, token).await? {
+                    Some(m) => {
+                        let m = Arc::new(m);
+                        shared.current = Some(Arc::clone(&m));
+                        Some(m)
+                    }
+                    None => {
+                        shared.unsupported = true;
+                        None
+                    }
+                },
+            }
+        };
+        let (tx, rx) = match mux {
+            Some(mux) => {
+                let traceparent = arena_telemetry::current_traceparent().unwrap_or_default();
+                let open = v1::RefereeToSeat {
+                    msg: Some(v1::referee_to_seat::Msg::Open(open)),
+                };
+                let (deliver, rx) = mpsc::channel(SEAT_QUEUE);
+                // Numbered and sent under the lock: bot-host takes a number below one it has
+                // seen for a late frame, so the opens must leave in the order of their numbers.
+                let mut routes = mux.routes.lock();
+                let id = mux.next.fetch_add(1, Ordering::Relaxed);
+                routes.insert(id, deliver);
+                let sent = mux.tx.send(v1::RefereeSeatFrame {
+                    seat_stream: id,
+                    msg: Some(open),
+                    end: false,
+                    traceparent,
+                });
+                drop(routes);
+                let send = SharedSend { mux, id };
+                if sent.is_err() {
+                    return Err(SeatFailure::Platform(
+                        "the seats stream to bot-host closed before the seat opened".into(),
+                    ));
+                }
+                (SeatSend::Shared(send), SeatRecv::Shared(rx))
+            }
+            None => Self::open_stream(link.channel, open, deadline, timeout, token).await?,
+        };
+        let mut seat = RemoteSeat {
+            table_id,
+            tx,
+            rx,
+            ready: v1::SeatReady::default(),
+            held: 0,
+        };
+        seat.ready = seat.wait_ready(deadline, timeout).await?;
+        Ok(seat)
+    }
+
+    /// A `Seat` stream of its own, `open` sent on it.
+    async fn open_stream(
+        channel: Channel,
+        open: v1::SeatOpen,
+        deadline: Instant,
+        timeout: Duration,
+        token: Option<&arena_auth::Secret>,
+    ) -> Result<(SeatSend, SeatRecv), SeatFailure> {
         let (tx, rx) = mpsc::channel(16);
         tx.send(v1::RefereeToSeat {
             msg: Some(v1::referee_to_seat::Msg::Open(open)),
@@ -235,9 +620,20 @@ impl RemoteSeat {
             Ok(Err(status)) => return Err(refused(&status)),
             Ok(Ok(r)) => r,
         };
-        let mut rx = response.into_inner();
+        Ok((
+            SeatSend::Stream(tx),
+            SeatRecv::Stream(Box::new(response.into_inner())),
+        ))
+    }
+
+    /// Waits until `deadline` for `SeatReady`.
+    async fn wait_ready(
+        &mut self,
+        deadline: Instant,
+        timeout: Duration,
+    ) -> Result<v1::SeatReady, SeatFailure> {
         loop {
-            let msg = match tokio::time::timeout_at(deadline, rx.message()).await {
+            let msg = match tokio::time::timeout_at(deadline, self.rx.message()).await {
                 Err(_) => {
                     return Err(SeatFailure::Bot(disconnected(format!(
                         "bot-host did not report the seat ready within {} ms",
@@ -259,18 +655,10 @@ impl RemoteSeat {
                 Ok(Ok(Some(m))) => m,
             };
             match msg.msg {
-                Some(v1::seat_to_referee::Msg::Ready(ready)) => {
-                    return Ok(RemoteSeat {
-                        table_id,
-                        tx,
-                        rx,
-                        ready,
-                        held: 0,
-                    });
-                }
+                Some(v1::seat_to_referee::Msg::Ready(ready)) => return Ok(ready),
                 Some(v1::seat_to_referee::Msg::Fault(f)) => return Err(seat_fault(f)),
                 Some(v1::seat_to_referee::Msg::Reply(_)) | None => {
-                    tracing::debug!(table = %table_id, "ignoring a message before the seat was ready");
+                    tracing::debug!(table = %self.table_id, "ignoring a message before the seat was ready");
                 }
             }
         }
@@ -383,7 +771,7 @@ impl RemoteSeat {
                 msg: Some(v1::referee_to_seat::Msg::Close(close)),
             })
             .await;
-        drop(self.tx);
+        self.tx.end();
         let drain = async { while let Ok(Some(_)) = self.rx.message().await {} };
         let _ = tokio::time::timeout(timeout, drain).await;
     }

@@ -465,8 +465,8 @@ async fn open_remote(
             .channel_for(&open.bot, &open.table_id, open.seat)
             .await
         {
-            Ok(channel) => {
-                RemoteSeat::open(channel, open.clone(), timeout, opts.seat_token.as_ref()).await
+            Ok(link) => {
+                RemoteSeat::open(link, open.clone(), timeout, opts.seat_token.as_ref()).await
             }
             Err(why) => Err(SeatFailure::Platform(why.to_string())),
         };

@@ -1,5 +1,7 @@
 //! A fake bot-host for tests: a `SeatHost` server on an ephemeral port whose bots behave as their
-//! names say, and that records every message a referee sends it.
+//! names say, and that records every message a referee sends it. It serves `Seat` streams only:
+//! `Seats` answers `UNIMPLEMENTED`, as a bot-host from before it does, so a referee falls back to
+//! a stream per seat (and the tests that use it see each seat's stream as its own).
 //!
 //! Bot names: `MODE[=ARG][@AFTER][*COUNT]`. The bot answers legally for its first AFTER decisions
 //! (default 0), then behaves as MODE for COUNT decisions (default: the rest of the game), then
@@ -223,6 +225,17 @@ fn illegal_answer(r: &v1::DecisionRequest) -> v1::Action {
 #[tonic::async_trait]
 impl SeatHost for FakeHost {
     type SeatStream = ReceiverStream<Result<v1::SeatToReferee, Status>>;
+    type SeatsStream = ReceiverStream<Result<v1::SeatsToReferee, Status>>;
+
+    async fn seats(
+        &self,
+        _: Request<Streaming<v1::RefereeToSeats>>,
+    ) -> Result<Response<Self::SeatsStream>, Status> {
+        Err(arena_serve::ApiError::Unimplemented(
+            "the fake bot-host serves Seat streams only".into(),
+        )
+        .into())
+    }
 
     async fn seat(
         &self,

@@ -1,6 +1,7 @@
 //! The remote decision path on loopback, measured:
 //! `cargo run --release -p arena-example-remote-bot --example bench -- [--tables N]
-//! [--concurrency C] [--low-load N] [--store-tables N] [--threads T] [--incremental 0|1]`.
+//! [--concurrency C] [--low-load N] [--store-tables N] [--threads T] [--incremental 0|1]
+//! [--seats-stream 0|1]`.
 //!
 //! Every role runs on a tokio runtime of its own, as it would in a process of its own: the
 //! referee's table driver (`referee` threads), bot-host (`bot-host` threads) and the three
@@ -27,6 +28,9 @@
 //! referee's seat streams to bot-host carry increments whatever the bots ask (bot-host says
 //! `SeatReady.incremental_observations`): the referee builds only each request's new events,
 //! and bot-host makes a request whole only for a bot that asked for whole observations.
+//!
+//! The referee's seats share one `SeatHost.Seats` stream to bot-host; `--seats-stream 0` gives
+//! each seat a `SeatHost.Seat` stream of its own instead, as referees did before.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -292,6 +296,7 @@ struct Args {
     store_tables: u64,
     threads: usize,
     incremental: bool,
+    seats_stream: bool,
 }
 
 fn args() -> Args {
@@ -302,13 +307,14 @@ fn args() -> Args {
         store_tables: 300,
         threads: 2,
         incremental: true,
+        seats_stream: true,
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
         let value = it.next().and_then(|v| v.parse::<u64>().ok());
         let Some(v) = value else {
             eprintln!(
-                "{flag}: needs a number; flags: --tables --concurrency --low-load --store-tables --threads --incremental"
+                "{flag}: needs a number; flags: --tables --concurrency --low-load --store-tables --threads --incremental --seats-stream"
             );
             std::process::exit(2);
         };
@@ -319,9 +325,10 @@ fn args() -> Args {
             "--store-tables" => a.store_tables = v,
             "--threads" => a.threads = (v as usize).max(1),
             "--incremental" => a.incremental = v != 0,
+            "--seats-stream" => a.seats_stream = v != 0,
             _ => {
                 eprintln!(
-                    "unknown flag {flag}: --tables --concurrency --low-load --store-tables --threads --incremental"
+                    "unknown flag {flag}: --tables --concurrency --low-load --store-tables --threads --incremental --seats-stream"
                 );
                 std::process::exit(2);
             }
@@ -410,7 +417,12 @@ fn main() {
     // The referee's channel to bot-host lives on the referee's runtime.
     let hosts = {
         let _referee = referee_rt.enter();
-        Arc::new(BotHosts::new(std::slice::from_ref(&seat_url)).unwrap())
+        let hosts = BotHosts::new(std::slice::from_ref(&seat_url)).unwrap();
+        Arc::new(if a.seats_stream {
+            hosts
+        } else {
+            hosts.per_seat()
+        })
     };
     let opts = Arc::new(RunOptions {
         referee: "bench".into(),

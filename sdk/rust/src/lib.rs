@@ -542,7 +542,9 @@ impl<B: Bot, F: Fn() -> B> Player<'_, B, F> {
                 incremental_observations: self.options.incremental,
             })),
         });
-        let mut request = tonic::Request::new(UnboundedReceiverStream::new(rx));
+        let mut request = tonic::Request::new(arena_proto::coalesce::Coalesce::new(
+            UnboundedReceiverStream::new(rx),
+        ));
         request.metadata_mut().insert(
             "authorization",
             format!("Bearer {}", self.token)

@@ -71,7 +71,7 @@ pub(crate) struct Gateway {
 
 #[tonic::async_trait]
 impl v1::bot_gateway_server::BotGateway for Gateway {
-    type PlayStream = crate::outbox::OutStream<v1::HostToBot>;
+    type PlayStream = arena_proto::coalesce::Coalesce<crate::outbox::OutStream<v1::HostToBot>>;
 
     async fn play(
         &self,
@@ -104,7 +104,7 @@ impl v1::bot_gateway_server::BotGateway for Gateway {
         let ctx = Arc::clone(&self.ctx);
         let span = tracing::info_span!("bot_connection", %peer, bot = tracing::field::Empty);
         tokio::spawn(run_connection(ctx, token, peer_ip, inbound, tx).instrument(span));
-        Ok(Response::new(rx))
+        Ok(Response::new(arena_proto::coalesce::Coalesce::new(rx)))
     }
 }
 

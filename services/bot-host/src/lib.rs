@@ -87,6 +87,7 @@ mod error;
 mod gateway;
 mod hub;
 mod metrics;
+mod mux;
 mod outbox;
 mod program;
 mod seat;

@@ -26,8 +26,69 @@ use crate::metrics::{BotKind as Kind, OpenSeat};
 use crate::server::{Ctx, SeatGuard};
 use crate::{builtin, program};
 
-/// Messages to the referee (bounded: a referee that stops reading is cut off).
-pub(crate) type SeatTx = crate::outbox::Outbox<v1::SeatToReferee>;
+/// Messages to the referee about one seat (bounded: a referee that stops reading is cut off):
+/// on the seat's own `Seat` stream, or tagged with its seat stream on a `Seats` stream.
+#[derive(Clone)]
+pub(crate) struct SeatTx(Route);
+
+#[derive(Clone)]
+enum Route {
+    Stream(crate::outbox::Outbox<v1::SeatToReferee>),
+    Shared(crate::mux::SharedSeat),
+}
+
+impl SeatTx {
+    /// The seat's own stream.
+    pub(crate) fn stream(out: crate::outbox::Outbox<v1::SeatToReferee>) -> SeatTx {
+        SeatTx(Route::Stream(out))
+    }
+
+    /// A seat stream on a `Seats` stream.
+    pub(crate) fn shared(seat: crate::mux::SharedSeat) -> SeatTx {
+        SeatTx(Route::Shared(seat))
+    }
+
+    /// Queues `msg`; false if the seat's stream is gone, ended or cut.
+    pub(crate) fn send(&self, msg: v1::SeatToReferee) -> bool {
+        match &self.0 {
+            Route::Stream(out) => out.send(msg),
+            Route::Shared(seat) => seat.send(msg),
+        }
+    }
+
+    /// Ends the seat's stream with `status` (after what is queued).
+    pub(crate) fn fail(&self, status: Status) {
+        match &self.0 {
+            Route::Stream(out) => out.fail(status),
+            Route::Shared(seat) => seat.end(status.code(), status.message()),
+        }
+    }
+
+    /// Ends the seat's stream with OK. (A seat's own stream ends so once the last sender is
+    /// gone; a shared one needs saying.)
+    pub(crate) fn finish(&self) {
+        if let Route::Shared(seat) = &self.0 {
+            seat.end(tonic::Code::Ok, "");
+        }
+    }
+}
+
+/// What the referee sends about one seat: its own `Seat` stream, or its seat stream's
+/// messages on a `Seats` stream.
+pub(crate) enum Inbound {
+    Stream(Box<Streaming<v1::RefereeToSeat>>),
+    Shared(tokio::sync::mpsc::Receiver<v1::RefereeToSeat>),
+}
+
+impl Inbound {
+    /// The next message; `None` once the referee's side ended. Cancel-safe.
+    async fn message(&mut self) -> Result<Option<v1::RefereeToSeat>, Status> {
+        match self {
+            Inbound::Stream(s) => s.message().await,
+            Inbound::Shared(rx) => Ok(rx.recv().await),
+        }
+    }
+}
 
 /// Messages waiting for a referee that is not reading: a seat sends one per request.
 const MAX_QUEUED_TO_REFEREE: usize = 256;
@@ -61,22 +122,50 @@ impl v1::seat_host_server::SeatHost for SeatService {
         let span = tracing::info_span!("seat", traceparent = %traceparent, table = tracing::field::Empty, seat = tracing::field::Empty, bot = tracing::field::Empty);
         // The referee's trace context makes this seat a child of the table's decision.
         arena_telemetry::set_parent(&span, request.metadata());
-        let inbound = request.into_inner();
+        let inbound = Inbound::Stream(Box::new(request.into_inner()));
         let (tx, rx) = crate::outbox::outbox(MAX_QUEUED_TO_REFEREE, "the referee");
-        let ctx = Arc::clone(&self.ctx);
-        let guard = ctx.seat_started();
-        tokio::spawn(
-            async move {
-                let _guard: SeatGuard = guard;
-                if let Err(status) = run_seat(&ctx, inbound, tx.clone()).await {
+        spawn_seat(&self.ctx, span, inbound, SeatTx::stream(tx));
+        Ok(Response::new(rx))
+    }
+
+    type SeatsStream = crate::mux::SeatsStream;
+
+    async fn seats(
+        &self,
+        request: Request<Streaming<v1::RefereeToSeats>>,
+    ) -> Result<Response<Self::SeatsStream>, Status> {
+        if self.ctx.is_draining() {
+            return Err(ApiError::Unavailable(format!(
+                "bot-host {} is shutting down; open the seats on another instance",
+                self.ctx.host
+            ))
+            .into());
+        }
+        Ok(Response::new(crate::mux::serve(
+            &self.ctx,
+            request.into_inner(),
+        )))
+    }
+}
+
+/// Runs a seat on a task of its own, in `span`: from its opening message to its end, which
+/// `tx` says (a refusal's status, or OK).
+pub(crate) fn spawn_seat(ctx: &Arc<Ctx>, span: tracing::Span, inbound: Inbound, tx: SeatTx) {
+    let ctx = Arc::clone(ctx);
+    let guard = ctx.seat_started();
+    tokio::spawn(
+        async move {
+            let _guard: SeatGuard = guard;
+            match run_seat(&ctx, inbound, tx.clone()).await {
+                Ok(()) => tx.finish(),
+                Err(status) => {
                     tracing::info!(code = ?status.code(), message = status.message(), "seat stream refused");
                     tx.fail(status);
                 }
             }
-            .instrument(span),
-        );
-        Ok(Response::new(rx))
-    }
+        }
+        .instrument(span),
+    );
 }
 
 /// What the referee sent, checked against the seat.
@@ -91,7 +180,7 @@ pub(crate) enum FromReferee {
 
 /// The referee's side of a seat stream.
 pub(crate) struct SeatIo {
-    inbound: Streaming<v1::RefereeToSeat>,
+    inbound: Inbound,
     out: SeatTx,
     /// The opening message.
     pub(crate) open: v1::SeatOpen,
@@ -275,11 +364,7 @@ fn game_name(g: i32) -> &'static str {
 }
 
 /// Reads and checks `SeatOpen`, finds the bot and runs the seat.
-async fn run_seat(
-    ctx: &Arc<Ctx>,
-    mut inbound: Streaming<v1::RefereeToSeat>,
-    out: SeatTx,
-) -> Result<(), Status> {
+async fn run_seat(ctx: &Arc<Ctx>, mut inbound: Inbound, out: SeatTx) -> Result<(), Status> {
     let first = tokio::time::timeout(ctx.config.first_message_timeout, inbound.message()).await;
     let open = match first {
         Err(_) => {

@@ -4,12 +4,11 @@
 use std::sync::Arc;
 
 use arena_store::Store;
-use arena_table::{BotHosts, DialError, SeatDialer};
-use tonic::transport::Channel;
+use arena_table::{BotHosts, DialError, SeatDialer, SeatLink};
 
 /// Resolves a remote bot's host through [`Store::presence`] (a bot connected to some bot-host
 /// right now), falling back to the configured bot-host addresses (which also start program bots
-/// on demand). Channels are shared per host.
+/// on demand). Links (a channel and its `Seats` stream) are shared per host.
 pub struct PresenceDialer {
     store: Option<Arc<dyn Store>>,
     hosts: BotHosts,
@@ -29,12 +28,12 @@ impl SeatDialer for PresenceDialer {
         bot: &str,
         table_id: &str,
         seat: u32,
-    ) -> Result<Channel, DialError> {
+    ) -> Result<SeatLink, DialError> {
         if let Some(store) = &self.store {
             match store.presence(bot).await {
                 Ok(hosts) => {
                     if let Some(addr) = BotHosts::pick(&hosts, table_id, seat) {
-                        return self.hosts.channel(addr);
+                        return self.hosts.link(addr);
                     }
                 }
                 Err(e) => {
@@ -43,7 +42,7 @@ impl SeatDialer for PresenceDialer {
             }
         }
         match BotHosts::pick(self.hosts.addrs(), table_id, seat) {
-            Some(addr) => self.hosts.channel(addr),
+            Some(addr) => self.hosts.link(addr),
             None => Err(DialError::NoHost(format!(
                 "no bot-host holds bot {bot:?} (no presence record) and no bot-host address is configured"
             ))),

@@ -100,3 +100,45 @@ class SeatToReferee(_message.Message):
     reply: DecisionReply
     fault: SeatFault
     def __init__(self, ready: _Optional[_Union[SeatReady, _Mapping]] = ..., reply: _Optional[_Union[DecisionReply, _Mapping]] = ..., fault: _Optional[_Union[SeatFault, _Mapping]] = ...) -> None: ...
+
+class RefereeSeatFrame(_message.Message):
+    __slots__ = ("seat_stream", "msg", "end", "traceparent")
+    SEAT_STREAM_FIELD_NUMBER: _ClassVar[int]
+    MSG_FIELD_NUMBER: _ClassVar[int]
+    END_FIELD_NUMBER: _ClassVar[int]
+    TRACEPARENT_FIELD_NUMBER: _ClassVar[int]
+    seat_stream: int
+    msg: RefereeToSeat
+    end: bool
+    traceparent: str
+    def __init__(self, seat_stream: _Optional[int] = ..., msg: _Optional[_Union[RefereeToSeat, _Mapping]] = ..., end: _Optional[bool] = ..., traceparent: _Optional[str] = ...) -> None: ...
+
+class RefereeToSeats(_message.Message):
+    __slots__ = ("frames",)
+    FRAMES_FIELD_NUMBER: _ClassVar[int]
+    frames: _containers.RepeatedCompositeFieldContainer[RefereeSeatFrame]
+    def __init__(self, frames: _Optional[_Iterable[_Union[RefereeSeatFrame, _Mapping]]] = ...) -> None: ...
+
+class SeatStreamEnd(_message.Message):
+    __slots__ = ("code", "message")
+    CODE_FIELD_NUMBER: _ClassVar[int]
+    MESSAGE_FIELD_NUMBER: _ClassVar[int]
+    code: int
+    message: str
+    def __init__(self, code: _Optional[int] = ..., message: _Optional[str] = ...) -> None: ...
+
+class HostSeatFrame(_message.Message):
+    __slots__ = ("seat_stream", "msg", "end")
+    SEAT_STREAM_FIELD_NUMBER: _ClassVar[int]
+    MSG_FIELD_NUMBER: _ClassVar[int]
+    END_FIELD_NUMBER: _ClassVar[int]
+    seat_stream: int
+    msg: SeatToReferee
+    end: SeatStreamEnd
+    def __init__(self, seat_stream: _Optional[int] = ..., msg: _Optional[_Union[SeatToReferee, _Mapping]] = ..., end: _Optional[_Union[SeatStreamEnd, _Mapping]] = ...) -> None: ...
+
+class SeatsToReferee(_message.Message):
+    __slots__ = ("frames",)
+    FRAMES_FIELD_NUMBER: _ClassVar[int]
+    frames: _containers.RepeatedCompositeFieldContainer[HostSeatFrame]
+    def __init__(self, frames: _Optional[_Iterable[_Union[HostSeatFrame, _Mapping]]] = ...) -> None: ...

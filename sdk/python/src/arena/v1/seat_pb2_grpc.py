@@ -26,8 +26,12 @@ if _version_not_supported:
 
 
 class SeatHostStub:
-    """Served by bot-host; referees open one stream per seat of a table they run. Trace context travels
-    in the `traceparent` metadata.
+    """Served by bot-host; referees open one stream per seat of a table they run (`Seat`), or carry
+    all their seats to this bot-host on one stream (`Seats`): the same seat streams, each seat's
+    messages tagged with its `seat_stream`, several seats' messages sent together when they are
+    ready together, so a busy referee pays for one message where it would pay for many. Trace
+    context travels in the `traceparent` metadata of `Seat`, and in the opening frame of a seat
+    on `Seats`.
     """
 
     def __init__(self, channel):
@@ -41,14 +45,29 @@ class SeatHostStub:
                 request_serializer=arena_dot_v1_dot_seat__pb2.RefereeToSeat.SerializeToString,
                 response_deserializer=arena_dot_v1_dot_seat__pb2.SeatToReferee.FromString,
                 _registered_method=True)
+        self.Seats = channel.stream_stream(
+                '/arena.v1.SeatHost/Seats',
+                request_serializer=arena_dot_v1_dot_seat__pb2.RefereeToSeats.SerializeToString,
+                response_deserializer=arena_dot_v1_dot_seat__pb2.SeatsToReferee.FromString,
+                _registered_method=True)
 
 
 class SeatHostServicer:
-    """Served by bot-host; referees open one stream per seat of a table they run. Trace context travels
-    in the `traceparent` metadata.
+    """Served by bot-host; referees open one stream per seat of a table they run (`Seat`), or carry
+    all their seats to this bot-host on one stream (`Seats`): the same seat streams, each seat's
+    messages tagged with its `seat_stream`, several seats' messages sent together when they are
+    ready together, so a busy referee pays for one message where it would pay for many. Trace
+    context travels in the `traceparent` metadata of `Seat`, and in the opening frame of a seat
+    on `Seats`.
     """
 
     def Seat(self, request_iterator, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def Seats(self, request_iterator, context):
         """Missing associated documentation comment in .proto file."""
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -62,6 +81,11 @@ def add_SeatHostServicer_to_server(servicer, server):
                     request_deserializer=arena_dot_v1_dot_seat__pb2.RefereeToSeat.FromString,
                     response_serializer=arena_dot_v1_dot_seat__pb2.SeatToReferee.SerializeToString,
             ),
+            'Seats': grpc.stream_stream_rpc_method_handler(
+                    servicer.Seats,
+                    request_deserializer=arena_dot_v1_dot_seat__pb2.RefereeToSeats.FromString,
+                    response_serializer=arena_dot_v1_dot_seat__pb2.SeatsToReferee.SerializeToString,
+            ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
             'arena.v1.SeatHost', rpc_method_handlers)
@@ -71,8 +95,12 @@ def add_SeatHostServicer_to_server(servicer, server):
 
  # This class is part of an EXPERIMENTAL API.
 class SeatHost:
-    """Served by bot-host; referees open one stream per seat of a table they run. Trace context travels
-    in the `traceparent` metadata.
+    """Served by bot-host; referees open one stream per seat of a table they run (`Seat`), or carry
+    all their seats to this bot-host on one stream (`Seats`): the same seat streams, each seat's
+    messages tagged with its `seat_stream`, several seats' messages sent together when they are
+    ready together, so a busy referee pays for one message where it would pay for many. Trace
+    context travels in the `traceparent` metadata of `Seat`, and in the opening frame of a seat
+    on `Seats`.
     """
 
     @staticmethod
@@ -92,6 +120,33 @@ class SeatHost:
             '/arena.v1.SeatHost/Seat',
             arena_dot_v1_dot_seat__pb2.RefereeToSeat.SerializeToString,
             arena_dot_v1_dot_seat__pb2.SeatToReferee.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Seats(request_iterator,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.stream_stream(
+            request_iterator,
+            target,
+            '/arena.v1.SeatHost/Seats',
+            arena_dot_v1_dot_seat__pb2.RefereeToSeats.SerializeToString,
+            arena_dot_v1_dot_seat__pb2.SeatsToReferee.FromString,
             options,
             channel_credentials,
             insecure,
