@@ -90,12 +90,13 @@ impl SeatLink {
     /// A link whose every seat has a `Seat` stream of its own, as with a bot-host that serves
     /// no `Seats` (what referees did before it).
     pub fn per_seat(channel: Channel) -> SeatLink {
-        let link = SeatLink::new(channel);
-        link.shared
-            .try_lock()
-            .expect("a new link is not shared yet")
-            .unsupported = true;
-        link
+        SeatLink {
+            channel,
+            shared: Arc::new(tokio::sync::Mutex::new(Shared {
+                current: None,
+                unsupported: true,
+            })),
+        }
     }
 }
 
@@ -288,9 +289,6 @@ impl SeatSend {
             SeatSend::Shared(s) => s.send(Some(msg), false),
         }
     }
-
-    /// Ends the referee's side.
-    fn end(self) {}
 }
 
 /// A seat stream on a `Seats` stream. Dropped, it ends the referee's side (bot-host hears it
@@ -376,14 +374,9 @@ impl BotHosts {
     /// The same hosts, every seat on a `Seat` stream of its own ([`SeatLink::per_seat`]), as
     /// referees did before `Seats`: to compare the two, or for a proxy that cannot carry it.
     pub fn per_seat(self) -> BotHosts {
-        let links = self.links.into_inner().unwrap_or_else(|p| p.into_inner());
+        // The links made so far were only to check the addresses; they are made again.
         BotHosts {
-            links: Mutex::new(
-                links
-                    .into_iter()
-                    .map(|(a, l)| (a, SeatLink::per_seat(l.channel)))
-                    .collect(),
-            ),
+            links: Mutex::default(),
             per_seat: true,
             ..self
         }
@@ -771,7 +764,8 @@ impl RemoteSeat {
                 msg: Some(v1::referee_to_seat::Msg::Close(close)),
             })
             .await;
-        self.tx.end();
+        // Dropping the sender ends the referee's side.
+        drop(self.tx);
         let drain = async { while let Ok(Some(_)) = self.rx.message().await {} };
         let _ = tokio::time::timeout(timeout, drain).await;
     }

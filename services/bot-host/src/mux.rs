@@ -214,13 +214,8 @@ impl Reader {
             return;
         };
         if self.ctx.is_draining() {
-            seat.end(
-                Code::Unavailable,
-                &format!(
-                    "bot-host {} is shutting down; open the seat on another instance",
-                    self.ctx.host
-                ),
-            );
+            let refusal: Status = self.ctx.draining_refusal().into();
+            seat.end(refusal.code(), refusal.message());
             return;
         }
         if self.open.len() >= MAX_SEATS {

@@ -113,11 +113,7 @@ impl v1::seat_host_server::SeatHost for SeatService {
             .unwrap_or("")
             .to_string();
         if self.ctx.is_draining() {
-            return Err(ApiError::Unavailable(format!(
-                "bot-host {} is shutting down; open the seat on another instance",
-                self.ctx.host
-            ))
-            .into());
+            return Err(self.ctx.draining_refusal().into());
         }
         let span = tracing::info_span!("seat", traceparent = %traceparent, table = tracing::field::Empty, seat = tracing::field::Empty, bot = tracing::field::Empty);
         // The referee's trace context makes this seat a child of the table's decision.
@@ -135,11 +131,7 @@ impl v1::seat_host_server::SeatHost for SeatService {
         request: Request<Streaming<v1::RefereeToSeats>>,
     ) -> Result<Response<Self::SeatsStream>, Status> {
         if self.ctx.is_draining() {
-            return Err(ApiError::Unavailable(format!(
-                "bot-host {} is shutting down; open the seats on another instance",
-                self.ctx.host
-            ))
-            .into());
+            return Err(self.ctx.draining_refusal().into());
         }
         Ok(Response::new(crate::mux::serve(
             &self.ctx,

@@ -9,6 +9,7 @@ use std::time::Duration;
 
 use arena_proto::v1::bot_gateway_server::BotGatewayServer;
 use arena_proto::v1::seat_host_server::SeatHostServer;
+use arena_serve::ApiError;
 use arena_store::Store;
 use tokio::sync::{Semaphore, watch};
 use tokio_util::sync::CancellationToken;
@@ -53,6 +54,15 @@ impl Ctx {
     /// True once shutdown has begun: new streams are refused.
     pub(crate) fn is_draining(&self) -> bool {
         self.draining.load(Ordering::SeqCst)
+    }
+
+    /// The refusal of a new seat while bot-host shuts down: the platform's, so the referee
+    /// opens it on another instance.
+    pub(crate) fn draining_refusal(&self) -> ApiError {
+        ApiError::Unavailable(format!(
+            "bot-host {} is shutting down; open the seat on another instance",
+            self.host
+        ))
     }
 
     /// Counts a seat stream in flight until the guard is dropped.
