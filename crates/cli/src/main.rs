@@ -91,6 +91,10 @@ fn raise_open_files_limit() {
     }
 }
 
+/// The serving allocator (see [`arena_serve::allocator`]).
+#[global_allocator]
+static ALLOCATOR: arena_serve::allocator::Allocator = arena_serve::allocator::Allocator;
+
 fn main() -> std::process::ExitCode {
     let cli = Cli::parse();
     raise_open_files_limit();

@@ -28,6 +28,7 @@ use std::time::Duration;
 use tonic::transport::Server;
 use tower::layer::util::{Identity, Stack};
 
+pub mod allocator;
 pub mod error;
 mod guard;
 mod health;

@@ -48,6 +48,10 @@ use tracing_subscriber::layer::{Context, SubscriberExt};
 use tracing_subscriber::registry::LookupSpan;
 use tracing_subscriber::{Layer, filter};
 
+/// The allocator the `arena` binary serves with, so the roles here allocate as they do there.
+#[global_allocator]
+static ALLOCATOR: arena_serve::allocator::Allocator = arena_serve::allocator::Allocator;
+
 /// The cluster token bot-host and the referee share here.
 const CLUSTER_TOKEN: &str = "bench-cluster-token";
 
@@ -185,7 +189,9 @@ fn cpu_delta(before: &HashMap<String, u64>, after: &HashMap<String, u64>) -> Vec
 
 fn job(competition: &str, i: u64, seats: &[&str]) -> v1::TableJob {
     v1::TableJob {
-        table_id: format!("{competition}-{i}"),
+        // A competition's tables are named under it: the store lists a result with its
+        // competition only then, and step 3 waits for that listing.
+        table_id: format!("{competition}/{i}"),
         game: v1::Game::DouDizhu as i32,
         seats: seats
             .iter()
