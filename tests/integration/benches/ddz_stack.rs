@@ -320,6 +320,11 @@ async fn stack(url: &str, tables: u64) -> (f64, u64) {
     (n as f64 / secs, n)
 }
 
+/// The allocator of the `arena` binary, whose `arena ddz selfplay` is the baseline and whose
+/// referee is what is compared with it.
+#[global_allocator]
+static ALLOCATOR: arena_serve::allocator::Allocator = arena_serve::allocator::Allocator;
+
 #[tokio::main]
 async fn main() {
     let args: Vec<String> = std::env::args()
