@@ -226,3 +226,56 @@ async fn a_seats_stream_needs_the_cluster_token() {
         assert_eq!(refused.code(), Code::Unauthenticated, "{refused:?}");
     }
 }
+
+#[tokio::test]
+async fn a_seat_sent_more_than_its_queue_holds_is_cut_off_and_the_others_play_on() {
+    let host = Host::start(fast_config()).await;
+    let token = host.cluster_token.clone();
+    let mut s = seats_stream(&host, Some(&token)).await.unwrap();
+    s.send(vec![
+        frame(1, Some(open_msg("t-flood", first(), "expert")), false),
+        frame(2, Some(open_msg("t-calm", first(), "expert")), false),
+    ])
+    .await;
+    s.ready(1).await;
+    s.ready(2).await;
+    // A referee sends one request at a time; 40 at once, in one message, overflow the seat's
+    // queue of 16 before its task can read any (the test's runtime has one thread, and the
+    // reader handles a message's frames in one go).
+    let mut flood: Vec<_> = (0..40)
+        .map(|i| frame(1, Some(request("t-flood", i)), false))
+        .collect();
+    flood.push(frame(2, Some(request("t-calm", 0)), false));
+    s.send(flood).await;
+    let cut = s.end(1).await;
+    assert_eq!(cut.code, Code::ResourceExhausted as i32, "{cut:?}");
+    assert!(
+        cut.message.contains("seat stream 1") && cut.message.contains("16 of its messages"),
+        "{cut:?}"
+    );
+    let f = s.until(2, |f| f.msg.is_some()).await;
+    assert!(
+        matches!(
+            f.msg.and_then(|m| m.msg),
+            Some(v1::seat_to_referee::Msg::Reply(v1::DecisionReply {
+                request_id: 0,
+                ..
+            }))
+        ),
+        "the other seat answers"
+    );
+    // The cut seat says nothing more, whatever else its referee sends.
+    s.send(vec![frame(1, Some(request("t-flood", 40)), false)])
+        .await;
+    s.send(vec![frame(2, Some(close("t-calm")), true)]).await;
+    assert_eq!(s.end(2).await.code, Code::Ok as i32);
+    let after_cut: Vec<_> = s
+        .got
+        .iter()
+        .filter(|f| f.seat_stream == 1 && f.end.is_some())
+        .collect();
+    assert!(
+        after_cut.is_empty(),
+        "one end for the cut seat: {after_cut:?}"
+    );
+}
