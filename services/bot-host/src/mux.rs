@@ -101,7 +101,7 @@ pub(crate) fn serve(ctx: &Arc<Ctx>, inbound: Streaming<v1::RefereeToSeats>) -> S
 
 /// A seat open on the stream: where its messages go, and its side of the stream.
 struct Open {
-    tx: mpsc::Sender<v1::RefereeToSeat>,
+    tx: mpsc::Sender<Box<v1::RefereeToSeat>>,
     seat: SharedSeat,
 }
 
@@ -158,7 +158,7 @@ impl Reader {
         let id = frame.seat_stream;
         if let Some(open) = self.open.get(&id) {
             if let Some(msg) = frame.msg {
-                match open.tx.try_send(msg) {
+                match open.tx.try_send(Box::new(msg)) {
                     Ok(()) => {}
                     Err(mpsc::error::TrySendError::Full(_)) => {
                         open.seat.end(
@@ -228,7 +228,7 @@ impl Reader {
             return;
         }
         let (tx, rx) = mpsc::channel(SEAT_QUEUE);
-        let _ = tx.try_send(msg);
+        let _ = tx.try_send(Box::new(msg));
         if !frame.end {
             self.open.insert(
                 id,

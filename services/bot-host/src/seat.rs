@@ -77,7 +77,9 @@ impl SeatTx {
 /// messages on a `Seats` stream.
 pub(crate) enum Inbound {
     Stream(Box<Streaming<v1::RefereeToSeat>>),
-    Shared(tokio::sync::mpsc::Receiver<v1::RefereeToSeat>),
+    /// Boxed: a bounded channel allocates its slots a block of 32 at a time, and a message
+    /// inline is 280 bytes: 9 KiB a seat for a queue that mostly holds one request.
+    Shared(tokio::sync::mpsc::Receiver<Box<v1::RefereeToSeat>>),
 }
 
 impl Inbound {
@@ -85,7 +87,7 @@ impl Inbound {
     async fn message(&mut self) -> Result<Option<v1::RefereeToSeat>, Status> {
         match self {
             Inbound::Stream(s) => s.message().await,
-            Inbound::Shared(rx) => Ok(rx.recv().await),
+            Inbound::Shared(rx) => Ok(rx.recv().await.map(|m| *m)),
         }
     }
 }
