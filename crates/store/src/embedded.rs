@@ -131,13 +131,6 @@ struct Shared {
     presence: Mutex<HashMap<String, HashMap<String, Instant>>>,
     /// When expired presence records were last swept out of `presence`.
     presence_swept: Mutex<Instant>,
-    /// (reclaim time in ms, unix ms): no pending job is reclaimable with that reclaim time
-    /// before then, so `take_jobs` need not look through the pending jobs until it passes.
-    /// Without it every take read every job in flight: with thousands in flight, most of a
-    /// take. The bound holds because every write of a pending job stamps it with the current
-    /// time (taking, touching, resuming), which only moves its reclaim later; a wall clock
-    /// stepped back can delay a reclaim by as much as the step.
-    reclaim_floor: Mutex<Option<(u64, u64)>>,
 }
 
 /// How often `set_presence` sweeps every expired record out. Each connected bot refreshes its
@@ -153,7 +146,6 @@ impl Shared {
             jobs_added: Notify::new(),
             presence: Mutex::default(),
             presence_swept: Mutex::new(Instant::now()),
-            reclaim_floor: Mutex::new(None),
         }
     }
 
@@ -260,18 +252,9 @@ impl EmbeddedStore {
         T: Send + 'static,
         F: FnOnce(&Database) -> DbResult<T> + Send + 'static,
     {
-        self.run_shared(move |shared| f(&shared.db)).await
-    }
-
-    /// [`EmbeddedStore::run`], given the database with what the store keeps beside it.
-    async fn run_shared<T, F>(&self, f: F) -> StoreResult<T>
-    where
-        T: Send + 'static,
-        F: FnOnce(&Shared) -> DbResult<T> + Send + 'static,
-    {
         let shared = self.shared.clone();
         let path = self.path.clone();
-        let job = move || guarded(&path, || f(&shared).map_err(|e| e.at(&path)));
+        let job = move || guarded(&path, || f(&shared.db).map_err(|e| e.at(&path)));
         match tokio::runtime::Handle::try_current() {
             Ok(runtime) => runtime.spawn_blocking(job).await.map_err(|e| {
                 StoreError::Unavailable(format!(
@@ -497,50 +480,30 @@ enum Take {
 
 /// One attempt of `next_jobs`, in one write transaction: up to `max` jobs, the oldest pending
 /// ones idle for `reclaim_ms` first, then the oldest waiting ones.
-fn take_jobs(shared: &Shared, consumer: &str, reclaim_ms: u64, max: usize) -> DbResult<Take> {
+fn take_jobs(db: &Database, consumer: &str, reclaim_ms: u64, max: usize) -> DbResult<Take> {
     let now = unix_ms();
-    let txn = begin_redeliverable(&shared.db)?;
+    let txn = begin_redeliverable(db)?;
     let mut pending = txn.open_table(JOBS_PENDING)?;
     let mut jobs = Vec::new();
     let mut soonest: Option<u64> = None;
-    let floor = *shared
-        .reclaim_floor
-        .lock()
-        .unwrap_or_else(|e| e.into_inner());
-    match floor {
-        Some((ms, at)) if ms == reclaim_ms && now < at => soonest = Some(at - now),
-        _ => {
-            let mut whole = true;
-            for entry in pending.iter()? {
-                if jobs.len() == max {
-                    whole = false;
-                    break;
-                }
-                let (id, value) = entry?;
-                let (table, payload, _, deliveries, active) = value.value();
-                let idle = now.saturating_sub(active);
-                if idle >= reclaim_ms {
-                    jobs.push((
-                        id.value(),
-                        table.to_string(),
-                        payload.to_vec(),
-                        deliveries + 1,
-                    ));
-                    continue;
-                }
-                let left = reclaim_ms - idle;
-                soonest = Some(soonest.map_or(left, |s| s.min(left)));
-            }
-            if whole {
-                // The jobs taken now are stamped `now`: reclaimable at `now + reclaim_ms` at
-                // the soonest, as is every job enqueued or taken later.
-                let at = now.saturating_add(soonest.unwrap_or(reclaim_ms).min(reclaim_ms));
-                *shared
-                    .reclaim_floor
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner()) = Some((reclaim_ms, at));
-            }
+    for entry in pending.iter()? {
+        if jobs.len() == max {
+            break;
         }
+        let (id, value) = entry?;
+        let (table, payload, _, deliveries, active) = value.value();
+        let idle = now.saturating_sub(active);
+        if idle >= reclaim_ms {
+            jobs.push((
+                id.value(),
+                table.to_string(),
+                payload.to_vec(),
+                deliveries + 1,
+            ));
+            continue;
+        }
+        let left = reclaim_ms - idle;
+        soonest = Some(soonest.map_or(left, |s| s.min(left)));
     }
     if jobs.len() < max {
         let mut waiting = txn.open_table(JOBS_WAITING)?;
@@ -876,7 +839,7 @@ impl Store for EmbeddedStore {
             added.as_mut().enable();
             let consumer = consumer.to_string();
             let take = self
-                .run_shared(move |shared| take_jobs(shared, &consumer, reclaim_ms, max))
+                .run(move |db| take_jobs(db, &consumer, reclaim_ms, max))
                 .await?;
             let reclaimable_in = match take {
                 Take::Jobs(jobs) => return Ok(jobs),

@@ -84,6 +84,19 @@ impl Seats {
         }
     }
 
+    /// The next reply of seat stream `id` (failing on anything else said first, an end
+    /// included).
+    async fn reply(&mut self, id: u64) -> v1::DecisionReply {
+        let f = self.until(id, |f| f.msg.is_some() || f.end.is_some()).await;
+        match f.msg.and_then(|m| m.msg) {
+            Some(v1::seat_to_referee::Msg::Reply(r)) => r,
+            other => panic!(
+                "seat stream {id}: expected a reply, got {other:?} / {:?}",
+                f.end
+            ),
+        }
+    }
+
     async fn end(&mut self, id: u64) -> v1::SeatStreamEnd {
         self.until(id, |f| f.end.is_some()).await.end.unwrap()
     }
@@ -144,33 +157,22 @@ async fn seats_on_one_stream_play_on_their_own_and_each_ends_with_its_own_status
     ])
     .await;
     for (id, table) in [(1, "t-a"), (2, "t-b")] {
-        let f = s.until(id, |f| f.msg.is_some()).await;
-        match f.msg.and_then(|m| m.msg) {
-            Some(v1::seat_to_referee::Msg::Reply(r)) => {
-                assert_eq!(r.table_id, table);
-                assert_eq!(r.request_id, 0);
-                assert!(
-                    r.action.is_some_and(|a| a.game.is_some()),
-                    "a reply with an action"
-                );
-            }
-            other => panic!("seat stream {id}: expected a reply, got {other:?}"),
-        }
+        let r = s.reply(id).await;
+        assert_eq!(r.table_id, table);
+        assert_eq!(r.request_id, 0);
+        assert!(
+            r.action.is_some_and(|a| a.game.is_some()),
+            "a reply with an action"
+        );
     }
 
     // Closing one seat ends it with OK; the other plays on.
     s.send(vec![frame(1, Some(close("t-a")), true)]).await;
     assert_eq!(s.end(1).await.code, Code::Ok as i32);
     s.send(vec![frame(2, Some(request("t-b", 1)), false)]).await;
-    let f = s.until(2, |f| f.msg.is_some()).await;
-    assert!(
-        matches!(
-            f.msg.and_then(|m| m.msg),
-            Some(v1::seat_to_referee::Msg::Reply(v1::DecisionReply {
-                request_id: 1,
-                ..
-            }))
-        ),
+    assert_eq!(
+        s.reply(2).await.request_id,
+        1,
         "the seat left open still answers"
     );
     // A referee whose side of a seat ends (no close) ends that seat too.
@@ -253,29 +255,16 @@ async fn a_seat_sent_more_than_its_queue_holds_is_cut_off_and_the_others_play_on
         cut.message.contains("seat stream 1") && cut.message.contains("16 of its messages"),
         "{cut:?}"
     );
-    let f = s.until(2, |f| f.msg.is_some()).await;
-    assert!(
-        matches!(
-            f.msg.and_then(|m| m.msg),
-            Some(v1::seat_to_referee::Msg::Reply(v1::DecisionReply {
-                request_id: 0,
-                ..
-            }))
-        ),
-        "the other seat answers"
-    );
-    // The cut seat says nothing more, whatever else its referee sends.
+    assert_eq!(s.reply(2).await.request_id, 0, "the other seat answers");
+    // The cut seat says nothing more (no reply to what was queued, no second end), whatever
+    // else its referee sends.
     s.send(vec![frame(1, Some(request("t-flood", 40)), false)])
         .await;
     s.send(vec![frame(2, Some(close("t-calm")), true)]).await;
     assert_eq!(s.end(2).await.code, Code::Ok as i32);
-    let after_cut: Vec<_> = s
-        .got
-        .iter()
-        .filter(|f| f.seat_stream == 1 && f.end.is_some())
-        .collect();
+    let after_cut: Vec<_> = s.got.iter().filter(|f| f.seat_stream == 1).collect();
     assert!(
         after_cut.is_empty(),
-        "one end for the cut seat: {after_cut:?}"
+        "frames of the cut seat: {after_cut:?}"
     );
 }
