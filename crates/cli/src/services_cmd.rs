@@ -1025,10 +1025,7 @@ fn default_id(role: &str) -> String {
 }
 
 fn runtime() -> Result<tokio::runtime::Runtime> {
-    tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-        .context("starting the runtime")
+    arena_serve::runtime::serving().context("starting the runtime")
 }
 
 /// How long a role's runtime waits for blocking work (a built-in table's current decision) once

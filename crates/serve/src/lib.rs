@@ -32,6 +32,7 @@ pub mod allocator;
 pub mod error;
 mod guard;
 mod health;
+pub mod runtime;
 
 pub use error::{ApiError, Retry, retry_of, store_status};
 pub use guard::{Guard, GuardLayer};

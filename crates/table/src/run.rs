@@ -191,16 +191,18 @@ fn call_local<G: TableGame>(
     game: &G,
     p: &Pending,
 ) -> Reply<G::Action> {
-    call_local_at(player, game, p).0
+    call_local_from(player, game, p, Instant::now()).0
 }
 
-/// [`call_local`], and when the answer came (a driver watching the clock reads it once).
-fn call_local_at<G: TableGame>(
+/// [`call_local`] for a decision asked at `start`, and when the answer came: a driver asking
+/// decision after decision reads the clock once for each, the end of one being the start of
+/// the next.
+fn call_local_from<G: TableGame>(
     player: &mut (dyn LocalPlayer<G> + Send),
     game: &G,
     p: &Pending,
+    start: Instant,
 ) -> (Reply<G::Action>, Instant) {
-    let start = Instant::now();
     let answer = match catch_unwind(AssertUnwindSafe(|| player.decide(&game.view(p.seat), p))) {
         Ok(a) => Answer::Action(a),
         Err(payload) => Answer::Fault(Fault::new(
@@ -224,6 +226,10 @@ struct LocalTable<G: TableGame> {
     /// The round's requests and replies, reused from round to round.
     requests: Vec<crate::table::Request>,
     replies: Vec<Reply<G::Action>>,
+    /// When the last answer came (or the table started, or moved to another thread): the next
+    /// decision is timed from here. The rules' work in between is microseconds, well inside
+    /// the milliseconds a decision is charged in.
+    clock: Instant,
 }
 
 impl<G: TableGame> LocalTable<G> {
@@ -242,6 +248,7 @@ impl<G: TableGame> LocalTable<G> {
             table_id: setup.table_id.clone(),
             requests: Vec::new(),
             replies: Vec::new(),
+            clock: Instant::now(),
         }
     }
 
@@ -261,6 +268,8 @@ impl<G: TableGame> LocalTable<G> {
 
     /// Plays the table to its end (true), unless `cancel` is set first (false).
     fn play(&mut self, cancel: &AtomicBool) -> bool {
+        // Moved to a blocking thread, maybe after a wait for one: not the next player's time.
+        self.clock = Instant::now();
         loop {
             if cancel.load(Ordering::Relaxed) {
                 return false;
@@ -301,7 +310,9 @@ impl<G: TableGame> LocalTable<G> {
                         kind = r.kind.as_str_name()
                     )
                     .entered();
-                    let (reply, at) = call_local_at(p.as_mut(), table.game(), &r.pending());
+                    let (reply, at) =
+                        call_local_from(p.as_mut(), table.game(), &r.pending(), self.clock);
+                    self.clock = at;
                     answered = Some(at);
                     reply
                 }

@@ -286,11 +286,11 @@ fn ms(sorted: &[u64], q: f64) -> f64 {
     sorted[((sorted.len() - 1) as f64 * q).round() as usize] as f64 / 1e6
 }
 
+/// A role's runtime, built as the `arena` binary builds its roles'.
 fn runtime(name: &str, threads: usize) -> tokio::runtime::Runtime {
-    tokio::runtime::Builder::new_multi_thread()
+    arena_serve::runtime::builder()
         .worker_threads(threads)
         .thread_name(name)
-        .enable_all()
         .build()
         .unwrap()
 }

@@ -43,6 +43,7 @@ use arena_table::run::Played;
 use arena_table::{BotHosts, Record, RunOptions, error_record, panic_message};
 use arena_telemetry::metrics::{KeyValue, attr, metrics};
 use futures_util::FutureExt;
+use futures_util::future::{BoxFuture, Shared};
 use prost::Message;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc, oneshot};
 use tokio::task::{JoinHandle, JoinSet};
@@ -60,6 +61,11 @@ const QUEUE_DEPTH_EVERY: Duration = Duration::from_secs(10);
 
 /// Most jobs taken from the queue in one call (as many as there are free slots, up to this).
 const TAKE_AT_ONCE: usize = 32;
+
+/// How long the job loop lets tables in flight free more slots after the first before it takes
+/// jobs for them (see [`job_loop`]). A job waits this much longer at most; a referee whose
+/// tables end one by one in microseconds takes them by the dozen instead of one at a time.
+const TAKE_LINGER: Duration = Duration::from_millis(1);
 
 /// Most finished tables written and acknowledged in one store call.
 const WRITE_AT_ONCE: usize = 256;
@@ -185,7 +191,7 @@ pub(crate) async fn job_loop(ctx: Arc<Ctx>, stop: CancellationToken) {
                 );
             }
             let resumed = decode_entries(resumed);
-            let ended = ended_states(&ctx, &resumed).await;
+            let ended = ended_states(&ctx, &resumed);
             for (entry, queued) in resumed {
                 let Ok(slot) = slots.clone().acquire_owned().await else {
                     break;
@@ -225,12 +231,29 @@ pub(crate) async fn job_loop(ctx: Arc<Ctx>, stop: CancellationToken) {
             },
         };
         // As many jobs as there are free slots, in one call: a busy referee takes its jobs in
-        // batches rather than one store round trip per table.
+        // batches rather than one store round trip per table. While other tables are still
+        // playing, the slots they free within `TAKE_LINGER` join the batch (up to half of
+        // them): tables of built-in bots end one by one every few microseconds, and a take per
+        // table would cost more than the table's own store write.
         let mut free = vec![first];
-        while free.len() < TAKE_AT_ONCE {
-            match slots.clone().try_acquire_owned() {
-                Ok(s) => free.push(s),
-                Err(_) => break,
+        let linger = tokio::time::sleep(TAKE_LINGER);
+        tokio::pin!(linger);
+        while free.len() < TAKE_AT_ONCE.min(cfg.max_tables.div_ceil(2)) {
+            if let Ok(s) = slots.clone().try_acquire_owned() {
+                free.push(s);
+                continue;
+            }
+            if free.len() + slots.available_permits() >= cfg.max_tables {
+                break; // Nothing is playing: no slot is coming back.
+            }
+            tokio::select! {
+                biased;
+                () = stop.cancelled() => break,
+                s = slots.clone().acquire_owned() => match s {
+                    Ok(s) => free.push(s),
+                    Err(_) => break,
+                },
+                () = &mut linger => break,
             }
         }
         let next = tokio::select! {
@@ -242,7 +265,7 @@ pub(crate) async fn job_loop(ctx: Arc<Ctx>, stop: CancellationToken) {
             Ok(entries) => {
                 backoff.reset();
                 let entries = decode_entries(entries);
-                let ended = ended_states(&ctx, &entries).await;
+                let ended = ended_states(&ctx, &entries);
                 for ((entry, queued), slot) in entries.into_iter().zip(free) {
                     spawn_handle(&mut tasks, &ctx, entry, queued, &ended, slot);
                 }
@@ -284,12 +307,13 @@ fn spawn_handle(
     ctx: &Arc<Ctx>,
     entry: JobEntry,
     queued: Queued,
-    ended: &Arc<HashMap<String, String>>,
+    ended: &Ended,
     slot: OwnedSemaphorePermit,
 ) {
     let ctx = ctx.clone();
     let ended = ended.clone();
     tasks.spawn(Box::pin(async move {
+        let ended = ended.await;
         handle(ctx, entry, queued, &ended, slot).await
     }));
 }
@@ -305,31 +329,41 @@ fn decode_entries(entries: Vec<JobEntry>) -> Vec<(JobEntry, Queued)> {
         .collect()
 }
 
+/// The ended competitions among a batch's, by name, with their final state: what its jobs'
+/// tasks wait for before they start.
+type Ended = Shared<BoxFuture<'static, Arc<HashMap<String, String>>>>;
+
 /// The competitions of a batch of jobs that have ended, by name, with their final state: read
-/// once per competition per batch rather than once per table. A competition whose state cannot
-/// be read is left out (its tables are played).
-async fn ended_states(ctx: &Ctx, entries: &[(JobEntry, Queued)]) -> Arc<HashMap<String, String>> {
+/// once per competition per batch rather than once per table, and by the batch's tasks, not the
+/// job loop (whose next take need not wait for this round trip). A competition whose state
+/// cannot be read is left out (its tables are played).
+fn ended_states(ctx: &Arc<Ctx>, entries: &[(JobEntry, Queued)]) -> Ended {
     let mut competitions = BTreeSet::new();
     for (_, queued) in entries {
         if let Queued::Table(job) = queued
             && !job.competition.is_empty()
         {
-            competitions.insert(job.competition.as_str());
+            competitions.insert(job.competition.clone());
         }
     }
-    let mut ended = HashMap::new();
-    for competition in competitions {
-        match arena_store::visibility::ended_state(&*ctx.store, competition).await {
-            Ok(Some(state)) => {
-                ended.insert(competition.to_string(), state);
-            }
-            Ok(None) => {}
-            Err(e) => {
-                tracing::warn!(error = %e, %competition, "cannot check whether the competition was cancelled; playing its tables")
+    let ctx = ctx.clone();
+    async move {
+        let mut ended = HashMap::new();
+        for competition in competitions {
+            match arena_store::visibility::ended_state(&*ctx.store, &competition).await {
+                Ok(Some(state)) => {
+                    ended.insert(competition, state);
+                }
+                Ok(None) => {}
+                Err(e) => {
+                    tracing::warn!(error = %e, %competition, "cannot check whether the competition was cancelled; playing its tables")
+                }
             }
         }
+        Arc::new(ended)
     }
-    Arc::new(ended)
+    .boxed()
+    .shared()
 }
 
 /// Handles one queue entry (its payload read into `queued`) from start to acknowledgement;

@@ -21,13 +21,15 @@
 //!
 //! A private Redis, because the shared one counts every other test's commands too.
 //!
-//! What is compared: self-play runs on one thread; the referee runs on the bench's tokio runtime
-//! (as many workers as cores, plus tokio's blocking pool for its tables and the embedded store's
-//! calls). Each line therefore also gives the CPU time the process spent per table (user +
-//! system, every thread), which does not depend on how many cores did the work: the fair
-//! comparison with self-play's. Run under `taskset -c 0` to pin the whole bench (self-play and
-//! referee alike) to one core and compare wall-clock rates on equal hardware. (The Redis
-//! lines do not count the private `redis-server`'s CPU: it is another process.)
+//! What is compared: self-play runs on one thread, as `arena ddz selfplay` does; the referee
+//! runs on the roles' runtime (`arena_serve::runtime`: as many workers as cores, plus tokio's
+//! blocking pool for the embedded store's calls), with the referee's default settings, as
+//! `arena standalone` runs it. The rates are each side's tables per second on this machine, the
+//! comparison the target makes. Each line also gives the CPU time the process spent per table
+//! (user + system, every thread), which does not depend on how many cores did the work: the
+//! comparison per core. Run under `taskset -c 0` to pin the whole bench (self-play and referee
+//! alike) to one core. (The Redis lines do not count the private `redis-server`'s CPU: it is
+//! another process, sharing the machine's cores with the referee.)
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -156,7 +158,6 @@ async fn referee(store: Arc<dyn Store>, competition: &str, n: u64) -> Rate {
     }
     let cfg = RefereeConfig {
         referee_id: format!("bench-{competition}"),
-        max_tables: 64,
         poll_interval: Duration::from_millis(20),
         ..RefereeConfig::default()
     };
@@ -171,12 +172,16 @@ async fn referee(store: Arc<dyn Store>, competition: &str, n: u64) -> Rate {
         .await
     });
     // The queue is empty once every job is acknowledged, which is after its result is written.
+    // Looked at rarely while much is left (the looks cost the process CPU it would otherwise
+    // count against the referee), then every millisecond.
     loop {
         let c = store.job_counts().await.expect("job counts");
-        if c.waiting == 0 && c.pending == 0 {
+        let left = c.waiting + c.pending;
+        if left == 0 {
             break;
         }
-        tokio::time::sleep(Duration::from_millis(5)).await;
+        let wait = if left > 2000 { 20 } else { 1 };
+        tokio::time::sleep(Duration::from_millis(wait)).await;
     }
     let rate = Rate::of(n, start.elapsed(), cpu_time() - cpu);
     let _ = stop.send(());
@@ -325,8 +330,14 @@ async fn stack(url: &str, tables: u64) -> (f64, u64) {
 #[global_allocator]
 static ALLOCATOR: arena_serve::allocator::Allocator = arena_serve::allocator::Allocator;
 
-#[tokio::main]
-async fn main() {
+/// On the roles' runtime, as `arena standalone` runs its referee.
+fn main() {
+    arena_serve::runtime::serving()
+        .expect("the runtime")
+        .block_on(bench());
+}
+
+async fn bench() {
     let args: Vec<String> = std::env::args()
         .skip(1)
         .filter(|a| a != "--bench")

@@ -77,7 +77,7 @@ pub fn ddz_action(d: DdzDecision) -> v1::Action {
         DdzDecision::Bid(b) => v1::ddz_action::Action::Bid(b),
         DdzDecision::Double(x) => v1::ddz_action::Action::Double(x),
         DdzDecision::Play(c) if c.is_empty() => v1::ddz_action::Action::Play("pass".into()),
-        DdzDecision::Play(c) => v1::ddz_action::Action::Play(c.to_string()),
+        DdzDecision::Play(c) => v1::ddz_action::Action::Play(c.to_text()),
     };
     v1::Action {
         game: Some(v1::action::Game::Ddz(v1::DdzAction {

@@ -356,7 +356,7 @@ fn d_cards(c: ddz::CardSet) -> String {
     if c.is_empty() {
         "pass".into()
     } else {
-        c.to_string()
+        c.to_text()
     }
 }
 
