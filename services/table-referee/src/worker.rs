@@ -2,7 +2,11 @@
 //! once, then acknowledge it.
 //!
 //! - **Concurrency**: at most `max_tables` tables playing; a job is taken only when a slot is
-//!   free, so jobs wait on the queue (where other referees can take them) rather than here. A
+//!   free, so jobs wait on the queue (where other referees can take them) rather than here.
+//!   Slots are filled in batches: after the first frees, the loop lets the tables in flight
+//!   free more for up to `TAKE_LINGER` (up to half the slots), then takes jobs for all of them
+//!   in one call; the batch's check for cancelled competitions runs on its tables' tasks, so
+//!   the loop is back at its slots while the answer is on its way. A
 //!   played table frees its slot once the writer has it: its store write is off the next
 //!   table's path, and the writer's bounded queue (`WRITE_AT_ONCE` × 4) bounds how many finished
 //!   tables wait to be written. The writer gathers what finishes within `WRITE_LINGER` of the
