@@ -204,20 +204,34 @@ return out
 
 /// `finish_jobs`' results of one competition: KEYS = per job (result, replay, competition index
 /// or the result again), ARGV = per job (table id, result, replay, '1' if listed). Per job as
-/// `PUT_RESULT`: one 1/0 per job, whether its result was written. The jobs are acknowledged by
-/// `ACK_JOBS` afterwards (the stream lives in another slot).
+/// `PUT_RESULT`: one 1/0 per job, whether its result was written. The `SET … NX` of each result
+/// decides; the replays of the results written then go in one `MSET` and their listings in one
+/// `SADD` per index, rather than a command each (every command a script calls costs Redis the
+/// conversion of its arguments). The jobs are acknowledged by `ACK_JOBS` afterwards (the stream
+/// lives in another slot).
 const FINISH_RESULTS: &str = r#"
-local written = {}
+local written, replays, listed, indexes = {}, {}, {}, {}
 for i = 0, #KEYS / 3 - 1 do
   local k, a = i * 3, i * 4
   if redis.call('SET', KEYS[k + 1], ARGV[a + 2], 'NX') then
-    redis.call('SET', KEYS[k + 2], ARGV[a + 3])
-    if ARGV[a + 4] == '1' then redis.call('SADD', KEYS[k + 3], ARGV[a + 1]) end
+    replays[#replays + 1] = KEYS[k + 2]
+    replays[#replays + 1] = ARGV[a + 3]
+    if ARGV[a + 4] == '1' then
+      local index = KEYS[k + 3]
+      if not listed[index] then
+        listed[index] = {}
+        indexes[#indexes + 1] = index
+      end
+      local members = listed[index]
+      members[#members + 1] = ARGV[a + 1]
+    end
     written[i + 1] = 1
   else
     written[i + 1] = 0
   end
 end
+if #replays > 0 then redis.call('MSET', unpack(replays)) end
+for _, index in ipairs(indexes) do redis.call('SADD', index, unpack(listed[index])) end
 return written
 "#;
 

@@ -213,6 +213,28 @@ async fn commandstats(url: &str) -> BTreeMap<String, u64> {
         .collect()
 }
 
+/// The CPU time `redis-server` has used so far (`INFO cpu`: user + system, all its threads).
+async fn redis_cpu(url: &str) -> Duration {
+    let client = redis::Client::open(url).expect("the Redis URL");
+    let mut conn = client
+        .get_multiplexed_async_connection()
+        .await
+        .expect("the private Redis");
+    let info: String = redis::cmd("INFO")
+        .arg("cpu")
+        .query_async(&mut conn)
+        .await
+        .expect("INFO cpu");
+    let seconds: f64 = info
+        .lines()
+        .filter_map(|l| {
+            let (k, v) = l.trim().split_once(':')?;
+            matches!(k, "used_cpu_user" | "used_cpu_sys").then(|| v.parse::<f64>().ok())?
+        })
+        .sum();
+    Duration::from_secs_f64(seconds)
+}
+
 async fn reset_stats(url: &str) {
     let client = redis::Client::open(url).expect("the Redis URL");
     let mut conn = client
@@ -227,9 +249,10 @@ async fn reset_stats(url: &str) {
 }
 
 /// Prints what Redis did per table since the last reset: commands executed (scripts' inner ones
-/// included), an upper bound of the commands clients sent (round trips: see [`sent`]), and
-/// each command's count.
-async fn report_ops(url: &str, tables: u64, label: &str) {
+/// included), an upper bound of the commands clients sent (round trips: see [`sent`]), the CPU
+/// `redis-server` used since `cpu_before`, and each command's count.
+async fn report_ops(url: &str, tables: u64, label: &str, cpu_before: Duration) {
+    let cpu = redis_cpu(url).await.saturating_sub(cpu_before);
     let stats: BTreeMap<String, u64> = commandstats(url)
         .await
         .into_iter()
@@ -239,9 +262,10 @@ async fn report_ops(url: &str, tables: u64, label: &str) {
     let total: u64 = stats.values().sum();
     let sent = sent(&stats);
     println!(
-        "    Redis per table ({label}): {:.2} commands executed, at most {:.2} sent",
+        "    Redis per table ({label}): {:.2} commands executed, at most {:.2} sent, {:.1} us of redis-server CPU",
         per(total),
-        per(sent)
+        per(sent),
+        cpu.as_secs_f64() * 1e6 / tables.max(1) as f64
     );
     let mut by_count: Vec<(&String, &u64)> = stats.iter().collect();
     by_count.sort_by(|a, b| b.1.cmp(a.1));
@@ -257,11 +281,12 @@ async fn report_ops(url: &str, tables: u64, label: &str) {
 /// inside scripts, which the counts do not tell apart), so it errs high, never low. Commands
 /// arena only ever calls inside its scripts are left out.
 fn sent(stats: &BTreeMap<String, u64>) -> u64 {
-    const ONLY_IN_SCRIPTS: [&str; 11] = [
+    const ONLY_IN_SCRIPTS: [&str; 12] = [
         "xpending",
         "xclaim",
         "xadd",
         "xdel",
+        "mset",
         "sadd",
         "srem",
         "setbit",
@@ -391,20 +416,28 @@ async fn bench() {
                 .expect("the private Redis"),
         );
         reset_stats(&url).await;
+        let cpu = redis_cpu(&url).await;
         let r = referee(store, "redis", n).await;
         println!(
             "  referee, built-in experts, Redis store:                     {:>8.1} tables/s{}",
             r.per_sec,
             ratio(r)
         );
-        report_ops(&url, n, "enqueue, referee, and the bench's polls").await;
+        report_ops(&url, n, "enqueue, referee, and the bench's polls", cpu).await;
     }
     if let Some(server) = redis.as_ref().filter(|_| wants("stack")) {
         let url = server.url();
+        let cpu = redis_cpu(&url).await;
         let (tps, tables) = stack(&url, n).await;
         println!(
             "  full stack on Redis, three remote bots, {tables} tables:       {tps:>8.1} tables/s"
         );
-        report_ops(&url, tables, "matchmaker, supervisor, referee, bot-host").await;
+        report_ops(
+            &url,
+            tables,
+            "matchmaker, supervisor, referee, bot-host",
+            cpu,
+        )
+        .await;
     }
 }
