@@ -7,9 +7,9 @@
 //!   free more for up to `TAKE_LINGER` (up to half the slots), then takes jobs for all of them
 //!   in one call; the batch's check for cancelled competitions runs on its tables' tasks, so
 //!   the loop is back at its slots while the answer is on its way. A
-//!   played table frees its slot once the writer has it: its store write is off the next
-//!   table's path, and the writer's bounded queue (`WRITE_AT_ONCE` × 4) bounds how many finished
-//!   tables wait to be written. The writer gathers what finishes within `WRITE_LINGER` of the
+//!   played table frees its slot, and its task ends, once the writer has it: its store write is
+//!   off the next table's path, and the writer's bounded queue (`WRITE_AT_ONCE` × 4) bounds how
+//!   many finished tables wait to be written (a table finding it full waits, holding its slot). The writer gathers what finishes within `WRITE_LINGER` of the
 //!   first into one store call (one transaction and `fsync` on the embedded store).
 //! - **Touch / reclaim**: while a job is in flight it is touched every `touch_interval`. If the
 //!   queue says it is no longer ours (another referee reclaimed it), the table is stopped and
@@ -31,10 +31,11 @@
 //!   read is logged and acknowledged (there is no result to write for a batch).
 //! - **Resume**: at start, the jobs still pending under this referee's name (it stopped or died
 //!   with them) are taken up again at once. Only for a name no other live referee uses.
-//! - **Shutdown**: no new jobs; tables in flight get `shutdown_grace` to finish; the rest are
-//!   dropped unacknowledged and rerun elsewhere after `reclaim_after`.
+//! - **Shutdown**: no new jobs; tables in flight get `shutdown_grace` to finish and the writer
+//!   to write what it holds; the rest are dropped unacknowledged and rerun elsewhere after
+//!   `reclaim_after`.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap, VecDeque};
 use std::future::Future;
 use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
@@ -87,7 +88,7 @@ pub(crate) struct Ctx {
     pub(crate) dialer: PresenceDialer,
     pub(crate) opts: RunOptions,
     /// Where finished tables go to be written and acknowledged in batches.
-    writer: mpsc::Sender<Done>,
+    writer: Writer,
     /// The writer's task: it goes when the referee does (a killed referee writes nothing more;
     /// its jobs are reclaimed), not when the last table's sender happens to be dropped.
     _writer_task: AbortOnDrop<()>,
@@ -100,7 +101,11 @@ impl Ctx {
             setting: "bot_hosts",
             message: e.to_string(),
         })?;
-        let (writer, writer_task) = spawn_writer(store.clone());
+        let (writer, writer_task) = spawn_writer(
+            store.clone(),
+            config.referee_id.clone(),
+            config.touch_interval,
+        );
         Ok(Ctx {
             writer,
             _writer_task: writer_task,
@@ -116,6 +121,16 @@ impl Ctx {
             config,
             store,
         })
+    }
+}
+
+impl Ctx {
+    /// Waits until the writer has written (or given up on) every table queued before this call.
+    pub(crate) async fn flush_writes(&self) {
+        let (tx, rx) = oneshot::channel();
+        if self.writer.tx.send(Write::Flush(tx)).is_ok() {
+            let _ = rx.await;
+        }
     }
 }
 
@@ -300,6 +315,12 @@ pub(crate) async fn job_loop(ctx: Arc<Ctx>, stop: CancellationToken) {
             }
         }
     }
+    // The played tables' tasks end once the writer has them: what it still holds is written
+    // within the same grace.
+    tokio::select! {
+        () = ctx.flush_writes() => {}
+        () = &mut deadline => tracing::warn!("grace period over: results the store has not taken yet are not written; their jobs are played again elsewhere"),
+    }
     tracing::info!(referee = %cfg.referee_id, "stopped");
 }
 
@@ -406,7 +427,9 @@ async fn handle(
             }
         };
         // The touches never end the select (the loop waits for ever once the job is lost): the
-        // work does, and the touches stop with it.
+        // work does, and the touches stop with it. A played table's work ends when the writer
+        // has it; its acknowledgement follows within a batch's write, far inside
+        // `reclaim_after`, and while the store is down to delay it no touch would land anyway.
         tokio::select! {
             biased;
             () = work => {}
@@ -633,6 +656,14 @@ fn record_metrics(
     }
 }
 
+/// What the writer is sent.
+enum Write {
+    /// A finished table to write and acknowledge.
+    Table(Done),
+    /// Answered once everything sent before it is written (or given up on).
+    Flush(oneshot::Sender<()>),
+}
+
 /// A finished table on its way to the writer.
 struct Done {
     entry_id: String,
@@ -643,87 +674,194 @@ struct Done {
     /// The result's error and verdict count, for the log line.
     error: String,
     verdicts: usize,
-    /// Told once the result is stored and the job acknowledged (or given up on).
-    written: oneshot::Sender<()>,
+    /// Its place among the tables the writer holds, given back once it is written.
+    _room: OwnedSemaphorePermit,
 }
 
 /// Starts the task that writes finished tables: whatever has queued up since its last write goes
 /// to the store in one [`Store::finish_jobs`] call (results, replays and acknowledgements
 /// together), so a busy referee pays one store round trip per batch instead of two per table,
 /// and no table waits for another's write. It is stopped when its handle is dropped.
-fn spawn_writer(store: Arc<dyn Store>) -> (mpsc::Sender<Done>, AbortOnDrop<()>) {
-    let (tx, mut rx) = mpsc::channel::<Done>(WRITE_AT_ONCE * 4);
+///
+/// The tables it holds are its to keep: while the store refuses their writes it touches their
+/// jobs (as `consumer`, every `touch_every`), as their tables' tasks did while they played, so
+/// an outage is not taken for a dead referee. It takes in all that is sent at once (how much is
+/// bounded by [`Writer::room`], not by the channel), so no finished table waits untouched.
+fn spawn_writer(
+    store: Arc<dyn Store>,
+    consumer: String,
+    touch_every: Duration,
+) -> (Writer, AbortOnDrop<()>) {
+    let (tx, rx) = mpsc::unbounded_channel::<Write>();
+    let mut held = Held {
+        store,
+        consumer,
+        touch_every,
+        rx,
+        tables: VecDeque::new(),
+        flushes: Vec::new(),
+    };
     let task = tokio::spawn(async move {
-        let mut batch = Vec::with_capacity(WRITE_AT_ONCE);
-        while rx.recv_many(&mut batch, WRITE_AT_ONCE).await > 0 {
-            if batch.len() < WRITE_AT_ONCE {
-                // One timer per batch, not a wake-up per table: the queue holds what arrives.
-                tokio::time::sleep(WRITE_LINGER).await;
-                while batch.len() < WRITE_AT_ONCE {
-                    match rx.try_recv() {
-                        Ok(d) => batch.push(d),
-                        Err(_) => break,
-                    }
+        loop {
+            if held.tables.is_empty() && held.flushes.is_empty() {
+                let Some(w) = held.rx.recv().await else { break };
+                held.push(w);
+                if held.flushes.is_empty() {
+                    // One timer per batch, not a wake-up per table: the queue holds what
+                    // arrives.
+                    tokio::time::sleep(WRITE_LINGER).await;
                 }
             }
-            write_batch(&*store, &mut batch).await;
+            held.take_in();
+            let n = held.tables.len().min(WRITE_AT_ONCE);
+            let mut batch: Vec<Done> = held.tables.drain(..n).collect();
+            if !batch.is_empty() {
+                held.write_batch(&mut batch).await;
+            }
+            if held.tables.is_empty() {
+                for done in held.flushes.drain(..) {
+                    let _ = done.send(());
+                }
+            }
         }
     });
-    (tx, AbortOnDrop(task))
+    let writer = Writer {
+        tx,
+        room: Arc::new(Semaphore::new(WRITE_AT_ONCE * 4)),
+    };
+    (writer, AbortOnDrop(task))
 }
 
-/// Writes and acknowledges a batch, retrying while the store is unavailable; empties `batch`.
-async fn write_batch(store: &dyn Store, batch: &mut Vec<Done>) {
-    let mut backoff = Backoff::new();
-    loop {
-        let jobs: Vec<FinishedJob<'_>> = batch
-            .iter()
-            .map(|d| FinishedJob {
-                entry_id: &d.entry_id,
-                table_id: &d.table_id,
-                competition: d.competition.as_deref(),
-                result: &d.result,
-                replay: &d.replay,
-            })
-            .collect();
-        match store.finish_jobs(&jobs).await {
-            Ok(written) => {
-                for (d, new) in batch.iter().zip(written) {
-                    if new {
-                        tracing::info!(table_id = %d.table_id, error = %d.error, verdicts = d.verdicts, "result written");
-                    } else {
-                        tracing::info!(table_id = %d.table_id, "a result for this table was already written; this run is not counted");
-                    }
-                }
-                break;
-            }
-            // One of them cannot be stored as it is: each on its own, so the others are not
-            // held up by it (the one-by-one path knows what to do with it).
-            Err(StoreError::Invalid(_)) => {
-                for d in batch.iter() {
-                    write_one(store, d).await;
-                }
-                break;
-            }
-            Err(StoreError::DataLoss(m)) => {
-                // Their competitions are gone with the store's data: nothing is written.
-                tracing::error!(reason = %m, tables = batch.len(), "the store lost its data: these tables' results are not written");
-                break;
-            }
-            Err(e) => {
-                let wait = backoff.next_wait();
-                tracing::warn!(error = %e, tables = batch.len(), retry_in = ?wait, "cannot write results yet");
-                tokio::time::sleep(wait).await;
+/// The way to the writer.
+pub(crate) struct Writer {
+    tx: mpsc::UnboundedSender<Write>,
+    /// How many finished tables may wait for the writer: a table finding no room waits for it
+    /// (its task alive, touching its job, holding its slot), which holds back a referee whose
+    /// store is slower than its tables.
+    room: Arc<Semaphore>,
+}
+
+/// What the writer's task holds.
+struct Held {
+    store: Arc<dyn Store>,
+    consumer: String,
+    touch_every: Duration,
+    rx: mpsc::UnboundedReceiver<Write>,
+    /// Received, not yet written.
+    tables: VecDeque<Done>,
+    /// Answered once `tables` is empty.
+    flushes: Vec<oneshot::Sender<()>>,
+}
+
+impl Held {
+    fn push(&mut self, w: Write) {
+        match w {
+            Write::Table(d) => self.tables.push_back(d),
+            Write::Flush(done) => self.flushes.push(done),
+        }
+    }
+
+    /// Takes in everything sent so far.
+    fn take_in(&mut self) {
+        while let Ok(w) = self.rx.try_recv() {
+            self.push(w);
+        }
+    }
+
+    /// Touches the jobs of `batch` and of every table held, so none is reclaimed while the
+    /// store refuses writes (a job no longer ours is written anyway: its first result is kept).
+    async fn touch(&mut self, batch: &[Done]) {
+        self.take_in();
+        for d in batch.iter().chain(self.tables.iter()) {
+            if let Err(e) = self.store.touch_job(&self.consumer, &d.entry_id).await {
+                tracing::debug!(error = %e, table_id = %d.table_id, "cannot touch a job waiting for its write");
             }
         }
     }
-    for d in batch.drain(..) {
-        let _ = d.written.send(());
+
+    /// Waits `wait`, touching the jobs every `touch_every` since `touched` (a backoff can be
+    /// longer than a job's lease).
+    async fn wait_touching(
+        &mut self,
+        batch: &[Done],
+        wait: Duration,
+        touched: &mut tokio::time::Instant,
+    ) {
+        let until = tokio::time::Instant::now() + wait;
+        loop {
+            let next = *touched + self.touch_every;
+            if next >= until {
+                tokio::time::sleep_until(until).await;
+                return;
+            }
+            tokio::time::sleep_until(next).await;
+            self.touch(batch).await;
+            *touched = tokio::time::Instant::now();
+        }
+    }
+
+    /// Writes and acknowledges a batch, retrying while the store is unavailable (touching the
+    /// jobs meanwhile); empties `batch`.
+    async fn write_batch(&mut self, batch: &mut Vec<Done>) {
+        let store = self.store.clone();
+        let mut backoff = Backoff::new();
+        let mut touched: Option<tokio::time::Instant> = None;
+        loop {
+            let jobs: Vec<FinishedJob<'_>> = batch
+                .iter()
+                .map(|d| FinishedJob {
+                    entry_id: &d.entry_id,
+                    table_id: &d.table_id,
+                    competition: d.competition.as_deref(),
+                    result: &d.result,
+                    replay: &d.replay,
+                })
+                .collect();
+            match store.finish_jobs(&jobs).await {
+                Ok(written) => {
+                    for (d, new) in batch.iter().zip(written) {
+                        if new {
+                            tracing::info!(table_id = %d.table_id, error = %d.error, verdicts = d.verdicts, "result written");
+                        } else {
+                            tracing::info!(table_id = %d.table_id, "a result for this table was already written; this run is not counted");
+                        }
+                    }
+                    break;
+                }
+                // One of them cannot be stored as it is: each on its own, so the others are
+                // not held up by it (the one-by-one path knows what to do with it).
+                Err(StoreError::Invalid(_)) => {
+                    for d in batch.iter() {
+                        write_one(&*store, d).await;
+                    }
+                    break;
+                }
+                Err(StoreError::DataLoss(m)) => {
+                    // Their competitions are gone with the store's data: nothing is written.
+                    tracing::error!(reason = %m, tables = batch.len(), "the store lost its data: these tables' results are not written");
+                    break;
+                }
+                Err(e) => {
+                    let wait = backoff.next_wait();
+                    tracing::warn!(error = %e, tables = batch.len(), retry_in = ?wait, "cannot write results yet");
+                    if touched.is_none() {
+                        self.touch(batch).await;
+                        touched = Some(tokio::time::Instant::now());
+                    }
+                    if let Some(t) = touched.as_mut() {
+                        self.wait_touching(batch, wait, t).await;
+                    }
+                }
+            }
+        }
+        batch.clear();
     }
 }
 
-/// Stores the result (retrying until the store takes it), then acknowledges the job: through the
-/// writer, in a batch with whatever other tables finished meanwhile. `job` goes into the replay.
+/// Hands the result to the writer, which stores it (retrying until the store takes it) and then
+/// acknowledges the job, in a batch with whatever other tables finished meanwhile; returns once
+/// the writer has it (shutdown waits for the writer: [`Ctx::flush_writes`]). `job` goes into
+/// the replay.
 pub(crate) async fn write_and_ack(
     ctx: &Ctx,
     entry: &JobEntry,
@@ -743,11 +881,19 @@ async fn queue_write(
     record: Record,
     slot: Option<OwnedSemaphorePermit>,
 ) {
-    let (written, done) = oneshot::channel();
     // Each encoded once, the replay straight from its parts (no copy of the job or the result).
     let replay = record.encode_replay(job);
     let encoded = record.result.encode_to_vec();
     let result = record.result;
+    // Waiting for room, this task is alive and its job touched; the writer touches the jobs it
+    // holds itself.
+    let room = ctx
+        .writer
+        .room
+        .clone()
+        .acquire_owned()
+        .await
+        .expect("the writer's room is never closed");
     let d = Done {
         entry_id: entry.entry_id.clone(),
         table_id: entry.table_id.clone(),
@@ -756,15 +902,13 @@ async fn queue_write(
         result: encoded,
         replay,
         error: result.error,
-        written,
+        _room: room,
     };
-    if let Err(mpsc::error::SendError(d)) = ctx.writer.send(d).await {
+    if let Err(mpsc::error::SendError(Write::Table(d))) = ctx.writer.tx.send(Write::Table(d)) {
         // The writer is gone (only while the referee is dropped): write it here.
         write_one(&*ctx.store, &d).await;
-        return;
     }
     drop(slot);
-    let _ = done.await;
 }
 
 /// One table's result and acknowledgement on its own (retrying until the store takes them).
