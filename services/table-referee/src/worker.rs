@@ -8,9 +8,11 @@
 //!   in one call; the batch's check for cancelled competitions runs on its tables' tasks, so
 //!   the loop is back at its slots while the answer is on its way. A
 //!   played table frees its slot, and its task ends, once the writer has it: its store write is
-//!   off the next table's path, and the writer's bounded queue (`WRITE_AT_ONCE` × 4) bounds how
-//!   many finished tables wait to be written (a table finding it full waits, holding its slot). The writer gathers what finishes within `WRITE_LINGER` of the
-//!   first into one store call (one transaction and `fsync` on the embedded store).
+//!   off the next table's path, and the writer's room (`WRITE_AT_ONCE` × 4) bounds how many
+//!   finished tables wait to be written (a table finding it full waits, holding its slot). The
+//!   writer gathers what finishes within `WRITE_LINGER` of the first into one store call (one
+//!   transaction and `fsync` on the embedded store), and touches the jobs it holds while the
+//!   store refuses their writes.
 //! - **Touch / reclaim**: while a job is in flight it is touched every `touch_interval`. If the
 //!   queue says it is no longer ours (another referee reclaimed it), the table is stopped and
 //!   nothing is written or acknowledged: the other referee plays it from its seed.
@@ -122,9 +124,7 @@ impl Ctx {
             store,
         })
     }
-}
 
-impl Ctx {
     /// Waits until the writer has written (or given up on) every table queued before this call.
     pub(crate) async fn flush_writes(&self) {
         let (tx, rx) = oneshot::channel();
@@ -428,8 +428,7 @@ async fn handle(
         };
         // The touches never end the select (the loop waits for ever once the job is lost): the
         // work does, and the touches stop with it. A played table's work ends when the writer
-        // has it; its acknowledgement follows within a batch's write, far inside
-        // `reclaim_after`, and while the store is down to delay it no touch would land anyway.
+        // has it; the writer touches the job from then on if its write is held up.
         tokio::select! {
             biased;
             () = work => {}
