@@ -5,8 +5,9 @@
 //! runtime's shared queue. Tokio does so every 61 and 31 tasks polled. A referee playing tables
 //! of built-in bots on its workers (a Dou Dizhu table is about 45 µs of one task) then leaves
 //! the store's answer to its next take unread for up to 61 tables, ~3 ms, while the slots that
-//! take is for stand empty. Every 7 tasks it loses at most a third of a millisecond, for one
-//! extra non-blocking `epoll_wait` per 7 tasks. Measured (docs/scaling.md, three runs each way):
+//! take is for stand empty (the reading behind the change, from tokio's documented intervals;
+//! what was measured is the A/B below). Every 7 tasks it loses at most a third of a millisecond,
+//! for one extra non-blocking `epoll_wait` per 7 tasks. Measured (docs/scaling.md, three runs each way):
 //! the referee with built-in bots on Redis (`cargo bench -p arena-integration --bench
 //! ddz_stack -- 40000 embedded,redis`) 23,200–23,900 tables/s at tokio's defaults, 24,800–25,500
 //! with these (the embedded store unchanged, 25,800–26,900 against 26,100–26,600); the remote

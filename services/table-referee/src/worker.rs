@@ -71,7 +71,8 @@ const TAKE_AT_ONCE: usize = 32;
 
 /// How long the job loop lets tables in flight free more slots after the first before it takes
 /// jobs for them (see [`job_loop`]). A job waits this much longer at most; a referee whose
-/// tables end one by one in microseconds takes them by the dozen instead of one at a time.
+/// tables end one by one in microseconds takes them by the dozen instead of one at a time
+/// (docs/scaling.md, "The job loop").
 const TAKE_LINGER: Duration = Duration::from_millis(1);
 
 /// Most finished tables written and acknowledged in one store call.
@@ -250,10 +251,9 @@ pub(crate) async fn job_loop(ctx: Arc<Ctx>, stop: CancellationToken) {
             },
         };
         // As many jobs as there are free slots, in one call: a busy referee takes its jobs in
-        // batches rather than one store round trip per table. While other tables are still
-        // playing, the slots they free within `TAKE_LINGER` join the batch (up to half of
-        // them): tables of built-in bots end one by one every few microseconds, and a take per
-        // table would cost more than the table's own store write.
+        // batches rather than one store round trip per table. The slots the tables in flight
+        // free within `TAKE_LINGER` join the batch, up to half of them (when nothing is
+        // playing, every slot is free at once and the batch is full without waiting).
         let mut free = vec![first];
         let linger = tokio::time::sleep(TAKE_LINGER);
         tokio::pin!(linger);
@@ -261,9 +261,6 @@ pub(crate) async fn job_loop(ctx: Arc<Ctx>, stop: CancellationToken) {
             if let Ok(s) = slots.clone().try_acquire_owned() {
                 free.push(s);
                 continue;
-            }
-            if free.len() + slots.available_permits() >= cfg.max_tables {
-                break; // Nothing is playing: no slot is coming back.
             }
             tokio::select! {
                 biased;
@@ -702,7 +699,8 @@ fn spawn_writer(
     };
     let task = tokio::spawn(async move {
         loop {
-            if held.tables.is_empty() && held.flushes.is_empty() {
+            // Flushes are answered once nothing is held, so none waits here.
+            if held.tables.is_empty() {
                 let Some(w) = held.rx.recv().await else { break };
                 held.push(w);
                 if held.flushes.is_empty() {
@@ -802,7 +800,6 @@ impl Held {
     /// Writes and acknowledges a batch, retrying while the store is unavailable (touching the
     /// jobs meanwhile); empties `batch`.
     async fn write_batch(&mut self, batch: &mut Vec<Done>) {
-        let store = self.store.clone();
         let mut backoff = Backoff::new();
         let mut touched: Option<tokio::time::Instant> = None;
         loop {
@@ -816,7 +813,7 @@ impl Held {
                     replay: &d.replay,
                 })
                 .collect();
-            match store.finish_jobs(&jobs).await {
+            match self.store.finish_jobs(&jobs).await {
                 Ok(written) => {
                     for (d, new) in batch.iter().zip(written) {
                         if new {
@@ -831,7 +828,7 @@ impl Held {
                 // not held up by it (the one-by-one path knows what to do with it).
                 Err(StoreError::Invalid(_)) => {
                     for d in batch.iter() {
-                        write_one(&*store, d).await;
+                        write_one(&*self.store, d).await;
                     }
                     break;
                 }
@@ -843,13 +840,13 @@ impl Held {
                 Err(e) => {
                     let wait = backoff.next_wait();
                     tracing::warn!(error = %e, tables = batch.len(), retry_in = ?wait, "cannot write results yet");
+                    // Touched at the first refusal (when their tables last touched them is not
+                    // known here), then through every wait.
                     if touched.is_none() {
                         self.touch(batch).await;
-                        touched = Some(tokio::time::Instant::now());
                     }
-                    if let Some(t) = touched.as_mut() {
-                        self.wait_touching(batch, wait, t).await;
-                    }
+                    let t = touched.get_or_insert_with(tokio::time::Instant::now);
+                    self.wait_touching(batch, wait, t).await;
                 }
             }
         }

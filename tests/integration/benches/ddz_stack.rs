@@ -191,19 +191,26 @@ async fn referee(store: Arc<dyn Store>, competition: &str, n: u64) -> Rate {
     rate
 }
 
-/// Redis's per-command call counts (`INFO commandstats`), by command name.
-async fn commandstats(url: &str) -> BTreeMap<String, u64> {
+/// Runs `cmd` on the private Redis at `url`, on a connection of its own.
+async fn query<T: redis::FromRedisValue>(url: &str, cmd: &redis::Cmd) -> T {
     let client = redis::Client::open(url).expect("the Redis URL");
     let mut conn = client
         .get_multiplexed_async_connection()
         .await
         .expect("the private Redis");
-    let info: String = redis::cmd("INFO")
-        .arg("commandstats")
-        .query_async(&mut conn)
+    cmd.query_async(&mut conn).await.expect("a Redis command")
+}
+
+/// A section of `INFO`.
+async fn info(url: &str, section: &str) -> String {
+    query(url, redis::cmd("INFO").arg(section)).await
+}
+
+/// Redis's per-command call counts (`INFO commandstats`), by command name.
+async fn commandstats(url: &str) -> BTreeMap<String, u64> {
+    info(url, "commandstats")
         .await
-        .expect("INFO commandstats");
-    info.lines()
+        .lines()
         .filter_map(|line| {
             let rest = line.strip_prefix("cmdstat_")?;
             let (name, stats) = rest.split_once(':')?;
@@ -215,37 +222,24 @@ async fn commandstats(url: &str) -> BTreeMap<String, u64> {
 
 /// The CPU time `redis-server` has used so far (`INFO cpu`: user + system, all its threads).
 async fn redis_cpu(url: &str) -> Duration {
-    let client = redis::Client::open(url).expect("the Redis URL");
-    let mut conn = client
-        .get_multiplexed_async_connection()
+    let seconds: f64 = info(url, "cpu")
         .await
-        .expect("the private Redis");
-    let info: String = redis::cmd("INFO")
-        .arg("cpu")
-        .query_async(&mut conn)
-        .await
-        .expect("INFO cpu");
-    let seconds: f64 = info
         .lines()
-        .filter_map(|l| {
-            let (k, v) = l.trim().split_once(':')?;
-            matches!(k, "used_cpu_user" | "used_cpu_sys").then(|| v.parse::<f64>().ok())?
+        .filter_map(|line| {
+            let (key, value) = line.trim().split_once(':')?;
+            if key == "used_cpu_user" || key == "used_cpu_sys" {
+                value.parse::<f64>().ok()
+            } else {
+                None
+            }
         })
         .sum();
     Duration::from_secs_f64(seconds)
 }
 
+/// Zeroes Redis's command counts (`CONFIG RESETSTAT`).
 async fn reset_stats(url: &str) {
-    let client = redis::Client::open(url).expect("the Redis URL");
-    let mut conn = client
-        .get_multiplexed_async_connection()
-        .await
-        .expect("the private Redis");
-    let () = redis::cmd("CONFIG")
-        .arg("RESETSTAT")
-        .query_async(&mut conn)
-        .await
-        .expect("CONFIG RESETSTAT");
+    query::<()>(url, redis::cmd("CONFIG").arg("RESETSTAT")).await;
 }
 
 /// Prints what Redis did per table since the last reset: commands executed (scripts' inner ones
