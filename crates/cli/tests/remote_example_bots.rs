@@ -342,8 +342,26 @@ fn the_example_mahjong_bots_play_hands_through_standalone_with_no_verdict() {
         let req = v1::CompetitionRequest {
             name: "mjcup".into(),
         };
-        mm.get_standings(req).await.unwrap().into_inner()
+        let standings = mm.get_standings(req.clone()).await.unwrap().into_inner();
+        // What the verdicts were, if any: a failure should say why, not just how many.
+        let mut verdicts = Vec::new();
+        let mut replays = mm.export_replays(req).await.unwrap().into_inner();
+        while let Some(replay) = replays.message().await.unwrap() {
+            let result = replay.result.unwrap_or_default();
+            for v in result.verdicts {
+                verdicts.push(format!(
+                    "{}: seat {} {:?} at decision {}: {}",
+                    result.table_id,
+                    v.seat,
+                    v.kind(),
+                    v.decision,
+                    v.reason
+                ));
+            }
+        }
+        (standings, verdicts)
     });
+    let (standings, verdicts) = standings;
     for (bot, _) in releases {
         let row = standings
             .standings
@@ -351,7 +369,12 @@ fn the_example_mahjong_bots_play_hands_through_standalone_with_no_verdict() {
             .find(|st| st.participant == bot)
             .unwrap_or_else(|| panic!("{bot} is not in {standings:?}"));
         let totals = row.mahjong.unwrap();
-        assert_eq!((totals.hands, totals.verdicts), (96, 0), "{bot}: {out}");
+        assert_eq!(
+            (totals.hands, totals.verdicts),
+            (96, 0),
+            "{bot}: {out}\n{}",
+            verdicts.join("\n")
+        );
     }
 }
 

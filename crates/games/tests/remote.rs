@@ -405,6 +405,90 @@ async fn bad_answers_and_failed_seats_get_the_right_verdicts() {
     }
 }
 
+/// A seat whose bot-host says it is waiting for the bot (busy with as many tables as it takes
+/// at once) is waited for past the open timeout, however long that wait: the platform's
+/// scheduling is no fault of the bot's. A bot-host that says nothing within the timeout is
+/// given up on, with a verdict as before.
+#[tokio::test]
+async fn a_seat_waiting_its_turn_for_a_busy_bot_outlasts_the_open_timeout_without_a_verdict() {
+    let (_host, addr) = FakeHost::start().await;
+    let hosts = BotHosts::new(&[addr.to_string()]).unwrap();
+    let opts = RunOptions {
+        open_timeout: std::time::Duration::from_millis(300),
+        ..RunOptions::default()
+    };
+    // Ready after four open timeouts, saying it waits every 50 ms.
+    let j = job(
+        "queued",
+        20,
+        ["legal", "legal", "queued=1200"],
+        fixed(20),
+        quick(),
+        v1::VerdictPolicy::Forfeit,
+    );
+    let (result, replay) = run_table(&j, &opts, &hosts).await.unwrap();
+    assert!(result.verdicts.is_empty(), "{:?}", result.verdicts);
+    assert!(result.error.is_empty(), "{}", result.error);
+    let g = replay_game(&j, &replay);
+    assert!(g.outcome().is_some(), "the table was played to its end");
+    assert!(result.decisions[2] > 0, "the waiting seat played");
+
+    let j = job(
+        "unready",
+        20,
+        ["legal", "legal", "unready"],
+        fixed(20),
+        quick(),
+        v1::VerdictPolicy::Forfeit,
+    );
+    let (result, _) = run_table(&j, &opts, &hosts).await.unwrap();
+    assert_eq!(result.verdicts.len(), 1, "{:?}", result.verdicts);
+    let v = &result.verdicts[0];
+    assert_eq!((v.seat, v.kind()), (2, v1::VerdictKind::Disconnected));
+    assert!(
+        v.reason.contains("neither reported the seat ready") && v.reason.contains("300 ms"),
+        "{}",
+        v.reason
+    );
+}
+
+/// A table's remote seats are opened bot by bot in the order of the bots' names, the next
+/// bot's only once the last one's seats are ready: tables that each held a slot of a busy bot
+/// the other waits for could otherwise wait for ever.
+#[tokio::test]
+async fn remote_seats_open_bot_by_bot_in_the_order_of_their_names() {
+    let (host, addr) = FakeHost::start().await;
+    // "queued=300" sorts first: ready 300 ms after its open. Then "queued=600", both its seats.
+    let j = job(
+        "ordered",
+        20,
+        ["queued=600", "queued=300", "queued=600"],
+        fixed(20),
+        quick(),
+        v1::VerdictPolicy::Forfeit,
+    );
+    let (result, _) = run(&addr.to_string(), &j).await;
+    assert!(result.verdicts.is_empty(), "{:?}", result.verdicts);
+    let opens: Vec<(u32, std::time::Instant)> = host
+        .received()
+        .into_iter()
+        .filter(|r| matches!(r.msg.msg, Some(v1::referee_to_seat::Msg::Open(_))))
+        .map(|r| (r.seat, r.at))
+        .collect();
+    assert_eq!(opens.len(), 3, "{opens:?}");
+    assert_eq!(
+        opens[0].0, 1,
+        "the first bot by name opens first: {opens:?}"
+    );
+    for (seat, at) in &opens[1..] {
+        let after = at.duration_since(opens[0].1);
+        assert!(
+            after >= std::time::Duration::from_millis(300),
+            "seat {seat} opened {after:?} after the first bot's seat, before it was ready"
+        );
+    }
+}
+
 /// No bot-host to reach is the platform's failure, not the bot's: no verdict, the table is
 /// interrupted (the referee hands it back to be played again).
 #[tokio::test]

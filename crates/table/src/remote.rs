@@ -3,7 +3,8 @@
 //! per seat; the seat streams are the same either way).
 //!
 //! The referee sends [`v1::SeatOpen`] and waits for [`v1::SeatReady`] (or a
-//! [`v1::SeatFault`]); then one [`v1::DecisionRequest`] per decision, each answered by a
+//! [`v1::SeatFault`]), its open timeout counted again from each [`v1::SeatWaiting`] bot-host
+//! sends while the bot is busy; then one [`v1::DecisionRequest`] per decision, each answered by a
 //! [`v1::DecisionReply`] carrying the same request id (the decision's index in the table);
 //! finally [`v1::SeatClose`]. Replies to other request ids are ignored (late answers to
 //! requests already given up on).
@@ -619,17 +620,20 @@ impl RemoteSeat {
         ))
     }
 
-    /// Waits until `deadline` for `SeatReady`.
+    /// Waits until `deadline` for `SeatReady`; each `SeatWaiting` (bot-host is still working on
+    /// the seat: its bot is busy with as many tables as it takes at once, say) moves the
+    /// deadline to `timeout` from then.
     async fn wait_ready(
         &mut self,
-        deadline: Instant,
+        mut deadline: Instant,
         timeout: Duration,
     ) -> Result<v1::SeatReady, SeatFailure> {
         loop {
             let msg = match tokio::time::timeout_at(deadline, self.rx.message()).await {
                 Err(_) => {
                     return Err(SeatFailure::Bot(disconnected(format!(
-                        "bot-host did not report the seat ready within {} ms",
+                        "bot-host neither reported the seat ready nor said it was waiting for \
+                         the bot within {} ms",
                         timeout.as_millis()
                     ))));
                 }
@@ -650,6 +654,10 @@ impl RemoteSeat {
             match msg.msg {
                 Some(v1::seat_to_referee::Msg::Ready(ready)) => return Ok(ready),
                 Some(v1::seat_to_referee::Msg::Fault(f)) => return Err(seat_fault(f)),
+                Some(v1::seat_to_referee::Msg::Waiting(w)) => {
+                    tracing::debug!(table = %self.table_id, reason = %arena_proto::text::cut(&w.reason), "seat waiting");
+                    deadline = Instant::now() + timeout;
+                }
                 Some(v1::seat_to_referee::Msg::Reply(_)) | None => {
                     tracing::debug!(table = %self.table_id, "ignoring a message before the seat was ready");
                 }
@@ -751,7 +759,8 @@ impl RemoteSeat {
                 Some(v1::seat_to_referee::Msg::Fault(f)) => {
                     return (seat_fault(f).into_answer(), elapsed);
                 }
-                Some(v1::seat_to_referee::Msg::Ready(_)) | None => {}
+                Some(v1::seat_to_referee::Msg::Ready(_) | v1::seat_to_referee::Msg::Waiting(_))
+                | None => {}
             }
         }
     }

@@ -534,8 +534,8 @@ async fn ask_remote<A>(
 
 type ReplyFuture<'a, A> = Pin<Box<dyn Future<Output = Reply<A>> + Send + 'a>>;
 
-/// Plays a table with at least one remote seat. Opens every remote seat first (concurrently),
-/// then asks each round's seats concurrently, and closes the remote seats with the outcome and
+/// Plays a table with at least one remote seat. Opens every remote seat first (bot by bot in
+/// the order of their names, each bot's seats concurrently), then asks each round's seats concurrently, and closes the remote seats with the outcome and
 /// verdicts at the end. Returns the ended table, or why the platform interrupted it (a seat that
 /// could not be opened, or opened again, within the reconnect grace): then nothing is settled
 /// and the table is to be played again.
@@ -547,40 +547,58 @@ pub async fn play_async<G: TableGame>(
     dialer: &dyn SeatDialer,
 ) -> Result<Table<G>, String> {
     let time = setup.time.to_proto();
-    let opening = seats.into_iter().enumerate().map(|(i, plan)| {
-        let game_kind = game.game();
-        async move {
-            match plan {
-                SeatPlan::Local(p) => Ok(Handle::Local(Some(p))),
-                SeatPlan::Remote(bot) => {
-                    let open = v1::SeatOpen {
-                        table_id: setup.table_id.clone(),
-                        seat: i as u32,
-                        bot,
-                        game: game_kind as i32,
-                        time: Some(time),
-                    };
-                    match open_remote(dialer, &open, opts, false).await {
-                        Ok(s) => Ok(Handle::Remote(Box::new(s), open)),
-                        Err(SeatFailure::Bot(f)) => Ok(Handle::Failed(f)),
-                        Err(SeatFailure::Platform(why)) => Err(format!("seat {i}: {why}")),
-                    }
-                }
-            }
-        }
-    });
-    let opened = futures_util::future::join_all(opening).await;
-    let mut handles: Vec<Handle<G>> = Vec::with_capacity(opened.len());
-    let mut interrupted = None;
-    for h in opened {
-        match h {
-            Ok(h) => handles.push(h),
-            Err(why) => {
-                interrupted.get_or_insert(why);
-                handles.push(Handle::Local(None));
+    let game_kind = game.game();
+    let mut opened: Vec<Option<Handle<G>>> = Vec::with_capacity(seats.len());
+    let mut remote = Vec::new();
+    for (i, plan) in seats.into_iter().enumerate() {
+        match plan {
+            SeatPlan::Local(p) => opened.push(Some(Handle::Local(Some(p)))),
+            SeatPlan::Remote(bot) => {
+                remote.push((i, bot));
+                opened.push(None);
             }
         }
     }
+    // Bot by bot, in the order of their names (each bot's seats at once). A busy bot's seat
+    // waits in line for a slot, holding the slots its table already has: were two tables to
+    // take their bots in different orders, each could hold a slot the other waits for, for
+    // ever. In one order for every table, whoever holds the last bot's slots waits for nothing.
+    remote.sort_by(|a, b| a.1.cmp(&b.1));
+    let mut interrupted = None;
+    for group in remote.chunk_by(|a, b| a.1 == b.1) {
+        let opening = group.iter().map(|(i, bot)| {
+            let open = v1::SeatOpen {
+                table_id: setup.table_id.clone(),
+                seat: *i as u32,
+                bot: bot.clone(),
+                game: game_kind as i32,
+                time: Some(time),
+            };
+            async move {
+                let handle = match open_remote(dialer, &open, opts, false).await {
+                    Ok(s) => Ok(Handle::Remote(Box::new(s), open)),
+                    Err(SeatFailure::Bot(f)) => Ok(Handle::Failed(f)),
+                    Err(SeatFailure::Platform(why)) => Err(format!("seat {i}: {why}")),
+                };
+                (*i, handle)
+            }
+        });
+        for (i, h) in futures_util::future::join_all(opening).await {
+            match h {
+                Ok(h) => opened[i] = Some(h),
+                Err(why) => {
+                    interrupted.get_or_insert(why);
+                }
+            }
+        }
+        if interrupted.is_some() {
+            break;
+        }
+    }
+    let mut handles: Vec<Handle<G>> = opened
+        .into_iter()
+        .map(|h| h.unwrap_or(Handle::Local(None)))
+        .collect();
     if let Some(why) = interrupted {
         close_remote(handles, None, opts).await;
         return Err(why);

@@ -15,7 +15,10 @@
 //! - `empty`: a reply without an action;
 //! - `fault`: a `SeatFault` (crashed, "exit status 3");
 //! - `hangup`: ends the stream;
-//! - `refuse`: a `SeatFault` instead of `SeatReady` when the seat opens.
+//! - `refuse`: a `SeatFault` instead of `SeatReady` when the seat opens;
+//! - `queued=MS`: `SeatReady` only after MS milliseconds, with a `SeatWaiting` every 50 ms
+//!   meanwhile (as bot-host says while the bot is busy with other tables), then legal;
+//! - `unready`: neither `SeatReady` nor anything else when the seat opens.
 
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
@@ -38,6 +41,8 @@ pub struct Received {
     pub seat: u32,
     /// The message.
     pub msg: v1::RefereeToSeat,
+    /// When the host read it.
+    pub at: std::time::Instant,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -52,6 +57,8 @@ enum Mode {
     Fault,
     Hangup,
     Refuse,
+    Queued(u64),
+    Unready,
 }
 
 #[derive(Clone, Debug)]
@@ -83,6 +90,8 @@ impl Behaviour {
             "fault" => Mode::Fault,
             "hangup" => Mode::Hangup,
             "refuse" => Mode::Refuse,
+            "queued" => Mode::Queued(arg.parse().unwrap()),
+            "unready" => Mode::Unready,
             other => panic!("unknown fake bot mode {other:?}"),
         };
         Behaviour { mode, after, count }
@@ -262,6 +271,7 @@ impl SeatHost for FakeHost {
                 table_id: table_id.clone(),
                 seat,
                 msg: open,
+                at: std::time::Instant::now(),
             });
             let behaviour = Behaviour::parse(&o.bot);
             let send = |m: v1::seat_to_referee::Msg| {
@@ -279,6 +289,24 @@ impl SeatHost for FakeHost {
                 .await;
                 return;
             }
+            match behaviour.mode {
+                Mode::Unready => {
+                    // Holds the stream open, saying nothing, until the referee ends it.
+                    while let Ok(Some(_)) = inbound.message().await {}
+                    return;
+                }
+                Mode::Queued(ms) => {
+                    let until = tokio::time::Instant::now() + Duration::from_millis(ms);
+                    while tokio::time::Instant::now() < until {
+                        tokio::time::sleep(Duration::from_millis(50)).await;
+                        send(v1::seat_to_referee::Msg::Waiting(v1::SeatWaiting {
+                            reason: "a free slot of the bot".into(),
+                        }))
+                        .await;
+                    }
+                }
+                _ => {}
+            }
             send(v1::seat_to_referee::Msg::Ready(v1::SeatReady {
                 bot: o.bot.clone(),
                 release: "test".into(),
@@ -294,6 +322,7 @@ impl SeatHost for FakeHost {
                     table_id: table_id.clone(),
                     seat,
                     msg: m.clone(),
+                    at: std::time::Instant::now(),
                 });
                 let r = match m.msg {
                     Some(v1::referee_to_seat::Msg::Request(mut r)) => {
@@ -315,7 +344,9 @@ impl SeatHost for FakeHost {
                     })
                 };
                 match mode {
-                    Mode::Legal => send(reply(Some(legal_answer(&r, false)))).await,
+                    Mode::Legal | Mode::Queued(_) => {
+                        send(reply(Some(legal_answer(&r, false)))).await
+                    }
                     Mode::Passive => send(reply(Some(legal_answer(&r, true)))).await,
                     Mode::Late(ms) => {
                         let msg = reply(Some(legal_answer(&r, false)));
@@ -340,7 +371,7 @@ impl SeatHost for FakeHost {
                         .await
                     }
                     Mode::Hangup => return,
-                    Mode::Refuse => unreachable!(),
+                    Mode::Refuse | Mode::Unready => unreachable!(),
                 }
             }
         });

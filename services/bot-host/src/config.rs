@@ -39,7 +39,8 @@ pub struct BotHostConfig {
     /// session within it gets them back, after it their seats get `SeatFault{DISCONNECTED}`. Also
     /// how long a seat waits for a registered remote bot that is not connected.
     pub grace: Duration,
-    /// How often connected remote bots are pinged.
+    /// How often connected remote bots are pinged, and how often a seat waiting for a slot of a
+    /// busy remote bot sends the referee a `SeatWaiting`.
     pub keepalive: Duration,
     /// A remote bot not heard from (no pong, no reply) for this many keepalive intervals is
     /// treated as disconnected.

@@ -28,7 +28,9 @@
 //!
 //! - A seat for a remote bot takes one of the bot's slots (`Hello.capacity`, capped by
 //!   `BotRecord::max_tables` when non-zero). Seats beyond it wait in line, first come first
-//!   served, until a slot frees; requests sent meanwhile are kept.
+//!   served, until a slot frees; requests sent meanwhile are kept. A waiting seat gets a
+//!   `SeatWaiting` every keepalive interval, so the referee does not give up on it: waiting for
+//!   a busy bot is the platform's scheduling, never the bot's fault.
 //! - A seat for a bot that is not connected waits for it up to the grace period, then gets
 //!   `SeatFault{DISCONNECTED}` naming the bot.
 //! - A bot plays the games its `Hello.games` lists (none: Dou Dizhu only), recorded in the store

@@ -7,7 +7,9 @@
 //! sends one `SeatFault` and ends the stream (status OK); the referee turns the fault into a
 //! verdict and needs to send nothing more.
 //!
-//! Requests that arrive before the seat is ready are kept and sent in order once it is.
+//! Requests that arrive before the seat is ready are kept and sent in order once it is. While
+//! the seat waits for a slot of a busy remote bot (or for it to connect) bot-host sends
+//! `SeatWaiting` every keepalive interval.
 
 use std::collections::VecDeque;
 use std::future::Future;
@@ -280,6 +282,13 @@ impl SeatIo {
         }));
     }
 
+    /// `SeatWaiting`: the seat is not ready yet because bot-host is waiting for `what`.
+    pub(crate) fn waiting(&self, what: &str) {
+        self.send(v1::seat_to_referee::Msg::Waiting(v1::SeatWaiting {
+            reason: format!("bot-host is waiting for {what} (bot {:?})", self.open.bot),
+        }));
+    }
+
     /// A reply to `request`.
     pub(crate) fn reply(&self, reply: v1::DecisionReply) {
         self.send(v1::seat_to_referee::Msg::Reply(reply));
@@ -339,7 +348,39 @@ pub(crate) async fn while_reading<T>(
     closing: &CancellationToken,
     fut: impl Future<Output = T>,
 ) -> Result<Waited<T>, Status> {
+    reading(io, queue, closing, None, fut).await
+}
+
+/// [`while_reading`] for what the seat needs before it is ready (described by `waiting_for`):
+/// a `SeatWaiting` also goes to the referee every keepalive interval the wait lasts, so that
+/// a seat waiting its turn for a busy bot is not taken for a lost one.
+pub(crate) async fn while_waiting<T>(
+    ctx: &Ctx,
+    io: &mut SeatIo,
+    queue: &mut VecDeque<v1::DecisionRequest>,
+    waiting_for: &str,
+    fut: impl Future<Output = T>,
+) -> Result<Waited<T>, Status> {
+    let every = ctx.config.keepalive;
+    let notice = (every, waiting_for);
+    reading(io, queue, &ctx.closing, Some(notice), fut).await
+}
+
+/// The wait of [`while_reading`] and [`while_waiting`]; `notice` is how often to say what.
+async fn reading<T>(
+    io: &mut SeatIo,
+    queue: &mut VecDeque<v1::DecisionRequest>,
+    closing: &CancellationToken,
+    notice: Option<(std::time::Duration, &str)>,
+    fut: impl Future<Output = T>,
+) -> Result<Waited<T>, Status> {
     tokio::pin!(fut);
+    let mut ticks = notice.map(|(every, _)| {
+        let mut ticks = tokio::time::interval_at(tokio::time::Instant::now() + every, every);
+        ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        ticks
+    });
+    let waiting_for = notice.map_or("", |(_, what)| what);
     loop {
         tokio::select! {
             biased;
@@ -349,6 +390,9 @@ pub(crate) async fn while_reading<T>(
                 FromReferee::Request(r) => queue.push_back(r),
                 FromReferee::Close(_) | FromReferee::Gone => return Ok(Waited::Ended),
             },
+            Some(_) = async { Some(ticks.as_mut()?.tick().await) }, if ticks.is_some() => {
+                io.waiting(waiting_for);
+            }
         }
     }
 }
@@ -556,7 +600,9 @@ async fn run_remote(ctx: &Arc<Ctx>, mut io: SeatIo, bot: &str) -> Result<(), Sta
     let out = io.out.clone();
     io.relay();
     let acquire = ctx.hub.acquire(bot, NewSeat { ticket, start, out });
-    let seated = match while_reading(&mut io, &mut queue, &ctx.closing, acquire).await? {
+    let waiting_for = "a free slot of the bot (it plays as many tables at once as its \
+                       hello.capacity), or for it to connect";
+    let seated = match while_waiting(ctx, &mut io, &mut queue, waiting_for, acquire).await? {
         Waited::Done(Ok(s)) => s,
         Waited::Done(Err(fault)) => {
             io.forward_fault(fault);

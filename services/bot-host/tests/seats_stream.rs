@@ -69,7 +69,13 @@ impl Seats {
                 .expect("the stream does not fail")
                 .expect("the stream does not end");
             assert!(!batch.frames.is_empty(), "an empty batch");
-            self.got.extend(batch.frames);
+            // A waiting seat's `SeatWaiting` every keepalive interval says only that.
+            self.got.extend(batch.frames.into_iter().filter(|f| {
+                !matches!(
+                    f.msg.as_ref().and_then(|m| m.msg.as_ref()),
+                    Some(v1::seat_to_referee::Msg::Waiting(_))
+                ) || f.end.is_some()
+            }));
         }
     }
 

@@ -38,8 +38,10 @@ pub struct RefereeConfig {
     pub shutdown_grace: Duration,
     /// How long one wait for a job on the queue lasts.
     pub poll_interval: Duration,
-    /// How long a remote seat may wait for bot-host's `SeatReady` (a bot at capacity waits for a
-    /// free slot); past it the seat is disconnected. The job is kept alive meanwhile.
+    /// How long a remote seat may wait for bot-host's `SeatReady`, counted again from each
+    /// `SeatWaiting` (which bot-host sends every keepalive interval while the seat waits its
+    /// turn for a bot at capacity, or for the bot to connect); past it the seat is
+    /// disconnected. Keep it above bot-host's keepalive. The job is kept alive meanwhile.
     pub seat_open_timeout: Duration,
     /// The cluster token presented to bot-host's seat port.
     pub cluster_token: Option<arena_auth::Secret>,

@@ -556,12 +556,32 @@ pub async fn open_game_seat(
 }
 
 impl SeatConn {
-    /// The next message from bot-host; `None` when the stream ended; panics on an error status.
+    /// The next message from bot-host but `SeatWaiting` (which comes every keepalive interval
+    /// while a seat waits, and says only that); `None` when the stream ended; panics on an
+    /// error status.
     pub async fn next(&mut self) -> Option<v1::seat_to_referee::Msg> {
+        loop {
+            match self.next_any().await {
+                Some(v1::seat_to_referee::Msg::Waiting(_)) => continue,
+                m => return m,
+            }
+        }
+    }
+
+    /// The next message from bot-host, whatever it is.
+    pub async fn next_any(&mut self) -> Option<v1::seat_to_referee::Msg> {
         match within("a message from the seat", self.rx.message()).await {
             Ok(Some(m)) => m.msg,
             Ok(None) => None,
             Err(s) => panic!("the seat stream failed: {s:?}"),
+        }
+    }
+
+    /// Expects `SeatWaiting`.
+    pub async fn waiting(&mut self) -> v1::SeatWaiting {
+        match self.next_any().await {
+            Some(v1::seat_to_referee::Msg::Waiting(w)) => w,
+            other => panic!("expected SeatWaiting, got {other:?}"),
         }
     }
 

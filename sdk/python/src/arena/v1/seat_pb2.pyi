@@ -91,15 +91,23 @@ class SeatFault(_message.Message):
     platform: bool
     def __init__(self, kind: _Optional[_Union[_common_pb2.VerdictKind, str]] = ..., reason: _Optional[str] = ..., platform: _Optional[bool] = ...) -> None: ...
 
+class SeatWaiting(_message.Message):
+    __slots__ = ("reason",)
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    reason: str
+    def __init__(self, reason: _Optional[str] = ...) -> None: ...
+
 class SeatToReferee(_message.Message):
-    __slots__ = ("ready", "reply", "fault")
+    __slots__ = ("ready", "reply", "fault", "waiting")
     READY_FIELD_NUMBER: _ClassVar[int]
     REPLY_FIELD_NUMBER: _ClassVar[int]
     FAULT_FIELD_NUMBER: _ClassVar[int]
+    WAITING_FIELD_NUMBER: _ClassVar[int]
     ready: SeatReady
     reply: DecisionReply
     fault: SeatFault
-    def __init__(self, ready: _Optional[_Union[SeatReady, _Mapping]] = ..., reply: _Optional[_Union[DecisionReply, _Mapping]] = ..., fault: _Optional[_Union[SeatFault, _Mapping]] = ...) -> None: ...
+    waiting: SeatWaiting
+    def __init__(self, ready: _Optional[_Union[SeatReady, _Mapping]] = ..., reply: _Optional[_Union[DecisionReply, _Mapping]] = ..., fault: _Optional[_Union[SeatFault, _Mapping]] = ..., waiting: _Optional[_Union[SeatWaiting, _Mapping]] = ...) -> None: ...
 
 class RefereeSeatFrame(_message.Message):
     __slots__ = ("seat_stream", "msg", "end", "traceparent")
