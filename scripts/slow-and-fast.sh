@@ -9,6 +9,11 @@
 #   scripts/slow-and-fast.sh                       # 1,700 slow bots, 5,000 slow tables
 #   SLOW_TABLES=1000 SLOW_BOTS=340 scripts/slow-and-fast.sh    # a quicker look
 #
+# SLOW_SCHED=idle runs the slow tables' generator under SCHED_IDLE (chrt --idle): its simulated
+# bots, which in a cluster think on machines of their own, then take only CPU that nothing else
+# wants, and what is left of the fast bots' slowdown is the referee's and bot-host's (and
+# Redis's) work for the slow tables.
+#
 # Needs Redis on 127.0.0.1:6379 (REDIS_URL overrides; keys under a fresh prefix, deleted at the
 # end) and free ports 26252…26261. State the load average printed with the figures.
 set -euo pipefail
@@ -47,8 +52,14 @@ WATCH=(--watch "bot-host=$HOST" --watch "referee=$REFEREE")
 echo "== fast bots alone; load average: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
 "${LOAD[@]}" --bots 30 --prefix fast --tables "$FAST_TABLES" --in-flight 4 "${WATCH[@]}"
 SLOW_SECS=${SLOW_SECS:-$((RAMP_SECS + 120))}
-echo "== $SLOW_TABLES slow tables ($SLOW_BOTS bots thinking 1 s) for $SLOW_SECS s" >&2
-"${LOAD[@]}" --bots "$SLOW_BOTS" --prefix slow --capacity 10 --think 1s --decision-ms 5000 \
+SLOW_RUN=()
+case "${SLOW_SCHED:-}" in
+  "") ;;
+  idle) SLOW_RUN=(chrt --idle 0) ;;
+  *) echo "SLOW_SCHED is idle or unset, not ${SLOW_SCHED}" >&2; exit 2 ;;
+esac
+echo "== $SLOW_TABLES slow tables ($SLOW_BOTS bots thinking 1 s) for $SLOW_SECS s${SLOW_SCHED:+, generator under SCHED_$SLOW_SCHED}" >&2
+"${SLOW_RUN[@]}" "${LOAD[@]}" --bots "$SLOW_BOTS" --prefix slow --capacity 10 --think 1s --decision-ms 5000 \
   --in-flight "$SLOW_TABLES" --duration "$SLOW_SECS" "${WATCH[@]}" &
 SLOW=$!
 sleep "$RAMP_SECS"

@@ -519,11 +519,13 @@ fn refused(status: &tonic::Status) -> SeatFailure {
 impl RemoteSeat {
     /// Opens the seat through `link` (on its `Seats` stream, or a `Seat` stream of its own
     /// when bot-host serves no `Seats`) and waits up to `timeout` for bot-host to report the
-    /// seat ready. Failures are the seat's faults.
+    /// seat ready, counted again from each `SeatWaiting`, but never past `latest` when given.
+    /// Failures are the seat's faults.
     pub async fn open(
         link: SeatLink,
         open: v1::SeatOpen,
         timeout: Duration,
+        latest: Option<Instant>,
         token: Option<&arena_auth::Secret>,
     ) -> Result<RemoteSeat, SeatFailure> {
         let deadline = Instant::now() + timeout;
@@ -582,7 +584,7 @@ impl RemoteSeat {
             ready: v1::SeatReady::default(),
             held: 0,
         };
-        seat.ready = seat.wait_ready(deadline, timeout).await?;
+        seat.ready = seat.wait_ready(deadline, timeout, latest).await?;
         Ok(seat)
     }
 
@@ -620,13 +622,14 @@ impl RemoteSeat {
         ))
     }
 
-    /// Waits until `deadline` for `SeatReady`; each `SeatWaiting` (bot-host is still working on
-    /// the seat: its bot is busy with as many tables as it takes at once, say) moves the
-    /// deadline to `timeout` from then.
+    /// Waits until `deadline` for `SeatReady`; each `SeatWaiting` (the seat's bot is busy with
+    /// as many tables as it takes at once) moves the deadline to `timeout` from then, up to
+    /// `latest`.
     async fn wait_ready(
         &mut self,
         mut deadline: Instant,
         timeout: Duration,
+        latest: Option<Instant>,
     ) -> Result<v1::SeatReady, SeatFailure> {
         loop {
             let msg = match tokio::time::timeout_at(deadline, self.rx.message()).await {
@@ -656,7 +659,8 @@ impl RemoteSeat {
                 Some(v1::seat_to_referee::Msg::Fault(f)) => return Err(seat_fault(f)),
                 Some(v1::seat_to_referee::Msg::Waiting(w)) => {
                     tracing::debug!(table = %self.table_id, reason = %arena_proto::text::cut(&w.reason), "seat waiting");
-                    deadline = Instant::now() + timeout;
+                    let later = Instant::now() + timeout;
+                    deadline = latest.map_or(later, |l| later.min(l));
                 }
                 Some(v1::seat_to_referee::Msg::Reply(_)) | None => {
                     tracing::debug!(table = %self.table_id, "ignoring a message before the seat was ready");

@@ -477,7 +477,11 @@ async fn open_remote(
             .await
         {
             Ok(link) => {
-                RemoteSeat::open(link, open.clone(), timeout, opts.seat_token.as_ref()).await
+                // A seat opened again mid-table holds its table's other slots: it waits no
+                // longer than the grace, not in line for as long as the bot is busy.
+                let latest = reopening.then(|| tokio::time::Instant::from_std(until));
+                let token = opts.seat_token.as_ref();
+                RemoteSeat::open(link, open.clone(), timeout, latest, token).await
             }
             Err(why) => Err(SeatFailure::Platform(why.to_string())),
         };
