@@ -53,6 +53,7 @@ pub enum Backend {
 }
 
 type RefereeTweak = Arc<dyn Fn(&mut RefereeConfig) + Send + Sync>;
+type BotHostTweak = Box<dyn FnOnce(&mut BotHostConfig) + Send>;
 
 /// What a [`Cluster`] starts with; [`ClusterBuilder::start`] boots it.
 pub struct ClusterBuilder {
@@ -61,11 +62,18 @@ pub struct ClusterBuilder {
     referees: Vec<String>,
     bots: Vec<(String, Options)>,
     tweak: RefereeTweak,
+    host_tweak: Option<BotHostTweak>,
     supervisor: Option<Duration>,
     redis_url: String,
 }
 
 impl ClusterBuilder {
+    /// Changes bot-host's configuration after the cluster's (loopback, the cluster token).
+    pub fn bot_host_config(mut self, f: impl FnOnce(&mut BotHostConfig) + Send + 'static) -> Self {
+        self.host_tweak = Some(Box::new(f));
+        self
+    }
+
     /// On [`Backend::Redis`], the Redis at `url` instead of the shared one ([`REDIS`]): a
     /// private server whose command counts are the cluster's alone.
     pub fn redis_url(mut self, url: &str) -> Self {
@@ -141,15 +149,16 @@ impl ClusterBuilder {
                 (Arc::new(store), None)
             }
         };
-        let host = BotHost::bind(
-            BotHostConfig {
-                cluster_token: Some(arena_auth::Secret::new(CLUSTER_TOKEN)),
-                ..BotHostConfig::loopback()
-            },
-            store.clone(),
-        )
-        .await
-        .expect("bot-host binds on loopback");
+        let mut host_config = BotHostConfig {
+            cluster_token: Some(arena_auth::Secret::new(CLUSTER_TOKEN)),
+            ..BotHostConfig::loopback()
+        };
+        if let Some(f) = self.host_tweak {
+            f(&mut host_config);
+        }
+        let host = BotHost::bind(host_config, store.clone())
+            .await
+            .expect("bot-host binds on loopback");
         let bot_url = format!("http://{}", host.local_addr());
         let seat_url = host.advertised().to_string();
         let host = Role::spawn(|stop| async move {
@@ -222,6 +231,7 @@ impl Cluster {
             referees: Vec::new(),
             bots: Vec::new(),
             tweak: Arc::new(|_| {}),
+            host_tweak: None,
             supervisor: None,
             redis_url: REDIS.to_string(),
         }
