@@ -292,7 +292,8 @@ pub struct BotHostArgs {
     /// How long a disconnected remote bot keeps its tables (milliseconds).
     #[arg(long, env = "ARENA_GRACE_MS", default_value_t = arena_bot_host::DEFAULT_GRACE.as_millis() as u64)]
     grace_ms: u64,
-    /// Keepalive ping interval (milliseconds).
+    /// Keepalive ping interval (milliseconds); also how often a seat waiting for a busy remote
+    /// bot tells its referee so (keep it well under the referees' 30 s seat-open timeout).
     #[arg(long, env = "ARENA_KEEPALIVE_MS", default_value_t = arena_bot_host::DEFAULT_KEEPALIVE.as_millis() as u64)]
     keepalive_ms: u64,
     /// CPU seconds per bot program process (0 = no limit); a bot's record can only lower it.
