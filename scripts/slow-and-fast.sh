@@ -9,6 +9,9 @@
 #   scripts/slow-and-fast.sh                       # 1,700 slow bots, 5,000 slow tables
 #   SLOW_TABLES=1000 SLOW_BOTS=340 scripts/slow-and-fast.sh    # a quicker look
 #
+# SLOW_THINK sets the slow bots' think time (default 1s; `arena load --think`, e.g.
+# uniform:0.5s-1.5s): a fixed one keeps the tables, all started together, deciding in step.
+#
 # SLOW_SCHED=idle runs the slow tables' generator under SCHED_IDLE (chrt --idle): its simulated
 # bots, which in a cluster think on machines of their own, then take only CPU that nothing else
 # wants, and what is left of the fast bots' slowdown is the referee's and bot-host's (and
@@ -58,8 +61,8 @@ case "${SLOW_SCHED:-}" in
   idle) SLOW_RUN=(chrt --idle 0) ;;
   *) echo "SLOW_SCHED is idle or unset, not ${SLOW_SCHED}" >&2; exit 2 ;;
 esac
-echo "== $SLOW_TABLES slow tables ($SLOW_BOTS bots thinking 1 s) for $SLOW_SECS s${SLOW_SCHED:+, generator under SCHED_$SLOW_SCHED}" >&2
-"${SLOW_RUN[@]}" "${LOAD[@]}" --bots "$SLOW_BOTS" --prefix slow --capacity 10 --think 1s --decision-ms 5000 \
+echo "== $SLOW_TABLES slow tables ($SLOW_BOTS bots thinking ${SLOW_THINK:-1s}) for $SLOW_SECS s${SLOW_SCHED:+, generator under SCHED_$SLOW_SCHED}" >&2
+"${SLOW_RUN[@]}" "${LOAD[@]}" --bots "$SLOW_BOTS" --prefix slow --capacity 10 --think "${SLOW_THINK:-1s}" --decision-ms 5000 \
   --in-flight "$SLOW_TABLES" --duration "$SLOW_SECS" "${WATCH[@]}" &
 SLOW=$!
 sleep "$RAMP_SECS"
