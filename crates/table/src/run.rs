@@ -539,10 +539,11 @@ async fn ask_remote<A>(
 type ReplyFuture<'a, A> = Pin<Box<dyn Future<Output = Reply<A>> + Send + 'a>>;
 
 /// Plays a table with at least one remote seat. Opens every remote seat first (bot by bot in
-/// the order of their names, each bot's seats concurrently), then asks each round's seats concurrently, and closes the remote seats with the outcome and
-/// verdicts at the end. Returns the ended table, or why the platform interrupted it (a seat that
-/// could not be opened, or opened again, within the reconnect grace): then nothing is settled
-/// and the table is to be played again.
+/// the order of their names, each bot's seats concurrently), then asks each round's seats
+/// concurrently, and closes the remote seats with the outcome and verdicts at the end. Returns
+/// the ended table, or why the platform interrupted it (a seat that could not be opened, or
+/// opened again, within the reconnect grace): then nothing is settled and the table is to be
+/// played again.
 pub async fn play_async<G: TableGame>(
     game: G,
     seats: Vec<SeatPlan<G>>,
