@@ -17,6 +17,10 @@
 //! and errors; and, for processes named with `--watch NAME=PID`, their memory and CPU (so memory
 //! per connected bot and CPU per table). `--steps` repeats the measurement at growing numbers of
 //! connected bots, the growth curves of docs/scaling.md, which `arena load plot` draws.
+//!
+//! SIGINT or SIGTERM ends a run early: no new table is submitted, the tables in flight finish,
+//! and what was played is reported as at the end of `--duration` (a second signal exits at
+//! once).
 
 use std::collections::{BTreeMap, HashMap};
 use std::io::IsTerminal as _;
@@ -1147,6 +1151,7 @@ async fn load(a: RunArgs) -> Result<()> {
         gate: Arc::new(Semaphore::new(a.connect_burst)),
     };
     let (stop_tx, stop_rx) = watch::channel(false);
+    let mut interrupt = interrupted();
     let mut bots = tokio::task::JoinSet::new();
     let run_id = format!(
         "{:x}",
@@ -1229,7 +1234,7 @@ async fn load(a: RunArgs) -> Result<()> {
                 }
             };
             'submitting: while a.tables == 0 || submitted < a.tables {
-                if deadline.is_some_and(|d| Instant::now() >= d) {
+                if deadline.is_some_and(|d| Instant::now() >= d) || *interrupt.borrow() {
                     break;
                 }
                 peak(&mut peak_in_flight, &mut playing, false);
@@ -1239,6 +1244,7 @@ async fn load(a: RunArgs) -> Result<()> {
                         progress.show(status_line(&sh, step, start));
                         continue;
                     }
+                    _ = interrupt.changed() => continue,
                 };
                 let job = table_job(&a, &run_id, table_no, seated);
                 table_no += 1;
@@ -1306,9 +1312,12 @@ async fn load(a: RunArgs) -> Result<()> {
                 tokio::time::sleep(Duration::from_millis(50)).await;
             }
         } else {
-            while deadline.is_some_and(|d| Instant::now() < d) {
+            while deadline.is_some_and(|d| Instant::now() < d) && !*interrupt.borrow() {
                 progress.show(status_line(&sh, step, start));
-                tokio::time::sleep(Duration::from_millis(200)).await;
+                tokio::select! {
+                    () = tokio::time::sleep(Duration::from_millis(200)) => {}
+                    _ = interrupt.changed() => {}
+                }
             }
         }
         let after = watched.sample();
@@ -1372,7 +1381,7 @@ async fn load(a: RunArgs) -> Result<()> {
                 .with_context(|| format!("opening --results {}", path.display()))?;
             writeln!(f, "{json}").with_context(|| format!("writing {}", path.display()))?;
         }
-        if outcome.is_err() {
+        if outcome.is_err() || *interrupt.borrow() {
             break;
         }
     }
@@ -1384,6 +1393,39 @@ async fn load(a: RunArgs) -> Result<()> {
     .await;
     bots.abort_all();
     outcome
+}
+
+/// Becomes true at the first SIGINT or SIGTERM: no new table is submitted, the tables in
+/// flight finish and the measurement so far is reported (a step of `--steps` not yet begun is
+/// not). A second signal exits at once, reporting nothing.
+fn interrupted() -> watch::Receiver<bool> {
+    use tokio::signal::unix::{SignalKind, signal};
+    let (tx, rx) = watch::channel(false);
+    let (Ok(mut int), Ok(mut term)) = (
+        signal(SignalKind::interrupt()),
+        signal(SignalKind::terminate()),
+    ) else {
+        eprintln!("arena load: cannot watch for SIGINT and SIGTERM; a signal stops it at once");
+        return rx;
+    };
+    tokio::spawn(async move {
+        for n in 0.. {
+            tokio::select! {
+                _ = int.recv() => {}
+                _ = term.recv() => {}
+            }
+            if n > 0 {
+                eprintln!("arena load: a second signal: stopping at once, no report");
+                std::process::exit(130);
+            }
+            eprintln!(
+                "arena load: stopping: no new tables; the tables in flight finish, then the \
+                 report (a second signal stops at once)"
+            );
+            let _ = tx.send(true);
+        }
+    });
+    rx
 }
 
 /// `arena load plot`: tables/s and p50/p99 latency against connected bots, a line per label.

@@ -1,6 +1,7 @@
 //! `arena load`: its flags refuse what cannot work, naming the flag, and a short run against a
 //! standalone registers its bots, plays the tables it asked for and reports them (tables,
-//! latency, the verdicts its injected faults earned) as operators read them, in text and JSON.
+//! latency, the verdicts its injected faults earned) as operators read them, in text and JSON;
+//! a signal ends a run early with the same report.
 
 mod common;
 
@@ -132,6 +133,76 @@ fn a_short_run_against_standalone_reports_its_finished_tables() {
     let v = json_line(&out);
     assert_eq!(v["idle"], true);
     assert_eq!(v["tables"], 0);
+}
+
+/// SIGTERM stops a run given minutes: no new table, the tables in flight finish, and the report
+/// of what was played is printed as at the end of `--duration`.
+#[test]
+fn a_signal_stops_a_run_and_it_reports_what_it_played() {
+    use std::io::{BufRead as _, BufReader};
+    let (s, _) = Standalone::start(&[], &[], &[]);
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_arena"))
+        .args([
+            "load",
+            "--bot-host",
+            &s.bots,
+            "--matchmaker",
+            &s.matchmaker,
+            "--referee",
+            &s.referee,
+            "--bots",
+            "6",
+            "--in-flight",
+            "2",
+            "--duration",
+            "600",
+            "--progress-secs",
+            "1",
+        ])
+        .env("ARENA_DATA_DIR", s.dir.path())
+        .env_remove("ARENA_OPERATOR_TOKEN")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("arena load runs");
+    // Once a table has finished (the progress line says so), the signal.
+    let mut err = BufReader::new(child.stderr.take().unwrap());
+    let mut seen = String::new();
+    loop {
+        let mut line = String::new();
+        assert!(
+            err.read_line(&mut line).unwrap() > 0,
+            "arena load ended before playing a table: {seen}"
+        );
+        seen.push_str(&line);
+        let played = line
+            .split(" tables ")
+            .nth(1)
+            .and_then(|rest| rest.split(' ').next())
+            .and_then(|n| n.parse::<u64>().ok());
+        if played.is_some_and(|n| n > 0) {
+            break;
+        }
+    }
+    let pid = i32::try_from(child.id()).unwrap();
+    // SAFETY: kill(2) on our own child's pid, with a valid signal number.
+    assert_eq!(unsafe { libc::kill(pid, libc::SIGTERM) }, 0);
+    let rest = std::io::read_to_string(err).unwrap();
+    let out = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert!(out.status.success(), "{stdout}\n{seen}{rest}");
+    assert!(
+        rest.contains("arena load: stopping: no new tables"),
+        "{rest}"
+    );
+    let finished = stdout
+        .split("tables: ")
+        .nth(1)
+        .and_then(|t| t.split(' ').next())
+        .and_then(|n| n.parse::<u64>().ok())
+        .unwrap_or_else(|| panic!("no report of finished tables in {stdout}"));
+    assert!(finished > 0, "{stdout}");
+    assert!(stdout.contains("verdicts: none"), "{stdout}");
 }
 
 #[test]
