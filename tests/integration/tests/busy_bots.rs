@@ -15,7 +15,7 @@ const TABLES: u64 = 48;
 
 fn job(competition: &str, i: u64) -> v1::TableJob {
     // Half the tables seat the bots one way round, half the other.
-    let seats = if i % 2 == 0 {
+    let seats = if i.is_multiple_of(2) {
         ["alpha", "omega", "expert"]
     } else {
         ["omega", "alpha", "expert"]
