@@ -1,5 +1,5 @@
-//! Bots playing one table at a time (`Hello.capacity` 1), seated at many tables at once in
-//! both orders: the seats beyond a bot's capacity wait in line far longer than the referee's
+//! Bots playing one table at a time (`Hello.capacity` 1), seated at 96 tables at once in
+//! both orders: the seats beyond a bot's capacity wait in line longer than the referee's
 //! seat-open timeout, bot-host tells the referee they wait, and every table is played with no
 //! verdict; tables that take the two bots in opposite seat orders never hold each other up for
 //! ever.
@@ -11,7 +11,7 @@ use arena_integration::{Backend, Cluster};
 use arena_proto::v1;
 use prost::Message;
 
-const TABLES: u64 = 48;
+const TABLES: u64 = 96;
 
 fn job(competition: &str, i: u64) -> v1::TableJob {
     // Half the tables seat the bots one way round, half the other.
@@ -50,15 +50,16 @@ async fn seats_waiting_for_a_busy_bot_outlast_the_open_timeout_and_no_table_is_s
     };
     let cluster = Cluster::on(Backend::Embedded, "busy")
         .bot_host_config(|c| {
-            // A waiting seat says so every 50 ms; the bots are not cut off for a slow pong.
-            c.keepalive = Duration::from_millis(50);
-            c.missed_keepalives = 200;
+            // A waiting seat says so every 100 ms (ten times within the open timeout, however
+            // loaded the machine); the bots are not cut off for a slow pong.
+            c.keepalive = Duration::from_millis(100);
+            c.missed_keepalives = 100;
         })
         .referee_config(|c| {
-            // Every table at once, and an open timeout far below the line's wait: the last
-            // seat in a line waits for some 47 tables.
+            // Every table at once, and an open timeout below the line's wait: the last seat in
+            // a line waits for some 95 tables (about 3 s).
             c.max_tables = TABLES as usize;
-            c.seat_open_timeout = Duration::from_millis(300);
+            c.seat_open_timeout = Duration::from_secs(1);
         })
         .referees(&["r1"])
         .remote_bot("alpha", one_at_a_time.clone())
