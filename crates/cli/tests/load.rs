@@ -7,8 +7,8 @@ mod common;
 
 use common::{Standalone, arena};
 
-/// `arena load ARGS` against standalone `s` (its three ports, its operator token).
-fn load(s: &Standalone, args: &[&str]) -> (String, String, bool) {
+/// `load ARGS` with standalone `s`'s three ports.
+fn load_args<'a>(s: &'a Standalone, args: &[&'a str]) -> Vec<&'a str> {
     let ports = [
         "--bot-host",
         &s.bots,
@@ -17,7 +17,12 @@ fn load(s: &Standalone, args: &[&str]) -> (String, String, bool) {
         "--referee",
         &s.referee,
     ];
-    s.client(&[&["load"][..], &ports, args].concat())
+    [&["load"][..], &ports, args].concat()
+}
+
+/// `arena load ARGS` against standalone `s` (its three ports, its operator token).
+fn load(s: &Standalone, args: &[&str]) -> (String, String, bool) {
+    s.client(&load_args(s, args))
 }
 
 fn json_line(out: &str) -> serde_json::Value {
@@ -141,26 +146,17 @@ fn a_short_run_against_standalone_reports_its_finished_tables() {
 fn a_signal_stops_a_run_and_it_reports_what_it_played() {
     use std::io::{BufRead as _, BufReader};
     let (s, _) = Standalone::start(&[], &[], &[]);
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_arena"))
-        .args([
-            "load",
-            "--bot-host",
-            &s.bots,
-            "--matchmaker",
-            &s.matchmaker,
-            "--referee",
-            &s.referee,
-            "--bots",
-            "6",
-            "--in-flight",
-            "2",
-            "--duration",
-            "600",
-            "--progress-secs",
-            "1",
-        ])
-        .env("ARENA_DATA_DIR", s.dir.path())
-        .env_remove("ARENA_OPERATOR_TOKEN")
+    let args = [
+        "--bots",
+        "6",
+        "--in-flight",
+        "2",
+        "--duration",
+        "600",
+        "--progress-secs",
+        "1",
+    ];
+    let mut child = common::client_command(s.dir.path(), &load_args(&s, &args))
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .spawn()

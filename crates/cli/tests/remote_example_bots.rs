@@ -334,7 +334,7 @@ fn the_example_mahjong_bots_play_hands_through_standalone_with_no_verdict() {
     ]);
     assert!(ok, "{err}{out}");
     assert!(out.contains("mjcup: 96/96 hands, final"), "{out}");
-    let standings = rt.block_on(async {
+    let (standings, verdicts) = rt.block_on(async {
         let mut mm = v1::matchmaker_client::MatchmakerClient::with_interceptor(
             channel(&s.matchmaker).await,
             operator(&s),
@@ -361,7 +361,6 @@ fn the_example_mahjong_bots_play_hands_through_standalone_with_no_verdict() {
         }
         (standings, verdicts)
     });
-    let (standings, verdicts) = standings;
     for (bot, _) in releases {
         let row = standings
             .standings

@@ -61,8 +61,16 @@ fn quick() -> v1::TimeControl {
 }
 
 async fn run(host: &str, j: &v1::TableJob) -> (v1::TableResult, v1::Replay) {
+    run_with(host, j, &RunOptions::default()).await
+}
+
+async fn run_with(
+    host: &str,
+    j: &v1::TableJob,
+    opts: &RunOptions,
+) -> (v1::TableResult, v1::Replay) {
     let hosts = BotHosts::new(&[host.to_string()]).unwrap();
-    run_table(j, &RunOptions::default(), &hosts).await.unwrap()
+    run_table(j, opts, &hosts).await.unwrap()
 }
 
 /// Applies the replay's actions to a fresh game; stops at the first step without an action.
@@ -412,7 +420,7 @@ async fn bad_answers_and_failed_seats_get_the_right_verdicts() {
 #[tokio::test]
 async fn a_seat_waiting_its_turn_for_a_busy_bot_outlasts_the_open_timeout_without_a_verdict() {
     let (_host, addr) = FakeHost::start().await;
-    let hosts = BotHosts::new(&[addr.to_string()]).unwrap();
+    let host = addr.to_string();
     let opts = RunOptions {
         open_timeout: std::time::Duration::from_millis(300),
         ..RunOptions::default()
@@ -426,7 +434,7 @@ async fn a_seat_waiting_its_turn_for_a_busy_bot_outlasts_the_open_timeout_withou
         quick(),
         v1::VerdictPolicy::Forfeit,
     );
-    let (result, replay) = run_table(&j, &opts, &hosts).await.unwrap();
+    let (result, replay) = run_with(&host, &j, &opts).await;
     assert!(result.verdicts.is_empty(), "{:?}", result.verdicts);
     assert!(result.error.is_empty(), "{}", result.error);
     let g = replay_game(&j, &replay);
@@ -441,7 +449,7 @@ async fn a_seat_waiting_its_turn_for_a_busy_bot_outlasts_the_open_timeout_withou
         quick(),
         v1::VerdictPolicy::Forfeit,
     );
-    let (result, _) = run_table(&j, &opts, &hosts).await.unwrap();
+    let (result, _) = run_with(&host, &j, &opts).await;
     assert_eq!(result.verdicts.len(), 1, "{:?}", result.verdicts);
     let v = &result.verdicts[0];
     assert_eq!((v.seat, v.kind()), (2, v1::VerdictKind::Disconnected));

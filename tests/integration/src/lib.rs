@@ -4,7 +4,8 @@
 //! matchmaker on the embedded store or on the local Redis (under a key prefix of its own, removed
 //! when the cluster is dropped), with remote bots connected over real gRPC on loopback.
 //! [`standalone()`] boots `arena standalone` (every role in one process on an embedded store)
-//! in one call. [`collector`] is an in-process OTLP collector for telemetry tests.
+//! in one call. [`collector`] is an in-process OTLP collector for telemetry tests. [`ddz_table`]
+//! is a plain Dou Dizhu table job.
 
 pub mod cluster;
 pub mod collector;
@@ -13,3 +14,37 @@ pub mod standalone;
 
 pub use cluster::{Backend, CLUSTER_TOKEN, Cluster, ClusterBuilder};
 pub use standalone::{Standalone, standalone};
+
+use arena_proto::v1;
+
+/// Table `i` of `competition` (`{competition}/t{i}`) with `seats`: deal `i` of seed `deal_seed`,
+/// seat `i % 3` landlord at bid 1 with no bidding or doubling, 2 s a decision (10 s hard cap),
+/// play-on verdicts, seeded by `i`.
+pub fn ddz_table(competition: &str, i: u64, seats: &[&str], deal_seed: u64) -> v1::TableJob {
+    v1::TableJob {
+        table_id: format!("{competition}/t{i}"),
+        game: v1::Game::DouDizhu as i32,
+        seats: seats
+            .iter()
+            .map(|b| v1::SeatSpec { bot: (*b).into() })
+            .collect(),
+        setup: Some(v1::table_job::Setup::Ddz(v1::DdzSetup {
+            deal: ddz::Deal::generate(deal_seed, i).to_string(),
+            rules: "competition".into(),
+            landlord: Some(v1::ddz_setup::Landlord::FixedLandlord((i % 3) as u32)),
+            fixed_bid: 1,
+            doubling: false,
+            scoring: "competition".into(),
+            ..Default::default()
+        })),
+        time: Some(v1::TimeControl {
+            decision_ms: 2000,
+            hard_cap_ms: 10_000,
+            ..Default::default()
+        }),
+        verdict_policy: v1::VerdictPolicy::PlayOn as i32,
+        seed: i,
+        competition: competition.into(),
+        ..Default::default()
+    }
+}

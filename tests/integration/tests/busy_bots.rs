@@ -20,26 +20,7 @@ fn job(competition: &str, i: u64) -> v1::TableJob {
     } else {
         ["omega", "alpha", "expert"]
     };
-    v1::TableJob {
-        table_id: format!("{competition}/t{i}"),
-        game: v1::Game::DouDizhu as i32,
-        seats: seats.map(|b| v1::SeatSpec { bot: b.into() }).to_vec(),
-        setup: Some(v1::table_job::Setup::Ddz(v1::DdzSetup {
-            deal: ddz::Deal::generate(91, i).to_string(),
-            landlord: Some(v1::ddz_setup::Landlord::FixedLandlord((i % 3) as u32)),
-            fixed_bid: 1,
-            ..Default::default()
-        })),
-        time: Some(v1::TimeControl {
-            decision_ms: 2000,
-            hard_cap_ms: 10_000,
-            ..Default::default()
-        }),
-        verdict_policy: v1::VerdictPolicy::Forfeit as i32,
-        seed: i,
-        competition: competition.into(),
-        ..Default::default()
-    }
+    arena_integration::ddz_table(competition, i, &seats, 91)
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -11,32 +11,7 @@ use prost::Message;
 const BOTS: [&str; 3] = ["north", "east", "west"];
 
 fn job(competition: &str, i: u64) -> v1::TableJob {
-    v1::TableJob {
-        table_id: format!("{competition}/t{i}"),
-        game: v1::Game::DouDizhu as i32,
-        seats: BOTS
-            .iter()
-            .map(|b| v1::SeatSpec { bot: (*b).into() })
-            .collect(),
-        setup: Some(v1::table_job::Setup::Ddz(v1::DdzSetup {
-            deal: ddz::Deal::generate(77, i).to_string(),
-            rules: "competition".into(),
-            landlord: Some(v1::ddz_setup::Landlord::FixedLandlord((i % 3) as u32)),
-            fixed_bid: 1,
-            doubling: false,
-            scoring: "competition".into(),
-            ..Default::default()
-        })),
-        time: Some(v1::TimeControl {
-            decision_ms: 2000,
-            hard_cap_ms: 10_000,
-            ..Default::default()
-        }),
-        verdict_policy: v1::VerdictPolicy::PlayOn as i32,
-        seed: i,
-        competition: competition.into(),
-        ..Default::default()
-    }
+    arena_integration::ddz_table(competition, i, &BOTS, 77)
 }
 
 /// Every table of `0..n` is listed exactly once (a second write of a result would list it

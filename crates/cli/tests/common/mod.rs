@@ -18,15 +18,19 @@ pub fn arena(args: &[&str]) -> (String, String, bool) {
     )
 }
 
-/// Runs `arena ARGS` as a client of the standalone whose data directory is `data_dir` (so it
-/// sends that standalone's operator token): (stdout, stderr, success).
-pub fn arena_client(data_dir: &std::path::Path, args: &[&str]) -> (String, String, bool) {
-    let out = Command::new(env!("CARGO_BIN_EXE_arena"))
-        .args(args)
+/// `arena ARGS` as a client of the standalone whose data directory is `data_dir` (so it sends
+/// that standalone's operator token), not started yet.
+pub fn client_command(data_dir: &std::path::Path, args: &[&str]) -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_arena"));
+    cmd.args(args)
         .env("ARENA_DATA_DIR", data_dir)
-        .env_remove("ARENA_OPERATOR_TOKEN")
-        .output()
-        .expect("arena runs");
+        .env_remove("ARENA_OPERATOR_TOKEN");
+    cmd
+}
+
+/// Runs [`client_command`] to the end: (stdout, stderr, success).
+pub fn arena_client(data_dir: &std::path::Path, args: &[&str]) -> (String, String, bool) {
+    let out = client_command(data_dir, args).output().expect("arena runs");
     (
         String::from_utf8(out.stdout).unwrap(),
         String::from_utf8(out.stderr).unwrap(),
