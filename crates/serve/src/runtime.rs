@@ -7,12 +7,12 @@
 //! the store's answer to its next take unread for up to 61 tables, ~3 ms, while the slots that
 //! take is for stand empty (the reading behind the change, from tokio's documented intervals;
 //! what was measured is the A/B below). Every 7 tasks it loses at most a third of a millisecond,
-//! for one extra non-blocking `epoll_wait` per 7 tasks. Measured (docs/scaling.md, three runs each way):
-//! the referee with built-in bots on Redis (`cargo bench -p arena-integration --bench
+//! for one extra non-blocking `epoll_wait` per 7 tasks. Measured (docs/scaling.md, three runs each
+//! way): the referee with built-in bots on Redis (`cargo bench -p arena-integration --bench
 //! ddz_stack -- 40000 embedded,redis`) 23,200–23,900 tables/s at tokio's defaults, 24,800–25,500
-//! with these (the embedded store unchanged, 25,800–26,900 against 26,100–26,600); the remote
-//! path (`cargo run --release -p arena-example-remote-bot --example bench`, two runs) pays for
-//! the extra looks, 1,039 tables/s against 1,020–1,028.
+//! with these (the embedded store unchanged, 25,800–26,900 against 26,100–26,600); the remote path
+//! (`cargo run --release -p arena-example-remote-bot --example bench`, two runs) pays for the extra
+//! looks, 1,039 tables/s against 1,020–1,028.
 
 use std::io;
 
