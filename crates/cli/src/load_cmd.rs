@@ -137,6 +137,10 @@ pub struct RunArgs {
     /// timeout verdict. Give think times well under it.
     #[arg(long, default_value_t = 1000)]
     decision_ms: u32,
+    /// The job lane of the tables (empty: the default lane): only referees started on it
+    /// (`arena table-referee --lane`) take them.
+    #[arg(long, default_value = "")]
+    lane: String,
     /// Share this many HTTP/2 connections among the bots (0: one connection per bot, as real
     /// bots have).
     #[arg(long, default_value_t = 0)]
@@ -1091,6 +1095,7 @@ fn table_job(a: &RunArgs, run: &str, n: u64, bots: &[String]) -> v1::TableJob {
         verdict_policy: v1::VerdictPolicy::PlayOn as i32,
         seed: a.seed.wrapping_add(n),
         labels: [("load".to_string(), run.to_string())].into(),
+        lane: a.lane.clone(),
         ..Default::default()
     }
 }

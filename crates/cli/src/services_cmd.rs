@@ -259,6 +259,10 @@ pub struct RefereeArgs {
     /// bot-host address(es) for seats that are not built-in bots, when presence names none.
     #[arg(long = "bot-host", env = "ARENA_BOT_HOSTS", value_delimiter = ',')]
     bot_hosts: Vec<String>,
+    /// The job lane to take tables from (empty: the default lane): e.g. `short` for referees
+    /// of their own for short time controls, whose competitions name that lane.
+    #[arg(long, env = "ARENA_LANE", default_value = "")]
+    lane: String,
     /// Most tables played at once (a played table waiting for its store write no longer counts).
     #[arg(long, env = "ARENA_MAX_TABLES", default_value_t = 64)]
     max_tables: usize,
@@ -718,6 +722,10 @@ pub struct CompetitionCreateArgs {
     /// Penalty points a seat takes for a verdict under `--verdict-policy play-on` [default: 0].
     #[arg(long)]
     verdict_penalty: Option<u32>,
+    /// The job lane of its tables, taken only by referees started with `--lane` of that name
+    /// [default: the default lane].
+    #[arg(long, default_value = "")]
+    lane: String,
     /// Fail when the library lacks deals for an equal-strength or difficulty-adjusted
     /// competition, instead of asking the deal library (--library) to find them.
     #[arg(long)]
@@ -839,6 +847,7 @@ impl CompetitionCreateArgs {
                 fans,
                 time: self.time(),
                 verdict_policy,
+                lane: self.lane.clone(),
                 ..Default::default()
             },
             GameArg::DouDizhu => {
@@ -886,6 +895,7 @@ impl CompetitionCreateArgs {
                     fans,
                     time: self.time(),
                     verdict_policy,
+                    lane: self.lane.clone(),
                     ..Default::default()
                 }
             }
@@ -1049,6 +1059,7 @@ fn referee_config(a: &RefereeArgs) -> RefereeConfig {
         referee_id: a.id.clone().unwrap_or_else(|| default_id("referee")),
         listen: a.listen,
         bot_hosts: a.bot_hosts.clone(),
+        lane: a.lane.clone(),
         max_tables: a.max_tables,
         reclaim_after: Duration::from_millis(a.reclaim_after_ms),
         touch_interval: Duration::from_millis((a.reclaim_after_ms / 4).max(1)),

@@ -274,6 +274,14 @@ pub trait Store: Send + Sync {
 
     // ---- Table jobs: a queue with consumer-group semantics (a Redis Stream in Redis). ----
 
+    /// This store with its table jobs on `lane`'s stream ([`check_lane`]; `""` is the default
+    /// lane, the one stream there was before lanes). A lane is a cluster's partition of the
+    /// job stream by kind of table (short time controls apart from long ones, say): referees
+    /// started on a lane take, touch, hand back and finish only its jobs, so its tables play
+    /// on referees of their own. Every other method of the view is this store's. The embedded
+    /// store, which one process holds, keeps every lane in its one stream.
+    fn lane(&self, lane: &str) -> StoreResult<std::sync::Arc<dyn Store>>;
+
     /// Appends a table job (an encoded `arena.v1.TableJob`) for `table_id`; returns its entry id.
     /// Enqueueing the same table id twice enqueues it twice: exactly-once is enforced where
     /// results are written ([`Store::put_result`]).
@@ -628,6 +636,29 @@ pub(crate) fn source_key(source: &DealSource) -> String {
         Some(b) => format!("g{}-b{}", source.seed, b),
         None => format!("g{}-bx", source.seed),
     }
+}
+
+/// The longest lane name [`check_lane`] accepts.
+pub const MAX_LANE_LEN: usize = 32;
+
+/// Checks a job lane's name ([`Store::lane`]): empty (the default lane), or at most
+/// [`MAX_LANE_LEN`] lower-case letters, digits and dashes, starting with a letter or digit.
+/// The error names the lane and what is wrong with it.
+pub fn check_lane(lane: &str) -> StoreResult<()> {
+    let invalid = |why: &str| Err(StoreError::Invalid(format!("lane {lane:?}: {why}")));
+    if lane.len() > MAX_LANE_LEN {
+        return invalid(&format!("longer than {MAX_LANE_LEN} characters"));
+    }
+    if !lane
+        .bytes()
+        .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+    {
+        return invalid("only lower-case letters, digits and dashes");
+    }
+    if lane.starts_with('-') {
+        return invalid("starts with a dash");
+    }
+    Ok(())
 }
 
 /// Checks an identifier (`what` names it in the error): non-empty, no control characters.

@@ -659,6 +659,8 @@ pub struct RedisStore {
     /// True for a `rediss://` (TLS) connection.
     tls: bool,
     prefix: String,
+    /// The job lane of this view ([`Store::lane`]); `None`: the default lane.
+    lane: Option<Arc<str>>,
     scripts: Arc<Scripts>,
     /// The instance id writes are fenced to, once `open_instance` has run (shared by clones).
     fence: Arc<std::sync::OnceLock<String>>,
@@ -736,6 +738,7 @@ impl RedisStore {
             addr,
             tls,
             prefix: prefix.to_string(),
+            lane: None,
             scripts: Arc::new(Scripts::new()),
             fence: Arc::default(),
         };
@@ -940,6 +943,7 @@ impl RedisStore {
     fn keys(&self) -> Keys<'_> {
         Keys {
             prefix: &self.prefix,
+            lane: self.lane.as_deref(),
         }
     }
 
@@ -1115,6 +1119,7 @@ impl RedisStore {
 #[derive(Clone, Copy)]
 struct Keys<'a> {
     prefix: &'a str,
+    lane: Option<&'a str>,
 }
 
 impl Keys<'_> {
@@ -1154,8 +1159,13 @@ impl Keys<'_> {
         self.ctl_key("deal-usage")
     }
 
+    /// The job stream of the lane: `jobs` for the default one, `jobs:{lane}` for another, all
+    /// in the control slot (a finish script acknowledges its jobs beside the instance check).
     fn jobs_key(&self) -> String {
-        self.ctl_key("jobs")
+        match self.lane {
+            None => self.ctl_key("jobs"),
+            Some(lane) => self.ctl_key(&format!("jobs:{lane}")),
+        }
     }
 
     fn result_key(&self, table: &str) -> String {
@@ -1383,7 +1393,20 @@ fn push_indices(base: u64, bitmap: &[u8], out: &mut Vec<u64>) {
 impl Store for RedisStore {
     fn describe(&self) -> String {
         let tls = if self.tls { " over TLS" } else { "" };
-        format!("redis ({}{tls}, prefix {})", self.addr, self.prefix)
+        let lane = self
+            .lane
+            .as_deref()
+            .map(|l| format!(", lane {l}"))
+            .unwrap_or_default();
+        format!("redis ({}{tls}, prefix {}{lane})", self.addr, self.prefix)
+    }
+
+    fn lane(&self, lane: &str) -> StoreResult<Arc<dyn Store>> {
+        crate::check_lane(lane)?;
+        Ok(Arc::new(RedisStore {
+            lane: (!lane.is_empty()).then(|| Arc::from(lane)),
+            ..self.clone()
+        }))
     }
 
     #[instrument(
@@ -2273,7 +2296,10 @@ mod tests {
     /// characters that could break a tag (`{`, `}`, `:`, `/`).
     #[test]
     fn each_operation_touches_one_slot() {
-        let keys = Keys { prefix: "arena" };
+        let keys = Keys {
+            prefix: "arena",
+            lane: None,
+        };
         let one_slot = |what: &str, touched: &[String]| {
             let slots: BTreeMap<u16, &String> = touched.iter().map(|k| (slot(k), k)).collect();
             assert_eq!(slots.len(), 1, "{what} touches several slots: {slots:?}");
@@ -2346,6 +2372,11 @@ mod tests {
             keys.panels_key(),
             keys.usage_key(),
             keys.jobs_key(),
+            Keys {
+                lane: Some("short"),
+                ..keys
+            }
+            .jobs_key(),
             keys.schema_key(),
             keys.records_key("competition"),
             keys.records_key("ladder"),

@@ -489,3 +489,20 @@ fn a_crash_after_taking_jobs_loses_no_job_and_no_result() {
         assert_eq!(again.payload, b"job b");
     });
 }
+
+#[test]
+fn every_lane_of_the_embedded_store_is_its_one_stream_and_a_bad_lane_is_still_refused() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let store = EmbeddedStore::open(dir.path()).expect("open");
+    current_thread().block_on(async {
+        let short = store.lane("short").expect("lane");
+        short.enqueue_job("s/1", b"job").await.expect("enqueue");
+        let job = store
+            .next_job("referee", Duration::from_secs(60), Duration::ZERO)
+            .await
+            .expect("next_job")
+            .expect("the lane's job, on the one stream");
+        assert_eq!(job.table_id, "s/1");
+        assert!(matches!(store.lane("No"), Err(StoreError::Invalid(_))));
+    });
+}

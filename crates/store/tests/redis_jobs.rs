@@ -6,7 +6,7 @@
 use std::time::{Duration, Instant};
 
 use arena_store::conformance::sample_bot;
-use arena_store::{JobCounts, RedisStore, Store, StoreError};
+use arena_store::{FinishedJob, JobCounts, RedisStore, Store, StoreError};
 use arena_testkit::redis_server::RedisServer;
 
 const MINUTE: Duration = Duration::from_secs(60);
@@ -159,6 +159,91 @@ async fn the_stream_holds_only_unfinished_jobs() {
         store.job_counts().await.expect("counts"),
         JobCounts::default()
     );
+}
+
+#[tokio::test]
+async fn a_lanes_jobs_are_taken_touched_and_finished_only_through_that_lane() {
+    let server = RedisServer::start();
+    let store = store_on(&server).await;
+    let short = store.lane("short").expect("lane short");
+    let default = store.lane("").expect("the default lane");
+    store.enqueue_job("long/1", b"long").await.expect("enqueue");
+    short
+        .enqueue_job("sprint/1", b"short")
+        .await
+        .expect("enqueue");
+    short
+        .enqueue_job("sprint/2", b"short")
+        .await
+        .expect("enqueue");
+    assert_eq!(raw::<u64>(&server, &["XLEN", "arena:{ctl}:jobs"]), 1);
+    assert_eq!(raw::<u64>(&server, &["XLEN", "arena:{ctl}:jobs:short"]), 2);
+    assert_eq!(
+        short.job_counts().await.expect("counts"),
+        JobCounts {
+            waiting: 2,
+            pending: 0
+        }
+    );
+    // A referee on the default lane sees only its job, whatever waits on another lane.
+    let taken = default
+        .next_jobs("long-referee", 10, MINUTE, Duration::ZERO)
+        .await
+        .expect("next_jobs");
+    let tables: Vec<&str> = taken.iter().map(|j| j.table_id.as_str()).collect();
+    assert_eq!(tables, ["long/1"]);
+    let taken = short
+        .next_jobs("short-referee", 10, MINUTE, Duration::ZERO)
+        .await
+        .expect("next_jobs");
+    let tables: Vec<&str> = taken.iter().map(|j| j.table_id.as_str()).collect();
+    assert_eq!(tables, ["sprint/1", "sprint/2"]);
+    short
+        .touch_job("short-referee", &taken[0].entry_id)
+        .await
+        .expect("touched on its lane");
+    // A lane's view writes results like the store (they are not per lane) and acknowledges on
+    // its own stream.
+    let finished: Vec<FinishedJob<'_>> = taken
+        .iter()
+        .map(|j| FinishedJob {
+            entry_id: &j.entry_id,
+            table_id: &j.table_id,
+            competition: Some("sprint"),
+            result: b"r",
+            replay: b"p",
+        })
+        .collect();
+    assert_eq!(
+        short.finish_jobs(&finished).await.expect("finish"),
+        [true, true]
+    );
+    assert_eq!(raw::<u64>(&server, &["XLEN", "arena:{ctl}:jobs:short"]), 0);
+    assert_eq!(raw::<u64>(&server, &["XLEN", "arena:{ctl}:jobs"]), 1);
+    assert_eq!(
+        store.result("sprint/2").await.expect("result"),
+        Some(b"r".to_vec())
+    );
+    assert_eq!(store.results_for("sprint").await.expect("results").len(), 2);
+    assert!(
+        short.describe().contains("lane short"),
+        "{}",
+        short.describe()
+    );
+}
+
+#[tokio::test]
+async fn a_lane_name_outside_its_alphabet_is_refused_naming_it() {
+    let server = RedisServer::start();
+    let store = store_on(&server).await;
+    for bad in ["Short", "a:b", "{ctl}", "-x", &"x".repeat(33)] {
+        let Err(StoreError::Invalid(why)) = store.lane(bad) else {
+            panic!("lane {bad:?} was accepted");
+        };
+        assert!(why.contains(&format!("{bad:?}")), "{why}");
+    }
+    assert!(store.lane(&"x".repeat(32)).is_ok());
+    assert!(store.lane("blitz-3").is_ok());
 }
 
 #[tokio::test]

@@ -389,6 +389,8 @@ fn mahjong_jobs(pair: &Pair, cfg: &LadderConfig, deal_key: u64) -> Vec<v1::Table
             );
             labels.extend(arena_telemetry::job_labels());
             v1::TableJob {
+                // The ladder queues on the default lane.
+                lane: String::new(),
                 table_id: id,
                 game: v1::Game::Mahjong as i32,
                 seats: (0..4)
@@ -433,6 +435,8 @@ fn ddz_jobs(pair: &Pair, cfg: &LadderConfig, deal_key: u64) -> [v1::TableJob; 2]
         labels.insert("landlord".to_string(), role.to_string());
         labels.extend(arena_telemetry::job_labels());
         v1::TableJob {
+            // The ladder queues on the default lane.
+            lane: String::new(),
             table_id: id.to_string(),
             game: v1::Game::DouDizhu as i32,
             seats: [landlord, farmer, farmer]

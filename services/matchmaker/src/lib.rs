@@ -270,6 +270,9 @@ fn check(spec: Option<v1::CompetitionSpec>, max_tables: u64) -> Result<Checked, 
             ));
         }
     }
+    if let Err(arena_store::StoreError::Invalid(why)) = arena_store::check_lane(&spec.lane) {
+        return Err(ApiError::invalid("spec.lane", why));
+    }
     if let Some(t) = &spec.time
         && (t.decision_ms > MAX_DECISION_MS
             || t.hard_cap_ms > MAX_DECISION_MS
@@ -618,6 +621,7 @@ async fn jobs(store: &dyn Store, c: &Checked) -> Result<Vec<v1::TableJob>, ApiEr
                         competition: c.spec.name.clone(),
                         labels: labels.into_iter().collect(),
                         placement: Some(Box::new(placement)),
+                        lane: c.spec.lane.clone(),
                     });
                 }
             }
@@ -696,12 +700,17 @@ async fn enqueue(store: &dyn Store, c: &Checked) -> Result<(), ApiError> {
             )
         })
         .collect();
+    // On the competition's lane, checked with its spec.
+    let lane = (!c.spec.lane.is_empty())
+        .then(|| store.lane(&c.spec.lane))
+        .transpose()?;
+    let queue = lane.as_deref().unwrap_or(store);
     for chunk in todo.chunks(ENQUEUE_BATCH) {
         let batch: Vec<(&str, &[u8])> = chunk
             .iter()
             .map(|(t, p)| (t.as_str(), p.as_slice()))
             .collect();
-        store.enqueue_jobs(&batch).await?;
+        queue.enqueue_jobs(&batch).await?;
     }
     store.put_record(ENQUEUED, &c.spec.name, b"1").await?;
     Ok(())

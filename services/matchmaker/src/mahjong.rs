@@ -216,6 +216,7 @@ fn jobs_of(
                         deal_group: group,
                         ..Default::default()
                     })),
+                    lane: spec.lane.clone(),
                 }
             })
     })

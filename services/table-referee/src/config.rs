@@ -24,6 +24,9 @@ pub struct RefereeConfig {
     /// bots, used when the store has no presence record for the bot. A seat's host is picked by
     /// a hash of its table id and seat.
     pub bot_hosts: Vec<String>,
+    /// The job lane this referee takes tables from ([`arena_store::Store::lane`]; empty: the
+    /// default lane). Tables submitted through it go to their own job's lane.
+    pub lane: String,
     /// Most tables played at once; the referee takes no job while this many are playing (a
     /// played table waiting for its store write no longer counts).
     pub max_tables: usize,
@@ -64,6 +67,7 @@ impl Default for RefereeConfig {
             referee_id: "referee-1".into(),
             listen: DEFAULT_LISTEN,
             bot_hosts: Vec::new(),
+            lane: String::new(),
             max_tables: 64,
             reclaim_after: Duration::from_secs(60),
             touch_interval: Duration::from_secs(15),
@@ -97,6 +101,7 @@ impl RefereeConfig {
             referee_id,
             listen,
             bot_hosts,
+            lane,
             max_tables,
             reclaim_after,
             touch_interval,
@@ -118,6 +123,14 @@ impl RefereeConfig {
                     "from presence only".to_string()
                 } else {
                     bot_hosts.join(", ")
+                },
+            )
+            .push(
+                "lane",
+                if lane.is_empty() {
+                    "default"
+                } else {
+                    lane.as_str()
                 },
             )
             .push("max tables", max_tables)
@@ -159,6 +172,9 @@ impl RefereeConfig {
                 "referee_id",
                 format!("{:?} contains a control character", self.referee_id),
             );
+        }
+        if let Err(arena_store::StoreError::Invalid(why)) = arena_store::check_lane(&self.lane) {
+            return err("lane", why);
         }
         if self.max_tables == 0 {
             return err("max_tables", "must be at least 1".into());
@@ -203,6 +219,7 @@ mod tests {
         };
         assert_eq!(bad(&|c| c.referee_id = " ".into()), "referee_id");
         assert_eq!(bad(&|c| c.max_tables = 0), "max_tables");
+        assert_eq!(bad(&|c| c.lane = "jobs:x".into()), "lane");
         assert_eq!(bad(&|c| c.reclaim_after = Duration::ZERO), "reclaim_after");
         assert_eq!(
             bad(&|c| c.touch_interval = c.reclaim_after),

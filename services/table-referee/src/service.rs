@@ -36,8 +36,18 @@ impl RefereeService {
                 job.table_id
             )));
         }
-        let stream_id = self
-            .store
+        let lane = match job.lane.as_str() {
+            "" => None,
+            lane => Some(self.store.lane(lane).map_err(|e| match e {
+                arena_store::StoreError::Invalid(why) => {
+                    ApiError::Invalid(format!("job.lane: {why}"))
+                }
+                e => e.into(),
+            })?),
+        };
+        let stream_id = lane
+            .as_deref()
+            .unwrap_or(&*self.store)
             .enqueue_job(&job.table_id, &encode_table_job(&job))
             .await?;
         tracing::info!(table_id = %job.table_id, stream_id, "table submitted");

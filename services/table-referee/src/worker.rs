@@ -100,6 +100,16 @@ pub(crate) struct Ctx {
 impl Ctx {
     pub(crate) fn new(config: RefereeConfig, store: Arc<dyn Store>) -> Result<Ctx, RefereeError> {
         config.validate()?;
+        // The job loop takes, touches, hands back and finishes on the referee's lane (tables
+        // submitted through its API go to their own job's lane, on the store it was given).
+        let store = if config.lane.is_empty() {
+            store
+        } else {
+            store.lane(&config.lane).map_err(|e| crate::ConfigError {
+                setting: "lane",
+                message: e.to_string(),
+            })?
+        };
         let hosts = BotHosts::new(&config.bot_hosts).map_err(|e| crate::ConfigError {
             setting: "bot_hosts",
             message: e.to_string(),
@@ -229,12 +239,13 @@ pub(crate) async fn job_loop(ctx: Arc<Ctx>, stop: CancellationToken) {
         if depth_reported.is_none_or(|t| t.elapsed() >= QUEUE_DEPTH_EVERY) {
             depth_reported = Some(tokio::time::Instant::now());
             if let Ok(c) = ctx.store.job_counts().await {
-                metrics()
-                    .queue_depth
-                    .record(c.waiting, &attr("state", "waiting"));
-                metrics()
-                    .queue_depth
-                    .record(c.pending, &attr("state", "pending"));
+                // Per lane: each lane's referees (and their autoscaler) see their own queue.
+                let lane = KeyValue::new("lane", lane_label(&cfg.lane));
+                for (state, n) in [("waiting", c.waiting), ("pending", c.pending)] {
+                    metrics()
+                        .queue_depth
+                        .record(n, &[KeyValue::new("state", state), lane.clone()]);
+                }
             }
         }
         while let Some(done) = tasks.try_join_next() {
@@ -606,6 +617,15 @@ async fn hand_back(ctx: &Arc<Ctx>, entry: &JobEntry, mut job: v1::TableJob, why:
         }
     }
     ack(ctx, entry).await;
+}
+
+/// A lane as its metrics name it: `default` for the default lane.
+fn lane_label(lane: &str) -> String {
+    if lane.is_empty() {
+        "default".into()
+    } else {
+        lane.to_string()
+    }
 }
 
 fn record_metrics(

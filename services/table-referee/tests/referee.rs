@@ -561,6 +561,13 @@ async fn the_grpc_services_submit_report_check_health_and_reflect() {
             },
             "job.table_id: is empty",
         ),
+        (
+            v1::TableJob {
+                lane: "Fast:1".into(),
+                ..job("x", 1)
+            },
+            "job.lane: lane \"Fast:1\": only lower-case letters, digits and dashes",
+        ),
     ];
     for (j, field) in cases {
         let (code, msg) = code_and_message(client.submit_table(submit(Some(j))).await.unwrap_err());

@@ -87,6 +87,12 @@ impl Store for Faulty {
     fn describe(&self) -> String {
         format!("faulty {}", self.inner.describe())
     }
+    fn lane(&self, lane: &str) -> StoreResult<Arc<dyn Store>> {
+        // A view of the inner store would escape the faults; no test of a faulty store uses one.
+        Err(StoreError::Invalid(format!(
+            "lane {lane:?}: the faulty test store has no lanes"
+        )))
+    }
     async fn put_panel(&self, panel: &Panel) -> StoreResult<()> {
         self.check()?;
         self.inner.put_panel(panel).await

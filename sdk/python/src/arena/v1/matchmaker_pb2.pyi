@@ -39,7 +39,7 @@ COMPETITION_STATE_CANCELLED: CompetitionState
 COMPETITION_STATE_FAILED: CompetitionState
 
 class CompetitionSpec(_message.Message):
-    __slots__ = ("name", "format", "centre", "eps", "participants", "farmers", "matches", "rounds", "rotate_seats", "time", "verdict_policy", "panel", "bombs", "seed", "format_kind", "game", "fans", "rules")
+    __slots__ = ("name", "format", "centre", "eps", "participants", "farmers", "matches", "rounds", "rotate_seats", "time", "verdict_policy", "panel", "bombs", "seed", "format_kind", "game", "fans", "rules", "lane")
     NAME_FIELD_NUMBER: _ClassVar[int]
     FORMAT_FIELD_NUMBER: _ClassVar[int]
     CENTRE_FIELD_NUMBER: _ClassVar[int]
@@ -58,6 +58,7 @@ class CompetitionSpec(_message.Message):
     GAME_FIELD_NUMBER: _ClassVar[int]
     FANS_FIELD_NUMBER: _ClassVar[int]
     RULES_FIELD_NUMBER: _ClassVar[int]
+    LANE_FIELD_NUMBER: _ClassVar[int]
     name: str
     format: str
     centre: _containers.RepeatedScalarFieldContainer[float]
@@ -76,7 +77,8 @@ class CompetitionSpec(_message.Message):
     game: _common_pb2.Game
     fans: _common_pb2.MahjongFans
     rules: _common_pb2.DdzRules
-    def __init__(self, name: _Optional[str] = ..., format: _Optional[str] = ..., centre: _Optional[_Iterable[float]] = ..., eps: _Optional[float] = ..., participants: _Optional[_Iterable[str]] = ..., farmers: _Optional[str] = ..., matches: _Optional[int] = ..., rounds: _Optional[int] = ..., rotate_seats: _Optional[bool] = ..., time: _Optional[_Union[_common_pb2.TimeControl, _Mapping]] = ..., verdict_policy: _Optional[_Union[_common_pb2.VerdictPolicy, str]] = ..., panel: _Optional[_Union[_deals_pb2.PanelSpec, _Mapping]] = ..., bombs: _Optional[int] = ..., seed: _Optional[int] = ..., format_kind: _Optional[_Union[CompetitionFormat, str]] = ..., game: _Optional[_Union[_common_pb2.Game, str]] = ..., fans: _Optional[_Union[_common_pb2.MahjongFans, str]] = ..., rules: _Optional[_Union[_common_pb2.DdzRules, str]] = ...) -> None: ...
+    lane: str
+    def __init__(self, name: _Optional[str] = ..., format: _Optional[str] = ..., centre: _Optional[_Iterable[float]] = ..., eps: _Optional[float] = ..., participants: _Optional[_Iterable[str]] = ..., farmers: _Optional[str] = ..., matches: _Optional[int] = ..., rounds: _Optional[int] = ..., rotate_seats: _Optional[bool] = ..., time: _Optional[_Union[_common_pb2.TimeControl, _Mapping]] = ..., verdict_policy: _Optional[_Union[_common_pb2.VerdictPolicy, str]] = ..., panel: _Optional[_Union[_deals_pb2.PanelSpec, _Mapping]] = ..., bombs: _Optional[int] = ..., seed: _Optional[int] = ..., format_kind: _Optional[_Union[CompetitionFormat, str]] = ..., game: _Optional[_Union[_common_pb2.Game, str]] = ..., fans: _Optional[_Union[_common_pb2.MahjongFans, str]] = ..., rules: _Optional[_Union[_common_pb2.DdzRules, str]] = ..., lane: _Optional[str] = ...) -> None: ...
 
 class Standing(_message.Message):
     __slots__ = ("participant", "place", "rank_probabilities", "most_probable_rank", "mean_rank", "mean_score", "score_ci95", "mahjong")

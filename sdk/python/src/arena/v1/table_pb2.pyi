@@ -19,7 +19,7 @@ SIDE_LANDLORD: Side
 SIDE_FARMERS: Side
 
 class TableJob(_message.Message):
-    __slots__ = ("table_id", "game", "seats", "ddz", "mahjong", "time", "verdict_policy", "seed", "competition", "labels", "placement")
+    __slots__ = ("table_id", "game", "seats", "ddz", "mahjong", "time", "verdict_policy", "seed", "competition", "labels", "placement", "lane")
     class LabelsEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -38,6 +38,7 @@ class TableJob(_message.Message):
     COMPETITION_FIELD_NUMBER: _ClassVar[int]
     LABELS_FIELD_NUMBER: _ClassVar[int]
     PLACEMENT_FIELD_NUMBER: _ClassVar[int]
+    LANE_FIELD_NUMBER: _ClassVar[int]
     table_id: str
     game: _common_pb2.Game
     seats: _containers.RepeatedCompositeFieldContainer[SeatSpec]
@@ -49,7 +50,8 @@ class TableJob(_message.Message):
     competition: str
     labels: _containers.ScalarMap[str, str]
     placement: Placement
-    def __init__(self, table_id: _Optional[str] = ..., game: _Optional[_Union[_common_pb2.Game, str]] = ..., seats: _Optional[_Iterable[_Union[SeatSpec, _Mapping]]] = ..., ddz: _Optional[_Union[DdzSetup, _Mapping]] = ..., mahjong: _Optional[_Union[MahjongSetup, _Mapping]] = ..., time: _Optional[_Union[_common_pb2.TimeControl, _Mapping]] = ..., verdict_policy: _Optional[_Union[_common_pb2.VerdictPolicy, str]] = ..., seed: _Optional[int] = ..., competition: _Optional[str] = ..., labels: _Optional[_Mapping[str, str]] = ..., placement: _Optional[_Union[Placement, _Mapping]] = ...) -> None: ...
+    lane: str
+    def __init__(self, table_id: _Optional[str] = ..., game: _Optional[_Union[_common_pb2.Game, str]] = ..., seats: _Optional[_Iterable[_Union[SeatSpec, _Mapping]]] = ..., ddz: _Optional[_Union[DdzSetup, _Mapping]] = ..., mahjong: _Optional[_Union[MahjongSetup, _Mapping]] = ..., time: _Optional[_Union[_common_pb2.TimeControl, _Mapping]] = ..., verdict_policy: _Optional[_Union[_common_pb2.VerdictPolicy, str]] = ..., seed: _Optional[int] = ..., competition: _Optional[str] = ..., labels: _Optional[_Mapping[str, str]] = ..., placement: _Optional[_Union[Placement, _Mapping]] = ..., lane: _Optional[str] = ...) -> None: ...
 
 class Placement(_message.Message):
     __slots__ = ("match_index", "round", "table", "side", "deal_id", "expected", "deal_group", "pair", "rotation")
