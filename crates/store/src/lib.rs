@@ -642,8 +642,9 @@ pub(crate) fn source_key(source: &DealSource) -> String {
 pub const MAX_LANE_LEN: usize = 32;
 
 /// Checks a job lane's name ([`Store::lane`]): empty (the default lane), or at most
-/// [`MAX_LANE_LEN`] lower-case letters, digits and dashes, starting with a letter or digit.
-/// The error names the lane and what is wrong with it.
+/// [`MAX_LANE_LEN`] lower-case letters, digits and dashes, starting with a letter or digit, and
+/// not `default` (what metrics call the default lane). The error names the lane and what is
+/// wrong with it.
 pub fn check_lane(lane: &str) -> StoreResult<()> {
     let invalid = |why: &str| Err(StoreError::Invalid(format!("lane {lane:?}: {why}")));
     if lane.len() > MAX_LANE_LEN {
@@ -657,6 +658,10 @@ pub fn check_lane(lane: &str) -> StoreResult<()> {
     }
     if lane.starts_with('-') {
         return invalid("starts with a dash");
+    }
+    if lane == "default" {
+        // Metrics and the chart name the default lane so.
+        return invalid("the default lane's name: leave the lane empty for it");
     }
     Ok(())
 }

@@ -236,7 +236,7 @@ async fn a_lanes_jobs_are_taken_touched_and_finished_only_through_that_lane() {
 async fn a_lane_name_outside_its_alphabet_is_refused_naming_it() {
     let server = RedisServer::start();
     let store = store_on(&server).await;
-    for bad in ["Short", "a:b", "{ctl}", "-x", &"x".repeat(33)] {
+    for bad in ["Short", "a:b", "{ctl}", "-x", "default", &"x".repeat(33)] {
         let Err(StoreError::Invalid(why)) = store.lane(bad) else {
             panic!("lane {bad:?} was accepted");
         };
