@@ -182,6 +182,10 @@ fn every_spec_field_reaches_the_matchmaker_and_changes_how_tables_are_played() {
                 "competition",
                 "--bombs",
                 "2",
+                // A lane: the standalone's embedded store keeps every lane in its one stream,
+                // so its referee plays them all.
+                "--lane",
+                "short",
             ],
         ]
         .concat(),
@@ -213,6 +217,7 @@ fn every_spec_field_reaches_the_matchmaker_and_changes_how_tables_are_played() {
         );
         let deal: ddz::Deal = setup(r).deal.parse().unwrap();
         assert_eq!(deal.bombs(ddz::Seat::ALL[0]), 2, "{id}: {deal}");
+        assert_eq!(job.lane, "short", "{id}");
         assert!(result.verdicts.is_empty(), "{id}: {:?}", result.verdicts);
     }
     assert_eq!(seats(&clock["clock/m0/r0/t0"]), ["slow", "seed", "seed"]);

@@ -561,7 +561,13 @@ async fn play(
         Played::Finished(record) => *record,
         Played::Interrupted(why) => return hand_back(ctx, entry, job, why).await,
     };
-    record_metrics(&job, &kinds, &record.result, &record.replay);
+    record_metrics(
+        &job,
+        &ctx.config.lane,
+        &kinds,
+        &record.result,
+        &record.replay,
+    );
     queue_write(ctx, entry, Some(&job), record, Some(slot)).await;
 }
 
@@ -630,6 +636,7 @@ fn lane_label(lane: &str) -> String {
 
 fn record_metrics(
     job: &v1::TableJob,
+    lane: &str,
     kinds: &[&'static str],
     result: &v1::TableResult,
     replay: &v1::Replay,
@@ -645,8 +652,13 @@ fn record_metrics(
             }
         })
         .unwrap_or(1000);
-    m.tables_finished
-        .add(1, &attr("game", job.game().as_str_name()));
+    m.tables_finished.add(
+        1,
+        &[
+            KeyValue::new("game", job.game().as_str_name()),
+            KeyValue::new("lane", lane_label(lane)),
+        ],
+    );
     for step in replay
         .steps
         .iter()
