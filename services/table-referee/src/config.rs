@@ -94,6 +94,16 @@ pub struct ConfigError {
 }
 
 impl RefereeConfig {
+    /// The lane's name in metrics and the start-up lines: `default` for the default lane
+    /// ([`arena_store::check_lane`] refuses that name for any other).
+    pub fn lane_name(&self) -> &str {
+        if self.lane.is_empty() {
+            "default"
+        } else {
+            &self.lane
+        }
+    }
+
     /// The settings, a line each, as `arena table-referee` prints them at start (the tokens
     /// only as whether they are set).
     pub fn lines(&self) -> arena_serve::ConfigLines {
@@ -101,7 +111,7 @@ impl RefereeConfig {
             referee_id,
             listen,
             bot_hosts,
-            lane,
+            lane: _,
             max_tables,
             reclaim_after,
             touch_interval,
@@ -125,14 +135,7 @@ impl RefereeConfig {
                     bot_hosts.join(", ")
                 },
             )
-            .push(
-                "lane",
-                if lane.is_empty() {
-                    "default"
-                } else {
-                    lane.as_str()
-                },
-            )
+            .push("lane", self.lane_name())
             .push("max tables", max_tables)
             .push("reclaim after", format!("{reclaim_after:?}"))
             .push("touch every", format!("{touch_interval:?}"))
@@ -212,6 +215,7 @@ mod tests {
     #[test]
     fn the_default_is_valid_and_bad_settings_are_named() {
         RefereeConfig::default().validate().unwrap();
+        assert_eq!(RefereeConfig::default().lane_name(), "default");
         let bad = |f: &dyn Fn(&mut RefereeConfig)| {
             let mut c = RefereeConfig::default();
             f(&mut c);

@@ -240,7 +240,7 @@ pub(crate) async fn job_loop(ctx: Arc<Ctx>, stop: CancellationToken) {
             depth_reported = Some(tokio::time::Instant::now());
             if let Ok(c) = ctx.store.job_counts().await {
                 // Per lane: each lane's referees (and their autoscaler) see their own queue.
-                let lane = KeyValue::new("lane", lane_label(&cfg.lane));
+                let lane = KeyValue::new("lane", cfg.lane_name().to_string());
                 for (state, n) in [("waiting", c.waiting), ("pending", c.pending)] {
                     metrics()
                         .queue_depth
@@ -625,15 +625,7 @@ async fn hand_back(ctx: &Arc<Ctx>, entry: &JobEntry, mut job: v1::TableJob, why:
     ack(ctx, entry).await;
 }
 
-/// A lane as its metrics name it: `default` for the default lane.
-fn lane_label(lane: &str) -> String {
-    if lane.is_empty() {
-        "default".into()
-    } else {
-        lane.to_string()
-    }
-}
-
+/// `lane` as [`RefereeConfig::lane_name`] names it.
 fn record_metrics(
     job: &v1::TableJob,
     lane: &str,
@@ -656,7 +648,7 @@ fn record_metrics(
         1,
         &[
             KeyValue::new("game", job.game().as_str_name()),
-            KeyValue::new("lane", lane_label(lane)),
+            KeyValue::new("lane", lane.to_string()),
         ],
     );
     for step in replay
