@@ -287,10 +287,11 @@ pub struct RefereeArgs {
 /// `arena bot-host`: hosts remote, program and built-in bots behind seat streams.
 #[derive(Args)]
 pub struct BotHostArgs {
-    /// gRPC listen address (BotGateway, SeatHost, health, reflection).
+    /// gRPC listen address of the bot port (BotGateway, health, reflection): where bots connect.
     #[arg(long, env = "ARENA_BOT_HOST_LISTEN", default_value_t = arena_bot_host::DEFAULT_LISTEN)]
     listen: SocketAddr,
-    /// Address referees should dial, recorded in presence (default: http://LISTEN).
+    /// Address referees should dial, recorded in presence (default: the seat port's bound
+    /// address, --seat-listen).
     #[arg(long, env = "ARENA_BOT_HOST_ADVERTISE")]
     advertise: Option<String>,
     /// How long a disconnected remote bot keeps its tables (milliseconds).
