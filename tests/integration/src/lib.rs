@@ -28,14 +28,13 @@ pub fn ddz_table(competition: &str, i: u64, seats: &[&str], deal_seed: u64) -> v
             .iter()
             .map(|b| v1::SeatSpec { bot: (*b).into() })
             .collect(),
+        // A competition table's set-up, as the matchmaker makes one, the landlord rotating.
         setup: Some(v1::table_job::Setup::Ddz(v1::DdzSetup {
-            deal: ddz::Deal::generate(deal_seed, i).to_string(),
-            rules: "competition".into(),
             landlord: Some(v1::ddz_setup::Landlord::FixedLandlord((i % 3) as u32)),
-            fixed_bid: 1,
-            doubling: false,
-            scoring: "competition".into(),
-            ..Default::default()
+            ..arena_games::ddz::spec::fixed_landlord_setup(
+                ddz::Deal::generate(deal_seed, i).to_string(),
+                ddz::Scoring::Competition,
+            )
         })),
         time: Some(v1::TimeControl {
             decision_ms: 2000,
