@@ -215,13 +215,28 @@ impl CardSet {
 
     /// Writes the canonical notation into a fixed buffer (at most 54 bytes) and returns it.
     pub fn write_to(self, buf: &mut [u8; 54]) -> &str {
+        // Only ASCII rank characters are written.
+        std::str::from_utf8(self.write_ascii(buf)).unwrap_or("")
+    }
+
+    /// [`CardSet::write_to`] as the bytes, for a writer that wants them (ASCII, not checked
+    /// again as a string).
+    pub fn write_ascii(self, buf: &mut [u8; 54]) -> &[u8] {
+        // Rank by rank through the set's non-zero nibbles only: replays and observations
+        // write a card set for every play.
         let mut n = 0;
-        for r in self.iter() {
-            buf[n] = r.char() as u8;
-            n += 1;
+        let mut bits = self.0;
+        while bits != 0 {
+            let i = (bits.trailing_zeros() / 4) as usize;
+            let Some(rank) = Rank::ALL.get(i) else {
+                break;
+            };
+            let end = (n + ((bits >> (4 * i)) & 0xF) as usize).min(buf.len());
+            buf[n..end].fill(rank.char() as u8);
+            n = end;
+            bits &= !(0xF << (4 * i));
         }
-        // Only ASCII rank characters were written.
-        std::str::from_utf8(&buf[..n]).unwrap_or("")
+        &buf[..n]
     }
 
     /// The canonical notation as a `String`, as `to_string` gives it, without the formatting
@@ -332,7 +347,10 @@ mod tests {
         assert_eq!(cs("10tJ").to_string(), "TTJ");
         assert_eq!(cs("").to_string(), "");
         assert_eq!(CardSet::DECK.len(), 54);
-        assert_eq!(CardSet::DECK.to_string().len(), 54);
+        assert_eq!(
+            CardSet::DECK.to_string(),
+            "3333444455556666777788889999TTTTJJJJQQQQKKKKAAAA2222BR"
+        );
     }
 
     #[test]

@@ -1136,7 +1136,23 @@ impl Keys<'_> {
 
     /// A key of a competition's or a panel's slot, `{prefix}:{tag}:{name}`.
     fn tagged_key(&self, tag: &Tag<'_>, name: &str) -> String {
-        format!("{}:{{{tag}}}:{name}", self.prefix)
+        self.tagged_key_of(tag, &[name])
+    }
+
+    /// [`Keys::tagged_key`] with the name in parts, put together in one allocation of the exact
+    /// size: a referee builds several keys for every table it finishes.
+    fn tagged_key_of(&self, tag: &Tag<'_>, name: &[&str]) -> String {
+        let (kind, id) = match tag {
+            Tag::Competition(c) => ("c:", *c),
+            Tag::Panel(p) => ("p:", *p),
+        };
+        let parts = [self.prefix, ":{", kind, id, "}:"];
+        let len = parts.iter().chain(name).map(|p| p.len()).sum();
+        let mut key = String::with_capacity(len);
+        for part in parts.iter().chain(name) {
+            key.push_str(part);
+        }
+        key
     }
 
     fn panels_key(&self) -> String {
@@ -1169,11 +1185,11 @@ impl Keys<'_> {
     }
 
     fn result_key(&self, table: &str) -> String {
-        self.tagged_key(&Tag::of_table(table), &format!("result:{table}"))
+        self.tagged_key_of(&Tag::of_table(table), &["result:", table])
     }
 
     fn replay_key(&self, table: &str) -> String {
-        self.tagged_key(&Tag::of_table(table), &format!("replay:{table}"))
+        self.tagged_key_of(&Tag::of_table(table), &["replay:", table])
     }
 
     fn competition_key(&self, competition: &str) -> String {

@@ -138,6 +138,14 @@ pub trait TableGame: Clone + Send + Sync + 'static {
     /// The action as a wire message (for the replay).
     fn encode(&self, action: &Self::Action) -> v1::Action;
 
+    /// Appends `action` to `buf` as the body of its [`v1::Action`] message (no length prefix):
+    /// byte for byte what `prost` writes for [`TableGame::encode`]'s message. The replay keeps
+    /// each action so, written once as it is taken. The default encodes that message; a game
+    /// whose tables run by the thousand writes the bytes directly.
+    fn encode_action_into(&self, action: &Self::Action, buf: &mut Vec<u8>) {
+        prost::Message::encode_raw(&self.encode(action), buf);
+    }
+
     /// The action the referee takes for a seat at fault.
     fn automatic(&self, pending: &Pending) -> Self::Action;
 
@@ -169,6 +177,16 @@ pub trait TableGame: Clone + Send + Sync + 'static {
 
     /// Writes the public event history into the replay.
     fn record_history(&self, replay: &mut v1::Replay);
+
+    /// Appends the public event history to `buf` as the encoded fields of a [`v1::Replay`]
+    /// holding only it: byte for byte what `prost` writes for the fields
+    /// [`TableGame::record_history`] fills in (those after `result`). The default encodes them
+    /// from that; a game whose tables run by the thousand writes the bytes directly.
+    fn encode_history_into(&self, buf: &mut Vec<u8>) {
+        let mut replay = v1::Replay::default();
+        self.record_history(&mut replay);
+        prost::Message::encode_raw(&replay, buf);
+    }
 }
 
 #[cfg(test)]

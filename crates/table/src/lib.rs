@@ -13,7 +13,8 @@
 //!   replies seats give; [`remote`]: seats on a `SeatHost.Seat` stream to bot-host.
 //! - [`time`]: time control and penalty rounding; [`table`]: the I/O-free table core with the
 //!   verdict policy, replay and result; [`run`]: the one runner — [`run::play_fast`] (rules
-//!   only), [`run::play_local`] and [`run::play_async`] (refereed), [`run::run_game`].
+//!   only), [`run::play_local`] and [`run::play_async`] (refereed), [`run::run_game`];
+//!   [`replay`]: the steps as a table records them, encoded straight into the replay.
 //! - [`job`]: checking the game-neutral fields of a [`v1::TableJob`], every error naming its
 //!   field.
 
@@ -21,6 +22,7 @@ pub mod game;
 pub mod job;
 pub mod queue;
 pub mod remote;
+pub mod replay;
 pub mod run;
 pub mod seat;
 pub mod table;
@@ -30,6 +32,7 @@ pub use arena_proto::v1;
 pub use game::{Fault, Pending, Policy, TableGame};
 pub use job::{JobError, SeatBot, TableSpec};
 pub use remote::{BotHosts, DialError, RemoteSeat, SeatDialer, SeatLink};
+pub use replay::{Step, Steps};
 pub use run::{Misplay, Player, RunOptions, Scratch, SeatPlan, TableSetup, play_fast, run_game};
 pub use seat::{Answer, LocalPlayer, Reply, panic_message};
 pub use table::{Record, Request, Table, error_record, error_result};

@@ -22,6 +22,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use arena_proto::v1;
 
 use crate::game::{Fault, Pending, Policy, TableGame, verdict_name};
+use crate::replay::{Step, Steps};
 use crate::seat::{Answer, Reply};
 use crate::time::{TimeRules, rounded_ms};
 
@@ -67,7 +68,7 @@ pub struct Table<G: TableGame> {
     penalties: Vec<i64>,
     asked: Vec<u32>,
     elapsed_sum_ms: Vec<u64>,
-    steps: Vec<v1::ReplayStep>,
+    steps: Steps,
     verdicts: Vec<v1::Verdict>,
     /// The decisions of the round being asked, and whether each seat is asked (not dead).
     round: Vec<(Pending, bool)>,
@@ -93,7 +94,9 @@ impl<G: TableGame> Table<G> {
             asked: vec![0; n],
             elapsed_sum_ms: vec![0; n],
             releases: vec![String::new(); n],
-            steps: Vec::new(),
+            // Room for a Dou Dizhu table's few dozen decisions, so that most tables never
+            // grow their steps.
+            steps: Steps::with_capacity(48, 384),
             verdicts: Vec::new(),
             round: Vec::new(),
             pending: Vec::new(),
@@ -246,11 +249,7 @@ impl<G: TableGame> Table<G> {
         for (i, &(p, asked)) in round.iter().enumerate() {
             let index = first + i as u32;
             let seat = p.seat as usize;
-            let mut step = v1::ReplayStep {
-                seat: p.seat,
-                kind: p.kind as i32,
-                ..Default::default()
-            };
+            let mut step = Step::new(p.seat, p.kind);
             let action = if !asked {
                 step.automatic = true;
                 Some(self.game.automatic(&p))
@@ -273,7 +272,7 @@ impl<G: TableGame> Table<G> {
                             reason: fault.reason,
                             decision: index,
                         };
-                        step.verdict = Some(verdict.clone());
+                        step.verdict = Some(self.verdicts.len() as u32);
                         self.verdicts.push(verdict);
                         match self.policy {
                             Policy::Forfeit => {
@@ -291,10 +290,12 @@ impl<G: TableGame> Table<G> {
                 }
             };
             self.penalties[seat] += step.penalty;
-            if forfeit.is_none() {
-                step.action = action.as_ref().map(|a| self.game.encode(a));
-            }
-            self.steps.push(step);
+            let game = &self.game;
+            let encode = action
+                .as_ref()
+                .filter(|_| forfeit.is_none())
+                .map(|a| move |buf: &mut Vec<u8>| game.encode_action_into(a, buf));
+            self.steps.push(step, encode);
             if let Some(a) = action {
                 actions.push((p, a));
             }
@@ -304,9 +305,7 @@ impl<G: TableGame> Table<G> {
         self.round.clear();
         if let Some(seat) = forfeit {
             // The round's other answers are not applied: the game ends here.
-            for step in &mut self.steps[first as usize..] {
-                step.action = None;
-            }
+            self.steps.clear_actions_from(first as usize);
             self.end = Some(End::Forfeit(seat, self.game.forfeit(seat)));
             return;
         }
@@ -403,70 +402,71 @@ impl<G: TableGame> Table<G> {
             error,
             releases: self.releases,
         };
-        let mut replay = v1::Replay {
+        let mut history = Vec::new();
+        self.game.encode_history_into(&mut history);
+        Record {
+            result,
             steps: self.steps,
-            ..Default::default()
-        };
-        self.game.record_history(&mut replay);
-        Record { result, replay }
+            history,
+        }
     }
 }
 
-/// A finished table as a writer needs it: the result, and the replay less the two things it
-/// repeats, the job (which the writer holds already) and the result. [`Record::into_replay`]
-/// puts them in; [`Record::encode_replay`] encodes the whole replay from the parts, without
-/// copying either, into a buffer of the exact size.
+/// A finished table as a writer needs it: the result, the steps with their actions already
+/// encoded, and the public history encoded; not the job, which the writer holds already.
+/// [`Record::encode_replay`] writes the whole replay from these parts into a buffer of the
+/// exact size, building no message per step or event; [`Record::into_replay`] gives it as a
+/// message.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Record {
     /// The table's result.
     pub result: v1::TableResult,
-    /// The replay, its `job` and `result` left empty.
-    pub replay: v1::Replay,
+    /// The decisions (their verdicts are the result's).
+    pub steps: Steps,
+    /// The game's public history: the encoded fields of a [`v1::Replay`] that hold it (4 on),
+    /// as [`TableGame::encode_history_into`] wrote them.
+    pub history: Vec<u8>,
 }
 
 impl Record {
     /// The result and the whole replay: `job` and a copy of the result put in.
     pub fn into_replay(self, job: Option<&v1::TableJob>) -> (v1::TableResult, v1::Replay) {
-        let Record { result, mut replay } = self;
+        use prost::Message;
+        // The history is the game's own encoding of its events: it decodes.
+        let mut replay = v1::Replay::decode(self.history.as_slice()).unwrap_or_default();
+        // Every field named, so that a field added to Replay cannot be left out unnoticed: the
+        // table's own fields are put in here (and in `encode_replay`), the rest are the
+        // history's.
+        let v1::Replay {
+            job: _,
+            steps: _,
+            result: _,
+            ddz_events: _,
+            mahjong_events: _,
+            mahjong_hands: _,
+        } = &replay;
         replay.job = job.cloned();
-        replay.result = Some(result.clone());
-        (result, replay)
+        replay.steps = self.steps.to_messages(&self.result.verdicts);
+        replay.result = Some(self.result.clone());
+        (self.result, replay)
     }
 
     /// The encoded replay [`Record::into_replay`] would give, byte for byte (fields in the
     /// order prost writes them), made from the parts.
     pub fn encode_replay(&self, job: Option<&v1::TableJob>) -> Vec<u8> {
-        use prost::encoding::{message, string};
-        // Every field named, so a field added to Replay cannot be left out unnoticed here.
-        let v1::Replay {
-            job: _,
-            steps,
-            result: _,
-            ddz_events,
-            mahjong_events,
-            mahjong_hands,
-        } = &self.replay;
+        use prost::encoding::message;
+        let verdicts = &self.result.verdicts;
         let len = job.map_or(0, |j| message::encoded_len(1, j))
-            + message::encoded_len_repeated(2, steps)
+            + self.steps.encoded_len(2, verdicts)
             + message::encoded_len(3, &self.result)
-            + message::encoded_len_repeated(4, ddz_events)
-            + message::encoded_len_repeated(5, mahjong_events)
-            + string::encoded_len_repeated(6, mahjong_hands);
+            + self.history.len();
         let mut buf = Vec::with_capacity(len);
         if let Some(j) = job {
             message::encode(1, j, &mut buf);
         }
-        for step in steps {
-            message::encode(2, step, &mut buf);
-        }
+        self.steps.encode(2, verdicts, &mut buf);
         message::encode(3, &self.result, &mut buf);
-        for event in ddz_events {
-            message::encode(4, event, &mut buf);
-        }
-        for event in mahjong_events {
-            message::encode(5, event, &mut buf);
-        }
-        string::encode_repeated(6, mahjong_hands, &mut buf);
+        buf.extend_from_slice(&self.history);
         buf
     }
 }
@@ -510,7 +510,8 @@ pub fn error_record(
     };
     Record {
         result,
-        replay: v1::Replay::default(),
+        steps: Steps::default(),
+        history: Vec::new(),
     }
 }
 
@@ -819,17 +820,23 @@ pub(crate) mod tests {
             ..Default::default()
         };
         let mut record = t.record(&job, "ref");
-        assert!(!record.result.verdicts.is_empty() && record.replay.steps.len() == 9);
-        record.replay.ddz_events = vec![v1::DdzEvent {
-            seat: 1,
-            event: Some(v1::ddz_event::Event::Bid(2)),
-        }];
-        record.replay.mahjong_events = vec![v1::MahjongEvent {
-            seat: 2,
-            tile: "W1".into(),
+        assert!(!record.result.verdicts.is_empty() && record.steps.len() == 9);
+        assert!(record.steps.iter().any(|s| s.verdict.is_some()));
+        // Every history field, as a game writes them.
+        let history = v1::Replay {
+            ddz_events: vec![v1::DdzEvent {
+                seat: 1,
+                event: Some(v1::ddz_event::Event::Bid(2)),
+            }],
+            mahjong_events: vec![v1::MahjongEvent {
+                seat: 2,
+                tile: "W1".into(),
+                ..Default::default()
+            }],
+            mahjong_hands: vec!["W1W2".into(), String::new()],
             ..Default::default()
-        }];
-        record.replay.mahjong_hands = vec!["W1W2".into(), String::new()];
+        };
+        record.history = history.encode_to_vec();
         for job in [Some(&job), None] {
             let bytes = record.encode_replay(job);
             let (_, whole) = record.clone().into_replay(job);
@@ -840,8 +847,21 @@ pub(crate) mod tests {
                 "one buffer of the exact size"
             );
         }
-        // And the record's result is the replay's.
+        // And the record's result is the replay's, its history and steps what was played.
+        let steps = record.steps.clone();
         let (result, whole) = record.into_replay(Some(&job));
+        assert_eq!(whole.ddz_events, history.ddz_events);
+        assert_eq!(whole.mahjong_events, history.mahjong_events);
+        assert_eq!(whole.mahjong_hands, history.mahjong_hands);
+        assert_eq!(whole.steps.len(), 9);
+        for (m, s) in whole.steps.iter().zip(steps.iter()) {
+            assert_eq!(
+                (m.seat, m.elapsed_ms, m.penalty),
+                (s.seat, s.elapsed_ms, s.penalty)
+            );
+            let verdict = s.verdict.map(|i| result.verdicts[i as usize].clone());
+            assert_eq!(m.verdict, verdict);
+        }
         assert_eq!(whole.result, Some(result));
         assert_eq!(whole.job, Some(job));
     }

@@ -223,14 +223,14 @@ async fn play_table(job: &v1::TableJob, opts: &RunOptions, hosts: &BotHosts) -> 
     let spec = arena_games::validate(job).expect("a valid job");
     match arena_games::run_spec(job, &spec, opts, hosts).await {
         Played::Finished(record) => {
-            let (result, replay) = (&record.result, &record.replay);
+            let result = &record.result;
             assert!(result.error.is_empty(), "table failed: {}", result.error);
             assert!(
                 result.verdicts.is_empty(),
                 "verdicts: {:?}",
                 result.verdicts
             );
-            replay.steps.iter().filter(|s| !s.automatic).count() as u64
+            record.steps.iter().filter(|s| !s.automatic).count() as u64
         }
         Played::Interrupted(why) => panic!("table interrupted: {why}"),
     }

@@ -566,7 +566,7 @@ async fn play(
         &ctx.config.lane,
         &kinds,
         &record.result,
-        &record.replay,
+        &record.steps,
     );
     queue_write(ctx, entry, Some(&job), record, Some(slot)).await;
 }
@@ -631,7 +631,7 @@ fn record_metrics(
     lane: &str,
     kinds: &[&'static str],
     result: &v1::TableResult,
-    replay: &v1::Replay,
+    steps: &arena_table::Steps,
 ) {
     let m = metrics();
     let limit = job
@@ -651,23 +651,36 @@ fn record_metrics(
             KeyValue::new("lane", lane.to_string()),
         ],
     );
-    for step in replay
-        .steps
-        .iter()
-        .filter(|s| !s.automatic || s.verdict.is_some())
-    {
-        let kind = kinds.get(step.seat as usize).copied().unwrap_or("remote");
-        // bot-host records the remote decisions it relays with role=bot-host; the role keeps a
-        // sum over both from counting them twice.
-        let attrs = [
-            KeyValue::new("role", "referee"),
-            KeyValue::new("seat_kind", kind),
-        ];
-        m.decisions.add(1, &attrs);
+    // The attributes once per seat and the counts once per table, not per decision: a referee
+    // records every decision of thousands of tables a second.
+    let attrs: Vec<[KeyValue; 2]> = (0..result.decisions.len().max(kinds.len()))
+        .map(|seat| {
+            [
+                // bot-host records the remote decisions it relays with role=bot-host; the role
+                // keeps a sum over both from counting them twice.
+                KeyValue::new("role", "referee"),
+                KeyValue::new("seat_kind", kinds.get(seat).copied().unwrap_or("remote")),
+            ]
+        })
+        .collect();
+    let mut counts = vec![(0u64, 0u64); attrs.len()];
+    for step in steps.iter().filter(|s| !s.automatic || s.verdict.is_some()) {
+        let seat = step.seat as usize;
+        let (Some(seat_attrs), Some((decided, late))) = (attrs.get(seat), counts.get_mut(seat))
+        else {
+            continue;
+        };
         m.decision_latency_ms
-            .record(f64::from(step.elapsed_ms), &attrs);
-        if step.elapsed_ms > limit {
-            m.late_decisions.add(1, &attrs);
+            .record(f64::from(step.elapsed_ms), seat_attrs);
+        *decided += 1;
+        *late += u64::from(step.elapsed_ms > limit);
+    }
+    for (seat_attrs, (decided, late)) in attrs.iter().zip(counts) {
+        if decided > 0 {
+            m.decisions.add(decided, seat_attrs);
+        }
+        if late > 0 {
+            m.late_decisions.add(late, seat_attrs);
         }
     }
     for v in &result.verdicts {

@@ -1,5 +1,8 @@
 //! Dou Dizhu rules types ↔ protocol messages.
 
+use arena_table::replay::wire::{
+    LEN, bytes_field, bytes_field_len, key, varint, varint_field, varint_field_len,
+};
 use ddz::{CardSet, Event, Observation, Outcome};
 
 use super::names;
@@ -83,6 +86,108 @@ pub fn ddz_action(d: DdzDecision) -> v1::Action {
         game: Some(v1::action::Game::Ddz(v1::DdzAction {
             action: Some(action),
         })),
+    }
+}
+
+/// Appends `d` as the body of its [`v1::Action`] message: the bytes `prost` writes for
+/// [`ddz_action`]'s message, written without building it (a replay keeps every action so).
+pub fn encode_ddz_action(d: DdzDecision, buf: &mut Vec<u8>) {
+    let mut text = [0u8; 54];
+    // The DdzAction inside (field `ddz`, 1): its one field of the oneof, written whatever its
+    // value.
+    match d {
+        DdzDecision::Bid(b) => {
+            key(1, LEN, buf);
+            varint(varint_field_len(1, u64::from(b)) as u64, buf);
+            varint_field(1, u64::from(b), buf);
+        }
+        DdzDecision::Double(x) => {
+            key(1, LEN, buf);
+            varint(varint_field_len(2, u64::from(x)) as u64, buf);
+            varint_field(2, u64::from(x), buf);
+        }
+        DdzDecision::Play(c) => {
+            let play = if c.is_empty() {
+                b"pass"
+            } else {
+                c.write_ascii(&mut text)
+            };
+            key(1, LEN, buf);
+            varint(bytes_field_len(3, play.len()) as u64, buf);
+            bytes_field(3, play, buf);
+        }
+    }
+}
+
+/// Appends the public events as the `ddz_events` field (4) of a [`v1::Replay`]: the bytes
+/// `prost` writes for [`ddz_event`]'s messages, written without building them.
+pub fn encode_ddz_events(events: &[Event], buf: &mut Vec<u8>) {
+    /// An event's one field of the oneof: a number or a flag (as a varint), or text.
+    enum Field<'a> {
+        Varint(u32, u64),
+        Text(u32, &'a [u8]),
+        Landlord(u32, &'a [u8]),
+    }
+    // DdzLandlord's body: its fields at their defaults are not written.
+    let landlord_len = |bid: u32, bottom: &[u8]| {
+        (if bid != 0 {
+            varint_field_len(1, u64::from(bid))
+        } else {
+            0
+        }) + (if bottom.is_empty() {
+            0
+        } else {
+            bytes_field_len(2, bottom.len())
+        })
+    };
+    // About ten bytes an event (a play of a few cards), so most histories take one allocation.
+    buf.reserve(events.len() * 10);
+    for e in events {
+        let mut text = [0u8; 54];
+        let (seat, field) = match *e {
+            Event::Bid { seat, bid } => (seat.index(), Field::Varint(2, u64::from(bid))),
+            Event::Redeal => (0, Field::Varint(3, 1)),
+            Event::Landlord { seat, bid, bottom } => (
+                seat.index(),
+                Field::Landlord(u32::from(bid), bottom.write_ascii(&mut text)),
+            ),
+            Event::Double { seat, double } => (seat.index(), Field::Varint(5, u64::from(double))),
+            Event::Play { seat, play } if play.is_pass() => (seat.index(), Field::Text(6, b"pass")),
+            Event::Play { seat, play } => (
+                seat.index(),
+                Field::Text(6, play.cards().write_ascii(&mut text)),
+            ),
+            Event::End(_) => continue,
+        };
+        let seat = seat as u64;
+        let body = (if seat != 0 {
+            varint_field_len(1, seat)
+        } else {
+            0
+        }) + match field {
+            Field::Varint(tag, v) => varint_field_len(tag, v),
+            Field::Text(tag, t) => bytes_field_len(tag, t.len()),
+            Field::Landlord(bid, bottom) => bytes_field_len(4, landlord_len(bid, bottom)),
+        };
+        key(4, LEN, buf);
+        varint(body as u64, buf);
+        if seat != 0 {
+            varint_field(1, seat, buf);
+        }
+        match field {
+            Field::Varint(tag, v) => varint_field(tag, v, buf),
+            Field::Text(tag, t) => bytes_field(tag, t, buf),
+            Field::Landlord(bid, bottom) => {
+                key(4, LEN, buf);
+                varint(landlord_len(bid, bottom) as u64, buf);
+                if bid != 0 {
+                    varint_field(1, u64::from(bid), buf);
+                }
+                if !bottom.is_empty() {
+                    bytes_field(2, bottom, buf);
+                }
+            }
+        }
     }
 }
 

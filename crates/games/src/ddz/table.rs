@@ -256,11 +256,11 @@ impl TableGame for DdzTable {
     }
 
     fn encode(&self, action: &Action) -> v1::Action {
-        convert::ddz_action(match *action {
-            Action::Bid(b) => DdzDecision::Bid(u32::from(b)),
-            Action::Double(x) => DdzDecision::Double(x),
-            Action::Play(m) => DdzDecision::Play(m.cards()),
-        })
+        convert::ddz_action(decision_of(action))
+    }
+
+    fn encode_action_into(&self, action: &Action, buf: &mut Vec<u8>) {
+        convert::encode_ddz_action(decision_of(action), buf);
     }
 
     fn automatic(&self, pending: &Pending) -> Action {
@@ -342,6 +342,10 @@ impl TableGame for DdzTable {
         convert::ddz_outcome(&o, self.scoring)
     }
 
+    fn encode_history_into(&self, buf: &mut Vec<u8>) {
+        convert::encode_ddz_events(self.game.events(), buf);
+    }
+
     fn record_history(&self, replay: &mut v1::Replay) {
         // Sized up front: every event but the last (the end) is one message.
         let events = self.game.events();
@@ -349,6 +353,15 @@ impl TableGame for DdzTable {
         replay
             .ddz_events
             .extend(events.iter().filter_map(convert::ddz_event));
+    }
+}
+
+/// The wire's decision for a rules action.
+fn decision_of(action: &Action) -> DdzDecision {
+    match *action {
+        Action::Bid(b) => DdzDecision::Bid(u32::from(b)),
+        Action::Double(x) => DdzDecision::Double(x),
+        Action::Play(m) => DdzDecision::Play(m.cards()),
     }
 }
 
@@ -512,6 +525,59 @@ mod tests {
             t.decode(&p, &play(&one.to_string())).unwrap(),
             Action::Play(t.game().config().rules.classify(one).unwrap())
         );
+    }
+
+    /// The replay's bytes for actions and events are written directly; they must be exactly
+    /// what prost writes for the messages `encode` and `record_history` build. Random bots over
+    /// many deals, with competition bidding (redeals, bids 0 to 3, doubles and redoubles) and a
+    /// fixed landlord, reach every kind of action and event.
+    #[test]
+    fn actions_and_history_encode_directly_as_their_messages_encode() {
+        use prost::Message;
+        use std::collections::BTreeSet;
+        let mut kinds = BTreeSet::new();
+        let mut events = BTreeSet::new();
+        for seed in 0..60 {
+            let setup = match seed % 3 {
+                0 => fixed(seed as u32 % 3),
+                1 => v1::DdzSetup::default(),
+                _ => v1::DdzSetup {
+                    doubling: true,
+                    ..Default::default()
+                },
+            };
+            let mut t = table(setup, seed);
+            let mut bots: Vec<DdzBot> = (0..3)
+                .map(|_| DdzBot::new(&"random".parse().unwrap()).unwrap())
+                .collect();
+            for (i, b) in bots.iter_mut().enumerate() {
+                LocalPlayer::<DdzTable>::start(b, i as u32, seed);
+            }
+            while let Some(p) = t.pending().first().copied() {
+                let a = bots[p.seat as usize].decide(&t.view(p.seat), &p);
+                let mut direct = Vec::new();
+                t.encode_action_into(&a, &mut direct);
+                assert_eq!(direct, t.encode(&a).encode_to_vec(), "{a:?}");
+                kinds.insert(format!("{:?}", std::mem::discriminant(&a)));
+                t.apply(&[(p, a)]).unwrap();
+                let mut history = Vec::new();
+                t.encode_history_into(&mut history);
+                let mut built = v1::Replay::default();
+                t.record_history(&mut built);
+                assert_eq!(history, built.encode_to_vec(), "seed {seed}");
+            }
+            for e in t.game().events() {
+                let name = format!("{e:?}");
+                events.insert(name[..name.find([' ', '(']).unwrap_or(name.len())].to_string());
+            }
+        }
+        assert_eq!(kinds.len(), 3, "bids, doubles and plays were all encoded");
+        for kind in ["Bid", "Redeal", "Landlord", "Double", "Play"] {
+            assert!(
+                events.contains(kind),
+                "no {kind} event was encoded: {events:?}"
+            );
+        }
     }
 
     #[test]
