@@ -19,6 +19,10 @@
 //!    a referee, bot-host and the three remote bots over gRPC — from creating the competition
 //!    to its final standings: tables/s and Redis commands per table, per command.
 //!
+//! Two more parts, not in the default: `embedded-enqueue` and `redis-enqueue` build and enqueue
+//! the jobs of `embedded` and `redis` and stop there. Under `valgrind --tool=callgrind` the
+//! difference between a part and its `-enqueue` is the referee's own instructions.
+//!
 //! A private Redis, because the shared one counts every other test's commands too.
 //!
 //! What is compared: self-play runs on one thread, as `arena ddz selfplay` does; the referee
@@ -139,16 +143,15 @@ fn job(competition: &str, i: u64) -> v1::TableJob {
     }
 }
 
-/// Plays `n` jobs through one referee on `store` (enqueued first, so the queue is never what it
-/// waits for): tables per second from the first job taken to the last result written.
-async fn referee(store: Arc<dyn Store>, competition: &str, n: u64) -> Rate {
+/// Builds `n` jobs of `competition` and puts them on `store`'s queue, in batches as the
+/// matchmaker enqueues a competition's tables.
+async fn enqueue(store: &dyn Store, competition: &str, n: u64) {
     let jobs: Vec<(String, Vec<u8>)> = (0..n)
         .map(|i| {
             let j = job(competition, i);
             (j.table_id.clone(), arena_table::queue::encode_table_job(&j))
         })
         .collect();
-    // In batches, as the matchmaker enqueues a competition's tables.
     for chunk in jobs.chunks(500) {
         let batch: Vec<(&str, &[u8])> = chunk
             .iter()
@@ -156,6 +159,12 @@ async fn referee(store: Arc<dyn Store>, competition: &str, n: u64) -> Rate {
             .collect();
         store.enqueue_jobs(&batch).await.expect("enqueued");
     }
+}
+
+/// Plays `n` jobs through one referee on `store` (enqueued first, so the queue is never what it
+/// waits for): tables per second from the first job taken to the last result written.
+async fn referee(store: Arc<dyn Store>, competition: &str, n: u64) -> Rate {
+    enqueue(&*store, competition, n).await;
     let cfg = RefereeConfig {
         referee_id: format!("bench-{competition}"),
         poll_interval: Duration::from_millis(20),
@@ -401,7 +410,21 @@ async fn bench() {
             ratio(r)
         );
     }
-    let redis = (wants("redis") || wants("stack")).then(RedisServer::start);
+    if wants("embedded-enqueue") {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let store = EmbeddedStore::open(dir.path()).expect("an embedded store");
+        enqueue(&store, "embedded", n).await;
+        println!("  the embedded part's jobs built and enqueued, no referee");
+    }
+    let redis =
+        (wants("redis") || wants("stack") || wants("redis-enqueue")).then(RedisServer::start);
+    if let Some(server) = redis.as_ref().filter(|_| wants("redis-enqueue")) {
+        let store = RedisStore::connect(&server.url(), "bench")
+            .await
+            .expect("the private Redis");
+        enqueue(&store, "redis", n).await;
+        println!("  the Redis part's jobs built and enqueued, no referee");
+    }
     if let Some(server) = redis.as_ref().filter(|_| wants("redis")) {
         let url = server.url();
         let store: Arc<dyn Store> = Arc::new(
