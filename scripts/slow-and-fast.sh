@@ -11,6 +11,11 @@
 #   SLOW_HOST=own SLOW_LANE=slow SLOW_CPUS=1 FAST_CPUS=0 scripts/slow-and-fast.sh
 #                                                  # the slow tables isolated, as a cluster would
 #
+# FAST_IN_FLIGHT (default 4) is how many fast tables play at once. The fast bots think 0, so at
+# 4 they keep whatever cores they run on busy, and any other work there (the slow tables')
+# shows as lost throughput and a longer tail; at 1 the fast side leaves room, and the
+# latency is one table's hop, the issue's "at low load".
+#
 # SLOW_THINK sets the slow bots' think time (default 1s; `arena load --think`, e.g.
 # uniform:0.5s-1.5s): a fixed one keeps the tables, all started together, deciding in step.
 #
@@ -25,6 +30,10 @@
 # referee of their own (`arena table-referee --lane NAME`); the fast tables stay on the default
 # lane and its referee.
 #
+# BACKGROUND_FROM_MS=5000 starts the referee with `--background-from-ms 5000`: the slow tables
+# (a 5 s decision limit) play on its background threads at idle priority, the fast ones (1 s) on its
+# runtime.
+#
 # SLOW_CPUS and FAST_CPUS (taskset CPU lists, e.g. 1 and 0) pin the slow tables' processes and
 # the rest (the fast bots' generator, bot-host and referee, the matchmaker) apart: one core
 # standing for the slow tables' machines, the other for the fast ones'. Redis is not pinned.
@@ -35,6 +44,7 @@ set -euo pipefail
 SLOW_TABLES=${SLOW_TABLES:-5000}
 SLOW_BOTS=${SLOW_BOTS:-1700}
 FAST_TABLES=${FAST_TABLES:-600}
+FAST_IN_FLIGHT=${FAST_IN_FLIGHT:-4}
 # How long the slow tables are given to be seated before the fast bots play beside them.
 RAMP_SECS=${RAMP_SECS:-45}
 ARENA=${ARENA:-"$(dirname "$0")/../target/release/arena"}
@@ -80,7 +90,8 @@ case "${SLOW_HOST:-}" in
   *) echo "SLOW_HOST is own or unset, not ${SLOW_HOST}" >&2; exit 2 ;;
 esac
 "${FAST[@]}" "$ARENA" table-referee "${STORE[@]}" "${AUTH[@]}" "${CLUSTER[@]}" --id slow-fast-r1 \
-  --listen 127.0.0.1:26261 --bot-host "$SEAT_PORTS" --max-tables 6000 >/dev/null 2>&1 &
+  --listen 127.0.0.1:26261 --bot-host "$SEAT_PORTS" --max-tables 6000 \
+  ${BACKGROUND_FROM_MS:+--background-from-ms "$BACKGROUND_FROM_MS"} >/dev/null 2>&1 &
 PIDS+=($!)
 WATCH+=(--watch "referee=$!")
 SLOW_REFEREE=http://127.0.0.1:26261
@@ -97,7 +108,7 @@ PIDS+=($!)
 for p in 26252 26254 26261; do wait_port $p; done
 LOAD=("$ARENA" load --matchmaker http://127.0.0.1:26254)
 FAST_LOAD=("${FAST[@]}" "${LOAD[@]}" --referee http://127.0.0.1:26261 --bot-host http://127.0.0.1:26252
-  --bots 30 --prefix fast --tables "$FAST_TABLES" --in-flight 4)
+  --bots 30 --prefix fast --tables "$FAST_TABLES" --in-flight "$FAST_IN_FLIGHT")
 echo "== fast bots alone; load average: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
 "${FAST_LOAD[@]}" "${WATCH[@]}"
 SLOW_SECS=${SLOW_SECS:-$((RAMP_SECS + 120))}

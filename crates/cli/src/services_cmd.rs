@@ -266,6 +266,11 @@ pub struct RefereeArgs {
     /// Most tables played at once (a played table waiting for its store write no longer counts).
     #[arg(long, env = "ARENA_MAX_TABLES", default_value_t = 64)]
     max_tables: usize,
+    /// Tables whose decision time is at least this many ms play on background threads at
+    /// the lowest CPU priority (SCHED_IDLE), so that tables of shorter time controls get the CPU
+    /// first (unset: none; docs/scaling.md, "5,000 concurrent tables of slow bots").
+    #[arg(long, env = "ARENA_BACKGROUND_FROM_MS")]
+    background_from_ms: Option<u64>,
     /// A job whose referee has been silent this long is taken over (milliseconds).
     #[arg(long, env = "ARENA_RECLAIM_AFTER_MS", default_value_t = 60_000)]
     reclaim_after_ms: u64,
@@ -948,6 +953,11 @@ pub struct StandaloneArgs {
     /// see docs/scaling.md).
     #[arg(long, env = "ARENA_MAX_TABLES", default_value_t = RefereeConfig::default().max_tables)]
     max_tables: usize,
+    /// Tables whose decision time is at least this many ms play on background threads at
+    /// the lowest CPU priority (SCHED_IDLE), so that tables of shorter time controls get the CPU
+    /// first (unset: none; docs/scaling.md, "5,000 concurrent tables of slow bots").
+    #[arg(long, env = "ARENA_BACKGROUND_FROM_MS")]
+    background_from_ms: Option<u64>,
 }
 
 /// Operator token commands.
@@ -1062,6 +1072,7 @@ fn referee_config(a: &RefereeArgs) -> RefereeConfig {
         bot_hosts: a.bot_hosts.clone(),
         lane: a.lane.clone(),
         max_tables: a.max_tables,
+        background_from: a.background_from_ms.map(Duration::from_millis),
         reclaim_after: Duration::from_millis(a.reclaim_after_ms),
         touch_interval: Duration::from_millis((a.reclaim_after_ms / 4).max(1)),
         shutdown_grace: Duration::from_millis(a.shutdown_grace_ms),
@@ -1199,6 +1210,7 @@ pub fn standalone(a: StandaloneArgs) -> Result<()> {
             deal_threads: crate::deals_cmd::threads(None),
             retention: a.retention.retention()?,
             max_tables: a.max_tables,
+            background_from: a.background_from_ms.map(Duration::from_millis),
         };
         // Handlers first: a SIGTERM as soon as the ports answer is a graceful stop.
         let stop = shutdown_signal();

@@ -81,6 +81,9 @@ pub struct StandaloneConfig {
     pub retention: arena_matchmaker::retention::Retention,
     /// Most tables the referee plays at once ([`RefereeConfig::max_tables`]).
     pub max_tables: usize,
+    /// Tables of this decision time or more play at the lowest CPU priority
+    /// ([`RefereeConfig::background_from`]).
+    pub background_from: Option<std::time::Duration>,
 }
 
 impl Default for StandaloneConfig {
@@ -100,6 +103,7 @@ impl Default for StandaloneConfig {
             deal_threads: arena_deal_library::DealLibraryConfig::default().threads,
             retention: arena_matchmaker::retention::Retention::default(),
             max_tables: RefereeConfig::default().max_tables,
+            background_from: None,
         }
     }
 }
@@ -256,6 +260,7 @@ pub async fn start(config: StandaloneConfig) -> Result<Standalone, StandaloneErr
         operator_token: Some(operator_token.clone()),
         serve: config.serve.clone(),
         max_tables: config.max_tables,
+        background_from: config.background_from,
         ..RefereeConfig::default()
     };
     ref_cfg.validate()?;

@@ -32,6 +32,7 @@ use std::time::Duration;
 
 use arena_proto::v1;
 use arena_proto::v1::seat_host_client::SeatHostClient;
+use tokio::runtime::Handle;
 use tokio::sync::mpsc;
 use tokio::time::Instant;
 use tokio_stream::StreamExt;
@@ -76,6 +77,10 @@ pub trait SeatDialer: Send + Sync {
 pub struct SeatLink {
     channel: Channel,
     shared: Arc<tokio::sync::Mutex<Shared>>,
+    /// The runtime the link was made on, which runs its `Seats` streams' readers: seats
+    /// opened from tasks on another runtime (a referee's background tables) still have their
+    /// replies read and timed where the link's connection is.
+    runtime: Option<Handle>,
 }
 
 impl SeatLink {
@@ -85,6 +90,7 @@ impl SeatLink {
         SeatLink {
             channel,
             shared: Arc::new(tokio::sync::Mutex::new(Shared::default())),
+            runtime: Handle::try_current().ok(),
         }
     }
 
@@ -97,6 +103,7 @@ impl SeatLink {
                 current: None,
                 unsupported: true,
             })),
+            runtime: Handle::try_current().ok(),
         }
     }
 }
@@ -149,7 +156,9 @@ impl Routes {
 
 /// What bot-host said on a `Seats` stream about one seat.
 enum Delivery {
-    Msg(v1::SeatToReferee),
+    /// A message, and when the stream's reader got it: the seat's clock stops there, not when
+    /// the table's task gets round to it.
+    Msg(v1::SeatToReferee, Instant),
     /// The seat's stream ended: OK, or the status a `Seat` stream would have ended with.
     End(Ended),
 }
@@ -182,6 +191,7 @@ impl Mux {
     /// Opens a `Seats` stream over `channel`; `None` when bot-host does not serve it.
     async fn start(
         channel: Channel,
+        runtime: Option<&Handle>,
         deadline: Instant,
         timeout: Duration,
         token: Option<&arena_auth::Secret>,
@@ -210,7 +220,11 @@ impl Mux {
             Ok(Ok(r)) => r.into_inner(),
         };
         let routes = Arc::new(Routes::default());
-        tokio::spawn(deliver(inbound, Arc::clone(&routes)));
+        let reader = deliver(inbound, Arc::clone(&routes));
+        match runtime {
+            Some(r) => drop(r.spawn(reader)),
+            None => drop(tokio::spawn(reader)),
+        }
         Ok(Some(Mux {
             tx,
             routes,
@@ -231,6 +245,7 @@ async fn deliver(mut inbound: tonic::Streaming<v1::SeatsToReferee>, routes: Arc<
     let ended = loop {
         match inbound.message().await {
             Ok(Some(batch)) => {
+                let arrived = Instant::now();
                 let mut seats = routes.lock();
                 for frame in batch.frames {
                     let id = frame.seat_stream;
@@ -239,7 +254,7 @@ async fn deliver(mut inbound: tonic::Streaming<v1::SeatsToReferee>, routes: Arc<
                         continue;
                     };
                     if let Some(msg) = frame.msg
-                        && seat.try_send(Delivery::Msg(msg)).is_err()
+                        && seat.try_send(Delivery::Msg(msg, arrived)).is_err()
                     {
                         // Full (bot-host said far more than a seat asks for) or gone: the seat
                         // sees its stream end, the platform's failure.
@@ -329,13 +344,19 @@ enum SeatRecv {
 impl SeatRecv {
     /// The next message; `None` once bot-host ended the seat's stream with OK. Cancel-safe.
     async fn message(&mut self) -> Result<Option<v1::SeatToReferee>, Ended> {
+        Ok(self.message_at().await?.map(|(m, _)| m))
+    }
+
+    /// The next message and when it arrived: on a `Seats` stream, when its reader got it;
+    /// on a stream of the seat's own, when it is read here. Cancel-safe.
+    async fn message_at(&mut self) -> Result<Option<(v1::SeatToReferee, Instant)>, Ended> {
         match self {
-            SeatRecv::Stream(s) => s
-                .message()
-                .await
-                .map_err(|st| Ended::new(st.code(), st.message())),
+            SeatRecv::Stream(s) => match s.message().await {
+                Ok(m) => Ok(m.map(|m| (m, Instant::now()))),
+                Err(st) => Err(Ended::new(st.code(), st.message())),
+            },
             SeatRecv::Shared(rx) => match rx.recv().await {
-                Some(Delivery::Msg(m)) => Ok(Some(m)),
+                Some(Delivery::Msg(m, at)) => Ok(Some((m, at))),
                 Some(Delivery::End(status)) if status.code() == tonic::Code::Ok => Ok(None),
                 Some(Delivery::End(status)) => Err(status),
                 None => Err(Ended::new(
@@ -355,6 +376,9 @@ pub struct BotHosts {
     addrs: Vec<String>,
     links: Mutex<HashMap<String, SeatLink>>,
     per_seat: bool,
+    /// The runtime the hosts were made on: every link (its connection, its streams' readers)
+    /// is made there, even when a task on another runtime asks for it first.
+    runtime: Option<Handle>,
 }
 
 impl BotHosts {
@@ -365,6 +389,7 @@ impl BotHosts {
             addrs: addrs.iter().map(|a| normalise(a)).collect(),
             links: Mutex::new(HashMap::new()),
             per_seat: false,
+            runtime: Handle::try_current().ok(),
         };
         for a in &hosts.addrs {
             hosts.link(a)?;
@@ -395,6 +420,8 @@ impl BotHosts {
         if let Some(l) = map.get(&addr) {
             return Ok(l.clone());
         }
+        // The channel spawns its connection's tasks on the runtime it is made in.
+        let _on = self.runtime.as_ref().map(Handle::enter);
         let c = Endpoint::from_shared(addr.clone())
             .map_err(|e| DialError::BadAddress {
                 addr: addr.clone(),
@@ -535,7 +562,15 @@ impl RemoteSeat {
             match &shared.current {
                 _ if shared.unsupported => None,
                 Some(m) if m.takes_seats() => Some(Arc::clone(m)),
-                _ => match Mux::start(link.channel.clone(), deadline, timeout, token).await? {
+                _ => match Mux::start(
+                    link.channel.clone(),
+                    link.runtime.as_ref(),
+                    deadline,
+                    timeout,
+                    token,
+                )
+                .await?
+                {
                     Some(m) => {
                         let m = Arc::new(m);
                         shared.current = Some(Arc::clone(&m));
@@ -711,7 +746,8 @@ impl RemoteSeat {
         let deadline = start + hard_cap;
         let mut stale = 0u32;
         loop {
-            let msg = match tokio::time::timeout_at(deadline, self.rx.message()).await {
+            let (msg, arrived) = match tokio::time::timeout_at(deadline, self.rx.message_at()).await
+            {
                 Err(_) => {
                     if stale > 0 {
                         tracing::info!(table = %self.table_id, request = id, stale, "timed out after replies to other requests");
@@ -736,7 +772,8 @@ impl RemoteSeat {
                 }
                 Ok(Ok(Some(m))) => m,
             };
-            let elapsed = start.elapsed();
+            // From the request's sending to the answer's arrival, wherever this task then was.
+            let elapsed = arrived.saturating_duration_since(start);
             match msg.msg {
                 Some(v1::seat_to_referee::Msg::Reply(r)) if r.request_id == id => {
                     if !r.table_id.is_empty() && r.table_id != self.table_id {
@@ -781,5 +818,133 @@ impl RemoteSeat {
         drop(self.tx);
         let drain = async { while let Ok(Some(_)) = self.rx.message().await {} };
         let _ = tokio::time::timeout(timeout, drain).await;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use arena_proto::v1::seat_host_server::{SeatHost, SeatHostServer};
+    use std::pin::Pin;
+    use tokio_stream::Stream;
+    use tonic::{Request, Response, Status, Streaming};
+
+    /// A bot-host that serves only `Seats`: every seat is ready at once and every request is
+    /// answered with an empty action as soon as it is read.
+    struct Answering;
+
+    type Out<T> = Pin<Box<dyn Stream<Item = Result<T, Status>> + Send>>;
+
+    #[tonic::async_trait]
+    impl SeatHost for Answering {
+        type SeatStream = Out<v1::SeatToReferee>;
+        type SeatsStream = Out<v1::SeatsToReferee>;
+
+        async fn seat(
+            &self,
+            _: Request<Streaming<v1::RefereeToSeat>>,
+        ) -> Result<Response<Self::SeatStream>, Status> {
+            Err(Status::unimplemented("Seats only"))
+        }
+
+        async fn seats(
+            &self,
+            request: Request<Streaming<v1::RefereeToSeats>>,
+        ) -> Result<Response<Self::SeatsStream>, Status> {
+            let mut inbound = request.into_inner();
+            let (tx, rx) = mpsc::channel(16);
+            tokio::spawn(async move {
+                while let Ok(Some(batch)) = inbound.message().await {
+                    for frame in batch.frames {
+                        let msg = match frame.msg.and_then(|m| m.msg) {
+                            Some(v1::referee_to_seat::Msg::Open(_)) => {
+                                v1::seat_to_referee::Msg::Ready(v1::SeatReady::default())
+                            }
+                            Some(v1::referee_to_seat::Msg::Request(r)) => {
+                                v1::seat_to_referee::Msg::Reply(v1::DecisionReply {
+                                    request_id: r.request_id,
+                                    action: Some(v1::Action::default()),
+                                    ..Default::default()
+                                })
+                            }
+                            _ => continue,
+                        };
+                        let out = v1::SeatsToReferee {
+                            frames: vec![v1::HostSeatFrame {
+                                seat_stream: frame.seat_stream,
+                                msg: Some(v1::SeatToReferee { msg: Some(msg) }),
+                                end: None,
+                            }],
+                        };
+                        if tx.send(Ok(out)).await.is_err() {
+                            return;
+                        }
+                    }
+                }
+            });
+            Ok(Response::new(Box::pin(ReceiverStream::new(rx))))
+        }
+    }
+
+    /// A referee's background table runs on a runtime of its own that may be busy when its
+    /// answer comes: the answer's time is when the link's reader (on the runtime the link was
+    /// made on) got it, not when the table's task next ran. Here the table's only thread is
+    /// kept busy for 2 s right after the request goes out; the bot answers at once.
+    #[test]
+    fn an_answer_is_timed_at_its_arrival_not_when_the_seats_task_next_runs() {
+        let main = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .unwrap();
+        let hosts = main.block_on(async {
+            let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+            let addr = listener.local_addr().unwrap();
+            tokio::spawn(
+                tonic::transport::Server::builder()
+                    .add_service(SeatHostServer::new(Answering))
+                    .serve_with_incoming(tokio_stream::wrappers::TcpListenerStream::new(listener)),
+            );
+            BotHosts::new(&[addr.to_string()]).unwrap()
+        });
+        let link = hosts.link(&hosts.addrs()[0].clone()).unwrap();
+        let table = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .enable_all()
+            .build()
+            .unwrap();
+        const BUSY: Duration = Duration::from_secs(2);
+        let decided = table.spawn(async move {
+            let open = v1::SeatOpen {
+                table_id: "t".into(),
+                bot: "b".into(),
+                ..Default::default()
+            };
+            let mut seat = RemoteSeat::open(link, open, Duration::from_secs(10), None, None)
+                .await
+                .unwrap_or_else(|_| panic!("the seat opens"));
+            // Spawned from this runtime's one worker, it runs as soon as this task waits for
+            // the answer, and holds the thread meanwhile.
+            tokio::spawn(async { std::thread::sleep(BUSY) });
+            let sent = std::time::Instant::now();
+            let request = v1::DecisionRequest {
+                request_id: 1,
+                ..Default::default()
+            };
+            let (answer, elapsed) = seat.decide::<()>(request, Duration::from_secs(30)).await;
+            (answer, elapsed, sent.elapsed())
+        });
+        let (answer, elapsed, waited) = main.block_on(decided).unwrap();
+        assert!(matches!(answer, Answer::Message(_)));
+        assert!(
+            waited >= BUSY,
+            "the table's thread was not held: {waited:?}"
+        );
+        assert!(
+            elapsed < BUSY / 2,
+            "the seat was charged {elapsed:?} for an answer sent at once"
+        );
+        table.shutdown_background();
+        main.shutdown_background();
     }
 }

@@ -30,6 +30,15 @@ pub struct RefereeConfig {
     /// Most tables played at once; the referee takes no job while this many are playing (a
     /// played table waiting for its store write no longer counts).
     pub max_tables: usize,
+    /// Tables whose decision time (`TimeControl.decision_ms`) is at least this play on
+    /// background threads of their own at the lowest CPU priority (`SCHED_IDLE`), so that on a
+    /// busy machine tables of shorter time controls do not wait behind them: a slow bot's
+    /// table has seconds to spare where a fast one has none. `None`: every table on the
+    /// referee's runtime. On bot-host's `Seats` stream (which every bot-host of this
+    /// version serves) a seat's time is counted up to its answer's arrival on the referee's
+    /// connection, so a background table waiting for its turn at the CPU does not charge its
+    /// bot for the wait.
+    pub background_from: Option<Duration>,
     /// A job whose referee has neither acknowledged nor touched it for this long is taken over
     /// by another referee.
     pub reclaim_after: Duration,
@@ -69,6 +78,7 @@ impl Default for RefereeConfig {
             bot_hosts: Vec::new(),
             lane: String::new(),
             max_tables: 64,
+            background_from: None,
             reclaim_after: Duration::from_secs(60),
             touch_interval: Duration::from_secs(15),
             shutdown_grace: Duration::from_secs(30),
@@ -113,6 +123,7 @@ impl RefereeConfig {
             bot_hosts,
             lane: _,
             max_tables,
+            background_from,
             reclaim_after,
             touch_interval,
             shutdown_grace,
@@ -137,6 +148,16 @@ impl RefereeConfig {
             )
             .push("lane", self.lane_name())
             .push("max tables", max_tables)
+            .push(
+                "background tables",
+                match background_from {
+                    Some(d) => format!(
+                        "decision time {} ms or more, at idle priority",
+                        d.as_millis()
+                    ),
+                    None => "none".to_string(),
+                },
+            )
             .push("reclaim after", format!("{reclaim_after:?}"))
             .push("touch every", format!("{touch_interval:?}"))
             .push("shutdown grace", format!("{shutdown_grace:?}"))
@@ -182,6 +203,12 @@ impl RefereeConfig {
         if self.max_tables == 0 {
             return err("max_tables", "must be at least 1".into());
         }
+        if self.background_from == Some(Duration::ZERO) {
+            return err(
+                "background_from",
+                "must be above 0 ms (unset: no background tables)".into(),
+            );
+        }
         if self.reclaim_after.is_zero() {
             return err("reclaim_after", "must be positive".into());
         }
@@ -223,6 +250,10 @@ mod tests {
         };
         assert_eq!(bad(&|c| c.referee_id = " ".into()), "referee_id");
         assert_eq!(bad(&|c| c.max_tables = 0), "max_tables");
+        assert_eq!(
+            bad(&|c| c.background_from = Some(Duration::ZERO)),
+            "background_from"
+        );
         assert_eq!(bad(&|c| c.lane = "jobs:x".into()), "lane");
         assert_eq!(bad(&|c| c.reclaim_after = Duration::ZERO), "reclaim_after");
         assert_eq!(

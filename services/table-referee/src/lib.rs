@@ -25,6 +25,7 @@ use tokio::net::TcpListener;
 use tokio_stream::wrappers::TcpListenerStream;
 use tokio_util::sync::CancellationToken;
 
+mod background;
 mod config;
 mod dialer;
 mod gdi;

@@ -58,6 +58,7 @@ use tokio_util::sync::CancellationToken;
 use tracing::Instrument;
 
 use crate::RefereeError;
+use crate::background::Background;
 use crate::config::RefereeConfig;
 use crate::dialer::PresenceDialer;
 use crate::gdi;
@@ -95,6 +96,8 @@ pub(crate) struct Ctx {
     /// The writer's task: it goes when the referee does (a killed referee writes nothing more;
     /// its jobs are reclaimed), not when the last table's sender happens to be dropped.
     _writer_task: AbortOnDrop<()>,
+    /// Where tables of long time controls play, when the referee has such a place.
+    background: Option<Background>,
 }
 
 impl Ctx {
@@ -114,12 +117,24 @@ impl Ctx {
             setting: "bot_hosts",
             message: e.to_string(),
         })?;
+        let background = match config.background_from {
+            Some(from) => Some(
+                Background::start(from, store.clone(), &config.bot_hosts).map_err(|message| {
+                    crate::ConfigError {
+                        setting: "background_from",
+                        message,
+                    }
+                })?,
+            ),
+            None => None,
+        };
         let (writer, writer_task) = spawn_writer(
             store.clone(),
             config.referee_id.clone(),
             config.touch_interval,
         );
         Ok(Ctx {
+            background,
             writer,
             _writer_task: writer_task,
             opts: RunOptions {
@@ -134,6 +149,15 @@ impl Ctx {
             config,
             store,
         })
+    }
+
+    /// How `job`'s remote seats reach bot-host: from the background's own links when it plays
+    /// there (the same rule that placed its task).
+    fn dialer_for(&self, job: &v1::TableJob) -> &PresenceDialer {
+        match &self.background {
+            Some(b) if b.takes(job) => b.dialer(),
+            _ => &self.dialer,
+        }
     }
 
     /// Waits until the writer has written (or given up on) every table queued before this call.
@@ -343,12 +367,21 @@ fn spawn_handle(
     ended: &Ended,
     slot: OwnedSemaphorePermit,
 ) {
+    let runtime = ctx
+        .background
+        .as_ref()
+        .and_then(|b| b.handle_for(&queued))
+        .cloned();
     let ctx = ctx.clone();
     let ended = ended.clone();
-    tasks.spawn(Box::pin(async move {
+    let task = Box::pin(async move {
         let ended = ended.await;
         handle(ctx, entry, queued, &ended, slot).await
-    }));
+    });
+    match runtime {
+        Some(background) => drop(tasks.spawn_on(task, &background)),
+        None => drop(tasks.spawn(task)),
+    }
 }
 
 /// Reads each entry's payload, once: what [`ended_states`] and [`handle`] look at.
@@ -539,9 +572,10 @@ async fn play(
     }
     // Played in this task (a table of built-in bots mostly on it, see `run_game`); a panic
     // below the rules' own catching becomes the table's error result, as a failed task would.
-    let running =
-        AssertUnwindSafe(run_spec(&job, &spec, &ctx.opts, &ctx.dialer).instrument(table_span))
-            .catch_unwind();
+    let running = AssertUnwindSafe(
+        run_spec(&job, &spec, &ctx.opts, ctx.dialer_for(&job)).instrument(table_span),
+    )
+    .catch_unwind();
     let played = tokio::select! {
         biased;
         r = running => match r {
@@ -625,6 +659,14 @@ async fn hand_back(ctx: &Arc<Ctx>, entry: &JobEntry, mut job: v1::TableJob, why:
     ack(ctx, entry).await;
 }
 
+/// `job`'s decision time in milliseconds, the table's default when it says 0.
+pub(crate) fn decision_ms(job: &v1::TableJob) -> u32 {
+    job.time
+        .map_or(arena_table::time::DEFAULT_DECISION_MS, |t| {
+            arena_table::TimeRules::resolve(&t, v1::PenaltyRounding::Started).decision_ms
+        })
+}
+
 /// `lane` as [`RefereeConfig::lane_name`] names it.
 fn record_metrics(
     job: &v1::TableJob,
@@ -634,16 +676,7 @@ fn record_metrics(
     steps: &arena_table::Steps,
 ) {
     let m = metrics();
-    let limit = job
-        .time
-        .map(|t| {
-            if t.decision_ms == 0 {
-                1000
-            } else {
-                t.decision_ms
-            }
-        })
-        .unwrap_or(1000);
+    let limit = decision_ms(job);
     m.tables_finished.add(
         1,
         &[

@@ -866,3 +866,115 @@ async fn a_table_waiting_for_its_write_does_not_hold_the_next_table_back() {
     let _ = stop.send(());
     referee.await.unwrap();
 }
+
+/// Which threads entered each table's span (`table_id` → thread names), seen by a layer on the
+/// process's subscriber: the background runtime's threads do not share the test's.
+#[derive(Clone, Default)]
+struct TableThreads(Arc<std::sync::Mutex<BTreeMap<String, BTreeSet<String>>>>);
+
+/// A `table` span's id, kept on the span for [`TableThreads`].
+struct SpanTable(String);
+
+impl<S> tracing_subscriber::Layer<S> for TableThreads
+where
+    S: tracing::Subscriber + for<'a> tracing_subscriber::registry::LookupSpan<'a>,
+{
+    fn on_new_span(
+        &self,
+        attrs: &tracing::span::Attributes<'_>,
+        id: &tracing::span::Id,
+        ctx: tracing_subscriber::layer::Context<'_, S>,
+    ) {
+        struct TableId(Option<String>);
+        impl tracing::field::Visit for TableId {
+            fn record_debug(&mut self, f: &tracing::field::Field, v: &dyn std::fmt::Debug) {
+                if f.name() == "table_id" {
+                    self.0 = Some(format!("{v:?}"));
+                }
+            }
+        }
+        if attrs.metadata().name() != "table" {
+            return;
+        }
+        let mut table = TableId(None);
+        attrs.record(&mut table);
+        if let (Some(table), Some(span)) = (table.0, ctx.span(id)) {
+            span.extensions_mut().insert(SpanTable(table));
+        }
+    }
+
+    fn on_enter(&self, id: &tracing::span::Id, ctx: tracing_subscriber::layer::Context<'_, S>) {
+        let Some(span) = ctx.span(id) else { return };
+        if let Some(SpanTable(table)) = span.extensions().get::<SpanTable>() {
+            let thread = std::thread::current().name().unwrap_or("").to_string();
+            self.0
+                .lock()
+                .unwrap()
+                .entry(table.clone())
+                .or_default()
+                .insert(thread);
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tables_of_long_time_controls_play_on_background_threads_beside_the_others() {
+    use tracing_subscriber::layer::SubscriberExt;
+    let threads = TableThreads::default();
+    // Global, not scoped to this thread: the tables play on the referee's threads.
+    tracing::subscriber::set_global_default(tracing_subscriber::registry().with(threads.clone()))
+        .expect("no other test in this binary sets the global subscriber");
+    // The fake host's `legal` bot answers every request legally, as soon as it reads it.
+    let (host, addr) = FakeHost::start().await;
+    let (_dir, store) = embedded();
+    store
+        .set_presence("legal", &format!("http://{addr}"), Duration::from_secs(60))
+        .await
+        .unwrap();
+    // Even tables keep the default 1,000 ms (the background's threshold); odd ones have 500 ms
+    // and stay on the referee's runtime. Each has a remote seat.
+    let jobs: Vec<_> = (0..12)
+        .map(|i| {
+            let mut j = job(&format!("cup/bg{i:02}"), i);
+            j.seats[(i % 3) as usize].bot = "legal".into();
+            if i % 2 == 1 {
+                j.time = Some(v1::TimeControl {
+                    decision_ms: 500,
+                    ..Default::default()
+                });
+            }
+            j
+        })
+        .collect();
+    enqueue(&*store, &jobs).await;
+    let (stop, handle) = start(
+        RefereeConfig {
+            background_from: Some(Duration::from_millis(1_000)),
+            ..config("r-bg")
+        },
+        store.clone(),
+    );
+    drained(&*store, Duration::from_secs(120)).await;
+    stop.send(()).unwrap();
+    handle.await.unwrap();
+    for j in &jobs {
+        let r = result_of(&*store, &j.table_id).await;
+        assert_eq!((r.error.as_str(), r.referee.as_str()), ("", "r-bg"));
+        assert!(r.verdicts.is_empty(), "{}: {:?}", j.table_id, r.verdicts);
+        let remote = j.seats.iter().position(|s| s.bot == "legal").unwrap();
+        assert!(r.decisions[remote] > 0, "{}", j.table_id);
+    }
+    assert_eq!(host.seated().len(), jobs.len());
+    let threads = threads.0.lock().unwrap();
+    for (i, j) in jobs.iter().enumerate() {
+        let on = threads
+            .get(&j.table_id)
+            .unwrap_or_else(|| panic!("{} unseen", j.table_id));
+        let background = i % 2 == 0;
+        assert!(
+            on.iter().all(|t| (t == "referee-background") == background),
+            "{} (background: {background}) played on {on:?}",
+            j.table_id
+        );
+    }
+}
