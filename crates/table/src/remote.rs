@@ -543,6 +543,13 @@ fn refused(status: &tonic::Status) -> SeatFailure {
     }
 }
 
+/// How late past a seat's hard cap a table may find that it ran out and still blame the bot.
+/// On a runtime that is not starved a timer fires within a millisecond or so; a table that
+/// notices much later (its runtime's threads held up, as a referee's idle-priority background
+/// threads are on a busy machine) cannot tell whether the answer is waiting unread, so the
+/// platform, not the bot, has failed: the seat is asked again.
+const STALL_ALLOWANCE: Duration = Duration::from_millis(100);
+
 impl RemoteSeat {
     /// Opens the seat through `link` (on its `Seats` stream, or a `Seat` stream of its own
     /// when bot-host serves no `Seats`) and waits up to `timeout` for bot-host to report the
@@ -749,6 +756,16 @@ impl RemoteSeat {
             let (msg, arrived) = match tokio::time::timeout_at(deadline, self.rx.message_at()).await
             {
                 Err(_) => {
+                    let late = Instant::now().saturating_duration_since(deadline);
+                    if late > STALL_ALLOWANCE {
+                        return (
+                            Answer::Platform(format!(
+                                "the referee ran this table {} ms after its seat's hard cap: an answer may be waiting unread",
+                                late.as_millis()
+                            )),
+                            hard_cap,
+                        );
+                    }
                     if stale > 0 {
                         tracing::info!(table = %self.table_id, request = id, stale, "timed out after replies to other requests");
                     }
@@ -830,8 +847,8 @@ mod tests {
     use tonic::{Request, Response, Status, Streaming};
 
     /// A bot-host that serves only `Seats`: every seat is ready at once and every request is
-    /// answered with an empty action as soon as it is read.
-    struct Answering;
+    /// answered with an empty action as soon as it is read, or never (`Answering(false)`).
+    struct Answering(bool);
 
     type Out<T> = Pin<Box<dyn Stream<Item = Result<T, Status>> + Send>>;
 
@@ -852,6 +869,7 @@ mod tests {
             request: Request<Streaming<v1::RefereeToSeats>>,
         ) -> Result<Response<Self::SeatsStream>, Status> {
             let mut inbound = request.into_inner();
+            let answers = self.0;
             let (tx, rx) = mpsc::channel(16);
             tokio::spawn(async move {
                 while let Ok(Some(batch)) = inbound.message().await {
@@ -860,7 +878,7 @@ mod tests {
                             Some(v1::referee_to_seat::Msg::Open(_)) => {
                                 v1::seat_to_referee::Msg::Ready(v1::SeatReady::default())
                             }
-                            Some(v1::referee_to_seat::Msg::Request(r)) => {
+                            Some(v1::referee_to_seat::Msg::Request(r)) if answers => {
                                 v1::seat_to_referee::Msg::Reply(v1::DecisionReply {
                                     request_id: r.request_id,
                                     action: Some(v1::Action::default()),
@@ -886,12 +904,14 @@ mod tests {
         }
     }
 
-    /// A referee's background table runs on a runtime of its own that may be busy when its
-    /// answer comes: the answer's time is when the link's reader (on the runtime the link was
-    /// made on) got it, not when the table's task next ran. Here the table's only thread is
-    /// kept busy for 2 s right after the request goes out; the bot answers at once.
-    #[test]
-    fn an_answer_is_timed_at_its_arrival_not_when_the_seats_task_next_runs() {
+    /// Asks one seat on a bot-host of `Answering(answers)` for a decision within `hard_cap`
+    /// from a table runtime of one thread, which is held `busy` right after the request goes
+    /// out: the answer, its time and how long the request really took.
+    fn decide_on_a_busy_runtime(
+        answers: bool,
+        hard_cap: Duration,
+        busy: Duration,
+    ) -> (Answer<()>, Duration, Duration) {
         let main = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(2)
             .enable_all()
@@ -902,7 +922,7 @@ mod tests {
             let addr = listener.local_addr().unwrap();
             tokio::spawn(
                 tonic::transport::Server::builder()
-                    .add_service(SeatHostServer::new(Answering))
+                    .add_service(SeatHostServer::new(Answering(answers)))
                     .serve_with_incoming(tokio_stream::wrappers::TcpListenerStream::new(listener)),
             );
             BotHosts::new(&[addr.to_string()]).unwrap()
@@ -913,7 +933,6 @@ mod tests {
             .enable_all()
             .build()
             .unwrap();
-        const BUSY: Duration = Duration::from_secs(2);
         let decided = table.spawn(async move {
             let open = v1::SeatOpen {
                 table_id: "t".into(),
@@ -925,16 +944,32 @@ mod tests {
                 .unwrap_or_else(|_| panic!("the seat opens"));
             // Spawned from this runtime's one worker, it runs as soon as this task waits for
             // the answer, and holds the thread meanwhile.
-            tokio::spawn(async { std::thread::sleep(BUSY) });
+            if !busy.is_zero() {
+                tokio::spawn(async move { std::thread::sleep(busy) });
+            }
             let sent = std::time::Instant::now();
             let request = v1::DecisionRequest {
                 request_id: 1,
                 ..Default::default()
             };
-            let (answer, elapsed) = seat.decide::<()>(request, Duration::from_secs(30)).await;
+            let (answer, elapsed) = seat.decide::<()>(request, hard_cap).await;
             (answer, elapsed, sent.elapsed())
         });
-        let (answer, elapsed, waited) = main.block_on(decided).unwrap();
+        let decided = main.block_on(decided).unwrap();
+        table.shutdown_background();
+        main.shutdown_background();
+        decided
+    }
+
+    /// A referee's background table runs on a runtime of its own that may be busy when its
+    /// answer comes: the answer's time is when the link's reader (on the runtime the link was
+    /// made on) got it, not when the table's task next ran. Here the table's only thread is
+    /// kept busy for 2 s right after the request goes out; the bot answers at once.
+    #[test]
+    fn an_answer_is_timed_at_its_arrival_not_when_the_seats_task_next_runs() {
+        const BUSY: Duration = Duration::from_secs(2);
+        let (answer, elapsed, waited) =
+            decide_on_a_busy_runtime(true, Duration::from_secs(30), BUSY);
         assert!(matches!(answer, Answer::Message(_)));
         assert!(
             waited >= BUSY,
@@ -944,7 +979,22 @@ mod tests {
             elapsed < BUSY / 2,
             "the seat was charged {elapsed:?} for an answer sent at once"
         );
-        table.shutdown_background();
-        main.shutdown_background();
+    }
+
+    /// A table whose runtime was held up past its seat's hard cap cannot know whether an
+    /// answer is waiting unread: the platform failed, not the bot. A silent bot on a runtime
+    /// that runs on time still times out.
+    #[test]
+    fn a_hard_cap_noticed_long_after_it_passed_is_the_platforms_failure_not_the_bots() {
+        let cap = Duration::from_millis(200);
+        let (stalled, _, waited) = decide_on_a_busy_runtime(false, cap, Duration::from_secs(2));
+        assert!(waited >= Duration::from_secs(2), "not held: {waited:?}");
+        assert!(
+            matches!(&stalled, Answer::Platform(why) if why.contains("after its seat's hard cap")),
+            "{stalled:?}"
+        );
+        let (on_time, elapsed, _) = decide_on_a_busy_runtime(false, cap, Duration::ZERO);
+        assert!(matches!(on_time, Answer::NoAnswer), "{on_time:?}");
+        assert_eq!(elapsed, cap);
     }
 }
