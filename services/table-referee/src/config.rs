@@ -36,8 +36,9 @@ pub struct RefereeConfig {
     /// table has seconds to spare where a fast one has none. `None`: every table on the
     /// referee's runtime. On bot-host's `Seats` stream (which every bot-host of this
     /// version serves) a seat's time is counted up to its answer's arrival on the referee's
-    /// connection, so a background table waiting for its turn at the CPU does not charge its
-    /// bot for the wait.
+    /// connection, so a background table waiting for its turn at the CPU once the answer has
+    /// come does not charge its bot for the wait; and a hard cap noticed long after it passed
+    /// asks the seat again rather than giving a verdict.
     pub background_from: Option<Duration>,
     /// A job whose referee has neither acknowledged nor touched it for this long is taken over
     /// by another referee.
