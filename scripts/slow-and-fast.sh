@@ -32,7 +32,7 @@
 #
 # BACKGROUND_FROM_MS=5000 starts the referee with `--background-from-ms 5000`: the slow tables
 # (a 5 s decision limit) play on its background threads at idle priority, the fast ones (1 s) on its
-# runtime.
+# runtime. BACKGROUND_CPUS=1 (with it) keeps those threads to CPU 1 (`--background-cpus`).
 #
 # SLOW_CPUS and FAST_CPUS (taskset CPU lists, e.g. 1 and 0) pin the slow tables' processes and
 # the rest (the fast bots' generator, bot-host and referee, the matchmaker) apart: one core
@@ -91,7 +91,8 @@ case "${SLOW_HOST:-}" in
 esac
 "${FAST[@]}" "$ARENA" table-referee "${STORE[@]}" "${AUTH[@]}" "${CLUSTER[@]}" --id slow-fast-r1 \
   --listen 127.0.0.1:26261 --bot-host "$SEAT_PORTS" --max-tables 6000 \
-  ${BACKGROUND_FROM_MS:+--background-from-ms "$BACKGROUND_FROM_MS"} >/dev/null 2>&1 &
+  ${BACKGROUND_FROM_MS:+--background-from-ms "$BACKGROUND_FROM_MS"} \
+  ${BACKGROUND_CPUS:+--background-cpus "$BACKGROUND_CPUS"} >/dev/null 2>&1 &
 PIDS+=($!)
 WATCH+=(--watch "referee=$!")
 SLOW_REFEREE=http://127.0.0.1:26261

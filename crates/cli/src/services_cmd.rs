@@ -271,6 +271,10 @@ pub struct RefereeArgs {
     /// first (unset: none; docs/scaling.md, "5,000 concurrent tables of slow bots").
     #[arg(long, env = "ARENA_BACKGROUND_FROM_MS")]
     background_from_ms: Option<u64>,
+    /// The CPUs background tables' threads keep to, as taskset writes them (e.g. 1, 2-3): on
+    /// cores of their own they do not slow the other tables at all (unset: any CPU).
+    #[arg(long, env = "ARENA_BACKGROUND_CPUS", requires = "background_from_ms")]
+    background_cpus: Option<arena_referee::CpuList>,
     /// A job whose referee has been silent this long is taken over (milliseconds).
     #[arg(long, env = "ARENA_RECLAIM_AFTER_MS", default_value_t = 60_000)]
     reclaim_after_ms: u64,
@@ -958,6 +962,10 @@ pub struct StandaloneArgs {
     /// first (unset: none; docs/scaling.md, "5,000 concurrent tables of slow bots").
     #[arg(long, env = "ARENA_BACKGROUND_FROM_MS")]
     background_from_ms: Option<u64>,
+    /// The CPUs background tables' threads keep to, as taskset writes them (e.g. 1, 2-3): on
+    /// cores of their own they do not slow the other tables at all (unset: any CPU).
+    #[arg(long, env = "ARENA_BACKGROUND_CPUS", requires = "background_from_ms")]
+    background_cpus: Option<arena_referee::CpuList>,
 }
 
 /// Operator token commands.
@@ -1073,6 +1081,7 @@ fn referee_config(a: &RefereeArgs) -> RefereeConfig {
         lane: a.lane.clone(),
         max_tables: a.max_tables,
         background_from: a.background_from_ms.map(Duration::from_millis),
+        background_cpus: a.background_cpus.clone().unwrap_or_default().0,
         reclaim_after: Duration::from_millis(a.reclaim_after_ms),
         touch_interval: Duration::from_millis((a.reclaim_after_ms / 4).max(1)),
         shutdown_grace: Duration::from_millis(a.shutdown_grace_ms),
@@ -1211,6 +1220,7 @@ pub fn standalone(a: StandaloneArgs) -> Result<()> {
             retention: a.retention.retention()?,
             max_tables: a.max_tables,
             background_from: a.background_from_ms.map(Duration::from_millis),
+            background_cpus: a.background_cpus.clone().unwrap_or_default().0,
         };
         // Handlers first: a SIGTERM as soon as the ports answer is a graceful stop.
         let stop = shutdown_signal();

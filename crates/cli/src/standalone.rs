@@ -84,6 +84,8 @@ pub struct StandaloneConfig {
     /// Tables of this decision time or more play at the lowest CPU priority
     /// ([`RefereeConfig::background_from`]).
     pub background_from: Option<std::time::Duration>,
+    /// The CPUs background tables' threads keep to ([`RefereeConfig::background_cpus`]).
+    pub background_cpus: Vec<usize>,
 }
 
 impl Default for StandaloneConfig {
@@ -104,6 +106,7 @@ impl Default for StandaloneConfig {
             retention: arena_matchmaker::retention::Retention::default(),
             max_tables: RefereeConfig::default().max_tables,
             background_from: None,
+            background_cpus: Vec::new(),
         }
     }
 }
@@ -261,6 +264,7 @@ pub async fn start(config: StandaloneConfig) -> Result<Standalone, StandaloneErr
         serve: config.serve.clone(),
         max_tables: config.max_tables,
         background_from: config.background_from,
+        background_cpus: config.background_cpus.clone(),
         ..RefereeConfig::default()
     };
     ref_cfg.validate()?;

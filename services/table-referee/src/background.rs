@@ -20,6 +20,54 @@ use tokio::runtime::{Handle, Runtime};
 use crate::dialer::PresenceDialer;
 use crate::worker::decision_ms;
 
+/// The most CPUs a [`CpuList`] may name: Linux's `CPU_SETSIZE`.
+pub const MAX_CPUS: usize = 1024;
+
+/// CPUs written as `taskset -c` and cpusets write them: `1`, `2-3`, `0,2-5`. Parsed into the
+/// CPUs it names, ascending, each once.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CpuList(pub Vec<usize>);
+
+impl std::str::FromStr for CpuList {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<CpuList, String> {
+        let cpu = |part: &str| -> Result<usize, String> {
+            let n: usize = part
+                .trim()
+                .parse()
+                .map_err(|_| format!("{part:?} in CPU list {s:?} is not a CPU number"))?;
+            if n >= MAX_CPUS {
+                return Err(format!("CPU {n} in CPU list {s:?} is not below {MAX_CPUS}"));
+            }
+            Ok(n)
+        };
+        let mut cpus = std::collections::BTreeSet::new();
+        for part in s.split(',') {
+            match part.split_once('-') {
+                Some((lo, hi)) => {
+                    let (lo, hi) = (cpu(lo)?, cpu(hi)?);
+                    if lo > hi {
+                        return Err(format!("range {part:?} in CPU list {s:?} runs backwards"));
+                    }
+                    cpus.extend(lo..=hi);
+                }
+                None => {
+                    cpus.insert(cpu(part)?);
+                }
+            }
+        }
+        Ok(CpuList(cpus.into_iter().collect()))
+    }
+}
+
+impl std::fmt::Display for CpuList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let names: Vec<String> = self.0.iter().map(usize::to_string).collect();
+        f.write_str(&names.join(","))
+    }
+}
+
 /// The background runtime, its way to bot-hosts, and which tables go to it.
 pub(crate) struct Background {
     from: Duration,
@@ -31,18 +79,30 @@ pub(crate) struct Background {
 }
 
 impl Background {
-    /// A runtime of as many workers as cores, for tables whose decision time is at least
-    /// `from`; each of its threads lowers its own priority ([`lowest_priority`]) as it starts. Its tables
-    /// reach bot-hosts through a dialer of its own over `store`'s presence records and the
-    /// configured `bot_hosts`.
+    /// A runtime for tables whose decision time is at least `from`; each of its threads lowers
+    /// its own priority ([`lowest_priority`]) as it starts and, when `cpus` names any, keeps
+    /// to them ([`confine`]; then the runtime has a worker per CPU named, otherwise one per
+    /// core). Its tables reach bot-hosts through a dialer of its own over `store`'s presence
+    /// records and the configured `bot_hosts`.
     pub(crate) fn start(
         from: Duration,
+        cpus: &[usize],
         store: std::sync::Arc<dyn arena_store::Store>,
         bot_hosts: &[String],
     ) -> Result<Background, String> {
-        let runtime = tokio::runtime::Builder::new_multi_thread()
+        let mut builder = tokio::runtime::Builder::new_multi_thread();
+        if !cpus.is_empty() {
+            builder.worker_threads(cpus.len());
+        }
+        let cpus = cpus.to_vec();
+        let runtime = builder
             .thread_name("referee-background")
-            .on_thread_start(lowest_priority)
+            .on_thread_start(move || {
+                lowest_priority();
+                if !cpus.is_empty() {
+                    confine(&cpus);
+                }
+            })
             .enable_all()
             .build()
             .map_err(|e| format!("cannot start the background tables' threads: {e}"))?;
@@ -106,6 +166,34 @@ fn lowest_priority() {
     }
 }
 
+/// Keeps the calling thread to `cpus` (each below [`MAX_CPUS`]). Background threads on the
+/// cores the referee's other threads use slow those threads down even at idle priority (the
+/// kernel's work on their behalf, their caches; docs/scaling.md); on cores of their own they
+/// do not. Elsewhere than Linux nothing changes.
+fn confine(cpus: &[usize]) {
+    #[cfg(target_os = "linux")]
+    {
+        // SAFETY: an all-zero cpu_set_t is the empty set; CPU_SET is given indices below
+        // CPU_SETSIZE (validated), and pid 0 is the calling thread.
+        let failed = unsafe {
+            let mut set: libc::cpu_set_t = std::mem::zeroed();
+            for &cpu in cpus.iter().filter(|&&c| c < MAX_CPUS) {
+                libc::CPU_SET(cpu, &mut set);
+            }
+            libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &set) != 0
+        };
+        if failed {
+            tracing::warn!(
+                error = %std::io::Error::last_os_error(),
+                cpus = %CpuList(cpus.to_vec()),
+                "cannot keep a background thread to its CPUs; it runs on any"
+            );
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    tracing::warn!("background CPUs are only kept on Linux; background threads run on any");
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -116,6 +204,7 @@ mod tests {
         let store = arena_store::EmbeddedStore::open(dir.path()).unwrap();
         Background::start(
             Duration::from_millis(from_ms),
+            &[],
             std::sync::Arc::new(store),
             &[],
         )
@@ -164,6 +253,61 @@ mod tests {
         assert_eq!((on_worker, blocking), (libc::SCHED_IDLE, libc::SCHED_IDLE));
         assert_eq!(policy(), before);
         assert_ne!(before, libc::SCHED_IDLE);
+        drop(bg);
+    }
+
+    #[test]
+    fn cpu_lists_read_as_taskset_writes_them_and_bad_ones_are_named() {
+        let list = |s: &str| s.parse::<CpuList>().map(|l| l.0);
+        assert_eq!(list("1"), Ok(vec![1]));
+        assert_eq!(list("2-3"), Ok(vec![2, 3]));
+        assert_eq!(list("5,0-2, 1"), Ok(vec![0, 1, 2, 5]));
+        assert_eq!(CpuList(vec![0, 2, 3]).to_string(), "0,2,3");
+        for (bad, names) in [
+            ("", "\"\" in CPU list"),
+            ("1,x", "\"x\" in CPU list \"1,x\""),
+            ("3-1", "runs backwards"),
+            ("1024", "CPU 1024"),
+            ("0--1", "is not a CPU number"),
+        ] {
+            let e = list(bad).unwrap_err();
+            assert!(e.contains(names), "{bad:?}: {e}");
+        }
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn background_threads_keep_to_their_cpus_and_the_callers_thread_is_untouched() {
+        fn allowed() -> Vec<usize> {
+            // SAFETY: a zeroed set filled by the kernel for the calling thread.
+            unsafe {
+                let mut set: libc::cpu_set_t = std::mem::zeroed();
+                assert_eq!(
+                    libc::sched_getaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &mut set),
+                    0
+                );
+                (0..MAX_CPUS)
+                    .filter(|&c| libc::CPU_ISSET(c, &set))
+                    .collect()
+            }
+        }
+        let before = allowed();
+        let one = before[0];
+        let dir = tempfile::tempdir().unwrap();
+        let store = arena_store::EmbeddedStore::open(dir.path()).unwrap();
+        let bg = Background::start(
+            Duration::from_secs(1),
+            &[one],
+            std::sync::Arc::new(store),
+            &[],
+        )
+        .unwrap();
+        let handle = bg.handle_for(&table(None)).unwrap().clone();
+        let on_worker = handle.block_on(async { tokio::spawn(async { allowed() }).await.unwrap() });
+        let blocking =
+            handle.block_on(async { tokio::task::spawn_blocking(allowed).await.unwrap() });
+        assert_eq!((on_worker, blocking), (vec![one], vec![one]));
+        assert_eq!(allowed(), before);
         drop(bg);
     }
 }

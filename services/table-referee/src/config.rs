@@ -40,6 +40,11 @@ pub struct RefereeConfig {
     /// come does not charge its bot for the wait; and a hard cap noticed long after it passed
     /// asks the seat again rather than giving a verdict.
     pub background_from: Option<Duration>,
+    /// The CPUs the background tables' threads keep to (empty: any). Idle priority keeps them
+    /// from taking the CPU from the other tables but not from slowing them down on a shared
+    /// core (the kernel's work on their behalf, their caches): on cores of their own the other
+    /// tables' latency is what it is without them (docs/scaling.md). Needs `background_from`.
+    pub background_cpus: Vec<usize>,
     /// A job whose referee has neither acknowledged nor touched it for this long is taken over
     /// by another referee.
     pub reclaim_after: Duration,
@@ -80,6 +85,7 @@ impl Default for RefereeConfig {
             lane: String::new(),
             max_tables: 64,
             background_from: None,
+            background_cpus: Vec::new(),
             reclaim_after: Duration::from_secs(60),
             touch_interval: Duration::from_secs(15),
             shutdown_grace: Duration::from_secs(30),
@@ -125,6 +131,7 @@ impl RefereeConfig {
             lane: _,
             max_tables,
             background_from,
+            background_cpus,
             reclaim_after,
             touch_interval,
             shutdown_grace,
@@ -151,12 +158,19 @@ impl RefereeConfig {
             .push("max tables", max_tables)
             .push(
                 "background tables",
-                match background_from {
-                    Some(d) => format!(
-                        "decision time {} ms or more, at idle priority",
-                        d.as_millis()
+                match (background_from, background_cpus.is_empty()) {
+                    (Some(d), true) => {
+                        format!(
+                            "decision time {} ms or more, at idle priority",
+                            d.as_millis()
+                        )
+                    }
+                    (Some(d), false) => format!(
+                        "decision time {} ms or more, at idle priority on CPUs {}",
+                        d.as_millis(),
+                        crate::CpuList(background_cpus.clone())
                     ),
-                    None => "none".to_string(),
+                    (None, _) => "none".to_string(),
                 },
             )
             .push("reclaim after", format!("{reclaim_after:?}"))
@@ -210,6 +224,18 @@ impl RefereeConfig {
                 "must be above 0 ms (unset: no background tables)".into(),
             );
         }
+        if !self.background_cpus.is_empty() && self.background_from.is_none() {
+            return err(
+                "background_cpus",
+                "needs background_from: only background tables' threads keep to CPUs".into(),
+            );
+        }
+        if let Some(cpu) = self.background_cpus.iter().find(|&&c| c >= crate::MAX_CPUS) {
+            return err(
+                "background_cpus",
+                format!("CPU {cpu} is not below {}", crate::MAX_CPUS),
+            );
+        }
         if self.reclaim_after.is_zero() {
             return err("reclaim_after", "must be positive".into());
         }
@@ -254,6 +280,14 @@ mod tests {
         assert_eq!(
             bad(&|c| c.background_from = Some(Duration::ZERO)),
             "background_from"
+        );
+        assert_eq!(bad(&|c| c.background_cpus = vec![1]), "background_cpus");
+        assert_eq!(
+            bad(&|c| {
+                c.background_from = Some(Duration::from_secs(5));
+                c.background_cpus = vec![crate::MAX_CPUS];
+            }),
+            "background_cpus"
         );
         assert_eq!(bad(&|c| c.lane = "jobs:x".into()), "lane");
         assert_eq!(bad(&|c| c.reclaim_after = Duration::ZERO), "reclaim_after");

@@ -32,6 +32,7 @@ mod gdi;
 mod service;
 pub mod worker;
 
+pub use background::{CpuList, MAX_CPUS};
 pub use config::{ConfigError, DEFAULT_LISTEN, RefereeConfig};
 pub use dialer::PresenceDialer;
 pub use service::RefereeService;

@@ -119,11 +119,15 @@ impl Ctx {
         })?;
         let background = match config.background_from {
             Some(from) => Some(
-                Background::start(from, store.clone(), &config.bot_hosts).map_err(|message| {
-                    crate::ConfigError {
-                        setting: "background_from",
-                        message,
-                    }
+                Background::start(
+                    from,
+                    &config.background_cpus,
+                    store.clone(),
+                    &config.bot_hosts,
+                )
+                .map_err(|message| crate::ConfigError {
+                    setting: "background_from",
+                    message,
                 })?,
             ),
             None => None,
