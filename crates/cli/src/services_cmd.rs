@@ -129,6 +129,33 @@ impl std::str::FromStr for ListenOrOff {
     }
 }
 
+/// Background tables: where a referee plays the tables of long time controls (table-referee
+/// and standalone).
+#[derive(Args)]
+pub struct BackgroundArgs {
+    /// Tables whose decision time is at least this many ms play on background threads at
+    /// the lowest CPU priority (SCHED_IDLE), so that tables of shorter time controls get the CPU
+    /// first (unset: none; docs/scaling.md, "One referee, two priorities").
+    #[arg(long, env = "ARENA_BACKGROUND_FROM_MS")]
+    background_from_ms: Option<u64>,
+    /// The CPUs background tables' threads keep to, as taskset writes them (e.g. 1, 2-3): on
+    /// cores of their own they do not slow the other tables at all (unset: any CPU).
+    #[arg(long, env = "ARENA_BACKGROUND_CPUS", requires = "background_from_ms")]
+    background_cpus: Option<arena_referee::CpuList>,
+}
+
+impl BackgroundArgs {
+    /// [`RefereeConfig::background_from`].
+    fn from(&self) -> Option<Duration> {
+        self.background_from_ms.map(Duration::from_millis)
+    }
+
+    /// [`RefereeConfig::background_cpus`].
+    fn cpus(&self) -> Vec<usize> {
+        self.background_cpus.clone().unwrap_or_default().0
+    }
+}
+
 /// The web console's settings (matchmaker and standalone).
 #[derive(Args)]
 pub struct ConsoleArgs {
@@ -266,15 +293,8 @@ pub struct RefereeArgs {
     /// Most tables played at once (a played table waiting for its store write no longer counts).
     #[arg(long, env = "ARENA_MAX_TABLES", default_value_t = 64)]
     max_tables: usize,
-    /// Tables whose decision time is at least this many ms play on background threads at
-    /// the lowest CPU priority (SCHED_IDLE), so that tables of shorter time controls get the CPU
-    /// first (unset: none; docs/scaling.md, "5,000 concurrent tables of slow bots").
-    #[arg(long, env = "ARENA_BACKGROUND_FROM_MS")]
-    background_from_ms: Option<u64>,
-    /// The CPUs background tables' threads keep to, as taskset writes them (e.g. 1, 2-3): on
-    /// cores of their own they do not slow the other tables at all (unset: any CPU).
-    #[arg(long, env = "ARENA_BACKGROUND_CPUS", requires = "background_from_ms")]
-    background_cpus: Option<arena_referee::CpuList>,
+    #[command(flatten)]
+    background: BackgroundArgs,
     /// A job whose referee has been silent this long is taken over (milliseconds).
     #[arg(long, env = "ARENA_RECLAIM_AFTER_MS", default_value_t = 60_000)]
     reclaim_after_ms: u64,
@@ -957,15 +977,8 @@ pub struct StandaloneArgs {
     /// see docs/scaling.md).
     #[arg(long, env = "ARENA_MAX_TABLES", default_value_t = RefereeConfig::default().max_tables)]
     max_tables: usize,
-    /// Tables whose decision time is at least this many ms play on background threads at
-    /// the lowest CPU priority (SCHED_IDLE), so that tables of shorter time controls get the CPU
-    /// first (unset: none; docs/scaling.md, "5,000 concurrent tables of slow bots").
-    #[arg(long, env = "ARENA_BACKGROUND_FROM_MS")]
-    background_from_ms: Option<u64>,
-    /// The CPUs background tables' threads keep to, as taskset writes them (e.g. 1, 2-3): on
-    /// cores of their own they do not slow the other tables at all (unset: any CPU).
-    #[arg(long, env = "ARENA_BACKGROUND_CPUS", requires = "background_from_ms")]
-    background_cpus: Option<arena_referee::CpuList>,
+    #[command(flatten)]
+    background: BackgroundArgs,
 }
 
 /// Operator token commands.
@@ -1080,8 +1093,8 @@ fn referee_config(a: &RefereeArgs) -> RefereeConfig {
         bot_hosts: a.bot_hosts.clone(),
         lane: a.lane.clone(),
         max_tables: a.max_tables,
-        background_from: a.background_from_ms.map(Duration::from_millis),
-        background_cpus: a.background_cpus.clone().unwrap_or_default().0,
+        background_from: a.background.from(),
+        background_cpus: a.background.cpus(),
         reclaim_after: Duration::from_millis(a.reclaim_after_ms),
         touch_interval: Duration::from_millis((a.reclaim_after_ms / 4).max(1)),
         shutdown_grace: Duration::from_millis(a.shutdown_grace_ms),
@@ -1219,8 +1232,8 @@ pub fn standalone(a: StandaloneArgs) -> Result<()> {
             deal_threads: crate::deals_cmd::threads(None),
             retention: a.retention.retention()?,
             max_tables: a.max_tables,
-            background_from: a.background_from_ms.map(Duration::from_millis),
-            background_cpus: a.background_cpus.clone().unwrap_or_default().0,
+            background_from: a.background.from(),
+            background_cpus: a.background.cpus(),
         };
         // Handlers first: a SIGTERM as soon as the ports answer is a graceful stop.
         let stop = shutdown_signal();

@@ -7,8 +7,10 @@
 //! already knows how to run one thread before another, so the slow tables get threads it runs
 //! last, and connections to bot-host of their own on those threads: their requests, answers and
 //! `Seats` streams never pass through the referee's runtime. What they share with the other
-//! tables: the store's client, the writer and the job loop, which do a table's work once, at
-//! its start and end.
+//! tables: the store's client, the writer and the job loop (a table's take, presence lookups,
+//! lease touches, result and acknowledgement). Idle priority keeps these threads from taking
+//! a core from the others, not from slowing them down on it: `background_cpus` gives them
+//! cores of their own.
 
 use std::time::Duration;
 

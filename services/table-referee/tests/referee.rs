@@ -671,15 +671,27 @@ async fn the_grpc_services_submit_report_check_health_and_reflect() {
     server.await.unwrap().unwrap();
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn remote_seats_are_found_through_presence_or_the_configured_hosts() {
-    // The fake host's bots play as their names say: `legal` and `legal@0` both answer legally.
+/// A fake bot-host, and a fresh embedded store whose presence records send bot `legal` to it
+/// (the fake host's `legal` bot answers every request legally, as soon as it reads it).
+async fn legal_through_presence() -> (
+    FakeHost,
+    std::net::SocketAddr,
+    tempfile::TempDir,
+    Arc<dyn Store>,
+) {
     let (host, addr) = FakeHost::start().await;
-    let (_dir, store) = embedded();
+    let (dir, store) = embedded();
     store
         .set_presence("legal", &format!("http://{addr}"), Duration::from_secs(60))
         .await
         .unwrap();
+    (host, addr, dir, store)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn remote_seats_are_found_through_presence_or_the_configured_hosts() {
+    // The fake host's bots play as their names say: `legal` and `legal@0` both answer legally.
+    let (host, addr, _dir, store) = legal_through_presence().await;
     let mut j = job("remote-1", 9);
     j.seats[1].bot = "legal".into();
     // Through presence, no bot-host configured.
@@ -924,13 +936,7 @@ async fn tables_of_long_time_controls_play_on_background_threads_beside_the_othe
     // Global, not scoped to this thread: the tables play on the referee's threads.
     tracing::subscriber::set_global_default(tracing_subscriber::registry().with(threads.clone()))
         .expect("no other test in this binary sets the global subscriber");
-    // The fake host's `legal` bot answers every request legally, as soon as it reads it.
-    let (host, addr) = FakeHost::start().await;
-    let (_dir, store) = embedded();
-    store
-        .set_presence("legal", &format!("http://{addr}"), Duration::from_secs(60))
-        .await
-        .unwrap();
+    let (host, _addr, _dir, store) = legal_through_presence().await;
     // Even tables keep the default 1,000 ms (the background's threshold); odd ones have 500 ms
     // and stay on the referee's runtime. Each has a remote seat.
     let jobs: Vec<_> = (0..12)
