@@ -62,65 +62,16 @@ pub async fn follow(
     Ok(last)
 }
 
-/// A secret seed for a fresh deal stream: deals generated from a known seed could be dealt by
-/// anyone, who would then know every hand of a table from their own.
+/// A secret seed for a fresh deal stream ([`arena_deals::find::secret_seed`]).
 pub fn secret_seed() -> Result<u64> {
-    let mut b = [0u8; 8];
-    getrandom::fill(&mut b)
-        .map_err(|e| anyhow::anyhow!("drawing a secret seed from the system: {e}"))?;
-    Ok(u64::from_le_bytes(b).max(1))
+    arena_deals::find::secret_seed().map_err(anyhow::Error::msg)
 }
 
-/// What a measured competition needs from its panel's library.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Wanted {
-    /// The panel.
-    pub panel: v1::PanelSpec,
-    /// Deals within `eps` of `centre`: the target of equal-strength, and for
-    /// difficulty-adjusted competitions a ball holding every GDI vector.
-    pub centre: Vec<f64>,
-    /// The radius.
-    pub eps: f64,
-    /// Bombs per deal.
-    pub bombs: u32,
-    /// Distinct deals the competition deals.
-    pub need: u64,
-}
+pub use arena_deals::wanted::Wanted;
 
-/// What `spec` needs from the library, or `None` when it deals fresh cards (duplicate, random,
-/// Mahjong).
+/// What `spec` needs from the library ([`arena_deals::wanted::wanted`]).
 pub fn wanted(spec: &v1::CompetitionSpec) -> Result<Option<Wanted>> {
-    if spec.game() == v1::Game::Mahjong {
-        return Ok(None);
-    }
-    let format = match spec.format_kind() {
-        v1::CompetitionFormat::Unspecified => arena_matchmaker::format_of_name(&spec.format),
-        typed => Some(typed),
-    };
-    let panel = spec.panel.clone().unwrap_or_default();
-    let scoring =
-        arena_games::ddz::names::scoring_of("panel.scoring", &panel.scoring, panel.scoring_kind)
-            .map_err(anyhow::Error::msg)?
-            .unwrap_or(ddz::Scoring::Difficulty);
-    let bombs = spec.bombs.max(1);
-    let need = spec.participants.len() as u64 * u64::from(spec.matches) * u64::from(spec.rounds);
-    let (centre, eps) = match format {
-        Some(v1::CompetitionFormat::EqualStrength) => (spec.centre.clone(), spec.eps),
-        Some(v1::CompetitionFormat::DifficultyAdjusted) => {
-            // Any measured deal of the right dimension: GDI values lie in [0, 1], so every
-            // vector is within √dim / 2 of the cube's centre.
-            let dim = arena_deals::levels::gdi_dimension(scoring, bombs);
-            (vec![0.5; dim], (dim as f64).sqrt())
-        }
-        _ => return Ok(None),
-    };
-    Ok(Some(Wanted {
-        panel,
-        centre,
-        eps,
-        bombs,
-        need,
-    }))
+    arena_deals::wanted::wanted(spec).map_err(anyhow::Error::msg)
 }
 
 /// Unused deals of `w.panel` within `w.eps` of `w.centre`.
@@ -192,54 +143,4 @@ pub async fn prepare(url: &str, auth: &ClientAuth, spec: &v1::CompetitionSpec) -
         op.progress, op.seconds, op.tried, op.games
     );
     Ok(op.progress)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn spec(format: &str) -> v1::CompetitionSpec {
-        v1::CompetitionSpec {
-            format: format.into(),
-            centre: vec![0.9, 0.5, 0.1],
-            eps: 0.2,
-            participants: vec!["a".into(), "b".into(), "c".into()],
-            matches: 2,
-            rounds: 5,
-            panel: Some(v1::PanelSpec {
-                landlords: "ladder:5".into(),
-                ..Default::default()
-            }),
-            ..Default::default()
-        }
-    }
-
-    #[test]
-    fn measured_formats_want_a_deal_per_table_and_round_and_fresh_ones_nothing() {
-        let w = wanted(&spec("equal-strength")).unwrap().unwrap();
-        assert_eq!(
-            (w.need, w.centre.as_slice(), w.eps),
-            (30, &[0.9, 0.5, 0.1][..], 0.2)
-        );
-        let w = wanted(&spec("difficulty-adjusted")).unwrap().unwrap();
-        assert_eq!((w.need, w.bombs), (30, 1));
-        // A ball around the cube's centre holding every GDI vector of three values.
-        assert_eq!(w.centre, [0.5; 3]);
-        assert!(arena_deals::levels::distance(&[0.0, 1.0, 0.0], &w.centre) <= w.eps);
-        let w = wanted(&v1::CompetitionSpec {
-            bombs: 2,
-            ..spec("difficulty-adjusted")
-        })
-        .unwrap()
-        .unwrap();
-        assert_eq!(w.centre.len(), 5);
-        for format in ["duplicate", "random"] {
-            assert_eq!(wanted(&spec(format)).unwrap(), None, "{format}");
-        }
-        let mahjong = v1::CompetitionSpec {
-            game: v1::Game::Mahjong as i32,
-            ..spec("equal-strength")
-        };
-        assert_eq!(wanted(&mahjong).unwrap(), None);
-    }
 }

@@ -435,6 +435,12 @@ pub struct MatchmakerArgs {
     retention: RetentionArgs,
     #[command(flatten)]
     console: ConsoleArgs,
+    /// The deal library the console's create form asks for the measured deals an
+    /// equal-strength or difficulty-adjusted competition lacks, as `arena competition create`
+    /// does (e.g. http://deal-library:50053; unset: the form refuses such a competition with
+    /// the command that finds them).
+    #[arg(long, env = "ARENA_DEAL_LIBRARY")]
+    deal_library: Option<String>,
     #[command(flatten)]
     serve: ServeArgs,
     #[command(flatten)]
@@ -886,27 +892,24 @@ impl CompetitionCreateArgs {
                     .format
                     .clone()
                     .unwrap_or_else(|| "equal-strength".into());
-                // The default centre is for one bomb under difficulty scoring (3 values).
-                let dim = arena_deals::levels::gdi_dimension(
-                    self.scoring.unwrap_or(ddz::Scoring::Difficulty),
-                    self.bombs.unwrap_or(1).max(1),
-                );
-                let centre = match &self.centre {
-                    Some(c) => c.clone(),
-                    None if format == "equal-strength" && dim != 3 => bail!(
-                        "an equal-strength competition of deals with {} bomb(s) under {} scoring \
-                         needs --centre with {dim} GDI values",
-                        self.bombs.unwrap_or(1).max(1),
-                        self.scoring.unwrap_or(ddz::Scoring::Difficulty)
+                let scoring = self.scoring.unwrap_or(ddz::Scoring::Difficulty);
+                let bombs = self.bombs.unwrap_or(1).max(1);
+                let centre = match (&self.centre, arena_deals::wanted::default_centre(scoring, bombs)) {
+                    (Some(c), _) => c.clone(),
+                    (None, Some(c)) => c,
+                    (None, None) if format == "equal-strength" => bail!(
+                        "an equal-strength competition of deals with {bombs} bomb(s) under \
+                         {scoring} scoring needs --centre with {} GDI values",
+                        arena_deals::levels::gdi_dimension(scoring, bombs)
                     ),
-                    None => vec![0.95, 0.55, 0.15],
+                    (None, None) => Vec::new(),
                 };
                 v1::CompetitionSpec {
                     name: self.name.clone(),
                     game: v1::Game::DouDizhu as i32,
                     format,
                     centre,
-                    eps: self.eps.unwrap_or(0.15),
+                    eps: self.eps.unwrap_or(arena_deals::wanted::DEFAULT_EPS),
                     participants,
                     farmers: farmers.clone(),
                     matches: self.matches.unwrap_or(10),
@@ -1521,8 +1524,14 @@ pub fn matchmaker(a: MatchmakerArgs) -> Result<()> {
                 println!("  console http://{}/", l.local_addr().unwrap_or(addr));
                 let backend = arena_matchmaker::MatchmakerService::new(store.clone())
                     .with_max_tables(a.max_tables_per_competition);
-                let console =
+                let mut console =
                     arena_console::Console::new(std::sync::Arc::new(backend), store.clone(), auth);
+                if let Some(url) = &a.deal_library {
+                    console = console
+                        .with_deal_library(url)
+                        .map_err(|e| anyhow::anyhow!("--deal-library: {e}"))?;
+                    println!("  console finds missing deals at the deal library {url}");
+                }
                 Some(tokio::spawn(console.serve(l, stopping.wait())))
             }
             None => None,

@@ -170,6 +170,9 @@ pub enum StandaloneError {
     /// The web console failed.
     #[error("console: {0}")]
     Console(#[from] arena_console::ConsoleError),
+    /// The console's deal library address does not read.
+    #[error("console: {0}")]
+    ConsoleLibrary(String),
     /// A role's task panicked or was cancelled.
     #[error("{role} task: {source}")]
     Task {
@@ -292,6 +295,25 @@ pub async fn start(config: StandaloneConfig) -> Result<Standalone, StandaloneErr
             .with_bootstrap(Some(&operator_token))
             .public_spectator(config.public_spectator)
     };
+    // Its create form asks this process's own deal library for missing deals.
+    let library_url = {
+        let mut at = addrs.deal_library;
+        if at.ip().is_unspecified() {
+            at.set_ip(std::net::Ipv4Addr::LOCALHOST.into());
+        }
+        format!("http://{at}")
+    };
+    let console = match console_listener {
+        Some(listener) => {
+            let backend = arena_matchmaker::MatchmakerService::new(store.clone());
+            let console =
+                arena_console::Console::new(Arc::new(backend), store.clone(), operators(&store))
+                    .with_deal_library(&library_url)
+                    .map_err(StandaloneError::ConsoleLibrary)?;
+            Some((console, listener))
+        }
+        None => None,
+    };
     let shutdown = Shutdown::new();
     let host = tokio::spawn(host.run(shutdown.wait()));
     let referee_task = tokio::spawn(arena_referee::serve_with_listener(
@@ -311,10 +333,7 @@ pub async fn start(config: StandaloneConfig) -> Result<Standalone, StandaloneErr
         shutdown.wait(),
     ));
     // The console calls the same matchmaker code the gRPC server runs, under the same policy.
-    let console = console_listener.map(|listener| {
-        let backend = arena_matchmaker::MatchmakerService::new(store.clone());
-        let console =
-            arena_console::Console::new(Arc::new(backend), store.clone(), operators(&store));
+    let console = console.map(|(console, listener)| {
         tokio::spawn(console.serve(listener, shutdown.wait()))
     });
     let matchmaker = tokio::spawn(arena_matchmaker::serve_with_config(

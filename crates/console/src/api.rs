@@ -9,6 +9,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use arena_proto::v1;
+use arena_games::ddz::rules::Scoring;
 use axum::extract::{ConnectInfo, Query, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::sse::{Event, KeepAlive, Sse};
@@ -88,6 +89,7 @@ pub fn router(console: Arc<Console>) -> Router {
         .route("/api/login", post(login))
         .route("/api/logout", post(logout))
         .route("/api/competitions", get(competitions).post(create))
+        .route("/api/competitions/preparing", get(preparing))
         .route("/api/competition", get(competition))
         .route("/api/competition/live", get(live))
         .route("/api/competition/tables", get(tables))
@@ -360,11 +362,18 @@ async fn tables(
                 s
             }
         };
+        let seats = match c.store.replay(&r.table_id).await.map_err(Failure::store)? {
+            Some(bytes) => SeatsOfReplay::decode(bytes.as_slice())
+                .map(|s| s.job.unwrap_or_default().seats)
+                .unwrap_or_default(),
+            None => Vec::new(),
+        };
         rows.push(json!({
             "table_id": r.table_id,
+            "seats": seats.into_iter().map(|s| s.bot).collect::<Vec<_>>(),
             "placement": r.placement.as_deref().map(view::placement),
             "shown": shown,
-            "final_scores": if shown { json!(r.final_scores) } else { Value::Null },
+            "final_scores": if shown { view::ints(&r.final_scores) } else { Value::Null },
             "verdicts": if shown { json!(r.verdicts.len()) } else { Value::Null },
             "error": r.error,
         }));
@@ -376,6 +385,22 @@ async fn tables(
         "limit": limit,
         "tables": rows,
     })))
+}
+
+/// The seats of a stored replay and nothing else: a replay is its job (field 1: the seats are
+/// its field 3) and every step of the game; prost skips the fields a message does not name, so
+/// a page of 500 tables reads 500 seat lists, not 500 games.
+#[derive(Clone, PartialEq, prost::Message)]
+struct SeatsOfReplay {
+    #[prost(message, optional, tag = "1")]
+    job: Option<SeatsOfJob>,
+}
+
+/// See [`SeatsOfReplay`].
+#[derive(Clone, PartialEq, prost::Message)]
+struct SeatsOfJob {
+    #[prost(message, repeated, tag = "3")]
+    seats: Vec<v1::SeatSpec>,
 }
 
 #[derive(Deserialize)]
@@ -453,7 +478,7 @@ async fn bots(State(c): Shared, ConnectInfo(peer): Peer, headers: HeaderMap) -> 
                     arena_store::BotKind::Remote => "remote",
                     _ => "program",
                 },
-                "created_unix_ms": b.created_unix_ms,
+                "created_unix_ms": view::int(b.created_unix_ms),
                 "max_tables": b.max_tables,
                 "releases": releases.remove(&b.name).unwrap_or_default(),
             })
@@ -487,7 +512,19 @@ async fn history(
             format!("the rating history {HISTORY_KIND}/{key} does not decode: {e}"),
         )
     })?;
-    Ok(json!(points))
+    Ok(Value::Array(
+        points
+            .iter()
+            .map(|p| {
+                json!({
+                    "unix_ms": view::int(p.unix_ms),
+                    "mu": p.mu,
+                    "sigma": p.sigma,
+                    "games": view::int(p.games),
+                })
+            })
+            .collect(),
+    ))
 }
 
 /// The deal library's panels and how many deals each has measured.
@@ -501,7 +538,7 @@ async fn panels(State(c): Shared, ConnectInfo(peer): Peer, headers: HeaderMap) -
             "game": format!("{:?}", p.game),
             "seats": p.seats,
             "scoring": p.scoring,
-            "deals": deals,
+            "deals": view::int(deals),
         }));
     }
     Ok(Json(json!({"panels": rows})))
@@ -568,12 +605,19 @@ async fn points(
     let points: Vec<Value> = groups
         .into_values()
         .map(|g| {
-            json!({"x": g.x, "y": g.y, "count": g.count, "used": g.used, "held": g.held, "example": g.example})
+            json!({
+                "x": g.x,
+                "y": g.y,
+                "count": view::int(g.count),
+                "used": view::int(g.used),
+                "held": view::int(g.held),
+                "example": g.example,
+            })
         })
         .collect();
     Ok(Json(json!({
         "panel": q.panel,
-        "deals": deals.len(),
+        "deals": view::int(deals.len() as u64),
         "dims": dims,
         "x": q.x,
         "y": q.y,
@@ -621,10 +665,14 @@ async fn deal(
         "id": d.id,
         "panel": d.panel,
         "panel_seats": panel.map(|p| p.seats),
-        "levels": d.levels,
+        "levels": view::ints(&d.levels),
         "counts": d.counts,
         "gdi": d.gdi,
-        "source": d.source.as_ref().map(|(s, i)| json!({"seed": s.seed, "bombs": s.bombs, "index": i})),
+        "source": d.source.as_ref().map(|(s, i)| json!({
+            "seed": view::int(s.seed),
+            "bombs": s.bombs,
+            "index": view::int(*i),
+        })),
         "held": held,
         "used_by": used.get(&d.id),
         "deal": if held { Value::Null } else { json!(d.deal) },
@@ -632,7 +680,11 @@ async fn deal(
 }
 
 /// A competition to create, as the console's form sends it: the protocol's `CompetitionSpec`
-/// in the CLI's words. Unknown fields are refused, so a misspelt one is not silently ignored.
+/// in the CLI's words, with the CLI's defaults for what it leaves out (`arena competition
+/// create`): a Dou Dizhu competition is equal-strength, around
+/// [`arena_deals::wanted::DEFAULT_CENTRE`] within [`arena_deals::wanted::DEFAULT_EPS`], its deals
+/// measured by the panel `ladder:70` against its farmers. Unknown fields are refused, so a
+/// misspelt one is not silently ignored.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct NewCompetition {
@@ -659,7 +711,8 @@ struct NewCompetition {
     /// The landlords of the panel whose library supplies the deals (`ladder:70` when empty).
     #[serde(default)]
     panel: String,
-    #[serde(default)]
+    /// A string of digits (as the pages send every 64-bit integer, [`view::int`]) or a number.
+    #[serde(default, deserialize_with = "u64_of_string_or_number")]
     seed: u64,
     #[serde(default)]
     decision_ms: u32,
@@ -669,6 +722,27 @@ struct NewCompetition {
     penalty_per_100ms: u32,
     #[serde(default)]
     verdict_policy: String,
+}
+
+/// A `u64` sent as a string of digits or as a JSON number; an empty string is 0 (unset).
+fn u64_of_string_or_number<'de, D: serde::Deserializer<'de>>(d: D) -> Result<u64, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Either {
+        Number(u64),
+        Text(String),
+    }
+    match Either::deserialize(d)? {
+        Either::Number(n) => Ok(n),
+        Either::Text(t) if t.trim().is_empty() => Ok(0),
+        Either::Text(t) => t.trim().parse().map_err(|_| {
+            serde::de::Error::custom(format!(
+                "{}: not a whole number from 0 to {}",
+                arena_proto::text::quote(&t),
+                u64::MAX
+            ))
+        }),
+    }
 }
 
 impl NewCompetition {
@@ -689,13 +763,50 @@ impl NewCompetition {
             }
         };
         let time = (self.decision_ms, self.hard_cap_ms, self.penalty_per_100ms) != (0, 0, 0);
+        let ddz = game == v1::Game::DouDizhu;
+        let format = match self.format.trim() {
+            "" if ddz => "equal-strength".to_string(),
+            f => f.to_string(),
+        };
+        let mut centre = self.centre;
+        let mut eps = self.eps;
+        if ddz && format == "equal-strength" {
+            if centre.is_empty() {
+                // Unset bombs are one, difficulty scoring the panel's (the form sets neither).
+                centre = arena_deals::wanted::default_centre(Scoring::Difficulty, self.bombs)
+                    .ok_or_else(|| {
+                        Failure::new(
+                            StatusCode::BAD_REQUEST,
+                            format!(
+                                "centre: deals with {} bombs need a centre of {} GDI values",
+                                self.bombs,
+                                arena_deals::levels::gdi_dimension(
+                                    Scoring::Difficulty,
+                                    self.bombs
+                                )
+                            ),
+                        )
+                    })?;
+            }
+            if eps == 0.0 {
+                eps = arena_deals::wanted::DEFAULT_EPS;
+            }
+        }
+        let farmers = match self.farmers.trim() {
+            "" => "expert".to_string(),
+            f => f.to_string(),
+        };
+        let panel = match self.panel.trim() {
+            "" => "ladder:70".to_string(),
+            p => p.to_string(),
+        };
         Ok(v1::CompetitionSpec {
             name: self.name,
-            format: self.format,
-            centre: self.centre,
-            eps: self.eps,
+            format: if ddz { format } else { self.format },
+            centre,
+            eps,
             participants: self.participants,
-            farmers: self.farmers,
+            farmers: if ddz { farmers.clone() } else { self.farmers },
             matches: self.matches,
             rounds: self.rounds,
             rotate_seats: self.rotate_seats,
@@ -707,8 +818,10 @@ impl NewCompetition {
             }),
             verdict_policy: policy as i32,
             bombs: self.bombs,
-            panel: (!self.panel.trim().is_empty()).then(|| v1::PanelSpec {
-                landlords: self.panel.trim().to_string(),
+            // The panel's farmers are the competition's, as the CLI has them.
+            panel: ddz.then(|| v1::PanelSpec {
+                landlords: panel,
+                farmers,
                 ..Default::default()
             }),
             seed: self.seed,
@@ -718,19 +831,107 @@ impl NewCompetition {
     }
 }
 
-/// The operator creates a competition (`CreateCompetition`).
+/// The operator creates a competition (`CreateCompetition`). One the deal library cannot supply
+/// yet (equal-strength, difficulty-adjusted) is prepared as `arena competition create` prepares
+/// it: the library finds the missing deals, then the console creates it (202, `preparing`: its
+/// page follows it on `/api/competitions/preparing`).
 async fn create(
     State(c): Shared,
     ConnectInfo(peer): Peer,
     headers: HeaderMap,
     Json(body): Json<NewCompetition>,
-) -> Answer {
+) -> Result<Response, Failure> {
     if !access::same_origin(&headers) {
         return Err(cross_origin());
     }
     c.authorize(Route::Create, &headers, peer.ip()).await?;
-    let comp = c.backend.create(body.spec()?).await?;
-    Ok(Json(json!({"competition": view::competition(&comp)})))
+    let spec = body.spec()?;
+    let refused = match c.backend.create(spec.clone()).await {
+        Ok(comp) => return Ok(Json(json!({"competition": view::competition(&comp)})).into_response()),
+        Err(s) => s,
+    };
+    if refused.code() != tonic::Code::FailedPrecondition
+        || !refused.message().contains(arena_deals::wanted::NOT_ENOUGH_DEALS)
+    {
+        return Err(refused.into());
+    }
+    let Some(library) = c.library.clone() else {
+        return Err(Failure::new(
+            StatusCode::CONFLICT,
+            format!(
+                "{} (this console knows no deal library to ask: start the matchmaker with \
+                 --deal-library URL)",
+                refused.message()
+            ),
+        ));
+    };
+    let wanted = arena_deals::wanted::wanted(&spec)
+        .map_err(|e| Failure::new(StatusCode::BAD_REQUEST, e))?
+        .ok_or_else(|| Failure::from_status(&refused))?;
+    let authorization = access::credentials(&headers)
+        .get(header::AUTHORIZATION)
+        .cloned();
+    let first = c
+        .preparations
+        .start(library, c.backend.clone(), spec, wanted, authorization)
+        .map_err(|why| match why {
+            crate::prepare::Refused::Running => Failure::new(
+                StatusCode::CONFLICT,
+                "the deals of a competition of that name are being found already",
+            ),
+            crate::prepare::Refused::Busy => Failure::new(
+                StatusCode::TOO_MANY_REQUESTS,
+                format!(
+                    "{} competitions are waiting for their deals already; create this one \
+                     when one of them is done",
+                    crate::prepare::MAX_RUNNING
+                ),
+            ),
+        })?;
+    Ok((
+        StatusCode::ACCEPTED,
+        Json(json!({"preparing": first.json()})),
+    )
+        .into_response())
+}
+
+#[derive(Deserialize)]
+struct PreparingQuery {
+    name: String,
+    /// The version the page has: the answer waits (a while) for a later one.
+    #[serde(default, deserialize_with = "u64_of_string_or_number")]
+    seen: u64,
+}
+
+/// Where the preparation of competition `name` is (operators): at once when it has changed
+/// since version `seen`, else when it next changes (or after [`crate::prepare::NEWS_WAIT`],
+/// unchanged).
+async fn preparing(
+    State(c): Shared,
+    ConnectInfo(peer): Peer,
+    headers: HeaderMap,
+    Query(q): Query<PreparingQuery>,
+) -> Answer {
+    c.authorize(Route::Create, &headers, peer.ip()).await?;
+    let mut rx = c.preparations.get(&q.name).ok_or_else(|| {
+        Failure::new(
+            StatusCode::NOT_FOUND,
+            format!(
+                "no competition {} is waiting for its deals here",
+                arena_proto::text::quote(&q.name)
+            ),
+        )
+    })?;
+    let mut stopping = c.stopping.clone();
+    if rx.borrow().version <= q.seen {
+        tokio::select! {
+            _ = rx.wait_for(|p| p.version > q.seen) => {}
+            _ = tokio::time::sleep(crate::prepare::NEWS_WAIT) => {}
+            _ = stopping.wait_for(|s| *s) => {}
+        }
+    }
+    let now = rx.borrow().json();
+    Ok(Json(json!({"preparing": now})))
 }
 
 /// The operator cancels a running competition (`CancelCompetition`).

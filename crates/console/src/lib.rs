@@ -16,6 +16,7 @@
 //! - [`api`]: the JSON routes;
 //! - [`live`]: one `WatchCompetition` stream per competition, fanned out to every viewer as
 //!   server-sent events;
+//! - [`prepare`]: creating a competition whose deals the deal library must find first;
 //! - [`replay`]: a finished table played again decision by decision, for the replay player;
 //! - [`view`]: protocol messages as the JSON the pages read;
 //! - [`assets`]: the pages (plain HTML, CSS and JavaScript compiled into the binary).
@@ -25,6 +26,7 @@ pub mod api;
 pub mod assets;
 pub mod backend;
 pub mod live;
+pub mod prepare;
 pub mod replay;
 pub mod view;
 
@@ -58,6 +60,9 @@ pub struct Console {
     pub(crate) store: Arc<dyn Store>,
     pub(crate) auth: arena_auth::Authenticator,
     pub(crate) live: live::Hub,
+    /// The deal library the create form asks for missing deals, when the role knows one.
+    pub(crate) library: Option<prepare::Library>,
+    pub(crate) preparations: prepare::Preparations,
     /// Turns true when the console shuts down: live streams end, so the graceful shutdown does
     /// not wait for viewers to close their pages.
     pub(crate) stopping: tokio::sync::watch::Receiver<bool>,
@@ -76,12 +81,22 @@ impl Console {
         let (stop, stopping) = tokio::sync::watch::channel(false);
         Console {
             live: live::Hub::new(backend.clone()),
+            library: None,
+            preparations: prepare::Preparations::default(),
             backend,
             store,
             auth,
             stopping,
             stop: Arc::new(stop),
         }
+    }
+
+    /// The console asks the deal library at `url` for the deals a competition created from the
+    /// form lacks, as `arena competition create` does (without one, such a competition is
+    /// refused with the command that finds them). The error says why `url` is no address.
+    pub fn with_deal_library(mut self, url: &str) -> Result<Console, String> {
+        self.library = Some(prepare::Library::new(url)?);
+        Ok(self)
     }
 
     /// The console's routes, pages and JSON alike.

@@ -87,7 +87,7 @@ pub fn walk<G: TableGame>(mut game: G, replay: &v1::Replay) -> Walk {
                 "action": step.action.as_ref().map(view::action),
                 "legal": legal(&game, p),
                 "elapsed_ms": step.elapsed_ms,
-                "penalty": step.penalty,
+                "penalty": view::int(step.penalty),
                 "automatic": step.automatic,
                 "verdict": step.verdict.as_ref().map(view::verdict),
                 "round": pending.len(),

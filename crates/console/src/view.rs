@@ -1,5 +1,6 @@
 //! Protocol messages as the JSON the pages read. Names of enum values are the protocol's, short
 //! and lower case (`DECISION_KIND_PLAY` → `play`), so the pages need no table of numbers. Every
+//! 64-bit integer (seeds, counts, scores, times) is a string of its digits ([`int`]). Every
 //! string in here may come from a hostile bot (names, verdict reasons): the pages insert them as
 //! text, never as markup.
 
@@ -13,6 +14,20 @@ pub fn short(name: &str, prefix: &str) -> String {
         .unwrap_or(name)
         .to_ascii_lowercase()
         .replace('_', "-")
+}
+
+/// A 64-bit integer as the pages receive it: a string of its decimal digits. JavaScript's
+/// numbers are doubles, exact only up to 2^53: a seed such as 3274537341145225769 sent as a JSON
+/// number reaches the page as 3274537341145225700, which deals other cards. The protocol's
+/// canonical JSON mapping sends `int64` and `uint64` as strings for the same reason; so does
+/// every console route.
+pub fn int(x: impl Into<i128>) -> Value {
+    Value::String(x.into().to_string())
+}
+
+/// A list of 64-bit integers, each as [`int`].
+pub fn ints<T: Copy + Into<i128>>(xs: &[T]) -> Value {
+    Value::Array(xs.iter().map(|&x| int(x)).collect())
 }
 
 /// The game's short name: `ddz` or `mahjong` (unspecified: Dou Dizhu, as the protocol reads it).
@@ -52,10 +67,12 @@ pub fn competition(c: &v1::Competition) -> Value {
         "centre": spec.centre,
         "eps": spec.eps,
         "bombs": spec.bombs,
-        "tables_done": c.tables_done,
-        "tables_total": c.tables_total,
-        "created_unix_ms": c.created_unix_ms,
-        "finished_unix_ms": c.finished_unix_ms,
+        // The matchmaker hides it (0) while the competition runs.
+        "seed": (spec.seed != 0).then(|| int(spec.seed)),
+        "tables_done": int(c.tables_done),
+        "tables_total": int(c.tables_total),
+        "created_unix_ms": int(c.created_unix_ms),
+        "finished_unix_ms": int(c.finished_unix_ms),
         "error": c.error,
     })
 }
@@ -77,11 +94,11 @@ pub fn standings(s: &v1::Standings) -> Value {
                 "score_ci95": st.score_ci95,
                 "mahjong": st.mahjong.as_ref().map(|m| json!({
                     "hands": m.hands,
-                    "score": m.score,
+                    "score": int(m.score),
                     "wins": m.wins,
                     "self_drawn": m.self_drawn,
                     "dealt_in": m.dealt_in,
-                    "penalties": m.penalties,
+                    "penalties": int(m.penalties),
                     "verdicts": m.verdicts,
                 })),
             })
@@ -91,9 +108,9 @@ pub fn standings(s: &v1::Standings) -> Value {
         "competition": s.competition,
         "game": game(s.game()),
         "final": s.r#final,
-        "tables_done": s.tables_done,
-        "tables_total": s.tables_total,
-        "drawn_hands": s.drawn_hands,
+        "tables_done": int(s.tables_done),
+        "tables_total": int(s.tables_total),
+        "drawn_hands": int(s.drawn_hands),
         "standings": rows,
     })
 }
@@ -203,12 +220,23 @@ pub fn outcome(o: &v1::Outcome) -> Value {
             "from": m.from,
             "tile": m.tile,
             "robbed_kong": m.robbed_kong,
-            "fans": m.fans.iter().map(|f| json!({"name": f.name, "points": f.points})).collect::<Vec<_>>(),
+            "fans": m.fans.iter().map(fan).collect::<Vec<_>>(),
             "fan_total": m.fan_total,
         }),
         None => Value::Null,
     };
-    json!({"scores": o.scores, "scoring": o.scoring, "detail": detail})
+    json!({"scores": ints(&o.scores), "scoring": o.scoring, "detail": detail})
+}
+
+/// A fan of a winning Mahjong hand: its name as scored (Chinese), its English name from the
+/// rules (`null` for a name the rules do not know), its points.
+pub fn fan(f: &v1::MahjongFan) -> Value {
+    use arena_games::mahjong::rules::fan::Fan;
+    json!({
+        "name": f.name,
+        "english": Fan::of_name(&f.name).map(Fan::english),
+        "points": f.points,
+    })
 }
 
 /// A verdict.
@@ -226,11 +254,11 @@ pub fn result(r: &v1::TableResult) -> Value {
     json!({
         "table_id": r.table_id,
         "outcome": r.outcome.as_ref().map(outcome),
-        "penalties": r.penalties,
-        "final_scores": r.final_scores,
+        "penalties": ints(&r.penalties),
+        "final_scores": ints(&r.final_scores),
         "verdicts": r.verdicts.iter().map(verdict).collect::<Vec<_>>(),
         "forfeited_by": r.forfeited_by,
-        "finished_unix_ms": r.finished_unix_ms,
+        "finished_unix_ms": int(r.finished_unix_ms),
         "decisions": r.decisions,
         "mean_decision_ms": r.mean_decision_ms,
         "releases": r.releases,
@@ -238,13 +266,17 @@ pub fn result(r: &v1::TableResult) -> Value {
     })
 }
 
-/// Where a table sits in its competition.
+/// Where a table sits in its competition. `side` is Dou Dizhu's (the participant as landlord or
+/// as the farmers); a Mahjong hand has none (`null`): its seats rotate instead (`rotation`).
 pub fn placement(p: &v1::Placement) -> Value {
     json!({
         "match": p.match_index,
         "round": p.round,
         "table": p.table,
-        "side": short(p.side().as_str_name(), "SIDE_"),
+        "side": match p.side() {
+            v1::Side::Unspecified => Value::Null,
+            s => Value::String(short(s.as_str_name(), "SIDE_")),
+        },
         "deal_id": p.deal_id,
         "rotation": p.rotation,
     })
@@ -258,7 +290,7 @@ pub fn rating(r: &v1::Rating) -> Value {
         "mu": r.mu,
         "sigma": r.sigma,
         "conservative": r.conservative,
-        "games": r.games,
+        "games": int(r.games),
     })
 }
 

@@ -143,3 +143,12 @@ pub async fn find(
         next_index: spec.start.saturating_add(workers.taken()).min(end),
     })
 }
+
+/// A secret seed for a fresh deal stream: deals generated from a known seed could be dealt by
+/// anyone, who would then know every hand of a table from their own. The error says why the
+/// system could not give one.
+pub fn secret_seed() -> Result<u64, String> {
+    let mut b = [0u8; 8];
+    getrandom::fill(&mut b).map_err(|e| format!("drawing a secret seed from the system: {e}"))?;
+    Ok(u64::from_le_bytes(b).max(1))
+}

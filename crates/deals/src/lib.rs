@@ -12,6 +12,7 @@ pub mod measure;
 pub mod panel;
 pub mod population;
 pub mod record;
+pub mod wanted;
 
 pub use find::{FindReport, FindSpec, find};
 

@@ -95,30 +95,9 @@ pub fn state_name(state: v1::CompetitionState) -> &'static str {
     }
 }
 
-/// A format's name, as `CompetitionSpec.format` and the CLI spell it.
-pub fn format_name(format: v1::CompetitionFormat) -> &'static str {
-    use v1::CompetitionFormat as F;
-    match format {
-        F::Unspecified => "",
-        F::Duplicate => "duplicate",
-        F::EqualStrength => "equal-strength",
-        F::Random => "random",
-        F::DifficultyAdjusted => "difficulty-adjusted",
-    }
-}
-
-/// The format a name spells (`None`: no format is called that).
-pub fn format_of_name(name: &str) -> Option<v1::CompetitionFormat> {
-    use v1::CompetitionFormat as F;
-    [
-        F::Duplicate,
-        F::EqualStrength,
-        F::Random,
-        F::DifficultyAdjusted,
-    ]
-    .into_iter()
-    .find(|f| format_name(*f) == name)
-}
+/// A competition format's name, and the format a name spells: the protocol's typed names,
+/// kept beside the other Dou Dizhu names (clients that read specs use them too).
+pub use arena_games::ddz::names::{format_name, format_of_name};
 
 /// Sets a competition's state: the typed field and its name.
 fn set_state(c: &mut v1::Competition, state: v1::CompetitionState) {
@@ -631,8 +610,9 @@ async fn jobs(store: &dyn Store, c: &Checked) -> Result<Vec<v1::TableJob>, ApiEr
 }
 
 /// How a refusal for want of measured deals begins (`FAILED_PRECONDITION`): clients that can
-/// ask the deal library for the missing deals (`arena competition create`) look for it.
-pub const NOT_ENOUGH_DEALS: &str = "not enough measured deals";
+/// ask the deal library for the missing deals (`arena competition create`, the console's form)
+/// look for it.
+pub use arena_deals::wanted::NOT_ENOUGH_DEALS;
 
 /// Why a measured competition cannot be planned, and the command that fixes it.
 fn not_enough(

@@ -1,6 +1,6 @@
-//! The protocol's typed names for Dou Dizhu's phases, rule sets and scoring modes, and the
-//! text fields they stand beside. Messages carry both (bots written against the text keep
-//! working); a reader takes either and refuses the two when they disagree.
+//! The protocol's typed names for Dou Dizhu's phases, rule sets, scoring modes and competition
+//! formats, and the text fields they stand beside. Messages carry both (bots written against the
+//! text keep working); a reader takes either and refuses the two when they disagree.
 
 use arena_proto::v1;
 use ddz::{Phase, RuleSet, Scoring};
@@ -109,6 +109,31 @@ pub fn named_rules(
             .find(|(rk, _, _)| *rk == k)
             .map(|(_, n, r)| (*r, *n))
     }))
+}
+
+/// A competition format's name, as `CompetitionSpec.format` and the CLI spell it.
+pub fn format_name(format: v1::CompetitionFormat) -> &'static str {
+    use v1::CompetitionFormat as F;
+    match format {
+        F::Unspecified => "",
+        F::Duplicate => "duplicate",
+        F::EqualStrength => "equal-strength",
+        F::Random => "random",
+        F::DifficultyAdjusted => "difficulty-adjusted",
+    }
+}
+
+/// The format a name spells (`None`: no format is called that).
+pub fn format_of_name(name: &str) -> Option<v1::CompetitionFormat> {
+    use v1::CompetitionFormat as F;
+    [
+        F::Duplicate,
+        F::EqualStrength,
+        F::Random,
+        F::DifficultyAdjusted,
+    ]
+    .into_iter()
+    .find(|f| format_name(*f) == name)
 }
 
 /// A scoring mode as the protocol's enum.

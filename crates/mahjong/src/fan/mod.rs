@@ -81,7 +81,7 @@ impl Seed2015Rule {
 }
 
 macro_rules! fans {
-    ($($(#[$doc:meta])* $v:ident = $name:literal, $points:literal;)*) => {
+    ($($(#[$doc:meta])* $v:ident = $name:literal, $english:literal, $points:literal;)*) => {
         /// One of the contest's 32 fans, in the README's order (highest first).
         #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
         #[repr(u8)]
@@ -99,75 +99,81 @@ macro_rules! fans {
             const fn readme_name(self) -> &'static str {
                 match self { $(Fan::$v => $name,)* }
             }
+
+            /// The fan's usual English name (as Guobiao rule books in English give it), for
+            /// readers who do not read the Chinese.
+            pub const fn english(self) -> &'static str {
+                match self { $(Fan::$v => $english,)* }
+            }
         }
     };
 }
 
 fans! {
     /// 大四喜: pungs (or kongs) of all four winds.
-    BigFourWinds = "大四喜", 88;
+    BigFourWinds = "大四喜", "Big Four Winds", 88;
     /// 大三元: pungs (or kongs) of all three dragons.
-    BigThreeDragons = "大三元", 88;
+    BigThreeDragons = "大三元", "Big Three Dragons", 88;
     /// 十三幺: one of each terminal and honour, one of them twice.
-    ThirteenOrphans = "十三幺", 88;
+    ThirteenOrphans = "十三幺", "Thirteen Orphans", 88;
     /// 绿一色: only 2S 3S 4S 6S 8S and 发.
-    AllGreen = "绿一色", 88;
+    AllGreen = "绿一色", "All Green", 88;
     /// 四杠: four kongs.
-    FourKongs = "四杠", 88;
+    FourKongs = "四杠", "Four Kongs", 88;
     /// 小四喜: pungs of three winds and a pair of the fourth.
-    LittleFourWinds = "小四喜", 64;
+    LittleFourWinds = "小四喜", "Little Four Winds", 64;
     /// 小三元: pungs of two dragons and a pair of the third.
-    LittleThreeDragons = "小三元", 64;
+    LittleThreeDragons = "小三元", "Little Three Dragons", 64;
     /// 字一色: only winds and dragons.
-    AllHonours = "字一色", 64;
+    AllHonours = "字一色", "All Honours", 64;
     /// 四暗刻: four concealed pungs (or concealed kongs).
-    FourConcealedPungs = "四暗刻", 64;
+    FourConcealedPungs = "四暗刻", "Four Concealed Pungs", 64;
     /// 清幺九: only terminals (1s and 9s), no honours.
-    AllTerminals = "清幺九", 64;
+    AllTerminals = "清幺九", "All Terminals", 64;
     /// 一色四同顺: four identical chows.
-    QuadrupleChow = "一色四同顺", 48;
+    QuadrupleChow = "一色四同顺", "Quadruple Chow", 48;
     /// 三杠: three kongs.
-    ThreeKongs = "三杠", 32;
+    ThreeKongs = "三杠", "Three Kongs", 32;
     /// 混幺九: only terminals and honours, with both.
-    AllTerminalsAndHonours = "混幺九", 32;
+    AllTerminalsAndHonours = "混幺九", "All Terminals and Honours", 32;
     /// 七对: seven pairs.
-    SevenPairs = "七对", 24;
+    SevenPairs = "七对", "Seven Pairs", 24;
     /// 清一色: one suit only, no honours.
-    FullFlush = "清一色", 24;
+    FullFlush = "清一色", "Full Flush", 24;
     /// 一色三同顺: three identical chows.
-    PureTripleChow = "一色三同顺", 24;
+    PureTripleChow = "一色三同顺", "Pure Triple Chow", 24;
     /// 三同刻: pungs of one number in all three suits.
-    TriplePung = "三同刻", 16;
+    TriplePung = "三同刻", "Triple Pung", 16;
     /// 三暗刻: three concealed pungs (or concealed kongs).
-    ThreeConcealedPungs = "三暗刻", 16;
+    ThreeConcealedPungs = "三暗刻", "Three Concealed Pungs", 16;
     /// 三色三同顺: chows of the same numbers in all three suits.
-    MixedTripleChow = "三色三同顺", 8;
+    MixedTripleChow = "三色三同顺", "Mixed Triple Chow", 8;
     /// 碰碰和: four pungs or kongs.
-    AllPungs = "碰碰和", 6;
+    AllPungs = "碰碰和", "All Pungs", 6;
     /// 混一色: one suit and honours.
-    HalfFlush = "混一色", 6;
+    HalfFlush = "混一色", "Half Flush", 6;
     /// 五门齐: characters, bamboo, dots, a wind and a dragon.
-    AllTypes = "五门齐", 6;
+    AllTypes = "五门齐", "All Types", 6;
     /// 门前清: no chow, pung or exposed or added kong declared (concealed kongs allowed).
-    ConcealedHand = "门前清", 2;
+    ConcealedHand = "门前清", "Concealed Hand", 2;
     /// 断幺: no terminals, no honours.
-    AllSimples = "断幺", 2;
+    AllSimples = "断幺", "All Simples", 2;
     /// 平和: four chows and a pair of a suit.
-    AllChows = "平和", 2;
+    AllChows = "平和", "All Chows", 2;
     /// 箭刻: a dragon pung or kong (each).
-    DragonPung = "箭刻", 2;
+    DragonPung = "箭刻", "Dragon Pung", 2;
     /// 暗杠: a concealed kong (each).
-    ConcealedKong = "暗杠", 2;
+    ConcealedKong = "暗杠", "Concealed Kong", 2;
     /// 自摸: won on one's own draw.
-    SelfDrawn = "自摸", 1;
+    SelfDrawn = "自摸", "Self-Drawn", 1;
     /// 一般高: two identical chows (each kind of chow held exactly twice).
-    PureDoubleChow = "一般高", 1;
+    PureDoubleChow = "一般高", "Pure Double Chow", 1;
     /// 喜相逢: chows of the same numbers in two suits (each such pair of chow kinds).
-    MixedDoubleChow = "喜相逢", 1;
+    MixedDoubleChow = "喜相逢", "Mixed Double Chow", 1;
     /// 明杠: an exposed or added kong (each).
-    MeldedKong = "明杠", 1;
+    MeldedKong = "明杠", "Melded Kong", 1;
     /// 单钓将: won on a single wait for the pair.
-    SingleWait = "单钓将", 1;
+    SingleWait = "单钓将", "Single Wait", 1;
 }
 
 impl Fan {
@@ -178,6 +184,14 @@ impl Fan {
             Fan::SingleWait if reading.has(Seed2015Rule::SingleWaitSpelledDiao) => "单调将",
             _ => self.readme_name(),
         }
+    }
+
+    /// The fan a name spells, in either reading's spelling (`单调将` and `单钓将` are both
+    /// [`Fan::SingleWait`]); `None` for a name no fan has.
+    pub fn of_name(name: &str) -> Option<Fan> {
+        Fan::ALL.into_iter().find(|f| {
+            f.name(Reading::Contest) == name || f.name(Reading::Seed2015) == name
+        })
     }
 }
 

@@ -1134,3 +1134,22 @@ fn every_readme_exclusion_holds() {
         "1M 1M 3S 3S 5T 5T 7T 7T E E Z Z B | - | B | discard",
     );
 }
+
+#[test]
+fn every_fan_has_an_english_name_of_its_own_and_is_found_by_either_spelling() {
+    let mut seen = std::collections::HashSet::new();
+    for fan in Fan::ALL {
+        let english = fan.english();
+        assert!(
+            !english.is_empty() && english.is_ascii() && seen.insert(english),
+            "{fan:?}: {english:?}"
+        );
+        for reading in [Reading::Contest, Reading::Seed2015] {
+            assert_eq!(Fan::of_name(fan.name(reading)), Some(fan), "{fan:?}");
+        }
+    }
+    assert_eq!(Fan::FullFlush.english(), "Full Flush");
+    assert_eq!(Fan::of_name("单调将"), Some(Fan::SingleWait));
+    assert_eq!(Fan::of_name("单钓将"), Some(Fan::SingleWait));
+    assert_eq!(Fan::of_name("Full Flush"), None);
+}
