@@ -892,15 +892,16 @@ impl CompetitionCreateArgs {
                     .format
                     .clone()
                     .unwrap_or_else(|| "equal-strength".into());
-                let scoring = self.scoring.unwrap_or(ddz::Scoring::Difficulty);
+                let panel_scoring = self.scoring.unwrap_or(ddz::Scoring::Difficulty);
                 let bombs = self.bombs.unwrap_or(1).max(1);
-                let centre = match (&self.centre, arena_deals::wanted::default_centre(scoring, bombs)) {
+                let default = arena_deals::wanted::default_centre(panel_scoring, bombs);
+                let centre = match (&self.centre, default) {
                     (Some(c), _) => c.clone(),
                     (None, Some(c)) => c,
                     (None, None) if format == "equal-strength" => bail!(
                         "an equal-strength competition of deals with {bombs} bomb(s) under \
-                         {scoring} scoring needs --centre with {} GDI values",
-                        arena_deals::levels::gdi_dimension(scoring, bombs)
+                         {panel_scoring} scoring needs --centre with {} GDI values",
+                        arena_deals::levels::gdi_dimension(panel_scoring, bombs)
                     ),
                     (None, None) => Vec::new(),
                 };

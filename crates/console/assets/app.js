@@ -1,6 +1,9 @@
 // The arena console's pages. Each page path renders from the JSON routes under /api/; live
 // standings arrive as server-sent events. Every value from the server is inserted as text
-// (h() never parses markup): bot names and verdict reasons come from bots.
+// (h() never parses markup): bot names and verdict reasons come from bots. Every 64-bit integer
+// (seeds, counts, scores, times) arrives as a string of digits, since a JavaScript number is exact
+// only to 2^53: shown as it comes, and turned into a number (num) only for drawing or into a
+// BigInt (big) for sums.
 "use strict";
 
 (function () {
@@ -26,7 +29,12 @@
   const link = (path, query) => path + (query ? "?" + new URLSearchParams(query).toString() : "");
   const fmt = (x, d = 3) => (typeof x === "number" && isFinite(x) ? x.toFixed(d) : "—");
   const signed = (x, d = 3) => (typeof x === "number" && isFinite(x) ? (x >= 0 ? "+" : "") + x.toFixed(d) : "—");
-  const when = (ms) => (ms ? new Date(Number(ms)).toLocaleString() : "—");
+  const when = (ms) => (ms && ms !== "0" ? new Date(Number(ms)).toLocaleString() : "—");
+  // A 64-bit integer from the server (a string of digits): as a number, for drawing; as a
+  // BigInt, for exact sums; whether it is zero.
+  const num = (x) => Number(x || 0);
+  const big = (x) => BigInt(x || 0);
+  const nonzero = (x) => x !== undefined && x !== null && String(x) !== "0";
 
   let session = { operator: false, public_spectator: false };
 
@@ -52,11 +60,13 @@
     const box = app();
     box.replaceChildren();
     if (e.status === 401) {
+      // In plain words: the server's refusal is written for gRPC clients, not for a person.
       box.append(
         h("h1", {}, "Sign in"),
-        h("p", { class: "error" }, e.message),
-        h("p", {}, "This page is open to operators only (the operator did not open spectator reads to the public). ",
-          h("a", { href: link("/login", { next: location.pathname + location.search }) }, "Sign in with an operator token"), ".")
+        h("div", { class: "panel", "data-testid": "sign-in-prompt" },
+          h("p", {}, "This arena's pages are for its operators: sign in to see its competitions, replays, ladder, bots and deal library."),
+          h("p", {}, h("a", { class: "button primary", href: link("/login", { next: location.pathname + location.search }) }, "Sign in with an operator token")),
+          h("p", { class: "muted" }, "arena standalone keeps its token in <data-dir>/operator.token; arena operators add NAME issues one. An operator who wants anyone to watch starts the arena with --public-spectator."))
       );
     } else {
       box.append(h("p", { class: "error", "data-testid": "error" }, e.message));
@@ -65,6 +75,7 @@
 
   function badge(state) { return h("span", { class: "badge " + state, "data-testid": "state" }, state); }
   function progress(done, total) {
+    done = num(done); total = num(total);
     const pct = total ? Math.min(100, (100 * done) / total) : 0;
     const bar = h("div", { class: "progress", title: `${done} / ${total} tables` }, h("div", {}));
     bar.firstChild.style.width = pct + "%";
@@ -106,8 +117,9 @@
   }
 
   function createForm() {
-    const msg = h("p", {});
+    const msg = h("div", {});
     const field = (label, name, attrs) => h("label", {}, label, h("input", Object.assign({ name }, attrs || {})));
+    // Placeholders say "default: …" and the server applies exactly those defaults (the CLI's).
     const form = h("form", { class: "stack panel", "data-testid": "create" },
       h("h2", {}, "New competition"),
       h("div", { class: "row" },
@@ -115,37 +127,67 @@
           field("Name", "name", { required: true }),
           h("label", {}, "Game", h("select", { name: "game" }, h("option", { value: "ddz" }, "Dou Dizhu"), h("option", { value: "mahjong" }, "Mahjong"))),
           h("label", {}, "Format (Dou Dizhu)", h("select", { name: "format" },
-            ["random", "duplicate", "equal-strength", "difficulty-adjusted"].map((f) => h("option", { value: f }, f)))),
-          field("Participants (bot names, comma-separated)", "participants", { required: true, placeholder: "expert, seed, random" }),
-          field("Farmers (Dou Dizhu)", "farmers", { placeholder: "expert" }),
-          field("Deal library panel (Dou Dizhu)", "panel", { placeholder: "ladder:70" })),
+            ["equal-strength", "duplicate", "random", "difficulty-adjusted"].map((f) => h("option", { value: f }, f)))),
+          field("Participants (bot names, comma-separated)", "participants", { required: true, placeholder: "e.g. expert, seed, random" }),
+          field("Farmers (Dou Dizhu)", "farmers", { placeholder: "default: expert" }),
+          field("Deal library panel (Dou Dizhu)", "panel", { placeholder: "default: ladder:70" })),
         h("div", {},
-          field("Matches", "matches", { type: "number", min: 1, value: 2 }),
+          field("Matches", "matches", { type: "number", min: 1, value: 2, required: true }),
           field("Rounds per match (Dou Dizhu)", "rounds", { type: "number", min: 1, value: 4 }),
-          field("Equal-strength centre (GDI, comma-separated)", "centre", { placeholder: "0.5, 0.3, 0.1" }),
-          field("Equal-strength ε", "eps", { type: "number", step: "any", placeholder: "0.15" }),
-          field("Decision time (ms)", "decision_ms", { type: "number", min: 0, placeholder: "1000" }),
-          field("Penalty points per 100 ms over", "penalty_per_100ms", { type: "number", min: 0, placeholder: "0" }))),
+          field("Equal-strength centre (GDI, comma-separated)", "centre", { placeholder: "default: 0.95, 0.55, 0.15" }),
+          field("Equal-strength ε", "eps", { type: "number", step: "any", min: 0, placeholder: "default: 0.15" }),
+          field("Decision time (ms)", "decision_ms", { type: "number", min: 0, placeholder: "default: 1000" }),
+          field("Penalty points per 100 ms over", "penalty_per_100ms", { type: "number", min: 0, placeholder: "default: 0" }))),
+      h("p", { class: "muted" }, "Equal-strength and difficulty-adjusted competitions deal measured deals: deals the library lacks are generated and measured first, as arena competition create does (this can take minutes); the progress shows here."),
       h("p", {}, h("button", { class: "primary", type: "submit" }, "Create")), msg);
     form.addEventListener("submit", async (ev) => {
       ev.preventDefault();
       const f = new FormData(form);
       const list = (s) => String(s || "").split(",").map((x) => x.trim()).filter(Boolean);
-      const num = (s) => (String(s || "").trim() === "" ? 0 : Number(s));
+      const n = (s) => (String(s || "").trim() === "" ? 0 : Number(s));
       const body = {
         name: f.get("name"), game: f.get("game"), format: f.get("game") === "mahjong" ? "" : f.get("format"),
         participants: list(f.get("participants")), farmers: f.get("farmers") || "", panel: f.get("panel") || "",
-        matches: num(f.get("matches")), rounds: f.get("game") === "mahjong" ? 0 : num(f.get("rounds")),
-        centre: list(f.get("centre")).map(Number), eps: num(f.get("eps")), decision_ms: num(f.get("decision_ms")),
-        penalty_per_100ms: num(f.get("penalty_per_100ms")),
+        matches: n(f.get("matches")), rounds: f.get("game") === "mahjong" ? 0 : n(f.get("rounds")),
+        centre: list(f.get("centre")).map(Number), eps: n(f.get("eps")), decision_ms: n(f.get("decision_ms")),
+        penalty_per_100ms: n(f.get("penalty_per_100ms")),
       };
-      msg.className = "muted"; msg.textContent = "Creating…";
+      const submit = form.querySelector("button[type=submit]");
+      msg.className = "muted"; msg.replaceChildren("Creating…");
+      submit.disabled = true;
       try {
         const r = await api("/api/competitions", { method: "POST", body });
-        location.href = link("/competition", { name: r.competition.name });
-      } catch (e) { msg.className = "error"; msg.textContent = e.message; }
+        if (r.preparing) await followPreparation(r.preparing, msg);
+        else location.href = link("/competition", { name: r.competition.name });
+      } catch (e) { msg.className = "error"; msg.replaceChildren(e.message); }
+      submit.disabled = false;
     });
     return form;
+  }
+
+  // A competition whose deals the library is finding: its progress until it is created (then
+  // its page opens) or fails (an error thrown). Each request returns when something changed.
+  async function followPreparation(p, box) {
+    for (;;) {
+      box.className = "panel";
+      box.replaceChildren(preparationView(p));
+      if (p.state === "created") { location.href = link("/competition", { name: p.competition.name }); return; }
+      if (p.state === "failed") throw new Error(p.error);
+      const r = await api(link("/api/competitions/preparing", { name: p.name, seen: p.version }));
+      p = r.preparing;
+    }
+  }
+
+  function preparationView(p) {
+    const missing = num(p.missing);
+    const what = p.state === "creating" || p.state === "created"
+      ? "The deals are there: creating the competition…"
+      : `The library held ${p.have} unused deals fit for ${p.name}, which needs ${p.need}: finding ${p.missing} more (fresh deals generated and measured by the panel).`;
+    return h("div", { "data-testid": "preparing", "data-state": p.state },
+      h("strong", {}, what),
+      progress(p.found, missing),
+      h("div", { class: "muted", "data-testid": "preparing-progress" },
+        `${p.found} / ${p.missing} found · ${p.tried} deals tried · ${p.games} games · ${fmt(p.seconds, 1)} s`));
   }
 
   // ---- One competition: live standings, heat map, intervals, tables -------------------------
@@ -181,11 +223,27 @@
     return h("div", { "data-testid": "standings" },
       h("h2", {}, "Standings ", status, " ", h("span", { class: "muted" }, `${st.tables_done} / ${st.tables_total} tables`)),
       progress(st.tables_done, st.tables_total),
-      h("p", { class: "muted" }, "Rank probabilities: each participant's chance of every place over the matches played (the heat map); * marks its most probable place. Only complete matches count towards places, complete rounds towards mean scores."),
+      rankingRule(mahjong),
       h("table", { class: "grid heat" }, h("thead", {}, head), h("tbody", {}, body)),
       h("h2", {}, "Mean score with its 95% confidence interval"),
       h("div", { class: "panel" }, Charts.intervals(st.standings.map((s) => ({ label: s.participant, mean: s.mean_score, half: s.score_ci95 })))),
-      mahjong && st.drawn_hands ? h("p", { class: "muted" }, `${st.drawn_hands} hands ended drawn.`) : "");
+      mahjong && nonzero(st.drawn_hands) ? h("p", { class: "muted" }, `${st.drawn_hands} hands ended drawn.`) : "");
+  }
+
+  // How places are decided, as the matchmaker decides them (services/matchmaker: the Dou Dizhu
+  // standings and mahjong.rs).
+  function rankingRule(mahjong) {
+    const rule = mahjong
+      ? [h("strong", {}, "How places are decided. "),
+        "Participants are placed by mean score per hand (time penalties included), over complete deals: a deal counts once it has been played from all four seats, so its luck cancels out. Ties go to the higher total score, then to the participant named first. ",
+        h("strong", {}, "P(#k)"), " is the share of complete 96-hand matches in which the participant came k-th (tied scores share the places they span); * marks its most probable place. ",
+        "The interval is the 95% confidence interval of the mean score per hand."]
+      : [h("strong", {}, "How places are decided. "),
+        "In every complete match, the participants are ranked by their summed score over the match's rounds (each round's table score after penalties; difficulty-adjusted: minus the deal's expected score; with seat rotation, plus its farmer team's score on the same cards), ties broken at random. ",
+        h("strong", {}, "P(#k)"), " is the share of complete matches in which the participant came k-th; * marks its most probable place. ",
+        "Places go by most probable place (the better one when two are equally likely), ties by mean rank, then to the participant named first. ",
+        "Mean score is per round over every complete round, with its 95% confidence interval."];
+    return h("p", { class: "muted", "data-testid": "ranking-rule" }, rule);
   }
 
   let liveSource = null;
@@ -195,49 +253,81 @@
     const name = q("name");
     const { competition: c, standings } = await api(link("/api/competition", { name }));
     const standingsBox = h("div", {}, standingsView(standings, c));
+    const infoBox = h("div", {}, competitionInfo(c));
     const tablesBox = h("div", {});
-    const info = h("div", { class: "panel" },
-      h("div", {}, badge(c.state), " ", c.game === "mahjong" ? "Mahjong" : "Dou Dizhu", " · ", c.format || "duplicate",
-        " · ", `${c.participants.length} participants`, c.game === "ddz" ? ` · farmers ${c.farmers}` : "",
-        ` · ${c.matches} matches`, c.game === "ddz" ? ` × ${c.rounds} rounds` : "", c.rotate_seats ? " · seats rotated" : ""),
-      h("div", { class: "muted" }, `created ${when(c.created_unix_ms)}`, c.finished_unix_ms ? ` · ended ${when(c.finished_unix_ms)}` : ""),
-      c.error ? h("p", { class: "error" }, c.error) : "",
-      session.operator && c.state === "running" ? h("p", {}, h("button", { class: "danger", onclick: () => cancel(c.name) }, "Cancel competition")) : "");
-    app().replaceChildren(h("h1", {}, c.name), info, standingsBox, h("h2", {}, "Tables"), tablesBox);
-    const loadTables = () => tablesView(name).then((v) => tablesBox.replaceChildren(v)).catch((e) => tablesBox.replaceChildren(h("p", { class: "error" }, e.message)));
+    app().replaceChildren(h("h1", {}, c.name), infoBox, standingsBox, h("h2", {}, "Tables"), tablesBox);
+    // The tables list follows the standings: redrawn (at the page the viewer is on) whenever
+    // they change, one request at a time, the last change always drawn.
+    let offset = 0, loading = false, again = false;
+    const loadTables = async () => {
+      if (loading) { again = true; return; }
+      loading = true;
+      try {
+        do {
+          again = false;
+          try { tablesBox.replaceChildren(await tablesView(name, c.game === "mahjong" ? "mahjong" : "ddz", offset, (o) => { offset = o; loadTables(); })); }
+          catch (e) { tablesBox.replaceChildren(h("p", { class: "error" }, e.message)); }
+        } while (again);
+      } finally { loading = false; }
+    };
     loadTables();
     if (standings.final || c.state !== "running") return;
     // Live: one event stream; the server pushes each change (one watcher per competition,
     // whoever watches it).
     closeLive();
     liveSource = new EventSource(link("/api/competition/live", { name }));
-    const show = (ev) => standingsBox.replaceChildren(standingsView(JSON.parse(ev.data), c));
+    let current = c;
+    const show = (ev) => { standingsBox.replaceChildren(standingsView(JSON.parse(ev.data), current)); loadTables(); };
     liveSource.addEventListener("standings", show);
-    liveSource.addEventListener("final", (ev) => { show(ev); closeLive(); loadTables(); });
+    liveSource.addEventListener("final", async (ev) => {
+      closeLive();
+      // The competition has ended: its state now (finished or cancelled), without a reload.
+      try { current = (await api(link("/api/competition", { name }))).competition; infoBox.replaceChildren(competitionInfo(current)); }
+      catch (e) { infoBox.prepend(h("p", { class: "error" }, e.message)); }
+      show(ev);
+    });
     liveSource.addEventListener("failed", (ev) => { standingsBox.prepend(h("p", { class: "error" }, ev.data)); closeLive(); });
   }
 
-  async function tablesView(name, offset = 0) {
+  function competitionInfo(c) {
+    return h("div", { class: "panel", "data-testid": "competition-info" },
+      h("div", {}, badge(c.state), " ", c.game === "mahjong" ? "Mahjong" : "Dou Dizhu", " · ", c.format || "duplicate",
+        " · ", `${c.participants.length} participants`, c.game === "ddz" ? ` · farmers ${c.farmers}` : "",
+        ` · ${c.matches} matches`, c.game === "ddz" ? ` × ${c.rounds} rounds` : "", c.rotate_seats ? " · seats rotated" : "",
+        c.format === "equal-strength" && c.centre.length ? ` · centre ${c.centre.join(", ")} ± ${c.eps}` : ""),
+      h("div", { class: "muted" }, `created ${when(c.created_unix_ms)}`, nonzero(c.finished_unix_ms) ? ` · ended ${when(c.finished_unix_ms)}` : "",
+        c.seed ? ` · seed ${c.seed}` : ""),
+      c.error ? h("p", { class: "error" }, c.error) : "",
+      session.operator && c.state === "running" ? h("p", {}, h("button", { class: "danger", onclick: () => cancel(c.name) }, "Cancel competition")) : "");
+  }
+
+  // A table's place in its competition. Dou Dizhu: match, round, the participant's table, and
+  // its side (landlord, or farmers with seat rotation). Mahjong: match, seat-order group (the
+  // contest's six), deal, and rotation (each deal is played four times, seats turned).
+  const PLACES = {
+    ddz: [["Match", "match"], ["Round", "round"], ["Table #", "table"], ["Side", "side"]],
+    mahjong: [["Match", "match"], ["Seat order", "round"], ["Deal", "table"], ["Rotation", "rotation"]],
+  };
+
+  async function tablesView(name, game, offset, go) {
     const r = await api(link("/api/competition/tables", { name, offset }));
-    if (!r.total) return h("p", { class: "muted" }, "No table has finished yet.");
-    const box = h("div", {});
-    const page = (o) => tablesView(name, o).then((v) => box.replaceWith(v)).catch(fail);
-    box.append(
-      h("p", { class: "muted" }, `Tables ${r.offset + 1}–${r.offset + r.tables.length} of ${r.total} finished. A table's replay is shown once every table dealt the same cards has finished.`),
+    if (!r.total) return h("p", { class: "muted", "data-testid": "tables-count" }, "No table has finished yet.");
+    const cell = (t, k) => (t.placement && t.placement[k] !== null && t.placement[k] !== undefined ? t.placement[k] : "");
+    return h("div", {},
+      h("p", { class: "muted", "data-testid": "tables-count", "data-total": r.total },
+        `Tables ${r.offset + 1}–${r.offset + r.tables.length} of ${r.total} finished. A table's replay is shown once every table dealt the same cards has finished.`),
       h("table", { class: "grid", "data-testid": "tables" },
-        h("thead", {}, h("tr", {}, ["Table", "Match", "Round", "Side", "Final scores", "Verdicts", ""].map((t) => h("th", {}, t)))),
+        h("thead", {}, h("tr", {}, ["Table", "Seats", ...PLACES[game].map(([t]) => t), "Final scores", "Verdicts", ""].map((t) => h("th", {}, t)))),
         h("tbody", {}, r.tables.map((t) => h("tr", {},
           h("td", {}, t.table_id),
-          h("td", { class: "num" }, t.placement ? t.placement.match : ""),
-          h("td", { class: "num" }, t.placement ? t.placement.round : ""),
-          h("td", {}, t.placement ? t.placement.side : ""),
+          h("td", { class: "seats" }, (t.seats || []).join(" · ")),
+          PLACES[game].map(([, k]) => h("td", { class: k === "side" ? "" : "num" }, cell(t, k))),
           h("td", {}, t.shown ? t.final_scores.join(" / ") : h("span", { class: "muted" }, "hidden while its deal is played")),
           h("td", { class: "num" }, t.shown && t.verdicts ? t.verdicts : ""),
           h("td", {}, t.shown ? h("a", { href: link("/replay", { table: t.table_id }), "data-replay": t.table_id }, "Replay") : ""))))),
       h("p", {},
-        r.offset > 0 ? h("button", { onclick: () => page(Math.max(0, r.offset - r.limit)) }, "Previous") : "", " ",
-        r.offset + r.tables.length < r.total ? h("button", { onclick: () => page(r.offset + r.limit) }, "Next") : ""));
-    return box;
+        r.offset > 0 ? h("button", { onclick: () => go(Math.max(0, r.offset - r.limit)) }, "Previous") : "", " ",
+        r.offset + r.tables.length < r.total ? h("button", { onclick: () => go(r.offset + r.limit) }, "Next") : ""));
   }
 
   // ---- The ladder ---------------------------------------------------------------------
@@ -302,6 +392,18 @@
 
   // ---- The deal library ---------------------------------------------------------------
 
+  // A panel's seats: per seat one bot for every table or one per table (a ladder of 70 lists 70
+  // landlords): long lists summed up, the whole list a click away and wrapped.
+  function panelSeats(seats) {
+    return h("div", {}, seats.map((bots, i) => {
+      const role = i === 0 ? "landlord" : `seat ${i}`;
+      if (bots.length <= 3) return h("div", {}, `${role}: ${bots.join(", ")}`);
+      return h("details", {},
+        h("summary", {}, `${role}: ${bots.length} bots, ${bots[0]} … ${bots[bots.length - 1]}`),
+        h("div", { class: "wrap-list" }, bots.join(", ")));
+    }));
+  }
+
   async function dealsPage() {
     const { panels } = await api("/api/deals");
     const panel = q("panel") || (panels[0] && panels[0].id) || "";
@@ -311,7 +413,7 @@
         h("thead", {}, h("tr", {}, ["Panel", "Game", "Seats", "Scoring", "Deals"].map((t) => h("th", {}, t)))),
         h("tbody", {}, panels.map((p) => h("tr", { class: p.id === panel ? "active" : "" },
           h("td", {}, h("a", { href: link("/deals", { panel: p.id }) }, p.id)), h("td", {}, p.game),
-          h("td", {}, p.seats.map((s) => s.join(",")).join(" / ")), h("td", {}, p.scoring), h("td", { class: "num" }, p.deals)))))
+          h("td", { class: "panel-seats" }, panelSeats(p.seats)), h("td", {}, p.scoring), h("td", { class: "num" }, p.deals)))))
         : h("p", { class: "muted" }, "The library is empty: arena deals gdi --count N measures deals."),
       box);
     if (!panel) return;
@@ -321,9 +423,9 @@
       // point's area is its number of deals.
       const r = await api(link("/api/deals/points", { panel, x: xi, y: yi }));
       const pts = r.points.map((p) => ({
-        x: p.x, y: p.y, count: p.count, r: 2.5 + 1.6 * Math.sqrt(p.count),
-        colour: p.held ? "#c0392b" : p.used === p.count ? "#9aa6b8" : "#2457c5",
-        title: `${p.count} deal(s) at g${xi + 1} = ${p.x.toFixed(3)}, g${yi + 1} = ${p.y.toFixed(3)}${p.held ? `, ${p.held} held by a running competition` : ""}${p.used ? `, ${p.used} used` : ""}; e.g. ${p.example}`,
+        x: p.x, y: p.y, count: num(p.count), r: 2.5 + 1.6 * Math.sqrt(num(p.count)),
+        colour: nonzero(p.held) ? "#c0392b" : p.used === p.count ? "#9aa6b8" : "#2457c5",
+        title: `${p.count} deal(s) at g${xi + 1} = ${p.x.toFixed(3)}, g${yi + 1} = ${p.y.toFixed(3)}${nonzero(p.held) ? `, ${p.held} held by a running competition` : ""}${nonzero(p.used) ? `, ${p.used} used` : ""}; e.g. ${p.example}`,
         href: link("/deal", { panel, id: p.example }),
       }));
       const pick = (label, value, set) => h("label", {}, label, h("select", { onchange: (e) => { set(Number(e.target.value)); render().catch(fail); } },
@@ -338,7 +440,7 @@
 
   async function dealPage() {
     const d = await api(link("/api/deal", { panel: q("panel"), id: q("id") }));
-    const total = d.counts.reduce((a, b) => a + b, 0);
+    const total = d.counts.reduce((a, b) => a + Number(b), 0);
     app().replaceChildren(h("h1", {}, `Deal ${d.id}`),
       h("p", {}, h("a", { href: link("/deals", { panel: d.panel }) }, `Panel ${d.panel}`)),
       h("div", { class: "row" },
@@ -350,7 +452,10 @@
           d.deal ? h("p", {}, h("code", {}, d.deal), h("br", {}), h("span", { class: "muted" }, "hand0 (landlord) / hand1 / hand2 / bottom"))
             : h("p", { class: "muted" }, "Held by a running competition: its cards are shown once that competition has ended."),
           d.used_by ? h("p", { class: "muted" }, `Used by ${d.used_by}.`) : "",
-          d.source ? h("p", { class: "muted" }, `Generated from seed ${d.source.seed}, index ${d.source.index}.`) : "")));
+          d.source ? h("p", { class: "muted", "data-testid": "deal-source" }, "Generated from seed ", h("code", { "data-testid": "deal-seed" }, d.source.seed), `, index ${d.source.index}`,
+            d.source.bombs !== null && d.source.bombs !== undefined ? `, ${d.source.bombs} bomb(s)` : "",
+            ": ", h("code", { "data-testid": "deal-command" }, `arena ddz deal --seed ${d.source.seed} --index ${d.source.index}` +
+              (d.source.bombs !== null && d.source.bombs !== undefined ? ` --bombs ${d.source.bombs}` : "")), " deals it again.") : "")));
   }
 
   // ---- Login --------------------------------------------------------------------------

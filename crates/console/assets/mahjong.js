@@ -57,7 +57,9 @@
     if (d.winner === null || d.winner === undefined) return h("p", { "data-testid": "winner" }, "Drawn hand: the wall ran out.");
     return h("div", { "data-testid": "winner" },
       h("p", {}, `Seat ${d.winner} wins on ${d.tile}`, d.from !== null && d.from !== undefined ? `, paid by seat ${d.from}` : " self-drawn", d.robbed_kong ? " (robbing a kong)" : "", ` · ${d.fan_total} fan.`),
-      h("div", {}, d.fans.map((f) => h("span", { class: "badge" }, `${f.name} ${f.points}`))));
+      // The Chinese name as scored, its English name beside it (the rules crate's), its points.
+      h("div", { "data-testid": "fans" }, d.fans.map((f) => h("span", { class: "badge fan", title: f.english || f.name },
+        h("span", { class: "fan-name", lang: "zh-Hans" }, f.name), f.english ? ` ${f.english}` : "", ` ${f.points}`))));
   }
 
   window.ArenaReplay.games.mahjong = { render, outcome };

@@ -13,6 +13,10 @@
 (function () {
   const games = {};
 
+  // 64-bit integers (penalties, scores) arrive as strings of digits.
+  const nonzero = (x) => x !== undefined && x !== null && String(x) !== "0";
+  const withSign = (x) => (String(x).startsWith("-") || String(x) === "0" ? String(x) : "+" + x);
+
   function page(root, u) {
     const { h, api, link, q } = u;
     const table = q("table");
@@ -24,7 +28,7 @@
   }
 
   function mount(root, doc, u) {
-    const { h, link, q, signed } = u;
+    const { h, link, q } = u;
     const game = games[doc.game];
     const frames = doc.frames;
     const total = frames.length;
@@ -46,9 +50,9 @@
     slider.addEventListener("input", () => go(Number(slider.value)));
 
     const timeline = h("div", { class: "timeline", "data-testid": "timeline" }, frames.map((f, i) => {
-      const b = h("button", { title: `${i + 1}: seat ${f.seat} ${f.kind} ${f.action ?? "—"}${f.verdict ? " · verdict " + f.verdict.kind : ""}${f.penalty ? " · penalty " + f.penalty : ""}` });
+      const b = h("button", { title: `${i + 1}: seat ${f.seat} ${f.kind} ${f.action ?? "—"}${f.verdict ? " · verdict " + f.verdict.kind : ""}${nonzero(f.penalty) ? " · penalty " + f.penalty : ""}` });
       if (f.verdict) b.classList.add("has-verdict");
-      else if (f.penalty) b.classList.add("has-penalty");
+      else if (nonzero(f.penalty)) b.classList.add("has-penalty");
       b.addEventListener("click", () => go(i));
       return b;
     }));
@@ -62,7 +66,9 @@
       h("h1", {}, "Replay ", h("span", { class: "muted", "data-testid": "table-id" }, doc.table_id)),
       h("div", { class: "panel" },
         doc.competition ? h("span", {}, "Competition ", h("a", { href: link("/competition", { name: doc.competition }) }, doc.competition), " · ") : "",
-        placement ? `match ${placement.match}, round ${placement.round}, table ${placement.table}${placement.side && placement.side !== "unspecified" ? ", " + placement.side : ""} · ` : "",
+        placement ? (doc.game === "mahjong"
+          ? `match ${placement.match}, seat order ${placement.round}, deal ${placement.table}, rotation ${placement.rotation} · `
+          : `match ${placement.match}, round ${placement.round}, table ${placement.table}${placement.side ? ", " + placement.side : ""} · `) : "",
         seats.map((b, s) => `seat ${s}: ${b}`).join(" · "),
         doc.time ? h("div", { class: "muted" }, `${doc.time.decision_ms || 1000} ms per decision, hard cap ${doc.time.hard_cap_ms || 5000} ms${doc.time.penalty_per_100ms ? `, ${doc.time.penalty_per_100ms} penalty point(s) per 100 ms over` : ""}`) : ""),
       doc.error ? h("p", { class: "error", "data-testid": "replay-error" }, "This replay could not be played through to the end: ", doc.error) : "",
@@ -89,7 +95,7 @@
           h("strong", { "data-testid": "action" }, f.action ?? "no action (forfeit)"),
           f.automatic ? h("span", { class: "muted" }, " (played automatically by the referee)") : "",
           ` · ${f.elapsed_ms} ms`, limit ? h("span", { class: "muted" }, ` of ${limit}`) : "",
-          f.penalty ? h("span", { class: "penalty", "data-testid": "penalty" }, ` · penalty ${f.penalty}`) : "",
+          nonzero(f.penalty) ? h("span", { class: "penalty", "data-testid": "penalty" }, ` · penalty ${f.penalty}`) : "",
           f.round > 1 ? h("span", { class: "muted" }, ` · one of ${f.round} seats answering together`) : ""),
         f.verdict ? h("div", { class: "verdict", "data-testid": "verdict" }, `Verdict: ${f.verdict.kind} — ${f.verdict.reason}`) : "",
         h("div", { class: "muted" }, `Legal options (${f.legal.length}):`),
@@ -115,7 +121,7 @@
           h("thead", {}, h("tr", {}, h("th", {}, "Seat"), h("th", {}, "Bot"), h("th", { class: "num" }, "Score"), h("th", { class: "num" }, "Penalties"), h("th", { class: "num" }, "Final"))),
           h("tbody", {}, seats.map((b, s) => h("tr", { "data-seat": s },
             h("td", {}, s), h("td", {}, b),
-            h("td", { class: "num" }, o ? signed(o.scores[s] || 0, 0) : "—"),
+            h("td", { class: "num" }, o ? withSign(o.scores[s] ?? "0") : "—"),
             h("td", { class: "num" }, r.penalties[s] || 0),
             h("td", { class: "num final-score" }, r.final_scores[s] ?? "—"))))),
         r.verdicts.length ? h("div", {}, r.verdicts.map((v) => h("div", { class: "verdict" }, `seat ${v.seat}, decision ${v.decision + 1}: ${v.kind} — ${v.reason}`))) : "",

@@ -948,3 +948,88 @@ async fn cancel(
     let comp = c.backend.cancel(&body.name).await?;
     Ok(Json(json!({"competition": view::competition(&comp)})))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use prost::Message;
+
+    fn form(json: &str) -> v1::CompetitionSpec {
+        serde_json::from_str::<NewCompetition>(json)
+            .unwrap()
+            .spec()
+            .unwrap()
+    }
+
+    #[test]
+    fn what_the_form_leaves_out_is_what_the_cli_leaves_out() {
+        // An empty centre is the CLI's default, not a spec the matchmaker refuses.
+        let s = form(r#"{"name":"c","participants":["expert","seed"],"matches":1,"rounds":1,"format":"equal-strength"}"#);
+        assert_eq!(s.centre, arena_deals::wanted::DEFAULT_CENTRE);
+        assert_eq!(s.eps, arena_deals::wanted::DEFAULT_EPS);
+        assert_eq!(s.farmers, "expert");
+        let panel = s.panel.unwrap();
+        assert_eq!((panel.landlords.as_str(), panel.farmers.as_str()), ("ladder:70", "expert"));
+        // Dou Dizhu's format is equal-strength unless named.
+        let s = form(r#"{"name":"c","participants":["expert","seed"],"matches":1,"rounds":1}"#);
+        assert_eq!(s.format, "equal-strength");
+        assert_eq!(s.centre, arena_deals::wanted::DEFAULT_CENTRE);
+        // What the form gives is kept.
+        let s = form(
+            r#"{"name":"c","participants":["a","b"],"format":"equal-strength","centre":[0.5,0.5,0.5],"eps":0.4,"farmers":"seed","panel":"ladder:5"}"#,
+        );
+        assert_eq!((s.centre, s.eps), (vec![0.5; 3], 0.4));
+        assert_eq!(s.panel.unwrap().farmers, "seed");
+        // Two bombs have no default centre: the form must give one, and is told so.
+        let e = serde_json::from_str::<NewCompetition>(
+            r#"{"name":"c","participants":["a","b"],"format":"equal-strength","bombs":2}"#,
+        )
+        .unwrap()
+        .spec()
+        .unwrap_err();
+        assert!(e.message.contains("centre of 5 GDI values"), "{}", e.message);
+        // Other formats get no centre; Mahjong no panel.
+        assert!(form(r#"{"name":"c","participants":["a","b"],"format":"random"}"#).centre.is_empty());
+        assert_eq!(
+            form(r#"{"name":"c","game":"mahjong","participants":["a","b","c","d"]}"#).panel,
+            None
+        );
+    }
+
+    #[test]
+    fn a_seed_comes_as_a_string_of_digits_or_a_number() {
+        let seed = |v: &str| {
+            serde_json::from_str::<NewCompetition>(&format!(
+                r#"{{"name":"c","participants":["a","b"],"seed":{v}}}"#
+            ))
+            .map(|n| n.seed)
+        };
+        assert_eq!(seed(r#""3274537341145225769""#).unwrap(), 3_274_537_341_145_225_769);
+        assert_eq!(seed("17").unwrap(), 17);
+        assert_eq!(seed(r#""""#).unwrap(), 0);
+        let e = seed(r#""12x""#).unwrap_err().to_string();
+        assert!(e.contains("not a whole number"), "{e}");
+    }
+
+    #[test]
+    fn the_seats_of_a_replay_are_read_without_the_rest_of_it() {
+        let replay = v1::Replay {
+            job: Some(v1::TableJob {
+                table_id: "t".into(),
+                seats: ["north", "expert", "expert"]
+                    .map(|b| v1::SeatSpec { bot: b.into() })
+                    .to_vec(),
+                seed: 3,
+                ..Default::default()
+            }),
+            steps: vec![v1::ReplayStep::default(); 3],
+            ..Default::default()
+        };
+        let seats = SeatsOfReplay::decode(replay.encode_to_vec().as_slice())
+            .unwrap()
+            .job
+            .unwrap()
+            .seats;
+        assert_eq!(seats, replay.job.unwrap().seats);
+    }
+}

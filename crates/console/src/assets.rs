@@ -56,10 +56,39 @@ pub const FILES: [(&str, &str, &str); 6] = [
     ),
 ];
 
+/// The binary files: path, content type, content. The fan-name font is Noto Sans CJK SC cut to
+/// the characters of the Mahjong fans' names (`assets/fonts/`, SIL OFL 1.1, remade by
+/// `make-fan-names-font.sh`): browsers without a Chinese font (Debian's chromium has none)
+/// would draw the fans' names as empty boxes. The icon answers both the page's link and the
+/// `/favicon.ico` browsers ask for on their own.
+pub const BINARY: [(&str, &str, &[u8]); 4] = [
+    (
+        "/assets/fonts/fan-names.otf",
+        "font/otf",
+        include_bytes!("../assets/fonts/fan-names.otf"),
+    ),
+    (
+        "/assets/fonts/OFL.txt",
+        "text/plain; charset=utf-8",
+        include_bytes!("../assets/fonts/OFL.txt"),
+    ),
+    (
+        "/favicon.svg",
+        "image/svg+xml",
+        include_bytes!("../assets/favicon.svg"),
+    ),
+    (
+        "/favicon.ico",
+        "image/svg+xml",
+        include_bytes!("../assets/favicon.svg"),
+    ),
+];
+
 const INDEX: &str = include_str!("../assets/index.html");
 
 const CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; \
-                   connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+                   font-src 'self'; connect-src 'self'; form-action 'self'; base-uri 'none'; \
+                   frame-ancestors 'none'";
 
 fn hardened(mut r: Response) -> Response {
     let h = r.headers_mut();
@@ -97,7 +126,38 @@ pub fn router() -> Router {
                 }),
             );
     }
+    for (path, mime, body) in BINARY {
+        r = r.route(
+            path,
+            get(move || async move {
+                hardened(([(header::CONTENT_TYPE, mime)], body).into_response())
+            }),
+        );
+    }
     r.fallback(|| async {
         hardened((StatusCode::NOT_FOUND, "no such page of the arena console").into_response())
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_fan_font_has_every_character_of_every_fan_name() {
+        use arena_games::mahjong::rules::{fan::Fan, rules::Reading};
+        let (_, _, otf) = BINARY[0];
+        let face = ttf_parser::Face::parse(otf, 0).expect("the fan font reads");
+        for fan in Fan::ALL {
+            for reading in [Reading::Contest, Reading::Seed2015] {
+                for c in fan.name(reading).chars() {
+                    assert!(
+                        face.glyph_index(c).is_some(),
+                        "{c} of {} has no glyph: run assets/fonts/make-fan-names-font.sh",
+                        fan.name(reading)
+                    );
+                }
+            }
+        }
+    }
 }

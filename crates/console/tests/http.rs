@@ -453,18 +453,18 @@ async fn live_standings_reach_every_viewer_from_one_watcher_and_end_with_the_fin
     tx.send(Ok(standings(2, false))).await.unwrap();
     let (name, data) = first.next().await.unwrap();
     assert_eq!(name, "standings");
-    assert!(data.contains(r#""tables_done":2"#), "{data}");
+    assert!(data.contains(r#""tables_done":"2""#), "{data}");
     // A viewer arriving later gets the latest standings at once, from the same watcher.
     let mut second = Viewer::open(c.addr).await;
     let (name, data) = second.next().await.unwrap();
     assert_eq!(
-        (name.as_str(), data.contains(r#""tables_done":2"#)),
+        (name.as_str(), data.contains(r#""tables_done":"2""#)),
         ("standings", true)
     );
     tx.send(Ok(standings(5, false))).await.unwrap();
     for v in [&mut first, &mut second] {
         let (_, data) = v.next().await.unwrap();
-        assert!(data.contains(r#""tables_done":5"#), "{data}");
+        assert!(data.contains(r#""tables_done":"5""#), "{data}");
     }
     tx.send(Ok(standings(9, true))).await.unwrap();
     for v in [&mut first, &mut second] {
