@@ -505,3 +505,216 @@ async fn the_console_stops_although_a_page_still_watches() {
     assert_eq!(viewer.next().await, None);
     drop(tx);
 }
+
+/// A seed past 2^53: as a JavaScript number it would read 3274537341145225700.
+const BIG_SEED: u64 = 3_274_537_341_145_225_769;
+
+#[tokio::test]
+async fn every_64_bit_integer_travels_as_a_string_so_a_seed_reaches_the_page_exact() {
+    let c = console(true, None).await;
+    let panel = arena_store::Panel {
+        id: "p-wide".into(),
+        game: arena_store::Game::DouDizhu,
+        seats: vec![
+            (1..=70).map(|k| format!("ladder:{k}/70")).collect(),
+            vec!["expert".into()],
+            vec!["expert".into()],
+        ],
+        scoring: "difficulty".into(),
+    };
+    c.store.put_panel(&panel).await.unwrap();
+    let source = arena_store::DealSource {
+        seed: BIG_SEED,
+        bombs: Some(1),
+    };
+    let index = 9_007_199_254_740_993u64; // 2^53 + 1
+    let deal = arena_store::DealRecord {
+        id: source.deal_id(index),
+        game: arena_store::Game::DouDizhu,
+        deal: arena_games::ddz::rules::Deal::generate(BIG_SEED, 0).to_string(),
+        source: Some((source, index)),
+        panel: panel.id.clone(),
+        levels: vec![1, 2, 4, 8],
+        counts: vec![10, 30, 20, 10],
+        gdi: vec![60.0 / 70.0, 30.0 / 70.0, 10.0 / 70.0],
+    };
+    c.store.put_deals(&[deal.clone()]).await.unwrap();
+    let auth = [("authorization", bearer())];
+    let auth: Vec<(&str, &str)> = auth.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    let json = |body: &str| serde_json::from_str::<serde_json::Value>(body).unwrap();
+
+    let path = format!("/api/deal?panel=p-wide&id={}", deal.id);
+    let (status, body) = get(c.addr, &path, &auth).await;
+    assert_eq!(status, 200, "{body}");
+    // The digits as they are, not a number a page would round.
+    assert!(
+        body.contains(r#""seed":"3274537341145225769""#),
+        "{body}"
+    );
+    let d = json(&body);
+    assert_eq!(d["source"]["index"], "9007199254740993");
+    assert_eq!(d["levels"], serde_json::json!(["1", "2", "4", "8"]));
+
+    let (_, body) = get(c.addr, "/api/deals", &auth).await;
+    assert_eq!(json(&body)["panels"][0]["deals"], "1", "{body}");
+    let (_, body) = get(c.addr, "/api/deals/points?panel=p-wide", &auth).await;
+    let points = json(&body);
+    assert_eq!(points["deals"], "1");
+    assert_eq!(points["points"][0]["count"], "1", "{body}");
+
+    let cup = v1::Competition {
+        spec: Some(v1::CompetitionSpec {
+            name: "cup".into(),
+            seed: BIG_SEED,
+            ..Default::default()
+        }),
+        status: v1::CompetitionState::Finished as i32,
+        tables_total: 1 << 60,
+        created_unix_ms: 1_700_000_000_000,
+        ..Default::default()
+    };
+    c.store
+        .put_record(arena_matchmaker::COMPETITION, "cup", &cup.encode_to_vec())
+        .await
+        .unwrap();
+    let (status, body) = get(c.addr, "/api/competitions", &[]).await;
+    assert_eq!(status, 200, "{body}");
+    let listed = &json(&body)["competitions"][0];
+    assert_eq!(listed["tables_total"], (1u64 << 60).to_string(), "{body}");
+    assert_eq!(listed["created_unix_ms"], "1700000000000");
+    // A finished competition's seed is shown, whole.
+    assert_eq!(listed["seed"], BIG_SEED.to_string());
+    c.stop().await;
+}
+
+#[tokio::test]
+async fn every_page_has_its_icon_and_the_fan_font_the_policy_lets_it_load() {
+    let c = console(false, None).await;
+    for path in ["/favicon.ico", "/favicon.svg"] {
+        let (status, head, body) = request(c.addr, "GET", path, &[], None).await;
+        assert_eq!(status, 200, "{path}");
+        assert!(head.to_lowercase().contains("content-type: image/svg+xml"), "{head}");
+        assert!(body.starts_with("<svg"), "{body}");
+    }
+    let (status, head, _) = request(c.addr, "GET", "/", &[], None).await;
+    assert_eq!(status, 200);
+    assert!(head.contains("font-src 'self'"), "{head}");
+    let (_, _, page) = request(c.addr, "GET", "/", &[], None).await;
+    assert!(page.contains(r#"<link rel="icon" href="/favicon.svg""#), "{page}");
+    // (HEAD: the font is binary.)
+    let (status, head, _) = request(c.addr, "HEAD", "/assets/fonts/fan-names.otf", &[], None).await;
+    assert_eq!(status, 200);
+    assert!(head.to_lowercase().contains("content-type: font/otf"), "{head}");
+    c.stop().await;
+}
+
+/// A console whose create form asks a real deal library (on a loopback port, deciding calls
+/// with the same operators) for missing deals.
+async fn console_with_library() -> (Running, tokio::sync::oneshot::Sender<()>) {
+    let dir = tempfile::tempdir().unwrap();
+    let store: Arc<dyn Store> = Arc::new(arena_store::EmbeddedStore::open(dir.path()).unwrap());
+    let auth = || {
+        arena_auth::Authenticator::new(Some(store.clone()))
+            .with_bootstrap(Some(&arena_auth::Secret::new(TOKEN.to_string())))
+    };
+    let library = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let library_addr = library.local_addr().unwrap();
+    let (stop_library, library_stopped) = tokio::sync::oneshot::channel::<()>();
+    tokio::spawn(arena_deal_library::serve_with_auth(
+        library,
+        store.clone(),
+        2,
+        auth(),
+        async {
+            let _ = library_stopped.await;
+        },
+    ));
+    let backend = Arc::new(arena_matchmaker::MatchmakerService::new(store.clone()));
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let (tx, rx) = tokio::sync::oneshot::channel::<()>();
+    let console = Console::new(backend, store.clone(), auth())
+        .with_deal_library(&format!("http://{library_addr}"))
+        .unwrap();
+    let served = tokio::spawn(console.serve(listener, async {
+        let _ = rx.await;
+    }));
+    (
+        Running {
+            addr,
+            stop: Some(tx),
+            served,
+            _dir: dir,
+            store,
+        },
+        stop_library,
+    )
+}
+
+#[tokio::test]
+async fn an_equal_strength_competition_from_the_form_has_its_deals_found_as_the_cli_does() {
+    let (c, stop_library) = console_with_library().await;
+    let auth = bearer();
+    let auth = [("authorization", auth.as_str())];
+    // No centre and no ε: the CLI's defaults. A small panel, so the library's search is short.
+    let spec = r#"{"name":"es-cup","format":"equal-strength","participants":["expert","random"],
+                   "panel":"ladder:10","matches":1,"rounds":1}"#;
+    let (status, _, body) = request(c.addr, "POST", "/api/competitions", &auth, Some(spec)).await;
+    assert_eq!(status, 202, "{body}");
+    let mut p: serde_json::Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(p["preparing"]["state"], "finding", "{body}");
+    assert_eq!(p["preparing"]["need"], "2", "{body}");
+    // A second form for the same name while its deals are being found is refused.
+    let (status, _, _) = request(c.addr, "POST", "/api/competitions", &auth, Some(spec)).await;
+    assert!(status == 409 || status == 200 || status == 202, "{status}");
+    let mut seen_progress = false;
+    loop {
+        let state = p["preparing"]["state"].as_str().unwrap().to_string();
+        assert_ne!(state, "failed", "{p}");
+        if p["preparing"]["operation"].is_string() {
+            seen_progress = true;
+        }
+        if state == "created" {
+            break;
+        }
+        let version = p["preparing"]["version"].as_str().unwrap().to_string();
+        let path = format!("/api/competitions/preparing?name=es-cup&seen={version}");
+        let (status, body) = get(c.addr, &path, &auth).await;
+        assert_eq!(status, 200, "{body}");
+        p = serde_json::from_str(&body).unwrap();
+    }
+    assert!(seen_progress, "the library's operation was followed: {p}");
+    assert_eq!(p["preparing"]["found"], "2", "{p}");
+    let comp = &p["preparing"]["competition"];
+    assert_eq!(comp["format"], "equal-strength");
+    assert_eq!(
+        comp["centre"],
+        serde_json::json!(arena_deals::wanted::DEFAULT_CENTRE)
+    );
+    let (status, body) = get(c.addr, "/api/competition?name=es-cup", &auth).await;
+    assert_eq!(status, 200, "{body}");
+    // Nobody but operators follows a preparation.
+    let (status, _) = get(c.addr, "/api/competitions/preparing?name=es-cup", &[]).await;
+    assert_eq!(status, 401);
+    let _ = stop_library.send(());
+    c.stop().await;
+}
+
+#[tokio::test]
+async fn without_a_deal_library_a_competition_short_of_deals_is_refused_saying_how_to_find_them() {
+    let c = console(false, None).await;
+    let spec = r#"{"name":"es-cup","participants":["expert","random"],"matches":1,"rounds":1}"#;
+    let auth = bearer();
+    let (status, _, body) = request(
+        c.addr,
+        "POST",
+        "/api/competitions",
+        &[("authorization", auth.as_str())],
+        Some(spec),
+    )
+    .await;
+    assert_eq!(status, 409, "{body}");
+    assert!(body.contains("arena deals find"), "{body}");
+    assert!(body.contains("--deal-library"), "{body}");
+    c.stop().await;
+}
