@@ -333,9 +333,8 @@ pub async fn start(config: StandaloneConfig) -> Result<Standalone, StandaloneErr
         shutdown.wait(),
     ));
     // The console calls the same matchmaker code the gRPC server runs, under the same policy.
-    let console = console.map(|(console, listener)| {
-        tokio::spawn(console.serve(listener, shutdown.wait()))
-    });
+    let console =
+        console.map(|(console, listener)| tokio::spawn(console.serve(listener, shutdown.wait())));
     let matchmaker = tokio::spawn(arena_matchmaker::serve_with_config(
         matchmaker_listener,
         store.clone(),

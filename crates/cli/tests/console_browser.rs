@@ -84,6 +84,53 @@ fn grpc_truth(matchmaker: &str, token: &str, name: &str) -> (v1::Standings, Vec<
     })
 }
 
+/// A seed past 2^53: sent as a JSON number, a page would read it as 3274537341145225700.
+const BIG_SEED: u64 = 3_274_537_341_145_225_769;
+/// The index of the deal of [`wide_panel`] in its stream.
+const BIG_INDEX: u64 = 7;
+
+/// A panel of 70 landlords (`ladder:70`'s seat list, which once made the deal-library page
+/// 7,271 px wide) holding one deal generated from [`BIG_SEED`], written into the store
+/// standalone will open. Its (panel id, deal id, cards).
+fn wide_panel(dir: &Path) -> (String, String, String) {
+    use arena_store::Store;
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    rt.block_on(async {
+        let store = arena_store::EmbeddedStore::open(dir).unwrap();
+        let panel = arena_store::Panel {
+            id: "p-seventy".into(),
+            game: arena_store::Game::DouDizhu,
+            seats: vec![
+                (1..=70).map(|k| format!("ladder:{k}/70")).collect(),
+                vec!["expert".into()],
+                vec!["expert".into()],
+            ],
+            scoring: "difficulty".into(),
+        };
+        store.put_panel(&panel).await.unwrap();
+        let source = arena_store::DealSource {
+            seed: BIG_SEED,
+            bombs: Some(1),
+        };
+        let constraint = arena_games::ddz::rules::DealConstraint { bombs: Some(1) };
+        let cards = arena_games::ddz::rules::Deal::generate_with(BIG_SEED, BIG_INDEX, &constraint)
+            .unwrap()
+            .to_string();
+        let deal = arena_store::DealRecord {
+            id: source.deal_id(BIG_INDEX),
+            game: arena_store::Game::DouDizhu,
+            deal: cards.clone(),
+            source: Some((source, BIG_INDEX)),
+            panel: panel.id.clone(),
+            levels: vec![1, 2, 4, 8],
+            counts: vec![10, 30, 20, 10],
+            gdi: vec![60.0 / 70.0, 30.0 / 70.0, 10.0 / 70.0],
+        };
+        store.put_deals(std::slice::from_ref(&deal)).await.unwrap();
+        (panel.id, deal.id, cards)
+    })
+}
+
 /// Ratings of two releases of `north` on the Dou Dizhu ladder with their histories, written as
 /// the ladder writes them, into the store standalone will open: what the bots page charts.
 fn ladder_history(dir: &Path) {
@@ -123,6 +170,22 @@ fn ladder_history(dir: &Path) {
     });
 }
 
+/// The fans of a won Mahjong hand: (Chinese name, English name, points).
+fn mahjong_fans(result: &v1::TableResult) -> Vec<serde_json::Value> {
+    use arena_games::mahjong::rules::fan::Fan;
+    match result.outcome.as_ref().and_then(|o| o.game.as_ref()) {
+        Some(v1::outcome::Game::Mahjong(m)) => m
+            .fans
+            .iter()
+            .map(|f| {
+                let fan = Fan::of_name(&f.name).expect("a fan of the rules");
+                json!({"name": f.name, "english": fan.english(), "points": f.points})
+            })
+            .collect(),
+        other => panic!("a Mahjong outcome: {other:?}"),
+    }
+}
+
 #[test]
 fn the_console_shows_in_a_browser_what_the_grpc_api_says() {
     assert!(
@@ -144,8 +207,12 @@ fn the_console_shows_in_a_browser_what_the_grpc_api_says() {
         common::readable_copy(&browser_dir().join("fault_bot.py")).display(),
         common::simple_bot().display()
     );
+    let mut wide = None;
     let (s, _) = common::Standalone::start_prepared(
-        ladder_history,
+        |dir| {
+            ladder_history(dir);
+            wide = Some(wide_panel(dir));
+        },
         &[
             ("north", &[]),
             ("slowbot", &["--program", &slow]),
@@ -187,8 +254,7 @@ fn the_console_shows_in_a_browser_what_the_grpc_api_says() {
         Some(v1::outcome::Game::Ddz(d)) => d.winner,
         other => panic!("a Dou Dizhu outcome: {other:?}"),
     };
-    // A Mahjong competition (the contest's 96 hands), for the same player on the other game: the
-    // hand with the most decisions that someone won.
+    // A Mahjong competition (the contest's 96 hands), for the same player on the other game.
     let (out, err, ok) = s.client(&[
         "competition",
         "create",
@@ -214,10 +280,16 @@ fn the_console_shows_in_a_browser_what_the_grpc_api_says() {
         Some(v1::outcome::Game::Mahjong(m)) => m.winner,
         _ => None,
     };
+    // The won hand with the most fans (the page names each), then the most decisions.
     let mj = mj_replays
         .iter()
         .filter(|r| won(r).is_some())
-        .max_by_key(|r| r.steps.len())
+        .max_by_key(|r| {
+            (
+                mahjong_fans(r.result.as_ref().unwrap()).len(),
+                r.steps.len(),
+            )
+        })
         .expect("some hand of 96 was won");
     let mj_result = mj.result.clone().unwrap();
     // Verdicts: faultbot's malformed answers, played on.
@@ -287,12 +359,16 @@ fn the_console_shows_in_a_browser_what_the_grpc_api_says() {
             "final_scores": result.final_scores,
             "winner": winner,
             "cards": cards,
+            "seats": replay.job.as_ref().unwrap().seats.iter().map(|s| s.bot.clone()).collect::<Vec<_>>(),
         },
         "mahjong": {
             "table_id": mj.job.as_ref().unwrap().table_id,
             "steps": mj.steps.len(),
             "final_scores": mj_result.final_scores,
             "winner": won(&mj),
+            // Each fan as the page shows it: the Chinese name, its English name beside it.
+            "fans": mahjong_fans(&mj_result),
+            "competition": "mj-cup",
         },
         "live": live,
         "verdicts": {
@@ -302,10 +378,40 @@ fn the_console_shows_in_a_browser_what_the_grpc_api_says() {
             "reason": first_verdict["reason"],
             "in_result": faulted.result.as_ref().unwrap().verdicts.len(),
         },
+        // An equal-strength competition created from the form: a panel the library has no deals
+        // of, so its deals are found first (a wide ε: any measured deal is near the centre).
+        "equal_strength": {
+            "name": "es-cup", "participants": ["expert", "random"], "panel": "ladder:4",
+            "matches": 1, "rounds": 2, "centre": "0.5, 0.5, 0.5", "eps": 0.9, "tables": 4,
+        },
         "bots": ["north", "slowbot", "faultbot"],
         // north's two releases, charted with 3 and 5 points.
         "history": {"bot": "north", "releases": 2, "points": 8},
         "deals": deals,
+    });
+    // The seed the deal page shows, typed into `arena ddz deal`, deals the same cards.
+    let (wide_id, big_deal, big_cards) = wide.unwrap();
+    let (out, err, ok) = common::arena(&[
+        "ddz",
+        "deal",
+        "--seed",
+        &BIG_SEED.to_string(),
+        "--index",
+        &BIG_INDEX.to_string(),
+        "--bombs",
+        "1",
+        "--json",
+    ]);
+    assert!(ok, "{err}");
+    let dealt: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(dealt["deal"], big_cards.as_str());
+    let mut expect = expect;
+    expect["big_deal"] = json!({
+        "panel": wide_id,
+        "id": big_deal,
+        "seed": BIG_SEED.to_string(),
+        "command": format!("arena ddz deal --seed {BIG_SEED} --index {BIG_INDEX} --bombs 1"),
+        "cards": big_cards,
     });
     let work = tempfile::tempdir().unwrap();
     let expect_path = work.path().join("expect.json");
@@ -346,4 +452,8 @@ fn the_console_shows_in_a_browser_what_the_grpc_api_says() {
         .sum();
     assert!(charged > 0);
     assert_eq!(slow.result.as_ref().unwrap().penalties[0], charged);
+    // The equal-strength competition the form created once the library had found its deals.
+    let (es, es_replays) = grpc_truth(&s.matchmaker, &token, "es-cup");
+    assert!(es.r#final, "{es:?}");
+    assert_eq!((es.tables_total, es_replays.len()), (4, 4));
 }

@@ -179,15 +179,16 @@
   }
 
   function preparationView(p) {
-    const missing = num(p.missing);
     const what = p.state === "creating" || p.state === "created"
       ? "The deals are there: creating the competition…"
-      : `The library held ${p.have} unused deals fit for ${p.name}, which needs ${p.need}: finding ${p.missing} more (fresh deals generated and measured by the panel).`;
+      : p.have === null
+        ? `${p.name} needs ${p.need} measured deals: asking the deal library how many it holds, to find the rest.`
+        : `${p.name} needs ${p.need} measured deals; the library held ${p.have} unused ones near its difficulty: finding ${p.missing} more (fresh deals generated and measured by the panel).`;
     return h("div", { "data-testid": "preparing", "data-state": p.state },
       h("strong", {}, what),
-      progress(p.found, missing),
+      progress(p.found, p.missing === null ? p.need : p.missing),
       h("div", { class: "muted", "data-testid": "preparing-progress" },
-        `${p.found} / ${p.missing} found · ${p.tried} deals tried · ${p.games} games · ${fmt(p.seconds, 1)} s`));
+        `${p.found} / ${p.missing === null ? "?" : p.missing} found · ${p.tried} deals tried · ${p.games} games · ${fmt(p.seconds, 1)} s`));
   }
 
   // ---- One competition: live standings, heat map, intervals, tables -------------------------

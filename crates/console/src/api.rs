@@ -8,8 +8,8 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
-use arena_proto::v1;
 use arena_games::ddz::rules::Scoring;
+use arena_proto::v1;
 use axum::extract::{ConnectInfo, Query, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::sse::{Event, KeepAlive, Sse};
@@ -780,10 +780,7 @@ impl NewCompetition {
                             format!(
                                 "centre: deals with {} bombs need a centre of {} GDI values",
                                 self.bombs,
-                                arena_deals::levels::gdi_dimension(
-                                    Scoring::Difficulty,
-                                    self.bombs
-                                )
+                                arena_deals::levels::gdi_dimension(Scoring::Difficulty, self.bombs)
                             ),
                         )
                     })?;
@@ -847,11 +844,15 @@ async fn create(
     c.authorize(Route::Create, &headers, peer.ip()).await?;
     let spec = body.spec()?;
     let refused = match c.backend.create(spec.clone()).await {
-        Ok(comp) => return Ok(Json(json!({"competition": view::competition(&comp)})).into_response()),
+        Ok(comp) => {
+            return Ok(Json(json!({"competition": view::competition(&comp)})).into_response());
+        }
         Err(s) => s,
     };
     if refused.code() != tonic::Code::FailedPrecondition
-        || !refused.message().contains(arena_deals::wanted::NOT_ENOUGH_DEALS)
+        || !refused
+            .message()
+            .contains(arena_deals::wanted::NOT_ENOUGH_DEALS)
     {
         return Err(refused.into());
     }
@@ -964,12 +965,17 @@ mod tests {
     #[test]
     fn what_the_form_leaves_out_is_what_the_cli_leaves_out() {
         // An empty centre is the CLI's default, not a spec the matchmaker refuses.
-        let s = form(r#"{"name":"c","participants":["expert","seed"],"matches":1,"rounds":1,"format":"equal-strength"}"#);
+        let s = form(
+            r#"{"name":"c","participants":["expert","seed"],"matches":1,"rounds":1,"format":"equal-strength"}"#,
+        );
         assert_eq!(s.centre, arena_deals::wanted::DEFAULT_CENTRE);
         assert_eq!(s.eps, arena_deals::wanted::DEFAULT_EPS);
         assert_eq!(s.farmers, "expert");
         let panel = s.panel.unwrap();
-        assert_eq!((panel.landlords.as_str(), panel.farmers.as_str()), ("ladder:70", "expert"));
+        assert_eq!(
+            (panel.landlords.as_str(), panel.farmers.as_str()),
+            ("ladder:70", "expert")
+        );
         // Dou Dizhu's format is equal-strength unless named.
         let s = form(r#"{"name":"c","participants":["expert","seed"],"matches":1,"rounds":1}"#);
         assert_eq!(s.format, "equal-strength");
@@ -987,9 +993,17 @@ mod tests {
         .unwrap()
         .spec()
         .unwrap_err();
-        assert!(e.message.contains("centre of 5 GDI values"), "{}", e.message);
+        assert!(
+            e.message.contains("centre of 5 GDI values"),
+            "{}",
+            e.message
+        );
         // Other formats get no centre; Mahjong no panel.
-        assert!(form(r#"{"name":"c","participants":["a","b"],"format":"random"}"#).centre.is_empty());
+        assert!(
+            form(r#"{"name":"c","participants":["a","b"],"format":"random"}"#)
+                .centre
+                .is_empty()
+        );
         assert_eq!(
             form(r#"{"name":"c","game":"mahjong","participants":["a","b","c","d"]}"#).panel,
             None
@@ -1004,7 +1018,10 @@ mod tests {
             ))
             .map(|n| n.seed)
         };
-        assert_eq!(seed(r#""3274537341145225769""#).unwrap(), 3_274_537_341_145_225_769);
+        assert_eq!(
+            seed(r#""3274537341145225769""#).unwrap(),
+            3_274_537_341_145_225_769
+        );
         assert_eq!(seed("17").unwrap(), 17);
         assert_eq!(seed(r#""""#).unwrap(), 0);
         let e = seed(r#""12x""#).unwrap_err().to_string();

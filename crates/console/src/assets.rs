@@ -127,12 +127,13 @@ pub fn router() -> Router {
             );
     }
     for (path, mime, body) in BINARY {
-        r = r.route(
-            path,
-            get(move || async move {
-                hardened(([(header::CONTENT_TYPE, mime)], body).into_response())
-            }),
-        );
+        r =
+            r.route(
+                path,
+                get(move || async move {
+                    hardened(([(header::CONTENT_TYPE, mime)], body).into_response())
+                }),
+            );
     }
     r.fallback(|| async {
         hardened((StatusCode::NOT_FOUND, "no such page of the arena console").into_response())

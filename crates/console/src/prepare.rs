@@ -79,10 +79,10 @@ pub struct Preparation {
     /// `finding` (the library generates and measures deals), `creating`, `created` or
     /// `failed`.
     pub state: &'static str,
-    /// Deals the competition deals, and unused fit ones the library held when asked.
+    /// Deals the competition deals.
     pub need: u64,
-    /// Unused deals fit for it the library held when asked.
-    pub have: u64,
+    /// Unused deals fit for it the library held when asked (`None` until it answered).
+    pub have: Option<u64>,
     /// The library's operation: deals found of those missing, deals tried, games played,
     /// seconds so far.
     pub operation: Option<v1::Operation>,
@@ -102,8 +102,8 @@ impl Preparation {
             "name": self.name,
             "state": self.state,
             "need": view::int(self.need),
-            "have": view::int(self.have),
-            "missing": view::int(self.need.saturating_sub(self.have)),
+            "have": self.have.map(view::int),
+            "missing": self.have.map(|h| view::int(self.need.saturating_sub(h))),
             "operation": op.map(|o| o.id.clone()),
             "found": view::int(op.map_or(0, |o| o.progress)),
             "tried": view::int(op.map_or(0, |o| o.tried)),
@@ -163,7 +163,7 @@ impl Preparations {
             name: spec.name.clone(),
             state: "finding",
             need: wanted.need,
-            have: 0,
+            have: None,
             operation: None,
             error: None,
             competition: None,
@@ -177,7 +177,12 @@ impl Preparations {
             {
                 return Err(Refused::Running);
             }
-            if slots.values().filter(|(_, s)| !s.borrow().finished()).count() >= MAX_RUNNING {
+            if slots
+                .values()
+                .filter(|(_, s)| !s.borrow().finished())
+                .count()
+                >= MAX_RUNNING
+            {
                 return Err(Refused::Busy);
             }
             let n = self
@@ -201,7 +206,16 @@ impl Preparations {
             tx
         };
         tokio::spawn(async move {
-            match prepare(&library, &*backend, &spec, &wanted, authorization.as_ref(), &tx).await {
+            match prepare(
+                &library,
+                &*backend,
+                &spec,
+                &wanted,
+                authorization.as_ref(),
+                &tx,
+            )
+            .await
+            {
                 Ok(comp) => set(&tx, |p| {
                     p.state = "created";
                     p.competition = Some(comp);
@@ -248,10 +262,15 @@ async fn prepare(
             authorization,
         ))
         .await
-        .map_err(|s| format!("asking the deal library at {at} what it holds: {}", s.message()))?
+        .map_err(|s| {
+            format!(
+                "asking the deal library at {at} what it holds: {}",
+                s.message()
+            )
+        })?
         .into_inner()
         .available;
-    set(tx, |p| p.have = have);
+    set(tx, |p| p.have = Some(have));
     if have < w.need {
         let missing = w.need - have;
         let count = u32::try_from(missing)
@@ -282,7 +301,10 @@ async fn prepare(
         set(tx, |p| p.operation = Some(last.clone()));
         if !last.done {
             let mut news = client
-                .watch_operation(authed(v1::GetOperationRequest { id: id.clone() }, authorization))
+                .watch_operation(authed(
+                    v1::GetOperationRequest { id: id.clone() },
+                    authorization,
+                ))
                 .await
                 .map_err(|s| format!("following operation {id}: {}", s.message()))?
                 .into_inner();
@@ -298,14 +320,19 @@ async fn prepare(
             return Err(format!("deal library operation {id}: {}", last.error));
         }
         if !last.done {
-            return Err(format!("deal library operation {id} stopped before its end"));
+            return Err(format!(
+                "deal library operation {id} stopped before its end"
+            ));
         }
     }
     set(tx, |p| p.state = "creating");
     backend.create(spec.clone()).await.map_err(|s| {
         if s.message().contains(NOT_ENOUGH_DEALS) {
             // Found, and taken by another competition in between: say so plainly.
-            format!("{} (the deals found were taken meanwhile; create it again)", s.message())
+            format!(
+                "{} (the deals found were taken meanwhile; create it again)",
+                s.message()
+            )
         } else {
             s.message().to_string()
         }

@@ -538,7 +538,10 @@ async fn every_64_bit_integer_travels_as_a_string_so_a_seed_reaches_the_page_exa
         counts: vec![10, 30, 20, 10],
         gdi: vec![60.0 / 70.0, 30.0 / 70.0, 10.0 / 70.0],
     };
-    c.store.put_deals(&[deal.clone()]).await.unwrap();
+    c.store
+        .put_deals(std::slice::from_ref(&deal))
+        .await
+        .unwrap();
     let auth = [("authorization", bearer())];
     let auth: Vec<(&str, &str)> = auth.iter().map(|(k, v)| (*k, v.as_str())).collect();
     let json = |body: &str| serde_json::from_str::<serde_json::Value>(body).unwrap();
@@ -547,10 +550,7 @@ async fn every_64_bit_integer_travels_as_a_string_so_a_seed_reaches_the_page_exa
     let (status, body) = get(c.addr, &path, &auth).await;
     assert_eq!(status, 200, "{body}");
     // The digits as they are, not a number a page would round.
-    assert!(
-        body.contains(r#""seed":"3274537341145225769""#),
-        "{body}"
-    );
+    assert!(body.contains(r#""seed":"3274537341145225769""#), "{body}");
     let d = json(&body);
     assert_eq!(d["source"]["index"], "9007199254740993");
     assert_eq!(d["levels"], serde_json::json!(["1", "2", "4", "8"]));
@@ -593,18 +593,27 @@ async fn every_page_has_its_icon_and_the_fan_font_the_policy_lets_it_load() {
     for path in ["/favicon.ico", "/favicon.svg"] {
         let (status, head, body) = request(c.addr, "GET", path, &[], None).await;
         assert_eq!(status, 200, "{path}");
-        assert!(head.to_lowercase().contains("content-type: image/svg+xml"), "{head}");
+        assert!(
+            head.to_lowercase().contains("content-type: image/svg+xml"),
+            "{head}"
+        );
         assert!(body.starts_with("<svg"), "{body}");
     }
     let (status, head, _) = request(c.addr, "GET", "/", &[], None).await;
     assert_eq!(status, 200);
     assert!(head.contains("font-src 'self'"), "{head}");
     let (_, _, page) = request(c.addr, "GET", "/", &[], None).await;
-    assert!(page.contains(r#"<link rel="icon" href="/favicon.svg""#), "{page}");
+    assert!(
+        page.contains(r#"<link rel="icon" href="/favicon.svg""#),
+        "{page}"
+    );
     // (HEAD: the font is binary.)
     let (status, head, _) = request(c.addr, "HEAD", "/assets/fonts/fan-names.otf", &[], None).await;
     assert_eq!(status, 200);
-    assert!(head.to_lowercase().contains("content-type: font/otf"), "{head}");
+    assert!(
+        head.to_lowercase().contains("content-type: font/otf"),
+        "{head}"
+    );
     c.stop().await;
 }
 

@@ -51,11 +51,31 @@ async function main() {
   const page = await context.newPage();
   const errors = [];
   page.on("pageerror", (e) => errors.push(String(e)));
+  // Every answer of 404 the browser gets, on any page (the icon browsers ask for included).
+  const notFound = [];
+  context.on("response", (r) => { if (r.status() === 404) notFound.push(r.url()); });
 
-  await check("spectator pages ask for an operator sign-in when the operator has not opened them", async () => {
+  await check("spectator pages ask for an operator sign-in in plain words when the operator has not opened them", async () => {
     await page.goto(`${BASE}/`);
+    const prompt = page.locator("[data-testid=sign-in-prompt]");
+    await prompt.waitFor({ timeout: WAIT });
     await page.getByText("Sign in with an operator token").waitFor({ timeout: WAIT });
+    // Not the gRPC refusal written for programs (its codes, headers and method names).
+    const text = await page.locator("#app").innerText();
+    for (const raw of ["Bearer", "authorization", "Unauthenticated", "arena.v1", "metadata"]) {
+      assert.ok(!text.includes(raw), `the page shows ${raw}: ${text}`);
+    }
+    assert.match(await prompt.innerText(), /sign in to see its competitions/);
     await shot(page, "01-sign-in-required");
+  });
+
+  await check("every page has an icon: the page's link and /favicon.ico answer", async () => {
+    const href = await page.locator("link[rel=icon]").getAttribute("href");
+    for (const path of [href, "/favicon.ico"]) {
+      const r = await page.request.get(BASE + path);
+      assert.equal(r.status(), 200, path);
+      assert.match(r.headers()["content-type"], /^image\//, path);
+    }
   });
 
   await check("a wrong token is refused and the right one signs in", async () => {
@@ -104,10 +124,15 @@ async function main() {
         assert.equal(text, p > 0 ? p.toFixed(2) : "·", `${want.participant} P(#${k + 1})`);
       }
     }
+    // How places are decided is said beside them.
+    assert.match(await page.locator("[data-testid=ranking-rule]").innerText(), /How places are decided\..*ranked by their summed score.*P\(#k\) is the share of complete matches/s);
     // The confidence-interval chart: one interval per participant.
     assert.equal(await page.locator("[data-testid=standings] svg circle").count(), EXPECT.standings.length);
     await page.locator("[data-testid=tables]").waitFor({ timeout: WAIT });
     assert.equal(await page.locator("[data-testid=tables] tbody tr").count(), EXPECT.tables_total);
+    // Each table names who sat where.
+    const row = page.locator("[data-testid=tables] tbody tr", { has: page.locator(`a[data-replay="${EXPECT.replay.table_id}"]`) });
+    assert.equal((await row.locator("td.seats").innerText()).trim(), EXPECT.replay.seats.join(" · "));
     await shot(page, "04-competition-standings");
   });
 
@@ -183,7 +208,48 @@ async function main() {
     }
     assert.match(await page.locator("[data-testid=winner]").innerText(), new RegExp(`^Seat ${r.winner} wins`));
     assert.match(await page.locator("[data-testid=outcome-check]").innerText(), /reach the outcome the referee recorded/);
+    // Every fan: its Chinese name, its English name beside it, its points.
+    const fans = await page.locator("[data-testid=fans] .badge").allInnerTexts();
+    assert.deepEqual(fans.map((t) => t.trim()), r.fans.map((f) => `${f.name} ${f.english} ${f.points}`));
+    // Drawn in a font that has them: no character of a fan name is the missing-glyph box.
+    const names = r.fans.map((f) => f.name).join("");
+    const tofu = await page.evaluate(async (text) => {
+      const el = document.querySelector("[data-testid=fans] .fan-name");
+      const family = getComputedStyle(el).fontFamily;
+      await document.fonts.load(`40px ${family}`, text);
+      const canvas = document.createElement("canvas");
+      canvas.width = canvas.height = 64;
+      const g = canvas.getContext("2d", { willReadFrequently: true });
+      const draw = (ch) => {
+        g.clearRect(0, 0, 64, 64);
+        g.font = `40px ${family}`;
+        g.fillText(ch, 4, 48);
+        return g.getImageData(0, 0, 64, 64).data.join(",");
+      };
+      // A code point no font has: what the missing-glyph box looks like here.
+      const missing = draw(String.fromCodePoint(0x10fffd));
+      const seen = new Map();
+      const bad = [];
+      for (const ch of new Set(text)) {
+        const img = draw(ch);
+        // A box, or the same picture as another character: not the character's own glyph.
+        if (img === missing || seen.has(img)) bad.push(ch);
+        seen.set(img, ch);
+      }
+      return bad;
+    }, names);
+    assert.deepEqual(tofu, [], `drawn as empty boxes: ${tofu.join(" ")}`);
     await shot(page, "14-mahjong-replay-end");
+    // Its competition's tables: a Mahjong hand's place is its seat order, deal and rotation,
+    // not a Dou Dizhu side.
+    await page.goto(`${BASE}/competition?name=${encodeURIComponent(r.competition)}`);
+    await page.locator("[data-testid=tables]").waitFor({ timeout: WAIT });
+    const head = await page.locator("[data-testid=tables] thead").innerText();
+    assert.match(head, /Seat order/);
+    assert.match(head, /Rotation/);
+    assert.doesNotMatch(head, /Side/);
+    assert.doesNotMatch(await page.locator("[data-testid=tables]").innerText(), /unspecified/);
+    await shot(page, "17-mahjong-competition");
   });
 
   await check("an operator creates a competition and its page follows it live to the final standings", async () => {
@@ -205,9 +271,12 @@ async function main() {
     // The progress the page shows, every time the standings are redrawn, without reloading.
     await page.evaluate(() => {
       window.__seen = [];
+      window.__tables = [];
       const record = () => {
         const h = document.querySelector("[data-testid=standings] h2");
         if (h) window.__seen.push(h.innerText);
+        const t = document.querySelector("[data-testid=tables-count]");
+        window.__tables.push(t ? Number(t.getAttribute("data-total") || 0) : 0);
       };
       record();
       new MutationObserver(record).observe(document.getElementById("app"), { childList: true, subtree: true });
@@ -219,8 +288,69 @@ async function main() {
     assert.ok(progress.length >= 2, `the standings were redrawn as tables finished: ${JSON.stringify(seen)}`);
     assert.ok(progress[0] < live.tables, `the page opened before the end: ${JSON.stringify(seen)}`);
     assert.equal(progress[progress.length - 1], live.tables, JSON.stringify(seen));
+    // The state and the tables list follow too, without a reload: once it has finished, no
+    // "running" badge and no Cancel button; the list grew while it ran and ends whole.
+    const info = page.locator("[data-testid=competition-info]");
+    await info.locator("[data-testid=state]", { hasText: "finished" }).waitFor({ timeout: WAIT });
+    assert.equal(await info.getByRole("button", { name: "Cancel competition" }).count(), 0);
+    await page.locator(`[data-testid=tables-count][data-total="${live.tables}"]`).waitFor({ timeout: WAIT });
+    const tables = await page.evaluate(() => window.__tables);
+    assert.ok(tables.some((t) => t > 0 && t < live.tables), `the tables list grew while the competition ran: ${JSON.stringify(tables)}`);
+    assert.equal(await page.locator("[data-testid=tables] tbody tr").count(), live.tables);
     assert.equal(await page.evaluate(() => performance.getEntriesByType("navigation").length), loaded, "no reload");
     await shot(page, "08-competition-live-final");
+  });
+
+  await check("an equal-strength competition is created from the form: the deals the library lacks are found first, with progress shown", async () => {
+    const es = EXPECT.equal_strength;
+    await page.goto(`${BASE}/`);
+    const form = page.locator("[data-testid=create]");
+    await form.waitFor({ timeout: WAIT });
+    // The headline format is the form's default, and what is left empty says the default it gets.
+    assert.equal(await form.locator("select[name=format]").inputValue(), "equal-strength");
+    assert.match(await form.locator("input[name=centre]").getAttribute("placeholder"), /^default: 0\.95, 0\.55, 0\.15/);
+    assert.match(await form.locator("input[name=eps]").getAttribute("placeholder"), /^default: 0\.15/);
+    await form.locator("input[name=name]").fill(es.name);
+    await form.locator("input[name=participants]").fill(es.participants.join(", "));
+    await form.locator("input[name=panel]").fill(es.panel);
+    await form.locator("input[name=matches]").fill(String(es.matches));
+    await form.locator("input[name=rounds]").fill(String(es.rounds));
+    await form.locator("input[name=centre]").fill(es.centre);
+    await form.locator("input[name=eps]").fill(String(es.eps));
+    // Every state of the search the page draws, kept here (the page navigates away at the end).
+    const drawn = [];
+    await page.exposeFunction("__preparing", (text) => drawn.push(text));
+    await page.evaluate(() => new MutationObserver(() => {
+      const p = document.querySelector("[data-testid=preparing]");
+      if (p) window.__preparing(`${p.getAttribute("data-state")}: ${p.innerText}`);
+    }).observe(document.getElementById("app"), { childList: true, subtree: true, characterData: true }));
+    // The page's first request for news is held until the screenshot is taken (the page would
+    // otherwise be gone to the competition before it).
+    let release;
+    const held = new Promise((resolve) => { release = resolve; });
+    let first = true;
+    await page.route("**/api/competitions/preparing*", async (route) => {
+      if (first) { first = false; await held; }
+      await route.continue();
+    });
+    await form.locator("button[type=submit]").click();
+    await page.locator("[data-testid=preparing]").waitFor({ timeout: WAIT });
+    await shot(page, "18-create-equal-strength-finding");
+    release();
+    // Then it opens the competition, which plays to its end.
+    await page.waitForURL(/\/competition\?name=es-cup/, { timeout: 5 * WAIT });
+    // The library had no deal of this panel: the page said what it looked for, then showed the
+    // search's count (every state is drawn before the next is asked for, the last too).
+    const need = es.matches * es.rounds * es.participants.length;
+    assert.match(drawn[0], new RegExp(`^finding: es-cup needs ${need} measured deals: asking the deal library`), JSON.stringify(drawn));
+    const last = drawn[drawn.length - 1];
+    assert.match(last, new RegExp(`^created: .*${need} / ${need} found · (\\d+) deals tried`, "s"), JSON.stringify(drawn));
+    assert.ok(Number(last.match(/(\d+) deals tried/)[1]) >= need, last);
+    await page.unroute("**/api/competitions/preparing*");
+    await page.locator("[data-testid=final]").waitFor({ timeout: 5 * WAIT });
+    const info = await page.locator("[data-testid=competition-info]").innerText();
+    assert.match(info, /equal-strength/);
+    assert.match(info, /centre 0\.5, 0\.5, 0\.5 ± 0\.9/);
   });
 
   await check("penalties are marked: the slow bot's decisions past the limit, each on the timeline and in the total", async () => {
@@ -280,6 +410,10 @@ async function main() {
 
   await check("the deal library's difficulty scatter counts every measured deal, each point a link to a measurement", async () => {
     await page.goto(`${BASE}/deals`);
+    // The panel the test measured: the one holding that many deals.
+    const measured = page.locator("tbody tr", { has: page.locator("td.num", { hasText: new RegExp(`^${EXPECT.deals}$`) }) });
+    await measured.locator("a").first().click();
+    await page.waitForURL(/\/deals\?panel=/, { timeout: WAIT });
     const scatter = page.locator("[data-testid=gdi-scatter]");
     await scatter.waitFor({ timeout: WAIT });
     const counts = await scatter.locator("circle").evaluateAll((cs) => cs.map((c) => Number(c.getAttribute("data-count"))));
@@ -290,6 +424,32 @@ async function main() {
     await page.locator("[data-testid=measurement]").waitFor({ timeout: WAIT });
     assert.match(await page.locator("[data-testid=measurement]").innerText(), /panel tables; GDI/);
     await shot(page, "12-deal");
+  });
+
+  await check("the deal library page fits the window though a panel has 70 landlords", async () => {
+    await page.goto(`${BASE}/deals?panel=${encodeURIComponent(EXPECT.big_deal.panel)}`);
+    await page.locator("[data-testid=gdi-scatter]").waitFor({ timeout: WAIT });
+    const [scroll, inner] = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
+    assert.ok(scroll <= inner, `the page is ${scroll} px wide in a window of ${inner}`);
+    // The 70 are a click away, wrapped.
+    await page.locator("details summary", { hasText: "70 bots" }).click();
+    const [scroll2] = await page.evaluate(() => [document.documentElement.scrollWidth]);
+    assert.ok(scroll2 <= inner, `opened, the list is ${scroll2} px wide`);
+    await shot(page, "11-deal-library-wide-panel");
+  });
+
+  await check("a deal's seed is shown whole, so the command beside it deals the same cards", async () => {
+    const d = EXPECT.big_deal;
+    await page.goto(`${BASE}/deal?panel=${encodeURIComponent(d.panel)}&id=${encodeURIComponent(d.id)}`);
+    await page.locator("[data-testid=deal-seed]").waitFor({ timeout: WAIT });
+    assert.equal(await page.locator("[data-testid=deal-seed]").innerText(), d.seed);
+    assert.equal(await page.locator("[data-testid=deal-command]").innerText(), d.command);
+    assert.match(await page.locator("code").first().innerText(), new RegExp(d.cards.replace(/[/]/g, "\\/")));
+    await shot(page, "19-deal-seed");
+  });
+
+  await check("no page asked for something the console does not have (404), its icon included", async () => {
+    assert.deepEqual(notFound, []);
   });
 
   await check("signing out closes the pages again", async () => {

@@ -189,9 +189,9 @@ impl Fan {
     /// The fan a name spells, in either reading's spelling (`单调将` and `单钓将` are both
     /// [`Fan::SingleWait`]); `None` for a name no fan has.
     pub fn of_name(name: &str) -> Option<Fan> {
-        Fan::ALL.into_iter().find(|f| {
-            f.name(Reading::Contest) == name || f.name(Reading::Seed2015) == name
-        })
+        Fan::ALL
+            .into_iter()
+            .find(|f| f.name(Reading::Contest) == name || f.name(Reading::Seed2015) == name)
     }
 }
 
