@@ -230,6 +230,9 @@ fn table(id: &str, group: &str) -> (v1::TableResult, v1::Replay) {
         table_id: id.into(),
         game: v1::Game::DouDizhu as i32,
         competition: "cup".into(),
+        seats: ["north", "expert", "expert"]
+            .map(|b| v1::SeatSpec { bot: b.into() })
+            .to_vec(),
         labels: [(
             arena_store::visibility::DEAL_GROUP_LABEL.to_string(),
             group.to_string(),
@@ -306,6 +309,12 @@ async fn no_replay_is_served_while_a_table_dealt_the_same_cards_is_still_being_p
     assert_eq!(
         list["tables"][0]["final_scores"],
         serde_json::Value::Null,
+        "{list}"
+    );
+    // Who sat where is no secret, hidden deal or not.
+    assert_eq!(
+        list["tables"][0]["seats"],
+        serde_json::json!(["north", "expert", "expert"]),
         "{list}"
     );
     let (result, replay) = table("cup/b", group);
