@@ -338,3 +338,53 @@ async fn prepare(
         }
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A deal library that takes the connection and never answers: preparations stay running.
+    async fn silent_library() -> (tokio::net::TcpListener, Library) {
+        let l = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let url = format!("http://{}", l.local_addr().unwrap());
+        (l, Library::new(&url).unwrap())
+    }
+
+    fn spec(name: &str) -> (v1::CompetitionSpec, Wanted) {
+        let spec = v1::CompetitionSpec {
+            name: name.into(),
+            format: "equal-strength".into(),
+            participants: vec!["expert".into(), "random".into()],
+            matches: 1,
+            rounds: 1,
+            centre: arena_deals::wanted::DEFAULT_CENTRE.to_vec(),
+            eps: arena_deals::wanted::DEFAULT_EPS,
+            ..Default::default()
+        };
+        let w = arena_deals::wanted::wanted(&spec).unwrap().unwrap();
+        (spec, w)
+    }
+
+    #[tokio::test]
+    async fn one_preparation_per_name_and_at_most_max_running_at_once() {
+        let (_listener, library) = silent_library().await;
+        let dir = tempfile::tempdir().unwrap();
+        let store: Arc<dyn arena_store::Store> =
+            Arc::new(arena_store::EmbeddedStore::open(dir.path()).unwrap());
+        let backend: Arc<dyn Backend> = Arc::new(arena_matchmaker::MatchmakerService::new(store));
+        let preps = Preparations::default();
+        let start = |name: &str| {
+            let (s, w) = spec(name);
+            preps.start(library.clone(), backend.clone(), s, w, None)
+        };
+        let first = start("cup-0").unwrap();
+        assert_eq!((first.state, first.need, first.have), ("finding", 2, None));
+        assert_eq!(start("cup-0").unwrap_err(), Refused::Running);
+        for k in 1..MAX_RUNNING {
+            start(&format!("cup-{k}")).unwrap();
+        }
+        assert_eq!(start("one-too-many").unwrap_err(), Refused::Busy);
+        assert!(preps.get("cup-3").is_some());
+        assert!(preps.get("one-too-many").is_none());
+    }
+}

@@ -682,9 +682,6 @@ async fn an_equal_strength_competition_from_the_form_has_its_deals_found_as_the_
     let mut p: serde_json::Value = serde_json::from_str(&body).unwrap();
     assert_eq!(p["preparing"]["state"], "finding", "{body}");
     assert_eq!(p["preparing"]["need"], "2", "{body}");
-    // A second form for the same name while its deals are being found is refused.
-    let (status, _, _) = request(c.addr, "POST", "/api/competitions", &auth, Some(spec)).await;
-    assert!(status == 409 || status == 200 || status == 202, "{status}");
     let mut seen_progress = false;
     loop {
         let state = p["preparing"]["state"].as_str().unwrap().to_string();
