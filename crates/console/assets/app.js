@@ -250,6 +250,8 @@
   let liveSource = null;
   function closeLive() { if (liveSource) { liveSource.close(); liveSource = null; } }
 
+  const TABLES_EVERY_MS = 2000;
+
   async function competitionPage() {
     const name = q("name");
     const { competition: c, standings } = await api(link("/api/competition", { name }));
@@ -258,14 +260,19 @@
     const tablesBox = h("div", {});
     app().replaceChildren(h("h1", {}, c.name), infoBox, standingsBox, h("h2", {}, "Tables"), tablesBox);
     // The tables list follows the standings: redrawn (at the page the viewer is on) whenever
-    // they change, one request at a time, the last change always drawn.
-    let offset = 0, loading = false, again = false;
+    // they change, one request at a time and at most one every TABLES_EVERY_MS (a competition
+    // of many tables changes many times a second; each list reads its results), the last change
+    // always drawn.
+    let offset = 0, loading = false, again = false, last = 0;
     const loadTables = async () => {
       if (loading) { again = true; return; }
       loading = true;
       try {
         do {
           again = false;
+          const wait = last + TABLES_EVERY_MS - Date.now();
+          if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+          last = Date.now();
           try { tablesBox.replaceChildren(await tablesView(name, c.game === "mahjong" ? "mahjong" : "ddz", offset, (o) => { offset = o; loadTables(); })); }
           catch (e) { tablesBox.replaceChildren(h("p", { class: "error" }, e.message)); }
         } while (again);
