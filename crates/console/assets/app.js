@@ -2,8 +2,7 @@
 // standings arrive as server-sent events. Every value from the server is inserted as text
 // (h() never parses markup): bot names and verdict reasons come from bots. Every 64-bit integer
 // (seeds, counts, scores, times) arrives as a string of digits, since a JavaScript number is exact
-// only to 2^53: shown as it comes, and turned into a number (num) only for drawing or into a
-// BigInt (big) for sums.
+// only to 2^53: shown as it comes, and turned into a number (num) only to draw.
 "use strict";
 
 (function () {
@@ -30,10 +29,9 @@
   const fmt = (x, d = 3) => (typeof x === "number" && isFinite(x) ? x.toFixed(d) : "—");
   const signed = (x, d = 3) => (typeof x === "number" && isFinite(x) ? (x >= 0 ? "+" : "") + x.toFixed(d) : "—");
   const when = (ms) => (ms && ms !== "0" ? new Date(Number(ms)).toLocaleString() : "—");
-  // A 64-bit integer from the server (a string of digits): as a number, for drawing; as a
-  // BigInt, for exact sums; whether it is zero.
+  // A 64-bit integer from the server (a string of digits): as a number, to draw; whether it is
+  // zero.
   const num = (x) => Number(x || 0);
-  const big = (x) => BigInt(x || 0);
   const nonzero = (x) => x !== undefined && x !== null && String(x) !== "0";
 
   let session = { operator: false, public_spectator: false };
