@@ -14,6 +14,8 @@
 //! - [`shutdown_signal`]: completes on SIGTERM or Ctrl-C. A role given it (or any future) stops
 //!   accepting connections when it completes and lets calls in flight finish (tonic's graceful
 //!   shutdown); each role adds its own drain (tables in flight, seats) before that;
+//! - [`http`]: the bounded HTTP listener of the console and the metrics endpoint (a connection
+//!   cap, header-read and idle timeouts), and [`http::raise_open_files_limit`];
 //! - [`error`]: the one vocabulary of errors a role answers with, mapped to gRPC codes in one
 //!   place, with what a client may retry ([`Retry`]).
 //!
@@ -30,6 +32,7 @@ use tower::layer::util::{Identity, Stack};
 
 pub mod allocator;
 pub mod error;
+pub mod http;
 mod guard;
 mod health;
 pub mod runtime;
