@@ -66,6 +66,39 @@ pub fn random_text(n: usize) -> Result<String, TokenError> {
     Ok(URL_SAFE_NO_PAD.encode(bytes))
 }
 
+/// HMAC-SHA-256 of `message` under `key` (RFC 2104), as URL-safe base64 without padding (43
+/// characters): what proves a value was made by whoever holds `key` (the console signs its login
+/// cookie with it).
+pub fn mac(key: &[u8], message: &[u8]) -> String {
+    const BLOCK: usize = 64;
+    let mut k = [0u8; BLOCK];
+    if key.len() > BLOCK {
+        k[..32].copy_from_slice(&Sha256::digest(key));
+    } else {
+        k[..key.len()].copy_from_slice(key);
+    }
+    let inner = Sha256::new()
+        .chain_update(k.map(|b| b ^ 0x36))
+        .chain_update(message)
+        .finalize();
+    let outer = Sha256::new()
+        .chain_update(k.map(|b| b ^ 0x5c))
+        .chain_update(inner)
+        .finalize();
+    URL_SAFE_NO_PAD.encode(outer)
+}
+
+/// True when `tag` is [`mac`] of `message` under `key` (compared in constant time).
+pub fn mac_matches(key: &[u8], message: &[u8], tag: &str) -> bool {
+    let want = mac(key, message);
+    want.len() == tag.len()
+        && want
+            .bytes()
+            .zip(tag.bytes())
+            .fold(0u8, |acc, (a, b)| acc | (a ^ b))
+            == 0
+}
+
 fn hex(bytes: &[u8]) -> String {
     const DIGITS: &[u8; 16] = b"0123456789abcdef";
     let mut s = String::with_capacity(bytes.len() * 2);
@@ -97,6 +130,31 @@ mod tests {
         assert_ne!(token, other);
         assert!(!token_matches(&other, &hash));
         assert!(!token_matches(&token, "abc"));
+    }
+
+    #[test]
+    fn the_mac_is_hmac_sha256() {
+        // RFC 4231, test case 2.
+        let tag = mac(b"Jefe", b"what do ya want for nothing?");
+        let bytes = base64::engine::general_purpose::URL_SAFE_NO_PAD
+            .decode(&tag)
+            .unwrap();
+        assert_eq!(
+            hex(&bytes),
+            "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843"
+        );
+        assert!(mac_matches(b"Jefe", b"what do ya want for nothing?", &tag));
+        assert!(!mac_matches(b"Jefe", b"what do ya want for nothing!", &tag));
+        assert!(!mac_matches(
+            b"other",
+            b"what do ya want for nothing?",
+            &tag
+        ));
+        assert!(!mac_matches(
+            b"Jefe",
+            b"what do ya want for nothing?",
+            "short"
+        ));
     }
 
     #[test]

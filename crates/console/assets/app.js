@@ -475,9 +475,9 @@
     form.addEventListener("submit", async (ev) => {
       ev.preventDefault();
       try {
-        await api("/api/login", { method: "POST", body: { token: new FormData(form).get("token") } });
-        const next = q("next");
-        location.href = next.startsWith("/") && !next.startsWith("//") ? next : "/";
+        // The console says where to go: one of its own pages, never another site.
+        const r = await api("/api/login", { method: "POST", body: { token: new FormData(form).get("token"), next: q("next") } });
+        location.assign(r.next || "/");
       } catch (e) { msg.className = "error"; msg.textContent = e.message; }
     });
     app().replaceChildren(h("h1", {}, "Sign in"), form);

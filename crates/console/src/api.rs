@@ -79,6 +79,7 @@ impl IntoResponse for Failure {
 }
 
 type Answer = Result<Json<Value>, Failure>;
+type Answer2 = Result<Response, Failure>;
 type Shared = State<Arc<Console>>;
 type Peer = ConnectInfo<SocketAddr>;
 
@@ -120,8 +121,9 @@ async fn no_store(mut r: Response) -> Response {
 
 /// Whether the caller is an operator and whether spectator reads are public: what the pages
 /// offer (a login form, the operator actions).
-async fn session(State(c): Shared, ConnectInfo(peer): Peer, headers: HeaderMap) -> Response {
-    let sent = !access::credentials(&headers).is_empty();
+async fn session(State(c): Shared, ConnectInfo(peer): Peer, headers: HeaderMap) -> Answer2 {
+    let key = c.cookie_key().await?;
+    let sent = !access::credentials(&headers, &key).is_empty();
     let checked = if sent {
         Some(c.authorize(Route::Login, &headers, peer.ip()).await)
     } else {
@@ -137,19 +139,23 @@ async fn session(State(c): Shared, ConnectInfo(peer): Peer, headers: HeaderMap) 
     // dropped, so that it does not count as a failed attempt on every page.
     if matches!(&checked, Some(Err(f)) if f.status == StatusCode::UNAUTHORIZED)
         && headers.get(header::AUTHORIZATION).is_none()
-        && let Ok(v) = header::HeaderValue::from_str(&access::logout_cookie())
+        && let Ok(v) = header::HeaderValue::from_str(&key.logout_cookie())
     {
         r.headers_mut().insert(header::SET_COOKIE, v);
     }
-    r
+    Ok(r)
 }
 
 #[derive(Deserialize)]
 struct Login {
     token: String,
+    /// The page the browser asked for before it was sent to sign in.
+    #[serde(default)]
+    next: String,
 }
 
-/// Checks an operator token and stores it in the session cookie.
+/// Checks an operator token and stores it in the session cookie; says where the browser goes
+/// next (`next` when it is one of the console's pages: [`access::landing`]).
 async fn login(
     State(c): Shared,
     ConnectInfo(peer): Peer,
@@ -177,6 +183,7 @@ async fn login(
         probe.insert(header::AUTHORIZATION, v);
     }
     let caller = c.authorize(Route::Login, &probe, peer.ip()).await?;
+    let key = c.cookie_key().await?;
     let secure = headers
         .get("x-forwarded-proto")
         .is_some_and(|v| v.as_bytes() == b"https");
@@ -184,21 +191,21 @@ async fn login(
         arena_auth::Caller::Operator(name) => name,
         other => format!("{other:?}"),
     };
-    let mut r = Json(json!({"operator": name})).into_response();
-    if let Ok(v) = header::HeaderValue::from_str(&access::login_cookie(token, secure)) {
+    let mut r =
+        Json(json!({"operator": name, "next": access::landing(&body.next)})).into_response();
+    if let Ok(v) = header::HeaderValue::from_str(&key.login_cookie(token, secure)) {
         r.headers_mut().insert(header::SET_COOKIE, v);
     }
     Ok(r)
 }
 
-async fn logout() -> Response {
+async fn logout(State(c): Shared) -> Answer2 {
+    let key = c.cookie_key().await?;
     let mut r = Json(json!({"operator": false})).into_response();
-    r.headers_mut().insert(
-        header::SET_COOKIE,
-        header::HeaderValue::from_str(&access::logout_cookie())
-            .unwrap_or(header::HeaderValue::from_static("")),
-    );
-    r
+    if let Ok(v) = header::HeaderValue::from_str(&key.logout_cookie()) {
+        r.headers_mut().insert(header::SET_COOKIE, v);
+    }
+    Ok(r)
 }
 
 fn cross_origin() -> Failure {
@@ -408,20 +415,38 @@ struct Table {
     table: String,
 }
 
-/// A finished table, played again for the replay player ([`crate::replay::frames`]).
+/// A finished table, played again for the replay player ([`crate::replay::frames`]): on the
+/// console's render thread, once per table while its frames stay in the cache
+/// ([`crate::public::Renderer`]).
 async fn replay(
     State(c): Shared,
     ConnectInfo(peer): Peer,
     headers: HeaderMap,
     Query(q): Query<Table>,
-) -> Answer {
+) -> Answer2 {
     c.authorize(Route::Replay, &headers, peer.ip()).await?;
-    let replay = c.backend.replay(&q.table).await?;
-    // Playing a table again is CPU work: off the async workers.
-    let doc = tokio::task::spawn_blocking(move || crate::replay::frames(&replay))
-        .await
-        .map_err(|e| Failure::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;
-    Ok(Json(doc))
+    // A table's replay is shown once every table dealt its cards has finished, and stays shown:
+    // frames kept are frames the matchmaker granted.
+    let frames = match c.renderer.cached(&q.table) {
+        Some(frames) => frames,
+        None => {
+            let replay = c.backend.replay(&q.table).await?;
+            c.renderer
+                .render(&q.table, move || {
+                    let doc = crate::replay::frames(&replay);
+                    bytes::Bytes::from(serde_json::to_vec(&doc).unwrap_or_default())
+                })
+                .await?
+        }
+    };
+    Ok((
+        [(
+            header::CONTENT_TYPE,
+            header::HeaderValue::from_static("application/json"),
+        )],
+        frames,
+    )
+        .into_response())
 }
 
 #[derive(Deserialize)]
@@ -456,9 +481,14 @@ async fn leaderboard(
 
 /// The registered bots, with every release the ladders rated (per game), best first. How a
 /// bot runs (its program, limits) is not shown: that is the operator's business, not a
-/// spectator's.
+/// spectator's. Anyone but an operator sees only the bots the leaderboards show (as
+/// `GetLeaderboard` would): which other names are registered is not the public's to learn.
 async fn bots(State(c): Shared, ConnectInfo(peer): Peer, headers: HeaderMap) -> Answer {
-    c.authorize(Route::Leaderboard, &headers, peer.ip()).await?;
+    let caller = c.authorize(Route::Leaderboard, &headers, peer.ip()).await?;
+    let operator = match caller {
+        arena_auth::Caller::Operator(_) => true,
+        _ => c.is_operator(&headers, peer.ip()).await,
+    };
     let mut releases: BTreeMap<String, Vec<Value>> = BTreeMap::new();
     for game in [v1::Game::DouDizhu, v1::Game::Mahjong] {
         for r in c.backend.leaderboard(game).await?.ratings {
@@ -467,6 +497,13 @@ async fn bots(State(c): Shared, ConnectInfo(peer): Peer, headers: HeaderMap) -> 
             row["history"] = history(&*c.store, game, &r).await?;
             releases.entry(r.bot.clone()).or_default().push(row);
         }
+    }
+    if !operator {
+        let rows: Vec<Value> = releases
+            .into_iter()
+            .map(|(name, rel)| json!({"name": name, "releases": rel}))
+            .collect();
+        return Ok(Json(json!({"bots": rows})));
     }
     let registered = c.store.bots().await.map_err(Failure::store)?;
     let mut rows: Vec<Value> = registered
@@ -869,7 +906,7 @@ async fn create(
     let wanted = arena_deals::wanted::wanted(&spec)
         .map_err(|e| Failure::new(StatusCode::BAD_REQUEST, e))?
         .ok_or_else(|| Failure::from_status(&refused))?;
-    let authorization = access::credentials(&headers)
+    let authorization = access::credentials(&headers, &*c.cookie_key().await?)
         .get(header::AUTHORIZATION)
         .cloned();
     let first = c

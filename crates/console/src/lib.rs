@@ -18,8 +18,14 @@
 //!   server-sent events;
 //! - [`prepare`]: creating a competition whose deals the deal library must find first;
 //! - [`replay`]: a finished table played again decision by decision, for the replay player;
+//! - [`public`]: bounds on what anyone may make the console do (requests per address, replays
+//!   played again on a thread of their own and kept);
 //! - [`view`]: protocol messages as the JSON the pages read;
 //! - [`assets`]: the pages (plain HTML, CSS and JavaScript compiled into the binary).
+//!
+//! It is served by [`arena_serve::http::serve`] (a connection cap, header-read and idle
+//! timeouts), answers only to `Host` names that name it ([`access::host_allowed`]), and marks
+//! every answer `X-Content-Type-Options: nosniff`.
 
 pub mod access;
 pub mod api;
@@ -27,6 +33,7 @@ pub mod assets;
 pub mod backend;
 pub mod live;
 pub mod prepare;
+pub mod public;
 pub mod replay;
 pub mod view;
 
@@ -34,6 +41,7 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 
 use arena_store::Store;
+use axum::response::IntoResponse;
 
 pub use backend::Backend;
 
@@ -67,6 +75,18 @@ pub struct Console {
     /// not wait for viewers to close their pages.
     pub(crate) stopping: tokio::sync::watch::Receiver<bool>,
     stop: Arc<tokio::sync::watch::Sender<bool>>,
+    /// The login cookie's key and name, read from the store on first use.
+    pub(crate) cookie_key: Arc<tokio::sync::OnceCell<Arc<access::CookieKey>>>,
+    /// Requests granted without a token, limited per address.
+    pub(crate) public_requests: public::PublicLimiter,
+    /// Replays played again, and kept.
+    pub(crate) renderer: public::Renderer,
+    /// `Host` names the console answers to besides loopback and its listen address.
+    allowed_hosts: Arc<Vec<String>>,
+    /// The address it listens on, once serving.
+    listen: Option<SocketAddr>,
+    /// Its HTTP listener's bounds.
+    http: arena_serve::http::HttpLimits,
 }
 
 impl Console {
@@ -88,7 +108,33 @@ impl Console {
             auth,
             stopping,
             stop: Arc::new(stop),
+            cookie_key: Arc::new(tokio::sync::OnceCell::new()),
+            public_requests: public::PublicLimiter::new(public::DEFAULT_PUBLIC_PER_MINUTE),
+            renderer: public::Renderer::new(),
+            allowed_hosts: Arc::new(Vec::new()),
+            listen: None,
+            http: arena_serve::http::HttpLimits::default(),
         }
+    }
+
+    /// The console also answers to these `Host` names (`--console-allowed-hosts`: the names a
+    /// proxy or ingress reaches it by), besides loopback and the address it listens on.
+    pub fn with_allowed_hosts(mut self, hosts: Vec<String>) -> Console {
+        self.allowed_hosts = Arc::new(hosts);
+        self
+    }
+
+    /// Requests granted without a token: at most `per_minute` a minute from one address (0: no
+    /// limit; `--console-public-rate`).
+    pub fn with_public_rate(mut self, per_minute: u32) -> Console {
+        self.public_requests = public::PublicLimiter::new(per_minute);
+        self
+    }
+
+    /// The bounds of its HTTP listener (`--console-max-connections`).
+    pub fn with_http_limits(mut self, limits: arena_serve::http::HttpLimits) -> Console {
+        self.http = limits;
+        self
     }
 
     /// The console asks the deal library at `url` for the deals a competition created from the
@@ -99,9 +145,14 @@ impl Console {
         Ok(self)
     }
 
-    /// The console's routes, pages and JSON alike.
+    /// The console's routes, pages and JSON alike, answering only to `Host` names that name
+    /// it, every answer marked `nosniff` (a JSON answer is never read as a page or script).
     pub fn router(self) -> axum::Router {
-        api::router(Arc::new(self)).merge(assets::router())
+        let hosts = (self.listen, self.allowed_hosts.clone());
+        api::router(Arc::new(self))
+            .merge(assets::router())
+            .layer(axum::middleware::from_fn_with_state(hosts, host_check))
+            .layer(axum::middleware::map_response(nosniff))
     }
 
     /// Serves the console on `listener` until `shutdown`.
@@ -110,17 +161,54 @@ impl Console {
         listener: tokio::net::TcpListener,
         shutdown: impl std::future::Future<Output = ()> + Send + 'static,
     ) -> Result<(), ConsoleError> {
-        tracing::info!(addr = ?listener.local_addr().ok(), "console listening");
-        let stop = self.stop.clone();
-        let app = self
-            .router()
-            .into_make_service_with_connect_info::<SocketAddr>();
-        axum::serve(listener, app)
-            .with_graceful_shutdown(async move {
-                shutdown.await;
-                let _ = stop.send(true);
-            })
-            .await?;
+        let mut this = self;
+        this.listen = listener.local_addr().ok();
+        tracing::info!(addr = ?this.listen, "console listening");
+        let stop = this.stop.clone();
+        let limits = this.http;
+        arena_serve::http::serve("console", listener, this.router(), limits, async move {
+            shutdown.await;
+            let _ = stop.send(true);
+        })
+        .await?;
         Ok(())
     }
+}
+
+/// Refuses a request whose `Host` does not name the console (421, saying which names do).
+async fn host_check(
+    axum::extract::State((listen, allowed)): axum::extract::State<(
+        Option<SocketAddr>,
+        Arc<Vec<String>>,
+    )>,
+    req: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    if access::host_allowed(req.headers(), listen, &allowed) {
+        return next.run(req).await;
+    }
+    let host = req
+        .headers()
+        .get(http::header::HOST)
+        .map(|h| String::from_utf8_lossy(h.as_bytes()).into_owned())
+        .unwrap_or_default();
+    api::Failure::new(
+        http::StatusCode::MISDIRECTED_REQUEST,
+        format!(
+            "this console does not answer to the host name {}: only to localhost, loopback \
+             addresses, the address it listens on and the names given with \
+             --console-allowed-hosts (ARENA_CONSOLE_ALLOWED_HOSTS)",
+            arena_proto::text::quote(&host)
+        ),
+    )
+    .into_response()
+}
+
+/// Marks an answer `X-Content-Type-Options: nosniff`.
+async fn nosniff(mut r: axum::response::Response) -> axum::response::Response {
+    r.headers_mut().insert(
+        http::header::X_CONTENT_TYPE_OPTIONS,
+        http::HeaderValue::from_static("nosniff"),
+    );
+    r
 }

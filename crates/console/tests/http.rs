@@ -102,6 +102,12 @@ fn bearer() -> String {
     format!("Bearer {TOKEN}")
 }
 
+/// The login cookie (`name=value`) the console signs for `token`, as a browser would send it.
+async fn signed_cookie(store: &dyn Store, token: &str) -> String {
+    let key = arena_console::access::CookieKey::load(store).await.unwrap();
+    format!("{}={}", key.name(), key.sign(token))
+}
+
 #[tokio::test]
 async fn spectator_pages_are_for_operators_until_the_operator_opens_them() {
     let closed = console(false, None).await;
@@ -115,11 +121,23 @@ async fn spectator_pages_are_for_operators_until_the_operator_opens_them() {
             .0,
         200
     );
-    let cookie = format!("arena_operator={TOKEN}");
+    let cookie = signed_cookie(&*closed.store, TOKEN).await;
     assert_eq!(
         get(a, "/api/competitions", &[("cookie", &cookie)]).await.0,
         200
     );
+    // The token alone, under the cookie's old name or its own, is no login cookie.
+    for unsigned in [
+        format!("arena_operator={TOKEN}"),
+        format!("{}={TOKEN}", cookie.split('=').next().unwrap()),
+    ] {
+        assert_eq!(
+            get(a, "/api/competitions", &[("cookie", &unsigned)])
+                .await
+                .0,
+            401
+        );
+    }
     let (status, _) = get(a, "/api/competitions", &[("authorization", "Bearer wrong")]).await;
     assert_eq!(status, 401);
     // The pages themselves hold no data: always served, with a policy that runs only their own
@@ -169,16 +187,15 @@ async fn login_keeps_the_token_in_an_http_only_same_site_cookie_and_refuses_othe
     let login = format!(r#"{{"token":"{TOKEN}"}}"#);
     let (status, head, body) = request(a, "POST", "/api/login", &[], Some(&login)).await;
     assert_eq!(status, 200, "{body}");
-    let head = head.to_lowercase();
+    let cookie = signed_cookie(&*c.store, TOKEN).await;
     assert!(
-        head.contains(&format!(
-            "set-cookie: arena_operator={}; path=/; httponly; samesite=strict",
-            TOKEN.to_lowercase()
+        head.to_lowercase().contains(&format!(
+            "set-cookie: {}; path=/; httponly; samesite=strict",
+            cookie.to_lowercase()
         )),
         "{head}"
     );
     // Another site's page cannot post with the browser's cookie.
-    let cookie = format!("arena_operator={TOKEN}");
     let cancel = r#"{"name":"cup"}"#;
     let (status, _, body) = request(
         a,
@@ -207,7 +224,8 @@ async fn login_keeps_the_token_in_an_http_only_same_site_cookie_and_refuses_othe
     let (status, _, body) = request(a, "POST", "/api/login", &[], Some(r#"{"token":"a;b"}"#)).await;
     assert_eq!(status, 400, "{body}");
     // A cookie whose token no longer works is dropped at the next page, not tried on every one.
-    let stale = [("cookie", "arena_operator=revoked")];
+    let revoked = signed_cookie(&*c.store, "revoked").await;
+    let stale = [("cookie", revoked.as_str())];
     let (status, head, body) = request(a, "GET", "/api/session", &stale, None).await;
     assert_eq!(
         (status, body.contains(r#""operator":false"#)),
@@ -215,8 +233,10 @@ async fn login_keeps_the_token_in_an_http_only_same_site_cookie_and_refuses_othe
         "{body}"
     );
     assert!(
-        head.to_lowercase()
-            .contains("set-cookie: arena_operator=; path=/"),
+        head.to_lowercase().contains(&format!(
+            "set-cookie: {}=; path=/",
+            cookie.split('=').next().unwrap().to_lowercase()
+        )),
         "{head}"
     );
     let (_, head, body) = request(a, "GET", "/api/session", &[("cookie", &cookie)], None).await;

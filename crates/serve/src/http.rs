@@ -342,7 +342,7 @@ pub fn raise_open_files_limit() -> std::io::Result<(u64, u64)> {
             lim = raised;
         }
     }
-    Ok((lim.rlim_cur as u64, lim.rlim_max as u64))
+    Ok((lim.rlim_cur, lim.rlim_max))
 }
 
 /// See the Unix version: elsewhere there is nothing to raise.

@@ -32,9 +32,9 @@ use tower::layer::util::{Identity, Stack};
 
 pub mod allocator;
 pub mod error;
-pub mod http;
 mod guard;
 mod health;
+pub mod http;
 pub mod runtime;
 
 pub use error::{ApiError, Retry, retry_of, store_status};
