@@ -167,6 +167,48 @@ pub struct ConsoleArgs {
         default_value_t = ListenOrOff(Some(arena_console::DEFAULT_LISTEN))
     )]
     console_listen: ListenOrOff,
+    /// Host names the console also answers to, comma-separated (the names a proxy or ingress
+    /// reaches it by); besides these only localhost, loopback addresses and the listen address
+    /// are answered, so a web page whose name was pointed at the console (DNS rebinding) is
+    /// refused (421).
+    #[arg(long, env = "ARENA_CONSOLE_ALLOWED_HOSTS", value_delimiter = ',')]
+    console_allowed_hosts: Vec<String>,
+    /// Most connections the console holds open at once; beyond it the one idle longest is
+    /// closed (logged).
+    #[arg(
+        long,
+        env = "ARENA_CONSOLE_MAX_CONNECTIONS",
+        default_value_t = arena_serve::http::DEFAULT_MAX_CONNECTIONS,
+        value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..)
+    )]
+    console_max_connections: usize,
+    /// Requests without an operator token (with --public-spectator) a client address may make
+    /// a minute; beyond it 429 (0: no limit).
+    #[arg(
+        long,
+        env = "ARENA_CONSOLE_PUBLIC_RATE",
+        default_value_t = arena_console::public::DEFAULT_PUBLIC_PER_MINUTE
+    )]
+    console_public_rate: u32,
+}
+
+impl ConsoleArgs {
+    /// The console's options as the flags set them.
+    fn options(&self) -> arena_console::ConsoleOptions {
+        arena_console::ConsoleOptions {
+            allowed_hosts: self
+                .console_allowed_hosts
+                .iter()
+                .map(|h| h.trim().to_string())
+                .filter(|h| !h.is_empty())
+                .collect(),
+            public_per_minute: self.console_public_rate,
+            http: arena_serve::http::HttpLimits {
+                max_connections: self.console_max_connections,
+                ..arena_serve::http::HttpLimits::default()
+            },
+        }
+    }
 }
 
 /// The Prometheus scrape endpoint every role may serve.
@@ -178,6 +220,13 @@ pub struct MetricsArgs {
     #[arg(long, env = "ARENA_METRICS_LISTEN", default_value_t = ListenOrOff(None))]
     metrics_listen: ListenOrOff,
 }
+
+/// The metrics endpoint's bounds: a scraper or two, never many connections.
+const METRICS_LIMITS: arena_serve::http::HttpLimits = arena_serve::http::HttpLimits {
+    max_connections: 64,
+    header_read_timeout: arena_serve::http::DEFAULT_HEADER_READ_TIMEOUT,
+    idle_timeout: arena_serve::http::DEFAULT_IDLE_TIMEOUT,
+};
 
 /// A bound metrics endpoint, not yet serving.
 struct MetricsEndpoint {
@@ -223,7 +272,14 @@ impl MetricsEndpoint {
     fn spawn(endpoint: Option<MetricsEndpoint>) {
         if let Some(e) = endpoint {
             tokio::spawn(async move {
-                if let Err(err) = e.scrape.serve(e.listener, std::future::pending()).await {
+                let served = arena_serve::http::serve(
+                    "metrics endpoint",
+                    e.listener,
+                    e.scrape.router(),
+                    METRICS_LIMITS,
+                    std::future::pending(),
+                );
+                if let Err(err) = served.await {
                     tracing::error!(error = %err, "the metrics endpoint stopped");
                 }
             });
@@ -1082,8 +1138,17 @@ const RUNTIME_SHUTDOWN: Duration = Duration::from_secs(2);
 /// Runs a role to its end on a runtime of its own, then stops the runtime without waiting for
 /// blocking work past [`RUNTIME_SHUTDOWN`].
 fn serve_role(role: impl std::future::Future<Output = Result<()>>) -> Result<()> {
+    // Every connection is a file: room for the gRPC ports whatever the HTTP ones hold.
+    let open_files = arena_serve::http::raise_open_files_limit();
     let rt = runtime()?;
-    let result = rt.block_on(role);
+    let result = rt.block_on(async {
+        // Logged once telemetry is up (the role's first step).
+        match open_files {
+            Ok((soft, hard)) => tracing::debug!(soft, hard, "open files limit"),
+            Err(e) => tracing::warn!(error = %e, "cannot raise the open files limit"),
+        }
+        role.await
+    });
     rt.shutdown_timeout(RUNTIME_SHUTDOWN);
     result
 }
@@ -1228,6 +1293,7 @@ pub fn standalone(a: StandaloneArgs) -> Result<()> {
             deal_library_listen: a.deal_library_listen,
             matchmaker_listen: a.matchmaker_listen,
             console_listen: a.console.console_listen.0,
+            console: a.console.options(),
             ladder: a.ladder.config().ladder,
             mahjong_ladder: a.ladder.config().mahjong_ladder,
             public_spectator: a.spectator.public_spectator,
@@ -1526,7 +1592,8 @@ pub fn matchmaker(a: MatchmakerArgs) -> Result<()> {
                 let backend = arena_matchmaker::MatchmakerService::new(store.clone())
                     .with_max_tables(a.max_tables_per_competition);
                 let mut console =
-                    arena_console::Console::new(std::sync::Arc::new(backend), store.clone(), auth);
+                    arena_console::Console::new(std::sync::Arc::new(backend), store.clone(), auth)
+                        .with_options(a.console.options());
                 if let Some(url) = &a.deal_library {
                     console = console
                         .with_deal_library(url)

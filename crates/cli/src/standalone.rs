@@ -65,6 +65,8 @@ pub struct StandaloneConfig {
     pub matchmaker_listen: SocketAddr,
     /// The web console's HTTP listen address (`None`: no console).
     pub console_listen: Option<SocketAddr>,
+    /// The console's exposure: allowed host names, public request rate, connection cap.
+    pub console: arena_console::ConsoleOptions,
     /// The continuous ranked ladder of Dou Dizhu, when on.
     pub ladder: Option<arena_matchmaker::ladder::LadderConfig>,
     /// The continuous ranked ladder of Mahjong, when on.
@@ -97,6 +99,7 @@ impl Default for StandaloneConfig {
             deal_library_listen: DEFAULT_DEAL_LIBRARY_LISTEN,
             matchmaker_listen: DEFAULT_MATCHMAKER_LISTEN,
             console_listen: Some(DEFAULT_CONSOLE_LISTEN),
+            console: arena_console::ConsoleOptions::default(),
             ladder: None,
             mahjong_ladder: None,
             public_spectator: false,
@@ -290,10 +293,14 @@ pub async fn start(config: StandaloneConfig) -> Result<Standalone, StandaloneErr
             .zip(config.console_listen)
             .map(|(l, asked)| local(l, asked)),
     };
+    // One failed-attempt limiter for every role's operator checks and the console: a peer
+    // locked out over gRPC is locked out of the console too, and the other way round.
+    let limiter = Arc::new(arena_auth::FailureLimiter::default());
     let operators = |store: &Arc<dyn Store>| {
         arena_auth::Authenticator::new(Some(store.clone()))
             .with_bootstrap(Some(&operator_token))
             .public_spectator(config.public_spectator)
+            .with_limiter(limiter.clone())
     };
     // Its create form asks this process's own deal library for missing deals.
     let library_url = {
@@ -308,6 +315,7 @@ pub async fn start(config: StandaloneConfig) -> Result<Standalone, StandaloneErr
             let backend = arena_matchmaker::MatchmakerService::new(store.clone());
             let console =
                 arena_console::Console::new(Arc::new(backend), store.clone(), operators(&store))
+                    .with_options(config.console.clone())
                     .with_deal_library(&library_url)
                     .map_err(StandaloneError::ConsoleLibrary)?;
             Some((console, listener))
@@ -426,6 +434,29 @@ impl Standalone {
                 None => "off".to_string(),
             },
         );
+        if self.addrs.console.is_some() {
+            let o = &self.config.console;
+            console
+                .push(
+                    "allowed hosts",
+                    if o.allowed_hosts.is_empty() {
+                        "localhost, loopback and the listen address".to_string()
+                    } else {
+                        format!(
+                            "{} (and localhost, loopback, the listen address)",
+                            o.allowed_hosts.join(", ")
+                        )
+                    },
+                )
+                .push("max connections", o.http.max_connections)
+                .push(
+                    "public requests",
+                    match o.public_per_minute {
+                        0 => "no limit".to_string(),
+                        n => format!("{n} a minute per address"),
+                    },
+                );
+        }
         [
             top.render("arena standalone"),
             host.lines()

@@ -52,6 +52,30 @@ pub const DEFAULT_LISTEN: SocketAddr = SocketAddr::V4(std::net::SocketAddrV4::ne
     8054,
 ));
 
+/// What the operator may set about the console's exposure; [`ConsoleOptions::default`] holds
+/// the defaults.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ConsoleOptions {
+    /// `Host` names the console answers to besides loopback and the address it listens on
+    /// (`--console-allowed-hosts`: the names a proxy or ingress reaches it by).
+    pub allowed_hosts: Vec<String>,
+    /// Requests granted without a token: at most this many a minute from one address (0: no
+    /// limit; `--console-public-rate`).
+    pub public_per_minute: u32,
+    /// The bounds of its HTTP listener (`--console-max-connections`).
+    pub http: arena_serve::http::HttpLimits,
+}
+
+impl Default for ConsoleOptions {
+    fn default() -> Self {
+        ConsoleOptions {
+            allowed_hosts: Vec::new(),
+            public_per_minute: public::DEFAULT_PUBLIC_PER_MINUTE,
+            http: arena_serve::http::HttpLimits::default(),
+        }
+    }
+}
+
 /// Why the console stopped.
 #[derive(Debug, thiserror::Error)]
 pub enum ConsoleError {
@@ -117,23 +141,11 @@ impl Console {
         }
     }
 
-    /// The console also answers to these `Host` names (`--console-allowed-hosts`: the names a
-    /// proxy or ingress reaches it by), besides loopback and the address it listens on.
-    pub fn with_allowed_hosts(mut self, hosts: Vec<String>) -> Console {
-        self.allowed_hosts = Arc::new(hosts);
-        self
-    }
-
-    /// Requests granted without a token: at most `per_minute` a minute from one address (0: no
-    /// limit; `--console-public-rate`).
-    pub fn with_public_rate(mut self, per_minute: u32) -> Console {
-        self.public_requests = public::PublicLimiter::new(per_minute);
-        self
-    }
-
-    /// The bounds of its HTTP listener (`--console-max-connections`).
-    pub fn with_http_limits(mut self, limits: arena_serve::http::HttpLimits) -> Console {
-        self.http = limits;
+    /// The console with `options` (the operator's `--console-…` flags).
+    pub fn with_options(mut self, options: ConsoleOptions) -> Console {
+        self.allowed_hosts = Arc::new(options.allowed_hosts);
+        self.public_requests = public::PublicLimiter::new(options.public_per_minute);
+        self.http = options.http;
         self
     }
 

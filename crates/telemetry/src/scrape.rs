@@ -7,8 +7,6 @@
 //! states and panels — never a bot's name, a table id, a deal or a card. Keep it off the public
 //! internet all the same (the chart's NetworkPolicy admits only the scraper's namespace).
 
-use std::future::Future;
-
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use prometheus::{Encoder as _, TextEncoder};
@@ -40,22 +38,16 @@ impl Scrape {
         String::from_utf8(out).map_err(|e| e.to_string())
     }
 
-    /// Serves `GET /metrics` on `listener` until `stop` completes (other paths get 404).
-    pub async fn serve(
-        self,
-        listener: tokio::net::TcpListener,
-        stop: impl Future<Output = ()> + Send + 'static,
-    ) -> std::io::Result<()> {
-        let app = axum::Router::new().route(
+    /// The endpoint's routes: `GET /metrics` (other paths get 404). The roles serve it with
+    /// `arena_serve::http::serve`, the bounded listener the console uses too.
+    pub fn router(self) -> axum::Router {
+        axum::Router::new().route(
             PATH,
             axum::routing::get(move || {
                 let scrape = self.clone();
                 async move { scrape.respond() }
             }),
-        );
-        axum::serve(listener, app)
-            .with_graceful_shutdown(stop)
-            .await
+        )
     }
 
     fn respond(&self) -> Response {

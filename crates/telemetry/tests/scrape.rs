@@ -86,7 +86,7 @@ fn every_instrument_is_scraped_under_its_prometheus_name() {
         .block_on(tokio::net::TcpListener::bind("127.0.0.1:0"))
         .unwrap();
     let addr = listener.local_addr().unwrap();
-    rt.spawn(scrape.serve(listener, std::future::pending()));
+    rt.spawn(async move { axum::serve(listener, scrape.router()).await });
     let (status, body) = get(addr, arena_telemetry::scrape::PATH);
     assert!(status.contains(" 200 "), "{status}");
     assert_eq!(get(addr, "/").0.split(' ').nth(1), Some("404"));
