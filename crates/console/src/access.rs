@@ -257,7 +257,10 @@ pub fn same_origin(headers: &HeaderMap) -> bool {
 }
 
 impl crate::Console {
-    /// Decides a request for `route` from `peer`: the caller, or the refusal as an HTTP answer.
+    /// Decides a request for `route` from `peer`: the caller (an operator whenever the request
+    /// carries a good operator token), or the refusal as an HTTP answer. A request granted
+    /// without a token counts against its address's public allowance
+    /// ([`crate::public::PublicLimiter`]).
     pub async fn authorize(
         &self,
         route: Route,
@@ -265,31 +268,28 @@ impl crate::Console {
         peer: IpAddr,
     ) -> Result<Caller, Failure> {
         let key = self.cookie_key().await?;
+        let sent = credentials(headers, &key);
         let caller = self
             .auth
-            .authorize(route.method(), &credentials(headers, &key), Some(peer))
+            .authorize(route.method(), &sent, Some(peer))
             .await
             .map_err(|s| Failure::from_status(&s))?;
-        if matches!(caller, Caller::Anonymous) {
-            self.public_requests.check(peer)?;
+        if !matches!(caller, Caller::Anonymous) {
+            return Ok(caller);
         }
-        Ok(caller)
-    }
-
-    /// Whether the request carries a good operator token (whatever the route needs: with
-    /// `--public-spectator` a spectator route grants anyone, operators included, as
-    /// anonymous). A request carrying no token is not checked, so it costs no failed attempt.
-    pub async fn is_operator(&self, headers: &HeaderMap, peer: IpAddr) -> bool {
-        let Ok(key) = self.cookie_key().await else {
-            return false;
-        };
-        if credentials(headers, &key).is_empty() {
-            return false;
+        // A route open to anyone (`--public-spectator`) grants without looking at the token:
+        // an operator who sent one is an operator all the same (not limited as the public is,
+        // shown what operators are shown).
+        if !sent.is_empty()
+            && let Ok(operator @ Caller::Operator(_)) = self
+                .auth
+                .authorize(Route::Login.method(), &sent, Some(peer))
+                .await
+        {
+            return Ok(operator);
         }
-        matches!(
-            self.authorize(Route::Login, headers, peer).await,
-            Ok(Caller::Operator(_))
-        )
+        self.public_requests.check(peer)?;
+        Ok(Caller::Anonymous)
     }
 
     /// The store's cookie key, read (or made) once.

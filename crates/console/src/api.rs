@@ -485,10 +485,7 @@ async fn leaderboard(
 /// `GetLeaderboard` would): which other names are registered is not the public's to learn.
 async fn bots(State(c): Shared, ConnectInfo(peer): Peer, headers: HeaderMap) -> Answer {
     let caller = c.authorize(Route::Leaderboard, &headers, peer.ip()).await?;
-    let operator = match caller {
-        arena_auth::Caller::Operator(_) => true,
-        _ => c.is_operator(&headers, peer.ip()).await,
-    };
+    let operator = matches!(caller, arena_auth::Caller::Operator(_));
     let mut releases: BTreeMap<String, Vec<Value>> = BTreeMap::new();
     for game in [v1::Game::DouDizhu, v1::Game::Mahjong] {
         for r in c.backend.leaderboard(game).await?.ratings {

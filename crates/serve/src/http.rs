@@ -94,7 +94,8 @@ impl Conns {
         let idlest = open
             .iter()
             .filter(|(_, s)| s.in_flight.load(Ordering::Acquire) == 0)
-            .min_by_key(|(_, s)| s.idle_since_ms.load(Ordering::Acquire))
+            // Idle longest, and of those idle as long the oldest (ids grow with time).
+            .min_by_key(|(id, s)| (s.idle_since_ms.load(Ordering::Acquire), **id))
             .map(|(id, _)| *id);
         let room = match idlest.and_then(|id| open.remove(&id)) {
             Some(slot) => {
