@@ -79,7 +79,9 @@ async function main() {
   });
 
   await check("a wrong token is refused and the right one signs in", async () => {
-    await page.goto(`${BASE}/login?next=/`);
+    // A sign-in link crafted to land elsewhere (browsers drop the tab and read //evil.example)
+    // lands on the console's own first page.
+    await page.goto(`${BASE}/login?next=/%09/evil.example`);
     await page.fill("input[name=token]", "aop.nottherealone.xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx");
     await page.click("button[type=submit]");
     await page.locator("p.error").waitFor({ timeout: WAIT });
@@ -91,7 +93,8 @@ async function main() {
     // The token is in an HttpOnly cookie: the page's scripts cannot read it.
     assert.equal(await page.evaluate(() => document.cookie.includes("arena_operator")), false);
     const cookies = await context.cookies();
-    const c = cookies.find((x) => x.name === "arena_operator");
+    // Named per store and signed, so a cookie planted from another port of the host is ignored.
+    const c = cookies.find((x) => x.name.startsWith("arena_operator_"));
     assert.ok(c && c.httpOnly && c.sameSite === "Strict", JSON.stringify(cookies));
   });
 
