@@ -423,6 +423,61 @@ mod tests {
         assert!(closed_within(&mut half, Duration::from_secs(30)).await);
     }
 
+    /// Log lines written while the test's subscriber is the default.
+    #[derive(Clone, Default)]
+    struct Lines(Arc<Mutex<Vec<u8>>>);
+
+    impl std::io::Write for Lines {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(buf);
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn listening_beyond_loopback_and_reaching_the_cap_are_logged() {
+        let lines = Lines::default();
+        let writer = lines.clone();
+        let subscriber = tracing_subscriber::fmt()
+            .with_writer(move || writer.clone())
+            .with_ansi(false)
+            .finish();
+        let _default = tracing::subscriber::set_default(subscriber);
+        // One thread: the server's tasks log through this thread's subscriber.
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        rt.block_on(async {
+            let listener = TcpListener::bind("0.0.0.0:0").await.unwrap();
+            let port = listener.local_addr().unwrap().port();
+            let app = axum::Router::new().route("/", axum::routing::get(|| async { "ok" }));
+            let limits = HttpLimits {
+                max_connections: 2,
+                ..HttpLimits::default()
+            };
+            let (tx, rx) = tokio::sync::oneshot::channel::<()>();
+            let served = tokio::spawn(serve("console", listener, app, limits, async {
+                let _ = rx.await;
+            }));
+            let addr = SocketAddr::from(([127, 0, 0, 1], port));
+            let _idle: Vec<_> = [
+                tokio::net::TcpStream::connect(addr).await.unwrap(),
+                tokio::net::TcpStream::connect(addr).await.unwrap(),
+            ]
+            .into();
+            assert!(get(addr).await.contains("200 OK"));
+            let _ = tx.send(());
+            served.await.unwrap().unwrap();
+        });
+        let text = String::from_utf8(lines.0.lock().unwrap().clone()).unwrap();
+        assert!(text.contains("beyond loopback"), "{text}");
+        assert!(text.contains("reached its cap of 2 connections"), "{text}");
+    }
+
     #[test]
     fn the_open_files_limit_is_raised_to_the_hard_limit() {
         let (soft, hard) = raise_open_files_limit().unwrap();
