@@ -192,7 +192,7 @@ pub fn cookies<'a>(headers: &'a HeaderMap, name: &'a str) -> impl Iterator<Item 
 /// Where the login form sends the browser once signed in: `next` when it is one of the
 /// console's own pages (a path of [`crate::assets::PAGES`], with its query), else `/`. Only
 /// plain printable characters are let through: browsers drop tabs and newlines from a URL and
-/// read `\` as `/`, so `/\t/evil` or `/\\evil` would land on another site.
+/// read a backslash as `/`, so `next=/%09/evil` or `next=/%5Cevil` would land on another site.
 pub fn landing(next: &str) -> &str {
     let path = next.split(['?', '#']).next().unwrap_or_default();
     let plain = next.bytes().all(|b| b.is_ascii_graphic() && b != b'\\');

@@ -8,8 +8,11 @@
 //!   so a flood of idle sockets cannot keep a real client out; when every connection has a
 //!   request in flight, the newcomer is closed instead. Either way the first time in a while is
 //!   logged;
-//! - a connection with no request in flight for [`HttpLimits::idle_timeout`] is closed;
-//! - request headers must arrive within [`HttpLimits::header_read_timeout`];
+//! - a request's headers must arrive within [`HttpLimits::header_read_timeout`] of the
+//!   connection opening or of its previous answer (hyper's timer: it closes idle keep-alive
+//!   connections and half-sent headers alike);
+//! - a connection with no request in flight for [`HttpLimits::idle_timeout`] is closed, by the
+//!   listener's own timer, whatever the protocol's timers do;
 //! - a listener beyond loopback is logged as a warning when it starts: such a port is open to
 //!   whoever can reach the host.
 //!
@@ -35,7 +38,8 @@ use tokio::sync::{Notify, watch};
 pub struct HttpLimits {
     /// Most connections open at once (at least 1).
     pub max_connections: usize,
-    /// A request's headers must have arrived within this long.
+    /// A request's headers must have arrived within this long of the connection opening or of
+    /// its previous answer.
     pub header_read_timeout: Duration,
     /// A connection with no request in flight for this long is closed.
     pub idle_timeout: Duration,
