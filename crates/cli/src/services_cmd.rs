@@ -171,7 +171,12 @@ pub struct ConsoleArgs {
     /// reaches it by); besides these only localhost, loopback addresses and the listen address
     /// are answered, so a web page whose name was pointed at the console (DNS rebinding) is
     /// refused (421).
-    #[arg(long, env = "ARENA_CONSOLE_ALLOWED_HOSTS", value_delimiter = ',')]
+    #[arg(
+        long,
+        env = "ARENA_CONSOLE_ALLOWED_HOSTS",
+        value_delimiter = ',',
+        value_parser = host_name
+    )]
     console_allowed_hosts: Vec<String>,
     /// Most connections the console holds open at once; beyond it the one idle longest is
     /// closed (logged).
@@ -192,16 +197,29 @@ pub struct ConsoleArgs {
     console_public_rate: u32,
 }
 
+/// A host name as `--console-allowed-hosts` takes it: letters, digits, dots and dashes (no
+/// scheme, port or path: the console compares it with the `Host` header's name).
+fn host_name(s: &str) -> Result<String, String> {
+    let name = s.trim();
+    if !name.is_empty()
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'.' || b == b'-')
+    {
+        Ok(name.to_string())
+    } else {
+        Err(format!(
+            "{s:?} is not a host name (letters, digits, dots and dashes, e.g. arena.example.org; \
+             no scheme, port or path)"
+        ))
+    }
+}
+
 impl ConsoleArgs {
     /// The console's options as the flags set them.
     fn options(&self) -> arena_console::ConsoleOptions {
         arena_console::ConsoleOptions {
-            allowed_hosts: self
-                .console_allowed_hosts
-                .iter()
-                .map(|h| h.trim().to_string())
-                .filter(|h| !h.is_empty())
-                .collect(),
+            allowed_hosts: self.console_allowed_hosts.clone(),
             public_per_minute: self.console_public_rate,
             http: arena_serve::http::HttpLimits {
                 max_connections: self.console_max_connections,

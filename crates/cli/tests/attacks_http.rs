@@ -336,3 +336,17 @@ fn a_host_name_that_is_not_the_consoles_is_refused_and_answers_are_not_sniffed()
     }
     drop(s);
 }
+
+#[test]
+fn an_allowed_host_that_is_no_host_name_is_refused_naming_it() {
+    let (_, err, ok) = common::arena(&[
+        "standalone",
+        "--console-allowed-hosts",
+        "https://arena.example.org/",
+    ]);
+    assert!(!ok);
+    assert!(
+        err.contains("\"https://arena.example.org/\" is not a host name"),
+        "{err}"
+    );
+}
