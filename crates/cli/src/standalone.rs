@@ -324,10 +324,11 @@ pub async fn start(config: StandaloneConfig) -> Result<Standalone, StandaloneErr
     };
     let shutdown = Shutdown::new();
     let host = tokio::spawn(host.run(shutdown.wait()));
-    let referee_task = tokio::spawn(arena_referee::serve_with_listener(
+    let referee_task = tokio::spawn(arena_referee::serve_with_auth(
         referee_listener,
         ref_cfg.clone(),
         store.clone(),
+        operators(&store),
         shutdown.wait(),
     ));
     let library = tokio::spawn(arena_deal_library::serve_with_config(

@@ -87,6 +87,20 @@ pub async fn serve_with_listener(
     store: Arc<dyn Store>,
     shutdown: impl Future<Output = ()> + Send,
 ) -> Result<(), RefereeError> {
+    let auth = arena_auth::Authenticator::new(Some(store.clone()))
+        .with_bootstrap(config.operator_token.as_ref());
+    serve_with_auth(listener, config, store, auth, shutdown).await
+}
+
+/// [`serve_with_listener`], deciding who may call with `auth` (standalone hands every role
+/// authenticators sharing one failed-attempt limiter).
+pub async fn serve_with_auth(
+    listener: TcpListener,
+    config: RefereeConfig,
+    store: Arc<dyn Store>,
+    auth: arena_auth::Authenticator,
+    shutdown: impl Future<Output = ()> + Send,
+) -> Result<(), RefereeError> {
     let ctx = Arc::new(worker::Ctx::new(config.clone(), store.clone())?);
     let addr = listener.local_addr().ok();
     tracing::info!(?addr, referee = %config.referee_id, ?config, "table referee starting");
@@ -104,10 +118,7 @@ pub async fn serve_with_listener(
     let server = {
         let server_stop = server_stop.clone();
         arena_serve::server(&config.serve)
-            .layer(arena_auth::AuthLayer::new(
-                arena_auth::Authenticator::new(Some(store.clone()))
-                    .with_bootstrap(config.operator_token.as_ref()),
-            ))
+            .layer(arena_auth::AuthLayer::new(auth))
             .add_service(health_service)
             .add_service(reflection)
             .add_service(RefereeService::new(store).into_server())
