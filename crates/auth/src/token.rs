@@ -8,6 +8,7 @@
 
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use hmac::{Hmac, Mac};
 use sha2::{Digest, Sha256};
 
 /// Random bytes in a token.
@@ -70,33 +71,22 @@ pub fn random_text(n: usize) -> Result<String, TokenError> {
 /// characters): what proves a value was made by whoever holds `key` (the console signs its login
 /// cookie with it).
 pub fn mac(key: &[u8], message: &[u8]) -> String {
-    const BLOCK: usize = 64;
-    let mut k = [0u8; BLOCK];
-    if key.len() > BLOCK {
-        k[..32].copy_from_slice(&Sha256::digest(key));
-    } else {
-        k[..key.len()].copy_from_slice(key);
-    }
-    let inner = Sha256::new()
-        .chain_update(k.map(|b| b ^ 0x36))
-        .chain_update(message)
-        .finalize();
-    let outer = Sha256::new()
-        .chain_update(k.map(|b| b ^ 0x5c))
-        .chain_update(inner)
-        .finalize();
-    URL_SAFE_NO_PAD.encode(outer)
+    URL_SAFE_NO_PAD.encode(hmac_of(key, message).finalize().into_bytes())
 }
 
 /// True when `tag` is [`mac`] of `message` under `key` (compared in constant time).
 pub fn mac_matches(key: &[u8], message: &[u8], tag: &str) -> bool {
-    let want = mac(key, message);
-    want.len() == tag.len()
-        && want
-            .bytes()
-            .zip(tag.bytes())
-            .fold(0u8, |acc, (a, b)| acc | (a ^ b))
-            == 0
+    let Ok(tag) = URL_SAFE_NO_PAD.decode(tag) else {
+        return false;
+    };
+    hmac_of(key, message).verify_slice(&tag).is_ok()
+}
+
+fn hmac_of(key: &[u8], message: &[u8]) -> Hmac<Sha256> {
+    // HMAC takes a key of any length, so this cannot fail.
+    let mut m = <Hmac<Sha256> as Mac>::new_from_slice(key).expect("HMAC accepts any key length");
+    m.update(message);
+    m
 }
 
 fn hex(bytes: &[u8]) -> String {
