@@ -220,7 +220,8 @@
       ? h("span", { class: "badge finished", "data-testid": "final" }, "final")
       : h("span", { class: "badge live" }, comp && comp.state !== "running" ? comp.state : "live");
     return h("div", { "data-testid": "standings" },
-      h("h2", {}, "Standings ", status, " ", h("span", { class: "muted" }, `${st.tables_done} / ${st.tables_total} tables`)),
+      h("h2", {}, "Standings ", status, " ", h("span", { class: "muted" }, `${st.tables_done} / ${st.tables_total} tables`
+        + (Number(st.tables_withheld) > 0 ? ` (${st.tables_withheld} not counted yet: their deal is still being played)` : ""))),
       progress(st.tables_done, st.tables_total),
       rankingRule(mahjong),
       h("table", { class: "grid heat" }, h("thead", {}, head), h("tbody", {}, body)),

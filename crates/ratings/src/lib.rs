@@ -162,6 +162,19 @@ impl Ratings {
         }
     }
 
+    /// Forgets the rating of release `key` (returns whether there was one).
+    pub fn remove(&mut self, key: &str) -> bool {
+        self.ratings.remove(key).is_some()
+    }
+
+    /// The keys of every rated release of `bot`, in key order.
+    pub fn releases_of<'a>(&'a self, bot: &'a str) -> impl Iterator<Item = &'a str> + 'a {
+        self.ratings
+            .keys()
+            .filter(move |k| k.rsplit_once('@').is_some_and(|(b, _)| b == bot))
+            .map(String::as_str)
+    }
+
     /// Every release, best conservative score first (ties by name).
     pub fn leaderboard(&self) -> Vec<(String, Rating)> {
         let mut v: Vec<(String, Rating)> =

@@ -66,6 +66,30 @@ pub async fn group_state(store: &dyn Store, group: &str) -> StoreResult<GroupSta
     Ok(GroupState::Finished)
 }
 
+/// Which of `groups` have finished: every table of the group has a result. `with_result` lists
+/// tables already known to have one (a competition's results, say), so only the others are
+/// read from the store. A group without a record is not finished (nobody can tell).
+pub async fn finished_groups<'a>(
+    store: &dyn Store,
+    groups: impl IntoIterator<Item = &'a str>,
+    with_result: &HashSet<&str>,
+) -> StoreResult<HashSet<String>> {
+    let mut finished = HashSet::new();
+    let groups: BTreeSet<&str> = groups.into_iter().collect();
+    'group: for group in groups {
+        let Some(tables) = group_tables(store, group).await? else {
+            continue;
+        };
+        for t in &tables {
+            if !with_result.contains(t.as_str()) && store.result(t).await?.is_none() {
+                continue 'group;
+            }
+        }
+        finished.insert(group.to_string());
+    }
+    Ok(finished)
+}
+
 /// Records that `competition` ended in `state`.
 pub async fn mark_ended(store: &dyn Store, competition: &str, state: &str) -> StoreResult<()> {
     store

@@ -757,23 +757,27 @@ pub async fn standings(
     let spec = comp.spec.clone().unwrap_or_default();
     let results = store.results_for(&spec.name).await?;
     let ended = state_of(comp) == v1::CompetitionState::Finished;
+    let tables_done = results.len() as u64;
+    let decoded = results
+        .iter()
+        .map(|(id, bytes)| {
+            v1::TableResult::decode(bytes.as_slice())
+                .map_err(|e| ApiError::Internal(format!("result {id}: {e}")))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let with_result: HashSet<&str> = results.iter().map(|(id, _)| id.as_str()).collect();
+    let (decoded, tables_withheld) = shown_results(store, decoded, &with_result).await?;
     if game_of(&spec)? == GameKind::Mahjong {
-        let decoded = results
-            .iter()
-            .map(|(id, bytes)| {
-                v1::TableResult::decode(bytes.as_slice())
-                    .map_err(|e| ApiError::Internal(format!("result {id}: {e}")))
-            })
-            .collect::<Result<Vec<_>, _>>()?;
         let (standings, drawn_hands) = mahjong::standings(&spec, &decoded);
         return Ok(v1::Standings {
             competition: spec.name.clone(),
             standings,
-            tables_done: results.len() as u64,
+            tables_done,
             tables_total: comp.tables_total,
             r#final: ended,
             game: v1::Game::Mahjong as i32,
             drawn_hands,
+            tables_withheld,
         });
     }
     let n = spec.participants.len();
@@ -783,10 +787,8 @@ pub async fn standings(
         || format_of_name(&spec.format) == Some(v1::CompetitionFormat::DifficultyAdjusted);
     // (match, round, table) -> (score so far, sides finished)
     let mut cells: BTreeMap<(usize, usize, usize), (f64, usize)> = BTreeMap::new();
-    for (id, bytes) in &results {
-        let r = v1::TableResult::decode(bytes.as_slice())
-            .map_err(|e| ApiError::Internal(format!("result {id}: {e}")))?;
-        let Some(p) = placement_of(&r) else {
+    for r in &decoded {
+        let Some(p) = placement_of(r) else {
             continue;
         };
         let (m, round, t) = (p.match_index as usize, p.round as usize, p.table as usize);
@@ -848,12 +850,48 @@ pub async fn standings(
     Ok(v1::Standings {
         competition: spec.name.clone(),
         standings: out,
-        tables_done: results.len() as u64,
+        tables_done,
         tables_total: comp.tables_total,
         r#final: ended,
         game: v1::Game::DouDizhu as i32,
         drawn_hands: 0,
+        tables_withheld,
     })
+}
+
+/// The results standings may count (`with_result`: the ids of every result the competition
+/// has), and how many others are withheld: a result whose deal
+/// group (the tables sharing its cards) has not finished tells the cards still in play at the
+/// group's other tables, so it counts once the whole group has finished.
+async fn shown_results(
+    store: &dyn Store,
+    results: Vec<v1::TableResult>,
+    with_result: &HashSet<&str>,
+) -> Result<(Vec<v1::TableResult>, u64), ApiError> {
+    let group_of = |r: &v1::TableResult| -> Option<String> {
+        r.placement
+            .as_deref()
+            .map(|p| p.deal_group.clone())
+            .filter(|g| !g.is_empty())
+            .or_else(|| r.labels.get(DEAL_GROUP_LABEL).cloned())
+    };
+    let groups: Vec<Option<String>> = results.iter().map(group_of).collect();
+    let finished = visibility::finished_groups(
+        store,
+        groups.iter().flatten().map(String::as_str),
+        with_result,
+    )
+    .await?;
+    let before = results.len();
+    let shown: Vec<v1::TableResult> = results
+        .into_iter()
+        .zip(&groups)
+        // A table sharing its deal with no other (a record older than deal groups) shows.
+        .filter(|(_, g)| g.as_ref().is_none_or(|g| finished.contains(g)))
+        .map(|(r, _)| r)
+        .collect();
+    let withheld = (before - shown.len()) as u64;
+    Ok((shown, withheld))
 }
 
 /// One pass over every competition: re-enqueue interrupted ones, update progress, finish the
@@ -1322,7 +1360,9 @@ impl Matchmaker for MatchmakerService {
                 return Err(ApiError::invalid("game", format!("unknown game {}", req.game)).into());
             }
         };
-        ladder::leaderboard(&*self.store, game, req.limit as usize)
+        let size = ladder::page_size(req.limit)?;
+        let start = ladder::page_start(&req.page_token)?;
+        ladder::leaderboard(&*self.store, game, start, size)
             .await
             .map(Response::new)
             .map_err(|e| ApiError::from(e).into())
