@@ -1791,8 +1791,8 @@ pub fn leaderboard(a: LeaderboardArgs) -> Result<()> {
         loop {
             let page = client
                 .get_leaderboard(v1::LeaderboardRequest {
-                    limit: (want - board.ratings.len())
-                        .min(arena_matchmaker::ladder::MAX_PAGE) as u32,
+                    limit: (want - board.ratings.len()).min(arena_matchmaker::ladder::MAX_PAGE)
+                        as u32,
                     game: a.game.wire() as i32,
                     page_token: std::mem::take(&mut board.next_page_token),
                 })

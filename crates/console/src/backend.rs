@@ -89,7 +89,7 @@ impl<M: Matchmaker> Backend for M {
         Ok(self
             .get_leaderboard(Request::new(v1::LeaderboardRequest {
                 // The first page, as large as a page may be: what the console shows.
-                limit: arena_matchmaker::ladder::MAX_PAGE as u32,
+                limit: arena_ratings::MAX_LEADERBOARD_PAGE as u32,
                 game: game as i32,
                 page_token: String::new(),
             }))

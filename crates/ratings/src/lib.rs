@@ -77,6 +77,9 @@ pub struct Ratings {
     ratings: BTreeMap<String, Rating>,
 }
 
+/// Most leaderboard entries one page may hold (the matchmaker refuses larger pages).
+pub const MAX_LEADERBOARD_PAGE: usize = 500;
+
 /// The key of a bot release.
 pub fn key(bot: &str, release: &str) -> String {
     format!("{bot}@{release}")

@@ -10,6 +10,10 @@
 //!   served (by the deal library) only once it has ended ([`mark_ended`], record kind
 //!   [`ENDED_KIND`], whose value is the final state). [`held_deals`] lists the deals that are off
 //!   limits now. A referee plays no table of a cancelled competition ([`ended_state`]).
+//! - **Scheduled tables only.** A table of a competition, a ladder or a deal group is written by
+//!   the job its scheduler enqueued, never by a submitted one ([`why_reserved`]): a submitted
+//!   table under such an id would finish its deal group early (serving the deal of a table still
+//!   being played) and take the result slot of the real table.
 
 use std::collections::{BTreeSet, HashSet};
 
@@ -22,6 +26,51 @@ pub const DEAL_GROUP_KIND: &str = "deal-group";
 /// Record kind of ended competitions: key = competition, value = its final state
 /// (`finished`, `cancelled`, `failed`).
 pub const ENDED_KIND: &str = "competition-ended";
+
+/// Record kind of competitions (key: the competition's name).
+pub const COMPETITION_KIND: &str = "competition";
+/// The `competition` of ladder tables: Dou Dizhu's ladder, then Mahjong's.
+pub const LADDER_COMPETITIONS: [&str; 2] = ["ladder", "ladder-mahjong"];
+
+/// Why a table submitted from outside (not enqueued by a competition or a ladder) may not carry
+/// this id, competition and labels, or `None` if it may: its id (or its `competition`) is under a
+/// competition or a ladder, or it claims a deal group or a placement.
+pub async fn why_reserved<'a>(
+    store: &dyn Store,
+    table_id: &str,
+    competition: &str,
+    labels: impl IntoIterator<Item = (&'a String, &'a String)>,
+    has_placement: bool,
+) -> StoreResult<Option<String>> {
+    if labels.into_iter().any(|(k, _)| k == DEAL_GROUP_LABEL) {
+        return Ok(Some(format!(
+            "the {DEAL_GROUP_LABEL:?} label is set only by the matchmaker, for the tables it \
+             schedules"
+        )));
+    }
+    if has_placement {
+        return Ok(Some(
+            "a placement is set only by the matchmaker, for the tables it schedules".into(),
+        ));
+    }
+    for name in [crate::competition_of(table_id), competition] {
+        if name.is_empty() {
+            continue;
+        }
+        if LADDER_COMPETITIONS.contains(&name) {
+            return Ok(Some(format!(
+                "{name:?} is the ladder's: its tables are scheduled by the matchmaker only"
+            )));
+        }
+        if store.record(COMPETITION_KIND, name).await?.is_some() {
+            return Ok(Some(format!(
+                "it is under competition {name:?}, whose tables are scheduled by the matchmaker \
+                 only (only the competition's own job writes their results)"
+            )));
+        }
+    }
+    Ok(None)
+}
 
 /// Records that the tables `table_ids` share the deal of `group`.
 pub async fn put_deal_group(

@@ -164,7 +164,7 @@ async fn malformed_bot_messages_get_a_status_or_a_notice() {
     assert_status(&s, Code::InvalidArgument, "empty message");
 
     // After the welcome, a reply to nothing gets a notice and the stream goes on.
-    let (mut conn, _) = connect(&host, &token, "alice", 1, "").await;
+    let (mut conn, welcome) = connect(&host, &token, "alice", 1, "").await;
     conn.tx.send(early_reply).await.unwrap();
     match next_to_bot(&mut conn.rx).await {
         Some(v1::host_to_bot::Msg::Notice(n)) => {
@@ -183,6 +183,13 @@ async fn malformed_bot_messages_get_a_status_or_a_notice() {
     // Still connected: a second connection of the same bot is refused.
     let s = refusal(&host, Some(&token), vec![hello("alice", 1, "")]).await;
     assert_status(&s, Code::AlreadyExists, "already connected");
+    // The refusal does not hand out the live session: with it, anyone could resume it.
+    assert!(!welcome.session.is_empty());
+    assert!(
+        !s.message().contains(&welcome.session),
+        "the refusal tells the live session id: {}",
+        s.message()
+    );
     // And the bot still plays.
     let mut seen = spawn_bot(conn, vec![]);
     let mut seat = open_seat(&host, "t-2", 0, "alice").await;

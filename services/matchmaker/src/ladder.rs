@@ -38,9 +38,9 @@ pub const STATE: (&str, &str) = ("ladder", "state");
 /// Record kind and key of the Mahjong ladder's state.
 pub const MAHJONG_STATE: (&str, &str) = ("ladder", "mahjong");
 /// The `competition` field of Dou Dizhu ladder tables: their results are listed under it.
-pub const LADDER_COMPETITION: &str = "ladder";
+pub const LADDER_COMPETITION: &str = arena_store::visibility::LADDER_COMPETITIONS[0];
 /// The `competition` field of Mahjong ladder tables.
-pub const MAHJONG_LADDER_COMPETITION: &str = "ladder-mahjong";
+pub const MAHJONG_LADDER_COMPETITION: &str = arena_store::visibility::LADDER_COMPETITIONS[1];
 
 /// Record kind and key of `game`'s ladder state.
 pub fn state_key(game: GameKind) -> (&'static str, &'static str) {
@@ -100,7 +100,7 @@ pub const DEFAULT_MAX_RELEASES: usize = 5;
 /// Leaderboard entries per page when the request does not say.
 pub const DEFAULT_PAGE: usize = 100;
 /// Most leaderboard entries per page.
-pub const MAX_PAGE: usize = 500;
+pub const MAX_PAGE: usize = arena_ratings::MAX_LEADERBOARD_PAGE;
 
 impl LadderConfig {
     /// The settings, as one value for a start-up line.
@@ -287,10 +287,7 @@ impl LadderState {
         }
         // Oldest first; ties (releases rated in one pass, or before times were kept) by key.
         keys.sort();
-        let gone: Vec<String> = keys
-            .drain(..keys.len() - keep)
-            .map(|(_, k)| k)
-            .collect();
+        let gone: Vec<String> = keys.drain(..keys.len() - keep).map(|(_, k)| k).collect();
         for k in &gone {
             self.ratings.remove(k);
             self.rated_ms.remove(k);

@@ -39,7 +39,7 @@ use tonic::{Request, Response, Status};
 use tracing::Instrument;
 
 /// Record kind of competitions.
-pub const COMPETITION: &str = "competition";
+pub const COMPETITION: &str = visibility::COMPETITION_KIND;
 /// Record kind of a competition whose tables are all on the job stream.
 pub const ENQUEUED: &str = "competition-enqueued";
 /// How long after creation a competition not yet marked enqueued counts as interrupted.
@@ -218,6 +218,8 @@ fn check(spec: Option<v1::CompetitionSpec>, max_tables: u64) -> Result<Checked, 
             "must be non-empty, without '/' or control characters",
         ));
     }
+    arena_proto::text::check_shown(&spec.name)
+        .map_err(|why| ApiError::invalid("spec.name", why))?;
     if spec.name.len() > MAX_NAME_BYTES {
         return Err(ApiError::OutOfRange(format!(
             "spec.name: at most {MAX_NAME_BYTES} bytes"
@@ -238,6 +240,12 @@ fn check(spec: Option<v1::CompetitionSpec>, max_tables: u64) -> Result<Checked, 
     for p in &spec.participants {
         if p.trim().is_empty() {
             return Err(ApiError::invalid("spec.participants", "an empty bot name"));
+        }
+        if let Err(why) = arena_proto::text::check_shown(p) {
+            return Err(ApiError::invalid(
+                "spec.participants",
+                format!("bot name {} {why}", arena_proto::text::quote(p)),
+            ));
         }
         if p.len() > MAX_BOT_BYTES || p.chars().any(char::is_control) {
             return Err(ApiError::invalid(
@@ -1062,6 +1070,21 @@ impl MatchmakerService {
         if self.store.record(COMPETITION, &name).await?.is_some() {
             return Err(ApiError::AlreadyExists(format!(
                 "competition {name:?} exists"
+            )));
+        }
+        if visibility::LADDER_COMPETITIONS.contains(&name.as_str()) {
+            return Err(ApiError::invalid(
+                "spec.name",
+                format!("{name:?} is the ladder's name; choose another"),
+            ));
+        }
+        // Tables submitted under this name before it was a competition's: its tables' ids
+        // would meet their results.
+        let stray = self.store.result_count(&name).await?;
+        if stray > 0 {
+            return Err(ApiError::FailedPrecondition(format!(
+                "competition {name:?}: {stray} submitted table(s) have results under this name \
+                 already; choose another name"
             )));
         }
         let jobs = jobs(&*self.store, &checked).await?;
