@@ -10,6 +10,10 @@
 //!   served (by the deal library) only once it has ended ([`mark_ended`], record kind
 //!   [`ENDED_KIND`], whose value is the final state). [`held_deals`] lists the deals that are off
 //!   limits now. A referee plays no table of a cancelled competition ([`ended_state`]).
+//! - **Fresh deals.** A competition dealing fresh deals from its seed (duplicate, random) claims
+//!   none, yet its seed may be the source of measured deals in the library: it records the
+//!   source and how many deals it deals ([`put_fresh_deals`], record kind [`FRESH_KIND`]), and
+//!   [`held_deals`] holds those library ids too until it has ended.
 //! - **Scheduled tables only.** A table of a competition, a ladder or a deal group is written by
 //!   the job its scheduler enqueued, never by a submitted one ([`why_reserved`]): a submitted
 //!   table under such an id would finish its deal group early (serving the deal of a table still
@@ -139,6 +143,31 @@ pub async fn finished_groups<'a>(
     Ok(finished)
 }
 
+/// Record kind of a competition's fresh deals: key = competition, value = JSON
+/// [`FreshDeals`].
+pub const FRESH_KIND: &str = "competition-fresh";
+
+/// The deals a competition deals fresh from its seed: deals `0..count` of `source`, which the
+/// library names by [`crate::DealSource::deal_id`] if it measured them.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct FreshDeals {
+    /// The stream the deals come from.
+    pub source: crate::DealSource,
+    /// How many deals, from index 0.
+    pub count: u64,
+}
+
+/// Records that `competition` deals `fresh`.
+pub async fn put_fresh_deals(
+    store: &dyn Store,
+    competition: &str,
+    fresh: &FreshDeals,
+) -> StoreResult<()> {
+    store
+        .put_record(FRESH_KIND, competition, &crate::encode(fresh)?)
+        .await
+}
+
 /// Records that `competition` ended in `state`.
 pub async fn mark_ended(store: &dyn Store, competition: &str, state: &str) -> StoreResult<()> {
     store
@@ -154,7 +183,8 @@ pub async fn ended_state(store: &dyn Store, competition: &str) -> StoreResult<Op
         .map(|v| String::from_utf8_lossy(&v).into_owned()))
 }
 
-/// The deal ids claimed by competitions that have not ended: dealt, or still to be dealt.
+/// The library's deal ids that competitions which have not ended deal (dealt, or still to be
+/// dealt): those they claimed, and those of the sources they deal fresh from.
 pub async fn held_deals(store: &dyn Store) -> StoreResult<HashSet<String>> {
     let ended: BTreeSet<String> = store
         .records(ENDED_KIND)
@@ -162,13 +192,21 @@ pub async fn held_deals(store: &dyn Store) -> StoreResult<HashSet<String>> {
         .into_iter()
         .map(|(k, _)| k)
         .collect();
-    Ok(store
+    let mut held: HashSet<String> = store
         .used_deals()
         .await?
         .into_iter()
         .filter(|(_, holder)| !ended.contains(holder))
         .map(|(id, _)| id)
-        .collect())
+        .collect();
+    for (competition, bytes) in store.records(FRESH_KIND).await? {
+        if ended.contains(&competition) {
+            continue;
+        }
+        let fresh: FreshDeals = crate::decode(|| format!("{FRESH_KIND}/{competition}"), &bytes)?;
+        held.extend((0..fresh.count).map(|i| fresh.source.deal_id(i)));
+    }
+    Ok(held)
 }
 
 /// Whether the result or replay of a table whose job carried `labels` may be shown: `Ok(())`,

@@ -252,11 +252,15 @@ pub struct LadderState {
     /// sees its table id, which names the pair: were the seed known, it could deal every hand.
     #[serde(default)]
     pub deal_key: u64,
-    /// When each rated release (`bot@release`) was last rated (Unix ms), for keeping each bot's
-    /// newest [`LadderConfig::max_releases`]; a rated release not here (rated before this was
-    /// kept) counts as the oldest.
+    /// When each rated release (`bot@release`) was last rated, as a number that grows with
+    /// every rating ([`LadderState::rated_count`] then), for keeping each bot's newest
+    /// [`LadderConfig::max_releases`]; a rated release not here (rated before this was kept)
+    /// counts as the oldest.
     #[serde(default)]
-    pub rated_ms: BTreeMap<String, u64>,
+    pub rated_at: BTreeMap<String, u64>,
+    /// Releases rated so far (the clock of `rated_at`).
+    #[serde(default)]
+    pub rated_count: u64,
 }
 
 /// How many rated pairs the state keeps for inspection.
@@ -279,18 +283,18 @@ impl LadderState {
         let mut keys: Vec<(u64, String)> = self
             .ratings
             .releases_of(bot)
-            .map(|k| (self.rated_ms.get(k).copied().unwrap_or(0), k.to_string()))
+            .map(|k| (self.rated_at.get(k).copied().unwrap_or(0), k.to_string()))
             .collect();
         let keep = keep.max(1);
         if keys.len() <= keep {
             return Vec::new();
         }
-        // Oldest first; ties (releases rated in one pass, or before times were kept) by key.
+        // Oldest first; ties (releases rated before `rated_at` was kept) by key.
         keys.sort();
         let gone: Vec<String> = keys.drain(..keys.len() - keep).map(|(_, k)| k).collect();
         for k in &gone {
             self.ratings.remove(k);
-            self.rated_ms.remove(k);
+            self.rated_at.remove(k);
         }
         gone
     }
@@ -802,7 +806,8 @@ pub async fn pass_among(
                             }
                             moved.retain(|(k, _)| k != key);
                             moved.push((key.clone(), s.ratings.get(key)));
-                            s.rated_ms.insert(key.clone(), now);
+                            s.rated_count += 1;
+                            s.rated_at.insert(key.clone(), s.rated_count);
                             for gone in s.cap_releases(bot, cfg.max_releases) {
                                 moved.retain(|(k, _)| *k != gone);
                                 forgotten.push(gone);

@@ -1123,6 +1123,25 @@ impl MatchmakerService {
                 "competition {name:?} exists"
             )));
         }
+        // Fresh Dou Dizhu deals come from the seed: should the library have measured that
+        // source, its records of them stay held until the competition ends.
+        if let Plan::Ddz { bombs, .. } = &checked.plan
+            && !checked.plan.uses_library()
+        {
+            let count = jobs
+                .iter()
+                .filter_map(|j| j.labels.get("deal"))
+                .collect::<HashSet<_>>()
+                .len() as u64;
+            let fresh = visibility::FreshDeals {
+                source: arena_store::DealSource {
+                    seed: checked.spec.seed,
+                    bombs: Some(*bombs),
+                },
+                count,
+            };
+            visibility::put_fresh_deals(&*self.store, &name, &fresh).await?;
+        }
         enqueue(&*self.store, &checked).await?;
         arena_telemetry::metrics::metrics()
             .competitions_created
