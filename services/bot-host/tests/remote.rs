@@ -160,6 +160,23 @@ async fn malformed_bot_messages_get_a_status_or_a_notice() {
     assert_status(&s, Code::InvalidArgument, "hello.capacity");
     let s = refusal(&host, Some(&token), vec![hello("", 1, "")]).await;
     assert_status(&s, Code::InvalidArgument, "hello.bot is empty");
+    // A release that reorders or hides text on screen (display spoofing) is refused, naming
+    // the character.
+    for (c, release) in [('\u{202E}', "1.0\u{202E}0.2"), ('\u{200B}', "v\u{200B}2")] {
+        let mut spoof = hello("alice", 1, "");
+        if let Some(v1::bot_to_host::Msg::Hello(h)) = spoof.msg.as_mut() {
+            h.release = release.into();
+        }
+        let s = refusal(&host, Some(&token), vec![spoof]).await;
+        assert_status(
+            &s,
+            Code::InvalidArgument,
+            &format!(
+                "hello.release contains an invisible format character (U+{:04X}",
+                u32::from(c)
+            ),
+        );
+    }
     let s = refusal(&host, Some(&token), vec![v1::BotToHost { msg: None }]).await;
     assert_status(&s, Code::InvalidArgument, "empty message");
 

@@ -119,9 +119,17 @@ async fn standings_count_a_table_only_once_its_deal_group_has_finished() {
     }))
     .await
     .unwrap();
-    let before = svc.get_standings(named("twins")).await.unwrap().into_inner();
+    let before = svc
+        .get_standings(named("twins"))
+        .await
+        .unwrap()
+        .into_inner();
     let (first, result) = play_next(&store).await;
-    let st = svc.get_standings(named("twins")).await.unwrap().into_inner();
+    let st = svc
+        .get_standings(named("twins"))
+        .await
+        .unwrap()
+        .into_inner();
     assert_eq!((st.tables_done, st.tables_withheld), (1, 1), "{st:?}");
     assert_eq!(
         st.standings, before.standings,
@@ -146,7 +154,11 @@ async fn standings_count_a_table_only_once_its_deal_group_has_finished() {
     }
     let group = |j: &v1::TableJob| j.placement.as_ref().unwrap().deal_group.clone();
     assert!(round.iter().all(|(j, _)| group(j) == group(&round[0].0)));
-    let st = svc.get_standings(named("twins")).await.unwrap().into_inner();
+    let st = svc
+        .get_standings(named("twins"))
+        .await
+        .unwrap()
+        .into_inner();
     assert_eq!((st.tables_done, st.tables_withheld), (3, 0), "{st:?}");
     for (job, result) in &round {
         let bot = &job.seats[0].bot;
@@ -212,7 +224,10 @@ async fn the_library_serves_no_fresh_deal_of_a_running_competition() {
     assert!(!cards.is_empty());
     let all = exported().await;
     assert_eq!(all.len(), 12 - 2, "both fresh deals are withheld: {all:?}");
-    assert!(!all.contains(&cards), "Export served a running table's cards");
+    assert!(
+        !all.contains(&cards),
+        "Export served a running table's cards"
+    );
     assert!(
         !queried().await.contains(&cards),
         "Query served a running table's cards"
@@ -366,7 +381,12 @@ async fn the_ladder_keeps_only_each_bots_newest_releases() {
     ladder::pass_among(&*store, &cfg, &bots).await.unwrap();
     for k in 0..7 {
         let (state, _) = ladder::load(&*store, GameKind::DouDizhu).await.unwrap();
-        let pair = state.pending.values().next().expect("a pair in flight").clone();
+        let pair = state
+            .pending
+            .values()
+            .next()
+            .expect("a pair in flight")
+            .clone();
         finish_pair(&*store, &pair, k).await;
         let pass = ladder::pass_among(&*store, &cfg, &bots).await.unwrap();
         assert_eq!(pass.rated, 1, "{pass:?}");
