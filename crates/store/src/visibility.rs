@@ -19,7 +19,7 @@
 //!   table under such an id would finish its deal group early (serving the deal of a table still
 //!   being played) and take the result slot of the real table.
 
-use std::collections::{BTreeSet, HashSet};
+use std::collections::{BTreeSet, HashMap, HashSet};
 
 use crate::{Store, StoreError, StoreResult};
 
@@ -186,25 +186,32 @@ pub async fn ended_state(store: &dyn Store, competition: &str) -> StoreResult<Op
 /// The library's deal ids that competitions which have not ended deal (dealt, or still to be
 /// dealt): those they claimed, and those of the sources they deal fresh from.
 pub async fn held_deals(store: &dyn Store) -> StoreResult<HashSet<String>> {
+    Ok(holders(store).await?.into_keys().collect())
+}
+
+/// [`held_deals`], each with a competition holding it.
+pub async fn holders(store: &dyn Store) -> StoreResult<HashMap<String, String>> {
     let ended: BTreeSet<String> = store
         .records(ENDED_KIND)
         .await?
         .into_iter()
         .map(|(k, _)| k)
         .collect();
-    let mut held: HashSet<String> = store
+    let mut held: HashMap<String, String> = store
         .used_deals()
         .await?
         .into_iter()
         .filter(|(_, holder)| !ended.contains(holder))
-        .map(|(id, _)| id)
         .collect();
     for (competition, bytes) in store.records(FRESH_KIND).await? {
         if ended.contains(&competition) {
             continue;
         }
         let fresh: FreshDeals = crate::decode(|| format!("{FRESH_KIND}/{competition}"), &bytes)?;
-        held.extend((0..fresh.count).map(|i| fresh.source.deal_id(i)));
+        for i in 0..fresh.count {
+            held.entry(fresh.source.deal_id(i))
+                .or_insert_with(|| competition.clone());
+        }
     }
     Ok(held)
 }

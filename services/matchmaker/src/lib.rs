@@ -518,12 +518,14 @@ async fn jobs(store: &dyn Store, c: &Checked) -> Result<Vec<v1::TableJob>, ApiEr
                 .into_iter()
                 .filter(|r| r.gdi.len() == dim)
                 .collect();
-            // Deals held by other competitions are off limits; this competition's own claims
-            // are not, so planning again after a restart gives the same plan.
+            // Deals held by other competitions (claimed, or dealt fresh from a running one's
+            // seed) are off limits; this competition's own claims are not, so planning again
+            // after a restart gives the same plan.
             let exclude: HashSet<String> = store
                 .used_deals()
                 .await?
                 .into_iter()
+                .chain(visibility::holders(store).await?)
                 .filter(|(_, holder)| *holder != c.spec.name)
                 .map(|(id, _)| id)
                 .collect();
@@ -1106,23 +1108,6 @@ impl MatchmakerService {
                     .into(),
             ));
         }
-        let comp = v1::Competition {
-            spec: Some(checked.spec.clone()),
-            state: state_name(v1::CompetitionState::Running).into(),
-            status: v1::CompetitionState::Running as i32,
-            tables_total: jobs.len() as u64,
-            created_unix_ms: now_ms(),
-            ..Default::default()
-        };
-        if !self
-            .store
-            .swap_record(COMPETITION, &name, None, &comp.encode_to_vec())
-            .await?
-        {
-            return Err(ApiError::AlreadyExists(format!(
-                "competition {name:?} exists"
-            )));
-        }
         // Fresh Dou Dizhu deals come from the seed: should the library have measured that
         // source, its records of them stay held until the competition ends.
         if let Plan::Ddz { bombs, .. } = &checked.plan
@@ -1140,7 +1125,37 @@ impl MatchmakerService {
                 },
                 count,
             };
+            // Another running competition dealing the same cards would show them with its
+            // finished tables while this one's are still played.
+            let holders = visibility::holders(&*self.store).await?;
+            if let Some((id, other)) = (0..count)
+                .map(|i| fresh.source.deal_id(i))
+                .find_map(|id| holders.get(&id).map(|h| (id, h)))
+            {
+                return Err(ApiError::FailedPrecondition(format!(
+                    "competition {name:?}: seed {} deals the cards of library deal {id}, which \
+                     running competition {other:?} deals too; choose another seed",
+                    checked.spec.seed
+                )));
+            }
             visibility::put_fresh_deals(&*self.store, &name, &fresh).await?;
+        }
+        let comp = v1::Competition {
+            spec: Some(checked.spec.clone()),
+            state: state_name(v1::CompetitionState::Running).into(),
+            status: v1::CompetitionState::Running as i32,
+            tables_total: jobs.len() as u64,
+            created_unix_ms: now_ms(),
+            ..Default::default()
+        };
+        if !self
+            .store
+            .swap_record(COMPETITION, &name, None, &comp.encode_to_vec())
+            .await?
+        {
+            return Err(ApiError::AlreadyExists(format!(
+                "competition {name:?} exists"
+            )));
         }
         enqueue(&*self.store, &checked).await?;
         arena_telemetry::metrics::metrics()
