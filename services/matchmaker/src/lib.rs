@@ -319,8 +319,14 @@ fn check(spec: Option<v1::CompetitionSpec>, max_tables: u64) -> Result<Checked, 
     if spec.farmers.trim().is_empty() {
         spec.farmers = "expert".into();
     }
-    if spec.farmers.len() > MAX_BOT_BYTES || spec.farmers.chars().any(char::is_control) {
+    if spec.farmers.len() > MAX_BOT_BYTES {
         return Err(ApiError::invalid("spec.farmers", "not a bot name"));
+    }
+    if let Err(why) = arena_proto::text::check_shown(&spec.farmers) {
+        return Err(ApiError::invalid(
+            "spec.farmers",
+            format!("not a bot name: it {why}"),
+        ));
     }
     // Checked arithmetic: a competition's size is refused before anything is allocated for it.
     let sides: u64 = if spec.rotate_seats { 2 } else { 1 };
