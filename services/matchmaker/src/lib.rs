@@ -21,7 +21,7 @@ pub mod mahjong;
 pub mod registry;
 pub mod retention;
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::pin::Pin;
 use std::sync::Arc;
 use std::time::Duration;
@@ -499,6 +499,21 @@ fn rules_of(
 /// Every table job of a competition, in (match, round, table) order (Mahjong: match, then
 /// schedule order).
 async fn jobs(store: &dyn Store, c: &Checked) -> Result<Vec<v1::TableJob>, ApiError> {
+    let mut jobs = plan_jobs(store, c).await?;
+    // Each table says how many share its deal, for standings (see `shown_results`).
+    let groups = deal_groups(&jobs);
+    for job in &mut jobs {
+        if let Some(p) = job.placement.as_deref_mut()
+            && let Some(tables) = groups.get(&p.deal_group)
+        {
+            p.deal_group_tables = tables.len() as u32;
+        }
+    }
+    Ok(jobs)
+}
+
+/// [`jobs`] before their deal groups are counted.
+async fn plan_jobs(store: &dyn Store, c: &Checked) -> Result<Vec<v1::TableJob>, ApiError> {
     let (format, panel, bombs, rules) = match &c.plan {
         Plan::Ddz {
             format,
@@ -892,12 +907,27 @@ async fn shown_results(
             .or_else(|| r.labels.get(DEAL_GROUP_LABEL).cloned())
     };
     let groups: Vec<Option<String>> = results.iter().map(group_of).collect();
-    let finished = visibility::finished_groups(
-        store,
-        groups.iter().flatten().map(String::as_str),
-        with_result,
-    )
-    .await?;
+    // A group whose tables say how many it holds is finished when that many have results (each
+    // table id has one result); the others' records are read.
+    let mut counted: HashMap<&str, (u32, u32)> = HashMap::new();
+    let mut unsaid: Vec<&str> = Vec::new();
+    for (r, g) in results.iter().zip(&groups) {
+        let Some(g) = g else { continue };
+        match r.placement.as_deref().map_or(0, |p| p.deal_group_tables) {
+            0 => unsaid.push(g),
+            size => {
+                let c = counted.entry(g).or_insert((size, 0));
+                c.1 += 1;
+            }
+        }
+    }
+    let mut finished = visibility::finished_groups(store, unsaid, with_result).await?;
+    finished.extend(
+        counted
+            .into_iter()
+            .filter(|(_, (size, done))| done >= size)
+            .map(|(g, _)| g.to_string()),
+    );
     let before = results.len();
     let shown: Vec<v1::TableResult> = results
         .into_iter()

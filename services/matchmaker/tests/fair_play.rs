@@ -154,6 +154,12 @@ async fn standings_count_a_table_only_once_its_deal_group_has_finished() {
     }
     let group = |j: &v1::TableJob| j.placement.as_ref().unwrap().deal_group.clone();
     assert!(round.iter().all(|(j, _)| group(j) == group(&round[0].0)));
+    // Each table says how many share its deal: standings need no store read to tell.
+    assert!(
+        round
+            .iter()
+            .all(|(j, _)| j.placement.as_ref().unwrap().deal_group_tables == 3)
+    );
     let st = svc
         .get_standings(named("twins"))
         .await
