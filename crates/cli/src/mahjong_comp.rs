@@ -192,10 +192,11 @@ pub fn write_logs(dir: &Path, spec: &v1::CompetitionSpec, replays: &[v1::Replay]
 /// its totals.
 pub fn print_standings(s: &v1::Standings) {
     println!(
-        "{}: {}/{} hands{}, {} drawn",
+        "{}: {}/{} hands{}{}, {} drawn",
         s.competition,
         s.tables_done,
         s.tables_total,
+        crate::services_cmd::withheld_note(s),
         if s.r#final { ", final" } else { "" },
         s.drawn_hands
     );

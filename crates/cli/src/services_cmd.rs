@@ -587,6 +587,15 @@ pub struct LadderArgs {
     /// Seed of the ladder's opponent draws (its deals come from a secret key drawn at random).
     #[arg(long, env = "ARENA_LADDER_SEED", default_value_t = 0x1adde5)]
     ladder_seed: u64,
+    /// Most releases rated per bot (both ladders): rating a newer release forgets the least
+    /// recently rated one and its history (at least 1).
+    #[arg(
+        long,
+        env = "ARENA_LADDER_MAX_RELEASES",
+        default_value_t = arena_matchmaker::ladder::DEFAULT_MAX_RELEASES,
+        value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=1000)
+    )]
+    ladder_max_releases: usize,
     /// Run the continuous ranked Mahjong ladder: group the connected Mahjong bots by four into
     /// duplicate sets (one wall at four tables, the bots rotated a seat each) and rate them per
     /// release. It shares the pass interval, group cap and seed with the Dou Dizhu ladder.
@@ -616,6 +625,7 @@ impl LadderArgs {
                     .collect(),
                 max_pairs: self.ladder_max_pairs,
                 seed: self.ladder_seed,
+                max_releases: self.ladder_max_releases,
                 ..Default::default()
             }
         };
@@ -637,7 +647,7 @@ pub struct LeaderboardArgs {
     /// Which game's ladder.
     #[arg(long, value_enum, default_value = "dou-dizhu")]
     game: GameArg,
-    /// Most entries (0 = all).
+    /// Most entries (0 = all; fetched a page at a time).
     #[arg(long, default_value_t = 0)]
     limit: u32,
     /// One JSON object per line instead of a table.
@@ -1856,14 +1866,30 @@ pub fn leaderboard(a: LeaderboardArgs) -> Result<()> {
     let rt = runtime()?;
     rt.block_on(async {
         let mut client = connect(&a.addr).await?;
-        let board = client
-            .get_leaderboard(v1::LeaderboardRequest {
-                limit: a.limit,
-                game: a.game.wire() as i32,
-            })
-            .await
-            .map_err(status)?
-            .into_inner();
+        // Page by page (the matchmaker serves a bounded page at a time) up to the limit.
+        let want = if a.limit == 0 {
+            usize::MAX
+        } else {
+            a.limit as usize
+        };
+        let mut board = v1::Leaderboard::default();
+        loop {
+            let page = client
+                .get_leaderboard(v1::LeaderboardRequest {
+                    limit: (want - board.ratings.len()).min(arena_matchmaker::ladder::MAX_PAGE)
+                        as u32,
+                    game: a.game.wire() as i32,
+                    page_token: std::mem::take(&mut board.next_page_token),
+                })
+                .await
+                .map_err(status)?
+                .into_inner();
+            board.ratings.extend(page.ratings);
+            board.next_page_token = page.next_page_token;
+            if board.next_page_token.is_empty() || board.ratings.len() >= want {
+                break;
+            }
+        }
         // What a rating counts, named as the ladder plays it: duplicate pairs of Dou Dizhu
         // tables, duplicate sets of four Mahjong tables (`Rating.games` on the wire).
         let unit = if a.game == GameArg::Mahjong {
@@ -1919,15 +1945,25 @@ pub fn leaderboard(a: LeaderboardArgs) -> Result<()> {
     })
 }
 
+/// How many finished tables the standings leave out (their deal is still being played
+/// elsewhere), as a note after the table count; empty when none are.
+pub(crate) fn withheld_note(s: &v1::Standings) -> String {
+    match s.tables_withheld {
+        0 => String::new(),
+        n => format!(" ({n} not counted yet: their deal is still being played at another table)"),
+    }
+}
+
 fn print_standings(s: &v1::Standings) {
     if s.game() == v1::Game::Mahjong {
         return crate::mahjong_comp::print_standings(s);
     }
     println!(
-        "{}: {}/{} tables{}",
+        "{}: {}/{} tables{}{}",
         s.competition,
         s.tables_done,
         s.tables_total,
+        withheld_note(s),
         if s.r#final { ", final" } else { "" }
     );
     let w = s

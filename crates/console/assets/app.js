@@ -220,7 +220,8 @@
       ? h("span", { class: "badge finished", "data-testid": "final" }, "final")
       : h("span", { class: "badge live" }, comp && comp.state !== "running" ? comp.state : "live");
     return h("div", { "data-testid": "standings" },
-      h("h2", {}, "Standings ", status, " ", h("span", { class: "muted" }, `${st.tables_done} / ${st.tables_total} tables`)),
+      h("h2", {}, "Standings ", status, " ", h("span", { class: "muted" }, `${st.tables_done} / ${st.tables_total} tables`
+        + (Number(st.tables_withheld) > 0 ? ` (${st.tables_withheld} not counted yet: their deal is still being played)` : ""))),
       progress(st.tables_done, st.tables_total),
       rankingRule(mahjong),
       h("table", { class: "grid heat" }, h("thead", {}, head), h("tbody", {}, body)),
@@ -431,8 +432,8 @@
       const pts = r.points.map((p) => ({
         x: p.x, y: p.y, count: num(p.count), r: 2.5 + 1.6 * Math.sqrt(num(p.count)),
         colour: nonzero(p.held) ? "#c0392b" : p.used === p.count ? "#9aa6b8" : "#2457c5",
-        title: `${p.count} deal(s) at g${xi + 1} = ${p.x.toFixed(3)}, g${yi + 1} = ${p.y.toFixed(3)}${nonzero(p.held) ? `, ${p.held} held by a running competition` : ""}${nonzero(p.used) ? `, ${p.used} used` : ""}; e.g. ${p.example}`,
-        href: link("/deal", { panel, id: p.example }),
+        title: `${p.count} deal(s) at g${xi + 1} = ${p.x.toFixed(3)}, g${yi + 1} = ${p.y.toFixed(3)}${nonzero(p.held) ? `, ${p.held} held by a running competition` : ""}${nonzero(p.used) ? `, ${p.used} used` : ""}${p.example ? `; e.g. ${p.example}` : ""}`,
+        href: p.example ? link("/deal", { panel, id: p.example }) : undefined,
       }));
       const pick = (label, value, set) => h("label", {}, label, h("select", { onchange: (e) => { set(Number(e.target.value)); render().catch(fail); } },
         Array.from({ length: r.dims }, (_, i) => h("option", { value: i, selected: i === value }, `g${i + 1}`))));

@@ -378,7 +378,15 @@ async fn tables(
         rows.push(json!({
             "table_id": r.table_id,
             "seats": seats.into_iter().map(|s| s.bot).collect::<Vec<_>>(),
-            "placement": r.placement.as_deref().map(view::placement),
+            // A deal id names the deal's stream and index, from which anyone can deal it again:
+            // it is shown with the table's scores, once its deal group has finished.
+            "placement": r.placement.as_deref().map(|p| {
+                let mut placement = view::placement(p);
+                if !shown {
+                    placement["deal_id"] = Value::Null;
+                }
+                placement
+            }),
             "shown": shown,
             "final_scores": if shown { view::ints(&r.final_scores) } else { Value::Null },
             "verdicts": if shown { json!(r.verdicts.len()) } else { Value::Null },
@@ -615,7 +623,9 @@ async fn points(
         count: u64,
         used: u64,
         held: u64,
-        example: String,
+        /// A deal no running competition holds (a held one's id would name its stream and
+        /// index, from which it can be dealt again).
+        example: Option<String>,
     }
     // Keyed by (x, y) in millionths.
     let mut groups: BTreeMap<(i64, i64), Group> = BTreeMap::new();
@@ -630,11 +640,15 @@ async fn points(
             count: 0,
             used: 0,
             held: 0,
-            example: d.id.clone(),
+            example: None,
         });
         g.count += 1;
         g.used += u64::from(used.contains_key(&d.id));
-        g.held += u64::from(held.contains(&d.id));
+        if held.contains(&d.id) {
+            g.held += 1;
+        } else if g.example.is_none() {
+            g.example = Some(d.id.clone());
+        }
     }
     let points: Vec<Value> = groups
         .into_values()
@@ -702,7 +716,8 @@ async fn deal(
         "levels": view::ints(&d.levels),
         "counts": d.counts,
         "gdi": d.gdi,
-        "source": d.source.as_ref().map(|(s, i)| json!({
+        // The source would deal a held deal again.
+        "source": d.source.as_ref().filter(|_| !held).map(|(s, i)| json!({
             "seed": view::int(s.seed),
             "bombs": s.bombs,
             "index": view::int(*i),

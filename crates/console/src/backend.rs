@@ -88,8 +88,10 @@ impl<M: Matchmaker> Backend for M {
     async fn leaderboard(&self, game: v1::Game) -> Result<v1::Leaderboard, Status> {
         Ok(self
             .get_leaderboard(Request::new(v1::LeaderboardRequest {
-                limit: 0,
+                // The first page, as large as a page may be: what the console shows.
+                limit: arena_ratings::MAX_LEADERBOARD_PAGE as u32,
                 game: game as i32,
+                page_token: String::new(),
             }))
             .await?
             .into_inner())

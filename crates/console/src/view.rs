@@ -111,6 +111,7 @@ pub fn standings(s: &v1::Standings) -> Value {
         "tables_done": int(s.tables_done),
         "tables_total": int(s.tables_total),
         "drawn_hands": int(s.drawn_hands),
+        "tables_withheld": int(s.tables_withheld),
         "standings": rows,
     })
 }

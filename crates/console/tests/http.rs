@@ -266,6 +266,10 @@ fn table(id: &str, group: &str) -> (v1::TableResult, v1::Replay) {
         table_id: id.into(),
         competition: "cup".into(),
         labels: job.labels.clone(),
+        placement: Some(Box::new(v1::Placement {
+            deal_id: "g5-b1-7".into(),
+            ..Default::default()
+        })),
         ..Default::default()
     };
     let replay = v1::Replay {
@@ -331,6 +335,12 @@ async fn no_replay_is_served_while_a_table_dealt_the_same_cards_is_still_being_p
         serde_json::Value::Null,
         "{list}"
     );
+    // Nor its deal id, which names the stream and index that deal it again.
+    assert_eq!(
+        list["tables"][0]["placement"]["deal_id"],
+        serde_json::Value::Null,
+        "{list}"
+    );
     // Who sat where is no secret, hidden deal or not.
     assert_eq!(
         list["tables"][0]["seats"],
@@ -354,6 +364,12 @@ async fn no_replay_is_served_while_a_table_dealt_the_same_cards_is_still_being_p
     assert_eq!(list["total"], 2);
     let tables = list["tables"].as_array().unwrap();
     assert!(tables.iter().all(|t| t["shown"] == true), "{list}");
+    assert!(
+        tables
+            .iter()
+            .all(|t| t["placement"]["deal_id"] == "g5-b1-7"),
+        "{list}"
+    );
     assert_eq!(
         get(c.addr, "/api/competition/tables?name=nope", &[])
             .await
@@ -590,6 +606,29 @@ async fn every_64_bit_integer_travels_as_a_string_so_a_seed_reaches_the_page_exa
     let points = json(&body);
     assert_eq!(points["deals"], "1");
     assert_eq!(points["points"][0]["count"], "1", "{body}");
+    assert_eq!(points["points"][0]["example"], deal.id.as_str(), "{body}");
+    // Held by a running competition: neither its cards nor its source (which deals it again),
+    // nor its id as a point's example.
+    c.store
+        .claim_deals("running", std::slice::from_ref(&deal.id))
+        .await
+        .unwrap();
+    let (_, body) = get(c.addr, &path, &auth).await;
+    let d = json(&body);
+    assert_eq!(d["held"], true, "{body}");
+    assert_eq!(d["deal"], serde_json::Value::Null, "{body}");
+    assert_eq!(d["source"], serde_json::Value::Null, "{body}");
+    let (_, body) = get(c.addr, "/api/deals/points?panel=p-wide", &auth).await;
+    let points = json(&body);
+    assert_eq!(points["points"][0]["held"], "1", "{body}");
+    assert_eq!(
+        points["points"][0]["example"],
+        serde_json::Value::Null,
+        "{body}"
+    );
+    arena_store::visibility::mark_ended(&*c.store, "running", "finished")
+        .await
+        .unwrap();
 
     let cup = v1::Competition {
         spec: Some(v1::CompetitionSpec {

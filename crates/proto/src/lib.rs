@@ -126,9 +126,103 @@ pub mod text {
         }
     }
 
+    /// The code points of Unicode general category Cf (format characters: bidirectional
+    /// controls, zero-width characters, tags …), as inclusive ranges, per Unicode 15.1.
+    const FORMAT: &[(u32, u32)] = &[
+        (0x00AD, 0x00AD),
+        (0x0600, 0x0605),
+        (0x061C, 0x061C),
+        (0x06DD, 0x06DD),
+        (0x070F, 0x070F),
+        (0x0890, 0x0891),
+        (0x08E2, 0x08E2),
+        (0x180E, 0x180E),
+        (0x200B, 0x200F),
+        (0x202A, 0x202E),
+        (0x2060, 0x2064),
+        (0x2066, 0x206F),
+        (0xFEFF, 0xFEFF),
+        (0xFFF9, 0xFFFB),
+        (0x110BD, 0x110BD),
+        (0x110CD, 0x110CD),
+        (0x13430, 0x1343F),
+        (0x1BCA0, 0x1BCA3),
+        (0x1D173, 0x1D17A),
+        (0xE0001, 0xE0001),
+        (0xE0020, 0xE007F),
+    ];
+
+    /// Whether `c` is a Unicode format character (category Cf): invisible, yet it reorders or
+    /// hides the text around it.
+    pub fn is_format(c: char) -> bool {
+        let c = u32::from(c);
+        FORMAT
+            .binary_search_by(|&(lo, hi)| {
+                if hi < c {
+                    std::cmp::Ordering::Less
+                } else if lo > c {
+                    std::cmp::Ordering::Greater
+                } else {
+                    std::cmp::Ordering::Equal
+                }
+            })
+            .is_ok()
+    }
+
+    /// Checks a name shown to others (a bot's name or release, a competition's name): `Err`
+    /// says which character is refused when it holds a control character or a format
+    /// character (category Cf: bidirectional controls, zero-width characters), which would
+    /// let it pose as another name on screen.
+    pub fn check_shown(text: &str) -> Result<(), String> {
+        match text.chars().find(|&c| c.is_control() || is_format(c)) {
+            None => Ok(()),
+            Some(c) if c.is_control() => Err(format!(
+                "contains a control character (U+{:04X})",
+                u32::from(c)
+            )),
+            Some(c) => Err(format!(
+                "contains an invisible format character (U+{:04X}: a bidirectional control or \
+                 zero-width character), which could make it look like another name",
+                u32::from(c)
+            )),
+        }
+    }
+
     #[cfg(test)]
     mod tests {
         use super::*;
+
+        #[test]
+        fn names_with_control_or_format_characters_are_refused_by_code_point() {
+            assert_eq!(check_shown("alpha 1.2-β"), Ok(()));
+            for c in [
+                '\u{202E}',
+                '\u{2066}',
+                '\u{200B}',
+                '\u{200D}',
+                '\u{FEFF}',
+                '\u{061C}',
+                '\u{E0041}',
+                '\u{00AD}',
+            ] {
+                let e = check_shown(&format!("v1{c}2")).unwrap_err();
+                assert!(e.contains(&format!("U+{:04X}", u32::from(c))), "{e}");
+                assert!(e.contains("format character"), "{e}");
+            }
+            assert!(
+                check_shown("a\nb")
+                    .unwrap_err()
+                    .contains("control character (U+000A)")
+            );
+            // Neighbours of the ranges are ordinary.
+            for c in ['\u{200A}', '\u{2010}', '\u{2065}', '\u{FEFE}', 'A', '中'] {
+                assert!(!is_format(c), "{c:?}");
+            }
+            assert!(
+                FORMAT.windows(2).all(|w| w[0].1 < w[1].0),
+                "sorted, disjoint"
+            );
+        }
 
         #[test]
         fn long_text_is_cut_short_text_kept() {

@@ -77,6 +77,9 @@ pub struct Ratings {
     ratings: BTreeMap<String, Rating>,
 }
 
+/// Most leaderboard entries one page may hold (the matchmaker refuses larger pages).
+pub const MAX_LEADERBOARD_PAGE: usize = 500;
+
 /// The key of a bot release.
 pub fn key(bot: &str, release: &str) -> String {
     format!("{bot}@{release}")
@@ -160,6 +163,19 @@ impl Ratings {
                 },
             );
         }
+    }
+
+    /// Forgets the rating of release `key` (returns whether there was one).
+    pub fn remove(&mut self, key: &str) -> bool {
+        self.ratings.remove(key).is_some()
+    }
+
+    /// The keys of every rated release of `bot`, in key order.
+    pub fn releases_of<'a>(&'a self, bot: &'a str) -> impl Iterator<Item = &'a str> + 'a {
+        self.ratings
+            .keys()
+            .filter(move |k| k.rsplit_once('@').is_some_and(|(b, _)| b == bot))
+            .map(String::as_str)
     }
 
     /// Every release, best conservative score first (ties by name).

@@ -53,8 +53,8 @@ impl<B> SeatBot<B> {
         if name.trim().is_empty() {
             return Err("empty bot name".into());
         }
-        if name.chars().any(char::is_control) {
-            return Err(format!("bot name {name:?} contains a control character"));
+        if let Err(why) = arena_proto::text::check_shown(name) {
+            return Err(format!("bot name {name:?} {why}"));
         }
         if let Some(spec) = builtin(name) {
             return spec.map(SeatBot::Builtin);

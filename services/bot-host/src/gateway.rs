@@ -312,19 +312,15 @@ fn known_games() -> String {
     names.join(", ")
 }
 
-/// A name a bot sends: at most [`MAX_NAME_CHARS`] characters, none of them control characters.
+/// A name a bot sends: at most [`MAX_NAME_CHARS`] characters, none of them control or format
+/// characters ([`arena_proto::text::check_shown`]).
 fn check_text(field: &str, text: &str) -> Result<(), ApiError> {
     if text.chars().count() > MAX_NAME_CHARS {
         return Err(ApiError::Invalid(format!(
             "{field} is longer than {MAX_NAME_CHARS} characters"
         )));
     }
-    if text.chars().any(char::is_control) {
-        return Err(ApiError::Invalid(format!(
-            "{field} contains a control character"
-        )));
-    }
-    Ok(())
+    arena_proto::text::check_shown(text).map_err(|why| ApiError::Invalid(format!("{field} {why}")))
 }
 
 /// One remote bot's connection, from `Hello` to the end of the stream.

@@ -349,11 +349,14 @@ impl Hub {
             if let Some(s) = &entry.session
                 && s.conn.is_some()
             {
+                // The live session's id is not told: whoever holds it may resume that session
+                // and take the bot's seats.
                 return Err(ApiError::AlreadyExists(format!(
-                    "bot {bot:?} is already connected to bot-host {} (session {}); a bot connects once \
-                     and plays all its tables on one stream (raise hello.capacity for more); to replace \
-                     a dropped connection, present its session as hello.resume_session",
-                    self.host, s.id
+                    "bot {bot:?} is already connected to bot-host {}; a bot connects once and plays \
+                     all its tables on one stream (raise hello.capacity for more); to replace a \
+                     dropped connection, present the session id its welcome gave as \
+                     hello.resume_session",
+                    self.host
                 )));
             }
             if !resume.is_empty() {

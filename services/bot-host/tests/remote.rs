@@ -160,11 +160,28 @@ async fn malformed_bot_messages_get_a_status_or_a_notice() {
     assert_status(&s, Code::InvalidArgument, "hello.capacity");
     let s = refusal(&host, Some(&token), vec![hello("", 1, "")]).await;
     assert_status(&s, Code::InvalidArgument, "hello.bot is empty");
+    // A release that reorders or hides text on screen (display spoofing) is refused, naming
+    // the character.
+    for (c, release) in [('\u{202E}', "1.0\u{202E}0.2"), ('\u{200B}', "v\u{200B}2")] {
+        let mut spoof = hello("alice", 1, "");
+        if let Some(v1::bot_to_host::Msg::Hello(h)) = spoof.msg.as_mut() {
+            h.release = release.into();
+        }
+        let s = refusal(&host, Some(&token), vec![spoof]).await;
+        assert_status(
+            &s,
+            Code::InvalidArgument,
+            &format!(
+                "hello.release contains an invisible format character (U+{:04X}",
+                u32::from(c)
+            ),
+        );
+    }
     let s = refusal(&host, Some(&token), vec![v1::BotToHost { msg: None }]).await;
     assert_status(&s, Code::InvalidArgument, "empty message");
 
     // After the welcome, a reply to nothing gets a notice and the stream goes on.
-    let (mut conn, _) = connect(&host, &token, "alice", 1, "").await;
+    let (mut conn, welcome) = connect(&host, &token, "alice", 1, "").await;
     conn.tx.send(early_reply).await.unwrap();
     match next_to_bot(&mut conn.rx).await {
         Some(v1::host_to_bot::Msg::Notice(n)) => {
@@ -183,6 +200,13 @@ async fn malformed_bot_messages_get_a_status_or_a_notice() {
     // Still connected: a second connection of the same bot is refused.
     let s = refusal(&host, Some(&token), vec![hello("alice", 1, "")]).await;
     assert_status(&s, Code::AlreadyExists, "already connected");
+    // The refusal does not hand out the live session: with it, anyone could resume it.
+    assert!(!welcome.session.is_empty());
+    assert!(
+        !s.message().contains(&welcome.session),
+        "the refusal tells the live session id: {}",
+        s.message()
+    );
     // And the bot still plays.
     let mut seen = spawn_bot(conn, vec![]);
     let mut seat = open_seat(&host, "t-2", 0, "alice").await;

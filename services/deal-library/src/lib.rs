@@ -274,6 +274,18 @@ impl DealLibraryService {
             .and_then(|o| o.get(id).cloned())
             .ok_or_else(|| ApiError::NotFound(format!("no operation {id:?}")))
     }
+
+    /// Operation `id` as it is served: a generation's found deals that a running competition
+    /// holds now (it claimed them once they were found) are left out, as Export and Query leave
+    /// them out; `progress` still counts them.
+    async fn served_op(&self, id: &str) -> Result<v1::Operation, ApiError> {
+        let mut op = self.op(id)?;
+        if !op.found.is_empty() {
+            let held = arena_store::visibility::held_deals(&*self.store).await?;
+            op.found.retain(|r| !held.contains(&r.id));
+        }
+        Ok(op)
+    }
 }
 
 type RecordStream = Pin<Box<dyn Stream<Item = Result<v1::DealRecord, Status>> + Send>>;
@@ -509,7 +521,7 @@ impl DealLibrary for DealLibraryService {
     ) -> Result<Response<v1::Operation>, Status> {
         // The skeleton\'s per-RPC server span (`arena_serve::server`), a child of the caller\'s trace.
         let span = tracing::Span::current();
-        async move { Ok(Response::new(self.op(&req.into_inner().id)?)) }
+        async move { Ok(Response::new(self.served_op(&req.into_inner().id).await?)) }
             .instrument(span)
             .await
     }
@@ -562,7 +574,7 @@ impl DealLibrary for DealLibraryService {
         let span = tracing::Span::current();
         async move {
             let id = req.into_inner().id;
-            let first = self.op(&id)?;
+            let first = self.served_op(&id).await?;
             let (svc, mut rx) = (self.clone(), self.watch.subscribe());
             let (tx, out) = tokio::sync::mpsc::channel(16);
             tokio::spawn(async move {
@@ -574,7 +586,7 @@ impl DealLibrary for DealLibraryService {
                     if rx.changed().await.is_err() {
                         return;
                     }
-                    match svc.op(&id) {
+                    match svc.served_op(&id).await {
                         Ok(op) if op != last => {
                             last = op.clone();
                             if tx.send(Ok(op)).await.is_err() {
@@ -611,18 +623,18 @@ impl DealLibrary for DealLibraryService {
             check_centre(&r.centre, r.eps)?;
             let records = self.store.deals(&panel.id).await.map_err(store_status)?;
             // Deals of competitions still running are never served, used or not asked.
-            let exclude: HashSet<String> = if r.include_used {
-                arena_store::visibility::held_deals(&*self.store)
-                    .await
-                    .map_err(store_status)?
-            } else {
-                self.store
-                    .used_deals()
-                    .await
-                    .map_err(store_status)?
-                    .into_keys()
-                    .collect()
-            };
+            let mut exclude: HashSet<String> = arena_store::visibility::held_deals(&*self.store)
+                .await
+                .map_err(store_status)?;
+            if !r.include_used {
+                exclude.extend(
+                    self.store
+                        .used_deals()
+                        .await
+                        .map_err(store_status)?
+                        .into_keys(),
+                );
+            }
             let index = LibraryIndex::build(&records);
             let hits = index.within(&r.centre, r.eps, &exclude);
             let by_id: HashMap<&str, &DealRecord> =

@@ -38,9 +38,9 @@ pub const STATE: (&str, &str) = ("ladder", "state");
 /// Record kind and key of the Mahjong ladder's state.
 pub const MAHJONG_STATE: (&str, &str) = ("ladder", "mahjong");
 /// The `competition` field of Dou Dizhu ladder tables: their results are listed under it.
-pub const LADDER_COMPETITION: &str = "ladder";
+pub const LADDER_COMPETITION: &str = arena_store::visibility::LADDER_COMPETITIONS[0];
 /// The `competition` field of Mahjong ladder tables.
-pub const MAHJONG_LADDER_COMPETITION: &str = "ladder-mahjong";
+pub const MAHJONG_LADDER_COMPETITION: &str = arena_store::visibility::LADDER_COMPETITIONS[1];
 
 /// Record kind and key of `game`'s ladder state.
 pub fn state_key(game: GameKind) -> (&'static str, &'static str) {
@@ -89,7 +89,18 @@ pub struct LadderConfig {
     pub time: Option<v1::TimeControl>,
     /// Verdict policy of ladder tables.
     pub verdict_policy: v1::VerdictPolicy,
+    /// Most rated releases kept per bot: rating a newer one forgets the least recently rated
+    /// (and its history), so a bot cannot grow the ladder's record without bound by reporting
+    /// a new release each game (at least 1).
+    pub max_releases: usize,
 }
+
+/// Releases rated per bot by default ([`LadderConfig::max_releases`]).
+pub const DEFAULT_MAX_RELEASES: usize = 5;
+/// Leaderboard entries per page when the request does not say.
+pub const DEFAULT_PAGE: usize = 100;
+/// Most leaderboard entries per page.
+pub const MAX_PAGE: usize = arena_ratings::MAX_LEADERBOARD_PAGE;
 
 impl LadderConfig {
     /// The settings, as one value for a start-up line.
@@ -103,10 +114,12 @@ impl LadderConfig {
             seed,
             time,
             verdict_policy,
+            max_releases,
         } = self;
         format!(
             "on: a pass every {every:?}, anchors {}, at most {} groups at once, opponents among \
-             the {choose_among} closest, draw seed {seed}, clock {}, verdicts {}",
+             the {choose_among} closest, draw seed {seed}, clock {}, verdicts {}, the newest \
+             {max_releases} releases of each bot rated",
             if anchors.is_empty() {
                 "none".to_string()
             } else {
@@ -143,6 +156,7 @@ impl Default for LadderConfig {
             seed: 0x1adde5,
             time: None,
             verdict_policy: v1::VerdictPolicy::Unspecified,
+            max_releases: DEFAULT_MAX_RELEASES,
         }
     }
 }
@@ -238,6 +252,15 @@ pub struct LadderState {
     /// sees its table id, which names the pair: were the seed known, it could deal every hand.
     #[serde(default)]
     pub deal_key: u64,
+    /// When each rated release (`bot@release`) was last rated, as a number that grows with
+    /// every rating ([`LadderState::rated_count`] then), for keeping each bot's newest
+    /// [`LadderConfig::max_releases`]; a rated release not here (rated before this was kept)
+    /// counts as the oldest.
+    #[serde(default)]
+    pub rated_at: BTreeMap<String, u64>,
+    /// Releases rated so far (the clock of `rated_at`).
+    #[serde(default)]
+    pub rated_count: u64,
 }
 
 /// How many rated pairs the state keeps for inspection.
@@ -252,6 +275,28 @@ impl LadderState {
     fn mu(&self, bot: &str) -> f64 {
         let release = self.release.get(bot).map_or(UNVERSIONED, String::as_str);
         self.ratings.get(&arena_ratings::key(bot, release)).mu
+    }
+
+    /// Forgets the least recently rated releases of `bot` beyond its newest `keep` (at least
+    /// one is kept); returns the keys forgotten.
+    pub fn cap_releases(&mut self, bot: &str, keep: usize) -> Vec<String> {
+        let mut keys: Vec<(u64, String)> = self
+            .ratings
+            .releases_of(bot)
+            .map(|k| (self.rated_at.get(k).copied().unwrap_or(0), k.to_string()))
+            .collect();
+        let keep = keep.max(1);
+        if keys.len() <= keep {
+            return Vec::new();
+        }
+        // Oldest first; ties (releases rated before `rated_at` was kept) by key.
+        keys.sort();
+        let gone: Vec<String> = keys.drain(..keys.len() - keep).map(|(_, k)| k).collect();
+        for k in &gone {
+            self.ratings.remove(k);
+            self.rated_at.remove(k);
+        }
+        gone
     }
 }
 
@@ -733,10 +778,11 @@ pub async fn pass_among(
     }
     if !finished.is_empty() {
         let now = now_ms();
-        let (rated, discarded, moved) = update(store, game, |s| {
+        let (rated, discarded, moved, forgotten) = update(store, game, |s| {
             let (mut rated, mut discarded) = (0, 0);
             // The ratings this pass left, for the releases' histories.
             let mut moved: Vec<(String, arena_ratings::Rating)> = Vec::new();
+            let mut forgotten: Vec<String> = Vec::new();
             for (id, scored) in &finished {
                 // Another matchmaker may have rated it meanwhile: only a pending group counts.
                 let Some(pair) = s.pending.remove(id) else {
@@ -760,6 +806,12 @@ pub async fn pass_among(
                             }
                             moved.retain(|(k, _)| k != key);
                             moved.push((key.clone(), s.ratings.get(key)));
+                            s.rated_count += 1;
+                            s.rated_at.insert(key.clone(), s.rated_count);
+                            for gone in s.cap_releases(bot, cfg.max_releases) {
+                                moved.retain(|(k, _)| *k != gone);
+                                forgotten.push(gone);
+                            }
                         }
                         s.recent.push(r.clone());
                         if s.recent.len() > RECENT {
@@ -775,11 +827,17 @@ pub async fn pass_among(
                     }
                 }
             }
-            (rated + discarded > 0, (rated, discarded, moved))
+            (rated + discarded > 0, (rated, discarded, moved, forgotten))
         })
         .await?;
         for (key, rating) in moved {
             record_history(store, game, &key, rating, now).await?;
+        }
+        for key in forgotten {
+            use arena_ratings::history::{HISTORY_KIND, history_key};
+            store
+                .delete_record(HISTORY_KIND, &history_key(game.wire().as_str_name(), &key))
+                .await?;
         }
         out.rated = rated;
         out.discarded = discarded;
@@ -933,20 +991,63 @@ async fn enqueue(store: &dyn Store, cfg: &LadderConfig, pair: &Pair) -> Result<(
     .await
 }
 
-/// `game`'s leaderboard: every rated release, best conservative score first, at most `limit`
-/// (0 = all).
+/// Where a leaderboard page starts: `page_token` is empty (the first page) or a previous page's
+/// `next_page_token`, the position of the page's first entry.
+pub fn page_start(page_token: &str) -> Result<usize, arena_serve::ApiError> {
+    if page_token.is_empty() {
+        return Ok(0);
+    }
+    page_token
+        .strip_prefix('p')
+        .and_then(|n| n.parse::<usize>().ok())
+        .ok_or_else(|| {
+            arena_serve::ApiError::invalid(
+                "page_token",
+                format!(
+                    "{} is not a page token: give the next_page_token of a previous page, or \
+                     nothing for the first page",
+                    arena_proto::text::quote(page_token)
+                ),
+            )
+        })
+}
+
+/// The page size a request asks for: `limit`, 0 for [`DEFAULT_PAGE`], more than [`MAX_PAGE`]
+/// refused.
+pub fn page_size(limit: u32) -> Result<usize, arena_serve::ApiError> {
+    match limit as usize {
+        0 => Ok(DEFAULT_PAGE),
+        n if n > MAX_PAGE => Err(arena_serve::ApiError::OutOfRange(format!(
+            "limit: at most {MAX_PAGE} entries a page, not {n}; ask for the next page with \
+             page_token"
+        ))),
+        n => Ok(n),
+    }
+}
+
+/// One page of `game`'s leaderboard: the rated releases, best conservative score first, from
+/// position `start`, at most `size`.
 pub async fn leaderboard(
     store: &dyn Store,
     game: GameKind,
-    limit: usize,
+    start: usize,
+    size: usize,
 ) -> Result<v1::Leaderboard, LadderError> {
     let (state, _) = load(store, game).await?;
     let board = state.ratings.leaderboard();
-    let take = if limit == 0 { board.len() } else { limit };
+    let total = board.len();
+    let end = start.saturating_add(size).min(total);
     Ok(v1::Leaderboard {
+        total: total as u64,
+        next_page_token: if end < total {
+            format!("p{end}")
+        } else {
+            String::new()
+        },
         ratings: board
             .into_iter()
-            .take(take)
+            .skip(start)
+            .take(size)
             .map(|(key, r)| {
                 let (bot, release) = key.rsplit_once('@').unwrap_or((key.as_str(), ""));
                 v1::Rating {

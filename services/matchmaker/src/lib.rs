@@ -21,7 +21,7 @@ pub mod mahjong;
 pub mod registry;
 pub mod retention;
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::pin::Pin;
 use std::sync::Arc;
 use std::time::Duration;
@@ -39,7 +39,7 @@ use tonic::{Request, Response, Status};
 use tracing::Instrument;
 
 /// Record kind of competitions.
-pub const COMPETITION: &str = "competition";
+pub const COMPETITION: &str = visibility::COMPETITION_KIND;
 /// Record kind of a competition whose tables are all on the job stream.
 pub const ENQUEUED: &str = "competition-enqueued";
 /// How long after creation a competition not yet marked enqueued counts as interrupted.
@@ -218,6 +218,8 @@ fn check(spec: Option<v1::CompetitionSpec>, max_tables: u64) -> Result<Checked, 
             "must be non-empty, without '/' or control characters",
         ));
     }
+    arena_proto::text::check_shown(&spec.name)
+        .map_err(|why| ApiError::invalid("spec.name", why))?;
     if spec.name.len() > MAX_NAME_BYTES {
         return Err(ApiError::OutOfRange(format!(
             "spec.name: at most {MAX_NAME_BYTES} bytes"
@@ -238,6 +240,12 @@ fn check(spec: Option<v1::CompetitionSpec>, max_tables: u64) -> Result<Checked, 
     for p in &spec.participants {
         if p.trim().is_empty() {
             return Err(ApiError::invalid("spec.participants", "an empty bot name"));
+        }
+        if let Err(why) = arena_proto::text::check_shown(p) {
+            return Err(ApiError::invalid(
+                "spec.participants",
+                format!("bot name {} {why}", arena_proto::text::quote(p)),
+            ));
         }
         if p.len() > MAX_BOT_BYTES || p.chars().any(char::is_control) {
             return Err(ApiError::invalid(
@@ -311,8 +319,14 @@ fn check(spec: Option<v1::CompetitionSpec>, max_tables: u64) -> Result<Checked, 
     if spec.farmers.trim().is_empty() {
         spec.farmers = "expert".into();
     }
-    if spec.farmers.len() > MAX_BOT_BYTES || spec.farmers.chars().any(char::is_control) {
+    if spec.farmers.len() > MAX_BOT_BYTES {
         return Err(ApiError::invalid("spec.farmers", "not a bot name"));
+    }
+    if let Err(why) = arena_proto::text::check_shown(&spec.farmers) {
+        return Err(ApiError::invalid(
+            "spec.farmers",
+            format!("not a bot name: it {why}"),
+        ));
     }
     // Checked arithmetic: a competition's size is refused before anything is allocated for it.
     let sides: u64 = if spec.rotate_seats { 2 } else { 1 };
@@ -485,6 +499,21 @@ fn rules_of(
 /// Every table job of a competition, in (match, round, table) order (Mahjong: match, then
 /// schedule order).
 async fn jobs(store: &dyn Store, c: &Checked) -> Result<Vec<v1::TableJob>, ApiError> {
+    let mut jobs = plan_jobs(store, c).await?;
+    // Each table says how many share its deal, for standings (see `shown_results`).
+    let groups = deal_groups(&jobs);
+    for job in &mut jobs {
+        if let Some(p) = job.placement.as_deref_mut()
+            && let Some(tables) = groups.get(&p.deal_group)
+        {
+            p.deal_group_tables = tables.len() as u32;
+        }
+    }
+    Ok(jobs)
+}
+
+/// [`jobs`] before their deal groups are counted.
+async fn plan_jobs(store: &dyn Store, c: &Checked) -> Result<Vec<v1::TableJob>, ApiError> {
     let (format, panel, bombs, rules) = match &c.plan {
         Plan::Ddz {
             format,
@@ -510,12 +539,14 @@ async fn jobs(store: &dyn Store, c: &Checked) -> Result<Vec<v1::TableJob>, ApiEr
                 .into_iter()
                 .filter(|r| r.gdi.len() == dim)
                 .collect();
-            // Deals held by other competitions are off limits; this competition's own claims
-            // are not, so planning again after a restart gives the same plan.
+            // Deals held by other competitions (claimed, or dealt fresh from a running one's
+            // seed) are off limits; this competition's own claims are not, so planning again
+            // after a restart gives the same plan.
             let exclude: HashSet<String> = store
                 .used_deals()
                 .await?
                 .into_iter()
+                .chain(visibility::holders(store).await?)
                 .filter(|(_, holder)| *holder != c.spec.name)
                 .map(|(id, _)| id)
                 .collect();
@@ -757,23 +788,27 @@ pub async fn standings(
     let spec = comp.spec.clone().unwrap_or_default();
     let results = store.results_for(&spec.name).await?;
     let ended = state_of(comp) == v1::CompetitionState::Finished;
+    let tables_done = results.len() as u64;
+    let decoded = results
+        .iter()
+        .map(|(id, bytes)| {
+            v1::TableResult::decode(bytes.as_slice())
+                .map_err(|e| ApiError::Internal(format!("result {id}: {e}")))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let with_result: HashSet<&str> = results.iter().map(|(id, _)| id.as_str()).collect();
+    let (decoded, tables_withheld) = shown_results(store, decoded, &with_result).await?;
     if game_of(&spec)? == GameKind::Mahjong {
-        let decoded = results
-            .iter()
-            .map(|(id, bytes)| {
-                v1::TableResult::decode(bytes.as_slice())
-                    .map_err(|e| ApiError::Internal(format!("result {id}: {e}")))
-            })
-            .collect::<Result<Vec<_>, _>>()?;
         let (standings, drawn_hands) = mahjong::standings(&spec, &decoded);
         return Ok(v1::Standings {
             competition: spec.name.clone(),
             standings,
-            tables_done: results.len() as u64,
+            tables_done,
             tables_total: comp.tables_total,
             r#final: ended,
             game: v1::Game::Mahjong as i32,
             drawn_hands,
+            tables_withheld,
         });
     }
     let n = spec.participants.len();
@@ -783,10 +818,8 @@ pub async fn standings(
         || format_of_name(&spec.format) == Some(v1::CompetitionFormat::DifficultyAdjusted);
     // (match, round, table) -> (score so far, sides finished)
     let mut cells: BTreeMap<(usize, usize, usize), (f64, usize)> = BTreeMap::new();
-    for (id, bytes) in &results {
-        let r = v1::TableResult::decode(bytes.as_slice())
-            .map_err(|e| ApiError::Internal(format!("result {id}: {e}")))?;
-        let Some(p) = placement_of(&r) else {
+    for r in &decoded {
+        let Some(p) = placement_of(r) else {
             continue;
         };
         let (m, round, t) = (p.match_index as usize, p.round as usize, p.table as usize);
@@ -848,12 +881,63 @@ pub async fn standings(
     Ok(v1::Standings {
         competition: spec.name.clone(),
         standings: out,
-        tables_done: results.len() as u64,
+        tables_done,
         tables_total: comp.tables_total,
         r#final: ended,
         game: v1::Game::DouDizhu as i32,
         drawn_hands: 0,
+        tables_withheld,
     })
+}
+
+/// The results standings may count (`with_result`: the ids of every result the competition
+/// has), and how many others are withheld: a result whose deal
+/// group (the tables sharing its cards) has not finished tells the cards still in play at the
+/// group's other tables, so it counts once the whole group has finished.
+async fn shown_results(
+    store: &dyn Store,
+    results: Vec<v1::TableResult>,
+    with_result: &HashSet<&str>,
+) -> Result<(Vec<v1::TableResult>, u64), ApiError> {
+    let group_of = |r: &v1::TableResult| -> Option<String> {
+        r.placement
+            .as_deref()
+            .map(|p| p.deal_group.clone())
+            .filter(|g| !g.is_empty())
+            .or_else(|| r.labels.get(DEAL_GROUP_LABEL).cloned())
+    };
+    let groups: Vec<Option<String>> = results.iter().map(group_of).collect();
+    // A group whose tables say how many it holds is finished when that many have results (each
+    // table id has one result); the others' records are read.
+    let mut counted: HashMap<&str, (u32, u32)> = HashMap::new();
+    let mut unsaid: Vec<&str> = Vec::new();
+    for (r, g) in results.iter().zip(&groups) {
+        let Some(g) = g else { continue };
+        match r.placement.as_deref().map_or(0, |p| p.deal_group_tables) {
+            0 => unsaid.push(g),
+            size => {
+                let c = counted.entry(g).or_insert((size, 0));
+                c.1 += 1;
+            }
+        }
+    }
+    let mut finished = visibility::finished_groups(store, unsaid, with_result).await?;
+    finished.extend(
+        counted
+            .into_iter()
+            .filter(|(_, (size, done))| done >= size)
+            .map(|(g, _)| g.to_string()),
+    );
+    let before = results.len();
+    let shown: Vec<v1::TableResult> = results
+        .into_iter()
+        .zip(&groups)
+        // A table sharing its deal with no other (a record older than deal groups) shows.
+        .filter(|(_, g)| g.as_ref().is_none_or(|g| finished.contains(g)))
+        .map(|(r, _)| r)
+        .collect();
+    let withheld = (before - shown.len()) as u64;
+    Ok((shown, withheld))
 }
 
 /// One pass over every competition: re-enqueue interrupted ones, update progress, finish the
@@ -1026,6 +1110,21 @@ impl MatchmakerService {
                 "competition {name:?} exists"
             )));
         }
+        if visibility::LADDER_COMPETITIONS.contains(&name.as_str()) {
+            return Err(ApiError::invalid(
+                "spec.name",
+                format!("{name:?} is the ladder's name; choose another"),
+            ));
+        }
+        // Tables submitted under this name before it was a competition's: its tables' ids
+        // would meet their results.
+        let stray = self.store.result_count(&name).await?;
+        if stray > 0 {
+            return Err(ApiError::FailedPrecondition(format!(
+                "competition {name:?}: {stray} submitted table(s) have results under this name \
+                 already; choose another name"
+            )));
+        }
         let jobs = jobs(&*self.store, &checked).await?;
         // Library deals are claimed so no other competition deals them; fresh deals (duplicate,
         // random, Mahjong) come from the competition's own seed and claim none.
@@ -1044,6 +1143,38 @@ impl MatchmakerService {
                 "another competition claimed some of the planned deals meanwhile; create again"
                     .into(),
             ));
+        }
+        // Fresh Dou Dizhu deals come from the seed: should the library have measured that
+        // source, its records of them stay held until the competition ends.
+        if let Plan::Ddz { bombs, .. } = &checked.plan
+            && !checked.plan.uses_library()
+        {
+            let count = jobs
+                .iter()
+                .filter_map(|j| j.labels.get("deal"))
+                .collect::<HashSet<_>>()
+                .len() as u64;
+            let fresh = visibility::FreshDeals {
+                source: arena_store::DealSource {
+                    seed: checked.spec.seed,
+                    bombs: Some(*bombs),
+                },
+                count,
+            };
+            // Another running competition dealing the same cards would show them with its
+            // finished tables while this one's are still played.
+            let holders = visibility::holders(&*self.store).await?;
+            if let Some((id, other)) = (0..count)
+                .map(|i| fresh.source.deal_id(i))
+                .find_map(|id| holders.get(&id).map(|h| (id, h)))
+            {
+                return Err(ApiError::FailedPrecondition(format!(
+                    "competition {name:?}: seed {} deals the cards of library deal {id}, which \
+                     running competition {other:?} deals too; choose another seed",
+                    checked.spec.seed
+                )));
+            }
+            visibility::put_fresh_deals(&*self.store, &name, &fresh).await?;
         }
         let comp = v1::Competition {
             spec: Some(checked.spec.clone()),
@@ -1322,7 +1453,9 @@ impl Matchmaker for MatchmakerService {
                 return Err(ApiError::invalid("game", format!("unknown game {}", req.game)).into());
             }
         };
-        ladder::leaderboard(&*self.store, game, req.limit as usize)
+        let size = ladder::page_size(req.limit)?;
+        let start = ladder::page_start(&req.page_token)?;
+        ladder::leaderboard(&*self.store, game, start, size)
             .await
             .map(Response::new)
             .map_err(|e| ApiError::from(e).into())

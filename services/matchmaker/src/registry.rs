@@ -40,12 +40,13 @@ pub fn check_name(name: &str) -> Result<(), ApiError> {
         || name.contains(':')
         || name.contains(',')
         || name.len() > arena_store::MAX_BOT_NAME_BYTES
-        || name.chars().any(char::is_control)
+        || arena_proto::text::check_shown(name).is_err()
     {
         return Err(ApiError::invalid(
             "name",
             format!(
-                "bot name {quoted} must be 1 to {} bytes, with no ':', ',' or control characters",
+                "bot name {quoted} must be 1 to {} bytes, with no ':', ',', control or format \
+                 (bidirectional, zero-width) characters",
                 arena_store::MAX_BOT_NAME_BYTES
             ),
         ));

@@ -176,6 +176,10 @@ async fn prune_competitions(
             ids.push(id);
         }
         pruned.tables += delete(store, &name, &ids, &groups).await?;
+        // Its fresh deals stopped being held when it ended; the record goes with its tables.
+        store
+            .delete_record(arena_store::visibility::FRESH_KIND, &name)
+            .await?;
         let next = v1::Competition {
             pruned_unix_ms: now_ms.max(1),
             ..comp

@@ -334,7 +334,8 @@ async fn a_hands_replay_is_withheld_until_its_deal_is_played_from_every_seat() {
         .collect();
     assert_eq!(ids.len(), 4, "the four rotations of deal 0: {ids:?}");
     assert!(ids.iter().all(|id| id.ends_with("/d0")));
-    // Standings so far: one complete deal counts towards the means, no complete match.
+    // Standings so far: only the deal played from every seat counts (its four hands); the
+    // other nine finished hands wait for their deals' other rotations, no match is complete.
     let st = svc
         .get_standings(Request::new(v1::CompetitionRequest {
             name: "secret".into(),
@@ -343,10 +344,10 @@ async fn a_hands_replay_is_withheld_until_its_deal_is_played_from_every_seat() {
         .unwrap()
         .into_inner();
     assert!(!st.r#final);
-    assert_eq!(st.tables_done, 13);
+    assert_eq!((st.tables_done, st.tables_withheld), (13, 9));
     for s in &st.standings {
         assert_eq!(s.rank_probabilities, [0.0; 4], "no match is complete");
-        assert_eq!(s.mahjong.as_ref().unwrap().hands, 13);
+        assert_eq!(s.mahjong.as_ref().unwrap().hands, 4);
     }
 }
 

@@ -30,6 +30,20 @@ impl RefereeService {
         // Stamped here, whatever the client sent: the wait is measured from this queue.
         job.labels.extend(arena_telemetry::job_labels());
         validate(&job).map_err(|e| ApiError::Invalid(e.to_string()))?;
+        if let Some(why) = arena_store::visibility::why_reserved(
+            &*self.store,
+            &job.table_id,
+            &job.competition,
+            &job.labels,
+            job.placement.is_some(),
+        )
+        .await?
+        {
+            return Err(ApiError::Invalid(format!(
+                "job.table_id: table {} cannot be submitted: {why}",
+                arena_proto::text::quote(&job.table_id)
+            )));
+        }
         if self.store.result(&job.table_id).await?.is_some() {
             return Err(ApiError::AlreadyExists(format!(
                 "job.table_id: table {:?} already has a result",

@@ -191,6 +191,7 @@ async fn mahjong_ladder_rates_every_set_once(backend: Backend) {
             .get_leaderboard(Request::new(v1::LeaderboardRequest {
                 limit: 0,
                 game: game as i32,
+                page_token: String::new(),
             }))
     };
     let mj = board(v1::Game::Mahjong).await.unwrap().into_inner();
@@ -310,6 +311,7 @@ async fn remote_bots_are_laddered_at_the_games_their_hello_listed() {
             .get_leaderboard(Request::new(v1::LeaderboardRequest {
                 limit: 0,
                 game: game as i32,
+                page_token: String::new(),
             }))
     };
     let names = |b: v1::Leaderboard| -> Vec<String> {

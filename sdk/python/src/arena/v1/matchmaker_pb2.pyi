@@ -121,7 +121,7 @@ class MahjongStanding(_message.Message):
     def __init__(self, position: _Optional[int] = ..., hands: _Optional[int] = ..., score: _Optional[int] = ..., wins: _Optional[int] = ..., self_drawn: _Optional[int] = ..., dealt_in: _Optional[int] = ..., penalties: _Optional[int] = ..., verdicts: _Optional[int] = ...) -> None: ...
 
 class Standings(_message.Message):
-    __slots__ = ("competition", "standings", "tables_done", "tables_total", "final", "game", "drawn_hands")
+    __slots__ = ("competition", "standings", "tables_done", "tables_total", "final", "game", "drawn_hands", "tables_withheld")
     COMPETITION_FIELD_NUMBER: _ClassVar[int]
     STANDINGS_FIELD_NUMBER: _ClassVar[int]
     TABLES_DONE_FIELD_NUMBER: _ClassVar[int]
@@ -129,6 +129,7 @@ class Standings(_message.Message):
     FINAL_FIELD_NUMBER: _ClassVar[int]
     GAME_FIELD_NUMBER: _ClassVar[int]
     DRAWN_HANDS_FIELD_NUMBER: _ClassVar[int]
+    TABLES_WITHHELD_FIELD_NUMBER: _ClassVar[int]
     competition: str
     standings: _containers.RepeatedCompositeFieldContainer[Standing]
     tables_done: int
@@ -136,7 +137,8 @@ class Standings(_message.Message):
     final: bool
     game: _common_pb2.Game
     drawn_hands: int
-    def __init__(self, competition: _Optional[str] = ..., standings: _Optional[_Iterable[_Union[Standing, _Mapping]]] = ..., tables_done: _Optional[int] = ..., tables_total: _Optional[int] = ..., final: _Optional[bool] = ..., game: _Optional[_Union[_common_pb2.Game, str]] = ..., drawn_hands: _Optional[int] = ...) -> None: ...
+    tables_withheld: int
+    def __init__(self, competition: _Optional[str] = ..., standings: _Optional[_Iterable[_Union[Standing, _Mapping]]] = ..., tables_done: _Optional[int] = ..., tables_total: _Optional[int] = ..., final: _Optional[bool] = ..., game: _Optional[_Union[_common_pb2.Game, str]] = ..., drawn_hands: _Optional[int] = ..., tables_withheld: _Optional[int] = ...) -> None: ...
 
 class Competition(_message.Message):
     __slots__ = ("spec", "state", "tables_total", "tables_done", "error", "created_unix_ms", "finished_unix_ms", "status", "pruned_unix_ms")
@@ -183,12 +185,14 @@ class ListCompetitionsResponse(_message.Message):
     def __init__(self, competitions: _Optional[_Iterable[_Union[Competition, _Mapping]]] = ...) -> None: ...
 
 class LeaderboardRequest(_message.Message):
-    __slots__ = ("limit", "game")
+    __slots__ = ("limit", "game", "page_token")
     LIMIT_FIELD_NUMBER: _ClassVar[int]
     GAME_FIELD_NUMBER: _ClassVar[int]
+    PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
     limit: int
     game: _common_pb2.Game
-    def __init__(self, limit: _Optional[int] = ..., game: _Optional[_Union[_common_pb2.Game, str]] = ...) -> None: ...
+    page_token: str
+    def __init__(self, limit: _Optional[int] = ..., game: _Optional[_Union[_common_pb2.Game, str]] = ..., page_token: _Optional[str] = ...) -> None: ...
 
 class Rating(_message.Message):
     __slots__ = ("bot", "release", "mu", "sigma", "conservative", "games")
@@ -207,9 +211,13 @@ class Rating(_message.Message):
     def __init__(self, bot: _Optional[str] = ..., release: _Optional[str] = ..., mu: _Optional[float] = ..., sigma: _Optional[float] = ..., conservative: _Optional[float] = ..., games: _Optional[int] = ...) -> None: ...
 
 class Leaderboard(_message.Message):
-    __slots__ = ("ratings", "game")
+    __slots__ = ("ratings", "game", "next_page_token", "total")
     RATINGS_FIELD_NUMBER: _ClassVar[int]
     GAME_FIELD_NUMBER: _ClassVar[int]
+    NEXT_PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    TOTAL_FIELD_NUMBER: _ClassVar[int]
     ratings: _containers.RepeatedCompositeFieldContainer[Rating]
     game: _common_pb2.Game
-    def __init__(self, ratings: _Optional[_Iterable[_Union[Rating, _Mapping]]] = ..., game: _Optional[_Union[_common_pb2.Game, str]] = ...) -> None: ...
+    next_page_token: str
+    total: int
+    def __init__(self, ratings: _Optional[_Iterable[_Union[Rating, _Mapping]]] = ..., game: _Optional[_Union[_common_pb2.Game, str]] = ..., next_page_token: _Optional[str] = ..., total: _Optional[int] = ...) -> None: ...

@@ -54,7 +54,7 @@ class TableJob(_message.Message):
     def __init__(self, table_id: _Optional[str] = ..., game: _Optional[_Union[_common_pb2.Game, str]] = ..., seats: _Optional[_Iterable[_Union[SeatSpec, _Mapping]]] = ..., ddz: _Optional[_Union[DdzSetup, _Mapping]] = ..., mahjong: _Optional[_Union[MahjongSetup, _Mapping]] = ..., time: _Optional[_Union[_common_pb2.TimeControl, _Mapping]] = ..., verdict_policy: _Optional[_Union[_common_pb2.VerdictPolicy, str]] = ..., seed: _Optional[int] = ..., competition: _Optional[str] = ..., labels: _Optional[_Mapping[str, str]] = ..., placement: _Optional[_Union[Placement, _Mapping]] = ..., lane: _Optional[str] = ...) -> None: ...
 
 class Placement(_message.Message):
-    __slots__ = ("match_index", "round", "table", "side", "deal_id", "expected", "deal_group", "pair", "rotation")
+    __slots__ = ("match_index", "round", "table", "side", "deal_id", "expected", "deal_group", "pair", "rotation", "deal_group_tables")
     MATCH_INDEX_FIELD_NUMBER: _ClassVar[int]
     ROUND_FIELD_NUMBER: _ClassVar[int]
     TABLE_FIELD_NUMBER: _ClassVar[int]
@@ -64,6 +64,7 @@ class Placement(_message.Message):
     DEAL_GROUP_FIELD_NUMBER: _ClassVar[int]
     PAIR_FIELD_NUMBER: _ClassVar[int]
     ROTATION_FIELD_NUMBER: _ClassVar[int]
+    DEAL_GROUP_TABLES_FIELD_NUMBER: _ClassVar[int]
     match_index: int
     round: int
     table: int
@@ -73,7 +74,8 @@ class Placement(_message.Message):
     deal_group: str
     pair: str
     rotation: int
-    def __init__(self, match_index: _Optional[int] = ..., round: _Optional[int] = ..., table: _Optional[int] = ..., side: _Optional[_Union[Side, str]] = ..., deal_id: _Optional[str] = ..., expected: _Optional[float] = ..., deal_group: _Optional[str] = ..., pair: _Optional[str] = ..., rotation: _Optional[int] = ...) -> None: ...
+    deal_group_tables: int
+    def __init__(self, match_index: _Optional[int] = ..., round: _Optional[int] = ..., table: _Optional[int] = ..., side: _Optional[_Union[Side, str]] = ..., deal_id: _Optional[str] = ..., expected: _Optional[float] = ..., deal_group: _Optional[str] = ..., pair: _Optional[str] = ..., rotation: _Optional[int] = ..., deal_group_tables: _Optional[int] = ...) -> None: ...
 
 class QueuedJob(_message.Message):
     __slots__ = ("table", "gdi")
