@@ -213,12 +213,13 @@ fn basic_from(c: &mut Counts, mut i: usize, melds: i8, partials: i8, pair: bool,
     if value - ((2 * rest + 2) / 3).min(value + 1) >= *best {
         return;
     }
-    if c[i] >= 3 {
+    // A hand holds four melds at most.
+    if c[i] >= 3 && melds < 4 {
         c[i] -= 3;
         basic_from(c, i, melds + 1, partials, pair, best);
         c[i] += 3;
     }
-    if is_chow_start(i) && c[i + 1] > 0 && c[i + 2] > 0 {
+    if is_chow_start(i) && c[i + 1] > 0 && c[i + 2] > 0 && melds < 4 {
         c[i] -= 1;
         c[i + 1] -= 1;
         c[i + 2] -= 1;

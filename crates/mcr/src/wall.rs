@@ -237,7 +237,7 @@ mod tests {
         assert_eq!(Deal::from_seed(1).wall, Wall::from_seed(1, true));
     }
 
-    const PINNED_SEED_1: &str = "PLACEHOLDER";
+    const PINNED_SEED_1: &str = "H8 F4 T9 T2 B1 B7 B3 J1 T9 F3 J3 T6";
 
     #[test]
     fn walltiles_round_trip_and_quarters() {

@@ -6,7 +6,6 @@ use super::{
     by_winds, exclusions,
 };
 use crate::pack::{Pack, PackKind};
-use crate::shape::{basic_waits, seven_pairs_wait};
 use crate::tile::{Counts, TILE_KINDS, Tile};
 
 /// A meld or the pair of one arrangement.
@@ -125,7 +124,7 @@ fn divide(
 /// each division's fans in the order the fan library finds them (so that the first of equal
 /// totals is the library's choice): by the sorted sequence of melds, a meld keyed by its lowest
 /// tile and a pung before a chow.
-pub(super) fn each_division(ctx: &Ctx<'_>, mut each: impl FnMut(&FanTable)) {
+pub(super) fn each_division(ctx: &Ctx<'_>, unique_wait: bool, mut each: impl FnMut(&FanTable)) {
     let mut c = ctx.closed;
     let mut out = Divisions {
         list: [Division {
@@ -161,14 +160,14 @@ pub(super) fn each_division(ctx: &Ctx<'_>, mut each: impl FnMut(&FanTable)) {
             Tile::from_index(usize::from(d.pair)).unwrap_or_default(),
         );
         let mut table = FanTable::default();
-        score(ctx, &units, &mut table);
+        score(ctx, &units, unique_wait, &mut table);
         each(&table);
     }
 }
 
 /// The fans of one division: `units` are the fixed packs, then the concealed melds, then the
 /// pair.
-fn score(ctx: &Ctx<'_>, units: &[Unit; 5], t: &mut FanTable) {
+fn score(ctx: &Ctx<'_>, units: &[Unit; 5], unique_wait: bool, t: &mut FanTable) {
     let hand = ctx.hand;
     let win = hand.win_tile;
     let fixed = hand.packs.len();
@@ -242,17 +241,18 @@ fn score(ctx: &Ctx<'_>, units: &[Unit; 5], t: &mut FanTable) {
             combine::pungs4(m, t);
         }
     }
-    if fixed == 0 && is_nine_gates(&ctx.standing) {
-        t.set(Fan::NineGates, 1);
-    }
     by_concealment(units, fixed, ctx.flags.self_drawn, t);
     by_pair(pair, nchows, t);
     by_melds_traits(units, t);
     by_suits(&ctx.all, t);
     by_tile_traits(&ctx.all, t);
     by_rank_range(&ctx.all, t);
-    by_tile_hog(&ctx.all, ctx.all_len, t);
-    by_wait(&units[fixed..], &ctx.standing, fixed == 0, win, t);
+    if !t.has(Fan::QuadrupleChow) {
+        by_tile_hog(&ctx.all, ctx.all_len - 14, t);
+    }
+    if unique_wait {
+        by_wait(&units[fixed..], win, t);
+    }
     exclusions(t);
     if !t.has(Fan::BigFourWinds) {
         for p in &pungs[..npungs] {
@@ -334,13 +334,6 @@ pub(super) fn kongs_and_pungs(pungs: &[Unit], t: &mut FanTable) {
             t.add(f);
         }
     }
-}
-
-fn is_nine_gates(standing: &Counts) -> bool {
-    (0..3).any(|s| {
-        let r = &standing[s * 9..s * 9 + 9];
-        r[0] == 3 && r[8] == 3 && r[1..8].iter().all(|&n| n == 1)
-    })
 }
 
 fn pure_terminal_chows(chows: &[Unit], pair: Unit) -> bool {
@@ -460,26 +453,11 @@ fn by_melds_traits(units: &[Unit; 5], t: &mut FanTable) {
     }
 }
 
-/// Edge, Closed and Single Wait: only for a hand that waited on one tile alone. `units` are
-/// the concealed melds and the pair; `standing` the concealed tiles before the winning one.
-pub(super) fn by_wait(
-    units: &[Unit],
-    standing: &Counts,
-    concealed: bool,
-    win: Tile,
-    t: &mut FanTable,
-) {
+/// Edge, Closed and Single Wait, for a hand that waited on one tile alone: `units` are the
+/// concealed melds and the pair. A chow the winning tile ends makes an edge wait, one it
+/// middles a closed wait, the pair a single wait, in that order of preference.
+pub(super) fn by_wait(units: &[Unit], win: Tile, t: &mut FanTable) {
     if t.has(Fan::MeldedHand) || t.has(Fan::FourKongs) {
-        return;
-    }
-    let mut waits = basic_waits(standing);
-    if !waits.contains(&true) {
-        return;
-    }
-    if concealed && let Some(w) = seven_pairs_wait(standing) {
-        waits[w.index()] = true;
-    }
-    if waits.iter().filter(|&&w| w).count() != 1 {
         return;
     }
     let (mut edge, mut closed, mut single) = (false, false, false);

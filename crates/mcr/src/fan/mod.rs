@@ -28,6 +28,7 @@ mod basic;
 mod combine;
 mod names;
 mod special;
+mod wait;
 
 use std::fmt;
 
@@ -172,8 +173,6 @@ struct Flags {
 struct Ctx<'a> {
     hand: &'a WinningHand<'a>,
     flags: Flags,
-    /// The concealed tiles without the winning tile.
-    standing: Counts,
     /// The concealed tiles with the winning tile.
     closed: Counts,
     /// Every tile: packs (a kong as four), concealed tiles and the winning tile.
@@ -245,31 +244,45 @@ pub fn evaluate(hand: &WinningHand<'_>) -> Result<Scored, FanError> {
     let ctx = Ctx {
         hand,
         flags,
-        standing,
         closed,
         all,
         all_len,
     };
 
-    let mut best: Option<FanTable> = None;
-    let mut best_points = 0;
-    let mut special = FanTable::default();
-    let matched = (packs <= 1 && special::knitted_straight(&ctx, &mut special))
-        || (packs == 0 && special::special_form(&ctx, &mut special));
-    if matched {
-        best_points = special.points();
-        best = Some(special);
-    }
-    if !matched || special.has(Fan::SevenPairs) {
-        basic::each_division(&ctx, |table| {
-            let p = table.points();
-            if p > best_points || best.is_none() {
-                best_points = p;
-                best = Some(*table);
+    let mut table = FanTable::default();
+    let special = match packs {
+        0 => {
+            special::special_form(&ctx, &mut table)
+                || special::knitted_straight(&ctx, &mut table)
+                || special::nine_gates(&ctx, &mut table)
+        }
+        1 => special::knitted_straight(&ctx, &mut table),
+        _ => false,
+    };
+    let mut best_points = if special { table.points() } else { 0 };
+    if best_points == 0 || table.has(Fan::SevenPairs) {
+        let seven_pairs = table.has(Fan::SevenPairs);
+        let unique = wait::unique_wait(&ctx.closed, hand.standing.len(), hand.win_tile);
+        let mut chosen: Option<FanTable> = None;
+        basic::each_division(&ctx, unique, |t| {
+            let p = t.points();
+            // A later arrangement of equal points replaces the choice when it has Pure Triple
+            // Chow or Triple Pung, or against Seven Pairs: the library's tie rule.
+            if p > best_points
+                || (p == best_points
+                    && (t.get(Fan::PureTripleChow) == 1 || seven_pairs || t.has(Fan::TriplePung)))
+            {
+                best_points = best_points.max(p);
+                chosen = Some(*t);
             }
         });
+        if let Some(t) = chosen {
+            table = t;
+        }
     }
-    let mut table = best.ok_or(FanError::NotWin)?;
+    if best_points == 0 {
+        return Err(FanError::NotWin);
+    }
     table.set(Fan::FlowerTiles, u16::from(hand.flowers));
     Ok(Scored {
         total: best_points + u32::from(hand.flowers),
@@ -282,28 +295,24 @@ fn by_win_flags(flags: Flags, t: &mut FanTable) {
     if flags.fourth_tile {
         t.set(Fan::LastTile, 1);
     }
-    if flags.wall_last {
-        t.set(
-            if flags.self_drawn {
-                Fan::LastTileDraw
-            } else {
-                Fan::LastTileClaim
-            },
-            1,
-        );
-    }
-    if flags.about_kong {
-        t.set(
-            if flags.self_drawn {
-                Fan::OutWithReplacementTile
-            } else {
-                Fan::RobbingTheKong
-            },
-            1,
-        );
-    }
     if flags.self_drawn {
         t.set(Fan::SelfDrawn, 1);
+        if flags.wall_last {
+            t.set(Fan::LastTileDraw, 1);
+            t.clear(Fan::SelfDrawn);
+        }
+        if flags.about_kong {
+            t.set(Fan::OutWithReplacementTile, 1);
+            t.clear(Fan::SelfDrawn);
+        }
+    } else {
+        if flags.wall_last {
+            t.set(Fan::LastTileClaim, 1);
+        }
+        if flags.about_kong {
+            t.set(Fan::RobbingTheKong, 1);
+            t.clear(Fan::LastTile);
+        }
     }
 }
 
@@ -318,14 +327,12 @@ fn by_suits(all: &Counts, t: &mut FanTable) {
     t.set(Fan::OneVoidedSuit, voids);
     if voids == 2 {
         t.clear(Fan::OneVoidedSuit);
-        t.set(
-            if honours {
-                Fan::HalfFlush
-            } else {
-                Fan::FullFlush
-            },
-            1,
-        );
+        if honours {
+            t.set(Fan::HalfFlush, 1);
+        } else {
+            t.set(Fan::FullFlush, 1);
+            t.clear(Fan::NoHonors);
+        }
     }
     if voids == 0 && all[27..31].iter().any(|&n| n > 0) && all[31..34].iter().any(|&n| n > 0) {
         t.set(Fan::AllTypes, 1);
@@ -390,10 +397,11 @@ fn by_rank_range(all: &Counts, t: &mut FanTable) {
     }
 }
 
-/// Tile Hog: four of a kind not declared as a kong.
-fn by_tile_hog(all: &Counts, all_len: usize, t: &mut FanTable) {
-    let fours = all.iter().filter(|&&n| n == 4).count();
-    t.set(Fan::TileHog, (fours - (all_len - 14)) as u16);
+/// Tile Hog: four of a kind (`tiles` counts a kong as four) not declared as one of the
+/// `kongs` kongs.
+fn by_tile_hog(tiles: &Counts, kongs: usize, t: &mut FanTable) {
+    let fours = tiles.iter().filter(|&&n| n == 4).count();
+    t.set(Fan::TileHog, fours.saturating_sub(kongs) as u16);
 }
 
 /// Prevalent and Seat Wind for a pung of `wind`, which then no longer counts as a Pung of
@@ -419,52 +427,18 @@ fn by_winds(wind: Tile, hand: &WinningHand<'_>, t: &mut FanTable) {
     }
 }
 
-/// The non-repeat principle: each fan drops the fans its definition already implies.
+/// The non-repeat principle: each fan drops the fans its definition already implies (those
+/// not already kept out where the fans are found).
 fn exclusions(t: &mut FanTable) {
     use Fan::*;
     let rules: &[(Fan, &[Fan])] = &[
-        (
-            BigFourWinds,
-            &[BigThreeWinds, AllPungs, PungOfTerminalsOrHonors],
-        ),
-        (BigThreeDragons, &[TwoDragonsPungs, DragonPung]),
+        (BigFourWinds, &[AllPungs, PungOfTerminalsOrHonors]),
+        (BigThreeDragons, &[DragonPung]),
         (AllGreen, &[HalfFlush, OneVoidedSuit]),
-    ];
-    for (fan, drops) in rules {
-        if t.has(*fan) {
-            for d in *drops {
-                t.clear(*d);
-            }
-        }
-    }
-    if t.has(NineGates) {
-        for d in [FullFlush, ConcealedHand, OneVoidedSuit, NoHonors] {
-            t.clear(d);
-        }
-        // The nine gates' own pung of terminals.
-        t.0[PungOfTerminalsOrHonors as usize] = t.get(PungOfTerminalsOrHonors).saturating_sub(1);
-        if t.has(FullyConcealedHand) {
-            t.clear(FullyConcealedHand);
-            t.set(SelfDrawn, 1);
-        }
-    }
-    let rules: &[(Fan, &[Fan])] = &[
         (FourKongs, &[SingleWait]),
-        (
-            SevenShiftedPairs,
-            &[
-                SevenPairs,
-                FullFlush,
-                ConcealedHand,
-                OneVoidedSuit,
-                NoHonors,
-            ],
-        ),
-        (ThirteenOrphans, &[AllTypes, ConcealedHand, SingleWait]),
         (
             AllTerminals,
             &[
-                AllTerminalsAndHonors,
                 AllPungs,
                 OutsideHand,
                 PungOfTerminalsOrHonors,
@@ -472,12 +446,11 @@ fn exclusions(t: &mut FanTable) {
                 DoublePung,
             ],
         ),
-        (LittleFourWinds, &[BigThreeWinds, PungOfTerminalsOrHonors]),
-        (LittleThreeDragons, &[TwoDragonsPungs, DragonPung]),
+        (LittleFourWinds, &[PungOfTerminalsOrHonors]),
+        (LittleThreeDragons, &[DragonPung]),
         (
             AllHonors,
             &[
-                AllTerminalsAndHonors,
                 AllPungs,
                 OutsideHand,
                 PungOfTerminalsOrHonors,
@@ -485,13 +458,7 @@ fn exclusions(t: &mut FanTable) {
             ],
         ),
     ];
-    for (fan, drops) in rules {
-        if t.has(*fan) {
-            for d in *drops {
-                t.clear(*d);
-            }
-        }
-    }
+    drop_implied(rules, t);
     if t.has(FourConcealedPungs) {
         t.clear(AllPungs);
         t.clear(ConcealedHand);
@@ -501,53 +468,22 @@ fn exclusions(t: &mut FanTable) {
         }
     }
     let rules: &[(Fan, &[Fan])] = &[
-        (
-            PureTerminalChows,
-            &[
-                SevenPairs,
-                FullFlush,
-                AllChows,
-                PureDoubleChow,
-                TwoTerminalChows,
-                OneVoidedSuit,
-                NoHonors,
-            ],
-        ),
-        (QuadrupleChow, &[PureShiftedPungs, TileHog, PureDoubleChow]),
-        (FourPureShiftedPungs, &[PureTripleChow, AllPungs]),
-        (
-            FourPureShiftedChows,
-            &[PureShiftedChows, TwoTerminalChows, ShortStraight],
-        ),
+        (PureTerminalChows, &[FullFlush, AllChows, NoHonors]),
+        (FourPureShiftedPungs, &[AllPungs]),
         (
             AllTerminalsAndHonors,
             &[AllPungs, OutsideHand, PungOfTerminalsOrHonors],
         ),
-        (SevenPairs, &[ConcealedHand, SingleWait]),
-        (GreaterHonorsAndKnittedTiles, &[AllTypes, ConcealedHand]),
         (AllEvenPungs, &[AllPungs, AllSimples, NoHonors]),
-        (FullFlush, &[OneVoidedSuit, NoHonors]),
-        (PureTripleChow, &[PureShiftedPungs, PureDoubleChow]),
-        (PureShiftedPungs, &[PureTripleChow]),
-        (UpperTiles, &[UpperFour, NoHonors]),
+        (UpperTiles, &[NoHonors]),
         (MiddleTiles, &[AllSimples, NoHonors]),
-        (LowerTiles, &[LowerFour, NoHonors]),
-        (
-            ThreeSuitedTerminalChows,
-            &[AllChows, NoHonors, MixedDoubleChow, TwoTerminalChows],
-        ),
+        (LowerTiles, &[NoHonors]),
+        (ThreeSuitedTerminalChows, &[AllChows, NoHonors]),
         (AllFive, &[AllSimples, NoHonors]),
-        (LesserHonorsAndKnittedTiles, &[AllTypes, ConcealedHand]),
         (UpperFour, &[NoHonors]),
         (LowerFour, &[NoHonors]),
     ];
-    for (fan, drops) in rules {
-        if t.has(*fan) {
-            for d in *drops {
-                t.clear(*d);
-            }
-        }
-    }
+    drop_implied(rules, t);
     if t.has(BigThreeWinds) && !t.has(AllHonors) && !t.has(AllTerminalsAndHonors) {
         // The three wind pungs are not also Pungs of Terminals or Honors.
         t.0[PungOfTerminalsOrHonors as usize] = t.get(PungOfTerminalsOrHonors).saturating_sub(3);
@@ -556,16 +492,16 @@ fn exclusions(t: &mut FanTable) {
         (ReversibleTiles, &[OneVoidedSuit]),
         (LastTileDraw, &[SelfDrawn]),
         (OutWithReplacementTile, &[SelfDrawn]),
-        (RobbingTheKong, &[LastTile]),
-        (TwoConcealedKongs, &[ConcealedKong]),
-        (HalfFlush, &[OneVoidedSuit]),
         (MeldedHand, &[SingleWait]),
         (TwoDragonsPungs, &[DragonPung]),
         (FullyConcealedHand, &[SelfDrawn]),
-        (TwoMeldedKongs, &[MeldedKong]),
         (AllChows, &[NoHonors]),
         (AllSimples, &[NoHonors]),
     ];
+    drop_implied(rules, t);
+}
+
+fn drop_implied(rules: &[(Fan, &[Fan])], t: &mut FanTable) {
     for (fan, drops) in rules {
         if t.has(*fan) {
             for d in *drops {
