@@ -261,14 +261,15 @@ fn len(c: &Counts) -> usize {
     c.iter().map(|&n| usize::from(n)).sum()
 }
 
-/// Seven Pairs shanten of 13 concealed tiles (`None` for any other count).
+/// Seven Pairs shanten of 13 concealed tiles, or 14 just after a draw (`None` for any other
+/// count).
 pub fn seven_pairs_shanten(c: &Counts) -> Option<i8> {
-    (len(c) == 13).then(|| 6 - c.iter().map(|&n| (n / 2) as i8).sum::<i8>())
+    matches!(len(c), 13 | 14).then(|| 6 - c.iter().map(|&n| (n / 2) as i8).sum::<i8>())
 }
 
-/// Thirteen Orphans shanten of 13 concealed tiles (`None` for any other count).
+/// Thirteen Orphans shanten of 13 concealed tiles, or 14 (`None` for any other count).
 pub fn thirteen_orphans_shanten(c: &Counts) -> Option<i8> {
-    if len(c) != 13 {
+    if !matches!(len(c), 13 | 14) {
         return None;
     }
     let kinds = ORPHANS.iter().filter(|&&i| c[usize::from(i)] > 0).count() as i8;
@@ -276,9 +277,10 @@ pub fn thirteen_orphans_shanten(c: &Counts) -> Option<i8> {
     Some(13 - kinds - i8::from(pair))
 }
 
-/// Honors and Knitted Tiles shanten of 13 concealed tiles (`None` for any other count).
+/// Honors and Knitted Tiles shanten of 13 concealed tiles, or 14 (`None` for any other
+/// count).
 pub fn honors_and_knitted_shanten(c: &Counts) -> Option<i8> {
-    if len(c) != 13 {
+    if !matches!(len(c), 13 | 14) {
         return None;
     }
     let honours = (27..34).filter(|&i| c[i] > 0).count() as i8;
@@ -291,15 +293,15 @@ pub fn honors_and_knitted_shanten(c: &Counts) -> Option<i8> {
         .min()
 }
 
-/// Knitted Straight shanten of 13 or 10 concealed tiles (`None` for any other count): the
-/// straight's missing tiles plus the basic shanten of the rest, the straight standing for
-/// three melds.
+/// Knitted Straight shanten of 13 or 10 concealed tiles, or 14 or 11 (`None` for any other
+/// count): the straight's missing tiles plus the basic shanten of the rest, the straight
+/// standing for three melds.
 pub fn knitted_straight_shanten(c: &Counts) -> Option<i8> {
     let n = len(c);
-    if n != 13 && n != 10 {
+    if !matches!(n, 10 | 11 | 13 | 14) {
         return None;
     }
-    let packs = (13 - n) / 3;
+    let packs = (14 - n) / 3;
     KNITTED_STRAIGHTS
         .iter()
         .map(|seq| {
