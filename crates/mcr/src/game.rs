@@ -355,6 +355,8 @@ pub struct Game {
     kong_draw: bool,
     auto: [bool; 4],
     deciders: u8,
+    /// Each decider's legal answers, worked out once per decision.
+    legal: [ActionList; 4],
     outcome: Option<Outcome>,
 }
 
@@ -383,6 +385,7 @@ impl Game {
             kong_draw: false,
             auto: [false; 4],
             deciders: 0,
+            legal: [ActionList::new(); 4],
             outcome: None,
         };
         for seat in 0..4 {
@@ -447,7 +450,8 @@ impl Game {
         self.deciders = 0;
     }
 
-    /// Works out who decides; moves on by itself while nobody has a choice.
+    /// Works out who decides and their legal answers; moves on by itself while nobody has a
+    /// choice.
     fn settle(&mut self) {
         let mut legal = ActionList::new();
         loop {
@@ -455,6 +459,8 @@ impl Game {
             match self.phase {
                 Phase::Over => return,
                 Phase::Turn { seat } => {
+                    self.legal_into(seat, &mut legal);
+                    self.legal[usize::from(seat)] = legal;
                     self.deciders = 1 << seat;
                     return;
                 }
@@ -462,6 +468,7 @@ impl Game {
                     for s in (1..4).map(|k| (d + k) % 4) {
                         self.legal_into(s, &mut legal);
                         if legal.len() > 1 {
+                            self.legal[usize::from(s)] = legal;
                             self.deciders |= 1 << s;
                         }
                     }
@@ -567,9 +574,16 @@ impl Game {
 
     /// `seat`'s legal answers now (empty when it has no decision).
     pub fn legal_actions(&self, seat: u8, out: &mut ActionList) {
-        out.clear();
+        *out = *self.legal(seat);
+    }
+
+    /// `seat`'s legal answers now (empty when it has no decision), without a copy.
+    pub fn legal(&self, seat: u8) -> &ActionList {
+        const NONE: ActionList = ActionList::new();
         if self.deciders & (1 << (seat % 4)) != 0 {
-            self.legal_into(seat % 4, out);
+            &self.legal[usize::from(seat % 4)]
+        } else {
+            &NONE
         }
     }
 
@@ -715,9 +729,7 @@ impl Game {
         if self.deciders & (1 << (seat % 4)) == 0 {
             return Err(Illegal::NotDeciding);
         }
-        let mut legal = ActionList::new();
-        self.legal_into(seat % 4, &mut legal);
-        if legal.contains(&action) {
+        if self.legal(seat).contains(&action) {
             return Ok(());
         }
         Err(match action {

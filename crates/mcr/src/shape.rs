@@ -121,20 +121,27 @@ fn complete_from(c: &mut Counts, mut i: usize, pair: bool) -> bool {
 /// packs make any winning shape: the basic one, or (concealed) Seven Pairs, Thirteen Orphans,
 /// Honors and Knitted Tiles, or a Knitted Straight with a meld and a pair (at most one pack).
 pub fn is_winning_shape(closed: &Counts, packs: usize) -> bool {
-    if is_basic_complete(closed) {
+    if may_be_basic(closed) && is_basic_complete(closed) {
         return true;
     }
-    let n = len(closed);
-    if packs == 0 && n == 14 {
-        if closed.iter().all(|&x| x % 2 == 0) {
+    if packs > 1 {
+        return false;
+    }
+    let (mut odd, mut max, mut kinds, mut numbered_kinds) = (false, 0, 0, 0);
+    for (i, &n) in closed.iter().enumerate() {
+        odd |= n % 2 == 1;
+        max = max.max(n);
+        kinds += usize::from(n > 0);
+        numbered_kinds += usize::from(n > 0 && i < 27);
+    }
+    if packs == 0 && len(closed) == 14 {
+        if !odd {
             return true;
         }
-        if ORPHANS.iter().all(|&i| closed[usize::from(i)] > 0)
-            && (0..TILE_KINDS).all(|i| closed[i] == 0 || ORPHANS.contains(&(i as u8)))
-        {
+        if kinds == 13 && max == 2 && ORPHANS.iter().all(|&i| closed[usize::from(i)] > 0) {
             return true;
         }
-        if closed.iter().all(|&x| x <= 1)
+        if max == 1
             && KNITTED_STRAIGHTS
                 .iter()
                 .any(|seq| (0..27).all(|i| closed[i] == 0 || seq.contains(&(i as u8))))
@@ -142,7 +149,8 @@ pub fn is_winning_shape(closed: &Counts, packs: usize) -> bool {
             return true;
         }
     }
-    packs <= 1
+    // A knitted straight needs nine numbered kinds.
+    numbered_kinds >= 9
         && KNITTED_STRAIGHTS.iter().any(|seq| {
             let mut rest = *closed;
             seq.iter().all(|&i| {
@@ -154,6 +162,33 @@ pub fn is_winning_shape(closed: &Counts, packs: usize) -> bool {
                 held
             }) && is_basic_complete(&rest)
         })
+}
+
+/// A quick necessary condition for the basic shape: melds never span groups, so every suit
+/// holds a multiple of three tiles but the one with the pair (two more), and every honour
+/// 0, 2 or 3 of a kind.
+fn may_be_basic(c: &Counts) -> bool {
+    let mut pairs = 0;
+    for s in 0..3 {
+        match c[s * 9..s * 9 + 9]
+            .iter()
+            .map(|&n| u32::from(n))
+            .sum::<u32>()
+            % 3
+        {
+            0 => {}
+            2 => pairs += 1,
+            _ => return false,
+        }
+    }
+    for &n in &c[27..] {
+        match n {
+            0 | 3 => {}
+            2 => pairs += 1,
+            _ => return false,
+        }
+    }
+    pairs == 1
 }
 
 /// The tiles that complete `standing` (a count ≡ 1 mod 3) into melds and a pair.
@@ -191,69 +226,124 @@ pub fn seven_pairs_wait(standing: &Counts) -> Option<Tile> {
 }
 
 /// Basic-shape shanten of the concealed tiles `c` beside `packs` declared packs.
+///
+/// Melds, partials and pairs never span two suits (or a suit and the honours), so each suit
+/// and the honours are split on their own ([`group_options`]) and the four groups' best
+/// splits combined: the cost is the sum of four small searches, not their product.
 pub fn basic_shanten(c: &Counts, packs: usize) -> i8 {
-    let mut c = *c;
-    let mut best = 8 - 2 * packs as i8;
-    basic_from(&mut c, 0, packs as i8, 0, false, &mut best);
+    let mut all = group_options(&c[0..9], true);
+    for (lo, hi, suited) in [(9, 18, true), (18, 27, true), (27, 34, false)] {
+        all = merge(&all, &group_options(&c[lo..hi], suited));
+    }
+    let packs = packs.min(4) as i8;
+    let mut best = 8 - 2 * packs;
+    for (pair, row) in all.iter().enumerate() {
+        for (m, &partials) in row.iter().enumerate() {
+            let melds = packs + m as i8;
+            if partials < 0 || melds > 4 {
+                continue;
+            }
+            best = best.min(8 - 2 * melds - partials.min(4 - melds) - pair as i8);
+        }
+    }
     best
 }
 
-fn basic_from(c: &mut Counts, mut i: usize, melds: i8, partials: i8, pair: bool, best: &mut i8) {
-    while i < TILE_KINDS && c[i] == 0 {
+/// Of one group's splits, the most partials for each (pair: 0 or 1, melds: 0–4); −1 where no
+/// split has that many.
+type Options = [[i8; 5]; 2];
+
+fn merge(a: &Options, b: &Options) -> Options {
+    let mut out = [[-1i8; 5]; 2];
+    for pa in 0..2 {
+        for ma in 0..5 {
+            if a[pa][ma] < 0 {
+                continue;
+            }
+            for pb in 0..2 - pa {
+                for mb in 0..5 - ma {
+                    if b[pb][mb] < 0 {
+                        continue;
+                    }
+                    let x = &mut out[pa + pb][ma + mb];
+                    *x = (*x).max((a[pa][ma] + b[pb][mb]).min(8));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Every split of one suit (`suited`: chows and partial chows allowed) or of the honours.
+fn group_options(c: &[u8], suited: bool) -> Options {
+    let mut g = [0u8; 9];
+    g[..c.len()].copy_from_slice(c);
+    let mut opts = [[-1i8; 5]; 2];
+    group_from(&mut g, c.len(), 0, suited, 0, 0, 0, &mut opts);
+    opts
+}
+
+#[allow(clippy::too_many_arguments)]
+fn group_from(
+    c: &mut [u8; 9],
+    n: usize,
+    mut i: usize,
+    suited: bool,
+    melds: usize,
+    partials: i8,
+    pair: usize,
+    opts: &mut Options,
+) {
+    while i < n && c[i] == 0 {
         i += 1;
     }
-    let value = 8 - 2 * melds - partials.min(4 - melds) - i8::from(pair);
-    if i == TILE_KINDS {
-        *best = (*best).min(value);
+    if i == n {
+        let x = &mut opts[pair][melds];
+        *x = (*x).max(partials.min(8));
         return;
     }
-    // Three tiles take at most two off (a meld), two at most one (a partial or the pair):
-    // stop when even that cannot beat the best.
-    let rest: i8 = c[i..].iter().map(|&n| n as i8).sum();
-    if value - ((2 * rest + 2) / 3).min(value + 1) >= *best {
-        return;
-    }
-    // A hand holds four melds at most.
-    if c[i] >= 3 && melds < 4 {
-        c[i] -= 3;
-        basic_from(c, i, melds + 1, partials, pair, best);
-        c[i] += 3;
-    }
-    if is_chow_start(i) && c[i + 1] > 0 && c[i + 2] > 0 && melds < 4 {
-        c[i] -= 1;
-        c[i + 1] -= 1;
-        c[i + 2] -= 1;
-        basic_from(c, i, melds + 1, partials, pair, best);
-        c[i] += 1;
-        c[i + 1] += 1;
-        c[i + 2] += 1;
+    if melds < 4 {
+        if c[i] >= 3 {
+            c[i] -= 3;
+            group_from(c, n, i, suited, melds + 1, partials, pair, opts);
+            c[i] += 3;
+        }
+        if suited && i + 2 < n && c[i + 1] > 0 && c[i + 2] > 0 {
+            c[i] -= 1;
+            c[i + 1] -= 1;
+            c[i + 2] -= 1;
+            group_from(c, n, i, suited, melds + 1, partials, pair, opts);
+            c[i] += 1;
+            c[i + 1] += 1;
+            c[i + 2] += 1;
+        }
     }
     if c[i] >= 2 {
         c[i] -= 2;
-        if !pair {
-            basic_from(c, i, melds, partials, true, best);
+        if pair == 0 {
+            group_from(c, n, i, suited, melds, partials, 1, opts);
         }
-        basic_from(c, i, melds, partials + 1, pair, best);
+        group_from(c, n, i, suited, melds, partials + 1, pair, opts);
         c[i] += 2;
     }
-    if i < 27 {
-        if i % 9 <= 7 && c[i + 1] > 0 {
+    if suited {
+        if i + 1 < n && c[i + 1] > 0 {
             c[i] -= 1;
             c[i + 1] -= 1;
-            basic_from(c, i, melds, partials + 1, pair, best);
+            group_from(c, n, i, suited, melds, partials + 1, pair, opts);
             c[i] += 1;
             c[i + 1] += 1;
         }
-        if i % 9 <= 6 && c[i + 2] > 0 {
+        if i + 2 < n && c[i + 2] > 0 {
             c[i] -= 1;
             c[i + 2] -= 1;
-            basic_from(c, i, melds, partials + 1, pair, best);
+            group_from(c, n, i, suited, melds, partials + 1, pair, opts);
             c[i] += 1;
             c[i + 2] += 1;
         }
     }
     c[i] -= 1;
-    basic_from(c, i, melds, partials, pair, best);
+    group_from(c, n, i, suited, melds, partials, pair, opts);
     c[i] += 1;
 }
 

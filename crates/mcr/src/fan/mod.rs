@@ -74,7 +74,8 @@ impl FanTable {
     pub fn iter(&self) -> impl Iterator<Item = (Fan, u16)> + '_ {
         Fan::ALL
             .into_iter()
-            .filter_map(|f| (self.get(f) > 0).then(|| (f, self.get(f))))
+            .filter(|&f| self.get(f) > 0)
+            .map(|f| (f, self.get(f)))
     }
 
     /// The points of all the fans.

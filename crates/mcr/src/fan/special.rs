@@ -184,8 +184,8 @@ fn meld_and_pair(rest: &Counts, pack: Option<Unit>) -> Option<(Unit, Unit)> {
             c[i] += 3;
         }
         if i < 27 && i % 9 <= 6 && c[i + 1] > 0 && c[i + 2] > 0 {
-            for k in i..i + 3 {
-                c[k] -= 1;
+            for x in &mut c[i..i + 3] {
+                *x -= 1;
             }
             if let Some(p) = lone_pair(&c) {
                 return Some((unit(Kind::Chow, tile.offset(1)?), p));

@@ -74,12 +74,12 @@ fn regular(t: &mut Table, tiles: usize, key: i32, waits: &mut [bool; TILE_KINDS]
         }
         let chow = pung + 1;
         if i < 27 && i % 9 <= 6 && t[i + 1] > 0 && t[i + 2] > 0 && chow >= key {
-            for k in i..i + 3 {
-                t[k] = t[k].wrapping_sub(1);
+            for x in &mut t[i..i + 3] {
+                *x = x.wrapping_sub(1);
             }
             regular(t, tiles - 3, chow, waits);
-            for k in i..i + 3 {
-                t[k] = t[k].wrapping_add(1);
+            for x in &mut t[i..i + 3] {
+                *x = x.wrapping_add(1);
             }
         }
     }
