@@ -511,6 +511,3 @@ fn drop_implied(rules: &[(Fan, &[Fan])], t: &mut FanTable) {
         }
     }
 }
-
-#[cfg(test)]
-mod tests;
