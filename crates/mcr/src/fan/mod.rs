@@ -1,5 +1,5 @@
-//! Fan evaluation: every fan of the Chinese Official rules, as Botzone's fan library
-//! (`MahjongGB`) computes them.
+//! Fan evaluation: every fan of the Chinese Official rules, as the fan library PyMahjongGB
+//! ships (ChineseOfficialMahjongHelper's `fan_calculator`, 2023) computes them.
 //!
 //! [`evaluate`] takes a [`WinningHand`] (declared packs, the concealed tiles, the winning tile,
 //! flowers and the circumstances of the win) and returns the [`Scored`] arrangement worth the
@@ -11,17 +11,18 @@
 //!    winning tile and added when the packs show three of it; a kong win (Out with Replacement
 //!    Tile when self-drawn, Robbing the Kong on a claim) is dropped when self-drawn without a
 //!    declared kong, or claimed with the winning tile already in the hand or its packs.
-//! 2. The special shapes are tried first: a Knitted Straight with a meld and a pair (no pack or
-//!    one), then Seven Pairs (or Seven Shifted Pairs), Thirteen Orphans, and Honors and Knitted
-//!    Tiles (no pack).
+//! 2. The special shapes come first: a concealed hand tries Seven Pairs (or Seven Shifted
+//!    Pairs), Honors and Knitted Tiles, Thirteen Orphans, a Knitted Straight with a meld and a
+//!    pair, and Nine Gates; a hand with one pack tries the Knitted Straight.
 //! 3. Unless a special shape other than plain Seven Pairs matched, every division of the tiles
-//!    into four melds and a pair is scored ([`basic`]); the best total wins, the special shape
-//!    keeping ties, and among divisions the first in the library's search order keeps ties.
-//! 4. Each arrangement's fans pass the exclusion principles in one place, [`exclusions`]: the
-//!    non-repeat principle (a fan implied by a larger one is not counted again), non-separation
-//!    and non-identical (a meld takes part in a chow or pung combination once, see
-//!    [`combine`]), and account-once (a pair of chows is counted at most once with each other
-//!    chow).
+//!    into four melds and a pair is scored (`basic`), in the library's order; the best total
+//!    wins, and on a tie a later division replaces the choice when it has Pure Triple Chow or
+//!    Triple Pung, or against Seven Pairs.
+//! 4. The exclusion principles: non-repeat (a fan implied by a larger one is not counted again:
+//!    `exclusions`, and where fans are found), non-separation and non-identical (melds in a
+//!    three- or four-meld combination are not taken apart into smaller ones: `combine`), and
+//!    account-once (each chow pairs with each other chow at most once: `combine`). Edge,
+//!    Closed and Single Wait need a hand that waited on one tile alone (`wait`).
 //! 5. Flower Tiles add a point per flower; they never count towards the 8-point minimum.
 
 mod basic;
