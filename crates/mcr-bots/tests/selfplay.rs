@@ -87,3 +87,42 @@ fn a_bot_answering_illegally_is_judged_by_the_policy() {
     assert_eq!(rec.faults[0], 1, "asked once, then played automatically");
     assert_eq!(rec.outcome.scores.iter().sum::<i32>(), 0);
 }
+
+#[test]
+fn the_fan_bot_outscores_the_efficiency_bot_over_600_hands() {
+    // Each bot plays every deal from both seat parities.
+    let mut total = [0i64; 2];
+    let mut wins = [0u32; 2];
+    for (k, names) in [
+        ["fan", "efficiency", "fan", "efficiency"],
+        ["efficiency", "fan", "efficiency", "fan"],
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let mut players = table(names);
+        for seed in 0..300u64 {
+            let rec = play_hand(
+                Game::new(&Deal::from_seed(seed)),
+                &mut players,
+                FaultPolicy::Judge,
+                seed + k as u64,
+            );
+            assert_eq!(rec.faults, [0; 4], "hand {seed}");
+            for s in 0..4 {
+                total[usize::from(names[s] != "fan")] += i64::from(rec.outcome.scores[s]);
+            }
+            if let Some(w) = rec.outcome.win {
+                wins[usize::from(names[usize::from(w.seat)] != "fan")] += 1;
+            }
+        }
+    }
+    assert!(
+        total[0] > total[1] && wins[0] > wins[1],
+        "fan {} / {} wins, efficiency {} / {} wins",
+        total[0],
+        wins[0],
+        total[1],
+        wins[1]
+    );
+}
