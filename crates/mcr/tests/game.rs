@@ -273,6 +273,32 @@ fn a_concealed_kong_draws_its_replacement_from_the_seats_own_quarter_and_can_win
 }
 
 #[test]
+fn an_exposed_kong_on_a_discard_draws_a_replacement_and_can_win_on_it() {
+    let w = wall(
+        [
+            "T5 W1 W1 B2 B3 B4 B6 B7 B8 F2 F2 F3 F3 J3",
+            "",
+            "T5 T5 T5 W1 W2 W3 W4 W5 W6 W7 W8 W9 J1 J1",
+            "",
+        ],
+        false,
+    );
+    let mut game = Game::with_wall(w, Wind::East);
+    play(&mut game, 0, Action::Play(t("T5")));
+    assert!(legal(&game, 2).contains(&Action::Kong));
+    play(&mut game, 2, Action::Kong);
+    assert_eq!(game.packs(2)[0].to_string(), "GANG T5 2");
+    assert_eq!(game.shown()[t("T5").index()], 4);
+    assert_eq!(game.decision(2), Some(Decision::Turn { drawn: t("J1") }));
+    assert_eq!(game.wall_left(2), 34 - 14);
+    play(&mut game, 2, Action::Win);
+    let win = game.outcome().unwrap().win.unwrap();
+    assert_eq!(win.from, None, "a replacement draw is self-drawn");
+    assert_eq!(win.fans.table.get(Fan::OutWithReplacementTile), 1);
+    assert_eq!(win.fans.table.get(Fan::MeldedKong), 1);
+}
+
+#[test]
 fn a_flower_between_kong_and_replacement_loses_out_with_replacement_tile() {
     let w = wall(
         [
