@@ -19,7 +19,7 @@
 //!   (naming the chow's middle tile and the discard). Claims other than a win need tiles in the
 //!   next seat's quarter. A win beats a kong or pung, which beats a chow; of several winners the
 //!   first after the discarder wins.
-//! - A win needs 8 points without the flowers ([`fan`](crate::fan)); a win below that is the
+//! - A win needs 8 points without the flowers ([`crate::fan`]); a win below that is the
 //!   judge's "wrong win" ([`Illegal::WrongWin`]).
 //! - Scores: a self-drawn win of `f` points (flowers included) takes `8 + f` from each other
 //!   seat; a win on a discard or a robbed kong takes `8 + f` from the discarder (the kong's

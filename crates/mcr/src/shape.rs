@@ -228,7 +228,7 @@ pub fn seven_pairs_wait(standing: &Counts) -> Option<Tile> {
 /// Basic-shape shanten of the concealed tiles `c` beside `packs` declared packs.
 ///
 /// Melds, partials and pairs never span two suits (or a suit and the honours), so each suit
-/// and the honours are split on their own ([`group_options`]) and the four groups' best
+/// and the honours are split on their own (`group_options`) and the four groups' best
 /// splits combined: the cost is the sum of four small searches, not their product.
 pub fn basic_shanten(c: &Counts, packs: usize) -> i8 {
     let mut all = group_options(&c[0..9], true);
