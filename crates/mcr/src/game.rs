@@ -36,7 +36,7 @@ use std::str::FromStr;
 use crate::fan::{self, Scored, WinningHand};
 use crate::pack::{Pack, PackKind};
 use crate::shape::is_winning_shape;
-use crate::tile::{Counts, TILE_KINDS, Tile, TileParseError, WallTile, Wind};
+use crate::tile::{Counts, Flower, TILE_KINDS, Tile, TileParseError, WallTile, Wind};
 use crate::wall::{Deal, Wall};
 
 /// The points a win needs, flowers not counting.
@@ -296,6 +296,60 @@ impl Outcome {
     }
 }
 
+/// Something that happened in the hand, in order ([`Game::events`], [`View::events`]).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Event {
+    /// `seat` drew `tile`; other seats see `None` (Botzone's `DRAW`).
+    Draw {
+        /// The drawer.
+        seat: u8,
+        /// The tile, if the viewer may see it.
+        tile: Option<Tile>,
+    },
+    /// `seat` set a flower aside, in the deal or after a draw (`BUHUA`).
+    Flower {
+        /// The seat.
+        seat: u8,
+        /// The flower.
+        flower: Flower,
+    },
+    /// `seat` answered `action` and it took effect: a discard, a claim (with its discard), a
+    /// kong, a win.
+    Act {
+        /// The seat.
+        seat: u8,
+        /// The answer.
+        action: Action,
+    },
+    /// Another seat declared a concealed kong; its tile is hidden (Botzone's bare `GANG`).
+    HiddenKong {
+        /// The seat.
+        seat: u8,
+    },
+    /// `seat` faulted.
+    Fault {
+        /// The seat.
+        seat: u8,
+    },
+}
+
+impl Event {
+    /// The event as `viewer` may see it.
+    pub fn seen_by(self, viewer: u8) -> Event {
+        match self {
+            Event::Draw { seat, .. } if seat != viewer => Event::Draw { seat, tile: None },
+            Event::Act {
+                seat,
+                action: Action::ConcealedKong(_),
+            } if seat != viewer => Event::HiddenKong { seat },
+            e => e,
+        }
+    }
+}
+
+/// The most events one hand records (every wall tile drawn and discarded, with room to spare).
+pub const MAX_EVENTS: usize = 512;
+
 /// Why an answer is refused.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum Illegal {
@@ -357,6 +411,8 @@ pub struct Game {
     deciders: u8,
     /// Each decider's legal answers, worked out once per decision.
     legal: [ActionList; 4],
+    events: [Event; MAX_EVENTS],
+    nevents: u16,
     outcome: Option<Outcome>,
 }
 
@@ -386,6 +442,8 @@ impl Game {
             auto: [false; 4],
             deciders: 0,
             legal: [ActionList::new(); 4],
+            events: [Event::Fault { seat: 0 }; MAX_EVENTS],
+            nevents: 0,
             outcome: None,
         };
         for seat in 0..4 {
@@ -396,7 +454,10 @@ impl Game {
                         g.hands[usize::from(seat)][t.index()] += 1;
                         held += 1;
                     }
-                    Some(WallTile::Flower(_)) => g.flowers[usize::from(seat)] += 1,
+                    Some(WallTile::Flower(flower)) => {
+                        g.flowers[usize::from(seat)] += 1;
+                        g.record(Event::Flower { seat, flower });
+                    }
                     None => break,
                 }
             }
@@ -428,12 +489,17 @@ impl Game {
                     });
                     return;
                 }
-                Some(WallTile::Flower(_)) => {
+                Some(WallTile::Flower(flower)) => {
                     self.flowers[usize::from(seat)] += 1;
+                    self.record(Event::Flower { seat, flower });
                     // The judge forgets the kong once a flower comes between.
                     kong = false;
                 }
                 Some(WallTile::Tile(t)) => {
+                    self.record(Event::Draw {
+                        seat,
+                        tile: Some(t),
+                    });
                     self.hands[usize::from(seat)][t.index()] += 1;
                     self.drawn = t;
                     self.kong_draw = kong;
@@ -442,6 +508,19 @@ impl Game {
                 }
             }
         }
+    }
+
+    fn record(&mut self, e: Event) {
+        let n = usize::from(self.nevents);
+        if n < MAX_EVENTS {
+            self.events[n] = e;
+            self.nevents += 1;
+        }
+    }
+
+    /// Everything that happened so far, as the referee sees it (every tile).
+    pub fn events(&self) -> &[Event] {
+        &self.events[..usize::from(self.nevents)]
     }
 
     fn finish(&mut self, outcome: Outcome) {
@@ -795,6 +874,7 @@ impl Game {
         if self.is_over() {
             return;
         }
+        self.record(Event::Fault { seat });
         match policy {
             FaultPolicy::Judge => {
                 let mut scores = [FAULT_COMPENSATION; 4];
@@ -846,6 +926,7 @@ impl Game {
                     .iter()
                     .find(|(s, _)| *s == seat)
                     .map_or(Action::Pass, |x| x.1);
+                self.record(Event::Act { seat, action: a });
                 self.turn(seat, a);
             }
             Phase::Discard { .. } | Phase::RobKong { .. } => self.resolve_claims(answers),
@@ -928,6 +1009,10 @@ impl Game {
                     if answer(s) == Action::Win
                         && let Some(fans) = self.win_points(s, tile, false)
                     {
+                        self.record(Event::Act {
+                            seat: s,
+                            action: Action::Win,
+                        });
                         self.win(s, Some(owner), tile, fans);
                         return;
                     }
@@ -939,6 +1024,10 @@ impl Game {
                     if answer(s) == Action::Win
                         && let Some(fans) = self.win_points(s, tile, false)
                     {
+                        self.record(Event::Act {
+                            seat: s,
+                            action: Action::Win,
+                        });
                         self.win(s, Some(d), tile, fans);
                         return;
                     }
@@ -949,7 +1038,11 @@ impl Game {
                     if s == d {
                         continue;
                     }
-                    match answer(s) {
+                    let a = answer(s);
+                    if matches!(a, Action::Kong | Action::Pung(_)) {
+                        self.record(Event::Act { seat: s, action: a });
+                    }
+                    match a {
                         Action::Kong => {
                             self.claimed(d);
                             self.hands[usize::from(s)][i] -= 3;
@@ -971,6 +1064,10 @@ impl Game {
                 }
                 let next = (d + 1) % 4;
                 if let Action::Chow { middle, discard } = answer(next) {
+                    self.record(Event::Act {
+                        seat: next,
+                        action: answer(next),
+                    });
                     self.claimed(d);
                     let h = &mut self.hands[usize::from(next)];
                     h[i] += 1;
@@ -1103,6 +1200,12 @@ impl<'a> View<'a> {
     /// Tiles left in `seat`'s quarter.
     pub fn wall_left(&self, seat: u8) -> u8 {
         self.game.wall_left(seat)
+    }
+
+    /// Everything that happened so far, as the seat may see it ([`Event::seen_by`]).
+    pub fn events(&self) -> impl Iterator<Item = Event> + 'a {
+        let seat = self.seat;
+        self.game.events().iter().map(move |e| e.seen_by(seat))
     }
 
     /// Tiles shown to everyone, by kind ([`Game::shown`]).

@@ -74,6 +74,27 @@ proptest! {
             prop_assert!(game.tiles_accounted());
         }
         prop_assert_eq!(game.outcome().unwrap().scores.iter().sum::<i32>(), 0);
+        // The events: each seat's draws are every tile it took from its quarter but the 13
+        // dealt and the flowers, and only the drawer sees the tile.
+        let quarter = game.wall().tiles().len() / 4;
+        for seat in 0..4u8 {
+            let draws = game
+                .events()
+                .iter()
+                .filter(|e| matches!(e, mcr::Event::Draw { seat: s, .. } if *s == seat))
+                .count();
+            let taken = quarter - usize::from(game.wall_left(seat));
+            prop_assert_eq!(draws, taken - 13 - usize::from(game.flowers(seat)));
+            for viewer in 0..4u8 {
+                for e in game.view(viewer).events() {
+                    match e {
+                        mcr::Event::Draw { seat: s, tile } => prop_assert_eq!(tile.is_some(), s == viewer),
+                        mcr::Event::Act { seat: s, action: Action::ConcealedKong(_) } => prop_assert_eq!(s, viewer),
+                        _ => {}
+                    }
+                }
+            }
+        }
     }
 
     #[test]
