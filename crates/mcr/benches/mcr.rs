@@ -1,10 +1,15 @@
-//! Fan evaluation over the PyMahjongGB sample's winning hands, and shanten of random hands.
+//! Fan evaluation over the PyMahjongGB sample's winning hands, and shanten of random hands, in
+//! CPU time.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use mcr::fan::{WinningHand, evaluate};
 use mcr::shape::shanten;
 use mcr::{Counts, Pack, Tile, Wall, WallTile, Wind, counts_of};
 use serde_json::Value;
+
+#[path = "../../mahjong/benches/cpu_time.rs"]
+mod cpu_time;
+use cpu_time::CpuTime;
 
 struct Case {
     packs: Vec<Pack>,
@@ -42,7 +47,7 @@ fn cases() -> Vec<Case> {
         .collect()
 }
 
-fn fans(c: &mut Criterion) {
+fn fans(c: &mut Criterion<CpuTime>) {
     let cases = cases();
     let mut g = c.benchmark_group("mcr fan");
     g.throughput(Throughput::Elements(cases.len() as u64));
@@ -70,7 +75,7 @@ fn fans(c: &mut Criterion) {
     g.finish();
 }
 
-fn shantens(c: &mut Criterion) {
+fn shantens(c: &mut Criterion<CpuTime>) {
     let hands: Vec<Counts> = (0..1000)
         .map(|seed| {
             counts_of(
@@ -93,5 +98,9 @@ fn shantens(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, fans, shantens);
+criterion_group! {
+    name = benches;
+    config = Criterion::default().with_measurement(CpuTime);
+    targets = fans, shantens
+}
 criterion_main!(benches);
