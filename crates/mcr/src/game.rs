@@ -299,6 +299,8 @@ impl Outcome {
 /// Something that happened in the hand, in order ([`Game::events`], [`View::events`]).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Event {
+    /// The deal is over: each seat holds 13 tiles (its flowers were set aside before this).
+    Dealt,
     /// `seat` drew `tile`; other seats see `None` (Botzone's `DRAW`).
     Draw {
         /// The drawer.
@@ -462,6 +464,7 @@ impl Game {
                 }
             }
         }
+        g.record(Event::Dealt);
         g.draw(0, false);
         g.settle();
         g
