@@ -207,7 +207,7 @@ fn the_judge_refuses_exactly_the_answers_the_engine_refuses() {
             if let Action::Chow { discard, .. } | Action::Pung(discard) | Action::Play(discard) = c
                 && game.hand(seat)[discard.index()] == 0
                 && !legal.contains(&c)
-                && (pick ^ discard.index() as u64) % 8 != 0
+                && !(pick ^ discard.index() as u64).is_multiple_of(8)
             {
                 continue;
             }
