@@ -132,6 +132,53 @@ impl Wall {
         })
     }
 
+    /// A wall for a scripted hand: seat `i` draws `draws[i]` in order (its dealt tiles first,
+    /// flowers set aside as they come), the rest of each quarter filled with the unused tiles in
+    /// kind order. Refused when a seat is given more than its quarter or a tile more often than
+    /// the wall holds it.
+    pub fn arranged(draws: [&[WallTile]; 4], flowers: bool) -> Result<Wall, WallError> {
+        let mut pool: Vec<WallTile> = Wall::sorted(flowers).tiles().to_vec();
+        let q = pool.len() / 4;
+        let mut quarters: [Vec<WallTile>; 4] = Default::default();
+        for (seat, mine) in draws.iter().enumerate() {
+            if mine.len() > q {
+                return Err(WallError::Length(mine.len() * 4));
+            }
+            for t in *mine {
+                let at = pool
+                    .iter()
+                    .position(|p| p == t)
+                    .ok_or_else(|| WallError::Count {
+                        tile: t.to_string(),
+                        count: 5,
+                        want: if matches!(t, WallTile::Flower(_)) {
+                            1
+                        } else {
+                            4
+                        },
+                    })?;
+                pool.remove(at);
+                quarters[seat].push(*t);
+            }
+        }
+        let mut text = Vec::with_capacity(pool.len() + 4 * q);
+        let mut rest = pool.into_iter();
+        for mut quarter in quarters {
+            while quarter.len() < q {
+                quarter.extend(rest.next());
+            }
+            // A seat draws from its quarter's end.
+            quarter.reverse();
+            text.extend(quarter);
+        }
+        let mut tiles = [WallTile::Tile(Tile::default()); WALL_TILES];
+        tiles[..text.len()].copy_from_slice(&text);
+        Ok(Wall {
+            tiles,
+            len: text.len() as u8,
+        })
+    }
+
     /// The wall's tiles in Botzone's order.
     pub fn tiles(&self) -> &[WallTile] {
         &self.tiles[..usize::from(self.len)]
@@ -248,6 +295,27 @@ mod tests {
             assert_eq!(w.quarter(3).len(), q);
             assert_eq!(w.quarter(1), &w.tiles()[q..2 * q]);
         }
+    }
+
+    #[test]
+    fn arranged_walls_deal_the_given_tiles_first_and_refuse_impossible_ones() {
+        let t = |s: &str| s.parse::<WallTile>().unwrap();
+        let seq = [t("H1"), t("W1"), t("J3")];
+        let w = Wall::arranged([&seq, &[], &[t("B9")], &[]], true).unwrap();
+        assert_eq!(
+            w.quarter(0)[35],
+            t("H1"),
+            "seat 0 draws from its quarter's end"
+        );
+        assert_eq!(w.quarter(0)[33], t("J3"));
+        assert_eq!(w.quarter(2)[35], t("B9"));
+        assert_eq!(w.to_string().parse::<Wall>(), Ok(w));
+        let five = [t("W1"); 5];
+        assert!(Wall::arranged([&five, &[], &[], &[]], false).is_err());
+        assert!(
+            Wall::arranged([&[t("H1")], &[], &[], &[]], false).is_err(),
+            "no flowers"
+        );
     }
 
     #[test]

@@ -14,34 +14,11 @@ fn t(s: &str) -> Tile {
 /// A wall whose seat `i` draws `seqs[i]` in order (its 13 dealt tiles first, flowers set
 /// aside), the rest of each quarter filled from the unused tiles in kind order.
 fn wall(seqs: [&str; 4], flowers: bool) -> Wall {
-    let q = if flowers { 36 } else { 34 };
-    let mut pool: Vec<String> = Wall::sorted(flowers)
-        .tiles()
+    let parsed: Vec<Vec<WallTile>> = seqs
         .iter()
-        .map(|x| x.to_string())
+        .map(|s| s.split_whitespace().map(|x| x.parse().unwrap()).collect())
         .collect();
-    let mut quarters = Vec::new();
-    for seq in seqs {
-        let mut mine: Vec<String> = seq.split_whitespace().map(str::to_owned).collect();
-        for x in &mine {
-            let at = pool
-                .iter()
-                .position(|p| p == x)
-                .unwrap_or_else(|| panic!("no {x} left"));
-            pool.remove(at);
-        }
-        quarters.push(std::mem::take(&mut mine));
-    }
-    let mut walltiles = Vec::new();
-    for mut mine in quarters {
-        assert!(mine.len() <= q);
-        while mine.len() < q {
-            mine.push(pool.remove(0));
-        }
-        mine.reverse();
-        walltiles.extend(mine);
-    }
-    walltiles.join(" ").parse().unwrap()
+    Wall::arranged([&parsed[0], &parsed[1], &parsed[2], &parsed[3]], flowers).unwrap()
 }
 
 fn legal(game: &Game, seat: u8) -> ActionList {
