@@ -16,6 +16,29 @@
 //! - [`Wall`]: seeded or given as Botzone's `walltiles`;
 //! - [`Game`]: one hand as a state machine ([`Game::deciders`], [`Game::legal_actions`],
 //!   [`Game::apply`]), scored as the judge scores it, with a [`FaultPolicy`] for bots' faults.
+//!
+//! # A hand
+//!
+//! ```
+//! use mcr::wall::Deal;
+//! use mcr::{Action, Game};
+//!
+//! let mut game = Game::new(&Deal::from_seed(7));
+//! while !game.is_over() {
+//!     // Every decider answers: a win when offered, else its first legal answer.
+//!     let answers: Vec<(u8, Action)> = game
+//!         .deciders()
+//!         .map(|seat| {
+//!             let legal = game.legal(seat);
+//!             let win = legal.contains(&Action::Win);
+//!             (seat, if win { Action::Win } else { legal[0] })
+//!         })
+//!         .collect();
+//!     game.apply(&answers).unwrap();
+//! }
+//! let outcome = game.outcome().unwrap();
+//! assert_eq!(outcome.scores.iter().sum::<i32>(), 0);
+//! ```
 
 pub mod fan;
 pub mod game;
