@@ -199,3 +199,53 @@ proptest! {
 fn pick_flag(bits: u64, k: u32) -> bool {
     bits >> (k + 40) & 1 == 1
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    /// Any hand, however impossible, is scored or refused with a reason, never a panic.
+    #[test]
+    fn any_hand_is_scored_or_refused_never_a_panic(
+        kinds in proptest::collection::vec(0usize..34, 13),
+        packs in proptest::collection::vec((0u8..3, 0usize..34, 0u8..5), 0..5),
+        win in 0usize..34,
+        flags: u8,
+    ) {
+        let tile = |i: usize| Tile::from_index(i).unwrap();
+        let packs: Vec<mcr::Pack> = packs
+            .into_iter()
+            .map(|(k, t, o)| match k {
+                0 => mcr::Pack::chow(tile(t), o),
+                1 => mcr::Pack::pung(tile(t), o),
+                _ => mcr::Pack::kong(tile(t), o),
+            })
+            .collect();
+        // Mostly the right number of tiles for the packs, so that the shape code runs.
+        let n = if flags & 16 == 0 { 13usize.saturating_sub(3 * packs.len()) } else { usize::from(flags % 14) };
+        let standing: Vec<Tile> = kinds.into_iter().take(n).map(tile).collect();
+        let hand = WinningHand {
+            packs: &packs,
+            standing: &standing,
+            win_tile: tile(win),
+            flowers: flags % 9,
+            self_drawn: flags & 1 == 1,
+            fourth_tile: flags & 2 == 2,
+            about_kong: flags & 4 == 4,
+            wall_last: flags & 8 == 8,
+            seat_wind: Wind::from_index(flags % 4).unwrap(),
+            prevalent_wind: Wind::from_index((flags / 4) % 4).unwrap(),
+        };
+        if let Ok(s) = evaluate(&hand) {
+            prop_assert_eq!(s.total, s.table.points());
+        }
+    }
+
+    /// Any text is an answer or refused with a reason, never a panic; likewise walls.
+    #[test]
+    fn any_text_parses_or_is_refused(text in "\\PC{0,40}", words in "(PLAY|CHI|PENG|GANG|BUGANG|HU|PASS| |W|T|B|F|J|H|[0-9]){0,12}") {
+        let _ = text.parse::<Action>();
+        let _ = words.parse::<Action>();
+        let _ = text.parse::<Wall>();
+        let _ = words.parse::<Tile>();
+    }
+}
