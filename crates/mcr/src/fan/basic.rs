@@ -1,0 +1,481 @@
+//! The basic shape: four melds and a pair. Every division of the concealed tiles is scored.
+
+use super::combine::{self, code};
+use super::{
+    Ctx, Fan, FanTable, by_rank_range, by_suits, by_tile_hog, by_tile_traits, by_win_flags,
+    by_winds, exclusions,
+};
+use crate::pack::{Pack, PackKind};
+use crate::tile::{Counts, TILE_KINDS, Tile};
+
+/// A meld or the pair of one arrangement.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Unit {
+    pub kind: Kind,
+    /// The pack's tile: a chow's middle.
+    pub tile: Tile,
+    /// Made with a claimed tile.
+    pub melded: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Kind {
+    Chow,
+    Pung,
+    Kong,
+    Pair,
+}
+
+impl Unit {
+    pub fn of_pack(p: Pack) -> Unit {
+        Unit {
+            kind: match p.kind {
+                PackKind::Chow => Kind::Chow,
+                PackKind::Pung => Kind::Pung,
+                PackKind::Kong => Kind::Kong,
+            },
+            tile: p.tile,
+            melded: p.is_melded(),
+        }
+    }
+
+    fn concealed(kind: Kind, tile: Tile) -> Unit {
+        Unit {
+            kind,
+            tile,
+            melded: false,
+        }
+    }
+
+    fn code(self) -> i16 {
+        code(self.tile)
+    }
+}
+
+/// Divisions one hand can have at most (far more than any hand has).
+const MAX_DIVISIONS: usize = 64;
+
+/// A division of the concealed tiles: melds by their lowest tile (`2 · index`, `+1` for a
+/// chow), sorted, and the pair.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+struct Division {
+    melds: [u8; 4],
+    count: u8,
+    pair: u8,
+}
+
+struct Divisions {
+    list: [Division; MAX_DIVISIONS],
+    len: usize,
+}
+
+fn divide(
+    c: &mut Counts,
+    mut i: usize,
+    work: &mut Division,
+    pair: Option<u8>,
+    out: &mut Divisions,
+) {
+    while i < TILE_KINDS && c[i] == 0 {
+        i += 1;
+    }
+    if i == TILE_KINDS {
+        let Some(pair) = pair else { return };
+        let mut d = *work;
+        d.pair = pair;
+        d.melds[..usize::from(d.count)].sort_unstable();
+        if !out.list[..out.len].contains(&d) && out.len < MAX_DIVISIONS {
+            out.list[out.len] = d;
+            out.len += 1;
+        }
+        return;
+    }
+    if pair.is_none() && c[i] >= 2 {
+        c[i] -= 2;
+        divide(c, i, work, Some(i as u8), out);
+        c[i] += 2;
+    }
+    if usize::from(work.count) == 4 {
+        return;
+    }
+    if c[i] >= 3 {
+        c[i] -= 3;
+        work.melds[usize::from(work.count)] = 2 * i as u8;
+        work.count += 1;
+        divide(c, i, work, pair, out);
+        work.count -= 1;
+        c[i] += 3;
+    }
+    if i < 27 && i % 9 <= 6 && c[i + 1] > 0 && c[i + 2] > 0 {
+        c[i] -= 1;
+        c[i + 1] -= 1;
+        c[i + 2] -= 1;
+        work.melds[usize::from(work.count)] = 2 * i as u8 + 1;
+        work.count += 1;
+        divide(c, i, work, pair, out);
+        work.count -= 1;
+        c[i] += 1;
+        c[i + 1] += 1;
+        c[i + 2] += 1;
+    }
+}
+
+/// Scores every division of `ctx`'s concealed tiles into melds and a pair, calling `each` with
+/// each division's fans in the order the fan library finds them (so that the first of equal
+/// totals is the library's choice): by the sorted sequence of melds, a meld keyed by its lowest
+/// tile and a pung before a chow.
+pub(super) fn each_division(ctx: &Ctx<'_>, unique_wait: bool, mut each: impl FnMut(&FanTable)) {
+    let mut c = ctx.closed;
+    let mut out = Divisions {
+        list: [Division {
+            melds: [0; 4],
+            count: 0,
+            pair: 0,
+        }; MAX_DIVISIONS],
+        len: 0,
+    };
+    let mut work = out.list[0];
+    divide(&mut c, 0, &mut work, None, &mut out);
+    let found = &mut out.list[..out.len];
+    found.sort_unstable();
+    let fixed = ctx.hand.packs.len();
+    for d in found.iter() {
+        if usize::from(d.count) + fixed != 4 {
+            continue;
+        }
+        let mut units = [Unit::concealed(Kind::Pair, Tile::default()); 5];
+        for (u, p) in units.iter_mut().zip(ctx.hand.packs) {
+            *u = Unit::of_pack(*p);
+        }
+        for (k, &m) in d.melds[..usize::from(d.count)].iter().enumerate() {
+            let low = Tile::from_index(usize::from(m / 2)).unwrap_or_default();
+            units[fixed + k] = if m % 2 == 1 {
+                Unit::concealed(Kind::Chow, low.offset(1).unwrap_or(low))
+            } else {
+                Unit::concealed(Kind::Pung, low)
+            };
+        }
+        units[4] = Unit::concealed(
+            Kind::Pair,
+            Tile::from_index(usize::from(d.pair)).unwrap_or_default(),
+        );
+        let mut table = FanTable::default();
+        score(ctx, &units, unique_wait, &mut table);
+        each(&table);
+    }
+}
+
+/// The fans of one division: `units` are the fixed packs, then the concealed melds, then the
+/// pair.
+fn score(ctx: &Ctx<'_>, units: &[Unit; 5], unique_wait: bool, t: &mut FanTable) {
+    let hand = ctx.hand;
+    let win = hand.win_tile;
+    let fixed = hand.packs.len();
+    let mut chows = [0i16; 4];
+    let mut nchows = 0;
+    let mut pungs = [units[0]; 4];
+    let mut npungs = 0;
+    let pair = units[4];
+    for u in &units[..4] {
+        match u.kind {
+            Kind::Chow => {
+                chows[nchows] = u.code();
+                nchows += 1;
+            }
+            _ => {
+                pungs[npungs] = *u;
+                npungs += 1;
+            }
+        }
+    }
+
+    by_win_flags(ctx.flags, t);
+    // A pung completed by a claimed tile is not concealed, unless the tile can be read as
+    // completing a concealed chow instead.
+    if !ctx.flags.self_drawn {
+        let in_chow = units[fixed..4].iter().any(|u| {
+            u.kind == Kind::Chow
+                && (u.tile.offset(-1) == Some(win)
+                    || u.tile == win
+                    || u.tile.offset(1) == Some(win))
+        });
+        if !in_chow {
+            for p in pungs[..npungs].iter_mut() {
+                if p.tile == win && !p.melded {
+                    p.melded = true;
+                }
+            }
+        }
+    }
+    if npungs > 0 {
+        kongs_and_pungs(&pungs[..npungs], t);
+    }
+    match nchows {
+        4 => {
+            if three_suited_terminal_chows(&units[..4], pair) {
+                t.set(Fan::ThreeSuitedTerminalChows, 1);
+            } else if pure_terminal_chows(&units[..4], pair) {
+                t.set(Fan::PureTerminalChows, 1);
+            } else {
+                chows.sort_unstable();
+                combine::chows4(chows, t);
+            }
+        }
+        3 => {
+            let mut m = [chows[0], chows[1], chows[2]];
+            m.sort_unstable();
+            combine::chows3(m, t);
+        }
+        2 => {
+            combine::chows2(chows[0], chows[1], t);
+            combine::pungs2(pungs[0].code(), pungs[1].code(), t);
+        }
+        1 => {
+            let mut m = [pungs[0].code(), pungs[1].code(), pungs[2].code()];
+            m.sort_unstable();
+            combine::pungs3(m, t);
+        }
+        _ => {
+            let mut m = pungs.map(|p| p.code());
+            m.sort_unstable();
+            combine::pungs4(m, t);
+        }
+    }
+    by_concealment(units, fixed, ctx.flags.self_drawn, t);
+    by_pair(pair, nchows, t);
+    by_melds_traits(units, t);
+    by_suits(&ctx.all, t);
+    by_tile_traits(&ctx.all, t);
+    by_rank_range(&ctx.all, t);
+    if !t.has(Fan::QuadrupleChow) {
+        by_tile_hog(&ctx.all, ctx.all_len - 14, t);
+    }
+    if unique_wait {
+        by_wait(&units[fixed..], win, t);
+    }
+    exclusions(t);
+    if !t.has(Fan::BigFourWinds) {
+        for p in &pungs[..npungs] {
+            if p.tile.is_wind() {
+                by_winds(p.tile, hand, t);
+            }
+        }
+    }
+    if t.is_empty() {
+        t.set(Fan::ChickenHand, 1);
+    }
+}
+
+/// Kong fans, concealed pungs, All Pungs and each pung's own fan.
+pub(super) fn kongs_and_pungs(pungs: &[Unit], t: &mut FanTable) {
+    let melded_kongs = pungs
+        .iter()
+        .filter(|p| p.melded && p.kind == Kind::Kong)
+        .count();
+    let concealed_kongs = pungs
+        .iter()
+        .filter(|p| !p.melded && p.kind == Kind::Kong)
+        .count();
+    let concealed_pungs = pungs
+        .iter()
+        .filter(|p| !p.melded && p.kind != Kind::Kong)
+        .count();
+    // Concealed pungs counting concealed kongs: Two/Three/Four Concealed Pungs.
+    let concealed = |n: usize, t: &mut FanTable| match n {
+        2 => t.set(Fan::TwoConcealedPungs, 1),
+        3 => t.set(Fan::ThreeConcealedPungs, 1),
+        4 => t.set(Fan::FourConcealedPungs, 1),
+        _ => {}
+    };
+    match (melded_kongs + concealed_kongs, concealed_kongs) {
+        (0, _) => concealed(concealed_pungs, t),
+        (1, 0) => {
+            t.set(Fan::MeldedKong, 1);
+            concealed(concealed_pungs, t);
+        }
+        (1, _) => {
+            t.set(Fan::ConcealedKong, 1);
+            concealed(concealed_pungs + 1, t);
+        }
+        (2, 0) => {
+            t.set(Fan::TwoMeldedKongs, 1);
+            if concealed_pungs == 2 {
+                t.set(Fan::TwoConcealedPungs, 1);
+            }
+        }
+        (2, 1) => {
+            t.set(Fan::ConcealedKongAndMeldedKong, 1);
+            concealed((concealed_pungs + 1).min(3), t);
+        }
+        (2, _) => {
+            t.set(Fan::TwoConcealedKongs, 1);
+            if concealed_pungs > 0 {
+                concealed(concealed_pungs + 2, t);
+            }
+        }
+        (3, k) => {
+            t.set(Fan::ThreeKongs, 1);
+            match k {
+                1 if concealed_pungs > 0 => t.set(Fan::TwoConcealedPungs, 1),
+                2 | 3 => concealed(k + concealed_pungs, t),
+                _ => {}
+            }
+        }
+        (_, k) => {
+            t.set(Fan::FourKongs, 1);
+            concealed(k, t);
+        }
+    }
+    if pungs.len() == 4 && !t.has(Fan::FourKongs) && !t.has(Fan::FourConcealedPungs) {
+        t.set(Fan::AllPungs, 1);
+    }
+    for p in pungs {
+        if let Some(f) = combine::one_pung(p.code()) {
+            t.add(f);
+        }
+    }
+}
+
+fn pure_terminal_chows(chows: &[Unit], pair: Unit) -> bool {
+    if pair.tile.rank() != Some(5) {
+        return false;
+    }
+    let (mut low, mut high) = (0, 0);
+    for c in chows {
+        if c.tile.suit() != pair.tile.suit() {
+            return false;
+        }
+        match c.tile.rank() {
+            Some(2) => low += 1,
+            Some(8) => high += 1,
+            _ => return false,
+        }
+    }
+    low == 2 && high == 2
+}
+
+fn three_suited_terminal_chows(chows: &[Unit], pair: Unit) -> bool {
+    if pair.tile.rank() != Some(5) {
+        return false;
+    }
+    let mut low = [false; 3];
+    let mut high = [false; 3];
+    for c in chows {
+        let (Some(s), Some(ps)) = (c.tile.suit(), pair.tile.suit()) else {
+            return false;
+        };
+        if s == ps {
+            return false;
+        }
+        match c.tile.rank() {
+            Some(2) => low[s as usize] = true,
+            Some(8) => high[s as usize] = true,
+            _ => return false,
+        }
+    }
+    let ps = pair.tile.suit().map_or(0, |s| s as usize);
+    (0..3).filter(|&s| s != ps).all(|s| low[s] && high[s])
+}
+
+/// Concealed Hand, Fully Concealed Hand, Melded Hand, Self-Drawn: how many packs were claimed.
+pub(super) fn by_concealment(units: &[Unit], fixed: usize, self_drawn: bool, t: &mut FanTable) {
+    match units[..fixed].iter().filter(|u| u.melded).count() {
+        0 => t.set(
+            if self_drawn {
+                Fan::FullyConcealedHand
+            } else {
+                Fan::ConcealedHand
+            },
+            1,
+        ),
+        4 => t.set(
+            if self_drawn {
+                Fan::SelfDrawn
+            } else {
+                Fan::MeldedHand
+            },
+            1,
+        ),
+        _ => {
+            if self_drawn {
+                t.set(Fan::SelfDrawn, 1);
+            }
+        }
+    }
+}
+
+/// All Chows, Little Three Dragons, Little Four Winds: what the pair adds.
+fn by_pair(pair: Unit, chows: usize, t: &mut FanTable) {
+    if chows == 4 {
+        if pair.tile.is_numbered() {
+            t.set(Fan::AllChows, 1);
+        }
+        return;
+    }
+    if t.has(Fan::TwoDragonsPungs) {
+        if pair.tile.is_dragon() {
+            t.set(Fan::LittleThreeDragons, 1);
+            t.clear(Fan::TwoDragonsPungs);
+        }
+        return;
+    }
+    if t.has(Fan::BigThreeWinds) && pair.tile.is_wind() {
+        t.set(Fan::LittleFourWinds, 1);
+        t.clear(Fan::BigThreeWinds);
+    }
+}
+
+/// Outside Hand, All Five, All Even Pungs: what every meld and the pair share.
+fn by_melds_traits(units: &[Unit; 5], t: &mut FanTable) {
+    let (mut outside, mut five, mut even) = (0, 0, 0);
+    for u in units {
+        match u.tile.rank() {
+            None => outside += 1,
+            Some(r) if u.kind == Kind::Chow => match r {
+                2 | 8 => outside += 1,
+                4..=6 => five += 1,
+                _ => {}
+            },
+            Some(r) => match r {
+                1 | 9 => outside += 1,
+                5 => five += 1,
+                2 | 4 | 6 | 8 => even += 1,
+                _ => {}
+            },
+        }
+    }
+    if outside == 5 {
+        t.set(Fan::OutsideHand, 1);
+    } else if five == 5 {
+        t.set(Fan::AllFive, 1);
+    } else if even == 5 {
+        t.set(Fan::AllEvenPungs, 1);
+    }
+}
+
+/// Edge, Closed and Single Wait, for a hand that waited on one tile alone: `units` are the
+/// concealed melds and the pair. A chow the winning tile ends makes an edge wait, one it
+/// middles a closed wait, the pair a single wait, in that order of preference.
+pub(super) fn by_wait(units: &[Unit], win: Tile, t: &mut FanTable) {
+    if t.has(Fan::MeldedHand) || t.has(Fan::FourKongs) {
+        return;
+    }
+    let (mut edge, mut closed, mut single) = (false, false, false);
+    for u in units {
+        match u.kind {
+            Kind::Chow if u.tile == win => closed = true,
+            Kind::Chow if u.tile.offset(-1) == Some(win) || u.tile.offset(1) == Some(win) => {
+                edge = true
+            }
+            Kind::Pair if u.tile == win => single = true,
+            _ => {}
+        }
+    }
+    if edge {
+        t.set(Fan::EdgeWait, 1);
+    } else if closed {
+        t.set(Fan::ClosedWait, 1);
+    } else if single {
+        t.set(Fan::SingleWait, 1);
+    }
+}

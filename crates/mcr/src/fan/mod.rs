@@ -1,0 +1,514 @@
+//! Fan evaluation: every fan of the Chinese Official rules, as the fan library PyMahjongGB
+//! ships (ChineseOfficialMahjongHelper's `fan_calculator`, 2023) computes them.
+//!
+//! [`evaluate`] takes a [`WinningHand`] (declared packs, the concealed tiles, the winning tile,
+//! flowers and the circumstances of the win) and returns the [`Scored`] arrangement worth the
+//! most.
+//!
+//! # How a hand is scored
+//!
+//! 1. The circumstances are settled: Last Tile is dropped when the concealed tiles hold the
+//!    winning tile and added when the packs show three of it; a kong win (Out with Replacement
+//!    Tile when self-drawn, Robbing the Kong on a claim) is dropped when self-drawn without a
+//!    declared kong, or claimed with the winning tile already in the hand or its packs.
+//! 2. The special shapes come first: a concealed hand tries Seven Pairs (or Seven Shifted
+//!    Pairs), Honors and Knitted Tiles, Thirteen Orphans, a Knitted Straight with a meld and a
+//!    pair, and Nine Gates; a hand with one pack tries the Knitted Straight.
+//! 3. Unless a special shape other than plain Seven Pairs matched, every division of the tiles
+//!    into four melds and a pair is scored (`basic`), in the library's order; the best total
+//!    wins, and on a tie a later division replaces the choice when it has Pure Triple Chow or
+//!    Triple Pung, or against Seven Pairs.
+//! 4. The exclusion principles: non-repeat (a fan implied by a larger one is not counted again:
+//!    `exclusions`, and where fans are found), non-separation and non-identical (melds in a
+//!    three- or four-meld combination are not taken apart into smaller ones: `combine`), and
+//!    account-once (each chow pairs with each other chow at most once: `combine`). Edge,
+//!    Closed and Single Wait need a hand that waited on one tile alone (`wait`).
+//! 5. Flower Tiles add a point per flower; they never count towards the 8-point minimum.
+
+mod basic;
+mod combine;
+mod names;
+mod special;
+mod wait;
+
+use std::fmt;
+
+pub use names::{FAN_COUNT, Fan};
+
+use crate::pack::{Pack, PackKind};
+use crate::tile::{Counts, TILE_KINDS, Tile, Wind};
+
+/// How many times each fan counts, indexed by [`Fan`].
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct FanTable([u16; FAN_COUNT + 1]);
+
+impl Default for FanTable {
+    fn default() -> Self {
+        FanTable([0; FAN_COUNT + 1])
+    }
+}
+
+impl FanTable {
+    /// How many times `fan` counts.
+    pub const fn get(&self, fan: Fan) -> u16 {
+        self.0[fan as usize]
+    }
+
+    /// Sets how many times `fan` counts.
+    pub fn set(&mut self, fan: Fan, n: u16) {
+        self.0[fan as usize] = n;
+    }
+
+    fn has(&self, fan: Fan) -> bool {
+        self.0[fan as usize] != 0
+    }
+
+    fn add(&mut self, fan: Fan) {
+        self.0[fan as usize] += 1;
+    }
+
+    fn clear(&mut self, fan: Fan) {
+        self.0[fan as usize] = 0;
+    }
+
+    /// The fans that count, with how many times, in [`Fan`] order.
+    pub fn iter(&self) -> impl Iterator<Item = (Fan, u16)> + '_ {
+        Fan::ALL
+            .into_iter()
+            .filter(|&f| self.get(f) > 0)
+            .map(|f| (f, self.get(f)))
+    }
+
+    /// The points of all the fans.
+    pub fn points(&self) -> u32 {
+        self.iter()
+            .map(|(f, n)| u32::from(f.points()) * u32::from(n))
+            .sum()
+    }
+
+    fn is_empty(&self) -> bool {
+        self.0.iter().all(|&n| n == 0)
+    }
+}
+
+impl fmt::Debug for FanTable {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_map().entries(self.iter()).finish()
+    }
+}
+
+/// A hand to score: the declared packs, the concealed tiles and how the last tile came.
+#[derive(Clone, Copy, Debug)]
+pub struct WinningHand<'a> {
+    /// The declared packs (at most four), concealed kongs included.
+    pub packs: &'a [Pack],
+    /// The concealed tiles without the winning tile: `13 − 3 × packs` of them.
+    pub standing: &'a [Tile],
+    /// The winning tile: drawn, or claimed from a discard or a kong.
+    pub win_tile: Tile,
+    /// Flowers set aside, a point each.
+    pub flowers: u8,
+    /// Won on the seat's own draw.
+    pub self_drawn: bool,
+    /// The winning tile is the last of its kind (the other three are shown).
+    pub fourth_tile: bool,
+    /// A kong was involved: the draw replaced a kong, or the claimed tile was added to a kong.
+    pub about_kong: bool,
+    /// The winning tile is the last of the wall.
+    pub wall_last: bool,
+    /// The winner's seat wind.
+    pub seat_wind: Wind,
+    /// The prevalent wind.
+    pub prevalent_wind: Wind,
+}
+
+/// The best arrangement of a winning hand.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Scored {
+    /// The fans that count, Flower Tiles included.
+    pub table: FanTable,
+    /// All points, flowers included (the library's and the judge's total).
+    pub total: u32,
+}
+
+impl Scored {
+    /// The points without the flowers: what the 8-point minimum is about.
+    pub fn without_flowers(&self) -> u32 {
+        self.total - u32::from(self.table.get(Fan::FlowerTiles))
+    }
+}
+
+/// Why a hand could not be scored.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum FanError {
+    /// More than four packs, or concealed tiles that do not match the packs.
+    #[error("{packs} packs need {} concealed tiles before the winning tile, not {standing}", 13usize.saturating_sub(3 * packs))]
+    TileCount {
+        /// Packs given.
+        packs: usize,
+        /// Concealed tiles given.
+        standing: usize,
+    },
+    /// A chow whose middle tile cannot be a middle, or an `offer` out of range.
+    #[error(
+        "{0} is not a pack: a chow's middle is a numbered 2-8, offers are 1-3 (0 for a concealed kong)"
+    )]
+    BadPack(Pack),
+    /// Five or more of one kind.
+    #[error("the hand holds more than four {0}")]
+    TooMany(Tile),
+    /// The tiles make no winning shape.
+    #[error("the hand does not win")]
+    NotWin,
+}
+
+/// The win flags after step 1 of the module docs.
+#[derive(Clone, Copy, Debug)]
+struct Flags {
+    self_drawn: bool,
+    fourth_tile: bool,
+    about_kong: bool,
+    wall_last: bool,
+}
+
+/// What every arrangement of one hand shares.
+struct Ctx<'a> {
+    hand: &'a WinningHand<'a>,
+    flags: Flags,
+    /// The concealed tiles with the winning tile.
+    closed: Counts,
+    /// Every tile: packs (a kong as four), concealed tiles and the winning tile.
+    all: Counts,
+    /// Tiles in `all`: 14 plus one per kong.
+    all_len: usize,
+}
+
+/// Scores `hand`: the arrangement worth the most (see the module docs).
+pub fn evaluate(hand: &WinningHand<'_>) -> Result<Scored, FanError> {
+    let packs = hand.packs.len();
+    if packs > 4 || hand.standing.len() + 3 * packs != 13 {
+        return Err(FanError::TileCount {
+            packs,
+            standing: hand.standing.len(),
+        });
+    }
+    if let Some(p) = hand.packs.iter().find(|p| !p.is_valid()) {
+        return Err(FanError::BadPack(*p));
+    }
+    let mut standing = [0u8; TILE_KINDS];
+    for t in hand.standing {
+        standing[t.index()] += 1;
+    }
+    let mut closed = standing;
+    closed[hand.win_tile.index()] += 1;
+    let mut all = closed;
+    for p in hand.packs {
+        p.add_to(&mut all);
+    }
+    if let Some(t) = Tile::all().find(|t| all[t.index()] > 4) {
+        return Err(FanError::TooMany(t));
+    }
+    let all_len = 14
+        + hand
+            .packs
+            .iter()
+            .filter(|p| p.kind == PackKind::Kong)
+            .count();
+
+    let win = hand.win_tile.index();
+    let mut flags = Flags {
+        self_drawn: hand.self_drawn,
+        fourth_tile: hand.fourth_tile,
+        about_kong: hand.about_kong,
+        wall_last: hand.wall_last,
+    };
+    let in_packs = {
+        let mut c = [0u8; TILE_KINDS];
+        for p in hand.packs {
+            p.add_to(&mut c);
+        }
+        c[win]
+    };
+    if standing[win] > 0 {
+        flags.fourth_tile = false;
+    }
+    if in_packs == 3 {
+        flags.fourth_tile = true;
+    }
+    if flags.about_kong {
+        let keep = if flags.self_drawn {
+            hand.packs.iter().any(|p| p.kind == PackKind::Kong)
+        } else {
+            in_packs == 0 && standing[win] == 0
+        };
+        flags.about_kong = keep;
+    }
+    let ctx = Ctx {
+        hand,
+        flags,
+        closed,
+        all,
+        all_len,
+    };
+
+    let mut table = FanTable::default();
+    let special = match packs {
+        0 => {
+            special::special_form(&ctx, &mut table)
+                || special::knitted_straight(&ctx, &mut table)
+                || special::nine_gates(&ctx, &mut table)
+        }
+        1 => special::knitted_straight(&ctx, &mut table),
+        _ => false,
+    };
+    let mut best_points = if special { table.points() } else { 0 };
+    if best_points == 0 || table.has(Fan::SevenPairs) {
+        let seven_pairs = table.has(Fan::SevenPairs);
+        let unique = wait::unique_wait(&ctx.closed, hand.standing.len(), hand.win_tile);
+        let mut chosen: Option<FanTable> = None;
+        basic::each_division(&ctx, unique, |t| {
+            let p = t.points();
+            // A later arrangement of equal points replaces the choice when it has Pure Triple
+            // Chow or Triple Pung, or against Seven Pairs: the library's tie rule.
+            if p > best_points
+                || (p == best_points
+                    && (t.get(Fan::PureTripleChow) == 1 || seven_pairs || t.has(Fan::TriplePung)))
+            {
+                best_points = best_points.max(p);
+                chosen = Some(*t);
+            }
+        });
+        if let Some(t) = chosen {
+            table = t;
+        }
+    }
+    if best_points == 0 {
+        return Err(FanError::NotWin);
+    }
+    table.set(Fan::FlowerTiles, u16::from(hand.flowers));
+    Ok(Scored {
+        total: best_points + u32::from(hand.flowers),
+        table,
+    })
+}
+
+/// The win flags' own fans.
+fn by_win_flags(flags: Flags, t: &mut FanTable) {
+    if flags.fourth_tile {
+        t.set(Fan::LastTile, 1);
+    }
+    if flags.self_drawn {
+        t.set(Fan::SelfDrawn, 1);
+        if flags.wall_last {
+            t.set(Fan::LastTileDraw, 1);
+            t.clear(Fan::SelfDrawn);
+        }
+        if flags.about_kong {
+            t.set(Fan::OutWithReplacementTile, 1);
+            t.clear(Fan::SelfDrawn);
+        }
+    } else {
+        if flags.wall_last {
+            t.set(Fan::LastTileClaim, 1);
+        }
+        if flags.about_kong {
+            t.set(Fan::RobbingTheKong, 1);
+            t.clear(Fan::LastTile);
+        }
+    }
+}
+
+/// Voided suits, flushes, No Honors and All Types, from every tile of the hand.
+fn by_suits(all: &Counts, t: &mut FanTable) {
+    let suit_present = |s: usize| all[s * 9..s * 9 + 9].iter().any(|&n| n > 0);
+    let honours = all[27..].iter().any(|&n| n > 0);
+    if !honours {
+        t.set(Fan::NoHonors, 1);
+    }
+    let voids = (0..3).filter(|&s| !suit_present(s)).count() as u16;
+    t.set(Fan::OneVoidedSuit, voids);
+    if voids == 2 {
+        t.clear(Fan::OneVoidedSuit);
+        if honours {
+            t.set(Fan::HalfFlush, 1);
+        } else {
+            t.set(Fan::FullFlush, 1);
+            t.clear(Fan::NoHonors);
+        }
+    }
+    if voids == 0 && all[27..31].iter().any(|&n| n > 0) && all[31..34].iter().any(|&n| n > 0) {
+        t.set(Fan::AllTypes, 1);
+    }
+}
+
+/// All Simples, Reversible Tiles, All Green, All Honors, All Terminals, All Terminals and
+/// Honors: what every tile shares.
+fn by_tile_traits(all: &Counts, t: &mut FanTable) {
+    let every = |f: fn(Tile) -> bool| Tile::all().all(|x| all[x.index()] == 0 || f(x));
+    if every(|x| !x.is_terminal_or_honour()) {
+        t.set(Fan::AllSimples, 1);
+    }
+    if every(Tile::is_reversible) {
+        t.set(Fan::ReversibleTiles, 1);
+    }
+    if every(Tile::is_green) {
+        t.set(Fan::AllGreen, 1);
+    }
+    if t.has(Fan::AllSimples) {
+        return;
+    }
+    if every(Tile::is_honour) {
+        t.set(Fan::AllHonors, 1);
+    } else if every(Tile::is_terminal) {
+        t.set(Fan::AllTerminals, 1);
+    } else if every(Tile::is_terminal_or_honour) {
+        t.set(Fan::AllTerminalsAndHonors, 1);
+    }
+}
+
+/// Upper, Middle and Lower Tiles, Upper and Lower Four: the range of the ranks.
+fn by_rank_range(all: &Counts, t: &mut FanTable) {
+    if all[27..].iter().any(|&n| n > 0) {
+        return;
+    }
+    let mut ranks = [false; 10];
+    for x in Tile::all().filter(|x| all[x.index()] > 0) {
+        ranks[usize::from(x.rank().unwrap_or(0))] = true;
+    }
+    let only = |lo: usize, hi: usize| (1..=9).all(|r| !ranks[r] || (lo..=hi).contains(&r));
+    if only(1, 4) {
+        t.set(
+            if ranks[4] {
+                Fan::LowerFour
+            } else {
+                Fan::LowerTiles
+            },
+            1,
+        );
+    } else if only(6, 9) {
+        t.set(
+            if ranks[6] {
+                Fan::UpperFour
+            } else {
+                Fan::UpperTiles
+            },
+            1,
+        );
+    } else if only(4, 6) {
+        t.set(Fan::MiddleTiles, 1);
+    }
+}
+
+/// Tile Hog: four of a kind (`tiles` counts a kong as four) not declared as one of the
+/// `kongs` kongs.
+fn by_tile_hog(tiles: &Counts, kongs: usize, t: &mut FanTable) {
+    let fours = tiles.iter().filter(|&&n| n == 4).count();
+    t.set(Fan::TileHog, fours.saturating_sub(kongs) as u16);
+}
+
+/// Prevalent and Seat Wind for a pung of `wind`, which then no longer counts as a Pung of
+/// Terminals or Honors (unless a wind fan has already taken those pungs).
+fn by_winds(wind: Tile, hand: &WinningHand<'_>, t: &mut FanTable) {
+    let deducted = t.has(Fan::BigThreeWinds)
+        || t.has(Fan::AllTerminalsAndHonors)
+        || t.has(Fan::AllHonors)
+        || t.has(Fan::LittleFourWinds);
+    if wind == hand.prevalent_wind.tile() {
+        t.set(Fan::PrevalentWind, 1);
+        if !deducted {
+            t.0[Fan::PungOfTerminalsOrHonors as usize] =
+                t.get(Fan::PungOfTerminalsOrHonors).saturating_sub(1);
+        }
+    }
+    if wind == hand.seat_wind.tile() {
+        t.set(Fan::SeatWind, 1);
+        if hand.seat_wind != hand.prevalent_wind && !deducted {
+            t.0[Fan::PungOfTerminalsOrHonors as usize] =
+                t.get(Fan::PungOfTerminalsOrHonors).saturating_sub(1);
+        }
+    }
+}
+
+/// The non-repeat principle: each fan drops the fans its definition already implies (those
+/// not already kept out where the fans are found).
+fn exclusions(t: &mut FanTable) {
+    use Fan::*;
+    let rules: &[(Fan, &[Fan])] = &[
+        (BigFourWinds, &[AllPungs, PungOfTerminalsOrHonors]),
+        (BigThreeDragons, &[DragonPung]),
+        (AllGreen, &[HalfFlush, OneVoidedSuit]),
+        (FourKongs, &[SingleWait]),
+        (
+            AllTerminals,
+            &[
+                AllPungs,
+                OutsideHand,
+                PungOfTerminalsOrHonors,
+                NoHonors,
+                DoublePung,
+            ],
+        ),
+        (LittleFourWinds, &[PungOfTerminalsOrHonors]),
+        (LittleThreeDragons, &[DragonPung]),
+        (
+            AllHonors,
+            &[
+                AllPungs,
+                OutsideHand,
+                PungOfTerminalsOrHonors,
+                OneVoidedSuit,
+            ],
+        ),
+    ];
+    drop_implied(rules, t);
+    if t.has(FourConcealedPungs) {
+        t.clear(AllPungs);
+        t.clear(ConcealedHand);
+        if t.has(FullyConcealedHand) {
+            t.clear(FullyConcealedHand);
+            t.set(SelfDrawn, 1);
+        }
+    }
+    let rules: &[(Fan, &[Fan])] = &[
+        (PureTerminalChows, &[FullFlush, AllChows, NoHonors]),
+        (FourPureShiftedPungs, &[AllPungs]),
+        (
+            AllTerminalsAndHonors,
+            &[AllPungs, OutsideHand, PungOfTerminalsOrHonors],
+        ),
+        (AllEvenPungs, &[AllPungs, AllSimples, NoHonors]),
+        (UpperTiles, &[NoHonors]),
+        (MiddleTiles, &[AllSimples, NoHonors]),
+        (LowerTiles, &[NoHonors]),
+        (ThreeSuitedTerminalChows, &[AllChows, NoHonors]),
+        (AllFive, &[AllSimples, NoHonors]),
+        (UpperFour, &[NoHonors]),
+        (LowerFour, &[NoHonors]),
+    ];
+    drop_implied(rules, t);
+    if t.has(BigThreeWinds) && !t.has(AllHonors) && !t.has(AllTerminalsAndHonors) {
+        // The three wind pungs are not also Pungs of Terminals or Honors.
+        t.0[PungOfTerminalsOrHonors as usize] = t.get(PungOfTerminalsOrHonors).saturating_sub(3);
+    }
+    let rules: &[(Fan, &[Fan])] = &[
+        (ReversibleTiles, &[OneVoidedSuit]),
+        (LastTileDraw, &[SelfDrawn]),
+        (OutWithReplacementTile, &[SelfDrawn]),
+        (MeldedHand, &[SingleWait]),
+        (TwoDragonsPungs, &[DragonPung]),
+        (FullyConcealedHand, &[SelfDrawn]),
+        (AllChows, &[NoHonors]),
+        (AllSimples, &[NoHonors]),
+    ];
+    drop_implied(rules, t);
+}
+
+fn drop_implied(rules: &[(Fan, &[Fan])], t: &mut FanTable) {
+    for (fan, drops) in rules {
+        if t.has(*fan) {
+            for d in *drops {
+                t.clear(*d);
+            }
+        }
+    }
+}

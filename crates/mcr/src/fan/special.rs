@@ -1,0 +1,247 @@
+//! The special shapes: Seven Pairs and Seven Shifted Pairs, Honors and Knitted Tiles,
+//! Thirteen Orphans, a Knitted Straight with a meld and a pair, Nine Gates.
+
+use super::basic::{Kind, Unit, by_wait};
+use super::wait::unique_wait;
+use super::{
+    Ctx, Fan, FanTable, by_rank_range, by_suits, by_tile_hog, by_tile_traits, by_win_flags,
+    by_winds, exclusions,
+};
+use crate::shape::{KNITTED_STRAIGHTS, ORPHANS};
+use crate::tile::{Counts, Tile};
+
+/// Seven Pairs (or Seven Shifted Pairs), Honors and Knitted Tiles, Thirteen Orphans: sets the
+/// shape's fans and says whether the (concealed) hand has one.
+pub(super) fn special_form(ctx: &Ctx<'_>, t: &mut FanTable) -> bool {
+    let c = &ctx.closed;
+    if c.iter().all(|&n| n % 2 == 0) {
+        if let Some(suit) = seven_shifted_pairs(c, ctx.hand.win_tile) {
+            t.set(Fan::SevenShiftedPairs, 1);
+            if c[suit * 9] == 0 && c[suit * 9 + 8] == 0 {
+                t.set(Fan::AllSimples, 1);
+            }
+            by_win_flags(ctx.flags, t);
+        } else {
+            t.set(Fan::SevenPairs, 1);
+            by_suits(c, t);
+            by_tile_traits(c, t);
+            by_rank_range(c, t);
+            by_tile_hog(c, 0, t);
+            by_win_flags(ctx.flags, t);
+            exclusions(t);
+        }
+        return true;
+    }
+    if honors_and_knitted(c, t) {
+        by_win_flags(ctx.flags, t);
+        return true;
+    }
+    let kinds = c.iter().filter(|&&n| n > 0).count();
+    if kinds == 13 && ORPHANS.iter().all(|&i| c[usize::from(i)] > 0) {
+        t.set(Fan::ThirteenOrphans, 1);
+        by_win_flags(ctx.flags, t);
+        return true;
+    }
+    false
+}
+
+/// The suit of seven shifted pairs in the winning tile's suit, if the pairs are that.
+fn seven_shifted_pairs(c: &Counts, win: Tile) -> Option<usize> {
+    let suit = win.suit()? as usize;
+    let r = |rank: usize| c[suit * 9 + rank - 1];
+    if !(3..=7).all(|k| r(k) == 2) {
+        return None;
+    }
+    let ok = if r(2) == 2 {
+        r(1) == 2 || r(8) == 2
+    } else {
+        r(8) == 2 && r(9) == 2
+    };
+    ok.then_some(suit)
+}
+
+fn honors_and_knitted(c: &Counts, t: &mut FanTable) -> bool {
+    if c.iter().filter(|&&n| n > 0).count() != 14 {
+        return false;
+    }
+    let numbered = c[..27].iter().filter(|&&n| n > 0).count();
+    if !(7..=9).contains(&numbered) {
+        return false;
+    }
+    if !KNITTED_STRAIGHTS
+        .iter()
+        .any(|seq| (0..27).all(|i| c[i] == 0 || seq.contains(&(i as u8))))
+    {
+        return false;
+    }
+    if numbered == 7 {
+        t.set(Fan::GreaterHonorsAndKnittedTiles, 1);
+    } else {
+        t.set(Fan::LesserHonorsAndKnittedTiles, 1);
+        if numbered == 9 {
+            t.set(Fan::KnittedStraight, 1);
+        }
+    }
+    true
+}
+
+/// A knitted straight, the rest one meld (or the one pack) and a pair: sets its fans and
+/// says whether the hand has that shape.
+pub(super) fn knitted_straight(ctx: &Ctx<'_>, t: &mut FanTable) -> bool {
+    let hand = ctx.hand;
+    let c = &ctx.closed;
+    if !c.iter().any(|&n| n >= 2) {
+        return false;
+    }
+    let Some(seq) = KNITTED_STRAIGHTS
+        .iter()
+        .find(|seq| seq.iter().all(|&i| c[usize::from(i)] > 0))
+    else {
+        return false;
+    };
+    let mut rest = *c;
+    for &i in seq {
+        rest[usize::from(i)] -= 1;
+    }
+    let Some((meld, pair)) = meld_and_pair(&rest, hand.packs.first().map(|p| Unit::of_pack(*p)))
+    else {
+        return false;
+    };
+    t.set(Fan::KnittedStraight, 1);
+    let all = &ctx.all;
+    if meld.kind == Kind::Chow {
+        if pair.tile.is_numbered() {
+            t.set(Fan::AllChows, 1);
+        }
+        if all[pair.tile.index()] == 4 {
+            t.set(Fan::TileHog, 1);
+        }
+    } else if meld.tile.is_wind() {
+        t.set(Fan::PungOfTerminalsOrHonors, 1);
+        by_winds(meld.tile, hand, t);
+        if pair.tile.is_dragon() {
+            t.set(Fan::AllTypes, 1);
+        }
+    } else if meld.tile.is_dragon() {
+        t.set(Fan::DragonPung, 1);
+        if pair.tile.is_wind() {
+            t.set(Fan::AllTypes, 1);
+        }
+    } else {
+        if meld.tile.is_terminal() {
+            t.set(Fan::PungOfTerminalsOrHonors, 1);
+        }
+        if !pair.tile.is_honour() {
+            t.set(Fan::NoHonors, 1);
+        }
+        if meld.kind != Kind::Kong && all[meld.tile.index()] == 4 {
+            t.set(Fan::TileHog, 1);
+        }
+    }
+    by_win_flags(ctx.flags, t);
+    if meld.melded {
+        if meld.kind == Kind::Kong {
+            t.set(Fan::MeldedKong, 1);
+        }
+    } else {
+        if meld.kind == Kind::Kong {
+            t.set(Fan::ConcealedKong, 1);
+        }
+        if ctx.flags.self_drawn {
+            t.set(Fan::FullyConcealedHand, 1);
+            t.clear(Fan::SelfDrawn);
+        } else {
+            t.set(Fan::ConcealedHand, 1);
+        }
+    }
+    let win = hand.win_tile;
+    if hand.packs.is_empty() {
+        if unique_wait(&rest, 4, win) {
+            by_wait(&[meld, pair], win, t);
+        }
+    } else if !seq.iter().any(|&i| usize::from(i) == win.index()) || c[win.index()] == 3 {
+        t.set(Fan::SingleWait, 1);
+    }
+    exclusions(t);
+    true
+}
+
+/// The one meld and the pair of the five tiles `rest` (or the pair of two, beside `pack`).
+fn meld_and_pair(rest: &Counts, pack: Option<Unit>) -> Option<(Unit, Unit)> {
+    if let Some(p) = pack {
+        return Some((p, lone_pair(rest)?));
+    }
+    // Five tiles split into a meld and a pair in at most one way; the meld holds or follows
+    // the lowest tile unless the lowest tile is the pair.
+    for i in (0..rest.len()).filter(|&i| rest[i] > 0) {
+        let tile = Tile::from_index(i)?;
+        let mut c = *rest;
+        if c[i] >= 3 {
+            c[i] -= 3;
+            if let Some(p) = lone_pair(&c) {
+                return Some((unit(Kind::Pung, tile), p));
+            }
+            c[i] += 3;
+        }
+        if i < 27 && i % 9 <= 6 && c[i + 1] > 0 && c[i + 2] > 0 {
+            for x in &mut c[i..i + 3] {
+                *x -= 1;
+            }
+            if let Some(p) = lone_pair(&c) {
+                return Some((unit(Kind::Chow, tile.offset(1)?), p));
+            }
+        }
+    }
+    None
+}
+
+fn lone_pair(c: &Counts) -> Option<Unit> {
+    let i = c.iter().position(|&n| n > 0)?;
+    (c[i] == 2 && c.iter().map(|&n| u32::from(n)).sum::<u32>() == 2)
+        .then(|| unit(Kind::Pair, Tile::from_index(i).unwrap_or_default()))
+}
+
+fn unit(kind: Kind, tile: Tile) -> Unit {
+    Unit {
+        kind,
+        tile,
+        melded: false,
+    }
+}
+
+/// Nine Gates: 1112345678999 of one suit waiting on any of the nine. The hand's other fans are
+/// fixed by the winning tile's rank (the library's reading).
+pub(super) fn nine_gates(ctx: &Ctx<'_>, t: &mut FanTable) -> bool {
+    let win = ctx.hand.win_tile;
+    let (Some(suit), Some(rank)) = (win.suit(), win.rank()) else {
+        return false;
+    };
+    let c = &ctx.closed;
+    let base = suit as usize * 9;
+    let want = |r: u8| -> u8 {
+        let n = if r == 1 || r == 9 { 3 } else { 1 };
+        n + u8::from(r == rank)
+    };
+    if !(1..=9).all(|r| c[base + usize::from(r) - 1] == want(r)) {
+        return false;
+    }
+    t.set(Fan::NineGates, 1);
+    match rank {
+        1 | 9 => {
+            t.set(Fan::PureStraight, 1);
+            t.set(Fan::TileHog, 1);
+        }
+        2 | 8 => {
+            t.set(Fan::TwoConcealedPungs, 1);
+            t.set(Fan::ShortStraight, 1);
+            t.set(Fan::PungOfTerminalsOrHonors, 1);
+        }
+        5 => {
+            t.set(Fan::TwoConcealedPungs, 1);
+            t.set(Fan::PungOfTerminalsOrHonors, 1);
+        }
+        _ => t.set(Fan::ShortStraight, 1),
+    }
+    by_win_flags(ctx.flags, t);
+    true
+}

@@ -1,0 +1,116 @@
+//! Whether a hand waited on one tile alone, read the way the fan library reads it.
+//!
+//! The reading removes the winning tile from the concealed tiles and lists the tiles the rest
+//! waits on: the basic shape (melds down to a lone tile, or to a pair and two tiles), and with
+//! 13 concealed tiles Seven Pairs. The counts are 16-bit and wrap: when the winning tile is
+//! not among the tiles read (a knitted straight's winning tile), its count wraps to 65535 and
+//! the reading goes on regardless, as the library's does, so that Edge, Closed and Single Wait
+//! agree with it on such hands too.
+
+use crate::tile::{Counts, TILE_KINDS, Tile};
+
+type Table = [u16; TILE_KINDS];
+
+/// Whether `closed` (the concealed tiles with the winning tile, `tiles + 1` of them) less
+/// `win` waited on exactly one kind.
+pub(super) fn unique_wait(closed: &Counts, tiles: usize, win: Tile) -> bool {
+    let mut t: Table = closed.map(u16::from);
+    t[win.index()] = t[win.index()].wrapping_sub(1);
+    let mut waits = [false; TILE_KINDS];
+    if tiles == 13 {
+        seven_pairs(&t, &mut waits);
+    }
+    regular(&mut t, tiles, -1, &mut waits);
+    waits.iter().filter(|&&w| w).count() == 1
+}
+
+fn seven_pairs(t: &Table, waits: &mut [bool; TILE_KINDS]) {
+    let pairs: u32 = t
+        .iter()
+        .map(|&n| match n {
+            2 | 3 => 1,
+            4 => 2,
+            _ => 0,
+        })
+        .sum();
+    if pairs == 6
+        && let Some(i) = t.iter().position(|&n| n == 1 || n == 3)
+    {
+        waits[i] = true;
+    }
+}
+
+/// Melds come off in non-decreasing order (`key`: a pung of tile `i` is `2i`, a chow from
+/// `i` is `2i + 1`), so each split is read once.
+fn regular(t: &mut Table, tiles: usize, key: i32, waits: &mut [bool; TILE_KINDS]) {
+    if tiles == 1 {
+        if let Some(i) = t.iter().position(|&n| n == 1) {
+            waits[i] = true;
+        }
+        return;
+    }
+    if tiles == 4 {
+        for i in 0..TILE_KINDS {
+            if t[i] < 2 {
+                continue;
+            }
+            t[i] = t[i].wrapping_sub(2);
+            two_tiles(t, waits);
+            t[i] = t[i].wrapping_add(2);
+        }
+    }
+    if tiles < 4 {
+        return;
+    }
+    for i in 0..TILE_KINDS {
+        if t[i] < 1 {
+            continue;
+        }
+        let pung = 2 * i as i32;
+        if t[i] > 2 && pung > key {
+            t[i] = t[i].wrapping_sub(3);
+            regular(t, tiles - 3, pung, waits);
+            t[i] = t[i].wrapping_add(3);
+        }
+        let chow = pung + 1;
+        if i < 27 && i % 9 <= 6 && t[i + 1] > 0 && t[i + 2] > 0 && chow >= key {
+            for x in &mut t[i..i + 3] {
+                *x = x.wrapping_sub(1);
+            }
+            regular(t, tiles - 3, chow, waits);
+            for x in &mut t[i..i + 3] {
+                *x = x.wrapping_add(1);
+            }
+        }
+    }
+}
+
+/// The wait of the two tiles left beside a pair: the first tile (in index order) that forms a
+/// pair or a partial chow with a lower one decides.
+fn two_tiles(t: &Table, waits: &mut [bool; TILE_KINDS]) {
+    for i in 0..TILE_KINDS {
+        if t[i] < 1 {
+            continue;
+        }
+        if t[i] > 1 {
+            waits[i] = true;
+            return;
+        }
+        if i < 27 {
+            let r = i % 9 + 1;
+            if r > 1 && t[i - 1] > 0 {
+                if r < 9 {
+                    waits[i + 1] = true;
+                }
+                if r > 2 {
+                    waits[i - 2] = true;
+                }
+                return;
+            }
+            if r > 2 && t[i - 2] > 0 {
+                waits[i - 1] = true;
+                return;
+            }
+        }
+    }
+}

@@ -1,0 +1,493 @@
+//! Hand shapes: complete hands, waits and shanten (向听数), allocation-free.
+//!
+//! Shanten is the number of tiles a hand must still exchange to be ready (0: one tile from
+//! winning; −1: complete). [`shanten`] is the least over the five winning shapes, as the fan
+//! library's `MahjongShanten` computes it:
+//!
+//! - the basic shape (four melds and a pair; [`basic_shanten`]), counting declared packs as
+//!   melds: `8 − 2·melds − min(partials, 4 − melds) − pair` at the best split into melds,
+//!   partial melds (two tiles one tile from a meld, a pair among them) and one pair;
+//! - Seven Pairs ([`seven_pairs_shanten`]; four of a kind is two pairs);
+//! - Thirteen Orphans ([`thirteen_orphans_shanten`]);
+//! - Honors and Knitted Tiles ([`honors_and_knitted_shanten`]);
+//! - a Knitted Straight with a meld and a pair ([`knitted_straight_shanten`]).
+//!
+//! The last four need a concealed hand (the knitted straight allows one pack). Like the
+//! library, shanten looks at the hand alone: a wait on a tile the hand holds all four of still
+//! counts as ready.
+
+use crate::tile::{Counts, TILE_KINDS, Tile};
+
+/// The six knitted straights (组合龙): 147, 258, 369 spread over the three suits, as tile
+/// indices.
+pub const KNITTED_STRAIGHTS: [[u8; 9]; 6] = {
+    let mut out = [[0u8; 9]; 6];
+    // Suit order for each straight: which suit holds 147, 258 and 369.
+    let perms = [
+        [0, 1, 2],
+        [0, 2, 1],
+        [1, 0, 2],
+        [2, 0, 1],
+        [1, 2, 0],
+        [2, 1, 0],
+    ];
+    let mut k = 0;
+    while k < 6 {
+        let mut j = 0;
+        while j < 3 {
+            let suit = perms[k][j];
+            let mut n = 0;
+            while n < 3 {
+                // Tiles in index order: the suit of rank j+1 first.
+                out[k][j * 3 + n] = (suit * 9 + j + 3 * n) as u8;
+                n += 1;
+            }
+            j += 1;
+        }
+        // Sort the nine by index, as the library lists them.
+        let mut a = 0;
+        while a < 9 {
+            let mut b = a + 1;
+            while b < 9 {
+                if out[k][b] < out[k][a] {
+                    let x = out[k][a];
+                    out[k][a] = out[k][b];
+                    out[k][b] = x;
+                }
+                b += 1;
+            }
+            a += 1;
+        }
+        k += 1;
+    }
+    out
+};
+
+/// The thirteen terminals and honours of Thirteen Orphans, as tile indices.
+pub const ORPHANS: [u8; 13] = [0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33];
+
+fn is_chow_start(i: usize) -> bool {
+    i < 27 && i % 9 <= 6
+}
+
+/// Whether `c` splits into melds (pungs and chows) and exactly one pair. Counts of five are
+/// allowed (a tile tested against a hand holding four).
+pub fn is_basic_complete(c: &Counts) -> bool {
+    let total: usize = c.iter().map(|&n| usize::from(n)).sum();
+    if total % 3 != 2 {
+        return false;
+    }
+    let mut c = *c;
+    complete_from(&mut c, 0, false)
+}
+
+fn complete_from(c: &mut Counts, mut i: usize, pair: bool) -> bool {
+    while i < TILE_KINDS && c[i] == 0 {
+        i += 1;
+    }
+    if i == TILE_KINDS {
+        return pair;
+    }
+    if !pair && c[i] >= 2 {
+        c[i] -= 2;
+        let ok = complete_from(c, i, true);
+        c[i] += 2;
+        if ok {
+            return true;
+        }
+    }
+    if c[i] >= 3 {
+        c[i] -= 3;
+        let ok = complete_from(c, i, pair);
+        c[i] += 3;
+        if ok {
+            return true;
+        }
+    }
+    if is_chow_start(i) && c[i + 1] > 0 && c[i + 2] > 0 {
+        c[i] -= 1;
+        c[i + 1] -= 1;
+        c[i + 2] -= 1;
+        let ok = complete_from(c, i, pair);
+        c[i] += 1;
+        c[i + 1] += 1;
+        c[i + 2] += 1;
+        return ok;
+    }
+    false
+}
+
+/// Whether the concealed tiles `closed` (the winning tile included) beside `packs` declared
+/// packs make any winning shape: the basic one, or (concealed) Seven Pairs, Thirteen Orphans,
+/// Honors and Knitted Tiles, or a Knitted Straight with a meld and a pair (at most one pack).
+pub fn is_winning_shape(closed: &Counts, packs: usize) -> bool {
+    if may_be_basic(closed) && is_basic_complete(closed) {
+        return true;
+    }
+    if packs > 1 {
+        return false;
+    }
+    let (mut odd, mut max, mut kinds, mut numbered_kinds) = (false, 0, 0, 0);
+    for (i, &n) in closed.iter().enumerate() {
+        odd |= n % 2 == 1;
+        max = max.max(n);
+        kinds += usize::from(n > 0);
+        numbered_kinds += usize::from(n > 0 && i < 27);
+    }
+    if packs == 0 && len(closed) == 14 {
+        if !odd {
+            return true;
+        }
+        if kinds == 13 && max == 2 && ORPHANS.iter().all(|&i| closed[usize::from(i)] > 0) {
+            return true;
+        }
+        if max == 1
+            && KNITTED_STRAIGHTS
+                .iter()
+                .any(|seq| (0..27).all(|i| closed[i] == 0 || seq.contains(&(i as u8))))
+        {
+            return true;
+        }
+    }
+    // A knitted straight needs nine numbered kinds.
+    numbered_kinds >= 9
+        && KNITTED_STRAIGHTS.iter().any(|seq| {
+            let mut rest = *closed;
+            seq.iter().all(|&i| {
+                let i = usize::from(i);
+                let held = rest[i] > 0;
+                if held {
+                    rest[i] -= 1;
+                }
+                held
+            }) && is_basic_complete(&rest)
+        })
+}
+
+/// A quick necessary condition for the basic shape: melds never span groups, so every suit
+/// holds a multiple of three tiles but the one with the pair (two more), and every honour
+/// 0, 2 or 3 of a kind.
+fn may_be_basic(c: &Counts) -> bool {
+    let mut pairs = 0;
+    for s in 0..3 {
+        match c[s * 9..s * 9 + 9]
+            .iter()
+            .map(|&n| u32::from(n))
+            .sum::<u32>()
+            % 3
+        {
+            0 => {}
+            2 => pairs += 1,
+            _ => return false,
+        }
+    }
+    for &n in &c[27..] {
+        match n {
+            0 | 3 => {}
+            2 => pairs += 1,
+            _ => return false,
+        }
+    }
+    pairs == 1
+}
+
+/// The tiles that complete `standing` (a count ≡ 1 mod 3) into melds and a pair.
+pub fn basic_waits(standing: &Counts) -> [bool; TILE_KINDS] {
+    let mut out = [false; TILE_KINDS];
+    let mut c = *standing;
+    for i in 0..TILE_KINDS {
+        // Only a tile in the hand or next to one can complete it.
+        let near = |d: isize| {
+            let j = i as isize + d;
+            (0..27).contains(&j) && (j as usize) / 9 == i / 9 && c[j as usize] > 0
+        };
+        if c[i] == 0 && (i >= 27 || !(near(-2) || near(-1) || near(1) || near(2))) {
+            continue;
+        }
+        c[i] += 1;
+        out[i] = is_basic_complete(&c);
+        c[i] -= 1;
+    }
+    out
+}
+
+/// The tile that completes 13 concealed tiles into seven pairs, if there is one.
+pub fn seven_pairs_wait(standing: &Counts) -> Option<Tile> {
+    if standing.iter().map(|&n| usize::from(n)).sum::<usize>() != 13 {
+        return None;
+    }
+    let pairs: u8 = standing.iter().map(|&n| n / 2).sum();
+    if pairs != 6 {
+        return None;
+    }
+    (0..TILE_KINDS)
+        .find(|&i| standing[i] % 2 == 1)
+        .and_then(Tile::from_index)
+}
+
+/// Basic-shape shanten of the concealed tiles `c` beside `packs` declared packs.
+///
+/// Melds, partials and pairs never span two suits (or a suit and the honours), so each suit
+/// and the honours are split on their own (`group_options`) and the four groups' best
+/// splits combined: the cost is the sum of four small searches, not their product.
+pub fn basic_shanten(c: &Counts, packs: usize) -> i8 {
+    let mut all = group_options(&c[0..9], true);
+    for (lo, hi, suited) in [(9, 18, true), (18, 27, true), (27, 34, false)] {
+        all = merge(&all, &group_options(&c[lo..hi], suited));
+    }
+    let packs = packs.min(4) as i8;
+    let mut best = 8 - 2 * packs;
+    for (pair, row) in all.iter().enumerate() {
+        for (m, &partials) in row.iter().enumerate() {
+            let melds = packs + m as i8;
+            if partials < 0 || melds > 4 {
+                continue;
+            }
+            best = best.min(8 - 2 * melds - partials.min(4 - melds) - pair as i8);
+        }
+    }
+    best
+}
+
+/// Of one group's splits, the most partials for each (pair: 0 or 1, melds: 0–4); −1 where no
+/// split has that many.
+type Options = [[i8; 5]; 2];
+
+fn merge(a: &Options, b: &Options) -> Options {
+    let mut out = [[-1i8; 5]; 2];
+    for pa in 0..2 {
+        for ma in 0..5 {
+            if a[pa][ma] < 0 {
+                continue;
+            }
+            for pb in 0..2 - pa {
+                for mb in 0..5 - ma {
+                    if b[pb][mb] < 0 {
+                        continue;
+                    }
+                    let x = &mut out[pa + pb][ma + mb];
+                    *x = (*x).max((a[pa][ma] + b[pb][mb]).min(8));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Every split of one suit (`suited`: chows and partial chows allowed) or of the honours.
+fn group_options(c: &[u8], suited: bool) -> Options {
+    let mut g = [0u8; 9];
+    g[..c.len()].copy_from_slice(c);
+    let mut opts = [[-1i8; 5]; 2];
+    group_from(&mut g, c.len(), 0, suited, 0, 0, 0, &mut opts);
+    opts
+}
+
+#[allow(clippy::too_many_arguments)]
+fn group_from(
+    c: &mut [u8; 9],
+    n: usize,
+    mut i: usize,
+    suited: bool,
+    melds: usize,
+    partials: i8,
+    pair: usize,
+    opts: &mut Options,
+) {
+    while i < n && c[i] == 0 {
+        i += 1;
+    }
+    if i == n {
+        let x = &mut opts[pair][melds];
+        *x = (*x).max(partials.min(8));
+        return;
+    }
+    if melds < 4 {
+        if c[i] >= 3 {
+            c[i] -= 3;
+            group_from(c, n, i, suited, melds + 1, partials, pair, opts);
+            c[i] += 3;
+        }
+        if suited && i + 2 < n && c[i + 1] > 0 && c[i + 2] > 0 {
+            c[i] -= 1;
+            c[i + 1] -= 1;
+            c[i + 2] -= 1;
+            group_from(c, n, i, suited, melds + 1, partials, pair, opts);
+            c[i] += 1;
+            c[i + 1] += 1;
+            c[i + 2] += 1;
+        }
+    }
+    if c[i] >= 2 {
+        c[i] -= 2;
+        if pair == 0 {
+            group_from(c, n, i, suited, melds, partials, 1, opts);
+        }
+        group_from(c, n, i, suited, melds, partials + 1, pair, opts);
+        c[i] += 2;
+    }
+    if suited {
+        if i + 1 < n && c[i + 1] > 0 {
+            c[i] -= 1;
+            c[i + 1] -= 1;
+            group_from(c, n, i, suited, melds, partials + 1, pair, opts);
+            c[i] += 1;
+            c[i + 1] += 1;
+        }
+        if i + 2 < n && c[i + 2] > 0 {
+            c[i] -= 1;
+            c[i + 2] -= 1;
+            group_from(c, n, i, suited, melds, partials + 1, pair, opts);
+            c[i] += 1;
+            c[i + 2] += 1;
+        }
+    }
+    c[i] -= 1;
+    group_from(c, n, i, suited, melds, partials, pair, opts);
+    c[i] += 1;
+}
+
+fn len(c: &Counts) -> usize {
+    c.iter().map(|&n| usize::from(n)).sum()
+}
+
+/// Seven Pairs shanten of 13 concealed tiles, or 14 just after a draw (`None` for any other
+/// count).
+pub fn seven_pairs_shanten(c: &Counts) -> Option<i8> {
+    matches!(len(c), 13 | 14).then(|| 6 - c.iter().map(|&n| (n / 2) as i8).sum::<i8>())
+}
+
+/// Thirteen Orphans shanten of 13 concealed tiles, or 14 (`None` for any other count).
+pub fn thirteen_orphans_shanten(c: &Counts) -> Option<i8> {
+    if !matches!(len(c), 13 | 14) {
+        return None;
+    }
+    let kinds = ORPHANS.iter().filter(|&&i| c[usize::from(i)] > 0).count() as i8;
+    let pair = ORPHANS.iter().any(|&i| c[usize::from(i)] > 1);
+    Some(13 - kinds - i8::from(pair))
+}
+
+/// Honors and Knitted Tiles shanten of 13 concealed tiles, or 14 (`None` for any other
+/// count).
+pub fn honors_and_knitted_shanten(c: &Counts) -> Option<i8> {
+    if !matches!(len(c), 13 | 14) {
+        return None;
+    }
+    let honours = (27..34).filter(|&i| c[i] > 0).count() as i8;
+    KNITTED_STRAIGHTS
+        .iter()
+        .map(|seq| {
+            let have = seq.iter().filter(|&&i| c[usize::from(i)] > 0).count() as i8;
+            13 - have - honours
+        })
+        .min()
+}
+
+/// Knitted Straight shanten of 13 or 10 concealed tiles, or 14 or 11 (`None` for any other
+/// count): the straight's missing tiles plus the basic shanten of the rest, the straight
+/// standing for three melds.
+pub fn knitted_straight_shanten(c: &Counts) -> Option<i8> {
+    let n = len(c);
+    if !matches!(n, 10 | 11 | 13 | 14) {
+        return None;
+    }
+    let packs = (14 - n) / 3;
+    KNITTED_STRAIGHTS
+        .iter()
+        .map(|seq| {
+            let mut rest = *c;
+            let mut missing = 0;
+            for &i in seq {
+                if rest[usize::from(i)] > 0 {
+                    rest[usize::from(i)] -= 1;
+                } else {
+                    missing += 1;
+                }
+            }
+            missing + basic_shanten(&rest, packs + 3)
+        })
+        .min()
+}
+
+/// The shanten of concealed tiles `c` beside `packs` declared packs: the least over the five
+/// winning shapes (see the module docs). `c` holds `13 − 3 × packs` tiles (or one more, the
+/// tile just drawn, for −1 at a win).
+pub fn shanten(c: &Counts, packs: usize) -> i8 {
+    let mut s = basic_shanten(c, packs);
+    if packs == 0 {
+        for other in [
+            seven_pairs_shanten(c),
+            thirteen_orphans_shanten(c),
+            honors_and_knitted_shanten(c),
+        ]
+        .into_iter()
+        .flatten()
+        {
+            s = s.min(other);
+        }
+    }
+    if packs <= 1
+        && let Some(k) = knitted_straight_shanten(c)
+    {
+        s = s.min(k);
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tile::{counts_of, parse_tiles};
+
+    fn c(s: &str) -> Counts {
+        counts_of(parse_tiles(s).unwrap())
+    }
+
+    #[test]
+    fn knitted_straights_are_the_six_of_the_rules() {
+        let names: Vec<String> = KNITTED_STRAIGHTS
+            .iter()
+            .map(|s| {
+                crate::tile::tiles_to_string(s.iter().map(|&i| Tile::from_index(i.into()).unwrap()))
+            })
+            .collect();
+        assert!(names.contains(&"W1 W4 W7 T2 T5 T8 B3 B6 B9".to_string()));
+        assert!(names.contains(&"W3 W6 W9 T2 T5 T8 B1 B4 B7".to_string()));
+        let mut sorted = names.clone();
+        sorted.sort();
+        sorted.dedup();
+        assert_eq!(sorted.len(), 6);
+    }
+
+    #[test]
+    fn complete_hands_and_waits() {
+        assert!(is_basic_complete(&c(
+            "W1 W2 W3 W4 W5 W6 W7 W8 W9 T1 T1 T1 F1 F1"
+        )));
+        assert!(!is_basic_complete(&c(
+            "W1 W2 W3 W4 W5 W6 W7 W8 W9 T1 T1 T2 F1 F1"
+        )));
+        let w = basic_waits(&c("W1 W1 W1 W2 W3 W4 W5 W6 W7 W8 W9 W9 W9"));
+        assert!(w[..9].iter().all(|&x| x), "nine gates waits on all nine");
+        assert_eq!(w.iter().filter(|&&x| x).count(), 9);
+        assert_eq!(
+            seven_pairs_wait(&c("W1 W1 W2 W2 T3 T3 T4 T4 B5 B5 F1 F1 J1")),
+            "J1".parse().ok()
+        );
+    }
+
+    #[test]
+    fn shanten_of_each_shape() {
+        assert_eq!(shanten(&c("W1 W2 W3 W4 W5 W6 W7 W8 W9 T1 T1 T2 T3"), 0), 0);
+        assert_eq!(
+            shanten(&c("W1 W2 W3 W4 W5 W6 W7 W8 W9 T1 T1 T2 T3 T4"), 0),
+            -1
+        );
+        assert_eq!(shanten(&c("W1 W9 T1 T9 B1 B9 F1 F2 F3 F4 J1 J2 J3"), 0), 0);
+        assert_eq!(shanten(&c("W1 W1 W2 W2 T3 T3 T4 T4 B5 B5 F1 F1 J1"), 0), 0);
+        assert_eq!(shanten(&c("W1 W4 W7 T2 T5 T8 B3 B6 F1 F2 F3 J1 J2"), 0), 0);
+        assert_eq!(shanten(&c("W1 W4 W7 T2 T5 T8 B3 B6 B9 F1 F1 F1 J1"), 0), 0);
+        assert_eq!(shanten(&c("T1"), 4), 0);
+        assert_eq!(shanten(&c("T1 T1"), 4), -1);
+    }
+}
