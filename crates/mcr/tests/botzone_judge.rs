@@ -5,10 +5,9 @@
 //! refuse the same ones. `MCR_JUDGE_HANDS`, `MCR_JUDGE_POINTS` and `MCR_JUDGE_SEED` (one hand)
 //! size the runs.
 //!
-//! Opt-in: it runs only when `MCR_JUDGE` names a judge binary (CI has none). Build one with
-//! jsoncpp, a two-function stand-in for `boost::split`, and the fan library PyMahjongGB ships
-//! (its flags renamed: `WIN_FLAG_4TH_TILE` → `WIN_FLAG_LAST_TILE`, `WIN_FLAG_ABOUT_KONG` →
-//! `WIN_FLAG_KONG_INVOLVED`); `docs/mcr-engine.md` says how.
+//! Opt-in: it runs only when `MCR_JUDGE` names a judge binary (CI has none). The binary is
+//! built by whoever runs the test from Botzone's repository; this repository holds neither its
+//! code nor a script that builds it.
 
 use std::io::Write;
 use std::process::{Command, Stdio};
