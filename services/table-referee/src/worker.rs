@@ -601,7 +601,7 @@ async fn play(
     };
     record_metrics(
         &job,
-        &ctx.config.lane,
+        ctx.config.lane_name(),
         &kinds,
         &record.result,
         &record.steps,
@@ -707,8 +707,8 @@ fn record_metrics(
         else {
             continue;
         };
-        m.decision_latency_ms
-            .record(f64::from(step.elapsed_ms), seat_attrs);
+        m.decision_latency_s
+            .record(f64::from(step.elapsed_us) / 1e6, seat_attrs);
         *decided += 1;
         *late += u64::from(step.elapsed_ms > limit);
     }
