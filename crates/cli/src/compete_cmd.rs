@@ -189,6 +189,14 @@ pub fn ensure_pool(
             )?;
         }
     }
+    if stop.load(std::sync::atomic::Ordering::Relaxed) {
+        return Err(crate::report::Interrupted(format!(
+            "interrupted: the deals measured so far are kept in the library (panel {}); run the \
+             same command again to go on from them",
+            panel.id
+        ))
+        .into());
+    }
     pool = load()?;
     let have = eligible(&pool);
     if have < need {

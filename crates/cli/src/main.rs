@@ -159,6 +159,10 @@ fn main() -> std::process::ExitCode {
     match result {
         Ok(()) => std::process::ExitCode::SUCCESS,
         Err(e) if is_broken_pipe(&e) => std::process::exit(CLOSED_PIPE_EXIT),
+        Err(e) if e.downcast_ref::<report::Interrupted>().is_some() => {
+            eprintln!("{e}");
+            std::process::ExitCode::from(130)
+        }
         Err(e) => {
             eprintln!("error: {}", report::chain(&e));
             std::process::ExitCode::FAILURE

@@ -1606,8 +1606,25 @@ pub fn competition(cmd: CompetitionCommand) -> Result<()> {
                     .await?
                     .into_inner();
                 let mut last = None;
-                while let Some(s) = stream.next().await {
-                    let s = s?;
+                let interrupted = tokio::signal::ctrl_c();
+                tokio::pin!(interrupted);
+                loop {
+                    let s = tokio::select! {
+                        s = stream.next() => s,
+                        _ = &mut interrupted => {
+                            eprintln!();
+                            return Err(crate::report::Interrupted(format!(
+                                "stopped following {name}; the competition goes on at the \
+                                 matchmaker: `arena competition list` shows its progress, \
+                                 `arena competition standings {name}` its standings, `arena \
+                                 competition cancel {name}` stops it",
+                                name = a.name
+                            ))
+                            .into());
+                        }
+                    };
+                    let Some(s) = s else { break };
+                    let s = s.map_err(status)?;
                     eprint!("\r{}/{} tables", s.tables_done, s.tables_total);
                     let done = s.r#final;
                     last = Some(s);
