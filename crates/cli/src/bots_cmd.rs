@@ -122,8 +122,21 @@ impl Registry {
         if let Some(url) = &a.matchmaker {
             return remote(url.clone()).await;
         }
+        // A data directory that does not exist yet is made a new, empty store: say so, since
+        // the usual cause is a standalone running with another --data-dir.
+        let fresh = a.store.redis.is_none() && !a.store.data_dir.exists();
         match a.store.open().await {
-            Ok(store) => Ok(Registry::Store(store)),
+            Ok(store) => {
+                if fresh {
+                    eprintln!(
+                        "note: {dir} held no arena store, so a new one was made there. An `arena \
+                         standalone` started with another --data-dir does not see it: give that \
+                         directory as --data-dir (or ARENA_DATA_DIR)",
+                        dir = a.store.data_dir.display()
+                    );
+                }
+                Ok(Registry::Store(store))
+            }
             Err(e) if in_use(&e) => {
                 let url = default_matchmaker(&a.store.data_dir)?;
                 eprintln!(

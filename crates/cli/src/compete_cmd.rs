@@ -279,22 +279,22 @@ pub fn run(a: CompeteArgs) -> Result<()> {
         println!("{obj}");
         return Ok(());
     }
-    let library = store.describe();
-    print!(
-        "{}",
-        explain(&Explained {
-            format: &format,
-            tables: names.len(),
-            matches: a.matches,
-            rounds: a.rounds,
-            farmers: &a.panel.farmers,
-            scoring: &a.panel.scoring.to_string(),
-        })
-    );
+    let library = match &a.store.redis {
+        None => format!("the data directory {}", a.store.data_dir.display()),
+        Some(_) => store.describe(),
+    };
+    print_wrapped(&explain(&Explained {
+        format: &format,
+        tables: names.len(),
+        matches: a.matches,
+        rounds: a.rounds,
+        farmers: &a.panel.farmers,
+        scoring: &a.panel.scoring.to_string(),
+    }));
     println!();
     print!("{}", s.render());
     println!();
-    println!(
+    print_wrapped(&format!(
         "How to read it: in each match every table plays the same number of games, and the tables \
          are ranked by their total landlord score. P(#k) is the share of the {} matches in which \
          the table finished k-th (* marks its most probable place); mean score is its landlord's \
@@ -302,9 +302,9 @@ pub fn run(a: CompeteArgs) -> Result<()> {
          and a lower rank are better. Place 1 is the strongest bot: tables are ordered by their \
          most probable place, ties broken by mean rank.",
         a.matches, a.panel.scoring
-    );
+    ));
     println!();
-    println!(
+    print_wrapped(&format!(
         "Deals: {} distinct, from the deal library in {library} (kept there: a second run reuses \
          them and is faster); their difficulty was measured by panel {} ({}). {} games in {:.1} s{}.",
         result.deal_ids.len(),
@@ -315,7 +315,7 @@ pub fn run(a: CompeteArgs) -> Result<()> {
         a.heatmap
             .as_ref()
             .map_or(String::new(), |p| format!("; heat map in {}", p.display()))
-    );
+    ));
     println!();
     println!("Next:");
     println!(
@@ -329,6 +329,27 @@ pub fn run(a: CompeteArgs) -> Result<()> {
     );
     println!("  docs/deals.md                       how a deal's difficulty (GDI) is measured");
     Ok(())
+}
+
+/// The width paragraphs of the report are wrapped to.
+const WIDTH: usize = 100;
+
+/// Prints `text`'s lines wrapped at word boundaries to [`WIDTH`] columns.
+fn print_wrapped(text: &str) {
+    for paragraph in text.lines() {
+        let mut line = String::new();
+        for word in paragraph.split_whitespace() {
+            if !line.is_empty() && line.chars().count() + 1 + word.chars().count() > WIDTH {
+                println!("{line}");
+                line.clear();
+            }
+            if !line.is_empty() {
+                line.push(' ');
+            }
+            line.push_str(word);
+        }
+        println!("{line}");
+    }
 }
 
 /// What [`explain`] says a competition was.
@@ -348,9 +369,14 @@ fn explain(e: &Explained) -> String {
         Format::EqualStrength { centre, eps } => format!(
             "Every table got different deals, all of the same measured difficulty: each deal's \
              difficulty index (GDI, the chance that a landlord of each skill level reaches each \
-             score level with it) lies within {eps} of {centre:?}. No player can help another by \
+             score level with it) lies within {eps} of ({centre}). No player can help another by \
              telling it the cards, yet no table is dealt an easier game: the equal-strength \
-             method of the paper on equal-strength deals for competitive Dou Dizhu (docs/deals.md)."
+             method of the paper on equal-strength deals for competitive Dou Dizhu (docs/deals.md).",
+            centre = centre
+                .iter()
+                .map(f64::to_string)
+                .collect::<Vec<_>>()
+                .join(", ")
         ),
         Format::Duplicate => "Every table got the same deals (duplicate): luck is the same for \
              all, but players who share their cards could cheat."
@@ -366,7 +392,7 @@ fn explain(e: &Explained) -> String {
     format!(
         "A competition in the {format} format among {tables} Dou Dizhu landlord bots: each played landlord at a \
          table of its own against the same two `{farmers}` farmers, {matches} matches of {rounds} \
-         games, scored by {scoring} scoring.\n{deals}\n",
+         games, scored under {scoring} scoring.\n{deals}\n",
         format = e.format.name(),
         tables = e.tables,
         farmers = e.farmers,

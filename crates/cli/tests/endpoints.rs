@@ -142,3 +142,19 @@ fn an_unreadable_endpoints_file_is_named_not_passed_over() {
         "{err}"
     );
 }
+
+#[test]
+fn registering_into_a_directory_with_no_store_says_a_new_one_was_made() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("not-yet");
+    let (out, err, ok) = client(&data, &["bots", "add", "north"]);
+    assert!(ok, "{err}{out}");
+    assert!(
+        err.contains("held no arena store") && err.contains("--data-dir"),
+        "{err}"
+    );
+    // The second time the store is there: no note.
+    let (out, err, ok) = client(&data, &["bots", "add", "south"]);
+    assert!(ok, "{err}{out}");
+    assert!(!err.contains("held no arena store"), "{err}");
+}
