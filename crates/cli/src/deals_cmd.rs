@@ -293,13 +293,23 @@ pub(crate) fn threads(t: Option<usize>) -> usize {
 pub(crate) fn stop_on_ctrl_c(rt: &tokio::runtime::Runtime) -> Arc<AtomicBool> {
     let stop = Arc::new(AtomicBool::new(false));
     let flag = stop.clone();
+    // Registered now, not when the task first runs (a current-thread runtime runs it only once
+    // the work is under way): a Ctrl-C from this point on is this handler's, never the default
+    // that ends the process without a word.
+    let interrupts = {
+        let _entered = rt.enter();
+        tokio::signal::unix::signal(tokio::signal::unix::SignalKind::interrupt())
+    };
+    let Ok(mut interrupts) = interrupts else {
+        return stop;
+    };
     rt.spawn(async move {
-        if tokio::signal::ctrl_c().await.is_ok() {
+        if interrupts.recv().await.is_some() {
             eprintln!(
                 "\nstopping: finishing the deals in progress and saving (Ctrl-C again to abort)"
             );
             flag.store(true, Ordering::Relaxed);
-            if tokio::signal::ctrl_c().await.is_ok() {
+            if interrupts.recv().await.is_some() {
                 std::process::exit(130);
             }
         }

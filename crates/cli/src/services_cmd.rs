@@ -1595,6 +1595,11 @@ pub fn competition(cmd: CompetitionCommand) -> Result<()> {
                     }
                     Err(s) => return Err(status(s)),
                 };
+                // Registered before the competition is announced: a Ctrl-C from then on is
+                // answered below, never by the default that ends the process without a word.
+                let mut interrupts =
+                    tokio::signal::unix::signal(tokio::signal::unix::SignalKind::interrupt())
+                        .context("listening for Ctrl-C")?;
                 eprintln!(
                     "competition {} created: {} tables",
                     a.name, comp.tables_total
@@ -1606,12 +1611,10 @@ pub fn competition(cmd: CompetitionCommand) -> Result<()> {
                     .await?
                     .into_inner();
                 let mut last = None;
-                let interrupted = tokio::signal::ctrl_c();
-                tokio::pin!(interrupted);
                 loop {
                     let s = tokio::select! {
                         s = stream.next() => s,
-                        _ = &mut interrupted => {
+                        _ = interrupts.recv() => {
                             eprintln!();
                             return Err(crate::report::Interrupted(format!(
                                 "stopped following {name}; the competition goes on at the \
