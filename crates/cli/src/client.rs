@@ -39,6 +39,9 @@ impl ClientAuth {
 
 pub use arena::standalone::ENDPOINTS_FILE;
 
+/// The most of an [`ENDPOINTS_FILE`] a client reads.
+const MAX_ENDPOINTS_BYTES: u64 = 64 * 1024;
+
 /// The address of `role`: `given` (its flag or environment variable) when set; else the one the
 /// standalone with data directory `data_dir` wrote to its [`ENDPOINTS_FILE`]; else the role's
 /// default port on this machine. An endpoints file that cannot be read is an error naming it,
@@ -48,11 +51,24 @@ pub fn address(given: Option<&str>, role: Role, data_dir: &Path) -> Result<Strin
         return Ok(url.to_string());
     }
     let path = data_dir.join(ENDPOINTS_FILE);
-    let text = match std::fs::read_to_string(&path) {
-        Ok(text) => text,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            return Ok(role.default_url().to_string());
+    let text = match std::fs::File::open(&path) {
+        Ok(file) => {
+            // A standalone writes a few hundred bytes; anything past the bound is not its file.
+            let mut text = String::new();
+            std::io::Read::read_to_string(
+                &mut std::io::Read::take(file, MAX_ENDPOINTS_BYTES + 1),
+                &mut text,
+            )
+            .with_context(|| format!("reading {}", path.display()))?;
+            if text.len() as u64 > MAX_ENDPOINTS_BYTES {
+                anyhow::bail!(
+                    "{} is over {MAX_ENDPOINTS_BYTES} bytes: not an endpoints file arena wrote",
+                    path.display()
+                );
+            }
+            text
         }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(role.default_url()),
         Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),
     };
     let endpoints: std::collections::BTreeMap<String, String> = serde_json::from_str(&text)
@@ -106,13 +122,15 @@ impl Role {
         }
     }
 
-    /// Where it listens by default on this machine.
-    pub fn default_url(self) -> &'static str {
-        match self {
-            Role::Referee => "http://127.0.0.1:50051",
-            Role::DealLibrary => "http://127.0.0.1:50053",
-            Role::Matchmaker => "http://127.0.0.1:50054",
-        }
+    /// Where it listens by default on this machine (the standalone's defaults, which are the
+    /// roles' own).
+    pub fn default_url(self) -> String {
+        use arena::standalone as sa;
+        sa::local_url(match self {
+            Role::Referee => sa::DEFAULT_REFEREE_LISTEN,
+            Role::DealLibrary => sa::DEFAULT_DEAL_LIBRARY_LISTEN,
+            Role::Matchmaker => sa::DEFAULT_MATCHMAKER_LISTEN,
+        })
     }
 
     /// The flag that gives its address.
@@ -153,4 +171,48 @@ pub fn status(s: tonic::Status) -> anyhow::Error {
         _ => "",
     };
     anyhow::anyhow!("{} ({:?}){hint}", s.message(), s.code())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_flag_wins_then_the_endpoints_file_then_the_default() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        assert_eq!(
+            address(None, Role::Matchmaker, d).unwrap(),
+            "http://127.0.0.1:50054"
+        );
+        std::fs::write(
+            d.join(ENDPOINTS_FILE),
+            r#"{"matchmaker": "http://127.0.0.1:6001", "referee": "http://127.0.0.1:6002"}"#,
+        )
+        .unwrap();
+        assert_eq!(
+            address(None, Role::Matchmaker, d).unwrap(),
+            "http://127.0.0.1:6001"
+        );
+        assert_eq!(
+            address(Some("http://elsewhere:1"), Role::Matchmaker, d).unwrap(),
+            "http://elsewhere:1"
+        );
+        let missing = address(None, Role::DealLibrary, d).unwrap_err().to_string();
+        assert!(
+            missing.contains("names no deal library address") && missing.contains("--library"),
+            "{missing}"
+        );
+    }
+
+    #[test]
+    fn an_endpoints_file_past_its_bound_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let big = format!(r#"{{"matchmaker": "{}"}}"#, "x".repeat(70 * 1024));
+        std::fs::write(dir.path().join(ENDPOINTS_FILE), big).unwrap();
+        let e = address(None, Role::Matchmaker, dir.path())
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("is over 65536 bytes"), "{e}");
+    }
 }
