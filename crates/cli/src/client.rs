@@ -101,6 +101,8 @@ pub enum Role {
     DealLibrary,
     /// A table referee.
     Referee,
+    /// bot-host's bot port, where bots connect.
+    BotHost,
 }
 
 impl Role {
@@ -110,6 +112,7 @@ impl Role {
             Role::Matchmaker => "matchmaker",
             Role::DealLibrary => "deal library",
             Role::Referee => "referee",
+            Role::BotHost => "bot-host",
         }
     }
 
@@ -119,6 +122,7 @@ impl Role {
             Role::Matchmaker => "matchmaker",
             Role::DealLibrary => "deal_library",
             Role::Referee => "referee",
+            Role::BotHost => "bot_host",
         }
     }
 
@@ -130,6 +134,7 @@ impl Role {
             Role::Referee => sa::DEFAULT_REFEREE_LISTEN,
             Role::DealLibrary => sa::DEFAULT_DEAL_LIBRARY_LISTEN,
             Role::Matchmaker => sa::DEFAULT_MATCHMAKER_LISTEN,
+            Role::BotHost => sa::DEFAULT_BOT_HOST_LISTEN,
         })
     }
 
@@ -139,6 +144,7 @@ impl Role {
             Role::Matchmaker => "--matchmaker",
             Role::DealLibrary => "--library",
             Role::Referee => "--referee",
+            Role::BotHost => "--bot-host",
         }
     }
 }
