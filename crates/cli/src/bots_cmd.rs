@@ -38,8 +38,8 @@ pub struct RegistryArgs {
     store: StoreArgs,
     /// Register through the running matchmaker at this address (e.g. `arena standalone`'s,
     /// http://127.0.0.1:50054) instead of opening the store. When the embedded store is held by
-    /// a running arena, the matchmaker at ARENA_MATCHMAKER (default http://127.0.0.1:50054) is
-    /// used without this flag.
+    /// a running arena, the matchmaker at ARENA_MATCHMAKER (default: the one that arena wrote to
+    /// the data directory's endpoints.json) is used without this flag.
     #[arg(long)]
     matchmaker: Option<String>,
 }
@@ -78,9 +78,14 @@ pub struct BotsAddArgs {
     registry: RegistryArgs,
 }
 
-/// The matchmaker a client falls back to when the embedded store is held.
-fn default_matchmaker() -> String {
-    std::env::var("ARENA_MATCHMAKER").unwrap_or_else(|_| "http://127.0.0.1:50054".into())
+/// The matchmaker a client falls back to when the embedded store in `data_dir` is held:
+/// ARENA_MATCHMAKER, else the one the standalone holding it wrote to its endpoints file.
+fn default_matchmaker(data_dir: &Path) -> Result<String> {
+    client::address(
+        std::env::var("ARENA_MATCHMAKER").ok().as_deref(),
+        client::Role::Matchmaker,
+        data_dir,
+    )
 }
 
 /// Whether `e` says the embedded store is held by another process.
@@ -117,10 +122,23 @@ impl Registry {
         if let Some(url) = &a.matchmaker {
             return remote(url.clone()).await;
         }
+        // A data directory that does not exist yet is made a new, empty store: say so, since
+        // the usual cause is a standalone running with another --data-dir.
+        let fresh = a.store.redis.is_none() && !a.store.data_dir.exists();
         match a.store.open().await {
-            Ok(store) => Ok(Registry::Store(store)),
+            Ok(store) => {
+                if fresh {
+                    eprintln!(
+                        "note: {dir} held no arena store, so a new one was made there. An `arena \
+                         standalone` started with another --data-dir does not see it: give that \
+                         directory as --data-dir (or ARENA_DATA_DIR)",
+                        dir = a.store.data_dir.display()
+                    );
+                }
+                Ok(Registry::Store(store))
+            }
             Err(e) if in_use(&e) => {
-                let url = default_matchmaker();
+                let url = default_matchmaker(&a.store.data_dir)?;
                 eprintln!(
                     "{} is held by a running arena; going through the matchmaker at {url} \
                      (--matchmaker URL names another)",

@@ -189,6 +189,14 @@ pub fn ensure_pool(
             )?;
         }
     }
+    if stop.load(std::sync::atomic::Ordering::Relaxed) {
+        return Err(crate::report::Interrupted(format!(
+            "interrupted: the deals measured so far are kept in the library (panel {}); run the \
+             same command again to go on from them",
+            panel.id
+        ))
+        .into());
+    }
     pool = load()?;
     let have = eligible(&pool);
     if have < need {
@@ -271,40 +279,155 @@ pub fn run(a: CompeteArgs) -> Result<()> {
         println!("{obj}");
         return Ok(());
     }
-    println!(
-        "{}: {} tables × {} matches × {} rounds against {} farmers, {} landlord scoring; deals from panel {} ({})",
-        format,
-        names.len(),
-        a.matches,
-        a.rounds,
-        a.panel.farmers,
-        a.panel.scoring,
-        panel.id,
-        describe(&panel)
-    );
+    let library = match &a.store.redis {
+        None => format!("the data directory {}", a.store.data_dir.display()),
+        Some(_) => store.describe(),
+    };
+    print_wrapped(&explain(&Explained {
+        format: &format,
+        tables: names.len(),
+        matches: a.matches,
+        rounds: a.rounds,
+        farmers: &a.panel.farmers,
+        scoring: &a.panel.scoring.to_string(),
+    }));
     println!();
     print!("{}", s.render());
     println!();
-    println!(
-        "P(#k) = share of the {} matches in which the table finished k-th (* = its most probable place); \
-         place = final ranking by most probable place, ties by mean rank.",
-        a.matches
-    );
-    println!(
-        "{} distinct deals, {} games, {:.1} s{}",
+    print_wrapped(&format!(
+        "How to read it: in each match every table plays the same number of games, and the tables \
+         are ranked by their total landlord score. P(#k) is the share of the {} matches in which \
+         the table finished k-th (* marks its most probable place); mean score is its landlord's \
+         average score per game under {} scoring, and mean rank its average place: a higher score \
+         and a lower rank are better. Place 1 is the strongest bot: tables are ordered by their \
+         most probable place, ties broken by mean rank.",
+        a.matches, a.panel.scoring
+    ));
+    println!();
+    print_wrapped(&format!(
+        "Deals: {} distinct, from the deal library in {library} (kept there: a second run reuses \
+         them and is faster); their difficulty was measured by panel {} ({}). {} games in {:.1} s{}.",
         result.deal_ids.len(),
+        panel.id,
+        describe(&panel),
         cache.len(),
         secs,
         a.heatmap
             .as_ref()
             .map_or(String::new(), |p| format!("; heat map in {}", p.display()))
+    ));
+    println!();
+    println!("Next:");
+    println!(
+        "  arena compete --heatmap ranks.png   the same run, with the place probabilities drawn as a heat map"
     );
+    println!(
+        "  arena standalone                    the platform: competitions, a ladder and the web console at http://127.0.0.1:8054/"
+    );
+    println!(
+        "  docs/bots.md                        write a bot of your own (examples/ddz-python/simple_bot.py is one)"
+    );
+    println!("  docs/deals.md                       how a deal's difficulty (GDI) is measured");
     Ok(())
+}
+
+/// The width paragraphs of the report are wrapped to.
+const WIDTH: usize = 100;
+
+/// Prints `text`'s lines wrapped at word boundaries to [`WIDTH`] columns.
+fn print_wrapped(text: &str) {
+    for paragraph in text.lines() {
+        let mut line = String::new();
+        for word in paragraph.split_whitespace() {
+            if !line.is_empty() && line.chars().count() + 1 + word.chars().count() > WIDTH {
+                println!("{line}");
+                line.clear();
+            }
+            if !line.is_empty() {
+                line.push(' ');
+            }
+            line.push_str(word);
+        }
+        println!("{line}");
+    }
+}
+
+/// What [`explain`] says a competition was.
+struct Explained<'a> {
+    format: &'a Format,
+    tables: usize,
+    matches: usize,
+    rounds: usize,
+    farmers: &'a str,
+    scoring: &'a str,
+}
+
+/// In plain words, what was run: the bots, the matches, and how the deals were chosen, with
+/// why (equal strength is the point of the main job; the other formats are its baselines).
+fn explain(e: &Explained) -> String {
+    let deals = match e.format {
+        Format::EqualStrength { centre, eps } => format!(
+            "Every table got different deals, all of the same measured difficulty: each deal's \
+             difficulty index (GDI, the chance that a landlord of each skill level reaches each \
+             score level with it) lies within {eps} of ({centre}). No player can help another by \
+             telling it the cards, yet no table is dealt an easier game: the equal-strength \
+             method of the paper on equal-strength deals for competitive Dou Dizhu (docs/deals.md).",
+            centre = centre
+                .iter()
+                .map(f64::to_string)
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        Format::Duplicate => "Every table got the same deals (duplicate): luck is the same for \
+             all, but players who share their cards could cheat."
+            .to_string(),
+        Format::Random => "Every table got its own random deals: the baseline, where luck of the \
+             deal blurs the ranking."
+            .to_string(),
+        Format::DifficultyAdjusted => "Every table got its own random deals, and each game's \
+             score is corrected by the deal's measured difficulty (the panel's mean landlord score \
+             on it)."
+            .to_string(),
+    };
+    format!(
+        "A competition in the {format} format among {tables} Dou Dizhu landlord bots: each played landlord at a \
+         table of its own against the same two `{farmers}` farmers, {matches} matches of {rounds} \
+         games, scored under {scoring} scoring.\n{deals}\n",
+        format = e.format.name(),
+        tables = e.tables,
+        farmers = e.farmers,
+        matches = e.matches,
+        rounds = e.rounds,
+        scoring = e.scoring,
+    )
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_explanation_names_the_bots_the_deals_and_the_method() {
+        let format: Format = "equal-strength:0.95,0.55,0.15:0.15".parse().unwrap();
+        let text = explain(&Explained {
+            format: &format,
+            tables: 7,
+            matches: 20,
+            rounds: 20,
+            farmers: "expert",
+            scoring: "difficulty",
+        });
+        for want in [
+            "7 Dou Dizhu landlord bots",
+            "`expert` farmers",
+            "20 matches of 20",
+            "within 0.15 of",
+            "equal-strength",
+            "docs/deals.md",
+        ] {
+            assert!(text.contains(want), "{want:?} not in {text}");
+        }
+    }
 
     #[test]
     fn table_lists_keep_bot_parameters_together() {

@@ -41,13 +41,10 @@ pub enum DealsCommand {
 
 #[derive(Args)]
 pub struct RemoteMeasureArgs {
-    /// The deal-library's gRPC address.
-    #[arg(
-        long,
-        env = "ARENA_DEAL_LIBRARY",
-        default_value = "http://127.0.0.1:50053"
-    )]
-    library: String,
+    /// The deal-library's gRPC address [default: the one the `arena standalone` of --data-dir
+    /// wrote to its endpoints.json, else http://127.0.0.1:50053].
+    #[arg(long, env = "ARENA_DEAL_LIBRARY")]
+    library: Option<String>,
     #[command(flatten)]
     auth: crate::client::ClientAuth,
     /// Deals 0..COUNT of the stream.
@@ -222,8 +219,8 @@ pub struct ImportArgs {
 pub struct LibraryChoice {
     /// Go through the running deal library at this address (e.g. `arena standalone`'s,
     /// http://127.0.0.1:50053) instead of opening the store. When the embedded store is held by
-    /// a running arena, the deal library at ARENA_DEAL_LIBRARY (default http://127.0.0.1:50053)
-    /// is used without this flag.
+    /// a running arena, the deal library at ARENA_DEAL_LIBRARY (default: the one that arena wrote
+    /// to the data directory's endpoints.json) is used without this flag.
     #[arg(long)]
     library: Option<String>,
 }
@@ -248,8 +245,10 @@ impl LibraryChoice {
         match store.open().await {
             Ok(s) => Ok(Target::Store(s)),
             Err(e) if crate::bots_cmd::in_use(&e) => {
-                let url = std::env::var("ARENA_DEAL_LIBRARY")
-                    .unwrap_or_else(|_| "http://127.0.0.1:50053".into());
+                let url = auth.address(
+                    std::env::var("ARENA_DEAL_LIBRARY").ok().as_deref(),
+                    crate::client::Role::DealLibrary,
+                )?;
                 eprintln!(
                     "{} is held by a running arena; going through the deal library at {url} \
                      (--library URL names another)",
@@ -294,13 +293,23 @@ pub(crate) fn threads(t: Option<usize>) -> usize {
 pub(crate) fn stop_on_ctrl_c(rt: &tokio::runtime::Runtime) -> Arc<AtomicBool> {
     let stop = Arc::new(AtomicBool::new(false));
     let flag = stop.clone();
+    // Registered now, not when the task first runs (a current-thread runtime runs it only once
+    // the work is under way): a Ctrl-C from this point on is this handler's, never the default
+    // that ends the process without a word.
+    let interrupts = {
+        let _entered = rt.enter();
+        tokio::signal::unix::signal(tokio::signal::unix::SignalKind::interrupt())
+    };
+    let Ok(mut interrupts) = interrupts else {
+        return stop;
+    };
     rt.spawn(async move {
-        if tokio::signal::ctrl_c().await.is_ok() {
+        if interrupts.recv().await.is_some() {
             eprintln!(
                 "\nstopping: finishing the deals in progress and saving (Ctrl-C again to abort)"
             );
             flag.store(true, Ordering::Relaxed);
-            if tokio::signal::ctrl_c().await.is_ok() {
+            if interrupts.recv().await.is_some() {
                 std::process::exit(130);
             }
         }
@@ -677,7 +686,10 @@ impl PanelArgs {
 
 async fn remote_measure(a: RemoteMeasureArgs) -> Result<()> {
     use arena_proto::v1;
-    let mut client = crate::library_client::connect(&a.library, &a.auth).await?;
+    let url = a
+        .auth
+        .address(a.library.as_deref(), crate::client::Role::DealLibrary)?;
+    let mut client = crate::library_client::connect(&url, &a.auth).await?;
     let panel = a.panel.wire();
     let op = client
         .measure(v1::MeasureRequest {

@@ -14,13 +14,10 @@ pub type Client = v1::deal_library_client::DealLibraryClient<client::Authed>;
 /// Where a client finds the deal library.
 #[derive(clap::Args, Clone, Debug)]
 pub struct LibraryAddr {
-    /// The deal library's gRPC address (`arena standalone` serves it on :50053).
-    #[arg(
-        long,
-        env = "ARENA_DEAL_LIBRARY",
-        default_value = "http://127.0.0.1:50053"
-    )]
-    pub library: String,
+    /// The deal library's gRPC address [default: the one the `arena standalone` of --data-dir
+    /// wrote to its endpoints.json, else http://127.0.0.1:50053].
+    #[arg(long, env = "ARENA_DEAL_LIBRARY")]
+    pub library: Option<String>,
 }
 
 /// Connects to the deal library at `url`.

@@ -76,19 +76,18 @@ pub struct PlotArgs {
 /// A run of `arena load`.
 #[derive(Args, Clone)]
 pub struct RunArgs {
-    /// bot-host's bot port.
-    #[arg(long, env = "ARENA_BOT_HOST", default_value = "http://127.0.0.1:50052")]
-    bot_host: String,
-    /// The matchmaker, whose bot registry issues the bots' tokens.
-    #[arg(
-        long,
-        env = "ARENA_MATCHMAKER",
-        default_value = "http://127.0.0.1:50054"
-    )]
-    matchmaker: String,
-    /// The referee tables are submitted to (any referee of a cluster: they share the job stream).
-    #[arg(long, env = "ARENA_REFEREE", default_value = "http://127.0.0.1:50051")]
-    referee: String,
+    /// bot-host's bot port [default: the one the `arena standalone` of --data-dir wrote to its
+    /// endpoints.json, else http://127.0.0.1:50052].
+    #[arg(long, env = "ARENA_BOT_HOST")]
+    bot_host: Option<String>,
+    /// The matchmaker, whose bot registry issues the bots' tokens [default: as --bot-host's,
+    /// else http://127.0.0.1:50054].
+    #[arg(long, env = "ARENA_MATCHMAKER")]
+    matchmaker: Option<String>,
+    /// The referee tables are submitted to (any referee of a cluster: they share the job
+    /// stream) [default: as --bot-host's, else http://127.0.0.1:50051].
+    #[arg(long, env = "ARENA_REFEREE")]
+    referee: Option<String>,
     /// Simulated bots.
     #[arg(long, default_value_t = 30)]
     bots: usize,
@@ -282,6 +281,21 @@ pub fn run(a: LoadArgs) -> Result<()> {
 }
 
 impl RunArgs {
+    /// bot-host's address, once [`load`] has resolved it.
+    fn bot_host(&self) -> &str {
+        self.bot_host.as_deref().unwrap_or_default()
+    }
+
+    /// The matchmaker's address, once [`load`] has resolved it.
+    fn matchmaker(&self) -> &str {
+        self.matchmaker.as_deref().unwrap_or_default()
+    }
+
+    /// The referee's address, once [`load`] has resolved it.
+    fn referee(&self) -> &str {
+        self.referee.as_deref().unwrap_or_default()
+    }
+
     /// Flags that cannot work together, named.
     fn check(&self) -> Result<()> {
         for (flag, p) in [
@@ -724,7 +738,7 @@ async fn connection(
 /// registered already).
 async fn register(a: &RunArgs, names: &[String]) -> Result<Vec<String>> {
     use v1::bot_registry_client::BotRegistryClient;
-    let channel = client::connect(&a.matchmaker, client::Role::Matchmaker, &a.auth).await?;
+    let channel = client::connect(a.matchmaker(), client::Role::Matchmaker, &a.auth).await?;
     let registry = BotRegistryClient::new(channel);
     let mut tokens = vec![String::new(); names.len()];
     let mut tasks = tokio::task::JoinSet::new();
@@ -1100,7 +1114,20 @@ fn table_job(a: &RunArgs, run: &str, n: u64, bots: &[String]) -> v1::TableJob {
     }
 }
 
-async fn load(a: RunArgs) -> Result<()> {
+async fn load(mut a: RunArgs) -> Result<()> {
+    // Every address from here on is the one to dial: given, or found in the data directory.
+    a.bot_host = Some(
+        a.auth
+            .address(a.bot_host.as_deref(), client::Role::BotHost)?,
+    );
+    a.matchmaker = Some(
+        a.auth
+            .address(a.matchmaker.as_deref(), client::Role::Matchmaker)?,
+    );
+    a.referee = Some(
+        a.auth
+            .address(a.referee.as_deref(), client::Role::Referee)?,
+    );
     let steps: Vec<usize> = if a.steps.is_empty() {
         vec![a.bots]
     } else {
@@ -1120,21 +1147,21 @@ async fn load(a: RunArgs) -> Result<()> {
         "arena load: {} bots registered in {:.1} s through {}",
         names.len(),
         t0.elapsed().as_secs_f64(),
-        a.matchmaker
+        a.matchmaker()
     );
     let referee = if a.idle {
         None
     } else {
-        let channel = client::connect(&a.referee, client::Role::Referee, &a.auth).await?;
+        let channel = client::connect(a.referee(), client::Role::Referee, &a.auth).await?;
         Some(v1::table_referee_client::TableRefereeClient::new(channel))
     };
     let dial = if a.connections == 0 {
-        Dial::Own(a.bot_host.clone())
+        Dial::Own(a.bot_host().to_string())
     } else {
         let mut clients = Vec::with_capacity(a.connections);
         for _ in 0..a.connections {
             clients.push(
-                arena_sdk::connect(&a.bot_host, &arena_tls::ClientTlsFiles::default()).await?,
+                arena_sdk::connect(a.bot_host(), &arena_tls::ClientTlsFiles::default()).await?,
             );
         }
         Dial::Shared(clients)
@@ -1273,7 +1300,7 @@ async fn load(a: RunArgs) -> Result<()> {
                     }
                 }
                 let (mut referee, book, url) =
-                    (referee.clone(), Arc::clone(&sh), a.referee.clone());
+                    (referee.clone(), Arc::clone(&sh), a.referee().to_string());
                 submits.spawn(async move {
                     let id = job.table_id.clone();
                     match referee

@@ -95,7 +95,47 @@ fn raise_open_files_limit() {
 #[global_allocator]
 static ALLOCATOR: arena_serve::allocator::Allocator = arena_serve::allocator::Allocator;
 
+/// The exit status of a process whose output pipe closed (`arena … | head`): what a shell reports
+/// for a command killed by SIGPIPE, so pipelines read it as usual.
+const CLOSED_PIPE_EXIT: i32 = 128 + libc::SIGPIPE;
+
+/// Whether `message` is what `println!` panics with when standard output is a closed pipe.
+fn is_closed_stdout_panic(message: &str) -> bool {
+    message.starts_with("failed printing to stdout") && message.contains("Broken pipe")
+}
+
+/// A reader that stops early (`arena … | head`) ends the output: exit quietly then, as other
+/// command-line tools do, instead of panicking with a backtrace from `println!`. (Rust ignores
+/// SIGPIPE so that writes to a closed socket or to a crashed bot's stdin are errors a role can
+/// handle; restoring its default would let one dead program bot kill bot-host.)
+fn exit_quietly_when_stdout_closes() {
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let payload = info.payload();
+        let message = payload
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| payload.downcast_ref::<&str>().copied())
+            .unwrap_or("");
+        if is_closed_stdout_panic(message) {
+            std::process::exit(CLOSED_PIPE_EXIT);
+        }
+        default(info)
+    }));
+}
+
+/// Whether `e` comes from writing to a closed pipe (output written with `write!` rather than
+/// `println!`).
+fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    e.chain().any(|cause| {
+        cause
+            .downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
+}
+
 fn main() -> std::process::ExitCode {
+    exit_quietly_when_stdout_closes();
     let cli = Cli::parse();
     raise_open_files_limit();
     let result = match cli.command {
@@ -118,9 +158,34 @@ fn main() -> std::process::ExitCode {
     };
     match result {
         Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(e) if is_broken_pipe(&e) => std::process::exit(CLOSED_PIPE_EXIT),
+        Err(e) if e.downcast_ref::<report::Interrupted>().is_some() => {
+            eprintln!("{e}");
+            std::process::ExitCode::from(130)
+        }
         Err(e) => {
             eprintln!("error: {}", report::chain(&e));
             std::process::ExitCode::FAILURE
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_a_closed_stdout_is_a_quiet_exit() {
+        assert!(is_closed_stdout_panic(
+            "failed printing to stdout: Broken pipe (os error 32)"
+        ));
+        assert!(!is_closed_stdout_panic(
+            "failed printing to stdout: No space left on device (os error 28)"
+        ));
+        assert!(!is_closed_stdout_panic("index out of bounds"));
+        let pipe = anyhow::Error::from(std::io::Error::from(std::io::ErrorKind::BrokenPipe))
+            .context("writing the moves");
+        assert!(is_broken_pipe(&pipe));
+        assert!(!is_broken_pipe(&anyhow::anyhow!("Broken pipe")));
     }
 }

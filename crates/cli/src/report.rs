@@ -4,6 +4,13 @@
 //! in use`) and also return the cause from `source()`, so printing the chain (`{:#}`) would say
 //! the cause twice. [`chain`] skips a cause whose message the text already ends with.
 
+/// The user stopped a command (Ctrl-C): not a failure, so it is said without `error:` and
+/// with what became of the work, and the command exits with status 130 as an interrupted one
+/// does.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct Interrupted(pub String);
+
 /// `e` and every cause, joined with `": "`, leaving out a cause already said.
 pub fn chain(e: &anyhow::Error) -> String {
     let mut text = e.to_string();

@@ -681,13 +681,10 @@ pub enum CompetitionCommand {
 /// The matchmaker's address alone.
 #[derive(Args)]
 pub struct MatchmakerAddr {
-    /// The matchmaker's address.
-    #[arg(
-        long,
-        env = "ARENA_MATCHMAKER",
-        default_value = "http://127.0.0.1:50054"
-    )]
-    matchmaker: String,
+    /// The matchmaker's address [default: the one the `arena standalone` of --data-dir wrote to
+    /// its endpoints.json, else http://127.0.0.1:50054].
+    #[arg(long, env = "ARENA_MATCHMAKER")]
+    matchmaker: Option<String>,
     #[command(flatten)]
     auth: ClientAuth,
 }
@@ -1035,17 +1032,18 @@ pub struct StandaloneArgs {
     /// Data directory of the embedded store.
     #[arg(long, env = "ARENA_DATA_DIR", default_value = arena::standalone::DEFAULT_DATA_DIR)]
     data_dir: std::path::PathBuf,
-    /// table-referee listen address.
-    #[arg(long, default_value_t = arena::standalone::DEFAULT_REFEREE_LISTEN)]
+    /// table-referee listen address (the variable the table-referee role reads, too). Clients
+    /// find every address in the data directory's endpoints.json.
+    #[arg(long, env = "ARENA_REFEREE_LISTEN", default_value_t = arena::standalone::DEFAULT_REFEREE_LISTEN)]
     referee_listen: SocketAddr,
-    /// bot-host listen address.
-    #[arg(long, default_value_t = arena::standalone::DEFAULT_BOT_HOST_LISTEN)]
+    /// bot-host listen address: where bots connect.
+    #[arg(long, env = "ARENA_BOT_HOST_LISTEN", default_value_t = arena::standalone::DEFAULT_BOT_HOST_LISTEN)]
     bot_host_listen: SocketAddr,
     /// deal-library listen address.
-    #[arg(long, default_value_t = arena::standalone::DEFAULT_DEAL_LIBRARY_LISTEN)]
+    #[arg(long, env = "ARENA_DEAL_LIBRARY_LISTEN", default_value_t = arena::standalone::DEFAULT_DEAL_LIBRARY_LISTEN)]
     deal_library_listen: SocketAddr,
     /// matchmaker listen address.
-    #[arg(long, default_value_t = arena::standalone::DEFAULT_MATCHMAKER_LISTEN)]
+    #[arg(long, env = "ARENA_MATCHMAKER_LISTEN", default_value_t = arena::standalone::DEFAULT_MATCHMAKER_LISTEN)]
     matchmaker_listen: SocketAddr,
     #[command(flatten)]
     console: ConsoleArgs,
@@ -1108,9 +1106,10 @@ pub enum TableCommand {
 pub struct TableSubmitArgs {
     #[command(flatten)]
     table: TableRunArgs,
-    /// The referee's gRPC address.
-    #[arg(long, env = "ARENA_REFEREE", default_value = "http://127.0.0.1:50051")]
-    referee: String,
+    /// The referee's gRPC address [default: the one the `arena standalone` of --data-dir wrote
+    /// to its endpoints.json, else http://127.0.0.1:50051].
+    #[arg(long, env = "ARENA_REFEREE")]
+    referee: Option<String>,
     /// How long to wait for the result (seconds).
     #[arg(long, default_value_t = 120)]
     wait_secs: u64,
@@ -1481,7 +1480,13 @@ fn table_submit(a: TableSubmitArgs) -> Result<()> {
     let rt = runtime()?;
     rt.block_on(async {
         let mut client = TableRefereeClient::new(
-            client::connect(&a.referee, client::Role::Referee, &a.auth).await?,
+            client::connect(
+                &a.auth
+                    .address(a.referee.as_deref(), client::Role::Referee)?,
+                client::Role::Referee,
+                &a.auth,
+            )
+            .await?,
         );
         let id = job.table_id.clone();
         client
@@ -1663,13 +1668,18 @@ pub fn competition(cmd: CompetitionCommand) -> Result<()> {
                             && s.code() == tonic::Code::FailedPrecondition
                             && s.message().contains(arena_matchmaker::NOT_ENOUGH_DEALS) =>
                     {
-                        crate::library_client::prepare(&a.library.library, &a.addr.auth, &spec)
+                        let library = a
+                            .addr
+                            .auth
+                            .address(a.library.library.as_deref(), client::Role::DealLibrary)?;
+                        crate::library_client::prepare(&library, &a.addr.auth, &spec)
                             .await
                             .with_context(|| {
                                 format!(
-                                    "{} lacks measured deals; asking the deal library at {} for \
-                                     them (--library URL names another, --no-find fails instead)",
-                                    a.name, a.library.library
+                                    "{} lacks measured deals; asking the deal library at {library} \
+                                     for them (--library URL names another, --no-find fails \
+                                     instead)",
+                                    a.name
                                 )
                             })?;
                         client
@@ -1680,6 +1690,11 @@ pub fn competition(cmd: CompetitionCommand) -> Result<()> {
                     }
                     Err(s) => return Err(status(s)),
                 };
+                // Registered before the competition is announced: a Ctrl-C from then on is
+                // answered below, never by the default that ends the process without a word.
+                let mut interrupts =
+                    tokio::signal::unix::signal(tokio::signal::unix::SignalKind::interrupt())
+                        .context("listening for Ctrl-C")?;
                 eprintln!(
                     "competition {} created: {} tables",
                     a.name, comp.tables_total
@@ -1691,8 +1706,23 @@ pub fn competition(cmd: CompetitionCommand) -> Result<()> {
                     .await?
                     .into_inner();
                 let mut last = None;
-                while let Some(s) = stream.next().await {
-                    let s = s?;
+                loop {
+                    let s = tokio::select! {
+                        s = stream.next() => s,
+                        _ = interrupts.recv() => {
+                            eprintln!();
+                            return Err(crate::report::Interrupted(format!(
+                                "stopped following {name}; the competition goes on at the \
+                                 matchmaker: `arena competition list` shows its progress, \
+                                 `arena competition standings {name}` its standings, `arena \
+                                 competition cancel {name}` stops it",
+                                name = a.name
+                            ))
+                            .into());
+                        }
+                    };
+                    let Some(s) = s else { break };
+                    let s = s.map_err(status)?;
                     eprint!("\r{}/{} tables", s.tables_done, s.tables_total);
                     let done = s.r#final;
                     last = Some(s);
@@ -1855,7 +1885,14 @@ async fn connect(
     addr: &MatchmakerAddr,
 ) -> Result<v1::matchmaker_client::MatchmakerClient<client::Authed>> {
     Ok(v1::matchmaker_client::MatchmakerClient::new(
-        client::connect(&addr.matchmaker, client::Role::Matchmaker, &addr.auth).await?,
+        client::connect(
+            &addr
+                .auth
+                .address(addr.matchmaker.as_deref(), client::Role::Matchmaker)?,
+            client::Role::Matchmaker,
+            &addr.auth,
+        )
+        .await?,
     ))
 }
 

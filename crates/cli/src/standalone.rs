@@ -20,9 +20,16 @@
 //! never leaves the process: the seat port listens on an ephemeral loopback port that only this
 //! process's referee knows and can open.
 //!
+//! Endpoints: once every role listens, [`start`] writes their addresses to
+//! `<data_dir>/endpoints.json` ([`ENDPOINTS_FILE`]), where every CLI client given that data
+//! directory finds them (its flags and environment variables still win); [`Standalone::wait`]
+//! removes it.
+//!
 //! Shutdown ([`Standalone::stop`], or [`Standalone::shutdown`] then [`Standalone::wait`]): every
-//! role stops as it does on its own (health NOT_SERVING, no new work, tables in flight get the
-//! referee's and bot-host's shutdown grace, calls in flight finish).
+//! role stops as it does on its own (health NOT_SERVING, no new work, calls in flight finish),
+//! in dependency order: the matchmaker, console, deal library and referee at once, the referee
+//! finishing its tables in flight within its grace; bot-host, whose seats those tables use,
+//! only once the referee has stopped, so no table loses its bots to the shutdown.
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -32,6 +39,23 @@ use arena_bot_host::BotHostConfig;
 use arena_referee::RefereeConfig;
 use arena_serve::{ServeConfig, Shutdown};
 use arena_store::Store;
+
+/// The file in a standalone's data directory naming where its roles listen: a JSON object with
+/// the keys `matchmaker`, `deal_library`, `referee`, `bot_host` (and `console` when it is on),
+/// each a URL a client on this machine dials (`http://127.0.0.1:PORT`).
+pub const ENDPOINTS_FILE: &str = "endpoints.json";
+
+/// A URL for dialling `addr` from this machine: an unspecified address (`0.0.0.0`, `[::]`) is
+/// reached on loopback.
+pub fn local_url(mut addr: SocketAddr) -> String {
+    if addr.ip().is_unspecified() {
+        addr.set_ip(match addr {
+            SocketAddr::V4(_) => std::net::Ipv4Addr::LOCALHOST.into(),
+            SocketAddr::V6(_) => std::net::Ipv6Addr::LOCALHOST.into(),
+        });
+    }
+    format!("http://{addr}")
+}
 
 /// Where `arena standalone` listens unless told otherwise: the ports each role has on its own.
 pub const DEFAULT_REFEREE_LISTEN: SocketAddr = arena_referee::DEFAULT_LISTEN;
@@ -152,6 +176,14 @@ pub enum StandaloneError {
     Bind {
         /// The address.
         addr: SocketAddr,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The endpoints file could not be written.
+    #[error("writing {path}: {source}")]
+    Endpoints {
+        /// The file.
+        path: PathBuf,
         /// Why.
         source: std::io::Error,
     },
@@ -303,13 +335,7 @@ pub async fn start(config: StandaloneConfig) -> Result<Standalone, StandaloneErr
             .with_limiter(limiter.clone())
     };
     // Its create form asks this process's own deal library for missing deals.
-    let library_url = {
-        let mut at = addrs.deal_library;
-        if at.ip().is_unspecified() {
-            at.set_ip(std::net::Ipv4Addr::LOCALHOST.into());
-        }
-        format!("http://{at}")
-    };
+    let library_url = local_url(addrs.deal_library);
     let console = match console_listener {
         Some(listener) => {
             let backend = arena_matchmaker::MatchmakerService::new(store.clone());
@@ -322,15 +348,26 @@ pub async fn start(config: StandaloneConfig) -> Result<Standalone, StandaloneErr
         }
         None => None,
     };
+    write_endpoints(&config.data_dir, &addrs)?;
     let shutdown = Shutdown::new();
-    let host = tokio::spawn(host.run(shutdown.wait()));
-    let referee_task = tokio::spawn(arena_referee::serve_with_auth(
-        referee_listener,
-        ref_cfg.clone(),
-        store.clone(),
-        operators(&store),
-        shutdown.wait(),
-    ));
+    // bot-host stops after the referee (however the referee ends): its tables in flight keep
+    // their remote and program seats through the referee's grace.
+    let host_stop = Shutdown::new();
+    let host = tokio::spawn(host.run(host_stop.wait()));
+    let referee_task = tokio::spawn({
+        let serve = arena_referee::serve_with_auth(
+            referee_listener,
+            ref_cfg.clone(),
+            store.clone(),
+            operators(&store),
+            shutdown.wait(),
+        );
+        async move {
+            let served = serve.await;
+            host_stop.trigger();
+            served
+        }
+    });
     let library = tokio::spawn(arena_deal_library::serve_with_config(
         library_listener,
         store.clone(),
@@ -373,6 +410,25 @@ pub async fn start(config: StandaloneConfig) -> Result<Standalone, StandaloneErr
         matchmaker,
         console,
     })
+}
+
+/// Writes the roles' addresses to `data_dir`'s [`ENDPOINTS_FILE`] (whole or not at all: a
+/// temporary file renamed over it).
+fn write_endpoints(data_dir: &std::path::Path, addrs: &Addrs) -> Result<(), StandaloneError> {
+    let mut endpoints = serde_json::json!({
+        "matchmaker": local_url(addrs.matchmaker),
+        "deal_library": local_url(addrs.deal_library),
+        "referee": local_url(addrs.referee),
+        "bot_host": local_url(addrs.bot_host),
+    });
+    if let Some(console) = addrs.console {
+        endpoints["console"] = format!("{}/", local_url(console)).into();
+    }
+    let path = data_dir.join(ENDPOINTS_FILE);
+    let temporary = data_dir.join(format!("{ENDPOINTS_FILE}.tmp"));
+    std::fs::write(&temporary, format!("{endpoints:#}\n"))
+        .and_then(|()| std::fs::rename(&temporary, &path))
+        .map_err(|source| StandaloneError::Endpoints { path, source })
 }
 
 impl Standalone {
@@ -498,6 +554,8 @@ impl Standalone {
             self.matchmaker,
             console
         );
+        // Nothing listens there any more: a client must not find these addresses.
+        let _ = std::fs::remove_file(self.config.data_dir.join(ENDPOINTS_FILE));
         h.map_err(task("bot-host"))??;
         r.map_err(task("table-referee"))??;
         l.map_err(task("deal-library"))??;

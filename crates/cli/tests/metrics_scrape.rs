@@ -159,7 +159,7 @@ fn the_dashboard_and_the_alerts_name_only_metrics_the_roles_export() {
     // The panels the dashboard promises are there.
     for want in [
         "arena_tables_finished_total",
-        "arena_decision_latency_milliseconds",
+        "arena_decision_latency_seconds",
         "arena_verdicts_total",
         "arena_queue_depth",
         "arena_queue_wait_seconds",
@@ -279,15 +279,16 @@ fn each_role_exports_what_the_dashboard_draws_after_a_competition() {
         assert!(n > 0.0, "no {kind} decisions");
         // Every decision counted is in the latency histogram, and p100 is below the hard cap.
         assert_eq!(
-            referee.sum("arena_decision_latency_milliseconds_count", &with),
+            referee.sum("arena_decision_latency_seconds_count", &with),
             n
         );
         let inf = [("role", "referee"), ("seat_kind", kind), ("le", "+Inf")];
         assert_eq!(
-            referee.sum("arena_decision_latency_milliseconds_bucket", &inf),
+            referee.sum("arena_decision_latency_seconds_bucket", &inf),
             n
         );
     }
+    assert_default_lane(&referee);
     assert_eq!(referee.sum("arena_deals_measured_total", &[]), 100.0);
     assert!(referee.sum("arena_games_played_total", &[]) > 0.0);
 
@@ -304,7 +305,7 @@ fn each_role_exports_what_the_dashboard_draws_after_a_competition() {
     assert!(relayed > 0.0);
     assert_eq!(
         host.sum(
-            "arena_decision_latency_milliseconds_count",
+            "arena_decision_latency_seconds_count",
             &[("role", "bot-host"), ("bot_kind", "remote")]
         ),
         relayed
@@ -388,9 +389,125 @@ fn standalone_serves_every_role_s_metrics_on_one_endpoint() {
     let n = s.sum("arena_decisions_total", &[("seat_kind", "in-process")]);
     assert!(n > 0.0);
     assert!(s.has("arena_queue_depth", &[("state", "pending")]));
+    assert_default_lane(&s);
+    assert_sub_millisecond_latency(&s, n);
+    the_stalled_alert_fires_on(&s);
     assert!(
         s.samples.iter().any(|x| x.name == "target_info"
             && x.labels.get("service_name").map(String::as_str) == Some("arena-standalone")),
         "no target_info naming the service"
     );
+}
+
+/// The queue's depth and the tables finished both name the default lane `default`, so that the
+/// `ArenaQueueStalled` alert, which joins them on `lane`, can fire for it.
+fn assert_default_lane(s: &Scrape) {
+    for family in ["arena_tables_finished_total", "arena_queue_depth"] {
+        let lanes: BTreeSet<&str> = s
+            .samples
+            .iter()
+            .filter(|x| x.name == family)
+            .map(|x| x.labels.get("lane").map_or("(none)", String::as_str))
+            .collect();
+        assert_eq!(
+            lanes,
+            BTreeSet::from(["default"]),
+            "{family}'s lanes: {lanes:?}"
+        );
+    }
+}
+
+/// The referee records its `n` in-process decisions in fractional seconds: they sum to more
+/// than nothing, and built-in bots' answers land in the buckets below a millisecond (whole
+/// milliseconds would put nearly all of them at 0 and leave those buckets unused).
+fn assert_sub_millisecond_latency(s: &Scrape, n: f64) {
+    let with = [("role", "referee"), ("seat_kind", "in-process")];
+    assert_eq!(s.sum("arena_decision_latency_seconds_count", &with), n);
+    let sum = s.sum("arena_decision_latency_seconds_sum", &with);
+    assert!(sum > 0.0, "{n} decisions took {sum} s in all");
+    let below = |limit: f64| -> f64 {
+        s.matching("arena_decision_latency_seconds_bucket", &with)
+            .filter(|x| x.labels["le"] != "+Inf" && x.labels["le"].parse::<f64>().unwrap() <= limit)
+            .map(|x| x.value)
+            .fold(0.0, f64::max)
+    };
+    // Answers between 10 µs and half a millisecond: whole milliseconds (0 or at least 1 ms)
+    // never land there.
+    let between = below(0.000_5) - below(0.000_01);
+    assert!(between > 0.0, "none of {n} decisions took 10-500 µs");
+}
+
+/// promtool (Debian's package `prometheus`; `.ci/run` installs it), run in `dir` with `args`:
+/// its output, failing the test if it failed.
+fn promtool(dir: &std::path::Path, args: &[&str]) -> String {
+    let out = match std::process::Command::new("promtool")
+        .args(args)
+        .current_dir(dir)
+        .output()
+    {
+        Ok(out) => out,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => panic!(
+            "promtool is not installed (Debian: apt-get install prometheus; .ci/run installs it)"
+        ),
+        Err(e) => panic!("promtool: {e}"),
+    };
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(out.status.success(), "promtool {args:?}:\n{text}");
+    text
+}
+
+#[test]
+fn the_alert_rules_pass_their_promtool_unit_tests() {
+    let text = promtool(
+        &repo("deploy/prometheus"),
+        &["test", "rules", "arena-alerts.test.yaml"],
+    );
+    assert!(text.contains("SUCCESS"), "{text}");
+}
+
+/// The series a standalone exports for its queue and its finished tables, with the labels as
+/// scraped, through the real alert rules: with jobs waiting and no table finishing for half
+/// an hour, `ArenaQueueStalled` fires for the default lane. (Labelled differently, the two
+/// never join on `lane` and the alert stays silent.)
+fn the_stalled_alert_fires_on(s: &Scrape) {
+    let series =
+        |name: &str, keep: &dyn Fn(&Sample) -> bool, values: &dyn Fn(&Sample) -> String| {
+            s.matching(name, &[])
+                .filter(|x| keep(x))
+                .map(|x| {
+                    let labels: Vec<String> = std::iter::once(("job", "arena"))
+                        .chain(x.labels.iter().map(|(k, v)| (k.as_str(), v.as_str())))
+                        .map(|(k, v)| format!("{k}=\"{v}\""))
+                        .collect();
+                    format!(
+                        "      - series: '{name}{{{}}}'\n        values: '{}'\n",
+                        labels.join(","),
+                        values(x)
+                    )
+                })
+                .collect::<String>()
+        };
+    let waiting = series(
+        "arena_queue_depth",
+        &|x| x.labels.get("state").map(String::as_str) == Some("waiting"),
+        // Jobs wait (the scrape's own queue is empty once the competition is over).
+        &|_| "5x40".into(),
+    );
+    // No table finishes after the scrape.
+    let finished = series("arena_tables_finished_total", &|_| true, &|x| {
+        format!("{}x40", x.value)
+    });
+    assert!(!waiting.is_empty() && !finished.is_empty());
+    let rules = repo("deploy/prometheus/arena-alerts.yaml");
+    let test = format!(
+        "rule_files:\n  - {}\nevaluation_interval: 1m\ntests:\n  - interval: 1m\n    input_series:\n{waiting}{finished}    alert_rule_test:\n      - eval_time: 30m\n        alertname: ArenaQueueStalled\n        exp_alerts:\n          - exp_labels:\n              severity: critical\n              lane: default\n            exp_annotations:\n              summary: \"Jobs wait on lane default and no referee finishes its tables\"\n              description: \"Jobs wait on lane default and none of its tables has finished for 10 minutes. Check that the lane's referees run and reach Redis and bot-host.\"\n",
+        rules.display()
+    );
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("scraped.test.yaml"), &test).unwrap();
+    promtool(dir.path(), &["test", "rules", "scraped.test.yaml"]);
 }

@@ -152,3 +152,126 @@ fn standalone_exits_cleanly_on_sigterm_and_releases_its_store() {
         "the store does not open after standalone stopped: {err}{out}"
     );
 }
+
+/// `arena standalone` with tables of a program bot in flight stops in dependency order on
+/// SIGTERM: the referee finishes or hands back its tables first, and bot-host, whose seats
+/// those tables use, stops after it; so the stop logs no warning (bot-host draining under the
+/// referee's tables gave one per broken seat, and held the stop for its whole grace). Per-table
+/// lines are at DEBUG, so an INFO log does not grow with the tables played.
+#[test]
+fn standalone_stops_in_order_on_sigterm_without_warnings() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    std::fs::create_dir(&data).unwrap();
+    let d = data.to_str().unwrap();
+    let bot = format!("/usr/bin/python3 {}", common::simple_bot().display());
+    let (_, err, ok) = arena(&["bots", "add", "pybot", "--program", &bot, "--data-dir", d]);
+    assert!(ok, "{err}");
+    let at = |p: u16| format!("127.0.0.1:{p}");
+    let m = common::port();
+    let log = dir.path().join("standalone.log");
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_arena"))
+        .args(["standalone", "--data-dir", d])
+        .args(["--referee-listen", &at(common::port())])
+        .args(["--bot-host-listen", &at(common::port())])
+        .args(["--deal-library-listen", &at(common::port())])
+        .args(["--matchmaker-listen", &at(m)])
+        .env("ARENA_CONSOLE_LISTEN", "off")
+        .env("ARENA_LOG", "info")
+        .env("NO_COLOR", "1")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::fs::File::create(&log).unwrap())
+        .spawn()
+        .unwrap();
+    let mm = format!("http://{}", at(m));
+    let start = std::time::Instant::now();
+    while !common::arena_client(&data, &["competition", "list", "--matchmaker", &mm]).2 {
+        assert!(child.try_wait().unwrap().is_none(), "standalone exited");
+        assert!(start.elapsed() < EXIT_WITHIN, "standalone did not come up");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let mut create = common::client_command(
+        &data,
+        &[
+            "competition",
+            "create",
+            "--matchmaker",
+            &mm,
+            "--name",
+            "cup",
+            "--format",
+            "random",
+            "--participants",
+            "pybot,expert",
+            "--matches",
+            "20",
+            "--rounds",
+            "10",
+        ],
+    )
+    .stdout(std::process::Stdio::null())
+    .stderr(std::process::Stdio::null())
+    .spawn()
+    .unwrap();
+    let token = std::fs::read_to_string(data.join("operator.token")).unwrap();
+    let token = token.trim();
+    // Mid-competition: tables done, others in flight on the program bot's seats.
+    let start = std::time::Instant::now();
+    let played = loop {
+        if let Some((done, total, _)) = common::progress(token, &mm, "cup")
+            && done >= 10
+        {
+            assert!(done < total, "every table was done already");
+            break done;
+        }
+        assert!(
+            start.elapsed() < EXIT_WITHIN,
+            "the competition does not progress"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let before_stop = std::fs::read_to_string(&log).unwrap().len();
+    // SAFETY: kill(2) with our child's pid; no memory is touched.
+    unsafe {
+        libc::kill(child.id() as i32, libc::SIGTERM);
+    }
+    let start = std::time::Instant::now();
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        if start.elapsed() > EXIT_WITHIN {
+            let _ = child.kill();
+            panic!(
+                "standalone still runs {EXIT_WITHIN:?} after SIGTERM:\n{}",
+                &std::fs::read_to_string(&log).unwrap()[before_stop..]
+            );
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let _ = create.kill();
+    let _ = create.wait();
+    let text = std::fs::read_to_string(&log).unwrap();
+    assert!(status.success(), "standalone exited {status}:\n{text}");
+    let stop = &text[before_stop..];
+    let warnings: Vec<&str> = stop.lines().filter(|l| l.contains("WARN")).collect();
+    assert!(
+        warnings.is_empty(),
+        "the stop warned:\n{}",
+        warnings.join("\n")
+    );
+    let line_of = |what: &str| {
+        stop.lines()
+            .position(|l| l.contains(what))
+            .unwrap_or_else(|| panic!("no {what:?} in the stop's log:\n{stop}"))
+    };
+    assert!(
+        line_of("referee=standalone") < line_of("bot-host stopped"),
+        "bot-host stopped before the referee:\n{stop}"
+    );
+    // No line per table: the whole run logged fewer lines than the tables it played.
+    for per_table in ["playing the table", "result written"] {
+        assert!(!text.contains(per_table), "{per_table:?} at INFO:\n{text}");
+    }
+    assert!(played > 0);
+}

@@ -21,6 +21,10 @@ pub struct Step {
     pub kind: v1::DecisionKind,
     /// The milliseconds charged for it.
     pub elapsed_ms: u32,
+    /// The time it took as measured, in microseconds: the latency metrics' source, finer than
+    /// the whole milliseconds charged (an in-process bot answers well inside one). Not part of
+    /// the replay.
+    pub elapsed_us: u32,
     /// True when the referee chose the action, not the bot.
     pub automatic: bool,
     /// The penalty points it cost.
@@ -39,6 +43,7 @@ impl Step {
             seat,
             kind,
             elapsed_ms: 0,
+            elapsed_us: 0,
             automatic: false,
             penalty: 0,
             verdict: None,

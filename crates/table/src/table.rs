@@ -257,6 +257,7 @@ impl<G: TableGame> Table<G> {
                 let reply = replies
                     .next()
                     .unwrap_or(Reply::new(Answer::NoAnswer, self.time.hard_cap()));
+                step.elapsed_us = u32::try_from(reply.elapsed.as_micros()).unwrap_or(u32::MAX);
                 let (result, elapsed_ms) = self.judge(&p, reply);
                 step.elapsed_ms = u32::try_from(elapsed_ms).unwrap_or(u32::MAX);
                 step.penalty = self.time.overrun_penalty(p.kind, elapsed_ms);

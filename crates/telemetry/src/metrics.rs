@@ -3,7 +3,7 @@
 //! instruments are made from, so a call before `init` leaves them no-ops for the process's life.
 //!
 //! Every metric, its unit and its attributes are listed in `docs/observability.md`. Instruments
-//! shared by several roles ([`Metrics::decisions`], [`Metrics::decision_latency_ms`]) are told
+//! shared by several roles ([`Metrics::decisions`], [`Metrics::decision_latency_s`]) are told
 //! apart by the `role` attribute where a role records them besides the referee (bot-host sets
 //! `role=bot-host`), so that a sum over one role never counts a decision twice.
 
@@ -24,10 +24,11 @@ pub struct Metrics {
     /// Decisions: asked of seats by the referee (by `seat_kind`: in-process, remote), and relayed
     /// by bot-host (`role=bot-host`, by `bot_kind`: remote, program, builtin).
     pub decisions: Counter<u64>,
-    /// Decision latency in milliseconds, with the attributes of [`Metrics::decisions`]. The
-    /// referee measures from request to answer at the table; bot-host from the request reaching
-    /// it to the reply leaving it, so the difference is the cost of the hop.
-    pub decision_latency_ms: Histogram<f64>,
+    /// Decision latency in seconds (fractional: an in-process bot answers in microseconds), with
+    /// the attributes of [`Metrics::decisions`]. The referee measures from request to answer at
+    /// the table; bot-host from the request reaching it to the reply leaving it, so the
+    /// difference is the cost of the hop.
+    pub decision_latency_s: Histogram<f64>,
     /// Verdicts, by `kind` (timeout, illegal, malformed, disconnected, crashed).
     pub verdicts: Counter<u64>,
     /// Decisions answered after the limit (penalised), by `seat_kind`.
@@ -74,12 +75,12 @@ pub struct Metrics {
     pub store_errors: Counter<u64>,
 }
 
-/// Bucket boundaries of [`Metrics::decision_latency_ms`], in milliseconds: from the tenth of a
-/// millisecond an in-process bot takes to the hard caps of slow remote bots, so p50 and p99 can
-/// be read off both (the SDK's default buckets start at 5 ms).
-pub const DECISION_LATENCY_BUCKETS_MS: [f64; 18] = [
-    0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 25.0, 50.0, 100.0, 250.0, 500.0, 1000.0, 2000.0, 5000.0,
-    10000.0, 30000.0, 60000.0,
+/// Bucket boundaries of [`Metrics::decision_latency_s`], in seconds: from the ten microseconds
+/// an in-process bot takes to the hard caps of slow remote bots (60 s), so p50 and p99 can be
+/// read off both (the SDK's default buckets start at 5 ms).
+pub const DECISION_LATENCY_BUCKETS_S: [f64; 20] = [
+    0.000_01, 0.000_025, 0.000_05, 0.000_1, 0.000_25, 0.000_5, 0.001, 0.002_5, 0.005, 0.01, 0.025,
+    0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 5.0, 10.0, 60.0,
 ];
 
 /// Bucket boundaries of [`Metrics::queue_wait_s`], in seconds: a queue that keeps up hands a
@@ -110,11 +111,11 @@ pub fn metrics() -> &'static Metrics {
                 .with_unit("{decision}")
                 .with_description("decisions asked of seats (referee) or relayed (bot-host)")
                 .build(),
-            decision_latency_ms: m
+            decision_latency_s: m
                 .f64_histogram("arena.decision.latency")
-                .with_unit("ms")
+                .with_unit("s")
                 .with_description("time from request to answer")
-                .with_boundaries(DECISION_LATENCY_BUCKETS_MS.to_vec())
+                .with_boundaries(DECISION_LATENCY_BUCKETS_S.to_vec())
                 .build(),
             verdicts: m
                 .u64_counter("arena.verdicts")

@@ -56,8 +56,8 @@ fn every_instrument_is_scraped_under_its_prometheus_name() {
     m.tables_started.add(1, &none);
     m.tables_finished.add(1, &none);
     m.decisions.add(1, &none);
-    m.decision_latency_ms.record(0.3, &none);
-    m.decision_latency_ms.record(40.0, &none);
+    m.decision_latency_s.record(0.000_3, &none);
+    m.decision_latency_s.record(0.04, &none);
     m.verdicts.add(1, &none);
     m.late_decisions.add(1, &none);
     m.queue_depth.record(7, &none);
@@ -98,11 +98,12 @@ fn every_instrument_is_scraped_under_its_prometheus_name() {
     );
     assert_eq!(value(&body, "arena_queue_depth"), Some(7.0), "{body}");
     assert_eq!(value(&body, "arena_bots_connected"), Some(1.0), "{body}");
-    // The latency buckets reach below a millisecond: 0.3 ms is in le=0.5, not yet in le=0.25.
+    // The latency is in fractional seconds and its buckets reach below a millisecond: 0.3 ms
+    // is in le=0.0005, not yet in le=0.00025.
     assert_eq!(
         value(
             &body,
-            "arena_decision_latency_milliseconds_bucket{le=\"0.25\"}"
+            "arena_decision_latency_seconds_bucket{le=\"0.00025\"}"
         ),
         Some(0.0),
         "{body}"
@@ -110,7 +111,7 @@ fn every_instrument_is_scraped_under_its_prometheus_name() {
     assert_eq!(
         value(
             &body,
-            "arena_decision_latency_milliseconds_bucket{le=\"0.5\"}"
+            "arena_decision_latency_seconds_bucket{le=\"0.0005\"}"
         ),
         Some(1.0),
         "{body}"

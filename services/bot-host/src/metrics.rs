@@ -43,8 +43,8 @@ pub(crate) fn relayed(kind: BotKind, asked: Instant) {
     let attrs = decision_attrs(kind);
     let m = metrics();
     m.decisions.add(1, &attrs);
-    m.decision_latency_ms
-        .record(asked.elapsed().as_secs_f64() * 1000.0, &attrs);
+    m.decision_latency_s
+        .record(asked.elapsed().as_secs_f64(), &attrs);
 }
 
 /// The `kind` attribute of a fault, as the referee names verdicts (the one table in

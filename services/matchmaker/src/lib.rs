@@ -1030,11 +1030,18 @@ pub async fn supervise(
     }
 }
 
+/// The message a watch stream ends with when the matchmaker shuts down (status UNAVAILABLE).
+/// Competitions are not stopped by it: their tables go on at the referees.
+pub const WATCH_SHUTDOWN: &str = "the matchmaker is shutting down; the competition goes on, watch it again once the matchmaker is back";
+
 /// The gRPC service.
 #[derive(Clone)]
 pub struct MatchmakerService {
     store: Arc<dyn Store>,
     max_tables: u64,
+    /// True once the server is shutting down: watch streams end then, or their clients would
+    /// hold the graceful stop open for as long as they follow a competition.
+    closing: Option<tokio::sync::watch::Receiver<bool>>,
 }
 
 impl MatchmakerService {
@@ -1043,7 +1050,14 @@ impl MatchmakerService {
         MatchmakerService {
             store,
             max_tables: DEFAULT_MAX_TABLES,
+            closing: None,
         }
+    }
+
+    /// Ends its watch streams (with UNAVAILABLE, saying why) once `closing` turns true.
+    pub fn closing_on(mut self, closing: tokio::sync::watch::Receiver<bool>) -> MatchmakerService {
+        self.closing = Some(closing);
+        self
     }
 
     /// Caps the tables of one competition at `max`.
@@ -1264,8 +1278,29 @@ impl Matchmaker for MatchmakerService {
         self.load(&name).await?;
         let svc = self.clone();
         let (tx, rx) = tokio::sync::mpsc::channel(8);
+        let mut closing = self.closing.clone();
         tokio::spawn(async move {
             let mut last_done = u64::MAX;
+            // Waits `pause`; false when the server began shutting down meanwhile (the client
+            // is told, and the stream ends).
+            let mut pause = async |tx: &tokio::sync::mpsc::Sender<_>| {
+                let sleep = tokio::time::sleep(Duration::from_millis(250));
+                let closed = match closing.as_mut() {
+                    // A closing sender gone is a server gone: the stream ends with it.
+                    Some(closing) => tokio::select! {
+                        () = sleep => false,
+                        _ = closing.wait_for(|c| *c) => true,
+                    },
+                    None => {
+                        sleep.await;
+                        false
+                    }
+                };
+                if closed {
+                    let _ = tx.send(Err(Status::unavailable(WATCH_SHUTDOWN))).await;
+                }
+                !closed
+            };
             loop {
                 let st = match svc.load(&name).await {
                     // While it runs, its standings change only with its results: counted first
@@ -1274,7 +1309,9 @@ impl Matchmaker for MatchmakerService {
                         if state_of(&comp) == v1::CompetitionState::Running
                             && svc.store.result_count(&name).await.ok() == Some(last_done) =>
                     {
-                        tokio::time::sleep(Duration::from_millis(250)).await;
+                        if !pause(&tx).await {
+                            return;
+                        }
                         continue;
                     }
                     Ok(comp) => match state_of(&comp) {
@@ -1298,7 +1335,9 @@ impl Matchmaker for MatchmakerService {
                         return;
                     }
                 }
-                tokio::time::sleep(Duration::from_millis(250)).await;
+                if !pause(&tx).await {
+                    return;
+                }
             }
         });
         Ok(Response::new(Box::pin(
@@ -1649,6 +1688,7 @@ pub async fn serve_with_config(
         .serve
         .clone()
         .with_unbounded("/arena.v1.Matchmaker/CreateCompetition");
+    let (closing_tx, closing) = tokio::sync::watch::channel(false);
     let served = arena_serve::server(&serve)
         .layer(arena_auth::AuthLayer::new(auth))
         .add_service(health_service)
@@ -1657,12 +1697,14 @@ pub async fn serve_with_config(
         .add_service(
             MatchmakerService::new(store)
                 .with_max_tables(config.max_tables_per_competition)
+                .closing_on(closing)
                 .into_server(),
         )
         .serve_with_incoming_shutdown(
             tokio_stream::wrappers::TcpListenerStream::new(listener),
             async {
                 shutdown.await;
+                let _ = closing_tx.send(true);
                 health.stopping().await;
             },
         )

@@ -566,7 +566,9 @@ async fn play(
     let game = job.game().as_str_name();
     metrics().tables_started.add(1, &attr("game", game));
     arena_telemetry::record_queue_wait(&job.labels, game);
-    tracing::info!(table_id = %job.table_id, game, "playing the table");
+    // Per table, so at DEBUG: a busy referee plays thousands of tables a minute, and two INFO
+    // lines each flooded the log (the table span carries the id to every line that matters).
+    tracing::debug!(table_id = %job.table_id, game, "playing the table");
     let kinds: Vec<&'static str> = spec.builtin_seats().into_iter().map(seat_kind).collect();
     // The table is a span of its own; a job created inside a trace (a matchmaker creating a
     // competition) carries that trace in its labels, so the table joins it.
@@ -601,7 +603,7 @@ async fn play(
     };
     record_metrics(
         &job,
-        &ctx.config.lane,
+        ctx.config.lane_name(),
         &kinds,
         &record.result,
         &record.steps,
@@ -707,8 +709,8 @@ fn record_metrics(
         else {
             continue;
         };
-        m.decision_latency_ms
-            .record(f64::from(step.elapsed_ms), seat_attrs);
+        m.decision_latency_s
+            .record(f64::from(step.elapsed_us) / 1e6, seat_attrs);
         *decided += 1;
         *late += u64::from(step.elapsed_ms > limit);
     }
@@ -891,7 +893,7 @@ impl Held {
                 Ok(written) => {
                     for (d, new) in batch.iter().zip(written) {
                         if new {
-                            tracing::info!(table_id = %d.table_id, error = %d.error, verdicts = d.verdicts, "result written");
+                            tracing::debug!(table_id = %d.table_id, error = %d.error, verdicts = d.verdicts, "result written");
                         } else {
                             tracing::info!(table_id = %d.table_id, "a result for this table was already written; this run is not counted");
                         }
@@ -991,7 +993,7 @@ async fn write_one(store: &dyn Store, d: &Done) {
             .await
         {
             Ok(true) => {
-                tracing::info!(table_id = %d.table_id, error = %d.error, verdicts = d.verdicts, "result written");
+                tracing::debug!(table_id = %d.table_id, error = %d.error, verdicts = d.verdicts, "result written");
                 break;
             }
             Ok(false) => {

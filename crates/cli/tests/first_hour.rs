@@ -1,0 +1,150 @@
+//! What a newcomer reads from the README's first command, `arena compete`: in plain words what
+//! was run, how to read the standings and which way is better, where the deals are kept, and
+//! what to run next.
+
+mod common;
+
+#[test]
+fn compete_explains_itself_and_says_what_to_run_next() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().to_str().unwrap();
+    let (out, err, ok) = common::arena(&[
+        "compete",
+        "--data-dir",
+        data,
+        "--tables",
+        "expert,random,seed",
+        "--matches",
+        "3",
+        "--rounds",
+        "4",
+        "--panel",
+        "ladder:5",
+    ]);
+    assert!(ok, "{err}");
+    // Paragraphs are wrapped: compare with the line breaks undone.
+    let text = out.split_whitespace().collect::<Vec<_>>().join(" ");
+    for want in [
+        "A competition in the equal-strength format among 3 Dou Dizhu landlord bots",
+        "against the same two `expert` farmers, 3 matches of 4 games",
+        "the equal-strength method of the paper on equal-strength deals for competitive Dou Dizhu",
+        "docs/deals.md",
+        "a higher score and a lower rank are better",
+        "Place 1 is the strongest bot",
+        &format!("from the deal library in the data directory {data}"),
+        "Next:",
+        "arena compete --heatmap",
+        "arena standalone",
+        "http://127.0.0.1:8054/",
+        "docs/bots.md",
+    ] {
+        assert!(text.contains(want), "{want:?} missing from:\n{out}");
+    }
+    // No line of the report's prose is wider than a terminal.
+    for line in out.lines().filter(|l| !l.starts_with("  ")) {
+        assert!(line.chars().count() <= 100, "{line}");
+    }
+}
+
+#[test]
+fn compete_interrupted_while_measuring_says_what_it_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    // The default panel of 70 landlords: measuring the deals takes long enough to interrupt.
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_arena"))
+        .args(["compete", "--data-dir", dir.path().to_str().unwrap()])
+        .args([
+            "--tables",
+            "expert,random",
+            "--matches",
+            "20",
+            "--rounds",
+            "20",
+        ])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let pid = child.id();
+    let mut stderr = std::io::BufReader::new(child.stderr.take().unwrap());
+    let mut seen = String::new();
+    loop {
+        let mut line = String::new();
+        let n = std::io::BufRead::read_line(&mut stderr, &mut line).unwrap();
+        assert!(n > 0, "compete ended before measuring:\n{seen}");
+        seen.push_str(&line);
+        if line.contains("more on demand") || line.contains("more\n") {
+            break;
+        }
+    }
+    // SAFETY: kill(2) with our child's pid; no memory is touched.
+    unsafe {
+        libc::kill(pid as i32, libc::SIGINT);
+    }
+    std::io::Read::read_to_string(&mut stderr, &mut seen).unwrap();
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(130), "{seen}");
+    assert!(
+        seen.contains("interrupted: the deals measured so far are kept"),
+        "{seen}"
+    );
+    assert!(!seen.contains("error:"), "{seen}");
+}
+
+#[test]
+fn competition_create_interrupted_says_the_competition_goes_on() {
+    let (sa, _) = common::Standalone::start(&[], &[], &[]);
+    let mut child = common::client_command(
+        sa.data_dir(),
+        &[
+            "competition",
+            "create",
+            "--matchmaker",
+            &sa.matchmaker,
+            "--name",
+            "long",
+            "--format",
+            "random",
+            "--participants",
+            "expert,seed",
+            "--matches",
+            "50",
+            "--rounds",
+            "50",
+        ],
+    )
+    .stdout(std::process::Stdio::null())
+    .stderr(std::process::Stdio::piped())
+    .spawn()
+    .unwrap();
+    let mut stderr = std::io::BufReader::new(child.stderr.take().unwrap());
+    let mut seen = String::new();
+    loop {
+        let mut line = String::new();
+        let n = std::io::BufRead::read_line(&mut stderr, &mut line).unwrap();
+        assert!(
+            n > 0,
+            "create ended before the competition was made:\n{seen}"
+        );
+        seen.push_str(&line);
+        if line.contains("competition long created") {
+            break;
+        }
+    }
+    // SAFETY: kill(2) with our child's pid; no memory is touched.
+    unsafe {
+        libc::kill(child.id() as i32, libc::SIGINT);
+    }
+    std::io::Read::read_to_string(&mut stderr, &mut seen).unwrap();
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(130), "{seen}");
+    assert!(
+        seen.contains("stopped following long; the competition goes on"),
+        "{seen}"
+    );
+    assert!(!seen.contains("error:"), "{seen}");
+    // It does go on: still there, not cancelled.
+    let (out, err, ok) = sa.client(&["competition", "list", "--matchmaker", &sa.matchmaker]);
+    assert!(ok, "{err}");
+    let line = out.lines().find(|l| l.starts_with("long ")).unwrap();
+    assert!(!line.contains("cancelled"), "{line}");
+}
