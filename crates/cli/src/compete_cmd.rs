@@ -371,7 +371,8 @@ fn explain(e: &Explained) -> String {
              difficulty index (GDI, the chance that a landlord of each skill level reaches each \
              score level with it) lies within {eps} of ({centre}). No player can help another by \
              telling it the cards, yet no table is dealt an easier game: the equal-strength \
-             method of the paper on equal-strength deals for competitive Dou Dizhu (docs/deals.md).",
+             method of Li, Chen, Zheng and Meng, \"Equal-strength deals in competitive Dou Dizhu\" \
+             (CAAI Transactions on Intelligent Systems, 2021; docs/deals.md).",
             centre = centre
                 .iter()
                 .map(f64::to_string)

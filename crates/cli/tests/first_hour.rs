@@ -27,7 +27,7 @@ fn compete_explains_itself_and_says_what_to_run_next() {
     for want in [
         "A competition in the equal-strength format among 3 Dou Dizhu landlord bots",
         "against the same two `expert` farmers, 3 matches of 4 games",
-        "the equal-strength method of the paper on equal-strength deals for competitive Dou Dizhu",
+        "the equal-strength method of Li, Chen, Zheng and Meng, \"Equal-strength deals in competitive Dou Dizhu\" (CAAI Transactions on Intelligent Systems, 2021",
         "docs/deals.md",
         "a higher score and a lower rank are better",
         "Place 1 is the strongest bot",
