@@ -56,6 +56,24 @@ pub struct ProgramAccessError {
     pub fix: String,
 }
 
+/// Why a program's user may not do something to a file, and which kind of fix applies.
+struct Denied {
+    why: String,
+    fix: Fix,
+}
+
+/// Which kind of fix a [`Denied`] calls for.
+enum Fix {
+    /// Name an existing file.
+    Missing,
+    /// Grant Landlock reads.
+    Landlock,
+    /// Change the file's mode.
+    File,
+    /// Move it out of a directory its user may not enter.
+    Dir,
+}
+
 /// What a program's user must be able to do to a file.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 enum Need {
@@ -150,7 +168,7 @@ impl Sandbox {
             }
         }
         let check = |path: &Path, need: Need, what: &str| -> Result<(), ProgramAccessError> {
-            if let Err(why) = self.may(path, need, user, &reads) {
+            if let Err(Denied { why, fix }) = self.may(path, need, user, &reads) {
                 return Err(refuse(
                     format!(
                         "{user}, the user bot programs run as here{}, cannot {} {what}{}: {why}",
@@ -162,7 +180,7 @@ impl Sandbox {
                         need.verb(),
                         path.display(),
                     ),
-                    self.fix(path, user),
+                    self.fix(path, need, user, &fix),
                 ));
             }
             Ok(())
@@ -235,49 +253,64 @@ impl Sandbox {
         need: Need,
         user: ProgramUser,
         reads: &[PathBuf],
-    ) -> Result<(), String> {
-        let real = path
-            .canonicalize()
-            .map_err(|e| format!("{} cannot be found: {e}", path.display()))?;
+    ) -> Result<(), Denied> {
+        let real = path.canonicalize().map_err(|e| Denied {
+            why: format!("it cannot be found: {e}"),
+            fix: Fix::Missing,
+        })?;
         if need == Need::Execute && !real.is_file() {
-            return Err(format!("{} is not a file", real.display()));
+            return Err(Denied {
+                why: format!("{} is not a file", real.display()),
+                fix: Fix::Missing,
+            });
         }
         if self.confines_reads() {
             let allowed = self.landlock_reads();
             if !allowed.iter().chain(reads).any(|d| real.starts_with(d)) {
-                return Err(format!(
-                    "{} is outside the directories the sandbox lets programs read (the system's \
-                     directories, the program's own directory, those of files on its command \
-                     line, and --sandbox-read paths)",
-                    real.display()
-                ));
+                return Err(Denied {
+                    why: format!(
+                        "{} is outside the directories the sandbox lets programs read (the \
+                         system's, the program's own, those of files on its command line, and \
+                         --sandbox-read paths)",
+                        real.display()
+                    ),
+                    fix: Fix::Landlock,
+                });
             }
         }
         permitted(&real, need, user)
     }
 
-    /// The fix for a file `user` cannot reach.
-    fn fix(&self, path: &Path, user: ProgramUser) -> String {
+    /// What to do about `denied`, a file `user` cannot `need` at `path`.
+    fn fix(&self, path: &Path, need: Need, user: ProgramUser, denied: &Fix) -> String {
         let dir = path
             .parent()
             .map_or_else(|| "/".to_string(), |d| d.display().to_string());
-        let mut fix = String::from("move the program and its files to a directory ");
-        if user == ProgramUser::Nobody {
-            fix.push_str(
-                "every user may read (e.g. /opt/arena-bots, `chmod -R a+rX`; not under /root), ",
-            );
-        } else {
-            fix.push_str("its user may read, ");
+        let bits = match need {
+            Need::Read => "r",
+            Need::Execute => "rx",
+        };
+        match (denied, user) {
+            (Fix::Missing, _) => "name an existing file by its absolute path".into(),
+            (Fix::Landlock, _) => format!(
+                "grant the sandbox reads beneath {dir} with --sandbox-read {dir} (of arena \
+                 bot-host or arena standalone; processes.sandbox.extra_read in bot-host's \
+                 config), or move it beneath a system directory such as /opt"
+            ),
+            (Fix::File, ProgramUser::Nobody) => {
+                format!("`chmod a+{bits} {}`", path.display())
+            }
+            (Fix::File, ProgramUser::Caller(_)) => {
+                format!("`chmod u+{bits} {}`", path.display())
+            }
+            (Fix::Dir, ProgramUser::Nobody) => "move the program and its files to a directory \
+                 every user may enter and read (e.g. /opt/arena-bots, with `chmod -R a+rX`; \
+                 nothing under /root is), or run arena as an ordinary user"
+                .into(),
+            (Fix::Dir, ProgramUser::Caller(_)) => {
+                "move the program and its files to a directory its user may enter and read".into()
+            }
         }
-        if self.confines_reads() {
-            fix.push_str(&format!(
-                "or grant the sandbox reads there with --sandbox-read {dir} (bot-host's \
-                 processes.sandbox.extra_read)"
-            ));
-        } else {
-            fix.push_str(&format!("or make {dir} readable by {user}"));
-        }
-        fix
     }
 
     /// The first file named `name` on the sandbox's `PATH` that `user` can execute.
@@ -316,13 +349,15 @@ fn current_uid() -> u32 {
 
 /// `Ok` if `user` may do `need` to the file `real` (a canonical path) by its permissions.
 #[cfg(unix)]
-fn permitted(real: &Path, need: Need, user: ProgramUser) -> Result<(), String> {
+fn permitted(real: &Path, need: Need, user: ProgramUser) -> Result<(), Denied> {
     use std::os::unix::fs::MetadataExt;
     match user {
         ProgramUser::Caller(_) => {
             use std::os::unix::ffi::OsStrExt;
-            let c = std::ffi::CString::new(real.as_os_str().as_bytes())
-                .map_err(|_| format!("{} holds a NUL byte", real.display()))?;
+            let c = std::ffi::CString::new(real.as_os_str().as_bytes()).map_err(|_| Denied {
+                why: format!("{} holds a NUL byte", real.display()),
+                fix: Fix::Missing,
+            })?;
             let mode = match need {
                 Need::Read => libc::R_OK,
                 Need::Execute => libc::X_OK,
@@ -331,7 +366,10 @@ fn permitted(real: &Path, need: Need, user: ProgramUser) -> Result<(), String> {
             if unsafe { libc::access(c.as_ptr(), mode) } == 0 {
                 Ok(())
             } else {
-                Err(std::io::Error::last_os_error().to_string())
+                Err(Denied {
+                    why: std::io::Error::last_os_error().to_string(),
+                    fix: Fix::File,
+                })
             }
         }
         ProgramUser::Nobody => {
@@ -349,17 +387,26 @@ fn permitted(real: &Path, need: Need, user: ProgramUser) -> Result<(), String> {
             let mut dirs: Vec<&Path> = real.ancestors().skip(1).collect();
             dirs.reverse();
             for dir in dirs {
-                let m = std::fs::metadata(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+                let m = std::fs::metadata(dir).map_err(|e| Denied {
+                    why: format!("{}: {e}", dir.display()),
+                    fix: Fix::Missing,
+                })?;
                 if bits(&m) & 1 == 0 {
-                    return Err(format!(
-                        "the directory {} (mode {:04o}, owner uid {}) does not let nobody in",
-                        dir.display(),
-                        m.mode() & 0o7777,
-                        m.uid()
-                    ));
+                    return Err(Denied {
+                        why: format!(
+                            "the directory {} (mode {:04o}, owner uid {}) does not let nobody in",
+                            dir.display(),
+                            m.mode() & 0o7777,
+                            m.uid()
+                        ),
+                        fix: Fix::Dir,
+                    });
                 }
             }
-            let m = std::fs::metadata(real).map_err(|e| format!("{}: {e}", real.display()))?;
+            let m = std::fs::metadata(real).map_err(|e| Denied {
+                why: format!("{}: {e}", real.display()),
+                fix: Fix::Missing,
+            })?;
             // Into a directory is what reading files beneath it takes.
             let want = match need {
                 Need::Read if m.is_dir() => 1,
@@ -367,12 +414,15 @@ fn permitted(real: &Path, need: Need, user: ProgramUser) -> Result<(), String> {
                 Need::Execute => 1,
             };
             if bits(&m) & want == 0 {
-                return Err(format!(
-                    "its mode {:04o} (owner uid {}) does not let nobody {} it",
-                    m.mode() & 0o7777,
-                    m.uid(),
-                    need.verb()
-                ));
+                return Err(Denied {
+                    why: format!(
+                        "its mode {:04o} (owner uid {}) does not let nobody {} it",
+                        m.mode() & 0o7777,
+                        m.uid(),
+                        need.verb()
+                    ),
+                    fix: Fix::File,
+                });
             }
             Ok(())
         }
@@ -380,7 +430,7 @@ fn permitted(real: &Path, need: Need, user: ProgramUser) -> Result<(), String> {
 }
 
 #[cfg(not(unix))]
-fn permitted(_real: &Path, _need: Need, _user: ProgramUser) -> Result<(), String> {
+fn permitted(_real: &Path, _need: Need, _user: ProgramUser) -> Result<(), Denied> {
     Ok(())
 }
 
@@ -448,7 +498,7 @@ mod tests {
             "nobody, the user bot programs run as here (arena runs as root), cannot execute",
             &format!("the directory {} (mode 0700", private.display()),
             "move the program",
-            "not under /root",
+            "nothing under /root is",
         ] {
             assert!(e.contains(needle), "{needle:?} not in {e}");
         }
@@ -464,6 +514,7 @@ mod tests {
             .unwrap_err();
         assert!(e.problem.contains("cannot execute"), "{e}");
         assert!(e.problem.contains("mode 0644"), "{e}");
+        assert_eq!(e.fix, format!("`chmod a+rx {}`", bot.display()));
         // Executable but unreadable: the interpreter could not read it.
         write(&bot, "#!/bin/sh\n", 0o711);
         let e = as_nobody()
