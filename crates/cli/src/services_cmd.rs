@@ -1168,6 +1168,17 @@ pub fn bot_host(a: BotHostArgs) -> Result<()> {
             ..bot_host_config(&a)
         };
         let store = a.store.open().await?;
+        if a.store.redis.is_none() {
+            // The embedded store is on this host, next to the programs it runs.
+            let data = &a.store.data_dir;
+            arena::standalone::check_private(
+                &config.sandbox(),
+                &[
+                    ("data directory", data, "700"),
+                    ("store", &data.join(arena_store::embedded::FILE_NAME), "600"),
+                ],
+            )?;
+        }
         let mut lines = arena_serve::ConfigLines::default();
         lines
             .push("store", store.describe())

@@ -215,11 +215,14 @@ impl Sandbox {
         Ok(file)
     }
 
-    /// Why programs in this sandbox could read `path`, if they could: its user may read it,
-    /// and Landlock (if any) lets them read beneath a directory holding it. `None` when the
-    /// sandbox keeps them from it, or when isolation is off or Landlock and the change of user
-    /// are both missing (programs then read whatever the caller can, which
-    /// [`Sandbox::warnings`] says loudly; there is nothing specific to refuse).
+    /// Why programs in this sandbox could read `path`, if they could. As `nobody`: when its
+    /// permissions let `nobody` read it (a directory: enter it), wherever it is, since Landlock
+    /// lets a program read beneath its own directory too. As the caller: when Landlock lets
+    /// every program read beneath a directory holding it (a system directory, a
+    /// `--sandbox-read` path). `None` when the sandbox keeps them from it, or when isolation
+    /// is off or Landlock and the change of user are both missing (programs then read whatever
+    /// the caller can, which [`Sandbox::warnings`] says loudly; there is nothing specific to
+    /// refuse).
     pub fn exposes(&self, path: &Path) -> Option<String> {
         if self.policy().isolation == Isolation::Off {
             return None;
@@ -229,6 +232,15 @@ impl Sandbox {
             return None;
         }
         let path = path.canonicalize().ok()?;
+        if user == ProgramUser::Nobody {
+            // Landlock also lets each program read beneath its own directory and those of the
+            // files on its command line, wherever they are: only the permissions hold for all.
+            permitted(&path, Need::Read, user).ok()?;
+            return Some(format!(
+                "bot programs run as {user}, and {user} may read {}",
+                path.display()
+            ));
+        }
         self.may(&path, Need::Read, user, &[]).ok()?;
         Some(if self.confines_reads() {
             let under = self
@@ -614,7 +626,17 @@ mod tests {
         let why = as_nobody()
             .exposes(&data)
             .expect("nobody may enter a 0755 directory");
-        assert!(why.contains("run as nobody"), "{why}");
+        assert!(why.contains("run as nobody, and nobody may read"), "{why}");
+        // Under Landlock too: a program's own directory may hold the secret.
+        let both = Sandbox::with_layers(
+            Policy::default(),
+            Layers {
+                drops_root: true,
+                landlock_abi: 3,
+                ..Layers::default()
+            },
+        );
+        assert!(both.exposes(&data).is_some());
         chmod(&data, 0o700);
         assert_eq!(as_nobody().exposes(&data), None);
         // The caller's own programs under Landlock: exposed only beneath granted directories.
