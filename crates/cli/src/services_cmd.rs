@@ -1600,6 +1600,9 @@ pub fn competition(cmd: CompetitionCommand) -> Result<()> {
                     "competition {} created: {} tables",
                     a.name, comp.tables_total
                 );
+                for w in &comp.warnings {
+                    eprintln!("WARNING: {w}");
+                }
                 let mut stream = client
                     .watch_competition(v1::CompetitionRequest {
                         name: a.name.clone(),

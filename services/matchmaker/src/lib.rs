@@ -971,7 +971,10 @@ impl MatchmakerService {
     /// Every participant and the farmer bot must be a built-in bot of the competition's game
     /// or a registered one: a name nobody can play would forfeit every table (and a forfeit
     /// scores better than a loss).
-    async fn check_bots(&self, spec: &v1::CompetitionSpec) -> Result<(), ApiError> {
+    /// Checks that every participant (and farmer) is a built-in or registered bot; returns the
+    /// warnings for the creator: registered remote bots that are not connected now.
+    async fn check_bots(&self, spec: &v1::CompetitionSpec) -> Result<Vec<String>, ApiError> {
+        let mut warnings = Vec::new();
         let game = game_of(spec)?;
         let farmers = (game == GameKind::DouDizhu).then_some(("spec.farmers", &spec.farmers));
         let names = spec
@@ -997,16 +1000,27 @@ impl MatchmakerService {
                 Some(Err(e)) => e,
                 None => format!("built-in bots are {}", game.builtin_help()),
             };
-            let registered = self.store.bot(name).await?;
-            if registered.is_none() {
+            let Some(registered) = self.store.bot(name).await? else {
                 return Err(ApiError::FailedPrecondition(format!(
                     "{field}: {} is neither a built-in bot nor a registered bot ({builtin_error}); \
                      register it with `arena bots add`",
                     arena_proto::text::quote(name)
                 )));
+            };
+            if registered.kind == arena_store::BotKind::Remote
+                && self.store.presence(name).await?.is_empty()
+            {
+                let warning = format!(
+                    "{field}: remote bot {} is not connected now: every table it is seated at \
+                     waits for it, and it loses each one it does not connect in time for",
+                    arena_proto::text::quote(name)
+                );
+                if !warnings.contains(&warning) {
+                    warnings.push(warning);
+                }
             }
         }
-        Ok(())
+        Ok(warnings)
     }
 
     /// The tonic server.
@@ -1019,7 +1033,7 @@ impl MatchmakerService {
         spec: Option<v1::CompetitionSpec>,
     ) -> Result<Response<v1::Competition>, ApiError> {
         let checked = check(spec, self.max_tables)?;
-        self.check_bots(&checked.spec).await?;
+        let warnings = self.check_bots(&checked.spec).await?;
         let name = checked.spec.name.clone();
         if self.store.record(COMPETITION, &name).await?.is_some() {
             return Err(ApiError::AlreadyExists(format!(
@@ -1067,7 +1081,10 @@ impl MatchmakerService {
             .competitions_created
             .add(1, &[]);
         tracing::info!(competition = %name, tables = comp.tables_total, "competition created");
-        Ok(Response::new(served(comp)))
+        Ok(Response::new(v1::Competition {
+            warnings,
+            ..served(comp)
+        }))
     }
 
     async fn load(&self, name: &str) -> Result<v1::Competition, ApiError> {

@@ -947,3 +947,57 @@ async fn results_and_replays_are_kept_as_long_as_the_operator_says() {
     let pruned = retention::prune_once(&*store, &one_day, now).await.unwrap();
     assert_eq!((pruned.competitions, pruned.tables), (0, 0));
 }
+
+/// A registered remote bot that is not connected is accepted (it may connect before its
+/// tables), but the creator is told: it would otherwise lose every table silently.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_remote_bot_that_is_not_connected_is_warned_about_at_creation() {
+    let dir = tempfile::tempdir().unwrap();
+    let store: Arc<dyn Store> = Arc::new(EmbeddedStore::open(dir.path()).unwrap());
+    library(&*store, 20).await;
+    for name in ["away", "here"] {
+        let record = arena_store::BotRecord {
+            name: name.into(),
+            kind: arena_store::BotKind::Remote,
+            token_sha256: None,
+            max_tables: 0,
+            created_unix_ms: 1,
+        };
+        assert!(store.add_bot(&record).await.unwrap());
+    }
+    store
+        .set_presence("here", "host-1", Duration::from_secs(600))
+        .await
+        .unwrap();
+    let svc = MatchmakerService::new(store.clone());
+    let created = svc
+        .create_competition(Request::new(v1::CreateCompetitionRequest {
+            spec: Some(v1::CompetitionSpec {
+                participants: vec!["away".into(), "here".into(), "away".into()],
+                ..spec("warned", "random")
+            }),
+        }))
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(
+        created.warnings.len(),
+        1,
+        "one warning per bot: {:?}",
+        created.warnings
+    );
+    let w = &created.warnings[0];
+    assert!(
+        w.contains("remote bot \"away\" is not connected") && w.contains("spec.participants"),
+        "{w}"
+    );
+    // Warnings answer the creator; they are not part of the stored competition.
+    let stored = svc
+        .get_competition(Request::new(v1::CompetitionRequest {
+            name: "warned".into(),
+        }))
+        .await
+        .unwrap()
+        .into_inner();
+    assert!(stored.warnings.is_empty(), "{:?}", stored.warnings);
+}

@@ -139,7 +139,7 @@ class Standings(_message.Message):
     def __init__(self, competition: _Optional[str] = ..., standings: _Optional[_Iterable[_Union[Standing, _Mapping]]] = ..., tables_done: _Optional[int] = ..., tables_total: _Optional[int] = ..., final: _Optional[bool] = ..., game: _Optional[_Union[_common_pb2.Game, str]] = ..., drawn_hands: _Optional[int] = ...) -> None: ...
 
 class Competition(_message.Message):
-    __slots__ = ("spec", "state", "tables_total", "tables_done", "error", "created_unix_ms", "finished_unix_ms", "status", "pruned_unix_ms")
+    __slots__ = ("spec", "state", "tables_total", "tables_done", "error", "created_unix_ms", "finished_unix_ms", "status", "pruned_unix_ms", "warnings")
     SPEC_FIELD_NUMBER: _ClassVar[int]
     STATE_FIELD_NUMBER: _ClassVar[int]
     TABLES_TOTAL_FIELD_NUMBER: _ClassVar[int]
@@ -149,6 +149,7 @@ class Competition(_message.Message):
     FINISHED_UNIX_MS_FIELD_NUMBER: _ClassVar[int]
     STATUS_FIELD_NUMBER: _ClassVar[int]
     PRUNED_UNIX_MS_FIELD_NUMBER: _ClassVar[int]
+    WARNINGS_FIELD_NUMBER: _ClassVar[int]
     spec: CompetitionSpec
     state: str
     tables_total: int
@@ -158,7 +159,8 @@ class Competition(_message.Message):
     finished_unix_ms: int
     status: CompetitionState
     pruned_unix_ms: int
-    def __init__(self, spec: _Optional[_Union[CompetitionSpec, _Mapping]] = ..., state: _Optional[str] = ..., tables_total: _Optional[int] = ..., tables_done: _Optional[int] = ..., error: _Optional[str] = ..., created_unix_ms: _Optional[int] = ..., finished_unix_ms: _Optional[int] = ..., status: _Optional[_Union[CompetitionState, str]] = ..., pruned_unix_ms: _Optional[int] = ...) -> None: ...
+    warnings: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, spec: _Optional[_Union[CompetitionSpec, _Mapping]] = ..., state: _Optional[str] = ..., tables_total: _Optional[int] = ..., tables_done: _Optional[int] = ..., error: _Optional[str] = ..., created_unix_ms: _Optional[int] = ..., finished_unix_ms: _Optional[int] = ..., status: _Optional[_Union[CompetitionState, str]] = ..., pruned_unix_ms: _Optional[int] = ..., warnings: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class CreateCompetitionRequest(_message.Message):
     __slots__ = ("spec",)
