@@ -156,7 +156,14 @@
       try {
         const r = await api("/api/competitions", { method: "POST", body });
         if (r.preparing) await followPreparation(r.preparing, msg);
-        else location.href = link("/competition", { name: r.competition.name });
+        else if (r.warnings && r.warnings.length) {
+          // Created, but the creator must read why it may go badly before moving on.
+          msg.className = "panel";
+          msg.replaceChildren(h("div", { "data-testid": "create-warnings" },
+            h("strong", {}, `${r.competition.name} was created, with warnings:`),
+            r.warnings.map((w) => h("div", { class: "error" }, w)),
+            h("a", { href: link("/competition", { name: r.competition.name }) }, "Open the competition")));
+        } else location.href = link("/competition", { name: r.competition.name });
       } catch (e) { msg.className = "error"; msg.replaceChildren(e.message); }
       submit.disabled = false;
     });
