@@ -1485,6 +1485,10 @@ fn print_replay(job: &v1::TableJob, replay: &v1::Replay, result: &v1::TableResul
     }
     for v in &result.verdicts {
         println!("  verdict: seat {} {:?}: {}", v.seat, v.kind(), v.reason);
+        if !v.detail.is_empty() {
+            // The whole report the reason is cut from: a crash's exit status, limits, stderr.
+            println!("    in full: {}", v.detail);
+        }
     }
     if let Some(o) = &result.outcome {
         println!(
