@@ -1874,12 +1874,13 @@ fn print_standings(s: &v1::Standings) {
     for k in 1..=s.standings.len() {
         head += &format!(" {:>6}", format!("P(#{k})"));
     }
-    println!("{head}   mean score");
+    println!("{head}   {:<17} verdicts", "mean score");
     for x in &s.standings {
         let mut line = format!("  {:>5}  {:<w$}", x.place, x.participant, w = w);
         for p in &x.rank_probabilities {
             line += &format!(" {:>6.2}", p);
         }
-        println!("{line}   {:+.3} ± {:.3}", x.mean_score, x.score_ci95);
+        let mean = format!("{:+.3} ± {:.3}", x.mean_score, x.score_ci95);
+        println!("{line}   {mean:<17} {:>8}", x.verdicts);
     }
 }

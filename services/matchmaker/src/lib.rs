@@ -783,6 +783,7 @@ pub async fn standings(
         || format_of_name(&spec.format) == Some(v1::CompetitionFormat::DifficultyAdjusted);
     // (match, round, table) -> (score so far, sides finished)
     let mut cells: BTreeMap<(usize, usize, usize), (f64, usize)> = BTreeMap::new();
+    let mut verdicts = vec![0u32; n];
     for (id, bytes) in &results {
         let r = v1::TableResult::decode(bytes.as_slice())
             .map_err(|e| ApiError::Internal(format!("result {id}: {e}")))?;
@@ -795,6 +796,13 @@ pub async fn standings(
         }
         let expected = if adjusted { p.expected } else { 0.0 };
         let farmer_side = p.side() == v1::Side::Farmers;
+        // The participant of table t sits as the landlord (seat 0), or as both farmers.
+        let against = r
+            .verdicts
+            .iter()
+            .filter(|v| (v.seat == 0) != farmer_side)
+            .count();
+        verdicts[t] += u32::try_from(against).unwrap_or(u32::MAX);
         let raw = if farmer_side {
             r.final_scores.iter().skip(1).sum::<i64>()
         } else {
@@ -843,6 +851,7 @@ pub async fn standings(
             mean_score: mean,
             score_ci95: 1.96 * sd / (xs.len().max(1) as f64).sqrt(),
             mahjong: None,
+            verdicts: verdicts[t],
         });
     }
     Ok(v1::Standings {

@@ -1001,3 +1001,70 @@ async fn a_remote_bot_that_is_not_connected_is_warned_about_at_creation() {
         .into_inner();
     assert!(stored.warnings.is_empty(), "{:?}", stored.warnings);
 }
+
+/// Dou Dizhu standings count the verdicts against each participant (in its seats at its
+/// tables: the landlord's seat, or both farmers' when it plays the farmer side), so that a bot
+/// losing its tables to crashes shows in every standings view.
+#[tokio::test]
+async fn dou_dizhu_standings_count_the_verdicts_against_each_participant() {
+    let dir = tempfile::tempdir().unwrap();
+    let store: Arc<dyn Store> = Arc::new(EmbeddedStore::open(dir.path()).unwrap());
+    let comp = v1::Competition {
+        spec: Some(v1::CompetitionSpec {
+            rotate_seats: true,
+            matches: 1,
+            rounds: 1,
+            ..spec("vc", "random")
+        }),
+        tables_total: 6,
+        ..Default::default()
+    };
+    let verdict = |seat: u32| v1::Verdict {
+        seat,
+        kind: v1::VerdictKind::Crashed as i32,
+        reason: "it exited".into(),
+        ..Default::default()
+    };
+    // (table, side, seats with a verdict)
+    let tables: [(u32, v1::Side, &[u32]); 4] = [
+        (0, v1::Side::Landlord, &[0, 1]),
+        (0, v1::Side::Farmers, &[1, 2]),
+        (1, v1::Side::Farmers, &[0]),
+        (2, v1::Side::Landlord, &[]),
+    ];
+    for (i, (table, side, seats)) in tables.iter().enumerate() {
+        let result = v1::TableResult {
+            placement: Some(Box::new(v1::Placement {
+                match_index: 0,
+                round: 0,
+                table: *table,
+                side: *side as i32,
+                ..Default::default()
+            })),
+            verdicts: seats.iter().map(|&s| verdict(s)).collect(),
+            ..Default::default()
+        };
+        let id = format!("vc/t{i}");
+        assert!(
+            store
+                .put_result(
+                    &id,
+                    Some("vc"),
+                    &prost::Message::encode_to_vec(&result),
+                    &[]
+                )
+                .await
+                .unwrap()
+        );
+    }
+    let st = arena_matchmaker::standings(&*store, &comp).await.unwrap();
+    let count = |name: &str| {
+        st.standings
+            .iter()
+            .find(|s| s.participant == name)
+            .map(|s| s.verdicts)
+            .unwrap()
+    };
+    // expert: its landlord seat once, and both farmer seats; seed: not the landlord's.
+    assert_eq!((count("expert"), count("seed"), count("random")), (3, 0, 0));
+}

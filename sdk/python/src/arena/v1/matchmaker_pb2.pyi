@@ -81,7 +81,7 @@ class CompetitionSpec(_message.Message):
     def __init__(self, name: _Optional[str] = ..., format: _Optional[str] = ..., centre: _Optional[_Iterable[float]] = ..., eps: _Optional[float] = ..., participants: _Optional[_Iterable[str]] = ..., farmers: _Optional[str] = ..., matches: _Optional[int] = ..., rounds: _Optional[int] = ..., rotate_seats: _Optional[bool] = ..., time: _Optional[_Union[_common_pb2.TimeControl, _Mapping]] = ..., verdict_policy: _Optional[_Union[_common_pb2.VerdictPolicy, str]] = ..., panel: _Optional[_Union[_deals_pb2.PanelSpec, _Mapping]] = ..., bombs: _Optional[int] = ..., seed: _Optional[int] = ..., format_kind: _Optional[_Union[CompetitionFormat, str]] = ..., game: _Optional[_Union[_common_pb2.Game, str]] = ..., fans: _Optional[_Union[_common_pb2.MahjongFans, str]] = ..., rules: _Optional[_Union[_common_pb2.DdzRules, str]] = ..., lane: _Optional[str] = ...) -> None: ...
 
 class Standing(_message.Message):
-    __slots__ = ("participant", "place", "rank_probabilities", "most_probable_rank", "mean_rank", "mean_score", "score_ci95", "mahjong")
+    __slots__ = ("participant", "place", "rank_probabilities", "most_probable_rank", "mean_rank", "mean_score", "score_ci95", "mahjong", "verdicts")
     PARTICIPANT_FIELD_NUMBER: _ClassVar[int]
     PLACE_FIELD_NUMBER: _ClassVar[int]
     RANK_PROBABILITIES_FIELD_NUMBER: _ClassVar[int]
@@ -90,6 +90,7 @@ class Standing(_message.Message):
     MEAN_SCORE_FIELD_NUMBER: _ClassVar[int]
     SCORE_CI95_FIELD_NUMBER: _ClassVar[int]
     MAHJONG_FIELD_NUMBER: _ClassVar[int]
+    VERDICTS_FIELD_NUMBER: _ClassVar[int]
     participant: str
     place: int
     rank_probabilities: _containers.RepeatedScalarFieldContainer[float]
@@ -98,7 +99,8 @@ class Standing(_message.Message):
     mean_score: float
     score_ci95: float
     mahjong: MahjongStanding
-    def __init__(self, participant: _Optional[str] = ..., place: _Optional[int] = ..., rank_probabilities: _Optional[_Iterable[float]] = ..., most_probable_rank: _Optional[int] = ..., mean_rank: _Optional[float] = ..., mean_score: _Optional[float] = ..., score_ci95: _Optional[float] = ..., mahjong: _Optional[_Union[MahjongStanding, _Mapping]] = ...) -> None: ...
+    verdicts: int
+    def __init__(self, participant: _Optional[str] = ..., place: _Optional[int] = ..., rank_probabilities: _Optional[_Iterable[float]] = ..., most_probable_rank: _Optional[int] = ..., mean_rank: _Optional[float] = ..., mean_score: _Optional[float] = ..., score_ci95: _Optional[float] = ..., mahjong: _Optional[_Union[MahjongStanding, _Mapping]] = ..., verdicts: _Optional[int] = ...) -> None: ...
 
 class MahjongStanding(_message.Message):
     __slots__ = ("position", "hands", "score", "wins", "self_drawn", "dealt_in", "penalties", "verdicts")
