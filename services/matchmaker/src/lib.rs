@@ -111,6 +111,20 @@ pub(crate) fn index(i: usize) -> u32 {
     u32::try_from(i).unwrap_or(u32::MAX)
 }
 
+/// Why the program bot `command` could not start in the default sandbox of this machine, if it
+/// could not (see `arena_sandbox::Sandbox::check_program`).
+fn program_problem(command: &str) -> Option<String> {
+    let spec = match arena_line::CmdSpec::parse(command) {
+        Ok(spec) => spec,
+        Err(e) => return Some(e.to_string()),
+    };
+    let sandbox = arena_sandbox::Sandbox::new(arena_sandbox::Policy::default());
+    sandbox
+        .check_program(spec.program(), spec.args())
+        .err()
+        .map(|e| e.to_string())
+}
+
 /// Where a competition table's result sits: its typed placement. Results written before
 /// placements existed carry the same facts only as labels; those are read once here, so that
 /// a competition running across the upgrade keeps its standings. `None` for a result that has
@@ -1016,6 +1030,17 @@ impl MatchmakerService {
                     arena_proto::text::quote(name)
                 )));
             };
+            if let arena_store::BotKind::Program { command, .. } = &registered.kind
+                && let Some(why) = program_problem(command)
+            {
+                // A warning, not a refusal: the bot-host that runs it may be another machine,
+                // with read paths of its own (--sandbox-read) this one does not know.
+                warnings.push(format!(
+                    "{field}: program bot {} would not start on this machine (as a bot-host here \
+                     with default flags would run it): {why}",
+                    arena_proto::text::quote(name)
+                ));
+            }
             if registered.kind == arena_store::BotKind::Remote
                 && self.store.presence(name).await?.is_empty()
             {

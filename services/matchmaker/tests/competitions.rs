@@ -948,17 +948,30 @@ async fn results_and_replays_are_kept_as_long_as_the_operator_says() {
     assert_eq!((pruned.competitions, pruned.tables), (0, 0));
 }
 
-/// A registered remote bot that is not connected is accepted (it may connect before its
+/// A registered remote bot that is not connected, or a program bot whose program could not start
+/// here, is accepted (it may connect, or run on another machine, before its
 /// tables), but the creator is told: it would otherwise lose every table silently.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_remote_bot_that_is_not_connected_is_warned_about_at_creation() {
+async fn a_remote_bot_not_connected_or_a_program_that_cannot_start_is_warned_about_at_creation() {
     let dir = tempfile::tempdir().unwrap();
     let store: Arc<dyn Store> = Arc::new(EmbeddedStore::open(dir.path()).unwrap());
     library(&*store, 20).await;
-    for name in ["away", "here"] {
+    for name in ["away", "here", "gone"] {
+        let kind = if name == "gone" {
+            // A program bot whose program is not there (any more).
+            arena_store::BotKind::Program {
+                game: arena_store::Game::DouDizhu,
+                command: "/nonexistent/arena-bot --fast".into(),
+                workdir: None,
+                cpu_seconds: 0,
+                memory_mb: 0,
+            }
+        } else {
+            arena_store::BotKind::Remote
+        };
         let record = arena_store::BotRecord {
             name: name.into(),
-            kind: arena_store::BotKind::Remote,
+            kind,
             token_sha256: None,
             max_tables: 0,
             created_unix_ms: 1,
@@ -973,7 +986,7 @@ async fn a_remote_bot_that_is_not_connected_is_warned_about_at_creation() {
     let created = svc
         .create_competition(Request::new(v1::CreateCompetitionRequest {
             spec: Some(v1::CompetitionSpec {
-                participants: vec!["away".into(), "here".into(), "away".into()],
+                participants: vec!["away".into(), "here".into(), "away".into(), "gone".into()],
                 ..spec("warned", "random")
             }),
         }))
@@ -982,13 +995,19 @@ async fn a_remote_bot_that_is_not_connected_is_warned_about_at_creation() {
         .into_inner();
     assert_eq!(
         created.warnings.len(),
-        1,
+        2,
         "one warning per bot: {:?}",
         created.warnings
     );
     let w = &created.warnings[0];
     assert!(
         w.contains("remote bot \"away\" is not connected") && w.contains("spec.participants"),
+        "{w}"
+    );
+    let w = &created.warnings[1];
+    assert!(
+        w.contains("program bot \"gone\" would not start on this machine")
+            && w.contains("/nonexistent/arena-bot"),
         "{w}"
     );
     // Warnings answer the creator; they are not part of the stored competition.
