@@ -250,3 +250,81 @@ fn a_redis_password_given_where_the_url_goes_is_never_printed() {
     assert!(!out.status.success());
     assert!(!text.contains(secret), "{text}");
 }
+
+/// A program bot that crashes: its verdict's reason is cut to 80 characters for every seat, and
+/// its stderr (once only in bot-host's log) reaches the verdict's detail in the replays; the
+/// standings count the verdicts against it.
+#[test]
+fn a_crashing_program_bots_stderr_reaches_its_verdict_and_the_standings_count_it() {
+    let d = open_dir();
+    let crasher = script(
+        &d.path().join("crasher"),
+        r#"echo "join crasher"
+while read -r line; do
+  case "$line" in
+    ask*) echo "Traceback (most recent call last): ZeroDivisionError in decide()" >&2; exit 3 ;;
+  esac
+done"#,
+        0o755,
+    );
+    let (s, _) = Standalone::start(
+        &[("crasher", &["--program", crasher.to_str().unwrap()])],
+        &[],
+        &[],
+    );
+    let (out, err, ok) = s.client(&[
+        "competition",
+        "create",
+        "--matchmaker",
+        &s.matchmaker,
+        "--name",
+        "crashes",
+        "--format",
+        "random",
+        "--participants",
+        "crasher,expert",
+        "--matches",
+        "1",
+        "--rounds",
+        "1",
+    ]);
+    assert!(ok, "{err}");
+    let row = out
+        .lines()
+        .find(|l| l.contains(" crasher "))
+        .unwrap_or_else(|| panic!("no standings row for crasher:\n{out}"));
+    let verdicts: u32 = row.split_whitespace().last().unwrap().parse().unwrap();
+    assert!(
+        verdicts > 0,
+        "the standings count its verdicts: {row}\n{out}"
+    );
+
+    let file = s.data_dir().join("crashes.replays");
+    let (_, err, ok) = s.client(&[
+        "competition",
+        "replays",
+        "crashes",
+        "--out",
+        file.to_str().unwrap(),
+        "--matchmaker",
+        &s.matchmaker,
+    ]);
+    assert!(ok, "{err}");
+    let bytes = std::fs::read(&file).unwrap();
+    let mut buf = bytes.as_slice();
+    let mut crashes = Vec::new();
+    while !buf.is_empty() {
+        let r =
+            <arena_proto::v1::Replay as prost::Message>::decode_length_delimited(&mut buf).unwrap();
+        crashes.extend(r.result.unwrap_or_default().verdicts);
+    }
+    let v = crashes
+        .iter()
+        .find(|v| v.kind() == arena_proto::v1::VerdictKind::Crashed)
+        .unwrap_or_else(|| panic!("no crash verdict: {crashes:?}"));
+    assert!(v.reason.chars().count() <= 81, "{}", v.reason);
+    assert!(
+        v.detail.contains("ZeroDivisionError in decide()") && v.detail.contains("exit code 3"),
+        "the whole report is in the detail: {v:?}"
+    );
+}
