@@ -74,6 +74,10 @@ pub struct BotsAddArgs {
     /// Most tables at once (0 = no limit).
     #[arg(long, default_value_t = 0)]
     max_tables: u32,
+    /// Paths bot-host lets programs read besides the system's (its --sandbox-read), for the
+    /// check, made here, that the program can run in its sandbox.
+    #[arg(long = "sandbox-read", value_delimiter = ',')]
+    sandbox_read: Vec<std::path::PathBuf>,
     #[command(flatten)]
     registry: RegistryArgs,
 }
@@ -259,25 +263,19 @@ fn answer(r: registry::Registered) -> v1::BotTokenResponse {
     }
 }
 
-/// `path` made absolute against `cwd`, lexically: symlinks are kept (a virtualenv's `python`
-/// finds its environment through its link).
-fn absolute(cwd: &Path, path: &str) -> std::path::PathBuf {
-    // Collecting the components drops the `.` ones.
-    cwd.join(path).components().collect()
-}
-
-/// `command` with its paths made absolute against `cwd`: bot-host starts a program in a
-/// directory of its own, where `./mybot` or `bot.py` name nothing. The program, when named by a
-/// path, must exist and be executable; relative arguments naming files that exist here are
-/// resolved too (`python3 bot.py`), other arguments are kept as given.
+/// `command` with its paths made absolute against `cwd` ([`arena_line::CmdSpec::resolve`]:
+/// bot-host starts a program in a directory of its own, where `./mybot` or `bot.py` name
+/// nothing). The program, when named by a path, must exist and be executable; relative
+/// arguments naming files that exist here are resolved too (`python3 bot.py`), other arguments
+/// are kept as given.
 pub fn resolve_program(command: &str, cwd: &Path) -> Result<String> {
     use std::os::unix::fs::PermissionsExt;
-    let spec =
+    let given =
         arena_line::CmdSpec::parse(command).map_err(|e| anyhow::anyhow!("--program: {e}"))?;
-    let program = spec.program();
-    let program = if program.contains('/') {
-        let abs = absolute(cwd, program);
-        let meta = std::fs::metadata(&abs).map_err(|e| {
+    let spec = given.resolve(cwd);
+    if given.program().contains('/') {
+        let (program, abs) = (given.program(), Path::new(spec.program()));
+        let meta = std::fs::metadata(abs).map_err(|e| {
             anyhow::anyhow!("--program: no program {program:?} ({}: {e})", abs.display())
         })?;
         if !meta.is_file() {
@@ -290,19 +288,8 @@ pub fn resolve_program(command: &str, cwd: &Path) -> Result<String> {
                 abs.display()
             );
         }
-        abs.display().to_string()
-    } else {
-        program.to_string()
-    };
-    let args = spec.args().iter().map(|arg| {
-        let abs = absolute(cwd, arg);
-        if !arg.starts_with('-') && !Path::new(arg).is_absolute() && abs.exists() {
-            abs.display().to_string()
-        } else {
-            arg.clone()
-        }
-    });
-    Ok(arena_line::CmdSpec::new(program, args).command_line())
+    }
+    Ok(spec.command_line())
 }
 
 /// Runs `arena bots …`.
@@ -316,7 +303,16 @@ pub fn run(cmd: BotsCommand) -> Result<()> {
                 let program = match &a.program {
                     Some(p) => {
                         let cwd = std::env::current_dir().context("reading the current directory")?;
-                        Some(resolve_program(p, &cwd)?)
+                        let command = resolve_program(p, &cwd)?;
+                        // Checked as bot-host on this machine would run it: refused now rather
+                        // than crashing at every table.
+                        let sandbox = arena_sandbox::Sandbox::new(arena_sandbox::Policy {
+                            extra_read: a.sandbox_read.clone(),
+                            ..arena_sandbox::Policy::default()
+                        });
+                        let spec = arena_line::CmdSpec::parse(&command)?;
+                        sandbox.check_program(spec.program(), spec.args())?;
+                        Some(command)
                     }
                     None => None,
                 };

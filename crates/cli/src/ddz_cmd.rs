@@ -312,8 +312,14 @@ fn factory(name: &str, deadline: Duration) -> Result<Box<BotFactory<'static>>> {
                 play_deadline: deadline,
                 ..CmdBotConfig::default()
             };
-            // Parse now so a malformed command line is reported before any game starts.
-            CmdBot::from_spec(&cmd, config.clone()).with_context(|| format!("cmd:{cmd}"))?;
+            // Resolved and checked now, and started once, so that a program that cannot run
+            // is reported before any game starts (not as a crash in every game).
+            let cmd =
+                crate::programs::prepare(&cmd, &crate::programs::match_sandbox())?.command_line();
+            CmdBot::from_spec(&cmd, config.clone())
+                .with_context(|| format!("cmd:{cmd}"))?
+                .start()
+                .with_context(|| format!("bot {name:?} could not start"))?;
             Ok(Box::new(move || {
                 CmdBot::from_spec(&cmd, config.clone())
                     .map(|b| Box::new(b) as Box<dyn Bot>)

@@ -143,6 +143,10 @@ pub fn print_replay(replay: &v1::Replay, spec: Option<&v1::CompetitionSpec>, log
     }
     for v in &result.verdicts {
         println!("  verdict: seat {} {:?}: {}", v.seat, v.kind(), v.reason);
+        if !v.detail.is_empty() {
+            // The whole report the reason is cut from: a crash's exit status, limits, stderr.
+            println!("    in full: {}", v.detail);
+        }
     }
     if let Some(o) = &result.outcome {
         println!(

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 use std::sync::atomic::AtomicU64;
 use std::time::Instant;
 
-use anyhow::{Result, bail};
+use anyhow::{Context, Result, bail};
 use clap::Args;
 use mahjong::{Reading, Rules};
 use mahjong_bots::TimeLimits;
@@ -64,6 +64,16 @@ pub fn run_match(a: MatchArgs) -> Result<()> {
     }
     let bots = specs.iter().map(|s| s.to_string()).collect::<Vec<_>>();
     let bots: [String; 4] = bots.try_into().expect("four bots");
+    // Programs resolved and checked before the first hand (each hand starts a fresh process
+    // in a directory of its own): one clear error, not a crash verdict in every hand.
+    let sandbox = crate::programs::match_sandbox();
+    for (i, spec) in specs.iter_mut().enumerate() {
+        if let BotSpec::Cmd(cmd) = spec {
+            let resolved = crate::programs::prepare(cmd, &sandbox)
+                .with_context(|| format!("bot {} ({})", position_label(i), names[i]))?;
+            *cmd = resolved.command_line();
+        }
+    }
     let config = MatchConfig {
         bots: bots.clone(),
         seed: a.seed,
@@ -91,6 +101,30 @@ pub fn run_match(a: MatchArgs) -> Result<()> {
             "{}",
             MatchResult::of_report(&report, config.rules.reading).to_json_line()
         );
+    }
+    check_every_seat_played(&report, HANDS * a.matches)
+}
+
+/// An error if a bot crashed in every one of the `hands` it sat in: its program never ran (it
+/// fails at start-up, or dies before its first answer), and the ranking says nothing about
+/// it. Scripts and CI rely on the exit code for this.
+fn check_every_seat_played(report: &MatchReport, hands: usize) -> Result<()> {
+    for b in 0..4 {
+        let crashes = report
+            .verdicts
+            .iter()
+            .filter(|v| v.bot == b && v.kind == VerdictKind::Crashed);
+        let first = crashes.clone().next();
+        if let Some(first) = first
+            && crashes.count() >= hands
+        {
+            bail!(
+                "bot {} ({}) crashed in all {hands} hands, so this match ranks nothing; the first: {}",
+                position_label(b),
+                report.bots[b],
+                first.reason
+            );
+        }
     }
     Ok(())
 }

@@ -14,6 +14,7 @@ mod mahjong_cmd;
 mod mahjong_comp;
 mod mahjong_fan;
 mod mahjong_match_cmd;
+mod programs;
 mod progress;
 mod report;
 mod services_cmd;

@@ -1260,6 +1260,17 @@ pub fn bot_host(a: BotHostArgs) -> Result<()> {
             ..bot_host_config(&a)
         };
         let store = a.store.open().await?;
+        if a.store.redis.is_none() {
+            // The embedded store is on this host, next to the programs it runs.
+            let data = &a.store.data_dir;
+            arena::standalone::check_private(
+                &config.sandbox(),
+                &[
+                    ("data directory", data, "700"),
+                    ("store", &data.join(arena_store::embedded::FILE_NAME), "600"),
+                ],
+            )?;
+        }
         let mut lines = arena_serve::ConfigLines::default();
         lines
             .push("store", store.describe())
@@ -1573,6 +1584,10 @@ fn print_replay(job: &v1::TableJob, replay: &v1::Replay, result: &v1::TableResul
     }
     for v in &result.verdicts {
         println!("  verdict: seat {} {:?}: {}", v.seat, v.kind(), v.reason);
+        if !v.detail.is_empty() {
+            // The whole report the reason is cut from: a crash's exit status, limits, stderr.
+            println!("    in full: {}", v.detail);
+        }
     }
     if let Some(o) = &result.outcome {
         println!(
@@ -1699,6 +1714,9 @@ pub fn competition(cmd: CompetitionCommand) -> Result<()> {
                     "competition {} created: {} tables",
                     a.name, comp.tables_total
                 );
+                for w in &comp.warnings {
+                    eprintln!("WARNING: {w}");
+                }
                 let mut stream = client
                     .watch_competition(v1::CompetitionRequest {
                         name: a.name.clone(),
@@ -2014,12 +2032,13 @@ fn print_standings(s: &v1::Standings) {
     for k in 1..=s.standings.len() {
         head += &format!(" {:>6}", format!("P(#{k})"));
     }
-    println!("{head}   mean score");
+    println!("{head}   {:<17} verdicts", "mean score");
     for x in &s.standings {
         let mut line = format!("  {:>5}  {:<w$}", x.place, x.participant, w = w);
         for p in &x.rank_probabilities {
             line += &format!(" {:>6.2}", p);
         }
-        println!("{line}   {:+.3} ± {:.3}", x.mean_score, x.score_ci95);
+        let mean = format!("{:+.3} ± {:.3}", x.mean_score, x.score_ci95);
+        println!("{line}   {mean:<17} {:>8}", x.verdicts);
     }
 }

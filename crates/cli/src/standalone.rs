@@ -165,6 +165,25 @@ pub enum StandaloneError {
         /// Why.
         source: arena_store::StoreError,
     },
+    /// A secret (the data directory, the store, the operator token) is within reach of the bot
+    /// programs this process runs.
+    #[error(
+        "the {what} {path} is readable by bot programs ({why}); make it private (`chmod {mode} \
+         {path}`) and keep the data directory out of the directories programs may read \
+         ({dirs} and --sandbox-read paths): choose another --data-dir"
+    )]
+    Exposed {
+        /// What it is.
+        what: &'static str,
+        /// Where.
+        path: String,
+        /// How programs reach it.
+        why: String,
+        /// The mode that makes it private.
+        mode: &'static str,
+        /// The directories every program may read.
+        dirs: String,
+    },
     /// The operator or cluster token could not be made or read.
     #[error("credentials: {0}")]
     Auth(#[from] arena_auth::AuthError),
@@ -268,6 +287,27 @@ async fn bind(addr: SocketAddr) -> Result<tokio::net::TcpListener, StandaloneErr
         .map_err(|source| StandaloneError::Bind { addr, source })
 }
 
+/// Refuses each of `secrets` (what it is, where, the mode that makes it private) that bot
+/// programs run in `sandbox` could read: the store holds a ladder's secret deal key and running
+/// competitions' seeds, the token file the operator's token.
+pub fn check_private(
+    sandbox: &arena_sandbox::Sandbox,
+    secrets: &[(&'static str, &std::path::Path, &'static str)],
+) -> Result<(), StandaloneError> {
+    for &(what, path, mode) in secrets {
+        if let Some(why) = sandbox.exposes(path) {
+            return Err(StandaloneError::Exposed {
+                what,
+                path: path.display().to_string(),
+                why,
+                mode,
+                dirs: arena_sandbox::SYSTEM_READ_DIRS.join(", "),
+            });
+        }
+    }
+    Ok(())
+}
+
 /// Opens the embedded store in `config.data_dir`, binds every port, and starts every role.
 /// Returns once all of them listen.
 pub async fn start(config: StandaloneConfig) -> Result<Standalone, StandaloneError> {
@@ -283,6 +323,15 @@ pub async fn start(config: StandaloneConfig) -> Result<Standalone, StandaloneErr
         .data_dir
         .join(arena_auth::client::OPERATOR_TOKEN_FILE);
     let (operator_token, made) = arena_auth::secret::ensure_token_file(&token_path)?;
+    let store_file = config.data_dir.join(arena_store::embedded::FILE_NAME);
+    check_private(
+        &arena_sandbox::Sandbox::new(BotHostConfig::default().processes.sandbox),
+        &[
+            ("data directory", &config.data_dir, "700"),
+            ("store", &store_file, "600"),
+            ("operator token file", &token_path, "600"),
+        ],
+    )?;
     let cluster_token = arena_auth::Secret::new(arena_auth::token::random_text(32)?);
     let host_cfg = BotHostConfig {
         listen: config.bot_host_listen,

@@ -726,7 +726,7 @@ fn secrets_are_never_printed() {
         assert!(!text.contains(secret), "the password shows: {text}");
     }
     // standalone names the token's file, never the token.
-    let dir = tempfile::tempdir().unwrap();
+    let dir = arena_testkit::private_tempdir();
     let (r, b, l, m) = (port(), port(), port(), port());
     let at = |p: u16| format!("127.0.0.1:{p}");
     let child = Command::new(env!("CARGO_BIN_EXE_arena"))

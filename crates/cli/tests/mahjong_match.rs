@@ -83,7 +83,12 @@ fn the_score_sheet_totals_are_the_json_scores_and_a_faulty_program_shows_its_ver
         logs.to_str().unwrap(),
         "--json",
     ]);
-    assert!(ok, "{err}");
+    // The report is printed in full, and the exit code says that a seat never played.
+    assert!(!ok, "a seat crashing in every hand fails the match");
+    assert!(
+        err.contains("bot B (cmd:true) crashed in all 96 hands"),
+        "{err}"
+    );
     let v = last_json(&out);
     let players = v["players"].as_array().unwrap();
     assert_eq!(players[1]["bot"], "cmd:true");

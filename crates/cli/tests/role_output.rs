@@ -140,7 +140,7 @@ fn roles_print_their_configuration_as_lines_and_log_plain_text_off_a_terminal() 
 #[test]
 fn bad_retention_is_refused_naming_the_flag() {
     for role in ["matchmaker", "standalone"] {
-        let dir = tempfile::tempdir().unwrap();
+        let dir = arena_testkit::private_tempdir();
         let (_, err, ok) = common::arena(&[
             role,
             "--data-dir",

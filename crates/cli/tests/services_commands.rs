@@ -118,7 +118,7 @@ fn bots_add_issues_a_token_once_and_refuses_taken_or_builtin_names() {
 
 #[test]
 fn standalone_measures_deals_and_runs_a_competition_created_over_grpc() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = arena_testkit::private_tempdir();
     let port = common::port;
     let (r, b, l, m) = (port(), port(), port(), port());
     let mut child = Command::new(env!("CARGO_BIN_EXE_arena"))
@@ -283,7 +283,7 @@ fn standalone_measures_deals_and_runs_a_competition_created_over_grpc() {
 
 #[test]
 fn standalone_runs_a_mahjong_competition_and_exports_its_hands_as_2015_logs() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = arena_testkit::private_tempdir();
     let port = common::port;
     let (r, b, l, m) = (port(), port(), port(), port());
     let mut child = Command::new(env!("CARGO_BIN_EXE_arena"))

@@ -112,7 +112,7 @@ fn every_role_exits_cleanly_on_sigterm_mid_competition_and_loses_no_table() {
 /// embedded store opens again afterwards (the process released it).
 #[test]
 fn standalone_exits_cleanly_on_sigterm_and_releases_its_store() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = arena_testkit::private_tempdir();
     let data = dir.path().to_str().unwrap();
     let m = common::port();
     let at = |p: u16| format!("127.0.0.1:{p}");

@@ -156,7 +156,14 @@
       try {
         const r = await api("/api/competitions", { method: "POST", body });
         if (r.preparing) await followPreparation(r.preparing, msg);
-        else location.href = link("/competition", { name: r.competition.name });
+        else if (r.warnings && r.warnings.length) {
+          // Created, but the creator must read why it may go badly before moving on.
+          msg.className = "panel";
+          msg.replaceChildren(h("div", { "data-testid": "create-warnings" },
+            h("strong", {}, `${r.competition.name} was created, with warnings:`),
+            r.warnings.map((w) => h("div", { class: "error" }, w)),
+            h("a", { href: link("/competition", { name: r.competition.name }) }, "Open the competition")));
+        } else location.href = link("/competition", { name: r.competition.name });
       } catch (e) { msg.className = "error"; msg.replaceChildren(e.message); }
       submit.disabled = false;
     });
@@ -199,7 +206,7 @@
       places.map((k) => h("th", { class: "num" }, `P(#${k})`)),
       h("th", { class: "num" }, mahjong ? "Mean / hand" : "Mean score"), h("th", { class: "num" }, "95% CI"),
       h("th", { class: "num" }, "Mean rank"),
-      mahjong ? ["Hands", "Score", "Wins", "Self-drawn", "Dealt in", "Penalties", "Verdicts"].map((t) => h("th", { class: "num" }, t)) : []);
+      mahjong ? ["Hands", "Score", "Wins", "Self-drawn", "Dealt in", "Penalties", "Verdicts"].map((t) => h("th", { class: "num" }, t)) : h("th", { class: "num" }, "Verdicts"));
     const body = st.standings.map((s) =>
       h("tr", { "data-participant": s.participant, "data-place": s.place },
         h("td", { class: "num place" }, s.place),
@@ -214,7 +221,8 @@
         h("td", { class: "num mean-score" }, signed(s.mean_score)),
         h("td", { class: "num ci" }, "± " + fmt(s.score_ci95)),
         h("td", { class: "num mean-rank" }, fmt(s.mean_rank, 2)),
-        mahjong && s.mahjong ? ["hands", "score", "wins", "self_drawn", "dealt_in", "penalties", "verdicts"].map((k) => h("td", { class: "num" }, s.mahjong[k])) : []
+        mahjong && s.mahjong ? ["hands", "score", "wins", "self_drawn", "dealt_in", "penalties", "verdicts"].map((k) => h("td", { class: "num" }, s.mahjong[k]))
+          : mahjong ? [] : h("td", { class: "num verdicts" }, s.verdicts || 0)
       ));
     const status = st.final
       ? h("span", { class: "badge finished", "data-testid": "final" }, "final")

@@ -894,7 +894,12 @@ async fn create(
     let spec = body.spec()?;
     let refused = match c.backend.create(spec.clone()).await {
         Ok(comp) => {
-            return Ok(Json(json!({"competition": view::competition(&comp)})).into_response());
+            // What it was created despite (a participant not connected), for the form to show.
+            return Ok(Json(json!({
+                "competition": view::competition(&comp),
+                "warnings": comp.warnings,
+            }))
+            .into_response());
         }
         Err(s) => s,
     };

@@ -92,6 +92,7 @@ pub fn standings(s: &v1::Standings) -> Value {
                 "mean_rank": st.mean_rank,
                 "mean_score": st.mean_score,
                 "score_ci95": st.score_ci95,
+                "verdicts": st.verdicts,
                 "mahjong": st.mahjong.as_ref().map(|m| json!({
                     "hands": m.hands,
                     "score": int(m.score),

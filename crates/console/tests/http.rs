@@ -792,3 +792,41 @@ async fn without_a_deal_library_a_competition_short_of_deals_is_refused_saying_h
     assert!(body.contains("--deal-library"), "{body}");
     c.stop().await;
 }
+
+/// The form's answer carries the matchmaker's warnings: a participant that is a remote bot not
+/// connected would otherwise lose every table without anyone being told.
+#[tokio::test]
+async fn creating_with_a_remote_bot_that_is_not_connected_answers_a_warning() {
+    let c = console(false, None).await;
+    let record = arena_store::BotRecord {
+        name: "away".into(),
+        kind: arena_store::BotKind::Remote,
+        token_sha256: None,
+        max_tables: 0,
+        created_unix_ms: 1,
+    };
+    assert!(c.store.add_bot(&record).await.unwrap());
+    let spec = r#"{"name":"mj-cup","game":"mahjong","participants":["away","random","greedy","random"],"matches":1}"#;
+    let auth = bearer();
+    let (status, _, body) = request(
+        c.addr,
+        "POST",
+        "/api/competitions",
+        &[("authorization", auth.as_str())],
+        Some(spec),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    let v: serde_json::Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(v["competition"]["name"], "mj-cup", "{body}");
+    let warnings = v["warnings"].as_array().expect("warnings");
+    assert_eq!(warnings.len(), 1, "{body}");
+    assert!(
+        warnings[0]
+            .as_str()
+            .unwrap()
+            .contains("remote bot \"away\" is not connected"),
+        "{body}"
+    );
+    c.stop().await;
+}

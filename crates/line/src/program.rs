@@ -119,8 +119,9 @@ pub enum SpawnError {
     /// The sandbox could not be set up.
     #[error("could not start the program: {0}")]
     Sandbox(#[source] arena_sandbox::SandboxError),
-    /// The program could not be executed (not found, not executable, ...).
-    #[error("could not start the program{}: {source}", in_dir(.dir.as_deref()))]
+    /// The program could not be executed (not found, not executable, ...). The cause comes
+    /// first, so that a verdict cut short still shows it.
+    #[error("could not start the program: {source}{}", in_dir(.dir.as_deref()))]
     Exec {
         /// Its working directory, when it was not the caller's.
         dir: Option<PathBuf>,
@@ -133,7 +134,9 @@ pub enum SpawnError {
 }
 
 fn in_dir(dir: Option<&Path>) -> String {
-    dir.map_or_else(String::new, |d| format!(" in {}", d.display()))
+    dir.map_or_else(String::new, |d| {
+        format!(" (working directory {})", d.display())
+    })
 }
 
 /// How a session with a program ended, see [`Program::close`].
@@ -528,6 +531,28 @@ mod exit_watch {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_start_failure_names_its_cause_before_the_directory() {
+        let e = SpawnError::Exec {
+            dir: Some("/tmp/arena-bot-AbCdEf0123456789/with/a/long/path/name".into()),
+            source: io::Error::from_raw_os_error(libc::EACCES),
+        };
+        let text = e.to_string();
+        assert!(
+            text.starts_with("could not start the program: Permission denied"),
+            "{text}"
+        );
+        assert!(
+            arena_proto_free_cut(&text).contains("Permission denied"),
+            "the cause survives a cut to 80 characters: {text}"
+        );
+    }
+
+    /// The first 80 characters, as verdicts are cut.
+    fn arena_proto_free_cut(text: &str) -> String {
+        text.chars().take(80).collect()
+    }
 
     #[cfg(target_os = "linux")]
     #[tokio::test]

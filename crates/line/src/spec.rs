@@ -1,6 +1,7 @@
 //! `cmd:PROGRAM [ARGS]`: the command line of a bot program.
 
 use std::fmt;
+use std::path::{Path, PathBuf};
 
 /// A program and its arguments, split from a command line the way a POSIX shell splits words
 /// (quotes and backslashes work; variables, globs and pipes are not expanded).
@@ -70,6 +71,30 @@ impl CmdSpec {
         &self.args
     }
 
+    /// This command with its relative paths made absolute against `cwd`, the way every host
+    /// of programs reads them: a program starts in a directory of its own (a fresh temporary
+    /// one, or bot-host's), where `./mybot` or `bot.py` name nothing. The program is resolved
+    /// when named by a path (it holds a `/`); an argument is when it names a file or directory
+    /// that exists under `cwd` and is no option (`-m`). Paths are made absolute lexically, so
+    /// symlinks are kept (a virtualenv's `python` finds its environment through its link).
+    pub fn resolve(&self, cwd: &Path) -> CmdSpec {
+        let absolute = |p: &str| -> PathBuf { cwd.join(p).components().collect() };
+        let program = if self.program.contains('/') {
+            absolute(&self.program).display().to_string()
+        } else {
+            self.program.clone()
+        };
+        let args = self.args.iter().map(|arg| {
+            let abs = absolute(arg);
+            if !arg.starts_with('-') && !Path::new(arg).is_absolute() && abs.exists() {
+                abs.display().to_string()
+            } else {
+                arg.clone()
+            }
+        });
+        CmdSpec::new(program, args)
+    }
+
     /// The command line without `cmd:`, quoted so that [`CmdSpec::parse`] reads it back.
     pub fn command_line(&self) -> String {
         shell_words::join(std::iter::once(&self.program).chain(&self.args))
@@ -107,6 +132,32 @@ mod tests {
             CmdSpec::parse("./bot").unwrap(),
             CmdSpec::new("./bot", [""; 0])
         );
+    }
+
+    #[test]
+    fn relative_paths_are_made_absolute_and_names_and_options_are_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let cwd = dir.path();
+        std::fs::write(cwd.join("bot.py"), "").unwrap();
+        let s = CmdSpec::parse("cmd:./bots/../mybot --level 2").unwrap();
+        assert_eq!(
+            s.resolve(cwd),
+            CmdSpec::new(format!("{}/bots/../mybot", cwd.display()), ["--level", "2"])
+        );
+        let s = CmdSpec::parse("cmd:python3 bot.py -m missing.py").unwrap();
+        assert_eq!(
+            s.resolve(cwd),
+            CmdSpec::new(
+                "python3",
+                [
+                    format!("{}/bot.py", cwd.display()),
+                    "-m".into(),
+                    "missing.py".into()
+                ]
+            )
+        );
+        let s = CmdSpec::parse("cmd:/usr/bin/env ./x").unwrap();
+        assert_eq!(s.resolve(cwd).program(), "/usr/bin/env");
     }
 
     #[test]

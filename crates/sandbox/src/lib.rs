@@ -59,12 +59,14 @@
 //! and [`StderrTail`], the end of a program's stderr to quote. The one host of bot programs
 //! built on them is the `arena-line` crate (`crates/line`), used by `cmd:` bots and bot-host.
 
+mod access;
 mod limits;
 #[cfg(target_os = "linux")]
 mod linux;
 mod policy;
 pub mod supervise;
 
+pub use access::{ProgramAccessError, ProgramUser, SYSTEM_READ_DIRS};
 pub use limits::{Limits, describe_status};
 pub use policy::{DEFAULT_PATH, Isolation, Layers, ParseIsolationError, Policy, Sandbox};
 pub use supervise::{STDERR_TAIL_BYTES, StderrTail, exited_unreaped, kill_group};

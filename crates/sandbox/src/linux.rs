@@ -41,15 +41,7 @@ use nix::unistd::{ForkResult, Gid, Pid, Uid, fork, getpid, getppid, setgid, setg
 
 use crate::{Isolation, Layers, Limits, Sandbox, SandboxError};
 
-/// The user and group programs run as when the caller is root: with the caller's root they
-/// could read every root-owned file Landlock lets them reach, and the kernel does not count
-/// root's processes against `RLIMIT_NPROC`.
-pub(crate) const NOBODY: (u32, u32) = (65534, 65534);
-
-/// Directories every program may read and execute beneath (those that exist).
-const SYSTEM_DIRS: [&str; 9] = [
-    "/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/etc", "/opt", "/dev",
-];
+pub(crate) use crate::access::NOBODY;
 
 /// The highest Landlock ABI whose rights this crate was written and tested against; newer
 /// kernels are used at this level.
@@ -176,7 +168,7 @@ fn ruleset(
     workdir: &Path,
     abi: ABI,
 ) -> Result<RulesetCreated, SandboxError> {
-    let mut reads: Vec<PathBuf> = SYSTEM_DIRS
+    let mut reads: Vec<PathBuf> = crate::SYSTEM_READ_DIRS
         .iter()
         .map(PathBuf::from)
         .filter(|p| p.exists())

@@ -180,7 +180,7 @@ impl EmbeddedStore {
     /// process has it open, and with [`StoreError::Corrupt`] if the file is not a usable redb
     /// database. This call blocks on file I/O; call it before serving, or from a blocking task.
     pub fn open(dir: &Path) -> StoreResult<Self> {
-        std::fs::create_dir_all(dir).map_err(|e| {
+        create_private_dir(dir).map_err(|e| {
             StoreError::Unavailable(format!(
                 "cannot create data directory {}: {e}",
                 dir.display()
@@ -285,9 +285,52 @@ impl From<StoreError> for OpenError {
     }
 }
 
+/// Creates `dir` (and its missing parents) readable by its owner only (0700): the store holds
+/// secrets (a ladder's deal key, a running competition's seed, token hashes), and bot programs
+/// run on the same host, as `nobody` when arena runs as root. An existing directory is left as
+/// it is (whoever runs programs checks it, see `docs/sandbox.md`).
+fn create_private_dir(dir: &Path) -> std::io::Result<()> {
+    let mut builder = std::fs::DirBuilder::new();
+    builder.recursive(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::DirBuilderExt;
+        builder.mode(0o700);
+    }
+    builder.create(dir)
+}
+
+/// Makes the database file at `path` readable and writable by its owner only (0600), creating
+/// it empty (which redb then initialises) if it does not exist, so that it is never readable
+/// by others even for a moment.
+fn make_private_file(path: &Path) -> std::io::Result<()> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
+        let file = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .mode(0o600)
+            .open(path)?;
+        // A file made before stores were private (0644) is made private too.
+        if file.metadata()?.permissions().mode() & 0o077 != 0 {
+            file.set_permissions(std::fs::Permissions::from_mode(0o600))?;
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = path;
+    Ok(())
+}
+
 /// Opens (or creates) the database file and makes sure every table exists, so that reads of a
 /// new store find empty tables.
 fn create(path: &Path) -> Result<Database, OpenError> {
+    make_private_file(path).map_err(|e| {
+        Other(StoreError::Unavailable(format!(
+            "cannot make the database file {} private: {e}",
+            path.display()
+        )))
+    })?;
     let db = Database::create(path).map_err(|e| match e {
         redb::DatabaseError::DatabaseAlreadyOpen => InUse,
         e => Other(redb_error(path, e)),

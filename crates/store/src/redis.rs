@@ -519,10 +519,15 @@ impl RedisOptions {
 /// assert_eq!(redact_url("redis://:s3cret@redis"), "redis://:***@redis");
 /// assert_eq!(redact_url("unix:///run/redis.sock?db=1&pass=s3cret"), "unix:///run/redis.sock?db=1&pass=***");
 /// assert_eq!(redact_url("redis://127.0.0.1:6379"), "redis://127.0.0.1:6379");
+/// // A password given where the URL goes (`--redis Secr3t`) is not a URL at all.
+/// assert_eq!(redact_url("Secr3t"), "***");
 /// ```
 pub fn redact_url(url: &str) -> String {
     let (scheme, rest) = match url.find("://") {
         Some(i) => url.split_at(i + 3),
+        // No `scheme://`: nothing says which part is an address. A bare word (`--redis
+        // Secr3t`, `redis:Secr3t`) is most likely a password given where the URL goes.
+        None if !url.contains('@') && !url.is_empty() => return "***".to_string(),
         None => ("", url),
     };
     // The user part ends at the last `@`: a password may hold `/`, `?`, `#` or `@` unescaped, so
@@ -534,6 +539,8 @@ pub fn redact_url(url: &str) -> String {
     let user = match user.split_once(':') {
         Some((name, _)) if !name.contains(['/', '?', '#']) => format!("{name}:***"),
         _ if user.contains(['/', '?', '#', ':']) => "***".to_string(),
+        // Without a scheme, a word before `@` may as well be the password.
+        _ if scheme.is_empty() && !user.is_empty() => "***".to_string(),
         _ => user.to_string(),
     };
     let host = match host.split_once('?') {
@@ -2269,6 +2276,17 @@ mod tests {
     use std::collections::BTreeSet;
 
     use super::*;
+
+    #[test]
+    fn a_password_given_where_the_url_goes_is_never_quoted() {
+        for given in ["Secr3t", "redis:Secr3t", "Secr3t@", "Secr3t@host"] {
+            let shown = redact_url(given);
+            assert!(!shown.contains("Secr3t"), "{given:?} shown as {shown:?}");
+        }
+        let e = client("Secr3t", &RedisOptions::default()).unwrap_err();
+        assert!(!e.to_string().contains("Secr3t"), "{e}");
+        assert!(e.to_string().contains("redis URL ***"), "{e}");
+    }
 
     /// CRC16/XMODEM (polynomial 0x1021, initial 0), the hash of Redis Cluster.
     fn crc16(bytes: &[u8]) -> u16 {

@@ -203,6 +203,34 @@ fn a_file_that_is_not_a_database_is_an_error_not_a_panic() {
     }
 }
 
+/// The store holds secrets (a ladder's deal key, a competition's seed) and bot programs run on
+/// the same host: only its owner may read it.
+#[cfg(unix)]
+#[test]
+fn a_new_store_is_private_and_an_old_world_readable_file_is_made_private() {
+    use std::os::unix::fs::PermissionsExt;
+    let mode = |p: &std::path::Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let data = dir.path().join("new/data");
+    let store = EmbeddedStore::open(&data).expect("open");
+    assert_eq!(mode(&data), 0o700, "the data directory");
+    assert_eq!(mode(&dir.path().join("new")), 0o700, "a parent it made");
+    assert_eq!(mode(store.path()), 0o600, "the database file");
+    drop(store);
+
+    let old = dir.path().join("old");
+    std::fs::create_dir(&old).unwrap();
+    let file = old.join(FILE_NAME);
+    drop(EmbeddedStore::open(&old).expect("open"));
+    std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o644)).unwrap();
+    let _store = EmbeddedStore::open(&old).expect("reopen");
+    assert_eq!(
+        mode(&file),
+        0o600,
+        "a store made before stores were private"
+    );
+}
+
 #[test]
 fn a_data_directory_that_cannot_be_created_is_unavailable() {
     let dir = tempfile::tempdir().expect("temp dir");

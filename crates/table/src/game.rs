@@ -15,6 +15,9 @@ pub struct Pending {
     pub kind: v1::DecisionKind,
 }
 
+/// The most characters of a verdict's detail ([`Fault::detail`]).
+pub const DETAIL_CHARS: usize = 1000;
+
 /// An answer the rules cannot use: a verdict kind and a sentence a human can act on.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Fault {
@@ -25,6 +28,9 @@ pub struct Fault {
     /// What exactly was wrong. It is shown to every seat when the table closes, so it never
     /// holds hidden cards.
     pub reason: String,
+    /// The whole report when `reason` is a cut of it (empty otherwise): kept in the verdict's
+    /// `detail`, which results and replays carry but the seats are never sent.
+    pub detail: String,
 }
 
 impl Fault {
@@ -33,6 +39,24 @@ impl Fault {
         Fault {
             kind,
             reason: reason.into(),
+            detail: String::new(),
+        }
+    }
+
+    /// A fault of `kind` whose report `whole` (from bot-host: what a program wrote, a crash's
+    /// exit status, limits and stderr) is cut to [`arena_proto::text::QUOTE_CHARS`] for the
+    /// reason, and kept whole, up to [`DETAIL_CHARS`], as the detail when that cut it.
+    pub fn reported(kind: v1::VerdictKind, whole: &str) -> Fault {
+        let reason = arena_proto::text::cut(whole);
+        let detail = if reason == whole {
+            String::new()
+        } else {
+            whole.chars().take(DETAIL_CHARS).collect()
+        };
+        Fault {
+            kind,
+            reason,
+            detail,
         }
     }
 

@@ -29,7 +29,7 @@ pub mod table;
 pub mod time;
 
 pub use arena_proto::v1;
-pub use game::{Fault, Pending, Policy, TableGame};
+pub use game::{DETAIL_CHARS, Fault, Pending, Policy, TableGame};
 pub use job::{JobError, SeatBot, TableSpec};
 pub use remote::{BotHosts, DialError, RemoteSeat, SeatDialer, SeatLink};
 pub use replay::{Step, Steps};

@@ -514,19 +514,21 @@ impl SeatFailure {
 
 /// What a `SeatFault` from bot-host means.
 fn seat_fault(f: v1::SeatFault) -> SeatFailure {
-    let reason = if f.reason.is_empty() {
-        "bot-host gave up on the bot".to_string()
+    let whole = if f.reason.is_empty() {
+        "bot-host gave up on the bot"
     } else {
-        arena_proto::text::cut(&f.reason)
+        f.reason.as_str()
     };
     if f.platform {
-        return SeatFailure::Platform(reason);
+        return SeatFailure::Platform(arena_proto::text::cut(whole));
     }
     let kind = match v1::VerdictKind::try_from(f.kind) {
         Ok(v1::VerdictKind::Unspecified) | Err(_) => v1::VerdictKind::Disconnected,
         Ok(k) => k,
     };
-    SeatFailure::Bot(Fault::new(kind, reason))
+    // The reason is cut for every seat to read; the whole report (a crash's stderr tail, which
+    // only bot-host's log had) stays in the verdict's detail.
+    SeatFailure::Bot(Fault::reported(kind, whole))
 }
 
 /// What a refused `SeatHost.Seat` call means: only an unknown bot is the bot's fault.
@@ -845,6 +847,43 @@ mod tests {
     use std::pin::Pin;
     use tokio_stream::Stream;
     use tonic::{Request, Response, Status, Streaming};
+
+    #[test]
+    fn a_crash_report_is_cut_for_the_reason_and_kept_whole_in_the_detail() {
+        let whole = format!(
+            "the program exited before answering (exit code 1); its limits: CPU time 60 s; \
+             its stderr ended with: {:?}",
+            "Traceback: ZeroDivisionError in decide()"
+        );
+        let SeatFailure::Bot(f) = seat_fault(v1::SeatFault {
+            kind: v1::VerdictKind::Crashed as i32,
+            reason: whole.clone(),
+            platform: false,
+        }) else {
+            panic!("a bot's fault");
+        };
+        assert_eq!(f.kind, v1::VerdictKind::Crashed);
+        assert_eq!(f.reason, arena_proto::text::cut(&whole));
+        assert!(f.reason.starts_with("the program exited before answering"));
+        assert_eq!(f.detail, whole, "the stderr tail reaches the verdict");
+        // A short report needs no detail; a huge one is bounded.
+        let SeatFailure::Bot(f) = seat_fault(v1::SeatFault {
+            kind: v1::VerdictKind::Crashed as i32,
+            reason: "it exited".into(),
+            platform: false,
+        }) else {
+            panic!("a bot's fault");
+        };
+        assert_eq!((f.reason.as_str(), f.detail.as_str()), ("it exited", ""));
+        let SeatFailure::Bot(f) = seat_fault(v1::SeatFault {
+            kind: v1::VerdictKind::Crashed as i32,
+            reason: "x".repeat(100_000),
+            platform: false,
+        }) else {
+            panic!("a bot's fault");
+        };
+        assert_eq!(f.detail.chars().count(), crate::DETAIL_CHARS);
+    }
 
     /// A bot-host that serves only `Seats`: every seat is ready at once and every request is
     /// answered with an empty action as soon as it is read, or never (`Answering(false)`).

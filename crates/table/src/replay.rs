@@ -292,6 +292,7 @@ mod tests {
             kind: v1::VerdictKind::Timeout as i32,
             reason: "no answer within the hard cap of 30000 ms".repeat(4),
             decision: 3,
+            detail: "the whole report".into(),
         }];
         let mut steps = Steps::default();
         steps.push(

@@ -704,7 +704,16 @@ pub async fn play_async<G: TableGame>(
     let close = v1::SeatClose {
         table_id: setup.table_id.clone(),
         outcome: table.outcome().cloned(),
-        verdicts: table.verdicts().to_vec(),
+        // Without their detail: it quotes what a program wrote (its own cards, say), and other
+        // tables may still be playing the same deal.
+        verdicts: table
+            .verdicts()
+            .iter()
+            .map(|v| v1::Verdict {
+                detail: String::new(),
+                ..v.clone()
+            })
+            .collect(),
     };
     for (i, h) in handles.iter_mut().enumerate() {
         if let Handle::Local(Some(p)) = h {

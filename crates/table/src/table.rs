@@ -272,6 +272,7 @@ impl<G: TableGame> Table<G> {
                             kind: fault.kind as i32,
                             reason: fault.reason,
                             decision: index,
+                            detail: fault.detail,
                         };
                         step.verdict = Some(self.verdicts.len() as u32);
                         self.verdicts.push(verdict);

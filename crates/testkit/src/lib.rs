@@ -32,6 +32,16 @@ pub fn free_port() -> u16 {
         .port()
 }
 
+/// A fresh temporary directory only its owner may enter (0700), as a data directory must be:
+/// `arena standalone` and `arena bot-host` refuse one their bot programs could read, and
+/// `tempfile` makes directories as the umask says (0755, usually).
+pub fn private_tempdir() -> tempfile::TempDir {
+    let d = tempfile::tempdir().expect("a temporary directory");
+    std::fs::set_permissions(d.path(), std::fs::Permissions::from_mode(0o700))
+        .expect("a private temporary directory");
+    d
+}
+
 /// A copy of the repository's `file` that a sandboxed bot program may read wherever the
 /// repository lies.
 ///

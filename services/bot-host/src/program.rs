@@ -297,7 +297,14 @@ pub(crate) async fn run(ctx: &Arc<Ctx>, mut io: SeatIo, spec: ProgramSpec) -> Re
     let mut child = match Program::spawn(&cmd, &launch) {
         Ok(c) => c,
         Err(e) => {
-            io.fault(v1::VerdictKind::Crashed, format!("{cmd}: {e}"));
+            // The cause first: the referee cuts a verdict's reason to 80 characters, and a
+            // command line can be longer than that on its own.
+            let e = e.to_string();
+            let hint = ctx.sandbox.hint_for(&e).unwrap_or("");
+            io.fault(
+                v1::VerdictKind::Crashed,
+                format!("{e}{hint}; the command: {}", cmd.command_line()),
+            );
             return Ok(());
         }
     };

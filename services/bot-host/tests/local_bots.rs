@@ -406,8 +406,18 @@ async fn a_program_that_cannot_start_is_crashed() {
     let mut seat = open_seat(&host, "t-g", 1, "ghost").await;
     let fault = seat.fault().await;
     assert_eq!(fault.kind, v1::VerdictKind::Crashed as i32);
+    // The cause comes first, so that the referee's cut to 80 characters keeps it.
     assert!(
-        fault.reason.contains("could not start the program"),
+        fault
+            .reason
+            .starts_with("could not start the program: No such file or directory"),
+        "{}",
+        fault.reason
+    );
+    assert!(
+        fault
+            .reason
+            .ends_with("; the command: /nonexistent/arena-bot --fast"),
         "{}",
         fault.reason
     );

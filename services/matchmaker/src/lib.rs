@@ -111,6 +111,20 @@ pub(crate) fn index(i: usize) -> u32 {
     u32::try_from(i).unwrap_or(u32::MAX)
 }
 
+/// Why the program bot `command` could not start in the default sandbox of this machine, if it
+/// could not (see `arena_sandbox::Sandbox::check_program`).
+fn program_problem(command: &str) -> Option<String> {
+    let spec = match arena_line::CmdSpec::parse(command) {
+        Ok(spec) => spec,
+        Err(e) => return Some(e.to_string()),
+    };
+    let sandbox = arena_sandbox::Sandbox::new(arena_sandbox::Policy::default());
+    sandbox
+        .check_program(spec.program(), spec.args())
+        .err()
+        .map(|e| e.to_string())
+}
+
 /// Where a competition table's result sits: its typed placement. Results written before
 /// placements existed carry the same facts only as labels; those are read once here, so that
 /// a competition running across the upgrade keeps its standings. `None` for a result that has
@@ -818,6 +832,7 @@ pub async fn standings(
         || format_of_name(&spec.format) == Some(v1::CompetitionFormat::DifficultyAdjusted);
     // (match, round, table) -> (score so far, sides finished)
     let mut cells: BTreeMap<(usize, usize, usize), (f64, usize)> = BTreeMap::new();
+    let mut verdicts = vec![0u32; n];
     for r in &decoded {
         let Some(p) = placement_of(r) else {
             continue;
@@ -828,6 +843,13 @@ pub async fn standings(
         }
         let expected = if adjusted { p.expected } else { 0.0 };
         let farmer_side = p.side() == v1::Side::Farmers;
+        // The participant of table t sits as the landlord (seat 0), or as both farmers.
+        let against = r
+            .verdicts
+            .iter()
+            .filter(|v| (v.seat == 0) != farmer_side)
+            .count();
+        verdicts[t] += u32::try_from(against).unwrap_or(u32::MAX);
         let raw = if farmer_side {
             r.final_scores.iter().skip(1).sum::<i64>()
         } else {
@@ -876,6 +898,7 @@ pub async fn standings(
             mean_score: mean,
             score_ci95: 1.96 * sd / (xs.len().max(1) as f64).sqrt(),
             mahjong: None,
+            verdicts: verdicts[t],
         });
     }
     Ok(v1::Standings {
@@ -1069,7 +1092,10 @@ impl MatchmakerService {
     /// Every participant and the farmer bot must be a built-in bot of the competition's game
     /// or a registered one: a name nobody can play would forfeit every table (and a forfeit
     /// scores better than a loss).
-    async fn check_bots(&self, spec: &v1::CompetitionSpec) -> Result<(), ApiError> {
+    /// Checks that every participant (and farmer) is a built-in or registered bot; returns the
+    /// warnings for the creator: registered remote bots that are not connected now.
+    async fn check_bots(&self, spec: &v1::CompetitionSpec) -> Result<Vec<String>, ApiError> {
+        let mut warnings = Vec::new();
         let game = game_of(spec)?;
         let farmers = (game == GameKind::DouDizhu).then_some(("spec.farmers", &spec.farmers));
         let names = spec
@@ -1095,16 +1121,38 @@ impl MatchmakerService {
                 Some(Err(e)) => e,
                 None => format!("built-in bots are {}", game.builtin_help()),
             };
-            let registered = self.store.bot(name).await?;
-            if registered.is_none() {
+            let Some(registered) = self.store.bot(name).await? else {
                 return Err(ApiError::FailedPrecondition(format!(
                     "{field}: {} is neither a built-in bot nor a registered bot ({builtin_error}); \
                      register it with `arena bots add`",
                     arena_proto::text::quote(name)
                 )));
+            };
+            if let arena_store::BotKind::Program { command, .. } = &registered.kind
+                && let Some(why) = program_problem(command)
+            {
+                // A warning, not a refusal: the bot-host that runs it may be another machine,
+                // with read paths of its own (--sandbox-read) this one does not know.
+                warnings.push(format!(
+                    "{field}: program bot {} would not start on this machine (as a bot-host here \
+                     with default flags would run it): {why}",
+                    arena_proto::text::quote(name)
+                ));
+            }
+            if registered.kind == arena_store::BotKind::Remote
+                && self.store.presence(name).await?.is_empty()
+            {
+                let warning = format!(
+                    "{field}: remote bot {} is not connected now: every table it is seated at \
+                     waits for it, and it loses each one it does not connect in time for",
+                    arena_proto::text::quote(name)
+                );
+                if !warnings.contains(&warning) {
+                    warnings.push(warning);
+                }
             }
         }
-        Ok(())
+        Ok(warnings)
     }
 
     /// The tonic server.
@@ -1117,7 +1165,7 @@ impl MatchmakerService {
         spec: Option<v1::CompetitionSpec>,
     ) -> Result<Response<v1::Competition>, ApiError> {
         let checked = check(spec, self.max_tables)?;
-        self.check_bots(&checked.spec).await?;
+        let warnings = self.check_bots(&checked.spec).await?;
         let name = checked.spec.name.clone();
         if self.store.record(COMPETITION, &name).await?.is_some() {
             return Err(ApiError::AlreadyExists(format!(
@@ -1212,7 +1260,10 @@ impl MatchmakerService {
             .competitions_created
             .add(1, &[]);
         tracing::info!(competition = %name, tables = comp.tables_total, "competition created");
-        Ok(Response::new(served(comp)))
+        Ok(Response::new(v1::Competition {
+            warnings,
+            ..served(comp)
+        }))
     }
 
     async fn load(&self, name: &str) -> Result<v1::Competition, ApiError> {

@@ -385,6 +385,7 @@ pub fn standings(
                     penalties: p.penalty,
                     verdicts: p.verdicts,
                 }),
+                verdicts: p.verdicts,
             }
         })
         .collect();

@@ -947,3 +947,143 @@ async fn results_and_replays_are_kept_as_long_as_the_operator_says() {
     let pruned = retention::prune_once(&*store, &one_day, now).await.unwrap();
     assert_eq!((pruned.competitions, pruned.tables), (0, 0));
 }
+
+/// A registered remote bot that is not connected, or a program bot whose program could not start
+/// here, is accepted (it may connect, or run on another machine, before its
+/// tables), but the creator is told: it would otherwise lose every table silently.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_remote_bot_not_connected_or_a_program_that_cannot_start_is_warned_about_at_creation() {
+    let dir = tempfile::tempdir().unwrap();
+    let store: Arc<dyn Store> = Arc::new(EmbeddedStore::open(dir.path()).unwrap());
+    library(&*store, 20).await;
+    for name in ["away", "here", "gone"] {
+        let kind = if name == "gone" {
+            // A program bot whose program is not there (any more).
+            arena_store::BotKind::Program {
+                game: arena_store::Game::DouDizhu,
+                command: "/nonexistent/arena-bot --fast".into(),
+                workdir: None,
+                cpu_seconds: 0,
+                memory_mb: 0,
+            }
+        } else {
+            arena_store::BotKind::Remote
+        };
+        let record = arena_store::BotRecord {
+            name: name.into(),
+            kind,
+            token_sha256: None,
+            max_tables: 0,
+            created_unix_ms: 1,
+        };
+        assert!(store.add_bot(&record).await.unwrap());
+    }
+    store
+        .set_presence("here", "host-1", Duration::from_secs(600))
+        .await
+        .unwrap();
+    let svc = MatchmakerService::new(store.clone());
+    let created = svc
+        .create_competition(Request::new(v1::CreateCompetitionRequest {
+            spec: Some(v1::CompetitionSpec {
+                participants: vec!["away".into(), "here".into(), "away".into(), "gone".into()],
+                ..spec("warned", "random")
+            }),
+        }))
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(
+        created.warnings.len(),
+        2,
+        "one warning per bot: {:?}",
+        created.warnings
+    );
+    let w = &created.warnings[0];
+    assert!(
+        w.contains("remote bot \"away\" is not connected") && w.contains("spec.participants"),
+        "{w}"
+    );
+    let w = &created.warnings[1];
+    assert!(
+        w.contains("program bot \"gone\" would not start on this machine")
+            && w.contains("/nonexistent/arena-bot"),
+        "{w}"
+    );
+    // Warnings answer the creator; they are not part of the stored competition.
+    let stored = svc
+        .get_competition(Request::new(v1::CompetitionRequest {
+            name: "warned".into(),
+        }))
+        .await
+        .unwrap()
+        .into_inner();
+    assert!(stored.warnings.is_empty(), "{:?}", stored.warnings);
+}
+
+/// Dou Dizhu standings count the verdicts against each participant (in its seats at its
+/// tables: the landlord's seat, or both farmers' when it plays the farmer side), so that a bot
+/// losing its tables to crashes shows in every standings view.
+#[tokio::test]
+async fn dou_dizhu_standings_count_the_verdicts_against_each_participant() {
+    let dir = tempfile::tempdir().unwrap();
+    let store: Arc<dyn Store> = Arc::new(EmbeddedStore::open(dir.path()).unwrap());
+    let comp = v1::Competition {
+        spec: Some(v1::CompetitionSpec {
+            rotate_seats: true,
+            matches: 1,
+            rounds: 1,
+            ..spec("vc", "random")
+        }),
+        tables_total: 6,
+        ..Default::default()
+    };
+    let verdict = |seat: u32| v1::Verdict {
+        seat,
+        kind: v1::VerdictKind::Crashed as i32,
+        reason: "it exited".into(),
+        ..Default::default()
+    };
+    // (table, side, seats with a verdict)
+    let tables: [(u32, v1::Side, &[u32]); 4] = [
+        (0, v1::Side::Landlord, &[0, 1]),
+        (0, v1::Side::Farmers, &[1, 2]),
+        (1, v1::Side::Farmers, &[0]),
+        (2, v1::Side::Landlord, &[]),
+    ];
+    for (i, (table, side, seats)) in tables.iter().enumerate() {
+        let result = v1::TableResult {
+            placement: Some(Box::new(v1::Placement {
+                match_index: 0,
+                round: 0,
+                table: *table,
+                side: *side as i32,
+                ..Default::default()
+            })),
+            verdicts: seats.iter().map(|&s| verdict(s)).collect(),
+            ..Default::default()
+        };
+        let id = format!("vc/t{i}");
+        assert!(
+            store
+                .put_result(
+                    &id,
+                    Some("vc"),
+                    &prost::Message::encode_to_vec(&result),
+                    &[]
+                )
+                .await
+                .unwrap()
+        );
+    }
+    let st = arena_matchmaker::standings(&*store, &comp).await.unwrap();
+    let count = |name: &str| {
+        st.standings
+            .iter()
+            .find(|s| s.participant == name)
+            .map(|s| s.verdicts)
+            .unwrap()
+    };
+    // expert: its landlord seat once, and both farmer seats; seed: not the landlord's.
+    assert_eq!((count("expert"), count("seed"), count("random")), (3, 0, 0));
+}

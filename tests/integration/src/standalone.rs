@@ -26,7 +26,7 @@ impl tonic::service::Interceptor for Operator {
 
 /// Boots standalone on loopback ports of its own, its store in a fresh temporary directory.
 pub async fn standalone() -> Standalone {
-    let dir = tempfile::tempdir().expect("a temporary directory");
+    let dir = arena_testkit::private_tempdir();
     let running =
         arena::standalone::start(arena::standalone::StandaloneConfig::loopback(dir.path()))
             .await

@@ -783,7 +783,7 @@ impl Standalone {
         args: &[&str],
         env: &[(&str, &str)],
     ) -> (Standalone, Vec<String>) {
-        let dir = tempfile::tempdir().unwrap();
+        let dir = arena_testkit::private_tempdir();
         prepare(dir.path());
         let d = dir.path().to_str().unwrap().to_string();
         let mut tokens = Vec::new();

@@ -182,16 +182,18 @@ MAHJONG_EVENT_KIND_WIN: MahjongEventKind
 MAHJONG_EVENT_KIND_DRAWN: MahjongEventKind
 
 class Verdict(_message.Message):
-    __slots__ = ("seat", "kind", "reason", "decision")
+    __slots__ = ("seat", "kind", "reason", "decision", "detail")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     KIND_FIELD_NUMBER: _ClassVar[int]
     REASON_FIELD_NUMBER: _ClassVar[int]
     DECISION_FIELD_NUMBER: _ClassVar[int]
+    DETAIL_FIELD_NUMBER: _ClassVar[int]
     seat: int
     kind: VerdictKind
     reason: str
     decision: int
-    def __init__(self, seat: _Optional[int] = ..., kind: _Optional[_Union[VerdictKind, str]] = ..., reason: _Optional[str] = ..., decision: _Optional[int] = ...) -> None: ...
+    detail: str
+    def __init__(self, seat: _Optional[int] = ..., kind: _Optional[_Union[VerdictKind, str]] = ..., reason: _Optional[str] = ..., decision: _Optional[int] = ..., detail: _Optional[str] = ...) -> None: ...
 
 class TimeControl(_message.Message):
     __slots__ = ("decision_ms", "hard_cap_ms", "penalty_per_100ms", "verdict_penalty", "claim_ms", "penalty_rounding")

@@ -81,7 +81,7 @@ class CompetitionSpec(_message.Message):
     def __init__(self, name: _Optional[str] = ..., format: _Optional[str] = ..., centre: _Optional[_Iterable[float]] = ..., eps: _Optional[float] = ..., participants: _Optional[_Iterable[str]] = ..., farmers: _Optional[str] = ..., matches: _Optional[int] = ..., rounds: _Optional[int] = ..., rotate_seats: _Optional[bool] = ..., time: _Optional[_Union[_common_pb2.TimeControl, _Mapping]] = ..., verdict_policy: _Optional[_Union[_common_pb2.VerdictPolicy, str]] = ..., panel: _Optional[_Union[_deals_pb2.PanelSpec, _Mapping]] = ..., bombs: _Optional[int] = ..., seed: _Optional[int] = ..., format_kind: _Optional[_Union[CompetitionFormat, str]] = ..., game: _Optional[_Union[_common_pb2.Game, str]] = ..., fans: _Optional[_Union[_common_pb2.MahjongFans, str]] = ..., rules: _Optional[_Union[_common_pb2.DdzRules, str]] = ..., lane: _Optional[str] = ...) -> None: ...
 
 class Standing(_message.Message):
-    __slots__ = ("participant", "place", "rank_probabilities", "most_probable_rank", "mean_rank", "mean_score", "score_ci95", "mahjong")
+    __slots__ = ("participant", "place", "rank_probabilities", "most_probable_rank", "mean_rank", "mean_score", "score_ci95", "mahjong", "verdicts")
     PARTICIPANT_FIELD_NUMBER: _ClassVar[int]
     PLACE_FIELD_NUMBER: _ClassVar[int]
     RANK_PROBABILITIES_FIELD_NUMBER: _ClassVar[int]
@@ -90,6 +90,7 @@ class Standing(_message.Message):
     MEAN_SCORE_FIELD_NUMBER: _ClassVar[int]
     SCORE_CI95_FIELD_NUMBER: _ClassVar[int]
     MAHJONG_FIELD_NUMBER: _ClassVar[int]
+    VERDICTS_FIELD_NUMBER: _ClassVar[int]
     participant: str
     place: int
     rank_probabilities: _containers.RepeatedScalarFieldContainer[float]
@@ -98,7 +99,8 @@ class Standing(_message.Message):
     mean_score: float
     score_ci95: float
     mahjong: MahjongStanding
-    def __init__(self, participant: _Optional[str] = ..., place: _Optional[int] = ..., rank_probabilities: _Optional[_Iterable[float]] = ..., most_probable_rank: _Optional[int] = ..., mean_rank: _Optional[float] = ..., mean_score: _Optional[float] = ..., score_ci95: _Optional[float] = ..., mahjong: _Optional[_Union[MahjongStanding, _Mapping]] = ...) -> None: ...
+    verdicts: int
+    def __init__(self, participant: _Optional[str] = ..., place: _Optional[int] = ..., rank_probabilities: _Optional[_Iterable[float]] = ..., most_probable_rank: _Optional[int] = ..., mean_rank: _Optional[float] = ..., mean_score: _Optional[float] = ..., score_ci95: _Optional[float] = ..., mahjong: _Optional[_Union[MahjongStanding, _Mapping]] = ..., verdicts: _Optional[int] = ...) -> None: ...
 
 class MahjongStanding(_message.Message):
     __slots__ = ("position", "hands", "score", "wins", "self_drawn", "dealt_in", "penalties", "verdicts")
@@ -141,7 +143,7 @@ class Standings(_message.Message):
     def __init__(self, competition: _Optional[str] = ..., standings: _Optional[_Iterable[_Union[Standing, _Mapping]]] = ..., tables_done: _Optional[int] = ..., tables_total: _Optional[int] = ..., final: _Optional[bool] = ..., game: _Optional[_Union[_common_pb2.Game, str]] = ..., drawn_hands: _Optional[int] = ..., tables_withheld: _Optional[int] = ...) -> None: ...
 
 class Competition(_message.Message):
-    __slots__ = ("spec", "state", "tables_total", "tables_done", "error", "created_unix_ms", "finished_unix_ms", "status", "pruned_unix_ms")
+    __slots__ = ("spec", "state", "tables_total", "tables_done", "error", "created_unix_ms", "finished_unix_ms", "status", "pruned_unix_ms", "warnings")
     SPEC_FIELD_NUMBER: _ClassVar[int]
     STATE_FIELD_NUMBER: _ClassVar[int]
     TABLES_TOTAL_FIELD_NUMBER: _ClassVar[int]
@@ -151,6 +153,7 @@ class Competition(_message.Message):
     FINISHED_UNIX_MS_FIELD_NUMBER: _ClassVar[int]
     STATUS_FIELD_NUMBER: _ClassVar[int]
     PRUNED_UNIX_MS_FIELD_NUMBER: _ClassVar[int]
+    WARNINGS_FIELD_NUMBER: _ClassVar[int]
     spec: CompetitionSpec
     state: str
     tables_total: int
@@ -160,7 +163,8 @@ class Competition(_message.Message):
     finished_unix_ms: int
     status: CompetitionState
     pruned_unix_ms: int
-    def __init__(self, spec: _Optional[_Union[CompetitionSpec, _Mapping]] = ..., state: _Optional[str] = ..., tables_total: _Optional[int] = ..., tables_done: _Optional[int] = ..., error: _Optional[str] = ..., created_unix_ms: _Optional[int] = ..., finished_unix_ms: _Optional[int] = ..., status: _Optional[_Union[CompetitionState, str]] = ..., pruned_unix_ms: _Optional[int] = ...) -> None: ...
+    warnings: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, spec: _Optional[_Union[CompetitionSpec, _Mapping]] = ..., state: _Optional[str] = ..., tables_total: _Optional[int] = ..., tables_done: _Optional[int] = ..., error: _Optional[str] = ..., created_unix_ms: _Optional[int] = ..., finished_unix_ms: _Optional[int] = ..., status: _Optional[_Union[CompetitionState, str]] = ..., pruned_unix_ms: _Optional[int] = ..., warnings: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class CreateCompetitionRequest(_message.Message):
     __slots__ = ("spec",)
