@@ -80,47 +80,50 @@ const SPECTATOR: [&str; 7] = [
 
 #[test]
 fn every_method_refuses_callers_without_an_operator_token() {
-    let (s, tokens) = Standalone::start(&[("spy", &[])], &[], &[]);
-    // The bot registry shares the matchmaker's port; asked on a standalone of its own, so that
-    // the refused tokens of one port stay within the failed-attempt limiter's burst.
-    let (registry, registry_tokens) = Standalone::start(&[("spy", &[])], &[], &[]);
+    // One failed-attempt limiter guards every port of a standalone, so each service's refused
+    // bot tokens are asked of a standalone of its own to stay within the limiter's burst.
+    let mut by_service: std::collections::HashMap<String, (Standalone, Vec<String>)> =
+        std::collections::HashMap::new();
     let rt = rt();
-    rt.block_on(async {
-        for (service, path) in every_method() {
-            let bot_token = if service == "arena.v1.BotRegistry" {
-                &registry_tokens[0]
-            } else {
-                &tokens[0]
-            };
-            let url = match service.as_str() {
-                "arena.v1.Matchmaker" => &s.matchmaker,
-                "arena.v1.BotRegistry" => &registry.matchmaker,
-                "arena.v1.DealLibrary" => &s.library,
-                "arena.v1.TableReferee" => &s.referee,
-                // SeatHost is not served on the bot port at all.
-                "arena.v1.BotGateway" | "arena.v1.SeatHost" => &s.bots,
-                other => panic!("a service this test does not know: {other}"),
-            };
-            let anonymous = call(url, &path, None).await;
+    for (service, path) in every_method() {
+        let (s, tokens) = by_service
+            .entry(service.clone())
+            .or_insert_with(|| Standalone::start(&[("spy", &[])], &[], &[]));
+        let url = match service.as_str() {
+            "arena.v1.Matchmaker" | "arena.v1.BotRegistry" => s.matchmaker.clone(),
+            "arena.v1.DealLibrary" => s.library.clone(),
+            "arena.v1.TableReferee" => s.referee.clone(),
+            // SeatHost is not served on the bot port at all.
+            "arena.v1.BotGateway" | "arena.v1.SeatHost" => s.bots.clone(),
+            other => panic!("a service this test does not know: {other}"),
+        };
+        let bot_token = tokens[0].clone();
+        rt.block_on(async {
+            let anonymous = call(&url, &path, None).await;
             assert_eq!(anonymous, Code::Unauthenticated, "{path} without a token");
             // A bot's token opens nothing but its own stream.
             if service != "arena.v1.BotGateway" {
-                let with_bot_token = call(url, &path, Some(bot_token)).await;
+                let with_bot_token = call(&url, &path, Some(&bot_token)).await;
                 assert_eq!(
                     with_bot_token,
                     Code::Unauthenticated,
                     "{path} with a bot token"
                 );
             }
-        }
+        });
+    }
+    let (s, _) = by_service
+        .values()
+        .next()
+        .expect("every_method lists services");
+    rt.block_on(async {
         // Health and reflection are public, on purpose (they show no state).
         assert_eq!(
             call(&s.matchmaker, "/grpc.health.v1.Health/Check", None).await,
             Code::Ok
         );
     });
-    drop(s);
-    drop(registry);
+    drop(by_service);
 
     // Spectator reads opened to the public: exactly those, nothing else.
     let (s, _) = Standalone::start(&[], &["--public-spectator"], &[]);
@@ -603,7 +606,8 @@ fn sigterm_ends_a_referee_within_its_grace_while_it_plays_heavy_bots() {
             "1000",
         ])
         .args(["--operator-token-file", token_file.to_str().unwrap()])
-        .env("ARENA_LOG", "info")
+        // "playing the table" is a per-table line, logged at debug.
+        .env("ARENA_LOG", "info,arena_referee=debug")
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .spawn()

@@ -78,7 +78,7 @@ fn endpoints(data_dir: &Path, child: &mut Child) -> serde_json::Value {
 
 #[test]
 fn clients_find_a_standalone_on_other_ports_through_its_data_dir() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = arena_testkit::private_tempdir();
     let data = dir.path();
     let (mut child, [referee, bot_host, library, matchmaker]) = start(data);
     let found = endpoints(data, &mut child);
@@ -133,7 +133,7 @@ fn clients_find_a_standalone_on_other_ports_through_its_data_dir() {
 
 #[test]
 fn an_unreadable_endpoints_file_is_named_not_passed_over() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = arena_testkit::private_tempdir();
     std::fs::write(dir.path().join("endpoints.json"), "not json").unwrap();
     let (_, err, ok) = client(dir.path(), &["competition", "list"]);
     assert!(!ok);
@@ -145,7 +145,7 @@ fn an_unreadable_endpoints_file_is_named_not_passed_over() {
 
 #[test]
 fn registering_into_a_directory_with_no_store_says_a_new_one_was_made() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = arena_testkit::private_tempdir();
     let data = dir.path().join("not-yet");
     let (out, err, ok) = client(&data, &["bots", "add", "north"]);
     assert!(ok, "{err}{out}");

@@ -6,7 +6,7 @@ mod common;
 
 #[test]
 fn compete_explains_itself_and_says_what_to_run_next() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = arena_testkit::private_tempdir();
     let data = dir.path().to_str().unwrap();
     let (out, err, ok) = common::arena(&[
         "compete",
@@ -48,7 +48,7 @@ fn compete_explains_itself_and_says_what_to_run_next() {
 
 #[test]
 fn compete_interrupted_while_measuring_says_what_it_kept() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = arena_testkit::private_tempdir();
     // The default panel of 70 landlords: measuring the deals takes long enough to interrupt.
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_arena"))
         .args(["compete", "--data-dir", dir.path().to_str().unwrap()])

@@ -193,7 +193,7 @@ fn each_role_exports_what_the_dashboard_draws_after_a_competition() {
     let store = Cluster::store_args(REDIS, &prefix);
     let store: Vec<&str> = store.iter().map(String::as_str).collect();
     // A program that answers its join and dies on its first decision: a crashed verdict.
-    let dir = tempfile::tempdir().unwrap();
+    let dir = arena_testkit::private_tempdir();
     let crash = dir.path().join("crash.py");
     std::fs::write(
         &crash,
@@ -507,7 +507,7 @@ fn the_stalled_alert_fires_on(s: &Scrape) {
         "rule_files:\n  - {}\nevaluation_interval: 1m\ntests:\n  - interval: 1m\n    input_series:\n{waiting}{finished}    alert_rule_test:\n      - eval_time: 30m\n        alertname: ArenaQueueStalled\n        exp_alerts:\n          - exp_labels:\n              severity: critical\n              lane: default\n            exp_annotations:\n              summary: \"Jobs wait on lane default and no referee finishes its tables\"\n              description: \"Jobs wait on lane default and none of its tables has finished for 10 minutes. Check that the lane's referees run and reach Redis and bot-host.\"\n",
         rules.display()
     );
-    let dir = tempfile::tempdir().unwrap();
+    let dir = arena_testkit::private_tempdir();
     std::fs::write(dir.path().join("scraped.test.yaml"), &test).unwrap();
     promtool(dir.path(), &["test", "rules", "scraped.test.yaml"]);
 }

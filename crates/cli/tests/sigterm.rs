@@ -160,7 +160,7 @@ fn standalone_exits_cleanly_on_sigterm_and_releases_its_store() {
 /// lines are at DEBUG, so an INFO log does not grow with the tables played.
 #[test]
 fn standalone_stops_in_order_on_sigterm_without_warnings() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = arena_testkit::private_tempdir();
     let data = dir.path().join("data");
     std::fs::create_dir(&data).unwrap();
     let d = data.to_str().unwrap();

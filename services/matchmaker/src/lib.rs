@@ -1348,7 +1348,9 @@ impl Matchmaker for MatchmakerService {
                     }
                 };
                 if closed {
-                    let _ = tx.send(Err(Status::unavailable(WATCH_SHUTDOWN))).await;
+                    let _ = tx
+                        .send(Err(ApiError::Unavailable(WATCH_SHUTDOWN.into()).into()))
+                        .await;
                 }
                 !closed
             };

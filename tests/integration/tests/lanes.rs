@@ -11,7 +11,9 @@ use arena_store::JobCounts;
 use prost::Message;
 use tonic::Request;
 
-fn spec(name: &str, lane: &str) -> v1::CompetitionSpec {
+/// Each lane's competition deals from its own seed: two running competitions may not deal the
+/// same cards.
+fn spec(name: &str, lane: &str, seed: u64) -> v1::CompetitionSpec {
     v1::CompetitionSpec {
         name: name.into(),
         format: "duplicate".into(),
@@ -19,7 +21,7 @@ fn spec(name: &str, lane: &str) -> v1::CompetitionSpec {
         farmers: "expert".into(),
         matches: 1,
         rounds: 2,
-        seed: 5,
+        seed,
         lane: lane.into(),
         ..Default::default()
     }
@@ -66,11 +68,11 @@ async fn a_lanes_tables_are_played_only_by_its_referees() {
         .await;
     let long = format!("{}-long", cluster.prefix());
     let short = format!("{}-short", cluster.prefix());
-    let short_total = create(&cluster, spec(&short, "short"))
+    let short_total = create(&cluster, spec(&short, "short", 5))
         .await
         .unwrap()
         .tables_total;
-    let long_total = create(&cluster, spec(&long, ""))
+    let long_total = create(&cluster, spec(&long, "", 6))
         .await
         .unwrap()
         .tables_total;
@@ -111,7 +113,7 @@ async fn a_lanes_tables_are_played_only_by_its_referees() {
 
     let refused = create(
         &cluster,
-        spec(&format!("{}-bad", cluster.prefix()), "Short"),
+        spec(&format!("{}-bad", cluster.prefix()), "Short", 7),
     )
     .await
     .expect_err("a lane with a capital letter");
