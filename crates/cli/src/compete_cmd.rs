@@ -13,7 +13,7 @@ use clap::Args;
 use ddz::RuleSet;
 use serde_json::json;
 
-use crate::deals_cmd::{PanelArgs, stop_on_ctrl_c, threads};
+use crate::deals_cmd::{PanelArgs, exit_on_ctrl_c, stop_on_ctrl_c, threads};
 use crate::progress;
 use crate::store_args::{StoreArgs, runtime};
 
@@ -250,6 +250,18 @@ pub fn run(a: CompeteArgs) -> Result<()> {
     };
     let counter = AtomicU64::new(0);
     let games = (names.len() * a.rounds * a.matches) as u64;
+    if !a.json {
+        eprintln!("playing {games} games ({threads} threads)");
+    }
+    exit_on_ctrl_c(format!(
+        "interrupted while the games were played: a competition's standings need all its games, \
+         so none are printed{}; the deals stay in the library for the next run",
+        if a.claim.is_some() {
+            " and no deal was claimed"
+        } else {
+            ""
+        }
+    ));
     let mut cache = GameCache::default();
     let result = progress::with_bar(games, "games", &counter, || {
         arena_compete::run(&comp, &pool, &exclude, threads, &mut cache, &counter)

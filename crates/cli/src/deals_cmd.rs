@@ -289,8 +289,31 @@ pub(crate) fn threads(t: Option<usize>) -> usize {
         .max(1)
 }
 
-/// A stop flag set by Ctrl-C, so long work stops cleanly and keeps what it finished.
-pub(crate) fn stop_on_ctrl_c(rt: &tokio::runtime::Runtime) -> Arc<AtomicBool> {
+/// A stop flag set by Ctrl-C, so long work stops cleanly and keeps what it finished. The handler
+/// lives as long as the value: dropped, a later Ctrl-C is no longer read as "finish the deals".
+pub(crate) struct StopOnCtrlC {
+    stop: Arc<AtomicBool>,
+    handler: Option<tokio::task::JoinHandle<()>>,
+}
+
+impl std::ops::Deref for StopOnCtrlC {
+    type Target = Arc<AtomicBool>;
+
+    fn deref(&self) -> &Arc<AtomicBool> {
+        &self.stop
+    }
+}
+
+impl Drop for StopOnCtrlC {
+    fn drop(&mut self) {
+        if let Some(h) = &self.handler {
+            h.abort();
+        }
+    }
+}
+
+/// Ctrl-C sets the returned stop flag; a second Ctrl-C ends the process (exit 130).
+pub(crate) fn stop_on_ctrl_c(rt: &tokio::runtime::Runtime) -> StopOnCtrlC {
     let stop = Arc::new(AtomicBool::new(false));
     let flag = stop.clone();
     // Registered now, not when the task first runs (a current-thread runtime runs it only once
@@ -301,9 +324,12 @@ pub(crate) fn stop_on_ctrl_c(rt: &tokio::runtime::Runtime) -> Arc<AtomicBool> {
         tokio::signal::unix::signal(tokio::signal::unix::SignalKind::interrupt())
     };
     let Ok(mut interrupts) = interrupts else {
-        return stop;
+        return StopOnCtrlC {
+            stop,
+            handler: None,
+        };
     };
-    rt.spawn(async move {
+    let handler = rt.spawn(async move {
         if interrupts.recv().await.is_some() {
             eprintln!(
                 "\nstopping: finishing the deals in progress and saving (Ctrl-C again to abort)"
@@ -314,7 +340,38 @@ pub(crate) fn stop_on_ctrl_c(rt: &tokio::runtime::Runtime) -> Arc<AtomicBool> {
             }
         }
     });
-    stop
+    StopOnCtrlC {
+        stop,
+        handler: Some(handler),
+    }
+}
+
+/// From now on the first Ctrl-C ends the process at once (exit 130) after printing `message`:
+/// for work that keeps nothing when stopped, so there is nothing to finish first. Read on a
+/// thread of its own, since the work may hold the caller's thread without running its runtime.
+pub(crate) fn exit_on_ctrl_c(message: String) {
+    let Ok(rt) = tokio::runtime::Builder::new_current_thread()
+        .enable_io()
+        .build()
+    else {
+        return;
+    };
+    // Registered on the caller's thread: a Ctrl-C from this point on is never missed.
+    let interrupts = {
+        let _entered = rt.enter();
+        tokio::signal::unix::signal(tokio::signal::unix::SignalKind::interrupt())
+    };
+    let Ok(mut interrupts) = interrupts else {
+        return;
+    };
+    std::thread::spawn(move || {
+        rt.block_on(async {
+            if interrupts.recv().await.is_some() {
+                eprintln!("\n{message}");
+                std::process::exit(130);
+            }
+        });
+    });
 }
 
 fn gdi(rt: &tokio::runtime::Runtime, a: GdiArgs) -> Result<()> {

@@ -3,6 +3,7 @@
 //! `docs/experiment-paper.md` explains how to read the report.
 
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::sync::atomic::AtomicU64;
 
 use anyhow::{Context, Result};
@@ -70,7 +71,7 @@ fn paper(a: PaperArgs) -> Result<()> {
         out: a.out,
         threads: threads(a.threads),
     };
-    let written = arena_experiment::run(rt.handle(), store, &opts, stop, &Terminal)?;
+    let written = arena_experiment::run(rt.handle(), store, &opts, Arc::clone(&stop), &Terminal)?;
     println!(
         "report written to {} ({:.0} s, {} games played besides the library's measurement)",
         written.report.display(),

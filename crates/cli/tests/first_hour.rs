@@ -91,6 +91,60 @@ fn compete_interrupted_while_measuring_says_what_it_kept() {
 }
 
 #[test]
+fn compete_interrupted_while_playing_says_nothing_was_ranked() {
+    let dir = arena_testkit::private_tempdir();
+    // Search landlords take long enough per game to be interrupted mid-play; a small panel
+    // measures the four deals quickly first.
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_arena"))
+        .args(["compete", "--data-dir", dir.path().to_str().unwrap()])
+        .args([
+            "--format",
+            "duplicate",
+            "--tables",
+            "search:samples=1000,expert",
+            "--matches",
+            "2",
+            "--rounds",
+            "2",
+            "--panel",
+            "ladder:5",
+        ])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let pid = child.id();
+    let mut stderr = std::io::BufReader::new(child.stderr.take().unwrap());
+    let mut seen = String::new();
+    loop {
+        let mut line = String::new();
+        let n = std::io::BufRead::read_line(&mut stderr, &mut line).unwrap();
+        assert!(n > 0, "compete ended before playing:\n{seen}");
+        seen.push_str(&line);
+        if line.starts_with("playing ") {
+            break;
+        }
+    }
+    // SAFETY: kill(2) with our child's pid; no memory is touched.
+    unsafe {
+        libc::kill(pid as i32, libc::SIGINT);
+    }
+    std::io::Read::read_to_string(&mut stderr, &mut seen).unwrap();
+    let mut out = String::new();
+    std::io::Read::read_to_string(&mut child.stdout.take().unwrap(), &mut out).unwrap();
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(130), "{seen}");
+    assert!(
+        seen.contains("interrupted while the games were played")
+            && seen.contains("the deals stay in the library"),
+        "{seen}"
+    );
+    // Not the measuring phase's handler, which would wait for a second Ctrl-C.
+    assert!(!seen.contains("finishing the deals in progress"), "{seen}");
+    assert!(!out.contains("Place 1"), "{out}");
+}
+
+#[test]
 fn competition_create_interrupted_says_the_competition_goes_on() {
     let (sa, _) = common::Standalone::start(&[], &[], &[]);
     let mut child = common::client_command(
