@@ -704,16 +704,7 @@ pub async fn play_async<G: TableGame>(
     let close = v1::SeatClose {
         table_id: setup.table_id.clone(),
         outcome: table.outcome().cloned(),
-        // Without their detail: it quotes what a program wrote (its own cards, say), and other
-        // tables may still be playing the same deal.
-        verdicts: table
-            .verdicts()
-            .iter()
-            .map(|v| v1::Verdict {
-                detail: String::new(),
-                ..v.clone()
-            })
-            .collect(),
+        verdicts: verdicts_for_seats(table.verdicts()),
     };
     for (i, h) in handles.iter_mut().enumerate() {
         if let Handle::Local(Some(p)) = h {
@@ -722,6 +713,19 @@ pub async fn play_async<G: TableGame>(
     }
     close_remote(handles, Some(close), opts).await;
     Ok(table)
+}
+
+/// The verdicts as the seats are sent them at the table's end: without their detail, which
+/// quotes what a program wrote (its own cards, say) while other tables may still be playing the
+/// same deal; results and replays keep it.
+fn verdicts_for_seats(verdicts: &[v1::Verdict]) -> Vec<v1::Verdict> {
+    verdicts
+        .iter()
+        .map(|v| v1::Verdict {
+            detail: String::new(),
+            ..v.clone()
+        })
+        .collect()
 }
 
 /// Closes every remote seat, with the table's outcome when it has one.
@@ -797,6 +801,24 @@ mod tests {
     use super::*;
     use crate::remote::BotHosts;
     use crate::table::tests::Picks;
+
+    #[test]
+    fn seats_are_sent_verdicts_without_their_detail() {
+        let whole = v1::Verdict {
+            seat: 2,
+            kind: v1::VerdictKind::Crashed as i32,
+            reason: "crashed: exit code 1".into(),
+            detail: "crashed: exit code 1; its stderr ended with: my hand is 3 3 4 5".into(),
+            ..Default::default()
+        };
+        let sent = verdicts_for_seats(std::slice::from_ref(&whole));
+        assert_eq!(sent.len(), 1);
+        assert_eq!(sent[0].detail, "");
+        assert_eq!(
+            (sent[0].seat, sent[0].kind, sent[0].reason.as_str()),
+            (whole.seat, whole.kind, whole.reason.as_str())
+        );
+    }
 
     /// Picks 0 and writes down the thread of each decision; `work` is how long a decision takes.
     struct Recorder {
