@@ -339,7 +339,7 @@ fn threads(t: Option<usize>) -> usize {
 }
 
 fn fmt_est(e: &Estimate, digits: usize) -> String {
-    format!("{:+.*} ± {:.*}", digits, e.mean, digits, e.ci95)
+    format!("{e:+.digits$}")
 }
 
 fn match_cmd(a: MatchArgs) -> Result<()> {
@@ -395,7 +395,7 @@ fn match_cmd(a: MatchArgs) -> Result<()> {
             "  {:<12} {:>6}  {:<18} {:<18} {:<18}",
             label,
             s.wp.n,
-            format!("{:.3} ± {:.3}", s.wp.mean, s.wp.ci95),
+            format!("{:.3}", s.wp),
             fmt_est(&s.adp, 2),
             fmt_est(&s.competition, 2)
         );
@@ -465,7 +465,7 @@ fn ladder_cmd(a: LadderArgs) -> Result<()> {
         .map(|k| Estimate::of(score(k)))
         .collect();
     let steps: Vec<Estimate> = (1..a.levels as usize)
-        .map(|k| Estimate::of(score(k).zip(score(k - 1)).map(|(hi, lo)| hi - lo)))
+        .map(|k| Estimate::paired(score(k), score(k - 1)))
         .collect();
     let increasing = per_level.windows(2).all(|w| w[1].mean > w[0].mean);
     let separated = steps.iter().filter(|d| d.p_not_positive() < 0.05).count();
@@ -563,9 +563,9 @@ fn selfplay(a: SelfplayArgs) -> Result<()> {
     let secs = start.elapsed().as_secs_f64();
     let n = a.games.max(1) as f64;
     let gps = a.games as f64 / secs;
-    let wr = landlord_wins as f64 / n;
-    let mean = score_sum as f64 / n;
-    let sd = (score_sq / n - mean * mean).max(0.0).sqrt();
+    let wins = Estimate::from_sums(a.games as usize, landlord_wins as f64, landlord_wins as f64);
+    let score = Estimate::from_sums(a.games as usize, score_sum as f64, score_sq);
+    let (wr, mean, sd) = (wins.mean, score.mean, score.sd);
     if a.json {
         let obj = json!({
             "bot": a.bot,
@@ -589,14 +589,8 @@ fn selfplay(a: SelfplayArgs) -> Result<()> {
         a.games, a.bot, a.seed
     );
     println!("  time                {secs:.2} s on one thread: {gps:.0} games/s");
-    println!(
-        "  landlord win rate   {wr:.3} ± {:.3} (95%)",
-        1.96 * (wr * (1.0 - wr) / n).sqrt()
-    );
-    println!(
-        "  landlord score      {mean:+.2} ± {:.2} per game (competition scoring, sd {sd:.1})",
-        1.96 * sd / n.sqrt()
-    );
+    println!("  landlord win rate   {wins:.3} (95%)");
+    println!("  landlord score      {score:+.2} per game (competition scoring, sd {sd:.1})");
     println!(
         "  per game            {:.2} bombs, {:.1} plays, {:.2} redeals; springs {:.1}%",
         bombs as f64 / n,

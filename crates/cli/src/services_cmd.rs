@@ -2038,7 +2038,12 @@ fn print_standings(s: &v1::Standings) {
         for p in &x.rank_probabilities {
             line += &format!(" {:>6.2}", p);
         }
-        let mean = format!("{:+.3} ± {:.3}", x.mean_score, x.score_ci95);
+        // A participant with fewer than two scores has no interval (an infinite half-width).
+        let mean = if x.score_ci95.is_finite() {
+            format!("{:+.3} ± {:.3}", x.mean_score, x.score_ci95)
+        } else {
+            format!("{:+.3}", x.mean_score)
+        };
         println!("{line}   {mean:<17} {:>8}", x.verdicts);
     }
 }

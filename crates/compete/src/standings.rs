@@ -50,12 +50,13 @@ impl Standings {
         let mut rng = DealRng::new(seed, 0x7135);
         let ranks: Vec<Vec<usize>> = totals.iter().map(|t| rank(t, &mut rng)).collect();
         let r = ranks.len().max(1) as f64;
-        let mut rank_probs = vec![vec![0.0; n]; n];
+        // Ties were broken at random above (each match's ranking is a strict order, which the
+        // agreement measures need), so each match adds a whole place per table.
+        let mut tally = arena_stats::PlaceTally::new(n);
         for m in &ranks {
-            for (t, &k) in m.iter().enumerate() {
-                rank_probs[t][k - 1] += 1.0 / r;
-            }
+            tally.add_ranks(m);
         }
+        let rank_probs = tally.probabilities();
         let mean_rank: Vec<f64> = (0..n)
             .map(|t| ranks.iter().map(|m| m[t] as f64).sum::<f64>() / r)
             .collect();

@@ -100,83 +100,13 @@ impl MatchTotals {
     /// Each bot's place (1 = best) by score; tied bots share the places they span, each
     /// getting an equal fraction of each: `places[bot][k]` is bot's share of place `k + 1`.
     pub fn places(&self) -> [[f64; 4]; 4] {
-        let mut out = [[0.0; 4]; 4];
-        for (bot, row) in out.iter_mut().enumerate() {
-            let s = self.players[bot].score;
-            let better = self.players.iter().filter(|p| p.score > s).count();
-            let tied = self.players.iter().filter(|p| p.score == s).count();
-            for place in row.iter_mut().skip(better).take(tied) {
-                *place = 1.0 / tied as f64;
-            }
-        }
-        out
+        let shares = arena_stats::places(&self.players.map(|p| p.score));
+        std::array::from_fn(|bot| std::array::from_fn(|k| shares[bot][k]))
     }
 }
 
-/// A sample mean with its 95% interval.
-#[derive(Copy, Clone, Debug, PartialEq, serde::Serialize)]
-pub struct Estimate {
-    /// The sample mean.
-    pub mean: f64,
-    /// Half-width of the 95% interval (Student's t): the mean ± this.
-    pub ci95: f64,
-    /// Sample size.
-    pub n: usize,
-}
-
-impl Estimate {
-    /// The estimate of the mean of `xs`; a sample of one has an infinite interval.
-    pub fn of(xs: impl IntoIterator<Item = f64>) -> Estimate {
-        let (mut n, mut sum, mut sq) = (0usize, 0.0f64, 0.0f64);
-        for x in xs {
-            n += 1;
-            sum += x;
-            sq += x * x;
-        }
-        if n == 0 {
-            return Estimate {
-                mean: 0.0,
-                ci95: f64::INFINITY,
-                n,
-            };
-        }
-        let mean = sum / n as f64;
-        if n == 1 {
-            return Estimate {
-                mean,
-                ci95: f64::INFINITY,
-                n,
-            };
-        }
-        let var = ((sq - sum * mean) / (n as f64 - 1.0)).max(0.0);
-        Estimate {
-            mean,
-            ci95: t975(n - 1) * (var / n as f64).sqrt(),
-            n,
-        }
-    }
-
-    /// The interval's lower end.
-    pub fn low(&self) -> f64 {
-        self.mean - self.ci95
-    }
-
-    /// The interval's upper end.
-    pub fn high(&self) -> f64 {
-        self.mean + self.ci95
-    }
-}
-
-/// The 97.5% quantile of Student's t with `df` degrees of freedom (Cornish–Fisher expansion
-/// around the normal's 1.959964; within 0.002 of the exact value from df = 3).
-pub fn t975(df: usize) -> f64 {
-    const Z: f64 = 1.959_963_985;
-    let d = df.max(1) as f64;
-    let (z3, z5, z7) = (Z.powi(3), Z.powi(5), Z.powi(7));
-    Z + (z3 + Z) / (4.0 * d)
-        + (5.0 * z5 + 16.0 * z3 + 3.0 * Z) / (96.0 * d * d)
-        + (3.0 * z7 + 19.0 * z5 + 17.0 * z3 - 15.0 * Z) / (384.0 * d * d * d)
-}
+/// The platform's estimate (Student-t 95% intervals), re-exported for the match's figures.
+pub use arena_stats::{Estimate, t975};
 
 /// A deal's block: the hands that played one deal (a group's deal in its 4 rounds, so each bot
 /// once from every seat). Blocks of different deals are independent; the hands inside one are
@@ -236,7 +166,7 @@ impl Standings {
             draws: 0,
             players: [BotTotals::default(); 4],
         };
-        let mut places = [[0.0; 4]; 4];
+        let mut places = arena_stats::PlaceTally::new(4);
         for m in per_match {
             totals.hands += m.hands;
             totals.draws += m.draws;
@@ -248,12 +178,10 @@ impl Standings {
                 sum.penalty += p.penalty;
                 sum.verdicts += p.verdicts;
             }
-            for (bot, row) in m.places().iter().enumerate() {
-                for (k, share) in row.iter().enumerate() {
-                    places[bot][k] += share / per_match.len() as f64;
-                }
-            }
+            places.add(&m.places().map(Vec::from));
         }
+        let places = places.probabilities();
+        let places = std::array::from_fn(|bot| std::array::from_fn(|k| places[bot][k]));
         let mean_per_hand = std::array::from_fn(|bot| mean_per_hand(hands, bot));
         let mut order = [0, 1, 2, 3];
         order.sort_by(|&a, &b| {
@@ -348,12 +276,10 @@ mod tests {
 
     #[test]
     fn the_interval_is_students() {
+        // the platform's estimate: its own tests check the quantile against Student's table
         let e = Estimate::of([1.0, 2.0, 3.0, 4.0, 5.0]);
-        assert!((e.mean - 3.0).abs() < 1e-12);
-        // sd = 1.5811, t(4) = 2.7764: half-width 1.9632
-        assert!((e.ci95 - 1.9632).abs() < 0.01, "{}", e.ci95);
-        assert!((t975(30) - 2.0423).abs() < 0.001);
-        assert!((t975(1000) - 1.9623).abs() < 0.001);
+        assert!((e.ci95 - t975(4) * 2.5f64.sqrt() / 5f64.sqrt()).abs() < 1e-12);
+        assert!((t975(4) - 2.7764).abs() < 0.001);
         assert!(Estimate::of([1.0]).ci95.is_infinite());
     }
 

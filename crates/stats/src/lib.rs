@@ -95,6 +95,39 @@ impl Estimate {
     }
 }
 
+/// `mean ± half-width`, or the mean alone when there is no interval (below two samples). The
+/// precision and the `+` flag apply to both numbers (`{:+.2}` gives `+1.25 ± 0.40`); width,
+/// fill and alignment to the whole.
+impl std::fmt::Display for Estimate {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let p = f.precision().unwrap_or(3);
+        let mut s = if f.sign_plus() {
+            format!("{:+.p$}", self.mean)
+        } else {
+            format!("{:.p$}", self.mean)
+        };
+        if self.ci95.is_finite() {
+            s += &format!(" ± {:.p$}", self.ci95);
+        }
+        let pad = f.width().unwrap_or(0).saturating_sub(s.chars().count());
+        let (before, after) = match f.align() {
+            Some(std::fmt::Alignment::Left) => (0, pad),
+            Some(std::fmt::Alignment::Center) => (pad / 2, pad - pad / 2),
+            // numbers align right by default
+            _ => (pad, 0),
+        };
+        let fill = f.fill();
+        for _ in 0..before {
+            write!(f, "{fill}")?;
+        }
+        f.write_str(&s)?;
+        for _ in 0..after {
+            write!(f, "{fill}")?;
+        }
+        Ok(())
+    }
+}
+
 /// The 97.5% quantile of Student's t with `df` degrees of freedom (0 is taken as 1).
 ///
 /// Table values for df ≤ 10, where the expansion below drifts (0.003 off at df = 5); beyond,
@@ -297,6 +330,17 @@ mod tests {
         assert!(close(Estimate::of([-1.0, 1.0]).p_not_positive(), 0.5, 1e-7));
         assert_eq!(Estimate::of([2.0]).p_not_positive(), 0.0);
         assert_eq!(Estimate::of([]).p_not_positive(), 1.0);
+    }
+
+    #[test]
+    fn an_estimate_prints_its_interval_or_only_its_mean() {
+        let e = Estimate::of([1.0, 2.0, 3.0, 4.0, 5.0]);
+        assert_eq!(format!("{e:+.2}"), "+3.00 ± 1.96");
+        assert_eq!(format!("{e:.1}"), "3.0 ± 2.0");
+        assert_eq!(format!("{e:>16.2}"), "     3.00 ± 1.96");
+        assert_eq!(format!("{e:<14.2}|"), "3.00 ± 1.96   |");
+        assert_eq!(format!("{:+.2}", Estimate::of([-0.5])), "-0.50");
+        assert_eq!(format!("{}", Estimate::of([0.25, 0.75])), "0.500 ± 3.177");
     }
 
     #[test]

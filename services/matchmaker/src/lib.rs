@@ -878,25 +878,15 @@ pub async fn standings(
     let st = Standings::from_totals(spec.participants.clone(), complete, rounds, spec.seed);
     let mut out = Vec::with_capacity(n);
     for (place, &t) in st.final_order.iter().enumerate() {
-        let xs = &scores[t];
-        let mean = if xs.is_empty() {
-            0.0
-        } else {
-            xs.iter().sum::<f64>() / xs.len() as f64
-        };
-        let sd = if xs.len() > 1 {
-            (xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (xs.len() - 1) as f64).sqrt()
-        } else {
-            0.0
-        };
+        let score = arena_stats::Estimate::of(scores[t].iter().copied());
         out.push(v1::Standing {
             participant: spec.participants[t].clone(),
             place: place as u32 + 1,
             rank_probabilities: st.rank_probs[t].clone(),
             most_probable_rank: st.most_probable[t] as u32,
             mean_rank: st.mean_rank[t],
-            mean_score: mean,
-            score_ci95: 1.96 * sd / (xs.len().max(1) as f64).sqrt(),
+            mean_score: score.mean,
+            score_ci95: score.ci95,
             mahjong: None,
             verdicts: verdicts[t],
         });

@@ -287,78 +287,9 @@ pub fn play_match(
     })
 }
 
-/// Mean with a 95% confidence interval (normal approximation).
-#[derive(Copy, Clone, Debug, PartialEq, serde::Serialize)]
-pub struct Estimate {
-    /// Sample mean.
-    pub mean: f64,
-    /// Half-width of the 95% interval: the mean ± this.
-    pub ci95: f64,
-    /// Sample standard deviation.
-    pub sd: f64,
-    /// Sample size.
-    pub n: usize,
-}
-
-impl Estimate {
-    /// The estimate of the mean of `xs`.
-    pub fn of(xs: impl IntoIterator<Item = f64>) -> Estimate {
-        let (mut n, mut sum, mut sq) = (0usize, 0.0, 0.0);
-        for x in xs {
-            n += 1;
-            sum += x;
-            sq += x * x;
-        }
-        if n == 0 {
-            return Estimate {
-                mean: 0.0,
-                ci95: 0.0,
-                sd: 0.0,
-                n,
-            };
-        }
-        let mean = sum / n as f64;
-        let var = if n > 1 {
-            ((sq - sum * mean) / (n as f64 - 1.0)).max(0.0)
-        } else {
-            0.0
-        };
-        let sd = var.sqrt();
-        Estimate {
-            mean,
-            ci95: 1.96 * sd / (n as f64).sqrt(),
-            sd,
-            n,
-        }
-    }
-
-    /// One-sided p-value that the true mean is ≤ 0 (normal approximation).
-    pub fn p_not_positive(&self) -> f64 {
-        if self.n < 2 || self.sd == 0.0 {
-            return if self.mean > 0.0 { 0.0 } else { 1.0 };
-        }
-        let z = self.mean / (self.sd / (self.n as f64).sqrt());
-        0.5 * erfc(z / std::f64::consts::SQRT_2)
-    }
-}
-
-/// Complementary error function (Numerical Recipes' Chebyshev fit, relative error < 1.2e-7).
-pub fn erfc(x: f64) -> f64 {
-    let z = x.abs();
-    let t = 1.0 / (1.0 + 0.5 * z);
-    let r = t
-        * (-z * z - 1.265_512_23
-            + t * (1.000_023_68
-                + t * (0.374_091_96
-                    + t * (0.096_784_18
-                        + t * (-0.186_288_06
-                            + t * (0.278_868_07
-                                + t * (-1.135_203_98
-                                    + t * (1.488_515_87
-                                        + t * (-0.822_152_23 + t * 0.170_872_77)))))))))
-            .exp();
-    if x >= 0.0 { r } else { 2.0 - r }
-}
+/// The platform's estimate (Student-t intervals) and p-value, re-exported where the evaluation
+/// has always offered them.
+pub use arena_stats::{Estimate, erfc};
 
 /// A's results under one scoring mode.
 #[derive(Copy, Clone, Debug, serde::Serialize)]
@@ -466,26 +397,4 @@ pub fn play_panel(
             .map(|n| n.load(Ordering::Relaxed) as f64 / games / 1e3)
             .collect(),
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn estimate_and_p_values() {
-        let e = Estimate::of([1.0, 2.0, 3.0, 4.0]);
-        assert_eq!(e.mean, 2.5);
-        assert!((e.sd - 1.290_994).abs() < 1e-5);
-        assert!((erfc(0.0) - 1.0).abs() < 1e-7);
-        assert!((erfc(1.0) - 0.157_299_2).abs() < 1e-6);
-        assert!((erfc(-1.0) - 1.842_700_8).abs() < 1e-6);
-        let strong = Estimate {
-            mean: 1.0,
-            ci95: 0.0,
-            sd: 1.0,
-            n: 100,
-        };
-        assert!(strong.p_not_positive() < 1e-6);
-    }
 }
