@@ -80,19 +80,15 @@ pub(crate) struct Agreement {
 }
 
 pub(crate) fn agreement(s: &Standings, reference: &[usize]) -> Agreement {
-    let taus: Vec<f64> = s
-        .ranks
-        .iter()
-        .map(|m| kendall_tau(&order_of(m), reference))
-        .collect();
-    let n = taus.len().max(1) as f64;
-    let mean_tau = taus.iter().sum::<f64>() / n;
-    let var = taus.iter().map(|t| (t - mean_tau).powi(2)).sum::<f64>() / (n - 1.0).max(1.0);
+    let taus =
+        arena_stats::Estimate::of(s.ranks.iter().map(|m| kendall_tau(&order_of(m), reference)));
     let exact = s.exact_agreement(reference);
+    // The binomial standard error of a share: p(1 − p) over the matches.
+    let n = s.ranks.len().max(1) as f64;
     Agreement {
         final_tau: kendall_tau(&s.final_order, reference),
-        mean_tau,
-        mean_tau_se: (var / n).sqrt(),
+        mean_tau: taus.mean,
+        mean_tau_se: taus.standard_error(),
         exact_share: exact,
         exact_share_se: (exact * (1.0 - exact) / n).sqrt(),
     }

@@ -79,11 +79,11 @@ pub(crate) fn run(
     let gaps = order
         .windows(2)
         .map(|w| {
-            let diffs: Vec<f64> = per_deal.iter().map(|d| d[w[0]] - d[w[1]]).collect();
-            let k = diffs.len().max(2) as f64;
-            let m = diffs.iter().sum::<f64>() / k;
-            let var = diffs.iter().map(|x| (x - m).powi(2)).sum::<f64>() / (k - 1.0);
-            let se = (var / k).sqrt();
+            let d = arena_stats::Estimate::paired(
+                per_deal.iter().map(|d| d[w[0]]),
+                per_deal.iter().map(|d| d[w[1]]),
+            );
+            let (m, se) = (d.mean, d.standard_error());
             Gap {
                 better: t.landlords[w[0]].clone(),
                 worse: t.landlords[w[1]].clone(),

@@ -73,6 +73,16 @@ impl Estimate {
         Estimate::of(a.into_iter().zip(b).map(|(x, y)| x - y))
     }
 
+    /// The standard error of the mean, sd / √n (0 below two samples, where there is no spread
+    /// to measure).
+    pub fn standard_error(&self) -> f64 {
+        if self.n < 2 {
+            0.0
+        } else {
+            self.sd / (self.n as f64).sqrt()
+        }
+    }
+
     /// The interval's lower end.
     pub fn low(&self) -> f64 {
         self.mean - self.ci95
@@ -90,7 +100,7 @@ impl Estimate {
         if self.n < 2 || self.sd == 0.0 {
             return if self.mean > 0.0 { 0.0 } else { 1.0 };
         }
-        let z = self.mean / (self.sd / (self.n as f64).sqrt());
+        let z = self.mean / self.standard_error();
         0.5 * erfc(z / std::f64::consts::SQRT_2)
     }
 }
@@ -281,6 +291,8 @@ mod tests {
         assert!(close(e.sd, 1.581_139, 1e-6));
         assert!(close(e.ci95, 1.963_243, 1e-4), "{}", e.ci95);
         assert!(close(e.low(), 3.0 - e.ci95, 1e-12) && close(e.high(), 3.0 + e.ci95, 1e-12));
+        assert!(close(e.standard_error(), 1.581_139 / 5f64.sqrt(), 1e-6));
+        assert!(close(e.ci95, t975(4) * e.standard_error(), 1e-12));
         let sums = Estimate::from_sums(5, 15.0, 55.0);
         assert!(close(sums.mean, e.mean, 1e-12) && close(sums.ci95, e.ci95, 1e-12));
     }
@@ -293,6 +305,7 @@ mod tests {
         let one = Estimate::of([7.0]);
         assert_eq!((one.n, one.mean, one.sd), (1, 7.0, 0.0));
         assert!(one.ci95.is_infinite());
+        assert_eq!((empty.standard_error(), one.standard_error()), (0.0, 0.0));
         let constant = Estimate::of([0.1; 1000]);
         // a constant sample's interval is exactly empty
         assert!(constant.sd == 0.0 && constant.ci95 == 0.0, "{constant:?}");
