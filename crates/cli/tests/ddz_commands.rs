@@ -179,3 +179,47 @@ fn ladder_json_reports_graded_levels_and_costs() {
     assert_eq!(v["micros_per_game"].as_array().unwrap().len(), 5);
     assert_eq!(v["strictly_increasing"], true);
 }
+
+#[test]
+fn one_game_per_seating_claims_no_interval_and_several_get_students() {
+    // One deal: each seating has a single game, which measures no spread; an interval of
+    // ± 0 would claim certainty.
+    let (out, err, ok) = arena(&["ddz", "match", "expert", "random", "--deals", "1"], "");
+    assert!(ok, "{err}");
+    let landlord = out.lines().find(|l| l.contains("A landlord")).unwrap();
+    assert!(!landlord.contains('±'), "{out}");
+    let (out, err, ok) = arena(
+        &["ddz", "match", "expert", "random", "--deals", "1", "--json"],
+        "",
+    );
+    assert!(ok, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert!(
+        v["a_landlord"]["wp"]["ci95"].is_null(),
+        "{}",
+        v["a_landlord"]
+    );
+    // Over several deals the half-width is Student's t(n − 1) · sd / √n, not 1.96 · sd / √n.
+    let (out, err, ok) = arena(
+        &["ddz", "match", "seed", "random", "--deals", "6", "--json"],
+        "",
+    );
+    assert!(ok, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let adp = &v["overall"]["adp"];
+    let (n, sd, ci) = (
+        adp["n"].as_f64().unwrap(),
+        adp["sd"].as_f64().unwrap(),
+        adp["ci95"].as_f64().unwrap(),
+    );
+    assert_eq!(n, 12.0);
+    assert!(
+        sd > 0.0,
+        "the games must differ for the check to mean anything: {adp}"
+    );
+    // t(11) = 2.2010
+    assert!(
+        (ci - 2.2010 * sd / n.sqrt()).abs() < 1e-3 * sd.max(1.0),
+        "{adp}"
+    );
+}

@@ -2,7 +2,7 @@
 //!
 //! - [`Estimate`]: a sample's size, mean, standard deviation and Student-t 95% interval,
 //!   from samples ([`Estimate::of`]), from running sums ([`Estimate::from_sums`]) or from pairs
-//!   ([`Estimate::paired`]).
+//!   ([`Estimate::paired`]); its standard error; printed as `mean ± half-width` by `Display`.
 //! - [`t975`]: the 97.5% quantile of Student's t, the interval's multiplier.
 //! - [`Estimate::p_not_positive`] and [`erfc`]: a one-sided p-value.
 //! - [`places`] and [`PlaceTally`]: each player's share of each place in one match (ties split)
