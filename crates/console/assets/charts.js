@@ -36,7 +36,10 @@
   }
 
   // Each row's mean with its 95% interval, one line per row, on a shared axis.
+  // A row without an interval (half null or infinite: fewer than two samples) shows its mean
+  // alone.
   function intervals(rows, opts) {
+    rows = rows.map((r) => Object.assign({}, r, { known: Number.isFinite(r.half), half: Number.isFinite(r.half) ? r.half : 0 }));
     const o = Object.assign({ width: 520, row: 24, label: 150 }, opts || {});
     const h = rows.length * o.row + 30;
     const root = svg("svg", { width: o.width, height: h, viewBox: `0 0 ${o.width} ${h}`, role: "img" });
@@ -61,7 +64,7 @@
         root.append(svg("line", { x1: x(end), x2: x(end), y1: y - 5, y2: y + 5, stroke: "#2457c5", "stroke-width": 2 }));
       }
       const dot = svg("circle", { cx: x(r.mean), cy: y, r: 4, fill: "#17233b" });
-      dot.append(svg("title", {}, `${r.label}: ${r.mean.toFixed(3)} ± ${r.half.toFixed(3)}`));
+      dot.append(svg("title", {}, `${r.label}: ${r.mean.toFixed(3)}` + (r.known ? ` ± ${r.half.toFixed(3)}` : " (no interval)")));
       root.append(dot);
     });
     return root;
