@@ -312,18 +312,19 @@ impl Drop for StopOnCtrlC {
     }
 }
 
+/// SIGINT, read through `rt`. Registered now, on the caller's thread, not when a task first
+/// reads it (a current-thread runtime runs tasks only inside `block_on`): a Ctrl-C from this
+/// point on is the caller's, never the default that ends the process without a word.
+fn interrupts(rt: &tokio::runtime::Runtime) -> Option<tokio::signal::unix::Signal> {
+    let _entered = rt.enter();
+    tokio::signal::unix::signal(tokio::signal::unix::SignalKind::interrupt()).ok()
+}
+
 /// Ctrl-C sets the returned stop flag; a second Ctrl-C ends the process (exit 130).
 pub(crate) fn stop_on_ctrl_c(rt: &tokio::runtime::Runtime) -> StopOnCtrlC {
     let stop = Arc::new(AtomicBool::new(false));
     let flag = stop.clone();
-    // Registered now, not when the task first runs (a current-thread runtime runs it only once
-    // the work is under way): a Ctrl-C from this point on is this handler's, never the default
-    // that ends the process without a word.
-    let interrupts = {
-        let _entered = rt.enter();
-        tokio::signal::unix::signal(tokio::signal::unix::SignalKind::interrupt())
-    };
-    let Ok(mut interrupts) = interrupts else {
+    let Some(mut interrupts) = interrupts(rt) else {
         return StopOnCtrlC {
             stop,
             handler: None,
@@ -356,12 +357,7 @@ pub(crate) fn exit_on_ctrl_c(message: String) {
     else {
         return;
     };
-    // Registered on the caller's thread: a Ctrl-C from this point on is never missed.
-    let interrupts = {
-        let _entered = rt.enter();
-        tokio::signal::unix::signal(tokio::signal::unix::SignalKind::interrupt())
-    };
-    let Ok(mut interrupts) = interrupts else {
+    let Some(mut interrupts) = interrupts(&rt) else {
         return;
     };
     std::thread::spawn(move || {

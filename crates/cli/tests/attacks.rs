@@ -8,26 +8,10 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use arena_proto::v1;
-use common::{Standalone, port};
+use common::{Standalone, channel, port, rt};
 use prost::Message;
 use tokio_stream::StreamExt;
 use tonic::Code;
-
-fn rt() -> tokio::runtime::Runtime {
-    tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .unwrap()
-}
-
-async fn channel(url: &str) -> tonic::transport::Channel {
-    tonic::transport::Endpoint::from_shared(url.to_string())
-        .unwrap()
-        .connect()
-        .await
-        .unwrap()
-}
 
 /// Calls `path` with an empty request and `token` (if any): the status it ends with (OK when it
 /// got through to the service and it answered).

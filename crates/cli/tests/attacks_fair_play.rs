@@ -9,33 +9,9 @@ use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 
 use arena_proto::v1;
-use common::Standalone;
+use common::{Standalone, authed, channel, rt};
 use tokio_stream::StreamExt;
 use tonic::Code;
-
-fn rt() -> tokio::runtime::Runtime {
-    tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .unwrap()
-}
-
-async fn channel(url: &str) -> tonic::transport::Channel {
-    tonic::transport::Endpoint::from_shared(url.to_string())
-        .unwrap()
-        .connect()
-        .await
-        .unwrap()
-}
-
-/// `msg` with `token` as its bearer credential.
-fn authed<T>(msg: T, token: &str) -> tonic::Request<T> {
-    let mut req = tonic::Request::new(msg);
-    req.metadata_mut()
-        .insert("authorization", format!("Bearer {token}").parse().unwrap());
-    req
-}
 
 fn panel() -> v1::PanelSpec {
     v1::PanelSpec {

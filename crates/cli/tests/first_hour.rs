@@ -46,42 +46,55 @@ fn compete_explains_itself_and_says_what_to_run_next() {
     }
 }
 
-#[test]
-fn compete_interrupted_while_measuring_says_what_it_kept() {
-    let dir = arena_testkit::private_tempdir();
-    // The default panel of 70 landlords: measuring the deals takes long enough to interrupt.
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_arena"))
-        .args(["compete", "--data-dir", dir.path().to_str().unwrap()])
-        .args([
-            "--tables",
-            "expert,random",
-            "--matches",
-            "20",
-            "--rounds",
-            "20",
-        ])
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let pid = child.id();
+/// Starts `cmd` (stderr piped), reads its stderr until a line for which `at` holds, sends it
+/// SIGINT as Ctrl-C would, and returns its exit status, all it wrote to stderr and its stdout (if
+/// piped).
+fn interrupt_when(
+    cmd: &mut std::process::Command,
+    at: impl Fn(&str) -> bool,
+) -> (std::process::ExitStatus, String, String) {
+    let mut child = cmd.stderr(std::process::Stdio::piped()).spawn().unwrap();
     let mut stderr = std::io::BufReader::new(child.stderr.take().unwrap());
     let mut seen = String::new();
     loop {
         let mut line = String::new();
         let n = std::io::BufRead::read_line(&mut stderr, &mut line).unwrap();
-        assert!(n > 0, "compete ended before measuring:\n{seen}");
+        assert!(n > 0, "it ended before the line to interrupt at:\n{seen}");
         seen.push_str(&line);
-        if line.contains("more on demand") || line.contains("more\n") {
+        if at(&line) {
             break;
         }
     }
     // SAFETY: kill(2) with our child's pid; no memory is touched.
     unsafe {
-        libc::kill(pid as i32, libc::SIGINT);
+        libc::kill(child.id() as i32, libc::SIGINT);
     }
     std::io::Read::read_to_string(&mut stderr, &mut seen).unwrap();
-    let status = child.wait().unwrap();
+    let mut out = String::new();
+    if let Some(mut stdout) = child.stdout.take() {
+        std::io::Read::read_to_string(&mut stdout, &mut out).unwrap();
+    }
+    (child.wait().unwrap(), seen, out)
+}
+
+#[test]
+fn compete_interrupted_while_measuring_says_what_it_kept() {
+    let dir = arena_testkit::private_tempdir();
+    // The default panel of 70 landlords: measuring the deals takes long enough to interrupt.
+    let (status, seen, _) = interrupt_when(
+        std::process::Command::new(env!("CARGO_BIN_EXE_arena"))
+            .args(["compete", "--data-dir", dir.path().to_str().unwrap()])
+            .args([
+                "--tables",
+                "expert,random",
+                "--matches",
+                "20",
+                "--rounds",
+                "20",
+            ])
+            .stdout(std::process::Stdio::null()),
+        |line| line.contains("more on demand") || line.contains("more\n"),
+    );
     assert_eq!(status.code(), Some(130), "{seen}");
     assert!(
         seen.contains("interrupted: the deals measured so far are kept"),
@@ -95,44 +108,24 @@ fn compete_interrupted_while_playing_says_nothing_was_ranked() {
     let dir = arena_testkit::private_tempdir();
     // Search landlords take long enough per game to be interrupted mid-play; a small panel
     // measures the four deals quickly first.
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_arena"))
-        .args(["compete", "--data-dir", dir.path().to_str().unwrap()])
-        .args([
-            "--format",
-            "duplicate",
-            "--tables",
-            "search:samples=1000,expert",
-            "--matches",
-            "2",
-            "--rounds",
-            "2",
-            "--panel",
-            "ladder:5",
-        ])
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let pid = child.id();
-    let mut stderr = std::io::BufReader::new(child.stderr.take().unwrap());
-    let mut seen = String::new();
-    loop {
-        let mut line = String::new();
-        let n = std::io::BufRead::read_line(&mut stderr, &mut line).unwrap();
-        assert!(n > 0, "compete ended before playing:\n{seen}");
-        seen.push_str(&line);
-        if line.starts_with("playing ") {
-            break;
-        }
-    }
-    // SAFETY: kill(2) with our child's pid; no memory is touched.
-    unsafe {
-        libc::kill(pid as i32, libc::SIGINT);
-    }
-    std::io::Read::read_to_string(&mut stderr, &mut seen).unwrap();
-    let mut out = String::new();
-    std::io::Read::read_to_string(&mut child.stdout.take().unwrap(), &mut out).unwrap();
-    let status = child.wait().unwrap();
+    let (status, seen, out) = interrupt_when(
+        std::process::Command::new(env!("CARGO_BIN_EXE_arena"))
+            .args(["compete", "--data-dir", dir.path().to_str().unwrap()])
+            .args([
+                "--format",
+                "duplicate",
+                "--tables",
+                "search:samples=1000,expert",
+                "--matches",
+                "2",
+                "--rounds",
+                "2",
+                "--panel",
+                "ladder:5",
+            ])
+            .stdout(std::process::Stdio::piped()),
+        |line| line.starts_with("playing "),
+    );
     assert_eq!(status.code(), Some(130), "{seen}");
     assert!(
         seen.contains("interrupted while the games were played")
@@ -147,49 +140,29 @@ fn compete_interrupted_while_playing_says_nothing_was_ranked() {
 #[test]
 fn competition_create_interrupted_says_the_competition_goes_on() {
     let (sa, _) = common::Standalone::start(&[], &[], &[]);
-    let mut child = common::client_command(
-        sa.data_dir(),
-        &[
-            "competition",
-            "create",
-            "--matchmaker",
-            &sa.matchmaker,
-            "--name",
-            "long",
-            "--format",
-            "random",
-            "--participants",
-            "expert,seed",
-            "--matches",
-            "50",
-            "--rounds",
-            "50",
-        ],
-    )
-    .stdout(std::process::Stdio::null())
-    .stderr(std::process::Stdio::piped())
-    .spawn()
-    .unwrap();
-    let mut stderr = std::io::BufReader::new(child.stderr.take().unwrap());
-    let mut seen = String::new();
-    loop {
-        let mut line = String::new();
-        let n = std::io::BufRead::read_line(&mut stderr, &mut line).unwrap();
-        assert!(
-            n > 0,
-            "create ended before the competition was made:\n{seen}"
-        );
-        seen.push_str(&line);
-        if line.contains("competition long created") {
-            break;
-        }
-    }
-    // SAFETY: kill(2) with our child's pid; no memory is touched.
-    unsafe {
-        libc::kill(child.id() as i32, libc::SIGINT);
-    }
-    std::io::Read::read_to_string(&mut stderr, &mut seen).unwrap();
-    let status = child.wait().unwrap();
+    let (status, seen, _) = interrupt_when(
+        common::client_command(
+            sa.data_dir(),
+            &[
+                "competition",
+                "create",
+                "--matchmaker",
+                &sa.matchmaker,
+                "--name",
+                "long",
+                "--format",
+                "random",
+                "--participants",
+                "expert,seed",
+                "--matches",
+                "50",
+                "--rounds",
+                "50",
+            ],
+        )
+        .stdout(std::process::Stdio::null()),
+        |line| line.contains("competition long created"),
+    );
     assert_eq!(status.code(), Some(130), "{seen}");
     assert!(
         seen.contains("stopped following long; the competition goes on"),

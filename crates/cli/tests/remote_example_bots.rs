@@ -23,7 +23,7 @@ use std::time::Duration;
 
 use arena_example_remote_bot::{MAHJONG_RELEASE, Options, play_forever_with};
 use arena_proto::v1;
-use common::Standalone;
+use common::{Standalone, channel};
 
 /// The release `mahjong_bot.py` reports.
 const PY_RELEASE: &str = "py-mahjong-1";
@@ -210,14 +210,6 @@ fn operator(s: &Standalone) -> impl tonic::service::Interceptor + use<> {
         req.metadata_mut().insert("authorization", bearer.clone());
         Ok(req)
     }
-}
-
-async fn channel(url: &str) -> tonic::transport::Channel {
-    tonic::transport::Endpoint::from_shared(url.to_string())
-        .unwrap()
-        .connect()
-        .await
-        .unwrap()
 }
 
 /// The result and replay of table `id`, read from the referee as the operator.

@@ -912,3 +912,29 @@ impl Drop for Standalone {
         let _ = self.child.wait();
     }
 }
+
+/// A two-thread runtime for a test's gRPC calls.
+pub fn rt() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap()
+}
+
+/// A channel to `url`, connected.
+pub async fn channel(url: &str) -> tonic::transport::Channel {
+    tonic::transport::Endpoint::from_shared(url.to_string())
+        .unwrap()
+        .connect()
+        .await
+        .unwrap()
+}
+
+/// `msg` with `token` as its bearer credential.
+pub fn authed<T>(msg: T, token: &str) -> tonic::Request<T> {
+    let mut req = tonic::Request::new(msg);
+    req.metadata_mut()
+        .insert("authorization", format!("Bearer {token}").parse().unwrap());
+    req
+}
