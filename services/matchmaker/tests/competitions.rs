@@ -1,5 +1,7 @@
 //! Competitions through the matchmaker on an embedded store, with a referee running the tables.
 
+mod support;
+
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
@@ -536,41 +538,6 @@ async fn a_competition_whose_creator_died_before_enqueueing_is_enqueued_once_aft
     let _ = r.await;
 }
 
-/// Plays the next queued table in this test (a referee of its own): its result is written, the
-/// job acknowledged. The id of the table played.
-async fn play_next(store: &Arc<dyn Store>) -> String {
-    let entry = store
-        .next_job(
-            "test-referee",
-            Duration::from_secs(60),
-            Duration::from_secs(5),
-        )
-        .await
-        .unwrap()
-        .expect("a queued table");
-    let v1::QueuedJob {
-        job: Some(v1::queued_job::Job::Table(job)),
-    } = <v1::QueuedJob as prost::Message>::decode(entry.payload.as_slice()).unwrap()
-    else {
-        panic!("not a table job");
-    };
-    let (result, replay) = arena_referee::run_table(&job, &Default::default(), None)
-        .await
-        .unwrap();
-    use prost::Message;
-    store
-        .put_result(
-            &job.table_id,
-            Some(&job.competition),
-            &result.encode_to_vec(),
-            &replay.encode_to_vec(),
-        )
-        .await
-        .unwrap();
-    store.ack_job(&entry.entry_id).await.unwrap();
-    job.table_id
-}
-
 /// In duplicate format every table of a round holds the same cards: a finished table's replay
 /// is withheld (from GetReplay and ExportReplays) until every table of its round is done, and a
 /// running competition's plan seed is not shown (with the library it would name its deals).
@@ -598,7 +565,7 @@ async fn no_cards_of_a_running_table_are_served() {
         0,
         "the plan seed is not shown while running"
     );
-    let first = play_next(&store).await;
+    let first = support::play_next(&store).await.0.table_id;
     let replay = |id: String| {
         let svc = svc.clone();
         async move {
@@ -630,7 +597,7 @@ async fn no_cards_of_a_running_table_are_served() {
     // The rest of the first table's round: then its replays are shown.
     let mut played = vec![first.clone()];
     for _ in 0..2 {
-        played.push(play_next(&store).await);
+        played.push(support::play_next(&store).await.0.table_id);
     }
     let round = |id: &str| id.rsplit_once('/').map(|(r, _)| r.to_string());
     assert!(
@@ -642,7 +609,7 @@ async fn no_cards_of_a_running_table_are_served() {
     assert_eq!(exported(svc.clone()).await.len(), 3);
     // The whole competition, then its seed is shown.
     for _ in 0..3 {
-        play_next(&store).await;
+        support::play_next(&store).await;
     }
     arena_matchmaker::supervise_once(&*store).await.unwrap();
     let c = svc

@@ -2,6 +2,8 @@
 //! deals of a running competition are not served by the deal library, the ladder keeps a
 //! bounded number of releases per bot and serves its leaderboard by bounded pages.
 
+mod support;
+
 use std::collections::HashSet;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -69,39 +71,6 @@ fn open() -> (tempfile::TempDir, Arc<dyn Store>) {
     (dir, store)
 }
 
-/// Plays the next queued table as a referee would: its job and result.
-async fn play_next(store: &Arc<dyn Store>) -> (v1::TableJob, v1::TableResult) {
-    let entry = store
-        .next_job(
-            "test-referee",
-            Duration::from_secs(60),
-            Duration::from_secs(5),
-        )
-        .await
-        .unwrap()
-        .expect("a queued table");
-    let v1::QueuedJob {
-        job: Some(v1::queued_job::Job::Table(job)),
-    } = v1::QueuedJob::decode(entry.payload.as_slice()).unwrap()
-    else {
-        panic!("not a table job");
-    };
-    let (result, replay) = arena_referee::run_table(&job, &Default::default(), None)
-        .await
-        .unwrap();
-    store
-        .put_result(
-            &job.table_id,
-            Some(&job.competition),
-            &result.encode_to_vec(),
-            &replay.encode_to_vec(),
-        )
-        .await
-        .unwrap();
-    store.ack_job(&entry.entry_id).await.unwrap();
-    (job, result)
-}
-
 fn named(name: &str) -> Request<v1::CompetitionRequest> {
     Request::new(v1::CompetitionRequest { name: name.into() })
 }
@@ -124,7 +93,7 @@ async fn standings_count_a_table_only_once_its_deal_group_has_finished() {
         .await
         .unwrap()
         .into_inner();
-    let (first, result) = play_next(&store).await;
+    let (first, result) = support::play_next(&store).await;
     let st = svc
         .get_standings(named("twins"))
         .await
@@ -150,7 +119,7 @@ async fn standings_count_a_table_only_once_its_deal_group_has_finished() {
     // The rest of the round: now the round counts.
     let mut round = vec![(first, result)];
     for _ in 0..2 {
-        round.push(play_next(&store).await);
+        round.push(support::play_next(&store).await);
     }
     let group = |j: &v1::TableJob| j.placement.as_ref().unwrap().deal_group.clone();
     assert!(round.iter().all(|(j, _)| group(j) == group(&round[0].0)));
@@ -222,7 +191,7 @@ async fn the_library_serves_no_fresh_deal_of_a_running_competition() {
                 .collect::<HashSet<String>>()
         }
     };
-    let (job, _) = play_next(&store).await;
+    let (job, _) = support::play_next(&store).await;
     let Some(v1::table_job::Setup::Ddz(setup)) = &job.setup else {
         panic!("a Dou Dizhu table");
     };

@@ -2,6 +2,8 @@
 //! hands: the contest's 96-hand duplicate match, standings, exactly-once finishing across
 //! restarts, replays withheld until their deal is played from every seat.
 
+mod support;
+
 use std::sync::Arc;
 use std::sync::atomic::AtomicU64;
 use std::time::Duration;
@@ -305,7 +307,7 @@ async fn a_hands_replay_is_withheld_until_its_deal_is_played_from_every_seat() {
     let mut played = Vec::new();
     // Schedule order: the deal of hand 0 is played again by hands 4, 8 and 12.
     for _ in 0..12 {
-        played.push(play_next(&store).await);
+        played.push(support::play_next(&store).await.0.table_id);
     }
     let replay = |id: &str| {
         let svc = svc.clone();
@@ -323,7 +325,7 @@ async fn a_hands_replay_is_withheld_until_its_deal_is_played_from_every_seat() {
         "{hidden:?}"
     );
     assert!(replays(&svc, "secret").await.is_empty());
-    played.push(play_next(&store).await);
+    played.push(support::play_next(&store).await.0.table_id);
     assert_eq!(played[12], "secret/m0/g0/r3/d0");
     let shown = replay(&played[0]).await.unwrap().into_inner();
     assert_eq!(shown.mahjong_hands.len(), 4);
@@ -410,38 +412,4 @@ async fn a_spec_that_is_no_mahjong_competition_is_refused_naming_the_field() {
             .unwrap()
             .is_empty()
     );
-}
-
-/// Plays the next queued table in this test (a referee of its own): its result is written, the
-/// job acknowledged. The id of the table played.
-async fn play_next(store: &Arc<dyn Store>) -> String {
-    let entry = store
-        .next_job(
-            "test-referee",
-            Duration::from_secs(60),
-            Duration::from_secs(5),
-        )
-        .await
-        .unwrap()
-        .expect("a queued table");
-    let v1::QueuedJob {
-        job: Some(v1::queued_job::Job::Table(job)),
-    } = v1::QueuedJob::decode(entry.payload.as_slice()).unwrap()
-    else {
-        panic!("not a table job");
-    };
-    let (result, replay) = arena_referee::run_table(&job, &Default::default(), None)
-        .await
-        .unwrap();
-    store
-        .put_result(
-            &job.table_id,
-            Some(&job.competition),
-            &result.encode_to_vec(),
-            &replay.encode_to_vec(),
-        )
-        .await
-        .unwrap();
-    store.ack_job(&entry.entry_id).await.unwrap();
-    job.table_id
 }
