@@ -7,7 +7,6 @@ mod support;
 use std::collections::HashSet;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
-use std::time::Duration;
 
 use arena_games::GameKind;
 use arena_matchmaker::MatchmakerService;
