@@ -5,8 +5,8 @@ use std::fmt;
 use std::str::FromStr;
 
 use arena_deals::levels::distance;
+use arena_games::ddz::rules::{Deal, DealConstraint, DealRng};
 use arena_store::DealRecord;
-use ddz::{Deal, DealRng};
 
 /// How the tables of a round get their deals.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -286,7 +286,7 @@ pub fn fresh_plan(
             )));
         }
     };
-    let constraint = ddz::DealConstraint { bombs };
+    let constraint = DealConstraint { bombs };
     let mut index = 0u64;
     let mut out = Vec::with_capacity(matches);
     for _ in 0..matches {
@@ -381,7 +381,12 @@ mod tests {
             .collect();
         assert_eq!(ids.len(), 12, "every table a deal of its own");
         for s in random.matches.iter().flatten().flatten() {
-            assert_eq!(s.deal.bombs(ddz::Seat::ALL[0]), 2, "{}", s.deal);
+            assert_eq!(
+                s.deal.bombs(arena_games::ddz::rules::Seat::ALL[0]),
+                2,
+                "{}",
+                s.deal
+            );
             assert_eq!(s.expected, 0.0);
         }
         // The key fixes the cards; another key deals others.

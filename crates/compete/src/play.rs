@@ -4,9 +4,9 @@
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use arena_games::ddz::builtin::{Bot, BotSpec};
 use arena_games::ddz::play::{self as runner, Buffers};
-use ddz::{Deal, GameConfig, RuleSet, Scoring};
-use ddz_bots::{Bot, BotSpec};
+use arena_games::ddz::rules::{Deal, GameConfig, RuleSet, Scoring};
 
 use crate::format::{Format, Plan};
 

@@ -7,9 +7,9 @@
 //! made two services depend on a third.
 
 use arena_games::ddz::names;
+use arena_games::ddz::rules::Scoring;
 use arena_proto::v1;
 use arena_store::DealSource;
-use ddz::Scoring;
 
 use crate::panel::DdzPanel;
 

@@ -8,8 +8,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
+use arena_games::ddz::rules::RuleSet;
 use arena_store::{DealRecord, DealSource, Store};
-use ddz::RuleSet;
 
 use crate::measure::{Cutoff, MeasureError, PanelBots, Progress, Workers, within};
 use crate::panel::DdzPanel;

@@ -84,7 +84,7 @@ mod tests {
         DealRecord {
             id: id.into(),
             game: arena_store::Game::DouDizhu,
-            deal: ddz::Deal::generate(1, 0).to_string(),
+            deal: arena_games::ddz::rules::Deal::generate(1, 0).to_string(),
             source: None,
             panel: "p".into(),
             levels: Vec::new(),

@@ -4,6 +4,7 @@
 
 use std::io::{BufRead, Write};
 
+use arena_games::ddz::rules::{Deal, DealConstraint};
 use arena_store::{DealRecord, DealSource, Game};
 
 /// Why a line could not be imported.
@@ -124,7 +125,7 @@ fn parse_csv_line(t: &str) -> Result<DealRecord, String> {
             f.len()
         ));
     }
-    let deal: ddz::Deal = f[1].parse().map_err(|e| format!("deal: {e}"))?;
+    let deal: Deal = f[1].parse().map_err(|e| format!("deal: {e}"))?;
     let source = if f[2].is_empty() {
         None
     } else {
@@ -182,8 +183,7 @@ fn check(r: DealRecord) -> Result<DealRecord, String> {
     }
     let deal = crate::record::ddz_deal(&r)?;
     if let Some((s, i)) = r.source
-        && ddz::Deal::generate_with(s.seed, i, &ddz::DealConstraint { bombs: s.bombs }).ok()
-            != Some(deal)
+        && Deal::generate_with(s.seed, i, &DealConstraint { bombs: s.bombs }).ok() != Some(deal)
     {
         return Err(format!(
             "deal is not deal {i} of seed {} (bombs {:?})",

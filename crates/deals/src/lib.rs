@@ -19,7 +19,12 @@ pub use find::{FindReport, FindSpec, find};
 /// Record kind of cancelled library operations (key: the operation id): referees skip the
 /// GDI batches of a cancelled measurement.
 pub const CANCELLED_OPERATION_KIND: &str = "library-operation-cancelled";
+
+/// The rules the deal library measures deals under (GDI batches, deals found on demand): a
+/// stored GDI is a deal's difficulty under competition rules.
+pub const LIBRARY_RULES: arena_games::ddz::rules::RuleSet =
+    arena_games::ddz::rules::RuleSet::COMPETITION;
 pub use index::LibraryIndex;
 pub use measure::{MeasureError, MeasureReport, MeasureSpec, PanelBots, Progress, measure};
 pub use panel::{DdzPanel, build_panel, describe, panel_id};
-pub use record::ddz_deal;
+pub use record::{canonical_deal, ddz_deal};

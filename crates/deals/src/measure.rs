@@ -6,10 +6,10 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
+use arena_games::ddz::builtin::Bot;
 use arena_games::ddz::play::{self as runner, Buffers};
+use arena_games::ddz::rules::{Deal, DealConstraint, GameConfig, RuleSet, Seat};
 use arena_store::{DealRecord, DealSource, Game, Store, StoreError};
-use ddz::{Deal, DealConstraint, GameConfig, RuleSet, Seat};
-use ddz_bots::Bot;
 
 use crate::levels::{distance, gdi, level_of, score_levels};
 use crate::panel::{DdzPanel, PanelError, check_builtin};
@@ -25,7 +25,7 @@ pub enum MeasureError {
     Store(#[from] StoreError),
     /// No deal could be generated for the constraint.
     #[error(transparent)]
-    Deal(#[from] ddz::DealError),
+    Deal(#[from] arena_games::ddz::rules::DealError),
     /// A built-in bot played illegally (a bug in that bot).
     #[error(transparent)]
     Run(#[from] runner::RunError),

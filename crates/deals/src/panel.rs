@@ -1,8 +1,8 @@
 //! Measuring panels as users name them, and the Dou Dizhu view of a stored panel.
 
+use arena_games::ddz::builtin::BotSpec;
+use arena_games::ddz::rules::Scoring;
 use arena_store::{Game, Panel};
-use ddz::Scoring;
-use ddz_bots::BotSpec;
 
 /// Why a panel could not be built.
 #[derive(Debug, thiserror::Error)]

@@ -1,8 +1,8 @@
 //! The Dou Dizhu deal of a stored [`DealRecord`]: the store keeps it game-tagged, in the game's
 //! own text form, and this crate (which knows the game) reads and writes it.
 
+use arena_games::ddz::rules::Deal;
 use arena_store::{DealRecord, Game};
-use ddz::Deal;
 
 /// The deal of `record` as a Dou Dizhu deal: an error naming the record if it is of another
 /// game or its text is not a deal.
@@ -19,6 +19,14 @@ pub fn ddz_deal(record: &DealRecord) -> Result<Deal, String> {
             record.id, record.panel, record.deal
         )
     })
+}
+
+/// `text` as the library stores a Dou Dizhu deal (the game's canonical text form), or why it is
+/// not a deal.
+pub fn canonical_deal(text: &str) -> Result<String, String> {
+    text.parse::<Deal>()
+        .map(|deal| deal.to_string())
+        .map_err(|e| e.to_string())
 }
 
 #[cfg(test)]
@@ -44,5 +52,12 @@ mod tests {
             ..record
         };
         assert!(ddz_deal(&broken).unwrap_err().contains("not a deal"));
+    }
+
+    #[test]
+    fn a_deal_is_stored_in_its_canonical_text() {
+        let deal = Deal::generate(5, 9);
+        assert_eq!(canonical_deal(&deal.to_string()), Ok(deal.to_string()));
+        assert!(canonical_deal("not cards").is_err());
     }
 }

@@ -6,6 +6,7 @@
 //! deals ([`wanted`] says what to ask for) and create it again.
 
 use arena_games::ddz::names::{format_of_name, scoring_of};
+use arena_games::ddz::rules::Scoring;
 use arena_proto::v1;
 
 use crate::levels::gdi_dimension;
@@ -25,7 +26,7 @@ pub const DEFAULT_EPS: f64 = 0.15;
 /// The centre an equal-strength competition of deals with `bombs` bombs under `scoring` gets
 /// when it names none: [`DEFAULT_CENTRE`] where GDI vectors have its three values, else `None`
 /// (the competition must name one, of [`gdi_dimension`] values).
-pub fn default_centre(scoring: ddz::Scoring, bombs: u32) -> Option<Vec<f64>> {
+pub fn default_centre(scoring: Scoring, bombs: u32) -> Option<Vec<f64>> {
     (gdi_dimension(scoring, bombs.max(1)) == DEFAULT_CENTRE.len()).then(|| DEFAULT_CENTRE.to_vec())
 }
 
@@ -57,7 +58,7 @@ pub fn wanted(spec: &v1::CompetitionSpec) -> Result<Option<Wanted>, String> {
     };
     let panel = spec.panel.clone().unwrap_or_default();
     let scoring = scoring_of("panel.scoring", &panel.scoring, panel.scoring_kind)?
-        .unwrap_or(ddz::Scoring::Difficulty);
+        .unwrap_or(Scoring::Difficulty);
     let bombs = spec.bombs.max(1);
     let need = spec.participants.len() as u64 * u64::from(spec.matches) * u64::from(spec.rounds);
     let (centre, eps) = match format {
@@ -131,11 +132,11 @@ mod tests {
     #[test]
     fn the_default_centre_is_for_gdi_vectors_of_three_values() {
         assert_eq!(
-            default_centre(ddz::Scoring::Difficulty, 1).as_deref(),
+            default_centre(Scoring::Difficulty, 1).as_deref(),
             Some(&DEFAULT_CENTRE[..])
         );
         // Unset bombs mean one, as the matchmaker reads them.
-        assert!(default_centre(ddz::Scoring::Difficulty, 0).is_some());
-        assert_eq!(default_centre(ddz::Scoring::Difficulty, 2), None);
+        assert!(default_centre(Scoring::Difficulty, 0).is_some());
+        assert_eq!(default_centre(Scoring::Difficulty, 2), None);
     }
 }

@@ -6,8 +6,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use arena_deals::{MeasureSpec, Progress, build_panel, measure};
+use arena_games::ddz::rules::{RuleSet, Scoring};
 use arena_store::{DealSource, EmbeddedStore, Store};
-use ddz::{RuleSet, Scoring};
 
 fn spec(count: u64, threads: usize) -> MeasureSpec {
     MeasureSpec {
@@ -125,7 +125,7 @@ async fn a_larger_count_extends_the_library() {
         assert_eq!(
             arena_deals::ddz_deal(&rec)
                 .unwrap()
-                .bombs(ddz::Seat::ALL[0]),
+                .bombs(arena_games::ddz::rules::Seat::ALL[0]),
             1
         );
     }

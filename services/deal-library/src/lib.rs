@@ -126,8 +126,7 @@ pub fn record_from(m: v1::DealRecord) -> Result<DealRecord, ApiError> {
             ),
         ));
     }
-    let deal: arena_games::ddz::rules::Deal =
-        m.deal.parse().map_err(|e| ApiError::invalid("deal", e))?;
+    let deal = arena_deals::canonical_deal(&m.deal).map_err(|e| ApiError::invalid("deal", e))?;
     let source = match (m.seed, m.index) {
         (Some(seed), Some(index)) => {
             let bombs = m
@@ -158,7 +157,7 @@ pub fn record_from(m: v1::DealRecord) -> Result<DealRecord, ApiError> {
     Ok(DealRecord {
         id: m.id,
         game: Game::DouDizhu,
-        deal: deal.to_string(),
+        deal,
         source,
         panel: m.panel,
         levels: m.levels,
@@ -449,7 +448,7 @@ impl DealLibrary for DealLibraryService {
                 } else {
                     r.max_tries
                 },
-                rules: arena_games::ddz::rules::RuleSet::COMPETITION,
+                rules: arena_deals::LIBRARY_RULES,
                 threads: self.threads,
             };
             let svc = self.clone();

@@ -11,7 +11,6 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use arena_deals::batch::read_batch;
-use arena_games::ddz::rules::RuleSet;
 use arena_proto::v1;
 use arena_store::{DealRecord, JobEntry};
 use arena_telemetry::metrics::{attr, metrics};
@@ -73,7 +72,7 @@ pub(crate) async fn measure(
     let measuring = {
         let panel = panel.clone();
         tokio::task::spawn_blocking(move || -> Result<Option<Vec<DealRecord>>, String> {
-            let mut bots = arena_deals::PanelBots::new(&panel, RuleSet::COMPETITION)
+            let mut bots = arena_deals::PanelBots::new(&panel, arena_deals::LIBRARY_RULES)
                 .map_err(|e| e.to_string())?;
             let mut records = Vec::with_capacity(todo.len());
             for i in todo {
