@@ -1,7 +1,8 @@
 //! Golden playthroughs: every game the platform has rules for ([`GameKind::ALL`]), in every
 //! reading of it (Dou Dizhu's rule sets and scoring modes, Mahjong's fan readings), plays one
 //! seeded game with its built-in `random` bot in every seat, through the same table adapter the
-//! runner plays ([`TableGame::pending`], [`TableGame::observation_from`], [`TableGame::apply`]),
+//! runner plays ([`TableGame::pending`], [`TableGame::observation_from`], [`TableGame::apply`];
+//! each action also goes through the wire and back, [`TableGame::encode`] then `decode`),
 //! and writes its transcript: per step, the pending seats and what each decides, each one's
 //! observation (the protocol's canonical JSON, keys sorted; events shown once per seat, as an
 //! incremental seat stream carries them), its legal actions and the action taken; at the end the
@@ -193,8 +194,14 @@ fn playthrough<G: TableGame>(
                 None => writeln!(out, "    legal (none listed)").unwrap(),
             }
             let action = players[seat].decide(&game.view(p.seat), p);
-            let wire = json(&game.encode(&action), "arena.v1.Action");
-            writeln!(out, "    action {}", canonical(&wire)).unwrap();
+            let encoded = game.encode(&action);
+            let wire = canonical(&json(&encoded, "arena.v1.Action"));
+            writeln!(out, "    action {wire}").unwrap();
+            // The action a remote seat would send reads back as the same action.
+            let back = game
+                .decode(p, &encoded)
+                .unwrap_or_else(|f| panic!("step {step}: {wire} does not read back: {f}"));
+            assert_eq!(format!("{back:?}"), format!("{action:?}"), "step {step}");
             actions.push((*p, action));
         }
         if let Err((seat, fault)) = game.check_and_apply(&actions) {
