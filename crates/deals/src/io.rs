@@ -5,7 +5,7 @@
 use std::io::{BufRead, Write};
 
 use arena_games::ddz::rules::{Deal, DealConstraint};
-use arena_store::{DealRecord, DealSource, Game};
+use arena_store::{DealRecord, DealSource};
 
 /// Why a line could not be imported.
 #[derive(Debug, thiserror::Error)]
@@ -147,7 +147,7 @@ fn parse_csv_line(t: &str) -> Result<DealRecord, String> {
     };
     Ok(DealRecord {
         id: f[0].to_string(),
-        game: Game::DouDizhu,
+        game: crate::LIBRARY_GAME,
         deal: deal.to_string(),
         source,
         panel: f[5].to_string(),

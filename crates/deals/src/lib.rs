@@ -20,6 +20,9 @@ pub use find::{FindReport, FindSpec, find};
 /// GDI batches of a cancelled measurement.
 pub const CANCELLED_OPERATION_KIND: &str = "library-operation-cancelled";
 
+/// The game of the library's deals: its records and panels are tagged with it.
+pub const LIBRARY_GAME: arena_store::Game = arena_store::Game::DouDizhu;
+
 /// The rules the deal library measures deals under (GDI batches, deals found on demand): a
 /// stored GDI is a deal's difficulty under competition rules.
 pub const LIBRARY_RULES: arena_games::ddz::rules::RuleSet =

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use arena_games::ddz::builtin::Bot;
 use arena_games::ddz::play::{self as runner, Buffers};
 use arena_games::ddz::rules::{Deal, DealConstraint, GameConfig, RuleSet, Seat};
-use arena_store::{DealRecord, DealSource, Game, Store, StoreError};
+use arena_store::{DealRecord, DealSource, Store, StoreError};
 
 use crate::levels::{distance, gdi, level_of, score_levels};
 use crate::panel::{DdzPanel, PanelError, check_builtin};
@@ -158,7 +158,7 @@ impl PanelBots {
         }
         Ok(Cutoff::Measured(DealRecord {
             id,
-            game: Game::DouDizhu,
+            game: crate::LIBRARY_GAME,
             deal: deal.to_string(),
             source: Some((*source, index)),
             panel: self.panel.id.clone(),

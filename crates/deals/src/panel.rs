@@ -2,7 +2,7 @@
 
 use arena_games::ddz::builtin::BotSpec;
 use arena_games::ddz::rules::Scoring;
-use arena_store::{Game, Panel};
+use arena_store::Panel;
 
 /// Why a panel could not be built.
 #[derive(Debug, thiserror::Error)]
@@ -60,7 +60,7 @@ impl DdzPanel {
     pub fn to_store(&self) -> Panel {
         Panel {
             id: self.id.clone(),
-            game: Game::DouDizhu,
+            game: crate::LIBRARY_GAME,
             seats: vec![
                 self.landlords.clone(),
                 vec![self.down.clone()],
@@ -78,7 +78,7 @@ impl DdzPanel {
             id: p.id.clone(),
             reason,
         };
-        if p.game != Game::DouDizhu {
+        if p.game != crate::LIBRARY_GAME {
             return Err(not(format!("its game is {}", p.game)));
         }
         let [landlords, down, up] = p.seats.as_slice() else {
@@ -195,6 +195,7 @@ pub fn describe(p: &DdzPanel) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use arena_store::Game;
 
     #[test]
     fn ladder_shorthand_and_stable_ids() {

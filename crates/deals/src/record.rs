@@ -2,12 +2,12 @@
 //! own text form, and this crate (which knows the game) reads and writes it.
 
 use arena_games::ddz::rules::Deal;
-use arena_store::{DealRecord, Game};
+use arena_store::DealRecord;
 
 /// The deal of `record` as a Dou Dizhu deal: an error naming the record if it is of another
 /// game or its text is not a deal.
 pub fn ddz_deal(record: &DealRecord) -> Result<Deal, String> {
-    if record.game != Game::DouDizhu {
+    if record.game != crate::LIBRARY_GAME {
         return Err(format!(
             "deal {} of panel {} is a {} deal, not a Dou Dizhu one",
             record.id, record.panel, record.game
@@ -32,6 +32,7 @@ pub fn canonical_deal(text: &str) -> Result<String, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use arena_store::Game;
 
     #[test]
     fn a_deal_round_trips_through_its_record() {

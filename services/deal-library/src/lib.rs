@@ -22,7 +22,7 @@ use arena_deals::DdzPanel;
 use arena_deals::{FindSpec, LibraryIndex, Progress};
 use arena_proto::v1;
 use arena_proto::v1::deal_library_server::{DealLibrary, DealLibraryServer};
-use arena_store::{DealRecord, DealSource, Game, Store};
+use arena_store::{DealRecord, DealSource, Store};
 use arena_telemetry::metrics::{KeyValue, attr, metrics};
 use prost::Message;
 use tokio_stream::{Stream, StreamExt};
@@ -156,7 +156,7 @@ pub fn record_from(m: v1::DealRecord) -> Result<DealRecord, ApiError> {
     }
     Ok(DealRecord {
         id: m.id,
-        game: Game::DouDizhu,
+        game: arena_deals::LIBRARY_GAME,
         deal,
         source,
         panel: m.panel,
