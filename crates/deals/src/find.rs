@@ -66,7 +66,7 @@ pub async fn find(
     store.put_panel(&spec.panel.to_store()).await?;
     let games = Arc::new(AtomicU64::new(0));
     let end = spec.start.saturating_add(spec.max_tries);
-    let n = spec.panel.landlords.len() as u64;
+    let n = spec.panel.tables();
     let mut workers = {
         let (s, games) = (spec.clone(), games.clone());
         Workers::spawn(

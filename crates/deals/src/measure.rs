@@ -401,7 +401,7 @@ pub async fn measure(
     );
     let halt = workers.halt.clone();
 
-    let n_tables = spec.panel.landlords.len() as u64;
+    let n_tables = spec.panel.tables();
     let mut batch = Vec::with_capacity(spec.batch);
     let mut measured = 0u64;
     let mut failure = None;

@@ -56,6 +56,11 @@ pub struct DdzPanel {
 }
 
 impl DdzPanel {
+    /// How many tables measure one deal: one per landlord bot.
+    pub fn tables(&self) -> u64 {
+        self.landlords.len() as u64
+    }
+
     /// The stored, game-neutral form.
     pub fn to_store(&self) -> Panel {
         Panel {

@@ -68,7 +68,7 @@ pub(crate) async fn measure(
     tracing::info!(operation = %batch.operation, panel = %panel.id, deals = todo.len(), skipped = batch.count as usize - todo.len(), "measuring a GDI batch");
     let cancel = Arc::new(AtomicBool::new(false));
     let _guard = CancelOnDrop(cancel.clone());
-    let tables = panel.landlords.len() as u64;
+    let tables = panel.tables();
     let measuring = {
         let panel = panel.clone();
         tokio::task::spawn_blocking(move || -> Result<Option<Vec<DealRecord>>, String> {
