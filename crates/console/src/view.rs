@@ -7,14 +7,7 @@
 use arena_proto::v1;
 use serde_json::{Value, json};
 
-/// A protocol enum value's name without its type's prefix, lower case, `-` for `_`
-/// (`short("DECISION_KIND_ROB_KONG", "DECISION_KIND_")` is `rob-kong`).
-pub fn short(name: &str, prefix: &str) -> String {
-    name.strip_prefix(prefix)
-        .unwrap_or(name)
-        .to_ascii_lowercase()
-        .replace('_', "-")
-}
+pub use arena_proto::text::enum_short as short;
 
 /// A 64-bit integer as the pages receive it: a string of its decimal digits. JavaScript's
 /// numbers are doubles, exact only up to 2^53: a seed such as 3274537341145225769 sent as a JSON

@@ -13,6 +13,7 @@
 
 pub mod bots;
 pub mod convert;
+pub mod game;
 pub mod eval;
 pub mod names;
 pub mod play;
@@ -26,3 +27,4 @@ pub use ::ddz as rules;
 pub use ddz_bots as builtin;
 pub use spec::DdzSpec;
 pub use table::{DdzBot, DdzTable};
+pub use game::{DouDizhu, GAME};

@@ -12,6 +12,7 @@
 
 pub mod bots;
 pub mod convert;
+pub mod game;
 pub mod replay;
 pub mod request;
 pub mod spec;
@@ -23,3 +24,4 @@ pub use ::mahjong as rules;
 pub use mahjong_bots as builtin;
 pub use spec::MahjongSpec;
 pub use table::{MahjongBot, MahjongTable};
+pub use game::{Mahjong, GAME};
