@@ -143,19 +143,7 @@ mod tests {
     use super::*;
     use crate::ddz::builtin::BotSpec;
     use crate::ddz::rules::{Bidding, Deal, GameConfig, Scoring, Seat};
-
-    #[test]
-    fn each_game_is_the_store_game_of_its_name_and_back() {
-        let stored: Vec<arena_store::Game> = GameKind::ALL.iter().map(|&g| g.into()).collect();
-        assert_eq!(stored, arena_store::Game::ALL);
-        assert_eq!(
-            stored.iter().map(|g| g.name()).collect::<Vec<_>>(),
-            ["ddz", "mahjong"]
-        );
-        for g in GameKind::ALL {
-            assert_eq!(GameKind::from(arena_store::Game::from(g)), g);
-        }
-    }
+    use arena_table::SeatBot;
 
     fn job() -> v1::TableJob {
         v1::TableJob {
@@ -184,9 +172,11 @@ mod tests {
 
     #[test]
     fn a_good_job_reads_into_a_spec() {
-        let CheckedJob::Ddz(s) = validate(&job()).unwrap() else {
-            panic!("not a Dou Dizhu job")
-        };
+        let s = validate(&job())
+            .unwrap()
+            .spec::<crate::ddz::DouDizhu>()
+            .cloned()
+            .expect("a Dou Dizhu job");
         assert_eq!(s.table_id, "t1");
         assert_eq!(s.seats[0], SeatBot::Builtin(BotSpec::Expert));
         assert_eq!(s.seats[2], SeatBot::Remote("some-remote-bot".into()));
@@ -215,9 +205,11 @@ mod tests {
         s.scoring.clear();
         s.rules_kind = v1::DdzRules::Douzero as i32;
         s.scoring_kind = v1::DdzScoring::Adp as i32;
-        let CheckedJob::Ddz(s) = validate(&j).unwrap() else {
-            panic!("not a Dou Dizhu job")
-        };
+        let s = validate(&j)
+            .unwrap()
+            .spec::<crate::ddz::DouDizhu>()
+            .cloned()
+            .expect("a Dou Dizhu job");
         assert_eq!(
             (s.setup.rules_name, s.setup.scoring),
             ("douzero", Scoring::Adp)
@@ -241,9 +233,11 @@ mod tests {
     #[test]
     fn a_mahjong_job_reads_four_seats_with_the_contest_clock() {
         let j = mahjong_job(&["random", "greedy", "expert", "north"]);
-        let Ok(CheckedJob::Mahjong(s)) = validate(&j) else {
-            panic!("{:?}", validate(&j))
-        };
+        let s = validate(&j)
+            .unwrap()
+            .spec::<crate::mahjong::Mahjong>()
+            .cloned()
+            .expect("a Mahjong job");
         assert_eq!(s.seats.len(), 4);
         assert_eq!(s.seats[3], SeatBot::Remote("north".into()));
         assert_eq!(s.setup.deal, crate::mahjong::rules::Deal::from_seed(11));
@@ -256,11 +250,11 @@ mod tests {
         assert!(e.message.contains("needs 4 seats, got 3"), "{e}");
         // Built-in names are per game: `seed` is Dou Dizhu's, so at a Mahjong table it names a
         // registered bot.
-        let Ok(CheckedJob::Mahjong(s)) =
-            validate(&mahjong_job(&["random", "random", "random", "seed"]))
-        else {
-            panic!("a Mahjong job")
-        };
+        let s = validate(&mahjong_job(&["random", "random", "random", "seed"]))
+            .unwrap()
+            .spec::<crate::mahjong::Mahjong>()
+            .cloned()
+            .expect("a Mahjong job");
         assert_eq!(s.seats[3], SeatBot::Remote("seed".into()));
         let e = validate(&mahjong_job(&["random", "random", "random", " "])).unwrap_err();
         assert_eq!(e.field, "job.seats[3].bot");
@@ -304,9 +298,11 @@ mod tests {
     fn an_empty_setup_plays_deal_zero_of_the_seed_with_bidding_from_seat_0() {
         let mut j = job();
         j.setup = None;
-        let CheckedJob::Ddz(s) = validate(&j).unwrap() else {
-            panic!("not a Dou Dizhu job")
-        };
+        let s = validate(&j)
+            .unwrap()
+            .spec::<crate::ddz::DouDizhu>()
+            .cloned()
+            .expect("a Dou Dizhu job");
         let d = s.setup;
         assert_eq!(d.deal, Deal::generate(9, 0));
         assert_eq!(

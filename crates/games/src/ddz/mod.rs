@@ -13,8 +13,8 @@
 
 pub mod bots;
 pub mod convert;
-pub mod game;
 pub mod eval;
+pub mod game;
 pub mod names;
 pub mod play;
 pub mod request;
@@ -25,6 +25,6 @@ pub mod table;
 pub use ::ddz as rules;
 /// The built-in Dou Dizhu bots.
 pub use ddz_bots as builtin;
+pub use game::{DouDizhu, GAME};
 pub use spec::DdzSpec;
 pub use table::{DdzBot, DdzTable};
-pub use game::{DouDizhu, GAME};

@@ -20,8 +20,8 @@ pub mod table;
 
 /// The Mahjong rules engine, for crates that reach the game only through `arena-games`.
 pub use ::mahjong as rules;
+pub use game::{GAME, Mahjong};
 /// The built-in Mahjong bots.
 pub use mahjong_bots as builtin;
 pub use spec::MahjongSpec;
 pub use table::{MahjongBot, MahjongTable};
-pub use game::{Mahjong, GAME};
