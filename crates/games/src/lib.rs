@@ -21,7 +21,7 @@ pub mod mahjong;
 mod registry;
 
 pub use adapter::{Builtin, CheckedJob, State, TableAdapter};
-pub use registry::{Game, GameKind};
+pub use registry::{Game, GameKind, Renderer};
 
 use arena_proto::v1;
 use arena_table::job::check_envelope;

@@ -47,8 +47,8 @@ pub trait Game: Send + Sync + 'static {
     /// The legal answers an observation of this game lists (empty when it lists none).
     fn legal(&self, observation: &v1::Observation) -> Vec<String>;
 
-    /// The console's renderer: the asset (`<name>.js`) that draws this game's tables.
-    fn renderer(&self) -> &'static str;
+    /// The console's renderer of this game's tables (its replay player's board).
+    fn renderer(&self) -> Renderer;
 
     /// An action as the console's move list shows it (`bid 2`, `33344`, `DISCARD 5S`).
     fn render_action(&self, action: &v1::Action) -> String;
@@ -62,6 +62,16 @@ pub trait Game: Send + Sync + 'static {
     /// The replay's public history as the console's renderer reads it: an object whose fields
     /// join the replay document.
     fn render_history(&self, replay: &v1::Replay) -> Value;
+}
+
+/// A game's renderer for the console: a script the pages load, which registers itself as
+/// `ArenaReplay.games[<game name>] = { render, outcome }` (see the console's `replay.js`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Renderer {
+    /// The script's file name, served under `/assets/games/`.
+    pub file: &'static str,
+    /// The script.
+    pub source: &'static str,
 }
 
 /// Every registered game, the platform's default first (a wire value left unspecified by

@@ -10,7 +10,7 @@ use serde_json::{Value, json};
 
 use super::{DdzBot, DdzSpec, DdzTable, bots, spec};
 use crate::adapter::{self, TableAdapter};
-use crate::{Builtin, CheckedJob, Game, GameKind, RequestBot};
+use crate::{Builtin, CheckedJob, Game, GameKind, Renderer, RequestBot};
 
 /// Dou Dizhu (竞技二打一): three seats, one landlord against two farmers.
 pub struct DouDizhu;
@@ -54,8 +54,11 @@ impl Game for DouDizhu {
         }
     }
 
-    fn renderer(&self) -> &'static str {
-        "ddz.js"
+    fn renderer(&self) -> Renderer {
+        Renderer {
+            file: "ddz.js",
+            source: include_str!("renderer.js"),
+        }
     }
 
     fn render_action(&self, action: &v1::Action) -> String {

@@ -10,7 +10,7 @@ use serde_json::{Value, json};
 
 use super::{MahjongBot, MahjongSpec, MahjongTable, bots, spec};
 use crate::adapter::{self, TableAdapter};
-use crate::{Builtin, CheckedJob, Game, GameKind, RequestBot};
+use crate::{Builtin, CheckedJob, Game, GameKind, Renderer, RequestBot};
 
 /// The 2015 AI contest's simplified Guobiao Mahjong: four seats.
 pub struct Mahjong;
@@ -54,8 +54,11 @@ impl Game for Mahjong {
         }
     }
 
-    fn renderer(&self) -> &'static str {
-        "mahjong.js"
+    fn renderer(&self) -> Renderer {
+        Renderer {
+            file: "mahjong.js",
+            source: include_str!("renderer.js"),
+        }
     }
 
     fn render_action(&self, action: &v1::Action) -> String {
