@@ -632,10 +632,10 @@ impl LadderArgs {
         arena_matchmaker::MatchmakerConfig {
             ladder: self
                 .ladder
-                .then(|| ladder(arena_games::GameKind::DouDizhu, &self.ladder_anchors)),
+                .then(|| ladder(arena_games::ddz::GAME, &self.ladder_anchors)),
             mahjong_ladder: self
                 .mahjong_ladder
-                .then(|| ladder(arena_games::GameKind::Mahjong, &self.mahjong_ladder_anchors)),
+                .then(|| ladder(arena_games::mahjong::GAME, &self.mahjong_ladder_anchors)),
             ..Default::default()
         }
     }

@@ -1,7 +1,7 @@
 // The replay player: steps forward and back through every decision of a finished table, every
 // hand shown, the deciding seat's legal options, the time it took, verdicts and penalties
 // marked. The player is game-neutral; each game registers a renderer of its table
-// (ArenaReplay.games.ddz in ddz.js, .mahjong in mahjong.js) drawing one position:
+// (each game's own script, from its registration in arena-games, e.g. ArenaReplay.games.ddz) drawing one position:
 //
 //   render({ doc, state, frame, position, at, h }) -> Node
 //

@@ -467,7 +467,11 @@ fn game_param(name: &str) -> Result<v1::Game, Failure> {
     view::game_of_name(name).ok_or_else(|| {
         Failure::new(
             StatusCode::BAD_REQUEST,
-            format!("game {}: ddz or mahjong", arena_proto::text::quote(name)),
+            format!(
+                "game {}: one of {}",
+                arena_proto::text::quote(name),
+                arena_games::GameKind::names()
+            ),
         )
     })
 }
@@ -495,7 +499,7 @@ async fn bots(State(c): Shared, ConnectInfo(peer): Peer, headers: HeaderMap) -> 
     let caller = c.authorize(Route::Leaderboard, &headers, peer.ip()).await?;
     let operator = matches!(caller, arena_auth::Caller::Operator(_));
     let mut releases: BTreeMap<String, Vec<Value>> = BTreeMap::new();
-    for game in [v1::Game::DouDizhu, v1::Game::Mahjong] {
+    for game in arena_games::GameKind::all().map(|g| g.wire()) {
         for r in c.backend.leaderboard(game).await?.ratings {
             let mut row = view::rating(&r);
             row["game"] = json!(view::game(game));

@@ -1,10 +1,14 @@
 //! The pages: plain HTML, CSS and JavaScript in `crates/console/assets/`, compiled into the
 //! binary (`include_str!`), so `cargo build` is the whole front-end build and a fresh clone
 //! needs no npm step. Every page path serves the same document; `app.js` renders the page its
-//! path names from the JSON routes. The content security policy lets the pages run only these
+//! path names from the JSON routes. Each game's replay renderer comes with the game, from its
+//! registration ([`arena_games::Game::renderer`]). The content security policy lets the pages run only these
 //! scripts (no inline script, nothing from elsewhere), so a bot name that slipped into markup
 //! still could not run.
 
+use std::sync::LazyLock;
+
+use arena_games::{GameKind, Renderer};
 use axum::Router;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
@@ -23,7 +27,7 @@ pub const PAGES: [&str; 8] = [
 ];
 
 /// The files under `/assets/`: name, content type, content.
-pub const FILES: [(&str, &str, &str); 6] = [
+pub const FILES: [(&str, &str, &str); 4] = [
     (
         "app.css",
         "text/css; charset=utf-8",
@@ -43,16 +47,6 @@ pub const FILES: [(&str, &str, &str); 6] = [
         "replay.js",
         "text/javascript; charset=utf-8",
         include_str!("../assets/replay.js"),
-    ),
-    (
-        "ddz.js",
-        "text/javascript; charset=utf-8",
-        include_str!("../assets/ddz.js"),
-    ),
-    (
-        "mahjong.js",
-        "text/javascript; charset=utf-8",
-        include_str!("../assets/mahjong.js"),
     ),
 ];
 
@@ -84,7 +78,19 @@ pub const BINARY: [(&str, &str, &[u8]); 4] = [
     ),
 ];
 
-const INDEX: &str = include_str!("../assets/index.html");
+/// The document every page path serves, its `<!-- game renderers -->` line replaced by one
+/// script per registered game (each game's renderer, served under `/assets/games/`).
+static INDEX: LazyLock<String> = LazyLock::new(|| {
+    let scripts: String = GameKind::all()
+        .map(|g| {
+            format!(
+                "<script src=\"/assets/games/{}\" defer></script>\n",
+                g.renderer().file
+            )
+        })
+        .collect();
+    include_str!("../assets/index.html").replace("<!-- game renderers -->\n", &scripts)
+});
 
 const CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; \
                    font-src 'self'; connect-src 'self'; form-action 'self'; base-uri 'none'; \
@@ -108,7 +114,13 @@ fn hardened(mut r: Response) -> Response {
 }
 
 fn page() -> Response {
-    hardened(([(header::CONTENT_TYPE, "text/html; charset=utf-8")], INDEX).into_response())
+    hardened(
+        (
+            [(header::CONTENT_TYPE, "text/html; charset=utf-8")],
+            INDEX.as_str(),
+        )
+            .into_response(),
+    )
 }
 
 /// The pages and their files.
@@ -125,6 +137,21 @@ pub fn router() -> Router {
                     hardened(([(header::CONTENT_TYPE, mime)], body).into_response())
                 }),
             );
+    }
+    for game in GameKind::all() {
+        let Renderer { file, source } = game.renderer();
+        r = r.route(
+            &format!("/assets/games/{file}"),
+            get(move || async move {
+                hardened(
+                    (
+                        [(header::CONTENT_TYPE, "text/javascript; charset=utf-8")],
+                        source,
+                    )
+                        .into_response(),
+                )
+            }),
+        );
     }
     for (path, mime, body) in BINARY {
         r =

@@ -2,38 +2,34 @@
 //!
 //! A replay records the job (the deal or wall, the seats) and every decision as applied; it does
 //! not record what each seat could have done. So the table is dealt again from the job with the
-//! game's own rules ([`arena_games::validate`], then the game's [`TableGame`]) and every step is
+//! game's own rules ([`arena_games::validate`], then the job's [`State`]) and every step is
 //! applied in order, each checked by the rules as the referee checked it. Before each round of
 //! decisions the player gets every seat's view (all hands revealed: the table is over) and the
 //! deciding seat's legal options; after the last, the outcome the rules reach, compared with the
 //! one the referee recorded.
 //!
-//! The walk is written once over [`TableGame`]: Dou Dizhu and Mahjong tables (several seats
-//! deciding in one round after a discard) go through the same code, and a third game plugs in
-//! with one arm in [`frames`]. A replay the rules refuse (damaged, or from other rules) is
+//! The walk is written once over [`State`]: every registered game's tables (several seats
+//! deciding in one round after a discard, for Mahjong) go through the same code, each game
+//! rendered by its registered renderer. A replay the rules refuse (damaged, or from other rules) is
 //! shown up to the first step they refuse, with what was wrong.
 
-use arena_games::CheckedJob;
+use arena_games::{GameKind, State};
 use arena_proto::v1;
-use arena_table::{Pending, TableGame};
+use arena_table::Pending;
 use serde_json::{Value, json};
 
 use crate::view;
 
 /// Every seat's view now, each without its event list.
-fn state<G: TableGame>(game: &G) -> Vec<Value> {
-    (0..game.seat_count() as u32)
-        .map(|s| view::observation(&game.observation(s)))
+fn state(game: &dyn State) -> Vec<Value> {
+    (0..game.seats() as u32)
+        .map(|s| view::observation(&game.observe(s)))
         .collect()
 }
 
 /// The legal options of the seat of `pending` now, as its observation lists them.
-fn legal<G: TableGame>(game: &G, pending: &Pending) -> Vec<String> {
-    match game.observation(pending.seat).game {
-        Some(v1::observation::Game::Ddz(d)) => d.legal,
-        Some(v1::observation::Game::Mahjong(m)) => m.legal,
-        None => Vec::new(),
-    }
+fn legal(kind: GameKind, game: &dyn State, pending: &Pending) -> Vec<String> {
+    kind.legal(&game.observe(pending.seat))
 }
 
 /// A replay walked through `game` (dealt from the replay's job, not yet played).
@@ -50,17 +46,17 @@ pub struct Walk {
 }
 
 /// Plays `replay`'s steps on `game`.
-pub fn walk<G: TableGame>(mut game: G, replay: &v1::Replay) -> Walk {
+pub fn walk(of: GameKind, mut game: Box<dyn State>, replay: &v1::Replay) -> Walk {
     let mut frames = Vec::with_capacity(replay.steps.len());
     let mut steps = replay.steps.iter().enumerate();
     let mut forfeit = None;
     let mut error = None;
     'game: loop {
-        let pending = game.pending();
+        let pending = game.pending_now();
         if pending.is_empty() {
             break;
         }
-        let before = state(&game);
+        let before = state(&*game);
         let mut actions = Vec::with_capacity(pending.len());
         for p in &pending {
             let Some((i, step)) = steps.next() else {
@@ -85,7 +81,7 @@ pub fn walk<G: TableGame>(mut game: G, replay: &v1::Replay) -> Walk {
                 "seat": step.seat,
                 "kind": kind,
                 "action": step.action.as_ref().map(view::action),
-                "legal": legal(&game, p),
+                "legal": legal(of, &*game, p),
                 "elapsed_ms": step.elapsed_ms,
                 "penalty": view::int(step.penalty),
                 "automatic": step.automatic,
@@ -98,8 +94,8 @@ pub fn walk<G: TableGame>(mut game: G, replay: &v1::Replay) -> Walk {
                 None => {
                     forfeit.get_or_insert(step.seat);
                 }
-                Some(a) => match game.decode(p, a) {
-                    Ok(action) => actions.push((*p, action)),
+                Some(a) => match game.check_wire(p, a) {
+                    Ok(()) => actions.push((*p, a.clone())),
                     Err(fault) => {
                         error = Some(format!("step {i}: the rules refuse it: {fault}"));
                         break 'game;
@@ -110,12 +106,12 @@ pub fn walk<G: TableGame>(mut game: G, replay: &v1::Replay) -> Walk {
         if let Some(seat) = forfeit {
             return Walk {
                 frames,
-                end: state(&game),
-                outcome: Some(game.forfeit(seat)),
+                end: state(&*game),
+                outcome: Some(game.forfeit_now(seat)),
                 error: None,
             };
         }
-        if let Err(e) = game.apply(&actions) {
+        if let Err(e) = game.apply_wire(&actions) {
             error = Some(format!("the rules could not apply a round: {e}"));
             break;
         }
@@ -128,14 +124,20 @@ pub fn walk<G: TableGame>(mut game: G, replay: &v1::Replay) -> Walk {
     }
     Walk {
         frames,
-        end: state(&game),
-        outcome: game.outcome(),
+        end: state(&*game),
+        outcome: game.result(),
         error,
     }
 }
 
 fn short_kind(k: v1::DecisionKind) -> String {
     view::short(k.as_str_name(), "DECISION_KIND_")
+}
+
+/// The replay's public history as its game's renderer reads it (the renderer's fields, e.g. a
+/// Dou Dizhu replay's `ddz_events`); no fields for a job of no registered game.
+fn history(job: &v1::TableJob, replay: &v1::Replay) -> Value {
+    GameKind::from_wire(job.game).map_or_else(|_| json!({}), |g| g.render_history(replay))
 }
 
 /// The replay player's whole document for `replay`: the table, its seats, every frame, the full
@@ -147,14 +149,7 @@ pub fn frames(replay: &v1::Replay) -> Value {
         Err(format!("the table was not played: {}", result.error))
     } else {
         match arena_games::validate(&job) {
-            Ok(CheckedJob::Ddz(spec)) => Ok(walk(
-                arena_games::ddz::DdzTable::new(&spec.setup, spec.seed),
-                replay,
-            )),
-            Ok(CheckedJob::Mahjong(spec)) => Ok(walk(
-                arena_games::mahjong::MahjongTable::new(&spec.setup),
-                replay,
-            )),
+            Ok(checked) => Ok(walk(checked.game(), checked.state(), replay)),
             Err(e) => Err(format!("its job does not read: {e}")),
         }
     };
@@ -163,7 +158,7 @@ pub fn frames(replay: &v1::Replay) -> Value {
         Err(e) => (Vec::new(), Vec::new(), None, Some(e)),
     };
     let recorded = result.outcome.clone();
-    json!({
+    let mut doc = json!({
         "table_id": job.table_id,
         "game": view::game(job.game()),
         "competition": job.competition,
@@ -176,16 +171,18 @@ pub fn frames(replay: &v1::Replay) -> Value {
             "penalty_per_100ms": t.penalty_per_100ms,
             "verdict_penalty": t.verdict_penalty,
         })),
-        "mahjong_hands": replay.mahjong_hands,
-        "ddz_events": replay.ddz_events.iter().map(view::ddz_event).collect::<Vec<_>>(),
-        "mahjong_events": replay.mahjong_events.iter().map(view::mahjong_event).collect::<Vec<_>>(),
         "frames": frames,
         "end": end,
         "result": view::result(&result),
         "replayed_outcome": replayed.as_ref().map(view::outcome),
         "outcome_matches": replayed.is_some() && replayed == recorded,
         "error": error,
-    })
+    });
+    // The game's own fields (its history, as its renderer reads them) join the document.
+    if let (Value::Object(doc), Value::Object(own)) = (&mut doc, history(&job, replay)) {
+        doc.extend(own);
+    }
+    doc
 }
 
 #[cfg(test)]

@@ -4,17 +4,11 @@
 //! string in here may come from a hostile bot (names, verdict reasons): the pages insert them as
 //! text, never as markup.
 
+use arena_games::GameKind;
 use arena_proto::v1;
 use serde_json::{Value, json};
 
-/// A protocol enum value's name without its type's prefix, lower case, `-` for `_`
-/// (`short("DECISION_KIND_ROB_KONG", "DECISION_KIND_")` is `rob-kong`).
-pub fn short(name: &str, prefix: &str) -> String {
-    name.strip_prefix(prefix)
-        .unwrap_or(name)
-        .to_ascii_lowercase()
-        .replace('_', "-")
-}
+pub use arena_proto::text::enum_short as short;
 
 /// A 64-bit integer as the pages receive it: a string of its decimal digits. JavaScript's
 /// numbers are doubles, exact only up to 2^53: a seed such as 3274537341145225769 sent as a JSON
@@ -30,21 +24,24 @@ pub fn ints<T: Copy + Into<i128>>(xs: &[T]) -> Value {
     Value::Array(xs.iter().map(|&x| int(x)).collect())
 }
 
-/// The game's short name: `ddz` or `mahjong` (unspecified: Dou Dizhu, as the protocol reads it).
+/// The game's name (unspecified: the platform's default game, as the protocol reads it;
+/// `unknown` for a value no registered game has).
 pub fn game(g: v1::Game) -> &'static str {
-    match g {
-        v1::Game::Mahjong => "mahjong",
-        v1::Game::DouDizhu | v1::Game::Unspecified => "ddz",
-    }
+    GameKind::from_wire_or_default(g as i32).map_or("unknown", |k| k.name())
 }
 
-/// The game a short name (`ddz`, `mahjong`) names.
+/// The game a name names (empty: the platform's default game).
 pub fn game_of_name(name: &str) -> Option<v1::Game> {
-    match name {
-        "ddz" | "" => Some(v1::Game::DouDizhu),
-        "mahjong" => Some(v1::Game::Mahjong),
-        _ => None,
+    if name.is_empty() {
+        return Some(GameKind::default_game().wire());
     }
+    GameKind::by_name(name).ok().map(|k| k.wire())
+}
+
+/// What the first registered game that renders `thing` makes of it (each game renders only its
+/// own messages, and nothing of another's).
+fn rendered<T>(render: impl Fn(GameKind) -> T, rendered: impl Fn(&T) -> bool) -> Option<T> {
+    GameKind::all().map(render).find(|t| rendered(t))
 }
 
 /// A competition, as the list and its page show it.
@@ -117,128 +114,23 @@ pub fn standings(s: &v1::Standings) -> Value {
     })
 }
 
-/// A decision as text: `bid 2`, `double`, `no double`, `33344455`, `pass`, `discard 5S`, …
+/// A decision as text, as its game's renderer writes it: `bid 2`, `double`, `33344455`,
+/// `pass`, `discard 5S`, …
 pub fn action(a: &v1::Action) -> String {
-    match &a.game {
-        Some(v1::action::Game::Ddz(d)) => match &d.action {
-            Some(v1::ddz_action::Action::Bid(b)) => format!("bid {b}"),
-            Some(v1::ddz_action::Action::Double(true)) => "double".into(),
-            Some(v1::ddz_action::Action::Double(false)) => "no double".into(),
-            Some(v1::ddz_action::Action::Play(p)) => p.clone(),
-            None => String::new(),
-        },
-        Some(v1::action::Game::Mahjong(m)) => {
-            let kind = short(m.kind().as_str_name(), "MAHJONG_ACTION_KIND_");
-            if m.tile.is_empty() {
-                kind
-            } else {
-                format!("{kind} {}", m.tile)
-            }
-        }
-        None => String::new(),
-    }
+    rendered(|g| g.render_action(a), |t| !t.is_empty()).unwrap_or_default()
 }
 
 /// A seat's observation without its event list (the replay carries the whole history once; a
-/// frame says how much of it had happened): what the seat holds and the public table.
+/// frame says how much of it had happened): what the seat holds and the public table, as its
+/// game's renderer reads it.
 pub fn observation(o: &v1::Observation) -> Value {
-    match &o.game {
-        Some(v1::observation::Game::Ddz(d)) => json!({
-            "seat": d.seat,
-            "hand": d.hand,
-            "phase": short(d.phase_kind().as_str_name(), "DDZ_PHASE_"),
-            "landlord": d.landlord,
-            "bottom": d.bottom,
-            "bid": d.bid,
-            "cards_left": d.cards_left,
-            "to_beat": d.to_beat,
-            "to_beat_seat": d.to_beat_seat,
-            "events": d.events.len(),
-        }),
-        Some(v1::observation::Game::Mahjong(m)) => json!({
-            "seat": m.seat,
-            "hand": m.hand,
-            "drawn": m.drawn,
-            "first": m.first,
-            "seats": m.seats.iter().map(|s| json!({
-                "melds": s.melds.iter().map(|x| json!({
-                    "kind": short(x.kind().as_str_name(), "MAHJONG_MELD_KIND_"),
-                    "tile": x.tile,
-                })).collect::<Vec<_>>(),
-                "discards": s.discards,
-                "claimed": s.claimed,
-            })).collect::<Vec<_>>(),
-            "wall_left": m.wall_left,
-            "tile": m.tile,
-            "from": m.from,
-            "events": m.events.len(),
-        }),
-        None => Value::Null,
-    }
+    rendered(|g| g.render_observation(o), |v| !v.is_null()).unwrap_or(Value::Null)
 }
 
-/// A Dou Dizhu public event.
-pub fn ddz_event(e: &v1::DdzEvent) -> Value {
-    use v1::ddz_event::Event;
-    let (kind, value) = match &e.event {
-        Some(Event::Bid(b)) => ("bid", json!(b)),
-        Some(Event::Redeal(_)) => ("redeal", Value::Null),
-        Some(Event::Landlord(l)) => ("landlord", json!({"bid": l.bid, "bottom": l.bottom})),
-        Some(Event::Double(d)) => ("double", json!(d)),
-        Some(Event::Play(p)) => ("play", json!(p)),
-        None => ("", Value::Null),
-    };
-    json!({"seat": e.seat, "kind": kind, "value": value})
-}
-
-/// A Mahjong event as it happened.
-pub fn mahjong_event(e: &v1::MahjongEvent) -> Value {
-    json!({
-        "seat": e.seat,
-        "kind": short(e.kind().as_str_name(), "MAHJONG_EVENT_KIND_"),
-        "tile": e.tile,
-        "lowest": e.lowest,
-        "from": e.from,
-        "robbed_kong": e.robbed_kong,
-    })
-}
-
-/// How a game ended.
+/// How a game ended: the scores, and the game's own part as its renderer reads it.
 pub fn outcome(o: &v1::Outcome) -> Value {
-    let detail = match &o.game {
-        Some(v1::outcome::Game::Ddz(d)) => json!({
-            "landlord": d.landlord,
-            "winner": d.winner,
-            "bid": d.bid,
-            "bombs": d.bombs,
-            "rockets": d.rockets,
-            "spring": d.spring,
-            "anti_spring": d.anti_spring,
-            "doubled": d.doubled,
-            "redoubled": d.redoubled,
-        }),
-        Some(v1::outcome::Game::Mahjong(m)) => json!({
-            "winner": m.winner,
-            "from": m.from,
-            "tile": m.tile,
-            "robbed_kong": m.robbed_kong,
-            "fans": m.fans.iter().map(fan).collect::<Vec<_>>(),
-            "fan_total": m.fan_total,
-        }),
-        None => Value::Null,
-    };
+    let detail = rendered(|g| g.render_outcome(o), |v| !v.is_null()).unwrap_or(Value::Null);
     json!({"scores": ints(&o.scores), "scoring": o.scoring, "detail": detail})
-}
-
-/// A fan of a winning Mahjong hand: its name as scored (Chinese), its English name from the
-/// rules (`null` for a name the rules do not know), its points.
-pub fn fan(f: &v1::MahjongFan) -> Value {
-    use arena_games::mahjong::rules::fan::Fan;
-    json!({
-        "name": f.name,
-        "english": Fan::of_name(&f.name).map(Fan::english),
-        "points": f.points,
-    })
 }
 
 /// A verdict.

@@ -14,10 +14,12 @@
 
 use std::borrow::Cow;
 
+use arena_games::GameKind;
+use arena_games::ddz::DouDizhu;
 use arena_games::ddz::bots::parse_builtin;
 use arena_games::ddz::convert;
 use arena_games::ddz::{DdzSpec, DdzTable};
-use arena_games::{CheckedJob, GameKind};
+use arena_games::mahjong::Mahjong;
 use arena_line::lines::{LineSplitter, Output, next_output};
 use arena_proto::v1;
 use arena_table::{Pending, SeatBot, TableGame};
@@ -631,9 +633,22 @@ pub fn job_payload(data: &[u8]) {
     match arena_table::queue::decode(&table_id, payload) {
         arena_table::queue::Queued::Table(job) => {
             assert_eq!(job.table_id, table_id);
-            let spec = match arena_games::validate(&job) {
-                Ok(CheckedJob::Ddz(s)) => s,
-                Ok(CheckedJob::Mahjong(s)) => {
+            let checked = match arena_games::validate(&job) {
+                Ok(checked) => checked,
+                Err(e) => {
+                    assert!(e.field.starts_with("job."), "{e}");
+                    error_text(&e);
+                    return;
+                }
+            };
+            assert_eq!(
+                checked.state().pending_now().len(),
+                1,
+                "a new table waits for one decision"
+            );
+            let spec = match (checked.spec::<DouDizhu>(), checked.spec::<Mahjong>()) {
+                (Some(s), _) => s.clone(),
+                (None, Some(s)) => {
                     assert_eq!(s.seats.len(), 4);
                     assert!(s.time.hard_cap_ms >= s.time.decision_ms.max(s.time.claim_ms));
                     let table = arena_games::mahjong::MahjongTable::new(&s.setup);
@@ -644,11 +659,7 @@ pub fn job_payload(data: &[u8]) {
                     );
                     return;
                 }
-                Err(e) => {
-                    assert!(e.field.starts_with("job."), "{e}");
-                    error_text(&e);
-                    return;
-                }
+                (None, None) => panic!("a valid job of no registered game: {checked:?}"),
             };
             assert_eq!(spec.seats.len(), 3);
             assert!(spec.time.hard_cap_ms >= spec.time.decision_ms);
@@ -658,7 +669,7 @@ pub fn job_payload(data: &[u8]) {
                     Ok(seat)
                 );
             }
-            assert_eq!(GameKind::from_wire(job.game), Ok(GameKind::DouDizhu));
+            assert_eq!(GameKind::from_wire(job.game), Ok(arena_games::ddz::GAME));
             let d = spec.setup;
             assert_eq!(d.deal.to_string().parse::<Deal>(), Ok(d.deal));
             let table = DdzTable::new(&d, spec.seed);

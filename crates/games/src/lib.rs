@@ -1,24 +1,32 @@
 //! The games the platform plays, and the glue between each game's rules and the game-neutral
-//! platform (`arena-table`, `arena-proto`): one module per game, and enums over the games that
-//! the services dispatch on (as shakmaty's `VariantPosition` is over chess variants).
+//! platform (`arena-table`, `arena-proto`): one module per game, and the registry the services
+//! reach every game through (OpenSpiel's `Game` registry is the model; shakmaty's
+//! `VariantPosition` the same idea in Rust).
 //!
-//! - [`GameKind`]: which game (read from the wire's [`v1::Game`]), its seat count and its
-//!   built-in bot names ([`GameKind::builtin`]: the same name, `random`, may exist in several
-//!   games, each reading it its own way);
-//! - [`Builtin`]: a built-in bot of some game; [`RequestBot`]: a built-in bot deciding
-//!   requests from the wire (bot-host);
-//! - [`CheckedJob`]: a [`v1::TableJob`] read for its game ([`validate`]), played by
-//!   [`run_spec`] / [`run_table`] on the one runner of `arena-table`.
+//! - [`Game`]: everything the platform needs of a game (name, seats, jobs, built-in bots,
+//!   renderer), one `&'static dyn Game` per game; [`GameKind`]: a handle on a registered game,
+//!   looked up by name or wire value;
+//! - [`TableAdapter`]: what a game gives the one runner (its table, set-up and built-in bots);
+//!   everything over it is written once: [`CheckedJob`] (a [`v1::TableJob`] read for its game
+//!   by [`validate`], played by [`run_spec`] / [`run_table`] on `arena-table`), [`Builtin`] (a
+//!   built-in bot of some game), [`State`] (a table stepped with wire actions);
+//! - [`RequestBot`]: a built-in bot deciding requests from the wire (bot-host).
 //!
-//! A second game is an addition: a module next to [`ddz`], and one variant in each enum.
+//! A game is an addition: its module (or crate) implementing [`Game`] and [`TableAdapter`], and
+//! one line in the registry.
 
+pub mod adapter;
 pub mod ddz;
 pub mod mahjong;
+mod registry;
+
+pub use adapter::{Builtin, CheckedJob, State, TableAdapter};
+pub use registry::{Game, GameKind, Renderer};
 
 use arena_proto::v1;
-use arena_table::job::{check_envelope, read_spec};
-use arena_table::run::{Played, SeatPlan, TableSetup, run_game};
-use arena_table::{JobError, RunOptions, SeatBot, SeatDialer, TableSpec, error_result};
+use arena_table::job::check_envelope;
+use arena_table::run::Played;
+use arena_table::{JobError, RunOptions, SeatDialer, error_result};
 use tracing::Instrument;
 
 /// A request whose content is not a valid decision request of its game; the text names the
@@ -27,125 +35,6 @@ use tracing::Instrument;
 #[error("{0}")]
 pub struct BadRequest(pub String);
 
-/// A game the platform has rules for.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum GameKind {
-    /// Dou Dizhu (three seats).
-    DouDizhu,
-    /// The 2015 contest Mahjong (four seats).
-    Mahjong,
-}
-
-impl GameKind {
-    /// Every game with rules.
-    pub const ALL: [GameKind; 2] = [GameKind::DouDizhu, GameKind::Mahjong];
-
-    /// The game a wire value names, or why the platform cannot play it.
-    pub fn from_wire(game: i32) -> Result<GameKind, String> {
-        match v1::Game::try_from(game) {
-            Ok(v1::Game::DouDizhu) => Ok(GameKind::DouDizhu),
-            Ok(v1::Game::Mahjong) => Ok(GameKind::Mahjong),
-            Ok(v1::Game::Unspecified) => Err("not set (GAME_DOU_DIZHU or GAME_MAHJONG)".into()),
-            Err(_) => Err(format!("unknown game {game}")),
-        }
-    }
-
-    /// The game as named on the wire.
-    pub fn wire(self) -> v1::Game {
-        match self {
-            GameKind::DouDizhu => v1::Game::DouDizhu,
-            GameKind::Mahjong => v1::Game::Mahjong,
-        }
-    }
-
-    /// How many seats a table of this game has.
-    pub fn seat_count(self) -> usize {
-        match self {
-            GameKind::DouDizhu => 3,
-            GameKind::Mahjong => 4,
-        }
-    }
-
-    /// Reads `name` as one of this game's built-in bots: `None` when it names none (its head,
-    /// before `:`, is not a built-in bot's), else the spec or why it does not parse.
-    pub fn builtin(self, name: &str) -> Option<Result<Builtin, String>> {
-        match self {
-            GameKind::DouDizhu => ddz::bots::parse_builtin(name).map(|r| r.map(Builtin::Ddz)),
-            GameKind::Mahjong => {
-                mahjong::bots::parse_builtin(name).map(|r| r.map(Builtin::Mahjong))
-            }
-        }
-    }
-
-    /// This game's built-in bot names as a user writes them, for messages.
-    pub fn builtin_help(self) -> &'static str {
-        match self {
-            GameKind::DouDizhu => ddz::bots::BUILTIN_HELP,
-            GameKind::Mahjong => mahjong::bots::BUILTIN_HELP,
-        }
-    }
-}
-
-/// The game as the store's records name it (a program bot's game, the games a remote bot
-/// plays).
-impl From<GameKind> for arena_store::Game {
-    fn from(game: GameKind) -> arena_store::Game {
-        match game {
-            GameKind::DouDizhu => arena_store::Game::DouDizhu,
-            GameKind::Mahjong => arena_store::Game::Mahjong,
-        }
-    }
-}
-
-/// The game a store record names.
-impl From<arena_store::Game> for GameKind {
-    fn from(game: arena_store::Game) -> GameKind {
-        match game {
-            arena_store::Game::DouDizhu => GameKind::DouDizhu,
-            arena_store::Game::Mahjong => GameKind::Mahjong,
-        }
-    }
-}
-
-/// A built-in bot of one game.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Builtin {
-    /// A Dou Dizhu bot.
-    Ddz(ddz::builtin::BotSpec),
-    /// A Mahjong bot.
-    Mahjong(mahjong::builtin::spec::BotSpec),
-}
-
-impl Builtin {
-    /// The game the bot plays.
-    pub fn game(&self) -> GameKind {
-        match self {
-            Builtin::Ddz(_) => GameKind::DouDizhu,
-            Builtin::Mahjong(_) => GameKind::Mahjong,
-        }
-    }
-
-    /// The bot, seeded with `seed`, deciding requests from the wire; `None` if the spec names
-    /// no built-in bot (a `cmd:` spec).
-    pub fn request_bot(&self, seed: u64) -> Option<Box<dyn RequestBot>> {
-        match self {
-            Builtin::Ddz(spec) => ddz::bots::DdzRequestBot::new(spec, seed)
-                .map(|b| Box::new(b) as Box<dyn RequestBot>),
-            Builtin::Mahjong(spec) => mahjong::bots::MahjongRequestBot::new(spec, seed)
-                .map(|b| Box::new(b) as Box<dyn RequestBot>),
-        }
-    }
-}
-
-impl std::fmt::Display for Builtin {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Builtin::Ddz(spec) => spec.fmt(f),
-            Builtin::Mahjong(spec) => spec.fmt(f),
-        }
-    }
-}
-
 /// A built-in bot answering decision requests read from the wire: it decides from what the
 /// request shows (the seat's observation), nothing else.
 pub trait RequestBot: Send {
@@ -153,51 +42,8 @@ pub trait RequestBot: Send {
     fn decide(&mut self, req: &v1::DecisionRequest) -> Result<v1::Action, BadRequest>;
 }
 
-/// A [`v1::TableJob`], checked and read for its game.
-#[derive(Clone, Debug, PartialEq)]
-pub enum CheckedJob {
-    /// A Dou Dizhu table.
-    Ddz(TableSpec<ddz::DdzSpec, ddz::builtin::BotSpec>),
-    /// A Mahjong hand.
-    Mahjong(TableSpec<mahjong::MahjongSpec, mahjong::builtin::spec::BotSpec>),
-}
-
-impl CheckedJob {
-    /// The game.
-    pub fn game(&self) -> GameKind {
-        match self {
-            CheckedJob::Ddz(_) => GameKind::DouDizhu,
-            CheckedJob::Mahjong(_) => GameKind::Mahjong,
-        }
-    }
-
-    /// The table id.
-    pub fn table_id(&self) -> &str {
-        match self {
-            CheckedJob::Ddz(s) => &s.table_id,
-            CheckedJob::Mahjong(s) => &s.table_id,
-        }
-    }
-
-    /// For each seat in order, whether a built-in bot sits there.
-    pub fn builtin_seats(&self) -> Vec<bool> {
-        match self {
-            CheckedJob::Ddz(s) => s.seats.iter().map(SeatBot::is_builtin).collect(),
-            CheckedJob::Mahjong(s) => s.seats.iter().map(SeatBot::is_builtin).collect(),
-        }
-    }
-
-    /// True when every seat is a built-in bot (the table runs without any I/O).
-    pub fn all_builtin(&self) -> bool {
-        match self {
-            CheckedJob::Ddz(s) => s.all_builtin(),
-            CheckedJob::Mahjong(s) => s.all_builtin(),
-        }
-    }
-}
-
 /// The error for a set-up of another game than the job's.
-fn wrong_setup(game: GameKind) -> JobError {
+pub(crate) fn wrong_setup(game: GameKind) -> JobError {
     JobError::new(
         "job.setup",
         format!("the set-up is not one of {}", game.wire().as_str_name()),
@@ -208,31 +54,7 @@ fn wrong_setup(game: GameKind) -> JobError {
 pub fn validate(job: &v1::TableJob) -> Result<CheckedJob, JobError> {
     check_envelope(job)?;
     let game = GameKind::from_wire(job.game).map_err(|e| JobError::new("job.game", e))?;
-    let seats = game.seat_count();
-    match game {
-        GameKind::DouDizhu => {
-            let setup = match &job.setup {
-                None => ddz::spec::read_setup(&v1::DdzSetup::default(), job.seed)?,
-                Some(v1::table_job::Setup::Ddz(s)) => ddz::spec::read_setup(s, job.seed)?,
-                Some(_) => return Err(wrong_setup(game)),
-            };
-            read_spec(job, setup, seats, v1::PenaltyRounding::Started, |name| {
-                SeatBot::parse(name, ddz::bots::parse_builtin)
-            })
-            .map(CheckedJob::Ddz)
-        }
-        GameKind::Mahjong => {
-            let setup = match &job.setup {
-                None => mahjong::spec::read_setup(&v1::MahjongSetup::default(), job.seed)?,
-                Some(v1::table_job::Setup::Mahjong(s)) => mahjong::spec::read_setup(s, job.seed)?,
-                Some(_) => return Err(wrong_setup(game)),
-            };
-            read_spec(job, setup, seats, v1::PenaltyRounding::Nearest, |name| {
-                SeatBot::parse(name, mahjong::bots::parse_builtin)
-            })
-            .map(CheckedJob::Mahjong)
-        }
-    }
+    game.game().check(job)
 }
 
 /// Checks `job` and plays it: built-in bots in-process, other seats through `dialer`. A job that
@@ -273,23 +95,11 @@ pub fn step_observations(
     job: &v1::TableJob,
     replay: &v1::Replay,
 ) -> Result<Vec<(u32, v1::Observation)>, String> {
-    match validate(job).map_err(|e| e.to_string())? {
-        CheckedJob::Ddz(spec) => {
-            observations_of(ddz::DdzTable::new(&spec.setup, spec.seed), &replay.steps)
-        }
-        CheckedJob::Mahjong(spec) => {
-            observations_of(mahjong::MahjongTable::new(&spec.setup), &replay.steps)
-        }
-    }
-}
-
-fn observations_of<G: arena_table::TableGame>(
-    mut game: G,
-    steps: &[v1::ReplayStep],
-) -> Result<Vec<(u32, v1::Observation)>, String> {
+    let mut game = validate(job).map_err(|e| e.to_string())?.state();
+    let steps = &replay.steps;
     let mut out = Vec::with_capacity(steps.len());
     while out.len() < steps.len() {
-        let pending = game.pending();
+        let pending = game.pending_now();
         let round = steps
             .get(out.len()..out.len() + pending.len())
             .filter(|_| !pending.is_empty())
@@ -307,67 +117,25 @@ fn observations_of<G: arena_table::TableGame>(
                 .action
                 .as_ref()
                 .ok_or_else(|| format!("step {index}: no action"))?;
-            let action = game
-                .decode(p, action)
+            game.check_wire(p, action)
                 .map_err(|f| format!("step {index}: {}", f.reason))?;
-            out.push((p.seat, game.observation(p.seat)));
-            actions.push((*p, action));
+            out.push((p.seat, game.observe(p.seat)));
+            actions.push((*p, action.clone()));
         }
-        game.apply(&actions)
+        game.apply_wire(&actions)
             .map_err(|e| format!("step {}: {e}", out.len() - 1))?;
     }
     Ok(out)
 }
 
-/// The drivers' view of a checked job.
-fn setup_of<S, B>(spec: &TableSpec<S, B>) -> TableSetup {
-    TableSetup {
-        table_id: spec.table_id.clone(),
-        seed: spec.seed,
-        time: spec.time,
-        policy: spec.policy,
-    }
-}
-
-/// Plays a job already checked into `spec`, dispatching on its game.
+/// Plays a job already checked into `spec` on the one runner.
 pub async fn run_spec(
     job: &v1::TableJob,
     spec: &CheckedJob,
     opts: &RunOptions,
     dialer: &dyn SeatDialer,
 ) -> Played {
-    match spec {
-        CheckedJob::Ddz(spec) => {
-            let game = ddz::DdzTable::new(&spec.setup, spec.seed);
-            let seats: Vec<SeatPlan<ddz::DdzTable>> = spec
-                .seats
-                .iter()
-                .map(|s| match s {
-                    SeatBot::Builtin(b) => match ddz::DdzBot::new(b) {
-                        Some(bot) => SeatPlan::Local(Box::new(bot)),
-                        None => SeatPlan::Remote(b.to_string()),
-                    },
-                    SeatBot::Remote(name) => SeatPlan::Remote(name.clone()),
-                })
-                .collect();
-            run_game(job, game, seats, &setup_of(spec), opts, dialer).await
-        }
-        CheckedJob::Mahjong(spec) => {
-            let game = mahjong::MahjongTable::new(&spec.setup);
-            let seats: Vec<SeatPlan<mahjong::MahjongTable>> = spec
-                .seats
-                .iter()
-                .map(|s| match s {
-                    SeatBot::Builtin(b) => match mahjong::MahjongBot::new(b) {
-                        Some(bot) => SeatPlan::Local(Box::new(bot)),
-                        None => SeatPlan::Remote(b.to_string()),
-                    },
-                    SeatBot::Remote(name) => SeatPlan::Remote(name.clone()),
-                })
-                .collect();
-            run_game(job, game, seats, &setup_of(spec), opts, dialer).await
-        }
-    }
+    spec.play(job, opts, dialer).await
 }
 
 #[cfg(test)]
@@ -375,19 +143,7 @@ mod tests {
     use super::*;
     use crate::ddz::builtin::BotSpec;
     use crate::ddz::rules::{Bidding, Deal, GameConfig, Scoring, Seat};
-
-    #[test]
-    fn each_game_is_the_store_game_of_its_name_and_back() {
-        let stored: Vec<arena_store::Game> = GameKind::ALL.iter().map(|&g| g.into()).collect();
-        assert_eq!(stored, arena_store::Game::ALL);
-        assert_eq!(
-            stored.iter().map(|g| g.name()).collect::<Vec<_>>(),
-            ["ddz", "mahjong"]
-        );
-        for g in GameKind::ALL {
-            assert_eq!(GameKind::from(arena_store::Game::from(g)), g);
-        }
-    }
+    use arena_table::SeatBot;
 
     fn job() -> v1::TableJob {
         v1::TableJob {
@@ -416,9 +172,11 @@ mod tests {
 
     #[test]
     fn a_good_job_reads_into_a_spec() {
-        let CheckedJob::Ddz(s) = validate(&job()).unwrap() else {
-            panic!("not a Dou Dizhu job")
-        };
+        let s = validate(&job())
+            .unwrap()
+            .spec::<crate::ddz::DouDizhu>()
+            .cloned()
+            .expect("a Dou Dizhu job");
         assert_eq!(s.table_id, "t1");
         assert_eq!(s.seats[0], SeatBot::Builtin(BotSpec::Expert));
         assert_eq!(s.seats[2], SeatBot::Remote("some-remote-bot".into()));
@@ -447,9 +205,11 @@ mod tests {
         s.scoring.clear();
         s.rules_kind = v1::DdzRules::Douzero as i32;
         s.scoring_kind = v1::DdzScoring::Adp as i32;
-        let CheckedJob::Ddz(s) = validate(&j).unwrap() else {
-            panic!("not a Dou Dizhu job")
-        };
+        let s = validate(&j)
+            .unwrap()
+            .spec::<crate::ddz::DouDizhu>()
+            .cloned()
+            .expect("a Dou Dizhu job");
         assert_eq!(
             (s.setup.rules_name, s.setup.scoring),
             ("douzero", Scoring::Adp)
@@ -473,9 +233,11 @@ mod tests {
     #[test]
     fn a_mahjong_job_reads_four_seats_with_the_contest_clock() {
         let j = mahjong_job(&["random", "greedy", "expert", "north"]);
-        let Ok(CheckedJob::Mahjong(s)) = validate(&j) else {
-            panic!("{:?}", validate(&j))
-        };
+        let s = validate(&j)
+            .unwrap()
+            .spec::<crate::mahjong::Mahjong>()
+            .cloned()
+            .expect("a Mahjong job");
         assert_eq!(s.seats.len(), 4);
         assert_eq!(s.seats[3], SeatBot::Remote("north".into()));
         assert_eq!(s.setup.deal, crate::mahjong::rules::Deal::from_seed(11));
@@ -488,11 +250,11 @@ mod tests {
         assert!(e.message.contains("needs 4 seats, got 3"), "{e}");
         // Built-in names are per game: `seed` is Dou Dizhu's, so at a Mahjong table it names a
         // registered bot.
-        let Ok(CheckedJob::Mahjong(s)) =
-            validate(&mahjong_job(&["random", "random", "random", "seed"]))
-        else {
-            panic!("a Mahjong job")
-        };
+        let s = validate(&mahjong_job(&["random", "random", "random", "seed"]))
+            .unwrap()
+            .spec::<crate::mahjong::Mahjong>()
+            .cloned()
+            .expect("a Mahjong job");
         assert_eq!(s.seats[3], SeatBot::Remote("seed".into()));
         let e = validate(&mahjong_job(&["random", "random", "random", " "])).unwrap_err();
         assert_eq!(e.field, "job.seats[3].bot");
@@ -536,9 +298,11 @@ mod tests {
     fn an_empty_setup_plays_deal_zero_of_the_seed_with_bidding_from_seat_0() {
         let mut j = job();
         j.setup = None;
-        let CheckedJob::Ddz(s) = validate(&j).unwrap() else {
-            panic!("not a Dou Dizhu job")
-        };
+        let s = validate(&j)
+            .unwrap()
+            .spec::<crate::ddz::DouDizhu>()
+            .cloned()
+            .expect("a Dou Dizhu job");
         let d = s.setup;
         assert_eq!(d.deal, Deal::generate(9, 0));
         assert_eq!(

@@ -5,7 +5,7 @@ use std::sync::atomic::AtomicBool;
 use arena_games::ddz::convert::{self, DdzDecision};
 use arena_games::ddz::play::Buffers;
 use arena_games::ddz::{DdzBot, DdzTable};
-use arena_games::{CheckedJob, run_table, validate};
+use arena_games::{run_table, validate};
 use arena_proto::v1;
 use arena_table::run::play_local;
 use arena_table::{BotHosts, LocalPlayer, Pending, RunOptions, TableSetup, TimeRules};
@@ -36,9 +36,11 @@ fn bidding(seed: u64) -> v1::DdzSetup {
 
 /// Replays the replay's actions through a fresh `ddz::Game` and returns it.
 fn replay_game(job: &v1::TableJob, replay: &v1::Replay) -> Game {
-    let CheckedJob::Ddz(read) = validate(job).unwrap() else {
-        panic!("not a Dou Dizhu job")
-    };
+    let read = validate(job)
+        .unwrap()
+        .spec::<arena_games::ddz::DouDizhu>()
+        .cloned()
+        .expect("a Dou Dizhu job");
     let spec = read.setup;
     let mut g = Game::new(spec.config, spec.deal, job.seed);
     for (i, step) in replay.steps.iter().enumerate() {
@@ -113,9 +115,11 @@ async fn three_builtin_bots_play_a_table_whose_replay_reproduces_the_outcome() {
         assert_eq!(result.mean_decision_ms.len(), 3);
 
         // The same bots through the ddz-bots fast path play the identical game.
-        let CheckedJob::Ddz(read) = validate(&j).unwrap() else {
-            panic!("not a Dou Dizhu job")
-        };
+        let read = validate(&j)
+            .unwrap()
+            .spec::<arena_games::ddz::DouDizhu>()
+            .cloned()
+            .expect("a Dou Dizhu job");
         let spec = read.setup;
         let mut built: Vec<_> = bots
             .iter()
@@ -194,9 +198,11 @@ fn a_panicking_builtin_bot_is_a_crashed_seat_and_the_table_goes_on() {
             ..Default::default()
         },
     );
-    let CheckedJob::Ddz(read) = validate(&j).unwrap() else {
-        panic!("not a Dou Dizhu job")
-    };
+    let read = validate(&j)
+        .unwrap()
+        .spec::<arena_games::ddz::DouDizhu>()
+        .cloned()
+        .expect("a Dou Dizhu job");
     let spec = read.setup;
     for policy in [arena_table::Policy::Forfeit, arena_table::Policy::PlayOn] {
         let players: Vec<arena_table::Player<DdzTable>> = vec![

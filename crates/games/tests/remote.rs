@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 
 use arena_games::ddz::convert::{self, DdzDecision};
-use arena_games::{CheckedJob, run_table, validate};
+use arena_games::{run_table, validate};
 use arena_proto::v1;
 use arena_table::{BotHosts, RunOptions};
 use arena_testkit::fake_host::{FakeHost, Received};
@@ -75,9 +75,11 @@ async fn run_with(
 
 /// Applies the replay's actions to a fresh game; stops at the first step without an action.
 fn replay_game(j: &v1::TableJob, replay: &v1::Replay) -> Game {
-    let CheckedJob::Ddz(read) = validate(j).unwrap() else {
-        panic!("not a Dou Dizhu job")
-    };
+    let read = validate(j)
+        .unwrap()
+        .spec::<arena_games::ddz::DouDizhu>()
+        .cloned()
+        .expect("a Dou Dizhu job");
     let spec = read.setup;
     let mut g = Game::new(spec.config, spec.deal, j.seed);
     for step in &replay.steps {
@@ -677,9 +679,11 @@ async fn no_seat_is_ever_shown_another_seats_hidden_cards() {
     for (j, run) in jobs.iter().zip(runs) {
         let (result, replay) = run.unwrap();
         assert!(result.verdicts.is_empty(), "{:?}", result.verdicts);
-        let CheckedJob::Ddz(read) = validate(j).unwrap() else {
-            panic!("not a Dou Dizhu job")
-        };
+        let read = validate(j)
+            .unwrap()
+            .spec::<arena_games::ddz::DouDizhu>()
+            .cloned()
+            .expect("a Dou Dizhu job");
         let spec = read.setup;
         let mut g = Game::new(spec.config, spec.deal, j.seed);
         for (i, step) in replay.steps.iter().enumerate() {

@@ -118,6 +118,16 @@ pub mod text {
         }
     }
 
+    /// A protocol enum value's name without its type's prefix, lower case, `-` for `_`
+    /// (`enum_short("DECISION_KIND_ROB_KONG", "DECISION_KIND_")` is `rob-kong`): how the
+    /// console's pages and the CLI's printers name enum values.
+    pub fn enum_short(name: &str, prefix: &str) -> String {
+        name.strip_prefix(prefix)
+            .unwrap_or(name)
+            .to_ascii_lowercase()
+            .replace('_', "-")
+    }
+
     /// `text` cut as [`cut`] does, in Rust debug quotes (control characters escaped).
     pub fn quote(text: &str) -> String {
         match text.char_indices().nth(QUOTE_CHARS) {

@@ -272,10 +272,10 @@ async fn open_session(
 }
 
 /// The games a `Hello` lists, checked: each one the platform plays (duplicates dropped); none
-/// listed means Dou Dizhu only.
+/// listed means the platform's default game only (bots written before the field existed).
 fn hello_games(listed: &[i32]) -> Result<Vec<GameKind>, ApiError> {
     if listed.is_empty() {
-        return Ok(vec![GameKind::DouDizhu]);
+        return Ok(vec![GameKind::default_game()]);
     }
     let mut games = Vec::with_capacity(listed.len());
     for (i, &value) in listed.iter().enumerate() {
@@ -283,8 +283,9 @@ fn hello_games(listed: &[i32]) -> Result<Vec<GameKind>, ApiError> {
             Ok(v1::Game::Unspecified) => {
                 return Err(ApiError::Invalid(format!(
                     "hello.games[{i}] is GAME_UNSPECIFIED: list the games the bot plays ({}), or \
-                     none for Dou Dizhu only",
-                    known_games()
+                     none for {} only",
+                    known_games(),
+                    GameKind::default_game().title()
                 )));
             }
             Ok(g) => GameKind::from_wire(g as i32)
@@ -305,8 +306,7 @@ fn hello_games(listed: &[i32]) -> Result<Vec<GameKind>, ApiError> {
 
 /// The games a bot may list, as `GAME_DOU_DIZHU = 1, GAME_MAHJONG = 2`.
 fn known_games() -> String {
-    let names: Vec<String> = GameKind::ALL
-        .iter()
+    let names: Vec<String> = GameKind::all()
         .map(|g| format!("{} = {}", g.wire().as_str_name(), g.wire() as i32))
         .collect();
     names.join(", ")
@@ -478,11 +478,11 @@ mod tests {
     fn hello_games_default_to_dou_dizhu_and_refuse_what_is_no_game() {
         let mj = v1::Game::Mahjong as i32;
         let ddz = v1::Game::DouDizhu as i32;
-        assert_eq!(hello_games(&[]).unwrap(), [GameKind::DouDizhu]);
-        assert_eq!(hello_games(&[mj]).unwrap(), [GameKind::Mahjong]);
+        assert_eq!(hello_games(&[]).unwrap(), [arena_games::ddz::GAME]);
+        assert_eq!(hello_games(&[mj]).unwrap(), [arena_games::mahjong::GAME]);
         assert_eq!(
             hello_games(&[mj, ddz, mj]).unwrap(),
-            [GameKind::Mahjong, GameKind::DouDizhu]
+            [arena_games::mahjong::GAME, arena_games::ddz::GAME]
         );
         for (listed, needle) in [
             (vec![0], "hello.games[0] is GAME_UNSPECIFIED"),

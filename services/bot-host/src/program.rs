@@ -131,14 +131,16 @@ enum Heard {
 impl Session {
     /// A fresh session for `seat` of a `game` table.
     fn new(game: GameKind, seat: u32) -> Session {
-        match game {
-            GameKind::DouDizhu => Session::Ddz(DdzLine::default()),
-            // Seats past 3 are refused when the seat opens.
-            GameKind::Mahjong => Session::Mahjong {
+        // Transitional until each game registers its program protocol: seats past 3 are
+        // refused when the seat opens.
+        if game == arena_games::mahjong::GAME {
+            Session::Mahjong {
                 line: MahjongLine::new((seat & 3) as u8),
                 decision: None,
                 ignored: 0,
-            },
+            }
+        } else {
+            Session::Ddz(DdzLine::default())
         }
     }
 

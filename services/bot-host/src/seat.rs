@@ -461,10 +461,7 @@ async fn run_seat(ctx: &Arc<Ctx>, mut inbound: Inbound, out: SeatTx) -> Result<(
             }
         }
         Err(_) => {
-            if GameKind::ALL
-                .iter()
-                .any(|k| matches!(k.builtin(&name), Some(Ok(_))))
-            {
+            if GameKind::all().any(|k| matches!(k.builtin(&name), Some(Ok(_)))) {
                 return Err(unsupported(&io.open, "built-in bots").into());
             }
         }
@@ -478,7 +475,7 @@ async fn run_seat(ctx: &Arc<Ctx>, mut inbound: Inbound, out: SeatTx) -> Result<(
     let record = match ctx.store.bot(&name).await {
         Ok(Some(r)) => r,
         Ok(None) => {
-            let names = game.map_or("", GameKind::builtin_help);
+            let names = game.map_or("", |g| g.builtin_help());
             return Err(ApiError::NotFound(format!(
                 "open.bot {name:?} is neither a registered bot nor a built-in bot name ({names})"
             ))
@@ -550,18 +547,9 @@ fn check_open(open: &v1::SeatOpen) -> Result<(), ApiError> {
             "open.bot is empty: name the bot that sits here".into(),
         ));
     }
-    let seats = match v1::Game::try_from(open.game) {
-        Ok(v1::Game::DouDizhu) => 3,
-        Ok(v1::Game::Mahjong) => 4,
-        Ok(v1::Game::Unspecified) => {
-            return Err(ApiError::Invalid("open.game is unspecified".into()));
-        }
-        Err(_) => {
-            return Err(ApiError::Invalid(format!(
-                "open.game {} is not a known game",
-                open.game
-            )));
-        }
+    let seats = match GameKind::from_wire(open.game) {
+        Ok(game) => game.seat_count() as u32,
+        Err(why) => return Err(ApiError::Invalid(format!("open.game: {why}"))),
     };
     if open.seat >= seats {
         return Err(ApiError::Invalid(format!(
@@ -576,10 +564,7 @@ fn check_open(open: &v1::SeatOpen) -> Result<(), ApiError> {
 
 /// `what` (built-in bots, bot programs) cannot be run for the seat's game: no rules for it.
 fn unsupported(open: &v1::SeatOpen, what: &str) -> ApiError {
-    let games: Vec<&str> = GameKind::ALL
-        .iter()
-        .map(|g| g.wire().as_str_name())
-        .collect();
+    let games: Vec<&str> = GameKind::all().map(|g| g.wire().as_str_name()).collect();
     ApiError::Unimplemented(format!(
         "open.game {}: bot-host runs {what} for {} only",
         game_name(open.game),

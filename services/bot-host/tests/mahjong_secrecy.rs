@@ -29,7 +29,7 @@ use arena_games::mahjong::convert;
 use arena_games::mahjong::request::MahjongRequest;
 use arena_games::mahjong::spec::MahjongSpec;
 use arena_games::mahjong::table::MahjongTable;
-use arena_games::{CheckedJob, GameKind, validate};
+use arena_games::validate;
 use arena_line::LineProtocol;
 use arena_proto::v1;
 use arena_table::{Answer, Reply, Request, Table, TableGame, TimeRules};
@@ -197,9 +197,11 @@ struct Hand {
 impl Hand {
     /// The hand `job` set up, answered as `replay` records.
     fn new(job: &v1::TableJob, replay: &v1::Replay, seats: Vec<u8>) -> Hand {
-        let CheckedJob::Mahjong(spec) = validate(job).expect("a valid job") else {
-            panic!("not a Mahjong job");
-        };
+        let spec = validate(job)
+            .expect("a valid job")
+            .spec::<arena_games::mahjong::Mahjong>()
+            .cloned()
+            .expect("a Mahjong job");
         let answers = replay
             .steps
             .iter()
@@ -717,7 +719,7 @@ fn raw_bot(
     let mut welcomed = Some(welcomed);
     let url = host.url();
     let bot = bot.to_string();
-    let spec = GameKind::Mahjong
+    let spec = arena_games::mahjong::GAME
         .builtin(plays)
         .expect("a Mahjong bot")
         .expect("its spec");

@@ -27,6 +27,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use arena_games::GameKind;
+// Transitional: the ladder's per-game grouping moves behind the registry next.
+use arena_games::ddz::GAME as DOU_DIZHU;
+use arena_games::mahjong::GAME as MAHJONG;
 use arena_proto::v1;
 use arena_ratings::Ratings;
 use arena_store::{BotKind, Store, StoreError};
@@ -44,26 +47,25 @@ pub const MAHJONG_LADDER_COMPETITION: &str = arena_store::visibility::LADDER_COM
 
 /// Record kind and key of `game`'s ladder state.
 pub fn state_key(game: GameKind) -> (&'static str, &'static str) {
-    match game {
-        GameKind::DouDizhu => STATE,
-        GameKind::Mahjong => MAHJONG_STATE,
+    if game == MAHJONG {
+        MAHJONG_STATE
+    } else {
+        STATE
     }
 }
 
 /// The `competition` of `game`'s ladder tables.
 pub fn competition(game: GameKind) -> &'static str {
-    match game {
-        GameKind::DouDizhu => LADDER_COMPETITION,
-        GameKind::Mahjong => MAHJONG_LADDER_COMPETITION,
+    if game == MAHJONG {
+        MAHJONG_LADDER_COMPETITION
+    } else {
+        LADDER_COMPETITION
     }
 }
 
 /// How many bots play one group of `game`'s ladder: a pair, or a set of four.
 pub fn group_size(game: GameKind) -> usize {
-    match game {
-        GameKind::DouDizhu => 2,
-        GameKind::Mahjong => 4,
-    }
+    if game == MAHJONG { 4 } else { 2 }
 }
 /// A pair not marked enqueued this long after its creation is enqueued again.
 const ENQUEUE_GRACE_MS: u64 = 10_000;
@@ -148,7 +150,7 @@ impl LadderConfig {
 impl Default for LadderConfig {
     fn default() -> Self {
         LadderConfig {
-            game: GameKind::DouDizhu,
+            game: DOU_DIZHU,
             every: Duration::from_secs(1),
             anchors: Vec::new(),
             max_pairs: 0,
@@ -198,9 +200,10 @@ impl Pair {
     /// Its table ids: Dou Dizhu, A landlord then B landlord; Mahjong, the set's four rotations.
     pub fn table_ids(&self, game: GameKind) -> Vec<String> {
         let c = competition(game);
-        match game {
-            GameKind::DouDizhu => vec![format!("{c}/p{}/a", self.n), format!("{c}/p{}/b", self.n)],
-            GameKind::Mahjong => (0..4).map(|k| format!("{c}/p{}/r{k}", self.n)).collect(),
+        if game == MAHJONG {
+            (0..4).map(|k| format!("{c}/p{}/r{k}", self.n)).collect()
+        } else {
+            vec![format!("{c}/p{}/a", self.n), format!("{c}/p{}/b", self.n)]
         }
     }
 }
@@ -406,9 +409,10 @@ pub fn deal_group(pair: &Pair, game: GameKind) -> String {
 
 /// The table jobs of `pair` in `cfg.game`'s ladder, dealt from the ladder's secret `deal_key`.
 pub fn jobs(pair: &Pair, cfg: &LadderConfig, deal_key: u64) -> Vec<v1::TableJob> {
-    match cfg.game {
-        GameKind::DouDizhu => ddz_jobs(pair, cfg, deal_key).to_vec(),
-        GameKind::Mahjong => mahjong_jobs(pair, cfg, deal_key),
+    if cfg.game == MAHJONG {
+        mahjong_jobs(pair, cfg, deal_key)
+    } else {
+        ddz_jobs(pair, cfg, deal_key).to_vec()
     }
 }
 
@@ -416,7 +420,7 @@ pub fn jobs(pair: &Pair, cfg: &LadderConfig, deal_key: u64) -> Vec<v1::TableJob>
 /// `k` the bot of seat `s` at the first table sits in seat `s + k`).
 fn mahjong_jobs(pair: &Pair, cfg: &LadderConfig, deal_key: u64) -> Vec<v1::TableJob> {
     use arena_games::mahjong::rules::{Deal, Reading, schedule::mix};
-    let game = GameKind::Mahjong;
+    let game = MAHJONG;
     let deal = Deal::from_seed(mix(deal_key, pair.n));
     let setup = arena_games::mahjong::spec::setup_of(&deal, Reading::Contest);
     let bots = pair.bots();
@@ -463,10 +467,10 @@ fn mahjong_jobs(pair: &Pair, cfg: &LadderConfig, deal_key: u64) -> Vec<v1::Table
 /// The two tables of a Dou Dizhu pair.
 fn ddz_jobs(pair: &Pair, cfg: &LadderConfig, deal_key: u64) -> [v1::TableJob; 2] {
     let deal = arena_games::ddz::rules::Deal::generate(deal_key, pair.n).to_string();
-    let ids = pair.table_ids(GameKind::DouDizhu);
+    let ids = pair.table_ids(DOU_DIZHU);
     let job = |id: &str, landlord: &str, farmer: &str, role: &str, salt: u64| {
         let placement = v1::Placement {
-            deal_group: deal_group(pair, GameKind::DouDizhu),
+            deal_group: deal_group(pair, DOU_DIZHU),
             pair: pair.id(),
             rotation: u32::from(role == "b"),
             ..Default::default()
@@ -475,7 +479,7 @@ fn ddz_jobs(pair: &Pair, cfg: &LadderConfig, deal_key: u64) -> [v1::TableJob; 2]
         labels.insert("pair".to_string(), pair.id());
         labels.insert(
             arena_store::visibility::DEAL_GROUP_LABEL.to_string(),
-            deal_group(pair, GameKind::DouDizhu),
+            deal_group(pair, DOU_DIZHU),
         );
         labels.insert("landlord".to_string(), role.to_string());
         labels.extend(arena_telemetry::job_labels());
@@ -606,10 +610,10 @@ pub fn score(
     pair: &Pair,
     tables: &[v1::TableResult],
 ) -> Result<Rated, LadderError> {
-    match (game, tables) {
-        (GameKind::DouDizhu, [a, b]) => score_pair(pair, a, b),
-        (GameKind::Mahjong, _) => score_set(pair, tables),
-        (GameKind::DouDizhu, _) => Err(LadderError::Table {
+    match tables {
+        _ if game == MAHJONG => score_set(pair, tables),
+        [a, b] => score_pair(pair, a, b),
+        _ => Err(LadderError::Table {
             table: pair.id(),
             why: format!("a pair is 2 tables, not {}", tables.len()),
         }),
@@ -1166,13 +1170,11 @@ mod tests {
         // Connected remote bots of the game, and the anchors; never a program bot (anchors
         // only) nor a bot that is not connected.
         assert_eq!(
-            available(&store, &cfg(GameKind::Mahjong, &["greedy"]))
-                .await
-                .unwrap(),
+            available(&store, &cfg(MAHJONG, &["greedy"])).await.unwrap(),
             names(&["both", "greedy", "tiles"])
         );
         assert_eq!(
-            available(&store, &cfg(GameKind::DouDizhu, &["expert"]))
+            available(&store, &cfg(DOU_DIZHU, &["expert"]))
                 .await
                 .unwrap(),
             names(&["both", "cards", "expert", "old"])
@@ -1345,14 +1347,14 @@ mod tests {
     #[test]
     fn a_mahjong_set_is_one_wall_at_four_tables_each_bot_in_every_seat() {
         let cfg = LadderConfig {
-            game: GameKind::Mahjong,
+            game: MAHJONG,
             ..LadderConfig::default()
         };
         let pair = set(3);
         let jobs = jobs(&pair, &cfg, 42);
         assert_eq!(jobs.len(), 4);
         let ids: Vec<&str> = jobs.iter().map(|j| j.table_id.as_str()).collect();
-        assert_eq!(ids, pair.table_ids(GameKind::Mahjong), "in table-id order");
+        assert_eq!(ids, pair.table_ids(MAHJONG), "in table-id order");
         assert_eq!(ids[2], "ladder-mahjong/p3/r2");
         let mut seats_of: BTreeMap<String, BTreeSet<usize>> = BTreeMap::new();
         for (k, j) in jobs.iter().enumerate() {
@@ -1405,8 +1407,8 @@ mod tests {
         );
         let mut failed = tables.clone();
         failed[3].error = "no seat".into();
-        assert!(score(GameKind::Mahjong, &pair, &failed).is_err());
-        assert!(score(GameKind::Mahjong, &pair, &tables[..3]).is_err());
+        assert!(score(MAHJONG, &pair, &failed).is_err());
+        assert!(score(MAHJONG, &pair, &tables[..3]).is_err());
     }
 
     #[test]

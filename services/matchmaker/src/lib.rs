@@ -28,6 +28,9 @@ use std::time::Duration;
 
 use arena_compete::{Format, Reuse, Shape, Standings};
 use arena_games::GameKind;
+// Transitional: competition planning moves behind the registry next.
+use arena_games::ddz::GAME as DOU_DIZHU;
+use arena_games::mahjong::GAME as MAHJONG;
 use arena_proto::v1;
 use arena_proto::v1::matchmaker_server::{Matchmaker, MatchmakerServer};
 use arena_serve::{ApiError, store_status};
@@ -200,17 +203,12 @@ impl Plan {
 
 /// The game a spec is for (unset: Dou Dizhu, as every spec before the field existed).
 pub fn game_of(spec: &v1::CompetitionSpec) -> Result<GameKind, ApiError> {
-    match v1::Game::try_from(spec.game) {
-        Ok(v1::Game::Unspecified | v1::Game::DouDizhu) => Ok(GameKind::DouDizhu),
-        Ok(v1::Game::Mahjong) => Ok(GameKind::Mahjong),
-        Err(_) => Err(ApiError::invalid(
+    GameKind::from_wire_or_default(spec.game).map_err(|why| {
+        ApiError::invalid(
             "spec.game",
-            format!(
-                "unknown game {} (GAME_DOU_DIZHU or GAME_MAHJONG)",
-                spec.game
-            ),
-        )),
-    }
+            format!("{why} (the games are {})", GameKind::names()),
+        )
+    })
 }
 
 /// Longest competition name, in bytes.
@@ -308,7 +306,7 @@ fn check(spec: Option<v1::CompetitionSpec>, max_tables: u64) -> Result<Checked, 
     }
     let game = game_of(&spec)?;
     spec.game = game.wire() as i32;
-    if game == GameKind::Mahjong {
+    if game == MAHJONG {
         if spec.matches == 0 {
             return Err(ApiError::invalid("spec.matches", "must be at least 1"));
         }
@@ -812,7 +810,7 @@ pub async fn standings(
         .collect::<Result<Vec<_>, _>>()?;
     let with_result: HashSet<&str> = results.iter().map(|(id, _)| id.as_str()).collect();
     let (decoded, tables_withheld) = shown_results(store, decoded, &with_result).await?;
-    if game_of(&spec)? == GameKind::Mahjong {
+    if game_of(&spec)? == MAHJONG {
         let (standings, drawn_hands) = mahjong::standings(&spec, &decoded);
         return Ok(v1::Standings {
             competition: spec.name.clone(),
@@ -1087,7 +1085,7 @@ impl MatchmakerService {
     async fn check_bots(&self, spec: &v1::CompetitionSpec) -> Result<Vec<String>, ApiError> {
         let mut warnings = Vec::new();
         let game = game_of(spec)?;
-        let farmers = (game == GameKind::DouDizhu).then_some(("spec.farmers", &spec.farmers));
+        let farmers = (game == DOU_DIZHU).then_some(("spec.farmers", &spec.farmers));
         let names = spec
             .participants
             .iter()
@@ -1528,13 +1526,8 @@ impl Matchmaker for MatchmakerService {
         req: Request<v1::LeaderboardRequest>,
     ) -> Result<Response<v1::Leaderboard>, Status> {
         let req = req.into_inner();
-        let game = match v1::Game::try_from(req.game) {
-            Ok(v1::Game::Unspecified | v1::Game::DouDizhu) => GameKind::DouDizhu,
-            Ok(v1::Game::Mahjong) => GameKind::Mahjong,
-            Err(_) => {
-                return Err(ApiError::invalid("game", format!("unknown game {}", req.game)).into());
-            }
-        };
+        let game = GameKind::from_wire_or_default(req.game)
+            .map_err(|why| ApiError::invalid("game", why))?;
         let size = ladder::page_size(req.limit)?;
         let start = ladder::page_start(&req.page_token)?;
         ladder::leaderboard(&*self.store, game, start, size)
@@ -1703,14 +1696,14 @@ pub async fn serve_with_config(
     ));
     let ladders: Vec<_> = [
         config.ladder.clone().map(|cfg| ladder::LadderConfig {
-            game: GameKind::DouDizhu,
+            game: DOU_DIZHU,
             ..cfg
         }),
         config
             .mahjong_ladder
             .clone()
             .map(|cfg| ladder::LadderConfig {
-                game: GameKind::Mahjong,
+                game: MAHJONG,
                 ..cfg
             }),
     ]

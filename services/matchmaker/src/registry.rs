@@ -25,7 +25,7 @@ use tonic::{Request, Response, Status};
 /// shadow a built-in bot of any game nor look like a program spec or a list.
 pub fn check_name(name: &str) -> Result<(), ApiError> {
     let quoted = arena_proto::text::quote(name);
-    for game in GameKind::ALL {
+    for game in GameKind::all() {
         if let Some(Ok(spec)) = game.builtin(name) {
             return Err(ApiError::invalid(
                 "name",

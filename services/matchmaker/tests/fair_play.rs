@@ -8,7 +8,6 @@ use std::collections::HashSet;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
-use arena_games::GameKind;
 use arena_matchmaker::MatchmakerService;
 use arena_matchmaker::ladder::{self, LadderConfig};
 use arena_proto::v1;
@@ -315,7 +314,7 @@ async fn a_competition_cannot_take_the_ladders_name_or_a_name_with_submitted_res
 
 /// Writes the results of Dou Dizhu ladder pair `pair`, each bot playing release `{bot}-{k}`.
 async fn finish_pair(store: &dyn Store, pair: &ladder::Pair, k: usize) {
-    let ids = pair.table_ids(GameKind::DouDizhu);
+    let ids = pair.table_ids(arena_games::ddz::GAME);
     let (a, b) = (format!("{}-{k}", pair.a), format!("{}-{k}", pair.b));
     let (a, b) = (a.as_str(), b.as_str());
     let tables = [
@@ -354,7 +353,7 @@ async fn the_ladder_keeps_only_each_bots_newest_releases() {
     let bots = vec!["a".to_string(), "b".to_string()];
     ladder::pass_among(&*store, &cfg, &bots).await.unwrap();
     for k in 0..7 {
-        let (state, _) = ladder::load(&*store, GameKind::DouDizhu).await.unwrap();
+        let (state, _) = ladder::load(&*store, arena_games::ddz::GAME).await.unwrap();
         let pair = state
             .pending
             .values()
@@ -365,7 +364,7 @@ async fn the_ladder_keeps_only_each_bots_newest_releases() {
         let pass = ladder::pass_among(&*store, &cfg, &bots).await.unwrap();
         assert_eq!(pass.rated, 1, "{pass:?}");
     }
-    let (state, _) = ladder::load(&*store, GameKind::DouDizhu).await.unwrap();
+    let (state, _) = ladder::load(&*store, arena_games::ddz::GAME).await.unwrap();
     for bot in ["a", "b"] {
         let kept: Vec<&str> = state.ratings.releases_of(bot).collect();
         let newest: Vec<String> = (4..7).map(|k| format!("{bot}@{bot}-{k}")).collect();

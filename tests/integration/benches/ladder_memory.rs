@@ -140,8 +140,8 @@ async fn main() {
     let (stop, stopped) = tokio::sync::watch::channel(false);
     let mut ladders = Vec::new();
     for (game, anchor) in [
-        (GameKind::DouDizhu, "expert"),
-        (GameKind::Mahjong, "greedy"),
+        (arena_games::ddz::GAME, "expert"),
+        (arena_games::mahjong::GAME, "greedy"),
     ] {
         let cfg = LadderConfig {
             game,
@@ -169,11 +169,11 @@ async fn main() {
         "ladder memory on Redis ({seconds} s of play, {} CPUs; `MEMORY USAGE`, SAMPLES 0)",
         std::thread::available_parallelism().map_or(1, |n| n.get())
     );
-    for game in GameKind::ALL {
+    for game in GameKind::all() {
         let n = rated(&*store, game).await;
         let competition = ladder::competition(game);
         let bytes = tables_bytes(&mut con, &*store, &prefix, competition).await;
-        let unit = if game == GameKind::Mahjong {
+        let unit = if game == arena_games::mahjong::GAME {
             "set"
         } else {
             "pair"

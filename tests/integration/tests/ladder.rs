@@ -51,9 +51,7 @@ fn replica(
 }
 
 async fn rated(store: &dyn Store) -> u64 {
-    let (s, _) = ladder::load(store, arena_games::GameKind::DouDizhu)
-        .await
-        .unwrap();
+    let (s, _) = ladder::load(store, arena_games::ddz::GAME).await.unwrap();
     s.next_pair - s.pending.len() as u64 - s.discarded
 }
 
@@ -114,9 +112,7 @@ async fn ladder_runs_pairs_once_per_release(backend: Backend) {
         .await;
     let start = Instant::now();
     loop {
-        let (s, _) = ladder::load(&*store, arena_games::GameKind::DouDizhu)
-            .await
-            .unwrap();
+        let (s, _) = ladder::load(&*store, arena_games::ddz::GAME).await.unwrap();
         if s.ratings.get("erratic@0.2").games >= 15 {
             break;
         }
@@ -136,9 +132,7 @@ async fn ladder_runs_pairs_once_per_release(backend: Backend) {
     cluster.drained().await;
     ladder::pass(&*store, &cfg).await.unwrap();
 
-    let (state, _) = ladder::load(&*store, arena_games::GameKind::DouDizhu)
-        .await
-        .unwrap();
+    let (state, _) = ladder::load(&*store, arena_games::ddz::GAME).await.unwrap();
     let rated = state.next_pair - state.pending.len() as u64 - state.discarded;
     assert_eq!(state.discarded, 0, "no table failed");
     let board = state.ratings.leaderboard();
@@ -164,7 +158,7 @@ async fn ladder_runs_pairs_once_per_release(backend: Backend) {
     // Both sides of a pair get the same cards: the landlord's hand at both tables is the deal's.
     let [ta, tb]: [String; 2] = state.recent[0]
         .pair
-        .table_ids(arena_games::GameKind::DouDizhu)
+        .table_ids(arena_games::ddz::GAME)
         .try_into()
         .unwrap();
     let deal_of = |bytes: Vec<u8>| {

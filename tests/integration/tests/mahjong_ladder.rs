@@ -7,7 +7,6 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::{Duration, Instant};
 
-use arena_games::GameKind;
 use arena_integration::cluster::PATIENCE;
 use arena_integration::{Backend, Cluster};
 use arena_matchmaker::ladder::{self, LadderConfig};
@@ -25,7 +24,9 @@ fn bots() -> Vec<String> {
 }
 
 async fn rated(store: &dyn Store) -> u64 {
-    let (s, _) = ladder::load(store, GameKind::Mahjong).await.unwrap();
+    let (s, _) = ladder::load(store, arena_games::mahjong::GAME)
+        .await
+        .unwrap();
     s.next_pair - s.pending.len() as u64 - s.discarded
 }
 
@@ -43,7 +44,7 @@ async fn mahjong_ladder_rates_every_set_once(backend: Backend) {
     cluster.register_bot("legal").await;
     let store = cluster.store.clone();
     let cfg = LadderConfig {
-        game: GameKind::Mahjong,
+        game: arena_games::mahjong::GAME,
         every: Duration::from_millis(20),
         seed: 7,
         ..LadderConfig::default()
@@ -62,7 +63,9 @@ async fn mahjong_ladder_rates_every_set_once(backend: Backend) {
         tokio::time::sleep(Duration::from_millis(50)).await;
         ladder::pass_among(&*store, &cfg, &[]).await.unwrap();
     }
-    let (state, _) = ladder::load(&*store, GameKind::Mahjong).await.unwrap();
+    let (state, _) = ladder::load(&*store, arena_games::mahjong::GAME)
+        .await
+        .unwrap();
     let set = &state.recent[0];
     let keys = set.keys();
     let mut want_keys: Vec<String> = set
@@ -76,7 +79,7 @@ async fn mahjong_ladder_rates_every_set_once(backend: Backend) {
         .collect();
     assert_eq!(keys, want_keys, "releases as the seats reported them");
     // Each bot's set score is its final scores over the four rotations.
-    let ids = set.pair.table_ids(GameKind::Mahjong);
+    let ids = set.pair.table_ids(arena_games::mahjong::GAME);
     let mut by_bot: BTreeMap<String, f64> = BTreeMap::new();
     let mut walls = BTreeSet::new();
     let mut seats_of: BTreeMap<String, BTreeSet<usize>> = BTreeMap::new();
@@ -147,7 +150,9 @@ async fn mahjong_ladder_rates_every_set_once(backend: Backend) {
     cluster.drained().await;
     ladder::pass_among(&*store, &cfg, &[]).await.unwrap();
 
-    let (state, _) = ladder::load(&*store, GameKind::Mahjong).await.unwrap();
+    let (state, _) = ladder::load(&*store, arena_games::mahjong::GAME)
+        .await
+        .unwrap();
     let rated = state.next_pair - state.pending.len() as u64 - state.discarded;
     assert!(
         state.pending.is_empty(),
@@ -258,13 +263,13 @@ async fn remote_bots_are_laddered_at_the_games_their_hello_listed() {
         .await;
     let store = cluster.store.clone();
     let mahjong = LadderConfig {
-        game: GameKind::Mahjong,
+        game: arena_games::mahjong::GAME,
         anchors: ["random", "greedy", "expert"].map(String::from).to_vec(),
         seed: 3,
         ..LadderConfig::default()
     };
     let ddz = LadderConfig {
-        game: GameKind::DouDizhu,
+        game: arena_games::ddz::GAME,
         anchors: vec!["expert".into()],
         seed: 3,
         ..LadderConfig::default()
@@ -282,7 +287,7 @@ async fn remote_bots_are_laddered_at_the_games_their_hello_listed() {
     let mut bots = set.bots();
     bots.sort();
     assert_eq!(bots, ["expert", "greedy", "random", "tiles"]);
-    for id in set.table_ids(GameKind::Mahjong) {
+    for id in set.table_ids(arena_games::mahjong::GAME) {
         let r = result(&*store, &id).await;
         assert!(r.error.is_empty(), "{id}: {}", r.error);
         assert!(r.verdicts.is_empty(), "{id}: {:?}", r.verdicts);

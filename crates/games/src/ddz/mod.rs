@@ -14,6 +14,7 @@
 pub mod bots;
 pub mod convert;
 pub mod eval;
+pub mod game;
 pub mod names;
 pub mod play;
 pub mod request;
@@ -24,5 +25,6 @@ pub mod table;
 pub use ::ddz as rules;
 /// The built-in Dou Dizhu bots.
 pub use ddz_bots as builtin;
+pub use game::{DouDizhu, GAME};
 pub use spec::DdzSpec;
 pub use table::{DdzBot, DdzTable};

@@ -443,7 +443,7 @@ impl LocalPlayer<DdzTable> for DdzBot {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{CheckedJob, validate};
+    use crate::validate;
 
     fn table(setup: v1::DdzSetup, seed: u64) -> DdzTable {
         let job = v1::TableJob {
@@ -459,9 +459,11 @@ mod tests {
             seed,
             ..Default::default()
         };
-        let CheckedJob::Ddz(spec) = validate(&job).unwrap() else {
-            panic!("not a Dou Dizhu job")
-        };
+        let spec = validate(&job)
+            .unwrap()
+            .spec::<crate::ddz::DouDizhu>()
+            .cloned()
+            .expect("a Dou Dizhu job");
         DdzTable::new(&spec.setup, seed)
     }
 

@@ -12,6 +12,7 @@
 
 pub mod bots;
 pub mod convert;
+pub mod game;
 pub mod replay;
 pub mod request;
 pub mod spec;
@@ -19,6 +20,7 @@ pub mod table;
 
 /// The Mahjong rules engine, for crates that reach the game only through `arena-games`.
 pub use ::mahjong as rules;
+pub use game::{GAME, Mahjong};
 /// The built-in Mahjong bots.
 pub use mahjong_bots as builtin;
 pub use spec::MahjongSpec;

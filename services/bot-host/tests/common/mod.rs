@@ -393,7 +393,7 @@ pub fn first_legal(req: &v1::DecisionRequest) -> v1::Action {
 /// `greedy` bot answers from the request.
 pub fn reply_to(req: &v1::DecisionRequest) -> v1::BotToHost {
     let action = match req.game() {
-        v1::Game::Mahjong => arena_games::GameKind::Mahjong
+        v1::Game::Mahjong => arena_games::mahjong::GAME
             .builtin("greedy")
             .and_then(Result::ok)
             .and_then(|spec| spec.request_bot(req.request_id))

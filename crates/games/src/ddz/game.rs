@@ -1,0 +1,168 @@
+//! Dou Dizhu's registration: [`DouDizhu`], the game as the platform sees it
+//! ([`crate::Game`]) and as the runner plays it ([`TableAdapter`]).
+
+use arena_proto::text::enum_short as short;
+use arena_proto::v1;
+use arena_table::run::Player;
+use arena_table::{JobError, TableSpec};
+use ddz_bots::BotSpec;
+use serde_json::{Value, json};
+
+use super::{DdzBot, DdzSpec, DdzTable, bots, spec};
+use crate::adapter::{self, TableAdapter};
+use crate::{Builtin, CheckedJob, Game, GameKind, Renderer, RequestBot};
+
+/// Dou Dizhu (竞技二打一): three seats, one landlord against two farmers.
+pub struct DouDizhu;
+
+/// Dou Dizhu's handle.
+pub const GAME: GameKind = GameKind::of(&DouDizhu);
+
+impl Game for DouDizhu {
+    fn name(&self) -> &'static str {
+        "ddz"
+    }
+
+    fn title(&self) -> &'static str {
+        "Dou Dizhu"
+    }
+
+    fn wire(&self) -> v1::Game {
+        v1::Game::DouDizhu
+    }
+
+    fn seat_count(&self) -> usize {
+        3
+    }
+
+    fn builtin(&self, name: &str) -> Option<Result<Builtin, String>> {
+        adapter::builtin(&DouDizhu, name)
+    }
+
+    fn builtin_help(&self) -> &'static str {
+        bots::BUILTIN_HELP
+    }
+
+    fn check(&'static self, job: &v1::TableJob) -> Result<CheckedJob, JobError> {
+        adapter::check(self, job)
+    }
+
+    fn legal(&self, observation: &v1::Observation) -> Vec<String> {
+        match &observation.game {
+            Some(v1::observation::Game::Ddz(d)) => d.legal.clone(),
+            _ => Vec::new(),
+        }
+    }
+
+    fn renderer(&self) -> Renderer {
+        Renderer {
+            file: "ddz.js",
+            source: include_str!("renderer.js"),
+        }
+    }
+
+    fn render_action(&self, action: &v1::Action) -> String {
+        use v1::ddz_action::Action;
+        let Some(v1::action::Game::Ddz(d)) = &action.game else {
+            return String::new();
+        };
+        match &d.action {
+            Some(Action::Bid(b)) => format!("bid {b}"),
+            Some(Action::Double(true)) => "double".into(),
+            Some(Action::Double(false)) => "no double".into(),
+            Some(Action::Play(p)) => p.clone(),
+            None => String::new(),
+        }
+    }
+
+    fn render_observation(&self, observation: &v1::Observation) -> Value {
+        let Some(v1::observation::Game::Ddz(d)) = &observation.game else {
+            return Value::Null;
+        };
+        json!({
+            "seat": d.seat,
+            "hand": d.hand,
+            "phase": short(d.phase_kind().as_str_name(), "DDZ_PHASE_"),
+            "landlord": d.landlord,
+            "bottom": d.bottom,
+            "bid": d.bid,
+            "cards_left": d.cards_left,
+            "to_beat": d.to_beat,
+            "to_beat_seat": d.to_beat_seat,
+            "events": d.events.len(),
+        })
+    }
+
+    fn render_outcome(&self, outcome: &v1::Outcome) -> Value {
+        let Some(v1::outcome::Game::Ddz(d)) = &outcome.game else {
+            return Value::Null;
+        };
+        json!({
+            "landlord": d.landlord,
+            "winner": d.winner,
+            "bid": d.bid,
+            "bombs": d.bombs,
+            "rockets": d.rockets,
+            "spring": d.spring,
+            "anti_spring": d.anti_spring,
+            "doubled": d.doubled,
+            "redoubled": d.redoubled,
+        })
+    }
+
+    fn render_history(&self, replay: &v1::Replay) -> Value {
+        json!({ "ddz_events": replay.ddz_events.iter().map(event).collect::<Vec<_>>() })
+    }
+}
+
+/// A public event as the console's renderer reads it.
+fn event(e: &v1::DdzEvent) -> Value {
+    use v1::ddz_event::Event;
+    let (kind, value) = match &e.event {
+        Some(Event::Bid(b)) => ("bid", json!(b)),
+        Some(Event::Redeal(_)) => ("redeal", Value::Null),
+        Some(Event::Landlord(l)) => ("landlord", json!({"bid": l.bid, "bottom": l.bottom})),
+        Some(Event::Double(d)) => ("double", json!(d)),
+        Some(Event::Play(p)) => ("play", json!(p)),
+        None => ("", Value::Null),
+    };
+    json!({"seat": e.seat, "kind": kind, "value": value})
+}
+
+impl TableAdapter for DouDizhu {
+    type Table = DdzTable;
+    type Setup = DdzSpec;
+    type Bot = BotSpec;
+
+    fn kind(&'static self) -> GameKind {
+        GAME
+    }
+
+    fn read_setup(&self, job: &v1::TableJob) -> Result<DdzSpec, JobError> {
+        match &job.setup {
+            None => spec::read_setup(&v1::DdzSetup::default(), job.seed),
+            Some(v1::table_job::Setup::Ddz(s)) => spec::read_setup(s, job.seed),
+            Some(_) => Err(crate::wrong_setup(GAME)),
+        }
+    }
+
+    fn rounding(&self) -> v1::PenaltyRounding {
+        v1::PenaltyRounding::Started
+    }
+
+    fn parse_bot(&self, name: &str) -> Option<Result<BotSpec, String>> {
+        bots::parse_builtin(name)
+    }
+
+    fn table(&self, spec: &TableSpec<DdzSpec, BotSpec>) -> DdzTable {
+        DdzTable::new(&spec.setup, spec.seed)
+    }
+
+    fn local_bot(&self, bot: &BotSpec) -> Option<Player<DdzTable>> {
+        DdzBot::new(bot).map(|b| Box::new(b) as Player<DdzTable>)
+    }
+
+    fn request_bot(&self, bot: &BotSpec, seed: u64) -> Option<Box<dyn RequestBot>> {
+        bots::DdzRequestBot::new(bot, seed).map(|b| Box::new(b) as Box<dyn RequestBot>)
+    }
+}

@@ -1,0 +1,181 @@
+//! Mahjong's registration: [`Mahjong`], the game as the platform sees it ([`crate::Game`])
+//! and as the runner plays it ([`TableAdapter`]).
+
+use arena_proto::text::enum_short as short;
+use arena_proto::v1;
+use arena_table::run::Player;
+use arena_table::{JobError, TableSpec};
+use mahjong_bots::spec::BotSpec;
+use serde_json::{Value, json};
+
+use super::{MahjongBot, MahjongSpec, MahjongTable, bots, spec};
+use crate::adapter::{self, TableAdapter};
+use crate::{Builtin, CheckedJob, Game, GameKind, Renderer, RequestBot};
+
+/// The 2015 AI contest's simplified Guobiao Mahjong: four seats.
+pub struct Mahjong;
+
+/// Mahjong's handle.
+pub const GAME: GameKind = GameKind::of(&Mahjong);
+
+impl Game for Mahjong {
+    fn name(&self) -> &'static str {
+        "mahjong"
+    }
+
+    fn title(&self) -> &'static str {
+        "Mahjong (2015 contest)"
+    }
+
+    fn wire(&self) -> v1::Game {
+        v1::Game::Mahjong
+    }
+
+    fn seat_count(&self) -> usize {
+        4
+    }
+
+    fn builtin(&self, name: &str) -> Option<Result<Builtin, String>> {
+        adapter::builtin(&Mahjong, name)
+    }
+
+    fn builtin_help(&self) -> &'static str {
+        bots::BUILTIN_HELP
+    }
+
+    fn check(&'static self, job: &v1::TableJob) -> Result<CheckedJob, JobError> {
+        adapter::check(self, job)
+    }
+
+    fn legal(&self, observation: &v1::Observation) -> Vec<String> {
+        match &observation.game {
+            Some(v1::observation::Game::Mahjong(m)) => m.legal.clone(),
+            _ => Vec::new(),
+        }
+    }
+
+    fn renderer(&self) -> Renderer {
+        Renderer {
+            file: "mahjong.js",
+            source: include_str!("renderer.js"),
+        }
+    }
+
+    fn render_action(&self, action: &v1::Action) -> String {
+        let Some(v1::action::Game::Mahjong(m)) = &action.game else {
+            return String::new();
+        };
+        let kind = short(m.kind().as_str_name(), "MAHJONG_ACTION_KIND_");
+        if m.tile.is_empty() {
+            kind
+        } else {
+            format!("{kind} {}", m.tile)
+        }
+    }
+
+    fn render_observation(&self, observation: &v1::Observation) -> Value {
+        let Some(v1::observation::Game::Mahjong(m)) = &observation.game else {
+            return Value::Null;
+        };
+        json!({
+            "seat": m.seat,
+            "hand": m.hand,
+            "drawn": m.drawn,
+            "first": m.first,
+            "seats": m.seats.iter().map(|s| json!({
+                "melds": s.melds.iter().map(|x| json!({
+                    "kind": short(x.kind().as_str_name(), "MAHJONG_MELD_KIND_"),
+                    "tile": x.tile,
+                })).collect::<Vec<_>>(),
+                "discards": s.discards,
+                "claimed": s.claimed,
+            })).collect::<Vec<_>>(),
+            "wall_left": m.wall_left,
+            "tile": m.tile,
+            "from": m.from,
+            "events": m.events.len(),
+        })
+    }
+
+    fn render_outcome(&self, outcome: &v1::Outcome) -> Value {
+        let Some(v1::outcome::Game::Mahjong(m)) = &outcome.game else {
+            return Value::Null;
+        };
+        json!({
+            "winner": m.winner,
+            "from": m.from,
+            "tile": m.tile,
+            "robbed_kong": m.robbed_kong,
+            "fans": m.fans.iter().map(fan).collect::<Vec<_>>(),
+            "fan_total": m.fan_total,
+        })
+    }
+
+    fn render_history(&self, replay: &v1::Replay) -> Value {
+        json!({
+            "mahjong_hands": replay.mahjong_hands,
+            "mahjong_events": replay.mahjong_events.iter().map(event).collect::<Vec<_>>(),
+        })
+    }
+}
+
+/// An event as it happened, as the console's renderer reads it.
+fn event(e: &v1::MahjongEvent) -> Value {
+    json!({
+        "seat": e.seat,
+        "kind": short(e.kind().as_str_name(), "MAHJONG_EVENT_KIND_"),
+        "tile": e.tile,
+        "lowest": e.lowest,
+        "from": e.from,
+        "robbed_kong": e.robbed_kong,
+    })
+}
+
+/// A fan of a winning hand: its name as scored (Chinese), its English name from the rules
+/// (`null` for a name the rules do not know), its points.
+pub fn fan(f: &v1::MahjongFan) -> Value {
+    use mahjong::fan::Fan;
+    json!({
+        "name": f.name,
+        "english": Fan::of_name(&f.name).map(Fan::english),
+        "points": f.points,
+    })
+}
+
+impl TableAdapter for Mahjong {
+    type Table = MahjongTable;
+    type Setup = MahjongSpec;
+    type Bot = BotSpec;
+
+    fn kind(&'static self) -> GameKind {
+        GAME
+    }
+
+    fn read_setup(&self, job: &v1::TableJob) -> Result<MahjongSpec, JobError> {
+        match &job.setup {
+            None => spec::read_setup(&v1::MahjongSetup::default(), job.seed),
+            Some(v1::table_job::Setup::Mahjong(s)) => spec::read_setup(s, job.seed),
+            Some(_) => Err(crate::wrong_setup(GAME)),
+        }
+    }
+
+    fn rounding(&self) -> v1::PenaltyRounding {
+        v1::PenaltyRounding::Nearest
+    }
+
+    fn parse_bot(&self, name: &str) -> Option<Result<BotSpec, String>> {
+        bots::parse_builtin(name)
+    }
+
+    fn table(&self, spec: &TableSpec<MahjongSpec, BotSpec>) -> MahjongTable {
+        MahjongTable::new(&spec.setup)
+    }
+
+    fn local_bot(&self, bot: &BotSpec) -> Option<Player<MahjongTable>> {
+        MahjongBot::new(bot).map(|b| Box::new(b) as Player<MahjongTable>)
+    }
+
+    fn request_bot(&self, bot: &BotSpec, seed: u64) -> Option<Box<dyn RequestBot>> {
+        bots::MahjongRequestBot::new(bot, seed).map(|b| Box::new(b) as Box<dyn RequestBot>)
+    }
+}
