@@ -162,7 +162,7 @@ fn ladder_history(dir: &Path) {
                 .await
                 .unwrap();
         }
-        let (kind, key) = arena_matchmaker::ladder::STATE;
+        let (kind, key) = arena_matchmaker::ladder::state_key(arena_games::ddz::GAME);
         store
             .put_record(kind, key, &serde_json::to_vec(&state).unwrap())
             .await

@@ -328,6 +328,9 @@ pub trait State: Send {
     /// What `seat` may see now.
     fn observe(&self, seat: u32) -> v1::Observation;
 
+    /// [`State::observe`] with its events from index `from` on (an incremental observation).
+    fn observe_from(&self, seat: u32, from: usize) -> v1::Observation;
+
     /// Reads a wire answer for `pending` into an action the rules accept, or the fault.
     fn check_wire(&self, pending: &Pending, action: &v1::Action) -> Result<(), arena_table::Fault>;
 
@@ -353,6 +356,10 @@ impl<G: TableGame> State for G {
 
     fn observe(&self, seat: u32) -> v1::Observation {
         self.observation(seat)
+    }
+
+    fn observe_from(&self, seat: u32, from: usize) -> v1::Observation {
+        self.observation_from(seat, from)
     }
 
     fn check_wire(&self, pending: &Pending, action: &v1::Action) -> Result<(), arena_table::Fault> {

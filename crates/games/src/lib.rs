@@ -17,11 +17,13 @@
 
 pub mod adapter;
 pub mod ddz;
+pub mod ladder;
 pub mod mahjong;
 mod registry;
 
 pub use adapter::{Builtin, CheckedJob, State, TableAdapter};
-pub use registry::{Game, GameKind, Renderer};
+pub use ladder::{Group, GroupScore, GroupTable, Ladder};
+pub use registry::{Game, GameKind, Renderer, Variant};
 
 use arena_proto::v1;
 use arena_table::job::check_envelope;

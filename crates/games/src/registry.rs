@@ -37,7 +37,8 @@ pub trait Game: Send + Sync + 'static {
     /// before `:`, is not a built-in bot's), else the bot or why its name does not parse.
     fn builtin(&self, name: &str) -> Option<Result<Builtin, String>>;
 
-    /// This game's built-in bot names as a user writes them, for messages.
+    /// This game's built-in bot names as a user writes them, for messages. Every game has a
+    /// `random` bot (playing a legal action at random), which generic tests seat.
     fn builtin_help(&self) -> &'static str;
 
     /// Reads a job of this game (its envelope already checked): its set-up and seats, every
@@ -46,6 +47,13 @@ pub trait Game: Send + Sync + 'static {
 
     /// The legal answers an observation of this game lists (empty when it lists none).
     fn legal(&self, observation: &v1::Observation) -> Vec<String>;
+
+    /// The game's readings whose play differs (rule sets, scoring modes, fan readings), each
+    /// with a seed whose game shows what it changes: the golden playthroughs play every one.
+    fn variants(&self) -> Vec<Variant>;
+
+    /// How the game plays the ladder, if it has one.
+    fn ladder(&self) -> Option<&dyn crate::Ladder>;
 
     /// The console's renderer of this game's tables (its replay player's board).
     fn renderer(&self) -> Renderer;
@@ -62,6 +70,17 @@ pub trait Game: Send + Sync + 'static {
     /// The replay's public history as the console's renderer reads it: an object whose fields
     /// join the replay document.
     fn render_history(&self, replay: &v1::Replay) -> Value;
+}
+
+/// A reading of a game, for its golden playthrough: a table job's set-up and seed.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Variant {
+    /// Its name, unique in the game (the transcript's file is `<game>-<name>.txt`).
+    pub name: String,
+    /// The job's seed.
+    pub seed: u64,
+    /// The job's set-up (`None`: the game's default).
+    pub setup: Option<v1::table_job::Setup>,
 }
 
 /// A game's renderer for the console: a script the pages load, which registers itself as

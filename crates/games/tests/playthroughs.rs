@@ -1,12 +1,13 @@
-//! Golden playthroughs: every game the platform has rules for ([`GameKind::ALL`]), in every
-//! reading of it (Dou Dizhu's rule sets and scoring modes, Mahjong's fan readings), plays one
-//! seeded game with its built-in `random` bot in every seat, through the same table adapter the
-//! runner plays ([`TableGame::pending`], [`TableGame::observation_from`], [`TableGame::apply`];
-//! each action also goes through the wire and back, [`TableGame::encode`] then `decode`),
-//! and writes its transcript: per step, the pending seats and what each decides, each one's
-//! observation (the protocol's canonical JSON, keys sorted; events shown once per seat, as an
-//! incremental seat stream carries them), its legal actions and the action taken; at the end the
-//! outcome and the scores. The test compares each transcript with the committed file
+//! Golden playthroughs: every registered game ([`GameKind::all`]), in every reading of it
+//! ([`arena_games::Game::variants`]: Dou Dizhu's rule sets and scoring modes, Mahjong's fan
+//! readings), plays one seeded game with its built-in `random` bot in every seat, through the
+//! registry alone: the job is checked by [`validate`] and dealt as a [`State`], each seat's bot
+//! decides from the decision request a remote seat would get ([`arena_games::RequestBot`]), and
+//! its answer goes through the wire back into the rules. Nothing here names a game. The
+//! transcript: per step, the pending seats and what each decides, each one's observation (the
+//! protocol's canonical JSON, keys sorted; events shown once per seat, as an incremental seat
+//! stream carries them), its legal actions and the action taken; at the end the outcome and the
+//! scores. The test compares each transcript with the committed file
 //! `tests/playthroughs/<game>-<variant>.txt` and fails showing the first line that differs, so a
 //! change to a game's rules, observations, legal actions or scoring shows up as a diff of that
 //! file.
@@ -20,32 +21,15 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use arena_games::ddz::rules::Scoring;
-use arena_games::mahjong::rules::Reading;
-use arena_games::{CheckedJob, GameKind, ddz, mahjong, validate};
+use arena_games::{GameKind, RequestBot, State, Variant, validate};
 use arena_proto::v1;
-use arena_table::{LocalPlayer, SeatBot, TableGame, TableSpec};
 use serde_json::Value;
 
 /// The environment variable that makes the test rewrite the committed transcripts.
 const BLESS: &str = "ARENA_BLESS_PLAYTHROUGHS";
 
-/// The seed of a Dou Dizhu playthrough: the job's, so the deal and each bot's choices follow
-/// from it.
-const DDZ_SEED: u64 = 2015;
-
-/// The seed of a Mahjong playthrough: most hands random bots play are drawn, and a drawn hand
-/// shows no fans; the random bots win this one, and the two readings score it differently.
-const MAHJONG_SEED: u64 = 15;
-
-/// One reading of a game: the file it is compared with, and the job that sets it up.
-struct Variant {
-    file: String,
-    job: v1::TableJob,
-}
-
-/// A job of `game` with the built-in `random` bot in every seat.
-fn random_job(game: GameKind, seed: u64, setup: Option<v1::table_job::Setup>) -> v1::TableJob {
+/// The job of `variant` of `game` with the built-in `random` bot in every seat.
+fn random_job(game: GameKind, variant: &Variant) -> v1::TableJob {
     v1::TableJob {
         table_id: "playthrough".into(),
         game: game.wire() as i32,
@@ -54,165 +38,105 @@ fn random_job(game: GameKind, seed: u64, setup: Option<v1::table_job::Setup>) ->
                 bot: "random".into(),
             })
             .collect(),
-        setup,
-        seed,
+        setup: variant.setup.clone(),
+        seed: variant.seed,
         ..Default::default()
     }
 }
 
-/// Every reading of `game` whose transcript differs: a game added to [`GameKind`] fails to
-/// compile here until its readings are listed.
-fn variants(game: GameKind) -> Vec<Variant> {
-    match game {
-        GameKind::DouDizhu => {
-            let ddz = |rules: &str, scoring: Scoring| Variant {
-                file: format!("ddz-{rules}-{}", scoring.name()),
-                job: random_job(
-                    game,
-                    DDZ_SEED,
-                    Some(v1::table_job::Setup::Ddz(v1::DdzSetup {
-                        rules: rules.into(),
-                        scoring: scoring.name().into(),
-                        // The doubling round is part of the rules' transcript too.
-                        doubling: true,
-                        ..Default::default()
-                    })),
-                ),
-            };
-            // Each rule set changes the legal plays; each scoring mode only the scores, so the
-            // scoring modes are played under one rule set.
-            let mut all: Vec<Variant> = ["competition", "douzero", "openspiel"]
-                .into_iter()
-                .map(|rules| ddz(rules, Scoring::Competition))
-                .collect();
-            all.extend(
-                [Scoring::Difficulty, Scoring::Adp, Scoring::Wp]
-                    .into_iter()
-                    .map(|scoring| ddz("competition", scoring)),
-            );
-            all
-        }
-        GameKind::Mahjong => [
-            (Reading::Contest, "contest"),
-            (Reading::Seed2015, "seed-2015"),
-        ]
-        .into_iter()
-        .map(|(reading, name)| Variant {
-            file: format!("mahjong-{name}"),
-            job: random_job(
-                game,
-                MAHJONG_SEED,
-                Some(v1::table_job::Setup::Mahjong(v1::MahjongSetup {
-                    fans: mahjong::spec::fans_kind(reading) as i32,
-                    ..Default::default()
-                })),
-            ),
-        })
-        .collect(),
-    }
-}
-
-/// The transcript of the game `job` sets up, played by its built-in bots.
+/// The transcript of the game `job` sets up, played by its seats' built-in bots.
 fn transcript_of(job: &v1::TableJob) -> String {
     let header = format!("job {}", canonical(&json(job, "arena.v1.TableJob")));
-    match validate(job).expect("a playthrough's job is valid") {
-        CheckedJob::Ddz(spec) => playthrough(
-            &header,
-            ddz::DdzTable::new(&spec.setup, spec.seed),
-            built_in(&spec, ddz::DdzBot::new),
-            spec.seed,
-        ),
-        CheckedJob::Mahjong(spec) => playthrough(
-            &header,
-            mahjong::MahjongTable::new(&spec.setup),
-            built_in(&spec, mahjong::MahjongBot::new),
-            spec.seed,
-        ),
-    }
-}
-
-/// The in-process player of each seat of `spec` (all built-in bots).
-fn built_in<G: TableGame, S, B, P: LocalPlayer<G> + 'static>(
-    spec: &TableSpec<S, B>,
-    new: impl Fn(&B) -> Option<P>,
-) -> Vec<Box<dyn LocalPlayer<G>>> {
-    spec.seats
+    let checked = validate(job).expect("a playthrough's job is valid");
+    let game = checked.game();
+    let bots: Vec<Box<dyn RequestBot>> = job
+        .seats
         .iter()
-        .map(|s| match s {
-            SeatBot::Builtin(b) => {
-                Box::new(new(b).expect("a built-in bot")) as Box<dyn LocalPlayer<G>>
-            }
-            SeatBot::Remote(name) => panic!("a playthrough seats built-in bots, not {name}"),
+        .enumerate()
+        .map(|(seat, s)| {
+            game.builtin(&s.bot)
+                .and_then(Result::ok)
+                .and_then(|b| b.request_bot(job.seed ^ seat as u64))
+                .unwrap_or_else(|| panic!("{} has no built-in bot {:?}", game, s.bot))
         })
-        .collect()
+        .collect();
+    playthrough(&header, game, checked.state(), bots, job)
 }
 
-/// Plays `game` to the end with `players[seat]` in each seat (started with `seed`, as the
-/// runner starts them), writing the transcript. Generic over the table adapter: nothing in it
-/// knows a game.
-fn playthrough<G: TableGame>(
+/// Plays `state` to the end with `bots[seat]` in each seat, writing the transcript. Written over
+/// the registry's [`State`]: nothing in it knows a game.
+fn playthrough(
     header: &str,
-    mut game: G,
-    mut players: Vec<Box<dyn LocalPlayer<G>>>,
-    seed: u64,
+    game: GameKind,
+    mut state: Box<dyn State>,
+    mut bots: Vec<Box<dyn RequestBot>>,
+    job: &v1::TableJob,
 ) -> String {
     let mut out = format!("{header}\n");
-    for (seat, p) in players.iter_mut().enumerate() {
-        p.start(seat as u32, seed);
-        writeln!(out, "seat {seat}: {}", p.name()).unwrap();
+    for (seat, s) in job.seats.iter().enumerate() {
+        writeln!(out, "seat {seat}: {}", s.bot).unwrap();
     }
     // Per seat, how many of its events earlier observations showed.
-    let mut shown = vec![0usize; game.seat_count()];
-    let mut step = 0;
+    let mut shown = vec![0usize; state.seats()];
+    let mut step = 0u64;
     loop {
-        let pending = game.pending();
+        let pending = state.pending_now();
         if pending.is_empty() {
             break;
         }
         assert!(step < 10_000, "the game does not end");
         writeln!(out, "step {step}").unwrap();
-        let mut actions = Vec::with_capacity(pending.len());
+        let mut round = Vec::with_capacity(pending.len());
         for p in &pending {
             let seat = p.seat as usize;
             writeln!(out, "  seat {seat} {}", p.kind.as_str_name()).unwrap();
+            let whole = state.observe(p.seat);
+            let legal = game.legal(&whole);
             let mut obs = json(
-                &game.observation_from(p.seat, shown[seat]),
+                &state.observe_from(p.seat, shown[seat]),
                 "arena.v1.Observation",
             );
-            let inner = obs
+            if let Some(o) = obs
                 .as_object_mut()
                 .and_then(|o| o.values_mut().next())
-                .and_then(Value::as_object_mut);
-            let legal = inner.as_ref().and_then(|o| o.get("legal")).cloned();
-            if let Some(o) = inner {
+                .and_then(Value::as_object_mut)
+            {
                 o.remove("legal");
                 shown[seat] = event_count(o);
             }
             writeln!(out, "    observation {}", canonical(&obs)).unwrap();
-            match legal {
-                Some(l) => writeln!(out, "    legal {}", canonical(&l)).unwrap(),
-                None => writeln!(out, "    legal (none listed)").unwrap(),
+            writeln!(out, "    legal {}", canonical(&Value::from(legal))).unwrap();
+            let request = v1::DecisionRequest {
+                request_id: step,
+                table_id: job.table_id.clone(),
+                seat: p.seat,
+                game: job.game,
+                kind: p.kind as i32,
+                deadline_ms: 1000,
+                observation: Some(whole),
+            };
+            let action = bots[seat]
+                .decide(&request)
+                .unwrap_or_else(|e| panic!("step {step}: seat {seat}'s request: {e}"));
+            writeln!(
+                out,
+                "    action {}",
+                canonical(&json(&action, "arena.v1.Action"))
+            )
+            .unwrap();
+            if let Err(fault) = state.check_wire(p, &action) {
+                panic!(
+                    "step {step}: the built-in bot in seat {seat} made a refused action: {fault}"
+                );
             }
-            let action = players[seat].decide(&game.view(p.seat), p);
-            let encoded = game.encode(&action);
-            let wire = canonical(&json(&encoded, "arena.v1.Action"));
-            writeln!(out, "    action {wire}").unwrap();
-            // The action a remote seat would send reads back as the same action.
-            let back = game
-                .decode(p, &encoded)
-                .unwrap_or_else(|f| panic!("step {step}: {wire} does not read back: {f}"));
-            assert_eq!(format!("{back:?}"), format!("{action:?}"), "step {step}");
-            actions.push((*p, action));
+            round.push((*p, action));
         }
-        if let Err((seat, fault)) = game.check_and_apply(&actions) {
-            panic!("step {step}: the built-in bot in seat {seat} made a refused action: {fault}");
-        }
+        state
+            .apply_wire(&round)
+            .unwrap_or_else(|e| panic!("step {step}: {e}"));
         step += 1;
     }
-    for (seat, p) in players.iter_mut().enumerate() {
-        p.finish(&game.view(seat as u32));
-    }
-    let outcome = game.outcome().expect("a game with nothing pending is over");
+    let outcome = state.result().expect("a game with nothing pending is over");
     writeln!(
         out,
         "outcome {}",
@@ -298,13 +222,14 @@ fn every_game_plays_its_committed_transcript() {
     let bless = std::env::var(BLESS).is_ok_and(|v| v == "1");
     let mut wrong = Vec::new();
     let mut files = Vec::new();
-    for game in GameKind::ALL {
-        let vs = variants(game);
-        assert!(!vs.is_empty(), "{game:?} lists no variant");
+    for game in GameKind::all() {
+        let vs = game.variants();
+        assert!(!vs.is_empty(), "{game} lists no variant");
         for v in vs {
-            let actual = transcript_of(&v.job);
-            let path = dir().join(format!("{}.txt", v.file));
-            files.push(format!("{}.txt", v.file));
+            let actual = transcript_of(&random_job(game, &v));
+            let file = format!("{}-{}.txt", game.name(), v.name);
+            let path = dir().join(&file);
+            files.push(file);
             if bless {
                 std::fs::create_dir_all(dir()).unwrap();
                 std::fs::write(&path, &actual).unwrap();
@@ -349,7 +274,8 @@ fn every_game_plays_its_committed_transcript() {
 
 #[test]
 fn each_transcript_is_the_same_when_played_again_and_differs_by_seed() {
-    let job = &variants(GameKind::ALL[0])[0].job;
+    let game = GameKind::default_game();
+    let job = &random_job(game, &game.variants()[0]);
     assert_eq!(
         transcript_of(job),
         transcript_of(job),

@@ -26,46 +26,33 @@ use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::sync::Arc;
 use std::time::Duration;
 
-use arena_games::GameKind;
-// Transitional: the ladder's per-game grouping moves behind the registry next.
-use arena_games::ddz::GAME as DOU_DIZHU;
-use arena_games::mahjong::GAME as MAHJONG;
+use arena_games::{GameKind, Group, GroupTable, Ladder};
 use arena_proto::v1;
 use arena_ratings::Ratings;
 use arena_store::{BotKind, Store, StoreError};
 use prost::Message;
 use serde::{Deserialize, Serialize};
 
-/// Record kind and key of the Dou Dizhu ladder's state.
-pub const STATE: (&str, &str) = ("ladder", "state");
-/// Record kind and key of the Mahjong ladder's state.
-pub const MAHJONG_STATE: (&str, &str) = ("ladder", "mahjong");
-/// The `competition` field of Dou Dizhu ladder tables: their results are listed under it.
-pub const LADDER_COMPETITION: &str = arena_store::visibility::LADDER_COMPETITIONS[0];
-/// The `competition` field of Mahjong ladder tables.
-pub const MAHJONG_LADDER_COMPETITION: &str = arena_store::visibility::LADDER_COMPETITIONS[1];
+/// The game's ladder: every game the registry lists has one (checked when a ladder starts).
+fn rules(game: GameKind) -> &'static dyn Ladder {
+    game.game()
+        .ladder()
+        .unwrap_or_else(|| panic!("the game {game} has no ladder"))
+}
 
 /// Record kind and key of `game`'s ladder state.
 pub fn state_key(game: GameKind) -> (&'static str, &'static str) {
-    if game == MAHJONG {
-        MAHJONG_STATE
-    } else {
-        STATE
-    }
+    rules(game).state_key()
 }
 
 /// The `competition` of `game`'s ladder tables.
 pub fn competition(game: GameKind) -> &'static str {
-    if game == MAHJONG {
-        MAHJONG_LADDER_COMPETITION
-    } else {
-        LADDER_COMPETITION
-    }
+    rules(game).competition()
 }
 
-/// How many bots play one group of `game`'s ladder: a pair, or a set of four.
+/// How many bots play one group of `game`'s ladder.
 pub fn group_size(game: GameKind) -> usize {
-    if game == MAHJONG { 4 } else { 2 }
+    rules(game).group_size()
 }
 /// A pair not marked enqueued this long after its creation is enqueued again.
 const ENQUEUE_GRACE_MS: u64 = 10_000;
@@ -150,7 +137,7 @@ impl LadderConfig {
 impl Default for LadderConfig {
     fn default() -> Self {
         LadderConfig {
-            game: DOU_DIZHU,
+            game: GameKind::default_game(),
             every: Duration::from_secs(1),
             anchors: Vec::new(),
             max_pairs: 0,
@@ -197,14 +184,14 @@ impl Pair {
             .collect()
     }
 
-    /// Its table ids: Dou Dizhu, A landlord then B landlord; Mahjong, the set's four rotations.
+    /// Its table ids, in the game's table order ([`Ladder::table_suffixes`]).
     pub fn table_ids(&self, game: GameKind) -> Vec<String> {
         let c = competition(game);
-        if game == MAHJONG {
-            (0..4).map(|k| format!("{c}/p{}/r{k}", self.n)).collect()
-        } else {
-            vec![format!("{c}/p{}/a", self.n), format!("{c}/p{}/b", self.n)]
-        }
+        rules(game)
+            .table_suffixes()
+            .iter()
+            .map(|suffix| format!("{c}/p{}/{suffix}", self.n))
+            .collect()
     }
 }
 
@@ -407,141 +394,44 @@ pub fn deal_group(pair: &Pair, game: GameKind) -> String {
     format!("{}/{}", competition(game), pair.id())
 }
 
-/// The table jobs of `pair` in `cfg.game`'s ladder, dealt from the ladder's secret `deal_key`.
-pub fn jobs(pair: &Pair, cfg: &LadderConfig, deal_key: u64) -> Vec<v1::TableJob> {
-    if cfg.game == MAHJONG {
-        mahjong_jobs(pair, cfg, deal_key)
-    } else {
-        ddz_jobs(pair, cfg, deal_key).to_vec()
+/// The group `pair` as the game's ladder sees it.
+fn group<'a>(pair: &'a Pair, cfg: &LadderConfig, deal_key: u64) -> Group<'a> {
+    Group {
+        n: pair.n,
+        bots: pair.bots(),
+        deal_key,
+        seed: cfg.seed,
+        time: cfg.time,
+        verdict_policy: cfg.verdict_policy,
     }
 }
 
-/// The four tables of a Mahjong set: one wall, the bots rotated one seat each table (at table
-/// `k` the bot of seat `s` at the first table sits in seat `s + k`).
-fn mahjong_jobs(pair: &Pair, cfg: &LadderConfig, deal_key: u64) -> Vec<v1::TableJob> {
-    use arena_games::mahjong::rules::{Deal, Reading, schedule::mix};
-    let game = MAHJONG;
-    let deal = Deal::from_seed(mix(deal_key, pair.n));
-    let setup = arena_games::mahjong::spec::setup_of(&deal, Reading::Contest);
-    let bots = pair.bots();
-    let group = deal_group(pair, game);
-    pair.table_ids(game)
+/// The table jobs of `pair` in `cfg.game`'s ladder, dealt from the ladder's secret `deal_key`:
+/// the game lays the tables out; every one is filed under the ladder and the group.
+pub fn jobs(pair: &Pair, cfg: &LadderConfig, deal_key: u64) -> Vec<v1::TableJob> {
+    let game = cfg.game;
+    let c = competition(game);
+    let deal_group = deal_group(pair, game);
+    rules(game)
+        .tables(&group(pair, cfg, deal_key))
         .into_iter()
-        .enumerate()
-        .map(|(k, id)| {
-            let mut labels = std::collections::HashMap::new();
-            labels.insert("pair".to_string(), pair.id());
-            labels.insert("rotation".to_string(), k.to_string());
-            labels.insert(
+        .map(|GroupTable { suffix, mut job }| {
+            // The ladder queues on the default lane.
+            job.lane = String::new();
+            job.table_id = format!("{c}/p{}/{suffix}", pair.n);
+            job.competition = c.into();
+            job.labels.insert("pair".to_string(), pair.id());
+            job.labels.insert(
                 arena_store::visibility::DEAL_GROUP_LABEL.to_string(),
-                group.clone(),
+                deal_group.clone(),
             );
-            labels.extend(arena_telemetry::job_labels());
-            v1::TableJob {
-                // The ladder queues on the default lane.
-                lane: String::new(),
-                table_id: id,
-                game: v1::Game::Mahjong as i32,
-                seats: (0..4)
-                    .map(|s| v1::SeatSpec {
-                        bot: bots[(s + 4 - k) % 4].to_string(),
-                    })
-                    .collect(),
-                setup: Some(v1::table_job::Setup::Mahjong(setup.clone())),
-                time: Some(cfg.time.unwrap_or_else(crate::mahjong::contest_time)),
-                verdict_policy: cfg.verdict_policy as i32,
-                seed: mix(deal.fingerprint(), k as u64),
-                competition: competition(game).into(),
-                labels,
-                placement: Some(Box::new(v1::Placement {
-                    deal_group: group.clone(),
-                    pair: pair.id(),
-                    rotation: k as u32,
-                    ..Default::default()
-                })),
-            }
+            job.labels.extend(arena_telemetry::job_labels());
+            let placement = job.placement.get_or_insert_with(Default::default);
+            placement.deal_group = deal_group.clone();
+            placement.pair = pair.id();
+            job
         })
         .collect()
-}
-
-/// The two tables of a Dou Dizhu pair.
-fn ddz_jobs(pair: &Pair, cfg: &LadderConfig, deal_key: u64) -> [v1::TableJob; 2] {
-    let deal = arena_games::ddz::rules::Deal::generate(deal_key, pair.n).to_string();
-    let ids = pair.table_ids(DOU_DIZHU);
-    let job = |id: &str, landlord: &str, farmer: &str, role: &str, salt: u64| {
-        let placement = v1::Placement {
-            deal_group: deal_group(pair, DOU_DIZHU),
-            pair: pair.id(),
-            rotation: u32::from(role == "b"),
-            ..Default::default()
-        };
-        let mut labels = std::collections::HashMap::new();
-        labels.insert("pair".to_string(), pair.id());
-        labels.insert(
-            arena_store::visibility::DEAL_GROUP_LABEL.to_string(),
-            deal_group(pair, DOU_DIZHU),
-        );
-        labels.insert("landlord".to_string(), role.to_string());
-        labels.extend(arena_telemetry::job_labels());
-        v1::TableJob {
-            // The ladder queues on the default lane.
-            lane: String::new(),
-            table_id: id.to_string(),
-            game: v1::Game::DouDizhu as i32,
-            seats: [landlord, farmer, farmer]
-                .into_iter()
-                .map(|bot| v1::SeatSpec { bot: bot.into() })
-                .collect(),
-            setup: Some(v1::table_job::Setup::Ddz(
-                arena_games::ddz::spec::fixed_landlord_setup(
-                    deal.clone(),
-                    arena_games::ddz::rules::Scoring::Competition,
-                ),
-            )),
-            time: cfg.time,
-            verdict_policy: cfg.verdict_policy as i32,
-            seed: cfg.seed ^ pair.n.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ salt,
-            competition: LADDER_COMPETITION.into(),
-            labels: labels.into_iter().collect(),
-            placement: Some(Box::new(placement)),
-        }
-    };
-    [
-        job(&ids[0], &pair.a, &pair.b, "a", 1),
-        job(&ids[1], &pair.b, &pair.a, "b", 2),
-    ]
-}
-
-/// What a finished pair says: each side's `bot@release` and pair score, or why it can't be rated.
-pub fn score_pair(
-    pair: &Pair,
-    a_table: &v1::TableResult,
-    b_table: &v1::TableResult,
-) -> Result<Rated, LadderError> {
-    for r in [a_table, b_table] {
-        if !r.error.is_empty() {
-            return Err(LadderError::Table {
-                table: r.table_id.clone(),
-                why: format!("failed: {}", r.error),
-            });
-        }
-        if r.final_scores.len() != 3 {
-            return Err(LadderError::Table {
-                table: r.table_id.clone(),
-                why: "has no scores".into(),
-            });
-        }
-    }
-    // Each side's landlord score plus its farmer team's score on the same cards.
-    let a = (a_table.final_scores[0] + b_table.final_scores[1] + b_table.final_scores[2]) as f64;
-    let b = (b_table.final_scores[0] + a_table.final_scores[1] + a_table.final_scores[2]) as f64;
-    Ok(Rated {
-        pair: pair.clone(),
-        a_key: arena_ratings::key(&pair.a, &release(a_table, 0)),
-        b_key: arena_ratings::key(&pair.b, &release(b_table, 0)),
-        more_keys: Vec::new(),
-        scores: vec![a, b],
-    })
 }
 
 /// The release the bot of `seat` reported at table `r` (or [`UNVERSIONED`]).
@@ -553,21 +443,13 @@ fn release(r: &v1::TableResult, seat: usize) -> String {
         .unwrap_or_else(|| UNVERSIONED.to_string())
 }
 
-/// What a finished Mahjong set says: each bot's `bot@release` (from the first table, where the
-/// bots sit in [`Pair::bots`] order) and set score (its final scores, penalties included, at
-/// the four tables), or why it can't be rated.
-pub fn score_set(pair: &Pair, tables: &[v1::TableResult]) -> Result<Rated, LadderError> {
-    let bots = pair.bots();
-    if bots.len() != 4 || tables.len() != 4 {
-        return Err(LadderError::Table {
-            table: pair.id(),
-            why: format!(
-                "a set is 4 bots at 4 tables, not {} at {}",
-                bots.len(),
-                tables.len()
-            ),
-        });
-    }
+/// What a finished group of `game` says (its tables' results in [`Pair::table_ids`] order):
+/// each bot's `bot@release` and group score, or why it can't be rated.
+pub fn score(
+    game: GameKind,
+    pair: &Pair,
+    tables: &[v1::TableResult],
+) -> Result<Rated, LadderError> {
     for r in tables {
         if !r.error.is_empty() {
             return Err(LadderError::Table {
@@ -575,49 +457,44 @@ pub fn score_set(pair: &Pair, tables: &[v1::TableResult]) -> Result<Rated, Ladde
                 why: format!("failed: {}", r.error),
             });
         }
-        if r.final_scores.len() != 4 {
+        if r.final_scores.len() != game.seat_count() {
             return Err(LadderError::Table {
                 table: r.table_id.clone(),
                 why: "has no scores".into(),
             });
         }
     }
-    // Table k seats the bot of first-table seat s in seat s + k.
-    let scores: Vec<f64> = (0..4)
-        .map(|b| {
-            tables
-                .iter()
-                .enumerate()
-                .map(|(k, r)| r.final_scores[(b + k) % 4] as f64)
-                .sum()
-        })
-        .collect();
-    let keys: Vec<String> = (0..4)
-        .map(|b| arena_ratings::key(bots[b], &release(&tables[0], b)))
-        .collect();
+    // The deal key plays no part in scoring.
+    let cfg = LadderConfig {
+        game,
+        ..LadderConfig::default()
+    };
+    let group = group(pair, &cfg, 0);
+    let scored = rules(game)
+        .score(&group, tables)
+        .map_err(|why| LadderError::Table {
+            table: pair.id(),
+            why,
+        })?;
+    let mut keys = group
+        .bots
+        .iter()
+        .zip(&scored.release_at)
+        .map(|(bot, &(t, seat))| {
+            arena_ratings::key(
+                bot,
+                &tables
+                    .get(t)
+                    .map_or_else(|| UNVERSIONED.into(), |r| release(r, seat)),
+            )
+        });
     Ok(Rated {
         pair: pair.clone(),
-        a_key: keys[0].clone(),
-        b_key: keys[1].clone(),
-        more_keys: keys[2..].to_vec(),
-        scores,
+        a_key: keys.next().unwrap_or_default(),
+        b_key: keys.next().unwrap_or_default(),
+        more_keys: keys.collect(),
+        scores: scored.scores,
     })
-}
-
-/// What a finished group of `game` says (its tables' results in [`Pair::table_ids`] order).
-pub fn score(
-    game: GameKind,
-    pair: &Pair,
-    tables: &[v1::TableResult],
-) -> Result<Rated, LadderError> {
-    match tables {
-        _ if game == MAHJONG => score_set(pair, tables),
-        [a, b] => score_pair(pair, a, b),
-        _ => Err(LadderError::Table {
-            table: pair.id(),
-            why: format!("a pair is 2 tables, not {}", tables.len()),
-        }),
-    }
 }
 
 /// Bots that may be grouped now: the remote bots with presence that play the ladder's game
@@ -1092,6 +969,8 @@ pub async fn run(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use arena_games::ddz::GAME as DOU_DIZHU;
+    use arena_games::mahjong::GAME as MAHJONG;
 
     fn names(xs: &[&str]) -> Vec<String> {
         xs.iter().map(|s| s.to_string()).collect()
@@ -1274,20 +1153,22 @@ mod tests {
         // seat of A's team).
         let ta = result("ladder/p4/a", [4, -2, -2], ["2.0", "7", "7"]);
         let tb = result("ladder/p4/b", [-2, 1, 0], ["7", "2.0", "2.0"]);
-        let r = score_pair(&pair, &ta, &tb).unwrap();
+        let r = score(DOU_DIZHU, &pair, &[ta.clone(), tb.clone()]).unwrap();
         assert_eq!(r.a_key, "alpha@2.0");
         assert_eq!(r.b_key, "beta@7");
         assert_eq!(r.scores, [4.0 + 1.0, -2.0 - 4.0]);
         let unversioned = result("ladder/p4/a", [4, -2, -2], ["", "", ""]);
         assert_eq!(
-            score_pair(&pair, &unversioned, &tb).unwrap().a_key,
+            score(DOU_DIZHU, &pair, &[unversioned.clone(), tb.clone()])
+                .unwrap()
+                .a_key,
             "alpha@unversioned"
         );
         let failed = v1::TableResult {
             error: "seats: no such bot".into(),
             ..ta.clone()
         };
-        let err = score_pair(&pair, &failed, &tb).unwrap_err();
+        let err = score(DOU_DIZHU, &pair, &[failed.clone(), tb.clone()]).unwrap_err();
         assert!(err.to_string().contains("no such bot"), "{err}");
     }
 
@@ -1309,7 +1190,7 @@ mod tests {
         assert_eq!(seats(&jb), ["beta", "alpha", "alpha"]);
         assert_eq!(ja.setup, jb.setup);
         assert_eq!(ja.table_id, "ladder/p9/a");
-        assert_eq!(jb.competition, LADDER_COMPETITION);
+        assert_eq!(jb.competition, competition(DOU_DIZHU));
         // Rebuilt after a restart, a job is the same table; only the label saying when it was
         // enqueued (observability) may have moved on by a millisecond.
         let unstamped = |mut j: v1::TableJob| {
@@ -1360,7 +1241,7 @@ mod tests {
         for (k, j) in jobs.iter().enumerate() {
             assert_eq!(j.game(), v1::Game::Mahjong);
             assert_eq!(j.setup, jobs[0].setup, "the same wall");
-            assert_eq!(j.competition, MAHJONG_LADDER_COMPETITION);
+            assert_eq!(j.competition, competition(MAHJONG));
             let p = j.placement.as_deref().unwrap();
             assert_eq!((p.pair.as_str(), p.rotation), ("p3", k as u32));
             assert_eq!(p.deal_group, "ladder-mahjong/p3");
@@ -1399,7 +1280,7 @@ mod tests {
                 }
             })
             .collect();
-        let r = score_set(&pair, &tables).unwrap();
+        let r = score(MAHJONG, &pair, &tables).unwrap();
         assert_eq!(r.scores, [36.0, -12.0, -12.0, -12.0]);
         assert_eq!(
             r.keys(),

@@ -32,19 +32,7 @@ use crate::{index, placement_of};
 /// Participants of a Mahjong competition: the four seats of its table.
 pub const PARTICIPANTS: usize = 4;
 
-/// The contest's time control: 1 s for a turn, 0.5 s for an answer to a discard or an added
-/// kong, every 100 ms beyond (rounded to the nearest, half up) one penalty point, and a verdict
-/// after 5 s without an answer.
-pub fn contest_time() -> v1::TimeControl {
-    v1::TimeControl {
-        decision_ms: 1000,
-        claim_ms: 500,
-        hard_cap_ms: 5000,
-        penalty_per_100ms: 1,
-        verdict_penalty: 0,
-        penalty_rounding: v1::PenaltyRounding::Nearest as i32,
-    }
-}
+pub use arena_games::mahjong::spec::contest_time;
 
 /// The table id of hand `slot` of match `m`.
 pub fn table_id(name: &str, m: usize, slot: &Slot) -> String {

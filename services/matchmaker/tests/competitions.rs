@@ -784,8 +784,8 @@ async fn results_and_replays_are_kept_as_long_as_the_operator_says() {
 
     // The ladder: a pair long finished, a pair half played, a pair finished recently, and a
     // Mahjong set long finished.
-    let lad = arena_matchmaker::ladder::LADDER_COMPETITION;
-    let mj = arena_matchmaker::ladder::MAHJONG_LADDER_COMPETITION;
+    let lad = arena_matchmaker::ladder::competition(arena_games::ddz::GAME);
+    let mj = arena_matchmaker::ladder::competition(arena_games::mahjong::GAME);
     let ids = |g: &str, n: usize| (0..n).map(|i| format!("{g}/{i}")).collect::<Vec<_>>();
     for (group, n) in [
         ("ladder/p1", 2),

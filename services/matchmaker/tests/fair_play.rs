@@ -324,7 +324,7 @@ async fn finish_pair(store: &dyn Store, pair: &ladder::Pair, k: usize) {
     for (id, releases, scores) in tables {
         let r = v1::TableResult {
             table_id: id.clone(),
-            competition: ladder::LADDER_COMPETITION.into(),
+            competition: ladder::competition(arena_games::ddz::GAME).into(),
             final_scores: scores.to_vec(),
             releases: releases.map(String::from).to_vec(),
             ..Default::default()
@@ -332,7 +332,7 @@ async fn finish_pair(store: &dyn Store, pair: &ladder::Pair, k: usize) {
         store
             .put_result(
                 id,
-                Some(ladder::LADDER_COMPETITION),
+                Some(ladder::competition(arena_games::ddz::GAME)),
                 &r.encode_to_vec(),
                 b"replay",
             )
@@ -418,7 +418,7 @@ async fn the_leaderboard_is_served_in_bounded_pages() {
             0.0,
         );
     }
-    let (kind, key) = ladder::STATE;
+    let (kind, key) = ladder::state_key(arena_games::ddz::GAME);
     store
         .put_record(kind, key, &serde_json::to_vec(&state).unwrap())
         .await

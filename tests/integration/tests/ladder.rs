@@ -142,7 +142,10 @@ async fn ladder_runs_pairs_once_per_release(backend: Backend) {
         2 * rated,
         "every rated pair counted once for both sides: {board:?}"
     );
-    let results = store.results_for(ladder::LADDER_COMPETITION).await.unwrap();
+    let results = store
+        .results_for(ladder::competition(arena_games::ddz::GAME))
+        .await
+        .unwrap();
     assert!(
         results.len() as u64 >= 2 * rated,
         "{} results",

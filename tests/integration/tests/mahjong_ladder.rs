@@ -184,7 +184,7 @@ async fn mahjong_ladder_rates_every_set_once(backend: Backend) {
         assert_eq!((last.mu, last.sigma), (r.mu, r.sigma), "{key}");
     }
     let results = store
-        .results_for(ladder::MAHJONG_LADDER_COMPETITION)
+        .results_for(ladder::competition(arena_games::mahjong::GAME))
         .await
         .unwrap();
     assert_eq!(results.len() as u64, 4 * rated);

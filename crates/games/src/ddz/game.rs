@@ -10,7 +10,8 @@ use serde_json::{Value, json};
 
 use super::{DdzBot, DdzSpec, DdzTable, bots, spec};
 use crate::adapter::{self, TableAdapter};
-use crate::{Builtin, CheckedJob, Game, GameKind, Renderer, RequestBot};
+use crate::ladder::{Group, GroupScore, GroupTable, Ladder};
+use crate::{Builtin, CheckedJob, Game, GameKind, Renderer, RequestBot, Variant};
 
 /// Dou Dizhu (竞技二打一): three seats, one landlord against two farmers.
 pub struct DouDizhu;
@@ -52,6 +53,34 @@ impl Game for DouDizhu {
             Some(v1::observation::Game::Ddz(d)) => d.legal.clone(),
             _ => Vec::new(),
         }
+    }
+
+    fn variants(&self) -> Vec<Variant> {
+        use super::rules::Scoring;
+        let variant = |rules: &str, scoring: Scoring| Variant {
+            name: format!("{rules}-{}", scoring.name()),
+            seed: 2015,
+            setup: Some(v1::table_job::Setup::Ddz(v1::DdzSetup {
+                rules: rules.into(),
+                scoring: scoring.name().into(),
+                // The doubling round is part of the rules' transcript too.
+                doubling: true,
+                ..Default::default()
+            })),
+        };
+        // Each rule set changes the legal plays; each scoring mode only the scores, so the
+        // scoring modes are played under one rule set.
+        let rule_sets = ["competition", "douzero", "openspiel"]
+            .into_iter()
+            .map(|rules| variant(rules, Scoring::Competition));
+        let scorings = [Scoring::Difficulty, Scoring::Adp, Scoring::Wp]
+            .into_iter()
+            .map(|scoring| variant("competition", scoring));
+        rule_sets.chain(scorings).collect()
+    }
+
+    fn ladder(&self) -> Option<&dyn Ladder> {
+        Some(self)
     }
 
     fn renderer(&self) -> Renderer {
@@ -164,5 +193,72 @@ impl TableAdapter for DouDizhu {
 
     fn request_bot(&self, bot: &BotSpec, seed: u64) -> Option<Box<dyn RequestBot>> {
         bots::DdzRequestBot::new(bot, seed).map(|b| Box::new(b) as Box<dyn RequestBot>)
+    }
+}
+
+/// Dou Dizhu's ladder: a pair of bots plays a duplicate pair of tables on one deal, A as
+/// landlord against B in both farmer seats, then B as landlord against A; a bot's pair score is
+/// its landlord score plus its farmer team's score on the same cards.
+impl Ladder for DouDizhu {
+    fn group_size(&self) -> usize {
+        2
+    }
+
+    fn state_key(&self) -> (&'static str, &'static str) {
+        ("ladder", "state")
+    }
+
+    fn competition(&self) -> &'static str {
+        arena_store::visibility::LADDER_COMPETITIONS[0]
+    }
+
+    fn table_suffixes(&self) -> &'static [&'static str] {
+        &["a", "b"]
+    }
+
+    fn tables(&self, group: &Group<'_>) -> Vec<GroupTable> {
+        let deal = super::rules::Deal::generate(group.deal_key, group.n).to_string();
+        let (a, b) = (group.bots[0], group.bots[1]);
+        [(a, b, "a", 1u64), (b, a, "b", 2u64)]
+            .into_iter()
+            .map(|(landlord, farmer, role, salt)| GroupTable {
+                suffix: if role == "a" { "a" } else { "b" },
+                job: v1::TableJob {
+                    game: v1::Game::DouDizhu as i32,
+                    seats: [landlord, farmer, farmer]
+                        .into_iter()
+                        .map(|bot| v1::SeatSpec { bot: bot.into() })
+                        .collect(),
+                    setup: Some(v1::table_job::Setup::Ddz(spec::fixed_landlord_setup(
+                        deal.clone(),
+                        super::rules::Scoring::Competition,
+                    ))),
+                    time: group.time,
+                    verdict_policy: group.verdict_policy as i32,
+                    seed: group.seed ^ group.n.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ salt,
+                    labels: [("landlord".to_string(), role.to_string())].into(),
+                    placement: Some(Box::new(v1::Placement {
+                        rotation: u32::from(role == "b"),
+                        ..Default::default()
+                    })),
+                    ..Default::default()
+                },
+            })
+            .collect()
+    }
+
+    fn score(&self, group: &Group<'_>, tables: &[v1::TableResult]) -> Result<GroupScore, String> {
+        let ([a, b], 2) = (tables, group.bots.len()) else {
+            return Err(format!(
+                "a pair is 2 bots at 2 tables, not {} at {}",
+                group.bots.len(),
+                tables.len()
+            ));
+        };
+        let (a, b) = (&a.final_scores, &b.final_scores);
+        Ok(GroupScore {
+            scores: vec![(a[0] + b[1] + b[2]) as f64, (b[0] + a[1] + a[2]) as f64],
+            release_at: vec![(0, 0), (1, 0)],
+        })
     }
 }

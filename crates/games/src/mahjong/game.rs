@@ -10,7 +10,8 @@ use serde_json::{Value, json};
 
 use super::{MahjongBot, MahjongSpec, MahjongTable, bots, spec};
 use crate::adapter::{self, TableAdapter};
-use crate::{Builtin, CheckedJob, Game, GameKind, Renderer, RequestBot};
+use crate::ladder::{Group, GroupScore, GroupTable, Ladder};
+use crate::{Builtin, CheckedJob, Game, GameKind, Renderer, RequestBot, Variant};
 
 /// The 2015 AI contest's simplified Guobiao Mahjong: four seats.
 pub struct Mahjong;
@@ -52,6 +53,30 @@ impl Game for Mahjong {
             Some(v1::observation::Game::Mahjong(m)) => m.legal.clone(),
             _ => Vec::new(),
         }
+    }
+
+    fn variants(&self) -> Vec<Variant> {
+        use mahjong::Reading;
+        [
+            (Reading::Contest, "contest"),
+            (Reading::Seed2015, "seed-2015"),
+        ]
+        .into_iter()
+        .map(|(reading, name)| Variant {
+            name: name.into(),
+            // Most hands random bots play are drawn, and a drawn hand shows no fans; the
+            // random bots win this one (seat 2, on a discard), each reading naming its fans.
+            seed: 47,
+            setup: Some(v1::table_job::Setup::Mahjong(v1::MahjongSetup {
+                fans: spec::fans_kind(reading) as i32,
+                ..Default::default()
+            })),
+        })
+        .collect()
+    }
+
+    fn ladder(&self) -> Option<&dyn Ladder> {
+        Some(self)
     }
 
     fn renderer(&self) -> Renderer {
@@ -177,5 +202,86 @@ impl TableAdapter for Mahjong {
 
     fn request_bot(&self, bot: &BotSpec, seed: u64) -> Option<Box<dyn RequestBot>> {
         bots::MahjongRequestBot::new(bot, seed).map(|b| Box::new(b) as Box<dyn RequestBot>)
+    }
+}
+
+/// Mahjong's ladder: four bots play a duplicate set of four tables on one wall, rotated one
+/// seat each table (at table `k` the bot of first-table seat `s` sits in seat `s + k`), so each
+/// plays the wall from every seat; a bot's set score is its final scores at the four tables.
+impl Ladder for Mahjong {
+    fn group_size(&self) -> usize {
+        4
+    }
+
+    fn state_key(&self) -> (&'static str, &'static str) {
+        ("ladder", "mahjong")
+    }
+
+    fn competition(&self) -> &'static str {
+        arena_store::visibility::LADDER_COMPETITIONS[1]
+    }
+
+    fn table_suffixes(&self) -> &'static [&'static str] {
+        &["r0", "r1", "r2", "r3"]
+    }
+
+    fn tables(&self, group: &Group<'_>) -> Vec<GroupTable> {
+        use mahjong::{Deal, Reading, schedule::mix};
+        let deal = Deal::from_seed(mix(group.deal_key, group.n));
+        let setup = spec::setup_of(&deal, Reading::Contest);
+        self.table_suffixes()
+            .iter()
+            .enumerate()
+            .map(|(k, &suffix)| GroupTable {
+                suffix,
+                job: v1::TableJob {
+                    game: v1::Game::Mahjong as i32,
+                    seats: (0..4)
+                        .map(|s| v1::SeatSpec {
+                            bot: group
+                                .bots
+                                .get((s + 4 - k) % 4)
+                                .copied()
+                                .unwrap_or("")
+                                .into(),
+                        })
+                        .collect(),
+                    setup: Some(v1::table_job::Setup::Mahjong(setup.clone())),
+                    time: Some(group.time.unwrap_or_else(spec::contest_time)),
+                    verdict_policy: group.verdict_policy as i32,
+                    seed: mix(deal.fingerprint(), k as u64),
+                    labels: [("rotation".to_string(), k.to_string())].into(),
+                    placement: Some(Box::new(v1::Placement {
+                        rotation: k as u32,
+                        ..Default::default()
+                    })),
+                    ..Default::default()
+                },
+            })
+            .collect()
+    }
+
+    fn score(&self, group: &Group<'_>, tables: &[v1::TableResult]) -> Result<GroupScore, String> {
+        if group.bots.len() != 4 || tables.len() != 4 {
+            return Err(format!(
+                "a set is 4 bots at 4 tables, not {} at {}",
+                group.bots.len(),
+                tables.len()
+            ));
+        }
+        // Table k seats the bot of first-table seat s in seat s + k.
+        let scores = (0..4)
+            .map(|b| {
+                tables
+                    .iter()
+                    .enumerate()
+                    .map(|(k, r)| r.final_scores[(b + k) % 4] as f64)
+                    .sum()
+            })
+            .collect();
+        Ok(GroupScore {
+            scores,
+            release_at: (0..4).map(|b| (0, b)).collect(),
+        })
     }
 }

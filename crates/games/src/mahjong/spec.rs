@@ -74,6 +74,20 @@ pub fn setup_of(deal: &Deal, reading: Reading) -> v1::MahjongSetup {
     }
 }
 
+/// The contest's time control: 1 s for a turn, 0.5 s for an answer to a discard or an added
+/// kong, every 100 ms beyond (rounded to the nearest, half up) one penalty point, and a verdict
+/// after 5 s without an answer.
+pub fn contest_time() -> v1::TimeControl {
+    v1::TimeControl {
+        decision_ms: 1000,
+        claim_ms: 500,
+        hard_cap_ms: 5000,
+        penalty_per_100ms: 1,
+        verdict_penalty: 0,
+        penalty_rounding: v1::PenaltyRounding::Nearest as i32,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
