@@ -17,7 +17,9 @@ use arena_store::{DealRecord, JobEntry};
 use arena_telemetry::metrics::{attr, metrics};
 use tokio_util::sync::CancellationToken;
 
-use crate::worker::{Backoff, Ctx, ack};
+use crate::ctx::Ctx;
+use crate::retry::Backoff;
+use crate::writer::ack;
 
 /// Sets the flag when dropped, stopping the blocking measurement at its next deal.
 struct CancelOnDrop(Arc<AtomicBool>);
