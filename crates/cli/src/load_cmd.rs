@@ -3,8 +3,10 @@
 //!
 //! The bots are registered through the matchmaker's bot registry (`{prefix}-00000`, …; an
 //! existing one gets a new token), then each connects to bot-host's bot port on a gRPC stream of
-//! its own, as a real bot does, all of them tasks of one tokio runtime (one TCP connection per
-//! bot, or `--connections K` shared ones). Tables of three of them are submitted to a referee
+//! its own through the Rust SDK's connection ([`arena_sdk::connection`]), as a real bot does,
+//! all of them tasks of one tokio runtime (one TCP connection per bot, or `--connections K`
+//! shared ones); a lost one is opened again after the client retry policy's backoff
+//! ([`arena_sdk::Backoff`]). Tables of three of them are submitted to a referee
 //! (at most `--in-flight` at once), each bot answering with the first legal answer (the Rust
 //! SDK's default [`arena_sdk::Bot`]) after a think time drawn from `--think`, and with the
 //! faults asked for: a crash (the connection dropped, the bot back as a new session after
@@ -32,14 +34,14 @@ use std::time::{Duration, Instant};
 use anyhow::{Context as _, Result, bail};
 use arena_proto::v1;
 use arena_proto::v1::bot_gateway_client::BotGatewayClient;
-use arena_proto::v1::bot_to_host::Msg as Out;
 use arena_proto::v1::host_to_bot::Msg as In;
+use arena_sdk::Backoff;
+use arena_sdk::connection::{self, Connection};
 use clap::{Args, Subcommand};
 use hdrhistogram::Histogram;
 use rand::rngs::SmallRng;
 use rand::{Rng as _, SeedableRng as _};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore, watch};
-use tokio_stream::wrappers::UnboundedReceiverStream;
 use tonic::transport::Channel;
 
 use crate::client::{self, ClientAuth};
@@ -470,27 +472,23 @@ struct FirstLegal;
 
 impl arena_sdk::Bot for FirstLegal {}
 
-enum Fault {
-    None,
-    Crash,
-    Hang,
-    Garbage,
-}
-
 impl Behaviour {
-    fn fault(&self, rng: &mut SmallRng) -> Fault {
+    /// The misbehaviour drawn for one request, named by the verdict it earns: a crash
+    /// (`Disconnected`: the connection dropped), a hang (`Timeout`: no answer) or garbage
+    /// (`Malformed`: an empty answer); `None` for the first legal answer.
+    fn fault(&self, rng: &mut SmallRng) -> Option<v1::VerdictKind> {
         if self.crash + self.hang + self.garbage == 0.0 {
-            return Fault::None;
+            return None;
         }
         let u: f64 = rng.random();
         if u < self.crash {
-            Fault::Crash
+            Some(v1::VerdictKind::Disconnected)
         } else if u < self.crash + self.hang {
-            Fault::Hang
+            Some(v1::VerdictKind::Timeout)
         } else if u < self.crash + self.hang + self.garbage {
-            Fault::Garbage
+            Some(v1::VerdictKind::Malformed)
         } else {
-            Fault::None
+            None
         }
     }
 }
@@ -501,8 +499,8 @@ enum Ended {
     Stopped,
     /// A simulated crash.
     Crashed,
-    /// Lost (transport error, a status another attempt may fix).
-    Lost,
+    /// Lost (transport error, a status another attempt may fix), after its welcome or before.
+    Lost { welcomed: bool },
     /// Refused for good (a bad token, the bot connected elsewhere).
     Refused,
 }
@@ -539,6 +537,7 @@ async fn bot_task(fleet: Fleet, me: Identity, mut stop: watch::Receiver<bool>) {
         fleet.how.seed ^ (me.index as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15),
     );
     let mut pause = None;
+    let mut backoff = Backoff::CLIENT;
     loop {
         if let Some(p) = pause.take() {
             tokio::select! {
@@ -551,21 +550,18 @@ async fn bot_task(fleet: Fleet, me: Identity, mut stop: watch::Receiver<bool>) {
         }
         match connection(&fleet, &me, &mut rng, &mut stop).await {
             Ended::Stopped | Ended::Refused => return,
-            Ended::Crashed => pause = Some(fleet.how.restart),
-            Ended::Lost => pause = Some(Duration::from_millis(500)),
+            Ended::Crashed => {
+                backoff.reset();
+                pause = Some(fleet.how.restart);
+            }
+            Ended::Lost { welcomed } => {
+                if welcomed {
+                    backoff.reset();
+                }
+                pause = Some(backoff.next_wait());
+            }
         }
     }
-}
-
-fn fatal(code: tonic::Code) -> bool {
-    matches!(
-        code,
-        tonic::Code::Unauthenticated
-            | tonic::Code::InvalidArgument
-            | tonic::Code::PermissionDenied
-            | tonic::Code::AlreadyExists
-            | tonic::Code::Unimplemented
-    )
 }
 
 async fn connection(
@@ -588,61 +584,47 @@ async fn connection(
                 Err(e) => {
                     sh.lost.fetch_add(1, Ordering::Relaxed);
                     sh.error("connect", format!("{e:#}"));
-                    return Ended::Lost;
+                    return Ended::Lost { welcomed: false };
                 }
             }
         }
         Dial::Shared(clients) => clients[index % clients.len()].clone(),
     };
-    let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
-    let _ = tx.send(v1::BotToHost {
-        msg: Some(Out::Hello(v1::Hello {
-            bot: name.to_string(),
-            release: "load".into(),
-            capacity: how.capacity,
-            resume_session: String::new(),
-            games: Vec::new(),
-            // As SDK bots do by default. The first legal answer needs no history, and every
-            // increment carries the legal answers, so the increments need no rebuilding here.
-            incremental_observations: true,
-        })),
-    });
-    let mut request = tonic::Request::new(UnboundedReceiverStream::new(rx));
-    match format!("Bearer {token}").parse() {
-        Ok(v) => {
-            request.metadata_mut().insert("authorization", v);
+    let hello = v1::Hello {
+        bot: name.to_string(),
+        release: "load".into(),
+        capacity: how.capacity,
+        resume_session: String::new(),
+        games: Vec::new(),
+        // As SDK bots do by default. The first legal answer needs no history, and every
+        // increment carries the legal answers, so the increments need no rebuilding here.
+        incremental_observations: true,
+    };
+    let mut conn = match Connection::open(&mut client, hello, token).await {
+        Ok(c) => c,
+        Err(e) if e.reconnects() => {
+            sh.lost.fetch_add(1, Ordering::Relaxed);
+            sh.error("lost", format!("{name}: {e}"));
+            return Ended::Lost { welcomed: false };
         }
-        Err(_) => {
+        Err(e) => {
             sh.refused.fetch_add(1, Ordering::Relaxed);
-            sh.error("refused", "a token is not a valid header value".into());
+            sh.error("refused", format!("{name}: {e}"));
             return Ended::Refused;
         }
-    }
-    let mut inbound = match client.play(request).await {
-        Ok(r) => r.into_inner(),
-        Err(s) => {
-            let text = format!("{name}: {:?}: {}", s.code(), s.message());
-            if fatal(s.code()) {
-                sh.refused.fetch_add(1, Ordering::Relaxed);
-                sh.error("refused", text);
-                return Ended::Refused;
-            }
-            sh.lost.fetch_add(1, Ordering::Relaxed);
-            sh.error("lost", text);
-            return Ended::Lost;
-        }
     };
+    let tx = conn.sender();
     let mut welcomed = false;
     let mut draining = false;
     let ended = loop {
         let msg = tokio::select! {
-            m = inbound.message() => m,
+            m = conn.next() => m,
             _ = stop.wait_for(|s| *s), if !draining => {
                 draining = true;
                 if !welcomed {
                     break Ended::Stopped;
                 }
-                let _ = tx.send(v1::BotToHost { msg: Some(Out::Drain(v1::Drain {})) });
+                tx.drain();
                 continue;
             }
         };
@@ -652,79 +634,67 @@ async fn connection(
             Ok(None) => {
                 sh.lost.fetch_add(1, Ordering::Relaxed);
                 sh.error("lost", format!("{name}: bot-host ended the stream"));
-                break Ended::Lost;
+                break Ended::Lost { welcomed };
             }
-            Err(s) => {
-                let text = format!("{name}: {:?}: {}", s.code(), s.message());
-                if fatal(s.code()) {
-                    sh.refused.fetch_add(1, Ordering::Relaxed);
-                    sh.error("refused", text);
-                    break Ended::Refused;
-                }
-                if draining {
-                    break Ended::Stopped;
-                }
+            Err(e) if !e.reconnects() => {
+                sh.refused.fetch_add(1, Ordering::Relaxed);
+                sh.error("refused", format!("{name}: {e}"));
+                break Ended::Refused;
+            }
+            Err(_) if draining => break Ended::Stopped,
+            Err(e) => {
                 sh.lost.fetch_add(1, Ordering::Relaxed);
-                sh.error("lost", text);
-                break Ended::Lost;
+                sh.error("lost", format!("{name}: {e}"));
+                break Ended::Lost { welcomed };
             }
         };
-        match msg.msg {
-            Some(In::Welcome(_)) => {
+        match msg {
+            In::Welcome(_) => {
                 welcomed = true;
                 permit = None;
                 sh.welcomes.fetch_add(1, Ordering::Relaxed);
                 sh.connected.fetch_add(1, Ordering::Relaxed);
             }
-            Some(In::Request(r)) => {
+            In::Request(r) => {
                 sh.request(&r.table_id);
                 let action = match how.fault(rng) {
-                    Fault::Crash => {
+                    Some(v1::VerdictKind::Disconnected) => {
                         sh.forget(&r.table_id);
                         sh.crashes.fetch_add(1, Ordering::Relaxed);
                         break Ended::Crashed;
                     }
-                    Fault::Hang => {
+                    Some(v1::VerdictKind::Timeout) => {
                         sh.forget(&r.table_id);
                         sh.hangs.fetch_add(1, Ordering::Relaxed);
                         continue;
                     }
-                    Fault::Garbage => {
+                    // Malformed: an empty answer.
+                    Some(_) => {
                         sh.garbage.fetch_add(1, Ordering::Relaxed);
                         v1::Action::default()
                     }
-                    Fault::None => arena_sdk::Bot::decide(&mut FirstLegal, &r),
+                    None => arena_sdk::Bot::decide(&mut FirstLegal, &r),
                 };
-                let reply = v1::BotToHost {
-                    msg: Some(Out::Reply(v1::DecisionReply {
-                        request_id: r.request_id,
-                        table_id: r.table_id.clone(),
-                        action: Some(action),
-                    })),
-                };
+                let reply = connection::reply(&r, action);
                 let think = how.think.sample(rng);
                 if think.is_zero() {
                     sh.answered(&r.table_id);
-                    let _ = tx.send(reply);
+                    tx.send(reply);
                 } else {
                     let (sh, tx) = (Arc::clone(sh), tx.clone());
                     tokio::spawn(async move {
                         tokio::time::sleep(think).await;
                         sh.answered(&r.table_id);
-                        let _ = tx.send(reply);
+                        tx.send(reply);
                     });
                 }
             }
-            Some(In::Ping(p)) => {
-                let _ = tx.send(v1::BotToHost {
-                    msg: Some(Out::Pong(v1::Pong { nonce: p.nonce })),
-                });
-            }
-            Some(In::End(e)) => sh.end(&e),
-            Some(In::Notice(_)) => {
+            In::End(e) => sh.end(&e),
+            In::Notice(_) => {
                 sh.notices.fetch_add(1, Ordering::Relaxed);
             }
-            Some(In::Start(_)) | None => {}
+            // The connection answers pings.
+            In::Start(_) | In::Ping(_) => {}
         }
     };
     drop(permit);
@@ -1629,10 +1599,11 @@ mod tests {
         let mut n = [0u32; 4];
         for _ in 0..100_000 {
             n[match how.fault(&mut rng) {
-                Fault::Crash => 0,
-                Fault::Hang => 1,
-                Fault::Garbage => 2,
-                Fault::None => 3,
+                Some(v1::VerdictKind::Disconnected) => 0,
+                Some(v1::VerdictKind::Timeout) => 1,
+                Some(v1::VerdictKind::Malformed) => 2,
+                Some(other) => panic!("no fault draws {other:?}"),
+                None => 3,
             }] += 1;
         }
         for (i, want) in [0.1, 0.2, 0.3, 0.4].into_iter().enumerate() {
