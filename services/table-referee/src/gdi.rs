@@ -18,7 +18,7 @@ use arena_telemetry::metrics::{attr, metrics};
 use tokio_util::sync::CancellationToken;
 
 use crate::ctx::Ctx;
-use crate::retry::Backoff;
+use crate::retry::store_backoff;
 use crate::writer::ack;
 
 /// Sets the flag when dropped, stopping the blocking measurement at its next deal.
@@ -55,7 +55,7 @@ pub(crate) async fn measure(
         Ok(read) => read,
         Err(e) => return dead_letter(ctx, entry, &e).await,
     };
-    let mut backoff = Backoff::new();
+    let mut backoff = store_backoff();
     let done: BTreeSet<u64> = loop {
         match ctx.store.measured_indices(&panel.id, &source).await {
             Ok(v) => break v.into_iter().collect(),
@@ -105,7 +105,7 @@ pub(crate) async fn measure(
             return dead_letter(ctx, entry, &format!("the measuring thread failed: {e}")).await;
         }
     };
-    let mut backoff = Backoff::new();
+    let mut backoff = store_backoff();
     loop {
         let stored = async {
             ctx.store.put_panel(&panel.to_store()).await?;

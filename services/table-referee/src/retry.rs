@@ -1,10 +1,11 @@
 //! What the referee retries: a store call, with exponential backoff until the store takes it
-//! ([`Backoff`]), and a table the platform interrupted, handed back to the queue to be played
+//! ([`store_backoff`]), and a table the platform interrupted, handed back to the queue to be played
 //! again ([`hand_back`]).
 
 use std::sync::Arc;
 use std::time::Duration;
 
+use arena_proto::retry::Backoff;
 use arena_proto::v1;
 use arena_store::{JobEntry, StoreError};
 use arena_table::{error_record, queue};
@@ -13,27 +14,10 @@ use arena_telemetry::metrics::{attr, metrics};
 use crate::ctx::Ctx;
 use crate::writer::{ack, write_and_ack};
 
-/// Exponential backoff for store retries.
-pub(crate) struct Backoff(Duration);
-
-impl Backoff {
-    const FIRST: Duration = Duration::from_millis(100);
-    const MAX: Duration = Duration::from_secs(5);
-
-    pub(crate) fn new() -> Backoff {
-        Backoff(Backoff::FIRST)
-    }
-
-    /// The next wait.
-    pub(crate) fn next_wait(&mut self) -> Duration {
-        let d = self.0;
-        self.0 = (d * 2).min(Backoff::MAX);
-        d
-    }
-
-    pub(crate) fn reset(&mut self) {
-        self.0 = Backoff::FIRST;
-    }
+/// The backoff of a store call retried until the store takes it: 100 ms, doubled up to 5 s
+/// (the client retry policy's [`Backoff`], with a store's numbers).
+pub(crate) fn store_backoff() -> Backoff {
+    Backoff::new(Duration::from_millis(100), Duration::from_secs(5))
 }
 
 /// The label counting how often the platform interrupted a table.
@@ -77,7 +61,7 @@ pub(crate) async fn hand_back(
     job.labels
         .insert(PLATFORM_ATTEMPTS_LABEL.into(), attempts.to_string());
     let payload = queue::encode_table_job(&job);
-    let mut backoff = Backoff::new();
+    let mut backoff = store_backoff();
     loop {
         match ctx.store.enqueue_job(&entry.table_id, &payload).await {
             Ok(_) => break,
@@ -101,7 +85,7 @@ mod tests {
 
     #[test]
     fn backoff_doubles_to_a_cap_and_resets() {
-        let mut b = Backoff::new();
+        let mut b = store_backoff();
         let waits: Vec<u64> = (0..8).map(|_| b.next_wait().as_millis() as u64).collect();
         assert_eq!(waits, [100, 200, 400, 800, 1600, 3200, 5000, 5000]);
         b.reset();

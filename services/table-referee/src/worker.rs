@@ -62,7 +62,7 @@ use crate::RefereeError;
 use crate::config::RefereeConfig;
 use crate::ctx::Ctx;
 use crate::gdi;
-use crate::retry::{Backoff, hand_back};
+use crate::retry::{hand_back, store_backoff};
 use crate::writer::{ack, queue_write, write_and_ack};
 use arena_table::queue::{self, Queued};
 
@@ -134,7 +134,7 @@ pub(crate) async fn job_loop(ctx: Arc<Ctx>, stop: CancellationToken) {
             tracing::warn!(error = %e, "cannot resume this referee's unfinished jobs; they are reclaimed after reclaim_after")
         }
     }
-    let mut backoff = Backoff::new();
+    let mut backoff = store_backoff();
     let mut depth_reported: Option<tokio::time::Instant> = None;
     loop {
         if depth_reported.is_none_or(|t| t.elapsed() >= QUEUE_DEPTH_EVERY) {

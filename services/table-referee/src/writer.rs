@@ -13,7 +13,7 @@ use prost::Message;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc, oneshot};
 
 use crate::ctx::{AbortOnDrop, Ctx};
-use crate::retry::Backoff;
+use crate::retry::store_backoff;
 
 /// Most finished tables written and acknowledged in one store call.
 const WRITE_AT_ONCE: usize = 256;
@@ -172,7 +172,7 @@ impl Held {
     /// Writes and acknowledges a batch, retrying while the store is unavailable (touching the
     /// jobs meanwhile); empties `batch`.
     async fn write_batch(&mut self, batch: &mut Vec<Done>) {
-        let mut backoff = Backoff::new();
+        let mut backoff = store_backoff();
         let mut touched: Option<tokio::time::Instant> = None;
         loop {
             let jobs: Vec<FinishedJob<'_>> = batch
@@ -282,7 +282,7 @@ pub(crate) async fn queue_write(
 /// One table's result and acknowledgement on its own (retrying until the store takes them).
 async fn write_one(store: &dyn Store, d: &Done) {
     let mut competition = d.competition.clone();
-    let mut backoff = Backoff::new();
+    let mut backoff = store_backoff();
     loop {
         match store
             .put_result(&d.table_id, competition.as_deref(), &d.result, &d.replay)
@@ -330,7 +330,7 @@ pub(crate) async fn ack(ctx: &Ctx, entry: &JobEntry) {
 
 /// Acknowledges entry `entry_id`, retrying until the store takes it.
 async fn ack_entry(store: &dyn Store, entry_id: &str) {
-    let mut backoff = Backoff::new();
+    let mut backoff = store_backoff();
     loop {
         match store.ack_job(entry_id).await {
             Ok(()) => return,
