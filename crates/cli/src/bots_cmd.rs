@@ -15,7 +15,7 @@ use arena_store::Store;
 use clap::{Args, Subcommand};
 
 use crate::client::{self, ClientAuth, status};
-use crate::services_cmd::GameArg;
+use crate::services::GameArg;
 use crate::store_args::StoreArgs;
 
 /// Bot registry commands.

@@ -200,7 +200,7 @@ pub fn print_standings(s: &v1::Standings) {
         s.competition,
         s.tables_done,
         s.tables_total,
-        crate::services_cmd::withheld_note(s),
+        crate::services::withheld_note(s),
         if s.r#final { ", final" } else { "" },
         s.drawn_hands
     );

@@ -17,7 +17,7 @@ mod mahjong_match_cmd;
 mod programs;
 mod progress;
 mod report;
-mod services_cmd;
+mod services;
 mod store_args;
 
 use clap::{Parser, Subcommand};
@@ -47,29 +47,29 @@ enum Command {
     #[command(subcommand)]
     Experiment(experiment_cmd::ExperimentCommand),
     /// Run the table-referee role: tables from the job stream, results written once.
-    TableReferee(services_cmd::RefereeArgs),
+    TableReferee(services::RefereeArgs),
     /// Run the bot-host role: remote, program and built-in bots behind seat streams.
-    BotHost(services_cmd::BotHostArgs),
+    BotHost(services::BotHostArgs),
     /// Run the deal-library role: difficulty measurement fanned out to referees, equal-strength queries.
-    DealLibrary(services_cmd::DealLibraryArgs),
+    DealLibrary(services::DealLibraryArgs),
     /// Run the matchmaker role: competitions over gRPC, and the continuous ranked ladder.
-    Matchmaker(services_cmd::MatchmakerArgs),
+    Matchmaker(services::MatchmakerArgs),
     /// The continuous ladder's leaderboard from a running matchmaker.
-    Leaderboard(services_cmd::LeaderboardArgs),
+    Leaderboard(services::LeaderboardArgs),
     /// Create and follow competitions on a running matchmaker.
     #[command(subcommand)]
-    Competition(services_cmd::CompetitionCommand),
+    Competition(services::CompetitionCommand),
     /// Run every role in one process on the embedded store.
-    Standalone(services_cmd::StandaloneArgs),
+    Standalone(services::StandaloneArgs),
     /// Register, list, rotate and remove bots.
     #[command(subcommand)]
     Bots(bots_cmd::BotsCommand),
     /// Issue, list and revoke operator tokens.
     #[command(subcommand)]
-    Operators(services_cmd::OperatorsCommand),
+    Operators(services::OperatorsCommand),
     /// Play a table by hand.
     #[command(subcommand)]
-    Table(services_cmd::TableCommand),
+    Table(services::TableCommand),
     /// Load-test a running standalone or cluster: many simulated remote bots, tables/s and
     /// decision latency (docs/scaling.md).
     Load(load_cmd::LoadArgs),
@@ -144,16 +144,16 @@ fn main() -> std::process::ExitCode {
         Command::Mahjong(cmd) => mahjong_cmd::run(cmd),
         Command::Deals(cmd) => deals_cmd::run(cmd),
         Command::Compete(a) => compete_cmd::run(a),
-        Command::TableReferee(a) => services_cmd::referee(a),
-        Command::BotHost(a) => services_cmd::bot_host(a),
-        Command::DealLibrary(a) => services_cmd::deal_library(a),
-        Command::Matchmaker(a) => services_cmd::matchmaker(a),
-        Command::Competition(c) => services_cmd::competition(c),
-        Command::Leaderboard(a) => services_cmd::leaderboard(a),
-        Command::Standalone(a) => services_cmd::standalone(a),
+        Command::TableReferee(a) => services::referee(a),
+        Command::BotHost(a) => services::bot_host(a),
+        Command::DealLibrary(a) => services::deal_library(a),
+        Command::Matchmaker(a) => services::matchmaker(a),
+        Command::Competition(c) => services::competition(c),
+        Command::Leaderboard(a) => services::leaderboard(a),
+        Command::Standalone(a) => services::standalone(a),
         Command::Bots(c) => bots_cmd::run(c),
-        Command::Operators(c) => services_cmd::operators(c),
-        Command::Table(c) => services_cmd::table(c),
+        Command::Operators(c) => services::operators(c),
+        Command::Table(c) => services::table(c),
         Command::Load(a) => load_cmd::run(a),
         Command::Experiment(cmd) => experiment_cmd::run(cmd),
     };

@@ -29,6 +29,7 @@ pub fn reflection_service() -> Result<
 }
 
 pub mod coalesce;
+pub mod retry;
 
 pub mod json {
     //! The protocol's canonical JSON mapping of any arena message (lowerCamelCase names, enums

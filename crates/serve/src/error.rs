@@ -26,12 +26,17 @@
 //! `INTERNAL` (retrying reads it again); data lost → `DATA_LOSS`. A record a role stored and
 //! cannot decode is `INTERNAL` too.
 //!
+//! The client retry policy (what [`retry_of`] advises per code, whether a bot reconnects,
+//! [`Backoff`]) is defined once in `arena_proto::retry`, re-exported here, so that the Rust SDK
+//! and `arena load`'s bots use it without depending on a role's crate; the Python SDK mirrors it.
+//!
 //! The roles build every status they answer with from an [`ApiError`] (a role's own error type
 //! converts into one); a test (`tests/one_vocabulary.rs`) keeps `Status` constructors out of
 //! `services/*/src`.
 
 use std::fmt::Display;
 
+pub use arena_proto::retry::{Backoff, Retry, bot_reconnects, retry_of};
 use arena_store::StoreError;
 use tonic::{Code, Status};
 
@@ -81,17 +86,6 @@ pub enum ApiError {
     /// A bug or damaged data: nothing the client can change.
     #[error("{0}")]
     Internal(String),
-}
-
-/// What a client may do about a failed call.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum Retry {
-    /// Retrying the same call cannot help.
-    Never,
-    /// The same call may succeed later: retry with (exponential) backoff.
-    WithBackoff,
-    /// The same call may succeed once something else changed (the state, a credential).
-    AfterChange,
 }
 
 impl ApiError {
@@ -178,28 +172,6 @@ impl From<StoreError> for ApiError {
 /// request keeps the store's message as it is.
 pub fn store_status(e: StoreError) -> Status {
     ApiError::from(e).into_status()
-}
-
-/// What a client may do about a call that failed with `code`.
-pub fn retry_of(code: Code) -> Retry {
-    match code {
-        Code::Unavailable | Code::DeadlineExceeded | Code::Aborted | Code::ResourceExhausted => {
-            Retry::WithBackoff
-        }
-        Code::NotFound
-        | Code::FailedPrecondition
-        | Code::Unauthenticated
-        | Code::PermissionDenied => Retry::AfterChange,
-        Code::Ok
-        | Code::Cancelled
-        | Code::Unknown
-        | Code::InvalidArgument
-        | Code::AlreadyExists
-        | Code::OutOfRange
-        | Code::Unimplemented
-        | Code::Internal
-        | Code::DataLoss => Retry::Never,
-    }
 }
 
 #[cfg(test)]

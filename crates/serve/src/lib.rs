@@ -37,7 +37,7 @@ mod health;
 pub mod http;
 pub mod runtime;
 
-pub use error::{ApiError, Retry, retry_of, store_status};
+pub use error::{ApiError, Backoff, Retry, bot_reconnects, retry_of, store_status};
 pub use guard::{Guard, GuardLayer};
 pub use health::{RoleHealth, service_name};
 

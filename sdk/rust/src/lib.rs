@@ -49,17 +49,16 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context as _;
 use arena_tls::{ClientTlsFiles, KeyPairFiles, TlsFile};
-use tokio::sync::mpsc::UnboundedSender;
-use tokio_stream::StreamExt;
-use tokio_stream::wrappers::UnboundedReceiverStream;
 use tonic::transport::{Channel, Endpoint};
 
+pub use arena_proto::retry::Backoff;
 pub use arena_proto::v1;
-use arena_proto::v1::{
-    bot_gateway_client::BotGatewayClient, bot_to_host::Msg as Out, host_to_bot::Msg as In,
-};
+use arena_proto::v1::{bot_gateway_client::BotGatewayClient, host_to_bot::Msg as In};
 
+pub mod connection;
 pub mod replay;
+
+use connection::{Connection, ConnectionError, Sender};
 
 /// A bot: the answers to the decisions it is asked. Every method has a default that is always
 /// legal (no call, no double, the first legal play or answer, pass), so a bot overrides only what
@@ -181,9 +180,10 @@ pub struct Options {
     /// TLS for an `https://` URL: the CA to trust (default: the system's roots) and the client
     /// certificate to present (default: none). Must be empty for an `http://` URL.
     pub tls: ClientTlsFiles,
-    /// The first wait before reconnecting; doubled after each failed attempt.
+    /// The first wait before reconnecting; doubled after each failed attempt (default: the
+    /// client retry policy's, [`Backoff::CLIENT`]).
     pub backoff: Duration,
-    /// The longest wait before reconnecting.
+    /// The longest wait before reconnecting (default: the client retry policy's).
     pub max_backoff: Duration,
     /// Ask bot-host for incremental observations (`Hello.incremental_observations`: each
     /// request after a seat's first carries only the events since the previous one), rebuilt
@@ -200,8 +200,8 @@ impl Default for Options {
             tables: 0,
             games: Vec::new(),
             tls: ClientTlsFiles::default(),
-            backoff: Duration::from_millis(200),
-            max_backoff: Duration::from_secs(5),
+            backoff: Backoff::CLIENT.first(),
+            max_backoff: Backoff::CLIENT.max(),
             incremental: true,
         }
     }
@@ -310,19 +310,6 @@ pub async fn connect(
     Ok(BotGatewayClient::new(channel))
 }
 
-/// Refusals another attempt cannot fix: a wrong token or name, a bad Hello, a revoked token, or
-/// this session resumed by another process.
-fn fatal(code: tonic::Code) -> bool {
-    matches!(
-        code,
-        tonic::Code::Unauthenticated
-            | tonic::Code::InvalidArgument
-            | tonic::Code::PermissionDenied
-            | tonic::Code::Unimplemented
-            | tonic::Code::Aborted
-    )
-}
-
 /// How one connection ended, when not fatally.
 enum Ended {
     /// The stream ended with OK (after a drain: the run is over).
@@ -339,7 +326,7 @@ type SeatBot<B> = Arc<Mutex<B>>;
 /// What the connections of one run share with the decisions in flight.
 struct State<B> {
     session_id: String,
-    current: Option<UnboundedSender<v1::BotToHost>>,
+    current: Option<Sender>,
     seats: HashMap<(String, u32), SeatBot<B>>,
     /// (table, seat) → the seat's events so far, as its requests arrived, lent to the last one
     /// while it is decided.
@@ -376,13 +363,7 @@ fn answer<B: Bot>(
         );
         v1::Action::default()
     });
-    let reply = v1::BotToHost {
-        msg: Some(Out::Reply(v1::DecisionReply {
-            request_id: req.request_id,
-            table_id: req.table_id.clone(),
-            action: Some(action),
-        })),
-    };
+    let reply = connection::reply(&req, action);
     let mut st = lock(state);
     let flight = (req.table_id.clone(), req.request_id);
     if st
@@ -402,7 +383,7 @@ fn answer<B: Bot>(
     }
     st.summary.answered += 1;
     if let Some(tx) = &st.current {
-        let _ = tx.send(reply);
+        tx.send(reply);
     }
 }
 
@@ -435,7 +416,7 @@ impl<B: Bot, F: Fn() -> B> Player<'_, B, F> {
 
     /// Takes a request: answers it again if it was answered already, leaves it if it is being
     /// decided, and decides it otherwise (from its observation made whole, when incremental).
-    fn take(&self, tx: &UnboundedSender<v1::BotToHost>, req: v1::DecisionRequest) {
+    fn take(&self, tx: &Sender, req: v1::DecisionRequest) {
         let mut st = lock(&self.state);
         let key = (req.table_id.clone(), req.seat);
         st.summary.request_bytes += prost::Message::encoded_len(&req) as u64;
@@ -464,7 +445,7 @@ impl<B: Bot, F: Fn() -> B> Player<'_, B, F> {
                 h.restore(req);
             }
             if let Some(reply) = again {
-                let _ = tx.send(reply);
+                tx.send(reply);
             }
             return;
         }
@@ -503,12 +484,6 @@ impl<B: Bot, F: Fn() -> B> Player<'_, B, F> {
         tables
     }
 
-    fn drain_msg() -> v1::BotToHost {
-        v1::BotToHost {
-            msg: Some(Out::Drain(v1::Drain {})),
-        }
-    }
-
     /// One connection, from Hello to the end of its stream. `Err` for what another attempt
     /// cannot fix. `shutdown` completes when the caller wants a drain; `abandon` when it wants
     /// the run to stop at once.
@@ -530,66 +505,40 @@ impl<B: Bot, F: Fn() -> B> Player<'_, B, F> {
             }
         };
         let mut client = BotGatewayClient::new(channel);
-        let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
-        let resume = lock(&self.state).session_id.clone();
-        let _ = tx.send(v1::BotToHost {
-            msg: Some(Out::Hello(v1::Hello {
-                bot: self.name.into(),
-                release: self.options.release.clone(),
-                capacity: self.options.capacity,
-                resume_session: resume,
-                games: self.options.games.iter().map(|g| *g as i32).collect(),
-                incremental_observations: self.options.incremental,
-            })),
-        });
-        let mut request = tonic::Request::new(arena_proto::coalesce::Coalesce::new(
-            UnboundedReceiverStream::new(rx),
-        ));
-        request.metadata_mut().insert(
-            "authorization",
-            format!("Bearer {}", self.token)
-                .parse()
-                .context("the token is not a valid header value")?,
-        );
-        let mut inbound = match client.play(request).await {
-            Ok(r) => r.into_inner(),
-            Err(s) if fatal(s.code()) => anyhow::bail!(
-                "bot-host {} refused {:?}: {:?}: {}",
-                self.url,
-                self.name,
-                s.code(),
-                s.message()
-            ),
-            Err(s) => return Ok(Ended::Lost(format!("{:?}: {}", s.code(), s.message()))),
+        let hello = v1::Hello {
+            bot: self.name.into(),
+            release: self.options.release.clone(),
+            capacity: self.options.capacity,
+            resume_session: lock(&self.state).session_id.clone(),
+            games: self.options.games.iter().map(|g| *g as i32).collect(),
+            incremental_observations: self.options.incremental,
         };
+        let mut conn = match Connection::open(&mut client, hello, self.token).await {
+            Ok(c) => c,
+            Err(e) => return self.failed(e),
+        };
+        let tx = conn.sender();
         let mut welcomed = false;
         loop {
             let msg = tokio::select! {
-                m = inbound.next() => m,
+                m = conn.next() => m,
                 () = &mut *shutdown, if !*shutdown_done => {
                     *shutdown_done = true;
                     self.stopping = true;
                     if welcomed {
-                        let _ = tx.send(Self::drain_msg());
+                        tx.drain();
                     }
                     continue;
                 }
                 () = &mut *abandon => return Ok(Ended::Abandoned),
             };
             let msg = match msg {
-                None => return Ok(Ended::Closed),
-                Some(Err(s)) if fatal(s.code()) => anyhow::bail!(
-                    "bot-host {} refused {:?}: {:?}: {}",
-                    self.url,
-                    self.name,
-                    s.code(),
-                    s.message()
-                ),
-                Some(Err(s)) => return Ok(Ended::Lost(format!("{:?}: {}", s.code(), s.message()))),
-                Some(Ok(m)) => m,
+                Ok(None) => return Ok(Ended::Closed),
+                Err(e) => return self.failed(e),
+                Ok(Some(m)) => m,
             };
-            match msg.msg {
-                Some(In::Welcome(w)) => {
+            match msg {
+                In::Welcome(w) => {
                     welcomed = true;
                     {
                         let mut st = lock(&self.state);
@@ -602,31 +551,37 @@ impl<B: Bot, F: Fn() -> B> Player<'_, B, F> {
                         self.take(&tx, r);
                     }
                     if self.stopping {
-                        let _ = tx.send(Self::drain_msg());
+                        tx.drain();
                     }
                 }
-                Some(In::Start(s)) => {
+                In::Start(s) => {
                     let mut st = lock(&self.state);
                     self.seat(&mut st, &s.table_id, s.seat);
                 }
-                Some(In::Request(r)) => self.take(&tx, r),
-                Some(In::Ping(p)) => {
-                    let _ = tx.send(v1::BotToHost {
-                        msg: Some(Out::Pong(v1::Pong { nonce: p.nonce })),
-                    });
-                }
-                Some(In::End(e)) => {
+                In::Request(r) => self.take(&tx, r),
+                In::End(e) => {
                     let tables = self.end(e);
                     if self.options.tables > 0 && tables == self.options.tables && !self.stopping {
                         self.stopping = true;
-                        let _ = tx.send(Self::drain_msg());
+                        tx.drain();
                     }
                 }
-                Some(In::Notice(n)) => {
+                In::Notice(n) => {
                     eprintln!("arena: bot-host: {}", n.message);
                 }
-                None => {}
+                // Answered by the connection.
+                In::Ping(_) => {}
             }
+        }
+    }
+
+    /// A connection's failure as [`Player::connection`] returns it: `Err` for what another
+    /// attempt cannot fix.
+    fn failed(&self, e: ConnectionError) -> anyhow::Result<Ended> {
+        if e.reconnects() {
+            Ok(Ended::Lost(e.to_string()))
+        } else {
+            Err(anyhow::anyhow!("bot-host {} {e}", self.url))
         }
     }
 
@@ -726,7 +681,7 @@ async fn run_with_abandon<B: Bot, F: Fn() -> B>(
     let mut shutdown = std::pin::pin!(shutdown);
     let mut abandon = std::pin::pin!(abandon);
     let mut shutdown_done = false;
-    let mut delay = options.backoff;
+    let mut backoff = Backoff::new(options.backoff, options.max_backoff);
     loop {
         let before = lock(&p.state).summary.connections;
         let ended = p
@@ -739,12 +694,13 @@ async fn run_with_abandon<B: Bot, F: Fn() -> B>(
             Ended::Lost(why) => why,
         };
         if lock(&p.state).summary.connections > before {
-            delay = options.backoff;
+            backoff.reset();
         }
         if p.stopping && lock(&p.state).seats.is_empty() {
             return Ok(p.summary(true));
         }
         lock(&p.state).current = None;
+        let delay = backoff.next_wait();
         eprintln!(
             "arena: connection to {url} lost ({why}); reconnecting in {} ms",
             delay.as_millis()
@@ -760,7 +716,6 @@ async fn run_with_abandon<B: Bot, F: Fn() -> B>(
             }
             () = &mut abandon => return Ok(p.summary(false)),
         }
-        delay = (delay * 2).min(options.max_backoff);
     }
 }
 

@@ -15,9 +15,9 @@ use arena_proto::v1;
 use arena_serve::ApiError;
 use tonic::Status;
 
+use crate::ctx::Ctx;
 use crate::metrics::{BotKind, relayed};
-use crate::seat::{FromReferee, SeatIo, Waited, while_reading};
-use crate::server::Ctx;
+use crate::seat_io::{FromReferee, SeatIo, Waited, while_reading};
 
 /// Runs one seat with a built-in bot.
 pub(crate) async fn run(ctx: &Arc<Ctx>, mut io: SeatIo, spec: Builtin) -> Result<(), Status> {

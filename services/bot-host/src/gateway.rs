@@ -54,9 +54,9 @@ use arena_auth::refusal;
 use arena_auth::token::{hash_token, token_matches};
 use arena_serve::ApiError;
 
+use crate::ctx::Ctx;
 use crate::hub::BotTx;
 use crate::metrics::ConnectedBot;
-use crate::server::Ctx;
 
 /// Longest bot name and release a `Hello` may carry, in characters.
 pub const MAX_NAME_CHARS: usize = 64;

@@ -63,7 +63,7 @@ struct SeatLink {
     seat: u32,
     tx: mpsc::UnboundedSender<SeatEvent>,
     /// The referee's stream, where the bot's replies go.
-    out: crate::seat::SeatTx,
+    out: crate::seat_io::SeatTx,
     /// The seat's events as the stream's requests carried them (whole, or in increments):
     /// the requests themselves are kept without theirs.
     history: arena_proto::incremental::SeatEvents,
@@ -207,7 +207,7 @@ pub(crate) struct NewSeat {
     /// Told to the bot when the seat gets its slot.
     pub start: v1::TableStart,
     /// The referee's stream, where the bot's replies go.
-    pub out: crate::seat::SeatTx,
+    pub out: crate::seat_io::SeatTx,
 }
 
 /// The seat got a slot: its events, and the release of the bot that sits there.

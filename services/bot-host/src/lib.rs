@@ -85,6 +85,7 @@
 
 mod builtin;
 mod config;
+mod ctx;
 mod error;
 mod gateway;
 mod hub;
@@ -93,6 +94,7 @@ mod mux;
 mod outbox;
 mod program;
 mod seat;
+mod seat_io;
 mod server;
 
 pub use arena_sandbox::{DEFAULT_PATH as SANDBOX_PATH, Isolation, Limits, Policy};

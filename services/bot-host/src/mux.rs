@@ -24,9 +24,10 @@ use tokio::sync::mpsc;
 use tokio_stream::{Stream, StreamExt};
 use tonic::{Code, Status, Streaming};
 
+use crate::ctx::Ctx;
 use crate::outbox::Outbox;
-use crate::seat::{Inbound, SeatTx, spawn_seat};
-use crate::server::Ctx;
+use crate::seat::spawn_seat;
+use crate::seat_io::{Inbound, SeatTx};
 
 /// Most seats open at once on one `Seats` stream.
 pub(crate) const MAX_SEATS: usize = 100_000;

@@ -66,9 +66,9 @@ use tokio::sync::OwnedSemaphorePermit;
 use tokio::time::Instant;
 use tonic::Status;
 
+use crate::ctx::Ctx;
 use crate::metrics::{BotKind, relayed};
-use crate::seat::{FromReferee, SeatIo, Waited, while_reading};
-use crate::server::Ctx;
+use crate::seat_io::{FromReferee, SeatIo, Waited, while_reading};
 
 /// A registered program bot, as a seat runs it.
 pub(crate) struct ProgramSpec {

@@ -16,7 +16,9 @@ use arena_store::{DealRecord, JobEntry};
 use arena_telemetry::metrics::{attr, metrics};
 use tokio_util::sync::CancellationToken;
 
-use crate::worker::{Backoff, Ctx, ack};
+use crate::ctx::Ctx;
+use crate::retry::store_backoff;
+use crate::writer::ack;
 
 /// Sets the flag when dropped, stopping the blocking measurement at its next deal.
 struct CancelOnDrop(Arc<AtomicBool>);
@@ -52,7 +54,7 @@ pub(crate) async fn measure(
         Ok(read) => read,
         Err(e) => return dead_letter(ctx, entry, &e).await,
     };
-    let mut backoff = Backoff::new();
+    let mut backoff = store_backoff();
     let done: BTreeSet<u64> = loop {
         match ctx.store.measured_indices(&panel.id, &source).await {
             Ok(v) => break v.into_iter().collect(),
@@ -102,7 +104,7 @@ pub(crate) async fn measure(
             return dead_letter(ctx, entry, &format!("the measuring thread failed: {e}")).await;
         }
     };
-    let mut backoff = Backoff::new();
+    let mut backoff = store_backoff();
     loop {
         let stored = async {
             ctx.store.put_panel(&panel.to_store()).await?;

@@ -27,10 +27,13 @@ use tokio_util::sync::CancellationToken;
 
 mod background;
 mod config;
+mod ctx;
 mod dialer;
 mod gdi;
+mod retry;
 mod service;
 pub mod worker;
+mod writer;
 
 pub use background::{CpuList, MAX_CPUS};
 pub use config::{ConfigError, DEFAULT_LISTEN, RefereeConfig};
@@ -101,7 +104,7 @@ pub async fn serve_with_auth(
     auth: arena_auth::Authenticator,
     shutdown: impl Future<Output = ()> + Send,
 ) -> Result<(), RefereeError> {
-    let ctx = Arc::new(worker::Ctx::new(config.clone(), store.clone())?);
+    let ctx = Arc::new(ctx::Ctx::new(config.clone(), store.clone())?);
     let addr = listener.local_addr().ok();
     tracing::info!(?addr, referee = %config.referee_id, ?config, "table referee starting");
     let (health, health_service) = arena_serve::RoleHealth::new(
@@ -126,8 +129,8 @@ pub async fn serve_with_auth(
                 server_stop.cancelled().await
             })
     };
-    let mut server = worker::AbortOnDrop(tokio::spawn(server));
-    let mut jobs = worker::AbortOnDrop(tokio::spawn(worker::job_loop(ctx, stop.clone())));
+    let mut server = ctx::AbortOnDrop(tokio::spawn(server));
+    let mut jobs = ctx::AbortOnDrop(tokio::spawn(worker::job_loop(ctx, stop.clone())));
     let failed = tokio::select! {
         () = shutdown => None,
         r = &mut server.0 => Some(r),

@@ -37,7 +37,7 @@
 //!   to write what it holds; the rest are dropped unacknowledged and rerun elsewhere after
 //!   `reclaim_after`.
 
-use std::collections::{BTreeSet, HashMap, VecDeque};
+use std::collections::{BTreeSet, HashMap};
 use std::future::Future;
 use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
@@ -45,23 +45,25 @@ use std::time::Duration;
 
 use arena_games::{run_spec, validate};
 use arena_proto::v1;
-use arena_store::{FinishedJob, JobEntry, Store, StoreError};
+use arena_store::{JobEntry, Store, StoreError};
 use arena_table::run::Played;
-use arena_table::{BotHosts, Record, RunOptions, error_record, panic_message};
+use arena_table::{error_record, panic_message};
 use arena_telemetry::metrics::{KeyValue, attr, metrics};
 use futures_util::FutureExt;
 use futures_util::future::{BoxFuture, Shared};
-use prost::Message;
-use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc, oneshot};
-use tokio::task::{JoinHandle, JoinSet};
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+use tokio::task::JoinSet;
 use tokio_util::sync::CancellationToken;
 use tracing::Instrument;
 
+pub use crate::retry::PLATFORM_ATTEMPTS_LABEL;
+
 use crate::RefereeError;
-use crate::background::Background;
 use crate::config::RefereeConfig;
-use crate::dialer::PresenceDialer;
+use crate::ctx::Ctx;
 use crate::gdi;
+use crate::retry::{hand_back, store_backoff};
+use crate::writer::{ack, queue_write, write_and_ack};
 use arena_table::queue::{self, Queued};
 
 /// How often the job loop records the queue's depth.
@@ -75,135 +77,6 @@ const TAKE_AT_ONCE: usize = 32;
 /// tables end one by one in microseconds takes them by the dozen instead of one at a time
 /// (docs/scaling.md, "The job loop").
 const TAKE_LINGER: Duration = Duration::from_millis(1);
-
-/// Most finished tables written and acknowledged in one store call.
-const WRITE_AT_ONCE: usize = 256;
-
-/// How long the writer lets finished tables gather after the first one before it writes them,
-/// so a busy referee's writes are few and large: on the embedded store each write is one
-/// transaction and one `fsync`, whose cost hardly depends on how many results it carries. A
-/// table's acknowledgement waits this much longer; its slot is free already.
-const WRITE_LINGER: Duration = Duration::from_millis(5);
-
-/// What every job task shares.
-pub(crate) struct Ctx {
-    pub(crate) config: RefereeConfig,
-    pub(crate) store: Arc<dyn Store>,
-    pub(crate) dialer: PresenceDialer,
-    pub(crate) opts: RunOptions,
-    /// Where finished tables go to be written and acknowledged in batches.
-    writer: Writer,
-    /// The writer's task: it goes when the referee does (a killed referee writes nothing more;
-    /// its jobs are reclaimed), not when the last table's sender happens to be dropped.
-    _writer_task: AbortOnDrop<()>,
-    /// Where tables of long time controls play, when the referee has such a place.
-    background: Option<Background>,
-}
-
-impl Ctx {
-    pub(crate) fn new(config: RefereeConfig, store: Arc<dyn Store>) -> Result<Ctx, RefereeError> {
-        config.validate()?;
-        // The job loop takes, touches, hands back and finishes on the referee's lane (tables
-        // submitted through its API go to their own job's lane, on the store it was given).
-        let store = if config.lane.is_empty() {
-            store
-        } else {
-            store.lane(&config.lane).map_err(|e| crate::ConfigError {
-                setting: "lane",
-                message: e.to_string(),
-            })?
-        };
-        let hosts = BotHosts::new(&config.bot_hosts).map_err(|e| crate::ConfigError {
-            setting: "bot_hosts",
-            message: e.to_string(),
-        })?;
-        let background = match config.background_from {
-            Some(from) => Some(
-                Background::start(
-                    from,
-                    &config.background_cpus,
-                    store.clone(),
-                    &config.bot_hosts,
-                )
-                .map_err(|message| crate::ConfigError {
-                    setting: "background_from",
-                    message,
-                })?,
-            ),
-            None => None,
-        };
-        let (writer, writer_task) = spawn_writer(
-            store.clone(),
-            config.referee_id.clone(),
-            config.touch_interval,
-        );
-        Ok(Ctx {
-            background,
-            writer,
-            _writer_task: writer_task,
-            opts: RunOptions {
-                referee: config.referee_id.clone(),
-                open_timeout: config.seat_open_timeout,
-                close_timeout: Duration::from_secs(1),
-                seat_token: config.cluster_token.clone(),
-                reconnect_grace: config.reconnect_grace,
-                ..RunOptions::default()
-            },
-            dialer: PresenceDialer::new(Some(store.clone()), hosts),
-            config,
-            store,
-        })
-    }
-
-    /// How `job`'s remote seats reach bot-host: from the background's own links when it plays
-    /// there (the same rule that placed its task).
-    fn dialer_for(&self, job: &v1::TableJob) -> &PresenceDialer {
-        match &self.background {
-            Some(b) if b.takes(job) => b.dialer(),
-            _ => &self.dialer,
-        }
-    }
-
-    /// Waits until the writer has written (or given up on) every table queued before this call.
-    pub(crate) async fn flush_writes(&self) {
-        let (tx, rx) = oneshot::channel();
-        if self.writer.tx.send(Write::Flush(tx)).is_ok() {
-            let _ = rx.await;
-        }
-    }
-}
-
-/// Exponential backoff for store retries.
-pub(crate) struct Backoff(Duration);
-
-impl Backoff {
-    const FIRST: Duration = Duration::from_millis(100);
-    const MAX: Duration = Duration::from_secs(5);
-
-    pub(crate) fn new() -> Backoff {
-        Backoff(Backoff::FIRST)
-    }
-
-    /// The next wait.
-    pub(crate) fn next_wait(&mut self) -> Duration {
-        let d = self.0;
-        self.0 = (d * 2).min(Backoff::MAX);
-        d
-    }
-
-    pub(crate) fn reset(&mut self) {
-        self.0 = Backoff::FIRST;
-    }
-}
-
-/// Aborts a spawned task when dropped, so nothing outlives the job that started it.
-pub(crate) struct AbortOnDrop<T>(pub(crate) JoinHandle<T>);
-
-impl<T> Drop for AbortOnDrop<T> {
-    fn drop(&mut self) {
-        self.0.abort();
-    }
-}
 
 /// Runs the job loop until `shutdown` completes, then finishes or hands back the tables in
 /// flight (see the module documentation). Serves no gRPC: [`crate::serve`] adds that.
@@ -261,7 +134,7 @@ pub(crate) async fn job_loop(ctx: Arc<Ctx>, stop: CancellationToken) {
             tracing::warn!(error = %e, "cannot resume this referee's unfinished jobs; they are reclaimed after reclaim_after")
         }
     }
-    let mut backoff = Backoff::new();
+    let mut backoff = store_backoff();
     let mut depth_reported: Option<tokio::time::Instant> = None;
     loop {
         if depth_reported.is_none_or(|t| t.elapsed() >= QUEUE_DEPTH_EVERY) {
@@ -611,60 +484,6 @@ async fn play(
     queue_write(ctx, entry, Some(&job), record, Some(slot)).await;
 }
 
-/// The label counting how often the platform interrupted a table.
-pub const PLATFORM_ATTEMPTS_LABEL: &str = "platform_attempts";
-
-/// A table the platform interrupted goes back on the queue to be played again from its seed, as
-/// a new entry (then this one is acknowledged); after `max_platform_attempts` it gets an error
-/// result instead. Never a verdict: the bots did nothing wrong.
-async fn hand_back(ctx: &Arc<Ctx>, entry: &JobEntry, mut job: v1::TableJob, why: String) {
-    let attempts = job
-        .labels
-        .get(PLATFORM_ATTEMPTS_LABEL)
-        .and_then(|n| n.parse::<u32>().ok())
-        .unwrap_or(0)
-        + 1;
-    if attempts >= ctx.config.max_platform_attempts {
-        tracing::error!(attempts, reason = %why, "the platform failed this table too often: giving up on it");
-        metrics()
-            .tables_interrupted
-            .add(1, &attr("outcome", "given_up"));
-        let record = error_record(
-            &entry.table_id,
-            Some(&job),
-            &ctx.config.referee_id,
-            format!(
-                "the platform failed {attempts} times under this table (last: {why}); not played, \
-                 no bot blamed"
-            ),
-        );
-        return write_and_ack(ctx, entry, Some(&job), record).await;
-    }
-    tracing::warn!(attempts, reason = %why, "the platform interrupted the table: handing it back to be played again");
-    metrics()
-        .tables_interrupted
-        .add(1, &attr("outcome", "requeued"));
-    job.labels
-        .insert(PLATFORM_ATTEMPTS_LABEL.into(), attempts.to_string());
-    let payload = queue::encode_table_job(&job);
-    let mut backoff = Backoff::new();
-    loop {
-        match ctx.store.enqueue_job(&entry.table_id, &payload).await {
-            Ok(_) => break,
-            Err(StoreError::DataLoss(m)) => {
-                tracing::error!(reason = %m, "the store lost its data: not handing the table back");
-                return;
-            }
-            Err(e) => {
-                let wait = backoff.next_wait();
-                tracing::warn!(error = %e, retry_in = ?wait, "cannot hand the table back yet");
-                tokio::time::sleep(wait).await;
-            }
-        }
-    }
-    ack(ctx, entry).await;
-}
-
 /// `job`'s decision time in milliseconds, the table's default when it says 0.
 pub(crate) fn decision_ms(job: &v1::TableJob) -> u32 {
     job.time
@@ -725,342 +544,5 @@ fn record_metrics(
     for v in &result.verdicts {
         m.verdicts
             .add(1, &attr("kind", arena_table::game::verdict_name(v.kind())));
-    }
-}
-
-/// What the writer is sent.
-enum Write {
-    /// A finished table to write and acknowledge.
-    Table(Done),
-    /// Answered once everything sent before it is written (or given up on).
-    Flush(oneshot::Sender<()>),
-}
-
-/// A finished table on its way to the writer.
-struct Done {
-    entry_id: String,
-    table_id: String,
-    competition: Option<String>,
-    result: Vec<u8>,
-    replay: Vec<u8>,
-    /// The result's error and verdict count, for the log line.
-    error: String,
-    verdicts: usize,
-    /// Its place among the tables the writer holds, given back once it is written.
-    _room: OwnedSemaphorePermit,
-}
-
-/// Starts the task that writes finished tables: whatever has queued up since its last write goes
-/// to the store in one [`Store::finish_jobs`] call (results, replays and acknowledgements
-/// together), so a busy referee pays one store round trip per batch instead of two per table,
-/// and no table waits for another's write. It is stopped when its handle is dropped.
-///
-/// The tables it holds are its to keep: while the store refuses their writes it touches their
-/// jobs (as `consumer`, every `touch_every`), as their tables' tasks did while they played, so
-/// an outage is not taken for a dead referee. It takes in all that is sent at once (how much is
-/// bounded by [`Writer::room`], not by the channel), so no finished table waits untouched.
-fn spawn_writer(
-    store: Arc<dyn Store>,
-    consumer: String,
-    touch_every: Duration,
-) -> (Writer, AbortOnDrop<()>) {
-    let (tx, rx) = mpsc::unbounded_channel::<Write>();
-    let mut held = Held {
-        store,
-        consumer,
-        touch_every,
-        rx,
-        tables: VecDeque::new(),
-        flushes: Vec::new(),
-    };
-    let task = tokio::spawn(async move {
-        loop {
-            // Flushes are answered once nothing is held, so none waits here.
-            if held.tables.is_empty() {
-                let Some(w) = held.rx.recv().await else { break };
-                held.push(w);
-                if held.flushes.is_empty() {
-                    // One timer per batch, not a wake-up per table: the queue holds what
-                    // arrives.
-                    tokio::time::sleep(WRITE_LINGER).await;
-                }
-            }
-            held.take_in();
-            let n = held.tables.len().min(WRITE_AT_ONCE);
-            let mut batch: Vec<Done> = held.tables.drain(..n).collect();
-            if !batch.is_empty() {
-                held.write_batch(&mut batch).await;
-            }
-            if held.tables.is_empty() {
-                for done in held.flushes.drain(..) {
-                    let _ = done.send(());
-                }
-            }
-        }
-    });
-    let writer = Writer {
-        tx,
-        room: Arc::new(Semaphore::new(WRITE_AT_ONCE * 4)),
-    };
-    (writer, AbortOnDrop(task))
-}
-
-/// The way to the writer.
-pub(crate) struct Writer {
-    tx: mpsc::UnboundedSender<Write>,
-    /// How many finished tables may wait for the writer: a table finding no room waits for it
-    /// (its task alive, touching its job, holding its slot), which holds back a referee whose
-    /// store is slower than its tables.
-    room: Arc<Semaphore>,
-}
-
-/// What the writer's task holds.
-struct Held {
-    store: Arc<dyn Store>,
-    consumer: String,
-    touch_every: Duration,
-    rx: mpsc::UnboundedReceiver<Write>,
-    /// Received, not yet written.
-    tables: VecDeque<Done>,
-    /// Answered once `tables` is empty.
-    flushes: Vec<oneshot::Sender<()>>,
-}
-
-impl Held {
-    fn push(&mut self, w: Write) {
-        match w {
-            Write::Table(d) => self.tables.push_back(d),
-            Write::Flush(done) => self.flushes.push(done),
-        }
-    }
-
-    /// Takes in everything sent so far.
-    fn take_in(&mut self) {
-        while let Ok(w) = self.rx.try_recv() {
-            self.push(w);
-        }
-    }
-
-    /// Touches the jobs of `batch` and of every table held, so none is reclaimed while the
-    /// store refuses writes (a job no longer ours is written anyway: its first result is kept).
-    async fn touch(&mut self, batch: &[Done]) {
-        self.take_in();
-        for d in batch.iter().chain(self.tables.iter()) {
-            if let Err(e) = self.store.touch_job(&self.consumer, &d.entry_id).await {
-                tracing::debug!(error = %e, table_id = %d.table_id, "cannot touch a job waiting for its write");
-            }
-        }
-    }
-
-    /// Waits `wait`, touching the jobs every `touch_every` since `touched` (a backoff can be
-    /// longer than a job's lease).
-    async fn wait_touching(
-        &mut self,
-        batch: &[Done],
-        wait: Duration,
-        touched: &mut tokio::time::Instant,
-    ) {
-        let until = tokio::time::Instant::now() + wait;
-        loop {
-            let next = *touched + self.touch_every;
-            if next >= until {
-                tokio::time::sleep_until(until).await;
-                return;
-            }
-            tokio::time::sleep_until(next).await;
-            self.touch(batch).await;
-            *touched = tokio::time::Instant::now();
-        }
-    }
-
-    /// Writes and acknowledges a batch, retrying while the store is unavailable (touching the
-    /// jobs meanwhile); empties `batch`.
-    async fn write_batch(&mut self, batch: &mut Vec<Done>) {
-        let mut backoff = Backoff::new();
-        let mut touched: Option<tokio::time::Instant> = None;
-        loop {
-            let jobs: Vec<FinishedJob<'_>> = batch
-                .iter()
-                .map(|d| FinishedJob {
-                    entry_id: &d.entry_id,
-                    table_id: &d.table_id,
-                    competition: d.competition.as_deref(),
-                    result: &d.result,
-                    replay: &d.replay,
-                })
-                .collect();
-            match self.store.finish_jobs(&jobs).await {
-                Ok(written) => {
-                    for (d, new) in batch.iter().zip(written) {
-                        if new {
-                            tracing::debug!(table_id = %d.table_id, error = %d.error, verdicts = d.verdicts, "result written");
-                        } else {
-                            tracing::info!(table_id = %d.table_id, "a result for this table was already written; this run is not counted");
-                        }
-                    }
-                    break;
-                }
-                // One of them cannot be stored as it is: each on its own, so the others are
-                // not held up by it (the one-by-one path knows what to do with it).
-                Err(StoreError::Invalid(_)) => {
-                    for d in batch.iter() {
-                        write_one(&*self.store, d).await;
-                    }
-                    break;
-                }
-                Err(StoreError::DataLoss(m)) => {
-                    // Their competitions are gone with the store's data: nothing is written.
-                    tracing::error!(reason = %m, tables = batch.len(), "the store lost its data: these tables' results are not written");
-                    break;
-                }
-                Err(e) => {
-                    let wait = backoff.next_wait();
-                    tracing::warn!(error = %e, tables = batch.len(), retry_in = ?wait, "cannot write results yet");
-                    // Touched at the first refusal (when their tables last touched them is not
-                    // known here), then through every wait.
-                    if touched.is_none() {
-                        self.touch(batch).await;
-                    }
-                    let t = touched.get_or_insert_with(tokio::time::Instant::now);
-                    self.wait_touching(batch, wait, t).await;
-                }
-            }
-        }
-        batch.clear();
-    }
-}
-
-/// Hands the result to the writer, which stores it (retrying until the store takes it) and then
-/// acknowledges the job, in a batch with whatever other tables finished meanwhile; returns once
-/// the writer has it (shutdown waits for the writer: [`Ctx::flush_writes`]). `job` goes into
-/// the replay.
-pub(crate) async fn write_and_ack(
-    ctx: &Ctx,
-    entry: &JobEntry,
-    job: Option<&v1::TableJob>,
-    record: Record,
-) {
-    queue_write(ctx, entry, job, record, None).await;
-}
-
-/// [`write_and_ack`], giving up `slot` as soon as the writer has the table: the next job need
-/// not wait for this one's store write (the table is played; only its record is left), while
-/// the writer's bounded queue still holds back a referee whose store is slower than its tables.
-async fn queue_write(
-    ctx: &Ctx,
-    entry: &JobEntry,
-    job: Option<&v1::TableJob>,
-    record: Record,
-    slot: Option<OwnedSemaphorePermit>,
-) {
-    // Each encoded once, the replay straight from its parts (no copy of the job or the result).
-    let replay = record.encode_replay(job);
-    let encoded = record.result.encode_to_vec();
-    let result = record.result;
-    // Waiting for room, this task is alive and its job touched; the writer touches the jobs it
-    // holds itself.
-    let room = ctx
-        .writer
-        .room
-        .clone()
-        .acquire_owned()
-        .await
-        .expect("the writer's room is never closed");
-    let d = Done {
-        entry_id: entry.entry_id.clone(),
-        table_id: entry.table_id.clone(),
-        verdicts: result.verdicts.len(),
-        competition: (!result.competition.is_empty()).then_some(result.competition),
-        result: encoded,
-        replay,
-        error: result.error,
-        _room: room,
-    };
-    if let Err(mpsc::error::SendError(Write::Table(d))) = ctx.writer.tx.send(Write::Table(d)) {
-        // The writer is gone (only while the referee is dropped): write it here.
-        write_one(&*ctx.store, &d).await;
-    }
-    drop(slot);
-}
-
-/// One table's result and acknowledgement on its own (retrying until the store takes them).
-async fn write_one(store: &dyn Store, d: &Done) {
-    let mut competition = d.competition.clone();
-    let mut backoff = Backoff::new();
-    loop {
-        match store
-            .put_result(&d.table_id, competition.as_deref(), &d.result, &d.replay)
-            .await
-        {
-            Ok(true) => {
-                tracing::debug!(table_id = %d.table_id, error = %d.error, verdicts = d.verdicts, "result written");
-                break;
-            }
-            Ok(false) => {
-                tracing::info!(
-                    "a result for this table was already written; this run is not counted"
-                );
-                break;
-            }
-            Err(StoreError::Invalid(m)) if competition.is_some() => {
-                tracing::error!(reason = %m, "the store refused the result; writing it without its competition listing");
-                competition = None;
-            }
-            Err(StoreError::Invalid(m)) => {
-                // Nothing can ever be stored under this id: acknowledging is the only way out.
-                tracing::error!(reason = %m, "the store refuses any result for this table id; dropping the job");
-                break;
-            }
-            Err(StoreError::DataLoss(m)) => {
-                // The competition this result belongs to is gone with the store's data: nothing
-                // is written for it (and its job went with the data too).
-                tracing::error!(reason = %m, "the store lost its data: this table's result is not written");
-                return;
-            }
-            Err(e) => {
-                let wait = backoff.next_wait();
-                tracing::warn!(error = %e, retry_in = ?wait, "cannot write the result yet");
-                tokio::time::sleep(wait).await;
-            }
-        }
-    }
-    ack_entry(store, &d.entry_id).await;
-}
-
-/// Acknowledges the job, retrying until the store takes it.
-pub(crate) async fn ack(ctx: &Ctx, entry: &JobEntry) {
-    ack_entry(&*ctx.store, &entry.entry_id).await;
-}
-
-/// Acknowledges entry `entry_id`, retrying until the store takes it.
-async fn ack_entry(store: &dyn Store, entry_id: &str) {
-    let mut backoff = Backoff::new();
-    loop {
-        match store.ack_job(entry_id).await {
-            Ok(()) => return,
-            Err(StoreError::Invalid(m)) => {
-                tracing::error!(reason = %m, "the store refuses to acknowledge the job");
-                return;
-            }
-            Err(e) => {
-                let wait = backoff.next_wait();
-                tracing::warn!(error = %e, retry_in = ?wait, "cannot acknowledge the job yet");
-                tokio::time::sleep(wait).await;
-            }
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn backoff_doubles_to_a_cap_and_resets() {
-        let mut b = Backoff::new();
-        let waits: Vec<u64> = (0..8).map(|_| b.next_wait().as_millis() as u64).collect();
-        assert_eq!(waits, [100, 200, 400, 800, 1600, 3200, 5000, 5000]);
-        b.reset();
-        assert_eq!(b.next_wait(), Duration::from_millis(100));
     }
 }

@@ -25,21 +25,13 @@ from concurrent.futures import ThreadPoolExecutor
 import grpc
 
 from arena.bot import games_of, to_action
+from arena.retry import BACKOFF, Backoff, bot_reconnects
 from arena.v1 import bot_pb2, bot_pb2_grpc, common_pb2, seat_pb2
 
 log = logging.getLogger("arena")
 
 DEFAULT_BOT_HOST = "127.0.0.1:50052"
 
-# Refusals another attempt cannot fix: a wrong token or name, a bad Hello, a revoked token, or
-# this session resumed by another process.
-FATAL = {
-    grpc.StatusCode.UNAUTHENTICATED,
-    grpc.StatusCode.INVALID_ARGUMENT,
-    grpc.StatusCode.PERMISSION_DENIED,
-    grpc.StatusCode.UNIMPLEMENTED,
-    grpc.StatusCode.ABORTED,
-}
 
 
 class ArenaError(Exception):
@@ -132,11 +124,11 @@ class Player:
     `ARENA_TOKEN`, `target` to `ARENA_BOT_HOST` (else 127.0.0.1:50052); `release` and `games`
     to the bot class's. `capacity` is how many tables at once; `stop_after` stops cleanly once
     that many tables have ended (0: never); `backoff` is the first and the longest wait between
-    reconnects, in seconds; `incremental` asks bot-host for incremental observations (rebuilt
+    reconnects, in seconds (default: the client retry policy's, `arena.retry.BACKOFF`); `incremental` asks bot-host for incremental observations (rebuilt
     here, so the bot sees no difference)."""
 
     def __init__(self, bot, *, name=None, token=None, target=None, release=None, games=None,
-                 capacity=8, stop_after=0, backoff=(0.2, 5.0), workers=None, incremental=True):
+                 capacity=8, stop_after=0, backoff=BACKOFF, workers=None, incremental=True):
         self.factory = bot
         cls = bot if isinstance(bot, type) else type(bot())
         self.name = name or _env("ARENA_BOT")
@@ -198,7 +190,7 @@ class Player:
             channel_.close()
 
     def _run(self, stub):
-        delay = self.backoff[0]
+        backoff = Backoff(*self.backoff)
         while True:
             conn = self._open(stub)
             err = self._serve(conn)
@@ -209,20 +201,20 @@ class Player:
                 log.info("drained: every table in flight ended; stopping")
                 return self.summary
             if conn.welcomed:
-                delay = self.backoff[0]
-            if isinstance(err, grpc.RpcError) and err.code() in FATAL:
+                backoff.reset()
+            if isinstance(err, grpc.RpcError) and not bot_reconnects(err.code()):
                 raise ArenaError(f"bot-host {self.target} refused {self.name!r}: {err.code().name}: {err.details()}")
             if self._stopping and not self._seats:
                 return self.summary
             why = "the stream ended" if err is None else (
                 f"{err.code().name}: {err.details()}" if isinstance(err, grpc.RpcError) else repr(err))
+            delay = backoff.next_wait()
             log.warning("connection to %s lost (%s); reconnecting in %.1f s%s", self.target, why, delay,
                         f", resuming session {self._session}" if self._session else "")
             if self._wait(delay) == "abandoned":
                 return self.summary
             if self._stopping and not self._seats:
                 return self.summary
-            delay = min(delay * 2, self.backoff[1])
 
     def _wait(self, seconds):
         """Waits `seconds` for a stop; "abandoned" if told to stop at once."""

@@ -1,0 +1,33 @@
+//! The service roles (`arena table-referee`, `arena bot-host`, `arena standalone`) and their
+//! operator commands (`arena operators …`, `arena table run`; `arena bots …` is `bots_cmd`),
+//! a module per responsibility: the shared flag groups ([`flags`], [`metrics`]), each role's
+//! flags ([`role_args`]) and launcher ([`roles`]), the table client ([`table`]), the
+//! matchmaker's clients ([`competition`], [`competition_spec`], [`leaderboard`]), operator
+//! tokens ([`operators`]) and the printers ([`print`]).
+
+use anyhow::{Context, Result};
+
+mod competition;
+mod competition_spec;
+mod flags;
+mod leaderboard;
+mod metrics;
+mod operators;
+mod print;
+mod role_args;
+mod roles;
+mod table;
+
+pub use competition::{CompetitionCommand, competition};
+pub use flags::GameArg;
+pub use leaderboard::{LeaderboardArgs, leaderboard};
+pub use operators::{OperatorsCommand, operators};
+pub(crate) use print::withheld_note;
+pub use role_args::{BotHostArgs, DealLibraryArgs, MatchmakerArgs, RefereeArgs, StandaloneArgs};
+pub use roles::{bot_host, deal_library, matchmaker, referee, standalone};
+pub use table::{TableCommand, table};
+
+/// The runtime a client command or a role runs on.
+fn runtime() -> Result<tokio::runtime::Runtime> {
+    arena_serve::runtime::serving().context("starting the runtime")
+}
