@@ -1,0 +1,261 @@
+//! Standings: a competition's results folded into places, scores and rank probabilities.
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+
+use arena_compete::Standings;
+use arena_games::GameKind;
+use arena_proto::v1;
+use arena_serve::ApiError;
+use arena_store::Store;
+use arena_store::visibility::{self, DEAL_GROUP_LABEL};
+use prost::Message;
+
+use crate::spec::game_of;
+use crate::{FARMER_SIDE, format_of_name, mahjong, state_of};
+
+/// Where a competition table's result sits: its typed placement. Results written before
+/// placements existed carry the same facts only as labels; those are read once here, so that
+/// a competition running across the upgrade keeps its standings. `None` for a result that has
+/// neither.
+pub fn placement_of(r: &v1::TableResult) -> Option<v1::Placement> {
+    if let Some(p) = &r.placement {
+        return Some((**p).clone());
+    }
+    let number = |k: &str| r.labels.get(k).and_then(|v| v.parse::<u32>().ok());
+    let (Some(match_index), Some(round), Some(table)) =
+        (number("match"), number("round"), number("table"))
+    else {
+        return None;
+    };
+    let side = match r.labels.get("side").map(String::as_str) {
+        Some(FARMER_SIDE) => v1::Side::Farmers,
+        _ => v1::Side::Landlord,
+    };
+    Some(v1::Placement {
+        match_index,
+        round,
+        table,
+        side: side as i32,
+        deal_id: r.labels.get("deal").cloned().unwrap_or_default(),
+        expected: r
+            .labels
+            .get("expected")
+            .and_then(|v| v.parse::<f64>().ok())
+            .unwrap_or(0.0),
+        deal_group: r.labels.get(DEAL_GROUP_LABEL).cloned().unwrap_or_default(),
+        ..Default::default()
+    })
+}
+
+/// Standings from the results so far. A participant's round score is its landlord score, plus
+/// its farmer team's score on the same deal when seats rotate; only complete rounds count towards
+/// mean scores and only complete matches towards ranks.
+pub async fn standings(
+    store: &dyn Store,
+    comp: &v1::Competition,
+) -> Result<v1::Standings, ApiError> {
+    let spec = comp.spec.clone().unwrap_or_default();
+    let results = store.results_for(&spec.name).await?;
+    let ended = state_of(comp) == v1::CompetitionState::Finished;
+    let tables_done = results.len() as u64;
+    let decoded = results
+        .iter()
+        .map(|(id, bytes)| {
+            v1::TableResult::decode(bytes.as_slice())
+                .map_err(|e| ApiError::Internal(format!("result {id}: {e}")))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let with_result: HashSet<&str> = results.iter().map(|(id, _)| id.as_str()).collect();
+    let (decoded, tables_withheld) = shown_results(store, decoded, &with_result).await?;
+    if game_of(&spec)? == GameKind::Mahjong {
+        let (standings, drawn_hands) = mahjong::standings(&spec, &decoded);
+        return Ok(v1::Standings {
+            competition: spec.name.clone(),
+            standings,
+            tables_done,
+            tables_total: comp.tables_total,
+            r#final: ended,
+            game: v1::Game::Mahjong as i32,
+            drawn_hands,
+            tables_withheld,
+        });
+    }
+    let n = spec.participants.len();
+    let (matches, rounds) = (spec.matches as usize, spec.rounds as usize);
+    let sides = if spec.rotate_seats { 2 } else { 1 };
+    let adjusted = spec.format_kind() == v1::CompetitionFormat::DifficultyAdjusted
+        || format_of_name(&spec.format) == Some(v1::CompetitionFormat::DifficultyAdjusted);
+    // (match, round, table) -> (score so far, sides finished)
+    let mut cells: BTreeMap<(usize, usize, usize), (f64, usize)> = BTreeMap::new();
+    let mut verdicts = vec![0u32; n];
+    for r in &decoded {
+        let Some(p) = placement_of(r) else {
+            continue;
+        };
+        let (m, round, t) = (p.match_index as usize, p.round as usize, p.table as usize);
+        if m >= matches || round >= rounds || t >= n {
+            continue;
+        }
+        let expected = if adjusted { p.expected } else { 0.0 };
+        let farmer_side = p.side() == v1::Side::Farmers;
+        // The participant of table t sits as the landlord (seat 0), or as both farmers.
+        let against = r
+            .verdicts
+            .iter()
+            .filter(|v| (v.seat == 0) != farmer_side)
+            .count();
+        verdicts[t] += u32::try_from(against).unwrap_or(u32::MAX);
+        let raw = if farmer_side {
+            r.final_scores.iter().skip(1).sum::<i64>()
+        } else {
+            r.final_scores.first().copied().unwrap_or(0)
+        };
+        let cell = cells.entry((m, round, t)).or_default();
+        cell.0 += raw as f64 - expected;
+        cell.1 += 1;
+    }
+    let mut totals = vec![vec![0.0; n]; matches];
+    let mut counts = vec![0usize; matches];
+    let mut scores: Vec<Vec<f64>> = vec![Vec::new(); n];
+    for (&(m, _, t), &(score, done)) in &cells {
+        if done == sides {
+            totals[m][t] += score;
+            counts[m] += 1;
+            scores[t].push(score);
+        }
+    }
+    let complete: Vec<Vec<f64>> = totals
+        .into_iter()
+        .zip(&counts)
+        .filter(|(_, c)| **c == n * rounds)
+        .map(|(t, _)| t)
+        .collect();
+    let st = Standings::from_totals(spec.participants.clone(), complete, rounds, spec.seed);
+    let mut out = Vec::with_capacity(n);
+    for (place, &t) in st.final_order.iter().enumerate() {
+        let score = arena_stats::Estimate::of(scores[t].iter().copied());
+        out.push(v1::Standing {
+            participant: spec.participants[t].clone(),
+            place: place as u32 + 1,
+            rank_probabilities: st.rank_probs[t].clone(),
+            most_probable_rank: st.most_probable[t] as u32,
+            mean_rank: st.mean_rank[t],
+            mean_score: score.mean,
+            score_ci95: score.ci95,
+            mahjong: None,
+            verdicts: verdicts[t],
+        });
+    }
+    Ok(v1::Standings {
+        competition: spec.name.clone(),
+        standings: out,
+        tables_done,
+        tables_total: comp.tables_total,
+        r#final: ended,
+        game: v1::Game::DouDizhu as i32,
+        drawn_hands: 0,
+        tables_withheld,
+    })
+}
+
+/// The results standings may count (`with_result`: the ids of every result the competition
+/// has), and how many others are withheld: a result whose deal
+/// group (the tables sharing its cards) has not finished tells the cards still in play at the
+/// group's other tables, so it counts once the whole group has finished.
+async fn shown_results(
+    store: &dyn Store,
+    results: Vec<v1::TableResult>,
+    with_result: &HashSet<&str>,
+) -> Result<(Vec<v1::TableResult>, u64), ApiError> {
+    let group_of = |r: &v1::TableResult| -> Option<String> {
+        r.placement
+            .as_deref()
+            .map(|p| p.deal_group.clone())
+            .filter(|g| !g.is_empty())
+            .or_else(|| r.labels.get(DEAL_GROUP_LABEL).cloned())
+    };
+    let groups: Vec<Option<String>> = results.iter().map(group_of).collect();
+    // A group whose tables say how many it holds is finished when that many have results (each
+    // table id has one result); the others' records are read.
+    let mut counted: HashMap<&str, (u32, u32)> = HashMap::new();
+    let mut unsaid: Vec<&str> = Vec::new();
+    for (r, g) in results.iter().zip(&groups) {
+        let Some(g) = g else { continue };
+        match r.placement.as_deref().map_or(0, |p| p.deal_group_tables) {
+            0 => unsaid.push(g),
+            size => {
+                let c = counted.entry(g).or_insert((size, 0));
+                c.1 += 1;
+            }
+        }
+    }
+    let mut finished = visibility::finished_groups(store, unsaid, with_result).await?;
+    finished.extend(
+        counted
+            .into_iter()
+            .filter(|(_, (size, done))| done >= size)
+            .map(|(g, _)| g.to_string()),
+    );
+    let before = results.len();
+    let shown: Vec<v1::TableResult> = results
+        .into_iter()
+        .zip(&groups)
+        // A table sharing its deal with no other (a record older than deal groups) shows.
+        .filter(|(_, g)| g.as_ref().is_none_or(|g| finished.contains(g)))
+        .map(|(r, _)| r)
+        .collect();
+    let withheld = (before - shown.len()) as u64;
+    Ok((shown, withheld))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{LANDLORD_SIDE, side_label};
+
+    #[test]
+    fn a_result_is_placed_by_its_typed_placement_and_old_results_by_their_labels() {
+        let labels = |side: &str| {
+            [
+                ("match", "1"),
+                ("round", "2"),
+                ("table", "0"),
+                ("side", side),
+                ("expected", "-0.5"),
+            ]
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect()
+        };
+        let typed = v1::TableResult {
+            // Labels that disagree are not read when the placement is there.
+            labels: labels(LANDLORD_SIDE),
+            placement: Some(Box::new(v1::Placement {
+                match_index: 3,
+                round: 4,
+                table: 5,
+                side: v1::Side::Farmers as i32,
+                ..Default::default()
+            })),
+            ..Default::default()
+        };
+        let p = placement_of(&typed).unwrap();
+        assert_eq!(
+            (p.match_index, p.round, p.table, p.side()),
+            (3, 4, 5, v1::Side::Farmers)
+        );
+
+        let old = v1::TableResult {
+            labels: labels(FARMER_SIDE),
+            ..Default::default()
+        };
+        let p = placement_of(&old).unwrap();
+        assert_eq!(
+            (p.match_index, p.round, p.table, p.side()),
+            (1, 2, 0, v1::Side::Farmers)
+        );
+        assert_eq!(p.expected, -0.5);
+        assert_eq!(placement_of(&v1::TableResult::default()), None);
+        assert_eq!(side_label(v1::Side::Farmers), FARMER_SIDE);
+    }
+}
