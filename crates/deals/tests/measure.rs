@@ -6,7 +6,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use arena_deals::{MeasureSpec, Progress, build_panel, measure};
-use arena_store::{DealSource, EmbeddedStore, Store};
+use arena_store::prelude::*;
+use arena_store::{DealSource, EmbeddedStore};
 use ddz::{RuleSet, Scoring};
 
 fn spec(count: u64, threads: usize) -> MeasureSpec {

@@ -51,10 +51,19 @@ pub mod instance;
 pub mod redis;
 mod schema;
 pub mod visibility;
+pub mod watch;
 
 pub use self::embedded::EmbeddedStore;
 pub use self::redis::RedisStore;
 pub use self::schema::SCHEMA_VERSION;
+pub use self::watch::{Topic, Watcher};
+
+/// Every sub-trait of [`Store`], for code that calls store methods on a concrete store
+/// ([`EmbeddedStore`], [`RedisStore`]) rather than through `dyn Store`: `use
+/// arena_store::prelude::*;`.
+pub mod prelude {
+    pub use crate::{Backend, Bots, Deals, Jobs, Records, Results, Store, Watch};
+}
 
 /// What can go wrong talking to a store.
 #[derive(Debug, thiserror::Error)]
@@ -230,13 +239,25 @@ pub struct DealRecord {
     pub gdi: Vec<f64>,
 }
 
-/// arena's storage interface. Every method is atomic: it either happens completely or not at all,
-/// and a failed call (e.g. [`StoreError::Unavailable`]) loses nothing already stored.
+/// arena's storage interface: every concern's sub-trait at once, so a role holds one
+/// `Arc<dyn Store>`. Every method is atomic: it either happens completely or not at all, and a
+/// failed call (e.g. [`StoreError::Unavailable`]) loses nothing already stored. Implement the
+/// sub-traits; `Store` comes with them.
+pub trait Store: Backend + Deals + Jobs + Results + Bots + Records + Watch {}
+
+impl<T: Backend + Deals + Jobs + Results + Bots + Records + Watch + ?Sized> Store for T {}
+
+/// What a store is, for logs.
 #[async_trait::async_trait]
-pub trait Store: Send + Sync {
+pub trait Backend: Send + Sync {
     /// A short description for logs, e.g. `embedded (/data/arena.redb)` or `redis (127.0.0.1:6379, prefix arena)`.
     fn describe(&self) -> String;
+}
 
+/// The deal library's data: panels, measured deals, the indices of a source already measured,
+/// and which competition holds which deal.
+#[async_trait::async_trait]
+pub trait Deals: Send + Sync {
     /// Stores a panel definition (replacing one with the same id).
     async fn put_panel(&self, panel: &Panel) -> StoreResult<()>;
 
@@ -271,9 +292,12 @@ pub trait Store: Send + Sync {
 
     /// Every used deal id and the competition that used it.
     async fn used_deals(&self) -> StoreResult<BTreeMap<String, String>>;
+}
 
-    // ---- Table jobs: a queue with consumer-group semantics (a Redis Stream in Redis). ----
-
+/// Table jobs: a queue with consumer-group semantics (a Redis Stream in Redis). Finishing a job
+/// writes its result, so the queue sits on [`Results`].
+#[async_trait::async_trait]
+pub trait Jobs: Results + Send + Sync {
     /// This store with its table jobs on `lane`'s stream ([`check_lane`]; `""` is the default
     /// lane, the one stream there was before lanes). A lane is a cluster's partition of the
     /// job stream by kind of table (short time controls apart from long ones, say): referees
@@ -309,114 +333,11 @@ pub trait Store: Send + Sync {
     /// Jobs never delivered, and jobs delivered but not acknowledged.
     async fn job_counts(&self) -> StoreResult<JobCounts>;
 
-    // ---- Results and replays: written once per table id. ----
-
-    /// Stores a table's result and replay (encoded `arena.v1.TableResult` and `arena.v1.Replay`)
-    /// together, only if no result exists for `table_id`: returns true if this call wrote them,
-    /// false if a result was already there (then nothing changes). When `competition` is given
-    /// the table is also listed under it; the table id must then be under the competition
-    /// ([`competition_of`] is the competition), else [`StoreError::Invalid`] and nothing is
-    /// written.
-    async fn put_result(
-        &self,
-        table_id: &str,
-        competition: Option<&str>,
-        result: &[u8],
-        replay: &[u8],
-    ) -> StoreResult<bool>;
-
-    /// A table's encoded result.
-    async fn result(&self, table_id: &str) -> StoreResult<Option<Vec<u8>>>;
-
-    /// A table's encoded replay.
-    async fn replay(&self, table_id: &str) -> StoreResult<Option<Vec<u8>>>;
-
-    /// Every result listed under `competition`: (table id, encoded result), any order.
-    async fn results_for(&self, competition: &str) -> StoreResult<Vec<(String, Vec<u8>)>>;
-
-    /// Deletes the results and replays of `table_ids`, and their listing under `competition`
-    /// when given (then every table must be under it, as for [`Store::put_result`]): returns how
-    /// many results there were. Each table's result, replay and listing go together. For
-    /// retention only: a deleted table is no longer written once, and a job of it still queued
-    /// would write it again.
-    async fn delete_results(
-        &self,
-        competition: Option<&str>,
-        table_ids: &[String],
-    ) -> StoreResult<u64>;
-
-    // ---- Bots and their tokens. ----
-
-    /// Registers a bot; false (and nothing changes) if the name is taken.
-    async fn add_bot(&self, bot: &BotRecord) -> StoreResult<bool>;
-
-    /// Replaces a registered bot's record (e.g. a rotated token hash); false if it is unknown.
-    async fn update_bot(&self, bot: &BotRecord) -> StoreResult<bool>;
-
-    /// A registered bot.
-    async fn bot(&self, name: &str) -> StoreResult<Option<BotRecord>>;
-
-    /// Every registered bot, by name.
-    async fn bots(&self) -> StoreResult<Vec<BotRecord>>;
-
-    // ---- Presence: which bot-host holds which bot, expiring unless refreshed. ----
-
-    /// Records that `host` (a bot-host's address) holds `bot` for the next `ttl`.
-    async fn set_presence(&self, bot: &str, host: &str, ttl: Duration) -> StoreResult<()>;
-
-    /// Removes a presence record at once (the bot disconnected cleanly).
-    async fn clear_presence(&self, bot: &str, host: &str) -> StoreResult<()>;
-
-    /// The hosts currently holding `bot` (unexpired records only).
-    async fn presence(&self, bot: &str) -> StoreResult<Vec<String>>;
-
-    // ---- Records: small pieces of service state (a competition's definition and progress). ----
-
-    /// Stores `value` under (`kind`, `key`), replacing any previous value.
-    async fn put_record(&self, kind: &str, key: &str, value: &[u8]) -> StoreResult<()>;
-
-    /// Replaces the value under (`kind`, `key`) only if it is currently `expected` (`None`: no
-    /// value yet); true if it did. Transitions that must happen once (a competition finishing)
-    /// use it, so two instances racing to make one never both succeed.
-    async fn swap_record(
-        &self,
-        kind: &str,
-        key: &str,
-        expected: Option<&[u8]>,
-        value: &[u8],
-    ) -> StoreResult<bool>;
-
-    /// The value under (`kind`, `key`).
-    async fn record(&self, kind: &str, key: &str) -> StoreResult<Option<Vec<u8>>>;
-
-    /// Every (key, value) of `kind`, ordered by key.
-    async fn records(&self, kind: &str) -> StoreResult<Vec<(String, Vec<u8>)>>;
-
-    /// Removes the value under (`kind`, `key`); true if there was one.
-    async fn delete_record(&self, kind: &str, key: &str) -> StoreResult<bool>;
-
-    // ---- More of bots, presence and jobs. ----
-
-    /// Unregisters a bot and drops its presence; true if it was registered.
-    async fn remove_bot(&self, name: &str) -> StoreResult<bool>;
-
-    /// Records that `host` holds `bot` for the next `ttl`, only if no *other* host holds it
-    /// (an unexpired presence record): `None` if `host` holds it now, else the host that does.
-    /// One live connection per bot across every bot-host rests on it.
-    async fn claim_presence(
-        &self,
-        bot: &str,
-        host: &str,
-        ttl: Duration,
-    ) -> StoreResult<Option<String>>;
-
     /// The jobs delivered to `consumer` and not acknowledged (at most `max`), handed to it again
     /// at once with `deliveries` incremented: what a restarted referee with a stable name
     /// resumes instead of waiting for `reclaim_after`. Only for a consumer name no other live
     /// referee uses.
     async fn resume_jobs(&self, consumer: &str, max: usize) -> StoreResult<Vec<JobEntry>>;
-
-    // ---- Batches: what a busy referee or matchmaker does many of at once. ----
 
     /// Up to `max` jobs for `consumer` at once, as [`Store::next_job`] takes one: reclaimable
     /// jobs first, then never-delivered ones, oldest first. Waits up to `block` only while there
@@ -476,14 +397,117 @@ pub trait Store: Send + Sync {
         }
         Ok(ids)
     }
+}
+
+/// Results and replays: written once per table id.
+#[async_trait::async_trait]
+pub trait Results: Send + Sync {
+    /// Stores a table's result and replay (encoded `arena.v1.TableResult` and `arena.v1.Replay`)
+    /// together, only if no result exists for `table_id`: returns true if this call wrote them,
+    /// false if a result was already there (then nothing changes). When `competition` is given
+    /// the table is also listed under it; the table id must then be under the competition
+    /// ([`competition_of`] is the competition), else [`StoreError::Invalid`] and nothing is
+    /// written.
+    async fn put_result(
+        &self,
+        table_id: &str,
+        competition: Option<&str>,
+        result: &[u8],
+        replay: &[u8],
+    ) -> StoreResult<bool>;
+
+    /// A table's encoded result.
+    async fn result(&self, table_id: &str) -> StoreResult<Option<Vec<u8>>>;
+
+    /// A table's encoded replay.
+    async fn replay(&self, table_id: &str) -> StoreResult<Option<Vec<u8>>>;
+
+    /// Every result listed under `competition`: (table id, encoded result), any order.
+    async fn results_for(&self, competition: &str) -> StoreResult<Vec<(String, Vec<u8>)>>;
+
+    /// Deletes the results and replays of `table_ids`, and their listing under `competition`
+    /// when given (then every table must be under it, as for [`Store::put_result`]): returns how
+    /// many results there were. Each table's result, replay and listing go together. For
+    /// retention only: a deleted table is no longer written once, and a job of it still queued
+    /// would write it again.
+    async fn delete_results(
+        &self,
+        competition: Option<&str>,
+        table_ids: &[String],
+    ) -> StoreResult<u64>;
 
     /// How many results are listed under `competition`: `results_for(competition).len()`
     /// without reading them.
     async fn result_count(&self, competition: &str) -> StoreResult<u64> {
         Ok(self.results_for(competition).await?.len() as u64)
     }
+}
 
-    // ---- The instance record: detecting that the store lost its data. ----
+/// Registered bots, their tokens, and their presence: which bot-host holds which bot, expiring
+/// unless refreshed.
+#[async_trait::async_trait]
+pub trait Bots: Send + Sync {
+    /// Registers a bot; false (and nothing changes) if the name is taken.
+    async fn add_bot(&self, bot: &BotRecord) -> StoreResult<bool>;
+
+    /// Replaces a registered bot's record (e.g. a rotated token hash); false if it is unknown.
+    async fn update_bot(&self, bot: &BotRecord) -> StoreResult<bool>;
+
+    /// A registered bot.
+    async fn bot(&self, name: &str) -> StoreResult<Option<BotRecord>>;
+
+    /// Every registered bot, by name.
+    async fn bots(&self) -> StoreResult<Vec<BotRecord>>;
+
+    /// Records that `host` (a bot-host's address) holds `bot` for the next `ttl`.
+    async fn set_presence(&self, bot: &str, host: &str, ttl: Duration) -> StoreResult<()>;
+
+    /// Removes a presence record at once (the bot disconnected cleanly).
+    async fn clear_presence(&self, bot: &str, host: &str) -> StoreResult<()>;
+
+    /// The hosts currently holding `bot` (unexpired records only).
+    async fn presence(&self, bot: &str) -> StoreResult<Vec<String>>;
+
+    /// Unregisters a bot and drops its presence; true if it was registered.
+    async fn remove_bot(&self, name: &str) -> StoreResult<bool>;
+
+    /// Records that `host` holds `bot` for the next `ttl`, only if no *other* host holds it
+    /// (an unexpired presence record): `None` if `host` holds it now, else the host that does.
+    /// One live connection per bot across every bot-host rests on it.
+    async fn claim_presence(
+        &self,
+        bot: &str,
+        host: &str,
+        ttl: Duration,
+    ) -> StoreResult<Option<String>>;
+}
+
+/// Records: small pieces of service state (a competition's definition and progress), and the
+/// instance record by which a handle detects that the store lost its data.
+#[async_trait::async_trait]
+pub trait Records: Send + Sync {
+    /// Stores `value` under (`kind`, `key`), replacing any previous value.
+    async fn put_record(&self, kind: &str, key: &str, value: &[u8]) -> StoreResult<()>;
+
+    /// Replaces the value under (`kind`, `key`) only if it is currently `expected` (`None`: no
+    /// value yet); true if it did. Transitions that must happen once (a competition finishing)
+    /// use it, so two instances racing to make one never both succeed.
+    async fn swap_record(
+        &self,
+        kind: &str,
+        key: &str,
+        expected: Option<&[u8]>,
+        value: &[u8],
+    ) -> StoreResult<bool>;
+
+    /// The value under (`kind`, `key`).
+    async fn record(&self, kind: &str, key: &str) -> StoreResult<Option<Vec<u8>>>;
+
+    /// Every (key, value) of `kind`, ordered by key.
+    async fn records(&self, kind: &str) -> StoreResult<Vec<(String, Vec<u8>)>>;
+
+    /// Removes the value under (`kind`, `key`); true if there was one.
+    async fn delete_record(&self, kind: &str, key: &str) -> StoreResult<bool>;
 
     /// The id of this store's instance record, made (with a fresh random id) if the store has
     /// none. From then on this handle's writes of results, jobs, records, claims, deals and
@@ -521,6 +545,20 @@ pub trait Store: Send + Sync {
             ))),
         }
     }
+}
+
+/// Waiting for changes instead of rescanning: a reader makes a [`Watcher`] of what it follows
+/// (a competition's results, a kind of records, a panel's deals, who is connected), reads,
+/// and waits on [`Watcher::changed`] until the next write of it. Writes signal their topics as
+/// part of the write (in Redis, a `PUBLISH` in the same script), so a watcher made before a
+/// read never misses a change after it.
+pub trait Watch: Send + Sync {
+    /// A watcher of `topic`. A topic's name is checked as an identifier
+    /// ([`StoreError::Invalid`] if empty, with a control character, or longer than
+    /// [`watch::MAX_TOPIC_BYTES`]). Where changes arrive over a connection (Redis), a lost
+    /// connection wakes every watcher once it is lost and again once it is back, so none
+    /// waits on a change it cannot hear of.
+    fn watch(&self, topic: &Topic) -> StoreResult<Watcher>;
 }
 
 /// The competition part of a table id: everything before its first `/` (the matchmaker's
