@@ -33,7 +33,8 @@ pub const DEFAULT_LISTEN: std::net::SocketAddr = std::net::SocketAddr::V4(
 /// How the matchmaker runs.
 #[derive(Clone, Debug)]
 pub struct MatchmakerConfig {
-    /// Time between passes over the competitions.
+    /// The shortest time between passes over the competitions: a pass follows a result or a
+    /// competition record written, but a burst of them makes one pass.
     pub supervise_every: Duration,
     /// Runs the continuous ranked ladder of Dou Dizhu when set.
     pub ladder: Option<ladder::LadderConfig>,
@@ -98,7 +99,10 @@ impl MatchmakerConfig {
             "tables per competition",
             format!("at most {max_tables_per_competition}"),
         )
-        .push("supervisor", format!("a pass every {supervise_every:?}"))
+        .push(
+            "supervisor",
+            format!("a pass on change, at most every {supervise_every:?}"),
+        )
         .push(
             "competition results",
             days(retention.competitions, " after it ends"),

@@ -10,8 +10,8 @@ use arena_games::GameKind;
 use arena_proto::v1;
 use arena_proto::v1::matchmaker_server::{Matchmaker, MatchmakerServer};
 use arena_serve::{ApiError, store_status};
-use arena_store::Store;
 use arena_store::visibility;
+use arena_store::{Store, Topic, Watcher};
 use prost::Message;
 use tokio_stream::Stream;
 use tonic::{Request, Response, Status};
@@ -19,7 +19,7 @@ use tracing::Instrument;
 
 use crate::plan::{enqueue, jobs};
 use crate::spec::{DEFAULT_MAX_TABLES, MAX_NAME_BYTES, Plan, check, game_of};
-use crate::standings::standings;
+use crate::standings::{Fold, standings};
 use crate::{COMPETITION, FINAL_STANDINGS, ladder, now_ms, state_name, state_of};
 
 /// Why the program bot `command` could not start in the default sandbox of this machine, if it
@@ -73,7 +73,13 @@ pub struct MatchmakerService {
     /// True once the server is shutting down: watch streams end then, or their clients would
     /// hold the graceful stop open for as long as they follow a competition.
     closing: Option<tokio::sync::watch::Receiver<bool>>,
+    /// How long a watch stream waits without a change signal before it reads again anyway.
+    rescan: Duration,
 }
+
+/// How long a watch stream waits without a change signal before reading again anyway: a
+/// safety net only (changes wake it at once), so long.
+pub const WATCH_RESCAN: Duration = Duration::from_secs(30);
 
 impl MatchmakerService {
     /// A service on `store`, competitions of at most [`DEFAULT_MAX_TABLES`] tables.
@@ -82,12 +88,20 @@ impl MatchmakerService {
             store,
             max_tables: DEFAULT_MAX_TABLES,
             closing: None,
+            rescan: WATCH_RESCAN,
         }
     }
 
     /// Ends its watch streams (with UNAVAILABLE, saying why) once `closing` turns true.
     pub fn closing_on(mut self, closing: tokio::sync::watch::Receiver<bool>) -> MatchmakerService {
         self.closing = Some(closing);
+        self
+    }
+
+    /// Watch streams read again after `every` without a change signal (default
+    /// [`WATCH_RESCAN`]).
+    pub fn with_rescan(mut self, every: Duration) -> MatchmakerService {
+        self.rescan = every;
         self
     }
 
@@ -334,73 +348,21 @@ impl Matchmaker for MatchmakerService {
         req: Request<v1::CompetitionRequest>,
     ) -> Result<Response<Self::WatchCompetitionStream>, Status> {
         let name = req.into_inner().name;
-        self.load(&name).await?;
+        // Made before the competition is first read: a result or a state change after that
+        // read wakes the watchers, even one that lands before the first wait.
+        let watchers = (
+            self.store
+                .watch(&Topic::Results(name.clone()))
+                .map_err(store_status)?,
+            self.store
+                .watch(&Topic::Records(COMPETITION.to_string()))
+                .map_err(store_status)?,
+        );
+        let comp = self.load(&name).await?;
+        let fold = Fold::new(&comp)?;
         let svc = self.clone();
         let (tx, rx) = tokio::sync::mpsc::channel(8);
-        let mut closing = self.closing.clone();
-        tokio::spawn(async move {
-            let mut last_done = u64::MAX;
-            // Waits `pause`; false when the server began shutting down meanwhile (the client
-            // is told, and the stream ends).
-            let mut pause = async |tx: &tokio::sync::mpsc::Sender<_>| {
-                let sleep = tokio::time::sleep(Duration::from_millis(250));
-                let closed = match closing.as_mut() {
-                    // A closing sender gone is a server gone: the stream ends with it.
-                    Some(closing) => tokio::select! {
-                        () = sleep => false,
-                        _ = closing.wait_for(|c| *c) => true,
-                    },
-                    None => {
-                        sleep.await;
-                        false
-                    }
-                };
-                if closed {
-                    let _ = tx
-                        .send(Err(ApiError::Unavailable(WATCH_SHUTDOWN.into()).into()))
-                        .await;
-                }
-                !closed
-            };
-            loop {
-                let st = match svc.load(&name).await {
-                    // While it runs, its standings change only with its results: counted first
-                    // (one cheap call), they are computed only when there are new ones.
-                    Ok(comp)
-                        if state_of(&comp) == v1::CompetitionState::Running
-                            && svc.store.result_count(&name).await.ok() == Some(last_done) =>
-                    {
-                        if !pause(&tx).await {
-                            return;
-                        }
-                        continue;
-                    }
-                    Ok(comp) => match state_of(&comp) {
-                        v1::CompetitionState::Finished => svc.final_or_current(&comp).await,
-                        _ => standings(&*svc.store, &comp).await,
-                    }
-                    .map(|s| (s, state_of(&comp) != v1::CompetitionState::Running)),
-                    Err(e) => Err(e),
-                };
-                match st {
-                    Ok((s, ended)) => {
-                        if s.tables_done != last_done || ended {
-                            last_done = s.tables_done;
-                            if tx.send(Ok(s)).await.is_err() || ended {
-                                return;
-                            }
-                        }
-                    }
-                    Err(e) => {
-                        let _ = tx.send(Err(e.into())).await;
-                        return;
-                    }
-                }
-                if !pause(&tx).await {
-                    return;
-                }
-            }
-        });
+        tokio::spawn(svc.follow(name, fold, watchers, tx));
         Ok(Response::new(Box::pin(
             tokio_stream::wrappers::ReceiverStream::new(rx),
         )))
@@ -563,6 +525,76 @@ impl Matchmaker for MatchmakerService {
 }
 
 impl MatchmakerService {
+    /// Sends `name`'s standings to `tx` each time its results or state change, until it ends,
+    /// the client goes, or the server shuts down (the client is told). Woken by the store's
+    /// watch, not by a timer: an update follows a result as soon as it is written. Standings
+    /// are folded incrementally (`fold`), each result once.
+    async fn follow(
+        self,
+        name: String,
+        mut fold: Fold,
+        (mut results, mut records): (Watcher, Watcher),
+        tx: tokio::sync::mpsc::Sender<Result<v1::Standings, Status>>,
+    ) {
+        let mut closing = self.closing.clone();
+        let mut last_done = u64::MAX;
+        loop {
+            let st = match self.load(&name).await {
+                // While it runs, its standings change only with its results: counted first
+                // (one cheap call), they are folded only when there are new ones.
+                Ok(comp)
+                    if state_of(&comp) == v1::CompetitionState::Running
+                        && self.store.result_count(&name).await.ok() == Some(last_done) =>
+                {
+                    Ok(None)
+                }
+                Ok(comp) => match state_of(&comp) {
+                    v1::CompetitionState::Finished => self.final_or_current(&comp).await,
+                    _ => fold.update(&*self.store, &comp).await,
+                }
+                .map(|s| Some((s, state_of(&comp) != v1::CompetitionState::Running))),
+                Err(e) => Err(e),
+            };
+            match st {
+                Ok(Some((s, ended))) if s.tables_done != last_done || ended => {
+                    last_done = s.tables_done;
+                    if tx.send(Ok(s)).await.is_err() || ended {
+                        return;
+                    }
+                }
+                Ok(_) => {}
+                Err(e) => {
+                    let _ = tx.send(Err(e.into())).await;
+                    return;
+                }
+            }
+            // A change is signalled by the write itself; the rescan after `self.rescan` is a
+            // belt-and-braces pass for a signal that went astray (a store that lost its
+            // subscription wakes its watchers anyway), so it can be long.
+            let closed = async {
+                match closing.as_mut() {
+                    // A closing sender gone is a server gone: the stream ends with it.
+                    Some(closing) => {
+                        let _ = closing.wait_for(|c| *c).await;
+                    }
+                    None => std::future::pending().await,
+                }
+            };
+            tokio::select! {
+                () = results.changed() => {}
+                () = records.changed() => {}
+                () = tokio::time::sleep(self.rescan) => {}
+                () = tx.closed() => return,
+                () = closed => {
+                    let _ = tx
+                        .send(Err(ApiError::Unavailable(WATCH_SHUTDOWN.into()).into()))
+                        .await;
+                    return;
+                }
+            }
+        }
+    }
+
     async fn final_or_current(&self, comp: &v1::Competition) -> Result<v1::Standings, ApiError> {
         let name = comp
             .spec

@@ -54,47 +54,124 @@ pub async fn standings(
     store: &dyn Store,
     comp: &v1::Competition,
 ) -> Result<v1::Standings, ApiError> {
-    let spec = comp.spec.clone().unwrap_or_default();
-    let results = store.results_for(&spec.name).await?;
-    let ended = state_of(comp) == v1::CompetitionState::Finished;
-    let tables_done = results.len() as u64;
-    let decoded = results
-        .iter()
-        .map(|(id, bytes)| {
-            v1::TableResult::decode(bytes.as_slice())
-                .map_err(|e| ApiError::Internal(format!("result {id}: {e}")))
+    Fold::new(comp)?.update(store, comp).await
+}
+
+/// Standings folded result by result: what a watcher of a competition keeps between updates,
+/// so that each update decodes and folds only the results that arrived since the last (and the
+/// ones withheld then). [`standings`] is one update of a new fold.
+#[derive(Debug)]
+pub struct Fold {
+    spec: v1::CompetitionSpec,
+    game: GameKind,
+    /// The tables whose results were decoded: folded, or withheld.
+    seen: HashSet<String>,
+    /// Results decoded but not shown yet (their deal group is still being played).
+    withheld: Vec<v1::TableResult>,
+    /// Mahjong: every shown result (its standings are folded by `mahjong::standings`).
+    shown: Vec<v1::TableResult>,
+    /// Dou Dizhu: the shown results folded so far.
+    tally: Tally,
+}
+
+/// Dou Dizhu's running totals: per (match, round, table), the score so far and the sides
+/// finished; per participant, the verdicts against it.
+#[derive(Debug, Default)]
+struct Tally {
+    cells: BTreeMap<(usize, usize, usize), (f64, usize)>,
+    verdicts: Vec<u32>,
+}
+
+impl Fold {
+    /// An empty fold of `comp`'s results.
+    pub fn new(comp: &v1::Competition) -> Result<Fold, ApiError> {
+        let spec = comp.spec.clone().unwrap_or_default();
+        let game = game_of(&spec)?;
+        let tally = Tally {
+            cells: BTreeMap::new(),
+            verdicts: vec![0; spec.participants.len()],
+        };
+        Ok(Fold {
+            spec,
+            game,
+            seen: HashSet::new(),
+            withheld: Vec::new(),
+            shown: Vec::new(),
+            tally,
         })
-        .collect::<Result<Vec<_>, _>>()?;
-    let with_result: HashSet<&str> = results.iter().map(|(id, _)| id.as_str()).collect();
-    let (decoded, tables_withheld) = shown_results(store, decoded, &with_result).await?;
-    if game_of(&spec)? == GameKind::Mahjong {
-        let (standings, drawn_hands) = mahjong::standings(&spec, &decoded);
-        return Ok(v1::Standings {
-            competition: spec.name.clone(),
-            standings,
+    }
+
+    /// Folds the results not folded yet (new ones, and withheld ones now shown) and returns
+    /// the standings of `comp` (its state and table count as they are now).
+    pub async fn update(
+        &mut self,
+        store: &dyn Store,
+        comp: &v1::Competition,
+    ) -> Result<v1::Standings, ApiError> {
+        let results = store.results_for(&self.spec.name).await?;
+        let tables_done = results.len() as u64;
+        let mut candidates = std::mem::take(&mut self.withheld);
+        for (id, bytes) in &results {
+            if self.seen.contains(id) {
+                continue;
+            }
+            candidates.push(
+                v1::TableResult::decode(bytes.as_slice())
+                    .map_err(|e| ApiError::Internal(format!("result {id}: {e}")))?,
+            );
+            self.seen.insert(id.clone());
+        }
+        let with_result: HashSet<&str> = results.iter().map(|(id, _)| id.as_str()).collect();
+        let (shown, withheld) = shown_results(store, candidates, &with_result).await?;
+        self.withheld = withheld;
+        for r in shown {
+            match self.game {
+                GameKind::Mahjong => self.shown.push(r),
+                _ => self.tally.add(&self.spec, &r),
+            }
+        }
+        let ended = state_of(comp) == v1::CompetitionState::Finished;
+        let tables_withheld = self.withheld.len() as u64;
+        if self.game == GameKind::Mahjong {
+            let (standings, drawn_hands) = mahjong::standings(&self.spec, &self.shown);
+            return Ok(v1::Standings {
+                competition: self.spec.name.clone(),
+                standings,
+                tables_done,
+                tables_total: comp.tables_total,
+                r#final: ended,
+                game: v1::Game::Mahjong as i32,
+                drawn_hands,
+                tables_withheld,
+            });
+        }
+        Ok(v1::Standings {
+            competition: self.spec.name.clone(),
+            standings: self.tally.standings(&self.spec),
             tables_done,
             tables_total: comp.tables_total,
             r#final: ended,
-            game: v1::Game::Mahjong as i32,
-            drawn_hands,
+            game: v1::Game::DouDizhu as i32,
+            drawn_hands: 0,
             tables_withheld,
-        });
+        })
     }
-    let n = spec.participants.len();
-    let (matches, rounds) = (spec.matches as usize, spec.rounds as usize);
-    let sides = if spec.rotate_seats { 2 } else { 1 };
-    let adjusted = spec.format_kind() == v1::CompetitionFormat::DifficultyAdjusted
-        || format_of_name(&spec.format) == Some(v1::CompetitionFormat::DifficultyAdjusted);
-    // (match, round, table) -> (score so far, sides finished)
-    let mut cells: BTreeMap<(usize, usize, usize), (f64, usize)> = BTreeMap::new();
-    let mut verdicts = vec![0u32; n];
-    for r in &decoded {
+}
+
+impl Tally {
+    /// Folds one shown result in: the one fold of a Dou Dizhu result, whether all results are
+    /// folded at once or a few at a time.
+    fn add(&mut self, spec: &v1::CompetitionSpec, r: &v1::TableResult) {
+        let n = spec.participants.len();
+        let (matches, rounds) = (spec.matches as usize, spec.rounds as usize);
+        let adjusted = spec.format_kind() == v1::CompetitionFormat::DifficultyAdjusted
+            || format_of_name(&spec.format) == Some(v1::CompetitionFormat::DifficultyAdjusted);
         let Some(p) = placement_of(r) else {
-            continue;
+            return;
         };
         let (m, round, t) = (p.match_index as usize, p.round as usize, p.table as usize);
         if m >= matches || round >= rounds || t >= n {
-            continue;
+            return;
         }
         let expected = if adjusted { p.expected } else { 0.0 };
         let farmer_side = p.side() == v1::Side::Farmers;
@@ -104,69 +181,67 @@ pub async fn standings(
             .iter()
             .filter(|v| (v.seat == 0) != farmer_side)
             .count();
-        verdicts[t] += u32::try_from(against).unwrap_or(u32::MAX);
+        self.verdicts[t] += u32::try_from(against).unwrap_or(u32::MAX);
         let raw = if farmer_side {
             r.final_scores.iter().skip(1).sum::<i64>()
         } else {
             r.final_scores.first().copied().unwrap_or(0)
         };
-        let cell = cells.entry((m, round, t)).or_default();
+        let cell = self.cells.entry((m, round, t)).or_default();
         cell.0 += raw as f64 - expected;
         cell.1 += 1;
     }
-    let mut totals = vec![vec![0.0; n]; matches];
-    let mut counts = vec![0usize; matches];
-    let mut scores: Vec<Vec<f64>> = vec![Vec::new(); n];
-    for (&(m, _, t), &(score, done)) in &cells {
-        if done == sides {
-            totals[m][t] += score;
-            counts[m] += 1;
-            scores[t].push(score);
+
+    /// The standings of what was folded.
+    fn standings(&self, spec: &v1::CompetitionSpec) -> Vec<v1::Standing> {
+        let n = spec.participants.len();
+        let (matches, rounds) = (spec.matches as usize, spec.rounds as usize);
+        let sides = if spec.rotate_seats { 2 } else { 1 };
+        let mut totals = vec![vec![0.0; n]; matches];
+        let mut counts = vec![0usize; matches];
+        let mut scores: Vec<Vec<f64>> = vec![Vec::new(); n];
+        for (&(m, _, t), &(score, done)) in &self.cells {
+            if done == sides {
+                totals[m][t] += score;
+                counts[m] += 1;
+                scores[t].push(score);
+            }
         }
+        let complete: Vec<Vec<f64>> = totals
+            .into_iter()
+            .zip(&counts)
+            .filter(|(_, c)| **c == n * rounds)
+            .map(|(t, _)| t)
+            .collect();
+        let st = Standings::from_totals(spec.participants.clone(), complete, rounds, spec.seed);
+        let mut out = Vec::with_capacity(n);
+        for (place, &t) in st.final_order.iter().enumerate() {
+            let score = arena_stats::Estimate::of(scores[t].iter().copied());
+            out.push(v1::Standing {
+                participant: spec.participants[t].clone(),
+                place: place as u32 + 1,
+                rank_probabilities: st.rank_probs[t].clone(),
+                most_probable_rank: st.most_probable[t] as u32,
+                mean_rank: st.mean_rank[t],
+                mean_score: score.mean,
+                score_ci95: score.ci95,
+                mahjong: None,
+                verdicts: self.verdicts[t],
+            });
+        }
+        out
     }
-    let complete: Vec<Vec<f64>> = totals
-        .into_iter()
-        .zip(&counts)
-        .filter(|(_, c)| **c == n * rounds)
-        .map(|(t, _)| t)
-        .collect();
-    let st = Standings::from_totals(spec.participants.clone(), complete, rounds, spec.seed);
-    let mut out = Vec::with_capacity(n);
-    for (place, &t) in st.final_order.iter().enumerate() {
-        let score = arena_stats::Estimate::of(scores[t].iter().copied());
-        out.push(v1::Standing {
-            participant: spec.participants[t].clone(),
-            place: place as u32 + 1,
-            rank_probabilities: st.rank_probs[t].clone(),
-            most_probable_rank: st.most_probable[t] as u32,
-            mean_rank: st.mean_rank[t],
-            mean_score: score.mean,
-            score_ci95: score.ci95,
-            mahjong: None,
-            verdicts: verdicts[t],
-        });
-    }
-    Ok(v1::Standings {
-        competition: spec.name.clone(),
-        standings: out,
-        tables_done,
-        tables_total: comp.tables_total,
-        r#final: ended,
-        game: v1::Game::DouDizhu as i32,
-        drawn_hands: 0,
-        tables_withheld,
-    })
 }
 
 /// The results standings may count (`with_result`: the ids of every result the competition
-/// has), and how many others are withheld: a result whose deal
+/// has), and the others, withheld: a result whose deal
 /// group (the tables sharing its cards) has not finished tells the cards still in play at the
 /// group's other tables, so it counts once the whole group has finished.
 async fn shown_results(
     store: &dyn Store,
     results: Vec<v1::TableResult>,
     with_result: &HashSet<&str>,
-) -> Result<(Vec<v1::TableResult>, u64), ApiError> {
+) -> Result<(Vec<v1::TableResult>, Vec<v1::TableResult>), ApiError> {
     let group_of = |r: &v1::TableResult| -> Option<String> {
         r.placement
             .as_deref()
@@ -196,16 +271,14 @@ async fn shown_results(
             .filter(|(_, (size, done))| done >= size)
             .map(|(g, _)| g.to_string()),
     );
-    let before = results.len();
-    let shown: Vec<v1::TableResult> = results
+    let (shown, withheld): (Vec<_>, Vec<_>) = results
         .into_iter()
         .zip(&groups)
         // A table sharing its deal with no other (a record older than deal groups) shows.
-        .filter(|(_, g)| g.as_ref().is_none_or(|g| finished.contains(g)))
-        .map(|(r, _)| r)
-        .collect();
-    let withheld = (before - shown.len()) as u64;
-    Ok((shown, withheld))
+        .partition(|(_, g)| g.as_ref().is_none_or(|g| finished.contains(g)));
+    let unzip =
+        |v: Vec<(v1::TableResult, &Option<String>)>| v.into_iter().map(|(r, _)| r).collect();
+    Ok((unzip(shown), unzip(withheld)))
 }
 
 #[cfg(test)]

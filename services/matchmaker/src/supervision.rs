@@ -7,8 +7,8 @@ use std::time::Duration;
 
 use arena_proto::v1;
 use arena_serve::ApiError;
-use arena_store::Store;
 use arena_store::visibility;
+use arena_store::{Store, Topic, Watcher};
 use prost::Message;
 
 use crate::plan::enqueue;
@@ -91,20 +91,46 @@ pub async fn supervise_once(store: &dyn Store) -> Result<(), ApiError> {
     Ok(())
 }
 
-/// Runs [`supervise_once`] every `every` until `shutdown`.
+/// How long the supervisor waits without a change signal before a pass anyway: a safety net
+/// only (results and competition records wake it as they are written), so long.
+pub const SUPERVISE_RESCAN: Duration = Duration::from_secs(30);
+
+/// Runs [`supervise_once`] whenever a result or a competition record is written, at most once
+/// every `every` (a burst of results makes one pass, not one per result), and at least every
+/// [`SUPERVISE_RESCAN`], until `shutdown`.
 pub async fn supervise(
     store: Arc<dyn Store>,
     every: Duration,
     shutdown: impl std::future::Future<Output = ()>,
 ) {
     tokio::pin!(shutdown);
+    // Made before the first pass reads: a write after that read wakes them. (These fixed
+    // topics are always valid; were watching refused, the safety passes would still finish
+    // every competition.)
+    let mut results = store.watch(&Topic::AnyResults).ok();
+    let mut records = store.watch(&Topic::Records(COMPETITION.to_string())).ok();
     loop {
+        let started = tokio::time::Instant::now();
         if let Err(e) = supervise_once(&*store).await {
             tracing::warn!(error = %e, "supervising competitions");
         }
         tokio::select! {
             () = &mut shutdown => return,
-            () = tokio::time::sleep(every) => {}
+            () = changed(&mut results) => {}
+            () = changed(&mut records) => {}
+            () = tokio::time::sleep(SUPERVISE_RESCAN) => {}
         }
+        tokio::select! {
+            () = &mut shutdown => return,
+            () = tokio::time::sleep_until(started + every) => {}
+        }
+    }
+}
+
+/// The next change `watcher` sees; never, without one.
+pub(crate) async fn changed(watcher: &mut Option<Watcher>) {
+    match watcher {
+        Some(w) => w.changed().await,
+        None => std::future::pending().await,
     }
 }
