@@ -10,7 +10,7 @@ use arena_store::Store;
 use arena_store::visibility::{self, DEAL_GROUP_LABEL};
 
 use crate::spec::{Checked, Plan};
-use crate::{ENQUEUED, index, mahjong, side_label};
+use crate::{ENQUEUED, index, side_label};
 
 /// Table jobs enqueued by one store call.
 const ENQUEUE_BATCH: usize = 500;
@@ -46,7 +46,7 @@ async fn plan_jobs(store: &dyn Store, c: &Checked) -> Result<Vec<v1::TableJob>, 
             bombs,
             rules,
         } => (format, panel, *bombs, *rules),
-        Plan::Mahjong(reading) => return Ok(mahjong::jobs(&c.spec, *reading)),
+        Plan::Mahjong(reading) => return Ok(crate::mahjong::jobs(&c.spec, *reading)),
     };
     let n = c.spec.participants.len();
     let (matches, rounds) = (c.spec.matches as usize, c.spec.rounds as usize);

@@ -5,7 +5,7 @@ use arena_games::GameKind;
 use arena_proto::v1;
 use arena_serve::ApiError;
 
-use crate::{format_name, format_of_name, mahjong};
+use crate::{format_name, format_of_name};
 
 /// A spec checked and completed with defaults.
 pub(crate) struct Checked {
@@ -157,7 +157,7 @@ pub(crate) fn check(
         if spec.matches == 0 {
             return Err(ApiError::invalid("spec.matches", "must be at least 1"));
         }
-        let reading = mahjong::check(&mut spec, max_tables)?;
+        let reading = crate::mahjong::check(&mut spec, max_tables)?;
         return Ok(Checked {
             spec,
             plan: Plan::Mahjong(reading),

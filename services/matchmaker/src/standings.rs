@@ -11,7 +11,7 @@ use arena_store::visibility::{self, DEAL_GROUP_LABEL};
 use prost::Message;
 
 use crate::spec::game_of;
-use crate::{FARMER_SIDE, format_of_name, mahjong, state_of};
+use crate::{format_of_name, state_of};
 
 /// Where a competition table's result sits: its typed placement. Results written before
 /// placements existed carry the same facts only as labels; those are read once here, so that
@@ -28,7 +28,7 @@ pub fn placement_of(r: &v1::TableResult) -> Option<v1::Placement> {
         return None;
     };
     let side = match r.labels.get("side").map(String::as_str) {
-        Some(FARMER_SIDE) => v1::Side::Farmers,
+        Some(crate::FARMER_SIDE) => v1::Side::Farmers,
         _ => v1::Side::Landlord,
     };
     Some(v1::Placement {
@@ -124,16 +124,11 @@ impl Fold {
         let with_result: HashSet<&str> = results.iter().map(|(id, _)| id.as_str()).collect();
         let (shown, withheld) = shown_results(store, candidates, &with_result).await?;
         self.withheld = withheld;
-        for r in shown {
-            match self.game {
-                GameKind::Mahjong => self.shown.push(r),
-                _ => self.tally.add(&self.spec, &r),
-            }
-        }
         let ended = state_of(comp) == v1::CompetitionState::Finished;
         let tables_withheld = self.withheld.len() as u64;
         if self.game == GameKind::Mahjong {
-            let (standings, drawn_hands) = mahjong::standings(&self.spec, &self.shown);
+            self.shown.extend(shown);
+            let (standings, drawn_hands) = crate::mahjong::standings(&self.spec, &self.shown);
             return Ok(v1::Standings {
                 competition: self.spec.name.clone(),
                 standings,
@@ -144,6 +139,9 @@ impl Fold {
                 drawn_hands,
                 tables_withheld,
             });
+        }
+        for r in &shown {
+            self.tally.add(&self.spec, r);
         }
         Ok(v1::Standings {
             competition: self.spec.name.clone(),
@@ -284,7 +282,7 @@ async fn shown_results(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{LANDLORD_SIDE, side_label};
+    use crate::{FARMER_SIDE, LANDLORD_SIDE, side_label};
 
     #[test]
     fn a_result_is_placed_by_its_typed_placement_and_old_results_by_their_labels() {
