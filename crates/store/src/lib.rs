@@ -4,7 +4,7 @@
 //! against both.
 //!
 //! The store keeps data, not logic: queries such as "k deals within ε of a centre" run in the
-//! deal library over an in-memory index built from [`Store::deals`].
+//! deal library over an in-memory index built from [`Deals::deals`].
 //!
 //! - [`EmbeddedStore`] (module [`embedded`]): one redb file, `arena.redb`, under a data directory.
 //! - [`RedisStore`] (module [`redis`]): Redis through a reconnecting connection, every key under
@@ -21,9 +21,9 @@
 //! The same holds for the names the other half of the interface takes: table ids, consumer
 //! (referee) names, competition names, bot names and hosts. Beyond that:
 //!
-//! - An entry id must be one the queue handed out ([`Store::enqueue_job`], [`JobEntry`]); a
+//! - An entry id must be one the queue handed out ([`Jobs::enqueue_job`], [`JobEntry`]); a
 //!   string that cannot be one is [`StoreError::Invalid`]. A well-formed id of a job that is gone
-//!   is harmless to [`Store::ack_job`] and [`StoreError::Invalid`] to [`Store::touch_job`].
+//!   is harmless to [`Jobs::ack_job`] and [`StoreError::Invalid`] to [`Jobs::touch_job`].
 //! - `reclaim_after` must be positive: with zero, every job would be taken from its referee by
 //!   the next caller. Durations count in whole milliseconds, rounded up.
 //! - A presence `ttl` must be positive and at most [`MAX_PRESENCE_TTL`]: presence is kept alive by
@@ -37,7 +37,7 @@
 //! stays *pending* until acknowledged, and is handed to another consumer once its holder has been
 //! idle (neither acknowledged nor touched it) for the caller's `reclaim_after`. Delivery is
 //! therefore *at least once*: a referee that was merely slow may find its job reclaimed, and both
-//! may play it. Exactly-once is where results are written: [`Store::put_result`] keeps the first.
+//! may play it. Exactly-once is where results are written: [`Results::put_result`] keeps the first.
 
 use std::collections::BTreeMap;
 use std::time::Duration;
@@ -71,9 +71,9 @@ pub enum StoreError {
     /// The backend cannot be reached or refused the operation (I/O, connection, Redis down).
     /// Nothing was written by the failed call, with one exception: when the connection to a
     /// remote store dies after a write was sent, the write may have happened. Repeating the call
-    /// is always safe: most writes are idempotent; a repeated [`Store::enqueue_job`] may enqueue
+    /// is always safe: most writes are idempotent; a repeated [`Jobs::enqueue_job`] may enqueue
     /// the job twice, which plays the table twice but keeps one result
-    /// ([`Store::put_result`]); a [`Store::next_job`] whose answer was lost leaves its job
+    /// ([`Results::put_result`]); a [`Jobs::next_job`] whose answer was lost leaves its job
     /// pending, to be reclaimed after `reclaim_after`.
     #[error("store unavailable: {0}")]
     Unavailable(String),
@@ -88,7 +88,7 @@ pub enum StoreError {
     /// The caller asked for something the store cannot do (e.g. an empty panel id).
     #[error("invalid request: {0}")]
     Invalid(String),
-    /// The store is not the one this handle opened ([`Store::open_instance`]): its instance
+    /// The store is not the one this handle opened ([`Records::open_instance`]): its instance
     /// record vanished or changed (Redis restarted without persistence, was flushed, or failed
     /// over to an empty replica). Nothing was written; nothing will be until the store is whole
     /// again (its data restored) or the role is restarted on the new store.
@@ -308,7 +308,7 @@ pub trait Jobs: Results + Send + Sync {
 
     /// Appends a table job (an encoded `arena.v1.TableJob`) for `table_id`; returns its entry id.
     /// Enqueueing the same table id twice enqueues it twice: exactly-once is enforced where
-    /// results are written ([`Store::put_result`]).
+    /// results are written ([`Results::put_result`]).
     async fn enqueue_job(&self, table_id: &str, payload: &[u8]) -> StoreResult<String>;
 
     /// The next job for `consumer` (a referee instance). Jobs delivered to some consumer that has
@@ -339,7 +339,7 @@ pub trait Jobs: Results + Send + Sync {
     /// referee uses.
     async fn resume_jobs(&self, consumer: &str, max: usize) -> StoreResult<Vec<JobEntry>>;
 
-    /// Up to `max` jobs for `consumer` at once, as [`Store::next_job`] takes one: reclaimable
+    /// Up to `max` jobs for `consumer` at once, as [`Jobs::next_job`] takes one: reclaimable
     /// jobs first, then never-delivered ones, oldest first. Waits up to `block` only while there
     /// is none; returns as soon as there is at least one (empty if none appeared). `max` of zero
     /// takes nothing and does not wait.
@@ -361,9 +361,9 @@ pub trait Jobs: Results + Send + Sync {
             .collect())
     }
 
-    /// Finishes several jobs at once: per job, what [`Store::put_result`] does (the result and
+    /// Finishes several jobs at once: per job, what [`Results::put_result`] does (the result and
     /// replay stored only if the table has none, and listed under its competition), then every
-    /// job acknowledged as [`Store::ack_job`] does. Returns, per job, whether its result was
+    /// job acknowledged as [`Jobs::ack_job`] does. Returns, per job, whether its result was
     /// written by this call. Nothing is acknowledged unless every result is stored: a failed
     /// call may have stored some results (repeating it is safe: results are kept once) but has
     /// acknowledged no job whose result is not stored. Arguments are checked before anything is
@@ -385,7 +385,7 @@ pub trait Jobs: Results + Send + Sync {
         Ok(written)
     }
 
-    /// Appends several table jobs, in order, as [`Store::enqueue_job`] appends one: their entry
+    /// Appends several table jobs, in order, as [`Jobs::enqueue_job`] appends one: their entry
     /// ids, in the same order. Table ids are checked before anything is enqueued.
     async fn enqueue_jobs(&self, jobs: &[(&str, &[u8])]) -> StoreResult<Vec<String>> {
         for (table, _) in jobs {
@@ -426,7 +426,7 @@ pub trait Results: Send + Sync {
     async fn results_for(&self, competition: &str) -> StoreResult<Vec<(String, Vec<u8>)>>;
 
     /// Deletes the results and replays of `table_ids`, and their listing under `competition`
-    /// when given (then every table must be under it, as for [`Store::put_result`]): returns how
+    /// when given (then every table must be under it, as for [`Results::put_result`]): returns how
     /// many results there were. Each table's result, replay and listing go together. For
     /// retention only: a deleted table is no longer written once, and a job of it still queued
     /// would write it again.
@@ -531,7 +531,7 @@ pub trait Records: Send + Sync {
         }
     }
 
-    /// Checks that the instance record still holds `expected` (from [`Store::open_instance`]):
+    /// Checks that the instance record still holds `expected` (from [`Records::open_instance`]):
     /// [`StoreError::DataLoss`] naming what was found if not.
     async fn check_instance(&self, expected: &str) -> StoreResult<()> {
         match self.record(INSTANCE_KIND, INSTANCE_KEY).await? {
@@ -564,7 +564,7 @@ pub trait Watch: Send + Sync {
 /// The competition part of a table id: everything before its first `/` (the matchmaker's
 /// `cup/m0/r0/t0` is `cup`'s, the ladder's `ladder/p3/a` the `ladder`'s), or the whole id if it has
 /// none. A table listed under a competition is always that competition's part
-/// ([`Store::put_result`] refuses others), so its result is found, and in Redis kept in its
+/// ([`Results::put_result`] refuses others), so its result is found, and in Redis kept in its
 /// competition's hash slot, from the table id alone.
 ///
 /// ```
@@ -604,7 +604,7 @@ pub struct JobEntry {
     pub deliveries: u64,
 }
 
-/// A job done, for [`Store::finish_jobs`]: its entry, and the table's result and replay.
+/// A job done, for [`Jobs::finish_jobs`]: its entry, and the table's result and replay.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct FinishedJob<'a> {
     /// The entry id the queue handed the job out under.
@@ -679,7 +679,7 @@ pub(crate) fn source_key(source: &DealSource) -> String {
 /// The longest lane name [`check_lane`] accepts.
 pub const MAX_LANE_LEN: usize = 32;
 
-/// Checks a job lane's name ([`Store::lane`]): empty (the default lane), or at most
+/// Checks a job lane's name ([`Jobs::lane`]): empty (the default lane), or at most
 /// [`MAX_LANE_LEN`] lower-case letters, digits and dashes, starting with a letter or digit, and
 /// not `default` (what metrics call the default lane). The error names the lane and what is
 /// wrong with it.
@@ -772,7 +772,7 @@ pub(crate) fn check_record(record: &DealRecord) -> StoreResult<()> {
     Ok(())
 }
 
-/// The longest presence a single [`Store::set_presence`] may grant. bot-host refreshes presence
+/// The longest presence a single [`Bots::set_presence`] may grant. bot-host refreshes presence
 /// every few seconds; a day is far beyond any sensible TTL, and a bound keeps a mistaken one
 /// from pinning a dead host for ever.
 pub const MAX_PRESENCE_TTL: Duration = Duration::from_secs(24 * 60 * 60);

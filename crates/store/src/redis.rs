@@ -34,7 +34,7 @@
 //! # Secrets
 //!
 //! A URL may carry a password (`redis://:password@host`, `unix:///path?pass=…`). It is never
-//! repeated: errors name the address, [`Store::describe`] names the address, and a URL quoted in
+//! repeated: errors name the address, [`Backend::describe`] names the address, and a URL quoted in
 //! an error goes through [`redact_url`] first.
 //!
 //! # Table jobs
@@ -700,7 +700,7 @@ pub struct RedisStore {
     /// True for a `rediss://` (TLS) connection.
     tls: bool,
     prefix: String,
-    /// The job lane of this view ([`Store::lane`]); `None`: the default lane.
+    /// The job lane of this view ([`Jobs::lane`]); `None`: the default lane.
     lane: Option<Arc<str>>,
     scripts: Arc<Scripts>,
     /// The instance id writes are fenced to, once `open_instance` has run (shared by clones).
