@@ -2254,11 +2254,23 @@ impl Watch for RedisStore {
 /// subscription (Redis down, the connection cut) wakes every watcher once, and making it
 /// (again) wakes every watcher once more, so no watcher waits on a change published while
 /// nobody listened; failed attempts in between wake nobody.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 struct Subscriber {
     hub: Arc<Hub>,
-    /// Set once the task is spawned; dropped with the store, which ends the task.
-    alive: std::sync::OnceLock<tokio::sync::watch::Sender<()>>,
+    /// Dropped with the store, which ends the task.
+    alive: tokio::sync::watch::Sender<()>,
+    /// The task, once spawned (spawned again if its runtime ended it).
+    task: Mutex<Option<tokio::task::JoinHandle<()>>>,
+}
+
+impl Default for Subscriber {
+    fn default() -> Self {
+        Subscriber {
+            hub: Arc::default(),
+            alive: tokio::sync::watch::Sender::new(()),
+            task: Mutex::default(),
+        }
+    }
 }
 
 /// The first and the longest pause before subscribing again after a failure.
@@ -2268,20 +2280,23 @@ const RESUBSCRIBE_PAUSE: (Duration, Duration) =
 impl Subscriber {
     /// Spawns the subscriber task of `store` unless it runs already.
     fn start(&self, store: &RedisStore) -> StoreResult<()> {
-        if self.alive.get().is_some() {
+        // The task is one call away whatever a panicking holder did.
+        let mut task = self.task.lock().unwrap_or_else(|p| p.into_inner());
+        if task.as_ref().is_some_and(|t| !t.is_finished()) {
             return Ok(());
         }
         let runtime = tokio::runtime::Handle::try_current().map_err(|_| {
             StoreError::Invalid("watching a Redis store needs a Tokio runtime".into())
         })?;
-        let (tx, rx) = tokio::sync::watch::channel(());
-        if self.alive.set(tx).is_err() {
-            // Another caller started it meanwhile.
-            return Ok(());
-        }
         let hub = Arc::downgrade(&self.hub);
         let (client, channel, addr) = (store.client.clone(), store.channel(), store.addr.clone());
-        runtime.spawn(subscribe(client, channel, addr, hub, rx));
+        *task = Some(runtime.spawn(subscribe(
+            client,
+            channel,
+            addr,
+            hub,
+            self.alive.subscribe(),
+        )));
         Ok(())
     }
 }

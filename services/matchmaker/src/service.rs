@@ -81,6 +81,10 @@ pub struct MatchmakerService {
 /// safety net only (changes wake it at once), so long.
 pub const WATCH_RESCAN: Duration = Duration::from_secs(30);
 
+/// The shortest time between two reads of a watched competition: a burst of results makes one
+/// update.
+const WATCH_MIN_GAP: Duration = Duration::from_millis(100);
+
 impl MatchmakerService {
     /// A service on `store`, competitions of at most [`DEFAULT_MAX_TABLES`] tables.
     pub fn new(store: Arc<dyn Store>) -> MatchmakerService {
@@ -539,6 +543,7 @@ impl MatchmakerService {
         let mut closing = self.closing.clone();
         let mut last_done = u64::MAX;
         loop {
+            let started = tokio::time::Instant::now();
             let st = match self.load(&name).await {
                 // While it runs, its standings change only with its results: counted first
                 // (one cheap call), they are folded only when there are new ones.
@@ -592,6 +597,9 @@ impl MatchmakerService {
                     return;
                 }
             }
+            // A burst of results makes one update, not one each: every update reads the
+            // competition's results.
+            tokio::time::sleep_until(started + WATCH_MIN_GAP).await;
         }
     }
 

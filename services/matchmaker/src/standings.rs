@@ -110,7 +110,9 @@ impl Fold {
     ) -> Result<v1::Standings, ApiError> {
         let results = store.results_for(&self.spec.name).await?;
         let tables_done = results.len() as u64;
-        let mut candidates = std::mem::take(&mut self.withheld);
+        // Nothing changes in `self` until every step succeeded: a failed update loses no result.
+        let mut candidates = self.withheld.clone();
+        let mut new = Vec::new();
         for (id, bytes) in &results {
             if self.seen.contains(id) {
                 continue;
@@ -119,10 +121,11 @@ impl Fold {
                 v1::TableResult::decode(bytes.as_slice())
                     .map_err(|e| ApiError::Internal(format!("result {id}: {e}")))?,
             );
-            self.seen.insert(id.clone());
+            new.push(id.clone());
         }
         let with_result: HashSet<&str> = results.iter().map(|(id, _)| id.as_str()).collect();
         let (shown, withheld) = shown_results(store, candidates, &with_result).await?;
+        self.seen.extend(new);
         self.withheld = withheld;
         let ended = state_of(comp) == v1::CompetitionState::Finished;
         let tables_withheld = self.withheld.len() as u64;
