@@ -269,7 +269,7 @@ fn finished_table(dir: &Path) {
             result: Some(result.clone()),
             ..Default::default()
         };
-        arena_store::Store::put_result(
+        arena_store::Results::put_result(
             &store,
             "cup/a",
             Some("cup"),

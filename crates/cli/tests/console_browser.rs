@@ -93,7 +93,7 @@ const BIG_INDEX: u64 = 7;
 /// 7,271 px wide) holding one deal generated from [`BIG_SEED`], written into the store
 /// standalone will open. Its (panel id, deal id, cards).
 fn wide_panel(dir: &Path) -> (String, String, String) {
-    use arena_store::Store;
+    use arena_store::prelude::*;
     let rt = tokio::runtime::Runtime::new().unwrap();
     rt.block_on(async {
         let store = arena_store::EmbeddedStore::open(dir).unwrap();
@@ -135,7 +135,7 @@ fn wide_panel(dir: &Path) -> (String, String, String) {
 /// the ladder writes them, into the store standalone will open: what the bots page charts.
 fn ladder_history(dir: &Path) {
     use arena_ratings::history::{HISTORY_KIND, Point, append, history_key};
-    use arena_store::Store;
+    use arena_store::prelude::*;
     let rt = tokio::runtime::Runtime::new().unwrap();
     rt.block_on(async {
         let store = arena_store::EmbeddedStore::open(dir).unwrap();

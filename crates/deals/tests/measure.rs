@@ -7,7 +7,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use arena_deals::{MeasureSpec, Progress, build_panel, measure};
 use arena_games::ddz::rules::{RuleSet, Scoring};
-use arena_store::{DealSource, EmbeddedStore, Store};
+use arena_store::prelude::*;
+use arena_store::{DealSource, EmbeddedStore};
 
 fn spec(count: u64, threads: usize) -> MeasureSpec {
     MeasureSpec {

@@ -27,7 +27,7 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use crate::{
     BotKind, BotRecord, DealRecord, DealSource, FinishedJob, Game, JobCounts, JobEntry,
-    MAX_PRESENCE_TTL, Panel, Store, StoreError,
+    MAX_PRESENCE_TTL, Panel, Store, StoreError, Topic, Watcher,
 };
 
 /// A name no other check (in this process or another) will use: `{tag}-{time}-{pid}-{n}`.
@@ -116,6 +116,8 @@ pub async fn run_all(store: &dyn Store) {
     own_jobs_are_resumed(store).await;
     jobs_in_batches(store).await;
     instance_is_stable(store).await;
+    watchers_wake_for_their_writes(store, store).await;
+    bad_watch_topics_are_refused(store).await;
 }
 
 /// Panels: stored, read back equal, replaced by id, listed sorted by id; unknown ids are `None`.
@@ -2101,5 +2103,131 @@ pub async fn instance_is_stable(store: &dyn Store) {
     match store.check_instance("i-someone-else").await {
         Err(StoreError::DataLoss(m)) => assert!(m.contains("i-someone-else"), "{m}"),
         other => panic!("expected DataLoss, got {other:?}"),
+    }
+}
+
+/// Waits for `watcher`'s next change; panics naming `what` if none comes within a bound far
+/// beyond any delivery (a missed change, not a slow one).
+async fn woken(watcher: &mut Watcher, what: &str) {
+    if tokio::time::timeout(Duration::from_secs(30), watcher.changed())
+        .await
+        .is_err()
+    {
+        panic!("{what}: the watcher was not woken");
+    }
+}
+
+/// The store-level watch ([`crate::Watch`]): a write through `b` wakes a watcher of its topic
+/// made on `a` (another handle; with Redis, another connection), and once woken the watcher's
+/// reader finds the write; a write of another topic, or one that changes nothing, wakes none.
+pub async fn watchers_wake_for_their_writes(a: &dyn Store, b: &dyn Store) {
+    let competition = unique("watch");
+    let (kind, panel, bot) = (
+        unique("watch-kind"),
+        unique("watch-panel"),
+        unique("watch-bot"),
+    );
+    // Once a write of the probe's topic is heard, `a` is listening: watchers made from here on
+    // miss nothing, and wake for nothing else.
+    let mut probe = a.watch(&Topic::Records(kind.clone())).expect("watch");
+    b.put_record(&kind, "probe", b"1")
+        .await
+        .expect("put_record");
+    woken(&mut probe, "put_record (probe)").await;
+
+    let mut results = a
+        .watch(&Topic::Results(competition.clone()))
+        .expect("watch");
+    let mut any_results = a.watch(&Topic::AnyResults).expect("watch");
+    let mut records = a.watch(&Topic::Records(kind.clone())).expect("watch");
+    let mut deals = a.watch(&Topic::Deals(panel.clone())).expect("watch");
+    let mut presence = a.watch(&Topic::Presence).expect("watch");
+    let idle = a
+        .watch(&Topic::Results(unique("watch-idle")))
+        .expect("watch");
+
+    let table = format!("{competition}/t0");
+    assert!(
+        b.put_result(&table, Some(&competition), b"r", b"p")
+            .await
+            .expect("put_result")
+    );
+    woken(&mut results, "put_result").await;
+    woken(&mut any_results, "put_result (any competition)").await;
+    assert_eq!(a.result_count(&competition).await.expect("count"), 1);
+
+    assert!(
+        b.swap_record(&kind, "k", None, b"v")
+            .await
+            .expect("swap_record")
+    );
+    woken(&mut records, "swap_record").await;
+    assert_eq!(
+        a.record(&kind, "k").await.expect("record"),
+        Some(b"v".to_vec())
+    );
+    assert!(b.delete_record(&kind, "k").await.expect("delete_record"));
+    woken(&mut records, "delete_record").await;
+
+    let new = b
+        .put_deals(&[sample_record(&panel, "d0", None)])
+        .await
+        .expect("put_deals");
+    assert_eq!(new, 1);
+    woken(&mut deals, "put_deals").await;
+    assert_eq!(a.deal_count(&panel).await.expect("count"), 1);
+
+    let ttl = Duration::from_secs(60);
+    assert_eq!(
+        b.claim_presence(&bot, "host-1", ttl).await.expect("claim"),
+        None
+    );
+    woken(&mut presence, "claim_presence").await;
+    b.clear_presence(&bot, "host-1").await.expect("clear");
+    woken(&mut presence, "clear_presence").await;
+
+    // A result written already changes nothing: its watcher stays asleep. The probe's write
+    // comes after it, so once the probe wakes, any signal of the repeat has arrived too.
+    assert!(
+        !b.put_result(&table, Some(&competition), b"again", b"p")
+            .await
+            .expect("put_result again")
+    );
+    b.put_record(&kind, "probe", b"2")
+        .await
+        .expect("put_record");
+    woken(&mut probe, "put_record (probe)").await;
+    assert!(
+        !results.has_changed(),
+        "a result already written wakes no watcher"
+    );
+    assert!(
+        !idle.has_changed(),
+        "writes of other topics wake no watcher"
+    );
+
+    // A watcher made after a write is not woken by it: its reader reads after making it, and
+    // finds the write.
+    let late_table = format!("{competition}/t1");
+    b.put_result(&late_table, Some(&competition), b"r", b"p")
+        .await
+        .expect("put_result");
+    let _late = a
+        .watch(&Topic::Results(competition.clone()))
+        .expect("watch");
+    assert_eq!(a.result_count(&competition).await.expect("count"), 2);
+}
+
+/// Bad topics are refused, naming what is wrong.
+pub async fn bad_watch_topics_are_refused(store: &dyn Store) {
+    for topic in [
+        Topic::Results(String::new()),
+        Topic::Records("a\nb".into()),
+        Topic::Deals("x".repeat(crate::watch::MAX_TOPIC_BYTES + 1)),
+    ] {
+        match store.watch(&topic) {
+            Err(StoreError::Invalid(why)) => assert!(why.contains("watched"), "{why}"),
+            other => panic!("{topic:?}: expected Invalid, got {other:?}"),
+        }
     }
 }

@@ -71,7 +71,7 @@
 //! still closing (a call abandoned by its caller finishing on the blocking pool) is waited for
 //! briefly instead.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
 use std::pin::pin;
@@ -81,10 +81,12 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use redb::{Database, ReadableDatabase, ReadableTable, ReadableTableMetadata, TableDefinition};
 use tokio::sync::Notify;
 
+use crate::watch::Hub;
 use crate::{
-    BotRecord, DealRecord, DealSource, FinishedJob, JobCounts, JobEntry, Panel, Store, StoreError,
-    StoreResult, args, check_bot, check_panel, check_records, decode, decode_bot, decode_deal,
-    encode, schema::upgrade, source_key,
+    Backend, BotRecord, Bots, DealRecord, DealSource, Deals, FinishedJob, JobCounts, JobEntry,
+    Jobs, Panel, Records, Results, Store, StoreError, StoreResult, Topic, Watch, Watcher, args,
+    check_bot, check_panel, check_records, competition_of, decode, decode_bot, decode_deal, encode,
+    schema::upgrade, source_key,
 };
 
 /// The database file's name inside the data directory.
@@ -131,6 +133,8 @@ struct Shared {
     presence: Mutex<HashMap<String, HashMap<String, Instant>>>,
     /// When expired presence records were last swept out of `presence`.
     presence_swept: Mutex<Instant>,
+    /// The watchers of this database, signalled by its writes once they are committed.
+    hub: Arc<Hub>,
 }
 
 /// How often `set_presence` sweeps every expired record out. Each connected bot refreshes its
@@ -146,6 +150,7 @@ impl Shared {
             jobs_added: Notify::new(),
             presence: Mutex::default(),
             presence_swept: Mutex::new(Instant::now()),
+            hub: Arc::default(),
         }
     }
 
@@ -173,6 +178,13 @@ impl std::fmt::Debug for EmbeddedStore {
 }
 
 impl EmbeddedStore {
+    /// Wakes the watchers of `competition`'s results (a write of them is committed).
+    fn notify_results(&self, competition: &str) {
+        self.shared
+            .hub
+            .notify_key(&Topic::Results(competition.to_string()).key());
+    }
+
     /// Opens the store under `dir`, creating the directory and the database file
     /// ([`FILE_NAME`]) if they do not exist yet.
     ///
@@ -623,18 +635,14 @@ struct Encoded {
 }
 
 #[async_trait::async_trait]
-impl Store for EmbeddedStore {
+impl Backend for EmbeddedStore {
     fn describe(&self) -> String {
         format!("embedded ({})", self.path.display())
     }
+}
 
-    /// The same store: one process holds an embedded store, so one referee takes its jobs, and
-    /// every lane is its one stream (a lane's name is still checked).
-    fn lane(&self, lane: &str) -> StoreResult<Arc<dyn Store>> {
-        crate::check_lane(lane)?;
-        Ok(Arc::new(self.clone()))
-    }
-
+#[async_trait::async_trait]
+impl Deals for EmbeddedStore {
     async fn put_panel(&self, panel: &Panel) -> StoreResult<()> {
         check_panel(panel)?;
         let id = panel.id.clone();
@@ -692,35 +700,43 @@ impl Store for EmbeddedStore {
                 })
             })
             .collect::<StoreResult<Vec<_>>>()?;
-        self.run(move |db| {
-            let txn = db.begin_write()?;
-            let mut new = 0;
-            {
-                let mut deals = txn.open_table(DEALS)?;
-                let mut measured = txn.open_table(MEASURED)?;
-                let mut counts = txn.open_table(DEAL_COUNTS)?;
-                let mut added: BTreeMap<&str, u64> = BTreeMap::new();
-                for r in &batch {
-                    let key = (r.panel.as_str(), r.id.as_str());
-                    if deals.get(key)?.is_some() {
-                        continue;
+        let panels: BTreeSet<String> = records.iter().map(|r| r.panel.clone()).collect();
+        let new = self
+            .run(move |db| {
+                let txn = db.begin_write()?;
+                let mut new = 0;
+                {
+                    let mut deals = txn.open_table(DEALS)?;
+                    let mut measured = txn.open_table(MEASURED)?;
+                    let mut counts = txn.open_table(DEAL_COUNTS)?;
+                    let mut added: BTreeMap<&str, u64> = BTreeMap::new();
+                    for r in &batch {
+                        let key = (r.panel.as_str(), r.id.as_str());
+                        if deals.get(key)?.is_some() {
+                            continue;
+                        }
+                        deals.insert(key, r.json.as_slice())?;
+                        if let Some((source, index)) = &r.measured {
+                            measured.insert((r.panel.as_str(), source.as_str(), *index), ())?;
+                        }
+                        *added.entry(&r.panel).or_default() += 1;
+                        new += 1;
                     }
-                    deals.insert(key, r.json.as_slice())?;
-                    if let Some((source, index)) = &r.measured {
-                        measured.insert((r.panel.as_str(), source.as_str(), *index), ())?;
+                    for (panel, n) in added {
+                        let before = counts.get(panel)?.map_or(0, |v| v.value());
+                        counts.insert(panel, before + n)?;
                     }
-                    *added.entry(&r.panel).or_default() += 1;
-                    new += 1;
                 }
-                for (panel, n) in added {
-                    let before = counts.get(panel)?.map_or(0, |v| v.value());
-                    counts.insert(panel, before + n)?;
-                }
+                txn.commit()?;
+                Ok(new)
+            })
+            .await?;
+        if new > 0 {
+            for panel in panels {
+                self.shared.hub.notify(&Topic::Deals(panel));
             }
-            txn.commit()?;
-            Ok(new)
-        })
-        .await
+        }
+        Ok(new)
     }
 
     async fn deal(&self, panel: &str, id: &str) -> StoreResult<Option<DealRecord>> {
@@ -835,6 +851,16 @@ impl Store for EmbeddedStore {
             Ok(used)
         })
         .await
+    }
+}
+
+#[async_trait::async_trait]
+impl Jobs for EmbeddedStore {
+    /// The same store: one process holds an embedded store, so one referee takes its jobs, and
+    /// every lane is its one stream (a lane's name is still checked).
+    fn lane(&self, lane: &str) -> StoreResult<Arc<dyn Store>> {
+        crate::check_lane(lane)?;
+        Ok(Arc::new(self.clone()))
     }
 
     async fn enqueue_job(&self, table_id: &str, payload: &[u8]) -> StoreResult<String> {
@@ -979,6 +1005,140 @@ impl Store for EmbeddedStore {
         .await
     }
 
+    async fn finish_jobs(&self, jobs: &[FinishedJob<'_>]) -> StoreResult<Vec<bool>> {
+        let mut owned = Vec::with_capacity(jobs.len());
+        for job in jobs {
+            args::result(job.table_id, job.competition)?;
+            owned.push((
+                parse_entry_id(job.entry_id)?,
+                job.table_id.to_string(),
+                job.competition.map(str::to_string),
+                job.result.to_vec(),
+                job.replay.to_vec(),
+            ));
+        }
+        if owned.is_empty() {
+            return Ok(Vec::new());
+        }
+        let topics: BTreeSet<&str> = jobs.iter().map(|j| competition_of(j.table_id)).collect();
+        let written = self
+            .run(move |db| {
+                let txn = db.begin_write()?;
+                let mut written = Vec::with_capacity(owned.len());
+                {
+                    let mut results = txn.open_table(RESULTS)?;
+                    let mut replays = txn.open_table(REPLAYS)?;
+                    let mut listed = txn.open_table(COMPETITION_RESULTS)?;
+                    let mut pending = txn.open_table(JOBS_PENDING)?;
+                    let mut waiting = txn.open_table(JOBS_WAITING)?;
+                    for (id, table, competition, result, replay) in &owned {
+                        let new = results.get(table.as_str())?.is_none();
+                        if new {
+                            results.insert(table.as_str(), result.as_slice())?;
+                            replays.insert(table.as_str(), replay.as_slice())?;
+                            if let Some(competition) = competition {
+                                listed.insert((competition.as_str(), table.as_str()), ())?;
+                            }
+                        }
+                        written.push(new);
+                        pending.remove(*id)?;
+                        waiting.remove(*id)?;
+                    }
+                }
+                txn.commit()?;
+                Ok(written)
+            })
+            .await?;
+        if written.contains(&true) {
+            for competition in topics {
+                self.notify_results(competition);
+            }
+        }
+        Ok(written)
+    }
+
+    async fn enqueue_jobs(&self, jobs: &[(&str, &[u8])]) -> StoreResult<Vec<String>> {
+        for (table, _) in jobs {
+            args::table(table)?;
+        }
+        if jobs.is_empty() {
+            return Ok(Vec::new());
+        }
+        let owned: Vec<(String, Vec<u8>)> = jobs
+            .iter()
+            .map(|(t, p)| (t.to_string(), p.to_vec()))
+            .collect();
+        let ids = self
+            .run(move |db| {
+                let txn = db.begin_write()?;
+                let mut ids = Vec::with_capacity(owned.len());
+                {
+                    let mut seq = txn.open_table(JOB_SEQ)?;
+                    let mut waiting = txn.open_table(JOBS_WAITING)?;
+                    let mut id = seq.get(NEXT_ENTRY)?.map_or(1, |v| v.value());
+                    for (table, payload) in &owned {
+                        waiting.insert(id, (table.as_str(), payload.as_slice()))?;
+                        ids.push(id.to_string());
+                        id += 1;
+                    }
+                    seq.insert(NEXT_ENTRY, id)?;
+                }
+                txn.commit()?;
+                Ok(ids)
+            })
+            .await?;
+        self.shared.jobs_added.notify_waiters();
+        Ok(ids)
+    }
+
+    async fn resume_jobs(&self, consumer: &str, max: usize) -> StoreResult<Vec<JobEntry>> {
+        args::consumer(consumer)?;
+        let consumer = consumer.to_string();
+        self.run(move |db| {
+            let txn = db.begin_write()?;
+            let mut out = Vec::new();
+            {
+                let mut pending = txn.open_table(JOBS_PENDING)?;
+                let mut mine = Vec::new();
+                for entry in pending.iter()? {
+                    let (id, value) = entry?;
+                    let (table, payload, holder, deliveries, _) = value.value();
+                    if holder == consumer && mine.len() < max {
+                        mine.push((
+                            id.value(),
+                            table.to_string(),
+                            payload.to_vec(),
+                            deliveries + 1,
+                        ));
+                    }
+                }
+                let now = unix_ms();
+                for (id, table_id, payload, deliveries) in mine {
+                    let value = (
+                        table_id.as_str(),
+                        payload.as_slice(),
+                        consumer.as_str(),
+                        deliveries,
+                        now,
+                    );
+                    pending.insert(id, value)?;
+                    out.push(JobEntry {
+                        entry_id: id.to_string(),
+                        table_id,
+                        payload,
+                        deliveries,
+                    });
+                }
+            }
+            txn.commit()?;
+            Ok(out)
+        })
+        .await
+    }
+}
+
+#[async_trait::async_trait]
+impl Results for EmbeddedStore {
     async fn put_result(
         &self,
         table_id: &str,
@@ -987,34 +1147,40 @@ impl Store for EmbeddedStore {
         replay: &[u8],
     ) -> StoreResult<bool> {
         args::result(table_id, competition)?;
+        let topic = competition_of(table_id).to_string();
         let table_id = table_id.to_string();
         let competition = competition.map(str::to_string);
         let (result, replay) = (result.to_vec(), replay.to_vec());
-        self.run(move |db| {
-            let txn = db.begin_write()?;
-            let written = {
-                let mut results = txn.open_table(RESULTS)?;
-                if results.get(table_id.as_str())?.is_some() {
-                    false
-                } else {
-                    results.insert(table_id.as_str(), result.as_slice())?;
-                    txn.open_table(REPLAYS)?
-                        .insert(table_id.as_str(), replay.as_slice())?;
-                    if let Some(competition) = &competition {
-                        txn.open_table(COMPETITION_RESULTS)?
-                            .insert((competition.as_str(), table_id.as_str()), ())?;
+        let written = self
+            .run(move |db| {
+                let txn = db.begin_write()?;
+                let written = {
+                    let mut results = txn.open_table(RESULTS)?;
+                    if results.get(table_id.as_str())?.is_some() {
+                        false
+                    } else {
+                        results.insert(table_id.as_str(), result.as_slice())?;
+                        txn.open_table(REPLAYS)?
+                            .insert(table_id.as_str(), replay.as_slice())?;
+                        if let Some(competition) = &competition {
+                            txn.open_table(COMPETITION_RESULTS)?
+                                .insert((competition.as_str(), table_id.as_str()), ())?;
+                        }
+                        true
                     }
-                    true
+                };
+                if written {
+                    txn.commit()?;
+                } else {
+                    txn.abort()?;
                 }
-            };
-            if written {
-                txn.commit()?;
-            } else {
-                txn.abort()?;
-            }
-            Ok(written)
-        })
-        .await
+                Ok(written)
+            })
+            .await?;
+        if written {
+            self.notify_results(&topic);
+        }
+        Ok(written)
     }
 
     async fn result(&self, table_id: &str) -> StoreResult<Option<Vec<u8>>> {
@@ -1061,31 +1227,62 @@ impl Store for EmbeddedStore {
         table_ids: &[String],
     ) -> StoreResult<u64> {
         args::results(competition, table_ids)?;
+        let topics: BTreeSet<String> = table_ids
+            .iter()
+            .map(|t| competition_of(t).to_string())
+            .collect();
         let competition = competition.map(str::to_string);
         let table_ids = table_ids.to_vec();
-        self.run(move |db| {
-            let txn = db.begin_write()?;
-            let mut deleted = 0u64;
-            {
-                let mut results = txn.open_table(RESULTS)?;
-                let mut replays = txn.open_table(REPLAYS)?;
-                let mut index = txn.open_table(COMPETITION_RESULTS)?;
-                for table in &table_ids {
-                    if results.remove(table.as_str())?.is_some() {
-                        deleted += 1;
-                    }
-                    replays.remove(table.as_str())?;
-                    if let Some(competition) = &competition {
-                        index.remove((competition.as_str(), table.as_str()))?;
+        let deleted = self
+            .run(move |db| {
+                let txn = db.begin_write()?;
+                let mut deleted = 0u64;
+                {
+                    let mut results = txn.open_table(RESULTS)?;
+                    let mut replays = txn.open_table(REPLAYS)?;
+                    let mut index = txn.open_table(COMPETITION_RESULTS)?;
+                    for table in &table_ids {
+                        if results.remove(table.as_str())?.is_some() {
+                            deleted += 1;
+                        }
+                        replays.remove(table.as_str())?;
+                        if let Some(competition) = &competition {
+                            index.remove((competition.as_str(), table.as_str()))?;
+                        }
                     }
                 }
+                txn.commit()?;
+                Ok(deleted)
+            })
+            .await?;
+        for competition in &topics {
+            self.notify_results(competition);
+        }
+        Ok(deleted)
+    }
+
+    async fn result_count(&self, competition: &str) -> StoreResult<u64> {
+        args::competition(competition)?;
+        let competition = competition.to_string();
+        self.run(move |db| {
+            let txn = db.begin_read()?;
+            let index = txn.open_table(COMPETITION_RESULTS)?;
+            let mut n = 0;
+            for entry in index.range((competition.as_str(), "")..)? {
+                let (key, _) = entry?;
+                if key.value().0 != competition {
+                    break;
+                }
+                n += 1;
             }
-            txn.commit()?;
-            Ok(deleted)
+            Ok(n)
         })
         .await
     }
+}
 
+#[async_trait::async_trait]
+impl Bots for EmbeddedStore {
     async fn add_bot(&self, bot: &BotRecord) -> StoreResult<bool> {
         check_bot(bot)?;
         self.write_bot(bot, false).await
@@ -1159,11 +1356,14 @@ impl Store for EmbeddedStore {
     async fn clear_presence(&self, bot: &str, host: &str) -> StoreResult<()> {
         args::presence(bot, host)?;
         let mut presence = self.shared.presence();
-        if let Some(hosts) = presence.get_mut(bot) {
-            hosts.remove(host);
+        if let Some(hosts) = presence.get_mut(bot)
+            && hosts.remove(host).is_some()
+        {
             if hosts.is_empty() {
                 presence.remove(bot);
             }
+            drop(presence);
+            self.shared.hub.notify(&Topic::Presence);
         }
         Ok(())
     }
@@ -1186,10 +1386,57 @@ impl Store for EmbeddedStore {
         Ok(hosts)
     }
 
+    async fn remove_bot(&self, name: &str) -> StoreResult<bool> {
+        args::bot(name)?;
+        let held = self.shared.presence().remove(name).is_some();
+        if held {
+            self.shared.hub.notify(&Topic::Presence);
+        }
+        let name = name.to_string();
+        self.run(move |db| {
+            let txn = db.begin_write()?;
+            let removed = txn.open_table(BOTS)?.remove(name.as_str())?.is_some();
+            txn.commit()?;
+            Ok(removed)
+        })
+        .await
+    }
+
+    async fn claim_presence(
+        &self,
+        bot: &str,
+        host: &str,
+        ttl: Duration,
+    ) -> StoreResult<Option<String>> {
+        let ttl = Duration::from_millis(args::presence_for(bot, host, ttl)?);
+        let now = Instant::now();
+        let mut presence = self.shared.presence();
+        let hosts = presence.entry(bot.to_string()).or_default();
+        hosts.retain(|_, until| *until > now);
+        if let Some(other) = hosts.keys().find(|h| h.as_str() != host) {
+            return Ok(Some(other.clone()));
+        }
+        let new = hosts.insert(host.to_string(), now + ttl).is_none();
+        drop(presence);
+        if new {
+            self.shared.hub.notify(&Topic::Presence);
+        }
+        Ok(None)
+    }
+}
+
+impl Watch for EmbeddedStore {
+    fn watch(&self, topic: &Topic) -> StoreResult<Watcher> {
+        self.shared.hub.watch(topic)
+    }
+}
+
+#[async_trait::async_trait]
+impl Records for EmbeddedStore {
     async fn put_record(&self, kind: &str, key: &str, value: &[u8]) -> StoreResult<()> {
-        self.swap_record_inner(kind, key, None, value, true)
-            .await
-            .map(|_| ())
+        self.swap_record_inner(kind, key, None, value, true).await?;
+        self.shared.hub.notify(&Topic::Records(kind.to_string()));
+        Ok(())
     }
 
     async fn swap_record(
@@ -1199,8 +1446,13 @@ impl Store for EmbeddedStore {
         expected: Option<&[u8]>,
         value: &[u8],
     ) -> StoreResult<bool> {
-        self.swap_record_inner(kind, key, expected, value, false)
-            .await
+        let swapped = self
+            .swap_record_inner(kind, key, expected, value, false)
+            .await?;
+        if swapped {
+            self.shared.hub.notify(&Topic::Records(kind.to_string()));
+        }
+        Ok(swapped)
     }
 
     async fn record(&self, kind: &str, key: &str) -> StoreResult<Option<Vec<u8>>> {
@@ -1245,190 +1497,23 @@ impl Store for EmbeddedStore {
 
     async fn delete_record(&self, kind: &str, key: &str) -> StoreResult<bool> {
         args::record(kind, key)?;
+        let topic = Topic::Records(kind.to_string());
         let (kind, key) = (kind.to_string(), key.to_string());
-        self.run(move |db| {
-            let txn = db.begin_write()?;
-            let removed = txn
-                .open_table(RECORDS)?
-                .remove((kind.as_str(), key.as_str()))?
-                .is_some();
-            txn.commit()?;
-            Ok(removed)
-        })
-        .await
-    }
-
-    async fn remove_bot(&self, name: &str) -> StoreResult<bool> {
-        args::bot(name)?;
-        self.shared.presence().remove(name);
-        let name = name.to_string();
-        self.run(move |db| {
-            let txn = db.begin_write()?;
-            let removed = txn.open_table(BOTS)?.remove(name.as_str())?.is_some();
-            txn.commit()?;
-            Ok(removed)
-        })
-        .await
-    }
-
-    async fn claim_presence(
-        &self,
-        bot: &str,
-        host: &str,
-        ttl: Duration,
-    ) -> StoreResult<Option<String>> {
-        let ttl = Duration::from_millis(args::presence_for(bot, host, ttl)?);
-        let now = Instant::now();
-        let mut presence = self.shared.presence();
-        let hosts = presence.entry(bot.to_string()).or_default();
-        hosts.retain(|_, until| *until > now);
-        if let Some(other) = hosts.keys().find(|h| h.as_str() != host) {
-            return Ok(Some(other.clone()));
-        }
-        hosts.insert(host.to_string(), now + ttl);
-        Ok(None)
-    }
-
-    async fn finish_jobs(&self, jobs: &[FinishedJob<'_>]) -> StoreResult<Vec<bool>> {
-        let mut owned = Vec::with_capacity(jobs.len());
-        for job in jobs {
-            args::result(job.table_id, job.competition)?;
-            owned.push((
-                parse_entry_id(job.entry_id)?,
-                job.table_id.to_string(),
-                job.competition.map(str::to_string),
-                job.result.to_vec(),
-                job.replay.to_vec(),
-            ));
-        }
-        if owned.is_empty() {
-            return Ok(Vec::new());
-        }
-        self.run(move |db| {
-            let txn = db.begin_write()?;
-            let mut written = Vec::with_capacity(owned.len());
-            {
-                let mut results = txn.open_table(RESULTS)?;
-                let mut replays = txn.open_table(REPLAYS)?;
-                let mut listed = txn.open_table(COMPETITION_RESULTS)?;
-                let mut pending = txn.open_table(JOBS_PENDING)?;
-                let mut waiting = txn.open_table(JOBS_WAITING)?;
-                for (id, table, competition, result, replay) in &owned {
-                    let new = results.get(table.as_str())?.is_none();
-                    if new {
-                        results.insert(table.as_str(), result.as_slice())?;
-                        replays.insert(table.as_str(), replay.as_slice())?;
-                        if let Some(competition) = competition {
-                            listed.insert((competition.as_str(), table.as_str()), ())?;
-                        }
-                    }
-                    written.push(new);
-                    pending.remove(*id)?;
-                    waiting.remove(*id)?;
-                }
-            }
-            txn.commit()?;
-            Ok(written)
-        })
-        .await
-    }
-
-    async fn enqueue_jobs(&self, jobs: &[(&str, &[u8])]) -> StoreResult<Vec<String>> {
-        for (table, _) in jobs {
-            args::table(table)?;
-        }
-        if jobs.is_empty() {
-            return Ok(Vec::new());
-        }
-        let owned: Vec<(String, Vec<u8>)> = jobs
-            .iter()
-            .map(|(t, p)| (t.to_string(), p.to_vec()))
-            .collect();
-        let ids = self
+        let removed = self
             .run(move |db| {
                 let txn = db.begin_write()?;
-                let mut ids = Vec::with_capacity(owned.len());
-                {
-                    let mut seq = txn.open_table(JOB_SEQ)?;
-                    let mut waiting = txn.open_table(JOBS_WAITING)?;
-                    let mut id = seq.get(NEXT_ENTRY)?.map_or(1, |v| v.value());
-                    for (table, payload) in &owned {
-                        waiting.insert(id, (table.as_str(), payload.as_slice()))?;
-                        ids.push(id.to_string());
-                        id += 1;
-                    }
-                    seq.insert(NEXT_ENTRY, id)?;
-                }
+                let removed = txn
+                    .open_table(RECORDS)?
+                    .remove((kind.as_str(), key.as_str()))?
+                    .is_some();
                 txn.commit()?;
-                Ok(ids)
+                Ok(removed)
             })
             .await?;
-        self.shared.jobs_added.notify_waiters();
-        Ok(ids)
-    }
-
-    async fn result_count(&self, competition: &str) -> StoreResult<u64> {
-        args::competition(competition)?;
-        let competition = competition.to_string();
-        self.run(move |db| {
-            let txn = db.begin_read()?;
-            let index = txn.open_table(COMPETITION_RESULTS)?;
-            let mut n = 0;
-            for entry in index.range((competition.as_str(), "")..)? {
-                let (key, _) = entry?;
-                if key.value().0 != competition {
-                    break;
-                }
-                n += 1;
-            }
-            Ok(n)
-        })
-        .await
-    }
-
-    async fn resume_jobs(&self, consumer: &str, max: usize) -> StoreResult<Vec<JobEntry>> {
-        args::consumer(consumer)?;
-        let consumer = consumer.to_string();
-        self.run(move |db| {
-            let txn = db.begin_write()?;
-            let mut out = Vec::new();
-            {
-                let mut pending = txn.open_table(JOBS_PENDING)?;
-                let mut mine = Vec::new();
-                for entry in pending.iter()? {
-                    let (id, value) = entry?;
-                    let (table, payload, holder, deliveries, _) = value.value();
-                    if holder == consumer && mine.len() < max {
-                        mine.push((
-                            id.value(),
-                            table.to_string(),
-                            payload.to_vec(),
-                            deliveries + 1,
-                        ));
-                    }
-                }
-                let now = unix_ms();
-                for (id, table_id, payload, deliveries) in mine {
-                    let value = (
-                        table_id.as_str(),
-                        payload.as_slice(),
-                        consumer.as_str(),
-                        deliveries,
-                        now,
-                    );
-                    pending.insert(id, value)?;
-                    out.push(JobEntry {
-                        entry_id: id.to_string(),
-                        table_id,
-                        payload,
-                        deliveries,
-                    });
-                }
-            }
-            txn.commit()?;
-            Ok(out)
-        })
-        .await
+        if removed {
+            self.shared.hub.notify(&topic);
+        }
+        Ok(removed)
     }
 }
 

@@ -1,5 +1,5 @@
 //! Watching for data loss: a role opens the store's instance record when it starts
-//! ([`Store::open_instance`], which also fences its writes) and checks it every few seconds.
+//! ([`Records::open_instance`], which also fences its writes) and checks it every few seconds.
 //! When Redis comes back empty (restart without persistence, flush, failover to an empty
 //! replica) the record is gone: the role is told at once (a loud error in its log; roles also
 //! count it and turn their health NOT_SERVING), and every fenced write fails with

@@ -4,7 +4,7 @@
 //! against both.
 //!
 //! The store keeps data, not logic: queries such as "k deals within ε of a centre" run in the
-//! deal library over an in-memory index built from [`Store::deals`].
+//! deal library over an in-memory index built from [`Deals::deals`].
 //!
 //! - [`EmbeddedStore`] (module [`embedded`]): one redb file, `arena.redb`, under a data directory.
 //! - [`RedisStore`] (module [`redis`]): Redis through a reconnecting connection, every key under
@@ -21,9 +21,9 @@
 //! The same holds for the names the other half of the interface takes: table ids, consumer
 //! (referee) names, competition names, bot names and hosts. Beyond that:
 //!
-//! - An entry id must be one the queue handed out ([`Store::enqueue_job`], [`JobEntry`]); a
+//! - An entry id must be one the queue handed out ([`Jobs::enqueue_job`], [`JobEntry`]); a
 //!   string that cannot be one is [`StoreError::Invalid`]. A well-formed id of a job that is gone
-//!   is harmless to [`Store::ack_job`] and [`StoreError::Invalid`] to [`Store::touch_job`].
+//!   is harmless to [`Jobs::ack_job`] and [`StoreError::Invalid`] to [`Jobs::touch_job`].
 //! - `reclaim_after` must be positive: with zero, every job would be taken from its referee by
 //!   the next caller. Durations count in whole milliseconds, rounded up.
 //! - A presence `ttl` must be positive and at most [`MAX_PRESENCE_TTL`]: presence is kept alive by
@@ -37,7 +37,7 @@
 //! stays *pending* until acknowledged, and is handed to another consumer once its holder has been
 //! idle (neither acknowledged nor touched it) for the caller's `reclaim_after`. Delivery is
 //! therefore *at least once*: a referee that was merely slow may find its job reclaimed, and both
-//! may play it. Exactly-once is where results are written: [`Store::put_result`] keeps the first.
+//! may play it. Exactly-once is where results are written: [`Results::put_result`] keeps the first.
 
 use std::collections::BTreeMap;
 use std::time::Duration;
@@ -51,10 +51,19 @@ pub mod instance;
 pub mod redis;
 mod schema;
 pub mod visibility;
+pub mod watch;
 
 pub use self::embedded::EmbeddedStore;
 pub use self::redis::RedisStore;
 pub use self::schema::SCHEMA_VERSION;
+pub use self::watch::{Topic, Watcher};
+
+/// Every sub-trait of [`Store`], for code that calls store methods on a concrete store
+/// ([`EmbeddedStore`], [`RedisStore`]) rather than through `dyn Store`: `use
+/// arena_store::prelude::*;`.
+pub mod prelude {
+    pub use crate::{Backend, Bots, Deals, Jobs, Records, Results, Store, Watch};
+}
 
 /// What can go wrong talking to a store.
 #[derive(Debug, thiserror::Error)]
@@ -62,9 +71,9 @@ pub enum StoreError {
     /// The backend cannot be reached or refused the operation (I/O, connection, Redis down).
     /// Nothing was written by the failed call, with one exception: when the connection to a
     /// remote store dies after a write was sent, the write may have happened. Repeating the call
-    /// is always safe: most writes are idempotent; a repeated [`Store::enqueue_job`] may enqueue
+    /// is always safe: most writes are idempotent; a repeated [`Jobs::enqueue_job`] may enqueue
     /// the job twice, which plays the table twice but keeps one result
-    /// ([`Store::put_result`]); a [`Store::next_job`] whose answer was lost leaves its job
+    /// ([`Results::put_result`]); a [`Jobs::next_job`] whose answer was lost leaves its job
     /// pending, to be reclaimed after `reclaim_after`.
     #[error("store unavailable: {0}")]
     Unavailable(String),
@@ -79,7 +88,7 @@ pub enum StoreError {
     /// The caller asked for something the store cannot do (e.g. an empty panel id).
     #[error("invalid request: {0}")]
     Invalid(String),
-    /// The store is not the one this handle opened ([`Store::open_instance`]): its instance
+    /// The store is not the one this handle opened ([`Records::open_instance`]): its instance
     /// record vanished or changed (Redis restarted without persistence, was flushed, or failed
     /// over to an empty replica). Nothing was written; nothing will be until the store is whole
     /// again (its data restored) or the role is restarted on the new store.
@@ -230,13 +239,25 @@ pub struct DealRecord {
     pub gdi: Vec<f64>,
 }
 
-/// arena's storage interface. Every method is atomic: it either happens completely or not at all,
-/// and a failed call (e.g. [`StoreError::Unavailable`]) loses nothing already stored.
+/// arena's storage interface: every concern's sub-trait at once, so a role holds one
+/// `Arc<dyn Store>`. Every method is atomic: it either happens completely or not at all, and a
+/// failed call (e.g. [`StoreError::Unavailable`]) loses nothing already stored. Implement the
+/// sub-traits; `Store` comes with them.
+pub trait Store: Backend + Deals + Jobs + Results + Bots + Records + Watch {}
+
+impl<T: Backend + Deals + Jobs + Results + Bots + Records + Watch + ?Sized> Store for T {}
+
+/// What a store is, for logs.
 #[async_trait::async_trait]
-pub trait Store: Send + Sync {
+pub trait Backend: Send + Sync {
     /// A short description for logs, e.g. `embedded (/data/arena.redb)` or `redis (127.0.0.1:6379, prefix arena)`.
     fn describe(&self) -> String;
+}
 
+/// The deal library's data: panels, measured deals, the indices of a source already measured,
+/// and which competition holds which deal.
+#[async_trait::async_trait]
+pub trait Deals: Send + Sync {
     /// Stores a panel definition (replacing one with the same id).
     async fn put_panel(&self, panel: &Panel) -> StoreResult<()>;
 
@@ -271,9 +292,12 @@ pub trait Store: Send + Sync {
 
     /// Every used deal id and the competition that used it.
     async fn used_deals(&self) -> StoreResult<BTreeMap<String, String>>;
+}
 
-    // ---- Table jobs: a queue with consumer-group semantics (a Redis Stream in Redis). ----
-
+/// Table jobs: a queue with consumer-group semantics (a Redis Stream in Redis). Finishing a job
+/// writes its result, so the queue sits on [`Results`].
+#[async_trait::async_trait]
+pub trait Jobs: Results + Send + Sync {
     /// This store with its table jobs on `lane`'s stream ([`check_lane`]; `""` is the default
     /// lane, the one stream there was before lanes). A lane is a cluster's partition of the
     /// job stream by kind of table (short time controls apart from long ones, say): referees
@@ -284,7 +308,7 @@ pub trait Store: Send + Sync {
 
     /// Appends a table job (an encoded `arena.v1.TableJob`) for `table_id`; returns its entry id.
     /// Enqueueing the same table id twice enqueues it twice: exactly-once is enforced where
-    /// results are written ([`Store::put_result`]).
+    /// results are written ([`Results::put_result`]).
     async fn enqueue_job(&self, table_id: &str, payload: &[u8]) -> StoreResult<String>;
 
     /// The next job for `consumer` (a referee instance). Jobs delivered to some consumer that has
@@ -309,8 +333,75 @@ pub trait Store: Send + Sync {
     /// Jobs never delivered, and jobs delivered but not acknowledged.
     async fn job_counts(&self) -> StoreResult<JobCounts>;
 
-    // ---- Results and replays: written once per table id. ----
+    /// The jobs delivered to `consumer` and not acknowledged (at most `max`), handed to it again
+    /// at once with `deliveries` incremented: what a restarted referee with a stable name
+    /// resumes instead of waiting for `reclaim_after`. Only for a consumer name no other live
+    /// referee uses.
+    async fn resume_jobs(&self, consumer: &str, max: usize) -> StoreResult<Vec<JobEntry>>;
 
+    /// Up to `max` jobs for `consumer` at once, as [`Jobs::next_job`] takes one: reclaimable
+    /// jobs first, then never-delivered ones, oldest first. Waits up to `block` only while there
+    /// is none; returns as soon as there is at least one (empty if none appeared). `max` of zero
+    /// takes nothing and does not wait.
+    async fn next_jobs(
+        &self,
+        consumer: &str,
+        max: usize,
+        reclaim_after: Duration,
+        block: Duration,
+    ) -> StoreResult<Vec<JobEntry>> {
+        if max == 0 {
+            args::next_job(consumer, reclaim_after)?;
+            return Ok(Vec::new());
+        }
+        Ok(self
+            .next_job(consumer, reclaim_after, block)
+            .await?
+            .into_iter()
+            .collect())
+    }
+
+    /// Finishes several jobs at once: per job, what [`Results::put_result`] does (the result and
+    /// replay stored only if the table has none, and listed under its competition), then every
+    /// job acknowledged as [`Jobs::ack_job`] does. Returns, per job, whether its result was
+    /// written by this call. Nothing is acknowledged unless every result is stored: a failed
+    /// call may have stored some results (repeating it is safe: results are kept once) but has
+    /// acknowledged no job whose result is not stored. Arguments are checked before anything is
+    /// written: a bad one is [`StoreError::Invalid`] naming it, and nothing changes.
+    async fn finish_jobs(&self, jobs: &[FinishedJob<'_>]) -> StoreResult<Vec<bool>> {
+        for job in jobs {
+            args::result(job.table_id, job.competition)?;
+        }
+        let mut written = Vec::with_capacity(jobs.len());
+        for job in jobs {
+            written.push(
+                self.put_result(job.table_id, job.competition, job.result, job.replay)
+                    .await?,
+            );
+        }
+        for job in jobs {
+            self.ack_job(job.entry_id).await?;
+        }
+        Ok(written)
+    }
+
+    /// Appends several table jobs, in order, as [`Jobs::enqueue_job`] appends one: their entry
+    /// ids, in the same order. Table ids are checked before anything is enqueued.
+    async fn enqueue_jobs(&self, jobs: &[(&str, &[u8])]) -> StoreResult<Vec<String>> {
+        for (table, _) in jobs {
+            args::table(table)?;
+        }
+        let mut ids = Vec::with_capacity(jobs.len());
+        for (table, payload) in jobs {
+            ids.push(self.enqueue_job(table, payload).await?);
+        }
+        Ok(ids)
+    }
+}
+
+/// Results and replays: written once per table id.
+#[async_trait::async_trait]
+pub trait Results: Send + Sync {
     /// Stores a table's result and replay (encoded `arena.v1.TableResult` and `arena.v1.Replay`)
     /// together, only if no result exists for `table_id`: returns true if this call wrote them,
     /// false if a result was already there (then nothing changes). When `competition` is given
@@ -335,7 +426,7 @@ pub trait Store: Send + Sync {
     async fn results_for(&self, competition: &str) -> StoreResult<Vec<(String, Vec<u8>)>>;
 
     /// Deletes the results and replays of `table_ids`, and their listing under `competition`
-    /// when given (then every table must be under it, as for [`Store::put_result`]): returns how
+    /// when given (then every table must be under it, as for [`Results::put_result`]): returns how
     /// many results there were. Each table's result, replay and listing go together. For
     /// retention only: a deleted table is no longer written once, and a job of it still queued
     /// would write it again.
@@ -345,8 +436,17 @@ pub trait Store: Send + Sync {
         table_ids: &[String],
     ) -> StoreResult<u64>;
 
-    // ---- Bots and their tokens. ----
+    /// How many results are listed under `competition`: `results_for(competition).len()`
+    /// without reading them.
+    async fn result_count(&self, competition: &str) -> StoreResult<u64> {
+        Ok(self.results_for(competition).await?.len() as u64)
+    }
+}
 
+/// Registered bots, their tokens, and their presence: which bot-host holds which bot, expiring
+/// unless refreshed.
+#[async_trait::async_trait]
+pub trait Bots: Send + Sync {
     /// Registers a bot; false (and nothing changes) if the name is taken.
     async fn add_bot(&self, bot: &BotRecord) -> StoreResult<bool>;
 
@@ -359,8 +459,6 @@ pub trait Store: Send + Sync {
     /// Every registered bot, by name.
     async fn bots(&self) -> StoreResult<Vec<BotRecord>>;
 
-    // ---- Presence: which bot-host holds which bot, expiring unless refreshed. ----
-
     /// Records that `host` (a bot-host's address) holds `bot` for the next `ttl`.
     async fn set_presence(&self, bot: &str, host: &str, ttl: Duration) -> StoreResult<()>;
 
@@ -370,8 +468,24 @@ pub trait Store: Send + Sync {
     /// The hosts currently holding `bot` (unexpired records only).
     async fn presence(&self, bot: &str) -> StoreResult<Vec<String>>;
 
-    // ---- Records: small pieces of service state (a competition's definition and progress). ----
+    /// Unregisters a bot and drops its presence; true if it was registered.
+    async fn remove_bot(&self, name: &str) -> StoreResult<bool>;
 
+    /// Records that `host` holds `bot` for the next `ttl`, only if no *other* host holds it
+    /// (an unexpired presence record): `None` if `host` holds it now, else the host that does.
+    /// One live connection per bot across every bot-host rests on it.
+    async fn claim_presence(
+        &self,
+        bot: &str,
+        host: &str,
+        ttl: Duration,
+    ) -> StoreResult<Option<String>>;
+}
+
+/// Records: small pieces of service state (a competition's definition and progress), and the
+/// instance record by which a handle detects that the store lost its data.
+#[async_trait::async_trait]
+pub trait Records: Send + Sync {
     /// Stores `value` under (`kind`, `key`), replacing any previous value.
     async fn put_record(&self, kind: &str, key: &str, value: &[u8]) -> StoreResult<()>;
 
@@ -395,96 +509,6 @@ pub trait Store: Send + Sync {
     /// Removes the value under (`kind`, `key`); true if there was one.
     async fn delete_record(&self, kind: &str, key: &str) -> StoreResult<bool>;
 
-    // ---- More of bots, presence and jobs. ----
-
-    /// Unregisters a bot and drops its presence; true if it was registered.
-    async fn remove_bot(&self, name: &str) -> StoreResult<bool>;
-
-    /// Records that `host` holds `bot` for the next `ttl`, only if no *other* host holds it
-    /// (an unexpired presence record): `None` if `host` holds it now, else the host that does.
-    /// One live connection per bot across every bot-host rests on it.
-    async fn claim_presence(
-        &self,
-        bot: &str,
-        host: &str,
-        ttl: Duration,
-    ) -> StoreResult<Option<String>>;
-
-    /// The jobs delivered to `consumer` and not acknowledged (at most `max`), handed to it again
-    /// at once with `deliveries` incremented: what a restarted referee with a stable name
-    /// resumes instead of waiting for `reclaim_after`. Only for a consumer name no other live
-    /// referee uses.
-    async fn resume_jobs(&self, consumer: &str, max: usize) -> StoreResult<Vec<JobEntry>>;
-
-    // ---- Batches: what a busy referee or matchmaker does many of at once. ----
-
-    /// Up to `max` jobs for `consumer` at once, as [`Store::next_job`] takes one: reclaimable
-    /// jobs first, then never-delivered ones, oldest first. Waits up to `block` only while there
-    /// is none; returns as soon as there is at least one (empty if none appeared). `max` of zero
-    /// takes nothing and does not wait.
-    async fn next_jobs(
-        &self,
-        consumer: &str,
-        max: usize,
-        reclaim_after: Duration,
-        block: Duration,
-    ) -> StoreResult<Vec<JobEntry>> {
-        if max == 0 {
-            args::next_job(consumer, reclaim_after)?;
-            return Ok(Vec::new());
-        }
-        Ok(self
-            .next_job(consumer, reclaim_after, block)
-            .await?
-            .into_iter()
-            .collect())
-    }
-
-    /// Finishes several jobs at once: per job, what [`Store::put_result`] does (the result and
-    /// replay stored only if the table has none, and listed under its competition), then every
-    /// job acknowledged as [`Store::ack_job`] does. Returns, per job, whether its result was
-    /// written by this call. Nothing is acknowledged unless every result is stored: a failed
-    /// call may have stored some results (repeating it is safe: results are kept once) but has
-    /// acknowledged no job whose result is not stored. Arguments are checked before anything is
-    /// written: a bad one is [`StoreError::Invalid`] naming it, and nothing changes.
-    async fn finish_jobs(&self, jobs: &[FinishedJob<'_>]) -> StoreResult<Vec<bool>> {
-        for job in jobs {
-            args::result(job.table_id, job.competition)?;
-        }
-        let mut written = Vec::with_capacity(jobs.len());
-        for job in jobs {
-            written.push(
-                self.put_result(job.table_id, job.competition, job.result, job.replay)
-                    .await?,
-            );
-        }
-        for job in jobs {
-            self.ack_job(job.entry_id).await?;
-        }
-        Ok(written)
-    }
-
-    /// Appends several table jobs, in order, as [`Store::enqueue_job`] appends one: their entry
-    /// ids, in the same order. Table ids are checked before anything is enqueued.
-    async fn enqueue_jobs(&self, jobs: &[(&str, &[u8])]) -> StoreResult<Vec<String>> {
-        for (table, _) in jobs {
-            args::table(table)?;
-        }
-        let mut ids = Vec::with_capacity(jobs.len());
-        for (table, payload) in jobs {
-            ids.push(self.enqueue_job(table, payload).await?);
-        }
-        Ok(ids)
-    }
-
-    /// How many results are listed under `competition`: `results_for(competition).len()`
-    /// without reading them.
-    async fn result_count(&self, competition: &str) -> StoreResult<u64> {
-        Ok(self.results_for(competition).await?.len() as u64)
-    }
-
-    // ---- The instance record: detecting that the store lost its data. ----
-
     /// The id of this store's instance record, made (with a fresh random id) if the store has
     /// none. From then on this handle's writes of results, jobs, records, claims, deals and
     /// panels are fenced to that id: a backend that can lose data under a live handle (Redis)
@@ -507,7 +531,7 @@ pub trait Store: Send + Sync {
         }
     }
 
-    /// Checks that the instance record still holds `expected` (from [`Store::open_instance`]):
+    /// Checks that the instance record still holds `expected` (from [`Records::open_instance`]):
     /// [`StoreError::DataLoss`] naming what was found if not.
     async fn check_instance(&self, expected: &str) -> StoreResult<()> {
         match self.record(INSTANCE_KIND, INSTANCE_KEY).await? {
@@ -523,10 +547,24 @@ pub trait Store: Send + Sync {
     }
 }
 
+/// Waiting for changes instead of rescanning: a reader makes a [`Watcher`] of what it follows
+/// (a competition's results, a kind of records, a panel's deals, who is connected), reads,
+/// and waits on [`Watcher::changed`] until the next write of it. Writes signal their topics as
+/// part of the write (in Redis, a `PUBLISH` in the same script), so a watcher made before a
+/// read never misses a change after it.
+pub trait Watch: Send + Sync {
+    /// A watcher of `topic`. A topic's name is checked as an identifier
+    /// ([`StoreError::Invalid`] if empty, with a control character, or longer than
+    /// [`watch::MAX_TOPIC_BYTES`]). Where changes arrive over a connection (Redis), a lost
+    /// connection wakes every watcher once it is lost and again once it is back, so none
+    /// waits on a change it cannot hear of.
+    fn watch(&self, topic: &Topic) -> StoreResult<Watcher>;
+}
+
 /// The competition part of a table id: everything before its first `/` (the matchmaker's
 /// `cup/m0/r0/t0` is `cup`'s, the ladder's `ladder/p3/a` the `ladder`'s), or the whole id if it has
 /// none. A table listed under a competition is always that competition's part
-/// ([`Store::put_result`] refuses others), so its result is found, and in Redis kept in its
+/// ([`Results::put_result`] refuses others), so its result is found, and in Redis kept in its
 /// competition's hash slot, from the table id alone.
 ///
 /// ```
@@ -566,7 +604,7 @@ pub struct JobEntry {
     pub deliveries: u64,
 }
 
-/// A job done, for [`Store::finish_jobs`]: its entry, and the table's result and replay.
+/// A job done, for [`Jobs::finish_jobs`]: its entry, and the table's result and replay.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct FinishedJob<'a> {
     /// The entry id the queue handed the job out under.
@@ -641,7 +679,7 @@ pub(crate) fn source_key(source: &DealSource) -> String {
 /// The longest lane name [`check_lane`] accepts.
 pub const MAX_LANE_LEN: usize = 32;
 
-/// Checks a job lane's name ([`Store::lane`]): empty (the default lane), or at most
+/// Checks a job lane's name ([`Jobs::lane`]): empty (the default lane), or at most
 /// [`MAX_LANE_LEN`] lower-case letters, digits and dashes, starting with a letter or digit, and
 /// not `default` (what metrics call the default lane). The error names the lane and what is
 /// wrong with it.
@@ -734,7 +772,7 @@ pub(crate) fn check_record(record: &DealRecord) -> StoreResult<()> {
     Ok(())
 }
 
-/// The longest presence a single [`Store::set_presence`] may grant. bot-host refreshes presence
+/// The longest presence a single [`Bots::set_presence`] may grant. bot-host refreshes presence
 /// every few seconds; a day is far beyond any sensible TTL, and a bound keeps a mistaken one
 /// from pinning a dead host for ever.
 pub const MAX_PRESENCE_TTL: Duration = Duration::from_secs(24 * 60 * 60);

@@ -34,7 +34,7 @@
 //! # Secrets
 //!
 //! A URL may carry a password (`redis://:password@host`, `unix:///path?pass=…`). It is never
-//! repeated: errors name the address, [`Store::describe`] names the address, and a URL quoted in
+//! repeated: errors name the address, [`Backend::describe`] names the address, and a URL quoted in
 //! an error goes through [`redact_url`] first.
 //!
 //! # Table jobs
@@ -72,10 +72,12 @@ use ::redis::aio::{ConnectionManager, ConnectionManagerConfig, MultiplexedConnec
 use ::redis::{AsyncCommands, AsyncConnectionConfig, RedisError, Script};
 use tracing::instrument;
 
+use crate::watch::Hub;
 use crate::{
-    BotRecord, DealRecord, DealSource, FinishedJob, JobCounts, JobEntry, Panel, Store, StoreError,
-    StoreResult, args, check_bot, check_id, check_panel, check_records, decode, decode_bot,
-    decode_deal, encode, millis_ceil, schema::upgrade, source_key,
+    Backend, BotRecord, Bots, DealRecord, DealSource, Deals, FinishedJob, JobCounts, JobEntry,
+    Jobs, Panel, Records, Results, Store, StoreError, StoreResult, Topic, Watch, Watcher, args,
+    check_bot, check_id, check_panel, check_records, decode, decode_bot, decode_deal, encode,
+    millis_ceil, schema::upgrade, source_key,
 };
 
 /// Measured indices are kept as bitmaps of this many bits each, so an index far out costs one
@@ -96,6 +98,7 @@ for i = 0, #KEYS / 3 - 1 do
     end
   end
 end
+if new > 0 then changed() end
 return new
 "#;
 
@@ -135,6 +138,16 @@ impl<'a> Tag<'a> {
     /// The tag of a table's result and replay: its competition's ([`crate::competition_of`]).
     fn of_table(table: &'a str) -> Tag<'a> {
         Tag::Competition(crate::competition_of(table))
+    }
+}
+
+impl Tag<'_> {
+    /// The watch topic ([`crate::Topic::key`]) a write in this slot changes.
+    fn topic(&self) -> String {
+        match self {
+            Tag::Competition(c) => Topic::Results((*c).to_string()).key(),
+            Tag::Panel(p) => Topic::Deals((*p).to_string()).key(),
+        }
     }
 }
 
@@ -230,7 +243,10 @@ for i = 0, #KEYS / 3 - 1 do
     written[i + 1] = 0
   end
 end
-if #replays > 0 then redis.call('MSET', unpack(replays)) end
+if #replays > 0 then
+  redis.call('MSET', unpack(replays))
+  changed()
+end
 for _, index in ipairs(indexes) do redis.call('SADD', index, unpack(listed[index])) end
 return written
 "#;
@@ -285,6 +301,7 @@ const PUT_RESULT: &str = r#"
 if not redis.call('SET', KEYS[1], ARGV[1], 'NX') then return 0 end
 redis.call('SET', KEYS[2], ARGV[2])
 if KEYS[3] then redis.call('SADD', KEYS[3], ARGV[3]) end
+changed()
 return 1
 "#;
 
@@ -298,6 +315,7 @@ for i = 1, n do
   redis.call('DEL', KEYS[2 * i])
   if KEYS[2 * n + 1] then redis.call('SREM', KEYS[2 * n + 1], ARGV[i]) end
 end
+if deleted > 0 then changed() end
 return deleted
 "#;
 
@@ -308,6 +326,7 @@ const SWAP_RECORD: &str = r#"
 local current = redis.call('HGET', KEYS[1], ARGV[1])
 if (ARGV[2] == '0' and current == false) or (ARGV[2] == '1' and current == ARGV[3]) then
   redis.call('HSET', KEYS[1], ARGV[1], ARGV[4])
+  changed()
   return 1
 end
 return 0
@@ -380,6 +399,7 @@ return redis.call('XADD', KEYS[1], '*', 'table', ARGV[1], 'job', ARGV[2])
 /// `put_record` and `put_panel`: KEYS[1] = hash, ARGV = (field, value).
 const HSET: &str = r#"
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+changed()
 return 1
 "#;
 
@@ -401,7 +421,9 @@ redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
 for _, h in ipairs(redis.call('ZRANGE', KEYS[1], 0, -1)) do
   if h ~= ARGV[1] then return h end
 end
-redis.call('ZADD', KEYS[1], string.format('%.0f', now + tonumber(ARGV[2])), ARGV[1])
+if redis.call('ZADD', KEYS[1], string.format('%.0f', now + tonumber(ARGV[2])), ARGV[1]) == 1 then
+  changed()
+end
 redis.call('PEXPIREAT', KEYS[1], string.format('%.0f', now + tonumber(ARGV[2])))
 return false
 "#;
@@ -424,6 +446,18 @@ for _, p in ipairs(pending) do
   end
 end
 return out
+"#;
+
+/// The change signal of the store-level watch, prepended (after any fence) to every script whose
+/// write a watcher may wait for: ARGV[1] is the channel ([`RedisStore::channel`]) and ARGV[2]
+/// the topic ([`crate::Topic::key`], '' for none), both taken off the front. The script calls
+/// `changed()` once it changed something, publishing the topic in the same atomic step as the
+/// write: a subscriber that hears of it and reads finds the write done.
+const WATCHED: &str = r#"
+local watch_channel, watch_topic = table.remove(ARGV, 1), table.remove(ARGV, 1)
+local function changed()
+  if watch_topic ~= '' then redis.call('PUBLISH', watch_channel, watch_topic) end
+end
 "#;
 
 /// The Lua scripts, loaded once per store.
@@ -463,25 +497,25 @@ fn tag_fenced(body: &str) -> Script {
 impl Scripts {
     fn new() -> Scripts {
         Scripts {
-            put_deals: tag_fenced(PUT_DEALS),
+            put_deals: tag_fenced(&format!("{WATCHED}{PUT_DEALS}")),
             claim_deals: fenced(CLAIM_DEALS),
             touch_job: Script::new(TOUCH_JOB),
             ack_jobs: Script::new(ACK_JOBS),
             job_counts: Script::new(JOB_COUNTS),
-            put_result: tag_fenced(PUT_RESULT),
-            delete_results: tag_fenced(DELETE_RESULTS),
+            put_result: tag_fenced(&format!("{WATCHED}{PUT_RESULT}")),
+            delete_results: tag_fenced(&format!("{WATCHED}{DELETE_RESULTS}")),
             update_bot: Script::new(UPDATE_BOT),
-            swap_record: fenced(SWAP_RECORD),
+            swap_record: fenced(&format!("{WATCHED}{SWAP_RECORD}")),
             set_presence: Script::new(&format!("{NOW_MS}{SET_PRESENCE}")),
             presence: Script::new(&format!("{NOW_MS}{PRESENCE}")),
             enqueue_job: fenced(ENQUEUE_JOB),
-            hset: fenced(HSET),
+            hset: fenced(&format!("{WATCHED}{HSET}")),
             delete_fence: Script::new(DELETE_FENCE),
-            claim_presence: Script::new(&format!("{NOW_MS}{CLAIM_PRESENCE}")),
+            claim_presence: Script::new(&format!("{NOW_MS}{WATCHED}{CLAIM_PRESENCE}")),
             resume_jobs: Script::new(RESUME_JOBS),
             replace_if: Script::new(REPLACE_IF),
             next_jobs: Script::new(&format!("{ENSURE_GROUP}{NEXT_JOBS}")),
-            finish_results: tag_fenced(FINISH_RESULTS),
+            finish_results: tag_fenced(&format!("{WATCHED}{FINISH_RESULTS}")),
             enqueue_jobs: fenced(ENQUEUE_JOBS),
         }
     }
@@ -666,11 +700,13 @@ pub struct RedisStore {
     /// True for a `rediss://` (TLS) connection.
     tls: bool,
     prefix: String,
-    /// The job lane of this view ([`Store::lane`]); `None`: the default lane.
+    /// The job lane of this view ([`Jobs::lane`]); `None`: the default lane.
     lane: Option<Arc<str>>,
     scripts: Arc<Scripts>,
     /// The instance id writes are fenced to, once `open_instance` has run (shared by clones).
     fence: Arc<std::sync::OnceLock<String>>,
+    /// The store-level watch (shared by clones and lane views).
+    watch: Arc<Subscriber>,
 }
 
 impl std::fmt::Debug for RedisStore {
@@ -748,6 +784,7 @@ impl RedisStore {
             lane: None,
             scripts: Arc::new(Scripts::new()),
             fence: Arc::default(),
+            watch: Arc::default(),
         };
         store.check_key_layout().await?;
         store.migrate().await?;
@@ -876,6 +913,12 @@ impl RedisStore {
             rewritten += u64::from(replaced);
         }
         Ok(rewritten)
+    }
+
+    /// The channel the store-level watch publishes on, `{prefix}:changes` (a Pub/Sub channel,
+    /// not a key: in Redis Cluster every node hears it).
+    fn channel(&self) -> String {
+        self.keys().channel_name()
     }
 
     /// An invocation of a control-slot fenced script with the fence's key and argument in front.
@@ -1137,6 +1180,10 @@ impl Keys<'_> {
     /// A key of the control slot, `{prefix}:{ctl}:{name}`: the instance record and the other
     /// records, panels, deal usage, the job stream and the schema version, so that a write of any
     /// of them and the instance check are one script on one Redis Cluster slot.
+    fn channel_name(&self) -> String {
+        format!("{}:changes", self.prefix)
+    }
+
     fn ctl_key(&self, name: &str) -> String {
         format!("{}:{{{CONTROL_TAG}}}:{name}", self.prefix)
     }
@@ -1413,7 +1460,7 @@ fn push_indices(base: u64, bitmap: &[u8], out: &mut Vec<u64>) {
 }
 
 #[async_trait::async_trait]
-impl Store for RedisStore {
+impl Backend for RedisStore {
     fn describe(&self) -> String {
         let tls = if self.tls { " over TLS" } else { "" };
         let lane = self
@@ -1423,15 +1470,10 @@ impl Store for RedisStore {
             .unwrap_or_default();
         format!("redis ({}{tls}, prefix {}{lane})", self.addr, self.prefix)
     }
+}
 
-    fn lane(&self, lane: &str) -> StoreResult<Arc<dyn Store>> {
-        crate::check_lane(lane)?;
-        Ok(Arc::new(RedisStore {
-            lane: (!lane.is_empty()).then(|| Arc::from(lane)),
-            ..self.clone()
-        }))
-    }
-
+#[async_trait::async_trait]
+impl Deals for RedisStore {
     #[instrument(
         name = "redis", target = "arena_store::redis::call", skip_all, err(Display),
         fields(db.system = "redis", db.operation = "put_panel", otel.kind = "client")
@@ -1443,6 +1485,8 @@ impl Store for RedisStore {
         let mut conn = self.conn.clone();
         self.fenced_call(&self.scripts.hset)
             .key(&key)
+            .arg(self.channel())
+            .arg("")
             .arg(&panel.id)
             .arg(json)
             .invoke_async::<u8>(&mut conn)
@@ -1497,6 +1541,8 @@ impl Store for RedisStore {
         for (panel, records) in by_panel {
             let (keys, bits) = self.keys().put_deals_keys(&records);
             let mut call = self.tag_fenced_call(&self.scripts.put_deals, &keys);
+            call.arg(self.channel())
+                .arg(Topic::Deals(panel.to_string()).key());
             for (r, bits) in records.iter().zip(bits) {
                 call.arg(&r.id).arg(encode(r)?);
                 match bits {
@@ -1633,6 +1679,17 @@ impl Store for RedisStore {
         let all: HashMap<String, String> = conn.hgetall(&key).await.on(self, &key)?;
         Ok(all.into_iter().collect())
     }
+}
+
+#[async_trait::async_trait]
+impl Jobs for RedisStore {
+    fn lane(&self, lane: &str) -> StoreResult<Arc<dyn Store>> {
+        crate::check_lane(lane)?;
+        Ok(Arc::new(RedisStore {
+            lane: (!lane.is_empty()).then(|| Arc::from(lane)),
+            ..self.clone()
+        }))
+    }
 
     #[instrument(
         name = "redis", target = "arena_store::redis::call", skip_all, err(Display),
@@ -1731,6 +1788,7 @@ impl Store for RedisStore {
                 let group: Vec<&FinishedJob<'_>> = indices.iter().map(|&i| &chunk[i]).collect();
                 let keys = self.keys().finish_results_keys(&group);
                 let mut call = self.tag_fenced_call(&self.scripts.finish_results, &keys);
+                call.arg(self.channel()).arg(tag.topic());
                 for job in &group {
                     call.arg(job.table_id)
                         .arg(job.result)
@@ -1782,17 +1840,6 @@ impl Store for RedisStore {
             ids.extend(chunk_ids);
         }
         Ok(ids)
-    }
-
-    #[instrument(
-        name = "redis", target = "arena_store::redis::call", skip_all, err(Display),
-        fields(db.system = "redis", db.operation = "result_count", otel.kind = "client")
-    )]
-    async fn result_count(&self, competition: &str) -> StoreResult<u64> {
-        args::competition(competition)?;
-        let index = self.keys().competition_key(competition);
-        let mut conn = self.conn.clone();
-        conn.scard(&index).await.on(self, &index)
     }
 
     #[instrument(
@@ -1865,6 +1912,47 @@ impl Store for RedisStore {
 
     #[instrument(
         name = "redis", target = "arena_store::redis::call", skip_all, err(Display),
+        fields(db.system = "redis", db.operation = "resume_jobs", otel.kind = "client")
+    )]
+    async fn resume_jobs(&self, consumer: &str, max: usize) -> StoreResult<Vec<JobEntry>> {
+        args::consumer(consumer)?;
+        if max == 0 {
+            return Ok(Vec::new());
+        }
+        let key = self.keys().jobs_key();
+        let mut conn = self.conn.clone();
+        let entries: Vec<(String, Vec<Vec<u8>>, u64)> = self
+            .scripts
+            .resume_jobs
+            .key(&key)
+            .arg(GROUP)
+            .arg(consumer)
+            .arg(max)
+            .invoke_async(&mut conn)
+            .await
+            .on(self, &key)?;
+        entries
+            .into_iter()
+            .map(|(id, fields, deliveries)| job_entry(&key, id, fields, deliveries))
+            .collect()
+    }
+}
+
+#[async_trait::async_trait]
+impl Results for RedisStore {
+    #[instrument(
+        name = "redis", target = "arena_store::redis::call", skip_all, err(Display),
+        fields(db.system = "redis", db.operation = "result_count", otel.kind = "client")
+    )]
+    async fn result_count(&self, competition: &str) -> StoreResult<u64> {
+        args::competition(competition)?;
+        let index = self.keys().competition_key(competition);
+        let mut conn = self.conn.clone();
+        conn.scard(&index).await.on(self, &index)
+    }
+
+    #[instrument(
+        name = "redis", target = "arena_store::redis::call", skip_all, err(Display),
         fields(db.system = "redis", db.operation = "put_result", otel.kind = "client")
     )]
     async fn put_result(
@@ -1877,7 +1965,10 @@ impl Store for RedisStore {
         args::result(table_id, competition)?;
         let keys = self.keys().put_result_keys(table_id, competition);
         let mut call = self.tag_fenced_call(&self.scripts.put_result, &keys);
-        call.arg(result).arg(replay);
+        call.arg(self.channel())
+            .arg(Tag::of_table(table_id).topic())
+            .arg(result)
+            .arg(replay);
         if competition.is_some() {
             call.arg(table_id);
         }
@@ -1966,6 +2057,7 @@ impl Store for RedisStore {
             for chunk in tables.chunks(500) {
                 let keys = self.keys().delete_results_keys(chunk, competition);
                 let mut call = self.tag_fenced_call(&self.scripts.delete_results, &keys);
+                call.arg(self.channel()).arg(tag.topic());
                 for table in chunk {
                     call.arg(*table);
                 }
@@ -1975,7 +2067,10 @@ impl Store for RedisStore {
         }
         Ok(deleted)
     }
+}
 
+#[async_trait::async_trait]
+impl Bots for RedisStore {
     #[instrument(
         name = "redis", target = "arena_store::redis::call", skip_all, err(Display),
         fields(db.system = "redis", db.operation = "add_bot", otel.kind = "client")
@@ -2064,7 +2159,15 @@ impl Store for RedisStore {
         args::presence(bot, host)?;
         let key = self.keys().presence_key(bot);
         let mut conn = self.conn.clone();
-        conn.zrem::<_, _, ()>(&key, host).await.on(self, &key)
+        ::redis::pipe()
+            .atomic()
+            .zrem(&key, host)
+            .ignore()
+            .publish(self.channel(), Topic::Presence.key())
+            .ignore()
+            .query_async::<()>(&mut conn)
+            .await
+            .on(self, &key)
     }
 
     #[instrument(
@@ -2088,6 +2191,187 @@ impl Store for RedisStore {
 
     #[instrument(
         name = "redis", target = "arena_store::redis::call", skip_all, err(Display),
+        fields(db.system = "redis", db.operation = "remove_bot", otel.kind = "client")
+    )]
+    async fn remove_bot(&self, name: &str) -> StoreResult<bool> {
+        args::bot(name)?;
+        let key = self.keys().bots_key();
+        let presence = self.keys().presence_key(name);
+        let mut conn = self.conn.clone();
+        // Two calls, so that presence keys need not share the bots hash's Redis Cluster slot:
+        // the record first; a presence left by a failure in between expires with its TTL, and
+        // bot-host ends the session of a removed bot at its next refresh anyway.
+        let n: u64 = conn.hdel(&key, name).await.on(self, &key)?;
+        ::redis::pipe()
+            .atomic()
+            .del(&presence)
+            .ignore()
+            .publish(self.channel(), Topic::Presence.key())
+            .ignore()
+            .query_async::<()>(&mut conn)
+            .await
+            .on(self, &presence)?;
+        Ok(n > 0)
+    }
+
+    #[instrument(
+        name = "redis", target = "arena_store::redis::call", skip_all, err(Display),
+        fields(db.system = "redis", db.operation = "claim_presence", otel.kind = "client")
+    )]
+    async fn claim_presence(
+        &self,
+        bot: &str,
+        host: &str,
+        ttl: Duration,
+    ) -> StoreResult<Option<String>> {
+        let ttl_ms = args::presence_for(bot, host, ttl)?;
+        let key = self.keys().presence_key(bot);
+        let mut conn = self.conn.clone();
+        self.scripts
+            .claim_presence
+            .key(&key)
+            .arg(self.channel())
+            .arg(Topic::Presence.key())
+            .arg(host)
+            .arg(ttl_ms)
+            .invoke_async(&mut conn)
+            .await
+            .on(self, &key)
+    }
+}
+
+impl Watch for RedisStore {
+    fn watch(&self, topic: &Topic) -> StoreResult<Watcher> {
+        let watcher = self.watch.hub.watch(topic)?;
+        self.watch.start(self)?;
+        Ok(watcher)
+    }
+}
+
+/// The subscriber of a store's change channel ([`RedisStore::channel`]): one task per store
+/// (its clones and lane views share it), started by the first [`Watch::watch`] and ended when
+/// the store is dropped. It signals the [`Hub`] with each topic it hears of. Losing the
+/// subscription (Redis down, the connection cut) wakes every watcher once, and making it
+/// (again) wakes every watcher once more, so no watcher waits on a change published while
+/// nobody listened; failed attempts in between wake nobody.
+#[derive(Debug)]
+struct Subscriber {
+    hub: Arc<Hub>,
+    /// Dropped with the store, which ends the task.
+    alive: tokio::sync::watch::Sender<()>,
+    /// The task, once spawned (spawned again if its runtime ended it).
+    task: Mutex<Option<tokio::task::JoinHandle<()>>>,
+}
+
+impl Default for Subscriber {
+    fn default() -> Self {
+        Subscriber {
+            hub: Arc::default(),
+            alive: tokio::sync::watch::Sender::new(()),
+            task: Mutex::default(),
+        }
+    }
+}
+
+/// The first and the longest pause before subscribing again after a failure.
+const RESUBSCRIBE_PAUSE: (Duration, Duration) =
+    (Duration::from_millis(100), Duration::from_secs(2));
+
+impl Subscriber {
+    /// Spawns the subscriber task of `store` unless it runs already.
+    fn start(&self, store: &RedisStore) -> StoreResult<()> {
+        // The task is one call away whatever a panicking holder did.
+        let mut task = self.task.lock().unwrap_or_else(|p| p.into_inner());
+        if task.as_ref().is_some_and(|t| !t.is_finished()) {
+            return Ok(());
+        }
+        let runtime = tokio::runtime::Handle::try_current().map_err(|_| {
+            StoreError::Invalid("watching a Redis store needs a Tokio runtime".into())
+        })?;
+        let hub = Arc::downgrade(&self.hub);
+        let (client, channel, addr) = (store.client.clone(), store.channel(), store.addr.clone());
+        *task = Some(runtime.spawn(subscribe(
+            client,
+            channel,
+            addr,
+            hub,
+            self.alive.subscribe(),
+        )));
+        Ok(())
+    }
+}
+
+/// The subscriber task: subscribes to `channel`, signals `hub` per message, and subscribes
+/// again (pausing longer after each failure, up to [`RESUBSCRIBE_PAUSE`]'s longest) until
+/// `alive`'s sender is dropped.
+async fn subscribe(
+    client: ::redis::Client,
+    channel: String,
+    addr: String,
+    hub: std::sync::Weak<Hub>,
+    mut alive: tokio::sync::watch::Receiver<()>,
+) {
+    use futures_util::StreamExt;
+    let resync = |hub: &std::sync::Weak<Hub>| hub.upgrade().map(|h| h.resync()).is_some();
+    let mut pause = RESUBSCRIBE_PAUSE.0;
+    loop {
+        let subscribed = async {
+            let mut pubsub = client.get_async_pubsub().await?;
+            pubsub.subscribe(&channel).await?;
+            Ok::<_, RedisError>(pubsub)
+        };
+        let outcome = tokio::select! {
+            r = subscribed => r,
+            _ = alive.changed() => return,
+        };
+        match outcome {
+            Ok(mut pubsub) => {
+                // Changes published before the subscription took are unknown: every watcher
+                // rescans once.
+                if !resync(&hub) {
+                    return;
+                }
+                pause = RESUBSCRIBE_PAUSE.0;
+                let mut messages = pubsub.on_message();
+                loop {
+                    let message = tokio::select! {
+                        m = messages.next() => m,
+                        _ = alive.changed() => return,
+                    };
+                    let Some(message) = message else { break };
+                    let Some(hub) = hub.upgrade() else { return };
+                    let topic = message.get_payload_bytes();
+                    // A topic longer than any watcher may watch is nobody's.
+                    if topic.len() <= crate::watch::MAX_TOPIC_BYTES + 2
+                        && let Ok(topic) = std::str::from_utf8(topic)
+                    {
+                        hub.notify_key(topic);
+                    }
+                }
+                tracing::warn!(redis = %addr, "the watch subscription was lost; subscribing again");
+                // What changes from now until the subscription is made again is unknown:
+                // watchers rescan now (and find Redis down, or not) rather than wait on a
+                // message that cannot come, and rescan again once it is made.
+                if !resync(&hub) {
+                    return;
+                }
+            }
+            Err(e) => {
+                tracing::debug!(redis = %addr, error = %e, "cannot subscribe to the watch channel");
+            }
+        }
+        tokio::select! {
+            () = tokio::time::sleep(pause) => {}
+            _ = alive.changed() => return,
+        }
+        pause = (pause * 2).min(RESUBSCRIBE_PAUSE.1);
+    }
+}
+
+#[async_trait::async_trait]
+impl Records for RedisStore {
+    #[instrument(
+        name = "redis", target = "arena_store::redis::call", skip_all, err(Display),
         fields(db.system = "redis", db.operation = "put_record", otel.kind = "client")
     )]
     async fn put_record(&self, kind: &str, key: &str, value: &[u8]) -> StoreResult<()> {
@@ -2096,6 +2380,8 @@ impl Store for RedisStore {
         let mut conn = self.conn.clone();
         self.fenced_call(&self.scripts.hset)
             .key(&hash)
+            .arg(self.channel())
+            .arg(Topic::Records(kind.to_string()).key())
             .arg(key)
             .arg(value)
             .invoke_async::<u8>(&mut conn)
@@ -2121,6 +2407,8 @@ impl Store for RedisStore {
         let swapped: u8 = self
             .fenced_call(&self.scripts.swap_record)
             .key(&hash)
+            .arg(self.channel())
+            .arg(Topic::Records(kind.to_string()).key())
             .arg(key)
             .arg(if expected.is_some() { "1" } else { "0" })
             .arg(expected.unwrap_or_default())
@@ -2164,75 +2452,15 @@ impl Store for RedisStore {
         args::record(kind, key)?;
         let hash = self.keys().records_key(kind);
         let mut conn = self.conn.clone();
-        let n: u64 = conn.hdel(&hash, key).await.on(self, &hash)?;
-        Ok(n > 0)
-    }
-
-    #[instrument(
-        name = "redis", target = "arena_store::redis::call", skip_all, err(Display),
-        fields(db.system = "redis", db.operation = "remove_bot", otel.kind = "client")
-    )]
-    async fn remove_bot(&self, name: &str) -> StoreResult<bool> {
-        args::bot(name)?;
-        let key = self.keys().bots_key();
-        let presence = self.keys().presence_key(name);
-        let mut conn = self.conn.clone();
-        // Two calls, so that presence keys need not share the bots hash's Redis Cluster slot:
-        // the record first; a presence left by a failure in between expires with its TTL, and
-        // bot-host ends the session of a removed bot at its next refresh anyway.
-        let n: u64 = conn.hdel(&key, name).await.on(self, &key)?;
-        conn.del::<_, ()>(&presence).await.on(self, &presence)?;
-        Ok(n > 0)
-    }
-
-    #[instrument(
-        name = "redis", target = "arena_store::redis::call", skip_all, err(Display),
-        fields(db.system = "redis", db.operation = "claim_presence", otel.kind = "client")
-    )]
-    async fn claim_presence(
-        &self,
-        bot: &str,
-        host: &str,
-        ttl: Duration,
-    ) -> StoreResult<Option<String>> {
-        let ttl_ms = args::presence_for(bot, host, ttl)?;
-        let key = self.keys().presence_key(bot);
-        let mut conn = self.conn.clone();
-        self.scripts
-            .claim_presence
-            .key(&key)
-            .arg(host)
-            .arg(ttl_ms)
-            .invoke_async(&mut conn)
+        let (n,): (u64,) = ::redis::pipe()
+            .atomic()
+            .hdel(&hash, key)
+            .publish(self.channel(), Topic::Records(kind.to_string()).key())
+            .ignore()
+            .query_async(&mut conn)
             .await
-            .on(self, &key)
-    }
-
-    #[instrument(
-        name = "redis", target = "arena_store::redis::call", skip_all, err(Display),
-        fields(db.system = "redis", db.operation = "resume_jobs", otel.kind = "client")
-    )]
-    async fn resume_jobs(&self, consumer: &str, max: usize) -> StoreResult<Vec<JobEntry>> {
-        args::consumer(consumer)?;
-        if max == 0 {
-            return Ok(Vec::new());
-        }
-        let key = self.keys().jobs_key();
-        let mut conn = self.conn.clone();
-        let entries: Vec<(String, Vec<Vec<u8>>, u64)> = self
-            .scripts
-            .resume_jobs
-            .key(&key)
-            .arg(GROUP)
-            .arg(consumer)
-            .arg(max)
-            .invoke_async(&mut conn)
-            .await
-            .on(self, &key)?;
-        entries
-            .into_iter()
-            .map(|(id, fields, deliveries)| job_entry(&key, id, fields, deliveries))
-            .collect()
+            .on(self, &hash)?;
+        Ok(n > 0)
     }
 
     async fn open_instance(&self) -> StoreResult<String> {

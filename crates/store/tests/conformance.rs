@@ -153,6 +153,21 @@ macro_rules! suite {
             }
 
             #[tokio::test(flavor = $flavor)]
+            async fn watchers_wake_for_writes_through_another_handle() {
+                let f = super::$backend().await;
+                conformance::watchers_wake_for_their_writes(&*f.first, &*f.second).await;
+            }
+            #[tokio::test(flavor = $flavor)]
+            async fn watchers_wake_for_writes_through_their_own_handle() {
+                let f = super::$backend().await;
+                conformance::watchers_wake_for_their_writes(&*f.first, &*f.first).await;
+            }
+            #[tokio::test(flavor = $flavor)]
+            async fn bad_watch_topics_are_refused() {
+                let f = super::$backend().await;
+                conformance::bad_watch_topics_are_refused(&*f.first).await;
+            }
+            #[tokio::test(flavor = $flavor)]
             async fn large_batch() {
                 let f = super::$backend().await;
                 conformance::large_batch(&*f.first).await;

@@ -9,7 +9,8 @@ use arena_store::conformance::{self, generated, sample_panel, sample_record};
 use arena_store::embedded::FILE_NAME;
 use std::time::{Duration, Instant};
 
-use arena_store::{DealSource, EmbeddedStore, JobCounts, Store, StoreError};
+use arena_store::prelude::*;
+use arena_store::{DealSource, EmbeddedStore, JobCounts, StoreError};
 
 fn current_thread() -> tokio::runtime::Runtime {
     tokio::runtime::Builder::new_current_thread()

@@ -4,9 +4,8 @@
 
 mod common;
 
-use arena_store::{
-    DealRecord, DealSource, EmbeddedStore, Game, Panel, RedisStore, SCHEMA_VERSION, Store,
-};
+use arena_store::prelude::*;
+use arena_store::{DealRecord, DealSource, EmbeddedStore, Game, Panel, RedisStore, SCHEMA_VERSION};
 use redb::{ReadableDatabase, TableDefinition};
 
 /// A panel exactly as version 1 wrote it.

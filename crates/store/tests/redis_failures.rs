@@ -6,7 +6,8 @@ mod common;
 use std::time::{Duration, Instant};
 
 use arena_store::conformance::{generated, sample_panel, sample_record};
-use arena_store::{DealSource, RedisStore, Store, StoreError};
+use arena_store::prelude::*;
+use arena_store::{DealSource, RedisStore, StoreError};
 use arena_testkit::redis_server::RedisServer;
 
 fn expect_unavailable_naming<T: std::fmt::Debug>(addr: &str, result: Result<T, StoreError>) {
@@ -388,4 +389,57 @@ async fn writes_after_the_store_lost_its_data_are_refused() {
         "put_result",
         store.put_result("t-old", None, b"r", b"p").await.map(drop),
     );
+}
+
+/// The store-level watch never leaves a watcher hanging on a lost subscription: Redis going
+/// away wakes it (its reader rescans, and finds Redis down), Redis coming back wakes it again
+/// once the subscription is made anew (changes published meanwhile are unknown), and writes are
+/// heard as before.
+#[tokio::test]
+async fn a_watcher_wakes_when_redis_goes_away_and_again_when_it_is_back() {
+    use arena_store::{Topic, Watcher};
+    async fn woken(w: &mut Watcher, what: &str) {
+        // A bound far beyond any delivery or reconnection: a missed wake-up, not a slow one.
+        tokio::time::timeout(Duration::from_secs(30), w.changed())
+            .await
+            .unwrap_or_else(|_| panic!("{what}: the watcher was not woken"));
+    }
+    let mut server = RedisServer::start();
+    let prefix = common::random_prefix();
+    let store = RedisStore::connect(&server.url(), &prefix)
+        .await
+        .expect("connect");
+    let writer = RedisStore::connect(&server.url(), &prefix)
+        .await
+        .expect("connect");
+    // Subscribed once a write of the probe's topic (or the subscription itself) wakes it.
+    let mut probe = store.watch(&Topic::Records("probe".into())).expect("watch");
+    writer.put_record("probe", "k", b"1").await.expect("write");
+    woken(&mut probe, "the probe").await;
+
+    let mut w = store.watch(&Topic::Results("cup".into())).expect("watch");
+    assert!(!w.has_changed());
+    server.kill();
+    woken(&mut w, "Redis going away").await;
+    assert!(
+        !w.has_changed(),
+        "while Redis is down, failed attempts to subscribe wake nobody"
+    );
+    server.restart();
+    woken(&mut w, "the subscription made again").await;
+    // The writer's connection comes back by itself; its next write is heard.
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while let Err(e) = writer.put_result("cup/t0", Some("cup"), b"r", b"p").await {
+        assert!(Instant::now() < deadline, "Redis did not come back: {e}");
+        tokio::task::yield_now().await;
+    }
+    woken(&mut w, "a write after the restart").await;
+    // The watching handle's own connection was cut too; its first call may find that out.
+    let count = loop {
+        match store.result_count("cup").await {
+            Ok(n) => break n,
+            Err(e) => assert!(Instant::now() < deadline, "Redis did not come back: {e}"),
+        }
+    };
+    assert_eq!(count, 1);
 }

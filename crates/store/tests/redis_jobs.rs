@@ -6,7 +6,8 @@
 use std::time::{Duration, Instant};
 
 use arena_store::conformance::sample_bot;
-use arena_store::{FinishedJob, JobCounts, RedisStore, Store, StoreError};
+use arena_store::prelude::*;
+use arena_store::{FinishedJob, JobCounts, RedisStore, StoreError};
 use arena_testkit::redis_server::RedisServer;
 
 const MINUTE: Duration = Duration::from_secs(60);

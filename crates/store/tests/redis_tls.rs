@@ -3,8 +3,9 @@
 //! error or description ever repeats a password of the URL.
 
 use arena_store::conformance::sample_panel;
+use arena_store::prelude::*;
 use arena_store::redis::RedisOptions;
-use arena_store::{RedisStore, Store, StoreError};
+use arena_store::{RedisStore, StoreError};
 use arena_test_ca::TestCa;
 use arena_testkit::free_port;
 use arena_testkit::redis_server::RedisServer;

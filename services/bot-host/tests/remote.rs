@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use arena_bot_host::BotHostConfig;
 use arena_proto::v1;
-use arena_store::Store;
+use arena_store::prelude::*;
 use common::*;
 use tonic::Code;
 

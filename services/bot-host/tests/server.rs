@@ -7,7 +7,7 @@ use std::time::Duration;
 use arena_bot_host::BotHostConfig;
 use arena_proto::v1;
 use arena_proto::v1::seat_host_client::SeatHostClient;
-use arena_store::Store;
+use arena_store::prelude::*;
 use common::*;
 use tokio_stream::StreamExt;
 use tonic::Code;

@@ -22,7 +22,7 @@ use arena_deals::DdzPanel;
 use arena_deals::{FindSpec, LibraryIndex, Progress};
 use arena_proto::v1;
 use arena_proto::v1::deal_library_server::{DealLibrary, DealLibraryServer};
-use arena_store::{DealRecord, DealSource, Store};
+use arena_store::{DealRecord, DealSource, Store, Topic};
 use arena_telemetry::metrics::{KeyValue, attr, metrics};
 use prost::Message;
 use tokio_stream::{Stream, StreamExt};
@@ -287,6 +287,10 @@ impl DealLibraryService {
     }
 }
 
+/// How long a measurement's progress waits without a change signal before reading again
+/// anyway: a safety net only (stored deals wake it at once), so long.
+const PROGRESS_RESCAN: Duration = Duration::from_secs(30);
+
 type RecordStream = Pin<Box<dyn Stream<Item = Result<v1::DealRecord, Status>> + Send>>;
 type OpStream = Pin<Box<dyn Stream<Item = Result<v1::Operation, Status>> + Send>>;
 
@@ -364,6 +368,18 @@ impl DealLibrary for DealLibraryService {
                 panel.landlords.len() as u64,
             );
             let (panel_id, total) = (panel.id.clone(), r.count);
+            // Made before the first read: a batch of deals stored after it wakes the loop, and
+            // so does a cancellation (its record).
+            let mut measured = self
+                .store
+                .watch(&Topic::Deals(panel_id.clone()))
+                .map_err(store_status)?;
+            let mut cancelled = self
+                .store
+                .watch(&Topic::Records(
+                    arena_deals::CANCELLED_OPERATION_KIND.to_string(),
+                ))
+                .map_err(store_status)?;
             tokio::spawn(async move {
                 let mut op = op;
                 loop {
@@ -378,7 +394,13 @@ impl DealLibrary for DealLibraryService {
                     if op.done || svc.op(&op.id).is_ok_and(|o| o.done) {
                         break;
                     }
-                    tokio::time::sleep(Duration::from_millis(250)).await;
+                    // Deals stored wake it as they are written; the long rescan is a safety
+                    // net for a signal that went astray, not the way progress is seen.
+                    tokio::select! {
+                        () = measured.changed() => {}
+                        () = cancelled.changed() => {}
+                        () = tokio::time::sleep(PROGRESS_RESCAN) => {}
+                    }
                 }
             });
             Ok(Response::new(self.op(&id)?))

@@ -29,9 +29,11 @@ use std::time::Duration;
 use arena_games::{GameKind, Group, GroupTable, Ladder};
 use arena_proto::v1;
 use arena_ratings::Ratings;
-use arena_store::{BotKind, Store, StoreError};
+use arena_store::{BotKind, Store, StoreError, Topic};
 use prost::Message;
 use serde::{Deserialize, Serialize};
+
+use crate::supervision::changed;
 
 /// The game's ladder: every game the registry lists has one (checked when a ladder starts).
 fn rules(game: GameKind) -> &'static dyn Ladder {
@@ -64,7 +66,8 @@ pub const UNVERSIONED: &str = "unversioned";
 pub struct LadderConfig {
     /// The game; each game's ladder has its own state, bots and ratings.
     pub game: GameKind,
-    /// Time between pairing passes.
+    /// The shortest time between pairing passes (a pass follows a change: a table finished, a
+    /// bot connected or gone).
     pub every: Duration,
     /// Bots always available to play, besides the connected remote bots.
     pub anchors: Vec<String>,
@@ -106,7 +109,7 @@ impl LadderConfig {
             max_releases,
         } = self;
         format!(
-            "on: a pass every {every:?}, anchors {}, at most {} groups at once, opponents among \
+            "on: a pass on change, at most every {every:?}, anchors {}, at most {} groups at once, opponents among \
              the {choose_among} closest, draw seed {seed}, clock {}, verdicts {}, the newest \
              {max_releases} releases of each bot rated",
             if anchors.is_empty() {
@@ -945,14 +948,28 @@ pub async fn leaderboard(
     })
 }
 
-/// Runs [`pass`] every `cfg.every` until `shutdown`.
+/// How long the ladder waits without a change signal before a pass anyway: a safety net (its
+/// tables' results and bots connecting wake it as they happen), which also re-enqueues the
+/// groups of a matchmaker that died between recording and enqueueing them.
+pub const LADDER_RESCAN: Duration = Duration::from_secs(30);
+
+/// Runs [`pass`] whenever one of the ladder's tables finishes or a bot connects or goes, at
+/// most once every `cfg.every` (a burst makes one pass), and at least every [`LADDER_RESCAN`],
+/// until `shutdown`.
 pub async fn run(
     store: Arc<dyn Store>,
     cfg: LadderConfig,
     shutdown: impl std::future::Future<Output = ()>,
 ) {
     tokio::pin!(shutdown);
+    // Made before the first pass reads: a write after that read wakes them. (These topics are
+    // always valid; were watching refused, the safety passes would still run the ladder.)
+    let mut results = store
+        .watch(&Topic::Results(competition(cfg.game).to_string()))
+        .ok();
+    let mut presence = store.watch(&Topic::Presence).ok();
     loop {
+        let started = tokio::time::Instant::now();
         let span = tracing::info_span!("ladder_pass", game = ?cfg.game);
         match tracing::Instrument::instrument(pass(&*store, &cfg), span).await {
             Ok(p) if p != Pass::default() => tracing::debug!(?p, "ladder pass"),
@@ -961,7 +978,13 @@ pub async fn run(
         }
         tokio::select! {
             () = &mut shutdown => return,
-            () = tokio::time::sleep(cfg.every) => {}
+            () = changed(&mut results) => {}
+            () = changed(&mut presence) => {}
+            () = tokio::time::sleep(LADDER_RESCAN) => {}
+        }
+        tokio::select! {
+            () = &mut shutdown => return,
+            () = tokio::time::sleep_until(started + cfg.every) => {}
         }
     }
 }
@@ -971,6 +994,7 @@ mod tests {
     use super::*;
     use arena_games::ddz::GAME as DOU_DIZHU;
     use arena_games::mahjong::GAME as MAHJONG;
+    use arena_store::prelude::*;
 
     fn names(xs: &[&str]) -> Vec<String> {
         xs.iter().map(|s| s.to_string()).collect()

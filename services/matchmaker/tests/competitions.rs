@@ -1054,3 +1054,76 @@ async fn dou_dizhu_standings_count_the_verdicts_against_each_participant() {
     // expert: its landlord seat once, and both farmer seats; seed: not the landlord's.
     assert_eq!((count("expert"), count("seed"), count("random")), (3, 0, 0));
 }
+
+/// WatchCompetition is pushed by the result writes, not found by a rescan: with the rescan an
+/// hour away, every result played brings its update at once, and the competition finished by
+/// the supervisor brings the final standings. Each update, folded incrementally from the
+/// results since the last, equals the standings folded from every result at that point.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn watch_updates_follow_each_result_as_it_is_written() {
+    use prost::Message;
+    let dir = tempfile::tempdir().unwrap();
+    let store: Arc<dyn Store> = Arc::new(EmbeddedStore::open(dir.path()).unwrap());
+    let (stop_sup, rx) = tokio::sync::oneshot::channel::<()>();
+    let sup = tokio::spawn(supervise(store.clone(), Duration::ZERO, async {
+        let _ = rx.await;
+    }));
+    let svc = MatchmakerService::new(store.clone()).with_rescan(Duration::from_secs(3600));
+    let mut spec = spec("pushed", "duplicate");
+    (spec.matches, spec.rounds) = (1, 2);
+    let total = svc
+        .create_competition(Request::new(v1::CreateCompetitionRequest {
+            spec: Some(spec),
+        }))
+        .await
+        .unwrap()
+        .into_inner()
+        .tables_total;
+    assert_eq!(total, 6);
+    let mut stream = svc
+        .watch_competition(Request::new(v1::CompetitionRequest {
+            name: "pushed".into(),
+        }))
+        .await
+        .unwrap()
+        .into_inner();
+    // Far below the rescan: an update inside it was woken by the write.
+    let mut next = async || {
+        tokio::time::timeout(Duration::from_secs(600), stream.next())
+            .await
+            .expect("an update long before any rescan")
+            .expect("the stream goes on")
+            .expect("standings")
+    };
+    let folded_from_scratch = async |store: &Arc<dyn Store>| {
+        let bytes = store
+            .record(arena_matchmaker::COMPETITION, "pushed")
+            .await
+            .unwrap()
+            .unwrap();
+        let comp = v1::Competition::decode(bytes.as_slice()).unwrap();
+        arena_matchmaker::standings(&**store, &comp).await.unwrap()
+    };
+    assert_eq!(next().await.tables_done, 0);
+    for done in 1..total {
+        support::play_next(&store).await;
+        let st = next().await;
+        assert_eq!((st.tables_done, st.r#final), (done, false));
+        assert_eq!(st, folded_from_scratch(&store).await);
+    }
+    support::play_next(&store).await;
+    let last = loop {
+        let st = next().await;
+        assert_eq!(st.tables_done, total);
+        if st.r#final {
+            break st;
+        }
+    };
+    assert_eq!(last.standings.len(), 3);
+    assert!(
+        stream.next().await.is_none(),
+        "the stream ends with the final standings"
+    );
+    let _ = stop_sup.send(());
+    let _ = sup.await;
+}

@@ -13,7 +13,8 @@ use arena_games::ddz::convert::{DdzDecision, ddz_action, ddz_decision, ddz_obser
 use arena_proto::v1;
 use arena_proto::v1::bot_gateway_client::BotGatewayClient;
 use arena_proto::v1::seat_host_client::SeatHostClient;
-use arena_store::{BotKind, BotRecord, EmbeddedStore, Store};
+use arena_store::prelude::*;
+use arena_store::{BotKind, BotRecord, EmbeddedStore};
 use ddz::{Action, DealConstraint, Game, GameConfig, Move, MoveList, Phase, Seat};
 use tokio::sync::{mpsc, oneshot};
 use tokio::task::JoinHandle;

@@ -8,9 +8,10 @@ use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use arena_store::prelude::*;
 use arena_store::{
-    BotRecord, DealRecord, DealSource, EmbeddedStore, JobCounts, JobEntry, Panel, Store,
-    StoreError, StoreResult,
+    BotRecord, DealRecord, DealSource, EmbeddedStore, JobCounts, JobEntry, Panel, StoreError,
+    StoreResult, Topic, Watcher,
 };
 
 /// An embedded store in a fresh directory.
@@ -83,68 +84,79 @@ impl Faulty {
 }
 
 #[async_trait::async_trait]
-impl Store for Faulty {
+impl Backend for Faulty {
     fn describe(&self) -> String {
         format!("faulty {}", self.inner.describe())
     }
+}
+
+#[async_trait::async_trait]
+impl Deals for Faulty {
+    async fn put_panel(&self, panel: &Panel) -> StoreResult<()> {
+        self.check()?;
+        self.inner.put_panel(panel).await
+    }
+
+    async fn panel(&self, id: &str) -> StoreResult<Option<Panel>> {
+        self.check()?;
+        self.inner.panel(id).await
+    }
+
+    async fn panels(&self) -> StoreResult<Vec<Panel>> {
+        self.check()?;
+        self.inner.panels().await
+    }
+
+    async fn put_deals(&self, records: &[DealRecord]) -> StoreResult<usize> {
+        self.check()?;
+        self.inner.put_deals(records).await
+    }
+
+    async fn deal(&self, panel: &str, id: &str) -> StoreResult<Option<DealRecord>> {
+        self.check()?;
+        self.inner.deal(panel, id).await
+    }
+
+    async fn deals(&self, panel: &str) -> StoreResult<Vec<DealRecord>> {
+        self.check()?;
+        self.inner.deals(panel).await
+    }
+
+    async fn deal_count(&self, panel: &str) -> StoreResult<u64> {
+        self.check()?;
+        self.inner.deal_count(panel).await
+    }
+
+    async fn measured_indices(&self, panel: &str, source: &DealSource) -> StoreResult<Vec<u64>> {
+        self.check()?;
+        self.inner.measured_indices(panel, source).await
+    }
+
+    async fn claim_deals(&self, competition: &str, deal_ids: &[String]) -> StoreResult<Vec<bool>> {
+        self.check()?;
+        self.inner.claim_deals(competition, deal_ids).await
+    }
+
+    async fn used_deals(&self) -> StoreResult<BTreeMap<String, String>> {
+        self.check()?;
+        self.inner.used_deals().await
+    }
+}
+
+#[async_trait::async_trait]
+impl Jobs for Faulty {
     fn lane(&self, lane: &str) -> StoreResult<Arc<dyn Store>> {
         // A view of the inner store would escape the faults; no test of a faulty store uses one.
         Err(StoreError::Invalid(format!(
             "lane {lane:?}: the faulty test store has no lanes"
         )))
     }
-    async fn put_panel(&self, panel: &Panel) -> StoreResult<()> {
-        self.check()?;
-        self.inner.put_panel(panel).await
-    }
-    async fn panel(&self, id: &str) -> StoreResult<Option<Panel>> {
-        self.check()?;
-        self.inner.panel(id).await
-    }
-    async fn panels(&self) -> StoreResult<Vec<Panel>> {
-        self.check()?;
-        self.inner.panels().await
-    }
-    async fn put_deals(&self, records: &[DealRecord]) -> StoreResult<usize> {
-        self.check()?;
-        self.inner.put_deals(records).await
-    }
-    async fn deal(&self, panel: &str, id: &str) -> StoreResult<Option<DealRecord>> {
-        self.check()?;
-        self.inner.deal(panel, id).await
-    }
-    async fn deals(&self, panel: &str) -> StoreResult<Vec<DealRecord>> {
-        self.check()?;
-        self.inner.deals(panel).await
-    }
-    async fn deal_count(&self, panel: &str) -> StoreResult<u64> {
-        self.check()?;
-        self.inner.deal_count(panel).await
-    }
-    async fn measured_indices(&self, panel: &str, source: &DealSource) -> StoreResult<Vec<u64>> {
-        self.check()?;
-        self.inner.measured_indices(panel, source).await
-    }
-    async fn claim_deals(&self, competition: &str, deal_ids: &[String]) -> StoreResult<Vec<bool>> {
-        self.check()?;
-        self.inner.claim_deals(competition, deal_ids).await
-    }
-    async fn used_deals(&self) -> StoreResult<BTreeMap<String, String>> {
-        self.check()?;
-        self.inner.used_deals().await
-    }
-    async fn delete_results(
-        &self,
-        competition: Option<&str>,
-        table_ids: &[String],
-    ) -> StoreResult<u64> {
-        self.check()?;
-        self.inner.delete_results(competition, table_ids).await
-    }
+
     async fn enqueue_job(&self, table_id: &str, payload: &[u8]) -> StoreResult<String> {
         self.check()?;
         self.inner.enqueue_job(table_id, payload).await
     }
+
     async fn next_job(
         &self,
         consumer: &str,
@@ -163,6 +175,7 @@ impl Store for Faulty {
         }
         Ok(job)
     }
+
     async fn ack_job(&self, entry_id: &str) -> StoreResult<()> {
         self.check()?;
         self.inner.ack_job(entry_id).await?;
@@ -172,6 +185,7 @@ impl Store for Faulty {
             .push(Event::Acked(entry_id.to_string()));
         Ok(())
     }
+
     async fn touch_job(&self, consumer: &str, entry_id: &str) -> StoreResult<()> {
         self.check()?;
         if self.fail_touches.load(Ordering::SeqCst) {
@@ -179,9 +193,28 @@ impl Store for Faulty {
         }
         self.inner.touch_job(consumer, entry_id).await
     }
+
     async fn job_counts(&self) -> StoreResult<JobCounts> {
         self.inner.job_counts().await
     }
+
+    async fn resume_jobs(&self, consumer: &str, max: usize) -> StoreResult<Vec<JobEntry>> {
+        self.check()?;
+        self.inner.resume_jobs(consumer, max).await
+    }
+}
+
+#[async_trait::async_trait]
+impl Results for Faulty {
+    async fn delete_results(
+        &self,
+        competition: Option<&str>,
+        table_ids: &[String],
+    ) -> StoreResult<u64> {
+        self.check()?;
+        self.inner.delete_results(competition, table_ids).await
+    }
+
     async fn put_result(
         &self,
         table_id: &str,
@@ -223,50 +256,89 @@ impl Store for Faulty {
             .push(Event::Put(table_id.to_string(), written));
         Ok(written)
     }
+
     async fn result(&self, table_id: &str) -> StoreResult<Option<Vec<u8>>> {
         self.check()?;
         self.inner.result(table_id).await
     }
+
     async fn replay(&self, table_id: &str) -> StoreResult<Option<Vec<u8>>> {
         self.check()?;
         self.inner.replay(table_id).await
     }
+
     async fn results_for(&self, competition: &str) -> StoreResult<Vec<(String, Vec<u8>)>> {
         self.check()?;
         self.inner.results_for(competition).await
     }
+}
+
+#[async_trait::async_trait]
+impl Bots for Faulty {
     async fn add_bot(&self, bot: &BotRecord) -> StoreResult<bool> {
         self.check()?;
         self.inner.add_bot(bot).await
     }
+
     async fn update_bot(&self, bot: &BotRecord) -> StoreResult<bool> {
         self.check()?;
         self.inner.update_bot(bot).await
     }
+
     async fn bot(&self, name: &str) -> StoreResult<Option<BotRecord>> {
         self.check()?;
         self.inner.bot(name).await
     }
+
     async fn bots(&self) -> StoreResult<Vec<BotRecord>> {
         self.check()?;
         self.inner.bots().await
     }
+
     async fn set_presence(&self, bot: &str, host: &str, ttl: Duration) -> StoreResult<()> {
         self.check()?;
         self.inner.set_presence(bot, host, ttl).await
     }
+
     async fn clear_presence(&self, bot: &str, host: &str) -> StoreResult<()> {
         self.check()?;
         self.inner.clear_presence(bot, host).await
     }
+
     async fn presence(&self, bot: &str) -> StoreResult<Vec<String>> {
         self.check()?;
         self.inner.presence(bot).await
     }
+
+    async fn remove_bot(&self, name: &str) -> StoreResult<bool> {
+        self.check()?;
+        self.inner.remove_bot(name).await
+    }
+
+    async fn claim_presence(
+        &self,
+        bot: &str,
+        host: &str,
+        ttl: Duration,
+    ) -> StoreResult<Option<String>> {
+        self.check()?;
+        self.inner.claim_presence(bot, host, ttl).await
+    }
+}
+
+impl Watch for Faulty {
+    fn watch(&self, topic: &Topic) -> StoreResult<Watcher> {
+        self.inner.watch(topic)
+    }
+}
+
+#[async_trait::async_trait]
+impl Records for Faulty {
     async fn put_record(&self, kind: &str, key: &str, value: &[u8]) -> StoreResult<()> {
         self.check()?;
         self.inner.put_record(kind, key, value).await
     }
+
     async fn swap_record(
         &self,
         kind: &str,
@@ -277,33 +349,19 @@ impl Store for Faulty {
         self.check()?;
         self.inner.swap_record(kind, key, expected, value).await
     }
+
     async fn record(&self, kind: &str, key: &str) -> StoreResult<Option<Vec<u8>>> {
         self.check()?;
         self.inner.record(kind, key).await
     }
+
     async fn records(&self, kind: &str) -> StoreResult<Vec<(String, Vec<u8>)>> {
         self.check()?;
         self.inner.records(kind).await
     }
+
     async fn delete_record(&self, kind: &str, key: &str) -> StoreResult<bool> {
         self.check()?;
         self.inner.delete_record(kind, key).await
-    }
-    async fn remove_bot(&self, name: &str) -> StoreResult<bool> {
-        self.check()?;
-        self.inner.remove_bot(name).await
-    }
-    async fn claim_presence(
-        &self,
-        bot: &str,
-        host: &str,
-        ttl: Duration,
-    ) -> StoreResult<Option<String>> {
-        self.check()?;
-        self.inner.claim_presence(bot, host, ttl).await
-    }
-    async fn resume_jobs(&self, consumer: &str, max: usize) -> StoreResult<Vec<JobEntry>> {
-        self.check()?;
-        self.inner.resume_jobs(consumer, max).await
     }
 }
