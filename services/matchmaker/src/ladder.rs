@@ -31,9 +31,22 @@ use arena_proto::v1;
 use arena_ratings::Ratings;
 use arena_store::{BotKind, Store, StoreError, Topic};
 use prost::Message;
+use rand::Rng;
 use serde::{Deserialize, Serialize};
 
 use crate::supervision::changed;
+
+/// The ladder's random draws (who meets whom among close ratings): ChaCha8 from `rand_chacha`,
+/// keyed by the ladder's seed, one stream per pass, so a seeded ladder draws the same groups.
+pub type LadderRng = rand_chacha::ChaCha8Rng;
+
+/// The draws of the pass with sequence `stream` of a ladder seeded `seed`.
+pub fn ladder_rng(seed: u64, stream: u64) -> LadderRng {
+    use rand::SeedableRng;
+    let mut rng = LadderRng::seed_from_u64(seed);
+    rng.set_stream(stream);
+    rng
+}
 
 /// The game's ladder: every game the registry lists has one (checked when a ladder starts).
 fn rules(game: GameKind) -> &'static dyn Ladder {
@@ -528,7 +541,7 @@ pub fn choose_pairs(
     anchors: &[String],
     choose_among: usize,
     limit: usize,
-    rng: &mut arena_games::ddz::rules::DealRng,
+    rng: &mut LadderRng,
 ) -> Vec<(String, String)> {
     choose_groups(state, waiting, anchors, choose_among, 2, limit, rng)
         .into_iter()
@@ -550,7 +563,7 @@ pub fn choose_groups(
     choose_among: usize,
     size: usize,
     limit: usize,
-    rng: &mut arena_games::ddz::rules::DealRng,
+    rng: &mut LadderRng,
 ) -> Vec<Vec<String>> {
     let is_anchor = |b: &str| anchors.iter().any(|a| a == b);
     let mut queue: Vec<&String> = waiting.iter().collect();
@@ -591,14 +604,14 @@ pub fn choose_groups(
                 break;
             }
             let k = choose_among.clamp(1, open.len());
-            let pick = open[rng.below(k as u32) as usize];
+            let pick = open[rng.random_range(0..k)];
             group.push(candidates.remove(pick).0);
         }
         if group.len() < size {
             continue;
         }
         for i in 0..size - 1 {
-            let j = i + rng.below((size - i) as u32) as usize;
+            let j = i + rng.random_range(0..size - i);
             group.swap(i, j);
         }
         taken.extend(group.iter().map(|g| g.as_str()));
@@ -761,7 +774,7 @@ pub async fn pass_among(
     } else {
         cfg.max_pairs.saturating_sub(state.pending.len())
     };
-    let mut rng = arena_games::ddz::rules::DealRng::new(cfg.seed ^ 0x7061_6972, state.next_pair);
+    let mut rng = ladder_rng(cfg.seed ^ 0x7061_6972, state.next_pair);
     let chosen = choose_groups(
         &state,
         &waiting,
@@ -1091,7 +1104,7 @@ mod tests {
         s.last_played.insert("older".into(), 100);
         s.last_played.insert("busy".into(), 900);
         let waiting = names(&["old", "older", "busy", "fresh"]);
-        let mut rng = arena_games::ddz::rules::DealRng::new(1, 0);
+        let mut rng = ladder_rng(1, 0);
         // One pair allowed: it must include the never-played bot.
         let pairs = choose_pairs(&s, &waiting, &[], 1, 1, &mut rng);
         assert_eq!(pairs.len(), 1);
@@ -1108,7 +1121,7 @@ mod tests {
         let mut b_count = 0;
         let mut opponents = HashSet::new();
         for i in 0..200 {
-            let mut rng = arena_games::ddz::rules::DealRng::new(7, i);
+            let mut rng = ladder_rng(7, i);
             // Closest only: `a` always meets `b`.
             let pairs = choose_pairs(&s, &names(&["a", "b", "c", "d"]), &[], 1, 1, &mut rng);
             let p = &pairs[0];
@@ -1117,7 +1130,7 @@ mod tests {
                 "{p:?}"
             );
             // Among the two closest: `a` meets `b` or `c`, never `d`.
-            let mut rng = arena_games::ddz::rules::DealRng::new(8, i);
+            let mut rng = ladder_rng(8, i);
             let pairs = choose_pairs(&s, &names(&["a", "b", "c", "d"]), &[], 2, 1, &mut rng);
             let other = if pairs[0].0 == "a" {
                 &pairs[0].1
@@ -1138,7 +1151,7 @@ mod tests {
         let anchors = names(&["expert", "seed"]);
         let waiting = names(&["expert", "seed", "x", "y", "z"]);
         for i in 0..50 {
-            let mut rng = arena_games::ddz::rules::DealRng::new(3, i);
+            let mut rng = ladder_rng(3, i);
             let pairs = choose_pairs(&s, &waiting, &anchors, 3, usize::MAX, &mut rng);
             let mut seen = HashSet::new();
             for (a, b) in &pairs {
@@ -1150,7 +1163,7 @@ mod tests {
             }
             assert_eq!(pairs.len(), 2, "five bots make two pairs: {pairs:?}");
         }
-        let mut rng = arena_games::ddz::rules::DealRng::new(3, 0);
+        let mut rng = ladder_rng(3, 0);
         assert!(choose_pairs(&s, &anchors, &anchors, 3, 9, &mut rng).is_empty());
     }
 
@@ -1321,7 +1334,7 @@ mod tests {
         let s = LadderState::default();
         let anchors = names(&["random", "greedy", "expert"]);
         for i in 0..50 {
-            let mut rng = arena_games::ddz::rules::DealRng::new(9, i);
+            let mut rng = ladder_rng(9, i);
             // One real bot and three anchors make one set.
             let waiting = names(&["random", "greedy", "expert", "x"]);
             let groups = choose_groups(&s, &waiting, &anchors, 3, 4, usize::MAX, &mut rng);
