@@ -89,12 +89,11 @@ fn now_ms() -> u64 {
         .map_or(0, |d| d.as_millis() as u64)
 }
 
+/// The store's name of the game a request names (unset: the platform's default game).
 fn store_game(game: i32) -> Result<Game, ApiError> {
-    match v1::Game::try_from(game) {
-        Ok(v1::Game::Unspecified | v1::Game::DouDizhu) => Ok(Game::DouDizhu),
-        Ok(v1::Game::Mahjong) => Ok(Game::Mahjong),
-        Err(_) => Err(ApiError::invalid("game", format!("unknown game {game}"))),
-    }
+    GameKind::from_wire_or_default(game)
+        .map(Game::from)
+        .map_err(|why| ApiError::invalid("game", why))
 }
 
 fn token() -> Result<(String, String), ApiError> {
@@ -214,10 +213,7 @@ pub fn wire(bot: &BotRecord) -> v1::RegisteredBot {
     } = &bot.kind
     {
         out.kind = v1::BotKind::Program as i32;
-        out.game = match game {
-            Game::DouDizhu => v1::Game::DouDizhu,
-            Game::Mahjong => v1::Game::Mahjong,
-        } as i32;
+        out.game = GameKind::from(*game).wire() as i32;
         out.command = command.clone();
         out.cpu_seconds = *cpu_seconds;
         out.memory_mb = *memory_mb;
