@@ -58,6 +58,16 @@ impl GameKind {
         }
     }
 
+    /// The line protocol a program playing seat `seat` of this game speaks (a fresh one per
+    /// seat and table): what bot-host and the CLI's `cmd:` seats run a program with.
+    pub fn program_protocol(self, seat: u32) -> Box<dyn arena_line::ProgramProtocol> {
+        match self {
+            GameKind::DouDizhu => Box::new(ddz::program::DdzProgram::default()),
+            // A Mahjong table has four seats; the table refuses any other before it asks.
+            GameKind::Mahjong => Box::new(mahjong::program::MahjongProgram::new((seat & 3) as u8)),
+        }
+    }
+
     /// How many seats a table of this game has.
     pub fn seat_count(self) -> usize {
         match self {
