@@ -106,11 +106,9 @@ impl Fault {
 
 impl From<arena_line::Fault> for Fault {
     fn from(f: arena_line::Fault) -> Fault {
-        Fault {
-            kind: f.kind,
-            reason: f.reason,
-            exited: f.exited,
-        }
+        // A program's faults are only ever of the kinds both tables share.
+        let kind = VerdictKind::from_wire(f.kind as i32).unwrap_or(VerdictKind::Crashed);
+        Fault::new(kind, f.reason)
     }
 }
 
@@ -277,7 +275,10 @@ impl CmdBot {
     /// on stderr. The program is killed.
     fn crash_reason(&mut self, what: &str, read_error: Option<String>) -> Fault {
         match self.process.as_mut() {
-            Some(p) => p.crash(what, read_error).into(),
+            Some(p) => Fault {
+                exited: true,
+                ..p.crash(what, read_error).into()
+            },
             None => Fault {
                 exited: true,
                 ..Fault::new(VerdictKind::Crashed, what)

@@ -41,6 +41,10 @@ pub trait Game: Send + Sync + 'static {
     /// `random` bot (playing a legal action at random), which generic tests seat.
     fn builtin_help(&self) -> &'static str;
 
+    /// The line protocol a program playing seat `seat` of this game speaks (a fresh one per
+    /// seat and table): what bot-host and the CLI's `cmd:` seats run a program with.
+    fn program_protocol(&self, seat: u32) -> Box<dyn arena_line::ProgramProtocol>;
+
     /// Reads a job of this game (its envelope already checked): its set-up and seats, every
     /// error naming its field.
     fn check(&'static self, job: &v1::TableJob) -> Result<CheckedJob, JobError>;

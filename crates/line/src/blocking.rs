@@ -14,9 +14,10 @@ use std::time::{Duration, Instant};
 use tokio::runtime::Runtime;
 
 use crate::CmdSpec;
+use crate::fault::Fault;
 use crate::lines::Output;
 use crate::program::{self, Ended, Launch, SpawnError};
-use crate::protocol::{Fault, LineProtocol};
+use crate::protocol::LineProtocol;
 
 /// The runtime whose tasks serve the pipes of blocking programs.
 fn runtime() -> &'static Runtime {

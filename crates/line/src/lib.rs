@@ -8,7 +8,13 @@
 //!   runtime.
 //! - [`LineProtocol`]: what a game's line protocol supplies (catch a seat up, ask, read an
 //!   answer, end), with its [`Framing`] (line ending, longest line); [`join`], [`unreadable`]
-//!   and [`Program::crash`] are the steps and [`Fault`]s every host shares.
+//!   and [`Program::crash`] are the steps every host shares.
+//! - [`Fault`]: the platform's one fault of a seat (a verdict kind and a reason), which these
+//!   steps report and the runner (`arena-table`) judges and re-exports.
+//! - [`ProgramProtocol`]: one seat's side of a game's line protocol in the wire's terms (a
+//!   decision request in, lines out; a line in, an action out), which the game provides, and
+//!   [`ProgramSession`]: the one async session that runs a program with it, for bot-host and
+//!   the CLI's `cmd:` seats alike.
 //! - [`CmdSpec`]: the `cmd:PROGRAM [ARGS]` command line of a bot program.
 //! - [`TranscriptLine`]: a host's record of the lines of a session, and its notes.
 //!
@@ -25,18 +31,22 @@
 //! ```
 
 pub mod blocking;
+mod fault;
 pub mod lines;
 mod program;
 mod protocol;
+mod session;
 mod spec;
 mod transcript;
 
 pub use arena_sandbox::{STDERR_TAIL_BYTES, describe_status};
+pub use fault::{DETAIL_CHARS, Fault, verdict_name};
 pub use lines::{Framing, LineEnding, LineSplitter, MAX_LINE_BYTES, Output};
 pub use program::{
     DEFAULT_PASS_ENV, EXIT_WAIT, Ended, Launch, Program, READ_AHEAD_LINES, REAP_WAIT,
     STDERR_QUOTE_CHARS, SpawnError, StderrMode, WorkDir, later,
 };
-pub use protocol::{ANSWER_QUOTE_CHARS, Fault, FaultKind, LineProtocol, join, quote, unreadable};
+pub use protocol::{ANSWER_QUOTE_CHARS, LineProtocol, join, quote, unreadable};
+pub use session::{Heard, ProgramProtocol, ProgramSession};
 pub use spec::{CmdSpec, SpecError};
 pub use transcript::{Direction, TranscriptLine};

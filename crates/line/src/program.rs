@@ -18,6 +18,7 @@ use std::process::{ExitStatus, Stdio};
 use std::sync::Arc;
 use std::time::Duration;
 
+use arena_proto::v1::VerdictKind;
 use arena_sandbox::{Limits, Policy, Sandbox, StderrTail, describe_status, exited_unreaped};
 use tokio::io::{AsyncReadExt, AsyncWriteExt, BufReader};
 use tokio::process::{ChildStderr, ChildStdin, ChildStdout};
@@ -25,7 +26,8 @@ use tokio::sync::{mpsc, watch};
 use tokio::time::Instant;
 
 use crate::lines::{Framing, LineSplitter, Output, next_output_async};
-use crate::{CmdSpec, Fault, FaultKind};
+
+use crate::{CmdSpec, Fault};
 
 /// Lines read ahead of the host; a program writing more waits until they are taken.
 pub const READ_AHEAD_LINES: usize = 256;
@@ -359,7 +361,7 @@ impl Program {
         stderr.tail.quote(STDERR_QUOTE_CHARS)
     }
 
-    /// The report of a program whose output closed ([`FaultKind::Crashed`]): `what` happened,
+    /// The report of a program whose output closed ([`VerdictKind::Crashed`]): `what` happened,
     /// then how it ended (its exit status, or that it kept running), the read error if one
     /// closed its output, the limits in force and the end of its stderr with the sandbox's hint
     /// about it. The program is killed (its whole group) and reaped.
@@ -381,11 +383,7 @@ impl Program {
             reason.push_str(&format!("; its stderr ended with: {tail:?}"));
             reason.push_str(self.launch.sandbox.hint_for(&tail).unwrap_or(""));
         }
-        Fault {
-            kind: FaultKind::Crashed,
-            reason,
-            exited: true,
-        }
+        Fault::new(VerdictKind::Crashed, reason)
     }
 
     /// Ends the session politely: sends `farewell` (the protocol's last lines), closes its

@@ -1,11 +1,13 @@
-//! What a line protocol supplies ([`LineProtocol`]), the faults a program can commit on any of
-//! them ([`Fault`]), and the steps every host takes the same way: the greeting ([`join`]) and
+//! What a line protocol supplies ([`LineProtocol`]) and the steps every host takes the same way: the greeting ([`join`]) and
 //! output that is no line of text ([`unreadable`]).
 
 use std::time::Duration;
 
 use tokio::time::Instant;
 
+use arena_proto::v1::VerdictKind;
+
+use crate::fault::Fault;
 use crate::lines::{Framing, Output};
 use crate::program::{Program, later_tokio};
 
@@ -64,34 +66,6 @@ pub trait LineProtocol {
     fn farewell(&self, out: &mut Vec<String>);
 }
 
-/// What a program did wrong: the platform's one verdict kind. A program's faults are only ever
-/// `Crashed` (could not start, exited, crashed, closed its output, killed by its limits),
-/// `Timeout` (did not answer or greet in time) or `Malformed` (wrote what the protocol cannot
-/// read, or when nothing was asked); the rules' `Illegal` is its host's to judge.
-pub type FaultKind = arena_verdict::VerdictKind;
-
-/// A fault of a program, before its host turns it into a verdict.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Fault {
-    /// What kind of fault.
-    pub kind: FaultKind,
-    /// Why, in words a bot author can act on.
-    pub reason: String,
-    /// The program's output closed: it exited (or closed stdout).
-    pub exited: bool,
-}
-
-impl Fault {
-    /// A fault of `kind`, the program still running.
-    pub fn new(kind: FaultKind, reason: impl Into<String>) -> Fault {
-        Fault {
-            kind,
-            reason: reason.into(),
-            exited: false,
-        }
-    }
-}
-
 /// Quotes a program's line for a fault, shortened to [`ANSWER_QUOTE_CHARS`] if long (and
 /// without the `\r` of a `\r\n` ending).
 pub fn quote(text: &str) -> String {
@@ -126,7 +100,7 @@ pub fn unreadable(out: &Output, context: &str, framing: &Framing) -> (String, Fa
         Output::Line(text) => (text.clone(), format!("wrote {} {context}", quote(text))),
         Output::Closed(_) => (String::new(), format!("closed its output {context}")),
     };
-    (heard, Fault::new(FaultKind::Malformed, reason))
+    (heard, Fault::new(VerdictKind::Malformed, reason))
 }
 
 /// Waits up to `within` for a fresh program's greeting; the name it gave, if any. Every line
@@ -136,16 +110,37 @@ pub async fn join<P: LineProtocol + ?Sized>(
     program: &mut Program,
     protocol: &P,
     within: Duration,
+    heard: impl FnMut(&str),
+) -> Result<Option<String>, Fault> {
+    join_with(
+        program,
+        protocol.greeting(),
+        |line| protocol.read_greeting(line),
+        &protocol.framing(),
+        within,
+        heard,
+    )
+    .await
+}
+
+/// [`join`] for a protocol given by its parts: its `greeting`, how it reads a line before it
+/// (`read_greeting`, as [`LineProtocol::read_greeting`]) and its `framing`.
+pub(crate) async fn join_with(
+    program: &mut Program,
+    greeting: Option<&'static str>,
+    read_greeting: impl Fn(&str) -> Result<Option<Option<String>>, String>,
+    framing: &Framing,
+    within: Duration,
     mut heard: impl FnMut(&str),
 ) -> Result<Option<String>, Fault> {
-    let Some(greeting) = protocol.greeting() else {
+    let Some(greeting) = greeting else {
         return Ok(None);
     };
     let until = later_tokio(Instant::now(), within);
     loop {
         let Some((_, out)) = program.recv_until(until).await else {
             return Err(Fault::new(
-                FaultKind::Timeout,
+                VerdictKind::Timeout,
                 format!(
                     "no {greeting} line within {} ms of starting (a program must flush its output after each line)",
                     within.as_millis()
@@ -159,20 +154,16 @@ pub async fn join<P: LineProtocol + ?Sized>(
                 return Err(program.crash(&what, error).await);
             }
             other => {
-                let (line, fault) = unreadable(
-                    &other,
-                    &format!("instead of {greeting}"),
-                    &protocol.framing(),
-                );
+                let (line, fault) = unreadable(&other, &format!("instead of {greeting}"), framing);
                 heard(&line);
                 return Err(fault);
             }
         };
         heard(&text);
-        match protocol.read_greeting(&text) {
+        match read_greeting(&text) {
             Ok(None) => continue,
             Ok(Some(name)) => return Ok(name),
-            Err(reason) => return Err(Fault::new(FaultKind::Malformed, reason)),
+            Err(reason) => return Err(Fault::new(VerdictKind::Malformed, reason)),
         }
     }
 }
@@ -194,7 +185,7 @@ mod tests {
         let framing = Framing::default();
         let (heard, f) = unreadable(&Output::TooLong("abc".into()), "in answer", &framing);
         assert_eq!(heard, "abc…");
-        assert_eq!(f.kind, FaultKind::Malformed);
+        assert_eq!(f.kind, VerdictKind::Malformed);
         assert!(
             f.reason
                 .contains("a line longer than 65536 bytes in answer, starting \"abc\""),

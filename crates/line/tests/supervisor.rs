@@ -6,9 +6,9 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use arena_line::{
-    CmdSpec, FaultKind, Framing, Launch, LineEnding, LineProtocol, Output, Program, WorkDir,
-    blocking,
+    CmdSpec, Framing, Launch, LineEnding, LineProtocol, Output, Program, WorkDir, blocking,
 };
+use arena_proto::v1::VerdictKind;
 use arena_sandbox::{Isolation, Policy, Sandbox};
 
 /// `sh -c script`.
@@ -106,8 +106,7 @@ async fn a_crash_is_described_with_its_exit_code_limits_and_the_tail_of_its_stde
     let (_, out) = p.recv().await;
     assert_eq!(out, Output::Closed(None));
     let fault = p.crash("the program exited", None).await;
-    assert_eq!(fault.kind, FaultKind::Crashed);
-    assert!(fault.exited);
+    assert_eq!(fault.kind, VerdictKind::Crashed);
     let r = &fault.reason;
     assert!(r.starts_with("the program exited (exit code 3)"), "{r}");
     assert!(r.contains("; its limits: "), "{r}");
@@ -142,7 +141,7 @@ async fn output_that_is_no_text_is_reported_as_such_and_is_malformed() {
     assert_eq!(out, Output::NotUtf8("pl\u{fffd}y".into()));
     let (heard, fault) = arena_line::unreadable(&out, "in answer", &Framing::default());
     assert_eq!(heard, "pl\u{fffd}y");
-    assert_eq!(fault.kind, FaultKind::Malformed);
+    assert_eq!(fault.kind, VerdictKind::Malformed);
     assert!(
         fault.reason.contains("not UTF-8 text in answer"),
         "{}",
@@ -376,13 +375,13 @@ async fn a_wrong_greeting_is_malformed_and_silence_is_a_timeout() {
     let fault = arena_line::join(&mut p, &Toy, Duration::from_secs(20), |_: &str| {})
         .await
         .unwrap_err();
-    assert_eq!(fault.kind, FaultKind::Malformed);
+    assert_eq!(fault.kind, VerdictKind::Malformed);
     assert_eq!(fault.reason, "expected hello, got \"bonjour\"");
     let mut p = Program::spawn(&sh("sleep 1000"), &Launch::default()).unwrap();
     let fault = arena_line::join(&mut p, &Toy, Duration::from_millis(100), |_: &str| {})
         .await
         .unwrap_err();
-    assert_eq!(fault.kind, FaultKind::Timeout);
+    assert_eq!(fault.kind, VerdictKind::Timeout);
     assert!(
         fault.reason.starts_with("no \"hello\" line within 100 ms"),
         "{}",
@@ -392,7 +391,7 @@ async fn a_wrong_greeting_is_malformed_and_silence_is_a_timeout() {
     let fault = arena_line::join(&mut p, &Toy, Duration::from_secs(20), |_: &str| {})
         .await
         .unwrap_err();
-    assert_eq!(fault.kind, FaultKind::Crashed);
+    assert_eq!(fault.kind, VerdictKind::Crashed);
     assert!(
         fault
             .reason

@@ -99,7 +99,9 @@ impl From<BotFault> for Asked {
 }
 
 fn bot_fault(f: arena_line::Fault) -> BotFault {
-    BotFault::new(f.kind, f.reason)
+    // A program's faults are only ever of the kinds both tables share.
+    let kind = VerdictKind::from_wire(f.kind as i32).unwrap_or(VerdictKind::Crashed);
+    BotFault::new(kind, f.reason)
 }
 
 /// A seat played by a program that speaks the contest's Mahjong line protocol on its stdin and

@@ -6,6 +6,10 @@ use std::fmt;
 
 use arena_proto::v1;
 
+/// The one fault of a seat (a program's, a remote bot's, an in-process answer the rules refuse),
+/// defined with the programs that commit most of them; the runner judges every one.
+pub use arena_line::{DETAIL_CHARS, Fault, verdict_name};
+
 /// A decision the game is waiting for.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Pending {
@@ -13,74 +17,6 @@ pub struct Pending {
     pub seat: u32,
     /// What it decides.
     pub kind: v1::DecisionKind,
-}
-
-/// The most characters of a verdict's detail ([`Fault::detail`]).
-pub const DETAIL_CHARS: usize = 1000;
-
-/// An answer the rules cannot use: a verdict kind and a sentence a human can act on.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Fault {
-    /// [`v1::VerdictKind::Malformed`] for an answer that is not an action of the right kind,
-    /// [`v1::VerdictKind::Illegal`] for a well-formed action the rules refuse, and the other
-    /// kinds for seats that failed (timeout, disconnected, crashed).
-    pub kind: v1::VerdictKind,
-    /// What exactly was wrong. It is shown to every seat when the table closes, so it never
-    /// holds hidden cards.
-    pub reason: String,
-    /// The whole report when `reason` is a cut of it (empty otherwise): kept in the verdict's
-    /// `detail`, which results and replays carry but the seats are never sent.
-    pub detail: String,
-}
-
-impl Fault {
-    /// A fault of `kind` explained by `reason`.
-    pub fn new(kind: v1::VerdictKind, reason: impl Into<String>) -> Fault {
-        Fault {
-            kind,
-            reason: reason.into(),
-            detail: String::new(),
-        }
-    }
-
-    /// A fault of `kind` whose report `whole` (from bot-host: what a program wrote, a crash's
-    /// exit status, limits and stderr) is cut to [`arena_proto::text::QUOTE_CHARS`] for the
-    /// reason, and kept whole, up to [`DETAIL_CHARS`], as the detail when that cut it.
-    pub fn reported(kind: v1::VerdictKind, whole: &str) -> Fault {
-        let reason = arena_proto::text::cut(whole);
-        let detail = if reason == whole {
-            String::new()
-        } else {
-            whole.chars().take(DETAIL_CHARS).collect()
-        };
-        Fault {
-            kind,
-            reason,
-            detail,
-        }
-    }
-
-    /// An answer that is not an action of the right kind.
-    pub fn malformed(reason: impl Into<String>) -> Fault {
-        Fault::new(v1::VerdictKind::Malformed, reason)
-    }
-
-    /// A well-formed action the rules refuse.
-    pub fn illegal(reason: impl Into<String>) -> Fault {
-        Fault::new(v1::VerdictKind::Illegal, reason)
-    }
-}
-
-impl fmt::Display for Fault {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", verdict_name(self.kind), self.reason)
-    }
-}
-
-/// A short name for a verdict kind (`timeout`, `illegal`, …; `fault` when unspecified), from
-/// the one table in [`arena_verdict`].
-pub fn verdict_name(kind: v1::VerdictKind) -> &'static str {
-    arena_verdict::VerdictKind::wire_name(kind as i32)
 }
 
 /// What happens to a seat that gets a verdict (the job's [`v1::VerdictPolicy`], resolved).
@@ -210,25 +146,5 @@ pub trait TableGame: Clone + Send + Sync + 'static {
         let mut replay = v1::Replay::default();
         self.record_history(&mut replay);
         prost::Message::encode_raw(&replay, buf);
-    }
-}
-
-#[cfg(test)]
-mod verdict_names {
-    use super::*;
-
-    #[test]
-    fn every_protocol_verdict_kind_has_its_name_and_number() {
-        for k in arena_verdict::VerdictKind::ALL {
-            let wire = v1::VerdictKind::try_from(k.wire()).unwrap();
-            assert_eq!(verdict_name(wire), k.name());
-            assert_eq!(
-                format!("{wire:?}").to_lowercase(),
-                k.name(),
-                "wire number {} of {k}",
-                k.wire()
-            );
-        }
-        assert_eq!(verdict_name(v1::VerdictKind::Unspecified), "fault");
     }
 }

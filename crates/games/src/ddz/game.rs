@@ -44,6 +44,10 @@ impl Game for DouDizhu {
         bots::BUILTIN_HELP
     }
 
+    fn program_protocol(&self, _seat: u32) -> Box<dyn arena_line::ProgramProtocol> {
+        Box::new(super::program::DdzProgram::default())
+    }
+
     fn check(&'static self, job: &v1::TableJob) -> Result<CheckedJob, JobError> {
         adapter::check(self, job)
     }

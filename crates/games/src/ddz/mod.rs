@@ -9,7 +9,8 @@
 //!   request back into the rules engine's types; [`names`]: the protocol's typed phases, rule
 //!   sets and scoring modes beside their text;
 //! - [`play`]: games between bots on the one runner's fast path; [`eval`]: head-to-head matches
-//!   and panels on it.
+//!   and panels on it;
+//! - [`program`]: the line protocol as an [`arena_line::ProgramProtocol`], for program bots.
 
 pub mod bots;
 pub mod convert;
@@ -17,6 +18,7 @@ pub mod eval;
 pub mod game;
 pub mod names;
 pub mod play;
+pub mod program;
 pub mod request;
 pub mod spec;
 pub mod table;

@@ -44,6 +44,11 @@ impl Game for Mahjong {
         bots::BUILTIN_HELP
     }
 
+    fn program_protocol(&self, seat: u32) -> Box<dyn arena_line::ProgramProtocol> {
+        // A table has four seats; the table refuses any other before it asks.
+        Box::new(super::program::MahjongProgram::new((seat & 3) as u8))
+    }
+
     fn check(&'static self, job: &v1::TableJob) -> Result<CheckedJob, JobError> {
         adapter::check(self, job)
     }

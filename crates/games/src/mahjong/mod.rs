@@ -8,11 +8,13 @@
 //!   built-in bot names, and built-in bots deciding requests from the wire;
 //! - [`convert`]: rules types to protocol messages and answers back; [`request`]: a decision
 //!   request read back into the seat's view (for the bots bot-host runs itself); [`replay`]: a
-//!   table's replay played again into the rules' record of the hand (for the 2015 log format).
+//!   table's replay played again into the rules' record of the hand (for the 2015 log format);
+//! - [`program`]: the line protocol as an [`arena_line::ProgramProtocol`], for program bots.
 
 pub mod bots;
 pub mod convert;
 pub mod game;
+pub mod program;
 pub mod replay;
 pub mod request;
 pub mod spec;
