@@ -91,10 +91,8 @@ pub struct StandaloneConfig {
     pub console_listen: Option<SocketAddr>,
     /// The console's exposure: allowed host names, public request rate, connection cap.
     pub console: arena_console::ConsoleOptions,
-    /// The continuous ranked ladder of Dou Dizhu, when on.
-    pub ladder: Option<arena_matchmaker::ladder::LadderConfig>,
-    /// The continuous ranked ladder of Mahjong, when on.
-    pub mahjong_ladder: Option<arena_matchmaker::ladder::LadderConfig>,
+    /// The continuous ranked ladders to run (at most one per game).
+    pub ladders: Vec<arena_matchmaker::ladder::LadderConfig>,
     /// Open spectator reads to anyone.
     pub public_spectator: bool,
     /// TLS on bot-host's bot port.
@@ -124,8 +122,7 @@ impl Default for StandaloneConfig {
             matchmaker_listen: DEFAULT_MATCHMAKER_LISTEN,
             console_listen: Some(DEFAULT_CONSOLE_LISTEN),
             console: arena_console::ConsoleOptions::default(),
-            ladder: None,
-            mahjong_ladder: None,
+            ladders: Vec::new(),
             public_spectator: false,
             bot_tls: None,
             serve: ServeConfig::default(),
@@ -435,8 +432,7 @@ pub async fn start(config: StandaloneConfig) -> Result<Standalone, StandaloneErr
         store.clone(),
         arena_matchmaker::MatchmakerConfig {
             auth: Some(operators(&store)),
-            ladder: config.ladder.clone(),
-            mahjong_ladder: config.mahjong_ladder.clone(),
+            ladders: config.ladders.clone(),
             serve: config.serve.clone(),
             retention: config.retention,
             ..arena_matchmaker::MatchmakerConfig::default()
@@ -518,8 +514,7 @@ impl Standalone {
                     arena_auth::Authenticator::new(None)
                         .public_spectator(self.config.public_spectator),
                 ),
-                ladder: self.config.ladder.clone(),
-                mahjong_ladder: self.config.mahjong_ladder.clone(),
+                ladders: self.config.ladders.clone(),
                 retention: self.config.retention,
                 ..arena_matchmaker::MatchmakerConfig::default()
             }

@@ -4,9 +4,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-// Transitional: competition planning moves behind the registry next.
-use arena_games::ddz::GAME as DOU_DIZHU;
-use arena_games::mahjong::GAME as MAHJONG;
+use arena_games::GameKind;
 use arena_proto::v1;
 use arena_proto::v1::matchmaker_server::MatchmakerServer;
 use arena_store::Store;
@@ -38,10 +36,9 @@ pub struct MatchmakerConfig {
     /// The shortest time between passes over the competitions: a pass follows a result or a
     /// competition record written, but a burst of them makes one pass.
     pub supervise_every: Duration,
-    /// Runs the continuous ranked ladder of Dou Dizhu when set.
-    pub ladder: Option<ladder::LadderConfig>,
-    /// Runs the continuous ranked ladder of Mahjong when set (its `game` is taken as Mahjong).
-    pub mahjong_ladder: Option<ladder::LadderConfig>,
+    /// The continuous ranked ladders to run, each of its [`ladder::LadderConfig::game`] (at
+    /// most one per game: a second of the same game is refused when the server starts).
+    pub ladders: Vec<ladder::LadderConfig>,
     /// Who may call what; `None`: operators with a token from the store, spectator reads closed.
     pub auth: Option<arena_auth::Authenticator>,
     /// Most tables one competition may have.
@@ -56,8 +53,7 @@ impl Default for MatchmakerConfig {
     fn default() -> Self {
         MatchmakerConfig {
             supervise_every: Duration::from_millis(500),
-            ladder: None,
-            mahjong_ladder: None,
+            ladders: Vec::new(),
             auth: None,
             max_tables_per_competition: DEFAULT_MAX_TABLES,
             serve: arena_serve::ServeConfig::default(),
@@ -71,17 +67,12 @@ impl MatchmakerConfig {
     pub fn lines(&self) -> arena_serve::ConfigLines {
         let MatchmakerConfig {
             supervise_every,
-            ladder: dou_dizhu_ladder,
-            mahjong_ladder,
+            ladders,
             auth,
             max_tables_per_competition,
             serve,
             retention,
         } = self;
-        let show = |l: &Option<ladder::LadderConfig>| {
-            l.as_ref()
-                .map_or("off".to_string(), ladder::LadderConfig::summary)
-        };
         let days = |d: Option<Duration>, after: &str| {
             d.map_or("kept for ever".to_string(), |d| {
                 format!("kept {} days{after}", d.as_secs_f64() / 86_400.0)
@@ -94,10 +85,16 @@ impl MatchmakerConfig {
                 Some(a) if a.spectators_public() => "public",
                 _ => "for operators",
             },
-        )
-        .push("ladder", show(dou_dizhu_ladder))
-        .push("Mahjong ladder", show(mahjong_ladder))
-        .push(
+        );
+        // A line per game with a ladder, whether it runs or not.
+        for game in GameKind::all().filter(|g| g.ladder().is_some()) {
+            let running = ladders.iter().find(|l| l.game == game);
+            out.push(
+                format!("{} ladder", game.name()),
+                running.map_or("off".to_string(), ladder::LadderConfig::summary),
+            );
+        }
+        out.push(
             "tables per competition",
             format!("at most {max_tables_per_competition}"),
         )
@@ -160,22 +157,22 @@ pub async fn serve_with_config(
         config.retention,
         stopped(stop_rx.clone()),
     ));
-    let ladders: Vec<_> = [
-        config.ladder.clone().map(|cfg| ladder::LadderConfig {
-            game: DOU_DIZHU,
-            ..cfg
-        }),
-        config
-            .mahjong_ladder
-            .clone()
-            .map(|cfg| ladder::LadderConfig {
-                game: MAHJONG,
-                ..cfg
-            }),
-    ]
-    .into_iter()
-    .flatten()
-    .map(|cfg| {
+    let mut seen = Vec::new();
+    let ladders: Vec<_> = config
+        .ladders
+        .iter()
+        .filter(|cfg| {
+            // Two ladders of one game would rate its bots twice over one record.
+            let first = !seen.contains(&cfg.game) && cfg.game.ladder().is_some();
+            if first {
+                seen.push(cfg.game);
+            } else {
+                tracing::warn!(game = %cfg.game, "a second ladder of one game (or of a game without a ladder) is not run");
+            }
+            first
+        })
+        .cloned()
+        .map(|cfg| {
         tracing::info!(?cfg, "ladder running");
         tokio::spawn(ladder::run(store.clone(), cfg, stopped(stop_rx.clone())))
     })

@@ -374,13 +374,14 @@ impl LadderArgs {
                 ..Default::default()
             }
         };
+        let dou_dizhu = self
+            .ladder
+            .then(|| ladder(arena_games::ddz::GAME, &self.ladder_anchors));
+        let mahjong = self
+            .mahjong_ladder
+            .then(|| ladder(arena_games::mahjong::GAME, &self.mahjong_ladder_anchors));
         arena_matchmaker::MatchmakerConfig {
-            ladder: self
-                .ladder
-                .then(|| ladder(arena_games::ddz::GAME, &self.ladder_anchors)),
-            mahjong_ladder: self
-                .mahjong_ladder
-                .then(|| ladder(arena_games::mahjong::GAME, &self.mahjong_ladder_anchors)),
+            ladders: dou_dizhu.into_iter().chain(mahjong).collect(),
             ..Default::default()
         }
     }
