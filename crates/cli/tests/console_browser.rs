@@ -99,7 +99,7 @@ fn wide_panel(dir: &Path) -> (String, String, String) {
         let store = arena_store::EmbeddedStore::open(dir).unwrap();
         let panel = arena_store::Panel {
             id: "p-seventy".into(),
-            game: arena_store::Game::DouDizhu,
+            game: arena_store::Game::named("ddz"),
             seats: vec![
                 (1..=70).map(|k| format!("ladder:{k}/70")).collect(),
                 vec!["expert".into()],
@@ -118,7 +118,7 @@ fn wide_panel(dir: &Path) -> (String, String, String) {
             .to_string();
         let deal = arena_store::DealRecord {
             id: source.deal_id(BIG_INDEX),
-            game: arena_store::Game::DouDizhu,
+            game: arena_store::Game::named("ddz"),
             deal: cards.clone(),
             source: Some((source, BIG_INDEX)),
             panel: panel.id.clone(),

@@ -401,7 +401,7 @@ mod tests {
     fn expected_score_is_the_panel_mean() {
         let r = DealRecord {
             id: "x".into(),
-            game: arena_store::Game::DouDizhu,
+            game: arena_store::Game::named("ddz"),
             deal: Deal::generate(1, 0).to_string(),
             source: None,
             panel: "p".into(),

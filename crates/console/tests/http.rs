@@ -559,7 +559,7 @@ async fn every_64_bit_integer_travels_as_a_string_so_a_seed_reaches_the_page_exa
     let c = console(true, None).await;
     let panel = arena_store::Panel {
         id: "p-wide".into(),
-        game: arena_store::Game::DouDizhu,
+        game: arena_store::Game::named("ddz"),
         seats: vec![
             (1..=70).map(|k| format!("ladder:{k}/70")).collect(),
             vec!["expert".into()],
@@ -575,7 +575,7 @@ async fn every_64_bit_integer_travels_as_a_string_so_a_seed_reaches_the_page_exa
     let index = 9_007_199_254_740_993u64; // 2^53 + 1
     let deal = arena_store::DealRecord {
         id: source.deal_id(index),
-        game: arena_store::Game::DouDizhu,
+        game: arena_store::Game::named("ddz"),
         deal: arena_games::ddz::rules::Deal::generate(BIG_SEED, 0).to_string(),
         source: Some((source, index)),
         panel: panel.id.clone(),

@@ -83,7 +83,7 @@ mod tests {
     fn record(id: &str, gdi: &[f64]) -> DealRecord {
         DealRecord {
             id: id.into(),
-            game: arena_store::Game::DouDizhu,
+            game: arena_store::Game::named("ddz"),
             deal: arena_games::ddz::rules::Deal::generate(1, 0).to_string(),
             source: None,
             panel: "p".into(),

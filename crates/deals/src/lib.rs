@@ -20,8 +20,9 @@ pub use find::{FindReport, FindSpec, find};
 /// GDI batches of a cancelled measurement.
 pub const CANCELLED_OPERATION_KIND: &str = "library-operation-cancelled";
 
-/// The game of the library's deals: its records and panels are tagged with it.
-pub const LIBRARY_GAME: arena_store::Game = arena_store::Game::DouDizhu;
+/// The game of the library's deals: its records and panels are tagged with it (Dou Dizhu's
+/// registered name; `library_game_is_dou_dizhu` checks it against the registry).
+pub const LIBRARY_GAME: arena_store::Game = arena_store::Game::named("ddz");
 
 /// The rules the deal library measures deals under (GDI batches, deals found on demand): a
 /// stored GDI is a deal's difficulty under competition rules.
@@ -31,3 +32,14 @@ pub use index::LibraryIndex;
 pub use measure::{MeasureError, MeasureReport, MeasureSpec, PanelBots, Progress, measure};
 pub use panel::{DdzPanel, build_panel, describe, panel_id};
 pub use record::{canonical_deal, ddz_deal};
+
+#[cfg(test)]
+mod library_game {
+    #[test]
+    fn library_game_is_dou_dizhu() {
+        assert_eq!(
+            super::LIBRARY_GAME,
+            arena_store::Game::from(arena_games::ddz::GAME)
+        );
+    }
+}

@@ -40,7 +40,7 @@ pub const MAX_PANEL_LANDLORDS: usize = 1000;
 
 /// A Dou Dizhu measuring panel: `landlords.len()` tables, each with its own landlord bot and the
 /// same down and up farmer bots; `scoring` defines the score levels. The typed view of a stored
-/// [`Panel`] of [`Game::DouDizhu`] (seats landlord, down, up), which is how it is stored.
+/// [`Panel`] of [`Game::named("ddz")`] (seats landlord, down, up), which is how it is stored.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DdzPanel {
     /// Stable id derived from the rest ([`panel_id`], e.g. `p-3f2a…`).
@@ -235,7 +235,7 @@ mod tests {
     fn a_panel_is_stored_game_tagged_and_read_back_with_the_same_id() {
         let p = build_panel("ladder:3", "expert", "seed", Scoring::Adp).unwrap();
         let stored = p.to_store();
-        assert_eq!(stored.game, Game::DouDizhu);
+        assert_eq!(stored.game, Game::named("ddz"));
         assert_eq!((stored.tables(), stored.bot(2, 2)), (3, Some("seed")));
         assert_eq!(stored.scoring, "adp");
         let back = DdzPanel::from_store(&stored).unwrap();

@@ -39,7 +39,7 @@ mod tests {
         let deal = Deal::generate(5, 9);
         let record = DealRecord {
             id: "d".into(),
-            game: Game::DouDizhu,
+            game: Game::named("ddz"),
             deal: deal.to_string(),
             source: None,
             panel: "p".into(),

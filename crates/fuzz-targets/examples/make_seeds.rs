@@ -408,7 +408,7 @@ fn main() {
             bombs: Some(1),
         }
         .deal_id(3),
-        game: arena_store::Game::DouDizhu,
+        game: arena_deals::LIBRARY_GAME,
         deal: Deal::generate(7, 3).to_string(),
         source: Some((
             DealSource {

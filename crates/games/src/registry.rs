@@ -205,20 +205,19 @@ impl fmt::Display for GameKind {
 }
 
 /// The game as the store's records name it (a program bot's game, the games a remote bot
-/// plays).
+/// plays, a deal's game): its name.
 impl From<GameKind> for arena_store::Game {
     fn from(game: GameKind) -> arena_store::Game {
-        arena_store::Game::ALL
-            .into_iter()
-            .find(|g| g.name() == game.name())
-            .unwrap_or_default()
+        arena_store::Game::named(game.name())
     }
 }
 
-/// The game a store record names.
-impl From<arena_store::Game> for GameKind {
-    fn from(game: arena_store::Game) -> GameKind {
-        GameKind::by_name(game.name()).unwrap_or_else(|_| GameKind::default_game())
+/// The registered game a store record names, or why none is.
+impl TryFrom<arena_store::Game> for GameKind {
+    type Error = String;
+
+    fn try_from(game: arena_store::Game) -> Result<GameKind, String> {
+        GameKind::by_name(game.name())
     }
 }
 
@@ -236,8 +235,9 @@ mod tests {
         for g in GameKind::all() {
             assert_eq!(GameKind::by_name(g.name()), Ok(g));
             assert_eq!(GameKind::from_wire(g.wire() as i32), Ok(g));
-            assert_eq!(GameKind::from(arena_store::Game::from(g)), g);
-            assert_eq!(arena_store::Game::from(g).name(), g.name());
+            let stored = arena_store::Game::from(g);
+            assert_eq!(GameKind::try_from(stored), Ok(g));
+            assert_eq!(stored.name(), g.name());
         }
     }
 

@@ -14,7 +14,7 @@ pub const BOT_GAMES_KIND: &str = "bot-games";
 /// Records that remote bot `bot` plays `games` (from its `Hello`; empty: Dou Dizhu only).
 pub async fn put_remote_games(store: &dyn Store, bot: &str, games: &[Game]) -> StoreResult<()> {
     let games = if games.is_empty() {
-        &[Game::DouDizhu][..]
+        &[Game::LEGACY][..]
     } else {
         games
     };
@@ -29,7 +29,7 @@ pub async fn games_of(store: &dyn Store, record: &BotRecord) -> StoreResult<Vec<
     match &record.kind {
         BotKind::Program { game, .. } => Ok(vec![*game]),
         BotKind::Remote => match store.record(BOT_GAMES_KIND, &record.name).await? {
-            None => Ok(vec![Game::DouDizhu]),
+            None => Ok(vec![Game::LEGACY]),
             Some(bytes) => crate::decode(|| format!("{BOT_GAMES_KIND}/{}", record.name), &bytes),
         },
     }
@@ -55,19 +55,19 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let store = EmbeddedStore::open(dir.path()).unwrap();
         let bot = remote("r");
-        assert_eq!(games_of(&store, &bot).await.unwrap(), [Game::DouDizhu]);
-        put_remote_games(&store, "r", &[Game::Mahjong, Game::DouDizhu])
+        assert_eq!(games_of(&store, &bot).await.unwrap(), [Game::named("ddz")]);
+        put_remote_games(&store, "r", &[Game::named("mahjong"), Game::named("ddz")])
             .await
             .unwrap();
         assert_eq!(
             games_of(&store, &bot).await.unwrap(),
-            [Game::Mahjong, Game::DouDizhu]
+            [Game::named("mahjong"), Game::named("ddz")]
         );
         put_remote_games(&store, "r", &[]).await.unwrap();
-        assert_eq!(games_of(&store, &bot).await.unwrap(), [Game::DouDizhu]);
+        assert_eq!(games_of(&store, &bot).await.unwrap(), [Game::named("ddz")]);
         let program = BotRecord {
             kind: BotKind::Program {
-                game: Game::Mahjong,
+                game: Game::named("mahjong"),
                 command: "bot".into(),
                 workdir: None,
                 cpu_seconds: 0,
@@ -75,7 +75,10 @@ mod tests {
             },
             ..remote("p")
         };
-        assert_eq!(games_of(&store, &program).await.unwrap(), [Game::Mahjong]);
+        assert_eq!(
+            games_of(&store, &program).await.unwrap(),
+            [Game::named("mahjong")]
+        );
     }
 
     #[test]
@@ -85,7 +88,7 @@ mod tests {
         let BotKind::Program { game, .. } = r.kind else {
             panic!("a program bot")
         };
-        assert_eq!(game, Game::DouDizhu);
+        assert_eq!(game, Game::named("ddz"));
         let written = String::from_utf8(crate::encode(&r).unwrap()).unwrap();
         assert!(written.contains(r#""game":"ddz""#), "{written}");
     }

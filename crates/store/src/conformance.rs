@@ -47,7 +47,7 @@ pub fn unique(tag: &str) -> String {
 pub fn sample_panel(id: &str) -> Panel {
     Panel {
         id: id.to_string(),
-        game: Game::DouDizhu,
+        game: Game::LEGACY,
         seats: vec![
             vec![
                 "ladder:1/3".into(),
@@ -69,7 +69,7 @@ pub fn sample_record(panel: &str, id: &str, source: Option<(DealSource, u64)>) -
     let (seed, index) = source.map_or((0, id.len() as u64), |(s, i)| (s.seed, i));
     DealRecord {
         id: id.to_string(),
-        game: Game::DouDizhu,
+        game: Game::LEGACY,
         deal: format!("deal {seed}/{index}"),
         source,
         panel: panel.to_string(),
@@ -1571,7 +1571,7 @@ pub async fn bots_register_once(store: &dyn Store) {
     let bot_a = sample_bot(&a);
     let bot_b = BotRecord {
         kind: BotKind::Program {
-            game: Game::Mahjong,
+            game: Game::named("second-game"),
             command: "python3 bot.py --fast".into(),
             workdir: Some("/srv/bots/b".into()),
             cpu_seconds: 10,
@@ -1642,7 +1642,7 @@ pub async fn bots_register_once(store: &dyn Store) {
             "blank command",
             BotRecord {
                 kind: BotKind::Program {
-                    game: Game::DouDizhu,
+                    game: Game::LEGACY,
                     command: "  ".into(),
                     workdir: None,
                     cpu_seconds: 0,

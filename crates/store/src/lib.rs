@@ -47,6 +47,7 @@ pub mod bot_games;
 #[cfg(any(test, feature = "conformance"))]
 pub mod conformance;
 pub mod embedded;
+mod game;
 pub mod instance;
 pub mod redis;
 mod schema;
@@ -54,6 +55,7 @@ pub mod visibility;
 pub mod watch;
 
 pub use self::embedded::EmbeddedStore;
+pub use self::game::{Game, MAX_GAME_NAME};
 pub use self::redis::RedisStore;
 pub use self::schema::SCHEMA_VERSION;
 pub use self::watch::{Topic, Watcher};
@@ -102,53 +104,6 @@ pub enum StoreError {
 
 /// Result of a store call.
 pub type StoreResult<T> = Result<T, StoreError>;
-
-/// The game a deal or a panel belongs to. The store keeps each game's deals in the game's own
-/// text form and never reads them: decoding is the business of the crates that know the game
-/// (for Dou Dizhu, `arena-deals`).
-#[derive(
-    Copy,
-    Clone,
-    Debug,
-    Default,
-    PartialEq,
-    Eq,
-    Hash,
-    PartialOrd,
-    Ord,
-    serde::Serialize,
-    serde::Deserialize,
-)]
-pub enum Game {
-    /// Dou Dizhu: a deal is a `ddz::Deal` in its text form (seat 0 is the landlord and holds the
-    /// bottom); a panel's seats are landlord, down farmer, up farmer. The game of records
-    /// written before the store knew another.
-    #[default]
-    #[serde(rename = "ddz")]
-    DouDizhu,
-    /// The 2015 contest Mahjong.
-    #[serde(rename = "mahjong")]
-    Mahjong,
-}
-
-impl Game {
-    /// Every game, in order.
-    pub const ALL: [Game; 2] = [Game::DouDizhu, Game::Mahjong];
-
-    /// The game's name as stored, e.g. `ddz`.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Game::DouDizhu => "ddz",
-            Game::Mahjong => "mahjong",
-        }
-    }
-}
-
-impl std::fmt::Display for Game {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.name())
-    }
-}
 
 /// Where generated deals come from: deal `index` of this source is the game's deal generator
 /// run with `seed` at `index` under the constraint `bombs` (for Dou Dizhu,

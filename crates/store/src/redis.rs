@@ -2608,7 +2608,7 @@ mod tests {
                 .enumerate()
                 .map(|(n, index)| DealRecord {
                     id: format!("d{n}"),
-                    game: crate::Game::DouDizhu,
+                    game: crate::Game::named("ddz"),
                     deal: "D".into(),
                     source: index.map(|i| {
                         (

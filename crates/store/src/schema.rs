@@ -73,7 +73,7 @@ impl TryFrom<PanelStored> for Panel {
             None | Some(1) => match (p.landlords, p.down, p.up) {
                 (Some(landlords), Some(down), Some(up)) => Ok(Panel {
                     id: p.id,
-                    game: Game::DouDizhu,
+                    game: Game::LEGACY,
                     seats: vec![landlords, vec![down], vec![up]],
                     scoring: p.scoring,
                 }),
@@ -142,7 +142,7 @@ impl TryFrom<DealRecordStored> for DealRecord {
     fn try_from(r: DealRecordStored) -> Result<DealRecord, String> {
         let game = match r.v {
             // Version 1 held Dou Dizhu deals only.
-            None | Some(1) => Game::DouDizhu,
+            None | Some(1) => Game::LEGACY,
             Some(SCHEMA_VERSION) => r.game.ok_or("missing field `game`")?,
             Some(v) => return Err(version_error(v)),
         };
@@ -197,7 +197,7 @@ mod tests {
     #[test]
     fn version_1_values_read_back_game_tagged_and_upgrade_once() {
         let panel: Panel = serde_json::from_str(V1_PANEL).expect("v1 panel");
-        assert_eq!(panel.game, Game::DouDizhu);
+        assert_eq!(panel.game, Game::named("ddz"));
         assert_eq!(
             panel.seats,
             [
@@ -219,7 +219,10 @@ mod tests {
         assert_eq!(upgrade::<Panel>(|| "k".into(), &up).expect("current"), None);
 
         let record: DealRecord = serde_json::from_str(V1_RECORD).expect("v1 record");
-        assert_eq!((record.game, record.deal.as_str()), (Game::DouDizhu, "D"));
+        assert_eq!(
+            (record.game, record.deal.as_str()),
+            (Game::named("ddz"), "D")
+        );
         let up = upgrade::<DealRecord>(|| "k".into(), V1_RECORD.as_bytes())
             .expect("upgrade")
             .expect("rewritten");

@@ -16,7 +16,7 @@ const V1_RECORD: &str = r#"{"id":"g7-bx-3","deal":"3456789TJQKA2 3456789TJQKA2 3
 fn expected_panel() -> Panel {
     Panel {
         id: "p-old".into(),
-        game: Game::DouDizhu,
+        game: Game::LEGACY,
         seats: vec![
             vec!["ladder:1/2".into(), "ladder:2/2".into()],
             vec!["expert".into()],
@@ -29,7 +29,7 @@ fn expected_panel() -> Panel {
 fn expected_record() -> DealRecord {
     DealRecord {
         id: "g7-bx-3".into(),
-        game: Game::DouDizhu,
+        game: Game::LEGACY,
         deal: "3456789TJQKA2 3456789TJQKA2 3456789TJQKA2 BR".into(),
         source: Some((
             DealSource {

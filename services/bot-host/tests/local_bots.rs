@@ -505,8 +505,12 @@ fn seat0_verdicts(result: &v1::TableResult) -> Vec<&v1::Verdict> {
 async fn a_mahjong_program_plays_whole_hands_as_the_contest_protocol_says() {
     let host = Host::start(fast_config()).await;
     for (name, mode) in [("simple", "simple"), ("polite", "polite")] {
-        host.add_game_program(arena_store::Game::Mahjong, name, mahjong_program(mode))
-            .await;
+        host.add_game_program(
+            arena_store::Game::named("mahjong"),
+            name,
+            mahjong_program(mode),
+        )
+        .await;
         for seed in [1, 2] {
             let (result, replay) = mahjong_hand(&host, name, seed).await;
             assert!(result.error.is_empty(), "{name}: {}", result.error);
@@ -539,8 +543,12 @@ async fn a_mahjong_programs_wrong_kind_of_answer_and_endless_chatter_are_malform
         ),
         ("chatty", "wrote more than 64 lines that answer nothing"),
     ] {
-        host.add_game_program(arena_store::Game::Mahjong, mode, mahjong_program(mode))
-            .await;
+        host.add_game_program(
+            arena_store::Game::named("mahjong"),
+            mode,
+            mahjong_program(mode),
+        )
+        .await;
         let (result, replay) = mahjong_hand(&host, mode, 3).await;
         let verdicts = seat0_verdicts(&result);
         assert_eq!(verdicts.len(), 1, "{mode}: {:?}", result.verdicts);

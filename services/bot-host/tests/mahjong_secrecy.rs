@@ -893,7 +893,7 @@ async fn no_program_seat_is_sent_anything_of_another_seats_tiles_or_the_wall() {
             let dir = program_dir();
             let bot = format!("{name}-{seed}");
             host.add_program_of(
-                arena_store::Game::Mahjong,
+                arena_store::Game::named("mahjong"),
                 &bot,
                 teed_program(dir.path()),
                 Some(dir.path().display().to_string()),

@@ -534,7 +534,7 @@ async fn hello_games_that_name_no_game_are_invalid_argument_and_record_nothing()
         arena_store::bot_games::games_of(&*host.store, &record)
             .await
             .unwrap(),
-        [arena_store::Game::DouDizhu]
+        [arena_store::Game::named("ddz")]
     );
 }
 
@@ -558,17 +558,21 @@ async fn a_bot_is_seated_only_at_the_games_its_hello_lists() {
     ] {
         // Recorded at the hello, over what an earlier connection of the bot may have said.
         let token = host.add_remote(name, 0).await;
-        arena_store::bot_games::put_remote_games(&*host.store, name, &[G::DouDizhu, G::Mahjong])
-            .await
-            .unwrap();
+        arena_store::bot_games::put_remote_games(
+            &*host.store,
+            name,
+            &[G::named("ddz"), G::named("mahjong")],
+        )
+        .await
+        .unwrap();
         let (conn, _) = connect_listing(&host, &token, name, 2, "", &games).await;
         bots.push(spawn_bot(conn, vec![]));
     }
-    assert_eq!(recorded_games(&host, "cards").await, [G::DouDizhu]);
-    assert_eq!(recorded_games(&host, "tiles").await, [G::Mahjong]);
+    assert_eq!(recorded_games(&host, "cards").await, [G::named("ddz")]);
+    assert_eq!(recorded_games(&host, "tiles").await, [G::named("mahjong")]);
     assert_eq!(
         recorded_games(&host, "both").await,
-        [G::DouDizhu, G::Mahjong]
+        [G::named("ddz"), G::named("mahjong")]
     );
 
     // A seat at a game the bot did not list is refused at once as the bot's (no slot, no

@@ -1039,17 +1039,21 @@ mod tests {
         let store = arena_store::EmbeddedStore::open(dir.path()).unwrap();
         // (bot, the games its hello listed — `None`: it never said —, connected)
         let bots: [(&str, Option<&[Game]>, bool); 6] = [
-            ("tiles", Some(&[Game::Mahjong]), true),
-            ("both", Some(&[Game::DouDizhu, Game::Mahjong]), true),
+            ("tiles", Some(&[Game::named("mahjong")]), true),
+            (
+                "both",
+                Some(&[Game::named("ddz"), Game::named("mahjong")]),
+                true,
+            ),
             ("cards", Some(&[]), true),
             ("old", None, true),
-            ("gone", Some(&[Game::Mahjong]), false),
+            ("gone", Some(&[Game::named("mahjong")]), false),
             ("prog", None, true),
         ];
         for (name, games, connected) in bots {
             let kind = if name == "prog" {
                 BotKind::Program {
-                    game: Game::Mahjong,
+                    game: Game::named("mahjong"),
                     command: "bot".into(),
                     workdir: None,
                     cpu_seconds: 0,

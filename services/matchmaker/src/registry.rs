@@ -213,7 +213,8 @@ pub fn wire(bot: &BotRecord) -> v1::RegisteredBot {
     } = &bot.kind
     {
         out.kind = v1::BotKind::Program as i32;
-        out.game = GameKind::from(*game).wire() as i32;
+        // A game no longer registered is shown unspecified.
+        out.game = GameKind::try_from(*game).map_or(0, |g| g.wire() as i32);
         out.command = command.clone();
         out.cpu_seconds = *cpu_seconds;
         out.memory_mb = *memory_mb;

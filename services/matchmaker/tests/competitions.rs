@@ -927,7 +927,7 @@ async fn a_remote_bot_not_connected_or_a_program_that_cannot_start_is_warned_abo
         let kind = if name == "gone" {
             // A program bot whose program is not there (any more).
             arena_store::BotKind::Program {
-                game: arena_store::Game::DouDizhu,
+                game: arena_store::Game::named("ddz"),
                 command: "/nonexistent/arena-bot --fast".into(),
                 workdir: None,
                 cpu_seconds: 0,

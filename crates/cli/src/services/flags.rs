@@ -407,8 +407,8 @@ impl GameArg {
 
     pub(crate) fn store(self) -> arena_store::Game {
         match self {
-            GameArg::DouDizhu => arena_store::Game::DouDizhu,
-            GameArg::Mahjong => arena_store::Game::Mahjong,
+            GameArg::DouDizhu => arena_games::ddz::GAME.into(),
+            GameArg::Mahjong => arena_games::mahjong::GAME.into(),
         }
     }
 }

@@ -204,7 +204,7 @@ impl Host {
         max_tables: u32,
     ) {
         self.add_program_of(
-            arena_store::Game::DouDizhu,
+            arena_store::Game::named("ddz"),
             name,
             command,
             workdir,
