@@ -141,19 +141,7 @@ pub fn print_replay(replay: &v1::Replay, spec: Option<&v1::CompetitionSpec>, log
     if log_only {
         return;
     }
-    for v in &result.verdicts {
-        println!("  verdict: seat {} {:?}: {}", v.seat, v.kind(), v.reason);
-        if !v.detail.is_empty() {
-            // The whole report the reason is cut from: a crash's exit status, limits, stderr.
-            println!("    in full: {}", v.detail);
-        }
-    }
-    if let Some(o) = &result.outcome {
-        println!(
-            "scores ({}): {:?}; penalties {:?}; final {:?}",
-            o.scoring, o.scores, result.penalties, result.final_scores
-        );
-    }
+    crate::services::print::print_verdicts_and_scores(&result);
 }
 
 /// Writes `replays` (of the Mahjong competition `spec`) under `dir` as `arena mahjong match

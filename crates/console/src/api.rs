@@ -499,7 +499,10 @@ async fn bots(State(c): Shared, ConnectInfo(peer): Peer, headers: HeaderMap) -> 
     let caller = c.authorize(Route::Leaderboard, &headers, peer.ip()).await?;
     let operator = matches!(caller, arena_auth::Caller::Operator(_));
     let mut releases: BTreeMap<String, Vec<Value>> = BTreeMap::new();
-    for game in arena_games::GameKind::all().map(|g| g.wire()) {
+    for game in arena_games::GameKind::all()
+        .filter(|g| g.ladder().is_some())
+        .map(|g| g.wire())
+    {
         for r in c.backend.leaderboard(game).await?.ratings {
             let mut row = view::rating(&r);
             row["game"] = json!(view::game(game));

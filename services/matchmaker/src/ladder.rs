@@ -48,7 +48,13 @@ pub fn ladder_rng(seed: u64, stream: u64) -> LadderRng {
     rng
 }
 
-/// The game's ladder: every game the registry lists has one (checked when a ladder starts).
+/// The games that have a ladder: the only ones the functions here may be asked about (the
+/// leaderboard refuses the others, the server runs no ladder of theirs, retention skips them).
+pub fn games() -> impl Iterator<Item = GameKind> {
+    GameKind::all().filter(|g| g.ladder().is_some())
+}
+
+/// The game's ladder; callers ask only about [`games`].
 fn rules(game: GameKind) -> &'static dyn Ladder {
     game.game()
         .ladder()
@@ -480,12 +486,15 @@ pub fn score(
             });
         }
     }
-    // The deal key plays no part in scoring.
-    let cfg = LadderConfig {
-        game,
-        ..LadderConfig::default()
+    // The deal key, seed and clock play no part in scoring.
+    let group = Group {
+        n: pair.n,
+        bots: pair.bots(),
+        deal_key: 0,
+        seed: 0,
+        time: None,
+        verdict_policy: v1::VerdictPolicy::Unspecified,
     };
-    let group = group(pair, &cfg, 0);
     let scored = rules(game)
         .score(&group, tables)
         .map_err(|why| LadderError::Table {

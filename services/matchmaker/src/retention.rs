@@ -207,7 +207,7 @@ pub async fn prune_once(
         pruned = prune_competitions(store, cutoff(now_ms, keep), now_ms).await?;
     }
     if let Some(keep) = retention.ladder {
-        for game in GameKind::all() {
+        for game in crate::ladder::games() {
             let n = prune_ladder(store, game, cutoff(now_ms, keep)).await?;
             if n > 0 {
                 tracing::info!(?game, tables = n, "ladder tables pruned");

@@ -516,6 +516,9 @@ impl Matchmaker for MatchmakerService {
         let req = req.into_inner();
         let game = GameKind::from_wire_or_default(req.game)
             .map_err(|why| ApiError::invalid("game", why))?;
+        if game.ladder().is_none() {
+            return Err(ApiError::invalid("game", format!("{game} has no ladder")).into());
+        }
         let size = ladder::page_size(req.limit)?;
         let start = ladder::page_start(&req.page_token)?;
         ladder::leaderboard(&*self.store, game, start, size)

@@ -13,7 +13,7 @@ mod flags;
 mod leaderboard;
 mod metrics;
 mod operators;
-mod print;
+pub(crate) mod print;
 mod role_args;
 mod roles;
 mod table;

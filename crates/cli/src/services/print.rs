@@ -41,6 +41,17 @@ pub(super) fn print_replay(job: &v1::TableJob, replay: &v1::Replay, result: &v1:
         };
         println!("  seat {} {what}", e.seat);
     }
+    print_verdicts_and_scores(result);
+    if !result.error.is_empty() {
+        println!("error: {}", result.error);
+    }
+}
+
+/// How many finished tables the standings leave out (their deal is still being played
+/// elsewhere), as a note after the table count; empty when none are.
+/// A table's verdicts (each with its whole report when the reason is a cut of it) and its
+/// scores, penalties and final scores: the end of every printed table, whatever its game.
+pub(crate) fn print_verdicts_and_scores(result: &v1::TableResult) {
     for v in &result.verdicts {
         println!("  verdict: seat {} {:?}: {}", v.seat, v.kind(), v.reason);
         if !v.detail.is_empty() {
@@ -54,13 +65,8 @@ pub(super) fn print_replay(job: &v1::TableJob, replay: &v1::Replay, result: &v1:
             o.scoring, o.scores, result.penalties, result.final_scores
         );
     }
-    if !result.error.is_empty() {
-        println!("error: {}", result.error);
-    }
 }
 
-/// How many finished tables the standings leave out (their deal is still being played
-/// elsewhere), as a note after the table count; empty when none are.
 pub(crate) fn withheld_note(s: &v1::Standings) -> String {
     match s.tables_withheld {
         0 => String::new(),
