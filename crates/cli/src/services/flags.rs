@@ -323,7 +323,9 @@ pub struct LadderArgs {
     /// expert, or program bots), comma-separated; they are never paired with each other.
     #[arg(long, env = "ARENA_LADDER_ANCHORS", value_delimiter = ',')]
     pub(super) ladder_anchors: Vec<String>,
-    /// Milliseconds between pairing passes.
+    /// The shortest time between pairing passes, in milliseconds: a pass follows a ladder
+    /// table finishing or a bot connecting or leaving (a burst makes one pass), and at least
+    /// every 30 s.
     #[arg(long, env = "ARENA_LADDER_EVERY_MS", default_value_t = 1000)]
     pub(super) ladder_every_ms: u64,
     /// Most ladder pairs in flight at once (0 = no limit).
