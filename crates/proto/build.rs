@@ -1,34 +1,50 @@
-//! Compiles proto/arena/v1 with protox (pure Rust, no system protoc) and generates tonic code.
+//! Compiles every `.proto` file under `proto/arena` with protox (pure Rust, no system protoc)
+//! and generates prost and tonic code: the platform's `arena.v1` and each game's own package
+//! (`arena.<game>.v1`). A new game's proto file is picked up by being there; no list here names
+//! a game.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use prost::Message;
 
+fn protos(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
+    for entry in std::fs::read_dir(dir)? {
+        let path = entry?.path();
+        if path.is_dir() {
+            protos(&path, out)?;
+        } else if path.extension().is_some_and(|e| e == "proto") {
+            out.push(path);
+        }
+    }
+    Ok(())
+}
+
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let root = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR")?).join("../../proto");
-    let files = [
-        "arena/v1/common.proto",
-        "arena/v1/table.proto",
-        "arena/v1/seat.proto",
-        "arena/v1/bot.proto",
-        "arena/v1/deals.proto",
-        "arena/v1/matchmaker.proto",
-        "arena/v1/registry.proto",
-    ];
-    let paths: Vec<PathBuf> = files.iter().map(|f| root.join(f)).collect();
-    for p in &paths {
-        println!("cargo:rerun-if-changed={}", p.display());
-    }
+    // A directory: cargo reruns when any file under it changes or a file is added.
+    println!("cargo:rerun-if-changed={}", root.join("arena").display());
+    let mut paths = Vec::new();
+    protos(&root.join("arena"), &mut paths)?;
+    paths.sort();
     let fds = protox::compile(&paths, [&root])?;
     let out = PathBuf::from(std::env::var("OUT_DIR")?);
     let fds_path = out.join("arena_descriptor.bin");
     std::fs::write(&fds_path, fds.encode_to_vec())?;
+    let mut config = prost_build::Config::new();
+    // Game messages travel in `google.protobuf.Any`: they know their type URL
+    // (`type.googleapis.com/arena.<game>.v1.<Message>`, what other languages' `Any.Pack` writes).
+    config
+        .enable_type_names()
+        .type_name_domain(["."], "type.googleapis.com")
+        .include_file("packages.rs");
     tonic_prost_build::configure()
         // Boxed, so a table job (a variant of QueuedJob) stays small.
         .boxed(".arena.v1.TableJob.placement")
         .boxed(".arena.v1.TableResult.placement")
+        // Shared, not copied, when bot-host keeps a seat's events and cuts requests from them.
+        .bytes(".arena.v1.Observation.events")
         .build_client(true)
         .build_server(true)
-        .compile_fds(fds)?;
+        .compile_fds_with_config(fds, config)?;
     Ok(())
 }

@@ -1,14 +1,22 @@
-//! arena's gRPC protocol, package `arena.v1` (the `.proto` files live in `proto/arena/v1/`):
-//! generated code, the reflection service, the messages' canonical JSON ([`json`]) and
-//! game-neutral [`text`] helpers. Conversions between
-//! a game's messages and its rules engine live with the game, in crate `arena-games`.
+//! arena's gRPC protocol, package `arena.v1` (the `.proto` files live in `proto/arena/v1/`),
+//! and each game's own messages (package `arena.<game>.v1`, in `proto/arena/<game>/v1/`, under
+//! [`packages`]): generated code, the reflection service, the messages' canonical JSON
+//! ([`json`]), the envelopes' game payloads ([`payload`]) and game-neutral [`text`] helpers.
+//! Conversions between a game's messages and its rules engine live with the game, in crate
+//! `arena-games`.
 
 #![allow(missing_docs)] // Generated code; every message and field is documented in the .proto files.
 
-/// Generated messages and services of `arena.v1`.
-pub mod v1 {
-    tonic::include_proto!("arena.v1");
+/// Every generated package, by its proto package path: `packages::arena::v1` (the platform,
+/// re-exported as [`v1`]) and `packages::arena::<game>::v1` (each game's messages).
+pub mod packages {
+    include!(concat!(env!("OUT_DIR"), "/packages.rs"));
 }
+
+/// Generated messages and services of `arena.v1`.
+pub use packages::arena::v1;
+
+pub mod payload;
 
 /// The encoded file descriptor set of every arena proto file, for gRPC reflection.
 pub const FILE_DESCRIPTOR_SET: &[u8] =
@@ -66,6 +74,7 @@ pub mod json {
 
     #[cfg(test)]
     mod tests {
+        use crate::packages::arena::ddz::v1 as ddz;
         use crate::v1;
 
         #[test]
@@ -73,7 +82,7 @@ pub mod json {
             let r = v1::Replay {
                 job: Some(v1::TableJob {
                     table_id: "t".into(),
-                    game: v1::Game::DouDizhu as i32,
+                    game: "ddz".into(),
                     seed: 1 << 40,
                     ..Default::default()
                 }),
@@ -82,8 +91,8 @@ pub mod json {
                     kind: v1::DecisionKind::Play as i32,
                     elapsed_ms: 12,
                     action: Some(v1::Action {
-                        game: Some(v1::action::Game::Ddz(v1::DdzAction {
-                            action: Some(v1::ddz_action::Action::Play("33".into())),
+                        game: Some(crate::payload::pack(&ddz::Action {
+                            action: Some(ddz::action::Action::Play("33".into())),
                         })),
                     }),
                     ..Default::default()
@@ -93,11 +102,11 @@ pub mod json {
             let j = super::replay(&r);
             assert_eq!(
                 j["job"],
-                serde_json::json!({"tableId": "t", "game": "GAME_DOU_DIZHU", "seed": "1099511627776"})
+                serde_json::json!({"tableId": "t", "game": "ddz", "seed": "1099511627776"})
             );
             assert_eq!(
                 j["steps"],
-                serde_json::json!([{"seat": 1, "kind": "DECISION_KIND_PLAY", "action": {"ddz": {"play": "33"}}, "elapsedMs": 12}])
+                serde_json::json!([{"seat": 1, "kind": "DECISION_KIND_PLAY", "action": {"game": {"@type": "type.googleapis.com/arena.ddz.v1.Action", "play": "33"}}, "elapsedMs": 12}])
             );
             assert!(super::to_json(&r, "arena.v1.NoSuchThing").is_none());
         }
@@ -254,32 +263,26 @@ pub mod incremental {
     //! request (`events_from` counting those left out), so a table's bytes grow with its length
     //! rather than its square. The referee's seat streams to bot-host carry increments the same
     //! way once bot-host says `SeatReady.incremental_observations`, each stream counting on
-    //! its own. bot-host keeps a seat stream's events in [`SeatEvents`] and cuts or makes
+    //! its own. The events are the envelope's (`arena.v1.Observation.events`, each a game's
+    //! event message, encoded), so none of this knows a game. bot-host keeps a seat stream's events in [`SeatEvents`] and cuts or makes
     //! whole what it sends from them; a bot rebuilds the full observation with
     //! [`History::rebuild`], as the SDKs do for the bot's code.
 
     use std::sync::{Arc, Weak};
 
+    use bytes::Bytes;
+
     use crate::v1;
-    use crate::v1::observation::Game;
 
     /// How many events `request`'s observation holds (0 without one).
     pub fn events_len(request: &v1::DecisionRequest) -> usize {
-        match request.observation.as_ref().and_then(|o| o.game.as_ref()) {
-            Some(Game::Ddz(o)) => o.events.len(),
-            Some(Game::Mahjong(o)) => o.events.len(),
-            None => 0,
-        }
+        request.observation.as_ref().map_or(0, |o| o.events.len())
     }
 
     /// How many events the seat has seen through `request`: those its observation carries
     /// and those it leaves out (`events_from`).
     pub fn events_through(request: &v1::DecisionRequest) -> usize {
-        let from = match request.observation.as_ref().and_then(|o| o.game.as_ref()) {
-            Some(Game::Ddz(o)) => o.events_from,
-            Some(Game::Mahjong(o)) => o.events_from,
-            None => 0,
-        };
+        let from = request.observation.as_ref().map_or(0, |o| o.events_from);
         from as usize + events_len(request)
     }
 
@@ -294,8 +297,7 @@ pub mod incremental {
     /// arrives while the last one is still out copies that one's events.
     #[derive(Debug, Default)]
     pub struct History {
-        ddz: Vec<v1::DdzEvent>,
-        mahjong: Vec<v1::MahjongEvent>,
+        events: Vec<Bytes>,
         /// The request holding the events, while it is out: how many it holds, and it.
         lent: Option<(usize, Weak<v1::DecisionRequest>)>,
     }
@@ -312,17 +314,10 @@ pub mod incremental {
         ) -> Result<Arc<v1::DecisionRequest>, String> {
             let known = self.len();
             let out = self.lent.take().and_then(|(_, r)| r.upgrade());
-            let whole = match request.observation.as_mut().and_then(|o| o.game.as_mut()) {
-                Some(Game::Ddz(o)) => join(
-                    &mut self.ddz,
-                    out.as_deref().map(ddz_events),
-                    known,
-                    &mut o.events,
-                    &mut o.events_from,
-                ),
-                Some(Game::Mahjong(o)) => join(
-                    &mut self.mahjong,
-                    out.as_deref().map(mahjong_events),
+            let whole = match request.observation.as_mut() {
+                Some(o) => join(
+                    &mut self.events,
+                    out.as_deref().map(events),
                     known,
                     &mut o.events,
                     &mut o.events_from,
@@ -330,8 +325,7 @@ pub mod incremental {
                 None => Ok(0),
             };
             // Whether it continued or not, the events are the request's now (or gone).
-            self.ddz.clear();
-            self.mahjong.clear();
+            self.events.clear();
             let len = whole?;
             let request = Arc::new(request);
             self.lent = Some((len, Arc::downgrade(&request)));
@@ -353,10 +347,8 @@ pub mod incremental {
                 return;
             };
             self.lent = None;
-            match request.observation.as_mut().and_then(|o| o.game.as_mut()) {
-                Some(Game::Ddz(o)) => self.ddz = std::mem::take(&mut o.events),
-                Some(Game::Mahjong(o)) => self.mahjong = std::mem::take(&mut o.events),
-                None => {}
+            if let Some(o) = request.observation.as_mut() {
+                self.events = std::mem::take(&mut o.events);
             }
         }
 
@@ -365,7 +357,7 @@ pub mod incremental {
             match &self.lent {
                 Some((len, r)) if r.strong_count() > 0 => *len,
                 Some(_) => 0,
-                None => self.ddz.len() + self.mahjong.len(),
+                None => self.events.len(),
             }
         }
 
@@ -378,8 +370,8 @@ pub mod incremental {
     /// A digest of `request` that tells it from another request of the same table, seat and
     /// id (a table played twice at once asks the same ids of positions that may differ): what
     /// a bot keeps of a request it answered, whose events go back to its history. It covers
-    /// the id, the kind, the hand, the legal answers, the number of events and the last one,
-    /// so it costs no copy of the history.
+    /// the id, the kind, the game's observation without its events (the hand, the legal
+    /// answers …), the number of events and the last one, so it costs no copy of the history.
     pub fn fingerprint(request: &v1::DecisionRequest) -> u64 {
         use prost::Message as _;
         use std::hash::{Hash as _, Hasher as _};
@@ -391,32 +383,15 @@ pub mod incremental {
             request.kind,
         )
             .hash(&mut h);
-        match request.observation.as_ref().and_then(|o| o.game.as_ref()) {
-            Some(Game::Ddz(o)) => {
-                (&o.hand, &o.legal, o.events.len()).hash(&mut h);
-                o.events.last().map(|e| e.encode_to_vec()).hash(&mut h);
-            }
-            Some(Game::Mahjong(o)) => {
-                (&o.hand, &o.drawn, &o.legal, o.events.len()).hash(&mut h);
-                o.events.last().map(|e| e.encode_to_vec()).hash(&mut h);
-            }
-            None => {}
+        if let Some(o) = &request.observation {
+            o.game.as_ref().map(|g| (&g.type_url, &g.value)).hash(&mut h);
+            (o.events.len(), o.events.last()).hash(&mut h);
         }
         h.finish()
     }
 
-    fn ddz_events(r: &v1::DecisionRequest) -> &[v1::DdzEvent] {
-        match r.observation.as_ref().and_then(|o| o.game.as_ref()) {
-            Some(Game::Ddz(o)) => &o.events,
-            _ => &[],
-        }
-    }
-
-    fn mahjong_events(r: &v1::DecisionRequest) -> &[v1::MahjongEvent] {
-        match r.observation.as_ref().and_then(|o| o.game.as_ref()) {
-            Some(Game::Mahjong(o)) => &o.events,
-            _ => &[],
-        }
+    fn events(r: &v1::DecisionRequest) -> &[Bytes] {
+        r.observation.as_ref().map_or(&[], |o| &o.events)
     }
 
     /// Whether an incremental observation that starts after event `from` continues a seat
@@ -461,8 +436,7 @@ pub mod incremental {
     /// resent whole), and cuts for bots that asked for incremental observations.
     #[derive(Clone, Debug, Default, PartialEq)]
     pub struct SeatEvents {
-        ddz: Vec<v1::DdzEvent>,
-        mahjong: Vec<v1::MahjongEvent>,
+        events: Vec<Bytes>,
     }
 
     impl SeatEvents {
@@ -481,9 +455,8 @@ pub mod incremental {
         /// was), to be filled again with [`SeatEvents::fill`]. Returns how many events the seat
         /// has seen through the request.
         pub fn absorb(&mut self, request: &mut v1::DecisionRequest) -> Result<usize, String> {
-            match request.observation.as_mut().and_then(|o| o.game.as_mut()) {
-                Some(Game::Ddz(o)) => absorb(&mut self.ddz, &mut o.events, o.events_from),
-                Some(Game::Mahjong(o)) => absorb(&mut self.mahjong, &mut o.events, o.events_from),
+            match request.observation.as_mut() {
+                Some(o) => absorb(&mut self.events, &mut o.events, o.events_from),
                 None => Ok(0),
             }
         }
@@ -493,24 +466,14 @@ pub mod incremental {
         /// whole observation of a request that saw `through` events. Indexes past what is kept
         /// are cut to it.
         pub fn fill(&self, request: &mut v1::DecisionRequest, from: usize, through: usize) {
-            match request.observation.as_mut().and_then(|o| o.game.as_mut()) {
-                Some(Game::Ddz(o)) => {
-                    fill(&self.ddz, &mut o.events, &mut o.events_from, from, through)
-                }
-                Some(Game::Mahjong(o)) => fill(
-                    &self.mahjong,
-                    &mut o.events,
-                    &mut o.events_from,
-                    from,
-                    through,
-                ),
-                None => {}
+            if let Some(o) = request.observation.as_mut() {
+                fill(&self.events, &mut o.events, &mut o.events_from, from, through)
             }
         }
 
         /// How many events are kept.
         pub fn len(&self) -> usize {
-            self.ddz.len() + self.mahjong.len()
+            self.events.len()
         }
 
         /// True if none is.
@@ -562,19 +525,12 @@ pub mod incremental {
                 request_id: 7,
                 table_id: "t".into(),
                 observation: Some(v1::Observation {
-                    game: Some(Game::Ddz(v1::DdzObservation {
-                        hand: "345".into(),
-                        legal: vec!["pass".into(), "3".into()],
-                        events: plays
-                            .iter()
-                            .map(|p| v1::DdzEvent {
-                                seat: 1,
-                                event: Some(v1::ddz_event::Event::Play((*p).into())),
-                            })
-                            .collect(),
-                        events_from: from,
-                        ..Default::default()
-                    })),
+                    game: Some(crate::payload::Any {
+                        type_url: "type.googleapis.com/arena.toy.v1.Observation".into(),
+                        value: b"hand 345".to_vec(),
+                    }),
+                    events: plays.iter().map(|p| Bytes::copy_from_slice(p.as_bytes())).collect(),
+                    events_from: from,
                 }),
                 ..Default::default()
             }
