@@ -373,7 +373,6 @@ pub mod incremental {
     /// the id, the kind, the game's observation without its events (the hand, the legal
     /// answers …), the number of events and the last one, so it costs no copy of the history.
     pub fn fingerprint(request: &v1::DecisionRequest) -> u64 {
-        use prost::Message as _;
         use std::hash::{Hash as _, Hasher as _};
         let mut h = std::hash::DefaultHasher::new();
         (
