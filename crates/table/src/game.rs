@@ -46,8 +46,8 @@ pub trait TableGame: Clone + Send + Sync + 'static {
     where
         Self: 'a;
 
-    /// The game, as named on the wire.
-    fn game(&self) -> v1::Game;
+    /// The game's registered name, as the wire names it (`DecisionRequest.game`).
+    fn game(&self) -> &'static str;
 
     /// How many seats the table has.
     fn seat_count(&self) -> usize;

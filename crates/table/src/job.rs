@@ -175,25 +175,22 @@ pub fn check_envelope(job: &v1::TableJob) -> Result<(), JobError> {
     Ok(())
 }
 
-/// Reads the game-neutral rest of a job whose game and set-up `setup` are read: the seats
+/// Reads the game-neutral rest of a job whose game (`game`, as errors name it) and set-up
+/// `setup` are read: the seats
 /// (`seat_count` of them, each name read by `parse_bot`, see [`SeatBot::parse`]), the time
 /// control (an unspecified penalty rounding is the game's `rounding`) and the verdict policy.
 pub fn read_spec<S, B>(
     job: &v1::TableJob,
+    game: &str,
     setup: S,
     seat_count: usize,
     rounding: v1::PenaltyRounding,
     parse_bot: impl Fn(&str) -> Result<SeatBot<B>, String>,
 ) -> Result<TableSpec<S, B>, JobError> {
-    let game = v1::Game::try_from(job.game).unwrap_or(v1::Game::Unspecified);
     if job.seats.len() != seat_count {
         return Err(JobError::new(
             "job.seats",
-            format!(
-                "{} needs {seat_count} seats, got {}",
-                game.as_str_name(),
-                job.seats.len()
-            ),
+            format!("{game} needs {seat_count} seats, got {}", job.seats.len()),
         ));
     }
     let seats = job

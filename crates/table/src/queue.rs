@@ -82,7 +82,7 @@ mod tests {
     fn job(id: &str) -> v1::TableJob {
         v1::TableJob {
             table_id: id.into(),
-            game: v1::Game::DouDizhu as i32,
+            game: "ddz".into(),
             seed: 3,
             ..Default::default()
         }

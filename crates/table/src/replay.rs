@@ -276,10 +276,9 @@ mod tests {
     use super::*;
 
     fn action(bid: u32) -> v1::Action {
+        // Any game's action: a table knows none.
         v1::Action {
-            game: Some(v1::action::Game::Ddz(v1::DdzAction {
-                action: Some(v1::ddz_action::Action::Bid(bid)),
-            })),
+            game: Some(arena_proto::payload::pack(&bid)),
         }
     }
 

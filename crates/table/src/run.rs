@@ -576,7 +576,7 @@ pub async fn play_async<G: TableGame>(
                 table_id: setup.table_id.clone(),
                 seat: *i as u32,
                 bot: bot.clone(),
-                game: game_kind as i32,
+                game: game_kind.into(),
                 time: Some(time),
             };
             async move {
@@ -651,7 +651,7 @@ pub async fn play_async<G: TableGame>(
                         request_id: u64::from(r.index),
                         table_id: setup.table_id.clone(),
                         seat: r.seat,
-                        game: game.game() as i32,
+                        game: game.game().into(),
                         kind: r.kind as i32,
                         deadline_ms: setup.time.limit_ms(r.kind),
                         observation: Some(game.observation_from(r.seat, from)),

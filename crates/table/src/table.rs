@@ -443,9 +443,7 @@ impl Record {
             job: _,
             steps: _,
             result: _,
-            ddz_events: _,
-            mahjong_events: _,
-            mahjong_hands: _,
+            history: _,
         } = &replay;
         replay.job = job.cloned();
         replay.steps = self.steps.to_messages(&self.result.verdicts);
@@ -545,9 +543,7 @@ pub(crate) mod tests {
 
     fn pick(n: u32) -> v1::Action {
         v1::Action {
-            game: Some(v1::action::Game::Ddz(v1::DdzAction {
-                action: Some(v1::ddz_action::Action::Bid(n)),
-            })),
+            game: Some(arena_proto::payload::pack(&n)),
         }
     }
 
@@ -555,8 +551,8 @@ pub(crate) mod tests {
         type Action = u32;
         /// Rounds left and the seat's own sum: not the others'.
         type View<'a> = (u32, i64);
-        fn game(&self) -> v1::Game {
-            v1::Game::Mahjong
+        fn game(&self) -> &'static str {
+            "picks"
         }
         fn seat_count(&self) -> usize {
             3
@@ -580,11 +576,9 @@ pub(crate) mod tests {
             v1::Observation::default()
         }
         fn decode(&self, p: &Pending, action: &v1::Action) -> Result<u32, Fault> {
-            match &action.game {
-                Some(v1::action::Game::Ddz(v1::DdzAction {
-                    action: Some(v1::ddz_action::Action::Bid(n)),
-                })) => self.check(p, n).map(|()| *n),
-                _ => Err(Fault::malformed("not a pick")),
+            match arena_proto::payload::unpack::<u32>(action.game.as_ref(), "a pick") {
+                Ok(n) => self.check(p, &n).map(|()| n),
+                Err(_) => Err(Fault::malformed("not a pick")),
             }
         }
         fn check(&self, _p: &Pending, action: &u32) -> Result<(), Fault> {
@@ -824,18 +818,9 @@ pub(crate) mod tests {
         let mut record = t.record(&job, "ref");
         assert!(!record.result.verdicts.is_empty() && record.steps.len() == 9);
         assert!(record.steps.iter().any(|s| s.verdict.is_some()));
-        // Every history field, as a game writes them.
+        // The history field, as a game writes it (its own message in an Any).
         let history = v1::Replay {
-            ddz_events: vec![v1::DdzEvent {
-                seat: 1,
-                event: Some(v1::ddz_event::Event::Bid(2)),
-            }],
-            mahjong_events: vec![v1::MahjongEvent {
-                seat: 2,
-                tile: "W1".into(),
-                ..Default::default()
-            }],
-            mahjong_hands: vec!["W1W2".into(), String::new()],
+            history: Some(arena_proto::payload::pack(&"W1W2".to_string())),
             ..Default::default()
         };
         record.history = history.encode_to_vec();
@@ -852,9 +837,7 @@ pub(crate) mod tests {
         // And the record's result is the replay's, its history and steps what was played.
         let steps = record.steps.clone();
         let (result, whole) = record.into_replay(Some(&job));
-        assert_eq!(whole.ddz_events, history.ddz_events);
-        assert_eq!(whole.mahjong_events, history.mahjong_events);
-        assert_eq!(whole.mahjong_hands, history.mahjong_hands);
+        assert_eq!(whole.history, history.history);
         assert_eq!(whole.steps.len(), 9);
         for (m, s) in whole.steps.iter().zip(steps.iter()) {
             assert_eq!(
@@ -909,8 +892,8 @@ pub(crate) mod tests {
         impl TableGame for Broken {
             type Action = ();
             type View<'a> = ();
-            fn game(&self) -> v1::Game {
-                v1::Game::Unspecified
+            fn game(&self) -> &'static str {
+                "broken"
             }
             fn seat_count(&self) -> usize {
                 2

@@ -24,6 +24,8 @@ use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use arena_proto::packages::arena::ddz::v1 as ddz_pb;
+use arena_proto::payload;
 use arena_proto::v1;
 use arena_proto::v1::seat_host_server::{SeatHost, SeatHostServer};
 use tokio::sync::mpsc;
@@ -173,23 +175,28 @@ fn splitmix(mut z: u64) -> u64 {
     z ^ (z >> 31)
 }
 
+/// The Dou Dizhu observation of a request (the fake host seats Dou Dizhu bots only).
+fn observation(r: &v1::DecisionRequest) -> ddz_pb::Observation {
+    payload::unpack(
+        r.observation.as_ref().and_then(|o| o.game.as_ref()),
+        "observation",
+    )
+    .expect("a Dou Dizhu observation")
+}
+
 fn legal_of(r: &v1::DecisionRequest) -> Vec<String> {
-    match r.observation.as_ref().and_then(|o| o.game.as_ref()) {
-        Some(v1::observation::Game::Ddz(o)) => o.legal.clone(),
-        Some(v1::observation::Game::Mahjong(o)) => o.legal.clone(),
-        None => Vec::new(),
-    }
+    observation(r).legal
 }
 
 fn action_for(kind: v1::DecisionKind, text: &str) -> v1::Action {
-    use v1::ddz_action::Action as A;
+    use ddz_pb::action::Action as A;
     let a = match kind {
         v1::DecisionKind::Bid => A::Bid(text.parse().unwrap()),
         v1::DecisionKind::Double | v1::DecisionKind::Redouble => A::Double(text == "1"),
         _ => A::Play(text.to_string()),
     };
     v1::Action {
-        game: Some(v1::action::Game::Ddz(v1::DdzAction { action: Some(a) })),
+        game: Some(payload::pack(&ddz_pb::Action { action: Some(a) })),
     }
 }
 
@@ -212,10 +219,7 @@ fn legal_answer(r: &v1::DecisionRequest, passive: bool) -> v1::Action {
 }
 
 fn illegal_answer(r: &v1::DecisionRequest) -> v1::Action {
-    let Some(v1::observation::Game::Ddz(o)) = r.observation.as_ref().and_then(|o| o.game.as_ref())
-    else {
-        panic!("no observation")
-    };
+    let o = observation(r);
     match r.kind() {
         v1::DecisionKind::Bid => action_for(v1::DecisionKind::Bid, "7"),
         v1::DecisionKind::Play => {
