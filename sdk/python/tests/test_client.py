@@ -170,7 +170,6 @@ def test_a_dropped_stream_is_resumed_and_an_answer_made_while_disconnected_is_se
     Counting.calls = []
     Counting.gate = threading.Event()
     req = ddz_request("t1", 7, legal=("pass", "4"))
-    dropped = threading.Event()
 
     def first(hello, inbox, send, ctx):
         send(welcome("sess-1"))

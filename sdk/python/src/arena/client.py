@@ -39,6 +39,7 @@ DEFAULT_BOT_HOST = "127.0.0.1:50052"
 # Longest release a Hello may carry, in characters (bot-host's limit).
 MAX_RELEASE_CHARS = 64
 
+
 class ArenaError(Exception):
     """The bot cannot play: it is misconfigured or bot-host refused it (the message says why)."""
 
@@ -167,12 +168,15 @@ class Player:
     """Plays `bots` on bot-host until stopped: one class per game (a subclass of a game's
     `Bot`, `arena.games.ddz.Bot`, `arena.games.mahjong.Bot`, or any callable making a fresh
     one), given in any order or as a dict from game name to class. Hello lists the games given;
-    each request goes to an instance of its game's class. Options default to the environment:
-    `name` to `ARENA_BOT`, `token` to `ARENA_TOKEN`, `target` to `ARENA_BOT_HOST` (else
-    127.0.0.1:50052); `release` to the classes' (joined with "+" when they differ). `capacity` is how many tables at once; `stop_after` stops cleanly once
-    that many tables have ended (0: never); `backoff` is the first and the longest wait between
-    reconnects, in seconds (default: the client retry policy's, `arena.retry.BACKOFF`); `incremental` asks bot-host for incremental observations (rebuilt
-    here, so the bot sees no difference)."""
+    each request goes to an instance of its game's class.
+
+    Options default to the environment: `name` to `ARENA_BOT`, `token` to `ARENA_TOKEN`,
+    `target` to `ARENA_BOT_HOST` (else 127.0.0.1:50052); `release` to the classes' (joined with
+    "+" when they differ). `capacity` is how many tables at once; `stop_after` stops cleanly
+    once that many tables have ended (0: never); `backoff` is the first and the longest wait
+    between reconnects, in seconds (default: the client retry policy's, `arena.retry.BACKOFF`);
+    `incremental` asks bot-host for incremental observations (rebuilt here, so the bot sees no
+    difference)."""
 
     def __init__(self, *bots, name=None, token=None, target=None, release=None,
                  capacity=8, stop_after=0, backoff=BACKOFF, workers=None, incremental=True):
