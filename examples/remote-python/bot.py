@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
 """A remote Dou Dizhu bot on the Python SDK (pip install ./sdk/python): no call, no double, the
-smallest listed play, and a pass when following its partner."""
+smallest listed play, and a pass when following its partner. Each method gets the seat's
+`arena.ddz.v1.Observation`, every event so far in `obs.events`."""
 import arena
+from arena.games import ddz
 
 
-class Smallest(arena.Bot):
+class Smallest(ddz.Bot):
     release = "py-1"
 
     def play(self, obs):

@@ -2,8 +2,9 @@
 """A remote Mahjong bot on the Python SDK (pip install ./sdk/python). It answers from each
 request's legal answers alone: win whenever a win is legal, pung whenever it can, else discard
 the tile with the fewest neighbours in its hand (the same tile, or its suit at most two ranks
-away)."""
+away). Each method gets the seat's `arena.mahjong.v1.Observation`."""
 import arena
+from arena.games import mahjong
 
 WINS = ("win", "self-drawn-win", "rob-kong")
 
@@ -12,7 +13,7 @@ def near(t, u):
     return t == u or (len(t) == len(u) == 2 and t[1] == u[1] and abs(int(t[0]) - int(u[0])) <= 2)
 
 
-class Neighbours(arena.Bot):
+class Neighbours(mahjong.Bot):
     release = "py-mahjong-1"
 
     def turn(self, obs):

@@ -1,17 +1,32 @@
-"""A bot class's answers as the protocol's actions, and the games its Hello lists."""
+"""Per-game bot classes: a request's game observation unpacked with its events merged back,
+each decision kind to its method, answers packed as the game's Action in `arena.v1.Action.game`,
+and the errors a bot author can act on."""
 import pytest
 
 import arena
-from arena.bot import games_of
-from arena.v1 import common_pb2 as pb, seat_pb2
+from arena import games, wire
+from arena.ddz.v1 import ddz_pb2
+from arena.games import ddz, mahjong
+from arena.mahjong.v1 import mahjong_pb2
+from arena.v1 import bot_pb2, common_pb2 as pb, seat_pb2
 
 
-def request(kind, game=pb.GAME_DOU_DIZHU, **obs):
-    o = pb.Observation(mahjong=pb.MahjongObservation(**obs)) if game == pb.GAME_MAHJONG else pb.Observation(ddz=pb.DdzObservation(**obs))
-    return seat_pb2.DecisionRequest(request_id=1, table_id="t", kind=kind, game=game, observation=o)
+def request(game_obs, kind, events=(), game="", request_id=1):
+    """A whole DecisionRequest whose envelope carries `game_obs` and `events` (game Event
+    messages, encoded as the wire carries them)."""
+    envelope = pb.Observation(game=wire.pack(game_obs), events=[e.SerializeToString() for e in events])
+    return seat_pb2.DecisionRequest(request_id=request_id, table_id="t", kind=kind, game=game, observation=envelope)
 
 
-class Ddz(arena.Bot):
+def ddz_request(kind, legal=(), events=(), game="ddz"):
+    return request(ddz_pb2.Observation(seat=0, hand="3345", legal=list(legal)), kind, events, game)
+
+
+def mahjong_request(kind, legal=(), events=()):
+    return request(mahjong_pb2.Observation(seat=2, hand="1M 2M", legal=list(legal)), kind, events, "mahjong")
+
+
+class Ddz(ddz.Bot):
     def bid(self, obs):
         return 2
 
@@ -22,53 +37,131 @@ class Ddz(arena.Bot):
         return obs.legal[-1]
 
 
-def test_each_dou_dizhu_kind_goes_to_its_method_and_becomes_its_action():
+class Mj(mahjong.Bot):
+    def turn(self, obs):
+        return obs.legal[0]
+
+
+def answer(bot, r):
+    return bot.to_action(r, bot.decide(r))
+
+
+def test_the_sdk_finds_each_game_module_by_its_name():
+    assert games.names() == ["ddz", "mahjong"]
+    assert games.module("ddz") is ddz and games.module("mahjong") is mahjong
+    assert (ddz.Bot.game, mahjong.Bot.game) == ("ddz", "mahjong")
+    assert games.module("chess") is None
+
+
+def test_each_dou_dizhu_kind_goes_to_its_method_and_is_packed_as_an_arena_ddz_v1_action():
     bot = Ddz()
-    answer = lambda r: arena.to_action(r, bot.decide(r))
-    assert answer(request(pb.DECISION_KIND_BID)) == pb.Action(ddz=pb.DdzAction(bid=2))
-    assert answer(request(pb.DECISION_KIND_DOUBLE)) == pb.Action(ddz=pb.DdzAction(double=True))
+    got = answer(bot, ddz_request(pb.DECISION_KIND_BID))
+    assert got.game.type_url == "type.googleapis.com/arena.ddz.v1.Action"
+    assert wire.unpack(got.game, ddz_pb2.Action, "action") == ddz_pb2.Action(bid=2)
+    unpacked = lambda r: wire.unpack(answer(bot, r).game, ddz_pb2.Action, "action")
+    assert unpacked(ddz_request(pb.DECISION_KIND_DOUBLE)) == ddz_pb2.Action(double=True)
     # Not overridden: the default, always legal.
-    assert answer(request(pb.DECISION_KIND_REDOUBLE)) == pb.Action(ddz=pb.DdzAction(double=False))
-    assert answer(request(pb.DECISION_KIND_PLAY, legal=["pass", "33"])) == pb.Action(ddz=pb.DdzAction(play="33"))
+    assert unpacked(ddz_request(pb.DECISION_KIND_REDOUBLE)) == ddz_pb2.Action(double=False)
+    assert unpacked(ddz_request(pb.DECISION_KIND_PLAY, legal=["pass", "33"])) == ddz_pb2.Action(play="33")
+    # A request whose game is empty is Dou Dizhu's.
+    assert unpacked(ddz_request(pb.DECISION_KIND_PLAY, legal=["44"], game="")) == ddz_pb2.Action(play="44")
 
 
-def test_mahjong_answers_are_the_legal_texts():
-    class Mj(arena.Bot):
-        def turn(self, obs):
-            return obs.legal[0]
-
+def test_mahjong_answers_are_the_legal_texts_packed_as_arena_mahjong_v1_actions():
     bot = Mj()
-    r = request(pb.DECISION_KIND_TURN, game=pb.GAME_MAHJONG, legal=["discard 5S", "self-drawn-win"])
-    assert arena.to_action(r, bot.decide(r)) == pb.Action(mahjong=pb.MahjongAction(kind=pb.MAHJONG_ACTION_KIND_DISCARD, tile="5S"))
-    r = request(pb.DECISION_KIND_CLAIM, game=pb.GAME_MAHJONG, legal=["pass", "pung"])
-    assert arena.to_action(r, bot.decide(r)).mahjong.kind == pb.MAHJONG_ACTION_KIND_PASS
-    for text, kind, tile in [("self-drawn-win", "SELF_DRAWN_WIN", ""), ("chow 7M", "CHOW", "7M"), ("rob-kong", "ROB_KONG", ""), ("concealed-kong E", "CONCEALED_KONG", "E")]:
-        assert arena.mahjong_action(text) == pb.MahjongAction(kind=pb.MahjongActionKind.Value("MAHJONG_ACTION_KIND_" + kind), tile=tile)
+    r = mahjong_request(pb.DECISION_KIND_TURN, legal=["discard 5S", "self-drawn-win"])
+    got = answer(bot, r)
+    assert got.game.type_url == "type.googleapis.com/arena.mahjong.v1.Action"
+    assert wire.unpack(got.game, mahjong_pb2.Action, "action") == mahjong_pb2.Action(kind=mahjong_pb2.ACTION_KIND_DISCARD, tile="5S")
+    r = mahjong_request(pb.DECISION_KIND_CLAIM, legal=["pass", "pung"])
+    assert wire.unpack(answer(bot, r).game, mahjong_pb2.Action, "action").kind == mahjong_pb2.ACTION_KIND_PASS
+    for text, kind, tile in [("self-drawn-win", "SELF_DRAWN_WIN", ""), ("chow 7M", "CHOW", "7M"),
+                             ("rob-kong", "ROB_KONG", ""), ("concealed-kong E", "CONCEALED_KONG", "E")]:
+        assert mahjong.action(pb.DECISION_KIND_TURN, text) == mahjong_pb2.Action(kind=mahjong_pb2.ActionKind.Value("ACTION_KIND_" + kind), tile=tile)
+
+
+def test_a_game_message_or_a_packed_action_is_taken_as_the_answer():
+    r = ddz_request(pb.DECISION_KIND_PLAY)
+    assert ddz.Bot.to_action(r, ddz_pb2.Action(play="55")) == pb.Action(game=wire.pack(ddz_pb2.Action(play="55")))
+    packed = pb.Action(game=wire.pack(ddz_pb2.Action(play="66")))
+    assert ddz.Bot.to_action(r, packed) is packed
+
+
+def test_the_events_from_the_envelope_are_merged_back_into_the_game_observation():
+    seen = []
+
+    class Recording(ddz.Bot):
+        def play(self, obs):
+            seen.append(obs)
+            return "pass"
+
+    class RecordingMj(mahjong.Bot):
+        def claim(self, obs):
+            seen.append(obs)
+            return "pass"
+
+    ddz_events = [ddz_pb2.Event(seat=1, bid=1), ddz_pb2.Event(seat=2, landlord=ddz_pb2.Landlord(bid=1, bottom="3BR")),
+                  ddz_pb2.Event(seat=2, play="33")]
+    Recording().decide(ddz_request(pb.DECISION_KIND_PLAY, legal=["pass"], events=ddz_events))
+    mj_events = [mahjong_pb2.Event(seat=0, kind=mahjong_pb2.EVENT_KIND_DRAW),
+                 mahjong_pb2.Event(seat=0, kind=mahjong_pb2.EVENT_KIND_DISCARD, tile="5S")]
+    RecordingMj().decide(mahjong_request(pb.DECISION_KIND_CLAIM, legal=["pass"], events=mj_events))
+    assert isinstance(seen[0], ddz_pb2.Observation) and list(seen[0].events) == ddz_events
+    assert (seen[0].hand, list(seen[0].legal)) == ("3345", ["pass"])
+    assert isinstance(seen[1], mahjong_pb2.Observation) and list(seen[1].events) == mj_events
+    assert seen[1].hand == "1M 2M"
+
+
+def test_end_reads_the_games_own_outcome():
+    end = bot_pb2.TableEnd(table_id="t", outcome=pb.Outcome(scores=[2, -1, -1], game=wire.pack(ddz_pb2.Outcome(landlord=0, spring=True))))
+    assert ddz.Bot.outcome(end) == ddz_pb2.Outcome(landlord=0, spring=True)
+    assert ddz.Bot.outcome(end.outcome).spring
+    assert ddz.Bot.outcome(bot_pb2.TableEnd(outcome=pb.Outcome(scores=[0, 0, 0]))) is None
+    with pytest.raises(arena.WireError, match="holds 'type.googleapis.com/arena.ddz.v1.Outcome', not an arena.mahjong.v1.Outcome"):
+        mahjong.Bot.outcome(end)
 
 
 def test_answers_that_are_no_action_are_refused_saying_why():
+    with pytest.raises(arena.AnswerError, match="'discardd 5S' is not a Mahjong answer"):
+        mahjong.action(pb.DECISION_KIND_TURN, "discardd 5S")
     with pytest.raises(arena.AnswerError, match="not a Mahjong answer"):
-        arena.mahjong_action("discardd 5S")
-    with pytest.raises(arena.AnswerError, match="0 to 3"):
-        arena.to_action(request(pb.DECISION_KIND_BID), 4)
+        mahjong.action(pb.DECISION_KIND_TURN, "unspecified")
+    with pytest.raises(arena.AnswerError, match="string such as"):
+        mahjong.action(pb.DECISION_KIND_TURN, 5)
+    with pytest.raises(arena.AnswerError, match="a bid is a number 0 to 3, not 4"):
+        ddz.Bot.to_action(ddz_request(pb.DECISION_KIND_BID), 4)
+    with pytest.raises(arena.AnswerError, match="a bid is a number 0 to 3, not 'two'"):
+        ddz.Bot.to_action(ddz_request(pb.DECISION_KIND_BID), "two")
     with pytest.raises(arena.AnswerError, match="True or False"):
-        arena.to_action(request(pb.DECISION_KIND_DOUBLE), "yes")
+        ddz.Bot.to_action(ddz_request(pb.DECISION_KIND_DOUBLE), "yes")
     with pytest.raises(arena.AnswerError, match="string of cards"):
-        arena.to_action(request(pb.DECISION_KIND_PLAY), ["3"])
+        ddz.Bot.to_action(ddz_request(pb.DECISION_KIND_PLAY), ["3"])
+    with pytest.raises(arena.AnswerError, match="a ddz answer is an arena.ddz.v1.Action .*not an arena.mahjong.v1.Action"):
+        ddz.Bot.to_action(ddz_request(pb.DECISION_KIND_PLAY), mahjong_pb2.Action())
+    with pytest.raises(arena.AnswerError, match="asks for DECISION_KIND_TURN, which is no decision of ddz"):
+        Ddz().decide(ddz_request(pb.DECISION_KIND_TURN))
     with pytest.raises(NotImplementedError, match="define turn"):
-        Ddz().decide(request(pb.DECISION_KIND_TURN, game=pb.GAME_MAHJONG))
+        mahjong.Bot().decide(mahjong_request(pb.DECISION_KIND_TURN))
 
 
-def test_hello_lists_the_games_a_class_plays():
-    class Both(Ddz):
-        def turn(self, obs):
-            return "pass"
+def test_a_request_holding_another_games_observation_or_bad_events_is_a_wire_error():
+    r = mahjong_request(pb.DECISION_KIND_PLAY)
+    with pytest.raises(arena.WireError, match="request 1 of table 't': observation.game holds 'type.googleapis.com/arena.mahjong.v1.Observation', not an arena.ddz.v1.Observation"):
+        Ddz().decide(r)
+    r = ddz_request(pb.DECISION_KIND_PLAY)
+    r.observation.events.append(b"\xff\xff")
+    with pytest.raises(arena.WireError, match="event 0 is not a valid arena.ddz.v1.Event"):
+        Ddz().decide(r)
+    r = ddz_request(pb.DECISION_KIND_PLAY)
+    r.observation.ClearField("game")
+    with pytest.raises(arena.WireError, match="observation.game is empty"):
+        Ddz().decide(r)
+    r = ddz_request(pb.DECISION_KIND_PLAY)
+    r.observation.events_from = 3
+    with pytest.raises(arena.WireError, match="incremental"):
+        Ddz().decide(r)
 
-    class Named(arena.Bot):
-        games = ["mahjong", "dou-dizhu"]
 
-    assert games_of(Ddz) == [], "Dou Dizhu alone is the empty list"
-    assert games_of(Both) == [pb.GAME_DOU_DIZHU, pb.GAME_MAHJONG]
-    assert games_of(Named) == [pb.GAME_DOU_DIZHU, pb.GAME_MAHJONG]
-    with pytest.raises(ValueError, match="unknown game 'chess'"):
-        games_of(type("Chess", (arena.Bot,), {"games": "chess"}))
+def test_the_old_single_class_says_what_replaced_it():
+    with pytest.raises(AttributeError, match="arena.games.ddz.Bot or arena.games.mahjong.Bot"):
+        arena.Bot

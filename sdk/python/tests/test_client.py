@@ -9,15 +9,34 @@ import grpc
 import pytest
 
 import arena
+from arena import wire
+from arena.ddz.v1 import ddz_pb2
+from arena.games import ddz, mahjong
+from arena.mahjong.v1 import mahjong_pb2
 from arena.v1 import bot_pb2, bot_pb2_grpc, common_pb2 as pb, seat_pb2
 
 WAIT = 30  # seconds: a generous bound for a step that takes milliseconds
 
 
-def ddz_request(table, request_id, kind=pb.DECISION_KIND_PLAY, legal=("pass", "3")):
+def ddz_request(table, request_id, kind=pb.DECISION_KIND_PLAY, legal=("pass", "3"), game="ddz"):
     return seat_pb2.DecisionRequest(
-        request_id=request_id, table_id=table, seat=0, game=pb.GAME_DOU_DIZHU, kind=kind,
-        deadline_ms=1000, observation=pb.Observation(ddz=pb.DdzObservation(legal=list(legal))))
+        request_id=request_id, table_id=table, seat=0, game=game, kind=kind, deadline_ms=1000,
+        observation=pb.Observation(game=wire.pack(ddz_pb2.Observation(legal=list(legal)))))
+
+
+def mahjong_request(table, request_id, kind=pb.DECISION_KIND_TURN, legal=("discard 1M",)):
+    return seat_pb2.DecisionRequest(
+        request_id=request_id, table_id=table, seat=1, game="mahjong", kind=kind, deadline_ms=1000,
+        observation=pb.Observation(game=wire.pack(mahjong_pb2.Observation(legal=list(legal)))))
+
+
+def played(reply):
+    """A reply's Dou Dizhu play."""
+    return wire.unpack(reply.action.game, ddz_pb2.Action, "reply").play
+
+
+def mahjong_answer(reply):
+    return wire.unpack(reply.action.game, mahjong_pb2.Action, "reply")
 
 
 class Script(bot_pb2_grpc.BotGatewayServicer):
@@ -92,7 +111,7 @@ def welcome(session, resumed=()):
     return bot_pb2.HostToBot(welcome=bot_pb2.Welcome(session=session, bot="b", grace_ms=10000, keepalive_ms=5000, resumed=list(resumed)))
 
 
-class Counting(arena.Bot):
+class Counting(ddz.Bot):
     """Plays the first non-pass play; counts its decisions by request id, and can be held."""
 
     calls = []
@@ -117,7 +136,7 @@ def in_thread(p):
 
 
 def test_hello_carries_name_release_capacity_games_and_the_token():
-    class Mj(arena.Bot):
+    class Mj(mahjong.Bot):
         release = "mj-7"
 
         def turn(self, obs):
@@ -128,7 +147,7 @@ def test_hello_carries_name_release_capacity_games_and_the_token():
         send(bot_pb2.HostToBot(ping=bot_pb2.Ping(nonce=42)))
         pong = next_of(inbox, "pong")
         assert pong.pong.nonce == 42
-        send(bot_pb2.HostToBot(start=bot_pb2.TableStart(table_id="t", seat=0, game=pb.GAME_MAHJONG)))
+        send(bot_pb2.HostToBot(start=bot_pb2.TableStart(table_id="t", seat=0, game="mahjong")))
         p.stop()
         next_of(inbox, "drain")
 
@@ -142,7 +161,7 @@ def test_hello_carries_name_release_capacity_games_and_the_token():
     finally:
         server.stop(None)
     hello = script.hellos[0]
-    assert (hello.bot, hello.release, hello.capacity, list(hello.games), hello.resume_session) == ("b", "mj-7", 3, [pb.GAME_MAHJONG], "")
+    assert (hello.bot, hello.release, hello.capacity, list(hello.games), hello.resume_session) == ("b", "mj-7", 3, ["mahjong"], "")
     assert script.metadata[0]["authorization"] == "Bearer t0k"
     assert result["summary"].drained
 
@@ -151,11 +170,10 @@ def test_a_dropped_stream_is_resumed_and_an_answer_made_while_disconnected_is_se
     Counting.calls = []
     Counting.gate = threading.Event()
     req = ddz_request("t1", 7, legal=("pass", "4"))
-    dropped = threading.Event()
 
     def first(hello, inbox, send, ctx):
         send(welcome("sess-1"))
-        send(bot_pb2.HostToBot(start=bot_pb2.TableStart(table_id="t1", seat=0, game=pb.GAME_DOU_DIZHU)))
+        send(bot_pb2.HostToBot(start=bot_pb2.TableStart(table_id="t1", seat=0, game="ddz")))
         send(bot_pb2.HostToBot(request=req))
         # The bot is deciding (held at the gate) when its stream breaks.
         while Counting.calls != ["4"]:
@@ -186,8 +204,8 @@ def test_a_dropped_stream_is_resumed_and_an_answer_made_while_disconnected_is_se
         Counting.gate = None
         server.stop(None)
     assert got["resume"] == "sess-1"
-    assert (got["reply"].request_id, got["reply"].table_id, got["reply"].action.ddz.play) == (7, "t1", "4")
-    assert got["next"].action.ddz.play == "5"
+    assert (got["reply"].request_id, got["reply"].table_id, played(got["reply"])) == (7, "t1", "4")
+    assert played(got["next"]) == "5"
     assert Counting.calls == ["4", "5"], "request 7 was decided once, not again on resume"
     s = result["summary"]
     assert (s.connections, s.resumed, s.tables, s.drained) == (2, 1, 1, True)
@@ -208,7 +226,7 @@ def test_stopping_sends_drain_keeps_answering_and_returns_when_bot_host_ends_the
         order.append("drain")
         # The table in flight goes on after the drain.
         send(bot_pb2.HostToBot(request=ddz_request("t", 2, legal=("pass", "6"))))
-        order.append(next_of(inbox, "reply").reply.action.ddz.play)
+        order.append(played(next_of(inbox, "reply").reply))
         send(bot_pb2.HostToBot(end=bot_pb2.TableEnd(table_id="t", seat=0)))
         order.append("end")
 
@@ -265,7 +283,7 @@ def test_a_refused_token_is_an_error_naming_the_refusal_not_endless_retries():
 
 
 def test_a_bot_that_raises_answers_an_empty_action_and_goes_on():
-    class Broken(arena.Bot):
+    class Broken(ddz.Bot):
         def play(self, obs):
             raise RuntimeError("bug")
 
@@ -287,7 +305,7 @@ def test_a_bot_that_raises_answers_an_empty_action_and_goes_on():
     finally:
         server.stop(None)
     assert got["reply"].request_id == 1
-    assert got["reply"].action.WhichOneof("game") is None, "an empty action, judged by the referee at once"
+    assert not got["reply"].action.HasField("game"), "an empty action, judged by the referee at once"
 
 
 def test_missing_settings_are_named():
@@ -297,35 +315,43 @@ def test_missing_settings_are_named():
         arena.Player(Counting, name="b", token="x", capacity=0)
 
 
-def test_incremental_observations_are_asked_for_and_rebuilt_whole_before_the_bot_sees_them():
+def test_incremental_observations_are_asked_for_and_rebuilt_whole_for_each_game():
     seen = []
 
-    class Recording(arena.Bot):
+    class RecordingDdz(ddz.Bot):
         def play(self, obs):
-            copy = pb.DdzObservation()
-            copy.CopyFrom(obs)
-            seen.append(copy)
+            seen.append(("ddz", obs))
             return "pass"
 
-    def event(play):
-        return pb.DdzEvent(seat=1, play=play)
+    class RecordingMj(mahjong.Bot):
+        def turn(self, obs):
+            seen.append(("mahjong", obs))
+            return obs.legal[0]
 
-    def request(request_id, plays, events_from):
-        r = ddz_request("t", request_id)
-        r.observation.ddz.events.extend([event(p) for p in plays])
-        r.observation.ddz.events_from = events_from
+    def increment(r, events, events_from):
+        # As bot-host sends them: encoded game events in the envelope, the game message's none.
+        r.observation.events.extend(e.SerializeToString() for e in events)
+        r.observation.events_from = events_from
         return bot_pb2.HostToBot(request=r)
+
+    def ddz_step(request_id, plays, events_from):
+        return increment(ddz_request("d", request_id), [ddz_pb2.Event(seat=1, play=p) for p in plays], events_from)
+
+    def mj_step(request_id, tiles, events_from):
+        events = [mahjong_pb2.Event(seat=1, kind=mahjong_pb2.EVENT_KIND_DISCARD, tile=t) for t in tiles]
+        return increment(mahjong_request("m", request_id), events, events_from)
 
     def first(hello, inbox, send, ctx):
         send(welcome("s1"))
-        send(bot_pb2.HostToBot(start=bot_pb2.TableStart(table_id="t", seat=0, game=pb.GAME_DOU_DIZHU)))
-        send(request(1, ["3", "4"], 0))
-        next_of(inbox, "reply")
-        send(request(2, ["5"], 2))
-        next_of(inbox, "reply")
+        send(bot_pb2.HostToBot(start=bot_pb2.TableStart(table_id="d", seat=0, game="ddz")))
+        send(bot_pb2.HostToBot(start=bot_pb2.TableStart(table_id="m", seat=1, game="mahjong")))
+        # The two tables' increments interleave; each seat keeps its own events.
+        for step in (ddz_step(1, ["3", "4"], 0), mj_step(1, ["1M"], 0), ddz_step(2, ["5"], 2), mj_step(2, ["2M", "3M"], 1)):
+            send(step)
+            next_of(inbox, "reply")
         # An increment that does not continue what the seat holds is not answered.
-        send(request(3, ["9"], 7))
-        send(request(4, ["3", "4", "5", "6"], 0))
+        send(ddz_step(3, ["9"], 7))
+        send(ddz_step(4, ["3", "4", "5", "6"], 0))
         assert next_of(inbox, "reply").reply.request_id == 4
         p.stop()
         next_of(inbox, "drain")
@@ -333,17 +359,117 @@ def test_incremental_observations_are_asked_for_and_rebuilt_whole_before_the_bot
     script = Script([first])
     server, target = serve(script)
     try:
-        p = arena.Player(Recording, name="b", token="t0k", target=target)
+        p = arena.Player(RecordingDdz, RecordingMj, name="b", token="t0k", target=target)
         t, _ = in_thread(p)
         t.join(WAIT)
         assert not t.is_alive()
     finally:
         server.stop(None)
     assert script.hellos[0].incremental_observations
-    whole = [[e.play for e in o.events] for o in seen]
-    assert whole == [["3", "4"], ["3", "4", "5"], ["3", "4", "5", "6"]]
-    assert all(o.events_from == 0 for o in seen), "rebuilt, an observation says it is whole"
-    assert all(list(o.legal) == ["pass", "3"] for o in seen)
+    whole = lambda game, field: [[getattr(e, field) for e in o.events] for g, o in seen if g == game]
+    assert whole("ddz", "play") == [["3", "4"], ["3", "4", "5"], ["3", "4", "5", "6"]]
+    assert whole("mahjong", "tile") == [["1M"], ["1M", "2M", "3M"]]
+    assert all(list(o.legal) == ["pass", "3"] for g, o in seen if g == "ddz")
+
+
+def test_each_request_goes_to_the_class_of_its_game_and_hello_lists_the_classes_games():
+    made = []
+
+    class D(ddz.Bot):
+        release = "d-1"
+
+        def __init__(self):
+            made.append(("ddz", self))
+
+        def play(self, obs):
+            return "33"
+
+    class M(mahjong.Bot):
+        release = "m-2"
+
+        def turn(self, obs):
+            made.append(("mahjong", self))
+            return "discard 1M"
+
+    got = {}
+
+    def first(hello, inbox, send, ctx):
+        send(welcome("s"))
+        send(bot_pb2.HostToBot(request=mahjong_request("m", 1)))
+        got["mahjong"] = next_of(inbox, "reply").reply
+        # An empty game is Dou Dizhu.
+        send(bot_pb2.HostToBot(request=ddz_request("d", 1, game="")))
+        got["ddz"] = next_of(inbox, "reply").reply
+        p.stop()
+        next_of(inbox, "drain")
+
+    script = Script([first])
+    server, target = serve(script)
+    try:
+        # Given as a dict, game name to class, in any order.
+        p = arena.Player({"mahjong": M, "ddz": D}, name="b", token="t0k", target=target)
+        t, _ = in_thread(p)
+        t.join(WAIT)
+        assert not t.is_alive()
+    finally:
+        server.stop(None)
+    hello = script.hellos[0]
+    assert list(hello.games) == ["ddz", "mahjong"]
+    assert hello.release == "m-2+d-1", "each class's release, in the order given"
+    assert mahjong_answer(got["mahjong"]) == mahjong_pb2.Action(kind=mahjong_pb2.ACTION_KIND_DISCARD, tile="1M")
+    assert played(got["ddz"]) == "33"
+    assert {g for g, _ in made} == {"ddz", "mahjong"}
+    assert [(b.table_id, b.seat) for g, b in made if g == "mahjong"] == [("m", 1)]
+
+
+def test_a_request_for_a_game_without_a_class_is_answered_empty_and_logged_not_a_crash(caplog):
+    got = {}
+
+    def first(hello, inbox, send, ctx):
+        send(welcome("s"))
+        send(bot_pb2.HostToBot(start=bot_pb2.TableStart(table_id="m", seat=1, game="mahjong")))
+        send(bot_pb2.HostToBot(request=mahjong_request("m", 5)))
+        got["unplayed"] = next_of(inbox, "reply").reply
+        # The connection goes on with the games it plays.
+        send(bot_pb2.HostToBot(request=ddz_request("d", 1, legal=("pass", "7"))))
+        got["played"] = next_of(inbox, "reply").reply
+        p.stop()
+        next_of(inbox, "drain")
+
+    server, target = serve(Script([first]))
+    try:
+        p = player(target)
+        t, result = in_thread(p)
+        t.join(WAIT)
+        assert not t.is_alive()
+    finally:
+        server.stop(None)
+    assert got["unplayed"].request_id == 5 and not got["unplayed"].action.HasField("game")
+    assert played(got["played"]) == "7"
+    assert "table m seat 1 is a table of 'mahjong', but this bot has classes for ddz only" in caplog.text
+    assert result["summary"].drained
+
+
+def test_bot_classes_that_cannot_be_played_are_named():
+    class D(ddz.Bot):
+        pass
+
+    class D2(ddz.Bot):
+        pass
+
+    class NoGame:
+        pass
+
+    with pytest.raises(arena.ArenaError, match="two classes for ddz: D and D2"):
+        arena.Player(D, D2, name="b", token="x")
+    with pytest.raises(arena.ArenaError, match="D plays ddz, but it is given for 'mahjong'"):
+        arena.Player({"mahjong": D}, name="b", token="x")
+    with pytest.raises(arena.ArenaError, match="NoGame is no game's bot class: subclass a game's Bot \\(arena.games.ddz.Bot, arena.games.mahjong.Bot\\)"):
+        arena.Player(NoGame, name="b", token="x")
+    with pytest.raises(arena.ArenaError, match="a bot class for each game"):
+        arena.Player(name="b", token="x")
+    with pytest.raises(arena.ArenaError, match="release"):
+        arena.Player(D, name="b", token="x", release="r" * 65)
 
 
 def test_a_bot_can_ask_for_full_observations():

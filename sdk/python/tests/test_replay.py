@@ -7,7 +7,9 @@ import sys
 
 import pytest
 
-from arena import replay
+from arena import replay, wire
+from arena.ddz.v1 import ddz_pb2
+from arena.mahjong.v1 import mahjong_pb2
 from arena.v1 import common_pb2 as pb, table_pb2
 
 
@@ -27,9 +29,10 @@ def export(*replays):
 
 def sample(table, scores):
     return table_pb2.Replay(
-        job=table_pb2.TableJob(table_id=table, game=pb.GAME_DOU_DIZHU, seed=2**40),
-        steps=[table_pb2.ReplayStep(seat=1, kind=pb.DECISION_KIND_PLAY, action=pb.Action(ddz=pb.DdzAction(play="33")), elapsed_ms=12)],
-        result=table_pb2.TableResult(table_id=table, outcome=pb.Outcome(scores=scores)),
+        job=table_pb2.TableJob(table_id=table, game="ddz", seed=2**40, setup=wire.pack(ddz_pb2.Setup(rules_kind=ddz_pb2.RULES_COMPETITION))),
+        steps=[table_pb2.ReplayStep(seat=1, kind=pb.DECISION_KIND_PLAY, action=pb.Action(game=wire.pack(ddz_pb2.Action(play="33"))), elapsed_ms=12)],
+        result=table_pb2.TableResult(table_id=table, outcome=pb.Outcome(scores=scores, game=wire.pack(ddz_pb2.Outcome(spring=True)))),
+        history=wire.pack(ddz_pb2.History(events=[ddz_pb2.Event(seat=1, play="33")])),
     )
 
 
@@ -44,11 +47,30 @@ def test_every_replay_of_an_export_is_read_in_order(tmp_path):
     assert got[1] == big
 
 
-def test_the_json_is_the_canonical_mapping():
+def test_the_json_is_the_canonical_mapping_with_each_game_message_typed():
     d = json.loads(replay.to_json(sample("t", [1, -2, 1])))
-    assert d["job"] == {"tableId": "t", "game": "GAME_DOU_DIZHU", "seed": str(2**40)}
-    assert d["steps"] == [{"seat": 1, "kind": "DECISION_KIND_PLAY", "action": {"ddz": {"play": "33"}}, "elapsedMs": 12}]
-    assert d["result"]["outcome"]["scores"] == ["1", "-2", "1"]
+    assert d["job"] == {"tableId": "t", "game": "ddz", "seed": str(2**40),
+                        "setup": {"@type": "type.googleapis.com/arena.ddz.v1.Setup", "rulesKind": "RULES_COMPETITION"}}
+    assert d["steps"] == [{"seat": 1, "kind": "DECISION_KIND_PLAY", "elapsedMs": 12,
+                           "action": {"game": {"@type": "type.googleapis.com/arena.ddz.v1.Action", "play": "33"}}}]
+    assert d["result"]["outcome"] == {"scores": ["1", "-2", "1"], "game": {"@type": "type.googleapis.com/arena.ddz.v1.Outcome", "spring": True}}
+    assert d["history"] == {"@type": "type.googleapis.com/arena.ddz.v1.History", "events": [{"seat": 1, "play": "33"}]}
+
+
+def test_a_mahjong_replay_prints_its_own_messages():
+    r = table_pb2.Replay(
+        job=table_pb2.TableJob(table_id="m", game="mahjong", setup=wire.pack(mahjong_pb2.Setup(fans=mahjong_pb2.FANS_SEED_2015))),
+        history=wire.pack(mahjong_pb2.History(hands=["1M 2M"])))
+    d = json.loads(replay.to_json(r))
+    assert d["job"]["setup"] == {"@type": "type.googleapis.com/arena.mahjong.v1.Setup", "fans": "FANS_SEED_2015"}
+    assert d["history"]["hands"] == ["1M 2M"]
+
+
+def test_a_game_message_of_a_game_the_sdk_does_not_know_is_an_error_naming_it():
+    from google.protobuf import any_pb2
+    r = table_pb2.Replay(job=table_pb2.TableJob(table_id="c", game="chess", setup=any_pb2.Any(type_url="type.googleapis.com/arena.chess.v1.Setup")))
+    with pytest.raises(replay.ReplayError, match="replay of table 'c': .*arena.chess.v1.Setup"):
+        replay.to_json(r)
 
 
 @pytest.mark.parametrize("data, says", [

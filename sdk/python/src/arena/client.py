@@ -1,11 +1,14 @@
 """The connection to bot-host: one `arena.v1.BotGateway/Play` stream for every table the bot plays.
 
-`run(MyBot)` says Hello (name, release, capacity, games) with the bot's token, answers Pings,
-hands every DecisionRequest to the seat's own `MyBot` instance on a worker thread (so a slow
-decision at one table neither delays the others nor the keepalive), and sends its answer back.
+`run(MyDdzBot)` (or `run(MyDdzBot, MyMahjongBot)`: one class per game) says Hello (name,
+release, capacity, the games it has classes for) with the bot's token, answers Pings, hands
+every DecisionRequest to the seat's own instance of the class for the request's game on a
+worker thread (so a slow decision at one table neither delays the others nor the keepalive),
+and sends its answer back.
 It asks for incremental observations (`Hello.incremental_observations`: after a seat's first
 request, bot-host sends only the events since its previous one) and rebuilds each seat's full
-observation before the bot sees it, so bots read exactly what a full observation holds;
+observation before the bot sees it (the envelope's `events`, opaque bytes here: no game is
+known to the connection), so bots read exactly what a full observation holds;
 `incremental=False` asks for full observations on the wire instead.
 When the stream drops it connects again and resumes its session (`Hello.resume_session`), so
 the tables in flight go on: requests bot-host hands back are answered once (an answer computed
@@ -24,7 +27,8 @@ from concurrent.futures import ThreadPoolExecutor
 
 import grpc
 
-from arena.bot import games_of, to_action
+from arena import games, wire
+from arena.bot import GameBot
 from arena.retry import BACKOFF, Backoff, bot_reconnects
 from arena.v1 import bot_pb2, bot_pb2_grpc, common_pb2, seat_pb2
 
@@ -32,6 +36,8 @@ log = logging.getLogger("arena")
 
 DEFAULT_BOT_HOST = "127.0.0.1:50052"
 
+# Longest release a Hello may carry, in characters (bot-host's limit).
+MAX_RELEASE_CHARS = 64
 
 
 class ArenaError(Exception):
@@ -62,6 +68,46 @@ class _Seat:
         self.lock = threading.Lock()
         # Every event of the seat's observation so far, when rebuilding incremental ones.
         self.history = None
+
+
+class _Bots:
+    """The bot classes (or factories) a connection plays, by game name."""
+
+    def __init__(self, bots):
+        if len(bots) == 1 and isinstance(bots[0], dict):
+            given = list(bots[0].items())
+        else:
+            given = [(None, b) for b in bots]
+        if not given:
+            raise ArenaError("give run() a bot class for each game it plays, e.g. run(MyDdzBot)")
+        self.factories = {}
+        # Each game's class, in the order given.
+        self.classes = {}
+        for name, factory in given:
+            cls = factory if isinstance(factory, type) else type(factory())
+            if not issubclass(cls, GameBot) or cls.game is None:
+                raise ArenaError(f"{cls.__name__} is no game's bot class: subclass a game's Bot "
+                                 f"({', '.join(f'arena.games.{g}.Bot' for g in games.names())})")
+            if name is not None and wire.game_name(name) != cls.game:
+                raise ArenaError(f"{cls.__name__} plays {cls.game}, but it is given for {name!r}")
+            if cls.game in self.classes:
+                raise ArenaError(f"two classes for {cls.game}: {self.classes[cls.game].__name__} and {cls.__name__}")
+            self.factories[cls.game] = factory
+            self.classes[cls.game] = cls
+
+    def games(self):
+        """The games Hello lists: those it has a class for."""
+        return sorted(self.factories)
+
+    def release(self):
+        """The release Hello reports: the classes' own (other than the default "0"), joined
+        with "+" when they differ."""
+        releases = []
+        for cls in self.classes.values():
+            r = str(getattr(cls, "release", "0"))
+            if r != "0" and r not in releases:
+                releases.append(r)
+        return "+".join(releases) or "0"
 
 
 class _Connection:
@@ -119,18 +165,22 @@ def channel(target):
 
 
 class Player:
-    """Plays `bot` (a `Bot` subclass, or any callable making a fresh bot) on bot-host until
-    stopped. Options default to the environment: `name` to `ARENA_BOT`, `token` to
-    `ARENA_TOKEN`, `target` to `ARENA_BOT_HOST` (else 127.0.0.1:50052); `release` and `games`
-    to the bot class's. `capacity` is how many tables at once; `stop_after` stops cleanly once
-    that many tables have ended (0: never); `backoff` is the first and the longest wait between
-    reconnects, in seconds (default: the client retry policy's, `arena.retry.BACKOFF`); `incremental` asks bot-host for incremental observations (rebuilt
-    here, so the bot sees no difference)."""
+    """Plays `bots` on bot-host until stopped: one class per game (a subclass of a game's
+    `Bot`, `arena.games.ddz.Bot`, `arena.games.mahjong.Bot`, or any callable making a fresh
+    one), given in any order or as a dict from game name to class. Hello lists the games given;
+    each request goes to an instance of its game's class.
 
-    def __init__(self, bot, *, name=None, token=None, target=None, release=None, games=None,
+    Options default to the environment: `name` to `ARENA_BOT`, `token` to `ARENA_TOKEN`,
+    `target` to `ARENA_BOT_HOST` (else 127.0.0.1:50052); `release` to the classes' (joined with
+    "+" when they differ). `capacity` is how many tables at once; `stop_after` stops cleanly
+    once that many tables have ended (0: never); `backoff` is the first and the longest wait
+    between reconnects, in seconds (default: the client retry policy's, `arena.retry.BACKOFF`);
+    `incremental` asks bot-host for incremental observations (rebuilt here, so the bot sees no
+    difference)."""
+
+    def __init__(self, *bots, name=None, token=None, target=None, release=None,
                  capacity=8, stop_after=0, backoff=BACKOFF, workers=None, incremental=True):
-        self.factory = bot
-        cls = bot if isinstance(bot, type) else type(bot())
+        self.bots = _Bots(bots)
         self.name = name or _env("ARENA_BOT")
         self.token = token or _env("ARENA_TOKEN")
         if not self.name:
@@ -138,10 +188,10 @@ class Player:
         if not self.token:
             raise ArenaError("set ARENA_TOKEN (or token=) to the token `arena bots add` printed")
         self.target = target or _env("ARENA_BOT_HOST", DEFAULT_BOT_HOST)
-        self.release = release if release is not None else str(getattr(cls, "release", "0"))
-        if games is not None:
-            cls = type("Configured", (cls,), {"games": games})
-        self.games = games_of(cls)
+        self.release = release if release is not None else self.bots.release()
+        if not 1 <= len(self.release) <= MAX_RELEASE_CHARS:
+            raise ArenaError(f"the release {self.release!r} must be 1 to {MAX_RELEASE_CHARS} characters (pass release=)")
+        self.games = self.bots.games()
         if not 1 <= capacity <= 10_000:
             raise ArenaError(f"capacity must be 1 to 10000 tables at once, not {capacity}")
         self.capacity = capacity
@@ -311,12 +361,21 @@ class Player:
             log.warning("bot-host: %s%s", n.message, where)
 
     def _seat(self, table_id, seat, game):
-        """The seat's bot, made on first sight (under the lock)."""
+        """The seat's bot, made on first sight (under the lock); None when the bot has no
+        class for the seat's game (logged: bot-host seats a bot only at the games its Hello
+        lists, so this is a bot-host's mistake)."""
         key = (table_id, seat)
         s = self._seats.get(key)
         if s is None:
-            bot = self.factory()
-            bot.table_id, bot.seat, bot.game = table_id, seat, game
+            game = wire.game_name(game)
+            factory = self.bots.factories.get(game)
+            if factory is None:
+                log.error("table %s seat %d is a table of %s, but this bot has classes for %s only "
+                          "(give run() a class for %s)", table_id, seat, quoted(game, 40),
+                          ", ".join(self.games), quoted(game, 40))
+                return None
+            bot = factory()
+            bot.table_id, bot.seat = table_id, seat
             s = self._seats[key] = _Seat(bot)
         return s
 
@@ -324,6 +383,12 @@ class Player:
         key = (r.table_id, r.seat)
         with self._lock:
             seat = self._seat(r.table_id, r.seat, r.game)
+            if seat is None:
+                # Answered at once with an empty action, which the referee judges at once,
+                # rather than left to time out.
+                conn.send(bot_pb2.BotToHost(reply=seat_pb2.DecisionReply(
+                    request_id=r.request_id, table_id=r.table_id, action=common_pb2.Action())))
+                return
             # Requests come in order on the stream and are rebuilt here, in that order, each
             # recorded even when answered already or still being decided: bot-host counts what
             # the bot holds the same way.
@@ -348,7 +413,7 @@ class Player:
     def _decide(self, seat, r):
         with seat.lock:
             try:
-                action = to_action(r, seat.bot.decide(r))
+                action = seat.bot.to_action(r, seat.bot.decide(r))
             except Exception:
                 # No answer would cost the table the whole deadline; an empty action is judged
                 # at once, and the traceback says what to fix.
@@ -392,11 +457,9 @@ class Player:
 def rebuild(seat, r):
     """Makes `r`'s observation whole again from `seat`'s history: an incremental one (its
     `events_from` > 0) gets the events it leaves out put back in front, and says 0 as a full one
-    does. None, or why it cannot be rebuilt."""
-    which = r.observation.WhichOneof("game")
-    if which is None:
-        return None
-    obs = getattr(r.observation, which)
+    does. The events are the envelope's (`arena.v1.Observation.events`), each an encoded game
+    event kept as bytes: rebuilding needs no game. None, or why it cannot be rebuilt."""
+    obs = r.observation
     if obs.events_from == 0:
         seat.history = list(obs.events)
         return None
@@ -414,18 +477,24 @@ def rebuild(seat, r):
     return None
 
 
-def run(bot, **options):
-    """Plays `bot` until stopped (see `Player` for the options); returns the `Summary`."""
-    return Player(bot, **options).run()
+def quoted(text, limit):
+    """`text` (from bot-host: untrusted) quoted for a log line, cut to `limit` characters."""
+    return repr(text if len(text) <= limit else text[:limit] + "…")
 
 
-def main(bot, **options):
+def run(*bots, **options):
+    """Plays `bots` (one class per game, or a dict from game name to class) until stopped (see
+    `Player` for the options); returns the `Summary`."""
+    return Player(*bots, **options).run()
+
+
+def main(*bots, **options):
     """`run` for a script: logs to stderr, and exits with a message (status 2) instead of a
     traceback when the bot cannot play."""
     if not logging.getLogger().handlers:
         logging.basicConfig(level=logging.INFO, format="arena: %(message)s", stream=sys.stderr)
     try:
-        run(bot, **options)
+        run(*bots, **options)
     except ArenaError as e:
         print(f"arena: {e}", file=sys.stderr)
         sys.exit(2)

@@ -5,8 +5,10 @@ then the message), as `arena competition replays NAME --out FILE` writes them.
     for replay in arena.replay.read("cup.replays"): ...
 
 The JSON is the protocol's canonical JSON mapping (lowerCamelCase names, enums by name, 64-bit
-integers as strings, fields at their default left out), the same `arena competition replay
---json` and the Rust SDK print: one object per line.
+integers as strings, fields at their default left out, each game's messages in their
+`google.protobuf.Any` as `{"@type": "type.googleapis.com/arena.ddz.v1.Action", ...}`), the
+same `arena competition replay --json` and the Rust SDK print: one object per line. A replay
+holding a game message the SDK has no stubs for (a game newer than it) is an error naming it.
 """
 import argparse
 import json
@@ -15,6 +17,7 @@ import sys
 from google.protobuf import json_format
 from google.protobuf.message import DecodeError
 
+from arena import wire
 from arena.v1 import table_pb2
 
 # A replay larger than this is taken for a corrupt length, not read into memory.
@@ -73,7 +76,13 @@ def read(path_or_file):
 
 def to_dict(replay):
     """`replay` in the canonical JSON mapping, as Python values."""
-    return json_format.MessageToDict(replay)
+    # The JSON of an Any needs its message type known: every game's stubs, loaded once.
+    wire.load_messages()
+    try:
+        return json_format.MessageToDict(replay)
+    except TypeError as e:
+        # json_format's words for an Any of a type it does not know.
+        raise ReplayError(f"replay of table {table_id(replay)!r}: {e} (a game this SDK has no stubs for?)") from None
 
 
 def to_json(replay):
@@ -105,7 +114,11 @@ def main(argv=None):
     shown = 0
     for r in replays:
         if args.table is None or table_id(r) == args.table:
-            print(to_json(r))
+            try:
+                print(to_json(r))
+            except ReplayError as e:
+                print(f"arena-replay: {args.file}: {e}", file=sys.stderr)
+                return 2
             shown += 1
     if args.table is not None and shown == 0:
         print(f"arena-replay: {args.file}: no replay of table {args.table!r} among {len(replays)}", file=sys.stderr)

@@ -26,7 +26,7 @@ from arena.v1 import common_pb2 as arena_dot_v1_dot_common__pb2
 from arena.v1 import seat_pb2 as arena_dot_v1_dot_seat__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x12\x61rena/v1/bot.proto\x12\x08\x61rena.v1\x1a\x15\x61rena/v1/common.proto\x1a\x13\x61rena/v1/seat.proto\"\x90\x01\n\x05Hello\x12\x0b\n\x03\x62ot\x18\x01 \x01(\t\x12\x0f\n\x07release\x18\x02 \x01(\t\x12\x10\n\x08\x63\x61pacity\x18\x03 \x01(\r\x12\x16\n\x0eresume_session\x18\x04 \x01(\t\x12\x1d\n\x05games\x18\x05 \x03(\x0e\x32\x0e.arena.v1.Game\x12 \n\x18incremental_observations\x18\x06 \x01(\x08\"\x15\n\x04Pong\x12\r\n\x05nonce\x18\x01 \x01(\x04\"\x07\n\x05\x44rain\"\xa0\x01\n\tBotToHost\x12 \n\x05hello\x18\x01 \x01(\x0b\x32\x0f.arena.v1.HelloH\x00\x12(\n\x05reply\x18\x02 \x01(\x0b\x32\x17.arena.v1.DecisionReplyH\x00\x12\x1e\n\x04pong\x18\x03 \x01(\x0b\x32\x0e.arena.v1.PongH\x00\x12 \n\x05\x64rain\x18\x04 \x01(\x0b\x32\x0f.arena.v1.DrainH\x00\x42\x05\n\x03msg\"{\n\x07Welcome\x12\x0f\n\x07session\x18\x01 \x01(\t\x12\x0b\n\x03\x62ot\x18\x02 \x01(\t\x12\x10\n\x08grace_ms\x18\x03 \x01(\r\x12\x14\n\x0ckeepalive_ms\x18\x04 \x01(\r\x12*\n\x07resumed\x18\x05 \x03(\x0b\x32\x19.arena.v1.DecisionRequest\"o\n\nTableStart\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\r\x12\x1c\n\x04game\x18\x03 \x01(\x0e\x32\x0e.arena.v1.Game\x12#\n\x04time\x18\x04 \x01(\x0b\x32\x15.arena.v1.TimeControl\"s\n\x08TableEnd\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\r\x12\"\n\x07outcome\x18\x03 \x01(\x0b\x32\x11.arena.v1.Outcome\x12#\n\x08verdicts\x18\x04 \x03(\x0b\x32\x11.arena.v1.Verdict\"\x15\n\x04Ping\x12\r\n\x05nonce\x18\x01 \x01(\x04\"?\n\x06Notice\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x12\n\nrequest_id\x18\x02 \x01(\x04\x12\x0f\n\x07message\x18\x03 \x01(\t\"\xf4\x01\n\tHostToBot\x12$\n\x07welcome\x18\x01 \x01(\x0b\x32\x11.arena.v1.WelcomeH\x00\x12%\n\x05start\x18\x02 \x01(\x0b\x32\x14.arena.v1.TableStartH\x00\x12,\n\x07request\x18\x03 \x01(\x0b\x32\x19.arena.v1.DecisionRequestH\x00\x12!\n\x03\x65nd\x18\x04 \x01(\x0b\x32\x12.arena.v1.TableEndH\x00\x12\x1e\n\x04ping\x18\x05 \x01(\x0b\x32\x0e.arena.v1.PingH\x00\x12\"\n\x06notice\x18\x06 \x01(\x0b\x32\x10.arena.v1.NoticeH\x00\x42\x05\n\x03msg2B\n\nBotGateway\x12\x34\n\x04Play\x12\x13.arena.v1.BotToHost\x1a\x13.arena.v1.HostToBot(\x01\x30\x01\x62\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x12\x61rena/v1/bot.proto\x12\x08\x61rena.v1\x1a\x15\x61rena/v1/common.proto\x1a\x13\x61rena/v1/seat.proto\"\x80\x01\n\x05Hello\x12\x0b\n\x03\x62ot\x18\x01 \x01(\t\x12\x0f\n\x07release\x18\x02 \x01(\t\x12\x10\n\x08\x63\x61pacity\x18\x03 \x01(\r\x12\x16\n\x0eresume_session\x18\x04 \x01(\t\x12\r\n\x05games\x18\x05 \x03(\t\x12 \n\x18incremental_observations\x18\x06 \x01(\x08\"\x15\n\x04Pong\x12\r\n\x05nonce\x18\x01 \x01(\x04\"\x07\n\x05\x44rain\"\xa0\x01\n\tBotToHost\x12 \n\x05hello\x18\x01 \x01(\x0b\x32\x0f.arena.v1.HelloH\x00\x12(\n\x05reply\x18\x02 \x01(\x0b\x32\x17.arena.v1.DecisionReplyH\x00\x12\x1e\n\x04pong\x18\x03 \x01(\x0b\x32\x0e.arena.v1.PongH\x00\x12 \n\x05\x64rain\x18\x04 \x01(\x0b\x32\x0f.arena.v1.DrainH\x00\x42\x05\n\x03msg\"{\n\x07Welcome\x12\x0f\n\x07session\x18\x01 \x01(\t\x12\x0b\n\x03\x62ot\x18\x02 \x01(\t\x12\x10\n\x08grace_ms\x18\x03 \x01(\r\x12\x14\n\x0ckeepalive_ms\x18\x04 \x01(\r\x12*\n\x07resumed\x18\x05 \x03(\x0b\x32\x19.arena.v1.DecisionRequest\"_\n\nTableStart\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\r\x12\x0c\n\x04game\x18\x03 \x01(\t\x12#\n\x04time\x18\x04 \x01(\x0b\x32\x15.arena.v1.TimeControl\"s\n\x08TableEnd\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\r\x12\"\n\x07outcome\x18\x03 \x01(\x0b\x32\x11.arena.v1.Outcome\x12#\n\x08verdicts\x18\x04 \x03(\x0b\x32\x11.arena.v1.Verdict\"\x15\n\x04Ping\x12\r\n\x05nonce\x18\x01 \x01(\x04\"?\n\x06Notice\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x12\n\nrequest_id\x18\x02 \x01(\x04\x12\x0f\n\x07message\x18\x03 \x01(\t\"\xf4\x01\n\tHostToBot\x12$\n\x07welcome\x18\x01 \x01(\x0b\x32\x11.arena.v1.WelcomeH\x00\x12%\n\x05start\x18\x02 \x01(\x0b\x32\x14.arena.v1.TableStartH\x00\x12,\n\x07request\x18\x03 \x01(\x0b\x32\x19.arena.v1.DecisionRequestH\x00\x12!\n\x03\x65nd\x18\x04 \x01(\x0b\x32\x12.arena.v1.TableEndH\x00\x12\x1e\n\x04ping\x18\x05 \x01(\x0b\x32\x0e.arena.v1.PingH\x00\x12\"\n\x06notice\x18\x06 \x01(\x0b\x32\x10.arena.v1.NoticeH\x00\x42\x05\n\x03msg2B\n\nBotGateway\x12\x34\n\x04Play\x12\x13.arena.v1.BotToHost\x1a\x13.arena.v1.HostToBot(\x01\x30\x01\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -34,25 +34,25 @@ _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'arena.v1.bot_pb2', _globals
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
   _globals['_HELLO']._serialized_start=77
-  _globals['_HELLO']._serialized_end=221
-  _globals['_PONG']._serialized_start=223
-  _globals['_PONG']._serialized_end=244
-  _globals['_DRAIN']._serialized_start=246
-  _globals['_DRAIN']._serialized_end=253
-  _globals['_BOTTOHOST']._serialized_start=256
-  _globals['_BOTTOHOST']._serialized_end=416
-  _globals['_WELCOME']._serialized_start=418
-  _globals['_WELCOME']._serialized_end=541
-  _globals['_TABLESTART']._serialized_start=543
-  _globals['_TABLESTART']._serialized_end=654
-  _globals['_TABLEEND']._serialized_start=656
-  _globals['_TABLEEND']._serialized_end=771
-  _globals['_PING']._serialized_start=773
-  _globals['_PING']._serialized_end=794
-  _globals['_NOTICE']._serialized_start=796
-  _globals['_NOTICE']._serialized_end=859
-  _globals['_HOSTTOBOT']._serialized_start=862
-  _globals['_HOSTTOBOT']._serialized_end=1106
-  _globals['_BOTGATEWAY']._serialized_start=1108
-  _globals['_BOTGATEWAY']._serialized_end=1174
+  _globals['_HELLO']._serialized_end=205
+  _globals['_PONG']._serialized_start=207
+  _globals['_PONG']._serialized_end=228
+  _globals['_DRAIN']._serialized_start=230
+  _globals['_DRAIN']._serialized_end=237
+  _globals['_BOTTOHOST']._serialized_start=240
+  _globals['_BOTTOHOST']._serialized_end=400
+  _globals['_WELCOME']._serialized_start=402
+  _globals['_WELCOME']._serialized_end=525
+  _globals['_TABLESTART']._serialized_start=527
+  _globals['_TABLESTART']._serialized_end=622
+  _globals['_TABLEEND']._serialized_start=624
+  _globals['_TABLEEND']._serialized_end=739
+  _globals['_PING']._serialized_start=741
+  _globals['_PING']._serialized_end=762
+  _globals['_NOTICE']._serialized_start=764
+  _globals['_NOTICE']._serialized_end=827
+  _globals['_HOSTTOBOT']._serialized_start=830
+  _globals['_HOSTTOBOT']._serialized_end=1074
+  _globals['_BOTGATEWAY']._serialized_start=1076
+  _globals['_BOTGATEWAY']._serialized_end=1142
 # @@protoc_insertion_point(module_scope)

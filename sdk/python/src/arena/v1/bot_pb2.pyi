@@ -20,9 +20,9 @@ class Hello(_message.Message):
     release: str
     capacity: int
     resume_session: str
-    games: _containers.RepeatedScalarFieldContainer[_common_pb2.Game]
+    games: _containers.RepeatedScalarFieldContainer[str]
     incremental_observations: bool
-    def __init__(self, bot: _Optional[str] = ..., release: _Optional[str] = ..., capacity: _Optional[int] = ..., resume_session: _Optional[str] = ..., games: _Optional[_Iterable[_Union[_common_pb2.Game, str]]] = ..., incremental_observations: _Optional[bool] = ...) -> None: ...
+    def __init__(self, bot: _Optional[str] = ..., release: _Optional[str] = ..., capacity: _Optional[int] = ..., resume_session: _Optional[str] = ..., games: _Optional[_Iterable[str]] = ..., incremental_observations: _Optional[bool] = ...) -> None: ...
 
 class Pong(_message.Message):
     __slots__ = ("nonce",)
@@ -68,9 +68,9 @@ class TableStart(_message.Message):
     TIME_FIELD_NUMBER: _ClassVar[int]
     table_id: str
     seat: int
-    game: _common_pb2.Game
+    game: str
     time: _common_pb2.TimeControl
-    def __init__(self, table_id: _Optional[str] = ..., seat: _Optional[int] = ..., game: _Optional[_Union[_common_pb2.Game, str]] = ..., time: _Optional[_Union[_common_pb2.TimeControl, _Mapping]] = ...) -> None: ...
+    def __init__(self, table_id: _Optional[str] = ..., seat: _Optional[int] = ..., game: _Optional[str] = ..., time: _Optional[_Union[_common_pb2.TimeControl, _Mapping]] = ...) -> None: ...
 
 class TableEnd(_message.Message):
     __slots__ = ("table_id", "seat", "outcome", "verdicts")

@@ -22,71 +22,32 @@ _runtime_version.ValidateProtobufRuntimeVersion(
 _sym_db = _symbol_database.Default()
 
 
+from google.protobuf import any_pb2 as google_dot_protobuf_dot_any__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x15\x61rena/v1/common.proto\x12\x08\x61rena.v1\"n\n\x07Verdict\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12#\n\x04kind\x18\x02 \x01(\x0e\x32\x15.arena.v1.VerdictKind\x12\x0e\n\x06reason\x18\x03 \x01(\t\x12\x10\n\x08\x64\x65\x63ision\x18\x04 \x01(\r\x12\x0e\n\x06\x64\x65tail\x18\x05 \x01(\t\"\xb2\x01\n\x0bTimeControl\x12\x13\n\x0b\x64\x65\x63ision_ms\x18\x01 \x01(\r\x12\x13\n\x0bhard_cap_ms\x18\x02 \x01(\r\x12\x19\n\x11penalty_per_100ms\x18\x03 \x01(\r\x12\x17\n\x0fverdict_penalty\x18\x04 \x01(\r\x12\x10\n\x08\x63laim_ms\x18\x05 \x01(\r\x12\x33\n\x10penalty_rounding\x18\x06 \x01(\x0e\x32\x19.arena.v1.PenaltyRounding\"`\n\x06\x41\x63tion\x12\"\n\x03\x64\x64z\x18\x01 \x01(\x0b\x32\x13.arena.v1.DdzActionH\x00\x12*\n\x07mahjong\x18\x02 \x01(\x0b\x32\x17.arena.v1.MahjongActionH\x00\x42\x06\n\x04game\"F\n\tDdzAction\x12\r\n\x03\x62id\x18\x01 \x01(\rH\x00\x12\x10\n\x06\x64ouble\x18\x02 \x01(\x08H\x00\x12\x0e\n\x04play\x18\x03 \x01(\tH\x00\x42\x08\n\x06\x61\x63tion\"o\n\x0bObservation\x12\'\n\x03\x64\x64z\x18\x01 \x01(\x0b\x32\x18.arena.v1.DdzObservationH\x00\x12/\n\x07mahjong\x18\x02 \x01(\x0b\x32\x1c.arena.v1.MahjongObservationH\x00\x42\x06\n\x04game\"\xf4\x02\n\x0e\x44\x64zObservation\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12\x0c\n\x04hand\x18\x02 \x01(\t\x12\r\n\x05phase\x18\x03 \x01(\t\x12\x15\n\x08landlord\x18\x04 \x01(\rH\x00\x88\x01\x01\x12\x0e\n\x06\x62ottom\x18\x05 \x01(\t\x12\x0b\n\x03\x62id\x18\x06 \x01(\r\x12\"\n\x06\x65vents\x18\x07 \x03(\x0b\x32\x12.arena.v1.DdzEvent\x12\x12\n\ncards_left\x18\x08 \x03(\r\x12\x0f\n\x07to_beat\x18\t \x01(\t\x12\x19\n\x0cto_beat_seat\x18\n \x01(\rH\x01\x88\x01\x01\x12\r\n\x05legal\x18\x0b \x03(\t\x12\r\n\x05rules\x18\x0c \x01(\t\x12&\n\nphase_kind\x18\r \x01(\x0e\x32\x12.arena.v1.DdzPhase\x12&\n\nrules_kind\x18\x0e \x01(\x0e\x32\x12.arena.v1.DdzRules\x12\x13\n\x0b\x65vents_from\x18\x0f \x01(\rB\x0b\n\t_landlordB\x0f\n\r_to_beat_seat\"\x8f\x01\n\x08\x44\x64zEvent\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12\r\n\x03\x62id\x18\x02 \x01(\rH\x00\x12\x10\n\x06redeal\x18\x03 \x01(\x08H\x00\x12)\n\x08landlord\x18\x04 \x01(\x0b\x32\x15.arena.v1.DdzLandlordH\x00\x12\x10\n\x06\x64ouble\x18\x05 \x01(\x08H\x00\x12\x0e\n\x04play\x18\x06 \x01(\tH\x00\x42\x07\n\x05\x65vent\"*\n\x0b\x44\x64zLandlord\x12\x0b\n\x03\x62id\x18\x01 \x01(\r\x12\x0e\n\x06\x62ottom\x18\x02 \x01(\t\"\xcb\x01\n\nDdzOutcome\x12\x10\n\x08landlord\x18\x01 \x01(\r\x12\x0e\n\x06winner\x18\x02 \x01(\r\x12\x0b\n\x03\x62id\x18\x03 \x01(\r\x12\r\n\x05\x62ombs\x18\x04 \x01(\r\x12\x0f\n\x07rockets\x18\x05 \x01(\r\x12\x0e\n\x06spring\x18\x06 \x01(\x08\x12\x13\n\x0b\x61nti_spring\x18\x07 \x01(\x08\x12\x0f\n\x07\x64oubled\x18\x08 \x03(\x08\x12\x11\n\tredoubled\x18\t \x01(\x08\x12%\n\x07scoring\x18\n \x01(\x0e\x32\x14.arena.v1.DdzScoring\"\x84\x01\n\x07Outcome\x12\x0e\n\x06scores\x18\x01 \x03(\x03\x12\x0f\n\x07scoring\x18\x02 \x01(\t\x12#\n\x03\x64\x64z\x18\x03 \x01(\x0b\x32\x14.arena.v1.DdzOutcomeH\x00\x12+\n\x07mahjong\x18\x04 \x01(\x0b\x32\x18.arena.v1.MahjongOutcomeH\x00\x42\x06\n\x04game\"H\n\rMahjongAction\x12)\n\x04kind\x18\x01 \x01(\x0e\x32\x1b.arena.v1.MahjongActionKind\x12\x0c\n\x04tile\x18\x02 \x01(\t\"\xa6\x02\n\x12MahjongObservation\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12\x0c\n\x04hand\x18\x02 \x01(\t\x12\r\n\x05\x64rawn\x18\x03 \x01(\t\x12\r\n\x05\x66irst\x18\x04 \x01(\r\x12(\n\x05seats\x18\x05 \x03(\x0b\x32\x19.arena.v1.MahjongSeatView\x12\x11\n\twall_left\x18\x06 \x01(\r\x12\x0c\n\x04tile\x18\x07 \x01(\t\x12\x11\n\x04\x66rom\x18\x08 \x01(\rH\x00\x88\x01\x01\x12&\n\x06\x65vents\x18\t \x03(\x0b\x32\x16.arena.v1.MahjongEvent\x12\r\n\x05legal\x18\n \x03(\t\x12#\n\x04\x66\x61ns\x18\x0b \x01(\x0e\x32\x15.arena.v1.MahjongFans\x12\x13\n\x0b\x65vents_from\x18\x0c \x01(\rB\x07\n\x05_from\"Z\n\x0fMahjongSeatView\x12$\n\x05melds\x18\x01 \x03(\x0b\x32\x15.arena.v1.MahjongMeld\x12\x10\n\x08\x64iscards\x18\x02 \x03(\t\x12\x0f\n\x07\x63laimed\x18\x03 \x03(\x08\"D\n\x0bMahjongMeld\x12\'\n\x04kind\x18\x01 \x01(\x0e\x32\x19.arena.v1.MahjongMeldKind\x12\x0c\n\x04tile\x18\x02 \x01(\t\"\x95\x01\n\x0cMahjongEvent\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12(\n\x04kind\x18\x02 \x01(\x0e\x32\x1a.arena.v1.MahjongEventKind\x12\x0c\n\x04tile\x18\x03 \x01(\t\x12\x0e\n\x06lowest\x18\x04 \x01(\t\x12\x11\n\x04\x66rom\x18\x05 \x01(\rH\x00\x88\x01\x01\x12\x13\n\x0brobbed_kong\x18\x06 \x01(\x08\x42\x07\n\x05_from\"\xce\x01\n\x0eMahjongOutcome\x12\x13\n\x06winner\x18\x01 \x01(\rH\x00\x88\x01\x01\x12\x11\n\x04\x66rom\x18\x02 \x01(\rH\x01\x88\x01\x01\x12\x0c\n\x04tile\x18\x03 \x01(\t\x12\x13\n\x0brobbed_kong\x18\x04 \x01(\x08\x12\"\n\x04\x66\x61ns\x18\x05 \x03(\x0b\x32\x14.arena.v1.MahjongFan\x12\x11\n\tfan_total\x18\x06 \x01(\r\x12&\n\x07reading\x18\x07 \x01(\x0e\x32\x15.arena.v1.MahjongFansB\t\n\x07_winnerB\x07\n\x05_from\"*\n\nMahjongFan\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x0e\n\x06points\x18\x02 \x01(\r*B\n\x04Game\x12\x14\n\x10GAME_UNSPECIFIED\x10\x00\x12\x12\n\x0eGAME_DOU_DIZHU\x10\x01\x12\x10\n\x0cGAME_MAHJONG\x10\x02*\xdf\x01\n\x0c\x44\x65\x63isionKind\x12\x1d\n\x19\x44\x45\x43ISION_KIND_UNSPECIFIED\x10\x00\x12\x15\n\x11\x44\x45\x43ISION_KIND_BID\x10\x01\x12\x18\n\x14\x44\x45\x43ISION_KIND_DOUBLE\x10\x02\x12\x1a\n\x16\x44\x45\x43ISION_KIND_REDOUBLE\x10\x03\x12\x16\n\x12\x44\x45\x43ISION_KIND_PLAY\x10\x04\x12\x17\n\x13\x44\x45\x43ISION_KIND_CLAIM\x10\x05\x12\x16\n\x12\x44\x45\x43ISION_KIND_TURN\x10\x06\x12\x1a\n\x16\x44\x45\x43ISION_KIND_ROB_KONG\x10\x07*\xb4\x01\n\x0bVerdictKind\x12\x1c\n\x18VERDICT_KIND_UNSPECIFIED\x10\x00\x12\x18\n\x14VERDICT_KIND_TIMEOUT\x10\x01\x12\x18\n\x14VERDICT_KIND_ILLEGAL\x10\x02\x12\x1a\n\x16VERDICT_KIND_MALFORMED\x10\x03\x12\x1d\n\x19VERDICT_KIND_DISCONNECTED\x10\x04\x12\x18\n\x14VERDICT_KIND_CRASHED\x10\x05*o\n\x0fPenaltyRounding\x12 \n\x1cPENALTY_ROUNDING_UNSPECIFIED\x10\x00\x12\x1c\n\x18PENALTY_ROUNDING_STARTED\x10\x01\x12\x1c\n\x18PENALTY_ROUNDING_NEAREST\x10\x02*g\n\rVerdictPolicy\x12\x1e\n\x1aVERDICT_POLICY_UNSPECIFIED\x10\x00\x12\x1a\n\x16VERDICT_POLICY_FORFEIT\x10\x01\x12\x1a\n\x16VERDICT_POLICY_PLAY_ON\x10\x02*|\n\x08\x44\x64zPhase\x12\x19\n\x15\x44\x44Z_PHASE_UNSPECIFIED\x10\x00\x12\x15\n\x11\x44\x44Z_PHASE_BIDDING\x10\x01\x12\x16\n\x12\x44\x44Z_PHASE_DOUBLING\x10\x02\x12\x12\n\x0e\x44\x44Z_PHASE_PLAY\x10\x03\x12\x12\n\x0e\x44\x44Z_PHASE_OVER\x10\x04*\x86\x01\n\x08\x44\x64zRules\x12\x19\n\x15\x44\x44Z_RULES_UNSPECIFIED\x10\x00\x12\x19\n\x15\x44\x44Z_RULES_COMPETITION\x10\x01\x12\x15\n\x11\x44\x44Z_RULES_DOUZERO\x10\x02\x12\x17\n\x13\x44\x44Z_RULES_OPENSPIEL\x10\x03\x12\x14\n\x10\x44\x44Z_RULES_CUSTOM\x10\x04*\x8b\x01\n\nDdzScoring\x12\x1b\n\x17\x44\x44Z_SCORING_UNSPECIFIED\x10\x00\x12\x1b\n\x17\x44\x44Z_SCORING_COMPETITION\x10\x01\x12\x1a\n\x16\x44\x44Z_SCORING_DIFFICULTY\x10\x02\x12\x13\n\x0f\x44\x44Z_SCORING_ADP\x10\x03\x12\x12\n\x0e\x44\x44Z_SCORING_WP\x10\x04*\x84\x03\n\x11MahjongActionKind\x12#\n\x1fMAHJONG_ACTION_KIND_UNSPECIFIED\x10\x00\x12\x1f\n\x1bMAHJONG_ACTION_KIND_DISCARD\x10\x01\x12&\n\"MAHJONG_ACTION_KIND_SELF_DRAWN_WIN\x10\x02\x12&\n\"MAHJONG_ACTION_KIND_CONCEALED_KONG\x10\x03\x12\"\n\x1eMAHJONG_ACTION_KIND_ADDED_KONG\x10\x04\x12\x1c\n\x18MAHJONG_ACTION_KIND_PASS\x10\x05\x12\x1b\n\x17MAHJONG_ACTION_KIND_WIN\x10\x06\x12\x1c\n\x18MAHJONG_ACTION_KIND_KONG\x10\x07\x12\x1c\n\x18MAHJONG_ACTION_KIND_PUNG\x10\x08\x12\x1c\n\x18MAHJONG_ACTION_KIND_CHOW\x10\t\x12 \n\x1cMAHJONG_ACTION_KIND_ROB_KONG\x10\n*a\n\x0bMahjongFans\x12\x1c\n\x18MAHJONG_FANS_UNSPECIFIED\x10\x00\x12\x18\n\x14MAHJONG_FANS_CONTEST\x10\x01\x12\x1a\n\x16MAHJONG_FANS_SEED_2015\x10\x02*\xd0\x01\n\x0fMahjongMeldKind\x12!\n\x1dMAHJONG_MELD_KIND_UNSPECIFIED\x10\x00\x12\x1a\n\x16MAHJONG_MELD_KIND_CHOW\x10\x01\x12\x1a\n\x16MAHJONG_MELD_KIND_PUNG\x10\x02\x12\x1a\n\x16MAHJONG_MELD_KIND_KONG\x10\x03\x12 \n\x1cMAHJONG_MELD_KIND_ADDED_KONG\x10\x04\x12$\n MAHJONG_MELD_KIND_CONCEALED_KONG\x10\x05*\xf2\x02\n\x10MahjongEventKind\x12\"\n\x1eMAHJONG_EVENT_KIND_UNSPECIFIED\x10\x00\x12\x1b\n\x17MAHJONG_EVENT_KIND_DRAW\x10\x01\x12\x1e\n\x1aMAHJONG_EVENT_KIND_DISCARD\x10\x02\x12\x1b\n\x17MAHJONG_EVENT_KIND_CHOW\x10\x03\x12\x1b\n\x17MAHJONG_EVENT_KIND_PUNG\x10\x04\x12\x1b\n\x17MAHJONG_EVENT_KIND_KONG\x10\x05\x12%\n!MAHJONG_EVENT_KIND_CONCEALED_KONG\x10\x06\x12!\n\x1dMAHJONG_EVENT_KIND_ADDED_KONG\x10\x07\x12\"\n\x1eMAHJONG_EVENT_KIND_CHOW_FAILED\x10\x08\x12\x1a\n\x16MAHJONG_EVENT_KIND_WIN\x10\t\x12\x1c\n\x18MAHJONG_EVENT_KIND_DRAWN\x10\nb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x15\x61rena/v1/common.proto\x12\x08\x61rena.v1\x1a\x19google/protobuf/any.proto\"n\n\x07Verdict\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12#\n\x04kind\x18\x02 \x01(\x0e\x32\x15.arena.v1.VerdictKind\x12\x0e\n\x06reason\x18\x03 \x01(\t\x12\x10\n\x08\x64\x65\x63ision\x18\x04 \x01(\r\x12\x0e\n\x06\x64\x65tail\x18\x05 \x01(\t\"\xb2\x01\n\x0bTimeControl\x12\x13\n\x0b\x64\x65\x63ision_ms\x18\x01 \x01(\r\x12\x13\n\x0bhard_cap_ms\x18\x02 \x01(\r\x12\x19\n\x11penalty_per_100ms\x18\x03 \x01(\r\x12\x17\n\x0fverdict_penalty\x18\x04 \x01(\r\x12\x10\n\x08\x63laim_ms\x18\x05 \x01(\r\x12\x33\n\x10penalty_rounding\x18\x06 \x01(\x0e\x32\x19.arena.v1.PenaltyRounding\",\n\x06\x41\x63tion\x12\"\n\x04game\x18\x01 \x01(\x0b\x32\x14.google.protobuf.Any\"V\n\x0bObservation\x12\"\n\x04game\x18\x01 \x01(\x0b\x32\x14.google.protobuf.Any\x12\x0e\n\x06\x65vents\x18\x02 \x03(\x0c\x12\x13\n\x0b\x65vents_from\x18\x03 \x01(\r\"N\n\x07Outcome\x12\x0e\n\x06scores\x18\x01 \x03(\x03\x12\x0f\n\x07scoring\x18\x02 \x01(\t\x12\"\n\x04game\x18\x03 \x01(\x0b\x32\x14.google.protobuf.Any*\xdf\x01\n\x0c\x44\x65\x63isionKind\x12\x1d\n\x19\x44\x45\x43ISION_KIND_UNSPECIFIED\x10\x00\x12\x15\n\x11\x44\x45\x43ISION_KIND_BID\x10\x01\x12\x18\n\x14\x44\x45\x43ISION_KIND_DOUBLE\x10\x02\x12\x1a\n\x16\x44\x45\x43ISION_KIND_REDOUBLE\x10\x03\x12\x16\n\x12\x44\x45\x43ISION_KIND_PLAY\x10\x04\x12\x17\n\x13\x44\x45\x43ISION_KIND_CLAIM\x10\x05\x12\x16\n\x12\x44\x45\x43ISION_KIND_TURN\x10\x06\x12\x1a\n\x16\x44\x45\x43ISION_KIND_ROB_KONG\x10\x07*\xb4\x01\n\x0bVerdictKind\x12\x1c\n\x18VERDICT_KIND_UNSPECIFIED\x10\x00\x12\x18\n\x14VERDICT_KIND_TIMEOUT\x10\x01\x12\x18\n\x14VERDICT_KIND_ILLEGAL\x10\x02\x12\x1a\n\x16VERDICT_KIND_MALFORMED\x10\x03\x12\x1d\n\x19VERDICT_KIND_DISCONNECTED\x10\x04\x12\x18\n\x14VERDICT_KIND_CRASHED\x10\x05*o\n\x0fPenaltyRounding\x12 \n\x1cPENALTY_ROUNDING_UNSPECIFIED\x10\x00\x12\x1c\n\x18PENALTY_ROUNDING_STARTED\x10\x01\x12\x1c\n\x18PENALTY_ROUNDING_NEAREST\x10\x02*g\n\rVerdictPolicy\x12\x1e\n\x1aVERDICT_POLICY_UNSPECIFIED\x10\x00\x12\x1a\n\x16VERDICT_POLICY_FORFEIT\x10\x01\x12\x1a\n\x16VERDICT_POLICY_PLAY_ON\x10\x02\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'arena.v1.common_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_GAME']._serialized_start=2455
-  _globals['_GAME']._serialized_end=2521
-  _globals['_DECISIONKIND']._serialized_start=2524
-  _globals['_DECISIONKIND']._serialized_end=2747
-  _globals['_VERDICTKIND']._serialized_start=2750
-  _globals['_VERDICTKIND']._serialized_end=2930
-  _globals['_PENALTYROUNDING']._serialized_start=2932
-  _globals['_PENALTYROUNDING']._serialized_end=3043
-  _globals['_VERDICTPOLICY']._serialized_start=3045
-  _globals['_VERDICTPOLICY']._serialized_end=3148
-  _globals['_DDZPHASE']._serialized_start=3150
-  _globals['_DDZPHASE']._serialized_end=3274
-  _globals['_DDZRULES']._serialized_start=3277
-  _globals['_DDZRULES']._serialized_end=3411
-  _globals['_DDZSCORING']._serialized_start=3414
-  _globals['_DDZSCORING']._serialized_end=3553
-  _globals['_MAHJONGACTIONKIND']._serialized_start=3556
-  _globals['_MAHJONGACTIONKIND']._serialized_end=3944
-  _globals['_MAHJONGFANS']._serialized_start=3946
-  _globals['_MAHJONGFANS']._serialized_end=4043
-  _globals['_MAHJONGMELDKIND']._serialized_start=4046
-  _globals['_MAHJONGMELDKIND']._serialized_end=4254
-  _globals['_MAHJONGEVENTKIND']._serialized_start=4257
-  _globals['_MAHJONGEVENTKIND']._serialized_end=4627
-  _globals['_VERDICT']._serialized_start=35
-  _globals['_VERDICT']._serialized_end=145
-  _globals['_TIMECONTROL']._serialized_start=148
-  _globals['_TIMECONTROL']._serialized_end=326
-  _globals['_ACTION']._serialized_start=328
-  _globals['_ACTION']._serialized_end=424
-  _globals['_DDZACTION']._serialized_start=426
-  _globals['_DDZACTION']._serialized_end=496
-  _globals['_OBSERVATION']._serialized_start=498
-  _globals['_OBSERVATION']._serialized_end=609
-  _globals['_DDZOBSERVATION']._serialized_start=612
-  _globals['_DDZOBSERVATION']._serialized_end=984
-  _globals['_DDZEVENT']._serialized_start=987
-  _globals['_DDZEVENT']._serialized_end=1130
-  _globals['_DDZLANDLORD']._serialized_start=1132
-  _globals['_DDZLANDLORD']._serialized_end=1174
-  _globals['_DDZOUTCOME']._serialized_start=1177
-  _globals['_DDZOUTCOME']._serialized_end=1380
-  _globals['_OUTCOME']._serialized_start=1383
-  _globals['_OUTCOME']._serialized_end=1515
-  _globals['_MAHJONGACTION']._serialized_start=1517
-  _globals['_MAHJONGACTION']._serialized_end=1589
-  _globals['_MAHJONGOBSERVATION']._serialized_start=1592
-  _globals['_MAHJONGOBSERVATION']._serialized_end=1886
-  _globals['_MAHJONGSEATVIEW']._serialized_start=1888
-  _globals['_MAHJONGSEATVIEW']._serialized_end=1978
-  _globals['_MAHJONGMELD']._serialized_start=1980
-  _globals['_MAHJONGMELD']._serialized_end=2048
-  _globals['_MAHJONGEVENT']._serialized_start=2051
-  _globals['_MAHJONGEVENT']._serialized_end=2200
-  _globals['_MAHJONGOUTCOME']._serialized_start=2203
-  _globals['_MAHJONGOUTCOME']._serialized_end=2409
-  _globals['_MAHJONGFAN']._serialized_start=2411
-  _globals['_MAHJONGFAN']._serialized_end=2453
+  _globals['_DECISIONKIND']._serialized_start=570
+  _globals['_DECISIONKIND']._serialized_end=793
+  _globals['_VERDICTKIND']._serialized_start=796
+  _globals['_VERDICTKIND']._serialized_end=976
+  _globals['_PENALTYROUNDING']._serialized_start=978
+  _globals['_PENALTYROUNDING']._serialized_end=1089
+  _globals['_VERDICTPOLICY']._serialized_start=1091
+  _globals['_VERDICTPOLICY']._serialized_end=1194
+  _globals['_VERDICT']._serialized_start=62
+  _globals['_VERDICT']._serialized_end=172
+  _globals['_TIMECONTROL']._serialized_start=175
+  _globals['_TIMECONTROL']._serialized_end=353
+  _globals['_ACTION']._serialized_start=355
+  _globals['_ACTION']._serialized_end=399
+  _globals['_OBSERVATION']._serialized_start=401
+  _globals['_OBSERVATION']._serialized_end=487
+  _globals['_OUTCOME']._serialized_start=489
+  _globals['_OUTCOME']._serialized_end=567
 # @@protoc_insertion_point(module_scope)

@@ -18,16 +18,14 @@ OPERATION_KIND_MEASURE: OperationKind
 OPERATION_KIND_FIND: OperationKind
 
 class PanelSpec(_message.Message):
-    __slots__ = ("landlords", "farmers", "scoring", "scoring_kind")
+    __slots__ = ("landlords", "farmers", "scoring")
     LANDLORDS_FIELD_NUMBER: _ClassVar[int]
     FARMERS_FIELD_NUMBER: _ClassVar[int]
     SCORING_FIELD_NUMBER: _ClassVar[int]
-    SCORING_KIND_FIELD_NUMBER: _ClassVar[int]
     landlords: str
     farmers: str
     scoring: str
-    scoring_kind: _common_pb2.DdzScoring
-    def __init__(self, landlords: _Optional[str] = ..., farmers: _Optional[str] = ..., scoring: _Optional[str] = ..., scoring_kind: _Optional[_Union[_common_pb2.DdzScoring, str]] = ...) -> None: ...
+    def __init__(self, landlords: _Optional[str] = ..., farmers: _Optional[str] = ..., scoring: _Optional[str] = ...) -> None: ...
 
 class DealRecord(_message.Message):
     __slots__ = ("id", "deal", "panel", "levels", "counts", "gdi", "seed", "bombs", "index")

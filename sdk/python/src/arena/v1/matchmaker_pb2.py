@@ -25,43 +25,42 @@ _sym_db = _symbol_database.Default()
 from arena.v1 import common_pb2 as arena_dot_v1_dot_common__pb2
 from arena.v1 import deals_pb2 as arena_dot_v1_dot_deals__pb2
 from arena.v1 import table_pb2 as arena_dot_v1_dot_table__pb2
+from google.protobuf import any_pb2 as google_dot_protobuf_dot_any__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x19\x61rena/v1/matchmaker.proto\x12\x08\x61rena.v1\x1a\x15\x61rena/v1/common.proto\x1a\x14\x61rena/v1/deals.proto\x1a\x14\x61rena/v1/table.proto\"\xe7\x03\n\x0f\x43ompetitionSpec\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x0e\n\x06\x66ormat\x18\x02 \x01(\t\x12\x0e\n\x06\x63\x65ntre\x18\x03 \x03(\x01\x12\x0b\n\x03\x65ps\x18\x04 \x01(\x01\x12\x14\n\x0cparticipants\x18\x05 \x03(\t\x12\x0f\n\x07\x66\x61rmers\x18\x06 \x01(\t\x12\x0f\n\x07matches\x18\x07 \x01(\r\x12\x0e\n\x06rounds\x18\x08 \x01(\r\x12\x14\n\x0crotate_seats\x18\t \x01(\x08\x12#\n\x04time\x18\n \x01(\x0b\x32\x15.arena.v1.TimeControl\x12/\n\x0everdict_policy\x18\x0b \x01(\x0e\x32\x17.arena.v1.VerdictPolicy\x12\"\n\x05panel\x18\x0c \x01(\x0b\x32\x13.arena.v1.PanelSpec\x12\r\n\x05\x62ombs\x18\r \x01(\r\x12\x0c\n\x04seed\x18\x0e \x01(\x04\x12\x30\n\x0b\x66ormat_kind\x18\x0f \x01(\x0e\x32\x1b.arena.v1.CompetitionFormat\x12\x1c\n\x04game\x18\x10 \x01(\x0e\x32\x0e.arena.v1.Game\x12#\n\x04\x66\x61ns\x18\x11 \x01(\x0e\x32\x15.arena.v1.MahjongFans\x12!\n\x05rules\x18\x12 \x01(\x0e\x32\x12.arena.v1.DdzRules\x12\x0c\n\x04lane\x18\x13 \x01(\t\"\xdf\x01\n\x08Standing\x12\x13\n\x0bparticipant\x18\x01 \x01(\t\x12\r\n\x05place\x18\x02 \x01(\r\x12\x1a\n\x12rank_probabilities\x18\x03 \x03(\x01\x12\x1a\n\x12most_probable_rank\x18\x04 \x01(\r\x12\x11\n\tmean_rank\x18\x05 \x01(\x01\x12\x12\n\nmean_score\x18\x06 \x01(\x01\x12\x12\n\nscore_ci95\x18\x07 \x01(\x01\x12*\n\x07mahjong\x18\x08 \x01(\x0b\x32\x19.arena.v1.MahjongStanding\x12\x10\n\x08verdicts\x18\t \x01(\r\"\x9a\x01\n\x0fMahjongStanding\x12\x10\n\x08position\x18\x01 \x01(\r\x12\r\n\x05hands\x18\x02 \x01(\r\x12\r\n\x05score\x18\x03 \x01(\x03\x12\x0c\n\x04wins\x18\x04 \x01(\r\x12\x12\n\nself_drawn\x18\x05 \x01(\r\x12\x10\n\x08\x64\x65\x61lt_in\x18\x06 \x01(\r\x12\x11\n\tpenalties\x18\x07 \x01(\x03\x12\x10\n\x08verdicts\x18\x08 \x01(\r\"\xcd\x01\n\tStandings\x12\x13\n\x0b\x63ompetition\x18\x01 \x01(\t\x12%\n\tstandings\x18\x02 \x03(\x0b\x32\x12.arena.v1.Standing\x12\x13\n\x0btables_done\x18\x03 \x01(\x04\x12\x14\n\x0ctables_total\x18\x04 \x01(\x04\x12\r\n\x05\x66inal\x18\x05 \x01(\x08\x12\x1c\n\x04game\x18\x06 \x01(\x0e\x32\x0e.arena.v1.Game\x12\x13\n\x0b\x64rawn_hands\x18\x07 \x01(\x04\x12\x17\n\x0ftables_withheld\x18\x08 \x01(\x04\"\x88\x02\n\x0b\x43ompetition\x12\'\n\x04spec\x18\x01 \x01(\x0b\x32\x19.arena.v1.CompetitionSpec\x12\r\n\x05state\x18\x02 \x01(\t\x12\x14\n\x0ctables_total\x18\x03 \x01(\x04\x12\x13\n\x0btables_done\x18\x04 \x01(\x04\x12\r\n\x05\x65rror\x18\x05 \x01(\t\x12\x17\n\x0f\x63reated_unix_ms\x18\x06 \x01(\x04\x12\x18\n\x10\x66inished_unix_ms\x18\x07 \x01(\x04\x12*\n\x06status\x18\x08 \x01(\x0e\x32\x1a.arena.v1.CompetitionState\x12\x16\n\x0epruned_unix_ms\x18\t \x01(\x04\x12\x10\n\x08warnings\x18\n \x03(\t\"C\n\x18\x43reateCompetitionRequest\x12\'\n\x04spec\x18\x01 \x01(\x0b\x32\x19.arena.v1.CompetitionSpec\"\"\n\x12\x43ompetitionRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\"\x19\n\x17ListCompetitionsRequest\"G\n\x18ListCompetitionsResponse\x12+\n\x0c\x63ompetitions\x18\x01 \x03(\x0b\x32\x15.arena.v1.Competition\"U\n\x12LeaderboardRequest\x12\r\n\x05limit\x18\x01 \x01(\r\x12\x1c\n\x04game\x18\x02 \x01(\x0e\x32\x0e.arena.v1.Game\x12\x12\n\npage_token\x18\x03 \x01(\t\"f\n\x06Rating\x12\x0b\n\x03\x62ot\x18\x01 \x01(\t\x12\x0f\n\x07release\x18\x02 \x01(\t\x12\n\n\x02mu\x18\x03 \x01(\x01\x12\r\n\x05sigma\x18\x04 \x01(\x01\x12\x14\n\x0c\x63onservative\x18\x05 \x01(\x01\x12\r\n\x05games\x18\x06 \x01(\x04\"v\n\x0bLeaderboard\x12!\n\x07ratings\x18\x01 \x03(\x0b\x32\x10.arena.v1.Rating\x12\x1c\n\x04game\x18\x02 \x01(\x0e\x32\x0e.arena.v1.Game\x12\x17\n\x0fnext_page_token\x18\x03 \x01(\t\x12\r\n\x05total\x18\x04 \x01(\x04*\xcb\x01\n\x11\x43ompetitionFormat\x12\"\n\x1e\x43OMPETITION_FORMAT_UNSPECIFIED\x10\x00\x12 \n\x1c\x43OMPETITION_FORMAT_DUPLICATE\x10\x01\x12%\n!COMPETITION_FORMAT_EQUAL_STRENGTH\x10\x02\x12\x1d\n\x19\x43OMPETITION_FORMAT_RANDOM\x10\x03\x12*\n&COMPETITION_FORMAT_DIFFICULTY_ADJUSTED\x10\x04*\xd2\x01\n\x10\x43ompetitionState\x12!\n\x1d\x43OMPETITION_STATE_UNSPECIFIED\x10\x00\x12\x1d\n\x19\x43OMPETITION_STATE_CREATED\x10\x01\x12\x1d\n\x19\x43OMPETITION_STATE_RUNNING\x10\x02\x12\x1e\n\x1a\x43OMPETITION_STATE_FINISHED\x10\x03\x12\x1f\n\x1b\x43OMPETITION_STATE_CANCELLED\x10\x04\x12\x1c\n\x18\x43OMPETITION_STATE_FAILED\x10\x05\x32\x98\x05\n\nMatchmaker\x12N\n\x11\x43reateCompetition\x12\".arena.v1.CreateCompetitionRequest\x1a\x15.arena.v1.Competition\x12\x45\n\x0eGetCompetition\x12\x1c.arena.v1.CompetitionRequest\x1a\x15.arena.v1.Competition\x12Y\n\x10ListCompetitions\x12!.arena.v1.ListCompetitionsRequest\x1a\".arena.v1.ListCompetitionsResponse\x12G\n\x10WatchCompetition\x12\x1c.arena.v1.CompetitionRequest\x1a\x13.arena.v1.Standings0\x01\x12\x41\n\x0cGetStandings\x12\x1c.arena.v1.CompetitionRequest\x1a\x13.arena.v1.Standings\x12H\n\x11\x43\x61ncelCompetition\x12\x1c.arena.v1.CompetitionRequest\x1a\x15.arena.v1.Competition\x12\x41\n\rExportReplays\x12\x1c.arena.v1.CompetitionRequest\x1a\x10.arena.v1.Replay0\x01\x12\x38\n\tGetReplay\x12\x19.arena.v1.GetTableRequest\x1a\x10.arena.v1.Replay\x12\x45\n\x0eGetLeaderboard\x12\x1c.arena.v1.LeaderboardRequest\x1a\x15.arena.v1.Leaderboardb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x19\x61rena/v1/matchmaker.proto\x12\x08\x61rena.v1\x1a\x15\x61rena/v1/common.proto\x1a\x14\x61rena/v1/deals.proto\x1a\x14\x61rena/v1/table.proto\x1a\x19google/protobuf/any.proto\"\xba\x03\n\x0f\x43ompetitionSpec\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x0e\n\x06\x66ormat\x18\x02 \x01(\t\x12\x0e\n\x06\x63\x65ntre\x18\x03 \x03(\x01\x12\x0b\n\x03\x65ps\x18\x04 \x01(\x01\x12\x14\n\x0cparticipants\x18\x05 \x03(\t\x12\x0f\n\x07\x66\x61rmers\x18\x06 \x01(\t\x12\x0f\n\x07matches\x18\x07 \x01(\r\x12\x0e\n\x06rounds\x18\x08 \x01(\r\x12\x14\n\x0crotate_seats\x18\t \x01(\x08\x12#\n\x04time\x18\n \x01(\x0b\x32\x15.arena.v1.TimeControl\x12/\n\x0everdict_policy\x18\x0b \x01(\x0e\x32\x17.arena.v1.VerdictPolicy\x12\"\n\x05panel\x18\x0c \x01(\x0b\x32\x13.arena.v1.PanelSpec\x12\r\n\x05\x62ombs\x18\r \x01(\r\x12\x0c\n\x04seed\x18\x0e \x01(\x04\x12\x30\n\x0b\x66ormat_kind\x18\x0f \x01(\x0e\x32\x1b.arena.v1.CompetitionFormat\x12\x0c\n\x04game\x18\x10 \x01(\t\x12#\n\x05setup\x18\x11 \x01(\x0b\x32\x14.google.protobuf.Any\x12\x0c\n\x04lane\x18\x13 \x01(\tJ\x04\x08\x12\x10\x13\"\xd7\x01\n\x08Standing\x12\x13\n\x0bparticipant\x18\x01 \x01(\t\x12\r\n\x05place\x18\x02 \x01(\r\x12\x1a\n\x12rank_probabilities\x18\x03 \x03(\x01\x12\x1a\n\x12most_probable_rank\x18\x04 \x01(\r\x12\x11\n\tmean_rank\x18\x05 \x01(\x01\x12\x12\n\nmean_score\x18\x06 \x01(\x01\x12\x12\n\nscore_ci95\x18\x07 \x01(\x01\x12\"\n\x04game\x18\x08 \x01(\x0b\x32\x14.google.protobuf.Any\x12\x10\n\x08verdicts\x18\t \x01(\r\"\xbd\x01\n\tStandings\x12\x13\n\x0b\x63ompetition\x18\x01 \x01(\t\x12%\n\tstandings\x18\x02 \x03(\x0b\x32\x12.arena.v1.Standing\x12\x13\n\x0btables_done\x18\x03 \x01(\x04\x12\x14\n\x0ctables_total\x18\x04 \x01(\x04\x12\r\n\x05\x66inal\x18\x05 \x01(\x08\x12\x0c\n\x04game\x18\x06 \x01(\t\x12\x13\n\x0b\x64rawn_hands\x18\x07 \x01(\x04\x12\x17\n\x0ftables_withheld\x18\x08 \x01(\x04\"\x88\x02\n\x0b\x43ompetition\x12\'\n\x04spec\x18\x01 \x01(\x0b\x32\x19.arena.v1.CompetitionSpec\x12\r\n\x05state\x18\x02 \x01(\t\x12\x14\n\x0ctables_total\x18\x03 \x01(\x04\x12\x13\n\x0btables_done\x18\x04 \x01(\x04\x12\r\n\x05\x65rror\x18\x05 \x01(\t\x12\x17\n\x0f\x63reated_unix_ms\x18\x06 \x01(\x04\x12\x18\n\x10\x66inished_unix_ms\x18\x07 \x01(\x04\x12*\n\x06status\x18\x08 \x01(\x0e\x32\x1a.arena.v1.CompetitionState\x12\x16\n\x0epruned_unix_ms\x18\t \x01(\x04\x12\x10\n\x08warnings\x18\n \x03(\t\"C\n\x18\x43reateCompetitionRequest\x12\'\n\x04spec\x18\x01 \x01(\x0b\x32\x19.arena.v1.CompetitionSpec\"\"\n\x12\x43ompetitionRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\"\x19\n\x17ListCompetitionsRequest\"G\n\x18ListCompetitionsResponse\x12+\n\x0c\x63ompetitions\x18\x01 \x03(\x0b\x32\x15.arena.v1.Competition\"E\n\x12LeaderboardRequest\x12\r\n\x05limit\x18\x01 \x01(\r\x12\x0c\n\x04game\x18\x02 \x01(\t\x12\x12\n\npage_token\x18\x03 \x01(\t\"f\n\x06Rating\x12\x0b\n\x03\x62ot\x18\x01 \x01(\t\x12\x0f\n\x07release\x18\x02 \x01(\t\x12\n\n\x02mu\x18\x03 \x01(\x01\x12\r\n\x05sigma\x18\x04 \x01(\x01\x12\x14\n\x0c\x63onservative\x18\x05 \x01(\x01\x12\r\n\x05games\x18\x06 \x01(\x04\"f\n\x0bLeaderboard\x12!\n\x07ratings\x18\x01 \x03(\x0b\x32\x10.arena.v1.Rating\x12\x0c\n\x04game\x18\x02 \x01(\t\x12\x17\n\x0fnext_page_token\x18\x03 \x01(\t\x12\r\n\x05total\x18\x04 \x01(\x04*\xcb\x01\n\x11\x43ompetitionFormat\x12\"\n\x1e\x43OMPETITION_FORMAT_UNSPECIFIED\x10\x00\x12 \n\x1c\x43OMPETITION_FORMAT_DUPLICATE\x10\x01\x12%\n!COMPETITION_FORMAT_EQUAL_STRENGTH\x10\x02\x12\x1d\n\x19\x43OMPETITION_FORMAT_RANDOM\x10\x03\x12*\n&COMPETITION_FORMAT_DIFFICULTY_ADJUSTED\x10\x04*\xd2\x01\n\x10\x43ompetitionState\x12!\n\x1d\x43OMPETITION_STATE_UNSPECIFIED\x10\x00\x12\x1d\n\x19\x43OMPETITION_STATE_CREATED\x10\x01\x12\x1d\n\x19\x43OMPETITION_STATE_RUNNING\x10\x02\x12\x1e\n\x1a\x43OMPETITION_STATE_FINISHED\x10\x03\x12\x1f\n\x1b\x43OMPETITION_STATE_CANCELLED\x10\x04\x12\x1c\n\x18\x43OMPETITION_STATE_FAILED\x10\x05\x32\x98\x05\n\nMatchmaker\x12N\n\x11\x43reateCompetition\x12\".arena.v1.CreateCompetitionRequest\x1a\x15.arena.v1.Competition\x12\x45\n\x0eGetCompetition\x12\x1c.arena.v1.CompetitionRequest\x1a\x15.arena.v1.Competition\x12Y\n\x10ListCompetitions\x12!.arena.v1.ListCompetitionsRequest\x1a\".arena.v1.ListCompetitionsResponse\x12G\n\x10WatchCompetition\x12\x1c.arena.v1.CompetitionRequest\x1a\x13.arena.v1.Standings0\x01\x12\x41\n\x0cGetStandings\x12\x1c.arena.v1.CompetitionRequest\x1a\x13.arena.v1.Standings\x12H\n\x11\x43\x61ncelCompetition\x12\x1c.arena.v1.CompetitionRequest\x1a\x15.arena.v1.Competition\x12\x41\n\rExportReplays\x12\x1c.arena.v1.CompetitionRequest\x1a\x10.arena.v1.Replay0\x01\x12\x38\n\tGetReplay\x12\x19.arena.v1.GetTableRequest\x1a\x10.arena.v1.Replay\x12\x45\n\x0eGetLeaderboard\x12\x1c.arena.v1.LeaderboardRequest\x1a\x15.arena.v1.Leaderboardb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'arena.v1.matchmaker_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_COMPETITIONFORMAT']._serialized_start=1971
-  _globals['_COMPETITIONFORMAT']._serialized_end=2174
-  _globals['_COMPETITIONSTATE']._serialized_start=2177
-  _globals['_COMPETITIONSTATE']._serialized_end=2387
-  _globals['_COMPETITIONSPEC']._serialized_start=107
-  _globals['_COMPETITIONSPEC']._serialized_end=594
-  _globals['_STANDING']._serialized_start=597
-  _globals['_STANDING']._serialized_end=820
-  _globals['_MAHJONGSTANDING']._serialized_start=823
-  _globals['_MAHJONGSTANDING']._serialized_end=977
-  _globals['_STANDINGS']._serialized_start=980
-  _globals['_STANDINGS']._serialized_end=1185
-  _globals['_COMPETITION']._serialized_start=1188
-  _globals['_COMPETITION']._serialized_end=1452
-  _globals['_CREATECOMPETITIONREQUEST']._serialized_start=1454
-  _globals['_CREATECOMPETITIONREQUEST']._serialized_end=1521
-  _globals['_COMPETITIONREQUEST']._serialized_start=1523
-  _globals['_COMPETITIONREQUEST']._serialized_end=1557
-  _globals['_LISTCOMPETITIONSREQUEST']._serialized_start=1559
-  _globals['_LISTCOMPETITIONSREQUEST']._serialized_end=1584
-  _globals['_LISTCOMPETITIONSRESPONSE']._serialized_start=1586
-  _globals['_LISTCOMPETITIONSRESPONSE']._serialized_end=1657
-  _globals['_LEADERBOARDREQUEST']._serialized_start=1659
-  _globals['_LEADERBOARDREQUEST']._serialized_end=1744
-  _globals['_RATING']._serialized_start=1746
-  _globals['_RATING']._serialized_end=1848
-  _globals['_LEADERBOARD']._serialized_start=1850
-  _globals['_LEADERBOARD']._serialized_end=1968
-  _globals['_MATCHMAKER']._serialized_start=2390
-  _globals['_MATCHMAKER']._serialized_end=3054
+  _globals['_COMPETITIONFORMAT']._serialized_start=1740
+  _globals['_COMPETITIONFORMAT']._serialized_end=1943
+  _globals['_COMPETITIONSTATE']._serialized_start=1946
+  _globals['_COMPETITIONSTATE']._serialized_end=2156
+  _globals['_COMPETITIONSPEC']._serialized_start=134
+  _globals['_COMPETITIONSPEC']._serialized_end=576
+  _globals['_STANDING']._serialized_start=579
+  _globals['_STANDING']._serialized_end=794
+  _globals['_STANDINGS']._serialized_start=797
+  _globals['_STANDINGS']._serialized_end=986
+  _globals['_COMPETITION']._serialized_start=989
+  _globals['_COMPETITION']._serialized_end=1253
+  _globals['_CREATECOMPETITIONREQUEST']._serialized_start=1255
+  _globals['_CREATECOMPETITIONREQUEST']._serialized_end=1322
+  _globals['_COMPETITIONREQUEST']._serialized_start=1324
+  _globals['_COMPETITIONREQUEST']._serialized_end=1358
+  _globals['_LISTCOMPETITIONSREQUEST']._serialized_start=1360
+  _globals['_LISTCOMPETITIONSREQUEST']._serialized_end=1385
+  _globals['_LISTCOMPETITIONSRESPONSE']._serialized_start=1387
+  _globals['_LISTCOMPETITIONSRESPONSE']._serialized_end=1458
+  _globals['_LEADERBOARDREQUEST']._serialized_start=1460
+  _globals['_LEADERBOARDREQUEST']._serialized_end=1529
+  _globals['_RATING']._serialized_start=1531
+  _globals['_RATING']._serialized_end=1633
+  _globals['_LEADERBOARD']._serialized_start=1635
+  _globals['_LEADERBOARD']._serialized_end=1737
+  _globals['_MATCHMAKER']._serialized_start=2159
+  _globals['_MATCHMAKER']._serialized_end=2823
 # @@protoc_insertion_point(module_scope)

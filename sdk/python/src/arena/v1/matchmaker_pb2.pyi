@@ -1,6 +1,7 @@
 from arena.v1 import common_pb2 as _common_pb2
 from arena.v1 import deals_pb2 as _deals_pb2
 from arena.v1 import table_pb2 as _table_pb2
+from google.protobuf import any_pb2 as _any_pb2
 from google.protobuf.internal import containers as _containers
 from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
 from google.protobuf import descriptor as _descriptor
@@ -39,7 +40,7 @@ COMPETITION_STATE_CANCELLED: CompetitionState
 COMPETITION_STATE_FAILED: CompetitionState
 
 class CompetitionSpec(_message.Message):
-    __slots__ = ("name", "format", "centre", "eps", "participants", "farmers", "matches", "rounds", "rotate_seats", "time", "verdict_policy", "panel", "bombs", "seed", "format_kind", "game", "fans", "rules", "lane")
+    __slots__ = ("name", "format", "centre", "eps", "participants", "farmers", "matches", "rounds", "rotate_seats", "time", "verdict_policy", "panel", "bombs", "seed", "format_kind", "game", "setup", "lane")
     NAME_FIELD_NUMBER: _ClassVar[int]
     FORMAT_FIELD_NUMBER: _ClassVar[int]
     CENTRE_FIELD_NUMBER: _ClassVar[int]
@@ -56,8 +57,7 @@ class CompetitionSpec(_message.Message):
     SEED_FIELD_NUMBER: _ClassVar[int]
     FORMAT_KIND_FIELD_NUMBER: _ClassVar[int]
     GAME_FIELD_NUMBER: _ClassVar[int]
-    FANS_FIELD_NUMBER: _ClassVar[int]
-    RULES_FIELD_NUMBER: _ClassVar[int]
+    SETUP_FIELD_NUMBER: _ClassVar[int]
     LANE_FIELD_NUMBER: _ClassVar[int]
     name: str
     format: str
@@ -74,14 +74,13 @@ class CompetitionSpec(_message.Message):
     bombs: int
     seed: int
     format_kind: CompetitionFormat
-    game: _common_pb2.Game
-    fans: _common_pb2.MahjongFans
-    rules: _common_pb2.DdzRules
+    game: str
+    setup: _any_pb2.Any
     lane: str
-    def __init__(self, name: _Optional[str] = ..., format: _Optional[str] = ..., centre: _Optional[_Iterable[float]] = ..., eps: _Optional[float] = ..., participants: _Optional[_Iterable[str]] = ..., farmers: _Optional[str] = ..., matches: _Optional[int] = ..., rounds: _Optional[int] = ..., rotate_seats: _Optional[bool] = ..., time: _Optional[_Union[_common_pb2.TimeControl, _Mapping]] = ..., verdict_policy: _Optional[_Union[_common_pb2.VerdictPolicy, str]] = ..., panel: _Optional[_Union[_deals_pb2.PanelSpec, _Mapping]] = ..., bombs: _Optional[int] = ..., seed: _Optional[int] = ..., format_kind: _Optional[_Union[CompetitionFormat, str]] = ..., game: _Optional[_Union[_common_pb2.Game, str]] = ..., fans: _Optional[_Union[_common_pb2.MahjongFans, str]] = ..., rules: _Optional[_Union[_common_pb2.DdzRules, str]] = ..., lane: _Optional[str] = ...) -> None: ...
+    def __init__(self, name: _Optional[str] = ..., format: _Optional[str] = ..., centre: _Optional[_Iterable[float]] = ..., eps: _Optional[float] = ..., participants: _Optional[_Iterable[str]] = ..., farmers: _Optional[str] = ..., matches: _Optional[int] = ..., rounds: _Optional[int] = ..., rotate_seats: _Optional[bool] = ..., time: _Optional[_Union[_common_pb2.TimeControl, _Mapping]] = ..., verdict_policy: _Optional[_Union[_common_pb2.VerdictPolicy, str]] = ..., panel: _Optional[_Union[_deals_pb2.PanelSpec, _Mapping]] = ..., bombs: _Optional[int] = ..., seed: _Optional[int] = ..., format_kind: _Optional[_Union[CompetitionFormat, str]] = ..., game: _Optional[str] = ..., setup: _Optional[_Union[_any_pb2.Any, _Mapping]] = ..., lane: _Optional[str] = ...) -> None: ...
 
 class Standing(_message.Message):
-    __slots__ = ("participant", "place", "rank_probabilities", "most_probable_rank", "mean_rank", "mean_score", "score_ci95", "mahjong", "verdicts")
+    __slots__ = ("participant", "place", "rank_probabilities", "most_probable_rank", "mean_rank", "mean_score", "score_ci95", "game", "verdicts")
     PARTICIPANT_FIELD_NUMBER: _ClassVar[int]
     PLACE_FIELD_NUMBER: _ClassVar[int]
     RANK_PROBABILITIES_FIELD_NUMBER: _ClassVar[int]
@@ -89,7 +88,7 @@ class Standing(_message.Message):
     MEAN_RANK_FIELD_NUMBER: _ClassVar[int]
     MEAN_SCORE_FIELD_NUMBER: _ClassVar[int]
     SCORE_CI95_FIELD_NUMBER: _ClassVar[int]
-    MAHJONG_FIELD_NUMBER: _ClassVar[int]
+    GAME_FIELD_NUMBER: _ClassVar[int]
     VERDICTS_FIELD_NUMBER: _ClassVar[int]
     participant: str
     place: int
@@ -98,29 +97,9 @@ class Standing(_message.Message):
     mean_rank: float
     mean_score: float
     score_ci95: float
-    mahjong: MahjongStanding
+    game: _any_pb2.Any
     verdicts: int
-    def __init__(self, participant: _Optional[str] = ..., place: _Optional[int] = ..., rank_probabilities: _Optional[_Iterable[float]] = ..., most_probable_rank: _Optional[int] = ..., mean_rank: _Optional[float] = ..., mean_score: _Optional[float] = ..., score_ci95: _Optional[float] = ..., mahjong: _Optional[_Union[MahjongStanding, _Mapping]] = ..., verdicts: _Optional[int] = ...) -> None: ...
-
-class MahjongStanding(_message.Message):
-    __slots__ = ("position", "hands", "score", "wins", "self_drawn", "dealt_in", "penalties", "verdicts")
-    POSITION_FIELD_NUMBER: _ClassVar[int]
-    HANDS_FIELD_NUMBER: _ClassVar[int]
-    SCORE_FIELD_NUMBER: _ClassVar[int]
-    WINS_FIELD_NUMBER: _ClassVar[int]
-    SELF_DRAWN_FIELD_NUMBER: _ClassVar[int]
-    DEALT_IN_FIELD_NUMBER: _ClassVar[int]
-    PENALTIES_FIELD_NUMBER: _ClassVar[int]
-    VERDICTS_FIELD_NUMBER: _ClassVar[int]
-    position: int
-    hands: int
-    score: int
-    wins: int
-    self_drawn: int
-    dealt_in: int
-    penalties: int
-    verdicts: int
-    def __init__(self, position: _Optional[int] = ..., hands: _Optional[int] = ..., score: _Optional[int] = ..., wins: _Optional[int] = ..., self_drawn: _Optional[int] = ..., dealt_in: _Optional[int] = ..., penalties: _Optional[int] = ..., verdicts: _Optional[int] = ...) -> None: ...
+    def __init__(self, participant: _Optional[str] = ..., place: _Optional[int] = ..., rank_probabilities: _Optional[_Iterable[float]] = ..., most_probable_rank: _Optional[int] = ..., mean_rank: _Optional[float] = ..., mean_score: _Optional[float] = ..., score_ci95: _Optional[float] = ..., game: _Optional[_Union[_any_pb2.Any, _Mapping]] = ..., verdicts: _Optional[int] = ...) -> None: ...
 
 class Standings(_message.Message):
     __slots__ = ("competition", "standings", "tables_done", "tables_total", "final", "game", "drawn_hands", "tables_withheld")
@@ -137,10 +116,10 @@ class Standings(_message.Message):
     tables_done: int
     tables_total: int
     final: bool
-    game: _common_pb2.Game
+    game: str
     drawn_hands: int
     tables_withheld: int
-    def __init__(self, competition: _Optional[str] = ..., standings: _Optional[_Iterable[_Union[Standing, _Mapping]]] = ..., tables_done: _Optional[int] = ..., tables_total: _Optional[int] = ..., final: _Optional[bool] = ..., game: _Optional[_Union[_common_pb2.Game, str]] = ..., drawn_hands: _Optional[int] = ..., tables_withheld: _Optional[int] = ...) -> None: ...
+    def __init__(self, competition: _Optional[str] = ..., standings: _Optional[_Iterable[_Union[Standing, _Mapping]]] = ..., tables_done: _Optional[int] = ..., tables_total: _Optional[int] = ..., final: _Optional[bool] = ..., game: _Optional[str] = ..., drawn_hands: _Optional[int] = ..., tables_withheld: _Optional[int] = ...) -> None: ...
 
 class Competition(_message.Message):
     __slots__ = ("spec", "state", "tables_total", "tables_done", "error", "created_unix_ms", "finished_unix_ms", "status", "pruned_unix_ms", "warnings")
@@ -194,9 +173,9 @@ class LeaderboardRequest(_message.Message):
     GAME_FIELD_NUMBER: _ClassVar[int]
     PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
     limit: int
-    game: _common_pb2.Game
+    game: str
     page_token: str
-    def __init__(self, limit: _Optional[int] = ..., game: _Optional[_Union[_common_pb2.Game, str]] = ..., page_token: _Optional[str] = ...) -> None: ...
+    def __init__(self, limit: _Optional[int] = ..., game: _Optional[str] = ..., page_token: _Optional[str] = ...) -> None: ...
 
 class Rating(_message.Message):
     __slots__ = ("bot", "release", "mu", "sigma", "conservative", "games")
@@ -221,7 +200,7 @@ class Leaderboard(_message.Message):
     NEXT_PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
     TOTAL_FIELD_NUMBER: _ClassVar[int]
     ratings: _containers.RepeatedCompositeFieldContainer[Rating]
-    game: _common_pb2.Game
+    game: str
     next_page_token: str
     total: int
-    def __init__(self, ratings: _Optional[_Iterable[_Union[Rating, _Mapping]]] = ..., game: _Optional[_Union[_common_pb2.Game, str]] = ..., next_page_token: _Optional[str] = ..., total: _Optional[int] = ...) -> None: ...
+    def __init__(self, ratings: _Optional[_Iterable[_Union[Rating, _Mapping]]] = ..., game: _Optional[str] = ..., next_page_token: _Optional[str] = ..., total: _Optional[int] = ...) -> None: ...

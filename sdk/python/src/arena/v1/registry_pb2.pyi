@@ -29,13 +29,13 @@ class RegisteredBot(_message.Message):
     CREATED_UNIX_MS_FIELD_NUMBER: _ClassVar[int]
     name: str
     kind: BotKind
-    game: _common_pb2.Game
+    game: str
     command: str
     cpu_seconds: int
     memory_mb: int
     max_tables: int
     created_unix_ms: int
-    def __init__(self, name: _Optional[str] = ..., kind: _Optional[_Union[BotKind, str]] = ..., game: _Optional[_Union[_common_pb2.Game, str]] = ..., command: _Optional[str] = ..., cpu_seconds: _Optional[int] = ..., memory_mb: _Optional[int] = ..., max_tables: _Optional[int] = ..., created_unix_ms: _Optional[int] = ...) -> None: ...
+    def __init__(self, name: _Optional[str] = ..., kind: _Optional[_Union[BotKind, str]] = ..., game: _Optional[str] = ..., command: _Optional[str] = ..., cpu_seconds: _Optional[int] = ..., memory_mb: _Optional[int] = ..., max_tables: _Optional[int] = ..., created_unix_ms: _Optional[int] = ...) -> None: ...
 
 class AddBotRequest(_message.Message):
     __slots__ = ("name", "program", "game", "cpu_seconds", "memory_mb", "max_tables")
@@ -47,11 +47,11 @@ class AddBotRequest(_message.Message):
     MAX_TABLES_FIELD_NUMBER: _ClassVar[int]
     name: str
     program: str
-    game: _common_pb2.Game
+    game: str
     cpu_seconds: int
     memory_mb: int
     max_tables: int
-    def __init__(self, name: _Optional[str] = ..., program: _Optional[str] = ..., game: _Optional[_Union[_common_pb2.Game, str]] = ..., cpu_seconds: _Optional[int] = ..., memory_mb: _Optional[int] = ..., max_tables: _Optional[int] = ...) -> None: ...
+    def __init__(self, name: _Optional[str] = ..., program: _Optional[str] = ..., game: _Optional[str] = ..., cpu_seconds: _Optional[int] = ..., memory_mb: _Optional[int] = ..., max_tables: _Optional[int] = ...) -> None: ...
 
 class BotTokenResponse(_message.Message):
     __slots__ = ("bot", "token")

@@ -19,11 +19,11 @@ class DecisionRequest(_message.Message):
     request_id: int
     table_id: str
     seat: int
-    game: _common_pb2.Game
+    game: str
     kind: _common_pb2.DecisionKind
     deadline_ms: int
     observation: _common_pb2.Observation
-    def __init__(self, request_id: _Optional[int] = ..., table_id: _Optional[str] = ..., seat: _Optional[int] = ..., game: _Optional[_Union[_common_pb2.Game, str]] = ..., kind: _Optional[_Union[_common_pb2.DecisionKind, str]] = ..., deadline_ms: _Optional[int] = ..., observation: _Optional[_Union[_common_pb2.Observation, _Mapping]] = ...) -> None: ...
+    def __init__(self, request_id: _Optional[int] = ..., table_id: _Optional[str] = ..., seat: _Optional[int] = ..., game: _Optional[str] = ..., kind: _Optional[_Union[_common_pb2.DecisionKind, str]] = ..., deadline_ms: _Optional[int] = ..., observation: _Optional[_Union[_common_pb2.Observation, _Mapping]] = ...) -> None: ...
 
 class DecisionReply(_message.Message):
     __slots__ = ("request_id", "table_id", "action")
@@ -45,9 +45,9 @@ class SeatOpen(_message.Message):
     table_id: str
     seat: int
     bot: str
-    game: _common_pb2.Game
+    game: str
     time: _common_pb2.TimeControl
-    def __init__(self, table_id: _Optional[str] = ..., seat: _Optional[int] = ..., bot: _Optional[str] = ..., game: _Optional[_Union[_common_pb2.Game, str]] = ..., time: _Optional[_Union[_common_pb2.TimeControl, _Mapping]] = ...) -> None: ...
+    def __init__(self, table_id: _Optional[str] = ..., seat: _Optional[int] = ..., bot: _Optional[str] = ..., game: _Optional[str] = ..., time: _Optional[_Union[_common_pb2.TimeControl, _Mapping]] = ...) -> None: ...
 
 class SeatClose(_message.Message):
     __slots__ = ("table_id", "outcome", "verdicts")

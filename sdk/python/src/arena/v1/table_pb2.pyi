@@ -1,5 +1,6 @@
 from arena.v1 import common_pb2 as _common_pb2
 from arena.v1 import deals_pb2 as _deals_pb2
+from google.protobuf import any_pb2 as _any_pb2
 from google.protobuf.internal import containers as _containers
 from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
 from google.protobuf import descriptor as _descriptor
@@ -19,7 +20,7 @@ SIDE_LANDLORD: Side
 SIDE_FARMERS: Side
 
 class TableJob(_message.Message):
-    __slots__ = ("table_id", "game", "seats", "ddz", "mahjong", "time", "verdict_policy", "seed", "competition", "labels", "placement", "lane")
+    __slots__ = ("table_id", "game", "seats", "setup", "time", "verdict_policy", "seed", "competition", "labels", "placement", "lane")
     class LabelsEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -30,8 +31,7 @@ class TableJob(_message.Message):
     TABLE_ID_FIELD_NUMBER: _ClassVar[int]
     GAME_FIELD_NUMBER: _ClassVar[int]
     SEATS_FIELD_NUMBER: _ClassVar[int]
-    DDZ_FIELD_NUMBER: _ClassVar[int]
-    MAHJONG_FIELD_NUMBER: _ClassVar[int]
+    SETUP_FIELD_NUMBER: _ClassVar[int]
     TIME_FIELD_NUMBER: _ClassVar[int]
     VERDICT_POLICY_FIELD_NUMBER: _ClassVar[int]
     SEED_FIELD_NUMBER: _ClassVar[int]
@@ -40,10 +40,9 @@ class TableJob(_message.Message):
     PLACEMENT_FIELD_NUMBER: _ClassVar[int]
     LANE_FIELD_NUMBER: _ClassVar[int]
     table_id: str
-    game: _common_pb2.Game
+    game: str
     seats: _containers.RepeatedCompositeFieldContainer[SeatSpec]
-    ddz: DdzSetup
-    mahjong: MahjongSetup
+    setup: _any_pb2.Any
     time: _common_pb2.TimeControl
     verdict_policy: _common_pb2.VerdictPolicy
     seed: int
@@ -51,7 +50,7 @@ class TableJob(_message.Message):
     labels: _containers.ScalarMap[str, str]
     placement: Placement
     lane: str
-    def __init__(self, table_id: _Optional[str] = ..., game: _Optional[_Union[_common_pb2.Game, str]] = ..., seats: _Optional[_Iterable[_Union[SeatSpec, _Mapping]]] = ..., ddz: _Optional[_Union[DdzSetup, _Mapping]] = ..., mahjong: _Optional[_Union[MahjongSetup, _Mapping]] = ..., time: _Optional[_Union[_common_pb2.TimeControl, _Mapping]] = ..., verdict_policy: _Optional[_Union[_common_pb2.VerdictPolicy, str]] = ..., seed: _Optional[int] = ..., competition: _Optional[str] = ..., labels: _Optional[_Mapping[str, str]] = ..., placement: _Optional[_Union[Placement, _Mapping]] = ..., lane: _Optional[str] = ...) -> None: ...
+    def __init__(self, table_id: _Optional[str] = ..., game: _Optional[str] = ..., seats: _Optional[_Iterable[_Union[SeatSpec, _Mapping]]] = ..., setup: _Optional[_Union[_any_pb2.Any, _Mapping]] = ..., time: _Optional[_Union[_common_pb2.TimeControl, _Mapping]] = ..., verdict_policy: _Optional[_Union[_common_pb2.VerdictPolicy, str]] = ..., seed: _Optional[int] = ..., competition: _Optional[str] = ..., labels: _Optional[_Mapping[str, str]] = ..., placement: _Optional[_Union[Placement, _Mapping]] = ..., lane: _Optional[str] = ...) -> None: ...
 
 class Placement(_message.Message):
     __slots__ = ("match_index", "round", "table", "side", "deal_id", "expected", "deal_group", "pair", "rotation", "deal_group_tables")
@@ -90,38 +89,6 @@ class SeatSpec(_message.Message):
     BOT_FIELD_NUMBER: _ClassVar[int]
     bot: str
     def __init__(self, bot: _Optional[str] = ...) -> None: ...
-
-class DdzSetup(_message.Message):
-    __slots__ = ("deal", "rules", "fixed_landlord", "first_bidder", "fixed_bid", "doubling", "scoring", "rules_kind", "scoring_kind")
-    DEAL_FIELD_NUMBER: _ClassVar[int]
-    RULES_FIELD_NUMBER: _ClassVar[int]
-    FIXED_LANDLORD_FIELD_NUMBER: _ClassVar[int]
-    FIRST_BIDDER_FIELD_NUMBER: _ClassVar[int]
-    FIXED_BID_FIELD_NUMBER: _ClassVar[int]
-    DOUBLING_FIELD_NUMBER: _ClassVar[int]
-    SCORING_FIELD_NUMBER: _ClassVar[int]
-    RULES_KIND_FIELD_NUMBER: _ClassVar[int]
-    SCORING_KIND_FIELD_NUMBER: _ClassVar[int]
-    deal: str
-    rules: str
-    fixed_landlord: int
-    first_bidder: int
-    fixed_bid: int
-    doubling: bool
-    scoring: str
-    rules_kind: _common_pb2.DdzRules
-    scoring_kind: _common_pb2.DdzScoring
-    def __init__(self, deal: _Optional[str] = ..., rules: _Optional[str] = ..., fixed_landlord: _Optional[int] = ..., first_bidder: _Optional[int] = ..., fixed_bid: _Optional[int] = ..., doubling: _Optional[bool] = ..., scoring: _Optional[str] = ..., rules_kind: _Optional[_Union[_common_pb2.DdzRules, str]] = ..., scoring_kind: _Optional[_Union[_common_pb2.DdzScoring, str]] = ...) -> None: ...
-
-class MahjongSetup(_message.Message):
-    __slots__ = ("wall", "first", "fans")
-    WALL_FIELD_NUMBER: _ClassVar[int]
-    FIRST_FIELD_NUMBER: _ClassVar[int]
-    FANS_FIELD_NUMBER: _ClassVar[int]
-    wall: str
-    first: int
-    fans: _common_pb2.MahjongFans
-    def __init__(self, wall: _Optional[str] = ..., first: _Optional[int] = ..., fans: _Optional[_Union[_common_pb2.MahjongFans, str]] = ...) -> None: ...
 
 class TableResult(_message.Message):
     __slots__ = ("table_id", "outcome", "penalties", "final_scores", "verdicts", "forfeited_by", "referee", "finished_unix_ms", "competition", "labels", "decisions", "mean_decision_ms", "error", "releases", "placement")
@@ -183,20 +150,16 @@ class ReplayStep(_message.Message):
     def __init__(self, seat: _Optional[int] = ..., kind: _Optional[_Union[_common_pb2.DecisionKind, str]] = ..., action: _Optional[_Union[_common_pb2.Action, _Mapping]] = ..., elapsed_ms: _Optional[int] = ..., verdict: _Optional[_Union[_common_pb2.Verdict, _Mapping]] = ..., automatic: _Optional[bool] = ..., penalty: _Optional[int] = ...) -> None: ...
 
 class Replay(_message.Message):
-    __slots__ = ("job", "steps", "result", "ddz_events", "mahjong_events", "mahjong_hands")
+    __slots__ = ("job", "steps", "result", "history")
     JOB_FIELD_NUMBER: _ClassVar[int]
     STEPS_FIELD_NUMBER: _ClassVar[int]
     RESULT_FIELD_NUMBER: _ClassVar[int]
-    DDZ_EVENTS_FIELD_NUMBER: _ClassVar[int]
-    MAHJONG_EVENTS_FIELD_NUMBER: _ClassVar[int]
-    MAHJONG_HANDS_FIELD_NUMBER: _ClassVar[int]
+    HISTORY_FIELD_NUMBER: _ClassVar[int]
     job: TableJob
     steps: _containers.RepeatedCompositeFieldContainer[ReplayStep]
     result: TableResult
-    ddz_events: _containers.RepeatedCompositeFieldContainer[_common_pb2.DdzEvent]
-    mahjong_events: _containers.RepeatedCompositeFieldContainer[_common_pb2.MahjongEvent]
-    mahjong_hands: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, job: _Optional[_Union[TableJob, _Mapping]] = ..., steps: _Optional[_Iterable[_Union[ReplayStep, _Mapping]]] = ..., result: _Optional[_Union[TableResult, _Mapping]] = ..., ddz_events: _Optional[_Iterable[_Union[_common_pb2.DdzEvent, _Mapping]]] = ..., mahjong_events: _Optional[_Iterable[_Union[_common_pb2.MahjongEvent, _Mapping]]] = ..., mahjong_hands: _Optional[_Iterable[str]] = ...) -> None: ...
+    history: _any_pb2.Any
+    def __init__(self, job: _Optional[_Union[TableJob, _Mapping]] = ..., steps: _Optional[_Iterable[_Union[ReplayStep, _Mapping]]] = ..., result: _Optional[_Union[TableResult, _Mapping]] = ..., history: _Optional[_Union[_any_pb2.Any, _Mapping]] = ...) -> None: ...
 
 class SubmitTableRequest(_message.Message):
     __slots__ = ("job",)

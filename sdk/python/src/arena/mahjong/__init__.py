@@ -1,0 +1,1 @@
+"""Protocol stubs of package `arena.mahjong`, generated from proto/arena/mahjong by sdk/python/tools/generate.py."""

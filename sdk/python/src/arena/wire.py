@@ -1,0 +1,86 @@
+"""What every game shares on the wire: game names, and game messages carried in the `arena.v1`
+envelopes as `google.protobuf.Any`.
+
+A game is named by the one name it is registered under (`ddz`, `mahjong`); an empty name means
+`ddz`. Its own messages live in its own package, `arena.<game>.v1`, and travel packed in an
+`Any` whose type URL is `type.googleapis.com/arena.<game>.v1.<Message>` (docs/wire.md).
+"""
+import functools
+import importlib
+import pkgutil
+
+from google.protobuf import any_pb2
+from google.protobuf.message import DecodeError
+
+# What an empty `game` field means: the platform's first game, as messages written before
+# games had names expect.
+DEFAULT_GAME = "ddz"
+
+# The prefix of every type URL the platform writes (the one protobuf's `Any.Pack` writes).
+TYPE_URL_PREFIX = "type.googleapis.com/"
+
+
+class WireError(ValueError):
+    """A message that does not hold what the protocol says it holds (the message says what)."""
+
+
+def game_name(name):
+    """A `game` field's value as the game's name: empty means `ddz`."""
+    return name or DEFAULT_GAME
+
+
+def type_url(message_class):
+    """The type URL an `Any` holding a `message_class` carries."""
+    return TYPE_URL_PREFIX + message_class.DESCRIPTOR.full_name
+
+
+def pack(message):
+    """`message` (a game's message) as a `google.protobuf.Any`."""
+    packed = any_pb2.Any()
+    packed.Pack(message)
+    return packed
+
+
+def unpack(packed, message_class, what):
+    """The `message_class` inside `packed` (an `Any`); `what` names the field in the error
+    raised when it holds something else or is not a valid message."""
+    want = message_class.DESCRIPTOR.full_name
+    if not packed.type_url:
+        raise WireError(f"{what} is empty (expected an {want})")
+    if not packed.Is(message_class.DESCRIPTOR):
+        raise WireError(f"{what} holds {packed.type_url!r}, not an {want} ({type_url(message_class)})")
+    out = message_class()
+    try:
+        out.ParseFromString(packed.value)
+    except DecodeError as e:
+        raise WireError(f"{what} is not a valid {want} ({e})") from None
+    return out
+
+
+def decode_events(encoded, event_class, what):
+    """Each of `encoded` (an envelope's `events`: bytes) decoded as an `event_class`."""
+    out = []
+    for i, data in enumerate(encoded):
+        event = event_class()
+        try:
+            event.ParseFromString(data)
+        except DecodeError as e:
+            raise WireError(f"{what} event {i} is not a valid {event_class.DESCRIPTOR.full_name} ({e})") from None
+        out.append(event)
+    return out
+
+
+@functools.lru_cache(maxsize=None)
+def load_messages():
+    """Imports every generated message module of the SDK (`arena.v1` and each game's
+    `arena.<game>.v1`, found by walking the package, not by a list), so that the default
+    descriptor pool knows every game's messages: what the JSON mapping needs to print the
+    `Any`s of a replay. Returns their names."""
+    import arena
+
+    names = []
+    for info in pkgutil.walk_packages(arena.__path__, "arena."):
+        if info.name.endswith("_pb2"):
+            importlib.import_module(info.name)
+            names.append(info.name)
+    return tuple(sorted(names))
