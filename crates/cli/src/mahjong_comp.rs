@@ -34,7 +34,7 @@ impl LoggedHand {
         let record = arena_games::mahjong::replay::hand_record(replay)?;
         let job = replay.job.clone().unwrap_or_default();
         let reading = match &job.setup {
-            Some(v1::table_job::Setup::Mahjong(s)) => {
+            Some(arena_proto::payload::pack(&s)) => {
                 arena_games::mahjong::spec::read_setup(s, job.seed)
                     .map_err(|e| anyhow!("{}: {e}", job.table_id))?
                     .rules

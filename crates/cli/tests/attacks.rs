@@ -209,7 +209,7 @@ fn a_bot_cannot_reach_its_tables_cards_from_any_api() {
                 }
             }
             let play = v1::Action {
-                game: Some(v1::action::Game::Ddz(arena_example_remote_bot::choose(&r))),
+                game: Some(arena_proto::payload::pack(&arena_example_remote_bot::choose(&r))),
             };
             let reply = v1::BotToHost {
                 msg: Some(v1::bot_to_host::Msg::Reply(v1::DecisionReply {

@@ -5,6 +5,7 @@
 
 mod common;
 
+use arena_proto::packages::arena::ddz::v1 as ddz_pb;
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 
@@ -136,11 +137,11 @@ async fn every_deal_and_replay(
             v1::SubmitTableRequest {
                 job: Some(v1::TableJob {
                     table_id: twin.clone(),
-                    game: v1::Game::DouDizhu as i32,
+                    game: "ddz".into(),
                     seats: ["expert", "expert", "expert"]
                         .map(|b| v1::SeatSpec { bot: b.into() })
                         .to_vec(),
-                    setup: Some(v1::table_job::Setup::Ddz(v1::DdzSetup::default())),
+                    setup: Some(arena_proto::payload::pack(&ddz_pb::Setup::default())),
                     ..Default::default()
                 }),
             },
@@ -209,7 +210,7 @@ fn no_deal_or_replay_api_serves_a_card_of_an_unfinished_table_even_to_the_operat
                     .insert(r.table_id.clone(), Attack { texts, codes });
             }
             let play = v1::Action {
-                game: Some(v1::action::Game::Ddz(arena_example_remote_bot::choose(&r))),
+                game: Some(arena_proto::payload::pack(&arena_example_remote_bot::choose(&r))),
             };
             let reply = v1::BotToHost {
                 msg: Some(v1::bot_to_host::Msg::Reply(v1::DecisionReply {
@@ -312,7 +313,7 @@ fn no_deal_or_replay_api_serves_a_card_of_an_unfinished_table_even_to_the_operat
                 .await
                 .unwrap()
                 .into_inner();
-            let Some(v1::table_job::Setup::Ddz(setup)) = replay.job.unwrap().setup else {
+            let Some(arena_proto::payload::pack(&setup)) = replay.job.unwrap().setup else {
                 panic!("{id}: a Dou Dizhu table");
             };
             out.insert(id, setup.deal);

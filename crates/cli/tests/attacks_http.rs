@@ -252,7 +252,7 @@ fn finished_table(dir: &Path) {
         let store = arena_store::EmbeddedStore::open(dir).unwrap();
         let job = v1::TableJob {
             table_id: "cup/a".into(),
-            game: v1::Game::DouDizhu as i32,
+            game: "ddz".into(),
             competition: "cup".into(),
             seats: ["expert", "expert", "expert"]
                 .map(|b| v1::SeatSpec { bot: b.into() })

@@ -4,6 +4,7 @@
 
 mod common;
 
+use arena_proto::packages::arena::ddz::v1 as ddz_pb;
 use std::path::Path;
 
 use arena_proto::v1;
@@ -119,9 +120,9 @@ fn replays(s: &Standalone, name: &str) -> std::collections::BTreeMap<String, v1:
     out
 }
 
-fn setup(r: &v1::Replay) -> &v1::DdzSetup {
+fn setup(r: &v1::Replay) -> &ddz_pb::Setup {
     match &r.job.as_ref().unwrap().setup {
-        Some(v1::table_job::Setup::Ddz(s)) => s,
+        Some(arena_proto::payload::pack(&s)) => s,
         other => panic!("not a Dou Dizhu table: {other:?}"),
     }
 }
@@ -140,7 +141,7 @@ fn seats(r: &v1::Replay) -> Vec<&str> {
 fn plays_by(r: &v1::Replay, seat: u32) -> usize {
     r.ddz_events
         .iter()
-        .filter(|e| e.seat == seat && matches!(e.event, Some(v1::ddz_event::Event::Play(_))))
+        .filter(|e| e.seat == seat && matches!(e.event, Some(ddz_pb::event::Event::Play(_))))
         .count()
 }
 
@@ -294,7 +295,7 @@ fn every_spec_field_reaches_the_matchmaker_and_changes_how_tables_are_played() {
     let result = r.result.as_ref().unwrap();
     assert_eq!(result.verdicts[0].kind(), v1::VerdictKind::Timeout);
     let outcome = result.outcome.as_ref().unwrap();
-    let Some(v1::outcome::Game::Ddz(ddz_outcome)) = &outcome.game else {
+    let Some(arena_proto::payload::pack(&ddz_outcome)) = &outcome.game else {
         panic!("{outcome:?}")
     };
     assert_ne!(ddz_outcome.winner, 0, "the landlord forfeited");
@@ -328,7 +329,7 @@ fn every_spec_field_reaches_the_matchmaker_and_changes_how_tables_are_played() {
     );
     let rules = replays(&s, "rules");
     let r = &rules["rules/m0/r0/t0"];
-    assert_eq!(setup(r).rules_kind(), v1::DdzRules::Douzero);
+    assert_eq!(setup(r).rules_kind(), ddz_pb::Rules::Douzero);
     assert_eq!(
         r.job.as_ref().unwrap().time.unwrap().penalty_rounding(),
         v1::PenaltyRounding::Nearest

@@ -174,7 +174,7 @@ fn ladder_history(dir: &Path) {
 fn mahjong_fans(result: &v1::TableResult) -> Vec<serde_json::Value> {
     use arena_games::mahjong::rules::fan::Fan;
     match result.outcome.as_ref().and_then(|o| o.game.as_ref()) {
-        Some(v1::outcome::Game::Mahjong(m)) => m
+        Some(arena_proto::payload::pack(&m)) => m
             .fans
             .iter()
             .map(|f| {
@@ -251,7 +251,7 @@ fn the_console_shows_in_a_browser_what_the_grpc_api_says() {
     let replay = replays.iter().max_by_key(|r| r.steps.len()).unwrap();
     let result = replay.result.clone().unwrap();
     let winner = match result.outcome.as_ref().and_then(|o| o.game.as_ref()) {
-        Some(v1::outcome::Game::Ddz(d)) => d.winner,
+        Some(arena_proto::payload::pack(&d)) => d.winner,
         other => panic!("a Dou Dizhu outcome: {other:?}"),
     };
     // A Mahjong competition (the contest's 96 hands), for the same player on the other game.
@@ -277,7 +277,7 @@ fn the_console_shows_in_a_browser_what_the_grpc_api_says() {
         .and_then(|x| x.outcome.as_ref())
         .and_then(|o| o.game.as_ref())
     {
-        Some(v1::outcome::Game::Mahjong(m)) => m.winner,
+        Some(arena_proto::payload::pack(&m)) => m.winner,
         _ => None,
     };
     // The won hand with the most fans (the page names each), then the most decisions.
@@ -335,7 +335,7 @@ fn the_console_shows_in_a_browser_what_the_grpc_api_says() {
     });
     // Each seat's cards before the first decision: the landlord (seat 0) holds the bottom too.
     let deal = match replay.job.as_ref().unwrap().setup.as_ref() {
-        Some(v1::table_job::Setup::Ddz(d)) => d.deal.clone(),
+        Some(arena_proto::payload::pack(&d)) => d.deal.clone(),
         other => panic!("a Dou Dizhu job: {other:?}"),
     };
     let parts: Vec<usize> = deal.split('/').map(|p| p.chars().count()).collect();

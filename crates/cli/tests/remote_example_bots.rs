@@ -280,7 +280,7 @@ fn the_example_mahjong_bots_play_hands_through_standalone_with_no_verdict() {
         assert!(
             matches!(
                 result.outcome.as_ref().and_then(|o| o.game.as_ref()),
-                Some(v1::outcome::Game::Mahjong(_))
+                Some(arena_proto::payload::pack(&_))
             ),
             "{result:?}"
         );
@@ -610,7 +610,7 @@ impl arena_sdk::Bot for GatedRust {
             let _ = gate.recv_timeout(PATIENCE);
         }
         v1::Action {
-            game: Some(v1::action::Game::Ddz(arena_example_remote_bot::choose(req))),
+            game: Some(arena_proto::payload::pack(&arena_example_remote_bot::choose(req))),
         }
     }
 }

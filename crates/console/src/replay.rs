@@ -188,6 +188,7 @@ pub fn frames(replay: &v1::Replay) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use arena_proto::packages::arena::ddz::v1 as ddz_pb;
     use arena_table::RunOptions;
 
     /// A table of built-in bots played on the referee's own runner, for its replay.
@@ -203,13 +204,13 @@ mod tests {
     fn ddz_job() -> v1::TableJob {
         v1::TableJob {
             table_id: "t".into(),
-            game: v1::Game::DouDizhu as i32,
+            game: "ddz".into(),
             seats: ["expert", "seed", "random"]
                 .map(|b| v1::SeatSpec { bot: b.into() })
                 .to_vec(),
-            setup: Some(v1::table_job::Setup::Ddz(v1::DdzSetup {
+            setup: Some(arena_proto::payload::pack(&ddz_pb::Setup {
                 deal: arena_games::ddz::rules::Deal::generate(7, 0).to_string(),
-                landlord: Some(v1::ddz_setup::Landlord::FirstBidder(1)),
+                landlord: Some(ddz_pb::setup::Landlord::FirstBidder(1)),
                 doubling: true,
                 ..Default::default()
             })),
@@ -262,7 +263,7 @@ mod tests {
     async fn a_mahjong_hand_walks_to_its_recorded_outcome_through_claim_rounds() {
         let job = v1::TableJob {
             table_id: "m".into(),
-            game: v1::Game::Mahjong as i32,
+            game: "mahjong".into(),
             seats: ["greedy", "expert", "random", "greedy"]
                 .map(|b| v1::SeatSpec { bot: b.into() })
                 .to_vec(),

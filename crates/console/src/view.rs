@@ -27,7 +27,7 @@ pub fn ints<T: Copy + Into<i128>>(xs: &[T]) -> Value {
 /// The game's name (unspecified: the platform's default game, as the protocol reads it;
 /// `unknown` for a value no registered game has).
 pub fn game(g: v1::Game) -> &'static str {
-    GameKind::from_wire_or_default(g as i32).map_or("unknown", |k| k.name())
+    GameKind::from_wire(g as i32).map_or("unknown", |k| k.name())
 }
 
 /// The game a name names (empty: the platform's default game).
@@ -191,6 +191,8 @@ pub fn rating(r: &v1::Rating) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use arena_proto::packages::arena::mahjong::v1 as mahjong_pb;
+    use arena_proto::packages::arena::ddz::v1 as ddz_pb;
 
     #[test]
     fn enum_names_lose_their_prefix() {
@@ -206,20 +208,20 @@ mod tests {
     #[test]
     fn actions_read_as_a_player_would_say_them() {
         let ddz = |a| v1::Action {
-            game: Some(v1::action::Game::Ddz(v1::DdzAction { action: Some(a) })),
+            game: Some(arena_proto::payload::pack(&ddz_pb::Action { action: Some(a) })),
         };
-        assert_eq!(action(&ddz(v1::ddz_action::Action::Bid(2))), "bid 2");
+        assert_eq!(action(&ddz(ddz_pb::action::Action::Bid(2))), "bid 2");
         assert_eq!(
-            action(&ddz(v1::ddz_action::Action::Double(false))),
+            action(&ddz(ddz_pb::action::Action::Double(false))),
             "no double"
         );
         assert_eq!(
-            action(&ddz(v1::ddz_action::Action::Play("33344455".into()))),
+            action(&ddz(ddz_pb::action::Action::Play("33344455".into()))),
             "33344455"
         );
         let mj = v1::Action {
-            game: Some(v1::action::Game::Mahjong(v1::MahjongAction {
-                kind: v1::MahjongActionKind::Discard as i32,
+            game: Some(arena_proto::payload::pack(&mahjong_pb::Action {
+                kind: mahjong_pb::ActionKind::Discard as i32,
                 tile: "5S".into(),
             })),
         };

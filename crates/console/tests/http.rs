@@ -248,7 +248,7 @@ async fn login_keeps_the_token_in_an_http_only_same_site_cookie_and_refuses_othe
 fn table(id: &str, group: &str) -> (v1::TableResult, v1::Replay) {
     let job = v1::TableJob {
         table_id: id.into(),
-        game: v1::Game::DouDizhu as i32,
+        game: "ddz".into(),
         competition: "cup".into(),
         seats: ["north", "expert", "expert"]
             .map(|b| v1::SeatSpec { bot: b.into() })

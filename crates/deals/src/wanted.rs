@@ -123,7 +123,7 @@ mod tests {
             assert_eq!(wanted(&spec(format)).unwrap(), None, "{format}");
         }
         let mahjong = v1::CompetitionSpec {
-            game: v1::Game::Mahjong as i32,
+            game: "mahjong".into(),
             ..spec("equal-strength")
         };
         assert_eq!(wanted(&mahjong).unwrap(), None);

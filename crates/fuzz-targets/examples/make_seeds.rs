@@ -8,6 +8,7 @@
 //!
 //! `cargo run -p arena-fuzz-targets --example make_seeds [--regress-only] [DIR]`
 
+use arena_proto::packages::arena::ddz::v1 as ddz_pb;
 use std::path::{Path, PathBuf};
 
 use arena_games::ddz::convert::{self, DdzDecision};
@@ -211,14 +212,14 @@ fn played(config: GameConfig, seed: u64, steps: usize) -> Game {
 fn ddz_job(id: &str) -> v1::TableJob {
     v1::TableJob {
         table_id: id.into(),
-        game: v1::Game::DouDizhu as i32,
+        game: "ddz".into(),
         seats: ["expert", "ladder:3/10", "some-remote-bot"]
             .map(|b| v1::SeatSpec { bot: b.into() })
             .to_vec(),
-        setup: Some(v1::table_job::Setup::Ddz(v1::DdzSetup {
+        setup: Some(arena_proto::payload::pack(&ddz_pb::Setup {
             deal: Deal::generate(5, 0).to_string(),
             rules: "douzero".into(),
-            landlord: Some(v1::ddz_setup::Landlord::FixedLandlord(2)),
+            landlord: Some(ddz_pb::setup::Landlord::FixedLandlord(2)),
             fixed_bid: 2,
             doubling: true,
             scoring: "adp".into(),
@@ -333,8 +334,8 @@ fn main() {
     plays.extend(moves.iter().take(5).map(|m| m.to_string()));
     for p in &plays {
         let action = v1::Action {
-            game: Some(v1::action::Game::Ddz(v1::DdzAction {
-                action: Some(v1::ddz_action::Action::Play(p.clone())),
+            game: Some(arena_proto::payload::pack(&ddz_pb::Action {
+                action: Some(ddz_pb::action::Action::Play(p.clone())),
             })),
         };
         replies.push(with_prefix(
@@ -389,7 +390,7 @@ fn main() {
                 request_id: steps as u64,
                 table_id: "t".into(),
                 seat: seat.index() as u32,
-                game: v1::Game::DouDizhu as i32,
+                game: "ddz".into(),
                 kind: kind as i32,
                 deadline_ms: 1000,
                 observation: Some(convert::ddz_observation(&obs, "competition", vec![])),
@@ -535,8 +536,8 @@ fn main() {
         &id_prefixed("op-1", &huge.encode_to_vec()),
     );
     let long_play = v1::Action {
-        game: Some(v1::action::Game::Ddz(v1::DdzAction {
-            action: Some(v1::ddz_action::Action::Play(format!(
+        game: Some(arena_proto::payload::pack(&ddz_pb::Action {
+            action: Some(ddz_pb::action::Action::Play(format!(
                 "3X{}",
                 "4".repeat(3000)
             ))),

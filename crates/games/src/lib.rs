@@ -44,18 +44,20 @@ pub trait RequestBot: Send {
     fn decide(&mut self, req: &v1::DecisionRequest) -> Result<v1::Action, BadRequest>;
 }
 
-/// The error for a set-up of another game than the job's.
-pub(crate) fn wrong_setup(game: GameKind) -> JobError {
-    JobError::new(
-        "job.setup",
-        format!("the set-up is not one of {}", game.wire().as_str_name()),
-    )
+/// The game's own setup message `M` a job carries (its default when the job has none), or
+/// why the job's setup is not one.
+pub(crate) fn setup_of<M: prost::Name + Default>(job: &v1::TableJob) -> Result<M, JobError> {
+    match &job.setup {
+        None => Ok(M::default()),
+        Some(any) => arena_proto::payload::unpack(Some(any), "the job's setup")
+            .map_err(|e| JobError::new("job.setup", e)),
+    }
 }
 
 /// Checks a job and reads it for its game, every error naming its field.
 pub fn validate(job: &v1::TableJob) -> Result<CheckedJob, JobError> {
     check_envelope(job)?;
-    let game = GameKind::from_wire(job.game).map_err(|e| JobError::new("job.game", e))?;
+    let game = GameKind::from_wire(&job.game).map_err(|e| JobError::new("job.game", e))?;
     game.game().check(job)
 }
 
@@ -70,7 +72,7 @@ pub async fn run_table(
 ) -> Result<(v1::TableResult, v1::Replay), JobError> {
     let spec = validate(job)?;
     let span =
-        tracing::info_span!("table", table_id = %spec.table_id(), game = job.game().as_str_name());
+        tracing::info_span!("table", table_id = %spec.table_id(), game = spec.game().name());
     // A job submitted inside a trace (a matchmaker creating a competition) carries it along.
     if let Some(tp) = job.labels.get("traceparent") {
         arena_telemetry::set_parent_from_traceparent(&span, tp);
@@ -143,21 +145,29 @@ pub async fn run_spec(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use arena_proto::packages::arena::ddz::v1 as ddz_pb;
     use crate::ddz::builtin::BotSpec;
     use crate::ddz::rules::{Bidding, Deal, GameConfig, Scoring, Seat};
     use arena_table::SeatBot;
 
+    /// Alters the Dou Dizhu setup `j` carries.
+    fn edit_setup(j: &mut v1::TableJob, f: impl FnOnce(&mut ddz_pb::Setup)) {
+        let mut s: ddz_pb::Setup = arena_proto::payload::unpack(j.setup.as_ref(), "setup").unwrap();
+        f(&mut s);
+        j.setup = Some(arena_proto::payload::pack(&s));
+    }
+
     fn job() -> v1::TableJob {
         v1::TableJob {
             table_id: "t1".into(),
-            game: v1::Game::DouDizhu as i32,
+            game: "ddz".into(),
             seats: ["expert", "ladder:3/10", "some-remote-bot"]
                 .map(|b| v1::SeatSpec { bot: b.into() })
                 .to_vec(),
-            setup: Some(v1::table_job::Setup::Ddz(v1::DdzSetup {
+            setup: Some(arena_proto::payload::pack(&ddz_pb::Setup {
                 deal: Deal::generate(5, 0).to_string(),
                 rules: "douzero".into(),
-                landlord: Some(v1::ddz_setup::Landlord::FixedLandlord(2)),
+                landlord: Some(ddz_pb::setup::Landlord::FixedLandlord(2)),
                 fixed_bid: 2,
                 doubling: true,
                 scoring: "adp".into(),
@@ -200,13 +210,12 @@ mod tests {
     #[test]
     fn a_setup_may_name_its_rules_and_scoring_typed_instead_of_as_text() {
         let mut j = job();
-        let Some(v1::table_job::Setup::Ddz(s)) = &mut j.setup else {
-            unreachable!()
-        };
-        s.rules.clear();
-        s.scoring.clear();
-        s.rules_kind = v1::DdzRules::Douzero as i32;
-        s.scoring_kind = v1::DdzScoring::Adp as i32;
+        edit_setup(&mut j, |s| {
+            s.rules.clear();
+            s.scoring.clear();
+            s.rules_kind = ddz_pb::Rules::Douzero as i32;
+            s.scoring_kind = ddz_pb::Scoring::Adp as i32;
+        });
         let s = validate(&j)
             .unwrap()
             .spec::<crate::ddz::DouDizhu>()
@@ -222,7 +231,7 @@ mod tests {
     fn mahjong_job(seats: &[&str]) -> v1::TableJob {
         v1::TableJob {
             table_id: "m1".into(),
-            game: v1::Game::Mahjong as i32,
+            game: "mahjong".into(),
             seats: seats
                 .iter()
                 .map(|b| v1::SeatSpec { bot: (*b).into() })
@@ -261,7 +270,7 @@ mod tests {
         let e = validate(&mahjong_job(&["random", "random", "random", " "])).unwrap_err();
         assert_eq!(e.field, "job.seats[3].bot");
         let mut j = mahjong_job(&["random"; 4]);
-        j.setup = Some(v1::table_job::Setup::Ddz(v1::DdzSetup::default()));
+        j.setup = Some(arena_proto::payload::pack(&ddz_pb::Setup::default()));
         assert_eq!(validate(&j).unwrap_err().field, "job.setup");
     }
 
@@ -283,15 +292,14 @@ mod tests {
                 0,
                 "Mahjong scores are zero-sum"
             );
-            let Some(v1::outcome::Game::Mahjong(m)) = o.game else {
-                panic!("not a Mahjong outcome")
-            };
+            let m = crate::mahjong::convert::outcome_of(&o).expect("a Mahjong outcome");
             if let Some(w) = m.winner {
                 assert!(o.scores[w as usize] > 0);
                 assert_eq!(m.fans.iter().map(|f| f.points).sum::<u32>(), m.fan_total);
             }
-            assert_eq!(replay.mahjong_hands.len(), 4);
-            assert!(replay.mahjong_events.len() > 4);
+            let history = crate::mahjong::convert::history_of(&replay);
+            assert_eq!(history.hands.len(), 4);
+            assert!(history.events.len() > 4);
             assert!(!replay.steps.is_empty());
         }
     }
@@ -327,19 +335,25 @@ mod tests {
         assert_eq!(field_of(&j), "job.table_id");
 
         let mut j = job();
-        j.game = v1::Game::Unspecified as i32;
+        j.game = "chess".into();
         assert_eq!(field_of(&j), "job.game");
-        j.game = 77;
         assert!(
             validate(&j)
                 .unwrap_err()
                 .to_string()
-                .contains("unknown game 77")
+                .contains("no game \"chess\"")
         );
-        j.game = v1::Game::Mahjong as i32;
+        j.game = "mahjong".to_string();
         let e = validate(&j).unwrap_err();
         assert_eq!(e.field, "job.setup");
-        assert!(e.message.contains("not one of GAME_MAHJONG"), "{e}");
+        assert!(
+            e.message
+                .contains("carries a \"arena.ddz.v1.Setup\", not a arena.mahjong.v1.Setup"),
+            "{e}"
+        );
+        let mut j = job();
+        j.game.clear();
+        assert!(validate(&j).is_ok(), "an empty game name is Dou Dizhu");
 
         let mut j = job();
         j.seats.pop();
@@ -362,12 +376,9 @@ mod tests {
                 .contains("does not start programs")
         );
 
-        let set = |f: &dyn Fn(&mut v1::DdzSetup)| {
+        let set = |f: &dyn Fn(&mut ddz_pb::Setup)| {
             let mut j = job();
-            let Some(v1::table_job::Setup::Ddz(s)) = &mut j.setup else {
-                unreachable!()
-            };
-            f(s);
+            edit_setup(&mut j, f);
             validate(&j).unwrap_err()
         };
         let e = set(&|s| s.deal = "3/4".into());
@@ -378,28 +389,28 @@ mod tests {
         assert_eq!(e.field, "job.ddz.rules");
         assert!(e.message.contains("unknown rule set \"house\""), "{e}");
         assert_eq!(set(&|s| s.scoring = "elo".into()).field, "job.ddz.scoring");
-        let e = set(&|s| s.rules_kind = v1::DdzRules::Openspiel as i32);
+        let e = set(&|s| s.rules_kind = ddz_pb::Rules::Openspiel as i32);
         assert_eq!(e.field, "job.ddz.rules");
         assert!(
             e.message
                 .contains("says \"douzero\" but job.ddz.rules_kind says openspiel"),
             "{e}"
         );
-        let e = set(&|s| s.scoring_kind = v1::DdzScoring::Wp as i32);
+        let e = set(&|s| s.scoring_kind = ddz_pb::Scoring::Wp as i32);
         assert_eq!(e.field, "job.ddz.scoring");
         assert!(e.message.contains("says \"adp\" but"), "{e}");
         let e = set(&|s| {
             s.rules.clear();
-            s.rules_kind = v1::DdzRules::Custom as i32;
+            s.rules_kind = ddz_pb::Rules::Custom as i32;
         });
         assert_eq!(e.field, "job.ddz.rules");
         assert_eq!(set(&|s| s.fixed_bid = 4).field, "job.ddz.fixed_bid");
         assert_eq!(
-            set(&|s| s.landlord = Some(v1::ddz_setup::Landlord::FixedLandlord(3))).field,
+            set(&|s| s.landlord = Some(ddz_pb::setup::Landlord::FixedLandlord(3))).field,
             "job.ddz.fixed_landlord"
         );
         assert_eq!(
-            set(&|s| s.landlord = Some(v1::ddz_setup::Landlord::FirstBidder(9))).field,
+            set(&|s| s.landlord = Some(ddz_pb::setup::Landlord::FirstBidder(9))).field,
             "job.ddz.first_bidder"
         );
 

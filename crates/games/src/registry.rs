@@ -27,9 +27,6 @@ pub trait Game: Send + Sync + 'static {
     /// The game's name for people (`Dou Dizhu`).
     fn title(&self) -> &'static str;
 
-    /// The game's value on the wire's `Game` enum.
-    fn wire(&self) -> v1::Game;
-
     /// How many seats a table of this game has.
     fn seat_count(&self) -> usize;
 
@@ -83,8 +80,8 @@ pub struct Variant {
     pub name: String,
     /// The job's seed.
     pub seed: u64,
-    /// The job's set-up (`None`: the game's default).
-    pub setup: Option<v1::table_job::Setup>,
+    /// The job's set-up, the game's own setup message (`None`: the game's default).
+    pub setup: Option<arena_proto::payload::Any>,
 }
 
 /// A game's renderer for the console: a script the pages load, which registers itself as
@@ -97,8 +94,8 @@ pub struct Renderer {
     pub source: &'static str,
 }
 
-/// Every registered game, the platform's default first (a wire value left unspecified by
-/// clients written before the game field existed means it). Adding a game is one line here.
+/// Every registered game, the platform's default first (an empty game name on the wire means
+/// it). Adding a game is one line here.
 static REGISTERED: &[&dyn Game] = &[&crate::ddz::DouDizhu, &crate::mahjong::Mahjong];
 
 /// A handle on a registered game: a copyable `&'static dyn Game`, compared by name.
@@ -116,8 +113,7 @@ impl GameKind {
         REGISTERED.iter().map(|&g| GameKind(g))
     }
 
-    /// The platform's default game: what a wire value left unspecified means where the field
-    /// came later than the message (competitions, bots, ladders).
+    /// The platform's default game: what an empty game name on the wire means.
     pub fn default_game() -> GameKind {
         GameKind(REGISTERED[0])
     }
@@ -138,30 +134,14 @@ impl GameKind {
         Self::all().map(|g| g.name()).collect::<Vec<_>>().join(", ")
     }
 
-    /// The game a wire value names, or why the platform cannot play it; an unspecified value
-    /// is an error (a table job must say its game).
-    pub fn from_wire(game: i32) -> Result<GameKind, String> {
-        if game == v1::Game::Unspecified as i32 {
-            return Err(format!(
-                "not set ({})",
-                Self::all()
-                    .map(|g| g.wire().as_str_name())
-                    .collect::<Vec<_>>()
-                    .join(" or ")
-            ));
-        }
-        Self::all()
-            .find(|g| g.wire() as i32 == game)
-            .ok_or_else(|| format!("unknown game {game}"))
-    }
-
-    /// [`GameKind::from_wire`], with an unspecified value meaning [`GameKind::default_game`]:
-    /// for the messages whose game field came after them.
-    pub fn from_wire_or_default(game: i32) -> Result<GameKind, String> {
-        if game == v1::Game::Unspecified as i32 {
+    /// The game a message's `game` field names, or why the platform plays none of that name:
+    /// the one reading of a game from the wire, an empty name meaning
+    /// [`GameKind::default_game`].
+    pub fn from_wire(name: &str) -> Result<GameKind, String> {
+        if name.is_empty() {
             return Ok(Self::default_game());
         }
-        Self::from_wire(game)
+        Self::by_name(name)
     }
 
     /// The registered game itself.
@@ -226,7 +206,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_game_has_one_name_and_one_wire_value() {
+    fn every_game_has_one_name_on_the_wire_and_in_the_store() {
         let names: Vec<_> = GameKind::all().map(|g| g.name()).collect();
         let mut unique = names.clone();
         unique.sort();
@@ -234,7 +214,7 @@ mod tests {
         assert_eq!(unique.len(), names.len(), "names {names:?}");
         for g in GameKind::all() {
             assert_eq!(GameKind::by_name(g.name()), Ok(g));
-            assert_eq!(GameKind::from_wire(g.wire() as i32), Ok(g));
+            assert_eq!(GameKind::from_wire(g.name()), Ok(g));
             let stored = arena_store::Game::from(g);
             assert_eq!(GameKind::try_from(stored), Ok(g));
             assert_eq!(stored.name(), g.name());
@@ -242,15 +222,10 @@ mod tests {
     }
 
     #[test]
-    fn an_unspecified_wire_game_is_an_error_or_the_default_as_asked() {
-        let e = GameKind::from_wire(0).unwrap_err();
-        assert!(e.contains("GAME_DOU_DIZHU or GAME_MAHJONG"), "{e}");
-        assert_eq!(
-            GameKind::from_wire_or_default(0),
-            Ok(GameKind::default_game())
-        );
-        assert_eq!(GameKind::from_wire(99).unwrap_err(), "unknown game 99");
-        let e = GameKind::by_name("chess").unwrap_err();
-        assert!(e.contains("ddz, mahjong"), "{e}");
+    fn an_empty_wire_game_is_the_default_and_an_unknown_one_is_named() {
+        assert_eq!(GameKind::from_wire(""), Ok(GameKind::default_game()));
+        let e = GameKind::from_wire("chess").unwrap_err();
+        assert_eq!(e, "no game \"chess\": the games are ddz, mahjong");
+        assert!(GameKind::from_wire("DDZ").is_err(), "names are exact");
     }
 }

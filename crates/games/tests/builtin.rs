@@ -1,5 +1,6 @@
 //! Tables of built-in bots: the in-process fast path, end to end through `run_table`.
 
+use arena_proto::packages::arena::ddz::v1 as ddz_pb;
 use std::sync::atomic::AtomicBool;
 
 use arena_games::ddz::convert::{self, DdzDecision};
@@ -12,12 +13,12 @@ use arena_table::{BotHosts, LocalPlayer, Pending, RunOptions, TableSetup, TimeRu
 use ddz::{Action, Deal, Game, Observation, Seat};
 use ddz_bots::BotSpec;
 
-fn job(seed: u64, seats: [&str; 3], setup: v1::DdzSetup) -> v1::TableJob {
+fn job(seed: u64, seats: [&str; 3], setup: ddz_pb::Setup) -> v1::TableJob {
     v1::TableJob {
         table_id: format!("builtin-{seed}"),
-        game: v1::Game::DouDizhu as i32,
+        game: "ddz".into(),
         seats: seats.map(|b| v1::SeatSpec { bot: b.into() }).to_vec(),
-        setup: Some(v1::table_job::Setup::Ddz(setup)),
+        setup: Some(arena_proto::payload::pack(&setup)),
         seed,
         competition: "cup".into(),
         labels: [("round".to_string(), "1".to_string())].into(),
@@ -25,10 +26,10 @@ fn job(seed: u64, seats: [&str; 3], setup: v1::DdzSetup) -> v1::TableJob {
     }
 }
 
-fn bidding(seed: u64) -> v1::DdzSetup {
-    v1::DdzSetup {
+fn bidding(seed: u64) -> ddz_pb::Setup {
+    ddz_pb::Setup {
         deal: Deal::generate(seed, 0).to_string(),
-        landlord: Some(v1::ddz_setup::Landlord::FirstBidder((seed % 3) as u32)),
+        landlord: Some(ddz_pb::setup::Landlord::FirstBidder((seed % 3) as u32)),
         doubling: true,
         ..Default::default()
     }
@@ -99,7 +100,7 @@ async fn three_builtin_bots_play_a_table_whose_replay_reproduces_the_outcome() {
             result.outcome
         );
         let events: Vec<_> = g.events().iter().filter_map(convert::ddz_event).collect();
-        assert_eq!(replay.ddz_events, events);
+        assert_eq!(convert::history_of(&replay).events, events);
 
         // Every decision is a step, counted per seat, none automatic.
         for seat in 0..3u32 {
@@ -193,8 +194,8 @@ fn a_panicking_builtin_bot_is_a_crashed_seat_and_the_table_goes_on() {
     let j = job(
         3,
         ["expert", "expert", "expert"],
-        v1::DdzSetup {
-            landlord: Some(v1::ddz_setup::Landlord::FixedLandlord(0)),
+        ddz_pb::Setup {
+            landlord: Some(ddz_pb::setup::Landlord::FixedLandlord(0)),
             ..Default::default()
         },
     );
@@ -243,9 +244,7 @@ fn a_panicking_builtin_bot_is_a_crashed_seat_and_the_table_goes_on() {
         match policy {
             arena_table::Policy::Forfeit => {
                 assert_eq!(result.forfeited_by, Some(1));
-                let Some(v1::outcome::Game::Ddz(o)) = &result.outcome.as_ref().unwrap().game else {
-                    panic!()
-                };
+                let o = convert::outcome_of(result.outcome.as_ref().unwrap()).unwrap();
                 assert_eq!(o.winner, 0, "a farmer forfeited: the landlord wins");
             }
             arena_table::Policy::PlayOn => {

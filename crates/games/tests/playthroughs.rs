@@ -32,7 +32,7 @@ const BLESS: &str = "ARENA_BLESS_PLAYTHROUGHS";
 fn random_job(game: GameKind, variant: &Variant) -> v1::TableJob {
     v1::TableJob {
         table_id: "playthrough".into(),
-        game: game.wire() as i32,
+        game: game.name().into(),
         seats: (0..game.seat_count())
             .map(|_| v1::SeatSpec {
                 bot: "random".into(),
@@ -92,15 +92,10 @@ fn playthrough(
             writeln!(out, "  seat {seat} {}", p.kind.as_str_name()).unwrap();
             let whole = state.observe(p.seat);
             let legal = game.legal(&whole);
-            let mut obs = json(
-                &state.observe_from(p.seat, shown[seat]),
-                "arena.v1.Observation",
-            );
-            if let Some(o) = obs
-                .as_object_mut()
-                .and_then(|o| o.values_mut().next())
-                .and_then(Value::as_object_mut)
-            {
+            let mut obs = arena_proto::json::observation(&state.observe_from(p.seat, shown[seat]))
+                .expect("the game's observation is a message of the protocol");
+            if let Some(o) = obs.as_object_mut() {
+                o.remove("@type");
                 o.remove("legal");
                 shown[seat] = event_count(o);
             }
@@ -110,7 +105,7 @@ fn playthrough(
                 request_id: step,
                 table_id: job.table_id.clone(),
                 seat: p.seat,
-                game: job.game,
+                game: job.game.clone(),
                 kind: p.kind as i32,
                 deadline_ms: 1000,
                 observation: Some(whole),

@@ -1,6 +1,7 @@
 //! Remote seats against an in-test bot-host: legal, late, silent, illegal, garbage, faulting and
 //! vanishing bots; forfeit and play-on; and what a seat is shown.
 
+use arena_proto::packages::arena::ddz::v1 as ddz_pb;
 use std::collections::HashMap;
 
 use arena_games::ddz::convert::{self, DdzDecision};
@@ -14,15 +15,15 @@ fn job(
     id: &str,
     seed: u64,
     seats: [&str; 3],
-    setup: v1::DdzSetup,
+    setup: ddz_pb::Setup,
     time: v1::TimeControl,
     policy: v1::VerdictPolicy,
 ) -> v1::TableJob {
     v1::TableJob {
         table_id: id.into(),
-        game: v1::Game::DouDizhu as i32,
+        game: "ddz".into(),
         seats: seats.map(|b| v1::SeatSpec { bot: b.into() }).to_vec(),
-        setup: Some(v1::table_job::Setup::Ddz(setup)),
+        setup: Some(arena_proto::payload::pack(&setup)),
         time: Some(time),
         verdict_policy: policy as i32,
         seed,
@@ -31,18 +32,18 @@ fn job(
 }
 
 /// Seat 0 is landlord at bid 1, no bidding or doubling: seat 0 decides first.
-fn fixed(seed: u64) -> v1::DdzSetup {
-    v1::DdzSetup {
+fn fixed(seed: u64) -> ddz_pb::Setup {
+    ddz_pb::Setup {
         deal: Deal::generate(seed, 0).to_string(),
-        landlord: Some(v1::ddz_setup::Landlord::FixedLandlord(0)),
+        landlord: Some(ddz_pb::setup::Landlord::FixedLandlord(0)),
         ..Default::default()
     }
 }
 
-fn bidding(seed: u64, first: u32) -> v1::DdzSetup {
-    v1::DdzSetup {
+fn bidding(seed: u64, first: u32) -> ddz_pb::Setup {
+    ddz_pb::Setup {
         deal: Deal::generate(seed, 0).to_string(),
-        landlord: Some(v1::ddz_setup::Landlord::FirstBidder(first)),
+        landlord: Some(ddz_pb::setup::Landlord::FirstBidder(first)),
         doubling: true,
         ..Default::default()
     }
@@ -105,11 +106,11 @@ fn resolved(time: &v1::TimeControl) -> v1::TimeControl {
     arena_table::TimeRules::resolve(time, v1::PenaltyRounding::Started).to_proto()
 }
 
-fn ddz_outcome(r: &v1::TableResult) -> v1::DdzOutcome {
-    match r.outcome.as_ref().and_then(|o| o.game.clone()) {
-        Some(v1::outcome::Game::Ddz(o)) => o,
-        _ => panic!("no Dou Dizhu outcome in {r:?}"),
-    }
+fn ddz_outcome(r: &v1::TableResult) -> ddz_pb::Outcome {
+    r.outcome
+        .as_ref()
+        .and_then(arena_games::ddz::convert::outcome_of)
+        .unwrap_or_else(|| panic!("no Dou Dizhu outcome in {r:?}"))
 }
 
 fn messages_for<'a>(
@@ -152,8 +153,8 @@ async fn legal_remote_seats_play_a_whole_table_and_are_closed_with_the_outcome()
             panic!("{msgs:?}")
         };
         assert_eq!(
-            (open.bot.as_str(), open.game()),
-            (j.seats[seat as usize].bot.as_str(), v1::Game::DouDizhu)
+            (open.bot.as_str(), open.game.as_str()),
+            (j.seats[seat as usize].bot.as_str(), "ddz")
         );
         // Seats are told the job's time control with every default filled in.
         assert_eq!(
@@ -663,7 +664,7 @@ async fn no_seat_is_ever_shown_another_seats_hidden_cards() {
                         table_id: j.table_id.clone(),
                         seat: o.seat,
                         bot: o.bot.clone(),
-                        game: j.game,
+                        game: j.game.clone(),
                         time: Some(resolved(&quick()))
                     }
                 );
@@ -671,7 +672,7 @@ async fn no_seat_is_ever_shown_another_seats_hidden_cards() {
             Some(v1::referee_to_seat::Msg::Close(c)) => {
                 assert!(c.verdicts.is_empty());
                 let o = c.outcome.as_ref().unwrap();
-                assert!(matches!(o.game, Some(v1::outcome::Game::Ddz(_))));
+                assert!(arena_games::ddz::convert::outcome_of(o).is_some());
             }
             None => panic!("an empty message"),
         }
@@ -692,11 +693,8 @@ async fn no_seat_is_ever_shown_another_seats_hidden_cards() {
                 .unwrap_or_else(|| panic!("{}: no request for step {i}", j.table_id));
             assert_eq!(*seat, step.seat);
             let s = Seat::new(*seat as u8).unwrap();
-            let Some(v1::observation::Game::Ddz(o)) =
-                q.observation.as_ref().and_then(|o| o.game.clone())
-            else {
-                panic!()
-            };
+            let o = arena_games::ddz::convert::observation_of(q.observation.as_ref().unwrap())
+                .unwrap();
             let ctx = format!("{} step {i} seat {seat}", j.table_id);
             // The seat's own cards, exactly.
             assert_eq!(o.hand, g.hand(s).to_string(), "{ctx}");
@@ -740,10 +738,10 @@ async fn no_seat_is_ever_shown_another_seats_hidden_cards() {
             }
             for e in &o.events {
                 match &e.event {
-                    Some(v1::ddz_event::Event::Play(p)) => {
+                    Some(ddz_pb::event::Event::Play(p)) => {
                         assert_visible("event", p, &allowed, &ctx)
                     }
-                    Some(v1::ddz_event::Event::Landlord(l)) => {
+                    Some(ddz_pb::event::Event::Landlord(l)) => {
                         assert_visible("landlord bottom", &l.bottom, &allowed, &ctx)
                     }
                     _ => {}

@@ -66,6 +66,37 @@ pub mod json {
         serde_json::to_value(&dynamic).ok()
     }
 
+    /// An observation as the seat's bot sees it, as JSON: the game's observation message (its
+    /// type from the `Any`'s URL) with the envelope's events decoded into its `events` (as the
+    /// type of that field, read from the game's descriptors) and `eventsFrom` beside them.
+    /// `None` when the observation holds no game message of the protocol's, or an event does not
+    /// decode.
+    pub fn observation(observation: &crate::v1::Observation) -> Option<serde_json::Value> {
+        let game = observation.game.as_ref()?;
+        let descriptor = pool().get_message_by_name(crate::payload::type_name(game))?;
+        let mut dynamic = DynamicMessage::decode(descriptor.clone(), game.value.as_slice()).ok()?;
+        if let Some(field) = descriptor.get_field_by_name("events") {
+            let prost_reflect::Kind::Message(event) = field.kind() else {
+                return None;
+            };
+            let mut events = Vec::with_capacity(observation.events.len());
+            for bytes in &observation.events {
+                let e = DynamicMessage::decode(event.clone(), bytes.as_ref()).ok()?;
+                events.push(prost_reflect::Value::Message(e));
+            }
+            if let prost_reflect::Value::List(mut own) = dynamic.get_field(&field).into_owned() {
+                own.extend(events);
+                dynamic.set_field(&field, prost_reflect::Value::List(own));
+            }
+        }
+        let mut json = serde_json::to_value(&dynamic).ok()?;
+        if observation.events_from > 0 {
+            json.as_object_mut()?
+                .insert("eventsFrom".into(), observation.events_from.into());
+        }
+        Some(json)
+    }
+
     /// A replay as JSON.
     pub fn replay(replay: &crate::v1::Replay) -> serde_json::Value {
         to_json(replay, "arena.v1.Replay")

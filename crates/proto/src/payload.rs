@@ -40,6 +40,35 @@ pub fn unpack<M: Name + Default>(any: Option<&Any>, what: &str) -> Result<M, Str
         .map_err(|e| format!("{what}'s {} does not decode: {e}", M::full_name()))
 }
 
+/// Reads the events an observation envelope carries (`arena.v1.Observation.events`), each a
+/// game's event message `E`. `Err` names the first that does not decode.
+pub fn events<E: prost::Message + Default>(events: &[bytes::Bytes]) -> Result<Vec<E>, String> {
+    events
+        .iter()
+        .enumerate()
+        .map(|(i, e)| {
+            E::decode(e.as_ref()).map_err(|err| format!("observation event {i} does not decode: {err}"))
+        })
+        .collect()
+}
+
+/// Encodes `events` (a game's event messages) for an observation envelope: one buffer for all
+/// of them, each event a shared slice of it.
+pub fn encode_events<'a, E: prost::Message + 'a>(
+    events: impl IntoIterator<Item = &'a E>,
+) -> Vec<bytes::Bytes> {
+    let events: Vec<&E> = events.into_iter().collect();
+    let mut buf = bytes::BytesMut::with_capacity(events.iter().map(|e| e.encoded_len()).sum());
+    events
+        .into_iter()
+        .map(|e| {
+            // The buffer was sized for every event: encoding cannot run out of room.
+            let _ = e.encode(&mut buf);
+            buf.split().freeze()
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -69,5 +98,22 @@ mod tests {
         };
         let bad = unpack::<v1::Verdict>(Some(&garbage), "outcome").unwrap_err();
         assert!(bad.starts_with("outcome's arena.v1.Verdict does not decode"), "{bad}");
+    }
+
+    #[test]
+    fn events_encode_one_by_one_and_read_back() {
+        let sent: Vec<v1::Verdict> = (0..3)
+            .map(|seat| v1::Verdict {
+                seat,
+                reason: "r".repeat(seat as usize),
+                ..Default::default()
+            })
+            .collect();
+        let wire = encode_events(&sent);
+        assert_eq!(wire.len(), 3);
+        assert_eq!(events::<v1::Verdict>(&wire), Ok(sent));
+        let bad = [bytes::Bytes::from_static(&[0xff])];
+        let e = events::<v1::Verdict>(&bad).unwrap_err();
+        assert!(e.starts_with("observation event 0 does not decode"), "{e}");
     }
 }

@@ -32,6 +32,7 @@
 //! The referee's seats share one `SeatHost.Seats` stream to bot-host; `--seats-stream 0` gives
 //! each seat a `SeatHost.Seat` stream of its own instead, as referees did before.
 
+use arena_proto::packages::arena::ddz::v1 as ddz_pb;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
@@ -192,15 +193,15 @@ fn job(competition: &str, i: u64, seats: &[&str]) -> v1::TableJob {
         // A competition's tables are named under it: the store lists a result with its
         // competition only then, and step 3 waits for that listing.
         table_id: format!("{competition}/{i}"),
-        game: v1::Game::DouDizhu as i32,
+        game: "ddz".into(),
         seats: seats
             .iter()
             .map(|b| v1::SeatSpec { bot: (*b).into() })
             .collect(),
-        setup: Some(v1::table_job::Setup::Ddz(v1::DdzSetup {
+        setup: Some(arena_proto::payload::pack(&ddz_pb::Setup {
             deal: ddz::Deal::generate(5, i).to_string(),
             rules: "competition".into(),
-            landlord: Some(v1::ddz_setup::Landlord::FixedLandlord(0)),
+            landlord: Some(ddz_pb::setup::Landlord::FixedLandlord(0)),
             fixed_bid: 1,
             doubling: false,
             scoring: "competition".into(),

@@ -10,6 +10,8 @@
 //! resume, clean shutdown, TLS) is the SDK's; [`Options`] and the `play…` functions here are
 //! the example's decisions on it, which the platform's tests also play with.
 
+use arena_proto::packages::arena::mahjong::v1 as mahjong_pb;
+use arena_proto::packages::arena::ddz::v1 as ddz_pb;
 use std::time::Duration;
 
 use arena_proto::v1;
@@ -21,12 +23,12 @@ pub use arena_sdk::{Session, connect, env_args, tls_from_env};
 pub mod mahjong;
 
 /// The bot's decision for one Dou Dizhu request.
-pub fn choose(req: &v1::DecisionRequest) -> v1::DdzAction {
-    use v1::ddz_action::Action;
-    let empty = v1::DdzObservation::default();
+pub fn choose(req: &v1::DecisionRequest) -> ddz_pb::Action {
+    use ddz_pb::action::Action;
+    let empty = ddz_pb::Observation::default();
     let obs = match &req.observation {
         Some(v1::Observation {
-            game: Some(v1::observation::Game::Ddz(o)),
+            game: Some(arena_proto::payload::pack(&o)),
         }) => o,
         _ => &empty,
     };
@@ -42,7 +44,7 @@ pub fn choose(req: &v1::DecisionRequest) -> v1::DdzAction {
             }
         }
     };
-    v1::DdzAction {
+    ddz_pb::Action {
         action: Some(action),
     }
 }
@@ -56,16 +58,16 @@ pub const MAHJONG_RELEASE: &str = "rust-mahjong-1";
 #[derive(Clone, Copy, Debug)]
 pub struct Example {
     /// The decision for each Dou Dizhu request.
-    pub choose: fn(&v1::DecisionRequest) -> v1::DdzAction,
+    pub choose: fn(&v1::DecisionRequest) -> ddz_pb::Action,
     /// The decision for each Mahjong request.
-    pub choose_mahjong: fn(&v1::DecisionRequest) -> v1::MahjongAction,
+    pub choose_mahjong: fn(&v1::DecisionRequest) -> mahjong_pb::Action,
 }
 
 impl Bot for Example {
     fn decide(&mut self, req: &v1::DecisionRequest) -> v1::Action {
         let game = match req.game() {
-            v1::Game::Mahjong => v1::action::Game::Mahjong((self.choose_mahjong)(req)),
-            _ => v1::action::Game::Ddz((self.choose)(req)),
+            v1::Game::Mahjong => arena_proto::payload::pack(&(self.choose_mahjong)(req)),
+            _ => arena_proto::payload::pack(&(self.choose)(req)),
         };
         v1::Action { game: Some(game) }
     }
@@ -89,9 +91,9 @@ pub struct Options {
     /// no other.
     pub games: Vec<v1::Game>,
     /// The decision for each Dou Dizhu request.
-    pub choose: fn(&v1::DecisionRequest) -> v1::DdzAction,
+    pub choose: fn(&v1::DecisionRequest) -> ddz_pb::Action,
     /// The decision for each Mahjong request.
-    pub choose_mahjong: fn(&v1::DecisionRequest) -> v1::MahjongAction,
+    pub choose_mahjong: fn(&v1::DecisionRequest) -> mahjong_pb::Action,
     /// TLS for an `https://` URL: the CA to trust (default: the system's roots) and the client
     /// certificate to present (default: none). Must be empty for an `http://` URL.
     pub tls: ClientTlsFiles,

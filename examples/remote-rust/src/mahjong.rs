@@ -4,18 +4,19 @@
 //!
 //! It reads only the observation's legal answers and its own concealed tiles, so it needs no
 //! rules engine: a legal answer is written `KIND [TILE]` (`discard 5S`, `pung`, `chow 7M`), the
-//! kind being [`v1::MahjongActionKind`]'s name in lower case with dashes.
+//! kind being [`mahjong_pb::ActionKind`]'s name in lower case with dashes.
 
+use arena_proto::packages::arena::mahjong::v1 as mahjong_pb;
 use arena_proto::v1;
 
 /// The answers that win: on a discard, on the drawn tile, on another seat's added kong.
 const WINS: [&str; 3] = ["win", "self-drawn-win", "rob-kong"];
 
 /// The bot's decision for one Mahjong request.
-pub fn choose(req: &v1::DecisionRequest) -> v1::MahjongAction {
+pub fn choose(req: &v1::DecisionRequest) -> mahjong_pb::Action {
     let obs = match &req.observation {
         Some(v1::Observation {
-            game: Some(v1::observation::Game::Mahjong(o)),
+            game: Some(arena_proto::payload::pack(&o)),
         }) => o,
         // Not a Mahjong request: passing says so without guessing at a tile.
         _ => return action("pass"),

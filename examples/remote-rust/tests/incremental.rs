@@ -4,6 +4,8 @@
 //! bots get them); at every decision of every table the observation the SDK rebuilt for the bot
 //! equals the whole one, while far fewer bytes came over the wire.
 
+use arena_proto::packages::arena::mahjong::v1 as mahjong_pb;
+use arena_proto::packages::arena::ddz::v1 as ddz_pb;
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -42,14 +44,14 @@ impl Bot for Recording {
 fn ddz_job(table: &str, seed: u64, seats: &[String]) -> v1::TableJob {
     v1::TableJob {
         table_id: table.into(),
-        game: v1::Game::DouDizhu as i32,
+        game: "ddz".into(),
         seats: seats[..3]
             .iter()
             .map(|b| v1::SeatSpec { bot: b.clone() })
             .collect(),
         // The example never calls: a fixed landlord, or every deal would be passed out.
-        setup: Some(v1::table_job::Setup::Ddz(v1::DdzSetup {
-            landlord: Some(v1::ddz_setup::Landlord::FixedLandlord((seed % 3) as u32)),
+        setup: Some(arena_proto::payload::pack(&ddz_pb::Setup {
+            landlord: Some(ddz_pb::setup::Landlord::FixedLandlord((seed % 3) as u32)),
             fixed_bid: 1,
             ..Default::default()
         })),
@@ -65,12 +67,12 @@ fn ddz_job(table: &str, seed: u64, seats: &[String]) -> v1::TableJob {
 
 fn mahjong_job(table: &str, seed: u64, seats: &[String]) -> v1::TableJob {
     v1::TableJob {
-        game: v1::Game::Mahjong as i32,
+        game: "mahjong".into(),
         seats: seats
             .iter()
             .map(|b| v1::SeatSpec { bot: b.clone() })
             .collect(),
-        setup: Some(v1::table_job::Setup::Mahjong(v1::MahjongSetup::default())),
+        setup: Some(arena_proto::payload::pack(&mahjong_pb::Setup::default())),
         ..ddz_job(table, seed, seats)
     }
 }

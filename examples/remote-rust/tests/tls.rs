@@ -3,6 +3,7 @@
 //! binary would, two through [`Options::tls`]) play a table a referee runs from the job queue.
 //! A bot that does not trust the CA, or gives TLS files with an `http://` URL, is told why.
 
+use arena_proto::packages::arena::ddz::v1 as ddz_pb;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -22,15 +23,15 @@ const BOTS: [&str; 3] = ["north", "east", "west"];
 fn job() -> v1::TableJob {
     v1::TableJob {
         table_id: "tls/t1".into(),
-        game: v1::Game::DouDizhu as i32,
+        game: "ddz".into(),
         seats: BOTS
             .iter()
             .map(|b| v1::SeatSpec { bot: (*b).into() })
             .collect(),
-        setup: Some(v1::table_job::Setup::Ddz(v1::DdzSetup {
+        setup: Some(arena_proto::payload::pack(&ddz_pb::Setup {
             deal: ddz::Deal::generate(5, 1).to_string(),
             rules: "competition".into(),
-            landlord: Some(v1::ddz_setup::Landlord::FixedLandlord(0)),
+            landlord: Some(ddz_pb::setup::Landlord::FixedLandlord(0)),
             fixed_bid: 1,
             doubling: false,
             scoring: "competition".into(),

@@ -7,7 +7,7 @@
 //! struct Smallest;
 //!
 //! impl Bot for Smallest {
-//!     fn play(&mut self, obs: &v1::DdzObservation) -> String {
+//!     fn play(&mut self, obs: &ddz_pb::Observation) -> String {
 //!         let plays: Vec<&String> = obs.legal.iter().filter(|m| *m != "pass").collect();
 //!         plays.first().map_or("pass".into(), |m| m.to_string())
 //!     }
@@ -42,6 +42,8 @@
 //! (mutual TLS): [`Options::tls`], from the environment with [`tls_from_env`]
 //! (`ARENA_CA_FILE`, `ARENA_CLIENT_CERT_FILE`, `ARENA_CLIENT_KEY_FILE`).
 
+use arena_proto::packages::arena::mahjong::v1 as mahjong_pb;
+use arena_proto::packages::arena::ddz::v1 as ddz_pb;
 use std::collections::HashMap;
 use std::future::Future;
 use std::sync::{Arc, Mutex};
@@ -65,67 +67,67 @@ use connection::{Connection, ConnectionError, Sender};
 /// it decides itself; or it overrides [`Bot::decide`] alone.
 pub trait Bot: Send + 'static {
     /// Dou Dizhu: the call, 0 (no call) or more than the highest call so far, at most 3.
-    fn bid(&mut self, obs: &v1::DdzObservation) -> u32 {
+    fn bid(&mut self, obs: &ddz_pb::Observation) -> u32 {
         let _ = obs;
         0
     }
 
     /// Dou Dizhu: whether a farmer doubles.
-    fn double(&mut self, obs: &v1::DdzObservation) -> bool {
+    fn double(&mut self, obs: &ddz_pb::Observation) -> bool {
         let _ = obs;
         false
     }
 
     /// Dou Dizhu: whether the landlord redoubles (asked only after a farmer doubled).
-    fn redouble(&mut self, obs: &v1::DdzObservation) -> bool {
+    fn redouble(&mut self, obs: &ddz_pb::Observation) -> bool {
         let _ = obs;
         false
     }
 
     /// Dou Dizhu: the play, one of `obs.legal` (cards such as `33344455`, or `pass`).
-    fn play(&mut self, obs: &v1::DdzObservation) -> String {
+    fn play(&mut self, obs: &ddz_pb::Observation) -> String {
         obs.legal.first().cloned().unwrap_or_else(|| "pass".into())
     }
 
     /// Mahjong, its own turn: one of `obs.legal` (`discard 5S`, `self-drawn-win`,
     /// `concealed-kong E`, `added-kong 3T`).
-    fn turn(&mut self, obs: &v1::MahjongObservation) -> String {
+    fn turn(&mut self, obs: &mahjong_pb::Observation) -> String {
         obs.legal.first().cloned().unwrap_or_else(|| "pass".into())
     }
 
     /// Mahjong, another seat's discard: one of `obs.legal` (`pass`, `win`, `pung`, `kong`,
     /// `chow 7M`).
-    fn claim(&mut self, obs: &v1::MahjongObservation) -> String {
+    fn claim(&mut self, obs: &mahjong_pb::Observation) -> String {
         let _ = obs;
         "pass".into()
     }
 
     /// Mahjong, another seat's added kong: `pass` or `rob-kong`.
-    fn rob_kong(&mut self, obs: &v1::MahjongObservation) -> String {
+    fn rob_kong(&mut self, obs: &mahjong_pb::Observation) -> String {
         let _ = obs;
         "pass".into()
     }
 
     /// The answer to one request: dispatches on its kind to the methods above.
     fn decide(&mut self, request: &v1::DecisionRequest) -> v1::Action {
-        use v1::ddz_action::Action as Ddz;
+        use ddz_pb::action::Action as Ddz;
         let game = match request.observation.as_ref().and_then(|o| o.game.as_ref()) {
-            Some(v1::observation::Game::Mahjong(obs)) => {
+            Some(arena_proto::payload::pack(&obs)) => {
                 let text = match request.kind() {
                     v1::DecisionKind::Claim => self.claim(obs),
                     v1::DecisionKind::RobKong => self.rob_kong(obs),
                     _ => self.turn(obs),
                 };
-                v1::action::Game::Mahjong(mahjong_action(&text))
+                arena_proto::payload::pack(&mahjong_action(&text))
             }
-            Some(v1::observation::Game::Ddz(obs)) => {
+            Some(arena_proto::payload::pack(&obs)) => {
                 let action = match request.kind() {
                     v1::DecisionKind::Bid => Ddz::Bid(self.bid(obs)),
                     v1::DecisionKind::Double => Ddz::Double(self.double(obs)),
                     v1::DecisionKind::Redouble => Ddz::Double(self.redouble(obs)),
                     _ => Ddz::Play(self.play(obs)),
                 };
-                v1::action::Game::Ddz(v1::DdzAction {
+                arena_proto::payload::pack(&ddz_pb::Action {
                     action: Some(action),
                 })
             }
@@ -150,17 +152,17 @@ pub trait Bot: Send + 'static {
 }
 
 /// A legal Mahjong answer's text (`discard 5S`, `pung`) as the action message: the kind is
-/// [`v1::MahjongActionKind`]'s name in lower case with dashes, the tile follows. An unknown kind
+/// [`mahjong_pb::ActionKind`]'s name in lower case with dashes, the tile follows. An unknown kind
 /// gives kind 0, which the referee refuses as malformed.
-pub fn mahjong_action(text: &str) -> v1::MahjongAction {
+pub fn mahjong_action(text: &str) -> mahjong_pb::Action {
     let text = text.trim();
     let (kind, tile) = text.split_once(' ').unwrap_or((text, ""));
     let name = format!(
         "MAHJONG_ACTION_KIND_{}",
         kind.to_ascii_uppercase().replace('-', "_")
     );
-    v1::MahjongAction {
-        kind: v1::MahjongActionKind::from_str_name(&name).map_or(0, |k| k as i32),
+    mahjong_pb::Action {
+        kind: mahjong_pb::ActionKind::from_str_name(&name).map_or(0, |k| k as i32),
         tile: tile.trim().into(),
     }
 }

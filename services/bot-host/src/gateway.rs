@@ -476,8 +476,8 @@ mod tests {
 
     #[test]
     fn hello_games_default_to_dou_dizhu_and_refuse_what_is_no_game() {
-        let mj = v1::Game::Mahjong as i32;
-        let ddz = v1::Game::DouDizhu as i32;
+        let mj = "mahjong".to_string();
+        let ddz = "ddz".to_string();
         assert_eq!(hello_games(&[]).unwrap(), [arena_games::ddz::GAME]);
         assert_eq!(hello_games(&[mj]).unwrap(), [arena_games::mahjong::GAME]);
         assert_eq!(

@@ -470,11 +470,9 @@ async fn a_bad_observation_is_invalid_argument_naming_the_field() {
     let game =
         ddz::Game::from_seed(ddz::GameConfig::competition(), 1, ddz::DealConstraint::NONE).unwrap();
     let mut req = request_for(&game, "t-x", 1);
-    if let Some(v1::observation::Game::Ddz(o)) =
-        req.observation.as_mut().and_then(|o| o.game.as_mut())
-    {
+    arena_games::ddz::convert::edit_observation(&mut req, |o| {
         o.hand = "33Z".into();
-    }
+    });
     seat.send(v1::referee_to_seat::Msg::Request(req)).await;
     assert_status(
         &seat.error().await,

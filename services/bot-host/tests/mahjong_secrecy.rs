@@ -265,7 +265,7 @@ impl<'a> Replayer<'a> {
             Wire::Grpc => Self::to_bot(v1::host_to_bot::Msg::Start(v1::TableStart {
                 table_id: self.hand.table_id.clone(),
                 seat: u32::from(seat),
-                game: v1::Game::Mahjong as i32,
+                game: "mahjong".into(),
                 time: Some(self.hand.time.to_proto()),
             })),
         }
@@ -278,7 +278,7 @@ impl<'a> Replayer<'a> {
             request_id: u64::from(r.index),
             table_id: self.hand.table_id.clone(),
             seat: r.seat,
-            game: v1::Game::Mahjong as i32,
+            game: "mahjong".into(),
             kind: r.kind as i32,
             deadline_ms: self.hand.time.limit_ms(r.kind),
             observation: Some(self.table.game().observation(r.seat)),
@@ -287,7 +287,7 @@ impl<'a> Replayer<'a> {
         match self.wire {
             Wire::Grpc => {
                 let mut request = request;
-                if let (Some(text), Some(v1::observation::Game::Mahjong(o))) = (
+                if let (Some(text), Some(arena_proto::payload::pack(&o))) = (
                     leaked,
                     request.observation.as_mut().and_then(|o| o.game.as_mut()),
                 ) {
@@ -738,7 +738,7 @@ fn raw_bot(
             release: "secrecy".into(),
             capacity: 1,
             resume_session: String::new(),
-            games: vec![v1::Game::Mahjong as i32],
+            games: vec!["mahjong".to_string()],
             incremental_observations: false,
         }));
         let mut request = tonic::Request::new(UnboundedReceiverStream::new(rx));

@@ -30,7 +30,7 @@ async fn a_remote_bot_authenticates_and_plays_a_whole_table_through_a_seat_strea
     match seen.recv().await {
         Some(v1::host_to_bot::Msg::Start(s)) => {
             assert_eq!((s.table_id.as_str(), s.seat), ("t-1", 1));
-            assert_eq!(s.game, v1::Game::DouDizhu as i32);
+            assert_eq!(s.game, "ddz".to_string());
             assert_eq!(s.time.map(|t| t.hard_cap_ms), Some(5000));
         }
         other => panic!("expected a table start, got {other:?}"),
@@ -511,7 +511,7 @@ async fn presence_is_recorded_while_connected_and_cleared_after() {
 async fn hello_games_that_name_no_game_are_invalid_argument_and_record_nothing() {
     let host = Host::start(fast_config()).await;
     let token = host.add_remote("alice", 0).await;
-    let mj = v1::Game::Mahjong as i32;
+    let mj = "mahjong".to_string();
     for (games, needle) in [
         (vec![0], "hello.games[0] is GAME_UNSPECIFIED"),
         (vec![mj, 0], "hello.games[1] is GAME_UNSPECIFIED"),
@@ -844,7 +844,7 @@ async fn bots_that_do_not_ask_get_every_request_byte_for_byte_and_those_that_do_
                     got = w.resumed[0].clone();
                     resumed = true;
                 }
-                let Some(v1::observation::Game::Ddz(o)) =
+                let Some(arena_proto::payload::pack(&o)) =
                     got.observation.as_ref().and_then(|o| o.game.as_ref())
                 else {
                     panic!("a Dou Dizhu observation");

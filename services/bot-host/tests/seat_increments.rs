@@ -7,6 +7,7 @@
 
 mod common;
 
+use arena_proto::packages::arena::ddz::v1 as ddz_pb;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
@@ -27,7 +28,7 @@ async fn connect_bot(host: &Host, bot: &str, incremental: bool) -> BotConn {
         bot,
         4,
         "",
-        &[v1::Game::DouDizhu as i32, v1::Game::Mahjong as i32],
+        &["ddz".to_string(), "mahjong".to_string()],
     );
     if let Some(v1::bot_to_host::Msg::Hello(h)) = &mut first.msg {
         h.incremental_observations = incremental;
@@ -83,11 +84,11 @@ fn record(conn: BotConn) -> (Arc<Mutex<Vec<Got>>>, tokio::task::JoinHandle<()>) 
 fn ddz_job(table_id: &str, seats: [&str; 3], seed: u64) -> v1::TableJob {
     v1::TableJob {
         table_id: table_id.into(),
-        game: v1::Game::DouDizhu as i32,
+        game: "ddz".into(),
         seats: seats.map(|b| v1::SeatSpec { bot: b.into() }).to_vec(),
-        setup: Some(v1::table_job::Setup::Ddz(v1::DdzSetup {
+        setup: Some(arena_proto::payload::pack(&ddz_pb::Setup {
             deal: ddz::Deal::generate(seed, 0).to_string(),
-            landlord: Some(v1::ddz_setup::Landlord::FirstBidder(0)),
+            landlord: Some(ddz_pb::setup::Landlord::FirstBidder(0)),
             doubling: true,
             ..Default::default()
         })),
@@ -172,12 +173,10 @@ async fn every_request_of_real_tables_reaches_bots_as_the_referee_made_it() {
 /// (and carrying those after them, if any).
 fn cut_request(game: &ddz::Game, table_id: &str, id: u64, from: usize) -> v1::DecisionRequest {
     let mut r = request_for(game, table_id, id);
-    if let Some(v1::observation::Game::Ddz(o)) =
-        r.observation.as_mut().and_then(|o| o.game.as_mut())
-    {
+    arena_games::ddz::convert::edit_observation(&mut r, |o| {
         o.events.drain(..from.min(o.events.len()));
         o.events_from = u32::try_from(from).unwrap();
-    }
+    });
     r
 }
 

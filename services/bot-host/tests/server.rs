@@ -93,11 +93,9 @@ async fn an_oversized_message_fails_with_a_status_not_a_panic() {
     let game =
         ddz::Game::from_seed(ddz::GameConfig::competition(), 1, ddz::DealConstraint::NONE).unwrap();
     let mut req = request_for(&game, "t-big", 1);
-    if let Some(v1::observation::Game::Ddz(o)) =
-        req.observation.as_mut().and_then(|o| o.game.as_mut())
-    {
+    arena_games::ddz::convert::edit_observation(&mut req, |o| {
         o.legal = vec!["pass".to_string(); 5000];
-    }
+    });
     seat.send(v1::referee_to_seat::Msg::Request(req)).await;
     let s = seat.error().await;
     assert!(

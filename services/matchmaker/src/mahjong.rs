@@ -182,7 +182,7 @@ fn jobs_of(
                 labels.extend(observed.iter().cloned());
                 v1::TableJob {
                     table_id: table_id(&spec.name, m, &slot),
-                    game: v1::Game::Mahjong as i32,
+                    game: "mahjong".into(),
                     seats: slot
                         .seats
                         .iter()
@@ -191,7 +191,7 @@ fn jobs_of(
                         })
                         .collect(),
                     seed: job_seed(&deal, slot.round),
-                    setup: Some(v1::table_job::Setup::Mahjong(setup)),
+                    setup: Some(arena_proto::payload::pack(&setup)),
                     time: spec.time,
                     verdict_policy: spec.verdict_policy,
                     competition: spec.name.clone(),
@@ -268,7 +268,7 @@ pub fn summary(slot: Slot, r: &v1::TableResult) -> HandSummary {
         }
     }
     let win = match r.outcome.as_ref().and_then(|o| o.game.as_ref()) {
-        Some(v1::outcome::Game::Mahjong(m)) => seat_of(m.winner).map(|w| (w, m)),
+        Some(arena_proto::payload::pack(&m)) => seat_of(m.winner).map(|w| (w, m)),
         _ => None,
     };
     HandSummary {
@@ -363,7 +363,7 @@ pub fn standings(
                 rank_probabilities: probs,
                 mean_score: st.mean_per_hand[b].mean,
                 score_ci95: st.mean_per_hand[b].ci95,
-                mahjong: Some(v1::MahjongStanding {
+                mahjong: Some(mahjong_pb::Standing {
                     position: b as u32,
                     hands: all.len() as u32,
                     score: p.score,
@@ -383,12 +383,14 @@ pub fn standings(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use arena_proto::packages::arena::mahjong::v1 as mahjong_pb;
+    use arena_proto::packages::arena::ddz::v1 as ddz_pb;
     use std::collections::BTreeSet;
 
     fn spec(matches: u32) -> v1::CompetitionSpec {
         v1::CompetitionSpec {
             name: "mj".into(),
-            game: v1::Game::Mahjong as i32,
+            game: "mahjong".into(),
             participants: ["expert", "greedy", "random", "expert"]
                 .map(String::from)
                 .to_vec(),
@@ -419,7 +421,7 @@ mod tests {
                     .map(|&b| s.participants[b].as_str())
                     .collect();
                 assert_eq!(seats, want);
-                let Some(v1::table_job::Setup::Mahjong(setup)) = &job.setup else {
+                let Some(arena_proto::payload::pack(&setup)) = &job.setup else {
                     panic!("not a Mahjong set-up");
                 };
                 let deal = Deal::from_seed(slot.deal_seed);
@@ -483,7 +485,7 @@ mod tests {
         assert!(field(&|s| s.rotate_seats = true).starts_with("spec.rotate_seats"));
         assert!(field(&|s| s.format = "equal-strength".into()).starts_with("spec.format"));
         assert!(field(&|s| s.fans = 7).starts_with("spec.fans"));
-        assert!(field(&|s| s.rules = v1::DdzRules::Douzero as i32).starts_with("spec.rules"));
+        assert!(field(&|s| s.rules = ddz_pb::Rules::Douzero as i32).starts_with("spec.rules"));
         let cap = field(&|s| {
             s.time = Some(v1::TimeControl {
                 decision_ms: 2000,
@@ -508,7 +510,7 @@ mod tests {
             penalties: vec![0; 4],
             outcome: Some(v1::Outcome {
                 scores: scores.to_vec(),
-                game: Some(v1::outcome::Game::Mahjong(v1::MahjongOutcome {
+                game: Some(arena_proto::payload::pack(&mahjong_pb::Outcome {
                     winner,
                     from,
                     fan_total: 2,

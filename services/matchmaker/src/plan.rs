@@ -1,6 +1,7 @@
 //! Planning a checked competition: its table jobs and table ids, the deals it claims, and
 //! putting its tables on the job stream.
 
+use arena_proto::packages::arena::ddz::v1 as ddz_pb;
 use std::collections::{BTreeMap, HashSet};
 
 use arena_compete::{Format, Reuse, Shape};
@@ -141,9 +142,9 @@ async fn plan_jobs(store: &dyn Store, c: &Checked) -> Result<Vec<v1::TableJob>, 
                             ^ ((m * 1_000_000 + r * 1000 + t) as u64)
                             ^ ((salt as u64) << 40),
                         table_id: id,
-                        game: v1::Game::DouDizhu as i32,
+                        game: "ddz".into(),
                         seats: seats.into_iter().map(|bot| v1::SeatSpec { bot }).collect(),
-                        setup: Some(v1::table_job::Setup::Ddz(v1::DdzSetup {
+                        setup: Some(arena_proto::payload::pack(&ddz_pb::Setup {
                             rules: rules.1.to_string(),
                             rules_kind: rules.0 as i32,
                             ..arena_games::ddz::spec::fixed_landlord_setup(

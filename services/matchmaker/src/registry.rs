@@ -91,7 +91,7 @@ fn now_ms() -> u64 {
 
 /// The store's name of the game a request names (unset: the platform's default game).
 fn store_game(game: i32) -> Result<Game, ApiError> {
-    GameKind::from_wire_or_default(game)
+    GameKind::from_wire(game)
         .map(Game::from)
         .map_err(|why| ApiError::invalid("game", why))
 }
@@ -436,7 +436,7 @@ mod tests {
             &v1::AddBotRequest {
                 name: "tiles".into(),
                 program: "/usr/bin/python3 /opt/mj.py".into(),
-                game: v1::Game::Mahjong as i32,
+                game: "mahjong".into(),
                 ..Default::default()
             },
         )
@@ -447,7 +447,7 @@ mod tests {
             &*store,
             &v1::AddBotRequest {
                 name: "bob".into(),
-                game: v1::Game::Mahjong as i32,
+                game: "mahjong".into(),
                 ..Default::default()
             },
         )

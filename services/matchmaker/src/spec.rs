@@ -1,5 +1,6 @@
 //! Reading a competition's spec: checked, completed with defaults, and the plan it asks for.
 
+use arena_proto::packages::arena::ddz::v1 as ddz_pb;
 use arena_compete::Format;
 use arena_games::GameKind;
 // Transitional: competition planning moves behind the registry next.
@@ -23,7 +24,7 @@ pub(crate) enum Plan {
         panel: arena_deals::DdzPanel,
         bombs: u8,
         /// The rule set's typed kind and name, as table set-ups carry them.
-        rules: (v1::DdzRules, &'static str),
+        rules: (ddz_pb::Rules, &'static str),
     },
     /// Mahjong: the contest's schedule, dealt from the seed, scored with this fan reading.
     Mahjong(arena_games::mahjong::rules::Reading),
@@ -44,7 +45,7 @@ impl Plan {
 
 /// The game a spec is for (unset: Dou Dizhu, as every spec before the field existed).
 pub fn game_of(spec: &v1::CompetitionSpec) -> Result<GameKind, ApiError> {
-    GameKind::from_wire_or_default(spec.game).map_err(|why| {
+    GameKind::from_wire(spec.game).map_err(|why| {
         ApiError::invalid(
             "spec.game",
             format!("{why} (the games are {})", GameKind::names()),
@@ -318,11 +319,11 @@ pub(crate) fn check(
 fn rules_of(
     spec: &v1::CompetitionSpec,
     format: &Format,
-) -> Result<(v1::DdzRules, &'static str), ApiError> {
+) -> Result<(ddz_pb::Rules, &'static str), ApiError> {
     use arena_games::ddz::names;
-    let kind = match v1::DdzRules::try_from(spec.rules) {
-        Ok(v1::DdzRules::Unspecified) => v1::DdzRules::Competition,
-        Ok(v1::DdzRules::Custom) | Err(_) => {
+    let kind = match ddz_pb::Rules::try_from(spec.rules) {
+        Ok(ddz_pb::Rules::Unspecified) => ddz_pb::Rules::Competition,
+        Ok(ddz_pb::Rules::Custom) | Err(_) => {
             return Err(ApiError::invalid(
                 "spec.rules",
                 format!(
@@ -338,7 +339,7 @@ fn rules_of(
         format,
         Format::EqualStrength { .. } | Format::DifficultyAdjusted
     );
-    if measured && kind != v1::DdzRules::Competition {
+    if measured && kind != ddz_pb::Rules::Competition {
         return Err(ApiError::invalid(
             "spec.rules",
             format!(

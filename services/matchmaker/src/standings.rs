@@ -140,7 +140,7 @@ impl Fold {
                 tables_done,
                 tables_total: comp.tables_total,
                 r#final: ended,
-                game: v1::Game::Mahjong as i32,
+                game: "mahjong".into(),
                 drawn_hands,
                 tables_withheld,
             });
@@ -154,7 +154,7 @@ impl Fold {
             tables_done,
             tables_total: comp.tables_total,
             r#final: ended,
-            game: v1::Game::DouDizhu as i32,
+            game: "ddz".into(),
             drawn_hands: 0,
             tables_withheld,
         })

@@ -2,6 +2,7 @@
 
 mod support;
 
+use arena_proto::packages::arena::ddz::v1 as ddz_pb;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
@@ -165,7 +166,7 @@ async fn competitions_run_to_final_standings_once() {
     for r in &replays {
         let job = r.job.as_ref().unwrap();
         let p = job.placement.as_ref().unwrap();
-        let Some(v1::table_job::Setup::Ddz(setup)) = &job.setup else {
+        let Some(arena_proto::payload::pack(&setup)) = &job.setup else {
             panic!("a Dou Dizhu table")
         };
         by_round
@@ -300,7 +301,7 @@ async fn bad_requests_name_the_field() {
     // Measured formats play the rules the library measured under.
     bad(
         create(v1::CompetitionSpec {
-            rules: v1::DdzRules::Douzero as i32,
+            rules: ddz_pb::Rules::Douzero as i32,
             ..spec("x", "equal-strength")
         })
         .await
@@ -308,7 +309,7 @@ async fn bad_requests_name_the_field() {
         Code::InvalidArgument,
         "spec.rules",
     );
-    for rules in [v1::DdzRules::Custom as i32, 99] {
+    for rules in [ddz_pb::Rules::Custom as i32, 99] {
         bad(
             create(v1::CompetitionSpec {
                 rules,
@@ -358,7 +359,7 @@ async fn bad_requests_name_the_field() {
     // by the rules asked for.
     let comp = create(v1::CompetitionSpec {
         bombs: 2,
-        rules: v1::DdzRules::Openspiel as i32,
+        rules: ddz_pb::Rules::Openspiel as i32,
         ..spec("fresh", "random")
     })
     .await
@@ -366,7 +367,7 @@ async fn bad_requests_name_the_field() {
     .into_inner();
     assert_eq!(comp.tables_total, 36);
     let spec_back = comp.spec.unwrap();
-    assert_eq!(spec_back.rules(), v1::DdzRules::Openspiel);
+    assert_eq!(spec_back.rules(), ddz_pb::Rules::Openspiel);
     assert!(store.used_deals().await.unwrap().is_empty());
     let missing = svc
         .get_competition(Request::new(v1::CompetitionRequest {

@@ -190,7 +190,7 @@ async fn the_library_serves_no_fresh_deal_of_a_running_competition() {
         }
     };
     let (job, _) = support::play_next(&store).await;
-    let Some(v1::table_job::Setup::Ddz(setup)) = &job.setup else {
+    let Some(arena_proto::payload::pack(&setup)) = &job.setup else {
         panic!("a Dou Dizhu table");
     };
     let cards = setup.deal.clone();

@@ -4,6 +4,7 @@
 
 mod support;
 
+use arena_proto::packages::arena::mahjong::v1 as mahjong_pb;
 use std::sync::Arc;
 use std::sync::atomic::AtomicU64;
 use std::time::Duration;
@@ -20,7 +21,7 @@ use tonic::{Code, Request};
 fn spec(name: &str, participants: [&str; 4], matches: u32) -> v1::CompetitionSpec {
     v1::CompetitionSpec {
         name: name.into(),
-        game: v1::Game::Mahjong as i32,
+        game: "mahjong".into(),
         participants: participants.map(String::from).to_vec(),
         matches,
         seed: 2015,
@@ -393,8 +394,8 @@ async fn a_spec_that_is_no_mahjong_competition_is_refused_naming_the_field() {
         "500 tables",
     );
     let ddz_fans = v1::CompetitionSpec {
-        game: v1::Game::DouDizhu as i32,
-        fans: v1::MahjongFans::Seed2015 as i32,
+        game: "ddz".into(),
+        fans: mahjong_pb::Fans::Seed2015 as i32,
         participants: vec!["expert".into(), "seed".into()],
         rounds: 1,
         format: "random".into(),

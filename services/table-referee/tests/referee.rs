@@ -3,6 +3,7 @@
 
 mod support;
 
+use arena_proto::packages::arena::ddz::v1 as ddz_pb;
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
@@ -27,10 +28,10 @@ fn job(id: &str, seed: u64) -> v1::TableJob {
     };
     v1::TableJob {
         table_id: id.into(),
-        game: v1::Game::DouDizhu as i32,
+        game: "ddz".into(),
         seats: bots.map(|b| v1::SeatSpec { bot: b.into() }).to_vec(),
-        setup: Some(v1::table_job::Setup::Ddz(v1::DdzSetup {
-            landlord: Some(v1::ddz_setup::Landlord::FirstBidder((seed % 3) as u32)),
+        setup: Some(arena_proto::payload::pack(&ddz_pb::Setup {
+            landlord: Some(ddz_pb::setup::Landlord::FirstBidder((seed % 3) as u32)),
             doubling: seed.is_multiple_of(2),
             ..Default::default()
         })),
@@ -378,7 +379,7 @@ async fn malformed_jobs_get_an_error_result_naming_the_problem_and_are_acknowled
         .await
         .unwrap();
     let mut deal = job("bad-deal", 3);
-    deal.setup = Some(v1::table_job::Setup::Ddz(v1::DdzSetup {
+    deal.setup = Some(arena_proto::payload::pack(&ddz_pb::Setup {
         deal: "3/4/5/6".into(),
         ..Default::default()
     }));
@@ -530,14 +531,14 @@ async fn the_grpc_services_submit_report_check_health_and_reflect() {
         (
             v1::TableJob {
                 // A Mahjong table with a Dou Dizhu set-up.
-                game: v1::Game::Mahjong as i32,
+                game: "mahjong".into(),
                 ..job("x", 1)
             },
             "job.setup: the set-up is not one of GAME_MAHJONG",
         ),
         (
             v1::TableJob {
-                setup: Some(v1::table_job::Setup::Ddz(v1::DdzSetup {
+                setup: Some(arena_proto::payload::pack(&ddz_pb::Setup {
                     deal: "33/44".into(),
                     ..Default::default()
                 })),
@@ -547,7 +548,7 @@ async fn the_grpc_services_submit_report_check_health_and_reflect() {
         ),
         (
             v1::TableJob {
-                setup: Some(v1::table_job::Setup::Ddz(v1::DdzSetup {
+                setup: Some(arena_proto::payload::pack(&ddz_pb::Setup {
                     rules: "house".into(),
                     ..Default::default()
                 })),

@@ -2,6 +2,7 @@
 //! under such an id would take the real table's result slot and finish its deal group early,
 //! serving the deal of a table still being played.
 
+use arena_proto::packages::arena::ddz::v1 as ddz_pb;
 use std::sync::Arc;
 
 use arena_proto::v1;
@@ -14,11 +15,11 @@ use tonic::{Code, Request};
 fn job(id: &str) -> v1::TableJob {
     v1::TableJob {
         table_id: id.into(),
-        game: v1::Game::DouDizhu as i32,
+        game: "ddz".into(),
         seats: ["expert", "random", "random"]
             .map(|b| v1::SeatSpec { bot: b.into() })
             .to_vec(),
-        setup: Some(v1::table_job::Setup::Ddz(v1::DdzSetup::default())),
+        setup: Some(arena_proto::payload::pack(&ddz_pb::Setup::default())),
         seed: 1,
         ..Default::default()
     }

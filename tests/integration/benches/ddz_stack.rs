@@ -35,6 +35,7 @@
 //! alike) to one core. (The Redis lines do not count the private `redis-server`'s CPU: it is
 //! another process, sharing the machine's cores with the referee.)
 
+use arena_proto::packages::arena::ddz::v1 as ddz_pb;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -117,16 +118,16 @@ fn selfplay(n: u64) -> Rate {
 fn job(competition: &str, i: u64) -> v1::TableJob {
     v1::TableJob {
         table_id: format!("{competition}/{i}"),
-        game: v1::Game::DouDizhu as i32,
+        game: "ddz".into(),
         seats: (0..3)
             .map(|_| v1::SeatSpec {
                 bot: "expert".into(),
             })
             .collect(),
-        setup: Some(v1::table_job::Setup::Ddz(v1::DdzSetup {
+        setup: Some(arena_proto::payload::pack(&ddz_pb::Setup {
             deal: Deal::generate(SEED, i).to_string(),
             rules: "competition".into(),
-            landlord: Some(v1::ddz_setup::Landlord::FirstBidder(0)),
+            landlord: Some(ddz_pb::setup::Landlord::FirstBidder(0)),
             doubling: true,
             scoring: "competition".into(),
             ..Default::default()

@@ -102,7 +102,7 @@ fn percentile(sorted: &[u64], p: f64) -> f64 {
 async fn compete(cluster: &Cluster, name: &str, participants: [&str; 4], matches: u32) -> f64 {
     let spec = v1::CompetitionSpec {
         name: name.into(),
-        game: v1::Game::Mahjong as i32,
+        game: "mahjong".into(),
         participants: participants.map(String::from).to_vec(),
         matches,
         ..Default::default()

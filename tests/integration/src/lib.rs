@@ -15,6 +15,7 @@ pub mod standalone;
 pub use cluster::{Backend, CLUSTER_TOKEN, Cluster, ClusterBuilder};
 pub use standalone::{Standalone, standalone};
 
+use arena_proto::packages::arena::ddz::v1 as ddz_pb;
 use arena_proto::v1;
 
 /// Table `i` of `competition` (`{competition}/t{i}`) with `seats`: deal `i` of seed `deal_seed`,
@@ -23,14 +24,14 @@ use arena_proto::v1;
 pub fn ddz_table(competition: &str, i: u64, seats: &[&str], deal_seed: u64) -> v1::TableJob {
     v1::TableJob {
         table_id: format!("{competition}/t{i}"),
-        game: v1::Game::DouDizhu as i32,
+        game: "ddz".into(),
         seats: seats
             .iter()
             .map(|b| v1::SeatSpec { bot: (*b).into() })
             .collect(),
         // A competition table's set-up, as the matchmaker makes one, the landlord rotating.
-        setup: Some(v1::table_job::Setup::Ddz(v1::DdzSetup {
-            landlord: Some(v1::ddz_setup::Landlord::FixedLandlord((i % 3) as u32)),
+        setup: Some(arena_proto::payload::pack(&ddz_pb::Setup {
+            landlord: Some(ddz_pb::setup::Landlord::FixedLandlord((i % 3) as u32)),
             ..arena_games::ddz::spec::fixed_landlord_setup(
                 ddz::Deal::generate(deal_seed, i).to_string(),
                 ddz::Scoring::Competition,

@@ -7,6 +7,7 @@
 //!
 //! Telemetry is global to a process, so this binary holds this one test.
 
+use arena_proto::packages::arena::ddz::v1 as ddz_pb;
 use std::collections::BTreeSet;
 use std::time::{Duration, Instant};
 
@@ -42,7 +43,7 @@ async fn an_equal_strength_competition_between_remote_and_built_in_bots_on_redis
         farmers: "expert".into(),
         // The typed name alone, as a client that never sends text would.
         scoring: String::new(),
-        scoring_kind: v1::DdzScoring::Difficulty as i32,
+        scoring_kind: ddz_pb::Scoring::Difficulty as i32,
     };
     let op = library
         .measure(Request::new(v1::MeasureRequest {

@@ -2,6 +2,7 @@
 //! connected bots (and a built-in anchor) into duplicate pairs, one of them dies, a bot comes back
 //! with a new release, and every pair is rated exactly once into a per-release leaderboard.
 
+use arena_proto::packages::arena::ddz::v1 as ddz_pb;
 use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -15,13 +16,13 @@ use arena_store::Store;
 use tonic::Request;
 
 /// A bot that plays a legal move chosen by a hash of the request: as good as random.
-fn erratic(req: &v1::DecisionRequest) -> v1::DdzAction {
-    use v1::ddz_action::Action;
+fn erratic(req: &v1::DecisionRequest) -> ddz_pb::Action {
+    use ddz_pb::action::Action;
     let mut h = std::collections::hash_map::DefaultHasher::new();
     (&req.table_id, req.request_id, req.seat).hash(&mut h);
     let legal = match &req.observation {
         Some(v1::Observation {
-            game: Some(v1::observation::Game::Ddz(o)),
+            game: Some(arena_proto::payload::pack(&o)),
         }) => o.legal.clone(),
         _ => Vec::new(),
     };
@@ -31,7 +32,7 @@ fn erratic(req: &v1::DecisionRequest) -> v1::DdzAction {
         _ if legal.is_empty() => Action::Play("pass".into()),
         _ => Action::Play(legal[(h.finish() % legal.len() as u64) as usize].clone()),
     };
-    v1::DdzAction {
+    ddz_pb::Action {
         action: Some(action),
     }
 }
@@ -167,7 +168,7 @@ async fn ladder_runs_pairs_once_per_release(backend: Backend) {
     let deal_of = |bytes: Vec<u8>| {
         let replay = <v1::Replay as prost::Message>::decode(bytes.as_slice()).unwrap();
         match replay.job.unwrap().setup.unwrap() {
-            v1::table_job::Setup::Ddz(d) => d.deal,
+            arena_proto::payload::pack(&d) => d.deal,
             other => panic!("a Dou Dizhu ladder table with {other:?}"),
         }
     };

@@ -2,6 +2,7 @@
 //! runs it is stopped halfway and two others take over; every hand is counted once, the
 //! competition finishes once, its standings are final and every replay is exported.
 
+use arena_proto::packages::arena::mahjong::v1 as mahjong_pb;
 use std::time::{Duration, Instant};
 
 use arena_integration::cluster::PATIENCE;
@@ -37,7 +38,7 @@ async fn mahjong_competition_survives_a_matchmaker_restart(backend: Backend) {
     let name = format!("{}-mj", cluster.prefix());
     let spec = v1::CompetitionSpec {
         name: name.clone(),
-        game: v1::Game::Mahjong as i32,
+        game: "mahjong".into(),
         participants: ["expert", "greedy", "random", "greedy"]
             .map(String::from)
             .to_vec(),
@@ -76,7 +77,7 @@ async fn mahjong_competition_survives_a_matchmaker_restart(backend: Backend) {
     assert!(st.r#final, "{st:?}");
     assert_eq!((st.tables_done, st.tables_total), (96, 96));
     assert_eq!(cluster.store.results_for(&name).await.unwrap().len(), 96);
-    let totals: Vec<v1::MahjongStanding> =
+    let totals: Vec<mahjong_pb::Standing> =
         st.standings.iter().map(|s| s.mahjong.unwrap()).collect();
     assert!(totals.iter().all(|t| t.hands == 96));
     let wins: u32 = totals.iter().map(|t| t.wins).sum();

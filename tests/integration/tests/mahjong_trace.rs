@@ -42,7 +42,7 @@ async fn a_mahjong_table_is_one_trace_with_a_span_per_claim_window() {
     let name = format!("{}-mj", cluster.prefix());
     let spec = v1::CompetitionSpec {
         name: name.clone(),
-        game: v1::Game::Mahjong as i32,
+        game: "mahjong".into(),
         participants: ["north", "expert", "greedy", "random"]
             .map(String::from)
             .to_vec(),

@@ -1,5 +1,6 @@
 //! A run: registers and connects the fleet, submits its tables, measures each step and reports.
 
+use arena_proto::packages::arena::ddz::v1 as ddz_pb;
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
@@ -23,12 +24,12 @@ pub(super) fn table_job(a: &RunArgs, run: &str, n: u64, bots: &[String]) -> v1::
     let deal = ddz::Deal::generate(a.seed, n);
     v1::TableJob {
         table_id: format!("{}-{run}-{n}", a.prefix),
-        game: v1::Game::DouDizhu as i32,
+        game: "ddz".into(),
         seats: (0..3).map(|j| v1::SeatSpec { bot: seat(j) }).collect(),
-        setup: Some(v1::table_job::Setup::Ddz(v1::DdzSetup {
+        setup: Some(arena_proto::payload::pack(&ddz_pb::Setup {
             deal: deal.to_string(),
             rules: "competition".into(),
-            landlord: Some(v1::ddz_setup::Landlord::FixedLandlord(0)),
+            landlord: Some(ddz_pb::setup::Landlord::FixedLandlord(0)),
             fixed_bid: 1,
             scoring: "competition".into(),
             ..Default::default()

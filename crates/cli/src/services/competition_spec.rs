@@ -1,5 +1,6 @@
 //! `arena competition create`'s flags and the `CompetitionSpec` they make.
 
+use arena_proto::packages::arena::ddz::v1 as ddz_pb;
 use anyhow::{Result, bail};
 use arena_proto::v1;
 use clap::Args;
@@ -125,11 +126,11 @@ pub enum RulesArg {
 }
 
 impl RulesArg {
-    pub(super) fn wire(self) -> v1::DdzRules {
+    pub(super) fn wire(self) -> ddz_pb::Rules {
         match self {
-            RulesArg::Competition => v1::DdzRules::Competition,
-            RulesArg::Douzero => v1::DdzRules::Douzero,
-            RulesArg::Openspiel => v1::DdzRules::Openspiel,
+            RulesArg::Competition => ddz_pb::Rules::Competition,
+            RulesArg::Douzero => ddz_pb::Rules::Douzero,
+            RulesArg::Openspiel => ddz_pb::Rules::Openspiel,
         }
     }
 }
@@ -200,7 +201,7 @@ impl CompetitionCreateArgs {
         Ok(match self.game {
             GameArg::Mahjong => v1::CompetitionSpec {
                 name: self.name.clone(),
-                game: v1::Game::Mahjong as i32,
+                game: "mahjong".into(),
                 format: self.format.clone().unwrap_or_default(),
                 centre: self.centre.clone().unwrap_or_default(),
                 eps: self.eps.unwrap_or_default(),
@@ -248,7 +249,7 @@ impl CompetitionCreateArgs {
                 };
                 v1::CompetitionSpec {
                     name: self.name.clone(),
-                    game: v1::Game::DouDizhu as i32,
+                    game: "ddz".into(),
                     format,
                     centre,
                     eps: self.eps.unwrap_or(arena_deals::wanted::DEFAULT_EPS),

@@ -1,5 +1,6 @@
 //! What the table and competition clients print: a table's replay, a competition's standings.
 
+use arena_proto::packages::arena::ddz::v1 as ddz_pb;
 use arena_proto::v1;
 
 pub(super) fn print_replay(job: &v1::TableJob, replay: &v1::Replay, result: &v1::TableResult) {
@@ -20,11 +21,11 @@ pub(super) fn print_replay(job: &v1::TableJob, replay: &v1::Replay, result: &v1:
             .collect::<Vec<_>>()
             .join(" / ")
     );
-    if let Some(v1::table_job::Setup::Ddz(s)) = &job.setup {
+    if let Some(arena_proto::payload::pack(&s)) = &job.setup {
         println!("deal {}", s.deal);
     }
     for e in &replay.ddz_events {
-        use v1::ddz_event::Event as E;
+        use ddz_pb::event::Event as E;
         let what = match &e.event {
             Some(E::Bid(b)) => format!("bids {b}"),
             Some(E::Redeal(_)) => "redeal".to_string(),

@@ -1,5 +1,7 @@
 //! `arena table run` and `arena table submit`: one table, played here or by a running referee.
 
+use arena_proto::packages::arena::mahjong::v1 as mahjong_pb;
+use arena_proto::packages::arena::ddz::v1 as ddz_pb;
 use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
@@ -86,14 +88,14 @@ pub fn table_job(a: &TableRunArgs) -> Result<v1::TableJob> {
         None => ddz::Deal::generate(a.seed, 0),
     };
     let landlord = match a.bidding {
-        Some(first) => v1::ddz_setup::Landlord::FirstBidder(first),
-        None => v1::ddz_setup::Landlord::FixedLandlord(0),
+        Some(first) => ddz_pb::setup::Landlord::FirstBidder(first),
+        None => ddz_pb::setup::Landlord::FixedLandlord(0),
     };
     Ok(v1::TableJob {
         table_id: format!("manual-{}-{}", a.seed, std::process::id()),
-        game: v1::Game::DouDizhu as i32,
+        game: "ddz".into(),
         seats: seats.into_iter().map(|bot| v1::SeatSpec { bot }).collect(),
-        setup: Some(v1::table_job::Setup::Ddz(v1::DdzSetup {
+        setup: Some(arena_proto::payload::pack(&ddz_pb::Setup {
             deal: deal.to_string(),
             rules: "competition".into(),
             landlord: Some(landlord),
@@ -134,9 +136,9 @@ pub(super) fn mahjong_table_job(a: &TableRunArgs) -> Result<v1::TableJob> {
     }
     Ok(v1::TableJob {
         table_id: format!("manual-mahjong-{}-{}", a.seed, std::process::id()),
-        game: v1::Game::Mahjong as i32,
+        game: "mahjong".into(),
         seats: seats.into_iter().map(|bot| v1::SeatSpec { bot }).collect(),
-        setup: Some(v1::table_job::Setup::Mahjong(v1::MahjongSetup::default())),
+        setup: Some(arena_proto::payload::pack(&mahjong_pb::Setup::default())),
         time: Some(v1::TimeControl {
             decision_ms: a.decision_ms,
             hard_cap_ms: 5 * a.decision_ms,

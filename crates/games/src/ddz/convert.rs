@@ -1,5 +1,6 @@
 //! Dou Dizhu rules types ↔ protocol messages.
 
+use arena_proto::packages::arena::ddz::v1 as ddz_pb;
 use arena_table::replay::wire::{
     LEN, bytes_field, bytes_field_len, key, varint, varint_field, varint_field_len,
 };
@@ -7,7 +8,7 @@ use ddz::{CardSet, Event, Observation, Outcome};
 
 use super::names;
 
-use arena_proto::v1;
+use arena_proto::{payload, v1};
 
 /// A Dou Dizhu decision read from the wire; cards are parsed but not yet checked against the
 /// rules (the referee does that, and turns failures into verdicts).
@@ -33,20 +34,54 @@ impl std::fmt::Display for MalformedAction {
 
 impl std::error::Error for MalformedAction {}
 
+/// The type URL of a Dou Dizhu action in an `Any`.
+const ACTION_TYPE_URL: &str = "type.googleapis.com/arena.ddz.v1.Action";
+/// The type URL of a Dou Dizhu history in an `Any`.
+const HISTORY_TYPE_URL: &str = "type.googleapis.com/arena.ddz.v1.History";
+
+/// The Dou Dizhu observation an envelope carries, with its events put back in (those the
+/// envelope carries after any the message holds), or why there is none.
+pub fn observation_of(o: &v1::Observation) -> Result<ddz_pb::Observation, String> {
+    let mut d: ddz_pb::Observation = payload::unpack(o.game.as_ref(), "the observation")?;
+    d.events.extend(payload::events::<ddz_pb::Event>(&o.events)?);
+    Ok(d)
+}
+
+/// Alters the Dou Dizhu observation `request` carries with `edit`, which sees it whole (its
+/// events put back in); the events go back into the envelope. For tests and tools that make
+/// requests of their own; a request without one is left alone.
+pub fn edit_observation(request: &mut v1::DecisionRequest, edit: impl FnOnce(&mut ddz_pb::Observation)) {
+    let Some(envelope) = request.observation.as_mut() else {
+        return;
+    };
+    let Ok(mut o) = observation_of(envelope) else {
+        return;
+    };
+    edit(&mut o);
+    envelope.events = payload::encode_events(&std::mem::take(&mut o.events));
+    envelope.game = Some(payload::pack(&o));
+}
+
+/// An outcome's Dou Dizhu part (`None` when it holds none).
+pub fn outcome_of(o: &v1::Outcome) -> Option<ddz_pb::Outcome> {
+    payload::unpack(o.game.as_ref(), "the outcome").ok()
+}
+
+/// A replay's Dou Dizhu history (empty when it holds none).
+pub fn history_of(r: &v1::Replay) -> ddz_pb::History {
+    payload::unpack(r.history.as_ref(), "the replay's history").unwrap_or_default()
+}
+
 /// Reads a Dou Dizhu decision from an action message.
 pub fn ddz_decision(a: &v1::Action) -> Result<DdzDecision, MalformedAction> {
-    let Some(v1::action::Game::Ddz(d)) = &a.game else {
-        return Err(MalformedAction(
-            "the action holds no Dou Dizhu decision (field `ddz` is empty)".into(),
-        ));
-    };
+    let d: ddz_pb::Action = payload::unpack(a.game.as_ref(), "the action").map_err(MalformedAction)?;
     match &d.action {
         None => Err(MalformedAction(
             "the Dou Dizhu action is empty (set one of bid, double, play)".into(),
         )),
-        Some(v1::ddz_action::Action::Bid(b)) => Ok(DdzDecision::Bid(*b)),
-        Some(v1::ddz_action::Action::Double(x)) => Ok(DdzDecision::Double(*x)),
-        Some(v1::ddz_action::Action::Play(s)) => {
+        Some(ddz_pb::action::Action::Bid(b)) => Ok(DdzDecision::Bid(*b)),
+        Some(ddz_pb::action::Action::Double(x)) => Ok(DdzDecision::Double(*x)),
+        Some(ddz_pb::action::Action::Play(s)) => {
             // The longest legal play is 20 cards; with separators and `10`s a sane answer is far
             // below this. Anything longer is malformed without being parsed or quoted whole.
             if s.len() > MAX_PLAY_BYTES {
@@ -77,34 +112,46 @@ pub const MAX_PLAY_BYTES: usize = 128;
 /// An action message for a decision.
 pub fn ddz_action(d: DdzDecision) -> v1::Action {
     let action = match d {
-        DdzDecision::Bid(b) => v1::ddz_action::Action::Bid(b),
-        DdzDecision::Double(x) => v1::ddz_action::Action::Double(x),
-        DdzDecision::Play(c) if c.is_empty() => v1::ddz_action::Action::Play("pass".into()),
-        DdzDecision::Play(c) => v1::ddz_action::Action::Play(c.to_text()),
+        DdzDecision::Bid(b) => ddz_pb::action::Action::Bid(b),
+        DdzDecision::Double(x) => ddz_pb::action::Action::Double(x),
+        DdzDecision::Play(c) if c.is_empty() => ddz_pb::action::Action::Play("pass".into()),
+        DdzDecision::Play(c) => ddz_pb::action::Action::Play(c.to_text()),
     };
     v1::Action {
-        game: Some(v1::action::Game::Ddz(v1::DdzAction {
+        game: Some(payload::pack(&ddz_pb::Action {
             action: Some(action),
         })),
     }
+}
+
+/// Appends an `Any` (its type URL and the body `body_len` bytes long that `body` writes) as
+/// field `tag`: what prost writes for a message field holding [`payload::pack`]'s `Any`.
+fn any_field(tag: u32, type_url: &str, body_len: usize, body: impl FnOnce(&mut Vec<u8>), buf: &mut Vec<u8>) {
+    let any_len = bytes_field_len(1, type_url.len()) + bytes_field_len(2, body_len);
+    key(tag, LEN, buf);
+    varint(any_len as u64, buf);
+    bytes_field(1, type_url.as_bytes(), buf);
+    key(2, LEN, buf);
+    varint(body_len as u64, buf);
+    let start = buf.len();
+    body(buf);
+    debug_assert_eq!(buf.len() - start, body_len, "the body is as long as measured");
 }
 
 /// Appends `d` as the body of its [`v1::Action`] message: the bytes `prost` writes for
 /// [`ddz_action`]'s message, written without building it (a replay keeps every action so).
 pub fn encode_ddz_action(d: DdzDecision, buf: &mut Vec<u8>) {
     let mut text = [0u8; 54];
-    // The DdzAction inside (field `ddz`, 1): its one field of the oneof, written whatever its
-    // value.
+    // The Dou Dizhu action in the envelope's `game` (1): its one field of the oneof, written
+    // whatever its value.
     match d {
         DdzDecision::Bid(b) => {
-            key(1, LEN, buf);
-            varint(varint_field_len(1, u64::from(b)) as u64, buf);
-            varint_field(1, u64::from(b), buf);
+            let len = varint_field_len(1, u64::from(b));
+            any_field(1, ACTION_TYPE_URL, len, |buf| varint_field(1, u64::from(b), buf), buf);
         }
         DdzDecision::Double(x) => {
-            key(1, LEN, buf);
-            varint(varint_field_len(2, u64::from(x)) as u64, buf);
-            varint_field(2, u64::from(x), buf);
+            let len = varint_field_len(2, u64::from(x));
+            any_field(1, ACTION_TYPE_URL, len, |buf| varint_field(2, u64::from(x), buf), buf);
         }
         DdzDecision::Play(c) => {
             let play = if c.is_empty() {
@@ -112,16 +159,66 @@ pub fn encode_ddz_action(d: DdzDecision, buf: &mut Vec<u8>) {
             } else {
                 c.write_ascii(&mut text)
             };
-            key(1, LEN, buf);
-            varint(bytes_field_len(3, play.len()) as u64, buf);
-            bytes_field(3, play, buf);
+            let len = bytes_field_len(3, play.len());
+            any_field(1, ACTION_TYPE_URL, len, |buf| bytes_field(3, play, buf), buf);
         }
     }
 }
 
-/// Appends the public events as the `ddz_events` field (4) of a [`v1::Replay`]: the bytes
-/// `prost` writes for [`ddz_event`]'s messages, written without building them.
+/// Appends the public events as the `history` field (4) of a [`v1::Replay`], an
+/// `arena.ddz.v1.History`: the bytes `prost` writes for [`ddz_event`]'s messages in it,
+/// written without building them.
 pub fn encode_ddz_events(events: &[Event], buf: &mut Vec<u8>) {
+    // Measured first, so the lengths in front are written before the events.
+    let mut measure = Measure(0);
+    write_ddz_events(events, &mut measure);
+    let len = measure.0;
+    any_field(4, HISTORY_TYPE_URL, len, |buf| write_ddz_events(events, buf), buf);
+}
+
+/// Where [`write_ddz_events`] writes: a buffer, or a count of the bytes it would hold.
+trait Sink {
+    fn key(&mut self, tag: u32, wire_type: u32);
+    fn varint(&mut self, v: u64);
+    fn varint_field(&mut self, tag: u32, v: u64);
+    fn bytes_field(&mut self, tag: u32, b: &[u8]);
+}
+
+impl Sink for Vec<u8> {
+    fn key(&mut self, tag: u32, wire_type: u32) {
+        key(tag, wire_type, self)
+    }
+    fn varint(&mut self, v: u64) {
+        varint(v, self)
+    }
+    fn varint_field(&mut self, tag: u32, v: u64) {
+        varint_field(tag, v, self)
+    }
+    fn bytes_field(&mut self, tag: u32, b: &[u8]) {
+        bytes_field(tag, b, self)
+    }
+}
+
+/// A [`Sink`] that only counts.
+struct Measure(usize);
+
+impl Sink for Measure {
+    fn key(&mut self, tag: u32, _wire_type: u32) {
+        self.0 += arena_table::replay::wire::key_len(tag);
+    }
+    fn varint(&mut self, v: u64) {
+        self.0 += prost::encoding::encoded_len_varint(v);
+    }
+    fn varint_field(&mut self, tag: u32, v: u64) {
+        self.0 += varint_field_len(tag, v);
+    }
+    fn bytes_field(&mut self, tag: u32, b: &[u8]) {
+        self.0 += bytes_field_len(tag, b.len());
+    }
+}
+
+/// Writes the events as the `events` field (1) of an `arena.ddz.v1.History`.
+fn write_ddz_events(events: &[Event], buf: &mut impl Sink) {
     /// An event's one field of the oneof: a number or a flag (as a varint), or text.
     enum Field<'a> {
         Varint(u32, u64),
@@ -140,8 +237,6 @@ pub fn encode_ddz_events(events: &[Event], buf: &mut Vec<u8>) {
             bytes_field_len(2, bottom.len())
         })
     };
-    // About ten bytes an event (a play of a few cards), so most histories take one allocation.
-    buf.reserve(events.len() * 10);
     for e in events {
         let mut text = [0u8; 54];
         let (seat, field) = match *e {
@@ -169,22 +264,22 @@ pub fn encode_ddz_events(events: &[Event], buf: &mut Vec<u8>) {
             Field::Text(tag, t) => bytes_field_len(tag, t.len()),
             Field::Landlord(bid, bottom) => bytes_field_len(4, landlord_len(bid, bottom)),
         };
-        key(4, LEN, buf);
-        varint(body as u64, buf);
+        buf.key(1, LEN);
+        buf.varint(body as u64);
         if seat != 0 {
-            varint_field(1, seat, buf);
+            buf.varint_field(1, seat);
         }
         match field {
-            Field::Varint(tag, v) => varint_field(tag, v, buf),
-            Field::Text(tag, t) => bytes_field(tag, t, buf),
+            Field::Varint(tag, v) => buf.varint_field(tag, v),
+            Field::Text(tag, t) => buf.bytes_field(tag, t),
             Field::Landlord(bid, bottom) => {
-                key(4, LEN, buf);
-                varint(landlord_len(bid, bottom) as u64, buf);
+                buf.key(4, LEN);
+                buf.varint(landlord_len(bid, bottom) as u64);
                 if bid != 0 {
-                    varint_field(1, u64::from(bid), buf);
+                    buf.varint_field(1, u64::from(bid));
                 }
                 if !bottom.is_empty() {
-                    bytes_field(2, bottom, buf);
+                    buf.bytes_field(2, bottom);
                 }
             }
         }
@@ -192,14 +287,14 @@ pub fn encode_ddz_events(events: &[Event], buf: &mut Vec<u8>) {
 }
 
 /// A public event as a message (`None` for the end-of-game event, carried as an outcome instead).
-pub fn ddz_event(e: &Event) -> Option<v1::DdzEvent> {
-    use v1::ddz_event::Event as E;
+pub fn ddz_event(e: &Event) -> Option<ddz_pb::Event> {
+    use ddz_pb::event::Event as E;
     let (seat, event) = match *e {
         Event::Bid { seat, bid } => (seat.index(), E::Bid(u32::from(bid))),
         Event::Redeal => (0, E::Redeal(true)),
         Event::Landlord { seat, bid, bottom } => (
             seat.index(),
-            E::Landlord(v1::DdzLandlord {
+            E::Landlord(ddz_pb::Landlord {
                 bid: u32::from(bid),
                 bottom: bottom.to_text(),
             }),
@@ -208,7 +303,7 @@ pub fn ddz_event(e: &Event) -> Option<v1::DdzEvent> {
         Event::Play { seat, play } => (seat.index(), E::Play(play.to_text())),
         Event::End(_) => return None,
     };
-    Some(v1::DdzEvent {
+    Some(ddz_pb::Event {
         seat: seat as u32,
         event: Some(event),
     })
@@ -231,7 +326,7 @@ pub fn ddz_observation_from(
     legal: Vec<String>,
     from: usize,
 ) -> v1::Observation {
-    let o = v1::DdzObservation {
+    let o = ddz_pb::Observation {
         seat: obs.seat.index() as u32,
         hand: obs.hand.to_text(),
         phase: names::phase_name(obs.phase).into(),
@@ -239,24 +334,27 @@ pub fn ddz_observation_from(
         landlord: obs.landlord.map(|s| s.index() as u32),
         bottom: obs.bottom.map(CardSet::to_text).unwrap_or_default(),
         bid: u32::from(obs.bid),
-        // The end of the game is the only event with no message, and the last one.
-        events: obs
-            .events
-            .iter()
-            .filter(|e| !matches!(e, Event::End(_)))
-            .skip(from)
-            .filter_map(ddz_event)
-            .collect(),
+        // The events travel in the envelope.
+        events: Vec::new(),
         cards_left: obs.cards_left.iter().map(|&c| u32::from(c)).collect(),
         to_beat: obs.last_play.map(|(_, m)| m.to_text()).unwrap_or_default(),
         to_beat_seat: obs.last_play.map(|(s, _)| s.index() as u32),
         legal,
         rules: rules_name.to_string(),
         rules_kind: names::rules_kind(rules_name) as i32,
-        events_from: u32::try_from(from).unwrap_or(u32::MAX),
     };
+    // The end of the game is the only event with no message, and the last one.
+    let events: Vec<ddz_pb::Event> = obs
+        .events
+        .iter()
+        .filter(|e| !matches!(e, Event::End(_)))
+        .skip(from)
+        .filter_map(ddz_event)
+        .collect();
     v1::Observation {
-        game: Some(v1::observation::Game::Ddz(o)),
+        game: Some(payload::pack(&o)),
+        events: payload::encode_events(&events),
+        events_from: u32::try_from(from).unwrap_or(u32::MAX),
     }
 }
 
@@ -265,7 +363,7 @@ pub fn ddz_outcome(o: &Outcome, scoring: ddz::Scoring) -> v1::Outcome {
     v1::Outcome {
         scores: o.scores(scoring).to_vec(),
         scoring: scoring.name().into(),
-        game: Some(v1::outcome::Game::Ddz(v1::DdzOutcome {
+        game: Some(payload::pack(&ddz_pb::Outcome {
             landlord: o.landlord.index() as u32,
             winner: o.winner.index() as u32,
             bid: u32::from(o.bid),
@@ -295,8 +393,8 @@ mod tests {
 
     fn ddz_action_play(s: &str) -> v1::Action {
         v1::Action {
-            game: Some(v1::action::Game::Ddz(v1::DdzAction {
-                action: Some(v1::ddz_action::Action::Play(s.into())),
+            game: Some(arena_proto::payload::pack(&ddz_pb::Action {
+                action: Some(ddz_pb::action::Action::Play(s.into())),
             })),
         }
     }
@@ -305,8 +403,8 @@ mod tests {
 
     fn play(s: &str) -> v1::Action {
         v1::Action {
-            game: Some(v1::action::Game::Ddz(v1::DdzAction {
-                action: Some(v1::ddz_action::Action::Play(s.into())),
+            game: Some(arena_proto::payload::pack(&ddz_pb::Action {
+                action: Some(ddz_pb::action::Action::Play(s.into())),
             })),
         }
     }
@@ -328,12 +426,62 @@ mod tests {
         let e = ddz_decision(&play("3X")).unwrap_err();
         assert!(e.0.contains("unknown card character 'X'"), "{e}");
         assert!(ddz_decision(&play("")).unwrap_err().0.contains("empty"));
-        assert!(
-            ddz_decision(&v1::Action { game: None })
-                .unwrap_err()
-                .0
-                .contains("no Dou Dizhu")
+        assert_eq!(
+            ddz_decision(&v1::Action { game: None }).unwrap_err().0,
+            "the action carries no game message (want arena.ddz.v1.Action)"
         );
+        let mahjong = v1::Action {
+            game: Some(payload::pack(&crate::mahjong::pb::Action::default())),
+        };
+        assert_eq!(
+            ddz_decision(&mahjong).unwrap_err().0,
+            "the action carries a \"arena.mahjong.v1.Action\", not a arena.ddz.v1.Action"
+        );
+    }
+
+    /// The replay's hand-written bytes are prost's for the same messages.
+    #[test]
+    fn hand_encoded_actions_and_history_are_prost_bytes() {
+        use prost::Message;
+        for d in [
+            DdzDecision::Bid(0),
+            DdzDecision::Bid(3),
+            DdzDecision::Double(false),
+            DdzDecision::Double(true),
+            DdzDecision::Play(CardSet::EMPTY),
+            DdzDecision::Play("TTJJQQKKAA2BR".parse().unwrap()),
+        ] {
+            let mut buf = Vec::new();
+            encode_ddz_action(d, &mut buf);
+            assert_eq!(buf, ddz_action(d).encode_to_vec(), "{d:?}");
+        }
+        let mut g = ddz::Game::from_seed(
+            ddz::GameConfig::fixed_landlord(),
+            11,
+            ddz::DealConstraint::NONE,
+        )
+        .unwrap();
+        let mut ml = ddz::MoveList::new();
+        let mut rng = 7u64;
+        while g.to_act().is_some() {
+            g.legal_moves(&mut ml);
+            rng = rng
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let m = ml[(rng >> 33) as usize % ml.len()];
+            g.apply(ddz::Action::Play(m)).unwrap();
+        }
+        let mut buf = Vec::new();
+        encode_ddz_events(g.events(), &mut buf);
+        let history = ddz_pb::History {
+            events: g.events().iter().filter_map(ddz_event).collect(),
+        };
+        assert!(history.events.len() > 10);
+        let replay = v1::Replay {
+            history: Some(payload::pack(&history)),
+            ..Default::default()
+        };
+        assert_eq!(buf, replay.encode_to_vec());
     }
 
     #[test]
@@ -364,9 +512,8 @@ mod tests {
         g.apply(ddz::Action::Play(ml[0])).unwrap();
         let seat = ddz::Seat::ALL[1];
         let msg = ddz_observation(&g.observation(seat), "competition", vec![]);
-        let Some(v1::observation::Game::Ddz(o)) = msg.game else {
-            panic!()
-        };
+        let o = observation_of(&msg).unwrap();
+        assert_eq!(o.events.len(), 2, "the landlord and the one play, from the envelope");
         assert_eq!(o.hand, g.hand(seat).to_string());
         assert_eq!(o.cards_left.iter().sum::<u32>(), 54 - ml[0].cards().len());
         let text = format!("{o:?}");

@@ -1,6 +1,7 @@
 //! Dou Dizhu's registration: [`DouDizhu`], the game as the platform sees it
 //! ([`crate::Game`]) and as the runner plays it ([`TableAdapter`]).
 
+use arena_proto::packages::arena::ddz::v1 as ddz_pb;
 use arena_proto::text::enum_short as short;
 use arena_proto::v1;
 use arena_table::run::Player;
@@ -8,7 +9,7 @@ use arena_table::{JobError, TableSpec};
 use ddz_bots::BotSpec;
 use serde_json::{Value, json};
 
-use super::{DdzBot, DdzSpec, DdzTable, bots, spec};
+use super::{DdzBot, DdzSpec, DdzTable, bots, convert, spec};
 use crate::adapter::{self, TableAdapter};
 use crate::ladder::{Group, GroupScore, GroupTable, Ladder};
 use crate::{Builtin, CheckedJob, Game, GameKind, Renderer, RequestBot, Variant};
@@ -26,10 +27,6 @@ impl Game for DouDizhu {
 
     fn title(&self) -> &'static str {
         "Dou Dizhu"
-    }
-
-    fn wire(&self) -> v1::Game {
-        v1::Game::DouDizhu
     }
 
     fn seat_count(&self) -> usize {
@@ -53,10 +50,9 @@ impl Game for DouDizhu {
     }
 
     fn legal(&self, observation: &v1::Observation) -> Vec<String> {
-        match &observation.game {
-            Some(v1::observation::Game::Ddz(d)) => d.legal.clone(),
-            _ => Vec::new(),
-        }
+        arena_proto::payload::unpack::<ddz_pb::Observation>(observation.game.as_ref(), "")
+            .map(|d| d.legal)
+            .unwrap_or_default()
     }
 
     fn variants(&self) -> Vec<Variant> {
@@ -64,7 +60,7 @@ impl Game for DouDizhu {
         let variant = |rules: &str, scoring: Scoring| Variant {
             name: format!("{rules}-{}", scoring.name()),
             seed: 2015,
-            setup: Some(v1::table_job::Setup::Ddz(v1::DdzSetup {
+            setup: Some(arena_proto::payload::pack(&ddz_pb::Setup {
                 rules: rules.into(),
                 scoring: scoring.name().into(),
                 // The doubling round is part of the rules' transcript too.
@@ -95,8 +91,8 @@ impl Game for DouDizhu {
     }
 
     fn render_action(&self, action: &v1::Action) -> String {
-        use v1::ddz_action::Action;
-        let Some(v1::action::Game::Ddz(d)) = &action.game else {
+        use ddz_pb::action::Action;
+        let Ok(d) = arena_proto::payload::unpack::<ddz_pb::Action>(action.game.as_ref(), "") else {
             return String::new();
         };
         match &d.action {
@@ -109,13 +105,13 @@ impl Game for DouDizhu {
     }
 
     fn render_observation(&self, observation: &v1::Observation) -> Value {
-        let Some(v1::observation::Game::Ddz(d)) = &observation.game else {
+        let Ok(d) = convert::observation_of(observation) else {
             return Value::Null;
         };
         json!({
             "seat": d.seat,
             "hand": d.hand,
-            "phase": short(d.phase_kind().as_str_name(), "DDZ_PHASE_"),
+            "phase": short(d.phase_kind().as_str_name(), "PHASE_"),
             "landlord": d.landlord,
             "bottom": d.bottom,
             "bid": d.bid,
@@ -127,7 +123,7 @@ impl Game for DouDizhu {
     }
 
     fn render_outcome(&self, outcome: &v1::Outcome) -> Value {
-        let Some(v1::outcome::Game::Ddz(d)) = &outcome.game else {
+        let Some(d) = convert::outcome_of(outcome) else {
             return Value::Null;
         };
         json!({
@@ -144,13 +140,14 @@ impl Game for DouDizhu {
     }
 
     fn render_history(&self, replay: &v1::Replay) -> Value {
-        json!({ "ddz_events": replay.ddz_events.iter().map(event).collect::<Vec<_>>() })
+        let history = convert::history_of(replay);
+        json!({ "ddz_events": history.events.iter().map(event).collect::<Vec<_>>() })
     }
 }
 
 /// A public event as the console's renderer reads it.
-fn event(e: &v1::DdzEvent) -> Value {
-    use v1::ddz_event::Event;
+fn event(e: &ddz_pb::Event) -> Value {
+    use ddz_pb::event::Event;
     let (kind, value) = match &e.event {
         Some(Event::Bid(b)) => ("bid", json!(b)),
         Some(Event::Redeal(_)) => ("redeal", Value::Null),
@@ -172,11 +169,7 @@ impl TableAdapter for DouDizhu {
     }
 
     fn read_setup(&self, job: &v1::TableJob) -> Result<DdzSpec, JobError> {
-        match &job.setup {
-            None => spec::read_setup(&v1::DdzSetup::default(), job.seed),
-            Some(v1::table_job::Setup::Ddz(s)) => spec::read_setup(s, job.seed),
-            Some(_) => Err(crate::wrong_setup(GAME)),
-        }
+        spec::read_setup(&crate::setup_of::<ddz_pb::Setup>(job)?, job.seed)
     }
 
     fn rounding(&self) -> v1::PenaltyRounding {
@@ -228,12 +221,12 @@ impl Ladder for DouDizhu {
             .map(|(landlord, farmer, role, salt)| GroupTable {
                 suffix: if role == "a" { "a" } else { "b" },
                 job: v1::TableJob {
-                    game: v1::Game::DouDizhu as i32,
+                    game: GAME.name().into(),
                     seats: [landlord, farmer, farmer]
                         .into_iter()
                         .map(|bot| v1::SeatSpec { bot: bot.into() })
                         .collect(),
-                    setup: Some(v1::table_job::Setup::Ddz(spec::fixed_landlord_setup(
+                    setup: Some(arena_proto::payload::pack(&spec::fixed_landlord_setup(
                         deal.clone(),
                         super::rules::Scoring::Competition,
                     ))),

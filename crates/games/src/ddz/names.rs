@@ -2,16 +2,17 @@
 //! formats, and the text fields they stand beside. Messages carry both (bots written against the
 //! text keep working); a reader takes either and refuses the two when they disagree.
 
+use arena_proto::packages::arena::ddz::v1 as ddz_pb;
 use arena_proto::v1;
 use ddz::{Phase, RuleSet, Scoring};
 
 /// A phase as the protocol's enum.
-pub fn phase_kind(phase: Phase) -> v1::DdzPhase {
+pub fn phase_kind(phase: Phase) -> ddz_pb::Phase {
     match phase {
-        Phase::Bidding => v1::DdzPhase::Bidding,
-        Phase::Doubling => v1::DdzPhase::Doubling,
-        Phase::Play => v1::DdzPhase::Play,
-        Phase::Over => v1::DdzPhase::Over,
+        Phase::Bidding => ddz_pb::Phase::Bidding,
+        Phase::Doubling => ddz_pb::Phase::Doubling,
+        Phase::Play => ddz_pb::Phase::Play,
+        Phase::Over => ddz_pb::Phase::Over,
     }
 }
 
@@ -40,12 +41,12 @@ pub fn phase_of(field: &str, name: &str, kind: i32) -> Result<Phase, String> {
             ));
         }
     };
-    let by_kind = match v1::DdzPhase::try_from(kind) {
-        Ok(v1::DdzPhase::Unspecified) => None,
-        Ok(v1::DdzPhase::Bidding) => Some(Phase::Bidding),
-        Ok(v1::DdzPhase::Doubling) => Some(Phase::Doubling),
-        Ok(v1::DdzPhase::Play) => Some(Phase::Play),
-        Ok(v1::DdzPhase::Over) => Some(Phase::Over),
+    let by_kind = match ddz_pb::Phase::try_from(kind) {
+        Ok(ddz_pb::Phase::Unspecified) => None,
+        Ok(ddz_pb::Phase::Bidding) => Some(Phase::Bidding),
+        Ok(ddz_pb::Phase::Doubling) => Some(Phase::Doubling),
+        Ok(ddz_pb::Phase::Play) => Some(Phase::Play),
+        Ok(ddz_pb::Phase::Over) => Some(Phase::Over),
         Err(_) => return Err(format!("{field}.phase_kind {kind} is not a phase")),
     };
     agree(field, "phase", name, (by_name, by_kind), phase_name)?
@@ -53,27 +54,27 @@ pub fn phase_of(field: &str, name: &str, kind: i32) -> Result<Phase, String> {
 }
 
 /// The rule sets a name stands for in the protocol, with their enum.
-const RULE_SETS: [(v1::DdzRules, &str, RuleSet); 3] = [
+const RULE_SETS: [(ddz_pb::Rules, &str, RuleSet); 3] = [
     (
-        v1::DdzRules::Competition,
+        ddz_pb::Rules::Competition,
         "competition",
         RuleSet::COMPETITION,
     ),
-    (v1::DdzRules::Douzero, "douzero", RuleSet::DOUZERO),
-    (v1::DdzRules::Openspiel, "openspiel", RuleSet::OPENSPIEL),
+    (ddz_pb::Rules::Douzero, "douzero", RuleSet::DOUZERO),
+    (ddz_pb::Rules::Openspiel, "openspiel", RuleSet::OPENSPIEL),
 ];
 
 /// A rule-set name (`competition`, `douzero`, `openspiel`, or anything else for a custom set)
 /// as the protocol's enum.
-pub fn rules_kind(name: &str) -> v1::DdzRules {
+pub fn rules_kind(name: &str) -> ddz_pb::Rules {
     RULE_SETS
         .iter()
         .find(|(_, n, _)| *n == name)
-        .map_or(v1::DdzRules::Custom, |(k, _, _)| *k)
+        .map_or(ddz_pb::Rules::Custom, |(k, _, _)| *k)
 }
 
 /// A rule-set kind's name in the text field (`custom` for a set given by flags).
-pub fn rules_name(kind: v1::DdzRules) -> &'static str {
+pub fn rules_name(kind: ddz_pb::Rules) -> &'static str {
     RULE_SETS
         .iter()
         .find(|(k, _, _)| *k == kind)
@@ -94,11 +95,11 @@ pub fn named_rules(
             RuleSet::by_name(n)
                 .and_then(|r| RULE_SETS.iter().find(|(_, _, s)| *s == r))
                 .map(|(k, _, _)| *k)
-                .unwrap_or(v1::DdzRules::Custom),
+                .unwrap_or(ddz_pb::Rules::Custom),
         ),
     };
-    let by_kind = match v1::DdzRules::try_from(kind) {
-        Ok(v1::DdzRules::Unspecified) => None,
+    let by_kind = match ddz_pb::Rules::try_from(kind) {
+        Ok(ddz_pb::Rules::Unspecified) => None,
         Ok(k) => Some(k),
         Err(_) => return Err(format!("{field}.rules_kind {kind} is not a rule set")),
     };
@@ -137,12 +138,12 @@ pub fn format_of_name(name: &str) -> Option<v1::CompetitionFormat> {
 }
 
 /// A scoring mode as the protocol's enum.
-pub fn scoring_kind(scoring: Scoring) -> v1::DdzScoring {
+pub fn scoring_kind(scoring: Scoring) -> ddz_pb::Scoring {
     match scoring {
-        Scoring::Competition => v1::DdzScoring::Competition,
-        Scoring::Difficulty => v1::DdzScoring::Difficulty,
-        Scoring::Adp => v1::DdzScoring::Adp,
-        Scoring::Wp => v1::DdzScoring::Wp,
+        Scoring::Competition => ddz_pb::Scoring::Competition,
+        Scoring::Difficulty => ddz_pb::Scoring::Difficulty,
+        Scoring::Adp => ddz_pb::Scoring::Adp,
+        Scoring::Wp => ddz_pb::Scoring::Wp,
     }
 }
 
@@ -153,12 +154,12 @@ pub fn scoring_of(field: &str, name: &str, kind: i32) -> Result<Option<Scoring>,
         "" => None,
         n => Some(n.parse::<Scoring>().map_err(|e| format!("{field}: {e}"))?),
     };
-    let by_kind = match v1::DdzScoring::try_from(kind) {
-        Ok(v1::DdzScoring::Unspecified) => None,
-        Ok(v1::DdzScoring::Competition) => Some(Scoring::Competition),
-        Ok(v1::DdzScoring::Difficulty) => Some(Scoring::Difficulty),
-        Ok(v1::DdzScoring::Adp) => Some(Scoring::Adp),
-        Ok(v1::DdzScoring::Wp) => Some(Scoring::Wp),
+    let by_kind = match ddz_pb::Scoring::try_from(kind) {
+        Ok(ddz_pb::Scoring::Unspecified) => None,
+        Ok(ddz_pb::Scoring::Competition) => Some(Scoring::Competition),
+        Ok(ddz_pb::Scoring::Difficulty) => Some(Scoring::Difficulty),
+        Ok(ddz_pb::Scoring::Adp) => Some(Scoring::Adp),
+        Ok(ddz_pb::Scoring::Wp) => Some(Scoring::Wp),
         Err(_) => return Err(format!("{field}_kind {kind} is not a scoring mode")),
     };
     agree(field, "", name, (by_name, by_kind), |s| s.name())
@@ -196,7 +197,7 @@ mod tests {
 
     #[test]
     fn text_and_kind_are_read_alike_and_must_agree() {
-        let adp = v1::DdzScoring::Adp as i32;
+        let adp = ddz_pb::Scoring::Adp as i32;
         assert_eq!(scoring_of("s", "adp", 0), Ok(Some(Scoring::Adp)));
         assert_eq!(scoring_of("s", "", adp), Ok(Some(Scoring::Adp)));
         assert_eq!(scoring_of("s", "adp", adp), Ok(Some(Scoring::Adp)));
@@ -208,7 +209,7 @@ mod tests {
         );
         assert!(scoring_of("s", "", 99).unwrap_err().contains("99"));
 
-        let play = v1::DdzPhase::Play as i32;
+        let play = ddz_pb::Phase::Play as i32;
         assert_eq!(phase_of("obs", "play", 0), Ok(Phase::Play));
         assert_eq!(phase_of("obs", "", play), Ok(Phase::Play));
         assert!(
@@ -222,7 +223,7 @@ mod tests {
                 .contains("states no phase")
         );
 
-        let dz = v1::DdzRules::Douzero as i32;
+        let dz = ddz_pb::Rules::Douzero as i32;
         assert_eq!(
             named_rules("r", "", dz),
             Ok(Some((RuleSet::DOUZERO, "douzero")))
@@ -250,6 +251,6 @@ mod tests {
         for (k, n, _) in RULE_SETS {
             assert_eq!((rules_kind(n), rules_name(k)), (k, n));
         }
-        assert_eq!(rules_kind("custom chain5"), v1::DdzRules::Custom);
+        assert_eq!(rules_kind("custom chain5"), ddz_pb::Rules::Custom);
     }
 }

@@ -73,9 +73,7 @@ impl ProgramProtocol for DdzProgram {
 /// The end of the game for an outcome, when it has a winner and three scores.
 fn end_of(outcome: Option<&v1::Outcome>) -> Option<DdzEnd<'static>> {
     let o = outcome?;
-    let Some(v1::outcome::Game::Ddz(d)) = &o.game else {
-        return None;
-    };
+    let d = super::convert::outcome_of(o)?;
     DdzEnd::result(d.winner, &o.scores)
 }
 
@@ -93,6 +91,7 @@ fn action_of(answer: &BotMessage) -> Option<v1::Action> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use arena_proto::packages::arena::ddz::v1 as ddz_pb;
 
     #[test]
     fn answers_become_actions_and_the_end_line_needs_a_whole_outcome() {
@@ -105,7 +104,7 @@ mod tests {
         let outcome = v1::Outcome {
             scores: vec![2, -1, -1],
             scoring: "competition".into(),
-            game: Some(v1::outcome::Game::Ddz(v1::DdzOutcome {
+            game: Some(arena_proto::payload::pack(&ddz_pb::Outcome {
                 winner: 0,
                 ..Default::default()
             })),

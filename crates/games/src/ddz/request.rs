@@ -5,6 +5,7 @@
 //! no game state is kept between requests: each one is rebuilt from its message. Every field is
 //! checked, and an error names the field (`request.observation.ddz.events[3].play: …`).
 
+use arena_proto::packages::arena::ddz::v1 as ddz_pb;
 use arena_proto::v1;
 use ddz::{CardSet, Event, Move, MoveList, Observation, Phase, RuleSet, Seat};
 use ddz_line::ServerMessage;
@@ -70,12 +71,12 @@ fn play_of(field: &str, s: &str, rules: &RuleSet) -> Result<Move, BadRequest> {
 
 /// The rule set an observation states: its `rules_kind` or its `rules` text (`competition`,
 /// `douzero`, `openspiel`, `custom FLAG…`), competition when it states neither.
-fn rules_of(o: &v1::DdzObservation) -> Result<RuleSet, BadRequest> {
+fn rules_of(o: &ddz_pb::Observation) -> Result<RuleSet, BadRequest> {
     if let Some((r, _)) = names::named_rules(OBS, &o.rules, o.rules_kind).map_err(BadRequest)? {
         return Ok(r);
     }
     let name = o.rules.trim();
-    if name.is_empty() && o.rules_kind == v1::DdzRules::Unspecified as i32 {
+    if name.is_empty() && o.rules_kind == ddz_pb::Rules::Unspecified as i32 {
         return Ok(RuleSet::COMPETITION);
     }
     match ServerMessage::decode(&format!("rules {name}")) {
@@ -86,8 +87,8 @@ fn rules_of(o: &v1::DdzObservation) -> Result<RuleSet, BadRequest> {
     }
 }
 
-fn event_of(i: usize, e: &v1::DdzEvent, rules: &RuleSet) -> Result<Event, BadRequest> {
-    use v1::ddz_event::Event as E;
+fn event_of(i: usize, e: &ddz_pb::Event, rules: &RuleSet) -> Result<Event, BadRequest> {
+    use ddz_pb::event::Event as E;
     let field = format!("{OBS}.events[{i}]");
     let Some(event) = &e.event else {
         return bad(format!(
@@ -143,13 +144,12 @@ impl DdzView {
     /// Reads a Dou Dizhu decision request for `seat`, checking that its kind fits the phase of
     /// its observation.
     pub fn from_request(req: &v1::DecisionRequest) -> Result<DdzView, BadRequest> {
-        let Some(v1::observation::Game::Ddz(o)) =
-            req.observation.as_ref().and_then(|o| o.game.as_ref())
-        else {
+        let Some(envelope) = req.observation.as_ref() else {
             return bad(format!(
                 "{OBS} is missing: a Dou Dizhu request needs the seat's observation"
             ));
         };
+        let o = crate::ddz::convert::observation_of(envelope).map_err(BadRequest)?;
         let seat = seat_of("request.seat", req.seat)?;
         if o.seat != req.seat {
             return bad(format!(
@@ -157,7 +157,7 @@ impl DdzView {
                 o.seat, req.seat
             ));
         }
-        let rules = rules_of(o)?;
+        let rules = rules_of(&o)?;
         let hand = cards_of(&format!("{OBS}.hand"), &o.hand)?;
         if hand.is_empty() {
             return bad(format!(
@@ -320,7 +320,7 @@ mod tests {
             request_id: 1,
             table_id: "t".into(),
             seat: seat.index() as u32,
-            game: v1::Game::DouDizhu as i32,
+            game: "ddz".into(),
             kind: kind as i32,
             deadline_ms: 1000,
             observation: Some(ddz_observation(
@@ -376,15 +376,13 @@ mod tests {
     fn an_observation_is_read_from_its_typed_names_or_its_text_which_must_agree() {
         let game = Game::from_seed(GameConfig::competition(), 21, DealConstraint::NONE).unwrap();
         let full = request(&game, v1::DecisionKind::Bid);
-        let edit = |f: &dyn Fn(&mut v1::DdzObservation)| {
+        let edit = |f: &dyn Fn(&mut ddz_pb::Observation)| {
             let mut r = full.clone();
-            if let Some(v1::observation::Game::Ddz(o)) =
-                r.observation.as_mut().and_then(|o| o.game.as_mut())
-            {
-                assert_eq!(o.phase_kind, v1::DdzPhase::Bidding as i32);
-                assert_eq!(o.rules_kind, v1::DdzRules::Competition as i32);
+            crate::ddz::convert::edit_observation(&mut r, |o| {
+                assert_eq!(o.phase_kind, ddz_pb::Phase::Bidding as i32);
+                assert_eq!(o.rules_kind, ddz_pb::Rules::Competition as i32);
                 f(o);
-            }
+            });
             DdzView::from_request(&r).map_err(|e| e.0)
         };
         let typed_only = edit(&|o| {
@@ -399,12 +397,12 @@ mod tests {
         })
         .unwrap();
         assert_same(&text_only.observation(), &game.observation(Seat::ALL[0]));
-        let e = edit(&|o| o.phase_kind = v1::DdzPhase::Play as i32).unwrap_err();
+        let e = edit(&|o| o.phase_kind = ddz_pb::Phase::Play as i32).unwrap_err();
         assert_eq!(
             e,
             "request.observation.ddz.phase says \"bidding\" but request.observation.ddz.phase_kind says play"
         );
-        let e = edit(&|o| o.rules_kind = v1::DdzRules::Douzero as i32).unwrap_err();
+        let e = edit(&|o| o.rules_kind = ddz_pb::Rules::Douzero as i32).unwrap_err();
         assert!(
             e.contains(
                 "rules says \"competition\" but request.observation.ddz.rules_kind says douzero"
@@ -421,11 +419,9 @@ mod tests {
         let game = Game::from_seed(GameConfig::competition(), 21, DealConstraint::NONE).unwrap();
         let bidding = request(&game, v1::DecisionKind::Bid);
         let mut r = bidding.clone();
-        if let Some(v1::observation::Game::Ddz(o)) =
-            r.observation.as_mut().and_then(|o| o.game.as_mut())
-        {
+        crate::ddz::convert::edit_observation(&mut r, |o| {
             o.hand = " ".into();
-        }
+        });
         assert_eq!(
             DdzView::from_request(&r).unwrap_err().0,
             "request.observation.ddz.hand is empty; a seat asked to decide holds cards"
@@ -434,14 +430,12 @@ mod tests {
         let good = request(&fixed, v1::DecisionKind::Play);
         let with_landlord = |bid: u32, bottom: &str| {
             let mut r = good.clone();
-            if let Some(v1::observation::Game::Ddz(o)) =
-                r.observation.as_mut().and_then(|o| o.game.as_mut())
-            {
-                o.events[0].event = Some(v1::ddz_event::Event::Landlord(v1::DdzLandlord {
+            crate::ddz::convert::edit_observation(&mut r, |o| {
+                o.events[0].event = Some(ddz_pb::event::Event::Landlord(ddz_pb::Landlord {
                     bid,
                     bottom: bottom.into(),
                 }));
-            }
+            });
             DdzView::from_request(&r).map(|_| ()).map_err(|e| e.0)
         };
         assert_eq!(
@@ -462,11 +456,9 @@ mod tests {
         // plays and bottom cannot have come from (here the bottom alone, while the events say
         // it played nothing) made the feed start the game with "hand ".
         let mut r = good.clone();
-        if let Some(v1::observation::Game::Ddz(o)) =
-            r.observation.as_mut().and_then(|o| o.game.as_mut())
-        {
+        crate::ddz::convert::edit_observation(&mut r, |o| {
             o.hand = fixed.deal().bottom.to_string();
-        }
+        });
         assert!(
             DdzView::from_request(&r)
                 .unwrap_err()
@@ -481,13 +473,11 @@ mod tests {
         let game = Game::from_seed(GameConfig::fixed_landlord(), 3, DealConstraint::NONE).unwrap();
         let good = request(&game, v1::DecisionKind::Play);
         DdzView::from_request(&good).unwrap();
-        let with = |f: &dyn Fn(&mut v1::DdzObservation)| {
+        let with = |f: &dyn Fn(&mut ddz_pb::Observation)| {
             let mut r = good.clone();
-            if let Some(v1::observation::Game::Ddz(o)) =
-                r.observation.as_mut().and_then(|o| o.game.as_mut())
-            {
+            crate::ddz::convert::edit_observation(&mut r, |o| {
                 f(o);
-            }
+            });
             DdzView::from_request(&r).unwrap_err().0
         };
         assert!(

@@ -4,7 +4,7 @@
 //! bidding from seat 0, no doubling round and competition scoring; the verdict policy defaults
 //! to forfeit.
 
-use arena_proto::v1;
+use arena_proto::packages::arena::ddz::v1 as ddz_pb;
 use arena_table::JobError;
 use ddz::{Bidding, Deal, GameConfig, RuleSet, Scoring, Seat};
 
@@ -29,7 +29,7 @@ pub struct DdzSpec {
 
 /// Reads a job's Dou Dizhu set-up (`job.ddz`); `seed` is the job's, whose deal 0 is played when
 /// the set-up names no deal.
-pub fn read_setup(setup: &v1::DdzSetup, seed: u64) -> Result<DdzSpec, JobError> {
+pub fn read_setup(setup: &ddz_pb::Setup, seed: u64) -> Result<DdzSpec, JobError> {
     let deal = if setup.deal.trim().is_empty() {
         Deal::generate(seed, 0)
     } else {
@@ -43,7 +43,7 @@ pub fn read_setup(setup: &v1::DdzSetup, seed: u64) -> Result<DdzSpec, JobError> 
     {
         Some(named) => named,
         None if setup.rules.trim().is_empty()
-            && setup.rules_kind == v1::DdzRules::Unspecified as i32 =>
+            && setup.rules_kind == ddz_pb::Rules::Unspecified as i32 =>
         {
             (RuleSet::COMPETITION, "competition")
         }
@@ -69,7 +69,7 @@ pub fn read_setup(setup: &v1::DdzSetup, seed: u64) -> Result<DdzSpec, JobError> 
         })
     };
     let bidding = match setup.landlord {
-        Some(v1::ddz_setup::Landlord::FixedLandlord(l)) => {
+        Some(ddz_pb::setup::Landlord::FixedLandlord(l)) => {
             let bid = match setup.fixed_bid {
                 0 => 1,
                 b @ 1..=3 => b as u8,
@@ -85,7 +85,7 @@ pub fn read_setup(setup: &v1::DdzSetup, seed: u64) -> Result<DdzSpec, JobError> 
                 bid,
             }
         }
-        Some(v1::ddz_setup::Landlord::FirstBidder(f)) => Bidding::Auction {
+        Some(ddz_pb::setup::Landlord::FirstBidder(f)) => Bidding::Auction {
             first: seat("job.ddz.first_bidder", f)?,
             max_redeals: DDZ_MAX_REDEALS,
         },
@@ -108,12 +108,12 @@ pub fn read_setup(setup: &v1::DdzSetup, seed: u64) -> Result<DdzSpec, JobError> 
 
 /// The set-up of a competition table: `deal` with seat 0 as landlord at bid 1, competition
 /// rules, no doubling round, scored by `scoring`; names given both as text and typed.
-pub fn fixed_landlord_setup(deal: String, scoring: Scoring) -> v1::DdzSetup {
-    v1::DdzSetup {
+pub fn fixed_landlord_setup(deal: String, scoring: Scoring) -> ddz_pb::Setup {
+    ddz_pb::Setup {
         deal,
         rules: "competition".into(),
-        rules_kind: v1::DdzRules::Competition as i32,
-        landlord: Some(v1::ddz_setup::Landlord::FixedLandlord(0)),
+        rules_kind: ddz_pb::Rules::Competition as i32,
+        landlord: Some(ddz_pb::setup::Landlord::FixedLandlord(0)),
         fixed_bid: 1,
         doubling: false,
         scoring: scoring.name().into(),

@@ -148,8 +148,8 @@ impl TableGame for DdzTable {
     type Action = Action;
     type View<'a> = Observation<'a>;
 
-    fn game(&self) -> v1::Game {
-        v1::Game::DouDizhu
+    fn game(&self) -> &'static str {
+        super::GAME.name()
     }
 
     fn seat_count(&self) -> usize {
@@ -347,12 +347,15 @@ impl TableGame for DdzTable {
     }
 
     fn record_history(&self, replay: &mut v1::Replay) {
-        // Sized up front: every event but the last (the end) is one message.
-        let events = self.game.events();
-        replay.ddz_events = Vec::with_capacity(events.len());
-        replay
-            .ddz_events
-            .extend(events.iter().filter_map(convert::ddz_event));
+        let history = super::pb::History {
+            events: self
+                .game
+                .events()
+                .iter()
+                .filter_map(convert::ddz_event)
+                .collect(),
+        };
+        replay.history = Some(arena_proto::payload::pack(&history));
     }
 }
 
@@ -443,19 +446,20 @@ impl LocalPlayer<DdzTable> for DdzBot {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use arena_proto::packages::arena::ddz::v1 as ddz_pb;
     use crate::validate;
 
-    fn table(setup: v1::DdzSetup, seed: u64) -> DdzTable {
+    fn table(setup: ddz_pb::Setup, seed: u64) -> DdzTable {
         let job = v1::TableJob {
             table_id: "t".into(),
-            game: v1::Game::DouDizhu as i32,
+            game: "ddz".into(),
             seats: vec![
                 v1::SeatSpec {
                     bot: "expert".into()
                 };
                 3
             ],
-            setup: Some(v1::table_job::Setup::Ddz(setup)),
+            setup: Some(arena_proto::payload::pack(&setup)),
             seed,
             ..Default::default()
         };
@@ -469,15 +473,15 @@ mod tests {
 
     fn play(s: &str) -> v1::Action {
         v1::Action {
-            game: Some(v1::action::Game::Ddz(v1::DdzAction {
-                action: Some(v1::ddz_action::Action::Play(s.into())),
+            game: Some(arena_proto::payload::pack(&ddz_pb::Action {
+                action: Some(ddz_pb::action::Action::Play(s.into())),
             })),
         }
     }
 
-    fn fixed(landlord: u32) -> v1::DdzSetup {
-        v1::DdzSetup {
-            landlord: Some(v1::ddz_setup::Landlord::FixedLandlord(landlord)),
+    fn fixed(landlord: u32) -> ddz_pb::Setup {
+        ddz_pb::Setup {
+            landlord: Some(ddz_pb::setup::Landlord::FixedLandlord(landlord)),
             fixed_bid: 2,
             ..Default::default()
         }
@@ -542,8 +546,8 @@ mod tests {
         for seed in 0..60 {
             let setup = match seed % 3 {
                 0 => fixed(seed as u32 % 3),
-                1 => v1::DdzSetup::default(),
-                _ => v1::DdzSetup {
+                1 => ddz_pb::Setup::default(),
+                _ => ddz_pb::Setup {
                     doubling: true,
                     ..Default::default()
                 },
@@ -594,7 +598,7 @@ mod tests {
         t.apply(&[(p, Action::Play(m))]).unwrap();
         let p = t.pending()[0];
         assert_eq!(t.automatic(&p), Action::Play(Move::PASS));
-        let b = table(v1::DdzSetup::default(), 4);
+        let b = table(ddz_pb::Setup::default(), 4);
         assert_eq!(b.automatic(&b.pending()[0]), Action::Bid(0));
     }
 
@@ -602,14 +606,8 @@ mod tests {
     fn forfeit_makes_the_faulty_side_lose_without_bombs() {
         let t = table(fixed(1), 4);
         // The landlord forfeits: a farmer wins.
-        let v1::Outcome {
-            scores,
-            game: Some(v1::outcome::Game::Ddz(o)),
-            ..
-        } = t.forfeit(1)
-        else {
-            panic!()
-        };
+        let out = t.forfeit(1);
+        let (scores, o) = (out.scores.clone(), convert::outcome_of(&out).unwrap());
         assert_eq!((o.landlord, o.bid, o.bombs), (1, 2, 0));
         assert_ne!(o.winner, 1);
         assert_eq!(scores, vec![2, -4, 2]);
@@ -617,26 +615,17 @@ mod tests {
         let v1::Outcome { scores, .. } = t.forfeit(2);
         assert_eq!(scores, vec![-2, 4, -2]);
         // During bidding the faulty seat is scored as a losing landlord at bid 1 at least.
-        let b = table(v1::DdzSetup::default(), 4);
-        let v1::Outcome {
-            scores,
-            game: Some(v1::outcome::Game::Ddz(o)),
-            ..
-        } = b.forfeit(2)
-        else {
-            panic!()
-        };
+        let b = table(ddz_pb::Setup::default(), 4);
+        let out = b.forfeit(2);
+        let (scores, o) = (out.scores.clone(), convert::outcome_of(&out).unwrap());
         assert_eq!((o.landlord, o.bid), (2, 1));
         assert_eq!(scores, vec![1, 1, -2]);
     }
 
     #[test]
     fn observations_list_legal_actions_only_for_the_seat_to_act() {
-        let t = table(v1::DdzSetup::default(), 4);
-        let obs = |s| match t.observation(s).game {
-            Some(v1::observation::Game::Ddz(o)) => o,
-            other => panic!("not a Dou Dizhu observation: {other:?}"),
-        };
+        let t = table(ddz_pb::Setup::default(), 4);
+        let obs = |s| convert::observation_of(&t.observation(s)).expect("a Dou Dizhu observation");
         assert_eq!(obs(0).legal, ["0", "1", "2", "3"]);
         assert!(obs(1).legal.is_empty());
         assert_eq!(obs(1).hand, t.game().hand(Seat::ALL[1]).to_string());
@@ -645,7 +634,7 @@ mod tests {
 
     #[test]
     fn a_seat_view_holds_its_own_hand_and_only_counts_of_the_others() {
-        let t = table(v1::DdzSetup::default(), 11);
+        let t = table(ddz_pb::Setup::default(), 11);
         for seat in 0..3u32 {
             // Destructured without `..`: a field added to the view (another seat's hand, the
             // bottom before it is shown) fails to compile here until this test looks at it.

@@ -96,7 +96,7 @@ mod tests {
                         request_id: asked,
                         table_id: "m".into(),
                         seat: p.seat,
-                        game: v1::Game::Mahjong as i32,
+                        game: "mahjong".into(),
                         kind: p.kind as i32,
                         deadline_ms: 1000,
                         observation: Some(t.observation(p.seat)),

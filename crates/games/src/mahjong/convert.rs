@@ -1,6 +1,7 @@
 //! Mahjong rules types ↔ protocol messages.
 
-use arena_proto::v1;
+use arena_proto::packages::arena::mahjong::v1 as mahjong_pb;
+use arena_proto::{payload, v1};
 use mahjong::{
     Action, ActionList, Counts, Event, KongKind, Meld, Outcome, Phase, Reading, SeenEvent, Tile,
     View, tiles_to_string,
@@ -15,8 +16,8 @@ pub fn counts_text(counts: &Counts) -> String {
     )
 }
 
-fn meld(m: Option<Meld>) -> v1::MahjongMeld {
-    use v1::MahjongMeldKind as K;
+fn meld(m: Option<Meld>) -> mahjong_pb::Meld {
+    use mahjong_pb::MeldKind as K;
     let (kind, tile) = match m {
         None => (K::ConcealedKong, String::new()),
         Some(Meld::Chow(t)) => (K::Chow, t.to_string()),
@@ -25,7 +26,7 @@ fn meld(m: Option<Meld>) -> v1::MahjongMeld {
         Some(Meld::Kong(t, KongKind::Added)) => (K::AddedKong, t.to_string()),
         Some(Meld::Kong(t, KongKind::Concealed)) => (K::ConcealedKong, t.to_string()),
     };
-    v1::MahjongMeld {
+    mahjong_pb::Meld {
         kind: kind as i32,
         tile,
     }
@@ -34,11 +35,11 @@ fn meld(m: Option<Meld>) -> v1::MahjongMeld {
 /// An event as a message: `tile` is `None` where the viewer may not see it.
 fn event_msg(
     seat: u8,
-    kind: v1::MahjongEventKind,
+    kind: mahjong_pb::EventKind,
     tile: Option<Tile>,
     lowest: Option<Tile>,
-) -> v1::MahjongEvent {
-    v1::MahjongEvent {
+) -> mahjong_pb::Event {
+    mahjong_pb::Event {
         seat: u32::from(seat),
         kind: kind as i32,
         tile: tile.map(|t| t.to_string()).unwrap_or_default(),
@@ -49,8 +50,8 @@ fn event_msg(
 }
 
 /// An event as a seat saw it.
-pub fn seen_event(e: SeenEvent) -> v1::MahjongEvent {
-    use v1::MahjongEventKind as K;
+pub fn seen_event(e: SeenEvent) -> mahjong_pb::Event {
+    use mahjong_pb::EventKind as K;
     match e {
         SeenEvent::Draw { seat, tile } => event_msg(seat, K::Draw, tile, None),
         SeenEvent::Discard { seat, tile } => event_msg(seat, K::Discard, Some(tile), None),
@@ -67,7 +68,7 @@ pub fn seen_event(e: SeenEvent) -> v1::MahjongEvent {
             from,
             tile,
             robbed_kong,
-        } => v1::MahjongEvent {
+        } => mahjong_pb::Event {
             from: from.map(u32::from),
             robbed_kong,
             ..event_msg(seat, K::Win, Some(tile), None)
@@ -78,8 +79,8 @@ pub fn seen_event(e: SeenEvent) -> v1::MahjongEvent {
 
 /// An event message read back as a seat saw it ([`seen_event`]'s inverse): the error says
 /// which field is wrong.
-pub fn seen_event_of(e: &v1::MahjongEvent) -> Result<SeenEvent, String> {
-    use v1::MahjongEventKind as K;
+pub fn seen_event_of(e: &mahjong_pb::Event) -> Result<SeenEvent, String> {
+    use mahjong_pb::EventKind as K;
     let seat = u8::try_from(e.seat)
         .ok()
         .filter(|s| *s < 4)
@@ -149,7 +150,7 @@ pub fn seen_event_of(e: &v1::MahjongEvent) -> Result<SeenEvent, String> {
 }
 
 /// An event as it happened, every tile shown (for replays, after the hand).
-pub fn full_event(e: Event) -> v1::MahjongEvent {
+pub fn full_event(e: Event) -> mahjong_pb::Event {
     match e {
         Event::Draw { seat, tile } => seen_event(SeenEvent::Draw {
             seat,
@@ -181,13 +182,13 @@ pub fn observation_from(
         Phase::RobKong { seat, tile } => (tile.to_string(), Some(u32::from(seat))),
         Phase::Turn { .. } | Phase::Over => (String::new(), None),
     };
-    let o = v1::MahjongObservation {
+    let o = mahjong_pb::Observation {
         seat: u32::from(view.seat()),
         hand: counts_text(view.hand()),
         drawn: view.drawn().map(|t| t.to_string()).unwrap_or_default(),
         first: u32::from(view.first()),
         seats: (0..4)
-            .map(|s| v1::MahjongSeatView {
+            .map(|s| mahjong_pb::SeatView {
                 melds: view.melds(s).map(meld).collect(),
                 discards: view
                     .discards(s)
@@ -200,19 +201,55 @@ pub fn observation_from(
         wall_left: view.wall_left() as u32,
         tile,
         from,
-        events: view.events().skip(events_from).map(seen_event).collect(),
+        // The events travel in the envelope.
+        events: Vec::new(),
         legal: legal.iter().map(|a| a.to_string()).collect(),
         fans: fans_kind(view.rules().reading) as i32,
-        events_from: u32::try_from(events_from).unwrap_or(u32::MAX),
     };
+    let events: Vec<mahjong_pb::Event> = view.events().skip(events_from).map(seen_event).collect();
     v1::Observation {
-        game: Some(v1::observation::Game::Mahjong(o)),
+        game: Some(payload::pack(&o)),
+        events: payload::encode_events(&events),
+        events_from: u32::try_from(events_from).unwrap_or(u32::MAX),
     }
+}
+
+/// The Mahjong observation an envelope carries, with its events put back in (those the
+/// envelope carries after any the message holds), or why there is none.
+pub fn observation_of(o: &v1::Observation) -> Result<mahjong_pb::Observation, String> {
+    let mut m: mahjong_pb::Observation = payload::unpack(o.game.as_ref(), "the observation")?;
+    m.events.extend(payload::events::<mahjong_pb::Event>(&o.events)?);
+    Ok(m)
+}
+
+/// Alters the Mahjong observation `request` carries with `edit`, which sees it whole (its
+/// events put back in); the events go back into the envelope. For tests and tools that make
+/// requests of their own; a request without one is left alone.
+pub fn edit_observation(request: &mut v1::DecisionRequest, edit: impl FnOnce(&mut mahjong_pb::Observation)) {
+    let Some(envelope) = request.observation.as_mut() else {
+        return;
+    };
+    let Ok(mut o) = observation_of(envelope) else {
+        return;
+    };
+    edit(&mut o);
+    envelope.events = payload::encode_events(&std::mem::take(&mut o.events));
+    envelope.game = Some(payload::pack(&o));
+}
+
+/// An outcome's Mahjong part (`None` when it holds none).
+pub fn outcome_of(o: &v1::Outcome) -> Option<mahjong_pb::Outcome> {
+    payload::unpack(o.game.as_ref(), "the outcome").ok()
+}
+
+/// A replay's Mahjong history (empty when it holds none).
+pub fn history_of(r: &v1::Replay) -> mahjong_pb::History {
+    payload::unpack(r.history.as_ref(), "the replay's history").unwrap_or_default()
 }
 
 /// An action as a message.
 pub fn action(a: Action) -> v1::Action {
-    use v1::MahjongActionKind as K;
+    use mahjong_pb::ActionKind as K;
     let (kind, tile) = match a {
         Action::Discard(t) => (K::Discard, Some(t)),
         Action::SelfDrawnWin => (K::SelfDrawnWin, None),
@@ -226,7 +263,7 @@ pub fn action(a: Action) -> v1::Action {
         Action::RobKong => (K::RobKong, None),
     };
     v1::Action {
-        game: Some(v1::action::Game::Mahjong(v1::MahjongAction {
+        game: Some(payload::pack(&mahjong_pb::Action {
             kind: kind as i32,
             tile: tile.map(|t| t.to_string()).unwrap_or_default(),
         })),
@@ -236,12 +273,8 @@ pub fn action(a: Action) -> v1::Action {
 /// Reads an answer from the wire (its tile parsed, nothing checked against the rules): the
 /// error says what is wrong with the message, for a malformed verdict.
 pub fn action_of(a: &v1::Action) -> Result<Action, String> {
-    use v1::MahjongActionKind as K;
-    let m = match &a.game {
-        Some(v1::action::Game::Mahjong(m)) => m,
-        Some(_) => return Err("the action is not a Mahjong action".into()),
-        None => return Err("the action is empty".into()),
-    };
+    use mahjong_pb::ActionKind as K;
+    let m: mahjong_pb::Action = payload::unpack(a.game.as_ref(), "the action")?;
     let kind = K::try_from(m.kind).map_err(|_| format!("action kind {} is unknown", m.kind))?;
     let tile = || -> Result<Tile, String> {
         if m.tile.trim().is_empty() {
@@ -278,11 +311,11 @@ pub fn action_of(a: &v1::Action) -> Result<Action, String> {
 /// How a hand ended, as a message: the scores per seat (penalties not included) and the win.
 pub fn outcome(o: &Outcome, reading: Reading) -> v1::Outcome {
     let m = match &o.win {
-        None => v1::MahjongOutcome {
+        None => mahjong_pb::Outcome {
             reading: fans_kind(reading) as i32,
             ..Default::default()
         },
-        Some(w) => v1::MahjongOutcome {
+        Some(w) => mahjong_pb::Outcome {
             winner: Some(u32::from(w.seat)),
             from: w.from.map(u32::from),
             tile: w.tile.to_string(),
@@ -291,7 +324,7 @@ pub fn outcome(o: &Outcome, reading: Reading) -> v1::Outcome {
                 .fans
                 .fans
                 .iter()
-                .map(|(fan, points)| v1::MahjongFan {
+                .map(|(fan, points)| mahjong_pb::Fan {
                     name: fan.name(reading).to_string(),
                     points,
                 })
@@ -303,13 +336,14 @@ pub fn outcome(o: &Outcome, reading: Reading) -> v1::Outcome {
     v1::Outcome {
         scores: o.scores.iter().map(|&s| i64::from(s)).collect(),
         scoring: reading.name().to_string(),
-        game: Some(v1::outcome::Game::Mahjong(m)),
+        game: Some(payload::pack(&m)),
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use arena_proto::packages::arena::ddz::v1 as ddz_pb;
 
     #[test]
     fn every_action_reads_back_from_its_message() {
@@ -405,13 +439,13 @@ mod tests {
 
     #[test]
     fn malformed_actions_say_what_is_wrong() {
-        let msg = |kind: v1::MahjongActionKind, tile: &str| v1::Action {
-            game: Some(v1::action::Game::Mahjong(v1::MahjongAction {
+        let msg = |kind: mahjong_pb::ActionKind, tile: &str| v1::Action {
+            game: Some(arena_proto::payload::pack(&mahjong_pb::Action {
                 kind: kind as i32,
                 tile: tile.into(),
             })),
         };
-        use v1::MahjongActionKind as K;
+        use mahjong_pb::ActionKind as K;
         assert!(
             action_of(&msg(K::Discard, ""))
                 .unwrap_err()
@@ -432,18 +466,16 @@ mod tests {
                 .unwrap_err()
                 .contains("not set")
         );
-        assert!(
-            action_of(&v1::Action::default())
-                .unwrap_err()
-                .contains("empty")
+        assert_eq!(
+            action_of(&v1::Action::default()).unwrap_err(),
+            "the action carries no game message (want arena.mahjong.v1.Action)"
         );
         let ddz = v1::Action {
-            game: Some(v1::action::Game::Ddz(v1::DdzAction::default())),
+            game: Some(arena_proto::payload::pack(&ddz_pb::Action::default())),
         };
-        assert!(
-            action_of(&ddz)
-                .unwrap_err()
-                .contains("not a Mahjong action")
+        assert_eq!(
+            action_of(&ddz).unwrap_err(),
+            "the action carries a \"arena.ddz.v1.Action\", not a arena.mahjong.v1.Action"
         );
     }
 }

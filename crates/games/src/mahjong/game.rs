@@ -1,6 +1,7 @@
 //! Mahjong's registration: [`Mahjong`], the game as the platform sees it ([`crate::Game`])
 //! and as the runner plays it ([`TableAdapter`]).
 
+use arena_proto::packages::arena::mahjong::v1 as mahjong_pb;
 use arena_proto::text::enum_short as short;
 use arena_proto::v1;
 use arena_table::run::Player;
@@ -8,7 +9,7 @@ use arena_table::{JobError, TableSpec};
 use mahjong_bots::spec::BotSpec;
 use serde_json::{Value, json};
 
-use super::{MahjongBot, MahjongSpec, MahjongTable, bots, spec};
+use super::{MahjongBot, MahjongSpec, MahjongTable, bots, convert, spec};
 use crate::adapter::{self, TableAdapter};
 use crate::ladder::{Group, GroupScore, GroupTable, Ladder};
 use crate::{Builtin, CheckedJob, Game, GameKind, Renderer, RequestBot, Variant};
@@ -26,10 +27,6 @@ impl Game for Mahjong {
 
     fn title(&self) -> &'static str {
         "Mahjong (2015 contest)"
-    }
-
-    fn wire(&self) -> v1::Game {
-        v1::Game::Mahjong
     }
 
     fn seat_count(&self) -> usize {
@@ -54,10 +51,9 @@ impl Game for Mahjong {
     }
 
     fn legal(&self, observation: &v1::Observation) -> Vec<String> {
-        match &observation.game {
-            Some(v1::observation::Game::Mahjong(m)) => m.legal.clone(),
-            _ => Vec::new(),
-        }
+        arena_proto::payload::unpack::<mahjong_pb::Observation>(observation.game.as_ref(), "")
+            .map(|m| m.legal)
+            .unwrap_or_default()
     }
 
     fn variants(&self) -> Vec<Variant> {
@@ -72,7 +68,7 @@ impl Game for Mahjong {
             // Most hands random bots play are drawn, and a drawn hand shows no fans; the
             // random bots win this one (seat 2, on a discard), each reading naming its fans.
             seed: 47,
-            setup: Some(v1::table_job::Setup::Mahjong(v1::MahjongSetup {
+            setup: Some(arena_proto::payload::pack(&mahjong_pb::Setup {
                 fans: spec::fans_kind(reading) as i32,
                 ..Default::default()
             })),
@@ -92,10 +88,11 @@ impl Game for Mahjong {
     }
 
     fn render_action(&self, action: &v1::Action) -> String {
-        let Some(v1::action::Game::Mahjong(m)) = &action.game else {
+        let Ok(m) = arena_proto::payload::unpack::<mahjong_pb::Action>(action.game.as_ref(), "")
+        else {
             return String::new();
         };
-        let kind = short(m.kind().as_str_name(), "MAHJONG_ACTION_KIND_");
+        let kind = short(m.kind().as_str_name(), "ACTION_KIND_");
         if m.tile.is_empty() {
             kind
         } else {
@@ -104,7 +101,7 @@ impl Game for Mahjong {
     }
 
     fn render_observation(&self, observation: &v1::Observation) -> Value {
-        let Some(v1::observation::Game::Mahjong(m)) = &observation.game else {
+        let Ok(m) = convert::observation_of(observation) else {
             return Value::Null;
         };
         json!({
@@ -114,7 +111,7 @@ impl Game for Mahjong {
             "first": m.first,
             "seats": m.seats.iter().map(|s| json!({
                 "melds": s.melds.iter().map(|x| json!({
-                    "kind": short(x.kind().as_str_name(), "MAHJONG_MELD_KIND_"),
+                    "kind": short(x.kind().as_str_name(), "MELD_KIND_"),
                     "tile": x.tile,
                 })).collect::<Vec<_>>(),
                 "discards": s.discards,
@@ -128,7 +125,7 @@ impl Game for Mahjong {
     }
 
     fn render_outcome(&self, outcome: &v1::Outcome) -> Value {
-        let Some(v1::outcome::Game::Mahjong(m)) = &outcome.game else {
+        let Some(m) = convert::outcome_of(outcome) else {
             return Value::Null;
         };
         json!({
@@ -142,18 +139,19 @@ impl Game for Mahjong {
     }
 
     fn render_history(&self, replay: &v1::Replay) -> Value {
+        let history = convert::history_of(replay);
         json!({
-            "mahjong_hands": replay.mahjong_hands,
-            "mahjong_events": replay.mahjong_events.iter().map(event).collect::<Vec<_>>(),
+            "mahjong_hands": history.hands,
+            "mahjong_events": history.events.iter().map(event).collect::<Vec<_>>(),
         })
     }
 }
 
 /// An event as it happened, as the console's renderer reads it.
-fn event(e: &v1::MahjongEvent) -> Value {
+fn event(e: &mahjong_pb::Event) -> Value {
     json!({
         "seat": e.seat,
-        "kind": short(e.kind().as_str_name(), "MAHJONG_EVENT_KIND_"),
+        "kind": short(e.kind().as_str_name(), "EVENT_KIND_"),
         "tile": e.tile,
         "lowest": e.lowest,
         "from": e.from,
@@ -163,7 +161,7 @@ fn event(e: &v1::MahjongEvent) -> Value {
 
 /// A fan of a winning hand: its name as scored (Chinese), its English name from the rules
 /// (`null` for a name the rules do not know), its points.
-pub fn fan(f: &v1::MahjongFan) -> Value {
+pub fn fan(f: &mahjong_pb::Fan) -> Value {
     use mahjong::fan::Fan;
     json!({
         "name": f.name,
@@ -182,11 +180,7 @@ impl TableAdapter for Mahjong {
     }
 
     fn read_setup(&self, job: &v1::TableJob) -> Result<MahjongSpec, JobError> {
-        match &job.setup {
-            None => spec::read_setup(&v1::MahjongSetup::default(), job.seed),
-            Some(v1::table_job::Setup::Mahjong(s)) => spec::read_setup(s, job.seed),
-            Some(_) => Err(crate::wrong_setup(GAME)),
-        }
+        spec::read_setup(&crate::setup_of::<mahjong_pb::Setup>(job)?, job.seed)
     }
 
     fn rounding(&self) -> v1::PenaltyRounding {
@@ -240,7 +234,7 @@ impl Ladder for Mahjong {
             .map(|(k, &suffix)| GroupTable {
                 suffix,
                 job: v1::TableJob {
-                    game: v1::Game::Mahjong as i32,
+                    game: GAME.name().into(),
                     seats: (0..4)
                         .map(|s| v1::SeatSpec {
                             bot: group
@@ -251,7 +245,7 @@ impl Ladder for Mahjong {
                                 .into(),
                         })
                         .collect(),
-                    setup: Some(v1::table_job::Setup::Mahjong(setup.clone())),
+                    setup: Some(arena_proto::payload::pack(&setup.clone())),
                     time: Some(group.time.unwrap_or_else(spec::contest_time)),
                     verdict_policy: group.verdict_policy as i32,
                     seed: mix(deal.fingerprint(), k as u64),

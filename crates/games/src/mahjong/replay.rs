@@ -7,6 +7,7 @@
 //! The events, the win and its fans are then the engine's own, not read back from text, and a
 //! replay whose steps the rules refuse is reported rather than half-read.
 
+use arena_proto::packages::arena::mahjong::v1 as mahjong_pb;
 use arena_proto::v1;
 use mahjong::{Game, Outcome, Tile};
 use mahjong_bots::{HandRecord, HandVerdict, VerdictKind};
@@ -44,11 +45,10 @@ pub fn hand_record(replay: &v1::Replay) -> Result<HandRecord, ReplayError> {
     if !result.error.is_empty() {
         return Err(err(format!("the table was not played: {}", result.error)));
     }
-    let setup = match &job.setup {
-        Some(v1::table_job::Setup::Mahjong(s)) => s.clone(),
-        None if job.game() == v1::Game::Mahjong => v1::MahjongSetup::default(),
-        _ => return Err(err("not a Mahjong table".into())),
-    };
+    if crate::GameKind::from_wire(&job.game) != Ok(super::GAME) {
+        return Err(err("not a Mahjong table".into()));
+    }
+    let setup: mahjong_pb::Setup = crate::setup_of(&job).map_err(|e| err(e.to_string()))?;
     let spec = read_setup(&setup, job.seed).map_err(|e| err(e.to_string()))?;
     let mut game = Game::new(&spec.deal, spec.rules);
     let mut verdicts = Vec::new();
@@ -136,7 +136,7 @@ mod tests {
     async fn played(seed: u64) -> v1::Replay {
         let job = v1::TableJob {
             table_id: format!("m{seed}"),
-            game: v1::Game::Mahjong as i32,
+            game: "mahjong".into(),
             seats: ["expert", "greedy", "random", "greedy"]
                 .map(|b| v1::SeatSpec { bot: b.into() })
                 .to_vec(),
@@ -156,20 +156,19 @@ mod tests {
             let replay = played(seed).await;
             let r = hand_record(&replay).unwrap();
             let result = replay.result.as_ref().unwrap();
-            let events: Vec<v1::MahjongEvent> = r.events.iter().map(|&e| full_event(e)).collect();
-            assert_eq!(events, replay.mahjong_events, "seed {seed}");
+            let events: Vec<mahjong_pb::Event> = r.events.iter().map(|&e| full_event(e)).collect();
+            let history = crate::mahjong::convert::history_of(&replay);
+            assert_eq!(events, history.events, "seed {seed}");
             let hands: Vec<String> = r
                 .initial
                 .iter()
                 .map(|h| mahjong::tiles_to_string(h.iter().copied()))
                 .collect();
-            assert_eq!(hands, replay.mahjong_hands);
+            assert_eq!(hands, history.hands);
             let o = result.outcome.as_ref().unwrap();
             assert_eq!(r.outcome.scores.map(i64::from).to_vec(), o.scores);
             assert_eq!(r.scores.map(i64::from).to_vec(), result.final_scores);
-            let Some(v1::outcome::Game::Mahjong(m)) = &o.game else {
-                panic!("not a Mahjong outcome")
-            };
+            let m = crate::mahjong::convert::outcome_of(o).expect("a Mahjong outcome");
             assert_eq!(r.outcome.win.as_ref().map(|w| u32::from(w.seat)), m.winner);
             if let Some(w) = &r.outcome.win {
                 wins += 1;
@@ -183,8 +182,9 @@ mod tests {
     async fn a_replay_the_rules_refuse_is_an_error_naming_the_step() {
         let mut replay = played(3).await;
         // The first turn's discard becomes a tile the actor does not hold.
+        let hands = crate::mahjong::convert::history_of(&replay).hands;
         let first = &mut replay.steps[0];
-        let held = replay.mahjong_hands[first.seat as usize].clone();
+        let held = hands[first.seat as usize].clone();
         let absent = ["1M", "5S", "9T", "E", "Z", "B"]
             .into_iter()
             .find(|t| !held.split(' ').any(|h| h == *t))
@@ -199,8 +199,13 @@ mod tests {
         short.steps.truncate(5);
         assert!(hand_record(&short).unwrap_err().why.contains("end before"));
         let mut ddz = played(3).await;
-        ddz.job.as_mut().unwrap().setup = Some(v1::table_job::Setup::Ddz(Default::default()));
+        ddz.job.as_mut().unwrap().game = "ddz".into();
         assert!(hand_record(&ddz).unwrap_err().why.contains("not a Mahjong"));
+        let mut wrong_setup = played(3).await;
+        wrong_setup.job.as_mut().unwrap().setup =
+            Some(arena_proto::payload::pack(&crate::ddz::pb::Setup::default()));
+        let e = hand_record(&wrong_setup).unwrap_err().why;
+        assert!(e.contains("arena.ddz.v1.Setup"), "{e}");
     }
 
     #[tokio::test]
@@ -214,6 +219,6 @@ mod tests {
         let r = hand_record(&replay).unwrap();
         assert!(r.outcome.win.is_none());
         assert_eq!(r.outcome.scores, [4, 4, -12, 4]);
-        assert!(r.events.len() < replay.mahjong_events.len());
+        assert!(r.events.len() < crate::mahjong::convert::history_of(&replay).events.len());
     }
 }

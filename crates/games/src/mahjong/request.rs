@@ -10,6 +10,7 @@
 //! tiles left, the tile answered, the decision's kind): a request that disagrees with itself is
 //! refused, the error naming the field.
 
+use arena_proto::packages::arena::mahjong::v1 as mahjong_pb;
 use arena_proto::v1;
 use mahjong::{ActionList, Counts, Decision, Game, SeenEvent, View, parse_tiles};
 
@@ -42,13 +43,12 @@ pub struct MahjongRequest {
 impl MahjongRequest {
     /// Reads `req`, checking every field; the error names the field.
     pub fn from_request(req: &v1::DecisionRequest) -> Result<MahjongRequest, BadRequest> {
-        let Some(v1::observation::Game::Mahjong(o)) =
-            req.observation.as_ref().and_then(|o| o.game.as_ref())
-        else {
+        let Some(envelope) = req.observation.as_ref() else {
             return bad(format!(
                 "{OBS} is missing: a Mahjong request needs the seat's observation"
             ));
         };
+        let o = convert::observation_of(envelope).map_err(BadRequest)?;
         let seat = seat_of("request.seat", req.seat)?;
         if o.seat != req.seat {
             return bad(format!(
@@ -88,7 +88,7 @@ impl MahjongRequest {
             seat,
             decision,
         };
-        r.check_against(req, o)?;
+        r.check_against(req, &o)?;
         Ok(r)
     }
 
@@ -96,7 +96,7 @@ impl MahjongRequest {
     fn check_against(
         &self,
         req: &v1::DecisionRequest,
-        o: &v1::MahjongObservation,
+        o: &mahjong_pb::Observation,
     ) -> Result<(), BadRequest> {
         let kind = decision_kind(self.decision);
         if req.kind != v1::DecisionKind::Unspecified as i32 && req.kind != kind as i32 {
@@ -107,9 +107,7 @@ impl MahjongRequest {
                 kind.as_str_name()
             ));
         }
-        let v1::Observation {
-            game: Some(v1::observation::Game::Mahjong(seen)),
-        } = convert::observation(&self.view(), &ActionList::new())
+        let Ok(seen) = convert::observation_of(&convert::observation(&self.view(), &ActionList::new()))
         else {
             return bad(format!("{OBS}: the rebuilt view is not a Mahjong one"));
         };
@@ -185,7 +183,7 @@ mod tests {
             request_id: 1,
             table_id: "m".into(),
             seat: p.seat,
-            game: v1::Game::Mahjong as i32,
+            game: "mahjong".into(),
             kind: p.kind as i32,
             deadline_ms: 1000,
             observation: Some(t.observation(p.seat)),
@@ -229,15 +227,9 @@ mod tests {
         let p = t.pending()[0];
         let good = request(&t, &p);
         MahjongRequest::from_request(&good).unwrap();
-        let with = |f: &dyn Fn(&mut v1::MahjongObservation)| {
+        let with = |f: &dyn Fn(&mut mahjong_pb::Observation)| {
             let mut r = good.clone();
-            let Some(v1::Observation {
-                game: Some(v1::observation::Game::Mahjong(o)),
-            }) = &mut r.observation
-            else {
-                unreachable!()
-            };
-            f(o);
+            convert::edit_observation(&mut r, f);
             MahjongRequest::from_request(&r).unwrap_err().0
         };
         assert!(with(&|o| o.hand = "1M 1M 1M 1M 1M".into()).contains(".hand"));

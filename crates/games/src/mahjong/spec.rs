@@ -5,6 +5,7 @@
 //! (a faulty seat plays on automatically, as the contest rules), and time overruns are counted
 //! to the nearest 100 ms, half up.
 
+use arena_proto::packages::arena::mahjong::v1 as mahjong_pb;
 use arena_proto::v1;
 use arena_table::JobError;
 use mahjong::{Deal, Reading, Rules, Wall, parse_tiles};
@@ -19,18 +20,18 @@ pub struct MahjongSpec {
 }
 
 /// A fan reading as the protocol's enum.
-pub fn fans_kind(reading: Reading) -> v1::MahjongFans {
+pub fn fans_kind(reading: Reading) -> mahjong_pb::Fans {
     match reading {
-        Reading::Contest => v1::MahjongFans::Contest,
-        Reading::Seed2015 => v1::MahjongFans::Seed2015,
+        Reading::Contest => mahjong_pb::Fans::Contest,
+        Reading::Seed2015 => mahjong_pb::Fans::Seed2015,
     }
 }
 
 /// The fan reading a wire value names (unspecified: the contest's), or why it names none.
 pub fn reading_of(fans: i32) -> Result<Reading, String> {
-    match v1::MahjongFans::try_from(fans) {
-        Ok(v1::MahjongFans::Unspecified | v1::MahjongFans::Contest) => Ok(Reading::Contest),
-        Ok(v1::MahjongFans::Seed2015) => Ok(Reading::Seed2015),
+    match mahjong_pb::Fans::try_from(fans) {
+        Ok(mahjong_pb::Fans::Unspecified | mahjong_pb::Fans::Contest) => Ok(Reading::Contest),
+        Ok(mahjong_pb::Fans::Seed2015) => Ok(Reading::Seed2015),
         Err(_) => Err(format!(
             "{fans} is not a fan reading (contest or seed-2015)"
         )),
@@ -39,7 +40,7 @@ pub fn reading_of(fans: i32) -> Result<Reading, String> {
 
 /// Reads a job's Mahjong set-up; `seed` is the job's, whose deal is played when the set-up
 /// gives no wall (and whose first seat when it gives none).
-pub fn read_setup(setup: &v1::MahjongSetup, seed: u64) -> Result<MahjongSpec, JobError> {
+pub fn read_setup(setup: &mahjong_pb::Setup, seed: u64) -> Result<MahjongSpec, JobError> {
     let seeded = Deal::from_seed(seed);
     let wall = if setup.wall.trim().is_empty() {
         seeded.wall
@@ -66,8 +67,8 @@ pub fn read_setup(setup: &v1::MahjongSetup, seed: u64) -> Result<MahjongSpec, Jo
 }
 
 /// The set-up of a hand of `deal`, scored by `reading`: what the matchmaker puts in a job.
-pub fn setup_of(deal: &Deal, reading: Reading) -> v1::MahjongSetup {
-    v1::MahjongSetup {
+pub fn setup_of(deal: &Deal, reading: Reading) -> mahjong_pb::Setup {
+    mahjong_pb::Setup {
         wall: mahjong::tiles_to_string(deal.wall.tiles().iter().copied()),
         first: Some(u32::from(deal.first)),
         fans: fans_kind(reading) as i32,
@@ -94,7 +95,7 @@ mod tests {
 
     #[test]
     fn an_empty_setup_is_the_seeds_deal_with_contest_fans() {
-        let s = read_setup(&v1::MahjongSetup::default(), 42).unwrap();
+        let s = read_setup(&mahjong_pb::Setup::default(), 42).unwrap();
         assert_eq!(s.deal, Deal::from_seed(42));
         assert_eq!(s.rules.reading, Reading::Contest);
     }
@@ -108,7 +109,7 @@ mod tests {
 
     #[test]
     fn bad_fields_are_named() {
-        let bad = |f: &dyn Fn(&mut v1::MahjongSetup)| {
+        let bad = |f: &dyn Fn(&mut mahjong_pb::Setup)| {
             let mut s = setup_of(&Deal::from_seed(1), Reading::Contest);
             f(&mut s);
             read_setup(&s, 1).unwrap_err()

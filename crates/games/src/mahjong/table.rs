@@ -53,8 +53,8 @@ impl TableGame for MahjongTable {
     type Action = Action;
     type View<'a> = View<'a>;
 
-    fn game(&self) -> v1::Game {
-        v1::Game::Mahjong
+    fn game(&self) -> &'static str {
+        super::GAME.name()
     }
 
     fn seat_count(&self) -> usize {
@@ -146,15 +146,18 @@ impl TableGame for MahjongTable {
     }
 
     fn record_history(&self, replay: &mut v1::Replay) {
-        replay.mahjong_events = self
-            .game
-            .events()
-            .iter()
-            .map(|&e| convert::full_event(e))
-            .collect();
-        replay.mahjong_hands = (0..4)
-            .map(|s| mahjong::tiles_to_string(self.game.wall().initial_hand(s).iter().copied()))
-            .collect();
+        let history = arena_proto::packages::arena::mahjong::v1::History {
+            events: self
+                .game
+                .events()
+                .iter()
+                .map(|&e| convert::full_event(e))
+                .collect(),
+            hands: (0..4)
+                .map(|s| mahjong::tiles_to_string(self.game.wall().initial_hand(s).iter().copied()))
+                .collect(),
+        };
+        replay.history = Some(arena_proto::payload::pack(&history));
     }
 }
 
@@ -206,6 +209,7 @@ impl LocalPlayer<MahjongTable> for MahjongBot {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use arena_proto::packages::arena::mahjong::v1 as mahjong_pb;
     use mahjong::{Deal, Rules};
 
     fn table(seed: u64) -> MahjongTable {
@@ -282,16 +286,11 @@ mod tests {
     #[test]
     fn an_observation_shows_no_other_seats_concealed_tiles() {
         let t = table(5);
-        let v1::Observation {
-            game: Some(v1::observation::Game::Mahjong(o)),
-        } = t.observation(1)
-        else {
-            panic!("not a Mahjong observation");
-        };
+        let o = convert::observation_of(&t.observation(1)).expect("a Mahjong observation");
         assert_eq!(o.hand, convert::counts_text(t.game().hand(1)));
         // Seat 1 is told its own draw only: every draw of another seat has no tile.
         for e in &o.events {
-            if e.kind == v1::MahjongEventKind::Draw as i32 && e.seat != 1 {
+            if e.kind == mahjong_pb::EventKind::Draw as i32 && e.seat != 1 {
                 assert!(e.tile.is_empty(), "{e:?}");
             }
         }

@@ -3,6 +3,7 @@
 
 #![allow(dead_code)] // Each test binary uses part of this.
 
+use arena_proto::packages::arena::ddz::v1 as ddz_pb;
 use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
@@ -368,7 +369,7 @@ pub async fn next_to_bot(rx: &mut Streaming<v1::HostToBot>) -> Option<v1::host_t
 
 /// The first listed legal choice of a request, as an action.
 pub fn first_legal(req: &v1::DecisionRequest) -> v1::Action {
-    let Some(v1::observation::Game::Ddz(o)) =
+    let Some(arena_proto::payload::pack(&o)) =
         req.observation.as_ref().and_then(|o| o.game.as_ref())
     else {
         panic!("a Dou Dizhu request");
@@ -381,8 +382,8 @@ pub fn first_legal(req: &v1::DecisionRequest) -> v1::Action {
         }
         _ => {
             return v1::Action {
-                game: Some(v1::action::Game::Ddz(v1::DdzAction {
-                    action: Some(v1::ddz_action::Action::Play(first)),
+                game: Some(arena_proto::payload::pack(&ddz_pb::Action {
+                    action: Some(ddz_pb::action::Action::Play(first)),
                 })),
             };
         }
@@ -676,7 +677,7 @@ pub fn request_for(game: &Game, table_id: &str, request_id: u64) -> v1::Decision
         request_id,
         table_id: table_id.into(),
         seat: seat.index() as u32,
-        game: v1::Game::DouDizhu as i32,
+        game: "ddz".into(),
         kind: kind as i32,
         deadline_ms: 1000,
         observation: Some(ddz_observation(&obs, "competition", legal)),
@@ -762,9 +763,9 @@ pub fn mahjong_job(table_id: &str, seats: [&str; 4], seed: u64) -> v1::TableJob 
     let deal = mahjong::Deal::from_seed(seed);
     v1::TableJob {
         table_id: table_id.into(),
-        game: v1::Game::Mahjong as i32,
+        game: "mahjong".into(),
         seats: seats.map(|b| v1::SeatSpec { bot: b.into() }).to_vec(),
-        setup: Some(v1::table_job::Setup::Mahjong(
+        setup: Some(arena_proto::payload::pack(&
             arena_games::mahjong::spec::setup_of(&deal, mahjong::Reading::default()),
         )),
         time: Some(v1::TimeControl {
