@@ -380,7 +380,7 @@ pub fn run(cmd: BotsCommand) -> Result<()> {
                             "program: {} (plays {})",
                             b.command,
                             match b.game() {
-                                v1::Game::Mahjong => GameArg::Mahjong,
+                                "mahjong" => GameArg::Mahjong,
                                 _ => GameArg::DouDizhu,
                             }
                             .store()

@@ -45,7 +45,7 @@ impl LoggedHand {
         let seat_names: Vec<String> = job.seats.iter().map(|s| s.bot.clone()).collect();
         let placement = job.placement.clone().unwrap_or_default();
         let competition = spec.filter(|s| {
-            s.game() == v1::Game::Mahjong && s.participants.len() == 4 && job.placement.is_some()
+            s.game() == "mahjong" && s.participants.len() == 4 && job.placement.is_some()
         });
         let Some(spec) = competition else {
             let bots: [String; 4] =

@@ -463,7 +463,7 @@ struct GameQuery {
     game: String,
 }
 
-fn game_param(name: &str) -> Result<v1::Game, Failure> {
+fn game_param(name: &str) -> Result<&str, Failure> {
     view::game_of_name(name).ok_or_else(|| {
         Failure::new(
             StatusCode::BAD_REQUEST,
@@ -543,7 +543,7 @@ async fn bots(State(c): Shared, ConnectInfo(peer): Peer, headers: HeaderMap) -> 
 /// A release's rating after each game the ladder rated ([`arena_ratings::history`]).
 async fn history(
     store: &dyn arena_store::Store,
-    game: v1::Game,
+    game: &str,
     r: &v1::Rating,
 ) -> Result<Value, Failure> {
     use arena_ratings::history::{HISTORY_KIND, Point, history_key};
@@ -819,7 +819,7 @@ impl NewCompetition {
             }
         };
         let time = (self.decision_ms, self.hard_cap_ms, self.penalty_per_100ms) != (0, 0, 0);
-        let ddz = game == v1::Game::DouDizhu;
+        let ddz = game == "ddz";
         let format = match self.format.trim() {
             "" if ddz => "equal-strength".to_string(),
             f => f.to_string(),

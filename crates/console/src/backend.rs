@@ -30,7 +30,7 @@ pub trait Backend: Send + Sync + 'static {
     /// One table's replay (`FAILED_PRECONDITION` while its deal is still being played).
     async fn replay(&self, table_id: &str) -> Result<v1::Replay, Status>;
     /// A game's ladder.
-    async fn leaderboard(&self, game: v1::Game) -> Result<v1::Leaderboard, Status>;
+    async fn leaderboard(&self, game: &str) -> Result<v1::Leaderboard, Status>;
     /// Creates a competition.
     async fn create(&self, spec: v1::CompetitionSpec) -> Result<v1::Competition, Status>;
     /// Cancels a running competition.
@@ -85,7 +85,7 @@ impl<M: Matchmaker> Backend for M {
             .into_inner())
     }
 
-    async fn leaderboard(&self, game: v1::Game) -> Result<v1::Leaderboard, Status> {
+    async fn leaderboard(&self, game: &str) -> Result<v1::Leaderboard, Status> {
         Ok(self
             .get_leaderboard(Request::new(v1::LeaderboardRequest {
                 // The first page, as large as a page may be: what the console shows.

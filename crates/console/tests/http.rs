@@ -422,7 +422,7 @@ impl Backend for Scripted {
     async fn replay(&self, _: &str) -> Result<v1::Replay, Status> {
         Err(Status::not_found("none"))
     }
-    async fn leaderboard(&self, _: v1::Game) -> Result<v1::Leaderboard, Status> {
+    async fn leaderboard(&self, _: &str) -> Result<v1::Leaderboard, Status> {
         Ok(v1::Leaderboard::default())
     }
     async fn create(&self, _: v1::CompetitionSpec) -> Result<v1::Competition, Status> {

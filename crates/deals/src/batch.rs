@@ -20,7 +20,7 @@ pub fn panel_of(spec: &v1::PanelSpec) -> Result<DdzPanel, String> {
     } else {
         spec.farmers.trim()
     };
-    let scoring = names::scoring_of("panel.scoring", &spec.scoring, spec.scoring_kind)?
+    let scoring = names::scoring_of("panel.scoring", &spec.scoring, 0)?
         .unwrap_or(Scoring::Difficulty);
     crate::build_panel(&spec.landlords, farmers, farmers, scoring)
         .map_err(|e| format!("panel: {e}"))

@@ -49,7 +49,9 @@ pub struct Wanted {
 /// What `spec` needs from the library, or `None` when it deals fresh cards (duplicate, random,
 /// Mahjong). An error names a field that does not read.
 pub fn wanted(spec: &v1::CompetitionSpec) -> Result<Option<Wanted>, String> {
-    if spec.game() == v1::Game::Mahjong {
+    // Only the library's own game is dealt from it.
+    let game = arena_games::GameKind::from_wire(&spec.game)?;
+    if arena_store::Game::from(game) != crate::LIBRARY_GAME {
         return Ok(None);
     }
     let format = match spec.format_kind() {
@@ -57,7 +59,7 @@ pub fn wanted(spec: &v1::CompetitionSpec) -> Result<Option<Wanted>, String> {
         typed => Some(typed),
     };
     let panel = spec.panel.clone().unwrap_or_default();
-    let scoring = scoring_of("panel.scoring", &panel.scoring, panel.scoring_kind)?
+    let scoring = scoring_of("panel.scoring", &panel.scoring, 0)?
         .unwrap_or(Scoring::Difficulty);
     let bombs = spec.bombs.max(1);
     let need = spec.participants.len() as u64 * u64::from(spec.matches) * u64::from(spec.rounds);

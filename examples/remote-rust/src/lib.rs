@@ -66,7 +66,7 @@ pub struct Example {
 impl Bot for Example {
     fn decide(&mut self, req: &v1::DecisionRequest) -> v1::Action {
         let game = match req.game() {
-            v1::Game::Mahjong => arena_proto::payload::pack(&(self.choose_mahjong)(req)),
+            "mahjong" => arena_proto::payload::pack(&(self.choose_mahjong)(req)),
             _ => arena_proto::payload::pack(&(self.choose)(req)),
         };
         v1::Action { game: Some(game) }
@@ -89,7 +89,7 @@ pub struct Options {
     pub tables: u64,
     /// The games the bot says it plays in `Hello` (empty: Dou Dizhu only); bot-host seats it at
     /// no other.
-    pub games: Vec<v1::Game>,
+    pub games: Vec<&str>,
     /// The decision for each Dou Dizhu request.
     pub choose: fn(&v1::DecisionRequest) -> ddz_pb::Action,
     /// The decision for each Mahjong request.
@@ -106,7 +106,7 @@ impl Options {
     pub fn mahjong() -> Options {
         Options {
             release: MAHJONG_RELEASE.into(),
-            games: vec![v1::Game::Mahjong],
+            games: vec!["mahjong"],
             ..Options::default()
         }
     }

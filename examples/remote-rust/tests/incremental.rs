@@ -119,7 +119,7 @@ async fn play(
             .unwrap();
         let options = arena_example_remote_bot::Options {
             capacity: 64,
-            games: vec![v1::Game::DouDizhu, v1::Game::Mahjong],
+            games: vec!["ddz", "mahjong"],
             incremental,
             ..Default::default()
         };
@@ -180,7 +180,7 @@ async fn rebuilt_incremental_observations_equal_the_whole_ones_at_every_decision
     let (rebuilt, rebuilt_results, incremental_bytes) = play("inc", true, &jobs, 0..6).await;
     let whole = whole.lock().unwrap();
     let rebuilt = rebuilt.lock().unwrap();
-    for game in [v1::Game::DouDizhu, v1::Game::Mahjong] {
+    for game in ["ddz", "mahjong"] {
         let decisions = whole
             .keys()
             .filter(|(t, _)| t.starts_with(game.as_str_name()))

@@ -178,7 +178,7 @@ pub struct Options {
     pub tables: u64,
     /// The games the bot says it plays in `Hello` (empty: Dou Dizhu only); bot-host seats it at
     /// no other.
-    pub games: Vec<v1::Game>,
+    pub games: Vec<&str>,
     /// TLS for an `https://` URL: the CA to trust (default: the system's roots) and the client
     /// certificate to present (default: none). Must be empty for an `http://` URL.
     pub tls: ClientTlsFiles,

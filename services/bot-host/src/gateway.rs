@@ -257,7 +257,7 @@ async fn open_session(
         tx.clone(),
         cancel.clone(),
     )?;
-    let names: Vec<&str> = games.iter().map(|g| g.wire().as_str_name()).collect();
+    let names: Vec<&str> = games.iter().map(|g| g.name()).collect();
     tracing::info!(
         session = connected.session,
         release = hello.release,
@@ -271,45 +271,40 @@ async fn open_session(
     Ok(Some((bot, connected.conn_id, token_hash)))
 }
 
-/// The games a `Hello` lists, checked: each one the platform plays (duplicates dropped); none
-/// listed means the platform's default game only (bots written before the field existed).
-fn hello_games(listed: &[i32]) -> Result<Vec<GameKind>, ApiError> {
+/// The most games a `Hello` may list.
+const MAX_HELLO_GAMES: usize = 16;
+
+/// The games a `Hello` lists, checked: each one the platform plays, by its registered name
+/// (duplicates dropped); none listed means the platform's default game only (bots written
+/// before the field existed).
+fn hello_games(listed: &[String]) -> Result<Vec<GameKind>, ApiError> {
     if listed.is_empty() {
         return Ok(vec![GameKind::default_game()]);
     }
+    if listed.len() > MAX_HELLO_GAMES {
+        return Err(ApiError::Invalid(format!(
+            "hello.games lists {} games, more than {MAX_HELLO_GAMES}: the games are {}",
+            listed.len(),
+            GameKind::names()
+        )));
+    }
     let mut games = Vec::with_capacity(listed.len());
-    for (i, &value) in listed.iter().enumerate() {
-        let game = match v1::Game::try_from(value) {
-            Ok(v1::Game::Unspecified) => {
-                return Err(ApiError::Invalid(format!(
-                    "hello.games[{i}] is GAME_UNSPECIFIED: list the games the bot plays ({}), or \
-                     none for {} only",
-                    known_games(),
-                    GameKind::default_game().title()
-                )));
-            }
-            Ok(g) => GameKind::from_wire(g as i32)
-                .map_err(|why| ApiError::Invalid(format!("hello.games[{i}]: {why}")))?,
-            Err(_) => {
-                return Err(ApiError::Invalid(format!(
-                    "hello.games[{i}] is {value}, not a game bot-host knows ({})",
-                    known_games()
-                )));
-            }
-        };
+    for (i, name) in listed.iter().enumerate() {
+        if name.is_empty() {
+            return Err(ApiError::Invalid(format!(
+                "hello.games[{i}] is empty: list the games the bot plays by name ({}), or none \
+                 for {} only",
+                GameKind::names(),
+                GameKind::default_game().name()
+            )));
+        }
+        let game = GameKind::by_name(name)
+            .map_err(|why| ApiError::Invalid(format!("hello.games[{i}]: {why}")))?;
         if !games.contains(&game) {
             games.push(game);
         }
     }
     Ok(games)
-}
-
-/// The games a bot may list, as `GAME_DOU_DIZHU = 1, GAME_MAHJONG = 2`.
-fn known_games() -> String {
-    let names: Vec<String> = GameKind::all()
-        .map(|g| format!("{} = {}", g.wire().as_str_name(), g.wire() as i32))
-        .collect();
-    names.join(", ")
 }
 
 /// A name a bot sends: at most [`MAX_NAME_CHARS`] characters, none of them control or format
@@ -476,27 +471,29 @@ mod tests {
 
     #[test]
     fn hello_games_default_to_dou_dizhu_and_refuse_what_is_no_game() {
-        let mj = "mahjong".to_string();
-        let ddz = "ddz".to_string();
+        let s = |names: &[&str]| names.iter().map(|n| n.to_string()).collect::<Vec<_>>();
         assert_eq!(hello_games(&[]).unwrap(), [arena_games::ddz::GAME]);
-        assert_eq!(hello_games(&[mj]).unwrap(), [arena_games::mahjong::GAME]);
         assert_eq!(
-            hello_games(&[mj, ddz, mj]).unwrap(),
+            hello_games(&s(&["mahjong"])).unwrap(),
+            [arena_games::mahjong::GAME]
+        );
+        assert_eq!(
+            hello_games(&s(&["mahjong", "ddz", "mahjong"])).unwrap(),
             [arena_games::mahjong::GAME, arena_games::ddz::GAME]
         );
         for (listed, needle) in [
-            (vec![0], "hello.games[0] is GAME_UNSPECIFIED"),
-            (vec![mj, 0], "hello.games[1] is GAME_UNSPECIFIED"),
-            (
-                vec![ddz, 9],
-                "hello.games[1] is 9, not a game bot-host knows",
-            ),
-            (vec![-1], "hello.games[0] is -1"),
+            (s(&[""]), "hello.games[0] is empty"),
+            (s(&["mahjong", ""]), "hello.games[1] is empty"),
+            (s(&["ddz", "chess"]), "hello.games[1]: no game \"chess\""),
+            (s(&["MAHJONG"]), "hello.games[0]: no game \"MAHJONG\""),
         ] {
             let e = hello_games(&listed).unwrap_err().to_string();
             assert!(e.contains(needle), "{listed:?}: {e}");
-            assert!(e.contains("GAME_MAHJONG = 2"), "{e}");
+            assert!(e.contains("ddz, mahjong"), "{e}");
         }
+        let many = vec!["ddz".to_string(); MAX_HELLO_GAMES + 1];
+        let e = hello_games(&many).unwrap_err().to_string();
+        assert!(e.contains("more than 16"), "{e}");
     }
 
     #[test]

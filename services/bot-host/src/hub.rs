@@ -235,20 +235,19 @@ fn fault(kind: v1::VerdictKind, reason: String) -> v1::SeatFault {
     }
 }
 
-/// Why `bot`, playing `games`, cannot sit at a table of `game` (a wire value); `None` if it
+/// Why `bot`, playing `games`, cannot sit at a table of `game` (a wire name); `None` if it
 /// plays it.
-fn not_played(bot: &str, games: &[GameKind], game: i32) -> Option<String> {
+fn not_played(bot: &str, games: &[GameKind], game: &str) -> Option<String> {
     let table = GameKind::from_wire(game).ok()?;
     if games.contains(&table) {
         return None;
     }
-    let names: Vec<&str> = games.iter().map(|g| g.wire().as_str_name()).collect();
-    let table = table.wire().as_str_name();
+    let names: Vec<&str> = games.iter().map(|g| g.name()).collect();
     Some(format!(
-        "bot {bot:?} plays only {} (what its hello.games listed; none listed means \
-         GAME_DOU_DIZHU only), and this is a {table} table: a bot lists {table} in hello.games \
-         to be seated at one",
+        "bot {bot:?} plays only {} (what its hello.games listed; none listed means {} only), \
+         and this is a {table} table: a bot lists {table} in hello.games to be seated at one",
         names.join(" and "),
+        GameKind::default_game(),
     ))
 }
 
@@ -616,7 +615,7 @@ impl Hub {
                         unconnected_since = None;
                         if let Some(refused) = start_msg
                             .as_ref()
-                            .and_then(|m| not_played(bot, &s.games, m.game))
+                            .and_then(|m| not_played(bot, &s.games, &m.game))
                         {
                             return Err(fault(v1::VerdictKind::Disconnected, refused));
                         }

@@ -99,7 +99,7 @@ pub(crate) async fn run(ctx: &Arc<Ctx>, mut io: SeatIo, spec: ProgramSpec) -> Re
             return Ok(());
         }
     };
-    let game = GameKind::from_wire(io.open.game).map_err(ApiError::Invalid)?;
+    let game = GameKind::from_wire(&io.open.game).map_err(ApiError::Invalid)?;
     let launch = Launch {
         sandbox: ctx.sandbox.clone(),
         limits,

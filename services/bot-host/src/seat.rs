@@ -141,7 +141,7 @@ async fn run_seat(ctx: &Arc<Ctx>, mut inbound: Inbound, out: SeatTx) -> Result<(
     let name = io.open.bot.trim().to_string();
 
     // Built-in names are reserved: they never reach the store. Each game reads its own.
-    let game = GameKind::from_wire(io.open.game);
+    let game = GameKind::from_wire(&io.open.game);
     match &game {
         Ok(kind) => {
             if let Some(Ok(spec)) = kind.builtin(&name) {
@@ -203,7 +203,7 @@ async fn run_seat(ctx: &Arc<Ctx>, mut inbound: Inbound, out: SeatTx) -> Result<(
                         "bot {:?} is a program playing {plays} (arena bots add --game); it cannot \
                          sit at a {} table",
                         record.name,
-                        game_name(io.open.game),
+                        game_name(&io.open.game),
                     ),
                 );
                 return Ok(());
@@ -236,7 +236,7 @@ fn check_open(open: &v1::SeatOpen) -> Result<(), ApiError> {
             "open.bot is empty: name the bot that sits here".into(),
         ));
     }
-    let seats = match GameKind::from_wire(open.game) {
+    let seats = match GameKind::from_wire(&open.game) {
         Ok(game) => game.seat_count() as u32,
         Err(why) => return Err(ApiError::Invalid(format!("open.game: {why}"))),
     };
@@ -244,7 +244,7 @@ fn check_open(open: &v1::SeatOpen) -> Result<(), ApiError> {
         return Err(ApiError::Invalid(format!(
             "open.seat is {}; {} has seats 0 to {}",
             open.seat,
-            game_name(open.game),
+            game_name(&open.game),
             seats - 1
         )));
     }
@@ -253,10 +253,10 @@ fn check_open(open: &v1::SeatOpen) -> Result<(), ApiError> {
 
 /// `what` (built-in bots, bot programs) cannot be run for the seat's game: no rules for it.
 fn unsupported(open: &v1::SeatOpen, what: &str) -> ApiError {
-    let games: Vec<&str> = GameKind::all().map(|g| g.wire().as_str_name()).collect();
+    let games: Vec<&str> = GameKind::all().map(|g| g.name()).collect();
     ApiError::Unimplemented(format!(
         "open.game {}: bot-host runs {what} for {} only",
-        game_name(open.game),
+        game_name(&open.game),
         games.join(" and ")
     ))
 }
@@ -267,7 +267,7 @@ async fn run_remote(ctx: &Arc<Ctx>, mut io: SeatIo, bot: &str) -> Result<(), Sta
     let start = v1::TableStart {
         table_id: io.open.table_id.clone(),
         seat: io.open.seat,
-        game: io.open.game,
+        game: io.open.game.clone(),
         time: io.open.time,
     };
     let mut queue = VecDeque::new();

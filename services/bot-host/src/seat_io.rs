@@ -162,13 +162,13 @@ impl SeatIo {
                     ))
                     .into());
                 }
-                if r.game == v1::Game::Unspecified as i32 {
-                    r.game = self.open.game;
+                if r.game.is_empty() {
+                    r.game.clone_from(&self.open.game);
                 } else if r.game != self.open.game {
                     return Err(ApiError::Invalid(format!(
                         "request.game {} is not the table's game {}",
-                        game_name(r.game),
-                        game_name(self.open.game)
+                        game_name(&r.game),
+                        game_name(&self.open.game)
                     ))
                     .into());
                 }
@@ -324,6 +324,7 @@ async fn reading<T>(
     }
 }
 
-pub(crate) fn game_name(g: i32) -> &'static str {
-    v1::Game::try_from(g).map_or("(unknown game)", |g| g.as_str_name())
+/// A game name from the wire as messages quote it (cut short: a peer wrote it).
+pub(crate) fn game_name(g: &str) -> String {
+    arena_proto::text::quote(g)
 }

@@ -287,11 +287,10 @@ impl<'a> Replayer<'a> {
         match self.wire {
             Wire::Grpc => {
                 let mut request = request;
-                if let (Some(text), Some(arena_proto::payload::pack(&o))) = (
-                    leaked,
-                    request.observation.as_mut().and_then(|o| o.game.as_mut()),
-                ) {
-                    o.legal.push(text);
+                if let Some(text) = leaked {
+                    arena_games::mahjong::convert::edit_observation(&mut request, |o| {
+                        o.legal.push(text)
+                    });
                 }
                 Self::to_bot(v1::host_to_bot::Msg::Request(request))
             }

@@ -173,10 +173,9 @@ async fn every_request_of_real_tables_reaches_bots_as_the_referee_made_it() {
 /// (and carrying those after them, if any).
 fn cut_request(game: &ddz::Game, table_id: &str, id: u64, from: usize) -> v1::DecisionRequest {
     let mut r = request_for(game, table_id, id);
-    arena_games::ddz::convert::edit_observation(&mut r, |o| {
-        o.events.drain(..from.min(o.events.len()));
-        o.events_from = u32::try_from(from).unwrap();
-    });
+    let o = r.observation.as_mut().unwrap();
+    o.events.drain(..from.min(o.events.len()));
+    o.events_from = u32::try_from(from).unwrap();
     r
 }
 

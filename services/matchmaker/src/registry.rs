@@ -105,7 +105,7 @@ fn token() -> Result<(String, String), ApiError> {
 pub async fn add(store: &dyn Store, req: &v1::AddBotRequest) -> Result<Registered, ApiError> {
     check_name(&req.name)?;
     let (kind, token) = if req.program.trim().is_empty() {
-        if req.game != v1::Game::Unspecified as i32 {
+        if req.game != "" as i32 {
             return Err(ApiError::invalid(
                 "game",
                 "is for program bots; a remote bot says which games it plays in its Hello",
@@ -462,8 +462,8 @@ mod tests {
                 .map(|b| (b.name.as_str(), b.kind(), b.game(), b.max_tables))
                 .collect::<Vec<_>>(),
             [
-                ("alice", v1::BotKind::Remote, v1::Game::Unspecified, 3),
-                ("tiles", v1::BotKind::Program, v1::Game::Mahjong, 0)
+                ("alice", v1::BotKind::Remote, "", 3),
+                ("tiles", v1::BotKind::Program, "mahjong", 0)
             ]
         );
         assert_eq!(listed[1].command, "/usr/bin/python3 /opt/mj.py");

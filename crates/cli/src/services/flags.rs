@@ -400,10 +400,10 @@ pub enum GameArg {
 }
 
 impl GameArg {
-    pub(crate) fn wire(self) -> v1::Game {
+    pub(crate) fn wire(self) -> &str {
         match self {
-            GameArg::DouDizhu => v1::Game::DouDizhu,
-            GameArg::Mahjong => v1::Game::Mahjong,
+            GameArg::DouDizhu => "ddz",
+            GameArg::Mahjong => "mahjong",
         }
     }
 

@@ -4,7 +4,7 @@ use arena_proto::packages::arena::ddz::v1 as ddz_pb;
 use arena_proto::v1;
 
 pub(super) fn print_replay(job: &v1::TableJob, replay: &v1::Replay, result: &v1::TableResult) {
-    if job.game() == v1::Game::Mahjong {
+    if job.game() == "mahjong" {
         // The hand in the 2015 log format, then verdicts and scores.
         let replay = v1::Replay {
             result: Some(result.clone()),
@@ -76,7 +76,7 @@ pub(crate) fn withheld_note(s: &v1::Standings) -> String {
 }
 
 pub(super) fn print_standings(s: &v1::Standings) {
-    if s.game() == v1::Game::Mahjong {
+    if s.game() == "mahjong" {
         return crate::mahjong_comp::print_standings(s);
     }
     println!(

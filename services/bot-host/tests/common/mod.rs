@@ -294,9 +294,9 @@ pub fn hello(bot: &str, capacity: u32, resume: &str) -> v1::BotToHost {
     hello_listing(bot, capacity, resume, &[])
 }
 
-/// A `Hello` whose `games` holds `games` (wire values, so tests can send values that are no
+/// A `Hello` whose `games` holds `games` (wire names, so tests can send names that are no
 /// game).
-pub fn hello_listing(bot: &str, capacity: u32, resume: &str, games: &[i32]) -> v1::BotToHost {
+pub fn hello_listing(bot: &str, capacity: u32, resume: &str, games: &[String]) -> v1::BotToHost {
     v1::BotToHost {
         msg: Some(v1::bot_to_host::Msg::Hello(v1::Hello {
             bot: bot.into(),
@@ -338,9 +338,9 @@ pub async fn connect_listing(
     bot: &str,
     capacity: u32,
     resume: &str,
-    games: &[v1::Game],
+    games: &[&str],
 ) -> (BotConn, v1::Welcome) {
-    let games: Vec<i32> = games.iter().map(|&g| g as i32).collect();
+    let games: Vec<String> = games.iter().map(|g| g.to_string()).collect();
     let first = hello_listing(bot, capacity, resume, &games);
     let mut c = play(host, Some(token), vec![first])
         .await
@@ -369,11 +369,8 @@ pub async fn next_to_bot(rx: &mut Streaming<v1::HostToBot>) -> Option<v1::host_t
 
 /// The first listed legal choice of a request, as an action.
 pub fn first_legal(req: &v1::DecisionRequest) -> v1::Action {
-    let Some(arena_proto::payload::pack(&o)) =
-        req.observation.as_ref().and_then(|o| o.game.as_ref())
-    else {
-        panic!("a Dou Dizhu request");
-    };
+    let o = arena_games::ddz::convert::observation_of(req.observation.as_ref().expect("an observation"))
+        .expect("a Dou Dizhu request");
     let first = o.legal.first().cloned().unwrap_or_else(|| "pass".into());
     let d = match v1::DecisionKind::try_from(req.kind) {
         Ok(v1::DecisionKind::Bid) => DdzDecision::Bid(first.parse().expect("a bid")),
@@ -394,8 +391,8 @@ pub fn first_legal(req: &v1::DecisionRequest) -> v1::Action {
 /// The answer to `req`: for Dou Dizhu its first legal choice; for Mahjong what the built-in
 /// `greedy` bot answers from the request.
 pub fn reply_to(req: &v1::DecisionRequest) -> v1::BotToHost {
-    let action = match req.game() {
-        v1::Game::Mahjong => arena_games::mahjong::GAME
+    let action = match req.game.as_str() {
+        "mahjong" => arena_games::mahjong::GAME
             .builtin("greedy")
             .and_then(Result::ok)
             .and_then(|spec| spec.request_bot(req.request_id))
@@ -481,17 +478,17 @@ pub struct SeatConn {
 }
 
 pub fn open_msg(table_id: &str, seat: u32, bot: &str) -> v1::RefereeToSeat {
-    open_game_msg(v1::Game::DouDizhu, table_id, seat, bot)
+    open_game_msg("ddz", table_id, seat, bot)
 }
 
 /// The open message of seat `seat` of a `game` table.
-pub fn open_game_msg(game: v1::Game, table_id: &str, seat: u32, bot: &str) -> v1::RefereeToSeat {
+pub fn open_game_msg(game: &str, table_id: &str, seat: u32, bot: &str) -> v1::RefereeToSeat {
     v1::RefereeToSeat {
         msg: Some(v1::referee_to_seat::Msg::Open(v1::SeatOpen {
             table_id: table_id.into(),
             seat,
             bot: bot.into(),
-            game: game as i32,
+            game: game.into(),
             time: Some(v1::TimeControl {
                 decision_ms: 1000,
                 hard_cap_ms: 5000,
@@ -547,7 +544,7 @@ pub async fn open_seat(host: &Host, table_id: &str, seat: u32, bot: &str) -> Sea
 /// Opens seat `seat` of `game` table `table_id` for `bot`.
 pub async fn open_game_seat(
     host: &Host,
-    game: v1::Game,
+    game: &str,
     table_id: &str,
     seat: u32,
     bot: &str,
