@@ -24,7 +24,7 @@ pub struct Point {
 }
 
 /// The record key of the history of release `key` (`bot@release`, [`crate::key`]) in the ladder
-/// of `game`, named as the protocol names games (`GAME_DOU_DIZHU`, `GAME_MAHJONG`).
+/// of `game`, by its registered name (`ddz`, `mahjong`).
 pub fn history_key(game: &str, key: &str) -> String {
     format!("{game}/{key}")
 }
@@ -65,7 +65,7 @@ mod tests {
         assert_eq!(h[0].unix_ms, 7);
         assert!(h.windows(2).all(|w| w[0].unix_ms < w[1].unix_ms));
         assert_eq!(
-            history_key("GAME_MAHJONG", "north@1.2"),
+            history_key("mahjong", "north@1.2"),
             "GAME_MAHJONG/north@1.2"
         );
         // Written out of order, read in order; twice, once.

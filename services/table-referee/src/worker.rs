@@ -436,7 +436,7 @@ async fn play(
             return;
         }
     };
-    let game = job.game().as_str_name();
+    let game = spec.game().name();
     metrics().tables_started.add(1, &attr("game", game));
     arena_telemetry::record_queue_wait(&job.labels, game);
     // Per table, so at DEBUG: a busy referee plays thousands of tables a minute, and two INFO
@@ -505,7 +505,10 @@ fn record_metrics(
     m.tables_finished.add(
         1,
         &[
-            KeyValue::new("game", job.game().as_str_name()),
+            KeyValue::new(
+                "game",
+                arena_games::GameKind::from_wire(&job.game).map_or("unknown", |g| g.name()),
+            ),
             KeyValue::new("lane", lane.to_string()),
         ],
     );

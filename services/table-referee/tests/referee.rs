@@ -395,7 +395,7 @@ async fn malformed_jobs_get_an_error_result_naming_the_problem_and_are_acknowled
         ("bad-bytes", "not an arena.v1.QueuedJob"),
         (
             "bad-seats",
-            "job.seats: GAME_DOU_DIZHU needs 3 seats, got 2",
+            "job.seats: ddz needs 3 seats, got 2",
         ),
         ("bad-id", "job.table_id: \"other-id\" does not match"),
         ("bad-deal", "job.ddz.deal"),
@@ -523,10 +523,10 @@ async fn the_grpc_services_submit_report_check_health_and_reflect() {
         (bad, "job.seats:"),
         (
             v1::TableJob {
-                game: 9,
+                game: "chess".into(),
                 ..job("x", 1)
             },
-            "job.game: unknown game 9",
+            "job.game: no game \"chess\": the games are ddz, mahjong",
         ),
         (
             v1::TableJob {
@@ -534,7 +534,7 @@ async fn the_grpc_services_submit_report_check_health_and_reflect() {
                 game: "mahjong".into(),
                 ..job("x", 1)
             },
-            "job.setup: the set-up is not one of GAME_MAHJONG",
+            "job.setup: the job's setup carries a \"arena.ddz.v1.Setup\", not a arena.mahjong.v1.Setup",
         ),
         (
             v1::TableJob {
