@@ -66,7 +66,7 @@ mod tests {
         assert!(h.windows(2).all(|w| w[0].unix_ms < w[1].unix_ms));
         assert_eq!(
             history_key("mahjong", "north@1.2"),
-            "GAME_MAHJONG/north@1.2"
+            "mahjong/north@1.2"
         );
         // Written out of order, read in order; twice, once.
         let mut h = Vec::new();
