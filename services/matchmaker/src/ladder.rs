@@ -742,7 +742,7 @@ pub async fn pass_among(
         for key in forgotten {
             use arena_ratings::history::{HISTORY_KIND, history_key};
             store
-                .delete_record(HISTORY_KIND, &history_key(game.wire().as_str_name(), &key))
+                .delete_record(HISTORY_KIND, &history_key(game.name(), &key))
                 .await?;
         }
         out.rated = rated;
@@ -843,7 +843,7 @@ async fn record_history(
     unix_ms: u64,
 ) -> Result<(), LadderError> {
     use arena_ratings::history::{HISTORY_KIND, Point, append, history_key};
-    let record = history_key(game.wire().as_str_name(), key);
+    let record = history_key(game.name(), key);
     loop {
         let old = store.record(HISTORY_KIND, &record).await?;
         let mut points: Vec<Point> = match &old {
@@ -966,7 +966,7 @@ pub async fn leaderboard(
                 }
             })
             .collect(),
-        game: game.wire() as i32,
+        game: game.name().into(),
     })
 }
 
@@ -1289,7 +1289,7 @@ mod tests {
         assert_eq!(ids[2], "ladder-mahjong/p3/r2");
         let mut seats_of: BTreeMap<String, BTreeSet<usize>> = BTreeMap::new();
         for (k, j) in jobs.iter().enumerate() {
-            assert_eq!(j.game(), "mahjong");
+            assert_eq!(j.game, "mahjong");
             assert_eq!(j.setup, jobs[0].setup, "the same wall");
             assert_eq!(j.competition, competition(MAHJONG));
             let p = j.placement.as_deref().unwrap();

@@ -24,6 +24,7 @@ use std::collections::BTreeMap;
 use arena_games::mahjong::rules::schedule::{self, HANDS, Slot};
 use arena_games::mahjong::rules::stats::{self, HandSummary, MatchTotals};
 use arena_games::mahjong::rules::{Deal, Reading};
+use arena_games::mahjong::pb as mahjong_pb;
 use arena_proto::v1;
 use arena_serve::ApiError;
 
@@ -49,9 +50,18 @@ pub fn match_seed(seed: u64, m: usize) -> u64 {
     seed.wrapping_add(m as u64)
 }
 
-/// The fan reading a spec asks for.
+/// The fan reading a spec asks for (its setup's `fans`; none: contest). A competition's setup
+/// names its reading only: its hands' walls and seats are the competition's.
 pub fn reading_of(spec: &v1::CompetitionSpec) -> Result<Reading, ApiError> {
-    arena_games::mahjong::spec::reading_of(spec.fans).map_err(|e| ApiError::invalid("spec.fans", e))
+    let setup: mahjong_pb::Setup = crate::spec::setup_in(spec)?;
+    if !setup.wall.is_empty() || setup.first.is_some() {
+        return Err(ApiError::invalid(
+            "spec.setup",
+            "a Mahjong competition's setup names its fan reading only: the competition deals \
+             its walls from its seed",
+        ));
+    }
+    arena_games::mahjong::spec::reading_of(setup.fans).map_err(|e| ApiError::invalid("spec.setup", e))
 }
 
 /// Checks the Mahjong part of a spec (its name, participant names, matches and seed are checked
@@ -80,14 +90,13 @@ pub fn check(spec: &mut v1::CompetitionSpec, max_tables: u64) -> Result<Reading,
             ),
         ));
     }
-    let ddz_only: [(&str, bool); 7] = [
+    let ddz_only: [(&str, bool); 6] = [
         ("spec.farmers", !spec.farmers.trim().is_empty()),
         ("spec.rotate_seats", spec.rotate_seats),
         ("spec.panel", spec.panel.is_some()),
         ("spec.bombs", spec.bombs != 0),
         ("spec.centre", !spec.centre.is_empty()),
         ("spec.eps", spec.eps != 0.0),
-        ("spec.rules", spec.rules != 0),
     ];
     if let Some((field, _)) = ddz_only.iter().find(|(_, set)| *set) {
         return Err(ApiError::invalid(
@@ -116,7 +125,10 @@ pub fn check(spec: &mut v1::CompetitionSpec, max_tables: u64) -> Result<Reading,
     spec.format_kind = format as i32;
     spec.format = crate::format_name(format).to_string();
     let reading = reading_of(spec)?;
-    spec.fans = arena_games::mahjong::spec::fans_kind(reading) as i32;
+    spec.setup = Some(arena_proto::payload::pack(&mahjong_pb::Setup {
+        fans: arena_games::mahjong::spec::fans_kind(reading) as i32,
+        ..Default::default()
+    }));
     let tables = u64::from(spec.matches).checked_mul(HANDS as u64);
     if tables.is_none_or(|t| t > max_tables) {
         return Err(ApiError::OutOfRange(format!(
@@ -182,7 +194,7 @@ fn jobs_of(
                 labels.extend(observed.iter().cloned());
                 v1::TableJob {
                     table_id: table_id(&spec.name, m, &slot),
-                    game: "mahjong".into(),
+                    game: arena_games::mahjong::GAME.name().into(),
                     seats: slot
                         .seats
                         .iter()
@@ -267,10 +279,13 @@ pub fn summary(slot: Slot, r: &v1::TableResult) -> HandSummary {
             verdicts[usize::from(s)] += 1;
         }
     }
-    let win = match r.outcome.as_ref().and_then(|o| o.game.as_ref()) {
-        Some(arena_proto::payload::pack(&m)) => seat_of(m.winner).map(|w| (w, m)),
-        _ => None,
-    };
+    let outcome = r
+        .outcome
+        .as_ref()
+        .and_then(arena_games::mahjong::convert::outcome_of);
+    let win = outcome
+        .as_ref()
+        .and_then(|m| seat_of(m.winner).map(|w| (w, m)));
     HandSummary {
         slot,
         first: Deal::from_seed(slot.deal_seed).first,
@@ -363,7 +378,7 @@ pub fn standings(
                 rank_probabilities: probs,
                 mean_score: st.mean_per_hand[b].mean,
                 score_ci95: st.mean_per_hand[b].ci95,
-                mahjong: Some(mahjong_pb::Standing {
+                game: Some(arena_proto::payload::pack(&mahjong_pb::Standing {
                     position: b as u32,
                     hands: all.len() as u32,
                     score: p.score,
@@ -372,7 +387,7 @@ pub fn standings(
                     dealt_in: p.dealt_in,
                     penalties: p.penalty,
                     verdicts: p.verdicts,
-                }),
+                })),
                 verdicts: p.verdicts,
             }
         })
@@ -421,11 +436,10 @@ mod tests {
                     .map(|&b| s.participants[b].as_str())
                     .collect();
                 assert_eq!(seats, want);
-                let Some(arena_proto::payload::pack(&setup)) = &job.setup else {
-                    panic!("not a Mahjong set-up");
-                };
+                let setup: mahjong_pb::Setup =
+                    arena_proto::payload::unpack(job.setup.as_ref(), "setup").expect("a Mahjong set-up");
                 let deal = Deal::from_seed(slot.deal_seed);
-                assert_eq!(setup, &arena_games::mahjong::spec::setup_of(&deal, reading));
+                assert_eq!(setup, arena_games::mahjong::spec::setup_of(&deal, reading));
                 let p = job.placement.as_deref().unwrap();
                 assert_eq!(slot_of(&s, p), Some((m, *slot)));
                 arena_games::validate(job).unwrap();
@@ -484,8 +498,17 @@ mod tests {
         assert!(field(&|s| s.farmers = "expert".into()).starts_with("spec.farmers"));
         assert!(field(&|s| s.rotate_seats = true).starts_with("spec.rotate_seats"));
         assert!(field(&|s| s.format = "equal-strength".into()).starts_with("spec.format"));
-        assert!(field(&|s| s.fans = 7).starts_with("spec.fans"));
-        assert!(field(&|s| s.rules = ddz_pb::Rules::Douzero as i32).starts_with("spec.rules"));
+        let setup = |s: &mut v1::CompetitionSpec, m: &dyn Fn(&mut mahjong_pb::Setup)| {
+            let mut x = mahjong_pb::Setup::default();
+            m(&mut x);
+            s.setup = Some(arena_proto::payload::pack(&x));
+        };
+        assert!(field(&|s| setup(s, &|x| x.fans = 7)).starts_with("spec.setup"));
+        assert!(field(&|s| setup(s, &|x| x.wall = "1M".into())).starts_with("spec.setup"));
+        assert!(
+            field(&|s| s.setup = Some(arena_proto::payload::pack(&ddz_pb::Setup::default())))
+                .starts_with("spec.setup")
+        );
         let cap = field(&|s| {
             s.time = Some(v1::TimeControl {
                 decision_ms: 2000,
@@ -547,7 +570,10 @@ mod tests {
         let (st, draws) = standings(&s, &results[..HANDS + 1]);
         assert_eq!(draws, 0);
         assert_eq!(st[0].participant, "greedy");
-        let g = st[0].mahjong.as_ref().unwrap();
+        let totals = |x: &v1::Standing| -> mahjong_pb::Standing {
+            arena_proto::payload::unpack(x.game.as_ref(), "standing").unwrap()
+        };
+        let g = totals(&st[0]);
         assert_eq!((g.position, g.hands, g.wins, g.self_drawn), (1, 97, 97, 0));
         assert_eq!(g.score, 97 * 14);
         assert_eq!(st[0].rank_probabilities, [1.0, 0.0, 0.0, 0.0]);
@@ -555,9 +581,9 @@ mod tests {
         assert!((st[0].mean_score - 14.0).abs() < 1e-9, "{:?}", st[0]);
         let d = st
             .iter()
-            .find(|x| x.mahjong.as_ref().unwrap().position == 2)
+            .find(|x| totals(x).position == 2)
             .unwrap();
-        assert_eq!(d.mahjong.as_ref().unwrap().dealt_in, 97);
+        assert_eq!(totals(d).dealt_in, 97);
         assert_eq!(d.place, 4);
         // The two expert positions tie on every hand and share places 2 and 3.
         for x in st.iter().filter(|x| x.participant == "expert") {
@@ -565,7 +591,7 @@ mod tests {
         }
         // Everything: two complete matches.
         let (st, _) = standings(&s, &results);
-        assert_eq!(st[0].mahjong.as_ref().unwrap().hands, 2 * HANDS as u32);
+        assert_eq!(totals(&st[0]).hands, 2 * HANDS as u32);
         // A result twice for one table counts once.
         let mut twice = results.clone();
         twice.push(results[5].clone());

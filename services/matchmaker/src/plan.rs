@@ -142,7 +142,7 @@ async fn plan_jobs(store: &dyn Store, c: &Checked) -> Result<Vec<v1::TableJob>, 
                             ^ ((m * 1_000_000 + r * 1000 + t) as u64)
                             ^ ((salt as u64) << 40),
                         table_id: id,
-                        game: "ddz".into(),
+                        game: arena_games::ddz::GAME.name().into(),
                         seats: seats.into_iter().map(|bot| v1::SeatSpec { bot }).collect(),
                         setup: Some(arena_proto::payload::pack(&ddz_pb::Setup {
                             rules: rules.1.to_string(),

@@ -31,7 +31,7 @@ pub fn check_name(name: &str) -> Result<(), ApiError> {
                 "name",
                 format!(
                     "{quoted} is the name of a built-in {} bot ({spec}); choose another name",
-                    game.wire().as_str_name()
+                    game.title()
                 ),
             ));
         }
@@ -89,8 +89,8 @@ fn now_ms() -> u64 {
         .map_or(0, |d| d.as_millis() as u64)
 }
 
-/// The store's name of the game a request names (unset: the platform's default game).
-fn store_game(game: i32) -> Result<Game, ApiError> {
+/// The store's name of the game a request names (empty: the platform's default game).
+fn store_game(game: &str) -> Result<Game, ApiError> {
     GameKind::from_wire(game)
         .map(Game::from)
         .map_err(|why| ApiError::invalid("game", why))
@@ -105,7 +105,7 @@ fn token() -> Result<(String, String), ApiError> {
 pub async fn add(store: &dyn Store, req: &v1::AddBotRequest) -> Result<Registered, ApiError> {
     check_name(&req.name)?;
     let (kind, token) = if req.program.trim().is_empty() {
-        if req.game != "" as i32 {
+        if !req.game.is_empty() {
             return Err(ApiError::invalid(
                 "game",
                 "is for program bots; a remote bot says which games it plays in its Hello",
@@ -117,7 +117,7 @@ pub async fn add(store: &dyn Store, req: &v1::AddBotRequest) -> Result<Registere
         check_program(&req.program)?;
         (
             BotKind::Program {
-                game: store_game(req.game)?,
+                game: store_game(&req.game)?,
                 command: req.program.clone(),
                 workdir: None,
                 cpu_seconds: req.cpu_seconds,
@@ -213,8 +213,7 @@ pub fn wire(bot: &BotRecord) -> v1::RegisteredBot {
     } = &bot.kind
     {
         out.kind = v1::BotKind::Program as i32;
-        // A game no longer registered is shown unspecified.
-        out.game = GameKind::try_from(*game).map_or(0, |g| g.wire() as i32);
+        out.game = game.name().into();
         out.command = command.clone();
         out.cpu_seconds = *cpu_seconds;
         out.memory_mb = *memory_mb;
@@ -459,7 +458,7 @@ mod tests {
         assert_eq!(
             listed
                 .iter()
-                .map(|b| (b.name.as_str(), b.kind(), b.game(), b.max_tables))
+                .map(|b| (b.name.as_str(), b.kind(), b.game.as_str(), b.max_tables))
                 .collect::<Vec<_>>(),
             [
                 ("alice", v1::BotKind::Remote, "", 3),

@@ -43,14 +43,21 @@ impl Plan {
     }
 }
 
-/// The game a spec is for (unset: Dou Dizhu, as every spec before the field existed).
+/// The game a spec is for (empty: the default game, as every spec before the field existed).
 pub fn game_of(spec: &v1::CompetitionSpec) -> Result<GameKind, ApiError> {
-    GameKind::from_wire(spec.game).map_err(|why| {
-        ApiError::invalid(
-            "spec.game",
-            format!("{why} (the games are {})", GameKind::names()),
-        )
-    })
+    GameKind::from_wire(&spec.game).map_err(|why| ApiError::invalid("spec.game", why))
+}
+
+/// The game's setup message `M` a spec's `setup` holds (its default when it holds none), or
+/// why it is not one.
+pub(crate) fn setup_in<M: prost::Name + Default>(
+    spec: &v1::CompetitionSpec,
+) -> Result<M, ApiError> {
+    match &spec.setup {
+        None => Ok(M::default()),
+        Some(any) => arena_proto::payload::unpack(Some(any), "spec.setup")
+            .map_err(|e| ApiError::invalid("spec.setup", e)),
+    }
 }
 
 /// Longest competition name, in bytes.
@@ -150,7 +157,7 @@ pub(crate) fn check(
         spec.seed = random_seed();
     }
     let game = game_of(&spec)?;
-    spec.game = game.wire() as i32;
+    spec.game = game.name().into();
     if game == MAHJONG {
         if spec.matches == 0 {
             return Err(ApiError::invalid("spec.matches", "must be at least 1"));
@@ -165,12 +172,6 @@ pub(crate) fn check(
         return Err(ApiError::invalid(
             "spec.matches/spec.rounds",
             "must be at least 1",
-        ));
-    }
-    if spec.fans != 0 {
-        return Err(ApiError::invalid(
-            "spec.fans",
-            "is for Mahjong competitions",
         ));
     }
     if spec.farmers.trim().is_empty() {
@@ -302,7 +303,11 @@ pub(crate) fn check(
         }
     };
     let rules = rules_of(&spec, &format)?;
-    spec.rules = rules.0 as i32;
+    spec.setup = Some(arena_proto::payload::pack(&ddz_pb::Setup {
+        rules: rules.1.into(),
+        rules_kind: rules.0 as i32,
+        ..Default::default()
+    }));
     Ok(Checked {
         spec,
         plan: Plan::Ddz {
@@ -314,34 +319,47 @@ pub(crate) fn check(
     })
 }
 
-/// The rule set a Dou Dizhu spec plays (unspecified: competition). Measured formats play the
-/// rules their deals' difficulty was measured under, the competition rules.
+/// The rule set a Dou Dizhu spec plays (its setup's `rules_kind` or `rules`; neither:
+/// competition). A competition's setup names rules only: its tables' deals and seats are the
+/// competition's. Measured formats play the rules their deals' difficulty was measured under,
+/// the competition rules.
 fn rules_of(
     spec: &v1::CompetitionSpec,
     format: &Format,
 ) -> Result<(ddz_pb::Rules, &'static str), ApiError> {
     use arena_games::ddz::names;
-    let kind = match ddz_pb::Rules::try_from(spec.rules) {
-        Ok(ddz_pb::Rules::Unspecified) => ddz_pb::Rules::Competition,
-        Ok(ddz_pb::Rules::Custom) | Err(_) => {
-            return Err(ApiError::invalid(
-                "spec.rules",
-                format!(
-                    "{} is not a named rule set (DDZ_RULES_COMPETITION, DDZ_RULES_DOUZERO or \
-                     DDZ_RULES_OPENSPIEL)",
-                    spec.rules
-                ),
-            ));
-        }
-        Ok(k) => k,
+    let setup: ddz_pb::Setup = setup_in(spec)?;
+    let only_rules = ddz_pb::Setup {
+        rules: setup.rules.clone(),
+        rules_kind: setup.rules_kind,
+        ..Default::default()
     };
+    if setup != only_rules {
+        return Err(ApiError::invalid(
+            "spec.setup",
+            "a Dou Dizhu competition's setup names its rules only (rules or rules_kind): the \
+             competition deals and seats its tables",
+        ));
+    }
+    let named = names::named_rules("spec.setup.rules", &setup.rules, setup.rules_kind)
+        .map_err(|e| ApiError::invalid("spec.setup", e))?;
+    let custom = setup.rules_kind == ddz_pb::Rules::Custom as i32
+        || (named.is_none() && !setup.rules.trim().is_empty());
+    let kind = named.map_or(ddz_pb::Rules::Competition, |(_, name)| names::rules_kind(name));
+    if custom {
+        return Err(ApiError::invalid(
+            "spec.setup",
+            "custom rule sets are not accepted in competitions (competition, douzero or \
+             openspiel)",
+        ));
+    }
     let measured = matches!(
         format,
         Format::EqualStrength { .. } | Format::DifficultyAdjusted
     );
     if measured && kind != ddz_pb::Rules::Competition {
         return Err(ApiError::invalid(
-            "spec.rules",
+            "spec.setup",
             format!(
                 "{} competitions play the competition rules, under which the library measures \
                  difficulty; {} is for duplicate and random competitions",

@@ -140,7 +140,7 @@ impl Fold {
                 tables_done,
                 tables_total: comp.tables_total,
                 r#final: ended,
-                game: "mahjong".into(),
+                game: MAHJONG.name().into(),
                 drawn_hands,
                 tables_withheld,
             });
@@ -154,7 +154,7 @@ impl Fold {
             tables_done,
             tables_total: comp.tables_total,
             r#final: ended,
-            game: "ddz".into(),
+            game: arena_games::ddz::GAME.name().into(),
             drawn_hands: 0,
             tables_withheld,
         })
@@ -228,7 +228,7 @@ impl Tally {
                 mean_rank: st.mean_rank[t],
                 mean_score: score.mean,
                 score_ci95: score.ci95,
-                mahjong: None,
+                game: None,
                 verdicts: self.verdicts[t],
             });
         }

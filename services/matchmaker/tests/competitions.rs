@@ -166,9 +166,8 @@ async fn competitions_run_to_final_standings_once() {
     for r in &replays {
         let job = r.job.as_ref().unwrap();
         let p = job.placement.as_ref().unwrap();
-        let Some(arena_proto::payload::pack(&setup)) = &job.setup else {
-            panic!("a Dou Dizhu table")
-        };
+        let setup: ddz_pb::Setup =
+            arena_proto::payload::unpack(job.setup.as_ref(), "setup").expect("a Dou Dizhu table");
         by_round
             .entry((p.match_index, p.round))
             .or_default()
@@ -301,26 +300,40 @@ async fn bad_requests_name_the_field() {
     // Measured formats play the rules the library measured under.
     bad(
         create(v1::CompetitionSpec {
-            rules: ddz_pb::Rules::Douzero as i32,
+            setup: Some(rules(ddz_pb::Rules::Douzero as i32)),
             ..spec("x", "equal-strength")
         })
         .await
         .unwrap_err(),
         Code::InvalidArgument,
-        "spec.rules",
+        "spec.setup",
     );
-    for rules in [ddz_pb::Rules::Custom as i32, 99] {
+    for kind in [ddz_pb::Rules::Custom as i32, 99] {
         bad(
             create(v1::CompetitionSpec {
-                rules,
+                setup: Some(rules(kind)),
                 ..spec("x", "random")
             })
             .await
             .unwrap_err(),
             Code::InvalidArgument,
-            "spec.rules",
+            "spec.setup",
         );
     }
+    // A competition's setup names rules only.
+    bad(
+        create(v1::CompetitionSpec {
+            setup: Some(arena_proto::payload::pack(&ddz_pb::Setup {
+                deal: "x".into(),
+                ..Default::default()
+            })),
+            ..spec("x", "random")
+        })
+        .await
+        .unwrap_err(),
+        Code::InvalidArgument,
+        "spec.setup",
+    );
     // Two bombs: GDI vectors of five values.
     bad(
         create(v1::CompetitionSpec {
@@ -359,7 +372,7 @@ async fn bad_requests_name_the_field() {
     // by the rules asked for.
     let comp = create(v1::CompetitionSpec {
         bombs: 2,
-        rules: ddz_pb::Rules::Openspiel as i32,
+        setup: Some(rules(ddz_pb::Rules::Openspiel as i32)),
         ..spec("fresh", "random")
     })
     .await
@@ -367,7 +380,9 @@ async fn bad_requests_name_the_field() {
     .into_inner();
     assert_eq!(comp.tables_total, 36);
     let spec_back = comp.spec.unwrap();
-    assert_eq!(spec_back.rules(), ddz_pb::Rules::Openspiel);
+    let back: ddz_pb::Setup = arena_proto::payload::unpack(spec_back.setup.as_ref(), "setup").unwrap();
+    assert_eq!(back.rules_kind(), ddz_pb::Rules::Openspiel);
+    assert_eq!(back.rules, "openspiel");
     assert!(store.used_deals().await.unwrap().is_empty());
     let missing = svc
         .get_competition(Request::new(v1::CompetitionRequest {
@@ -1127,4 +1142,12 @@ async fn watch_updates_follow_each_result_as_it_is_written() {
     );
     let _ = stop_sup.send(());
     let _ = sup.await;
+}
+
+/// A competition setup naming Dou Dizhu rules by kind.
+fn rules(kind: i32) -> arena_proto::payload::Any {
+    arena_proto::payload::pack(&ddz_pb::Setup {
+        rules_kind: kind,
+        ..Default::default()
+    })
 }

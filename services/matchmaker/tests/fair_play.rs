@@ -190,9 +190,8 @@ async fn the_library_serves_no_fresh_deal_of_a_running_competition() {
         }
     };
     let (job, _) = support::play_next(&store).await;
-    let Some(arena_proto::payload::pack(&setup)) = &job.setup else {
-        panic!("a Dou Dizhu table");
-    };
+    let setup: arena_games::ddz::pb::Setup =
+        arena_proto::payload::unpack(job.setup.as_ref(), "setup").expect("a Dou Dizhu table");
     let cards = setup.deal.clone();
     assert!(!cards.is_empty());
     let all = exported().await;
@@ -430,7 +429,7 @@ async fn the_leaderboard_is_served_in_bounded_pages() {
         async move {
             svc.get_leaderboard(Request::new(v1::LeaderboardRequest {
                 limit,
-                game: 0,
+                game: String::new(),
                 page_token: token,
             }))
             .await

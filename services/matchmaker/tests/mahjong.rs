@@ -121,7 +121,7 @@ async fn a_competition_plays_the_contest_match_as_the_one_machine_match_does() {
         "a 96-hand Mahjong competition of built-in bots on two in-process referees: {:.1} s",
         started.elapsed().as_secs_f64()
     );
-    assert!(st.r#final && st.game() == "mahjong", "{st:?}");
+    assert!(st.r#final && st.game == "mahjong", "{st:?}");
     assert_eq!((st.tables_done, st.tables_total), (96, 96));
 
     // The same match on one machine.
@@ -138,7 +138,7 @@ async fn a_competition_plays_the_contest_match_as_the_one_machine_match_does() {
     let report = run(&config, &factory, &AtomicU64::new(0)).unwrap();
     assert_eq!(st.drawn_hands, u64::from(report.standings.totals.draws));
     for s in &st.standings {
-        let m = s.mahjong.unwrap();
+        let m = arena_games::mahjong::convert::standing_of(&s).unwrap();
         let b = m.position as usize;
         let want = &report.standings.totals.players[b];
         assert_eq!(s.participant, bots[b]);
@@ -263,13 +263,13 @@ async fn a_competition_survives_a_matchmaker_restart_and_finishes_once() {
     let hands: u32 = st
         .standings
         .iter()
-        .map(|s| s.mahjong.as_ref().unwrap().hands)
+        .map(|s| arena_games::mahjong::convert::standing_of(s).unwrap().hands)
         .sum();
     assert_eq!(hands, 4 * 96, "every hand counted once for each position");
     let wins: u32 = st
         .standings
         .iter()
-        .map(|s| s.mahjong.as_ref().unwrap().wins)
+        .map(|s| arena_games::mahjong::convert::standing_of(s).unwrap().wins)
         .sum();
     assert_eq!(u64::from(wins) + st.drawn_hands, 96);
     let stored = store
@@ -282,7 +282,7 @@ async fn a_competition_survives_a_matchmaker_restart_and_finishes_once() {
     let mean = |p: u32| {
         st.standings
             .iter()
-            .find(|s| s.mahjong.as_ref().unwrap().position == p)
+            .find(|s| arena_games::mahjong::convert::standing_of(s).unwrap().position == p)
             .unwrap()
             .mean_score
     };
@@ -329,7 +329,7 @@ async fn a_hands_replay_is_withheld_until_its_deal_is_played_from_every_seat() {
     played.push(support::play_next(&store).await.0.table_id);
     assert_eq!(played[12], "secret/m0/g0/r3/d0");
     let shown = replay(&played[0]).await.unwrap().into_inner();
-    assert_eq!(shown.mahjong_hands.len(), 4);
+    assert_eq!(arena_games::mahjong::convert::history_of(&shown).hands.len(), 4);
     let ids: Vec<String> = replays(&svc, "secret")
         .await
         .into_iter()
@@ -350,7 +350,7 @@ async fn a_hands_replay_is_withheld_until_its_deal_is_played_from_every_seat() {
     assert_eq!((st.tables_done, st.tables_withheld), (13, 9));
     for s in &st.standings {
         assert_eq!(s.rank_probabilities, [0.0; 4], "no match is complete");
-        assert_eq!(s.mahjong.as_ref().unwrap().hands, 4);
+        assert_eq!(arena_games::mahjong::convert::standing_of(s).unwrap().hands, 4);
     }
 }
 
@@ -395,7 +395,10 @@ async fn a_spec_that_is_no_mahjong_competition_is_refused_naming_the_field() {
     );
     let ddz_fans = v1::CompetitionSpec {
         game: "ddz".into(),
-        fans: mahjong_pb::Fans::Seed2015 as i32,
+        setup: Some(arena_proto::payload::pack(&mahjong_pb::Setup {
+            fans: mahjong_pb::Fans::Seed2015 as i32,
+            ..Default::default()
+        })),
         participants: vec!["expert".into(), "seed".into()],
         rounds: 1,
         format: "random".into(),
@@ -404,7 +407,7 @@ async fn a_spec_that_is_no_mahjong_competition_is_refused_naming_the_field() {
     bad(
         create(&svc, ddz_fans).await,
         Code::InvalidArgument,
-        "spec.fans",
+        "spec.setup",
     );
     assert!(
         store

@@ -242,6 +242,11 @@ pub fn outcome_of(o: &v1::Outcome) -> Option<mahjong_pb::Outcome> {
     payload::unpack(o.game.as_ref(), "the outcome").ok()
 }
 
+/// A competition standing's Mahjong totals (`None` when it holds none).
+pub fn standing_of(s: &v1::Standing) -> Option<mahjong_pb::Standing> {
+    payload::unpack(s.game.as_ref(), "the standing").ok()
+}
+
 /// A replay's Mahjong history (empty when it holds none).
 pub fn history_of(r: &v1::Replay) -> mahjong_pb::History {
     payload::unpack(r.history.as_ref(), "the replay's history").unwrap_or_default()
