@@ -221,7 +221,7 @@
         h("td", { class: "num mean-score" }, signed(s.mean_score)),
         h("td", { class: "num ci" }, "± " + fmt(s.score_ci95)),
         h("td", { class: "num mean-rank" }, fmt(s.mean_rank, 2)),
-        mahjong && s.mahjong ? ["hands", "score", "wins", "self_drawn", "dealt_in", "penalties", "verdicts"].map((k) => h("td", { class: "num" }, s.mahjong[k]))
+        mahjong && s.totals ? ["hands", "score", "wins", "self_drawn", "dealt_in", "penalties", "verdicts"].map((k) => h("td", { class: "num" }, s.totals[k]))
           : mahjong ? [] : h("td", { class: "num verdicts" }, s.verdicts || 0)
       ));
     const status = st.final

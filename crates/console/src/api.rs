@@ -501,7 +501,7 @@ async fn bots(State(c): Shared, ConnectInfo(peer): Peer, headers: HeaderMap) -> 
     let mut releases: BTreeMap<String, Vec<Value>> = BTreeMap::new();
     for game in arena_games::GameKind::all()
         .filter(|g| g.ladder().is_some())
-        .map(|g| g.wire())
+        .map(|g| g.name())
     {
         for r in c.backend.leaderboard(game).await?.ratings {
             let mut row = view::rating(&r);
@@ -547,7 +547,7 @@ async fn history(
     r: &v1::Rating,
 ) -> Result<Value, Failure> {
     use arena_ratings::history::{HISTORY_KIND, Point, history_key};
-    let key = history_key(game.as_str_name(), &arena_ratings::key(&r.bot, &r.release));
+    let key = history_key(game, &arena_ratings::key(&r.bot, &r.release));
     let Some(bytes) = store
         .record(HISTORY_KIND, &key)
         .await
@@ -878,7 +878,7 @@ impl NewCompetition {
                 ..Default::default()
             }),
             seed: self.seed,
-            game: game as i32,
+            game: game.into(),
             ..Default::default()
         })
     }

@@ -90,7 +90,7 @@ impl<M: Matchmaker> Backend for M {
             .get_leaderboard(Request::new(v1::LeaderboardRequest {
                 // The first page, as large as a page may be: what the console shows.
                 limit: arena_ratings::MAX_LEADERBOARD_PAGE as u32,
-                game: game as i32,
+                game: game.into(),
                 page_token: String::new(),
             }))
             .await?

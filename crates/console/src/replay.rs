@@ -137,7 +137,7 @@ fn short_kind(k: v1::DecisionKind) -> String {
 /// The replay's public history as its game's renderer reads it (the renderer's fields, e.g. a
 /// Dou Dizhu replay's `ddz_events`); no fields for a job of no registered game.
 fn history(job: &v1::TableJob, replay: &v1::Replay) -> Value {
-    GameKind::from_wire(job.game).map_or_else(|_| json!({}), |g| g.render_history(replay))
+    GameKind::from_wire(&job.game).map_or_else(|_| json!({}), |g| g.render_history(replay))
 }
 
 /// The replay player's whole document for `replay`: the table, its seats, every frame, the full
@@ -160,7 +160,7 @@ pub fn frames(replay: &v1::Replay) -> Value {
     let recorded = result.outcome.clone();
     let mut doc = json!({
         "table_id": job.table_id,
-        "game": view::game(job.game()),
+        "game": view::game(&job.game),
         "competition": job.competition,
         "seats": job.seats.iter().map(|s| s.bot.clone()).collect::<Vec<_>>(),
         "placement": job.placement.as_deref().map(view::placement),

@@ -24,18 +24,15 @@ pub fn ints<T: Copy + Into<i128>>(xs: &[T]) -> Value {
     Value::Array(xs.iter().map(|&x| int(x)).collect())
 }
 
-/// The game's name (unspecified: the platform's default game, as the protocol reads it;
-/// `unknown` for a value no registered game has).
+/// The game's name (empty: the platform's default game, as the protocol reads it; `unknown`
+/// for a name no registered game has).
 pub fn game(g: &str) -> &'static str {
-    GameKind::from_wire(g as i32).map_or("unknown", |k| k.name())
+    GameKind::from_wire(g).map_or("unknown", |k| k.name())
 }
 
-/// The game a name names (empty: the platform's default game).
-pub fn game_of_name(name: &str) -> Option<&str> {
-    if name.is_empty() {
-        return Some(GameKind::default_game().wire());
-    }
-    GameKind::by_name(name).ok().map(|k| k.wire())
+/// The registered game a name names (empty: the platform's default game).
+pub fn game_of_name(name: &str) -> Option<&'static str> {
+    GameKind::from_wire(name).ok().map(|k| k.name())
 }
 
 /// What the first registered game that renders `thing` makes of it (each game renders only its
@@ -53,7 +50,7 @@ pub fn competition(c: &v1::Competition) -> Value {
     };
     json!({
         "name": spec.name,
-        "game": game(spec.game()),
+        "game": game(&spec.game),
         "format": spec.format,
         "state": state,
         "participants": spec.participants,
@@ -90,21 +87,14 @@ pub fn standings(s: &v1::Standings) -> Value {
                 "mean_score": st.mean_score,
                 "score_ci95": st.score_ci95,
                 "verdicts": st.verdicts,
-                "mahjong": st.mahjong.as_ref().map(|m| json!({
-                    "hands": m.hands,
-                    "score": int(m.score),
-                    "wins": m.wins,
-                    "self_drawn": m.self_drawn,
-                    "dealt_in": m.dealt_in,
-                    "penalties": int(m.penalties),
-                    "verdicts": m.verdicts,
-                })),
+                // The game's own totals, as its registration renders them.
+                "totals": rendered(|g| g.render_standing(st), |t| !t.is_null()),
             })
         })
         .collect();
     json!({
         "competition": s.competition,
-        "game": game(s.game()),
+        "game": game(&s.game),
         "final": s.r#final,
         "tables_done": int(s.tables_done),
         "tables_total": int(s.tables_total),

@@ -71,6 +71,13 @@ pub trait Game: Send + Sync + 'static {
     /// The replay's public history as the console's renderer reads it: an object whose fields
     /// join the replay document.
     fn render_history(&self, replay: &v1::Replay) -> Value;
+
+    /// A competition standing's game-specific totals as the console shows them (`null` for a
+    /// game whose standings hold none).
+    fn render_standing(&self, standing: &v1::Standing) -> Value {
+        let _ = standing;
+        Value::Null
+    }
 }
 
 /// A reading of a game, for its golden playthrough: a table job's set-up and seed.

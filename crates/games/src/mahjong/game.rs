@@ -138,6 +138,21 @@ impl Game for Mahjong {
         })
     }
 
+    fn render_standing(&self, standing: &v1::Standing) -> Value {
+        let Some(m) = convert::standing_of(standing) else {
+            return Value::Null;
+        };
+        json!({
+            "hands": m.hands,
+            "score": m.score.to_string(),
+            "wins": m.wins,
+            "self_drawn": m.self_drawn,
+            "dealt_in": m.dealt_in,
+            "penalties": m.penalties.to_string(),
+            "verdicts": m.verdicts,
+        })
+    }
+
     fn render_history(&self, replay: &v1::Replay) -> Value {
         let history = convert::history_of(replay);
         json!({
