@@ -323,9 +323,9 @@ pub fn run(cmd: BotsCommand) -> Result<()> {
                         name: a.name.clone(),
                         program: program.clone().unwrap_or_default(),
                         game: if program.is_some() {
-                            game.wire() as i32
+                            game.wire().into()
                         } else {
-                            0
+                            String::new()
                         },
                         cpu_seconds: a.cpu_seconds,
                         memory_mb: a.memory_mb,
@@ -379,11 +379,8 @@ pub fn run(cmd: BotsCommand) -> Result<()> {
                         v1::BotKind::Program => format!(
                             "program: {} (plays {})",
                             b.command,
-                            match b.game() {
-                                "mahjong" => GameArg::Mahjong,
-                                _ => GameArg::DouDizhu,
-                            }
-                            .store()
+                            arena_games::GameKind::from_wire(&b.game)
+                                .map_or_else(|_| b.game.clone(), |g| g.name().to_string())
                         ),
                         _ => "remote".to_string(),
                     };

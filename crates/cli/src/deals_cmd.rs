@@ -731,8 +731,7 @@ impl PanelArgs {
         arena_proto::v1::PanelSpec {
             landlords: self.panel.clone(),
             farmers: self.farmers.clone(),
-            scoring: self.scoring.to_string(),
-            scoring_kind: arena_games::ddz::names::scoring_kind(self.scoring) as i32,
+            scoring: self.scoring.name().to_string(),
         }
     }
 }

@@ -27,25 +27,30 @@ pub struct LoggedHand {
     pub reading: Reading,
 }
 
+/// Whether a message's game name is Mahjong's.
+pub(crate) fn is_mahjong(game: &str) -> bool {
+    arena_games::GameKind::from_wire(game) == Ok(arena_games::mahjong::GAME)
+}
+
 impl LoggedHand {
     /// Reads `replay`; `spec` is the competition's, when the table is one of a Mahjong
     /// competition's.
     pub fn of(replay: &v1::Replay, spec: Option<&v1::CompetitionSpec>) -> Result<LoggedHand> {
         let record = arena_games::mahjong::replay::hand_record(replay)?;
         let job = replay.job.clone().unwrap_or_default();
-        let reading = match &job.setup {
-            Some(arena_proto::payload::pack(&s)) => {
-                arena_games::mahjong::spec::read_setup(s, job.seed)
+        let reading = match arena_proto::payload::unpack(job.setup.as_ref(), "setup") {
+            Ok(s) => {
+                arena_games::mahjong::spec::read_setup(&s, job.seed)
                     .map_err(|e| anyhow!("{}: {e}", job.table_id))?
                     .rules
                     .reading
             }
-            _ => Reading::Contest,
+            Err(_) => Reading::Contest,
         };
         let seat_names: Vec<String> = job.seats.iter().map(|s| s.bot.clone()).collect();
         let placement = job.placement.clone().unwrap_or_default();
         let competition = spec.filter(|s| {
-            s.game() == "mahjong" && s.participants.len() == 4 && job.placement.is_some()
+            is_mahjong(&s.game) && s.participants.len() == 4 && job.placement.is_some()
         });
         let Some(spec) = competition else {
             let bots: [String; 4] =
@@ -213,7 +218,7 @@ pub fn print_standings(s: &v1::Standings) {
         "verdicts"
     );
     for x in &s.standings {
-        let t = x.mahjong.unwrap_or_default();
+        let t = arena_games::mahjong::convert::standing_of(x).unwrap_or_default();
         let name: String = x.participant.chars().take(40).collect();
         let mut line = format!(
             "  {:>5}  {:<w$}",

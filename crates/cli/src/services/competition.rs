@@ -266,7 +266,7 @@ pub fn competition(cmd: CompetitionCommand) -> Result<()> {
                         .map_err(status)?
                         .into_inner();
                     let spec = comp.spec.unwrap_or_default();
-                    if spec.game() != "mahjong" {
+                    if !crate::mahjong_comp::is_mahjong(&spec.game) {
                         bail!("--log-dir: {} is not a Mahjong competition", a.name);
                     }
                     let hands = crate::mahjong_comp::write_logs(dir, &spec, &kept)?;
@@ -294,7 +294,7 @@ pub fn competition(cmd: CompetitionCommand) -> Result<()> {
                 let job = replay.job.clone().unwrap_or_default();
                 if a.json {
                     println!("{}", arena_proto::json::replay(&replay));
-                } else if job.game() == "mahjong" {
+                } else if crate::mahjong_comp::is_mahjong(&job.game) {
                     // A competition's table is logged with its participants and seeds.
                     let spec = if job.competition.is_empty() {
                         None

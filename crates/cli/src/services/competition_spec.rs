@@ -185,7 +185,8 @@ impl CompetitionCreateArgs {
     }
 
     /// The spec to send: Dou Dizhu fields get their defaults for a Dou Dizhu competition and are
-    /// sent as given (so the matchmaker can refuse them) for a Mahjong one.
+    /// sent as given (so the matchmaker can refuse them) for a Mahjong one; the rules travel as
+    /// the game's setup message, and a rule flag of the other game is refused here.
     pub(super) fn spec(&self) -> Result<v1::CompetitionSpec> {
         let participants = crate::compete_cmd::split_tables(&self.participants);
         let verdict_policy = match self.verdict_policy {
@@ -193,13 +194,21 @@ impl CompetitionCreateArgs {
             Some(VerdictPolicyArg::PlayOn) => v1::VerdictPolicy::PlayOn,
             None => v1::VerdictPolicy::Unspecified,
         } as i32;
-        let fans = self
-            .fans
-            .map_or(0, |r| arena_games::mahjong::spec::fans_kind(r) as i32);
-        let rules = self.rules.map_or(0, |r| r.wire() as i32);
-        let scoring = |s: ddz::Scoring| arena_games::ddz::names::scoring_kind(s) as i32;
+        let scoring = |s: ddz::Scoring| s.name().to_string();
         Ok(match self.game {
             GameArg::Mahjong => v1::CompetitionSpec {
+                setup: {
+                    if self.rules.is_some() {
+                        bail!("--rules is for Dou Dizhu competitions (a Mahjong one reads --fans)");
+                    }
+                    let fans = self
+                        .fans
+                        .map_or(0, |r| arena_games::mahjong::spec::fans_kind(r) as i32);
+                    Some(arena_proto::payload::pack(&arena_games::mahjong::pb::Setup {
+                        fans,
+                        ..Default::default()
+                    }))
+                },
                 name: self.name.clone(),
                 game: "mahjong".into(),
                 format: self.format.clone().unwrap_or_default(),
@@ -215,14 +224,11 @@ impl CompetitionCreateArgs {
                 .then(|| v1::PanelSpec {
                     landlords: self.panel.clone().unwrap_or_default(),
                     farmers: self.panel_farmers.clone().unwrap_or_default(),
-                    scoring_kind: self.scoring.map_or(0, scoring),
-                    ..Default::default()
+                    scoring: self.scoring.map(scoring).unwrap_or_default(),
                 }),
                 bombs: self.bombs.unwrap_or(0),
-                rules,
                 seed: self.seed.unwrap_or(0),
                 rotate_seats: self.rotate_seats,
-                fans,
                 time: self.time(),
                 verdict_policy,
                 lane: self.lane.clone(),
@@ -260,15 +266,22 @@ impl CompetitionCreateArgs {
                     panel: Some(v1::PanelSpec {
                         landlords: self.panel.clone().unwrap_or_else(|| "ladder:70".into()),
                         farmers: self.panel_farmers.clone().unwrap_or(farmers),
-                        scoring_kind: self.scoring.map_or(0, scoring),
-                        ..Default::default()
+                        scoring: self.scoring.map(scoring).unwrap_or_default(),
                     }),
                     bombs: self.bombs.unwrap_or(0),
-                    rules,
+                    setup: {
+                        if self.fans.is_some() {
+                            bail!("--fans is for Mahjong competitions");
+                        }
+                        self.rules.map(|r| {
+                            arena_proto::payload::pack(&ddz_pb::Setup {
+                                rules_kind: r.wire() as i32,
+                                ..Default::default()
+                            })
+                        })
+                    },
                     seed: self.seed.unwrap_or(0),
                     rotate_seats: self.rotate_seats,
-                    // The matchmaker names the field if a Dou Dizhu spec carries one.
-                    fans,
                     time: self.time(),
                     verdict_policy,
                     lane: self.lane.clone(),

@@ -5,7 +5,6 @@ use std::net::SocketAddr;
 use std::time::Duration;
 
 use anyhow::{Result, bail};
-use arena_proto::v1;
 use clap::Args;
 
 /// The bootstrap operator token a role accepts besides the tokens in its store.
@@ -400,10 +399,10 @@ pub enum GameArg {
 }
 
 impl GameArg {
-    pub(crate) fn wire(self) -> &str {
+    pub(crate) fn wire(self) -> &'static str {
         match self {
-            GameArg::DouDizhu => "ddz",
-            GameArg::Mahjong => "mahjong",
+            GameArg::DouDizhu => arena_games::ddz::GAME.name(),
+            GameArg::Mahjong => arena_games::mahjong::GAME.name(),
         }
     }
 

@@ -42,7 +42,7 @@ pub fn leaderboard(a: LeaderboardArgs) -> Result<()> {
                 .get_leaderboard(v1::LeaderboardRequest {
                     limit: (want - board.ratings.len()).min(arena_matchmaker::ladder::MAX_PAGE)
                         as u32,
-                    game: a.game.wire() as i32,
+                    game: a.game.wire().into(),
                     page_token: std::mem::take(&mut board.next_page_token),
                 })
                 .await

@@ -4,7 +4,7 @@ use arena_proto::packages::arena::ddz::v1 as ddz_pb;
 use arena_proto::v1;
 
 pub(super) fn print_replay(job: &v1::TableJob, replay: &v1::Replay, result: &v1::TableResult) {
-    if job.game() == "mahjong" {
+    if crate::mahjong_comp::is_mahjong(&job.game) {
         // The hand in the 2015 log format, then verdicts and scores.
         let replay = v1::Replay {
             result: Some(result.clone()),
@@ -21,10 +21,10 @@ pub(super) fn print_replay(job: &v1::TableJob, replay: &v1::Replay, result: &v1:
             .collect::<Vec<_>>()
             .join(" / ")
     );
-    if let Some(arena_proto::payload::pack(&s)) = &job.setup {
+    if let Ok(s) = arena_proto::payload::unpack::<ddz_pb::Setup>(job.setup.as_ref(), "setup") {
         println!("deal {}", s.deal);
     }
-    for e in &replay.ddz_events {
+    for e in &arena_games::ddz::convert::history_of(replay).events {
         use ddz_pb::event::Event as E;
         let what = match &e.event {
             Some(E::Bid(b)) => format!("bids {b}"),
@@ -76,7 +76,7 @@ pub(crate) fn withheld_note(s: &v1::Standings) -> String {
 }
 
 pub(super) fn print_standings(s: &v1::Standings) {
-    if s.game() == "mahjong" {
+    if crate::mahjong_comp::is_mahjong(&s.game) {
         return crate::mahjong_comp::print_standings(s);
     }
     println!(
