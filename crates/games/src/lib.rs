@@ -16,12 +16,14 @@
 //! one line in the registry.
 
 pub mod adapter;
+pub mod competition;
 pub mod ddz;
 pub mod ladder;
 pub mod mahjong;
 mod registry;
 
 pub use adapter::{Builtin, CheckedJob, State, TableAdapter};
+pub use competition::Competitions;
 pub use ladder::{Group, GroupScore, GroupTable, Ladder};
 pub use registry::{Game, GameKind, Renderer, Variant};
 

@@ -56,6 +56,12 @@ pub trait Game: Send + Sync + 'static {
     /// How the game plays the ladder, if it has one.
     fn ladder(&self) -> Option<&dyn crate::Ladder>;
 
+    /// How the game plans, plays and ranks competitions, if it does so itself (Dou Dizhu's
+    /// competitions, dealt from the deal library, are still planned by the matchmaker).
+    fn competitions(&self) -> Option<&dyn crate::Competitions> {
+        None
+    }
+
     /// The console's renderer of this game's tables (its replay player's board).
     fn renderer(&self) -> Renderer;
 

@@ -1295,7 +1295,7 @@ mod tests {
             let p = j.placement.as_deref().unwrap();
             assert_eq!((p.pair.as_str(), p.rotation), ("p3", k as u32));
             assert_eq!(p.deal_group, "ladder-mahjong/p3");
-            assert_eq!(j.time, Some(crate::mahjong::contest_time()));
+            assert_eq!(j.time, Some(arena_games::mahjong::spec::contest_time()));
             arena_games::validate(j).unwrap();
             for (seat, s) in j.seats.iter().enumerate() {
                 seats_of.entry(s.bot.clone()).or_default().insert(seat);

@@ -23,7 +23,6 @@
 //! service, and [`serve`] its configuration and server.
 
 pub mod ladder;
-pub mod mahjong;
 pub mod plan;
 pub mod registry;
 pub mod retention;

@@ -47,7 +47,11 @@ async fn plan_jobs(store: &dyn Store, c: &Checked) -> Result<Vec<v1::TableJob>, 
             bombs,
             rules,
         } => (format, panel, *bombs, *rules),
-        Plan::Mahjong(reading) => return Ok(crate::mahjong::jobs(&c.spec, *reading)),
+        Plan::Game(game) => {
+            return Ok(game
+                .competitions()
+                .map_or_else(Vec::new, |g| g.jobs(&c.spec)));
+        }
     };
     let n = c.spec.participants.len();
     let (matches, rounds) = (c.spec.matches as usize, c.spec.rounds as usize);

@@ -3,8 +3,6 @@
 use arena_proto::packages::arena::ddz::v1 as ddz_pb;
 use arena_compete::Format;
 use arena_games::GameKind;
-// Transitional: competition planning moves behind the registry next.
-use arena_games::mahjong::GAME as MAHJONG;
 use arena_proto::v1;
 use arena_serve::ApiError;
 
@@ -26,8 +24,8 @@ pub(crate) enum Plan {
         /// The rule set's typed kind and name, as table set-ups carry them.
         rules: (ddz_pb::Rules, &'static str),
     },
-    /// Mahjong: the contest's schedule, dealt from the seed, scored with this fan reading.
-    Mahjong(arena_games::mahjong::rules::Reading),
+    /// A game that plans its competitions itself ([`arena_games::Competitions`]).
+    Game(GameKind),
 }
 
 impl Plan {
@@ -46,6 +44,15 @@ impl Plan {
 /// The game a spec is for (empty: the default game, as every spec before the field existed).
 pub fn game_of(spec: &v1::CompetitionSpec) -> Result<GameKind, ApiError> {
     GameKind::from_wire(&spec.game).map_err(|why| ApiError::invalid("spec.game", why))
+}
+
+/// A game's refusal of a spec as the API's error.
+pub(crate) fn spec_error(e: arena_games::competition::SpecError) -> ApiError {
+    use arena_games::competition::SpecError;
+    match e {
+        SpecError::Invalid { field, why } => ApiError::invalid(field, why),
+        SpecError::OutOfRange(why) => ApiError::OutOfRange(why),
+    }
 }
 
 /// The game's setup message `M` a spec's `setup` holds (its default when it holds none), or
@@ -158,14 +165,16 @@ pub(crate) fn check(
     }
     let game = game_of(&spec)?;
     spec.game = game.name().into();
-    if game == MAHJONG {
+    if let Some(competitions) = game.competitions() {
         if spec.matches == 0 {
             return Err(ApiError::invalid("spec.matches", "must be at least 1"));
         }
-        let reading = crate::mahjong::check(&mut spec, max_tables)?;
+        competitions
+            .check(&mut spec, max_tables)
+            .map_err(spec_error)?;
         return Ok(Checked {
             spec,
-            plan: Plan::Mahjong(reading),
+            plan: Plan::Game(game),
         });
     }
     if spec.matches == 0 || spec.rounds == 0 {

@@ -5,7 +5,6 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use arena_compete::Standings;
 use arena_games::GameKind;
 // Transitional: competition planning moves behind the registry next.
-use arena_games::mahjong::GAME as MAHJONG;
 use arena_proto::v1;
 use arena_serve::ApiError;
 use arena_store::Store;
@@ -70,7 +69,8 @@ pub struct Fold {
     seen: HashSet<String>,
     /// Results decoded but not shown yet (their deal group is still being played).
     withheld: Vec<v1::TableResult>,
-    /// Mahjong: every shown result (its standings are folded by `mahjong::standings`).
+    /// A game that ranks its competitions itself: every shown result (its standings are
+    /// folded by the game's [`arena_games::Competitions`]).
     shown: Vec<v1::TableResult>,
     /// Dou Dizhu: the shown results folded so far.
     tally: Tally,
@@ -131,17 +131,17 @@ impl Fold {
         self.withheld = withheld;
         let ended = state_of(comp) == v1::CompetitionState::Finished;
         let tables_withheld = self.withheld.len() as u64;
-        if self.game == MAHJONG {
+        if let Some(competitions) = self.game.competitions() {
             self.shown.extend(shown);
-            let (standings, drawn_hands) = crate::mahjong::standings(&self.spec, &self.shown);
+            let folded = competitions.standings(&self.spec, &self.shown);
             return Ok(v1::Standings {
                 competition: self.spec.name.clone(),
-                standings,
+                standings: folded.standings,
                 tables_done,
                 tables_total: comp.tables_total,
                 r#final: ended,
-                game: MAHJONG.name().into(),
-                drawn_hands,
+                game: self.game.name().into(),
+                drawn_hands: folded.drawn,
                 tables_withheld,
             });
         }

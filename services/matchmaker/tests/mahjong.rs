@@ -29,7 +29,7 @@ fn spec(name: &str, participants: [&str; 4], matches: u32) -> v1::CompetitionSpe
         // machine can differ from the one-machine match, which does not time built-in bots.
         time: Some(v1::TimeControl {
             penalty_per_100ms: 0,
-            ..arena_matchmaker::mahjong::contest_time()
+            ..arena_games::mahjong::spec::contest_time()
         }),
         ..Default::default()
     }

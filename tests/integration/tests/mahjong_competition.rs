@@ -59,7 +59,7 @@ async fn mahjong_competition_survives_a_matchmaker_restart(backend: Backend) {
     let created = comp.spec.unwrap();
     assert_eq!(
         created.time,
-        Some(arena_matchmaker::mahjong::contest_time()),
+        Some(arena_games::mahjong::spec::contest_time()),
         "the contest's clock by default"
     );
     assert_eq!(created.verdict_policy(), v1::VerdictPolicy::PlayOn);

@@ -166,7 +166,7 @@ impl CompetitionCreateArgs {
         given.then(|| {
             // Dou Dizhu's defaults are the referee's (0 = default); Mahjong's the contest's.
             let defaults = match self.game {
-                GameArg::Mahjong => arena_matchmaker::mahjong::contest_time(),
+                GameArg::Mahjong => arena_games::mahjong::spec::contest_time(),
                 GameArg::DouDizhu => v1::TimeControl::default(),
             };
             v1::TimeControl {

@@ -142,7 +142,7 @@ pub(super) fn mahjong_table_job(a: &TableRunArgs) -> Result<v1::TableJob> {
         time: Some(v1::TimeControl {
             decision_ms: a.decision_ms,
             hard_cap_ms: 5 * a.decision_ms,
-            ..arena_matchmaker::mahjong::contest_time()
+            ..arena_games::mahjong::spec::contest_time()
         }),
         verdict_policy: v1::VerdictPolicy::PlayOn as i32,
         seed: a.seed,

@@ -3,7 +3,6 @@
 //! text keep working); a reader takes either and refuses the two when they disagree.
 
 use arena_proto::packages::arena::ddz::v1 as ddz_pb;
-use arena_proto::v1;
 use ddz::{Phase, RuleSet, Scoring};
 
 /// A phase as the protocol's enum.
@@ -112,30 +111,8 @@ pub fn named_rules(
     }))
 }
 
-/// A competition format's name, as `CompetitionSpec.format` and the CLI spell it.
-pub fn format_name(format: v1::CompetitionFormat) -> &'static str {
-    use v1::CompetitionFormat as F;
-    match format {
-        F::Unspecified => "",
-        F::Duplicate => "duplicate",
-        F::EqualStrength => "equal-strength",
-        F::Random => "random",
-        F::DifficultyAdjusted => "difficulty-adjusted",
-    }
-}
-
-/// The format a name spells (`None`: no format is called that).
-pub fn format_of_name(name: &str) -> Option<v1::CompetitionFormat> {
-    use v1::CompetitionFormat as F;
-    [
-        F::Duplicate,
-        F::EqualStrength,
-        F::Random,
-        F::DifficultyAdjusted,
-    ]
-    .into_iter()
-    .find(|f| format_name(*f) == name)
-}
+/// The competition formats' names, which every game's competitions share.
+pub use crate::competition::{format_name, format_of_name};
 
 /// A scoring mode as the protocol's enum.
 pub fn scoring_kind(scoring: Scoring) -> ddz_pb::Scoring {

@@ -80,6 +80,10 @@ impl Game for Mahjong {
         Some(self)
     }
 
+    fn competitions(&self) -> Option<&dyn crate::Competitions> {
+        Some(self)
+    }
+
     fn renderer(&self) -> Renderer {
         Renderer {
             file: "mahjong.js",

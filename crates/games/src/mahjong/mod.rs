@@ -12,6 +12,7 @@
 //! - [`program`]: the line protocol as an [`arena_line::ProgramProtocol`], for program bots.
 
 pub mod bots;
+pub mod competition;
 pub mod convert;
 pub mod game;
 pub mod program;

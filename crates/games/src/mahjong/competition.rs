@@ -1,7 +1,7 @@
 //! Mahjong competitions: the contest's 96-hand duplicate match, `matches` times, among exactly
 //! four participants.
 //!
-//! Match `m` plays the schedule of seed `spec.seed + m` (`arena_games::mahjong::rules::schedule`,
+//! Match `m` plays the schedule of seed `spec.seed + m` (`mahjong::schedule`,
 //! the same one `arena mahjong match --seed` plays): 6 groups, each with 4 deals of its own
 //! played in 4 rounds that rotate the bots one seat, so every bot plays every deal from every
 //! seat. Every hand is one table job, `NAME/m{match}/g{group}/r{round}/d{deal}`, with the wall and
@@ -21,19 +21,39 @@
 
 use std::collections::BTreeMap;
 
-use arena_games::mahjong::rules::schedule::{self, HANDS, Slot};
-use arena_games::mahjong::rules::stats::{self, HandSummary, MatchTotals};
-use arena_games::mahjong::rules::{Deal, Reading};
-use arena_games::mahjong::pb as mahjong_pb;
 use arena_proto::v1;
-use arena_serve::ApiError;
+use mahjong::schedule::{self, HANDS, Slot};
+use mahjong::stats::{self, HandSummary, MatchTotals};
+use mahjong::{Deal, Reading};
 
-use crate::{index, placement_of};
+use super::pb as mahjong_pb;
+use crate::competition::{self, Competitions, SpecError, index};
 
 /// Participants of a Mahjong competition: the four seats of its table.
 pub const PARTICIPANTS: usize = 4;
 
-pub use arena_games::mahjong::spec::contest_time;
+pub use super::spec::contest_time;
+
+/// Mahjong's competitions: the contest's duplicate match.
+impl Competitions for super::Mahjong {
+    fn check(&self, spec: &mut v1::CompetitionSpec, max_tables: u64) -> Result<(), SpecError> {
+        check(spec, max_tables).map(drop)
+    }
+
+    fn jobs(&self, spec: &v1::CompetitionSpec) -> Vec<v1::TableJob> {
+        // A checked spec reads.
+        jobs(spec, reading_of(spec).unwrap_or(Reading::Contest))
+    }
+
+    fn standings(
+        &self,
+        spec: &v1::CompetitionSpec,
+        results: &[v1::TableResult],
+    ) -> competition::Standings {
+        let (standings, drawn) = standings(spec, results);
+        competition::Standings { standings, drawn }
+    }
+}
 
 /// The table id of hand `slot` of match `m`.
 pub fn table_id(name: &str, m: usize, slot: &Slot) -> String {
@@ -50,26 +70,35 @@ pub fn match_seed(seed: u64, m: usize) -> u64 {
     seed.wrapping_add(m as u64)
 }
 
+/// The Mahjong setup a spec's `setup` holds (the default when it holds none).
+fn setup_in(spec: &v1::CompetitionSpec) -> Result<mahjong_pb::Setup, SpecError> {
+    match &spec.setup {
+        None => Ok(mahjong_pb::Setup::default()),
+        Some(any) => arena_proto::payload::unpack(Some(any), "spec.setup")
+            .map_err(|e| SpecError::invalid("spec.setup", e)),
+    }
+}
+
 /// The fan reading a spec asks for (its setup's `fans`; none: contest). A competition's setup
 /// names its reading only: its hands' walls and seats are the competition's.
-pub fn reading_of(spec: &v1::CompetitionSpec) -> Result<Reading, ApiError> {
-    let setup: mahjong_pb::Setup = crate::spec::setup_in(spec)?;
+pub fn reading_of(spec: &v1::CompetitionSpec) -> Result<Reading, SpecError> {
+    let setup = setup_in(spec)?;
     if !setup.wall.is_empty() || setup.first.is_some() {
-        return Err(ApiError::invalid(
+        return Err(SpecError::invalid(
             "spec.setup",
             "a Mahjong competition's setup names its fan reading only: the competition deals \
              its walls from its seed",
         ));
     }
-    arena_games::mahjong::spec::reading_of(setup.fans).map_err(|e| ApiError::invalid("spec.setup", e))
+    super::spec::reading_of(setup.fans).map_err(|e| SpecError::invalid("spec.setup", e))
 }
 
 /// Checks the Mahjong part of a spec (its name, participant names, matches and seed are checked
 /// by the caller) and fills in the defaults: duplicate format, the contest's time control,
 /// play-on verdicts, contest fans.
-pub fn check(spec: &mut v1::CompetitionSpec, max_tables: u64) -> Result<Reading, ApiError> {
+pub fn check(spec: &mut v1::CompetitionSpec, max_tables: u64) -> Result<Reading, SpecError> {
     if spec.participants.len() != PARTICIPANTS {
-        return Err(ApiError::invalid(
+        return Err(SpecError::invalid(
             "spec.participants",
             format!(
                 "a Mahjong competition has exactly four participants, the four seats of its \
@@ -79,7 +108,7 @@ pub fn check(spec: &mut v1::CompetitionSpec, max_tables: u64) -> Result<Reading,
         ));
     }
     if spec.rounds != 0 {
-        return Err(ApiError::invalid(
+        return Err(SpecError::invalid(
             "spec.rounds",
             format!(
                 "a Mahjong match's rounds are fixed by its schedule ({} groups × {} rounds × {} \
@@ -99,22 +128,22 @@ pub fn check(spec: &mut v1::CompetitionSpec, max_tables: u64) -> Result<Reading,
         ("spec.eps", spec.eps != 0.0),
     ];
     if let Some((field, _)) = ddz_only.iter().find(|(_, set)| *set) {
-        return Err(ApiError::invalid(
-            field,
+        return Err(SpecError::invalid(
+            *field,
             "is for Dou Dizhu competitions; a Mahjong competition deals from its seed",
         ));
     }
     let format = match spec.format_kind() {
         v1::CompetitionFormat::Unspecified => match spec.format.as_str() {
             "" => v1::CompetitionFormat::Duplicate,
-            name => crate::format_of_name(name).unwrap_or(v1::CompetitionFormat::Unspecified),
+            name => competition::format_of_name(name).unwrap_or(v1::CompetitionFormat::Unspecified),
         },
         typed => typed,
     };
     if format != v1::CompetitionFormat::Duplicate
-        || !(spec.format.is_empty() || spec.format == crate::format_name(format))
+        || !(spec.format.is_empty() || spec.format == competition::format_name(format))
     {
-        return Err(ApiError::invalid(
+        return Err(SpecError::invalid(
             "spec.format",
             format!(
                 "{:?}: a Mahjong competition is duplicate (the contest's schedule)",
@@ -123,15 +152,15 @@ pub fn check(spec: &mut v1::CompetitionSpec, max_tables: u64) -> Result<Reading,
         ));
     }
     spec.format_kind = format as i32;
-    spec.format = crate::format_name(format).to_string();
+    spec.format = competition::format_name(format).to_string();
     let reading = reading_of(spec)?;
     spec.setup = Some(arena_proto::payload::pack(&mahjong_pb::Setup {
-        fans: arena_games::mahjong::spec::fans_kind(reading) as i32,
+        fans: super::spec::fans_kind(reading) as i32,
         ..Default::default()
     }));
     let tables = u64::from(spec.matches).checked_mul(HANDS as u64);
     if tables.is_none_or(|t| t > max_tables) {
-        return Err(ApiError::OutOfRange(format!(
+        return Err(SpecError::OutOfRange(format!(
             "spec.matches × {HANDS} hands: more than the {max_tables} tables a competition may \
              have here"
         )));
@@ -145,13 +174,7 @@ pub fn check(spec: &mut v1::CompetitionSpec, max_tables: u64) -> Result<Reading,
     // The referee's own checks of a job, on the first table: the time control and verdict policy
     // are refused here, naming the spec's field, rather than failing every table.
     let sample = jobs_of(spec, reading, 1).next().expect("a match has hands");
-    arena_games::validate(&sample).map_err(|e| {
-        let field = e
-            .field
-            .strip_prefix("job.")
-            .map_or(e.field.clone(), |f| format!("spec.{f}"));
-        ApiError::invalid(field, e.message)
-    })?;
+    competition::check_sample(&sample)?;
     Ok(reading)
 }
 
@@ -176,7 +199,7 @@ fn jobs_of(
             .into_iter()
             .map(move |slot| {
                 let deal = Deal::from_seed(slot.deal_seed);
-                let setup = arena_games::mahjong::spec::setup_of(&deal, reading);
+                let setup = crate::mahjong::spec::setup_of(&deal, reading);
                 let group = deal_group(&spec.name, m, &slot);
                 let mut labels = std::collections::HashMap::new();
                 for (k, v) in [
@@ -194,7 +217,7 @@ fn jobs_of(
                 labels.extend(observed.iter().cloned());
                 v1::TableJob {
                     table_id: table_id(&spec.name, m, &slot),
-                    game: arena_games::mahjong::GAME.name().into(),
+                    game: super::GAME.name().into(),
                     seats: slot
                         .seats
                         .iter()
@@ -282,7 +305,7 @@ pub fn summary(slot: Slot, r: &v1::TableResult) -> HandSummary {
     let outcome = r
         .outcome
         .as_ref()
-        .and_then(arena_games::mahjong::convert::outcome_of);
+        .and_then(super::convert::outcome_of);
     let win = outcome
         .as_ref()
         .and_then(|m| seat_of(m.winner).map(|w| (w, m)));
@@ -307,8 +330,10 @@ pub fn standings(
     let mut hands: BTreeMap<(usize, usize), HandSummary> = BTreeMap::new();
     let mut schedules = BTreeMap::new();
     for r in results {
-        let Some(p) = placement_of(r) else { continue };
-        let Some((m, slot)) = slot_in(spec, &p, &mut schedules) else {
+        let Some(p) = r.placement.as_deref() else {
+            continue;
+        };
+        let Some((m, slot)) = slot_in(spec, p, &mut schedules) else {
             continue;
         };
         hands
@@ -398,7 +423,6 @@ pub fn standings(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use arena_proto::packages::arena::mahjong::v1 as mahjong_pb;
     use arena_proto::packages::arena::ddz::v1 as ddz_pb;
     use std::collections::BTreeSet;
 
@@ -439,10 +463,10 @@ mod tests {
                 let setup: mahjong_pb::Setup =
                     arena_proto::payload::unpack(job.setup.as_ref(), "setup").expect("a Mahjong set-up");
                 let deal = Deal::from_seed(slot.deal_seed);
-                assert_eq!(setup, arena_games::mahjong::spec::setup_of(&deal, reading));
+                assert_eq!(setup, crate::mahjong::spec::setup_of(&deal, reading));
                 let p = job.placement.as_deref().unwrap();
                 assert_eq!(slot_of(&s, p), Some((m, *slot)));
-                arena_games::validate(job).unwrap();
+                crate::validate(job).unwrap();
             }
         }
         // A deal group is the 4 rotations of one deal: the same wall, every seat once per bot.
@@ -518,7 +542,7 @@ mod tests {
         });
         assert!(cap.starts_with("spec.time.hard_cap_ms"), "{cap}");
         let mut s = spec(11);
-        assert!(matches!(check(&mut s, 1_000), Err(ApiError::OutOfRange(_))));
+        assert!(matches!(check(&mut s, 1_000), Err(SpecError::OutOfRange(_))));
     }
 
     fn result(

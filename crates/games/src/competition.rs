@@ -1,0 +1,102 @@
+//! Competitions a game plans itself ([`Competitions`]): it checks its part of a competition's
+//! spec, lays out every table, and folds the results into standings. The matchmaker creates,
+//! queues, supervises and reports any such competition without knowing the game.
+
+use arena_proto::v1;
+
+/// How a game plays competitions.
+pub trait Competitions: Send + Sync {
+    /// Checks the game's part of `spec` and fills in its defaults (format, clock, verdict
+    /// policy, setup): everything but the name, the participants' names, the number of
+    /// matches, the seed, the clock's bounds and the lane, which the matchmaker checks. A
+    /// competition may have at most `max_tables` tables.
+    fn check(&self, spec: &mut v1::CompetitionSpec, max_tables: u64) -> Result<(), SpecError>;
+
+    /// Every table of a checked spec, in the order they are queued. Each job carries its
+    /// placement, and the tables that play the same cards share a `deal_group` (none of their
+    /// replays is shown before all of them are played).
+    fn jobs(&self, spec: &v1::CompetitionSpec) -> Vec<v1::TableJob>;
+
+    /// The standings of a checked spec from the results shown so far (those of whole deal
+    /// groups; a result may come twice and counts once).
+    fn standings(&self, spec: &v1::CompetitionSpec, results: &[v1::TableResult]) -> Standings;
+}
+
+/// A game's standings of a competition.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Standings {
+    /// Per participant, best first.
+    pub standings: Vec<v1::Standing>,
+    /// Games that ended without a winner.
+    pub drawn: u64,
+}
+
+/// Why a competition's spec is refused.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SpecError {
+    /// A field does not read or does not fit the game (`field` as the spec names it, e.g.
+    /// `spec.participants`).
+    #[error("{field}: {why}")]
+    Invalid {
+        /// The field.
+        field: String,
+        /// What is wrong with it.
+        why: String,
+    },
+    /// The competition would be larger than the matchmaker allows.
+    #[error("{0}")]
+    OutOfRange(String),
+}
+
+impl SpecError {
+    /// A field that does not read or does not fit.
+    pub fn invalid(field: impl Into<String>, why: impl Into<String>) -> SpecError {
+        SpecError::Invalid {
+            field: field.into(),
+            why: why.into(),
+        }
+    }
+}
+
+/// A competition format's name, as `CompetitionSpec.format` and the CLI spell it.
+pub fn format_name(format: v1::CompetitionFormat) -> &'static str {
+    use v1::CompetitionFormat as F;
+    match format {
+        F::Unspecified => "",
+        F::Duplicate => "duplicate",
+        F::EqualStrength => "equal-strength",
+        F::Random => "random",
+        F::DifficultyAdjusted => "difficulty-adjusted",
+    }
+}
+
+/// The format a name spells (`None`: no format is called that).
+pub fn format_of_name(name: &str) -> Option<v1::CompetitionFormat> {
+    use v1::CompetitionFormat as F;
+    [
+        F::Duplicate,
+        F::EqualStrength,
+        F::Random,
+        F::DifficultyAdjusted,
+    ]
+    .into_iter()
+    .find(|f| format_name(*f) == name)
+}
+
+/// A match, round or table index as the protocol carries it (a spec's limits keep them far
+/// below `u32::MAX`).
+pub fn index(i: usize) -> u32 {
+    u32::try_from(i).unwrap_or(u32::MAX)
+}
+
+/// Checks a planned table job as the referee will, so a spec whose tables a referee would
+/// refuse (a clock, a verdict policy) is refused at once, naming the spec's field.
+pub fn check_sample(job: &v1::TableJob) -> Result<(), SpecError> {
+    crate::validate(job).map(drop).map_err(|e| {
+        let field = e
+            .field
+            .strip_prefix("job.")
+            .map_or(e.field.clone(), |f| format!("spec.{f}"));
+        SpecError::invalid(field, e.message)
+    })
+}
