@@ -51,8 +51,9 @@ pub trait Ladder: Send + Sync {
     /// Record kind and key of the ladder's state in the store.
     fn state_key(&self) -> (&'static str, &'static str);
 
-    /// The `competition` the ladder's tables are filed under (one of the store's
-    /// `visibility::LADDER_COMPETITIONS`).
+    /// The `competition` the ladder's tables are filed under: `ladder` for the platform's
+    /// default game, `ladder-<game>` for any other (names the store reserves for ladders,
+    /// `visibility::is_ladder_competition`).
     fn competition(&self) -> &'static str;
 
     /// The table-id suffixes of a group's tables, in the group's table order.

@@ -6,11 +6,13 @@
 //! and how the console shows it. Services and platform crates hold a [`GameKind`] (a handle on
 //! a registered game) and never match on which game it is.
 //!
-//! A game is registered by one line in [`REGISTERED`].
+//! A game is registered by one line in [`REGISTERED`], or at run time with
+//! [`GameKind::register`] (a game defined outside this crate: a test's, a plugin's).
 
 use std::fmt;
 use std::hash::{Hash, Hasher};
 use std::ops::Deref;
+use std::sync::RwLock;
 
 use arena_proto::v1;
 use arena_table::JobError;
@@ -111,6 +113,15 @@ pub struct Renderer {
 /// it). Adding a game is one line here.
 static REGISTERED: &[&dyn Game] = &[&crate::ddz::DouDizhu, &crate::mahjong::Mahjong];
 
+/// The games registered at run time, after [`REGISTERED`].
+static ADDED: RwLock<Vec<&'static dyn Game>> = RwLock::new(Vec::new());
+
+/// The games registered at run time (a poisoned lock still holds a consistent list: it is only
+/// ever pushed to).
+fn added() -> std::sync::RwLockReadGuard<'static, Vec<&'static dyn Game>> {
+    ADDED.read().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
 /// A handle on a registered game: a copyable `&'static dyn Game`, compared by name.
 #[derive(Copy, Clone)]
 pub struct GameKind(&'static dyn Game);
@@ -121,9 +132,30 @@ impl GameKind {
         GameKind(game)
     }
 
-    /// Every registered game, the default first.
+    /// Every registered game, the default first, then those registered at run time in the
+    /// order they were.
     pub fn all() -> impl ExactSizeIterator<Item = GameKind> + Clone {
-        REGISTERED.iter().map(|&g| GameKind(g))
+        let mut all: Vec<GameKind> = REGISTERED.iter().map(|&g| GameKind(g)).collect();
+        all.extend(added().iter().map(|&g| GameKind(g)));
+        all.into_iter()
+    }
+
+    /// Registers `game` for the rest of the process, as if it were listed in [`REGISTERED`]:
+    /// every service in the process plays it from then on. Refused when its name is not a
+    /// valid game name or another game has it. Registering the same game again returns its
+    /// handle.
+    pub fn register(game: &'static dyn Game) -> Result<GameKind, String> {
+        arena_store::Game::parse(game.name())?;
+        let mut added = ADDED.write().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let taken = REGISTERED.iter().chain(added.iter()).find(|g| g.name() == game.name());
+        if let Some(other) = taken {
+            if std::ptr::addr_eq(*other as *const dyn Game, game as *const dyn Game) {
+                return Ok(GameKind(game));
+            }
+            return Err(format!("another game is registered as {:?}", game.name()));
+        }
+        added.push(game);
+        Ok(GameKind(game))
     }
 
     /// The platform's default game: what an empty game name on the wire means.
@@ -133,7 +165,11 @@ impl GameKind {
 
     /// The game named `name` (its [`Game::name`]), or why there is none.
     pub fn by_name(name: &str) -> Result<GameKind, String> {
-        Self::all().find(|g| g.name() == name).ok_or_else(|| {
+        if let Some(&g) = REGISTERED.iter().find(|g| g.name() == name) {
+            return Ok(GameKind(g));
+        }
+        let added = added().iter().find(|g| g.name() == name).copied();
+        added.map(GameKind).ok_or_else(|| {
             format!(
                 "no game {}: the games are {}",
                 arena_proto::text::quote(name),

@@ -33,8 +33,18 @@ pub const ENDED_KIND: &str = "competition-ended";
 
 /// Record kind of competitions (key: the competition's name).
 pub const COMPETITION_KIND: &str = "competition";
-/// The `competition` of ladder tables: Dou Dizhu's ladder, then Mahjong's.
-pub const LADDER_COMPETITIONS: [&str; 2] = ["ladder", "ladder-mahjong"];
+/// The `competition` of the default game's ladder tables; every other game's ladder files its
+/// tables under `ladder-<game>`.
+pub const LADDER_COMPETITION: &str = "ladder";
+
+/// Whether `name` is a ladder's competition (`ladder`, `ladder-<anything>`): reserved for the
+/// matchmaker's ladder tables, whatever games are registered.
+pub fn is_ladder_competition(name: &str) -> bool {
+    name == LADDER_COMPETITION
+        || name
+            .strip_prefix(LADDER_COMPETITION)
+            .is_some_and(|rest| rest.starts_with('-'))
+}
 
 /// Why a table submitted from outside (not enqueued by a competition or a ladder) may not carry
 /// this id, competition and labels, or `None` if it may: its id (or its `competition`) is under a
@@ -61,7 +71,7 @@ pub async fn why_reserved<'a>(
         if name.is_empty() {
             continue;
         }
-        if LADDER_COMPETITIONS.contains(&name) {
+        if is_ladder_competition(name) {
             return Ok(Some(format!(
                 "{name:?} is the ladder's: its tables are scheduled by the matchmaker only"
             )));
@@ -236,4 +246,17 @@ pub async fn may_show<'a>(
             "its deal group {group:?} has no record, so nobody can tell whether a table still holds its deal"
         )),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn every_ladder_competition_is_reserved_whatever_its_game() {
+        for name in ["ladder", "ladder-mahjong", "ladder-toy"] {
+            assert!(super::is_ladder_competition(name), "{name}");
+        }
+        for name in ["ladders", "ladderx", "my-ladder", "", "cup"] {
+            assert!(!super::is_ladder_competition(name), "{name}");
+        }
+    }
 }

@@ -200,7 +200,7 @@ impl MatchmakerService {
                 "competition {name:?} exists"
             )));
         }
-        if visibility::LADDER_COMPETITIONS.contains(&name.as_str()) {
+        if visibility::is_ladder_competition(&name) {
             return Err(ApiError::invalid(
                 "spec.name",
                 format!("{name:?} is the ladder's name; choose another"),

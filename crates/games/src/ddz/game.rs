@@ -206,7 +206,7 @@ impl Ladder for DouDizhu {
     }
 
     fn competition(&self) -> &'static str {
-        arena_store::visibility::LADDER_COMPETITIONS[0]
+        arena_store::visibility::LADDER_COMPETITION
     }
 
     fn table_suffixes(&self) -> &'static [&'static str] {

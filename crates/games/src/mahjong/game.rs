@@ -236,7 +236,7 @@ impl Ladder for Mahjong {
     }
 
     fn competition(&self) -> &'static str {
-        arena_store::visibility::LADDER_COMPETITIONS[1]
+        "ladder-mahjong"
     }
 
     fn table_suffixes(&self) -> &'static [&'static str] {
