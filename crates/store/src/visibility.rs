@@ -252,7 +252,7 @@ pub async fn may_show<'a>(
 mod tests {
     #[test]
     fn every_ladder_competition_is_reserved_whatever_its_game() {
-        for name in ["ladder", "ladder-mahjong", "ladder-toy"] {
+        for name in ["ladder", "ladder-mahjong", "ladder-chess"] {
             assert!(super::is_ladder_competition(name), "{name}");
         }
         for name in ["ladders", "ladderx", "my-ladder", "", "cup"] {

@@ -7,7 +7,6 @@
 //!
 //! Telemetry is global to a process, so this binary holds this one test.
 
-use arena_proto::packages::arena::ddz::v1 as ddz_pb;
 use std::collections::BTreeSet;
 use std::time::{Duration, Instant};
 
@@ -41,9 +40,7 @@ async fn an_equal_strength_competition_between_remote_and_built_in_bots_on_redis
     let panel = v1::PanelSpec {
         landlords: "ladder:5".into(),
         farmers: "expert".into(),
-        // The typed name alone, as a client that never sends text would.
-        scoring: String::new(),
-        scoring_kind: ddz_pb::Scoring::Difficulty as i32,
+        scoring: "difficulty".into(),
     };
     let op = library
         .measure(Request::new(v1::MeasureRequest {

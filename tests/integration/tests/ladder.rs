@@ -20,12 +20,12 @@ fn erratic(req: &v1::DecisionRequest) -> ddz_pb::Action {
     use ddz_pb::action::Action;
     let mut h = std::collections::hash_map::DefaultHasher::new();
     (&req.table_id, req.request_id, req.seat).hash(&mut h);
-    let legal = match &req.observation {
-        Some(v1::Observation {
-            game: Some(arena_proto::payload::pack(&o)),
-        }) => o.legal.clone(),
-        _ => Vec::new(),
-    };
+    let legal = arena_proto::payload::unpack::<ddz_pb::Observation>(
+        req.observation.as_ref().and_then(|o| o.game.as_ref()),
+        "observation",
+    )
+    .map(|o| o.legal)
+    .unwrap_or_default();
     let action = match req.kind() {
         v1::DecisionKind::Bid => Action::Bid(0),
         v1::DecisionKind::Double | v1::DecisionKind::Redouble => Action::Double(false),
@@ -167,10 +167,10 @@ async fn ladder_runs_pairs_once_per_release(backend: Backend) {
         .unwrap();
     let deal_of = |bytes: Vec<u8>| {
         let replay = <v1::Replay as prost::Message>::decode(bytes.as_slice()).unwrap();
-        match replay.job.unwrap().setup.unwrap() {
-            arena_proto::payload::pack(&d) => d.deal,
-            other => panic!("a Dou Dizhu ladder table with {other:?}"),
-        }
+        let setup: ddz_pb::Setup =
+            arena_proto::payload::unpack(replay.job.unwrap().setup.as_ref(), "setup")
+                .expect("a Dou Dizhu ladder table");
+        setup.deal
     };
     assert_eq!(
         deal_of(store.replay(&ta).await.unwrap().unwrap()),

@@ -173,7 +173,7 @@ async fn mahjong_ladder_rates_every_set_once(backend: Backend) {
     for (key, r) in &board {
         use arena_ratings::history::{HISTORY_KIND, Point, history_key};
         let bytes = store
-            .record(HISTORY_KIND, &history_key("GAME_MAHJONG", key))
+            .record(HISTORY_KIND, &history_key("mahjong", key))
             .await
             .unwrap()
             .unwrap_or_else(|| panic!("{key} has a history"));
@@ -195,7 +195,7 @@ async fn mahjong_ladder_rates_every_set_once(backend: Backend) {
             .matchmaker
             .get_leaderboard(Request::new(v1::LeaderboardRequest {
                 limit: 0,
-                game: game as i32,
+                game: game.into(),
                 page_token: String::new(),
             }))
     };
@@ -208,7 +208,7 @@ async fn mahjong_ladder_rates_every_set_once(backend: Backend) {
     got.sort();
     want_keys.sort();
     assert_eq!(got, want_keys);
-    assert_eq!(mj.game(), "mahjong");
+    assert_eq!(mj.game, "mahjong");
     for w in mj.ratings.windows(2) {
         assert!(w[0].conservative >= w[1].conservative, "{mj:?}");
     }
@@ -315,7 +315,7 @@ async fn remote_bots_are_laddered_at_the_games_their_hello_listed() {
             .matchmaker
             .get_leaderboard(Request::new(v1::LeaderboardRequest {
                 limit: 0,
-                game: game as i32,
+                game: game.into(),
                 page_token: String::new(),
             }))
     };

@@ -114,7 +114,7 @@ async fn a_mahjong_table_is_one_trace_with_a_span_per_claim_window() {
             .iter()
             .find(|s| s.name == "table" && attr(s, "table_id") == id)
             .unwrap_or_else(|| panic!("hand {id}'s table span is in the competition's trace"));
-        assert_eq!(attr(table, "game"), "mahjong".as_str_name());
+        assert_eq!(attr(table, "game"), "mahjong");
         // bot-host's seat of the remote bot, in the same trace under the table.
         let seats: Vec<&Span> = trace
             .spans
