@@ -556,7 +556,7 @@ pub mod incremental {
                 table_id: "t".into(),
                 observation: Some(v1::Observation {
                     game: Some(crate::payload::Any {
-                        type_url: "type.googleapis.com/arena.toy.v1.Observation".into(),
+                        type_url: "type.googleapis.com/arena.anygame.v1.Observation".into(),
                         value: b"hand 345".to_vec(),
                     }),
                     events: plays.iter().map(|p| Bytes::copy_from_slice(p.as_bytes())).collect(),

@@ -25,13 +25,8 @@ pub mod mahjong;
 /// The bot's decision for one Dou Dizhu request.
 pub fn choose(req: &v1::DecisionRequest) -> ddz_pb::Action {
     use ddz_pb::action::Action;
-    let empty = ddz_pb::Observation::default();
-    let obs = match &req.observation {
-        Some(v1::Observation {
-            game: Some(arena_proto::payload::pack(&o)),
-        }) => o,
-        _ => &empty,
-    };
+    let obs: ddz_pb::Observation = arena_proto::payload::unpack(req.observation.as_ref().and_then(|o| o.game.as_ref()), "").unwrap_or_default();
+    let obs = &obs;
     let action = match req.kind() {
         v1::DecisionKind::Bid => Action::Bid(0),
         v1::DecisionKind::Double | v1::DecisionKind::Redouble => Action::Double(false),
@@ -65,7 +60,7 @@ pub struct Example {
 
 impl Bot for Example {
     fn decide(&mut self, req: &v1::DecisionRequest) -> v1::Action {
-        let game = match req.game() {
+        let game = match req.game.as_str() {
             "mahjong" => arena_proto::payload::pack(&(self.choose_mahjong)(req)),
             _ => arena_proto::payload::pack(&(self.choose)(req)),
         };
@@ -89,7 +84,7 @@ pub struct Options {
     pub tables: u64,
     /// The games the bot says it plays in `Hello` (empty: Dou Dizhu only); bot-host seats it at
     /// no other.
-    pub games: Vec<&str>,
+    pub games: Vec<&'static str>,
     /// The decision for each Dou Dizhu request.
     pub choose: fn(&v1::DecisionRequest) -> ddz_pb::Action,
     /// The decision for each Mahjong request.

@@ -14,13 +14,8 @@ const WINS: [&str; 3] = ["win", "self-drawn-win", "rob-kong"];
 
 /// The bot's decision for one Mahjong request.
 pub fn choose(req: &v1::DecisionRequest) -> mahjong_pb::Action {
-    let obs = match &req.observation {
-        Some(v1::Observation {
-            game: Some(arena_proto::payload::pack(&o)),
-        }) => o,
-        // Not a Mahjong request: passing says so without guessing at a tile.
-        _ => return action("pass"),
-    };
+    let Ok(obs) = arena_proto::payload::unpack::<mahjong_pb::Observation>(req.observation.as_ref().and_then(|o| o.game.as_ref()), "") else { return action("pass") };
+    let obs = &obs;
     let legal = &obs.legal;
     let pick = WINS
         .iter()
