@@ -19,7 +19,11 @@ pub const DEFAULT_GAME: &str = "ddz";
 
 /// A `game` field's value as the game's name: empty means [`DEFAULT_GAME`].
 pub fn game_name(field: &str) -> &str {
-    if field.is_empty() { DEFAULT_GAME } else { field }
+    if field.is_empty() {
+        DEFAULT_GAME
+    } else {
+        field
+    }
 }
 
 /// One seat's bot, game-neutral: the answer to each request of its seat, the table's end.
@@ -166,7 +170,9 @@ impl Games {
         }
         for (i, h) in self.handlers.iter().enumerate() {
             if h.game.is_empty() {
-                return Err("a handler names no game (give its registered name, e.g. \"ddz\")".into());
+                return Err(
+                    "a handler names no game (give its registered name, e.g. \"ddz\")".into(),
+                );
             }
             if self.handlers[..i].iter().any(|o| o.game == h.game) {
                 return Err(format!(
@@ -274,11 +280,19 @@ mod tests {
             .with(Handler::new("ddz", || Nothing));
         assert_eq!(games.names(), ["ddz", "mahjong"]);
         assert_eq!(games.check(), Ok(()));
-        let twice = games.with(Handler::new("ddz", || Nothing)).check().unwrap_err();
-        assert_eq!(twice, "two handlers for the game \"ddz\": give one per game");
+        let twice = games
+            .with(Handler::new("ddz", || Nothing))
+            .check()
+            .unwrap_err();
+        assert_eq!(
+            twice,
+            "two handlers for the game \"ddz\": give one per game"
+        );
         let none = Games::new().check().unwrap_err();
         assert!(none.starts_with("no game to play"), "{none}");
-        let unnamed = Games::from(Handler::new("", || Nothing)).check().unwrap_err();
+        let unnamed = Games::from(Handler::new("", || Nothing))
+            .check()
+            .unwrap_err();
         assert!(unnamed.contains("names no game"), "{unnamed}");
     }
 
@@ -293,7 +307,10 @@ mod tests {
             ..Default::default()
         };
         let e = outcome::<v1::TimeControl>(&end).unwrap_err();
-        assert!(e.starts_with("table \"t9\": outcome carries a \"arena.v1.Verdict\""), "{e}");
+        assert!(
+            e.starts_with("table \"t9\": outcome carries a \"arena.v1.Verdict\""),
+            "{e}"
+        );
         assert_eq!(outcome::<v1::Verdict>(&v1::TableEnd::default()), Ok(None));
     }
 }

@@ -280,12 +280,7 @@ struct State {
 /// with the seat's `bot` and sends the answer on the current connection; the seat's events go
 /// back to its history for the next increment. A bot that panics answers an empty action,
 /// which the referee judges at once (rather than waiting out the deadline).
-fn answer(
-    state: &Mutex<State>,
-    bot: &SeatBot,
-    req: Arc<v1::DecisionRequest>,
-    print: u64,
-) {
+fn answer(state: &Mutex<State>, bot: &SeatBot, req: Arc<v1::DecisionRequest>, print: u64) {
     let decided = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| lock(bot).decide(&req)));
     let action = decided.unwrap_or_else(|_| {
         eprintln!(

@@ -180,11 +180,15 @@ fn kind(word: &str) -> Option<pb::ActionKind> {
     (1..)
         .map_while(|n| pb::ActionKind::try_from(n).ok())
         .find(|k| {
-            let name = k.as_str_name().strip_prefix(KIND_PREFIX).unwrap_or_default();
+            let name = k
+                .as_str_name()
+                .strip_prefix(KIND_PREFIX)
+                .unwrap_or_default();
             name.len() == word.len()
-                && name.bytes().zip(word.bytes()).all(|(n, w)| {
-                    n == w.to_ascii_uppercase() || (n == b'_' && w == b'-')
-                })
+                && name
+                    .bytes()
+                    .zip(word.bytes())
+                    .all(|(n, w)| n == w.to_ascii_uppercase() || (n == b'_' && w == b'-'))
         })
 }
 
@@ -223,9 +227,19 @@ mod tests {
 
     #[test]
     fn a_text_that_is_no_answer_is_an_error_quoting_it() {
-        for text in ["", "unspecified", "discard5S", "rob kong", "action-kind-pass", "dance 5S"] {
+        for text in [
+            "",
+            "unspecified",
+            "discard5S",
+            "rob kong",
+            "action-kind-pass",
+            "dance 5S",
+        ] {
             let e = action(text).unwrap_err();
-            assert!(e.ends_with("is not a Mahjong answer (e.g. \"discard 5S\", \"pung\", \"pass\")"), "{e}");
+            assert!(
+                e.ends_with("is not a Mahjong answer (e.g. \"discard 5S\", \"pung\", \"pass\")"),
+                "{e}"
+            );
         }
         let long = "x".repeat(10_000);
         assert!(action(&long).unwrap_err().len() < 200, "the quote is cut");

@@ -148,7 +148,9 @@ fn ddz_obs(hand: &str) -> ddz_pb::Observation {
 #[test]
 fn hello_lists_the_games_of_the_handlers_given() {
     let records = Records::default();
-    let both = Games::new().with(records.mahjong("pass")).with(records.ddz());
+    let both = Games::new()
+        .with(records.mahjong("pass"))
+        .with(records.ddz());
     let (p, _, _) = stream(both);
     let hello = p.hello();
     assert_eq!(hello.games, ["ddz", "mahjong"]);
@@ -163,25 +165,62 @@ fn games_that_cannot_be_played_are_refused_before_connecting() {
     let records = Records::default();
     let twice = Games::new().with(records.ddz()).with(records.ddz());
     let e = player("http://x", "b", "t", &OPTIONS, twice).err().unwrap();
-    assert_eq!(e.to_string(), "two handlers for the game \"ddz\": give one per game");
+    assert_eq!(
+        e.to_string(),
+        "two handlers for the game \"ddz\": give one per game"
+    );
     assert!(player("http://x", "b", "t", &OPTIONS, Games::new()).is_err());
 }
 
 #[test]
 fn each_request_goes_to_a_bot_of_its_games_handler_packing_that_games_action() {
     let records = Records::default();
-    let (p, tx, mut rx) = stream(Games::new().with(records.ddz()).with(records.mahjong("pung")));
+    let (p, tx, mut rx) = stream(
+        Games::new()
+            .with(records.ddz())
+            .with(records.mahjong("pung")),
+    );
     let none: [ddz_pb::Event; 0] = [];
-    p.take(&tx, request(1, "d", "ddz", v1::DecisionKind::Play, &ddz_obs("3"), &none, 0));
+    p.take(
+        &tx,
+        request(
+            1,
+            "d",
+            "ddz",
+            v1::DecisionKind::Play,
+            &ddz_obs("3"),
+            &none,
+            0,
+        ),
+    );
     // An empty game field is Dou Dizhu's.
-    p.take(&tx, request(1, "old", "", v1::DecisionKind::Play, &ddz_obs("4"), &none, 0));
+    p.take(
+        &tx,
+        request(
+            1,
+            "old",
+            "",
+            v1::DecisionKind::Play,
+            &ddz_obs("4"),
+            &none,
+            0,
+        ),
+    );
     let mj = mahjong_pb::Observation {
         legal: vec!["pass".into(), "pung".into()],
         ..Default::default()
     };
     p.take(
         &tx,
-        request(2, "m", "mahjong", v1::DecisionKind::Claim, &mj, &[mahjong_event(1, "1M")], 0),
+        request(
+            2,
+            "m",
+            "mahjong",
+            v1::DecisionKind::Claim,
+            &mj,
+            &[mahjong_event(1, "1M")],
+            0,
+        ),
     );
     let (id, ddz) = reply(&mut rx).unwrap();
     assert_eq!(id, 1);
@@ -208,14 +247,20 @@ fn a_request_of_a_game_without_a_handler_is_answered_with_an_empty_action() {
     let (p, tx, mut rx) = stream(records.ddz().into());
     let mj = mahjong_pb::Observation::default();
     let none: [mahjong_pb::Event; 0] = [];
-    p.take(&tx, request(5, "m", "mahjong", v1::DecisionKind::Turn, &mj, &none, 0));
+    p.take(
+        &tx,
+        request(5, "m", "mahjong", v1::DecisionKind::Turn, &mj, &none, 0),
+    );
     assert_eq!(reply(&mut rx), Some((5, v1::Action::default())));
     // A table started of a game without a handler gets no bot either; its requests the same.
     {
         let mut st = lock(&p.state);
         assert!(p.seat(&mut st, "c", 0, "chess").is_none());
     }
-    p.take(&tx, request(6, "c", "chess", v1::DecisionKind::Turn, &mj, &none, 0));
+    p.take(
+        &tx,
+        request(6, "c", "chess", v1::DecisionKind::Turn, &mj, &none, 0),
+    );
     assert_eq!(reply(&mut rx), Some((6, v1::Action::default())));
     let st = lock(&p.state);
     assert!(st.seats.is_empty() && st.histories.is_empty());
@@ -224,14 +269,35 @@ fn a_request_of_a_game_without_a_handler_is_answered_with_an_empty_action() {
 #[test]
 fn a_request_the_games_bot_cannot_read_is_answered_with_an_empty_action() {
     let records = Records::default();
-    let (p, tx, mut rx) = stream(Games::new().with(records.ddz()).with(records.mahjong("dance")));
+    let (p, tx, mut rx) = stream(
+        Games::new()
+            .with(records.ddz())
+            .with(records.mahjong("dance")),
+    );
     let mj = mahjong_pb::Observation::default();
     let none: [mahjong_pb::Event; 0] = [];
     // A Dou Dizhu request carrying a Mahjong observation; a Mahjong decision asked of Dou
     // Dizhu; an answer that is no Mahjong answer.
-    p.take(&tx, request(1, "a", "ddz", v1::DecisionKind::Play, &mj, &none, 0));
-    p.take(&tx, request(2, "b", "ddz", v1::DecisionKind::Claim, &ddz_obs("3"), &none, 0));
-    p.take(&tx, request(3, "c", "mahjong", v1::DecisionKind::Claim, &mj, &none, 0));
+    p.take(
+        &tx,
+        request(1, "a", "ddz", v1::DecisionKind::Play, &mj, &none, 0),
+    );
+    p.take(
+        &tx,
+        request(
+            2,
+            "b",
+            "ddz",
+            v1::DecisionKind::Claim,
+            &ddz_obs("3"),
+            &none,
+            0,
+        ),
+    );
+    p.take(
+        &tx,
+        request(3, "c", "mahjong", v1::DecisionKind::Claim, &mj, &none, 0),
+    );
     for id in 1..=3 {
         assert_eq!(reply(&mut rx), Some((id, v1::Action::default())));
     }
@@ -241,7 +307,11 @@ fn a_request_the_games_bot_cannot_read_is_answered_with_an_empty_action() {
 #[test]
 fn the_seats_events_are_put_back_into_each_games_observation_also_from_increments() {
     let records = Records::default();
-    let (p, tx, mut rx) = stream(Games::new().with(records.ddz()).with(records.mahjong("pass")));
+    let (p, tx, mut rx) = stream(
+        Games::new()
+            .with(records.ddz())
+            .with(records.mahjong("pass")),
+    );
     let d: Vec<ddz_pb::Event> = (0..3).map(|i| ddz_event(i, "3")).collect();
     let m: Vec<mahjong_pb::Event> = ["1M", "2M", "3M"]
         .iter()
@@ -258,7 +328,10 @@ fn the_seats_events_are_put_back_into_each_games_observation_also_from_increment
     p.take(&tx, request(2, "m", "mahjong", claim, &mj, &m[1..], 1));
     while reply(&mut rx).is_some() {}
     assert_eq!(*records.ddz.lock().unwrap(), [d[..2].to_vec(), d.clone()]);
-    assert_eq!(*records.mahjong.lock().unwrap(), [m[..1].to_vec(), m.clone()]);
+    assert_eq!(
+        *records.mahjong.lock().unwrap(),
+        [m[..1].to_vec(), m.clone()]
+    );
 }
 
 #[test]
