@@ -407,16 +407,9 @@ fn main() {
                 ..example.sdk(Duration::from_millis(100))
             };
             let games = example.games()?.map(Timed);
-            arena_sdk::run(
-                &url,
-                &name,
-                &token,
-                &options,
-                games,
-                async {
-                    let _ = stopped.await;
-                },
-            )
+            arena_sdk::run(&url, &name, &token, &options, games, async {
+                let _ = stopped.await;
+            })
             .await
         }));
     }

@@ -16,9 +16,9 @@
 use std::time::Duration;
 
 use arena_proto::v1;
+use arena_sdk::Games;
 use arena_sdk::ddz::{self, DdzBot, pb as ddz_pb};
 use arena_sdk::mahjong::{MahjongBot, pb as mahjong_pb};
-use arena_sdk::{Bot as _, Games};
 use arena_tls::ClientTlsFiles;
 
 pub use arena_sdk::{Session, connect, env_args, tls_from_env};

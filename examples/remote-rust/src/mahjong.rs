@@ -18,8 +18,7 @@ const WINS: [&str; 3] = ["win", "self-drawn-win", "rob-kong"];
 pub fn choose(req: &v1::DecisionRequest, obs: &mahjong_pb::Observation) -> String {
     let _ = req;
     let legal = &obs.legal;
-    WINS
-        .iter()
+    WINS.iter()
         .find(|w| legal.iter().any(|a| a == *w))
         .map(|w| w.to_string())
         .or_else(|| legal.iter().find(|a| *a == "pung").cloned())

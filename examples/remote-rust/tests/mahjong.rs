@@ -5,7 +5,6 @@
 use arena_example_remote_bot::Example;
 use arena_games::mahjong::{MahjongSpec, MahjongTable, convert};
 use arena_proto::v1;
-use arena_sdk::Bot as _;
 use arena_sdk::mahjong::{action, handler, pb as mahjong_pb};
 use arena_table::TableGame;
 use mahjong::{Action, Deal, Rules, Tile};
@@ -69,7 +68,9 @@ fn the_example_answers_every_request_of_whole_hands_legally_in_every_seat() {
             outcome: t.outcome(),
             ..Default::default()
         };
-        let o = arena_sdk::mahjong::outcome(&end).unwrap().expect("a Mahjong outcome");
+        let o = arena_sdk::mahjong::outcome(&end)
+            .unwrap()
+            .expect("a Mahjong outcome");
         if o.winner.is_some() {
             won += 1
         } else {
