@@ -1,5 +1,5 @@
 //! Dou Dizhu (the game `ddz`): implement [`DdzBot`], overriding the decisions it makes, and
-//! play it with [`handler`].
+//! play it with [`handler()`].
 //!
 //! ```
 //! use arena_sdk::ddz::{self, DdzBot};

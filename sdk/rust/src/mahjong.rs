@@ -1,5 +1,5 @@
 //! The 2015 contest's Mahjong (the game `mahjong`): implement [`MahjongBot`], overriding the
-//! decisions it makes, and play it with [`handler`]. Every answer is the text of one of the
+//! decisions it makes, and play it with [`handler()`]. Every answer is the text of one of the
 //! observation's legal answers (`discard 5S`, `pung`, `chow 7M`); [`action`] turns it into the
 //! action message.
 //!
