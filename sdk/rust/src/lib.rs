@@ -575,8 +575,8 @@ fn player<'a>(
 }
 
 /// Plays one connection to bot-host at `url` as `name` with `token`, with a bot per seat made
-/// by the handler of its game in `games`, until the stream ends: `options.tables` tables ended (then it drains) or the
-/// connection failed (an error: no reconnect, see [`run`]).
+/// by the handler of its game in `games`, until the stream ends: `options.tables` tables ended
+/// (then it drains) or the connection failed (an error: no reconnect, see [`run`]).
 pub async fn play_once(
     url: &str,
     name: &str,
@@ -599,9 +599,10 @@ pub async fn play_once(
 }
 
 /// Plays on bot-host at `url` as `name` with `token`, with a bot per seat made by the handler
-/// of its game in `games` (one handler alone, or a [`Games`] of several), reconnecting (and resuming the session) whenever the stream drops, until `shutdown`
-/// completes or `options.tables` tables have ended: then it drains, finishing the tables in
-/// flight, and returns once bot-host has ended the stream. Fails only on what another attempt
+/// of its game in `games` (one handler alone, or a [`Games`] of several), reconnecting (and
+/// resuming the session) whenever the stream drops, until `shutdown` completes or
+/// `options.tables` tables have ended: then it drains, finishing the tables in flight, and
+/// returns once bot-host has ended the stream. Fails only on what another attempt
 /// cannot fix (games it cannot play, a bad URL or TLS files, a refused token, a revoked one).
 pub async fn run(
     url: &str,
