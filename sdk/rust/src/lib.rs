@@ -337,23 +337,23 @@ impl Player<'_> {
     /// `TableStart`'s or, when a request comes first, the request's). `None`, said on stderr,
     /// when the bot has no handler for that game: bot-host seats a bot only at the games its
     /// Hello lists, so that is a bot-host's mistake, which must not stop the bot's other tables.
-    fn seat(&self, st: &mut State, table: &str, seat: u32, game: &str) -> Option<SeatBot> {
-        let key = (table.to_string(), seat);
-        if let Some(bot) = st.seats.get(&key) {
+    fn seat(&self, st: &mut State, key: &(String, u32), game: &str) -> Option<SeatBot> {
+        if let Some(bot) = st.seats.get(key) {
             return Some(Arc::clone(bot));
         }
         let Some(handler) = self.games.get(game) else {
             eprintln!(
-                "arena: table {} seat {seat} is a table of {}, but this bot has handlers for {} \
+                "arena: table {} seat {} is a table of {}, but this bot has handlers for {} \
                  only; it answers nothing there",
-                arena_proto::text::quote(table),
+                arena_proto::text::quote(&key.0),
+                key.1,
                 arena_proto::text::quote(game_name(game)),
                 self.games.names().join(", ")
             );
             return None;
         };
         let bot = Arc::new(Mutex::new(handler.make()));
-        st.seats.insert(key, Arc::clone(&bot));
+        st.seats.insert(key.clone(), Arc::clone(&bot));
         Some(bot)
     }
 
@@ -375,7 +375,7 @@ impl Player<'_> {
         let mut st = lock(&self.state);
         let key = (req.table_id.clone(), req.seat);
         st.summary.request_bytes += prost::Message::encoded_len(&req) as u64;
-        let Some(bot) = self.seat(&mut st, &req.table_id, req.seat, &req.game) else {
+        let Some(bot) = self.seat(&mut st, &key, &req.game) else {
             // Answered at once with an empty action, which the referee judges at once, rather
             // than left to time out; no history is kept of a seat no bot plays.
             st.summary.answered += 1;
@@ -509,7 +509,7 @@ impl Player<'_> {
                 }
                 In::Start(s) => {
                     let mut st = lock(&self.state);
-                    self.seat(&mut st, &s.table_id, s.seat, &s.game);
+                    self.seat(&mut st, &(s.table_id, s.seat), &s.game);
                 }
                 In::Request(r) => self.take(&tx, r),
                 In::End(e) => {

@@ -255,7 +255,7 @@ fn a_request_of_a_game_without_a_handler_is_answered_with_an_empty_action() {
     // A table started of a game without a handler gets no bot either; its requests the same.
     {
         let mut st = lock(&p.state);
-        assert!(p.seat(&mut st, "c", 0, "chess").is_none());
+        assert!(p.seat(&mut st, &("c".into(), 0), "chess").is_none());
     }
     p.take(
         &tx,
