@@ -242,6 +242,30 @@ fn each_request_goes_to_a_bot_of_its_games_handler_packing_that_games_action() {
 }
 
 #[test]
+fn a_seat_whose_table_start_came_first_plays_the_game_it_named() {
+    let records = Records::default();
+    let (p, tx, mut rx) = stream(
+        Games::new()
+            .with(records.ddz())
+            .with(records.mahjong("win")),
+    );
+    {
+        let mut st = lock(&p.state);
+        assert!(p.seat(&mut st, &("m".into(), 0), "mahjong").is_some());
+    }
+    // The request's game field left empty: the seat's bot is the one its table started with.
+    let none: [mahjong_pb::Event; 0] = [];
+    let mj = mahjong_pb::Observation::default();
+    p.take(
+        &tx,
+        request(1, "m", "", v1::DecisionKind::Claim, &mj, &none, 0),
+    );
+    let (_, action) = reply(&mut rx).unwrap();
+    let action: mahjong_pb::Action = payload::unpack(action.game.as_ref(), "action").unwrap();
+    assert_eq!(action.kind(), mahjong_pb::ActionKind::Win);
+}
+
+#[test]
 fn a_request_of_a_game_without_a_handler_is_answered_with_an_empty_action() {
     let records = Records::default();
     let (p, tx, mut rx) = stream(records.ddz().into());
