@@ -22,7 +22,9 @@ use std::sync::{Arc, Mutex, mpsc};
 use std::time::Duration;
 
 use arena_example_remote_bot::{MAHJONG_RELEASE, Options, play_forever_with};
-use arena_proto::v1;
+use arena_proto::{payload, v1};
+use arena_sdk::ddz::{self, DdzBot, pb as ddz_pb};
+use arena_sdk::mahjong::pb as mahjong_pb;
 use common::{Standalone, channel};
 
 /// The release `mahjong_bot.py` reports.
@@ -278,10 +280,11 @@ fn the_example_mahjong_bots_play_hands_through_standalone_with_no_verdict() {
         assert!(result.error.is_empty(), "{}", result.error);
         assert!(result.verdicts.is_empty(), "{:?}", result.verdicts);
         assert!(
-            matches!(
-                result.outcome.as_ref().and_then(|o| o.game.as_ref()),
-                Some(arena_proto::payload::pack(&_))
-            ),
+            result
+                .outcome
+                .as_ref()
+                .and_then(|o| o.game.as_ref())
+                .is_some_and(payload::is::<mahjong_pb::Outcome>),
             "{result:?}"
         );
         for (bot, release) in releases {
@@ -359,7 +362,7 @@ fn the_example_mahjong_bots_play_hands_through_standalone_with_no_verdict() {
             .iter()
             .find(|st| st.participant == bot)
             .unwrap_or_else(|| panic!("{bot} is not in {standings:?}"));
-        let totals = row.mahjong.unwrap();
+        let totals: mahjong_pb::Standing = payload::unpack(row.game.as_ref(), "standing").unwrap();
         assert_eq!(
             (totals.hands, totals.verdicts),
             (96, 0),
@@ -470,6 +473,18 @@ fn the_python_dou_dizhu_bot_plays_a_table_and_a_competition_whose_replays_read_a
         .collect();
     let rust: Vec<serde_json::Value> = replays.iter().map(arena_sdk::replay::to_json).collect();
     assert_eq!(python, rust, "the two readers' JSON differ");
+    // Where they agree on `Any` payloads, both print the message's own JSON with `@type`.
+    let typed = |v: &serde_json::Value| v["@type"].as_str().unwrap_or_default().to_string();
+    assert_eq!(
+        typed(&rust[0]["steps"][0]["action"]["game"]),
+        "type.googleapis.com/arena.ddz.v1.Action",
+        "{}",
+        rust[0]
+    );
+    assert_eq!(
+        typed(&rust[0]["job"]["setup"]),
+        "type.googleapis.com/arena.ddz.v1.Setup"
+    );
     let one = arena_sdk::replay::table_id(seated[0]).to_string();
     let (out, err, ok) = s.client(&[
         "competition",
@@ -601,21 +616,19 @@ struct GatedRust {
     reached: mpsc::Sender<()>,
 }
 
-impl arena_sdk::Bot for GatedRust {
-    fn decide(&mut self, req: &v1::DecisionRequest) -> v1::Action {
+impl DdzBot for GatedRust {
+    fn decide(&mut self, req: &v1::DecisionRequest, obs: &ddz_pb::Observation) -> ddz_pb::Action {
         self.asked.lock().unwrap().push(req.request_id);
         let held = self.gate.lock().unwrap().take();
         if let Some(gate) = held {
             let _ = self.reached.send(());
             let _ = gate.recv_timeout(PATIENCE);
         }
-        v1::Action {
-            game: Some(arena_proto::payload::pack(&arena_example_remote_bot::choose(req))),
-        }
+        arena_example_remote_bot::choose(req, obs)
     }
 }
 
-/// The pieces of a [`GatedRust`] run: its factory's shared parts, the gate's opener, and the
+/// The pieces of a [`GatedRust`] run: its handler's shared parts, the gate's opener, and the
 /// signal that the first decision was reached.
 struct Gate {
     asked: Arc<Mutex<Vec<u64>>>,
@@ -638,17 +651,18 @@ impl Gate {
         }
     }
 
-    fn factory(&self) -> impl Fn() -> GatedRust + Send + 'static {
+    /// The Dou Dizhu handler making the run's [`GatedRust`] bots.
+    fn handler(&self) -> arena_sdk::Handler {
         let (asked, gate, reached) = (
             Arc::clone(&self.asked),
             Arc::clone(&self.gate),
             self.reached_tx.clone(),
         );
-        move || GatedRust {
+        ddz::handler(move || GatedRust {
             asked: Arc::clone(&asked),
             gate: Arc::clone(&gate),
             reached: reached.clone(),
-        }
+        })
     }
 }
 
@@ -670,16 +684,16 @@ fn the_rust_sdk_resumes_its_session_when_its_connection_breaks_mid_table() {
     let rt = tokio::runtime::Runtime::new().unwrap();
     let gate = Gate::new();
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    let (url, token, factory) = (
+    let (url, token, handler) = (
         format!("http://{}", proxy.addr),
         tokens[0].clone(),
-        gate.factory(),
+        gate.handler(),
     );
     let bot = rt.spawn(async move {
         let shutdown = async {
             let _ = stopped.await;
         };
-        arena_sdk::run(&url, "rsres", &token, &rust_options(), factory, shutdown).await
+        arena_sdk::run(&url, "rsres", &token, &rust_options(), handler, shutdown).await
     });
     let table = submit_in_background(&s, "rsres,expert,expert");
     gate.reached.recv_timeout(PATIENCE).unwrap();
@@ -708,12 +722,12 @@ fn the_rust_sdk_drains_on_shutdown_finishing_its_table_in_flight() {
     let rt = tokio::runtime::Runtime::new().unwrap();
     let gate = Gate::new();
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    let (url, token, factory) = (s.bots.clone(), tokens[0].clone(), gate.factory());
+    let (url, token, handler) = (s.bots.clone(), tokens[0].clone(), gate.handler());
     let bot = rt.spawn(async move {
         let shutdown = async {
             let _ = stopped.await;
         };
-        arena_sdk::run(&url, "rsstop", &token, &rust_options(), factory, shutdown).await
+        arena_sdk::run(&url, "rsstop", &token, &rust_options(), handler, shutdown).await
     });
     let table = submit_in_background(&s, "rsstop,expert,expert");
     gate.reached.recv_timeout(PATIENCE).unwrap();

@@ -72,8 +72,8 @@ fn probe() -> &'static Probe {
     PROBE.get_or_init(Probe::default)
 }
 
-/// The example bot, timed: think time and request size recorded while the probe records.
-struct Timed(arena_example_remote_bot::Example);
+/// The example bot of either game, timed: think time recorded while the probe records.
+struct Timed(Box<dyn Bot>);
 
 impl Bot for Timed {
     fn decide(&mut self, req: &v1::DecisionRequest) -> v1::Action {
@@ -400,22 +400,16 @@ fn main() {
         bot_stops.push(stop);
         let incremental = a.incremental;
         bot_runs.push(bots_rt.spawn(async move {
+            let example = arena_example_remote_bot::Options::default();
             let options = arena_sdk::Options {
                 capacity: 1024,
                 incremental,
-                ..arena_example_remote_bot::Options::default().sdk(Duration::from_millis(100))
+                ..example.sdk(Duration::from_millis(100))
             };
-            let example = arena_example_remote_bot::Options::default().bot();
-            arena_sdk::run(
-                &url,
-                &name,
-                &token,
-                &options,
-                move || Timed(example),
-                async {
-                    let _ = stopped.await;
-                },
-            )
+            let games = example.games()?.map(Timed);
+            arena_sdk::run(&url, &name, &token, &options, games, async {
+                let _ = stopped.await;
+            })
             .await
         }));
     }

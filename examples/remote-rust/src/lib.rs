@@ -1,32 +1,33 @@
 //! The README's remote bots in Rust, on the SDK (`sdk/rust`, crate `arena-sdk`): one gRPC
-//! stream to bot-host, any number of tables at once, of either game.
+//! stream to bot-host, any number of tables at once, of both games.
 //!
 //! At Dou Dizhu it never calls, never doubles, and plays the smallest listed move (passing only
-//! when it must, or when following its partner); at Mahjong it plays [`mahjong::choose`]. Every
-//! request carries the seat's full observation with its legal actions, so the bot needs no rules
-//! engine. Which games it is seated at is what its `Hello` lists ([`Options::games`]; none listed
-//! means Dou Dizhu only): the `arena-example-remote-bot` binary plays Dou Dizhu, the
-//! `arena-example-mahjong-bot` binary Mahjong. The connection (Hello, Ping/Pong, reconnect with
-//! resume, clean shutdown, TLS) is the SDK's; [`Options`] and the `play…` functions here are
-//! the example's decisions on it, which the platform's tests also play with.
+//! when it must, or when following its partner): [`choose`]; at Mahjong it plays
+//! [`mahjong::choose`]. Every request carries the seat's full observation with its legal
+//! actions, so the bot needs no rules engine. [`Example`] is both games' bot (an
+//! [`arena_sdk::ddz::DdzBot`] and an [`arena_sdk::mahjong::MahjongBot`]), given to the
+//! connection as one handler per game ([`Options::games`]), so its `Hello` lists the games it
+//! plays and each seat's bot is made for its table's game: the `arena-example-remote-bot`
+//! binary plays both, the `arena-example-mahjong-bot` binary Mahjong alone. The connection
+//! (Hello, Ping/Pong, reconnect with resume, clean shutdown, TLS) is the SDK's; [`Options`] and
+//! the `play…` functions here are the example's decisions on it, which the platform's tests
+//! also play with.
 
-use arena_proto::packages::arena::mahjong::v1 as mahjong_pb;
-use arena_proto::packages::arena::ddz::v1 as ddz_pb;
 use std::time::Duration;
 
 use arena_proto::v1;
-use arena_sdk::Bot;
+use arena_sdk::Games;
+use arena_sdk::ddz::{self, DdzBot, pb as ddz_pb};
+use arena_sdk::mahjong::{MahjongBot, pb as mahjong_pb};
 use arena_tls::ClientTlsFiles;
 
 pub use arena_sdk::{Session, connect, env_args, tls_from_env};
 
 pub mod mahjong;
 
-/// The bot's decision for one Dou Dizhu request.
-pub fn choose(req: &v1::DecisionRequest) -> ddz_pb::Action {
+/// The bot's decision for one Dou Dizhu request, whose observation is `obs`.
+pub fn choose(req: &v1::DecisionRequest, obs: &ddz_pb::Observation) -> ddz_pb::Action {
     use ddz_pb::action::Action;
-    let obs: ddz_pb::Observation = arena_proto::payload::unpack(req.observation.as_ref().and_then(|o| o.game.as_ref()), "").unwrap_or_default();
-    let obs = &obs;
     let action = match req.kind() {
         v1::DecisionKind::Bid => Action::Bid(0),
         v1::DecisionKind::Double | v1::DecisionKind::Redouble => Action::Double(false),
@@ -44,32 +45,83 @@ pub fn choose(req: &v1::DecisionRequest) -> ddz_pb::Action {
     }
 }
 
+/// The example's answer to a request of either game as bot-host sends it (whole), as its bots
+/// answer on a connection: for tests that speak the bot stream themselves. A request of a game
+/// it does not play, or one it cannot read, gets an empty action.
+pub fn answer(req: &v1::DecisionRequest) -> v1::Action {
+    Options::default()
+        .games()
+        .ok()
+        .and_then(|games| games.get(&req.game).map(|h| h.make().decide(req)))
+        .unwrap_or_default()
+}
+
 /// The release this example reports.
 pub const RELEASE: &str = "rust-1";
 /// The release the Mahjong binary reports.
 pub const MAHJONG_RELEASE: &str = "rust-mahjong-1";
 
-/// The example as an SDK bot: its decisions are two functions, so a test can play another.
+/// The example as an SDK bot of both games: its decisions are two functions, so a test can play
+/// another.
 #[derive(Clone, Copy, Debug)]
 pub struct Example {
     /// The decision for each Dou Dizhu request.
-    pub choose: fn(&v1::DecisionRequest) -> ddz_pb::Action,
-    /// The decision for each Mahjong request.
-    pub choose_mahjong: fn(&v1::DecisionRequest) -> mahjong_pb::Action,
+    pub choose: fn(&v1::DecisionRequest, &ddz_pb::Observation) -> ddz_pb::Action,
+    /// The answer to each Mahjong request: the text of one of its legal answers.
+    pub choose_mahjong: fn(&v1::DecisionRequest, &mahjong_pb::Observation) -> String,
 }
 
-impl Bot for Example {
-    fn decide(&mut self, req: &v1::DecisionRequest) -> v1::Action {
-        let game = match req.game.as_str() {
-            "mahjong" => arena_proto::payload::pack(&(self.choose_mahjong)(req)),
-            _ => arena_proto::payload::pack(&(self.choose)(req)),
-        };
-        v1::Action { game: Some(game) }
+impl Default for Example {
+    fn default() -> Self {
+        Example {
+            choose,
+            choose_mahjong: mahjong::choose,
+        }
+    }
+}
+
+impl DdzBot for Example {
+    fn decide(&mut self, req: &v1::DecisionRequest, obs: &ddz_pb::Observation) -> ddz_pb::Action {
+        (self.choose)(req, obs)
     }
 
     /// Both choices read the request's lists and nothing else: microseconds.
     fn is_quick(&self) -> bool {
         true
+    }
+}
+
+impl MahjongBot for Example {
+    fn decide(
+        &mut self,
+        req: &v1::DecisionRequest,
+        obs: &mahjong_pb::Observation,
+    ) -> Result<mahjong_pb::Action, String> {
+        arena_sdk::mahjong::action(&(self.choose_mahjong)(req, obs))
+    }
+
+    fn is_quick(&self) -> bool {
+        true
+    }
+}
+
+impl Example {
+    /// The handlers of the games named in `names` (`ddz`, `mahjong`), each seat's bot a copy of
+    /// this one. Fails naming a game the example does not play.
+    pub fn games(self, names: &[&str]) -> anyhow::Result<Games> {
+        let mut games = Games::new();
+        for name in names {
+            games = games.with(match *name {
+                ddz::GAME => ddz::handler(move || self),
+                arena_sdk::mahjong::GAME => arena_sdk::mahjong::handler(move || self),
+                other => anyhow::bail!(
+                    "the example plays {} and {}, not {other:?}",
+                    ddz::GAME,
+                    arena_sdk::mahjong::GAME
+                ),
+            });
+        }
+        Ok(games)
     }
 }
 
@@ -82,13 +134,13 @@ pub struct Options {
     pub capacity: u32,
     /// Stop (cleanly) once this many tables have ended (0 = no limit).
     pub tables: u64,
-    /// The games the bot says it plays in `Hello` (empty: Dou Dizhu only); bot-host seats it at
-    /// no other.
+    /// The games it plays, by registered name: its `Hello` lists them, and bot-host seats it
+    /// at no other (default: both).
     pub games: Vec<&'static str>,
     /// The decision for each Dou Dizhu request.
-    pub choose: fn(&v1::DecisionRequest) -> ddz_pb::Action,
-    /// The decision for each Mahjong request.
-    pub choose_mahjong: fn(&v1::DecisionRequest) -> mahjong_pb::Action,
+    pub choose: fn(&v1::DecisionRequest, &ddz_pb::Observation) -> ddz_pb::Action,
+    /// The answer to each Mahjong request.
+    pub choose_mahjong: fn(&v1::DecisionRequest, &mahjong_pb::Observation) -> String,
     /// TLS for an `https://` URL: the CA to trust (default: the system's roots) and the client
     /// certificate to present (default: none). Must be empty for an `http://` URL.
     pub tls: ClientTlsFiles,
@@ -101,7 +153,7 @@ impl Options {
     pub fn mahjong() -> Options {
         Options {
             release: MAHJONG_RELEASE.into(),
-            games: vec!["mahjong"],
+            games: vec![arena_sdk::mahjong::GAME],
             ..Options::default()
         }
     }
@@ -112,7 +164,6 @@ impl Options {
             release: self.release.clone(),
             capacity: self.capacity,
             tables: self.tables,
-            games: self.games.clone(),
             tls: self.tls.clone(),
             backoff,
             max_backoff: backoff,
@@ -127,6 +178,11 @@ impl Options {
             choose_mahjong: self.choose_mahjong,
         }
     }
+
+    /// The handlers these options play: [`Options::bot`] for each of [`Options::games`].
+    pub fn games(&self) -> anyhow::Result<Games> {
+        self.bot().games(&self.games)
+    }
 }
 
 impl Default for Options {
@@ -135,7 +191,7 @@ impl Default for Options {
             release: RELEASE.into(),
             capacity: 8,
             tables: 0,
-            games: Vec::new(),
+            games: vec![ddz::GAME, arena_sdk::mahjong::GAME],
             choose,
             choose_mahjong: mahjong::choose,
             tls: ClientTlsFiles::default(),
@@ -145,8 +201,8 @@ impl Default for Options {
 }
 
 /// Connects to bot-host at `endpoint` (`http://…`, or `https://…` with the TLS settings of
-/// [`tls_from_env`]) as `bot` with `token` and plays Dou Dizhu until the stream ends or `tables`
-/// tables have ended (0 = no limit).
+/// [`tls_from_env`]) as `bot` with `token` and plays until the stream ends or `tables`
+/// tables have ended (0 = no limit), at both games.
 pub async fn play(
     endpoint: &str,
     bot: &str,
@@ -170,18 +226,17 @@ pub async fn play_with(
     token: &str,
     options: &Options,
 ) -> anyhow::Result<Session> {
-    let example = options.bot();
     arena_sdk::play_once(
         endpoint,
         bot,
         token,
         &options.sdk(Duration::ZERO),
-        move || example,
+        options.games()?,
     )
     .await
 }
 
-/// Plays Dou Dizhu with reconnects (resuming its session), with the TLS settings of
+/// Plays both games with reconnects (resuming its session), with the TLS settings of
 /// [`tls_from_env`].
 pub async fn play_forever(
     endpoint: &str,
@@ -219,11 +274,12 @@ pub async fn play_forever_with(
         tables: 0,
         ..options.clone()
     };
-    let example = options.bot();
     let sdk = options.sdk(backoff);
     loop {
         let never = std::future::pending::<()>();
-        match arena_sdk::run(endpoint, bot, token, &sdk, move || example, never).await {
+        let games = options.games();
+        let run = async { arena_sdk::run(endpoint, bot, token, &sdk, games?, never).await };
+        match run.await {
             Ok(s) => eprintln!("stopped after {} tables; connecting again", s.tables),
             Err(e) => eprintln!("{e:#}; connecting again"),
         }

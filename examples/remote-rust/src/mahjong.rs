@@ -4,21 +4,21 @@
 //!
 //! It reads only the observation's legal answers and its own concealed tiles, so it needs no
 //! rules engine: a legal answer is written `KIND [TILE]` (`discard 5S`, `pung`, `chow 7M`), the
-//! kind being [`mahjong_pb::ActionKind`]'s name in lower case with dashes.
+//! kind being [`mahjong_pb::ActionKind`]'s name in lower case with dashes, which the SDK turns
+//! into the action message ([`arena_sdk::mahjong::action`]).
 
-use arena_proto::packages::arena::mahjong::v1 as mahjong_pb;
 use arena_proto::v1;
+use arena_sdk::mahjong::pb as mahjong_pb;
 
 /// The answers that win: on a discard, on the drawn tile, on another seat's added kong.
 const WINS: [&str; 3] = ["win", "self-drawn-win", "rob-kong"];
 
-/// The bot's decision for one Mahjong request.
-pub fn choose(req: &v1::DecisionRequest) -> mahjong_pb::Action {
-    let Ok(obs) = arena_proto::payload::unpack::<mahjong_pb::Observation>(req.observation.as_ref().and_then(|o| o.game.as_ref()), "") else { return action("pass") };
-    let obs = &obs;
+/// The bot's answer to one Mahjong request, whose observation is `obs`: one of its legal
+/// answers' text. The same rule answers every kind of request, so `req` is not read.
+pub fn choose(req: &v1::DecisionRequest, obs: &mahjong_pb::Observation) -> String {
+    let _ = req;
     let legal = &obs.legal;
-    let pick = WINS
-        .iter()
+    WINS.iter()
         .find(|w| legal.iter().any(|a| a == *w))
         .map(|w| w.to_string())
         .or_else(|| legal.iter().find(|a| *a == "pung").cloned())
@@ -33,8 +33,7 @@ pub fn choose(req: &v1::DecisionRequest) -> mahjong_pb::Action {
                 })
                 .cloned()
         })
-        .unwrap_or_else(|| "pass".into());
-    action(&pick)
+        .unwrap_or_else(|| "pass".into())
 }
 
 /// Whether `a` and `b` are the same tile, or suited tiles of one suit at most two ranks apart
@@ -45,6 +44,3 @@ fn near(a: &str, b: &str) -> bool {
         _ => a == b,
     }
 }
-
-/// A legal answer's text (`discard 5S`, `pung`) as the action message (the SDK's).
-pub use arena_sdk::mahjong_action as action;

@@ -1,5 +1,6 @@
-//! `ARENA_BOT=name ARENA_TOKEN=token cargo run -p arena-example-remote-bot`: plays Dou Dizhu until
-//! stopped; SIGINT or SIGTERM finishes the tables in flight first (a second one stops at once).
+//! `ARENA_BOT=name ARENA_TOKEN=token cargo run -p arena-example-remote-bot`: plays Dou Dizhu and
+//! Mahjong (its `Hello` lists both; each seat's bot is made for its table's game) until stopped;
+//! SIGINT or SIGTERM finishes the tables in flight first (a second one stops at once).
 //!
 //! `ARENA_BOT_HOST` is bot-host's bot port (default `http://127.0.0.1:50052`); for an `https://`
 //! one, `ARENA_CA_FILE` names the CA to trust if it is not one the system trusts, and
@@ -15,9 +16,8 @@ async fn main() -> anyhow::Result<()> {
         tls: tls_from_env()?,
         ..Options::default()
     };
-    let example = options.bot();
     let sdk = options.sdk(std::time::Duration::from_secs(1));
-    let s = arena_sdk::run_until_signal(&endpoint, &bot, &token, &sdk, move || example).await?;
+    let s = arena_sdk::run_until_signal(&endpoint, &bot, &token, &sdk, options.games()?).await?;
     eprintln!("stopped after {} tables", s.tables);
     Ok(())
 }

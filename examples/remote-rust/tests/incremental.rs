@@ -4,8 +4,6 @@
 //! bots get them); at every decision of every table the observation the SDK rebuilt for the bot
 //! equals the whole one, while far fewer bytes came over the wire.
 
-use arena_proto::packages::arena::mahjong::v1 as mahjong_pb;
-use arena_proto::packages::arena::ddz::v1 as ddz_pb;
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -14,6 +12,8 @@ use arena_auth::token::issue_token;
 use arena_bot_host::{BotHost, BotHostConfig};
 use arena_proto::v1;
 use arena_sdk::Bot;
+use arena_sdk::ddz::pb as ddz_pb;
+use arena_sdk::mahjong::pb as mahjong_pb;
 use arena_store::{BotKind, BotRecord, EmbeddedStore, Store};
 use arena_table::{BotHosts, RunOptions, run::Played};
 
@@ -25,9 +25,9 @@ type MakeJob = fn(&str, u64, &[String]) -> v1::TableJob;
 /// (table id, request id) → the request as the bot's code saw it.
 type Seen = Arc<Mutex<BTreeMap<(String, u64), v1::DecisionRequest>>>;
 
-/// The example bot, keeping every request it is handed.
+/// The example bot of either game, keeping every request it is handed.
 struct Recording {
-    example: arena_example_remote_bot::Example,
+    example: Box<dyn Bot>,
     seen: Seen,
 }
 
@@ -117,22 +117,22 @@ async fn play(
             })
             .await
             .unwrap();
+        // Both games, the example's default.
         let options = arena_example_remote_bot::Options {
             capacity: 64,
-            games: vec!["ddz", "mahjong"],
             incremental,
             ..Default::default()
         };
-        let example = options.bot();
         let sdk = options.sdk(Duration::from_millis(50));
-        let (seen, url, name) = (seen.clone(), url.clone(), name.clone());
+        let seen = seen.clone();
+        let games = options.games().unwrap().map(move |example| Recording {
+            example,
+            seen: seen.clone(),
+        });
+        let (url, name) = (url.clone(), name.clone());
         let (stop, stopping) = tokio::sync::oneshot::channel::<()>();
         let run = tokio::spawn(async move {
-            let factory = move || Recording {
-                example,
-                seen: seen.clone(),
-            };
-            arena_sdk::run(&url, &name, &token, &sdk, factory, async {
+            arena_sdk::run(&url, &name, &token, &sdk, games, async {
                 let _ = stopping.await;
             })
             .await
@@ -148,7 +148,7 @@ async fn play(
         for seed in seeds.clone() {
             let job = make(&format!("t-{seed}"), seed, &names);
             let job = v1::TableJob {
-                table_id: format!("{}-{}", job.game().as_str_name(), seed),
+                table_id: format!("{}-{}", job.game, seed),
                 ..job
             };
             let spec = arena_games::validate(&job).expect("a valid job");
@@ -183,7 +183,7 @@ async fn rebuilt_incremental_observations_equal_the_whole_ones_at_every_decision
     for game in ["ddz", "mahjong"] {
         let decisions = whole
             .keys()
-            .filter(|(t, _)| t.starts_with(game.as_str_name()))
+            .filter(|(t, _)| t.starts_with(&format!("{game}-")))
             .count();
         assert!(decisions > 100, "{game:?}: only {decisions} decisions");
     }

@@ -2,9 +2,10 @@
 //! is one the table accepts, its answer texts read as the messages the platform writes, and
 //! hands it plays in every seat end (won or drawn), as they would through bot-host.
 
-use arena_example_remote_bot::mahjong::{action, choose};
+use arena_example_remote_bot::Example;
 use arena_games::mahjong::{MahjongSpec, MahjongTable, convert};
 use arena_proto::v1;
+use arena_sdk::mahjong::{action, handler, pb as mahjong_pb};
 use arena_table::TableGame;
 use mahjong::{Action, Deal, Rules, Tile};
 
@@ -24,15 +25,16 @@ fn every_legal_answers_text_reads_as_the_message_the_platform_writes() {
         Action::Chow(t("7M")),
         Action::RobKong,
     ] {
-        let Some(arena_proto::payload::pack(&sent)) = convert::action(a).game else {
-            panic!("not a Mahjong action");
-        };
-        assert_eq!(action(&a.to_string()), sent, "{a}");
+        let sent: mahjong_pb::Action =
+            arena_proto::payload::unpack(convert::action(a).game.as_ref(), "action").unwrap();
+        assert_eq!(action(&a.to_string()), Ok(sent), "{a}");
     }
 }
 
 #[test]
 fn the_example_answers_every_request_of_whole_hands_legally_in_every_seat() {
+    // Each seat's bot as the connection makes it: through the SDK's Mahjong adapter.
+    let games = handler(Example::default);
     let (mut won, mut drawn, mut pungs) = (0, 0, 0);
     for seed in 0..30 {
         let mut t = MahjongTable::new(&MahjongSpec {
@@ -53,9 +55,7 @@ fn the_example_answers_every_request_of_whole_hands_legally_in_every_seat() {
                     deadline_ms: 1000,
                     observation: Some(t.observation(p.seat)),
                 };
-                let answer = v1::Action {
-                    game: Some(arena_proto::payload::pack(&choose(&req))),
-                };
+                let answer = games.make().decide(&req);
                 let a = t
                     .decode(&p, &answer)
                     .unwrap_or_else(|f| panic!("seed {seed}, request {id}: {f:?}"));
@@ -64,9 +64,13 @@ fn the_example_answers_every_request_of_whole_hands_legally_in_every_seat() {
             }
             t.check_and_apply(&answers).unwrap();
         }
-        let Some(arena_proto::payload::pack(&o)) = t.outcome().unwrap().game else {
-            panic!("not a Mahjong outcome");
+        let end = v1::TableEnd {
+            outcome: t.outcome(),
+            ..Default::default()
         };
+        let o = arena_sdk::mahjong::outcome(&end)
+            .unwrap()
+            .expect("a Mahjong outcome");
         if o.winner.is_some() {
             won += 1
         } else {

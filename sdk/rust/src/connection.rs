@@ -4,7 +4,7 @@
 //! policy's ([`arena_proto::retry::bot_reconnects`]): a [`ConnectionError`] says whether
 //! another attempt may help.
 //!
-//! [`run`](crate::run) plays a [`Bot`](crate::Bot) on connections of this kind (reconnecting
+//! [`run`](crate::run) plays [`Games`](crate::Games) on connections of this kind (reconnecting
 //! and resuming); `arena load`'s simulated bots drive them directly.
 
 use arena_proto::retry::bot_reconnects;
@@ -71,6 +71,13 @@ impl ConnectionError {
 pub struct Sender(UnboundedSender<v1::BotToHost>);
 
 impl Sender {
+    /// A sender not tied to a stream, and what it queues: for tests of what is sent.
+    #[cfg(test)]
+    pub(crate) fn detached() -> (Sender, tokio::sync::mpsc::UnboundedReceiver<v1::BotToHost>) {
+        let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
+        (Sender(tx), rx)
+    }
+
     /// Queues `msg`; false once the connection is gone.
     pub fn send(&self, msg: v1::BotToHost) -> bool {
         self.0.send(msg).is_ok()

@@ -1,30 +1,59 @@
-//! arena's bot SDK for Rust: write a bot as a type implementing [`Bot`], one method per decision
-//! kind, and [`run_until_signal`] plays it on bot-host.
+//! arena's bot SDK for Rust: write a bot for each game it plays as a type implementing that
+//! game's trait ([`ddz::DdzBot`], [`mahjong::MahjongBot`]), one method per decision kind, and
+//! [`run_until_signal`] plays them on bot-host.
 //!
 //! ```no_run
-//! use arena_sdk::{Bot, Options, v1};
+//! use arena_sdk::ddz::{self, DdzBot};
+//! use arena_sdk::mahjong::{self, MahjongBot};
+//! use arena_sdk::{Games, Options};
 //!
 //! struct Smallest;
 //!
-//! impl Bot for Smallest {
-//!     fn play(&mut self, obs: &ddz_pb::Observation) -> String {
-//!         let plays: Vec<&String> = obs.legal.iter().filter(|m| *m != "pass").collect();
-//!         plays.first().map_or("pass".into(), |m| m.to_string())
+//! impl DdzBot for Smallest {
+//!     fn play(&mut self, obs: &ddz::pb::Observation) -> String {
+//!         let play = obs.legal.iter().find(|m| *m != "pass");
+//!         play.map_or_else(|| "pass".into(), String::clone)
+//!     }
+//! }
+//!
+//! struct Discarder;
+//!
+//! impl MahjongBot for Discarder {
+//!     fn turn(&mut self, obs: &mahjong::pb::Observation) -> String {
+//!         let discard = obs.legal.iter().find(|a| a.starts_with("discard "));
+//!         discard.map_or_else(|| "pass".into(), String::clone)
 //!     }
 //! }
 //!
 //! #[tokio::main]
 //! async fn main() -> anyhow::Result<()> {
 //!     let (endpoint, name, token) = arena_sdk::env_args()?;
-//!     let options = Options { release: "smallest-1".into(), tls: arena_sdk::tls_from_env()?, ..Options::default() };
-//!     arena_sdk::run_until_signal(&endpoint, &name, &token, &options, || Smallest).await?;
+//!     let options = Options {
+//!         release: "smallest-1".into(),
+//!         tls: arena_sdk::tls_from_env()?,
+//!         ..Options::default()
+//!     };
+//!     // Hello lists `ddz` and `mahjong`; each seat's bot is made by its game's handler.
+//!     let games = Games::new()
+//!         .with(ddz::handler(|| Smallest))
+//!         .with(mahjong::handler(|| Discarder));
+//!     arena_sdk::run_until_signal(&endpoint, &name, &token, &options, games).await?;
 //!     Ok(())
 //! }
 //! ```
 //!
-//! The connection makes one bot (with the factory it is given) per seat it is seated at, so a bot
-//! may keep what it learns during a game in `self`; calls on one bot never overlap, and each runs
-//! on a blocking thread of its own, so a slow decision at one table delays neither the others nor
+//! One game alone needs no [`Games`]: `run_until_signal(…, ddz::handler(|| Smallest))`.
+//!
+//! The connection is given a [`Handler`] per game (a game's registered name and a factory of
+//! its bots) and knows no game itself: its `Hello` lists the handlers' games, and it makes one
+//! bot per seat it is seated at with the handler of the seat's game (`TableStart.game`, or the
+//! request's `game`; empty means [`DEFAULT_GAME`]), so a bot may keep what it learns during a
+//! game in `self`. A request of a game it has no handler for (which bot-host does not send) is
+//! answered with an empty action and a line on stderr. Each game's adapter unpacks the
+//! request's observation (`google.protobuf.Any`), puts the seat's events, which travel
+//! encoded in the envelope, back into its `events`, calls the method of the request's kind and
+//! packs the answer as the game's action. Calls on one bot never overlap, and each runs on a
+//! blocking thread of its own, so a slow decision at one table delays neither the others nor
 //! the keepalive (unless the bot says it is quick, [`Bot::is_quick`]: then it is called on the
 //! connection's task, sparing the hop to another thread). Every request carries the seat's full
 //! observation with the legal answers as strings: a bot needs no rules engine. The SDK asks
@@ -37,13 +66,15 @@
 //! once, an answer made while disconnected is sent again rather than decided twice), and a
 //! clean shutdown: `Drain`, the tables in flight finished, then the end of the stream.
 //!
+//! Adding a game to the SDK is adding its module (as [`ddz`] and [`mahjong`] are: its trait,
+//! its adapter, `handler`, `observation`, `outcome`) over [`handler`]'s game-neutral pieces;
+//! nothing else names a game. The raw protocol is in `docs/wire.md`.
+//!
 //! An `https://` bot-host URL connects over TLS, verifying bot-host's certificate against the
 //! system's roots or a CA file, and presenting a client certificate where bot-host asks for one
 //! (mutual TLS): [`Options::tls`], from the environment with [`tls_from_env`]
 //! (`ARENA_CA_FILE`, `ARENA_CLIENT_CERT_FILE`, `ARENA_CLIENT_KEY_FILE`).
 
-use arena_proto::packages::arena::mahjong::v1 as mahjong_pb;
-use arena_proto::packages::arena::ddz::v1 as ddz_pb;
 use std::collections::HashMap;
 use std::future::Future;
 use std::sync::{Arc, Mutex};
@@ -58,93 +89,16 @@ pub use arena_proto::v1;
 use arena_proto::v1::{bot_gateway_client::BotGatewayClient, host_to_bot::Msg as In};
 
 pub mod connection;
+pub mod ddz;
+pub mod handler;
+pub mod mahjong;
 pub mod replay;
+#[cfg(test)]
+mod tests;
+
+pub use handler::{Bot, DEFAULT_GAME, Games, Handler, game_name};
 
 use connection::{Connection, ConnectionError, Sender};
-
-/// A bot: the answers to the decisions it is asked. Every method has a default that is always
-/// legal (no call, no double, the first legal play or answer, pass), so a bot overrides only what
-/// it decides itself; or it overrides [`Bot::decide`] alone.
-pub trait Bot: Send + 'static {
-    /// Dou Dizhu: the call, 0 (no call) or more than the highest call so far, at most 3.
-    fn bid(&mut self, obs: &ddz_pb::Observation) -> u32 {
-        let _ = obs;
-        0
-    }
-
-    /// Dou Dizhu: whether a farmer doubles.
-    fn double(&mut self, obs: &ddz_pb::Observation) -> bool {
-        let _ = obs;
-        false
-    }
-
-    /// Dou Dizhu: whether the landlord redoubles (asked only after a farmer doubled).
-    fn redouble(&mut self, obs: &ddz_pb::Observation) -> bool {
-        let _ = obs;
-        false
-    }
-
-    /// Dou Dizhu: the play, one of `obs.legal` (cards such as `33344455`, or `pass`).
-    fn play(&mut self, obs: &ddz_pb::Observation) -> String {
-        obs.legal.first().cloned().unwrap_or_else(|| "pass".into())
-    }
-
-    /// Mahjong, its own turn: one of `obs.legal` (`discard 5S`, `self-drawn-win`,
-    /// `concealed-kong E`, `added-kong 3T`).
-    fn turn(&mut self, obs: &mahjong_pb::Observation) -> String {
-        obs.legal.first().cloned().unwrap_or_else(|| "pass".into())
-    }
-
-    /// Mahjong, another seat's discard: one of `obs.legal` (`pass`, `win`, `pung`, `kong`,
-    /// `chow 7M`).
-    fn claim(&mut self, obs: &mahjong_pb::Observation) -> String {
-        let _ = obs;
-        "pass".into()
-    }
-
-    /// Mahjong, another seat's added kong: `pass` or `rob-kong`.
-    fn rob_kong(&mut self, obs: &mahjong_pb::Observation) -> String {
-        let _ = obs;
-        "pass".into()
-    }
-
-    /// The answer to one request: dispatches on its kind to the methods above.
-    fn decide(&mut self, request: &v1::DecisionRequest) -> v1::Action {
-        use ddz_pb::action::Action as Ddz;
-        let _ = request;
-        let game = todo!("TEMPORARY");
-        v1::Action { game: Some(game) }
-    }
-
-    /// Called once the table this bot sat at ended (its outcome and verdicts).
-    fn end(&mut self, end: &v1::TableEnd) {
-        let _ = end;
-    }
-
-    /// True if every decision takes microseconds (no search, no I/O, no sleeping): the
-    /// connection then decides on its own task instead of handing each request to a blocking
-    /// thread, which costs more than such a decision. A quick bot that is slow after all holds
-    /// up the bot's other tables and its keepalive, so the default is false.
-    fn is_quick(&self) -> bool {
-        false
-    }
-}
-
-/// A legal Mahjong answer's text (`discard 5S`, `pung`) as the action message: the kind is
-/// [`mahjong_pb::ActionKind`]'s name in lower case with dashes, the tile follows. An unknown kind
-/// gives kind 0, which the referee refuses as malformed.
-pub fn mahjong_action(text: &str) -> mahjong_pb::Action {
-    let text = text.trim();
-    let (kind, tile) = text.split_once(' ').unwrap_or((text, ""));
-    let name = format!(
-        "MAHJONG_ACTION_KIND_{}",
-        kind.to_ascii_uppercase().replace('-', "_")
-    );
-    mahjong_pb::Action {
-        kind: mahjong_pb::ActionKind::from_str_name(&name).map_or(0, |k| k as i32),
-        tile: tile.trim().into(),
-    }
-}
 
 /// How a bot plays.
 #[derive(Clone, Debug)]
@@ -155,9 +109,6 @@ pub struct Options {
     pub capacity: u32,
     /// Stop cleanly (drain) once this many tables have ended (0 = no limit).
     pub tables: u64,
-    /// The games the bot says it plays in `Hello` (empty: Dou Dizhu only); bot-host seats it at
-    /// no other.
-    pub games: Vec<&'static str>,
     /// TLS for an `https://` URL: the CA to trust (default: the system's roots) and the client
     /// certificate to present (default: none). Must be empty for an `http://` URL.
     pub tls: ClientTlsFiles,
@@ -179,7 +130,6 @@ impl Default for Options {
             release: "0".into(),
             capacity: 8,
             tables: 0,
-            games: Vec::new(),
             tls: ClientTlsFiles::default(),
             backoff: Backoff::CLIENT.first(),
             max_backoff: Backoff::CLIENT.max(),
@@ -302,13 +252,13 @@ enum Ended {
 }
 
 /// One seat's bot, called by one thread at a time.
-type SeatBot<B> = Arc<Mutex<B>>;
+type SeatBot = Arc<Mutex<Box<dyn Bot>>>;
 
 /// What the connections of one run share with the decisions in flight.
-struct State<B> {
+struct State {
     session_id: String,
     current: Option<Sender>,
-    seats: HashMap<(String, u32), SeatBot<B>>,
+    seats: HashMap<(String, u32), SeatBot>,
     /// (table, seat) → the seat's events so far, as its requests arrived, lent to the last one
     /// while it is decided.
     histories: HashMap<(String, u32), arena_proto::incremental::History>,
@@ -330,12 +280,7 @@ struct State<B> {
 /// with the seat's `bot` and sends the answer on the current connection; the seat's events go
 /// back to its history for the next increment. A bot that panics answers an empty action,
 /// which the referee judges at once (rather than waiting out the deadline).
-fn answer<B: Bot>(
-    state: &Mutex<State<B>>,
-    bot: &SeatBot<B>,
-    req: Arc<v1::DecisionRequest>,
-    print: u64,
-) {
+fn answer(state: &Mutex<State>, bot: &SeatBot, req: Arc<v1::DecisionRequest>, print: u64) {
     let decided = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| lock(bot).decide(&req)));
     let action = decided.unwrap_or_else(|_| {
         eprintln!(
@@ -374,25 +319,54 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-/// A run: the bot's name and token, its options, the factory of its seats' bots, the shared
-/// state.
-struct Player<'a, B, F> {
+/// A run: the bot's name and token, its options, the handlers making its seats' bots, the
+/// shared state.
+struct Player<'a> {
     url: &'a str,
     name: &'a str,
     token: &'a str,
     options: &'a Options,
-    factory: F,
-    state: Arc<Mutex<State<B>>>,
+    games: Games,
+    state: Arc<Mutex<State>>,
     /// Drain asked (shutdown, or `options.tables` reached).
     stopping: bool,
 }
 
-impl<B: Bot, F: Fn() -> B> Player<'_, B, F> {
-    fn seat(&self, st: &mut State<B>, table: &str, seat: u32) -> SeatBot<B> {
-        st.seats
-            .entry((table.to_string(), seat))
-            .or_insert_with(|| Arc::new(Mutex::new((self.factory)())))
-            .clone()
+impl Player<'_> {
+    /// The seat's bot, made on first sight by the handler of `game` (the table's: a
+    /// `TableStart`'s or, when a request comes first, the request's). `None`, said on stderr,
+    /// when the bot has no handler for that game: bot-host seats a bot only at the games its
+    /// Hello lists, so that is a bot-host's mistake, which must not stop the bot's other tables.
+    fn seat(&self, st: &mut State, key: &(String, u32), game: &str) -> Option<SeatBot> {
+        if let Some(bot) = st.seats.get(key) {
+            return Some(Arc::clone(bot));
+        }
+        let Some(handler) = self.games.get(game) else {
+            eprintln!(
+                "arena: table {} seat {} is a table of {}, but this bot has handlers for {} \
+                 only; it answers nothing there",
+                arena_proto::text::quote(&key.0),
+                key.1,
+                arena_proto::text::quote(game_name(game)),
+                self.games.names().join(", ")
+            );
+            return None;
+        };
+        let bot = Arc::new(Mutex::new(handler.make()));
+        st.seats.insert(key.clone(), Arc::clone(&bot));
+        Some(bot)
+    }
+
+    /// The Hello that opens each connection: the games are the handlers'.
+    fn hello(&self) -> v1::Hello {
+        v1::Hello {
+            bot: self.name.into(),
+            release: self.options.release.clone(),
+            capacity: self.options.capacity,
+            resume_session: lock(&self.state).session_id.clone(),
+            games: self.games.names(),
+            incremental_observations: self.options.incremental,
+        }
     }
 
     /// Takes a request: answers it again if it was answered already, leaves it if it is being
@@ -401,6 +375,13 @@ impl<B: Bot, F: Fn() -> B> Player<'_, B, F> {
         let mut st = lock(&self.state);
         let key = (req.table_id.clone(), req.seat);
         st.summary.request_bytes += prost::Message::encoded_len(&req) as u64;
+        let Some(bot) = self.seat(&mut st, &key, &req.game) else {
+            // Answered at once with an empty action, which the referee judges at once, rather
+            // than left to time out; no history is kept of a seat no bot plays.
+            st.summary.answered += 1;
+            tx.send(connection::reply(&req, v1::Action::default()));
+            return;
+        };
         // Every request is recorded as it arrives, in the stream's order, even one answered
         // already or still being decided: bot-host counts what the bot holds the same way.
         let (table, seat, id) = (req.table_id.clone(), req.seat, req.request_id);
@@ -437,7 +418,6 @@ impl<B: Bot, F: Fn() -> B> Player<'_, B, F> {
             let us = t.elapsed().as_micros() as u64;
             st.summary.turnarounds_us.push(us);
         }
-        let bot = self.seat(&mut st, &req.table_id, req.seat);
         drop(st);
         let state = Arc::clone(&self.state);
         if lock(&bot).is_quick() {
@@ -486,15 +466,7 @@ impl<B: Bot, F: Fn() -> B> Player<'_, B, F> {
             }
         };
         let mut client = BotGatewayClient::new(channel);
-        let hello = v1::Hello {
-            bot: self.name.into(),
-            release: self.options.release.clone(),
-            capacity: self.options.capacity,
-            resume_session: lock(&self.state).session_id.clone(),
-            games: self.options.games.iter().map(|g| g.to_string()).collect(),
-            incremental_observations: self.options.incremental,
-        };
-        let mut conn = match Connection::open(&mut client, hello, self.token).await {
+        let mut conn = match Connection::open(&mut client, self.hello(), self.token).await {
             Ok(c) => c,
             Err(e) => return self.failed(e),
         };
@@ -537,7 +509,7 @@ impl<B: Bot, F: Fn() -> B> Player<'_, B, F> {
                 }
                 In::Start(s) => {
                     let mut st = lock(&self.state);
-                    self.seat(&mut st, &s.table_id, s.seat);
+                    self.seat(&mut st, &(s.table_id, s.seat), &s.game);
                 }
                 In::Request(r) => self.take(&tx, r),
                 In::End(e) => {
@@ -573,19 +545,21 @@ impl<B: Bot, F: Fn() -> B> Player<'_, B, F> {
     }
 }
 
-fn player<'a, B: Bot, F: Fn() -> B>(
+/// A run of `games`, refused (saying why) when they cannot be played ([`Games::check`]).
+fn player<'a>(
     url: &'a str,
     name: &'a str,
     token: &'a str,
     options: &'a Options,
-    factory: F,
-) -> Player<'a, B, F> {
-    Player {
+    games: Games,
+) -> anyhow::Result<Player<'a>> {
+    games.check().map_err(anyhow::Error::msg)?;
+    Ok(Player {
         url,
         name,
         token,
         options,
-        factory,
+        games,
         state: Arc::new(Mutex::new(State {
             session_id: String::new(),
             current: None,
@@ -597,20 +571,20 @@ fn player<'a, B: Bot, F: Fn() -> B>(
             summary: Session::default(),
         })),
         stopping: false,
-    }
+    })
 }
 
-/// Plays one connection to bot-host at `url` as `name` with `token`, with a bot from `factory`
-/// per seat, until the stream ends: `options.tables` tables ended (then it drains) or the
-/// connection failed (an error: no reconnect, see [`run`]).
-pub async fn play_once<B: Bot, F: Fn() -> B>(
+/// Plays one connection to bot-host at `url` as `name` with `token`, with a bot per seat made
+/// by the handler of its game in `games`, until the stream ends: `options.tables` tables ended
+/// (then it drains) or the connection failed (an error: no reconnect, see [`run`]).
+pub async fn play_once(
     url: &str,
     name: &str,
     token: &str,
     options: &Options,
-    factory: F,
+    games: impl Into<Games>,
 ) -> anyhow::Result<Session> {
-    let mut p = player(url, name, token, options, factory);
+    let mut p = player(url, name, token, options, games.into())?;
     let mut done = false;
     let mut never = std::pin::pin!(std::future::pending::<()>());
     let mut never_abandon = std::pin::pin!(std::future::pending::<()>());
@@ -624,17 +598,18 @@ pub async fn play_once<B: Bot, F: Fn() -> B>(
     }
 }
 
-/// Plays on bot-host at `url` as `name` with `token`, with a bot from `factory` per seat,
-/// reconnecting (and resuming the session) whenever the stream drops, until `shutdown`
-/// completes or `options.tables` tables have ended: then it drains, finishing the tables in
-/// flight, and returns once bot-host has ended the stream. Fails only on what another attempt
-/// cannot fix (a bad URL or TLS files, a refused token, a revoked one).
-pub async fn run<B: Bot, F: Fn() -> B>(
+/// Plays on bot-host at `url` as `name` with `token`, with a bot per seat made by the handler
+/// of its game in `games` (one handler alone, or a [`Games`] of several), reconnecting (and
+/// resuming the session) whenever the stream drops, until `shutdown` completes or
+/// `options.tables` tables have ended: then it drains, finishing the tables in flight, and
+/// returns once bot-host has ended the stream. Fails only on what another attempt
+/// cannot fix (games it cannot play, a bad URL or TLS files, a refused token, a revoked one).
+pub async fn run(
     url: &str,
     name: &str,
     token: &str,
     options: &Options,
-    factory: F,
+    games: impl Into<Games>,
     shutdown: impl Future<Output = ()>,
 ) -> anyhow::Result<Session> {
     run_with_abandon(
@@ -642,23 +617,23 @@ pub async fn run<B: Bot, F: Fn() -> B>(
         name,
         token,
         options,
-        factory,
+        games.into(),
         shutdown,
         std::future::pending(),
     )
     .await
 }
 
-async fn run_with_abandon<B: Bot, F: Fn() -> B>(
+async fn run_with_abandon(
     url: &str,
     name: &str,
     token: &str,
     options: &Options,
-    factory: F,
+    games: Games,
     shutdown: impl Future<Output = ()>,
     abandon: impl Future<Output = ()>,
 ) -> anyhow::Result<Session> {
-    let mut p = player(url, name, token, options, factory);
+    let mut p = player(url, name, token, options, games)?;
     let mut shutdown = std::pin::pin!(shutdown);
     let mut abandon = std::pin::pin!(abandon);
     let mut shutdown_done = false;
@@ -717,12 +692,12 @@ pub async fn shutdown_signal() {
 
 /// [`run`] for a binary: the first SIGINT or SIGTERM drains (the tables in flight finish), a
 /// second one stops at once.
-pub async fn run_until_signal<B: Bot, F: Fn() -> B>(
+pub async fn run_until_signal(
     url: &str,
     name: &str,
     token: &str,
     options: &Options,
-    factory: F,
+    games: impl Into<Games>,
 ) -> anyhow::Result<Session> {
     let (first_tx, first_rx) = tokio::sync::oneshot::channel::<()>();
     let (second_tx, second_rx) = tokio::sync::oneshot::channel::<()>();
@@ -738,7 +713,7 @@ pub async fn run_until_signal<B: Bot, F: Fn() -> B>(
         name,
         token,
         options,
-        factory,
+        games.into(),
         async {
             let _ = first_rx.await;
         },

@@ -118,6 +118,20 @@ mod tests {
     }
 
     #[test]
+    fn a_replays_game_payloads_print_as_their_own_json_with_their_type() {
+        use crate::ddz::pb;
+        let mut r = sample("t", 1);
+        r.steps[0].action = Some(crate::handler::action(&pb::Action {
+            action: Some(pb::action::Action::Play("33".into())),
+        }));
+        let json = to_json(&r);
+        assert_eq!(
+            json["steps"][0]["action"]["game"],
+            serde_json::json!({"@type": "type.googleapis.com/arena.ddz.v1.Action", "play": "33"})
+        );
+    }
+
+    #[test]
     fn a_bad_export_is_an_error_saying_which_replay_where_and_why() {
         let good = export(&[sample("a", 1)]);
         let n = good.len();

@@ -32,10 +32,23 @@ pub(super) struct Behaviour {
     pub(super) seed: u64,
 }
 
-/// The SDK's default bot: the first legal answer to everything.
+/// The SDK's default Dou Dizhu bot: the first legal answer to everything.
 pub(super) struct FirstLegal;
 
-impl arena_sdk::Bot for FirstLegal {}
+impl arena_sdk::ddz::DdzBot for FirstLegal {}
+
+impl FirstLegal {
+    /// The answer to `r`, an increment or a whole request: the first legal answer reads no
+    /// events, so an increment's are dropped rather than rebuilt into a history (what the SDK's
+    /// connection does for a bot that reads them), and the answer is the SDK's own.
+    fn answer(r: &mut v1::DecisionRequest) -> v1::Action {
+        if let Some(o) = r.observation.as_mut() {
+            o.events.clear();
+            o.events_from = 0;
+        }
+        arena_sdk::Bot::decide(&mut arena_sdk::ddz::Adapter(FirstLegal), r)
+    }
+}
 
 impl Behaviour {
     /// The misbehaviour drawn for one request, named by the verdict it earns: a crash
@@ -160,7 +173,7 @@ pub(super) async fn connection(
         release: "load".into(),
         capacity: how.capacity,
         resume_session: String::new(),
-        games: Vec::new(),
+        games: vec![arena_sdk::ddz::GAME.into()],
         // As SDK bots do by default. The first legal answer needs no history, and every
         // increment carries the legal answers, so the increments need no rebuilding here.
         incremental_observations: true,
@@ -220,7 +233,7 @@ pub(super) async fn connection(
                 sh.welcomes.fetch_add(1, Ordering::Relaxed);
                 sh.connected.fetch_add(1, Ordering::Relaxed);
             }
-            In::Request(r) => {
+            In::Request(mut r) => {
                 sh.request(&r.table_id);
                 let action = match how.fault(rng) {
                     Some(v1::VerdictKind::Disconnected) => {
@@ -238,7 +251,7 @@ pub(super) async fn connection(
                         sh.garbage.fetch_add(1, Ordering::Relaxed);
                         v1::Action::default()
                     }
-                    None => arena_sdk::Bot::decide(&mut FirstLegal, &r),
+                    None => FirstLegal::answer(&mut r),
                 };
                 let reply = connection::reply(&r, action);
                 let think = how.think.sample(rng);

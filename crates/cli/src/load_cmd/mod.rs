@@ -8,7 +8,7 @@
 //! shared ones); a lost one is opened again after the client retry policy's backoff
 //! ([`arena_sdk::Backoff`]). Tables of three of them are submitted to a referee
 //! (at most `--in-flight` at once), each bot answering with the first legal answer (the Rust
-//! SDK's default [`arena_sdk::Bot`]) after a think time drawn from `--think`, and with the
+//! SDK's default [`arena_sdk::ddz::DdzBot`]) after a think time drawn from `--think`, and with the
 //! faults asked for: a crash (the connection dropped, the bot back as a new session after
 //! `--restart-ms`), a hang (no answer: the referee's timeout) or garbage (an empty answer: a
 //! malformed verdict).

@@ -16,9 +16,8 @@ async fn main() -> anyhow::Result<()> {
         tls: tls_from_env()?,
         ..Options::mahjong()
     };
-    let example = options.bot();
     let sdk = options.sdk(std::time::Duration::from_secs(1));
-    let s = arena_sdk::run_until_signal(&endpoint, &bot, &token, &sdk, move || example).await?;
+    let s = arena_sdk::run_until_signal(&endpoint, &bot, &token, &sdk, options.games()?).await?;
     eprintln!("stopped after {} hands", s.tables);
     Ok(())
 }
