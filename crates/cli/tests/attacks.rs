@@ -208,9 +208,7 @@ fn a_bot_cannot_reach_its_tables_cards_from_any_api() {
                     record.lock().unwrap().push((what, code));
                 }
             }
-            let play = v1::Action {
-                game: Some(arena_proto::payload::pack(&arena_example_remote_bot::choose(&r))),
-            };
+            let play = arena_example_remote_bot::answer(&r);
             let reply = v1::BotToHost {
                 msg: Some(v1::bot_to_host::Msg::Reply(v1::DecisionReply {
                     request_id: r.request_id,

@@ -209,9 +209,7 @@ fn no_deal_or_replay_api_serves_a_card_of_an_unfinished_table_even_to_the_operat
                     .unwrap()
                     .insert(r.table_id.clone(), Attack { texts, codes });
             }
-            let play = v1::Action {
-                game: Some(arena_proto::payload::pack(&arena_example_remote_bot::choose(&r))),
-            };
+            let play = arena_example_remote_bot::answer(&r);
             let reply = v1::BotToHost {
                 msg: Some(v1::bot_to_host::Msg::Reply(v1::DecisionReply {
                     request_id: r.request_id,
@@ -313,9 +311,9 @@ fn no_deal_or_replay_api_serves_a_card_of_an_unfinished_table_even_to_the_operat
                 .await
                 .unwrap()
                 .into_inner();
-            let Some(arena_proto::payload::pack(&setup)) = replay.job.unwrap().setup else {
-                panic!("{id}: a Dou Dizhu table");
-            };
+            let setup: arena_games::ddz::pb::Setup =
+                arena_proto::payload::unpack(replay.job.unwrap().setup.as_ref(), "setup")
+                    .unwrap_or_else(|e| panic!("{id}: a Dou Dizhu table: {e}"));
             out.insert(id, setup.deal);
         }
         out

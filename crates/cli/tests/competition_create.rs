@@ -120,11 +120,9 @@ fn replays(s: &Standalone, name: &str) -> std::collections::BTreeMap<String, v1:
     out
 }
 
-fn setup(r: &v1::Replay) -> &ddz_pb::Setup {
-    match &r.job.as_ref().unwrap().setup {
-        Some(arena_proto::payload::pack(&s)) => s,
-        other => panic!("not a Dou Dizhu table: {other:?}"),
-    }
+fn setup(r: &v1::Replay) -> ddz_pb::Setup {
+    arena_proto::payload::unpack(r.job.as_ref().unwrap().setup.as_ref(), "setup")
+        .expect("a Dou Dizhu table")
 }
 
 fn seats(r: &v1::Replay) -> Vec<&str> {
@@ -139,7 +137,8 @@ fn seats(r: &v1::Replay) -> Vec<&str> {
 
 /// Plays made by `seat` (passes included).
 fn plays_by(r: &v1::Replay, seat: u32) -> usize {
-    r.ddz_events
+    arena_games::ddz::convert::history_of(r)
+        .events
         .iter()
         .filter(|e| e.seat == seat && matches!(e.event, Some(ddz_pb::event::Event::Play(_))))
         .count()
@@ -295,11 +294,9 @@ fn every_spec_field_reaches_the_matchmaker_and_changes_how_tables_are_played() {
     let result = r.result.as_ref().unwrap();
     assert_eq!(result.verdicts[0].kind(), v1::VerdictKind::Timeout);
     let outcome = result.outcome.as_ref().unwrap();
-    let Some(arena_proto::payload::pack(&ddz_outcome)) = &outcome.game else {
-        panic!("{outcome:?}")
-    };
+    let ddz_outcome = arena_games::ddz::convert::outcome_of(outcome).expect("a Dou Dizhu outcome");
     assert_ne!(ddz_outcome.winner, 0, "the landlord forfeited");
-    assert_eq!(plays_by(r, 0), 0, "{:?}", r.ddz_events);
+    assert_eq!(plays_by(r, 0), 0, "{r:?}");
     assert!(outcome.scores[0] < 0, "{outcome:?}");
     let probed = &forfeit["forfeit/m0/r0/t1"]
         .result

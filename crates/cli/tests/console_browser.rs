@@ -156,7 +156,7 @@ fn ladder_history(dir: &Path) {
                 };
                 append(&mut points, point);
             }
-            let key = history_key("GAME_DOU_DIZHU", release);
+            let key = history_key("ddz", release);
             store
                 .put_record(HISTORY_KIND, &key, &serde_json::to_vec(&points).unwrap())
                 .await
@@ -173,8 +173,12 @@ fn ladder_history(dir: &Path) {
 /// The fans of a won Mahjong hand: (Chinese name, English name, points).
 fn mahjong_fans(result: &v1::TableResult) -> Vec<serde_json::Value> {
     use arena_games::mahjong::rules::fan::Fan;
-    match result.outcome.as_ref().and_then(|o| o.game.as_ref()) {
-        Some(arena_proto::payload::pack(&m)) => m
+    match result
+        .outcome
+        .as_ref()
+        .and_then(arena_games::mahjong::convert::outcome_of)
+    {
+        Some(m) => m
             .fans
             .iter()
             .map(|f| {
@@ -250,10 +254,12 @@ fn the_console_shows_in_a_browser_what_the_grpc_api_says() {
     // The table with the most decisions: the longest walk through the player.
     let replay = replays.iter().max_by_key(|r| r.steps.len()).unwrap();
     let result = replay.result.clone().unwrap();
-    let winner = match result.outcome.as_ref().and_then(|o| o.game.as_ref()) {
-        Some(arena_proto::payload::pack(&d)) => d.winner,
-        other => panic!("a Dou Dizhu outcome: {other:?}"),
-    };
+    let winner = result
+        .outcome
+        .as_ref()
+        .and_then(arena_games::ddz::convert::outcome_of)
+        .expect("a Dou Dizhu outcome")
+        .winner;
     // A Mahjong competition (the contest's 96 hands), for the same player on the other game.
     let (out, err, ok) = s.client(&[
         "competition",
@@ -275,10 +281,10 @@ fn the_console_shows_in_a_browser_what_the_grpc_api_says() {
         .result
         .as_ref()
         .and_then(|x| x.outcome.as_ref())
-        .and_then(|o| o.game.as_ref())
+        .and_then(arena_games::mahjong::convert::outcome_of)
     {
-        Some(arena_proto::payload::pack(&m)) => m.winner,
-        _ => None,
+        Some(m) => m.winner,
+        None => None,
     };
     // The won hand with the most fans (the page names each), then the most decisions.
     let mj = mj_replays
@@ -334,10 +340,10 @@ fn the_console_shows_in_a_browser_what_the_grpc_api_says() {
         "decision_ms": 200, "penalty_per_100ms": 1, "slow_table": "live-cup/m0/r0/t0",
     });
     // Each seat's cards before the first decision: the landlord (seat 0) holds the bottom too.
-    let deal = match replay.job.as_ref().unwrap().setup.as_ref() {
-        Some(arena_proto::payload::pack(&d)) => d.deal.clone(),
-        other => panic!("a Dou Dizhu job: {other:?}"),
-    };
+    let setup: arena_games::ddz::pb::Setup =
+        arena_proto::payload::unpack(replay.job.as_ref().unwrap().setup.as_ref(), "setup")
+            .expect("a Dou Dizhu job");
+    let deal = setup.deal;
     let parts: Vec<usize> = deal.split('/').map(|p| p.chars().count()).collect();
     let cards = [parts[0] + parts[3], parts[1], parts[2]];
     let expect = json!({

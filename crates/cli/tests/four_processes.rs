@@ -150,7 +150,7 @@ fn a_mahjong_competition_on_four_processes_survives_a_killed_referee() {
     }
     assert_eq!(st.standings.len(), participants.len());
     for s in &st.standings {
-        let m = s.mahjong.unwrap();
+        let m = arena_games::mahjong::convert::standing_of(s).unwrap();
         assert_eq!(m.hands, 96, "{}", s.participant);
         assert_eq!(
             Some(&m.score),

@@ -181,8 +181,8 @@ pub fn rating(r: &v1::Rating) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use arena_proto::packages::arena::mahjong::v1 as mahjong_pb;
     use arena_proto::packages::arena::ddz::v1 as ddz_pb;
+    use arena_proto::packages::arena::mahjong::v1 as mahjong_pb;
 
     #[test]
     fn enum_names_lose_their_prefix() {
@@ -198,7 +198,9 @@ mod tests {
     #[test]
     fn actions_read_as_a_player_would_say_them() {
         let ddz = |a| v1::Action {
-            game: Some(arena_proto::payload::pack(&ddz_pb::Action { action: Some(a) })),
+            game: Some(arena_proto::payload::pack(&ddz_pb::Action {
+                action: Some(a),
+            })),
         };
         assert_eq!(action(&ddz(ddz_pb::action::Action::Bid(2))), "bid 2");
         assert_eq!(

@@ -20,8 +20,8 @@ pub fn panel_of(spec: &v1::PanelSpec) -> Result<DdzPanel, String> {
     } else {
         spec.farmers.trim()
     };
-    let scoring = names::scoring_of("panel.scoring", &spec.scoring, 0)?
-        .unwrap_or(Scoring::Difficulty);
+    let scoring =
+        names::scoring_of("panel.scoring", &spec.scoring, 0)?.unwrap_or(Scoring::Difficulty);
     crate::build_panel(&spec.landlords, farmers, farmers, scoring)
         .map_err(|e| format!("panel: {e}"))
 }

@@ -59,8 +59,7 @@ pub fn wanted(spec: &v1::CompetitionSpec) -> Result<Option<Wanted>, String> {
         typed => Some(typed),
     };
     let panel = spec.panel.clone().unwrap_or_default();
-    let scoring = scoring_of("panel.scoring", &panel.scoring, 0)?
-        .unwrap_or(Scoring::Difficulty);
+    let scoring = scoring_of("panel.scoring", &panel.scoring, 0)?.unwrap_or(Scoring::Difficulty);
     let bombs = spec.bombs.max(1);
     let need = spec.participants.len() as u64 * u64::from(spec.matches) * u64::from(spec.rounds);
     let (centre, eps) = match format {

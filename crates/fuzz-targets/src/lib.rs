@@ -669,7 +669,7 @@ pub fn job_payload(data: &[u8]) {
                     Ok(seat)
                 );
             }
-            assert_eq!(GameKind::from_wire(job.game), Ok(arena_games::ddz::GAME));
+            assert_eq!(GameKind::from_wire(&job.game), Ok(arena_games::ddz::GAME));
             let d = spec.setup;
             assert_eq!(d.deal.to_string().parse::<Deal>(), Ok(d.deal));
             let table = DdzTable::new(&d, spec.seed);

@@ -59,9 +59,14 @@ pub fn check<A: TableAdapter>(
 ) -> Result<CheckedJob, JobError> {
     let setup = game.read_setup(job)?;
     let kind = game.kind();
-    let spec = read_spec(job, kind.name(), setup, kind.seat_count(), game.rounding(), |name| {
-        SeatBot::parse(name, |n| game.parse_bot(n))
-    })?;
+    let spec = read_spec(
+        job,
+        kind.name(),
+        setup,
+        kind.seat_count(),
+        game.rounding(),
+        |name| SeatBot::parse(name, |n| game.parse_bot(n)),
+    )?;
     Ok(CheckedJob(Arc::new(Checked { game, spec })))
 }
 

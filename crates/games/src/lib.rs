@@ -73,8 +73,7 @@ pub async fn run_table(
     dialer: &dyn SeatDialer,
 ) -> Result<(v1::TableResult, v1::Replay), JobError> {
     let spec = validate(job)?;
-    let span =
-        tracing::info_span!("table", table_id = %spec.table_id(), game = spec.game().name());
+    let span = tracing::info_span!("table", table_id = %spec.table_id(), game = spec.game().name());
     // A job submitted inside a trace (a matchmaker creating a competition) carries it along.
     if let Some(tp) = job.labels.get("traceparent") {
         arena_telemetry::set_parent_from_traceparent(&span, tp);
@@ -147,9 +146,9 @@ pub async fn run_spec(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use arena_proto::packages::arena::ddz::v1 as ddz_pb;
     use crate::ddz::builtin::BotSpec;
     use crate::ddz::rules::{Bidding, Deal, GameConfig, Scoring, Seat};
+    use arena_proto::packages::arena::ddz::v1 as ddz_pb;
     use arena_table::SeatBot;
 
     /// Alters the Dou Dizhu setup `j` carries.

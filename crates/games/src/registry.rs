@@ -119,7 +119,9 @@ static ADDED: RwLock<Vec<&'static dyn Game>> = RwLock::new(Vec::new());
 /// The games registered at run time (a poisoned lock still holds a consistent list: it is only
 /// ever pushed to).
 fn added() -> std::sync::RwLockReadGuard<'static, Vec<&'static dyn Game>> {
-    ADDED.read().unwrap_or_else(std::sync::PoisonError::into_inner)
+    ADDED
+        .read()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 /// A handle on a registered game: a copyable `&'static dyn Game`, compared by name.
@@ -146,8 +148,13 @@ impl GameKind {
     /// handle.
     pub fn register(game: &'static dyn Game) -> Result<GameKind, String> {
         arena_store::Game::parse(game.name())?;
-        let mut added = ADDED.write().unwrap_or_else(std::sync::PoisonError::into_inner);
-        let taken = REGISTERED.iter().chain(added.iter()).find(|g| g.name() == game.name());
+        let mut added = ADDED
+            .write()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let taken = REGISTERED
+            .iter()
+            .chain(added.iter())
+            .find(|g| g.name() == game.name());
         if let Some(other) = taken {
             if std::ptr::addr_eq(*other as *const dyn Game, game as *const dyn Game) {
                 return Ok(GameKind(game));

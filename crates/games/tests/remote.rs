@@ -693,8 +693,8 @@ async fn no_seat_is_ever_shown_another_seats_hidden_cards() {
                 .unwrap_or_else(|| panic!("{}: no request for step {i}", j.table_id));
             assert_eq!(*seat, step.seat);
             let s = Seat::new(*seat as u8).unwrap();
-            let o = arena_games::ddz::convert::observation_of(q.observation.as_ref().unwrap())
-                .unwrap();
+            let o =
+                arena_games::ddz::convert::observation_of(q.observation.as_ref().unwrap()).unwrap();
             let ctx = format!("{} step {i} seat {seat}", j.table_id);
             // The seat's own cards, exactly.
             assert_eq!(o.hand, g.hand(s).to_string(), "{ctx}");

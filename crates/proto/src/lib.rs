@@ -414,7 +414,10 @@ pub mod incremental {
         )
             .hash(&mut h);
         if let Some(o) = &request.observation {
-            o.game.as_ref().map(|g| (&g.type_url, &g.value)).hash(&mut h);
+            o.game
+                .as_ref()
+                .map(|g| (&g.type_url, &g.value))
+                .hash(&mut h);
             (o.events.len(), o.events.last()).hash(&mut h);
         }
         h.finish()
@@ -497,7 +500,13 @@ pub mod incremental {
         /// are cut to it.
         pub fn fill(&self, request: &mut v1::DecisionRequest, from: usize, through: usize) {
             if let Some(o) = request.observation.as_mut() {
-                fill(&self.events, &mut o.events, &mut o.events_from, from, through)
+                fill(
+                    &self.events,
+                    &mut o.events,
+                    &mut o.events_from,
+                    from,
+                    through,
+                )
             }
         }
 
@@ -559,7 +568,10 @@ pub mod incremental {
                         type_url: "type.googleapis.com/arena.anygame.v1.Observation".into(),
                         value: b"hand 345".to_vec(),
                     }),
-                    events: plays.iter().map(|p| Bytes::copy_from_slice(p.as_bytes())).collect(),
+                    events: plays
+                        .iter()
+                        .map(|p| Bytes::copy_from_slice(p.as_bytes()))
+                        .collect(),
                     events_from: from,
                 }),
                 ..Default::default()

@@ -30,11 +30,17 @@ pub fn type_name(any: &Any) -> &str {
 /// what is wrong: nothing there, another message type, or bytes that do not decode.
 pub fn unpack<M: Name + Default>(any: Option<&Any>, what: &str) -> Result<M, String> {
     let Some(any) = any else {
-        return Err(format!("{what} carries no game message (want {})", M::full_name()));
+        return Err(format!(
+            "{what} carries no game message (want {})",
+            M::full_name()
+        ));
     };
     if !is::<M>(any) {
         let got = crate::text::cut(type_name(any));
-        return Err(format!("{what} carries a {got:?}, not a {}", M::full_name()));
+        return Err(format!(
+            "{what} carries a {got:?}, not a {}",
+            M::full_name()
+        ));
     }
     M::decode(any.value.as_slice())
         .map_err(|e| format!("{what}'s {} does not decode: {e}", M::full_name()))
@@ -47,7 +53,8 @@ pub fn events<E: prost::Message + Default>(events: &[bytes::Bytes]) -> Result<Ve
         .iter()
         .enumerate()
         .map(|(i, e)| {
-            E::decode(e.as_ref()).map_err(|err| format!("observation event {i} does not decode: {err}"))
+            E::decode(e.as_ref())
+                .map_err(|err| format!("observation event {i} does not decode: {err}"))
         })
         .collect()
 }
@@ -97,7 +104,10 @@ mod tests {
             value: vec![0xff, 0xff],
         };
         let bad = unpack::<v1::Verdict>(Some(&garbage), "outcome").unwrap_err();
-        assert!(bad.starts_with("outcome's arena.v1.Verdict does not decode"), "{bad}");
+        assert!(
+            bad.starts_with("outcome's arena.v1.Verdict does not decode"),
+            "{bad}"
+        );
     }
 
     #[test]

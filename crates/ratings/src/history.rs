@@ -64,10 +64,7 @@ mod tests {
         assert_eq!(h.len(), HISTORY_POINTS);
         assert_eq!(h[0].unix_ms, 7);
         assert!(h.windows(2).all(|w| w[0].unix_ms < w[1].unix_ms));
-        assert_eq!(
-            history_key("mahjong", "north@1.2"),
-            "mahjong/north@1.2"
-        );
+        assert_eq!(history_key("mahjong", "north@1.2"), "mahjong/north@1.2");
         // Written out of order, read in order; twice, once.
         let mut h = Vec::new();
         for games in [1, 3, 2, 3] {

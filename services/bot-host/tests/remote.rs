@@ -515,7 +515,10 @@ async fn hello_games_that_name_no_game_are_invalid_argument_and_record_nothing()
     for (games, needle) in [
         (s(&[""]), "hello.games[0] is empty"),
         (s(&["mahjong", ""]), "hello.games[1] is empty"),
-        (s(&["mahjong", "chess"]), "hello.games[1]: no game \"chess\""),
+        (
+            s(&["mahjong", "chess"]),
+            "hello.games[1]: no game \"chess\"",
+        ),
     ] {
         let s = refusal(
             &host,
@@ -574,10 +577,7 @@ async fn a_bot_is_seated_only_at_the_games_its_hello_lists() {
 
     // A seat at a game the bot did not list is refused at once as the bot's (no slot, no
     // table start), with the games it plays.
-    for (bot, game, plays) in [
-        ("cards", "mahjong", "ddz"),
-        ("tiles", "ddz", "mahjong"),
-    ] {
+    for (bot, game, plays) in [("cards", "mahjong", "ddz"), ("tiles", "ddz", "mahjong")] {
         let table = format!("wrong-{bot}");
         let mut seat = open_game_seat(&host, game, &table, 0, bot).await;
         let fault = seat.fault().await;
@@ -606,7 +606,10 @@ async fn a_bot_is_seated_only_at_the_games_its_hello_lists() {
         assert_eq!(seat.ready().await.bot, bot);
         match bots[i].recv().await {
             Some(v1::host_to_bot::Msg::Start(s)) => {
-                assert_eq!((s.table_id.as_str(), s.game.as_str()), (table.as_str(), game));
+                assert_eq!(
+                    (s.table_id.as_str(), s.game.as_str()),
+                    (table.as_str(), game)
+                );
             }
             other => panic!("{bot}: expected the start of {table}, got {other:?}"),
         }
@@ -651,9 +654,7 @@ async fn a_seat_at_a_game_the_bot_does_not_play_is_its_verdict_and_the_table_pla
         (0, v1::VerdictKind::Disconnected)
     );
     assert!(
-        verdicts[0]
-            .reason
-            .contains("bot \"cards\" plays only ddz"),
+        verdicts[0].reason.contains("bot \"cards\" plays only ddz"),
         "{}",
         verdicts[0].reason
     );

@@ -24,12 +24,7 @@ struct Got {
 
 /// Connects `bot`, playing both games, asking for incremental observations or not.
 async fn connect_bot(host: &Host, bot: &str, incremental: bool) -> BotConn {
-    let mut first = hello_listing(
-        bot,
-        4,
-        "",
-        &["ddz".to_string(), "mahjong".to_string()],
-    );
+    let mut first = hello_listing(bot, 4, "", &["ddz".to_string(), "mahjong".to_string()]);
     if let Some(v1::bot_to_host::Msg::Hello(h)) = &mut first.msg {
         h.incremental_observations = incremental;
     }

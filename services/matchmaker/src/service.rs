@@ -514,8 +514,7 @@ impl Matchmaker for MatchmakerService {
         req: Request<v1::LeaderboardRequest>,
     ) -> Result<Response<v1::Leaderboard>, Status> {
         let req = req.into_inner();
-        let game = GameKind::from_wire(&req.game)
-            .map_err(|why| ApiError::invalid("game", why))?;
+        let game = GameKind::from_wire(&req.game).map_err(|why| ApiError::invalid("game", why))?;
         if game.ladder().is_none() {
             return Err(ApiError::invalid("game", format!("{game} has no ladder")).into());
         }

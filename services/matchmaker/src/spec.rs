@@ -1,8 +1,8 @@
 //! Reading a competition's spec: checked, completed with defaults, and the plan it asks for.
 
-use arena_proto::packages::arena::ddz::v1 as ddz_pb;
 use arena_compete::Format;
 use arena_games::GameKind;
+use arena_proto::packages::arena::ddz::v1 as ddz_pb;
 use arena_proto::v1;
 use arena_serve::ApiError;
 
@@ -354,7 +354,9 @@ fn rules_of(
         .map_err(|e| ApiError::invalid("spec.setup", e))?;
     let custom = setup.rules_kind == ddz_pb::Rules::Custom as i32
         || (named.is_none() && !setup.rules.trim().is_empty());
-    let kind = named.map_or(ddz_pb::Rules::Competition, |(_, name)| names::rules_kind(name));
+    let kind = named.map_or(ddz_pb::Rules::Competition, |(_, name)| {
+        names::rules_kind(name)
+    });
     if custom {
         return Err(ApiError::invalid(
             "spec.setup",

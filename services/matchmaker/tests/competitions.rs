@@ -380,7 +380,8 @@ async fn bad_requests_name_the_field() {
     .into_inner();
     assert_eq!(comp.tables_total, 36);
     let spec_back = comp.spec.unwrap();
-    let back: ddz_pb::Setup = arena_proto::payload::unpack(spec_back.setup.as_ref(), "setup").unwrap();
+    let back: ddz_pb::Setup =
+        arena_proto::payload::unpack(spec_back.setup.as_ref(), "setup").unwrap();
     assert_eq!(back.rules_kind(), ddz_pb::Rules::Openspiel);
     assert_eq!(back.rules, "openspiel");
     assert!(store.used_deals().await.unwrap().is_empty());

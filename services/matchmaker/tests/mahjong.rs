@@ -282,7 +282,12 @@ async fn a_competition_survives_a_matchmaker_restart_and_finishes_once() {
     let mean = |p: u32| {
         st.standings
             .iter()
-            .find(|s| arena_games::mahjong::convert::standing_of(s).unwrap().position == p)
+            .find(|s| {
+                arena_games::mahjong::convert::standing_of(s)
+                    .unwrap()
+                    .position
+                    == p
+            })
             .unwrap()
             .mean_score
     };
@@ -329,7 +334,12 @@ async fn a_hands_replay_is_withheld_until_its_deal_is_played_from_every_seat() {
     played.push(support::play_next(&store).await.0.table_id);
     assert_eq!(played[12], "secret/m0/g0/r3/d0");
     let shown = replay(&played[0]).await.unwrap().into_inner();
-    assert_eq!(arena_games::mahjong::convert::history_of(&shown).hands.len(), 4);
+    assert_eq!(
+        arena_games::mahjong::convert::history_of(&shown)
+            .hands
+            .len(),
+        4
+    );
     let ids: Vec<String> = replays(&svc, "secret")
         .await
         .into_iter()
@@ -350,7 +360,10 @@ async fn a_hands_replay_is_withheld_until_its_deal_is_played_from_every_seat() {
     assert_eq!((st.tables_done, st.tables_withheld), (13, 9));
     for s in &st.standings {
         assert_eq!(s.rank_probabilities, [0.0; 4], "no match is complete");
-        assert_eq!(arena_games::mahjong::convert::standing_of(s).unwrap().hands, 4);
+        assert_eq!(
+            arena_games::mahjong::convert::standing_of(s).unwrap().hands,
+            4
+        );
     }
 }
 

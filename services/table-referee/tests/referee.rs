@@ -393,10 +393,7 @@ async fn malformed_jobs_get_an_error_result_naming_the_problem_and_are_acknowled
     handle.await.unwrap();
     for (id, needle) in [
         ("bad-bytes", "not an arena.v1.QueuedJob"),
-        (
-            "bad-seats",
-            "job.seats: ddz needs 3 seats, got 2",
-        ),
+        ("bad-seats", "job.seats: ddz needs 3 seats, got 2"),
         ("bad-id", "job.table_id: \"other-id\" does not match"),
         ("bad-deal", "job.ddz.deal"),
     ] {

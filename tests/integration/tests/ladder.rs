@@ -16,16 +16,11 @@ use arena_store::Store;
 use tonic::Request;
 
 /// A bot that plays a legal move chosen by a hash of the request: as good as random.
-fn erratic(req: &v1::DecisionRequest) -> ddz_pb::Action {
+fn erratic(req: &v1::DecisionRequest, obs: &ddz_pb::Observation) -> ddz_pb::Action {
     use ddz_pb::action::Action;
     let mut h = std::collections::hash_map::DefaultHasher::new();
     (&req.table_id, req.request_id, req.seat).hash(&mut h);
-    let legal = arena_proto::payload::unpack::<ddz_pb::Observation>(
-        req.observation.as_ref().and_then(|o| o.game.as_ref()),
-        "observation",
-    )
-    .map(|o| o.legal)
-    .unwrap_or_default();
+    let legal = &obs.legal;
     let action = match req.kind() {
         v1::DecisionKind::Bid => Action::Bid(0),
         v1::DecisionKind::Double | v1::DecisionKind::Redouble => Action::Double(false),

@@ -77,8 +77,11 @@ async fn mahjong_competition_survives_a_matchmaker_restart(backend: Backend) {
     assert!(st.r#final, "{st:?}");
     assert_eq!((st.tables_done, st.tables_total), (96, 96));
     assert_eq!(cluster.store.results_for(&name).await.unwrap().len(), 96);
-    let totals: Vec<mahjong_pb::Standing> =
-        st.standings.iter().map(|s| arena_games::mahjong::convert::standing_of(s).unwrap()).collect();
+    let totals: Vec<mahjong_pb::Standing> = st
+        .standings
+        .iter()
+        .map(|s| arena_games::mahjong::convert::standing_of(s).unwrap())
+        .collect();
     assert!(totals.iter().all(|t| t.hands == 96));
     let wins: u32 = totals.iter().map(|t| t.wins).sum();
     assert_eq!(u64::from(wins) + st.drawn_hands, 96);

@@ -213,14 +213,7 @@ async fn mahjong_ladder_rates_every_set_once(backend: Backend) {
         assert!(w[0].conservative >= w[1].conservative, "{mj:?}");
     }
     eprintln!("{rated} Mahjong sets rated; leaderboard {:#?}", mj.ratings);
-    assert!(
-        board("ddz")
-            .await
-            .unwrap()
-            .into_inner()
-            .ratings
-            .is_empty()
-    );
+    assert!(board("ddz").await.unwrap().into_inner().ratings.is_empty());
     cluster.shutdown().await;
 }
 

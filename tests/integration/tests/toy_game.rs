@@ -55,7 +55,11 @@ async fn remote_toy_bot(url: String, name: String, token: String) {
         "authorization",
         format!("Bearer {token}").parse().expect("a header value"),
     );
-    let mut inbound = client.play(request).await.expect("the bot is welcome").into_inner();
+    let mut inbound = client
+        .play(request)
+        .await
+        .expect("the bot is welcome")
+        .into_inner();
     while let Some(Ok(msg)) = inbound.next().await {
         match msg.msg {
             Some(In::Ping(p)) => {
@@ -111,7 +115,11 @@ async fn add_program(store: &dyn Store, name: &str, args: &str) {
 #[test]
 fn the_toy_registers_once_under_its_name() {
     let game = toy::kind();
-    assert_eq!(GameKind::register(&toy::TOY), Ok(game), "again: the same game");
+    assert_eq!(
+        GameKind::register(&toy::TOY),
+        Ok(game),
+        "again: the same game"
+    );
     static IMPOSTOR: toy::Toy = toy::Toy { title: "another" };
     let e = GameKind::register(&IMPOSTOR).unwrap_err();
     assert!(e.contains("\"toy\""), "{e}");
@@ -121,8 +129,7 @@ fn the_toy_registers_once_under_its_name() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-async fn a_game_defined_in_a_test_plays_a_competition_a_ladder_and_its_replays_through_the_roles()
-{
+async fn a_game_defined_in_a_test_plays_a_competition_a_ladder_and_its_replays_through_the_roles() {
     let game = toy::kind();
     let mut cluster = Cluster::on(Backend::Embedded, "toygame")
         .referees(&["r1"])
@@ -141,7 +148,13 @@ async fn a_game_defined_in_a_test_plays_a_competition_a_ladder_and_its_replays_t
     ));
     wait_until(PATIENCE, "the remote bot connected", || {
         let store = store.clone();
-        async move { !store.presence("remote").await.unwrap_or_default().is_empty() }
+        async move {
+            !store
+                .presence("remote")
+                .await
+                .unwrap_or_default()
+                .is_empty()
+        }
     })
     .await;
 
@@ -204,17 +217,30 @@ async fn a_game_defined_in_a_test_plays_a_competition_a_ladder_and_its_replays_t
         assert_eq!(history.hands.len(), toy::SEATS * toy::ROUNDS);
         assert_eq!(replay.steps.len(), toy::SEATS * toy::ROUNDS);
         let liar = job.seats.iter().position(|s| s.bot == "liar").unwrap() as u32;
-        let verdict = result.verdicts.iter().find(|v| v.seat == liar).expect("the liar's verdict");
+        let verdict = result
+            .verdicts
+            .iter()
+            .find(|v| v.seat == liar)
+            .expect("the liar's verdict");
         assert_eq!(verdict.kind(), v1::VerdictKind::Illegal);
-        assert!(verdict.reason.contains("card 99 is not in the hand"), "{}", verdict.reason);
+        assert!(
+            verdict.reason.contains("card 99 is not in the hand"),
+            "{}",
+            verdict.reason
+        );
         let remote = job.seats.iter().position(|s| s.bot == "remote").unwrap() as u32;
         assert!(
-            replay.steps.iter().filter(|s| s.seat == remote).all(|s| !s.automatic),
+            replay
+                .steps
+                .iter()
+                .filter(|s| s.seat == remote)
+                .all(|s| !s.automatic),
             "the remote bot answered every request itself"
         );
         // The remote bot plays its highest card first: the first round's card is its max.
         let first: Vec<u32> = history.events[0].cards.clone();
-        let hand = &history.hands[remote as usize * toy::ROUNDS..(remote as usize + 1) * toy::ROUNDS];
+        let hand =
+            &history.hands[remote as usize * toy::ROUNDS..(remote as usize + 1) * toy::ROUNDS];
         assert_eq!(first[remote as usize], *hand.iter().max().unwrap());
     }
 
@@ -228,13 +254,21 @@ async fn a_game_defined_in_a_test_plays_a_competition_a_ladder_and_its_replays_t
     let bots: Vec<String> = ["remote", "prog", "prog2", "liar", "random"]
         .map(String::from)
         .to_vec();
-    let first = ladder::pass_among(&*store, &cfg, &bots).await.expect("a pass");
-    assert_eq!((first.created, first.enqueued), (1, 1), "five bots make one group");
+    let first = ladder::pass_among(&*store, &cfg, &bots)
+        .await
+        .expect("a pass");
+    assert_eq!(
+        (first.created, first.enqueued),
+        (1, 1),
+        "five bots make one group"
+    );
     wait_until(PATIENCE, "the toy's group rated", || {
         let (store, cfg) = (store.clone(), cfg.clone());
         async move {
             let _ = ladder::pass_among(&*store, &cfg, &[]).await;
-            let (s, _) = ladder::load(&*store, cfg.game).await.expect("the ladder's state");
+            let (s, _) = ladder::load(&*store, cfg.game)
+                .await
+                .expect("the ladder's state");
             s.next_pair > s.pending.len() as u64 + s.discarded
         }
     })

@@ -1,7 +1,7 @@
 //! `arena competition create`'s flags and the `CompetitionSpec` they make.
 
-use arena_proto::packages::arena::ddz::v1 as ddz_pb;
 use anyhow::{Result, bail};
+use arena_proto::packages::arena::ddz::v1 as ddz_pb;
 use arena_proto::v1;
 use clap::Args;
 
@@ -204,10 +204,12 @@ impl CompetitionCreateArgs {
                     let fans = self
                         .fans
                         .map_or(0, |r| arena_games::mahjong::spec::fans_kind(r) as i32);
-                    Some(arena_proto::payload::pack(&arena_games::mahjong::pb::Setup {
-                        fans,
-                        ..Default::default()
-                    }))
+                    Some(arena_proto::payload::pack(
+                        &arena_games::mahjong::pb::Setup {
+                            fans,
+                            ..Default::default()
+                        },
+                    ))
                 },
                 name: self.name.clone(),
                 game: "mahjong".into(),

@@ -1,7 +1,7 @@
 //! `arena table run` and `arena table submit`: one table, played here or by a running referee.
 
-use arena_proto::packages::arena::mahjong::v1 as mahjong_pb;
 use arena_proto::packages::arena::ddz::v1 as ddz_pb;
+use arena_proto::packages::arena::mahjong::v1 as mahjong_pb;
 use std::time::Duration;
 
 use anyhow::{Context, Result, bail};

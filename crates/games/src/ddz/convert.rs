@@ -43,14 +43,18 @@ const HISTORY_TYPE_URL: &str = "type.googleapis.com/arena.ddz.v1.History";
 /// envelope carries after any the message holds), or why there is none.
 pub fn observation_of(o: &v1::Observation) -> Result<ddz_pb::Observation, String> {
     let mut d: ddz_pb::Observation = payload::unpack(o.game.as_ref(), "the observation")?;
-    d.events.extend(payload::events::<ddz_pb::Event>(&o.events)?);
+    d.events
+        .extend(payload::events::<ddz_pb::Event>(&o.events)?);
     Ok(d)
 }
 
 /// Alters the Dou Dizhu observation `request` carries with `edit`, which sees it whole (its
 /// events put back in); the events go back into the envelope. For tests and tools that make
 /// requests of their own; a request without one is left alone.
-pub fn edit_observation(request: &mut v1::DecisionRequest, edit: impl FnOnce(&mut ddz_pb::Observation)) {
+pub fn edit_observation(
+    request: &mut v1::DecisionRequest,
+    edit: impl FnOnce(&mut ddz_pb::Observation),
+) {
     let Some(envelope) = request.observation.as_mut() else {
         return;
     };
@@ -74,7 +78,8 @@ pub fn history_of(r: &v1::Replay) -> ddz_pb::History {
 
 /// Reads a Dou Dizhu decision from an action message.
 pub fn ddz_decision(a: &v1::Action) -> Result<DdzDecision, MalformedAction> {
-    let d: ddz_pb::Action = payload::unpack(a.game.as_ref(), "the action").map_err(MalformedAction)?;
+    let d: ddz_pb::Action =
+        payload::unpack(a.game.as_ref(), "the action").map_err(MalformedAction)?;
     match &d.action {
         None => Err(MalformedAction(
             "the Dou Dizhu action is empty (set one of bid, double, play)".into(),
@@ -126,7 +131,13 @@ pub fn ddz_action(d: DdzDecision) -> v1::Action {
 
 /// Appends an `Any` (its type URL and the body `body_len` bytes long that `body` writes) as
 /// field `tag`: what prost writes for a message field holding [`payload::pack`]'s `Any`.
-fn any_field(tag: u32, type_url: &str, body_len: usize, body: impl FnOnce(&mut Vec<u8>), buf: &mut Vec<u8>) {
+fn any_field(
+    tag: u32,
+    type_url: &str,
+    body_len: usize,
+    body: impl FnOnce(&mut Vec<u8>),
+    buf: &mut Vec<u8>,
+) {
     let any_len = bytes_field_len(1, type_url.len()) + bytes_field_len(2, body_len);
     key(tag, LEN, buf);
     varint(any_len as u64, buf);
@@ -135,7 +146,11 @@ fn any_field(tag: u32, type_url: &str, body_len: usize, body: impl FnOnce(&mut V
     varint(body_len as u64, buf);
     let start = buf.len();
     body(buf);
-    debug_assert_eq!(buf.len() - start, body_len, "the body is as long as measured");
+    debug_assert_eq!(
+        buf.len() - start,
+        body_len,
+        "the body is as long as measured"
+    );
 }
 
 /// Appends `d` as the body of its [`v1::Action`] message: the bytes `prost` writes for
@@ -147,11 +162,23 @@ pub fn encode_ddz_action(d: DdzDecision, buf: &mut Vec<u8>) {
     match d {
         DdzDecision::Bid(b) => {
             let len = varint_field_len(1, u64::from(b));
-            any_field(1, ACTION_TYPE_URL, len, |buf| varint_field(1, u64::from(b), buf), buf);
+            any_field(
+                1,
+                ACTION_TYPE_URL,
+                len,
+                |buf| varint_field(1, u64::from(b), buf),
+                buf,
+            );
         }
         DdzDecision::Double(x) => {
             let len = varint_field_len(2, u64::from(x));
-            any_field(1, ACTION_TYPE_URL, len, |buf| varint_field(2, u64::from(x), buf), buf);
+            any_field(
+                1,
+                ACTION_TYPE_URL,
+                len,
+                |buf| varint_field(2, u64::from(x), buf),
+                buf,
+            );
         }
         DdzDecision::Play(c) => {
             let play = if c.is_empty() {
@@ -160,7 +187,13 @@ pub fn encode_ddz_action(d: DdzDecision, buf: &mut Vec<u8>) {
                 c.write_ascii(&mut text)
             };
             let len = bytes_field_len(3, play.len());
-            any_field(1, ACTION_TYPE_URL, len, |buf| bytes_field(3, play, buf), buf);
+            any_field(
+                1,
+                ACTION_TYPE_URL,
+                len,
+                |buf| bytes_field(3, play, buf),
+                buf,
+            );
         }
     }
 }
@@ -173,7 +206,13 @@ pub fn encode_ddz_events(events: &[Event], buf: &mut Vec<u8>) {
     let mut measure = Measure(0);
     write_ddz_events(events, &mut measure);
     let len = measure.0;
-    any_field(4, HISTORY_TYPE_URL, len, |buf| write_ddz_events(events, buf), buf);
+    any_field(
+        4,
+        HISTORY_TYPE_URL,
+        len,
+        |buf| write_ddz_events(events, buf),
+        buf,
+    );
 }
 
 /// Where [`write_ddz_events`] writes: a buffer, or a count of the bytes it would hold.
@@ -513,7 +552,11 @@ mod tests {
         let seat = ddz::Seat::ALL[1];
         let msg = ddz_observation(&g.observation(seat), "competition", vec![]);
         let o = observation_of(&msg).unwrap();
-        assert_eq!(o.events.len(), 2, "the landlord and the one play, from the envelope");
+        assert_eq!(
+            o.events.len(),
+            2,
+            "the landlord and the one play, from the envelope"
+        );
         assert_eq!(o.hand, g.hand(seat).to_string());
         assert_eq!(o.cards_left.iter().sum::<u32>(), 54 - ml[0].cards().len());
         let text = format!("{o:?}");

@@ -23,10 +23,10 @@ pub mod request;
 pub mod spec;
 pub mod table;
 
-/// Dou Dizhu's own wire messages (package `arena.ddz.v1`), which the `arena.v1` envelopes carry.
-pub use arena_proto::packages::arena::ddz::v1 as pb;
 /// The Dou Dizhu rules engine, for crates that reach the game only through `arena-games`.
 pub use ::ddz as rules;
+/// Dou Dizhu's own wire messages (package `arena.ddz.v1`), which the `arena.v1` envelopes carry.
+pub use arena_proto::packages::arena::ddz::v1 as pb;
 /// The built-in Dou Dizhu bots.
 pub use ddz_bots as builtin;
 pub use game::{DouDizhu, GAME};

@@ -446,8 +446,8 @@ impl LocalPlayer<DdzTable> for DdzBot {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use arena_proto::packages::arena::ddz::v1 as ddz_pb;
     use crate::validate;
+    use arena_proto::packages::arena::ddz::v1 as ddz_pb;
 
     fn table(setup: ddz_pb::Setup, seed: u64) -> DdzTable {
         let job = v1::TableJob {

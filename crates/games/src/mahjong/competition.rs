@@ -302,10 +302,7 @@ pub fn summary(slot: Slot, r: &v1::TableResult) -> HandSummary {
             verdicts[usize::from(s)] += 1;
         }
     }
-    let outcome = r
-        .outcome
-        .as_ref()
-        .and_then(super::convert::outcome_of);
+    let outcome = r.outcome.as_ref().and_then(super::convert::outcome_of);
     let win = outcome
         .as_ref()
         .and_then(|m| seat_of(m.winner).map(|w| (w, m)));
@@ -461,7 +458,8 @@ mod tests {
                     .collect();
                 assert_eq!(seats, want);
                 let setup: mahjong_pb::Setup =
-                    arena_proto::payload::unpack(job.setup.as_ref(), "setup").expect("a Mahjong set-up");
+                    arena_proto::payload::unpack(job.setup.as_ref(), "setup")
+                        .expect("a Mahjong set-up");
                 let deal = Deal::from_seed(slot.deal_seed);
                 assert_eq!(setup, crate::mahjong::spec::setup_of(&deal, reading));
                 let p = job.placement.as_deref().unwrap();
@@ -542,7 +540,10 @@ mod tests {
         });
         assert!(cap.starts_with("spec.time.hard_cap_ms"), "{cap}");
         let mut s = spec(11);
-        assert!(matches!(check(&mut s, 1_000), Err(SpecError::OutOfRange(_))));
+        assert!(matches!(
+            check(&mut s, 1_000),
+            Err(SpecError::OutOfRange(_))
+        ));
     }
 
     fn result(
@@ -603,10 +604,7 @@ mod tests {
         assert_eq!(st[0].rank_probabilities, [1.0, 0.0, 0.0, 0.0]);
         // Means over complete deals only: the second match's lone hand does not count.
         assert!((st[0].mean_score - 14.0).abs() < 1e-9, "{:?}", st[0]);
-        let d = st
-            .iter()
-            .find(|x| totals(x).position == 2)
-            .unwrap();
+        let d = st.iter().find(|x| totals(x).position == 2).unwrap();
         assert_eq!(totals(d).dealt_in, 97);
         assert_eq!(d.place, 4);
         // The two expert positions tie on every hand and share places 2 and 3.

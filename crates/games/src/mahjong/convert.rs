@@ -218,14 +218,18 @@ pub fn observation_from(
 /// envelope carries after any the message holds), or why there is none.
 pub fn observation_of(o: &v1::Observation) -> Result<mahjong_pb::Observation, String> {
     let mut m: mahjong_pb::Observation = payload::unpack(o.game.as_ref(), "the observation")?;
-    m.events.extend(payload::events::<mahjong_pb::Event>(&o.events)?);
+    m.events
+        .extend(payload::events::<mahjong_pb::Event>(&o.events)?);
     Ok(m)
 }
 
 /// Alters the Mahjong observation `request` carries with `edit`, which sees it whole (its
 /// events put back in); the events go back into the envelope. For tests and tools that make
 /// requests of their own; a request without one is left alone.
-pub fn edit_observation(request: &mut v1::DecisionRequest, edit: impl FnOnce(&mut mahjong_pb::Observation)) {
+pub fn edit_observation(
+    request: &mut v1::DecisionRequest,
+    edit: impl FnOnce(&mut mahjong_pb::Observation),
+) {
     let Some(envelope) = request.observation.as_mut() else {
         return;
     };

@@ -21,11 +21,11 @@ pub mod request;
 pub mod spec;
 pub mod table;
 
+/// The Mahjong rules engine, for crates that reach the game only through `arena-games`.
+pub use ::mahjong as rules;
 /// Mahjong's own wire messages (package `arena.mahjong.v1`), which the `arena.v1` envelopes
 /// carry.
 pub use arena_proto::packages::arena::mahjong::v1 as pb;
-/// The Mahjong rules engine, for crates that reach the game only through `arena-games`.
-pub use ::mahjong as rules;
 pub use game::{GAME, Mahjong};
 /// The built-in Mahjong bots.
 pub use mahjong_bots as builtin;

@@ -107,7 +107,8 @@ impl MahjongRequest {
                 kind.as_str_name()
             ));
         }
-        let Ok(seen) = convert::observation_of(&convert::observation(&self.view(), &ActionList::new()))
+        let Ok(seen) =
+            convert::observation_of(&convert::observation(&self.view(), &ActionList::new()))
         else {
             return bad(format!("{OBS}: the rebuilt view is not a Mahjong one"));
         };

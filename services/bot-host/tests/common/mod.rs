@@ -369,8 +369,10 @@ pub async fn next_to_bot(rx: &mut Streaming<v1::HostToBot>) -> Option<v1::host_t
 
 /// The first listed legal choice of a request, as an action.
 pub fn first_legal(req: &v1::DecisionRequest) -> v1::Action {
-    let o = arena_games::ddz::convert::observation_of(req.observation.as_ref().expect("an observation"))
-        .expect("a Dou Dizhu request");
+    let o = arena_games::ddz::convert::observation_of(
+        req.observation.as_ref().expect("an observation"),
+    )
+    .expect("a Dou Dizhu request");
     let first = o.legal.first().cloned().unwrap_or_else(|| "pass".into());
     let d = match v1::DecisionKind::try_from(req.kind) {
         Ok(v1::DecisionKind::Bid) => DdzDecision::Bid(first.parse().expect("a bid")),
@@ -762,8 +764,8 @@ pub fn mahjong_job(table_id: &str, seats: [&str; 4], seed: u64) -> v1::TableJob 
         table_id: table_id.into(),
         game: "mahjong".into(),
         seats: seats.map(|b| v1::SeatSpec { bot: b.into() }).to_vec(),
-        setup: Some(arena_proto::payload::pack(&
-            arena_games::mahjong::spec::setup_of(&deal, mahjong::Reading::default()),
+        setup: Some(arena_proto::payload::pack(
+            &arena_games::mahjong::spec::setup_of(&deal, mahjong::Reading::default()),
         )),
         time: Some(v1::TimeControl {
             decision_ms: 1000,

@@ -540,7 +540,11 @@ impl TableAdapter for Toy {
             Some(any) => payload::unpack(Some(any), "the job's setup")
                 .map_err(|e| JobError::new("job.setup", e))?,
         };
-        Ok(if setup.deal == 0 { job.seed } else { setup.deal })
+        Ok(if setup.deal == 0 {
+            job.seed
+        } else {
+            setup.deal
+        })
     }
 
     fn rounding(&self) -> v1::PenaltyRounding {
@@ -718,11 +722,17 @@ impl Competitions for Toy {
                 let seat = seat_of(p, r as usize);
                 scores[p].push(result.final_scores.get(seat).copied().unwrap_or(0) as f64);
                 points[p] += won.points.get(seat).copied().unwrap_or(0);
-                verdicts[p] += result.verdicts.iter().filter(|v| v.seat as usize == seat).count() as u32;
+                verdicts[p] += result
+                    .verdicts
+                    .iter()
+                    .filter(|v| v.seat as usize == seat)
+                    .count() as u32;
             }
         }
-        let estimates: Vec<arena_stats::Estimate> =
-            scores.iter().map(|s| arena_stats::Estimate::of(s.iter().copied())).collect();
+        let estimates: Vec<arena_stats::Estimate> = scores
+            .iter()
+            .map(|s| arena_stats::Estimate::of(s.iter().copied()))
+            .collect();
         let means: Vec<f64> = estimates.iter().map(|e| e.mean).collect();
         let shares = arena_stats::places(&means);
         let mut order: Vec<usize> = (0..n).collect();
