@@ -138,7 +138,7 @@ async fn a_competition_plays_the_contest_match_as_the_one_machine_match_does() {
     let report = run(&config, &factory, &AtomicU64::new(0)).unwrap();
     assert_eq!(st.drawn_hands, u64::from(report.standings.totals.draws));
     for s in &st.standings {
-        let m = arena_games::mahjong::convert::standing_of(&s).unwrap();
+        let m = arena_games::mahjong::convert::standing_of(s).unwrap();
         let b = m.position as usize;
         let want = &report.standings.totals.players[b];
         assert_eq!(s.participant, bots[b]);
