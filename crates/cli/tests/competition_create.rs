@@ -415,7 +415,7 @@ fn bad_flags_are_refused_before_anything_is_created() {
         "{err}"
     );
     let (_, err, ok) = with(&["--format", "equal-strength", "--rules", "openspiel"]);
-    assert!(!ok && err.contains("spec.rules"), "{err}");
+    assert!(!ok && err.contains("spec.setup"), "{err}");
     let (_, err, ok) = with(&["--verdict-policy", "shrug"]);
     assert!(
         !ok && err.contains("forfeit") && err.contains("play-on"),

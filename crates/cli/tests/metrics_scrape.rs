@@ -263,11 +263,11 @@ fn each_role_exports_what_the_dashboard_draws_after_a_competition() {
     });
     let t = total as f64;
     assert_eq!(
-        referee.sum("arena_tables_started_total", &[("game", "GAME_DOU_DIZHU")]),
+        referee.sum("arena_tables_started_total", &[("game", "ddz")]),
         t
     );
     assert_eq!(
-        referee.sum("arena_tables_finished_total", &[("game", "GAME_DOU_DIZHU")]),
+        referee.sum("arena_tables_finished_total", &[("game", "ddz")]),
         t
     );
     assert_eq!(referee.sum("arena_queue_wait_seconds_count", &[]), t);

@@ -140,7 +140,7 @@ fn bots_are_registered_while_standalone_runs_and_play_at_once() {
     let (_, err, ok) = arena_in(&s, &here, mm, &["bots", "add", "prog"]);
     assert!(!ok && err.contains("already registered"), "{err}");
     let (_, err, ok) = arena_in(&s, &here, mm, &["bots", "add", "seed"]);
-    assert!(!ok && err.contains("built-in GAME_DOU_DIZHU bot"), "{err}");
+    assert!(!ok && err.contains("built-in Dou Dizhu bot"), "{err}");
     let (_, err, ok) = arena_in(
         &s,
         bot_dir,

@@ -69,7 +69,7 @@ fn bots_add_issues_a_token_once_and_refuses_taken_or_builtin_names() {
     let (_, err, ok) = arena(&["bots", "add", "alice", "--data-dir", d]);
     assert!(!ok && err.contains("already registered"), "{err}");
     let (_, err, ok) = arena(&["bots", "add", "expert", "--data-dir", d]);
-    assert!(!ok && err.contains("built-in GAME_DOU_DIZHU bot"), "{err}");
+    assert!(!ok && err.contains("built-in Dou Dizhu bot"), "{err}");
     let (out, _, ok) = arena(&[
         "bots",
         "add",
@@ -100,7 +100,7 @@ fn bots_add_issues_a_token_once_and_refuses_taken_or_builtin_names() {
     let (out, err, ok) = mahjong("tiles");
     assert!(ok && out.contains("playing mahjong"), "{out}{err}");
     let (_, err, ok) = mahjong("greedy");
-    assert!(!ok && err.contains("built-in GAME_MAHJONG bot"), "{err}");
+    assert!(!ok && err.contains("built-in Mahjong (2015 contest) bot"), "{err}");
     // A remote bot says its games when it connects.
     let (_, err, ok) = arena(&["bots", "add", "bob", "--game", "mahjong", "--data-dir", d]);
     assert!(!ok && err.contains("--program"), "{err}");

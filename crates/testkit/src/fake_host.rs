@@ -25,6 +25,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use arena_proto::packages::arena::ddz::v1 as ddz_pb;
+use arena_proto::packages::arena::mahjong::v1 as mahjong_pb;
 use arena_proto::payload;
 use arena_proto::v1;
 use arena_proto::v1::seat_host_server::{SeatHost, SeatHostServer};
@@ -175,7 +176,7 @@ fn splitmix(mut z: u64) -> u64 {
     z ^ (z >> 31)
 }
 
-/// The Dou Dizhu observation of a request (the fake host seats Dou Dizhu bots only).
+/// The Dou Dizhu observation of a request.
 fn observation(r: &v1::DecisionRequest) -> ddz_pb::Observation {
     payload::unpack(
         r.observation.as_ref().and_then(|o| o.game.as_ref()),
@@ -184,8 +185,17 @@ fn observation(r: &v1::DecisionRequest) -> ddz_pb::Observation {
     .expect("a Dou Dizhu observation")
 }
 
+/// The legal answers a request lists, of either game. The fake host answers in Dou Dizhu's
+/// terms only, so at a Mahjong table its answers are malformed: a verdict at its first
+/// decision, then its seat plays on automatically.
 fn legal_of(r: &v1::DecisionRequest) -> Vec<String> {
-    observation(r).legal
+    let game = r.observation.as_ref().and_then(|o| o.game.as_ref());
+    match payload::unpack::<ddz_pb::Observation>(game, "observation") {
+        Ok(o) => o.legal,
+        Err(_) => payload::unpack::<mahjong_pb::Observation>(game, "observation")
+            .map(|o| o.legal)
+            .unwrap_or_default(),
+    }
 }
 
 fn action_for(kind: v1::DecisionKind, text: &str) -> v1::Action {

@@ -254,10 +254,11 @@ impl Cluster {
     }
 
     /// Remote bot options used by [`ClusterBuilder::remote_bots`]: the example bot's decisions,
-    /// up to 256 tables at once.
+    /// up to 256 tables at once, at Dou Dizhu tables only (`Hello` lists `ddz`).
     pub fn bot_options() -> Options {
         Options {
             capacity: 256,
+            games: vec![arena_games::ddz::GAME.name()],
             ..Options::default()
         }
     }
