@@ -100,7 +100,10 @@ fn bots_add_issues_a_token_once_and_refuses_taken_or_builtin_names() {
     let (out, err, ok) = mahjong("tiles");
     assert!(ok && out.contains("playing mahjong"), "{out}{err}");
     let (_, err, ok) = mahjong("greedy");
-    assert!(!ok && err.contains("built-in Mahjong (2015 contest) bot"), "{err}");
+    assert!(
+        !ok && err.contains("built-in Mahjong (2015 contest) bot"),
+        "{err}"
+    );
     // A remote bot says its games when it connects.
     let (_, err, ok) = arena(&["bots", "add", "bob", "--game", "mahjong", "--data-dir", d]);
     assert!(!ok && err.contains("--program"), "{err}");

@@ -1,7 +1,8 @@
 //! A game is an addition: a toy game defined only in this test crate ([`toy`], five seats,
 //! registered at run time) plays a competition through the real roles — matchmaker, referee,
-//! bot-host — with a remote bot over gRPC, program bots over the game's line protocol and a
-//! built-in bot; its replays, standings, a ladder pass and a verdict for a bad answer all come
+//! bot-host — with a remote bot over gRPC (on the Rust SDK, which knows nothing of the toy:
+//! the bot is a handler of its own), program bots over the game's line protocol and a built-in
+//! bot; its replays, standings, a ladder pass and a verdict for a bad answer all come
 //! out of the platform, and no platform file names it.
 
 mod toy;
@@ -15,75 +16,39 @@ use arena_integration::{Backend, Cluster};
 use arena_matchmaker::ladder::{self, LadderConfig};
 use arena_proto::payload;
 use arena_proto::v1;
-use arena_proto::v1::host_to_bot::Msg as In;
 use arena_proto::v1::matchmaker_server::Matchmaker;
 use arena_store::{BotKind, BotRecord, Store};
 use futures_util::StreamExt;
 use prost::Message;
 use tonic::Request;
 
-/// A remote bot of the toy game over gRPC, written on the raw protocol (`docs/wire.md`): it
-/// says it plays `toy`, and answers every request with the highest card of the hand the toy's
-/// observation shows.
-async fn remote_toy_bot(url: String, name: String, token: String) {
-    let channel = tonic::transport::Endpoint::from_shared(url)
-        .expect("bot-host's URL")
-        .connect()
-        .await
-        .expect("bot-host serves");
-    let mut client = v1::bot_gateway_client::BotGatewayClient::new(channel);
-    let (tx, rx) = tokio::sync::mpsc::channel(64);
-    let send = |tx: &tokio::sync::mpsc::Sender<v1::BotToHost>, msg| {
-        let tx = tx.clone();
-        async move {
-            let _ = tx.send(v1::BotToHost { msg: Some(msg) }).await;
-        }
-    };
-    send(
-        &tx,
-        v1::bot_to_host::Msg::Hello(v1::Hello {
-            bot: name,
-            release: "1".into(),
-            capacity: 8,
-            games: vec![toy::TOY_NAME.into()],
-            ..Default::default()
-        }),
-    )
-    .await;
-    let mut request = Request::new(tokio_stream::wrappers::ReceiverStream::new(rx));
-    request.metadata_mut().insert(
-        "authorization",
-        format!("Bearer {token}").parse().expect("a header value"),
-    );
-    let mut inbound = client
-        .play(request)
-        .await
-        .expect("the bot is welcome")
-        .into_inner();
-    while let Some(Ok(msg)) = inbound.next().await {
-        match msg.msg {
-            Some(In::Ping(p)) => {
-                send(&tx, v1::bot_to_host::Msg::Pong(v1::Pong { nonce: p.nonce })).await
-            }
-            Some(In::Request(r)) => {
-                assert_eq!(r.game, toy::TOY_NAME, "only toy tables are asked of it");
-                let o: toy::pb::Observation = payload::unpack(
-                    r.observation.as_ref().and_then(|o| o.game.as_ref()),
-                    "observation",
-                )
+/// The toy's remote bot, on the Rust SDK: the SDK has no module for the toy, so the bot is the
+/// SDK's game-neutral `Bot` reading the toy's own messages, given to the connection as the
+/// handler of the game `toy` (`Hello.games` lists it). It answers every request with the
+/// highest card in its hand.
+struct HighestCard;
+
+impl arena_sdk::Bot for HighestCard {
+    fn decide(&mut self, request: &v1::DecisionRequest) -> v1::Action {
+        assert_eq!(
+            request.game,
+            toy::TOY_NAME,
+            "only toy tables are asked of it"
+        );
+        let o: toy::pb::Observation =
+            arena_sdk::handler::observation(request, |o: &mut toy::pb::Observation| &mut o.events)
                 .expect("a toy observation");
-                let card = o.hand.iter().copied().max().expect("a card in hand");
-                let reply = v1::DecisionReply {
-                    request_id: r.request_id,
-                    table_id: r.table_id,
-                    action: Some(v1::Action {
-                        game: Some(payload::pack(&toy::pb::Action { card })),
-                    }),
-                };
-                send(&tx, v1::bot_to_host::Msg::Reply(reply)).await;
-            }
-            _ => {}
-        }
+        assert_eq!(
+            o.events.len(),
+            toy::ROUNDS - o.hand.len(),
+            "a round played per card gone, whole (the SDK rebuilt any increment)"
+        );
+        let card = o.hand.iter().copied().max().expect("a card in hand");
+        arena_sdk::handler::action(&toy::pb::Action { card })
+    }
+
+    fn is_quick(&self) -> bool {
+        true
     }
 }
 
@@ -141,11 +106,20 @@ async fn a_game_defined_in_a_test_plays_a_competition_a_ladder_and_its_replays_t
     add_program(&*store, "prog2", "").await;
     add_program(&*store, "liar", "liar").await;
     let token = cluster.register_bot("remote").await;
-    tokio::spawn(remote_toy_bot(
-        cluster.bot_url.clone(),
-        "remote".into(),
-        token,
-    ));
+    let url = cluster.bot_url.clone();
+    tokio::spawn(async move {
+        let handler = arena_sdk::Handler::new(toy::TOY_NAME, || HighestCard);
+        let options = arena_sdk::Options::default();
+        let played = arena_sdk::run(
+            &url,
+            "remote",
+            &token,
+            &options,
+            handler,
+            std::future::pending(),
+        );
+        played.await
+    });
     wait_until(PATIENCE, "the remote bot connected", || {
         let store = store.clone();
         async move {
