@@ -103,7 +103,7 @@ pub fn state_name(state: v1::CompetitionState) -> &'static str {
 
 /// A competition format's name, and the format a name spells: the protocol's typed names,
 /// kept beside the other Dou Dizhu names (clients that read specs use them too).
-pub use arena_games::ddz::names::{format_name, format_of_name};
+pub use arena_games::competition::{format_name, format_of_name};
 
 /// Sets a competition's state: the typed field and its name.
 pub(crate) fn set_state(c: &mut v1::Competition, state: v1::CompetitionState) {
