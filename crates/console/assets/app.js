@@ -22,6 +22,9 @@
     return e;
   }
 
+  // The registered games (name, title, seats, ladder), as the server wrote them into the page.
+  const GAMES = JSON.parse((document.getElementById("arena-games") || {}).textContent || "[]");
+  const gameTitle = (name) => (GAMES.find((g) => g.name === name) || { title: name || "" }).title;
   const app = () => document.getElementById("app");
   const params = () => new URLSearchParams(location.search);
   const q = (k) => params().get(k) || "";
@@ -87,7 +90,7 @@
     const rows = competitions.map((c) =>
       h("tr", { "data-competition": c.name },
         h("td", {}, h("a", { href: link("/competition", { name: c.name }) }, c.name)),
-        h("td", {}, c.game === "mahjong" ? "Mahjong" : "Dou Dizhu"),
+        h("td", {}, gameTitle(c.game)),
         h("td", {}, c.format),
         h("td", {}, badge(c.state)),
         h("td", {}, progress(c.tables_done, c.tables_total)),
@@ -123,7 +126,7 @@
       h("div", { class: "row" },
         h("div", {},
           field("Name", "name", { required: true }),
-          h("label", {}, "Game", h("select", { name: "game" }, h("option", { value: "ddz" }, "Dou Dizhu"), h("option", { value: "mahjong" }, "Mahjong"))),
+          h("label", {}, "Game", h("select", { name: "game" }, GAMES.map((g) => h("option", { value: g.name }, g.title)))),
           h("label", {}, "Format (Dou Dizhu)", h("select", { name: "format" },
             ["equal-strength", "duplicate", "random", "difficulty-adjusted"].map((f) => h("option", { value: f }, f)))),
           field("Participants (bot names, comma-separated)", "participants", { required: true, placeholder: "e.g. expert, seed, random" }),
@@ -202,11 +205,13 @@
     const n = st.standings.length;
     const places = Array.from({ length: n }, (_, i) => i + 1);
     const mahjong = st.game === "mahjong";
+    // A game's own totals per participant, as its registration renders them: [title, value] pairs.
+    const totals = (st.standings.find((s) => Array.isArray(s.totals)) || {}).totals;
     const head = h("tr", {}, h("th", { class: "num" }, "Place"), h("th", {}, "Participant"),
       places.map((k) => h("th", { class: "num" }, `P(#${k})`)),
       h("th", { class: "num" }, mahjong ? "Mean / hand" : "Mean score"), h("th", { class: "num" }, "95% CI"),
       h("th", { class: "num" }, "Mean rank"),
-      mahjong ? ["Hands", "Score", "Wins", "Self-drawn", "Dealt in", "Penalties", "Verdicts"].map((t) => h("th", { class: "num" }, t)) : h("th", { class: "num" }, "Verdicts"));
+      totals ? totals.map(([t]) => h("th", { class: "num" }, t)) : h("th", { class: "num" }, "Verdicts"));
     const body = st.standings.map((s) =>
       h("tr", { "data-participant": s.participant, "data-place": s.place },
         h("td", { class: "num place" }, s.place),
@@ -221,8 +226,8 @@
         h("td", { class: "num mean-score" }, signed(s.mean_score)),
         h("td", { class: "num ci" }, "± " + fmt(s.score_ci95)),
         h("td", { class: "num mean-rank" }, fmt(s.mean_rank, 2)),
-        mahjong && s.totals ? ["hands", "score", "wins", "self_drawn", "dealt_in", "penalties", "verdicts"].map((k) => h("td", { class: "num" }, s.totals[k]))
-          : mahjong ? [] : h("td", { class: "num verdicts" }, s.verdicts || 0)
+        totals ? (Array.isArray(s.totals) ? s.totals : []).map(([, v]) => h("td", { class: "num" }, v))
+          : h("td", { class: "num verdicts" }, s.verdicts || 0)
       ));
     const status = st.final
       ? h("span", { class: "badge finished", "data-testid": "final" }, "final")
@@ -280,7 +285,7 @@
           const wait = last + TABLES_EVERY_MS - Date.now();
           if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
           last = Date.now();
-          try { tablesBox.replaceChildren(await tablesView(name, c.game === "mahjong" ? "mahjong" : "ddz", offset, (o) => { offset = o; loadTables(); })); }
+          try { tablesBox.replaceChildren(await tablesView(name, c.game, offset, (o) => { offset = o; loadTables(); })); }
           catch (e) { tablesBox.replaceChildren(h("p", { class: "error" }, e.message)); }
         } while (again);
       } finally { loading = false; }
@@ -306,7 +311,7 @@
 
   function competitionInfo(c) {
     return h("div", { class: "panel", "data-testid": "competition-info" },
-      h("div", {}, badge(c.state), " ", c.game === "mahjong" ? "Mahjong" : "Dou Dizhu", " · ", c.format || "duplicate",
+      h("div", {}, badge(c.state), " ", gameTitle(c.game), " · ", c.format || "duplicate",
         " · ", `${c.participants.length} participants`, c.game === "ddz" ? ` · farmers ${c.farmers}` : "",
         ` · ${c.matches} matches`, c.game === "ddz" ? ` × ${c.rounds} rounds` : "", c.rotate_seats ? " · seats rotated" : "",
         c.format === "equal-strength" && c.centre.length ? ` · centre ${c.centre.join(", ")} ± ${c.eps}` : ""),
@@ -323,6 +328,8 @@
     ddz: [["Match", "match"], ["Round", "round"], ["Table #", "table"], ["Side", "side"]],
     mahjong: [["Match", "match"], ["Seat order", "round"], ["Deal", "table"], ["Rotation", "rotation"]],
   };
+  // Any other game's tables: their placement's numbers as they are.
+  const placesOf = (game) => PLACES[game] || [["Match", "match"], ["Round", "round"], ["Table #", "table"], ["Rotation", "rotation"]];
 
   async function tablesView(name, game, offset, go) {
     const r = await api(link("/api/competition/tables", { name, offset }));
@@ -332,11 +339,11 @@
       h("p", { class: "muted", "data-testid": "tables-count", "data-total": r.total },
         `Tables ${r.offset + 1}–${r.offset + r.tables.length} of ${r.total} finished. A table's replay is shown once every table dealt the same cards has finished.`),
       h("table", { class: "grid", "data-testid": "tables" },
-        h("thead", {}, h("tr", {}, ["Table", "Seats", ...PLACES[game].map(([t]) => t), "Final scores", "Verdicts", ""].map((t) => h("th", {}, t)))),
+        h("thead", {}, h("tr", {}, ["Table", "Seats", ...placesOf(game).map(([t]) => t), "Final scores", "Verdicts", ""].map((t) => h("th", {}, t)))),
         h("tbody", {}, r.tables.map((t) => h("tr", {},
           h("td", {}, t.table_id),
           h("td", { class: "seats" }, (t.seats || []).join(" · ")),
-          PLACES[game].map(([, k]) => h("td", { class: k === "side" ? "" : "num" }, cell(t, k))),
+          placesOf(game).map(([, k]) => h("td", { class: k === "side" ? "" : "num" }, cell(t, k))),
           h("td", {}, t.shown ? t.final_scores.join(" / ") : h("span", { class: "muted" }, "hidden while its deal is played")),
           h("td", { class: "num" }, t.shown && t.verdicts ? t.verdicts : ""),
           h("td", {}, t.shown ? h("a", { href: link("/replay", { table: t.table_id }), "data-replay": t.table_id }, "Replay") : ""))))),
@@ -348,8 +355,8 @@
   // ---- The ladder ---------------------------------------------------------------------
 
   function gameTabs(path, game) {
-    return h("div", { class: "tabs" }, [["ddz", "Dou Dizhu"], ["mahjong", "Mahjong"]].map(([g, label]) =>
-      h("a", { href: link(path, { game: g }), class: g === game ? "active" : "" }, label)));
+    return h("div", { class: "tabs" }, GAMES.filter((g) => g.ladder).map((g) =>
+      h("a", { href: link(path, { game: g.name }), class: g.name === game ? "active" : "" }, g.title)));
   }
 
   async function ladderPage() {
@@ -388,7 +395,7 @@
           ? h("table", { class: "grid" },
             h("thead", {}, h("tr", {}, ["Game", "Release", "μ − 3σ", "μ", "σ", "Games"].map((t) => h("th", {}, t)))),
             h("tbody", {}, b.releases.map((r) => h("tr", {},
-              h("td", {}, r.game === "mahjong" ? "Mahjong" : "Dou Dizhu"), h("td", {}, r.release),
+              h("td", {}, gameTitle(r.game)), h("td", {}, r.release),
               h("td", { class: "num" }, fmt(r.conservative, 2)), h("td", { class: "num" }, fmt(r.mu, 2)),
               h("td", { class: "num" }, fmt(r.sigma, 2)), h("td", { class: "num" }, r.games)))))
           : h("p", { class: "muted" }, "Not rated by the ladder yet."),

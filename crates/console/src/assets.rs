@@ -79,9 +79,12 @@ pub const BINARY: [(&str, &str, &[u8]); 4] = [
 ];
 
 /// The document every page path serves, its `<!-- game renderers -->` line replaced by one
-/// script per registered game (each game's renderer, served under `/assets/games/`).
+/// script per registered game (each game's renderer, served under `/assets/games/`) and a JSON
+/// block listing the registered games (name, title, seats, whether it has a ladder) that the
+/// pages read for titles, tabs and the creation form. A data block (`application/json`) is not
+/// run, so the content security policy needs no exception for it.
 static INDEX: LazyLock<String> = LazyLock::new(|| {
-    let scripts: String = GameKind::all()
+    let mut scripts: String = GameKind::all()
         .map(|g| {
             format!(
                 "<script src=\"/assets/games/{}\" defer></script>\n",
@@ -89,6 +92,21 @@ static INDEX: LazyLock<String> = LazyLock::new(|| {
             )
         })
         .collect();
+    let games: Vec<serde_json::Value> = GameKind::all()
+        .map(|g| {
+            serde_json::json!({
+                "name": g.name(),
+                "title": g.title(),
+                "seats": g.seat_count(),
+                "ladder": g.ladder().is_some(),
+            })
+        })
+        .collect();
+    // `<` escaped: no title can close the block.
+    let games = serde_json::Value::from(games)
+        .to_string()
+        .replace('<', "\\u003c");
+    scripts += &format!("<script id=\"arena-games\" type=\"application/json\">{games}</script>\n");
     include_str!("../assets/index.html").replace("<!-- game renderers -->\n", &scripts)
 });
 
@@ -170,6 +188,27 @@ pub fn router() -> Router {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_page_lists_every_registered_game_and_loads_its_renderer() {
+        let page = &*INDEX;
+        let start = page
+            .find("<script id=\"arena-games\" type=\"application/json\">")
+            .expect("the games block");
+        let json = &page[start..];
+        let json = &json[json.find('>').unwrap() + 1..json.find("</script>").unwrap()];
+        let games: Vec<serde_json::Value> = serde_json::from_str(json).expect("JSON");
+        assert_eq!(games.len(), GameKind::all().len());
+        for (g, listed) in GameKind::all().zip(&games) {
+            assert_eq!(listed["name"], g.name());
+            assert_eq!(listed["title"], g.title());
+            assert_eq!(listed["seats"], g.seat_count());
+            assert_eq!(listed["ladder"], g.ladder().is_some());
+            let script = format!("<script src=\"/assets/games/{}\" defer>", g.renderer().file);
+            assert!(page.contains(&script), "{script}");
+        }
+        assert!(!page.contains("<!-- game renderers -->"));
+    }
 
     #[test]
     fn the_fan_font_has_every_character_of_every_fan_name() {

@@ -80,8 +80,9 @@ pub trait Game: Send + Sync + 'static {
     /// join the replay document.
     fn render_history(&self, replay: &v1::Replay) -> Value;
 
-    /// A competition standing's game-specific totals as the console shows them (`null` for a
-    /// game whose standings hold none).
+    /// A competition standing's game-specific totals as the console shows them: a list of
+    /// `[column title, value]` pairs, the standings table's columns in order (`null` for a game
+    /// whose standings hold none).
     fn render_standing(&self, standing: &v1::Standing) -> Value {
         let _ = standing;
         Value::Null

@@ -146,15 +146,15 @@ impl Game for Mahjong {
         let Some(m) = convert::standing_of(standing) else {
             return Value::Null;
         };
-        json!({
-            "hands": m.hands,
-            "score": m.score.to_string(),
-            "wins": m.wins,
-            "self_drawn": m.self_drawn,
-            "dealt_in": m.dealt_in,
-            "penalties": m.penalties.to_string(),
-            "verdicts": m.verdicts,
-        })
+        json!([
+            ["Hands", m.hands],
+            ["Score", m.score.to_string()],
+            ["Wins", m.wins],
+            ["Self-drawn", m.self_drawn],
+            ["Dealt in", m.dealt_in],
+            ["Penalties", m.penalties.to_string()],
+            ["Verdicts", m.verdicts],
+        ])
     }
 
     fn render_history(&self, replay: &v1::Replay) -> Value {
