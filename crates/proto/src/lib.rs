@@ -97,10 +97,49 @@ pub mod json {
         Some(json)
     }
 
-    /// A replay as JSON.
+    /// A replay as JSON. A game's message whose type the protocol's files do not define (a game
+    /// registered at run time, without a `.proto` in the tree) cannot be shown: it is left out,
+    /// and its type is listed under `"unshown"`.
     pub fn replay(replay: &crate::v1::Replay) -> serde_json::Value {
-        to_json(replay, "arena.v1.Replay")
-            .expect("arena.v1.Replay is in the descriptor set the code is generated from")
+        let mut shown = replay.clone();
+        let unshown = drop_unknown(&mut shown);
+        let mut json = to_json(&shown, "arena.v1.Replay")
+            .expect("arena.v1.Replay is in the descriptor set the code is generated from");
+        if !unshown.is_empty() {
+            if let Some(o) = json.as_object_mut() {
+                o.insert("unshown".into(), unshown.into());
+            }
+        }
+        json
+    }
+
+    /// Takes out of `replay` every game message whose type the pool lacks; their type names,
+    /// each once.
+    fn drop_unknown(replay: &mut crate::v1::Replay) -> Vec<String> {
+        let mut unshown: Vec<String> = Vec::new();
+        let mut check = |any: &mut Option<crate::payload::Any>| {
+            let Some(a) = any else { return };
+            let name = crate::payload::type_name(a);
+            if pool().get_message_by_name(name).is_none() {
+                if !unshown.iter().any(|u| u == name) {
+                    unshown.push(crate::text::cut(name));
+                }
+                *any = None;
+            }
+        };
+        if let Some(job) = &mut replay.job {
+            check(&mut job.setup);
+        }
+        for step in &mut replay.steps {
+            if let Some(a) = &mut step.action {
+                check(&mut a.game);
+            }
+        }
+        if let Some(o) = replay.result.as_mut().and_then(|r| r.outcome.as_mut()) {
+            check(&mut o.game);
+        }
+        check(&mut replay.history);
+        unshown
     }
 
     #[cfg(test)]
@@ -140,6 +179,37 @@ pub mod json {
                 serde_json::json!([{"seat": 1, "kind": "DECISION_KIND_PLAY", "action": {"game": {"@type": "type.googleapis.com/arena.ddz.v1.Action", "play": "33"}}, "elapsedMs": 12}])
             );
             assert!(super::to_json(&r, "arena.v1.NoSuchThing").is_none());
+        }
+
+        #[test]
+        fn a_replay_of_a_game_without_a_proto_file_shows_all_but_its_messages() {
+            let unknown = crate::payload::Any {
+                type_url: "type.googleapis.com/arena.elsewhere.v1.Action".into(),
+                value: vec![8, 7],
+            };
+            let r = v1::Replay {
+                job: Some(v1::TableJob {
+                    table_id: "t".into(),
+                    game: "elsewhere".into(),
+                    ..Default::default()
+                }),
+                steps: vec![v1::ReplayStep {
+                    seat: 2,
+                    action: Some(v1::Action {
+                        game: Some(unknown.clone()),
+                    }),
+                    ..Default::default()
+                }],
+                history: Some(unknown),
+                ..Default::default()
+            };
+            let j = super::replay(&r);
+            assert_eq!(j["job"]["game"], "elsewhere");
+            assert_eq!(j["steps"][0]["seat"], 2);
+            assert_eq!(
+                j["unshown"],
+                serde_json::json!(["arena.elsewhere.v1.Action"])
+            );
         }
     }
 }
