@@ -105,10 +105,8 @@ pub mod json {
         let unshown = drop_unknown(&mut shown);
         let mut json = to_json(&shown, "arena.v1.Replay")
             .expect("arena.v1.Replay is in the descriptor set the code is generated from");
-        if !unshown.is_empty() {
-            if let Some(o) = json.as_object_mut() {
-                o.insert("unshown".into(), unshown.into());
-            }
+        if let (false, Some(o)) = (unshown.is_empty(), json.as_object_mut()) {
+            o.insert("unshown".into(), unshown.into());
         }
         json
     }
