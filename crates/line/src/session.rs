@@ -128,6 +128,12 @@ impl ProgramSession {
         self.program.recv().await.1
     }
 
+    /// The program's next output if one is waiting (a host that asks one question at a time
+    /// reads what came since the last answer before it asks the next).
+    pub fn try_recv(&mut self) -> Option<Output> {
+        self.program.try_recv().map(|(_, out)| out)
+    }
+
     /// The program's next output before `until`; `None` at `until`.
     pub async fn recv_until(&mut self, until: Instant) -> Option<Output> {
         self.program.recv_until(until).await.map(|(_, out)| out)

@@ -543,7 +543,7 @@ pub(crate) mod tests {
         }
     }
 
-    fn pick(n: u32) -> v1::Action {
+    pub(crate) fn pick(n: u32) -> v1::Action {
         v1::Action {
             game: Some(v1::action::Game::Ddz(v1::DdzAction {
                 action: Some(v1::ddz_action::Action::Bid(n)),
