@@ -26,8 +26,11 @@ use arena_line::{CmdSpec, Launch, ProgramProtocol, ProgramSession};
 use arena_proto::v1;
 use tokio::time::Instant;
 
-use crate::game::Fault;
+use crate::game::{Fault, TableGame};
+use crate::remote::BotHosts;
+use crate::run::{RunOptions, SeatPlan, TableSetup, play_async};
 use crate::seat::{Answer, Reply};
+use crate::table::Table;
 
 /// How long a program has to greet after it starts, by default.
 pub const PROGRAM_STARTUP: Duration = Duration::from_secs(5);
@@ -87,6 +90,54 @@ impl ProgramSeat {
             exit_grace: self.exit_grace,
         })
     }
+}
+
+/// A program bot seated at many tables (a `cmd:` bot of a match): its command and how it is
+/// launched. Each table starts a fresh process of it per seat ([`ProgramBot::seat`]), as
+/// bot-host does.
+#[derive(Clone)]
+pub struct ProgramBot {
+    /// The command line.
+    pub cmd: CmdSpec,
+    /// How each process is started.
+    pub launch: Launch,
+}
+
+impl ProgramBot {
+    /// The bot in one seat, speaking `protocol` (its game's line protocol for that seat).
+    pub fn seat(&self, protocol: Box<dyn ProgramProtocol>) -> ProgramSeat {
+        ProgramSeat::new(self.cmd.clone(), self.launch.clone(), protocol)
+    }
+
+    /// Starts the program once and waits for its greeting, then tells it goodbye: a command
+    /// that cannot play is reported before the first table rather than as a verdict at every
+    /// one.
+    pub async fn try_start(&self, protocol: Box<dyn ProgramProtocol>) -> Result<(), Fault> {
+        self.seat(protocol).open().await?.close(None).await;
+        Ok(())
+    }
+}
+
+impl std::fmt::Debug for ProgramBot {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ProgramBot")
+            .field("cmd", &self.cmd.command_line())
+            .finish_non_exhaustive()
+    }
+}
+
+/// Plays a table of in-process players and program seats (no remote seat: there is no bot-host
+/// to reach) to its end on `runtime`, for callers without async code of their own (one
+/// current-thread runtime per worker thread does): the ended table. `Err` says why the table
+/// could not be played (an internal error).
+pub fn play_blocking<G: TableGame>(
+    runtime: &tokio::runtime::Runtime,
+    game: G,
+    seats: Vec<SeatPlan<G>>,
+    setup: &TableSetup,
+) -> Result<Table<G>, String> {
+    let opts = RunOptions::default();
+    runtime.block_on(play_async(game, seats, setup, &opts, &BotHosts::default()))
 }
 
 impl std::fmt::Debug for ProgramSeat {
