@@ -6,11 +6,11 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result, bail};
 use arena_games::ddz::eval::{self, BotFactory, Contestant, Estimate, EvalConfig, SideStats};
 use arena_games::ddz::play::{self as runner, Buffers};
+use arena_table::{ProgramBot, TimeRules};
 use clap::{Args, Subcommand};
 use ddz::analysis::{optimal_decompose, seed_decompose_traced};
 use ddz::{Deal, DealConstraint, GameConfig, MoveList, RuleSet, Scoring, Seat};
 use ddz_bots::{Bot, BotSpec, LadderBot};
-use arena_table::{ProgramBot, TimeRules};
 use std::sync::atomic::AtomicU64;
 
 use crate::legal::{self, moves_for, parse_hand, parse_prev};

@@ -236,7 +236,12 @@ pub fn play_match(
     cfg: &EvalConfig,
     progress: &AtomicU64,
 ) -> Result<MatchOutcome, EvalError> {
-    play_match_of(Contestant::Builtin(a), Contestant::Builtin(b), cfg, progress)
+    play_match_of(
+        Contestant::Builtin(a),
+        Contestant::Builtin(b),
+        cfg,
+        progress,
+    )
 }
 
 /// [`play_match`] for any contestants: with a program on either side, every game is played on
@@ -480,7 +485,9 @@ fn play_refereed(
                         },
                     },
                 )),
-                _ => Err(EvalError::Table(format!("a verdict the table cannot make: {v:?}"))),
+                _ => Err(EvalError::Table(format!(
+                    "a verdict the table cannot make: {v:?}"
+                ))),
             }
         })
         .collect::<Result<Vec<_>, _>>()?;
@@ -653,29 +660,30 @@ fn play_refereed_panel(
     let threads = cfg.threads.max(1) as u64;
     let config = cfg.game_config();
     let time = refereed_time(&[farmers]);
-    let rows = run_threads(cfg, |t| {
-        let runtime = runtime()?;
-        let mut out = Vec::new();
-        let mut i = t as u64;
-        while i < cfg.deals {
-            let deal = Deal::generate_with(cfg.seed, i, &cfg.constraint)?;
-            let mut row = Vec::with_capacity(landlords.len());
-            for (k, l) in landlords.iter().enumerate() {
-                let seats = [Contestant::Builtin(*l), farmers, farmers];
-                let seed = game_seed(cfg.seed, i, k as u64);
-                let t0 = std::time::Instant::now();
-                let g = play_refereed(&runtime, config, deal, seed, seats, time)?;
-                nanos[k].fetch_add(t0.elapsed().as_nanos() as u64, Ordering::Relaxed);
-                let outcome = g.game.outcome().copied();
-                row.push(outcome.ok_or_else(|| {
-                    EvalError::Table("a game ended without an outcome".into())
-                })?);
-                progress.fetch_add(1, Ordering::Relaxed);
+    let rows =
+        run_threads(cfg, |t| {
+            let runtime = runtime()?;
+            let mut out = Vec::new();
+            let mut i = t as u64;
+            while i < cfg.deals {
+                let deal = Deal::generate_with(cfg.seed, i, &cfg.constraint)?;
+                let mut row = Vec::with_capacity(landlords.len());
+                for (k, l) in landlords.iter().enumerate() {
+                    let seats = [Contestant::Builtin(*l), farmers, farmers];
+                    let seed = game_seed(cfg.seed, i, k as u64);
+                    let t0 = std::time::Instant::now();
+                    let g = play_refereed(&runtime, config, deal, seed, seats, time)?;
+                    nanos[k].fetch_add(t0.elapsed().as_nanos() as u64, Ordering::Relaxed);
+                    let outcome = g.game.outcome().copied();
+                    row.push(outcome.ok_or_else(|| {
+                        EvalError::Table("a game ended without an outcome".into())
+                    })?);
+                    progress.fetch_add(1, Ordering::Relaxed);
+                }
+                out.push((i, row));
+                i += threads;
             }
-            out.push((i, row));
-            i += threads;
-        }
-        Ok(out)
-    })?;
+            Ok(out)
+        })?;
     Ok(panel_outcome(rows, &nanos))
 }
