@@ -163,22 +163,31 @@ fn seat_u8(seat: u32) -> u8 {
 }
 
 /// A built-in Mahjong bot seated at a [`MahjongTable`]: it decides from its seat's view alone.
-pub struct MahjongBot {
-    player: Box<dyn Player>,
+/// It owns its [`Player`] (the referee's seats), or borrows one kept from hand to hand (the fast
+/// path of matches and self-play: `MahjongBot<&mut dyn Player>`).
+pub struct MahjongBot<P: Player = Box<dyn Player>> {
+    player: P,
     legal: ActionList,
 }
 
 impl MahjongBot {
     /// The built-in bot `spec` names; `None` for a `cmd:` spec (bot-host runs programs).
     pub fn new(spec: &mahjong_bots::spec::BotSpec) -> Option<MahjongBot> {
-        Some(MahjongBot {
-            player: spec.build_builtin()?,
-            legal: ActionList::new(),
-        })
+        Some(MahjongBot::with(spec.build_builtin()?))
     }
 }
 
-impl LocalPlayer<MahjongTable> for MahjongBot {
+impl<P: Player> MahjongBot<P> {
+    /// `player` at a table.
+    pub fn with(player: P) -> MahjongBot<P> {
+        MahjongBot {
+            player,
+            legal: ActionList::new(),
+        }
+    }
+}
+
+impl<P: Player> LocalPlayer<MahjongTable> for MahjongBot<P> {
     fn name(&self) -> String {
         self.player.name()
     }
