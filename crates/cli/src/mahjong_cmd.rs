@@ -3,14 +3,14 @@
 use std::time::Instant;
 
 use anyhow::{Context, Result, bail};
+use arena_games::mahjong::spec::MahjongSpec;
+use arena_games::mahjong::{MahjongBot, MahjongTable};
+use arena_table::{Scratch, play_fast};
 use clap::{Args, Subcommand};
 use mahjong::{
     Action, ActionList, Counts, Deal, Decision, Meld, Reading, Rules, TILE_KINDS, Tile,
     add_meld_tiles, legal_actions_for, parse_tiles, shape, tiles_to_string,
 };
-use arena_games::mahjong::spec::MahjongSpec;
-use arena_games::mahjong::{MahjongBot, MahjongTable};
-use arena_table::{Scratch, play_fast};
 use mahjong_bots::Player;
 use serde_json::json;
 

@@ -5,9 +5,9 @@ use std::sync::atomic::AtomicU64;
 use std::time::Instant;
 
 use anyhow::{Context, Result, bail};
+use arena_games::mahjong::spec::contest_time;
 use clap::Args;
 use mahjong::{Reading, Rules};
-use arena_games::mahjong::spec::contest_time;
 use mahjong_bots::VerdictKind;
 use mahjong_match::run::{MatchConfig, MatchReport, MatchResult, VerdictEntry, run};
 use mahjong_match::schedule::HANDS;

@@ -11,10 +11,10 @@ mod random;
 mod record;
 pub mod spec;
 
-pub use record::{HandRecord, HandVerdict};
 pub use expert::ExpertBot;
 pub use greedy::GreedyBot;
 pub use random::RandomBot;
+pub use record::{HandRecord, HandVerdict};
 
 use std::time::Duration;
 

@@ -17,8 +17,8 @@ pub use mahjong::{schedule, stats};
 
 use arena_line::{CmdSpec, Launch, WorkDir};
 use arena_table::ProgramBot;
-pub use mahjong_bots::spec::BotSpec;
 use mahjong_bots::Player;
+pub use mahjong_bots::spec::BotSpec;
 
 /// A bot of a match, as one worker thread holds it.
 pub enum Entrant {

@@ -13,15 +13,15 @@ use arena_games::mahjong::replay::hand_record;
 use arena_games::mahjong::spec::{MahjongSpec, setup_of};
 use arena_games::mahjong::{MahjongBot, MahjongTable};
 use arena_proto::v1;
-use arena_table::{BotHosts, ProgramBot, RunOptions, Scratch, play_fast};
 use arena_table::run::Played;
+use arena_table::{BotHosts, ProgramBot, RunOptions, Scratch, play_fast};
 use mahjong::{Deal, Rules};
 use mahjong_bots::{HandRecord, Player, VerdictKind};
 
+use crate::Entrant;
 use crate::log;
 use crate::schedule::{HANDS, Slot, schedule};
 use crate::stats::{HandSummary, MatchTotals, Standings};
-use crate::Entrant;
 
 /// Makes the entrant of one bot position; called once per position per worker thread. `Err`
 /// says why the bot cannot be made (e.g. its command line does not parse).
@@ -192,8 +192,13 @@ pub fn play_slot(
             bots.push(MahjongBot::with(p));
         }
         let mut table = MahjongTable::new(&MahjongSpec { deal, rules });
-        play_fast(&mut table, &mut bots, deal.fingerprint(), &mut seats.scratch)
-            .map_err(|e| failed(e.to_string()))?;
+        play_fast(
+            &mut table,
+            &mut bots,
+            deal.fingerprint(),
+            &mut seats.scratch,
+        )
+        .map_err(|e| failed(e.to_string()))?;
         fast_record(&table, &deal)
     } else {
         let job = v1::TableJob {
@@ -325,14 +330,19 @@ pub fn run(
                 loop {
                     let index = next.fetch_add(1, Ordering::Relaxed);
                     let Some(slot) = slots.get(index) else { break };
-                    let record =
-                        match play_slot(slot, config.rules, config.time, &config.bots, &mut seats) {
-                            Ok(r) => r,
-                            Err(e) => {
-                                let _ = tx.send(Err(e));
-                                break;
-                            }
-                        };
+                    let record = match play_slot(
+                        slot,
+                        config.rules,
+                        config.time,
+                        &config.bots,
+                        &mut seats,
+                    ) {
+                        Ok(r) => r,
+                        Err(e) => {
+                            let _ = tx.send(Err(e));
+                            break;
+                        }
+                    };
                     let verdicts = record
                         .verdicts
                         .iter()
