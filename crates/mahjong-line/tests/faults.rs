@@ -79,7 +79,10 @@ fn a_program_that_exits_at_once_is_a_crash_with_its_exit_status() {
 
 #[test]
 fn a_program_that_cannot_be_started_is_a_crash_at_its_first_decision() {
-    let missing = Program::new(CmdSpec::new("/nonexistent/mahjong-bot", Vec::<String>::new()));
+    let missing = Program::new(CmdSpec::new(
+        "/nonexistent/mahjong-bot",
+        Vec::<String>::new(),
+    ));
     let mut programs = testbots([&[], &[], &[], &[]]);
     programs[0] = missing;
     let record = play(&Deal::from_seed(3), programs).record;
@@ -97,7 +100,11 @@ fn a_crash_mid_hand_is_reported_with_exit_code_and_stderr() {
     assert_reason(
         &v,
         VerdictKind::Crashed,
-        &["the program exited before answering", "exit code 3", "crashing on purpose"],
+        &[
+            "the program exited before answering",
+            "exit code 3",
+            "crashing on purpose",
+        ],
     );
     assert!(v.at_event > 0, "mid-hand");
     assert!(record.events.len() > v.at_event + 10, "the hand went on");
@@ -124,7 +131,10 @@ fn garbage_is_malformed_and_the_reason_quotes_it() {
         (
             "plya",
             0,
-            &[r#"answered "plya""#, r#"unknown command "plya" (expected join, out"#],
+            &[
+                r#"answered "plya""#,
+                r#"unknown command "plya" (expected join, out"#,
+            ],
         ),
         (
             "out 5X",
@@ -134,7 +144,10 @@ fn garbage_is_malformed_and_the_reason_quotes_it() {
         (
             "chi",
             1,
-            &[r#"answered "chi""#, r#""chi" needs the lowest tile of the chow"#],
+            &[
+                r#"answered "chi""#,
+                r#""chi" needs the lowest tile of the chow"#,
+            ],
         ),
         (
             "out 9T",

@@ -6,10 +6,10 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
+use arena_games::mahjong::MahjongTable;
 use arena_games::mahjong::program::MahjongProgram;
 use arena_games::mahjong::replay::hand_record;
 use arena_games::mahjong::spec::{MahjongSpec, contest_time, setup_of};
-use arena_games::mahjong::MahjongTable;
 use arena_line::{Launch, Recorded};
 use arena_table::run::{SeatPlan, TableSetup};
 use arena_table::{ProgramSeat, TimeRules, play_blocking, v1};
@@ -142,7 +142,10 @@ pub fn play(deal: &Deal, programs: [Program; 4]) -> Played {
     let job = v1::TableJob {
         table_id: "hand".into(),
         game: v1::Game::Mahjong as i32,
-        setup: Some(v1::table_job::Setup::Mahjong(setup_of(deal, Reading::Contest))),
+        setup: Some(v1::table_job::Setup::Mahjong(setup_of(
+            deal,
+            Reading::Contest,
+        ))),
         ..Default::default()
     };
     let (_, replay) = table.record(&job, "test").into_replay(Some(&job));
