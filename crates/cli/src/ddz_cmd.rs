@@ -306,7 +306,7 @@ fn make_bot(name: &str) -> Result<Box<dyn Bot>> {
 /// under.
 enum Side {
     Builtin(Box<BotFactory<'static>>),
-    Program(ProgramBot, TimeRules),
+    Program(Box<ProgramBot>, TimeRules),
 }
 
 impl Side {
@@ -358,7 +358,7 @@ fn side(name: &str, deadline: Duration) -> Result<Side> {
         .block_on(program.try_start(protocol))
         .map_err(|f| anyhow::anyhow!("{}: {}", f.kind.as_str_name(), f.reason))
         .with_context(|| format!("bot {name:?} could not start"))?;
-    Ok(Side::Program(program, time))
+    Ok(Side::Program(Box::new(program), time))
 }
 
 /// A factory for the built-in bot `spec`.

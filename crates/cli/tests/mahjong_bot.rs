@@ -16,13 +16,13 @@ fn four_served_random_bots_play_hands_through_cmd_seats() {
     let arena = arena_testkit::readable_copy(&PathBuf::from(env!("CARGO_BIN_EXE_arena")));
     let program = |s: usize| {
         let seed = s.to_string();
-        Entrant::Program(ProgramBot {
+        Entrant::Program(Box::new(ProgramBot {
             cmd: CmdSpec::new(
                 arena.display().to_string(),
                 ["mahjong", "bot", "random", "--seed", &seed],
             ),
             launch: Launch::default(),
-        })
+        }))
     };
     let names = [0, 1, 2, 3].map(|s| format!("served-{s}"));
     let mut seats = Seats::new([0, 1, 2, 3].map(program)).unwrap();

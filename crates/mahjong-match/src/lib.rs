@@ -25,7 +25,7 @@ pub enum Entrant {
     /// A built-in bot, kept from hand to hand (seeded afresh each hand).
     Player(Box<dyn Player>),
     /// A program, started afresh for each hand and seat.
-    Program(ProgramBot),
+    Program(Box<ProgramBot>),
 }
 
 /// The entrant for `spec`: a built-in bot, or a program speaking the line protocol, started in
@@ -39,7 +39,7 @@ pub fn entrant(spec: &BotSpec) -> Result<Entrant, String> {
                 workdir: WorkDir::Fresh,
                 ..Launch::default()
             };
-            Ok(Entrant::Program(ProgramBot { cmd, launch }))
+            Ok(Entrant::Program(Box::new(ProgramBot { cmd, launch })))
         }
         builtin => builtin
             .build_builtin()

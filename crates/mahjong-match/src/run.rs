@@ -175,7 +175,7 @@ pub fn play_slot(
         .seats
         .iter()
         .map(|&b| match &seats.entrants[b] {
-            Entrant::Program(p) => Some(p.clone()),
+            Entrant::Program(p) => Some((**p).clone()),
             Entrant::Player(_) => None,
         })
         .collect();
