@@ -15,7 +15,7 @@ use arena_games::ddz::program::DdzProgram;
 use arena_games::ddz::{DdzBot, DdzTable};
 use arena_line::{CmdSpec, Launch, Recorded, verdict_name};
 use arena_table::run::{Player, SeatPlan, TableSetup};
-use arena_table::{Policy, ProgramSeat, TimeRules, play_blocking, v1};
+use arena_table::{Policy, ProgramSeat, TimeRules, play_blocking, v1, whole_reason};
 use ddz::{Deal, Game, GameConfig, Scoring, Seat};
 use ddz_bots::RandomBot;
 
@@ -98,11 +98,7 @@ fn main() -> ExitCode {
     };
     println!("outcome: {:?}", table.game().game().outcome());
     for v in table.verdicts() {
-        let reason = if v.detail.is_empty() {
-            &v.reason
-        } else {
-            &v.detail
-        };
+        let reason = whole_reason(v);
         let kind = v1::VerdictKind::try_from(v.kind).map_or("unknown", verdict_name);
         println!("verdict {kind}: {reason}");
     }

@@ -38,5 +38,5 @@ pub use remote::{BotHosts, DialError, RemoteSeat, SeatDialer, SeatLink};
 pub use replay::{Step, Steps};
 pub use run::{Misplay, Player, RunOptions, Scratch, SeatPlan, TableSetup, play_fast, run_game};
 pub use seat::{Answer, LocalPlayer, Reply, panic_message};
-pub use table::{Record, Request, Table, error_record, error_result};
+pub use table::{Record, Request, Table, error_record, error_result, whole_reason};
 pub use time::TimeRules;

@@ -78,13 +78,13 @@ impl ProgramSeat {
                 // The cause first: a verdict's reason is cut short, and a command line can be
                 // longer than that on its own (as bot-host reports it).
                 let e = e.to_string();
-                return Err(Fault::new(
+                return Err(Fault::reported(
                     v1::VerdictKind::Crashed,
-                    format!("{e}{}; the command: {}", hint(&e), self.cmd.command_line()),
+                    &format!("{e}{}; the command: {}", hint(&e), self.cmd.command_line()),
                 ));
             }
         };
-        session.join(self.startup).await?;
+        session.join(self.startup).await.map_err(bounded)?;
         Ok(OpenProgram {
             session: Some(session),
             exit_grace: self.exit_grace,
@@ -150,6 +150,12 @@ impl std::fmt::Debug for ProgramSeat {
     }
 }
 
+/// A session's fault as the table records a remote seat's: its reason (which quotes what the
+/// program wrote) cut short, the whole report kept as the detail.
+fn bounded(fault: Fault) -> Fault {
+    Fault::reported(fault.kind, &fault.reason)
+}
+
 /// A program seat playing: its session, until a fault or timeout kills it.
 pub(crate) struct OpenProgram {
     session: Option<ProgramSession>,
@@ -177,7 +183,7 @@ impl OpenProgram {
         while let Some(out) = session.try_recv() {
             if let Err(fault) = session.hear(out, None).await {
                 self.session = None;
-                return Reply::new(Answer::Fault(fault), Duration::ZERO);
+                return Reply::new(Answer::Fault(bounded(fault)), Duration::ZERO);
             }
         }
         let deadline = Duration::from_millis(u64::from(request.deadline_ms));
@@ -206,7 +212,7 @@ impl OpenProgram {
                 Ok(Some(action)) => return Reply::new(Answer::Message(action), start.elapsed()),
                 Err(fault) => {
                     self.session = None;
-                    return Reply::new(Answer::Fault(fault), start.elapsed());
+                    return Reply::new(Answer::Fault(bounded(fault)), start.elapsed());
                 }
             }
         }

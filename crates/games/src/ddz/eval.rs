@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use arena_proto::v1;
 use arena_table::run::{Player, SeatPlan, TableSetup};
-use arena_table::{Policy, ProgramBot, TimeRules, play_blocking};
+use arena_table::{Policy, ProgramBot, TimeRules, play_blocking, whole_reason};
 use ddz::{Deal, DealConstraint, Game, GameConfig, MoveList, Outcome, RuleSet, Scoring, Seat};
 
 use ddz_bots::{Bot, Verdict, VerdictKind};
@@ -477,12 +477,7 @@ fn play_refereed(
                     seat,
                     Verdict {
                         kind,
-                        // The whole reason, where the table cut it for the seats.
-                        reason: if v.detail.is_empty() {
-                            v.reason.clone()
-                        } else {
-                            v.detail.clone()
-                        },
+                        reason: whole_reason(v).to_string(),
                     },
                 )),
                 _ => Err(EvalError::Table(format!(
