@@ -128,7 +128,14 @@ fn an_answer_the_rules_refuse_is_illegal() {
 
 #[test]
 fn a_line_written_when_nothing_was_asked_is_malformed() {
-    let m = one_deal(&faulty(&["unsolicited"]), time());
+    // Written with its greeting, in one write: it is there before the first question, however
+    // the processes are scheduled (a line written just after an answer may race the next
+    // question, and is then read as the answer to it).
+    let program = ProgramBot {
+        cmd: CmdSpec::new("sh", ["-c", "printf 'join\\nplay 3\\n'; sleep 600"]),
+        launch: Launch::default(),
+    };
+    let m = one_deal(&program, time());
     assert_faults(&m, VerdictKind::Malformed, &["when nothing was asked"]);
 }
 
