@@ -137,7 +137,13 @@ impl ProgramSession {
 
     /// The program's next output before `until`; `None` at `until`.
     pub async fn recv_until(&mut self, until: Instant) -> Option<Output> {
-        self.program.recv_until(until).await.map(|(_, out)| out)
+        self.recv_until_at(until).await.map(|(_, out)| out)
+    }
+
+    /// [`ProgramSession::recv_until`] with when the output arrived (read off the pipe), which
+    /// a host timing an answer stops its clock at, however late it gets round to it.
+    pub async fn recv_until_at(&mut self, until: Instant) -> Option<(std::time::Instant, Output)> {
+        self.program.recv_until(until).await
     }
 
     /// Judges one output of the program (`asked`: the name of the open request, if one is

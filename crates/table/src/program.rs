@@ -201,7 +201,7 @@ impl OpenProgram {
         };
         let until = start + hard_cap;
         loop {
-            let Some(out) = session.recv_until(until).await else {
+            let Some((at, out)) = session.recv_until_at(until).await else {
                 // Killed (when dropped) as bot-host kills a silent program: it would answer a
                 // question the table no longer asks.
                 self.session = None;
@@ -209,7 +209,10 @@ impl OpenProgram {
             };
             match session.hear(out, Some(name)).await {
                 Ok(None) => {}
-                Ok(Some(action)) => return Reply::new(Answer::Message(action), start.elapsed()),
+                Ok(Some(action)) => {
+                    let took = at.saturating_duration_since(start.into_std());
+                    return Reply::new(Answer::Message(action), took);
+                }
                 Err(fault) => {
                     self.session = None;
                     return Reply::new(Answer::Fault(bounded(fault)), start.elapsed());

@@ -548,7 +548,8 @@ type ReplyFuture<'a, A> = Pin<Box<dyn Future<Output = Reply<A>> + Send + 'a>>;
 /// Plays a table with at least one remote or program seat. Starts every program seat and opens
 /// every remote seat first (programs all at once; remote seats bot by bot in the order of their
 /// names, each bot's seats concurrently), then asks each round's seats
-/// concurrently, and closes the remote seats with the outcome and verdicts at the end. Returns
+/// concurrently, and closes the remote and program seats with the outcome (and the remote
+/// ones with the verdicts) at the end. Returns
 /// the ended table, or why the platform interrupted it (a seat that could not be opened, or
 /// opened again, within the reconnect grace): then nothing is settled and the table is to be
 /// played again.
