@@ -217,7 +217,8 @@ pub fn play_slot(
                     },
                 })
                 .collect(),
-            seed: slot.deal_seed,
+            // The set-up gives the deal; the seed seeds the built-in bots, as on the fast path.
+            seed: deal.fingerprint(),
             time: Some(time),
             setup: Some(v1::table_job::Setup::Mahjong(setup_of(
                 &deal,
