@@ -114,17 +114,25 @@ impl TableGame for MahjongTable {
     }
 
     fn apply(&mut self, actions: &[(Pending, Action)]) -> Result<(), String> {
-        // At most three answers are ever pending at once; no allocation on the fast path.
-        let mut answers = [(0u8, Action::Pass); 4];
-        if actions.len() > answers.len() {
-            return Err(format!("{} answers at once", actions.len()));
-        }
-        for (slot, (p, a)) in answers.iter_mut().zip(actions) {
-            *slot = (seat_u8(p.seat), *a);
-        }
-        self.game
-            .apply(&answers[..actions.len()])
-            .map_err(|e| e.to_string())
+        let (answers, n) = answers(actions)?;
+        self.game.apply(&answers[..n]).map_err(|e| e.to_string())
+    }
+
+    /// The rules engine checks every answer while it settles them, and settles none if one is
+    /// refused: the fast path checks each answer once, not once more beforehand.
+    fn check_and_apply(&mut self, actions: &[(Pending, Action)]) -> Result<(), (u32, Fault)> {
+        let (answers, n) = answers(actions).map_err(|e| {
+            let seat = actions.first().map_or(0, |(p, _)| p.seat);
+            (seat, Fault::illegal(e))
+        })?;
+        self.game.apply(&answers[..n]).map_err(|e| {
+            // Worded as `check` words it.
+            let reason = match e.action {
+                Some(a) => format!("{a}: {}", e.reason),
+                None => e.reason.to_string(),
+            };
+            (u32::from(e.seat), Fault::illegal(reason))
+        })
     }
 
     fn outcome(&self) -> Option<v1::Outcome> {
@@ -156,6 +164,19 @@ impl TableGame for MahjongTable {
             .map(|s| mahjong::tiles_to_string(self.game.wall().initial_hand(s).iter().copied()))
             .collect();
     }
+}
+
+/// The answers as the rules engine takes them, and how many: at most three are ever pending at
+/// once, so no allocation on the fast path.
+fn answers(actions: &[(Pending, Action)]) -> Result<([(u8, Action); 4], usize), String> {
+    let mut answers = [(0u8, Action::Pass); 4];
+    if actions.len() > answers.len() {
+        return Err(format!("{} answers at once", actions.len()));
+    }
+    for (slot, (p, a)) in answers.iter_mut().zip(actions) {
+        *slot = (seat_u8(p.seat), *a);
+    }
+    Ok((answers, actions.len()))
 }
 
 fn seat_u8(seat: u32) -> u8 {
@@ -305,6 +326,29 @@ mod tests {
             }
         }
         assert_eq!(o.seats.len(), 4);
+    }
+
+    #[test]
+    fn the_fast_path_refuses_an_illegal_answer_naming_its_seat_and_settles_nothing() {
+        let mut t = table(3);
+        let p = t.pending()[0];
+        let hand = *t.game().hand(p.seat as u8);
+        let missing = (0..mahjong::TILE_KINDS)
+            .find(|&i| hand[i] == 0)
+            .and_then(mahjong::Tile::from_index)
+            .expect("13 tiles leave some kind out");
+        let events = t.game().events().len();
+        let (seat, fault) = t
+            .check_and_apply(&[(p, Action::Discard(missing))])
+            .unwrap_err();
+        assert_eq!(seat, p.seat);
+        assert_eq!(fault.kind, v1::VerdictKind::Illegal);
+        let checked = t.check(&p, &Action::Discard(missing)).unwrap_err();
+        assert_eq!(fault.reason, checked.reason, "worded as check words it");
+        assert_eq!(t.game().events().len(), events, "nothing settled");
+        let legal = t.automatic(&p);
+        t.check_and_apply(&[(p, legal)]).unwrap();
+        assert!(t.game().events().len() > events);
     }
 
     #[test]
