@@ -42,16 +42,21 @@ pub trait Player: Send {
     fn end_hand(&mut self, view: &View<'_>);
 }
 
+// Inlined: a borrowed player is called once per decision on the fast path.
 impl<P: Player + ?Sized> Player for &mut P {
+    #[inline]
     fn name(&self) -> String {
         (**self).name()
     }
+    #[inline]
     fn start_hand(&mut self, seat: u8, hand_seed: u64) -> Result<(), BotFault> {
         (**self).start_hand(seat, hand_seed)
     }
+    #[inline]
     fn decide(&mut self, view: &View<'_>, legal: &ActionList) -> Reply {
         (**self).decide(view, legal)
     }
+    #[inline]
     fn end_hand(&mut self, view: &View<'_>) {
         (**self).end_hand(view)
     }

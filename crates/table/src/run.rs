@@ -402,6 +402,8 @@ impl<G: TableGame> Default for Scratch<G> {
 ///
 /// A missing player or an action the rules refuse stops the game with a [`Misplay`]; `game` is
 /// then left where it stopped.
+// Inlined into its one caller per game (self-play's hot path), whichever codegen unit it is in.
+#[inline]
 pub fn play_fast<G: TableGame, P: LocalPlayer<G>>(
     game: &mut G,
     players: &mut [P],

@@ -114,25 +114,32 @@ impl TableGame for MahjongTable {
     }
 
     fn apply(&mut self, actions: &[(Pending, Action)]) -> Result<(), String> {
-        let (answers, n) = answers(actions)?;
+        let mut answers = [(0u8, Action::Pass); 4];
+        let n = answers_into(actions, &mut answers).ok_or_else(|| too_many(actions))?;
         self.game.apply(&answers[..n]).map_err(|e| e.to_string())
     }
 
     /// The rules engine checks every answer while it settles them, and settles none if one is
-    /// refused: the fast path checks each answer once, not once more beforehand.
+    /// refused: the fast path checks each answer once, not once more beforehand. Inlined into
+    /// the fast path's loop wherever the build puts it (self-play's hot path).
+    #[inline]
     fn check_and_apply(&mut self, actions: &[(Pending, Action)]) -> Result<(), (u32, Fault)> {
-        let (answers, n) = answers(actions).map_err(|e| {
+        let mut answers = [(0u8, Action::Pass); 4];
+        let Some(n) = answers_into(actions, &mut answers) else {
             let seat = actions.first().map_or(0, |(p, _)| p.seat);
-            (seat, Fault::illegal(e))
-        })?;
-        self.game.apply(&answers[..n]).map_err(|e| {
-            // Worded as `check` words it.
-            let reason = match e.action {
-                Some(a) => format!("{a}: {}", e.reason),
-                None => e.reason.to_string(),
-            };
-            (u32::from(e.seat), Fault::illegal(reason))
-        })
+            return Err((seat, Fault::illegal(too_many(actions))));
+        };
+        match self.game.apply(&answers[..n]) {
+            Ok(()) => Ok(()),
+            Err(e) => {
+                // Worded as `check` words it.
+                let reason = match e.action {
+                    Some(a) => format!("{a}: {}", e.reason),
+                    None => e.reason.to_string(),
+                };
+                Err((u32::from(e.seat), Fault::illegal(reason)))
+            }
+        }
     }
 
     fn outcome(&self) -> Option<v1::Outcome> {
@@ -166,17 +173,22 @@ impl TableGame for MahjongTable {
     }
 }
 
-/// The answers as the rules engine takes them, and how many: at most three are ever pending at
-/// once, so no allocation on the fast path.
-fn answers(actions: &[(Pending, Action)]) -> Result<([(u8, Action); 4], usize), String> {
-    let mut answers = [(0u8, Action::Pass); 4];
-    if actions.len() > answers.len() {
-        return Err(format!("{} answers at once", actions.len()));
+/// Writes the answers into `out` as the rules engine takes them; how many, or `None` for more
+/// than four (at most three are ever pending at once, so no allocation on the fast path).
+#[inline]
+fn answers_into(actions: &[(Pending, Action)], out: &mut [(u8, Action); 4]) -> Option<usize> {
+    if actions.len() > out.len() {
+        return None;
     }
-    for (slot, (p, a)) in answers.iter_mut().zip(actions) {
+    for (slot, (p, a)) in out.iter_mut().zip(actions) {
         *slot = (seat_u8(p.seat), *a);
     }
-    Ok((answers, actions.len()))
+    Some(actions.len())
+}
+
+/// Why more answers than seats are refused.
+fn too_many(actions: &[(Pending, Action)]) -> String {
+    format!("{} answers at once", actions.len())
 }
 
 fn seat_u8(seat: u32) -> u8 {
@@ -218,6 +230,8 @@ impl<P: Player> LocalPlayer<MahjongTable> for MahjongBot<P> {
         let _ = self.player.start_hand(seat_u8(seat), seed);
     }
 
+    // Inlined into the fast path's loop (self-play's hot path).
+    #[inline]
     fn decide(&mut self, view: &View<'_>, _pending: &Pending) -> Action {
         view.legal_actions(&mut self.legal);
         match self.player.decide(view, &self.legal).answer {
