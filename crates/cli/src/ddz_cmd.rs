@@ -4,13 +4,13 @@ use std::io::{BufRead, BufWriter, Write};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
-use arena_games::ddz::eval::{self, BotFactory, Estimate, EvalConfig, SideStats};
+use arena_games::ddz::eval::{self, BotFactory, Contestant, Estimate, EvalConfig, SideStats};
 use arena_games::ddz::play::{self as runner, Buffers};
+use arena_table::{ProgramBot, TimeRules};
 use clap::{Args, Subcommand};
 use ddz::analysis::{optimal_decompose, seed_decompose_traced};
 use ddz::{Deal, DealConstraint, GameConfig, MoveList, RuleSet, Scoring, Seat};
 use ddz_bots::{Bot, BotSpec, LadderBot};
-use ddz_line::{CmdBot, CmdBotConfig};
 use std::sync::atomic::AtomicU64;
 
 use crate::legal::{self, moves_for, parse_hand, parse_prev};
@@ -301,36 +301,72 @@ fn make_bot(name: &str) -> Result<Box<dyn Bot>> {
         .with_context(|| format!("{name}: self-play takes a built-in bot"))
 }
 
-/// A factory for the bot `name`, checked once up front so a typo fails before any work starts.
-/// Program bots (`cmd:`) get `deadline` per decision.
-fn factory(name: &str, deadline: Duration) -> Result<Box<BotFactory<'static>>> {
-    let spec: BotSpec = name.parse().map_err(anyhow::Error::msg)?;
-    match spec {
-        BotSpec::Cmd(cmd) => {
-            let config = CmdBotConfig {
-                bid_deadline: deadline,
-                play_deadline: deadline,
-                ..CmdBotConfig::default()
-            };
-            // Resolved and checked now, and started once, so that a program that cannot run
-            // is reported before any game starts (not as a crash in every game).
-            let cmd =
-                crate::programs::prepare(&cmd, &crate::programs::match_sandbox())?.command_line();
-            CmdBot::from_spec(&cmd, config.clone())
-                .with_context(|| format!("cmd:{cmd}"))?
-                .start()
-                .with_context(|| format!("bot {name:?} could not start"))?;
-            Ok(Box::new(move || {
-                CmdBot::from_spec(&cmd, config.clone())
-                    .map(|b| Box::new(b) as Box<dyn Bot>)
-                    .map_err(|e| format!("cmd:{cmd}: {e}"))
-            }))
+/// One side of a match, checked once up front so that a typo fails before any work starts: a
+/// built-in bot's factory, or a program (`cmd:`) and the time control its games are refereed
+/// under.
+enum Side {
+    Builtin(Box<BotFactory<'static>>),
+    Program(Box<ProgramBot>, TimeRules),
+}
+
+impl Side {
+    fn contestant(&self) -> Contestant<'_> {
+        match self {
+            Side::Builtin(f) => Contestant::Builtin(&**f),
+            Side::Program(p, time) => Contestant::Program(p, *time),
         }
-        spec => Ok(Box::new(move || {
-            spec.build_builtin()
-                .ok_or_else(|| "not a built-in bot".to_string())
-        })),
     }
+}
+
+/// How long past its deadline a program's answer is still taken (late): at the hard cap it
+/// is a timeout.
+const PROGRAM_GRACE_MS: u64 = 1000;
+
+/// The side `name` names. A program (`cmd:`) gets `deadline` per decision, is cut off at the
+/// deadline plus [`PROGRAM_GRACE_MS`], and is resolved, checked against the sandbox and
+/// started once now, so that a program that cannot run is reported before any game starts
+/// (not as a crash in every game).
+fn side(name: &str, deadline: Duration) -> Result<Side> {
+    let spec: BotSpec = name.parse().map_err(anyhow::Error::msg)?;
+    let BotSpec::Cmd(cmd) = spec else {
+        return Ok(Side::Builtin(builtin_factory(spec)));
+    };
+    let cmd = crate::programs::prepare(&cmd, &crate::programs::match_sandbox())?;
+    let decision_ms = u32::try_from(deadline.as_millis())
+        .ok()
+        .filter(|ms| u64::from(*ms) + PROGRAM_GRACE_MS <= u64::from(u32::MAX))
+        .with_context(|| format!("--deadline-ms {} is too long", deadline.as_millis()))?;
+    let time = TimeRules {
+        decision_ms,
+        claim_ms: decision_ms,
+        hard_cap_ms: decision_ms + PROGRAM_GRACE_MS as u32,
+        // Matches score the game alone: a late answer costs nothing, as it never did.
+        penalty_per_100ms: 0,
+        verdict_penalty: 0,
+        ..TimeRules::default()
+    };
+    let program = ProgramBot {
+        cmd,
+        launch: arena_line::Launch::default(),
+    };
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .context("starting a runtime for the program")?;
+    let protocol = arena_games::ddz::GAME.program_protocol(0);
+    runtime
+        .block_on(program.try_start(protocol))
+        .map_err(|f| anyhow::anyhow!("{}: {}", f.kind.as_str_name(), f.reason))
+        .with_context(|| format!("bot {name:?} could not start"))?;
+    Ok(Side::Program(Box::new(program), time))
+}
+
+/// A factory for the built-in bot `spec`.
+fn builtin_factory(spec: BotSpec) -> Box<BotFactory<'static>> {
+    Box::new(move || {
+        spec.build_builtin()
+            .ok_or_else(|| "not a built-in bot".to_string())
+    })
 }
 
 fn threads(t: Option<usize>) -> usize {
@@ -344,8 +380,8 @@ fn fmt_est(e: &Estimate, digits: usize) -> String {
 
 fn match_cmd(a: MatchArgs) -> Result<()> {
     let deadline = Duration::from_millis(a.deadline_ms);
-    let fa = factory(&a.a, deadline)?;
-    let fb = factory(&a.b, deadline)?;
+    let side_a = side(&a.a, deadline)?;
+    let side_b = side(&a.b, deadline)?;
     let cfg = EvalConfig {
         deals: a.deals,
         seed: a.seed,
@@ -356,7 +392,7 @@ fn match_cmd(a: MatchArgs) -> Result<()> {
     let counter = AtomicU64::new(0);
     let start = Instant::now();
     let result = progress::with_bar(2 * a.deals, "games", &counter, || {
-        eval::play_match(&*fa, &*fb, &cfg, &counter)
+        eval::play_match_of(side_a.contestant(), side_b.contestant(), &cfg, &counter)
     })?;
     let secs = start.elapsed().as_secs_f64();
     let landlord = result.stats(&[true]);
@@ -436,10 +472,14 @@ fn ladder_cmd(a: LadderArgs) -> Result<()> {
     if a.levels < 2 {
         bail!("--levels must be at least 2");
     }
-    let deadline = Duration::from_millis(1000);
-    let farmers = factory(&a.farmers, deadline)?;
+    let farmers = side(&a.farmers, Duration::from_millis(1000))?;
     let levels: Vec<Box<BotFactory<'static>>> = (1..=a.levels)
-        .map(|k| factory(&format!("ladder:{k}/{}", a.levels), deadline))
+        .map(|k| {
+            let spec: BotSpec = format!("ladder:{k}/{}", a.levels)
+                .parse()
+                .map_err(anyhow::Error::msg)?;
+            Ok(builtin_factory(spec))
+        })
         .collect::<Result<_>>()?;
     let refs: Vec<&BotFactory<'_>> = levels.iter().map(|f| &**f).collect();
     let cfg = EvalConfig {
@@ -453,7 +493,7 @@ fn ladder_cmd(a: LadderArgs) -> Result<()> {
     let start = Instant::now();
     let total = a.deals * a.levels as u64;
     let panel = progress::with_bar(total, "games", &counter, || {
-        eval::play_panel(&refs, &*farmers, &cfg, &counter)
+        eval::play_panel_of(&refs, farmers.contestant(), &cfg, &counter)
     })?;
     let rows = &panel.rows;
     let secs = start.elapsed().as_secs_f64();

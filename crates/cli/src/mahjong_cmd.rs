@@ -3,12 +3,15 @@
 use std::time::Instant;
 
 use anyhow::{Context, Result, bail};
+use arena_games::mahjong::spec::MahjongSpec;
+use arena_games::mahjong::{MahjongBot, MahjongTable};
+use arena_table::{Scratch, play_fast};
 use clap::{Args, Subcommand};
 use mahjong::{
     Action, ActionList, Counts, Deal, Decision, Meld, Reading, Rules, TILE_KINDS, Tile,
     add_meld_tiles, legal_actions_for, parse_tiles, shape, tiles_to_string,
 };
-use mahjong_bots::{Player, TimeLimits, play_hand};
+use mahjong_bots::Player;
 use serde_json::json;
 
 /// Mahjong commands (the 2015 AI contest's simplified Guobiao Mahjong).
@@ -139,14 +142,21 @@ fn selfplay(a: SelfplayArgs) -> Result<()> {
     let (mut wins, mut self_drawn, mut robbed, mut drawn, mut events) =
         (0u64, 0u64, 0u64, 0u64, 0u64);
     let mut fan_total = 0u64;
+    let mut scratch = Scratch::new();
     let start = Instant::now();
     for i in 0..a.games {
         let deal = Deal::from_seed(a.seed.wrapping_add(i));
+        let mut table = MahjongTable::new(&MahjongSpec { deal, rules });
         let [b0, b1, b2, b3] = &mut bots;
-        let mut seats: [&mut dyn Player; 4] = [&mut **b0, &mut **b1, &mut **b2, &mut **b3];
-        let r = play_hand(&deal, rules, TimeLimits::default(), &mut seats);
-        events += r.events.len() as u64;
-        match &r.outcome.win {
+        let mut seats: [MahjongBot<&mut dyn Player>; 4] =
+            [b0, b1, b2, b3].map(|b| MahjongBot::with(&mut **b as &mut dyn Player));
+        // The one runner's fast path, the bots seeded with the deal's fingerprint as ever.
+        play_fast(&mut table, &mut seats, deal.fingerprint(), &mut scratch)
+            .context("a built-in bot made an illegal move")?;
+        let game = table.game();
+        events += game.events().len() as u64;
+        let outcome = game.outcome().context("the hand did not end")?;
+        match &outcome.win {
             None => drawn += 1,
             Some(w) => {
                 wins += 1;

@@ -5,14 +5,14 @@ use std::sync::atomic::AtomicU64;
 use std::time::Instant;
 
 use anyhow::{Context, Result, bail};
+use arena_games::mahjong::spec::contest_time;
 use clap::Args;
 use mahjong::{Reading, Rules};
-use mahjong_bots::TimeLimits;
 use mahjong_bots::VerdictKind;
 use mahjong_match::run::{MatchConfig, MatchReport, MatchResult, VerdictEntry, run};
 use mahjong_match::schedule::HANDS;
 use mahjong_match::stats::paired_difference;
-use mahjong_match::{BotSpec, player};
+use mahjong_match::{BotSpec, entrant};
 
 use crate::progress;
 
@@ -79,15 +79,14 @@ pub fn run_match(a: MatchArgs) -> Result<()> {
         seed: a.seed,
         matches: a.matches,
         rules: Rules { reading: a.fans },
-        limits: TimeLimits::default(),
+        time: contest_time(),
         threads: a
             .threads
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
             .max(1),
         log_dir: a.log_dir.clone(),
     };
-    let limits = config.limits;
-    let factory = |position: usize| player(&specs[position], limits);
+    let factory = |position: usize| entrant(&specs[position]);
     let counter = AtomicU64::new(0);
     let start = Instant::now();
     let total = (HANDS * a.matches) as u64;

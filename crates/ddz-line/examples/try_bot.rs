@@ -4,13 +4,20 @@
 //! ```sh
 //! cargo run -p ddz-line --example try_bot -- 'cmd:python3 examples/ddz-python/simple_bot.py' [SEED] [SEAT]
 //! ```
+//!
+//! The game is played on the one runner, the program in a program seat as `arena ddz match`
+//! seats it (1 s per decision, cut off at 2 s), its seat played automatically after a fault.
 
 use std::process::ExitCode;
+use std::sync::{Arc, Mutex};
 
-use arena_games::ddz::play::{self as runner, Buffers};
-use ddz::{Deal, GameConfig, Seat};
-use ddz_bots::{Bot, RandomBot};
-use ddz_line::{CmdBot, CmdBotConfig};
+use arena_games::ddz::program::DdzProgram;
+use arena_games::ddz::{DdzBot, DdzTable};
+use arena_line::{CmdSpec, Launch, Recorded, verdict_name};
+use arena_table::run::{Player, SeatPlan, TableSetup};
+use arena_table::{Policy, ProgramSeat, TimeRules, play_blocking, v1, whole_reason};
+use ddz::{Deal, Game, GameConfig, Scoring, Seat};
+use ddz_bots::RandomBot;
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -33,45 +40,69 @@ fn main() -> ExitCode {
         eprintln!("SEAT must be 0, 1 or 2");
         return ExitCode::FAILURE;
     };
-    let config = CmdBotConfig {
-        transcript: true,
-        ..CmdBotConfig::default()
-    };
-    let mut program = match CmdBot::from_spec(spec, config) {
-        Ok(bot) => bot,
+    let cmd = match CmdSpec::parse(spec) {
+        Ok(c) => c,
         Err(e) => {
             eprintln!("{e}");
             return ExitCode::FAILURE;
         }
     };
-    let mut others = [RandomBot::new(seed), RandomBot::new(seed + 1)];
-    let [a, b] = &mut others;
-    let mut bots: [&mut dyn Bot; 3] = match seat.index() {
-        0 => [&mut program, a, b],
-        1 => [a, &mut program, b],
-        _ => [a, b, &mut program],
-    };
-    let mut moves = Buffers::new();
-    let game = runner::play_game(
-        GameConfig::competition(),
-        Deal::generate(seed, 0),
-        seed,
-        &mut bots,
-        &mut moves,
+    let transcript = Arc::new(Mutex::new(Vec::new()));
+    let protocol = Recorded::new(Box::new(DdzProgram::default()), transcript.clone());
+    let mut seats: Vec<SeatPlan<DdzTable>> = (0..3u64)
+        .map(|s| {
+            let bot = DdzBot::from_bot(Box::new(RandomBot::new(seed + s)), false);
+            SeatPlan::Local(Box::new(bot) as Player<DdzTable>)
+        })
+        .collect();
+    seats[seat.index()] = SeatPlan::Program(Box::new(ProgramSeat::new(
+        cmd,
+        Launch::default(),
+        Box::new(protocol),
+    )));
+    let table = DdzTable::from_game(
+        Game::new(GameConfig::competition(), Deal::generate(seed, 0), seed),
+        Scoring::Competition,
     );
-    let verdicts = bots[seat.index()].take_verdicts();
-    program.shutdown();
-    for line in program.transcript() {
+    let setup = TableSetup {
+        table_id: format!("try-bot/{seed}"),
+        seed,
+        time: TimeRules {
+            decision_ms: 1000,
+            claim_ms: 1000,
+            hard_cap_ms: 2000,
+            ..TimeRules::default()
+        },
+        policy: Some(Policy::PlayOn),
+    };
+    let runtime = match tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("no runtime: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let played = play_blocking(&runtime, table, seats, &setup);
+    for line in transcript.lock().unwrap_or_else(|p| p.into_inner()).iter() {
         println!("{line}");
     }
-    match game {
-        Ok(g) => println!("outcome: {:?}", g.outcome()),
-        Err(e) => println!("error: {e}"),
+    let table = match played {
+        Ok(t) => t,
+        Err(e) => {
+            println!("error: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    println!("outcome: {:?}", table.game().game().outcome());
+    for v in table.verdicts() {
+        let reason = whole_reason(v);
+        let kind = v1::VerdictKind::try_from(v.kind).map_or("unknown", verdict_name);
+        println!("verdict {kind}: {reason}");
     }
-    for v in &verdicts {
-        println!("verdict {}: {}", v.kind.name(), v.reason);
-    }
-    if verdicts.is_empty() {
+    if table.verdicts().is_empty() {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE

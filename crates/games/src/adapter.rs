@@ -11,7 +11,9 @@ use std::sync::Arc;
 use arena_proto::v1;
 use arena_table::job::read_spec;
 use arena_table::run::{Played, Player, SeatPlan, TableSetup, run_game};
-use arena_table::{JobError, Pending, RunOptions, SeatBot, SeatDialer, TableGame, TableSpec};
+use arena_table::{
+    JobError, Pending, ProgramBot, RunOptions, SeatBot, SeatDialer, TableGame, TableSpec,
+};
 
 use crate::{GameKind, RequestBot};
 
@@ -99,6 +101,7 @@ trait CheckedTable: Send + Sync + fmt::Debug {
         job: &'a v1::TableJob,
         opts: &'a RunOptions,
         dialer: &'a dyn SeatDialer,
+        programs: &'a [Option<ProgramBot>],
     ) -> Playing<'a>;
     fn state(&self) -> Box<dyn State>;
     fn as_any(&self) -> &dyn Any;
@@ -138,18 +141,24 @@ impl<A: TableAdapter> CheckedTable for Checked<A> {
         job: &'a v1::TableJob,
         opts: &'a RunOptions,
         dialer: &'a dyn SeatDialer,
+        programs: &'a [Option<ProgramBot>],
     ) -> Playing<'a> {
         let table = self.game.table(&self.spec);
+        let kind = self.game.kind();
         let seats: Vec<SeatPlan<A::Table>> = self
             .spec
             .seats
             .iter()
-            .map(|s| match s {
-                SeatBot::Builtin(b) => match self.game.local_bot(b) {
+            .enumerate()
+            .map(|(i, s)| match (programs.get(i), s) {
+                (Some(Some(p)), _) => {
+                    SeatPlan::Program(Box::new(p.seat(kind.program_protocol(i as u32))))
+                }
+                (_, SeatBot::Builtin(b)) => match self.game.local_bot(b) {
                     Some(bot) => SeatPlan::Local(bot),
                     None => SeatPlan::Remote(b.to_string()),
                 },
-                SeatBot::Remote(name) => SeatPlan::Remote(name.clone()),
+                (_, SeatBot::Remote(name)) => SeatPlan::Remote(name.clone()),
             })
             .collect();
         let setup = TableSetup {
@@ -206,7 +215,22 @@ impl CheckedJob {
         opts: &RunOptions,
         dialer: &dyn SeatDialer,
     ) -> Played {
-        self.0.play(job, opts, dialer).await
+        self.0.play(job, opts, dialer, &[]).await
+    }
+
+    /// Plays the job on the one runner as [`CheckedJob::play`] does, but with the program
+    /// `programs[seat]` (where there is one) in that seat instead of the bot the job names:
+    /// run here, a fresh process per seat, through the game's line protocol
+    /// ([`crate::Game::program_protocol`]). For hosts without bot-host (the CLI's `cmd:`
+    /// seats); a referee never starts programs.
+    pub async fn play_with_programs(
+        &self,
+        job: &v1::TableJob,
+        opts: &RunOptions,
+        dialer: &dyn SeatDialer,
+        programs: &[Option<ProgramBot>],
+    ) -> Played {
+        self.0.play(job, opts, dialer, programs).await
     }
 
     /// The table dealt and not yet played, stepped with wire actions.

@@ -14,7 +14,7 @@
 //! - [`ProgramProtocol`]: one seat's side of a game's line protocol in the wire's terms (a
 //!   decision request in, lines out; a line in, an action out), which the game provides, and
 //!   [`ProgramSession`]: the one async session that runs a program with it, for bot-host and
-//!   the CLI's `cmd:` seats alike.
+//!   the CLI's `cmd:` seats alike; [`Recorded`] keeps a transcript of a session's lines.
 //! - [`CmdSpec`]: the `cmd:PROGRAM [ARGS]` command line of a bot program.
 //! - [`TranscriptLine`]: a host's record of the lines of a session, and its notes.
 //!
@@ -47,6 +47,6 @@ pub use program::{
     STDERR_QUOTE_CHARS, SpawnError, StderrMode, WorkDir, later,
 };
 pub use protocol::{ANSWER_QUOTE_CHARS, LineProtocol, join, quote, unreadable};
-pub use session::{Heard, ProgramProtocol, ProgramSession};
+pub use session::{Heard, ProgramProtocol, ProgramSession, Recorded};
 pub use spec::{CmdSpec, SpecError};
 pub use transcript::{Direction, TranscriptLine};

@@ -15,6 +15,7 @@ use crate::lines::{Framing, Output};
 use crate::program::{Ended, Launch, Program, SpawnError};
 use crate::protocol::{join_with, unreadable};
 use crate::spec::CmdSpec;
+use crate::transcript::{Direction, TranscriptLine};
 
 /// What a line of the program means.
 #[derive(Clone, Debug, PartialEq)]
@@ -128,9 +129,21 @@ impl ProgramSession {
         self.program.recv().await.1
     }
 
+    /// The program's next output if one is waiting (a host that asks one question at a time
+    /// reads what came since the last answer before it asks the next).
+    pub fn try_recv(&mut self) -> Option<Output> {
+        self.program.try_recv().map(|(_, out)| out)
+    }
+
     /// The program's next output before `until`; `None` at `until`.
     pub async fn recv_until(&mut self, until: Instant) -> Option<Output> {
-        self.program.recv_until(until).await.map(|(_, out)| out)
+        self.recv_until_at(until).await.map(|(_, out)| out)
+    }
+
+    /// [`ProgramSession::recv_until`] with when the output arrived (read off the pipe), which
+    /// a host timing an answer stops its clock at, however late it gets round to it.
+    pub async fn recv_until_at(&mut self, until: Instant) -> Option<(std::time::Instant, Output)> {
+        self.program.recv_until(until).await
     }
 
     /// Judges one output of the program (`asked`: the name of the open request, if one is
@@ -177,5 +190,80 @@ impl std::fmt::Debug for ProgramSession {
         f.debug_struct("ProgramSession")
             .field("program", &self.program)
             .finish_non_exhaustive()
+    }
+}
+
+/// A [`ProgramProtocol`] that keeps a transcript of what it tells the program and what it
+/// hears from it (greeting included), for tools that show a bot's author what passed.
+pub struct Recorded {
+    inner: Box<dyn ProgramProtocol>,
+    transcript: std::sync::Arc<std::sync::Mutex<Vec<TranscriptLine>>>,
+}
+
+impl Recorded {
+    /// `inner`, its lines appended to `transcript` (game 1: one session is one table).
+    pub fn new(
+        inner: Box<dyn ProgramProtocol>,
+        transcript: std::sync::Arc<std::sync::Mutex<Vec<TranscriptLine>>>,
+    ) -> Recorded {
+        Recorded { inner, transcript }
+    }
+
+    fn record(&self, direction: Direction, text: &str) {
+        // A poisoned transcript (a panic elsewhere while it was held) still takes lines.
+        let mut t = self.transcript.lock().unwrap_or_else(|p| p.into_inner());
+        t.push(TranscriptLine {
+            game: 1,
+            direction,
+            text: text.to_string(),
+        });
+    }
+
+    fn record_sent(&self, out: &[String], from: usize) {
+        for line in &out[from.min(out.len())..] {
+            self.record(Direction::ToBot, line);
+        }
+    }
+}
+
+impl ProgramProtocol for Recorded {
+    fn framing(&self) -> Framing {
+        self.inner.framing()
+    }
+
+    fn greeting(&self) -> Option<&'static str> {
+        self.inner.greeting()
+    }
+
+    fn read_greeting(&self, line: &str) -> Result<Option<Option<String>>, String> {
+        self.record(Direction::FromBot, line);
+        self.inner.read_greeting(line)
+    }
+
+    fn ask(
+        &mut self,
+        request: &v1::DecisionRequest,
+        deadline: Duration,
+        out: &mut Vec<String>,
+    ) -> Result<&'static str, String> {
+        let from = out.len();
+        let name = self.inner.ask(request, deadline, out)?;
+        self.record_sent(out, from);
+        Ok(name)
+    }
+
+    fn hear(&mut self, text: &str, context: &str, asked: bool) -> Result<Heard, String> {
+        self.record(Direction::FromBot, text);
+        let heard = self.inner.hear(text, context, asked);
+        if let Err(reason) = &heard {
+            self.record(Direction::Note, reason);
+        }
+        heard
+    }
+
+    fn close(&mut self, outcome: Option<&v1::Outcome>, out: &mut Vec<String>) {
+        let from = out.len();
+        self.inner.close(outcome, out);
+        self.record_sent(out, from);
     }
 }

@@ -1,23 +1,20 @@
-//! The seats of a Mahjong hand: the [`Player`] trait that built-in bots and program bots
-//! implement, the built-in bots, and [`play_hand`], the driver that plays one hand with four
-//! players under the contest's time rules.
-//!
-//! A fault of a seat (a [`BotFault`] it reports, or an answer the rules refuse) makes a
-//! [`HandVerdict`]; from then on the seat is dead for the rest of the hand: it is asked nothing
-//! more and [`Game::automatic`](mahjong::Game::automatic) plays for it (it draws and discards
-//! the drawn tile, never claims or wins). Other seats are never affected.
+//! The seats of a Mahjong hand: the [`Player`] trait the built-in bots implement, the built-in
+//! bots, and [`HandRecord`], a played hand as the tools over hands read it. Hands are played by
+//! the one runner (`arena-table`, through `arena-games`' `MahjongTable` and `MahjongBot`):
+//! untimed on its fast path, or refereed under the contest's time control when a program sits
+//! at the table.
 
-mod driver;
 pub mod efficiency;
 pub mod expert;
 mod greedy;
 mod random;
+mod record;
 pub mod spec;
 
-pub use driver::{HandRecord, HandVerdict, TimeLimits, penalty_points, play_hand};
 pub use expert::ExpertBot;
 pub use greedy::GreedyBot;
 pub use random::RandomBot;
+pub use record::{HandRecord, HandVerdict};
 
 use std::time::Duration;
 
@@ -28,8 +25,8 @@ pub use arena_verdict::VerdictKind;
 
 /// A seat's bot: built-in or a program.
 ///
-/// [`play_hand`] calls [`Player::start_hand`] once, then [`Player::decide`] for every decision
-/// the seat faces while it is alive, then [`Player::end_hand`] once.
+/// A hand calls [`Player::start_hand`] once, then [`Player::decide`] for every decision the
+/// seat faces, then [`Player::end_hand`] once.
 pub trait Player: Send {
     /// The bot's name, with its parameters.
     fn name(&self) -> String;
@@ -43,6 +40,26 @@ pub trait Player: Send {
 
     /// The hand is over (`view.outcome()` says how). Program bots are stopped and reaped here.
     fn end_hand(&mut self, view: &View<'_>);
+}
+
+// Inlined: a borrowed player is called once per decision on the fast path.
+impl<P: Player + ?Sized> Player for &mut P {
+    #[inline]
+    fn name(&self) -> String {
+        (**self).name()
+    }
+    #[inline]
+    fn start_hand(&mut self, seat: u8, hand_seed: u64) -> Result<(), BotFault> {
+        (**self).start_hand(seat, hand_seed)
+    }
+    #[inline]
+    fn decide(&mut self, view: &View<'_>, legal: &ActionList) -> Reply {
+        (**self).decide(view, legal)
+    }
+    #[inline]
+    fn end_hand(&mut self, view: &View<'_>) {
+        (**self).end_hand(view)
+    }
 }
 
 impl<P: Player + ?Sized> Player for Box<P> {

@@ -10,6 +10,11 @@ use mahjong::View;
 use crate::codec::{BotMessage, ServerMessage, decode_bot_line};
 use crate::feed::SeatFeed;
 
+/// The most lines a program may write that answer nothing (blank lines, out-of-place words)
+/// between two answers. A bot writes one line per question; the contest's bots add at most
+/// one (a `pass` to their own `mjgang`) now and then.
+pub const MAX_IGNORED_LINES: usize = 64;
+
 /// The longest line kept from a bot, in bytes: every answer of the protocol fits in a dozen
 /// (a `join` name is cut at 64 characters); longer lines are faults, never buffered.
 pub const MAX_ANSWER_BYTES: usize = 1024;

@@ -1,25 +1,20 @@
 //! Bots behaving like the real bots of the 2015 contest run without a fault: they answer
 //! `pass` to their own added kong, chow the last discard when the wall is empty, loop forever
 //! printing once their stdin is closed, abort if stdin closes before `id`, and chow from the
-//! wrong seat (ignored, as the contest's server did).
+//! wrong seat (ignored, as the contest's server did). They sit in program seats on the one
+//! runner.
 
 mod common;
 
 use common::*;
 use mahjong::{Deal, Event, Tile};
-use mahjong_line::CmdBot;
 
 fn t(s: &str) -> Tile {
     s.parse().unwrap()
 }
 
-fn four(args: &[&str]) -> Vec<CmdBot> {
-    (0..4).map(|_| testbot_with(args, config())).collect()
-}
-
-fn play_four(deal: &Deal, bots: &mut [CmdBot]) -> mahjong_bots::HandRecord {
-    let [a, b, c, d] = bots else { unreachable!() };
-    play(deal, &mut [a, b, c, d])
+fn four(args: &[&str]) -> [Program; 4] {
+    testbots([args, args, args, args])
 }
 
 #[test]
@@ -35,8 +30,7 @@ fn a_bot_may_chow_the_last_discard_when_the_wall_is_empty() {
         "",
         "3M",
     );
-    let mut bots = four(&["--chi-empty-wall"]);
-    let record = play_four(&Deal { wall, first: 0 }, &mut bots);
+    let record = play(&Deal { wall, first: 0 }, four(&["--chi-empty-wall"])).record;
     assert!(record.verdicts.is_empty(), "{:?}", record.verdicts);
     let n = record.events.len();
     assert_eq!(
@@ -76,16 +70,9 @@ fn a_bot_may_chow_the_last_discard_when_the_wall_is_empty() {
 #[test]
 fn bots_that_print_forever_once_stdin_closes_are_killed_with_their_group() {
     let dir = tempfile::tempdir().unwrap();
-    let config = mahjong_line::CmdBotConfig {
-        workdir: mahjong_line::WorkDir::At(dir.path().to_path_buf()),
-        ..config()
-    };
-    config.sandbox.prepare_workdir(dir.path()).unwrap();
-    let mut bots: Vec<CmdBot> = (0..4)
-        .map(|_| testbot_with(&["--flood-on-eof"], config.clone()))
-        .collect();
     for seed in 0..3 {
-        let record = play_four(&Deal::from_seed(seed), &mut bots);
+        let bots = four(&["--flood-on-eof"]).map(|b| b.at(dir.path()));
+        let record = play(&Deal::from_seed(seed), bots).record;
         assert!(record.verdicts.is_empty(), "{:?}", record.verdicts);
         // Every process of the hand is gone once it is over: none is left printing.
         assert!(
@@ -94,24 +81,22 @@ fn bots_that_print_forever_once_stdin_closes_are_killed_with_their_group() {
             processes_in(dir.path())
         );
     }
-    assert_eq!(
-        bots[0].stats().processes_started,
-        3,
-        "a fresh process per hand"
-    );
 }
 
 #[test]
 fn bots_that_abort_when_stdin_closes_before_id_play_cleanly() {
-    let mut bots = four(&["--abort-before-id"]);
     for seed in 0..3 {
-        let record = play_four(&Deal::from_seed(seed), &mut bots);
-        assert!(record.verdicts.is_empty(), "{:?}", record.verdicts);
-    }
-    // Each got its `id` right after its `join`, before anything else.
-    for b in &bots {
-        let lines = sent(b);
-        assert!(lines[0].starts_with("id "), "{lines:?}");
+        let played = play(&Deal::from_seed(seed), four(&["--abort-before-id"]));
+        assert!(
+            played.record.verdicts.is_empty(),
+            "{:?}",
+            played.record.verdicts
+        );
+        // Each got its `id` right after its `join`, before anything else.
+        for s in 0..4 {
+            let lines = played.sent(s);
+            assert!(lines[0].starts_with("id "), "{lines:?}");
+        }
     }
 }
 
@@ -128,7 +113,7 @@ fn a_bot_answering_pass_to_its_own_added_kong_is_not_faulted() {
         "3M W F B 3M",
     );
     let mut bots = four(&["--pass-own-mjgang"]);
-    let on = [
+    let on: [&str; 7] = [
         "--pass-own-mjgang",
         "--on",
         "mout 0 3M=peng",
@@ -137,19 +122,19 @@ fn a_bot_answering_pass_to_its_own_added_kong_is_not_faulted() {
         "--on",
         "pick 3M=jgang 3M",
     ];
-    bots[1] = testbot_with(&on, config());
-    let record = play_four(&Deal { wall, first: 0 }, &mut bots);
+    bots[1] = testbot_with(&on);
+    let played = play(&Deal { wall, first: 0 }, bots);
+    let record = &played.record;
     assert!(record.verdicts.is_empty(), "{:?}", record.verdicts);
     assert!(record.events.contains(&Event::AddedKong {
         seat: 1,
         tile: t("3M")
     }));
+    // Its `pass` to its own added kong was written and ignored: no verdict.
     assert!(
-        notes(&bots[1])
-            .iter()
-            .any(|n| n.starts_with("ignored \"pass\"")),
+        played.written(1).iter().any(|l| l == "pass"),
         "{:?}",
-        notes(&bots[1])
+        played.written(1)
     );
 }
 
@@ -166,8 +151,9 @@ fn a_chow_from_a_seat_other_than_the_next_is_taken_as_a_pass() {
         "9T",
     );
     let mut bots = four(&[]);
-    bots[2] = testbot_with(&["--on", "mout 0 9T=chi 7T"], config());
-    let record = play_four(&Deal { wall, first: 0 }, &mut bots);
+    bots[2] = testbot_with(&["--on", "mout 0 9T=chi 7T"]);
+    let played = play(&Deal { wall, first: 0 }, bots);
+    let record = &played.record;
     assert!(record.verdicts.is_empty(), "{:?}", record.verdicts);
     assert!(
         !record
@@ -176,10 +162,8 @@ fn a_chow_from_a_seat_other_than_the_next_is_taken_as_a_pass() {
             .any(|e| matches!(e, Event::Chow { .. }))
     );
     assert!(
-        notes(&bots[2])
-            .iter()
-            .any(|n| n.contains("\"chi 7T\" taken as pass")),
+        played.written(2).iter().any(|l| l == "chi 7T"),
         "{:?}",
-        notes(&bots[2])
+        played.written(2)
     );
 }

@@ -1,6 +1,6 @@
 //! Playing matches: every hand of the schedule on a pool of worker threads, each with its own
-//! four players, the results gathered in schedule order (and written to the log directory as
-//! they complete).
+//! four entrants (and a runtime for their programs), on the one runner; the results gathered in
+//! schedule order (and written to the log directory as they complete).
 
 use std::collections::BTreeMap;
 use std::fs::{self, File};
@@ -9,16 +9,23 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::mpsc;
 
+use arena_games::mahjong::replay::hand_record;
+use arena_games::mahjong::spec::{MahjongSpec, setup_of};
+use arena_games::mahjong::{MahjongBot, MahjongTable};
+use arena_proto::v1;
+use arena_table::run::Played;
+use arena_table::{BotHosts, ProgramBot, RunOptions, Scratch, play_fast};
 use mahjong::{Deal, Rules};
-use mahjong_bots::{HandRecord, Player, TimeLimits, VerdictKind, play_hand};
+use mahjong_bots::{HandRecord, Player, VerdictKind};
 
+use crate::Entrant;
 use crate::log;
 use crate::schedule::{HANDS, Slot, schedule};
 use crate::stats::{HandSummary, MatchTotals, Standings};
 
-/// Makes the player of one bot position; called once per position per worker thread. `Err`
-/// says why the bot cannot be made (e.g. its program is not there).
-pub type PlayerFactory<'a> = dyn Fn(usize) -> Result<Box<dyn Player>, String> + Sync + 'a;
+/// Makes the entrant of one bot position; called once per position per worker thread. `Err`
+/// says why the bot cannot be made (e.g. its command line does not parse).
+pub type PlayerFactory<'a> = dyn Fn(usize) -> Result<Entrant, String> + Sync + 'a;
 
 /// What to play.
 #[derive(Clone, Debug)]
@@ -31,8 +38,9 @@ pub struct MatchConfig {
     pub matches: usize,
     /// The rules (the fan reading).
     pub rules: Rules,
-    /// Time limits and penalties for timed (program) players.
-    pub limits: TimeLimits,
+    /// The time control of hands with a program (built-in bots' hands are untimed): the
+    /// contest's is [`arena_games::mahjong::spec::contest_time`].
+    pub time: v1::TimeControl,
     /// Worker threads (at least 1).
     pub threads: usize,
     /// Where to write per-hand logs, score sheets and JSON lines, if anywhere.
@@ -50,6 +58,17 @@ pub enum MatchError {
         /// Its name.
         name: String,
         /// Why.
+        reason: String,
+    },
+    /// A hand could not be played (an internal error: a built-in bot's illegal action, a
+    /// table that could not be run).
+    #[error("hand {hand} of match {match_seed}: {reason}")]
+    Hand {
+        /// The match's seed.
+        match_seed: u64,
+        /// The hand in the match.
+        hand: usize,
+        /// What went wrong.
         reason: String,
     },
     /// Writing the logs failed.
@@ -113,23 +132,134 @@ pub fn summarize(slot: Slot, record: &HandRecord) -> HandSummary {
     }
 }
 
-/// Plays one hand of the schedule with `players[b]` as bot position `b`.
+/// What a worker thread plays its hands with: the four entrants, the runner's buffers, and a
+/// runtime for the programs' I/O.
+pub struct Seats {
+    entrants: [Entrant; 4],
+    scratch: Scratch<MahjongTable>,
+    runtime: tokio::runtime::Runtime,
+}
+
+impl Seats {
+    /// `entrants[b]` as bot position `b`.
+    pub fn new(entrants: [Entrant; 4]) -> Result<Seats, String> {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .map_err(|e| format!("no runtime for the programs' I/O: {e}"))?;
+        Ok(Seats {
+            entrants,
+            scratch: Scratch::new(),
+            runtime,
+        })
+    }
+}
+
+/// Plays one hand of the schedule with `seats`' entrant `b` as bot position `b` (`names[b]`,
+/// as the job names it), on the one runner: on its fast path when every seat is a built-in bot
+/// (each seeded with the deal's fingerprint), else refereed under `time` and play-on.
 pub fn play_slot(
     slot: &Slot,
     rules: Rules,
-    limits: TimeLimits,
-    players: &mut [Box<dyn Player>; 4],
-) -> HandRecord {
+    time: v1::TimeControl,
+    names: &[String; 4],
+    seats: &mut Seats,
+) -> Result<HandRecord, MatchError> {
+    let failed = |reason: String| MatchError::Hand {
+        match_seed: slot.match_seed,
+        hand: slot.hand,
+        reason,
+    };
     let deal = Deal::from_seed(slot.deal_seed);
-    let mut by_position = players.each_mut().map(|p| Some(p.as_mut()));
-    let mut seated: [&mut dyn Player; 4] = slot.seats.map(|b| {
-        by_position[b]
-            .take()
-            .expect("a seating is a permutation of the four bots")
-    });
-    let mut record = play_hand(&deal, rules, limits, &mut seated);
+    let programs: Vec<Option<ProgramBot>> = slot
+        .seats
+        .iter()
+        .map(|&b| match &seats.entrants[b] {
+            Entrant::Program(p) => Some((**p).clone()),
+            Entrant::Player(_) => None,
+        })
+        .collect();
+    let mut record = if programs.iter().all(Option::is_none) {
+        let mut by_position = seats.entrants.each_mut().map(|e| match e {
+            Entrant::Player(p) => Some(&mut **p),
+            Entrant::Program(_) => None,
+        });
+        let mut bots = Vec::with_capacity(4);
+        for &b in &slot.seats {
+            let p: &mut dyn Player = by_position[b]
+                .take()
+                .ok_or_else(|| failed("a seating is a permutation of the four bots".into()))?;
+            bots.push(MahjongBot::with(p));
+        }
+        let mut table = MahjongTable::new(&MahjongSpec { deal, rules });
+        play_fast(
+            &mut table,
+            &mut bots,
+            deal.fingerprint(),
+            &mut seats.scratch,
+        )
+        .map_err(|e| failed(e.to_string()))?;
+        fast_record(&table, &deal)
+    } else {
+        let job = v1::TableJob {
+            table_id: format!("match-{}/hand-{:02}", slot.match_seed, slot.hand),
+            game: arena_games::mahjong::GAME.name().into(),
+            // A program's seat is named as its position: the job names no program (a referee
+            // never starts one); the program is handed to the runner beside it.
+            seats: slot
+                .seats
+                .iter()
+                .zip(&programs)
+                .map(|(&b, program)| v1::SeatSpec {
+                    bot: match program {
+                        Some(_) => format!("position-{b}"),
+                        None => names[b].clone(),
+                    },
+                })
+                .collect(),
+            // The set-up gives the deal; the seed seeds the built-in bots, as on the fast path.
+            seed: deal.fingerprint(),
+            time: Some(time),
+            setup: Some(arena_proto::payload::pack(&setup_of(&deal, rules.reading))),
+            ..Default::default()
+        };
+        let checked = arena_games::validate(&job).map_err(|e| failed(e.to_string()))?;
+        let opts = RunOptions::default();
+        let played = seats.runtime.block_on(checked.play_with_programs(
+            &job,
+            &opts,
+            &BotHosts::default(),
+            &programs,
+        ));
+        let record = match played {
+            Played::Finished(record) => record,
+            Played::Interrupted(why) => return Err(failed(why)),
+        };
+        let (_, replay) = record.into_replay(Some(&job));
+        hand_record(&replay).map_err(|e| failed(e.to_string()))?
+    };
     record.seed = Some(slot.deal_seed);
-    record
+    Ok(record)
+}
+
+/// The record of a hand played on the fast path: no time, so no penalties and no verdicts.
+fn fast_record(table: &MahjongTable, deal: &Deal) -> HandRecord {
+    let game = table.game();
+    let outcome = game.outcome().cloned().unwrap_or(mahjong::Outcome::DRAWN);
+    let initial = std::array::from_fn(|s| {
+        let hand = deal.wall.initial_hand(s as u8);
+        std::array::from_fn(|i| hand[i])
+    });
+    HandRecord {
+        seed: None,
+        first: game.first(),
+        initial,
+        events: game.events().to_vec(),
+        scores: outcome.scores,
+        outcome,
+        penalties: [0; 4],
+        verdicts: Vec::new(),
+    }
 }
 
 /// One finished hand on its way from a worker to the collector.
@@ -169,7 +299,7 @@ pub fn run(
             let tx = tx.clone();
             let (slots, next) = (&slots, &next);
             s.spawn(move || {
-                let made: Result<Vec<Box<dyn Player>>, MatchError> = (0..4)
+                let made: Result<Vec<Entrant>, MatchError> = (0..4)
                     .map(|position| {
                         factory(position).map_err(|reason| MatchError::Bot {
                             position,
@@ -178,10 +308,18 @@ pub fn run(
                         })
                     })
                     .collect();
-                let mut players: [Box<dyn Player>; 4] = match made {
-                    Ok(v) => v
+                let seats = made.and_then(|v| {
+                    let four: [Entrant; 4] = v
                         .try_into()
-                        .unwrap_or_else(|_| unreachable!("four players")),
+                        .unwrap_or_else(|_| unreachable!("four entrants"));
+                    Seats::new(four).map_err(|reason| MatchError::Hand {
+                        match_seed: config.seed,
+                        hand: 0,
+                        reason,
+                    })
+                });
+                let mut seats = match seats {
+                    Ok(s) => s,
                     Err(e) => {
                         let _ = tx.send(Err(e));
                         return;
@@ -190,7 +328,19 @@ pub fn run(
                 loop {
                     let index = next.fetch_add(1, Ordering::Relaxed);
                     let Some(slot) = slots.get(index) else { break };
-                    let record = play_slot(slot, config.rules, config.limits, &mut players);
+                    let record = match play_slot(
+                        slot,
+                        config.rules,
+                        config.time,
+                        &config.bots,
+                        &mut seats,
+                    ) {
+                        Ok(r) => r,
+                        Err(e) => {
+                            let _ = tx.send(Err(e));
+                            break;
+                        }
+                    };
                     let verdicts = record
                         .verdicts
                         .iter()

@@ -1,14 +1,17 @@
-//! Whole matches of built-in bots: determinism, the result's shape, the logs, and faults.
+//! Whole matches of built-in bots: determinism, the result's shape, the logs; and matches
+//! with programs on the one runner: their faults.
 
 use std::collections::BTreeSet;
+use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use mahjong::{ActionList, Rules, View};
-use mahjong_bots::{BotFault, Player, Reply, TimeLimits, VerdictKind};
+use arena_games::mahjong::spec::contest_time;
+use mahjong::Rules;
+use mahjong_bots::VerdictKind;
 use mahjong_match::run::{MatchConfig, MatchReport, MatchResult, run};
 use mahjong_match::schedule::HANDS;
-use mahjong_match::{BotSpec, player};
+use mahjong_match::{BotSpec, Entrant, entrant};
 
 fn config(bots: [&str; 4], seed: u64, matches: usize) -> MatchConfig {
     MatchConfig {
@@ -16,7 +19,7 @@ fn config(bots: [&str; 4], seed: u64, matches: usize) -> MatchConfig {
         seed,
         matches,
         rules: Rules::default(),
-        limits: TimeLimits::default(),
+        time: contest_time(),
         threads: 2,
         log_dir: None,
     }
@@ -24,7 +27,7 @@ fn config(bots: [&str; 4], seed: u64, matches: usize) -> MatchConfig {
 
 fn play(cfg: &MatchConfig) -> MatchReport {
     let specs: Vec<BotSpec> = cfg.bots.iter().map(|b| b.parse().unwrap()).collect();
-    let factory = |p: usize| player(&specs[p], cfg.limits);
+    let factory = |p: usize| entrant(&specs[p]);
     let progress = AtomicU64::new(0);
     let report = run(cfg, &factory, &progress).unwrap();
     assert_eq!(
@@ -253,56 +256,34 @@ fn a_log_directory_that_cannot_be_made_is_an_error_naming_it() {
     let mut cfg = config(["random", "random", "random", "random"], 1, 1);
     cfg.log_dir = Some(file.clone());
     let specs: Vec<BotSpec> = cfg.bots.iter().map(|b| b.parse().unwrap()).collect();
-    let factory = |p: usize| player(&specs[p], cfg.limits);
+    let factory = |p: usize| entrant(&specs[p]);
     let e = run(&cfg, &factory, &AtomicU64::new(0))
         .unwrap_err()
         .to_string();
     assert!(e.contains("not-a-dir"), "{e}");
 }
 
-/// A bot that plays like `random` but fails on its third decision of every hand.
-struct Flaky {
-    inner: Box<dyn Player>,
-    decisions: u32,
-}
-
-impl Player for Flaky {
-    fn name(&self) -> String {
-        "flaky".into()
-    }
-    fn start_hand(&mut self, seat: u8, seed: u64) -> Result<(), BotFault> {
-        self.decisions = 0;
-        self.inner.start_hand(seat, seed)
-    }
-    fn decide(&mut self, view: &View<'_>, legal: &ActionList) -> Reply {
-        self.decisions += 1;
-        if self.decisions == 3 {
-            return Reply {
-                answer: Err(BotFault::new(VerdictKind::Malformed, "printed \"hello\"")),
-                elapsed: None,
-            };
-        }
-        self.inner.decide(view, legal)
-    }
-    fn end_hand(&mut self, view: &View<'_>) {
-        self.inner.end_hand(view)
-    }
+/// A program (a shell script in a directory of mode 0755, as a program run as `nobody` needs)
+/// that joins, then answers every line with `hello`: the first question it is asked gets a
+/// word of no protocol.
+fn says_hello(dir: &Path) -> String {
+    std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let script = dir.join("hello.sh");
+    std::fs::write(
+        &script,
+        "#!/bin/sh\necho join\nwhile read -r line; do echo hello; done\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    format!("cmd:{}", script.display())
 }
 
 #[test]
-fn a_faulty_bot_gets_its_verdicts_and_the_others_play_on() {
-    let cfg = config(["greedy", "flaky", "greedy", "greedy"], 9, 1);
-    let factory = |p: usize| -> Result<Box<dyn Player>, String> {
-        if p == 1 {
-            Ok(Box::new(Flaky {
-                inner: player(&BotSpec::Random, TimeLimits::default())?,
-                decisions: 0,
-            }))
-        } else {
-            player(&BotSpec::Greedy, TimeLimits::default())
-        }
-    };
-    let r = run(&cfg, &factory, &AtomicU64::new(0)).unwrap();
+fn a_faulty_program_gets_its_verdicts_and_the_others_play_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut cfg = config(["greedy", "flaky", "greedy", "greedy"], 9, 1);
+    cfg.bots[1] = says_hello(dir.path());
+    let r = play(&cfg);
     let t = &r.standings.totals;
     assert_eq!(t.players[1].verdicts, 96, "one fault in every hand");
     assert!(
@@ -314,11 +295,17 @@ fn a_faulty_bot_gets_its_verdicts_and_the_others_play_on() {
     assert!(
         r.verdicts
             .iter()
-            .all(|v| v.bot == 1 && v.kind == VerdictKind::Malformed)
+            .all(|v| v.bot == 1 && v.kind == VerdictKind::Malformed),
+        "{:?}",
+        r.verdicts.first()
     );
     let hands: BTreeSet<usize> = r.verdicts.iter().map(|v| v.hand).collect();
     assert_eq!(hands.len(), 96);
-    assert!(r.verdicts[0].reason.contains("hello"));
+    assert!(
+        r.verdicts[0].reason.contains("hello"),
+        "{:?}",
+        r.verdicts[0]
+    );
     // The dead seat plays automatically (never wins); the others' hands go on to a result.
     assert_eq!(t.players[1].wins, 0);
     assert!(t.players[0].wins + t.players[2].wins + t.players[3].wins > 50);
@@ -327,11 +314,11 @@ fn a_faulty_bot_gets_its_verdicts_and_the_others_play_on() {
 #[test]
 fn a_bot_that_cannot_be_made_stops_the_match_before_it_starts() {
     let cfg = config(["greedy", "greedy", "greedy", "cmd:x"], 1, 1);
-    let factory = |p: usize| -> Result<Box<dyn Player>, String> {
+    let factory = |p: usize| -> Result<Entrant, String> {
         if p == 3 {
             Err("no such program".into())
         } else {
-            player(&BotSpec::Greedy, TimeLimits::default())
+            entrant(&BotSpec::Greedy)
         }
     };
     let progress = AtomicU64::new(0);

@@ -6,11 +6,11 @@
 
 use std::sync::atomic::AtomicU64;
 
+use arena_games::mahjong::spec::contest_time;
 use mahjong::Rules;
-use mahjong_bots::TimeLimits;
 use mahjong_match::run::{MatchConfig, run};
 use mahjong_match::stats::paired_difference;
-use mahjong_match::{BotSpec, player};
+use mahjong_match::{BotSpec, entrant};
 
 #[test]
 fn expert_beats_greedy_beats_random_on_the_same_deals() {
@@ -19,12 +19,12 @@ fn expert_beats_greedy_beats_random_on_the_same_deals() {
         seed: 2026,
         matches: 20,
         rules: Rules::default(),
-        limits: TimeLimits::default(),
+        time: contest_time(),
         threads: std::thread::available_parallelism().map_or(2, |n| n.get()),
         log_dir: None,
     };
     let specs: Vec<BotSpec> = cfg.bots.iter().map(|b| b.parse().unwrap()).collect();
-    let factory = |p: usize| player(&specs[p], cfg.limits);
+    let factory = |p: usize| entrant(&specs[p]);
     let r = run(&cfg, &factory, &AtomicU64::new(0)).unwrap();
     let expert_greedy = paired_difference(&r.hands, 0, 1);
     let greedy_random = paired_difference(&r.hands, 1, 2);

@@ -4,8 +4,9 @@
 //!   replay, no allocation per decision): self-play, matches, panels and difficulty measurement;
 //! - [`play_local`]: in-process players refereed as a table (time control, verdicts, replay), on
 //!   one thread: a referee's all-built-in tables;
-//! - [`play_async`]: tables with remote seats, asking every pending seat concurrently, each with
-//!   the hard cap as its deadline; [`run_game`] picks between the last two.
+//! - [`play_async`]: tables with remote or program seats ([`SeatPlan::Remote`],
+//!   [`SeatPlan::Program`]), asking every pending seat concurrently, each with the hard cap as
+//!   its deadline; [`run_game`] picks between the last two.
 //!
 //! Both refereed drivers trace each decision as a `decision` span, and a round in which the
 //! game waits on several seats at once (Mahjong's claims after a discard or an added kong) as
@@ -24,9 +25,10 @@ use arena_proto::v1;
 use tracing::Instrument;
 
 use crate::game::{Fault, Pending, Policy, TableGame};
+use crate::program::{OpenProgram, ProgramSeat};
 use crate::remote::{RemoteSeat, SeatDialer, SeatFailure};
 use crate::seat::{Answer, LocalPlayer, Reply, panic_message};
-use crate::table::{Record, Table, error_record};
+use crate::table::{Record, Request, Table, error_record};
 use crate::time::TimeRules;
 
 /// How a referee runs tables.
@@ -86,6 +88,9 @@ pub enum SeatPlan<G: TableGame> {
     Local(Player<G>),
     /// A bot reached through bot-host, by registered name.
     Remote(String),
+    /// A program the table runs itself (a `cmd:` seat of the CLI), spoken to in its game's line
+    /// protocol.
+    Program(Box<ProgramSeat>),
 }
 
 /// How playing a table ended.
@@ -132,7 +137,7 @@ pub async fn run_game<G: TableGame>(
         .into_iter()
         .filter_map(|s| match s {
             SeatPlan::Local(p) => Some(p),
-            SeatPlan::Remote(_) => None,
+            SeatPlan::Remote(_) | SeatPlan::Program(_) => None,
         })
         .collect();
     let failed = |why: String| {
@@ -397,6 +402,8 @@ impl<G: TableGame> Default for Scratch<G> {
 ///
 /// A missing player or an action the rules refuse stops the game with a [`Misplay`]; `game` is
 /// then left where it stopped.
+// Inlined into its one caller per game (self-play's hot path), whichever codegen unit it is in.
+#[inline]
 pub fn play_fast<G: TableGame, P: LocalPlayer<G>>(
     game: &mut G,
     players: &mut [P],
@@ -447,6 +454,8 @@ enum Handle<G: TableGame> {
     Local(Option<Player<G>>),
     /// An open stream to bot-host, and how to open it again.
     Remote(Box<RemoteSeat>, v1::SeatOpen),
+    /// A program the table runs.
+    Program(Box<OpenProgram>),
     /// A seat that could not be opened: its first decision gets this fault.
     Failed(Fault),
 }
@@ -538,9 +547,11 @@ async fn ask_remote<A>(
 
 type ReplyFuture<'a, A> = Pin<Box<dyn Future<Output = Reply<A>> + Send + 'a>>;
 
-/// Plays a table with at least one remote seat. Opens every remote seat first (bot by bot in
-/// the order of their names, each bot's seats concurrently), then asks each round's seats
-/// concurrently, and closes the remote seats with the outcome and verdicts at the end. Returns
+/// Plays a table with at least one remote or program seat. Starts every program seat and opens
+/// every remote seat first (programs all at once; remote seats bot by bot in the order of their
+/// names, each bot's seats concurrently), then asks each round's seats
+/// concurrently, and closes the remote and program seats with the outcome (and the remote
+/// ones with the verdicts) at the end. Returns
 /// the ended table, or why the platform interrupted it (a seat that could not be opened, or
 /// opened again, within the reconnect grace): then nothing is settled and the table is to be
 /// played again.
@@ -555,6 +566,7 @@ pub async fn play_async<G: TableGame>(
     let game_kind = game.game();
     let mut opened: Vec<Option<Handle<G>>> = Vec::with_capacity(seats.len());
     let mut remote = Vec::new();
+    let mut programs = Vec::new();
     for (i, plan) in seats.into_iter().enumerate() {
         match plan {
             SeatPlan::Local(p) => opened.push(Some(Handle::Local(Some(p)))),
@@ -562,7 +574,22 @@ pub async fn play_async<G: TableGame>(
                 remote.push((i, bot));
                 opened.push(None);
             }
+            SeatPlan::Program(p) => {
+                programs.push((i, p));
+                opened.push(None);
+            }
         }
+    }
+    // Programs start and greet at once; one that cannot gets its fault at its first decision.
+    let starting = programs.into_iter().map(|(i, p)| async move {
+        let handle = match p.open().await {
+            Ok(p) => Handle::Program(Box::new(p)),
+            Err(f) => Handle::Failed(f),
+        };
+        (i, handle)
+    });
+    for (i, h) in futures_util::future::join_all(starting).await {
+        opened[i] = Some(h);
     }
     // Bot by bot, in the order of their names (each bot's seats at once). A busy bot's seat
     // waits in line for a slot, holding the slots its table already has: were two tables to
@@ -605,7 +632,7 @@ pub async fn play_async<G: TableGame>(
         .map(|h| h.unwrap_or(Handle::Local(None)))
         .collect();
     if let Some(why) = interrupted {
-        close_remote(handles, None, opts).await;
+        close_seats(handles, None, opts).await;
         return Err(why);
     }
     for (i, h) in handles.iter_mut().enumerate() {
@@ -618,7 +645,8 @@ pub async fn play_async<G: TableGame>(
         match h {
             Handle::Local(_) => table.set_release(i, BUILTIN_RELEASE),
             Handle::Remote(r, _) => table.set_release(i, &r.ready().release),
-            Handle::Failed(_) => {}
+            // Programs have no release of their own (as bot-host reports them).
+            Handle::Program(_) | Handle::Failed(_) => {}
         }
     }
     while let Some(requests) = table.next_round() {
@@ -647,16 +675,13 @@ pub async fn play_async<G: TableGame>(
             let fut: ReplyFuture<'_, G::Action> = match handle {
                 Handle::Local(slot) => Box::pin(ask_local(slot, game, r.pending(), hard_cap)),
                 Handle::Remote(remote, open) => {
-                    let request = move |from| v1::DecisionRequest {
-                        request_id: u64::from(r.index),
-                        table_id: setup.table_id.clone(),
-                        seat: r.seat,
-                        game: game.game().into(),
-                        kind: r.kind as i32,
-                        deadline_ms: setup.time.limit_ms(r.kind),
-                        observation: Some(game.observation_from(r.seat, from)),
-                    };
+                    let request = move |from| decision_request(game, setup, r, from);
                     Box::pin(ask_remote(remote, open, request, hard_cap, dialer, opts))
+                }
+                Handle::Program(program) => {
+                    // Whole observations: the protocol keeps what it told the program.
+                    let request = decision_request(game, setup, r, 0);
+                    Box::pin(async move { program.decide(&request, hard_cap).await })
                 }
                 Handle::Failed(f) => {
                     let f = f.clone();
@@ -696,7 +721,7 @@ pub async fn play_async<G: TableGame>(
             Answer::Platform(why) => Some(why.clone()),
             _ => None,
         }) {
-            close_remote(handles, None, opts).await;
+            close_seats(handles, None, opts).await;
             return Err(why);
         }
         table.settle(replies);
@@ -711,8 +736,27 @@ pub async fn play_async<G: TableGame>(
             p.finish(&table.game().view(i as u32));
         }
     }
-    close_remote(handles, Some(close), opts).await;
+    close_seats(handles, Some(close), opts).await;
     Ok(table)
+}
+
+/// The request a remote or program seat is sent for `r`, its observation's events from `from`
+/// on.
+fn decision_request<G: TableGame>(
+    game: &G,
+    setup: &TableSetup,
+    r: Request,
+    from: usize,
+) -> v1::DecisionRequest {
+    v1::DecisionRequest {
+        request_id: u64::from(r.index),
+        table_id: setup.table_id.clone(),
+        seat: r.seat,
+        game: game.game().into(),
+        kind: r.kind as i32,
+        deadline_ms: setup.time.limit_ms(r.kind),
+        observation: Some(game.observation_from(r.seat, from)),
+    }
 }
 
 /// The verdicts as the seats are sent them at the table's end: without their detail, which
@@ -728,21 +772,26 @@ fn verdicts_for_seats(verdicts: &[v1::Verdict]) -> Vec<v1::Verdict> {
         .collect()
 }
 
-/// Closes every remote seat, with the table's outcome when it has one.
-async fn close_remote<G: TableGame>(
+/// Closes every remote and program seat at once, with the table's outcome when it has one.
+async fn close_seats<G: TableGame>(
     handles: Vec<Handle<G>>,
     close: Option<v1::SeatClose>,
     opts: &RunOptions,
 ) {
-    let closing = handles.into_iter().filter_map(|h| match h {
-        Handle::Remote(r, open) => {
-            let close = close.clone().unwrap_or(v1::SeatClose {
-                table_id: open.table_id.clone(),
-                ..Default::default()
-            });
-            Some((*r).close(close, opts.close_timeout))
-        }
-        _ => None,
+    let outcome = close.as_ref().and_then(|c| c.outcome.as_ref());
+    let closing = handles.into_iter().filter_map(|h| {
+        let closing: Pin<Box<dyn Future<Output = ()> + Send + '_>> = match h {
+            Handle::Remote(r, open) => {
+                let close = close.clone().unwrap_or(v1::SeatClose {
+                    table_id: open.table_id.clone(),
+                    ..Default::default()
+                });
+                Box::pin((*r).close(close, opts.close_timeout))
+            }
+            Handle::Program(p) => Box::pin(p.close(outcome)),
+            Handle::Local(_) | Handle::Failed(_) => return None,
+        };
+        Some(closing)
     });
     futures_util::future::join_all(closing).await;
 }

@@ -1,10 +1,12 @@
-//! Seats: who answers a table's decisions. Two kinds:
+//! Seats: who answers a table's decisions. Three kinds:
 //!
 //! - [`LocalPlayer`]: an in-process bot called directly with the rules engine's own types (no
 //!   encoding, no gRPC): the fast path for built-in bots;
-//! - [`crate::remote::RemoteSeat`]: a `SeatHost.Seat` stream to bot-host, for every other bot.
+//! - [`crate::remote::RemoteSeat`]: a `SeatHost.Seat` stream to bot-host, for registered bots;
+//! - [`crate::program::ProgramSeat`]: a program the table runs itself through its game's line
+//!   protocol (the CLI's `cmd:` seats).
 //!
-//! Both produce a [`Reply`]: what the seat answered and how long it took.
+//! Each produces a [`Reply`]: what the seat answered and how long it took.
 
 use std::time::Duration;
 

@@ -47,6 +47,17 @@ impl Request {
     }
 }
 
+/// A verdict's whole report: its detail where the reason was cut short (a report quoting what
+/// a program wrote), else its reason. For the seat's own author (logs, the CLI's matches);
+/// seats are sent the reason only.
+pub fn whole_reason(v: &v1::Verdict) -> &str {
+    if v.detail.is_empty() {
+        &v.reason
+    } else {
+        &v.detail
+    }
+}
+
 /// How the table ended.
 #[derive(Clone, Debug, PartialEq)]
 enum End {
@@ -541,7 +552,7 @@ pub(crate) mod tests {
         }
     }
 
-    fn pick(n: u32) -> v1::Action {
+    pub(crate) fn pick(n: u32) -> v1::Action {
         v1::Action {
             game: Some(arena_proto::payload::pack(&n)),
         }

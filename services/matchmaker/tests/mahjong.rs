@@ -130,11 +130,11 @@ async fn a_competition_plays_the_contest_match_as_the_one_machine_match_does() {
         seed: 2015,
         matches: 1,
         rules: Default::default(),
-        limits: Default::default(),
+        time: arena_games::mahjong::spec::contest_time(),
         threads: 2,
         log_dir: None,
     };
-    let factory = |p: usize| mahjong_match::player(&bots[p].parse().unwrap(), Default::default());
+    let factory = |p: usize| mahjong_match::entrant(&bots[p].parse().unwrap());
     let report = run(&config, &factory, &AtomicU64::new(0)).unwrap();
     assert_eq!(st.drawn_hands, u64::from(report.standings.totals.draws));
     for s in &st.standings {

@@ -1,16 +1,37 @@
-//! Evaluation on the fast path: head-to-head matches (every deal played in both seatings) and
-//! panels (many landlords on the same deals against the same farmers), spread over threads.
+//! Evaluation: head-to-head matches (every deal played in both seatings) and panels (many
+//! landlords on the same deals against the same farmers), spread over threads. Games of
+//! built-in bots only are played on the fast path ([`super::play::play_game`]); a game with a
+//! program (`cmd:`) in a seat is played on the one runner, refereed
+//! ([`arena_table::play_blocking`]): the program in a fresh process per game and seat, spoken to
+//! in Dou Dizhu's line protocol through the session bot-host uses, its faults verdicts, and its
+//! seat played automatically for the rest of the game after one (play-on).
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use ddz::{Deal, DealConstraint, GameConfig, MoveList, Outcome, RuleSet, Scoring, Seat};
+use arena_proto::v1;
+use arena_table::run::{Player, SeatPlan, TableSetup};
+use arena_table::{Policy, ProgramBot, TimeRules, play_blocking, whole_reason};
+use ddz::{Deal, DealConstraint, Game, GameConfig, MoveList, Outcome, RuleSet, Scoring, Seat};
 
-use ddz_bots::{Bot, Verdict};
+use ddz_bots::{Bot, Verdict, VerdictKind};
 
 use super::play::{Buffers, RunError, play_game};
+use super::program::DdzProgram;
+use super::table::{DdzBot, DdzTable};
 
-/// Builds a fresh bot; called once per seat per worker thread.
+/// Builds a fresh bot; called once per seat per worker thread (and once per seat per game in
+/// games with a program).
 pub type BotFactory<'a> = dyn Fn() -> Result<Box<dyn Bot>, String> + Sync + 'a;
+
+/// One side of a match or panel: a built-in bot, or a program.
+#[derive(Clone, Copy)]
+pub enum Contestant<'a> {
+    /// A built-in bot, made by its factory.
+    Builtin(&'a BotFactory<'a>),
+    /// A program bot, played on the one runner under `time` (its decision limit is the
+    /// deadline the program is told; no answer by the hard cap is a timeout).
+    Program(&'a ProgramBot, TimeRules),
+}
 
 /// Why an evaluation stopped.
 #[derive(Debug, thiserror::Error)]
@@ -21,6 +42,9 @@ pub enum EvalError {
     /// A built-in bot made an illegal move (a bug in that bot).
     #[error(transparent)]
     Run(#[from] RunError),
+    /// A refereed game (one with a program) could not be played.
+    #[error("internal error: a game with a program could not be played: {0}")]
+    Table(String),
     /// No deal could be generated.
     #[error(transparent)]
     Deal(#[from] ddz::DealError),
@@ -205,13 +229,33 @@ fn game_seed(seed: u64, deal: u64, seating: u64) -> u64 {
 }
 
 /// Plays every deal twice: A as landlord against B in both farmer seats, then B as landlord
-/// against A. `progress` counts finished games.
+/// against A, with built-in bots. `progress` counts finished games.
 pub fn play_match(
     a: &BotFactory<'_>,
     b: &BotFactory<'_>,
     cfg: &EvalConfig,
     progress: &AtomicU64,
 ) -> Result<MatchOutcome, EvalError> {
+    play_match_of(
+        Contestant::Builtin(a),
+        Contestant::Builtin(b),
+        cfg,
+        progress,
+    )
+}
+
+/// [`play_match`] for any contestants: with a program on either side, every game is played on
+/// the one runner.
+pub fn play_match_of(
+    a: Contestant<'_>,
+    b: Contestant<'_>,
+    cfg: &EvalConfig,
+    progress: &AtomicU64,
+) -> Result<MatchOutcome, EvalError> {
+    let (Contestant::Builtin(fa), Contestant::Builtin(fb)) = (a, b) else {
+        return play_refereed_match(a, b, cfg, progress);
+    };
+    let (a, b) = (fa, fb);
     let threads = cfg.threads.max(1) as u64;
     let config = cfg.game_config();
     let (clock_a, clock_b) = (DecisionClock::default(), DecisionClock::default());
@@ -271,7 +315,15 @@ pub fn play_match(
         }
         Ok(out)
     })?;
-    let mut results = results;
+    Ok(gather(results, &clock_a, &clock_b))
+}
+
+/// The match's deals in order, their verdicts, and the two clocks' summaries.
+fn gather(
+    mut results: Vec<(DealResult, Vec<SeatVerdict>)>,
+    clock_a: &DecisionClock,
+    clock_b: &DecisionClock,
+) -> MatchOutcome {
     results.sort_by_key(|(d, _)| d.deal);
     let mut verdicts = Vec::new();
     let mut deals = Vec::with_capacity(results.len());
@@ -279,11 +331,182 @@ pub fn play_match(
         deals.push(d);
         verdicts.extend(v);
     }
-    Ok(MatchOutcome {
+    MatchOutcome {
         deals,
         verdicts,
         a_decisions: clock_a.summary(),
         b_decisions: clock_b.summary(),
+    }
+}
+
+/// A match with a program on a side: every game on the one runner, each worker thread with a
+/// runtime of its own for the programs' I/O.
+fn play_refereed_match(
+    a: Contestant<'_>,
+    b: Contestant<'_>,
+    cfg: &EvalConfig,
+    progress: &AtomicU64,
+) -> Result<MatchOutcome, EvalError> {
+    let threads = cfg.threads.max(1) as u64;
+    let config = cfg.game_config();
+    let time = refereed_time(&[a, b]);
+    let (clock_a, clock_b) = (DecisionClock::default(), DecisionClock::default());
+    let results = run_threads(cfg, |t| {
+        let runtime = runtime()?;
+        let mut out = Vec::new();
+        let mut i = t as u64;
+        while i < cfg.deals {
+            let deal = Deal::generate_with(cfg.seed, i, &cfg.constraint)?;
+            let mut verdicts = Vec::new();
+            let mut outcomes = [None, None];
+            for (k, (landlord, farmers)) in [(a, b), (b, a)].into_iter().enumerate() {
+                let sides = [(landlord, k == 0), (farmers, k == 1), (farmers, k == 1)];
+                let seed = game_seed(cfg.seed, i, k as u64);
+                let seats = sides.map(|(c, _)| c);
+                let g = play_refereed(&runtime, config, deal, seed, seats, time)?;
+                for (seat, verdict) in g.verdicts {
+                    verdicts.push(SeatVerdict {
+                        deal: i,
+                        a_landlord: k == 0,
+                        seat,
+                        bot: g.names[seat.index()].clone(),
+                        verdict,
+                    });
+                }
+                for (s, (_, is_a)) in sides.iter().enumerate() {
+                    let clock = if *is_a { &clock_a } else { &clock_b };
+                    let (n, ms) = g.plays[s];
+                    clock.count.fetch_add(n, Ordering::Relaxed);
+                    clock.nanos.fetch_add(ms * 1_000_000, Ordering::Relaxed);
+                }
+                outcomes[k] = g.game.outcome().copied();
+                progress.fetch_add(1, Ordering::Relaxed);
+            }
+            let [Some(o1), Some(o2)] = outcomes else {
+                return Err(EvalError::Table("a game ended without an outcome".into()));
+            };
+            out.push((
+                DealResult {
+                    deal: i,
+                    a_landlord: o1,
+                    b_landlord: o2,
+                },
+                verdicts,
+            ));
+            i += threads;
+        }
+        Ok(out)
+    })?;
+    Ok(gather(results, &clock_a, &clock_b))
+}
+
+/// The time control of refereed games: the programs' (the first program's, when both sides
+/// are programs: the command line gives them one deadline).
+fn refereed_time(sides: &[Contestant<'_>]) -> TimeRules {
+    sides
+        .iter()
+        .find_map(|c| match c {
+            Contestant::Program(_, time) => Some(*time),
+            Contestant::Builtin(_) => None,
+        })
+        .unwrap_or_default()
+}
+
+/// A runtime for one worker thread's refereed games.
+fn runtime() -> Result<tokio::runtime::Runtime, EvalError> {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| EvalError::Table(format!("no runtime for the programs' I/O: {e}")))
+}
+
+/// A game played on the one runner.
+struct Refereed {
+    /// The finished game.
+    game: Game,
+    /// Each seat's bot's name.
+    names: [String; 3],
+    /// Every verdict, in the order given.
+    verdicts: Vec<(Seat, Verdict)>,
+    /// Per seat, its play decisions (not the automatic ones) and their milliseconds.
+    plays: [(u64, u64); 3],
+}
+
+/// Plays `deal` under `config` (seeded with `seed`) with `seats[s]` in seat `s` on the one
+/// runner, under `time` and play-on: built-in bots fresh from their factories (seeded as on
+/// the fast path), programs in a fresh process each.
+fn play_refereed(
+    runtime: &tokio::runtime::Runtime,
+    config: GameConfig,
+    deal: Deal,
+    seed: u64,
+    seats: [Contestant<'_>; 3],
+    time: TimeRules,
+) -> Result<Refereed, EvalError> {
+    let mut names: [String; 3] = Default::default();
+    let mut plans = Vec::with_capacity(3);
+    for (s, c) in seats.iter().enumerate() {
+        plans.push(match c {
+            Contestant::Builtin(f) => {
+                let bot = build(f)?;
+                names[s] = bot.name();
+                SeatPlan::Local(Box::new(DdzBot::from_bot(bot, false)) as Player<DdzTable>)
+            }
+            Contestant::Program(p, _) => {
+                names[s] = format!("cmd:{}", p.cmd.command_line());
+                SeatPlan::Program(Box::new(p.seat(Box::new(DdzProgram::default()))))
+            }
+        });
+    }
+    let table = DdzTable::from_game(Game::new(config, deal, seed), Scoring::Competition);
+    let setup = TableSetup {
+        table_id: format!("match/{seed:016x}"),
+        seed,
+        time,
+        policy: Some(Policy::PlayOn),
+    };
+    let table = play_blocking(runtime, table, plans, &setup).map_err(EvalError::Table)?;
+    let verdicts = table
+        .verdicts()
+        .iter()
+        .map(|v| {
+            let seat = u8::try_from(v.seat).ok().and_then(Seat::new);
+            let kind = VerdictKind::from_wire(v.kind);
+            match (seat, kind) {
+                (Some(seat), Some(kind)) => Ok((
+                    seat,
+                    Verdict {
+                        kind,
+                        reason: whole_reason(v).to_string(),
+                    },
+                )),
+                _ => Err(EvalError::Table(format!(
+                    "a verdict the table cannot make: {v:?}"
+                ))),
+            }
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let game = table.game().game().clone();
+    let record = table.record(&v1::TableJob::default(), "arena");
+    let (result, replay) = record.into_replay(None);
+    if !result.error.is_empty() {
+        return Err(EvalError::Table(result.error));
+    }
+    let mut plays = [(0u64, 0u64); 3];
+    for step in &replay.steps {
+        if step.kind == v1::DecisionKind::Play as i32
+            && !step.automatic
+            && let Some(p) = plays.get_mut(step.seat as usize)
+        {
+            p.0 += 1;
+            p.1 += u64::from(step.elapsed_ms);
+        }
+    }
+    Ok(Refereed {
+        game,
+        names,
+        verdicts,
+        plays,
     })
 }
 
@@ -353,10 +576,27 @@ pub fn play_panel(
     cfg: &EvalConfig,
     progress: &AtomicU64,
 ) -> Result<PanelOutcome, EvalError> {
+    play_panel_of(landlords, Contestant::Builtin(farmers), cfg, progress)
+}
+
+/// [`play_panel`] with any farmers: a program's games are played on the one runner (and its
+/// verdicts dropped, as a panel's are).
+pub fn play_panel_of(
+    landlords: &[&BotFactory<'_>],
+    farmers: Contestant<'_>,
+    cfg: &EvalConfig,
+    progress: &AtomicU64,
+) -> Result<PanelOutcome, EvalError> {
+    let farmers = match farmers {
+        Contestant::Builtin(f) => f,
+        program @ Contestant::Program(..) => {
+            return play_refereed_panel(landlords, program, cfg, progress);
+        }
+    };
     let nanos: Vec<AtomicU64> = landlords.iter().map(|_| AtomicU64::new(0)).collect();
     let threads = cfg.threads.max(1) as u64;
     let config = cfg.game_config();
-    let mut rows = run_threads(cfg, |t| {
+    let rows = run_threads(cfg, |t| {
         let mut ls: Vec<Box<dyn Bot>> = landlords
             .iter()
             .map(|f| build(f))
@@ -388,13 +628,57 @@ pub fn play_panel(
         }
         Ok(out)
     })?;
+    Ok(panel_outcome(rows, &nanos))
+}
+
+/// The panel's rows in deal order, and each landlord's mean time per game.
+fn panel_outcome(mut rows: Vec<(u64, Vec<Outcome>)>, nanos: &[AtomicU64]) -> PanelOutcome {
     rows.sort_by_key(|(i, _)| *i);
     let games = rows.len().max(1) as f64;
-    Ok(PanelOutcome {
+    PanelOutcome {
         rows,
         micros_per_game: nanos
             .iter()
             .map(|n| n.load(Ordering::Relaxed) as f64 / games / 1e3)
             .collect(),
-    })
+    }
+}
+
+/// A panel whose farmers are a program: every game on the one runner.
+fn play_refereed_panel(
+    landlords: &[&BotFactory<'_>],
+    farmers: Contestant<'_>,
+    cfg: &EvalConfig,
+    progress: &AtomicU64,
+) -> Result<PanelOutcome, EvalError> {
+    let nanos: Vec<AtomicU64> = landlords.iter().map(|_| AtomicU64::new(0)).collect();
+    let threads = cfg.threads.max(1) as u64;
+    let config = cfg.game_config();
+    let time = refereed_time(&[farmers]);
+    let rows =
+        run_threads(cfg, |t| {
+            let runtime = runtime()?;
+            let mut out = Vec::new();
+            let mut i = t as u64;
+            while i < cfg.deals {
+                let deal = Deal::generate_with(cfg.seed, i, &cfg.constraint)?;
+                let mut row = Vec::with_capacity(landlords.len());
+                for (k, l) in landlords.iter().enumerate() {
+                    let seats = [Contestant::Builtin(*l), farmers, farmers];
+                    let seed = game_seed(cfg.seed, i, k as u64);
+                    let t0 = std::time::Instant::now();
+                    let g = play_refereed(&runtime, config, deal, seed, seats, time)?;
+                    nanos[k].fetch_add(t0.elapsed().as_nanos() as u64, Ordering::Relaxed);
+                    let outcome = g.game.outcome().copied();
+                    row.push(outcome.ok_or_else(|| {
+                        EvalError::Table("a game ended without an outcome".into())
+                    })?);
+                    progress.fetch_add(1, Ordering::Relaxed);
+                }
+                out.push((i, row));
+                i += threads;
+            }
+            Ok(out)
+        })?;
+    Ok(panel_outcome(rows, &nanos))
 }

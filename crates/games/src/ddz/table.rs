@@ -290,6 +290,8 @@ impl TableGame for DdzTable {
         Ok(())
     }
 
+    // Inlined into the fast path's loop wherever the build puts it (self-play's hot path).
+    #[inline]
     fn check_and_apply(&mut self, actions: &[(Pending, Action)]) -> Result<(), (u32, Fault)> {
         // The rules engine checks every action as it applies it (and refuses it untouched), so
         // the fast path checks once. Dou Dizhu decides one seat at a time.

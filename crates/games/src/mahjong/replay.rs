@@ -84,7 +84,7 @@ pub fn hand_record(replay: &v1::Replay) -> Result<HandRecord, ReplayError> {
                 verdicts.push(HandVerdict {
                     seat,
                     kind: VerdictKind::from_wire(v.kind).unwrap_or(VerdictKind::Illegal),
-                    reason: v.reason.clone(),
+                    reason: arena_table::whole_reason(v).to_string(),
                     at_event,
                 });
             }

@@ -114,17 +114,32 @@ impl TableGame for MahjongTable {
     }
 
     fn apply(&mut self, actions: &[(Pending, Action)]) -> Result<(), String> {
-        // At most three answers are ever pending at once; no allocation on the fast path.
         let mut answers = [(0u8, Action::Pass); 4];
-        if actions.len() > answers.len() {
-            return Err(format!("{} answers at once", actions.len()));
+        let n = answers_into(actions, &mut answers).ok_or_else(|| too_many(actions))?;
+        self.game.apply(&answers[..n]).map_err(|e| e.to_string())
+    }
+
+    /// The rules engine checks every answer while it settles them, and settles none if one is
+    /// refused: the fast path checks each answer once, not once more beforehand. Inlined into
+    /// the fast path's loop wherever the build puts it (self-play's hot path).
+    #[inline]
+    fn check_and_apply(&mut self, actions: &[(Pending, Action)]) -> Result<(), (u32, Fault)> {
+        let mut answers = [(0u8, Action::Pass); 4];
+        let Some(n) = answers_into(actions, &mut answers) else {
+            let seat = actions.first().map_or(0, |(p, _)| p.seat);
+            return Err((seat, Fault::illegal(too_many(actions))));
+        };
+        match self.game.apply(&answers[..n]) {
+            Ok(()) => Ok(()),
+            Err(e) => {
+                // Worded as `check` words it.
+                let reason = match e.action {
+                    Some(a) => format!("{a}: {}", e.reason),
+                    None => e.reason.to_string(),
+                };
+                Err((u32::from(e.seat), Fault::illegal(reason)))
+            }
         }
-        for (slot, (p, a)) in answers.iter_mut().zip(actions) {
-            *slot = (seat_u8(p.seat), *a);
-        }
-        self.game
-            .apply(&answers[..actions.len()])
-            .map_err(|e| e.to_string())
     }
 
     fn outcome(&self) -> Option<v1::Outcome> {
@@ -161,27 +176,54 @@ impl TableGame for MahjongTable {
     }
 }
 
+/// Writes the answers into `out` as the rules engine takes them; how many, or `None` for more
+/// than four (at most three are ever pending at once, so no allocation on the fast path).
+#[inline]
+fn answers_into(actions: &[(Pending, Action)], out: &mut [(u8, Action); 4]) -> Option<usize> {
+    if actions.len() > out.len() {
+        return None;
+    }
+    for (slot, (p, a)) in out.iter_mut().zip(actions) {
+        *slot = (seat_u8(p.seat), *a);
+    }
+    Some(actions.len())
+}
+
+/// Why more answers than seats are refused.
+fn too_many(actions: &[(Pending, Action)]) -> String {
+    format!("{} answers at once", actions.len())
+}
+
 fn seat_u8(seat: u32) -> u8 {
     u8::try_from(seat).unwrap_or(u8::MAX)
 }
 
 /// A built-in Mahjong bot seated at a [`MahjongTable`]: it decides from its seat's view alone.
-pub struct MahjongBot {
-    player: Box<dyn Player>,
+/// It owns its [`Player`] (the referee's seats), or borrows one kept from hand to hand (the fast
+/// path of matches and self-play: `MahjongBot<&mut dyn Player>`).
+pub struct MahjongBot<P: Player = Box<dyn Player>> {
+    player: P,
     legal: ActionList,
 }
 
 impl MahjongBot {
     /// The built-in bot `spec` names; `None` for a `cmd:` spec (bot-host runs programs).
     pub fn new(spec: &mahjong_bots::spec::BotSpec) -> Option<MahjongBot> {
-        Some(MahjongBot {
-            player: spec.build_builtin()?,
-            legal: ActionList::new(),
-        })
+        Some(MahjongBot::with(spec.build_builtin()?))
     }
 }
 
-impl LocalPlayer<MahjongTable> for MahjongBot {
+impl<P: Player> MahjongBot<P> {
+    /// `player` at a table.
+    pub fn with(player: P) -> MahjongBot<P> {
+        MahjongBot {
+            player,
+            legal: ActionList::new(),
+        }
+    }
+}
+
+impl<P: Player> LocalPlayer<MahjongTable> for MahjongBot<P> {
     fn name(&self) -> String {
         self.player.name()
     }
@@ -191,6 +233,8 @@ impl LocalPlayer<MahjongTable> for MahjongBot {
         let _ = self.player.start_hand(seat_u8(seat), seed);
     }
 
+    // Inlined into the fast path's loop (self-play's hot path).
+    #[inline]
     fn decide(&mut self, view: &View<'_>, _pending: &Pending) -> Action {
         view.legal_actions(&mut self.legal);
         match self.player.decide(view, &self.legal).answer {
@@ -295,6 +339,29 @@ mod tests {
             }
         }
         assert_eq!(o.seats.len(), 4);
+    }
+
+    #[test]
+    fn the_fast_path_refuses_an_illegal_answer_naming_its_seat_and_settles_nothing() {
+        let mut t = table(3);
+        let p = t.pending()[0];
+        let hand = *t.game().hand(p.seat as u8);
+        let missing = (0..mahjong::TILE_KINDS)
+            .find(|&i| hand[i] == 0)
+            .and_then(mahjong::Tile::from_index)
+            .expect("13 tiles leave some kind out");
+        let events = t.game().events().len();
+        let (seat, fault) = t
+            .check_and_apply(&[(p, Action::Discard(missing))])
+            .unwrap_err();
+        assert_eq!(seat, p.seat);
+        assert_eq!(fault.kind, v1::VerdictKind::Illegal);
+        let checked = t.check(&p, &Action::Discard(missing)).unwrap_err();
+        assert_eq!(fault.reason, checked.reason, "worded as check words it");
+        assert_eq!(t.game().events().len(), events, "nothing settled");
+        let legal = t.automatic(&p);
+        t.check_and_apply(&[(p, legal)]).unwrap();
+        assert!(t.game().events().len() > events);
     }
 
     #[test]

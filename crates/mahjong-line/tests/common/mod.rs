@@ -1,14 +1,21 @@
-//! Helpers shared by the integration tests: the test bot, configurations, walls made to order
-//! and a hand loop.
+//! Helpers shared by the integration tests: the test bot, hands of programs played on the one
+//! runner (each program's lines kept), walls made to order.
 #![allow(dead_code)]
 
 use std::path::PathBuf;
-use std::sync::OnceLock;
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
-use mahjong::{Deal, Rules, TILE_KINDS, Tile, Wall, parse_tiles};
-use mahjong_bots::{HandRecord, Player, TimeLimits, play_hand};
-use mahjong_line::{CmdBot, CmdBotConfig, CmdSpec, Direction};
+use arena_games::mahjong::MahjongTable;
+use arena_games::mahjong::program::MahjongProgram;
+use arena_games::mahjong::replay::hand_record;
+use arena_games::mahjong::spec::{MahjongSpec, contest_time, setup_of};
+use arena_line::{Launch, Recorded};
+use arena_table::run::{SeatPlan, TableSetup};
+use arena_table::{ProgramSeat, TimeRules, play_blocking, v1};
+use mahjong::{Deal, Reading, Rules, TILE_KINDS, Tile, Wall, parse_tiles};
+use mahjong_bots::HandRecord;
+use mahjong_line::{CmdSpec, Direction, TranscriptLine, WorkDir};
 
 pub use arena_testkit::readable_copy;
 
@@ -29,35 +36,130 @@ pub fn simple_bot() -> PathBuf {
     )
 }
 
-/// The contest's limits (1 s, 0.5 s) with the hard cap at 1.5 s, so that a silent program
-/// costs a test a second and a half, not five; a healthy test bot answers in milliseconds.
-pub fn limits() -> TimeLimits {
-    TimeLimits {
-        hard_cap: Duration::from_millis(1500),
-        ..TimeLimits::default()
+/// A program to seat: its command, where it runs, and how long it has to join.
+#[derive(Clone, Debug)]
+pub struct Program {
+    pub cmd: CmdSpec,
+    pub workdir: WorkDir,
+    pub startup: Duration,
+}
+
+impl Program {
+    /// `cmd` in a fresh working directory, with 5 s to join.
+    pub fn new(cmd: CmdSpec) -> Program {
+        Program {
+            cmd,
+            workdir: WorkDir::Fresh,
+            startup: Duration::from_secs(5),
+        }
+    }
+
+    /// The program in `dir` (made ready for the sandbox).
+    pub fn at(mut self, dir: &std::path::Path) -> Program {
+        Launch::default().sandbox.prepare_workdir(dir).unwrap();
+        self.workdir = WorkDir::At(dir.to_path_buf());
+        self
     }
 }
 
-/// The contest set-up with [`limits`], a 5 s start-up and the transcript on.
-pub fn config() -> CmdBotConfig {
-    CmdBotConfig {
-        time: limits(),
-        transcript: true,
-        ..CmdBotConfig::default()
+/// The test bot with `args`.
+pub fn testbot_with(args: &[&str]) -> Program {
+    Program::new(CmdSpec::new(
+        testbot().display().to_string(),
+        args.iter().copied(),
+    ))
+}
+
+/// The contest's time control with the hard cap at 1.5 s, so that a silent program costs a
+/// test a second and a half, not five; a healthy test bot answers in milliseconds.
+pub fn time() -> TimeRules {
+    let tc = v1::TimeControl {
+        hard_cap_ms: 1500,
+        ..contest_time()
+    };
+    TimeRules::resolve(&tc, v1::PenaltyRounding::Nearest)
+}
+
+/// A hand played, and the lines each seat's program was sent and wrote.
+pub struct Played {
+    pub record: HandRecord,
+    pub transcripts: [Vec<TranscriptLine>; 4],
+}
+
+impl Played {
+    /// The lines seat `s` was sent.
+    pub fn sent(&self, s: usize) -> Vec<String> {
+        self.lines(s, Direction::ToBot)
+    }
+
+    /// The lines seat `s`'s program wrote (its greeting first).
+    pub fn written(&self, s: usize) -> Vec<String> {
+        self.lines(s, Direction::FromBot)
+    }
+
+    fn lines(&self, s: usize, direction: Direction) -> Vec<String> {
+        self.transcripts[s]
+            .iter()
+            .filter(|l| l.direction == direction)
+            .map(|l| l.text.clone())
+            .collect()
     }
 }
 
-/// A `CmdBot` running the test bot with `args`.
-pub fn testbot_with(args: &[&str], config: CmdBotConfig) -> CmdBot {
-    CmdBot::new(
-        CmdSpec::new(testbot().display().to_string(), args.iter().copied()),
-        config,
-    )
+/// Plays `deal` (contest fans) with `programs[s]` in seat `s` on the one runner, refereed as
+/// `arena mahjong match` referees a hand with programs ([`time`], play-on); panics if the
+/// runner cannot play it (it must).
+pub fn play(deal: &Deal, programs: [Program; 4]) -> Played {
+    let logs: [Arc<Mutex<Vec<TranscriptLine>>>; 4] = Default::default();
+    let seats: Vec<SeatPlan<MahjongTable>> = programs
+        .into_iter()
+        .enumerate()
+        .map(|(s, p)| {
+            let protocol = Recorded::new(Box::new(MahjongProgram::new(s as u8)), logs[s].clone());
+            let launch = Launch {
+                workdir: p.workdir,
+                ..Launch::default()
+            };
+            let mut seat = ProgramSeat::new(p.cmd, launch, Box::new(protocol));
+            seat.startup = p.startup;
+            SeatPlan::Program(Box::new(seat))
+        })
+        .collect();
+    let rules = Rules::default();
+    let setup = TableSetup {
+        table_id: "hand".into(),
+        seed: 0,
+        time: time(),
+        policy: None,
+    };
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let table = MahjongTable::new(&MahjongSpec { deal: *deal, rules });
+    let table = play_blocking(&runtime, table, seats, &setup).expect("the hand is played");
+    // The replay read back as the tools read any table's: the hand with its verdicts.
+    let job = v1::TableJob {
+        table_id: "hand".into(),
+        game: "mahjong".into(),
+        setup: Some(arena_proto::payload::pack(&setup_of(
+            deal,
+            Reading::Contest,
+        ))),
+        ..Default::default()
+    };
+    let (_, replay) = table.record(&job, "test").into_replay(Some(&job));
+    let record = hand_record(&replay).expect("the replay reads back");
+    let transcripts = logs.map(|l| l.lock().unwrap().clone());
+    Played {
+        record,
+        transcripts,
+    }
 }
 
-/// Plays `deal` with four players; panics if the driver panics (it must not).
-pub fn play(deal: &Deal, players: &mut [&mut dyn Player; 4]) -> HandRecord {
-    play_hand(deal, Rules::default(), limits(), players)
+/// Four test bots with `args[s]` each.
+pub fn testbots(args: [&[&str]; 4]) -> [Program; 4] {
+    args.map(testbot_with)
 }
 
 /// A wall made to order: `hands[s]` are seat `s`'s 13 tiles and `draws` the first tiles drawn,
@@ -91,24 +193,6 @@ pub fn wall_ending(hands: [&str; 4], draws: &str, last: &str) -> Wall {
     }
     tiles.extend(last);
     Wall::from_tiles(&tiles).unwrap()
-}
-
-/// The lines a bot was sent, from its transcript.
-pub fn sent(bot: &CmdBot) -> Vec<String> {
-    bot.transcript()
-        .iter()
-        .filter(|l| l.direction == Direction::ToBot)
-        .map(|l| l.text.clone())
-        .collect()
-}
-
-/// The host's notes, from a bot's transcript.
-pub fn notes(bot: &CmdBot) -> Vec<String> {
-    bot.transcript()
-        .iter()
-        .filter(|l| l.direction == Direction::Note)
-        .map(|l| l.text.clone())
-        .collect()
 }
 
 /// True once process `pid` no longer exists (waiting up to 20 s for it to go).

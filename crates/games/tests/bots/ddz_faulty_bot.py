@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A test bot that plays legally (bid 0, never double, first listed move) until it faults.
 
-usage: faulty_bot.py FAULT [--game N] [--at bid|double|play] [--nth K] [--text LINE]
+usage: ddz_faulty_bot.py FAULT [--game N] [--at bid|double|play] [--nth K] [--text LINE]
                        [--sleep-ms MS] [--child 1]
 
 It faults at the K-th request of the given kind (default: the first play request) in game N
@@ -81,7 +81,7 @@ def main():
             continue
         seen += 1  # fault once
         if fault == "crash":
-            sys.stderr.write("faulty_bot: crashing on purpose\n")
+            sys.stderr.write("ddz_faulty_bot: crashing on purpose\n")
             sys.stderr.flush()
             sys.exit(3)
         elif fault == "hang":
