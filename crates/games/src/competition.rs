@@ -83,6 +83,13 @@ pub fn format_of_name(name: &str) -> Option<v1::CompetitionFormat> {
     .find(|f| format_name(*f) == name)
 }
 
+/// The game's setup message `M` a spec's `setup` holds (its default when it holds none), or
+/// why it is not one.
+pub fn setup_in<M: prost::Name + Default>(spec: &v1::CompetitionSpec) -> Result<M, SpecError> {
+    arena_proto::payload::unpack_or_default(spec.setup.as_ref(), "spec.setup")
+        .map_err(|e| SpecError::invalid("spec.setup", e))
+}
+
 /// A match, round or table index as the protocol carries it (a spec's limits keep them far
 /// below `u32::MAX`).
 pub fn index(i: usize) -> u32 {

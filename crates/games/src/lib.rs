@@ -49,11 +49,8 @@ pub trait RequestBot: Send {
 /// The game's own setup message `M` a job carries (its default when the job has none), or
 /// why the job's setup is not one.
 pub(crate) fn setup_of<M: prost::Name + Default>(job: &v1::TableJob) -> Result<M, JobError> {
-    match &job.setup {
-        None => Ok(M::default()),
-        Some(any) => arena_proto::payload::unpack(Some(any), "the job's setup")
-            .map_err(|e| JobError::new("job.setup", e)),
-    }
+    arena_proto::payload::unpack_or_default(job.setup.as_ref(), "the job's setup")
+        .map_err(|e| JobError::new("job.setup", e))
 }
 
 /// Checks a job and reads it for its game, every error naming its field.

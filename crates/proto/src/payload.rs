@@ -46,6 +46,51 @@ pub fn unpack<M: Name + Default>(any: Option<&Any>, what: &str) -> Result<M, Str
         .map_err(|e| format!("{what}'s {} does not decode: {e}", M::full_name()))
 }
 
+/// Reads the `M` in `any`, or `M`'s default when there is none (a job's or a spec's optional
+/// setup): [`unpack`]'s errors otherwise.
+pub fn unpack_or_default<M: Name + Default>(any: Option<&Any>, what: &str) -> Result<M, String> {
+    match any {
+        None => Ok(M::default()),
+        some => unpack(some, what),
+    }
+}
+
+/// The game observation `O` an envelope carries, with the envelope's events (each an `E`)
+/// appended to its event list, which `events` picks out: the observation as the game defines
+/// it (the game message carries no events on the wire; any it does carry come first). `Err`
+/// says what is wrong: another game's message, or bytes that do not decode.
+pub fn observation<O, E>(
+    envelope: &crate::v1::Observation,
+    events: impl FnOnce(&mut O) -> &mut Vec<E>,
+) -> Result<O, String>
+where
+    O: Name + Default,
+    E: prost::Message + Default,
+{
+    let mut o: O = unpack(envelope.game.as_ref(), "the observation")?;
+    events(&mut o).extend(self::events::<E>(&envelope.events)?);
+    Ok(o)
+}
+
+/// Alters the game observation `O` in `envelope` with `edit`, which sees it whole (as
+/// [`observation`] reads it); its events go back into the envelope. For tests and tools that
+/// make requests of their own: an envelope holding no `O` is left alone.
+pub fn edit_observation<O, E>(
+    envelope: &mut crate::v1::Observation,
+    events: impl Fn(&mut O) -> &mut Vec<E>,
+    edit: impl FnOnce(&mut O),
+) where
+    O: Name + Default,
+    E: prost::Message + Default,
+{
+    let Ok(mut o) = observation(envelope, &events) else {
+        return;
+    };
+    edit(&mut o);
+    envelope.events = encode_events(&std::mem::take(events(&mut o)));
+    envelope.game = Some(pack(&o));
+}
+
 /// Reads the events an observation envelope carries (`arena.v1.Observation.events`), each a
 /// game's event message `E`. `Err` names the first that does not decode.
 pub fn events<E: prost::Message + Default>(events: &[bytes::Bytes]) -> Result<Vec<E>, String> {

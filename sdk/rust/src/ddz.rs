@@ -99,21 +99,9 @@ pub struct Adapter<B>(pub B);
 
 impl<B: DdzBot> Bot for Adapter<B> {
     fn decide(&mut self, request: &v1::DecisionRequest) -> v1::Action {
-        if !asks(request.kind()) {
-            eprintln!(
-                "arena: {}: {:?} is no decision of {GAME}; it answers nothing",
-                handler::place(request),
-                request.kind()
-            );
-            return v1::Action::default();
-        }
-        match observation(request) {
-            Ok(obs) => handler::action(&self.0.decide(request, &obs)),
-            Err(why) => {
-                eprintln!("arena: {why}; it answers nothing");
-                v1::Action::default()
-            }
-        }
+        handler::answer(request, GAME, asks(request.kind()), || {
+            observation(request).map(|obs| self.0.decide(request, &obs))
+        })
     }
 
     fn end(&mut self, end: &v1::TableEnd) {

@@ -225,12 +225,7 @@ where
             envelope.events_from
         ));
     }
-    let mut obs: O = payload::unpack(envelope.game.as_ref(), "observation")
-        .map_err(|e| format!("{}: {e}", place(request)))?;
-    let list = events(&mut obs);
-    // The envelope's events are the seat's; the game message carries none on the wire.
-    *list = payload::events(&envelope.events).map_err(|e| format!("{}: {e}", place(request)))?;
-    Ok(obs)
+    payload::observation(envelope, events).map_err(|e| format!("{}: {e}", place(request)))
 }
 
 /// The game's own outcome `O` of a table that ended: `None` when `end` carries none (the
@@ -242,6 +237,32 @@ pub fn outcome<O: Name + Default>(end: &v1::TableEnd) -> Result<Option<O>, Strin
         some => payload::unpack(some, "outcome")
             .map(Some)
             .map_err(|e| format!("table {}: {e}", arena_proto::text::quote(&end.table_id))),
+    }
+}
+
+/// What a game module's adapter answers `request` with: the action `decide` makes, packed; when
+/// `game` does not ask the request's kind (`asks` false) or `decide` fails, an empty action,
+/// which the referee judges at once, and a line on stderr saying why.
+pub fn answer<A: Name>(
+    request: &v1::DecisionRequest,
+    game: &str,
+    asks: bool,
+    decide: impl FnOnce() -> Result<A, String>,
+) -> v1::Action {
+    if !asks {
+        eprintln!(
+            "arena: {}: {:?} is no decision of {game}; it answers nothing",
+            place(request),
+            request.kind()
+        );
+        return v1::Action::default();
+    }
+    match decide() {
+        Ok(a) => action(&a),
+        Err(why) => {
+            eprintln!("arena: {why}; it answers nothing");
+            v1::Action::default()
+        }
     }
 }
 

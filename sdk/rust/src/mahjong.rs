@@ -95,26 +95,13 @@ pub struct Adapter<B>(pub B);
 
 impl<B: MahjongBot> Bot for Adapter<B> {
     fn decide(&mut self, request: &v1::DecisionRequest) -> v1::Action {
-        if !asks(request.kind()) {
-            eprintln!(
-                "arena: {}: {:?} is no decision of {GAME}; it answers nothing",
-                handler::place(request),
-                request.kind()
-            );
-            return v1::Action::default();
-        }
-        let decided = observation(request).and_then(|obs| {
-            self.0
-                .decide(request, &obs)
-                .map_err(|e| format!("{}: {e}", handler::place(request)))
-        });
-        match decided {
-            Ok(action) => handler::action(&action),
-            Err(why) => {
-                eprintln!("arena: {why}; it answers nothing");
-                v1::Action::default()
-            }
-        }
+        handler::answer(request, GAME, asks(request.kind()), || {
+            observation(request).and_then(|obs| {
+                self.0
+                    .decide(request, &obs)
+                    .map_err(|e| format!("{}: {e}", handler::place(request)))
+            })
+        })
     }
 
     fn end(&mut self, end: &v1::TableEnd) {

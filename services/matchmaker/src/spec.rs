@@ -55,18 +55,6 @@ pub(crate) fn spec_error(e: arena_games::competition::SpecError) -> ApiError {
     }
 }
 
-/// The game's setup message `M` a spec's `setup` holds (its default when it holds none), or
-/// why it is not one.
-pub(crate) fn setup_in<M: prost::Name + Default>(
-    spec: &v1::CompetitionSpec,
-) -> Result<M, ApiError> {
-    match &spec.setup {
-        None => Ok(M::default()),
-        Some(any) => arena_proto::payload::unpack(Some(any), "spec.setup")
-            .map_err(|e| ApiError::invalid("spec.setup", e)),
-    }
-}
-
 /// Longest competition name, in bytes.
 pub const MAX_NAME_BYTES: usize = 128;
 /// Most participants of one competition.
@@ -337,7 +325,7 @@ fn rules_of(
     format: &Format,
 ) -> Result<(ddz_pb::Rules, &'static str), ApiError> {
     use arena_games::ddz::names;
-    let setup: ddz_pb::Setup = setup_in(spec)?;
+    let setup: ddz_pb::Setup = arena_games::competition::setup_in(spec).map_err(spec_error)?;
     let only_rules = ddz_pb::Setup {
         rules: setup.rules.clone(),
         rules_kind: setup.rules_kind,

@@ -39,31 +39,22 @@ const ACTION_TYPE_URL: &str = "type.googleapis.com/arena.ddz.v1.Action";
 /// The type URL of a Dou Dizhu history in an `Any`.
 const HISTORY_TYPE_URL: &str = "type.googleapis.com/arena.ddz.v1.History";
 
-/// The Dou Dizhu observation an envelope carries, with its events put back in (those the
-/// envelope carries after any the message holds), or why there is none.
+/// The Dou Dizhu observation an envelope carries, with its events put back in, or why there is
+/// none ([`payload::observation`]).
 pub fn observation_of(o: &v1::Observation) -> Result<ddz_pb::Observation, String> {
-    let mut d: ddz_pb::Observation = payload::unpack(o.game.as_ref(), "the observation")?;
-    d.events
-        .extend(payload::events::<ddz_pb::Event>(&o.events)?);
-    Ok(d)
+    payload::observation(o, |o: &mut ddz_pb::Observation| &mut o.events)
 }
 
-/// Alters the Dou Dizhu observation `request` carries with `edit`, which sees it whole (its
-/// events put back in); the events go back into the envelope. For tests and tools that make
-/// requests of their own; a request without one is left alone.
+/// Alters the Dou Dizhu observation `request` carries with `edit`, which sees it whole; the
+/// events go back into the envelope ([`payload::edit_observation`]). For tests and tools that
+/// make requests of their own.
 pub fn edit_observation(
     request: &mut v1::DecisionRequest,
     edit: impl FnOnce(&mut ddz_pb::Observation),
 ) {
-    let Some(envelope) = request.observation.as_mut() else {
-        return;
-    };
-    let Ok(mut o) = observation_of(envelope) else {
-        return;
-    };
-    edit(&mut o);
-    envelope.events = payload::encode_events(&std::mem::take(&mut o.events));
-    envelope.game = Some(payload::pack(&o));
+    if let Some(envelope) = request.observation.as_mut() {
+        payload::edit_observation(envelope, |o: &mut ddz_pb::Observation| &mut o.events, edit);
+    }
 }
 
 /// An outcome's Dou Dizhu part (`None` when it holds none).

@@ -70,19 +70,10 @@ pub fn match_seed(seed: u64, m: usize) -> u64 {
     seed.wrapping_add(m as u64)
 }
 
-/// The Mahjong setup a spec's `setup` holds (the default when it holds none).
-fn setup_in(spec: &v1::CompetitionSpec) -> Result<mahjong_pb::Setup, SpecError> {
-    match &spec.setup {
-        None => Ok(mahjong_pb::Setup::default()),
-        Some(any) => arena_proto::payload::unpack(Some(any), "spec.setup")
-            .map_err(|e| SpecError::invalid("spec.setup", e)),
-    }
-}
-
 /// The fan reading a spec asks for (its setup's `fans`; none: contest). A competition's setup
 /// names its reading only: its hands' walls and seats are the competition's.
 pub fn reading_of(spec: &v1::CompetitionSpec) -> Result<Reading, SpecError> {
-    let setup = setup_in(spec)?;
+    let setup: mahjong_pb::Setup = competition::setup_in(spec)?;
     if !setup.wall.is_empty() || setup.first.is_some() {
         return Err(SpecError::invalid(
             "spec.setup",

@@ -214,31 +214,26 @@ pub fn observation_from(
     }
 }
 
-/// The Mahjong observation an envelope carries, with its events put back in (those the
-/// envelope carries after any the message holds), or why there is none.
+/// The Mahjong observation an envelope carries, with its events put back in, or why there is
+/// none ([`payload::observation`]).
 pub fn observation_of(o: &v1::Observation) -> Result<mahjong_pb::Observation, String> {
-    let mut m: mahjong_pb::Observation = payload::unpack(o.game.as_ref(), "the observation")?;
-    m.events
-        .extend(payload::events::<mahjong_pb::Event>(&o.events)?);
-    Ok(m)
+    payload::observation(o, |o: &mut mahjong_pb::Observation| &mut o.events)
 }
 
-/// Alters the Mahjong observation `request` carries with `edit`, which sees it whole (its
-/// events put back in); the events go back into the envelope. For tests and tools that make
-/// requests of their own; a request without one is left alone.
+/// Alters the Mahjong observation `request` carries with `edit`, which sees it whole; the
+/// events go back into the envelope ([`payload::edit_observation`]). For tests and tools that
+/// make requests of their own.
 pub fn edit_observation(
     request: &mut v1::DecisionRequest,
     edit: impl FnOnce(&mut mahjong_pb::Observation),
 ) {
-    let Some(envelope) = request.observation.as_mut() else {
-        return;
-    };
-    let Ok(mut o) = observation_of(envelope) else {
-        return;
-    };
-    edit(&mut o);
-    envelope.events = payload::encode_events(&std::mem::take(&mut o.events));
-    envelope.game = Some(payload::pack(&o));
+    if let Some(envelope) = request.observation.as_mut() {
+        payload::edit_observation(
+            envelope,
+            |o: &mut mahjong_pb::Observation| &mut o.events,
+            edit,
+        );
+    }
 }
 
 /// An outcome's Mahjong part (`None` when it holds none).

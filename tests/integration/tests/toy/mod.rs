@@ -535,11 +535,8 @@ impl TableAdapter for Toy {
     }
 
     fn read_setup(&self, job: &v1::TableJob) -> Result<u64, JobError> {
-        let setup: pb::Setup = match &job.setup {
-            None => pb::Setup::default(),
-            Some(any) => payload::unpack(Some(any), "the job's setup")
-                .map_err(|e| JobError::new("job.setup", e))?,
-        };
+        let setup: pb::Setup = payload::unpack_or_default(job.setup.as_ref(), "the job's setup")
+            .map_err(|e| JobError::new("job.setup", e))?;
         Ok(if setup.deal == 0 {
             job.seed
         } else {
