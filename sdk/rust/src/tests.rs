@@ -367,8 +367,8 @@ fn a_games_observation_and_outcome_read_from_the_envelopes() {
     let e = mahjong::observation(&req).unwrap_err();
     assert_eq!(
         e,
-        "request 1 of table \"t\": observation carries a \"arena.ddz.v1.Observation\", not a \
-         arena.mahjong.v1.Observation"
+        "request 1 of table \"t\": the observation carries a \"arena.ddz.v1.Observation\", not \
+         a arena.mahjong.v1.Observation"
     );
     let part = request(1, "t", "ddz", v1::DecisionKind::Play, &ddz_obs("44"), &d, 3);
     assert!(ddz::observation(&part).unwrap_err().contains("incremental"));
