@@ -2,10 +2,12 @@
 //! farmers, `matches × rounds` deals per table, handed out by a [`Format`]; standings with every
 //! table's probability of every rank, as the equal-strength paper reports them.
 
-pub mod format;
 pub mod play;
 pub mod plot;
-pub mod standings;
+
+/// The formats and the rank statistics live with the game (`arena_games::ddz`), whose
+/// competitions the matchmaker plans through the registry; re-exported under their old paths.
+pub use arena_games::ddz::{format, rank as standings};
 
 pub use format::{
     Format, Plan, PlanError, Reuse, Shape, Slot, expected_score, fresh_deal_id, fresh_plan,

@@ -6,25 +6,12 @@
 //! a competition) and the referee (which measures batches) all read it; in the referee crate it
 //! made two services depend on a third.
 
-use arena_games::ddz::names;
-use arena_games::ddz::rules::Scoring;
 use arena_proto::v1;
 use arena_store::DealSource;
 
 use crate::panel::DdzPanel;
-
-/// The panel a batch names: `farmers` default to `expert`, `scoring` to `difficulty`.
-pub fn panel_of(spec: &v1::PanelSpec) -> Result<DdzPanel, String> {
-    let farmers = if spec.farmers.trim().is_empty() {
-        "expert"
-    } else {
-        spec.farmers.trim()
-    };
-    let scoring =
-        names::scoring_of("panel.scoring", &spec.scoring, 0)?.unwrap_or(Scoring::Difficulty);
-    crate::build_panel(&spec.landlords, farmers, farmers, scoring)
-        .map_err(|e| format!("panel: {e}"))
-}
+/// The panel a `PanelSpec` names (it lives with the panels).
+pub use crate::panel::panel_of;
 
 /// The most deals one GDI batch may hold. The deal library cuts batches of 200 by default; a
 /// batch of billions would have the referee collect its indices and records in memory at once.
@@ -92,33 +79,5 @@ mod tests {
         let mut no_panel = batch(1);
         no_panel.panel = None;
         assert_eq!(read_batch(&no_panel).unwrap_err(), "panel: missing");
-    }
-
-    #[test]
-    fn panels_default_to_expert_farmers_and_difficulty_scoring() {
-        let p = panel_of(&v1::PanelSpec {
-            landlords: "ladder:3".into(),
-            ..Default::default()
-        })
-        .unwrap();
-        assert_eq!(p.landlords, ["ladder:1/3", "ladder:2/3", "ladder:3/3"]);
-        assert_eq!(
-            (p.down.as_str(), p.up.as_str(), p.scoring),
-            ("expert", "expert", Scoring::Difficulty)
-        );
-        assert!(
-            panel_of(&v1::PanelSpec {
-                landlords: "cmd:x".into(),
-                ..Default::default()
-            })
-            .is_err()
-        );
-        let e = panel_of(&v1::PanelSpec {
-            landlords: "expert".into(),
-            scoring: "elo".into(),
-            ..Default::default()
-        })
-        .unwrap_err();
-        assert!(e.starts_with("panel.scoring"), "{e}");
     }
 }

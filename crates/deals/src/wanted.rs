@@ -11,24 +11,11 @@ use arena_proto::v1;
 
 use crate::levels::gdi_dimension;
 
-/// How a refusal for want of measured deals begins (`FAILED_PRECONDITION`): clients that can
-/// ask the deal library for the missing deals look for it.
-pub const NOT_ENOUGH_DEALS: &str = "not enough measured deals";
-
-/// The equal-strength centre a competition gets when it names none: deals of one bomb under
-/// difficulty scoring (GDI vectors of three values) that the landlord wins at the lowest level
-/// almost always, at the next about half the time, at the highest rarely.
-pub const DEFAULT_CENTRE: [f64; 3] = [0.95, 0.55, 0.15];
-
-/// The equal-strength radius a competition gets when it names none.
-pub const DEFAULT_EPS: f64 = 0.15;
-
-/// The centre an equal-strength competition of deals with `bombs` bombs under `scoring` gets
-/// when it names none: [`DEFAULT_CENTRE`] where GDI vectors have its three values, else `None`
-/// (the competition must name one, of [`gdi_dimension`] values).
-pub fn default_centre(scoring: Scoring, bombs: u32) -> Option<Vec<f64>> {
-    (gdi_dimension(scoring, bombs.max(1)) == DEFAULT_CENTRE.len()).then(|| DEFAULT_CENTRE.to_vec())
-}
+/// The refusal's words, the default centre and radius of equal-strength competitions: the
+/// game's competitions fill those defaults in (`arena_games::ddz::competition`).
+pub use arena_games::ddz::competition::{
+    DEFAULT_CENTRE, DEFAULT_EPS, NOT_ENOUGH_DEALS, default_centre,
+};
 
 /// What a measured competition needs from its panel's library.
 #[derive(Clone, Debug, PartialEq)]
@@ -53,6 +40,13 @@ pub fn wanted(spec: &v1::CompetitionSpec) -> Result<Option<Wanted>, String> {
     let game = arena_games::GameKind::from_wire(&spec.game)?;
     if arena_store::Game::from(game) != crate::LIBRARY_GAME {
         return Ok(None);
+    }
+    // Read as the matchmaker reads it: with the game's defaults filled in.
+    let mut spec = spec.clone();
+    if let Some(competitions) = game.competitions() {
+        competitions
+            .check(&mut spec, u64::MAX)
+            .map_err(|e| e.to_string())?;
     }
     let format = match spec.format_kind() {
         v1::CompetitionFormat::Unspecified => format_of_name(&spec.format),

@@ -12,14 +12,74 @@ pub trait Competitions: Send + Sync {
     /// competition may have at most `max_tables` tables.
     fn check(&self, spec: &mut v1::CompetitionSpec, max_tables: u64) -> Result<(), SpecError>;
 
+    /// Every bot a checked spec seats, each with the field that names it, for the matchmaker
+    /// to check that each can be played (the participants, and any bot the game seats beside
+    /// them).
+    fn bots<'s>(&self, spec: &'s v1::CompetitionSpec) -> Vec<(&'static str, &'s str)> {
+        spec.participants
+            .iter()
+            .map(|p| ("spec.participants", p.as_str()))
+            .collect()
+    }
+
+    /// The deal library's panel whose measured deals a checked spec is dealt from, or `None`
+    /// when it deals fresh cards from its seed. The matchmaker reads that panel's deals, and
+    /// those other competitions hold, into the [`Library`] [`Competitions::jobs`] gets, and
+    /// claims the deals the jobs name (`Placement::deal_id`) for the competition.
+    fn library(&self, spec: &v1::CompetitionSpec) -> Option<String> {
+        let _ = spec;
+        None
+    }
+
+    /// The deal source a checked spec deals its fresh cards from, when the deal library may
+    /// hold records of that source: while the competition runs, those records are held (not
+    /// shown, not dealt to another competition).
+    fn fresh_deals(&self, spec: &v1::CompetitionSpec) -> Option<arena_store::DealSource> {
+        let _ = spec;
+        None
+    }
+
     /// Every table of a checked spec, in the order they are queued. Each job carries its
     /// placement, and the tables that play the same cards share a `deal_group` (none of their
-    /// replays is shown before all of them are played).
-    fn jobs(&self, spec: &v1::CompetitionSpec) -> Vec<v1::TableJob>;
+    /// replays is shown before all of them are played). `library` holds the measured deals of
+    /// [`Competitions::library`]'s panel (empty when it names none); a spec the library cannot
+    /// supply is refused with [`SpecError::Unavailable`].
+    fn jobs(
+        &self,
+        spec: &v1::CompetitionSpec,
+        library: &Library,
+    ) -> Result<Vec<v1::TableJob>, SpecError>;
 
     /// The standings of a checked spec from the results shown so far (those of whole deal
     /// groups; a result may come twice and counts once).
     fn standings(&self, spec: &v1::CompetitionSpec, results: &[v1::TableResult]) -> Standings;
+
+    /// A fold of a checked spec's results, for a game that folds its standings result by result
+    /// (`None`: its [`Competitions::standings`] are computed from all the results shown so
+    /// far at every update).
+    fn fold(&self, spec: &v1::CompetitionSpec) -> Option<Box<dyn Fold>> {
+        let _ = spec;
+        None
+    }
+}
+
+/// Standings folded one shown result at a time: what a watcher of a competition keeps between
+/// updates, so that each update folds only the results that arrived since the last.
+pub trait Fold: Send + Sync + std::fmt::Debug {
+    /// Folds one shown result in (each table's result is added once).
+    fn add(&mut self, result: &v1::TableResult);
+    /// The standings of what was folded.
+    fn standings(&self) -> Standings;
+}
+
+/// The measured deals a competition may be dealt from: every deal of its panel in the deal
+/// library, and the ids of those it may not deal (held by other competitions).
+#[derive(Clone, Debug, Default)]
+pub struct Library {
+    /// The panel's measured deals.
+    pub deals: Vec<arena_store::DealRecord>,
+    /// Ids of deals other competitions hold.
+    pub exclude: std::collections::HashSet<String>,
 }
 
 /// A game's standings of a competition.
@@ -46,6 +106,10 @@ pub enum SpecError {
     /// The competition would be larger than the matchmaker allows.
     #[error("{0}")]
     OutOfRange(String),
+    /// The spec is fine but cannot be planned now: the deal library lacks the deals it needs
+    /// (the message says which, and the command that measures them).
+    #[error("{0}")]
+    Unavailable(String),
 }
 
 impl SpecError {

@@ -8,9 +8,11 @@
 //! (results are written once per table, so a table enqueued twice still counts once) and finishes
 //! it with a compare-and-swap from `running` to `finished`, which succeeds exactly once.
 //!
-//! Dou Dizhu competitions are planned here; Mahjong competitions (the contest's 96-hand
-//! duplicate match) in [`mahjong`]. Both go through the same creation, supervision, standings
-//! and replay paths: the supervisor only counts results against the tables planned.
+//! Each game plans and ranks its own competitions ([`arena_games::Competitions`], reached
+//! through the registry): the matchmaker checks what every competition shares, hands a game
+//! dealt from the deal library its panel's measured deals, claims the deals planned, and
+//! creates, queues, supervises and reports every competition the same way, whatever its game:
+//! the supervisor only counts results against the tables planned.
 //!
 //! The continuous ranked ladder of connected remote bots is in [`ladder`]; its leaderboard is
 //! served here. The same server answers `arena.v1.BotRegistry` ([`registry`]), so operators
@@ -35,7 +37,6 @@ pub mod supervision;
 use arena_proto::v1;
 use arena_store::visibility;
 
-pub use self::plan::{NOT_ENOUGH_DEALS, table_id};
 pub use self::serve::{
     DEFAULT_LISTEN, MatchmakerConfig, ServeError, serve_with_config, serve_with_listener,
 };
@@ -43,7 +44,7 @@ pub use self::service::{MatchmakerService, WATCH_SHUTDOWN};
 pub use self::spec::{
     DEFAULT_MAX_TABLES, MAX_DECISION_MS, MAX_NAME_BYTES, MAX_PARTICIPANTS, game_of,
 };
-pub use self::standings::{placement_of, standings};
+pub use self::standings::standings;
 pub use self::supervision::{supervise, supervise_once};
 
 /// Record kind of competitions.
@@ -60,19 +61,6 @@ pub(crate) fn now_ms() -> u64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_millis() as u64)
-}
-
-/// The `side` label of the table where the participant is landlord.
-pub const LANDLORD_SIDE: &str = "landlord";
-/// The `side` label of the table where the participant holds both farmer seats (seat rotation).
-pub const FARMER_SIDE: &str = "farmers";
-
-/// The `side` label operators see for a side (programs read [`v1::Placement::side`]).
-pub fn side_label(side: v1::Side) -> &'static str {
-    match side {
-        v1::Side::Farmers => FARMER_SIDE,
-        v1::Side::Landlord | v1::Side::Unspecified => LANDLORD_SIDE,
-    }
 }
 
 /// A competition's state. Records written before the typed `status` existed say it only as
@@ -101,20 +89,10 @@ pub fn state_name(state: v1::CompetitionState) -> &'static str {
     }
 }
 
-/// A competition format's name, and the format a name spells: the protocol's typed names,
-/// kept beside the other Dou Dizhu names (clients that read specs use them too).
-pub use arena_games::competition::{format_name, format_of_name};
-
 /// Sets a competition's state: the typed field and its name.
 pub(crate) fn set_state(c: &mut v1::Competition, state: v1::CompetitionState) {
     c.status = state as i32;
     c.state = state_name(state).to_string();
-}
-
-/// A match, round or table index as the protocol carries it (the spec's limits keep them far
-/// below `u32::MAX`).
-pub(crate) fn index(i: usize) -> u32 {
-    u32::try_from(i).unwrap_or(u32::MAX)
 }
 
 #[cfg(test)]

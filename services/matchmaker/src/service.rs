@@ -8,7 +8,6 @@ use std::time::Duration;
 
 use arena_games::GameKind;
 // Transitional: competition planning moves behind the registry next.
-use arena_games::ddz::GAME as DOU_DIZHU;
 use arena_proto::v1;
 use arena_proto::v1::matchmaker_server::{Matchmaker, MatchmakerServer};
 use arena_serve::{ApiError, store_status};
@@ -20,7 +19,7 @@ use tonic::{Request, Response, Status};
 use tracing::Instrument;
 
 use crate::plan::{enqueue, jobs};
-use crate::spec::{DEFAULT_MAX_TABLES, MAX_NAME_BYTES, Plan, check, game_of};
+use crate::spec::{DEFAULT_MAX_TABLES, MAX_NAME_BYTES, check, game_of};
 use crate::standings::{Fold, standings};
 use crate::{COMPETITION, FINAL_STANDINGS, ladder, now_ms, state_name, state_of};
 
@@ -125,12 +124,11 @@ impl MatchmakerService {
     async fn check_bots(&self, spec: &v1::CompetitionSpec) -> Result<Vec<String>, ApiError> {
         let mut warnings = Vec::new();
         let game = game_of(spec)?;
-        let farmers = (game == DOU_DIZHU).then_some(("spec.farmers", &spec.farmers));
-        let names = spec
-            .participants
-            .iter()
-            .map(|p| ("spec.participants", p))
-            .chain(farmers);
+        let names = game
+            .game()
+            .competitions()
+            .map(|c| c.bots(spec))
+            .unwrap_or_default();
         for (field, name) in names {
             let name = name.trim();
             // Each game reads its own built-in names (`random` is a bot of both).
@@ -216,11 +214,12 @@ impl MatchmakerService {
             )));
         }
         let jobs = jobs(&*self.store, &checked).await?;
-        // Library deals are claimed so no other competition deals them; fresh deals (duplicate,
-        // random, Mahjong) come from the competition's own seed and claim none.
-        let mut ids: Vec<String> = if checked.plan.uses_library() {
+        // Library deals are claimed so no other competition deals them; fresh deals come from
+        // the competition's own seed and claim none.
+        let mut ids: Vec<String> = if checked.competitions.library(&checked.spec).is_some() {
             jobs.iter()
-                .filter_map(|j| j.labels.get("deal").cloned())
+                .filter_map(|j| j.placement.as_deref().map(|p| p.deal_id.clone()))
+                .filter(|id| !id.is_empty())
                 .collect()
         } else {
             Vec::new()
@@ -234,23 +233,15 @@ impl MatchmakerService {
                     .into(),
             ));
         }
-        // Fresh Dou Dizhu deals come from the seed: should the library have measured that
-        // source, its records of them stay held until the competition ends.
-        if let Plan::Ddz { bombs, .. } = &checked.plan
-            && !checked.plan.uses_library()
-        {
+        // Fresh deals from a source the deal library may have measured: its records of them
+        // stay held until the competition ends.
+        if let Some(source) = checked.competitions.fresh_deals(&checked.spec) {
             let count = jobs
                 .iter()
-                .filter_map(|j| j.labels.get("deal"))
+                .filter_map(|j| j.placement.as_deref().map(|p| p.deal_id.as_str()))
                 .collect::<HashSet<_>>()
                 .len() as u64;
-            let fresh = visibility::FreshDeals {
-                source: arena_store::DealSource {
-                    seed: checked.spec.seed,
-                    bombs: Some(*bombs),
-                },
-                count,
-            };
+            let fresh = visibility::FreshDeals { source, count };
             // Another running competition dealing the same cards would show them with its
             // finished tables while this one's are still played.
             let holders = visibility::holders(&*self.store).await?;

@@ -283,7 +283,8 @@ async fn bad_requests_name_the_field() {
     );
     bad(
         create(v1::CompetitionSpec {
-            eps: 0.0,
+            // (no radius at all takes the default one)
+            eps: -0.1,
             ..spec("x", "equal-strength")
         })
         .await
@@ -433,7 +434,7 @@ async fn seat_rotation_adds_each_participants_farmer_table_on_the_same_cards() {
     for m in 0..2 {
         for r in 0..3 {
             for (t, p) in participants.iter().enumerate() {
-                let id = arena_matchmaker::table_id("rot", m, r, t);
+                let id = arena_games::ddz::competition::table_id("rot", m, r, t);
                 let load = |id: String| {
                     let store = store.clone();
                     async move {

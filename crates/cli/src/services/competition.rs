@@ -101,7 +101,7 @@ pub fn competition(cmd: CompetitionCommand) -> Result<()> {
                     Err(s)
                         if !a.no_find
                             && s.code() == tonic::Code::FailedPrecondition
-                            && s.message().contains(arena_matchmaker::NOT_ENOUGH_DEALS) =>
+                            && s.message().contains(arena_deals::wanted::NOT_ENOUGH_DEALS) =>
                     {
                         let library = a
                             .addr

@@ -79,6 +79,10 @@ impl Game for DouDizhu {
         rule_sets.chain(scorings).collect()
     }
 
+    fn competitions(&self) -> Option<&dyn crate::Competitions> {
+        Some(self)
+    }
+
     fn ladder(&self) -> Option<&dyn Ladder> {
         Some(self)
     }

@@ -10,15 +10,25 @@
 //!   sets and scoring modes beside their text;
 //! - [`play`]: games between bots on the one runner's fast path; [`eval`]: head-to-head matches
 //!   and panels on it;
-//! - [`program`]: the line protocol as an [`arena_line::ProgramProtocol`], for program bots.
+//! - [`program`]: the line protocol as an [`arena_line::ProgramProtocol`], for program bots;
+//! - [`competition`]: its competitions through the registry's [`crate::Competitions`]: deals
+//!   handed out by a [`format`] (fresh from a seed, or measured ones from the deal library:
+//!   [`levels`] of a deal's difficulty, the measuring [`panel`], the [`library`]'s records),
+//!   standings with every table's probability of every [`rank`].
 
 pub mod bots;
+pub mod competition;
 pub mod convert;
 pub mod eval;
+pub mod format;
 pub mod game;
+pub mod levels;
+pub mod library;
 pub mod names;
+pub mod panel;
 pub mod play;
 pub mod program;
+pub mod rank;
 pub mod request;
 pub mod spec;
 pub mod table;

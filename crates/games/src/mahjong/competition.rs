@@ -40,9 +40,12 @@ impl Competitions for super::Mahjong {
         check(spec, max_tables).map(drop)
     }
 
-    fn jobs(&self, spec: &v1::CompetitionSpec) -> Vec<v1::TableJob> {
-        // A checked spec reads.
-        jobs(spec, reading_of(spec).unwrap_or(Reading::Contest))
+    fn jobs(
+        &self,
+        spec: &v1::CompetitionSpec,
+        _fresh_walls: &competition::Library,
+    ) -> Result<Vec<v1::TableJob>, SpecError> {
+        Ok(jobs(spec, reading_of(spec)?))
     }
 
     fn standings(

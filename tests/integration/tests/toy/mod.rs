@@ -652,11 +652,15 @@ impl Competitions for Toy {
         if spec.verdict_policy == v1::VerdictPolicy::Unspecified as i32 {
             spec.verdict_policy = v1::VerdictPolicy::PlayOn as i32;
         }
-        competition::check_sample(&self.jobs(spec)[0])
+        competition::check_sample(&self.jobs(spec, &competition::Library::default())?[0])
     }
 
-    fn jobs(&self, spec: &v1::CompetitionSpec) -> Vec<v1::TableJob> {
-        (0..spec.matches as usize)
+    fn jobs(
+        &self,
+        spec: &v1::CompetitionSpec,
+        _library: &competition::Library,
+    ) -> Result<Vec<v1::TableJob>, SpecError> {
+        Ok((0..spec.matches as usize)
             .flat_map(|m| {
                 let group = format!("{}/m{m}", spec.name);
                 let deal_seed = mix(spec.seed ^ m as u64).max(1);
@@ -690,7 +694,7 @@ impl Competitions for Toy {
                     }
                 })
             })
-            .collect()
+            .collect())
     }
 
     fn standings(

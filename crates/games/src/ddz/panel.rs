@@ -1,7 +1,7 @@
 //! Measuring panels as users name them, and the Dou Dizhu view of a stored panel.
 
-use arena_games::ddz::builtin::BotSpec;
-use arena_games::ddz::rules::Scoring;
+use crate::ddz::builtin::BotSpec;
+use crate::ddz::rules::Scoring;
 use arena_store::Panel;
 
 /// Why a panel could not be built.
@@ -65,7 +65,7 @@ impl DdzPanel {
     pub fn to_store(&self) -> Panel {
         Panel {
             id: self.id.clone(),
-            game: crate::LIBRARY_GAME,
+            game: super::library::LIBRARY_GAME,
             seats: vec![
                 self.landlords.clone(),
                 vec![self.down.clone()],
@@ -83,7 +83,7 @@ impl DdzPanel {
             id: p.id.clone(),
             reason,
         };
-        if p.game != crate::LIBRARY_GAME {
+        if p.game != super::library::LIBRARY_GAME {
             return Err(not(format!("its game is {}", p.game)));
         }
         let [landlords, down, up] = p.seats.as_slice() else {
@@ -197,6 +197,18 @@ pub fn describe(p: &DdzPanel) -> String {
     )
 }
 
+/// The panel a `PanelSpec` names (a GDI batch's, a competition's): `farmers` default to `expert`, `scoring` to `difficulty`.
+pub fn panel_of(spec: &arena_proto::v1::PanelSpec) -> Result<DdzPanel, String> {
+    let farmers = if spec.farmers.trim().is_empty() {
+        "expert"
+    } else {
+        spec.farmers.trim()
+    };
+    let scoring = crate::ddz::names::scoring_of("panel.scoring", &spec.scoring, 0)?
+        .unwrap_or(Scoring::Difficulty);
+    build_panel(&spec.landlords, farmers, farmers, scoring).map_err(|e| format!("panel: {e}"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -262,5 +274,33 @@ mod tests {
             build_panel(" , ", "expert", "expert", Scoring::Wp),
             Err(PanelError::Empty)
         ));
+    }
+
+    #[test]
+    fn panels_default_to_expert_farmers_and_difficulty_scoring() {
+        let p = panel_of(&arena_proto::v1::PanelSpec {
+            landlords: "ladder:3".into(),
+            ..Default::default()
+        })
+        .unwrap();
+        assert_eq!(p.landlords, ["ladder:1/3", "ladder:2/3", "ladder:3/3"]);
+        assert_eq!(
+            (p.down.as_str(), p.up.as_str(), p.scoring),
+            ("expert", "expert", Scoring::Difficulty)
+        );
+        assert!(
+            panel_of(&arena_proto::v1::PanelSpec {
+                landlords: "cmd:x".into(),
+                ..Default::default()
+            })
+            .is_err()
+        );
+        let e = panel_of(&arena_proto::v1::PanelSpec {
+            landlords: "expert".into(),
+            scoring: "elo".into(),
+            ..Default::default()
+        })
+        .unwrap_err();
+        assert!(e.starts_with("panel.scoring"), "{e}");
     }
 }

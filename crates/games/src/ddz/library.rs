@@ -1,13 +1,23 @@
-//! The Dou Dizhu deal of a stored [`DealRecord`]: the store keeps it game-tagged, in the game's
-//! own text form, and this crate (which knows the game) reads and writes it.
+//! Dou Dizhu's deals in the deal library: the game its records and panels are tagged with, the
+//! rules their difficulty is measured under, and the deal of a stored [`DealRecord`] (the store
+//! keeps it game-tagged, in the game's own text form; this module, which knows the game, reads
+//! and writes it).
 
-use arena_games::ddz::rules::Deal;
+use crate::ddz::rules::{Deal, RuleSet};
 use arena_store::DealRecord;
+
+/// The game of the library's deals: its records and panels are tagged with it (Dou Dizhu's
+/// registered name; `library_game_is_dou_dizhu` checks it against the registry).
+pub const LIBRARY_GAME: arena_store::Game = arena_store::Game::named("ddz");
+
+/// The rules the deal library measures deals under (GDI batches, deals found on demand): a
+/// stored GDI is a deal's difficulty under competition rules.
+pub const LIBRARY_RULES: RuleSet = RuleSet::COMPETITION;
 
 /// The deal of `record` as a Dou Dizhu deal: an error naming the record if it is of another
 /// game or its text is not a deal.
 pub fn ddz_deal(record: &DealRecord) -> Result<Deal, String> {
-    if record.game != crate::LIBRARY_GAME {
+    if record.game != LIBRARY_GAME {
         return Err(format!(
             "deal {} of panel {} is a {} deal, not a Dou Dizhu one",
             record.id, record.panel, record.game
@@ -32,6 +42,11 @@ pub fn canonical_deal(text: &str) -> Result<String, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn library_game_is_dou_dizhu() {
+        assert_eq!(LIBRARY_GAME, arena_store::Game::from(crate::ddz::GAME));
+    }
     use arena_store::Game;
 
     #[test]

@@ -4,8 +4,8 @@ use std::collections::HashSet;
 use std::fmt;
 use std::str::FromStr;
 
-use arena_deals::levels::distance;
-use arena_games::ddz::rules::{Deal, DealConstraint, DealRng};
+use crate::ddz::levels::distance;
+use crate::ddz::rules::{Deal, DealConstraint, DealRng};
 use arena_store::DealRecord;
 
 /// How the tables of a round get their deals.
@@ -240,7 +240,7 @@ pub fn plan(
                     next += 1;
                     slot = Some(Slot {
                         id: r.id.clone(),
-                        deal: arena_deals::ddz_deal(r).map_err(PlanError::Deal)?,
+                        deal: crate::ddz::library::ddz_deal(r).map_err(PlanError::Deal)?,
                         expected: expected_score(r),
                     });
                 }
@@ -382,7 +382,7 @@ mod tests {
         assert_eq!(ids.len(), 12, "every table a deal of its own");
         for s in random.matches.iter().flatten().flatten() {
             assert_eq!(
-                s.deal.bombs(arena_games::ddz::rules::Seat::ALL[0]),
+                s.deal.bombs(crate::ddz::rules::Seat::ALL[0]),
                 2,
                 "{}",
                 s.deal
@@ -401,7 +401,7 @@ mod tests {
     fn expected_score_is_the_panel_mean() {
         let r = DealRecord {
             id: "x".into(),
-            game: arena_store::Game::named("ddz"),
+            game: crate::ddz::library::LIBRARY_GAME,
             deal: Deal::generate(1, 0).to_string(),
             source: None,
             panel: "p".into(),

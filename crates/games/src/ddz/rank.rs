@@ -1,6 +1,6 @@
 //! From per-match table totals to ranks, rank probabilities, the final ranking and agreement.
 
-use arena_games::ddz::rules::DealRng;
+use crate::ddz::rules::DealRng;
 
 /// Standings of a competition.
 #[derive(Clone, Debug, serde::Serialize)]

@@ -1,6 +1,6 @@
 //! Score levels and the grade-difficulty index (GDI), as the equal-strength paper defines them.
 
-use arena_games::ddz::rules::Scoring;
+use crate::ddz::rules::Scoring;
 
 /// The possible landlord scores `s1 < … < sk` of a fixed-landlord deal holding `bombs` bombs
 /// (rocket included) under `mode`, scored at bid 1 without doubling.
