@@ -41,6 +41,7 @@ impl Game {
     /// The game of records written before the store kept a game (deal records and panels of
     /// schema version 1, program bots registered before bots had a game, remote bots that never
     /// said): Dou Dizhu's name, the only game there was.
+    // game-seam: records older than the store's game tags are Dou Dizhu's.
     pub const LEGACY: Game = Game::named("ddz");
 
     /// The game named `name`; a name that is not one is a compile-time error in a constant

@@ -55,7 +55,8 @@ pub(crate) struct PanelStored {
     game: Option<Game>,
     #[serde(default)]
     seats: Option<Vec<Vec<String>>>,
-    // Version 1.
+    // Version 1: a Dou Dizhu panel's seats by their roles.
+    // game-seam: version 1 records, written when Dou Dizhu was the only game.
     #[serde(default)]
     landlords: Option<Vec<String>>,
     #[serde(default)]
@@ -70,13 +71,16 @@ impl TryFrom<PanelStored> for Panel {
 
     fn try_from(p: PanelStored) -> Result<Panel, String> {
         match p.v {
+            // game-seam: version 1 panels were Dou Dizhu's (landlords, down and up farmers).
             None | Some(1) => match (p.landlords, p.down, p.up) {
                 (Some(landlords), Some(down), Some(up)) => Ok(Panel {
                     id: p.id,
                     game: Game::LEGACY,
+                    // game-seam: the landlords' seat first, as version 2 stores every panel.
                     seats: vec![landlords, vec![down], vec![up]],
                     scoring: p.scoring,
                 }),
+                // game-seam: the version 1 fields.
                 _ => Err("a version 1 panel needs landlords, down and up".into()),
             },
             Some(SCHEMA_VERSION) => Ok(Panel {

@@ -18,6 +18,8 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+// game-seam: the deal library measures the GDI of Dou Dizhu's deals, the paper's measure; its
+// panels are Dou Dizhu's (a landlord bot per table against fixed farmers).
 use arena_deals::DdzPanel;
 use arena_deals::{FindSpec, LibraryIndex, Progress};
 use arena_proto::v1;
@@ -76,13 +78,13 @@ pub fn operation_name(kind: v1::OperationKind) -> &'static str {
 
 /// The panel a request names (`panel.landlords` required; farmers default to expert, scoring to
 /// difficulty), with errors naming the field.
+// game-seam: a Dou Dizhu measuring panel (see the import of `DdzPanel`).
 pub fn panel(spec: Option<&v1::PanelSpec>) -> Result<DdzPanel, ApiError> {
     let spec = spec.ok_or_else(|| ApiError::invalid("panel", "missing"))?;
+    // game-seam: the panel's landlord bots are required; the farmers have a default.
     if spec.landlords.trim().is_empty() {
-        return Err(ApiError::invalid(
-            "panel.landlords",
-            "empty (e.g. ladder:70)",
-        ));
+        let field = "panel.landlords";
+        return Err(ApiError::invalid(field, "empty (e.g. ladder:70)"));
     }
     arena_deals::batch::panel_of(spec).map_err(ApiError::Invalid)
 }
@@ -365,7 +367,7 @@ impl DealLibrary for DealLibraryService {
                 self.clone(),
                 Instant::now(),
                 op.progress,
-                panel.landlords.len() as u64,
+                panel.tables(),
             );
             let (panel_id, total) = (panel.id.clone(), r.count);
             // Made before the first read: a batch of deals stored after it wakes the loop, and
