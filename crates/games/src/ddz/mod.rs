@@ -10,9 +10,11 @@
 //!   sets and scoring modes beside their text;
 //! - [`play`]: games between bots on the one runner's fast path; [`eval`]: head-to-head matches
 //!   and panels on it;
-//! - [`program`]: the line protocol as an [`arena_line::ProgramProtocol`], for program bots.
+//! - [`program`]: the line protocol as an [`arena_line::ProgramProtocol`], for program bots;
+//! - [`commands`]: `arena ddz …`, the game's commands on the command line.
 
 pub mod bots;
+pub mod commands;
 pub mod convert;
 pub mod eval;
 pub mod game;
