@@ -14,8 +14,8 @@ use ddz::RuleSet;
 use serde_json::json;
 
 use crate::deals_cmd::{PanelArgs, exit_on_ctrl_c, stop_on_ctrl_c, threads};
-use crate::progress;
 use crate::store_args::{StoreArgs, runtime};
+use arena_games::commands::progress;
 
 /// The default table line-up: one of every kind of built-in player.
 pub const DEFAULT_TABLES: &str = "search:samples=100,candidates=24,search:samples=25,candidates=12,expert,seed,ladder:50/70,ladder:30/70,random";

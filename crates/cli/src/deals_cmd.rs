@@ -16,8 +16,8 @@ use clap::{Args, Subcommand};
 use ddz::{RuleSet, Scoring};
 use serde_json::json;
 
-use crate::progress;
 use crate::store_args::{StoreArgs, runtime};
+use arena_games::commands::progress;
 
 /// Deal-library commands.
 #[derive(Subcommand)]

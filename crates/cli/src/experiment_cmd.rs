@@ -11,8 +11,8 @@ use arena_experiment::{Observer, PaperOptions, Scale};
 use clap::{Args, Subcommand};
 
 use crate::deals_cmd::{stop_on_ctrl_c, threads};
-use crate::progress;
 use crate::store_args::StoreArgs;
+use arena_games::commands::progress;
 
 /// Experiments.
 #[derive(Subcommand)]

@@ -6,11 +6,11 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use anyhow::{Context, Result, anyhow};
+use arena_games::mahjong::duplicate::log;
 use arena_proto::v1;
 use mahjong::Reading;
 use mahjong::schedule::{self, Slot};
 use mahjong_bots::HandRecord;
-use mahjong_match::log;
 
 /// A Mahjong table read back from its replay: where it sits, who played, what happened.
 pub struct LoggedHand {
@@ -171,7 +171,9 @@ pub fn write_logs(dir: &Path, spec: &v1::CompetitionSpec, replays: &[v1::Replay]
                 .with_context(|| format!("writing {}", path.display()))?;
             jsonl.push_str(&log::hand_json(&h.slot, &h.bots, &h.record, h.reading).to_string());
             jsonl.push('\n');
-            summaries.push(mahjong_match::run::summarize(h.slot, &h.record));
+            summaries.push(arena_games::mahjong::duplicate::run::summarize(
+                h.slot, &h.record,
+            ));
             n += 1;
         }
         let path = sub.join("hands.jsonl");

@@ -3,41 +3,35 @@
 mod bots_cmd;
 mod client;
 mod compete_cmd;
-mod ddz_cmd;
 mod deals_cmd;
 mod experiment_cmd;
-mod legal;
 mod library_client;
 mod load_cmd;
-mod mahjong_bot_cmd;
-mod mahjong_cmd;
 mod mahjong_comp;
-mod mahjong_fan;
-mod mahjong_match_cmd;
-mod programs;
-mod progress;
 mod report;
 mod services;
 mod store_args;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
 /// arena: a platform where card-game AIs compete, fairly and at scale.
 #[derive(Parser)]
 #[command(name = "arena", version, about, propagate_version = true)]
-struct Cli {
-    #[command(subcommand)]
-    command: Command,
+struct Cli {}
+
+/// The whole command line: every registered game's commands (`arena <game> …`, the game's
+/// [`arena_games::Game::commands`]) first, then the platform's [`Command`]s.
+fn cli() -> clap::Command {
+    let cli = arena_games::commands::attach(Cli::command());
+    Command::augment_subcommands(cli)
+        .subcommand_required(true)
+        .arg_required_else_help(true)
 }
 
+// The platform's commands, beside the games'. (A doc comment here would become the help text
+// of `arena` itself: clap's derive gives an enum's to the command it is attached to.)
 #[derive(Subcommand)]
 enum Command {
-    /// Dou Dizhu: legal moves, hand analysis, deals, self-play.
-    #[command(subcommand)]
-    Ddz(ddz_cmd::DdzCommand),
-    /// Mahjong (the 2015 AI contest's): self-play, deals, legal actions, shanten.
-    #[command(subcommand)]
-    Mahjong(mahjong_cmd::MahjongCommand),
     /// The deal library: measure difficulty (GDI), query equal-strength deals, generate on demand.
     #[command(subcommand)]
     Deals(deals_cmd::DealsCommand),
@@ -137,11 +131,30 @@ fn is_broken_pipe(e: &anyhow::Error) -> bool {
 
 fn main() -> std::process::ExitCode {
     exit_quietly_when_stdout_closes();
-    let cli = Cli::parse();
+    let matches = cli().get_matches();
     raise_open_files_limit();
-    let result = match cli.command {
-        Command::Ddz(cmd) => ddz_cmd::run(cmd),
-        Command::Mahjong(cmd) => mahjong_cmd::run(cmd),
+    let result = arena_games::commands::dispatch(&matches).unwrap_or_else(|| {
+        let command =
+            Command::from_arg_matches(&matches).unwrap_or_else(|e| e.format(&mut cli()).exit());
+        run(command)
+    });
+    match result {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(e) if is_broken_pipe(&e) => std::process::exit(CLOSED_PIPE_EXIT),
+        Err(e) if e.downcast_ref::<report::Interrupted>().is_some() => {
+            eprintln!("{e}");
+            std::process::ExitCode::from(130)
+        }
+        Err(e) => {
+            eprintln!("error: {}", report::chain(&e));
+            std::process::ExitCode::FAILURE
+        }
+    }
+}
+
+/// Runs one of the platform's commands.
+fn run(command: Command) -> anyhow::Result<()> {
+    match command {
         Command::Deals(cmd) => deals_cmd::run(cmd),
         Command::Compete(a) => compete_cmd::run(a),
         Command::TableReferee(a) => services::referee(a),
@@ -156,18 +169,6 @@ fn main() -> std::process::ExitCode {
         Command::Table(c) => services::table(c),
         Command::Load(a) => load_cmd::run(a),
         Command::Experiment(cmd) => experiment_cmd::run(cmd),
-    };
-    match result {
-        Ok(()) => std::process::ExitCode::SUCCESS,
-        Err(e) if is_broken_pipe(&e) => std::process::exit(CLOSED_PIPE_EXIT),
-        Err(e) if e.downcast_ref::<report::Interrupted>().is_some() => {
-            eprintln!("{e}");
-            std::process::ExitCode::from(130)
-        }
-        Err(e) => {
-            eprintln!("error: {}", report::chain(&e));
-            std::process::ExitCode::FAILURE
-        }
     }
 }
 
@@ -188,5 +189,19 @@ mod tests {
             .context("writing the moves");
         assert!(is_broken_pipe(&pipe));
         assert!(!is_broken_pipe(&anyhow::anyhow!("Broken pipe")));
+    }
+
+    #[test]
+    fn the_command_line_holds_every_game_s_commands_before_the_platform_s() {
+        let cli = cli();
+        cli.clone().debug_assert();
+        let names: Vec<&str> = cli.get_subcommands().map(|c| c.get_name()).collect();
+        let games: Vec<&str> = arena_games::GameKind::all()
+            .filter(|g| g.commands().is_some())
+            .map(|g| g.name())
+            .collect();
+        assert!(!games.is_empty());
+        assert_eq!(names[..games.len()], games[..], "{names:?}");
+        assert!(names.contains(&"standalone"), "{names:?}");
     }
 }

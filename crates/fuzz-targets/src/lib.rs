@@ -31,11 +31,8 @@ use ddz_line::ServerMessage;
 use ddz_line::codec::{BotMessage, is_ignored_bot_line};
 use prost::Message;
 
-/// The CLI's `arena ddz legal` reading, compiled from the CLI's own source file (the CLI is a
-/// binary crate, so it cannot be a dependency).
-#[path = "../../cli/src/legal.rs"]
-#[allow(dead_code)]
-mod legal;
+/// The `arena ddz legal` reading.
+use arena_games::ddz::commands::legal;
 
 /// A fuzz target's body.
 pub type Target = fn(&[u8]);

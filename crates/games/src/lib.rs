@@ -10,12 +10,14 @@
 //!   everything over it is written once: [`CheckedJob`] (a [`v1::TableJob`] read for its game
 //!   by [`validate`], played by [`run_spec`] / [`run_table`] on `arena-table`), [`Builtin`] (a
 //!   built-in bot of some game), [`State`] (a table stepped with wire actions);
-//! - [`RequestBot`]: a built-in bot deciding requests from the wire (bot-host).
+//! - [`RequestBot`]: a built-in bot deciding requests from the wire (bot-host);
+//! - [`GameCommands`]: a game's subcommands of the `arena` command line ([`commands`]).
 //!
 //! A game is an addition: its module (or crate) implementing [`Game`] and [`TableAdapter`], and
 //! one line in the registry.
 
 pub mod adapter;
+pub mod commands;
 pub mod competition;
 pub mod ddz;
 pub mod ladder;
@@ -23,6 +25,7 @@ pub mod mahjong;
 mod registry;
 
 pub use adapter::{Builtin, CheckedJob, State, TableAdapter};
+pub use commands::GameCommands;
 pub use competition::Competitions;
 pub use ladder::{Group, GroupScore, GroupTable, Ladder};
 pub use registry::{Game, GameKind, Renderer, Variant};

@@ -64,6 +64,12 @@ pub trait Game: Send + Sync + 'static {
         None
     }
 
+    /// The game's subcommands of the `arena` command line (`arena <name> …`), if it has any:
+    /// the CLI attaches every registered game's ([`crate::commands::attach`]).
+    fn commands(&self) -> Option<&dyn crate::GameCommands> {
+        None
+    }
+
     /// The console's renderer of this game's tables (its replay player's board).
     fn renderer(&self) -> Renderer;
 

@@ -87,6 +87,10 @@ impl Game for DouDizhu {
         Some(self)
     }
 
+    fn commands(&self) -> Option<&dyn crate::GameCommands> {
+        Some(&super::commands::COMMANDS)
+    }
+
     fn renderer(&self) -> Renderer {
         Renderer {
             file: "ddz.js",

@@ -14,9 +14,11 @@
 //! - [`competition`]: its competitions through the registry's [`crate::Competitions`]: deals
 //!   handed out by a [`format`] (fresh from a seed, or measured ones from the deal library:
 //!   [`levels`] of a deal's difficulty, the measuring [`panel`], the [`library`]'s records),
-//!   standings with every table's probability of every [`rank`].
+//!   standings with every table's probability of every [`rank`];
+//! - [`commands`]: `arena ddz …`, the game's commands on the command line.
 
 pub mod bots;
+pub mod commands;
 pub mod competition;
 pub mod convert;
 pub mod eval;

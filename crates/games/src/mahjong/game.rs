@@ -84,6 +84,10 @@ impl Game for Mahjong {
         Some(self)
     }
 
+    fn commands(&self) -> Option<&dyn crate::GameCommands> {
+        Some(&super::commands::COMMANDS)
+    }
+
     fn renderer(&self) -> Renderer {
         Renderer {
             file: "mahjong.js",

@@ -9,11 +9,15 @@
 //! - [`convert`]: rules types to protocol messages and answers back; [`request`]: a decision
 //!   request read back into the seat's view (for the bots bot-host runs itself); [`replay`]: a
 //!   table's replay played again into the rules' record of the hand (for the 2015 log format);
-//! - [`program`]: the line protocol as an [`arena_line::ProgramProtocol`], for program bots.
+//! - [`program`]: the line protocol as an [`arena_line::ProgramProtocol`], for program bots;
+//! - [`duplicate`]: the contest's 96-hand duplicate match among four bots, played in parallel
+//!   and logged; [`commands`]: `arena mahjong …`, the game's commands on the command line.
 
 pub mod bots;
+pub mod commands;
 pub mod competition;
 pub mod convert;
+pub mod duplicate;
 pub mod game;
 pub mod program;
 pub mod replay;

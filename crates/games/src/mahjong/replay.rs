@@ -1,6 +1,6 @@
 //! A Mahjong table's replay read back into the rules' record of a hand ([`HandRecord`]), so the
-//! tools written for one-machine hands (the 2015 server's log format in `mahjong-match`) take
-//! tables played on the services too.
+//! tools written for one-machine hands (the 2015 server's log format,
+//! [`super::duplicate::log`]) take tables played on the services too.
 //!
 //! The hand is played again: the job's set-up deals the wall, and the replay's steps (every
 //! decision, each claim window's answers together) are applied in order to the rules engine.

@@ -16,7 +16,7 @@ const MAX_SERVER_LINE: usize = 4096;
 
 /// `arena mahjong bot`.
 #[derive(Args)]
-pub struct BotArgs {
+pub(super) struct BotArgs {
     /// The built-in bot (see `arena mahjong selfplay --help` for the names).
     name: String,
     /// Seed of the bot's own randomness, mixed with each hand's starting tiles.
@@ -33,7 +33,7 @@ fn say(out: &mut impl Write, line: &str) -> bool {
 }
 
 /// Serves the bot until stdin closes: `join`, then one answer per question.
-pub fn run(a: BotArgs) -> Result<()> {
+pub(super) fn run(a: BotArgs) -> Result<()> {
     let player = mahjong_bots::builtin(&a.name).with_context(|| {
         format!(
             "{:?} is no built-in Mahjong bot (built-in: {})",

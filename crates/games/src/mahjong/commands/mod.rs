@@ -1,12 +1,15 @@
-//! `arena mahjong …`: the contest Mahjong commands.
+//! `arena mahjong …`: the contest Mahjong commands, registered as the game's
+//! [`Game::commands`](crate::Game::commands).
+
+mod bot;
+mod fan;
+mod match_cmd;
 
 use std::time::Instant;
 
 use anyhow::{Context, Result, bail};
-use arena_games::mahjong::spec::MahjongSpec;
-use arena_games::mahjong::{MahjongBot, MahjongTable};
 use arena_table::{Scratch, play_fast};
-use clap::{Args, Subcommand};
+use clap::{Args, Parser, Subcommand};
 use mahjong::{
     Action, ActionList, Counts, Deal, Decision, Meld, Reading, Rules, TILE_KINDS, Tile,
     add_meld_tiles, legal_actions_for, parse_tiles, shape, tiles_to_string,
@@ -14,9 +17,23 @@ use mahjong::{
 use mahjong_bots::Player;
 use serde_json::json;
 
+use crate::commands::Derived;
+use crate::mahjong::spec::MahjongSpec;
+use crate::mahjong::{MahjongBot, MahjongTable};
+
+/// The `arena mahjong` commands, as the game registers them.
+pub(crate) static COMMANDS: Derived<MahjongCli> = Derived::new(|cli| run(cli.command));
+
+/// Mahjong (the 2015 AI contest's): self-play, deals, legal actions, shanten.
+#[derive(Parser)]
+pub(crate) struct MahjongCli {
+    #[command(subcommand)]
+    command: MahjongCommand,
+}
+
 /// Mahjong commands (the 2015 AI contest's simplified Guobiao Mahjong).
 #[derive(Subcommand)]
-pub enum MahjongCommand {
+enum MahjongCommand {
     /// Play hands with one built-in bot in every seat; hands per second.
     Selfplay(SelfplayArgs),
     /// Print the wall and first player of a seed.
@@ -26,17 +43,17 @@ pub enum MahjongCommand {
     /// Shanten and waits of a hand.
     Shanten(ShantenArgs),
     /// The fans of a winning hand (one by flags, or JSON lines with --batch).
-    Fan(crate::mahjong_fan::FanArgs),
+    Fan(fan::FanArgs),
     /// The contest's 96-hand duplicate match among four bots: a ranking (place probabilities with --matches).
-    Match(crate::mahjong_match_cmd::MatchArgs),
+    Match(match_cmd::MatchArgs),
     /// A built-in bot as a program speaking the 2015 contest's line protocol on stdin and
     /// stdout, for other contest servers (docs/mahjong-line-protocol.md).
-    Bot(crate::mahjong_bot_cmd::BotArgs),
+    Bot(bot::BotArgs),
 }
 
 /// `arena mahjong selfplay`.
 #[derive(Args)]
-pub struct SelfplayArgs {
+struct SelfplayArgs {
     /// Number of hands.
     #[arg(long, default_value_t = 10_000)]
     games: u64,
@@ -56,7 +73,7 @@ pub struct SelfplayArgs {
 
 /// `arena mahjong deal`.
 #[derive(Args)]
-pub struct DealArgs {
+struct DealArgs {
     /// The hand's seed.
     #[arg(long, default_value_t = 0)]
     seed: u64,
@@ -67,7 +84,7 @@ pub struct DealArgs {
 
 /// `arena mahjong legal`.
 #[derive(Args)]
-pub struct LegalArgs {
+struct LegalArgs {
     /// The seat's concealed tiles, e.g. "1M 2M 3M 5S 5S E E E 7T 8T 9T B B 4M" (on a turn with
     /// the drawn tile; 13 − 3 × melds when answering).
     #[arg(long)]
@@ -97,7 +114,7 @@ pub struct LegalArgs {
 
 /// `arena mahjong shanten`.
 #[derive(Args)]
-pub struct ShantenArgs {
+struct ShantenArgs {
     /// The concealed tiles (1 to 14), e.g. "1M 2M 3M 4S 5S 6S 6T 7T 8T 3M 4M E E".
     #[arg(long)]
     hand: String,
@@ -110,15 +127,15 @@ pub struct ShantenArgs {
 }
 
 /// Runs a `mahjong` subcommand.
-pub fn run(cmd: MahjongCommand) -> Result<()> {
+fn run(cmd: MahjongCommand) -> Result<()> {
     match cmd {
         MahjongCommand::Selfplay(a) => selfplay(a),
         MahjongCommand::Deal(a) => deal(a),
         MahjongCommand::Legal(a) => legal(a),
         MahjongCommand::Shanten(a) => shanten(a),
-        MahjongCommand::Fan(a) => crate::mahjong_fan::run(a),
-        MahjongCommand::Match(a) => crate::mahjong_match_cmd::run_match(a),
-        MahjongCommand::Bot(a) => crate::mahjong_bot_cmd::run(a),
+        MahjongCommand::Fan(a) => fan::run(a),
+        MahjongCommand::Match(a) => match_cmd::run_match(a),
+        MahjongCommand::Bot(a) => bot::run(a),
     }
 }
 

@@ -4,12 +4,11 @@
 
 use std::fmt::Write as _;
 
+use mahjong::schedule::Slot;
+use mahjong::stats::HandSummary;
 use mahjong::{Event, Reading, Tile, tiles_to_string};
 use mahjong_bots::HandRecord;
 use serde_json::{Value, json};
-
-use crate::schedule::Slot;
-use crate::stats::HandSummary;
 
 /// The longest verdict reason a log keeps (reasons quote what a bot printed).
 const MAX_REASON: usize = 300;

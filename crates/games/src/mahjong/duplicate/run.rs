@@ -9,19 +9,18 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::mpsc;
 
-use arena_games::mahjong::replay::hand_record;
-use arena_games::mahjong::spec::{MahjongSpec, setup_of};
-use arena_games::mahjong::{MahjongBot, MahjongTable};
 use arena_proto::v1;
 use arena_table::run::Played;
 use arena_table::{BotHosts, ProgramBot, RunOptions, Scratch, play_fast};
+use mahjong::schedule::{HANDS, Slot, schedule};
+use mahjong::stats::{HandSummary, MatchTotals, Standings};
 use mahjong::{Deal, Rules};
 use mahjong_bots::{HandRecord, Player, VerdictKind};
 
-use crate::Entrant;
-use crate::log;
-use crate::schedule::{HANDS, Slot, schedule};
-use crate::stats::{HandSummary, MatchTotals, Standings};
+use super::{Entrant, log};
+use crate::mahjong::replay::hand_record;
+use crate::mahjong::spec::{MahjongSpec, setup_of};
+use crate::mahjong::{MahjongBot, MahjongTable};
 
 /// Makes the entrant of one bot position; called once per position per worker thread. `Err`
 /// says why the bot cannot be made (e.g. its command line does not parse).
@@ -39,7 +38,7 @@ pub struct MatchConfig {
     /// The rules (the fan reading).
     pub rules: Rules,
     /// The time control of hands with a program (built-in bots' hands are untimed): the
-    /// contest's is [`arena_games::mahjong::spec::contest_time`].
+    /// contest's is [`crate::mahjong::spec::contest_time`].
     pub time: v1::TimeControl,
     /// Worker threads (at least 1).
     pub threads: usize,
@@ -203,7 +202,7 @@ pub fn play_slot(
     } else {
         let job = v1::TableJob {
             table_id: format!("match-{}/hand-{:02}", slot.match_seed, slot.hand),
-            game: arena_games::mahjong::GAME.name().into(),
+            game: crate::mahjong::GAME.name().into(),
             // A program's seat is named as its position: the job names no program (a referee
             // never starts one); the program is handed to the runner beside it.
             seats: slot
@@ -223,7 +222,7 @@ pub fn play_slot(
             setup: Some(arena_proto::payload::pack(&setup_of(&deal, rules.reading))),
             ..Default::default()
         };
-        let checked = arena_games::validate(&job).map_err(|e| failed(e.to_string()))?;
+        let checked = crate::validate(&job).map_err(|e| failed(e.to_string()))?;
         let opts = RunOptions::default();
         let played = seats.runtime.block_on(checked.play_with_programs(
             &job,

@@ -1,25 +1,39 @@
-//! `arena ddz …`: Dou Dizhu commands.
+//! `arena ddz …`: Dou Dizhu commands, registered as the game's [`Game::commands`].
+//!
+//! [`Game::commands`]: crate::Game::commands
+
+pub mod legal;
 
 use std::io::{BufRead, BufWriter, Write};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
-use arena_games::ddz::eval::{self, BotFactory, Contestant, Estimate, EvalConfig, SideStats};
-use arena_games::ddz::play::{self as runner, Buffers};
 use arena_table::{ProgramBot, TimeRules};
-use clap::{Args, Subcommand};
+use clap::{Args, Parser, Subcommand};
 use ddz::analysis::{optimal_decompose, seed_decompose_traced};
 use ddz::{Deal, DealConstraint, GameConfig, MoveList, RuleSet, Scoring, Seat};
 use ddz_bots::{Bot, BotSpec, LadderBot};
 use std::sync::atomic::AtomicU64;
 
-use crate::legal::{self, moves_for, parse_hand, parse_prev};
-use crate::progress;
+use crate::commands::{Derived, programs, progress};
+use crate::ddz::eval::{self, BotFactory, Contestant, Estimate, EvalConfig, SideStats};
+use crate::ddz::play::{self as runner, Buffers};
+use legal::{moves_for, parse_hand, parse_prev};
 use serde_json::json;
+
+/// The `arena ddz` commands, as the game registers them.
+pub(crate) static COMMANDS: Derived<DdzCli> = Derived::new(|cli| run(cli.command));
+
+/// Dou Dizhu: legal moves, hand analysis, deals, self-play.
+#[derive(Parser)]
+pub(crate) struct DdzCli {
+    #[command(subcommand)]
+    command: DdzCommand,
+}
 
 /// Dou Dizhu commands.
 #[derive(Subcommand)]
-pub enum DdzCommand {
+enum DdzCommand {
     /// Print the legal moves of a hand, as a lead or as replies to a previous play.
     Legal(LegalArgs),
     /// Decompose a hand: the seed algorithm step by step, and the optimal decomposition.
@@ -35,7 +49,7 @@ pub enum DdzCommand {
 }
 
 #[derive(Args)]
-pub struct MatchArgs {
+struct MatchArgs {
     /// Bot A: random, seed, expert, search[:samples=N,candidates=N], ladder:K/N, cmd:PROGRAM [ARGS].
     a: String,
     /// Bot B, named the same way.
@@ -63,7 +77,7 @@ pub struct MatchArgs {
 }
 
 #[derive(Args)]
-pub struct LadderArgs {
+struct LadderArgs {
     /// Number of levels.
     #[arg(long, default_value_t = 10)]
     levels: u32,
@@ -91,7 +105,7 @@ pub struct LadderArgs {
 }
 
 #[derive(Args)]
-pub struct RulesArg {
+struct RulesArg {
     /// Rule set: competition (default), douzero or openspiel.
     #[arg(long, default_value = "competition", value_parser = parse_rules)]
     rules: RuleSet,
@@ -103,7 +117,7 @@ fn parse_rules(s: &str) -> Result<RuleSet, String> {
 }
 
 #[derive(Args)]
-pub struct LegalArgs {
+struct LegalArgs {
     /// The hand, e.g. 333444555666789TJQKA.
     #[arg(long, required_unless_present = "batch")]
     hand: Option<String>,
@@ -121,7 +135,7 @@ pub struct LegalArgs {
 }
 
 #[derive(Args)]
-pub struct AnalyzeArgs {
+struct AnalyzeArgs {
     /// The hand to analyse.
     #[arg(long)]
     hand: String,
@@ -133,7 +147,7 @@ pub struct AnalyzeArgs {
 }
 
 #[derive(Args)]
-pub struct DealArgs {
+struct DealArgs {
     /// Seed of the deal stream.
     #[arg(long, default_value_t = 0)]
     seed: u64,
@@ -149,7 +163,7 @@ pub struct DealArgs {
 }
 
 #[derive(Args)]
-pub struct SelfplayArgs {
+struct SelfplayArgs {
     /// Number of games.
     #[arg(long, default_value_t = 10_000)]
     games: u64,
@@ -165,7 +179,7 @@ pub struct SelfplayArgs {
 }
 
 /// Runs a `ddz` subcommand.
-pub fn run(cmd: DdzCommand) -> Result<()> {
+fn run(cmd: DdzCommand) -> Result<()> {
     match cmd {
         DdzCommand::Legal(a) => legal(a),
         DdzCommand::Analyze(a) => analyze(a),
@@ -331,7 +345,7 @@ fn side(name: &str, deadline: Duration) -> Result<Side> {
     let BotSpec::Cmd(cmd) = spec else {
         return Ok(Side::Builtin(builtin_factory(spec)));
     };
-    let cmd = crate::programs::prepare(&cmd, &crate::programs::match_sandbox())?;
+    let cmd = programs::prepare(&cmd, &programs::match_sandbox())?;
     let decision_ms = u32::try_from(deadline.as_millis())
         .ok()
         .filter(|ms| u64::from(*ms) + PROGRAM_GRACE_MS <= u64::from(u32::MAX))
@@ -353,7 +367,7 @@ fn side(name: &str, deadline: Duration) -> Result<Side> {
         .enable_all()
         .build()
         .context("starting a runtime for the program")?;
-    let protocol = arena_games::ddz::GAME.program_protocol(0);
+    let protocol = crate::ddz::GAME.program_protocol(0);
     runtime
         .block_on(program.try_start(protocol))
         .map_err(|f| anyhow::anyhow!("{}: {}", f.kind.as_str_name(), f.reason))

@@ -11,7 +11,7 @@ use mahjong::{Reading, tiles_to_string};
 
 /// `arena mahjong fan`.
 #[derive(Args)]
-pub struct FanArgs {
+pub(super) struct FanArgs {
     /// Read hands from stdin, one JSON object a line, and write one JSON line each:
     /// {"concealed":"1M 2M 3M …","chows":["2S"],"pungs":["E"],"kongs":["1M"],
     /// "concealed_kongs":["5S"],"win":"5M","self_drawn":false} (lists, "self_drawn" and
@@ -51,7 +51,7 @@ pub struct FanArgs {
 }
 
 /// Runs `arena mahjong fan`.
-pub fn run(a: FanArgs) -> Result<()> {
+pub(super) fn run(a: FanArgs) -> Result<()> {
     if a.batch {
         return batch(a.fans);
     }

@@ -5,20 +5,21 @@ use std::sync::atomic::AtomicU64;
 use std::time::Instant;
 
 use anyhow::{Context, Result, bail};
-use arena_games::mahjong::spec::contest_time;
 use clap::Args;
+use mahjong::schedule::HANDS;
+use mahjong::stats::paired_difference;
 use mahjong::{Reading, Rules};
 use mahjong_bots::VerdictKind;
-use mahjong_match::run::{MatchConfig, MatchReport, MatchResult, VerdictEntry, run};
-use mahjong_match::schedule::HANDS;
-use mahjong_match::stats::paired_difference;
-use mahjong_match::{BotSpec, entrant};
+use mahjong_bots::spec::BotSpec;
 
-use crate::progress;
+use crate::commands::{programs, progress};
+use crate::mahjong::duplicate::entrant;
+use crate::mahjong::duplicate::run::{MatchConfig, MatchReport, MatchResult, VerdictEntry, run};
+use crate::mahjong::spec::contest_time;
 
 /// `arena mahjong match`.
 #[derive(Args)]
-pub struct MatchArgs {
+pub(super) struct MatchArgs {
     /// Bot A: random, greedy, expert, or cmd:PROGRAM [ARGS] (quoted) for a program speaking the
     /// 2015 line protocol. The same bot may be named more than once.
     a: String,
@@ -50,7 +51,7 @@ pub struct MatchArgs {
 }
 
 /// Runs `arena mahjong match`.
-pub fn run_match(a: MatchArgs) -> Result<()> {
+pub(super) fn run_match(a: MatchArgs) -> Result<()> {
     if a.matches == 0 {
         bail!("--matches must be at least 1");
     }
@@ -66,10 +67,10 @@ pub fn run_match(a: MatchArgs) -> Result<()> {
     let bots: [String; 4] = bots.try_into().expect("four bots");
     // Programs resolved and checked before the first hand (each hand starts a fresh process
     // in a directory of its own): one clear error, not a crash verdict in every hand.
-    let sandbox = crate::programs::match_sandbox();
+    let sandbox = programs::match_sandbox();
     for (i, spec) in specs.iter_mut().enumerate() {
         if let BotSpec::Cmd(cmd) = spec {
-            let resolved = crate::programs::prepare(cmd, &sandbox)
+            let resolved = programs::prepare(cmd, &sandbox)
                 .with_context(|| format!("bot {} ({})", position_label(i), names[i]))?;
             *cmd = resolved.command_line();
         }

@@ -1,6 +1,6 @@
 //! The reading behind `arena ddz legal`: a hand and the play to beat, as a user or a script
 //! writes them, and the legal moves. Kept free of I/O and of the rest of the command so that the
-//! fuzz targets (`crates/fuzz-targets`) compile this very file and feed it arbitrary lines.
+//! fuzz targets (`crates/fuzz-targets`) feed it arbitrary lines.
 
 use anyhow::{Context, Result, bail};
 use ddz::{CardSet, Move, MoveList, RuleSet};
