@@ -6,6 +6,7 @@ mod compete_cmd;
 mod ddz_cmd;
 mod deals_cmd;
 mod experiment_cmd;
+mod game_printers;
 mod legal;
 mod library_client;
 mod load_cmd;

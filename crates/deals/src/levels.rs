@@ -1,34 +1,8 @@
 //! Score levels and the grade-difficulty index (GDI), as the equal-strength paper defines them.
 
-use arena_games::ddz::rules::Scoring;
-
-/// The possible landlord scores `s1 < … < sk` of a fixed-landlord deal holding `bombs` bombs
-/// (rocket included) under `mode`, scored at bid 1 without doubling.
-///
-/// Difficulty scoring gives `±(b + 1)` for `b` bombs played, so one bomb gives −2, −1, 1, 2.
-pub fn score_levels(mode: Scoring, bombs: u32) -> Vec<i64> {
-    let mut v: Vec<i64> = Vec::new();
-    for b in 0..=bombs {
-        let unit = 1i64 << b.min(40);
-        match mode {
-            Scoring::Difficulty => v.extend([-(b as i64 + 1), b as i64 + 1]),
-            Scoring::Adp => v.extend([-2 * unit, 2 * unit]),
-            Scoring::Wp => v.extend([0, 1]),
-            // Landlord at bid 1: ±2 × 2^(bombs + spring).
-            Scoring::Competition => v.extend([-2 * unit, 2 * unit, -4 * unit, 4 * unit]),
-        }
-    }
-    v.sort_unstable();
-    v.dedup();
-    v
-}
-
-/// How many values the GDI of a deal holding `bombs` bombs has under `mode`: one per score level
-/// above the lowest (`2 × (bombs + 1) − 1` under difficulty scoring). Equal-strength centres
-/// have this many values.
-pub fn gdi_dimension(mode: Scoring, bombs: u32) -> usize {
-    score_levels(mode, bombs).len().saturating_sub(1)
-}
+/// Score levels and the GDI's dimension are the game's: `arena-games` fills a Dou Dizhu
+/// competition's default centre from them.
+pub use arena_games::ddz::levels::{gdi_dimension, score_levels};
 
 /// The index of `score` in `levels`, or `None` if it is not a level.
 pub fn level_of(levels: &[i64], score: i64) -> Option<usize> {

@@ -15,20 +15,7 @@ use crate::levels::gdi_dimension;
 /// ask the deal library for the missing deals look for it.
 pub const NOT_ENOUGH_DEALS: &str = "not enough measured deals";
 
-/// The equal-strength centre a competition gets when it names none: deals of one bomb under
-/// difficulty scoring (GDI vectors of three values) that the landlord wins at the lowest level
-/// almost always, at the next about half the time, at the highest rarely.
-pub const DEFAULT_CENTRE: [f64; 3] = [0.95, 0.55, 0.15];
-
-/// The equal-strength radius a competition gets when it names none.
-pub const DEFAULT_EPS: f64 = 0.15;
-
-/// The centre an equal-strength competition of deals with `bombs` bombs under `scoring` gets
-/// when it names none: [`DEFAULT_CENTRE`] where GDI vectors have its three values, else `None`
-/// (the competition must name one, of [`gdi_dimension`] values).
-pub fn default_centre(scoring: Scoring, bombs: u32) -> Option<Vec<f64>> {
-    (gdi_dimension(scoring, bombs.max(1)) == DEFAULT_CENTRE.len()).then(|| DEFAULT_CENTRE.to_vec())
-}
+pub use arena_games::ddz::levels::{DEFAULT_CENTRE, DEFAULT_EPS, default_centre};
 
 /// What a measured competition needs from its panel's library.
 #[derive(Clone, Debug, PartialEq)]

@@ -18,6 +18,7 @@
 pub mod adapter;
 pub mod competition;
 pub mod ddz;
+pub mod form;
 pub mod ladder;
 pub mod mahjong;
 mod registry;
@@ -25,7 +26,7 @@ mod registry;
 pub use adapter::{Builtin, CheckedJob, State, TableAdapter};
 pub use competition::Competitions;
 pub use ladder::{Group, GroupScore, GroupTable, Ladder};
-pub use registry::{Game, GameKind, Renderer, Variant};
+pub use registry::{Asset, Game, GameKind, Renderer, Variant};
 
 use arena_proto::v1;
 use arena_table::job::check_envelope;

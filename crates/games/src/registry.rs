@@ -18,6 +18,7 @@ use arena_proto::v1;
 use arena_table::JobError;
 use serde_json::Value;
 
+use crate::form::{self, Field, Values};
 use crate::{Builtin, CheckedJob};
 
 /// A game the platform plays: its identity, its tables and bots, its wire and its renderer.
@@ -80,6 +81,83 @@ pub trait Game: Send + Sync + 'static {
     /// join the replay document.
     fn render_history(&self, replay: &v1::Replay) -> Value;
 
+    /// Other names users may call the game by on the command line (`dou-dizhu`); the wire,
+    /// the store and the console use [`Game::name`] only.
+    fn aliases(&self) -> &'static [&'static str] {
+        &[]
+    }
+
+    /// The options of the game's competitions beyond those every competition has (name,
+    /// participants, seed, clock, verdict policy, lane), with their defaults: the flags of
+    /// `arena competition create` and the fields of the console's creation form.
+    fn competition_fields(&self) -> &'static [Field] {
+        &[]
+    }
+
+    /// Writes the values a user gave for [`Game::competition_fields`] into `spec` (its name,
+    /// game, participants, seed, clock and the rest already set), with the game's defaults
+    /// for those left out that its competitions' check does not fill in. An option the game
+    /// does not take is refused, naming it. By default the options every spec has are
+    /// written as given ([`form::write_spec_fields`]) and others refused.
+    fn competition_spec(
+        &self,
+        spec: &mut v1::CompetitionSpec,
+        given: &Values,
+    ) -> Result<(), String> {
+        let rest = form::write_spec_fields(spec, given)?;
+        form::not_for(self.title(), "competitions", &rest, |g| {
+            g.competition_fields()
+        })
+    }
+
+    /// The options of a table played by hand (`arena table run`) beyond its seats, seed and
+    /// clock: flags of their own.
+    fn table_fields(&self) -> &'static [Field] {
+        &[]
+    }
+
+    /// Sets `job`'s set-up from the values a user gave for [`Game::table_fields`] (the job's
+    /// seats, seed and clock already set). By default the game's default set-up (none), any
+    /// option refused.
+    fn table_setup(&self, job: &mut v1::TableJob, given: &Values) -> Result<(), String> {
+        let _ = job;
+        let names: Vec<String> = given.keys().cloned().collect();
+        form::not_for(self.title(), "tables", &names, |g| g.table_fields())
+    }
+
+    /// The bots of a table played by hand when the user names none: `random` in every seat
+    /// by default.
+    fn default_seats(&self) -> Vec<String> {
+        vec!["random".to_string(); self.seat_count()]
+    }
+
+    /// The clock a table or competition of this game has when the user sets only some of it
+    /// (the rest taken from here): by default all zero, which the referee reads as its own
+    /// defaults.
+    fn default_time(&self) -> v1::TimeControl {
+        v1::TimeControl::default()
+    }
+
+    /// A played table in a few lines of text for people (what the CLI prints between the
+    /// table's seats and its verdicts and scores): by default its moves as
+    /// [`Game::render_action`] writes them, seat by seat.
+    fn describe_replay(&self, replay: &v1::Replay) -> Vec<String> {
+        replay
+            .steps
+            .iter()
+            .filter_map(|s| {
+                let action = s.action.as_ref()?;
+                Some(format!("  seat {} {}", s.seat, self.render_action(action)))
+            })
+            .collect()
+    }
+
+    /// Static files the game's renderer loads besides its script (a font, images), served
+    /// under `/assets/games/<name>/<file>`.
+    fn assets(&self) -> &'static [Asset] {
+        &[]
+    }
+
     /// A competition standing's game-specific totals as the console shows them: a list of
     /// `[column title, value]` pairs, the standings table's columns in order (`null` for a game
     /// whose standings hold none).
@@ -108,6 +186,17 @@ pub struct Renderer {
     pub file: &'static str,
     /// The script.
     pub source: &'static str,
+}
+
+/// A static file a game's renderer loads (see [`Game::assets`]).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Asset {
+    /// Its file name, served as `/assets/games/<game name>/<file>`.
+    pub file: &'static str,
+    /// Its media type (`font/otf`).
+    pub content_type: &'static str,
+    /// Its bytes.
+    pub bytes: &'static [u8],
 }
 
 /// Every registered game, the platform's default first (an empty game name on the wire means
@@ -184,6 +273,20 @@ impl GameKind {
                 Self::names()
             )
         })
+    }
+
+    /// The game a user named on the command line: its name or one of its
+    /// [`Game::aliases`], an empty name meaning [`GameKind::default_game`]; else why none is
+    /// (the error lists the registered names).
+    pub fn by_user_name(name: &str) -> Result<GameKind, String> {
+        let name = name.trim();
+        if name.is_empty() {
+            return Ok(Self::default_game());
+        }
+        match Self::all().find(|g| g.aliases().contains(&name)) {
+            Some(g) => Ok(g),
+            None => Self::by_name(name),
+        }
     }
 
     /// The registered games' names, comma-separated, for messages.

@@ -359,6 +359,16 @@ pub struct LadderArgs {
 }
 
 impl LadderArgs {
+    /// The flag that runs `game`'s ladder: `--ladder` for the default game, `--<name>-ladder`
+    /// for another.
+    pub(super) fn flag(game: arena_games::GameKind) -> String {
+        if game == arena_games::GameKind::default_game() {
+            "--ladder".to_string()
+        } else {
+            format!("--{}-ladder", game.name())
+        }
+    }
+
     pub(super) fn config(&self) -> arena_matchmaker::MatchmakerConfig {
         let ladder = |game: arena_games::GameKind, anchors: &[String]| {
             arena_matchmaker::ladder::LadderConfig {
@@ -388,28 +398,49 @@ impl LadderArgs {
     }
 }
 
-/// A game a command is for.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum GameArg {
-    /// Dou Dizhu.
-    #[value(name = "dou-dizhu", alias = "ddz")]
-    DouDizhu,
-    /// The 2015 contest Mahjong.
-    Mahjong,
+/// A game a command is for: any registered game, by its name or an alias (`--game ddz`,
+/// `--game dou-dizhu`); the default game when left out.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct GameArg(pub arena_games::GameKind);
+
+impl Default for GameArg {
+    fn default() -> GameArg {
+        GameArg(arena_games::GameKind::default_game())
+    }
+}
+
+impl std::fmt::Display for GameArg {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.0.name())
+    }
 }
 
 impl GameArg {
-    pub(crate) fn wire(self) -> &'static str {
-        match self {
-            GameArg::DouDizhu => arena_games::ddz::GAME.name(),
-            GameArg::Mahjong => arena_games::mahjong::GAME.name(),
-        }
+    /// Reads `--game`'s value: a registered game's name or alias (the games registered when
+    /// the command line is read, so a game registered at run time is one too), an empty one
+    /// meaning the default game; the error lists the registered names.
+    pub fn parse(name: &str) -> Result<GameArg, String> {
+        arena_games::GameKind::by_user_name(name).map(GameArg)
     }
 
+    /// `--game`'s help: the registered games.
+    pub fn help() -> String {
+        let games: Vec<String> = arena_games::GameKind::all()
+            .map(|g| match g.aliases() {
+                [] => format!("{} ({})", g.name(), g.title()),
+                aliases => format!("{} or {} ({})", g.name(), aliases.join(" or "), g.title()),
+            })
+            .collect();
+        format!("The game: {}", games.join(", "))
+    }
+
+    /// The game's name on the wire.
+    pub(crate) fn wire(self) -> &'static str {
+        self.0.name()
+    }
+
+    /// The game as the store names it.
     pub(crate) fn store(self) -> arena_store::Game {
-        match self {
-            GameArg::DouDizhu => arena_games::ddz::GAME.into(),
-            GameArg::Mahjong => arena_games::mahjong::GAME.into(),
-        }
+        self.0.into()
     }
 }

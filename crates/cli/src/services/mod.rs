@@ -10,6 +10,7 @@ use anyhow::{Context, Result};
 mod competition;
 mod competition_spec;
 mod flags;
+mod game_options;
 mod leaderboard;
 mod metrics;
 mod operators;

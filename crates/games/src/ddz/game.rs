@@ -9,8 +9,9 @@ use arena_table::{JobError, TableSpec};
 use ddz_bots::BotSpec;
 use serde_json::{Value, json};
 
-use super::{DdzBot, DdzSpec, DdzTable, bots, convert, spec};
+use super::{DdzBot, DdzSpec, DdzTable, bots, convert, form, spec};
 use crate::adapter::{self, TableAdapter};
+use crate::form::{Field, Values};
 use crate::ladder::{Group, GroupScore, GroupTable, Ladder};
 use crate::{Builtin, CheckedJob, Game, GameKind, Renderer, RequestBot, Variant};
 
@@ -81,6 +82,38 @@ impl Game for DouDizhu {
 
     fn ladder(&self) -> Option<&dyn Ladder> {
         Some(self)
+    }
+
+    fn aliases(&self) -> &'static [&'static str] {
+        &["dou-dizhu"]
+    }
+
+    fn competition_fields(&self) -> &'static [Field] {
+        form::COMPETITION_FIELDS
+    }
+
+    fn competition_spec(
+        &self,
+        spec: &mut v1::CompetitionSpec,
+        given: &Values,
+    ) -> Result<(), String> {
+        form::competition_spec(spec, given)
+    }
+
+    fn table_fields(&self) -> &'static [Field] {
+        form::TABLE_FIELDS
+    }
+
+    fn table_setup(&self, job: &mut v1::TableJob, given: &Values) -> Result<(), String> {
+        form::table_setup(job, given)
+    }
+
+    fn default_seats(&self) -> Vec<String> {
+        ["expert", "seed", "random"].map(String::from).to_vec()
+    }
+
+    fn describe_replay(&self, replay: &v1::Replay) -> Vec<String> {
+        form::describe_replay(replay)
     }
 
     fn renderer(&self) -> Renderer {

@@ -15,7 +15,9 @@
 pub mod bots;
 pub mod convert;
 pub mod eval;
+pub mod form;
 pub mod game;
+pub mod levels;
 pub mod names;
 pub mod play;
 pub mod program;
