@@ -39,6 +39,7 @@ pub fn distance(a: &[f64], b: &[f64]) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use arena_games::ddz::rules::Scoring;
 
     #[test]
     fn the_gdi_has_a_value_per_level_above_the_lowest() {
