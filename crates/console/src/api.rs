@@ -1027,7 +1027,7 @@ mod tests {
         .spec()
         .unwrap_err();
         assert!(
-            e.message.contains("centre of 5 GDI values"),
+            e.message.contains("centre with 5 GDI values"),
             "{}",
             e.message
         );

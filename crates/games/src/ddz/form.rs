@@ -77,7 +77,9 @@ pub const TABLE_FIELDS: &[Field] = &[
 ];
 
 /// Writes a Dou Dizhu competition's options into `spec`, with the defaults of
-/// [`COMPETITION_FIELDS`] for those left out (the panel's farmers are the competition's).
+/// [`COMPETITION_FIELDS`] for those left out (the panel's farmers are the competition's; the
+/// centre only for an equal-strength competition, of deals with its bombs under its panel's
+/// scoring).
 pub fn competition_spec(spec: &mut v1::CompetitionSpec, given: &Values) -> Result<(), String> {
     let mut given = given.clone();
     let rules = given.remove("rules");
@@ -120,19 +122,16 @@ pub fn competition_spec(spec: &mut v1::CompetitionSpec, given: &Values) -> Resul
             scoring
         }
     };
-    if left_out("centre") {
+    // Only an equal-strength competition deals around a centre.
+    if left_out("centre") && spec.format == "equal-strength" {
         let bombs = spec.bombs.max(1);
-        spec.centre = match default_centre(scoring, bombs) {
-            Some(c) => c,
-            None if spec.format == "equal-strength" => {
-                return Err(format!(
-                    "an equal-strength competition of deals with {bombs} bomb(s) under \
-                     {scoring} scoring needs --centre with {} GDI values",
-                    gdi_dimension(scoring, bombs)
-                ));
-            }
-            None => Vec::new(),
-        };
+        spec.centre = default_centre(scoring, bombs).ok_or_else(|| {
+            format!(
+                "an equal-strength competition of deals with {bombs} bomb(s) under {scoring} \
+                 scoring needs --centre with {} GDI values",
+                gdi_dimension(scoring, bombs)
+            )
+        })?;
     }
     if let Some(r) = rules {
         let kind = match names::rules_kind(r.trim()) {
