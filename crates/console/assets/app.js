@@ -120,26 +120,30 @@
   function createForm() {
     const msg = h("div", {});
     const field = (label, name, attrs) => h("label", {}, label, h("input", Object.assign({ name }, attrs || {})));
-    // Placeholders say "default: …" and the server applies exactly those defaults (the CLI's).
+    // The selected game's own options, as its registration lists them (name, help, default,
+    // choices): placeholders say "default: …" and the server applies exactly those defaults
+    // (the game's, as for arena competition create).
+    const input = (f) => f.name.replace(/-/g, "_");
+    const gameFields = (game) => ((GAMES.find((g) => g.name === game) || {}).fields || []).map((f) =>
+      f.switch ? h("label", {}, h("input", { name: input(f), type: "checkbox" }), " ", f.help)
+        : f.choices.length ? h("label", {}, f.help, h("select", { name: input(f) }, f.choices.map((c) => h("option", { value: c }, c))))
+          : field(f.help, input(f), { placeholder: f.default ? `default: ${f.default.split(",").join(", ")}` : "" }));
+    const options = h("div", { "data-testid": "game-options" });
+    const game = h("select", { name: "game" }, GAMES.map((g) => h("option", { value: g.name }, g.title)));
+    const showOptions = () => options.replaceChildren(...gameFields(game.value));
+    game.addEventListener("change", showOptions);
+    showOptions();
     const form = h("form", { class: "stack panel", "data-testid": "create" },
       h("h2", {}, "New competition"),
       h("div", { class: "row" },
         h("div", {},
           field("Name", "name", { required: true }),
-          h("label", {}, "Game", h("select", { name: "game" }, GAMES.map((g) => h("option", { value: g.name }, g.title)))),
-          h("label", {}, "Format (Dou Dizhu)", h("select", { name: "format" },
-            ["equal-strength", "duplicate", "random", "difficulty-adjusted"].map((f) => h("option", { value: f }, f)))),
+          h("label", {}, "Game", game),
           field("Participants (bot names, comma-separated)", "participants", { required: true, placeholder: "e.g. expert, seed, random" }),
-          field("Farmers (Dou Dizhu)", "farmers", { placeholder: "default: expert" }),
-          field("Deal library panel (Dou Dizhu)", "panel", { placeholder: "default: ladder:70" })),
-        h("div", {},
-          field("Matches", "matches", { type: "number", min: 1, value: 2, required: true }),
-          field("Rounds per match (Dou Dizhu)", "rounds", { type: "number", min: 1, value: 4 }),
-          field("Equal-strength centre (GDI, comma-separated)", "centre", { placeholder: "default: 0.95, 0.55, 0.15" }),
-          field("Equal-strength ε", "eps", { type: "number", step: "any", min: 0, placeholder: "default: 0.15" }),
           field("Decision time (ms)", "decision_ms", { type: "number", min: 0, placeholder: "default: 1000" }),
-          field("Penalty points per 100 ms over", "penalty_per_100ms", { type: "number", min: 0, placeholder: "default: 0" }))),
-      h("p", { class: "muted" }, "Equal-strength and difficulty-adjusted competitions deal measured deals: deals the library lacks are generated and measured first, as arena competition create does (this can take minutes); the progress shows here."),
+          field("Penalty points per 100 ms over", "penalty_per_100ms", { type: "number", min: 0, placeholder: "default: 0" })),
+        options),
+      h("p", { class: "muted" }, "Competitions of measured deals (equal-strength, difficulty-adjusted) deal what the library holds: deals it lacks are generated and measured first, as arena competition create does (this can take minutes); the progress shows here."),
       h("p", {}, h("button", { class: "primary", type: "submit" }, "Create")), msg);
     form.addEventListener("submit", async (ev) => {
       ev.preventDefault();
@@ -147,13 +151,16 @@
       const list = (s) => String(s || "").split(",").map((x) => x.trim()).filter(Boolean);
       const n = (s) => (String(s || "").trim() === "" ? 0 : Number(s));
       const body = {
-        name: f.get("name"), game: f.get("game"), format: f.get("game") === "mahjong" ? "" : f.get("format"),
-        participants: list(f.get("participants")), farmers: f.get("farmers") || "", panel: f.get("panel") || "",
-        matches: n(f.get("matches")), rounds: f.get("game") === "mahjong" ? 0 : n(f.get("rounds")),
-        centre: list(f.get("centre")).map(Number), eps: n(f.get("eps")), decision_ms: n(f.get("decision_ms")),
-        penalty_per_100ms: n(f.get("penalty_per_100ms")),
+        name: f.get("name"), game: f.get("game"), participants: list(f.get("participants")),
+        decision_ms: n(f.get("decision_ms")), penalty_per_100ms: n(f.get("penalty_per_100ms")),
       };
-      const submit = form.querySelector("button[type=submit]");
+      // The game's options as text (left out when empty), a switch as true when set.
+      for (const o of (GAMES.find((g) => g.name === f.get("game")) || {}).fields || []) {
+        const v = f.get(input(o));
+        if (o.switch) { if (v) body[input(o)] = true; }
+        else if (v !== null && String(v).trim() !== "") body[input(o)] = String(v).trim();
+      }
+    const submit = form.querySelector("button[type=submit]");
       msg.className = "muted"; msg.replaceChildren("Creating…");
       submit.disabled = true;
       try {

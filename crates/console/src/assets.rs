@@ -110,6 +110,7 @@ static INDEX: LazyLock<String> = LazyLock::new(|| {
                     "help": f.help,
                     "default": f.default,
                     "switch": f.switch,
+                    "choices": f.choices,
                 })).collect::<Vec<_>>(),
             })
         })

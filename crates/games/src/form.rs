@@ -21,6 +21,9 @@ pub struct Field {
     pub default: &'static str,
     /// A switch: given or not, with no value (its value is then `true`).
     pub switch: bool,
+    /// The values it may take, when they are few (the form offers them to choose from; empty:
+    /// any text).
+    pub choices: &'static [&'static str],
 }
 
 impl Field {
@@ -31,6 +34,22 @@ impl Field {
             help,
             default,
             switch: false,
+            choices: &[],
+        }
+    }
+
+    /// A field taking one of `choices`, the first its default.
+    pub const fn choice(
+        name: &'static str,
+        help: &'static str,
+        choices: &'static [&'static str],
+    ) -> Field {
+        Field {
+            name,
+            help,
+            default: choices[0],
+            switch: false,
+            choices,
         }
     }
 
@@ -41,6 +60,7 @@ impl Field {
             help,
             default: "",
             switch: true,
+            choices: &[],
         }
     }
 }

@@ -13,10 +13,10 @@ use crate::{Game, GameKind};
 /// A Dou Dizhu competition's options: it seats each participant as landlord at a table of its
 /// own against the farmer bot, on deals its panel's library measured.
 pub const COMPETITION_FIELDS: &[Field] = &[
-    Field::value(
+    Field::choice(
         "format",
-        "duplicate, equal-strength, random or difficulty-adjusted",
-        "equal-strength",
+        "Format: equal-strength, duplicate, random or difficulty-adjusted",
+        &["equal-strength", "duplicate", "random", "difficulty-adjusted"],
     ),
     Field::value(
         "centre",

@@ -18,7 +18,7 @@ use crate::{Asset, Builtin, CheckedJob, Game, GameKind, Renderer, RequestBot, Va
 /// A Mahjong competition's options: the contest's 96-hand duplicate match, `--matches` times,
 /// among exactly four participants, dealt from its seed.
 const COMPETITION_FIELDS: &[Field] = &[
-    Field::value("format", "duplicate only", "duplicate"),
+    Field::choice("format", "Format: duplicate only", &["duplicate"]),
     Field::value("matches", "Matches, of 96 hands each", "1"),
     Field::value("fans", "Fan reading: contest or seed-2015", "contest"),
 ];
