@@ -388,4 +388,41 @@ mod tests {
         assert_eq!(e, "no game \"chess\": the games are ddz, mahjong");
         assert!(GameKind::from_wire("DDZ").is_err(), "names are exact");
     }
+
+    #[test]
+    fn a_user_names_a_game_by_its_name_or_an_alias_and_nothing_is_the_default() {
+        for g in GameKind::all() {
+            assert_eq!(GameKind::by_user_name(g.name()), Ok(g));
+            for alias in g.aliases() {
+                assert_eq!(GameKind::by_user_name(alias), Ok(g));
+            }
+        }
+        assert_eq!(GameKind::by_user_name(""), Ok(GameKind::default_game()));
+        assert_eq!(
+            GameKind::by_user_name("dou-dizhu"),
+            Ok(crate::ddz::GAME),
+            "the name the CLI always took"
+        );
+        let e = GameKind::by_user_name("chess").unwrap_err();
+        assert_eq!(e, "no game \"chess\": the games are ddz, mahjong");
+    }
+
+    #[test]
+    fn every_game_option_is_described_with_its_default_and_read_back_by_its_game() {
+        for g in GameKind::all() {
+            for f in g.competition_fields().iter().chain(g.table_fields()) {
+                assert!(!f.name.is_empty() && !f.help.is_empty(), "{g}: {f:?}");
+                assert!(
+                    f.choices.is_empty() || f.choices.contains(&f.default),
+                    "{f:?}"
+                );
+            }
+            // Each game completes a spec left without options, and refuses one it lacks.
+            let mut spec = v1::CompetitionSpec::default();
+            assert_eq!(g.competition_spec(&mut spec, &Values::new()), Ok(()), "{g}");
+            let nonsense = Values::from([("no-such-option".to_string(), "1".to_string())]);
+            let e = g.competition_spec(&mut spec, &nonsense).unwrap_err();
+            assert!(e.contains("--no-such-option is not an option of"), "{e}");
+        }
+    }
 }

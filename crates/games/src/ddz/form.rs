@@ -16,7 +16,12 @@ pub const COMPETITION_FIELDS: &[Field] = &[
     Field::choice(
         "format",
         "Format: equal-strength, duplicate, random or difficulty-adjusted",
-        &["equal-strength", "duplicate", "random", "difficulty-adjusted"],
+        &[
+            "equal-strength",
+            "duplicate",
+            "random",
+            "difficulty-adjusted",
+        ],
     ),
     Field::value(
         "centre",
