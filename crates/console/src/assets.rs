@@ -100,11 +100,20 @@ static INDEX: LazyLock<String> = LazyLock::new(|| {
     }
     let games: Vec<serde_json::Value> = GameKind::all()
         .map(|g| {
+            let view = g.competition_view();
             serde_json::json!({
                 "name": g.name(),
                 "title": g.title(),
                 "seats": g.seat_count(),
                 "ladder": g.ladder().is_some(),
+                "competitions": serde_json::json!({
+                    "mean_heading": view.mean_heading,
+                    "ranking_rule": view.ranking_rule,
+                    "placement": view.placement,
+                    "summary": view.summary,
+                    "drawn": view.drawn,
+                }),
+                "ladder_group": g.ladder().map(|l| l.group_size()),
                 "fields": g.competition_fields().iter().map(|f| serde_json::json!({
                     "name": f.name,
                     "help": f.help,

@@ -26,7 +26,7 @@ mod registry;
 pub use adapter::{Builtin, CheckedJob, State, TableAdapter};
 pub use competition::Competitions;
 pub use ladder::{Group, GroupScore, GroupTable, Ladder};
-pub use registry::{Asset, Game, GameKind, Renderer, Variant};
+pub use registry::{Asset, CompetitionView, Game, GameKind, Renderer, Variant};
 
 use arena_proto::v1;
 use arena_table::job::check_envelope;

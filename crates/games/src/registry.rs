@@ -152,6 +152,12 @@ pub trait Game: Send + Sync + 'static {
             .collect()
     }
 
+    /// How the console shows the game's competitions: headings, the ranking rule, the tables'
+    /// placement columns, its summary line.
+    fn competition_view(&self) -> CompetitionView {
+        CompetitionView::default()
+    }
+
     /// Static files the game's renderer loads besides its script (a font, images), served
     /// under `/assets/games/<name>/<file>`.
     fn assets(&self) -> &'static [Asset] {
@@ -186,6 +192,43 @@ pub struct Renderer {
     pub file: &'static str,
     /// The script.
     pub source: &'static str,
+}
+
+/// How the console shows a game's competitions (its standings' totals are
+/// [`Game::render_standing`]'s).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct CompetitionView {
+    /// The standings' mean score column's title.
+    pub mean_heading: &'static str,
+    /// How places are decided, as the standings say it (its `P(#k)` set in bold).
+    pub ranking_rule: &'static str,
+    /// A table's placement in the tables list: (column title, `Placement` field) pairs.
+    pub placement: &'static [(&'static str, &'static str)],
+    /// The competition's summary after its game and format: `{field}` stands for the
+    /// competition's field (a list's length), e.g. `{participants} participants`.
+    pub summary: &'static str,
+    /// The note after the standings when games ended drawn, `{n}` their number (empty: none).
+    pub drawn: &'static str,
+}
+
+impl Default for CompetitionView {
+    fn default() -> CompetitionView {
+        CompetitionView {
+            mean_heading: "Mean score",
+            ranking_rule: "Participants are placed by their most probable place. P(#k) is the \
+                           share of complete matches in which the participant came k-th; * \
+                           marks its most probable place. Mean score with its 95% confidence \
+                           interval.",
+            placement: &[
+                ("Match", "match"),
+                ("Round", "round"),
+                ("Table #", "table"),
+                ("Rotation", "rotation"),
+            ],
+            summary: "{participants} participants · {matches} matches",
+            drawn: "",
+        }
+    }
 }
 
 /// A static file a game's renderer loads (see [`Game::assets`]).

@@ -13,7 +13,9 @@ use super::{MahjongBot, MahjongSpec, MahjongTable, bots, convert, spec};
 use crate::adapter::{self, TableAdapter};
 use crate::form::{self, Field, Values};
 use crate::ladder::{Group, GroupScore, GroupTable, Ladder};
-use crate::{Asset, Builtin, CheckedJob, Game, GameKind, Renderer, RequestBot, Variant};
+use crate::{
+    Asset, Builtin, CheckedJob, CompetitionView, Game, GameKind, Renderer, RequestBot, Variant,
+};
 
 /// A Mahjong competition's options: the contest's 96-hand duplicate match, `--matches` times,
 /// among exactly four participants, dealt from its seed.
@@ -128,6 +130,29 @@ impl Game for Mahjong {
         form::not_for(self.title(), "tables", &names, |g| g.table_fields())?;
         job.setup = Some(arena_proto::payload::pack(&mahjong_pb::Setup::default()));
         Ok(())
+    }
+
+    fn competition_view(&self) -> CompetitionView {
+        CompetitionView {
+            mean_heading: "Mean / hand",
+            ranking_rule: "Participants are placed by mean score per hand (time penalties \
+                included), over complete deals: a deal counts once it has been played from all \
+                four seats, so its luck cancels out. Ties go to the higher total score, then to \
+                the participant named first. P(#k) is the share of complete 96-hand matches in \
+                which the participant came k-th (tied scores share the places they span); * \
+                marks its most probable place. The interval is the 95% confidence interval of \
+                the mean score per hand.",
+            // The match, its seat-order group (the contest's six), the deal, and the rotation
+            // (each deal is played four times, seats turned).
+            placement: &[
+                ("Match", "match"),
+                ("Seat order", "round"),
+                ("Deal", "table"),
+                ("Rotation", "rotation"),
+            ],
+            summary: "{participants} participants · {matches} matches",
+            drawn: "{n} hands ended drawn.",
+        }
     }
 
     fn default_seats(&self) -> Vec<String> {
