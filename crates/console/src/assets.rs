@@ -110,6 +110,7 @@ static INDEX: LazyLock<String> = LazyLock::new(|| {
                     "mean_heading": view.mean_heading,
                     "ranking_rule": view.ranking_rule,
                     "placement": view.placement,
+                    "placement_phrase": view.placement_phrase,
                     "summary": view.summary,
                     "drawn": view.drawn,
                 }),

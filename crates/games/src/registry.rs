@@ -204,6 +204,9 @@ pub struct CompetitionView {
     pub ranking_rule: &'static str,
     /// A table's placement in the tables list: (column title, `Placement` field) pairs.
     pub placement: &'static [(&'static str, &'static str)],
+    /// A table's placement as the replay's heading says it, `{field}` standing for the
+    /// `Placement` field (a trailing comma left by an empty one is dropped).
+    pub placement_phrase: &'static str,
     /// The competition's summary after its game and format: `{field}` stands for the
     /// competition's field (a list's length), e.g. `{participants} participants`.
     pub summary: &'static str,
@@ -225,6 +228,7 @@ impl Default for CompetitionView {
                 ("Table #", "table"),
                 ("Rotation", "rotation"),
             ],
+            placement_phrase: "match {match}, round {round}, table {table}, rotation {rotation}",
             summary: "{participants} participants · {matches} matches",
             drawn: "",
         }

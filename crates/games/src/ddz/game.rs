@@ -131,6 +131,7 @@ impl Game for DouDizhu {
                 ("Table #", "table"),
                 ("Side", "side"),
             ],
+            placement_phrase: "match {match}, round {round}, table {table}, {side}",
             summary: "{participants} participants · farmers {farmers} · {matches} matches × \
                       {rounds} rounds",
             drawn: "",

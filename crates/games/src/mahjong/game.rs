@@ -150,6 +150,8 @@ impl Game for Mahjong {
                 ("Deal", "table"),
                 ("Rotation", "rotation"),
             ],
+            placement_phrase: "match {match}, seat order {round}, deal {table}, rotation \
+                               {rotation}",
             summary: "{participants} participants · {matches} matches",
             drawn: "{n} hands ended drawn.",
         }
