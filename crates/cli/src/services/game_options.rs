@@ -51,11 +51,17 @@ fn help<K: FieldsOf>(field: &Field) -> String {
             })
         })
         .collect();
-    if field.switch {
+    if field.switch || defaults.iter().all(|d| !d.contains(": ")) {
         format!("{} [{}]", field.help, defaults.join("; "))
     } else {
         format!("{} [default: {}]", field.help, defaults.join("; "))
     }
+}
+
+/// A flag's value name: its name in capitals, `_` for `-` (as clap writes derived flags'),
+/// kept as long as the command line.
+fn value_name(field: &Field) -> &'static str {
+    Box::leak(field.name.to_uppercase().replace('-', "_").into_boxed_str())
 }
 
 impl<K: FieldsOf> clap::Args for GameOptions<K> {
@@ -66,6 +72,7 @@ impl<K: FieldsOf> clap::Args for GameOptions<K> {
                 arg.action(ArgAction::SetTrue)
             } else {
                 arg.action(ArgAction::Set)
+                    .value_name(value_name(&f))
                     .value_parser(clap::value_parser!(String))
             })
         })

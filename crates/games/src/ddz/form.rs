@@ -66,8 +66,8 @@ pub const COMPETITION_FIELDS: &[Field] = &[
 pub const TABLE_FIELDS: &[Field] = &[
     Field::value(
         "deal",
-        "The deal (`hand0/hand1/hand2/bottom`) [default: deal 0 of --seed]",
-        "",
+        "The deal (`hand0/hand1/hand2/bottom`)",
+        "deal 0 of --seed",
     ),
     Field::value(
         "bidding",
