@@ -25,14 +25,10 @@
   // The registered games (name, title, seats, ladder), as the server wrote them into the page.
   const GAMES = JSON.parse((document.getElementById("arena-games") || {}).textContent || "[]");
   const gameTitle = (name) => (GAMES.find((g) => g.name === name) || { title: name || "" }).title;
-  // How a game's competitions are shown, as its registration says (arena_games::CompetitionView);
-  // a game the page does not list gets the generic view.
-  const GENERIC_VIEW = {
-    mean_heading: "Mean score", placement: [["Match", "match"], ["Round", "round"], ["Table #", "table"], ["Rotation", "rotation"]],
-    ranking_rule: "Participants are placed by their most probable place. P(#k) is the share of complete matches in which the participant came k-th; * marks its most probable place.",
-    summary: "{participants} participants · {matches} matches", drawn: "",
-  };
-  const viewOf = (name) => (GAMES.find((g) => g.name === name) || {}).competitions || GENERIC_VIEW;
+  // How a game's competitions are shown, as its registration says (arena_games::CompetitionView,
+  // every registered game has one); a game the page does not list is shown plainly.
+  const PLAIN_VIEW = { mean_heading: "Mean score", ranking_rule: "", placement: [], summary: "", drawn: "" };
+  const viewOf = (name) => (GAMES.find((g) => g.name === name) || {}).competitions || PLAIN_VIEW;
   // A view's text with its {field}s filled from `values` (a list by its length).
   const fill = (text, values) => text.replace(/\{(\w+)\}/g, (_, k) => {
     const v = values[k];
@@ -265,6 +261,7 @@
 
   // How places are decided, as the game decides them (its registration's words, P(#k) in bold).
   function rankingRule(view) {
+    if (!view.ranking_rule) return "";
     const parts = view.ranking_rule.split("P(#k)");
     const rule = parts.flatMap((p, i) => (i ? [h("strong", {}, "P(#k)"), p] : [p]));
     return h("p", { class: "muted", "data-testid": "ranking-rule" }, h("strong", {}, "How places are decided. "), rule);

@@ -21,7 +21,7 @@
   function placementPhrase(game, placement) {
     const games = JSON.parse((document.getElementById("arena-games") || {}).textContent || "[]");
     const view = (games.find((g) => g.name === game) || {}).competitions;
-    const phrase = view ? view.placement_phrase : "match {match}, round {round}, table {table}, rotation {rotation}";
+    const phrase = view ? view.placement_phrase : "";
     return phrase.replace(/\{(\w+)\}/g, (_, k) => (placement[k] === undefined || placement[k] === null ? "" : String(placement[k])))
       .replace(/,\s*$/, "");
   }

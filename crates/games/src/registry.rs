@@ -218,10 +218,10 @@ impl Default for CompetitionView {
     fn default() -> CompetitionView {
         CompetitionView {
             mean_heading: "Mean score",
-            ranking_rule: "Participants are placed by their most probable place. P(#k) is the \
-                           share of complete matches in which the participant came k-th; * \
-                           marks its most probable place. Mean score with its 95% confidence \
-                           interval.",
+            ranking_rule: "Participants are placed as the game's standings rank them. P(#k) is \
+                           the share of complete matches in which the participant came k-th; * \
+                           marks its most probable place. The interval is the 95% confidence \
+                           interval of the mean score.",
             placement: &[
                 ("Match", "match"),
                 ("Round", "round"),
