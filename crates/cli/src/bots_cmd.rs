@@ -63,7 +63,7 @@ pub struct BotsAddArgs {
     program: Option<String>,
     /// The game the program plays, whose line protocol it speaks (default: Dou Dizhu). Remote
     /// bots say which games they play when they connect.
-    #[arg(long, value_enum, requires = "program")]
+    #[arg(long, value_parser = GameArg::parse, requires = "program")]
     game: Option<GameArg>,
     /// CPU seconds per program process (0 = the host's default).
     #[arg(long, default_value_t = 0)]
@@ -316,7 +316,7 @@ pub fn run(cmd: BotsCommand) -> Result<()> {
                     }
                     None => None,
                 };
-                let game = a.game.unwrap_or(GameArg::DouDizhu);
+                let game = a.game.unwrap_or_default();
                 let mut registry = Registry::open(&a.registry).await?;
                 let added = registry
                     .add(v1::AddBotRequest {

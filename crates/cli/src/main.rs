@@ -5,6 +5,7 @@ mod client;
 mod compete_cmd;
 mod deals_cmd;
 mod experiment_cmd;
+mod game_printers;
 mod library_client;
 mod load_cmd;
 mod mahjong_comp;

@@ -25,6 +25,15 @@
   // The registered games (name, title, seats, ladder), as the server wrote them into the page.
   const GAMES = JSON.parse((document.getElementById("arena-games") || {}).textContent || "[]");
   const gameTitle = (name) => (GAMES.find((g) => g.name === name) || { title: name || "" }).title;
+  // How a game's competitions are shown, as its registration says (arena_games::CompetitionView,
+  // every registered game has one); a game the page does not list is shown plainly.
+  const PLAIN_VIEW = { mean_heading: "Mean score", ranking_rule: "", placement: [], summary: "", drawn: "" };
+  const viewOf = (name) => (GAMES.find((g) => g.name === name) || {}).competitions || PLAIN_VIEW;
+  // A view's text with its {field}s filled from `values` (a list by its length).
+  const fill = (text, values) => text.replace(/\{(\w+)\}/g, (_, k) => {
+    const v = values[k];
+    return Array.isArray(v) ? String(v.length) : v === undefined || v === null ? "" : String(v);
+  });
   const app = () => document.getElementById("app");
   const params = () => new URLSearchParams(location.search);
   const q = (k) => params().get(k) || "";
@@ -120,26 +129,30 @@
   function createForm() {
     const msg = h("div", {});
     const field = (label, name, attrs) => h("label", {}, label, h("input", Object.assign({ name }, attrs || {})));
-    // Placeholders say "default: …" and the server applies exactly those defaults (the CLI's).
+    // The selected game's own options, as its registration lists them (name, help, default,
+    // choices): placeholders say "default: …" and the server applies exactly those defaults
+    // (the game's, as for arena competition create).
+    const input = (f) => f.name.replace(/-/g, "_");
+    const gameFields = (game) => ((GAMES.find((g) => g.name === game) || {}).fields || []).map((f) =>
+      f.switch ? h("label", {}, h("input", { name: input(f), type: "checkbox" }), " ", f.help)
+        : f.choices.length ? h("label", {}, f.help, h("select", { name: input(f) }, f.choices.map((c) => h("option", { value: c }, c))))
+          : field(f.help, input(f), { placeholder: f.default ? `default: ${f.default.split(",").join(", ")}` : "" }));
+    const options = h("div", { "data-testid": "game-options" });
+    const game = h("select", { name: "game" }, GAMES.map((g) => h("option", { value: g.name }, g.title)));
+    const showOptions = () => options.replaceChildren(...gameFields(game.value));
+    game.addEventListener("change", showOptions);
+    showOptions();
     const form = h("form", { class: "stack panel", "data-testid": "create" },
       h("h2", {}, "New competition"),
       h("div", { class: "row" },
         h("div", {},
           field("Name", "name", { required: true }),
-          h("label", {}, "Game", h("select", { name: "game" }, GAMES.map((g) => h("option", { value: g.name }, g.title)))),
-          h("label", {}, "Format (Dou Dizhu)", h("select", { name: "format" },
-            ["equal-strength", "duplicate", "random", "difficulty-adjusted"].map((f) => h("option", { value: f }, f)))),
+          h("label", {}, "Game", game),
           field("Participants (bot names, comma-separated)", "participants", { required: true, placeholder: "e.g. expert, seed, random" }),
-          field("Farmers (Dou Dizhu)", "farmers", { placeholder: "default: expert" }),
-          field("Deal library panel (Dou Dizhu)", "panel", { placeholder: "default: ladder:70" })),
-        h("div", {},
-          field("Matches", "matches", { type: "number", min: 1, value: 2, required: true }),
-          field("Rounds per match (Dou Dizhu)", "rounds", { type: "number", min: 1, value: 4 }),
-          field("Equal-strength centre (GDI, comma-separated)", "centre", { placeholder: "default: 0.95, 0.55, 0.15" }),
-          field("Equal-strength ε", "eps", { type: "number", step: "any", min: 0, placeholder: "default: 0.15" }),
           field("Decision time (ms)", "decision_ms", { type: "number", min: 0, placeholder: "default: 1000" }),
-          field("Penalty points per 100 ms over", "penalty_per_100ms", { type: "number", min: 0, placeholder: "default: 0" }))),
-      h("p", { class: "muted" }, "Equal-strength and difficulty-adjusted competitions deal measured deals: deals the library lacks are generated and measured first, as arena competition create does (this can take minutes); the progress shows here."),
+          field("Penalty points per 100 ms over", "penalty_per_100ms", { type: "number", min: 0, placeholder: "default: 0" })),
+        options),
+      h("p", { class: "muted" }, "Competitions of measured deals (equal-strength, difficulty-adjusted) deal what the library holds: deals it lacks are generated and measured first, as arena competition create does (this can take minutes); the progress shows here."),
       h("p", {}, h("button", { class: "primary", type: "submit" }, "Create")), msg);
     form.addEventListener("submit", async (ev) => {
       ev.preventDefault();
@@ -147,13 +160,16 @@
       const list = (s) => String(s || "").split(",").map((x) => x.trim()).filter(Boolean);
       const n = (s) => (String(s || "").trim() === "" ? 0 : Number(s));
       const body = {
-        name: f.get("name"), game: f.get("game"), format: f.get("game") === "mahjong" ? "" : f.get("format"),
-        participants: list(f.get("participants")), farmers: f.get("farmers") || "", panel: f.get("panel") || "",
-        matches: n(f.get("matches")), rounds: f.get("game") === "mahjong" ? 0 : n(f.get("rounds")),
-        centre: list(f.get("centre")).map(Number), eps: n(f.get("eps")), decision_ms: n(f.get("decision_ms")),
-        penalty_per_100ms: n(f.get("penalty_per_100ms")),
+        name: f.get("name"), game: f.get("game"), participants: list(f.get("participants")),
+        decision_ms: n(f.get("decision_ms")), penalty_per_100ms: n(f.get("penalty_per_100ms")),
       };
-      const submit = form.querySelector("button[type=submit]");
+      // The game's options as text (left out when empty), a switch as true when set.
+      for (const o of (GAMES.find((g) => g.name === f.get("game")) || {}).fields || []) {
+        const v = f.get(input(o));
+        if (o.switch) { if (v) body[input(o)] = true; }
+        else if (v !== null && String(v).trim() !== "") body[input(o)] = String(v).trim();
+      }
+    const submit = form.querySelector("button[type=submit]");
       msg.className = "muted"; msg.replaceChildren("Creating…");
       submit.disabled = true;
       try {
@@ -204,12 +220,12 @@
   function standingsView(st, comp) {
     const n = st.standings.length;
     const places = Array.from({ length: n }, (_, i) => i + 1);
-    const mahjong = st.game === "mahjong";
+    const view = viewOf(st.game);
     // A game's own totals per participant, as its registration renders them: [title, value] pairs.
     const totals = (st.standings.find((s) => Array.isArray(s.totals)) || {}).totals;
     const head = h("tr", {}, h("th", { class: "num" }, "Place"), h("th", {}, "Participant"),
       places.map((k) => h("th", { class: "num" }, `P(#${k})`)),
-      h("th", { class: "num" }, mahjong ? "Mean / hand" : "Mean score"), h("th", { class: "num" }, "95% CI"),
+      h("th", { class: "num" }, view.mean_heading), h("th", { class: "num" }, "95% CI"),
       h("th", { class: "num" }, "Mean rank"),
       totals ? totals.map(([t]) => h("th", { class: "num" }, t)) : h("th", { class: "num" }, "Verdicts"));
     const body = st.standings.map((s) =>
@@ -236,27 +252,19 @@
       h("h2", {}, "Standings ", status, " ", h("span", { class: "muted" }, `${st.tables_done} / ${st.tables_total} tables`
         + (Number(st.tables_withheld) > 0 ? ` (${st.tables_withheld} not counted yet: their deal is still being played)` : ""))),
       progress(st.tables_done, st.tables_total),
-      rankingRule(mahjong),
+      rankingRule(view),
       h("table", { class: "grid heat" }, h("thead", {}, head), h("tbody", {}, body)),
       h("h2", {}, "Mean score with its 95% confidence interval"),
       h("div", { class: "panel" }, Charts.intervals(st.standings.map((s) => ({ label: s.participant, mean: s.mean_score, half: s.score_ci95 })))),
-      mahjong && nonzero(st.drawn_hands) ? h("p", { class: "muted" }, `${st.drawn_hands} hands ended drawn.`) : "");
+      view.drawn && nonzero(st.drawn_hands) ? h("p", { class: "muted" }, fill(view.drawn, { n: st.drawn_hands })) : "");
   }
 
-  // How places are decided, as the matchmaker decides them (services/matchmaker: the Dou Dizhu
-  // standings and mahjong.rs).
-  function rankingRule(mahjong) {
-    const rule = mahjong
-      ? [h("strong", {}, "How places are decided. "),
-        "Participants are placed by mean score per hand (time penalties included), over complete deals: a deal counts once it has been played from all four seats, so its luck cancels out. Ties go to the higher total score, then to the participant named first. ",
-        h("strong", {}, "P(#k)"), " is the share of complete 96-hand matches in which the participant came k-th (tied scores share the places they span); * marks its most probable place. ",
-        "The interval is the 95% confidence interval of the mean score per hand."]
-      : [h("strong", {}, "How places are decided. "),
-        "In every complete match, the participants are ranked by their summed score over the match's rounds (each round's table score after penalties; difficulty-adjusted: minus the deal's expected score; with seat rotation, plus its farmer team's score on the same cards), ties broken at random. ",
-        h("strong", {}, "P(#k)"), " is the share of complete matches in which the participant came k-th; * marks its most probable place. ",
-        "Places go by most probable place (the better one when two are equally likely), ties by mean rank, then to the participant named first. ",
-        "Mean score is per round over every complete round, with its 95% confidence interval."];
-    return h("p", { class: "muted", "data-testid": "ranking-rule" }, rule);
+  // How places are decided, as the game decides them (its registration's words, P(#k) in bold).
+  function rankingRule(view) {
+    if (!view.ranking_rule) return "";
+    const parts = view.ranking_rule.split("P(#k)");
+    const rule = parts.flatMap((p, i) => (i ? [h("strong", {}, "P(#k)"), p] : [p]));
+    return h("p", { class: "muted", "data-testid": "ranking-rule" }, h("strong", {}, "How places are decided. "), rule);
   }
 
   let liveSource = null;
@@ -312,8 +320,7 @@
   function competitionInfo(c) {
     return h("div", { class: "panel", "data-testid": "competition-info" },
       h("div", {}, badge(c.state), " ", gameTitle(c.game), " · ", c.format || "duplicate",
-        " · ", `${c.participants.length} participants`, c.game === "ddz" ? ` · farmers ${c.farmers}` : "",
-        ` · ${c.matches} matches`, c.game === "ddz" ? ` × ${c.rounds} rounds` : "", c.rotate_seats ? " · seats rotated" : "",
+        " · ", fill(viewOf(c.game).summary, c), c.rotate_seats ? " · seats rotated" : "",
         c.format === "equal-strength" && c.centre.length ? ` · centre ${c.centre.join(", ")} ± ${c.eps}` : ""),
       h("div", { class: "muted" }, `created ${when(c.created_unix_ms)}`, nonzero(c.finished_unix_ms) ? ` · ended ${when(c.finished_unix_ms)}` : "",
         c.seed ? ` · seed ${c.seed}` : ""),
@@ -321,15 +328,8 @@
       session.operator && c.state === "running" ? h("p", {}, h("button", { class: "danger", onclick: () => cancel(c.name) }, "Cancel competition")) : "");
   }
 
-  // A table's place in its competition. Dou Dizhu: match, round, the participant's table, and
-  // its side (landlord, or farmers with seat rotation). Mahjong: match, seat-order group (the
-  // contest's six), deal, and rotation (each deal is played four times, seats turned).
-  const PLACES = {
-    ddz: [["Match", "match"], ["Round", "round"], ["Table #", "table"], ["Side", "side"]],
-    mahjong: [["Match", "match"], ["Seat order", "round"], ["Deal", "table"], ["Rotation", "rotation"]],
-  };
-  // Any other game's tables: their placement's numbers as they are.
-  const placesOf = (game) => PLACES[game] || [["Match", "match"], ["Round", "round"], ["Table #", "table"], ["Rotation", "rotation"]];
+  // A table's place in its competition: the columns its game names.
+  const placesOf = (game) => viewOf(game).placement;
 
   async function tablesView(name, game, offset, go) {
     const r = await api(link("/api/competition/tables", { name, offset }));
@@ -360,12 +360,13 @@
   }
 
   async function ladderPage() {
-    const game = q("game") || "ddz";
+    const game = q("game") || (GAMES.find((g) => g.ladder) || GAMES[0] || {}).name || "";
     const { ratings } = await api(link("/api/leaderboard", { game }));
     app().replaceChildren(
       h("h1", {}, "Ladder"),
       gameTabs("/ladder", game),
-      h("p", { class: "muted" }, "Ratings per bot release (Weng-Lin): μ ± σ, ranked by the conservative score μ − 3σ. Games are duplicate pairs (Dou Dizhu) or duplicate sets of four tables (Mahjong)."),
+      h("p", { class: "muted" }, "Ratings per bot release (Weng-Lin): μ ± σ, ranked by the conservative score μ − 3σ. Games are " +
+        GAMES.filter((g) => g.ladder).map((g) => (g.ladder_group === 2 ? `duplicate pairs (${g.title})` : `duplicate sets of ${g.ladder_group} tables (${g.title})`)).join(" or ") + "."),
       ratings.length
         ? h("table", { class: "grid", "data-testid": "leaderboard" },
           h("thead", {}, h("tr", {}, ["#", "Bot", "Release", "μ − 3σ", "μ", "σ", "Games"].map((t) => h("th", {}, t)))),

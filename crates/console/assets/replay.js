@@ -16,6 +16,15 @@
   // 64-bit integers (penalties, scores) arrive as strings of digits.
   const nonzero = (x) => x !== undefined && x !== null && String(x) !== "0";
   const withSign = (x) => (String(x).startsWith("-") || String(x) === "0" ? String(x) : "+" + x);
+  // A table's placement as its game says it (the page's games block: arena_games::CompetitionView),
+  // a trailing comma left by an empty field dropped.
+  function placementPhrase(game, placement) {
+    const games = JSON.parse((document.getElementById("arena-games") || {}).textContent || "[]");
+    const view = (games.find((g) => g.name === game) || {}).competitions;
+    const phrase = view ? view.placement_phrase : "";
+    return phrase.replace(/\{(\w+)\}/g, (_, k) => (placement[k] === undefined || placement[k] === null ? "" : String(placement[k])))
+      .replace(/,\s*$/, "");
+  }
 
   function page(root, u) {
     const { h, api, link, q } = u;
@@ -66,9 +75,7 @@
       h("h1", {}, "Replay ", h("span", { class: "muted", "data-testid": "table-id" }, doc.table_id)),
       h("div", { class: "panel" },
         doc.competition ? h("span", {}, "Competition ", h("a", { href: link("/competition", { name: doc.competition }) }, doc.competition), " · ") : "",
-        placement ? (doc.game === "mahjong"
-          ? `match ${placement.match}, seat order ${placement.round}, deal ${placement.table}, rotation ${placement.rotation} · `
-          : `match ${placement.match}, round ${placement.round}, table ${placement.table}${placement.side ? ", " + placement.side : ""} · `) : "",
+        placement ? placementPhrase(doc.game, placement) + " · " : "",
         seats.map((b, s) => `seat ${s}: ${b}`).join(" · "),
         doc.time ? h("div", { class: "muted" }, `${doc.time.decision_ms || 1000} ms per decision, hard cap ${doc.time.hard_cap_ms || 5000} ms${doc.time.penalty_per_100ms ? `, ${doc.time.penalty_per_100ms} penalty point(s) per 100 ms over` : ""}`) : ""),
       doc.error ? h("p", { class: "error", "data-testid": "replay-error" }, "This replay could not be played through to the end: ", doc.error) : "",

@@ -8,7 +8,6 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
-use arena_games::ddz::rules::Scoring;
 use arena_proto::v1;
 use axum::extract::{ConnectInfo, Query, State};
 use axum::http::{HeaderMap, StatusCode, header};
@@ -735,38 +734,17 @@ async fn deal(
     })))
 }
 
-/// A competition to create, as the console's form sends it: the protocol's `CompetitionSpec`
-/// in the CLI's words, with the CLI's defaults for what it leaves out (`arena competition
-/// create`): a Dou Dizhu competition is equal-strength, around
-/// [`arena_deals::wanted::DEFAULT_CENTRE`] within [`arena_deals::wanted::DEFAULT_EPS`], its deals
-/// measured by the panel `ladder:70` against its farmers. Unknown fields are refused, so a
-/// misspelt one is not silently ignored.
+/// A competition to create, as the console's form sends it: the fields every competition has,
+/// and the game's own options ([`arena_games::Game::competition_fields`], `_` for `-` in their
+/// names), which the game reads and completes with its defaults as it does for `arena
+/// competition create`; an option the game does not take is refused, so a misspelt one is not
+/// silently ignored.
 #[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
 struct NewCompetition {
     name: String,
     #[serde(default)]
     game: String,
-    #[serde(default)]
-    format: String,
     participants: Vec<String>,
-    #[serde(default)]
-    farmers: String,
-    #[serde(default)]
-    matches: u32,
-    #[serde(default)]
-    rounds: u32,
-    #[serde(default)]
-    rotate_seats: bool,
-    #[serde(default)]
-    centre: Vec<f64>,
-    #[serde(default)]
-    eps: f64,
-    #[serde(default)]
-    bombs: u32,
-    /// The landlords of the panel whose library supplies the deals (`ladder:70` when empty).
-    #[serde(default)]
-    panel: String,
     /// A string of digits (as the pages send every 64-bit integer, [`view::int`]) or a number.
     #[serde(default, deserialize_with = "u64_of_string_or_number")]
     seed: u64,
@@ -778,6 +756,43 @@ struct NewCompetition {
     penalty_per_100ms: u32,
     #[serde(default)]
     verdict_policy: String,
+    /// The game's options as the form sends them.
+    #[serde(flatten)]
+    options: BTreeMap<String, Value>,
+}
+
+/// The game's options of a form as the game reads them: each value as text (a list
+/// comma-separated). What an empty input sends (an empty text or list, 0, false, null) is left
+/// out, so the game's default applies.
+fn option_values(options: &BTreeMap<String, Value>) -> Result<arena_games::form::Values, Failure> {
+    let mut given = arena_games::form::Values::new();
+    for (key, value) in options {
+        let text = match value {
+            Value::Null | Value::Bool(false) => continue,
+            Value::Bool(true) => "true".to_string(),
+            Value::Number(n) if n.as_f64() == Some(0.0) => continue,
+            Value::Number(n) => n.to_string(),
+            Value::String(t) if t.trim().is_empty() => continue,
+            Value::String(t) => t.trim().to_string(),
+            Value::Array(items) if items.is_empty() => continue,
+            Value::Array(items) => items
+                .iter()
+                .map(|i| match i {
+                    Value::String(t) => t.trim().to_string(),
+                    other => other.to_string(),
+                })
+                .collect::<Vec<_>>()
+                .join(","),
+            Value::Object(_) => {
+                return Err(Failure::new(
+                    StatusCode::BAD_REQUEST,
+                    format!("{}: a value, not an object", arena_proto::text::quote(key)),
+                ));
+            }
+        };
+        given.insert(key.replace('_', "-"), text);
+    }
+    Ok(given)
 }
 
 /// A `u64` sent as a string of digits or as a JSON number; an empty string is 0 (unset).
@@ -819,50 +834,9 @@ impl NewCompetition {
             }
         };
         let time = (self.decision_ms, self.hard_cap_ms, self.penalty_per_100ms) != (0, 0, 0);
-        let ddz = game == "ddz";
-        let format = match self.format.trim() {
-            "" if ddz => "equal-strength".to_string(),
-            f => f.to_string(),
-        };
-        let mut centre = self.centre;
-        let mut eps = self.eps;
-        if ddz && format == "equal-strength" {
-            if centre.is_empty() {
-                // Unset bombs are one, difficulty scoring the panel's (the form sets neither).
-                centre = arena_deals::wanted::default_centre(Scoring::Difficulty, self.bombs)
-                    .ok_or_else(|| {
-                        Failure::new(
-                            StatusCode::BAD_REQUEST,
-                            format!(
-                                "centre: deals with {} bombs need a centre of {} GDI values",
-                                self.bombs,
-                                arena_deals::levels::gdi_dimension(Scoring::Difficulty, self.bombs)
-                            ),
-                        )
-                    })?;
-            }
-            if eps == 0.0 {
-                eps = arena_deals::wanted::DEFAULT_EPS;
-            }
-        }
-        let farmers = match self.farmers.trim() {
-            "" => "expert".to_string(),
-            f => f.to_string(),
-        };
-        let panel = match self.panel.trim() {
-            "" => "ladder:70".to_string(),
-            p => p.to_string(),
-        };
-        Ok(v1::CompetitionSpec {
+        let mut spec = v1::CompetitionSpec {
             name: self.name,
-            format: if ddz { format } else { self.format },
-            centre,
-            eps,
             participants: self.participants,
-            farmers: if ddz { farmers.clone() } else { self.farmers },
-            matches: self.matches,
-            rounds: self.rounds,
-            rotate_seats: self.rotate_seats,
             time: time.then_some(v1::TimeControl {
                 decision_ms: self.decision_ms,
                 hard_cap_ms: self.hard_cap_ms,
@@ -870,17 +844,15 @@ impl NewCompetition {
                 ..Default::default()
             }),
             verdict_policy: policy as i32,
-            bombs: self.bombs,
-            // The panel's farmers are the competition's, as the CLI has them.
-            panel: ddz.then(|| v1::PanelSpec {
-                landlords: panel,
-                farmers,
-                ..Default::default()
-            }),
             seed: self.seed,
             game: game.into(),
             ..Default::default()
-        })
+        };
+        let kind = arena_games::GameKind::from_wire(game)
+            .map_err(|e| Failure::new(StatusCode::BAD_REQUEST, e))?;
+        kind.competition_spec(&mut spec, &option_values(&self.options)?)
+            .map_err(|e| Failure::new(StatusCode::BAD_REQUEST, e))?;
+        Ok(spec)
     }
 }
 
@@ -1055,7 +1027,7 @@ mod tests {
         .spec()
         .unwrap_err();
         assert!(
-            e.message.contains("centre of 5 GDI values"),
+            e.message.contains("centre with 5 GDI values"),
             "{}",
             e.message
         );

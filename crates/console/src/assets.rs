@@ -50,22 +50,10 @@ pub const FILES: [(&str, &str, &str); 4] = [
     ),
 ];
 
-/// The binary files: path, content type, content. The fan-name font is Noto Sans CJK SC cut to
-/// the characters of the Mahjong fans' names (`assets/fonts/`, SIL OFL 1.1, remade by
-/// `make-fan-names-font.sh`): browsers without a Chinese font (Debian's chromium has none)
-/// would draw the fans' names as empty boxes. The icon answers both the page's link and the
-/// `/favicon.ico` browsers ask for on their own.
-pub const BINARY: [(&str, &str, &[u8]); 4] = [
-    (
-        "/assets/fonts/fan-names.otf",
-        "font/otf",
-        include_bytes!("../assets/fonts/fan-names.otf"),
-    ),
-    (
-        "/assets/fonts/OFL.txt",
-        "text/plain; charset=utf-8",
-        include_bytes!("../assets/fonts/OFL.txt"),
-    ),
+/// The binary files: path, content type, content. The icon answers both the page's link and
+/// the `/favicon.ico` browsers ask for on their own. (A game's fonts and images are its own
+/// assets, [`arena_games::Game::assets`], served under `/assets/games/<name>/`.)
+pub const BINARY: [(&str, &str, &[u8]); 2] = [
     (
         "/favicon.svg",
         "image/svg+xml",
@@ -78,10 +66,16 @@ pub const BINARY: [(&str, &str, &[u8]); 4] = [
     ),
 ];
 
+/// Where a game's asset is served.
+fn asset_path(game: GameKind, file: &str) -> String {
+    format!("/assets/games/{}/{file}", game.name())
+}
+
 /// The document every page path serves, its `<!-- game renderers -->` line replaced by one
-/// script per registered game (each game's renderer, served under `/assets/games/`) and a JSON
-/// block listing the registered games (name, title, seats, whether it has a ladder) that the
-/// pages read for titles, tabs and the creation form. A data block (`application/json`) is not
+/// script per registered game (each game's renderer, served under `/assets/games/`), a link to
+/// each stylesheet among the games' assets, and a JSON block listing the registered games
+/// (name, title, seats, whether it has a ladder, its competitions' fields with their defaults)
+/// that the pages read for titles, tabs and the creation form. A data block (`application/json`) is not
 /// run, so the content security policy needs no exception for it.
 static INDEX: LazyLock<String> = LazyLock::new(|| {
     let mut scripts: String = GameKind::all()
@@ -92,13 +86,42 @@ static INDEX: LazyLock<String> = LazyLock::new(|| {
             )
         })
         .collect();
+    for g in GameKind::all() {
+        for a in g
+            .assets()
+            .iter()
+            .filter(|a| a.content_type.starts_with("text/css"))
+        {
+            scripts += &format!(
+                "<link rel=\"stylesheet\" href=\"{}\">\n",
+                asset_path(g, a.file)
+            );
+        }
+    }
     let games: Vec<serde_json::Value> = GameKind::all()
         .map(|g| {
+            let view = g.competition_view();
             serde_json::json!({
                 "name": g.name(),
                 "title": g.title(),
                 "seats": g.seat_count(),
                 "ladder": g.ladder().is_some(),
+                "competitions": serde_json::json!({
+                    "mean_heading": view.mean_heading,
+                    "ranking_rule": view.ranking_rule,
+                    "placement": view.placement,
+                    "placement_phrase": view.placement_phrase,
+                    "summary": view.summary,
+                    "drawn": view.drawn,
+                }),
+                "ladder_group": g.ladder().map(|l| l.group_size()),
+                "fields": g.competition_fields().iter().map(|f| serde_json::json!({
+                    "name": f.name,
+                    "help": f.help,
+                    "default": f.default,
+                    "switch": f.switch,
+                    "choices": f.choices,
+                })).collect::<Vec<_>>(),
             })
         })
         .collect();
@@ -171,6 +194,17 @@ pub fn router() -> Router {
             }),
         );
     }
+    for game in GameKind::all() {
+        for asset in game.assets() {
+            let (mime, body) = (asset.content_type, asset.bytes);
+            r = r.route(
+                &asset_path(game, asset.file),
+                get(move || async move {
+                    hardened(([(header::CONTENT_TYPE, mime)], body).into_response())
+                }),
+            );
+        }
+    }
     for (path, mime, body) in BINARY {
         r =
             r.route(
@@ -208,23 +242,5 @@ mod tests {
             assert!(page.contains(&script), "{script}");
         }
         assert!(!page.contains("<!-- game renderers -->"));
-    }
-
-    #[test]
-    fn the_fan_font_has_every_character_of_every_fan_name() {
-        use arena_games::mahjong::rules::{fan::Fan, rules::Reading};
-        let (_, _, otf) = BINARY[0];
-        let face = ttf_parser::Face::parse(otf, 0).expect("the fan font reads");
-        for fan in Fan::ALL {
-            for reading in [Reading::Contest, Reading::Seed2015] {
-                for c in fan.name(reading).chars() {
-                    assert!(
-                        face.glyph_index(c).is_some(),
-                        "{c} of {} has no glyph: run assets/fonts/make-fan-names-font.sh",
-                        fan.name(reading)
-                    );
-                }
-            }
-        }
     }
 }

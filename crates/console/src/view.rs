@@ -54,6 +54,7 @@ pub fn competition(c: &v1::Competition) -> Value {
         "format": spec.format,
         "state": state,
         "participants": spec.participants,
+        // game-seam: `CompetitionSpec.farmers`, the protocol's own field, shown as it is named.
         "farmers": spec.farmers,
         "matches": spec.matches,
         "rounds": spec.rounds,

@@ -675,8 +675,30 @@ async fn every_page_has_its_icon_and_the_fan_font_the_policy_lets_it_load() {
         page.contains(r#"<link rel="icon" href="/favicon.svg""#),
         "{page}"
     );
+    // The font is Mahjong's asset, with the stylesheet that declares it; the page links it.
+    assert!(
+        page.contains(r#"<link rel="stylesheet" href="/assets/games/mahjong/mahjong.css">"#),
+        "{page}"
+    );
+    let (status, _, css) = request(
+        c.addr,
+        "GET",
+        "/assets/games/mahjong/mahjong.css",
+        &[],
+        None,
+    )
+    .await;
+    assert_eq!(status, 200);
+    assert!(css.contains("/assets/games/mahjong/fan-names.otf"), "{css}");
     // (HEAD: the font is binary.)
-    let (status, head, _) = request(c.addr, "HEAD", "/assets/fonts/fan-names.otf", &[], None).await;
+    let (status, head, _) = request(
+        c.addr,
+        "HEAD",
+        "/assets/games/mahjong/fan-names.otf",
+        &[],
+        None,
+    )
+    .await;
     assert_eq!(status, 200);
     assert!(
         head.to_lowercase().contains("content-type: font/otf"),

@@ -20,6 +20,7 @@ pub mod adapter;
 pub mod commands;
 pub mod competition;
 pub mod ddz;
+pub mod form;
 pub mod ladder;
 pub mod mahjong;
 mod registry;
@@ -28,7 +29,7 @@ pub use adapter::{Builtin, CheckedJob, State, TableAdapter};
 pub use commands::GameCommands;
 pub use competition::Competitions;
 pub use ladder::{Group, GroupScore, GroupTable, Ladder};
-pub use registry::{Game, GameKind, Renderer, Variant};
+pub use registry::{Asset, CompetitionView, Game, GameKind, Renderer, Variant};
 
 use arena_proto::v1;
 use arena_table::job::check_envelope;

@@ -18,6 +18,7 @@ use arena_proto::v1;
 use arena_table::JobError;
 use serde_json::Value;
 
+use crate::form::{self, Field, Values};
 use crate::{Builtin, CheckedJob};
 
 /// A game the platform plays: its identity, its tables and bots, its wire and its renderer.
@@ -86,6 +87,89 @@ pub trait Game: Send + Sync + 'static {
     /// join the replay document.
     fn render_history(&self, replay: &v1::Replay) -> Value;
 
+    /// Other names users may call the game by on the command line (`dou-dizhu`); the wire,
+    /// the store and the console use [`Game::name`] only.
+    fn aliases(&self) -> &'static [&'static str] {
+        &[]
+    }
+
+    /// The options of the game's competitions beyond those every competition has (name,
+    /// participants, seed, clock, verdict policy, lane), with their defaults: the flags of
+    /// `arena competition create` and the fields of the console's creation form.
+    fn competition_fields(&self) -> &'static [Field] {
+        &[]
+    }
+
+    /// Writes the values a user gave for [`Game::competition_fields`] into `spec` (its name,
+    /// game, participants, seed, clock and the rest already set), with the game's defaults
+    /// for those left out that its competitions' check does not fill in. An option the game
+    /// does not take is refused, naming it. By default the options every spec has are
+    /// written as given ([`form::write_spec_fields`]) and others refused.
+    fn competition_spec(
+        &self,
+        spec: &mut v1::CompetitionSpec,
+        given: &Values,
+    ) -> Result<(), String> {
+        let rest = form::write_spec_fields(spec, given)?;
+        form::not_for(self.title(), "competitions", &rest, |g| {
+            g.competition_fields()
+        })
+    }
+
+    /// The options of a table played by hand (`arena table run`) beyond its seats, seed and
+    /// clock: flags of their own.
+    fn table_fields(&self) -> &'static [Field] {
+        &[]
+    }
+
+    /// Sets `job`'s set-up from the values a user gave for [`Game::table_fields`] (the job's
+    /// seats, seed and clock already set). By default the game's default set-up (none), any
+    /// option refused.
+    fn table_setup(&self, job: &mut v1::TableJob, given: &Values) -> Result<(), String> {
+        let _ = job;
+        let names: Vec<String> = given.keys().cloned().collect();
+        form::not_for(self.title(), "tables", &names, |g| g.table_fields())
+    }
+
+    /// The bots of a table played by hand when the user names none: `random` in every seat
+    /// by default.
+    fn default_seats(&self) -> Vec<String> {
+        vec!["random".to_string(); self.seat_count()]
+    }
+
+    /// The clock a table or competition of this game has when the user sets only some of it
+    /// (the rest taken from here): by default all zero, which the referee reads as its own
+    /// defaults.
+    fn default_time(&self) -> v1::TimeControl {
+        v1::TimeControl::default()
+    }
+
+    /// A played table in a few lines of text for people (what the CLI prints between the
+    /// table's seats and its verdicts and scores): by default its moves as
+    /// [`Game::render_action`] writes them, seat by seat.
+    fn describe_replay(&self, replay: &v1::Replay) -> Vec<String> {
+        replay
+            .steps
+            .iter()
+            .filter_map(|s| {
+                let action = s.action.as_ref()?;
+                Some(format!("  seat {} {}", s.seat, self.render_action(action)))
+            })
+            .collect()
+    }
+
+    /// How the console shows the game's competitions: headings, the ranking rule, the tables'
+    /// placement columns, its summary line.
+    fn competition_view(&self) -> CompetitionView {
+        CompetitionView::default()
+    }
+
+    /// Static files the game's renderer loads besides its script (a font, images), served
+    /// under `/assets/games/<name>/<file>`.
+    fn assets(&self) -> &'static [Asset] {
+        &[]
+    }
+
     /// A competition standing's game-specific totals as the console shows them: a list of
     /// `[column title, value]` pairs, the standings table's columns in order (`null` for a game
     /// whose standings hold none).
@@ -114,6 +198,58 @@ pub struct Renderer {
     pub file: &'static str,
     /// The script.
     pub source: &'static str,
+}
+
+/// How the console shows a game's competitions (its standings' totals are
+/// [`Game::render_standing`]'s).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct CompetitionView {
+    /// The standings' mean score column's title.
+    pub mean_heading: &'static str,
+    /// How places are decided, as the standings say it (its `P(#k)` set in bold).
+    pub ranking_rule: &'static str,
+    /// A table's placement in the tables list: (column title, `Placement` field) pairs.
+    pub placement: &'static [(&'static str, &'static str)],
+    /// A table's placement as the replay's heading says it, `{field}` standing for the
+    /// `Placement` field (a trailing comma left by an empty one is dropped).
+    pub placement_phrase: &'static str,
+    /// The competition's summary after its game and format: `{field}` stands for the
+    /// competition's field (a list's length), e.g. `{participants} participants`.
+    pub summary: &'static str,
+    /// The note after the standings when games ended drawn, `{n}` their number (empty: none).
+    pub drawn: &'static str,
+}
+
+impl Default for CompetitionView {
+    fn default() -> CompetitionView {
+        CompetitionView {
+            mean_heading: "Mean score",
+            ranking_rule: "Participants are placed as the game's standings rank them. P(#k) is \
+                           the share of complete matches in which the participant came k-th; * \
+                           marks its most probable place. The interval is the 95% confidence \
+                           interval of the mean score.",
+            placement: &[
+                ("Match", "match"),
+                ("Round", "round"),
+                ("Table #", "table"),
+                ("Rotation", "rotation"),
+            ],
+            placement_phrase: "match {match}, round {round}, table {table}, rotation {rotation}",
+            summary: "{participants} participants · {matches} matches",
+            drawn: "",
+        }
+    }
+}
+
+/// A static file a game's renderer loads (see [`Game::assets`]).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Asset {
+    /// Its file name, served as `/assets/games/<game name>/<file>`.
+    pub file: &'static str,
+    /// Its media type (`font/otf`).
+    pub content_type: &'static str,
+    /// Its bytes.
+    pub bytes: &'static [u8],
 }
 
 /// Every registered game, the platform's default first (an empty game name on the wire means
@@ -190,6 +326,20 @@ impl GameKind {
                 Self::names()
             )
         })
+    }
+
+    /// The game a user named on the command line: its name or one of its
+    /// [`Game::aliases`], an empty name meaning [`GameKind::default_game`]; else why none is
+    /// (the error lists the registered names).
+    pub fn by_user_name(name: &str) -> Result<GameKind, String> {
+        let name = name.trim();
+        if name.is_empty() {
+            return Ok(Self::default_game());
+        }
+        match Self::all().find(|g| g.aliases().contains(&name)) {
+            Some(g) => Ok(g),
+            None => Self::by_name(name),
+        }
     }
 
     /// The registered games' names, comma-separated, for messages.
@@ -290,5 +440,42 @@ mod tests {
         let e = GameKind::from_wire("chess").unwrap_err();
         assert_eq!(e, "no game \"chess\": the games are ddz, mahjong");
         assert!(GameKind::from_wire("DDZ").is_err(), "names are exact");
+    }
+
+    #[test]
+    fn a_user_names_a_game_by_its_name_or_an_alias_and_nothing_is_the_default() {
+        for g in GameKind::all() {
+            assert_eq!(GameKind::by_user_name(g.name()), Ok(g));
+            for alias in g.aliases() {
+                assert_eq!(GameKind::by_user_name(alias), Ok(g));
+            }
+        }
+        assert_eq!(GameKind::by_user_name(""), Ok(GameKind::default_game()));
+        assert_eq!(
+            GameKind::by_user_name("dou-dizhu"),
+            Ok(crate::ddz::GAME),
+            "the name the CLI always took"
+        );
+        let e = GameKind::by_user_name("chess").unwrap_err();
+        assert_eq!(e, "no game \"chess\": the games are ddz, mahjong");
+    }
+
+    #[test]
+    fn every_game_option_is_described_with_its_default_and_read_back_by_its_game() {
+        for g in GameKind::all() {
+            for f in g.competition_fields().iter().chain(g.table_fields()) {
+                assert!(!f.name.is_empty() && !f.help.is_empty(), "{g}: {f:?}");
+                assert!(
+                    f.choices.is_empty() || f.choices.contains(&f.default),
+                    "{f:?}"
+                );
+            }
+            // Each game completes a spec left without options, and refuses one it lacks.
+            let mut spec = v1::CompetitionSpec::default();
+            assert_eq!(g.competition_spec(&mut spec, &Values::new()), Ok(()), "{g}");
+            let nonsense = Values::from([("no-such-option".to_string(), "1".to_string())]);
+            let e = g.competition_spec(&mut spec, &nonsense).unwrap_err();
+            assert!(e.contains("--no-such-option is not an option of"), "{e}");
+        }
     }
 }

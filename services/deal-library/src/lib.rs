@@ -363,12 +363,8 @@ impl DealLibrary for DealLibraryService {
             }
             // Follow progress from the store until every deal is measured.
             let id = op.id.clone();
-            let (svc, start, already, tables) = (
-                self.clone(),
-                Instant::now(),
-                op.progress,
-                panel.tables(),
-            );
+            let (svc, start, already, tables) =
+                (self.clone(), Instant::now(), op.progress, panel.tables());
             let (panel_id, total) = (panel.id.clone(), r.count);
             // Made before the first read: a batch of deals stored after it wakes the loop, and
             // so does a cancellation (its record).

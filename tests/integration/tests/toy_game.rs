@@ -91,6 +91,27 @@ fn the_toy_registers_once_under_its_name() {
     assert_eq!(GameKind::by_name("toy"), Ok(game));
     assert!(GameKind::all().any(|g| g == game));
     assert_eq!(GameKind::from_wire("toy").map(|g| g.seat_count()), Ok(5));
+    // What `arena … --game` and the console's form accept: the toy by its name, its options
+    // (none of its own: the spec's common ones, written as given) and another game's refused
+    // naming that game.
+    assert_eq!(GameKind::by_user_name("toy"), Ok(game));
+    let e = GameKind::by_user_name("chess").unwrap_err();
+    assert!(e.contains("toy"), "the registered names: {e}");
+    let mut spec = arena_proto::v1::CompetitionSpec::default();
+    let given = |k: &str, v: &str| arena_games::form::Values::from([(k.into(), v.into())]);
+    assert_eq!(
+        game.competition_spec(&mut spec, &given("matches", "3")),
+        Ok(())
+    );
+    assert_eq!(spec.matches, 3);
+    let e = game
+        .competition_spec(&mut spec, &given("rules", "douzero"))
+        .unwrap_err();
+    assert!(e.contains("--rules is for Dou Dizhu competitions"), "{e}");
+    let e = game
+        .table_setup(&mut Default::default(), &given("deal", "x"))
+        .unwrap_err();
+    assert!(e.contains("--deal is for Dou Dizhu tables"), "{e}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]

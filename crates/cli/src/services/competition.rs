@@ -266,10 +266,13 @@ pub fn competition(cmd: CompetitionCommand) -> Result<()> {
                         .map_err(status)?
                         .into_inner();
                     let spec = comp.spec.unwrap_or_default();
-                    if !crate::mahjong_comp::is_mahjong(&spec.game) {
-                        bail!("--log-dir: {} is not a Mahjong competition", a.name);
-                    }
-                    let hands = crate::mahjong_comp::write_logs(dir, &spec, &kept)?;
+                    let Some(printer) = super::print::printer_of(&spec.game) else {
+                        bail!(
+                            "--log-dir: {} is a competition of a game without logs of its own",
+                            a.name
+                        );
+                    };
+                    let hands = printer.write_logs(dir, &spec, &kept)?;
                     println!(
                         "{hands} hand logs of {} written under {}{}",
                         a.name,
@@ -294,8 +297,8 @@ pub fn competition(cmd: CompetitionCommand) -> Result<()> {
                 let job = replay.job.clone().unwrap_or_default();
                 if a.json {
                     println!("{}", arena_proto::json::replay(&replay));
-                } else if crate::mahjong_comp::is_mahjong(&job.game) {
-                    // A competition's table is logged with its participants and seeds.
+                } else if let Some(printer) = super::print::printer_of(&job.game) {
+                    // A competition's table is printed with its participants and seeds.
                     let spec = if job.competition.is_empty() {
                         None
                     } else {
@@ -307,7 +310,7 @@ pub fn competition(cmd: CompetitionCommand) -> Result<()> {
                             .ok()
                             .and_then(|c| c.into_inner().spec)
                     };
-                    crate::mahjong_comp::print_replay(&replay, spec.as_ref(), a.log);
+                    printer.print_replay(&replay, spec.as_ref(), a.log);
                 } else {
                     let result = replay.result.clone().unwrap_or_default();
                     print_replay(&job, &replay, &result);

@@ -306,34 +306,32 @@ impl RetentionArgs {
     }
 }
 
-/// The continuous ranked ladder's settings.
-#[derive(Args)]
+/// The continuous ranked ladders' settings: for each registered game with a ladder, a flag that
+/// runs it and the bots always available to it (the default game's `--ladder` and
+/// `--ladder-anchors`, another game's `--<name>-ladder` and `--<name>-ladder-anchors`, each
+/// with its `ARENA_…` variable), and the settings the ladders share.
 pub struct LadderArgs {
-    /// Run the continuous ranked ladder: pair the connected remote bots into duplicate pairs and
-    /// rate them per release.
-    #[arg(
-        long,
-        env = "ARENA_LADDER",
-        action = clap::ArgAction::SetTrue,
-        value_parser = clap::builder::BoolishValueParser::new()
-    )]
-    pub(super) ladder: bool,
-    /// Bots always available to the ladder besides connected remote bots (built-in bots such as
-    /// expert, or program bots), comma-separated; they are never paired with each other.
-    #[arg(long, env = "ARENA_LADDER_ANCHORS", value_delimiter = ',')]
-    pub(super) ladder_anchors: Vec<String>,
+    /// The games whose ladder runs, each with its anchors as given.
+    pub(super) games: Vec<(arena_games::GameKind, Vec<String>)>,
+    shared: LadderShared,
+}
+
+/// The settings every ladder shares.
+#[derive(Args)]
+struct LadderShared {
     /// The shortest time between pairing passes, in milliseconds: a pass follows a ladder
     /// table finishing or a bot connecting or leaving (a burst makes one pass), and at least
     /// every 30 s.
     #[arg(long, env = "ARENA_LADDER_EVERY_MS", default_value_t = 1000)]
-    pub(super) ladder_every_ms: u64,
-    /// Most ladder pairs in flight at once (0 = no limit).
+    ladder_every_ms: u64,
+    /// Most ladder groups in flight at once, per ladder (0 = no limit).
     #[arg(long, env = "ARENA_LADDER_MAX_PAIRS", default_value_t = 0)]
-    pub(super) ladder_max_pairs: usize,
-    /// Seed of the ladder's opponent draws (its deals come from a secret key drawn at random).
+    ladder_max_pairs: usize,
+    /// Seed of the ladders' opponent draws (their deals come from a secret key drawn at
+    /// random).
     #[arg(long, env = "ARENA_LADDER_SEED", default_value_t = 0x1adde5)]
-    pub(super) ladder_seed: u64,
-    /// Most releases rated per bot (both ladders): rating a newer release forgets the least
+    ladder_seed: u64,
+    /// Most releases rated per bot (every ladder): rating a newer release forgets the least
     /// recently rated one and its history (at least 1).
     #[arg(
         long,
@@ -341,75 +339,194 @@ pub struct LadderArgs {
         default_value_t = arena_matchmaker::ladder::DEFAULT_MAX_RELEASES,
         value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=1000)
     )]
-    pub(super) ladder_max_releases: usize,
-    /// Run the continuous ranked Mahjong ladder: group the connected Mahjong bots by four into
-    /// duplicate sets (one wall at four tables, the bots rotated a seat each) and rate them per
-    /// release. It shares the pass interval, group cap and seed with the Dou Dizhu ladder.
-    #[arg(
-        long,
-        env = "ARENA_MAHJONG_LADDER",
-        action = clap::ArgAction::SetTrue,
-        value_parser = clap::builder::BoolishValueParser::new()
-    )]
-    pub(super) mahjong_ladder: bool,
-    /// Mahjong bots always available to the Mahjong ladder (built-in random, greedy, expert, or
-    /// program bots), comma-separated; a set always has at least one bot that is not an anchor.
-    #[arg(long, env = "ARENA_MAHJONG_LADDER_ANCHORS", value_delimiter = ',')]
-    pub(super) mahjong_ladder_anchors: Vec<String>,
+    ladder_max_releases: usize,
+}
+
+/// A game's ladder flags: the one that runs it, its anchors', and their variables.
+struct LadderFlags {
+    game: arena_games::GameKind,
+    run: &'static str,
+    anchors: &'static str,
+}
+
+impl LadderFlags {
+    /// The flags of every registered game with a ladder, the default game's first.
+    fn all() -> Vec<LadderFlags> {
+        arena_games::GameKind::all()
+            .filter(|g| g.ladder().is_some())
+            .map(|game| {
+                let run = LadderArgs::flag(game);
+                let run = run.trim_start_matches('-');
+                // Flag names live as long as the command line (clap keeps `&'static str`s);
+                // they are made once per command.
+                LadderFlags {
+                    game,
+                    run: Box::leak(run.to_string().into_boxed_str()),
+                    anchors: Box::leak(format!("{run}-anchors").into_boxed_str()),
+                }
+            })
+            .collect()
+    }
+
+    /// A flag's environment variable: `ARENA_` and the flag in capitals, `_` for `-` (kept as
+    /// long as the flag's name).
+    fn env(flag: &str) -> &'static str {
+        Box::leak(format!("ARENA_{}", flag.to_uppercase().replace('-', "_")).into_boxed_str())
+    }
+
+    fn args(&self, cmd: clap::Command) -> clap::Command {
+        let title = self.game.title();
+        let size = self.game.ladder().map_or(2, |l| l.group_size());
+        cmd.arg(
+            clap::Arg::new(self.run)
+                .long(self.run)
+                .env(Self::env(self.run))
+                .action(clap::ArgAction::SetTrue)
+                .value_parser(clap::builder::BoolishValueParser::new())
+                .help(format!(
+                    "Run the continuous ranked ladder of {title}: group the connected bots \
+                     playing it by {size} into duplicate sets (the same cards at {size} tables, \
+                     the bots' seats turned) and rate them per release"
+                )),
+        )
+        .arg(
+            clap::Arg::new(self.anchors)
+                .long(self.anchors)
+                .value_name(&Self::env(self.anchors)["ARENA_".len()..])
+                .env(Self::env(self.anchors))
+                .value_delimiter(',')
+                .action(clap::ArgAction::Append)
+                .value_parser(clap::value_parser!(String))
+                .help(format!(
+                    "Bots always available to the {title} ladder besides connected remote bots \
+                     (built-in or program bots), comma-separated; a group always has a bot that \
+                     is not an anchor"
+                )),
+        )
+    }
+}
+
+impl clap::Args for LadderArgs {
+    fn augment_args(cmd: clap::Command) -> clap::Command {
+        // The default game's flags first, then the shared settings, then the other games'.
+        let mut flags = LadderFlags::all().into_iter();
+        let cmd = match flags.next() {
+            Some(first) => first.args(cmd),
+            None => cmd,
+        };
+        flags.fold(LadderShared::augment_args(cmd), |cmd, f| f.args(cmd))
+    }
+
+    fn augment_args_for_update(cmd: clap::Command) -> clap::Command {
+        Self::augment_args(cmd)
+    }
+}
+
+impl clap::FromArgMatches for LadderArgs {
+    fn from_arg_matches(m: &clap::ArgMatches) -> Result<Self, clap::Error> {
+        let games = LadderFlags::all()
+            .into_iter()
+            .filter(|f| m.get_flag(f.run))
+            .map(|f| {
+                let anchors = m
+                    .get_many::<String>(f.anchors)
+                    .map(|a| a.cloned().collect())
+                    .unwrap_or_default();
+                (f.game, anchors)
+            })
+            .collect();
+        Ok(LadderArgs {
+            games,
+            shared: LadderShared::from_arg_matches(m)?,
+        })
+    }
+
+    fn update_from_arg_matches(&mut self, m: &clap::ArgMatches) -> Result<(), clap::Error> {
+        *self = Self::from_arg_matches(m)?;
+        Ok(())
+    }
 }
 
 impl LadderArgs {
+    /// The flag that runs `game`'s ladder: `--ladder` for the default game, `--<name>-ladder`
+    /// for another.
+    pub(super) fn flag(game: arena_games::GameKind) -> String {
+        if game == arena_games::GameKind::default_game() {
+            "--ladder".to_string()
+        } else {
+            format!("--{}-ladder", game.name())
+        }
+    }
+
     pub(super) fn config(&self) -> arena_matchmaker::MatchmakerConfig {
-        let ladder = |game: arena_games::GameKind, anchors: &[String]| {
-            arena_matchmaker::ladder::LadderConfig {
-                game,
-                every: std::time::Duration::from_millis(self.ladder_every_ms.max(10)),
+        let s = &self.shared;
+        let ladders = self
+            .games
+            .iter()
+            .map(|(game, anchors)| arena_matchmaker::ladder::LadderConfig {
+                game: *game,
+                every: std::time::Duration::from_millis(s.ladder_every_ms.max(10)),
                 anchors: anchors
                     .iter()
                     .map(|a| a.trim().to_string())
                     .filter(|a| !a.is_empty())
                     .collect(),
-                max_pairs: self.ladder_max_pairs,
-                seed: self.ladder_seed,
-                max_releases: self.ladder_max_releases,
+                max_pairs: s.ladder_max_pairs,
+                seed: s.ladder_seed,
+                max_releases: s.ladder_max_releases,
                 ..Default::default()
-            }
-        };
-        let dou_dizhu = self
-            .ladder
-            .then(|| ladder(arena_games::ddz::GAME, &self.ladder_anchors));
-        let mahjong = self
-            .mahjong_ladder
-            .then(|| ladder(arena_games::mahjong::GAME, &self.mahjong_ladder_anchors));
+            })
+            .collect();
         arena_matchmaker::MatchmakerConfig {
-            ladders: dou_dizhu.into_iter().chain(mahjong).collect(),
+            ladders,
             ..Default::default()
         }
     }
 }
 
-/// A game a command is for.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum GameArg {
-    /// Dou Dizhu.
-    #[value(name = "dou-dizhu", alias = "ddz")]
-    DouDizhu,
-    /// The 2015 contest Mahjong.
-    Mahjong,
+/// A game a command is for: any registered game, by its name or an alias (`--game ddz`,
+/// `--game dou-dizhu`); the default game when left out.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct GameArg(pub arena_games::GameKind);
+
+impl Default for GameArg {
+    fn default() -> GameArg {
+        GameArg(arena_games::GameKind::default_game())
+    }
+}
+
+impl std::fmt::Display for GameArg {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.0.name())
+    }
 }
 
 impl GameArg {
-    pub(crate) fn wire(self) -> &'static str {
-        match self {
-            GameArg::DouDizhu => arena_games::ddz::GAME.name(),
-            GameArg::Mahjong => arena_games::mahjong::GAME.name(),
-        }
+    /// Reads `--game`'s value: a registered game's name or alias (the games registered when
+    /// the command line is read, so a game registered at run time is one too), an empty one
+    /// meaning the default game; the error lists the registered names.
+    pub fn parse(name: &str) -> Result<GameArg, String> {
+        arena_games::GameKind::by_user_name(name).map(GameArg)
     }
 
+    /// `--game`'s help: the registered games.
+    pub fn help() -> String {
+        let games: Vec<String> = arena_games::GameKind::all()
+            .map(|g| match g.aliases() {
+                [] => format!("{} ({})", g.name(), g.title()),
+                aliases => format!("{} or {} ({})", g.name(), aliases.join(" or "), g.title()),
+            })
+            .collect();
+        format!("The game: {}", games.join(", "))
+    }
+
+    /// The game's name on the wire.
+    pub(crate) fn wire(self) -> &'static str {
+        self.0.name()
+    }
+
+    /// The game as the store names it.
     pub(crate) fn store(self) -> arena_store::Game {
-        match self {
-            GameArg::DouDizhu => arena_games::ddz::GAME.into(),
-            GameArg::Mahjong => arena_games::mahjong::GAME.into(),
-        }
+        self.0.into()
     }
 }

@@ -12,8 +12,8 @@ use crate::client::status;
 /// `arena leaderboard`: the ladder's ratings from a running matchmaker.
 #[derive(Args)]
 pub struct LeaderboardArgs {
-    /// Which game's ladder.
-    #[arg(long, value_enum, default_value = "dou-dizhu")]
+    /// Which game's ladder (a registered game's name) [default: the default game].
+    #[arg(long, value_parser = GameArg::parse, default_value_t)]
     pub(super) game: GameArg,
     /// Most entries (0 = all; fetched a page at a time).
     #[arg(long, default_value_t = 0)]
@@ -54,12 +54,11 @@ pub fn leaderboard(a: LeaderboardArgs) -> Result<()> {
                 break;
             }
         }
-        // What a rating counts, named as the ladder plays it: duplicate pairs of Dou Dizhu
-        // tables, duplicate sets of four Mahjong tables (`Rating.games` on the wire).
-        let unit = if a.game == GameArg::Mahjong {
-            "sets"
-        } else {
-            "pairs"
+        // What a rating counts, named as the ladder plays it: duplicate pairs of bots, or larger
+        // duplicate sets (`Rating.games` on the wire).
+        let unit = match a.game.0.ladder().map(|l| l.group_size()) {
+            Some(2) => "pairs",
+            _ => "sets",
         };
         if a.json {
             for r in &board.ratings {
@@ -75,11 +74,7 @@ pub fn leaderboard(a: LeaderboardArgs) -> Result<()> {
         if board.ratings.is_empty() {
             println!(
                 "no rated bots yet (is the matchmaker running with {}?)",
-                if a.game == GameArg::Mahjong {
-                    "--mahjong-ladder"
-                } else {
-                    "--ladder"
-                }
+                super::flags::LadderArgs::flag(a.game.0)
             );
             return Ok(());
         }

@@ -1,16 +1,41 @@
 //! What the table and competition clients print: a table's replay, a competition's standings.
 
-use arena_proto::packages::arena::ddz::v1 as ddz_pb;
 use arena_proto::v1;
 
+/// What a game's CLI prints its own way instead of the printers here (Mahjong: its hands as
+/// the 2015 contest server's logs). A game without one is printed from the registry alone.
+pub(crate) trait GamePrinter: Sync {
+    /// Prints one table's replay (its result inside), with the competition's spec when the
+    /// table is a competition's; `log_only`: only the game's own log of it (`--log`).
+    fn print_replay(&self, replay: &v1::Replay, spec: Option<&v1::CompetitionSpec>, log_only: bool);
+
+    /// Prints a competition's standings.
+    fn print_standings(&self, standings: &v1::Standings);
+
+    /// Writes a competition's tables under `dir` as the game's logs (`--log-dir`); returns how
+    /// many tables it wrote.
+    fn write_logs(
+        &self,
+        dir: &std::path::Path,
+        spec: &v1::CompetitionSpec,
+        replays: &[v1::Replay],
+    ) -> anyhow::Result<usize>;
+}
+
+/// The printer of the game a message's `game` field names, if it has one of its own.
+pub(super) fn printer_of(game: &str) -> Option<&'static dyn GamePrinter> {
+    crate::game_printers::printer(arena_games::GameKind::from_wire(game).ok()?)
+}
+
+/// Prints a played table: its seats, the game's account of it
+/// ([`arena_games::Game::describe_replay`]), its verdicts and scores.
 pub(super) fn print_replay(job: &v1::TableJob, replay: &v1::Replay, result: &v1::TableResult) {
-    if crate::mahjong_comp::is_mahjong(&job.game) {
-        // The hand in the 2015 log format, then verdicts and scores.
+    if let Some(printer) = printer_of(&job.game) {
         let replay = v1::Replay {
             result: Some(result.clone()),
             ..replay.clone()
         };
-        return crate::mahjong_comp::print_replay(&replay, None, false);
+        return printer.print_replay(&replay, None, false);
     }
     println!(
         "table {}: {}",
@@ -21,26 +46,10 @@ pub(super) fn print_replay(job: &v1::TableJob, replay: &v1::Replay, result: &v1:
             .collect::<Vec<_>>()
             .join(" / ")
     );
-    if let Ok(s) = arena_proto::payload::unpack::<ddz_pb::Setup>(job.setup.as_ref(), "setup") {
-        println!("deal {}", s.deal);
-    }
-    for e in &arena_games::ddz::convert::history_of(replay).events {
-        use ddz_pb::event::Event as E;
-        let what = match &e.event {
-            Some(E::Bid(b)) => format!("bids {b}"),
-            Some(E::Redeal(_)) => "redeal".to_string(),
-            Some(E::Landlord(l)) => format!("is landlord at {} and takes {}", l.bid, l.bottom),
-            Some(E::Double(d)) => {
-                if *d {
-                    "doubles".into()
-                } else {
-                    "does not double".into()
-                }
-            }
-            Some(E::Play(p)) => format!("plays {p}"),
-            None => continue,
-        };
-        println!("  seat {} {what}", e.seat);
+    if let Ok(game) = arena_games::GameKind::from_wire(&job.game) {
+        for line in game.describe_replay(replay) {
+            println!("{line}");
+        }
     }
     print_verdicts_and_scores(result);
     if !result.error.is_empty() {
@@ -76,8 +85,8 @@ pub(crate) fn withheld_note(s: &v1::Standings) -> String {
 }
 
 pub(super) fn print_standings(s: &v1::Standings) {
-    if crate::mahjong_comp::is_mahjong(&s.game) {
-        return crate::mahjong_comp::print_standings(s);
+    if let Some(printer) = printer_of(&s.game) {
+        return printer.print_standings(s);
     }
     println!(
         "{}: {}/{} tables{}{}",

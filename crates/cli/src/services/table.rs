@@ -1,15 +1,14 @@
 //! `arena table run` and `arena table submit`: one table, played here or by a running referee.
 
-use arena_proto::packages::arena::ddz::v1 as ddz_pb;
-use arena_proto::packages::arena::mahjong::v1 as mahjong_pb;
 use std::time::Duration;
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Result, anyhow, bail};
 use arena_proto::v1;
 use arena_referee::RefereeConfig;
 use clap::{Args, Subcommand};
 
 use super::flags::GameArg;
+use super::game_options::{GameOptions, TableFields};
 use super::print::print_replay;
 use super::runtime;
 use crate::client::{self, ClientAuth};
@@ -17,8 +16,7 @@ use crate::client::{self, ClientAuth};
 /// Table commands.
 #[derive(Subcommand)]
 pub enum TableCommand {
-    /// Play one table (a Dou Dizhu game, or with `--game mahjong` a Mahjong hand) by hand and
-    /// print its replay.
+    /// Play one table of a game (`--game`) by hand and print its replay.
     Run(TableRunArgs),
     /// Submit a table to a running referee (standalone or table-referee) and wait for its result.
     Submit(TableSubmitArgs),
@@ -41,113 +39,75 @@ pub struct TableSubmitArgs {
 
 #[derive(Args)]
 pub struct TableRunArgs {
-    /// The game.
-    #[arg(long, value_enum, default_value = "dou-dizhu")]
+    #[arg(long, value_parser = GameArg::parse, default_value_t, help = GameArg::help())]
     pub(super) game: GameArg,
-    /// The seats' bots in seat order, comma-separated: three for Dou Dizhu (default
-    /// expert,seed,random), four for Mahjong (default expert,greedy,greedy,random). Built-in
-    /// names run in-process; others via bot-host.
+    /// The seats' bots in seat order, comma-separated, one per seat of the game [default: the
+    /// game's]. Built-in names run in-process; others via bot-host.
     #[arg(long)]
     pub(super) seats: Option<String>,
-    /// Dou Dizhu: the deal (`hand0/hand1/hand2/bottom`); default: deal 0 of --seed.
-    #[arg(long)]
-    pub(super) deal: Option<String>,
-    /// Seed of the deal stream (Mahjong: of the wall and the first seat) and of the bots.
+    /// Seed of the deal stream and of the bots.
     #[arg(long, default_value_t = 1)]
     pub(super) seed: u64,
-    /// Dou Dizhu: bid first from this seat instead of a fixed landlord in seat 0.
-    #[arg(long)]
-    pub(super) bidding: Option<u32>,
-    /// Dou Dizhu: the scoring mode (competition, difficulty, adp or wp; default competition).
-    #[arg(long)]
-    pub(super) scoring: Option<String>,
-    /// Per-decision limit (milliseconds): Dou Dizhu's every decision, Mahjong's turns (an
-    /// answer to a discard has the contest's 500 ms). No answer within five times it is a
-    /// timeout verdict.
+    /// Per-decision limit (milliseconds; the game's other limits are its defaults). No answer
+    /// within five times it is a timeout verdict.
     #[arg(long, default_value_t = 1000)]
     pub(super) decision_ms: u32,
     /// bot-host address for non-built-in seats.
     #[arg(long = "bot-host", value_delimiter = ',')]
     pub(super) bot_hosts: Vec<String>,
+    #[command(flatten)]
+    pub(super) options: GameOptions<TableFields>,
 }
 
-/// The job `arena table run` plays.
+/// A count in words, as messages about seats write it.
+fn in_words(n: usize) -> String {
+    const WORDS: [&str; 11] = [
+        "no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+    ];
+    WORDS
+        .get(n)
+        .map_or_else(|| n.to_string(), |w| w.to_string())
+}
+
+/// The job `arena table run` plays: the seats (the game's default ones when none are given), the
+/// seed, `--decision-ms` over the game's clock with five times it as the hard cap, faulty seats
+/// playing on, and the set-up the game makes of its options.
 pub fn table_job(a: &TableRunArgs) -> Result<v1::TableJob> {
-    if a.game == GameArg::Mahjong {
-        return mahjong_table_job(a);
-    }
-    let seats: Vec<String> =
-        crate::compete_cmd::split_tables(a.seats.as_deref().unwrap_or("expert,seed,random"));
-    if seats.len() != 3 {
-        bail!("--seats needs three bots, got {}", seats.len());
-    }
-    let deal = match &a.deal {
-        Some(d) => d
-            .parse::<ddz::Deal>()
-            .with_context(|| format!("--deal {d:?}"))?,
-        None => ddz::Deal::generate(a.seed, 0),
+    let game = a.game.0;
+    let seats: Vec<String> = match &a.seats {
+        Some(s) => crate::compete_cmd::split_tables(s),
+        None => game.default_seats(),
     };
-    let landlord = match a.bidding {
-        Some(first) => ddz_pb::setup::Landlord::FirstBidder(first),
-        None => ddz_pb::setup::Landlord::FixedLandlord(0),
+    if seats.len() != game.seat_count() {
+        bail!(
+            "--seats needs {} bots for {}, got {}",
+            in_words(game.seat_count()),
+            game.title(),
+            seats.len()
+        );
+    }
+    // The default game's tables keep the ids they had before games were named in them.
+    let table_id = if game == arena_games::GameKind::default_game() {
+        format!("manual-{}-{}", a.seed, std::process::id())
+    } else {
+        format!("manual-{}-{}-{}", game.name(), a.seed, std::process::id())
     };
-    Ok(v1::TableJob {
-        table_id: format!("manual-{}-{}", a.seed, std::process::id()),
-        game: "ddz".into(),
+    let mut job = v1::TableJob {
+        table_id,
+        game: game.name().into(),
         seats: seats.into_iter().map(|bot| v1::SeatSpec { bot }).collect(),
-        setup: Some(arena_proto::payload::pack(&ddz_pb::Setup {
-            deal: deal.to_string(),
-            rules: "competition".into(),
-            landlord: Some(landlord),
-            fixed_bid: 1,
-            doubling: a.bidding.is_some(),
-            scoring: a.scoring.clone().unwrap_or_else(|| "competition".into()),
-            ..Default::default()
-        })),
         time: Some(v1::TimeControl {
             decision_ms: a.decision_ms,
             hard_cap_ms: 5 * a.decision_ms,
-            ..Default::default()
+            ..game.default_time()
         }),
         verdict_policy: v1::VerdictPolicy::PlayOn as i32,
         seed: a.seed,
         ..Default::default()
-    })
-}
-
-/// The Mahjong hand `arena table run --game mahjong` plays: the wall and first seat of
-/// `--seed`, the contest's fans, the contest's clock (penalty points for overruns) with
-/// `--decision-ms` for turns, and faulty seats playing on.
-pub(super) fn mahjong_table_job(a: &TableRunArgs) -> Result<v1::TableJob> {
-    for (flag, given) in [
-        ("--deal", a.deal.is_some()),
-        ("--bidding", a.bidding.is_some()),
-        ("--scoring", a.scoring.is_some()),
-    ] {
-        if given {
-            bail!("{flag} is for Dou Dizhu tables; a Mahjong hand is dealt from --seed");
-        }
-    }
-    let seats: Vec<String> = crate::compete_cmd::split_tables(
-        a.seats.as_deref().unwrap_or("expert,greedy,greedy,random"),
-    );
-    if seats.len() != 4 {
-        bail!("--seats needs four bots for Mahjong, got {}", seats.len());
-    }
-    Ok(v1::TableJob {
-        table_id: format!("manual-mahjong-{}-{}", a.seed, std::process::id()),
-        game: "mahjong".into(),
-        seats: seats.into_iter().map(|bot| v1::SeatSpec { bot }).collect(),
-        setup: Some(arena_proto::payload::pack(&mahjong_pb::Setup::default())),
-        time: Some(v1::TimeControl {
-            decision_ms: a.decision_ms,
-            hard_cap_ms: 5 * a.decision_ms,
-            ..arena_games::mahjong::spec::contest_time()
-        }),
-        verdict_policy: v1::VerdictPolicy::PlayOn as i32,
-        seed: a.seed,
-        ..Default::default()
-    })
+    };
+    game.table_setup(&mut job, &a.options.given)
+        .map_err(|e| anyhow!(e))?;
+    Ok(job)
 }
 
 /// Runs `arena table …`.

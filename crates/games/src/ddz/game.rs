@@ -9,10 +9,11 @@ use arena_table::{JobError, TableSpec};
 use ddz_bots::BotSpec;
 use serde_json::{Value, json};
 
-use super::{DdzBot, DdzSpec, DdzTable, bots, convert, spec};
+use super::{DdzBot, DdzSpec, DdzTable, bots, convert, form, spec};
 use crate::adapter::{self, TableAdapter};
+use crate::form::{Field, Values};
 use crate::ladder::{Group, GroupScore, GroupTable, Ladder};
-use crate::{Builtin, CheckedJob, Game, GameKind, Renderer, RequestBot, Variant};
+use crate::{Builtin, CheckedJob, CompetitionView, Game, GameKind, Renderer, RequestBot, Variant};
 
 /// Dou Dizhu (竞技二打一): three seats, one landlord against two farmers.
 pub struct DouDizhu;
@@ -89,6 +90,64 @@ impl Game for DouDizhu {
 
     fn commands(&self) -> Option<&dyn crate::GameCommands> {
         Some(&super::commands::COMMANDS)
+    }
+
+    fn aliases(&self) -> &'static [&'static str] {
+        &["dou-dizhu"]
+    }
+
+    fn competition_fields(&self) -> &'static [Field] {
+        form::COMPETITION_FIELDS
+    }
+
+    fn competition_spec(
+        &self,
+        spec: &mut v1::CompetitionSpec,
+        given: &Values,
+    ) -> Result<(), String> {
+        form::competition_spec(spec, given)
+    }
+
+    fn table_fields(&self) -> &'static [Field] {
+        form::TABLE_FIELDS
+    }
+
+    fn table_setup(&self, job: &mut v1::TableJob, given: &Values) -> Result<(), String> {
+        form::table_setup(job, given)
+    }
+
+    fn default_seats(&self) -> Vec<String> {
+        ["expert", "seed", "random"].map(String::from).to_vec()
+    }
+
+    fn competition_view(&self) -> CompetitionView {
+        CompetitionView {
+            mean_heading: "Mean score",
+            ranking_rule: "In every complete match, the participants are ranked by their summed \
+                score over the match's rounds (each round's table score after penalties; \
+                difficulty-adjusted: minus the deal's expected score; with seat rotation, plus \
+                its farmer team's score on the same cards), ties broken at random. P(#k) is the \
+                share of complete matches in which the participant came k-th; * marks its most \
+                probable place. Places go by most probable place (the better one when two are \
+                equally likely), ties by mean rank, then to the participant named first. Mean \
+                score is per round over every complete round, with its 95% confidence interval.",
+            // The participant's own table of the round, and its side (landlord, or farmers
+            // with seat rotation).
+            placement: &[
+                ("Match", "match"),
+                ("Round", "round"),
+                ("Table #", "table"),
+                ("Side", "side"),
+            ],
+            placement_phrase: "match {match}, round {round}, table {table}, {side}",
+            summary: "{participants} participants · farmers {farmers} · {matches} matches × \
+                      {rounds} rounds",
+            drawn: "",
+        }
+    }
+
+    fn describe_replay(&self, replay: &v1::Replay) -> Vec<String> {
+        form::describe_replay(replay)
     }
 
     fn renderer(&self) -> Renderer {

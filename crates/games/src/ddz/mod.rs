@@ -22,6 +22,7 @@ pub mod commands;
 pub mod competition;
 pub mod convert;
 pub mod eval;
+pub mod form;
 pub mod format;
 pub mod game;
 pub mod levels;

@@ -11,8 +11,19 @@ use serde_json::{Value, json};
 
 use super::{MahjongBot, MahjongSpec, MahjongTable, bots, convert, spec};
 use crate::adapter::{self, TableAdapter};
+use crate::form::{self, Field, Values};
 use crate::ladder::{Group, GroupScore, GroupTable, Ladder};
-use crate::{Builtin, CheckedJob, Game, GameKind, Renderer, RequestBot, Variant};
+use crate::{
+    Asset, Builtin, CheckedJob, CompetitionView, Game, GameKind, Renderer, RequestBot, Variant,
+};
+
+/// A Mahjong competition's options: the contest's 96-hand duplicate match, `--matches` times,
+/// among exactly four participants, dealt from its seed.
+const COMPETITION_FIELDS: &[Field] = &[
+    Field::choice("format", "Format: duplicate only", &["duplicate"]),
+    Field::value("matches", "Matches, of 96 hands each", "1"),
+    Field::value("fans", "Fan reading: contest or seed-2015", "contest"),
+];
 
 /// The 2015 AI contest's simplified Guobiao Mahjong: four seats.
 pub struct Mahjong;
@@ -86,6 +97,101 @@ impl Game for Mahjong {
 
     fn commands(&self) -> Option<&dyn crate::GameCommands> {
         Some(&super::commands::COMMANDS)
+    }
+
+    fn competition_fields(&self) -> &'static [Field] {
+        COMPETITION_FIELDS
+    }
+
+    fn competition_spec(
+        &self,
+        spec: &mut v1::CompetitionSpec,
+        given: &Values,
+    ) -> Result<(), String> {
+        let mut given = given.clone();
+        let fans = given
+            .remove("fans")
+            .map(|f| form::parse::<mahjong::Reading>("fans", &f))
+            .transpose()?;
+        // The options of other games' competitions that the spec has a field for are sent as
+        // given, so that the check refuses them naming the field.
+        let rest = form::write_spec_fields(spec, &given)?;
+        form::not_for(self.title(), "competitions", &rest, |g| {
+            g.competition_fields()
+        })?;
+        if !given.contains_key("matches") {
+            spec.matches = 1;
+        }
+        spec.setup = Some(arena_proto::payload::pack(&mahjong_pb::Setup {
+            fans: fans.map_or(0, |r| spec::fans_kind(r) as i32),
+            ..Default::default()
+        }));
+        Ok(())
+    }
+
+    fn table_setup(&self, job: &mut v1::TableJob, given: &Values) -> Result<(), String> {
+        let names: Vec<String> = given.keys().cloned().collect();
+        form::not_for(self.title(), "tables", &names, |g| g.table_fields())?;
+        job.setup = Some(arena_proto::payload::pack(&mahjong_pb::Setup::default()));
+        Ok(())
+    }
+
+    fn competition_view(&self) -> CompetitionView {
+        CompetitionView {
+            mean_heading: "Mean / hand",
+            ranking_rule: "Participants are placed by mean score per hand (time penalties \
+                included), over complete deals: a deal counts once it has been played from all \
+                four seats, so its luck cancels out. Ties go to the higher total score, then to \
+                the participant named first. P(#k) is the share of complete 96-hand matches in \
+                which the participant came k-th (tied scores share the places they span); * \
+                marks its most probable place. The interval is the 95% confidence interval of \
+                the mean score per hand.",
+            // The match, its seat-order group (the contest's six), the deal, and the rotation
+            // (each deal is played four times, seats turned).
+            placement: &[
+                ("Match", "match"),
+                ("Seat order", "round"),
+                ("Deal", "table"),
+                ("Rotation", "rotation"),
+            ],
+            placement_phrase: "match {match}, seat order {round}, deal {table}, rotation \
+                               {rotation}",
+            summary: "{participants} participants · {matches} matches",
+            drawn: "{n} hands ended drawn.",
+        }
+    }
+
+    fn default_seats(&self) -> Vec<String> {
+        ["expert", "greedy", "greedy", "random"]
+            .map(String::from)
+            .to_vec()
+    }
+
+    fn default_time(&self) -> v1::TimeControl {
+        spec::contest_time()
+    }
+
+    fn assets(&self) -> &'static [Asset] {
+        // The fans' names (Chinese) in a font of their own, for browsers without a Chinese
+        // font (Debian's chromium has none): Noto Sans CJK SC cut to their characters
+        // (`fonts/make-fan-names-font.sh`, SIL OFL 1.1), with its stylesheet and licence.
+        &[
+            Asset {
+                file: "fan-names.otf",
+                content_type: "font/otf",
+                bytes: include_bytes!("fonts/fan-names.otf"),
+            },
+            Asset {
+                file: "OFL.txt",
+                content_type: "text/plain; charset=utf-8",
+                bytes: include_bytes!("fonts/OFL.txt"),
+            },
+            Asset {
+                file: "mahjong.css",
+                content_type: "text/css; charset=utf-8",
+                bytes: include_bytes!("fonts/mahjong.css"),
+            },
+        ]
     }
 
     fn renderer(&self) -> Renderer {
@@ -305,5 +411,28 @@ impl Ladder for Mahjong {
             scores,
             release_at: (0..4).map(|b| (0, b)).collect(),
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_fan_font_has_every_character_of_every_fan_name() {
+        use mahjong::{fan::Fan, rules::Reading};
+        let otf = Mahjong.assets()[0].bytes;
+        let face = ttf_parser::Face::parse(otf, 0).expect("the fan font reads");
+        for fan in Fan::ALL {
+            for reading in [Reading::Contest, Reading::Seed2015] {
+                for c in fan.name(reading).chars() {
+                    assert!(
+                        face.glyph_index(c).is_some(),
+                        "{c} of {} has no glyph: run crates/games/src/mahjong/fonts/make-fan-names-font.sh",
+                        fan.name(reading)
+                    );
+                }
+            }
+        }
     }
 }

@@ -13,7 +13,7 @@ apt-get download fonts-noto-cjk >/dev/null
 dpkg-deb -x fonts-noto-cjk_*.deb x
 python3 -m venv venv
 venv/bin/pip install --quiet fonttools
-chars="$(grep -o '"[^"]*"' "$here/../../../mahjong/src/fan/mod.rs" | grep -P '[\x{4e00}-\x{9fff}]' | tr -d '"\n')"
+chars="$(grep -o '"[^"]*"' "$here/../../../../mahjong/src/fan/mod.rs" | grep -P '[\x{4e00}-\x{9fff}]' | tr -d '"\n')"
 # Face 2 of the collection is the Simplified Chinese one.
 venv/bin/pyftsubset x/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc --font-number=2 \
   --text="$chars" --layout-features='*' --name-IDs='*' --name-languages='*' --no-hinting \
