@@ -5,7 +5,9 @@ use arena_proto::packages::arena::ddz::v1 as ddz_pb;
 use arena_proto::v1;
 use ddz::{Deal, Scoring};
 
-use super::competition::{DEFAULT_EPS, default_centre};
+use super::competition::{
+    DEFAULT_EPS, DEFAULT_FARMERS, DEFAULT_FORMAT, DEFAULT_PANEL, default_centre,
+};
 use super::levels::gdi_dimension;
 use super::names;
 use crate::form::{self, Field, Values};
@@ -97,11 +99,12 @@ pub fn competition_spec(spec: &mut v1::CompetitionSpec, given: &Values) -> Resul
         |g: GameKind| g.competition_fields(),
     )?;
     let left_out = |name: &str| !given.contains_key(name);
+    // The check's defaults, written here so that the options read back as they will play.
     if left_out("format") {
-        spec.format = "equal-strength".into();
+        spec.format = crate::competition::format_name(DEFAULT_FORMAT).into();
     }
     if left_out("farmers") {
-        spec.farmers = "expert".into();
+        spec.farmers = DEFAULT_FARMERS.into();
     }
     if left_out("matches") {
         spec.matches = 10;
@@ -115,7 +118,7 @@ pub fn competition_spec(spec: &mut v1::CompetitionSpec, given: &Values) -> Resul
     let farmers = spec.farmers.clone();
     let panel = spec.panel.get_or_insert_with(v1::PanelSpec::default);
     if left_out("panel") {
-        panel.landlords = "ladder:70".into();
+        panel.landlords = DEFAULT_PANEL.into();
     }
     if left_out("panel-farmers") {
         panel.farmers = farmers;
