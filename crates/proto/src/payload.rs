@@ -2,20 +2,38 @@
 //! [`v1::Action`](crate::v1::Action), [`v1::Outcome`](crate::v1::Outcome), a job's setup, a
 //! replay's history carry the game's own message as a `google.protobuf.Any`. [`pack`] wraps one;
 //! [`unpack`] reads one back with an error that names what was expected and what came.
+//!
+//! Type URLs are written short, [`TYPE_URL_PREFIX`] and the message's full name
+//! (`/arena.ddz.v1.Action`), and read by the name after their last `/`, so the long form other
+//! languages' `Any.Pack` writes by default (`type.googleapis.com/arena.ddz.v1.Action`, what
+//! arena wrote before, in replays still stored) reads the same.
 
 use prost::Name;
 pub use prost_types::Any;
 
-/// `message` as an `Any` (its type URL `type.googleapis.com/<package>.<Message>`).
+/// What every type URL arena writes puts before the message's full name: `/`, the shortest
+/// prefix every standard reader accepts. The `Any` spec asks only that the URL's last path
+/// segment be the full name; protobuf's `Any.Is` (Python, Java, Go), prost's `Any::to_msg` and
+/// prost-reflect's JSON all compare that segment, and want at least one `/` before it. It
+/// spares 19 bytes per `Any` over `type.googleapis.com/`, in every request and answer.
+pub const TYPE_URL_PREFIX: &str = "/";
+
+/// The type URL arena writes for a message of type `M`: [`TYPE_URL_PREFIX`] and its full name
+/// (`/arena.ddz.v1.Observation`). The generated messages' [`Name::type_url`] says the same.
+pub fn type_url<M: Name>() -> String {
+    [TYPE_URL_PREFIX, &M::full_name()].concat()
+}
+
+/// `message` as an `Any` (its type URL [`type_url`]'s: `/<package>.<Message>`).
 pub fn pack<M: Name>(message: &M) -> Any {
     Any {
-        type_url: M::type_url(),
+        type_url: type_url::<M>(),
         value: prost::Message::encode_to_vec(message),
     }
 }
 
 /// Whether `any` holds a message of type `M` (by its type URL's last segment, as every
-/// language's `Any.Is` compares).
+/// language's `Any.Is` compares: the short URL arena writes and the long one alike).
 pub fn is<M: Name>(any: &Any) -> bool {
     type_name(any) == M::full_name()
 }
@@ -134,7 +152,7 @@ mod tests {
             ..Default::default()
         };
         let any = pack(&verdict);
-        assert_eq!(any.type_url, "type.googleapis.com/arena.v1.Verdict");
+        assert_eq!(any.type_url, "/arena.v1.Verdict");
         assert!(is::<v1::Verdict>(&any));
         assert_eq!(unpack::<v1::Verdict>(Some(&any), "x"), Ok(verdict));
         let err = unpack::<v1::TimeControl>(Some(&any), "action").unwrap_err();
@@ -145,7 +163,7 @@ mod tests {
         let none = unpack::<v1::Verdict>(None, "observation").unwrap_err();
         assert!(none.contains("no game message"), "{none}");
         let garbage = Any {
-            type_url: "type.googleapis.com/arena.v1.Verdict".into(),
+            type_url: "/arena.v1.Verdict".into(),
             value: vec![0xff, 0xff],
         };
         let bad = unpack::<v1::Verdict>(Some(&garbage), "outcome").unwrap_err();
@@ -153,6 +171,38 @@ mod tests {
             bad.starts_with("outcome's arena.v1.Verdict does not decode"),
             "{bad}"
         );
+    }
+
+    #[test]
+    fn the_short_type_url_is_written_and_the_long_one_still_read() {
+        use crate::packages::arena::ddz::v1 as ddz;
+        let action = ddz::Action {
+            action: Some(ddz::action::Action::Play("33".into())),
+        };
+        let short = pack(&action);
+        assert_eq!(short.type_url, "/arena.ddz.v1.Action");
+        // The generated code's own URL (prost's `Any::from_msg` writes it) is the same.
+        assert_eq!(short.type_url, <ddz::Action as Name>::type_url());
+        // prost's reader takes it.
+        assert_eq!(short.to_msg::<ddz::Action>(), Ok(action.clone()));
+        // A replay stored before the URLs were short still reads, with every reader.
+        let long = Any {
+            type_url: "type.googleapis.com/arena.ddz.v1.Action".into(),
+            value: short.value.clone(),
+        };
+        for any in [&short, &long] {
+            assert_eq!(type_name(any), "arena.ddz.v1.Action");
+            assert!(is::<ddz::Action>(any));
+            assert_eq!(unpack(Some(any), "action"), Ok(action.clone()));
+            assert_eq!(any.to_msg::<ddz::Action>(), Ok(action.clone()));
+        }
+        // The prefix cannot be shorter: a bare name has no `/`, and prost's reader (as
+        // protobuf's `Any.Is`) refuses it.
+        let bare = Any {
+            type_url: "arena.ddz.v1.Action".into(),
+            value: short.value.clone(),
+        };
+        assert!(bare.to_msg::<ddz::Action>().is_err());
     }
 
     #[test]
