@@ -165,3 +165,54 @@ def test_a_request_holding_another_games_observation_or_bad_events_is_a_wire_err
 def test_the_old_single_class_says_what_replaced_it():
     with pytest.raises(AttributeError, match="arena.games.ddz.Bot or arena.games.mahjong.Bot"):
         arena.Bot
+
+
+def test_a_long_games_later_decisions_decode_only_their_new_events():
+    from arena import client
+
+    seen = []
+
+    class Reader(ddz.Bot):
+        def play(self, obs):
+            seen.append([e.play for e in obs.events])
+            return "pass"
+
+    seat = client._Seat(Reader())
+    plays = [str(3 + i % 10) for i in range(150)]
+    events = [ddz_pb2.Event(seat=i % 3, play=p).SerializeToString() for i, p in enumerate(plays)]
+    start, request_id, through = 0, 0, []
+    while start < len(events):
+        # One to three new events a decision, each request carrying only those (after the first).
+        end = min(start + 1 + request_id % 3, len(events))
+        request_id += 1
+        r = ddz_request(pb.DECISION_KIND_PLAY, legal=["pass"])
+        r.request_id = request_id
+        del r.observation.events[:]
+        r.observation.events.extend(events[start:end])
+        r.observation.events_from = start
+        assert client.rebuild(seat, r) is None
+        answer(seat.bot, r)
+        start = end
+        through.append(end)
+        # Every event so far read, each decoded once.
+        assert seen[-1] == plays[:end]
+        assert seat.bot._arena_events.decodes == end
+    assert len(through) > 50
+    # The same seat given another history (a table played again): decoded from where it differs.
+    other = events[:10] + [ddz_pb2.Event(seat=1, play="2").SerializeToString()]
+    r = request(ddz_pb2.Observation(legal=["pass"]), pb.DECISION_KIND_PLAY)
+    r.observation.events.extend(other)
+    answer(seat.bot, r)
+    assert seen[-1] == plays[:10] + ["2"]
+    assert seat.bot._arena_events.decodes == len(events) + 1
+    # A bad event is named as before, and those before it stay decoded.
+    r = request(ddz_pb2.Observation(legal=["pass"]), pb.DECISION_KIND_PLAY)
+    r.observation.events.extend(events[:12] + [b"\xff"])
+    with pytest.raises(wire.WireError, match="request 1 of table 't': observation event 12 is not a valid arena.ddz.v1.Event"):
+        seat.bot.decide(r)
+    assert len(seat.bot._arena_events.raw) == 12
+    r = request(ddz_pb2.Observation(legal=["pass"]), pb.DECISION_KIND_PLAY)
+    r.observation.events.extend(events[:14])
+    answer(seat.bot, r)
+    assert seen[-1] == plays[:14]
+    assert seat.bot._arena_events.decodes == len(events) + 1 + 2 + 2

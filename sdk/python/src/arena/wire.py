@@ -63,13 +63,18 @@ def decode_events(encoded, event_class, what):
     """Each of `encoded` (an envelope's `events`: bytes) decoded as an `event_class`."""
     out = []
     for i, data in enumerate(encoded):
-        event = event_class()
-        try:
-            event.ParseFromString(data)
-        except DecodeError as e:
-            raise WireError(f"{what} event {i} is not a valid {event_class.DESCRIPTOR.full_name} ({e})") from None
-        out.append(event)
+        out.append(decode_event(event_class(), data, i, what))
     return out
+
+
+def decode_event(event, data, index, what):
+    """`event` (a game's event message, empty) read from `data`, event `index` of the events of
+    `what`; raises `WireError` naming it when they are not a valid one."""
+    try:
+        event.ParseFromString(data)
+    except DecodeError as e:
+        raise WireError(f"{what} event {index} is not a valid {event.DESCRIPTOR.full_name} ({e})") from None
+    return event
 
 
 @functools.lru_cache(maxsize=None)
