@@ -31,12 +31,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let fds_path = out.join("arena_descriptor.bin");
     std::fs::write(&fds_path, fds.encode_to_vec())?;
     let mut config = prost_build::Config::new();
-    // Game messages travel in `google.protobuf.Any`: they know their type URL
-    // (`type.googleapis.com/arena.<game>.v1.<Message>`, what other languages' `Any.Pack` writes).
-    config
-        .enable_type_names()
-        .type_name_domain(["."], "type.googleapis.com")
-        .include_file("packages.rs");
+    // Game messages travel in `google.protobuf.Any`: they know their name. No type-URL domain,
+    // so the generated `Name::type_url` is `/<package>.<Message>`, the short URL
+    // `payload::pack` writes (`payload::TYPE_URL_PREFIX`).
+    config.enable_type_names().include_file("packages.rs");
     tonic_prost_build::configure()
         // Boxed, so a table job (a variant of QueuedJob) stays small.
         .boxed(".arena.v1.TableJob.placement")

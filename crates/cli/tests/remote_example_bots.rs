@@ -477,14 +477,11 @@ fn the_python_dou_dizhu_bot_plays_a_table_and_a_competition_whose_replays_read_a
     let typed = |v: &serde_json::Value| v["@type"].as_str().unwrap_or_default().to_string();
     assert_eq!(
         typed(&rust[0]["steps"][0]["action"]["game"]),
-        "type.googleapis.com/arena.ddz.v1.Action",
+        "/arena.ddz.v1.Action",
         "{}",
         rust[0]
     );
-    assert_eq!(
-        typed(&rust[0]["job"]["setup"]),
-        "type.googleapis.com/arena.ddz.v1.Setup"
-    );
+    assert_eq!(typed(&rust[0]["job"]["setup"]), "/arena.ddz.v1.Setup");
     let one = arena_sdk::replay::table_id(seated[0]).to_string();
     let (out, err, ok) = s.client(&[
         "competition",

@@ -174,15 +174,55 @@ pub mod json {
             );
             assert_eq!(
                 j["steps"],
-                serde_json::json!([{"seat": 1, "kind": "DECISION_KIND_PLAY", "action": {"game": {"@type": "type.googleapis.com/arena.ddz.v1.Action", "play": "33"}}, "elapsedMs": 12}])
+                serde_json::json!([{"seat": 1, "kind": "DECISION_KIND_PLAY", "action": {"game": {"@type": "/arena.ddz.v1.Action", "play": "33"}}, "elapsedMs": 12}])
             );
             assert!(super::to_json(&r, "arena.v1.NoSuchThing").is_none());
+        }
+
+        /// The JSON of a replay's `Any`s parses back to the same message, with the short type
+        /// URL arena writes and with the long one replays stored before it hold.
+        #[test]
+        fn an_any_prints_and_parses_with_the_short_type_url_and_the_long_one() {
+            use prost::Message as _;
+            let action = ddz::Action {
+                action: Some(ddz::action::Action::Play("33".into())),
+            };
+            let short = crate::payload::pack(&action);
+            let long = crate::payload::Any {
+                type_url: format!("type.googleapis.com/{}", crate::payload::type_name(&short)),
+                value: short.value.clone(),
+            };
+            let descriptor = super::pool()
+                .get_message_by_name("arena.v1.Replay")
+                .unwrap();
+            for any in [short, long] {
+                let r = v1::Replay {
+                    steps: vec![v1::ReplayStep {
+                        seat: 1,
+                        action: Some(v1::Action {
+                            game: Some(any.clone()),
+                        }),
+                        ..Default::default()
+                    }],
+                    history: Some(any.clone()),
+                    ..Default::default()
+                };
+                let j = super::replay(&r);
+                let printed = serde_json::json!({"@type": any.type_url, "play": "33"});
+                assert_eq!(j["steps"][0]["action"]["game"], printed);
+                assert_eq!(j["history"], printed);
+                assert!(j.get("unshown").is_none(), "{j}");
+                let parsed = prost_reflect::DynamicMessage::deserialize(descriptor.clone(), &j)
+                    .unwrap_or_else(|e| panic!("{} does not parse: {e}", any.type_url));
+                let back = v1::Replay::decode(parsed.encode_to_vec().as_slice()).unwrap();
+                assert_eq!(back, r, "{}", any.type_url);
+            }
         }
 
         #[test]
         fn a_replay_of_a_game_without_a_proto_file_shows_all_but_its_messages() {
             let unknown = crate::payload::Any {
-                type_url: "type.googleapis.com/arena.elsewhere.v1.Action".into(),
+                type_url: "/arena.elsewhere.v1.Action".into(),
                 value: vec![8, 7],
             };
             let r = v1::Replay {
@@ -633,7 +673,7 @@ pub mod incremental {
                 table_id: "t".into(),
                 observation: Some(v1::Observation {
                     game: Some(crate::payload::Any {
-                        type_url: "type.googleapis.com/arena.anygame.v1.Observation".into(),
+                        type_url: "/arena.anygame.v1.Observation".into(),
                         value: b"hand 345".to_vec(),
                     }),
                     events: plays

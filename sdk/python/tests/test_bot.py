@@ -56,7 +56,7 @@ def test_the_sdk_finds_each_game_module_by_its_name():
 def test_each_dou_dizhu_kind_goes_to_its_method_and_is_packed_as_an_arena_ddz_v1_action():
     bot = Ddz()
     got = answer(bot, ddz_request(pb.DECISION_KIND_BID))
-    assert got.game.type_url == "type.googleapis.com/arena.ddz.v1.Action"
+    assert got.game.type_url == "/arena.ddz.v1.Action"
     assert wire.unpack(got.game, ddz_pb2.Action, "action") == ddz_pb2.Action(bid=2)
     unpacked = lambda r: wire.unpack(answer(bot, r).game, ddz_pb2.Action, "action")
     assert unpacked(ddz_request(pb.DECISION_KIND_DOUBLE)) == ddz_pb2.Action(double=True)
@@ -71,7 +71,7 @@ def test_mahjong_answers_are_the_legal_texts_packed_as_arena_mahjong_v1_actions(
     bot = Mj()
     r = mahjong_request(pb.DECISION_KIND_TURN, legal=["discard 5S", "self-drawn-win"])
     got = answer(bot, r)
-    assert got.game.type_url == "type.googleapis.com/arena.mahjong.v1.Action"
+    assert got.game.type_url == "/arena.mahjong.v1.Action"
     assert wire.unpack(got.game, mahjong_pb2.Action, "action") == mahjong_pb2.Action(kind=mahjong_pb2.ACTION_KIND_DISCARD, tile="5S")
     r = mahjong_request(pb.DECISION_KIND_CLAIM, legal=["pass", "pung"])
     assert wire.unpack(answer(bot, r).game, mahjong_pb2.Action, "action").kind == mahjong_pb2.ACTION_KIND_PASS
@@ -117,7 +117,7 @@ def test_end_reads_the_games_own_outcome():
     assert ddz.Bot.outcome(end) == ddz_pb2.Outcome(landlord=0, spring=True)
     assert ddz.Bot.outcome(end.outcome).spring
     assert ddz.Bot.outcome(bot_pb2.TableEnd(outcome=pb.Outcome(scores=[0, 0, 0]))) is None
-    with pytest.raises(arena.WireError, match="holds 'type.googleapis.com/arena.ddz.v1.Outcome', not an arena.mahjong.v1.Outcome"):
+    with pytest.raises(arena.WireError, match="holds '/arena.ddz.v1.Outcome', not an arena.mahjong.v1.Outcome"):
         mahjong.Bot.outcome(end)
 
 
@@ -146,7 +146,7 @@ def test_answers_that_are_no_action_are_refused_saying_why():
 
 def test_a_request_holding_another_games_observation_or_bad_events_is_a_wire_error():
     r = mahjong_request(pb.DECISION_KIND_PLAY)
-    with pytest.raises(arena.WireError, match="request 1 of table 't': observation.game holds 'type.googleapis.com/arena.mahjong.v1.Observation', not an arena.ddz.v1.Observation"):
+    with pytest.raises(arena.WireError, match="request 1 of table 't': observation.game holds '/arena.mahjong.v1.Observation', not an arena.ddz.v1.Observation"):
         Ddz().decide(r)
     r = ddz_request(pb.DECISION_KIND_PLAY)
     r.observation.events.append(b"\xff\xff")
@@ -165,3 +165,54 @@ def test_a_request_holding_another_games_observation_or_bad_events_is_a_wire_err
 def test_the_old_single_class_says_what_replaced_it():
     with pytest.raises(AttributeError, match="arena.games.ddz.Bot or arena.games.mahjong.Bot"):
         arena.Bot
+
+
+def test_a_long_games_later_decisions_decode_only_their_new_events():
+    from arena import client
+
+    seen = []
+
+    class Reader(ddz.Bot):
+        def play(self, obs):
+            seen.append([e.play for e in obs.events])
+            return "pass"
+
+    seat = client._Seat(Reader())
+    plays = [str(3 + i % 10) for i in range(150)]
+    events = [ddz_pb2.Event(seat=i % 3, play=p).SerializeToString() for i, p in enumerate(plays)]
+    start, request_id, through = 0, 0, []
+    while start < len(events):
+        # One to three new events a decision, each request carrying only those (after the first).
+        end = min(start + 1 + request_id % 3, len(events))
+        request_id += 1
+        r = ddz_request(pb.DECISION_KIND_PLAY, legal=["pass"])
+        r.request_id = request_id
+        del r.observation.events[:]
+        r.observation.events.extend(events[start:end])
+        r.observation.events_from = start
+        assert client.rebuild(seat, r) is None
+        answer(seat.bot, r)
+        start = end
+        through.append(end)
+        # Every event so far read, each decoded once.
+        assert seen[-1] == plays[:end]
+        assert seat.bot._arena_events.decodes == end
+    assert len(through) > 50
+    # The same seat given another history (a table played again): decoded from where it differs.
+    other = events[:10] + [ddz_pb2.Event(seat=1, play="2").SerializeToString()]
+    r = request(ddz_pb2.Observation(legal=["pass"]), pb.DECISION_KIND_PLAY)
+    r.observation.events.extend(other)
+    answer(seat.bot, r)
+    assert seen[-1] == plays[:10] + ["2"]
+    assert seat.bot._arena_events.decodes == len(events) + 1
+    # A bad event is named as before, and those before it stay decoded.
+    r = request(ddz_pb2.Observation(legal=["pass"]), pb.DECISION_KIND_PLAY)
+    r.observation.events.extend(events[:12] + [b"\xff"])
+    with pytest.raises(wire.WireError, match="request 1 of table 't': observation event 12 is not a valid arena.ddz.v1.Event"):
+        seat.bot.decide(r)
+    assert len(seat.bot._arena_events.raw) == 12
+    r = request(ddz_pb2.Observation(legal=["pass"]), pb.DECISION_KIND_PLAY)
+    r.observation.events.extend(events[:14])
+    answer(seat.bot, r)
+    assert seen[-1] == plays[:14]
+    assert seat.bot._arena_events.decodes == len(events) + 1 + 2 + 2

@@ -50,11 +50,27 @@ def test_every_replay_of_an_export_is_read_in_order(tmp_path):
 def test_the_json_is_the_canonical_mapping_with_each_game_message_typed():
     d = json.loads(replay.to_json(sample("t", [1, -2, 1])))
     assert d["job"] == {"tableId": "t", "game": "ddz", "seed": str(2**40),
-                        "setup": {"@type": "type.googleapis.com/arena.ddz.v1.Setup", "rulesKind": "RULES_COMPETITION"}}
+                        "setup": {"@type": "/arena.ddz.v1.Setup", "rulesKind": "RULES_COMPETITION"}}
     assert d["steps"] == [{"seat": 1, "kind": "DECISION_KIND_PLAY", "elapsedMs": 12,
-                           "action": {"game": {"@type": "type.googleapis.com/arena.ddz.v1.Action", "play": "33"}}}]
-    assert d["result"]["outcome"] == {"scores": ["1", "-2", "1"], "game": {"@type": "type.googleapis.com/arena.ddz.v1.Outcome", "spring": True}}
-    assert d["history"] == {"@type": "type.googleapis.com/arena.ddz.v1.History", "events": [{"seat": 1, "play": "33"}]}
+                           "action": {"game": {"@type": "/arena.ddz.v1.Action", "play": "33"}}}]
+    assert d["result"]["outcome"] == {"scores": ["1", "-2", "1"], "game": {"@type": "/arena.ddz.v1.Outcome", "spring": True}}
+    assert d["history"] == {"@type": "/arena.ddz.v1.History", "events": [{"seat": 1, "play": "33"}]}
+
+
+def test_the_json_of_a_short_or_long_type_url_prints_and_parses_back():
+    # arena writes `/arena.ddz.v1.Action`; replays stored before it wrote the long form.
+    from google.protobuf import json_format
+    short = sample("t", [1, -2, 1])
+    assert short.history.type_url == "/arena.ddz.v1.History"
+    long = table_pb2.Replay()
+    long.CopyFrom(short)
+    for any_ in (long.job.setup, long.steps[0].action.game, long.result.outcome.game, long.history):
+        any_.type_url = "type.googleapis.com/" + any_.TypeName()
+    for r in (short, long):
+        d = replay.to_dict(r)
+        assert d["steps"][0]["action"]["game"] == {"@type": r.steps[0].action.game.type_url, "play": "33"}
+        assert json_format.ParseDict(d, table_pb2.Replay()) == r
+    assert wire.unpack(long.history, ddz_pb2.History, "history") == wire.unpack(short.history, ddz_pb2.History, "history")
 
 
 def test_a_mahjong_replay_prints_its_own_messages():
@@ -62,13 +78,13 @@ def test_a_mahjong_replay_prints_its_own_messages():
         job=table_pb2.TableJob(table_id="m", game="mahjong", setup=wire.pack(mahjong_pb2.Setup(fans=mahjong_pb2.FANS_SEED_2015))),
         history=wire.pack(mahjong_pb2.History(hands=["1M 2M"])))
     d = json.loads(replay.to_json(r))
-    assert d["job"]["setup"] == {"@type": "type.googleapis.com/arena.mahjong.v1.Setup", "fans": "FANS_SEED_2015"}
+    assert d["job"]["setup"] == {"@type": "/arena.mahjong.v1.Setup", "fans": "FANS_SEED_2015"}
     assert d["history"]["hands"] == ["1M 2M"]
 
 
 def test_a_game_message_of_a_game_the_sdk_does_not_know_is_an_error_naming_it():
     from google.protobuf import any_pb2
-    r = table_pb2.Replay(job=table_pb2.TableJob(table_id="c", game="chess", setup=any_pb2.Any(type_url="type.googleapis.com/arena.chess.v1.Setup")))
+    r = table_pb2.Replay(job=table_pb2.TableJob(table_id="c", game="chess", setup=any_pb2.Any(type_url="/arena.chess.v1.Setup")))
     with pytest.raises(replay.ReplayError, match="replay of table 'c': .*arena.chess.v1.Setup"):
         replay.to_json(r)
 

@@ -17,6 +17,7 @@
 //! assert_eq!(games.names(), ["ddz"]);
 //! ```
 
+use arena_proto::payload::DecodedEvents;
 use arena_proto::v1;
 
 use crate::handler::{self, Bot, Handler};
@@ -90,26 +91,56 @@ fn asks(kind: v1::DecisionKind) -> bool {
     matches!(kind, K::Bid | K::Double | K::Redouble | K::Play)
 }
 
-/// A [`DdzBot`] as a connection's [`Bot`]: unpacks each request's observation with its events,
-/// hands it to the method of its kind, and packs the answer. A request it cannot read (another
-/// game's observation, a decision Dou Dizhu does not ask) is answered with an empty action,
-/// which the referee judges at once, and a line on stderr says why.
+/// A [`DdzBot`] as a connection's [`Bot`] for one seat: unpacks each request's observation
+/// with its events (each decoded once: the seat's events so far are kept decoded), hands it to
+/// the method of its kind, and packs the answer. A request it cannot read (another game's
+/// observation, a decision Dou Dizhu does not ask) is answered with an empty action, which the
+/// referee judges at once, and a line on stderr says why.
 #[derive(Debug)]
-pub struct Adapter<B>(pub B);
+pub struct Adapter<B> {
+    bot: B,
+    events: DecodedEvents<pb::Event>,
+}
+
+impl<B: DdzBot> Adapter<B> {
+    /// `bot` as the [`Bot`] of one seat.
+    pub fn new(bot: B) -> Self {
+        Adapter {
+            bot,
+            events: DecodedEvents::default(),
+        }
+    }
+
+    /// The bot it adapts.
+    pub fn bot(&self) -> &B {
+        &self.bot
+    }
+
+    /// The seat's events it holds decoded.
+    pub fn events(&self) -> &DecodedEvents<pb::Event> {
+        &self.events
+    }
+}
 
 impl<B: DdzBot> Bot for Adapter<B> {
     fn decide(&mut self, request: &v1::DecisionRequest) -> v1::Action {
+        let Adapter { bot, events } = self;
         handler::answer(request, GAME, asks(request.kind()), || {
-            observation(request).map(|obs| self.0.decide(request, &obs))
+            handler::observe(
+                events,
+                request,
+                |o: &mut pb::Observation| &mut o.events,
+                |obs| Ok(bot.decide(request, obs)),
+            )
         })
     }
 
     fn end(&mut self, end: &v1::TableEnd) {
-        self.0.end(end);
+        self.bot.end(end);
     }
 
     fn is_quick(&self) -> bool {
-        self.0.is_quick()
+        self.bot.is_quick()
     }
 }
 
@@ -119,7 +150,7 @@ where
     B: DdzBot,
     F: Fn() -> B + Send + Sync + 'static,
 {
-    Handler::new(GAME, move || Adapter(factory()))
+    Handler::new(GAME, move || Adapter::new(factory()))
 }
 
 /// The Dou Dizhu observation in `request`, its events (which travel in the envelope) put back

@@ -8,7 +8,7 @@
 
 use std::sync::Arc;
 
-use arena_proto::payload;
+use arena_proto::payload::{self, DecodedEvents};
 use arena_proto::v1;
 use prost::Name;
 
@@ -206,8 +206,41 @@ pub(crate) fn place(request: &v1::DecisionRequest) -> String {
 /// game's, bytes that do not decode, or an increment not made whole (the connection rebuilds
 /// increments before a bot sees them).
 ///
-/// What each game module's `observation` is made of.
+/// What each game module's `observation` is made of. Every event is decoded; a seat's bot
+/// reading one request after another decodes each event once with [`observe`].
 pub fn observation<O, E>(
+    request: &v1::DecisionRequest,
+    events: impl FnOnce(&mut O) -> &mut Vec<E>,
+) -> Result<O, String>
+where
+    O: Name + Default,
+    E: prost::Message + Default,
+{
+    seat_observation(&mut DecodedEvents::default(), request, events)
+}
+
+/// `decide` given the game observation `O` in `request`, as [`observation`] reads it, with
+/// the seat's events decoded once: `seat` holds those of the seat's earlier requests, so only
+/// the events past them are decoded (what each game module's adapter keeps per seat). `Err`
+/// says what is wrong with the request, as [`observation`]'s does, or is `decide`'s.
+pub fn observe<O, E, A>(
+    seat: &mut DecodedEvents<E>,
+    request: &v1::DecisionRequest,
+    events: impl Fn(&mut O) -> &mut Vec<E>,
+    decide: impl FnOnce(&O) -> Result<A, String>,
+) -> Result<A, String>
+where
+    O: Name + Default,
+    E: prost::Message + Default,
+{
+    let obs = seat_observation(seat, request, &events)?;
+    let answer = decide(&obs);
+    seat.restore(obs, events);
+    answer
+}
+
+fn seat_observation<O, E>(
+    seat: &mut DecodedEvents<E>,
     request: &v1::DecisionRequest,
     events: impl FnOnce(&mut O) -> &mut Vec<E>,
 ) -> Result<O, String>
@@ -225,7 +258,8 @@ where
             envelope.events_from
         ));
     }
-    payload::observation(envelope, events).map_err(|e| format!("{}: {e}", place(request)))
+    seat.observation(envelope, events)
+        .map_err(|e| format!("{}: {e}", place(request)))
 }
 
 /// The game's own outcome `O` of a table that ended: `None` when `end` carries none (the

@@ -51,8 +51,9 @@
 //! game in `self`. A request of a game it has no handler for (which bot-host does not send) is
 //! answered with an empty action and a line on stderr. Each game's adapter unpacks the
 //! request's observation (`google.protobuf.Any`), puts the seat's events, which travel
-//! encoded in the envelope, back into its `events`, calls the method of the request's kind and
-//! packs the answer as the game's action. Calls on one bot never overlap, and each runs on a
+//! encoded in the envelope, back into its `events` (each decoded once: the adapter keeps its
+//! seat's events decoded, [`arena_proto::payload::DecodedEvents`]), calls the method of the
+//! request's kind and packs the answer as the game's action. Calls on one bot never overlap, and each runs on a
 //! blocking thread of its own, so a slow decision at one table delays neither the others nor
 //! the keepalive (unless the bot says it is quick, [`Bot::is_quick`]: then it is called on the
 //! connection's task, sparing the hop to another thread). Every request carries the seat's full

@@ -19,6 +19,7 @@
 //! assert_eq!(games.names(), ["mahjong"]);
 //! ```
 
+use arena_proto::payload::DecodedEvents;
 use arena_proto::v1;
 
 use crate::handler::{self, Bot, Handler};
@@ -86,30 +87,59 @@ fn asks(kind: v1::DecisionKind) -> bool {
     matches!(kind, K::Turn | K::Claim | K::RobKong)
 }
 
-/// A [`MahjongBot`] as a connection's [`Bot`]: unpacks each request's observation with its
-/// events, hands it to the method of its kind, and packs the answer. A request it cannot read
-/// or an answer that is no Mahjong answer is answered with an empty action, which the referee
-/// judges at once, and a line on stderr says why.
+/// A [`MahjongBot`] as a connection's [`Bot`] for one seat: unpacks each request's observation
+/// with its events (each decoded once: the seat's events so far are kept decoded), hands it to
+/// the method of its kind, and packs the answer. A request it cannot read or an answer that is
+/// no Mahjong answer is answered with an empty action, which the referee judges at once, and a
+/// line on stderr says why.
 #[derive(Debug)]
-pub struct Adapter<B>(pub B);
+pub struct Adapter<B> {
+    bot: B,
+    events: DecodedEvents<pb::Event>,
+}
+
+impl<B: MahjongBot> Adapter<B> {
+    /// `bot` as the [`Bot`] of one seat.
+    pub fn new(bot: B) -> Self {
+        Adapter {
+            bot,
+            events: DecodedEvents::default(),
+        }
+    }
+
+    /// The bot it adapts.
+    pub fn bot(&self) -> &B {
+        &self.bot
+    }
+
+    /// The seat's events it holds decoded.
+    pub fn events(&self) -> &DecodedEvents<pb::Event> {
+        &self.events
+    }
+}
 
 impl<B: MahjongBot> Bot for Adapter<B> {
     fn decide(&mut self, request: &v1::DecisionRequest) -> v1::Action {
+        let Adapter { bot, events } = self;
         handler::answer(request, GAME, asks(request.kind()), || {
-            observation(request).and_then(|obs| {
-                self.0
-                    .decide(request, &obs)
-                    .map_err(|e| format!("{}: {e}", handler::place(request)))
-            })
+            handler::observe(
+                events,
+                request,
+                |o: &mut pb::Observation| &mut o.events,
+                |obs| {
+                    bot.decide(request, obs)
+                        .map_err(|e| format!("{}: {e}", handler::place(request)))
+                },
+            )
         })
     }
 
     fn end(&mut self, end: &v1::TableEnd) {
-        self.0.end(end);
+        self.bot.end(end);
     }
 
     fn is_quick(&self) -> bool {
-        self.0.is_quick()
+        self.bot.is_quick()
     }
 }
 
@@ -119,7 +149,7 @@ where
     B: MahjongBot,
     F: Fn() -> B + Send + Sync + 'static,
 {
-    Handler::new(GAME, move || Adapter(factory()))
+    Handler::new(GAME, move || Adapter::new(factory()))
 }
 
 /// The Mahjong observation in `request`, its events (which travel in the envelope) put back in

@@ -127,7 +127,7 @@ mod tests {
         let json = to_json(&r);
         assert_eq!(
             json["steps"][0]["action"]["game"],
-            serde_json::json!({"@type": "type.googleapis.com/arena.ddz.v1.Action", "play": "33"})
+            serde_json::json!({"@type": "/arena.ddz.v1.Action", "play": "33"})
         );
     }
 

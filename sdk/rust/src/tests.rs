@@ -358,6 +358,76 @@ fn the_seats_events_are_put_back_into_each_games_observation_also_from_increment
     );
 }
 
+/// A seat's bot over a long game of increments: each decision decodes only the events new
+/// since the last, and the bot still reads every event so far.
+#[test]
+fn a_long_games_later_decisions_decode_only_their_new_events() {
+    /// The Dou Dizhu adapter of a [`DdzRecorder`], reporting after each decision how many
+    /// events it has decoded in all.
+    struct Counted(ddz::Adapter<DdzRecorder>, Arc<Mutex<Vec<u64>>>);
+
+    impl Bot for Counted {
+        fn decide(&mut self, request: &v1::DecisionRequest) -> v1::Action {
+            let action = self.0.decide(request);
+            self.1.lock().unwrap().push(self.0.events().decodes());
+            action
+        }
+
+        fn is_quick(&self) -> bool {
+            true
+        }
+    }
+
+    let records = Records::default();
+    let decodes = Arc::new(Mutex::new(Vec::new()));
+    let (seen, events, counts) = (records.seen.clone(), records.ddz.clone(), decodes.clone());
+    let (p, tx, mut rx) = stream(Games::from(Handler::new("ddz", move || {
+        Counted(
+            ddz::Adapter::new(DdzRecorder {
+                seen: seen.clone(),
+                events: events.clone(),
+            }),
+            counts.clone(),
+        )
+    })));
+    let all: Vec<ddz_pb::Event> = (0..150).map(|i| ddz_event(i % 3, "3")).collect();
+    let mut through = Vec::new();
+    let (mut from, mut id) = (0, 0);
+    while from < all.len() {
+        // One to three new events a decision, each request carrying only those.
+        let to = (from + 1 + id % 3).min(all.len());
+        id += 1;
+        let r = request(
+            id as u64,
+            "long",
+            "ddz",
+            v1::DecisionKind::Play,
+            &ddz_obs("3"),
+            &all[from..to],
+            from as u32,
+        );
+        p.take(&tx, r);
+        assert!(reply(&mut rx).is_some(), "request {id} answered");
+        from = to;
+        through.push(to as u64);
+    }
+    assert!(through.len() > 50);
+    assert_eq!(
+        *decodes.lock().unwrap(),
+        through,
+        "after each decision, every event decoded once"
+    );
+    let read = records.ddz.lock().unwrap();
+    assert_eq!(read.len(), through.len());
+    for (seen, n) in read.iter().zip(&through) {
+        assert_eq!(
+            seen[..],
+            all[..*n as usize],
+            "the bot reads every event so far"
+        );
+    }
+}
+
 #[test]
 fn a_games_observation_and_outcome_read_from_the_envelopes() {
     let d = [ddz_event(1, "3"), ddz_event(2, "pass")];

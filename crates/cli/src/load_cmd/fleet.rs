@@ -46,7 +46,7 @@ impl FirstLegal {
             o.events.clear();
             o.events_from = 0;
         }
-        arena_sdk::Bot::decide(&mut arena_sdk::ddz::Adapter(FirstLegal), r)
+        arena_sdk::Bot::decide(&mut arena_sdk::ddz::Adapter::new(FirstLegal), r)
     }
 }
 

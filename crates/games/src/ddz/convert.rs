@@ -34,10 +34,10 @@ impl std::fmt::Display for MalformedAction {
 
 impl std::error::Error for MalformedAction {}
 
-/// The type URL of a Dou Dizhu action in an `Any`.
-const ACTION_TYPE_URL: &str = "type.googleapis.com/arena.ddz.v1.Action";
-/// The type URL of a Dou Dizhu history in an `Any`.
-const HISTORY_TYPE_URL: &str = "type.googleapis.com/arena.ddz.v1.History";
+/// The full name of a Dou Dizhu action, for its type URL in an `Any`.
+const ACTION_NAME: &str = "arena.ddz.v1.Action";
+/// The full name of a Dou Dizhu history, for its type URL in an `Any`.
+const HISTORY_NAME: &str = "arena.ddz.v1.History";
 
 /// The Dou Dizhu observation an envelope carries, with its events put back in, or why there is
 /// none ([`payload::observation`]).
@@ -120,19 +120,24 @@ pub fn ddz_action(d: DdzDecision) -> v1::Action {
     }
 }
 
-/// Appends an `Any` (its type URL and the body `body_len` bytes long that `body` writes) as
-/// field `tag`: what prost writes for a message field holding [`payload::pack`]'s `Any`.
+/// Appends an `Any` (the type URL of the message named `full_name`, and the body `body_len`
+/// bytes long that `body` writes) as field `tag`: what prost writes for a message field holding
+/// [`payload::pack`]'s `Any`.
 fn any_field(
     tag: u32,
-    type_url: &str,
+    full_name: &str,
     body_len: usize,
     body: impl FnOnce(&mut Vec<u8>),
     buf: &mut Vec<u8>,
 ) {
-    let any_len = bytes_field_len(1, type_url.len()) + bytes_field_len(2, body_len);
+    let url_len = payload::TYPE_URL_PREFIX.len() + full_name.len();
+    let any_len = bytes_field_len(1, url_len) + bytes_field_len(2, body_len);
     key(tag, LEN, buf);
     varint(any_len as u64, buf);
-    bytes_field(1, type_url.as_bytes(), buf);
+    key(1, LEN, buf);
+    varint(url_len as u64, buf);
+    buf.extend_from_slice(payload::TYPE_URL_PREFIX.as_bytes());
+    buf.extend_from_slice(full_name.as_bytes());
     key(2, LEN, buf);
     varint(body_len as u64, buf);
     let start = buf.len();
@@ -155,7 +160,7 @@ pub fn encode_ddz_action(d: DdzDecision, buf: &mut Vec<u8>) {
             let len = varint_field_len(1, u64::from(b));
             any_field(
                 1,
-                ACTION_TYPE_URL,
+                ACTION_NAME,
                 len,
                 |buf| varint_field(1, u64::from(b), buf),
                 buf,
@@ -165,7 +170,7 @@ pub fn encode_ddz_action(d: DdzDecision, buf: &mut Vec<u8>) {
             let len = varint_field_len(2, u64::from(x));
             any_field(
                 1,
-                ACTION_TYPE_URL,
+                ACTION_NAME,
                 len,
                 |buf| varint_field(2, u64::from(x), buf),
                 buf,
@@ -178,13 +183,7 @@ pub fn encode_ddz_action(d: DdzDecision, buf: &mut Vec<u8>) {
                 c.write_ascii(&mut text)
             };
             let len = bytes_field_len(3, play.len());
-            any_field(
-                1,
-                ACTION_TYPE_URL,
-                len,
-                |buf| bytes_field(3, play, buf),
-                buf,
-            );
+            any_field(1, ACTION_NAME, len, |buf| bytes_field(3, play, buf), buf);
         }
     }
 }
@@ -199,7 +198,7 @@ pub fn encode_ddz_events(events: &[Event], buf: &mut Vec<u8>) {
     let len = measure.0;
     any_field(
         4,
-        HISTORY_TYPE_URL,
+        HISTORY_NAME,
         len,
         |buf| write_ddz_events(events, buf),
         buf,

@@ -48,7 +48,11 @@ class GameBot:
             kind = common_pb2.DecisionKind.Name(request.kind) if request.kind in common_pb2.DecisionKind.values() else str(request.kind)
             raise AnswerError(f"request {request.request_id} asks for {kind}, which is no decision of "
                               f"{self.game} (its decisions: {', '.join(sorted(self.METHODS.values()))})")
-        return getattr(self, method)(self.observation(request))
+        # One instance plays one seat: its events are decoded once, kept across its requests.
+        seat = getattr(self, "_arena_events", None)
+        if seat is None:
+            seat = self._arena_events = SeatEvents(type(self))
+        return getattr(self, method)(seat.observation(request))
 
     def end(self, end):
         """Called once the table ended, with its `arena.v1.TableEnd` (the scores in
@@ -59,17 +63,9 @@ class GameBot:
         """The game's observation in `request` (an `arena.v1.DecisionRequest`), with the
         seat's events, which travel encoded in the envelope, decoded and put back in its
         `events`. Raises `arena.wire.WireError` when the request holds another game's
-        observation, an undecodable one, or an increment not yet rebuilt."""
-        where = f"request {request.request_id} of table {request.table_id!r}"
-        envelope = request.observation
-        if envelope.events_from != 0:
-            raise wire.WireError(f"{where}: its observation is incremental (events from "
-                                 f"{envelope.events_from}); the connection rebuilds it whole first")
-        obs = wire.unpack(envelope.game, cls.Observation, f"{where}: observation.game")
-        # The envelope's events are the seat's events; the game message carries none on the wire.
-        del obs.events[:]
-        obs.events.extend(wire.decode_events(envelope.events, cls.Event, f"{where}: observation"))
-        return obs
+        observation, an undecodable one, or an increment not yet rebuilt. Every event is
+        decoded; `decide` decodes each of its seat's events once (`SeatEvents`)."""
+        return SeatEvents(cls).observation(request)
 
     @classmethod
     def outcome(cls, end):
@@ -98,3 +94,56 @@ class GameBot:
     def action(kind, answer):
         """`answer` to a decision of `kind` as the game's `Action` message (set by each game)."""
         raise NotImplementedError("each game's Bot class says how its answers become actions")
+
+
+class SeatEvents:
+    """One seat's events decoded once, for the game of `bot_class` (a game's `Bot` class): the
+    encoded events of its requests (the envelope's `events`) beside their decoded form, so that
+    a seat's later requests, which repeat every event before their new ones, cost only those
+    new ones. A bot instance keeps one (it plays one seat); the events it holds are compared
+    with each request's first ones, so a history replaced (a table played again) is decoded
+    again from the first event that differs."""
+
+    def __init__(self, bot_class):
+        self.bot_class = bot_class
+        # The encoded events decoded so far, in order.
+        self.raw = []
+        # Their decoded form, in the `events` of an observation holding nothing else.
+        self.decoded = bot_class.Observation()
+        # Events decoded in all.
+        self.decodes = 0
+
+    def observation(self, request):
+        """The game's observation in `request`, as `GameBot.observation` reads it, decoding
+        only the events past those held."""
+        cls = self.bot_class
+        where = f"request {request.request_id} of table {request.table_id!r}"
+        envelope = request.observation
+        if envelope.events_from != 0:
+            raise wire.WireError(f"{where}: its observation is incremental (events from "
+                                 f"{envelope.events_from}); the connection rebuilds it whole first")
+        obs = wire.unpack(envelope.game, cls.Observation, f"{where}: observation.game")
+        given = list(envelope.events)
+        same = len(self.raw)
+        if given[:same] != self.raw:
+            same = 0
+            for held, new in zip(self.raw, given):
+                if held != new:
+                    break
+                same += 1
+            del self.raw[same:]
+            del self.decoded.events[same:]
+        for i in range(same, len(given)):
+            try:
+                wire.decode_event(self.decoded.events.add(), given[i], i, f"{where}: observation")
+            except wire.WireError:
+                # Those decoded before the bad one stay: they are the seat's all the same.
+                del self.decoded.events[-1]
+                raise
+            self.raw.append(given[i])
+            self.decodes += 1
+        # The envelope's events are the seat's events; the game message carries none on the wire.
+        del obs.events[:]
+        # A copy made in C by the protobuf runtime, not a decode by decode in Python.
+        obs.MergeFrom(self.decoded)
+        return obs

@@ -6,7 +6,7 @@ then the message), as `arena competition replays NAME --out FILE` writes them.
 
 The JSON is the protocol's canonical JSON mapping (lowerCamelCase names, enums by name, 64-bit
 integers as strings, fields at their default left out, each game's messages in their
-`google.protobuf.Any` as `{"@type": "type.googleapis.com/arena.ddz.v1.Action", ...}`), the
+`google.protobuf.Any` as `{"@type": "/arena.ddz.v1.Action", ...}`), the
 same `arena competition replay --json` and the Rust SDK print: one object per line. A replay
 holding a game message the SDK has no stubs for (a game newer than it) is an error naming it.
 """

@@ -3,7 +3,8 @@ envelopes as `google.protobuf.Any`.
 
 A game is named by the one name it is registered under (`ddz`, `mahjong`); an empty name means
 `ddz`. Its own messages live in its own package, `arena.<game>.v1`, and travel packed in an
-`Any` whose type URL is `type.googleapis.com/arena.<game>.v1.<Message>` (docs/wire.md).
+`Any` whose type URL is `/arena.<game>.v1.<Message>` (docs/wire.md). Readers compare the name
+after the last `/`, so the long form (`type.googleapis.com/...`, protobuf's default) reads too.
 """
 import functools
 import importlib
@@ -16,8 +17,9 @@ from google.protobuf.message import DecodeError
 # games had names expect.
 DEFAULT_GAME = "ddz"
 
-# The prefix of every type URL the platform writes (the one protobuf's `Any.Pack` writes).
-TYPE_URL_PREFIX = "type.googleapis.com/"
+# The prefix of every type URL the platform writes: the shortest one protobuf's `Any.Is` accepts
+# (it wants a `/` before the name), sparing 19 bytes per `Any` over `type.googleapis.com/`.
+TYPE_URL_PREFIX = "/"
 
 
 class WireError(ValueError):
@@ -35,9 +37,9 @@ def type_url(message_class):
 
 
 def pack(message):
-    """`message` (a game's message) as a `google.protobuf.Any`."""
+    """`message` (a game's message) as a `google.protobuf.Any`, its type URL `type_url`'s."""
     packed = any_pb2.Any()
-    packed.Pack(message)
+    packed.Pack(message, type_url_prefix=TYPE_URL_PREFIX)
     return packed
 
 
@@ -61,13 +63,18 @@ def decode_events(encoded, event_class, what):
     """Each of `encoded` (an envelope's `events`: bytes) decoded as an `event_class`."""
     out = []
     for i, data in enumerate(encoded):
-        event = event_class()
-        try:
-            event.ParseFromString(data)
-        except DecodeError as e:
-            raise WireError(f"{what} event {i} is not a valid {event_class.DESCRIPTOR.full_name} ({e})") from None
-        out.append(event)
+        out.append(decode_event(event_class(), data, i, what))
     return out
+
+
+def decode_event(event, data, index, what):
+    """`event` (a game's event message, empty) read from `data`, event `index` of the events of
+    `what`; raises `WireError` naming it when they are not a valid one."""
+    try:
+        event.ParseFromString(data)
+    except DecodeError as e:
+        raise WireError(f"{what} event {index} is not a valid {event.DESCRIPTOR.full_name} ({e})") from None
+    return event
 
 
 @functools.lru_cache(maxsize=None)

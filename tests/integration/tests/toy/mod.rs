@@ -41,9 +41,6 @@ pub mod pb {
             impl prost::Name for $t {
                 const NAME: &'static str = stringify!($t);
                 const PACKAGE: &'static str = "arena.toy.v1";
-                fn type_url() -> String {
-                    format!("type.googleapis.com/arena.toy.v1.{}", stringify!($t))
-                }
             }
         };
     }
