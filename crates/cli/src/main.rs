@@ -5,13 +5,13 @@ mod client;
 mod compete_cmd;
 mod deals_cmd;
 mod experiment_cmd;
-mod game_printers;
 mod library_client;
 mod load_cmd;
-mod mahjong_comp;
-mod report;
 mod services;
 mod store_args;
+
+/// How an error reads to the user (shared with the games' commands).
+use arena_games::commands::report;
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 

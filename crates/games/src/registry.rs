@@ -71,6 +71,13 @@ pub trait Game: Send + Sync + 'static {
         None
     }
 
+    /// How the CLI's table and competition clients print the game's tables and standings, if
+    /// it prints them its own way (none: from the registry's `describe_replay` and
+    /// `render_standing` alone).
+    fn printer(&self) -> Option<&dyn crate::commands::print::GamePrinter> {
+        None
+    }
+
     /// The console's renderer of this game's tables (its replay player's board).
     fn renderer(&self) -> Renderer;
 

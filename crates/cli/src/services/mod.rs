@@ -25,7 +25,6 @@ pub use competition::{CompetitionCommand, competition};
 pub use flags::GameArg;
 pub use leaderboard::{LeaderboardArgs, leaderboard};
 pub use operators::{OperatorsCommand, operators};
-pub(crate) use print::withheld_note;
 pub use role_args::{BotHostArgs, DealLibraryArgs, MatchmakerArgs, RefereeArgs, StandaloneArgs};
 pub use roles::{bot_host, deal_library, matchmaker, referee, standalone};
 pub use table::{TableCommand, table};

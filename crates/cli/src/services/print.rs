@@ -1,30 +1,15 @@
 //! What the table and competition clients print: a table's replay, a competition's standings.
 
+use arena_games::commands::print::GamePrinter;
+use arena_games::commands::print::{print_verdicts_and_scores, withheld_note};
 use arena_proto::v1;
-
-/// What a game's CLI prints its own way instead of the printers here (Mahjong: its hands as
-/// the 2015 contest server's logs). A game without one is printed from the registry alone.
-pub(crate) trait GamePrinter: Sync {
-    /// Prints one table's replay (its result inside), with the competition's spec when the
-    /// table is a competition's; `log_only`: only the game's own log of it (`--log`).
-    fn print_replay(&self, replay: &v1::Replay, spec: Option<&v1::CompetitionSpec>, log_only: bool);
-
-    /// Prints a competition's standings.
-    fn print_standings(&self, standings: &v1::Standings);
-
-    /// Writes a competition's tables under `dir` as the game's logs (`--log-dir`); returns how
-    /// many tables it wrote.
-    fn write_logs(
-        &self,
-        dir: &std::path::Path,
-        spec: &v1::CompetitionSpec,
-        replays: &[v1::Replay],
-    ) -> anyhow::Result<usize>;
-}
 
 /// The printer of the game a message's `game` field names, if it has one of its own.
 pub(super) fn printer_of(game: &str) -> Option<&'static dyn GamePrinter> {
-    crate::game_printers::printer(arena_games::GameKind::from_wire(game).ok()?)
+    arena_games::GameKind::from_wire(game)
+        .ok()?
+        .game()
+        .printer()
 }
 
 /// Prints a played table: its seats, the game's account of it
@@ -61,29 +46,6 @@ pub(super) fn print_replay(job: &v1::TableJob, replay: &v1::Replay, result: &v1:
 /// elsewhere), as a note after the table count; empty when none are.
 /// A table's verdicts (each with its whole report when the reason is a cut of it) and its
 /// scores, penalties and final scores: the end of every printed table, whatever its game.
-pub(crate) fn print_verdicts_and_scores(result: &v1::TableResult) {
-    for v in &result.verdicts {
-        println!("  verdict: seat {} {:?}: {}", v.seat, v.kind(), v.reason);
-        if !v.detail.is_empty() {
-            // The whole report the reason is cut from: a crash's exit status, limits, stderr.
-            println!("    in full: {}", v.detail);
-        }
-    }
-    if let Some(o) = &result.outcome {
-        println!(
-            "scores ({}): {:?}; penalties {:?}; final {:?}",
-            o.scoring, o.scores, result.penalties, result.final_scores
-        );
-    }
-}
-
-pub(crate) fn withheld_note(s: &v1::Standings) -> String {
-    match s.tables_withheld {
-        0 => String::new(),
-        n => format!(" ({n} not counted yet: their deal is still being played at another table)"),
-    }
-}
-
 pub(super) fn print_standings(s: &v1::Standings) {
     if let Some(printer) = printer_of(&s.game) {
         return printer.print_standings(s);

@@ -4,10 +4,13 @@
 //! A game writes its commands with clap's derive (a [`Parser`] struct holding its
 //! `Subcommand` enum) and registers them as a [`Derived`]; the CLI attaches every registered
 //! game's ([`attach`]) and hands the parsed command line back ([`dispatch`]), naming no game.
-//! [`progress`] and [`programs`] are what the games' long commands share with the CLI's own.
+//! [`progress`], [`programs`], [`print`] and [`report`] are what the games' commands share with
+//! the CLI's own.
 
+pub mod print;
 pub mod programs;
 pub mod progress;
+pub mod report;
 
 use std::marker::PhantomData;
 

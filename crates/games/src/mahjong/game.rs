@@ -99,6 +99,10 @@ impl Game for Mahjong {
         Some(&super::commands::COMMANDS)
     }
 
+    fn printer(&self) -> Option<&dyn crate::commands::print::GamePrinter> {
+        Some(&super::commands::comp::MahjongPrinter)
+    }
+
     fn competition_fields(&self) -> &'static [Field] {
         COMPETITION_FIELDS
     }

@@ -2,6 +2,7 @@
 //! [`Game::commands`](crate::Game::commands).
 
 mod bot;
+pub mod comp;
 mod fan;
 mod match_cmd;
 

@@ -5,8 +5,8 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
+use crate::mahjong::duplicate::log;
 use anyhow::{Context, Result, anyhow};
-use arena_games::mahjong::duplicate::log;
 use arena_proto::v1;
 use mahjong::Reading;
 use mahjong::schedule::{self, Slot};
@@ -29,18 +29,18 @@ pub struct LoggedHand {
 
 /// Whether a message's game name is Mahjong's.
 pub(crate) fn is_mahjong(game: &str) -> bool {
-    arena_games::GameKind::from_wire(game) == Ok(arena_games::mahjong::GAME)
+    crate::GameKind::from_wire(game) == Ok(crate::mahjong::GAME)
 }
 
 impl LoggedHand {
     /// Reads `replay`; `spec` is the competition's, when the table is one of a Mahjong
     /// competition's.
     pub fn of(replay: &v1::Replay, spec: Option<&v1::CompetitionSpec>) -> Result<LoggedHand> {
-        let record = arena_games::mahjong::replay::hand_record(replay)?;
+        let record = crate::mahjong::replay::hand_record(replay)?;
         let job = replay.job.clone().unwrap_or_default();
         let reading = match arena_proto::payload::unpack(job.setup.as_ref(), "setup") {
             Ok(s) => {
-                arena_games::mahjong::spec::read_setup(&s, job.seed)
+                crate::mahjong::spec::read_setup(&s, job.seed)
                     .map_err(|e| anyhow!("{}: {e}", job.table_id))?
                     .rules
                     .reading
@@ -141,12 +141,12 @@ pub fn print_replay(replay: &v1::Replay, spec: Option<&v1::CompetitionSpec>, log
     }
     match LoggedHand::of(replay, spec) {
         Ok(h) => print!("{}", h.log()),
-        Err(e) => println!("error: {}", crate::report::chain(&e)),
+        Err(e) => println!("error: {}", crate::commands::report::chain(&e)),
     }
     if log_only {
         return;
     }
-    crate::services::print::print_verdicts_and_scores(&result);
+    crate::commands::print::print_verdicts_and_scores(&result);
 }
 
 /// Writes `replays` (of the Mahjong competition `spec`) under `dir` as `arena mahjong match
@@ -171,7 +171,7 @@ pub fn write_logs(dir: &Path, spec: &v1::CompetitionSpec, replays: &[v1::Replay]
                 .with_context(|| format!("writing {}", path.display()))?;
             jsonl.push_str(&log::hand_json(&h.slot, &h.bots, &h.record, h.reading).to_string());
             jsonl.push('\n');
-            summaries.push(arena_games::mahjong::duplicate::run::summarize(
+            summaries.push(crate::mahjong::duplicate::run::summarize(
                 h.slot, &h.record,
             ));
             n += 1;
@@ -195,7 +195,7 @@ pub fn print_standings(s: &v1::Standings) {
         s.competition,
         s.tables_done,
         s.tables_total,
-        crate::services::withheld_note(s),
+        crate::commands::print::withheld_note(s),
         if s.r#final { ", final" } else { "" },
         s.drawn_hands
     );
@@ -220,7 +220,7 @@ pub fn print_standings(s: &v1::Standings) {
         "verdicts"
     );
     for x in &s.standings {
-        let t = arena_games::mahjong::convert::standing_of(x).unwrap_or_default();
+        let t = crate::mahjong::convert::standing_of(x).unwrap_or_default();
         let name: String = x.participant.chars().take(40).collect();
         let mut line = format!(
             "  {:>5}  {:<w$}",
@@ -239,5 +239,33 @@ pub fn print_standings(s: &v1::Standings) {
             "{line}  {per_hand:>17}  {:>+7}  {:>5}  {:>10}  {:>8}  {:>7}  {:>8}",
             t.score, t.wins, t.self_drawn, t.dealt_in, t.penalties, t.verdicts
         );
+    }
+}
+
+/// Mahjong's printer of the service clients' tables and standings: its hands as the 2015
+/// contest server's logs.
+pub struct MahjongPrinter;
+
+impl crate::commands::print::GamePrinter for MahjongPrinter {
+    fn print_replay(
+        &self,
+        replay: &v1::Replay,
+        spec: Option<&v1::CompetitionSpec>,
+        log_only: bool,
+    ) {
+        print_replay(replay, spec, log_only);
+    }
+
+    fn print_standings(&self, standings: &v1::Standings) {
+        print_standings(standings);
+    }
+
+    fn write_logs(
+        &self,
+        dir: &Path,
+        spec: &v1::CompetitionSpec,
+        replays: &[v1::Replay],
+    ) -> Result<usize> {
+        write_logs(dir, spec, replays)
     }
 }
