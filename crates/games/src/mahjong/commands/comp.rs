@@ -171,9 +171,7 @@ pub fn write_logs(dir: &Path, spec: &v1::CompetitionSpec, replays: &[v1::Replay]
                 .with_context(|| format!("writing {}", path.display()))?;
             jsonl.push_str(&log::hand_json(&h.slot, &h.bots, &h.record, h.reading).to_string());
             jsonl.push('\n');
-            summaries.push(crate::mahjong::duplicate::run::summarize(
-                h.slot, &h.record,
-            ));
+            summaries.push(crate::mahjong::duplicate::run::summarize(h.slot, &h.record));
             n += 1;
         }
         let path = sub.join("hands.jsonl");
