@@ -17,7 +17,6 @@
 //! assert_eq!(games.names(), ["ddz"]);
 //! ```
 
-use arena_proto::payload::DecodedEvents;
 use arena_proto::v1;
 
 use crate::handler::{self, Bot, Handler};
@@ -96,35 +95,11 @@ fn asks(kind: v1::DecisionKind) -> bool {
 /// the method of its kind, and packs the answer. A request it cannot read (another game's
 /// observation, a decision Dou Dizhu does not ask) is answered with an empty action, which the
 /// referee judges at once, and a line on stderr says why.
-#[derive(Debug)]
-pub struct Adapter<B> {
-    bot: B,
-    events: DecodedEvents<pb::Event>,
-}
-
-impl<B: DdzBot> Adapter<B> {
-    /// `bot` as the [`Bot`] of one seat.
-    pub fn new(bot: B) -> Self {
-        Adapter {
-            bot,
-            events: DecodedEvents::default(),
-        }
-    }
-
-    /// The bot it adapts.
-    pub fn bot(&self) -> &B {
-        &self.bot
-    }
-
-    /// The seat's events it holds decoded.
-    pub fn events(&self) -> &DecodedEvents<pb::Event> {
-        &self.events
-    }
-}
+pub type Adapter<B> = handler::SeatAdapter<B, pb::Event>;
 
 impl<B: DdzBot> Bot for Adapter<B> {
     fn decide(&mut self, request: &v1::DecisionRequest) -> v1::Action {
-        let Adapter { bot, events } = self;
+        let handler::SeatAdapter { bot, events } = self;
         handler::answer(request, GAME, asks(request.kind()), || {
             handler::observe(
                 events,

@@ -219,6 +219,35 @@ where
     seat_observation(&mut DecodedEvents::default(), request, events)
 }
 
+/// A per-game bot as a connection's [`Bot`] for one seat, keeping the seat's events decoded
+/// (each once) between its decisions: the games' adapters (`ddz::Adapter`, `mahjong::Adapter`)
+/// are this with their event type, each implementing [`Bot`] for its bots.
+#[derive(Debug)]
+pub struct SeatAdapter<B, E> {
+    pub(crate) bot: B,
+    pub(crate) events: DecodedEvents<E>,
+}
+
+impl<B, E> SeatAdapter<B, E> {
+    /// `bot` as the [`Bot`] of one seat.
+    pub fn new(bot: B) -> Self {
+        SeatAdapter {
+            bot,
+            events: DecodedEvents::default(),
+        }
+    }
+
+    /// The bot it adapts.
+    pub fn bot(&self) -> &B {
+        &self.bot
+    }
+
+    /// The seat's events it holds decoded.
+    pub fn events(&self) -> &DecodedEvents<E> {
+        &self.events
+    }
+}
+
 /// `decide` given the game observation `O` in `request`, as [`observation`] reads it, with
 /// the seat's events decoded once: `seat` holds those of the seat's earlier requests, so only
 /// the events past them are decoded (what each game module's adapter keeps per seat). `Err`

@@ -1,7 +1,7 @@
 //! What the table and competition clients print: a table's replay, a competition's standings.
 
 use arena_games::commands::print::GamePrinter;
-use arena_games::commands::print::{print_verdicts_and_scores, withheld_note};
+use arena_games::commands::print::{print_table_line, print_verdicts_and_scores, withheld_note};
 use arena_proto::v1;
 
 /// The printer of the game a message's `game` field names, if it has one of its own.
@@ -22,15 +22,7 @@ pub(super) fn print_replay(job: &v1::TableJob, replay: &v1::Replay, result: &v1:
         };
         return printer.print_replay(&replay, None, false);
     }
-    println!(
-        "table {}: {}",
-        job.table_id,
-        job.seats
-            .iter()
-            .map(|s| s.bot.as_str())
-            .collect::<Vec<_>>()
-            .join(" / ")
-    );
+    print_table_line(job);
     if let Ok(game) = arena_games::GameKind::from_wire(&job.game) {
         for line in game.describe_replay(replay) {
             println!("{line}");

@@ -25,6 +25,12 @@ pub trait GamePrinter: Sync {
     ) -> anyhow::Result<usize>;
 }
 
+/// Prints the line that opens a played table: its id and its seats' bots.
+pub fn print_table_line(job: &v1::TableJob) {
+    let seats: Vec<&str> = job.seats.iter().map(|s| s.bot.as_str()).collect();
+    println!("table {}: {}", job.table_id, seats.join(" / "));
+}
+
 /// Prints a table result's verdicts (each with its full report) and its scores.
 pub fn print_verdicts_and_scores(result: &v1::TableResult) {
     for v in &result.verdicts {

@@ -83,10 +83,7 @@ struct Plan {
 impl Plan {
     /// Whether the plan deals measured deals from the library (which it then claims).
     fn measured(&self) -> bool {
-        matches!(
-            self.format,
-            Format::EqualStrength { .. } | Format::DifficultyAdjusted
-        )
+        self.format.is_measured()
     }
 }
 
@@ -283,11 +280,7 @@ fn rules_of(
              openspiel)",
         ));
     }
-    let measured = matches!(
-        format,
-        Format::EqualStrength { .. } | Format::DifficultyAdjusted
-    );
-    if measured && kind != pb::Rules::Competition {
+    if format.is_measured() && kind != pb::Rules::Competition {
         return Err(SpecError::invalid(
             "spec.setup",
             format!(

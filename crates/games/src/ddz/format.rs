@@ -29,6 +29,15 @@ pub enum Format {
 }
 
 impl Format {
+    /// Whether the format deals measured deals from the library (equal-strength,
+    /// difficulty-adjusted) rather than fresh ones from a seed.
+    pub fn is_measured(&self) -> bool {
+        matches!(
+            self,
+            Format::EqualStrength { .. } | Format::DifficultyAdjusted
+        )
+    }
+
     /// A short name: `duplicate`, `equal-strength`, `random`, `difficulty-adjusted`.
     pub fn name(&self) -> &'static str {
         match self {

@@ -129,15 +129,7 @@ pub fn print_replay(replay: &v1::Replay, spec: Option<&v1::CompetitionSpec>, log
     let job = replay.job.clone().unwrap_or_default();
     let result = replay.result.clone().unwrap_or_default();
     if !log_only {
-        println!(
-            "table {}: {}",
-            job.table_id,
-            job.seats
-                .iter()
-                .map(|s| s.bot.as_str())
-                .collect::<Vec<_>>()
-                .join(" / ")
-        );
+        crate::commands::print::print_table_line(&job);
     }
     match LoggedHand::of(replay, spec) {
         Ok(h) => print!("{}", h.log()),
