@@ -4,7 +4,7 @@ use std::collections::{BTreeMap, HashSet};
 
 use arena_store::DealRecord;
 
-use crate::levels::distance;
+use super::distance;
 
 /// A measured deal in the index.
 #[derive(Clone, Debug)]
