@@ -957,6 +957,7 @@ mod tests {
             seed: None,
             bombs: None,
             index: None,
+            ..Default::default()
         }
     }
 

@@ -15,6 +15,7 @@ fn panel() -> Option<v1::PanelSpec> {
         landlords: "ladder:5".into(),
         farmers: "expert".into(),
         scoring: String::new(),
+        ..Default::default()
     })
 }
 
