@@ -22,10 +22,10 @@ pub mod find {
     pub use arena_games::ddz::measure::find::*;
     pub use arena_games::difficulty::secret_seed;
 }
-/// The in-memory index of measured deals (game-neutral).
-pub use arena_games::difficulty::index;
 /// Dou Dizhu's GDI measurement, with the game.
 pub use arena_games::ddz::measure;
+/// The in-memory index of measured deals (game-neutral).
+pub use arena_games::difficulty::index;
 
 pub use find::{FindReport, FindSpec, find};
 

@@ -683,7 +683,11 @@ pub fn job_payload(data: &[u8]) {
                 assert!(tables >= 1);
                 assert!(tables <= arena_deals::panel::MAX_PANEL_LANDLORDS as u64);
                 let again = arena_deals::batch::read_batch(&batch).map(|(p, _)| p.to_store());
-                assert_eq!(again.ok(), Some(panel.to_store()), "a panel reads the same twice");
+                assert_eq!(
+                    again.ok(),
+                    Some(panel.to_store()),
+                    "a panel reads the same twice"
+                );
                 assert_eq!(source.bombs.map(u32::from), batch.bombs);
             }
             Err(e) => {

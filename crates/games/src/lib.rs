@@ -29,7 +29,7 @@ mod registry;
 pub use adapter::{Builtin, CheckedJob, State, TableAdapter};
 pub use commands::GameCommands;
 pub use competition::Competitions;
-pub use difficulty::{Difficulty, MeasuringPanel, Measurer};
+pub use difficulty::{Difficulty, Measurer, MeasuringPanel};
 pub use ladder::{Group, GroupScore, GroupTable, Ladder};
 pub use registry::{Asset, CompetitionView, Game, GameKind, Renderer, Variant};
 

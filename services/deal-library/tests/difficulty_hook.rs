@@ -11,7 +11,7 @@ use std::time::Duration;
 use arena_deal_library::DealLibraryService;
 use arena_games::difficulty::{FindReport, FindTarget, Progress, gdi, within};
 use arena_games::{
-    Builtin, CheckedJob, Difficulty, Game, GameKind, MeasuringPanel, Measurer, Renderer, Variant,
+    Builtin, CheckedJob, Difficulty, Game, GameKind, Measurer, MeasuringPanel, Renderer, Variant,
 };
 use arena_proto::v1;
 use arena_proto::v1::deal_library_server::DealLibrary;
@@ -102,8 +102,14 @@ impl MeasuringPanel for CoinPanel {
                 measured.push(r);
                 index += 1;
             }
-            store.put_panel(&self.to_store()).await.map_err(|e| e.to_string())?;
-            store.put_deals(&measured).await.map_err(|e| e.to_string())?;
+            store
+                .put_panel(&self.to_store())
+                .await
+                .map_err(|e| e.to_string())?;
+            store
+                .put_deals(&measured)
+                .await
+                .map_err(|e| e.to_string())?;
             let tried = index - target.start;
             Ok(FindReport {
                 found,
@@ -234,7 +240,14 @@ async fn a_registered_games_deals_are_found_queried_and_exported_through_its_hoo
     let found: Vec<(&str, &[f64], &str, u64)> = done
         .found
         .iter()
-        .map(|r| (r.game.as_str(), &r.gdi[..], r.panel.as_str(), r.index.unwrap()))
+        .map(|r| {
+            (
+                r.game.as_str(),
+                &r.gdi[..],
+                r.panel.as_str(),
+                r.index.unwrap(),
+            )
+        })
         .collect();
     assert_eq!(
         found,
@@ -259,10 +272,16 @@ async fn a_registered_games_deals_are_found_queried_and_exported_through_its_hoo
         .into_inner();
     // Three wins at i = 3, 8 of the 13 stored.
     assert_eq!(q.available, 2);
-    assert!(q.deals.iter().all(|d| d.deal == "coin-3" && d.game == "coin"));
+    assert!(
+        q.deals
+            .iter()
+            .all(|d| d.deal == "coin-3" && d.game == "coin")
+    );
 
     let exported: Vec<v1::DealRecord> = svc
-        .export(Request::new(v1::ExportRequest { panel: coin_panel() }))
+        .export(Request::new(v1::ExportRequest {
+            panel: coin_panel(),
+        }))
         .await
         .unwrap()
         .into_inner()
@@ -276,7 +295,11 @@ async fn a_registered_games_deals_are_found_queried_and_exported_through_its_hoo
     let mut bad = exported[0].clone();
     bad.deal = "coin-9".into();
     let e = arena_deal_library::record_from(bad).unwrap_err();
-    assert!(e.to_string().starts_with("deal: \"coin-9\" is not a coin deal"), "{e}");
+    assert!(
+        e.to_string()
+            .starts_with("deal: \"coin-9\" is not a coin deal"),
+        "{e}"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -340,7 +363,10 @@ async fn a_game_without_measured_difficulty_is_refused_by_name() {
         .await
         .unwrap_err();
     assert_eq!(e.code(), Code::FailedPrecondition);
-    assert!(e.message().contains("mahjong") && e.message().contains("no measured difficulty"), "{e:?}");
+    assert!(
+        e.message().contains("mahjong") && e.message().contains("no measured difficulty"),
+        "{e:?}"
+    );
     let e = svc
         .find(Request::new(v1::FindRequest {
             panel: mahjong(),
@@ -376,5 +402,8 @@ async fn a_game_without_measured_difficulty_is_refused_by_name() {
         .await
         .unwrap_err();
     assert_eq!(e.code(), Code::InvalidArgument);
-    assert!(e.message().starts_with("panel.game: no game \"chess\""), "{e:?}");
+    assert!(
+        e.message().starts_with("panel.game: no game \"chess\""),
+        "{e:?}"
+    );
 }

@@ -125,7 +125,10 @@ async fn a_redis_that_dies_under_the_library_loses_nothing_and_is_served_again_w
             .connect_lazy(),
         arena_auth::Bearer::new(Some(&token)),
     );
-    let panel_id = arena_deal_library::panel(panel().as_ref()).unwrap().id().to_string();
+    let panel_id = arena_deal_library::panel(panel().as_ref())
+        .unwrap()
+        .id()
+        .to_string();
     let record = |i: u64| {
         let counts = vec![1, 1, 1, 2];
         v1::DealRecord {

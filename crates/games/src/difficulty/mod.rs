@@ -104,7 +104,9 @@ pub enum PanelSpecError {
 
 /// The measuring panel `spec` names, through its game's registered [`Difficulty`] (an empty
 /// `panel.game` meaning the default game): the one reading of a panel spec from the wire.
-pub fn panel_of_spec(spec: Option<&v1::PanelSpec>) -> Result<Arc<dyn MeasuringPanel>, PanelSpecError> {
+pub fn panel_of_spec(
+    spec: Option<&v1::PanelSpec>,
+) -> Result<Arc<dyn MeasuringPanel>, PanelSpecError> {
     let spec = spec.ok_or_else(|| PanelSpecError::Invalid("panel: missing".into()))?;
     let game = GameKind::from_wire(&spec.game)
         .map_err(|e| PanelSpecError::Invalid(format!("panel.game: {e}")))?;
@@ -276,12 +278,18 @@ mod tests {
         let mut b = batch(1);
         b.panel.as_mut().unwrap().game = "mahjong".into();
         let e = read_batch(&b).unwrap_err();
-        assert!(e.contains("mahjong") && e.contains("no measured difficulty"), "{e}");
+        assert!(
+            e.contains("mahjong") && e.contains("no measured difficulty"),
+            "{e}"
+        );
         let e = panel_of_spec(b.panel.as_ref()).unwrap_err();
         assert!(matches!(e, PanelSpecError::NoDifficulty(_)), "{e:?}");
         b.panel.as_mut().unwrap().game = "chess".into();
         let e = panel_of_spec(b.panel.as_ref()).unwrap_err();
-        assert!(matches!(&e, PanelSpecError::Invalid(m) if m.starts_with("panel.game: no game \"chess\"")), "{e:?}");
+        assert!(
+            matches!(&e, PanelSpecError::Invalid(m) if m.starts_with("panel.game: no game \"chess\"")),
+            "{e:?}"
+        );
     }
 
     #[test]

@@ -16,7 +16,7 @@ use crate::ddz::library::{LIBRARY_GAME, LIBRARY_RULES};
 use crate::ddz::panel::{DdzPanel, PanelError, check_builtin};
 use crate::ddz::play::{self as runner, Buffers};
 use crate::ddz::rules::{Deal, DealConstraint, GameConfig, RuleSet, Seat};
-use crate::difficulty::{FindTarget, MeasuringPanel, Measurer};
+use crate::difficulty::{FindTarget, Measurer, MeasuringPanel};
 /// The counters of a measurement and the test of a record against a target are the same for
 /// every game.
 pub use crate::difficulty::{Progress, within};
@@ -469,10 +469,7 @@ pub async fn measure(
 pub struct DdzDifficulty;
 
 impl crate::Difficulty for DdzDifficulty {
-    fn panel(
-        &self,
-        spec: &arena_proto::v1::PanelSpec,
-    ) -> Result<Arc<dyn MeasuringPanel>, String> {
+    fn panel(&self, spec: &arena_proto::v1::PanelSpec) -> Result<Arc<dyn MeasuringPanel>, String> {
         // The landlord bots are required; the farmers and the scoring have defaults.
         if spec.landlords.trim().is_empty() {
             return Err("panel.landlords: empty (e.g. ladder:70)".into());
@@ -517,8 +514,9 @@ impl MeasuringPanel for DdzPanel {
         target: &'a FindTarget,
         progress: &'a Progress,
         stop: &'a AtomicBool,
-    ) -> std::pin::Pin<Box<dyn std::future::Future<Output = Result<find::FindReport, String>> + Send + 'a>>
-    {
+    ) -> std::pin::Pin<
+        Box<dyn std::future::Future<Output = Result<find::FindReport, String>> + Send + 'a>,
+    > {
         Box::pin(async move {
             let spec = FindSpec {
                 panel: self.clone(),
