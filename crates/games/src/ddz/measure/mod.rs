@@ -1,6 +1,6 @@
 //! Dou Dizhu's GDI measurement on the fast path: every panel landlord plays the deal
 //! in-process, many deals in parallel, results written to the store in batches so a measurement
-//! can stop at any point and resume without losing or repeating a deal; [`find`] generates
+//! can stop at any point and resume without losing or repeating a deal; [`find()`] generates
 //! fresh deals near a target difficulty. The game's [`crate::Difficulty`] hook
 //! ([`DdzDifficulty`]) is how services reach it.
 
