@@ -200,6 +200,20 @@ fn may_be_basic(c: &Counts) -> bool {
 /// The tiles that complete `standing` (a count ≡ 1 mod 3) into melds and a pair.
 pub fn basic_waits(standing: &Counts) -> [bool; TILE_KINDS] {
     let mut out = [false; TILE_KINDS];
+    match basic_waits_mask(standing) {
+        Some(mask) => {
+            for (i, w) in out.iter_mut().enumerate() {
+                *w = mask >> i & 1 == 1;
+            }
+        }
+        None => basic_waits_searched(standing, &mut out),
+    }
+    out
+}
+
+/// [`basic_waits`] by trying each tile near the hand's with [`is_basic_complete`]: the
+/// reference, and the answer for hands outside the tables (a tile held four times).
+fn basic_waits_searched(standing: &Counts, out: &mut [bool; TILE_KINDS]) {
     let mut c = *standing;
     for i in 0..TILE_KINDS {
         // Only a tile in the hand or next to one can complete it.
@@ -214,7 +228,41 @@ pub fn basic_waits(standing: &Counts) -> [bool; TILE_KINDS] {
         out[i] = is_basic_complete(&c);
         c[i] -= 1;
     }
-    out
+}
+
+/// The tiles that complete `standing` into melds and a pair, bit `i` for tile `i`, from the
+/// tables' per-group waits; `None` when a group is not in them or holds four of a kind.
+pub(crate) fn basic_waits_mask(standing: &Counts) -> Option<u64> {
+    // A fifth tile of a kind is outside the tables (and still a wait, as the library reads it).
+    if standing.iter().any(|&n| n >= 4) {
+        return None;
+    }
+    let g = entries(standing)?;
+    let mut n = [0usize; 4];
+    for (k, x) in n.iter_mut().enumerate() {
+        let lo = 9 * k;
+        *x = standing[lo..(lo + 9).min(TILE_KINDS)]
+            .iter()
+            .map(|&t| usize::from(t))
+            .sum();
+    }
+    let mut out = 0u64;
+    // The tile goes to group `x`; afterwards exactly one group holds the pair (2 mod 3) and
+    // every other a multiple of three, each splitting wholly.
+    for x in 0..4 {
+        let size = |k: usize| n[k] + usize::from(k == x);
+        if (0..4).any(|k| size(k) % 3 == 1) || (0..4).filter(|&k| size(k) % 3 == 2).count() != 1 {
+            continue;
+        }
+        if (0..4)
+            .filter(|&k| k != x)
+            .all(|k| table::complete(&g[k].options, n[k], n[k] % 3 == 2))
+        {
+            let pair = usize::from(size(x) % 3 == 2);
+            out |= u64::from(g[x].waits[pair]) << (9 * x);
+        }
+    }
+    Some(out)
 }
 
 /// The tile that completes 13 concealed tiles into seven pairs, if there is one.
@@ -247,14 +295,20 @@ pub fn basic_shanten(c: &Counts, packs: usize) -> i8 {
 /// The four groups' options from the tables, if every group is in them.
 #[inline]
 fn groups(c: &Counts) -> Option<[Options; 4]> {
-    let suit = |s: usize| -> Option<Options> {
+    Some(entries(c)?.map(|e| e.options))
+}
+
+/// The four groups' table entries (the suits, then the honours), if every group is in them.
+#[inline]
+fn entries(c: &Counts) -> Option<[&'static table::Entry; 4]> {
+    let suit = |s: usize| {
         let mut g = [0u8; 9];
         g.copy_from_slice(&c[s * 9..s * 9 + 9]);
-        table::SUITS.get(&g).copied()
+        table::SUITS.get(&g)
     };
     let mut h = [0u8; 7];
     h.copy_from_slice(&c[27..]);
-    Some([suit(0)?, suit(1)?, suit(2)?, *table::HONOURS.get(&h)?])
+    Some([suit(0)?, suit(1)?, suit(2)?, table::HONOURS.get(&h)?])
 }
 
 /// The basic shanten of four groups' options beside `packs` packs.
@@ -575,38 +629,22 @@ mod tests {
     /// eight tiles and every 16th larger one (all of them take the search a minute).
     #[test]
     fn tables_agree_with_the_search_on_every_group() {
-        fn each<const N: usize>(
-            c: &mut [u8; N],
-            kind: usize,
-            left: usize,
-            f: &mut impl FnMut(&[u8; N]),
-        ) {
-            if kind == N {
-                f(c);
-                return;
-            }
-            for v in 0..=4.min(left) {
-                c[kind] = v as u8;
-                each(c, kind + 1, left - v, f);
-            }
-            c[kind] = 0;
-        }
         let mut n = 0;
-        each(&mut [0u8; 9], 0, table::MAX_TILES, &mut |c| {
+        table::each(&mut [0u8; 9], 0, table::MAX_TILES, &mut |c| {
             if len9(c) <= 8 || n % 16 == 0 {
                 assert_eq!(
-                    table::SUITS.get(c),
-                    Some(&group_options(c, true)),
+                    table::SUITS.get(c).map(|e| e.options),
+                    Some(group_options(c, true)),
                     "suit {c:?}"
                 );
             }
             n += 1;
         });
         assert_eq!(n, 405_350);
-        each(&mut [0u8; 7], 0, table::MAX_TILES, &mut |c| {
+        table::each(&mut [0u8; 7], 0, table::MAX_TILES, &mut |c| {
             assert_eq!(
-                table::HONOURS.get(c),
-                Some(&group_options(c, false)),
+                table::HONOURS.get(c).map(|e| e.options),
+                Some(group_options(c, false)),
                 "honours {c:?}"
             );
         });
@@ -655,6 +693,31 @@ mod tests {
                     packs
                 );
                 prop_assert_eq!(basic_shanten(&c, packs), basic_shanten_searched(&c, packs));
+                Ok(())
+            })
+            .unwrap();
+    }
+
+    /// Random 13-, 10-, 7-, 4- and 1-tile hands: the table-driven waits are the searched ones.
+    #[test]
+    fn waits_agree_with_the_searched_reference() {
+        use proptest::prelude::*;
+        let mut runner = proptest::test_runner::TestRunner::new(ProptestConfig::with_cases(5000));
+        let hand = (0usize..=4, proptest::collection::vec(0u8..34, 13), 0u8..27);
+        runner
+            .run(&hand, |(packs, tiles, low)| {
+                let mut c = [0u8; TILE_KINDS];
+                // Half the hands crowd into a few kinds, where waits are many.
+                for &t in &tiles[..13 - 3 * packs] {
+                    let t = if t % 2 == 0 { low + t % 7 } else { t };
+                    let t = usize::from(t.min(33));
+                    if c[t] < 4 {
+                        c[t] += 1;
+                    }
+                }
+                let mut want = [false; TILE_KINDS];
+                basic_waits_searched(&c, &mut want);
+                prop_assert_eq!(basic_waits(&c), want, "{:?}", c);
                 Ok(())
             })
             .unwrap();

@@ -72,10 +72,20 @@ impl<const N: usize> Ranker<N> {
     }
 }
 
-/// The options of every group of `N` kinds, by rank.
+/// What the table knows of one group.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Entry {
+    /// The group's best splits.
+    pub options: Options,
+    /// `waits[pair]`, bit `r` for kind `r`: adding one tile of that kind splits the group
+    /// wholly into melds (and one pair when `pair` is 1).
+    pub waits: [u16; 2],
+}
+
+/// The entry of every group of `N` kinds, by rank.
 pub(super) struct Table<const N: usize> {
     ranker: Ranker<N>,
-    options: Box<[Options]>,
+    entries: Box<[Entry]>,
 }
 
 impl<const N: usize> Table<N> {
@@ -94,13 +104,38 @@ impl<const N: usize> Table<N> {
             &mut next,
         );
         debug_assert_eq!(next, ranker.len);
-        Table { ranker, options }
+        let mut entries = Vec::with_capacity(ranker.len);
+        each(&mut c, 0, MAX_TILES, &mut |c| {
+            let n: usize = c.iter().map(|&x| usize::from(x)).sum();
+            let mut waits = [0u16; 2];
+            for r in 0..N {
+                if n == MAX_TILES || c[r] == 4 {
+                    continue;
+                }
+                c[r] += 1;
+                let o = &options[ranker.rank(c)];
+                c[r] -= 1;
+                for (pair, w) in waits.iter_mut().enumerate() {
+                    if complete(o, n + 1, pair == 1) {
+                        *w |= 1 << r;
+                    }
+                }
+            }
+            entries.push(Entry {
+                options: options[entries.len()],
+                waits,
+            });
+        });
+        Table {
+            ranker,
+            entries: entries.into_boxed_slice(),
+        }
     }
 
-    /// The options of the group `c`, or `None` when it is not in the table (a count above 4,
+    /// The entry of the group `c`, or `None` when it is not in the table (a count above 4,
     /// more than [`MAX_TILES`] tiles).
     #[inline]
-    pub(super) fn get(&self, c: &[u8; N]) -> Option<&Options> {
+    pub(super) fn get(&self, c: &[u8; N]) -> Option<&Entry> {
         let mut total = 0;
         for &n in c {
             if n > 4 {
@@ -111,8 +146,36 @@ impl<const N: usize> Table<N> {
         if total > MAX_TILES {
             return None;
         }
-        Some(&self.options[self.ranker.rank(c)])
+        Some(&self.entries[self.ranker.rank(c)])
     }
+}
+
+/// Whether a group of `n` tiles with options `o` splits wholly into melds (and one pair when
+/// `pair`): a split with that many melds leaves no tile over.
+pub(super) fn complete(o: &Options, n: usize, pair: bool) -> bool {
+    match (pair, n % 3) {
+        (false, 0) => o[0][n / 3] >= 0,
+        (true, 2) => o[1][n / 3] >= 0,
+        _ => false,
+    }
+}
+
+/// Calls `f` with every vector in rank (lexicographic) order.
+pub(super) fn each<const N: usize>(
+    c: &mut [u8; N],
+    kind: usize,
+    budget: usize,
+    f: &mut impl FnMut(&mut [u8; N]),
+) {
+    if kind == N {
+        f(c);
+        return;
+    }
+    for v in 0..=4.min(budget) {
+        c[kind] = v as u8;
+        each(c, kind + 1, budget - v, f);
+    }
+    c[kind] = 0;
 }
 
 /// Visits every vector in rank (lexicographic) order, computing each one's options from
