@@ -231,12 +231,9 @@ fn basic_waits_searched(standing: &Counts, out: &mut [bool; TILE_KINDS]) {
 }
 
 /// The tiles that complete `standing` into melds and a pair, bit `i` for tile `i`, from the
-/// tables' per-group waits; `None` when a group is not in them or holds four of a kind.
+/// tables' per-group waits (a fifth tile of a kind tried on its own); `None` when a group is
+/// not in them.
 pub(crate) fn basic_waits_mask(standing: &Counts) -> Option<u64> {
-    // A fifth tile of a kind is outside the tables (and still a wait, as the library reads it).
-    if standing.iter().any(|&n| n >= 4) {
-        return None;
-    }
     let g = entries(standing)?;
     let mut n = [0usize; 4];
     for (k, x) in n.iter_mut().enumerate() {
@@ -260,6 +257,17 @@ pub(crate) fn basic_waits_mask(standing: &Counts) -> Option<u64> {
         {
             let pair = usize::from(size(x) % 3 == 2);
             out |= u64::from(g[x].waits[pair]) << (9 * x);
+        }
+    }
+    // A fifth tile of a kind the hand holds four of is outside the tables, and still a wait
+    // when it completes the hand (as the library reads it).
+    for (i, &n) in standing.iter().enumerate() {
+        if n == 4 {
+            let mut c = *standing;
+            c[i] += 1;
+            if is_basic_complete(&c) {
+                out |= 1 << i;
+            }
         }
     }
     Some(out)

@@ -1,10 +1,7 @@
 //! The basic shape: four melds and a pair. Every division of the concealed tiles is scored.
 
 use super::combine::{self, code};
-use super::{
-    Ctx, Fan, FanTable, by_rank_range, by_suits, by_tile_hog, by_tile_traits, by_win_flags,
-    by_winds, exclusions,
-};
+use super::{Ctx, Fan, FanTable, by_win_flags, by_winds, exclusions};
 use crate::pack::{Pack, PackKind};
 use crate::tile::{Counts, TILE_KINDS, Tile};
 
@@ -244,12 +241,7 @@ fn score(ctx: &Ctx<'_>, units: &[Unit; 5], unique_wait: bool, t: &mut FanTable) 
     by_concealment(units, fixed, ctx.flags.self_drawn, t);
     by_pair(pair, nchows, t);
     by_melds_traits(units, t);
-    by_suits(&ctx.all, t);
-    by_tile_traits(&ctx.all, t);
-    by_rank_range(&ctx.all, t);
-    if !t.has(Fan::QuadrupleChow) {
-        by_tile_hog(&ctx.all, ctx.all_len - 14, t);
-    }
+    ctx.shared.apply(t);
     if unique_wait {
         by_wait(&units[fixed..], win, t);
     }

@@ -81,13 +81,72 @@ impl FanTable {
 
     /// The points of all the fans.
     pub fn points(&self) -> u32 {
-        self.iter()
-            .map(|(f, n)| u32::from(f.points()) * u32::from(n))
+        self.0
+            .iter()
+            .zip(&POINTS)
+            .map(|(&n, &p)| u32::from(n) * u32::from(p))
             .sum()
     }
 
     fn is_empty(&self) -> bool {
         self.0.iter().all(|&n| n == 0)
+    }
+}
+
+/// Each fan's points, indexed as [`FanTable`] indexes the fans (0 where no fan is numbered).
+const POINTS: [u16; FAN_COUNT + 1] = {
+    let mut p = [0u16; FAN_COUNT + 1];
+    let mut i = 0;
+    while i < FAN_COUNT {
+        p[Fan::ALL[i] as usize] = Fan::ALL[i].points();
+        i += 1;
+    }
+    p
+};
+
+/// Fans every arrangement of one hand shares, read off all its tiles once: voided suits,
+/// flushes and All Types (`by_suits`), what every tile shares (`by_tile_traits`), the range of
+/// the ranks (`by_rank_range`), and how many Tile Hogs there are unless Quadruple Chow takes
+/// them.
+#[derive(Clone, Copy)]
+struct Shared {
+    /// The fans to set, with their counts; `len` of them.
+    fans: [(Fan, u16); 8],
+    len: usize,
+    /// Tile Hog's count.
+    hogs: u16,
+}
+
+impl Shared {
+    fn of(all: &Counts, kongs: usize) -> Shared {
+        let mut t = FanTable::default();
+        by_suits(all, &mut t);
+        by_tile_traits(all, &mut t);
+        by_rank_range(all, &mut t);
+        // At most one fan of each function's mutually exclusive groups: eight at most.
+        let mut out = Shared {
+            fans: [(Fan::ChickenHand, 0); 8],
+            len: 0,
+            hogs: 0,
+        };
+        for (slot, f) in out.fans.iter_mut().zip(t.iter()) {
+            *slot = f;
+            out.len += 1;
+        }
+        let mut hog = FanTable::default();
+        by_tile_hog(all, kongs, &mut hog);
+        out.hogs = hog.get(Fan::TileHog);
+        out
+    }
+
+    /// Sets the shared fans in `t`, Tile Hog where Quadruple Chow has not taken the tiles.
+    fn apply(&self, t: &mut FanTable) {
+        for &(f, n) in &self.fans[..self.len] {
+            t.set(f, n);
+        }
+        if !t.has(Fan::QuadrupleChow) {
+            t.set(Fan::TileHog, self.hogs);
+        }
     }
 }
 
@@ -179,8 +238,8 @@ struct Ctx<'a> {
     closed: Counts,
     /// Every tile: packs (a kong as four), concealed tiles and the winning tile.
     all: Counts,
-    /// Tiles in `all`: 14 plus one per kong.
-    all_len: usize,
+    /// The fans every division shares.
+    shared: Shared,
 }
 
 /// Scores `hand`: the arrangement worth the most (see the module docs).
@@ -248,7 +307,8 @@ pub fn evaluate(hand: &WinningHand<'_>) -> Result<Scored, FanError> {
         flags,
         closed,
         all,
-        all_len,
+        // `all` holds 14 tiles and one more per kong.
+        shared: Shared::of(&all, all_len - 14),
     };
 
     let mut table = FanTable::default();
@@ -341,44 +401,80 @@ fn by_suits(all: &Counts, t: &mut FanTable) {
     }
 }
 
+/// Bit `i` set for each kind `i` that `all` holds.
+fn present(all: &Counts) -> u64 {
+    all.iter()
+        .enumerate()
+        .fold(0, |m, (i, &n)| m | u64::from(n > 0) << i)
+}
+
+/// The kinds with a trait (one of `Tile`'s `is_…` tests, chosen by `which`), as a bit mask.
+const fn kinds_with(which: u8) -> u64 {
+    let mut m = 0u64;
+    let mut i = 0;
+    while i < TILE_KINDS {
+        if let Some(x) = Tile::from_index(i) {
+            let has = match which {
+                0 => x.is_terminal_or_honour(),
+                1 => x.is_reversible(),
+                2 => x.is_green(),
+                3 => x.is_honour(),
+                _ => x.is_terminal(),
+            };
+            if has {
+                m |= 1 << i;
+            }
+        }
+        i += 1;
+    }
+    m
+}
+
+const TERMINALS_AND_HONOURS: u64 = kinds_with(0);
+const REVERSIBLE: u64 = kinds_with(1);
+const GREEN: u64 = kinds_with(2);
+const HONOURS: u64 = kinds_with(3);
+const TERMINALS: u64 = kinds_with(4);
+
 /// All Simples, Reversible Tiles, All Green, All Honors, All Terminals, All Terminals and
 /// Honors: what every tile shares.
 fn by_tile_traits(all: &Counts, t: &mut FanTable) {
-    let every = |f: fn(Tile) -> bool| Tile::all().all(|x| all[x.index()] == 0 || f(x));
-    if every(|x| !x.is_terminal_or_honour()) {
+    let held = present(all);
+    let every = |mask: u64| held & !mask == 0;
+    if every(!TERMINALS_AND_HONOURS) {
         t.set(Fan::AllSimples, 1);
     }
-    if every(Tile::is_reversible) {
+    if every(REVERSIBLE) {
         t.set(Fan::ReversibleTiles, 1);
     }
-    if every(Tile::is_green) {
+    if every(GREEN) {
         t.set(Fan::AllGreen, 1);
     }
     if t.has(Fan::AllSimples) {
         return;
     }
-    if every(Tile::is_honour) {
+    if every(HONOURS) {
         t.set(Fan::AllHonors, 1);
-    } else if every(Tile::is_terminal) {
+    } else if every(TERMINALS) {
         t.set(Fan::AllTerminals, 1);
-    } else if every(Tile::is_terminal_or_honour) {
+    } else if every(TERMINALS_AND_HONOURS) {
         t.set(Fan::AllTerminalsAndHonors, 1);
     }
 }
 
 /// Upper, Middle and Lower Tiles, Upper and Lower Four: the range of the ranks.
 fn by_rank_range(all: &Counts, t: &mut FanTable) {
-    if all[27..].iter().any(|&n| n > 0) {
+    let held = present(all);
+    if held & HONOURS != 0 {
         return;
     }
-    let mut ranks = [false; 10];
-    for x in Tile::all().filter(|x| all[x.index()] > 0) {
-        ranks[usize::from(x.rank().unwrap_or(0))] = true;
-    }
-    let only = |lo: usize, hi: usize| (1..=9).all(|r| !ranks[r] || (lo..=hi).contains(&r));
+    // Bit r − 1 for each rank r held in any suit.
+    let ranks = (held | held >> 9 | held >> 18) & 0x1ff;
+    let only = |lo: u32, hi: u32| ranks & !(((1u64 << (hi - lo + 1)) - 1) << (lo - 1)) == 0;
+    let has = |r: u32| ranks >> (r - 1) & 1 == 1;
     if only(1, 4) {
         t.set(
-            if ranks[4] {
+            if has(4) {
                 Fan::LowerFour
             } else {
                 Fan::LowerTiles
@@ -387,7 +483,7 @@ fn by_rank_range(all: &Counts, t: &mut FanTable) {
         );
     } else if only(6, 9) {
         t.set(
-            if ranks[6] {
+            if has(6) {
                 Fan::UpperFour
             } else {
                 Fan::UpperTiles

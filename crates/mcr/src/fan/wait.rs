@@ -24,9 +24,18 @@ pub(super) fn unique_wait(closed: &Counts, tiles: usize, win: Tile) -> bool {
         standing[win.index()] -= 1;
         if let Some(mut mask) = basic_waits_mask(&standing) {
             if tiles == 13 {
-                let mut waits = [false; TILE_KINDS];
-                seven_pairs(&standing.map(u16::from), &mut waits);
-                if let Some(i) = waits.iter().position(|&w| w) {
+                // Seven Pairs as `seven_pairs` reads it: six pairs (four of a kind two) and
+                // the first kind held once or three times.
+                let (mut pairs, mut odd) = (0, None);
+                for (i, &n) in standing.iter().enumerate() {
+                    pairs += u32::from(n / 2);
+                    if n % 2 == 1 && odd.is_none() {
+                        odd = Some(i);
+                    }
+                }
+                if pairs == 6
+                    && let Some(i) = odd
+                {
                     mask |= 1 << i;
                 }
             }
