@@ -121,7 +121,11 @@ fn divide(
 /// each division's fans in the order the fan library finds them (so that the first of equal
 /// totals is the library's choice): by the sorted sequence of melds, a meld keyed by its lowest
 /// tile and a pung before a chow.
-pub(super) fn each_division(ctx: &Ctx<'_>, unique_wait: bool, mut each: impl FnMut(&FanTable)) {
+pub(super) fn each_division(
+    ctx: &Ctx<'_>,
+    unique_wait: &dyn Fn() -> bool,
+    mut each: impl FnMut(&FanTable),
+) {
     let mut c = ctx.closed;
     let mut out = Divisions {
         list: [Division {
@@ -164,7 +168,7 @@ pub(super) fn each_division(ctx: &Ctx<'_>, unique_wait: bool, mut each: impl FnM
 
 /// The fans of one division: `units` are the fixed packs, then the concealed melds, then the
 /// pair.
-fn score(ctx: &Ctx<'_>, units: &[Unit; 5], unique_wait: bool, t: &mut FanTable) {
+fn score(ctx: &Ctx<'_>, units: &[Unit; 5], unique_wait: &dyn Fn() -> bool, t: &mut FanTable) {
     let hand = ctx.hand;
     let win = hand.win_tile;
     let fixed = hand.packs.len();
@@ -242,7 +246,7 @@ fn score(ctx: &Ctx<'_>, units: &[Unit; 5], unique_wait: bool, t: &mut FanTable) 
     by_pair(pair, nchows, t);
     by_melds_traits(units, t);
     ctx.shared.apply(t);
-    if unique_wait {
+    if may_wait_on(&units[fixed..], win) && unique_wait() {
         by_wait(&units[fixed..], win, t);
     }
     exclusions(t);
@@ -443,6 +447,18 @@ fn by_melds_traits(units: &[Unit; 5], t: &mut FanTable) {
     } else if even == 5 {
         t.set(Fan::AllEvenPungs, 1);
     }
+}
+
+/// Whether `win` could make an edge, closed or single wait of the concealed melds and pair
+/// `units`: it is in one of their chows, or it is the pair.
+fn may_wait_on(units: &[Unit], win: Tile) -> bool {
+    units.iter().any(|u| match u.kind {
+        Kind::Chow => {
+            u.tile == win || u.tile.offset(-1) == Some(win) || u.tile.offset(1) == Some(win)
+        }
+        Kind::Pair => u.tile == win,
+        _ => false,
+    })
 }
 
 /// Edge, Closed and Single Wait, for a hand that waited on one tile alone: `units` are the
