@@ -117,25 +117,46 @@ struct Shared {
     hogs: u16,
 }
 
+/// The fans `by_suits`, `by_tile_traits` and `by_rank_range` can set.
+const SHARED_FANS: [Fan; 16] = [
+    Fan::NoHonors,
+    Fan::OneVoidedSuit,
+    Fan::HalfFlush,
+    Fan::FullFlush,
+    Fan::AllTypes,
+    Fan::AllSimples,
+    Fan::ReversibleTiles,
+    Fan::AllGreen,
+    Fan::AllHonors,
+    Fan::AllTerminals,
+    Fan::AllTerminalsAndHonors,
+    Fan::LowerFour,
+    Fan::LowerTiles,
+    Fan::UpperFour,
+    Fan::UpperTiles,
+    Fan::MiddleTiles,
+];
+
 impl Shared {
     fn of(all: &Counts, kongs: usize) -> Shared {
         let mut t = FanTable::default();
         by_suits(all, &mut t);
         by_tile_traits(all, &mut t);
         by_rank_range(all, &mut t);
-        // At most one fan of each function's mutually exclusive groups: eight at most.
         let mut out = Shared {
             fans: [(Fan::ChickenHand, 0); 8],
             len: 0,
             hogs: 0,
         };
-        for (slot, f) in out.fans.iter_mut().zip(t.iter()) {
-            *slot = f;
-            out.len += 1;
+        // At most one fan of each mutually exclusive group: eight at most.
+        for f in SHARED_FANS {
+            let n = t.get(f);
+            if n > 0 && out.len < out.fans.len() {
+                out.fans[out.len] = (f, n);
+                out.len += 1;
+            }
         }
-        let mut hog = FanTable::default();
-        by_tile_hog(all, kongs, &mut hog);
-        out.hogs = hog.get(Fan::TileHog);
+        out.hogs = hogs(all, kongs);
         out
     }
 
@@ -264,7 +285,7 @@ pub fn evaluate(hand: &WinningHand<'_>) -> Result<Scored, FanError> {
     for p in hand.packs {
         p.add_to(&mut all);
     }
-    if let Some(t) = Tile::all().find(|t| all[t.index()] > 4) {
+    if let Some(t) = all.iter().position(|&n| n > 4).and_then(Tile::from_index) {
         return Err(FanError::TooMany(t));
     }
     let all_len = 14
@@ -504,8 +525,13 @@ fn by_rank_range(all: &Counts, t: &mut FanTable) {
 /// Tile Hog: four of a kind (`tiles` counts a kong as four) not declared as one of the
 /// `kongs` kongs.
 fn by_tile_hog(tiles: &Counts, kongs: usize, t: &mut FanTable) {
+    t.set(Fan::TileHog, hogs(tiles, kongs));
+}
+
+/// How many Tile Hogs `tiles` (a kong counted as four) beside `kongs` kongs make.
+fn hogs(tiles: &Counts, kongs: usize) -> u16 {
     let fours = tiles.iter().filter(|&&n| n == 4).count();
-    t.set(Fan::TileHog, fours.saturating_sub(kongs) as u16);
+    fours.saturating_sub(kongs) as u16
 }
 
 /// Prevalent and Seat Wind for a pung of `wind`, which then no longer counts as a Pung of
@@ -611,6 +637,36 @@ fn drop_implied(rules: &[(Fan, &[Fan])], t: &mut FanTable) {
             for d in *drops {
                 t.clear(*d);
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// `Shared` keeps every fan the three hand-wide readings set, whatever the tiles.
+        #[test]
+        fn shared_fans_list_every_fan_the_hand_wide_readings_set(
+            tiles in proptest::collection::vec(0usize..TILE_KINDS, 14..18),
+            low in 0usize..TILE_KINDS,
+        ) {
+            let mut all = [0u8; TILE_KINDS];
+            for t in tiles {
+                // Half the tiles crowd into a few kinds, where flushes and ranges occur.
+                let t = if t % 2 == 0 { (low + t % 5).min(TILE_KINDS - 1) } else { t };
+                all[t] = (all[t] + 1).min(4);
+            }
+            let mut t = FanTable::default();
+            by_suits(&all, &mut t);
+            by_tile_traits(&all, &mut t);
+            by_rank_range(&all, &mut t);
+            let mut shared = FanTable::default();
+            Shared::of(&all, 0).apply(&mut shared);
+            shared.clear(Fan::TileHog);
+            prop_assert_eq!(shared, t);
         }
     }
 }
