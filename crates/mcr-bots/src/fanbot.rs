@@ -24,7 +24,9 @@ impl FanBot {
     }
 }
 
-fn plan(view: &View<'_>) -> (usize, [i32; TILE_KINDS]) {
+/// The suit the hand leans to and how much each tile is worth keeping towards Half and Full
+/// Flush (the suit's tiles and honour pairs kept, other suits' tiles given up first).
+pub(crate) fn plan(view: &View<'_>) -> (usize, [i32; TILE_KINDS]) {
     let mut per_suit = [0i32; 3];
     let hand = view.hand();
     for i in 0..27 {
@@ -125,39 +127,16 @@ impl Player for FanBot {
                 }
                 best.map_or(a, |(_, d)| Action::Play(d))
             }
-            (Some(Decision::Discard { tile, .. }), claim) if claim != Action::Pass => {
+            (Some(Decision::Discard { tile, from }), claim) if claim != Action::Pass => {
                 if tile.suit().is_some_and(|s| s as usize != suit) {
                     return Action::Pass;
                 }
                 // A claim that leaves the hand ready must leave a worthy wait.
-                let mut h = hand;
-                let i = tile.index();
-                let mut after = [Pack::kong(tile, 0); 4];
-                after[..packs.len()].copy_from_slice(packs);
-                let n = packs.len() + 1;
-                match claim {
-                    Action::Pung(x) => {
-                        h[i] -= 2;
-                        h[x.index()] -= 1;
-                        after[n - 1] = Pack::pung(tile, 1);
-                    }
-                    Action::Chow { middle, discard } => {
-                        h[i] += 1;
-                        for k in [-1, 0, 1] {
-                            if let Some(x) = middle.offset(k) {
-                                h[x.index()] -= 1;
-                            }
-                        }
-                        h[discard.index()] -= 1;
-                        let claimed = (tile.rank().unwrap_or(0) + 2)
-                            .saturating_sub(middle.rank().unwrap_or(0));
-                        after[n - 1] = Pack::chow(middle, claimed);
-                    }
-                    _ => return claim,
-                }
-                if n > 4 {
+                let Some((h, after, n)) =
+                    after_claim(&hand, packs, tile, claim, (from + 4 - view.seat()) % 4)
+                else {
                     return claim;
-                }
+                };
                 if shanten(&h, n) == 0 && worthy_waits(view, &h, &after[..n], &unseen) == 0 {
                     Action::Pass
                 } else {
@@ -167,4 +146,44 @@ impl Player for FanBot {
             _ => a,
         }
     }
+}
+
+/// The concealed tiles and packs after claiming `tile` (discarded by seat `from`) with
+/// `claim` and making the claim's discard: `None` for any answer but a pung or a chow, or when
+/// the hand would hold more than four packs. `relative` is the discarder's seat counted from
+/// the claimer's (1 the next seat … 3 the previous), as a pung's `offer` records it.
+pub(crate) fn after_claim(
+    hand: &Counts,
+    packs: &[Pack],
+    tile: Tile,
+    claim: Action,
+    relative: u8,
+) -> Option<(Counts, [Pack; 4], usize)> {
+    let n = packs.len() + 1;
+    if n > 4 {
+        return None;
+    }
+    let mut h = *hand;
+    let i = tile.index();
+    let mut after = [Pack::kong(tile, 0); 4];
+    after[..packs.len()].copy_from_slice(packs);
+    match claim {
+        Action::Pung(x) => {
+            h[i] = h[i].checked_sub(2)?;
+            h[x.index()] = h[x.index()].checked_sub(1)?;
+            after[n - 1] = Pack::pung(tile, relative.clamp(1, 3));
+        }
+        Action::Chow { middle, discard } => {
+            h[i] += 1;
+            for k in [-1, 0, 1] {
+                let x = middle.offset(k)?;
+                h[x.index()] = h[x.index()].checked_sub(1)?;
+            }
+            h[discard.index()] = h[discard.index()].checked_sub(1)?;
+            let claimed = (tile.rank().unwrap_or(0) + 2).saturating_sub(middle.rank().unwrap_or(0));
+            after[n - 1] = Pack::chow(middle, claimed);
+        }
+        _ => return None,
+    }
+    Some((h, after, n))
 }

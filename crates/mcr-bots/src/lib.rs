@@ -1,5 +1,5 @@
 //! The seats of a Chinese Standard Mahjong hand: the [`Player`] trait, the built-in bots
-//! ([`RandomBot`], [`EfficiencyBot`], [`FanBot`]) and [`play_hand`], which plays one hand with
+//! ([`RandomBot`], [`EfficiencyBot`], [`FanBot`], [`SearchBot`]) and [`play_hand`], which plays one hand with
 //! four players under a [`FaultPolicy`].
 //!
 //! Bots see only their seat's [`View`]; they answer from the legal answers the rules list, so
@@ -9,11 +9,13 @@ mod driver;
 mod efficiency;
 mod fanbot;
 mod random;
+mod search;
 
 pub use driver::{HandRecord, play_hand};
 pub use efficiency::EfficiencyBot;
 pub use fanbot::FanBot;
 pub use random::RandomBot;
+pub use search::{MAX_CANDIDATES, MAX_HORIZON, MAX_SAMPLES, SearchBot, SearchConfig};
 
 pub use mcr::FaultPolicy;
 use mcr::{Action, ActionList, View};
@@ -45,16 +47,33 @@ impl<P: Player + ?Sized> Player for Box<P> {
     }
 }
 
-/// The built-in bots' names.
-pub const BUILTIN_NAMES: [&str; 3] = ["random", "efficiency", "fan"];
+/// The built-in bots' names, weakest first. `search` also takes parameters:
+/// `search:samples=N,candidates=N,horizon=N` ([`SearchConfig::parse`]).
+pub const BUILTIN_NAMES: [&str; 4] = ["random", "efficiency", "fan", "search"];
 
-/// A built-in bot by name ([`BUILTIN_NAMES`]).
+/// A built-in bot by name ([`BUILTIN_NAMES`], or `search:` with parameters); `None` for an
+/// unknown name or bad parameters ([`builtin_checked`] says why).
 pub fn builtin(name: &str) -> Option<Box<dyn Player>> {
-    match name {
-        "random" => Some(Box::new(RandomBot::new())),
-        "efficiency" => Some(Box::new(EfficiencyBot::new())),
-        "fan" => Some(Box::new(FanBot::new())),
-        _ => None,
+    builtin_checked(name).ok()
+}
+
+/// A built-in bot by name, or why there is none (the unknown name, or the bad parameter).
+pub fn builtin_checked(name: &str) -> Result<Box<dyn Player>, String> {
+    let (base, params) = match name.split_once(':') {
+        Some((b, p)) => (b, Some(p)),
+        None => (name, None),
+    };
+    match (base, params) {
+        ("random", None) => Ok(Box::new(RandomBot::new())),
+        ("efficiency", None) => Ok(Box::new(EfficiencyBot::new())),
+        ("fan", None) => Ok(Box::new(FanBot::new())),
+        ("search", p) => Ok(Box::new(SearchBot::new(SearchConfig::parse(
+            p.unwrap_or(""),
+        )?))),
+        _ => Err(format!(
+            "unknown MCR bot {name:?} (one of {}; search takes samples=N,candidates=N,horizon=N)",
+            BUILTIN_NAMES.join(", ")
+        )),
     }
 }
 
