@@ -119,7 +119,8 @@ struct Search {
     seat_wind: Wind,
     quan: Wind,
     flowers: u8,
-    bias: [i32; TILE_KINDS],
+    /// Tile kinds in the order the rollouts give them up: least kept by the plan first.
+    order: [usize; TILE_KINDS],
     /// Each sample's order of the unseen tiles: own draw, then three others' discards, per
     /// turn.
     futures: Vec<Vec<Tile>>,
@@ -148,11 +149,14 @@ impl Search {
                 p
             })
             .collect();
+        let bias = plan(view).1;
+        let mut order: [usize; TILE_KINDS] = std::array::from_fn(|i| i);
+        order.sort_by_key(|&i| bias[i]);
         Search {
             seat_wind: view.seat_wind(),
             quan: view.quan(),
             flowers: view.flowers(view.seat()),
-            bias: plan(view).1,
+            order,
             futures,
         }
     }
@@ -225,22 +229,30 @@ impl Search {
                     return weight * gain(p, true);
                 }
             }
-            // Greedy discard.
-            let mut best = (i8::MAX, i32::MAX, false, 0usize);
-            for d in 0..TILE_KINDS {
-                if h[d] == 0 {
-                    continue;
+            // Greedy discard: the drawn tile unless it lowers the shanten; else the first
+            // tile the plan keeps least whose discard keeps that lower shanten (the shanten
+            // of 14 tiles is the best over their discards, so one exists).
+            let s14 = shanten(&h, np);
+            if s14 >= s {
+                h[drawn.index()] -= 1;
+            } else {
+                let mut gone = false;
+                for &d in &self.order {
+                    if h[d] == 0 {
+                        continue;
+                    }
+                    h[d] -= 1;
+                    if shanten(&h, np) == s14 {
+                        gone = true;
+                        break;
+                    }
+                    h[d] += 1;
                 }
-                h[d] -= 1;
-                let sd = shanten(&h, np);
-                h[d] += 1;
-                let key = (sd, self.bias[d], d != drawn.index(), d);
-                if (key.0, key.1, key.2) < (best.0, best.1, best.2) {
-                    best = key;
+                if !gone {
+                    h[drawn.index()] -= 1;
                 }
+                s = if gone { s14 } else { shanten(&h, np) };
             }
-            h[best.3] -= 1;
-            s = best.0;
             if s == 0 {
                 for &t in &turn[1..] {
                     h[t.index()] += 1;
