@@ -440,3 +440,41 @@ impl Player for SearchBot {
         if legal.contains(&a) { a } else { base }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parameters_parse_and_bad_ones_are_refused_by_name() {
+        assert_eq!(SearchConfig::parse(""), Ok(SearchConfig::default()));
+        let c = SearchConfig::parse("horizon=5, samples=10").unwrap();
+        assert_eq!((c.samples, c.candidates, c.horizon), (10, 6, 5));
+        for (bad, names) in [
+            ("samples=0", "samples"),
+            ("samples=2001", "samples"),
+            ("candidates=x", "candidates"),
+            ("depth=3", "depth"),
+            ("samples", "samples"),
+        ] {
+            let e = SearchConfig::parse(bad).unwrap_err();
+            assert!(e.contains(names), "{bad}: {e}");
+        }
+    }
+
+    #[test]
+    fn the_name_round_trips_through_builtin() {
+        let bot = crate::builtin("search:samples=10,candidates=4,horizon=6").unwrap();
+        assert_eq!(bot.name(), "search:samples=10,candidates=4,horizon=6");
+        assert_eq!(crate::builtin(&bot.name()).unwrap().name(), bot.name());
+        assert_eq!(crate::builtin("search").unwrap().name(), "search");
+        assert!(crate::builtin("search:samples=0").is_none());
+        assert!(crate::builtin("fan:samples=3").is_none());
+        assert!(
+            crate::builtin_checked("nope")
+                .err()
+                .unwrap()
+                .contains("nope")
+        );
+    }
+}
