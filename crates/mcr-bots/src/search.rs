@@ -224,10 +224,11 @@ impl Search {
         for turn in future.chunks(4) {
             let drawn = turn[0];
             h[drawn.index()] += 1;
-            if s <= 0 && is_winning_shape(&h, np) {
-                if let Some(p) = self.win_points(&h, packs, drawn, true) {
-                    return weight * gain(p, true);
-                }
+            if s <= 0
+                && is_winning_shape(&h, np)
+                && let Some(p) = self.win_points(&h, packs, drawn, true)
+            {
+                return weight * gain(p, true);
             }
             // Greedy discard: the drawn tile unless it lowers the shanten; else the first
             // tile the plan keeps least whose discard keeps that lower shanten (the shanten
@@ -314,14 +315,15 @@ fn danger(view: &View<'_>, t: Tile, unseen: &Counts) -> f64 {
             .filter(|p| p.kind != PackKind::Kong || p.is_melded())
             .map(|p| p.tile.suit())
             .collect();
-        if melded >= 2 && suits.windows(2).all(|w| w[0] == w[1]) {
-            if let Some(Some(suit)) = suits.first() {
-                d *= if t.suit() == Some(*suit) || t.suit().is_none() {
-                    1.6
-                } else {
-                    0.3
-                };
-            }
+        if melded >= 2
+            && suits.windows(2).all(|w| w[0] == w[1])
+            && let Some(Some(suit)) = suits.first()
+        {
+            d *= if t.suit() == Some(*suit) || t.suit().is_none() {
+                1.6
+            } else {
+                0.3
+            };
         }
         total += ready * d * 0.08;
     }
