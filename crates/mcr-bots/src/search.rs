@@ -24,7 +24,8 @@ use crate::{BotRng, FanBot, Player};
 pub struct SearchConfig {
     /// Sampled futures per candidate.
     pub samples: u32,
-    /// Candidate discards judged by look-ahead (the best by shanten and useful tiles).
+    /// Candidate discards judged by look-ahead: the best by useful tiles among those of the
+    /// least shanten.
     pub candidates: u32,
     /// Own draws each sampled future plays ahead.
     pub horizon: u32,
@@ -357,6 +358,11 @@ impl SearchBot {
             return fallback;
         }
         ranked.sort();
+        // Only discards of the least shanten: the look-ahead chooses among them (measured:
+        // letting it break the shanten too, or judge more candidates, played worse, as its
+        // sampling noise outweighs what the useful-tile count already knows).
+        let least = ranked[0].0;
+        ranked.retain(|r| r.0 == least);
         ranked.truncate(self.cfg.candidates as usize);
         let search = Search::new(view, &self.cfg, &mut self.rng);
         let mut best: Option<(f64, Tile)> = None;
