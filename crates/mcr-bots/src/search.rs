@@ -212,10 +212,11 @@ impl Search {
         total / self.futures.len() as f64
     }
 
-    /// One sampled future: each turn the seat draws, wins if it may, else discards greedily
-    /// (least shanten, then the tile the plan keeps least, then the drawn tile); then three
-    /// other seats' discards, any of which it wins on. Later wins are discounted, as other
-    /// seats may win first.
+    /// One sampled future: each turn the seat draws, wins if it may at 8 points or more, else
+    /// discards greedily (the drawn tile unless it lowers the shanten, else the tile the plan
+    /// keeps least among those keeping the lower shanten); then, when ready, three other
+    /// seats' discards, any of which it wins on at 8 points or more. Later wins are
+    /// discounted, as other seats may win first.
     fn rollout(&self, hand: &Counts, packs: &[Pack], future: &[Tile]) -> f64 {
         const DISCOUNT: f64 = 0.85;
         let np = packs.len();
