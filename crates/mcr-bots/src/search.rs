@@ -114,8 +114,8 @@ fn gain(f: u32, self_drawn: bool) -> f64 {
     }
 }
 
-/// What one decision's look-ahead shares: the seat's winds and flowers, the pool of unseen
-/// tiles, the keep-bias of the plan and the sampled futures.
+/// What one decision's look-ahead shares: the seat's winds and flowers, the order in which
+/// the plan gives tiles up, and the sampled futures of the unseen tiles.
 struct Search {
     seat_wind: Wind,
     quan: Wind,
