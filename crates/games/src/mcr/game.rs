@@ -129,21 +129,22 @@ impl Game for Mcr {
                 ..Default::default()
             }))
         };
-        // Seeds whose hand of random bots ends in a win, so the transcript shows its fans.
+        // Seeds whose hand of random bots ends in a win (17 points with flowers, 20 without), so
+        // the transcript shows its fans.
         vec![
             Variant {
                 name: "default".into(),
-                seed: 2,
+                seed: 152,
                 setup: None,
             },
             Variant {
                 name: "play-on".into(),
-                seed: 2,
+                seed: 152,
                 setup: setup(false, FaultPolicy::PlayOn),
             },
             Variant {
                 name: "no-flowers".into(),
-                seed: 2,
+                seed: 125,
                 setup: setup(true, FaultPolicy::Judge),
             },
         ]

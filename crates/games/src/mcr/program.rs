@@ -1,6 +1,6 @@
 //! Chinese Standard Mahjong's line protocol (`docs/mcr.md`) as a [`ProgramProtocol`]: a program
-//! is told the hand in Botzone's request lines, each event once, and asked with a `?` line; it
-//! answers with one line in Botzone's words.
+//! greets with `join` (or `join NAME`), is told the hand in Botzone's request lines, each event
+//! once, and asked with a `?` line; it answers with one line in Botzone's words.
 //!
 //! What the program is told, in order (`p` a seat, 0–3; tiles in Botzone's notation):
 //!
@@ -78,11 +78,27 @@ impl ProgramProtocol for McrProgram {
     }
 
     fn greeting(&self) -> Option<&'static str> {
-        None
+        Some("\"join\"")
     }
 
-    fn read_greeting(&self, _line: &str) -> Result<Option<Option<String>>, String> {
-        Ok(Some(None))
+    fn read_greeting(&self, line: &str) -> Result<Option<Option<String>>, String> {
+        let refused = || {
+            format!(
+                "the first line must be \"join\" or \"join NAME\", got {}",
+                arena_line::quote(line)
+            )
+        };
+        let text = line.trim();
+        if text.is_empty() {
+            return Ok(None);
+        }
+        match text.split_once(' ') {
+            None if text == "join" => Ok(Some(None)),
+            Some(("join", name)) if arena_proto::text::check_shown(name.trim()).is_ok() => {
+                Ok(Some(Some(name.trim().to_string())))
+            }
+            _ => Err(refused()),
+        }
     }
 
     fn ask(
@@ -223,6 +239,18 @@ mod tests {
             1,
             "the seat line once"
         );
+    }
+
+    #[test]
+    fn the_greeting_is_join_with_an_optional_name() {
+        let p = McrProgram::new(0);
+        assert_eq!(p.read_greeting("join"), Ok(Some(None)));
+        assert_eq!(
+            p.read_greeting("join fanbot 2"),
+            Ok(Some(Some("fanbot 2".into())))
+        );
+        assert_eq!(p.read_greeting(""), Ok(None));
+        assert!(p.read_greeting("PLAY W1").unwrap_err().contains("\"join\""));
     }
 
     #[test]
