@@ -23,6 +23,7 @@ pub mod ddz;
 pub mod form;
 pub mod ladder;
 pub mod mahjong;
+pub mod mcr;
 mod registry;
 
 pub use adapter::{Builtin, CheckedJob, State, TableAdapter};
