@@ -1,1 +1,1 @@
-//! MCR competitions.
+//! IJCAI competitions of Chinese Standard Mahjong through the services.
