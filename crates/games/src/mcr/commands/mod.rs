@@ -676,3 +676,35 @@ mod tests {
         assert!(u.iter().all(|&(_, n)| n == 2));
     }
 }
+
+#[cfg(test)]
+mod speed {
+    use super::*;
+
+    /// The speed targets, in release builds: `cargo test -p arena-games --release --lib
+    /// mcr::commands::speed -- --ignored --nocapture` (prints hands/s; the times are reported,
+    /// not asserted).
+    #[test]
+    #[ignore = "a measurement: run in release with --nocapture"]
+    fn selfplay_and_match_speed() {
+        let cli = |args: &[&str]| {
+            let parsed =
+                McrCli::try_parse_from(std::iter::once("mcr").chain(args.iter().copied())).unwrap();
+            run(parsed.command).unwrap();
+        };
+        cli(&["selfplay", "--games", "20000", "--no-flowers"]);
+        cli(&["selfplay", "--games", "20000"]);
+        let start = Instant::now();
+        cli(&[
+            "match",
+            "efficiency",
+            "efficiency",
+            "efficiency",
+            "efficiency",
+        ]);
+        println!(
+            "96-hand IJCAI match: {:.2} s",
+            start.elapsed().as_secs_f64()
+        );
+    }
+}
