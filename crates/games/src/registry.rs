@@ -261,7 +261,11 @@ pub struct Asset {
 
 /// Every registered game, the platform's default first (an empty game name on the wire means
 /// it). Adding a game is one line here.
-static REGISTERED: &[&dyn Game] = &[&crate::ddz::DouDizhu, &crate::mahjong::Mahjong];
+static REGISTERED: &[&dyn Game] = &[
+    &crate::ddz::DouDizhu,
+    &crate::mahjong::Mahjong,
+    &crate::mcr::Mcr,
+];
 
 /// The games registered at run time, after [`REGISTERED`].
 static ADDED: RwLock<Vec<&'static dyn Game>> = RwLock::new(Vec::new());

@@ -7,7 +7,7 @@
 //! one table job `NAME/m{match}/r{round}/g{group}/w{wall}/p{seating}` whose setup carries the
 //! wall (Botzone's `walltiles`, dealt from the competition's seed by [`ijcai::deal`]) and its
 //! prevalent wind (`w mod 4`). Its [`v1::Placement`] says match, round, group (`table`) and
-//! `wall × 24 + seating` (`rotation`). The hands of one wall in one round, across all groups,
+//! the hand in the group's round, `wall × 24 + seating` (`rotation`, 0..96 with four walls). The hands of one wall in one round, across all groups,
 //! are a deal group: none of their replays is shown before all of them are played.
 //!
 //! **Groups are planned up front.** The matchmaker lays out every table before the first is
@@ -20,8 +20,9 @@
 //! Standings (from the results so far): a wall counts once all 24 of its seatings in a group
 //! are in, giving its members rank points 4/3/2/1 by summed score (ties shared); participants
 //! are ordered by rank points, summed score breaking ties ([`ijcai::standings`]). A standing's
-//! `mean_score` is the participant's mean rank points per complete wall (with its 95%
-//! interval), and its place probabilities are over complete matches. Its totals are an
+//! `mean_score` is the participant's mean score per hand over complete walls, with the 95%
+//! interval of its per-wall means (a wall's 24 seatings cancel its luck, so walls are the
+//! independent samples), and its place probabilities are over complete matches. Its totals are an
 //! `arena.mcr.v1.Standing`. Padding bots play but are not listed.
 
 use std::collections::BTreeMap;
@@ -34,9 +35,6 @@ use mahjong::schedule::mix;
 use super::ijcai::{self, GROUP, PERMUTATIONS, SEATINGS, Totals, WallResult};
 use crate::competition::{self, Competitions, SpecError, index};
 
-/// The game's registered name, as jobs carry it.
-const GAME: &str = "mcr";
-
 /// The built-in bot that pads a field to a multiple of four.
 pub const PAD_BOT: &str = "efficiency";
 
@@ -44,16 +42,6 @@ pub const PAD_BOT: &str = "efficiency";
 /// group: rounds would replay the same pairing), three with more.
 pub fn default_rounds(participants: usize) -> u32 {
     if participants <= GROUP { 1 } else { 3 }
-}
-
-/// The time control of a competition that sets none: IJCAI's 1 s a decision.
-pub fn default_time() -> v1::TimeControl {
-    v1::TimeControl {
-        decision_ms: 1000,
-        claim_ms: 1000,
-        hard_cap_ms: 5000,
-        ..Default::default()
-    }
 }
 
 /// IJCAI competitions of MCR, for `Game::competitions`.
@@ -233,7 +221,7 @@ pub fn check(spec: &mut v1::CompetitionSpec, max_tables: u64) -> Result<Plan, Sp
         )));
     }
     if spec.time.is_none() {
-        spec.time = Some(default_time());
+        spec.time = Some(super::spec::default_time());
     }
     // The referee's own checks of a job, on the first table: a bad clock or verdict policy is
     // refused here, naming the spec's field, rather than failing every table.
@@ -367,7 +355,7 @@ fn jobs_of<'a>(
                             labels.extend(observed.iter().cloned());
                             v1::TableJob {
                                 table_id: table_id(&spec.name, &slot),
-                                game: GAME.into(),
+                                game: super::GAME.name().into(),
                                 seats: PERMUTATIONS[perm]
                                     .iter()
                                     .map(|&k| v1::SeatSpec {
@@ -406,6 +394,28 @@ fn wall_hash(wall: &mcr::Wall) -> u64 {
 /// A result's per-seat scores (zero for a seat a result does not list).
 fn scores_of(r: &v1::TableResult) -> [i64; 4] {
     std::array::from_fn(|s| r.final_scores.get(s).copied().unwrap_or_default())
+}
+
+/// What a played table's result says of its hand: scores, winner and discarder, verdicts by
+/// seat (a result without scores counts zero for every seat).
+pub(crate) fn hand_of_result(r: &v1::TableResult) -> crate::mcr::commands::HandResult {
+    let outcome: Option<pb::Outcome> = r
+        .outcome
+        .as_ref()
+        .and_then(|o| arena_proto::payload::unpack(o.game.as_ref(), "outcome").ok());
+    let seat = |s: Option<u32>| s.and_then(|s| u8::try_from(s).ok()).filter(|&s| s < 4);
+    let mut faults = [0u32; 4];
+    for v in &r.verdicts {
+        if let Some(s) = seat(Some(v.seat)) {
+            faults[usize::from(s)] += 1;
+        }
+    }
+    crate::mcr::commands::HandResult {
+        scores: scores_of(r),
+        winner: outcome.as_ref().and_then(|o| seat(o.winner)),
+        from: outcome.as_ref().and_then(|o| seat(o.from)),
+        faults,
+    }
 }
 
 /// Per participant, beside [`Totals`]: hands, wins, self-drawn wins, deal-ins, verdicts.
@@ -447,14 +457,10 @@ pub fn standings(
             .or_insert_with(|| ijcai::seeded_groups(n, match_seed(spec.seed, slot.m), slot.round))
             [slot.group];
         let perm = PERMUTATIONS[slot.perm];
-        let outcome: Option<pb::Outcome> = r
-            .outcome
-            .as_ref()
-            .and_then(|o| arena_proto::payload::unpack(o.game.as_ref(), "outcome").ok());
-        let winner = outcome.as_ref().and_then(|o| o.winner);
-        let from = outcome.as_ref().and_then(|o| o.from);
+        let hand = hand_of_result(r);
+        let (winner, from) = (hand.winner, hand.from);
         drawn += u64::from(winner.is_none());
-        let scores = scores_of(r);
+        let scores = hand.scores;
         let entry = walls
             .entry((slot.m, slot.round, slot.group, slot.wall))
             .or_insert(([0; GROUP], 0));
@@ -464,18 +470,15 @@ pub fn standings(
             entry.0[member] += scores[seat];
             let t = &mut tallies[members[member]];
             t.hands += 1;
-            t.wins += u32::from(winner == Some(seat as u32));
-            t.self_drawn += u32::from(winner == Some(seat as u32) && from.is_none());
-            t.dealt_in += u32::from(from == Some(seat as u32));
-        }
-        for v in &r.verdicts {
-            if let Some(&k) = perm.get(v.seat as usize) {
-                tallies[members[usize::from(k)]].verdicts += 1;
-            }
+            t.wins += u32::from(winner == Some(seat as u8));
+            t.self_drawn += u32::from(winner == Some(seat as u8) && from.is_none());
+            t.dealt_in += u32::from(from == Some(seat as u8));
+            t.verdicts += hand.faults[seat];
         }
     }
     // Complete walls give rank points; complete matches give places.
     let mut totals = vec![Totals::default(); n];
+    // Per entrant, its mean score per hand on each complete wall.
     let mut per_wall: Vec<Vec<f64>> = vec![Vec::new(); n];
     let mut per_match: BTreeMap<usize, (Vec<Totals>, usize)> = BTreeMap::new();
     for (&(m, round, group, _), &(sums, seatings)) in &walls {
@@ -485,8 +488,8 @@ pub fn standings(
         let members = groupings[&(m, round)][group];
         let result = WallResult { members, sums };
         ijcai::add_wall(&mut totals, &result);
-        for (k, p) in ijcai::rank_points(&sums).into_iter().enumerate() {
-            per_wall[members[k]].push(p);
+        for (k, sum) in sums.iter().enumerate() {
+            per_wall[members[k]].push(*sum as f64 / SEATINGS as f64);
         }
         let (t, complete) = per_match
             .entry(m)
@@ -553,7 +556,7 @@ mod tests {
     fn spec(participants: &[&str], matches: u32) -> v1::CompetitionSpec {
         v1::CompetitionSpec {
             name: "ij".into(),
-            game: GAME.into(),
+            game: super::GAME.name().into(),
             participants: participants.iter().map(|s| s.to_string()).collect(),
             matches,
             seed: 5,
@@ -677,7 +680,7 @@ mod tests {
         assert_eq!((f.walls, f.hands, f.wins), (3, 73, 73));
         assert_eq!(f.rank_points, 12.0);
         assert_eq!(f.score, 3 * 24 * 24);
-        assert_eq!(st.standings[0].mean_score, 4.0);
+        assert_eq!(st.standings[0].mean_score, 24.0);
         // The three others share places 2-4: 3 + 2 + 1 over three = 2 points a wall.
         for x in &st.standings[1..] {
             assert_eq!(totals(x).rank_points, 6.0);

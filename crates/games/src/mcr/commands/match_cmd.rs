@@ -6,8 +6,12 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::time::Instant;
 
-use anyhow::{Result, bail};
+use anyhow::{Context, Result, bail};
+use arena_line::{CmdSpec, Launch, WorkDir};
+use arena_proto::v1;
 use arena_stats::{Estimate, PlaceTally, places};
+use arena_table::run::Played;
+use arena_table::{BotHosts, ProgramBot, RunOptions, Scratch, play_fast};
 use clap::Args;
 use mcr::FaultPolicy;
 use mcr::wall::Deal;
@@ -15,14 +19,18 @@ use mcr_bots::Player;
 use serde_json::json;
 
 use super::make_bot;
-use crate::commands::progress;
+use crate::commands::{programs, progress};
+use crate::mcr::competition::hand_of_result;
 use crate::mcr::ijcai::{self, GROUP, PERMUTATIONS, Totals, WallResult};
+use crate::mcr::spec::{McrSpec, default_time, setup_of};
+use crate::mcr::{GAME, McrBot, McrTable};
 
 /// `arena mcr match`.
 #[derive(Args)]
 pub(super) struct MatchArgs {
-    /// The bots, four or more: random, efficiency, fan. With a number that is not a multiple
-    /// of four the field is padded with --pad bots. A name may repeat.
+    /// The bots, four or more: random, efficiency, fan, or cmd:PROGRAM [ARGS] (quoted) for a
+    /// program speaking the game's line protocol. With a number that is not a multiple of four
+    /// the field is padded with --pad bots. A name may repeat.
     #[arg(required = true, num_args = 1..)]
     bots: Vec<String>,
     /// The first match's seed (match m plays seed + m); it fixes every wall.
@@ -70,24 +78,139 @@ struct Task {
     perm: usize,
 }
 
-/// One played hand: the scores by seat and who won, from whom.
-struct HandResult {
-    scores: [i32; 4],
-    winner: Option<u8>,
-    from: Option<u8>,
-    faults: [u32; 4],
+/// One played hand: the scores by seat, who won from whom, and each seat's verdicts.
+pub(crate) struct HandResult {
+    /// Scores by seat.
+    pub scores: [i64; 4],
+    /// The winner's seat.
+    pub winner: Option<u8>,
+    /// The discarder's (or robbed kong's owner's) seat.
+    pub from: Option<u8>,
+    /// Verdicts (faults) by seat.
+    pub faults: [u32; 4],
 }
 
-/// Plays one hand with `players[s]` in seat `s`.
-fn play(deal: &Deal, players: &mut [Box<dyn Player>; 4], seed: u64) -> HandResult {
-    let record = mcr_bots::play_hand(mcr::Game::new(deal), players, FaultPolicy::Judge, seed);
-    let win = record.outcome.win;
-    HandResult {
-        scores: record.outcome.scores,
-        winner: win.map(|w| w.seat),
-        from: win.and_then(|w| w.from),
-        faults: record.faults,
+/// A bot of the match, as one worker thread holds it.
+enum Entrant {
+    /// A built-in bot, kept from hand to hand (seeded afresh each hand).
+    Player(Box<dyn Player>),
+    /// A program, started afresh for each hand and seat.
+    Program(Box<ProgramBot>),
+}
+
+/// The entrant named `name`: `cmd:PROGRAM [ARGS]` (already resolved and checked) or a
+/// built-in bot.
+fn entrant(name: &str) -> Result<Entrant> {
+    match name.strip_prefix("cmd:") {
+        Some(cmd) => {
+            let cmd = CmdSpec::parse(cmd)?;
+            let launch = Launch {
+                workdir: WorkDir::Fresh,
+                ..Launch::default()
+            };
+            Ok(Entrant::Program(Box::new(ProgramBot { cmd, launch })))
+        }
+        None => Ok(Entrant::Player(make_bot(name)?)),
     }
+}
+
+/// What a worker plays its hands with: every entrant of the field, the runner's buffers, and a
+/// runtime for the programs' I/O.
+struct Seats {
+    entrants: Vec<Entrant>,
+    scratch: Scratch<McrTable>,
+    runtime: tokio::runtime::Runtime,
+}
+
+/// Plays one hand of `deal` with entrant `seating[s]` in seat `s`, on the one runner: on its
+/// fast path when every seat is a built-in bot (seeded with `seed`), else refereed like any
+/// table (Botzone's clock, the judge's fault policy) with the programs in their seats.
+fn play(
+    deal: &Deal,
+    seating: [usize; 4],
+    seed: u64,
+    names: &[String],
+    seats: &mut Seats,
+) -> Result<HandResult> {
+    let spec = McrSpec {
+        deal: *deal,
+        policy: FaultPolicy::Judge,
+    };
+    let programs: Vec<Option<ProgramBot>> = seating
+        .iter()
+        .map(|&e| match &seats.entrants[e] {
+            Entrant::Program(p) => Some((**p).clone()),
+            Entrant::Player(_) => None,
+        })
+        .collect();
+    if programs.iter().all(Option::is_none) {
+        let mut by_entrant: Vec<Option<&mut dyn Player>> = seats
+            .entrants
+            .iter_mut()
+            .map(|e| match e {
+                Entrant::Player(p) => Some(&mut **p as &mut dyn Player),
+                Entrant::Program(_) => None,
+            })
+            .collect();
+        let mut bots = Vec::with_capacity(4);
+        for &e in &seating {
+            let p = by_entrant[e]
+                .take()
+                .context("a seating names four different entrants")?;
+            bots.push(McrBot::with(p));
+        }
+        let mut table = McrTable::new(&spec);
+        play_fast(&mut table, &mut bots, seed, &mut seats.scratch)
+            .map_err(|e| anyhow::anyhow!("a built-in bot misplayed: {e}"))?;
+        let outcome = table.game().outcome().context("the hand did not end")?;
+        let win = outcome.win;
+        let mut faults = [0u32; 4];
+        if let Some(f) = outcome.fault {
+            faults[usize::from(f & 3)] += 1;
+        }
+        return Ok(HandResult {
+            scores: outcome.scores.map(i64::from),
+            winner: win.map(|w| w.seat),
+            from: win.and_then(|w| w.from),
+            faults,
+        });
+    }
+    let job = v1::TableJob {
+        table_id: format!("mcr-match/{seed:016x}"),
+        game: GAME.name().into(),
+        // A program's seat is named as its position: the job names no program (a referee never
+        // starts one); the program is handed to the runner beside it.
+        seats: seating
+            .iter()
+            .zip(&programs)
+            .map(|(&e, program)| v1::SeatSpec {
+                bot: match program {
+                    Some(_) => format!("position-{e}"),
+                    None => names[e].clone(),
+                },
+            })
+            .collect(),
+        seed,
+        time: Some(default_time()),
+        setup: Some(arena_proto::payload::pack(&setup_of(
+            deal,
+            FaultPolicy::Judge,
+        ))),
+        ..Default::default()
+    };
+    let checked = crate::validate(&job).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let played = seats.runtime.block_on(checked.play_with_programs(
+        &job,
+        &RunOptions::default(),
+        &BotHosts::default(),
+        &programs,
+    ));
+    let record = match played {
+        Played::Finished(record) => record,
+        Played::Interrupted(why) => bail!("a hand was interrupted: {why}"),
+    };
+    let (result, _) = record.into_replay(Some(&job));
+    Ok(hand_of_result(&result))
 }
 
 /// Runs `arena mcr match`.
@@ -108,8 +231,20 @@ pub(super) fn run(a: MatchArgs) -> Result<()> {
     let mut names = a.bots.clone();
     let entered = names.len();
     names.extend(std::iter::repeat_n(a.pad.clone(), ijcai::padding(entered)));
-    for (i, n) in names.iter().enumerate() {
-        make_bot(n).map_err(|e| anyhow::anyhow!("bot {} ({n}): {e}", i + 1))?;
+    // Programs resolved and checked before the first hand (each hand starts a fresh process
+    // in a directory of its own): one clear error, not a fault in every hand.
+    let sandbox = programs::match_sandbox();
+    for (i, n) in names.iter_mut().enumerate() {
+        match n.strip_prefix("cmd:") {
+            Some(cmd) => {
+                let resolved = programs::prepare(cmd, &sandbox)
+                    .with_context(|| format!("bot {} ({n})", i + 1))?;
+                *n = format!("cmd:{}", resolved.command_line());
+            }
+            None => {
+                make_bot(n).map_err(|e| anyhow::anyhow!("bot {} ({n}): {e}", i + 1))?;
+            }
+        }
     }
     let rounds = a.rounds.unwrap_or(if names.len() == GROUP { 1 } else { 3 });
     if rounds == 0 {
@@ -299,8 +434,15 @@ fn play_round(
         let workers: Vec<_> = (0..threads)
             .map(|_| {
                 s.spawn(|| -> Result<()> {
-                    let mut bots: Vec<Box<dyn Player>> =
-                        names.iter().map(|n| make_bot(n)).collect::<Result<_>>()?;
+                    let runtime = tokio::runtime::Builder::new_current_thread()
+                        .enable_all()
+                        .build()
+                        .context("no runtime for the programs' I/O")?;
+                    let mut seats = Seats {
+                        entrants: names.iter().map(|n| entrant(n)).collect::<Result<_>>()?,
+                        scratch: Scratch::new(),
+                        runtime,
+                    };
                     let mut local = vec![Counts::default(); names.len()];
                     let mut local_sums = vec![[0i64; GROUP]; grouping.len() * deals.len()];
                     loop {
@@ -309,22 +451,15 @@ fn play_round(
                         let group = grouping[task.group];
                         let perm = PERMUTATIONS[task.perm];
                         let seat_entrant = perm.map(|m| group[usize::from(m)]);
-                        // Take the four entrants' bots out for the hand, and put them back.
-                        let mut seated: [Box<dyn Player>; 4] = seat_entrant.map(|e| {
-                            std::mem::replace(&mut bots[e], Box::new(mcr_bots::RandomBot::new()))
-                        });
                         let (deal, wall_seed) = &deals[task.wall as usize];
                         // The bots' own randomness: seeded by the wall and the seating.
                         let seed = mahjong::schedule::mix(*wall_seed, task.perm as u64);
-                        let r = play(deal, &mut seated, seed);
-                        for (seat, bot) in seated.into_iter().enumerate() {
-                            bots[seat_entrant[seat]] = bot;
-                        }
+                        let r = play(deal, seat_entrant, seed, names, &mut seats)?;
                         let slot = task.group * deals.len() + task.wall as usize;
                         for seat in 0..4 {
                             let e = seat_entrant[seat];
                             let member = usize::from(perm[seat]);
-                            local_sums[slot][member] += i64::from(r.scores[seat]);
+                            local_sums[slot][member] += r.scores[seat];
                             let c = &mut local[e];
                             c.hands += 1;
                             c.wins += u64::from(r.winner == Some(seat as u8));

@@ -4,6 +4,8 @@
 mod fan;
 mod match_cmd;
 
+pub(crate) use match_cmd::HandResult;
+
 use std::time::Instant;
 
 use anyhow::{Context, Result, bail};
