@@ -556,7 +556,7 @@ mod tests {
     fn spec(participants: &[&str], matches: u32) -> v1::CompetitionSpec {
         v1::CompetitionSpec {
             name: "ij".into(),
-            game: super::GAME.name().into(),
+            game: crate::mcr::GAME.name().into(),
             participants: participants.iter().map(|s| s.to_string()).collect(),
             matches,
             seed: 5,
@@ -695,5 +695,56 @@ mod tests {
         assert_eq!(st.standings[0].rank_probabilities, [1.0, 0.0, 0.0, 0.0]);
         assert_eq!(st.standings[0].most_probable_rank, 1);
         assert_eq!(st.drawn, 0);
+    }
+
+    #[test]
+    fn check_fills_in_the_ijcai_defaults_and_every_job_is_one_the_referee_takes() {
+        let mut s = spec(&["fan", "efficiency", "random", "random", "fan"], 1);
+        let plan = check(&mut s, 10_000).unwrap();
+        assert_eq!(s.format, "duplicate");
+        assert_eq!(s.rounds, 3);
+        assert_eq!(s.time, Some(crate::mcr::spec::default_time()));
+        let setup: pb::Setup = competition::setup_in(&s).unwrap();
+        assert_eq!(setup.walls, Some(4));
+        assert_eq!(plan.field.len(), 8);
+        for job in IJCAI.jobs(&s, &competition::Library::default()).unwrap() {
+            crate::validate(&job).unwrap();
+        }
+    }
+
+    #[test]
+    fn a_spec_that_is_not_an_mcr_competition_is_refused_naming_the_field() {
+        let field = |f: &dyn Fn(&mut v1::CompetitionSpec)| {
+            let mut s = spec(&["fan", "efficiency", "random", "random"], 1);
+            f(&mut s);
+            check(&mut s, 10_000).unwrap_err().to_string()
+        };
+        let setup = |s: &mut v1::CompetitionSpec, m: &dyn Fn(&mut pb::Setup)| {
+            let mut x = pb::Setup::default();
+            m(&mut x);
+            s.setup = Some(arena_proto::payload::pack(&x));
+        };
+        assert!(field(&|s| s.participants.truncate(3)).starts_with("spec.participants"));
+        assert!(field(&|s| s.farmers = "expert".into()).starts_with("spec.farmers"));
+        assert!(field(&|s| s.format = "random".into()).starts_with("spec.format"));
+        assert!(field(&|s| setup(s, &|x| x.walltiles = "W1".into())).starts_with("spec.setup"));
+        assert!(field(&|s| setup(s, &|x| x.quan = Some(1))).starts_with("spec.setup"));
+        assert!(field(&|s| setup(s, &|x| x.walls = Some(0))).starts_with("spec.setup.walls"));
+        assert!(
+            field(&|s| setup(s, &|x| x.fault_policy = 9)).starts_with("spec.setup.fault_policy")
+        );
+        let cap = field(&|s| {
+            s.time = Some(v1::TimeControl {
+                decision_ms: 2000,
+                hard_cap_ms: 1000,
+                ..Default::default()
+            })
+        });
+        assert!(cap.starts_with("spec.time"), "{cap}");
+        let mut s = spec(&["fan", "efficiency", "random", "random"], 200);
+        assert!(matches!(
+            check(&mut s, 10_000),
+            Err(SpecError::OutOfRange(_))
+        ));
     }
 }
