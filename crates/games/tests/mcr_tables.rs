@@ -183,6 +183,20 @@ fn a_wrong_win_under_the_judges_policy_ends_the_hand_minus_30_plus_10() {
 }
 
 #[test]
+fn the_setups_fault_policy_rules_over_the_jobs_verdict_policy() {
+    let bot = drawn_discarder(Some("HU"));
+    let mut j = job(
+        ["position-0", "random", "random", "random"],
+        3,
+        policy(pb::FaultPolicy::Judge),
+    );
+    j.verdict_policy = v1::VerdictPolicy::PlayOn as i32;
+    let (result, _) = play_with_program(&j, &bot);
+    assert_eq!(result.verdicts.len(), 1, "{:?}", result.verdicts);
+    assert_eq!(result.outcome.unwrap().scores, [-30, 10, 10, 10]);
+}
+
+#[test]
 fn a_malformed_answer_under_play_on_is_a_verdict_and_the_seat_plays_on() {
     let bot = drawn_discarder(Some("DISCARD W1"));
     let j = job(
@@ -239,13 +253,13 @@ fn bad_setups_are_refused_naming_their_field() {
         field(s(|s| s.fault_policy = 5), none).as_deref(),
         Some("job.mcr.fault_policy")
     );
+    // The set-up's fault policy rules the table over the job's verdict policy.
     assert_eq!(
         field(
             s(|s| s.fault_policy = pb::FaultPolicy::Judge as i32),
             v1::VerdictPolicy::PlayOn
-        )
-        .as_deref(),
-        Some("job.mcr.fault_policy")
+        ),
+        None
     );
     let mut j = job(["random"; 4], 1, pb::Setup::default());
     j.seats.pop();

@@ -111,8 +111,25 @@ impl Game for Mcr {
         Box::new(super::program::McrProgram::new((seat & 3) as u8))
     }
 
+    /// The set-up's fault policy rules the table: the job is played under it (as the table's
+    /// verdict policy, the judge's being forfeit) whatever the job's verdict policy says.
     fn check(&'static self, job: &v1::TableJob) -> Result<CheckedJob, JobError> {
-        adapter::check(self, job)
+        let setup = crate::setup_of::<mcr_pb::Setup>(job)?;
+        match spec::policy_of(setup.fault_policy) {
+            Ok(Some(policy)) => {
+                let verdict_policy = match spec::table_policy(policy) {
+                    arena_table::Policy::Forfeit => v1::VerdictPolicy::Forfeit,
+                    arena_table::Policy::PlayOn => v1::VerdictPolicy::PlayOn,
+                };
+                let job = v1::TableJob {
+                    verdict_policy: verdict_policy as i32,
+                    ..job.clone()
+                };
+                adapter::check(self, &job)
+            }
+            // Unset, or unknown (which the set-up's check refuses naming the field).
+            _ => adapter::check(self, job),
+        }
     }
 
     fn legal(&self, observation: &v1::Observation) -> Vec<String> {
@@ -225,9 +242,8 @@ impl Game for Mcr {
         // Checked here so that a bad option is refused naming its flag before any table runs.
         spec::read_setup(&setup, job.seed, job.verdict_policy).map_err(|e| {
             let flag = match e.field.as_str() {
-                "job.mcr.walltiles" => "--walltiles",
                 "job.mcr.quan" => "--quan",
-                _ => "--fault-policy",
+                _ => "--walltiles",
             };
             format!("{flag}: {}", e.message)
         })?;

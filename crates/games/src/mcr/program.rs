@@ -124,12 +124,10 @@ impl ProgramProtocol for McrProgram {
         let mut own_flowers = Vec::new();
         let mut dealt = false;
         for (i, e) in view.events().enumerate() {
-            if !dealt {
-                if let Event::Flower { seat, flower } = e {
-                    deal_flowers[usize::from(seat % 4)] += 1;
-                    if seat == self.seat {
-                        own_flowers.push(flower);
-                    }
+            if !dealt && let Event::Flower { seat, flower } = e {
+                deal_flowers[usize::from(seat % 4)] += 1;
+                if seat == self.seat {
+                    own_flowers.push(flower);
                 }
             }
             if e == Event::Dealt {

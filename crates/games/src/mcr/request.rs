@@ -183,6 +183,12 @@ impl McrRequest {
         self.game.legal(self.seat)
     }
 
+    /// The rebuilt hand: the seat's own tiles and everything public as the request says, other
+    /// seats' hidden tiles chosen to fit (not the real ones).
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
     /// The seat's 13 dealt tiles (flowers set aside).
     pub fn dealt(&self) -> &Counts {
         &self.dealt

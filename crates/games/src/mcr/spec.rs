@@ -63,8 +63,8 @@ pub fn policy_of(value: i32) -> Result<Option<FaultPolicy>, String> {
 /// set-up gives none, and `verdict_policy` the job's.
 ///
 /// The fault policy is the set-up's `fault_policy`, else the job's verdict policy (forfeit is
-/// the judge's, play-on the arena's), else the judge's; a set-up and a job that say different
-/// things are refused.
+/// the judge's, play-on the arena's), else the judge's. The set-up's rules the table: the game's
+/// check ([`super::Mcr`]) plays the job under it whatever the job's verdict policy says.
 pub fn read_setup(
     setup: &mcr_pb::Setup,
     seed: u64,
@@ -108,21 +108,7 @@ pub fn read_setup(
         // An unknown value is the envelope check's to refuse.
         _ => None,
     };
-    let policy = match (given, job) {
-        (Some(g), Some(j)) if g != j => {
-            return Err(JobError::new(
-                "job.mcr.fault_policy",
-                format!(
-                    "{} disagrees with job.verdict_policy ({}); set one, or both alike",
-                    policy_kind(g).as_str_name(),
-                    v1::VerdictPolicy::try_from(verdict_policy)
-                        .map_or_else(|_| verdict_policy.to_string(), |p| p.as_str_name().into())
-                ),
-            ));
-        }
-        (Some(p), _) | (None, Some(p)) => p,
-        (None, None) => FaultPolicy::Judge,
-    };
+    let policy = given.or(job).unwrap_or(FaultPolicy::Judge);
     Ok(McrSpec {
         deal: Deal { wall, quan },
         policy,
@@ -194,7 +180,7 @@ mod tests {
     }
 
     #[test]
-    fn the_job_verdict_policy_chooses_when_the_setup_does_not_and_must_agree_when_it_does() {
+    fn the_setups_fault_policy_rules_and_the_job_verdict_policy_chooses_when_it_is_unset() {
         let play_on = v1::VerdictPolicy::PlayOn as i32;
         let forfeit = v1::VerdictPolicy::Forfeit as i32;
         let s = read_setup(&mcr_pb::Setup::default(), 1, play_on).unwrap();
@@ -205,13 +191,12 @@ mod tests {
             fault_policy: mcr_pb::FaultPolicy::Judge as i32,
             ..Default::default()
         };
-        assert_eq!(
-            read_setup(&judge, 1, forfeit).unwrap().policy,
-            FaultPolicy::Judge
-        );
-        let e = read_setup(&judge, 1, play_on).unwrap_err();
-        assert_eq!(e.field, "job.mcr.fault_policy");
-        assert!(e.message.contains("VERDICT_POLICY_PLAY_ON"), "{e}");
+        for job in [0, forfeit, play_on] {
+            assert_eq!(
+                read_setup(&judge, 1, job).unwrap().policy,
+                FaultPolicy::Judge
+            );
+        }
     }
 
     #[test]

@@ -316,48 +316,98 @@ mod tests {
 
     #[test]
     fn no_observation_or_event_shows_another_seats_hidden_tile() {
-        use std::collections::HashMap;
-        // Over whole hands of random play: the tiles a seat may not see are its rivals' draws
-        // and concealed kongs; none of them reaches its observations by name.
+        // Over whole hands of random play: another seat's draws travel without their tile, and
+        // its concealed kongs without theirs (a bare `GANG`, a pack with no tile).
         for seed in 0..20 {
             let mut t = table(seed, FaultPolicy::PlayOn);
             let mut rng = seed | 1;
             while t.outcome().is_none() {
-                let pending = t.pending();
                 for viewer in 0..4u8 {
                     let o = convert::observation_of(&t.observation(u32::from(viewer))).unwrap();
                     assert_eq!(o.hand, convert::counts_text(t.game().hand(viewer)));
-                    // Each draw event of another seat carries no tile.
-                    for e in &o.events {
-                        if e.kind == super::super::pb::EventKind::Draw as i32
-                            && e.seat != u32::from(viewer)
-                        {
+                    for e in o.events.iter().filter(|e| e.seat != u32::from(viewer)) {
+                        if e.kind == super::super::pb::EventKind::Draw as i32 {
                             assert!(e.tile.is_empty(), "seed {seed}: {e:?}");
                         }
-                        if e.answer.starts_with("GANG ") {
-                            assert_eq!(e.seat, u32::from(viewer), "{e:?}");
-                        }
+                        assert!(!e.answer.starts_with("GANG "), "seed {seed}: {e:?}");
                     }
                     for (s, seat) in o.seats.iter().enumerate() {
-                        for p in &seat.packs {
-                            if s != usize::from(viewer) && p.offer == 0 {
+                        for p in seat.packs.iter().filter(|p| p.offer == 0) {
+                            if s != usize::from(viewer) {
                                 assert!(p.tile.is_empty(), "a rival's concealed kong: {p:?}");
                             }
                         }
                     }
                 }
-                let mut answers = Vec::new();
-                let mut seen: HashMap<u32, ()> = HashMap::new();
-                for p in &pending {
-                    seen.insert(p.seat, ());
-                    let legal = t.game().legal(p.seat as u8);
-                    rng = rng
-                        .wrapping_mul(6364136223846793005)
-                        .wrapping_add(1442695040888963407);
-                    answers.push((*p, legal[((rng >> 33) % legal.len() as u64) as usize]));
-                }
+                let answers: Vec<_> = t
+                    .pending()
+                    .into_iter()
+                    .map(|p| {
+                        let legal = t.game().legal(p.seat as u8);
+                        rng = rng
+                            .wrapping_mul(6_364_136_223_846_793_005)
+                            .wrapping_add(1_442_695_040_888_963_407);
+                        (p, legal[((rng >> 33) % legal.len() as u64) as usize])
+                    })
+                    .collect();
                 t.check_and_apply(&answers).unwrap();
             }
         }
+    }
+
+    #[test]
+    fn an_observation_is_the_same_bytes_in_a_hand_whose_hidden_tiles_differ() {
+        use super::super::request::McrRequest;
+        use prost::Message;
+        // A request rebuilt is a hand the seat could be playing: its own tiles and everything
+        // public the same, its rivals' hidden tiles chosen afresh. The seat's observation must
+        // be byte for byte the same in both: nothing of the hidden tiles is in it.
+        let mut differed = 0;
+        for seed in 0..12 {
+            let mut t = table(seed, FaultPolicy::PlayOn);
+            let mut rng = seed | 1;
+            while t.outcome().is_none() {
+                let pending = t.pending();
+                for p in &pending {
+                    let sent = t.observation(p.seat);
+                    let req = v1::DecisionRequest {
+                        seat: p.seat,
+                        game: "mcr".into(),
+                        kind: p.kind as i32,
+                        observation: Some(sent.clone()),
+                        ..Default::default()
+                    };
+                    let r = McrRequest::from_request(&req).unwrap();
+                    let seat = p.seat as u8;
+                    if (0..4)
+                        .filter(|&s| s != seat)
+                        .any(|s| r.game().hand(s) != t.game().hand(s))
+                    {
+                        differed += 1;
+                    }
+                    let rebuilt = convert::observation_from(&r.view(), r.game().legal(seat), 0);
+                    assert_eq!(
+                        rebuilt.encode_to_vec(),
+                        sent.encode_to_vec(),
+                        "seed {seed}, seat {seat}"
+                    );
+                }
+                let answers: Vec<_> = pending
+                    .into_iter()
+                    .map(|p| {
+                        let legal = t.game().legal(p.seat as u8);
+                        rng = rng
+                            .wrapping_mul(6_364_136_223_846_793_005)
+                            .wrapping_add(1_442_695_040_888_963_407);
+                        (p, legal[((rng >> 33) % legal.len() as u64) as usize])
+                    })
+                    .collect();
+                t.check_and_apply(&answers).unwrap();
+            }
+        }
+        assert!(
+            differed > 100,
+            "the rebuilt hands hide different tiles: {differed}"
+        );
     }
 }
