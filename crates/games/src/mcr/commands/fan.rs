@@ -151,7 +151,7 @@ impl OwnedHand {
     fn evaluate(&self) -> Result<Scored> {
         fan::evaluate(&self.winning_hand()).map_err(|e| match e {
             FanError::BadPack(_) => anyhow::anyhow!("packs: {e}"),
-            FanError::NotWin => anyhow::anyhow!("hand: {e}"),
+            // Too many of a kind, a wrong count, no winning shape: the tiles are at fault.
             _ => anyhow::anyhow!("hand: {e}"),
         })
     }

@@ -199,6 +199,9 @@ fn legal(a: LegalArgs) -> Result<()> {
             }
         })
         .transpose()?;
+    if from.is_some() && a.discard.is_none() && a.rob.is_none() {
+        bail!("--from: names the seat of a --discard or --rob; give one of them");
+    }
     let held = hand.iter().map(|&n| usize::from(n)).sum::<usize>();
     let (decision, extra) = match (&a.discard, &a.rob, from) {
         (Some(d), _, Some(from)) => {
