@@ -62,6 +62,8 @@ fn an_ijcai_competition_plays_every_wall_at_24_seatings_and_pads_the_field() {
                     "mcr",
                     "--name",
                     name,
+                    "--matches",
+                    "1",
                 ][..],
                 args,
             ]
@@ -109,11 +111,16 @@ fn an_ijcai_competition_plays_every_wall_at_24_seatings_and_pads_the_field() {
     );
     assert!(out.contains("five: 48/48 tables, final"), "{out}");
     let played = replays(&s, "five");
-    let padded = played
-        .values()
-        .filter(|r| seats(r).iter().any(|b| b == "efficiency"))
-        .count();
-    assert_eq!(padded, 24, "one group holds the padding");
+    let seated = |bot: &str| {
+        played
+            .values()
+            .map(|r| seats(r).iter().filter(|b| *b == bot).count())
+            .sum::<usize>()
+    };
+    // Every entrant plays the wall at its group's 24 seatings.
+    assert_eq!(seated("efficiency"), 3 * 24);
+    assert_eq!(seated("fan"), 24);
+    assert_eq!(seated("random"), 4 * 24);
 
     // Too few participants, or a wall named: refused naming the field.
     let (_, err, ok) = s.client(&[
@@ -127,6 +134,8 @@ fn an_ijcai_competition_plays_every_wall_at_24_seatings_and_pads_the_field() {
         "three",
         "--participants",
         "fan,random,random",
+        "--matches",
+        "1",
     ]);
     assert!(!ok && err.contains("spec.participants"), "{err}");
 }
