@@ -428,6 +428,9 @@ struct Tallies {
     verdicts: u32,
 }
 
+/// A wall of a group: match, round, group, wall.
+type WallKey = (usize, u32, usize, u32);
+
 /// The standings of an MCR competition from its results so far.
 pub fn standings(
     spec: &v1::CompetitionSpec,
@@ -449,7 +452,7 @@ pub fn standings(
     let mut tallies = vec![Tallies::default(); n];
     let mut drawn = 0u64;
     // Per (match, round, group, wall): each member's summed score and the seatings in.
-    let mut walls: BTreeMap<(usize, u32, usize, u32), ([i64; GROUP], usize)> = BTreeMap::new();
+    let mut walls: BTreeMap<WallKey, ([i64; GROUP], usize)> = BTreeMap::new();
     let mut groupings: BTreeMap<(usize, u32), Vec<[usize; GROUP]>> = BTreeMap::new();
     for (slot, r) in &hands {
         let members = groupings

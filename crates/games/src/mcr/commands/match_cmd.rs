@@ -367,8 +367,8 @@ pub(super) fn run(a: MatchArgs) -> Result<()> {
             c.faults
         );
         if a.matches > 1 {
-            for k in 0..n.min(8) {
-                line.push_str(&format!("  {:>5.2}", probs[e][k]));
+            for p in probs[e].iter().take(8) {
+                line.push_str(&format!("  {p:>5.2}"));
             }
         }
         println!("{line}");

@@ -305,7 +305,10 @@ struct ShantenArgs {
 
 /// The kinds whose draw lowers `hand`'s shanten below `s`, with how many of each are not in
 /// the hand.
-fn useful(hand: &Counts, packs: usize, s: i8) -> Vec<(Tile, u8)> {
+/// Tiles with how many of each are left.
+type Useful = Vec<(Tile, u8)>;
+
+fn useful(hand: &Counts, packs: usize, s: i8) -> Useful {
     Tile::all()
         .filter(|t| hand[t.index()] < 4)
         .filter(|t| {
@@ -361,7 +364,7 @@ fn shanten(a: ShantenArgs) -> Result<()> {
         return Ok(());
     }
     // One tile over: each discard with the shanten it leaves and its useful tiles, best first.
-    let mut discards: Vec<(Tile, i8, Vec<(Tile, u8)>)> = Tile::all()
+    let mut discards: Vec<(Tile, i8, Useful)> = Tile::all()
         .filter(|t| hand[t.index()] > 0)
         .map(|t| {
             let mut h = hand;
