@@ -309,7 +309,7 @@ pub(super) fn run(a: MatchArgs) -> Result<()> {
         .collect();
     let standings = ijcai::standings(if a.matches == 1 { &last } else { &mean });
     println!(
-        "mcr match (IJCAI): {} bots{}, {} match{} × {rounds} round{} × {} walls × 24 seatings = {total} hands, seed {} ({secs:.2} s)",
+        "mcr match (IJCAI): {} bots{}, {} match{} × {rounds} round{} × {groups} group{} × {} walls × 24 seatings = {total} hands, seed {} ({secs:.2} s)",
         entered,
         if n > entered {
             format!(" + {} {}", n - entered, a.pad)
@@ -319,6 +319,7 @@ pub(super) fn run(a: MatchArgs) -> Result<()> {
         a.matches,
         if a.matches == 1 { "" } else { "es" },
         if rounds == 1 { "" } else { "s" },
+        if groups == 1 { "" } else { "s" },
         a.walls,
         a.seed
     );
