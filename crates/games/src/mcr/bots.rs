@@ -171,4 +171,63 @@ mod tests {
                 .contains("request.seat")
         );
     }
+
+    #[test]
+    fn mangled_requests_are_answered_or_refused_never_a_panic() {
+        // Requests from a hand well under way, each with one event dropped, doubled, moved to
+        // another seat or given another tile: each reads back or is refused, nothing panics.
+        let mut t = McrTable::new(&McrSpec::from_seed(11));
+        for _ in 0..40 {
+            if t.outcome().is_some() {
+                break;
+            }
+            let answers: Vec<_> = t
+                .pending()
+                .into_iter()
+                .map(|p| (p, t.automatic(&p)))
+                .collect();
+            t.apply(&answers).unwrap();
+        }
+        let Some(p) = t.pending().first().copied() else {
+            return;
+        };
+        let base = v1::DecisionRequest {
+            seat: p.seat,
+            game: "mcr".into(),
+            observation: Some(t.observation(p.seat)),
+            ..Default::default()
+        };
+        let n = convert::observation_of(base.observation.as_ref().unwrap())
+            .unwrap()
+            .events
+            .len();
+        let mut refused = 0;
+        for i in 0..n {
+            for how in 0..4 {
+                let mut req = base.clone();
+                convert::edit_observation(&mut req, |o| match how {
+                    0 => {
+                        o.events.remove(i);
+                    }
+                    1 => {
+                        let e = o.events[i].clone();
+                        o.events.insert(i, e);
+                    }
+                    2 => o.events[i].seat = (o.events[i].seat + 1) % 4,
+                    _ => {
+                        o.events[i].tile = "W5".into();
+                        o.events[i].answer = "PLAY J1".into();
+                    }
+                });
+                if McrRequest::from_request(&req).is_err() {
+                    refused += 1;
+                }
+            }
+        }
+        assert!(
+            refused > n,
+            "most mangled requests are refused: {refused} of {}",
+            4 * n
+        );
+    }
 }

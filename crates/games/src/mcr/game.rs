@@ -31,10 +31,11 @@ const TABLE_FIELDS: &[Field] = &[
         "no-flowers",
         "Deal a wall without flowers (136 tiles, as IJCAI plays)",
     ),
+    // `arena table run` plays its tables on, as for every game, unless told otherwise.
     Field::choice(
         "fault-policy",
         "A bot's fault: judge (the hand ends, -30 to it, +10 to each other) or play-on",
-        &["judge", "play-on"],
+        &["play-on", "judge"],
     ),
 ];
 
@@ -485,5 +486,136 @@ impl Ladder for Mcr {
 
     fn score(&self, group: &Group<'_>, tables: &[v1::TableResult]) -> Result<GroupScore, String> {
         ladder::rotated_score(group, tables)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn given(pairs: &[(&str, &str)]) -> Values {
+        pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn a_tables_options_become_its_setup_and_bad_ones_are_refused_naming_the_flag() {
+        let mut job = v1::TableJob {
+            seed: 4,
+            ..Default::default()
+        };
+        let wall = mcr::Wall::from_seed(9, false).to_string();
+        Mcr.table_setup(
+            &mut job,
+            &given(&[
+                ("walltiles", &wall),
+                ("quan", "3"),
+                ("no-flowers", "true"),
+                ("fault-policy", "judge"),
+            ]),
+        )
+        .unwrap();
+        let s = spec::read_setup(
+            &arena_proto::payload::unpack::<mcr_pb::Setup>(job.setup.as_ref(), "").unwrap(),
+            job.seed,
+            0,
+        )
+        .unwrap();
+        assert_eq!(s.deal.wall.to_string(), wall);
+        assert_eq!(s.deal.quan, mcr::Wind::North);
+        assert_eq!(s.policy, FaultPolicy::Judge);
+        let refused = |pairs: &[(&str, &str)]| {
+            Mcr.table_setup(&mut v1::TableJob::default(), &given(pairs))
+                .unwrap_err()
+        };
+        assert!(refused(&[("quan", "5")]).starts_with("--quan"));
+        assert!(refused(&[("quan", "x")]).starts_with("--quan"));
+        assert!(refused(&[("walltiles", "W1")]).starts_with("--walltiles"));
+        assert!(refused(&[("fault-policy", "lenient")]).contains("judge and play-on"));
+        assert!(refused(&[("deal", "x")]).contains("--deal is for Dou Dizhu tables"));
+    }
+
+    #[test]
+    fn a_competitions_options_become_its_setup() {
+        let mut spec = v1::CompetitionSpec::default();
+        Mcr.competition_spec(
+            &mut spec,
+            &given(&[
+                ("no-flowers", "true"),
+                ("walls", "2"),
+                ("fault-policy", "play-on"),
+            ]),
+        )
+        .unwrap();
+        let s: mcr_pb::Setup = arena_proto::payload::unpack(spec.setup.as_ref(), "").unwrap();
+        assert!(s.no_flowers);
+        assert_eq!(s.walls, Some(2));
+        assert_eq!(s.fault_policy, mcr_pb::FaultPolicy::PlayOn as i32);
+        let e = Mcr
+            .competition_spec(&mut spec, &given(&[("fans", "contest")]))
+            .unwrap_err();
+        assert!(
+            e.contains("--fans is for Mahjong (2015 contest) competitions"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn the_ladder_plays_one_wall_from_every_seat_and_sums_each_bots_scores() {
+        let group = Group {
+            n: 7,
+            bots: vec!["a", "b", "c", "d"],
+            deal_key: 99,
+            seed: 1,
+            time: None,
+            verdict_policy: v1::VerdictPolicy::Unspecified,
+        };
+        let tables = Mcr.tables(&group);
+        assert_eq!(tables.len(), 4);
+        let setups: Vec<_> = tables.iter().map(|t| t.job.setup.clone()).collect();
+        assert!(setups.iter().all(|s| *s == setups[0]), "one wall");
+        for (k, t) in tables.iter().enumerate() {
+            assert_eq!(t.job.seats[k % 4].bot, "a", "table {k} seats a in seat {k}");
+            assert!(validate_ok(&t.job));
+        }
+        let result = |scores: [i64; 4]| v1::TableResult {
+            final_scores: scores.to_vec(),
+            ..Default::default()
+        };
+        let results = [
+            result([0, 1, 2, 3]),
+            // Seat 0 of the second table is the first table's seat 3: bot d.
+            result([100, 0, 0, 0]),
+            result([0; 4]),
+            result([0; 4]),
+        ];
+        let score = Mcr.score(&group, &results).unwrap();
+        assert_eq!(score.scores, [0.0, 1.0, 2.0, 103.0]);
+        assert!(Mcr.score(&group, &results[..3]).is_err());
+    }
+
+    fn validate_ok(job: &v1::TableJob) -> bool {
+        let job = v1::TableJob {
+            table_id: "t".into(),
+            ..job.clone()
+        };
+        crate::validate(&job).is_ok()
+    }
+
+    #[test]
+    fn the_history_renders_each_seats_dealt_hand() {
+        let t = McrTable::new(&McrSpec::from_seed(5));
+        let mut replay = v1::Replay::default();
+        arena_table::TableGame::record_history(&t, &mut replay);
+        let v = Mcr.render_history(&replay);
+        let hands = v["mcr_hands"].as_array().unwrap();
+        assert_eq!(hands.len(), 4);
+        for h in hands {
+            assert_eq!(h.as_str().unwrap().split(' ').count(), 13);
+        }
+        assert_eq!(v["mcr_walltiles"].as_str().unwrap().split(' ').count(), 144);
+        assert!(!v["mcr_events"].as_array().unwrap().is_empty());
     }
 }

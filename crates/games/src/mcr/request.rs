@@ -224,7 +224,11 @@ fn rebuild(viewer: u8, o: &mcr_pb::Observation) -> Result<McrRequest, String> {
     let v = usize::from(viewer);
     let mut hand: Counts = [0; TILE_KINDS];
     for t in parse_tiles(&o.hand).map_err(|e| format!("hand: {e}"))? {
-        hand[t.index()] += 1;
+        let n = &mut hand[t.index()];
+        if *n == 4 {
+            return Err(format!("hand: holds more than four {t}"));
+        }
+        *n += 1;
     }
     // Each seat's draws in order (flowers of the deal first: where they lay among the dealt
     // tiles changes nothing), and the tiles each seat gave out of its hand, in order.
@@ -268,7 +272,11 @@ fn rebuild(viewer: u8, o: &mcr_pb::Observation) -> Result<McrRequest, String> {
     let mut dealt_hand = hand;
     for g in &given[v] {
         match *g {
-            Given::Tile(t) => dealt_hand[t.index()] += 1,
+            // Saturating: a request giving out more than there are is refused below.
+            Given::Tile(t) => {
+                let n = &mut dealt_hand[t.index()];
+                *n = n.saturating_add(1);
+            }
             Given::HiddenKong => {
                 return Err(format!(
                     "events: seat {viewer}'s own concealed kong shows no tile"
