@@ -618,4 +618,26 @@ mod tests {
         assert_eq!(v["mcr_walltiles"].as_str().unwrap().split(' ').count(), 144);
         assert!(!v["mcr_events"].as_array().unwrap().is_empty());
     }
+
+    #[test]
+    fn the_fan_font_has_every_character_of_every_fan_name() {
+        // The console's fan-names font is one for both Mahjong games, served with the 2015
+        // contest's assets (its stylesheet sets it page-wide).
+        let otf = crate::mahjong::Mahjong
+            .assets()
+            .iter()
+            .find(|a| a.file == "fan-names.otf")
+            .expect("the fan font")
+            .bytes;
+        let face = ttf_parser::Face::parse(otf, 0).expect("the fan font reads");
+        for fan in mcr::fan::Fan::ALL {
+            for c in fan.name_zh().chars() {
+                assert!(
+                    face.glyph_index(c).is_some(),
+                    "{c} of {} has no glyph: run crates/games/src/mahjong/fonts/make-fan-names-font.sh",
+                    fan.name_zh()
+                );
+            }
+        }
+    }
 }
