@@ -139,6 +139,24 @@ fn legal_lists_the_answers_of_a_turn_and_of_a_discard() {
     ]);
     assert!(ok);
     assert!(out.contains("PASS") && out.contains("CHI W2 W4"), "{out}");
+    // A claimed win worth 6 points is no legal answer, and the command says why.
+    let (out, _, ok) = arena(&[
+        "mcr",
+        "legal",
+        "--hand",
+        "W1 W2 W3 W4 W5 W6 T2 T3 T4 B6 B7 B8 T9",
+        "--seat",
+        "1",
+        "--discard",
+        "T9",
+        "--from",
+        "2",
+        "--json",
+    ]);
+    assert!(ok);
+    let v = json(&out);
+    assert_eq!(v["answers"], serde_json::json!(["PASS"]));
+    assert_eq!(v["win_points"], 6);
     let (_, err, ok) = arena(&["mcr", "legal", "--hand", "W1 W2 W3"]);
     assert!(!ok);
     assert!(err.contains("--hand: 3 tiles"), "{err}");
