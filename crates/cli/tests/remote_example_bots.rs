@@ -802,7 +802,10 @@ fn the_example_mcr_bots_play_a_table_and_an_ijcai_competition_through_standalone
     let (result, replay) = rt.block_on(result_and_replay(&s, &id));
     assert!(result.error.is_empty(), "{}", result.error);
     assert!(result.verdicts.is_empty(), "{:?}", result.verdicts);
-    assert_eq!(result.outcome.as_ref().unwrap().scores.iter().sum::<i64>(), 0);
+    assert_eq!(
+        result.outcome.as_ref().unwrap().scores.iter().sum::<i64>(),
+        0
+    );
     assert!(
         result
             .outcome
