@@ -732,6 +732,7 @@ impl PanelArgs {
             landlords: self.panel.clone(),
             farmers: self.farmers.clone(),
             scoring: self.scoring.name().to_string(),
+            ..Default::default()
         }
     }
 }

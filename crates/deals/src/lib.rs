@@ -1,21 +1,35 @@
 //! The deal library: measure deals' grade-difficulty index (GDI) with a panel of graded bots,
 //! keep them in a [`arena_store::Store`], answer "k unused deals within ε of a centre", and
 //! generate fresh deals at a target difficulty on demand.
+//!
+//! Services measure through the registry (`arena_games::difficulty`, a game's
+//! `Game::difficulty`); the game-neutral parts live there and Dou Dizhu's measuring with the
+//! game (`arena_games::ddz::measure`). They are re-exported here under their old paths for the
+//! command line's `arena deals`, `arena compete` and the experiments.
 
-pub mod batch;
 pub mod centre;
-pub mod find;
-pub mod index;
 pub mod io;
-pub mod measure;
 pub mod population;
 pub mod wanted;
 
+/// What a GDI batch asks to measure, and Dou Dizhu's panel a `PanelSpec` names.
+pub mod batch {
+    pub use arena_games::ddz::panel::panel_of;
+    pub use arena_games::difficulty::{MAX_BATCH, read_batch};
+}
+/// On-demand generation (Dou Dizhu's, with the game) and a secret seed for it.
+pub mod find {
+    pub use arena_games::ddz::measure::find::*;
+    pub use arena_games::difficulty::secret_seed;
+}
+/// Dou Dizhu's GDI measurement, with the game.
+pub use arena_games::ddz::measure;
+/// The in-memory index of measured deals (game-neutral).
+pub use arena_games::difficulty::index;
+
 pub use find::{FindReport, FindSpec, find};
 
-/// Record kind of cancelled library operations (key: the operation id): referees skip the
-/// GDI batches of a cancelled measurement.
-pub const CANCELLED_OPERATION_KIND: &str = "library-operation-cancelled";
+pub use arena_games::difficulty::CANCELLED_OPERATION_KIND;
 
 pub use index::LibraryIndex;
 pub use measure::{MeasureError, MeasureReport, MeasureSpec, PanelBots, Progress, measure};

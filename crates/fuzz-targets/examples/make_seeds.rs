@@ -492,6 +492,7 @@ fn main() {
                 landlords: "ladder:3".into(),
                 farmers: String::new(),
                 scoring: "difficulty".into(),
+                ..Default::default()
             }),
             seed: 7,
             bombs: Some(1),

@@ -679,9 +679,15 @@ pub fn job_payload(data: &[u8]) {
         arena_table::queue::Queued::Gdi(batch) => match arena_deals::batch::read_batch(&batch) {
             Ok((panel, source)) => {
                 assert!(batch.count <= arena_deals::batch::MAX_BATCH);
-                assert!(!panel.landlords.is_empty());
-                assert!(panel.landlords.len() <= arena_deals::panel::MAX_PANEL_LANDLORDS);
-                assert_eq!(panel.id, arena_deals::panel_id(&panel));
+                let tables = panel.tables();
+                assert!(tables >= 1);
+                assert!(tables <= arena_deals::panel::MAX_PANEL_LANDLORDS as u64);
+                let again = arena_deals::batch::read_batch(&batch).map(|(p, _)| p.to_store());
+                assert_eq!(
+                    again.ok(),
+                    Some(panel.to_store()),
+                    "a panel reads the same twice"
+                );
                 assert_eq!(source.bombs.map(u32::from), batch.bombs);
             }
             Err(e) => {

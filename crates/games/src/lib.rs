@@ -20,6 +20,7 @@ pub mod adapter;
 pub mod commands;
 pub mod competition;
 pub mod ddz;
+pub mod difficulty;
 pub mod form;
 pub mod ladder;
 pub mod mahjong;
@@ -29,6 +30,7 @@ mod registry;
 pub use adapter::{Builtin, CheckedJob, State, TableAdapter};
 pub use commands::GameCommands;
 pub use competition::Competitions;
+pub use difficulty::{Difficulty, Measurer, MeasuringPanel};
 pub use ladder::{Group, GroupScore, GroupTable, Ladder};
 pub use registry::{Asset, CompetitionView, Game, GameKind, Renderer, Variant};
 

@@ -65,6 +65,13 @@ pub trait Game: Send + Sync + 'static {
         None
     }
 
+    /// How the game's deals are measured for the deal library, if they are: the deal library
+    /// and the referees' GDI batches measure through it ([`crate::difficulty`]), and refuse a
+    /// panel of a game without one.
+    fn difficulty(&self) -> Option<&dyn crate::Difficulty> {
+        None
+    }
+
     /// The game's subcommands of the `arena` command line (`arena <name> …`), if it has any:
     /// the CLI attaches every registered game's ([`crate::commands::attach`]).
     fn commands(&self) -> Option<&dyn crate::GameCommands> {

@@ -15,6 +15,12 @@
 //! The last four need a concealed hand (the knitted straight allows one pack). Like the
 //! library, shanten looks at the hand alone: a wait on a tile the hand holds all four of still
 //! counts as ready.
+//!
+//! The basic shape's splits are looked up per suit and for the honours in tables built on
+//! first use (the private `table` module, 6.3 MB); the search they are built from stays as the
+//! reference and answers for counts no hand holds.
+
+mod table;
 
 use crate::tile::{Counts, TILE_KINDS, Tile};
 
@@ -194,6 +200,20 @@ fn may_be_basic(c: &Counts) -> bool {
 /// The tiles that complete `standing` (a count ≡ 1 mod 3) into melds and a pair.
 pub fn basic_waits(standing: &Counts) -> [bool; TILE_KINDS] {
     let mut out = [false; TILE_KINDS];
+    match basic_waits_mask(standing) {
+        Some(mask) => {
+            for (i, w) in out.iter_mut().enumerate() {
+                *w = mask >> i & 1 == 1;
+            }
+        }
+        None => basic_waits_searched(standing, &mut out),
+    }
+    out
+}
+
+/// [`basic_waits`] by trying each tile near the hand's with [`is_basic_complete`]: the
+/// reference, and the answer for hands outside the tables (a tile held four times).
+fn basic_waits_searched(standing: &Counts, out: &mut [bool; TILE_KINDS]) {
     let mut c = *standing;
     for i in 0..TILE_KINDS {
         // Only a tile in the hand or next to one can complete it.
@@ -208,7 +228,49 @@ pub fn basic_waits(standing: &Counts) -> [bool; TILE_KINDS] {
         out[i] = is_basic_complete(&c);
         c[i] -= 1;
     }
-    out
+}
+
+/// The tiles that complete `standing` into melds and a pair, bit `i` for tile `i`, from the
+/// tables' per-group waits (a fifth tile of a kind tried on its own); `None` when a group is
+/// not in them.
+pub(crate) fn basic_waits_mask(standing: &Counts) -> Option<u64> {
+    let g = entries(standing)?;
+    let mut n = [0usize; 4];
+    for (k, x) in n.iter_mut().enumerate() {
+        let lo = 9 * k;
+        *x = standing[lo..(lo + 9).min(TILE_KINDS)]
+            .iter()
+            .map(|&t| usize::from(t))
+            .sum();
+    }
+    let mut out = 0u64;
+    // The tile goes to group `x`; afterwards exactly one group holds the pair (2 mod 3) and
+    // every other a multiple of three, each splitting wholly.
+    for x in 0..4 {
+        let size = |k: usize| n[k] + usize::from(k == x);
+        if (0..4).any(|k| size(k) % 3 == 1) || (0..4).filter(|&k| size(k) % 3 == 2).count() != 1 {
+            continue;
+        }
+        if (0..4)
+            .filter(|&k| k != x)
+            .all(|k| table::complete(&g[k].options, n[k], n[k] % 3 == 2))
+        {
+            let pair = usize::from(size(x) % 3 == 2);
+            out |= u64::from(g[x].waits[pair]) << (9 * x);
+        }
+    }
+    // A fifth tile of a kind the hand holds four of is outside the tables, and still a wait
+    // when it completes the hand (as the library reads it).
+    for (i, &n) in standing.iter().enumerate() {
+        if n == 4 {
+            let mut c = *standing;
+            c[i] += 1;
+            if is_basic_complete(&c) {
+                out |= 1 << i;
+            }
+        }
+    }
+    Some(out)
 }
 
 /// The tile that completes 13 concealed tiles into seven pairs, if there is one.
@@ -228,13 +290,44 @@ pub fn seven_pairs_wait(standing: &Counts) -> Option<Tile> {
 /// Basic-shape shanten of the concealed tiles `c` beside `packs` declared packs.
 ///
 /// Melds, partials and pairs never span two suits (or a suit and the honours), so each suit
-/// and the honours are split on their own (`group_options`) and the four groups' best
-/// splits combined: the cost is the sum of four small searches, not their product.
+/// and the honours are split on their own and the four groups' best splits combined: each
+/// group's best splits are looked up in a table built on first use (`table`), or, for counts
+/// no hand holds, searched (`group_options`).
 pub fn basic_shanten(c: &Counts, packs: usize) -> i8 {
-    let mut all = group_options(&c[0..9], true);
-    for (lo, hi, suited) in [(9, 18, true), (18, 27, true), (27, 34, false)] {
-        all = merge(&all, &group_options(&c[lo..hi], suited));
+    match groups(c) {
+        Some(g) => combine(&g, packs),
+        None => basic_shanten_searched(c, packs),
     }
+}
+
+/// The four groups' options from the tables, if every group is in them.
+#[inline]
+fn groups(c: &Counts) -> Option<[Options; 4]> {
+    Some(entries(c)?.map(|e| e.options))
+}
+
+/// The four groups' table entries (the suits, then the honours), if every group is in them.
+#[inline]
+fn entries(c: &Counts) -> Option<[&'static table::Entry; 4]> {
+    let suit = |s: usize| {
+        let mut g = [0u8; 9];
+        g.copy_from_slice(&c[s * 9..s * 9 + 9]);
+        table::SUITS.get(&g)
+    };
+    let mut h = [0u8; 7];
+    h.copy_from_slice(&c[27..]);
+    Some([suit(0)?, suit(1)?, suit(2)?, table::HONOURS.get(&h)?])
+}
+
+/// The basic shanten of four groups' options beside `packs` packs.
+#[inline]
+fn combine(g: &[Options; 4], packs: usize) -> i8 {
+    let all = merge(&merge(&g[0], &g[1]), &merge(&g[2], &g[3]));
+    best_of(&all, packs)
+}
+
+/// The least shanten over the splits of `all` beside `packs` packs.
+fn best_of(all: &Options, packs: usize) -> i8 {
     let packs = packs.min(4) as i8;
     let mut best = 8 - 2 * packs;
     for (pair, row) in all.iter().enumerate() {
@@ -247,6 +340,16 @@ pub fn basic_shanten(c: &Counts, packs: usize) -> i8 {
         }
     }
     best
+}
+
+/// [`basic_shanten`] by searching each group's splits: the reference the tables are built
+/// and tested against, and the answer for counts outside them.
+fn basic_shanten_searched(c: &Counts, packs: usize) -> i8 {
+    let mut all = group_options(&c[0..9], true);
+    for (lo, hi, suited) in [(9, 18, true), (18, 27, true), (27, 34, false)] {
+        all = merge(&all, &group_options(&c[lo..hi], suited));
+    }
+    best_of(&all, packs)
 }
 
 /// Of one group's splits, the most partials for each (pair: 0 or 1, melds: 0–4); −1 where no
@@ -387,26 +490,32 @@ pub fn honors_and_knitted_shanten(c: &Counts) -> Option<i8> {
 /// count): the straight's missing tiles plus the basic shanten of the rest, the straight
 /// standing for three melds.
 pub fn knitted_straight_shanten(c: &Counts) -> Option<i8> {
+    knitted_straight_below(c, i8::MAX)
+}
+
+/// [`knitted_straight_shanten`] where it is below `bound` (else `bound` or more): a straight
+/// missing so many tiles that the rest cannot bring it under `bound` is not split.
+fn knitted_straight_below(c: &Counts, bound: i8) -> Option<i8> {
     let n = len(c);
     if !matches!(n, 10 | 11 | 13 | 14) {
         return None;
     }
     let packs = (14 - n) / 3;
-    KNITTED_STRAIGHTS
-        .iter()
-        .map(|seq| {
-            let mut rest = *c;
-            let mut missing = 0;
-            for &i in seq {
-                if rest[usize::from(i)] > 0 {
-                    rest[usize::from(i)] -= 1;
-                } else {
-                    missing += 1;
-                }
-            }
-            missing + basic_shanten(&rest, packs + 3)
-        })
-        .min()
+    let mut best = bound;
+    for seq in &KNITTED_STRAIGHTS {
+        let missing = seq.iter().filter(|&&i| c[usize::from(i)] == 0).count() as i8;
+        // The rest's basic shanten is −1 at best, so `missing − 1` is the least this can give.
+        if missing > best {
+            continue;
+        }
+        let mut rest = *c;
+        for &i in seq {
+            let x = &mut rest[usize::from(i)];
+            *x = x.saturating_sub(1);
+        }
+        best = best.min(missing + basic_shanten(&rest, packs + 3));
+    }
+    Some(best)
 }
 
 /// The shanten of concealed tiles `c` beside `packs` declared packs: the least over the five
@@ -427,7 +536,7 @@ pub fn shanten(c: &Counts, packs: usize) -> i8 {
         }
     }
     if packs <= 1
-        && let Some(k) = knitted_straight_shanten(c)
+        && let Some(k) = knitted_straight_below(c, s)
     {
         s = s.min(k);
     }
@@ -489,5 +598,136 @@ mod tests {
         assert_eq!(shanten(&c("W1 W4 W7 T2 T5 T8 B3 B6 B9 F1 F1 F1 J1"), 0), 0);
         assert_eq!(shanten(&c("T1"), 4), 0);
         assert_eq!(shanten(&c("T1 T1"), 4), -1);
+    }
+
+    /// The whole shanten with every group searched: the reference the tables must agree with.
+    fn shanten_searched(c: &Counts, packs: usize) -> i8 {
+        let mut s = basic_shanten_searched(c, packs);
+        if packs == 0 {
+            for other in [
+                seven_pairs_shanten(c),
+                thirteen_orphans_shanten(c),
+                honors_and_knitted_shanten(c),
+            ]
+            .into_iter()
+            .flatten()
+            {
+                s = s.min(other);
+            }
+        }
+        let n = len(c);
+        if packs <= 1 && matches!(n, 10 | 11 | 13 | 14) {
+            for seq in &KNITTED_STRAIGHTS {
+                let mut rest = *c;
+                let mut missing = 0;
+                for &i in seq {
+                    if rest[usize::from(i)] > 0 {
+                        rest[usize::from(i)] -= 1;
+                    } else {
+                        missing += 1;
+                    }
+                }
+                s = s.min(missing + basic_shanten_searched(&rest, (14 - n) / 3 + 3));
+            }
+        }
+        s
+    }
+
+    /// Groups a hand can hold: the table's options are the search's, for every group of up to
+    /// eight tiles and every 16th larger one (all of them take the search a minute).
+    #[test]
+    fn tables_agree_with_the_search_on_every_group() {
+        let mut n = 0;
+        table::each(&mut [0u8; 9], 0, table::MAX_TILES, &mut |c| {
+            if len9(c) <= 8 || n % 16 == 0 {
+                assert_eq!(
+                    table::SUITS.get(c).map(|e| e.options),
+                    Some(group_options(c, true)),
+                    "suit {c:?}"
+                );
+            }
+            n += 1;
+        });
+        assert_eq!(n, 405_350);
+        table::each(&mut [0u8; 7], 0, table::MAX_TILES, &mut |c| {
+            assert_eq!(
+                table::HONOURS.get(c).map(|e| e.options),
+                Some(group_options(c, false)),
+                "honours {c:?}"
+            );
+        });
+        assert_eq!(
+            table::SUITS.get(&[4, 4, 4, 3, 0, 0, 0, 0, 0]),
+            None,
+            "15 tiles"
+        );
+        assert_eq!(
+            table::SUITS.get(&[5, 0, 0, 0, 0, 0, 0, 0, 0]),
+            None,
+            "five of a kind"
+        );
+    }
+
+    fn len9(c: &[u8; 9]) -> usize {
+        c.iter().map(|&n| usize::from(n)).sum()
+    }
+
+    /// Random concealed tiles beside 0–4 packs (and, now and then, one tile more, or a count
+    /// no hand holds): the table-driven shanten is the searched one.
+    #[test]
+    fn shanten_agrees_with_the_searched_reference() {
+        use proptest::prelude::*;
+        let mut runner = proptest::test_runner::TestRunner::new(ProptestConfig::with_cases(5000));
+        let hand = (
+            0usize..=4,
+            any::<bool>(),
+            proptest::collection::vec(0u8..34, 14),
+            any::<bool>(),
+        );
+        runner
+            .run(&hand, |(packs, drawn, tiles, odd)| {
+                let n = 13 - 3 * packs + usize::from(drawn);
+                let mut c = [0u8; TILE_KINDS];
+                for &t in &tiles[..n] {
+                    if c[usize::from(t)] < 4 || odd {
+                        c[usize::from(t)] += 1;
+                    }
+                }
+                prop_assert_eq!(
+                    shanten(&c, packs),
+                    shanten_searched(&c, packs),
+                    "{:?} {}",
+                    c,
+                    packs
+                );
+                prop_assert_eq!(basic_shanten(&c, packs), basic_shanten_searched(&c, packs));
+                Ok(())
+            })
+            .unwrap();
+    }
+
+    /// Random 13-, 10-, 7-, 4- and 1-tile hands: the table-driven waits are the searched ones.
+    #[test]
+    fn waits_agree_with_the_searched_reference() {
+        use proptest::prelude::*;
+        let mut runner = proptest::test_runner::TestRunner::new(ProptestConfig::with_cases(5000));
+        let hand = (0usize..=4, proptest::collection::vec(0u8..34, 13), 0u8..27);
+        runner
+            .run(&hand, |(packs, tiles, low)| {
+                let mut c = [0u8; TILE_KINDS];
+                // Half the hands crowd into a few kinds, where waits are many.
+                for &t in &tiles[..13 - 3 * packs] {
+                    let t = if t % 2 == 0 { low + t % 7 } else { t };
+                    let t = usize::from(t.min(33));
+                    if c[t] < 4 {
+                        c[t] += 1;
+                    }
+                }
+                let mut want = [false; TILE_KINDS];
+                basic_waits_searched(&c, &mut want);
+                prop_assert_eq!(basic_waits(&c), want, "{:?}", c);
+                Ok(())
+            })
+            .unwrap();
     }
 }

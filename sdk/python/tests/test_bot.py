@@ -6,8 +6,9 @@ import pytest
 import arena
 from arena import games, wire
 from arena.ddz.v1 import ddz_pb2
-from arena.games import ddz, mahjong
+from arena.games import ddz, mahjong, mcr
 from arena.mahjong.v1 import mahjong_pb2
+from arena.mcr.v1 import mcr_pb2
 from arena.v1 import bot_pb2, common_pb2 as pb, seat_pb2
 
 
@@ -47,9 +48,9 @@ def answer(bot, r):
 
 
 def test_the_sdk_finds_each_game_module_by_its_name():
-    assert games.names() == ["ddz", "mahjong"]
-    assert games.module("ddz") is ddz and games.module("mahjong") is mahjong
-    assert (ddz.Bot.game, mahjong.Bot.game) == ("ddz", "mahjong")
+    assert {"ddz", "mahjong", "mcr"} <= set(games.names())
+    assert games.module("ddz") is ddz and games.module("mahjong") is mahjong and games.module("mcr") is mcr
+    assert (ddz.Bot.game, mahjong.Bot.game, mcr.Bot.game) == ("ddz", "mahjong", "mcr")
     assert games.module("chess") is None
 
 
@@ -216,3 +217,39 @@ def test_a_long_games_later_decisions_decode_only_their_new_events():
     answer(seat.bot, r)
     assert seen[-1] == plays[:14]
     assert seat.bot._arena_events.decodes == len(events) + 1 + 2 + 2
+
+
+def mcr_request(kind, legal=(), events=()):
+    return request(mcr_pb2.Observation(seat=1, hand="W1 W2 B5", legal=list(legal)), kind, events, "mcr")
+
+
+class Mcr(mcr.Bot):
+    def turn(self, obs):
+        return obs.legal[-1]
+
+
+def test_mcr_answers_are_botzone_words_packed_as_arena_mcr_v1_actions():
+    bot = Mcr()
+    got = answer(bot, mcr_request(pb.DECISION_KIND_TURN, legal=["PLAY W1", "HU"]))
+    assert got.game.type_url == "/arena.mcr.v1.Action"
+    assert wire.unpack(got.game, mcr_pb2.Action, "action") == mcr_pb2.Action(answer="HU")
+    # claim and rob_kong pass unless overridden
+    for kind in (pb.DECISION_KIND_CLAIM, pb.DECISION_KIND_ROB_KONG):
+        got = answer(bot, mcr_request(kind, legal=["PASS", "HU"]))
+        assert wire.unpack(got.game, mcr_pb2.Action, "action").answer == "PASS"
+    assert mcr.action(pb.DECISION_KIND_CLAIM, "  CHI  W3 B9 ") == mcr_pb2.Action(answer="CHI W3 B9")
+    assert mcr.action(pb.DECISION_KIND_CLAIM, "GANG") == mcr_pb2.Action(answer="GANG")
+
+
+@pytest.mark.parametrize("bad", ["", "DISCARD W1", "PLAY", "CHI W3", "HU W1", "GANG W1 W2", 7, None])
+def test_a_malformed_mcr_answer_is_an_answer_error_naming_the_forms(bad):
+    with pytest.raises(arena.bot.AnswerError) as e:
+        mcr.action(pb.DECISION_KIND_TURN, bad)
+    assert "PLAY" in str(e.value)
+
+
+def test_a_mcr_bot_without_turn_says_what_to_define():
+    class Lazy(mcr.Bot):
+        pass
+    with pytest.raises(NotImplementedError, match="define turn"):
+        Lazy().decide(mcr_request(pb.DECISION_KIND_TURN, legal=["PLAY W1"]))

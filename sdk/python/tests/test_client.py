@@ -464,7 +464,7 @@ def test_bot_classes_that_cannot_be_played_are_named():
         arena.Player(D, D2, name="b", token="x")
     with pytest.raises(arena.ArenaError, match="D plays ddz, but it is given for 'mahjong'"):
         arena.Player({"mahjong": D}, name="b", token="x")
-    with pytest.raises(arena.ArenaError, match="NoGame is no game's bot class: subclass a game's Bot \\(arena.games.ddz.Bot, arena.games.mahjong.Bot\\)"):
+    with pytest.raises(arena.ArenaError, match="NoGame is no game's bot class: subclass a game's Bot \\(arena.games.ddz.Bot, arena.games.mahjong.Bot[,)]"):
         arena.Player(NoGame, name="b", token="x")
     with pytest.raises(arena.ArenaError, match="a bot class for each game"):
         arena.Player(name="b", token="x")

@@ -70,9 +70,10 @@ def test_a_new_games_proto_is_generated_into_its_own_package(tmp_path, monkeypat
 def test_a_module_added_under_arena_games_is_found_and_played(tmp_path, monkeypatch):
     (tmp_path / "toy.py").write_text(TOY_MODULE)
     monkeypatch.setattr(games, "__path__", [*games.__path__, str(tmp_path)])
+    before = games.names()
     games._modules.cache_clear()
     try:
-        assert games.names() == ["ddz", "mahjong", "toy"]
+        assert games.names() == sorted([*before, "toy"])
         toy = games.module("toy")
 
         class Talker(toy.Bot):
@@ -88,4 +89,4 @@ def test_a_module_added_under_arena_games_is_found_and_played(tmp_path, monkeypa
         sys.modules.pop("arena.games.toy", None)
         monkeypatch.undo()
         games._modules.cache_clear()
-    assert games.names() == ["ddz", "mahjong"]
+    assert games.names() == before

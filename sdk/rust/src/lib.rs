@@ -67,7 +67,7 @@
 //! once, an answer made while disconnected is sent again rather than decided twice), and a
 //! clean shutdown: `Drain`, the tables in flight finished, then the end of the stream.
 //!
-//! Adding a game to the SDK is adding its module (as [`ddz`] and [`mahjong`] are: its trait,
+//! Adding a game to the SDK is adding its module (as [`ddz`], [`mahjong`] and [`mcr`] are: its trait,
 //! its adapter, `handler`, `observation`, `outcome`) over [`handler`]'s game-neutral pieces;
 //! nothing else names a game. The raw protocol is in `docs/wire.md`.
 //!
@@ -93,6 +93,7 @@ pub mod connection;
 pub mod ddz;
 pub mod handler;
 pub mod mahjong;
+pub mod mcr;
 pub mod replay;
 #[cfg(test)]
 mod tests;

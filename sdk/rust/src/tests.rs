@@ -458,3 +458,57 @@ fn a_games_observation_and_outcome_read_from_the_envelopes() {
     assert!(mahjong::outcome(&end).is_err());
     assert_eq!(mahjong::outcome(&v1::TableEnd::default()), Ok(None));
 }
+
+/// A quick Chinese Standard Mahjong bot claiming with the last legal answer, recording the
+/// events it was handed.
+struct McrLast(Arc<Mutex<Vec<Vec<crate::mcr::pb::Event>>>>);
+
+impl crate::mcr::McrBot for McrLast {
+    fn claim(&mut self, obs: &crate::mcr::pb::Observation) -> String {
+        self.0.lock().unwrap().push(obs.events.clone());
+        obs.legal.last().cloned().unwrap_or_default()
+    }
+
+    fn is_quick(&self) -> bool {
+        true
+    }
+}
+
+#[test]
+fn a_mcr_request_goes_to_its_handler_and_is_answered_in_botzone_words() {
+    use crate::mcr::pb as mcr_pb;
+    let events = Arc::new(Mutex::new(Vec::new()));
+    let seen = events.clone();
+    let (p, tx, mut rx) = stream(
+        Games::new()
+            .with(Records::default().ddz())
+            .with(crate::mcr::handler(move || McrLast(seen.clone()))),
+    );
+    let obs = mcr_pb::Observation {
+        legal: vec!["PASS".into(), "CHI  W3 B9".into()],
+        ..Default::default()
+    };
+    let discard = mcr_pb::Event {
+        seat: 2,
+        kind: mcr_pb::EventKind::Answer as i32,
+        answer: "PLAY W4".into(),
+        ..Default::default()
+    };
+    p.take(
+        &tx,
+        request(
+            7,
+            "c",
+            "mcr",
+            v1::DecisionKind::Claim,
+            &obs,
+            std::slice::from_ref(&discard),
+            0,
+        ),
+    );
+    let (id, action) = reply(&mut rx).unwrap();
+    assert_eq!(id, 7);
+    let action: mcr_pb::Action = payload::unpack(action.game.as_ref(), "action").unwrap();
+    assert_eq!(action.answer, "CHI W3 B9");
+    assert_eq!(*events.lock().unwrap(), [vec![discard]]);
+}

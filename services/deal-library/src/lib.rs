@@ -1,5 +1,7 @@
-//! The deal-library service (`arena.v1.DealLibrary`): the deal library of `arena-deals` behind
-//! gRPC, on any [`Store`].
+//! The deal-library service (`arena.v1.DealLibrary`): the deal library behind gRPC, on any
+//! [`Store`], measuring any game's deals through the difficulty hook its registration gives
+//! (`Game::difficulty`, [`arena_games::difficulty`]); a panel of a game without one is refused
+//! with `FAILED_PRECONDITION` naming the game.
 //!
 //! - **Measure** fans out: deals are cut into [`v1::GdiBatch`]es on the job stream, and any
 //!   table-referee runs them on its in-process fast path, so adding referees adds throughput. The
@@ -18,10 +20,9 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-// game-seam: the deal library measures the GDI of Dou Dizhu's deals, the paper's measure; its
-// panels are Dou Dizhu's (a landlord bot per table against fixed farmers).
-use arena_deals::DdzPanel;
-use arena_deals::{FindSpec, LibraryIndex, Progress};
+use arena_games::GameKind;
+use arena_games::difficulty::{self, FindTarget, LibraryIndex, MeasuringPanel, PanelSpecError};
+use arena_games::difficulty::{CANCELLED_OPERATION_KIND, Progress};
 use arena_proto::v1;
 use arena_proto::v1::deal_library_server::{DealLibrary, DealLibraryServer};
 use arena_store::{DealRecord, DealSource, Store, Topic};
@@ -34,7 +35,7 @@ use tracing::Instrument;
 /// Deals per GDI batch when the request does not say.
 pub const DEFAULT_BATCH: u32 = 200;
 /// Most deals per GDI batch: what a referee takes.
-pub use arena_deals::batch::MAX_BATCH;
+pub use arena_games::difficulty::MAX_BATCH;
 /// Most deals one measurement may cover.
 pub const MAX_MEASURE: u64 = 10_000_000;
 /// Most deals one on-demand generation may look for.
@@ -76,23 +77,21 @@ pub fn operation_name(kind: v1::OperationKind) -> &'static str {
     }
 }
 
-/// The panel a request names (`panel.landlords` required; farmers default to expert, scoring to
-/// difficulty), with errors naming the field.
-// game-seam: a Dou Dizhu measuring panel (see the import of `DdzPanel`).
-pub fn panel(spec: Option<&v1::PanelSpec>) -> Result<DdzPanel, ApiError> {
-    let spec = spec.ok_or_else(|| ApiError::invalid("panel", "missing"))?;
-    // game-seam: the panel's landlord bots are required; the farmers have a default.
-    if spec.landlords.trim().is_empty() {
-        let field = "panel.landlords";
-        return Err(ApiError::invalid(field, "empty (e.g. ladder:70)"));
-    }
-    arena_deals::batch::panel_of(spec).map_err(ApiError::Invalid)
+/// The measuring panel a request names, read by its game's difficulty hook (`panel.game`, empty
+/// for the default game), with errors naming the field: `INVALID_ARGUMENT` for a panel that
+/// does not read, `FAILED_PRECONDITION` naming the game when it has no measured difficulty.
+pub fn panel(spec: Option<&v1::PanelSpec>) -> Result<Arc<dyn MeasuringPanel>, ApiError> {
+    difficulty::panel_of_spec(spec).map_err(|e| match e {
+        PanelSpecError::Invalid(m) => ApiError::Invalid(m),
+        PanelSpecError::NoDifficulty(m) => ApiError::FailedPrecondition(m),
+    })
 }
 
 /// A stored deal record as the message Export sends.
 pub fn record_msg(r: &DealRecord) -> v1::DealRecord {
     v1::DealRecord {
         id: r.id.clone(),
+        game: r.game.name().to_string(),
         deal: r.deal.clone(),
         panel: r.panel.clone(),
         levels: r.levels.clone(),
@@ -104,7 +103,8 @@ pub fn record_msg(r: &DealRecord) -> v1::DealRecord {
     }
 }
 
-/// Reads a record from an Import stream: the deal must be one deck in the deal notation, the
+/// Reads a record from an Import stream: its game (empty: the default game) must measure
+/// difficulty, the deal must be one in the game's notation (checked by its difficulty hook), the
 /// source both seed and index or neither, and the gdi values must follow from the counts over
 /// the levels (to within 1e-6; the exact values are kept); errors name the field.
 pub fn record_from(m: v1::DealRecord) -> Result<DealRecord, ApiError> {
@@ -128,7 +128,17 @@ pub fn record_from(m: v1::DealRecord) -> Result<DealRecord, ApiError> {
             ),
         ));
     }
-    let deal = arena_deals::canonical_deal(&m.deal).map_err(|e| ApiError::invalid("deal", e))?;
+    let game = GameKind::from_wire(&m.game).map_err(|e| ApiError::invalid("game", e))?;
+    let hook = game.difficulty().ok_or_else(|| {
+        ApiError::FailedPrecondition(format!(
+            "game: {} ({}) has no measured difficulty: the library holds none of its deals",
+            game.name(),
+            game.title()
+        ))
+    })?;
+    let deal = hook
+        .canonical_deal(&m.deal)
+        .map_err(|e| ApiError::invalid("deal", e))?;
     let source = match (m.seed, m.index) {
         (Some(seed), Some(index)) => {
             let bombs = m
@@ -140,7 +150,7 @@ pub fn record_from(m: v1::DealRecord) -> Result<DealRecord, ApiError> {
         (None, None) => None,
         _ => return Err(ApiError::invalid("seed/index", "give both or neither")),
     };
-    let expected = arena_deals::levels::gdi(&m.counts);
+    let expected = difficulty::gdi(&m.counts);
     if m.levels.len() != m.counts.len()
         || expected.len() != m.gdi.len()
         || expected
@@ -158,7 +168,7 @@ pub fn record_from(m: v1::DealRecord) -> Result<DealRecord, ApiError> {
     }
     Ok(DealRecord {
         id: m.id,
-        game: arena_deals::LIBRARY_GAME,
+        game: game.into(),
         deal,
         source,
         panel: m.panel,
@@ -330,7 +340,7 @@ impl DealLibrary for DealLibraryService {
                 .map_err(store_status)?;
             let done: HashSet<u64> = self
                 .store
-                .measured_indices(&panel.id, &source)
+                .measured_indices(panel.id(), &source)
                 .await
                 .map_err(store_status)?
                 .into_iter()
@@ -365,7 +375,7 @@ impl DealLibrary for DealLibraryService {
             let id = op.id.clone();
             let (svc, start, already, tables) =
                 (self.clone(), Instant::now(), op.progress, panel.tables());
-            let (panel_id, total) = (panel.id.clone(), r.count);
+            let (panel_id, total) = (panel.id().to_string(), r.count);
             // Made before the first read: a batch of deals stored after it wakes the loop, and
             // so does a cancellation (its record).
             let mut measured = self
@@ -374,9 +384,7 @@ impl DealLibrary for DealLibraryService {
                 .map_err(store_status)?;
             let mut cancelled = self
                 .store
-                .watch(&Topic::Records(
-                    arena_deals::CANCELLED_OPERATION_KIND.to_string(),
-                ))
+                .watch(&Topic::Records(CANCELLED_OPERATION_KIND.to_string()))
                 .map_err(store_status)?;
             tokio::spawn(async move {
                 let mut op = op;
@@ -417,14 +425,14 @@ impl DealLibrary for DealLibraryService {
             if bombs > 14 {
                 return Err(ApiError::invalid("bombs", "at most 14").into());
             }
-            let dim = arena_deals::levels::gdi_dimension(panel.scoring, bombs);
+            let dim = panel.dimension(bombs);
             check_centre(&r.centre, r.eps)?;
             if r.centre.len() != dim {
                 return Err(ApiError::invalid(
                     "centre",
                     format!(
-                        "needs {dim} values in [0, 1] for deals with {bombs} bomb(s) under {} scoring",
-                        panel.scoring
+                        "needs {dim} values in [0, 1] for deals with {bombs} bomb(s) under panel {}",
+                        panel.describe()
                     ),
                 ).into());
             }
@@ -450,14 +458,13 @@ impl DealLibrary for DealLibraryService {
             let source = source_of(r.seed, Some(bombs))?;
             let start_index = self
                 .store
-                .measured_indices(&panel.id, &source)
+                .measured_indices(panel.id(), &source)
                 .await
                 .map_err(store_status)?
                 .last()
                 .map_or(0, |i| i + 1);
             let op = self.new_op(v1::OperationKind::Find, u64::from(r.count));
-            let spec = FindSpec {
-                panel,
+            let target = FindTarget {
                 source,
                 start: start_index,
                 centre: r.centre,
@@ -468,7 +475,6 @@ impl DealLibrary for DealLibraryService {
                 } else {
                     r.max_tries
                 },
-                rules: arena_deals::LIBRARY_RULES,
                 threads: self.threads,
             };
             let svc = self.clone();
@@ -494,7 +500,7 @@ impl DealLibrary for DealLibraryService {
                             }
                         })
                     };
-                    let result = arena_deals::find(&*svc.store, &spec, &progress, &stop).await;
+                    let result = panel.find(&*svc.store, &target, &progress, &stop).await;
                     ticker.abort();
                     if let Ok(mut stops) = svc.stops.lock() {
                         stops.remove(&first.id);
@@ -512,14 +518,14 @@ impl DealLibrary for DealLibraryService {
                             m.deals_measured.add(
                                 rep.fully_measured,
                                 &[
-                                    KeyValue::new("panel", spec.panel.id.clone()),
+                                    KeyValue::new("panel", panel.id().to_string()),
                                     KeyValue::new("via", "find"),
                                 ],
                             );
                             m.games_played
-                                .add(rep.games, &attr("panel", spec.panel.id.clone()));
+                                .add(rep.games, &attr("panel", panel.id().to_string()));
                         }
-                        Err(e) => op.error = e.to_string(),
+                        Err(e) => op.error = e,
                     }
                     op.done = true;
                     svc.update(op);
@@ -567,7 +573,7 @@ impl DealLibrary for DealLibraryService {
             }
             // Referees skip the batches of a cancelled measurement; a generation stops.
             self.store
-                .put_record(arena_deals::CANCELLED_OPERATION_KIND, &id, b"1")
+                .put_record(CANCELLED_OPERATION_KIND, &id, b"1")
                 .await
                 .map_err(store_status)?;
             if let Some(stop) = self.stops.lock().ok().and_then(|s| s.get(&id).cloned()) {
@@ -640,7 +646,7 @@ impl DealLibrary for DealLibraryService {
                 return Err(ApiError::invalid("centre", "missing").into());
             }
             check_centre(&r.centre, r.eps)?;
-            let records = self.store.deals(&panel.id).await.map_err(store_status)?;
+            let records = self.store.deals(panel.id()).await.map_err(store_status)?;
             // Deals of competitions still running are never served, used or not asked.
             let mut exclude: HashSet<String> = arena_store::visibility::held_deals(&*self.store)
                 .await
@@ -705,7 +711,7 @@ impl DealLibrary for DealLibraryService {
         let span = tracing::Span::current();
         async move {
             let panel = panel(req.into_inner().panel.as_ref())?;
-            let mut records = self.store.deals(&panel.id).await.map_err(store_status)?;
+            let mut records = self.store.deals(panel.id()).await.map_err(store_status)?;
             // A running competition's deals (dealt, or still to be dealt) are withheld.
             let held = arena_store::visibility::held_deals(&*self.store)
                 .await
@@ -788,7 +794,7 @@ impl DealLibrary for DealLibraryService {
         let span = tracing::Span::current();
         async move {
             let panel = panel(req.into_inner().panel.as_ref())?;
-            let records = self.store.deals(&panel.id).await.map_err(store_status)?;
+            let records = self.store.deals(panel.id()).await.map_err(store_status)?;
             let used = self.store.used_deals().await.map_err(store_status)?.len() as u64;
             let mut dims: HashMap<usize, usize> = HashMap::new();
             for r in &records {
@@ -799,7 +805,7 @@ impl DealLibrary for DealLibraryService {
                 .max_by_key(|&(d, n)| (n, d))
                 .map_or(0, |(d, _)| d);
             let mut resp = v1::StatsResponse {
-                panel: panel.id.clone(),
+                panel: panel.id().to_string(),
                 deals: records.len() as u64,
                 used,
                 ..Default::default()
@@ -951,6 +957,7 @@ mod tests {
             seed: None,
             bombs: None,
             index: None,
+            ..Default::default()
         }
     }
 

@@ -95,6 +95,7 @@ fn panel() -> Option<v1::PanelSpec> {
         landlords: "ladder:5".into(),
         farmers: "expert".into(),
         scoring: String::new(),
+        ..Default::default()
     })
 }
 
@@ -124,7 +125,10 @@ async fn a_redis_that_dies_under_the_library_loses_nothing_and_is_served_again_w
             .connect_lazy(),
         arena_auth::Bearer::new(Some(&token)),
     );
-    let panel_id = arena_deal_library::panel(panel().as_ref()).unwrap().id;
+    let panel_id = arena_deal_library::panel(panel().as_ref())
+        .unwrap()
+        .id()
+        .to_string();
     let record = |i: u64| {
         let counts = vec![1, 1, 1, 2];
         v1::DealRecord {
@@ -132,7 +136,7 @@ async fn a_redis_that_dies_under_the_library_loses_nothing_and_is_served_again_w
             deal: arena_games::ddz::rules::Deal::generate(78, i).to_string(),
             panel: panel_id.clone(),
             levels: vec![-2, -1, 1, 2],
-            gdi: arena_deals::levels::gdi(&counts),
+            gdi: arena_games::difficulty::gdi(&counts),
             counts,
             ..Default::default()
         }

@@ -15,6 +15,7 @@ fn panel() -> Option<v1::PanelSpec> {
         landlords: "ladder:5".into(),
         farmers: "expert".into(),
         scoring: String::new(),
+        ..Default::default()
     })
 }
 
@@ -73,7 +74,10 @@ async fn measure_fans_out_to_a_referee_and_the_library_answers() {
     let done = wait_done(&svc, &op.id).await;
     assert_eq!(done.progress, 300);
     assert!(done.error.is_empty(), "{}", done.error);
-    let id = arena_deals::batch::panel_of(&panel().unwrap()).unwrap().id;
+    let id = arena_deal_library::panel(panel().as_ref())
+        .unwrap()
+        .id()
+        .to_string();
     assert_eq!(store.deal_count(&id).await.unwrap(), 300);
 
     // Measuring again enqueues nothing: every deal is already there.
@@ -419,7 +423,10 @@ async fn long_operations_are_capped_limited_and_cancellable() {
         );
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
-    let panel_id = arena_deal_library::panel(panel().as_ref()).unwrap().id;
+    let panel_id = arena_deal_library::panel(panel().as_ref())
+        .unwrap()
+        .id()
+        .to_string();
     assert_eq!(
         store.deal_count(&panel_id).await.unwrap(),
         0,
@@ -453,9 +460,12 @@ async fn imports_are_all_or_nothing_and_never_rewrite_a_deal() {
         channel,
         arena_auth::Bearer::new(Some(&token)),
     );
-    let panel_id = arena_deal_library::panel(panel().as_ref()).unwrap().id;
+    let panel_id = arena_deal_library::panel(panel().as_ref())
+        .unwrap()
+        .id()
+        .to_string();
     let record = |i: u64, counts: Vec<u32>| {
-        let gdi = arena_deals::levels::gdi(&counts);
+        let gdi = arena_games::difficulty::gdi(&counts);
         v1::DealRecord {
             id: format!("i-{i}"),
             deal: arena_games::ddz::rules::Deal::generate(77, i).to_string(),

@@ -1,5 +1,6 @@
 //! GDI batches from the job stream: measure a block of deals with a whole panel on the
-//! in-process fast path (a blocking thread) and write the records to the deal library.
+//! in-process fast path (a blocking thread) and write the records to the deal library. The
+//! panel is read and measured by its game's registered difficulty hook (`Game::difficulty`).
 //!
 //! Deals the panel already measured are skipped, and [`arena_store::Store::put_deals`] leaves
 //! stored records untouched, so a batch rerun after a reclaim counts nothing twice. A batch that
@@ -10,7 +11,7 @@ use std::collections::BTreeSet;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use arena_deals::batch::read_batch;
+use arena_games::difficulty::{CANCELLED_OPERATION_KIND, read_batch};
 use arena_proto::v1;
 use arena_store::{DealRecord, JobEntry};
 use arena_telemetry::metrics::{attr, metrics};
@@ -38,7 +39,7 @@ pub(crate) async fn measure(
 ) {
     match ctx
         .store
-        .record(arena_deals::CANCELLED_OPERATION_KIND, &batch.operation)
+        .record(CANCELLED_OPERATION_KIND, &batch.operation)
         .await
     {
         Ok(Some(_)) => {
@@ -56,7 +57,7 @@ pub(crate) async fn measure(
     };
     let mut backoff = store_backoff();
     let done: BTreeSet<u64> = loop {
-        match ctx.store.measured_indices(&panel.id, &source).await {
+        match ctx.store.measured_indices(panel.id(), &source).await {
             Ok(v) => break v.into_iter().collect(),
             Err(e) => {
                 let wait = backoff.next_wait();
@@ -67,15 +68,15 @@ pub(crate) async fn measure(
     };
     let last = batch.first.saturating_add(u64::from(batch.count));
     let todo: Vec<u64> = (batch.first..last).filter(|i| !done.contains(i)).collect();
-    tracing::info!(operation = %batch.operation, panel = %panel.id, deals = todo.len(), skipped = batch.count as usize - todo.len(), "measuring a GDI batch");
+    tracing::info!(operation = %batch.operation, panel = %panel.id(), deals = todo.len(), skipped = batch.count as usize - todo.len(), "measuring a GDI batch");
     let cancel = Arc::new(AtomicBool::new(false));
     let _guard = CancelOnDrop(cancel.clone());
     let tables = panel.tables();
     let measuring = {
         let panel = panel.clone();
         tokio::task::spawn_blocking(move || -> Result<Option<Vec<DealRecord>>, String> {
-            let mut bots = arena_deals::PanelBots::new(&panel, arena_deals::LIBRARY_RULES)
-                .map_err(|e| e.to_string())?;
+            // One measurer for the batch, one dynamic call per deal.
+            let mut bots = panel.measurer()?;
             let mut records = Vec::with_capacity(todo.len());
             for i in todo {
                 if cancel.load(Ordering::Relaxed) {
@@ -114,10 +115,10 @@ pub(crate) async fn measure(
             Ok(new) => {
                 metrics()
                     .deals_measured
-                    .add(new as u64, &attr("panel", panel.id.clone()));
+                    .add(new as u64, &attr("panel", panel.id().to_string()));
                 metrics().games_played.add(
                     records.len() as u64 * tables,
-                    &attr("panel", panel.id.clone()),
+                    &attr("panel", panel.id().to_string()),
                 );
                 tracing::info!(new, "GDI batch stored");
                 break;

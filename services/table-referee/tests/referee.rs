@@ -743,13 +743,13 @@ async fn gdi_batches_on_the_job_stream_are_measured_into_the_library() {
     drained(&*store, Duration::from_secs(60)).await;
     stop.send(()).unwrap();
     handle.await.unwrap();
-    let panel = arena_deals::batch::panel_of(batch.panel.as_ref().unwrap()).unwrap();
+    let panel = arena_games::difficulty::panel_of_spec(batch.panel.as_ref()).unwrap();
     assert_eq!(
-        store.deal_count(&panel.id).await.unwrap(),
+        store.deal_count(panel.id()).await.unwrap(),
         4,
         "the rerun batch counted nothing twice"
     );
-    let deals = store.deals(&panel.id).await.unwrap();
+    let deals = store.deals(panel.id()).await.unwrap();
     assert!(deals.iter().all(|d| d.counts.iter().sum::<u32>() == 3));
 }
 

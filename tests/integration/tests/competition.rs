@@ -41,6 +41,7 @@ async fn an_equal_strength_competition_between_remote_and_built_in_bots_on_redis
         landlords: "ladder:5".into(),
         farmers: "expert".into(),
         scoring: "difficulty".into(),
+        ..Default::default()
     };
     let op = library
         .measure(Request::new(v1::MeasureRequest {

@@ -34,6 +34,7 @@ async fn one_table_is_one_trace_across_matchmaker_referee_and_bot_host() {
         landlords: "ladder:5".into(),
         farmers: "expert".into(),
         scoring: String::new(),
+        ..Default::default()
     };
     let measure = arena_deals::MeasureSpec {
         panel: arena_deals::batch::panel_of(&panel).unwrap(),

@@ -88,6 +88,10 @@ impl Game for DouDizhu {
         Some(self)
     }
 
+    fn difficulty(&self) -> Option<&dyn crate::Difficulty> {
+        Some(&super::measure::DdzDifficulty)
+    }
+
     fn commands(&self) -> Option<&dyn crate::GameCommands> {
         Some(&super::commands::COMMANDS)
     }

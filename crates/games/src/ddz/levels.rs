@@ -35,32 +35,8 @@ pub fn level_of(levels: &[i64], score: i64) -> Option<usize> {
     levels.binary_search(&score).ok()
 }
 
-/// The GDI of per-level table counts: `g_j = (tables at level j+1 or higher) / tables`,
-/// `j = 1 … k−1`. Empty when no table played.
-pub fn gdi(counts: &[u32]) -> Vec<f64> {
-    // Summed in u64: imported counts come from outsiders, and u32 counts can add up past u32.
-    let n: u64 = counts.iter().map(|&c| u64::from(c)).sum();
-    if n == 0 || counts.len() < 2 {
-        return Vec::new();
-    }
-    let mut out = Vec::with_capacity(counts.len() - 1);
-    let mut above: u64 = n;
-    for &c in &counts[..counts.len() - 1] {
-        above -= u64::from(c);
-        out.push(above as f64 / n as f64);
-    }
-    out
-}
-
-/// Euclidean distance between two GDI vectors (shorter one padded with zeros).
-pub fn distance(a: &[f64], b: &[f64]) -> f64 {
-    let n = a.len().max(b.len());
-    (0..n)
-        .map(|i| a.get(i).copied().unwrap_or(0.0) - b.get(i).copied().unwrap_or(0.0))
-        .map(|d| d * d)
-        .sum::<f64>()
-        .sqrt()
-}
+/// The GDI of per-level counts and the distance between two GDIs are the same for every game.
+pub use crate::difficulty::{distance, gdi};
 
 #[cfg(test)]
 mod tests {

@@ -14,7 +14,8 @@
 //! - [`competition`]: its competitions through the registry's [`crate::Competitions`]: deals
 //!   handed out by a [`format`] (fresh from a seed, or measured ones from the deal library:
 //!   [`levels`] of a deal's difficulty, the measuring [`panel`], the [`library`]'s records),
-//!   standings with every table's probability of every [`rank`];
+//!   standings with every table's probability of every [`rank`]; [`measure`]: the GDI of deals
+//!   measured by a panel, the game's difficulty hook;
 //! - [`commands`]: `arena ddz …`, the game's commands on the command line.
 
 pub mod bots;
@@ -27,6 +28,7 @@ pub mod format;
 pub mod game;
 pub mod levels;
 pub mod library;
+pub mod measure;
 pub mod names;
 pub mod panel;
 pub mod play;

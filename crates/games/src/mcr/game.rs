@@ -172,6 +172,14 @@ impl Game for Mcr {
         Some(self)
     }
 
+    fn competitions(&self) -> Option<&dyn crate::Competitions> {
+        Some(&super::competition::IJCAI)
+    }
+
+    fn commands(&self) -> Option<&dyn crate::GameCommands> {
+        Some(&super::commands::COMMANDS)
+    }
+
     fn competition_fields(&self) -> &'static [Field] {
         COMPETITION_FIELDS
     }
@@ -252,14 +260,14 @@ impl Game for Mcr {
                 2 and 1 rank points, ties sharing. Ties go to the higher total score, then to \
                 the participant named first. P(#k) is the share of complete matches in which the \
                 participant came k-th; * marks its most probable place. The interval is the 95% \
-                confidence interval of the mean score per hand.",
+                confidence interval of the mean score per hand, walls as the samples.",
             placement: &[
                 ("Match", "match"),
-                ("Group", "round"),
-                ("Wall", "table"),
-                ("Seats", "rotation"),
+                ("Round", "round"),
+                ("Group", "table"),
+                ("Hand", "rotation"),
             ],
-            placement_phrase: "match {match}, group {round}, wall {table}, seats {rotation}",
+            placement_phrase: "match {match}, round {round}, group {table}, hand {rotation}",
             summary: "{participants} participants · {matches} matches",
             drawn: "{n} hands ended drawn.",
         }

@@ -11,11 +11,17 @@
 //!   request read back into a hand the seat could be playing (for the bots bot-host runs);
 //! - [`program`]: the game's line protocol (Botzone's per-turn request lines) as an
 //!   [`arena_line::ProgramProtocol`], for program bots;
-//! - [`game`]: [`Mcr`], the registration.
+//! - [`game`]: [`Mcr`], the registration;
+//! - [`ijcai`]: the IJCAI competition's duplicate format (24 seatings per wall, rank points,
+//!   Swiss pairing), pure; [`competition`]: IJCAI competitions through the services;
+//!   [`commands`]: `arena mcr …`, the game's commands on the command line.
 
 pub mod bots;
+pub mod commands;
+pub mod competition;
 pub mod convert;
 pub mod game;
+pub mod ijcai;
 pub mod program;
 pub mod request;
 pub mod spec;

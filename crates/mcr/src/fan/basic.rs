@@ -1,10 +1,7 @@
 //! The basic shape: four melds and a pair. Every division of the concealed tiles is scored.
 
 use super::combine::{self, code};
-use super::{
-    Ctx, Fan, FanTable, by_rank_range, by_suits, by_tile_hog, by_tile_traits, by_win_flags,
-    by_winds, exclusions,
-};
+use super::{Ctx, Fan, FanTable, by_win_flags, by_winds, exclusions};
 use crate::pack::{Pack, PackKind};
 use crate::tile::{Counts, TILE_KINDS, Tile};
 
@@ -124,7 +121,11 @@ fn divide(
 /// each division's fans in the order the fan library finds them (so that the first of equal
 /// totals is the library's choice): by the sorted sequence of melds, a meld keyed by its lowest
 /// tile and a pung before a chow.
-pub(super) fn each_division(ctx: &Ctx<'_>, unique_wait: bool, mut each: impl FnMut(&FanTable)) {
+pub(super) fn each_division(
+    ctx: &Ctx<'_>,
+    unique_wait: &dyn Fn() -> bool,
+    mut each: impl FnMut(&FanTable),
+) {
     let mut c = ctx.closed;
     let mut out = Divisions {
         list: [Division {
@@ -167,7 +168,7 @@ pub(super) fn each_division(ctx: &Ctx<'_>, unique_wait: bool, mut each: impl FnM
 
 /// The fans of one division: `units` are the fixed packs, then the concealed melds, then the
 /// pair.
-fn score(ctx: &Ctx<'_>, units: &[Unit; 5], unique_wait: bool, t: &mut FanTable) {
+fn score(ctx: &Ctx<'_>, units: &[Unit; 5], unique_wait: &dyn Fn() -> bool, t: &mut FanTable) {
     let hand = ctx.hand;
     let win = hand.win_tile;
     let fixed = hand.packs.len();
@@ -244,13 +245,8 @@ fn score(ctx: &Ctx<'_>, units: &[Unit; 5], unique_wait: bool, t: &mut FanTable) 
     by_concealment(units, fixed, ctx.flags.self_drawn, t);
     by_pair(pair, nchows, t);
     by_melds_traits(units, t);
-    by_suits(&ctx.all, t);
-    by_tile_traits(&ctx.all, t);
-    by_rank_range(&ctx.all, t);
-    if !t.has(Fan::QuadrupleChow) {
-        by_tile_hog(&ctx.all, ctx.all_len - 14, t);
-    }
-    if unique_wait {
+    ctx.shared.apply(t);
+    if may_wait_on(&units[fixed..], win) && unique_wait() {
         by_wait(&units[fixed..], win, t);
     }
     exclusions(t);
@@ -451,6 +447,18 @@ fn by_melds_traits(units: &[Unit; 5], t: &mut FanTable) {
     } else if even == 5 {
         t.set(Fan::AllEvenPungs, 1);
     }
+}
+
+/// Whether `win` could make an edge, closed or single wait of the concealed melds and pair
+/// `units`: it is in one of their chows, or it is the pair.
+fn may_wait_on(units: &[Unit], win: Tile) -> bool {
+    units.iter().any(|u| match u.kind {
+        Kind::Chow => {
+            u.tile == win || u.tile.offset(-1) == Some(win) || u.tile.offset(1) == Some(win)
+        }
+        Kind::Pair => u.tile == win,
+        _ => false,
+    })
 }
 
 /// Edge, Closed and Single Wait, for a hand that waited on one tile alone: `units` are the

@@ -40,54 +40,170 @@ use crate::tile::{Counts, TILE_KINDS, Tile, Wind};
 
 /// How many times each fan counts, indexed by [`Fan`].
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
-pub struct FanTable([u16; FAN_COUNT + 1]);
+pub struct FanTable {
+    counts: [u16; FAN_COUNT + 1],
+    /// Bit `i` set exactly where `counts[i]` is not 0: which fans count, for the quick tests,
+    /// totals and listings a division's scoring makes.
+    held: u128,
+}
 
 impl Default for FanTable {
     fn default() -> Self {
-        FanTable([0; FAN_COUNT + 1])
+        FanTable {
+            counts: [0; FAN_COUNT + 1],
+            held: 0,
+        }
     }
 }
 
 impl FanTable {
     /// How many times `fan` counts.
     pub const fn get(&self, fan: Fan) -> u16 {
-        self.0[fan as usize]
+        self.counts[fan as usize]
     }
 
     /// Sets how many times `fan` counts.
     pub fn set(&mut self, fan: Fan, n: u16) {
-        self.0[fan as usize] = n;
+        self.counts[fan as usize] = n;
+        if n == 0 {
+            self.held &= !(1 << fan as usize);
+        } else {
+            self.held |= 1 << fan as usize;
+        }
     }
 
     fn has(&self, fan: Fan) -> bool {
-        self.0[fan as usize] != 0
+        self.held >> fan as usize & 1 == 1
     }
 
     fn add(&mut self, fan: Fan) {
-        self.0[fan as usize] += 1;
+        self.counts[fan as usize] += 1;
+        self.held |= 1 << fan as usize;
     }
 
     fn clear(&mut self, fan: Fan) {
-        self.0[fan as usize] = 0;
+        self.set(fan, 0);
+    }
+
+    /// Lowers how many times `fan` counts by `n` (to 0 at least).
+    fn lower(&mut self, fan: Fan, n: u16) {
+        self.set(fan, self.get(fan).saturating_sub(n));
     }
 
     /// The fans that count, with how many times, in [`Fan`] order.
     pub fn iter(&self) -> impl Iterator<Item = (Fan, u16)> + '_ {
-        Fan::ALL
-            .into_iter()
-            .filter(|&f| self.get(f) > 0)
-            .map(|f| (f, self.get(f)))
+        let mut held = self.held;
+        std::iter::from_fn(move || {
+            let i = held.trailing_zeros() as usize;
+            let fan = *BY_INDEX.get(i)?;
+            held &= held - 1;
+            fan.map(|f| (f, self.counts[i]))
+        })
     }
 
     /// The points of all the fans.
     pub fn points(&self) -> u32 {
-        self.iter()
-            .map(|(f, n)| u32::from(f.points()) * u32::from(n))
-            .sum()
+        let mut held = self.held;
+        let mut total = 0;
+        while held != 0 {
+            let i = held.trailing_zeros() as usize;
+            total += u32::from(self.counts[i]) * u32::from(POINTS[i]);
+            held &= held - 1;
+        }
+        total
     }
 
     fn is_empty(&self) -> bool {
-        self.0.iter().all(|&n| n == 0)
+        self.held == 0
+    }
+}
+
+/// The fan at each index of [`FanTable`] (`None` where no fan is numbered).
+const BY_INDEX: [Option<Fan>; FAN_COUNT + 1] = {
+    let mut by = [None; FAN_COUNT + 1];
+    let mut i = 0;
+    while i < FAN_COUNT {
+        by[Fan::ALL[i] as usize] = Some(Fan::ALL[i]);
+        i += 1;
+    }
+    by
+};
+
+/// Each fan's points, indexed as [`FanTable`] indexes the fans (0 where no fan is numbered).
+const POINTS: [u16; FAN_COUNT + 1] = {
+    let mut p = [0u16; FAN_COUNT + 1];
+    let mut i = 0;
+    while i < FAN_COUNT {
+        p[Fan::ALL[i] as usize] = Fan::ALL[i].points();
+        i += 1;
+    }
+    p
+};
+
+/// Fans every arrangement of one hand shares, read off all its tiles once: voided suits,
+/// flushes and All Types (`by_suits`), what every tile shares (`by_tile_traits`), the range of
+/// the ranks (`by_rank_range`), and how many Tile Hogs there are unless Quadruple Chow takes
+/// them.
+#[derive(Clone, Copy)]
+struct Shared {
+    /// The fans to set, with their counts; `len` of them.
+    fans: [(Fan, u16); 8],
+    len: usize,
+    /// Tile Hog's count.
+    hogs: u16,
+}
+
+/// The fans `by_suits`, `by_tile_traits` and `by_rank_range` can set.
+const SHARED_FANS: [Fan; 16] = [
+    Fan::NoHonors,
+    Fan::OneVoidedSuit,
+    Fan::HalfFlush,
+    Fan::FullFlush,
+    Fan::AllTypes,
+    Fan::AllSimples,
+    Fan::ReversibleTiles,
+    Fan::AllGreen,
+    Fan::AllHonors,
+    Fan::AllTerminals,
+    Fan::AllTerminalsAndHonors,
+    Fan::LowerFour,
+    Fan::LowerTiles,
+    Fan::UpperFour,
+    Fan::UpperTiles,
+    Fan::MiddleTiles,
+];
+
+impl Shared {
+    fn of(all: &Counts, kongs: usize) -> Shared {
+        let mut t = FanTable::default();
+        by_suits(all, &mut t);
+        by_tile_traits(all, &mut t);
+        by_rank_range(all, &mut t);
+        let mut out = Shared {
+            fans: [(Fan::ChickenHand, 0); 8],
+            len: 0,
+            hogs: 0,
+        };
+        // At most one fan of each mutually exclusive group: eight at most.
+        for f in SHARED_FANS {
+            let n = t.get(f);
+            if n > 0 && out.len < out.fans.len() {
+                out.fans[out.len] = (f, n);
+                out.len += 1;
+            }
+        }
+        out.hogs = hogs(all, kongs);
+        out
+    }
+
+    /// Sets the shared fans in `t`, Tile Hog where Quadruple Chow has not taken the tiles.
+    fn apply(&self, t: &mut FanTable) {
+        for &(f, n) in &self.fans[..self.len] {
+            t.set(f, n);
+        }
+        if !t.has(Fan::QuadrupleChow) {
+            t.set(Fan::TileHog, self.hogs);
+        }
     }
 }
 
@@ -179,8 +295,8 @@ struct Ctx<'a> {
     closed: Counts,
     /// Every tile: packs (a kong as four), concealed tiles and the winning tile.
     all: Counts,
-    /// Tiles in `all`: 14 plus one per kong.
-    all_len: usize,
+    /// The fans every division shares.
+    shared: Shared,
 }
 
 /// Scores `hand`: the arrangement worth the most (see the module docs).
@@ -205,7 +321,7 @@ pub fn evaluate(hand: &WinningHand<'_>) -> Result<Scored, FanError> {
     for p in hand.packs {
         p.add_to(&mut all);
     }
-    if let Some(t) = Tile::all().find(|t| all[t.index()] > 4) {
+    if let Some(t) = all.iter().position(|&n| n > 4).and_then(Tile::from_index) {
         return Err(FanError::TooMany(t));
     }
     let all_len = 14
@@ -248,7 +364,8 @@ pub fn evaluate(hand: &WinningHand<'_>) -> Result<Scored, FanError> {
         flags,
         closed,
         all,
-        all_len,
+        // `all` holds 14 tiles and one more per kong.
+        shared: Shared::of(&all, all_len - 14),
     };
 
     let mut table = FanTable::default();
@@ -264,9 +381,15 @@ pub fn evaluate(hand: &WinningHand<'_>) -> Result<Scored, FanError> {
     let mut best_points = if special { table.points() } else { 0 };
     if best_points == 0 || table.has(Fan::SevenPairs) {
         let seven_pairs = table.has(Fan::SevenPairs);
-        let unique = wait::unique_wait(&ctx.closed, hand.standing.len(), hand.win_tile);
+        // Whether the hand waited on one tile alone: read only for a division where the
+        // winning tile could make an edge, closed or single wait.
+        let unique = std::cell::OnceCell::new();
+        let unique = || {
+            *unique
+                .get_or_init(|| wait::unique_wait(&ctx.closed, hand.standing.len(), hand.win_tile))
+        };
         let mut chosen: Option<FanTable> = None;
-        basic::each_division(&ctx, unique, |t| {
+        basic::each_division(&ctx, &unique, |t| {
             let p = t.points();
             // A later arrangement of equal points replaces the choice when it has Pure Triple
             // Chow or Triple Pung, or against Seven Pairs: the library's tie rule.
@@ -341,44 +464,80 @@ fn by_suits(all: &Counts, t: &mut FanTable) {
     }
 }
 
+/// Bit `i` set for each kind `i` that `all` holds.
+fn present(all: &Counts) -> u64 {
+    all.iter()
+        .enumerate()
+        .fold(0, |m, (i, &n)| m | u64::from(n > 0) << i)
+}
+
+/// The kinds with a trait (one of `Tile`'s `is_…` tests, chosen by `which`), as a bit mask.
+const fn kinds_with(which: u8) -> u64 {
+    let mut m = 0u64;
+    let mut i = 0;
+    while i < TILE_KINDS {
+        if let Some(x) = Tile::from_index(i) {
+            let has = match which {
+                0 => x.is_terminal_or_honour(),
+                1 => x.is_reversible(),
+                2 => x.is_green(),
+                3 => x.is_honour(),
+                _ => x.is_terminal(),
+            };
+            if has {
+                m |= 1 << i;
+            }
+        }
+        i += 1;
+    }
+    m
+}
+
+const TERMINALS_AND_HONOURS: u64 = kinds_with(0);
+const REVERSIBLE: u64 = kinds_with(1);
+const GREEN: u64 = kinds_with(2);
+const HONOURS: u64 = kinds_with(3);
+const TERMINALS: u64 = kinds_with(4);
+
 /// All Simples, Reversible Tiles, All Green, All Honors, All Terminals, All Terminals and
 /// Honors: what every tile shares.
 fn by_tile_traits(all: &Counts, t: &mut FanTable) {
-    let every = |f: fn(Tile) -> bool| Tile::all().all(|x| all[x.index()] == 0 || f(x));
-    if every(|x| !x.is_terminal_or_honour()) {
+    let held = present(all);
+    let every = |mask: u64| held & !mask == 0;
+    if every(!TERMINALS_AND_HONOURS) {
         t.set(Fan::AllSimples, 1);
     }
-    if every(Tile::is_reversible) {
+    if every(REVERSIBLE) {
         t.set(Fan::ReversibleTiles, 1);
     }
-    if every(Tile::is_green) {
+    if every(GREEN) {
         t.set(Fan::AllGreen, 1);
     }
     if t.has(Fan::AllSimples) {
         return;
     }
-    if every(Tile::is_honour) {
+    if every(HONOURS) {
         t.set(Fan::AllHonors, 1);
-    } else if every(Tile::is_terminal) {
+    } else if every(TERMINALS) {
         t.set(Fan::AllTerminals, 1);
-    } else if every(Tile::is_terminal_or_honour) {
+    } else if every(TERMINALS_AND_HONOURS) {
         t.set(Fan::AllTerminalsAndHonors, 1);
     }
 }
 
 /// Upper, Middle and Lower Tiles, Upper and Lower Four: the range of the ranks.
 fn by_rank_range(all: &Counts, t: &mut FanTable) {
-    if all[27..].iter().any(|&n| n > 0) {
+    let held = present(all);
+    if held & HONOURS != 0 {
         return;
     }
-    let mut ranks = [false; 10];
-    for x in Tile::all().filter(|x| all[x.index()] > 0) {
-        ranks[usize::from(x.rank().unwrap_or(0))] = true;
-    }
-    let only = |lo: usize, hi: usize| (1..=9).all(|r| !ranks[r] || (lo..=hi).contains(&r));
+    // Bit r − 1 for each rank r held in any suit.
+    let ranks = (held | held >> 9 | held >> 18) & 0x1ff;
+    let only = |lo: u32, hi: u32| ranks & !(((1u64 << (hi - lo + 1)) - 1) << (lo - 1)) == 0;
+    let has = |r: u32| ranks >> (r - 1) & 1 == 1;
     if only(1, 4) {
         t.set(
-            if ranks[4] {
+            if has(4) {
                 Fan::LowerFour
             } else {
                 Fan::LowerTiles
@@ -387,7 +546,7 @@ fn by_rank_range(all: &Counts, t: &mut FanTable) {
         );
     } else if only(6, 9) {
         t.set(
-            if ranks[6] {
+            if has(6) {
                 Fan::UpperFour
             } else {
                 Fan::UpperTiles
@@ -402,8 +561,13 @@ fn by_rank_range(all: &Counts, t: &mut FanTable) {
 /// Tile Hog: four of a kind (`tiles` counts a kong as four) not declared as one of the
 /// `kongs` kongs.
 fn by_tile_hog(tiles: &Counts, kongs: usize, t: &mut FanTable) {
+    t.set(Fan::TileHog, hogs(tiles, kongs));
+}
+
+/// How many Tile Hogs `tiles` (a kong counted as four) beside `kongs` kongs make.
+fn hogs(tiles: &Counts, kongs: usize) -> u16 {
     let fours = tiles.iter().filter(|&&n| n == 4).count();
-    t.set(Fan::TileHog, fours.saturating_sub(kongs) as u16);
+    fours.saturating_sub(kongs) as u16
 }
 
 /// Prevalent and Seat Wind for a pung of `wind`, which then no longer counts as a Pung of
@@ -416,15 +580,13 @@ fn by_winds(wind: Tile, hand: &WinningHand<'_>, t: &mut FanTable) {
     if wind == hand.prevalent_wind.tile() {
         t.set(Fan::PrevalentWind, 1);
         if !deducted {
-            t.0[Fan::PungOfTerminalsOrHonors as usize] =
-                t.get(Fan::PungOfTerminalsOrHonors).saturating_sub(1);
+            t.lower(Fan::PungOfTerminalsOrHonors, 1);
         }
     }
     if wind == hand.seat_wind.tile() {
         t.set(Fan::SeatWind, 1);
         if hand.seat_wind != hand.prevalent_wind && !deducted {
-            t.0[Fan::PungOfTerminalsOrHonors as usize] =
-                t.get(Fan::PungOfTerminalsOrHonors).saturating_sub(1);
+            t.lower(Fan::PungOfTerminalsOrHonors, 1);
         }
     }
 }
@@ -488,7 +650,7 @@ fn exclusions(t: &mut FanTable) {
     drop_implied(rules, t);
     if t.has(BigThreeWinds) && !t.has(AllHonors) && !t.has(AllTerminalsAndHonors) {
         // The three wind pungs are not also Pungs of Terminals or Honors.
-        t.0[PungOfTerminalsOrHonors as usize] = t.get(PungOfTerminalsOrHonors).saturating_sub(3);
+        t.lower(PungOfTerminalsOrHonors, 3);
     }
     let rules: &[(Fan, &[Fan])] = &[
         (ReversibleTiles, &[OneVoidedSuit]),
@@ -509,6 +671,36 @@ fn drop_implied(rules: &[(Fan, &[Fan])], t: &mut FanTable) {
             for d in *drops {
                 t.clear(*d);
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// `Shared` keeps every fan the three hand-wide readings set, whatever the tiles.
+        #[test]
+        fn shared_fans_list_every_fan_the_hand_wide_readings_set(
+            tiles in proptest::collection::vec(0usize..TILE_KINDS, 14..18),
+            low in 0usize..TILE_KINDS,
+        ) {
+            let mut all = [0u8; TILE_KINDS];
+            for t in tiles {
+                // Half the tiles crowd into a few kinds, where flushes and ranges occur.
+                let t = if t % 2 == 0 { (low + t % 5).min(TILE_KINDS - 1) } else { t };
+                all[t] = (all[t] + 1).min(4);
+            }
+            let mut t = FanTable::default();
+            by_suits(&all, &mut t);
+            by_tile_traits(&all, &mut t);
+            by_rank_range(&all, &mut t);
+            let mut shared = FanTable::default();
+            Shared::of(&all, 0).apply(&mut shared);
+            shared.clear(Fan::TileHog);
+            prop_assert_eq!(shared, t);
         }
     }
 }

@@ -7,13 +7,46 @@
 //! the reading goes on regardless, as the library's does, so that Edge, Closed and Single Wait
 //! agree with it on such hands too.
 
+use crate::shape::basic_waits_mask;
 use crate::tile::{Counts, TILE_KINDS, Tile};
 
 type Table = [u16; TILE_KINDS];
 
 /// Whether `closed` (the concealed tiles with the winning tile, `tiles + 1` of them) less
 /// `win` waited on exactly one kind.
+///
+/// When the winning tile is among the concealed tiles the reading is the true wait: the basic
+/// shape's from the shape tables ([`basic_waits_mask`]), and Seven Pairs'; otherwise (or for
+/// a hand the tables do not hold) the library's reading is followed step by step.
 pub(super) fn unique_wait(closed: &Counts, tiles: usize, win: Tile) -> bool {
+    if closed[win.index()] > 0 {
+        let mut standing = *closed;
+        standing[win.index()] -= 1;
+        if let Some(mut mask) = basic_waits_mask(&standing) {
+            if tiles == 13 {
+                // Seven Pairs as `seven_pairs` reads it: six pairs (four of a kind two) and
+                // the first kind held once or three times.
+                let (mut pairs, mut odd) = (0, None);
+                for (i, &n) in standing.iter().enumerate() {
+                    pairs += u32::from(n / 2);
+                    if n % 2 == 1 && odd.is_none() {
+                        odd = Some(i);
+                    }
+                }
+                if pairs == 6
+                    && let Some(i) = odd
+                {
+                    mask |= 1 << i;
+                }
+            }
+            return mask.count_ones() == 1;
+        }
+    }
+    unique_wait_read(closed, tiles, win)
+}
+
+/// [`unique_wait`] as the library reads it, step by step.
+fn unique_wait_read(closed: &Counts, tiles: usize, win: Tile) -> bool {
     let mut t: Table = closed.map(u16::from);
     t[win.index()] = t[win.index()].wrapping_sub(1);
     let mut waits = [false; TILE_KINDS];
@@ -111,6 +144,45 @@ fn two_tiles(t: &Table, waits: &mut [bool; TILE_KINDS]) {
                 waits[i - 1] = true;
                 return;
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(5000))]
+
+        /// Random hands of 14, 11, 8, 5 and 2 concealed tiles, crowded into few kinds half the
+        /// time, with the winning tile among them: the true wait is the library's reading.
+        #[test]
+        fn the_true_wait_is_the_librarys_reading(
+            packs in 0usize..=4,
+            tiles in proptest::collection::vec(0u8..34, 14),
+            low in 0u8..27,
+            win in 0usize..14,
+        ) {
+            let n = 14 - 3 * packs;
+            let mut closed = [0u8; TILE_KINDS];
+            let mut kinds = Vec::new();
+            for &t in &tiles[..n] {
+                let t = if t % 2 == 0 { low + t % 7 } else { t };
+                let t = usize::from(t.min(33));
+                if closed[t] < 4 {
+                    closed[t] += 1;
+                    kinds.push(t);
+                }
+            }
+            let tiles = kinds.len();
+            let win = Tile::from_index(kinds[win % tiles]).unwrap();
+            prop_assert_eq!(
+                unique_wait(&closed, tiles - 1, win),
+                unique_wait_read(&closed, tiles - 1, win),
+                "{:?} {:?}", closed, win
+            );
         }
     }
 }

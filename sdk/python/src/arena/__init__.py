@@ -12,7 +12,7 @@ bot-host.
 
     arena.main(Smallest)     # ARENA_BOT, ARENA_TOKEN and ARENA_BOT_HOST from the environment
 
-`arena.games` holds one module per game (`ddz`, `mahjong`), each with its `Bot` class;
+`arena.games` holds one module per game (`ddz`, `mahjong`, `mcr`), each with its `Bot` class;
 `arena.main(MyDdzBot, MyMahjongBot)` plays several games on one connection. `arena.bot` is what
 every game's class shares, `arena.client` the connection (Hello, Ping/Pong, capacity,
 reconnect with resume, clean shutdown), `arena.wire` game names and the `Any`-packed game

@@ -25,45 +25,45 @@ _sym_db = _symbol_database.Default()
 from arena.v1 import common_pb2 as arena_dot_v1_dot_common__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x14\x61rena/v1/deals.proto\x12\x08\x61rena.v1\x1a\x15\x61rena/v1/common.proto\"F\n\tPanelSpec\x12\x11\n\tlandlords\x18\x01 \x01(\t\x12\x0f\n\x07\x66\x61rmers\x18\x02 \x01(\t\x12\x0f\n\x07scoring\x18\x03 \x01(\tJ\x04\x08\x04\x10\x05\"\xba\x01\n\nDealRecord\x12\n\n\x02id\x18\x01 \x01(\t\x12\x0c\n\x04\x64\x65\x61l\x18\x02 \x01(\t\x12\r\n\x05panel\x18\x03 \x01(\t\x12\x0e\n\x06levels\x18\x04 \x03(\x03\x12\x0e\n\x06\x63ounts\x18\x05 \x03(\r\x12\x0b\n\x03gdi\x18\x06 \x03(\x01\x12\x11\n\x04seed\x18\x07 \x01(\x04H\x00\x88\x01\x01\x12\x12\n\x05\x62ombs\x18\x08 \x01(\rH\x01\x88\x01\x01\x12\x12\n\x05index\x18\t \x01(\x04H\x02\x88\x01\x01\x42\x07\n\x05_seedB\x08\n\x06_bombsB\x08\n\x06_index\"\x8b\x01\n\x08GdiBatch\x12\x11\n\toperation\x18\x01 \x01(\t\x12\"\n\x05panel\x18\x02 \x01(\x0b\x32\x13.arena.v1.PanelSpec\x12\x0c\n\x04seed\x18\x03 \x01(\x04\x12\x12\n\x05\x62ombs\x18\x04 \x01(\rH\x00\x88\x01\x01\x12\r\n\x05\x66irst\x18\x05 \x01(\x04\x12\r\n\x05\x63ount\x18\x06 \x01(\rB\x08\n\x06_bombs\"~\n\x0eMeasureRequest\x12\"\n\x05panel\x18\x01 \x01(\x0b\x32\x13.arena.v1.PanelSpec\x12\x0c\n\x04seed\x18\x02 \x01(\x04\x12\x12\n\x05\x62ombs\x18\x03 \x01(\rH\x00\x88\x01\x01\x12\r\n\x05\x63ount\x18\x04 \x01(\x04\x12\r\n\x05\x62\x61tch\x18\x05 \x01(\rB\x08\n\x06_bombs\"\x9c\x01\n\x0b\x46indRequest\x12\"\n\x05panel\x18\x01 \x01(\x0b\x32\x13.arena.v1.PanelSpec\x12\x0e\n\x06\x63\x65ntre\x18\x02 \x03(\x01\x12\x0b\n\x03\x65ps\x18\x03 \x01(\x01\x12\r\n\x05\x63ount\x18\x04 \x01(\r\x12\x12\n\x05\x62ombs\x18\x05 \x01(\rH\x00\x88\x01\x01\x12\x0c\n\x04seed\x18\x06 \x01(\x04\x12\x11\n\tmax_tries\x18\x07 \x01(\x04\x42\x08\n\x06_bombs\"\x82\x02\n\tOperation\x12\n\n\x02id\x18\x01 \x01(\t\x12\x0c\n\x04kind\x18\x02 \x01(\t\x12\x0c\n\x04\x64one\x18\x03 \x01(\x08\x12\x10\n\x08progress\x18\x04 \x01(\x04\x12\r\n\x05total\x18\x05 \x01(\x04\x12\r\n\x05\x65rror\x18\x06 \x01(\t\x12\x0f\n\x07seconds\x18\x07 \x01(\x01\x12\r\n\x05games\x18\x08 \x01(\x04\x12\x18\n\x10games_per_second\x18\t \x01(\x01\x12#\n\x05\x66ound\x18\n \x03(\x0b\x32\x14.arena.v1.DealRecord\x12\r\n\x05tried\x18\x0b \x01(\x04\x12/\n\x0eoperation_kind\x18\x0c \x01(\x0e\x32\x17.arena.v1.OperationKind\"!\n\x13GetOperationRequest\x12\n\n\x02id\x18\x01 \x01(\t\"t\n\x0cQueryRequest\x12\"\n\x05panel\x18\x01 \x01(\x0b\x32\x13.arena.v1.PanelSpec\x12\x0e\n\x06\x63\x65ntre\x18\x02 \x03(\x01\x12\x0b\n\x03\x65ps\x18\x03 \x01(\x01\x12\r\n\x05\x63ount\x18\x04 \x01(\r\x12\x14\n\x0cinclude_used\x18\x05 \x01(\x08\"G\n\rQueryResponse\x12#\n\x05\x64\x65\x61ls\x18\x01 \x03(\x0b\x32\x14.arena.v1.DealRecord\x12\x11\n\tavailable\x18\x02 \x01(\x04\"5\n\x0c\x43laimRequest\x12\x13\n\x0b\x63ompetition\x18\x01 \x01(\t\x12\x10\n\x08\x64\x65\x61l_ids\x18\x02 \x03(\t\" \n\rClaimResponse\x12\x0f\n\x07\x63laimed\x18\x01 \x03(\x08\"3\n\rExportRequest\x12\"\n\x05panel\x18\x01 \x01(\x0b\x32\x13.arena.v1.PanelSpec\"/\n\x0eImportResponse\x12\x10\n\x08received\x18\x01 \x01(\x04\x12\x0b\n\x03new\x18\x02 \x01(\x04\"2\n\x0cStatsRequest\x12\"\n\x05panel\x18\x01 \x01(\x0b\x32\x13.arena.v1.PanelSpec\"p\n\rStatsResponse\x12\r\n\x05panel\x18\x01 \x01(\t\x12\r\n\x05\x64\x65\x61ls\x18\x02 \x01(\x04\x12\x0c\n\x04used\x18\x03 \x01(\x04\x12\x0c\n\x04mean\x18\x04 \x03(\x01\x12\x0b\n\x03p10\x18\x05 \x03(\x01\x12\x0b\n\x03p50\x18\x06 \x03(\x01\x12\x0b\n\x03p90\x18\x07 \x03(\x01*d\n\rOperationKind\x12\x1e\n\x1aOPERATION_KIND_UNSPECIFIED\x10\x00\x12\x1a\n\x16OPERATION_KIND_MEASURE\x10\x01\x12\x17\n\x13OPERATION_KIND_FIND\x10\x02\x32\xf3\x04\n\x0b\x44\x65\x61lLibrary\x12\x38\n\x07Measure\x12\x18.arena.v1.MeasureRequest\x1a\x13.arena.v1.Operation\x12\x32\n\x04\x46ind\x12\x15.arena.v1.FindRequest\x1a\x13.arena.v1.Operation\x12\x42\n\x0cGetOperation\x12\x1d.arena.v1.GetOperationRequest\x1a\x13.arena.v1.Operation\x12\x45\n\x0f\x43\x61ncelOperation\x12\x1d.arena.v1.GetOperationRequest\x1a\x13.arena.v1.Operation\x12\x46\n\x0eWatchOperation\x12\x1d.arena.v1.GetOperationRequest\x1a\x13.arena.v1.Operation0\x01\x12\x38\n\x05Query\x12\x16.arena.v1.QueryRequest\x1a\x17.arena.v1.QueryResponse\x12\x38\n\x05\x43laim\x12\x16.arena.v1.ClaimRequest\x1a\x17.arena.v1.ClaimResponse\x12\x39\n\x06\x45xport\x12\x17.arena.v1.ExportRequest\x1a\x14.arena.v1.DealRecord0\x01\x12:\n\x06Import\x12\x14.arena.v1.DealRecord\x1a\x18.arena.v1.ImportResponse(\x01\x12\x38\n\x05Stats\x12\x16.arena.v1.StatsRequest\x1a\x17.arena.v1.StatsResponseb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x14\x61rena/v1/deals.proto\x12\x08\x61rena.v1\x1a\x15\x61rena/v1/common.proto\"T\n\tPanelSpec\x12\x11\n\tlandlords\x18\x01 \x01(\t\x12\x0f\n\x07\x66\x61rmers\x18\x02 \x01(\t\x12\x0f\n\x07scoring\x18\x03 \x01(\t\x12\x0c\n\x04game\x18\x05 \x01(\tJ\x04\x08\x04\x10\x05\"\xc8\x01\n\nDealRecord\x12\n\n\x02id\x18\x01 \x01(\t\x12\x0c\n\x04\x64\x65\x61l\x18\x02 \x01(\t\x12\r\n\x05panel\x18\x03 \x01(\t\x12\x0e\n\x06levels\x18\x04 \x03(\x03\x12\x0e\n\x06\x63ounts\x18\x05 \x03(\r\x12\x0b\n\x03gdi\x18\x06 \x03(\x01\x12\x11\n\x04seed\x18\x07 \x01(\x04H\x00\x88\x01\x01\x12\x12\n\x05\x62ombs\x18\x08 \x01(\rH\x01\x88\x01\x01\x12\x12\n\x05index\x18\t \x01(\x04H\x02\x88\x01\x01\x12\x0c\n\x04game\x18\n \x01(\tB\x07\n\x05_seedB\x08\n\x06_bombsB\x08\n\x06_index\"\x8b\x01\n\x08GdiBatch\x12\x11\n\toperation\x18\x01 \x01(\t\x12\"\n\x05panel\x18\x02 \x01(\x0b\x32\x13.arena.v1.PanelSpec\x12\x0c\n\x04seed\x18\x03 \x01(\x04\x12\x12\n\x05\x62ombs\x18\x04 \x01(\rH\x00\x88\x01\x01\x12\r\n\x05\x66irst\x18\x05 \x01(\x04\x12\r\n\x05\x63ount\x18\x06 \x01(\rB\x08\n\x06_bombs\"~\n\x0eMeasureRequest\x12\"\n\x05panel\x18\x01 \x01(\x0b\x32\x13.arena.v1.PanelSpec\x12\x0c\n\x04seed\x18\x02 \x01(\x04\x12\x12\n\x05\x62ombs\x18\x03 \x01(\rH\x00\x88\x01\x01\x12\r\n\x05\x63ount\x18\x04 \x01(\x04\x12\r\n\x05\x62\x61tch\x18\x05 \x01(\rB\x08\n\x06_bombs\"\x9c\x01\n\x0b\x46indRequest\x12\"\n\x05panel\x18\x01 \x01(\x0b\x32\x13.arena.v1.PanelSpec\x12\x0e\n\x06\x63\x65ntre\x18\x02 \x03(\x01\x12\x0b\n\x03\x65ps\x18\x03 \x01(\x01\x12\r\n\x05\x63ount\x18\x04 \x01(\r\x12\x12\n\x05\x62ombs\x18\x05 \x01(\rH\x00\x88\x01\x01\x12\x0c\n\x04seed\x18\x06 \x01(\x04\x12\x11\n\tmax_tries\x18\x07 \x01(\x04\x42\x08\n\x06_bombs\"\x82\x02\n\tOperation\x12\n\n\x02id\x18\x01 \x01(\t\x12\x0c\n\x04kind\x18\x02 \x01(\t\x12\x0c\n\x04\x64one\x18\x03 \x01(\x08\x12\x10\n\x08progress\x18\x04 \x01(\x04\x12\r\n\x05total\x18\x05 \x01(\x04\x12\r\n\x05\x65rror\x18\x06 \x01(\t\x12\x0f\n\x07seconds\x18\x07 \x01(\x01\x12\r\n\x05games\x18\x08 \x01(\x04\x12\x18\n\x10games_per_second\x18\t \x01(\x01\x12#\n\x05\x66ound\x18\n \x03(\x0b\x32\x14.arena.v1.DealRecord\x12\r\n\x05tried\x18\x0b \x01(\x04\x12/\n\x0eoperation_kind\x18\x0c \x01(\x0e\x32\x17.arena.v1.OperationKind\"!\n\x13GetOperationRequest\x12\n\n\x02id\x18\x01 \x01(\t\"t\n\x0cQueryRequest\x12\"\n\x05panel\x18\x01 \x01(\x0b\x32\x13.arena.v1.PanelSpec\x12\x0e\n\x06\x63\x65ntre\x18\x02 \x03(\x01\x12\x0b\n\x03\x65ps\x18\x03 \x01(\x01\x12\r\n\x05\x63ount\x18\x04 \x01(\r\x12\x14\n\x0cinclude_used\x18\x05 \x01(\x08\"G\n\rQueryResponse\x12#\n\x05\x64\x65\x61ls\x18\x01 \x03(\x0b\x32\x14.arena.v1.DealRecord\x12\x11\n\tavailable\x18\x02 \x01(\x04\"5\n\x0c\x43laimRequest\x12\x13\n\x0b\x63ompetition\x18\x01 \x01(\t\x12\x10\n\x08\x64\x65\x61l_ids\x18\x02 \x03(\t\" \n\rClaimResponse\x12\x0f\n\x07\x63laimed\x18\x01 \x03(\x08\"3\n\rExportRequest\x12\"\n\x05panel\x18\x01 \x01(\x0b\x32\x13.arena.v1.PanelSpec\"/\n\x0eImportResponse\x12\x10\n\x08received\x18\x01 \x01(\x04\x12\x0b\n\x03new\x18\x02 \x01(\x04\"2\n\x0cStatsRequest\x12\"\n\x05panel\x18\x01 \x01(\x0b\x32\x13.arena.v1.PanelSpec\"p\n\rStatsResponse\x12\r\n\x05panel\x18\x01 \x01(\t\x12\r\n\x05\x64\x65\x61ls\x18\x02 \x01(\x04\x12\x0c\n\x04used\x18\x03 \x01(\x04\x12\x0c\n\x04mean\x18\x04 \x03(\x01\x12\x0b\n\x03p10\x18\x05 \x03(\x01\x12\x0b\n\x03p50\x18\x06 \x03(\x01\x12\x0b\n\x03p90\x18\x07 \x03(\x01*d\n\rOperationKind\x12\x1e\n\x1aOPERATION_KIND_UNSPECIFIED\x10\x00\x12\x1a\n\x16OPERATION_KIND_MEASURE\x10\x01\x12\x17\n\x13OPERATION_KIND_FIND\x10\x02\x32\xf3\x04\n\x0b\x44\x65\x61lLibrary\x12\x38\n\x07Measure\x12\x18.arena.v1.MeasureRequest\x1a\x13.arena.v1.Operation\x12\x32\n\x04\x46ind\x12\x15.arena.v1.FindRequest\x1a\x13.arena.v1.Operation\x12\x42\n\x0cGetOperation\x12\x1d.arena.v1.GetOperationRequest\x1a\x13.arena.v1.Operation\x12\x45\n\x0f\x43\x61ncelOperation\x12\x1d.arena.v1.GetOperationRequest\x1a\x13.arena.v1.Operation\x12\x46\n\x0eWatchOperation\x12\x1d.arena.v1.GetOperationRequest\x1a\x13.arena.v1.Operation0\x01\x12\x38\n\x05Query\x12\x16.arena.v1.QueryRequest\x1a\x17.arena.v1.QueryResponse\x12\x38\n\x05\x43laim\x12\x16.arena.v1.ClaimRequest\x1a\x17.arena.v1.ClaimResponse\x12\x39\n\x06\x45xport\x12\x17.arena.v1.ExportRequest\x1a\x14.arena.v1.DealRecord0\x01\x12:\n\x06Import\x12\x14.arena.v1.DealRecord\x1a\x18.arena.v1.ImportResponse(\x01\x12\x38\n\x05Stats\x12\x16.arena.v1.StatsRequest\x1a\x17.arena.v1.StatsResponseb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'arena.v1.deals_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_OPERATIONKIND']._serialized_start=1591
-  _globals['_OPERATIONKIND']._serialized_end=1691
+  _globals['_OPERATIONKIND']._serialized_start=1619
+  _globals['_OPERATIONKIND']._serialized_end=1719
   _globals['_PANELSPEC']._serialized_start=57
-  _globals['_PANELSPEC']._serialized_end=127
-  _globals['_DEALRECORD']._serialized_start=130
-  _globals['_DEALRECORD']._serialized_end=316
-  _globals['_GDIBATCH']._serialized_start=319
-  _globals['_GDIBATCH']._serialized_end=458
-  _globals['_MEASUREREQUEST']._serialized_start=460
-  _globals['_MEASUREREQUEST']._serialized_end=586
-  _globals['_FINDREQUEST']._serialized_start=589
-  _globals['_FINDREQUEST']._serialized_end=745
-  _globals['_OPERATION']._serialized_start=748
-  _globals['_OPERATION']._serialized_end=1006
-  _globals['_GETOPERATIONREQUEST']._serialized_start=1008
-  _globals['_GETOPERATIONREQUEST']._serialized_end=1041
-  _globals['_QUERYREQUEST']._serialized_start=1043
-  _globals['_QUERYREQUEST']._serialized_end=1159
-  _globals['_QUERYRESPONSE']._serialized_start=1161
-  _globals['_QUERYRESPONSE']._serialized_end=1232
-  _globals['_CLAIMREQUEST']._serialized_start=1234
-  _globals['_CLAIMREQUEST']._serialized_end=1287
-  _globals['_CLAIMRESPONSE']._serialized_start=1289
-  _globals['_CLAIMRESPONSE']._serialized_end=1321
-  _globals['_EXPORTREQUEST']._serialized_start=1323
-  _globals['_EXPORTREQUEST']._serialized_end=1374
-  _globals['_IMPORTRESPONSE']._serialized_start=1376
-  _globals['_IMPORTRESPONSE']._serialized_end=1423
-  _globals['_STATSREQUEST']._serialized_start=1425
-  _globals['_STATSREQUEST']._serialized_end=1475
-  _globals['_STATSRESPONSE']._serialized_start=1477
-  _globals['_STATSRESPONSE']._serialized_end=1589
-  _globals['_DEALLIBRARY']._serialized_start=1694
-  _globals['_DEALLIBRARY']._serialized_end=2321
+  _globals['_PANELSPEC']._serialized_end=141
+  _globals['_DEALRECORD']._serialized_start=144
+  _globals['_DEALRECORD']._serialized_end=344
+  _globals['_GDIBATCH']._serialized_start=347
+  _globals['_GDIBATCH']._serialized_end=486
+  _globals['_MEASUREREQUEST']._serialized_start=488
+  _globals['_MEASUREREQUEST']._serialized_end=614
+  _globals['_FINDREQUEST']._serialized_start=617
+  _globals['_FINDREQUEST']._serialized_end=773
+  _globals['_OPERATION']._serialized_start=776
+  _globals['_OPERATION']._serialized_end=1034
+  _globals['_GETOPERATIONREQUEST']._serialized_start=1036
+  _globals['_GETOPERATIONREQUEST']._serialized_end=1069
+  _globals['_QUERYREQUEST']._serialized_start=1071
+  _globals['_QUERYREQUEST']._serialized_end=1187
+  _globals['_QUERYRESPONSE']._serialized_start=1189
+  _globals['_QUERYRESPONSE']._serialized_end=1260
+  _globals['_CLAIMREQUEST']._serialized_start=1262
+  _globals['_CLAIMREQUEST']._serialized_end=1315
+  _globals['_CLAIMRESPONSE']._serialized_start=1317
+  _globals['_CLAIMRESPONSE']._serialized_end=1349
+  _globals['_EXPORTREQUEST']._serialized_start=1351
+  _globals['_EXPORTREQUEST']._serialized_end=1402
+  _globals['_IMPORTRESPONSE']._serialized_start=1404
+  _globals['_IMPORTRESPONSE']._serialized_end=1451
+  _globals['_STATSREQUEST']._serialized_start=1453
+  _globals['_STATSREQUEST']._serialized_end=1503
+  _globals['_STATSRESPONSE']._serialized_start=1505
+  _globals['_STATSRESPONSE']._serialized_end=1617
+  _globals['_DEALLIBRARY']._serialized_start=1722
+  _globals['_DEALLIBRARY']._serialized_end=2349
 # @@protoc_insertion_point(module_scope)

@@ -18,17 +18,19 @@ OPERATION_KIND_MEASURE: OperationKind
 OPERATION_KIND_FIND: OperationKind
 
 class PanelSpec(_message.Message):
-    __slots__ = ("landlords", "farmers", "scoring")
+    __slots__ = ("landlords", "farmers", "scoring", "game")
     LANDLORDS_FIELD_NUMBER: _ClassVar[int]
     FARMERS_FIELD_NUMBER: _ClassVar[int]
     SCORING_FIELD_NUMBER: _ClassVar[int]
+    GAME_FIELD_NUMBER: _ClassVar[int]
     landlords: str
     farmers: str
     scoring: str
-    def __init__(self, landlords: _Optional[str] = ..., farmers: _Optional[str] = ..., scoring: _Optional[str] = ...) -> None: ...
+    game: str
+    def __init__(self, landlords: _Optional[str] = ..., farmers: _Optional[str] = ..., scoring: _Optional[str] = ..., game: _Optional[str] = ...) -> None: ...
 
 class DealRecord(_message.Message):
-    __slots__ = ("id", "deal", "panel", "levels", "counts", "gdi", "seed", "bombs", "index")
+    __slots__ = ("id", "deal", "panel", "levels", "counts", "gdi", "seed", "bombs", "index", "game")
     ID_FIELD_NUMBER: _ClassVar[int]
     DEAL_FIELD_NUMBER: _ClassVar[int]
     PANEL_FIELD_NUMBER: _ClassVar[int]
@@ -38,6 +40,7 @@ class DealRecord(_message.Message):
     SEED_FIELD_NUMBER: _ClassVar[int]
     BOMBS_FIELD_NUMBER: _ClassVar[int]
     INDEX_FIELD_NUMBER: _ClassVar[int]
+    GAME_FIELD_NUMBER: _ClassVar[int]
     id: str
     deal: str
     panel: str
@@ -47,7 +50,8 @@ class DealRecord(_message.Message):
     seed: int
     bombs: int
     index: int
-    def __init__(self, id: _Optional[str] = ..., deal: _Optional[str] = ..., panel: _Optional[str] = ..., levels: _Optional[_Iterable[int]] = ..., counts: _Optional[_Iterable[int]] = ..., gdi: _Optional[_Iterable[float]] = ..., seed: _Optional[int] = ..., bombs: _Optional[int] = ..., index: _Optional[int] = ...) -> None: ...
+    game: str
+    def __init__(self, id: _Optional[str] = ..., deal: _Optional[str] = ..., panel: _Optional[str] = ..., levels: _Optional[_Iterable[int]] = ..., counts: _Optional[_Iterable[int]] = ..., gdi: _Optional[_Iterable[float]] = ..., seed: _Optional[int] = ..., bombs: _Optional[int] = ..., index: _Optional[int] = ..., game: _Optional[str] = ...) -> None: ...
 
 class GdiBatch(_message.Message):
     __slots__ = ("operation", "panel", "seed", "bombs", "first", "count")

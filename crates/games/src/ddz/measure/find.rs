@@ -8,11 +8,14 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use arena_games::ddz::rules::RuleSet;
 use arena_store::{DealRecord, DealSource, Store};
 
-use crate::measure::{Cutoff, MeasureError, PanelBots, Progress, Workers, within};
-use crate::panel::DdzPanel;
+use super::{Cutoff, MeasureError, PanelBots, Workers};
+use crate::ddz::panel::DdzPanel;
+use crate::ddz::rules::RuleSet;
+/// What a search found is the same for every game.
+pub use crate::difficulty::FindReport;
+use crate::difficulty::{Progress, within};
 
 /// What to look for.
 #[derive(Clone, Debug)]
@@ -35,23 +38,6 @@ pub struct FindSpec {
     pub rules: RuleSet,
     /// Worker threads.
     pub threads: usize,
-}
-
-/// What a search found and what it cost.
-#[derive(Clone, Debug, serde::Serialize)]
-pub struct FindReport {
-    /// Deals within ε, in the order found.
-    pub found: Vec<DealRecord>,
-    /// Deals tried (generated and at least partly measured).
-    pub tried: u64,
-    /// Deals measured with the whole panel (stored in the library, near or not).
-    pub fully_measured: u64,
-    /// Games played.
-    pub games: u64,
-    /// Wall-clock seconds.
-    pub seconds: f64,
-    /// The next untried index of the source.
-    pub next_index: u64,
 }
 
 /// Generates and measures fresh deals until `want` lie within `eps` of `centre`.
@@ -142,13 +128,4 @@ pub async fn find(
         seconds: start.elapsed().as_secs_f64(),
         next_index: spec.start.saturating_add(workers.taken()).min(end),
     })
-}
-
-/// A secret seed for a fresh deal stream: deals generated from a known seed could be dealt by
-/// anyone, who would then know every hand of a table from their own. The error says why the
-/// system could not give one.
-pub fn secret_seed() -> Result<u64, String> {
-    let mut b = [0u8; 8];
-    getrandom::fill(&mut b).map_err(|e| format!("drawing a secret seed from the system: {e}"))?;
-    Ok(u64::from_le_bytes(b).max(1))
 }

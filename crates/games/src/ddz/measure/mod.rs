@@ -1,18 +1,29 @@
-//! GDI measurement on the fast path: every panel landlord plays the deal in-process, many deals
-//! in parallel, results written to the store in batches so a measurement can stop at any point
-//! and resume without losing or repeating a deal.
+//! Dou Dizhu's GDI measurement on the fast path: every panel landlord plays the deal
+//! in-process, many deals in parallel, results written to the store in batches so a measurement
+//! can stop at any point and resume without losing or repeating a deal; [`find()`] generates
+//! fresh deals near a target difficulty. The game's [`crate::Difficulty`] hook
+//! ([`DdzDifficulty`]) is how services reach it.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use arena_games::ddz::builtin::Bot;
-use arena_games::ddz::play::{self as runner, Buffers};
-use arena_games::ddz::rules::{Deal, DealConstraint, GameConfig, RuleSet, Seat};
 use arena_store::{DealRecord, DealSource, Store, StoreError};
 
-use crate::levels::{distance, gdi, level_of, score_levels};
-use crate::panel::{DdzPanel, PanelError, check_builtin};
+use crate::ddz::builtin::Bot;
+use crate::ddz::levels::{gdi, level_of, score_levels};
+use crate::ddz::library::{LIBRARY_GAME, LIBRARY_RULES};
+use crate::ddz::panel::{DdzPanel, PanelError, check_builtin};
+use crate::ddz::play::{self as runner, Buffers};
+use crate::ddz::rules::{Deal, DealConstraint, GameConfig, RuleSet, Seat};
+use crate::difficulty::{FindTarget, Measurer, MeasuringPanel};
+/// The counters of a measurement and the test of a record against a target are the same for
+/// every game.
+pub use crate::difficulty::{Progress, within};
+
+pub mod find;
+
+pub use find::{FindSpec, find};
 
 /// Why a measurement stopped early.
 #[derive(Debug, thiserror::Error)]
@@ -25,7 +36,7 @@ pub enum MeasureError {
     Store(#[from] StoreError),
     /// No deal could be generated for the constraint.
     #[error(transparent)]
-    Deal(#[from] arena_games::ddz::rules::DealError),
+    Deal(#[from] crate::ddz::rules::DealError),
     /// A built-in bot played illegally (a bug in that bot).
     #[error(transparent)]
     Run(#[from] runner::RunError),
@@ -158,7 +169,7 @@ impl PanelBots {
         }
         Ok(Cutoff::Measured(DealRecord {
             id,
-            game: crate::LIBRARY_GAME,
+            game: LIBRARY_GAME,
             deal: deal.to_string(),
             source: Some((*source, index)),
             panel: self.panel.id.clone(),
@@ -230,19 +241,6 @@ fn lower_bound(counts: &[u32], n: usize, centre: &[f64]) -> f64 {
     sq.sqrt()
 }
 
-/// Counters a measurement bumps as it goes, for progress bars.
-#[derive(Default, Debug)]
-pub struct Progress {
-    /// Games played.
-    pub games: AtomicU64,
-    /// Deals fully measured.
-    pub deals: AtomicU64,
-    /// Deals stored.
-    pub stored: AtomicU64,
-    /// Deals found near a target (on-demand generation).
-    pub found: AtomicU64,
-}
-
 /// What to measure.
 #[derive(Clone, Debug)]
 pub struct MeasureSpec {
@@ -277,7 +275,7 @@ pub struct MeasureReport {
 
 /// Worker threads on the fast path, each with its own [`PanelBots`], taking work items 0, 1, 2,
 /// … from a shared cursor until `work` says there is none left (`None`) or `halt` is set. Shared
-/// by [`measure`] and [`crate::find`]: only what one item means differs.
+/// by [`measure`] and [`find()`]: only what one item means differs.
 pub(crate) struct Workers<T> {
     /// Every item's result, in the order they finish.
     pub(crate) results: tokio::sync::mpsc::Receiver<Result<T, MeasureError>>,
@@ -465,9 +463,84 @@ pub async fn measure(
     })
 }
 
-/// Distance helper re-exported for callers that filter measured records.
-pub fn within(record: &DealRecord, centre: &[f64], eps: f64) -> bool {
-    record.gdi.len() == centre.len() && distance(&record.gdi, centre) <= eps
+/// Dou Dizhu's difficulty hook ([`crate::Game::difficulty`]): panels of graded landlord bots,
+/// each at its own table against the same farmers, measuring deals under the library's rules
+/// ([`LIBRARY_RULES`]).
+pub struct DdzDifficulty;
+
+impl crate::Difficulty for DdzDifficulty {
+    fn panel(&self, spec: &arena_proto::v1::PanelSpec) -> Result<Arc<dyn MeasuringPanel>, String> {
+        // The landlord bots are required; the farmers and the scoring have defaults.
+        if spec.landlords.trim().is_empty() {
+            return Err("panel.landlords: empty (e.g. ladder:70)".into());
+        }
+        Ok(Arc::new(crate::ddz::panel::panel_of(spec)?))
+    }
+
+    fn canonical_deal(&self, text: &str) -> Result<String, String> {
+        crate::ddz::library::canonical_deal(text)
+    }
+}
+
+impl MeasuringPanel for DdzPanel {
+    fn id(&self) -> &str {
+        &self.id
+    }
+
+    fn tables(&self) -> u64 {
+        DdzPanel::tables(self)
+    }
+
+    fn to_store(&self) -> arena_store::Panel {
+        DdzPanel::to_store(self)
+    }
+
+    fn describe(&self) -> String {
+        crate::ddz::panel::describe(self)
+    }
+
+    fn dimension(&self, bombs: u32) -> usize {
+        crate::ddz::levels::gdi_dimension(self.scoring, bombs)
+    }
+
+    fn measurer(&self) -> Result<Box<dyn Measurer>, String> {
+        let bots = PanelBots::new(self, LIBRARY_RULES).map_err(|e| e.to_string())?;
+        Ok(Box::new(bots))
+    }
+
+    fn find<'a>(
+        &'a self,
+        store: &'a dyn Store,
+        target: &'a FindTarget,
+        progress: &'a Progress,
+        stop: &'a AtomicBool,
+    ) -> std::pin::Pin<
+        Box<dyn std::future::Future<Output = Result<find::FindReport, String>> + Send + 'a>,
+    > {
+        Box::pin(async move {
+            let spec = FindSpec {
+                panel: self.clone(),
+                source: target.source,
+                start: target.start,
+                centre: target.centre.clone(),
+                eps: target.eps,
+                want: target.want,
+                max_tries: target.max_tries,
+                rules: LIBRARY_RULES,
+                threads: target.threads,
+            };
+            find(store, &spec, progress, stop)
+                .await
+                .map_err(|e| e.to_string())
+        })
+    }
+}
+
+/// A worker's panel measures deal after deal with the bots it built once.
+impl Measurer for PanelBots {
+    fn measure(&mut self, source: &DealSource, index: u64) -> Result<DealRecord, String> {
+        PanelBots::measure(self, source, index).map_err(|e| e.to_string())
+    }
 }
 
 #[cfg(test)]

@@ -4,7 +4,7 @@ use std::collections::{BTreeMap, HashSet};
 
 use arena_store::DealRecord;
 
-use crate::levels::distance;
+use super::distance;
 
 /// A measured deal in the index.
 #[derive(Clone, Debug)]
@@ -84,7 +84,7 @@ mod tests {
         DealRecord {
             id: id.into(),
             game: arena_store::Game::named("ddz"),
-            deal: arena_games::ddz::rules::Deal::generate(1, 0).to_string(),
+            deal: crate::ddz::rules::Deal::generate(1, 0).to_string(),
             source: None,
             panel: "p".into(),
             levels: Vec::new(),

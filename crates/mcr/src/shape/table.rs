@@ -1,0 +1,265 @@
+//! Shanten by table: each suit's (and the honours') best splits, looked up instead of searched.
+//!
+//! A group's [`Options`] (for a pair of 0 or 1 and 0–4 melds, the most partial melds) depend on
+//! its counts alone. Every group a hand can hold (counts 0–4, at most 14 tiles) is ranked among
+//! all such count vectors ([`Ranker`]) and its options computed once, on first use, by the same
+//! choices the reference search ([`super::group_options`]) makes at the group's lowest tile, each
+//! choice's rest being a smaller vector already in the table. Suits: 405,350 entries; honours
+//! (no chows): 43,130; 6.3 MB together (14 bytes an entry).
+
+use std::sync::LazyLock;
+
+use super::Options;
+
+/// The most tiles a group may hold to be in the tables: a whole hand's concealed tiles.
+pub(super) const MAX_TILES: usize = 14;
+
+/// Options of no tiles: no melds, no pair, no partials.
+const EMPTY: Options = {
+    let mut o = [[-1i8; 5]; 2];
+    o[0][0] = 0;
+    o
+};
+
+/// Ranks count vectors of `N` kinds (each 0–4, summing to at most [`MAX_TILES`]) in
+/// lexicographic order: `rank` is a vector's position among all such vectors.
+struct Ranker<const N: usize> {
+    /// `skip[i][budget][v]`: how many vectors sort before those with value `v` at kind `i`,
+    /// given the same earlier kinds and `budget` tiles left for kinds `i..`.
+    skip: [[[u32; 5]; MAX_TILES + 1]; N],
+    /// How many vectors there are.
+    len: usize,
+}
+
+impl<const N: usize> Ranker<N> {
+    fn new() -> Self {
+        // fits[k][b]: vectors of k kinds summing to at most b.
+        let mut fits = vec![[0u32; MAX_TILES + 1]; N + 1];
+        fits[0] = [1; MAX_TILES + 1];
+        for k in 1..=N {
+            for b in 0..=MAX_TILES {
+                fits[k][b] = (0..=4.min(b)).map(|v| fits[k - 1][b - v]).sum();
+            }
+        }
+        let mut skip = [[[0u32; 5]; MAX_TILES + 1]; N];
+        for (i, per_budget) in skip.iter_mut().enumerate() {
+            for (b, row) in per_budget.iter_mut().enumerate() {
+                let mut before = 0;
+                for (v, x) in row.iter_mut().enumerate() {
+                    *x = before;
+                    if v <= b {
+                        before += fits[N - i - 1][b - v];
+                    }
+                }
+            }
+        }
+        Ranker {
+            skip,
+            len: fits[N][MAX_TILES] as usize,
+        }
+    }
+
+    /// The rank of `c`, whose counts are 0–4 summing to at most [`MAX_TILES`].
+    #[inline]
+    fn rank(&self, c: &[u8; N]) -> usize {
+        let mut budget = MAX_TILES;
+        let mut r = 0;
+        for (i, &v) in c.iter().enumerate() {
+            r += self.skip[i][budget][usize::from(v)];
+            budget -= usize::from(v);
+        }
+        r as usize
+    }
+}
+
+/// What the table knows of one group.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Entry {
+    /// The group's best splits.
+    pub options: Options,
+    /// `waits[pair]`, bit `r` for kind `r`: adding one tile of that kind splits the group
+    /// wholly into melds (and one pair when `pair` is 1).
+    pub waits: [u16; 2],
+}
+
+/// The entry of every group of `N` kinds, by rank.
+pub(super) struct Table<const N: usize> {
+    ranker: Ranker<N>,
+    entries: Box<[Entry]>,
+}
+
+impl<const N: usize> Table<N> {
+    fn build(suited: bool) -> Self {
+        let ranker = Ranker::<N>::new();
+        let mut options = vec![EMPTY; ranker.len].into_boxed_slice();
+        let mut c = [0u8; N];
+        let mut next = 0;
+        fill(
+            &ranker,
+            &mut options,
+            &mut c,
+            0,
+            MAX_TILES,
+            suited,
+            &mut next,
+        );
+        debug_assert_eq!(next, ranker.len);
+        let mut entries = Vec::with_capacity(ranker.len);
+        each(&mut c, 0, MAX_TILES, &mut |c| {
+            let n: usize = c.iter().map(|&x| usize::from(x)).sum();
+            let mut waits = [0u16; 2];
+            for r in 0..N {
+                if n == MAX_TILES || c[r] == 4 {
+                    continue;
+                }
+                c[r] += 1;
+                let o = &options[ranker.rank(c)];
+                c[r] -= 1;
+                for (pair, w) in waits.iter_mut().enumerate() {
+                    if complete(o, n + 1, pair == 1) {
+                        *w |= 1 << r;
+                    }
+                }
+            }
+            entries.push(Entry {
+                options: options[entries.len()],
+                waits,
+            });
+        });
+        Table {
+            ranker,
+            entries: entries.into_boxed_slice(),
+        }
+    }
+
+    /// The entry of the group `c`, or `None` when it is not in the table (a count above 4,
+    /// more than [`MAX_TILES`] tiles).
+    #[inline]
+    pub(super) fn get(&self, c: &[u8; N]) -> Option<&Entry> {
+        let mut total = 0;
+        for &n in c {
+            if n > 4 {
+                return None;
+            }
+            total += usize::from(n);
+        }
+        if total > MAX_TILES {
+            return None;
+        }
+        Some(&self.entries[self.ranker.rank(c)])
+    }
+}
+
+/// Whether a group of `n` tiles with options `o` splits wholly into melds (and one pair when
+/// `pair`): a split with that many melds leaves no tile over.
+pub(super) fn complete(o: &Options, n: usize, pair: bool) -> bool {
+    match (pair, n % 3) {
+        (false, 0) => o[0][n / 3] >= 0,
+        (true, 2) => o[1][n / 3] >= 0,
+        _ => false,
+    }
+}
+
+/// Calls `f` with every vector in rank (lexicographic) order.
+pub(super) fn each<const N: usize>(
+    c: &mut [u8; N],
+    kind: usize,
+    budget: usize,
+    f: &mut impl FnMut(&mut [u8; N]),
+) {
+    if kind == N {
+        f(c);
+        return;
+    }
+    for v in 0..=4.min(budget) {
+        c[kind] = v as u8;
+        each(c, kind + 1, budget - v, f);
+    }
+    c[kind] = 0;
+}
+
+/// Visits every vector in rank (lexicographic) order, computing each one's options from
+/// vectors of lower rank: the choices at a vector's lowest tile only take tiles away there or
+/// above, which makes a lexicographically smaller vector.
+fn fill<const N: usize>(
+    ranker: &Ranker<N>,
+    options: &mut [Options],
+    c: &mut [u8; N],
+    kind: usize,
+    budget: usize,
+    suited: bool,
+    next: &mut usize,
+) {
+    if kind == N {
+        let o = options_of(ranker, options, c, suited);
+        options[*next] = o;
+        *next += 1;
+        return;
+    }
+    for v in 0..=4.min(budget) {
+        c[kind] = v as u8;
+        fill(ranker, options, c, kind + 1, budget - v, suited, next);
+    }
+    c[kind] = 0;
+}
+
+/// The reference search's choices at the lowest tile `i` of `c`, over the rests' options.
+fn options_of<const N: usize>(
+    ranker: &Ranker<N>,
+    options: &[Options],
+    c: &mut [u8; N],
+    suited: bool,
+) -> Options {
+    let Some(i) = c.iter().position(|&n| n > 0) else {
+        return EMPTY;
+    };
+    let mut out = [[-1i8; 5]; 2];
+    let n = c[i];
+    let next1 = suited && i + 1 < N && c[i + 1] > 0;
+    let next2 = suited && i + 2 < N && c[i + 2] > 0;
+    // Takes `take` (tiles at i, i+1, i+2) away and folds the rest's options in, shifted by
+    // the melds, pair and partials the taken tiles make.
+    let mut with = |take: [u8; 3], melds: usize, pair: usize, partials: i8| {
+        // Only the tiles taken are touched: i + 1 and i + 2 may lie past the group's end.
+        for (d, &t) in take.iter().enumerate().filter(|(_, t)| **t > 0) {
+            c[i + d] -= t;
+        }
+        let rest = options[ranker.rank(c)];
+        for (d, &t) in take.iter().enumerate().filter(|(_, t)| **t > 0) {
+            c[i + d] += t;
+        }
+        for p in 0..2 {
+            for m in 0..5 {
+                let x = rest[p][m];
+                if x < 0 || p + pair > 1 || m + melds > 4 {
+                    continue;
+                }
+                let y = &mut out[p + pair][m + melds];
+                *y = (*y).max((x + partials).min(8));
+            }
+        }
+    };
+    if n >= 3 {
+        with([3, 0, 0], 1, 0, 0);
+    }
+    if next1 && next2 {
+        with([1, 1, 1], 1, 0, 0);
+    }
+    if n >= 2 {
+        with([2, 0, 0], 0, 1, 0);
+        with([2, 0, 0], 0, 0, 1);
+    }
+    if next1 {
+        with([1, 1, 0], 0, 0, 1);
+    }
+    if next2 {
+        with([1, 0, 1], 0, 0, 1);
+    }
+    with([1, 0, 0], 0, 0, 0);
+    out
+}
+
+/// The suits' table (nine kinds, chows allowed).
+pub(super) static SUITS: LazyLock<Table<9>> = LazyLock::new(|| Table::build(true));
+/// The honours' table (seven kinds, no chows).
+pub(super) static HONOURS: LazyLock<Table<7>> = LazyLock::new(|| Table::build(false));
