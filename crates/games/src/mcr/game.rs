@@ -56,6 +56,7 @@ const COMPETITION_FIELDS: &[Field] = &[
         "Walls of a match, each played at every seat permutation",
         "4",
     ),
+    Field::value("matches", "Matches, of every wall at every seating", "1"),
 ];
 
 /// Chinese Standard Mahjong (the Chinese Official rules as Botzone's judge plays them): four
@@ -206,6 +207,10 @@ impl Game for Mcr {
         form::not_for(self.title(), "competitions", &rest, |g| {
             g.competition_fields()
         })?;
+        // One match unless asked, as the field's default says.
+        if !given.contains_key("matches") {
+            spec.matches = 1;
+        }
         spec.setup = Some(arena_proto::payload::pack(&mcr_pb::Setup {
             no_flowers,
             fault_policy: policy.map_or(0, |p| spec::policy_kind(p) as i32),
