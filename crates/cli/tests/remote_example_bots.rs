@@ -8,6 +8,8 @@
 //! in the Python and the Rust SDK's readers and in `arena competition replay --json`. Both SDKs
 //! keep their table through a cut connection (they resume their session, deciding no request
 //! twice) and, told to stop (SIGTERM for the Python one), finish their table in flight first.
+//! The Chinese Standard Mahjong example (`mcr_bot.py`) and an SDK `McrBot` play a table and an
+//! IJCAI competition (one wall at its 24 seatings) beside built-in bots, with no verdict.
 //!
 //! Needs `python3` with the SDK's dependencies (`pip install ./sdk/python`: `.ci/run` does);
 //! the SDK itself is the tree's (`PYTHONPATH=sdk/python/src`), whatever version is installed.
@@ -739,4 +741,131 @@ fn the_rust_sdk_drains_on_shutdown_finishing_its_table_in_flight() {
     assert!(session.drained, "{session:?}");
     assert_eq!((session.tables, session.connections), (1, 1), "{session:?}");
     seat0_played_by(&s, &rt, &id, RUST_RELEASE);
+}
+
+/// The SDK's Chinese Standard Mahjong bot of the test: wins whenever `HU` is listed, else the
+/// first `PLAY`, and passes every claim.
+struct McrFirst;
+
+impl arena_sdk::mcr::McrBot for McrFirst {
+    fn turn(&mut self, obs: &arena_sdk::mcr::pb::Observation) -> String {
+        let win = obs.legal.iter().find(|a| *a == "HU");
+        let play = obs.legal.iter().find(|a| a.starts_with("PLAY "));
+        win.or(play).cloned().unwrap_or_else(|| "PASS".into())
+    }
+}
+
+#[test]
+fn the_example_mcr_bots_play_a_table_and_an_ijcai_competition_through_standalone() {
+    let (s, tokens) = Standalone::start(&[("mcrpy", &[]), ("mcrrust", &[])], &[], &[]);
+    let mut py = PythonBot::example(&s, "mcr_bot.py", "mcrpy", &tokens[0]);
+    py.expect_line("connected as mcrpy");
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let (url, token) = (s.bots.clone(), tokens[1].clone());
+    rt.spawn(async move {
+        let options = arena_sdk::Options {
+            release: "rust-mcr-1".into(),
+            ..Default::default()
+        };
+        let games = arena_sdk::Games::new().with(arena_sdk::mcr::handler(|| McrFirst));
+        arena_sdk::run(
+            &url,
+            "mcrrust",
+            &token,
+            &options,
+            games,
+            std::future::pending(),
+        )
+        .await
+    });
+
+    let seats = ["mcrpy", "efficiency", "mcrrust", "random"];
+    let (out, err, ok) = s.client(&[
+        "table",
+        "submit",
+        "--game",
+        "mcr",
+        "--seats",
+        &seats.join(","),
+        "--seed",
+        "3",
+        "--referee",
+        &s.referee,
+    ]);
+    assert!(ok, "{err}{out}");
+    let id = out
+        .lines()
+        .find_map(|l| l.strip_prefix("submitted table "))
+        .unwrap_or_else(|| panic!("no table id in {out}"))
+        .trim()
+        .to_string();
+    let (result, replay) = rt.block_on(result_and_replay(&s, &id));
+    assert!(result.error.is_empty(), "{}", result.error);
+    assert!(result.verdicts.is_empty(), "{:?}", result.verdicts);
+    assert_eq!(
+        result.outcome.as_ref().unwrap().scores.iter().sum::<i64>(),
+        0
+    );
+    assert!(
+        result
+            .outcome
+            .as_ref()
+            .and_then(|o| o.game.as_ref())
+            .is_some_and(payload::is::<arena_sdk::mcr::pb::Outcome>),
+        "{result:?}"
+    );
+    for (bot, release) in [("mcrpy", "py-mcr-1"), ("mcrrust", "rust-mcr-1")] {
+        let seat = seats.iter().position(|b| *b == bot).unwrap();
+        assert_eq!(result.releases[seat], release, "{bot}");
+        let steps: Vec<&v1::ReplayStep> = replay
+            .steps
+            .iter()
+            .filter(|st| st.seat as usize == seat)
+            .collect();
+        assert!(!steps.is_empty(), "{bot} was never asked");
+        assert!(
+            steps.iter().all(|st| !st.automatic && st.verdict.is_none()),
+            "{bot} left a decision to the referee: {steps:?}"
+        );
+    }
+    py.expect_line(&format!("table {id} ended: scores"));
+
+    // One IJCAI wall: 24 seatings, both remote bots in every one, no verdict against either.
+    let (out, err, ok) = s.client(&[
+        "competition",
+        "create",
+        "--game",
+        "mcr",
+        "--matchmaker",
+        &s.matchmaker,
+        "--name",
+        "mcrcup",
+        "--participants",
+        "mcrpy,efficiency,mcrrust,random",
+        "--walls",
+        "1",
+    ]);
+    assert!(ok, "{err}{out}");
+    assert!(out.contains("mcrcup: 24/24 tables, final"), "{out}");
+    let standings = rt.block_on(async {
+        let mut mm = v1::matchmaker_client::MatchmakerClient::with_interceptor(
+            channel(&s.matchmaker).await,
+            operator(&s),
+        );
+        let req = v1::CompetitionRequest {
+            name: "mcrcup".into(),
+        };
+        mm.get_standings(req).await.unwrap().into_inner()
+    });
+    let mut names: Vec<&str> = standings
+        .standings
+        .iter()
+        .map(|s| s.participant.as_str())
+        .collect();
+    names.sort_unstable();
+    assert_eq!(names, ["efficiency", "mcrpy", "mcrrust", "random"]);
+    assert!(
+        standings.standings.iter().all(|s| s.verdicts == 0),
+        "{standings:?}"
+    );
 }

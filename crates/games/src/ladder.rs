@@ -66,3 +66,70 @@ pub trait Ladder: Send + Sync {
     /// final score per seat) say, or why they cannot be rated.
     fn score(&self, group: &Group<'_>, tables: &[v1::TableResult]) -> Result<GroupScore, String>;
 }
+
+/// The table suffixes of a group of four played at four tables with seats rotated
+/// ([`rotated_tables`]).
+pub const ROTATIONS: &[&str] = &["r0", "r1", "r2", "r3"];
+
+/// A group of four's tables on one deal, rotated one seat each table: at table `k` the bot of
+/// first-table seat `s` sits in seat `s + k`, so each plays the deal from every seat. Each
+/// table is `template` (its game, set-up, clock and verdict policy) with the rotated seats,
+/// the seed `seed(k)` and its rotation as label and placement.
+pub fn rotated_tables(
+    group: &Group<'_>,
+    template: &v1::TableJob,
+    seed: impl Fn(usize) -> u64,
+) -> Vec<GroupTable> {
+    ROTATIONS
+        .iter()
+        .enumerate()
+        .map(|(k, &suffix)| GroupTable {
+            suffix,
+            job: v1::TableJob {
+                seats: (0..4)
+                    .map(|s| v1::SeatSpec {
+                        bot: group
+                            .bots
+                            .get((s + 4 - k) % 4)
+                            .copied()
+                            .unwrap_or("")
+                            .into(),
+                    })
+                    .collect(),
+                seed: seed(k),
+                labels: [("rotation".to_string(), k.to_string())].into(),
+                placement: Some(Box::new(v1::Placement {
+                    rotation: k as u32,
+                    ..Default::default()
+                })),
+                ..template.clone()
+            },
+        })
+        .collect()
+}
+
+/// What the four tables of [`rotated_tables`] say of each bot: its final scores at the four
+/// tables, summed.
+pub fn rotated_score(group: &Group<'_>, tables: &[v1::TableResult]) -> Result<GroupScore, String> {
+    if group.bots.len() != 4 || tables.len() != 4 {
+        return Err(format!(
+            "a set is 4 bots at 4 tables, not {} at {}",
+            group.bots.len(),
+            tables.len()
+        ));
+    }
+    // Table k seats the bot of first-table seat s in seat s + k.
+    let scores = (0..4)
+        .map(|b| {
+            tables
+                .iter()
+                .enumerate()
+                .map(|(k, r)| r.final_scores.get((b + k) % 4).copied().unwrap_or(0) as f64)
+                .sum()
+        })
+        .collect();
+    Ok(GroupScore {
+        scores,
+        release_at: (0..4).map(|b| (0, b)).collect(),
+    })
+}

@@ -24,6 +24,7 @@ pub mod difficulty;
 pub mod form;
 pub mod ladder;
 pub mod mahjong;
+pub mod mcr;
 mod registry;
 
 pub use adapter::{Builtin, CheckedJob, State, TableAdapter};

@@ -47,6 +47,19 @@ impl<P: Player + ?Sized> Player for Box<P> {
     }
 }
 
+/// A borrowed bot plays as the bot (a match lends each hand's table the bots it keeps).
+impl<P: Player + ?Sized> Player for &mut P {
+    fn name(&self) -> String {
+        (**self).name()
+    }
+    fn start_hand(&mut self, seat: u8, hand_seed: u64) {
+        (**self).start_hand(seat, hand_seed)
+    }
+    fn decide(&mut self, view: &View<'_>, legal: &ActionList) -> Action {
+        (**self).decide(view, legal)
+    }
+}
+
 /// The built-in bots' names, weakest first. `search` also takes parameters:
 /// `search:samples=N,candidates=N,horizon=N` ([`SearchConfig::parse`]).
 pub const BUILTIN_NAMES: [&str; 4] = ["random", "efficiency", "fan", "search"];

@@ -252,6 +252,29 @@ pub enum FaultPolicy {
     PlayOn,
 }
 
+/// One seat's decision described by its parts, for [`Game::at`].
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Position<'a> {
+    /// The deciding seat (0–3; its wind is its seat wind).
+    pub seat: u8,
+    /// The seat's concealed tiles (on its turn with the drawn tile).
+    pub hand: Counts,
+    /// The seat's declared packs (at most four are read).
+    pub packs: &'a [Pack],
+    /// Flowers the seat has set aside.
+    pub flowers: u8,
+    /// The decision.
+    pub decision: Decision,
+    /// The prevalent wind.
+    pub quan: Wind,
+    /// Tiles shown to everyone by kind ([`Game::shown`]): decides Last Tile.
+    pub shown: Counts,
+    /// Tiles left in each seat's quarter: decides kongs, claims and Last Tile Draw/Claim.
+    pub wall_left: [u8; 4],
+    /// On a turn: the draw replaced a kong (Out with Replacement Tile).
+    pub kong_draw: bool,
+}
+
 /// A win.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct WinInfo {
@@ -467,6 +490,61 @@ impl Game {
         g.record(Event::Dealt);
         g.draw(0, false);
         g.settle();
+        g
+    }
+
+    /// One seat's decision in a hand described by its parts (for tools that ask "what may I
+    /// answer here?" without playing up to the position): the seat is the only decider, with
+    /// the legal answers the rules give. The other seats' concealed tiles, the discards and
+    /// the wall's tiles are not part of a position; the hand is only good for
+    /// [`Game::legal`], [`Game::check`] and [`Game::decision`], not for playing on.
+    pub fn at(position: &Position) -> Game {
+        let mut g = Game::with_wall(Wall::sorted(true), position.quan);
+        let seat = position.seat % 4;
+        let s = usize::from(seat);
+        g.hands = [[0; TILE_KINDS]; 4];
+        g.hands[s] = position.hand;
+        g.npacks = [0; 4];
+        for (i, p) in position.packs.iter().take(4).enumerate() {
+            g.packs[s][i] = *p;
+            g.npacks[s] += 1;
+        }
+        g.flowers = [0; 4];
+        g.flowers[s] = position.flowers;
+        g.shown = position.shown;
+        let q = (g.wall.tiles().len() / 4) as u8;
+        g.left = position.wall_left.map(|n| n.min(q));
+        g.nevents = 0;
+        g.outcome = None;
+        let (phase, other) = match position.decision {
+            Decision::Turn { drawn } => {
+                g.drawn = drawn;
+                g.kong_draw = position.kong_draw;
+                (Phase::Turn { seat }, None)
+            }
+            Decision::Discard { from, tile } => (
+                Phase::Discard {
+                    seat: from % 4,
+                    tile,
+                },
+                Some(from),
+            ),
+            Decision::RobKong { from, tile } => (
+                Phase::RobKong {
+                    seat: from % 4,
+                    tile,
+                },
+                Some(from),
+            ),
+        };
+        g.phase = phase;
+        g.deciders = 0;
+        if other.is_none_or(|o| o % 4 != seat) {
+            let mut legal = ActionList::new();
+            g.legal_into(seat, &mut legal);
+            g.legal[s] = legal;
+            g.deciders = 1 << seat;
+        }
         g
     }
 

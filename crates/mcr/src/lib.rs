@@ -48,8 +48,8 @@ mod tile;
 pub mod wall;
 
 pub use game::{
-    Action, ActionList, Decision, Event, FaultPolicy, Game, IllegalAction, Outcome, Phase, View,
-    WinInfo,
+    Action, ActionList, Decision, Event, FaultPolicy, Game, IllegalAction, Outcome, Phase,
+    Position, View, WinInfo,
 };
 pub use pack::{Pack, PackKind};
 pub use tile::{

@@ -17,7 +17,7 @@
 //! counts as ready.
 //!
 //! The basic shape's splits are looked up per suit and for the honours in tables built on
-//! first use (the private `table` module, 4.5 MB); the search they are built from stays as the
+//! first use (the private `table` module, 6.3 MB); the search they are built from stays as the
 //! reference and answers for counts no hand holds.
 
 mod table;

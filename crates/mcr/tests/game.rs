@@ -450,3 +450,64 @@ fn the_wall_can_be_given_as_walltiles_without_flowers() {
     assert_eq!(game.wall_left(1), 34 - 13);
     assert!(w.tiles().iter().all(|x| matches!(x, WallTile::Tile(_))));
 }
+
+/// `Game::at` gives a seat the legal answers the played hand gives it, at every decision of
+/// random hands: the position (hand, packs, flowers, shown tiles, quarters, kong draw) is all
+/// the rules read.
+#[test]
+fn a_position_has_the_legal_answers_of_the_hand() {
+    let mut checked = 0;
+    for seed in 0..60u64 {
+        let mut game = Game::new(&mcr::wall::Deal::from_seed(seed));
+        let mut k = seed;
+        while !game.is_over() {
+            for seat in game.deciders() {
+                let events = game.events();
+                let last_draw = events
+                    .iter()
+                    .rposition(|e| matches!(e, mcr::Event::Draw { .. }));
+                let kong_draw = last_draw.and_then(|i| i.checked_sub(1)).is_some_and(|i| {
+                    matches!(
+                        events[i],
+                        mcr::Event::Act {
+                            action: Action::Kong | Action::ConcealedKong(_) | Action::AddedKong(_),
+                            ..
+                        }
+                    )
+                });
+                let position = mcr::Position {
+                    seat,
+                    hand: *game.hand(seat),
+                    packs: game.packs(seat),
+                    flowers: game.flowers(seat),
+                    decision: game.decision(seat).unwrap(),
+                    quan: game.quan(),
+                    shown: *game.shown(),
+                    wall_left: [0, 1, 2, 3].map(|s| game.wall_left(s)),
+                    kong_draw,
+                };
+                let at = Game::at(&position);
+                assert_eq!(&*legal(&at, seat), &*legal(&game, seat), "seed {seed}");
+                assert_eq!(at.deciders().collect::<Vec<_>>(), [seat]);
+                checked += 1;
+            }
+            let answers: Vec<(u8, Action)> = game
+                .deciders()
+                .map(|s| {
+                    let l = game.legal(s);
+                    k = k
+                        .wrapping_mul(6364136223846793005)
+                        .wrapping_add(1442695040888963407);
+                    let pick = if l.contains(&Action::Win) {
+                        Action::Win
+                    } else {
+                        l[(k >> 33) as usize % l.len()]
+                    };
+                    (s, pick)
+                })
+                .collect();
+            game.apply(&answers).unwrap();
+        }
+    }
+    assert!(checked > 1000, "{checked} decisions checked");
+}

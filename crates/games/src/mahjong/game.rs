@@ -12,7 +12,7 @@ use serde_json::{Value, json};
 use super::{MahjongBot, MahjongSpec, MahjongTable, bots, convert, spec};
 use crate::adapter::{self, TableAdapter};
 use crate::form::{self, Field, Values};
-use crate::ladder::{Group, GroupScore, GroupTable, Ladder};
+use crate::ladder::{self, Group, GroupScore, GroupTable, Ladder};
 use crate::{
     Asset, Builtin, CheckedJob, CompetitionView, Game, GameKind, Renderer, RequestBot, Variant,
 };
@@ -354,67 +354,27 @@ impl Ladder for Mahjong {
     }
 
     fn table_suffixes(&self) -> &'static [&'static str] {
-        &["r0", "r1", "r2", "r3"]
+        ladder::ROTATIONS
     }
 
     fn tables(&self, group: &Group<'_>) -> Vec<GroupTable> {
         use mahjong::{Deal, Reading, schedule::mix};
         let deal = Deal::from_seed(mix(group.deal_key, group.n));
-        let setup = spec::setup_of(&deal, Reading::Contest);
-        self.table_suffixes()
-            .iter()
-            .enumerate()
-            .map(|(k, &suffix)| GroupTable {
-                suffix,
-                job: v1::TableJob {
-                    game: GAME.name().into(),
-                    seats: (0..4)
-                        .map(|s| v1::SeatSpec {
-                            bot: group
-                                .bots
-                                .get((s + 4 - k) % 4)
-                                .copied()
-                                .unwrap_or("")
-                                .into(),
-                        })
-                        .collect(),
-                    setup: Some(arena_proto::payload::pack(&setup.clone())),
-                    time: Some(group.time.unwrap_or_else(spec::contest_time)),
-                    verdict_policy: group.verdict_policy as i32,
-                    seed: mix(deal.fingerprint(), k as u64),
-                    labels: [("rotation".to_string(), k.to_string())].into(),
-                    placement: Some(Box::new(v1::Placement {
-                        rotation: k as u32,
-                        ..Default::default()
-                    })),
-                    ..Default::default()
-                },
-            })
-            .collect()
+        let template = v1::TableJob {
+            game: GAME.name().into(),
+            setup: Some(arena_proto::payload::pack(&spec::setup_of(
+                &deal,
+                Reading::Contest,
+            ))),
+            time: Some(group.time.unwrap_or_else(spec::contest_time)),
+            verdict_policy: group.verdict_policy as i32,
+            ..Default::default()
+        };
+        ladder::rotated_tables(group, &template, |k| mix(deal.fingerprint(), k as u64))
     }
 
     fn score(&self, group: &Group<'_>, tables: &[v1::TableResult]) -> Result<GroupScore, String> {
-        if group.bots.len() != 4 || tables.len() != 4 {
-            return Err(format!(
-                "a set is 4 bots at 4 tables, not {} at {}",
-                group.bots.len(),
-                tables.len()
-            ));
-        }
-        // Table k seats the bot of first-table seat s in seat s + k.
-        let scores = (0..4)
-            .map(|b| {
-                tables
-                    .iter()
-                    .enumerate()
-                    .map(|(k, r)| r.final_scores[(b + k) % 4] as f64)
-                    .sum()
-            })
-            .collect();
-        Ok(GroupScore {
-            scores,
-            release_at: (0..4).map(|b| (0, b)).collect(),
-        })
+        ladder::rotated_score(group, tables)
     }
 }
 

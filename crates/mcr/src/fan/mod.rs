@@ -40,58 +40,94 @@ use crate::tile::{Counts, TILE_KINDS, Tile, Wind};
 
 /// How many times each fan counts, indexed by [`Fan`].
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
-pub struct FanTable([u16; FAN_COUNT + 1]);
+pub struct FanTable {
+    counts: [u16; FAN_COUNT + 1],
+    /// Bit `i` set exactly where `counts[i]` is not 0: which fans count, for the quick tests,
+    /// totals and listings a division's scoring makes.
+    held: u128,
+}
 
 impl Default for FanTable {
     fn default() -> Self {
-        FanTable([0; FAN_COUNT + 1])
+        FanTable {
+            counts: [0; FAN_COUNT + 1],
+            held: 0,
+        }
     }
 }
 
 impl FanTable {
     /// How many times `fan` counts.
     pub const fn get(&self, fan: Fan) -> u16 {
-        self.0[fan as usize]
+        self.counts[fan as usize]
     }
 
     /// Sets how many times `fan` counts.
     pub fn set(&mut self, fan: Fan, n: u16) {
-        self.0[fan as usize] = n;
+        self.counts[fan as usize] = n;
+        if n == 0 {
+            self.held &= !(1 << fan as usize);
+        } else {
+            self.held |= 1 << fan as usize;
+        }
     }
 
     fn has(&self, fan: Fan) -> bool {
-        self.0[fan as usize] != 0
+        self.held >> fan as usize & 1 == 1
     }
 
     fn add(&mut self, fan: Fan) {
-        self.0[fan as usize] += 1;
+        self.counts[fan as usize] += 1;
+        self.held |= 1 << fan as usize;
     }
 
     fn clear(&mut self, fan: Fan) {
-        self.0[fan as usize] = 0;
+        self.set(fan, 0);
+    }
+
+    /// Lowers how many times `fan` counts by `n` (to 0 at least).
+    fn lower(&mut self, fan: Fan, n: u16) {
+        self.set(fan, self.get(fan).saturating_sub(n));
     }
 
     /// The fans that count, with how many times, in [`Fan`] order.
     pub fn iter(&self) -> impl Iterator<Item = (Fan, u16)> + '_ {
-        Fan::ALL
-            .into_iter()
-            .filter(|&f| self.get(f) > 0)
-            .map(|f| (f, self.get(f)))
+        let mut held = self.held;
+        std::iter::from_fn(move || {
+            let i = held.trailing_zeros() as usize;
+            let fan = *BY_INDEX.get(i)?;
+            held &= held - 1;
+            fan.map(|f| (f, self.counts[i]))
+        })
     }
 
     /// The points of all the fans.
     pub fn points(&self) -> u32 {
-        self.0
-            .iter()
-            .zip(&POINTS)
-            .map(|(&n, &p)| u32::from(n) * u32::from(p))
-            .sum()
+        let mut held = self.held;
+        let mut total = 0;
+        while held != 0 {
+            let i = held.trailing_zeros() as usize;
+            total += u32::from(self.counts[i]) * u32::from(POINTS[i]);
+            held &= held - 1;
+        }
+        total
     }
 
     fn is_empty(&self) -> bool {
-        self.0.iter().all(|&n| n == 0)
+        self.held == 0
     }
 }
+
+/// The fan at each index of [`FanTable`] (`None` where no fan is numbered).
+const BY_INDEX: [Option<Fan>; FAN_COUNT + 1] = {
+    let mut by = [None; FAN_COUNT + 1];
+    let mut i = 0;
+    while i < FAN_COUNT {
+        by[Fan::ALL[i] as usize] = Some(Fan::ALL[i]);
+        i += 1;
+    }
+    by
+};
 
 /// Each fan's points, indexed as [`FanTable`] indexes the fans (0 where no fan is numbered).
 const POINTS: [u16; FAN_COUNT + 1] = {
@@ -544,15 +580,13 @@ fn by_winds(wind: Tile, hand: &WinningHand<'_>, t: &mut FanTable) {
     if wind == hand.prevalent_wind.tile() {
         t.set(Fan::PrevalentWind, 1);
         if !deducted {
-            t.0[Fan::PungOfTerminalsOrHonors as usize] =
-                t.get(Fan::PungOfTerminalsOrHonors).saturating_sub(1);
+            t.lower(Fan::PungOfTerminalsOrHonors, 1);
         }
     }
     if wind == hand.seat_wind.tile() {
         t.set(Fan::SeatWind, 1);
         if hand.seat_wind != hand.prevalent_wind && !deducted {
-            t.0[Fan::PungOfTerminalsOrHonors as usize] =
-                t.get(Fan::PungOfTerminalsOrHonors).saturating_sub(1);
+            t.lower(Fan::PungOfTerminalsOrHonors, 1);
         }
     }
 }
@@ -616,7 +650,7 @@ fn exclusions(t: &mut FanTable) {
     drop_implied(rules, t);
     if t.has(BigThreeWinds) && !t.has(AllHonors) && !t.has(AllTerminalsAndHonors) {
         // The three wind pungs are not also Pungs of Terminals or Honors.
-        t.0[PungOfTerminalsOrHonors as usize] = t.get(PungOfTerminalsOrHonors).saturating_sub(3);
+        t.lower(PungOfTerminalsOrHonors, 3);
     }
     let rules: &[(Fan, &[Fan])] = &[
         (ReversibleTiles, &[OneVoidedSuit]),
