@@ -1,4 +1,5 @@
-//! The built-in bots by name (`random`, `efficiency`, `fan`: [`mcr_bots::BUILTIN_NAMES`]), and
+//! The built-in bots by name (`random`, `efficiency`, `fan`, `search[:…]`:
+//! [`mcr_bots::BUILTIN_NAMES`]), and
 //! built-in bots deciding requests from the wire ([`McrRequestBot`]).
 
 use std::fmt;
@@ -11,44 +12,44 @@ use super::request::McrRequest;
 use crate::{BadRequest, RequestBot};
 
 /// The built-in bot names as a user writes them, for messages.
-pub const BUILTIN_HELP: &str = "random, efficiency, fan";
+pub const BUILTIN_HELP: &str = "random, efficiency, fan, search[:samples=N,candidates=N,horizon=N]";
 
-/// A built-in bot, by its name (one of [`mcr_bots::BUILTIN_NAMES`]).
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub struct BotName(&'static str);
+/// A built-in bot, by its name as written (one of [`mcr_bots::BUILTIN_NAMES`], with the
+/// options it takes: `search:samples=24`), checked by [`parse_builtin`].
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct BotName(String);
 
 impl BotName {
-    /// The bot's name.
-    pub fn name(self) -> &'static str {
-        self.0
+    /// The bot's name, with its options.
+    pub fn name(&self) -> &str {
+        &self.0
     }
 
     /// A fresh player of the bot.
-    pub fn player(self) -> Box<dyn Player> {
-        // Every `BotName` is one of the names `builtin` knows.
-        mcr_bots::builtin(self.0).unwrap_or_else(|| Box::new(mcr_bots::RandomBot::new()))
+    pub fn player(&self) -> Box<dyn Player> {
+        // Every `BotName` was checked by `builtin_checked` when it was read.
+        mcr_bots::builtin(&self.0).unwrap_or_else(|| Box::new(mcr_bots::RandomBot::new()))
     }
 }
 
 impl fmt::Display for BotName {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.0)
+        f.write_str(&self.0)
     }
 }
 
 /// Reads a built-in bot name: `None` when it names none (a registered bot, or a `cmd:`
-/// program, which bot-host runs). A built-in name takes no options.
+/// program, which bot-host runs), else the bot or why its options do not parse (only `search`
+/// takes any).
 pub fn parse_builtin(name: &str) -> Option<Result<BotName, String>> {
     let name = name.trim();
     let head = name.split(':').next().unwrap_or_default();
-    let known = mcr_bots::BUILTIN_NAMES.iter().find(|&&n| n == head)?;
-    Some(if name == head {
-        Ok(BotName(known))
-    } else {
-        Err(format!(
-            "{name:?}: the built-in bot {known:?} takes no options"
-        ))
-    })
+    mcr_bots::BUILTIN_NAMES.iter().find(|&&n| n == head)?;
+    Some(
+        mcr_bots::builtin_checked(name)
+            .map(|_| BotName(name.to_string()))
+            .map_err(|e| format!("{}: {e}", arena_proto::text::quote(name))),
+    )
 }
 
 /// A built-in bot answering decision requests: each request is read back into a hand the seat
@@ -62,7 +63,7 @@ pub struct McrRequestBot {
 
 impl McrRequestBot {
     /// The built-in bot `name`, seeded with `seed`.
-    pub fn new(name: BotName, seed: u64) -> McrRequestBot {
+    pub fn new(name: &BotName, seed: u64) -> McrRequestBot {
         McrRequestBot {
             player: name.player(),
             seed,
@@ -101,6 +102,10 @@ mod tests {
             assert_eq!(parse_builtin(n).unwrap().unwrap().name(), n);
         }
         assert!(parse_builtin("random:x").unwrap().is_err());
+        let search = parse_builtin(" search:samples=8 ").unwrap().unwrap();
+        assert_eq!(search.name(), "search:samples=8");
+        let e = parse_builtin("search:samples=0").unwrap().unwrap_err();
+        assert!(e.contains("samples"), "{e}");
         assert_eq!(parse_builtin("expert"), None, "a Mahjong name");
         assert_eq!(parse_builtin("cmd:python3 bot.py"), None);
     }
@@ -113,7 +118,7 @@ mod tests {
             let name = parse_builtin(name).unwrap().unwrap();
             let mut t = McrTable::new(&McrSpec::from_seed(seed));
             let mut bots: Vec<McrRequestBot> =
-                (0..4).map(|s| McrRequestBot::new(name, s)).collect();
+                (0..4).map(|s| McrRequestBot::new(&name, s)).collect();
             let mut asked = 0;
             while t.outcome().is_none() {
                 let mut answers = Vec::new();

@@ -435,7 +435,7 @@ impl TableAdapter for Mcr {
     }
 
     fn request_bot(&self, bot: &BotName, seed: u64) -> Option<Box<dyn RequestBot>> {
-        Some(Box::new(bots::McrRequestBot::new(*bot, seed)))
+        Some(Box::new(bots::McrRequestBot::new(bot, seed)))
     }
 }
 

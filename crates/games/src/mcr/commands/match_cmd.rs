@@ -28,7 +28,7 @@ use crate::mcr::{GAME, McrBot, McrTable};
 /// `arena mcr match`.
 #[derive(Args)]
 pub(super) struct MatchArgs {
-    /// The bots, four or more: random, efficiency, fan, or cmd:PROGRAM [ARGS] (quoted) for a
+    /// The bots, four or more: random, efficiency, fan, search[:samples=N,…], or cmd:PROGRAM [ARGS] (quoted) for a
     /// program speaking the game's line protocol. With a number that is not a multiple of four
     /// the field is padded with --pad bots. A name may repeat.
     #[arg(required = true, num_args = 1..)]

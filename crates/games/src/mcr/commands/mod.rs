@@ -497,7 +497,7 @@ struct SelfplayArgs {
     /// Seed: hand i is played on the wall of seed + i.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// The built-in bot in every seat (random, efficiency, fan).
+    /// The built-in bot in every seat (random, efficiency, fan, search[:samples=N,…]).
     #[arg(long, default_value = "random")]
     bot: String,
     /// Walls of 136 tiles without flowers, as IJCAI plays.
