@@ -412,3 +412,30 @@ impl<G: TableGame> State for G {
         self.forfeit(seat)
     }
 }
+
+/// Writes a round's answers into `out` as a four-seat rules engine takes them (seat, action);
+/// how many, or `None` for more than four (no allocation on the fast path).
+#[inline]
+pub(crate) fn answers_into<A: Copy>(
+    actions: &[(arena_table::Pending, A)],
+    out: &mut [(u8, A); 4],
+) -> Option<usize> {
+    if actions.len() > out.len() {
+        return None;
+    }
+    for (slot, (p, a)) in out.iter_mut().zip(actions) {
+        *slot = (seat_u8(p.seat), *a);
+    }
+    Some(actions.len())
+}
+
+/// Why more answers than seats are refused.
+pub(crate) fn too_many<A>(actions: &[(arena_table::Pending, A)]) -> String {
+    format!("{} answers at once", actions.len())
+}
+
+/// A seat number as a rules engine with `u8` seats takes it (a number past 255 becomes 255,
+/// out of range, so the rules refuse it rather than wrap it onto another seat).
+pub(crate) fn seat_u8(seat: u32) -> u8 {
+    u8::try_from(seat).unwrap_or(u8::MAX)
+}

@@ -171,3 +171,48 @@ pub fn check_sample(job: &v1::TableJob) -> Result<(), SpecError> {
         SpecError::invalid(field, e.message)
     })
 }
+
+/// Refuses a spec that sets one of Dou Dizhu's dealing fields (farmers, seat rotation, the deal
+/// library's panel, bombs, centre, eps), for a game that deals otherwise: `how` says how it
+/// deals (`a Mahjong competition deals from its seed`).
+pub fn refuse_dou_dizhu_fields(spec: &v1::CompetitionSpec, how: &str) -> Result<(), SpecError> {
+    let set: [(&str, bool); 6] = [
+        ("spec.farmers", !spec.farmers.trim().is_empty()),
+        ("spec.rotate_seats", spec.rotate_seats),
+        ("spec.panel", spec.panel.is_some()),
+        ("spec.bombs", spec.bombs != 0),
+        ("spec.centre", !spec.centre.is_empty()),
+        ("spec.eps", spec.eps != 0.0),
+    ];
+    match set.iter().find(|(_, set)| *set) {
+        Some((field, _)) => Err(SpecError::invalid(
+            *field,
+            format!("is for Dou Dizhu competitions; {how}"),
+        )),
+        None => Ok(()),
+    }
+}
+
+/// Checks that `spec` asks for the duplicate format (typed or by name; nothing means it) and
+/// writes it both ways; else an error on `spec.format`, `what` saying what the game's
+/// competitions are (`a Mahjong competition is duplicate (the contest's schedule)`).
+pub fn duplicate_only(spec: &mut v1::CompetitionSpec, what: &str) -> Result<(), SpecError> {
+    let format = match spec.format_kind() {
+        v1::CompetitionFormat::Unspecified => match spec.format.as_str() {
+            "" => v1::CompetitionFormat::Duplicate,
+            name => format_of_name(name).unwrap_or(v1::CompetitionFormat::Unspecified),
+        },
+        typed => typed,
+    };
+    if format != v1::CompetitionFormat::Duplicate
+        || !(spec.format.is_empty() || spec.format == format_name(format))
+    {
+        return Err(SpecError::invalid(
+            "spec.format",
+            format!("{:?}: {what}", spec.format),
+        ));
+    }
+    spec.format_kind = format as i32;
+    spec.format = format_name(format).to_string();
+    Ok(())
+}

@@ -113,40 +113,11 @@ pub fn check(spec: &mut v1::CompetitionSpec, max_tables: u64) -> Result<Reading,
             ),
         ));
     }
-    let ddz_only: [(&str, bool); 6] = [
-        ("spec.farmers", !spec.farmers.trim().is_empty()),
-        ("spec.rotate_seats", spec.rotate_seats),
-        ("spec.panel", spec.panel.is_some()),
-        ("spec.bombs", spec.bombs != 0),
-        ("spec.centre", !spec.centre.is_empty()),
-        ("spec.eps", spec.eps != 0.0),
-    ];
-    if let Some((field, _)) = ddz_only.iter().find(|(_, set)| *set) {
-        return Err(SpecError::invalid(
-            *field,
-            "is for Dou Dizhu competitions; a Mahjong competition deals from its seed",
-        ));
-    }
-    let format = match spec.format_kind() {
-        v1::CompetitionFormat::Unspecified => match spec.format.as_str() {
-            "" => v1::CompetitionFormat::Duplicate,
-            name => competition::format_of_name(name).unwrap_or(v1::CompetitionFormat::Unspecified),
-        },
-        typed => typed,
-    };
-    if format != v1::CompetitionFormat::Duplicate
-        || !(spec.format.is_empty() || spec.format == competition::format_name(format))
-    {
-        return Err(SpecError::invalid(
-            "spec.format",
-            format!(
-                "{:?}: a Mahjong competition is duplicate (the contest's schedule)",
-                spec.format
-            ),
-        ));
-    }
-    spec.format_kind = format as i32;
-    spec.format = competition::format_name(format).to_string();
+    competition::refuse_dou_dizhu_fields(spec, "a Mahjong competition deals from its seed")?;
+    competition::duplicate_only(
+        spec,
+        "a Mahjong competition is duplicate (the contest's schedule)",
+    )?;
     let reading = reading_of(spec)?;
     spec.setup = Some(arena_proto::payload::pack(&mahjong_pb::Setup {
         fans: super::spec::fans_kind(reading) as i32,

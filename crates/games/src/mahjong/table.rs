@@ -13,6 +13,7 @@ use mahjong_bots::Player;
 
 use super::convert;
 use super::spec::MahjongSpec;
+use crate::adapter::{answers_into, seat_u8, too_many};
 
 /// A Mahjong hand being played.
 #[derive(Clone)]
@@ -174,28 +175,6 @@ impl TableGame for MahjongTable {
         };
         replay.history = Some(arena_proto::payload::pack(&history));
     }
-}
-
-/// Writes the answers into `out` as the rules engine takes them; how many, or `None` for more
-/// than four (at most three are ever pending at once, so no allocation on the fast path).
-#[inline]
-fn answers_into(actions: &[(Pending, Action)], out: &mut [(u8, Action); 4]) -> Option<usize> {
-    if actions.len() > out.len() {
-        return None;
-    }
-    for (slot, (p, a)) in out.iter_mut().zip(actions) {
-        *slot = (seat_u8(p.seat), *a);
-    }
-    Some(actions.len())
-}
-
-/// Why more answers than seats are refused.
-fn too_many(actions: &[(Pending, Action)]) -> String {
-    format!("{} answers at once", actions.len())
-}
-
-fn seat_u8(seat: u32) -> u8 {
-    u8::try_from(seat).unwrap_or(u8::MAX)
 }
 
 /// A built-in Mahjong bot seated at a [`MahjongTable`]: it decides from its seat's view alone.

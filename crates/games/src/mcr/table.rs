@@ -19,6 +19,7 @@ use mcr_bots::Player;
 
 use super::convert;
 use super::spec::{McrSpec, table_policy};
+use crate::adapter::{answers_into, seat_u8, too_many};
 
 /// A Chinese Standard Mahjong hand being played.
 #[derive(Clone)]
@@ -156,30 +157,6 @@ impl TableGame for McrTable {
     fn record_history(&self, replay: &mut v1::Replay) {
         replay.history = Some(arena_proto::payload::pack(&convert::history(&self.game)));
     }
-}
-
-/// Writes the answers into `out` as the rules engine takes them; how many, or `None` for more
-/// than four (no allocation on the fast path).
-#[inline]
-fn answers_into(actions: &[(Pending, Action)], out: &mut [(u8, Action); 4]) -> Option<usize> {
-    if actions.len() > out.len() {
-        return None;
-    }
-    for (slot, (p, a)) in out.iter_mut().zip(actions) {
-        *slot = (seat_u8(p.seat), *a);
-    }
-    Some(actions.len())
-}
-
-/// Why more answers than seats are refused.
-fn too_many(actions: &[(Pending, Action)]) -> String {
-    format!("{} answers at once", actions.len())
-}
-
-/// A seat number as the rules take it (a number past 3 stays out of range, so the rules refuse
-/// it rather than wrap it onto another seat).
-fn seat_u8(seat: u32) -> u8 {
-    u8::try_from(seat).unwrap_or(u8::MAX)
 }
 
 /// A built-in bot seated at a [`McrTable`]: it decides from its seat's view alone.
