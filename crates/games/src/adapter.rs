@@ -152,7 +152,10 @@ impl<A: TableAdapter> CheckedTable for Checked<A> {
             .enumerate()
             .map(|(i, s)| match (programs.get(i), s) {
                 (Some(Some(p)), _) => {
-                    SeatPlan::Program(Box::new(p.seat(kind.program_protocol(i as u32))))
+                    let protocol = kind
+                        .program_protocol_for(i as u32, &p.cmd)
+                        .unwrap_or_else(|why| Box::new(NoProtocol(why)));
+                    SeatPlan::Program(Box::new(p.seat(protocol)))
                 }
                 (_, SeatBot::Builtin(b)) => match self.game.local_bot(b) {
                     Some(bot) => SeatPlan::Local(bot),
@@ -438,4 +441,38 @@ pub(crate) fn too_many<A>(actions: &[(arena_table::Pending, A)]) -> String {
 /// out of range, so the rules refuse it rather than wrap it onto another seat).
 pub(crate) fn seat_u8(seat: u32) -> u8 {
     u8::try_from(seat).unwrap_or(u8::MAX)
+}
+
+/// The protocol of a program seat whose spec names a protocol its game lacks: its hosts check
+/// specs before a table ([`GameKind::check_protocol`]), so reaching one is the platform's
+/// mistake, which every request reports as such (never as the bot's fault).
+struct NoProtocol(String);
+
+impl arena_line::ProgramProtocol for NoProtocol {
+    fn framing(&self) -> arena_line::Framing {
+        arena_line::Framing::default()
+    }
+
+    fn greeting(&self) -> Option<&'static str> {
+        None
+    }
+
+    fn read_greeting(&self, _: &str) -> Result<Option<Option<String>>, String> {
+        Ok(None)
+    }
+
+    fn ask(
+        &mut self,
+        _: &v1::DecisionRequest,
+        _: std::time::Duration,
+        _: &mut Vec<String>,
+    ) -> Result<&'static str, String> {
+        Err(self.0.clone())
+    }
+
+    fn hear(&mut self, _: &str, _: &str, _: bool) -> Result<arena_line::Heard, String> {
+        Ok(arena_line::Heard::Nothing)
+    }
+
+    fn close(&mut self, _: Option<&v1::Outcome>, _: &mut Vec<String>) {}
 }

@@ -32,7 +32,7 @@ pub use commands::GameCommands;
 pub use competition::Competitions;
 pub use difficulty::{Difficulty, Measurer, MeasuringPanel};
 pub use ladder::{Group, GroupScore, GroupTable, Ladder};
-pub use registry::{Asset, CompetitionView, Game, GameKind, Renderer, Variant};
+pub use registry::{Asset, CompetitionView, Game, GameKind, ProtocolInfo, Renderer, Variant};
 
 use arena_proto::v1;
 use arena_table::job::check_envelope;

@@ -45,6 +45,24 @@ pub trait Game: Send + Sync + 'static {
     /// seat and table): what bot-host and the CLI's `cmd:` seats run a program with.
     fn program_protocol(&self, seat: u32) -> Box<dyn arena_line::ProgramProtocol>;
 
+    /// The game's other program protocols (Botzone's, a championship's): what a program seat
+    /// written `NAME:PROGRAM` (and a registered bot whose command starts so) speaks instead of
+    /// [`Game::program_protocol`].
+    fn program_protocols(&self) -> &'static [ProtocolInfo] {
+        &[]
+    }
+
+    /// The protocol `name` (one of [`Game::program_protocols`]) for seat `seat`, a fresh one per
+    /// seat and table; `None` when the game has none of that name.
+    fn named_program_protocol(
+        &self,
+        seat: u32,
+        name: &str,
+    ) -> Option<Box<dyn arena_line::ProgramProtocol>> {
+        let _ = (seat, name);
+        None
+    }
+
     /// Reads a job of this game (its envelope already checked): its set-up and seats, every
     /// error naming its field.
     fn check(&'static self, job: &v1::TableJob) -> Result<CheckedJob, JobError>;
@@ -191,6 +209,15 @@ pub trait Game: Send + Sync + 'static {
         let _ = standing;
         Value::Null
     }
+}
+
+/// One of a game's other program protocols ([`Game::program_protocols`]).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct ProtocolInfo {
+    /// Its name, as a seat's `NAME:PROGRAM` starts (`botzone`).
+    pub name: &'static str,
+    /// What it is, in a few words, for help and error messages.
+    pub about: &'static str,
 }
 
 /// A reading of a game, for its golden playthrough: a table job's set-up and seed.
@@ -378,6 +405,55 @@ impl GameKind {
     /// The registered game itself.
     pub fn game(self) -> &'static dyn Game {
         self.0
+    }
+
+    /// Whether `protocol` (a program spec's `NAME:` prefix, `None` for `cmd:`) is one of the
+    /// game's program protocols; else why not, listing those it has.
+    pub fn check_protocol(self, protocol: Option<&str>) -> Result<(), String> {
+        let Some(name) = protocol else {
+            return Ok(());
+        };
+        if self.program_protocols().iter().any(|p| p.name == name) {
+            return Ok(());
+        }
+        let known: Vec<String> = self
+            .program_protocols()
+            .iter()
+            .map(|p| format!("{}: ({})", p.name, p.about))
+            .collect();
+        Err(if known.is_empty() {
+            format!(
+                "{} programs speak only its own line protocol (cmd:PROGRAM), not {}",
+                self.title(),
+                arena_proto::text::quote(name)
+            )
+        } else {
+            format!(
+                "{} has no program protocol {}: cmd: (its own line protocol), {}",
+                self.title(),
+                arena_proto::text::quote(name),
+                known.join(", ")
+            )
+        })
+    }
+
+    /// The protocol a program started by `cmd` speaks in seat `seat`: the game's line
+    /// protocol, or the one `cmd`'s prefix names; else why the game has none of that name.
+    pub fn program_protocol_for(
+        self,
+        seat: u32,
+        cmd: &arena_line::CmdSpec,
+    ) -> Result<Box<dyn arena_line::ProgramProtocol>, String> {
+        self.check_protocol(cmd.protocol())?;
+        match cmd.protocol() {
+            None => Ok(self.program_protocol(seat)),
+            Some(name) => self.named_program_protocol(seat, name).ok_or_else(|| {
+                format!(
+                    "{} lists the program protocol {name:?} but gives none",
+                    self.title()
+                )
+            }),
+        }
     }
 }
 

@@ -17,6 +17,7 @@
 //!   the CLI's `cmd:` seats alike; [`Recorded`] keeps a transcript of a session's lines.
 //! - [`CmdSpec`]: the `cmd:PROGRAM [ARGS]` command line of a bot program.
 //! - [`TranscriptLine`]: a host's record of the lines of a session, and its notes.
+//! - [`botzone`]: Botzone's bot protocols, for games with a Botzone grammar.
 //!
 //! ```no_run
 //! use arena_line::{CmdSpec, Launch, blocking};
@@ -31,6 +32,7 @@
 //! ```
 
 pub mod blocking;
+pub mod botzone;
 mod fault;
 pub mod lines;
 mod program;

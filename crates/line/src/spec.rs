@@ -1,4 +1,5 @@
-//! `cmd:PROGRAM [ARGS]`: the command line of a bot program.
+//! `cmd:PROGRAM [ARGS]`: the command line of a bot program, and `PROTOCOL:PROGRAM [ARGS]` for a
+//! program speaking another of its game's protocols (`botzone:python3 bot.py`).
 
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -7,9 +8,14 @@ use std::path::{Path, PathBuf};
 /// (quotes and backslashes work; variables, globs and pipes are not expanded).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CmdSpec {
+    /// The game's program protocol it speaks, when not its default line protocol.
+    protocol: Option<String>,
     program: String,
     args: Vec<String>,
 }
+
+/// The longest protocol name a spec may start with.
+pub const MAX_PROTOCOL_CHARS: usize = 32;
 
 /// Why a `cmd:` spec could not be read.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -35,14 +41,29 @@ impl CmdSpec {
         args: impl IntoIterator<Item = impl Into<String>>,
     ) -> CmdSpec {
         CmdSpec {
+            protocol: None,
             program: program.into(),
             args: args.into_iter().map(Into::into).collect(),
         }
     }
 
-    /// Reads `cmd:PROGRAM [ARGS]`; the `cmd:` prefix is optional, so `python3 bot.py` works too.
+    /// This command speaking the game's program protocol `protocol` (`None`: its default line
+    /// protocol).
+    pub fn with_protocol(mut self, protocol: Option<&str>) -> CmdSpec {
+        self.protocol = protocol.map(str::to_string);
+        self
+    }
+
+    /// Reads `cmd:PROGRAM [ARGS]`, or `PROTOCOL:PROGRAM [ARGS]` for a program speaking the
+    /// protocol of that name (a lower-case word, hyphens allowed, e.g. `botzone`; whether the
+    /// game has it is the game's to say). The `cmd:` prefix is optional, so `python3 bot.py`
+    /// works too.
     pub fn parse(spec: &str) -> Result<CmdSpec, SpecError> {
-        let line = spec.strip_prefix("cmd:").unwrap_or(spec);
+        let (protocol, line) = match spec.split_once(':') {
+            Some(("cmd", rest)) => (None, rest),
+            Some((head, rest)) if is_protocol_name(head) => (Some(head.to_string()), rest),
+            _ => (None, spec),
+        };
         let mut words = shell_words::split(line)
             .map_err(|_| SpecError::Quoting {
                 spec: spec.to_string(),
@@ -56,9 +77,15 @@ impl CmdSpec {
                     spec: spec.to_string(),
                 })?;
         Ok(CmdSpec {
+            protocol,
             program,
             args: words.collect(),
         })
+    }
+
+    /// The game's program protocol it speaks, when not the default (`botzone`).
+    pub fn protocol(&self) -> Option<&str> {
+        self.protocol.as_deref()
     }
 
     /// The program: a path, or a name looked up on `PATH`.
@@ -92,7 +119,7 @@ impl CmdSpec {
                 arg.clone()
             }
         });
-        CmdSpec::new(program, args)
+        CmdSpec::new(program, args).with_protocol(self.protocol())
     }
 
     /// The command line without `cmd:`, quoted so that [`CmdSpec::parse`] reads it back.
@@ -102,11 +129,23 @@ impl CmdSpec {
 }
 
 impl fmt::Display for CmdSpec {
-    /// `cmd:` and the command line, quoted so that [`CmdSpec::parse`] reads it back.
+    /// `cmd:` (or the protocol's name and `:`) and the command line, quoted so that
+    /// [`CmdSpec::parse`] reads it back.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("cmd:")?;
+        f.write_str(self.protocol().unwrap_or("cmd"))?;
+        f.write_str(":")?;
         f.write_str(&self.command_line())
     }
+}
+
+/// Whether `head` (what comes before a spec's first `:`) names a protocol: a lower-case letter,
+/// then lower-case letters, digits or hyphens, at most [`MAX_PROTOCOL_CHARS`] in all. A program
+/// path (`/usr/bin/x`, `./bot`) or a command with a space before its first `:` is none.
+fn is_protocol_name(head: &str) -> bool {
+    let mut chars = head.chars();
+    chars.next().is_some_and(|c| c.is_ascii_lowercase())
+        && head.len() <= MAX_PROTOCOL_CHARS
+        && chars.all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
 }
 
 impl std::str::FromStr for CmdSpec {
@@ -158,6 +197,28 @@ mod tests {
         );
         let s = CmdSpec::parse("cmd:/usr/bin/env ./x").unwrap();
         assert_eq!(s.resolve(cwd).program(), "/usr/bin/env");
+    }
+
+    #[test]
+    fn a_protocol_prefix_is_kept_and_written_back() {
+        let s = CmdSpec::parse("botzone:python3 bot.py").unwrap();
+        assert_eq!(s.protocol(), Some("botzone"));
+        assert_eq!(s.program(), "python3");
+        assert_eq!(s.to_string(), "botzone:python3 bot.py");
+        assert_eq!(s.to_string().parse::<CmdSpec>().unwrap(), s);
+        assert_eq!(s.command_line(), "python3 bot.py");
+        let dir = tempfile::tempdir().unwrap();
+        assert_eq!(s.resolve(dir.path()).protocol(), Some("botzone"));
+        assert_eq!(
+            CmdSpec::parse("botzone-simpleio:./bot").unwrap().protocol(),
+            Some("botzone-simpleio")
+        );
+        // `cmd:` is the default protocol; a path or a command with a space first is no prefix.
+        assert_eq!(CmdSpec::parse("cmd:python3 x.py").unwrap().protocol(), None);
+        assert_eq!(CmdSpec::parse("./a:b").unwrap().program(), "./a:b");
+        let s = CmdSpec::parse("sh -c 'echo a:b'").unwrap();
+        assert_eq!((s.protocol(), s.program()), (None, "sh"));
+        assert_eq!(CmdSpec::parse("Bot:x").unwrap().program(), "Bot:x");
     }
 
     #[test]

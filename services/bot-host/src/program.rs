@@ -111,7 +111,19 @@ pub(crate) async fn run(ctx: &Arc<Ctx>, mut io: SeatIo, spec: ProgramSpec) -> Re
             .map_or(WorkDir::Fresh, |d| WorkDir::At(d.into())),
         ..Launch::default()
     };
-    let mut child = match ProgramSession::start(&cmd, launch, game.program_protocol(io.open.seat)) {
+    let protocol = match game.program_protocol_for(io.open.seat, &cmd) {
+        Ok(p) => p,
+        // The registry checks a bot's protocol when it is added: a record naming one its game
+        // lacks was written by hand or by another version, which no request of the bot mends.
+        Err(why) => {
+            io.fault(
+                v1::VerdictKind::Crashed,
+                format!("bot {:?} cannot be seated: {why}", spec.bot),
+            );
+            return Ok(());
+        }
+    };
+    let mut child = match ProgramSession::start(&cmd, launch, protocol) {
         Ok(c) => c,
         Err(e) => {
             // The cause first: the referee cuts a verdict's reason to 80 characters, and a

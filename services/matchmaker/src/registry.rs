@@ -114,7 +114,10 @@ pub async fn add(store: &dyn Store, req: &v1::AddBotRequest) -> Result<Registere
         let (token, hash) = token()?;
         (BotKind::Remote, Some((token, hash)))
     } else {
-        check_program(&req.program)?;
+        let spec = check_program(&req.program)?;
+        let game = GameKind::from_wire(&req.game).map_err(|why| ApiError::invalid("game", why))?;
+        game.check_protocol(spec.protocol())
+            .map_err(|why| ApiError::invalid("program", why))?;
         (
             BotKind::Program {
                 game: store_game(&req.game)?,

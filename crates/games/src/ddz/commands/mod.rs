@@ -345,7 +345,7 @@ fn side(name: &str, deadline: Duration) -> Result<Side> {
     let BotSpec::Cmd(cmd) = spec else {
         return Ok(Side::Builtin(builtin_factory(spec)));
     };
-    let cmd = programs::prepare(&cmd, &programs::match_sandbox())?;
+    let cmd = programs::prepare(crate::ddz::GAME, &cmd, &programs::match_sandbox())?;
     let decision_ms = u32::try_from(deadline.as_millis())
         .ok()
         .filter(|ms| u64::from(*ms) + PROGRAM_GRACE_MS <= u64::from(u32::MAX))

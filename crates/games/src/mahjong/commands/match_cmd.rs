@@ -70,7 +70,7 @@ pub(super) fn run_match(a: MatchArgs) -> Result<()> {
     let sandbox = programs::match_sandbox();
     for (i, spec) in specs.iter_mut().enumerate() {
         if let BotSpec::Cmd(cmd) = spec {
-            let resolved = programs::prepare(cmd, &sandbox)
+            let resolved = programs::prepare(crate::mahjong::GAME, cmd, &sandbox)
                 .with_context(|| format!("bot {} ({})", position_label(i), names[i]))?;
             *cmd = resolved.command_line();
         }

@@ -101,16 +101,16 @@ enum Entrant {
 /// The entrant named `name`: `cmd:PROGRAM [ARGS]` (already resolved and checked) or a
 /// built-in bot.
 fn entrant(name: &str) -> Result<Entrant> {
-    match name.strip_prefix("cmd:") {
-        Some(cmd) => {
-            let cmd = CmdSpec::parse(cmd)?;
+    match programs::is_program(crate::mcr::GAME, name) {
+        true => {
+            let cmd = CmdSpec::parse(name)?;
             let launch = Launch {
                 workdir: WorkDir::Fresh,
                 ..Launch::default()
             };
             Ok(Entrant::Program(Box::new(ProgramBot { cmd, launch })))
         }
-        None => Ok(Entrant::Player(make_bot(name)?)),
+        false => Ok(Entrant::Player(make_bot(name)?)),
     }
 }
 
@@ -235,13 +235,13 @@ pub(super) fn run(a: MatchArgs) -> Result<()> {
     // in a directory of its own): one clear error, not a fault in every hand.
     let sandbox = programs::match_sandbox();
     for (i, n) in names.iter_mut().enumerate() {
-        match n.strip_prefix("cmd:") {
-            Some(cmd) => {
-                let resolved = programs::prepare(cmd, &sandbox)
+        match programs::is_program(crate::mcr::GAME, n) {
+            true => {
+                let resolved = programs::prepare(crate::mcr::GAME, n, &sandbox)
                     .with_context(|| format!("bot {} ({n})", i + 1))?;
-                *n = format!("cmd:{}", resolved.command_line());
+                *n = resolved.to_string();
             }
-            None => {
+            false => {
                 make_bot(n).map_err(|e| anyhow::anyhow!("bot {} ({n}): {e}", i + 1))?;
             }
         }
