@@ -204,16 +204,20 @@ impl<G: BotzoneGrammar> Protocol<G> {
         let data = self.data.clone().filter(truthy);
         match self.mode {
             Mode::Json => {
-                let mut input = serde_json::Map::new();
-                input.insert("requests".into(), Value::Array(self.requests.clone()));
-                input.insert("responses".into(), Value::Array(self.responses.clone()));
+                // Written by hand to keep Botzone's order of the fields.
+                let mut input = format!(
+                    "{{\"requests\":{},\"responses\":{}",
+                    Value::Array(self.requests.clone()),
+                    Value::Array(self.responses.clone())
+                );
                 if let Some(d) = data {
-                    input.insert("data".into(), d);
+                    input.push_str(&format!(",\"data\":{d}"));
                 }
                 if let Some(g) = globaldata {
-                    input.insert("globaldata".into(), g);
+                    input.push_str(&format!(",\"globaldata\":{g}"));
                 }
-                out.push(Value::Object(input).to_string());
+                input.push('}');
+                out.push(input);
             }
             Mode::SimpleIo => {
                 out.push(self.requests.len().to_string());
@@ -455,5 +459,194 @@ impl<G: BotzoneGrammar> ProgramProtocol for Protocol<G> {
 
     fn close(&mut self, _outcome: Option<&v1::Outcome>, _out: &mut Vec<String>) {
         // Botzone tells a bot nothing at the end: its process is killed.
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A toy game: each request lists the turns `n` (a filler `PASS` each) and then the
+    /// decision's turn; a response is a number, read as an action whose kind is that number.
+    struct Count {
+        next: u64,
+    }
+
+    impl BotzoneGrammar for Count {
+        fn botzone_game(&self) -> &'static str {
+            "Count"
+        }
+        fn turns(
+            &mut self,
+            request: &v1::DecisionRequest,
+            out: &mut Vec<BotzoneTurn>,
+        ) -> Result<(), String> {
+            for _ in 0..request.request_id {
+                out.push(BotzoneTurn {
+                    request: Value::String(format!("filler {}", self.next)),
+                    filler: Some(Value::String("PASS".into())),
+                });
+                self.next += 1;
+            }
+            out.push(BotzoneTurn {
+                request: Value::String(format!("ask {}", self.next)),
+                filler: None,
+            });
+            self.next += 1;
+            Ok(())
+        }
+        fn action(&mut self, response: &Value) -> Result<v1::Action, String> {
+            let n = response.as_str().and_then(|s| s.parse::<i32>().ok());
+            n.map(|kind| v1::Action {
+                game: Some(arena_proto::payload::Any {
+                    type_url: kind.to_string(),
+                    value: Vec::new(),
+                }),
+            })
+            .ok_or_else(|| format!("{response} is no number"))
+        }
+        fn simple_request(&self, request: &Value) -> Option<String> {
+            request.as_str().map(str::to_string)
+        }
+    }
+
+    fn protocol(mode: Mode) -> Protocol<Count> {
+        let mut p = Protocol::with_globaldata(Count { next: 0 }, mode, Arc::default());
+        p.bind(&CmdSpec::parse("botzone:python3 bot.py").unwrap());
+        p
+    }
+
+    fn ask(p: &mut Protocol<Count>, fillers: u64) -> Vec<String> {
+        let req = v1::DecisionRequest {
+            request_id: fillers,
+            ..Default::default()
+        };
+        let mut out = Vec::new();
+        p.ask(&req, Duration::from_secs(1), &mut out).unwrap();
+        out
+    }
+
+    fn answer(heard: Result<Heard, String>) -> i32 {
+        match heard {
+            Ok(Heard::Answer(a)) => a.game.map_or(-1, |g| g.type_url.parse().unwrap_or(-1)),
+            other => panic!("no answer: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_fresh_json_bot_gets_the_history_with_fillers_and_its_data_and_globaldata() {
+        let mut p = protocol(Mode::Json);
+        assert!(p.fresh_process());
+        let input = ask(&mut p, 1);
+        assert_eq!(
+            input,
+            [r#"{"requests":["filler 0","ask 1"],"responses":["PASS"]}"#]
+        );
+        assert_eq!(p.hear(r#"{"response":"7","debug":"x","#, "c", true), Ok(Heard::Nothing));
+        assert_eq!(p.hear(r#""data":{"k":1},"globaldata":"g"}"#, "c", true), Ok(Heard::Nothing));
+        assert_eq!(answer(p.hear_end("c", true).unwrap()), 7);
+        assert!(p.fresh_process(), "exited: started afresh");
+        let input = ask(&mut p, 0);
+        assert_eq!(
+            input,
+            [r#"{"requests":["filler 0","ask 1","ask 2"],"responses":["PASS","7"],"data":{"k":1},"globaldata":"g"}"#]
+        );
+        // A bare response is accepted.
+        p.hear("\"3\"", "c", true).unwrap();
+        assert_eq!(answer(p.hear_end("c", true).unwrap()), 3);
+    }
+
+    #[test]
+    fn simple_io_input_alternates_lines_and_output_lines_are_response_debug_data_globaldata() {
+        let mut p = protocol(Mode::SimpleIo);
+        assert_eq!(ask(&mut p, 1), ["2", "filler 0", "PASS", "ask 1"]);
+        for line in ["5", "debug", "mydata", "global", "more"] {
+            assert_eq!(p.hear(line, "c", true), Ok(Heard::Nothing));
+        }
+        assert_eq!(answer(p.hear_end("c", true).unwrap()), 5);
+        assert_eq!(
+            ask(&mut p, 0),
+            ["3", "filler 0", "PASS", "ask 1", "5", "ask 2", "mydata", "global\nmore"]
+        );
+    }
+
+    #[test]
+    fn a_keep_running_bot_gets_only_new_requests_and_answers_fillers_one_by_one() {
+        let mut p = protocol(Mode::Json);
+        ask(&mut p, 0);
+        p.hear("\"1\"", "c", true).unwrap();
+        assert_eq!(answer(p.hear(KEEP_RUNNING_MARKER, "c", true)), 1);
+        assert!(!p.fresh_process() && p.charges_idle_cpu());
+        // Two fillers: sent one at a time, each answer checked.
+        assert_eq!(ask(&mut p, 2), ["\"filler 1\""]);
+        p.hear("\"PASS\"", "c", true).unwrap();
+        assert_eq!(
+            p.hear(KEEP_RUNNING_MARKER, "c", true),
+            Ok(Heard::Continue {
+                lines: vec!["\"filler 2\"".into()],
+                fresh: false
+            })
+        );
+        p.hear("\"9\"", "c", true).unwrap();
+        let e = p.hear(KEEP_RUNNING_MARKER, "to the turn request", true).unwrap_err();
+        assert!(
+            e.contains("answered \"9\" to the turn request on a turn where Botzone's judge allows only PASS"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn a_keep_running_bot_that_exits_is_restarted_with_the_whole_history() {
+        let mut p = protocol(Mode::Json);
+        ask(&mut p, 0);
+        p.hear("\"1\"", "c", true).unwrap();
+        answer(p.hear(KEEP_RUNNING_MARKER, "c", true));
+        assert_eq!(ask(&mut p, 1), ["\"filler 1\""]);
+        // It answers the filler and exits instead of printing the marker.
+        p.hear("\"PASS\"", "c", true).unwrap();
+        assert_eq!(
+            p.hear_end("c", true),
+            Some(Ok(Heard::Continue {
+                lines: vec![
+                    r#"{"requests":["ask 0","filler 1","ask 2"],"responses":["1","PASS"]}"#.into()
+                ],
+                fresh: true
+            }))
+        );
+        assert!(p.fresh_process());
+    }
+
+    #[test]
+    fn no_output_garbage_and_unknown_responses_are_malformed_and_quoted() {
+        let mut p = protocol(Mode::Json);
+        ask(&mut p, 0);
+        let e = p.hear_end("to the turn request", true).unwrap().unwrap_err();
+        assert_eq!(e, "wrote no response to the turn request");
+        ask(&mut p, 0);
+        p.hear("{oops", "c", true).unwrap();
+        let e = p.hear_end("to the turn request", true).unwrap().unwrap_err();
+        assert!(e.starts_with("wrote \"{oops\" to the turn request, which is not JSON"), "{e}");
+        ask(&mut p, 0);
+        p.hear("\"x\"", "c", true).unwrap();
+        let e = p.hear_end("to the turn request", true).unwrap().unwrap_err();
+        assert_eq!(e, "answered \"x\" to the turn request: \"x\" is no number");
+        assert!(p.hear("late", "when nothing was asked", false).is_err());
+    }
+
+    #[test]
+    fn globaldata_is_kept_per_bot_across_tables() {
+        let store = Arc::new(GlobalData::default());
+        let cmd = CmdSpec::parse("botzone:./a").unwrap();
+        let mut first = Protocol::with_globaldata(Count { next: 0 }, Mode::Json, Arc::clone(&store));
+        first.bind(&cmd);
+        ask(&mut first, 0);
+        first.hear(r#"{"response":"1","globaldata":[1,2]}"#, "c", true).unwrap();
+        answer(first.hear_end("c", true).unwrap());
+        let mut second = Protocol::with_globaldata(Count { next: 0 }, Mode::Json, Arc::clone(&store));
+        second.bind(&cmd);
+        assert_eq!(ask(&mut second, 0), [r#"{"requests":["ask 0"],"responses":[],"globaldata":[1,2]}"#]);
+        let mut other = Protocol::with_globaldata(Count { next: 0 }, Mode::Json, store);
+        other.bind(&CmdSpec::parse("botzone:./b").unwrap());
+        assert_eq!(ask(&mut other, 0), [r#"{"requests":["ask 0"],"responses":[]}"#]);
     }
 }
