@@ -5,7 +5,7 @@ use super::basic::{Kind, Unit, by_wait};
 use super::wait::unique_wait;
 use super::{
     Ctx, Fan, FanTable, by_rank_range, by_suits, by_tile_hog, by_tile_traits, by_win_flags,
-    by_winds, exclusions,
+    by_winds, exclusions, present,
 };
 use crate::shape::{KNITTED_STRAIGHTS, ORPHANS};
 use crate::tile::{Counts, Tile};
@@ -23,9 +23,10 @@ pub(super) fn special_form(ctx: &Ctx<'_>, t: &mut FanTable) -> bool {
             by_win_flags(ctx.flags, t);
         } else {
             t.set(Fan::SevenPairs, 1);
-            by_suits(c, t);
-            by_tile_traits(c, t);
-            by_rank_range(c, t);
+            let held = present(c);
+            by_suits(held, t);
+            by_tile_traits(held, t);
+            by_rank_range(held, t);
             by_tile_hog(c, 0, t);
             by_win_flags(ctx.flags, t);
             exclusions(t);
