@@ -273,6 +273,63 @@ pub(crate) fn basic_waits_mask(standing: &Counts) -> Option<u64> {
     Some(out)
 }
 
+/// [`basic_waits_mask`] of `standing` when `standing` with `win` added splits wholly into melds
+/// and a pair (a winning hand less its winning tile), from at most two groups' table entries:
+/// every group but the winning tile's already splits wholly, so the tile waited on goes either
+/// to the winning tile's group, or (when that group holds the pair without it) to the group
+/// that held the pair. `None` for counts outside the tables.
+pub(crate) fn basic_waits_of_divided(standing: &Counts, win: Tile) -> Option<u64> {
+    let w = win.index() / 9;
+    let group = |k: usize| -> Option<(&'static table::Entry, usize)> {
+        let lo = 9 * k;
+        let n = standing[lo..(lo + 9).min(TILE_KINDS)]
+            .iter()
+            .map(|&t| usize::from(t))
+            .sum();
+        let e = if k < 3 {
+            let mut g = [0u8; 9];
+            g.copy_from_slice(&standing[lo..lo + 9]);
+            table::SUITS.get(&g)?
+        } else {
+            let mut h = [0u8; 7];
+            h.copy_from_slice(&standing[27..]);
+            table::HONOURS.get(&h)?
+        };
+        Some((e, n))
+    };
+    let (ew, nw) = group(w)?;
+    // The winning tile's group gets the tile: every other group as in the winning hand.
+    let mut out = u64::from(ew.waits[usize::from((nw + 1) % 3 == 2)]) << (9 * w);
+    if nw % 3 == 2 && table::complete(&ew.options, nw, true) {
+        // The winning tile's group holds the pair on its own: the tile may go to the group that
+        // held the pair in the winning hand, now two tiles more than a multiple of three.
+        for k in (0..4).filter(|&k| k != w) {
+            let lo = 9 * k;
+            let n: usize = standing[lo..(lo + 9).min(TILE_KINDS)]
+                .iter()
+                .map(|&t| usize::from(t))
+                .sum();
+            if n % 3 == 2 {
+                let (e, _) = group(k)?;
+                out |= u64::from(e.waits[0]) << (9 * k);
+            }
+        }
+    }
+    // A fifth tile of a kind held four times, outside the tables (as in `basic_waits_mask`).
+    if standing.contains(&4) {
+        for (i, &n) in standing.iter().enumerate() {
+            if n == 4 {
+                let mut c = *standing;
+                c[i] += 1;
+                if is_basic_complete(&c) {
+                    out |= 1 << i;
+                }
+            }
+        }
+    }
+    Some(out)
+}
+
 /// The tile that completes 13 concealed tiles into seven pairs, if there is one.
 pub fn seven_pairs_wait(standing: &Counts) -> Option<Tile> {
     if standing.iter().map(|&n| usize::from(n)).sum::<usize>() != 13 {

@@ -120,193 +120,125 @@ fn divide_search(
     }
 }
 
-/// One group's splits (a suit, or the honours) into melds and at most one pair; melds keyed
-/// as in [`Division`], sorted.
-#[derive(Clone, Copy, PartialEq, Eq)]
-struct Split {
-    melds: [u8; 4],
-    count: u8,
-    /// The pair's tile index, or [`NO_PAIR`].
-    pair: u8,
-}
-
+/// Where the pair may go: the tile index of no tile, for a division still without one.
 const NO_PAIR: u8 = u8::MAX;
 
-/// Splits one group can have at most (a suit of 14 tiles has far fewer).
-const MAX_SPLITS: usize = 32;
-
-struct Splits {
-    list: [Split; MAX_SPLITS],
-    len: usize,
-}
-
-impl Splits {
-    const fn new() -> Splits {
-        Splits {
-            list: [Split {
-                melds: [0; 4],
-                count: 0,
-                pair: NO_PAIR,
-            }; MAX_SPLITS],
-            len: 0,
+/// Every division of `c` into melds and one pair, into `out` (unsorted).
+///
+/// Melds never span two groups (a suit, or the honours), so only the one group holding two
+/// tiles more than a multiple of three can hold the pair, and a group holding one more splits
+/// no way at all. Within a suit, the tiles of the lowest kind left go at once into the pair (or
+/// not), a pung (or not) and as many chows as remain: each division is made exactly once, its
+/// melds in order, with nothing to sort or deduplicate.
+fn divide(c: &Counts, out: &mut Divisions) {
+    let mut pair_group = None;
+    for g in 0..4 {
+        let lo = 9 * g;
+        let n: u32 = c[lo..(lo + 9).min(TILE_KINDS)]
+            .iter()
+            .map(|&n| u32::from(n))
+            .sum();
+        match n % 3 {
+            1 => return,
+            2 if pair_group.is_some() => return,
+            2 => pair_group = Some(g),
+            _ => {}
         }
     }
-
-    fn push(&mut self, mut s: Split) {
-        s.melds[..usize::from(s.count)].sort_unstable();
-        if !self.list[..self.len].contains(&s) && self.len < MAX_SPLITS {
-            self.list[self.len] = s;
-            self.len += 1;
-        }
-    }
-}
-
-/// Every split of the suit whose counts are `c` (tile indices from `base`) into melds and, when
-/// `with_pair`, one pair: the lowest tile left goes into the pair, a pung or a chow.
-fn split_suit(
-    c: &mut [u8; 9],
-    base: u8,
-    i: usize,
-    with_pair: bool,
-    work: &mut Split,
-    out: &mut Splits,
-) {
-    let mut i = i;
-    while i < 9 && c[i] == 0 {
-        i += 1;
-    }
-    if i == 9 {
-        if (work.pair != NO_PAIR) == with_pair {
-            out.push(*work);
-        }
-        return;
-    }
-    let tile = base + i as u8;
-    if with_pair && work.pair == NO_PAIR && c[i] >= 2 {
-        c[i] -= 2;
-        work.pair = tile;
-        split_suit(c, base, i, with_pair, work, out);
-        work.pair = NO_PAIR;
-        c[i] += 2;
-    }
-    if work.count == 4 {
-        return;
-    }
-    if c[i] >= 3 {
-        c[i] -= 3;
-        work.melds[usize::from(work.count)] = 2 * tile;
-        work.count += 1;
-        split_suit(c, base, i, with_pair, work, out);
-        work.count -= 1;
-        c[i] += 3;
-    }
-    if i <= 6 && c[i + 1] > 0 && c[i + 2] > 0 {
-        c[i] -= 1;
-        c[i + 1] -= 1;
-        c[i + 2] -= 1;
-        work.melds[usize::from(work.count)] = 2 * tile + 1;
-        work.count += 1;
-        split_suit(c, base, i, with_pair, work, out);
-        work.count -= 1;
-        c[i] += 1;
-        c[i + 1] += 1;
-        c[i + 2] += 1;
-    }
-}
-
-/// The honours' one split (pungs and at most one pair), if they have one.
-fn split_honours(c: &[u8], out: &mut Splits) {
-    let mut s = Split {
+    let Some(pair_group) = pair_group else { return };
+    let mut c = *c;
+    let mut work = Division {
         melds: [0; 4],
         count: 0,
         pair: NO_PAIR,
     };
-    for (k, &n) in c.iter().enumerate() {
-        let tile = 27 + k as u8;
+    divide_suits(&mut c, 0, pair_group, &mut work, out);
+}
+
+/// [`divide`] from kind `i` of the suits on, the kinds below it already in `work`.
+fn divide_suits(
+    c: &mut Counts,
+    i: usize,
+    pair_group: usize,
+    work: &mut Division,
+    out: &mut Divisions,
+) {
+    let mut i = i;
+    while i < 27 && c[i] == 0 {
+        i += 1;
+    }
+    if i == 27 {
+        divide_honours(c, pair_group == 3, work, out);
+        return;
+    }
+    let n = c[i];
+    let chow_room = if i % 9 <= 6 {
+        c[i + 1].min(c[i + 2])
+    } else {
+        0
+    };
+    let may_pair = i / 9 == pair_group && work.pair == NO_PAIR;
+    for pair in [false, true] {
+        if pair && !may_pair {
+            break;
+        }
+        for pung in [false, true] {
+            let used = 2 * u8::from(pair) + 3 * u8::from(pung);
+            if used > n {
+                break;
+            }
+            let chows = n - used;
+            if chows > chow_room || work.count + u8::from(pung) + chows > 4 {
+                continue;
+            }
+            let count = work.count;
+            if pung {
+                work.melds[usize::from(work.count)] = 2 * i as u8;
+                work.count += 1;
+            }
+            for _ in 0..chows {
+                work.melds[usize::from(work.count)] = 2 * i as u8 + 1;
+                work.count += 1;
+            }
+            if pair {
+                work.pair = i as u8;
+            }
+            c[i] = 0;
+            if chows > 0 {
+                c[i + 1] -= chows;
+                c[i + 2] -= chows;
+            }
+            divide_suits(c, i + 1, pair_group, work, out);
+            c[i] = n;
+            if chows > 0 {
+                c[i + 1] += chows;
+                c[i + 2] += chows;
+            }
+            if pair {
+                work.pair = NO_PAIR;
+            }
+            work.count = count;
+        }
+    }
+}
+
+/// The end of [`divide`]: the honours split one way only, pungs and (when `pair`) the pair.
+fn divide_honours(c: &Counts, pair: bool, work: &Division, out: &mut Divisions) {
+    let mut d = *work;
+    for (i, &n) in c.iter().enumerate().skip(27) {
         match n {
             0 => {}
-            2 if s.pair == NO_PAIR => s.pair = tile,
-            3 if s.count < 4 => {
-                s.melds[usize::from(s.count)] = 2 * tile;
-                s.count += 1;
+            2 if pair && d.pair == NO_PAIR => d.pair = i as u8,
+            3 if d.count < 4 => {
+                d.melds[usize::from(d.count)] = 2 * i as u8;
+                d.count += 1;
             }
             _ => return,
         }
     }
-    out.push(s);
-}
-
-/// Every division of `c` into melds and one pair, into `out` (unsorted). Melds never span two
-/// groups, so each suit and the honours are split on their own and every choice of one split
-/// per group is a division; the group holding two tiles more than a multiple of three holds
-/// the pair.
-fn divide(c: &Counts, out: &mut Divisions) {
-    let mut groups = [const { Splits::new() }; 4];
-    let mut pairs = 0;
-    for (g, splits) in groups.iter_mut().enumerate() {
-        let lo = 9 * g;
-        let hi = (lo + 9).min(TILE_KINDS);
-        let n: u32 = c[lo..hi].iter().map(|&n| u32::from(n)).sum();
-        pairs += u32::from(n % 3 == 2);
-        match n % 3 {
-            1 => return,
-            _ if n == 0 => {
-                splits.push(Split {
-                    melds: [0; 4],
-                    count: 0,
-                    pair: NO_PAIR,
-                });
-            }
-            r if g < 3 => {
-                let mut suit = [0u8; 9];
-                suit.copy_from_slice(&c[lo..hi]);
-                let mut work = Split {
-                    melds: [0; 4],
-                    count: 0,
-                    pair: NO_PAIR,
-                };
-                split_suit(&mut suit, lo as u8, 0, r == 2, &mut work, splits);
-            }
-            _ => split_honours(&c[lo..hi], splits),
-        }
-        if splits.len == 0 {
-            return;
-        }
-    }
-    // Each group of two more than a multiple of three holds a pair: one such group, or none.
-    if pairs != 1 {
-        return;
-    }
-    let [a, b, c, d] = &groups;
-    for sa in &a.list[..a.len] {
-        for sb in &b.list[..b.len] {
-            for sc in &c.list[..c.len] {
-                for sd in &d.list[..d.len] {
-                    let mut div = Division {
-                        melds: [0; 4],
-                        count: 0,
-                        pair: 0,
-                    };
-                    let mut fits = true;
-                    for s in [sa, sb, sc, sd] {
-                        for &m in &s.melds[..usize::from(s.count)] {
-                            fits &= usize::from(div.count) < 4;
-                            if fits {
-                                div.melds[usize::from(div.count)] = m;
-                                div.count += 1;
-                            }
-                        }
-                        if s.pair != NO_PAIR {
-                            div.pair = s.pair;
-                        }
-                    }
-                    if fits && out.len < MAX_DIVISIONS {
-                        out.list[out.len] = div;
-                        out.len += 1;
-                    }
-                }
-            }
-        }
+    if d.pair != NO_PAIR && out.len < MAX_DIVISIONS {
+        out.list[out.len] = d;
+        out.len += 1;
     }
 }
 

@@ -380,8 +380,9 @@ pub fn evaluate(hand: &WinningHand<'_>) -> Result<Scored, FanError> {
         // winning tile could make an edge, closed or single wait.
         let unique = std::cell::OnceCell::new();
         let unique = || {
-            *unique
-                .get_or_init(|| wait::unique_wait(&ctx.closed, hand.standing.len(), hand.win_tile))
+            *unique.get_or_init(|| {
+                wait::unique_wait_divided(&ctx.closed, hand.standing.len(), hand.win_tile)
+            })
         };
         let mut chosen: Option<FanTable> = None;
         basic::each_division(&ctx, &unique, |t| {
