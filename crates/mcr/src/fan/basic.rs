@@ -152,22 +152,24 @@ fn divide(c: &Counts, out: &mut Divisions) {
         count: 0,
         pair: NO_PAIR,
     };
-    divide_suits(&mut c, 0, pair_group, &mut work, out);
+    let held = c[..27]
+        .iter()
+        .enumerate()
+        .fold(0u32, |m, (i, &n)| m | u32::from(n > 0) << i);
+    divide_suits(&mut c, held, pair_group, &mut work, out);
 }
 
-/// [`divide`] from kind `i` of the suits on, the kinds below it already in `work`.
+/// [`divide`] of the suits' kinds left, `held` (bit `i` set for each numbered kind `i` with tiles
+/// left; those below the lowest already in `work`).
 fn divide_suits(
     c: &mut Counts,
-    i: usize,
+    held: u32,
     pair_group: usize,
     work: &mut Division,
     out: &mut Divisions,
 ) {
-    let mut i = i;
-    while i < 27 && c[i] == 0 {
-        i += 1;
-    }
-    if i == 27 {
+    let i = held.trailing_zeros() as usize;
+    if i >= 27 {
         divide_honours(c, pair_group == 3, work, out);
         return;
     }
@@ -204,11 +206,14 @@ fn divide_suits(
                 work.pair = i as u8;
             }
             c[i] = 0;
+            let mut rest = held & !(1 << i);
             if chows > 0 {
                 c[i + 1] -= chows;
                 c[i + 2] -= chows;
+                rest &=
+                    !(u32::from(c[i + 1] == 0) << (i + 1) | u32::from(c[i + 2] == 0) << (i + 2));
             }
-            divide_suits(c, i + 1, pair_group, work, out);
+            divide_suits(c, rest, pair_group, work, out);
             c[i] = n;
             if chows > 0 {
                 c[i + 1] += chows;

@@ -297,17 +297,27 @@ pub fn evaluate(hand: &WinningHand<'_>) -> Result<Scored, FanError> {
     if let Some(p) = hand.packs.iter().find(|p| !p.is_valid()) {
         return Err(FanError::BadPack(*p));
     }
+    // `held`: bit `i` for each kind `i` among all the tiles, as `present(&all)` would read it.
     let mut standing = [0u8; TILE_KINDS];
+    let mut held = 1u64 << hand.win_tile.index();
     for t in hand.standing {
         standing[t.index()] += 1;
+        held |= 1 << t.index();
     }
     let mut closed = standing;
     closed[hand.win_tile.index()] += 1;
     let mut all = closed;
     for p in hand.packs {
         p.add_to(&mut all);
+        let i = p.tile.index();
+        held |= match p.kind {
+            PackKind::Chow => 0b111 << (i - 1),
+            _ => 1 << i,
+        };
     }
-    if let Some(t) = all.iter().position(|&n| n > 4).and_then(Tile::from_index) {
+    if all.iter().any(|&n| n > 4)
+        && let Some(t) = all.iter().position(|&n| n > 4).and_then(Tile::from_index)
+    {
         return Err(FanError::TooMany(t));
     }
     let all_len = 14
@@ -324,13 +334,7 @@ pub fn evaluate(hand: &WinningHand<'_>) -> Result<Scored, FanError> {
         about_kong: hand.about_kong,
         wall_last: hand.wall_last,
     };
-    let in_packs = {
-        let mut c = [0u8; TILE_KINDS];
-        for p in hand.packs {
-            p.add_to(&mut c);
-        }
-        c[win]
-    };
+    let in_packs = all[win] - closed[win];
     if standing[win] > 0 {
         flags.fourth_tile = false;
     }
@@ -349,7 +353,6 @@ pub fn evaluate(hand: &WinningHand<'_>) -> Result<Scored, FanError> {
     by_win_flags(flags, &mut base);
     let melded = hand.packs.iter().filter(|p| p.is_melded()).count();
     basic::by_concealment(melded, flags.self_drawn, &mut base);
-    let held = present(&all);
     by_suits(held, &mut base);
     by_tile_traits(held, &mut base);
     by_rank_range(held, &mut base);
