@@ -277,6 +277,8 @@ struct Ctx<'a> {
     closed: Counts,
     /// Every tile: packs (a kong as four), concealed tiles and the winning tile.
     all: Counts,
+    /// Bit `i` set for each kind `i` that `all` holds.
+    held: u64,
     /// The fans every division shares, set before any division's own: the win flags'
     /// (`by_win_flags`), the concealment of the packs (`basic::by_concealment`), and those
     /// read off all the tiles (`by_suits`, `by_tile_traits`, `by_rank_range`).
@@ -361,6 +363,7 @@ pub fn evaluate(hand: &WinningHand<'_>) -> Result<Scored, FanError> {
         flags,
         closed,
         all,
+        held,
         base,
         // `all` holds 14 tiles and one more per kong.
         hogs: hogs(&all, all_len - 14),
