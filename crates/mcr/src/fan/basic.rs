@@ -3,7 +3,8 @@
 use super::combine::{self, code};
 use super::{Ctx, Fan, FanTable, by_winds, exclusions};
 use crate::pack::{Pack, PackKind};
-use crate::tile::{Counts, TILE_KINDS, Tile};
+use crate::shape::{NO_PAIR, NO_TILES, SuitSplit, suit_splits};
+use crate::tile::{Counts, Tile};
 
 /// A meld or the pair of one arrangement.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -76,10 +77,10 @@ fn divide_search(
     pair: Option<u8>,
     out: &mut Divisions,
 ) {
-    while i < TILE_KINDS && c[i] == 0 {
+    while i < crate::tile::TILE_KINDS && c[i] == 0 {
         i += 1;
     }
-    if i == TILE_KINDS {
+    if i == crate::tile::TILE_KINDS {
         let Some(pair) = pair else { return };
         let mut d = *work;
         d.pair = pair;
@@ -120,130 +121,85 @@ fn divide_search(
     }
 }
 
-/// Where the pair may go: the tile index of no tile, for a division still without one.
-const NO_PAIR: u8 = u8::MAX;
-
 /// Every division of `c` into melds and one pair, into `out` (unsorted).
 ///
 /// Melds never span two groups (a suit, or the honours), so only the one group holding two
 /// tiles more than a multiple of three can hold the pair, and a group holding one more splits
-/// no way at all. Within a suit, the tiles of the lowest kind left go at once into the pair (or
-/// not), a pung (or not) and as many chows as remain: each division is made exactly once, its
-/// melds in order, with nothing to sort or deduplicate.
+/// no way at all. Each suit's splits are looked up ([`suit_splits`]), the honours split one way
+/// at most, and every choice of one split per group is a division.
 fn divide(c: &Counts, out: &mut Divisions) {
-    let mut pair_group = None;
-    for g in 0..4 {
-        let lo = 9 * g;
-        let n: u32 = c[lo..(lo + 9).min(TILE_KINDS)]
-            .iter()
-            .map(|&n| u32::from(n))
-            .sum();
+    let mut pairs = 0;
+    let mut lists: [&[SuitSplit]; 3] = [&[NO_TILES]; 3];
+    for (s, list) in lists.iter_mut().enumerate() {
+        let mut g = [0u8; 9];
+        g.copy_from_slice(&c[9 * s..9 * s + 9]);
+        let n: u8 = g.iter().sum();
         match n % 3 {
             1 => return,
-            2 if pair_group.is_some() => return,
-            2 => pair_group = Some(g),
-            _ => {}
+            r => pairs += u8::from(r == 2),
+        }
+        if n > 0 {
+            match suit_splits(&g) {
+                Some(found) if !found.is_empty() => *list = found,
+                _ => return,
+            }
         }
     }
-    let Some(pair_group) = pair_group else { return };
-    let mut c = *c;
-    let mut work = Division {
+    // The honours: pungs, and the pair unless a suit holds it.
+    let mut honours = Division {
         melds: [0; 4],
         count: 0,
         pair: NO_PAIR,
     };
-    let held = c[..27]
-        .iter()
-        .enumerate()
-        .fold(0u32, |m, (i, &n)| m | u32::from(n > 0) << i);
-    divide_suits(&mut c, held, pair_group, &mut work, out);
-}
-
-/// [`divide`] of the suits' kinds left, `held` (bit `i` set for each numbered kind `i` with tiles
-/// left; those below the lowest already in `work`).
-fn divide_suits(
-    c: &mut Counts,
-    held: u32,
-    pair_group: usize,
-    work: &mut Division,
-    out: &mut Divisions,
-) {
-    let i = held.trailing_zeros() as usize;
-    if i >= 27 {
-        divide_honours(c, pair_group == 3, work, out);
-        return;
-    }
-    let n = c[i];
-    let chow_room = if i % 9 <= 6 {
-        c[i + 1].min(c[i + 2])
-    } else {
-        0
-    };
-    let may_pair = i / 9 == pair_group && work.pair == NO_PAIR;
-    for pair in [false, true] {
-        if pair && !may_pair {
-            break;
-        }
-        for pung in [false, true] {
-            let used = 2 * u8::from(pair) + 3 * u8::from(pung);
-            if used > n {
-                break;
-            }
-            let chows = n - used;
-            if chows > chow_room || work.count + u8::from(pung) + chows > 4 {
-                continue;
-            }
-            let count = work.count;
-            if pung {
-                work.melds[usize::from(work.count)] = 2 * i as u8;
-                work.count += 1;
-            }
-            for _ in 0..chows {
-                work.melds[usize::from(work.count)] = 2 * i as u8 + 1;
-                work.count += 1;
-            }
-            if pair {
-                work.pair = i as u8;
-            }
-            c[i] = 0;
-            let mut rest = held & !(1 << i);
-            if chows > 0 {
-                c[i + 1] -= chows;
-                c[i + 2] -= chows;
-                rest &=
-                    !(u32::from(c[i + 1] == 0) << (i + 1) | u32::from(c[i + 2] == 0) << (i + 2));
-            }
-            divide_suits(c, rest, pair_group, work, out);
-            c[i] = n;
-            if chows > 0 {
-                c[i + 1] += chows;
-                c[i + 2] += chows;
-            }
-            if pair {
-                work.pair = NO_PAIR;
-            }
-            work.count = count;
-        }
-    }
-}
-
-/// The end of [`divide`]: the honours split one way only, pungs and (when `pair`) the pair.
-fn divide_honours(c: &Counts, pair: bool, work: &Division, out: &mut Divisions) {
-    let mut d = *work;
     for (i, &n) in c.iter().enumerate().skip(27) {
         match n {
             0 => {}
-            2 if pair && d.pair == NO_PAIR => d.pair = i as u8,
-            3 if d.count < 4 => {
-                d.melds[usize::from(d.count)] = 2 * i as u8;
-                d.count += 1;
+            2 if honours.pair == NO_PAIR => honours.pair = i as u8,
+            3 if honours.count < 4 => {
+                honours.melds[usize::from(honours.count)] = 2 * i as u8;
+                honours.count += 1;
             }
             _ => return,
         }
     }
-    if d.pair != NO_PAIR && out.len < MAX_DIVISIONS {
-        out.list[out.len] = d;
-        out.len += 1;
+    pairs += u8::from(honours.pair != NO_PAIR);
+    if pairs != 1 {
+        return;
+    }
+    for a in lists[0] {
+        for b in lists[1] {
+            for x in lists[2] {
+                let mut d = Division {
+                    melds: [0; 4],
+                    count: 0,
+                    pair: honours.pair,
+                };
+                let mut fits = true;
+                for (s, split) in [a, b, x].into_iter().enumerate() {
+                    for &m in &split.melds[..usize::from(split.count)] {
+                        fits &= d.count < 4;
+                        if fits {
+                            d.melds[usize::from(d.count)] = 18 * s as u8 + m;
+                            d.count += 1;
+                        }
+                    }
+                    if split.pair != NO_PAIR {
+                        d.pair = 9 * s as u8 + split.pair;
+                    }
+                }
+                for &m in &honours.melds[..usize::from(honours.count)] {
+                    fits &= d.count < 4;
+                    if fits {
+                        d.melds[usize::from(d.count)] = m;
+                        d.count += 1;
+                    }
+                }
+                if fits && out.len < MAX_DIVISIONS {
+                    out.list[out.len] = d;
+                    out.len += 1;
+                }
+            }
+        }
     }
 }
 
@@ -621,6 +577,7 @@ pub(super) fn by_wait(units: &[Unit], win: Tile, t: &mut FanTable) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tile::TILE_KINDS;
     use proptest::prelude::*;
 
     fn empty() -> Divisions {

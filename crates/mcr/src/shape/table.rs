@@ -263,3 +263,140 @@ fn options_of<const N: usize>(
 pub(super) static SUITS: LazyLock<Table<9>> = LazyLock::new(|| Table::build(true));
 /// The honours' table (seven kinds, no chows).
 pub(super) static HONOURS: LazyLock<Table<7>> = LazyLock::new(|| Table::build(false));
+
+/// One way to split a suit's tiles wholly into melds and at most one pair.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct SuitSplit {
+    /// The melds by their lowest rank `r` (0–8): `2r` for a pung, `2r + 1` for a chow; in
+    /// order, `count` of them.
+    pub melds: [u8; 4],
+    /// How many melds.
+    pub count: u8,
+    /// The pair's rank (0–8), or [`NO_PAIR`].
+    pub pair: u8,
+}
+
+/// [`SuitSplit::pair`] of a split without a pair.
+pub(crate) const NO_PAIR: u8 = u8::MAX;
+
+/// The split of no tiles.
+pub(crate) const NO_TILES: SuitSplit = SuitSplit {
+    melds: [0; 4],
+    count: 0,
+    pair: NO_PAIR,
+};
+
+/// Every suit's splits (at most [`MAX_TILES`] tiles), by rank: `index[rank]` is the first
+/// split's position in `pool` shifted left 8 bits, plus how many splits there are.
+pub(crate) struct SplitTable {
+    ranker: Ranker<9>,
+    index: Box<[u32]>,
+    pool: Box<[SuitSplit]>,
+}
+
+impl SplitTable {
+    fn build() -> Self {
+        let ranker = Ranker::<9>::new();
+        let mut index = Vec::with_capacity(ranker.len);
+        let mut pool = Vec::new();
+        let mut c = [0u8; 9];
+        each(&mut c, 0, MAX_TILES, &mut |c| {
+            let n: u32 = c.iter().map(|&x| u32::from(x)).sum();
+            let start = pool.len();
+            if n % 3 != 1 {
+                let mut work = NO_TILES;
+                split_suit(c, 0, n % 3 == 2, &mut work, &mut pool);
+            }
+            let len = pool.len() - start;
+            // A suit of 14 tiles splits a handful of ways, far below 256.
+            debug_assert!(len < 256);
+            index.push((start as u32) << 8 | len as u32);
+        });
+        SplitTable {
+            ranker,
+            index: index.into_boxed_slice(),
+            pool: pool.into_boxed_slice(),
+        }
+    }
+
+    /// The splits of the suit `c` (none when it does not split wholly), or `None` when it is
+    /// not in the table (a count above 4, more than [`MAX_TILES`] tiles).
+    #[inline]
+    pub(crate) fn get(&self, c: &[u8; 9]) -> Option<&[SuitSplit]> {
+        let mut total = 0;
+        for &n in c {
+            if n > 4 {
+                return None;
+            }
+            total += usize::from(n);
+        }
+        if total > MAX_TILES {
+            return None;
+        }
+        let x = self.index[self.ranker.rank(c)] as usize;
+        Some(&self.pool[x >> 8..(x >> 8) + (x & 0xff)])
+    }
+}
+
+/// Every split of the suit `c` from rank `i` on into melds and (when `with_pair`) one pair,
+/// the lower ranks already in `work`. The tiles of the lowest rank left go at once into the
+/// pair (or not), a pung (or not) and as many chows as remain, so each split is made exactly
+/// once, its melds in order.
+fn split_suit(
+    c: &mut [u8; 9],
+    i: usize,
+    with_pair: bool,
+    work: &mut SuitSplit,
+    out: &mut Vec<SuitSplit>,
+) {
+    let Some(i) = (i..9).find(|&k| c[k] > 0) else {
+        if (work.pair != NO_PAIR) == with_pair {
+            out.push(*work);
+        }
+        return;
+    };
+    let n = c[i];
+    let chow_room = if i <= 6 { c[i + 1].min(c[i + 2]) } else { 0 };
+    for pair in [false, true] {
+        if pair && (!with_pair || work.pair != NO_PAIR) {
+            break;
+        }
+        for pung in [false, true] {
+            let used = 2 * u8::from(pair) + 3 * u8::from(pung);
+            if used > n {
+                break;
+            }
+            let chows = n - used;
+            if chows > chow_room || work.count + u8::from(pung) + chows > 4 {
+                continue;
+            }
+            let before = *work;
+            if pung {
+                work.melds[usize::from(work.count)] = 2 * i as u8;
+                work.count += 1;
+            }
+            for _ in 0..chows {
+                work.melds[usize::from(work.count)] = 2 * i as u8 + 1;
+                work.count += 1;
+            }
+            if pair {
+                work.pair = i as u8;
+            }
+            c[i] = 0;
+            if chows > 0 {
+                c[i + 1] -= chows;
+                c[i + 2] -= chows;
+            }
+            split_suit(c, i + 1, with_pair, work, out);
+            c[i] = n;
+            if chows > 0 {
+                c[i + 1] += chows;
+                c[i + 2] += chows;
+            }
+            *work = before;
+        }
+    }
+}
+
+/// The suits' splits into melds and a pair, for dividing winning hands.
+pub(crate) static SPLITS: LazyLock<SplitTable> = LazyLock::new(SplitTable::build);
