@@ -25,9 +25,10 @@ mod table;
 pub(crate) use table::{NO_PAIR, NO_TILES, SuitSplit};
 
 /// The splits of one suit's counts `c` wholly into melds and, when `c` holds two tiles more
-/// than a multiple of three, one pair: looked up in a table built on first use. `None` for
-/// counts outside the table (a count above 4, more than 14 tiles).
-pub(crate) fn suit_splits(c: &[u8; 9]) -> Option<&'static [SuitSplit]> {
+/// than a multiple of three, one pair: looked up in a table built on first use. None for a
+/// suit that does not split wholly, or counts outside the table (a count above 4, more than
+/// 14 tiles).
+pub(crate) fn suit_splits(c: &[u8; 9]) -> &'static [SuitSplit] {
     table::SPLITS.get(c)
 }
 

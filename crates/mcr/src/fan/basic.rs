@@ -139,9 +139,9 @@ fn divide(c: &Counts, out: &mut Divisions) {
             r => pairs += u8::from(r == 2),
         }
         if n > 0 {
-            match suit_splits(&g) {
-                Some(found) if !found.is_empty() => *list = found,
-                _ => return,
+            *list = suit_splits(&g);
+            if list.is_empty() {
+                return;
             }
         }
     }

@@ -111,7 +111,7 @@ pub(super) fn knitted_straight(ctx: &Ctx<'_>, t: &mut FanTable) -> bool {
     let hand = ctx.hand;
     let c = &ctx.closed;
     // The concealed tiles are among all the tiles: no straight among those, none among these.
-    if !KNITTED_MASKS.iter().any(|&m| ctx.held & m == m) || !c.iter().any(|&n| n >= 2) {
+    if !KNITTED_MASKS.iter().any(|&m| m & !ctx.held == 0) || !c.iter().any(|&n| n >= 2) {
         return false;
     }
     let Some(seq) = KNITTED_STRAIGHTS

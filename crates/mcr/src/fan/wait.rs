@@ -233,15 +233,15 @@ mod tests {
             pair in 0u8..34,
             low in 0u8..21,
         ) {
-            let crowd = |t: u8| if t % 2 == 0 { low + t % 7 } else { t };
+            let crowd = |t: u8| if t.is_multiple_of(2) { low + t % 7 } else { t };
             let mut closed = [0u8; TILE_KINDS];
             let p = usize::from(crowd(pair));
             closed[p] += 2;
             for &(t, chow) in &melds[..4 - packs] {
                 let t = usize::from(crowd(t));
                 if chow && t < 27 && t % 9 <= 6 {
-                    for k in t..t + 3 {
-                        closed[k] += 1;
+                    for n in &mut closed[t..t + 3] {
+                        *n += 1;
                     }
                 } else {
                     closed[t] += 3;

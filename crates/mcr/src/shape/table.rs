@@ -59,6 +59,23 @@ impl<const N: usize> Ranker<N> {
         }
     }
 
+    /// The rank of `c`, or `None` when a count is above 4 or they sum to more than
+    /// [`MAX_TILES`]: one pass that checks as it ranks.
+    #[inline]
+    fn rank_checked(&self, c: &[u8; N]) -> Option<usize> {
+        let mut budget = MAX_TILES;
+        let mut r = 0;
+        for (row, &v) in self.skip.iter().zip(c) {
+            let v = usize::from(v);
+            if v > 4 || v > budget {
+                return None;
+            }
+            r += row[budget][v];
+            budget -= v;
+        }
+        Some(r as usize)
+    }
+
     /// The rank of `c`, whose counts are 0–4 summing to at most [`MAX_TILES`].
     #[inline]
     fn rank(&self, c: &[u8; N]) -> usize {
@@ -136,17 +153,7 @@ impl<const N: usize> Table<N> {
     /// more than [`MAX_TILES`] tiles).
     #[inline]
     pub(super) fn get(&self, c: &[u8; N]) -> Option<&Entry> {
-        let mut total = 0;
-        for &n in c {
-            if n > 4 {
-                return None;
-            }
-            total += usize::from(n);
-        }
-        if total > MAX_TILES {
-            return None;
-        }
-        Some(&self.entries[self.ranker.rank(c)])
+        self.entries.get(self.ranker.rank_checked(c)?)
     }
 }
 
@@ -286,55 +293,91 @@ pub(crate) const NO_TILES: SuitSplit = SuitSplit {
     pair: NO_PAIR,
 };
 
-/// Every suit's splits (at most [`MAX_TILES`] tiles), by rank: `index[rank]` is the first
-/// split's position in `pool` shifted left 8 bits, plus how many splits there are.
+/// The splits of every suit that splits wholly (21,743 count vectors, 23,533 splits; at most
+/// four for one suit), in an open-addressing hash table keyed by the counts themselves: a
+/// lookup hashes nine bytes instead of ranking them.
 pub(crate) struct SplitTable {
-    ranker: Ranker<9>,
-    index: Box<[u32]>,
+    /// `SLOTS` slots: a suit's key ([`split_key`]; `EMPTY_SLOT` for none) and its splits'
+    /// first position in `pool`, shifted left 8 bits, plus how many there are.
+    slots: Box<[(u64, u32)]>,
     pool: Box<[SuitSplit]>,
+}
+
+/// Slots of [`SplitTable`]: a power of two, about three times the suits held, so that probes
+/// are short.
+const SLOTS: usize = 1 << 16;
+
+const EMPTY_SLOT: u64 = u64::MAX;
+
+/// A suit's counts as one number: the first eight counts are its bytes, the ninth sits in the
+/// top bits, above the eighth count's three low bits (both checked to be 0–4, so that no two
+/// suits share a key).
+#[inline]
+fn split_key(c: &[u8; 9]) -> Option<u64> {
+    if c[7] > 4 || c[8] > 4 {
+        return None;
+    }
+    let mut low = [0u8; 8];
+    low.copy_from_slice(&c[..8]);
+    Some(u64::from_le_bytes(low) | u64::from(c[8]) << 61)
+}
+
+/// The first slot probed for `key`.
+#[inline]
+fn split_slot(key: u64) -> usize {
+    (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 48) as usize
 }
 
 impl SplitTable {
     fn build() -> Self {
-        let ranker = Ranker::<9>::new();
-        let mut index = Vec::with_capacity(ranker.len);
+        let mut slots = vec![(EMPTY_SLOT, 0u32); SLOTS].into_boxed_slice();
         let mut pool = Vec::new();
         let mut c = [0u8; 9];
         each(&mut c, 0, MAX_TILES, &mut |c| {
             let n: u32 = c.iter().map(|&x| u32::from(x)).sum();
-            let start = pool.len();
-            if n % 3 != 1 {
-                let mut work = NO_TILES;
-                split_suit(c, 0, n % 3 == 2, &mut work, &mut pool);
+            if n % 3 == 1 {
+                return;
             }
+            let start = pool.len();
+            let mut work = NO_TILES;
+            split_suit(c, 0, n % 3 == 2, &mut work, &mut pool);
             let len = pool.len() - start;
-            // A suit of 14 tiles splits a handful of ways, far below 256.
-            debug_assert!(len < 256);
-            index.push((start as u32) << 8 | len as u32);
+            if len == 0 {
+                return;
+            }
+            let Some(key) = split_key(c) else { return };
+            let mut i = split_slot(key);
+            while slots[i].0 != EMPTY_SLOT {
+                i = (i + 1) % SLOTS;
+            }
+            slots[i] = (key, (start as u32) << 8 | len as u32);
         });
         SplitTable {
-            ranker,
-            index: index.into_boxed_slice(),
+            slots,
             pool: pool.into_boxed_slice(),
         }
     }
 
-    /// The splits of the suit `c` (none when it does not split wholly), or `None` when it is
-    /// not in the table (a count above 4, more than [`MAX_TILES`] tiles).
+    /// The splits of the suit `c`: none when it does not split wholly (or a count is above
+    /// 4, or it holds more than [`MAX_TILES`] tiles).
     #[inline]
-    pub(crate) fn get(&self, c: &[u8; 9]) -> Option<&[SuitSplit]> {
-        let mut total = 0;
-        for &n in c {
-            if n > 4 {
-                return None;
+    pub(crate) fn get(&self, c: &[u8; 9]) -> &[SuitSplit] {
+        let Some(key) = split_key(c) else { return &[] };
+        let mut i = split_slot(key);
+        loop {
+            let (k, at) = self.slots[i];
+            if k == key {
+                let at = at as usize;
+                return self
+                    .pool
+                    .get(at >> 8..(at >> 8) + (at & 0xff))
+                    .unwrap_or(&[]);
             }
-            total += usize::from(n);
+            if k == EMPTY_SLOT {
+                return &[];
+            }
+            i = (i + 1) % SLOTS;
         }
-        if total > MAX_TILES {
-            return None;
-        }
-        let x = self.index[self.ranker.rank(c)] as usize;
-        Some(&self.pool[x >> 8..(x >> 8) + (x & 0xff)])
     }
 }
 
