@@ -50,8 +50,9 @@ impl Unit {
     }
 }
 
-/// Divisions one hand can have at most (far more than any hand has).
-const MAX_DIVISIONS: usize = 64;
+/// Divisions one hand can have at most: far more than any hand has (a suit splits at most
+/// four ways, and two suits that split more than one way need more than 14 tiles).
+const MAX_DIVISIONS: usize = 16;
 
 /// A division of the concealed tiles: melds by their lowest tile (`2 · index`, `+1` for a
 /// chow), sorted, and the pair.

@@ -568,8 +568,8 @@ fn by_tile_hog(tiles: &Counts, kongs: usize, t: &mut FanTable) {
 
 /// How many Tile Hogs `tiles` (a kong counted as four) beside `kongs` kongs make.
 fn hogs(tiles: &Counts, kongs: usize) -> u16 {
-    let fours = tiles.iter().filter(|&&n| n == 4).count();
-    fours.saturating_sub(kongs) as u16
+    let fours: u8 = tiles.iter().map(|&n| u8::from(n == 4)).sum();
+    u16::from(fours).saturating_sub(kongs as u16)
 }
 
 /// Prevalent and Seat Wind for a pung of `wind`, which then no longer counts as a Pung of

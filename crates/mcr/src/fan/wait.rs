@@ -63,17 +63,15 @@ fn seven_pairs_mask(standing: &Counts, tiles: usize) -> u64 {
     if tiles != 13 {
         return 0;
     }
-    let (mut pairs, mut odd) = (0, None);
-    for (i, &n) in standing.iter().enumerate() {
-        pairs += u32::from(n / 2);
-        if n % 2 == 1 && odd.is_none() {
-            odd = Some(i);
-        }
+    // Summed over every kind at once first: most hands are far from six pairs.
+    let pairs: u8 = standing.iter().map(|&n| n / 2).sum();
+    if pairs != 6 {
+        return 0;
     }
-    match odd {
-        Some(i) if pairs == 6 => 1 << i,
-        _ => 0,
-    }
+    standing
+        .iter()
+        .position(|&n| n % 2 == 1)
+        .map_or(0, |i| 1 << i)
 }
 
 /// [`unique_wait`] as the library reads it, step by step.
