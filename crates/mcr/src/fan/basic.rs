@@ -332,7 +332,9 @@ fn score(ctx: &Ctx<'_>, units: &[Unit; 5], unique_wait: &dyn Fn() -> bool, t: &m
     if !t.has(Fan::QuadrupleChow) {
         t.set(Fan::TileHog, ctx.hogs);
     }
-    if may_wait_on(&units[fixed..], win) && unique_wait() {
+    // The wait fans need a hand not Melded nor of Four Kongs (as `by_wait` reads them): the
+    // costly wait reading is skipped for those.
+    if !t.has_any(WAIT_BARRED) && may_wait_on(&units[fixed..], win) && unique_wait() {
         by_wait(&units[fixed..], win, t);
     }
     exclusions(t);
@@ -547,6 +549,9 @@ fn may_wait_on(units: &[Unit], win: Tile) -> bool {
         _ => false,
     })
 }
+
+/// The fans that rule out Edge, Closed and Single Wait ([`by_wait`]).
+const WAIT_BARRED: u128 = 1 << Fan::MeldedHand as u32 | 1 << Fan::FourKongs as u32;
 
 /// Edge, Closed and Single Wait, for a hand that waited on one tile alone: `units` are the
 /// concealed melds and the pair. A chow the winning tile ends makes an edge wait, one it

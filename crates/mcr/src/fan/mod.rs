@@ -116,7 +116,7 @@ impl FanTable {
         self.held & bit(fan) != 0
     }
 
-    fn has_any(&self, fans: u128) -> bool {
+    pub(super) fn has_any(&self, fans: u128) -> bool {
         self.held & fans != 0
     }
 
@@ -568,7 +568,9 @@ fn by_tile_hog(tiles: &Counts, kongs: usize, t: &mut FanTable) {
 
 /// How many Tile Hogs `tiles` (a kong counted as four) beside `kongs` kongs make.
 fn hogs(tiles: &Counts, kongs: usize) -> u16 {
-    let fours: u8 = tiles.iter().map(|&n| u8::from(n == 4)).sum();
+    // Counts are 0–4 (checked before any fan is read): a count shifted right twice is 1
+    // exactly for four.
+    let fours: u8 = tiles.iter().map(|&n| n >> 2).sum();
     u16::from(fours).saturating_sub(kongs as u16)
 }
 
