@@ -288,6 +288,10 @@ pub(crate) fn basic_waits_mask(standing: &Counts) -> Option<u64> {
 /// every group but the winning tile's already splits wholly, so the tile waited on goes either
 /// to the winning tile's group, or (when that group holds the pair without it) to the group
 /// that held the pair. `None` for counts outside the tables.
+///
+/// Once the winning tile's group alone waits on two kinds or more, that is the answer: the
+/// mask then holds at least two kinds, not necessarily all (its one caller asks whether the
+/// hand waited on one tile alone).
 pub(crate) fn basic_waits_of_divided(standing: &Counts, win: Tile) -> Option<u64> {
     let w = win.index() / 9;
     let group = |k: usize| -> Option<(&'static table::Entry, usize)> {
@@ -310,6 +314,9 @@ pub(crate) fn basic_waits_of_divided(standing: &Counts, win: Tile) -> Option<u64
     let (ew, nw) = group(w)?;
     // The winning tile's group gets the tile: every other group as in the winning hand.
     let mut out = u64::from(ew.waits[usize::from((nw + 1) % 3 == 2)]) << (9 * w);
+    if out.count_ones() > 1 {
+        return Some(out);
+    }
     if nw % 3 == 2 && table::complete(&ew.options, nw, true) {
         // The winning tile's group holds the pair on its own: the tile may go to the group that
         // held the pair in the winning hand, now two tiles more than a multiple of three.
