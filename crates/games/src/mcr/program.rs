@@ -302,7 +302,7 @@ mod tests {
                     Ok(Action::Play("W1".parse().unwrap()))
                 )
             }
-            Heard::Nothing => panic!("an answer"),
+            other => panic!("an answer, not {other:?}"),
         }
         let e = p.hear("DISCARD W1", "to the turn", true).unwrap_err();
         assert!(
