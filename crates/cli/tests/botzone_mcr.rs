@@ -57,7 +57,7 @@ fn botzone_bots_of_each_mode_play_a_match_without_faults() {
     let (_dir, path) = bot();
     let json_bot = format!("botzone:python3 {path} json");
     let simpleio = format!("botzone-simpleio:python3 {path} simpleio");
-    let keep = format!("botzone:python3 {path} keep");
+    let keep = format!("botzone-keep:python3 {path} keep");
     let (out, err, ok) = arena(&[
         "mcr",
         "match",
@@ -82,7 +82,7 @@ fn botzone_bots_of_each_mode_play_a_match_without_faults() {
 #[test]
 fn registered_botzone_bots_play_a_standalone_competition_without_verdicts() {
     let (_dir, path) = bot();
-    let keep = format!("botzone:python3 {path} keep");
+    let keep = format!("botzone-keep:python3 {path} keep");
     let json_bot = format!("botzone:python3 {path} json");
     let (s, _) = Standalone::start(
         &[

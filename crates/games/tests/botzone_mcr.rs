@@ -152,7 +152,7 @@ fn botzone_bots_in_each_mode_play_whole_hands_with_no_verdict() {
     for (protocol, mode) in [
         ("botzone", "json"),
         ("botzone-simpleio", "simpleio"),
-        ("botzone", "keep"),
+        ("botzone-keep", "keep"),
     ] {
         for seed in [3, 4] {
             let t = play(&path, protocol, mode, seed, python_time());

@@ -120,8 +120,16 @@ impl Game for Mcr {
                 about: "Botzone's bots, JSON interaction (docs/botzone.md)",
             },
             crate::registry::ProtocolInfo {
+                name: "botzone-keep",
+                about: "Botzone's bots, JSON interaction with keep-running (docs/botzone.md)",
+            },
+            crate::registry::ProtocolInfo {
                 name: "botzone-simpleio",
                 about: "Botzone's bots, simple I/O (docs/botzone.md)",
+            },
+            crate::registry::ProtocolInfo {
+                name: "botzone-simpleio-keep",
+                about: "Botzone's bots, simple I/O with keep-running (docs/botzone.md)",
             },
         ]
     }
@@ -131,13 +139,10 @@ impl Game for Mcr {
         seat: u32,
         name: &str,
     ) -> Option<Box<dyn arena_line::ProgramProtocol>> {
-        use arena_line::botzone::{Mode, Protocol};
+        use arena_line::botzone::{Protocol, interaction};
+        let (mode, keep) = interaction(name.strip_prefix("botzone")?)?;
         let grammar = super::botzone::McrBotzone::new((seat & 3) as u8);
-        match name {
-            "botzone" => Some(Box::new(Protocol::new(grammar, Mode::Json))),
-            "botzone-simpleio" => Some(Box::new(Protocol::new(grammar, Mode::SimpleIo))),
-            _ => None,
-        }
+        Some(Box::new(Protocol::new(grammar, mode).keep_running(keep)))
     }
 
     /// The set-up's fault policy rules the table: the job is played under it (as the table's
