@@ -57,6 +57,12 @@ const COMPETITION_FIELDS: &[Field] = &[
         "4",
     ),
     Field::value("matches", "Matches, of every wall at every seating", "1"),
+    Field::choice(
+        "walls-from",
+        "Where the walls come from: seed (dealt from the competition's seed) or library (walls \
+         imported into the deal library, each claimed by the competition)",
+        &["seed", "library"],
+    ),
 ];
 
 /// Chinese Standard Mahjong (the Chinese Official rules as Botzone's judge plays them): four
@@ -177,6 +183,11 @@ impl Game for Mcr {
         Some(&super::competition::IJCAI)
     }
 
+    /// Walls kept in the deal library as imported, unmeasured ([`super::library`]).
+    fn difficulty(&self) -> Option<&dyn crate::Difficulty> {
+        Some(&super::library::WALLS)
+    }
+
     fn commands(&self) -> Option<&dyn crate::GameCommands> {
         Some(&super::commands::COMMANDS)
     }
@@ -200,7 +211,17 @@ impl Game for Mcr {
             .get("walls")
             .map(|w| form::parse::<u32>("walls", w))
             .transpose()?;
-        for name in ["no-flowers", "fault-policy", "walls"] {
+        let walls_from_library = match given.get("walls-from").map(|w| w.trim()) {
+            None | Some("seed") => false,
+            Some("library") => true,
+            Some(other) => {
+                return Err(format!(
+                    "--walls-from {}: walls come from seed or library",
+                    arena_proto::text::quote(other)
+                ));
+            }
+        };
+        for name in ["no-flowers", "fault-policy", "walls", "walls-from"] {
             given.remove(name);
         }
         let rest = form::write_spec_fields(spec, &given)?;
@@ -215,6 +236,7 @@ impl Game for Mcr {
             no_flowers,
             fault_policy: policy.map_or(0, |p| spec::policy_kind(p) as i32),
             walls,
+            walls_from_library,
             ..Default::default()
         }));
         Ok(())
@@ -244,6 +266,7 @@ impl Game for Mcr {
                 .transpose()?
                 .map_or(0, |p| spec::policy_kind(p) as i32),
             walls: None,
+            walls_from_library: false,
         };
         // Checked here so that a bad option is refused naming its flag before any table runs.
         spec::read_setup(&setup, job.seed, job.verdict_policy).map_err(|e| {

@@ -123,6 +123,7 @@ pub fn setup_of(deal: &Deal, policy: FaultPolicy) -> mcr_pb::Setup {
         no_flowers: !deal.wall.has_flowers(),
         fault_policy: policy_kind(policy) as i32,
         walls: None,
+        walls_from_library: false,
     }
 }
 
