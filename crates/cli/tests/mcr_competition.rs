@@ -216,11 +216,8 @@ fn a_competition_on_library_walls_plays_exactly_the_walls_imported_and_claims_th
     for r in played.values() {
         *by_wall.entry(setup(r).walltiles).or_default() += 1;
         // What the table played is its job's wall: the history's walltiles.
-        let history: mcr_pb::History = arena_proto::payload::unpack(
-            r.history.as_ref(),
-            "history",
-        )
-        .unwrap();
+        let history: mcr_pb::History =
+            arena_proto::payload::unpack(r.history.as_ref(), "history").unwrap();
         assert_eq!(history.walltiles, setup(r).walltiles);
     }
     // Two of the imported walls, each at all 24 seatings.

@@ -775,16 +775,23 @@ mod tests {
         for j in &jobs {
             let p = j.placement.as_deref().unwrap();
             let setup: pb::Setup = arena_proto::payload::unpack(j.setup.as_ref(), "setup").unwrap();
-            assert_eq!(by_id[p.deal_id.as_str()], setup.walltiles, "the claimed wall is played");
+            assert_eq!(
+                by_id[p.deal_id.as_str()],
+                setup.walltiles,
+                "the claimed wall is played"
+            );
             assert_eq!(setup.quan, Some(p.rotation / 24 % 4));
             played.insert(p.deal_id.clone());
         }
         assert_eq!(played.len(), 4, "every wall of every match its own");
-        assert!(!played.contains(&records[0].id), "a wall another competition holds");
+        assert!(
+            !played.contains(&records[0].id),
+            "a wall another competition holds"
+        );
         assert!(!played.contains(&records[5].id), "a wall with flowers");
         // Planned again with a wall more in the library: the same walls.
-        let extra = library::records_of([mcr::Wall::from_seed(1, false).to_string().as_str()])
-            .unwrap();
+        let extra =
+            library::records_of([mcr::Wall::from_seed(1, false).to_string().as_str()]).unwrap();
         lib.deals.extend(extra);
         lib.held = played.iter().cloned().collect();
         let again: BTreeSet<String> = IJCAI

@@ -272,7 +272,9 @@ pub(super) fn run(a: MatchArgs) -> Result<()> {
     let groups = n / GROUP;
     let from_library = match a.walls_from.as_str() {
         "library" => Some(library_walls(&a, rounds)?),
-        _ if a.claim.is_some() => bail!("--claim: only walls from the library are claimed (--walls-from library)"),
+        _ if a.claim.is_some() => {
+            bail!("--claim: only walls from the library are claimed (--walls-from library)")
+        }
         _ => None,
     };
     let hands_per_round = (groups * a.walls as usize * PERMUTATIONS.len()) as u64;
