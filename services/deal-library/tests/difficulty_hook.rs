@@ -437,7 +437,7 @@ async fn walls_of_a_game_without_measurement_are_imported_checked_and_never_meas
     assert!(e.to_string().contains("H9"), "{e}");
     let good = arena_deal_library::record_from(msg(wall(2))).unwrap();
     assert_eq!((good.levels.len(), good.gdi.len()), (0, 0), "no difficulty");
-    store.put_deals(&[good.clone()]).await.unwrap();
+    store.put_deals(std::slice::from_ref(&good)).await.unwrap();
     let exported: Vec<v1::DealRecord> = svc
         .export(Request::new(v1::ExportRequest {
             panel: walls_panel(),
