@@ -289,7 +289,7 @@ fn the_console_steps_through_a_chinese_standard_mahjong_hand_to_its_fans() {
         &["--console-listen", &format!("127.0.0.1:{console_port}")],
         &[],
     );
-    // One wall with flowers at its 24 seatings: a played, refereed hand for each.
+    // One wall with flowers (144 tiles) at its 24 seatings: a played, refereed hand for each.
     let name = "mcr-cup";
     let (out, err, ok) = s.client(&[
         "competition",
@@ -304,6 +304,7 @@ fn the_console_steps_through_a_chinese_standard_mahjong_hand_to_its_fans() {
         "fan,efficiency,efficiency,random",
         "--walls",
         "1",
+        "--flowers",
         "--matches",
         "1",
         "--seed",

@@ -79,7 +79,6 @@ fn an_ijcai_competition_plays_every_wall_at_24_seatings_and_pads_the_field() {
             "fan,efficiency,random,random",
             "--walls",
             "1",
-            "--no-flowers",
         ],
     );
     assert!(out.contains("ij: 24/24 tables, final"), "{out}");
@@ -88,7 +87,11 @@ fn an_ijcai_competition_plays_every_wall_at_24_seatings_and_pads_the_field() {
     let walls: BTreeSet<String> = played.values().map(|r| setup(r).walltiles).collect();
     assert_eq!(walls.len(), 1, "one wall for all 24 seatings");
     let wall = walls.iter().next().unwrap();
-    assert_eq!(wall.split(' ').count(), 136);
+    assert_eq!(
+        wall.split(' ').count(),
+        136,
+        "without flowers unless --flowers, as IJCAI and `arena mcr match` play"
+    );
     let seatings: BTreeSet<Vec<String>> = played.values().map(seats).collect();
     // The two random participants are one name, so 24 seatings show as 12 distinct lists.
     assert_eq!(seatings.len(), 12);
@@ -107,10 +110,16 @@ fn an_ijcai_competition_plays_every_wall_at_24_seatings_and_pads_the_field() {
             "1",
             "--rounds",
             "1",
+            "--flowers",
         ],
     );
     assert!(out.contains("five: 48/48 tables, final"), "{out}");
     let played = replays(&s, "five");
+    assert!(
+        played
+            .values()
+            .all(|r| setup(r).walltiles.split(' ').count() == 144)
+    );
     let seated = |bot: &str| {
         played
             .values()
@@ -202,7 +211,6 @@ fn a_competition_on_library_walls_plays_exactly_the_walls_imported_and_claims_th
             "fan,efficiency,random,random",
             "--walls",
             "2",
-            "--no-flowers",
             "--walls-from",
             "library",
         ])

@@ -90,7 +90,7 @@ impl Competitions for IjcaiCompetitions {
                 &library.exclude,
                 &library.held,
                 spec.seed,
-                !plan.setup.no_flowers,
+                plan.flowers(),
                 need,
             )
             .map_err(|e| SpecError::Unavailable(format!("spec.setup.walls_from_library: {e}")))?;
@@ -154,6 +154,12 @@ impl Plan {
         self.field.len() / GROUP
     }
 
+    /// Whether the walls have flowers (144 tiles): only when the setup says `no_flowers:
+    /// false`; unset, 136 without, as IJCAI plays.
+    pub fn flowers(&self) -> bool {
+        self.setup.no_flowers == Some(false)
+    }
+
     /// Walls `matches` matches play: every round of every match its own.
     pub fn walls_needed(&self, matches: u32) -> usize {
         matches as usize * self.rounds as usize * self.walls as usize
@@ -209,6 +215,8 @@ pub fn check(spec: &mut v1::CompetitionSpec, max_tables: u64) -> Result<Plan, Sp
         ));
     }
     setup.walls = Some(setup.walls.unwrap_or(ijcai::IJCAI_2020_WALLS));
+    // IJCAI's walls unless the setup says otherwise: 136 tiles, without flowers.
+    setup.no_flowers = Some(setup.no_flowers.unwrap_or(true));
     spec.setup = Some(arena_proto::payload::pack(&setup));
     if spec.rounds == 0 {
         spec.rounds = default_rounds(spec.participants.len());
@@ -321,7 +329,7 @@ fn jobs_of<'a>(
         (0..plan.rounds).flat_map(move |round| {
             let observed = observed.clone();
             let grouping = ijcai::seeded_groups(plan.field.len(), seed, round);
-            let no_flowers = plan.setup.no_flowers;
+            let flowers = plan.flowers();
             let deals: Vec<(Deal, String)> = (0..plan.walls)
                 .map(|w| {
                     let at = (m * plan.rounds as usize + round as usize) * plan.walls as usize
@@ -334,7 +342,7 @@ fn jobs_of<'a>(
                             },
                             lw.id.clone(),
                         ),
-                        None => (ijcai::deal(seed, round, w, !no_flowers), String::new()),
+                        None => (ijcai::deal(seed, round, w, flowers), String::new()),
                     }
                 })
                 .collect();
@@ -641,7 +649,8 @@ mod tests {
         // The walls are those `arena mcr match --seed` plays, wall w in the prevalent wind w.
         let setup: pb::Setup =
             arena_proto::payload::unpack(jobs[24].setup.as_ref(), "setup").unwrap();
-        let deal = ijcai::deal(5, 0, 1, true);
+        // Without flowers unless the setup says `no_flowers: false`, as IJCAI plays.
+        let deal = ijcai::deal(5, 0, 1, false);
         assert_eq!(setup.walltiles, deal.wall.to_string());
         assert_eq!(setup.quan, Some(1));
     }
@@ -747,7 +756,6 @@ mod tests {
     fn a_competition_on_library_walls_plays_them_and_names_each_for_its_claim() {
         let mut s = spec(&["fan", "efficiency", "random", "random"], 2);
         s.setup = Some(arena_proto::payload::pack(&pb::Setup {
-            no_flowers: true,
             walls: Some(2),
             walls_from_library: true,
             ..Default::default()

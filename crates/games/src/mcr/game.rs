@@ -43,8 +43,8 @@ const TABLE_FIELDS: &[Field] = &[
 /// match.
 const COMPETITION_FIELDS: &[Field] = &[
     Field::switch(
-        "no-flowers",
-        "Deal walls without flowers (136 tiles, as IJCAI plays)",
+        "flowers",
+        "Deal walls of 144 tiles with flowers (by default 136 without, as IJCAI plays)",
     ),
     Field::choice(
         "fault-policy",
@@ -149,7 +149,8 @@ impl Game for Mcr {
     fn variants(&self) -> Vec<Variant> {
         let setup = |no_flowers: bool, policy: FaultPolicy| {
             Some(arena_proto::payload::pack(&mcr_pb::Setup {
-                no_flowers,
+                // Unset for a wall with flowers: a table's default.
+                no_flowers: no_flowers.then_some(true),
                 fault_policy: spec::policy_kind(policy) as i32,
                 ..Default::default()
             }))
@@ -202,7 +203,7 @@ impl Game for Mcr {
         given: &Values,
     ) -> Result<(), String> {
         let mut given = given.clone();
-        let no_flowers = switch(&given, "no-flowers")?;
+        let flowers = switch(&given, "flowers")?;
         let policy = given
             .get("fault-policy")
             .map(|p| parse_policy(p))
@@ -221,7 +222,7 @@ impl Game for Mcr {
                 ));
             }
         };
-        for name in ["no-flowers", "fault-policy", "walls", "walls-from"] {
+        for name in ["flowers", "fault-policy", "walls", "walls-from"] {
             given.remove(name);
         }
         let rest = form::write_spec_fields(spec, &given)?;
@@ -233,7 +234,7 @@ impl Game for Mcr {
             spec.matches = 1;
         }
         spec.setup = Some(arena_proto::payload::pack(&mcr_pb::Setup {
-            no_flowers,
+            no_flowers: Some(!flowers),
             fault_policy: policy.map_or(0, |p| spec::policy_kind(p) as i32),
             walls,
             walls_from_library,
@@ -259,7 +260,7 @@ impl Game for Mcr {
                 .get("quan")
                 .map(|q| form::parse::<u32>("quan", q))
                 .transpose()?,
-            no_flowers: switch(given, "no-flowers")?,
+            no_flowers: switch(given, "no-flowers")?.then_some(true),
             fault_policy: given
                 .get("fault-policy")
                 .map(|p| parse_policy(p))
@@ -570,15 +571,11 @@ mod tests {
         let mut spec = v1::CompetitionSpec::default();
         Mcr.competition_spec(
             &mut spec,
-            &given(&[
-                ("no-flowers", "true"),
-                ("walls", "2"),
-                ("fault-policy", "play-on"),
-            ]),
+            &given(&[("walls", "2"), ("fault-policy", "play-on")]),
         )
         .unwrap();
         let s: mcr_pb::Setup = arena_proto::payload::unpack(spec.setup.as_ref(), "").unwrap();
-        assert!(s.no_flowers);
+        assert_eq!(s.no_flowers, Some(true), "136 tiles unless --flowers");
         assert_eq!(s.walls, Some(2));
         assert_eq!(s.fault_policy, mcr_pb::FaultPolicy::PlayOn as i32);
         let e = Mcr
