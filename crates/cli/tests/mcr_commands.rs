@@ -367,8 +367,12 @@ fn a_match_on_library_walls_plays_exactly_the_imported_walls_and_claims_them() {
         json(&out)["walltiles"].as_str().unwrap().to_string()
     };
     let imported = [wall(7, true), wall(8, true)];
+    // `--walls N` prints the walls of N seeds from --seed on, one a line, ready to import.
+    let (listed, err, ok) = arena(&["mcr", "deal", "--seed", "7", "--walls", "2"]);
+    assert!(ok, "{err}");
+    assert_eq!(listed.lines().collect::<Vec<_>>(), imported);
     let file = dir.path().join("walls.txt");
-    let text = format!("{}\n\n{}\n{}\n", imported[0], imported[1], wall(9, false));
+    let text = format!("{listed}\n{}\n", wall(9, false));
     std::fs::write(&file, text).unwrap();
     let file = file.to_str().unwrap();
     let (out, err, ok) = arena(&["deals", "import", "--game", "mcr", file, "--data-dir", data]);
