@@ -578,6 +578,19 @@ mod tests {
         assert_eq!(s.no_flowers, Some(true), "136 tiles unless --flowers");
         assert_eq!(s.walls, Some(2));
         assert_eq!(s.fault_policy, mcr_pb::FaultPolicy::PlayOn as i32);
+        assert!(!s.walls_from_library, "walls from the seed unless asked");
+        Mcr.competition_spec(
+            &mut spec,
+            &given(&[("flowers", "true"), ("walls-from", "library")]),
+        )
+        .unwrap();
+        let s: mcr_pb::Setup = arena_proto::payload::unpack(spec.setup.as_ref(), "").unwrap();
+        assert_eq!(s.no_flowers, Some(false));
+        assert!(s.walls_from_library);
+        let e = Mcr
+            .competition_spec(&mut spec, &given(&[("walls-from", "file")]))
+            .unwrap_err();
+        assert!(e.starts_with("--walls-from \"file\""), "{e}");
         let e = Mcr
             .competition_spec(&mut spec, &given(&[("fans", "contest")]))
             .unwrap_err();
