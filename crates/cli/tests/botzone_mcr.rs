@@ -108,6 +108,14 @@ fn registered_botzone_bots_play_a_standalone_competition_without_verdicts() {
         "--walls",
         "1",
         "--no-flowers",
+        // Botzone's Python limit (6 s): a Python bot started afresh each decision on a loaded
+        // machine can take more than Mahjong's default second to start.
+        "--decision-ms",
+        "6000",
+        "--claim-ms",
+        "6000",
+        "--hard-cap-ms",
+        "12000",
     ]);
     assert!(ok, "{err}");
     assert!(out.contains("bz: 24/24 tables, final"), "{out}");

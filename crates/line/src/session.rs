@@ -524,3 +524,28 @@ impl ProgramProtocol for Recorded {
         Some(heard)
     }
 }
+
+#[cfg(all(test, target_os = "linux"))]
+mod cpu_tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn the_cpu_time_of_a_programs_group_is_read_from_proc() {
+        // A busy loop, then a line, then an idle wait: its group's CPU time is then more than
+        // nothing, and counts the work of the shell the sandbox runs.
+        let cmd = CmdSpec::new(
+            "sh",
+            vec![
+                "-c".to_string(),
+                "i=0; while [ $i -lt 200000 ]; do i=$((i+1)); done; echo done; sleep 30"
+                    .to_string(),
+            ],
+        );
+        let mut p = Program::spawn(&cmd, &Launch::default()).unwrap();
+        assert_eq!(p.recv().await.1, Output::Line("done".into()));
+        let cpu = group_cpu(p.id()).expect("Linux has /proc");
+        assert!(cpu > Duration::ZERO, "{cpu:?}");
+        assert_eq!(group_cpu(u32::MAX), Some(Duration::ZERO), "no such group");
+        p.kill().await;
+    }
+}
