@@ -115,7 +115,7 @@ fn main() {
         ),
         (
             "botzone keep-running (python)",
-            Some(format!("botzone:python3 {d}/bz.py keep")),
+            Some(format!("botzone-keep:python3 {d}/bz.py keep")),
         ),
         (
             "arena line protocol (python)",
