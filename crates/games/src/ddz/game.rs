@@ -18,6 +18,12 @@ use crate::{Builtin, CheckedJob, CompetitionView, Game, GameKind, Renderer, Requ
 /// Dou Dizhu (竞技二打一): three seats, one landlord against two farmers.
 pub struct DouDizhu;
 
+/// Dou Dizhu's other program protocols (`NAME:PROGRAM`).
+const PROTOCOLS: [crate::ProtocolInfo; 1] = [crate::ProtocolInfo {
+    name: super::championship::NAME,
+    about: "the Chinese university championship's Dou Dizhu engines, docs/championship-protocol.md",
+}];
+
 /// Dou Dizhu's handle.
 pub const GAME: GameKind = GameKind::of(&DouDizhu);
 
@@ -44,6 +50,23 @@ impl Game for DouDizhu {
 
     fn program_protocol(&self, _seat: u32) -> Box<dyn arena_line::ProgramProtocol> {
         Box::new(super::program::DdzProgram::default())
+    }
+
+    fn program_protocols(&self) -> &'static [crate::ProtocolInfo] {
+        &PROTOCOLS
+    }
+
+    fn named_program_protocol(
+        &self,
+        _seat: u32,
+        name: &str,
+    ) -> Option<Box<dyn arena_line::ProgramProtocol>> {
+        match name {
+            super::championship::NAME => {
+                Some(Box::new(super::championship::ChampionshipProgram::new()))
+            }
+            _ => None,
+        }
     }
 
     fn check(&'static self, job: &v1::TableJob) -> Result<CheckedJob, JobError> {
