@@ -126,13 +126,14 @@ impl FtlGrammar {
                     if l == seat {
                         self.codes.take(bottom, &mut self.public);
                     } else {
-                        self.codes.show(bottom, &mut self.public);
+                        self.codes.show_bottom(bottom, &mut self.public);
                     }
                 }
                 Event::Play { seat: who, play } => {
                     let mut codes = Vec::new();
                     if who != seat {
-                        self.codes.show(play.cards(), &mut codes);
+                        let by_landlord = self.landlord == Some(who);
+                        self.codes.show(play.cards(), by_landlord, &mut codes);
                     } else if let Some(last) = self.own_last.take() {
                         codes = last;
                     }

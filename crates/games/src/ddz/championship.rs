@@ -53,6 +53,8 @@ pub struct ChampionshipProgram {
     redeals: usize,
     /// The phase of the open question.
     asked: Option<Phase>,
+    /// The landlord, once known.
+    landlord: Option<Seat>,
     /// The deadline of the first question, in whole seconds, for `INFO`.
     seconds: u64,
 }
@@ -65,6 +67,7 @@ impl ChampionshipProgram {
 
     fn deal_line(&mut self, seat: Seat, hand: CardSet, out: &mut Vec<String>) {
         self.codes.reset();
+        self.landlord = None;
         let mut codes = Vec::with_capacity(17);
         self.codes.take(hand, &mut codes);
         codes.sort_unstable();
@@ -164,8 +167,9 @@ impl ProgramProtocol for ChampionshipProgram {
                     if l == seat {
                         self.codes.take(bottom, &mut codes);
                     } else {
-                        self.codes.show(bottom, &mut codes);
+                        self.codes.show_bottom(bottom, &mut codes);
                     }
+                    self.landlord = Some(l);
                     out.push(format!("LEFTOVER {}{}", letter(l), join(&codes)));
                 }
                 Event::Play { seat: who, play } if who != seat => {
@@ -173,7 +177,8 @@ impl ProgramProtocol for ChampionshipProgram {
                         out.push(format!("PLAY {}-1", letter(who)));
                     } else {
                         codes.clear();
-                        self.codes.show(play.cards(), &mut codes);
+                        let by_landlord = self.landlord == Some(who);
+                        self.codes.show(play.cards(), by_landlord, &mut codes);
                         out.push(format!("PLAY {}{}", letter(who), join(&codes)));
                     }
                 }
@@ -279,5 +284,39 @@ impl ProgramProtocol for ChampionshipProgram {
         {
             out.push(format!("GAMEOVER {}", letter(w)));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ddz::convert::ddz_observation;
+    use ddz::{Action, Deal, Game, GameConfig};
+
+    fn request(game: &Game) -> v1::DecisionRequest {
+        let seat = game.to_act().unwrap();
+        v1::DecisionRequest {
+            request_id: 1,
+            table_id: "t".into(),
+            seat: seat.index() as u32,
+            game: "ddz".into(),
+            kind: v1::DecisionKind::Play as i32,
+            deadline_ms: 1000,
+            observation: Some(ddz_observation(
+                &game.observation(seat),
+                "competition",
+                vec![],
+            )),
+        }
+    }
+
+    #[test]
+    fn debug_lines() {
+        let mut game = Game::new(GameConfig::fixed_landlord(), Deal::generate(1, 0), 1);
+        let mut p = ChampionshipProgram::new();
+        let mut out = Vec::new();
+        game.apply(Action::Play(game.observation(Seat::ALL[0]).hand.iter().next().map(|r| ddz::CardSet::of(r, 1).unwrap()).map(|c| game.play_state().check(&ddz::RuleSet::COMPETITION, c).unwrap()).unwrap())).unwrap();
+        p.ask(&request(&game), Duration::from_secs(1), &mut out).unwrap();
+        panic!("{out:?}");
     }
 }

@@ -8,7 +8,9 @@
 //! - the seat's own cards take the lowest free suits of their rank, in the order the seat gets
 //!   them (its 17 dealt cards, then, as landlord, the three bottom cards);
 //! - cards another seat shows (the bottom cards of another landlord, others' plays) take the
-//!   lowest suits of their rank that the seat has not seen yet, in the order they are shown.
+//!   lowest suits of their rank that the seat has not seen yet, in the order they are shown;
+//!   except that the landlord's plays first use the codes its bottom cards were shown with
+//!   (they are the same cards).
 //!
 //! So a seat never sees one code twice, every card it plays is a code it holds, and which suits
 //! it sees says nothing about the others' hands (the rule depends only on what the seat saw).
@@ -55,7 +57,9 @@ enum Known {
     Held,
     /// Played by the seat.
     Played,
-    /// Shown by another seat (bottom cards or a play).
+    /// The bottom cards of another seat, the landlord, not played yet.
+    Bottom,
+    /// Shown by another seat's play.
     Shown,
 }
 
@@ -100,22 +104,41 @@ impl SeatCodes {
         self.mark(cards, Known::Held, out);
     }
 
-    /// Shows the seat `cards` of another seat; appends their codes to `out`, rank by rank.
-    pub fn show(&mut self, cards: CardSet, out: &mut Vec<u8>) {
-        self.mark(cards, Known::Shown, out);
+    /// Shows the seat the bottom cards of another seat, the landlord; appends their codes to
+    /// `out`, rank by rank.
+    pub fn show_bottom(&mut self, cards: CardSet, out: &mut Vec<u8>) {
+        self.mark(cards, Known::Bottom, out);
+    }
+
+    /// Shows the seat a play of another seat (`by_landlord`: the landlord's, whose bottom
+    /// cards keep the codes they were shown with); appends their codes to `out`, rank by rank.
+    pub fn show(&mut self, cards: CardSet, by_landlord: bool, out: &mut Vec<u8>) {
+        if by_landlord {
+            self.mark_from(cards, Known::Bottom, Known::Shown, out);
+        } else {
+            self.mark(cards, Known::Shown, out);
+        }
     }
 
     fn mark(&mut self, cards: CardSet, to: Known, out: &mut Vec<u8>) {
+        self.mark_from(cards, Known::Unseen, to, out);
+    }
+
+    /// Marks `cards` as `to`, taking for each card the lowest code of its rank in state
+    /// `first`, else the lowest unseen one.
+    fn mark_from(&mut self, cards: CardSet, first: Known, to: Known, out: &mut Vec<u8>) {
         for (rank, n) in cards.ranks() {
             let mut left = n;
-            for code in codes_of(rank) {
-                if left == 0 {
-                    break;
-                }
-                if self.known[code as usize] == Known::Unseen {
-                    self.known[code as usize] = to;
-                    out.push(code);
-                    left -= 1;
+            for from in [first, Known::Unseen] {
+                for code in codes_of(rank) {
+                    if left == 0 {
+                        break;
+                    }
+                    if self.known[code as usize] == from {
+                        self.known[code as usize] = to;
+                        out.push(code);
+                        left -= 1;
+                    }
                 }
             }
             // A seat is never shown more of a rank than the deck has: the game's own record
@@ -188,7 +211,7 @@ mod tests {
         s.take(cards("33TBR"), &mut own);
         assert_eq!(own, [0, 1, 28, 52, 53]);
         let mut shown = Vec::new();
-        s.show(cards("333T"), &mut shown);
+        s.show(cards("333T"), false, &mut shown);
         assert_eq!(shown, [2, 3, 29]);
         assert_eq!(s.play(&[1, 0]).map(CardSet::to_text), Ok("33".to_string()));
         let mut held = Vec::new();
@@ -197,10 +220,29 @@ mod tests {
     }
 
     #[test]
+    fn the_landlords_plays_reuse_the_codes_its_bottom_cards_were_shown_with() {
+        let mut s = SeatCodes::default();
+        s.take(cards("33"), &mut Vec::new());
+        let mut bottom = Vec::new();
+        s.show_bottom(cards("3R"), &mut bottom);
+        assert_eq!(bottom, [2, 53]);
+        // A farmer's 3 cannot be the bottom's.
+        let mut farmer = Vec::new();
+        s.show(cards("3"), false, &mut farmer);
+        assert_eq!(farmer, [3]);
+        let mut s = SeatCodes::default();
+        s.take(cards("33"), &mut Vec::new());
+        s.show_bottom(cards("3R"), &mut Vec::new());
+        let mut landlord = Vec::new();
+        s.show(cards("3R"), true, &mut landlord);
+        assert_eq!(landlord, [2, 53]);
+    }
+
+    #[test]
     fn codes_the_seat_does_not_hold_are_named_as_botzones_judge_names_them() {
         let mut s = SeatCodes::default();
         s.take(cards("34"), &mut Vec::new());
-        s.show(cards("3"), &mut Vec::new());
+        s.show(cards("3"), false, &mut Vec::new());
         assert_eq!(s.play(&[54]).unwrap_err().name, "OUT_OF_RANGE");
         assert_eq!(s.play(&[1]).unwrap_err().name, "MISSING_CARD");
         assert_eq!(s.play(&[5]).unwrap_err().name, "MISSING_CARD");
