@@ -310,13 +310,140 @@ mod tests {
         }
     }
 
-    #[test]
-    fn debug_lines() {
-        let mut game = Game::new(GameConfig::fixed_landlord(), Deal::generate(1, 0), 1);
-        let mut p = ChampionshipProgram::new();
+    fn config(auction: bool) -> GameConfig {
+        let mut c = GameConfig::fixed_landlord();
+        if auction {
+            c.bidding = ddz::Bidding::Auction {
+                first: Seat::ALL[0],
+                max_redeals: 0,
+            };
+        }
+        c
+    }
+
+    fn request_of(game: &Game) -> v1::DecisionRequest {
+        let mut r = request(game);
+        if game.phase() == Phase::Bidding {
+            r.kind = v1::DecisionKind::Bid as i32;
+        }
+        r
+    }
+
+    fn play(game: &mut Game, cards: &str) {
+        let m = game
+            .play_state()
+            .check(
+                &ddz::RuleSet::COMPETITION,
+                if cards == "pass" {
+                    CardSet::EMPTY
+                } else {
+                    cards.parse().unwrap()
+                },
+            )
+            .unwrap();
+        game.apply(Action::Play(m)).unwrap();
+    }
+
+    fn ask(p: &mut ChampionshipProgram, game: &Game) -> Vec<String> {
         let mut out = Vec::new();
-        game.apply(Action::Play(game.observation(Seat::ALL[0]).hand.iter().next().map(|r| ddz::CardSet::of(r, 1).unwrap()).map(|c| game.play_state().check(&ddz::RuleSet::COMPETITION, c).unwrap()).unwrap())).unwrap();
-        p.ask(&request(&game), Duration::from_secs(1), &mut out).unwrap();
-        panic!("{out:?}");
+        p.ask(&request_of(game), Duration::from_millis(1500), &mut out)
+            .unwrap();
+        out
+    }
+
+    #[test]
+    fn a_farmer_is_told_its_deal_the_bottom_and_the_landlords_play_in_codes() {
+        // Deal 0 of seed 1: seat 1 holds 44 5 6 8 99 JJJ Q K AAA 2 R; the bottom is 6 7 2.
+        let mut game = Game::new(config(false), Deal::generate(1, 0), 1);
+        play(&mut game, "3");
+        let mut p = ChampionshipProgram::new();
+        assert_eq!(
+            ask(&mut p, &game),
+            [
+                "DOUDIZHUVER 1.0",
+                "INFO 1,1,1,1,1,0,2",
+                "DEAL B4,5,8,12,20,24,25,32,33,34,36,40,44,45,46,48,53",
+                "LEFTOVER A13,16,49",
+                "PLAY A0",
+                "PLAY WHAT",
+            ]
+        );
+        // Its own play is not told back; the next seat's pass and the landlord's play are.
+        assert_eq!(
+            p.hear("PLAY B4", "to the play request", true),
+            Ok(Heard::Answer(ddz_action(DdzDecision::Play(
+                "4".parse().unwrap()
+            ))))
+        );
+        play(&mut game, "4");
+        play(&mut game, "pass");
+        play(&mut game, "6");
+        assert_eq!(ask(&mut p, &game), ["PLAY C-1", "PLAY A13", "PLAY WHAT"]);
+    }
+
+    #[test]
+    fn bidding_tells_the_others_calls_and_not_the_seats_own() {
+        let mut game = Game::new(config(true), Deal::generate(1, 0), 1);
+        let mut a = ChampionshipProgram::new();
+        let first = ask(&mut a, &game);
+        assert_eq!(first[3], "BID WHAT");
+        assert!(first[2].starts_with("DEAL A"), "{first:?}");
+        assert_eq!(
+            a.hear("BID A1", "to the bid request", true),
+            Ok(Heard::Answer(ddz_action(DdzDecision::Bid(1))))
+        );
+        game.apply(Action::Bid(1)).unwrap();
+        game.apply(Action::Bid(2)).unwrap();
+        game.apply(Action::Bid(3)).unwrap();
+        // Seat 2 is landlord and leads; seat 0 is asked after it.
+        play(&mut game, "3");
+        let lines = ask(&mut a, &game);
+        assert_eq!(lines[0], "BID B2");
+        assert_eq!(lines[1], "BID C3");
+        assert!(lines[2].starts_with("LEFTOVER C"), "{lines:?}");
+        assert!(lines[3].starts_with("PLAY C"), "{lines:?}");
+        assert_eq!(lines[4], "PLAY WHAT");
+        assert_eq!(lines.len(), 5);
+    }
+
+    #[test]
+    fn acknowledgements_are_ignored_and_bad_answers_say_why() {
+        let game = Game::new(config(false), Deal::generate(1, 0), 1);
+        let mut p = ChampionshipProgram::new();
+        ask(&mut p, &game);
+        let ctx = "to the play request";
+        assert_eq!(p.hear("NAME tiny", ctx, true), Ok(Heard::Nothing));
+        assert_eq!(p.hear("OK LEFTOVER", ctx, true), Ok(Heard::Nothing));
+        let e = |p: &mut ChampionshipProgram, line: &str| p.hear(line, ctx, true).unwrap_err();
+        assert!(e(&mut p, "HELLO").contains("unknown command \"HELLO\""));
+        assert!(e(&mut p, "PLAY B0").contains("engine's letter A"));
+        assert!(e(&mut p, "PLAY A99").contains("not a card (cards are 0 to 53"));
+        assert!(e(&mut p, "PLAY Ax").contains("\"x\" is not a card"));
+        assert!(e(&mut p, "BID A1").contains("answers no play question"));
+        // Seat 0 holds no 4 of code 7 (its 4s are the lowest suits it was dealt).
+        let held = e(&mut p, "PLAY A53");
+        assert!(held.contains("not in the bot's hand"), "{held}");
+        assert!(
+            p.hear("PLAY A0", "when nothing was asked", false)
+                .unwrap_err()
+                .contains("when nothing was asked")
+        );
+    }
+
+    #[test]
+    fn the_end_names_the_seat_that_went_out_first() {
+        let mut out = Vec::new();
+        let outcome = v1::Outcome {
+            scores: vec![2, -1, -1],
+            scoring: "competition".into(),
+            game: Some(arena_proto::payload::pack(
+                &arena_proto::packages::arena::ddz::v1::Outcome {
+                    winner: 2,
+                    ..Default::default()
+                },
+            )),
+        };
+        ChampionshipProgram::new().close(Some(&outcome), &mut out);
+        assert_eq!(out, ["GAMEOVER C"]);
     }
 }
