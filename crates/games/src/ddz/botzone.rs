@@ -297,3 +297,180 @@ impl BotzoneGrammar for FtlGrammar {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    //! The expected requests are what Botzone's judges (`FightTheLandlord.py3`,
+    //! `FightTheLandlord2.py36`) printed as the seat's `content` when run on this deal (deal 0
+    //! of seed 1) and these moves, with `initdata` giving the allocation and public cards in
+    //! the codes the seat sees (its own cards the lowest suits, the rest as shown).
+    use super::*;
+    use crate::ddz::convert::ddz_observation;
+    use ddz::{Action, Bidding, Deal, Game, GameConfig};
+
+    fn game(auction: bool) -> Game {
+        let mut c = GameConfig::fixed_landlord();
+        if auction {
+            c.bidding = Bidding::Auction {
+                first: Seat::ALL[0],
+                max_redeals: 0,
+            };
+        }
+        Game::new(c, Deal::generate(1, 0), 1)
+    }
+
+    fn request(game: &Game) -> v1::DecisionRequest {
+        let seat = game.to_act().unwrap();
+        let kind = match game.phase() {
+            Phase::Bidding => v1::DecisionKind::Bid,
+            _ => v1::DecisionKind::Play,
+        };
+        v1::DecisionRequest {
+            request_id: 1,
+            table_id: "t".into(),
+            seat: seat.index() as u32,
+            game: "ddz".into(),
+            kind: kind as i32,
+            deadline_ms: 1000,
+            observation: Some(ddz_observation(
+                &game.observation(seat),
+                "competition",
+                vec![],
+            )),
+        }
+    }
+
+    fn play(game: &mut Game, cards: &str) {
+        let set = if cards == "pass" {
+            CardSet::EMPTY
+        } else {
+            cards.parse().unwrap()
+        };
+        let m = game
+            .play_state()
+            .check(&ddz::RuleSet::COMPETITION, set)
+            .unwrap();
+        game.apply(Action::Play(m)).unwrap();
+    }
+
+    /// The seat's request, and that it is the decision's own turn.
+    fn turn(g: &mut FtlGrammar, game: &Game) -> Value {
+        let mut turns = Vec::new();
+        g.turns(&request(game), &mut turns).unwrap();
+        assert_eq!(turns.len(), 1);
+        assert_eq!(turns[0].filler, None);
+        turns.pop().unwrap().request
+    }
+
+    fn judge(text: &str) -> Value {
+        serde_json::from_str(text).unwrap()
+    }
+
+    #[test]
+    fn fightthelandlord_requests_are_the_judges() {
+        let mut g = game(false);
+        let mut landlord = FtlGrammar::new(Edition::Ftl);
+        assert_eq!(
+            turn(&mut landlord, &g),
+            judge(
+                r#"{"own": [0, 1, 2, 8, 9, 12, 16, 17, 20, 24, 28, 29, 32, 36, 37, 40, 41, 48, 49, 52], "history": [[], []], "publiccard": [12, 17, 49]}"#
+            )
+        );
+        assert_eq!(
+            landlord.action(&json!([0])),
+            Ok(ddz_action(DdzDecision::Play("3".parse().unwrap())))
+        );
+        play(&mut g, "3");
+        let mut farmer = FtlGrammar::new(Edition::Ftl);
+        assert_eq!(
+            turn(&mut farmer, &g),
+            judge(
+                r#"{"own": [4, 5, 8, 12, 20, 24, 25, 32, 33, 34, 36, 40, 44, 45, 46, 48, 53], "history": [[], [0]], "publiccard": [13, 16, 49]}"#
+            )
+        );
+        assert!(farmer.action(&json!([4])).is_ok());
+        play(&mut g, "4");
+        play(&mut g, "pass");
+        // The landlord's second request: the farmers' 4 and pass, in its own codes (it holds
+        // no 4, so the 4 is the lowest).
+        assert_eq!(turn(&mut landlord, &g), judge(r#"{"history": [[4], []]}"#));
+        assert!(landlord.action(&json!([12])).is_ok());
+        // The landlord's 6 is the bottom card the farmer was shown as 13.
+        play(&mut g, "6");
+        assert_eq!(turn(&mut farmer, &g), judge(r#"{"history": [[], [13]]}"#));
+    }
+
+    #[test]
+    fn fightthelandlord2_bidding_and_first_play_requests_are_the_judges() {
+        let mut g = game(true);
+        let mut seat0 = FtlGrammar::new(Edition::Ftl2);
+        let mut seat2 = FtlGrammar::new(Edition::Ftl2);
+        assert_eq!(
+            turn(&mut seat0, &g),
+            judge(
+                r#"{"own": [0, 1, 2, 8, 9, 16, 20, 24, 28, 29, 32, 36, 37, 40, 41, 48, 52], "bid": []}"#
+            )
+        );
+        assert_eq!(seat0.action(&json!(1)), Ok(ddz_action(DdzDecision::Bid(1))));
+        g.apply(Action::Bid(1)).unwrap();
+        g.apply(Action::Bid(2)).unwrap();
+        assert_eq!(
+            turn(&mut seat2, &g),
+            judge(
+                r#"{"own": [0, 4, 5, 8, 12, 13, 16, 17, 20, 21, 24, 28, 29, 36, 40, 44, 48], "bid": [1, 2]}"#
+            )
+        );
+        assert_eq!(seat2.action(&json!(3)), Ok(ddz_action(DdzDecision::Bid(3))));
+        g.apply(Action::Bid(3)).unwrap();
+        assert_eq!(
+            turn(&mut seat2, &g),
+            judge(
+                r#"{"history": [[], []], "own": [0, 4, 5, 8, 12, 13, 16, 17, 20, 21, 24, 28, 29, 36, 40, 44, 48], "publiccard": [14, 18, 49], "landlord": 2, "pos": 2, "finalbid": 3}"#
+            )
+        );
+        assert!(seat2.action(&json!([0])).is_ok());
+        play(&mut g, "3");
+        assert_eq!(
+            turn(&mut seat0, &g),
+            judge(
+                r#"{"history": [[], [3]], "own": [0, 1, 2, 8, 9, 16, 20, 24, 28, 29, 32, 36, 37, 40, 41, 48, 52], "publiccard": [12, 17, 49], "landlord": 2, "pos": 0, "finalbid": 3}"#
+            )
+        );
+    }
+
+    #[test]
+    fn responses_that_are_no_cards_of_the_bot_are_named_as_botzone_names_them() {
+        let g = game(false);
+        let mut landlord = FtlGrammar::new(Edition::Ftl);
+        turn(&mut landlord, &g);
+        let foul = |g: &mut FtlGrammar, r: Value| {
+            g.asked = Some(Phase::Play);
+            g.action(&r).unwrap_err()
+        };
+        assert!(foul(&mut landlord, json!([60])).starts_with("OUT_OF_RANGE"));
+        // Code 3 is the fourth 3, which the landlord does not hold.
+        assert!(foul(&mut landlord, json!([3])).starts_with("MISSING_CARD"));
+        assert!(foul(&mut landlord, json!([0, 0])).starts_with("REPEATED_CARD"));
+        assert!(foul(&mut landlord, json!("PASS")).starts_with("BAD_FORMAT"));
+        assert!(foul(&mut landlord, json!([1.5])).starts_with("BAD_FORMAT"));
+        // Bidding in FightTheLandlord2: a number 0 to 3 (or its text, as the judge's int()).
+        let g = game(true);
+        let mut bidder = FtlGrammar::new(Edition::Ftl2);
+        turn(&mut bidder, &g);
+        assert!(
+            bidder
+                .action(&json!(4))
+                .unwrap_err()
+                .starts_with("INVALID_BID")
+        );
+        turn(&mut bidder, &g);
+        assert_eq!(
+            bidder.action(&json!("2")),
+            Ok(ddz_action(DdzDecision::Bid(2)))
+        );
+        // FightTheLandlord has no bidding: its bots cannot sit at an auction.
+        let mut ftl = FtlGrammar::new(Edition::Ftl);
+        let e = ftl.turns(&request(&g), &mut Vec::new()).unwrap_err();
+        assert!(e.contains("no bidding"), "{e}");
+    }
+}
