@@ -15,6 +15,8 @@ use arena_store::Store;
 use clap::{Args, Subcommand};
 
 use crate::client::{self, ClientAuth, status};
+
+pub mod botzone;
 use crate::services::GameArg;
 use crate::store_args::StoreArgs;
 
@@ -59,11 +61,29 @@ pub struct BotsAddArgs {
     /// Register a program bot-host runs as a child process (line protocol) instead of a remote
     /// bot: its command line. Paths in it are made absolute here (bot-host starts the program
     /// in a directory of its own), and a program named by a path must exist and be executable.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "botzone")]
     program: Option<String>,
+    /// Register a bot written for Botzone from its source (C++ .cpp, C .c, Python .py), built
+    /// as Botzone builds it (`g++ -D_BOTZONE_ONLINE -O2`, Botzone's `jsoncpp/json.h` resolved
+    /// to the machine's jsoncpp) into --botzone-dir, where it starts: a program speaking the
+    /// game's Botzone protocol (docs/botzone.md).
+    #[arg(long, value_name = "FILE")]
+    botzone: Option<std::path::PathBuf>,
+    /// The directory a --botzone bot is built into and started in (made if missing; it and its
+    /// parents must be readable by the sandbox's user). Default: botzone/NAME in the data
+    /// directory.
+    #[arg(long, value_name = "DIR", requires = "botzone")]
+    botzone_dir: Option<std::path::PathBuf>,
+    /// A directory copied, read-only, to the --botzone bot's `data/` (Botzone's user files: its
+    /// weights, tables).
+    #[arg(long, value_name = "DIR", requires = "botzone")]
+    botzone_data: Option<std::path::PathBuf>,
+    /// The --botzone bot uses Botzone's simple I/O (text lines) instead of JSON.
+    #[arg(long, requires = "botzone")]
+    simpleio: bool,
     /// The game the program plays, whose line protocol it speaks (default: Dou Dizhu). Remote
     /// bots say which games they play when they connect.
-    #[arg(long, value_parser = GameArg::parse, requires = "program")]
+    #[arg(long, value_parser = GameArg::parse)]
     game: Option<GameArg>,
     /// CPU seconds per program process (0 = the host's default).
     #[arg(long, default_value_t = 0)]
@@ -289,7 +309,11 @@ pub fn resolve_program(command: &str, cwd: &Path) -> Result<String> {
             );
         }
     }
-    Ok(spec.command_line())
+    // The protocol's prefix is kept (`botzone:…`); the default one's `cmd:` is not written.
+    Ok(match spec.protocol() {
+        Some(_) => spec.to_string(),
+        None => spec.command_line(),
+    })
 }
 
 /// Runs `arena bots …`.
@@ -300,9 +324,57 @@ pub fn run(cmd: BotsCommand) -> Result<()> {
             BotsCommand::Add(a) => {
                 // Checked before anything is opened, so a bad name costs no connection.
                 registry::check_name(&a.name)?;
-                let program = match &a.program {
+                if a.game.is_some() && a.program.is_none() && a.botzone.is_none() {
+                    bail!(
+                        "--game is for program bots (--program or --botzone); a remote bot says \
+                         which games it plays when it connects"
+                    );
+                }
+                let game = a.game.unwrap_or_default();
+                let cwd = std::env::current_dir().context("reading the current directory")?;
+                let mut workdir = String::new();
+                let mut memory_mb = a.memory_mb;
+                let built = match &a.botzone {
+                    Some(source) => {
+                        let protocol = if a.simpleio {
+                            "botzone-simpleio"
+                        } else {
+                            "botzone"
+                        };
+                        game.kind()
+                            .check_protocol(Some(protocol))
+                            .map_err(|e| anyhow::anyhow!("--botzone: {e}"))?;
+                        let dir = match &a.botzone_dir {
+                            Some(d) => cwd.join(d),
+                            None => cwd.join(&a.registry.store.data_dir).join("botzone").join(&a.name),
+                        };
+                        let built = botzone::build(
+                            &cwd.join(source),
+                            &dir,
+                            a.botzone_data.as_deref().map(|d| cwd.join(d)).as_deref(),
+                            protocol,
+                        )?;
+                        let (first, later) = built.language.time_ms();
+                        println!(
+                            "built {} bot {} in {}: Botzone gives {} bots {first} ms per turn \
+                             ({later} ms for a keep-running bot's later turns) and {} MiB; seat it \
+                             at tables whose clock allows that (e.g. --decision-ms {first})",
+                            built.language.name(),
+                            source.display(),
+                            built.dir.display(),
+                            built.language.name(),
+                            built.language.memory_mb()
+                        );
+                        workdir = built.dir.display().to_string();
+                        if memory_mb == 0 {
+                            memory_mb = built.language.memory_mb();
+                        }
+                        Some(built.command)
+                    }
+                    None => None,
+                };
+                let program = match a.program.as_ref().or(built.as_ref()) {
                     Some(p) => {
-                        let cwd = std::env::current_dir().context("reading the current directory")?;
                         let command = resolve_program(p, &cwd)?;
                         // Checked as bot-host on this machine would run it: refused now rather
                         // than crashing at every table.
@@ -316,7 +388,6 @@ pub fn run(cmd: BotsCommand) -> Result<()> {
                     }
                     None => None,
                 };
-                let game = a.game.unwrap_or_default();
                 let mut registry = Registry::open(&a.registry).await?;
                 let added = registry
                     .add(v1::AddBotRequest {
@@ -328,8 +399,9 @@ pub fn run(cmd: BotsCommand) -> Result<()> {
                             String::new()
                         },
                         cpu_seconds: a.cpu_seconds,
-                        memory_mb: a.memory_mb,
+                        memory_mb,
                         max_tables: a.max_tables,
+                        workdir,
                     })
                     .await?;
                 match program {
@@ -377,10 +449,15 @@ pub fn run(cmd: BotsCommand) -> Result<()> {
                 for b in bots {
                     let kind = match b.kind() {
                         v1::BotKind::Program => format!(
-                            "program: {} (plays {})",
+                            "program: {} (plays {}){}",
                             b.command,
                             arena_games::GameKind::from_wire(&b.game)
-                                .map_or_else(|_| b.game.clone(), |g| g.name().to_string())
+                                .map_or_else(|_| b.game.clone(), |g| g.name().to_string()),
+                            if b.workdir.is_empty() {
+                                String::new()
+                            } else {
+                                format!(", in {}", b.workdir)
+                            }
                         ),
                         _ => "remote".to_string(),
                     };

@@ -12,7 +12,7 @@ use tokio::time::Instant;
 
 use crate::fault::Fault;
 use crate::lines::{Framing, Output};
-use crate::program::{Ended, Launch, Program, SpawnError};
+use crate::program::{EXIT_WAIT, Ended, Launch, Program, SpawnError};
 use crate::protocol::{join_with, unreadable};
 use crate::spec::CmdSpec;
 use crate::transcript::{Direction, TranscriptLine};
@@ -24,6 +24,15 @@ pub enum Heard {
     Nothing,
     /// The answer to the open request.
     Answer(v1::Action),
+    /// Not the answer yet: these lines are to be written to the program first (Botzone's turns
+    /// the arena does not ask about), to a fresh process of it when `fresh` (the one that wrote
+    /// the line exited).
+    Continue {
+        /// The lines to write.
+        lines: Vec<String>,
+        /// Whether a fresh process is to be started for them.
+        fresh: bool,
+    },
 }
 
 /// One seat's side of a game's line protocol, with the wire's types: the game reads each
@@ -62,15 +71,63 @@ pub trait ProgramProtocol: Send + Sync {
     /// Appends the lines a program is told when its table closes with `outcome` (the protocol's
     /// end of game and farewell), before its input is closed.
     fn close(&mut self, outcome: Option<&v1::Outcome>, out: &mut Vec<String>);
+
+    /// Told the command the session runs, before anything else (a protocol keeping state per
+    /// bot across tables keys it so). Default: nothing.
+    fn bind(&mut self, cmd: &CmdSpec) {
+        let _ = cmd;
+    }
+
+    /// Whether the next [`ProgramProtocol::ask`] is to be put to a fresh process (Botzone's
+    /// simple interaction starts a bot afresh for every turn). The session starts one unless
+    /// its process has not been asked anything yet. Default: `false`, one process per seat.
+    fn fresh_process(&self) -> bool {
+        false
+    }
+
+    /// Whether the CPU time the program's processes use between an answer and the next
+    /// request counts against that request's deadline (Botzone's keep-running bots). The
+    /// session then measures it (on Linux, from `/proc`) and judges an answer a timeout when
+    /// that CPU time and the wall time of the turn together exceed the deadline. Default:
+    /// `false`.
+    fn charges_idle_cpu(&self) -> bool {
+        false
+    }
+
+    /// The program's output closed while `asked` (its exit status a success): `Some` when
+    /// that completes the open answer (Botzone's simple interaction: the whole output until
+    /// exit is the answer), with what it means; `None` (the default) for a crash.
+    fn hear_end(&mut self, context: &str, asked: bool) -> Option<Result<Heard, String>> {
+        let _ = (context, asked);
+        None
+    }
 }
 
 /// A running program playing one seat through its game's [`ProgramProtocol`]: started in the
 /// sandbox by [`Program`], greeted ([`ProgramSession::join`]), asked
 /// ([`ProgramSession::ask`]), heard ([`ProgramSession::hear`]) and told goodbye
 /// ([`ProgramSession::close`]). The caller owns the clock: it decides how long to wait.
+///
+/// A protocol may ask for a fresh process per request ([`ProgramProtocol::fresh_process`]):
+/// the session then starts one before it writes the request (the last one is killed), and a
+/// process whose output closed with a success after writing its answer
+/// ([`ProgramProtocol::hear_end`]) has answered, not crashed; the session then reads nothing
+/// more until the next request.
 pub struct ProgramSession {
     program: Program,
     protocol: Box<dyn ProgramProtocol>,
+    cmd: CmdSpec,
+    launch: Launch,
+    /// The process has been asked something.
+    used: bool,
+    /// The process ended its answer by exiting: there is nothing more to read from it.
+    done: bool,
+    /// A fresh process could not be started: the fault the next output judged gets.
+    failed: Option<Fault>,
+    /// The CPU time of the process's group at its last answer (protocols charging idle CPU).
+    cpu_at_answer: Option<Duration>,
+    /// The open request's clock: when it was asked, its deadline, the CPU used before it.
+    clock: Option<(Instant, Duration, Duration)>,
 }
 
 impl ProgramSession {
@@ -78,19 +135,30 @@ impl ProgramSession {
     pub fn start(
         cmd: &CmdSpec,
         mut launch: Launch,
-        protocol: Box<dyn ProgramProtocol>,
+        mut protocol: Box<dyn ProgramProtocol>,
     ) -> Result<ProgramSession, SpawnError> {
         launch.framing = protocol.framing();
+        protocol.bind(cmd);
         let program = Program::spawn(cmd, &launch)?;
-        Ok(ProgramSession { program, protocol })
+        Ok(ProgramSession {
+            program,
+            protocol,
+            cmd: cmd.clone(),
+            launch,
+            used: false,
+            done: false,
+            failed: None,
+            cpu_at_answer: None,
+            clock: None,
+        })
     }
 
-    /// The program's process id.
+    /// The program's process id (of its current process).
     pub fn id(&self) -> u32 {
         self.program.id()
     }
 
-    /// The running program.
+    /// The running program (its current process).
     pub fn program(&self) -> &Program {
         &self.program
     }
@@ -110,6 +178,29 @@ impl ProgramSession {
         .await
     }
 
+    /// Replaces the process by a fresh one (the old one's group is killed when it is dropped);
+    /// a start that fails is kept as the fault the next output judged gets.
+    fn restart(&mut self) -> bool {
+        match Program::spawn(&self.cmd, &self.launch) {
+            Ok(p) => {
+                self.program = p;
+                self.used = false;
+                self.done = false;
+                self.cpu_at_answer = None;
+                true
+            }
+            Err(e) => {
+                let e = e.to_string();
+                let hint = self.launch.sandbox.hint_for(&e).unwrap_or("");
+                self.failed = Some(Fault::new(
+                    VerdictKind::Crashed,
+                    format!("{e}{hint}; the command: {}", self.cmd.command_line()),
+                ));
+                false
+            }
+        }
+    }
+
     /// Writes the lines that put `request` to the program; the question's name. `Err` names the
     /// field of a request that contradicts itself (nothing is written then).
     pub fn ask(
@@ -117,21 +208,46 @@ impl ProgramSession {
         request: &v1::DecisionRequest,
         deadline: Duration,
     ) -> Result<&'static str, String> {
+        let fresh = self.protocol.fresh_process() && (self.used || self.done);
+        let charged = self.protocol.charges_idle_cpu();
         let mut lines = Vec::new();
         let name = self.protocol.ask(request, deadline, &mut lines)?;
+        let idle = match (charged, self.cpu_at_answer) {
+            (true, Some(then)) => {
+                group_cpu(self.program.id()).map_or(Duration::ZERO, |now| now.saturating_sub(then))
+            }
+            _ => Duration::ZERO,
+        };
+        self.clock = Some((Instant::now(), deadline, idle));
+        if fresh && !self.restart() {
+            return Ok(name);
+        }
+        self.used = true;
         self.program.send_lines(&lines);
         Ok(name)
     }
 
     /// The program's next output (cancel-safe: nothing is lost when another branch of a
-    /// `select!` wins).
+    /// `select!` wins). After a process answered by exiting, it waits for the next request.
     pub async fn recv(&mut self) -> Output {
+        if self.failed.is_some() {
+            return Output::Closed(None);
+        }
+        if self.done {
+            return std::future::pending().await;
+        }
         self.program.recv().await.1
     }
 
     /// The program's next output if one is waiting (a host that asks one question at a time
     /// reads what came since the last answer before it asks the next).
     pub fn try_recv(&mut self) -> Option<Output> {
+        if self.failed.is_some() {
+            return Some(Output::Closed(None));
+        }
+        if self.done {
+            return None;
+        }
         self.program.try_recv().map(|(_, out)| out)
     }
 
@@ -143,17 +259,27 @@ impl ProgramSession {
     /// [`ProgramSession::recv_until`] with when the output arrived (read off the pipe), which
     /// a host timing an answer stops its clock at, however late it gets round to it.
     pub async fn recv_until_at(&mut self, until: Instant) -> Option<(std::time::Instant, Output)> {
+        if self.failed.is_some() {
+            return Some((std::time::Instant::now(), Output::Closed(None)));
+        }
+        if self.done {
+            tokio::time::sleep_until(until).await;
+            return None;
+        }
         self.program.recv_until(until).await
     }
 
     /// Judges one output of the program (`asked`: the name of the open request, if one is
-    /// open): an answer, nothing (a line the protocol ignores), or a fault — the program then
-    /// is, or is about to be, killed.
+    /// open): an answer, nothing (a line the protocol ignores, or more lines written to it), or
+    /// a fault — the program then is, or is about to be, killed.
     pub async fn hear(
         &mut self,
         out: Output,
         asked: Option<&str>,
     ) -> Result<Option<v1::Action>, Fault> {
+        if let Some(fault) = self.failed.take() {
+            return Err(fault);
+        }
         let context = match asked {
             Some(name) => format!("to the {name} request"),
             None => "when nothing was asked".to_string(),
@@ -161,6 +287,15 @@ impl ProgramSession {
         let text = match out {
             Output::Line(text) => text,
             Output::Closed(e) => {
+                if asked.is_some() && e.is_none() && self.program.wait_exit(EXIT_WAIT).await {
+                    let status = self.program.kill().await;
+                    if status.is_some_and(|s| s.success())
+                        && let Some(heard) = self.protocol.hear_end(&context, true)
+                    {
+                        self.done = true;
+                        return self.heard(heard);
+                    }
+                }
                 let what = match asked {
                     Some(name) => format!("the program exited before answering the {name} request"),
                     None => "the program exited while waiting for its next request".to_string(),
@@ -169,9 +304,45 @@ impl ProgramSession {
             }
             other => return Err(unreadable(&other, &context, &self.protocol.framing()).1),
         };
-        match self.protocol.hear(&text, &context, asked.is_some()) {
+        let heard = self.protocol.hear(&text, &context, asked.is_some());
+        self.heard(heard)
+    }
+
+    /// Acts on what the protocol made of an output.
+    fn heard(&mut self, heard: Result<Heard, String>) -> Result<Option<v1::Action>, Fault> {
+        match heard {
             Ok(Heard::Nothing) => Ok(None),
-            Ok(Heard::Answer(action)) => Ok(Some(action)),
+            Ok(Heard::Answer(action)) => {
+                if let Some((asked, deadline, idle)) = self.clock.take()
+                    && !idle.is_zero()
+                    && !deadline.is_zero()
+                    && idle + asked.elapsed() > deadline
+                {
+                    return Err(Fault::new(
+                        VerdictKind::Timeout,
+                        format!(
+                            "used {} ms of CPU time while waiting for the request and {} ms answering it, over its {} ms (a keep-running bot's CPU time between turns counts against its next turn)",
+                            idle.as_millis(),
+                            asked.elapsed().as_millis(),
+                            deadline.as_millis()
+                        ),
+                    ));
+                }
+                if self.protocol.charges_idle_cpu() && !self.done {
+                    self.cpu_at_answer = group_cpu(self.program.id());
+                }
+                Ok(Some(action))
+            }
+            Ok(Heard::Continue { lines, fresh }) => {
+                if fresh && !self.restart() {
+                    return Err(self.failed.take().unwrap_or_else(|| {
+                        Fault::new(VerdictKind::Crashed, "the program could not be restarted")
+                    }));
+                }
+                self.used = true;
+                self.program.send_lines(&lines);
+                Ok(None)
+            }
             Err(reason) => Err(Fault::new(VerdictKind::Malformed, reason)),
         }
     }
@@ -183,6 +354,49 @@ impl ProgramSession {
         self.protocol.close(outcome, &mut lines);
         self.program.close(&lines, grace).await
     }
+}
+
+/// The CPU time used so far by the processes of the group `pgid` (those alive, with the
+/// children they reaped), from `/proc`; `None` where there is no `/proc` to read.
+#[cfg(target_os = "linux")]
+fn group_cpu(pgid: u32) -> Option<Duration> {
+    // SAFETY: sysconf reads a constant of the system; it has no preconditions.
+    let ticks = unsafe { libc::sysconf(libc::_SC_CLK_TCK) };
+    let ticks = u64::try_from(ticks).ok().filter(|t| *t > 0)?;
+    let mut total = 0u64;
+    for entry in std::fs::read_dir("/proc").ok()?.flatten() {
+        let name = entry.file_name();
+        if !name
+            .to_str()
+            .is_some_and(|n| n.bytes().all(|b| b.is_ascii_digit()))
+        {
+            continue;
+        }
+        let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
+            continue;
+        };
+        // The fields after the command's closing parenthesis: state is field 3, pgrp 5,
+        // utime 14, stime 15, cutime 16, cstime 17.
+        let Some((_, rest)) = stat.rsplit_once(')') else {
+            continue;
+        };
+        let fields: Vec<&str> = rest.split_whitespace().collect();
+        if fields.get(2).and_then(|g| g.parse::<u32>().ok()) != Some(pgid) {
+            continue;
+        }
+        for i in 11..=14 {
+            total += fields
+                .get(i)
+                .and_then(|v| v.parse::<u64>().ok())
+                .unwrap_or(0);
+        }
+    }
+    Some(Duration::from_millis(total * 1000 / ticks))
+}
+
+#[cfg(not(target_os = "linux"))]
+fn group_cpu(_pgid: u32) -> Option<Duration> {
+    None
 }
 
 impl std::fmt::Debug for ProgramSession {
@@ -255,8 +469,10 @@ impl ProgramProtocol for Recorded {
     fn hear(&mut self, text: &str, context: &str, asked: bool) -> Result<Heard, String> {
         self.record(Direction::FromBot, text);
         let heard = self.inner.hear(text, context, asked);
-        if let Err(reason) = &heard {
-            self.record(Direction::Note, reason);
+        match &heard {
+            Ok(Heard::Continue { lines, .. }) => self.record_sent(lines, 0),
+            Err(reason) => self.record(Direction::Note, reason),
+            _ => {}
         }
         heard
     }
@@ -265,5 +481,27 @@ impl ProgramProtocol for Recorded {
         let from = out.len();
         self.inner.close(outcome, out);
         self.record_sent(out, from);
+    }
+
+    fn bind(&mut self, cmd: &CmdSpec) {
+        self.inner.bind(cmd);
+    }
+
+    fn fresh_process(&self) -> bool {
+        self.inner.fresh_process()
+    }
+
+    fn charges_idle_cpu(&self) -> bool {
+        self.inner.charges_idle_cpu()
+    }
+
+    fn hear_end(&mut self, context: &str, asked: bool) -> Option<Result<Heard, String>> {
+        let heard = self.inner.hear_end(context, asked)?;
+        match &heard {
+            Ok(Heard::Continue { lines, .. }) => self.record_sent(lines, 0),
+            Err(reason) => self.record(Direction::Note, reason),
+            _ => {}
+        }
+        Some(heard)
     }
 }

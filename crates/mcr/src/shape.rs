@@ -22,6 +22,16 @@
 
 mod table;
 
+pub(crate) use table::{NO_PAIR, NO_TILES, SuitSplit};
+
+/// The splits of one suit's counts `c` wholly into melds and, when `c` holds two tiles more
+/// than a multiple of three, one pair: looked up in a table built on first use. None for a
+/// suit that does not split wholly, or counts outside the table (a count above 4, more than
+/// 14 tiles).
+pub(crate) fn suit_splits(c: &[u8; 9]) -> &'static [SuitSplit] {
+    table::SPLITS.get(c)
+}
+
 use crate::tile::{Counts, TILE_KINDS, Tile};
 
 /// The six knitted straights (组合龙): 147, 258, 369 spread over the three suits, as tile
@@ -267,6 +277,70 @@ pub(crate) fn basic_waits_mask(standing: &Counts) -> Option<u64> {
             c[i] += 1;
             if is_basic_complete(&c) {
                 out |= 1 << i;
+            }
+        }
+    }
+    Some(out)
+}
+
+/// [`basic_waits_mask`] of `standing` when `standing` with `win` added splits wholly into melds
+/// and a pair (a winning hand less its winning tile), from at most two groups' table entries:
+/// every group but the winning tile's already splits wholly, so the tile waited on goes either
+/// to the winning tile's group, or (when that group holds the pair without it) to the group
+/// that held the pair. `None` for counts outside the tables.
+///
+/// Once the winning tile's group alone waits on two kinds or more, that is the answer: the
+/// mask then holds at least two kinds, not necessarily all (its one caller asks whether the
+/// hand waited on one tile alone).
+pub(crate) fn basic_waits_of_divided(standing: &Counts, win: Tile) -> Option<u64> {
+    let w = win.index() / 9;
+    let group = |k: usize| -> Option<(&'static table::Entry, usize)> {
+        let lo = 9 * k;
+        let n = standing[lo..(lo + 9).min(TILE_KINDS)]
+            .iter()
+            .map(|&t| usize::from(t))
+            .sum();
+        let e = if k < 3 {
+            let mut g = [0u8; 9];
+            g.copy_from_slice(&standing[lo..lo + 9]);
+            table::SUITS.get(&g)?
+        } else {
+            let mut h = [0u8; 7];
+            h.copy_from_slice(&standing[27..]);
+            table::HONOURS.get(&h)?
+        };
+        Some((e, n))
+    };
+    let (ew, nw) = group(w)?;
+    // The winning tile's group gets the tile: every other group as in the winning hand.
+    let mut out = u64::from(ew.waits[usize::from((nw + 1) % 3 == 2)]) << (9 * w);
+    if out.count_ones() > 1 {
+        return Some(out);
+    }
+    if nw % 3 == 2 && table::complete(&ew.options, nw, true) {
+        // The winning tile's group holds the pair on its own: the tile may go to the group that
+        // held the pair in the winning hand, now two tiles more than a multiple of three.
+        for k in (0..4).filter(|&k| k != w) {
+            let lo = 9 * k;
+            let n: usize = standing[lo..(lo + 9).min(TILE_KINDS)]
+                .iter()
+                .map(|&t| usize::from(t))
+                .sum();
+            if n % 3 == 2 {
+                let (e, _) = group(k)?;
+                out |= u64::from(e.waits[0]) << (9 * k);
+            }
+        }
+    }
+    // A fifth tile of a kind held four times, outside the tables (as in `basic_waits_mask`).
+    if standing.contains(&4) {
+        for (i, &n) in standing.iter().enumerate() {
+            if n == 4 {
+                let mut c = *standing;
+                c[i] += 1;
+                if is_basic_complete(&c) {
+                    out |= 1 << i;
+                }
             }
         }
     }

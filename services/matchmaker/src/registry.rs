@@ -74,6 +74,34 @@ pub fn check_program(command: &str) -> Result<arena_line::CmdSpec, ApiError> {
     Ok(spec)
 }
 
+/// Checks a program bot's working directory: empty (a fresh one per process) or an absolute
+/// path of at most [`MAX_WORKDIR_BYTES`] without control characters. Whether it exists is for
+/// bot-host's machine to say when it starts the program.
+pub fn check_workdir(workdir: &str) -> Result<Option<String>, ApiError> {
+    if workdir.is_empty() {
+        return Ok(None);
+    }
+    let bad = |why: &str| {
+        Err(ApiError::invalid(
+            "workdir",
+            format!("{} {why}", arena_proto::text::quote(workdir)),
+        ))
+    };
+    if workdir.len() > MAX_WORKDIR_BYTES {
+        return bad(&format!("is longer than {MAX_WORKDIR_BYTES} bytes"));
+    }
+    if workdir.chars().any(char::is_control) {
+        return bad("holds a control character");
+    }
+    if !std::path::Path::new(workdir).is_absolute() {
+        return bad("is not an absolute path (bot-host starts programs there, not here)");
+    }
+    Ok(Some(workdir.to_string()))
+}
+
+/// The longest working directory a program bot may have, in bytes.
+pub const MAX_WORKDIR_BYTES: usize = 4096;
+
 /// A registered bot, with its token when one was just drawn.
 #[derive(Debug)]
 pub struct Registered {
@@ -105,6 +133,12 @@ fn token() -> Result<(String, String), ApiError> {
 pub async fn add(store: &dyn Store, req: &v1::AddBotRequest) -> Result<Registered, ApiError> {
     check_name(&req.name)?;
     let (kind, token) = if req.program.trim().is_empty() {
+        if !req.workdir.is_empty() {
+            return Err(ApiError::invalid(
+                "workdir",
+                "is for program bots; a remote bot runs where its owner runs it",
+            ));
+        }
         if !req.game.is_empty() {
             return Err(ApiError::invalid(
                 "game",
@@ -122,7 +156,7 @@ pub async fn add(store: &dyn Store, req: &v1::AddBotRequest) -> Result<Registere
             BotKind::Program {
                 game: store_game(&req.game)?,
                 command: req.program.clone(),
-                workdir: None,
+                workdir: check_workdir(&req.workdir)?,
                 cpu_seconds: req.cpu_seconds,
                 memory_mb: req.memory_mb,
             },
@@ -212,12 +246,13 @@ pub fn wire(bot: &BotRecord) -> v1::RegisteredBot {
         command,
         cpu_seconds,
         memory_mb,
-        ..
+        workdir,
     } = &bot.kind
     {
         out.kind = v1::BotKind::Program as i32;
         out.game = game.name().into();
         out.command = command.clone();
+        out.workdir = workdir.clone().unwrap_or_default();
         out.cpu_seconds = *cpu_seconds;
         out.memory_mb = *memory_mb;
     }
@@ -402,6 +437,45 @@ mod tests {
         assert!(check_program("bots/mybot").is_err());
         assert!(check_program("python3 'bot.py").is_err());
         assert!(check_program("   ").is_err());
+    }
+
+    #[test]
+    fn a_workdir_is_empty_or_an_absolute_path() {
+        assert_eq!(check_workdir("").unwrap(), None);
+        assert_eq!(
+            check_workdir("/srv/bots/b").unwrap().as_deref(),
+            Some("/srv/bots/b")
+        );
+        let e = check_workdir("bots/b").unwrap_err().to_string();
+        assert!(
+            e.contains("workdir") && e.contains("not an absolute path"),
+            "{e}"
+        );
+        let e = check_workdir("/a\nb").unwrap_err().to_string();
+        assert!(e.contains("control character"), "{e}");
+        assert!(check_workdir(&format!("/{}", "x".repeat(5000))).is_err());
+    }
+
+    #[tokio::test]
+    async fn a_program_bot_with_a_protocol_its_game_lacks_is_refused_naming_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = arena_store::EmbeddedStore::open(dir.path()).unwrap();
+        let req = |program: &str, game: &str| v1::AddBotRequest {
+            name: "bz".into(),
+            program: program.into(),
+            game: game.into(),
+            ..Default::default()
+        };
+        let e = add(&store, &req("botzone:python3 /b.py", "mahjong"))
+            .await
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("program") && e.contains("\"botzone\""), "{e}");
+        let e = add(&store, &req("nosuch:python3 /b.py", "ddz"))
+            .await
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("\"nosuch\""), "{e}");
     }
 
     #[tokio::test]

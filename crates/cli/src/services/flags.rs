@@ -520,6 +520,11 @@ impl GameArg {
         format!("The game: {}", games.join(", "))
     }
 
+    /// The registered game.
+    pub(crate) fn kind(self) -> arena_games::GameKind {
+        self.0
+    }
+
     /// The game's name on the wire.
     pub(crate) fn wire(self) -> &'static str {
         self.0.name()

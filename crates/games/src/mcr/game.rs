@@ -113,6 +113,33 @@ impl Game for Mcr {
         Box::new(super::program::McrProgram::new((seat & 3) as u8))
     }
 
+    fn program_protocols(&self) -> &'static [crate::registry::ProtocolInfo] {
+        &[
+            crate::registry::ProtocolInfo {
+                name: "botzone",
+                about: "Botzone's bots, JSON interaction (docs/botzone.md)",
+            },
+            crate::registry::ProtocolInfo {
+                name: "botzone-simpleio",
+                about: "Botzone's bots, simple I/O (docs/botzone.md)",
+            },
+        ]
+    }
+
+    fn named_program_protocol(
+        &self,
+        seat: u32,
+        name: &str,
+    ) -> Option<Box<dyn arena_line::ProgramProtocol>> {
+        use arena_line::botzone::{Mode, Protocol};
+        let grammar = super::botzone::McrBotzone::new((seat & 3) as u8);
+        match name {
+            "botzone" => Some(Box::new(Protocol::new(grammar, Mode::Json))),
+            "botzone-simpleio" => Some(Box::new(Protocol::new(grammar, Mode::SimpleIo))),
+            _ => None,
+        }
+    }
+
     /// The set-up's fault policy rules the table: the job is played under it (as the table's
     /// verdict policy, the judge's being forfeit) whatever the job's verdict policy says.
     fn check(&'static self, job: &v1::TableJob) -> Result<CheckedJob, JobError> {

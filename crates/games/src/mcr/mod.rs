@@ -11,12 +11,15 @@
 //!   request read back into a hand the seat could be playing (for the bots bot-host runs);
 //! - [`program`]: the game's line protocol (Botzone's per-turn request lines) as an
 //!   [`arena_line::ProgramProtocol`], for program bots;
+//! - [`botzone`]: the game's Botzone grammar, for Botzone's bots (protocols `botzone` and
+//!   `botzone-simpleio`);
 //! - [`game`]: [`Mcr`], the registration;
 //! - [`ijcai`]: the IJCAI competition's duplicate format (24 seatings per wall, rank points,
 //!   Swiss pairing), pure; [`competition`]: IJCAI competitions through the services;
 //!   [`commands`]: `arena mcr …`, the game's commands on the command line.
 
 pub mod bots;
+pub mod botzone;
 pub mod commands;
 pub mod competition;
 pub mod convert;

@@ -55,11 +55,25 @@ impl McrProgram {
     }
 }
 
+/// Which flowers the deal's line lists after the seat's 13 tiles.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Flowers {
+    /// The seat's own (the arena's line protocol).
+    Own,
+    /// Every seat's, seat by seat (Botzone's judge).
+    All,
+}
+
 /// The line telling `e` (`None` for an event a program is not told: a flower of the deal, told
-/// in the deal's line, a fault).
+/// in the deal's line, a win (the hand is over), a fault).
 fn event_line(e: Event, seat: u8) -> Option<String> {
     Some(match e {
-        Event::Dealt | Event::Fault { .. } => return None,
+        Event::Dealt
+        | Event::Fault { .. }
+        | Event::Act {
+            action: Action::Win | Action::Pass,
+            ..
+        } => return None,
         Event::Draw { seat: p, tile } if p == seat => format!("2 {}", tile?),
         Event::Draw { seat: p, .. } => format!("3 {p} DRAW"),
         Event::Flower { seat: p, flower } => format!("3 {p} BUHUA {flower}"),
@@ -70,6 +84,63 @@ fn event_line(e: Event, seat: u8) -> Option<String> {
         } => format!("3 {p} GANG"),
         Event::Act { seat: p, action } => format!("3 {p} {action}"),
     })
+}
+
+/// The line `0 seat quan` a seat is told first.
+pub(crate) fn seat_line(seat: u8, r: &McrRequest) -> String {
+    format!("0 {seat} {}", r.view().quan().index())
+}
+
+/// Gives `line` the lines (Botzone's request lines) of the events of `r` from the `told`-th on,
+/// each with the index of its event: the deal's (`1 …`, its flowers as `flowers` says) and
+/// every later event's the seat sees. Returns how many events there are (the next `told`).
+pub(crate) fn told_lines(
+    r: &McrRequest,
+    seat: u8,
+    told: usize,
+    flowers: Flowers,
+    mut line: impl FnMut(usize, String),
+) -> usize {
+    let view = r.view();
+    let mut deal_flowers = [0u8; 4];
+    let mut listed = Vec::new();
+    let mut dealt = false;
+    let mut count = 0;
+    for (i, e) in view.events().enumerate() {
+        count = i + 1;
+        if !dealt && let Event::Flower { seat: p, flower } = e {
+            deal_flowers[usize::from(p % 4)] += 1;
+            if p == seat || flowers == Flowers::All {
+                listed.push((p, flower));
+            }
+        }
+        if e == Event::Dealt {
+            dealt = true;
+            if i >= told {
+                let mut text = String::from("1");
+                for n in deal_flowers {
+                    let _ = write!(text, " {n}");
+                }
+                for t in mcr::tiles_of(r.dealt()) {
+                    let _ = write!(text, " {t}");
+                }
+                // Seat by seat, each in the order drawn (the events' order).
+                listed.sort_by_key(|(p, _)| *p);
+                for (_, f) in &listed {
+                    let _ = write!(text, " {f}");
+                }
+                line(i, text);
+            }
+            continue;
+        }
+        if i >= told
+            && dealt
+            && let Some(text) = event_line(e, seat)
+        {
+            line(i, text);
+        }
+    }
+    count
 }
 
 impl ProgramProtocol for McrProgram {
@@ -115,43 +186,13 @@ impl ProgramProtocol for McrProgram {
                 self.seat
             ));
         }
-        let view = r.view();
         if !self.started {
             self.started = true;
-            out.push(format!("0 {} {}", self.seat, view.quan().index()));
+            out.push(seat_line(self.seat, &r));
         }
-        let mut deal_flowers = [0u8; 4];
-        let mut own_flowers = Vec::new();
-        let mut dealt = false;
-        for (i, e) in view.events().enumerate() {
-            if !dealt && let Event::Flower { seat, flower } = e {
-                deal_flowers[usize::from(seat % 4)] += 1;
-                if seat == self.seat {
-                    own_flowers.push(flower);
-                }
-            }
-            if e == Event::Dealt {
-                dealt = true;
-                if i >= self.told {
-                    let mut line = String::from("1");
-                    for n in deal_flowers {
-                        let _ = write!(line, " {n}");
-                    }
-                    for t in mcr::tiles_of(r.dealt()) {
-                        let _ = write!(line, " {t}");
-                    }
-                    for f in &own_flowers {
-                        let _ = write!(line, " {f}");
-                    }
-                    out.push(line);
-                }
-                continue;
-            }
-            if i >= self.told && dealt {
-                out.extend(event_line(e, self.seat));
-            }
-        }
-        self.told = view.events().count();
+        self.told = told_lines(&r, self.seat, self.told, Flowers::Own, |_, line| {
+            out.push(line)
+        });
         let (question, name) = match r.decision() {
             Decision::Turn { .. } => ("? TURN", "turn"),
             Decision::Discard { .. } => ("? DISCARD", "discard"),
@@ -261,7 +302,7 @@ mod tests {
                     Ok(Action::Play("W1".parse().unwrap()))
                 )
             }
-            Heard::Nothing => panic!("an answer"),
+            other => panic!("an answer, not {other:?}"),
         }
         let e = p.hear("DISCARD W1", "to the turn", true).unwrap_err();
         assert!(

@@ -1,9 +1,10 @@
 //! The basic shape: four melds and a pair. Every division of the concealed tiles is scored.
 
 use super::combine::{self, code};
-use super::{Ctx, Fan, FanTable, by_win_flags, by_winds, exclusions};
+use super::{Ctx, Fan, FanTable, by_winds, exclusions};
 use crate::pack::{Pack, PackKind};
-use crate::tile::{Counts, TILE_KINDS, Tile};
+use crate::shape::{NO_PAIR, NO_TILES, SuitSplit, suit_splits};
+use crate::tile::{Counts, Tile};
 
 /// A meld or the pair of one arrangement.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -49,12 +50,13 @@ impl Unit {
     }
 }
 
-/// Divisions one hand can have at most (far more than any hand has).
-const MAX_DIVISIONS: usize = 64;
+/// Divisions one hand can have at most: far more than any hand has (a suit splits at most
+/// four ways, and two suits that split more than one way need more than 14 tiles).
+const MAX_DIVISIONS: usize = 16;
 
 /// A division of the concealed tiles: melds by their lowest tile (`2 · index`, `+1` for a
 /// chow), sorted, and the pair.
-#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 struct Division {
     melds: [u8; 4],
     count: u8,
@@ -66,17 +68,20 @@ struct Divisions {
     len: usize,
 }
 
-fn divide(
+/// The reference the per-group enumeration ([`divide`]) is tested against: the whole hand
+/// searched at once, lowest tile first.
+#[cfg(test)]
+fn divide_search(
     c: &mut Counts,
     mut i: usize,
     work: &mut Division,
     pair: Option<u8>,
     out: &mut Divisions,
 ) {
-    while i < TILE_KINDS && c[i] == 0 {
+    while i < crate::tile::TILE_KINDS && c[i] == 0 {
         i += 1;
     }
-    if i == TILE_KINDS {
+    if i == crate::tile::TILE_KINDS {
         let Some(pair) = pair else { return };
         let mut d = *work;
         d.pair = pair;
@@ -89,7 +94,7 @@ fn divide(
     }
     if pair.is_none() && c[i] >= 2 {
         c[i] -= 2;
-        divide(c, i, work, Some(i as u8), out);
+        divide_search(c, i, work, Some(i as u8), out);
         c[i] += 2;
     }
     if usize::from(work.count) == 4 {
@@ -99,7 +104,7 @@ fn divide(
         c[i] -= 3;
         work.melds[usize::from(work.count)] = 2 * i as u8;
         work.count += 1;
-        divide(c, i, work, pair, out);
+        divide_search(c, i, work, pair, out);
         work.count -= 1;
         c[i] += 3;
     }
@@ -109,11 +114,93 @@ fn divide(
         c[i + 2] -= 1;
         work.melds[usize::from(work.count)] = 2 * i as u8 + 1;
         work.count += 1;
-        divide(c, i, work, pair, out);
+        divide_search(c, i, work, pair, out);
         work.count -= 1;
         c[i] += 1;
         c[i + 1] += 1;
         c[i + 2] += 1;
+    }
+}
+
+/// Every division of `c` into melds and one pair, into `out` (unsorted).
+///
+/// Melds never span two groups (a suit, or the honours), so only the one group holding two
+/// tiles more than a multiple of three can hold the pair, and a group holding one more splits
+/// no way at all. Each suit's splits are looked up ([`suit_splits`]), the honours split one way
+/// at most, and every choice of one split per group is a division.
+fn divide(c: &Counts, out: &mut Divisions) {
+    let mut pairs = 0;
+    let mut lists: [&[SuitSplit]; 3] = [&[NO_TILES]; 3];
+    for (s, list) in lists.iter_mut().enumerate() {
+        let mut g = [0u8; 9];
+        g.copy_from_slice(&c[9 * s..9 * s + 9]);
+        let n: u8 = g.iter().sum();
+        match n % 3 {
+            1 => return,
+            r => pairs += u8::from(r == 2),
+        }
+        if n > 0 {
+            *list = suit_splits(&g);
+            if list.is_empty() {
+                return;
+            }
+        }
+    }
+    // The honours: pungs, and the pair unless a suit holds it.
+    let mut honours = Division {
+        melds: [0; 4],
+        count: 0,
+        pair: NO_PAIR,
+    };
+    for (i, &n) in c.iter().enumerate().skip(27) {
+        match n {
+            0 => {}
+            2 if honours.pair == NO_PAIR => honours.pair = i as u8,
+            3 if honours.count < 4 => {
+                honours.melds[usize::from(honours.count)] = 2 * i as u8;
+                honours.count += 1;
+            }
+            _ => return,
+        }
+    }
+    pairs += u8::from(honours.pair != NO_PAIR);
+    if pairs != 1 {
+        return;
+    }
+    for a in lists[0] {
+        for b in lists[1] {
+            for x in lists[2] {
+                let mut d = Division {
+                    melds: [0; 4],
+                    count: 0,
+                    pair: honours.pair,
+                };
+                let mut fits = true;
+                for (s, split) in [a, b, x].into_iter().enumerate() {
+                    for &m in &split.melds[..usize::from(split.count)] {
+                        fits &= d.count < 4;
+                        if fits {
+                            d.melds[usize::from(d.count)] = 18 * s as u8 + m;
+                            d.count += 1;
+                        }
+                    }
+                    if split.pair != NO_PAIR {
+                        d.pair = 9 * s as u8 + split.pair;
+                    }
+                }
+                for &m in &honours.melds[..usize::from(honours.count)] {
+                    fits &= d.count < 4;
+                    if fits {
+                        d.melds[usize::from(d.count)] = m;
+                        d.count += 1;
+                    }
+                }
+                if fits && out.len < MAX_DIVISIONS {
+                    out.list[out.len] = d;
+                    out.len += 1;
+                }
+            }
+        }
     }
 }
 
@@ -126,7 +213,6 @@ pub(super) fn each_division(
     unique_wait: &dyn Fn() -> bool,
     mut each: impl FnMut(&FanTable),
 ) {
-    let mut c = ctx.closed;
     let mut out = Divisions {
         list: [Division {
             melds: [0; 4],
@@ -135,8 +221,7 @@ pub(super) fn each_division(
         }; MAX_DIVISIONS],
         len: 0,
     };
-    let mut work = out.list[0];
-    divide(&mut c, 0, &mut work, None, &mut out);
+    divide(&ctx.closed, &mut out);
     let found = &mut out.list[..out.len];
     found.sort_unstable();
     let fixed = ctx.hand.packs.len();
@@ -160,7 +245,8 @@ pub(super) fn each_division(
             Kind::Pair,
             Tile::from_index(usize::from(d.pair)).unwrap_or_default(),
         );
-        let mut table = FanTable::default();
+        // Each division starts from the fans every division shares.
+        let mut table = ctx.base;
         score(ctx, &units, unique_wait, &mut table);
         each(&table);
     }
@@ -190,7 +276,6 @@ fn score(ctx: &Ctx<'_>, units: &[Unit; 5], unique_wait: &dyn Fn() -> bool, t: &m
         }
     }
 
-    by_win_flags(ctx.flags, t);
     // A pung completed by a claimed tile is not concealed, unless the tile can be read as
     // completing a concealed chow instead.
     if !ctx.flags.self_drawn {
@@ -242,11 +327,14 @@ fn score(ctx: &Ctx<'_>, units: &[Unit; 5], unique_wait: &dyn Fn() -> bool, t: &m
             combine::pungs4(m, t);
         }
     }
-    by_concealment(units, fixed, ctx.flags.self_drawn, t);
     by_pair(pair, nchows, t);
     by_melds_traits(units, t);
-    ctx.shared.apply(t);
-    if may_wait_on(&units[fixed..], win) && unique_wait() {
+    if !t.has(Fan::QuadrupleChow) {
+        t.set(Fan::TileHog, ctx.hogs);
+    }
+    // The wait fans need a hand not Melded nor of Four Kongs (as `by_wait` reads them): the
+    // costly wait reading is skipped for those.
+    if !t.has_any(WAIT_BARRED) && may_wait_on(&units[fixed..], win) && unique_wait() {
         by_wait(&units[fixed..], win, t);
     }
     exclusions(t);
@@ -373,9 +461,10 @@ fn three_suited_terminal_chows(chows: &[Unit], pair: Unit) -> bool {
     (0..3).filter(|&s| s != ps).all(|s| low[s] && high[s])
 }
 
-/// Concealed Hand, Fully Concealed Hand, Melded Hand, Self-Drawn: how many packs were claimed.
-pub(super) fn by_concealment(units: &[Unit], fixed: usize, self_drawn: bool, t: &mut FanTable) {
-    match units[..fixed].iter().filter(|u| u.melded).count() {
+/// Concealed Hand, Fully Concealed Hand, Melded Hand, Self-Drawn: how many of the declared
+/// packs were claimed (`melded`; a concealed kong is not).
+pub(super) fn by_concealment(melded: usize, self_drawn: bool, t: &mut FanTable) {
+    match melded {
         0 => t.set(
             if self_drawn {
                 Fan::FullyConcealedHand
@@ -461,6 +550,9 @@ fn may_wait_on(units: &[Unit], win: Tile) -> bool {
     })
 }
 
+/// The fans that rule out Edge, Closed and Single Wait ([`by_wait`]).
+const WAIT_BARRED: u128 = 1 << Fan::MeldedHand as u32 | 1 << Fan::FourKongs as u32;
+
 /// Edge, Closed and Single Wait, for a hand that waited on one tile alone: `units` are the
 /// concealed melds and the pair. A chow the winning tile ends makes an edge wait, one it
 /// middles a closed wait, the pair a single wait, in that order of preference.
@@ -485,5 +577,74 @@ pub(super) fn by_wait(units: &[Unit], win: Tile, t: &mut FanTable) {
         t.set(Fan::ClosedWait, 1);
     } else if single {
         t.set(Fan::SingleWait, 1);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tile::TILE_KINDS;
+    use proptest::prelude::*;
+
+    fn empty() -> Divisions {
+        Divisions {
+            list: [Division {
+                melds: [0; 4],
+                count: 0,
+                pair: 0,
+            }; MAX_DIVISIONS],
+            len: 0,
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(20000))]
+
+        /// Per-group enumeration finds exactly the divisions the whole-hand search finds, on
+        /// 14, 11, 8, 5 and 2 tiles crowded into few kinds (where divisions are many) half the
+        /// time.
+        #[test]
+        fn groups_divide_as_the_whole_hand_search_does(
+            packs in 0usize..=4,
+            tiles in proptest::collection::vec(0u8..34, 14),
+            low in 0u8..27,
+        ) {
+            let mut c = [0u8; TILE_KINDS];
+            for &t in &tiles[..14 - 3 * packs] {
+                let t = usize::from(if t % 2 == 0 { low + t % 7 } else { t }.min(33));
+                c[t] = (c[t] + 1).min(4);
+            }
+            let mut by_groups = empty();
+            divide(&c, &mut by_groups);
+            let mut by_search = empty();
+            let mut work = by_search.list[0];
+            divide_search(&mut c.clone(), 0, &mut work, None, &mut by_search);
+            let mut a = by_groups.list[..by_groups.len].to_vec();
+            let mut b = by_search.list[..by_search.len].to_vec();
+            a.sort_unstable();
+            b.sort_unstable();
+            prop_assert_eq!(a, b, "{:?}", c);
+        }
+    }
+
+    /// A hand of many divisions: all found, in the library's order.
+    #[test]
+    fn a_crowded_suit_divides_every_way() {
+        // 111 222 333 444 55 in characters.
+        let mut c = [0u8; TILE_KINDS];
+        c[..5].copy_from_slice(&[3, 3, 3, 3, 2]);
+        let mut out = empty();
+        divide(&c, &mut out);
+        let mut got = out.list[..out.len].to_vec();
+        got.sort_unstable();
+        let mut want = empty();
+        let mut work = want.list[0];
+        divide_search(&mut c.clone(), 0, &mut work, None, &mut want);
+        assert!(got.len() >= 3, "{}", got.len());
+        assert_eq!(got, {
+            let mut w = want.list[..want.len].to_vec();
+            w.sort_unstable();
+            w
+        });
     }
 }

@@ -14,13 +14,24 @@ use crate::tile::Tile;
 
 /// A tile as `suit · 16 + rank` (see the module docs).
 pub(super) fn code(t: Tile) -> i16 {
-    let i = t.index() as i16;
-    if i < 27 {
-        (i / 9 + 1) * 16 + i % 9 + 1
-    } else {
-        0x40 + (i - 26)
-    }
+    CODES[t.index()]
 }
+
+/// [`code`] of each kind.
+const CODES: [i16; 34] = {
+    let mut out = [0i16; 34];
+    let mut i = 0;
+    while i < 34 {
+        let k = i as i16;
+        out[i] = if k < 27 {
+            (k / 9 + 1) * 16 + k % 9 + 1
+        } else {
+            0x40 + (k - 26)
+        };
+        i += 1;
+    }
+    out
+};
 
 fn suit(c: i16) -> i16 {
     c >> 4

@@ -39,11 +39,14 @@ use crate::pack::{Pack, PackKind};
 use crate::tile::{Counts, TILE_KINDS, Tile, Wind};
 
 /// How many times each fan counts, indexed by [`Fan`].
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+///
+/// The bit set `held` says which fans count; a fan's entry in `counts` means something only
+/// while its bit is set, so that dropping fans (the exclusion principles) is one mask
+/// operation however many fans it drops.
+#[derive(Clone, Copy)]
 pub struct FanTable {
     counts: [u16; FAN_COUNT + 1],
-    /// Bit `i` set exactly where `counts[i]` is not 0: which fans count, for the quick tests,
-    /// totals and listings a division's scoring makes.
+    /// Bit `i` set exactly where fan `i` counts (its entry in `counts` not 0).
     held: u128,
 }
 
@@ -56,33 +59,79 @@ impl Default for FanTable {
     }
 }
 
+impl PartialEq for FanTable {
+    fn eq(&self, other: &Self) -> bool {
+        self.held == other.held && self.iter().eq(other.iter())
+    }
+}
+
+impl Eq for FanTable {}
+
+impl std::hash::Hash for FanTable {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.held.hash(state);
+        for (f, n) in self.iter() {
+            (f as u8, n).hash(state);
+        }
+    }
+}
+
+/// The bit of `fan` in [`FanTable`]'s bit set.
+const fn bit(fan: Fan) -> u128 {
+    1 << fan as usize
+}
+
+/// The bits of `fans`.
+const fn bits(fans: &[Fan]) -> u128 {
+    let mut m = 0;
+    let mut i = 0;
+    while i < fans.len() {
+        m |= bit(fans[i]);
+        i += 1;
+    }
+    m
+}
+
 impl FanTable {
     /// How many times `fan` counts.
     pub const fn get(&self, fan: Fan) -> u16 {
-        self.counts[fan as usize]
+        if self.held & bit(fan) != 0 {
+            self.counts[fan as usize]
+        } else {
+            0
+        }
     }
 
     /// Sets how many times `fan` counts.
     pub fn set(&mut self, fan: Fan, n: u16) {
         self.counts[fan as usize] = n;
         if n == 0 {
-            self.held &= !(1 << fan as usize);
+            self.held &= !bit(fan);
         } else {
-            self.held |= 1 << fan as usize;
+            self.held |= bit(fan);
         }
     }
 
     fn has(&self, fan: Fan) -> bool {
-        self.held >> fan as usize & 1 == 1
+        self.held & bit(fan) != 0
+    }
+
+    pub(super) fn has_any(&self, fans: u128) -> bool {
+        self.held & fans != 0
     }
 
     fn add(&mut self, fan: Fan) {
-        self.counts[fan as usize] += 1;
-        self.held |= 1 << fan as usize;
+        let n = self.get(fan);
+        self.set(fan, n + 1);
     }
 
     fn clear(&mut self, fan: Fan) {
-        self.set(fan, 0);
+        self.held &= !bit(fan);
+    }
+
+    /// Drops every fan of the bit set `fans`.
+    fn clear_all(&mut self, fans: u128) {
+        self.held &= !fans;
     }
 
     /// Lowers how many times `fan` counts by `n` (to 0 at least).
@@ -139,73 +188,6 @@ const POINTS: [u16; FAN_COUNT + 1] = {
     }
     p
 };
-
-/// Fans every arrangement of one hand shares, read off all its tiles once: voided suits,
-/// flushes and All Types (`by_suits`), what every tile shares (`by_tile_traits`), the range of
-/// the ranks (`by_rank_range`), and how many Tile Hogs there are unless Quadruple Chow takes
-/// them.
-#[derive(Clone, Copy)]
-struct Shared {
-    /// The fans to set, with their counts; `len` of them.
-    fans: [(Fan, u16); 8],
-    len: usize,
-    /// Tile Hog's count.
-    hogs: u16,
-}
-
-/// The fans `by_suits`, `by_tile_traits` and `by_rank_range` can set.
-const SHARED_FANS: [Fan; 16] = [
-    Fan::NoHonors,
-    Fan::OneVoidedSuit,
-    Fan::HalfFlush,
-    Fan::FullFlush,
-    Fan::AllTypes,
-    Fan::AllSimples,
-    Fan::ReversibleTiles,
-    Fan::AllGreen,
-    Fan::AllHonors,
-    Fan::AllTerminals,
-    Fan::AllTerminalsAndHonors,
-    Fan::LowerFour,
-    Fan::LowerTiles,
-    Fan::UpperFour,
-    Fan::UpperTiles,
-    Fan::MiddleTiles,
-];
-
-impl Shared {
-    fn of(all: &Counts, kongs: usize) -> Shared {
-        let mut t = FanTable::default();
-        by_suits(all, &mut t);
-        by_tile_traits(all, &mut t);
-        by_rank_range(all, &mut t);
-        let mut out = Shared {
-            fans: [(Fan::ChickenHand, 0); 8],
-            len: 0,
-            hogs: 0,
-        };
-        // At most one fan of each mutually exclusive group: eight at most.
-        for f in SHARED_FANS {
-            let n = t.get(f);
-            if n > 0 && out.len < out.fans.len() {
-                out.fans[out.len] = (f, n);
-                out.len += 1;
-            }
-        }
-        out.hogs = hogs(all, kongs);
-        out
-    }
-
-    /// Sets the shared fans in `t`, Tile Hog where Quadruple Chow has not taken the tiles.
-    fn apply(&self, t: &mut FanTable) {
-        for &(f, n) in &self.fans[..self.len] {
-            t.set(f, n);
-        }
-        if !t.has(Fan::QuadrupleChow) {
-            t.set(Fan::TileHog, self.hogs);
-        }
-    }
-}
 
 impl fmt::Debug for FanTable {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -295,8 +277,14 @@ struct Ctx<'a> {
     closed: Counts,
     /// Every tile: packs (a kong as four), concealed tiles and the winning tile.
     all: Counts,
-    /// The fans every division shares.
-    shared: Shared,
+    /// Bit `i` set for each kind `i` that `all` holds.
+    held: u64,
+    /// The fans every division shares, set before any division's own: the win flags'
+    /// (`by_win_flags`), the concealment of the packs (`basic::by_concealment`), and those
+    /// read off all the tiles (`by_suits`, `by_tile_traits`, `by_rank_range`).
+    base: FanTable,
+    /// How many Tile Hogs the hand has, unless a Quadruple Chow takes the tiles.
+    hogs: u16,
 }
 
 /// Scores `hand`: the arrangement worth the most (see the module docs).
@@ -311,17 +299,27 @@ pub fn evaluate(hand: &WinningHand<'_>) -> Result<Scored, FanError> {
     if let Some(p) = hand.packs.iter().find(|p| !p.is_valid()) {
         return Err(FanError::BadPack(*p));
     }
+    // `held`: bit `i` for each kind `i` among all the tiles, as `present(&all)` would read it.
     let mut standing = [0u8; TILE_KINDS];
+    let mut held = 1u64 << hand.win_tile.index();
     for t in hand.standing {
         standing[t.index()] += 1;
+        held |= 1 << t.index();
     }
     let mut closed = standing;
     closed[hand.win_tile.index()] += 1;
     let mut all = closed;
     for p in hand.packs {
         p.add_to(&mut all);
+        let i = p.tile.index();
+        held |= match p.kind {
+            PackKind::Chow => 0b111 << (i - 1),
+            _ => 1 << i,
+        };
     }
-    if let Some(t) = all.iter().position(|&n| n > 4).and_then(Tile::from_index) {
+    if all.iter().any(|&n| n > 4)
+        && let Some(t) = all.iter().position(|&n| n > 4).and_then(Tile::from_index)
+    {
         return Err(FanError::TooMany(t));
     }
     let all_len = 14
@@ -338,13 +336,7 @@ pub fn evaluate(hand: &WinningHand<'_>) -> Result<Scored, FanError> {
         about_kong: hand.about_kong,
         wall_last: hand.wall_last,
     };
-    let in_packs = {
-        let mut c = [0u8; TILE_KINDS];
-        for p in hand.packs {
-            p.add_to(&mut c);
-        }
-        c[win]
-    };
+    let in_packs = all[win] - closed[win];
     if standing[win] > 0 {
         flags.fourth_tile = false;
     }
@@ -359,13 +351,22 @@ pub fn evaluate(hand: &WinningHand<'_>) -> Result<Scored, FanError> {
         };
         flags.about_kong = keep;
     }
+    let mut base = FanTable::default();
+    by_win_flags(flags, &mut base);
+    let melded = hand.packs.iter().filter(|p| p.is_melded()).count();
+    basic::by_concealment(melded, flags.self_drawn, &mut base);
+    by_suits(held, &mut base);
+    by_tile_traits(held, &mut base);
+    by_rank_range(held, &mut base);
     let ctx = Ctx {
         hand,
         flags,
         closed,
         all,
+        held,
+        base,
         // `all` holds 14 tiles and one more per kong.
-        shared: Shared::of(&all, all_len - 14),
+        hogs: hogs(&all, all_len - 14),
     };
 
     let mut table = FanTable::default();
@@ -385,8 +386,9 @@ pub fn evaluate(hand: &WinningHand<'_>) -> Result<Scored, FanError> {
         // winning tile could make an edge, closed or single wait.
         let unique = std::cell::OnceCell::new();
         let unique = || {
-            *unique
-                .get_or_init(|| wait::unique_wait(&ctx.closed, hand.standing.len(), hand.win_tile))
+            *unique.get_or_init(|| {
+                wait::unique_wait_divided(&ctx.closed, hand.standing.len(), hand.win_tile)
+            })
         };
         let mut chosen: Option<FanTable> = None;
         basic::each_division(&ctx, &unique, |t| {
@@ -441,14 +443,15 @@ fn by_win_flags(flags: Flags, t: &mut FanTable) {
     }
 }
 
-/// Voided suits, flushes, No Honors and All Types, from every tile of the hand.
-fn by_suits(all: &Counts, t: &mut FanTable) {
-    let suit_present = |s: usize| all[s * 9..s * 9 + 9].iter().any(|&n| n > 0);
-    let honours = all[27..].iter().any(|&n| n > 0);
+/// Voided suits, flushes, No Honors and All Types, from the kinds `held` (bit `i` for kind
+/// `i`, as [`present`] reads them) of every tile of the hand.
+fn by_suits(held: u64, t: &mut FanTable) {
+    const SUIT: u64 = 0x1ff;
+    let honours = held >> 27 != 0;
     if !honours {
         t.set(Fan::NoHonors, 1);
     }
-    let voids = (0..3).filter(|&s| !suit_present(s)).count() as u16;
+    let voids = (0..3).filter(|&s| held & SUIT << (9 * s) == 0).count() as u16;
     t.set(Fan::OneVoidedSuit, voids);
     if voids == 2 {
         t.clear(Fan::OneVoidedSuit);
@@ -459,13 +462,13 @@ fn by_suits(all: &Counts, t: &mut FanTable) {
             t.clear(Fan::NoHonors);
         }
     }
-    if voids == 0 && all[27..31].iter().any(|&n| n > 0) && all[31..34].iter().any(|&n| n > 0) {
+    if voids == 0 && held & 0xf << 27 != 0 && held & 0x7 << 31 != 0 {
         t.set(Fan::AllTypes, 1);
     }
 }
 
 /// Bit `i` set for each kind `i` that `all` holds.
-fn present(all: &Counts) -> u64 {
+pub(super) fn present(all: &Counts) -> u64 {
     all.iter()
         .enumerate()
         .fold(0, |m, (i, &n)| m | u64::from(n > 0) << i)
@@ -500,9 +503,8 @@ const HONOURS: u64 = kinds_with(3);
 const TERMINALS: u64 = kinds_with(4);
 
 /// All Simples, Reversible Tiles, All Green, All Honors, All Terminals, All Terminals and
-/// Honors: what every tile shares.
-fn by_tile_traits(all: &Counts, t: &mut FanTable) {
-    let held = present(all);
+/// Honors: what every tile shares, from the kinds `held` (as [`present`] reads them).
+fn by_tile_traits(held: u64, t: &mut FanTable) {
     let every = |mask: u64| held & !mask == 0;
     if every(!TERMINALS_AND_HONOURS) {
         t.set(Fan::AllSimples, 1);
@@ -525,9 +527,9 @@ fn by_tile_traits(all: &Counts, t: &mut FanTable) {
     }
 }
 
-/// Upper, Middle and Lower Tiles, Upper and Lower Four: the range of the ranks.
-fn by_rank_range(all: &Counts, t: &mut FanTable) {
-    let held = present(all);
+/// Upper, Middle and Lower Tiles, Upper and Lower Four: the range of the ranks, from the kinds
+/// `held` (as [`present`] reads them).
+fn by_rank_range(held: u64, t: &mut FanTable) {
     if held & HONOURS != 0 {
         return;
     }
@@ -566,8 +568,10 @@ fn by_tile_hog(tiles: &Counts, kongs: usize, t: &mut FanTable) {
 
 /// How many Tile Hogs `tiles` (a kong counted as four) beside `kongs` kongs make.
 fn hogs(tiles: &Counts, kongs: usize) -> u16 {
-    let fours = tiles.iter().filter(|&&n| n == 4).count();
-    fours.saturating_sub(kongs) as u16
+    // Counts are 0–4 (checked before any fan is read): a count shifted right twice is 1
+    // exactly for four.
+    let fours: u8 = tiles.iter().map(|&n| n >> 2).sum();
+    u16::from(fours).saturating_sub(kongs as u16)
 }
 
 /// Prevalent and Seat Wind for a pung of `wind`, which then no longer counts as a Pung of
@@ -591,16 +595,22 @@ fn by_winds(wind: Tile, hand: &WinningHand<'_>, t: &mut FanTable) {
     }
 }
 
-/// The non-repeat principle: each fan drops the fans its definition already implies (those
-/// not already kept out where the fans are found).
-fn exclusions(t: &mut FanTable) {
+/// A rule of the non-repeat principle: a fan (as its bit) and the fans it drops.
+type Rule = (u128, u128);
+
+const fn rule(fan: Fan, drops: &[Fan]) -> Rule {
+    (bit(fan), bits(drops))
+}
+
+/// The non-repeat rules applied before Four Concealed Pungs', in order.
+const RULES_FIRST: [Rule; 8] = {
     use Fan::*;
-    let rules: &[(Fan, &[Fan])] = &[
-        (BigFourWinds, &[AllPungs, PungOfTerminalsOrHonors]),
-        (BigThreeDragons, &[DragonPung]),
-        (AllGreen, &[HalfFlush, OneVoidedSuit]),
-        (FourKongs, &[SingleWait]),
-        (
+    [
+        rule(BigFourWinds, &[AllPungs, PungOfTerminalsOrHonors]),
+        rule(BigThreeDragons, &[DragonPung]),
+        rule(AllGreen, &[HalfFlush, OneVoidedSuit]),
+        rule(FourKongs, &[SingleWait]),
+        rule(
             AllTerminals,
             &[
                 AllPungs,
@@ -610,9 +620,9 @@ fn exclusions(t: &mut FanTable) {
                 DoublePung,
             ],
         ),
-        (LittleFourWinds, &[PungOfTerminalsOrHonors]),
-        (LittleThreeDragons, &[DragonPung]),
-        (
+        rule(LittleFourWinds, &[PungOfTerminalsOrHonors]),
+        rule(LittleThreeDragons, &[DragonPung]),
+        rule(
             AllHonors,
             &[
                 AllPungs,
@@ -621,8 +631,73 @@ fn exclusions(t: &mut FanTable) {
                 OneVoidedSuit,
             ],
         ),
-    ];
-    drop_implied(rules, t);
+    ]
+};
+
+/// The non-repeat rules applied after Four Concealed Pungs' and before Big Three Winds', in
+/// order.
+const RULES_MIDDLE: [Rule; 11] = {
+    use Fan::*;
+    [
+        rule(PureTerminalChows, &[FullFlush, AllChows, NoHonors]),
+        rule(FourPureShiftedPungs, &[AllPungs]),
+        rule(
+            AllTerminalsAndHonors,
+            &[AllPungs, OutsideHand, PungOfTerminalsOrHonors],
+        ),
+        rule(AllEvenPungs, &[AllPungs, AllSimples, NoHonors]),
+        rule(UpperTiles, &[NoHonors]),
+        rule(MiddleTiles, &[AllSimples, NoHonors]),
+        rule(LowerTiles, &[NoHonors]),
+        rule(ThreeSuitedTerminalChows, &[AllChows, NoHonors]),
+        rule(AllFive, &[AllSimples, NoHonors]),
+        rule(UpperFour, &[NoHonors]),
+        rule(LowerFour, &[NoHonors]),
+    ]
+};
+
+/// The last non-repeat rules, in order.
+const RULES_LAST: [Rule; 8] = {
+    use Fan::*;
+    [
+        rule(ReversibleTiles, &[OneVoidedSuit]),
+        rule(LastTileDraw, &[SelfDrawn]),
+        rule(OutWithReplacementTile, &[SelfDrawn]),
+        rule(MeldedHand, &[SingleWait]),
+        rule(TwoDragonsPungs, &[DragonPung]),
+        rule(FullyConcealedHand, &[SelfDrawn]),
+        rule(AllChows, &[NoHonors]),
+        rule(AllSimples, &[NoHonors]),
+    ]
+};
+
+/// Every fan that triggers a rule of [`RULES_FIRST`], [`RULES_MIDDLE`] or [`RULES_LAST`].
+const TRIGGERS: [u128; 3] = {
+    let mut out = [0; 3];
+    let mut i = 0;
+    while i < RULES_FIRST.len() {
+        out[0] |= RULES_FIRST[i].0;
+        i += 1;
+    }
+    let mut i = 0;
+    while i < RULES_MIDDLE.len() {
+        out[1] |= RULES_MIDDLE[i].0;
+        i += 1;
+    }
+    let mut i = 0;
+    while i < RULES_LAST.len() {
+        out[2] |= RULES_LAST[i].0;
+        i += 1;
+    }
+    out
+};
+
+/// The non-repeat principle: each fan drops the fans its definition already implies (those
+/// not already kept out where the fans are found). The rules apply in order, each to what the
+/// ones before it left; a group none of whose fans the hand has is skipped whole.
+fn exclusions(t: &mut FanTable) {
+    use Fan::*;
+    drop_implied(&RULES_FIRST, TRIGGERS[0], t);
     if t.has(FourConcealedPungs) {
         t.clear(AllPungs);
         t.clear(ConcealedHand);
@@ -631,76 +706,21 @@ fn exclusions(t: &mut FanTable) {
             t.set(SelfDrawn, 1);
         }
     }
-    let rules: &[(Fan, &[Fan])] = &[
-        (PureTerminalChows, &[FullFlush, AllChows, NoHonors]),
-        (FourPureShiftedPungs, &[AllPungs]),
-        (
-            AllTerminalsAndHonors,
-            &[AllPungs, OutsideHand, PungOfTerminalsOrHonors],
-        ),
-        (AllEvenPungs, &[AllPungs, AllSimples, NoHonors]),
-        (UpperTiles, &[NoHonors]),
-        (MiddleTiles, &[AllSimples, NoHonors]),
-        (LowerTiles, &[NoHonors]),
-        (ThreeSuitedTerminalChows, &[AllChows, NoHonors]),
-        (AllFive, &[AllSimples, NoHonors]),
-        (UpperFour, &[NoHonors]),
-        (LowerFour, &[NoHonors]),
-    ];
-    drop_implied(rules, t);
+    drop_implied(&RULES_MIDDLE, TRIGGERS[1], t);
     if t.has(BigThreeWinds) && !t.has(AllHonors) && !t.has(AllTerminalsAndHonors) {
         // The three wind pungs are not also Pungs of Terminals or Honors.
         t.lower(PungOfTerminalsOrHonors, 3);
     }
-    let rules: &[(Fan, &[Fan])] = &[
-        (ReversibleTiles, &[OneVoidedSuit]),
-        (LastTileDraw, &[SelfDrawn]),
-        (OutWithReplacementTile, &[SelfDrawn]),
-        (MeldedHand, &[SingleWait]),
-        (TwoDragonsPungs, &[DragonPung]),
-        (FullyConcealedHand, &[SelfDrawn]),
-        (AllChows, &[NoHonors]),
-        (AllSimples, &[NoHonors]),
-    ];
-    drop_implied(rules, t);
+    drop_implied(&RULES_LAST, TRIGGERS[2], t);
 }
 
-fn drop_implied(rules: &[(Fan, &[Fan])], t: &mut FanTable) {
-    for (fan, drops) in rules {
-        if t.has(*fan) {
-            for d in *drops {
-                t.clear(*d);
-            }
-        }
+fn drop_implied(rules: &[Rule], triggers: u128, t: &mut FanTable) {
+    if !t.has_any(triggers) {
+        return;
     }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use proptest::prelude::*;
-
-    proptest! {
-        /// `Shared` keeps every fan the three hand-wide readings set, whatever the tiles.
-        #[test]
-        fn shared_fans_list_every_fan_the_hand_wide_readings_set(
-            tiles in proptest::collection::vec(0usize..TILE_KINDS, 14..18),
-            low in 0usize..TILE_KINDS,
-        ) {
-            let mut all = [0u8; TILE_KINDS];
-            for t in tiles {
-                // Half the tiles crowd into a few kinds, where flushes and ranges occur.
-                let t = if t % 2 == 0 { (low + t % 5).min(TILE_KINDS - 1) } else { t };
-                all[t] = (all[t] + 1).min(4);
-            }
-            let mut t = FanTable::default();
-            by_suits(&all, &mut t);
-            by_tile_traits(&all, &mut t);
-            by_rank_range(&all, &mut t);
-            let mut shared = FanTable::default();
-            Shared::of(&all, 0).apply(&mut shared);
-            shared.clear(Fan::TileHog);
-            prop_assert_eq!(shared, t);
+    for &(fan, drops) in rules {
+        if t.has_any(fan) {
+            t.clear_all(drops);
         }
     }
 }

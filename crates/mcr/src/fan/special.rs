@@ -5,7 +5,7 @@ use super::basic::{Kind, Unit, by_wait};
 use super::wait::unique_wait;
 use super::{
     Ctx, Fan, FanTable, by_rank_range, by_suits, by_tile_hog, by_tile_traits, by_win_flags,
-    by_winds, exclusions,
+    by_winds, exclusions, present,
 };
 use crate::shape::{KNITTED_STRAIGHTS, ORPHANS};
 use crate::tile::{Counts, Tile};
@@ -23,14 +23,19 @@ pub(super) fn special_form(ctx: &Ctx<'_>, t: &mut FanTable) -> bool {
             by_win_flags(ctx.flags, t);
         } else {
             t.set(Fan::SevenPairs, 1);
-            by_suits(c, t);
-            by_tile_traits(c, t);
-            by_rank_range(c, t);
+            let held = present(c);
+            by_suits(held, t);
+            by_tile_traits(held, t);
+            by_rank_range(held, t);
             by_tile_hog(c, 0, t);
             by_win_flags(ctx.flags, t);
             exclusions(t);
         }
         return true;
+    }
+    // Both shapes below hold 13 or 14 kinds; a concealed hand's tiles are all its tiles.
+    if ctx.hand.packs.is_empty() && ctx.held.count_ones() < 13 {
+        return false;
     }
     if honors_and_knitted(c, t) {
         by_win_flags(ctx.flags, t);
@@ -85,12 +90,28 @@ fn honors_and_knitted(c: &Counts, t: &mut FanTable) -> bool {
     true
 }
 
+/// Each of [`KNITTED_STRAIGHTS`] as a bit mask of its kinds.
+const KNITTED_MASKS: [u64; 6] = {
+    let mut out = [0u64; 6];
+    let mut k = 0;
+    while k < 6 {
+        let mut i = 0;
+        while i < 9 {
+            out[k] |= 1 << KNITTED_STRAIGHTS[k][i];
+            i += 1;
+        }
+        k += 1;
+    }
+    out
+};
+
 /// A knitted straight, the rest one meld (or the one pack) and a pair: sets its fans and
 /// says whether the hand has that shape.
 pub(super) fn knitted_straight(ctx: &Ctx<'_>, t: &mut FanTable) -> bool {
     let hand = ctx.hand;
     let c = &ctx.closed;
-    if !c.iter().any(|&n| n >= 2) {
+    // The concealed tiles are among all the tiles: no straight among those, none among these.
+    if !KNITTED_MASKS.iter().any(|&m| m & !ctx.held == 0) || !c.iter().any(|&n| n >= 2) {
         return false;
     }
     let Some(seq) = KNITTED_STRAIGHTS

@@ -6,6 +6,10 @@
 //! choices the reference search ([`super::group_options`]) makes at the group's lowest tile, each
 //! choice's rest being a smaller vector already in the table. Suits: 405,350 entries; honours
 //! (no chows): 43,130; 6.3 MB together (14 bytes an entry).
+//!
+//! For dividing winning hands, [`SPLITS`] holds every way each suit that splits wholly into
+//! melds (and one pair) does so, keyed by its counts in a small hash table (1.1 MB), built on
+//! first use by the same one-choice-per-kind search.
 
 use std::sync::LazyLock;
 
@@ -57,6 +61,23 @@ impl<const N: usize> Ranker<N> {
             skip,
             len: fits[N][MAX_TILES] as usize,
         }
+    }
+
+    /// The rank of `c`, or `None` when a count is above 4 or they sum to more than
+    /// [`MAX_TILES`]: one pass that checks as it ranks.
+    #[inline]
+    fn rank_checked(&self, c: &[u8; N]) -> Option<usize> {
+        let mut budget = MAX_TILES;
+        let mut r = 0;
+        for (row, &v) in self.skip.iter().zip(c) {
+            let v = usize::from(v);
+            if v > 4 || v > budget {
+                return None;
+            }
+            r += row[budget][v];
+            budget -= v;
+        }
+        Some(r as usize)
     }
 
     /// The rank of `c`, whose counts are 0–4 summing to at most [`MAX_TILES`].
@@ -136,17 +157,7 @@ impl<const N: usize> Table<N> {
     /// more than [`MAX_TILES`] tiles).
     #[inline]
     pub(super) fn get(&self, c: &[u8; N]) -> Option<&Entry> {
-        let mut total = 0;
-        for &n in c {
-            if n > 4 {
-                return None;
-            }
-            total += usize::from(n);
-        }
-        if total > MAX_TILES {
-            return None;
-        }
-        Some(&self.entries[self.ranker.rank(c)])
+        self.entries.get(self.ranker.rank_checked(c)?)
     }
 }
 
@@ -263,3 +274,176 @@ fn options_of<const N: usize>(
 pub(super) static SUITS: LazyLock<Table<9>> = LazyLock::new(|| Table::build(true));
 /// The honours' table (seven kinds, no chows).
 pub(super) static HONOURS: LazyLock<Table<7>> = LazyLock::new(|| Table::build(false));
+
+/// One way to split a suit's tiles wholly into melds and at most one pair.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct SuitSplit {
+    /// The melds by their lowest rank `r` (0–8): `2r` for a pung, `2r + 1` for a chow; in
+    /// order, `count` of them.
+    pub melds: [u8; 4],
+    /// How many melds.
+    pub count: u8,
+    /// The pair's rank (0–8), or [`NO_PAIR`].
+    pub pair: u8,
+}
+
+/// [`SuitSplit::pair`] of a split without a pair.
+pub(crate) const NO_PAIR: u8 = u8::MAX;
+
+/// The split of no tiles.
+pub(crate) const NO_TILES: SuitSplit = SuitSplit {
+    melds: [0; 4],
+    count: 0,
+    pair: NO_PAIR,
+};
+
+/// The splits of every suit that splits wholly (21,743 count vectors, 23,533 splits; at most
+/// four for one suit), in an open-addressing hash table keyed by the counts themselves: a
+/// lookup hashes nine bytes instead of ranking them.
+pub(crate) struct SplitTable {
+    /// `SLOTS` slots: a suit's key ([`split_key`]; `EMPTY_SLOT` for none) and its splits'
+    /// first position in `pool`, shifted left 8 bits, plus how many there are.
+    slots: Box<[(u64, u32)]>,
+    pool: Box<[SuitSplit]>,
+}
+
+/// Slots of [`SplitTable`]: a power of two, about three times the suits held, so that probes
+/// are short.
+const SLOTS: usize = 1 << 16;
+
+const EMPTY_SLOT: u64 = u64::MAX;
+
+/// A suit's counts as one number: the first eight counts are its bytes, the ninth sits in the
+/// top bits, above the eighth count's three low bits (both checked to be 0–4, so that no two
+/// suits share a key).
+#[inline]
+fn split_key(c: &[u8; 9]) -> Option<u64> {
+    if c[7] > 4 || c[8] > 4 {
+        return None;
+    }
+    let mut low = [0u8; 8];
+    low.copy_from_slice(&c[..8]);
+    Some(u64::from_le_bytes(low) | u64::from(c[8]) << 61)
+}
+
+/// The first slot probed for `key`.
+#[inline]
+fn split_slot(key: u64) -> usize {
+    (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 48) as usize
+}
+
+impl SplitTable {
+    fn build() -> Self {
+        let mut slots = vec![(EMPTY_SLOT, 0u32); SLOTS].into_boxed_slice();
+        let mut pool = Vec::new();
+        let mut c = [0u8; 9];
+        each(&mut c, 0, MAX_TILES, &mut |c| {
+            let n: u32 = c.iter().map(|&x| u32::from(x)).sum();
+            if n % 3 == 1 {
+                return;
+            }
+            let start = pool.len();
+            let mut work = NO_TILES;
+            split_suit(c, 0, n % 3 == 2, &mut work, &mut pool);
+            let len = pool.len() - start;
+            if len == 0 {
+                return;
+            }
+            let Some(key) = split_key(c) else { return };
+            let mut i = split_slot(key);
+            while slots[i].0 != EMPTY_SLOT {
+                i = (i + 1) % SLOTS;
+            }
+            slots[i] = (key, (start as u32) << 8 | len as u32);
+        });
+        SplitTable {
+            slots,
+            pool: pool.into_boxed_slice(),
+        }
+    }
+
+    /// The splits of the suit `c`: none when it does not split wholly (or a count is above
+    /// 4, or it holds more than [`MAX_TILES`] tiles).
+    #[inline]
+    pub(crate) fn get(&self, c: &[u8; 9]) -> &[SuitSplit] {
+        let Some(key) = split_key(c) else { return &[] };
+        let mut i = split_slot(key);
+        loop {
+            let (k, at) = self.slots[i];
+            if k == key {
+                let at = at as usize;
+                return self
+                    .pool
+                    .get(at >> 8..(at >> 8) + (at & 0xff))
+                    .unwrap_or(&[]);
+            }
+            if k == EMPTY_SLOT {
+                return &[];
+            }
+            i = (i + 1) % SLOTS;
+        }
+    }
+}
+
+/// Every split of the suit `c` from rank `i` on into melds and (when `with_pair`) one pair,
+/// the lower ranks already in `work`. The tiles of the lowest rank left go at once into the
+/// pair (or not), a pung (or not) and as many chows as remain, so each split is made exactly
+/// once, its melds in order.
+fn split_suit(
+    c: &mut [u8; 9],
+    i: usize,
+    with_pair: bool,
+    work: &mut SuitSplit,
+    out: &mut Vec<SuitSplit>,
+) {
+    let Some(i) = (i..9).find(|&k| c[k] > 0) else {
+        if (work.pair != NO_PAIR) == with_pair {
+            out.push(*work);
+        }
+        return;
+    };
+    let n = c[i];
+    let chow_room = if i <= 6 { c[i + 1].min(c[i + 2]) } else { 0 };
+    for pair in [false, true] {
+        if pair && (!with_pair || work.pair != NO_PAIR) {
+            break;
+        }
+        for pung in [false, true] {
+            let used = 2 * u8::from(pair) + 3 * u8::from(pung);
+            if used > n {
+                break;
+            }
+            let chows = n - used;
+            if chows > chow_room || work.count + u8::from(pung) + chows > 4 {
+                continue;
+            }
+            let before = *work;
+            if pung {
+                work.melds[usize::from(work.count)] = 2 * i as u8;
+                work.count += 1;
+            }
+            for _ in 0..chows {
+                work.melds[usize::from(work.count)] = 2 * i as u8 + 1;
+                work.count += 1;
+            }
+            if pair {
+                work.pair = i as u8;
+            }
+            c[i] = 0;
+            if chows > 0 {
+                c[i + 1] -= chows;
+                c[i + 2] -= chows;
+            }
+            split_suit(c, i + 1, with_pair, work, out);
+            c[i] = n;
+            if chows > 0 {
+                c[i + 1] += chows;
+                c[i + 2] += chows;
+            }
+            *work = before;
+        }
+    }
+}
+
+/// The suits' splits into melds and a pair, for dividing winning hands.
+pub(crate) static SPLITS: LazyLock<SplitTable> = LazyLock::new(SplitTable::build);
