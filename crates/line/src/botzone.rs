@@ -542,14 +542,22 @@ mod tests {
             input,
             [r#"{"requests":["filler 0","ask 1"],"responses":["PASS"]}"#]
         );
-        assert_eq!(p.hear(r#"{"response":"7","debug":"x","#, "c", true), Ok(Heard::Nothing));
-        assert_eq!(p.hear(r#""data":{"k":1},"globaldata":"g"}"#, "c", true), Ok(Heard::Nothing));
+        assert_eq!(
+            p.hear(r#"{"response":"7","debug":"x","#, "c", true),
+            Ok(Heard::Nothing)
+        );
+        assert_eq!(
+            p.hear(r#""data":{"k":1},"globaldata":"g"}"#, "c", true),
+            Ok(Heard::Nothing)
+        );
         assert_eq!(answer(p.hear_end("c", true).unwrap()), 7);
         assert!(p.fresh_process(), "exited: started afresh");
         let input = ask(&mut p, 0);
         assert_eq!(
             input,
-            [r#"{"requests":["filler 0","ask 1","ask 2"],"responses":["PASS","7"],"data":{"k":1},"globaldata":"g"}"#]
+            [
+                r#"{"requests":["filler 0","ask 1","ask 2"],"responses":["PASS","7"],"data":{"k":1},"globaldata":"g"}"#
+            ]
         );
         // A bare response is accepted.
         p.hear("\"3\"", "c", true).unwrap();
@@ -566,7 +574,16 @@ mod tests {
         assert_eq!(answer(p.hear_end("c", true).unwrap()), 5);
         assert_eq!(
             ask(&mut p, 0),
-            ["3", "filler 0", "PASS", "ask 1", "5", "ask 2", "mydata", "global\nmore"]
+            [
+                "3",
+                "filler 0",
+                "PASS",
+                "ask 1",
+                "5",
+                "ask 2",
+                "mydata",
+                "global\nmore"
+            ]
         );
     }
 
@@ -588,7 +605,9 @@ mod tests {
             })
         );
         p.hear("\"9\"", "c", true).unwrap();
-        let e = p.hear(KEEP_RUNNING_MARKER, "to the turn request", true).unwrap_err();
+        let e = p
+            .hear(KEEP_RUNNING_MARKER, "to the turn request", true)
+            .unwrap_err();
         assert!(
             e.contains("answered \"9\" to the turn request on a turn where Botzone's judge allows only PASS"),
             "{e}"
@@ -620,15 +639,27 @@ mod tests {
     fn no_output_garbage_and_unknown_responses_are_malformed_and_quoted() {
         let mut p = protocol(Mode::Json);
         ask(&mut p, 0);
-        let e = p.hear_end("to the turn request", true).unwrap().unwrap_err();
+        let e = p
+            .hear_end("to the turn request", true)
+            .unwrap()
+            .unwrap_err();
         assert_eq!(e, "wrote no response to the turn request");
         ask(&mut p, 0);
         p.hear("{oops", "c", true).unwrap();
-        let e = p.hear_end("to the turn request", true).unwrap().unwrap_err();
-        assert!(e.starts_with("wrote \"{oops\" to the turn request, which is not JSON"), "{e}");
+        let e = p
+            .hear_end("to the turn request", true)
+            .unwrap()
+            .unwrap_err();
+        assert!(
+            e.starts_with("wrote \"{oops\" to the turn request, which is not JSON"),
+            "{e}"
+        );
         ask(&mut p, 0);
         p.hear("\"x\"", "c", true).unwrap();
-        let e = p.hear_end("to the turn request", true).unwrap().unwrap_err();
+        let e = p
+            .hear_end("to the turn request", true)
+            .unwrap()
+            .unwrap_err();
         assert_eq!(e, "answered \"x\" to the turn request: \"x\" is no number");
         assert!(p.hear("late", "when nothing was asked", false).is_err());
     }
@@ -637,16 +668,26 @@ mod tests {
     fn globaldata_is_kept_per_bot_across_tables() {
         let store = Arc::new(GlobalData::default());
         let cmd = CmdSpec::parse("botzone:./a").unwrap();
-        let mut first = Protocol::with_globaldata(Count { next: 0 }, Mode::Json, Arc::clone(&store));
+        let mut first =
+            Protocol::with_globaldata(Count { next: 0 }, Mode::Json, Arc::clone(&store));
         first.bind(&cmd);
         ask(&mut first, 0);
-        first.hear(r#"{"response":"1","globaldata":[1,2]}"#, "c", true).unwrap();
+        first
+            .hear(r#"{"response":"1","globaldata":[1,2]}"#, "c", true)
+            .unwrap();
         answer(first.hear_end("c", true).unwrap());
-        let mut second = Protocol::with_globaldata(Count { next: 0 }, Mode::Json, Arc::clone(&store));
+        let mut second =
+            Protocol::with_globaldata(Count { next: 0 }, Mode::Json, Arc::clone(&store));
         second.bind(&cmd);
-        assert_eq!(ask(&mut second, 0), [r#"{"requests":["ask 0"],"responses":[],"globaldata":[1,2]}"#]);
+        assert_eq!(
+            ask(&mut second, 0),
+            [r#"{"requests":["ask 0"],"responses":[],"globaldata":[1,2]}"#]
+        );
         let mut other = Protocol::with_globaldata(Count { next: 0 }, Mode::Json, store);
         other.bind(&CmdSpec::parse("botzone:./b").unwrap());
-        assert_eq!(ask(&mut other, 0), [r#"{"requests":["ask 0"],"responses":[]}"#]);
+        assert_eq!(
+            ask(&mut other, 0),
+            [r#"{"requests":["ask 0"],"responses":[]}"#]
+        );
     }
 }

@@ -19,10 +19,24 @@ use crate::{Builtin, CheckedJob, CompetitionView, Game, GameKind, Renderer, Requ
 pub struct DouDizhu;
 
 /// Dou Dizhu's other program protocols (`NAME:PROGRAM`).
-const PROTOCOLS: [crate::ProtocolInfo; 1] = [crate::ProtocolInfo {
-    name: super::championship::NAME,
-    about: "the Chinese university championship's Dou Dizhu engines, docs/championship-protocol.md",
-}];
+const PROTOCOLS: [crate::ProtocolInfo; 4] = [
+    crate::ProtocolInfo {
+        name: "botzone",
+        about: "Botzone's FightTheLandlord2 bots (bidding), JSON interaction, docs/botzone-ddz.md",
+    },
+    crate::ProtocolInfo {
+        name: "botzone-ftl2",
+        about: "the same as botzone",
+    },
+    crate::ProtocolInfo {
+        name: "botzone-ftl",
+        about: "Botzone's FightTheLandlord bots (fixed landlord, no bidding), JSON interaction, docs/botzone-ddz.md",
+    },
+    crate::ProtocolInfo {
+        name: super::championship::NAME,
+        about: "the Chinese university championship's Dou Dizhu engines, docs/championship-protocol.md",
+    },
+];
 
 /// Dou Dizhu's handle.
 pub const GAME: GameKind = GameKind::of(&DouDizhu);
@@ -61,10 +75,17 @@ impl Game for DouDizhu {
         _seat: u32,
         name: &str,
     ) -> Option<Box<dyn arena_line::ProgramProtocol>> {
+        use super::botzone::{Edition, FtlGrammar};
+        use arena_line::botzone::{Mode, Protocol};
+        let botzone = |e| -> Box<dyn arena_line::ProgramProtocol> {
+            Box::new(Protocol::new(FtlGrammar::new(e), Mode::Json))
+        };
         match name {
             super::championship::NAME => {
                 Some(Box::new(super::championship::ChampionshipProgram::new()))
             }
+            "botzone" | "botzone-ftl2" => Some(botzone(Edition::Ftl2)),
+            "botzone-ftl" => Some(botzone(Edition::Ftl)),
             _ => None,
         }
     }
