@@ -32,7 +32,8 @@ pub enum DealsCommand {
     Stats(StatsArgs),
     /// Write measured deals as JSON lines or CSV.
     Export(ExportArgs),
-    /// Read measured deals from JSON lines or CSV (format detected).
+    /// Read measured deals from JSON lines or CSV (format detected); with --game, deals kept
+    /// unmeasured, one a line in the game's notation (Chinese Standard Mahjong's walls).
     Import(ImportArgs),
     /// Measure through a running deal-library service: GDI batches go to the job stream and any
     /// table-referee runs them.
@@ -206,8 +207,14 @@ pub struct ExportArgs {
 
 #[derive(Args)]
 pub struct ImportArgs {
-    /// A JSON-lines or CSV file written by `arena deals export`.
+    /// A JSON-lines or CSV file written by `arena deals export`; with --game, one deal a line
+    /// in the game's notation (blank lines and lines starting with # are skipped).
     file: PathBuf,
+    /// Import deals of this game that the library keeps without a measured difficulty (mcr:
+    /// Botzone walltiles, 144 tiles or 136 without flowers, one wall a line), each checked;
+    /// a bad line is refused naming its number and problem, and nothing is imported.
+    #[arg(long)]
+    game: Option<String>,
     #[command(flatten)]
     store: StoreArgs,
     #[command(flatten)]
@@ -687,11 +694,73 @@ async fn export(a: ExportArgs) -> Result<()> {
     Ok(())
 }
 
+/// The deals of `file`, one a line in `game`'s notation, as the records the library keeps of a
+/// game whose deals carry no measured difficulty: each checked by the game's difficulty hook,
+/// the first bad line an error naming it.
+fn unmeasured_records(game: &str, file: &std::path::Path) -> Result<Vec<arena_store::DealRecord>> {
+    use arena_games::GameKind;
+    let game = GameKind::by_name(game).map_err(|e| anyhow::anyhow!("--game: {e}"))?;
+    let hook = game.difficulty().with_context(|| {
+        format!(
+            "--game {}: the deal library keeps no deals of {}",
+            game.name(),
+            game.title()
+        )
+    })?;
+    let panel = hook
+        .panel(&arena_proto::v1::PanelSpec {
+            game: game.name().into(),
+            ..Default::default()
+        })
+        .map_err(|e| {
+            anyhow::anyhow!(
+                "--game {}: {e}; its deals are imported measured, as JSON lines or CSV from                  `arena deals export` (leave out --game)",
+                game.name()
+            )
+        })?;
+    if panel.unmeasured().is_none() {
+        bail!(
+            "--game {}: its deals are imported measured, as JSON lines or CSV from `arena deals              export` (leave out --game)",
+            game.name()
+        );
+    }
+    let text =
+        std::fs::read_to_string(file).with_context(|| format!("reading {}", file.display()))?;
+    let mut records = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let deal = hook.canonical_deal(line).map_err(|e| {
+            anyhow::anyhow!(
+                "{} line {}: {e} (nothing was imported)",
+                file.display(),
+                i + 1
+            )
+        })?;
+        records.push(arena_games::difficulty::unmeasured_record(
+            game,
+            panel.id(),
+            deal,
+        ));
+    }
+    if records.is_empty() {
+        bail!("{}: no deals in it", file.display());
+    }
+    Ok(records)
+}
+
 async fn import(a: ImportArgs) -> Result<()> {
-    let file =
-        std::fs::File::open(&a.file).with_context(|| format!("opening {}", a.file.display()))?;
-    let records = arena_deals::io::read_records(BufReader::new(file))
-        .with_context(|| format!("reading {}", a.file.display()))?;
+    let records = match &a.game {
+        Some(game) => unmeasured_records(game, &a.file)?,
+        None => {
+            let file = std::fs::File::open(&a.file)
+                .with_context(|| format!("opening {}", a.file.display()))?;
+            arena_deals::io::read_records(BufReader::new(file))
+                .with_context(|| format!("reading {}", a.file.display()))?
+        }
+    };
     let (new, into) = match a.library.target(&a.store).await? {
         Target::Store(store) => {
             let mut new = 0;

@@ -190,13 +190,162 @@ fn mahjong_fans(result: &v1::TableResult) -> Vec<serde_json::Value> {
     }
 }
 
-#[test]
-fn the_console_shows_in_a_browser_what_the_grpc_api_says() {
+/// Runs the browser's checks (console.test.js) against the console on `console_port`, signed in
+/// with `token`, `expect` saying what the pages must show; `only` names the group of checks to
+/// run beside those every run makes (sign-in, no 404, no script error), `None` for all. Panics
+/// with the browser's output when a check fails.
+fn browse(console_port: u16, token: &str, expect: &serde_json::Value, only: Option<&str>) {
+    let work = tempfile::tempdir().unwrap();
+    let expect_path = work.path().join("expect.json");
+    std::fs::write(&expect_path, expect.to_string()).unwrap();
+    let shots = screenshot_dir();
+    let mut node = Command::new("node");
+    node.arg("console.test.js")
+        .current_dir(browser_dir())
+        .env("CONSOLE_URL", format!("http://127.0.0.1:{console_port}"))
+        .env("OPERATOR_TOKEN", token)
+        .env("EXPECT", &expect_path)
+        .env("SCREENSHOT_DIR", &shots);
+    if let Some(only) = only {
+        node.env("CHECKS", only);
+    }
+    let out = node.output().expect("node runs");
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    println!("{text}");
+    assert!(out.status.success(), "the browser checks failed:\n{text}");
+    assert!(text.contains("screenshot "), "{text}");
+    assert!(!text.contains(" 0 passed"), "{text}");
+}
+
+/// Chromium and playwright, ready.
+fn browser_ready() {
     assert!(
         Path::new(CHROMIUM).exists(),
         "the browser test needs Debian's chromium at {CHROMIUM} (apt-get install -y chromium; .ci/run installs it)"
     );
     ensure_playwright();
+}
+
+/// What the replay player must show of a Chinese Standard Mahjong hand, from its replay: the
+/// decisions, each seat's packs and flowers at the end, the winner and its fans.
+fn mcr_expect(replay: &v1::Replay) -> serde_json::Value {
+    use arena_games::mcr::pb;
+    let history: pb::History =
+        arena_proto::payload::unpack(replay.history.as_ref(), "history").expect("an MCR history");
+    let (mut packs, mut flowers) = ([0u32; 4], [0u32; 4]);
+    for e in &history.events {
+        let seat = e.seat as usize & 3;
+        match pb::EventKind::try_from(e.kind) {
+            Ok(pb::EventKind::Flower) => flowers[seat] += 1,
+            // A claimed chow, pung or kong, or a concealed kong, is a pack; an added kong turns
+            // a pung into a kong and adds none.
+            Ok(pb::EventKind::Answer)
+                if ["PENG", "CHI", "GANG"]
+                    .iter()
+                    .any(|w| e.answer.split(' ').next() == Some(*w)) =>
+            {
+                packs[seat] += 1
+            }
+            _ => {}
+        }
+    }
+    let result = replay.result.as_ref().expect("a result");
+    let outcome: Option<pb::Outcome> = result
+        .outcome
+        .as_ref()
+        .and_then(|o| arena_proto::payload::unpack(o.game.as_ref(), "outcome").ok());
+    let outcome = outcome.unwrap_or_default();
+    json!({
+        "table_id": replay.job.as_ref().unwrap().table_id,
+        "steps": replay.steps.len(),
+        "actions": replay.steps.iter().map(|st| arena_console::view::action(st.action.as_ref().unwrap())).collect::<Vec<_>>(),
+        "packs": packs,
+        "flowers": flowers,
+        "final_scores": result.final_scores,
+        "winner": outcome.winner,
+        "points": outcome.points,
+        // Each fan as the page shows it: the Chinese name, the English one, its points, and
+        // how many times the hand has it when more than once.
+        "fans": outcome.fans.iter().map(|f| format!(
+            "{} {} {}{}",
+            f.chinese,
+            f.name,
+            f.points,
+            if f.count > 1 { format!(" ×{}", f.count) } else { String::new() }
+        )).collect::<Vec<_>>(),
+    })
+}
+
+#[test]
+fn the_console_steps_through_a_chinese_standard_mahjong_hand_to_its_fans() {
+    browser_ready();
+    let console_port = common::port();
+    let (s, _) = common::Standalone::start(
+        &[],
+        &["--console-listen", &format!("127.0.0.1:{console_port}")],
+        &[],
+    );
+    // One wall with flowers (144 tiles) at its 24 seatings: a played, refereed hand for each.
+    let name = "mcr-cup";
+    let (out, err, ok) = s.client(&[
+        "competition",
+        "create",
+        "--matchmaker",
+        &s.matchmaker,
+        "--game",
+        "mcr",
+        "--name",
+        name,
+        "--participants",
+        "fan,efficiency,efficiency,random",
+        "--walls",
+        "1",
+        "--flowers",
+        "--matches",
+        "1",
+        "--seed",
+        "3",
+    ]);
+    assert!(ok, "{out}{err}");
+    let token = s.operator_token();
+    let (_, replays) = grpc_truth(&s.matchmaker, &token, name);
+    assert_eq!(replays.len(), 24);
+    let expects: Vec<serde_json::Value> = replays.iter().map(mcr_expect).collect();
+    let total = |v: &serde_json::Value, k: &str| -> u64 {
+        v[k].as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x.as_u64().unwrap())
+            .sum()
+    };
+    // A won hand showing all the page draws: a pack, flowers, and the most fans.
+    let mcr = expects
+        .iter()
+        .filter(|e| !e["winner"].is_null())
+        .max_by_key(|e| {
+            (
+                total(e, "packs") > 0,
+                total(e, "flowers") > 0,
+                e["fans"].as_array().unwrap().len(),
+                e["steps"].as_u64(),
+            )
+        })
+        .expect("some hand of the wall's 24 was won")
+        .clone();
+    assert!(
+        total(&mcr, "packs") > 0 && total(&mcr, "flowers") > 0,
+        "{mcr}"
+    );
+    browse(console_port, &token, &json!({ "mcr": mcr }), Some("mcr"));
+}
+
+#[test]
+fn the_console_shows_in_a_browser_what_the_grpc_api_says() {
+    browser_ready();
     let console_port = common::port();
     // A program bot that thinks 0.3 s a decision: the competition the browser watches live
     // takes seconds a table, however fast the machine.
@@ -419,27 +568,7 @@ fn the_console_shows_in_a_browser_what_the_grpc_api_says() {
         "command": format!("arena ddz deal --seed {BIG_SEED} --index {BIG_INDEX} --bombs 1"),
         "cards": big_cards,
     });
-    let work = tempfile::tempdir().unwrap();
-    let expect_path = work.path().join("expect.json");
-    std::fs::write(&expect_path, expect.to_string()).unwrap();
-    let shots = screenshot_dir();
-    let out = Command::new("node")
-        .arg("console.test.js")
-        .current_dir(browser_dir())
-        .env("CONSOLE_URL", format!("http://127.0.0.1:{console_port}"))
-        .env("OPERATOR_TOKEN", &token)
-        .env("EXPECT", &expect_path)
-        .env("SCREENSHOT_DIR", &shots)
-        .output()
-        .expect("node runs");
-    let text = format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    println!("{text}");
-    assert!(out.status.success(), "the browser checks failed:\n{text}");
-    assert!(text.contains("screenshot "), "{text}");
+    browse(console_port, &token, &expect, None);
 
     // What the browser created is what the gRPC API reports.
     let (live_standings, live_replays) = grpc_truth(&s.matchmaker, &token, "live-cup");

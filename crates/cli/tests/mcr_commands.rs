@@ -349,3 +349,77 @@ fn a_program_bot_plays_a_match_through_the_line_protocol() {
     assert_eq!(bot["hands"], 24);
     assert_eq!(bot["faults"], 0, "the script always answers legally: {bot}");
 }
+
+#[test]
+fn a_match_on_library_walls_plays_exactly_the_imported_walls_and_claims_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let data = data.to_str().unwrap();
+    // Two walls with flowers and one without, as `arena mcr deal` prints them.
+    let wall = |seed: u32, flowers: bool| {
+        let seed = seed.to_string();
+        let mut args = vec!["mcr", "deal", "--seed", &seed, "--json"];
+        if !flowers {
+            args.push("--no-flowers");
+        }
+        let (out, err, ok) = arena(&args);
+        assert!(ok, "{err}");
+        json(&out)["walltiles"].as_str().unwrap().to_string()
+    };
+    let imported = [wall(7, true), wall(8, true)];
+    // `--walls N` prints the walls of N seeds from --seed on, one a line, ready to import.
+    let (listed, err, ok) = arena(&["mcr", "deal", "--seed", "7", "--walls", "2"]);
+    assert!(ok, "{err}");
+    assert_eq!(listed.lines().collect::<Vec<_>>(), imported);
+    let file = dir.path().join("walls.txt");
+    let text = format!("{listed}\n{}\n", wall(9, false));
+    std::fs::write(&file, text).unwrap();
+    let file = file.to_str().unwrap();
+    let (out, err, ok) = arena(&["deals", "import", "--game", "mcr", file, "--data-dir", data]);
+    assert!(ok, "{err}");
+    assert!(out.contains("imported 3 records (3 new"), "{out}");
+    let play = |claim: &[&str]| {
+        let args = [
+            &[
+                "mcr",
+                "match",
+                "random",
+                "random",
+                "efficiency",
+                "random",
+                "--walls",
+                "2",
+                "--flowers",
+                "--walls-from",
+                "library",
+                "--data-dir",
+                data,
+                "--json",
+            ][..],
+            claim,
+        ]
+        .concat();
+        arena(&args)
+    };
+    let (out, err, ok) = play(&["--claim", "m1"]);
+    assert!(ok, "{err}");
+    let v = json(&out);
+    assert_eq!(v["hands"], 48);
+    let mut played: Vec<String> = v["library_walls"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| w["walltiles"].as_str().unwrap().to_string())
+        .collect();
+    played.sort();
+    let mut want = imported.to_vec();
+    want.sort();
+    assert_eq!(played, want, "the two walls with flowers, each once");
+    // Claimed: the library has none left of 144 tiles.
+    let (_, err, ok) = play(&[]);
+    assert!(!ok);
+    assert!(
+        err.contains("0 unused wall(s) of 144 tiles, and 2 are needed"),
+        "{err}"
+    );
+}

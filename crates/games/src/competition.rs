@@ -80,6 +80,10 @@ pub struct Library {
     pub deals: Vec<arena_store::DealRecord>,
     /// Ids of deals other competitions hold.
     pub exclude: std::collections::HashSet<String>,
+    /// Ids of deals this competition holds already (planned again after a restart): a game
+    /// that picks among the panel's deals picks these first, so that the plan stays the same
+    /// when deals were added to the library meanwhile.
+    pub held: std::collections::HashSet<String>,
 }
 
 /// A game's standings of a competition.

@@ -88,6 +88,19 @@ pub enum Mode {
     SimpleIo,
 }
 
+/// How a bot is registered on Botzone, read from the end of a protocol's name after the
+/// game's prefix (`botzone`): `""` JSON, `"-keep"` JSON with keep-running, `"-simpleio"` simple
+/// I/O, `"-simpleio-keep"` simple I/O with keep-running; `None` for anything else.
+pub fn interaction(suffix: &str) -> Option<(Mode, bool)> {
+    Some(match suffix {
+        "" => (Mode::Json, false),
+        "-keep" => (Mode::Json, true),
+        "-simpleio" => (Mode::SimpleIo, false),
+        "-simpleio-keep" => (Mode::SimpleIo, true),
+        _ => return None,
+    })
+}
+
 /// The `globaldata` of every bot a host runs, by bot (its command line), kept across tables in
 /// memory: bot-host and the CLI each keep one for the life of the process.
 #[derive(Debug, Default)]
@@ -129,9 +142,9 @@ struct Open {
 /// Botzone's bot protocol around a game's [`BotzoneGrammar`]: a [`ProgramProtocol`] that a
 /// [`crate::ProgramSession`] runs (one value per seat and table).
 ///
-/// - In both modes a bot may print [`KEEP_RUNNING_MARKER`] after its output: it is then kept
-///   running and later turns send it only the new request (the JSON request, or its simple-I/O
-///   line). A bot that exits instead is started afresh for its next turn with the whole history.
+/// - In both modes a bot registered for keep-running ([`Protocol::keep_running`]) may print
+///   [`KEEP_RUNNING_MARKER`] after its output: it is then kept running and later turns
+///   send it only the new request (the JSON request, or its simple-I/O line). A bot that exits instead is started afresh for its next turn with the whole history.
 /// - Filler turns ([`BotzoneTurn::filler`]) go into the history of a fresh process with the
 ///   filler as the response; a keep-running bot is sent them one by one, and an answer other
 ///   than the filler is malformed.
@@ -153,6 +166,8 @@ pub struct Protocol<G> {
     output: String,
     /// The process printed the marker after its last output and waits for the next request.
     running: bool,
+    /// The bot is registered for keep-running: its input stays open after a turn's request.
+    keep_running: bool,
     scratch: Vec<BotzoneTurn>,
 }
 
@@ -176,8 +191,19 @@ impl<G: BotzoneGrammar> Protocol<G> {
             open: None,
             output: String::new(),
             running: false,
+            keep_running: false,
             scratch: Vec::new(),
         }
+    }
+
+    /// This protocol for a bot registered for keep-running (`true`): its input stays open
+    /// after each turn's request, so that it may print [`KEEP_RUNNING_MARKER`] and wait for the
+    /// next. Without it (the default, Botzone's) a fresh process's input is closed once its
+    /// request is written, as Botzone's sandbox closes it: a bot reading to the end of its input
+    /// (`std::cin >> json`) then stops reading, and a marker it prints is not taken.
+    pub fn keep_running(mut self, keep_running: bool) -> Protocol<G> {
+        self.keep_running = keep_running;
+        self
     }
 
     /// The grammar.
@@ -408,6 +434,10 @@ impl<G: BotzoneGrammar> ProgramProtocol for Protocol<G> {
         self.running
     }
 
+    fn closes_input(&self) -> bool {
+        !self.keep_running
+    }
+
     fn ask(
         &mut self,
         request: &v1::DecisionRequest,
@@ -437,7 +467,12 @@ impl<G: BotzoneGrammar> ProgramProtocol for Protocol<G> {
             return Err(format!("wrote {} {context}", quote(text)));
         }
         if text.trim_end() == KEEP_RUNNING_MARKER {
-            return self.complete(true, context);
+            if self.keep_running {
+                return self.complete(true, context);
+            }
+            // Not registered for keep-running: the marker asks for nothing, and the bot's
+            // input is already closed, so it ends as a bot that does not keep running.
+            return Ok(Heard::Nothing);
         }
         if self.output.len() + text.len() + 1 > MAX_OUTPUT_BYTES {
             return Err(format!(
@@ -510,8 +545,11 @@ mod tests {
         }
     }
 
+    /// A bot registered for keep-running (the tests of simple interaction are the same for
+    /// one that is not: it merely never keeps running).
     fn protocol(mode: Mode) -> Protocol<Count> {
-        let mut p = Protocol::with_globaldata(Count { next: 0 }, mode, Arc::default());
+        let mut p =
+            Protocol::with_globaldata(Count { next: 0 }, mode, Arc::default()).keep_running(true);
         p.bind(&CmdSpec::parse("botzone:python3 bot.py").unwrap());
         p
     }
@@ -585,6 +623,22 @@ mod tests {
                 "global\nmore"
             ]
         );
+    }
+
+    #[test]
+    fn a_bot_not_registered_for_keep_running_has_its_input_closed_and_its_marker_ignored() {
+        let mut p = Protocol::with_globaldata(Count { next: 0 }, Mode::Json, Arc::default());
+        assert!(p.closes_input());
+        assert!(protocol(Mode::Json).keep_running && !protocol(Mode::Json).closes_input());
+        ask(&mut p, 0);
+        assert_eq!(
+            p.hear("{\"response\":\"7\"}", "c", true),
+            Ok(Heard::Nothing)
+        );
+        assert_eq!(p.hear(KEEP_RUNNING_MARKER, "c", true), Ok(Heard::Nothing));
+        // Its answer is complete when it exits, and its next turn is a fresh process's.
+        assert_eq!(answer(p.hear_end("c", true).unwrap()), 7);
+        assert!(p.fresh_process() && !p.charges_idle_cpu());
     }
 
     #[test]

@@ -94,6 +94,13 @@ pub trait ProgramProtocol: Send + Sync {
         false
     }
 
+    /// Whether the program's input is closed after the lines of a turn are written to a fresh
+    /// process (Botzone's simple interaction without keep-running: a bot reading its input to
+    /// the end, as `std::cin >> json` does, sees the end of it). Default: `false`.
+    fn closes_input(&self) -> bool {
+        false
+    }
+
     /// The program's output closed while `asked` (its exit status a success): `Some` when
     /// that completes the open answer (Botzone's simple interaction: the whole output until
     /// exit is the answer), with what it means; `None` (the default) for a crash.
@@ -223,8 +230,16 @@ impl ProgramSession {
             return Ok(name);
         }
         self.used = true;
-        self.program.send_lines(&lines);
+        self.send(&lines);
         Ok(name)
+    }
+
+    /// Writes `lines` to the program, then closes its input if the protocol says so.
+    fn send(&mut self, lines: &[String]) {
+        self.program.send_lines(lines);
+        if self.protocol.closes_input() {
+            self.program.close_input();
+        }
     }
 
     /// The program's next output (cancel-safe: nothing is lost when another branch of a
@@ -340,7 +355,7 @@ impl ProgramSession {
                     }));
                 }
                 self.used = true;
-                self.program.send_lines(&lines);
+                self.send(&lines);
                 Ok(None)
             }
             Err(reason) => Err(Fault::new(VerdictKind::Malformed, reason)),
@@ -493,6 +508,10 @@ impl ProgramProtocol for Recorded {
 
     fn charges_idle_cpu(&self) -> bool {
         self.inner.charges_idle_cpu()
+    }
+
+    fn closes_input(&self) -> bool {
+        self.inner.closes_input()
     }
 
     fn hear_end(&mut self, context: &str, asked: bool) -> Option<Result<Heard, String>> {

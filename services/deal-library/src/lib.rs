@@ -87,6 +87,16 @@ pub fn panel(spec: Option<&v1::PanelSpec>) -> Result<Arc<dyn MeasuringPanel>, Ap
     })
 }
 
+/// The panel a Measure or Find request names, which must measure: a panel whose game's deals
+/// are kept without a difficulty is refused with `FAILED_PRECONDITION`, saying why.
+pub fn measuring_panel(spec: Option<&v1::PanelSpec>) -> Result<Arc<dyn MeasuringPanel>, ApiError> {
+    let panel = panel(spec)?;
+    match panel.unmeasured() {
+        Some(why) => Err(ApiError::FailedPrecondition(format!("panel: {why}"))),
+        None => Ok(panel),
+    }
+}
+
 /// A stored deal record as the message Export sends.
 pub fn record_msg(r: &DealRecord) -> v1::DealRecord {
     v1::DealRecord {
@@ -316,7 +326,7 @@ impl DealLibrary for DealLibraryService {
         let span = tracing::Span::current();
         async move {
             let r = req.into_inner();
-            let panel = panel(r.panel.as_ref())?;
+            let panel = measuring_panel(r.panel.as_ref())?;
             let source = source_of(r.seed, r.bombs)?;
             if r.count == 0 {
                 return Err(ApiError::invalid("count", "must be at least 1").into());
@@ -420,7 +430,7 @@ impl DealLibrary for DealLibraryService {
         let span = tracing::Span::current();
         async move {
             let r = req.into_inner();
-            let panel = panel(r.panel.as_ref())?;
+            let panel = measuring_panel(r.panel.as_ref())?;
             let bombs = r.bombs.unwrap_or(1);
             if bombs > 14 {
                 return Err(ApiError::invalid("bombs", "at most 14").into());

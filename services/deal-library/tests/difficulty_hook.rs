@@ -407,3 +407,82 @@ async fn a_game_without_measured_difficulty_is_refused_by_name() {
         "{e:?}"
     );
 }
+
+/// Chinese Standard Mahjong's hook keeps walls unmeasured: an imported wall is checked (a bad
+/// one refused naming the problem), the walls are exported under the game's panel, and measuring
+/// or finding walls is refused saying they carry no difficulty yet.
+#[tokio::test]
+async fn walls_of_a_game_without_measurement_are_imported_checked_and_never_measured() {
+    let dir = tempfile::tempdir().unwrap();
+    let store: Arc<dyn Store> = Arc::new(EmbeddedStore::open(dir.path()).unwrap());
+    let svc = DealLibraryService::new(store.clone(), 1);
+    let walls_panel = || {
+        Some(v1::PanelSpec {
+            game: "mcr".into(),
+            ..Default::default()
+        })
+    };
+    let wall = |seed: u64| arena_games::mcr::rules::Wall::from_seed(seed, false).to_string();
+    let msg = |deal: String| v1::DealRecord {
+        id: "w".into(),
+        game: "mcr".into(),
+        deal,
+        panel: "mcr-walls".into(),
+        ..Default::default()
+    };
+    let mut bad: Vec<String> = wall(1).split(' ').map(String::from).collect();
+    bad[0] = "H9".into();
+    let e = arena_deal_library::record_from(msg(bad.join(" "))).unwrap_err();
+    assert!(e.to_string().starts_with("deal: walltiles: "), "{e}");
+    assert!(e.to_string().contains("H9"), "{e}");
+    let good = arena_deal_library::record_from(msg(wall(2))).unwrap();
+    assert_eq!((good.levels.len(), good.gdi.len()), (0, 0), "no difficulty");
+    store.put_deals(std::slice::from_ref(&good)).await.unwrap();
+    let exported: Vec<v1::DealRecord> = svc
+        .export(Request::new(v1::ExportRequest {
+            panel: walls_panel(),
+        }))
+        .await
+        .unwrap()
+        .into_inner()
+        .map(Result::unwrap)
+        .collect()
+        .await;
+    assert_eq!(exported.len(), 1);
+    assert_eq!(
+        (exported[0].deal.clone(), exported[0].game.as_str()),
+        (wall(2), "mcr")
+    );
+    let e = svc
+        .measure(Request::new(v1::MeasureRequest {
+            panel: walls_panel(),
+            count: 1,
+            ..Default::default()
+        }))
+        .await
+        .unwrap_err();
+    assert_eq!(e.code(), Code::FailedPrecondition);
+    assert!(e.message().contains("no measured difficulty yet"), "{e:?}");
+    let e = svc
+        .find(Request::new(v1::FindRequest {
+            panel: walls_panel(),
+            centre: vec![0.5],
+            eps: 0.1,
+            count: 1,
+            ..Default::default()
+        }))
+        .await
+        .unwrap_err();
+    assert_eq!(e.code(), Code::FailedPrecondition);
+    // A GDI batch of the walls' panel is refused before a referee would measure it.
+    let e = arena_games::difficulty::read_batch(&v1::GdiBatch {
+        panel: walls_panel(),
+        count: 1,
+        ..Default::default()
+    })
+    .unwrap_err();
+    assert!(
+        e.starts_with("panel: ") && e.contains("no measured difficulty yet"),
+        "{e}"
+    );
+}

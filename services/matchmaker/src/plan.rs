@@ -23,14 +23,19 @@ pub(crate) async fn jobs(store: &dyn Store, c: &Checked) -> Result<Vec<v1::Table
     let mut library = Library::default();
     if let Some(panel) = c.competitions.library(&c.spec) {
         library.deals = store.deals(&panel).await?;
-        library.exclude = store
+        let holders: Vec<(String, String)> = store
             .used_deals()
             .await?
             .into_iter()
             .chain(visibility::holders(store).await?)
-            .filter(|(_, holder)| *holder != c.spec.name)
-            .map(|(id, _)| id)
             .collect();
+        for (id, holder) in holders {
+            if holder == c.spec.name {
+                library.held.insert(id);
+            } else {
+                library.exclude.insert(id);
+            }
+        }
     }
     let mut jobs = c.competitions.jobs(&c.spec, &library).map_err(spec_error)?;
     let groups = deal_groups(&jobs);

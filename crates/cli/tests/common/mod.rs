@@ -547,6 +547,24 @@ impl Cluster {
         })
     }
 
+    /// Waits until every role serves (its gRPC health SERVING), failing with the role logs
+    /// after `within`.
+    pub fn wait_serving(&self, within: std::time::Duration) {
+        let start = std::time::Instant::now();
+        loop {
+            let health = self.health();
+            if health.iter().all(|(_, up)| *up) {
+                return;
+            }
+            assert!(
+                start.elapsed() < within,
+                "roles not serving after {within:?}: {health:?}\n{}",
+                self.logs()
+            );
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+    }
+
     /// `arena ARGS` as an operator of this cluster.
     pub fn client(&self, args: &[&str]) -> (String, String, bool) {
         arena_as(&self.creds.operator, args)

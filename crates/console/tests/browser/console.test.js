@@ -6,6 +6,8 @@
 //   OPERATOR_TOKEN   standalone's operator token
 //   EXPECT           a JSON file: what the gRPC API says (standings, a replay)
 //   SCREENSHOT_DIR   where each page's screenshot goes
+//   CHECKS           optional: the one group of checks to run (e.g. "mcr"), beside those every
+//                    run makes (signing in, no 404, no script error); unset, all of them
 //
 // It prints one line per screenshot ("screenshot PATH") and ends with "N passed, M failed".
 "use strict";
@@ -21,8 +23,12 @@ const EXPECT = JSON.parse(fs.readFileSync(process.env.EXPECT, "utf8"));
 const SHOTS = process.env.SCREENSHOT_DIR;
 const WAIT = 60_000;
 
+// Checks belong to a group: "console" (the whole console's, the default), "always" (every run's)
+// or a game's own ("mcr"); with CHECKS set, only its group and "always" run.
+const ONLY = process.env.CHECKS || null;
 const results = [];
-async function check(name, f) {
+async function check(name, f, group = "console") {
+  if (ONLY && group !== ONLY && group !== "always") return;
   try {
     await f();
     results.push([name, true]);
@@ -67,7 +73,7 @@ async function main() {
     }
     assert.match(await prompt.innerText(), /sign in to see its competitions/);
     await shot(page, "01-sign-in-required");
-  });
+  }, "always");
 
   await check("every page has an icon: the page's link and /favicon.ico answer", async () => {
     const href = await page.locator("link[rel=icon]").getAttribute("href");
@@ -96,7 +102,7 @@ async function main() {
     // Named per store and signed, so a cookie planted from another port of the host is ignored.
     const c = cookies.find((x) => x.name.startsWith("arena_operator_"));
     assert.ok(c && c.httpOnly && c.sameSite === "Strict", JSON.stringify(cookies));
-  });
+  }, "always");
 
   await check("the competitions list shows the finished competition", async () => {
     const row = page.locator(`tr[data-competition="${EXPECT.competition}"]`);
@@ -254,6 +260,55 @@ async function main() {
     assert.doesNotMatch(await page.locator("[data-testid=tables]").innerText(), /unspecified/);
     await shot(page, "17-mahjong-competition");
   });
+
+  if (EXPECT.mcr) await check("the player steps through a Chinese Standard Mahjong hand: tiles, flowers, packs, and the winning hand's fans", async () => {
+    const r = EXPECT.mcr;
+    await page.goto(`${BASE}/replay?table=${encodeURIComponent(r.table_id)}`);
+    const counter = page.locator("[data-testid=counter]");
+    await counter.waitFor({ timeout: WAIT });
+    // How many of `what` each seat shows.
+    const perSeat = async (what) => {
+      const n = [];
+      for (let s = 0; s < 4; s++) n.push(await page.locator(`.seat[data-seat="${s}"] ${what}`).count());
+      return n;
+    };
+    // Every seat's concealed tiles, shown with their pictures and codes from the start: 13
+    // each (flowers set aside and replaced), the first to play holding its draw too.
+    const hands = await perSeat("[data-testid=hand] .tile");
+    assert.deepEqual(hands.slice().sort(), [13, 13, 13, 14], JSON.stringify(hands));
+    const codes = await page.locator(`.seat[data-seat="0"] [data-testid=hand] .tile small`).allInnerTexts();
+    assert.ok(codes.every((c) => /^[WTB][1-9]$|^F[1-4]$|^J[1-3]$/.test(c.trim())), JSON.stringify(codes));
+    // Step to the end, noting where the first pack appears.
+    let firstPack = null;
+    for (let i = 0; i < r.steps; i++) {
+      assert.equal(await counter.innerText(), `${i} / ${r.steps}`);
+      if (firstPack === null && (await perSeat("[data-testid=packs] .pack")).some((n) => n > 0)) firstPack = i;
+      if (i === Math.floor(r.steps / 2)) await shot(page, "20-mcr-replay-middle");
+      await page.click("[data-testid=next]");
+    }
+    assert.equal(await counter.innerText(), `${r.steps} / ${r.steps}`);
+    if (firstPack === null && (await perSeat("[data-testid=packs] .pack")).some((n) => n > 0)) firstPack = r.steps;
+    // Each seat's packs and flowers, as the hand's history has them.
+    assert.deepEqual(await perSeat("[data-testid=packs] .pack"), r.packs);
+    assert.deepEqual(await perSeat("[data-testid=flowers] .tile"), r.flowers);
+    // A pack appears right after the claim that made it.
+    if (r.packs.some((n) => n > 0)) {
+      assert.ok(firstPack > 0, `a pack shown before any decision (${firstPack})`);
+      assert.match(r.actions[firstPack - 1], /^(PENG|CHI|GANG)\b/, `step ${firstPack - 1}`);
+    }
+    // The end: the scores, the winner, and every fan with its Chinese and English names and
+    // points.
+    const outcome = page.locator("[data-testid=outcome]");
+    for (let s = 0; s < 4; s++) {
+      assert.equal((await outcome.locator(`tr[data-seat="${s}"] .final-score`).innerText()).trim(), String(r.final_scores[s]));
+    }
+    const winner = await page.locator("[data-testid=winner]").innerText();
+    assert.match(winner, new RegExp(`^Seat ${r.winner} wins on`));
+    assert.match(winner, new RegExp(`${r.points} points`));
+    const fans = await page.locator("[data-testid=fans] .badge").allInnerTexts();
+    assert.deepEqual(fans.map((t) => t.trim().replace(/\s+/g, " ")), r.fans);
+    await shot(page, "21-mcr-replay-end");
+  }, "mcr");
 
   await check("an operator creates a competition and its page follows it live to the final standings", async () => {
     await page.goto(`${BASE}/`);
@@ -453,7 +508,7 @@ async function main() {
 
   await check("no page asked for something the console does not have (404), its icon included", async () => {
     assert.deepEqual(notFound, []);
-  });
+  }, "always");
 
   await check("signing out closes the pages again", async () => {
     await page.goto(`${BASE}/`);
@@ -463,7 +518,7 @@ async function main() {
 
   await check("no page raised a script error", async () => {
     assert.deepEqual(errors, []);
-  });
+  }, "always");
 
   await browser.close();
   const passed = results.filter((r) => r[1]).length;

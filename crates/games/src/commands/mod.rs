@@ -4,13 +4,14 @@
 //! A game writes its commands with clap's derive (a [`Parser`] struct holding its
 //! `Subcommand` enum) and registers them as a [`Derived`]; the CLI attaches every registered
 //! game's ([`attach`]) and hands the parsed command line back ([`dispatch`]), naming no game.
-//! [`progress`], [`programs`], [`print`] and [`report`] are what the games' commands share with
-//! the CLI's own.
+//! [`progress`], [`programs`], [`print`], [`report`] and [`store`] are what the games' commands
+//! share with the CLI's own.
 
 pub mod print;
 pub mod programs;
 pub mod progress;
 pub mod report;
+pub mod store;
 
 use std::marker::PhantomData;
 

@@ -67,6 +67,13 @@ pub trait MeasuringPanel: Send + Sync + std::fmt::Debug {
     /// dimension of a centre to find deals near).
     fn dimension(&self, bombs: u32) -> usize;
 
+    /// Why this panel measures nothing, when it does not: the library keeps its game's deals as
+    /// they are given (imported), without a difficulty, and refuses to measure or find deals
+    /// with it, saying this. `None` (the default): a measuring panel.
+    fn unmeasured(&self) -> Option<String> {
+        None
+    }
+
     /// A measurer of this panel for one worker thread (its bots built once, reused deal after
     /// deal), or why the panel's bots cannot be built.
     fn measurer(&self) -> Result<Box<dyn Measurer>, String>;
@@ -123,6 +130,9 @@ pub fn panel_of_spec(
 /// What a batch asks to measure: its panel and deal source, or why it cannot be measured.
 pub fn read_batch(batch: &v1::GdiBatch) -> Result<(Arc<dyn MeasuringPanel>, DealSource), String> {
     let panel = panel_of_spec(batch.panel.as_ref()).map_err(|e| e.to_string())?;
+    if let Some(why) = panel.unmeasured() {
+        return Err(format!("panel: {why}"));
+    }
     let bombs = match batch.bombs.map(u8::try_from) {
         None => None,
         Some(Ok(b)) => Some(b),
@@ -141,6 +151,33 @@ pub fn read_batch(batch: &v1::GdiBatch) -> Result<(Arc<dyn MeasuringPanel>, Deal
             bombs,
         },
     ))
+}
+
+/// A deal of `game` kept as it is given, without a measured difficulty (no levels, counts or
+/// GDI), under `panel`, an unmeasured panel of the game ([`MeasuringPanel::unmeasured`]).
+/// `deal` is in the game's canonical text ([`Difficulty::canonical_deal`]); the id
+/// (`i-` and 16 hex digits) follows from the game and the deal alone, so a deal imported twice is
+/// stored once.
+pub fn unmeasured_record(game: GameKind, panel: &str, deal: String) -> DealRecord {
+    // FNV-1a: stable across builds and machines, unlike the standard library's hasher.
+    let hash = game
+        .name()
+        .bytes()
+        .chain([b'/'])
+        .chain(deal.bytes())
+        .fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+            (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+        });
+    DealRecord {
+        id: format!("i-{hash:016x}"),
+        game: game.into(),
+        deal,
+        source: None,
+        panel: panel.to_string(),
+        levels: Vec::new(),
+        counts: Vec::new(),
+        gdi: Vec::new(),
+    }
 }
 
 /// The GDI of per-level table counts: `g_j = (tables at level j+1 or higher) / tables`,

@@ -124,3 +124,216 @@ impl BotzoneGrammar for McrBotzone {
         Ok(Value::String(line.trim().to_string()))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mcr::{McrSpec, McrTable};
+    use arena_table::TableGame;
+    use mcr::{Event, Tile, WallTile};
+
+    fn request(t: &McrTable, seat: u32) -> v1::DecisionRequest {
+        v1::DecisionRequest {
+            seat,
+            game: "mcr".into(),
+            observation: Some(t.observation(seat)),
+            ..Default::default()
+        }
+    }
+
+    /// Plays `seed`'s hand with automatic answers, giving each seat's grammar every request:
+    /// the requests each seat received, in order, and the hand's actions (all seats', in order).
+    fn play(seed: u64) -> (McrSpec, [Vec<String>; 4], Vec<(u8, Action)>) {
+        let spec = McrSpec::from_seed(seed);
+        let mut t = McrTable::new(&spec);
+        let mut grammars: Vec<McrBotzone> = (0..4).map(McrBotzone::new).collect();
+        let mut got: [Vec<String>; 4] = Default::default();
+        let mut rounds = 0;
+        while t.outcome().is_none() && rounds < 400 {
+            rounds += 1;
+            let mut answers = Vec::new();
+            for p in t.pending() {
+                let mut turns = Vec::new();
+                grammars[p.seat as usize]
+                    .turns(&request(&t, p.seat), &mut turns)
+                    .unwrap();
+                assert_eq!(turns.last().unwrap().filler, None, "the decision is last");
+                assert!(turns[..turns.len() - 1].iter().all(|x| x.filler == pass()));
+                got[p.seat as usize].extend(turns.into_iter().map(|x| match x.request {
+                    Value::String(s) => s,
+                    other => panic!("a request is a string, not {other}"),
+                }));
+                answers.push((p, t.automatic(&p)));
+            }
+            t.apply(&answers).unwrap();
+        }
+        let acts = t
+            .game()
+            .events()
+            .iter()
+            .filter_map(|e| match *e {
+                Event::Act { seat, action } => Some((seat, action)),
+                _ => None,
+            })
+            .collect();
+        (spec, got, acts)
+    }
+
+    /// What Botzone's judge (`judge/main.cpp`) sends each seat for `spec`'s wall while the
+    /// hand is only draws, flowers and discards nobody claims (its `roundOutput` for stages -2,
+    /// -1, 0–3 and 4–7), the seats' answers taken from `acts`: it stops at the first other
+    /// action. The deal's 13 tiles sorted, as the arena lists them.
+    fn judge(spec: &McrSpec, acts: &[(u8, Action)]) -> [Vec<String>; 4] {
+        let name = |w: &WallTile| w.to_string();
+        let n = spec.deal.wall.tiles().len() / 4;
+        let mut quarters: Vec<Vec<String>> = (0..4)
+            .map(|i| {
+                spec.deal.wall.tiles()[n * i..n * (i + 1)]
+                    .iter()
+                    .map(name)
+                    .collect()
+            })
+            .collect();
+        let mut out: [Vec<String>; 4] = Default::default();
+        let quan = spec.deal.quan.index();
+        for (i, o) in out.iter_mut().enumerate() {
+            o.push(format!("0 {i} {quan}"));
+        }
+        let mut tiles: Vec<Vec<String>> = vec![Vec::new(); 4];
+        let mut flowers: Vec<Vec<String>> = vec![Vec::new(); 4];
+        for i in 0..4 {
+            while tiles[i].len() < 13 {
+                let t = quarters[i].pop().unwrap();
+                if t.starts_with('H') {
+                    flowers[i].push(t);
+                } else {
+                    tiles[i].push(t);
+                }
+            }
+        }
+        for (i, o) in out.iter_mut().enumerate() {
+            let mut sorted: Vec<Tile> = tiles[i].iter().map(|t| t.parse().unwrap()).collect();
+            sorted.sort();
+            let mut line = String::from("1");
+            for f in &flowers {
+                line += &format!(" {}", f.len());
+            }
+            for t in sorted {
+                line += &format!(" {t}");
+            }
+            for f in flowers.iter().flatten() {
+                line += &format!(" {f}");
+            }
+            o.push(line);
+        }
+        let mut stage = 0usize;
+        let mut acts = acts.iter();
+        loop {
+            let Some(t) = quarters[stage].pop() else {
+                return out;
+            };
+            if t.starts_with('H') {
+                for o in out.iter_mut() {
+                    o.push(format!("3 {stage} BUHUA {t}"));
+                }
+                continue;
+            }
+            for (i, o) in out.iter_mut().enumerate() {
+                o.push(if i == stage {
+                    format!("2 {t}")
+                } else {
+                    format!("3 {stage} DRAW")
+                });
+            }
+            match acts.next() {
+                Some(&(seat, Action::Play(d))) if usize::from(seat) == stage => {
+                    for o in out.iter_mut() {
+                        o.push(format!("3 {stage} PLAY {d}"));
+                    }
+                }
+                _ => return out,
+            }
+            match acts.as_slice().first() {
+                // Someone claims the discard: the model stops before it.
+                Some((_, Action::Pung(_) | Action::Chow { .. } | Action::Kong | Action::Win)) => {
+                    return out;
+                }
+                _ => stage = (stage + 1) % 4,
+            }
+        }
+    }
+
+    #[test]
+    fn each_seat_receives_the_requests_botzones_judge_sends_and_no_hidden_tile() {
+        let mut compared = 0;
+        for seed in 1..=6 {
+            let (spec, got, acts) = play(seed);
+            let want = judge(&spec, &acts);
+            for seat in 0..4 {
+                // The judge's requests up to the model's stop; the seat was asked up to its
+                // last decision.
+                let n = want[seat].len().min(got[seat].len());
+                assert_eq!(got[seat][..n], want[seat][..n], "seed {seed}, seat {seat}");
+                compared += n;
+            }
+            // No seat's input holds another seat's concealed tiles: its draws are `3 p DRAW`,
+            // its concealed kongs a bare GANG, and the deal line lists only the seat's own.
+            for (seat, lines) in got.iter().enumerate() {
+                for line in lines {
+                    let w: Vec<&str> = line.split(' ').collect();
+                    if w[0] == "3" && w[1] != seat.to_string() {
+                        assert!(
+                            !matches!(w[2], "DRAW" | "GANG") || w.len() == 3,
+                            "seed {seed}, seat {seat}: {line}"
+                        );
+                    }
+                }
+                let deal = lines.iter().find(|l| l.starts_with("1 ")).unwrap();
+                let mine: Vec<&str> = deal.split(' ').skip(5).take(13).collect();
+                let mut dealt: Vec<String> = mcr::tiles_of(&spec_dealt(&spec, seat as u8))
+                    .map(|t| t.to_string())
+                    .collect();
+                dealt.sort();
+                let mut mine_sorted: Vec<String> = mine.iter().map(|s| s.to_string()).collect();
+                mine_sorted.sort();
+                assert_eq!(mine_sorted, dealt, "seed {seed}, seat {seat}: its own deal");
+            }
+        }
+        assert!(
+            compared > 6 * 4 * 6,
+            "too few requests compared: {compared}"
+        );
+    }
+
+    /// The 13 tiles `seat` is dealt from `spec`'s wall (its quarter's last tiles, flowers set
+    /// aside).
+    fn spec_dealt(spec: &McrSpec, seat: u8) -> mcr::Counts {
+        let mut counts: mcr::Counts = [0; 34];
+        let mut n = 0;
+        for w in spec.deal.wall.quarter(seat).iter().rev() {
+            if let WallTile::Tile(t) = w {
+                counts[t.index()] += 1;
+                n += 1;
+                if n == 13 {
+                    break;
+                }
+            }
+        }
+        counts
+    }
+
+    #[test]
+    fn responses_are_read_as_actions_and_others_are_refused_in_words() {
+        let mut g = McrBotzone::new(0);
+        let a = g.action(&Value::String("PLAY W1".into())).unwrap();
+        assert_eq!(
+            convert::action_of(&a),
+            Ok(Action::Play("W1".parse().unwrap()))
+        );
+        let e = g.action(&Value::String("DISCARD W1".into())).unwrap_err();
+        assert!(e.contains("not an answer"), "{e}");
+        let e = g.action(&serde_json::json!(3)).unwrap_err();
+        assert!(e.contains("a response is a string"), "{e}");
+        assert_eq!(g.simple_response(" HU \r"), Ok(Value::String("HU".into())));
+    }
+}

@@ -5,8 +5,9 @@
 //! set). The participants, padded with [`PAD_BOT`]s to a multiple of four, are split into groups
 //! of four each round; every group plays every wall of the round at all 24 seatings, each hand
 //! one table job `NAME/m{match}/r{round}/g{group}/w{wall}/p{seating}` whose setup carries the
-//! wall (Botzone's `walltiles`, dealt from the competition's seed by [`ijcai::deal`]) and its
-//! prevalent wind (`w mod 4`). Its [`v1::Placement`] says match, round, group (`table`) and
+//! wall (Botzone's `walltiles`, dealt from the competition's seed by [`ijcai::deal`], or with
+//! the setup's `walls_from_library` taken from the deal library's imported walls by
+//! [`library::pick`], each claimed) and its prevalent wind (`w mod 4`). Its [`v1::Placement`] says match, round, group (`table`) and
 //! the hand in the group's round, `wall × 24 + seating` (`rotation`, 0..96 with four walls). The hands of one wall in one round, across all groups,
 //! are a deal group: none of their replays is shown before all of them are played.
 //!
@@ -31,8 +32,10 @@ use arena_proto::packages::arena::mcr::v1 as pb;
 use arena_proto::v1;
 use arena_stats::{Estimate, PlaceTally, places};
 use mahjong::schedule::mix;
+use mcr::wall::Deal;
 
 use super::ijcai::{self, GROUP, PERMUTATIONS, SEATINGS, Totals, WallResult};
+use super::library::{self, LibraryWall, WALLS_PANEL};
 use crate::competition::{self, Competitions, SpecError, index};
 
 /// The built-in bot that pads a field to a multiple of four.
@@ -67,13 +70,35 @@ impl Competitions for IjcaiCompetitions {
         bots
     }
 
+    fn library(&self, spec: &v1::CompetitionSpec) -> Option<String> {
+        Plan::of(spec)
+            .ok()
+            .filter(|p| p.setup.walls_from_library)
+            .map(|_| WALLS_PANEL.to_string())
+    }
+
     fn jobs(
         &self,
         spec: &v1::CompetitionSpec,
-        _library: &competition::Library,
+        library: &competition::Library,
     ) -> Result<Vec<v1::TableJob>, SpecError> {
         let plan = Plan::of(spec)?;
-        Ok(jobs_of(spec, &plan, spec.matches).collect())
+        let walls = if plan.setup.walls_from_library {
+            let need = plan.walls_needed(spec.matches);
+            let picked = library::pick(
+                &library.deals,
+                &library.exclude,
+                &library.held,
+                spec.seed,
+                plan.flowers(),
+                need,
+            )
+            .map_err(|e| SpecError::Unavailable(format!("spec.setup.walls_from_library: {e}")))?;
+            Some(picked)
+        } else {
+            None
+        };
+        Ok(jobs_of(spec, &plan, spec.matches, walls.as_deref()).collect())
     }
 
     fn standings(
@@ -129,6 +154,17 @@ impl Plan {
         self.field.len() / GROUP
     }
 
+    /// Whether the walls have flowers (144 tiles): only when the setup says `no_flowers:
+    /// false`; unset, 136 without, as IJCAI plays.
+    pub fn flowers(&self) -> bool {
+        self.setup.no_flowers == Some(false)
+    }
+
+    /// Walls `matches` matches play: every round of every match its own.
+    pub fn walls_needed(&self, matches: u32) -> usize {
+        matches as usize * self.rounds as usize * self.walls as usize
+    }
+
     /// Hands in a match.
     pub fn hands_per_match(&self) -> u64 {
         self.groups() as u64 * u64::from(self.rounds) * u64::from(self.walls) * SEATINGS as u64
@@ -149,7 +185,11 @@ pub fn check(spec: &mut v1::CompetitionSpec, max_tables: u64) -> Result<Plan, Sp
             ),
         ));
     }
-    competition::refuse_dou_dizhu_fields(spec, "an MCR competition deals its walls from its seed")?;
+    competition::refuse_dou_dizhu_fields(
+        spec,
+        "an MCR competition deals its walls from its seed or takes them from the deal library \
+         (walls_from_library)",
+    )?;
     competition::duplicate_only(
         spec,
         "an MCR competition is duplicate (IJCAI's: every wall at all 24 seatings)",
@@ -158,8 +198,8 @@ pub fn check(spec: &mut v1::CompetitionSpec, max_tables: u64) -> Result<Plan, Sp
     if !setup.walltiles.is_empty() || setup.quan.is_some() {
         return Err(SpecError::invalid(
             "spec.setup",
-            "an MCR competition deals its walls from its seed and gives wall w the prevalent \
-             wind w mod 4: leave walltiles and quan unset",
+            "an MCR competition deals its walls from its seed (or the deal library) and gives \
+             wall w the prevalent wind w mod 4: leave walltiles and quan unset",
         ));
     }
     if setup.walls == Some(0) {
@@ -175,6 +215,8 @@ pub fn check(spec: &mut v1::CompetitionSpec, max_tables: u64) -> Result<Plan, Sp
         ));
     }
     setup.walls = Some(setup.walls.unwrap_or(ijcai::IJCAI_2020_WALLS));
+    // IJCAI's walls unless the setup says otherwise: 136 tiles, without flowers.
+    setup.no_flowers = Some(setup.no_flowers.unwrap_or(true));
     spec.setup = Some(arena_proto::payload::pack(&setup));
     if spec.rounds == 0 {
         spec.rounds = default_rounds(spec.participants.len());
@@ -196,7 +238,9 @@ pub fn check(spec: &mut v1::CompetitionSpec, max_tables: u64) -> Result<Plan, Sp
     }
     // The referee's own checks of a job, on the first table: a bad clock or verdict policy is
     // refused here, naming the spec's field, rather than failing every table.
-    let sample = jobs_of(spec, &plan, 1).next().ok_or_else(|| {
+    // (A library competition's first wall is not known before it is planned: the sample
+    // carries the seed's, which the referee checks alike.)
+    let sample = jobs_of(spec, &plan, 1, None).next().ok_or_else(|| {
         SpecError::invalid("spec.matches", "a competition plays at least one match")
     })?;
     competition::check_sample(&sample)?;
@@ -266,11 +310,15 @@ pub fn deal_group(name: &str, s: &Slot) -> String {
     format!("{name}/m{}/r{}/w{}", s.m, s.round, s.wall)
 }
 
-/// The first `matches` matches' table jobs, in (match, round, group, wall, seating) order.
+/// The first `matches` matches' table jobs, in (match, round, group, wall, seating) order:
+/// wall `w` of round `r` of match `m` dealt from the seed, or `library[(m × rounds + r) ×
+/// walls + w]` when walls from the library are given (at least that many), its id the
+/// placement's `deal_id`.
 fn jobs_of<'a>(
     spec: &'a v1::CompetitionSpec,
     plan: &'a Plan,
     matches: u32,
+    library: Option<&'a [LibraryWall]>,
 ) -> impl Iterator<Item = v1::TableJob> + 'a {
     // Taken now: the iterator may run outside the caller's span.
     let observed: Vec<(String, String)> = arena_telemetry::job_labels().collect();
@@ -281,9 +329,22 @@ fn jobs_of<'a>(
         (0..plan.rounds).flat_map(move |round| {
             let observed = observed.clone();
             let grouping = ijcai::seeded_groups(plan.field.len(), seed, round);
-            let no_flowers = plan.setup.no_flowers;
-            let deals: Vec<_> = (0..plan.walls)
-                .map(|w| ijcai::deal(seed, round, w, !no_flowers))
+            let flowers = plan.flowers();
+            let deals: Vec<(Deal, String)> = (0..plan.walls)
+                .map(|w| {
+                    let at = (m * plan.rounds as usize + round as usize) * plan.walls as usize
+                        + w as usize;
+                    match library.and_then(|l| l.get(at)) {
+                        Some(lw) => (
+                            Deal {
+                                wall: lw.wall,
+                                quan: ijcai::quan(w),
+                            },
+                            lw.id.clone(),
+                        ),
+                        None => (ijcai::deal(seed, round, w, flowers), String::new()),
+                    }
+                })
                 .collect();
             grouping
                 .into_iter()
@@ -293,7 +354,7 @@ fn jobs_of<'a>(
                     let deals = deals.clone();
                     (0..plan.walls).flat_map(move |wall| {
                         let observed = observed.clone();
-                        let deal = deals[wall as usize];
+                        let (deal, deal_id) = deals[wall as usize].clone();
                         (0..SEATINGS).map(move |perm| {
                             let slot = Slot {
                                 m,
@@ -306,9 +367,13 @@ fn jobs_of<'a>(
                                 walltiles: deal.wall.to_string(),
                                 quan: Some(u32::from(deal.quan.index())),
                                 walls: None,
+                                walls_from_library: false,
                                 ..plan.setup.clone()
                             };
-                            let placement = slot.placement(&spec.name, groups);
+                            let placement = v1::Placement {
+                                deal_id: deal_id.clone(),
+                                ..slot.placement(&spec.name, groups)
+                            };
                             let mut labels = std::collections::HashMap::new();
                             for (k, v) in [
                                 ("match", m),
@@ -540,7 +605,7 @@ mod tests {
 
     fn planned(s: &v1::CompetitionSpec) -> (Plan, Vec<v1::TableJob>) {
         let plan = Plan::of(s).unwrap();
-        let jobs = jobs_of(s, &plan, s.matches).collect();
+        let jobs = jobs_of(s, &plan, s.matches, None).collect();
         (plan, jobs)
     }
 
@@ -584,7 +649,8 @@ mod tests {
         // The walls are those `arena mcr match --seed` plays, wall w in the prevalent wind w.
         let setup: pb::Setup =
             arena_proto::payload::unpack(jobs[24].setup.as_ref(), "setup").unwrap();
-        let deal = ijcai::deal(5, 0, 1, true);
+        // Without flowers unless the setup says `no_flowers: false`, as IJCAI plays.
+        let deal = ijcai::deal(5, 0, 1, false);
         assert_eq!(setup.walltiles, deal.wall.to_string());
         assert_eq!(setup.quan, Some(1));
     }
@@ -684,6 +750,75 @@ mod tests {
         for job in IJCAI.jobs(&s, &competition::Library::default()).unwrap() {
             crate::validate(&job).unwrap();
         }
+    }
+
+    #[test]
+    fn a_competition_on_library_walls_plays_them_and_names_each_for_its_claim() {
+        let mut s = spec(&["fan", "efficiency", "random", "random"], 2);
+        s.setup = Some(arena_proto::payload::pack(&pb::Setup {
+            walls: Some(2),
+            walls_from_library: true,
+            ..Default::default()
+        }));
+        check(&mut s, 10_000).unwrap();
+        assert_eq!(IJCAI.library(&s).as_deref(), Some(WALLS_PANEL));
+        // Five walls without flowers and one with: two matches of two walls need four.
+        let texts: Vec<String> = (0..5)
+            .map(|k| mcr::Wall::from_seed(100 + k, false).to_string())
+            .chain([mcr::Wall::from_seed(7, true).to_string()])
+            .collect();
+        let records = library::records_of(texts.iter().map(String::as_str)).unwrap();
+        let mut lib = competition::Library {
+            deals: records.clone(),
+            ..Default::default()
+        };
+        lib.exclude.insert(records[0].id.clone());
+        let jobs = IJCAI.jobs(&s, &lib).unwrap();
+        assert_eq!(jobs.len(), 2 * 2 * 24);
+        let by_id: BTreeMap<&str, &str> = records
+            .iter()
+            .map(|r| (r.id.as_str(), r.deal.as_str()))
+            .collect();
+        let mut played = BTreeSet::new();
+        for j in &jobs {
+            let p = j.placement.as_deref().unwrap();
+            let setup: pb::Setup = arena_proto::payload::unpack(j.setup.as_ref(), "setup").unwrap();
+            assert_eq!(
+                by_id[p.deal_id.as_str()],
+                setup.walltiles,
+                "the claimed wall is played"
+            );
+            assert_eq!(setup.quan, Some(p.rotation / 24 % 4));
+            played.insert(p.deal_id.clone());
+        }
+        assert_eq!(played.len(), 4, "every wall of every match its own");
+        assert!(
+            !played.contains(&records[0].id),
+            "a wall another competition holds"
+        );
+        assert!(!played.contains(&records[5].id), "a wall with flowers");
+        // Planned again with a wall more in the library: the same walls.
+        let extra =
+            library::records_of([mcr::Wall::from_seed(1, false).to_string().as_str()]).unwrap();
+        lib.deals.extend(extra);
+        lib.held = played.iter().cloned().collect();
+        let again: BTreeSet<String> = IJCAI
+            .jobs(&s, &lib)
+            .unwrap()
+            .iter()
+            .map(|j| j.placement.as_deref().unwrap().deal_id.clone())
+            .collect();
+        assert_eq!(again, played);
+        // Too few: the error says how many and how to import more.
+        lib.exclude.extend(played);
+        let Err(SpecError::Unavailable(why)) = IJCAI.jobs(&s, &lib) else {
+            panic!("one unused wall cannot supply four");
+        };
+        assert!(
+            why.contains("1 unused wall(s) of 136 tiles, and 4 are needed")
+                && why.contains("arena deals import --game mcr"),
+            "{why}"
+        );
     }
 
     #[test]

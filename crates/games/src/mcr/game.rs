@@ -43,8 +43,8 @@ const TABLE_FIELDS: &[Field] = &[
 /// match.
 const COMPETITION_FIELDS: &[Field] = &[
     Field::switch(
-        "no-flowers",
-        "Deal walls without flowers (136 tiles, as IJCAI plays)",
+        "flowers",
+        "Deal walls of 144 tiles with flowers (by default 136 without, as IJCAI plays)",
     ),
     Field::choice(
         "fault-policy",
@@ -57,6 +57,12 @@ const COMPETITION_FIELDS: &[Field] = &[
         "4",
     ),
     Field::value("matches", "Matches, of every wall at every seating", "1"),
+    Field::choice(
+        "walls-from",
+        "Where the walls come from: seed (dealt from the competition's seed) or library (walls \
+         imported into the deal library, each claimed by the competition)",
+        &["seed", "library"],
+    ),
 ];
 
 /// Chinese Standard Mahjong (the Chinese Official rules as Botzone's judge plays them): four
@@ -120,8 +126,16 @@ impl Game for Mcr {
                 about: "Botzone's bots, JSON interaction (docs/botzone.md)",
             },
             crate::registry::ProtocolInfo {
+                name: "botzone-keep",
+                about: "Botzone's bots, JSON interaction with keep-running (docs/botzone.md)",
+            },
+            crate::registry::ProtocolInfo {
                 name: "botzone-simpleio",
                 about: "Botzone's bots, simple I/O (docs/botzone.md)",
+            },
+            crate::registry::ProtocolInfo {
+                name: "botzone-simpleio-keep",
+                about: "Botzone's bots, simple I/O with keep-running (docs/botzone.md)",
             },
         ]
     }
@@ -131,13 +145,10 @@ impl Game for Mcr {
         seat: u32,
         name: &str,
     ) -> Option<Box<dyn arena_line::ProgramProtocol>> {
-        use arena_line::botzone::{Mode, Protocol};
+        use arena_line::botzone::{Protocol, interaction};
+        let (mode, keep) = interaction(name.strip_prefix("botzone")?)?;
         let grammar = super::botzone::McrBotzone::new((seat & 3) as u8);
-        match name {
-            "botzone" => Some(Box::new(Protocol::new(grammar, Mode::Json))),
-            "botzone-simpleio" => Some(Box::new(Protocol::new(grammar, Mode::SimpleIo))),
-            _ => None,
-        }
+        Some(Box::new(Protocol::new(grammar, mode).keep_running(keep)))
     }
 
     /// The set-up's fault policy rules the table: the job is played under it (as the table's
@@ -170,7 +181,8 @@ impl Game for Mcr {
     fn variants(&self) -> Vec<Variant> {
         let setup = |no_flowers: bool, policy: FaultPolicy| {
             Some(arena_proto::payload::pack(&mcr_pb::Setup {
-                no_flowers,
+                // Unset for a wall with flowers: a table's default.
+                no_flowers: no_flowers.then_some(true),
                 fault_policy: spec::policy_kind(policy) as i32,
                 ..Default::default()
             }))
@@ -204,6 +216,11 @@ impl Game for Mcr {
         Some(&super::competition::IJCAI)
     }
 
+    /// Walls kept in the deal library as imported, unmeasured ([`super::library`]).
+    fn difficulty(&self) -> Option<&dyn crate::Difficulty> {
+        Some(&super::library::WALLS)
+    }
+
     fn commands(&self) -> Option<&dyn crate::GameCommands> {
         Some(&super::commands::COMMANDS)
     }
@@ -218,7 +235,7 @@ impl Game for Mcr {
         given: &Values,
     ) -> Result<(), String> {
         let mut given = given.clone();
-        let no_flowers = switch(&given, "no-flowers")?;
+        let flowers = switch(&given, "flowers")?;
         let policy = given
             .get("fault-policy")
             .map(|p| parse_policy(p))
@@ -227,7 +244,17 @@ impl Game for Mcr {
             .get("walls")
             .map(|w| form::parse::<u32>("walls", w))
             .transpose()?;
-        for name in ["no-flowers", "fault-policy", "walls"] {
+        let walls_from_library = match given.get("walls-from").map(|w| w.trim()) {
+            None | Some("seed") => false,
+            Some("library") => true,
+            Some(other) => {
+                return Err(format!(
+                    "--walls-from {}: walls come from seed or library",
+                    arena_proto::text::quote(other)
+                ));
+            }
+        };
+        for name in ["flowers", "fault-policy", "walls", "walls-from"] {
             given.remove(name);
         }
         let rest = form::write_spec_fields(spec, &given)?;
@@ -239,9 +266,10 @@ impl Game for Mcr {
             spec.matches = 1;
         }
         spec.setup = Some(arena_proto::payload::pack(&mcr_pb::Setup {
-            no_flowers,
+            no_flowers: Some(!flowers),
             fault_policy: policy.map_or(0, |p| spec::policy_kind(p) as i32),
             walls,
+            walls_from_library,
             ..Default::default()
         }));
         Ok(())
@@ -264,13 +292,14 @@ impl Game for Mcr {
                 .get("quan")
                 .map(|q| form::parse::<u32>("quan", q))
                 .transpose()?,
-            no_flowers: switch(given, "no-flowers")?,
+            no_flowers: switch(given, "no-flowers")?.then_some(true),
             fault_policy: given
                 .get("fault-policy")
                 .map(|p| parse_policy(p))
                 .transpose()?
                 .map_or(0, |p| spec::policy_kind(p) as i32),
             walls: None,
+            walls_from_library: false,
         };
         // Checked here so that a bad option is refused naming its flag before any table runs.
         spec::read_setup(&setup, job.seed, job.verdict_policy).map_err(|e| {
@@ -574,17 +603,26 @@ mod tests {
         let mut spec = v1::CompetitionSpec::default();
         Mcr.competition_spec(
             &mut spec,
-            &given(&[
-                ("no-flowers", "true"),
-                ("walls", "2"),
-                ("fault-policy", "play-on"),
-            ]),
+            &given(&[("walls", "2"), ("fault-policy", "play-on")]),
         )
         .unwrap();
         let s: mcr_pb::Setup = arena_proto::payload::unpack(spec.setup.as_ref(), "").unwrap();
-        assert!(s.no_flowers);
+        assert_eq!(s.no_flowers, Some(true), "136 tiles unless --flowers");
         assert_eq!(s.walls, Some(2));
         assert_eq!(s.fault_policy, mcr_pb::FaultPolicy::PlayOn as i32);
+        assert!(!s.walls_from_library, "walls from the seed unless asked");
+        Mcr.competition_spec(
+            &mut spec,
+            &given(&[("flowers", "true"), ("walls-from", "library")]),
+        )
+        .unwrap();
+        let s: mcr_pb::Setup = arena_proto::payload::unpack(spec.setup.as_ref(), "").unwrap();
+        assert_eq!(s.no_flowers, Some(false));
+        assert!(s.walls_from_library);
+        let e = Mcr
+            .competition_spec(&mut spec, &given(&[("walls-from", "file")]))
+            .unwrap_err();
+        assert!(e.starts_with("--walls-from \"file\""), "{e}");
         let e = Mcr
             .competition_spec(&mut spec, &given(&[("fans", "contest")]))
             .unwrap_err();

@@ -16,6 +16,7 @@
 //! - [`game`]: [`Mcr`], the registration;
 //! - [`ijcai`]: the IJCAI competition's duplicate format (24 seatings per wall, rank points,
 //!   Swiss pairing), pure; [`competition`]: IJCAI competitions through the services;
+//!   [`library`]: walls in the deal library (imported, unmeasured), the game's difficulty hook;
 //!   [`commands`]: `arena mcr …`, the game's commands on the command line.
 
 pub mod bots;
@@ -25,6 +26,7 @@ pub mod competition;
 pub mod convert;
 pub mod game;
 pub mod ijcai;
+pub mod library;
 pub mod program;
 pub mod request;
 pub mod spec;

@@ -72,7 +72,7 @@ pub fn read_setup(
 ) -> Result<McrSpec, JobError> {
     let seeded = Deal::from_seed(seed);
     let wall = if setup.walltiles.trim().is_empty() {
-        if setup.no_flowers {
+        if setup.no_flowers == Some(true) {
             Wall::from_seed(seed, false)
         } else {
             seeded.wall
@@ -80,7 +80,7 @@ pub fn read_setup(
     } else {
         let wall = Wall::from_walltiles(&setup.walltiles)
             .map_err(|e| JobError::new("job.mcr.walltiles", e.to_string()))?;
-        if setup.no_flowers && wall.tiles().len() == WALL_TILES {
+        if setup.no_flowers == Some(true) && wall.tiles().len() == WALL_TILES {
             return Err(JobError::new(
                 "job.mcr.walltiles",
                 "holds 144 tiles with flowers, but job.mcr.no_flowers asks for a wall without (136 tiles)",
@@ -120,9 +120,11 @@ pub fn setup_of(deal: &Deal, policy: FaultPolicy) -> mcr_pb::Setup {
     mcr_pb::Setup {
         walltiles: deal.wall.to_string(),
         quan: Some(u32::from(deal.quan.index())),
-        no_flowers: !deal.wall.has_flowers(),
+        // Left unset for a wall with flowers: the job's bytes as before the field was optional.
+        no_flowers: (!deal.wall.has_flowers()).then_some(true),
         fault_policy: policy_kind(policy) as i32,
         walls: None,
+        walls_from_library: false,
     }
 }
 
@@ -151,7 +153,7 @@ mod tests {
         assert_eq!(s.policy, FaultPolicy::Judge);
         let s = read_setup(
             &mcr_pb::Setup {
-                no_flowers: true,
+                no_flowers: Some(true),
                 ..Default::default()
             },
             42,
@@ -213,7 +215,7 @@ mod tests {
         assert_eq!(e.field, "job.mcr.walltiles");
         let e = bad(&|s| s.walltiles = "W1 ".repeat(100));
         assert!(e.message.contains("100 tiles"), "{e}");
-        let e = bad(&|s| s.no_flowers = true);
+        let e = bad(&|s| s.no_flowers = Some(true));
         assert_eq!(e.field, "job.mcr.walltiles");
         assert!(e.message.contains("no_flowers"), "{e}");
         let e = bad(&|s| s.quan = Some(4));

@@ -19,9 +19,11 @@ use mcr_bots::Player;
 use serde_json::json;
 
 use super::make_bot;
+use crate::commands::store::{StoreArgs, runtime};
 use crate::commands::{programs, progress};
 use crate::mcr::competition::hand_of_result;
 use crate::mcr::ijcai::{self, GROUP, PERMUTATIONS, Totals, WallResult};
+use crate::mcr::library::{self, LibraryWall, WALLS_PANEL};
 use crate::mcr::spec::{McrSpec, default_time, setup_of};
 use crate::mcr::{GAME, McrBot, McrTable};
 
@@ -53,6 +55,18 @@ pub(super) struct MatchArgs {
     /// Walls of 144 tiles with flowers (IJCAI plays 136 without).
     #[arg(long)]
     flowers: bool,
+    /// Where the walls come from: seed (dealt from --seed) or library (unused walls imported
+    /// into the deal library with `arena deals import --game mcr`, of the size --flowers says,
+    /// in an order drawn from --seed; every round of every match its own).
+    #[arg(long, default_value = "seed", value_parser = ["seed", "library"])]
+    walls_from: String,
+    /// With --walls-from library: claim the walls played under this name once the match is
+    /// over, as competitions do, so that no competition or later match deals them again.
+    #[arg(long)]
+    claim: Option<String>,
+    /// The store of the deal library (with --walls-from library).
+    #[command(flatten)]
+    store: StoreArgs,
     /// Worker threads (default: all cores).
     #[arg(long)]
     threads: Option<usize>,
@@ -256,6 +270,13 @@ pub(super) fn run(a: MatchArgs) -> Result<()> {
         .max(1);
     let n = names.len();
     let groups = n / GROUP;
+    let from_library = match a.walls_from.as_str() {
+        "library" => Some(library_walls(&a, rounds)?),
+        _ if a.claim.is_some() => {
+            bail!("--claim: only walls from the library are claimed (--walls-from library)")
+        }
+        _ => None,
+    };
     let hands_per_round = (groups * a.walls as usize * PERMUTATIONS.len()) as u64;
     let total = hands_per_round * u64::from(rounds) * u64::from(a.matches);
     let counter = AtomicU64::new(0);
@@ -277,7 +298,16 @@ pub(super) fn run(a: MatchArgs) -> Result<()> {
                 };
                 let deals: Vec<(Deal, u64)> = (0..a.walls)
                     .map(|w| {
-                        let deal = ijcai::deal(match_seed, round, w, a.flowers);
+                        let deal = match &from_library {
+                            Some(walls) => {
+                                let at = ((m * rounds + round) * a.walls + w) as usize;
+                                Deal {
+                                    wall: walls[at].wall,
+                                    quan: ijcai::quan(w),
+                                }
+                            }
+                            None => ijcai::deal(match_seed, round, w, a.flowers),
+                        };
                         (deal, ijcai::wall_seed(match_seed, round, w))
                     })
                     .collect();
@@ -298,6 +328,19 @@ pub(super) fn run(a: MatchArgs) -> Result<()> {
         Ok(())
     })?;
     let secs = start.elapsed().as_secs_f64();
+    if let (Some(walls), Some(name)) = (&from_library, &a.claim) {
+        let ids: Vec<String> = walls.iter().map(|w| w.id.clone()).collect();
+        let rt = runtime()?;
+        let store = rt.block_on(a.store.open())?;
+        let claimed = rt.block_on(store.claim_deals(name, &ids))?;
+        let lost = claimed.iter().filter(|c| !**c).count();
+        if lost > 0 {
+            bail!(
+                "--claim {name}: {lost} of the walls played were claimed by a competition while \
+                 the match ran; its standings stand, but rerun for walls of its own"
+            );
+        }
+    }
     let probs = tally.probabilities();
     // Over one match the standings are that match's; over more, by mean rank points.
     let mean: Vec<Totals> = (0..n)
@@ -392,10 +435,28 @@ pub(super) fn run(a: MatchArgs) -> Result<()> {
             "places": probs[e],
         }));
     }
+    if let Some(walls) = &from_library {
+        println!(
+            "walls from the deal library{}: {}",
+            a.claim
+                .as_ref()
+                .map_or(String::new(), |c| format!(" (claimed by {c})")),
+            walls
+                .iter()
+                .map(|w| w.id.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+    }
     if a.json {
         println!(
             "{}",
             json!({
+                "walls_from": a.walls_from,
+                "library_walls": from_library.as_ref().map(|walls| walls
+                    .iter()
+                    .map(|w| json!({"id": w.id, "walltiles": w.wall.to_string()}))
+                    .collect::<Vec<_>>()),
                 "seed": a.seed,
                 "matches": a.matches,
                 "rounds": rounds,
@@ -407,6 +468,28 @@ pub(super) fn run(a: MatchArgs) -> Result<()> {
         );
     }
     Ok(())
+}
+
+/// The walls a match on library walls plays, `matches × rounds × walls` of them: unused ones
+/// (neither used nor held by a running competition) of the size `--flowers` says, picked in
+/// the order `--seed` draws ([`library::pick`]).
+fn library_walls(a: &MatchArgs, rounds: u32) -> Result<Vec<LibraryWall>> {
+    let rt = runtime()?;
+    let store = rt.block_on(a.store.open())?;
+    let records = rt.block_on(store.deals(WALLS_PANEL))?;
+    let mut exclude: std::collections::HashSet<String> =
+        rt.block_on(store.used_deals())?.into_keys().collect();
+    exclude.extend(rt.block_on(arena_store::visibility::held_deals(&*store))?);
+    let need = a.matches as usize * rounds as usize * a.walls as usize;
+    library::pick(
+        &records,
+        &exclude,
+        &Default::default(),
+        a.seed,
+        a.flowers,
+        need,
+    )
+    .map_err(|e| anyhow::anyhow!("--walls-from library: {e} (in {})", store.describe()))
 }
 
 /// Plays every group's walls at all 24 seatings on `threads` workers (each with its own

@@ -413,6 +413,10 @@ struct DealArgs {
     /// Print JSON.
     #[arg(long)]
     json: bool,
+    /// Print the walls of N seeds instead, from --seed on, one Botzone walltiles a line: what
+    /// `arena deals import --game mcr FILE` reads into the deal library.
+    #[arg(long, value_name = "N", conflicts_with_all = ["json", "quan"])]
+    walls: Option<u64>,
 }
 
 /// The deal of `seed`: Botzone's wall and prevalent wind, or the flowerless wall.
@@ -432,6 +436,19 @@ fn deal_of(seed: u64, no_flowers: bool, quan: Option<Wind>) -> Deal {
 }
 
 fn deal(a: DealArgs) -> Result<()> {
+    if let Some(n) = a.walls {
+        if n == 0 {
+            bail!("--walls must be at least 1");
+        }
+        // println!, as every command prints: a reader that stops early ends it quietly.
+        for k in 0..n {
+            println!(
+                "{}",
+                deal_of(a.seed.wrapping_add(k), a.no_flowers, None).wall
+            );
+        }
+        return Ok(());
+    }
     let quan = a.quan.map(|q| wind_field("--quan", q)).transpose()?;
     let d = deal_of(a.seed, a.no_flowers, quan);
     // The rules deal the hands: each seat's 13 tiles and the flowers it set aside before play.

@@ -148,18 +148,20 @@ class Fan(_message.Message):
     def __init__(self, name: _Optional[str] = ..., chinese: _Optional[str] = ..., points: _Optional[int] = ..., count: _Optional[int] = ...) -> None: ...
 
 class Setup(_message.Message):
-    __slots__ = ("walltiles", "quan", "no_flowers", "fault_policy", "walls")
+    __slots__ = ("walltiles", "quan", "no_flowers", "fault_policy", "walls", "walls_from_library")
     WALLTILES_FIELD_NUMBER: _ClassVar[int]
     QUAN_FIELD_NUMBER: _ClassVar[int]
     NO_FLOWERS_FIELD_NUMBER: _ClassVar[int]
     FAULT_POLICY_FIELD_NUMBER: _ClassVar[int]
     WALLS_FIELD_NUMBER: _ClassVar[int]
+    WALLS_FROM_LIBRARY_FIELD_NUMBER: _ClassVar[int]
     walltiles: str
     quan: int
     no_flowers: bool
     fault_policy: FaultPolicy
     walls: int
-    def __init__(self, walltiles: _Optional[str] = ..., quan: _Optional[int] = ..., no_flowers: _Optional[bool] = ..., fault_policy: _Optional[_Union[FaultPolicy, str]] = ..., walls: _Optional[int] = ...) -> None: ...
+    walls_from_library: bool
+    def __init__(self, walltiles: _Optional[str] = ..., quan: _Optional[int] = ..., no_flowers: _Optional[bool] = ..., fault_policy: _Optional[_Union[FaultPolicy, str]] = ..., walls: _Optional[int] = ..., walls_from_library: _Optional[bool] = ...) -> None: ...
 
 class History(_message.Message):
     __slots__ = ("events", "walltiles", "quan")

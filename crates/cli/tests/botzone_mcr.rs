@@ -1,0 +1,136 @@
+//! Botzone's Chinese Standard Mahjong bots, written in Botzone's own style (Python), through the
+//! CLI: in `arena mcr match` (simple interaction, simple I/O, keep-running) and registered
+//! (`arena bots add … --program 'botzone:…' --game mcr`) in a competition of `arena standalone`,
+//! every hand with no verdict.
+
+mod common;
+
+use std::os::unix::fs::PermissionsExt;
+
+use common::{Standalone, arena};
+
+/// It replays its history to know its hand and discards the tile it drew, `PASS` otherwise;
+/// its argument picks the mode.
+const BOT: &str = r#"import json, sys
+mode = sys.argv[1]
+
+def answer(requests):
+    t = requests[-1].split()
+    return "PLAY " + t[1] if t[0] == "2" else "PASS"
+
+if mode == "simpleio":
+    n = int(input())
+    requests = []
+    for i in range(n - 1):
+        requests.append(input())
+        input()
+    requests.append(input())
+    print(answer(requests))
+elif mode == "keep":
+    requests = json.loads(input())["requests"]
+    while True:
+        print(json.dumps({"response": answer(requests), "debug": "kept"}))
+        print(">>>BOTZONE_REQUEST_KEEP_RUNNING<<<", flush=True)
+        requests.append(json.loads(input()))
+else:
+    requests = json.loads(input())["requests"]
+    print(json.dumps({"response": answer(requests)}))
+"#;
+
+/// The bot in a fresh directory every user may read (programs of a root caller run as
+/// `nobody`).
+fn bot() -> (tempfile::TempDir, String) {
+    let dir = tempfile::Builder::new()
+        .prefix("arena-botzone-cli-")
+        .tempdir()
+        .unwrap();
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let path = dir.path().join("bot.py");
+    std::fs::write(&path, BOT).unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let p = path.display().to_string();
+    (dir, p)
+}
+
+#[test]
+fn botzone_bots_of_each_mode_play_a_match_without_faults() {
+    let (_dir, path) = bot();
+    let json_bot = format!("botzone:python3 {path} json");
+    let simpleio = format!("botzone-simpleio:python3 {path} simpleio");
+    let keep = format!("botzone-keep:python3 {path} keep");
+    let (out, err, ok) = arena(&[
+        "mcr",
+        "match",
+        &json_bot,
+        &simpleio,
+        &keep,
+        "efficiency",
+        "--walls",
+        "1",
+        "--json",
+    ]);
+    assert!(ok, "{err}");
+    let v: serde_json::Value = serde_json::from_str(out.trim().lines().last().unwrap()).unwrap();
+    let rows = v["standings"].as_array().unwrap();
+    for position in 0..3 {
+        let bot = rows.iter().find(|r| r["position"] == position).unwrap();
+        assert_eq!(bot["hands"], 24, "{bot}");
+        assert_eq!(bot["faults"], 0, "{bot}");
+    }
+}
+
+#[test]
+fn registered_botzone_bots_play_a_standalone_competition_without_verdicts() {
+    let (_dir, path) = bot();
+    let keep = format!("botzone-keep:python3 {path} keep");
+    let json_bot = format!("botzone:python3 {path} json");
+    let (s, _) = Standalone::start(
+        &[
+            ("bzkeep", &["--program", &keep, "--game", "mcr"]),
+            ("bzjson", &["--program", &json_bot, "--game", "mcr"]),
+        ],
+        &[],
+        &[],
+    );
+    let (out, err, ok) = s.client(&[
+        "competition",
+        "create",
+        "--matchmaker",
+        &s.matchmaker,
+        "--game",
+        "mcr",
+        "--name",
+        "bz",
+        "--matches",
+        "1",
+        "--participants",
+        "bzkeep,bzjson,efficiency,efficiency",
+        "--walls",
+        "1",
+        "--no-flowers",
+    ]);
+    assert!(ok, "{err}");
+    assert!(out.contains("bz: 24/24 tables, final"), "{out}");
+    let file = s.data_dir().join("bz.replays");
+    let (_, err, ok) = s.client(&[
+        "competition",
+        "replays",
+        "bz",
+        "--out",
+        file.to_str().unwrap(),
+        "--matchmaker",
+        &s.matchmaker,
+    ]);
+    assert!(ok, "{err}");
+    let bytes = std::fs::read(&file).unwrap();
+    let mut buf = bytes.as_slice();
+    let mut tables = 0;
+    while !buf.is_empty() {
+        let r =
+            <arena_proto::v1::Replay as prost::Message>::decode_length_delimited(&mut buf).unwrap();
+        let result = r.result.unwrap();
+        assert_eq!(result.verdicts, [], "{}", result.table_id);
+        tables += 1;
+    }
+    assert_eq!(tables, 24);
+}
