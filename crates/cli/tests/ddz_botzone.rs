@@ -95,7 +95,7 @@ fn a_fightthelandlord2_bot_started_each_turn_plays_whole_games() {
 
 #[test]
 fn a_keep_running_fightthelandlord_bot_plays_whole_games() {
-    assert_clean("botzone-ftl", true);
+    assert_clean("botzone-ftl-keep", true);
 }
 
 #[test]
