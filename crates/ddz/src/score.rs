@@ -20,15 +20,19 @@ pub enum Scoring {
     Adp,
     /// Win/lose: 1 for each seat of the winning side, 0 otherwise.
     Wp,
+    /// Botzone's FightTheLandlord2: `m = max(bid, 1) × 2^(bombs + rockets + spring +
+    /// anti-spring)`; the landlord scores `±2m`, each farmer `∓m` (+ for the winning side).
+    Botzone,
 }
 
 impl Scoring {
     /// Every mode.
-    pub const ALL: [Scoring; 4] = [
+    pub const ALL: [Scoring; 5] = [
         Scoring::Competition,
         Scoring::Difficulty,
         Scoring::Adp,
         Scoring::Wp,
+        Scoring::Botzone,
     ];
 
     /// The mode's name as written on the command line.
@@ -38,6 +42,7 @@ impl Scoring {
             Scoring::Difficulty => "difficulty",
             Scoring::Adp => "adp",
             Scoring::Wp => "wp",
+            Scoring::Botzone => "botzone",
         }
     }
 }
@@ -55,7 +60,7 @@ impl FromStr for Scoring {
             .into_iter()
             .find(|m| m.name() == s)
             .ok_or_else(|| {
-                format!("unknown scoring mode {s:?} (expected competition, difficulty, adp or wp)")
+                format!("unknown scoring mode {s:?} (expected competition, difficulty, adp, wp or botzone)")
             })
     }
 }
@@ -133,6 +138,12 @@ impl Outcome {
                 s = [1 - lw; 3];
                 s[l] = lw;
             }
+            Scoring::Botzone => {
+                let exp = self.all_bombs() + u32::from(self.spring) + u32::from(self.anti_spring);
+                let m = i64::from(self.bid.max(1)) << exp.min(60);
+                s = [-w * m; 3];
+                s[l] = 2 * w * m;
+            }
         }
         s
     }
@@ -208,6 +219,29 @@ mod tests {
         let o = outcome(false);
         assert_eq!(o.scores(Scoring::Adp), [-2, 1, 1]);
         assert_eq!(o.scores(Scoring::Wp), [0, 1, 1]);
+    }
+
+    #[test]
+    fn botzone_scores_as_fightthelandlord2s_judge() {
+        // Bid 3, one bomb, one rocket, anti-spring: m = 3 << 3 = 24; the farmers won.
+        // Doubling is not Botzone's: it changes nothing.
+        let o = Outcome {
+            bid: 3,
+            bombs: 1,
+            rockets: 1,
+            anti_spring: true,
+            doubled: [false, true, false],
+            ..outcome(false)
+        };
+        assert_eq!(o.scores(Scoring::Botzone), [-48, 24, 24]);
+        // Everyone passed: seat 0 is landlord at bid 0, scored as 1; a spring doubles.
+        let o = Outcome {
+            bid: 0,
+            spring: true,
+            ..outcome(true)
+        };
+        assert_eq!(o.scores(Scoring::Botzone), [4, -2, -2]);
+        assert_eq!("botzone".parse::<Scoring>(), Ok(Scoring::Botzone));
     }
 
     #[test]

@@ -16,7 +16,6 @@ use ddz::{Deal, DealConstraint, Game, GameConfig, MoveList, Outcome, RuleSet, Sc
 use ddz_bots::{Bot, Verdict, VerdictKind};
 
 use super::play::{Buffers, RunError, play_game};
-use super::program::DdzProgram;
 use super::table::{DdzBot, DdzTable};
 
 /// Builds a fresh bot; called once per seat per worker thread (and once per seat per game in
@@ -453,8 +452,12 @@ fn play_refereed(
                 SeatPlan::Local(Box::new(DdzBot::from_bot(bot, false)) as Player<DdzTable>)
             }
             Contestant::Program(p, _) => {
-                names[s] = format!("cmd:{}", p.cmd.command_line());
-                SeatPlan::Program(Box::new(p.seat(Box::new(DdzProgram::default()))))
+                names[s] = p.cmd.to_string();
+                // The seat speaks the protocol its command names (`cmd:` the line protocol).
+                let protocol = crate::ddz::GAME
+                    .program_protocol_for(s as u32, &p.cmd)
+                    .map_err(EvalError::Build)?;
+                SeatPlan::Program(Box::new(p.seat(protocol)))
             }
         });
     }

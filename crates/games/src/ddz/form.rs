@@ -43,7 +43,7 @@ pub const COMPETITION_FIELDS: &[Field] = &[
     Field::value("panel-farmers", "The panel's farmer bot", "--farmers"),
     Field::value(
         "scoring",
-        "Scoring mode of every table and of the panel's levels: competition, difficulty, adp or wp",
+        "Scoring mode of every table and of the panel's levels: competition, difficulty, adp, wp or botzone (FightTheLandlord2's)",
         "difficulty",
     ),
     Field::value(
@@ -79,7 +79,7 @@ pub const TABLE_FIELDS: &[Field] = &[
     ),
     Field::value(
         "scoring",
-        "The scoring mode: competition, difficulty, adp or wp",
+        "The scoring mode: competition, difficulty, adp, wp or botzone (FightTheLandlord2's)",
         "competition",
     ),
 ];

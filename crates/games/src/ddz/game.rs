@@ -18,6 +18,38 @@ use crate::{Builtin, CheckedJob, CompetitionView, Game, GameKind, Renderer, Requ
 /// Dou Dizhu (竞技二打一): three seats, one landlord against two farmers.
 pub struct DouDizhu;
 
+/// Dou Dizhu's other program protocols (`NAME:PROGRAM`).
+const PROTOCOLS: [crate::ProtocolInfo; 7] = [
+    crate::ProtocolInfo {
+        name: "botzone",
+        about: "Botzone's FightTheLandlord2 bots (bidding), JSON interaction, docs/botzone-ddz.md",
+    },
+    crate::ProtocolInfo {
+        name: "botzone-keep",
+        about: "Botzone's FightTheLandlord2 bots, JSON interaction with keep-running",
+    },
+    crate::ProtocolInfo {
+        name: "botzone-ftl2",
+        about: "the same as botzone",
+    },
+    crate::ProtocolInfo {
+        name: "botzone-ftl2-keep",
+        about: "the same as botzone-keep",
+    },
+    crate::ProtocolInfo {
+        name: "botzone-ftl",
+        about: "Botzone's FightTheLandlord bots (fixed landlord, no bidding), JSON interaction, docs/botzone-ddz.md",
+    },
+    crate::ProtocolInfo {
+        name: "botzone-ftl-keep",
+        about: "Botzone's FightTheLandlord bots, JSON interaction with keep-running",
+    },
+    crate::ProtocolInfo {
+        name: super::championship::NAME,
+        about: "the Chinese university championship's Dou Dizhu engines, docs/championship-protocol.md",
+    },
+];
+
 /// Dou Dizhu's handle.
 pub const GAME: GameKind = GameKind::of(&DouDizhu);
 
@@ -44,6 +76,38 @@ impl Game for DouDizhu {
 
     fn program_protocol(&self, _seat: u32) -> Box<dyn arena_line::ProgramProtocol> {
         Box::new(super::program::DdzProgram::default())
+    }
+
+    fn program_protocols(&self) -> &'static [crate::ProtocolInfo] {
+        &PROTOCOLS
+    }
+
+    fn named_program_protocol(
+        &self,
+        _seat: u32,
+        name: &str,
+    ) -> Option<Box<dyn arena_line::ProgramProtocol>> {
+        use super::botzone::{Edition, FtlGrammar};
+        use arena_line::botzone::{Mode, Protocol, interaction};
+        if name == super::championship::NAME {
+            return Some(Box::new(super::championship::ChampionshipProgram::new()));
+        }
+        // botzone[-ftl|-ftl2][-keep]: the edition, then how the bot is registered on Botzone
+        // (Dou Dizhu's bots speak JSON: Botzone gives its Dou Dizhu games no simple I/O).
+        let rest = name.strip_prefix("botzone")?;
+        let (edition, rest) = if let Some(r) = rest.strip_prefix("-ftl2") {
+            (Edition::Ftl2, r)
+        } else if let Some(r) = rest.strip_prefix("-ftl") {
+            (Edition::Ftl, r)
+        } else {
+            (Edition::Ftl2, rest)
+        };
+        match interaction(rest)? {
+            (Mode::Json, keep) => Some(Box::new(
+                Protocol::new(FtlGrammar::new(edition), Mode::Json).keep_running(keep),
+            )),
+            (Mode::SimpleIo, _) => None,
+        }
     }
 
     fn check(&'static self, job: &v1::TableJob) -> Result<CheckedJob, JobError> {
@@ -328,5 +392,31 @@ impl Ladder for DouDizhu {
             scores: vec![(a[0] + b[1] + b[2]) as f64, (b[0] + a[1] + a[2]) as f64],
             release_at: vec![(0, 0), (1, 0)],
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_listed_protocol_is_given_and_botzones_simple_io_is_not() {
+        for p in DouDizhu.program_protocols() {
+            assert!(
+                DouDizhu.named_program_protocol(0, p.name).is_some(),
+                "{}",
+                p.name
+            );
+        }
+        for name in [
+            "botzone-simpleio",
+            "botzone-ftl-simpleio",
+            "botzone-ftl3",
+            "cmd",
+        ] {
+            assert!(DouDizhu.named_program_protocol(0, name).is_none(), "{name}");
+        }
+        let e = GAME.check_protocol(Some("botzone-simpleio")).unwrap_err();
+        assert!(e.contains("botzone-ftl"), "{e}");
     }
 }

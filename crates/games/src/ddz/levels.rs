@@ -14,8 +14,10 @@ pub fn score_levels(mode: Scoring, bombs: u32) -> Vec<i64> {
             Scoring::Difficulty => v.extend([-(b as i64 + 1), b as i64 + 1]),
             Scoring::Adp => v.extend([-2 * unit, 2 * unit]),
             Scoring::Wp => v.extend([0, 1]),
-            // Landlord at bid 1: ±2 × 2^(bombs + spring).
-            Scoring::Competition => v.extend([-2 * unit, 2 * unit, -4 * unit, 4 * unit]),
+            // Landlord at bid 1: ±2 × 2^(bombs + spring) (Botzone's FightTheLandlord2 alike).
+            Scoring::Competition | Scoring::Botzone => {
+                v.extend([-2 * unit, 2 * unit, -4 * unit, 4 * unit])
+            }
         }
     }
     v.sort_unstable();
@@ -88,6 +90,10 @@ mod tests {
     #[test]
     fn levels_of_other_modes() {
         assert_eq!(score_levels(Scoring::Wp, 3), [0, 1]);
+        assert_eq!(
+            score_levels(Scoring::Botzone, 0),
+            score_levels(Scoring::Competition, 0)
+        );
         assert_eq!(score_levels(Scoring::Adp, 1), [-4, -2, 2, 4]);
         assert_eq!(score_levels(Scoring::Difficulty, 0), [-1, 1]);
     }

@@ -19,6 +19,9 @@
 //! - [`commands`]: `arena ddz …`, the game's commands on the command line.
 
 pub mod bots;
+pub mod botzone;
+pub mod championship;
+pub mod codes;
 pub mod commands;
 pub mod competition;
 pub mod convert;

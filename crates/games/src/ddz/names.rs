@@ -121,6 +121,7 @@ pub fn scoring_kind(scoring: Scoring) -> ddz_pb::Scoring {
         Scoring::Difficulty => ddz_pb::Scoring::Difficulty,
         Scoring::Adp => ddz_pb::Scoring::Adp,
         Scoring::Wp => ddz_pb::Scoring::Wp,
+        Scoring::Botzone => ddz_pb::Scoring::Botzone,
     }
 }
 
@@ -137,6 +138,7 @@ pub fn scoring_of(field: &str, name: &str, kind: i32) -> Result<Option<Scoring>,
         Ok(ddz_pb::Scoring::Difficulty) => Some(Scoring::Difficulty),
         Ok(ddz_pb::Scoring::Adp) => Some(Scoring::Adp),
         Ok(ddz_pb::Scoring::Wp) => Some(Scoring::Wp),
+        Ok(ddz_pb::Scoring::Botzone) => Some(Scoring::Botzone),
         Err(_) => return Err(format!("{field}_kind {kind} is not a scoring mode")),
     };
     agree(field, "", name, (by_name, by_kind), |s| s.name())

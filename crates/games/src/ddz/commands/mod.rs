@@ -90,7 +90,8 @@ struct LadderArgs {
     /// The bot in both farmer seats.
     #[arg(long, default_value = "expert")]
     farmers: String,
-    /// Scoring mode for the landlord score: difficulty (the paper's), competition, adp or wp.
+    /// Scoring mode for the landlord score: difficulty (the paper's), competition, adp, wp or
+    /// botzone (FightTheLandlord2's).
     #[arg(long, default_value = "difficulty")]
     scoring: Scoring,
     /// Only deals with exactly this many bombs (rocket included).
@@ -341,9 +342,16 @@ const PROGRAM_GRACE_MS: u64 = 1000;
 /// started once now, so that a program that cannot run is reported before any game starts
 /// (not as a crash in every game).
 fn side(name: &str, deadline: Duration) -> Result<Side> {
-    let spec: BotSpec = name.parse().map_err(anyhow::Error::msg)?;
-    let BotSpec::Cmd(cmd) = spec else {
-        return Ok(Side::Builtin(builtin_factory(spec)));
+    // A program of another protocol (`championship:PROGRAM`) is written whole; `cmd:` ones
+    // parse as a bot spec.
+    let cmd = if programs::is_program(crate::ddz::GAME, name) && !name.starts_with("cmd:") {
+        name.to_string()
+    } else {
+        let spec: BotSpec = name.parse().map_err(anyhow::Error::msg)?;
+        let BotSpec::Cmd(cmd) = spec else {
+            return Ok(Side::Builtin(builtin_factory(spec)));
+        };
+        cmd
     };
     let cmd = programs::prepare(crate::ddz::GAME, &cmd, &programs::match_sandbox())?;
     let decision_ms = u32::try_from(deadline.as_millis())
@@ -367,7 +375,9 @@ fn side(name: &str, deadline: Duration) -> Result<Side> {
         .enable_all()
         .build()
         .context("starting a runtime for the program")?;
-    let protocol = crate::ddz::GAME.program_protocol(0);
+    let protocol = crate::ddz::GAME
+        .program_protocol_for(0, &program.cmd)
+        .map_err(anyhow::Error::msg)?;
     runtime
         .block_on(program.try_start(protocol))
         .map_err(|f| anyhow::anyhow!("{}: {}", f.kind.as_str_name(), f.reason))

@@ -30,6 +30,7 @@ class Scoring(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     SCORING_DIFFICULTY: _ClassVar[Scoring]
     SCORING_ADP: _ClassVar[Scoring]
     SCORING_WP: _ClassVar[Scoring]
+    SCORING_BOTZONE: _ClassVar[Scoring]
 PHASE_UNSPECIFIED: Phase
 PHASE_BIDDING: Phase
 PHASE_DOUBLING: Phase
@@ -45,6 +46,7 @@ SCORING_COMPETITION: Scoring
 SCORING_DIFFICULTY: Scoring
 SCORING_ADP: Scoring
 SCORING_WP: Scoring
+SCORING_BOTZONE: Scoring
 
 class Action(_message.Message):
     __slots__ = ("bid", "double", "play")

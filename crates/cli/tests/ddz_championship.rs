@@ -1,0 +1,159 @@
+//! The championship's Dou Dizhu engines (`championship:PROGRAM`) in `arena ddz match`: an
+//! engine written in the protocol's own style plays whole matches with no verdict, and faulty
+//! ones each get a verdict naming the fault while the match goes on.
+
+mod common;
+
+use std::os::unix::fs::PermissionsExt;
+use std::path::PathBuf;
+
+/// A minimal engine in the championship's style: it acknowledges every line, keeps its hand,
+/// leads its lowest card and follows a single with its lowest higher single (else passes).
+/// `FAULT` picks a misbehaviour for the fault tests.
+const ENGINE: &str = r#"
+import sys
+FAULT = "__FAULT__"
+me = None
+hand = []
+last = None  # (letter, codes) of the last play that was not a pass
+
+def rank(c):
+    return c // 4 if c < 52 else c - 39
+
+def say(s):
+    print(s, flush=True)
+
+for line in sys.stdin:
+    line = line.strip()
+    if not line:
+        continue
+    cmd, _, arg = line.partition(" ")
+    if cmd == "DOUDIZHUVER":
+        say("NAME tiny")
+    elif cmd == "INFO":
+        say("OK INFO")
+    elif cmd == "DEAL":
+        me = arg[0]
+        hand = [int(x) for x in arg[1:].split(",")]
+        last = None
+        say("OK DEAL")
+    elif cmd == "BID":
+        if arg == "WHAT":
+            say("BID %s0" % me)
+        else:
+            say("OK BID")
+    elif cmd == "LEFTOVER":
+        cards = [int(x) for x in arg[1:].split(",")]
+        if arg[0] == me:
+            hand += cards
+        say("OK LEFTOVER")
+    elif cmd == "PLAY" and arg == "WHAT":
+        if FAULT == "silent":
+            continue
+        if FAULT == "garbage":
+            say("HELLO THERE")
+            continue
+        hand.sort(key=lambda c: (rank(c), c))
+        if FAULT == "illegal" and last is None or FAULT == "illegal" and last[0] == me:
+            ranks = sorted(set(rank(c) for c in hand))
+            if len(ranks) >= 2:
+                a = [c for c in hand if rank(c) == ranks[0]][0]
+                b = [c for c in hand if rank(c) == ranks[1]][0]
+                say("PLAY %s%d,%d" % (me, a, b))
+                continue
+        if last is None or last[0] == me:
+            play = [hand[0]]
+        elif len(last[1]) == 1:
+            higher = [c for c in hand if rank(c) > rank(last[1][0])]
+            play = higher[:1]
+        else:
+            play = []
+        if play:
+            for c in play:
+                hand.remove(c)
+            last = (me, play)
+            say("PLAY %s%s" % (me, ",".join(str(c) for c in play)))
+        else:
+            say("PLAY %s-1" % me)
+    elif cmd == "PLAY":
+        who, cards = arg[0], arg[1:]
+        if cards != "-1":
+            last = (who, [int(x) for x in cards.split(",")])
+        say("OK PLAY")
+    elif cmd == "GAMEOVER":
+        say("OK GAMEOVER")
+        break
+    elif cmd == "ERROR":
+        say("OK ERROR")
+"#;
+
+/// Writes the engine with `fault` into a fresh directory others can read (the programs run
+/// as `nobody`); the seat name to play it by.
+fn engine(tag: &str, fault: &str) -> (String, PathBuf) {
+    let dir = std::env::temp_dir().join(format!("arena-champ-{tag}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let script = dir.join("engine.py");
+    std::fs::write(&script, ENGINE.replace("__FAULT__", fault)).unwrap();
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    (format!("championship:python3 {}", script.display()), dir)
+}
+
+fn run_match(bot: &str, deals: &str, extra: &[&str]) -> serde_json::Value {
+    let mut args = vec!["ddz", "match", bot, "random", "--deals", deals, "--json"];
+    args.extend_from_slice(extra);
+    let (out, err, ok) = common::arena(&args);
+    assert!(ok, "{err}");
+    serde_json::from_str(&out).unwrap()
+}
+
+#[test]
+fn a_championship_engine_plays_whole_matches_without_verdicts() {
+    let (bot, dir) = engine("ok", "");
+    let v = run_match(&bot, "20", &[]);
+    assert_eq!(v["games"], 40);
+    assert_eq!(v["verdicts"], serde_json::json!([]), "{}", v["verdicts"]);
+    assert!(v["a_moves"].as_u64().unwrap() > 200, "{}", v["a_moves"]);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// The verdicts of a match of a faulty engine: each of the kind, with reasons containing
+/// `words`.
+fn assert_verdicts(fault: &str, kind: &str, words: &str, extra: &[&str]) {
+    let (bot, dir) = engine(fault, fault);
+    let v = run_match(&bot, "2", extra);
+    assert_eq!(v["games"], 4, "the match goes on after a fault");
+    let verdicts = v["verdicts"].as_array().unwrap();
+    assert!(!verdicts.is_empty(), "{fault}: no verdict");
+    for x in verdicts {
+        assert_eq!(x["verdict"]["kind"], kind, "{fault}: {x}");
+        let reason = x["verdict"]["reason"].as_str().unwrap();
+        assert!(reason.contains(words), "{fault}: {reason}");
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn a_championship_engine_writing_garbage_is_malformed() {
+    assert_verdicts(
+        "garbage",
+        "malformed",
+        "answered \"HELLO THERE\" to the play request: unknown command \"HELLO\"",
+        &[],
+    );
+}
+
+#[test]
+fn a_championship_engine_playing_no_combination_is_illegal() {
+    assert_verdicts("illegal", "illegal", "not a combination", &[]);
+}
+
+#[test]
+fn a_silent_championship_engine_times_out() {
+    assert_verdicts(
+        "silent",
+        "timeout",
+        "no answer within the hard cap",
+        &["--deadline-ms", "200"],
+    );
+}
