@@ -81,6 +81,15 @@ pub struct BotsAddArgs {
     /// The --botzone bot uses Botzone's simple I/O (text lines) instead of JSON.
     #[arg(long, requires = "botzone")]
     simpleio: bool,
+    /// The --botzone bot is registered on Botzone for keep-running: its input stays open and
+    /// it may print Botzone's keep-running marker to be kept between turns.
+    #[arg(long, requires = "botzone")]
+    keep_running: bool,
+    /// The game's Botzone protocol the --botzone bot speaks when the game has several (Dou
+    /// Dizhu: botzone for FightTheLandlord2, botzone-ftl for FightTheLandlord); --simpleio and
+    /// --keep-running add their suffixes.
+    #[arg(long, value_name = "NAME", requires = "botzone", default_value = "botzone")]
+    botzone_protocol: String,
     /// The game the program plays, whose line protocol it speaks (default: Dou Dizhu). Remote
     /// bots say which games they play when they connect.
     #[arg(long, value_parser = GameArg::parse)]
@@ -336,11 +345,13 @@ pub fn run(cmd: BotsCommand) -> Result<()> {
                 let mut memory_mb = a.memory_mb;
                 let built = match &a.botzone {
                     Some(source) => {
-                        let protocol = if a.simpleio {
-                            "botzone-simpleio"
-                        } else {
-                            "botzone"
-                        };
+                        let protocol = format!(
+                            "{}{}{}",
+                            a.botzone_protocol,
+                            if a.simpleio { "-simpleio" } else { "" },
+                            if a.keep_running { "-keep" } else { "" }
+                        );
+                        let protocol = protocol.as_str();
                         game.kind()
                             .check_protocol(Some(protocol))
                             .map_err(|e| anyhow::anyhow!("--botzone: {e}"))?;
