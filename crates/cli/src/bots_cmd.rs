@@ -88,7 +88,12 @@ pub struct BotsAddArgs {
     /// The game's Botzone protocol the --botzone bot speaks when the game has several (Dou
     /// Dizhu: botzone for FightTheLandlord2, botzone-ftl for FightTheLandlord); --simpleio and
     /// --keep-running add their suffixes.
-    #[arg(long, value_name = "NAME", requires = "botzone", default_value = "botzone")]
+    #[arg(
+        long,
+        value_name = "NAME",
+        requires = "botzone",
+        default_value = "botzone"
+    )]
     botzone_protocol: String,
     /// The game the program plays, whose line protocol it speaks (default: Dou Dizhu). Remote
     /// bots say which games they play when they connect.
