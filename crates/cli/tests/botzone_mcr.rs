@@ -107,7 +107,6 @@ fn registered_botzone_bots_play_a_standalone_competition_without_verdicts() {
         "bzkeep,bzjson,efficiency,efficiency",
         "--walls",
         "1",
-        "--no-flowers",
         // Botzone's Python limit (6 s): a Python bot started afresh each decision on a loaded
         // machine can take more than Mahjong's default second to start.
         "--decision-ms",
