@@ -32,6 +32,14 @@ elif mode == "keep":
         print(json.dumps({"response": answer(requests), "debug": "kept"}))
         print(">>>BOTZONE_REQUEST_KEEP_RUNNING<<<", flush=True)
         requests.append(json.loads(input()))
+elif mode == "slow":
+    # Three seconds over its first draw of the hand (when it has played no tile yet).
+    inp = json.loads(input())
+    requests = inp["requests"]
+    if requests[-1].startswith("2 ") and not any(r.startswith("PLAY") for r in inp["responses"]):
+        import time
+        time.sleep(3)
+    print(json.dumps({"response": answer(requests)}))
 else:
     requests = json.loads(input())["requests"]
     print(json.dumps({"response": answer(requests)}))
@@ -67,6 +75,10 @@ fn botzone_bots_of_each_mode_play_a_match_without_faults() {
         "efficiency",
         "--walls",
         "1",
+        // Botzone's Python clock: a Python bot restarted each decision on a loaded machine can
+        // take more than a second to start.
+        "--decision-ms",
+        "6000",
         "--json",
     ]);
     assert!(ok, "{err}");
@@ -77,6 +89,45 @@ fn botzone_bots_of_each_mode_play_a_match_without_faults() {
         assert_eq!(bot["hands"], 24, "{bot}");
         assert_eq!(bot["faults"], 0, "{bot}");
     }
+}
+
+/// `arena mcr match --decision-ms`: a bot three seconds over one decision a hand times out on
+/// Botzone's one-second clock (two at the hard cap), and plays every hand on an eight-second one.
+#[test]
+fn a_match_gives_programs_the_clock_decision_ms_says() {
+    let (_dir, path) = bot();
+    let slow = format!("botzone:python3 {path} slow");
+    let faults = |clock: Option<&str>| {
+        let mut args = vec![
+            "mcr",
+            "match",
+            &slow,
+            "efficiency",
+            "efficiency",
+            "efficiency",
+            "--walls",
+            "1",
+            // The hands wait on the bot's sleep, not on the cores.
+            "--threads",
+            "24",
+            "--json",
+        ];
+        if let Some(ms) = clock {
+            args.extend(["--decision-ms", ms]);
+        }
+        let (out, err, ok) = arena(&args);
+        assert!(ok, "{err}");
+        let v: serde_json::Value =
+            serde_json::from_str(out.trim().lines().last().unwrap()).unwrap();
+        let rows = v["standings"].as_array().unwrap();
+        let bot = rows.iter().find(|r| r["position"] == 0).unwrap();
+        assert_eq!(bot["hands"], 24, "{bot}");
+        bot["faults"].as_u64().unwrap()
+    };
+    assert!(faults(None) > 0, "no timeout on a one-second clock");
+    assert_eq!(faults(Some("8000")), 0);
+    let (_, err, ok) = arena(&["mcr", "match", "a", "b", "c", "d", "--decision-ms", "0"]);
+    assert!(!ok && err.contains("--decision-ms"), "{err}");
 }
 
 #[test]

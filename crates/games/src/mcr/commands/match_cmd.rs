@@ -67,6 +67,12 @@ pub(super) struct MatchArgs {
     /// The store of the deal library (with --walls-from library).
     #[command(flatten)]
     store: StoreArgs,
+    /// Milliseconds a program has for each decision (its turn and its answer to a discard);
+    /// no answer within twice that is a timeout. Botzone's clock, 1000, by default; a Python
+    /// bot restarted each turn, or a slow bot, may need Botzone's 6000. Built-in bots are not
+    /// timed.
+    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u32).range(1..=600_000))]
+    decision_ms: u32,
     /// Worker threads (default: all cores).
     #[arg(long)]
     threads: Option<usize>,
@@ -134,6 +140,8 @@ struct Seats {
     entrants: Vec<Entrant>,
     scratch: Scratch<McrTable>,
     runtime: tokio::runtime::Runtime,
+    /// The clock of tables with programs.
+    time: v1::TimeControl,
 }
 
 /// Plays one hand of `deal` with entrant `seating[s]` in seat `s`, on the one runner: on its
@@ -205,7 +213,7 @@ fn play(
             })
             .collect(),
         seed,
-        time: Some(default_time()),
+        time: Some(seats.time),
         setup: Some(arena_proto::payload::pack(&setup_of(
             deal,
             FaultPolicy::Judge,
@@ -268,6 +276,12 @@ pub(super) fn run(a: MatchArgs) -> Result<()> {
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
         .max(1);
+    let time = v1::TimeControl {
+        decision_ms: a.decision_ms,
+        claim_ms: a.decision_ms,
+        hard_cap_ms: a.decision_ms.saturating_mul(2),
+        ..default_time()
+    };
     let n = names.len();
     let groups = n / GROUP;
     let from_library = match a.walls_from.as_str() {
@@ -311,8 +325,15 @@ pub(super) fn run(a: MatchArgs) -> Result<()> {
                         (deal, ijcai::wall_seed(match_seed, round, w))
                     })
                     .collect();
-                let results =
-                    play_round(&names, &grouping, &deals, threads, &counter, &mut counts)?;
+                let results = play_round(
+                    &names,
+                    &grouping,
+                    &deals,
+                    threads,
+                    time,
+                    &counter,
+                    &mut counts,
+                )?;
                 for r in &results {
                     ijcai::add_wall(&mut totals, r);
                 }
@@ -499,6 +520,7 @@ fn play_round(
     grouping: &[[usize; GROUP]],
     deals: &[(Deal, u64)],
     threads: usize,
+    time: v1::TimeControl,
     counter: &AtomicU64,
     counts: &mut [Counts],
 ) -> Result<Vec<WallResult>> {
@@ -526,6 +548,7 @@ fn play_round(
                         entrants: names.iter().map(|n| entrant(n)).collect::<Result<_>>()?,
                         scratch: Scratch::new(),
                         runtime,
+                        time,
                     };
                     let mut local = vec![Counts::default(); names.len()];
                     let mut local_sums = vec![[0i64; GROUP]; grouping.len() * deals.len()];
