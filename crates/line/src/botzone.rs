@@ -343,7 +343,14 @@ impl<G: BotzoneGrammar> Protocol<G> {
         }
         match self.mode {
             Mode::Json => {
-                let value: Value = serde_json::from_str(output.trim()).map_err(|e| {
+                // The whole output, else its last line: bots written for Botzone leave debug
+                // text on stdout before their JSON line.
+                let last_line = || {
+                    let line = output.trim().lines().last()?;
+                    serde_json::from_str::<Value>(line.trim()).ok()
+                };
+                let whole = serde_json::from_str::<Value>(output.trim());
+                let value: Value = whole.or_else(|e| last_line().ok_or(e)).map_err(|e| {
                     format!(
                         "wrote {} {context}, which is not JSON ({e})",
                         quote(output.trim())
@@ -623,6 +630,22 @@ mod tests {
                 "global\nmore"
             ]
         );
+    }
+
+    #[test]
+    fn text_before_the_json_line_is_passed_over_but_text_alone_is_malformed() {
+        let mut p = Protocol::with_globaldata(Count { next: 0 }, Mode::Json, Arc::default());
+        ask(&mut p, 0);
+        assert_eq!(p.hear("test all:", "c", true), Ok(Heard::Nothing));
+        assert_eq!(
+            p.hear("{\"response\":\"4\"}", "c", true),
+            Ok(Heard::Nothing)
+        );
+        assert_eq!(answer(p.hear_end("c", true).unwrap()), 4);
+        ask(&mut p, 0);
+        assert_eq!(p.hear("test all:", "c", true), Ok(Heard::Nothing));
+        let e = p.hear_end("c", true).unwrap().unwrap_err();
+        assert!(e.contains("not JSON") && e.contains("test all:"), "{e}");
     }
 
     #[test]
