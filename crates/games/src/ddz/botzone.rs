@@ -24,7 +24,7 @@ use arena_proto::v1;
 use ddz::{CardSet, Event, Phase, Seat};
 use serde_json::{Value, json};
 
-use super::codes::SeatCodes;
+use super::codes::{CurrentDeal, SeatCodes};
 use super::convert::{DdzDecision, ddz_action};
 use super::request::DdzView;
 
@@ -168,41 +168,12 @@ impl BotzoneGrammar for FtlGrammar {
     ) -> Result<(), String> {
         let view = DdzView::from_request(request).map_err(|e| e.0)?;
         let obs = view.observation();
-        let seat = obs.seat;
-        if self.seat.is_some_and(|s| s != seat) {
-            return Err(format!(
-                "request.seat is {} but this Botzone seat plays seat {}",
-                seat.index(),
-                self.seat.map_or(0, Seat::index)
-            ));
-        }
-        self.seat = Some(seat);
-        // The events of the current deal: those after the last redeal.
-        let redeals = obs
-            .events
-            .iter()
-            .filter(|e| matches!(e, Event::Redeal))
-            .count();
-        let start = obs
-            .events
-            .iter()
-            .rposition(|e| matches!(e, Event::Redeal))
-            .map_or(0, |i| i + 1);
-        let events = &obs.events[start..];
-        if self.dealt.is_empty() || redeals != self.redeals {
-            // The dealt 17: the hand now, with what the seat played, less the bottom cards
-            // if it is the landlord.
-            let mut hand = obs
-                .hand
-                .try_add(obs.played[seat.index()])
-                .unwrap_or(obs.hand);
-            if obs.landlord == Some(seat)
-                && let Some(b) = obs.bottom
-            {
-                hand = hand.try_sub(b).unwrap_or(hand);
-            }
-            self.redeals = redeals;
-            self.deal(hand);
+        let deal = CurrentDeal::read(&obs, &mut self.seat, "Botzone seat")?;
+        let seat = deal.seat;
+        let events = &obs.events[deal.start..];
+        if self.dealt.is_empty() || deal.redeals != self.redeals {
+            self.redeals = deal.redeals;
+            self.deal(deal.dealt);
         }
         self.read(seat, events);
         let request = match obs.phase {

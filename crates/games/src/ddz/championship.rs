@@ -23,7 +23,7 @@ use arena_line::{Framing, Heard, ProgramProtocol};
 use arena_proto::v1;
 use ddz::{CardSet, Event, Phase, Seat};
 
-use super::codes::SeatCodes;
+use super::codes::{CurrentDeal, SeatCodes};
 use super::convert::{DdzDecision, ddz_action};
 use super::request::DdzView;
 
@@ -110,20 +110,8 @@ impl ProgramProtocol for ChampionshipProgram {
     ) -> Result<&'static str, String> {
         let view = DdzView::from_request(request).map_err(|e| e.0)?;
         let obs = view.observation();
-        let seat = obs.seat;
-        if self.seat.is_some_and(|s| s != seat) {
-            return Err(format!(
-                "request.seat is {} but this engine plays seat {}",
-                seat.index(),
-                self.seat.map_or(0, Seat::index)
-            ));
-        }
-        self.seat = Some(seat);
-        let redeals = obs
-            .events
-            .iter()
-            .filter(|e| matches!(e, Event::Redeal))
-            .count();
+        let deal = CurrentDeal::read(&obs, &mut self.seat, "engine")?;
+        let (seat, start) = (deal.seat, deal.start);
         if !self.greeted {
             self.greeted = true;
             self.seconds = deadline.as_millis().div_ceil(1000) as u64;
@@ -132,25 +120,10 @@ impl ProgramProtocol for ChampionshipProgram {
             // game is the engine's whole session.
             out.push(format!("INFO 1,1,1,1,1,0,{}", self.seconds.max(1)));
         }
-        // The events of the current deal start after its last redeal.
-        let start = obs
-            .events
-            .iter()
-            .rposition(|e| matches!(e, Event::Redeal))
-            .map_or(0, |i| i + 1);
-        if redeals != self.redeals || !self.dealt {
+        if deal.redeals != self.redeals || !self.dealt {
             // A (new) deal: the seat's 17 cards, as dealt.
-            let mut hand = obs
-                .hand
-                .try_add(obs.played[seat.index()])
-                .unwrap_or(obs.hand);
-            if obs.landlord == Some(seat)
-                && let Some(b) = obs.bottom
-            {
-                hand = hand.try_sub(b).unwrap_or(hand);
-            }
-            self.redeals = redeals;
-            self.deal_line(seat, hand, out);
+            self.redeals = deal.redeals;
+            self.deal_line(seat, deal.dealt, out);
             self.dealt = true;
             self.seen = start;
         }

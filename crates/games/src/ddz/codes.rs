@@ -16,7 +16,7 @@
 //! it sees says nothing about the others' hands (the rule depends only on what the seat saw).
 //! Two seats may see different codes for the same card; neither can tell.
 
-use ddz::{CardSet, Rank};
+use ddz::{CardSet, Event, Observation, Rank, Seat};
 
 /// The number of codes, 0–53.
 pub const CODES: usize = 54;
@@ -181,6 +181,59 @@ impl SeatCodes {
         }
         // Held codes are at most the deck's copies of each rank, so the counts fit.
         Ok(CardSet::from_counts(&counts).unwrap_or(CardSet::EMPTY))
+    }
+}
+
+/// A seat's current deal as its observation shows it: what Botzone's grammar and the
+/// championship's engines are told a deal from.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct CurrentDeal {
+    /// The seat.
+    pub seat: Seat,
+    /// How many redeals came before the deal.
+    pub redeals: usize,
+    /// Where the deal's events start in the observation's (after its last redeal).
+    pub start: usize,
+    /// The 17 cards the seat was dealt (its hand with what it played, less the bottom cards
+    /// if it is the landlord).
+    pub dealt: CardSet,
+}
+
+impl CurrentDeal {
+    /// Reads `obs` for a program that plays one seat: `pinned` is that seat, set by its first
+    /// request; a request for another seat is refused, naming the program as `who`.
+    pub fn read(
+        obs: &Observation<'_>,
+        pinned: &mut Option<Seat>,
+        who: &str,
+    ) -> Result<CurrentDeal, String> {
+        let seat = obs.seat;
+        if let Some(s) = *pinned
+            && s != seat
+        {
+            return Err(format!(
+                "request.seat is {} but this {who} plays seat {}",
+                seat.index(),
+                s.index()
+            ));
+        }
+        *pinned = Some(seat);
+        let is_redeal = |e: &Event| matches!(e, Event::Redeal);
+        let mut dealt = obs
+            .hand
+            .try_add(obs.played[seat.index()])
+            .unwrap_or(obs.hand);
+        if obs.landlord == Some(seat)
+            && let Some(b) = obs.bottom
+        {
+            dealt = dealt.try_sub(b).unwrap_or(dealt);
+        }
+        Ok(CurrentDeal {
+            seat,
+            redeals: obs.events.iter().filter(|e| is_redeal(e)).count(),
+            start: obs.events.iter().rposition(is_redeal).map_or(0, |i| i + 1),
+            dealt,
+        })
     }
 }
 
