@@ -886,8 +886,13 @@ mod tests {
     }
 
     /// A bot-host that serves only `Seats`: every seat is ready at once and every request is
-    /// answered with an empty action as soon as it is read, or never (`Answering(false)`).
-    struct Answering(bool);
+    /// answered with an empty action, or never (`answers == false`). An answer goes out as soon
+    /// as the request is read and `go` has been notified: the test says when the table's thread
+    /// is held, so the answer surely arrives while it is.
+    struct Answering {
+        answers: bool,
+        go: Arc<tokio::sync::Notify>,
+    }
 
     type Out<T> = Pin<Box<dyn Stream<Item = Result<T, Status>> + Send>>;
 
@@ -908,7 +913,8 @@ mod tests {
             request: Request<Streaming<v1::RefereeToSeats>>,
         ) -> Result<Response<Self::SeatsStream>, Status> {
             let mut inbound = request.into_inner();
-            let answers = self.0;
+            let answers = self.answers;
+            let go = self.go.clone();
             let (tx, rx) = mpsc::channel(16);
             tokio::spawn(async move {
                 while let Ok(Some(batch)) = inbound.message().await {
@@ -918,6 +924,7 @@ mod tests {
                                 v1::seat_to_referee::Msg::Ready(v1::SeatReady::default())
                             }
                             Some(v1::referee_to_seat::Msg::Request(r)) if answers => {
+                                go.notified().await;
                                 v1::seat_to_referee::Msg::Reply(v1::DecisionReply {
                                     request_id: r.request_id,
                                     action: Some(v1::Action::default()),
@@ -943,9 +950,11 @@ mod tests {
         }
     }
 
-    /// Asks one seat on a bot-host of `Answering(answers)` for a decision within `hard_cap`
-    /// from a table runtime of one thread, which is held `busy` right after the request goes
-    /// out: the answer, its time and how long the request really took.
+    /// Asks one seat on a bot-host of `Answering { answers, .. }` for a decision within
+    /// `hard_cap` from a table runtime of one thread, which is held `busy` right after the
+    /// request goes out: the answer, its time and how long the request really took. The
+    /// bot-host answers only once the hold has begun (at once when nothing holds it), so the
+    /// answer cannot beat the hold however the runtime schedules the two tasks.
     fn decide_on_a_busy_runtime(
         answers: bool,
         hard_cap: Duration,
@@ -956,12 +965,14 @@ mod tests {
             .enable_all()
             .build()
             .unwrap();
+        let go = Arc::new(tokio::sync::Notify::new());
+        let held = go.clone();
         let hosts = main.block_on(async {
             let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
             let addr = listener.local_addr().unwrap();
             tokio::spawn(
                 tonic::transport::Server::builder()
-                    .add_service(SeatHostServer::new(Answering(answers)))
+                    .add_service(SeatHostServer::new(Answering { answers, go }))
                     .serve_with_incoming(tokio_stream::wrappers::TcpListenerStream::new(listener)),
             );
             BotHosts::new(&[addr.to_string()]).unwrap()
@@ -983,8 +994,13 @@ mod tests {
                 .unwrap_or_else(|_| panic!("the seat opens"));
             // Spawned from this runtime's one worker, it runs as soon as this task waits for
             // the answer, and holds the thread meanwhile.
-            if !busy.is_zero() {
-                tokio::spawn(async move { std::thread::sleep(busy) });
+            if busy.is_zero() {
+                held.notify_one();
+            } else {
+                tokio::spawn(async move {
+                    held.notify_one();
+                    std::thread::sleep(busy)
+                });
             }
             let sent = std::time::Instant::now();
             let request = v1::DecisionRequest {
