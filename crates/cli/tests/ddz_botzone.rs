@@ -1,62 +1,13 @@
 //! Botzone's Dou Dizhu bots in `arena ddz match`: a Python bot written as for Botzone's
 //! FightTheLandlord and FightTheLandlord2 (JSON interaction, started afresh each turn, or
 //! keep-running) plays whole matches with no verdict; one that plays a card it does not hold
-//! gets a verdict in Botzone's words.
+//! gets a verdict in Botzone's words, and a keep-running one that never prints the marker a
+//! timeout saying so. The bot is `common::ddz_bots::BOTZONE_BOT`.
 
 mod common;
 
 use std::os::unix::fs::PermissionsExt;
 use std::path::PathBuf;
-
-/// A bot in Botzone's style: it rebuilds its hand from the requests and its own responses,
-/// calls 0, leads its lowest card and follows a single with its lowest higher single.
-/// `KEEP` makes it keep running; `FAULT` picks a misbehaviour.
-const BOT: &str = r#"
-import json, sys
-KEEP = __KEEP__
-FAULT = "__FAULT__"
-
-def rank(c):
-    return c // 4 if c < 52 else c - 39
-
-def decide(requests, responses):
-    hand = []
-    for i, req in enumerate(requests):
-        if "own" in req and not hand:
-            hand = list(req["own"])
-        # FightTheLandlord2 gives the landlord its 17 cards and the public ones apart.
-        if "landlord" in req and req["landlord"] == req["pos"]:
-            hand += req["publiccard"]
-        if i < len(responses) and isinstance(responses[i], list):
-            for c in responses[i]:
-                hand.remove(c)
-    req = requests[-1]
-    if "history" not in req:
-        return 0
-    if FAULT == "missing":
-        return [c for c in range(54) if c not in hand][:1]
-    hand.sort(key=lambda c: (rank(c), c))
-    to_beat = req["history"][1] or req["history"][0]
-    if not to_beat:
-        return [hand[0]]
-    if len(to_beat) == 1:
-        return [c for c in hand if rank(c) > rank(to_beat[0])][:1]
-    return []
-
-first = json.loads(sys.stdin.readline())
-requests, responses = first["requests"], first["responses"]
-while True:
-    out = decide(requests, responses)
-    print(json.dumps({"response": out, "debug": "ok"}), flush=True)
-    if not KEEP:
-        break
-    print(">>>BOTZONE_REQUEST_KEEP_RUNNING<<<", flush=True)
-    responses.append(out)
-    line = sys.stdin.readline()
-    if not line:
-        break
-    requests.append(json.loads(line))
-"#;
 
 /// Writes the bot into a fresh directory others can read (programs run as `nobody`).
 fn bot(tag: &str, keep: bool, fault: &str) -> (String, PathBuf) {
@@ -64,16 +15,18 @@ fn bot(tag: &str, keep: bool, fault: &str) -> (String, PathBuf) {
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o755)).unwrap();
     let script = dir.join("bot.py");
-    let text = BOT
-        .replace("__KEEP__", if keep { "True" } else { "False" })
-        .replace("__FAULT__", fault);
-    std::fs::write(&script, text).unwrap();
+    std::fs::write(&script, common::ddz_bots::botzone_bot(keep, fault)).unwrap();
     std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
     (format!("python3 {}", script.display()), dir)
 }
 
 fn run_match(bot: &str, deals: &str) -> serde_json::Value {
-    let args = ["ddz", "match", bot, "random", "--deals", deals, "--json"];
+    run_match_with(bot, deals, &[])
+}
+
+fn run_match_with(bot: &str, deals: &str, extra: &[&str]) -> serde_json::Value {
+    let mut args = vec!["ddz", "match", bot, "random", "--deals", deals, "--json"];
+    args.extend_from_slice(extra);
     let (out, err, ok) = common::arena(&args);
     assert!(ok, "{err}");
     serde_json::from_str(&out).unwrap()
@@ -108,6 +61,32 @@ fn a_botzone_bot_playing_a_card_it_does_not_hold_gets_botzones_missing_card() {
         assert_eq!(x["verdict"]["kind"], "malformed", "{x}");
         let reason = x["verdict"]["reason"].as_str().unwrap();
         assert!(reason.contains("MISSING_CARD"), "{reason}");
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// Registered for keep-running, it answers, then waits for its next request without printing
+/// the marker: its turn never ends (on Botzone too, whose verdict is a time-out), so each of its
+/// games gets a timeout at the hard cap naming the missing marker, and still finishes.
+#[test]
+fn a_keep_running_bot_that_never_prints_the_marker_times_out_naming_it() {
+    let (cmd, dir) = bot("nomarker", true, "nomarker");
+    let v = run_match_with(
+        &format!("botzone-keep:{cmd}"),
+        "1",
+        &["--deadline-ms", "300"],
+    );
+    assert_eq!(v["games"], 2, "the match goes on");
+    let verdicts = v["verdicts"].as_array().unwrap();
+    assert!(!verdicts.is_empty());
+    for x in verdicts {
+        assert_eq!(x["verdict"]["kind"], "timeout", "{x}");
+        let reason = x["verdict"]["reason"].as_str().unwrap();
+        assert!(
+            reason.contains("neither printed >>>BOTZONE_REQUEST_KEEP_RUNNING<<< nor exited")
+                && reason.contains("response"),
+            "{reason}"
+        );
     }
     let _ = std::fs::remove_dir_all(dir);
 }

@@ -1,91 +1,12 @@
 //! The championship's Dou Dizhu engines (`championship:PROGRAM`) in `arena ddz match`: an
 //! engine written in the protocol's own style plays whole matches with no verdict, and faulty
-//! ones each get a verdict naming the fault while the match goes on.
+//! ones each get a verdict naming the fault while the match goes on. The engine is
+//! `common::ddz_bots::CHAMPIONSHIP_ENGINE`.
 
 mod common;
 
 use std::os::unix::fs::PermissionsExt;
 use std::path::PathBuf;
-
-/// A minimal engine in the championship's style: it acknowledges every line, keeps its hand,
-/// leads its lowest card and follows a single with its lowest higher single (else passes).
-/// `FAULT` picks a misbehaviour for the fault tests.
-const ENGINE: &str = r#"
-import sys
-FAULT = "__FAULT__"
-me = None
-hand = []
-last = None  # (letter, codes) of the last play that was not a pass
-
-def rank(c):
-    return c // 4 if c < 52 else c - 39
-
-def say(s):
-    print(s, flush=True)
-
-for line in sys.stdin:
-    line = line.strip()
-    if not line:
-        continue
-    cmd, _, arg = line.partition(" ")
-    if cmd == "DOUDIZHUVER":
-        say("NAME tiny")
-    elif cmd == "INFO":
-        say("OK INFO")
-    elif cmd == "DEAL":
-        me = arg[0]
-        hand = [int(x) for x in arg[1:].split(",")]
-        last = None
-        say("OK DEAL")
-    elif cmd == "BID":
-        if arg == "WHAT":
-            say("BID %s0" % me)
-        else:
-            say("OK BID")
-    elif cmd == "LEFTOVER":
-        cards = [int(x) for x in arg[1:].split(",")]
-        if arg[0] == me:
-            hand += cards
-        say("OK LEFTOVER")
-    elif cmd == "PLAY" and arg == "WHAT":
-        if FAULT == "silent":
-            continue
-        if FAULT == "garbage":
-            say("HELLO THERE")
-            continue
-        hand.sort(key=lambda c: (rank(c), c))
-        if FAULT == "illegal" and last is None or FAULT == "illegal" and last[0] == me:
-            ranks = sorted(set(rank(c) for c in hand))
-            if len(ranks) >= 2:
-                a = [c for c in hand if rank(c) == ranks[0]][0]
-                b = [c for c in hand if rank(c) == ranks[1]][0]
-                say("PLAY %s%d,%d" % (me, a, b))
-                continue
-        if last is None or last[0] == me:
-            play = [hand[0]]
-        elif len(last[1]) == 1:
-            higher = [c for c in hand if rank(c) > rank(last[1][0])]
-            play = higher[:1]
-        else:
-            play = []
-        if play:
-            for c in play:
-                hand.remove(c)
-            last = (me, play)
-            say("PLAY %s%s" % (me, ",".join(str(c) for c in play)))
-        else:
-            say("PLAY %s-1" % me)
-    elif cmd == "PLAY":
-        who, cards = arg[0], arg[1:]
-        if cards != "-1":
-            last = (who, [int(x) for x in cards.split(",")])
-        say("OK PLAY")
-    elif cmd == "GAMEOVER":
-        say("OK GAMEOVER")
-        break
-    elif cmd == "ERROR":
-        say("OK ERROR")
-"#;
 
 /// Writes the engine with `fault` into a fresh directory others can read (the programs run
 /// as `nobody`); the seat name to play it by.
@@ -94,7 +15,7 @@ fn engine(tag: &str, fault: &str) -> (String, PathBuf) {
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o755)).unwrap();
     let script = dir.join("engine.py");
-    std::fs::write(&script, ENGINE.replace("__FAULT__", fault)).unwrap();
+    std::fs::write(&script, common::ddz_bots::championship_engine(fault)).unwrap();
     std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
     (format!("championship:python3 {}", script.display()), dir)
 }

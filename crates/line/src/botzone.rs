@@ -502,6 +502,20 @@ impl<G: BotzoneGrammar> ProgramProtocol for Protocol<G> {
     fn close(&mut self, _outcome: Option<&v1::Outcome>, _out: &mut Vec<String>) {
         // Botzone tells a bot nothing at the end: its process is killed.
     }
+
+    fn silence(&self) -> Option<String> {
+        // Botzone's turn ends when the bot exits or prints the marker; a keep-running bot whose
+        // input stays open and that does neither runs into its time limit (Botzone's TLE).
+        let output = self.output.trim();
+        (self.keep_running && self.open.is_some() && !output.is_empty()).then(|| {
+            format!(
+                "it wrote {} but neither printed {KEEP_RUNNING_MARKER} nor exited, so its turn \
+                 never ended (a keep-running bot ends a turn with the marker or by exiting; \
+                 Botzone judges this a time-out too)",
+                quote(output)
+            )
+        })
+    }
 }
 
 #[cfg(test)]
@@ -689,6 +703,28 @@ mod tests {
             e.contains("answered \"9\" to the turn request on a turn where Botzone's judge allows only PASS"),
             "{e}"
         );
+    }
+
+    #[test]
+    fn a_keep_running_bot_silent_after_its_output_without_the_marker_is_told_why() {
+        let mut p = protocol(Mode::Json);
+        ask(&mut p, 0);
+        assert_eq!(p.silence(), None, "nothing written: a plain silence");
+        p.hear("\"1\"", "c", true).unwrap();
+        let why = p.silence().unwrap();
+        assert!(
+            why.contains("wrote \"\\\"1\\\"\"")
+                && why.contains(KEEP_RUNNING_MARKER)
+                && why.contains("nor exited"),
+            "{why}"
+        );
+        answer(p.hear(KEEP_RUNNING_MARKER, "c", true));
+        assert_eq!(p.silence(), None, "answered: nothing open");
+        // Not registered for keep-running, its input is closed: it can only be slow to exit.
+        let mut p = Protocol::with_globaldata(Count { next: 0 }, Mode::Json, Arc::default());
+        ask(&mut p, 0);
+        p.hear("\"1\"", "c", true).unwrap();
+        assert_eq!(p.silence(), None);
     }
 
     #[test]

@@ -364,7 +364,8 @@ impl Program {
     /// The report of a program whose output closed ([`VerdictKind::Crashed`]): `what` happened,
     /// then how it ended (its exit status, or that it kept running), the read error if one
     /// closed its output, the limits in force and the end of its stderr with the sandbox's hint
-    /// about it. The program is killed (its whole group) and reaped.
+    /// about it; first of all, when its stderr shows an allocation that failed under a memory
+    /// limit, that it ran out of memory. The program is killed (its whole group) and reaped.
     pub async fn crash(&mut self, what: &str, read_error: Option<String>) -> Fault {
         let exited = self.wait_exit(EXIT_WAIT).await;
         let status = self.kill().await;
@@ -375,11 +376,19 @@ impl Program {
             }
             (true, None) => what.to_string(),
         };
+        let tail = self.stderr_tail(EXIT_WAIT).await;
+        // Said first: a verdict's short reason keeps only its start.
+        if let Some(oom) = tail
+            .as_deref()
+            .and_then(|t| arena_sandbox::out_of_memory(t, &self.launch.limits))
+        {
+            reason = format!("{oom}; {reason}");
+        }
         if let Some(e) = read_error {
             reason.push_str(&format!("; reading its output failed: {e}"));
         }
         reason.push_str(&format!("; its limits: {}", self.launch.limits));
-        if let Some(tail) = self.stderr_tail(EXIT_WAIT).await {
+        if let Some(tail) = tail {
             reason.push_str(&format!("; its stderr ended with: {tail:?}"));
             reason.push_str(self.launch.sandbox.hint_for(&tail).unwrap_or(""));
         }

@@ -108,6 +108,14 @@ pub trait ProgramProtocol: Send + Sync {
         let _ = (context, asked);
         None
     }
+
+    /// Why the program's silence on the open request is of its own making, when the protocol
+    /// can tell: it wrote something that is no whole answer yet and cannot become one by
+    /// waiting (a Botzone keep-running bot that wrote its output but neither printed the marker
+    /// nor exited). A timeout verdict quotes it. Default: `None`.
+    fn silence(&self) -> Option<String> {
+        None
+    }
 }
 
 /// A running program playing one seat through its game's [`ProgramProtocol`]: started in the
@@ -362,6 +370,15 @@ impl ProgramSession {
         }
     }
 
+    /// Why the program is silent on the open request, when its protocol can tell
+    /// ([`ProgramProtocol::silence`]): for the timeout verdict's reason.
+    pub fn silence(&self) -> Option<String> {
+        if self.done {
+            return None;
+        }
+        self.protocol.silence()
+    }
+
     /// Ends the session: tells the program how its table ended (`outcome`) and goodbye, closes
     /// its input, gives it `grace` to exit, then kills its group and reaps it.
     pub async fn close(&mut self, outcome: Option<&v1::Outcome>, grace: Duration) -> Ended {
@@ -512,6 +529,10 @@ impl ProgramProtocol for Recorded {
 
     fn closes_input(&self) -> bool {
         self.inner.closes_input()
+    }
+
+    fn silence(&self) -> Option<String> {
+        self.inner.silence()
     }
 
     fn hear_end(&mut self, context: &str, asked: bool) -> Option<Result<Heard, String>> {

@@ -67,7 +67,7 @@ mod policy;
 pub mod supervise;
 
 pub use access::{ProgramAccessError, ProgramUser, SYSTEM_READ_DIRS};
-pub use limits::{Limits, describe_status};
+pub use limits::{Limits, describe_status, out_of_memory};
 pub use policy::{DEFAULT_PATH, Isolation, Layers, ParseIsolationError, Policy, Sandbox};
 pub use supervise::{STDERR_TAIL_BYTES, StderrTail, exited_unreaped, kill_group};
 

@@ -1,5 +1,6 @@
 //! [`Limits`]: the resources one sandboxed process may use, and [`describe_status`], which says
-//! how a process ended in words that name the limit that ended it.
+//! how a process ended in words that name the limit that ended it ([`out_of_memory`] where only
+//! its stderr can tell).
 
 use std::fmt;
 use std::process::ExitStatus;
@@ -160,6 +161,31 @@ fn describe_signal(sig: i32, limits: &Limits) -> String {
     s
 }
 
+/// What a program's stderr tells of its memory limit: `Some(words)` when it shows an allocation
+/// that failed (Python's `MemoryError`, C++'s `std::bad_alloc`, C's `Cannot allocate memory`,
+/// an `out of memory` message) while `limits` bounds its memory.
+///
+/// The sandbox bounds memory with the address-space limit (`RLIMIT_AS`), under which the kernel
+/// kills nothing: the allocation past the limit fails, and the program dies the way its language
+/// dies of that (Python exits with status 1 after a `MemoryError` traceback, C++ aborts on an
+/// uncaught `std::bad_alloc`). Its exit status alone cannot tell that apart from any other
+/// failure; its last words can.
+pub fn out_of_memory(stderr: &str, limits: &Limits) -> Option<String> {
+    const SIGNS: [&str; 5] = [
+        "MemoryError",
+        "std::bad_alloc",
+        "Cannot allocate memory",
+        "out of memory",
+        "Out of memory",
+    ];
+    (limits.memory_mb > 0 && SIGNS.iter().any(|s| stderr.contains(s))).then(|| {
+        format!(
+            "out of memory: an allocation failed at its memory limit of {} MiB",
+            limits.memory_mb
+        )
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -258,5 +284,28 @@ mod tests {
             "no limit, no blame"
         );
         assert_eq!(d(libc::SIGKILL), "killed by signal 9 (SIGKILL)");
+    }
+
+    #[test]
+    fn a_failed_allocation_on_stderr_is_named_as_the_memory_limit_only_under_one() {
+        let limits = Limits {
+            memory_mb: 256,
+            ..Limits::NONE
+        };
+        let words = Some("out of memory: an allocation failed at its memory limit of 256 MiB");
+        for stderr in [
+            "Traceback (most recent call last):\n  File \"bot.py\", line 3\nMemoryError",
+            "terminate called after throwing an instance of 'std::bad_alloc'\n  what():  std::bad_alloc",
+            "mmap: Cannot allocate memory",
+            "fatal: out of memory",
+        ] {
+            assert_eq!(out_of_memory(stderr, &limits).as_deref(), words, "{stderr}");
+        }
+        assert_eq!(out_of_memory("ValueError: bad", &limits), None);
+        assert_eq!(
+            out_of_memory("MemoryError", &Limits::NONE),
+            None,
+            "no limit, no blame"
+        );
     }
 }

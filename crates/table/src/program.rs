@@ -202,10 +202,22 @@ impl OpenProgram {
         let until = start + hard_cap;
         loop {
             let Some((at, out)) = session.recv_until_at(until).await else {
+                // When the protocol can tell why it is silent, the timeout says so.
+                let why = session.silence();
                 // Killed (when dropped) as bot-host kills a silent program: it would answer a
                 // question the table no longer asks.
                 self.session = None;
-                return Reply::new(Answer::NoAnswer, hard_cap);
+                let Some(why) = why else {
+                    return Reply::new(Answer::NoAnswer, hard_cap);
+                };
+                let fault = Fault::new(
+                    v1::VerdictKind::Timeout,
+                    format!(
+                        "no answer within the hard cap of {} ms: {why}",
+                        hard_cap.as_millis()
+                    ),
+                );
+                return Reply::new(Answer::Fault(bounded(fault)), hard_cap);
             };
             match session.hear(out, Some(name)).await {
                 Ok(None) => {}

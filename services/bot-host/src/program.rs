@@ -242,11 +242,14 @@ pub(crate) async fn run(ctx: &Arc<Ctx>, mut io: SeatIo, spec: ProgramSpec) -> Re
                 let (name, wait, deadline) = asked
                     .as_ref()
                     .map_or(("", Duration::ZERO, 0), |a| (a.name, a.wait, a.deadline_ms));
+                // Why it is silent, when its protocol can tell (the referee's own timeout at
+                // the hard cap usually comes first; this one is for a referee that waits longer).
+                let why = child.silence().map(|w| format!(": {w}")).unwrap_or_default();
                 io.fault(
                     v1::VerdictKind::Timeout,
                     format!(
                         "no answer to the {name} request within {} ms (deadline {deadline} ms, hard cap {} ms, \
-                         plus a margin of {} ms); the program was killed",
+                         plus a margin of {} ms); the program was killed{why}",
                         wait.as_millis(),
                         hard_cap.as_millis(),
                         ctx.config.decisions.silence_margin.as_millis()

@@ -88,6 +88,8 @@ impl Credentials {
     }
 }
 
+pub mod ddz_bots;
+
 pub use arena_testkit::readable_copy;
 
 /// `examples/ddz-python/simple_bot.py`, as a copy any sandboxed program may read.
