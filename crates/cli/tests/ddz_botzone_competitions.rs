@@ -301,9 +301,10 @@ fn botzone_bots_and_a_championship_engine_play_duplicate_and_equal_strength_on_t
     let eq = cluster.replays("eq");
     assert_counted_once_and_blameless(&eq, 8);
     assert_equal_strength(&eq);
-    for name in ["dup", "eq"] {
+    for (name, total) in [("dup", 16), ("eq", 8)] {
         let st = cluster.standings(name);
         assert!(st.r#final, "{st:?}");
+        assert_eq!((st.tables_done, st.tables_total), (total, total), "{st:?}");
         assert_eq!(st.standings.len(), BOTS.len(), "{st:?}");
     }
     assert_own_decisions(&[dup, eq].concat(), 20);
