@@ -122,6 +122,12 @@ fn illegal_reason(e: &IllegalMove) -> String {
     }
 }
 
+/// The referee's reason for refusing `cards` as a play, as every seat's verdict gives it (and a
+/// Botzone seat's after the judge's foul name).
+pub(crate) fn play_refusal(cards: ddz::CardSet, e: &IllegalMove) -> String {
+    format!("play {}: {}", d_cards(cards), illegal_reason(e))
+}
+
 fn kind_name(kind: v1::DecisionKind) -> &'static str {
     match kind {
         v1::DecisionKind::Bid => "bid",
@@ -213,9 +219,7 @@ impl TableGame for DdzTable {
                     .game
                     .play_state()
                     .check(&self.game.config().rules, cards)
-                    .map_err(|e| {
-                        Fault::illegal(format!("play {}: {}", d_cards(cards), illegal_reason(&e)))
-                    })?;
+                    .map_err(|e| Fault::illegal(play_refusal(cards, &e)))?;
                 Action::Play(m)
             }
             _ => return Err(wrong()),
@@ -240,13 +244,8 @@ impl TableGame for DdzTable {
             (v1::DecisionKind::Double | v1::DecisionKind::Redouble, Action::Double(_)) => Ok(()),
             (v1::DecisionKind::Play, Action::Play(m)) => {
                 let mut p = *self.game.play_state();
-                p.apply(*m).map_err(|e| {
-                    Fault::illegal(format!(
-                        "play {}: {}",
-                        d_cards(m.cards()),
-                        illegal_reason(&e)
-                    ))
-                })
+                p.apply(*m)
+                    .map_err(|e| Fault::illegal(play_refusal(m.cards(), &e)))
             }
             (kind, a) => Err(Fault::illegal(format!(
                 "{a:?} does not answer a {} request",
@@ -340,6 +339,8 @@ impl TableGame for DdzTable {
             anti_spring: false,
             doubled: self.game.observation(landlord).doubled,
             redoubled,
+            ftl_weights: [0; 3],
+            forfeit: true,
         };
         convert::ddz_outcome(&o, self.scoring)
     }

@@ -90,8 +90,8 @@ struct LadderArgs {
     /// The bot in both farmer seats.
     #[arg(long, default_value = "expert")]
     farmers: String,
-    /// Scoring mode for the landlord score: difficulty (the paper's), competition, adp, wp or
-    /// botzone (FightTheLandlord2's).
+    /// Scoring mode for the landlord score: difficulty (the paper's), competition, adp, wp,
+    /// botzone (FightTheLandlord2's) or botzone-ftl (FightTheLandlord's, in 1/200 points).
     #[arg(long, default_value = "difficulty")]
     scoring: Scoring,
     /// Only deals with exactly this many bombs (rocket included).

@@ -31,6 +31,7 @@ class Scoring(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     SCORING_ADP: _ClassVar[Scoring]
     SCORING_WP: _ClassVar[Scoring]
     SCORING_BOTZONE: _ClassVar[Scoring]
+    SCORING_BOTZONE_FTL: _ClassVar[Scoring]
 PHASE_UNSPECIFIED: Phase
 PHASE_BIDDING: Phase
 PHASE_DOUBLING: Phase
@@ -47,6 +48,7 @@ SCORING_DIFFICULTY: Scoring
 SCORING_ADP: Scoring
 SCORING_WP: Scoring
 SCORING_BOTZONE: Scoring
+SCORING_BOTZONE_FTL: Scoring
 
 class Action(_message.Message):
     __slots__ = ("bid", "double", "play")
