@@ -183,11 +183,8 @@ pub fn read(edition: Edition, cards: CardSet) -> Reading {
     if n >= 6 && lens[2] == distinct && chain(of(2)) {
         return whole(CardType::PairStraight);
     }
-    let main_of = |ranks: &[Rank], per: u8| {
-        ranks
-            .iter()
-            .fold(CardSet::EMPTY, |s, &r| s.plus(r, per))
-    };
+    let main_of =
+        |ranks: &[Rank], per: u8| ranks.iter().fold(CardSet::EMPTY, |s, &r| s.plus(r, per));
     let with = |kind, main: CardSet| Reading {
         kind,
         main,
@@ -438,7 +435,10 @@ mod tests {
         assert_eq!(f(Ftl2, "5553", "55533"), Some("MISMATCH_CARDTYPE"));
         assert_eq!(f(Ftl2, "34567", "456789"), Some("MISMATCH_CARDLENGTH"));
         assert_eq!(f(Ftl2, "34567", "45678"), None);
-        assert_eq!(f(Ftl2, "33344456", "444555666789"), Some("MISMATCH_CARDLENGTH"));
+        assert_eq!(
+            f(Ftl2, "33344456", "444555666789"),
+            Some("MISMATCH_CARDLENGTH")
+        );
         // Kickers are not compared, only the main part.
         assert_eq!(f(Ftl2, "333A", "4443"), None);
         assert_eq!(f(Ftl2, "444A", "4443"), Some("LESS_COMPARE"));

@@ -550,7 +550,15 @@ mod tests {
         let mut g = Game::new(GameConfig::fixed_landlord(), deal, 1);
         let rules = g.config().rules;
         for cards in [
-            "34567", "6789T", "pass", "2222", "pass", "pass", "888999TTT", "pass", "pass",
+            "34567",
+            "6789T",
+            "pass",
+            "2222",
+            "pass",
+            "pass",
+            "888999TTT",
+            "pass",
+            "pass",
             "BR",
         ] {
             let set = if cards == "pass" {

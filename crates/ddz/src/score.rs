@@ -184,7 +184,11 @@ impl Outcome {
                         .filter(|&seat| seat != self.landlord)
                         .map(weight)
                         .sum();
-                    let (lw, fw) = if self.landlord_won() { (400, 0) } else { (0, 400) };
+                    let (lw, fw) = if self.landlord_won() {
+                        (400, 0)
+                    } else {
+                        (0, 400)
+                    };
                     (lw + 2 * weight(self.landlord), fw + farmer_weights)
                 };
                 s = [farmers; 3];

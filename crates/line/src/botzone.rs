@@ -629,7 +629,9 @@ mod tests {
         // The judge's fault is the verdict as the grammar gave it: its name comes first.
         assert_eq!(
             p.hear_end("to the turn request", true),
-            Some(Ok(Heard::Refused(Fault::illegal("NEGATIVE: -2 is below 0"))))
+            Some(Ok(Heard::Refused(Fault::illegal(
+                "NEGATIVE: -2 is below 0"
+            ))))
         );
         ask(&mut p, 0);
         p.hear("\"x\"", "to the turn request", true).unwrap();

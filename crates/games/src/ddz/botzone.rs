@@ -253,7 +253,7 @@ impl BotzoneGrammar for FtlGrammar {
         Ok(())
     }
 
-    fn action(&mut self, response: &Value) -> Result<v1::Action, String> {
+    fn action(&mut self, response: &Value) -> Result<v1::Action, Fault> {
         match self.asked.take() {
             Some(Phase::Bidding) => {
                 let bid = match response {

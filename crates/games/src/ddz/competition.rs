@@ -389,6 +389,7 @@ fn jobs(
         .map_err(|e| SpecError::invalid("spec.bombs", e.to_string()))?
     };
     let mut out = Vec::new();
+    let rounds_per_match = rounds;
     for (m, rounds) in deals.matches.iter().enumerate() {
         for (r, tables) in rounds.iter().enumerate() {
             for (t, slot) in tables.iter().enumerate() {
@@ -444,6 +445,16 @@ fn jobs(
                         setup: Some(arena_proto::payload::pack(&pb::Setup {
                             rules: plan.rules.1.to_string(),
                             rules_kind: plan.rules.0 as i32,
+                            // A match is the championship's turn, its rounds the turn's rounds.
+                            round: Some(
+                                super::spec::MatchRound {
+                                    turn: index(m).saturating_add(1),
+                                    turns: index(matches),
+                                    round: index(r).saturating_add(1),
+                                    rounds: index(rounds_per_match),
+                                }
+                                .to_pb(),
+                            ),
                             ..super::spec::fixed_landlord_setup(
                                 slot.deal.to_string(),
                                 plan.panel.scoring,

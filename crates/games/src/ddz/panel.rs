@@ -30,7 +30,9 @@ pub enum PanelError {
         reason: String,
     },
     /// A scoring mode whose landlord scores are no levels.
-    #[error("{0} scoring has no score levels (its card-type weights make every game's score its own); measure difficulty with difficulty, adp, wp, competition or botzone scoring")]
+    #[error(
+        "{0} scoring has no score levels (its card-type weights make every game's score its own); measure difficulty with difficulty, adp, wp, competition or botzone scoring"
+    )]
     NoLevels(Scoring),
     /// More landlords than a panel may hold.
     #[error("a panel of {0} landlords is too large (at most {MAX_PANEL_LANDLORDS})")]

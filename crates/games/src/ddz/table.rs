@@ -23,6 +23,8 @@ pub struct DdzTable {
     game: Game,
     rules_name: &'static str,
     scoring: Scoring,
+    /// Where the deal sits in its match, told to the seats.
+    round: Option<super::spec::MatchRound>,
 }
 
 impl DdzTable {
@@ -32,7 +34,14 @@ impl DdzTable {
             game: Game::new(spec.config, spec.deal, seed),
             rules_name: spec.rules_name,
             scoring: spec.scoring,
+            round: spec.round,
         }
+    }
+
+    /// This table, its seats told that the deal sits at `round` of its match.
+    pub fn in_round(mut self, round: Option<super::spec::MatchRound>) -> DdzTable {
+        self.round = round;
+        self
     }
 
     /// A table on a game already set up (the fast path: self-play, matches, panels); the
@@ -52,6 +61,7 @@ impl DdzTable {
             game,
             rules_name,
             scoring,
+            round: None,
         }
     }
 
@@ -189,7 +199,13 @@ impl TableGame for DdzTable {
         } else {
             Vec::new()
         };
-        convert::ddz_observation_from(&self.game.observation(s), self.rules_name, legal, from)
+        convert::ddz_observation_in(
+            &self.game.observation(s),
+            self.rules_name,
+            legal,
+            from,
+            self.round,
+        )
     }
 
     fn decode(&self, pending: &Pending, action: &v1::Action) -> Result<Action, Fault> {
