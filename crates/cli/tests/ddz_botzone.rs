@@ -1,7 +1,7 @@
 //! Botzone's Dou Dizhu bots in `arena ddz match`: a Python bot written as for Botzone's
 //! FightTheLandlord and FightTheLandlord2 (JSON interaction, started afresh each turn, or
-//! keep-running) plays whole matches with no verdict; one that plays a card it does not hold
-//! gets a verdict in Botzone's words.
+//! keep-running) plays whole matches with no verdict; one that plays a card it does not hold,
+//! or cards of no type, gets a verdict in Botzone's words.
 
 mod common;
 
@@ -37,6 +37,10 @@ def decide(requests, responses):
         return [c for c in range(54) if c not in hand][:1]
     hand.sort(key=lambda c: (rank(c), c))
     to_beat = req["history"][1] or req["history"][0]
+    if not to_beat and FAULT == "twocards":
+        ranks = sorted(set(rank(c) for c in hand))
+        if len(ranks) >= 2:
+            return [[c for c in hand if rank(c) == r][0] for r in ranks[:2]]
     if not to_beat:
         return [hand[0]]
     if len(to_beat) == 1:
@@ -110,4 +114,29 @@ fn a_botzone_bot_playing_a_card_it_does_not_hold_gets_botzones_missing_card() {
         assert!(reason.contains("MISSING_CARD"), "{reason}");
     }
     let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn a_botzone_bot_playing_cards_of_no_type_gets_each_judges_name_for_it() {
+    // FightTheLandlord2's judge names the foul INVALID_CARDTYPE; FightTheLandlord's weighs the
+    // play first and, finding no weight for it, reports BAD_FORMAT.
+    for (protocol, name) in [
+        ("botzone-ftl2", "INVALID_CARDTYPE"),
+        ("botzone-ftl", "BAD_FORMAT"),
+    ] {
+        let (cmd, dir) = bot(&format!("twocards-{protocol}"), false, "twocards");
+        let v = run_match(&format!("{protocol}:{cmd}"), "1");
+        let verdicts = v["verdicts"].as_array().unwrap();
+        assert!(!verdicts.is_empty(), "{protocol}");
+        for x in verdicts {
+            assert_eq!(x["verdict"]["kind"], "illegal", "{x}");
+            let reason = x["verdict"]["reason"].as_str().unwrap();
+            assert!(
+                reason.starts_with(&format!("{name}: play "))
+                    && reason.contains("not a combination"),
+                "{protocol}: {reason}"
+            );
+        }
+        let _ = std::fs::remove_dir_all(dir);
+    }
 }

@@ -542,7 +542,9 @@ mod tests {
             };
             assert_eq!(
                 rule_foul(&mut landlord, &g, json!([1, 4])),
-                format!("{name}: play 34: not a combination: 34 is no combination")
+                format!(
+                    "{name}: play 34: not a combination: a straight needs at least 5 links, this has 2"
+                )
             );
         }
     }
