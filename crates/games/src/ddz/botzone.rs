@@ -576,6 +576,26 @@ mod tests {
     }
 
     #[test]
+    fn a_play_the_judge_allows_but_the_table_refuses_says_so() {
+        // The landlord holds 333 444 and both jokers (codes 0–2, 4–6, 52, 53): a plane with the
+        // rocket as its two wings is FightTheLandlord2's 飞机带小翼, but competition rules
+        // refuse the rocket as kickers.
+        let deal: Deal = "33344456789TJQKBR/34555666777888999/TTTJJJQQQKKKAAA22/A22"
+            .parse()
+            .unwrap();
+        let g = Game::new(GameConfig::fixed_landlord(), deal, 1);
+        let mut landlord = FtlGrammar::new(Edition::Ftl2);
+        let reason = rule_foul(&mut landlord, &g, json!([0, 1, 2, 4, 5, 6, 52, 53]));
+        assert!(
+            reason.starts_with("INVALID_CARDTYPE: play 333444BR: not a combination")
+                && reason.ends_with(
+                    "(Botzone's judge would let it stand; the table's rule set does not)"
+                ),
+            "{reason}"
+        );
+    }
+
+    #[test]
     fn a_call_that_does_not_raise_is_the_judges_invalid_bid_and_illegal() {
         let mut c = GameConfig::fixed_landlord();
         c.bidding = Bidding::Auction {
