@@ -765,6 +765,37 @@ mod tests {
     }
 
     #[test]
+    fn every_table_says_its_match_and_round_as_the_championships_turn_and_round() {
+        let mut s = v1::CompetitionSpec {
+            matches: 2,
+            rounds: 3,
+            seed: 7,
+            ..spec("duplicate", v1::CompetitionFormat::Unspecified)
+        };
+        read(&mut s, 100).unwrap();
+        let jobs = super::super::DouDizhu
+            .jobs(&s, &Library::default())
+            .unwrap();
+        assert_eq!(jobs.len(), 2 * 3 * 2);
+        for j in &jobs {
+            let p = j.placement.as_deref().unwrap();
+            let setup: pb::Setup = arena_proto::payload::unpack(j.setup.as_ref(), "setup").unwrap();
+            let spec = super::super::spec::read_setup(&setup, j.seed).unwrap();
+            assert_eq!(
+                spec.round,
+                Some(super::super::spec::MatchRound {
+                    turn: p.match_index + 1,
+                    turns: 2,
+                    round: p.round + 1,
+                    rounds: 3,
+                }),
+                "{}",
+                j.table_id
+            );
+        }
+    }
+
+    #[test]
     fn a_result_is_placed_by_its_typed_placement_and_old_results_by_their_labels() {
         let labels = |side: &str| {
             [

@@ -186,3 +186,44 @@ pub fn fixed_landlord_setup(deal: String, scoring: Scoring) -> ddz_pb::Setup {
         round: None,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_jobs_round_is_read_and_one_past_its_totals_is_refused_naming_the_field() {
+        let round = MatchRound::of(4, 9, 3);
+        assert_eq!(
+            round,
+            MatchRound {
+                turn: 2,
+                turns: 3,
+                round: 2,
+                rounds: 3
+            }
+        );
+        let setup = ddz_pb::Setup {
+            round: Some(round.to_pb()),
+            ..Default::default()
+        };
+        assert_eq!(read_setup(&setup, 1).unwrap().round, Some(round));
+        assert_eq!(
+            read_setup(&ddz_pb::Setup::default(), 1).unwrap().round,
+            None
+        );
+        for (turn, turns, r, rounds) in [(0, 1, 1, 1), (2, 1, 1, 1), (1, 1, 0, 3), (1, 1, 4, 3)] {
+            let setup = ddz_pb::Setup {
+                round: Some(ddz_pb::Round {
+                    turn,
+                    turns,
+                    round: r,
+                    rounds,
+                }),
+                ..Default::default()
+            };
+            let e = read_setup(&setup, 1).unwrap_err();
+            assert!(e.to_string().contains("job.ddz.round"), "{e}");
+        }
+    }
+}
