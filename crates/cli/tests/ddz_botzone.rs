@@ -1,8 +1,8 @@
 //! Botzone's Dou Dizhu bots in `arena ddz match`: a Python bot written as for Botzone's
 //! FightTheLandlord and FightTheLandlord2 (JSON interaction, started afresh each turn, or
-//! keep-running) plays whole matches with no verdict; one that plays a card it does not hold
-//! gets a verdict in Botzone's words, and a keep-running one that never prints the marker a
-//! timeout saying so. The bot is `common::ddz_bots::BOTZONE_BOT`.
+//! keep-running) plays whole matches with no verdict; one that plays a card it does not hold,
+//! or cards of no type, gets a verdict in Botzone's words, and a keep-running one that never
+//! prints the marker a timeout saying so. The bot is `common::ddz_bots::BOTZONE_BOT`.
 
 mod common;
 
@@ -91,4 +91,29 @@ fn a_keep_running_bot_that_never_prints_the_marker_times_out_naming_it() {
         );
     }
     let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn a_botzone_bot_playing_cards_of_no_type_gets_each_judges_name_for_it() {
+    // FightTheLandlord2's judge names the foul INVALID_CARDTYPE; FightTheLandlord's weighs the
+    // play first and, finding no weight for it, reports BAD_FORMAT.
+    for (protocol, name) in [
+        ("botzone-ftl2", "INVALID_CARDTYPE"),
+        ("botzone-ftl", "BAD_FORMAT"),
+    ] {
+        let (cmd, dir) = bot(&format!("twocards-{protocol}"), false, "twocards");
+        let v = run_match(&format!("{protocol}:{cmd}"), "1");
+        let verdicts = v["verdicts"].as_array().unwrap();
+        assert!(!verdicts.is_empty(), "{protocol}");
+        for x in verdicts {
+            assert_eq!(x["verdict"]["kind"], "illegal", "{x}");
+            let reason = x["verdict"]["reason"].as_str().unwrap();
+            assert!(
+                reason.starts_with(&format!("{name}: play "))
+                    && reason.contains("not a combination"),
+                "{protocol}: {reason}"
+            );
+        }
+        let _ = std::fs::remove_dir_all(dir);
+    }
 }

@@ -78,3 +78,46 @@ fn a_silent_championship_engine_times_out() {
         &["--deadline-ms", "200"],
     );
 }
+
+#[test]
+fn each_deal_is_told_its_turn_and_round_with_rounds_per_turn() {
+    // 3 deals at 2 rounds a turn: deal 0 is round 1 and deal 1 round 2 of turn 1, deal 2
+    // round 1 of turn 2 (of 2); both seatings of a deal are told the same. The engine
+    // answers its first question with what INFO said, which its verdict quotes.
+    let (bot, dir) = engine("info", "info");
+    let v = run_match(&bot, "3", &["--rounds-per-turn", "2"]);
+    let verdicts = v["verdicts"].as_array().unwrap();
+    let mut deals: Vec<u64> = verdicts
+        .iter()
+        .map(|x| x["deal"].as_u64().unwrap())
+        .collect();
+    deals.dedup();
+    assert_eq!(
+        deals,
+        [0, 1, 2],
+        "every deal's engines are heard: {verdicts:?}"
+    );
+    for x in verdicts {
+        let want = match x["deal"].as_u64().unwrap() {
+            0 => "1,2,1,2,1,0,1",
+            1 => "1,2,2,2,1,0,1",
+            _ => "2,2,1,2,1,0,1",
+        };
+        let reason = x["verdict"]["reason"].as_str().unwrap();
+        assert!(
+            reason.starts_with(&format!("answered \"HELLO {want}\"")),
+            "deal {}: {reason}",
+            x["deal"]
+        );
+    }
+    // Without the option every deal is round 1 of 1 of turn 1 of 1, as before.
+    let v = run_match(&bot, "1", &[]);
+    for x in v["verdicts"].as_array().unwrap() {
+        let reason = x["verdict"]["reason"].as_str().unwrap();
+        assert!(
+            reason.starts_with("answered \"HELLO 1,1,1,1,1,0,1\""),
+            "{reason}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}

@@ -274,6 +274,10 @@ impl Bot for SearchBot {
                             anti_spring: st.is_anti_spring(),
                             doubled: [false; 3],
                             redoubled: false,
+                            // A rollout keeps no plays: FightTheLandlord's weights are left out
+                            // of a search objective.
+                            ftl_weights: [0; 3],
+                            forfeit: false,
                         };
                         o.scores(mode)[obs.seat.index()] as f64
                     }

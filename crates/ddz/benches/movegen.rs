@@ -1,7 +1,8 @@
 //! Move generation and game simulation speed.
 //!
 //! `cargo bench -p ddz` — leads of random 20-card hands, follows of random 17-card hands against
-//! typical previous plays, and whole random games (fixed landlord, play phase only).
+//! typical previous plays, whole random games (fixed landlord, play phase only), and
+//! FightTheLandlord's weights of finished games.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use ddz::{CardSet, Deal, DealRng, Move, MoveList, PlayState, RuleSet, Seat};
@@ -80,5 +81,39 @@ fn bench_games(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, bench_leads, bench_games);
+/// What a finished game spends on FightTheLandlord's weights (`Outcome::ftl_weights`, read
+/// once at its end), beside `random_play_phase`'s cost of playing it.
+fn bench_ftl_weights(c: &mut Criterion) {
+    let rules = RuleSet::COMPETITION;
+    let mut out = MoveList::new();
+    let mut rng = DealRng::new(1, 1);
+    let games: Vec<Vec<Move>> = (0..256)
+        .map(|i| {
+            let deal = Deal::generate(13, i);
+            let mut st = PlayState::new(deal.hands_with_landlord(Seat::ALL[0]), Seat::ALL[0]);
+            let mut plays = Vec::new();
+            while !st.is_over() {
+                st.legal_moves(&rules, &mut out);
+                let m = out[rng.below(out.len() as u32) as usize];
+                plays.push(m);
+                st.apply_unchecked(m);
+            }
+            plays
+        })
+        .collect();
+    let mut g = c.benchmark_group("games");
+    g.throughput(Throughput::Elements(games.len() as u64));
+    g.bench_function("ftl_weights_of_finished_games", |b| {
+        b.iter(|| {
+            games
+                .iter()
+                .flatten()
+                .map(|&m| ddz::botzone::ftl_move_weight(m))
+                .sum::<u32>()
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(benches, bench_leads, bench_games, bench_ftl_weights);
 criterion_main!(benches);

@@ -490,6 +490,22 @@ impl Game {
         self.to_act = self.landlord;
     }
 
+    /// Each seat's FightTheLandlord weights over the plays of the deal (once, at its end).
+    fn ftl_weights(&self) -> [u16; 3] {
+        let mut w = [0u16; 3];
+        for e in &self.events {
+            match *e {
+                Event::Redeal => w = [0; 3],
+                Event::Play { seat, play } => {
+                    let add = u16::try_from(crate::botzone::ftl_move_weight(play)).unwrap_or(0);
+                    w[seat.index()] = w[seat.index()].saturating_add(add);
+                }
+                _ => {}
+            }
+        }
+        w
+    }
+
     fn play_action(&mut self, m: Move) -> Result<(), IllegalMove> {
         let seat = self.play.turn();
         self.play.apply(m)?;
@@ -506,6 +522,8 @@ impl Game {
                 anti_spring: self.play.is_anti_spring(),
                 doubled: self.doubled,
                 redoubled: self.redoubled,
+                ftl_weights: self.ftl_weights(),
+                forfeit: false,
             };
             self.outcome = Some(o);
             self.events.push(Event::End(o));
@@ -521,6 +539,43 @@ impl Game {
 mod tests {
     use super::*;
     use crate::Scoring;
+
+    #[test]
+    fn a_finished_game_keeps_each_seats_fightthelandlord_weights() {
+        // The landlord plays 34567 (6), bombs the farmer's 6789T (6) with 2222 (10), then
+        // plays the plane 888999TTT (8) and the rocket (16) and wins: 40, 6 and 0.
+        let deal: crate::Deal = "BR2222345678899TT/6789T333444555JJQ/6677JJQQQKKKKAAAA/89T"
+            .parse()
+            .unwrap();
+        let mut g = Game::new(GameConfig::fixed_landlord(), deal, 1);
+        let rules = g.config().rules;
+        for cards in [
+            "34567",
+            "6789T",
+            "pass",
+            "2222",
+            "pass",
+            "pass",
+            "888999TTT",
+            "pass",
+            "pass",
+            "BR",
+        ] {
+            let set = if cards == "pass" {
+                crate::CardSet::EMPTY
+            } else {
+                cards.parse().unwrap()
+            };
+            let m = g.play_state().check(&rules, set).unwrap();
+            g.apply(Action::Play(m)).unwrap();
+        }
+        let o = g.outcome().unwrap();
+        assert!(o.landlord_won());
+        assert_eq!(o.ftl_weights, [40, 6, 0]);
+        assert!(!o.forfeit);
+        // The judge: landlord 2 + 0.40 = 2.4 → 480; farmers (0.06 + 0) / 2 = 0.03 → 6.
+        assert_eq!(o.scores(Scoring::BotzoneFtl), [480, 6, 6]);
+    }
 
     fn seat(i: u8) -> Seat {
         Seat::new(i).unwrap()

@@ -23,6 +23,7 @@
 //! ```
 
 pub mod analysis;
+pub mod botzone;
 mod cards;
 mod combo;
 mod deal;

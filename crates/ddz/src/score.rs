@@ -23,16 +23,23 @@ pub enum Scoring {
     /// Botzone's FightTheLandlord2: `m = max(bid, 1) × 2^(bombs + rockets + spring +
     /// anti-spring)`; the landlord scores `±2m`, each farmer `∓m` (+ for the winning side).
     Botzone,
+    /// Botzone's FightTheLandlord, in units of 1/200 point ([`Scoring::scale`]): the winning
+    /// side 2, each seat plus its plays' card-type weights / 100 ([`Outcome::ftl_weights`]),
+    /// the two farmers' scores then averaged; a forfeit scores the faulty side −1 per seat
+    /// and the other side 2.5 per seat. Its judge's scores are fractions with 200 as a common
+    /// denominator, so × 200 they are exact integers.
+    BotzoneFtl,
 }
 
 impl Scoring {
     /// Every mode.
-    pub const ALL: [Scoring; 5] = [
+    pub const ALL: [Scoring; 6] = [
         Scoring::Competition,
         Scoring::Difficulty,
         Scoring::Adp,
         Scoring::Wp,
         Scoring::Botzone,
+        Scoring::BotzoneFtl,
     ];
 
     /// The mode's name as written on the command line.
@@ -43,6 +50,16 @@ impl Scoring {
             Scoring::Adp => "adp",
             Scoring::Wp => "wp",
             Scoring::Botzone => "botzone",
+            Scoring::BotzoneFtl => "botzone-ftl",
+        }
+    }
+
+    /// How many score units make one point of the mode: 200 for [`Scoring::BotzoneFtl`],
+    /// whose judge scores in fractions of 1/200, 1 for every other mode.
+    pub const fn scale(self) -> i64 {
+        match self {
+            Scoring::BotzoneFtl => 200,
+            _ => 1,
         }
     }
 }
@@ -60,7 +77,7 @@ impl FromStr for Scoring {
             .into_iter()
             .find(|m| m.name() == s)
             .ok_or_else(|| {
-                format!("unknown scoring mode {s:?} (expected competition, difficulty, adp, wp or botzone)")
+                format!("unknown scoring mode {s:?} (expected competition, difficulty, adp, wp, botzone or botzone-ftl)")
             })
     }
 }
@@ -86,6 +103,13 @@ pub struct Outcome {
     pub doubled: [bool; 3],
     /// The landlord redoubled.
     pub redoubled: bool,
+    /// Each seat's FightTheLandlord card-type weights, summed over its plays (its judge's
+    /// extra score × 100: [`crate::botzone::ftl_move_weight`]).
+    #[serde(default)]
+    pub ftl_weights: [u16; 3],
+    /// The game ended at a seat's fault ([`Outcome::winner`] is then on the other side).
+    #[serde(default)]
+    pub forfeit: bool,
 }
 
 impl Outcome {
@@ -144,6 +168,32 @@ impl Outcome {
                 s = [-w * m; 3];
                 s[l] = 2 * w * m;
             }
+            Scoring::BotzoneFtl => {
+                // × 200: a side's 2 is 400, a weight of 1/100 is 2, and the farmers' average
+                // of their weights / 100 is the sum of their weights.
+                let (landlord, farmers) = if self.forfeit {
+                    if self.landlord_won() {
+                        (500, -200)
+                    } else {
+                        (-200, 500)
+                    }
+                } else {
+                    let weight = |seat: Seat| i64::from(self.ftl_weights[seat.index()]);
+                    let farmer_weights: i64 = Seat::ALL
+                        .into_iter()
+                        .filter(|&seat| seat != self.landlord)
+                        .map(weight)
+                        .sum();
+                    let (lw, fw) = if self.landlord_won() {
+                        (400, 0)
+                    } else {
+                        (0, 400)
+                    };
+                    (lw + 2 * weight(self.landlord), fw + farmer_weights)
+                };
+                s = [farmers; 3];
+                s[l] = landlord;
+            }
         }
         s
     }
@@ -177,6 +227,8 @@ mod tests {
             anti_spring: false,
             doubled: [false; 3],
             redoubled: false,
+            ftl_weights: [0; 3],
+            forfeit: false,
         }
     }
 
@@ -242,6 +294,57 @@ mod tests {
         };
         assert_eq!(o.scores(Scoring::Botzone), [4, -2, -2]);
         assert_eq!("botzone".parse::<Scoring>(), Ok(Scoring::Botzone));
+    }
+
+    #[test]
+    fn botzone_ftl_scores_as_fightthelandlords_judge_times_200() {
+        // The judge's printFinish: the winning side 2, every seat plus its weights / 100, then
+        // the farmers' two scores averaged.
+        // Landlord won, weights 17 (a single, a straight, a bomb), 3 and 4:
+        // landlord 2 + 0.17 = 2.17 → 434; farmers (0.03 + 0.04) / 2 = 0.035 → 7.
+        let o = Outcome {
+            ftl_weights: [17, 3, 4],
+            ..outcome(true)
+        };
+        assert_eq!(o.scores(Scoring::BotzoneFtl), [434, 7, 7]);
+        // Farmers won, weights 12, 5 and 8: landlord 0.12 → 24; farmers (2.05 + 2.08) / 2 =
+        // 2.065 → 413. Bombs, bids and springs change nothing: FightTheLandlord has no
+        // multiplier.
+        let o = Outcome {
+            ftl_weights: [12, 5, 8],
+            bombs: 2,
+            bid: 3,
+            anti_spring: true,
+            ..outcome(false)
+        };
+        assert_eq!(o.scores(Scoring::BotzoneFtl), [24, 413, 413]);
+        // The judge's printError: a landlord's foul scores −1 and 2.5 each for the farmers; a
+        // farmer's foul 2.5 for the landlord and −1 for both farmers. Weights do not count.
+        let landlord_fouled = Outcome {
+            forfeit: true,
+            ftl_weights: [30, 0, 0],
+            ..outcome(false)
+        };
+        assert_eq!(
+            landlord_fouled.scores(Scoring::BotzoneFtl),
+            [-200, 500, 500]
+        );
+        let farmer_fouled = Outcome {
+            forfeit: true,
+            ..outcome(true)
+        };
+        assert_eq!(farmer_fouled.scores(Scoring::BotzoneFtl), [500, -200, -200]);
+        // A landlord in another seat: the roles, not the seats, are scored.
+        let o = Outcome {
+            landlord: Seat::new(2).unwrap(),
+            winner: Seat::new(2).unwrap(),
+            ftl_weights: [1, 2, 10],
+            ..outcome(true)
+        };
+        assert_eq!(o.scores(Scoring::BotzoneFtl), [3, 3, 420]);
+        assert_eq!("botzone-ftl".parse::<Scoring>(), Ok(Scoring::BotzoneFtl));
+        assert_eq!(Scoring::BotzoneFtl.scale(), 200);
+        assert_eq!(Scoring::Botzone.scale(), 1);
     }
 
     #[test]

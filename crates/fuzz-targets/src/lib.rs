@@ -177,6 +177,7 @@ fn table_from(state: [u8; 4]) -> DdzTable {
         deal,
         rules_name,
         scoring: Scoring::Competition,
+        round: None,
     };
     let mut table = DdzTable::new(&spec, seed);
     let mut rng = u64::from(state[3]);

@@ -53,6 +53,7 @@ fn one_deal(program: &ProgramBot, time: TimeRules) -> MatchOutcome {
         constraint: DealConstraint::default(),
         rules: RuleSet::COMPETITION,
         threads: 1,
+        rounds_per_turn: None,
     };
     let progress = AtomicU64::new(0);
     let m = play_match_of(

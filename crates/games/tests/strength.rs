@@ -21,6 +21,7 @@ fn cfg(deals: u64, seed: u64) -> EvalConfig {
         constraint: DealConstraint::NONE,
         rules: RuleSet::COMPETITION,
         threads: 2,
+        rounds_per_turn: None,
     }
 }
 

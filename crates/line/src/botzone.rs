@@ -37,9 +37,12 @@ pub trait BotzoneGrammar: Send + Sync {
         out: &mut Vec<BotzoneTurn>,
     ) -> Result<(), String>;
 
-    /// Reads the bot's response to the decision's turn as an action; `Err` says why it is none
-    /// of the game's responses, in Botzone's words where the judge has them.
-    fn action(&mut self, response: &Value) -> Result<v1::Action, String>;
+    /// Reads the bot's response to the decision's turn as an action; `Err` is the fault: a
+    /// [`Fault::malformed`] saying why it is none of the game's responses, or a
+    /// [`Fault::illegal`] for a response the judge's rules refuse, each in Botzone's words
+    /// where the judge has them (a malformed reason is quoted after the response; an illegal
+    /// one is the whole verdict reason, so that it starts with the judge's foul name).
+    fn action(&mut self, response: &Value) -> Result<v1::Action, Fault>;
 
     /// A request as a line of Botzone's simple I/O, `None` when the game has no simple I/O form.
     fn simple_request(&self, request: &Value) -> Option<String> {
@@ -57,6 +60,7 @@ use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
+use crate::fault::Fault;
 use crate::lines::Framing;
 use crate::protocol::quote;
 use crate::session::{Heard, ProgramProtocol};
@@ -324,11 +328,15 @@ impl<G: BotzoneGrammar> Protocol<G> {
             }
             return Ok(Heard::Continue { lines, fresh });
         }
-        let action = self
-            .grammar
-            .action(&response)
-            .map_err(|why| format!("answered {} {context}: {why}", quote(&plain(&response))))?;
-        Ok(Heard::Answer(action))
+        match self.grammar.action(&response) {
+            Ok(action) => Ok(Heard::Answer(action)),
+            Err(fault) if fault.kind == v1::VerdictKind::Malformed => Err(format!(
+                "answered {} {context}: {}",
+                quote(&plain(&response)),
+                fault.reason
+            )),
+            Err(fault) => Ok(Heard::Refused(fault)),
+        }
     }
 
     /// A turn's output read: the response, what the history keeps of it, data, globaldata.
@@ -551,15 +559,19 @@ mod tests {
             self.next += 1;
             Ok(())
         }
-        fn action(&mut self, response: &Value) -> Result<v1::Action, String> {
+        fn action(&mut self, response: &Value) -> Result<v1::Action, Fault> {
+            // A negative number stands for a response the judge's rules refuse.
             let n = response.as_str().and_then(|s| s.parse::<i32>().ok());
-            n.map(|kind| v1::Action {
-                game: Some(arena_proto::payload::Any {
-                    type_url: kind.to_string(),
-                    value: Vec::new(),
+            match n {
+                Some(n) if n < 0 => Err(Fault::illegal(format!("NEGATIVE: {n} is below 0"))),
+                Some(kind) => Ok(v1::Action {
+                    game: Some(arena_proto::payload::Any {
+                        type_url: kind.to_string(),
+                        value: Vec::new(),
+                    }),
                 }),
-            })
-            .ok_or_else(|| format!("{response} is no number"))
+                None => Err(Fault::malformed(format!("{response} is no number"))),
+            }
         }
         fn simple_request(&self, request: &Value) -> Option<String> {
             request.as_str().map(str::to_string)
@@ -621,6 +633,28 @@ mod tests {
         // A bare response is accepted.
         p.hear("\"3\"", "c", true).unwrap();
         assert_eq!(answer(p.hear_end("c", true).unwrap()), 3);
+    }
+
+    #[test]
+    fn a_response_the_judge_refuses_is_its_fault_and_an_unreadable_one_is_malformed() {
+        let mut p = protocol(Mode::Json);
+        ask(&mut p, 0);
+        p.hear("\"-2\"", "to the turn request", true).unwrap();
+        // The judge's fault is the verdict as the grammar gave it: its name comes first.
+        assert_eq!(
+            p.hear_end("to the turn request", true),
+            Some(Ok(Heard::Refused(Fault::illegal(
+                "NEGATIVE: -2 is below 0"
+            ))))
+        );
+        ask(&mut p, 0);
+        p.hear("\"x\"", "to the turn request", true).unwrap();
+        assert_eq!(
+            p.hear_end("to the turn request", true),
+            Some(Err(
+                "answered \"x\" to the turn request: \"x\" is no number".to_string()
+            ))
+        );
     }
 
     #[test]

@@ -33,6 +33,9 @@ pub enum Heard {
         /// Whether a fresh process is to be started for them.
         fresh: bool,
     },
+    /// An answer the protocol itself refuses with this fault: a rule its own judge enforces
+    /// (Botzone's judges' rule fouls are `illegal`, where an unreadable line is `malformed`).
+    Refused(Fault),
 }
 
 /// One seat's side of a game's line protocol, with the wire's types: the game reads each
@@ -366,6 +369,7 @@ impl ProgramSession {
                 self.send(&lines);
                 Ok(None)
             }
+            Ok(Heard::Refused(fault)) => Err(fault),
             Err(reason) => Err(Fault::new(VerdictKind::Malformed, reason)),
         }
     }
@@ -503,6 +507,7 @@ impl ProgramProtocol for Recorded {
         let heard = self.inner.hear(text, context, asked);
         match &heard {
             Ok(Heard::Continue { lines, .. }) => self.record_sent(lines, 0),
+            Ok(Heard::Refused(fault)) => self.record(Direction::Note, &fault.reason),
             Err(reason) => self.record(Direction::Note, reason),
             _ => {}
         }
@@ -539,6 +544,7 @@ impl ProgramProtocol for Recorded {
         let heard = self.inner.hear_end(context, asked)?;
         match &heard {
             Ok(Heard::Continue { lines, .. }) => self.record_sent(lines, 0),
+            Ok(Heard::Refused(fault)) => self.record(Direction::Note, &fault.reason),
             Err(reason) => self.record(Direction::Note, reason),
             _ => {}
         }

@@ -24,6 +24,7 @@ fn duplicate_pairs_order_expert_above_seed_above_random() {
                 constraint: DealConstraint::NONE,
                 rules: RuleSet::COMPETITION,
                 threads: 2,
+                rounds_per_turn: None,
             };
             let m = play_match(&*factory(a), &*factory(b), &cfg, &AtomicU64::new(0)).unwrap();
             for d in &m.deals {

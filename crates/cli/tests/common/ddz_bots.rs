@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 /// running; `__FAULT__` picks a misbehaviour:
 ///
 /// - `missing`: plays a card it does not hold;
+/// - `twocards`: leads two cards of different ranks (no card type) when it can;
 /// - `hog`: at its first play turn allocates 512 MiB (past Botzone's 256 MiB);
 /// - `nomarker`: keeps running (reads its next request) but never prints the keep-running
 ///   marker after its answer.
@@ -76,6 +77,10 @@ def decide(requests, responses):
         hog[-1] = 1
     hand.sort(key=lambda c: (rank(c), c))
     to_beat = req["history"][1] or req["history"][0]
+    if not to_beat and FAULT == "twocards":
+        ranks = sorted(set(rank(c) for c in hand))
+        if len(ranks) >= 2:
+            return [[c for c in hand if rank(c) == r][0] for r in ranks[:2]]
     if not to_beat:
         return [hand[0]]
     if len(to_beat) == 1:
@@ -168,11 +173,13 @@ int main() {
 /// A championship engine in Python, in the protocol's own style: it acknowledges every line,
 /// keeps its hand, calls 0. `__FAULT__` picks a misbehaviour: `silent` (never answers a play
 /// question), `garbage` (answers one with an unknown command), `illegal` (leads two cards of
-/// different ranks).
+/// different ranks), `info` (answers a play question with `HELLO` and what `INFO` said, which
+/// its verdict quotes).
 pub const CHAMPIONSHIP_ENGINE: &str = r#"
 import sys
 FAULT = "__FAULT__"
 me = None
+info = None
 hand = []
 last = None  # (letter, codes) of the last play that was not a pass
 
@@ -190,6 +197,7 @@ for line in sys.stdin:
     if cmd == "DOUDIZHUVER":
         say("NAME tiny")
     elif cmd == "INFO":
+        info = arg
         say("OK INFO")
     elif cmd == "DEAL":
         me = arg[0]
@@ -211,6 +219,10 @@ for line in sys.stdin:
             continue
         if FAULT == "garbage":
             say("HELLO THERE")
+            continue
+        if FAULT == "info":
+            # Quotes what INFO said, through the verdict of an unknown line.
+            say("HELLO " + info)
             continue
         hand.sort(key=lambda c: (rank(c), c))
         if FAULT == "illegal" and last is None or FAULT == "illegal" and last[0] == me:

@@ -15,37 +15,25 @@
 //!   a number 0–3.
 //! - A response is a list of codes (`[]` = pass). Codes that are no card, not in the bot's
 //!   hand or played twice are refused with Botzone's names (`OUT_OF_RANGE`, `MISSING_CARD`,
-//!   `REPEATED_CARD`); whether the cards make a play that may be made (Botzone's
-//!   `INVALID_CARDTYPE`, `INVALID_PASS`, `LESS_COMPARE`, `MISMATCH_CARDTYPE`,
-//!   `MISMATCH_CARDLENGTH`) is the referee's to judge, as for every seat.
+//!   `REPEATED_CARD`) as malformed answers. A play the table's rules refuse is refused here
+//!   first, as an `illegal` answer whose reason is the foul Botzone's judge names
+//!   ([`ddz::botzone::foul`]: `INVALID_CARDTYPE`, `INVALID_PASS`, `LESS_COMPARE`,
+//!   `MISMATCH_CARDTYPE`, `MISMATCH_CARDLENGTH`; FightTheLandlord's judge says `BAD_FORMAT` for
+//!   cards of no type) followed by the referee's explanation; a call that does not raise is
+//!   `INVALID_BID` the same way.
 
+use arena_line::Fault;
 use arena_line::botzone::{BotzoneGrammar, BotzoneTurn};
 use arena_proto::v1;
-use ddz::{CardSet, Event, Phase, Seat};
+use ddz::botzone::Foul;
+use ddz::{CardSet, Event, IllegalMove, Move, Phase, RuleSet, Seat};
 use serde_json::{Value, json};
 
 use super::codes::{CurrentDeal, SeatCodes};
 use super::convert::{DdzDecision, ddz_action};
 use super::request::DdzView;
 
-/// Which of Botzone's Dou Dizhu games a grammar speaks.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Edition {
-    /// `FightTheLandlord`: the landlord is fixed (Botzone's seat 0), no bidding.
-    Ftl,
-    /// `FightTheLandlord2`: bidding from seat 0 first.
-    Ftl2,
-}
-
-impl Edition {
-    /// Botzone's name of the game.
-    pub const fn botzone_game(self) -> &'static str {
-        match self {
-            Edition::Ftl => "FightTheLandlord",
-            Edition::Ftl2 => "FightTheLandlord2",
-        }
-    }
-}
+pub use ddz::botzone::Edition;
 
 /// One seat's Botzone grammar of FightTheLandlord or FightTheLandlord2.
 #[derive(Debug)]
@@ -73,6 +61,12 @@ pub struct FtlGrammar {
     /// The codes of the seat's last answered play, until its event is read.
     own_last: Option<Vec<u8>>,
     seat: Option<Seat>,
+    /// What the open decision is judged by: the table's rules, the seat's hand, the play to
+    /// beat and the highest call so far.
+    rules: RuleSet,
+    hand: CardSet,
+    to_beat: Move,
+    highest_bid: u8,
 }
 
 impl FtlGrammar {
@@ -93,7 +87,35 @@ impl FtlGrammar {
             asked: None,
             own_last: None,
             seat: None,
+            rules: RuleSet::COMPETITION,
+            hand: CardSet::EMPTY,
+            to_beat: Move::PASS,
+            highest_bid: 0,
         }
+    }
+
+    /// The fault of a play the table's rules refuse (`e`): the foul Botzone's judge names,
+    /// then the referee's reason. Where the judge would let the play stand (its reading of
+    /// combinations differs from the table's rule set in a few rare ones), the judge's name of
+    /// the referee's reason, and a note saying so.
+    fn play_fault(&self, cards: CardSet, e: &IllegalMove) -> Fault {
+        let reason = super::table::play_refusal(cards, e);
+        let foul = ddz::botzone::foul(self.edition, self.to_beat.cards(), cards);
+        Fault::illegal(match foul {
+            Some(f) => format!("{}: {reason}", f.name()),
+            None => {
+                let closest = match e {
+                    IllegalMove::PassOnLead => Foul::InvalidPass,
+                    IllegalMove::DoesNotBeat { .. } => Foul::LessCompare,
+                    _ if self.edition == Edition::Ftl => Foul::BadFormat,
+                    _ => Foul::InvalidCardType,
+                };
+                format!(
+                    "{}: {reason} (Botzone's judge would let it stand; the table's rule set does not)",
+                    closest.name()
+                )
+            }
+        })
     }
 
     /// Starts the seat's codes afresh for a new deal in which it holds `hand`.
@@ -176,6 +198,10 @@ impl BotzoneGrammar for FtlGrammar {
             self.deal(deal.dealt);
         }
         self.read(seat, events);
+        self.rules = *obs.rules;
+        self.hand = obs.hand;
+        self.to_beat = obs.to_beat();
+        self.highest_bid = obs.bid;
         let request = match obs.phase {
             Phase::Bidding => {
                 if self.edition == Edition::Ftl {
@@ -227,7 +253,7 @@ impl BotzoneGrammar for FtlGrammar {
         Ok(())
     }
 
-    fn action(&mut self, response: &Value) -> Result<v1::Action, String> {
+    fn action(&mut self, response: &Value) -> Result<v1::Action, Fault> {
         match self.asked.take() {
             Some(Phase::Bidding) => {
                 let bid = match response {
@@ -237,34 +263,53 @@ impl BotzoneGrammar for FtlGrammar {
                     _ => None,
                 };
                 match bid {
+                    // The judge: a call other than 0 must be higher than the last.
+                    Some(b) if b != 0 && b <= 3 && b <= u64::from(self.highest_bid) => {
+                        let e = IllegalMove::InvalidBid {
+                            bid: b as u8,
+                            highest: self.highest_bid,
+                        };
+                        Err(Fault::illegal(format!("INVALID_BID: {e}")))
+                    }
                     Some(b) if b <= 3 => Ok(ddz_action(DdzDecision::Bid(b as u32))),
-                    _ => Err(format!(
+                    _ => Err(Fault::malformed(format!(
                         "INVALID_BID: the response {response} is not a call (a number 0 to 3)"
-                    )),
+                    ))),
                 }
             }
             Some(Phase::Play) => {
                 let Some(list) = response.as_array() else {
-                    return Err(format!(
+                    return Err(Fault::malformed(format!(
                         "BAD_FORMAT: the response {response} is not a list of cards (numbers 0 to 53, [] to pass)"
-                    ));
+                    )));
                 };
                 let mut codes = Vec::with_capacity(list.len());
                 for v in list {
                     match v.as_i64() {
                         Some(c) => codes.push(c),
                         None => {
-                            return Err(format!(
+                            return Err(Fault::malformed(format!(
                                 "BAD_FORMAT: the response {response} holds {v}, which is not a card number"
-                            ));
+                            )));
                         }
                     }
                 }
-                let cards = self.codes.play(&codes).map_err(|f| f.to_string())?;
+                let cards = self
+                    .codes
+                    .cards(&codes)
+                    .map_err(|f| Fault::malformed(f.to_string()))?;
+                // The judge's rule fouls, decided before the referee sees the play (the
+                // referee would refuse it with the same reason but without the judge's name).
+                self.rules
+                    .check_play(self.hand, self.to_beat, cards)
+                    .map_err(|e| self.play_fault(cards, &e))?;
+                self.codes
+                    .play(&codes)
+                    .map_err(|f| Fault::malformed(f.to_string()))?;
                 self.own_last = Some(codes.iter().map(|&c| c as u8).collect());
                 Ok(ddz_action(DdzDecision::Play(cards)))
             }
-            _ => Err("a response when nothing was asked".into()),
+            _ => Err(Fault::malformed("a response when nothing was asked")),
         }
     }
 }
@@ -416,7 +461,9 @@ mod tests {
         turn(&mut landlord, &g);
         let foul = |g: &mut FtlGrammar, r: Value| {
             g.asked = Some(Phase::Play);
-            g.action(&r).unwrap_err()
+            let f = g.action(&r).unwrap_err();
+            assert_eq!(f.kind, v1::VerdictKind::Malformed, "{f}");
+            f.reason
         };
         assert!(foul(&mut landlord, json!([60])).starts_with("OUT_OF_RANGE"));
         // Code 3 is the fourth 3, which the landlord does not hold.
@@ -432,6 +479,7 @@ mod tests {
             bidder
                 .action(&json!(4))
                 .unwrap_err()
+                .reason
                 .starts_with("INVALID_BID")
         );
         turn(&mut bidder, &g);
@@ -443,5 +491,128 @@ mod tests {
         let mut ftl = FtlGrammar::new(Edition::Ftl);
         let e = ftl.turns(&request(&g), &mut Vec::new()).unwrap_err();
         assert!(e.contains("no bidding"), "{e}");
+    }
+
+    /// A deal where the landlord (seat 0) holds 3 3 4 5 6 7 8 9 T J Q K A 2 2 B R and the
+    /// bottom J Q K, and seat 1 holds 3 4 4 4 5 5 5 6 6 6 7 8 9 T T J Q. In the codes the seats
+    /// see, the landlord's 3s are 0 and 1, its 4 … 8 are 4, 8, 12, 16, 20; seat 1's 3 is 0, its
+    /// 4s 4, 5, 6, its 5s 8, 9, 10, its 6s 12, 13, 14, its 7 … 9 16, 20, 24.
+    fn rule_game(edition: Edition) -> Game {
+        let deal: Deal = "33456789TJQKA22BR/3456789445566TTJQ/3778899TJQKKAAA22/JQK"
+            .parse()
+            .unwrap();
+        let mut c = GameConfig::fixed_landlord();
+        if edition == Edition::Ftl2 {
+            c.bidding = Bidding::Auction {
+                first: Seat::ALL[0],
+                max_redeals: 0,
+            };
+        }
+        let mut g = Game::new(c, deal, 1);
+        if edition == Edition::Ftl2 {
+            g.apply(Action::Bid(3)).unwrap();
+        }
+        g
+    }
+
+    /// The fault of `response` to the open request of `g`'s seat to act, which must be
+    /// `illegal`; its reason.
+    fn rule_foul(grammar: &mut FtlGrammar, g: &Game, response: Value) -> String {
+        turn(grammar, g);
+        let f = grammar.action(&response).unwrap_err();
+        assert_eq!(f.kind, v1::VerdictKind::Illegal, "{f}");
+        f.reason
+    }
+
+    #[test]
+    fn a_play_on_a_free_lead_is_named_as_the_judges_name_its_foul() {
+        for edition in [Edition::Ftl, Edition::Ftl2] {
+            let g = rule_game(edition);
+            let mut landlord = FtlGrammar::new(edition);
+            assert_eq!(
+                rule_foul(&mut landlord, &g, json!([])),
+                "INVALID_PASS: play pass: cannot pass when leading"
+            );
+            // 3 and 4 are no combination: FightTheLandlord2's judge says INVALID_CARDTYPE;
+            // FightTheLandlord's weighs the play before checking it and, finding no weight
+            // for it, reports BAD_FORMAT.
+            let name = match edition {
+                Edition::Ftl => "BAD_FORMAT",
+                Edition::Ftl2 => "INVALID_CARDTYPE",
+            };
+            assert_eq!(
+                rule_foul(&mut landlord, &g, json!([1, 4])),
+                format!(
+                    "{name}: play 34: not a combination: a straight needs at least 5 links, this has 2"
+                )
+            );
+        }
+    }
+
+    #[test]
+    fn a_play_that_does_not_beat_the_last_is_named_as_the_judges_name_its_foul() {
+        for edition in [Edition::Ftl, Edition::Ftl2] {
+            let mut g = rule_game(edition);
+            play(&mut g, "45678");
+            let mut farmer = FtlGrammar::new(edition);
+            assert_eq!(
+                rule_foul(&mut farmer, &g, json!([0, 4, 8, 12, 16])),
+                "LESS_COMPARE: play 34567: 34567 (straight) does not beat 45678 (straight)"
+            );
+            assert_eq!(
+                rule_foul(&mut farmer, &g, json!([4, 5])),
+                "MISMATCH_CARDTYPE: play 44: 44 (pair) does not beat 45678 (straight)"
+            );
+            assert_eq!(
+                rule_foul(&mut farmer, &g, json!([4, 8, 12, 16, 20, 24])),
+                "MISMATCH_CARDLENGTH: play 456789: 456789 (straight) does not beat 45678 (straight)"
+            );
+            // A pass, a higher straight and a bomb stand.
+            turn(&mut farmer, &g);
+            assert!(farmer.action(&json!([])).is_ok());
+            turn(&mut farmer, &g);
+            assert!(farmer.action(&json!([8, 12, 16, 20, 24])).is_ok());
+        }
+    }
+
+    #[test]
+    fn a_play_the_judge_allows_but_the_table_refuses_says_so() {
+        // The landlord holds 333 444 and both jokers (codes 0–2, 4–6, 52, 53): a plane with the
+        // rocket as its two wings is FightTheLandlord2's 飞机带小翼, but competition rules
+        // refuse the rocket as kickers.
+        let deal: Deal = "33344456789TJQKBR/34555666777888999/TTTJJJQQQKKKAAA22/A22"
+            .parse()
+            .unwrap();
+        let g = Game::new(GameConfig::fixed_landlord(), deal, 1);
+        let mut landlord = FtlGrammar::new(Edition::Ftl2);
+        let reason = rule_foul(&mut landlord, &g, json!([0, 1, 2, 4, 5, 6, 52, 53]));
+        assert!(
+            reason.starts_with("INVALID_CARDTYPE: play 333444BR: not a combination")
+                && reason.ends_with(
+                    "(Botzone's judge would let it stand; the table's rule set does not)"
+                ),
+            "{reason}"
+        );
+    }
+
+    #[test]
+    fn a_call_that_does_not_raise_is_the_judges_invalid_bid_and_illegal() {
+        let mut c = GameConfig::fixed_landlord();
+        c.bidding = Bidding::Auction {
+            first: Seat::ALL[0],
+            max_redeals: 0,
+        };
+        let mut g = Game::new(c, Deal::generate(1, 0), 1);
+        g.apply(Action::Bid(2)).unwrap();
+        let mut seat1 = FtlGrammar::new(Edition::Ftl2);
+        turn(&mut seat1, &g);
+        let f = seat1.action(&json!(2)).unwrap_err();
+        assert_eq!(f.kind, v1::VerdictKind::Illegal);
+        assert_eq!(
+            f.reason,
+            "INVALID_BID: bid 2 is not allowed: bid 0 (no call) or more than 2, at most 3"
+        );
+        turn(&mut seat1, &g);
+        assert_eq!(seat1.action(&json!(0)), Ok(ddz_action(DdzDecision::Bid(0))));
     }
 }

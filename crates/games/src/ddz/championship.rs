@@ -26,6 +26,7 @@ use ddz::{CardSet, Event, Phase, Seat};
 use super::codes::{CurrentDeal, SeatCodes};
 use super::convert::{DdzDecision, ddz_action};
 use super::request::DdzView;
+use super::spec::MatchRound;
 
 /// The protocol's name, as a seat's `championship:PROGRAM` starts.
 pub const NAME: &str = "championship";
@@ -116,9 +117,23 @@ impl ProgramProtocol for ChampionshipProgram {
             self.greeted = true;
             self.seconds = deadline.as_millis().div_ceil(1000) as u64;
             out.push(format!("DOUDIZHUVER {VERSION}"));
-            // Turn 1 of 1, round 1 of 1: the arena plays its own match structure, and each
-            // game is the engine's whole session.
-            out.push(format!("INFO 1,1,1,1,1,0,{}", self.seconds.max(1)));
+            // The deal's place in its match as the table was told it (turn 1 of 1, round 1 of
+            // 1 when it was not); 1 to go through and no score cap. Each deal is the engine's
+            // whole session, so every round opens with the greeting and INFO.
+            let r = view.round().unwrap_or(MatchRound {
+                turn: 1,
+                turns: 1,
+                round: 1,
+                rounds: 1,
+            });
+            out.push(format!(
+                "INFO {},{},{},{},1,0,{}",
+                r.turn,
+                r.turns,
+                r.round,
+                r.rounds,
+                self.seconds.max(1)
+            ));
         }
         if deal.redeals != self.redeals || !self.dealt {
             // A (new) deal: the seat's 17 cards, as dealt.
@@ -322,6 +337,75 @@ mod tests {
         p.ask(&request_of(game), Duration::from_millis(1500), &mut out)
             .unwrap();
         out
+    }
+
+    #[test]
+    fn round_2_of_3_is_told_in_info_from_the_tables_observation() {
+        use arena_table::TableGame;
+        // Deal 1 of a match of 6 deals played 3 to a turn: turn 1 of 2, round 2 of 3.
+        let round = MatchRound::of(1, 6, 3);
+        assert_eq!(
+            round,
+            MatchRound {
+                turn: 1,
+                turns: 2,
+                round: 2,
+                rounds: 3
+            }
+        );
+        assert_eq!(
+            MatchRound::of(5, 7, 3),
+            MatchRound {
+                turn: 2,
+                turns: 3,
+                round: 3,
+                rounds: 3
+            }
+        );
+        let mut game = Game::new(config(false), Deal::generate(1, 0), 1);
+        play(&mut game, "3");
+        let table = crate::ddz::DdzTable::from_game(game.clone(), ddz::Scoring::Competition)
+            .in_round(Some(round));
+        let mut req = request_of(&game);
+        req.observation = Some(table.observation_from(1, 0));
+        let mut p = ChampionshipProgram::new();
+        let mut out = Vec::new();
+        p.ask(&req, Duration::from_millis(1500), &mut out).unwrap();
+        assert_eq!(
+            out,
+            [
+                "DOUDIZHUVER 1.0",
+                "INFO 1,2,2,3,1,0,2",
+                "DEAL B4,5,8,12,20,24,25,32,33,34,36,40,44,45,46,48,53",
+                "LEFTOVER A13,16,49",
+                "PLAY A0",
+                "PLAY WHAT",
+            ]
+        );
+        // A round past its turn's rounds is a request that contradicts itself.
+        let mut bad = table.observation_from(1, 0);
+        let mut o = crate::ddz::convert::observation_of(&bad).unwrap();
+        o.round = Some(ddz_pb_round(3, 2, 4, 3));
+        bad.game = Some(arena_proto::payload::pack(&o));
+        req.observation = Some(bad);
+        let e = ChampionshipProgram::new()
+            .ask(&req, Duration::from_millis(1500), &mut Vec::new())
+            .unwrap_err();
+        assert!(e.contains("round 4 of 3"), "{e}");
+    }
+
+    fn ddz_pb_round(
+        turn: u32,
+        turns: u32,
+        round: u32,
+        rounds: u32,
+    ) -> arena_proto::packages::arena::ddz::v1::Round {
+        arena_proto::packages::arena::ddz::v1::Round {
+            turn,
+            turns,
+            round,
+            rounds,
+        }
     }
 
     #[test]

@@ -154,6 +154,15 @@ impl SeatCodes {
     /// Reads codes the seat answered as the cards they stand for, and marks them played.
     /// Nothing is marked when any code is at fault.
     pub fn play(&mut self, codes: &[i64]) -> Result<CardSet, CodeFoul> {
+        let cards = self.cards(codes)?;
+        for &c in codes {
+            self.known[c as usize] = Known::Played;
+        }
+        Ok(cards)
+    }
+
+    /// Reads codes the seat answered as the cards they stand for, marking nothing.
+    pub fn cards(&self, codes: &[i64]) -> Result<CardSet, CodeFoul> {
         let mut counts = [0u8; Rank::COUNT];
         for (i, &c) in codes.iter().enumerate() {
             let Some(rank) = rank_of(c) else {
@@ -175,9 +184,6 @@ impl SeatCodes {
                 });
             }
             counts[rank.index()] += 1;
-        }
-        for &c in codes {
-            self.known[c as usize] = Known::Played;
         }
         // Held codes are at most the deck's copies of each rank, so the counts fit.
         Ok(CardSet::from_counts(&counts).unwrap_or(CardSet::EMPTY))

@@ -389,6 +389,7 @@ fn jobs(
         .map_err(|e| SpecError::invalid("spec.bombs", e.to_string()))?
     };
     let mut out = Vec::new();
+    let rounds_per_match = rounds;
     for (m, rounds) in deals.matches.iter().enumerate() {
         for (r, tables) in rounds.iter().enumerate() {
             for (t, slot) in tables.iter().enumerate() {
@@ -444,6 +445,16 @@ fn jobs(
                         setup: Some(arena_proto::payload::pack(&pb::Setup {
                             rules: plan.rules.1.to_string(),
                             rules_kind: plan.rules.0 as i32,
+                            // A match is the championship's turn, its rounds the turn's rounds.
+                            round: Some(
+                                super::spec::MatchRound {
+                                    turn: index(m).saturating_add(1),
+                                    turns: index(matches),
+                                    round: index(r).saturating_add(1),
+                                    rounds: index(rounds_per_match),
+                                }
+                                .to_pb(),
+                            ),
                             ..super::spec::fixed_landlord_setup(
                                 slot.deal.to_string(),
                                 plan.panel.scoring,
@@ -751,6 +762,37 @@ mod tests {
             .map(|j| j.placement.as_ref().unwrap().deal_group.clone())
             .collect();
         assert_eq!(groups.len(), 1);
+    }
+
+    #[test]
+    fn every_table_says_its_match_and_round_as_the_championships_turn_and_round() {
+        let mut s = v1::CompetitionSpec {
+            matches: 2,
+            rounds: 3,
+            seed: 7,
+            ..spec("duplicate", v1::CompetitionFormat::Unspecified)
+        };
+        read(&mut s, 100).unwrap();
+        let jobs = super::super::DouDizhu
+            .jobs(&s, &Library::default())
+            .unwrap();
+        assert_eq!(jobs.len(), 2 * 3 * 2);
+        for j in &jobs {
+            let p = j.placement.as_deref().unwrap();
+            let setup: pb::Setup = arena_proto::payload::unpack(j.setup.as_ref(), "setup").unwrap();
+            let spec = super::super::spec::read_setup(&setup, j.seed).unwrap();
+            assert_eq!(
+                spec.round,
+                Some(super::super::spec::MatchRound {
+                    turn: p.match_index + 1,
+                    turns: 2,
+                    round: p.round + 1,
+                    rounds: 3,
+                }),
+                "{}",
+                j.table_id
+            );
+        }
     }
 
     #[test]

@@ -355,6 +355,17 @@ pub fn ddz_observation_from(
     legal: Vec<String>,
     from: usize,
 ) -> v1::Observation {
+    ddz_observation_in(obs, rules_name, legal, from, None)
+}
+
+/// [`ddz_observation_from`] of a deal that sits at `round` of its match (`None`: not said).
+pub fn ddz_observation_in(
+    obs: &Observation<'_>,
+    rules_name: &str,
+    legal: Vec<String>,
+    from: usize,
+    round: Option<super::spec::MatchRound>,
+) -> v1::Observation {
     let o = ddz_pb::Observation {
         seat: obs.seat.index() as u32,
         hand: obs.hand.to_text(),
@@ -371,6 +382,7 @@ pub fn ddz_observation_from(
         legal,
         rules: rules_name.to_string(),
         rules_kind: names::rules_kind(rules_name) as i32,
+        round: round.map(super::spec::MatchRound::to_pb),
     };
     // The end of the game is the only event with no message, and the last one.
     let events: Vec<ddz_pb::Event> = obs

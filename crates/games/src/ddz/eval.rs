@@ -13,6 +13,8 @@ use arena_table::run::{Player, SeatPlan, TableSetup};
 use arena_table::{Policy, ProgramBot, TimeRules, play_blocking, whole_reason};
 use ddz::{Deal, DealConstraint, Game, GameConfig, MoveList, Outcome, RuleSet, Scoring, Seat};
 
+use super::spec::MatchRound;
+
 use ddz_bots::{Bot, Verdict, VerdictKind};
 
 use super::play::{Buffers, RunError, play_game};
@@ -62,6 +64,9 @@ pub struct EvalConfig {
     pub rules: RuleSet,
     /// Worker threads (at least 1).
     pub threads: usize,
+    /// Turns of this many rounds, each deal its round: the seats of refereed games (programs'
+    /// tables) are told where their deal sits ([`MatchRound::of`]); `None`: not said.
+    pub rounds_per_turn: Option<u32>,
 }
 
 impl EvalConfig {
@@ -362,7 +367,8 @@ fn play_refereed_match(
                 let sides = [(landlord, k == 0), (farmers, k == 1), (farmers, k == 1)];
                 let seed = game_seed(cfg.seed, i, k as u64);
                 let seats = sides.map(|(c, _)| c);
-                let g = play_refereed(&runtime, config, deal, seed, seats, time)?;
+                let round = cfg.rounds_per_turn.map(|r| MatchRound::of(i, cfg.deals, r));
+                let g = play_refereed(&runtime, config, deal, seed, seats, time, round)?;
                 for (seat, verdict) in g.verdicts {
                     verdicts.push(SeatVerdict {
                         deal: i,
@@ -441,6 +447,7 @@ fn play_refereed(
     seed: u64,
     seats: [Contestant<'_>; 3],
     time: TimeRules,
+    round: Option<MatchRound>,
 ) -> Result<Refereed, EvalError> {
     let mut names: [String; 3] = Default::default();
     let mut plans = Vec::with_capacity(3);
@@ -461,7 +468,8 @@ fn play_refereed(
             }
         });
     }
-    let table = DdzTable::from_game(Game::new(config, deal, seed), Scoring::Competition);
+    let table =
+        DdzTable::from_game(Game::new(config, deal, seed), Scoring::Competition).in_round(round);
     let setup = TableSetup {
         table_id: format!("match/{seed:016x}"),
         seed,
@@ -670,7 +678,8 @@ fn play_refereed_panel(
                     let seats = [Contestant::Builtin(*l), farmers, farmers];
                     let seed = game_seed(cfg.seed, i, k as u64);
                     let t0 = std::time::Instant::now();
-                    let g = play_refereed(&runtime, config, deal, seed, seats, time)?;
+                    let round = cfg.rounds_per_turn.map(|r| MatchRound::of(i, cfg.deals, r));
+                    let g = play_refereed(&runtime, config, deal, seed, seats, time, round)?;
                     nanos[k].fetch_add(t0.elapsed().as_nanos() as u64, Ordering::Relaxed);
                     let outcome = g.game.outcome().copied();
                     row.push(outcome.ok_or_else(|| {

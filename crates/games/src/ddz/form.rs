@@ -43,7 +43,7 @@ pub const COMPETITION_FIELDS: &[Field] = &[
     Field::value("panel-farmers", "The panel's farmer bot", "--farmers"),
     Field::value(
         "scoring",
-        "Scoring mode of every table and of the panel's levels: competition, difficulty, adp, wp or botzone (FightTheLandlord2's)",
+        "Scoring mode of every table and of the panel's levels: competition, difficulty, adp, wp, botzone (FightTheLandlord2's) or botzone-ftl (FightTheLandlord's, in 1/200 points; not for the panel's levels)",
         "difficulty",
     ),
     Field::value(
@@ -79,7 +79,7 @@ pub const TABLE_FIELDS: &[Field] = &[
     ),
     Field::value(
         "scoring",
-        "The scoring mode: competition, difficulty, adp, wp or botzone (FightTheLandlord2's)",
+        "The scoring mode: competition, difficulty, adp, wp, botzone (FightTheLandlord2's) or botzone-ftl (FightTheLandlord's, in 1/200 points)",
         "competition",
     ),
 ];

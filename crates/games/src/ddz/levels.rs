@@ -18,6 +18,9 @@ pub fn score_levels(mode: Scoring, bombs: u32) -> Vec<i64> {
             Scoring::Competition | Scoring::Botzone => {
                 v.extend([-2 * unit, 2 * unit, -4 * unit, 4 * unit])
             }
+            // FightTheLandlord's card-type weights give nearly every game a score of its own:
+            // no levels (panels refuse the mode), only the forfeit and the bare win and loss.
+            Scoring::BotzoneFtl => v.extend([-200, 0, 400, 500]),
         }
     }
     v.sort_unstable();

@@ -122,6 +122,7 @@ pub fn scoring_kind(scoring: Scoring) -> ddz_pb::Scoring {
         Scoring::Adp => ddz_pb::Scoring::Adp,
         Scoring::Wp => ddz_pb::Scoring::Wp,
         Scoring::Botzone => ddz_pb::Scoring::Botzone,
+        Scoring::BotzoneFtl => ddz_pb::Scoring::BotzoneFtl,
     }
 }
 
@@ -139,6 +140,7 @@ pub fn scoring_of(field: &str, name: &str, kind: i32) -> Result<Option<Scoring>,
         Ok(ddz_pb::Scoring::Adp) => Some(Scoring::Adp),
         Ok(ddz_pb::Scoring::Wp) => Some(Scoring::Wp),
         Ok(ddz_pb::Scoring::Botzone) => Some(Scoring::Botzone),
+        Ok(ddz_pb::Scoring::BotzoneFtl) => Some(Scoring::BotzoneFtl),
         Err(_) => return Err(format!("{field}_kind {kind} is not a scoring mode")),
     };
     agree(field, "", name, (by_name, by_kind), |s| s.name())

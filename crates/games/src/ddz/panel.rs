@@ -29,6 +29,11 @@ pub enum PanelError {
         /// What did not fit.
         reason: String,
     },
+    /// A scoring mode whose landlord scores are no levels.
+    #[error(
+        "{0} scoring has no score levels (its card-type weights make every game's score its own); measure difficulty with difficulty, adp, wp, competition or botzone scoring"
+    )]
+    NoLevels(Scoring),
     /// More landlords than a panel may hold.
     #[error("a panel of {0} landlords is too large (at most {MAX_PANEL_LANDLORDS})")]
     TooLarge(u64),
@@ -133,6 +138,9 @@ pub fn build_panel(
     };
     if names.is_empty() {
         return Err(PanelError::Empty);
+    }
+    if scoring == Scoring::BotzoneFtl {
+        return Err(PanelError::NoLevels(scoring));
     }
     if names.len() > MAX_PANEL_LANDLORDS {
         return Err(PanelError::TooLarge(names.len() as u64));

@@ -29,6 +29,7 @@ pub struct DdzView {
     played: [CardSet; 3],
     last_play: Option<(Seat, Move)>,
     doubled: [bool; 3],
+    round: Option<super::spec::MatchRound>,
 }
 
 const OBS: &str = "request.observation.ddz";
@@ -264,6 +265,12 @@ impl DdzView {
         if phase == Phase::Over {
             return bad(format!("{OBS}.phase is over: there is nothing to decide"));
         }
+        let round = o
+            .round
+            .as_ref()
+            .map(|r| super::spec::MatchRound::from_pb(&format!("{OBS}.round"), r))
+            .transpose()
+            .map_err(BadRequest)?;
         Ok(DdzView {
             seat,
             hand,
@@ -277,7 +284,13 @@ impl DdzView {
             played,
             last_play,
             doubled,
+            round,
         })
+    }
+
+    /// Where the deal sits in its match, when the request says.
+    pub fn round(&self) -> Option<super::spec::MatchRound> {
+        self.round
     }
 
     /// The observation the rules engine's bots decide from.

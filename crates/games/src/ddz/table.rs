@@ -23,6 +23,8 @@ pub struct DdzTable {
     game: Game,
     rules_name: &'static str,
     scoring: Scoring,
+    /// Where the deal sits in its match, told to the seats.
+    round: Option<super::spec::MatchRound>,
 }
 
 impl DdzTable {
@@ -32,7 +34,14 @@ impl DdzTable {
             game: Game::new(spec.config, spec.deal, seed),
             rules_name: spec.rules_name,
             scoring: spec.scoring,
+            round: spec.round,
         }
+    }
+
+    /// This table, its seats told that the deal sits at `round` of its match.
+    pub fn in_round(mut self, round: Option<super::spec::MatchRound>) -> DdzTable {
+        self.round = round;
+        self
     }
 
     /// A table on a game already set up (the fast path: self-play, matches, panels); the
@@ -52,6 +61,7 @@ impl DdzTable {
             game,
             rules_name,
             scoring,
+            round: None,
         }
     }
 
@@ -122,6 +132,12 @@ fn illegal_reason(e: &IllegalMove) -> String {
     }
 }
 
+/// The referee's reason for refusing `cards` as a play, as every seat's verdict gives it (and a
+/// Botzone seat's after the judge's foul name).
+pub(crate) fn play_refusal(cards: ddz::CardSet, e: &IllegalMove) -> String {
+    format!("play {}: {}", d_cards(cards), illegal_reason(e))
+}
+
 fn kind_name(kind: v1::DecisionKind) -> &'static str {
     match kind {
         v1::DecisionKind::Bid => "bid",
@@ -183,7 +199,13 @@ impl TableGame for DdzTable {
         } else {
             Vec::new()
         };
-        convert::ddz_observation_from(&self.game.observation(s), self.rules_name, legal, from)
+        convert::ddz_observation_in(
+            &self.game.observation(s),
+            self.rules_name,
+            legal,
+            from,
+            self.round,
+        )
     }
 
     fn decode(&self, pending: &Pending, action: &v1::Action) -> Result<Action, Fault> {
@@ -213,9 +235,7 @@ impl TableGame for DdzTable {
                     .game
                     .play_state()
                     .check(&self.game.config().rules, cards)
-                    .map_err(|e| {
-                        Fault::illegal(format!("play {}: {}", d_cards(cards), illegal_reason(&e)))
-                    })?;
+                    .map_err(|e| Fault::illegal(play_refusal(cards, &e)))?;
                 Action::Play(m)
             }
             _ => return Err(wrong()),
@@ -240,13 +260,8 @@ impl TableGame for DdzTable {
             (v1::DecisionKind::Double | v1::DecisionKind::Redouble, Action::Double(_)) => Ok(()),
             (v1::DecisionKind::Play, Action::Play(m)) => {
                 let mut p = *self.game.play_state();
-                p.apply(*m).map_err(|e| {
-                    Fault::illegal(format!(
-                        "play {}: {}",
-                        d_cards(m.cards()),
-                        illegal_reason(&e)
-                    ))
-                })
+                p.apply(*m)
+                    .map_err(|e| Fault::illegal(play_refusal(m.cards(), &e)))
             }
             (kind, a) => Err(Fault::illegal(format!(
                 "{a:?} does not answer a {} request",
@@ -340,6 +355,8 @@ impl TableGame for DdzTable {
             anti_spring: false,
             doubled: self.game.observation(landlord).doubled,
             redoubled,
+            ftl_weights: [0; 3],
+            forfeit: true,
         };
         convert::ddz_outcome(&o, self.scoring)
     }

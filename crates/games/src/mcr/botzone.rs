@@ -21,6 +21,7 @@
 //! of tiles, as Botzone's sample bots do, cannot tell. Hidden tiles are never in another seat's
 //! requests: another seat's draw is `3 p DRAW`, its concealed kong a bare `3 p GANG`.
 
+use arena_line::Fault;
 use arena_line::botzone::{BotzoneGrammar, BotzoneTurn};
 use arena_proto::v1;
 use mcr::Action;
@@ -103,13 +104,16 @@ impl BotzoneGrammar for McrBotzone {
         Ok(())
     }
 
-    fn action(&mut self, response: &Value) -> Result<v1::Action, String> {
+    fn action(&mut self, response: &Value) -> Result<v1::Action, Fault> {
         let Some(text) = response.as_str() else {
-            return Err(format!(
+            return Err(Fault::malformed(format!(
                 "a response is a string such as \"PLAY W1\", not {response}"
-            ));
+            )));
         };
-        let action: Action = text.trim().parse().map_err(|e| format!("{e}"))?;
+        let action: Action = text
+            .trim()
+            .parse()
+            .map_err(|e| Fault::malformed(format!("{e}")))?;
         Ok(convert::action(action))
     }
 
@@ -331,9 +335,10 @@ mod tests {
             Ok(Action::Play("W1".parse().unwrap()))
         );
         let e = g.action(&Value::String("DISCARD W1".into())).unwrap_err();
-        assert!(e.contains("not an answer"), "{e}");
+        assert_eq!(e.kind, v1::VerdictKind::Malformed);
+        assert!(e.reason.contains("not an answer"), "{e}");
         let e = g.action(&serde_json::json!(3)).unwrap_err();
-        assert!(e.contains("a response is a string"), "{e}");
+        assert!(e.reason.contains("a response is a string"), "{e}");
         assert_eq!(g.simple_response(" HU \r"), Ok(Value::String("HU".into())));
     }
 }

@@ -69,6 +69,11 @@ struct MatchArgs {
     /// Per-decision deadline for program (cmd:) bots, in milliseconds.
     #[arg(long, default_value_t = 1000)]
     deadline_ms: u64,
+    /// Play the deals as the championship plays a match: turns of this many rounds (deals),
+    /// which the seats are told (a championship: engine's INFO line); each seating of the
+    /// match numbers its deals the same way.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+    rounds_per_turn: Option<u32>,
     /// Print one JSON object.
     #[arg(long)]
     json: bool,
@@ -90,8 +95,8 @@ struct LadderArgs {
     /// The bot in both farmer seats.
     #[arg(long, default_value = "expert")]
     farmers: String,
-    /// Scoring mode for the landlord score: difficulty (the paper's), competition, adp, wp or
-    /// botzone (FightTheLandlord2's).
+    /// Scoring mode for the landlord score: difficulty (the paper's), competition, adp, wp,
+    /// botzone (FightTheLandlord2's) or botzone-ftl (FightTheLandlord's, in 1/200 points).
     #[arg(long, default_value = "difficulty")]
     scoring: Scoring,
     /// Only deals with exactly this many bombs (rocket included).
@@ -412,6 +417,7 @@ fn match_cmd(a: MatchArgs) -> Result<()> {
         constraint: DealConstraint { bombs: a.bombs },
         rules: a.rules.rules,
         threads: threads(a.threads),
+        rounds_per_turn: a.rounds_per_turn,
     };
     let counter = AtomicU64::new(0);
     let start = Instant::now();
@@ -512,6 +518,7 @@ fn ladder_cmd(a: LadderArgs) -> Result<()> {
         constraint: DealConstraint { bombs: a.bombs },
         rules: RuleSet::COMPETITION,
         threads: threads(a.threads),
+        rounds_per_turn: None,
     };
     let counter = AtomicU64::new(0);
     let start = Instant::now();

@@ -31,6 +31,7 @@ class Scoring(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     SCORING_ADP: _ClassVar[Scoring]
     SCORING_WP: _ClassVar[Scoring]
     SCORING_BOTZONE: _ClassVar[Scoring]
+    SCORING_BOTZONE_FTL: _ClassVar[Scoring]
 PHASE_UNSPECIFIED: Phase
 PHASE_BIDDING: Phase
 PHASE_DOUBLING: Phase
@@ -47,6 +48,7 @@ SCORING_DIFFICULTY: Scoring
 SCORING_ADP: Scoring
 SCORING_WP: Scoring
 SCORING_BOTZONE: Scoring
+SCORING_BOTZONE_FTL: Scoring
 
 class Action(_message.Message):
     __slots__ = ("bid", "double", "play")
@@ -59,7 +61,7 @@ class Action(_message.Message):
     def __init__(self, bid: _Optional[int] = ..., double: _Optional[bool] = ..., play: _Optional[str] = ...) -> None: ...
 
 class Observation(_message.Message):
-    __slots__ = ("seat", "hand", "phase", "landlord", "bottom", "bid", "events", "cards_left", "to_beat", "to_beat_seat", "legal", "rules", "phase_kind", "rules_kind")
+    __slots__ = ("seat", "hand", "phase", "landlord", "bottom", "bid", "events", "cards_left", "to_beat", "to_beat_seat", "legal", "rules", "phase_kind", "rules_kind", "round")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     HAND_FIELD_NUMBER: _ClassVar[int]
     PHASE_FIELD_NUMBER: _ClassVar[int]
@@ -74,6 +76,7 @@ class Observation(_message.Message):
     RULES_FIELD_NUMBER: _ClassVar[int]
     PHASE_KIND_FIELD_NUMBER: _ClassVar[int]
     RULES_KIND_FIELD_NUMBER: _ClassVar[int]
+    ROUND_FIELD_NUMBER: _ClassVar[int]
     seat: int
     hand: str
     phase: str
@@ -88,7 +91,20 @@ class Observation(_message.Message):
     rules: str
     phase_kind: Phase
     rules_kind: Rules
-    def __init__(self, seat: _Optional[int] = ..., hand: _Optional[str] = ..., phase: _Optional[str] = ..., landlord: _Optional[int] = ..., bottom: _Optional[str] = ..., bid: _Optional[int] = ..., events: _Optional[_Iterable[_Union[Event, _Mapping]]] = ..., cards_left: _Optional[_Iterable[int]] = ..., to_beat: _Optional[str] = ..., to_beat_seat: _Optional[int] = ..., legal: _Optional[_Iterable[str]] = ..., rules: _Optional[str] = ..., phase_kind: _Optional[_Union[Phase, str]] = ..., rules_kind: _Optional[_Union[Rules, str]] = ...) -> None: ...
+    round: Round
+    def __init__(self, seat: _Optional[int] = ..., hand: _Optional[str] = ..., phase: _Optional[str] = ..., landlord: _Optional[int] = ..., bottom: _Optional[str] = ..., bid: _Optional[int] = ..., events: _Optional[_Iterable[_Union[Event, _Mapping]]] = ..., cards_left: _Optional[_Iterable[int]] = ..., to_beat: _Optional[str] = ..., to_beat_seat: _Optional[int] = ..., legal: _Optional[_Iterable[str]] = ..., rules: _Optional[str] = ..., phase_kind: _Optional[_Union[Phase, str]] = ..., rules_kind: _Optional[_Union[Rules, str]] = ..., round: _Optional[_Union[Round, _Mapping]] = ...) -> None: ...
+
+class Round(_message.Message):
+    __slots__ = ("turn", "turns", "round", "rounds")
+    TURN_FIELD_NUMBER: _ClassVar[int]
+    TURNS_FIELD_NUMBER: _ClassVar[int]
+    ROUND_FIELD_NUMBER: _ClassVar[int]
+    ROUNDS_FIELD_NUMBER: _ClassVar[int]
+    turn: int
+    turns: int
+    round: int
+    rounds: int
+    def __init__(self, turn: _Optional[int] = ..., turns: _Optional[int] = ..., round: _Optional[int] = ..., rounds: _Optional[int] = ...) -> None: ...
 
 class Event(_message.Message):
     __slots__ = ("seat", "bid", "redeal", "landlord", "double", "play")
@@ -139,7 +155,7 @@ class Outcome(_message.Message):
     def __init__(self, landlord: _Optional[int] = ..., winner: _Optional[int] = ..., bid: _Optional[int] = ..., bombs: _Optional[int] = ..., rockets: _Optional[int] = ..., spring: _Optional[bool] = ..., anti_spring: _Optional[bool] = ..., doubled: _Optional[_Iterable[bool]] = ..., redoubled: _Optional[bool] = ..., scoring: _Optional[_Union[Scoring, str]] = ...) -> None: ...
 
 class Setup(_message.Message):
-    __slots__ = ("deal", "rules", "fixed_landlord", "first_bidder", "fixed_bid", "doubling", "scoring", "rules_kind", "scoring_kind")
+    __slots__ = ("deal", "rules", "fixed_landlord", "first_bidder", "fixed_bid", "doubling", "scoring", "rules_kind", "scoring_kind", "round")
     DEAL_FIELD_NUMBER: _ClassVar[int]
     RULES_FIELD_NUMBER: _ClassVar[int]
     FIXED_LANDLORD_FIELD_NUMBER: _ClassVar[int]
@@ -149,6 +165,7 @@ class Setup(_message.Message):
     SCORING_FIELD_NUMBER: _ClassVar[int]
     RULES_KIND_FIELD_NUMBER: _ClassVar[int]
     SCORING_KIND_FIELD_NUMBER: _ClassVar[int]
+    ROUND_FIELD_NUMBER: _ClassVar[int]
     deal: str
     rules: str
     fixed_landlord: int
@@ -158,7 +175,8 @@ class Setup(_message.Message):
     scoring: str
     rules_kind: Rules
     scoring_kind: Scoring
-    def __init__(self, deal: _Optional[str] = ..., rules: _Optional[str] = ..., fixed_landlord: _Optional[int] = ..., first_bidder: _Optional[int] = ..., fixed_bid: _Optional[int] = ..., doubling: _Optional[bool] = ..., scoring: _Optional[str] = ..., rules_kind: _Optional[_Union[Rules, str]] = ..., scoring_kind: _Optional[_Union[Scoring, str]] = ...) -> None: ...
+    round: Round
+    def __init__(self, deal: _Optional[str] = ..., rules: _Optional[str] = ..., fixed_landlord: _Optional[int] = ..., first_bidder: _Optional[int] = ..., fixed_bid: _Optional[int] = ..., doubling: _Optional[bool] = ..., scoring: _Optional[str] = ..., rules_kind: _Optional[_Union[Rules, str]] = ..., scoring_kind: _Optional[_Union[Scoring, str]] = ..., round: _Optional[_Union[Round, _Mapping]] = ...) -> None: ...
 
 class History(_message.Message):
     __slots__ = ("events",)
