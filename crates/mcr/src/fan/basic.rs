@@ -4,7 +4,7 @@ use super::combine::{self, code};
 use super::{Ctx, Fan, FanTable, by_winds, exclusions};
 use crate::pack::{Pack, PackKind};
 use crate::shape::{NO_PAIR, NO_TILES, SuitSplit, suit_splits};
-use crate::tile::{Counts, Tile};
+use crate::tile::{Counts, TILE_KINDS, Tile};
 
 /// A meld or the pair of one arrangement.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -352,18 +352,15 @@ fn score(ctx: &Ctx<'_>, units: &[Unit; 5], unique_wait: &dyn Fn() -> bool, t: &m
 
 /// Kong fans, concealed pungs, All Pungs and each pung's own fan.
 pub(super) fn kongs_and_pungs(pungs: &[Unit], t: &mut FanTable) {
-    let melded_kongs = pungs
-        .iter()
-        .filter(|p| p.melded && p.kind == Kind::Kong)
-        .count();
-    let concealed_kongs = pungs
-        .iter()
-        .filter(|p| !p.melded && p.kind == Kind::Kong)
-        .count();
-    let concealed_pungs = pungs
-        .iter()
-        .filter(|p| !p.melded && p.kind != Kind::Kong)
-        .count();
+    let (mut melded_kongs, mut concealed_kongs, mut concealed_pungs) = (0, 0, 0);
+    for p in pungs {
+        match (p.melded, p.kind == Kind::Kong) {
+            (true, true) => melded_kongs += 1,
+            (false, true) => concealed_kongs += 1,
+            (false, false) => concealed_pungs += 1,
+            (true, false) => {}
+        }
+    }
     // Concealed pungs counting concealed kongs: Two/Three/Four Concealed Pungs.
     let concealed = |n: usize, t: &mut FanTable| match n {
         2 => t.set(Fan::TwoConcealedPungs, 1),
@@ -512,31 +509,51 @@ fn by_pair(pair: Unit, chows: usize, t: &mut FanTable) {
 
 /// Outside Hand, All Five, All Even Pungs: what every meld and the pair share.
 fn by_melds_traits(units: &[Unit; 5], t: &mut FanTable) {
-    let (mut outside, mut five, mut even) = (0, 0, 0);
-    for u in units {
-        match u.tile.rank() {
-            None => outside += 1,
-            Some(r) if u.kind == Kind::Chow => match r {
-                2 | 8 => outside += 1,
-                4..=6 => five += 1,
-                _ => {}
-            },
-            Some(r) => match r {
-                1 | 9 => outside += 1,
-                5 => five += 1,
-                2 | 4 | 6 | 8 => even += 1,
-                _ => {}
-            },
-        }
-    }
-    if outside == 5 {
+    let shared = units.iter().fold(!0, |m, u| {
+        m & MELD_TRAITS[usize::from(u.kind == Kind::Chow)][u.tile.index()]
+    });
+    if shared & OUTSIDE != 0 {
         t.set(Fan::OutsideHand, 1);
-    } else if five == 5 {
+    } else if shared & FIVE != 0 {
         t.set(Fan::AllFive, 1);
-    } else if even == 5 {
+    } else if shared & EVEN != 0 {
         t.set(Fan::AllEvenPungs, 1);
     }
 }
+
+/// A meld (or the pair) holds a terminal or an honour.
+const OUTSIDE: u8 = 1;
+/// A meld (or the pair) holds a five.
+const FIVE: u8 = 2;
+/// A pung, kong or pair of an even rank.
+const EVEN: u8 = 4;
+
+/// [`OUTSIDE`], [`FIVE`] and [`EVEN`] of a pung, kong or pair (`[0]`) and of a chow (`[1]`), by
+/// its tile (a chow's middle): looked up, since every division asks for all five units.
+const MELD_TRAITS: [[u8; TILE_KINDS]; 2] = {
+    let mut out = [[0u8; TILE_KINDS]; 2];
+    let mut i = 0;
+    while i < TILE_KINDS {
+        if i >= 27 {
+            out[0][i] = OUTSIDE;
+        } else {
+            let r = i % 9 + 1;
+            out[0][i] = match r {
+                1 | 9 => OUTSIDE,
+                5 => FIVE,
+                2 | 4 | 6 | 8 => EVEN,
+                _ => 0,
+            };
+            out[1][i] = match r {
+                2 | 8 => OUTSIDE,
+                4..=6 => FIVE,
+                _ => 0,
+            };
+        }
+        i += 1;
+    }
+    out
+};
 
 /// Whether `win` could make an edge, closed or single wait of the concealed melds and pair
 /// `units`: it is in one of their chows, or it is the pair.
@@ -583,7 +600,6 @@ pub(super) fn by_wait(units: &[Unit], win: Tile, t: &mut FanTable) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tile::TILE_KINDS;
     use proptest::prelude::*;
 
     fn empty() -> Divisions {

@@ -42,10 +42,11 @@ use crate::tile::{Counts, TILE_KINDS, Tile, Wind};
 ///
 /// The bit set `held` says which fans count; a fan's entry in `counts` means something only
 /// while its bit is set, so that dropping fans (the exclusion principles) is one mask
-/// operation however many fans it drops.
+/// operation however many fans it drops. Counts are bytes (no fan counts more than 8 times:
+/// flowers), so that the table, copied for every division scored, stays small.
 #[derive(Clone, Copy)]
 pub struct FanTable {
-    counts: [u16; FAN_COUNT + 1],
+    counts: [u8; FAN_COUNT + 1],
     /// Bit `i` set exactly where fan `i` counts (its entry in `counts` not 0).
     held: u128,
 }
@@ -96,15 +97,15 @@ impl FanTable {
     /// How many times `fan` counts.
     pub const fn get(&self, fan: Fan) -> u16 {
         if self.held & bit(fan) != 0 {
-            self.counts[fan as usize]
+            self.counts[fan as usize] as u16
         } else {
             0
         }
     }
 
-    /// Sets how many times `fan` counts.
+    /// Sets how many times `fan` counts (at most 255: more is kept as 255).
     pub fn set(&mut self, fan: Fan, n: u16) {
-        self.counts[fan as usize] = n;
+        self.counts[fan as usize] = u8::try_from(n).unwrap_or(u8::MAX);
         if n == 0 {
             self.held &= !bit(fan);
         } else {
@@ -146,7 +147,7 @@ impl FanTable {
             let i = held.trailing_zeros() as usize;
             let fan = *BY_INDEX.get(i)?;
             held &= held - 1;
-            fan.map(|f| (f, self.counts[i]))
+            fan.map(|f| (f, u16::from(self.counts[i])))
         })
     }
 
@@ -299,7 +300,7 @@ pub fn evaluate(hand: &WinningHand<'_>) -> Result<Scored, FanError> {
     if let Some(p) = hand.packs.iter().find(|p| !p.is_valid()) {
         return Err(FanError::BadPack(*p));
     }
-    // `held`: bit `i` for each kind `i` among all the tiles, as `present(&all)` would read it.
+    // `held`: bit `i` for each kind `i` among all the tiles, as a scan of `all` would read it.
     let mut standing = [0u8; TILE_KINDS];
     let mut held = 1u64 << hand.win_tile.index();
     for t in hand.standing {
@@ -317,17 +318,15 @@ pub fn evaluate(hand: &WinningHand<'_>) -> Result<Scored, FanError> {
             _ => 1 << i,
         };
     }
-    if all.iter().any(|&n| n > 4)
-        && let Some(t) = all.iter().position(|&n| n > 4).and_then(Tile::from_index)
-    {
+    let (over, fours) = over_four_and_fours(&all);
+    if over && let Some(t) = all.iter().position(|&n| n > 4).and_then(Tile::from_index) {
         return Err(FanError::TooMany(t));
     }
-    let all_len = 14
-        + hand
-            .packs
-            .iter()
-            .filter(|p| p.kind == PackKind::Kong)
-            .count();
+    let kongs = hand
+        .packs
+        .iter()
+        .filter(|p| p.kind == PackKind::Kong)
+        .count() as u16;
 
     let win = hand.win_tile.index();
     let mut flags = Flags {
@@ -345,29 +344,30 @@ pub fn evaluate(hand: &WinningHand<'_>) -> Result<Scored, FanError> {
     }
     if flags.about_kong {
         let keep = if flags.self_drawn {
-            hand.packs.iter().any(|p| p.kind == PackKind::Kong)
+            kongs > 0
         } else {
             in_packs == 0 && standing[win] == 0
         };
         flags.about_kong = keep;
     }
-    let mut base = FanTable::default();
-    by_win_flags(flags, &mut base);
-    let melded = hand.packs.iter().filter(|p| p.is_melded()).count();
-    basic::by_concealment(melded, flags.self_drawn, &mut base);
-    by_suits(held, &mut base);
-    by_tile_traits(held, &mut base);
-    by_rank_range(held, &mut base);
-    let ctx = Ctx {
+    // Built in place: the context is read by every division, and its table is not small.
+    let mut ctx = Ctx {
         hand,
         flags,
         closed,
         all,
         held,
-        base,
-        // `all` holds 14 tiles and one more per kong.
-        hogs: hogs(&all, all_len - 14),
+        base: FanTable::default(),
+        // Four of a kind not declared as a kong.
+        hogs: fours.saturating_sub(kongs),
     };
+    by_win_flags(flags, &mut ctx.base);
+    let melded = hand.packs.iter().filter(|p| p.is_melded()).count();
+    basic::by_concealment(melded, flags.self_drawn, &mut ctx.base);
+    by_suits(held, &mut ctx.base);
+    by_tile_traits(held, &mut ctx.base);
+    by_rank_range(held, &mut ctx.base);
+    let ctx = ctx;
 
     let mut table = FanTable::default();
     let special = match packs {
@@ -444,7 +444,7 @@ fn by_win_flags(flags: Flags, t: &mut FanTable) {
 }
 
 /// Voided suits, flushes, No Honors and All Types, from the kinds `held` (bit `i` for kind
-/// `i`, as [`present`] reads them) of every tile of the hand.
+/// `i`) of every tile of the hand.
 fn by_suits(held: u64, t: &mut FanTable) {
     const SUIT: u64 = 0x1ff;
     let honours = held >> 27 != 0;
@@ -465,13 +465,6 @@ fn by_suits(held: u64, t: &mut FanTable) {
     if voids == 0 && held & 0xf << 27 != 0 && held & 0x7 << 31 != 0 {
         t.set(Fan::AllTypes, 1);
     }
-}
-
-/// Bit `i` set for each kind `i` that `all` holds.
-pub(super) fn present(all: &Counts) -> u64 {
-    all.iter()
-        .enumerate()
-        .fold(0, |m, (i, &n)| m | u64::from(n > 0) << i)
 }
 
 /// The kinds with a trait (one of `Tile`'s `is_…` tests, chosen by `which`), as a bit mask.
@@ -503,7 +496,7 @@ const HONOURS: u64 = kinds_with(3);
 const TERMINALS: u64 = kinds_with(4);
 
 /// All Simples, Reversible Tiles, All Green, All Honors, All Terminals, All Terminals and
-/// Honors: what every tile shares, from the kinds `held` (as [`present`] reads them).
+/// Honors: what every tile shares, from the kinds `held` (bit `i` for kind `i`).
 fn by_tile_traits(held: u64, t: &mut FanTable) {
     let every = |mask: u64| held & !mask == 0;
     if every(!TERMINALS_AND_HONOURS) {
@@ -528,7 +521,7 @@ fn by_tile_traits(held: u64, t: &mut FanTable) {
 }
 
 /// Upper, Middle and Lower Tiles, Upper and Lower Four: the range of the ranks, from the kinds
-/// `held` (as [`present`] reads them).
+/// `held` (bit `i` for kind `i`).
 fn by_rank_range(held: u64, t: &mut FanTable) {
     if held & HONOURS != 0 {
         return;
@@ -568,10 +561,31 @@ fn by_tile_hog(tiles: &Counts, kongs: usize, t: &mut FanTable) {
 
 /// How many Tile Hogs `tiles` (a kong counted as four) beside `kongs` kongs make.
 fn hogs(tiles: &Counts, kongs: usize) -> u16 {
-    // Counts are 0–4 (checked before any fan is read): a count shifted right twice is 1
-    // exactly for four.
-    let fours: u8 = tiles.iter().map(|&n| n >> 2).sum();
-    u16::from(fours).saturating_sub(kongs as u16)
+    over_four_and_fours(tiles).1.saturating_sub(kongs as u16)
+}
+
+/// Whether some count of `c` is above 4, and (when none is) how many kinds hold four: eight
+/// counts at a time, as the bytes of a word.
+fn over_four_and_fours(c: &Counts) -> (bool, u16) {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    let (mut over, mut fours) = (0u64, 0u32);
+    let mut word = |x: u64| {
+        // A count is at most 14 + 4 · 4: adding 0x7b sets a byte's top bit exactly for a count
+        // above 4, and carries into no other byte.
+        over |= x.wrapping_add(0x7b * ONES) & 0x80 * ONES;
+        // Bit 2 of a count 0–4 is set exactly for four.
+        fours += (x >> 2 & ONES).count_ones();
+    };
+    for chunk in c.chunks_exact(8) {
+        let mut b = [0u8; 8];
+        b.copy_from_slice(chunk);
+        word(u64::from_le_bytes(b));
+    }
+    let rest = c.len() / 8 * 8;
+    let mut b = [0u8; 8];
+    b[..c.len() - rest].copy_from_slice(&c[rest..]);
+    word(u64::from_le_bytes(b));
+    (over != 0, fours as u16)
 }
 
 /// Prevalent and Seat Wind for a pung of `wind`, which then no longer counts as a Pung of

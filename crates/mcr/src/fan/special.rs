@@ -5,7 +5,7 @@ use super::basic::{Kind, Unit, by_wait};
 use super::wait::unique_wait;
 use super::{
     Ctx, Fan, FanTable, by_rank_range, by_suits, by_tile_hog, by_tile_traits, by_win_flags,
-    by_winds, exclusions, present,
+    by_winds, exclusions,
 };
 use crate::shape::{KNITTED_STRAIGHTS, ORPHANS};
 use crate::tile::{Counts, Tile};
@@ -23,7 +23,8 @@ pub(super) fn special_form(ctx: &Ctx<'_>, t: &mut FanTable) -> bool {
             by_win_flags(ctx.flags, t);
         } else {
             t.set(Fan::SevenPairs, 1);
-            let held = present(c);
+            // A concealed hand's tiles are all its tiles.
+            let held = ctx.held;
             by_suits(held, t);
             by_tile_traits(held, t);
             by_rank_range(held, t);
