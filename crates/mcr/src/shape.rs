@@ -347,6 +347,72 @@ pub(crate) fn basic_waits_of_divided(standing: &Counts, win: Tile) -> Option<u64
     Some(out)
 }
 
+/// [`basic_waits_of_divided`] of `closed` less `win`, where `closed` (the concealed tiles with
+/// the winning tile) splits wholly into melds and a pair, from the suits' [`table::SplitWaits`]:
+/// the same mask, from one lookup (two when the winning tile's group holds no pair). `None` for
+/// a hand holding four of a kind, which the tables' reading answers instead.
+pub(crate) fn split_waits_of_divided(closed: &Counts, win: Tile) -> Option<u64> {
+    if holds_four(closed) {
+        return None;
+    }
+    let suit = |k: usize| -> [u8; 9] {
+        let mut g = [0u8; 9];
+        g.copy_from_slice(&closed[9 * k..9 * k + 9]);
+        g
+    };
+    let tiles = |g: &[u8]| -> u32 { g.iter().map(|&x| u32::from(x)).sum() };
+    let w = win.index();
+    let honour_pair = closed[27..].iter().position(|&x| x == 2);
+    let mut out;
+    if w >= 27 {
+        // Honours split into pungs and perhaps the pair. Won on the pair: that kind alone.
+        // Won on a pung beside the honours' pair: either pair could have become the pung.
+        // Otherwise the winning kind, and the group that held the pair may take the tile
+        // waited on instead.
+        out = 1 << w;
+        match (closed[w], honour_pair) {
+            (3, Some(p)) => return Some(out | 1 << (27 + p)),
+            (3, None) => {}
+            _ => return Some(out),
+        }
+    } else {
+        let (s, r) = (w / 9, w % 9);
+        let won = suit(s);
+        let waits = table::SPLITS.waits(&won)?;
+        out = u64::from(waits.less[r]) << (9 * s);
+        // Once the winning suit alone waits on two kinds, that is the answer; otherwise, when
+        // that suit held no pair and splits with one less the winning tile, the group that
+        // held the pair may take the tile waited on instead.
+        if out.count_ones() > 1 || tiles(&won) % 3 != 0 || waits.less_splits_with_pair >> r & 1 == 0
+        {
+            return Some(out);
+        }
+        // Honours holding the pair: its kind makes a pung.
+        if let Some(p) = honour_pair {
+            return Some(out | 1 << (27 + p));
+        }
+    }
+    for k in (0..3).filter(|&k| k != w / 9) {
+        let g = suit(k);
+        if tiles(&g) % 3 == 2 {
+            out |= u64::from(table::SPLITS.waits(&g)?.more) << (9 * k);
+        }
+    }
+    Some(out)
+}
+
+/// Whether `c` (counts 0–4) holds four of a kind: eight counts at a time, as a word's bytes,
+/// bit 2 of a count being set exactly for four.
+fn holds_four(c: &Counts) -> bool {
+    let mut bits = 0u64;
+    for chunk in c.chunks(8) {
+        let mut b = [0u8; 8];
+        b[..chunk.len()].copy_from_slice(chunk);
+        bits |= u64::from_le_bytes(b);
+    }
+    bits & 0x0404_0404_0404_0404 != 0
+}
+
 /// The tile that completes 13 concealed tiles into seven pairs, if there is one.
 pub fn seven_pairs_wait(standing: &Counts) -> Option<Tile> {
     if standing.iter().map(|&n| usize::from(n)).sum::<usize>() != 13 {
@@ -800,6 +866,63 @@ mod tests {
                 let mut want = [false; TILE_KINDS];
                 basic_waits_searched(&c, &mut want);
                 prop_assert_eq!(basic_waits(&c), want, "{:?}", c);
+                Ok(())
+            })
+            .unwrap();
+    }
+
+    /// Winning hands built from random melds and a pair (crowded into few kinds half the time,
+    /// where waits are many), each tile in turn the winning tile: the waits read from
+    /// the suits' split waits are the tables' reading, and every such hand without four of a
+    /// kind is covered.
+    #[test]
+    fn split_waits_are_the_tables_reading() {
+        use proptest::prelude::*;
+        let mut runner = proptest::test_runner::TestRunner::new(ProptestConfig::with_cases(5000));
+        let hand = (
+            0usize..=4,
+            proptest::collection::vec((0u8..34, any::<bool>()), 4),
+            0u8..34,
+            0u8..21,
+        );
+        runner
+            .run(&hand, |(packs, melds, pair, low)| {
+                let crowd = |t: u8| if t.is_multiple_of(2) { low + t % 7 } else { t };
+                let mut closed = [0u8; TILE_KINDS];
+                closed[usize::from(crowd(pair))] += 2;
+                for &(t, chow) in &melds[..4 - packs] {
+                    let t = usize::from(crowd(t));
+                    if chow && is_chow_start(t) {
+                        for n in &mut closed[t..t + 3] {
+                            *n += 1;
+                        }
+                    } else {
+                        closed[t] += 3;
+                    }
+                }
+                prop_assume!(closed.iter().all(|&n| n <= 4));
+                for w in (0..TILE_KINDS).filter(|&i| closed[i] > 0) {
+                    let win = Tile::from_index(w).unwrap();
+                    let mut standing = closed;
+                    standing[w] -= 1;
+                    let got = split_waits_of_divided(&closed, win);
+                    prop_assert_eq!(
+                        got.is_some(),
+                        !closed.contains(&4),
+                        "{:?} {:?}",
+                        closed,
+                        win
+                    );
+                    if let Some(got) = got {
+                        prop_assert_eq!(
+                            Some(got),
+                            basic_waits_of_divided(&standing, win),
+                            "{:?} {:?}",
+                            closed,
+                            win
+                        );
+                    }
+                }
                 Ok(())
             })
             .unwrap();
