@@ -279,12 +279,10 @@ fn score(ctx: &Ctx<'_>, units: &[Unit; 5], unique_wait: &dyn Fn() -> bool, t: &m
     // A pung completed by a claimed tile is not concealed, unless the tile can be read as
     // completing a concealed chow instead.
     if !ctx.flags.self_drawn {
-        let in_chow = units[fixed..4].iter().any(|u| {
-            u.kind == Kind::Chow
-                && (u.tile.offset(-1) == Some(win)
-                    || u.tile == win
-                    || u.tile.offset(1) == Some(win))
-        });
+        // A chow's middle is a 2–8: the tiles beside it are of its suit.
+        let in_chow = units[fixed..4]
+            .iter()
+            .any(|u| u.kind == Kind::Chow && u.tile.index().abs_diff(win.index()) <= 1);
         if !in_chow {
             for p in pungs[..npungs].iter_mut() {
                 if p.tile == win && !p.melded {
@@ -558,10 +556,9 @@ const MELD_TRAITS: [[u8; TILE_KINDS]; 2] = {
 /// Whether `win` could make an edge, closed or single wait of the concealed melds and pair
 /// `units`: it is in one of their chows, or it is the pair.
 fn may_wait_on(units: &[Unit], win: Tile) -> bool {
+    // A chow's middle is a 2–8: the tiles beside it are of its suit.
     units.iter().any(|u| match u.kind {
-        Kind::Chow => {
-            u.tile == win || u.tile.offset(-1) == Some(win) || u.tile.offset(1) == Some(win)
-        }
+        Kind::Chow => u.tile.index().abs_diff(win.index()) <= 1,
         Kind::Pair => u.tile == win,
         _ => false,
     })
@@ -581,9 +578,8 @@ pub(super) fn by_wait(units: &[Unit], win: Tile, t: &mut FanTable) {
     for u in units {
         match u.kind {
             Kind::Chow if u.tile == win => closed = true,
-            Kind::Chow if u.tile.offset(-1) == Some(win) || u.tile.offset(1) == Some(win) => {
-                edge = true
-            }
+            // A chow's middle is a 2–8: the tiles beside it are of its suit.
+            Kind::Chow if u.tile.index().abs_diff(win.index()) == 1 => edge = true,
             Kind::Pair if u.tile == win => single = true,
             _ => {}
         }

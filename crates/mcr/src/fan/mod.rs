@@ -367,16 +367,15 @@ pub fn evaluate(hand: &WinningHand<'_>) -> Result<Scored, FanError> {
     by_suits(held, &mut ctx.base);
     by_tile_traits(held, &mut ctx.base);
     by_rank_range(held, &mut ctx.base);
-    let ctx = ctx;
 
     let mut table = FanTable::default();
     let special = match packs {
         0 => {
-            special::special_form(&ctx, &mut table)
-                || special::knitted_straight(&ctx, &mut table)
+            (special::may_be_special_form(&ctx) && special::special_form(&ctx, &mut table))
+                || (special::may_be_knitted(&ctx) && special::knitted_straight(&ctx, &mut table))
                 || special::nine_gates(&ctx, &mut table)
         }
-        1 => special::knitted_straight(&ctx, &mut table),
+        1 => special::may_be_knitted(&ctx) && special::knitted_straight(&ctx, &mut table),
         _ => false,
     };
     let mut best_points = if special { table.points() } else { 0 };
@@ -711,6 +710,8 @@ const TRIGGERS: [u128; 3] = {
 /// ones before it left; a group none of whose fans the hand has is skipped whole.
 fn exclusions(t: &mut FanTable) {
     use Fan::*;
+    #[allow(clippy::let_unit_value)]
+    let () = DROPS_SPARE_TRIGGERS;
     drop_implied(&RULES_FIRST, TRIGGERS[0], t);
     if t.has(FourConcealedPungs) {
         t.clear(AllPungs);
@@ -729,12 +730,57 @@ fn exclusions(t: &mut FanTable) {
 }
 
 fn drop_implied(rules: &[Rule], triggers: u128, t: &mut FanTable) {
-    if !t.has_any(triggers) {
+    let mut hit = t.held & triggers;
+    if hit == 0 {
         return;
     }
-    for &(fan, drops) in rules {
-        if t.has_any(fan) {
-            t.clear_all(drops);
-        }
+    // Within a group no rule drops another's trigger (`DROPS_SPARE_TRIGGERS`), so the order
+    // of its rules does not matter: each trigger held drops its fans.
+    let mut drops = 0;
+    while hit != 0 {
+        drops |= DROPS[hit.trailing_zeros() as usize];
+        hit &= hit - 1;
     }
+    debug_assert!(
+        rules
+            .iter()
+            .all(|&(fan, d)| fan & triggers == fan && d & triggers == 0)
+    );
+    t.clear_all(drops);
 }
+
+/// The fans each fan drops by the rules of [`RULES_FIRST`], [`RULES_MIDDLE`] and
+/// [`RULES_LAST`], indexed as [`FanTable`] indexes the fans.
+const DROPS: [u128; 128] = {
+    let mut out = [0u128; 128];
+    let groups: [&[Rule]; 3] = [&RULES_FIRST, &RULES_MIDDLE, &RULES_LAST];
+    let mut g = 0;
+    while g < 3 {
+        let mut i = 0;
+        while i < groups[g].len() {
+            let (fan, drops) = groups[g][i];
+            out[fan.trailing_zeros() as usize] |= drops;
+            i += 1;
+        }
+        g += 1;
+    }
+    out
+};
+
+/// No rule drops a fan that triggers a rule of its own group, and no fan triggers rules of two
+/// groups: what lets [`drop_implied`] apply a group's rules in any order, from [`DROPS`].
+const DROPS_SPARE_TRIGGERS: () = {
+    assert!(TRIGGERS[0] & TRIGGERS[1] == 0);
+    assert!(TRIGGERS[0] & TRIGGERS[2] == 0);
+    assert!(TRIGGERS[1] & TRIGGERS[2] == 0);
+    let groups: [&[Rule]; 3] = [&RULES_FIRST, &RULES_MIDDLE, &RULES_LAST];
+    let mut g = 0;
+    while g < 3 {
+        let mut i = 0;
+        while i < groups[g].len() {
+            assert!(groups[g][i].1 & TRIGGERS[g] == 0);
+            i += 1;
+        }
+        g += 1;
+    }
+};

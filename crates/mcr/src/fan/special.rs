@@ -10,6 +10,28 @@ use super::{
 use crate::shape::{KNITTED_STRAIGHTS, ORPHANS};
 use crate::tile::{Counts, Tile};
 
+/// Whether the concealed hand of `ctx` may be of [`special_form`]'s shapes: every count even
+/// (Seven Pairs), or 13 kinds or more. Checked first, as few hands are.
+#[inline]
+pub(super) fn may_be_special_form(ctx: &Ctx<'_>) -> bool {
+    ctx.held.count_ones() >= 13 || {
+        let mut odd = 0u64;
+        for chunk in ctx.closed.chunks(8) {
+            let mut b = [0u8; 8];
+            b[..chunk.len()].copy_from_slice(chunk);
+            odd |= u64::from_le_bytes(b);
+        }
+        odd & 0x0101_0101_0101_0101 == 0
+    }
+}
+
+/// Whether the hand of `ctx` may hold [`knitted_straight`]'s shape: all of one knitted
+/// straight's kinds. Checked first, as few hands do.
+#[inline]
+pub(super) fn may_be_knitted(ctx: &Ctx<'_>) -> bool {
+    KNITTED_MASKS.iter().any(|&m| m & !ctx.held == 0)
+}
+
 /// Seven Pairs (or Seven Shifted Pairs), Honors and Knitted Tiles, Thirteen Orphans: sets the
 /// shape's fans and says whether the (concealed) hand has one.
 pub(super) fn special_form(ctx: &Ctx<'_>, t: &mut FanTable) -> bool {
