@@ -297,9 +297,9 @@ fn score(ctx: &Ctx<'_>, units: &[Unit; 5], unique_wait: &dyn Fn() -> bool, t: &m
     match nchows {
         4 => {
             if three_suited_terminal_chows(&units[..4], pair) {
-                t.set(Fan::ThreeSuitedTerminalChows, 1);
+                t.one(Fan::ThreeSuitedTerminalChows);
             } else if pure_terminal_chows(&units[..4], pair) {
-                t.set(Fan::PureTerminalChows, 1);
+                t.one(Fan::PureTerminalChows);
             } else {
                 chows.sort_unstable();
                 combine::chows4(chows, t);
@@ -344,7 +344,7 @@ fn score(ctx: &Ctx<'_>, units: &[Unit; 5], unique_wait: &dyn Fn() -> bool, t: &m
         }
     }
     if t.is_empty() {
-        t.set(Fan::ChickenHand, 1);
+        t.one(Fan::ChickenHand);
     }
 }
 
@@ -361,52 +361,52 @@ pub(super) fn kongs_and_pungs(pungs: &[Unit], t: &mut FanTable) {
     }
     // Concealed pungs counting concealed kongs: Two/Three/Four Concealed Pungs.
     let concealed = |n: usize, t: &mut FanTable| match n {
-        2 => t.set(Fan::TwoConcealedPungs, 1),
-        3 => t.set(Fan::ThreeConcealedPungs, 1),
-        4 => t.set(Fan::FourConcealedPungs, 1),
+        2 => t.one(Fan::TwoConcealedPungs),
+        3 => t.one(Fan::ThreeConcealedPungs),
+        4 => t.one(Fan::FourConcealedPungs),
         _ => {}
     };
     match (melded_kongs + concealed_kongs, concealed_kongs) {
         (0, _) => concealed(concealed_pungs, t),
         (1, 0) => {
-            t.set(Fan::MeldedKong, 1);
+            t.one(Fan::MeldedKong);
             concealed(concealed_pungs, t);
         }
         (1, _) => {
-            t.set(Fan::ConcealedKong, 1);
+            t.one(Fan::ConcealedKong);
             concealed(concealed_pungs + 1, t);
         }
         (2, 0) => {
-            t.set(Fan::TwoMeldedKongs, 1);
+            t.one(Fan::TwoMeldedKongs);
             if concealed_pungs == 2 {
-                t.set(Fan::TwoConcealedPungs, 1);
+                t.one(Fan::TwoConcealedPungs);
             }
         }
         (2, 1) => {
-            t.set(Fan::ConcealedKongAndMeldedKong, 1);
+            t.one(Fan::ConcealedKongAndMeldedKong);
             concealed((concealed_pungs + 1).min(3), t);
         }
         (2, _) => {
-            t.set(Fan::TwoConcealedKongs, 1);
+            t.one(Fan::TwoConcealedKongs);
             if concealed_pungs > 0 {
                 concealed(concealed_pungs + 2, t);
             }
         }
         (3, k) => {
-            t.set(Fan::ThreeKongs, 1);
+            t.one(Fan::ThreeKongs);
             match k {
-                1 if concealed_pungs > 0 => t.set(Fan::TwoConcealedPungs, 1),
+                1 if concealed_pungs > 0 => t.one(Fan::TwoConcealedPungs),
                 2 | 3 => concealed(k + concealed_pungs, t),
                 _ => {}
             }
         }
         (_, k) => {
-            t.set(Fan::FourKongs, 1);
+            t.one(Fan::FourKongs);
             concealed(k, t);
         }
     }
     if pungs.len() == 4 && !t.has(Fan::FourKongs) && !t.has(Fan::FourConcealedPungs) {
-        t.set(Fan::AllPungs, 1);
+        t.one(Fan::AllPungs);
     }
     for p in pungs {
         if let Some(f) = combine::one_pung(p.code()) {
@@ -478,7 +478,7 @@ pub(super) fn by_concealment(melded: usize, self_drawn: bool, t: &mut FanTable) 
         ),
         _ => {
             if self_drawn {
-                t.set(Fan::SelfDrawn, 1);
+                t.one(Fan::SelfDrawn);
             }
         }
     }
@@ -488,19 +488,19 @@ pub(super) fn by_concealment(melded: usize, self_drawn: bool, t: &mut FanTable) 
 fn by_pair(pair: Unit, chows: usize, t: &mut FanTable) {
     if chows == 4 {
         if pair.tile.is_numbered() {
-            t.set(Fan::AllChows, 1);
+            t.one(Fan::AllChows);
         }
         return;
     }
     if t.has(Fan::TwoDragonsPungs) {
         if pair.tile.is_dragon() {
-            t.set(Fan::LittleThreeDragons, 1);
+            t.one(Fan::LittleThreeDragons);
             t.clear(Fan::TwoDragonsPungs);
         }
         return;
     }
     if t.has(Fan::BigThreeWinds) && pair.tile.is_wind() {
-        t.set(Fan::LittleFourWinds, 1);
+        t.one(Fan::LittleFourWinds);
         t.clear(Fan::BigThreeWinds);
     }
 }
@@ -511,11 +511,11 @@ fn by_melds_traits(units: &[Unit; 5], t: &mut FanTable) {
         m & MELD_TRAITS[usize::from(u.kind == Kind::Chow)][u.tile.index()]
     });
     if shared & OUTSIDE != 0 {
-        t.set(Fan::OutsideHand, 1);
+        t.one(Fan::OutsideHand);
     } else if shared & FIVE != 0 {
-        t.set(Fan::AllFive, 1);
+        t.one(Fan::AllFive);
     } else if shared & EVEN != 0 {
-        t.set(Fan::AllEvenPungs, 1);
+        t.one(Fan::AllEvenPungs);
     }
 }
 
@@ -585,11 +585,11 @@ pub(super) fn by_wait(units: &[Unit], win: Tile, t: &mut FanTable) {
         }
     }
     if edge {
-        t.set(Fan::EdgeWait, 1);
+        t.one(Fan::EdgeWait);
     } else if closed {
-        t.set(Fan::ClosedWait, 1);
+        t.one(Fan::ClosedWait);
     } else if single {
-        t.set(Fan::SingleWait, 1);
+        t.one(Fan::SingleWait);
     }
 }
 

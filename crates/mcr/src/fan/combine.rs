@@ -168,7 +168,7 @@ fn account_once(found: &[Option<Fan>], max: usize, t: &mut FanTable) {
 /// The fans of four chows by their sorted middle tiles.
 pub(super) fn chows4(m: [i16; 4], t: &mut FanTable) {
     if let Some(f) = four_chows(m) {
-        t.set(f, 1);
+        t.one(f);
         return;
     }
     for (three, extra) in [
@@ -178,9 +178,9 @@ pub(super) fn chows4(m: [i16; 4], t: &mut FanTable) {
         ([m[1], m[2], m[3]], m[0]),
     ] {
         if let Some(f) = three_chows(three[0], three[1], three[2]) {
-            t.set(f, 1);
+            t.one(f);
             if let Some(e) = extra_chow(three, extra) {
-                t.set(e, 1);
+                t.one(e);
             }
             return;
         }
@@ -206,7 +206,7 @@ pub(super) fn chows4(m: [i16; 4], t: &mut FanTable) {
 /// The fans of three chows by their sorted middle tiles.
 pub(super) fn chows3(m: [i16; 3], t: &mut FanTable) {
     if let Some(f) = three_chows(m[0], m[1], m[2]) {
-        t.set(f, 1);
+        t.one(f);
         return;
     }
     let found = [
@@ -276,10 +276,35 @@ pub(super) fn one_pung(c: i16) -> Option<Fan> {
     }
 }
 
+/// Whether some three of the pungs (or kongs) `m` could make a three-pung fan: most hands'
+/// pungs make none, and this answers without trying each three. The tiles are bits of one
+/// word, bit `code − 16` (a suit's ranks in 16-bit lanes with room above 9, so that shifting
+/// by two ranks never reaches the lane below; the honours in the top lane).
+fn may_make_three(m: &[i16]) -> bool {
+    let x = m.iter().fold(0u64, |x, &c| x | 1 << ((c - 16) & 63));
+    const RANKS: u64 = 0x3fe;
+    let (a, b, c) = (x & RANKS, x >> 16 & RANKS, x >> 32 & RANKS);
+    // Ranks r, r + 1, r + 2 in lanes p, q, r.
+    let shifted = |p: u64, q: u64, r: u64| p & q >> 1 & r >> 2;
+    let numbered = a & b & c
+        | shifted(x, x, x) & (RANKS * 0x0001_0001_0001)
+        | shifted(a, b, c)
+        | shifted(a, c, b)
+        | shifted(b, a, c)
+        | shifted(b, c, a)
+        | shifted(c, a, b)
+        | shifted(c, b, a);
+    numbered != 0 || (x >> 49 & 0xf).count_ones() >= 3 || (x >> 53 & 0x7).count_ones() == 3
+}
+
 /// The fans of four pungs by their sorted tiles.
 pub(super) fn pungs4(m: [i16; 4], t: &mut FanTable) {
+    if !may_make_three(&m) {
+        two_pung_fans(&m, t);
+        return;
+    }
     if let Some(f) = four_pungs(m) {
-        t.set(f, 1);
+        t.one(f);
         return;
     }
     for (three, free) in [
@@ -289,7 +314,7 @@ pub(super) fn pungs4(m: [i16; 4], t: &mut FanTable) {
         ([m[1], m[2], m[3]], 0),
     ] {
         if let Some(f) = three_pungs(three[0], three[1], three[2]) {
-            t.set(f, 1);
+            t.one(f);
             // The leftover pung may still pair with one of the three.
             if let Some(p) = (0..4)
                 .filter(|&i| i != free)
@@ -300,24 +325,29 @@ pub(super) fn pungs4(m: [i16; 4], t: &mut FanTable) {
             return;
         }
     }
-    for (a, b) in [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)] {
-        if let Some(f) = two_pungs(m[a], m[b]) {
-            t.add(f);
+    two_pung_fans(&m, t);
+}
+
+/// Each two-pung fan of every two of the pungs `m`.
+fn two_pung_fans(m: &[i16], t: &mut FanTable) {
+    for (i, &a) in m.iter().enumerate() {
+        for &b in &m[i + 1..] {
+            if let Some(f) = two_pungs(a, b) {
+                t.add(f);
+            }
         }
     }
 }
 
 /// The fans of three pungs by their sorted tiles.
 pub(super) fn pungs3(m: [i16; 3], t: &mut FanTable) {
-    if let Some(f) = three_pungs(m[0], m[1], m[2]) {
-        t.set(f, 1);
+    if may_make_three(&m)
+        && let Some(f) = three_pungs(m[0], m[1], m[2])
+    {
+        t.one(f);
         return;
     }
-    for (a, b) in [(0, 1), (0, 2), (1, 2)] {
-        if let Some(f) = two_pungs(m[a], m[b]) {
-            t.add(f);
-        }
-    }
+    two_pung_fans(&m, t);
 }
 
 /// The fan of two pungs.

@@ -122,8 +122,20 @@ impl FanTable {
     }
 
     fn add(&mut self, fan: Fan) {
-        let n = self.get(fan);
-        self.set(fan, n + 1);
+        let i = fan as usize;
+        let n = if self.held & bit(fan) != 0 {
+            self.counts[i]
+        } else {
+            0
+        };
+        self.counts[i] = n.saturating_add(1);
+        self.held |= bit(fan);
+    }
+
+    /// Sets `fan` to count once: [`FanTable::set`] to 1, as most fans are found.
+    fn one(&mut self, fan: Fan) {
+        self.counts[fan as usize] = 1;
+        self.held |= bit(fan);
     }
 
     fn clear(&mut self, fan: Fan) {
@@ -419,24 +431,24 @@ pub fn evaluate(hand: &WinningHand<'_>) -> Result<Scored, FanError> {
 /// The win flags' own fans.
 fn by_win_flags(flags: Flags, t: &mut FanTable) {
     if flags.fourth_tile {
-        t.set(Fan::LastTile, 1);
+        t.one(Fan::LastTile);
     }
     if flags.self_drawn {
-        t.set(Fan::SelfDrawn, 1);
+        t.one(Fan::SelfDrawn);
         if flags.wall_last {
-            t.set(Fan::LastTileDraw, 1);
+            t.one(Fan::LastTileDraw);
             t.clear(Fan::SelfDrawn);
         }
         if flags.about_kong {
-            t.set(Fan::OutWithReplacementTile, 1);
+            t.one(Fan::OutWithReplacementTile);
             t.clear(Fan::SelfDrawn);
         }
     } else {
         if flags.wall_last {
-            t.set(Fan::LastTileClaim, 1);
+            t.one(Fan::LastTileClaim);
         }
         if flags.about_kong {
-            t.set(Fan::RobbingTheKong, 1);
+            t.one(Fan::RobbingTheKong);
             t.clear(Fan::LastTile);
         }
     }
@@ -448,21 +460,21 @@ fn by_suits(held: u64, t: &mut FanTable) {
     const SUIT: u64 = 0x1ff;
     let honours = held >> 27 != 0;
     if !honours {
-        t.set(Fan::NoHonors, 1);
+        t.one(Fan::NoHonors);
     }
     let voids = (0..3).filter(|&s| held & SUIT << (9 * s) == 0).count() as u16;
     t.set(Fan::OneVoidedSuit, voids);
     if voids == 2 {
         t.clear(Fan::OneVoidedSuit);
         if honours {
-            t.set(Fan::HalfFlush, 1);
+            t.one(Fan::HalfFlush);
         } else {
-            t.set(Fan::FullFlush, 1);
+            t.one(Fan::FullFlush);
             t.clear(Fan::NoHonors);
         }
     }
     if voids == 0 && held & 0xf << 27 != 0 && held & 0x7 << 31 != 0 {
-        t.set(Fan::AllTypes, 1);
+        t.one(Fan::AllTypes);
     }
 }
 
@@ -499,23 +511,23 @@ const TERMINALS: u64 = kinds_with(4);
 fn by_tile_traits(held: u64, t: &mut FanTable) {
     let every = |mask: u64| held & !mask == 0;
     if every(!TERMINALS_AND_HONOURS) {
-        t.set(Fan::AllSimples, 1);
+        t.one(Fan::AllSimples);
     }
     if every(REVERSIBLE) {
-        t.set(Fan::ReversibleTiles, 1);
+        t.one(Fan::ReversibleTiles);
     }
     if every(GREEN) {
-        t.set(Fan::AllGreen, 1);
+        t.one(Fan::AllGreen);
     }
     if t.has(Fan::AllSimples) {
         return;
     }
     if every(HONOURS) {
-        t.set(Fan::AllHonors, 1);
+        t.one(Fan::AllHonors);
     } else if every(TERMINALS) {
-        t.set(Fan::AllTerminals, 1);
+        t.one(Fan::AllTerminals);
     } else if every(TERMINALS_AND_HONOURS) {
-        t.set(Fan::AllTerminalsAndHonors, 1);
+        t.one(Fan::AllTerminalsAndHonors);
     }
 }
 
@@ -548,7 +560,7 @@ fn by_rank_range(held: u64, t: &mut FanTable) {
             1,
         );
     } else if only(4, 6) {
-        t.set(Fan::MiddleTiles, 1);
+        t.one(Fan::MiddleTiles);
     }
 }
 
@@ -595,13 +607,13 @@ fn by_winds(wind: Tile, hand: &WinningHand<'_>, t: &mut FanTable) {
         || t.has(Fan::AllHonors)
         || t.has(Fan::LittleFourWinds);
     if wind == hand.prevalent_wind.tile() {
-        t.set(Fan::PrevalentWind, 1);
+        t.one(Fan::PrevalentWind);
         if !deducted {
             t.lower(Fan::PungOfTerminalsOrHonors, 1);
         }
     }
     if wind == hand.seat_wind.tile() {
-        t.set(Fan::SeatWind, 1);
+        t.one(Fan::SeatWind);
         if hand.seat_wind != hand.prevalent_wind && !deducted {
             t.lower(Fan::PungOfTerminalsOrHonors, 1);
         }
@@ -718,7 +730,7 @@ fn exclusions(t: &mut FanTable) {
         t.clear(ConcealedHand);
         if t.has(FullyConcealedHand) {
             t.clear(FullyConcealedHand);
-            t.set(SelfDrawn, 1);
+            t.one(SelfDrawn);
         }
     }
     drop_implied(&RULES_MIDDLE, TRIGGERS[1], t);

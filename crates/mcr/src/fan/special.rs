@@ -38,13 +38,13 @@ pub(super) fn special_form(ctx: &Ctx<'_>, t: &mut FanTable) -> bool {
     let c = &ctx.closed;
     if c.iter().all(|&n| n % 2 == 0) {
         if let Some(suit) = seven_shifted_pairs(c, ctx.hand.win_tile) {
-            t.set(Fan::SevenShiftedPairs, 1);
+            t.one(Fan::SevenShiftedPairs);
             if c[suit * 9] == 0 && c[suit * 9 + 8] == 0 {
-                t.set(Fan::AllSimples, 1);
+                t.one(Fan::AllSimples);
             }
             by_win_flags(ctx.flags, t);
         } else {
-            t.set(Fan::SevenPairs, 1);
+            t.one(Fan::SevenPairs);
             // A concealed hand's tiles are all its tiles.
             let held = ctx.held;
             by_suits(held, t);
@@ -66,7 +66,7 @@ pub(super) fn special_form(ctx: &Ctx<'_>, t: &mut FanTable) -> bool {
     }
     let kinds = c.iter().filter(|&&n| n > 0).count();
     if kinds == 13 && ORPHANS.iter().all(|&i| c[usize::from(i)] > 0) {
-        t.set(Fan::ThirteenOrphans, 1);
+        t.one(Fan::ThirteenOrphans);
         by_win_flags(ctx.flags, t);
         return true;
     }
@@ -103,11 +103,11 @@ fn honors_and_knitted(c: &Counts, t: &mut FanTable) -> bool {
         return false;
     }
     if numbered == 7 {
-        t.set(Fan::GreaterHonorsAndKnittedTiles, 1);
+        t.one(Fan::GreaterHonorsAndKnittedTiles);
     } else {
-        t.set(Fan::LesserHonorsAndKnittedTiles, 1);
+        t.one(Fan::LesserHonorsAndKnittedTiles);
         if numbered == 9 {
-            t.set(Fan::KnittedStraight, 1);
+            t.one(Fan::KnittedStraight);
         }
     }
     true
@@ -151,51 +151,51 @@ pub(super) fn knitted_straight(ctx: &Ctx<'_>, t: &mut FanTable) -> bool {
     else {
         return false;
     };
-    t.set(Fan::KnittedStraight, 1);
+    t.one(Fan::KnittedStraight);
     let all = &ctx.all;
     if meld.kind == Kind::Chow {
         if pair.tile.is_numbered() {
-            t.set(Fan::AllChows, 1);
+            t.one(Fan::AllChows);
         }
         if all[pair.tile.index()] == 4 {
-            t.set(Fan::TileHog, 1);
+            t.one(Fan::TileHog);
         }
     } else if meld.tile.is_wind() {
-        t.set(Fan::PungOfTerminalsOrHonors, 1);
+        t.one(Fan::PungOfTerminalsOrHonors);
         by_winds(meld.tile, hand, t);
         if pair.tile.is_dragon() {
-            t.set(Fan::AllTypes, 1);
+            t.one(Fan::AllTypes);
         }
     } else if meld.tile.is_dragon() {
-        t.set(Fan::DragonPung, 1);
+        t.one(Fan::DragonPung);
         if pair.tile.is_wind() {
-            t.set(Fan::AllTypes, 1);
+            t.one(Fan::AllTypes);
         }
     } else {
         if meld.tile.is_terminal() {
-            t.set(Fan::PungOfTerminalsOrHonors, 1);
+            t.one(Fan::PungOfTerminalsOrHonors);
         }
         if !pair.tile.is_honour() {
-            t.set(Fan::NoHonors, 1);
+            t.one(Fan::NoHonors);
         }
         if meld.kind != Kind::Kong && all[meld.tile.index()] == 4 {
-            t.set(Fan::TileHog, 1);
+            t.one(Fan::TileHog);
         }
     }
     by_win_flags(ctx.flags, t);
     if meld.melded {
         if meld.kind == Kind::Kong {
-            t.set(Fan::MeldedKong, 1);
+            t.one(Fan::MeldedKong);
         }
     } else {
         if meld.kind == Kind::Kong {
-            t.set(Fan::ConcealedKong, 1);
+            t.one(Fan::ConcealedKong);
         }
         if ctx.flags.self_drawn {
-            t.set(Fan::FullyConcealedHand, 1);
+            t.one(Fan::FullyConcealedHand);
             t.clear(Fan::SelfDrawn);
         } else {
-            t.set(Fan::ConcealedHand, 1);
+            t.one(Fan::ConcealedHand);
         }
     }
     let win = hand.win_tile;
@@ -204,7 +204,7 @@ pub(super) fn knitted_straight(ctx: &Ctx<'_>, t: &mut FanTable) -> bool {
             by_wait(&[meld, pair], win, t);
         }
     } else if !seq.iter().any(|&i| usize::from(i) == win.index()) || c[win.index()] == 3 {
-        t.set(Fan::SingleWait, 1);
+        t.one(Fan::SingleWait);
     }
     exclusions(t);
     true
@@ -269,22 +269,22 @@ pub(super) fn nine_gates(ctx: &Ctx<'_>, t: &mut FanTable) -> bool {
     if !(1..=9).all(|r| c[base + usize::from(r) - 1] == want(r)) {
         return false;
     }
-    t.set(Fan::NineGates, 1);
+    t.one(Fan::NineGates);
     match rank {
         1 | 9 => {
-            t.set(Fan::PureStraight, 1);
-            t.set(Fan::TileHog, 1);
+            t.one(Fan::PureStraight);
+            t.one(Fan::TileHog);
         }
         2 | 8 => {
-            t.set(Fan::TwoConcealedPungs, 1);
-            t.set(Fan::ShortStraight, 1);
-            t.set(Fan::PungOfTerminalsOrHonors, 1);
+            t.one(Fan::TwoConcealedPungs);
+            t.one(Fan::ShortStraight);
+            t.one(Fan::PungOfTerminalsOrHonors);
         }
         5 => {
-            t.set(Fan::TwoConcealedPungs, 1);
-            t.set(Fan::PungOfTerminalsOrHonors, 1);
+            t.one(Fan::TwoConcealedPungs);
+            t.one(Fan::PungOfTerminalsOrHonors);
         }
-        _ => t.set(Fan::ShortStraight, 1),
+        _ => t.one(Fan::ShortStraight),
     }
     by_win_flags(ctx.flags, t);
     true
