@@ -165,12 +165,15 @@ impl FanTable {
 
     /// The points of all the fans.
     pub fn points(&self) -> u32 {
-        let mut held = self.held;
+        // Each half of the bit set on its own: word-sized bit operations.
         let mut total = 0;
-        while held != 0 {
-            let i = held.trailing_zeros() as usize;
-            total += u32::from(self.counts[i]) * u32::from(POINTS[i]);
-            held &= held - 1;
+        for (half, base) in [(self.held as u64, 0), ((self.held >> 64) as u64, 64)] {
+            let mut held = half;
+            while held != 0 {
+                let i = base + held.trailing_zeros() as usize;
+                total += u32::from(self.counts[i]) * u32::from(POINTS[i]);
+                held &= held - 1;
+            }
         }
         total
     }
@@ -401,7 +404,6 @@ pub fn evaluate(hand: &WinningHand<'_>) -> Result<Scored, FanError> {
                 wait::unique_wait_divided(&ctx.closed, hand.standing.len(), hand.win_tile)
             })
         };
-        let mut chosen: Option<FanTable> = None;
         basic::each_division(&ctx, &unique, |t| {
             let p = t.points();
             // A later arrangement of equal points replaces the choice when it has Pure Triple
@@ -411,12 +413,9 @@ pub fn evaluate(hand: &WinningHand<'_>) -> Result<Scored, FanError> {
                     && (t.get(Fan::PureTripleChow) == 1 || seven_pairs || t.has(Fan::TriplePung)))
             {
                 best_points = best_points.max(p);
-                chosen = Some(*t);
+                table = *t;
             }
         });
-        if let Some(t) = chosen {
-            table = t;
-        }
     }
     if best_points == 0 {
         return Err(FanError::NotWin);
