@@ -349,12 +349,30 @@ pub(crate) fn basic_waits_of_divided(standing: &Counts, win: Tile) -> Option<u64
 
 /// [`basic_waits_of_divided`] of `closed` less `win`, where `closed` (the concealed tiles with
 /// the winning tile) splits wholly into melds and a pair, from the suits' [`table::SplitWaits`]:
-/// the same mask, from one lookup (two when the winning tile's group holds no pair). `None` for
-/// a hand holding four of a kind, which the tables' reading answers instead.
+/// the same mask, from one lookup (two when the winning tile's group holds no pair). `None`
+/// only for counts outside the tables.
 pub(crate) fn split_waits_of_divided(closed: &Counts, win: Tile) -> Option<u64> {
-    if holds_four(closed) {
-        return None;
+    let (mut out, settled) = split_waits_of_groups(closed, win)?;
+    // A fifth tile of a kind held four times, outside the tables (as in `basic_waits_mask`).
+    if !settled && holds_four(closed) {
+        let mut standing = *closed;
+        standing[win.index()] -= 1;
+        for i in 0..TILE_KINDS {
+            if standing[i] == 4 {
+                standing[i] += 1;
+                if is_basic_complete(&standing) {
+                    out |= 1 << i;
+                }
+                standing[i] -= 1;
+            }
+        }
     }
+    Some(out)
+}
+
+/// [`split_waits_of_divided`] before the fifth tile of a kind held four times is tried, and
+/// whether the winning tile's group alone already waits on two kinds (the answer then).
+fn split_waits_of_groups(closed: &Counts, win: Tile) -> Option<(u64, bool)> {
     let suit = |k: usize| -> [u8; 9] {
         let mut g = [0u8; 9];
         g.copy_from_slice(&closed[9 * k..9 * k + 9]);
@@ -362,18 +380,18 @@ pub(crate) fn split_waits_of_divided(closed: &Counts, win: Tile) -> Option<u64> 
     };
     let tiles = |g: &[u8]| -> u32 { g.iter().map(|&x| u32::from(x)).sum() };
     let w = win.index();
+    // Honours split into pungs and perhaps the pair (never four of a kind).
     let honour_pair = closed[27..].iter().position(|&x| x == 2);
     let mut out;
     if w >= 27 {
-        // Honours split into pungs and perhaps the pair. Won on the pair: that kind alone.
-        // Won on a pung beside the honours' pair: either pair could have become the pung.
-        // Otherwise the winning kind, and the group that held the pair may take the tile
-        // waited on instead.
+        // Won on the honours' pair: that kind alone. Won on a pung beside the honours' pair:
+        // either pair could have become the pung. Otherwise the winning kind, and the group
+        // that held the pair may take the tile waited on instead.
         out = 1 << w;
         match (closed[w], honour_pair) {
-            (3, Some(p)) => return Some(out | 1 << (27 + p)),
+            (3, Some(p)) => return Some((out | 1 << (27 + p), true)),
             (3, None) => {}
-            _ => return Some(out),
+            _ => return Some((out, false)),
         }
     } else {
         let (s, r) = (w / 9, w % 9);
@@ -383,13 +401,15 @@ pub(crate) fn split_waits_of_divided(closed: &Counts, win: Tile) -> Option<u64> 
         // Once the winning suit alone waits on two kinds, that is the answer; otherwise, when
         // that suit held no pair and splits with one less the winning tile, the group that
         // held the pair may take the tile waited on instead.
-        if out.count_ones() > 1 || tiles(&won) % 3 != 0 || waits.less_splits_with_pair >> r & 1 == 0
-        {
-            return Some(out);
+        if out.count_ones() > 1 {
+            return Some((out, true));
+        }
+        if tiles(&won) % 3 != 0 || waits.less_splits_with_pair >> r & 1 == 0 {
+            return Some((out, false));
         }
         // Honours holding the pair: its kind makes a pung.
         if let Some(p) = honour_pair {
-            return Some(out | 1 << (27 + p));
+            return Some((out | 1 << (27 + p), false));
         }
     }
     for k in (0..3).filter(|&k| k != w / 9) {
@@ -398,7 +418,7 @@ pub(crate) fn split_waits_of_divided(closed: &Counts, win: Tile) -> Option<u64> 
             out |= u64::from(table::SPLITS.waits(&g)?.more) << (9 * k);
         }
     }
-    Some(out)
+    Some((out, false))
 }
 
 /// Whether `c` (counts 0–4) holds four of a kind: eight counts at a time, as a word's bytes,
@@ -873,8 +893,7 @@ mod tests {
 
     /// Winning hands built from random melds and a pair (crowded into few kinds half the time,
     /// where waits are many), each tile in turn the winning tile: the waits read from
-    /// the suits' split waits are the tables' reading, and every such hand without four of a
-    /// kind is covered.
+    /// the suits' split waits are the tables' reading, and every such hand is covered.
     #[test]
     fn split_waits_are_the_tables_reading() {
         use proptest::prelude::*;
@@ -906,13 +925,7 @@ mod tests {
                     let mut standing = closed;
                     standing[w] -= 1;
                     let got = split_waits_of_divided(&closed, win);
-                    prop_assert_eq!(
-                        got.is_some(),
-                        !closed.contains(&4),
-                        "{:?} {:?}",
-                        closed,
-                        win
-                    );
+                    prop_assert!(got.is_some(), "{:?} {:?}", closed, win);
                     if let Some(got) = got {
                         prop_assert_eq!(
                             Some(got),

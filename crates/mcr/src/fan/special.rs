@@ -2,7 +2,7 @@
 //! Thirteen Orphans, a Knitted Straight with a meld and a pair, Nine Gates.
 
 use super::basic::{Kind, Unit, by_wait};
-use super::wait::unique_wait;
+use super::wait::{unique_wait, unique_wait_divided};
 use super::{
     Ctx, Fan, FanTable, by_rank_range, by_suits, by_tile_hog, by_tile_traits, by_win_flags,
     by_winds, exclusions,
@@ -200,7 +200,14 @@ pub(super) fn knitted_straight(ctx: &Ctx<'_>, t: &mut FanTable) -> bool {
     }
     let win = hand.win_tile;
     if hand.packs.is_empty() {
-        if unique_wait(&rest, 4, win) {
+        // `rest` is a meld and a pair: with the winning tile among them, the divided hand's
+        // reading applies.
+        let unique = if rest[win.index()] > 0 {
+            unique_wait_divided(&rest, 4, win)
+        } else {
+            unique_wait(&rest, 4, win)
+        };
+        if unique {
             by_wait(&[meld, pair], win, t);
         }
     } else if !seq.iter().any(|&i| usize::from(i) == win.index()) || c[win.index()] == 3 {
