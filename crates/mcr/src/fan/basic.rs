@@ -223,7 +223,9 @@ pub(super) fn each_division(
     };
     divide(&ctx.closed, &mut out);
     let found = &mut out.list[..out.len];
-    found.sort_unstable();
+    if found.len() > 1 {
+        found.sort_unstable();
+    }
     let fixed = ctx.hand.packs.len();
     for d in found.iter() {
         if usize::from(d.count) + fixed != 4 {
@@ -332,8 +334,11 @@ fn score(ctx: &Ctx<'_>, units: &[Unit; 5], unique_wait: &dyn Fn() -> bool, t: &m
     }
     // The wait fans need a hand not Melded nor of Four Kongs (as `by_wait` reads them): the
     // costly wait reading is skipped for those.
-    if !t.has_any(WAIT_BARRED) && may_wait_on(&units[fixed..], win) && unique_wait() {
-        by_wait(&units[fixed..], win, t);
+    if !t.has_any(WAIT_BARRED)
+        && let Some(f) = wait_fan(&units[fixed..], win)
+        && unique_wait()
+    {
+        t.one(f);
     }
     exclusions(t);
     if !t.has(Fan::BigFourWinds) {
@@ -408,12 +413,44 @@ pub(super) fn kongs_and_pungs(pungs: &[Unit], t: &mut FanTable) {
     if pungs.len() == 4 && !t.has(Fan::FourKongs) && !t.has(Fan::FourConcealedPungs) {
         t.one(Fan::AllPungs);
     }
+    // Dragon Pung and Pung of Terminals or Honors, counted by looking each pung's kind up.
+    let (mut dragons, mut others) = (0, 0);
     for p in pungs {
-        if let Some(f) = combine::one_pung(p.code()) {
-            t.add(f);
-        }
+        let f = PUNG_FANS[p.tile.index()];
+        dragons += u16::from(f == DRAGON);
+        others += u16::from(f == TERMINAL_OR_HONOUR);
+    }
+    if dragons > 0 {
+        t.set(Fan::DragonPung, dragons);
+    }
+    if others > 0 {
+        t.set(Fan::PungOfTerminalsOrHonors, others);
     }
 }
+
+/// [`PUNG_FANS`]: a dragon's pung.
+const DRAGON: u8 = 1;
+/// [`PUNG_FANS`]: a wind's, a 1's or a 9's pung.
+const TERMINAL_OR_HONOUR: u8 = 2;
+
+/// The fan of a pung (or kong) by its kind: [`DRAGON`], [`TERMINAL_OR_HONOUR`] or 0.
+const PUNG_FANS: [u8; TILE_KINDS] = {
+    let mut out = [0u8; TILE_KINDS];
+    let mut i = 0;
+    while i < TILE_KINDS {
+        if let Some(t) = Tile::from_index(i) {
+            out[i] = if t.is_dragon() {
+                DRAGON
+            } else if t.is_wind() || t.is_terminal() {
+                TERMINAL_OR_HONOUR
+            } else {
+                0
+            };
+        }
+        i += 1;
+    }
+    out
+};
 
 fn pure_terminal_chows(chows: &[Unit], pair: Unit) -> bool {
     if pair.tile.rank() != Some(5) {
@@ -553,43 +590,42 @@ const MELD_TRAITS: [[u8; TILE_KINDS]; 2] = {
     out
 };
 
-/// Whether `win` could make an edge, closed or single wait of the concealed melds and pair
-/// `units`: it is in one of their chows, or it is the pair.
-fn may_wait_on(units: &[Unit], win: Tile) -> bool {
-    // A chow's middle is a 2–8: the tiles beside it are of its suit.
-    units.iter().any(|u| match u.kind {
-        Kind::Chow => u.tile.index().abs_diff(win.index()) <= 1,
-        Kind::Pair => u.tile == win,
-        _ => false,
-    })
-}
-
 /// The fans that rule out Edge, Closed and Single Wait ([`by_wait`]).
 const WAIT_BARRED: u128 = 1 << Fan::MeldedHand as u32 | 1 << Fan::FourKongs as u32;
 
-/// Edge, Closed and Single Wait, for a hand that waited on one tile alone: `units` are the
-/// concealed melds and the pair. A chow the winning tile ends makes an edge wait, one it
-/// middles a closed wait, the pair a single wait, in that order of preference.
-pub(super) fn by_wait(units: &[Unit], win: Tile, t: &mut FanTable) {
-    if t.has(Fan::MeldedHand) || t.has(Fan::FourKongs) {
-        return;
-    }
+/// The wait fan `win` makes of the concealed melds and pair `units`, should the hand have
+/// waited on one tile alone: a chow the winning tile ends makes an edge wait, one it middles a
+/// closed wait, the pair a single wait, in that order of preference. `None` when the winning
+/// tile is in none of their chows nor the pair (then no reading of the wait is needed).
+fn wait_fan(units: &[Unit], win: Tile) -> Option<Fan> {
     let (mut edge, mut closed, mut single) = (false, false, false);
     for u in units {
-        match u.kind {
-            Kind::Chow if u.tile == win => closed = true,
-            // A chow's middle is a 2–8: the tiles beside it are of its suit.
-            Kind::Chow if u.tile.index().abs_diff(win.index()) == 1 => edge = true,
-            Kind::Pair if u.tile == win => single = true,
-            _ => {}
-        }
+        // A chow's middle is a 2–8: the tiles beside it are of its suit.
+        let apart = u.tile.index().abs_diff(win.index());
+        let chow = u.kind == Kind::Chow;
+        closed |= chow && apart == 0;
+        edge |= chow && apart == 1;
+        single |= u.kind == Kind::Pair && apart == 0;
     }
     if edge {
-        t.one(Fan::EdgeWait);
+        Some(Fan::EdgeWait)
     } else if closed {
-        t.one(Fan::ClosedWait);
+        Some(Fan::ClosedWait)
     } else if single {
-        t.one(Fan::SingleWait);
+        Some(Fan::SingleWait)
+    } else {
+        None
+    }
+}
+
+/// Edge, Closed and Single Wait ([`wait_fan`]), for a hand that waited on one tile alone:
+/// `units` are the concealed melds and the pair. None for a Melded Hand or Four Kongs.
+pub(super) fn by_wait(units: &[Unit], win: Tile, t: &mut FanTable) {
+    if t.has_any(WAIT_BARRED) {
+        return;
+    }
+    if let Some(f) = wait_fan(units, win) {
+        t.one(f);
     }
 }
 

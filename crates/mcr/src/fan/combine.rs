@@ -265,17 +265,6 @@ fn two_pungs(a: i16, b: i16) -> Option<Fan> {
     }
 }
 
-/// Dragon Pung or Pung of Terminals or Honors for one pung (or kong) of `c`.
-pub(super) fn one_pung(c: i16) -> Option<Fan> {
-    if dragon(c) {
-        Some(Fan::DragonPung)
-    } else if wind(c) || (numbered(c) && (rank(c) == 1 || rank(c) == 9)) {
-        Some(Fan::PungOfTerminalsOrHonors)
-    } else {
-        None
-    }
-}
-
 /// Whether some three of the pungs (or kongs) `m` could make a three-pung fan: most hands'
 /// pungs make none, and this answers without trying each three. The tiles are bits of one
 /// word, bit `code − 16` (a suit's ranks in 16-bit lanes with room above 9, so that shifting
