@@ -22,14 +22,28 @@
 
 mod table;
 
-pub(crate) use table::{NO_PAIR, NO_TILES, SuitSplit};
+pub(crate) use table::{NO_PAIR, NO_TILES, SplitWaits, SuitSplit};
 
 /// The splits of one suit's counts `c` wholly into melds and, when `c` holds two tiles more
-/// than a multiple of three, one pair: looked up in a table built on first use. None for a
-/// suit that does not split wholly, or counts outside the table (a count above 4, more than
-/// 14 tiles).
-pub(crate) fn suit_splits(c: &[u8; 9]) -> &'static [SuitSplit] {
-    table::SPLITS.get(c)
+/// than a multiple of three, one pair, with the suit's [`SplitWaits`] for reading the wait of a
+/// hand divided by these splits ([`split_waits_of_groups`]): looked up in a table built on
+/// first use. No splits (and no waits) for a suit that does not split wholly, or counts
+/// outside the table (a count above 4, more than 14 tiles).
+pub(crate) fn suit_splits_and_waits(
+    c: &[u8; 9],
+) -> (&'static [SuitSplit], Option<&'static SplitWaits>) {
+    table::SPLITS.get_with_waits(c)
+}
+
+/// What reading a divided hand's wait needs of its groups, as dividing it finds them.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct DividedGroups {
+    /// Each suit's tiles.
+    pub tiles: [u8; 3],
+    /// Each suit's [`SplitWaits`] (none for a suit without tiles).
+    pub waits: [Option<&'static SplitWaits>; 3],
+    /// The honours' pair (an index 27–33), if they hold it.
+    pub honour_pair: Option<u8>,
 }
 
 use crate::tile::{Counts, TILE_KINDS, Tile};
@@ -349,10 +363,32 @@ pub(crate) fn basic_waits_of_divided(standing: &Counts, win: Tile) -> Option<u64
 
 /// [`basic_waits_of_divided`] of `closed` less `win`, where `closed` (the concealed tiles with
 /// the winning tile) splits wholly into melds and a pair, from the suits' [`table::SplitWaits`]:
-/// the same mask, from one lookup (two when the winning tile's group holds no pair). `None`
-/// only for counts outside the tables.
+/// the same mask. `None` only for counts outside the tables.
 pub(crate) fn split_waits_of_divided(closed: &Counts, win: Tile) -> Option<u64> {
-    let (mut out, settled) = split_waits_of_groups(closed, win)?;
+    let mut groups = DividedGroups {
+        honour_pair: closed[27..]
+            .iter()
+            .position(|&x| x == 2)
+            .map(|p| 27 + p as u8),
+        ..DividedGroups::default()
+    };
+    for k in 0..3 {
+        let mut g = [0u8; 9];
+        g.copy_from_slice(&closed[9 * k..9 * k + 9]);
+        groups.tiles[k] = g.iter().sum();
+        groups.waits[k] = table::SPLITS.waits(&g);
+    }
+    split_waits_of_groups(closed, win, &groups)
+}
+
+/// [`split_waits_of_divided`] from the groups of `closed` as dividing it found them: no lookup
+/// at all.
+pub(crate) fn split_waits_of_groups(
+    closed: &Counts,
+    win: Tile,
+    groups: &DividedGroups,
+) -> Option<u64> {
+    let (mut out, settled) = waits_before_fifth_tiles(win, groups)?;
     // A fifth tile of a kind held four times, outside the tables (as in `basic_waits_mask`).
     if !settled && holds_four(closed) {
         let mut standing = *closed;
@@ -370,33 +406,26 @@ pub(crate) fn split_waits_of_divided(closed: &Counts, win: Tile) -> Option<u64> 
     Some(out)
 }
 
-/// [`split_waits_of_divided`] before the fifth tile of a kind held four times is tried, and
+/// [`split_waits_of_groups`] before the fifth tile of a kind held four times is tried, and
 /// whether the winning tile's group alone already waits on two kinds (the answer then).
-fn split_waits_of_groups(closed: &Counts, win: Tile) -> Option<(u64, bool)> {
-    let suit = |k: usize| -> [u8; 9] {
-        let mut g = [0u8; 9];
-        g.copy_from_slice(&closed[9 * k..9 * k + 9]);
-        g
-    };
-    let tiles = |g: &[u8]| -> u32 { g.iter().map(|&x| u32::from(x)).sum() };
+fn waits_before_fifth_tiles(win: Tile, groups: &DividedGroups) -> Option<(u64, bool)> {
     let w = win.index();
     // Honours split into pungs and perhaps the pair (never four of a kind).
-    let honour_pair = closed[27..].iter().position(|&x| x == 2);
+    let honour_pair = groups.honour_pair.map(u64::from);
     let mut out;
     if w >= 27 {
         // Won on the honours' pair: that kind alone. Won on a pung beside the honours' pair:
         // either pair could have become the pung. Otherwise the winning kind, and the group
         // that held the pair may take the tile waited on instead.
         out = 1 << w;
-        match (closed[w], honour_pair) {
-            (3, Some(p)) => return Some((out | 1 << (27 + p), true)),
-            (3, None) => {}
-            _ => return Some((out, false)),
+        match honour_pair {
+            Some(p) if p == w as u64 => return Some((out, false)),
+            Some(p) => return Some((out | 1 << p, true)),
+            None => {}
         }
     } else {
         let (s, r) = (w / 9, w % 9);
-        let won = suit(s);
-        let waits = table::SPLITS.waits(&won)?;
+        let waits = groups.waits[s]?;
         out = u64::from(waits.less[r]) << (9 * s);
         // Once the winning suit alone waits on two kinds, that is the answer; otherwise, when
         // that suit held no pair and splits with one less the winning tile, the group that
@@ -404,18 +433,17 @@ fn split_waits_of_groups(closed: &Counts, win: Tile) -> Option<(u64, bool)> {
         if out.count_ones() > 1 {
             return Some((out, true));
         }
-        if tiles(&won) % 3 != 0 || waits.less_splits_with_pair >> r & 1 == 0 {
+        if groups.tiles[s] % 3 != 0 || waits.less_splits_with_pair >> r & 1 == 0 {
             return Some((out, false));
         }
         // Honours holding the pair: its kind makes a pung.
         if let Some(p) = honour_pair {
-            return Some((out | 1 << (27 + p), false));
+            return Some((out | 1 << p, false));
         }
     }
     for k in (0..3).filter(|&k| k != w / 9) {
-        let g = suit(k);
-        if tiles(&g) % 3 == 2 {
-            out |= u64::from(table::SPLITS.waits(&g)?.more) << (9 * k);
+        if groups.tiles[k] % 3 == 2 {
+            out |= u64::from(groups.waits[k]?.more) << (9 * k);
         }
     }
     Some((out, false))

@@ -1,9 +1,10 @@
 //! The basic shape: four melds and a pair. Every division of the concealed tiles is scored.
 
 use super::combine::{self, code};
+use super::wait::unique_wait_of_groups;
 use super::{Ctx, Fan, FanTable, by_winds, exclusions};
 use crate::pack::{Pack, PackKind};
-use crate::shape::{NO_PAIR, NO_TILES, SuitSplit, suit_splits};
+use crate::shape::{DividedGroups, NO_PAIR, NO_TILES, SuitSplit, suit_splits_and_waits};
 use crate::tile::{Counts, TILE_KINDS, Tile};
 
 /// A meld or the pair of one arrangement.
@@ -66,6 +67,8 @@ struct Division {
 struct Divisions {
     list: [Division; MAX_DIVISIONS],
     len: usize,
+    /// The groups as the division found them, for reading the wait.
+    groups: DividedGroups,
 }
 
 /// The reference the per-group enumeration ([`divide`]) is tested against: the whole hand
@@ -126,8 +129,9 @@ fn divide_search(
 ///
 /// Melds never span two groups (a suit, or the honours), so only the one group holding two
 /// tiles more than a multiple of three can hold the pair, and a group holding one more splits
-/// no way at all. Each suit's splits are looked up ([`suit_splits`]), the honours split one way
-/// at most, and every choice of one split per group is a division.
+/// no way at all. Each suit's splits are looked up ([`suit_splits_and_waits`], the waits kept
+/// for reading the wait), the honours split one way at most, and every choice of one split per
+/// group is a division.
 fn divide(c: &Counts, out: &mut Divisions) {
     let mut pairs = 0;
     let mut lists: [&[SuitSplit]; 3] = [&[NO_TILES]; 3];
@@ -139,8 +143,11 @@ fn divide(c: &Counts, out: &mut Divisions) {
             1 => return,
             r => pairs += u8::from(r == 2),
         }
+        out.groups.tiles[s] = n;
         if n > 0 {
-            *list = suit_splits(&g);
+            let (splits, waits) = suit_splits_and_waits(&g);
+            *list = splits;
+            out.groups.waits[s] = waits;
             if list.is_empty() {
                 return;
             }
@@ -164,6 +171,7 @@ fn divide(c: &Counts, out: &mut Divisions) {
         }
     }
     pairs += u8::from(honours.pair != NO_PAIR);
+    out.groups.honour_pair = (honours.pair != NO_PAIR).then_some(honours.pair);
     if pairs != 1 {
         return;
     }
@@ -208,11 +216,7 @@ fn divide(c: &Counts, out: &mut Divisions) {
 /// each division's fans in the order the fan library finds them (so that the first of equal
 /// totals is the library's choice): by the sorted sequence of melds, a meld keyed by its lowest
 /// tile and a pung before a chow.
-pub(super) fn each_division(
-    ctx: &Ctx<'_>,
-    unique_wait: &dyn Fn() -> bool,
-    mut each: impl FnMut(&FanTable),
-) {
+pub(super) fn each_division(ctx: &Ctx<'_>, mut each: impl FnMut(&FanTable)) {
     let mut out = Divisions {
         list: [Division {
             melds: [0; 4],
@@ -220,6 +224,7 @@ pub(super) fn each_division(
             pair: 0,
         }; MAX_DIVISIONS],
         len: 0,
+        groups: DividedGroups::default(),
     };
     divide(&ctx.closed, &mut out);
     let found = &mut out.list[..out.len];
@@ -227,6 +232,19 @@ pub(super) fn each_division(
         found.sort_unstable();
     }
     let fixed = ctx.hand.packs.len();
+    // Whether the hand waited on one tile alone: read only for a division where the winning
+    // tile could make an edge, closed or single wait, from the groups as divided.
+    let unique = std::cell::OnceCell::new();
+    let unique_wait = || {
+        *unique.get_or_init(|| {
+            unique_wait_of_groups(
+                &ctx.closed,
+                ctx.hand.standing.len(),
+                ctx.hand.win_tile,
+                &out.groups,
+            )
+        })
+    };
     for d in found.iter() {
         if usize::from(d.count) + fixed != 4 {
             continue;
@@ -249,14 +267,14 @@ pub(super) fn each_division(
         );
         // Each division starts from the fans every division shares.
         let mut table = ctx.base;
-        score(ctx, &units, unique_wait, &mut table);
+        score(ctx, &units, &unique_wait, &mut table);
         each(&table);
     }
 }
 
 /// The fans of one division: `units` are the fixed packs, then the concealed melds, then the
 /// pair.
-fn score(ctx: &Ctx<'_>, units: &[Unit; 5], unique_wait: &dyn Fn() -> bool, t: &mut FanTable) {
+fn score(ctx: &Ctx<'_>, units: &[Unit; 5], unique_wait: &impl Fn() -> bool, t: &mut FanTable) {
     let hand = ctx.hand;
     let win = hand.win_tile;
     let fixed = hand.packs.len();
@@ -642,6 +660,7 @@ mod tests {
                 pair: 0,
             }; MAX_DIVISIONS],
             len: 0,
+            groups: DividedGroups::default(),
         }
     }
 

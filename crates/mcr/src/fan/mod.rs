@@ -396,15 +396,7 @@ pub fn evaluate(hand: &WinningHand<'_>) -> Result<Scored, FanError> {
     let mut best_points = if special { table.points() } else { 0 };
     if best_points == 0 || table.has(Fan::SevenPairs) {
         let seven_pairs = table.has(Fan::SevenPairs);
-        // Whether the hand waited on one tile alone: read only for a division where the
-        // winning tile could make an edge, closed or single wait.
-        let unique = std::cell::OnceCell::new();
-        let unique = || {
-            *unique.get_or_init(|| {
-                wait::unique_wait_divided(&ctx.closed, hand.standing.len(), hand.win_tile)
-            })
-        };
-        basic::each_division(&ctx, &unique, |t| {
+        basic::each_division(&ctx, |t| {
             let p = t.points();
             // A later arrangement of equal points replaces the choice when it has Pure Triple
             // Chow or Triple Pung, or against Seven Pairs: the library's tie rule.

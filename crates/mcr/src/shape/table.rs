@@ -462,6 +462,23 @@ impl SplitTable {
         })
     }
 
+    /// [`SplitTable::get`] and [`SplitTable::waits`] of the suit `c` from one lookup.
+    #[inline]
+    pub(crate) fn get_with_waits(&self, c: &[u8; 9]) -> (&[SuitSplit], Option<&SplitWaits>) {
+        match self.slot(c) {
+            Some((at, waits)) => {
+                let at = at as usize;
+                (
+                    self.pool
+                        .get(at >> 8..(at >> 8) + (at & 0xff))
+                        .unwrap_or(&[]),
+                    self.waits.get(waits as usize),
+                )
+            }
+            None => (&[], None),
+        }
+    }
+
     /// [`SplitWaits`] of the suit `c`: none when it does not split wholly.
     #[inline]
     pub(crate) fn waits(&self, c: &[u8; 9]) -> Option<&SplitWaits> {
