@@ -433,7 +433,7 @@ fn waits_before_fifth_tiles(win: Tile, groups: &DividedGroups) -> Option<(u64, b
         if out.count_ones() > 1 {
             return Some((out, true));
         }
-        if groups.tiles[s] % 3 != 0 || waits.less_splits_with_pair >> r & 1 == 0 {
+        if !groups.tiles[s].is_multiple_of(3) || waits.less_splits_with_pair >> r & 1 == 0 {
             return Some((out, false));
         }
         // Honours holding the pair: its kind makes a pung.

@@ -574,7 +574,7 @@ fn over_four_and_fours(c: &Counts) -> (bool, u16) {
     let mut word = |x: u64| {
         // A count is at most 14 + 4 · 4: adding 0x7b sets a byte's top bit exactly for a count
         // above 4, and carries into no other byte.
-        over |= x.wrapping_add(0x7b * ONES) & 0x80 * ONES;
+        over |= x.wrapping_add(0x7b * ONES) & (0x80 * ONES);
         // Bit 2 of a count 0–4 is set exactly for four.
         fours += (x >> 2 & ONES).count_ones();
     };
@@ -713,8 +713,6 @@ const TRIGGERS: [u128; 3] = {
 /// ones before it left; a group none of whose fans the hand has is skipped whole.
 fn exclusions(t: &mut FanTable) {
     use Fan::*;
-    #[allow(clippy::let_unit_value)]
-    let () = DROPS_SPARE_TRIGGERS;
     drop_implied(&RULES_FIRST, TRIGGERS[0], t);
     if t.has(FourConcealedPungs) {
         t.clear(AllPungs);
@@ -737,8 +735,8 @@ fn drop_implied(rules: &[Rule], triggers: u128, t: &mut FanTable) {
     if hit == 0 {
         return;
     }
-    // Within a group no rule drops another's trigger (`DROPS_SPARE_TRIGGERS`), so the order
-    // of its rules does not matter: each trigger held drops its fans.
+    // Within a group no rule drops another's trigger (asserted at compile time below), so the
+    // order of its rules does not matter: each trigger held drops its fans.
     let mut drops = 0;
     while hit != 0 {
         drops |= DROPS[hit.trailing_zeros() as usize];
@@ -772,7 +770,7 @@ const DROPS: [u128; 128] = {
 
 /// No rule drops a fan that triggers a rule of its own group, and no fan triggers rules of two
 /// groups: what lets [`drop_implied`] apply a group's rules in any order, from [`DROPS`].
-const DROPS_SPARE_TRIGGERS: () = {
+const _: () = {
     assert!(TRIGGERS[0] & TRIGGERS[1] == 0);
     assert!(TRIGGERS[0] & TRIGGERS[2] == 0);
     assert!(TRIGGERS[1] & TRIGGERS[2] == 0);
