@@ -159,9 +159,15 @@ fn divide(c: &Counts, out: &mut Divisions) {
         count: 0,
         pair: NO_PAIR,
     };
-    for (i, &n) in c.iter().enumerate().skip(27) {
-        match n {
-            0 => {}
+    // Only the kinds held are visited: the honours' counts as a word's bytes.
+    let mut bytes = [0u8; 8];
+    bytes[..7].copy_from_slice(&c[27..]);
+    let mut held = u64::from_le_bytes(bytes);
+    while held != 0 {
+        let k = held.trailing_zeros() as usize / 8;
+        held &= !(0xff << (8 * k));
+        let i = 27 + k;
+        match c[i] {
             2 if honours.pair == NO_PAIR => honours.pair = i as u8,
             3 if honours.count < 4 => {
                 honours.melds[usize::from(honours.count)] = 2 * i as u8;
