@@ -325,6 +325,8 @@ pub fn evaluate(hand: &WinningHand<'_>) -> Result<Scored, FanError> {
     let mut closed = standing;
     closed[hand.win_tile.index()] += 1;
     let mut all = closed;
+    // One pass over the packs: their tiles, and how many are kongs and how many claimed.
+    let (mut kongs, mut melded) = (0u16, 0);
     for p in hand.packs {
         p.add_to(&mut all);
         let i = p.tile.index();
@@ -332,16 +334,13 @@ pub fn evaluate(hand: &WinningHand<'_>) -> Result<Scored, FanError> {
             PackKind::Chow => 0b111 << (i - 1),
             _ => 1 << i,
         };
+        kongs += u16::from(p.kind == PackKind::Kong);
+        melded += usize::from(p.is_melded());
     }
     let (over, fours) = over_four_and_fours(&all);
     if over && let Some(t) = all.iter().position(|&n| n > 4).and_then(Tile::from_index) {
         return Err(FanError::TooMany(t));
     }
-    let kongs = hand
-        .packs
-        .iter()
-        .filter(|p| p.kind == PackKind::Kong)
-        .count() as u16;
 
     let win = hand.win_tile.index();
     let mut flags = Flags {
@@ -377,7 +376,6 @@ pub fn evaluate(hand: &WinningHand<'_>) -> Result<Scored, FanError> {
         hogs: fours.saturating_sub(kongs),
     };
     by_win_flags(flags, &mut ctx.base);
-    let melded = hand.packs.iter().filter(|p| p.is_melded()).count();
     basic::by_concealment(melded, flags.self_drawn, &mut ctx.base);
     by_suits(held, &mut ctx.base);
     by_tile_traits(held, &mut ctx.base);

@@ -60,7 +60,7 @@ pub(super) fn special_form(ctx: &Ctx<'_>, t: &mut FanTable) -> bool {
     if ctx.hand.packs.is_empty() && ctx.held.count_ones() < 13 {
         return false;
     }
-    if honors_and_knitted(c, t) {
+    if honors_and_knitted(c, ctx.held, t) {
         by_win_flags(ctx.flags, t);
         return true;
     }
@@ -88,18 +88,19 @@ fn seven_shifted_pairs(c: &Counts, win: Tile) -> Option<usize> {
     ok.then_some(suit)
 }
 
-fn honors_and_knitted(c: &Counts, t: &mut FanTable) -> bool {
-    if c.iter().filter(|&&n| n > 0).count() != 14 {
+/// `held`: bit `i` for each kind `i` the concealed tiles `c` hold.
+fn honors_and_knitted(c: &Counts, held: u64, t: &mut FanTable) -> bool {
+    // Fourteen kinds held once each: every tile a different kind.
+    if held.count_ones() != 14 || c.iter().any(|&n| n > 1) {
         return false;
     }
-    let numbered = c[..27].iter().filter(|&&n| n > 0).count();
+    const NUMBERED: u64 = (1 << 27) - 1;
+    let numbered = (held & NUMBERED).count_ones();
     if !(7..=9).contains(&numbered) {
         return false;
     }
-    if !KNITTED_STRAIGHTS
-        .iter()
-        .any(|seq| (0..27).all(|i| c[i] == 0 || seq.contains(&(i as u8))))
-    {
+    // The numbered tiles all of one knitted straight.
+    if !KNITTED_MASKS.iter().any(|&m| held & NUMBERED & !m == 0) {
         return false;
     }
     if numbered == 7 {
