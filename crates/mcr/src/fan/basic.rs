@@ -627,9 +627,9 @@ fn wait_fan(units: &[Unit], win: Tile) -> Option<Fan> {
         // A chow's middle is a 2–8: the tiles beside it are of its suit.
         let apart = u.tile.index().abs_diff(win.index());
         let chow = u.kind == Kind::Chow;
-        closed |= chow && apart == 0;
-        edge |= chow && apart == 1;
-        single |= u.kind == Kind::Pair && apart == 0;
+        closed |= chow & (apart == 0);
+        edge |= chow & (apart == 1);
+        single |= (u.kind == Kind::Pair) & (apart == 0);
     }
     if edge {
         Some(Fan::EdgeWait)
