@@ -316,13 +316,14 @@ pub fn evaluate(hand: &WinningHand<'_>) -> Result<Scored, FanError> {
         return Err(FanError::BadPack(*p));
     }
     // `held`: bit `i` for each kind `i` among all the tiles, as a scan of `all` would read it.
-    let mut standing = [0u8; TILE_KINDS];
+    let mut closed = [0u8; TILE_KINDS];
     let mut held = 1u64 << hand.win_tile.index();
     for t in hand.standing {
-        standing[t.index()] += 1;
+        closed[t.index()] += 1;
         held |= 1 << t.index();
     }
-    let mut closed = standing;
+    // How many of the winning tile's kind the concealed tiles held before it.
+    let standing_win = closed[hand.win_tile.index()];
     closed[hand.win_tile.index()] += 1;
     let mut all = closed;
     // One pass over the packs: their tiles, and how many are kongs and how many claimed.
@@ -350,7 +351,7 @@ pub fn evaluate(hand: &WinningHand<'_>) -> Result<Scored, FanError> {
         wall_last: hand.wall_last,
     };
     let in_packs = all[win] - closed[win];
-    if standing[win] > 0 {
+    if standing_win > 0 {
         flags.fourth_tile = false;
     }
     if in_packs == 3 {
@@ -360,7 +361,7 @@ pub fn evaluate(hand: &WinningHand<'_>) -> Result<Scored, FanError> {
         let keep = if flags.self_drawn {
             kongs > 0
         } else {
-            in_packs == 0 && standing[win] == 0
+            in_packs == 0 && standing_win == 0
         };
         flags.about_kong = keep;
     }
