@@ -22,14 +22,28 @@
 
 mod table;
 
-pub(crate) use table::{NO_PAIR, NO_TILES, SuitSplit};
+pub(crate) use table::{NO_PAIR, NO_TILES, SplitWaits, SuitSplit};
 
 /// The splits of one suit's counts `c` wholly into melds and, when `c` holds two tiles more
-/// than a multiple of three, one pair: looked up in a table built on first use. None for a
-/// suit that does not split wholly, or counts outside the table (a count above 4, more than
-/// 14 tiles).
-pub(crate) fn suit_splits(c: &[u8; 9]) -> &'static [SuitSplit] {
-    table::SPLITS.get(c)
+/// than a multiple of three, one pair, with the suit's [`SplitWaits`] for reading the wait of a
+/// hand divided by these splits ([`split_waits_of_groups`]): looked up in a table built on
+/// first use. No splits (and no waits) for a suit that does not split wholly, or counts
+/// outside the table (a count above 4, more than 14 tiles).
+pub(crate) fn suit_splits_and_waits(
+    c: &[u8; 9],
+) -> (&'static [SuitSplit], Option<&'static SplitWaits>) {
+    table::SPLITS.get_with_waits(c)
+}
+
+/// What reading a divided hand's wait needs of its groups, as dividing it finds them.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct DividedGroups {
+    /// Each suit's tiles.
+    pub tiles: [u8; 3],
+    /// Each suit's [`SplitWaits`] (none for a suit without tiles).
+    pub waits: [Option<&'static SplitWaits>; 3],
+    /// The honours' pair (an index 27–33), if they hold it.
+    pub honour_pair: Option<u8>,
 }
 
 use crate::tile::{Counts, TILE_KINDS, Tile};
@@ -345,6 +359,106 @@ pub(crate) fn basic_waits_of_divided(standing: &Counts, win: Tile) -> Option<u64
         }
     }
     Some(out)
+}
+
+/// [`basic_waits_of_divided`] of `closed` less `win`, where `closed` (the concealed tiles with
+/// the winning tile) splits wholly into melds and a pair, from the suits' [`table::SplitWaits`]:
+/// the same mask. `None` only for counts outside the tables.
+pub(crate) fn split_waits_of_divided(closed: &Counts, win: Tile) -> Option<u64> {
+    let mut groups = DividedGroups {
+        honour_pair: closed[27..]
+            .iter()
+            .position(|&x| x == 2)
+            .map(|p| 27 + p as u8),
+        ..DividedGroups::default()
+    };
+    for k in 0..3 {
+        let mut g = [0u8; 9];
+        g.copy_from_slice(&closed[9 * k..9 * k + 9]);
+        groups.tiles[k] = g.iter().sum();
+        groups.waits[k] = table::SPLITS.waits(&g);
+    }
+    split_waits_of_groups(closed, win, &groups)
+}
+
+/// [`split_waits_of_divided`] from the groups of `closed` as dividing it found them: no lookup
+/// at all.
+pub(crate) fn split_waits_of_groups(
+    closed: &Counts,
+    win: Tile,
+    groups: &DividedGroups,
+) -> Option<u64> {
+    let (mut out, settled) = waits_before_fifth_tiles(win, groups)?;
+    // A fifth tile of a kind held four times, outside the tables (as in `basic_waits_mask`).
+    if !settled && holds_four(closed) {
+        let mut standing = *closed;
+        standing[win.index()] -= 1;
+        for i in 0..TILE_KINDS {
+            if standing[i] == 4 {
+                standing[i] += 1;
+                if is_basic_complete(&standing) {
+                    out |= 1 << i;
+                }
+                standing[i] -= 1;
+            }
+        }
+    }
+    Some(out)
+}
+
+/// [`split_waits_of_groups`] before the fifth tile of a kind held four times is tried, and
+/// whether the winning tile's group alone already waits on two kinds (the answer then).
+fn waits_before_fifth_tiles(win: Tile, groups: &DividedGroups) -> Option<(u64, bool)> {
+    let w = win.index();
+    // Honours split into pungs and perhaps the pair (never four of a kind).
+    let honour_pair = groups.honour_pair.map(u64::from);
+    let mut out;
+    if w >= 27 {
+        // Won on the honours' pair: that kind alone. Won on a pung beside the honours' pair:
+        // either pair could have become the pung. Otherwise the winning kind, and the group
+        // that held the pair may take the tile waited on instead.
+        out = 1 << w;
+        match honour_pair {
+            Some(p) if p == w as u64 => return Some((out, false)),
+            Some(p) => return Some((out | 1 << p, true)),
+            None => {}
+        }
+    } else {
+        let (s, r) = (w / 9, w % 9);
+        let waits = groups.waits[s]?;
+        out = u64::from(waits.less[r]) << (9 * s);
+        // Once the winning suit alone waits on two kinds, that is the answer; otherwise, when
+        // that suit held no pair and splits with one less the winning tile, the group that
+        // held the pair may take the tile waited on instead.
+        if out.count_ones() > 1 {
+            return Some((out, true));
+        }
+        if !groups.tiles[s].is_multiple_of(3) || waits.less_splits_with_pair >> r & 1 == 0 {
+            return Some((out, false));
+        }
+        // Honours holding the pair: its kind makes a pung.
+        if let Some(p) = honour_pair {
+            return Some((out | 1 << p, false));
+        }
+    }
+    for k in (0..3).filter(|&k| k != w / 9) {
+        if groups.tiles[k] % 3 == 2 {
+            out |= u64::from(groups.waits[k]?.more) << (9 * k);
+        }
+    }
+    Some((out, false))
+}
+
+/// Whether `c` (counts 0–4) holds four of a kind: eight counts at a time, as a word's bytes,
+/// bit 2 of a count being set exactly for four.
+fn holds_four(c: &Counts) -> bool {
+    let mut bits = 0u64;
+    for chunk in c.chunks(8) {
+        let mut b = [0u8; 8];
+        b[..chunk.len()].copy_from_slice(chunk);
+        bits |= u64::from_le_bytes(b);
+    }
+    bits & 0x0404_0404_0404_0404 != 0
 }
 
 /// The tile that completes 13 concealed tiles into seven pairs, if there is one.
@@ -800,6 +914,56 @@ mod tests {
                 let mut want = [false; TILE_KINDS];
                 basic_waits_searched(&c, &mut want);
                 prop_assert_eq!(basic_waits(&c), want, "{:?}", c);
+                Ok(())
+            })
+            .unwrap();
+    }
+
+    /// Winning hands built from random melds and a pair (crowded into few kinds half the time,
+    /// where waits are many), each tile in turn the winning tile: the waits read from
+    /// the suits' split waits are the tables' reading, and every such hand is covered.
+    #[test]
+    fn split_waits_are_the_tables_reading() {
+        use proptest::prelude::*;
+        let mut runner = proptest::test_runner::TestRunner::new(ProptestConfig::with_cases(5000));
+        let hand = (
+            0usize..=4,
+            proptest::collection::vec((0u8..34, any::<bool>()), 4),
+            0u8..34,
+            0u8..21,
+        );
+        runner
+            .run(&hand, |(packs, melds, pair, low)| {
+                let crowd = |t: u8| if t.is_multiple_of(2) { low + t % 7 } else { t };
+                let mut closed = [0u8; TILE_KINDS];
+                closed[usize::from(crowd(pair))] += 2;
+                for &(t, chow) in &melds[..4 - packs] {
+                    let t = usize::from(crowd(t));
+                    if chow && is_chow_start(t) {
+                        for n in &mut closed[t..t + 3] {
+                            *n += 1;
+                        }
+                    } else {
+                        closed[t] += 3;
+                    }
+                }
+                prop_assume!(closed.iter().all(|&n| n <= 4));
+                for w in (0..TILE_KINDS).filter(|&i| closed[i] > 0) {
+                    let win = Tile::from_index(w).unwrap();
+                    let mut standing = closed;
+                    standing[w] -= 1;
+                    let got = split_waits_of_divided(&closed, win);
+                    prop_assert!(got.is_some(), "{:?} {:?}", closed, win);
+                    if let Some(got) = got {
+                        prop_assert_eq!(
+                            Some(got),
+                            basic_waits_of_divided(&standing, win),
+                            "{:?} {:?}",
+                            closed,
+                            win
+                        );
+                    }
+                }
                 Ok(())
             })
             .unwrap();

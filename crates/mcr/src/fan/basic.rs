@@ -1,10 +1,11 @@
 //! The basic shape: four melds and a pair. Every division of the concealed tiles is scored.
 
 use super::combine::{self, code};
+use super::wait::unique_wait_of_groups;
 use super::{Ctx, Fan, FanTable, by_winds, exclusions};
 use crate::pack::{Pack, PackKind};
-use crate::shape::{NO_PAIR, NO_TILES, SuitSplit, suit_splits};
-use crate::tile::{Counts, Tile};
+use crate::shape::{DividedGroups, NO_PAIR, NO_TILES, SuitSplit, suit_splits_and_waits};
+use crate::tile::{Counts, TILE_KINDS, Tile};
 
 /// A meld or the pair of one arrangement.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -66,6 +67,8 @@ struct Division {
 struct Divisions {
     list: [Division; MAX_DIVISIONS],
     len: usize,
+    /// The groups as the division found them, for reading the wait.
+    groups: DividedGroups,
 }
 
 /// The reference the per-group enumeration ([`divide`]) is tested against: the whole hand
@@ -126,8 +129,9 @@ fn divide_search(
 ///
 /// Melds never span two groups (a suit, or the honours), so only the one group holding two
 /// tiles more than a multiple of three can hold the pair, and a group holding one more splits
-/// no way at all. Each suit's splits are looked up ([`suit_splits`]), the honours split one way
-/// at most, and every choice of one split per group is a division.
+/// no way at all. Each suit's splits are looked up ([`suit_splits_and_waits`], the waits kept
+/// for reading the wait), the honours split one way at most, and every choice of one split per
+/// group is a division.
 fn divide(c: &Counts, out: &mut Divisions) {
     let mut pairs = 0;
     let mut lists: [&[SuitSplit]; 3] = [&[NO_TILES]; 3];
@@ -139,8 +143,11 @@ fn divide(c: &Counts, out: &mut Divisions) {
             1 => return,
             r => pairs += u8::from(r == 2),
         }
+        out.groups.tiles[s] = n;
         if n > 0 {
-            *list = suit_splits(&g);
+            let (splits, waits) = suit_splits_and_waits(&g);
+            *list = splits;
+            out.groups.waits[s] = waits;
             if list.is_empty() {
                 return;
             }
@@ -152,9 +159,15 @@ fn divide(c: &Counts, out: &mut Divisions) {
         count: 0,
         pair: NO_PAIR,
     };
-    for (i, &n) in c.iter().enumerate().skip(27) {
-        match n {
-            0 => {}
+    // Only the kinds held are visited: the honours' counts as a word's bytes.
+    let mut bytes = [0u8; 8];
+    bytes[..7].copy_from_slice(&c[27..]);
+    let mut held = u64::from_le_bytes(bytes);
+    while held != 0 {
+        let k = held.trailing_zeros() as usize / 8;
+        held &= !(0xff << (8 * k));
+        let i = 27 + k;
+        match c[i] {
             2 if honours.pair == NO_PAIR => honours.pair = i as u8,
             3 if honours.count < 4 => {
                 honours.melds[usize::from(honours.count)] = 2 * i as u8;
@@ -164,6 +177,7 @@ fn divide(c: &Counts, out: &mut Divisions) {
         }
     }
     pairs += u8::from(honours.pair != NO_PAIR);
+    out.groups.honour_pair = (honours.pair != NO_PAIR).then_some(honours.pair);
     if pairs != 1 {
         return;
     }
@@ -208,11 +222,7 @@ fn divide(c: &Counts, out: &mut Divisions) {
 /// each division's fans in the order the fan library finds them (so that the first of equal
 /// totals is the library's choice): by the sorted sequence of melds, a meld keyed by its lowest
 /// tile and a pung before a chow.
-pub(super) fn each_division(
-    ctx: &Ctx<'_>,
-    unique_wait: &dyn Fn() -> bool,
-    mut each: impl FnMut(&FanTable),
-) {
+pub(super) fn each_division(ctx: &Ctx<'_>, mut each: impl FnMut(&FanTable)) {
     let mut out = Divisions {
         list: [Division {
             melds: [0; 4],
@@ -220,11 +230,27 @@ pub(super) fn each_division(
             pair: 0,
         }; MAX_DIVISIONS],
         len: 0,
+        groups: DividedGroups::default(),
     };
     divide(&ctx.closed, &mut out);
     let found = &mut out.list[..out.len];
-    found.sort_unstable();
+    if found.len() > 1 {
+        found.sort_unstable();
+    }
     let fixed = ctx.hand.packs.len();
+    // Whether the hand waited on one tile alone: read only for a division where the winning
+    // tile could make an edge, closed or single wait, from the groups as divided.
+    let unique = std::cell::OnceCell::new();
+    let unique_wait = || {
+        *unique.get_or_init(|| {
+            unique_wait_of_groups(
+                &ctx.closed,
+                ctx.hand.standing.len(),
+                ctx.hand.win_tile,
+                &out.groups,
+            )
+        })
+    };
     for d in found.iter() {
         if usize::from(d.count) + fixed != 4 {
             continue;
@@ -247,14 +273,14 @@ pub(super) fn each_division(
         );
         // Each division starts from the fans every division shares.
         let mut table = ctx.base;
-        score(ctx, &units, unique_wait, &mut table);
+        score(ctx, &units, &unique_wait, &mut table);
         each(&table);
     }
 }
 
 /// The fans of one division: `units` are the fixed packs, then the concealed melds, then the
 /// pair.
-fn score(ctx: &Ctx<'_>, units: &[Unit; 5], unique_wait: &dyn Fn() -> bool, t: &mut FanTable) {
+fn score(ctx: &Ctx<'_>, units: &[Unit; 5], unique_wait: &impl Fn() -> bool, t: &mut FanTable) {
     let hand = ctx.hand;
     let win = hand.win_tile;
     let fixed = hand.packs.len();
@@ -279,12 +305,10 @@ fn score(ctx: &Ctx<'_>, units: &[Unit; 5], unique_wait: &dyn Fn() -> bool, t: &m
     // A pung completed by a claimed tile is not concealed, unless the tile can be read as
     // completing a concealed chow instead.
     if !ctx.flags.self_drawn {
-        let in_chow = units[fixed..4].iter().any(|u| {
-            u.kind == Kind::Chow
-                && (u.tile.offset(-1) == Some(win)
-                    || u.tile == win
-                    || u.tile.offset(1) == Some(win))
-        });
+        // A chow's middle is a 2–8: the tiles beside it are of its suit.
+        let in_chow = units[fixed..4]
+            .iter()
+            .any(|u| u.kind == Kind::Chow && u.tile.index().abs_diff(win.index()) <= 1);
         if !in_chow {
             for p in pungs[..npungs].iter_mut() {
                 if p.tile == win && !p.melded {
@@ -299,9 +323,9 @@ fn score(ctx: &Ctx<'_>, units: &[Unit; 5], unique_wait: &dyn Fn() -> bool, t: &m
     match nchows {
         4 => {
             if three_suited_terminal_chows(&units[..4], pair) {
-                t.set(Fan::ThreeSuitedTerminalChows, 1);
+                t.one(Fan::ThreeSuitedTerminalChows);
             } else if pure_terminal_chows(&units[..4], pair) {
-                t.set(Fan::PureTerminalChows, 1);
+                t.one(Fan::PureTerminalChows);
             } else {
                 chows.sort_unstable();
                 combine::chows4(chows, t);
@@ -334,8 +358,11 @@ fn score(ctx: &Ctx<'_>, units: &[Unit; 5], unique_wait: &dyn Fn() -> bool, t: &m
     }
     // The wait fans need a hand not Melded nor of Four Kongs (as `by_wait` reads them): the
     // costly wait reading is skipped for those.
-    if !t.has_any(WAIT_BARRED) && may_wait_on(&units[fixed..], win) && unique_wait() {
-        by_wait(&units[fixed..], win, t);
+    if !t.has_any(WAIT_BARRED)
+        && let Some(f) = wait_fan(&units[fixed..], win)
+        && unique_wait()
+    {
+        t.one(f);
     }
     exclusions(t);
     if !t.has(Fan::BigFourWinds) {
@@ -346,79 +373,108 @@ fn score(ctx: &Ctx<'_>, units: &[Unit; 5], unique_wait: &dyn Fn() -> bool, t: &m
         }
     }
     if t.is_empty() {
-        t.set(Fan::ChickenHand, 1);
+        t.one(Fan::ChickenHand);
     }
 }
 
 /// Kong fans, concealed pungs, All Pungs and each pung's own fan.
 pub(super) fn kongs_and_pungs(pungs: &[Unit], t: &mut FanTable) {
-    let melded_kongs = pungs
-        .iter()
-        .filter(|p| p.melded && p.kind == Kind::Kong)
-        .count();
-    let concealed_kongs = pungs
-        .iter()
-        .filter(|p| !p.melded && p.kind == Kind::Kong)
-        .count();
-    let concealed_pungs = pungs
-        .iter()
-        .filter(|p| !p.melded && p.kind != Kind::Kong)
-        .count();
+    let (mut melded_kongs, mut concealed_kongs, mut concealed_pungs) = (0, 0, 0);
+    for p in pungs {
+        match (p.melded, p.kind == Kind::Kong) {
+            (true, true) => melded_kongs += 1,
+            (false, true) => concealed_kongs += 1,
+            (false, false) => concealed_pungs += 1,
+            (true, false) => {}
+        }
+    }
     // Concealed pungs counting concealed kongs: Two/Three/Four Concealed Pungs.
     let concealed = |n: usize, t: &mut FanTable| match n {
-        2 => t.set(Fan::TwoConcealedPungs, 1),
-        3 => t.set(Fan::ThreeConcealedPungs, 1),
-        4 => t.set(Fan::FourConcealedPungs, 1),
+        2 => t.one(Fan::TwoConcealedPungs),
+        3 => t.one(Fan::ThreeConcealedPungs),
+        4 => t.one(Fan::FourConcealedPungs),
         _ => {}
     };
     match (melded_kongs + concealed_kongs, concealed_kongs) {
         (0, _) => concealed(concealed_pungs, t),
         (1, 0) => {
-            t.set(Fan::MeldedKong, 1);
+            t.one(Fan::MeldedKong);
             concealed(concealed_pungs, t);
         }
         (1, _) => {
-            t.set(Fan::ConcealedKong, 1);
+            t.one(Fan::ConcealedKong);
             concealed(concealed_pungs + 1, t);
         }
         (2, 0) => {
-            t.set(Fan::TwoMeldedKongs, 1);
+            t.one(Fan::TwoMeldedKongs);
             if concealed_pungs == 2 {
-                t.set(Fan::TwoConcealedPungs, 1);
+                t.one(Fan::TwoConcealedPungs);
             }
         }
         (2, 1) => {
-            t.set(Fan::ConcealedKongAndMeldedKong, 1);
+            t.one(Fan::ConcealedKongAndMeldedKong);
             concealed((concealed_pungs + 1).min(3), t);
         }
         (2, _) => {
-            t.set(Fan::TwoConcealedKongs, 1);
+            t.one(Fan::TwoConcealedKongs);
             if concealed_pungs > 0 {
                 concealed(concealed_pungs + 2, t);
             }
         }
         (3, k) => {
-            t.set(Fan::ThreeKongs, 1);
+            t.one(Fan::ThreeKongs);
             match k {
-                1 if concealed_pungs > 0 => t.set(Fan::TwoConcealedPungs, 1),
+                1 if concealed_pungs > 0 => t.one(Fan::TwoConcealedPungs),
                 2 | 3 => concealed(k + concealed_pungs, t),
                 _ => {}
             }
         }
         (_, k) => {
-            t.set(Fan::FourKongs, 1);
+            t.one(Fan::FourKongs);
             concealed(k, t);
         }
     }
     if pungs.len() == 4 && !t.has(Fan::FourKongs) && !t.has(Fan::FourConcealedPungs) {
-        t.set(Fan::AllPungs, 1);
+        t.one(Fan::AllPungs);
     }
+    // Dragon Pung and Pung of Terminals or Honors, counted by looking each pung's kind up.
+    let (mut dragons, mut others) = (0, 0);
     for p in pungs {
-        if let Some(f) = combine::one_pung(p.code()) {
-            t.add(f);
-        }
+        let f = PUNG_FANS[p.tile.index()];
+        dragons += u16::from(f == DRAGON);
+        others += u16::from(f == TERMINAL_OR_HONOUR);
+    }
+    if dragons > 0 {
+        t.set(Fan::DragonPung, dragons);
+    }
+    if others > 0 {
+        t.set(Fan::PungOfTerminalsOrHonors, others);
     }
 }
+
+/// [`PUNG_FANS`]: a dragon's pung.
+const DRAGON: u8 = 1;
+/// [`PUNG_FANS`]: a wind's, a 1's or a 9's pung.
+const TERMINAL_OR_HONOUR: u8 = 2;
+
+/// The fan of a pung (or kong) by its kind: [`DRAGON`], [`TERMINAL_OR_HONOUR`] or 0.
+const PUNG_FANS: [u8; TILE_KINDS] = {
+    let mut out = [0u8; TILE_KINDS];
+    let mut i = 0;
+    while i < TILE_KINDS {
+        if let Some(t) = Tile::from_index(i) {
+            out[i] = if t.is_dragon() {
+                DRAGON
+            } else if t.is_wind() || t.is_terminal() {
+                TERMINAL_OR_HONOUR
+            } else {
+                0
+            };
+        }
+        i += 1;
+    }
+    out
+};
 
 fn pure_terminal_chows(chows: &[Unit], pair: Unit) -> bool {
     if pair.tile.rank() != Some(5) {
@@ -483,7 +539,7 @@ pub(super) fn by_concealment(melded: usize, self_drawn: bool, t: &mut FanTable) 
         ),
         _ => {
             if self_drawn {
-                t.set(Fan::SelfDrawn, 1);
+                t.one(Fan::SelfDrawn);
             }
         }
     }
@@ -493,97 +549,113 @@ pub(super) fn by_concealment(melded: usize, self_drawn: bool, t: &mut FanTable) 
 fn by_pair(pair: Unit, chows: usize, t: &mut FanTable) {
     if chows == 4 {
         if pair.tile.is_numbered() {
-            t.set(Fan::AllChows, 1);
+            t.one(Fan::AllChows);
         }
         return;
     }
     if t.has(Fan::TwoDragonsPungs) {
         if pair.tile.is_dragon() {
-            t.set(Fan::LittleThreeDragons, 1);
+            t.one(Fan::LittleThreeDragons);
             t.clear(Fan::TwoDragonsPungs);
         }
         return;
     }
     if t.has(Fan::BigThreeWinds) && pair.tile.is_wind() {
-        t.set(Fan::LittleFourWinds, 1);
+        t.one(Fan::LittleFourWinds);
         t.clear(Fan::BigThreeWinds);
     }
 }
 
 /// Outside Hand, All Five, All Even Pungs: what every meld and the pair share.
 fn by_melds_traits(units: &[Unit; 5], t: &mut FanTable) {
-    let (mut outside, mut five, mut even) = (0, 0, 0);
-    for u in units {
-        match u.tile.rank() {
-            None => outside += 1,
-            Some(r) if u.kind == Kind::Chow => match r {
-                2 | 8 => outside += 1,
-                4..=6 => five += 1,
-                _ => {}
-            },
-            Some(r) => match r {
-                1 | 9 => outside += 1,
-                5 => five += 1,
-                2 | 4 | 6 | 8 => even += 1,
-                _ => {}
-            },
-        }
-    }
-    if outside == 5 {
-        t.set(Fan::OutsideHand, 1);
-    } else if five == 5 {
-        t.set(Fan::AllFive, 1);
-    } else if even == 5 {
-        t.set(Fan::AllEvenPungs, 1);
+    let shared = units.iter().fold(!0, |m, u| {
+        m & MELD_TRAITS[usize::from(u.kind == Kind::Chow)][u.tile.index()]
+    });
+    if shared & OUTSIDE != 0 {
+        t.one(Fan::OutsideHand);
+    } else if shared & FIVE != 0 {
+        t.one(Fan::AllFive);
+    } else if shared & EVEN != 0 {
+        t.one(Fan::AllEvenPungs);
     }
 }
 
-/// Whether `win` could make an edge, closed or single wait of the concealed melds and pair
-/// `units`: it is in one of their chows, or it is the pair.
-fn may_wait_on(units: &[Unit], win: Tile) -> bool {
-    units.iter().any(|u| match u.kind {
-        Kind::Chow => {
-            u.tile == win || u.tile.offset(-1) == Some(win) || u.tile.offset(1) == Some(win)
+/// A meld (or the pair) holds a terminal or an honour.
+const OUTSIDE: u8 = 1;
+/// A meld (or the pair) holds a five.
+const FIVE: u8 = 2;
+/// A pung, kong or pair of an even rank.
+const EVEN: u8 = 4;
+
+/// [`OUTSIDE`], [`FIVE`] and [`EVEN`] of a pung, kong or pair (`[0]`) and of a chow (`[1]`), by
+/// its tile (a chow's middle): looked up, since every division asks for all five units.
+const MELD_TRAITS: [[u8; TILE_KINDS]; 2] = {
+    let mut out = [[0u8; TILE_KINDS]; 2];
+    let mut i = 0;
+    while i < TILE_KINDS {
+        if i >= 27 {
+            out[0][i] = OUTSIDE;
+        } else {
+            let r = i % 9 + 1;
+            out[0][i] = match r {
+                1 | 9 => OUTSIDE,
+                5 => FIVE,
+                2 | 4 | 6 | 8 => EVEN,
+                _ => 0,
+            };
+            out[1][i] = match r {
+                2 | 8 => OUTSIDE,
+                4..=6 => FIVE,
+                _ => 0,
+            };
         }
-        Kind::Pair => u.tile == win,
-        _ => false,
-    })
-}
+        i += 1;
+    }
+    out
+};
 
 /// The fans that rule out Edge, Closed and Single Wait ([`by_wait`]).
 const WAIT_BARRED: u128 = 1 << Fan::MeldedHand as u32 | 1 << Fan::FourKongs as u32;
 
-/// Edge, Closed and Single Wait, for a hand that waited on one tile alone: `units` are the
-/// concealed melds and the pair. A chow the winning tile ends makes an edge wait, one it
-/// middles a closed wait, the pair a single wait, in that order of preference.
-pub(super) fn by_wait(units: &[Unit], win: Tile, t: &mut FanTable) {
-    if t.has(Fan::MeldedHand) || t.has(Fan::FourKongs) {
-        return;
-    }
+/// The wait fan `win` makes of the concealed melds and pair `units`, should the hand have
+/// waited on one tile alone: a chow the winning tile ends makes an edge wait, one it middles a
+/// closed wait, the pair a single wait, in that order of preference. `None` when the winning
+/// tile is in none of their chows nor the pair (then no reading of the wait is needed).
+fn wait_fan(units: &[Unit], win: Tile) -> Option<Fan> {
     let (mut edge, mut closed, mut single) = (false, false, false);
     for u in units {
-        match u.kind {
-            Kind::Chow if u.tile == win => closed = true,
-            Kind::Chow if u.tile.offset(-1) == Some(win) || u.tile.offset(1) == Some(win) => {
-                edge = true
-            }
-            Kind::Pair if u.tile == win => single = true,
-            _ => {}
-        }
+        // A chow's middle is a 2–8: the tiles beside it are of its suit.
+        let apart = u.tile.index().abs_diff(win.index());
+        let chow = u.kind == Kind::Chow;
+        closed |= chow & (apart == 0);
+        edge |= chow & (apart == 1);
+        single |= (u.kind == Kind::Pair) & (apart == 0);
     }
     if edge {
-        t.set(Fan::EdgeWait, 1);
+        Some(Fan::EdgeWait)
     } else if closed {
-        t.set(Fan::ClosedWait, 1);
+        Some(Fan::ClosedWait)
     } else if single {
-        t.set(Fan::SingleWait, 1);
+        Some(Fan::SingleWait)
+    } else {
+        None
+    }
+}
+
+/// Edge, Closed and Single Wait ([`wait_fan`]), for a hand that waited on one tile alone:
+/// `units` are the concealed melds and the pair. None for a Melded Hand or Four Kongs.
+pub(super) fn by_wait(units: &[Unit], win: Tile, t: &mut FanTable) {
+    if t.has_any(WAIT_BARRED) {
+        return;
+    }
+    if let Some(f) = wait_fan(units, win) {
+        t.one(f);
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tile::TILE_KINDS;
     use proptest::prelude::*;
 
     fn empty() -> Divisions {
@@ -594,6 +666,7 @@ mod tests {
                 pair: 0,
             }; MAX_DIVISIONS],
             len: 0,
+            groups: DividedGroups::default(),
         }
     }
 

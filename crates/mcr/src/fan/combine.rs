@@ -166,9 +166,9 @@ fn account_once(found: &[Option<Fan>], max: usize, t: &mut FanTable) {
 }
 
 /// The fans of four chows by their sorted middle tiles.
-pub(super) fn chows4(m: [i16; 4], t: &mut FanTable) {
+fn chows4_found(m: [i16; 4], t: &mut FanTable) {
     if let Some(f) = four_chows(m) {
-        t.set(f, 1);
+        t.one(f);
         return;
     }
     for (three, extra) in [
@@ -178,9 +178,9 @@ pub(super) fn chows4(m: [i16; 4], t: &mut FanTable) {
         ([m[1], m[2], m[3]], m[0]),
     ] {
         if let Some(f) = three_chows(three[0], three[1], three[2]) {
-            t.set(f, 1);
+            t.one(f);
             if let Some(e) = extra_chow(three, extra) {
-                t.set(e, 1);
+                t.one(e);
             }
             return;
         }
@@ -204,9 +204,9 @@ pub(super) fn chows4(m: [i16; 4], t: &mut FanTable) {
 }
 
 /// The fans of three chows by their sorted middle tiles.
-pub(super) fn chows3(m: [i16; 3], t: &mut FanTable) {
+fn chows3_found(m: [i16; 3], t: &mut FanTable) {
     if let Some(f) = three_chows(m[0], m[1], m[2]) {
-        t.set(f, 1);
+        t.one(f);
         return;
     }
     let found = [
@@ -265,21 +265,35 @@ fn two_pungs(a: i16, b: i16) -> Option<Fan> {
     }
 }
 
-/// Dragon Pung or Pung of Terminals or Honors for one pung (or kong) of `c`.
-pub(super) fn one_pung(c: i16) -> Option<Fan> {
-    if dragon(c) {
-        Some(Fan::DragonPung)
-    } else if wind(c) || (numbered(c) && (rank(c) == 1 || rank(c) == 9)) {
-        Some(Fan::PungOfTerminalsOrHonors)
-    } else {
-        None
-    }
+/// Whether some three of the pungs (or kongs) `m` could make a three-pung fan: most hands'
+/// pungs make none, and this answers without trying each three. The tiles are bits of one
+/// word, bit `code − 16` (a suit's ranks in 16-bit lanes with room above 9, so that shifting
+/// by two ranks never reaches the lane below; the honours in the top lane).
+fn may_make_three(m: &[i16]) -> bool {
+    let x = m.iter().fold(0u64, |x, &c| x | 1 << ((c - 16) & 63));
+    const RANKS: u64 = 0x3fe;
+    let (a, b, c) = (x & RANKS, x >> 16 & RANKS, x >> 32 & RANKS);
+    // Ranks r, r + 1, r + 2 in lanes p, q, r.
+    let shifted = |p: u64, q: u64, r: u64| p & q >> 1 & r >> 2;
+    let numbered = a & b & c
+        | shifted(x, x, x) & (RANKS * 0x0001_0001_0001)
+        | shifted(a, b, c)
+        | shifted(a, c, b)
+        | shifted(b, a, c)
+        | shifted(b, c, a)
+        | shifted(c, a, b)
+        | shifted(c, b, a);
+    numbered != 0 || (x >> 49 & 0xf).count_ones() >= 3 || (x >> 53 & 0x7).count_ones() == 3
 }
 
 /// The fans of four pungs by their sorted tiles.
-pub(super) fn pungs4(m: [i16; 4], t: &mut FanTable) {
+fn pungs4_found(m: [i16; 4], t: &mut FanTable) {
+    if !may_make_three(&m) {
+        two_pung_fans(&m, t);
+        return;
+    }
     if let Some(f) = four_pungs(m) {
-        t.set(f, 1);
+        t.one(f);
         return;
     }
     for (three, free) in [
@@ -289,7 +303,7 @@ pub(super) fn pungs4(m: [i16; 4], t: &mut FanTable) {
         ([m[1], m[2], m[3]], 0),
     ] {
         if let Some(f) = three_pungs(three[0], three[1], three[2]) {
-            t.set(f, 1);
+            t.one(f);
             // The leftover pung may still pair with one of the three.
             if let Some(p) = (0..4)
                 .filter(|&i| i != free)
@@ -300,29 +314,325 @@ pub(super) fn pungs4(m: [i16; 4], t: &mut FanTable) {
             return;
         }
     }
-    for (a, b) in [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)] {
-        if let Some(f) = two_pungs(m[a], m[b]) {
-            t.add(f);
+    two_pung_fans(&m, t);
+}
+
+/// Each two-pung fan of every two of the pungs `m`.
+fn two_pung_fans(m: &[i16], t: &mut FanTable) {
+    for (i, &a) in m.iter().enumerate() {
+        for &b in &m[i + 1..] {
+            if let Some(f) = two_pungs(a, b) {
+                t.add(f);
+            }
         }
     }
 }
 
 /// The fans of three pungs by their sorted tiles.
-pub(super) fn pungs3(m: [i16; 3], t: &mut FanTable) {
-    if let Some(f) = three_pungs(m[0], m[1], m[2]) {
-        t.set(f, 1);
+fn pungs3_found(m: [i16; 3], t: &mut FanTable) {
+    if may_make_three(&m)
+        && let Some(f) = three_pungs(m[0], m[1], m[2])
+    {
+        t.one(f);
         return;
     }
-    for (a, b) in [(0, 1), (0, 2), (1, 2)] {
-        if let Some(f) = two_pungs(m[a], m[b]) {
-            t.add(f);
-        }
-    }
+    two_pung_fans(&m, t);
 }
 
 /// The fan of two pungs.
 pub(super) fn pungs2(a: i16, b: i16, t: &mut FanTable) {
     if let Some(f) = two_pungs(a, b) {
         t.add(f);
+    }
+}
+
+/// The combination fans one sorted set of melds makes (what [`chows4`], [`chows3`],
+/// [`pungs4`] or [`pungs3`] sets in an empty table): up to four fans (by their index in
+/// [`FanTable`], 0 for none) with their counts.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Combo {
+    fans: [u8; 4],
+    counts: [u8; 4],
+    /// The fans' bits in [`FanTable`]'s bit set, low and high halves.
+    bits: [u64; 2],
+}
+
+impl Combo {
+    /// What `find` sets in an empty table.
+    fn of(find: impl FnOnce(&mut FanTable)) -> Combo {
+        let mut t = FanTable::default();
+        find(&mut t);
+        let mut out = Combo::default();
+        for (k, (f, n)) in t.iter().take(4).enumerate() {
+            out.fans[k] = f as u8;
+            out.counts[k] = n.min(255) as u8;
+            let b = 1u128 << f as usize;
+            out.bits[0] |= b as u64;
+            out.bits[1] |= (b >> 64) as u64;
+        }
+        out
+    }
+
+    /// Sets the fans in `t` (none of which `t` holds yet), without a branch per fan: an empty
+    /// slot writes a count of 0 to index 0, which no fan has.
+    fn apply(&self, t: &mut FanTable) {
+        for k in 0..4 {
+            t.counts[usize::from(self.fans[k])] = self.counts[k];
+        }
+        t.held |= u128::from(self.bits[0]) | u128::from(self.bits[1]) << 64;
+    }
+}
+
+/// `BINOMIAL[n][k]` = n choose k, for ranking sorted sets (colexicographic order).
+const BINOMIAL: [[u32; 5]; 40] = {
+    let mut b = [[0u32; 5]; 40];
+    let mut n = 0;
+    while n < 40 {
+        b[n][0] = 1;
+        let mut k = 1;
+        while k < 5 {
+            b[n][k] = if n == 0 {
+                0
+            } else {
+                b[n - 1][k - 1] + b[n - 1][k]
+            };
+            k += 1;
+        }
+        n += 1;
+    }
+    b
+};
+
+/// The colexicographic rank of the strictly increasing `x` among such sets.
+fn rank_of(x: &[usize]) -> usize {
+    x.iter()
+        .enumerate()
+        .map(|(k, &v)| BINOMIAL[v.min(39)][k + 1] as usize)
+        .sum()
+}
+
+/// A chow's middle-tile code as an index 0–20 (suit · 7 + rank − 2), or `None`.
+fn chow_index(c: i16) -> Option<usize> {
+    let i = CHOW_OF_CODE[(c & 0x7f) as usize];
+    (i != u8::MAX).then_some(usize::from(i))
+}
+
+/// A tile's code as its kind's index 0–33 (33 for a code of no tile).
+fn kind_index(c: i16) -> usize {
+    usize::from(KIND_OF_CODE[(c & 0x7f) as usize])
+}
+
+/// [`chow_index`] of each code below 128 (`u8::MAX` for a code no chow's middle has).
+const CHOW_OF_CODE: [u8; 128] = {
+    let mut out = [u8::MAX; 128];
+    let mut i = 0;
+    while i < 21 {
+        out[((i / 7 + 1) * 16 + i % 7 + 2) as usize] = i as u8;
+        i += 1;
+    }
+    out
+};
+
+/// [`kind_index`] of each code below 128.
+const KIND_OF_CODE: [u8; 128] = {
+    let mut out = [33u8; 128];
+    let mut k = 0;
+    while k < 34 {
+        out[CODES[k] as usize] = k as u8;
+        k += 1;
+    }
+    out
+};
+
+/// The combination fans of every sorted four and three chows and of every four and three
+/// distinct pungs, found once on first use by the functions above (64,757 entries, 1.6 MB).
+struct ComboTables {
+    chows4: Box<[Combo]>,
+    chows3: Box<[Combo]>,
+    pungs4: Box<[Combo]>,
+    pungs3: Box<[Combo]>,
+}
+
+/// The code of the kind of index `k` (0–33).
+fn kind_code(k: usize) -> i16 {
+    CODES[k.min(33)]
+}
+
+/// The chow code of each chow index ([`chow_index`]'s inverse).
+fn chow_code(i: usize) -> i16 {
+    ((i / 7 + 1) * 16 + i % 7 + 2) as i16
+}
+
+impl ComboTables {
+    fn build() -> Self {
+        let mut chows4 = vec![Combo::default(); BINOMIAL[24][4] as usize];
+        let mut chows3 = vec![Combo::default(); BINOMIAL[23][3] as usize];
+        let mut pungs4 = vec![Combo::default(); BINOMIAL[34][4] as usize];
+        let mut pungs3 = vec![Combo::default(); BINOMIAL[34][3] as usize];
+        for a in 0..21 {
+            for b in a..21 {
+                for c in b..21 {
+                    let m = [chow_code(a), chow_code(b), chow_code(c)];
+                    chows3[rank_of(&[a, b + 1, c + 2])] = Combo::of(|t| chows3_found(m, t));
+                    for d in c..21 {
+                        let m = [m[0], m[1], m[2], chow_code(d)];
+                        chows4[rank_of(&[a, b + 1, c + 2, d + 3])] =
+                            Combo::of(|t| chows4_found(m, t));
+                    }
+                }
+            }
+        }
+        for a in 0..34 {
+            for b in a + 1..34 {
+                for c in b + 1..34 {
+                    let m = [kind_code(a), kind_code(b), kind_code(c)];
+                    pungs3[rank_of(&[a, b, c])] = Combo::of(|t| pungs3_found(m, t));
+                    for d in c + 1..34 {
+                        let m = [m[0], m[1], m[2], kind_code(d)];
+                        pungs4[rank_of(&[a, b, c, d])] = Combo::of(|t| pungs4_found(m, t));
+                    }
+                }
+            }
+        }
+        ComboTables {
+            chows4: chows4.into_boxed_slice(),
+            chows3: chows3.into_boxed_slice(),
+            pungs4: pungs4.into_boxed_slice(),
+            pungs3: pungs3.into_boxed_slice(),
+        }
+    }
+}
+
+static COMBOS: std::sync::LazyLock<ComboTables> = std::sync::LazyLock::new(ComboTables::build);
+
+/// The fans of four chows by their sorted middle tiles: [`chows4_found`]'s, looked up.
+pub(super) fn chows4(m: [i16; 4], t: &mut FanTable) {
+    match (
+        chow_index(m[0]),
+        chow_index(m[1]),
+        chow_index(m[2]),
+        chow_index(m[3]),
+    ) {
+        (Some(a), Some(b), Some(c), Some(d)) => {
+            COMBOS.chows4[rank_of(&[a, b + 1, c + 2, d + 3])].apply(t)
+        }
+        _ => chows4_found(m, t),
+    }
+}
+
+/// The fans of three chows by their sorted middle tiles: [`chows3_found`]'s, looked up.
+pub(super) fn chows3(m: [i16; 3], t: &mut FanTable) {
+    match (chow_index(m[0]), chow_index(m[1]), chow_index(m[2])) {
+        (Some(a), Some(b), Some(c)) => COMBOS.chows3[rank_of(&[a, b + 1, c + 2])].apply(t),
+        _ => chows3_found(m, t),
+    }
+}
+
+/// The fans of four pungs by their sorted tiles: [`pungs4_found`]'s, looked up (four distinct
+/// kinds, as a hand's pungs are).
+pub(super) fn pungs4(m: [i16; 4], t: &mut FanTable) {
+    let k = m.map(kind_index);
+    if k[0] < k[1] && k[1] < k[2] && k[2] < k[3] {
+        COMBOS.pungs4[rank_of(&k)].apply(t);
+    } else {
+        pungs4_found(m, t);
+    }
+}
+
+/// The fans of three pungs by their sorted tiles: [`pungs3_found`]'s, looked up.
+pub(super) fn pungs3(m: [i16; 3], t: &mut FanTable) {
+    let k = m.map(kind_index);
+    if k[0] < k[1] && k[1] < k[2] {
+        COMBOS.pungs3[rank_of(&k)].apply(t);
+    } else {
+        pungs3_found(m, t);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn found(f: impl FnOnce(&mut FanTable)) -> FanTable {
+        let mut t = FanTable::default();
+        f(&mut t);
+        t
+    }
+
+    /// Every sorted four and three chows (repeats included) and every four and three distinct
+    /// pungs: the looked-up fans are the ones found.
+    #[test]
+    fn looked_up_combinations_are_the_ones_found() {
+        for a in 0..21 {
+            for b in a..21 {
+                for c in b..21 {
+                    let m = [chow_code(a), chow_code(b), chow_code(c)];
+                    assert_eq!(
+                        found(|t| chows3(m, t)),
+                        found(|t| chows3_found(m, t)),
+                        "{m:?}"
+                    );
+                    for d in c..21 {
+                        let m = [m[0], m[1], m[2], chow_code(d)];
+                        assert_eq!(
+                            found(|t| chows4(m, t)),
+                            found(|t| chows4_found(m, t)),
+                            "{m:?}"
+                        );
+                    }
+                }
+            }
+        }
+        for a in 0..34 {
+            for b in a + 1..34 {
+                for c in b + 1..34 {
+                    let m = [kind_code(a), kind_code(b), kind_code(c)];
+                    assert_eq!(
+                        found(|t| pungs3(m, t)),
+                        found(|t| pungs3_found(m, t)),
+                        "{m:?}"
+                    );
+                    for d in c + 1..34 {
+                        let m = [m[0], m[1], m[2], kind_code(d)];
+                        assert_eq!(
+                            found(|t| pungs4(m, t)),
+                            found(|t| pungs4_found(m, t)),
+                            "{m:?}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    /// No set of melds makes more than four combination fans (what [`Combo`] holds).
+    #[test]
+    fn no_combination_makes_more_than_four_fans() {
+        let t = &*COMBOS;
+        for c in t
+            .chows4
+            .iter()
+            .chain(&*t.chows3)
+            .chain(&*t.pungs4)
+            .chain(&*t.pungs3)
+        {
+            assert!(
+                c.fans
+                    .iter()
+                    .zip(c.counts)
+                    .all(|(&f, n)| (f == 0) == (n == 0))
+            );
+        }
+        let most = |f: &dyn Fn(&mut FanTable)| found(f).iter().count();
+        for a in 0..21 {
+            for b in a..21 {
+                for c in b..21 {
+                    for d in c..21 {
+                        let m = [chow_code(a), chow_code(b), chow_code(c), chow_code(d)];
+                        assert!(most(&|t| chows4_found(m, t)) <= 4, "{m:?}");
+                    }
+                }
+            }
+        }
     }
 }

@@ -42,10 +42,11 @@ use crate::tile::{Counts, TILE_KINDS, Tile, Wind};
 ///
 /// The bit set `held` says which fans count; a fan's entry in `counts` means something only
 /// while its bit is set, so that dropping fans (the exclusion principles) is one mask
-/// operation however many fans it drops.
+/// operation however many fans it drops. Counts are bytes (no fan counts more than 8 times:
+/// flowers), so that the table, copied for every division scored, stays small.
 #[derive(Clone, Copy)]
 pub struct FanTable {
-    counts: [u16; FAN_COUNT + 1],
+    counts: [u8; FAN_COUNT + 1],
     /// Bit `i` set exactly where fan `i` counts (its entry in `counts` not 0).
     held: u128,
 }
@@ -96,15 +97,15 @@ impl FanTable {
     /// How many times `fan` counts.
     pub const fn get(&self, fan: Fan) -> u16 {
         if self.held & bit(fan) != 0 {
-            self.counts[fan as usize]
+            self.counts[fan as usize] as u16
         } else {
             0
         }
     }
 
-    /// Sets how many times `fan` counts.
+    /// Sets how many times `fan` counts (at most 255: more is kept as 255).
     pub fn set(&mut self, fan: Fan, n: u16) {
-        self.counts[fan as usize] = n;
+        self.counts[fan as usize] = u8::try_from(n).unwrap_or(u8::MAX);
         if n == 0 {
             self.held &= !bit(fan);
         } else {
@@ -121,8 +122,20 @@ impl FanTable {
     }
 
     fn add(&mut self, fan: Fan) {
-        let n = self.get(fan);
-        self.set(fan, n + 1);
+        let i = fan as usize;
+        let n = if self.held & bit(fan) != 0 {
+            self.counts[i]
+        } else {
+            0
+        };
+        self.counts[i] = n.saturating_add(1);
+        self.held |= bit(fan);
+    }
+
+    /// Sets `fan` to count once: [`FanTable::set`] to 1, as most fans are found.
+    fn one(&mut self, fan: Fan) {
+        self.counts[fan as usize] = 1;
+        self.held |= bit(fan);
     }
 
     fn clear(&mut self, fan: Fan) {
@@ -146,18 +159,21 @@ impl FanTable {
             let i = held.trailing_zeros() as usize;
             let fan = *BY_INDEX.get(i)?;
             held &= held - 1;
-            fan.map(|f| (f, self.counts[i]))
+            fan.map(|f| (f, u16::from(self.counts[i])))
         })
     }
 
     /// The points of all the fans.
     pub fn points(&self) -> u32 {
-        let mut held = self.held;
+        // Each half of the bit set on its own: word-sized bit operations.
         let mut total = 0;
-        while held != 0 {
-            let i = held.trailing_zeros() as usize;
-            total += u32::from(self.counts[i]) * u32::from(POINTS[i]);
-            held &= held - 1;
+        for (half, base) in [(self.held as u64, 0), ((self.held >> 64) as u64, 64)] {
+            let mut held = half;
+            while held != 0 {
+                let i = base + held.trailing_zeros() as usize;
+                total += u32::from(self.counts[i]) * u32::from(POINTS[i]);
+                held &= held - 1;
+            }
         }
         total
     }
@@ -299,16 +315,19 @@ pub fn evaluate(hand: &WinningHand<'_>) -> Result<Scored, FanError> {
     if let Some(p) = hand.packs.iter().find(|p| !p.is_valid()) {
         return Err(FanError::BadPack(*p));
     }
-    // `held`: bit `i` for each kind `i` among all the tiles, as `present(&all)` would read it.
-    let mut standing = [0u8; TILE_KINDS];
+    // `held`: bit `i` for each kind `i` among all the tiles, as a scan of `all` would read it.
+    let mut closed = [0u8; TILE_KINDS];
     let mut held = 1u64 << hand.win_tile.index();
     for t in hand.standing {
-        standing[t.index()] += 1;
+        closed[t.index()] += 1;
         held |= 1 << t.index();
     }
-    let mut closed = standing;
+    // How many of the winning tile's kind the concealed tiles held before it.
+    let standing_win = closed[hand.win_tile.index()];
     closed[hand.win_tile.index()] += 1;
     let mut all = closed;
+    // One pass over the packs: their tiles, and how many are kongs and how many claimed.
+    let (mut kongs, mut melded) = (0u16, 0);
     for p in hand.packs {
         p.add_to(&mut all);
         let i = p.tile.index();
@@ -316,18 +335,13 @@ pub fn evaluate(hand: &WinningHand<'_>) -> Result<Scored, FanError> {
             PackKind::Chow => 0b111 << (i - 1),
             _ => 1 << i,
         };
+        kongs += u16::from(p.kind == PackKind::Kong);
+        melded += usize::from(p.is_melded());
     }
-    if all.iter().any(|&n| n > 4)
-        && let Some(t) = all.iter().position(|&n| n > 4).and_then(Tile::from_index)
-    {
+    let (over, fours) = over_four_and_fours(&all);
+    if over && let Some(t) = all.iter().position(|&n| n > 4).and_then(Tile::from_index) {
         return Err(FanError::TooMany(t));
     }
-    let all_len = 14
-        + hand
-            .packs
-            .iter()
-            .filter(|p| p.kind == PackKind::Kong)
-            .count();
 
     let win = hand.win_tile.index();
     let mut flags = Flags {
@@ -337,7 +351,7 @@ pub fn evaluate(hand: &WinningHand<'_>) -> Result<Scored, FanError> {
         wall_last: hand.wall_last,
     };
     let in_packs = all[win] - closed[win];
-    if standing[win] > 0 {
+    if standing_win > 0 {
         flags.fourth_tile = false;
     }
     if in_packs == 3 {
@@ -345,53 +359,43 @@ pub fn evaluate(hand: &WinningHand<'_>) -> Result<Scored, FanError> {
     }
     if flags.about_kong {
         let keep = if flags.self_drawn {
-            hand.packs.iter().any(|p| p.kind == PackKind::Kong)
+            kongs > 0
         } else {
-            in_packs == 0 && standing[win] == 0
+            in_packs == 0 && standing_win == 0
         };
         flags.about_kong = keep;
     }
-    let mut base = FanTable::default();
-    by_win_flags(flags, &mut base);
-    let melded = hand.packs.iter().filter(|p| p.is_melded()).count();
-    basic::by_concealment(melded, flags.self_drawn, &mut base);
-    by_suits(held, &mut base);
-    by_tile_traits(held, &mut base);
-    by_rank_range(held, &mut base);
-    let ctx = Ctx {
+    // Built in place: the context is read by every division, and its table is not small.
+    let mut ctx = Ctx {
         hand,
         flags,
         closed,
         all,
         held,
-        base,
-        // `all` holds 14 tiles and one more per kong.
-        hogs: hogs(&all, all_len - 14),
+        base: FanTable::default(),
+        // Four of a kind not declared as a kong.
+        hogs: fours.saturating_sub(kongs),
     };
+    by_win_flags(flags, &mut ctx.base);
+    basic::by_concealment(melded, flags.self_drawn, &mut ctx.base);
+    by_suits(held, &mut ctx.base);
+    by_tile_traits(held, &mut ctx.base);
+    by_rank_range(held, &mut ctx.base);
 
     let mut table = FanTable::default();
     let special = match packs {
         0 => {
-            special::special_form(&ctx, &mut table)
-                || special::knitted_straight(&ctx, &mut table)
+            (special::may_be_special_form(&ctx) && special::special_form(&ctx, &mut table))
+                || (special::may_be_knitted(&ctx) && special::knitted_straight(&ctx, &mut table))
                 || special::nine_gates(&ctx, &mut table)
         }
-        1 => special::knitted_straight(&ctx, &mut table),
+        1 => special::may_be_knitted(&ctx) && special::knitted_straight(&ctx, &mut table),
         _ => false,
     };
     let mut best_points = if special { table.points() } else { 0 };
     if best_points == 0 || table.has(Fan::SevenPairs) {
         let seven_pairs = table.has(Fan::SevenPairs);
-        // Whether the hand waited on one tile alone: read only for a division where the
-        // winning tile could make an edge, closed or single wait.
-        let unique = std::cell::OnceCell::new();
-        let unique = || {
-            *unique.get_or_init(|| {
-                wait::unique_wait_divided(&ctx.closed, hand.standing.len(), hand.win_tile)
-            })
-        };
-        let mut chosen: Option<FanTable> = None;
-        basic::each_division(&ctx, &unique, |t| {
+        basic::each_division(&ctx, |t| {
             let p = t.points();
             // A later arrangement of equal points replaces the choice when it has Pure Triple
             // Chow or Triple Pung, or against Seven Pairs: the library's tie rule.
@@ -400,12 +404,9 @@ pub fn evaluate(hand: &WinningHand<'_>) -> Result<Scored, FanError> {
                     && (t.get(Fan::PureTripleChow) == 1 || seven_pairs || t.has(Fan::TriplePung)))
             {
                 best_points = best_points.max(p);
-                chosen = Some(*t);
+                table = *t;
             }
         });
-        if let Some(t) = chosen {
-            table = t;
-        }
     }
     if best_points == 0 {
         return Err(FanError::NotWin);
@@ -420,58 +421,51 @@ pub fn evaluate(hand: &WinningHand<'_>) -> Result<Scored, FanError> {
 /// The win flags' own fans.
 fn by_win_flags(flags: Flags, t: &mut FanTable) {
     if flags.fourth_tile {
-        t.set(Fan::LastTile, 1);
+        t.one(Fan::LastTile);
     }
     if flags.self_drawn {
-        t.set(Fan::SelfDrawn, 1);
+        t.one(Fan::SelfDrawn);
         if flags.wall_last {
-            t.set(Fan::LastTileDraw, 1);
+            t.one(Fan::LastTileDraw);
             t.clear(Fan::SelfDrawn);
         }
         if flags.about_kong {
-            t.set(Fan::OutWithReplacementTile, 1);
+            t.one(Fan::OutWithReplacementTile);
             t.clear(Fan::SelfDrawn);
         }
     } else {
         if flags.wall_last {
-            t.set(Fan::LastTileClaim, 1);
+            t.one(Fan::LastTileClaim);
         }
         if flags.about_kong {
-            t.set(Fan::RobbingTheKong, 1);
+            t.one(Fan::RobbingTheKong);
             t.clear(Fan::LastTile);
         }
     }
 }
 
 /// Voided suits, flushes, No Honors and All Types, from the kinds `held` (bit `i` for kind
-/// `i`, as [`present`] reads them) of every tile of the hand.
+/// `i`) of every tile of the hand.
 fn by_suits(held: u64, t: &mut FanTable) {
     const SUIT: u64 = 0x1ff;
     let honours = held >> 27 != 0;
     if !honours {
-        t.set(Fan::NoHonors, 1);
+        t.one(Fan::NoHonors);
     }
     let voids = (0..3).filter(|&s| held & SUIT << (9 * s) == 0).count() as u16;
     t.set(Fan::OneVoidedSuit, voids);
     if voids == 2 {
         t.clear(Fan::OneVoidedSuit);
         if honours {
-            t.set(Fan::HalfFlush, 1);
+            t.one(Fan::HalfFlush);
         } else {
-            t.set(Fan::FullFlush, 1);
+            t.one(Fan::FullFlush);
             t.clear(Fan::NoHonors);
         }
     }
     if voids == 0 && held & 0xf << 27 != 0 && held & 0x7 << 31 != 0 {
-        t.set(Fan::AllTypes, 1);
+        t.one(Fan::AllTypes);
     }
-}
-
-/// Bit `i` set for each kind `i` that `all` holds.
-pub(super) fn present(all: &Counts) -> u64 {
-    all.iter()
-        .enumerate()
-        .fold(0, |m, (i, &n)| m | u64::from(n > 0) << i)
 }
 
 /// The kinds with a trait (one of `Tile`'s `is_…` tests, chosen by `which`), as a bit mask.
@@ -503,32 +497,32 @@ const HONOURS: u64 = kinds_with(3);
 const TERMINALS: u64 = kinds_with(4);
 
 /// All Simples, Reversible Tiles, All Green, All Honors, All Terminals, All Terminals and
-/// Honors: what every tile shares, from the kinds `held` (as [`present`] reads them).
+/// Honors: what every tile shares, from the kinds `held` (bit `i` for kind `i`).
 fn by_tile_traits(held: u64, t: &mut FanTable) {
     let every = |mask: u64| held & !mask == 0;
     if every(!TERMINALS_AND_HONOURS) {
-        t.set(Fan::AllSimples, 1);
+        t.one(Fan::AllSimples);
     }
     if every(REVERSIBLE) {
-        t.set(Fan::ReversibleTiles, 1);
+        t.one(Fan::ReversibleTiles);
     }
     if every(GREEN) {
-        t.set(Fan::AllGreen, 1);
+        t.one(Fan::AllGreen);
     }
     if t.has(Fan::AllSimples) {
         return;
     }
     if every(HONOURS) {
-        t.set(Fan::AllHonors, 1);
+        t.one(Fan::AllHonors);
     } else if every(TERMINALS) {
-        t.set(Fan::AllTerminals, 1);
+        t.one(Fan::AllTerminals);
     } else if every(TERMINALS_AND_HONOURS) {
-        t.set(Fan::AllTerminalsAndHonors, 1);
+        t.one(Fan::AllTerminalsAndHonors);
     }
 }
 
 /// Upper, Middle and Lower Tiles, Upper and Lower Four: the range of the ranks, from the kinds
-/// `held` (as [`present`] reads them).
+/// `held` (bit `i` for kind `i`).
 fn by_rank_range(held: u64, t: &mut FanTable) {
     if held & HONOURS != 0 {
         return;
@@ -556,7 +550,7 @@ fn by_rank_range(held: u64, t: &mut FanTable) {
             1,
         );
     } else if only(4, 6) {
-        t.set(Fan::MiddleTiles, 1);
+        t.one(Fan::MiddleTiles);
     }
 }
 
@@ -568,10 +562,31 @@ fn by_tile_hog(tiles: &Counts, kongs: usize, t: &mut FanTable) {
 
 /// How many Tile Hogs `tiles` (a kong counted as four) beside `kongs` kongs make.
 fn hogs(tiles: &Counts, kongs: usize) -> u16 {
-    // Counts are 0–4 (checked before any fan is read): a count shifted right twice is 1
-    // exactly for four.
-    let fours: u8 = tiles.iter().map(|&n| n >> 2).sum();
-    u16::from(fours).saturating_sub(kongs as u16)
+    over_four_and_fours(tiles).1.saturating_sub(kongs as u16)
+}
+
+/// Whether some count of `c` is above 4, and (when none is) how many kinds hold four: eight
+/// counts at a time, as the bytes of a word.
+fn over_four_and_fours(c: &Counts) -> (bool, u16) {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    let (mut over, mut fours) = (0u64, 0u32);
+    let mut word = |x: u64| {
+        // A count is at most 14 + 4 · 4: adding 0x7b sets a byte's top bit exactly for a count
+        // above 4, and carries into no other byte.
+        over |= x.wrapping_add(0x7b * ONES) & (0x80 * ONES);
+        // Bit 2 of a count 0–4 is set exactly for four.
+        fours += (x >> 2 & ONES).count_ones();
+    };
+    for chunk in c.chunks_exact(8) {
+        let mut b = [0u8; 8];
+        b.copy_from_slice(chunk);
+        word(u64::from_le_bytes(b));
+    }
+    let rest = c.len() / 8 * 8;
+    let mut b = [0u8; 8];
+    b[..c.len() - rest].copy_from_slice(&c[rest..]);
+    word(u64::from_le_bytes(b));
+    (over != 0, fours as u16)
 }
 
 /// Prevalent and Seat Wind for a pung of `wind`, which then no longer counts as a Pung of
@@ -582,13 +597,13 @@ fn by_winds(wind: Tile, hand: &WinningHand<'_>, t: &mut FanTable) {
         || t.has(Fan::AllHonors)
         || t.has(Fan::LittleFourWinds);
     if wind == hand.prevalent_wind.tile() {
-        t.set(Fan::PrevalentWind, 1);
+        t.one(Fan::PrevalentWind);
         if !deducted {
             t.lower(Fan::PungOfTerminalsOrHonors, 1);
         }
     }
     if wind == hand.seat_wind.tile() {
-        t.set(Fan::SeatWind, 1);
+        t.one(Fan::SeatWind);
         if hand.seat_wind != hand.prevalent_wind && !deducted {
             t.lower(Fan::PungOfTerminalsOrHonors, 1);
         }
@@ -703,7 +718,7 @@ fn exclusions(t: &mut FanTable) {
         t.clear(ConcealedHand);
         if t.has(FullyConcealedHand) {
             t.clear(FullyConcealedHand);
-            t.set(SelfDrawn, 1);
+            t.one(SelfDrawn);
         }
     }
     drop_implied(&RULES_MIDDLE, TRIGGERS[1], t);
@@ -715,12 +730,57 @@ fn exclusions(t: &mut FanTable) {
 }
 
 fn drop_implied(rules: &[Rule], triggers: u128, t: &mut FanTable) {
-    if !t.has_any(triggers) {
+    let mut hit = t.held & triggers;
+    if hit == 0 {
         return;
     }
-    for &(fan, drops) in rules {
-        if t.has_any(fan) {
-            t.clear_all(drops);
-        }
+    // Within a group no rule drops another's trigger (asserted at compile time below), so the
+    // order of its rules does not matter: each trigger held drops its fans.
+    let mut drops = 0;
+    while hit != 0 {
+        drops |= DROPS[hit.trailing_zeros() as usize];
+        hit &= hit - 1;
     }
+    debug_assert!(
+        rules
+            .iter()
+            .all(|&(fan, d)| fan & triggers == fan && d & triggers == 0)
+    );
+    t.clear_all(drops);
 }
+
+/// The fans each fan drops by the rules of [`RULES_FIRST`], [`RULES_MIDDLE`] and
+/// [`RULES_LAST`], indexed as [`FanTable`] indexes the fans.
+const DROPS: [u128; 128] = {
+    let mut out = [0u128; 128];
+    let groups: [&[Rule]; 3] = [&RULES_FIRST, &RULES_MIDDLE, &RULES_LAST];
+    let mut g = 0;
+    while g < 3 {
+        let mut i = 0;
+        while i < groups[g].len() {
+            let (fan, drops) = groups[g][i];
+            out[fan.trailing_zeros() as usize] |= drops;
+            i += 1;
+        }
+        g += 1;
+    }
+    out
+};
+
+/// No rule drops a fan that triggers a rule of its own group, and no fan triggers rules of two
+/// groups: what lets [`drop_implied`] apply a group's rules in any order, from [`DROPS`].
+const _: () = {
+    assert!(TRIGGERS[0] & TRIGGERS[1] == 0);
+    assert!(TRIGGERS[0] & TRIGGERS[2] == 0);
+    assert!(TRIGGERS[1] & TRIGGERS[2] == 0);
+    let groups: [&[Rule]; 3] = [&RULES_FIRST, &RULES_MIDDLE, &RULES_LAST];
+    let mut g = 0;
+    while g < 3 {
+        let mut i = 0;
+        while i < groups[g].len() {
+            assert!(groups[g][i].1 & TRIGGERS[g] == 0);
+            i += 1;
+        }
+        g += 1;
+    }
+};

@@ -2,13 +2,35 @@
 //! Thirteen Orphans, a Knitted Straight with a meld and a pair, Nine Gates.
 
 use super::basic::{Kind, Unit, by_wait};
-use super::wait::unique_wait;
+use super::wait::{unique_wait, unique_wait_divided};
 use super::{
     Ctx, Fan, FanTable, by_rank_range, by_suits, by_tile_hog, by_tile_traits, by_win_flags,
-    by_winds, exclusions, present,
+    by_winds, exclusions,
 };
 use crate::shape::{KNITTED_STRAIGHTS, ORPHANS};
 use crate::tile::{Counts, Tile};
+
+/// Whether the concealed hand of `ctx` may be of [`special_form`]'s shapes: every count even
+/// (Seven Pairs), or 13 kinds or more. Checked first, as few hands are.
+#[inline]
+pub(super) fn may_be_special_form(ctx: &Ctx<'_>) -> bool {
+    ctx.held.count_ones() >= 13 || {
+        let mut odd = 0u64;
+        for chunk in ctx.closed.chunks(8) {
+            let mut b = [0u8; 8];
+            b[..chunk.len()].copy_from_slice(chunk);
+            odd |= u64::from_le_bytes(b);
+        }
+        odd & 0x0101_0101_0101_0101 == 0
+    }
+}
+
+/// Whether the hand of `ctx` may hold [`knitted_straight`]'s shape: all of one knitted
+/// straight's kinds. Checked first, as few hands do.
+#[inline]
+pub(super) fn may_be_knitted(ctx: &Ctx<'_>) -> bool {
+    KNITTED_MASKS.iter().any(|&m| m & !ctx.held == 0)
+}
 
 /// Seven Pairs (or Seven Shifted Pairs), Honors and Knitted Tiles, Thirteen Orphans: sets the
 /// shape's fans and says whether the (concealed) hand has one.
@@ -16,14 +38,15 @@ pub(super) fn special_form(ctx: &Ctx<'_>, t: &mut FanTable) -> bool {
     let c = &ctx.closed;
     if c.iter().all(|&n| n % 2 == 0) {
         if let Some(suit) = seven_shifted_pairs(c, ctx.hand.win_tile) {
-            t.set(Fan::SevenShiftedPairs, 1);
+            t.one(Fan::SevenShiftedPairs);
             if c[suit * 9] == 0 && c[suit * 9 + 8] == 0 {
-                t.set(Fan::AllSimples, 1);
+                t.one(Fan::AllSimples);
             }
             by_win_flags(ctx.flags, t);
         } else {
-            t.set(Fan::SevenPairs, 1);
-            let held = present(c);
+            t.one(Fan::SevenPairs);
+            // A concealed hand's tiles are all its tiles.
+            let held = ctx.held;
             by_suits(held, t);
             by_tile_traits(held, t);
             by_rank_range(held, t);
@@ -37,13 +60,13 @@ pub(super) fn special_form(ctx: &Ctx<'_>, t: &mut FanTable) -> bool {
     if ctx.hand.packs.is_empty() && ctx.held.count_ones() < 13 {
         return false;
     }
-    if honors_and_knitted(c, t) {
+    if honors_and_knitted(c, ctx.held, t) {
         by_win_flags(ctx.flags, t);
         return true;
     }
     let kinds = c.iter().filter(|&&n| n > 0).count();
     if kinds == 13 && ORPHANS.iter().all(|&i| c[usize::from(i)] > 0) {
-        t.set(Fan::ThirteenOrphans, 1);
+        t.one(Fan::ThirteenOrphans);
         by_win_flags(ctx.flags, t);
         return true;
     }
@@ -65,26 +88,27 @@ fn seven_shifted_pairs(c: &Counts, win: Tile) -> Option<usize> {
     ok.then_some(suit)
 }
 
-fn honors_and_knitted(c: &Counts, t: &mut FanTable) -> bool {
-    if c.iter().filter(|&&n| n > 0).count() != 14 {
+/// `held`: bit `i` for each kind `i` the concealed tiles `c` hold.
+fn honors_and_knitted(c: &Counts, held: u64, t: &mut FanTable) -> bool {
+    // Fourteen kinds held once each: every tile a different kind.
+    if held.count_ones() != 14 || c.iter().any(|&n| n > 1) {
         return false;
     }
-    let numbered = c[..27].iter().filter(|&&n| n > 0).count();
+    const NUMBERED: u64 = (1 << 27) - 1;
+    let numbered = (held & NUMBERED).count_ones();
     if !(7..=9).contains(&numbered) {
         return false;
     }
-    if !KNITTED_STRAIGHTS
-        .iter()
-        .any(|seq| (0..27).all(|i| c[i] == 0 || seq.contains(&(i as u8))))
-    {
+    // The numbered tiles all of one knitted straight.
+    if !KNITTED_MASKS.iter().any(|&m| held & NUMBERED & !m == 0) {
         return false;
     }
     if numbered == 7 {
-        t.set(Fan::GreaterHonorsAndKnittedTiles, 1);
+        t.one(Fan::GreaterHonorsAndKnittedTiles);
     } else {
-        t.set(Fan::LesserHonorsAndKnittedTiles, 1);
+        t.one(Fan::LesserHonorsAndKnittedTiles);
         if numbered == 9 {
-            t.set(Fan::KnittedStraight, 1);
+            t.one(Fan::KnittedStraight);
         }
     }
     true
@@ -128,60 +152,67 @@ pub(super) fn knitted_straight(ctx: &Ctx<'_>, t: &mut FanTable) -> bool {
     else {
         return false;
     };
-    t.set(Fan::KnittedStraight, 1);
+    t.one(Fan::KnittedStraight);
     let all = &ctx.all;
     if meld.kind == Kind::Chow {
         if pair.tile.is_numbered() {
-            t.set(Fan::AllChows, 1);
+            t.one(Fan::AllChows);
         }
         if all[pair.tile.index()] == 4 {
-            t.set(Fan::TileHog, 1);
+            t.one(Fan::TileHog);
         }
     } else if meld.tile.is_wind() {
-        t.set(Fan::PungOfTerminalsOrHonors, 1);
+        t.one(Fan::PungOfTerminalsOrHonors);
         by_winds(meld.tile, hand, t);
         if pair.tile.is_dragon() {
-            t.set(Fan::AllTypes, 1);
+            t.one(Fan::AllTypes);
         }
     } else if meld.tile.is_dragon() {
-        t.set(Fan::DragonPung, 1);
+        t.one(Fan::DragonPung);
         if pair.tile.is_wind() {
-            t.set(Fan::AllTypes, 1);
+            t.one(Fan::AllTypes);
         }
     } else {
         if meld.tile.is_terminal() {
-            t.set(Fan::PungOfTerminalsOrHonors, 1);
+            t.one(Fan::PungOfTerminalsOrHonors);
         }
         if !pair.tile.is_honour() {
-            t.set(Fan::NoHonors, 1);
+            t.one(Fan::NoHonors);
         }
         if meld.kind != Kind::Kong && all[meld.tile.index()] == 4 {
-            t.set(Fan::TileHog, 1);
+            t.one(Fan::TileHog);
         }
     }
     by_win_flags(ctx.flags, t);
     if meld.melded {
         if meld.kind == Kind::Kong {
-            t.set(Fan::MeldedKong, 1);
+            t.one(Fan::MeldedKong);
         }
     } else {
         if meld.kind == Kind::Kong {
-            t.set(Fan::ConcealedKong, 1);
+            t.one(Fan::ConcealedKong);
         }
         if ctx.flags.self_drawn {
-            t.set(Fan::FullyConcealedHand, 1);
+            t.one(Fan::FullyConcealedHand);
             t.clear(Fan::SelfDrawn);
         } else {
-            t.set(Fan::ConcealedHand, 1);
+            t.one(Fan::ConcealedHand);
         }
     }
     let win = hand.win_tile;
     if hand.packs.is_empty() {
-        if unique_wait(&rest, 4, win) {
+        // `rest` is a meld and a pair: with the winning tile among them, the divided hand's
+        // reading applies.
+        let unique = if rest[win.index()] > 0 {
+            unique_wait_divided(&rest, 4, win)
+        } else {
+            unique_wait(&rest, 4, win)
+        };
+        if unique {
             by_wait(&[meld, pair], win, t);
         }
     } else if !seq.iter().any(|&i| usize::from(i) == win.index()) || c[win.index()] == 3 {
-        t.set(Fan::SingleWait, 1);
+        t.one(Fan::SingleWait);
     }
     exclusions(t);
     true
@@ -246,22 +277,22 @@ pub(super) fn nine_gates(ctx: &Ctx<'_>, t: &mut FanTable) -> bool {
     if !(1..=9).all(|r| c[base + usize::from(r) - 1] == want(r)) {
         return false;
     }
-    t.set(Fan::NineGates, 1);
+    t.one(Fan::NineGates);
     match rank {
         1 | 9 => {
-            t.set(Fan::PureStraight, 1);
-            t.set(Fan::TileHog, 1);
+            t.one(Fan::PureStraight);
+            t.one(Fan::TileHog);
         }
         2 | 8 => {
-            t.set(Fan::TwoConcealedPungs, 1);
-            t.set(Fan::ShortStraight, 1);
-            t.set(Fan::PungOfTerminalsOrHonors, 1);
+            t.one(Fan::TwoConcealedPungs);
+            t.one(Fan::ShortStraight);
+            t.one(Fan::PungOfTerminalsOrHonors);
         }
         5 => {
-            t.set(Fan::TwoConcealedPungs, 1);
-            t.set(Fan::PungOfTerminalsOrHonors, 1);
+            t.one(Fan::TwoConcealedPungs);
+            t.one(Fan::PungOfTerminalsOrHonors);
         }
-        _ => t.set(Fan::ShortStraight, 1),
+        _ => t.one(Fan::ShortStraight),
     }
     by_win_flags(ctx.flags, t);
     true

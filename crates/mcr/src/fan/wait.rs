@@ -7,7 +7,10 @@
 //! the reading goes on regardless, as the library's does, so that Edge, Closed and Single Wait
 //! agree with it on such hands too.
 
-use crate::shape::{basic_waits_mask, basic_waits_of_divided};
+use crate::shape::{
+    DividedGroups, basic_waits_mask, basic_waits_of_divided, split_waits_of_divided,
+    split_waits_of_groups,
+};
 use crate::tile::{Counts, TILE_KINDS, Tile};
 
 type Table = [u16; TILE_KINDS];
@@ -49,6 +52,36 @@ pub(super) fn unique_wait(closed: &Counts, tiles: usize, win: Tile) -> bool {
 /// divide into melds and a pair: the same answer from fewer table lookups
 /// ([`basic_waits_of_divided`]).
 pub(super) fn unique_wait_divided(closed: &Counts, tiles: usize, win: Tile) -> bool {
+    unique_wait_of_mask(split_waits_of_divided(closed, win), closed, tiles, win)
+}
+
+/// [`unique_wait_divided`] with the groups of `closed` as dividing it found them: no table
+/// lookup at all.
+pub(super) fn unique_wait_of_groups(
+    closed: &Counts,
+    tiles: usize,
+    win: Tile,
+    groups: &DividedGroups,
+) -> bool {
+    unique_wait_of_mask(
+        split_waits_of_groups(closed, win, groups),
+        closed,
+        tiles,
+        win,
+    )
+}
+
+/// [`unique_wait_divided`] given the basic shape's wait `mask` from the split waits (`None`
+/// for counts outside the tables).
+fn unique_wait_of_mask(mask: Option<u64>, closed: &Counts, tiles: usize, win: Tile) -> bool {
+    if let Some(mask) = mask {
+        if mask.count_ones() > 1 || tiles != 13 {
+            return mask.count_ones() == 1;
+        }
+        let mut standing = *closed;
+        standing[win.index()] -= 1;
+        return (mask | seven_pairs_mask(&standing, tiles)).count_ones() == 1;
+    }
     let mut standing = *closed;
     standing[win.index()] -= 1;
     match basic_waits_of_divided(&standing, win) {

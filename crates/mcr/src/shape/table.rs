@@ -8,8 +8,10 @@
 //! (no chows): 43,130; 6.3 MB together (14 bytes an entry).
 //!
 //! For dividing winning hands, [`SPLITS`] holds every way each suit that splits wholly into
-//! melds (and one pair) does so, keyed by its counts in a small hash table (1.1 MB), built on
-//! first use by the same one-choice-per-kind search.
+//! melds (and one pair) does so, keyed by its counts in a small hash table, built on first use
+//! by the same one-choice-per-kind search, with the waits of each such suit and of the suit
+//! less each of its tiles (`SplitWaits`, read off the splits: a winning hand's wait from one
+//! or two lookups); 1.6 MB together.
 
 use std::sync::LazyLock;
 
@@ -301,10 +303,29 @@ pub(crate) const NO_TILES: SuitSplit = SuitSplit {
 /// four for one suit), in an open-addressing hash table keyed by the counts themselves: a
 /// lookup hashes nine bytes instead of ranking them.
 pub(crate) struct SplitTable {
-    /// `SLOTS` slots: a suit's key ([`split_key`]; `EMPTY_SLOT` for none) and its splits'
-    /// first position in `pool`, shifted left 8 bits, plus how many there are.
-    slots: Box<[(u64, u32)]>,
+    /// `SLOTS` slots: a suit's key ([`split_key`]; `EMPTY_SLOT` for none), its splits' first
+    /// position in `pool`, shifted left 8 bits, plus how many there are, and its position in
+    /// `waits`.
+    slots: Box<[(u64, u32, u32)]>,
     pool: Box<[SuitSplit]>,
+    waits: Box<[SplitWaits]>,
+}
+
+/// The waits of a suit that splits wholly, and of that suit less one tile: what reading a
+/// winning hand's wait needs of the winning tile's suit, and of the suit holding the pair.
+///
+/// A wait here is a kind the suit (or the suit less a tile) holds fewer than four of, and
+/// whose one more tile makes it split wholly: as the shape tables' `Entry::waits` read it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct SplitWaits {
+    /// `less[r]`, for each rank index `r` the suit holds: the waits (bit `x` for rank index
+    /// `x`) of the suit less one tile of `r`, to split with a pair exactly when the suit holds
+    /// two tiles more than a multiple of three.
+    pub less: [u16; 9],
+    /// Bit `r`: the suit less one tile of `r` splits wholly into melds and a pair.
+    pub less_splits_with_pair: u16,
+    /// The waits of the suit itself to split into melds alone (no pair).
+    pub more: u16,
 }
 
 /// Slots of [`SplitTable`]: a power of two, about three times the suits held, so that probes
@@ -326,6 +347,17 @@ fn split_key(c: &[u8; 9]) -> Option<u64> {
     Some(u64::from_le_bytes(low) | u64::from(c[8]) << 61)
 }
 
+/// The counts of the suit whose key is `key` (the inverse of [`split_key`]).
+fn split_counts(key: u64) -> [u8; 9] {
+    let mut c = [0u8; 9];
+    for (i, x) in c.iter_mut().enumerate().take(7) {
+        *x = (key >> (8 * i)) as u8;
+    }
+    c[7] = (key >> 56 & 7) as u8;
+    c[8] = (key >> 61) as u8;
+    c
+}
+
 /// The first slot probed for `key`.
 #[inline]
 fn split_slot(key: u64) -> usize {
@@ -334,7 +366,7 @@ fn split_slot(key: u64) -> usize {
 
 impl SplitTable {
     fn build() -> Self {
-        let mut slots = vec![(EMPTY_SLOT, 0u32); SLOTS].into_boxed_slice();
+        let mut slots = vec![(EMPTY_SLOT, 0u32, 0u32); SLOTS].into_boxed_slice();
         let mut pool = Vec::new();
         let mut c = [0u8; 9];
         each(&mut c, 0, MAX_TILES, &mut |c| {
@@ -354,31 +386,117 @@ impl SplitTable {
             while slots[i].0 != EMPTY_SLOT {
                 i = (i + 1) % SLOTS;
             }
-            slots[i] = (key, (start as u32) << 8 | len as u32);
+            slots[i] = (key, (start as u32) << 8 | len as u32, 0);
         });
-        SplitTable {
+        let mut table = SplitTable {
             slots,
             pool: pool.into_boxed_slice(),
+            waits: Box::new([]),
+        };
+        // Read from the splits just placed: a suit splits wholly exactly when it has a split.
+        let mut waits = Vec::new();
+        for i in 0..SLOTS {
+            let key = table.slots[i].0;
+            if key == EMPTY_SLOT {
+                continue;
+            }
+            let c = split_counts(key);
+            table.slots[i].2 = waits.len() as u32;
+            waits.push(table.split_waits(&c));
         }
+        table.waits = waits.into_boxed_slice();
+        table
+    }
+
+    /// [`SplitWaits`] of the suit `c`, which splits wholly.
+    fn split_waits(&self, c: &[u8; 9]) -> SplitWaits {
+        let n: u32 = c.iter().map(|&x| u32::from(x)).sum();
+        let mut out = SplitWaits {
+            more: self.waits_of(c, false),
+            ..SplitWaits::default()
+        };
+        for r in (0..9).filter(|&r| c[r] > 0) {
+            let mut less = *c;
+            less[r] -= 1;
+            out.less[r] = self.waits_of(&less, n % 3 == 2);
+            if self.splits_wholly(&less, true) {
+                out.less_splits_with_pair |= 1 << r;
+            }
+        }
+        out
+    }
+
+    /// The kinds `c` holds fewer than four of whose one more tile makes `c` split wholly (with
+    /// a pair when `pair`), bit `x` for rank index `x`.
+    fn waits_of(&self, c: &[u8; 9], pair: bool) -> u16 {
+        let n: usize = c.iter().map(|&x| usize::from(x)).sum();
+        if n >= MAX_TILES {
+            return 0;
+        }
+        let mut out = 0;
+        for x in (0..9).filter(|&x| c[x] < 4) {
+            let mut more = *c;
+            more[x] += 1;
+            if self.splits_wholly(&more, pair) {
+                out |= 1 << x;
+            }
+        }
+        out
+    }
+
+    /// Whether `c` splits wholly into melds, and one pair exactly when `pair`.
+    fn splits_wholly(&self, c: &[u8; 9], pair: bool) -> bool {
+        let n: u32 = c.iter().map(|&x| u32::from(x)).sum();
+        n % 3 == if pair { 2 } else { 0 } && !self.get(c).is_empty()
     }
 
     /// The splits of the suit `c`: none when it does not split wholly (or a count is above
     /// 4, or it holds more than [`MAX_TILES`] tiles).
     #[inline]
     pub(crate) fn get(&self, c: &[u8; 9]) -> &[SuitSplit] {
-        let Some(key) = split_key(c) else { return &[] };
+        self.slot(c).map_or(&[], |(at, _)| {
+            let at = at as usize;
+            self.pool
+                .get(at >> 8..(at >> 8) + (at & 0xff))
+                .unwrap_or(&[])
+        })
+    }
+
+    /// [`SplitTable::get`] and [`SplitTable::waits`] of the suit `c` from one lookup.
+    #[inline]
+    pub(crate) fn get_with_waits(&self, c: &[u8; 9]) -> (&[SuitSplit], Option<&SplitWaits>) {
+        match self.slot(c) {
+            Some((at, waits)) => {
+                let at = at as usize;
+                (
+                    self.pool
+                        .get(at >> 8..(at >> 8) + (at & 0xff))
+                        .unwrap_or(&[]),
+                    self.waits.get(waits as usize),
+                )
+            }
+            None => (&[], None),
+        }
+    }
+
+    /// [`SplitWaits`] of the suit `c`: none when it does not split wholly.
+    #[inline]
+    pub(crate) fn waits(&self, c: &[u8; 9]) -> Option<&SplitWaits> {
+        self.waits.get(self.slot(c)?.1 as usize)
+    }
+
+    /// The slot of the suit `c`, if it splits wholly: its splits' place and its waits' place.
+    #[inline]
+    fn slot(&self, c: &[u8; 9]) -> Option<(u32, u32)> {
+        let key = split_key(c)?;
         let mut i = split_slot(key);
         loop {
-            let (k, at) = self.slots[i];
+            let (k, at, waits) = self.slots[i];
             if k == key {
-                let at = at as usize;
-                return self
-                    .pool
-                    .get(at >> 8..(at >> 8) + (at & 0xff))
-                    .unwrap_or(&[]);
+                return Some((at, waits));
             }
             if k == EMPTY_SLOT {
-                return &[];
+                return None;
             }
             i = (i + 1) % SLOTS;
         }
