@@ -299,25 +299,11 @@ done"#,
         "the standings count its verdicts: {row}\n{out}"
     );
 
-    let file = s.data_dir().join("crashes.replays");
-    let (_, err, ok) = s.client(&[
-        "competition",
-        "replays",
-        "crashes",
-        "--out",
-        file.to_str().unwrap(),
-        "--matchmaker",
-        &s.matchmaker,
-    ]);
-    assert!(ok, "{err}");
-    let bytes = std::fs::read(&file).unwrap();
-    let mut buf = bytes.as_slice();
-    let mut crashes = Vec::new();
-    while !buf.is_empty() {
-        let r =
-            <arena_proto::v1::Replay as prost::Message>::decode_length_delimited(&mut buf).unwrap();
-        crashes.extend(r.result.unwrap_or_default().verdicts);
-    }
+    let crashes: Vec<_> = s
+        .replays("crashes")
+        .into_iter()
+        .flat_map(|r| r.result.unwrap_or_default().verdicts)
+        .collect();
     let v = crashes
         .iter()
         .find(|v| v.kind() == arena_proto::v1::VerdictKind::Crashed)

@@ -5,8 +5,6 @@
 
 mod common;
 
-use std::os::unix::fs::PermissionsExt;
-
 use common::{Standalone, arena};
 
 /// It replays its history to know its hand and discards the tile it drew, `PASS` otherwise;
@@ -48,14 +46,8 @@ else:
 /// The bot in a fresh directory every user may read (programs of a root caller run as
 /// `nobody`).
 fn bot() -> (tempfile::TempDir, String) {
-    let dir = tempfile::Builder::new()
-        .prefix("arena-botzone-cli-")
-        .tempdir()
-        .unwrap();
-    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
-    let path = dir.path().join("bot.py");
-    std::fs::write(&path, BOT).unwrap();
-    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let dir = common::readable_dir("botzone-cli");
+    let path = common::write_script(dir.path(), "bot.py", BOT);
     let p = path.display().to_string();
     (dir, p)
 }
@@ -169,26 +161,10 @@ fn registered_botzone_bots_play_a_standalone_competition_without_verdicts() {
     ]);
     assert!(ok, "{err}");
     assert!(out.contains("bz: 24/24 tables, final"), "{out}");
-    let file = s.data_dir().join("bz.replays");
-    let (_, err, ok) = s.client(&[
-        "competition",
-        "replays",
-        "bz",
-        "--out",
-        file.to_str().unwrap(),
-        "--matchmaker",
-        &s.matchmaker,
-    ]);
-    assert!(ok, "{err}");
-    let bytes = std::fs::read(&file).unwrap();
-    let mut buf = bytes.as_slice();
-    let mut tables = 0;
-    while !buf.is_empty() {
-        let r =
-            <arena_proto::v1::Replay as prost::Message>::decode_length_delimited(&mut buf).unwrap();
-        let result = r.result.unwrap();
+    let replays = s.replays("bz");
+    for r in &replays {
+        let result = r.result.as_ref().unwrap();
         assert_eq!(result.verdicts, [], "{}", result.table_id);
-        tables += 1;
     }
-    assert_eq!(tables, 24);
+    assert_eq!(replays.len(), 24);
 }

@@ -97,29 +97,6 @@ fn create(s: &Standalone, name: &str, args: &[&str]) -> String {
     out
 }
 
-/// Every replay of competition `name`, by table id.
-fn replays(s: &Standalone, name: &str) -> std::collections::BTreeMap<String, v1::Replay> {
-    let file = s.data_dir().join(format!("{name}.replays"));
-    let (_, err, ok) = s.client(&[
-        "competition",
-        "replays",
-        name,
-        "--out",
-        file.to_str().unwrap(),
-        "--matchmaker",
-        &s.matchmaker,
-    ]);
-    assert!(ok, "{err}");
-    let bytes = std::fs::read(&file).unwrap();
-    let mut buf = bytes.as_slice();
-    let mut out = std::collections::BTreeMap::new();
-    while !buf.is_empty() {
-        let r = <v1::Replay as prost::Message>::decode_length_delimited(&mut buf).unwrap();
-        out.insert(r.result.as_ref().unwrap().table_id.clone(), r);
-    }
-    out
-}
-
 fn setup(r: &v1::Replay) -> ddz_pb::Setup {
     arena_proto::payload::unpack(r.job.as_ref().unwrap().setup.as_ref(), "setup")
         .expect("a Dou Dizhu table")
@@ -190,7 +167,7 @@ fn every_spec_field_reaches_the_matchmaker_and_changes_how_tables_are_played() {
         ]
         .concat(),
     );
-    let clock = replays(&s, "clock");
+    let clock = common::by_table(s.replays("clock"));
     let ids: Vec<&str> = clock.keys().map(String::as_str).collect();
     assert_eq!(
         ids,
@@ -252,7 +229,7 @@ fn every_spec_field_reaches_the_matchmaker_and_changes_how_tables_are_played() {
         ]
         .concat(),
     );
-    let r = &replays(&s, "play-on")["play-on/m0/r0/t0"];
+    let r = &common::by_table(s.replays("play-on"))["play-on/m0/r0/t0"];
     let result = r.result.as_ref().unwrap();
     assert_eq!(
         r.job.as_ref().unwrap().verdict_policy(),
@@ -289,7 +266,7 @@ fn every_spec_field_reaches_the_matchmaker_and_changes_how_tables_are_played() {
         ]
         .concat(),
     );
-    let forfeit = replays(&s, "forfeit");
+    let forfeit = common::by_table(s.replays("forfeit"));
     let r = &forfeit["forfeit/m0/r0/t0"];
     let result = r.result.as_ref().unwrap();
     assert_eq!(result.verdicts[0].kind(), v1::VerdictKind::Timeout);
@@ -324,7 +301,7 @@ fn every_spec_field_reaches_the_matchmaker_and_changes_how_tables_are_played() {
         ]
         .concat(),
     );
-    let rules = replays(&s, "rules");
+    let rules = common::by_table(s.replays("rules"));
     let r = &rules["rules/m0/r0/t0"];
     assert_eq!(setup(r).rules_kind(), ddz_pb::Rules::Douzero);
     assert_eq!(
@@ -370,7 +347,7 @@ fn every_spec_field_reaches_the_matchmaker_and_changes_how_tables_are_played() {
             "random",
         ],
     );
-    let panel = replays(&s, "panel");
+    let panel = common::by_table(s.replays("panel"));
     assert_eq!(panel.len(), 4);
     for (id, r) in &panel {
         let p = r.job.as_ref().unwrap().placement.as_ref().unwrap();
@@ -463,7 +440,7 @@ fn fresh_formats_need_no_library_and_measured_ones_ask_the_library_for_what_they
         &[&two_rounds[..], &["--format", "duplicate"]].concat(),
     );
     assert!(out.contains("dup: 4/4 tables, final"), "{out}");
-    let dup = replays(&s, "dup");
+    let dup = common::by_table(s.replays("dup"));
     let deal = |id: &str| setup(&dup[id]).deal.clone();
     assert_eq!(deal("dup/m0/r0/t0"), deal("dup/m0/r0/t1"));
     assert_ne!(deal("dup/m0/r0/t0"), deal("dup/m0/r1/t0"));
@@ -491,7 +468,7 @@ fn fresh_formats_need_no_library_and_measured_ones_ask_the_library_for_what_they
         err.contains("holds 0 unused deals") && err.contains("find 4 more"),
         "{err}"
     );
-    for (id, r) in &replays(&s, "es") {
+    for (id, r) in &common::by_table(s.replays("es")) {
         let p = r.job.as_ref().unwrap().placement.as_ref().unwrap();
         assert!(
             p.deal_id.starts_with('g') && !p.deal_id.starts_with("fresh-"),
@@ -510,7 +487,7 @@ fn fresh_formats_need_no_library_and_measured_ones_ask_the_library_for_what_they
     // Any measured deal will do; the equal-strength ones are claimed, and the deals measured
     // on the way to them that missed the target may be enough.
     assert!(ok && out.contains("adj: 4/4 tables, final"), "{err}{out}");
-    for (id, r) in &replays(&s, "adj") {
+    for (id, r) in &common::by_table(s.replays("adj")) {
         let p = r.job.as_ref().unwrap().placement.as_ref().unwrap();
         assert!(!p.deal_id.starts_with("fresh-"), "{id}: {p:?}");
     }

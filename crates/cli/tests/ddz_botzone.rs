@@ -6,17 +6,14 @@
 
 mod common;
 
-use std::os::unix::fs::PermissionsExt;
-use std::path::PathBuf;
-
 /// Writes the bot into a fresh directory others can read (programs run as `nobody`).
-fn bot(tag: &str, keep: bool, fault: &str) -> (String, PathBuf) {
-    let dir = std::env::temp_dir().join(format!("arena-bz-{tag}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o755)).unwrap();
-    let script = dir.join("bot.py");
-    std::fs::write(&script, common::ddz_bots::botzone_bot(keep, fault)).unwrap();
-    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+fn bot(tag: &str, keep: bool, fault: &str) -> (String, tempfile::TempDir) {
+    let dir = common::readable_dir(&format!("bz-{tag}"));
+    let script = common::write_script(
+        dir.path(),
+        "bot.py",
+        &common::ddz_bots::botzone_bot(keep, fault),
+    );
     (format!("python3 {}", script.display()), dir)
 }
 
@@ -33,12 +30,11 @@ fn run_match_with(bot: &str, deals: &str, extra: &[&str]) -> serde_json::Value {
 }
 
 fn assert_clean(protocol: &str, keep: bool) {
-    let (cmd, dir) = bot(&format!("{protocol}-{keep}"), keep, "");
+    let (cmd, _dir) = bot(&format!("{protocol}-{keep}"), keep, "");
     let v = run_match(&format!("{protocol}:{cmd}"), "5");
     assert_eq!(v["games"], 10);
     assert_eq!(v["verdicts"], serde_json::json!([]), "{}", v["verdicts"]);
     assert!(v["a_moves"].as_u64().unwrap() > 50, "{}", v["a_moves"]);
-    let _ = std::fs::remove_dir_all(dir);
 }
 
 #[test]
@@ -53,7 +49,7 @@ fn a_keep_running_fightthelandlord_bot_plays_whole_games() {
 
 #[test]
 fn a_botzone_bot_playing_a_card_it_does_not_hold_gets_botzones_missing_card() {
-    let (cmd, dir) = bot("missing", false, "missing");
+    let (cmd, _dir) = bot("missing", false, "missing");
     let v = run_match(&format!("botzone-ftl2:{cmd}"), "1");
     let verdicts = v["verdicts"].as_array().unwrap();
     assert!(!verdicts.is_empty());
@@ -62,7 +58,6 @@ fn a_botzone_bot_playing_a_card_it_does_not_hold_gets_botzones_missing_card() {
         let reason = x["verdict"]["reason"].as_str().unwrap();
         assert!(reason.contains("MISSING_CARD"), "{reason}");
     }
-    let _ = std::fs::remove_dir_all(dir);
 }
 
 /// Registered for keep-running, it answers, then waits for its next request without printing
@@ -70,7 +65,7 @@ fn a_botzone_bot_playing_a_card_it_does_not_hold_gets_botzones_missing_card() {
 /// games gets a timeout at the hard cap naming the missing marker, and still finishes.
 #[test]
 fn a_keep_running_bot_that_never_prints_the_marker_times_out_naming_it() {
-    let (cmd, dir) = bot("nomarker", true, "nomarker");
+    let (cmd, _dir) = bot("nomarker", true, "nomarker");
     let v = run_match_with(
         &format!("botzone-keep:{cmd}"),
         "1",
@@ -90,7 +85,6 @@ fn a_keep_running_bot_that_never_prints_the_marker_times_out_naming_it() {
             "{reason}"
         );
     }
-    let _ = std::fs::remove_dir_all(dir);
 }
 
 #[test]
@@ -101,7 +95,7 @@ fn a_botzone_bot_playing_cards_of_no_type_gets_each_judges_name_for_it() {
         ("botzone-ftl2", "INVALID_CARDTYPE"),
         ("botzone-ftl", "BAD_FORMAT"),
     ] {
-        let (cmd, dir) = bot(&format!("twocards-{protocol}"), false, "twocards");
+        let (cmd, _dir) = bot(&format!("twocards-{protocol}"), false, "twocards");
         let v = run_match(&format!("{protocol}:{cmd}"), "1");
         let verdicts = v["verdicts"].as_array().unwrap();
         assert!(!verdicts.is_empty(), "{protocol}");
@@ -114,6 +108,5 @@ fn a_botzone_bot_playing_cards_of_no_type_gets_each_judges_name_for_it() {
                 "{protocol}: {reason}"
             );
         }
-        let _ = std::fs::remove_dir_all(dir);
     }
 }

@@ -20,10 +20,11 @@ use std::time::Duration;
 
 use arena_proto::packages::arena::ddz::v1 as ddz_pb;
 use arena_proto::v1;
-use common::ddz_bots::{
-    BOTZONE_CPP_BOT, botzone_bot, championship_engine, readable_dir, write_script,
+use common::ddz_bots::{BOTZONE_CPP_BOT, botzone_bot, championship_engine};
+use common::{
+    Cluster, Standalone, assert_counted_once_and_blameless, readable_dir, unique_prefix,
+    write_script,
 };
-use common::{Cluster, Standalone, assert_counted_once_and_blameless, unique_prefix};
 
 const REDIS: &str = "redis://127.0.0.1:6379";
 
@@ -207,28 +208,6 @@ fn assert_equal_strength(replays: &[v1::Replay]) {
     }
 }
 
-/// Every replay of competition `name` on standalone `s`.
-fn standalone_replays(s: &Standalone, name: &str) -> Vec<v1::Replay> {
-    let file = s.data_dir().join(format!("{name}.replays"));
-    let (_, err, ok) = s.client(&[
-        "competition",
-        "replays",
-        name,
-        "--out",
-        file.to_str().unwrap(),
-        "--matchmaker",
-        &s.matchmaker,
-    ]);
-    assert!(ok, "{err}");
-    let bytes = std::fs::read(&file).unwrap();
-    let mut buf = bytes.as_slice();
-    let mut all = Vec::new();
-    while !buf.is_empty() {
-        all.push(<v1::Replay as prost::Message>::decode_length_delimited(&mut buf).unwrap());
-    }
-    all
-}
-
 /// Creates a competition on `s` with `args` in a thread of its own; joined, its output.
 fn create_on(s: &Standalone, args: Vec<String>) -> std::thread::JoinHandle<(String, String, bool)> {
     let dir = s.data_dir().to_path_buf();
@@ -261,10 +240,10 @@ fn botzone_bots_and_a_championship_engine_play_duplicate_and_equal_strength_on_s
             "{name}: {out}"
         );
     }
-    let dup = standalone_replays(&s, "dup");
+    let dup = s.replays("dup");
     assert_counted_once_and_blameless(&dup, 16);
     assert_duplicate(&dup);
-    let eq = standalone_replays(&s, "eq");
+    let eq = s.replays("eq");
     assert_counted_once_and_blameless(&eq, 8);
     assert_equal_strength(&eq);
     // Each bot plays four tables of each competition as landlord or as both farmers: its
@@ -382,7 +361,7 @@ fn a_botzone_bot_over_its_memory_and_a_keep_running_one_without_the_marker_get_v
     ]);
     assert!(ok, "{err}");
     assert!(out.contains("faults: 2/2 tables, final"), "{out}");
-    let replays = standalone_replays(&s, "faults");
+    let replays = s.replays("faults");
     assert_eq!(replays.len(), 2);
     let mut seen = BTreeMap::new();
     for r in &replays {

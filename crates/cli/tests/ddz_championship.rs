@@ -5,18 +5,15 @@
 
 mod common;
 
-use std::os::unix::fs::PermissionsExt;
-use std::path::PathBuf;
-
 /// Writes the engine with `fault` into a fresh directory others can read (the programs run
 /// as `nobody`); the seat name to play it by.
-fn engine(tag: &str, fault: &str) -> (String, PathBuf) {
-    let dir = std::env::temp_dir().join(format!("arena-champ-{tag}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o755)).unwrap();
-    let script = dir.join("engine.py");
-    std::fs::write(&script, common::ddz_bots::championship_engine(fault)).unwrap();
-    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+fn engine(tag: &str, fault: &str) -> (String, tempfile::TempDir) {
+    let dir = common::readable_dir(&format!("champ-{tag}"));
+    let script = common::write_script(
+        dir.path(),
+        "engine.py",
+        &common::ddz_bots::championship_engine(fault),
+    );
     (format!("championship:python3 {}", script.display()), dir)
 }
 
@@ -30,18 +27,17 @@ fn run_match(bot: &str, deals: &str, extra: &[&str]) -> serde_json::Value {
 
 #[test]
 fn a_championship_engine_plays_whole_matches_without_verdicts() {
-    let (bot, dir) = engine("ok", "");
+    let (bot, _dir) = engine("ok", "");
     let v = run_match(&bot, "20", &[]);
     assert_eq!(v["games"], 40);
     assert_eq!(v["verdicts"], serde_json::json!([]), "{}", v["verdicts"]);
     assert!(v["a_moves"].as_u64().unwrap() > 200, "{}", v["a_moves"]);
-    let _ = std::fs::remove_dir_all(dir);
 }
 
 /// The verdicts of a match of a faulty engine: each of the kind, with reasons containing
 /// `words`.
 fn assert_verdicts(fault: &str, kind: &str, words: &str, extra: &[&str]) {
-    let (bot, dir) = engine(fault, fault);
+    let (bot, _dir) = engine(fault, fault);
     let v = run_match(&bot, "2", extra);
     assert_eq!(v["games"], 4, "the match goes on after a fault");
     let verdicts = v["verdicts"].as_array().unwrap();
@@ -51,7 +47,6 @@ fn assert_verdicts(fault: &str, kind: &str, words: &str, extra: &[&str]) {
         let reason = x["verdict"]["reason"].as_str().unwrap();
         assert!(reason.contains(words), "{fault}: {reason}");
     }
-    let _ = std::fs::remove_dir_all(dir);
 }
 
 #[test]
@@ -84,7 +79,7 @@ fn each_deal_is_told_its_turn_and_round_with_rounds_per_turn() {
     // 3 deals at 2 rounds a turn: deal 0 is round 1 and deal 1 round 2 of turn 1, deal 2
     // round 1 of turn 2 (of 2); both seatings of a deal are told the same. The engine
     // answers its first question with what INFO said, which its verdict quotes.
-    let (bot, dir) = engine("info", "info");
+    let (bot, _dir) = engine("info", "info");
     let v = run_match(&bot, "3", &["--rounds-per-turn", "2"]);
     let verdicts = v["verdicts"].as_array().unwrap();
     let mut deals: Vec<u64> = verdicts
@@ -119,5 +114,4 @@ fn each_deal_is_told_its_turn_and_round_with_rounds_per_turn() {
             "{reason}"
         );
     }
-    let _ = std::fs::remove_dir_all(dir);
 }

@@ -9,29 +9,6 @@ use arena_proto::packages::arena::mcr::v1 as mcr_pb;
 use arena_proto::v1;
 use common::Standalone;
 
-/// Every replay of competition `name`, by table id.
-fn replays(s: &Standalone, name: &str) -> BTreeMap<String, v1::Replay> {
-    let file = s.data_dir().join(format!("{name}.replays"));
-    let (_, err, ok) = s.client(&[
-        "competition",
-        "replays",
-        name,
-        "--out",
-        file.to_str().unwrap(),
-        "--matchmaker",
-        &s.matchmaker,
-    ]);
-    assert!(ok, "{err}");
-    let bytes = std::fs::read(&file).unwrap();
-    let mut buf = bytes.as_slice();
-    let mut out = BTreeMap::new();
-    while !buf.is_empty() {
-        let r = <v1::Replay as prost::Message>::decode_length_delimited(&mut buf).unwrap();
-        out.insert(r.result.as_ref().unwrap().table_id.clone(), r);
-    }
-    out
-}
-
 fn setup(r: &v1::Replay) -> mcr_pb::Setup {
     arena_proto::payload::unpack(r.job.as_ref().unwrap().setup.as_ref(), "setup")
         .expect("an MCR table")
@@ -82,7 +59,7 @@ fn an_ijcai_competition_plays_every_wall_at_24_seatings_and_pads_the_field() {
         ],
     );
     assert!(out.contains("ij: 24/24 tables, final"), "{out}");
-    let played = replays(&s, "ij");
+    let played = common::by_table(s.replays("ij"));
     assert_eq!(played.len(), 24);
     let walls: BTreeSet<String> = played.values().map(|r| setup(r).walltiles).collect();
     assert_eq!(walls.len(), 1, "one wall for all 24 seatings");
@@ -114,7 +91,7 @@ fn an_ijcai_competition_plays_every_wall_at_24_seatings_and_pads_the_field() {
         ],
     );
     assert!(out.contains("five: 48/48 tables, final"), "{out}");
-    let played = replays(&s, "five");
+    let played = common::by_table(s.replays("five"));
     assert!(
         played
             .values()
@@ -218,7 +195,7 @@ fn a_competition_on_library_walls_plays_exactly_the_walls_imported_and_claims_th
     let (out, err, ok) = create("lib");
     assert!(ok, "{err}");
     assert!(out.contains("lib: 48/48 tables, final"), "{out}");
-    let played = replays(&s, "lib");
+    let played = common::by_table(s.replays("lib"));
     assert_eq!(played.len(), 48);
     let mut by_wall: BTreeMap<String, usize> = BTreeMap::new();
     for r in played.values() {

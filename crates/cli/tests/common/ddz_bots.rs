@@ -4,9 +4,6 @@
 //! way: it rebuilds its hand from what it was told, calls 0, leads its lowest card and follows a
 //! single with its lowest higher single, else passes.
 
-use std::os::unix::fs::PermissionsExt;
-use std::path::{Path, PathBuf};
-
 /// A Botzone bot in Python (JSON interaction). `__KEEP__` (`True`/`False`) makes it keep
 /// running; `__FAULT__` picks a misbehaviour:
 ///
@@ -268,23 +265,4 @@ pub fn botzone_bot(keep: bool, fault: &str) -> String {
 /// The championship engine with `fault` ("" for none).
 pub fn championship_engine(fault: &str) -> String {
     CHAMPIONSHIP_ENGINE.replace("__FAULT__", fault)
-}
-
-/// A directory every user may read (programs of a root caller run as `nobody`), removed when
-/// dropped.
-pub fn readable_dir(tag: &str) -> tempfile::TempDir {
-    let dir = tempfile::Builder::new()
-        .prefix(&format!("arena-{tag}-"))
-        .tempdir()
-        .unwrap();
-    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
-    dir
-}
-
-/// Writes `text` to `dir/name`, readable and executable by every user; its path.
-pub fn write_script(dir: &Path, name: &str, text: &str) -> PathBuf {
-    let path = dir.join(name);
-    std::fs::write(&path, text).unwrap();
-    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
-    path
 }

@@ -1,6 +1,7 @@
 //! What the CLI test binaries share. Each uses only part of it.
 #![allow(dead_code)]
 
+use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -732,28 +733,12 @@ impl Cluster {
 
     /// Every replay of competition `name`, exported through the matchmaker.
     pub fn replays(&self, name: &str) -> Vec<arena_proto::v1::Replay> {
-        let file = self._logs.path().join(format!("{name}.replays"));
-        let (out, err, ok) = self.client(&[
-            "competition",
-            "replays",
-            name,
-            "--out",
-            file.to_str().unwrap(),
-            "--matchmaker",
+        export_replays(
+            |args| self.client(args),
+            self._logs.path(),
             &self.matchmaker_url,
-        ]);
-        assert!(ok, "{err}");
-        assert!(out.contains("replays of"), "{out}");
-        let bytes = std::fs::read(&file).unwrap();
-        let mut buf = bytes.as_slice();
-        let mut all = Vec::new();
-        while !buf.is_empty() {
-            all.push(
-                <arena_proto::v1::Replay as prost::Message>::decode_length_delimited(&mut buf)
-                    .unwrap(),
-            );
-        }
-        all
+            name,
+        )
     }
 
     /// What the roles wrote to stderr so far (the last 4 KiB), for failure messages.
@@ -885,6 +870,16 @@ impl Standalone {
         self.dir.path()
     }
 
+    /// Every replay of competition `name`, exported through the matchmaker.
+    pub fn replays(&self, name: &str) -> Vec<arena_proto::v1::Replay> {
+        export_replays(
+            |args| self.client(args),
+            self.data_dir(),
+            &self.matchmaker,
+            name,
+        )
+    }
+
     /// `arena ARGS` as this standalone's operator.
     pub fn client(&self, args: &[&str]) -> (String, String, bool) {
         arena_client(self.dir.path(), args)
@@ -934,6 +929,66 @@ impl Drop for Standalone {
 }
 
 /// A two-thread runtime for a test's gRPC calls.
+/// Every replay of competition `name`: `arena competition replays NAME --out DIR/NAME.replays`
+/// through `client` against `matchmaker`, read back.
+fn export_replays(
+    client: impl Fn(&[&str]) -> (String, String, bool),
+    dir: &Path,
+    matchmaker: &str,
+    name: &str,
+) -> Vec<arena_proto::v1::Replay> {
+    let file = dir.join(format!("{name}.replays"));
+    let (out, err, ok) = client(&[
+        "competition",
+        "replays",
+        name,
+        "--out",
+        file.to_str().unwrap(),
+        "--matchmaker",
+        matchmaker,
+    ]);
+    assert!(ok, "{err}");
+    assert!(out.contains("replays of"), "{out}");
+    let bytes = std::fs::read(&file).unwrap();
+    let mut buf = bytes.as_slice();
+    let mut all = Vec::new();
+    while !buf.is_empty() {
+        all.push(
+            <arena_proto::v1::Replay as prost::Message>::decode_length_delimited(&mut buf).unwrap(),
+        );
+    }
+    all
+}
+
+/// A directory every user may read (programs of a root caller run as `nobody`), removed when
+/// dropped.
+pub fn readable_dir(tag: &str) -> tempfile::TempDir {
+    let dir = tempfile::Builder::new()
+        .prefix(&format!("arena-{tag}-"))
+        .tempdir()
+        .unwrap();
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    dir
+}
+
+/// Writes `text` to `dir/name`, readable and executable by every user; its path.
+pub fn write_script(dir: &Path, name: &str, text: &str) -> std::path::PathBuf {
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    path
+}
+
+/// `replays` by table id.
+pub fn by_table(
+    replays: Vec<arena_proto::v1::Replay>,
+) -> std::collections::BTreeMap<String, arena_proto::v1::Replay> {
+    replays
+        .into_iter()
+        .map(|r| (r.result.as_ref().unwrap().table_id.clone(), r))
+        .collect()
+}
+
 pub fn rt() -> tokio::runtime::Runtime {
     tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
