@@ -16,6 +16,9 @@
 //! [`super::codes`]. A seat is told the others' calls and plays, never its own (it knows
 //! them). The `OK` lines, and the `NAME` line, are read and ignored; an answer is the `BID` or
 //! `PLAY` line with the engine's own letter.
+//!
+//! An engine can play a turn of rounds on one process ([`ProgramProtocol::next_game`]): after
+//! `GAMEOVER`, the next round opens with its `INFO` and `DEAL` only (the engine was greeted).
 
 use std::time::Duration;
 
@@ -44,8 +47,10 @@ pub fn letter(seat: Seat) -> char {
 pub struct ChampionshipProgram {
     codes: SeatCodes,
     seat: Option<Seat>,
-    /// The greeting lines were written.
+    /// `DOUDIZHUVER` was written (once per process).
     greeted: bool,
+    /// This round's `INFO` was written.
+    informed: bool,
     /// The seat was dealt its cards (a `DEAL` line).
     dealt: bool,
     /// How many events of the game were told (or read past).
@@ -56,8 +61,6 @@ pub struct ChampionshipProgram {
     asked: Option<Phase>,
     /// The landlord, once known.
     landlord: Option<Seat>,
-    /// The deadline of the first question, in whole seconds, for `INFO`.
-    seconds: u64,
 }
 
 impl ChampionshipProgram {
@@ -115,11 +118,15 @@ impl ProgramProtocol for ChampionshipProgram {
         let (seat, start) = (deal.seat, deal.start);
         if !self.greeted {
             self.greeted = true;
-            self.seconds = deadline.as_millis().div_ceil(1000) as u64;
             out.push(format!("DOUDIZHUVER {VERSION}"));
+        }
+        if !self.informed {
+            self.informed = true;
             // The deal's place in its match as the table was told it (turn 1 of 1, round 1 of
-            // 1 when it was not); 1 to go through and no score cap. Each deal is the engine's
-            // whole session, so every round opens with the greeting and INFO.
+            // 1 when it was not); 1 to go through and no score cap; the deadline of the round's
+            // first question in whole seconds. Every round opens with INFO, on a fresh process
+            // or one carried on from the last round.
+            let seconds = deadline.as_millis().div_ceil(1000).max(1);
             let r = view.round().unwrap_or(MatchRound {
                 turn: 1,
                 turns: 1,
@@ -128,11 +135,7 @@ impl ProgramProtocol for ChampionshipProgram {
             });
             out.push(format!(
                 "INFO {},{},{},{},1,0,{}",
-                r.turn,
-                r.turns,
-                r.round,
-                r.rounds,
-                self.seconds.max(1)
+                r.turn, r.turns, r.round, r.rounds, seconds
             ));
         }
         if deal.redeals != self.redeals || !self.dealt {
@@ -272,6 +275,17 @@ impl ProgramProtocol for ChampionshipProgram {
         {
             out.push(format!("GAMEOVER {}", letter(w)));
         }
+    }
+
+    fn next_game(&mut self, same_process: bool) -> bool {
+        // Everything of the last round is forgotten (its seat, its codes: each round's suits
+        // are given afresh); only the greeting stays told on the same process.
+        let greeted = same_process && self.greeted;
+        *self = ChampionshipProgram {
+            greeted,
+            ..ChampionshipProgram::default()
+        };
+        true
     }
 }
 
