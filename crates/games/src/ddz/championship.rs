@@ -408,6 +408,87 @@ mod tests {
         assert!(e.contains("round 4 of 3"), "{e}");
     }
 
+    /// The request of `game`'s seat to act, its observation telling `round`.
+    fn request_in_round(game: &Game, round: MatchRound) -> v1::DecisionRequest {
+        use arena_table::TableGame;
+        let table = crate::ddz::DdzTable::from_game(game.clone(), ddz::Scoring::Competition)
+            .in_round(Some(round));
+        let mut req = request_of(game);
+        req.observation = Some(table.observation_from(req.seat, 0));
+        req
+    }
+
+    #[test]
+    fn a_process_carried_on_is_told_each_round_its_info_and_deal_and_is_greeted_once() {
+        // Seat 1 of a turn of 2 rounds: deal 0 of seed 1, then deal 1, A the landlord in both.
+        let round = |r| MatchRound::of(r, 2, 2);
+        let mut p = ChampionshipProgram::new();
+        let mut first = Game::new(config(false), Deal::generate(1, 0), 1);
+        play(&mut first, "3");
+        let mut out = Vec::new();
+        p.ask(
+            &request_in_round(&first, round(0)),
+            Duration::from_millis(1500),
+            &mut out,
+        )
+        .unwrap();
+        assert_eq!(
+            out,
+            [
+                "DOUDIZHUVER 1.0",
+                "INFO 1,1,1,2,1,0,2",
+                "DEAL B4,5,8,12,20,24,25,32,33,34,36,40,44,45,46,48,53",
+                "LEFTOVER A13,16,49",
+                "PLAY A0",
+                "PLAY WHAT",
+            ]
+        );
+        // The round ends (A went out first); the protocol carries on into the next.
+        let outcome = v1::Outcome {
+            scores: vec![2, -1, -1],
+            scoring: "competition".into(),
+            game: Some(arena_proto::payload::pack(
+                &arena_proto::packages::arena::ddz::v1::Outcome {
+                    winner: 0,
+                    ..Default::default()
+                },
+            )),
+        };
+        out.clear();
+        p.close(Some(&outcome), &mut out);
+        assert_eq!(out, ["GAMEOVER A"]);
+        assert!(p.next_game(true), "the championship's engine plays a turn");
+        // Round 2: its INFO and DEAL, no greeting; its codes given afresh, as a fresh process
+        // would be told them.
+        let mut second = Game::new(config(false), Deal::generate(1, 1), 2);
+        play(&mut second, "3");
+        let req = request_in_round(&second, round(1));
+        out.clear();
+        p.ask(&req, Duration::from_millis(1500), &mut out).unwrap();
+        let mut fresh = Vec::new();
+        ChampionshipProgram::new()
+            .ask(&req, Duration::from_millis(1500), &mut fresh)
+            .unwrap();
+        assert_eq!(fresh[0], "DOUDIZHUVER 1.0");
+        assert_eq!(out, fresh[1..]);
+        assert_eq!(
+            out,
+            [
+                "INFO 1,1,2,2,1,0,2",
+                // Codes 0 and 1 again, and A's 3 as code 2: nothing of round 1's codes holds.
+                "DEAL B0,1,4,8,9,12,16,20,28,32,33,36,37,44,45,48,49",
+                "LEFTOVER A5,29,40",
+                "PLAY A2",
+                "PLAY WHAT"
+            ]
+        );
+        // A fresh process taking a carried one's place is told everything again.
+        assert!(p.next_game(false));
+        out.clear();
+        p.ask(&req, Duration::from_millis(1500), &mut out).unwrap();
+        assert_eq!(out, fresh);
+    }
+
     fn ddz_pb_round(
         turn: u32,
         turns: u32,
