@@ -667,6 +667,25 @@ done";
     }
 
     #[tokio::test]
+    async fn a_program_that_exits_when_asked_at_the_next_table_is_replaced_and_asked_again() {
+        // Carried on, it exits at the next table's first question without answering: a fresh
+        // process is put that question from the start (`start` first) and answers it, with no
+        // verdict; it picks 1 every round.
+        let body = "ended=0
+while read -r word n; do
+  case $word in
+    end) ended=1;;
+    ask) if [ $ended -eq 1 ]; then exit 0; fi; echo 1;;
+  esac
+done";
+        let (results, _) = play_turn(body, 3).await;
+        for r in &results {
+            assert_eq!(verdicts(r), vec![], "{r:?}");
+        }
+        assert_eq!(seat0_scores(&results), [3, 3, 3]);
+    }
+
+    #[tokio::test]
     async fn a_program_that_cannot_start_is_crashed() {
         let result = play_command("cmd:/nonexistent/arena-test-bot", roomy()).await;
         assert_eq!(verdicts(&result), vec![(0, v1::VerdictKind::Crashed)]);
