@@ -18,7 +18,11 @@ fn engine(tag: &str, fault: &str) -> (String, tempfile::TempDir) {
 }
 
 fn run_match(bot: &str, deals: &str, extra: &[&str]) -> serde_json::Value {
-    let mut args = vec!["ddz", "match", bot, "random", "--deals", deals, "--json"];
+    run_match_against(bot, "random", deals, extra)
+}
+
+fn run_match_against(bot: &str, other: &str, deals: &str, extra: &[&str]) -> serde_json::Value {
+    let mut args = vec!["ddz", "match", bot, other, "--deals", deals, "--json"];
     args.extend_from_slice(extra);
     let (out, err, ok) = common::arena(&args);
     assert!(ok, "{err}");
@@ -113,5 +117,69 @@ fn each_deal_is_told_its_turn_and_round_with_rounds_per_turn() {
             reason.starts_with("answered \"HELLO 1,1,1,1,1,0,1\""),
             "{reason}"
         );
+    }
+}
+
+/// The verdicts of a match by round (1 to 3: deal mod 3, plus 1) and reason.
+fn verdicts_by_round(v: &serde_json::Value) -> Vec<(u64, String)> {
+    v["verdicts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| {
+            (
+                x["deal"].as_u64().unwrap() % 3 + 1,
+                x["verdict"]["reason"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn an_engine_plays_each_turn_of_rounds_on_one_process() {
+    // It plays legally only while it has been dealt as many rounds since DOUDIZHUVER as one
+    // process per turn makes: 2 turns of 3 rounds, each in both seatings, without a verdict.
+    let (bot, _dir) = engine("turn", "turn");
+    let v = run_match_against(&bot, "expert", "6", &["--rounds-per-turn", "3"]);
+    assert_eq!(v["games"], 12);
+    assert_eq!(v["verdicts"], serde_json::json!([]), "{}", v["verdicts"]);
+    assert!(v["a_moves"].as_u64().unwrap() > 0, "{}", v["a_moves"]);
+}
+
+#[test]
+fn an_engine_that_exits_after_gameover_gets_a_fresh_process_next_round() {
+    // Exiting after GAMEOVER is no fault: the next round starts a fresh process, which is
+    // greeted again. The plain engine does so and gets no verdict...
+    let (bot, _dir) = engine("exit", "");
+    let v = run_match(&bot, "6", &["--rounds-per-turn", "3"]);
+    assert_eq!(v["verdicts"], serde_json::json!([]), "{}", v["verdicts"]);
+    // ... and the checking engine that does so finds itself fresh in rounds 2 and 3 (which it
+    // answers with a verdict), as the engine of every round would be without turns.
+    let (bot, _dir) = engine("turn-exit", "turn-exit");
+    let v = run_match(&bot, "6", &["--rounds-per-turn", "3"]);
+    let verdicts = verdicts_by_round(&v);
+    assert!(!verdicts.is_empty());
+    for (round, reason) in &verdicts {
+        assert_ne!(*round, 1, "{reason}");
+        let want = format!("HELLO round {round}: 1 deals since DOUDIZHUVER in round {round}");
+        assert!(reason.contains(&want), "round {round}: {reason}");
+    }
+    for round in [2, 3] {
+        assert!(verdicts.iter().any(|(r, _)| *r == round), "{verdicts:?}");
+    }
+}
+
+#[test]
+fn an_engine_that_faults_gets_a_fresh_process_next_round() {
+    // It answers garbage in round 2: round 3 starts a fresh process (DOUDIZHUVER again), on
+    // which it plays legally; rounds 1 and 3 have no verdict.
+    let (bot, _dir) = engine("turn2", "turn2");
+    let v = run_match(&bot, "6", &["--rounds-per-turn", "3"]);
+    assert_eq!(v["games"], 12);
+    let verdicts = verdicts_by_round(&v);
+    assert!(!verdicts.is_empty());
+    for (round, reason) in &verdicts {
+        assert_eq!(*round, 2, "{reason}");
+        assert!(reason.contains("\"HELLO THERE\""), "{reason}");
     }
 }

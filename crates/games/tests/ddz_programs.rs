@@ -169,3 +169,128 @@ fn a_missing_program_is_crashed_naming_it() {
     let m = one_deal(&program, time());
     assert_faults(&m, VerdictKind::Crashed, &["/nonexistent/arena-ddz-bot"]);
 }
+
+/// The championship's minimal engine (docs/championship-protocol.md) playing on through
+/// `GAMEOVER`, writing every line it reads, then `EOF` when its input closes, to a file of its
+/// own (named by its process id) in the directory its first argument names.
+const LOGGING_ENGINE: &str = r#"
+import os, sys
+log = open(os.path.join(sys.argv[1], "%d.log" % os.getpid()), "w")
+me, hand, last = None, [], None
+rank = lambda c: c // 4 if c < 52 else c - 39
+for line in sys.stdin:
+    log.write(line); log.flush()
+    cmd, _, arg = line.strip().partition(" ")
+    if cmd == "DOUDIZHUVER": print("NAME logging", flush=True)
+    elif cmd == "DEAL":
+        me, hand, last = arg[0], [int(x) for x in arg[1:].split(",")], None
+        print("OK DEAL", flush=True)
+    elif cmd == "BID":
+        print("BID %s0" % me if arg == "WHAT" else "OK BID", flush=True)
+    elif cmd == "LEFTOVER":
+        if arg[0] == me: hand += [int(x) for x in arg[1:].split(",")]
+        print("OK LEFTOVER", flush=True)
+    elif cmd == "PLAY" and arg == "WHAT":
+        hand.sort(key=rank)
+        if last is None or last[0] == me: play = hand[:1]
+        elif len(last[1]) == 1: play = [c for c in hand if rank(c) > rank(last[1][0])][:1]
+        else: play = []
+        for c in play: hand.remove(c)
+        if play: last = (me, play)
+        print("PLAY %s%s" % (me, ",".join(map(str, play)) or "-1"), flush=True)
+    elif cmd == "PLAY":
+        if arg[1:] != "-1": last = (arg[0], [int(x) for x in arg[1:].split(",")])
+        print("OK PLAY", flush=True)
+    else: print("OK " + cmd, flush=True)
+log.write("EOF\n")
+"#;
+
+#[test]
+fn a_championship_engine_plays_a_turn_of_rounds_on_one_process() {
+    // The engine runs outside the sandbox (a trusted test program) so that it can write its
+    // log where the test reads it.
+    let dir = tempfile::tempdir().unwrap();
+    let script = dir.path().join("engine.py");
+    std::fs::write(&script, LOGGING_ENGINE).unwrap();
+    let launch = Launch {
+        sandbox: arena_sandbox::Sandbox::new(arena_sandbox::Policy {
+            isolation: arena_sandbox::Isolation::Off,
+            ..arena_sandbox::Policy::default()
+        }),
+        ..Launch::default()
+    };
+    let engine = ProgramBot {
+        cmd: CmdSpec::parse(&format!(
+            "championship:python3 {} {}",
+            script.display(),
+            dir.path().display()
+        ))
+        .unwrap(),
+        launch,
+    };
+    let random: &BotFactory<'_> = &|| {
+        BotSpec::Random
+            .build_builtin()
+            .ok_or_else(|| "no random bot".to_string())
+    };
+    // One turn of 2 rounds: the engine's seat 0 (as landlord) at one table, then its seats 1
+    // and 2 (as the farmers) at the other.
+    let cfg = EvalConfig {
+        deals: 2,
+        seed: 7,
+        constraint: DealConstraint::default(),
+        rules: RuleSet::COMPETITION,
+        threads: 1,
+        rounds_per_turn: Some(2),
+    };
+    let m = play_match_of(
+        Contestant::Program(&engine, time()),
+        Contestant::Builtin(random),
+        &cfg,
+        &AtomicU64::new(0),
+    )
+    .expect("the match is played");
+    assert_eq!(m.deals.len(), 2);
+    assert!(m.verdicts.is_empty(), "{:?}", m.verdicts);
+    let mut logs: Vec<Vec<String>> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "log"))
+        .map(|p| {
+            let text = std::fs::read_to_string(p).unwrap();
+            text.lines().map(str::to_string).collect()
+        })
+        .collect();
+    assert_eq!(logs.len(), 3, "one process per seat and seating: {logs:?}");
+    logs.sort_by_key(|l| l.get(2).cloned());
+    for (log, letter) in logs.iter().zip(["A", "B", "C"]) {
+        // Greeted once; each round its INFO and DEAL, its lines, its GAMEOVER; the input
+        // closed after the last round only.
+        assert_eq!(
+            log[..2],
+            ["DOUDIZHUVER 1.0", "INFO 1,1,1,2,1,0,1"],
+            "{log:?}"
+        );
+        let over: Vec<usize> = (0..log.len())
+            .filter(|&i| log[i].starts_with("GAMEOVER "))
+            .collect();
+        assert_eq!(over.len(), 2, "{log:?}");
+        assert_eq!(log[over[0] + 1], "INFO 1,1,2,2,1,0,1", "{log:?}");
+        assert_eq!(log[over[1] + 1..], ["EOF"], "{log:?}");
+        for (start, end) in [(2, over[0]), (over[0] + 2, over[1])] {
+            assert!(log[start].starts_with(&format!("DEAL {letter}")), "{log:?}");
+            for line in &log[start + 1..end] {
+                assert!(
+                    ["BID ", "LEFTOVER ", "PLAY "]
+                        .iter()
+                        .any(|c| line.starts_with(c)),
+                    "a line of the round: {line:?} in {log:?}"
+                );
+            }
+        }
+        assert_eq!(
+            log.iter().filter(|l| l.starts_with("DOUDIZHUVER")).count(),
+            1
+        );
+    }
+}

@@ -112,6 +112,19 @@ pub trait ProgramProtocol: Send + Sync {
         None
     }
 
+    /// Readies the protocol for another game of the seat after [`ProgramProtocol::close`]'s
+    /// lines for the last one, when the protocol can play several games on one process (the
+    /// championship's engine plays a turn of rounds): on the same process when `same_process`
+    /// (what the process was told once for all its games, a greeting, is not told again), or
+    /// on a fresh one (everything is told again, as to a new protocol). `true` when it can;
+    /// `false` (the default) when the protocol plays one game per process, whose host then
+    /// closes the process after the game. A protocol with a [`ProgramProtocol::greeting`] is
+    /// never carried on: a fresh process taking a carried one's place is not waited on to greet.
+    fn next_game(&mut self, same_process: bool) -> bool {
+        let _ = same_process;
+        false
+    }
+
     /// Why the program's silence on the open request is of its own making, when the protocol
     /// can tell: it wrote something that is no whole answer yet and cannot become one by
     /// waiting (a Botzone keep-running bot that wrote its output but neither printed the marker
@@ -131,6 +144,13 @@ pub trait ProgramProtocol: Send + Sync {
 /// process whose output closed with a success after writing its answer
 /// ([`ProgramProtocol::hear_end`]) has answered, not crashed; the session then reads nothing
 /// more until the next request.
+///
+/// A protocol may play several games on one process ([`ProgramProtocol::next_game`]): the
+/// host then ends a game with [`ProgramSession::end_game`], which keeps the process with its
+/// input open, and asks the next game's requests through the same session. A carried process
+/// whose output closes before its first answer of the new game ended after the last one (it
+/// exited on its own after the end of game): that is no fault of the new game, so the session
+/// starts a fresh process in its place and puts the open request to it from the start.
 pub struct ProgramSession {
     program: Program,
     protocol: Box<dyn ProgramProtocol>,
@@ -146,6 +166,11 @@ pub struct ProgramSession {
     cpu_at_answer: Option<Duration>,
     /// The open request's clock: when it was asked, its deadline, the CPU used before it.
     clock: Option<(Instant, Duration, Duration)>,
+    /// The process was carried from an earlier game and has not answered in this one yet.
+    carried: bool,
+    /// The request last put to a carried process, with its deadline: asked again of the fresh
+    /// process that takes its place if it ended after the last game.
+    retry: Option<(v1::DecisionRequest, Duration)>,
 }
 
 impl ProgramSession {
@@ -168,6 +193,8 @@ impl ProgramSession {
             failed: None,
             cpu_at_answer: None,
             clock: None,
+            carried: false,
+            retry: None,
         })
     }
 
@@ -237,6 +264,9 @@ impl ProgramSession {
             _ => Duration::ZERO,
         };
         self.clock = Some((Instant::now(), deadline, idle));
+        if self.carried {
+            self.retry = Some((request.clone(), deadline));
+        }
         if fresh && !self.restart() {
             return Ok(name);
         }
@@ -312,6 +342,7 @@ impl ProgramSession {
         };
         let text = match out {
             Output::Line(text) => text,
+            Output::Closed(_) if self.carried => return self.replace_carried(),
             Output::Closed(e) => {
                 if asked.is_some() && e.is_none() && self.program.wait_exit(EXIT_WAIT).await {
                     let status = self.program.kill().await;
@@ -334,11 +365,42 @@ impl ProgramSession {
         self.heard(heard)
     }
 
+    /// A carried process ended before its first answer of the game: it ended after the last
+    /// game, which is no fault of this one. A fresh process takes its place and is asked the
+    /// open request (if one is open) from the start; one that cannot start is crashed.
+    fn replace_carried(&mut self) -> Result<Option<v1::Action>, Fault> {
+        self.carried = false;
+        let retry = self.retry.take();
+        if !self.restart() {
+            return Err(self.failed.take().unwrap_or_else(|| {
+                Fault::new(VerdictKind::Crashed, "the program could not be restarted")
+            }));
+        }
+        self.protocol.next_game(false);
+        if let Some((request, deadline)) = retry {
+            let mut lines = Vec::new();
+            // The same request the protocol read a moment ago, now from the start.
+            self.protocol
+                .ask(&request, deadline, &mut lines)
+                .map_err(|why| {
+                    Fault::new(
+                        VerdictKind::Crashed,
+                        format!("the request could not be put to a fresh process: {why}"),
+                    )
+                })?;
+            self.used = true;
+            self.send(&lines);
+        }
+        Ok(None)
+    }
+
     /// Acts on what the protocol made of an output.
     fn heard(&mut self, heard: Result<Heard, String>) -> Result<Option<v1::Action>, Fault> {
         match heard {
             Ok(Heard::Nothing) => Ok(None),
             Ok(Heard::Answer(action)) => {
+                self.carried = false;
+                self.retry = None;
                 if let Some((asked, deadline, idle)) = self.clock.take()
                     && !idle.is_zero()
                     && !deadline.is_zero()
@@ -389,6 +451,32 @@ impl ProgramSession {
         let mut lines = Vec::new();
         self.protocol.close(outcome, &mut lines);
         self.program.close(&lines, grace).await
+    }
+
+    /// Ends a game, and the session too unless it carries on: tells the program how its table
+    /// ended (`outcome`); then, when `carry`, the protocol can play another game on the same
+    /// process ([`ProgramProtocol::next_game`]) and the process is sound (it started, it did
+    /// not answer by exiting), keeps the process running with its input open for the next
+    /// game's requests: `None`. Otherwise closes the session as [`ProgramSession::close`] does:
+    /// how the process ended. A host carries on only a process that got no verdict.
+    pub async fn end_game(
+        &mut self,
+        outcome: Option<&v1::Outcome>,
+        grace: Duration,
+        carry: bool,
+    ) -> Option<Ended> {
+        let mut lines = Vec::new();
+        self.protocol.close(outcome, &mut lines);
+        let sound = self.failed.is_none() && !self.done && self.protocol.greeting().is_none();
+        if carry && sound && self.protocol.next_game(true) {
+            self.program.send_lines(&lines);
+            self.carried = true;
+            self.retry = None;
+            self.clock = None;
+            self.cpu_at_answer = None;
+            return None;
+        }
+        Some(self.program.close(&lines, grace).await)
     }
 }
 
@@ -538,6 +626,10 @@ impl ProgramProtocol for Recorded {
 
     fn silence(&self) -> Option<String> {
         self.inner.silence()
+    }
+
+    fn next_game(&mut self, same_process: bool) -> bool {
+        self.inner.next_game(same_process)
     }
 
     fn hear_end(&mut self, context: &str, asked: bool) -> Option<Result<Heard, String>> {

@@ -33,7 +33,7 @@ pub mod time;
 pub use arena_proto::v1;
 pub use game::{DETAIL_CHARS, Fault, Pending, Policy, TableGame};
 pub use job::{JobError, SeatBot, TableSpec};
-pub use program::{ProgramBot, ProgramSeat, play_blocking};
+pub use program::{ProgramBot, ProgramSeat, ProgramTurn, play_blocking};
 pub use remote::{BotHosts, DialError, RemoteSeat, SeatDialer, SeatLink};
 pub use replay::{Step, Steps};
 pub use run::{Misplay, Player, RunOptions, Scratch, SeatPlan, TableSetup, play_fast, run_game};

@@ -19,7 +19,13 @@
 //!
 //! After a fault or a timeout the program is killed, and any later decision of the seat (under
 //! a policy that asks it again) gets a crashed fault saying so.
+//!
+//! A program seat plays one table per process, unless it is given a [`ProgramTurn`] and its
+//! protocol can play several games on one process ([`ProgramProtocol::next_game`]): then a
+//! process that got no verdict is kept in the turn at the table's end, and the seat of the next
+//! table given that turn plays on it instead of starting one.
 
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use arena_line::{CmdSpec, Launch, ProgramProtocol, ProgramSession};
@@ -52,6 +58,9 @@ pub struct ProgramSeat {
     pub startup: Duration,
     /// How long it has to exit after goodbye ([`PROGRAM_EXIT_GRACE`] by default).
     pub exit_grace: Duration,
+    /// The turn the seat plays in, whose process it carries on with from table to table
+    /// (`None` by default: a process per table).
+    pub turn: Option<ProgramTurn>,
 }
 
 impl ProgramSeat {
@@ -64,12 +73,27 @@ impl ProgramSeat {
             protocol,
             startup: PROGRAM_STARTUP,
             exit_grace: PROGRAM_EXIT_GRACE,
+            turn: None,
         }
     }
 
+    /// The seat playing in `turn`: on the process the turn's last table left it, if any.
+    pub fn in_turn(mut self, turn: &ProgramTurn) -> ProgramSeat {
+        self.turn = Some(turn.clone());
+        self
+    }
+
     /// Starts the program and waits for its greeting: the running seat, or the fault its first
-    /// decision is to get.
+    /// decision is to get. In a turn holding a process, the seat plays on it (its session keeps
+    /// its own protocol, readied for this game; `protocol` goes unused).
     pub(crate) async fn open(self) -> Result<OpenProgram, Fault> {
+        if let Some((session, exit_grace)) = self.turn.as_ref().and_then(ProgramTurn::take) {
+            return Ok(OpenProgram {
+                session: Some(session),
+                exit_grace,
+                turn: self.turn,
+            });
+        }
         let hint = |e: &str| self.launch.sandbox.hint_for(e).unwrap_or("");
         let mut session = match ProgramSession::start(&self.cmd, self.launch.clone(), self.protocol)
         {
@@ -88,7 +112,65 @@ impl ProgramSeat {
         Ok(OpenProgram {
             session: Some(session),
             exit_grace: self.exit_grace,
+            turn: self.turn,
         })
+    }
+}
+
+/// One program seat's process kept from table to table of a turn (the championship's engine
+/// plays a turn of rounds on one process): given to each table's [`ProgramSeat`]
+/// ([`ProgramSeat::in_turn`]), it holds the process between tables when the seat's protocol
+/// can carry on and the process got no verdict; otherwise the next table starts a fresh one.
+/// Clones share the one process. [`ProgramTurn::end`] closes it after the last table; one
+/// dropped holding a process kills it.
+#[derive(Clone, Default)]
+pub struct ProgramTurn {
+    kept: Arc<Mutex<Option<(ProgramSession, Duration)>>>,
+}
+
+impl ProgramTurn {
+    /// A turn holding no process yet.
+    pub fn new() -> ProgramTurn {
+        ProgramTurn::default()
+    }
+
+    /// Whether a process is held for the next table.
+    pub fn holds_process(&self) -> bool {
+        self.lock().is_some()
+    }
+
+    /// Ends the turn: closes the input of the process its last table left (if any), gives it its
+    /// exit grace, then kills its group.
+    pub async fn end(&self) {
+        if let Some((mut session, grace)) = self.take() {
+            session.close(None, grace).await;
+        }
+    }
+
+    /// [`ProgramTurn::end`] for every turn of `turns`, at once.
+    pub async fn end_all(turns: &[ProgramTurn]) {
+        futures_util::future::join_all(turns.iter().map(ProgramTurn::end)).await;
+    }
+
+    fn take(&self) -> Option<(ProgramSession, Duration)> {
+        self.lock().take()
+    }
+
+    fn keep(&self, session: ProgramSession, exit_grace: Duration) {
+        *self.lock() = Some((session, exit_grace));
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Option<(ProgramSession, Duration)>> {
+        // A poisoned lock (a panic elsewhere while it was held) still holds the process.
+        self.kept.lock().unwrap_or_else(|p| p.into_inner())
+    }
+}
+
+impl std::fmt::Debug for ProgramTurn {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ProgramTurn")
+            .field("holds_process", &self.holds_process())
+            .finish()
     }
 }
 
@@ -113,7 +195,7 @@ impl ProgramBot {
     /// that cannot play is reported before the first table rather than as a verdict at every
     /// one.
     pub async fn try_start(&self, protocol: Box<dyn ProgramProtocol>) -> Result<(), Fault> {
-        self.seat(protocol).open().await?.close(None).await;
+        self.seat(protocol).open().await?.close(None, false).await;
         Ok(())
     }
 }
@@ -160,6 +242,8 @@ fn bounded(fault: Fault) -> Fault {
 pub(crate) struct OpenProgram {
     session: Option<ProgramSession>,
     exit_grace: Duration,
+    /// Where the process is kept at the table's end, when it carries on.
+    turn: Option<ProgramTurn>,
 }
 
 impl OpenProgram {
@@ -233,11 +317,19 @@ impl OpenProgram {
         }
     }
 
-    /// Tells the program how its table ended (`outcome`, when it has one) and goodbye, gives it
-    /// the exit grace, then kills its process group.
-    pub(crate) async fn close(self, outcome: Option<&v1::Outcome>) {
-        if let Some(mut session) = self.session {
-            session.close(outcome, self.exit_grace).await;
+    /// Tells the program how its table ended (`outcome`, when it has one); then keeps it in its
+    /// turn when it has one, `sound` (the seat got no verdict) and its protocol carries on, or
+    /// else tells it goodbye, gives it the exit grace and kills its process group.
+    pub(crate) async fn close(self, outcome: Option<&v1::Outcome>, sound: bool) {
+        let Some(mut session) = self.session else {
+            return;
+        };
+        let carry = sound && self.turn.is_some();
+        let ended = session.end_game(outcome, self.exit_grace, carry).await;
+        if ended.is_none()
+            && let Some(turn) = &self.turn
+        {
+            turn.keep(session, self.exit_grace);
         }
     }
 }
@@ -422,6 +514,175 @@ mod tests {
         let result = play("echo hello\nsleep 600", time).await;
         assert_eq!(verdicts(&result), vec![(0, v1::VerdictKind::Timeout)]);
         assert_eq!(result.outcome.map(|o| o.scores), Some(vec![0, 3, 3]));
+    }
+
+    /// [`PickLine`] for programs that play a turn of tables on one process: no greeting to
+    /// wait for, `start` told once per process before its first `ask`, `end` at each table's
+    /// end.
+    struct TurnLine {
+        started: bool,
+    }
+
+    impl ProgramProtocol for TurnLine {
+        fn framing(&self) -> Framing {
+            Framing::default()
+        }
+        fn greeting(&self) -> Option<&'static str> {
+            None
+        }
+        fn read_greeting(&self, _line: &str) -> Result<Option<Option<String>>, String> {
+            Ok(None)
+        }
+        fn ask(
+            &mut self,
+            request: &v1::DecisionRequest,
+            deadline: Duration,
+            out: &mut Vec<String>,
+        ) -> Result<&'static str, String> {
+            if !self.started {
+                self.started = true;
+                out.push("start".into());
+            }
+            PickLine.ask(request, deadline, out)
+        }
+        fn hear(&mut self, text: &str, context: &str, asked: bool) -> Result<Heard, String> {
+            PickLine.hear(text, context, asked)
+        }
+        fn close(&mut self, _outcome: Option<&v1::Outcome>, out: &mut Vec<String>) {
+            out.push("end".into());
+        }
+        fn next_game(&mut self, same_process: bool) -> bool {
+            self.started &= same_process;
+            true
+        }
+    }
+
+    /// Plays `tables` tables of three rounds of `Picks` in one turn, the shell script `body`
+    /// in seat 0 speaking [`TurnLine`]; the results, then whether the turn held a process after
+    /// the last table (it is ended then).
+    async fn play_turn(body: &str, tables: usize) -> (Vec<v1::TableResult>, bool) {
+        let dir = tempfile::tempdir().unwrap();
+        let perms = |mode| std::fs::Permissions::from_mode(mode);
+        std::fs::set_permissions(dir.path(), perms(0o755)).unwrap();
+        let script = dir.path().join("bot.sh");
+        std::fs::write(&script, format!("#!/bin/sh\n{body}\n")).unwrap();
+        std::fs::set_permissions(&script, perms(0o755)).unwrap();
+        let cmd = CmdSpec::parse(&format!("cmd:{}", script.display())).unwrap();
+        let turn = ProgramTurn::new();
+        let mut results = Vec::new();
+        for t in 0..tables {
+            let program = ProgramSeat::new(
+                cmd.clone(),
+                Launch::default(),
+                Box::new(TurnLine { started: false }),
+            )
+            .in_turn(&turn);
+            let seats = vec![
+                SeatPlan::Program(Box::new(program)),
+                SeatPlan::Local(Box::new(One) as Player<Picks>),
+                SeatPlan::Local(Box::new(One) as Player<Picks>),
+            ];
+            let setup = TableSetup {
+                table_id: format!("t/{t}"),
+                seed: 1,
+                time: roomy(),
+                policy: Some(Policy::PlayOn),
+            };
+            let played = run_game(
+                &v1::TableJob::default(),
+                Picks::new(3),
+                seats,
+                &setup,
+                &RunOptions::default(),
+                &BotHosts::default(),
+            )
+            .await;
+            match played {
+                Played::Finished(record) => results.push(record.result),
+                Played::Interrupted(why) => panic!("interrupted: {why}"),
+            }
+        }
+        let held = turn.holds_process();
+        turn.end().await;
+        assert!(!turn.holds_process(), "the turn's end closes its process");
+        (results, held)
+    }
+
+    /// Seat 0's score at each table.
+    fn seat0_scores(results: &[v1::TableResult]) -> Vec<i64> {
+        results
+            .iter()
+            .map(|r| r.outcome.as_ref().map_or(-1, |o| o.scores[0]))
+            .collect()
+    }
+
+    /// Picks how many tables its process has ended (`end` lines read), 0 to 2; `7` (illegal)
+    /// when it was told `start` more than once. `$FAULT` is the table it answers 7 in.
+    const COUNTING: &str = "starts=0; ended=0
+while read -r word n; do
+  case $word in
+    start) starts=$((starts+1));;
+    end) ended=$((ended+1)); $EXIT;;
+    ask) if [ $starts -ne 1 ] || [ $ended -eq $FAULT ]; then echo 7; else echo $ended; fi;;
+  esac
+done";
+
+    fn counting(fault: i32, exit_after_end: bool) -> String {
+        let exit = if exit_after_end { "exit 0" } else { ":" };
+        format!("FAULT={fault}; EXIT='{exit}'\n{COUNTING}")
+    }
+
+    #[tokio::test]
+    async fn a_program_in_a_turn_plays_its_tables_on_one_process() {
+        // It picks 0 at the first table, 1 at the second, 2 at the third: one process that
+        // was told `start` once and `end` after each table.
+        let (results, held) = play_turn(&counting(-1, false), 3).await;
+        for r in &results {
+            assert_eq!(verdicts(r), vec![], "{r:?}");
+        }
+        assert_eq!(seat0_scores(&results), [0, 3, 6]);
+        assert!(held, "the last table leaves its process to the turn's end");
+    }
+
+    #[tokio::test]
+    async fn a_program_that_faulted_is_not_carried_on() {
+        // Illegal at the second table: the third starts a fresh process, which has ended no
+        // table (picks 0) and plays it without a verdict.
+        let (results, _) = play_turn(&counting(1, false), 3).await;
+        assert_eq!(verdicts(&results[0]), vec![]);
+        assert_eq!(verdicts(&results[1]), vec![(0, v1::VerdictKind::Illegal)]);
+        assert_eq!(verdicts(&results[2]), vec![]);
+        assert_eq!(seat0_scores(&results), [0, 0, 0]);
+    }
+
+    #[tokio::test]
+    async fn a_program_that_exits_after_a_table_is_replaced_without_a_verdict() {
+        // It exits when told `end`: each next table starts a fresh one (told `start` again),
+        // which is no fault of that table.
+        let (results, _) = play_turn(&counting(-1, true), 3).await;
+        for r in &results {
+            assert_eq!(verdicts(r), vec![], "{r:?}");
+        }
+        assert_eq!(seat0_scores(&results), [0, 0, 0]);
+    }
+
+    #[tokio::test]
+    async fn a_program_that_exits_when_asked_at_the_next_table_is_replaced_and_asked_again() {
+        // Carried on, it exits at the next table's first question without answering: a fresh
+        // process is put that question from the start (`start` first) and answers it, with no
+        // verdict; it picks 1 every round.
+        let body = "ended=0
+while read -r word n; do
+  case $word in
+    end) ended=1;;
+    ask) if [ $ended -eq 1 ]; then exit 0; fi; echo 1;;
+  esac
+done";
+        let (results, _) = play_turn(body, 3).await;
+        for r in &results {
+            assert_eq!(verdicts(r), vec![], "{r:?}");
+        }
+        assert_eq!(seat0_scores(&results), [3, 3, 3]);
     }
 
     #[tokio::test]

@@ -779,7 +779,14 @@ async fn close_seats<G: TableGame>(
     opts: &RunOptions,
 ) {
     let outcome = close.as_ref().and_then(|c| c.outcome.as_ref());
-    let closing = handles.into_iter().filter_map(|h| {
+    // A program carries on into its turn's next table only from a table that ended (not one
+    // handed back) without a verdict against its seat.
+    let sound = |seat: usize| {
+        close
+            .as_ref()
+            .is_some_and(|c| c.verdicts.iter().all(|v| v.seat as usize != seat))
+    };
+    let closing = handles.into_iter().enumerate().filter_map(|(seat, h)| {
         let closing: Pin<Box<dyn Future<Output = ()> + Send + '_>> = match h {
             Handle::Remote(r, open) => {
                 let close = close.clone().unwrap_or(v1::SeatClose {
@@ -788,7 +795,7 @@ async fn close_seats<G: TableGame>(
                 });
                 Box::pin((*r).close(close, opts.close_timeout))
             }
-            Handle::Program(p) => Box::pin(p.close(outcome)),
+            Handle::Program(p) => Box::pin(p.close(outcome, sound(seat))),
             Handle::Local(_) | Handle::Failed(_) => return None,
         };
         Some(closing)

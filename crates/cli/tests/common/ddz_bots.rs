@@ -168,10 +168,18 @@ int main() {
 "#;
 
 /// A championship engine in Python, in the protocol's own style: it acknowledges every line,
-/// keeps its hand, calls 0. `__FAULT__` picks a misbehaviour: `silent` (never answers a play
-/// question), `garbage` (answers one with an unknown command), `illegal` (leads two cards of
-/// different ranks), `info` (answers a play question with `HELLO` and what `INFO` said, which
-/// its verdict quotes).
+/// keeps its hand, calls 0, and exits after `GAMEOVER`. `__FAULT__` picks a misbehaviour:
+/// `silent` (never answers a play question), `garbage` (answers one with an unknown command),
+/// `illegal` (leads two cards of different ranks), `info` (answers a play question with
+/// `HELLO` and what `INFO` said, which its verdict quotes).
+///
+/// Or it plays a turn of rounds on one process (it plays on after `GAMEOVER`) and checks that
+/// it does: it answers a play question with `HELLO round R: D deals since DOUDIZHUVER in round
+/// S` unless its count `D` of `DEAL`s since `DOUDIZHUVER` (told in round `S`) is what one
+/// process per turn makes it in round `R` (of `INFO`), `R - S + 1`. `turn`: a process must
+/// start in round 1; `turn-exit`: the same, but it exits after `GAMEOVER`, so every round but
+/// the first finds a fresh process; `turn2`: it answers `HELLO THERE` in round 2, and a fresh
+/// process may start in round 3.
 pub const CHAMPIONSHIP_ENGINE: &str = r#"
 import sys
 FAULT = "__FAULT__"
@@ -179,6 +187,17 @@ me = None
 info = None
 hand = []
 last = None  # (letter, codes) of the last play that was not a pass
+deals, started, rnd = 0, None, None  # since DOUDIZHUVER: DEALs, INFO's first round; the round
+
+def turn_fault():
+    if not FAULT.startswith("turn"):
+        return None
+    starts = (1, 3) if FAULT == "turn2" else (1,)
+    if started not in starts or deals != rnd - started + 1:
+        return "HELLO round %d: %d deals since DOUDIZHUVER in round %d" % (rnd, deals, started)
+    if FAULT == "turn2" and rnd == 2:
+        return "HELLO THERE"
+    return None
 
 def rank(c):
     return c // 4 if c < 52 else c - 39
@@ -192,11 +211,16 @@ for line in sys.stdin:
         continue
     cmd, _, arg = line.partition(" ")
     if cmd == "DOUDIZHUVER":
+        deals, started = 0, None
         say("NAME tiny")
     elif cmd == "INFO":
         info = arg
+        rnd = int(arg.split(",")[2])
+        if started is None:
+            started = rnd
         say("OK INFO")
     elif cmd == "DEAL":
+        deals += 1
         me = arg[0]
         hand = [int(x) for x in arg[1:].split(",")]
         last = None
@@ -220,6 +244,10 @@ for line in sys.stdin:
         if FAULT == "info":
             # Quotes what INFO said, through the verdict of an unknown line.
             say("HELLO " + info)
+            continue
+        why = turn_fault()
+        if why:
+            say(why)
             continue
         hand.sort(key=lambda c: (rank(c), c))
         if FAULT == "illegal" and last is None or FAULT == "illegal" and last[0] == me:
@@ -250,6 +278,8 @@ for line in sys.stdin:
         say("OK PLAY")
     elif cmd == "GAMEOVER":
         say("OK GAMEOVER")
+        if FAULT in ("turn", "turn2"):
+            continue
         break
     elif cmd == "ERROR":
         say("OK ERROR")

@@ -16,6 +16,9 @@
 //! [`super::codes`]. A seat is told the others' calls and plays, never its own (it knows
 //! them). The `OK` lines, and the `NAME` line, are read and ignored; an answer is the `BID` or
 //! `PLAY` line with the engine's own letter.
+//!
+//! An engine can play a turn of rounds on one process ([`ProgramProtocol::next_game`]): after
+//! `GAMEOVER`, the next round opens with its `INFO` and `DEAL` only (the engine was greeted).
 
 use std::time::Duration;
 
@@ -44,8 +47,10 @@ pub fn letter(seat: Seat) -> char {
 pub struct ChampionshipProgram {
     codes: SeatCodes,
     seat: Option<Seat>,
-    /// The greeting lines were written.
+    /// `DOUDIZHUVER` was written (once per process).
     greeted: bool,
+    /// This round's `INFO` was written.
+    informed: bool,
     /// The seat was dealt its cards (a `DEAL` line).
     dealt: bool,
     /// How many events of the game were told (or read past).
@@ -56,8 +61,6 @@ pub struct ChampionshipProgram {
     asked: Option<Phase>,
     /// The landlord, once known.
     landlord: Option<Seat>,
-    /// The deadline of the first question, in whole seconds, for `INFO`.
-    seconds: u64,
 }
 
 impl ChampionshipProgram {
@@ -115,11 +118,15 @@ impl ProgramProtocol for ChampionshipProgram {
         let (seat, start) = (deal.seat, deal.start);
         if !self.greeted {
             self.greeted = true;
-            self.seconds = deadline.as_millis().div_ceil(1000) as u64;
             out.push(format!("DOUDIZHUVER {VERSION}"));
+        }
+        if !self.informed {
+            self.informed = true;
             // The deal's place in its match as the table was told it (turn 1 of 1, round 1 of
-            // 1 when it was not); 1 to go through and no score cap. Each deal is the engine's
-            // whole session, so every round opens with the greeting and INFO.
+            // 1 when it was not); 1 to go through and no score cap; the deadline of the round's
+            // first question in whole seconds. Every round opens with INFO, on a fresh process
+            // or one carried on from the last round.
+            let seconds = deadline.as_millis().div_ceil(1000).max(1);
             let r = view.round().unwrap_or(MatchRound {
                 turn: 1,
                 turns: 1,
@@ -128,11 +135,7 @@ impl ProgramProtocol for ChampionshipProgram {
             });
             out.push(format!(
                 "INFO {},{},{},{},1,0,{}",
-                r.turn,
-                r.turns,
-                r.round,
-                r.rounds,
-                self.seconds.max(1)
+                r.turn, r.turns, r.round, r.rounds, seconds
             ));
         }
         if deal.redeals != self.redeals || !self.dealt {
@@ -273,6 +276,17 @@ impl ProgramProtocol for ChampionshipProgram {
             out.push(format!("GAMEOVER {}", letter(w)));
         }
     }
+
+    fn next_game(&mut self, same_process: bool) -> bool {
+        // Everything of the last round is forgotten (its seat, its codes: each round's suits
+        // are given afresh); only the greeting stays told on the same process.
+        let greeted = same_process && self.greeted;
+        *self = ChampionshipProgram {
+            greeted,
+            ..ChampionshipProgram::default()
+        };
+        true
+    }
 }
 
 #[cfg(test)]
@@ -392,6 +406,87 @@ mod tests {
             .ask(&req, Duration::from_millis(1500), &mut Vec::new())
             .unwrap_err();
         assert!(e.contains("round 4 of 3"), "{e}");
+    }
+
+    /// The request of `game`'s seat to act, its observation telling `round`.
+    fn request_in_round(game: &Game, round: MatchRound) -> v1::DecisionRequest {
+        use arena_table::TableGame;
+        let table = crate::ddz::DdzTable::from_game(game.clone(), ddz::Scoring::Competition)
+            .in_round(Some(round));
+        let mut req = request_of(game);
+        req.observation = Some(table.observation_from(req.seat, 0));
+        req
+    }
+
+    #[test]
+    fn a_process_carried_on_is_told_each_round_its_info_and_deal_and_is_greeted_once() {
+        // Seat 1 of a turn of 2 rounds: deal 0 of seed 1, then deal 1, A the landlord in both.
+        let round = |r| MatchRound::of(r, 2, 2);
+        let mut p = ChampionshipProgram::new();
+        let mut first = Game::new(config(false), Deal::generate(1, 0), 1);
+        play(&mut first, "3");
+        let mut out = Vec::new();
+        p.ask(
+            &request_in_round(&first, round(0)),
+            Duration::from_millis(1500),
+            &mut out,
+        )
+        .unwrap();
+        assert_eq!(
+            out,
+            [
+                "DOUDIZHUVER 1.0",
+                "INFO 1,1,1,2,1,0,2",
+                "DEAL B4,5,8,12,20,24,25,32,33,34,36,40,44,45,46,48,53",
+                "LEFTOVER A13,16,49",
+                "PLAY A0",
+                "PLAY WHAT",
+            ]
+        );
+        // The round ends (A went out first); the protocol carries on into the next.
+        let outcome = v1::Outcome {
+            scores: vec![2, -1, -1],
+            scoring: "competition".into(),
+            game: Some(arena_proto::payload::pack(
+                &arena_proto::packages::arena::ddz::v1::Outcome {
+                    winner: 0,
+                    ..Default::default()
+                },
+            )),
+        };
+        out.clear();
+        p.close(Some(&outcome), &mut out);
+        assert_eq!(out, ["GAMEOVER A"]);
+        assert!(p.next_game(true), "the championship's engine plays a turn");
+        // Round 2: its INFO and DEAL, no greeting; its codes given afresh, as a fresh process
+        // would be told them.
+        let mut second = Game::new(config(false), Deal::generate(1, 1), 2);
+        play(&mut second, "3");
+        let req = request_in_round(&second, round(1));
+        out.clear();
+        p.ask(&req, Duration::from_millis(1500), &mut out).unwrap();
+        let mut fresh = Vec::new();
+        ChampionshipProgram::new()
+            .ask(&req, Duration::from_millis(1500), &mut fresh)
+            .unwrap();
+        assert_eq!(fresh[0], "DOUDIZHUVER 1.0");
+        assert_eq!(out, fresh[1..]);
+        assert_eq!(
+            out,
+            [
+                "INFO 1,1,2,2,1,0,2",
+                // Codes 0 and 1 again, and A's 3 as code 2: nothing of round 1's codes holds.
+                "DEAL B0,1,4,8,9,12,16,20,28,32,33,36,37,44,45,48,49",
+                "LEFTOVER A5,29,40",
+                "PLAY A2",
+                "PLAY WHAT"
+            ]
+        );
+        // A fresh process taking a carried one's place is told everything again.
+        assert!(p.next_game(false));
+        out.clear();
+        p.ask(&req, Duration::from_millis(1500), &mut out).unwrap();
+        assert_eq!(out, fresh);
     }
 
     fn ddz_pb_round(

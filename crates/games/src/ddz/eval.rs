@@ -5,12 +5,17 @@
 //! ([`arena_table::play_blocking`]): the program in a fresh process per game and seat, spoken to
 //! in Dou Dizhu's line protocol through the session bot-host uses, its faults verdicts, and its
 //! seat played automatically for the rest of the game after one (play-on).
+//!
+//! With turns of rounds ([`EvalConfig::rounds_per_turn`]) a worker plays whole turns: a turn's
+//! deals with one seating, then the same deals with the other, each seating's program seats on
+//! one process each through the turn where their protocol carries on (the championship's
+//! engines; [`arena_table::ProgramTurn`]) and a fresh process after a verdict.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use arena_proto::v1;
 use arena_table::run::{Player, SeatPlan, TableSetup};
-use arena_table::{Policy, ProgramBot, TimeRules, play_blocking, whole_reason};
+use arena_table::{Policy, ProgramBot, ProgramTurn, TimeRules, play_blocking, whole_reason};
 use ddz::{Deal, DealConstraint, Game, GameConfig, MoveList, Outcome, RuleSet, Scoring, Seat};
 
 use super::spec::MatchRound;
@@ -65,7 +70,9 @@ pub struct EvalConfig {
     /// Worker threads (at least 1).
     pub threads: usize,
     /// Turns of this many rounds, each deal its round: the seats of refereed games (programs'
-    /// tables) are told where their deal sits ([`MatchRound::of`]); `None`: not said.
+    /// tables) are told where their deal sits ([`MatchRound::of`]), and a program whose
+    /// protocol can play on one process from round to round does so for the turn, seating by
+    /// seating; `None`: not said, a process per game.
     pub rounds_per_turn: Option<u32>,
 }
 
@@ -74,6 +81,48 @@ impl EvalConfig {
         GameConfig {
             rules: self.rules,
             ..GameConfig::fixed_landlord()
+        }
+    }
+
+    /// The deals worker `t` plays in a refereed evaluation, turn by turn: turns `t`,
+    /// `t + threads`, … of [`EvalConfig::rounds_per_turn`] deals (the last may be short); a
+    /// deal a turn without turns.
+    fn worker_turns(&self, t: usize) -> impl Iterator<Item = std::ops::Range<u64>> + use<> {
+        let per_turn = u64::from(self.rounds_per_turn.unwrap_or(1).max(1));
+        let (deals, threads) = (self.deals, self.threads.max(1) as u64);
+        (t as u64..deals.div_ceil(per_turn))
+            .step_by(threads as usize)
+            .map(move |k| k * per_turn..((k + 1) * per_turn).min(deals))
+    }
+
+    /// The deal's place in its match, when the evaluation has turns.
+    fn round_of(&self, deal: u64) -> Option<MatchRound> {
+        self.rounds_per_turn
+            .map(|r| MatchRound::of(deal, self.deals, r))
+    }
+}
+
+/// The processes of one seating's program seats through a turn: a [`ProgramTurn`] a seat when
+/// the evaluation has turns (`None`: a process per game). Ended on `runtime` when dropped, so a
+/// turn cut short by an error leaves no process behind.
+struct SeatingTurn<'r> {
+    runtime: &'r tokio::runtime::Runtime,
+    seats: Option<[ProgramTurn; 3]>,
+}
+
+impl<'r> SeatingTurn<'r> {
+    fn new(runtime: &'r tokio::runtime::Runtime, cfg: &EvalConfig) -> SeatingTurn<'r> {
+        SeatingTurn {
+            runtime,
+            seats: cfg.rounds_per_turn.map(|_| Default::default()),
+        }
+    }
+}
+
+impl Drop for SeatingTurn<'_> {
+    fn drop(&mut self) {
+        if let Some(seats) = &self.seats {
+            self.runtime.block_on(ProgramTurn::end_all(seats));
         }
     }
 }
@@ -343,62 +392,76 @@ fn gather(
     }
 }
 
+/// One seating's game of a deal: its outcome and its verdicts.
+type SeatingGame = (Outcome, Vec<SeatVerdict>);
+
 /// A match with a program on a side: every game on the one runner, each worker thread with a
-/// runtime of its own for the programs' I/O.
+/// runtime of its own for the programs' I/O, playing whole turns.
 fn play_refereed_match(
     a: Contestant<'_>,
     b: Contestant<'_>,
     cfg: &EvalConfig,
     progress: &AtomicU64,
 ) -> Result<MatchOutcome, EvalError> {
-    let threads = cfg.threads.max(1) as u64;
     let config = cfg.game_config();
     let time = refereed_time(&[a, b]);
     let (clock_a, clock_b) = (DecisionClock::default(), DecisionClock::default());
     let results = run_threads(cfg, |t| {
         let runtime = runtime()?;
         let mut out = Vec::new();
-        let mut i = t as u64;
-        while i < cfg.deals {
-            let deal = Deal::generate_with(cfg.seed, i, &cfg.constraint)?;
-            let mut verdicts = Vec::new();
-            let mut outcomes = [None, None];
+        for turn in cfg.worker_turns(t) {
+            let deals = turn
+                .map(|i| Ok((i, Deal::generate_with(cfg.seed, i, &cfg.constraint)?)))
+                .collect::<Result<Vec<_>, EvalError>>()?;
+            // Per deal of the turn: each seating's outcome and verdicts.
+            let mut games: Vec<[Option<SeatingGame>; 2]> =
+                deals.iter().map(|_| [None, None]).collect();
             for (k, (landlord, farmers)) in [(a, b), (b, a)].into_iter().enumerate() {
                 let sides = [(landlord, k == 0), (farmers, k == 1), (farmers, k == 1)];
-                let seed = game_seed(cfg.seed, i, k as u64);
                 let seats = sides.map(|(c, _)| c);
-                let round = cfg.rounds_per_turn.map(|r| MatchRound::of(i, cfg.deals, r));
-                let g = play_refereed(&runtime, config, deal, seed, seats, time, round)?;
-                for (seat, verdict) in g.verdicts {
-                    verdicts.push(SeatVerdict {
-                        deal: i,
-                        a_landlord: k == 0,
-                        seat,
-                        bot: g.names[seat.index()].clone(),
-                        verdict,
-                    });
+                let turn = SeatingTurn::new(&runtime, cfg);
+                for (&(i, deal), game) in deals.iter().zip(&mut games) {
+                    let seed = game_seed(cfg.seed, i, k as u64);
+                    let round = cfg.round_of(i);
+                    let g = play_refereed(&turn, config, deal, seed, seats, time, round)?;
+                    let verdicts = g
+                        .verdicts
+                        .into_iter()
+                        .map(|(seat, verdict)| SeatVerdict {
+                            deal: i,
+                            a_landlord: k == 0,
+                            seat,
+                            bot: g.names[seat.index()].clone(),
+                            verdict,
+                        })
+                        .collect();
+                    for (s, (_, is_a)) in sides.iter().enumerate() {
+                        let clock = if *is_a { &clock_a } else { &clock_b };
+                        let (n, ms) = g.plays[s];
+                        clock.count.fetch_add(n, Ordering::Relaxed);
+                        clock.nanos.fetch_add(ms * 1_000_000, Ordering::Relaxed);
+                    }
+                    let outcome = g.game.outcome().copied().ok_or_else(|| {
+                        EvalError::Table("a game ended without an outcome".into())
+                    })?;
+                    game[k] = Some((outcome, verdicts));
+                    progress.fetch_add(1, Ordering::Relaxed);
                 }
-                for (s, (_, is_a)) in sides.iter().enumerate() {
-                    let clock = if *is_a { &clock_a } else { &clock_b };
-                    let (n, ms) = g.plays[s];
-                    clock.count.fetch_add(n, Ordering::Relaxed);
-                    clock.nanos.fetch_add(ms * 1_000_000, Ordering::Relaxed);
-                }
-                outcomes[k] = g.game.outcome().copied();
-                progress.fetch_add(1, Ordering::Relaxed);
             }
-            let [Some(o1), Some(o2)] = outcomes else {
-                return Err(EvalError::Table("a game ended without an outcome".into()));
-            };
-            out.push((
-                DealResult {
-                    deal: i,
-                    a_landlord: o1,
-                    b_landlord: o2,
-                },
-                verdicts,
-            ));
-            i += threads;
+            for (&(i, _), game) in deals.iter().zip(games) {
+                let [Some((o1, mut verdicts)), Some((o2, v2))] = game else {
+                    return Err(EvalError::Table("a game of the turn was not played".into()));
+                };
+                verdicts.extend(v2);
+                out.push((
+                    DealResult {
+                        deal: i,
+                        a_landlord: o1,
+                        b_landlord: o2,
+                    },
+                    verdicts,
+                ));
+            }
         }
         Ok(out)
     })?;
@@ -438,10 +501,11 @@ struct Refereed {
 }
 
 /// Plays `deal` under `config` (seeded with `seed`) with `seats[s]` in seat `s` on the one
-/// runner, under `time` and play-on: built-in bots fresh from their factories (seeded as on
-/// the fast path), programs in a fresh process each.
+/// runner of `turn`'s runtime, under `time` and play-on: built-in bots fresh from their
+/// factories (seeded as on the fast path), programs on the process `turn` kept for their seat
+/// or a fresh one.
 fn play_refereed(
-    runtime: &tokio::runtime::Runtime,
+    turn: &SeatingTurn<'_>,
     config: GameConfig,
     deal: Deal,
     seed: u64,
@@ -464,7 +528,11 @@ fn play_refereed(
                 let protocol = crate::ddz::GAME
                     .program_protocol_for(s as u32, &p.cmd)
                     .map_err(EvalError::Build)?;
-                SeatPlan::Program(Box::new(p.seat(protocol)))
+                let seat = p.seat(protocol);
+                SeatPlan::Program(Box::new(match &turn.seats {
+                    Some(turns) => seat.in_turn(&turns[s]),
+                    None => seat,
+                }))
             }
         });
     }
@@ -476,7 +544,7 @@ fn play_refereed(
         time,
         policy: Some(Policy::PlayOn),
     };
-    let table = play_blocking(runtime, table, plans, &setup).map_err(EvalError::Table)?;
+    let table = play_blocking(turn.runtime, table, plans, &setup).map_err(EvalError::Table)?;
     let verdicts = table
         .verdicts()
         .iter()
@@ -655,7 +723,8 @@ fn panel_outcome(mut rows: Vec<(u64, Vec<Outcome>)>, nanos: &[AtomicU64]) -> Pan
     }
 }
 
-/// A panel whose farmers are a program: every game on the one runner.
+/// A panel whose farmers are a program: every game on the one runner, turn by turn (each
+/// landlord's games of a turn with the farmers' processes of its own).
 fn play_refereed_panel(
     landlords: &[&BotFactory<'_>],
     farmers: Contestant<'_>,
@@ -663,34 +732,37 @@ fn play_refereed_panel(
     progress: &AtomicU64,
 ) -> Result<PanelOutcome, EvalError> {
     let nanos: Vec<AtomicU64> = landlords.iter().map(|_| AtomicU64::new(0)).collect();
-    let threads = cfg.threads.max(1) as u64;
     let config = cfg.game_config();
     let time = refereed_time(&[farmers]);
-    let rows =
-        run_threads(cfg, |t| {
-            let runtime = runtime()?;
-            let mut out = Vec::new();
-            let mut i = t as u64;
-            while i < cfg.deals {
-                let deal = Deal::generate_with(cfg.seed, i, &cfg.constraint)?;
-                let mut row = Vec::with_capacity(landlords.len());
-                for (k, l) in landlords.iter().enumerate() {
-                    let seats = [Contestant::Builtin(*l), farmers, farmers];
+    let rows = run_threads(cfg, |t| {
+        let runtime = runtime()?;
+        let mut out = Vec::new();
+        for turn in cfg.worker_turns(t) {
+            let deals = turn
+                .map(|i| Ok((i, Deal::generate_with(cfg.seed, i, &cfg.constraint)?)))
+                .collect::<Result<Vec<_>, EvalError>>()?;
+            let mut rows: Vec<(u64, Vec<Outcome>)> = deals
+                .iter()
+                .map(|&(i, _)| (i, Vec::with_capacity(landlords.len())))
+                .collect();
+            for (k, l) in landlords.iter().enumerate() {
+                let seats = [Contestant::Builtin(*l), farmers, farmers];
+                let turn = SeatingTurn::new(&runtime, cfg);
+                for (&(i, deal), row) in deals.iter().zip(&mut rows) {
                     let seed = game_seed(cfg.seed, i, k as u64);
                     let t0 = std::time::Instant::now();
-                    let round = cfg.rounds_per_turn.map(|r| MatchRound::of(i, cfg.deals, r));
-                    let g = play_refereed(&runtime, config, deal, seed, seats, time, round)?;
+                    let g = play_refereed(&turn, config, deal, seed, seats, time, cfg.round_of(i))?;
                     nanos[k].fetch_add(t0.elapsed().as_nanos() as u64, Ordering::Relaxed);
                     let outcome = g.game.outcome().copied();
-                    row.push(outcome.ok_or_else(|| {
+                    row.1.push(outcome.ok_or_else(|| {
                         EvalError::Table("a game ended without an outcome".into())
                     })?);
                     progress.fetch_add(1, Ordering::Relaxed);
                 }
-                out.push((i, row));
-                i += threads;
             }
-            Ok(out)
-        })?;
+            out.extend(rows);
+        }
+        Ok(out)
+    })?;
     Ok(panel_outcome(rows, &nanos))
 }

@@ -71,7 +71,8 @@ struct MatchArgs {
     deadline_ms: u64,
     /// Play the deals as the championship plays a match: turns of this many rounds (deals),
     /// which the seats are told (a championship: engine's INFO line); each seating of the
-    /// match numbers its deals the same way.
+    /// match numbers its deals the same way, and a championship: engine plays each seating's
+    /// turn on one process.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
     rounds_per_turn: Option<u32>,
     /// Print one JSON object.
