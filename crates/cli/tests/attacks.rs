@@ -358,21 +358,6 @@ fn guessing_bot_tokens_is_slowed_and_a_flooding_bot_is_cut_off_while_bot_host_st
     });
 }
 
-/// A directory for program bots' files, readable by the unprivileged user programs run as.
-fn scripts_dir() -> tempfile::TempDir {
-    use std::os::unix::fs::PermissionsExt;
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
-    dir
-}
-
-/// Writes a program bot's file, readable by everyone.
-fn write_script(path: &Path, text: &str) {
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::write(path, text).unwrap();
-    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
-}
-
 /// The python source of a program bot that tries every way out of its sandbox it can think of
 /// and exits with a bit set for each that worked (0: none did). Its crash verdict quotes the
 /// exit code.
@@ -417,14 +402,17 @@ sys.exit(bits)
 
 #[test]
 fn a_sandboxed_program_cannot_read_secrets_reach_the_network_or_write_outside_its_directory() {
-    let scripts = scripts_dir();
+    let scripts = common::readable_dir("attacks");
     let marker = format!("attack-marker-{}", std::process::id());
     let outside = std::env::temp_dir().join(format!("{marker}-escaped"));
     // The secret: the operator token standalone keeps in its data directory; its path is only
     // known once the directory exists, so the script reads it from an argument.
-    let script = scripts.path().join("escape.py");
     let dir_placeholder = scripts.path().join("unused");
-    write_script(&script, &escape_artist(&marker, &dir_placeholder, &outside));
+    let script = common::write_script(
+        scripts.path(),
+        "escape.py",
+        &escape_artist(&marker, &dir_placeholder, &outside),
+    );
     let command = format!("/usr/bin/python3 {}", script.display());
     let (s, _) = Standalone::start(
         &[("escape", &["--program", &command])],
@@ -434,7 +422,11 @@ fn a_sandboxed_program_cannot_read_secrets_reach_the_network_or_write_outside_it
     );
     // Now that the data directory exists, point the script at its secret.
     let secret = s.data_dir().join("operator.token");
-    write_script(&script, &escape_artist(&marker, &secret, &outside));
+    common::write_script(
+        scripts.path(),
+        "escape.py",
+        &escape_artist(&marker, &secret, &outside),
+    );
     let (out, err, ok) = s.client(&[
         "table",
         "submit",
@@ -459,16 +451,16 @@ fn a_sandboxed_program_cannot_read_secrets_reach_the_network_or_write_outside_it
 
 #[test]
 fn a_programs_children_die_with_bot_host() {
-    let scripts = scripts_dir();
+    let scripts = common::readable_dir("attacks");
     let marker = format!(
         "{}.{}",
         86_000 + std::process::id() % 400,
         std::process::id() % 1000
     );
     // Leaves a setsid'd grandchild and a background child behind, then thinks for ever.
-    let script = scripts.path().join("leaver.sh");
-    write_script(
-        &script,
+    let script = common::write_script(
+        scripts.path(),
+        "leaver.sh",
         &format!(
             "#!/bin/sh\nsetsid sleep {marker} &\nsleep {marker} &\necho join\nwhile read line; do :; done\nsleep {marker}\n"
         ),

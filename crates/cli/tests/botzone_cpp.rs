@@ -6,7 +6,6 @@
 
 mod common;
 
-use std::os::unix::fs::PermissionsExt;
 use std::time::Duration;
 
 use common::{Cluster, assert_counted_once_and_blameless, unique_prefix};
@@ -62,11 +61,7 @@ int main() {
 fn a_cpp_botzone_bot_built_the_botzone_way_plays_an_ijcai_competition_on_the_roles_on_redis() {
     let prefix = unique_prefix("botzone-cpp");
     // Readable and executable by the sandbox's user: not under a private directory.
-    let dir = tempfile::Builder::new()
-        .prefix("arena-botzone-cpp-")
-        .tempdir()
-        .unwrap();
-    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let dir = common::readable_dir("botzone-cpp");
     let source = dir.path().join("discarder.cpp");
     std::fs::write(&source, BOT).unwrap();
     let built = dir.path().join("built");

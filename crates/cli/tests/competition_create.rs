@@ -13,24 +13,16 @@ use common::Standalone;
 /// A directory every sandboxed program may read, holding the Dou Dizhu example bot and the
 /// test's own programs.
 fn scripts() -> tempfile::TempDir {
-    use std::os::unix::fs::PermissionsExt;
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let dir = common::readable_dir("competition-create");
     std::fs::copy(common::simple_bot(), dir.path().join("simple_bot.py")).unwrap();
     dir
 }
 
-fn write_script(path: &Path, text: &str) {
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::write(path, text).unwrap();
-    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
-}
-
 /// The example bot, answering its first decision of every table after 1.5 s.
 fn slow_bot(dir: &Path) -> String {
-    let path = dir.join("slow_bot.py");
-    write_script(
-        &path,
+    let path = common::write_script(
+        dir,
+        "slow_bot.py",
         &format!(
             r#"import sys, time
 sys.dont_write_bytecode = True
@@ -56,9 +48,9 @@ simple_bot.main()
 /// told (competition 1, douzero 2, openspiel 3, times 50) plus its deadline in tenths of a
 /// second: its crash verdict quotes the code.
 fn probe_bot(dir: &Path) -> String {
-    let path = dir.join("probe_bot.py");
-    write_script(
-        &path,
+    let path = common::write_script(
+        dir,
+        "probe_bot.py",
         r#"import sys
 print("join probe", flush=True)
 rules = 0

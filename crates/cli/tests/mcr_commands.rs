@@ -5,7 +5,6 @@ mod common;
 
 use std::collections::BTreeMap;
 use std::io::Write;
-use std::os::unix::fs::PermissionsExt;
 use std::process::{Command, Stdio};
 
 use common::arena;
@@ -320,14 +319,10 @@ fn a_match_refuses_bad_bots_before_playing() {
 fn a_program_bot_plays_a_match_through_the_line_protocol() {
     // A bot that discards each tile it draws and passes on everything else, in a directory any
     // user may read (programs of a root caller run as `nobody`).
-    let dir = tempfile::Builder::new()
-        .prefix("arena-mcr-match-")
-        .tempdir()
-        .unwrap();
-    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
-    let path = dir.path().join("bot.sh");
-    std::fs::write(
-        &path,
+    let dir = common::readable_dir("mcr-match");
+    let path = common::write_script(
+        dir.path(),
+        "bot.sh",
         "echo join\n\
          while read -r a b c; do\n\
            case \"$a\" in\n\
@@ -335,9 +330,7 @@ fn a_program_bot_plays_a_match_through_the_line_protocol() {
              '?') if [ \"$b\" = TURN ]; then echo \"PLAY $last\"; else echo PASS; fi ;;\n\
            esac\n\
          done\n",
-    )
-    .unwrap();
-    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    );
     let program = format!("cmd:sh {}", path.display());
     let (out, err, ok) = arena(&[
         "mcr", "match", &program, "random", "random", "random", "--walls", "1", "--json",
