@@ -9,8 +9,8 @@
 //!
 //! Faulty Botzone bots in a competition: one allocating past Botzone's 256 MiB and one
 //! registered for keep-running that never prints the marker each get one verdict naming the
-//! fault, their tables finish, and the Botzone farmers beside them never see a card they
-//! should not.
+//! fault (the latter a timeout at the referee's hard cap quoting bot-host's `SeatNote`), their
+//! tables finish, and the Botzone farmers beside them never see a card they should not.
 
 mod common;
 
@@ -395,5 +395,18 @@ fn a_botzone_bot_over_its_memory_and_a_keep_running_one_without_the_marker_get_v
     let nm = &seen["nomarker"];
     let text = format!("{} {}", nm.reason, nm.detail);
     assert_eq!(nm.kind, v1::VerdictKind::Timeout as i32, "{nm:?}");
-    assert!(text.contains("hard cap"), "{text}");
+    // Judged at the referee's hard cap, with why bot-host saw it silent: the reason (cut to 80
+    // characters for every seat to read) starts naming the marker, the detail has it whole.
+    assert!(
+        nm.reason.starts_with(
+            "no answer within the hard cap of 8000 ms: it neither printed >>>BOTZONE_REQUEST"
+        ),
+        "{text}"
+    );
+    assert!(
+        nm.detail.contains(
+            "it neither printed >>>BOTZONE_REQUEST_KEEP_RUNNING<<< nor exited after writing"
+        ) && nm.detail.contains("response"),
+        "{text}"
+    );
 }

@@ -552,6 +552,16 @@ fn refused(status: &tonic::Status) -> SeatFailure {
 /// platform, not the bot, has failed: the seat is asked again.
 const STALL_ALLOWANCE: Duration = Duration::from_millis(100);
 
+/// The answer of a seat silent until its hard cap `cap`: no answer, or, when bot-host noted why
+/// the bot is silent on the request, a timeout saying so (the reason cut for every seat to read,
+/// the whole note in the verdict's detail).
+fn no_answer<A>(cap: Duration, note: Option<&str>) -> Answer<A> {
+    match note {
+        None => Answer::NoAnswer,
+        Some(why) => Answer::Fault(crate::table::timeout_at_cap(cap, why)),
+    }
+}
+
 impl RemoteSeat {
     /// Opens the seat through `link` (on its `Seats` stream, or a `Seat` stream of its own
     /// when bot-host serves no `Seats`) and waits up to `timeout` for bot-host to report the
@@ -706,7 +716,8 @@ impl RemoteSeat {
                     let later = Instant::now() + timeout;
                     deadline = latest.map_or(later, |l| later.min(l));
                 }
-                Some(v1::seat_to_referee::Msg::Reply(_)) | None => {
+                Some(v1::seat_to_referee::Msg::Reply(_) | v1::seat_to_referee::Msg::Note(_))
+                | None => {
                     tracing::debug!(table = %self.table_id, "ignoring a message before the seat was ready");
                 }
             }
@@ -754,6 +765,8 @@ impl RemoteSeat {
         }
         let deadline = start + hard_cap;
         let mut stale = 0u32;
+        // Why bot-host says the bot is silent on this request (`SeatNote`), for the timeout.
+        let mut note: Option<String> = None;
         loop {
             let (msg, arrived) = match tokio::time::timeout_at(deadline, self.rx.message_at()).await
             {
@@ -771,7 +784,7 @@ impl RemoteSeat {
                     if stale > 0 {
                         tracing::info!(table = %self.table_id, request = id, stale, "timed out after replies to other requests");
                     }
-                    return (Answer::NoAnswer, hard_cap);
+                    return (no_answer(hard_cap, note.as_deref()), hard_cap);
                 }
                 Ok(Err(status)) => {
                     return (
@@ -818,6 +831,13 @@ impl RemoteSeat {
                 }
                 Some(v1::seat_to_referee::Msg::Fault(f)) => {
                     return (seat_fault(f).into_answer(), elapsed);
+                }
+                Some(v1::seat_to_referee::Msg::Note(n)) if n.request_id == id => {
+                    // Bounded: a hostile bot-host could send anything.
+                    note = Some(n.note.chars().take(arena_proto::text::NOTE_CHARS).collect());
+                }
+                Some(v1::seat_to_referee::Msg::Note(n)) => {
+                    tracing::debug!(table = %self.table_id, expected = id, got = n.request_id, "ignoring a note on another request");
                 }
                 Some(v1::seat_to_referee::Msg::Ready(_) | v1::seat_to_referee::Msg::Waiting(_))
                 | None => {}
@@ -1051,5 +1071,200 @@ mod tests {
         let (on_time, elapsed, _) = decide_on_a_busy_runtime(false, cap, Duration::ZERO);
         assert!(matches!(on_time, Answer::NoAnswer), "{on_time:?}");
         assert_eq!(elapsed, cap);
+    }
+}
+
+/// `SeatNote`: why bot-host says a bot is silent reaches the timeout of its own request only.
+#[cfg(test)]
+mod notes {
+    use super::*;
+    use arena_proto::v1::seat_host_server::{SeatHost, SeatHostServer};
+    use arena_proto::v1::seat_to_referee::Msg;
+    use std::pin::Pin;
+    use tokio_stream::Stream;
+    use tonic::{Request, Response, Status, Streaming};
+
+    /// What the bot-host says to a request with this id, in order, at once.
+    type Script = Arc<dyn Fn(u64) -> Vec<Msg> + Send + Sync>;
+
+    /// A bot-host serving `Seats` whose seats are ready at once and answer as `script` says.
+    struct Scripted(Script);
+
+    type Out<T> = Pin<Box<dyn Stream<Item = Result<T, Status>> + Send>>;
+
+    #[tonic::async_trait]
+    impl SeatHost for Scripted {
+        type SeatStream = Out<v1::SeatToReferee>;
+        type SeatsStream = Out<v1::SeatsToReferee>;
+
+        async fn seat(
+            &self,
+            _: Request<Streaming<v1::RefereeToSeat>>,
+        ) -> Result<Response<Self::SeatStream>, Status> {
+            Err(Status::unimplemented("Seats only"))
+        }
+
+        async fn seats(
+            &self,
+            request: Request<Streaming<v1::RefereeToSeats>>,
+        ) -> Result<Response<Self::SeatsStream>, Status> {
+            let mut inbound = request.into_inner();
+            let script = Arc::clone(&self.0);
+            let (tx, rx) = mpsc::channel(16);
+            tokio::spawn(async move {
+                while let Ok(Some(batch)) = inbound.message().await {
+                    for frame in batch.frames {
+                        let msgs = match frame.msg.and_then(|m| m.msg) {
+                            Some(v1::referee_to_seat::Msg::Open(_)) => {
+                                vec![Msg::Ready(v1::SeatReady::default())]
+                            }
+                            Some(v1::referee_to_seat::Msg::Request(r)) => script(r.request_id),
+                            _ => continue,
+                        };
+                        let out = v1::SeatsToReferee {
+                            frames: msgs
+                                .into_iter()
+                                .map(|m| v1::HostSeatFrame {
+                                    seat_stream: frame.seat_stream,
+                                    msg: Some(v1::SeatToReferee { msg: Some(m) }),
+                                    end: None,
+                                })
+                                .collect(),
+                        };
+                        if tx.send(Ok(out)).await.is_err() {
+                            return;
+                        }
+                    }
+                }
+            });
+            Ok(Response::new(Box::pin(ReceiverStream::new(rx))))
+        }
+    }
+
+    fn note(request_id: u64, text: &str) -> Msg {
+        Msg::Note(v1::SeatNote {
+            request_id,
+            note: text.into(),
+        })
+    }
+
+    fn reply(request_id: u64) -> Msg {
+        Msg::Reply(v1::DecisionReply {
+            request_id,
+            action: Some(v1::Action::default()),
+            ..Default::default()
+        })
+    }
+
+    /// Room for the script's messages, sent the moment the request is read, to arrive on a
+    /// loaded machine: the hard cap is what the test waits for when no answer comes.
+    const CAP: Duration = Duration::from_millis(1500);
+
+    /// Opens one seat on a bot-host following `script` and asks it requests `ids` in turn,
+    /// each within [`CAP`]: the answers.
+    async fn ask(script: Script, ids: &[u64]) -> Vec<Answer<()>> {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        tokio::spawn(
+            tonic::transport::Server::builder()
+                .add_service(SeatHostServer::new(Scripted(script)))
+                .serve_with_incoming(tokio_stream::wrappers::TcpListenerStream::new(listener)),
+        );
+        let hosts = BotHosts::new(&[addr.to_string()]).unwrap();
+        let link = hosts.link(&hosts.addrs()[0].clone()).unwrap();
+        let open = v1::SeatOpen {
+            table_id: "t".into(),
+            bot: "b".into(),
+            ..Default::default()
+        };
+        let mut seat = RemoteSeat::open(link, open, Duration::from_secs(10), None, None)
+            .await
+            .unwrap_or_else(|_| panic!("the seat opens"));
+        let mut answers = Vec::new();
+        for &id in ids {
+            let request = v1::DecisionRequest {
+                request_id: id,
+                ..Default::default()
+            };
+            let (answer, elapsed) = seat.decide::<()>(request, CAP).await;
+            if !matches!(answer, Answer::Message(_)) {
+                assert_eq!(
+                    elapsed, CAP,
+                    "judged at the hard cap, not earlier: {answer:?}"
+                );
+            }
+            answers.push(answer);
+        }
+        answers
+    }
+
+    const WHY: &str = "it never ended its turn";
+
+    #[tokio::test]
+    async fn a_note_on_the_open_request_ends_its_timeout_at_the_hard_cap() {
+        let answers = ask(Arc::new(|id| vec![note(id, WHY)]), &[1]).await;
+        let Answer::Fault(f) = &answers[0] else {
+            panic!("{answers:?}");
+        };
+        assert_eq!(f.kind, v1::VerdictKind::Timeout);
+        assert_eq!(
+            f.reason,
+            format!("no answer within the hard cap of 1500 ms: {WHY}")
+        );
+    }
+
+    #[tokio::test]
+    async fn a_note_on_another_request_changes_nothing() {
+        // A late note for the last request, and one for a request not asked yet.
+        let answers = ask(
+            Arc::new(|id| vec![note(id - 1, WHY), note(id + 1, WHY)]),
+            &[5],
+        )
+        .await;
+        assert_eq!(answers, [Answer::NoAnswer]);
+    }
+
+    #[tokio::test]
+    async fn an_answer_in_time_clears_the_note_and_the_next_request_starts_without_one() {
+        // Request 1: noted, then answered. Request 2: silent, noted for request 1 only.
+        let answers = ask(
+            Arc::new(|id| match id {
+                1 => vec![note(1, WHY), reply(1)],
+                _ => vec![note(1, "stale")],
+            }),
+            &[1, 2],
+        )
+        .await;
+        assert!(matches!(answers[0], Answer::Message(_)), "{answers:?}");
+        assert_eq!(answers[1], Answer::NoAnswer);
+    }
+
+    #[tokio::test]
+    async fn the_last_note_counts_and_a_huge_one_is_bounded() {
+        let huge = "x".repeat(100_000);
+        let last = huge.clone();
+        let answers = ask(
+            Arc::new(move |id| vec![note(id, WHY), note(id, &last)]),
+            &[3],
+        )
+        .await;
+        let Answer::Fault(f) = &answers[0] else {
+            panic!("{answers:?}");
+        };
+        assert!(
+            f.reason
+                .starts_with("no answer within the hard cap of 1500 ms: xxx"),
+            "{}",
+            f.reason
+        );
+        assert!(f.reason.chars().count() <= arena_proto::text::QUOTE_CHARS + 1);
+        assert!(!f.detail.contains(WHY), "the last note counts");
+        // The detail holds the note up to what a referee keeps, and no more than any detail.
+        let kept = f.detail.matches('x').count();
+        assert!(
+            kept <= arena_proto::text::NOTE_CHARS && kept > 100,
+            "{kept} of the note kept"
+        );
+        assert!(f.detail.chars().count() <= crate::DETAIL_CHARS);
     }
 }

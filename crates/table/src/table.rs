@@ -26,6 +26,23 @@ use crate::replay::{Step, Steps};
 use crate::seat::{Answer, Reply};
 use crate::time::{TimeRules, rounded_ms};
 
+/// The reason of a timeout verdict for a seat that gave no answer within its hard cap of
+/// `cap_ms`.
+fn no_answer_reason(cap_ms: u64) -> String {
+    format!("no answer within the hard cap of {cap_ms} ms")
+}
+
+/// The timeout verdict of a seat silent until its hard cap `cap`, saying `why` when its host
+/// could tell (a program that wrote something that cannot become an answer by waiting): the
+/// reason cut as every quote of a bot's text is, the whole in the detail.
+pub(crate) fn timeout_at_cap(cap: Duration, why: &str) -> Fault {
+    let cap_ms = u64::try_from(cap.as_millis()).unwrap_or(u64::MAX);
+    Fault::reported(
+        v1::VerdictKind::Timeout,
+        &format!("{}: {why}", no_answer_reason(cap_ms)),
+    )
+}
+
 /// A decision to put to a seat.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Request {
@@ -341,7 +358,7 @@ impl<G: TableGame> Table<G> {
                 if ms > cap {
                     format!("answered after {ms} ms, past the hard cap of {cap} ms")
                 } else {
-                    format!("no answer within the hard cap of {cap} ms")
+                    no_answer_reason(cap)
                 },
             )
         };
