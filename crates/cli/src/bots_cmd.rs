@@ -105,6 +105,12 @@ pub struct BotsAddArgs {
     /// Memory (MiB) per program process (0 = the host's default).
     #[arg(long, default_value_t = 0)]
     memory_mb: u32,
+    /// The bot's own time for one decision, in ms (0 = none): its seats get it, with the
+    /// table's margin above it for the hard cap, at tables whose clock leaves the decision limit
+    /// to the default; a table's explicit --decision-ms rules for every seat. Default for a
+    /// --botzone bot: Botzone's for its language (C/C++ 1000, Python 6000); else 0.
+    #[arg(long, value_name = "MS")]
+    decision_ms: Option<u32>,
     /// Most tables at once (0 = no limit).
     #[arg(long, default_value_t = 0)]
     max_tables: u32,
@@ -348,6 +354,7 @@ pub fn run(cmd: BotsCommand) -> Result<()> {
                 let cwd = std::env::current_dir().context("reading the current directory")?;
                 let mut workdir = String::new();
                 let mut memory_mb = a.memory_mb;
+                let mut decision_ms = a.decision_ms.unwrap_or(0);
                 let built = match &a.botzone {
                     Some(source) => {
                         let protocol = format!(
@@ -371,10 +378,14 @@ pub fn run(cmd: BotsCommand) -> Result<()> {
                             protocol,
                         )?;
                         let (first, later) = built.language.time_ms();
+                        // Botzone's first-turn time for every turn: a keep-running bot's
+                        // shorter later turns are not kept apart (a seat has one limit).
+                        decision_ms = a.decision_ms.unwrap_or(first);
                         println!(
                             "built {} bot {} in {}: Botzone gives {} bots {first} ms per turn \
-                             ({later} ms for a keep-running bot's later turns) and {} MiB; seat it \
-                             at tables whose clock allows that (e.g. --decision-ms {first})",
+                             ({later} ms for a keep-running bot's later turns) and {} MiB; its \
+                             seats get {decision_ms} ms a decision at tables that leave the \
+                             decision limit to the default",
                             built.language.name(),
                             source.display(),
                             built.dir.display(),
@@ -418,6 +429,7 @@ pub fn run(cmd: BotsCommand) -> Result<()> {
                         memory_mb,
                         max_tables: a.max_tables,
                         workdir,
+                        decision_ms,
                     })
                     .await?;
                 match program {
@@ -477,7 +489,11 @@ pub fn run(cmd: BotsCommand) -> Result<()> {
                         ),
                         _ => "remote".to_string(),
                     };
-                    println!("{:<20} {kind}", b.name);
+                    let clock = match b.decision_ms {
+                        0 => String::new(),
+                        ms => format!("; {ms} ms a decision (its own)"),
+                    };
+                    println!("{:<20} {kind}{clock}", b.name);
                 }
             }
         }

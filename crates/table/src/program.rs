@@ -137,7 +137,14 @@ pub fn play_blocking<G: TableGame>(
     setup: &TableSetup,
 ) -> Result<Table<G>, String> {
     let opts = RunOptions::default();
-    runtime.block_on(play_async(game, seats, setup, &opts, &BotHosts::default()))
+    runtime.block_on(play_async(
+        game,
+        seats,
+        setup,
+        &opts,
+        &BotHosts::default(),
+        false,
+    ))
 }
 
 impl std::fmt::Debug for ProgramSeat {

@@ -70,6 +70,16 @@ pub trait SeatDialer: Send + Sync {
         table_id: &str,
         seat: u32,
     ) -> Result<SeatLink, DialError>;
+
+    /// `bot`'s own decision limit in milliseconds, as registered (0: none, the table's clock),
+    /// which its seats play by at tables that leave the decision limit to the default. It
+    /// comes from the registry, never from a bot's own word. `Err` when it cannot be known now
+    /// (the platform's failure: the table is played again rather than judged by another
+    /// clock). Default: none.
+    async fn own_decision_ms(&self, bot: &str) -> Result<u32, String> {
+        let _ = bot;
+        Ok(0)
+    }
 }
 
 /// The way to one bot-host: its channel, and the `Seats` stream its seats share.

@@ -128,7 +128,9 @@ pub async fn run_game<G: TableGame>(
     if !all_local {
         // Boxed: the async driver's state is large, and a table of in-process players should
         // not carry (and copy) it in its future.
-        return match Box::pin(play_async(game, seats, setup, opts, dialer)).await {
+        // The job left the decision limit to the default: a bot with its own plays by it.
+        let own_limits = job.time.is_none_or(|t| t.decision_ms == 0);
+        return match Box::pin(play_async(game, seats, setup, opts, dialer, own_limits)).await {
             Ok(table) => Played::Finished(Box::new(table.record(job, &opts.referee))),
             Err(why) => Played::Interrupted(why),
         };
@@ -547,7 +549,11 @@ async fn ask_remote<A>(
 
 type ReplyFuture<'a, A> = Pin<Box<dyn Future<Output = Reply<A>> + Send + 'a>>;
 
-/// Plays a table with at least one remote or program seat. Starts every program seat and opens
+/// Plays a table with at least one remote or program seat. When `own_limits` (the table's
+/// decision limit is the default), a remote seat whose bot has a decision limit of its own
+/// ([`SeatDialer::own_decision_ms`]) plays by it ([`TimeRules::with_own_limit`]): its seat is
+/// told that time control, its requests carry that deadline, and its penalties and timeouts are
+/// judged by it. Starts every program seat and opens
 /// every remote seat first (programs all at once; remote seats bot by bot in the order of their
 /// names, each bot's seats concurrently), then asks each round's seats
 /// concurrently, and closes the remote and program seats with the outcome (and the remote
@@ -561,9 +567,10 @@ pub async fn play_async<G: TableGame>(
     setup: &TableSetup,
     opts: &RunOptions,
     dialer: &dyn SeatDialer,
+    own_limits: bool,
 ) -> Result<Table<G>, String> {
-    let time = setup.time.to_proto();
     let game_kind = game.game();
+    let mut seat_time = vec![setup.time; seats.len()];
     let mut opened: Vec<Option<Handle<G>>> = Vec::with_capacity(seats.len());
     let mut remote = Vec::new();
     let mut programs = Vec::new();
@@ -577,6 +584,17 @@ pub async fn play_async<G: TableGame>(
             SeatPlan::Program(p) => {
                 programs.push((i, p));
                 opened.push(None);
+            }
+        }
+    }
+    if own_limits {
+        for (i, bot) in &remote {
+            match dialer.own_decision_ms(bot).await {
+                Ok(0) => {}
+                Ok(ms) => seat_time[*i] = setup.time.with_own_limit(ms),
+                // Judging the seat by the table's clock instead would be unfair to it: the
+                // platform failed, the table is played again.
+                Err(why) => return Err(format!("seat {i}: {why}")),
             }
         }
     }
@@ -604,7 +622,7 @@ pub async fn play_async<G: TableGame>(
                 seat: *i as u32,
                 bot: bot.clone(),
                 game: game_kind.into(),
-                time: Some(time),
+                time: Some(seat_time[*i].to_proto()),
             };
             async move {
                 let handle = match open_remote(dialer, &open, opts, false).await {
@@ -641,6 +659,9 @@ pub async fn play_async<G: TableGame>(
         }
     }
     let mut table = Table::new(game, setup.time, setup.policy);
+    for (i, t) in seat_time.iter().enumerate() {
+        table.set_seat_time(i, *t);
+    }
     for (i, h) in handles.iter().enumerate() {
         match h {
             Handle::Local(_) => table.set_release(i, BUILTIN_RELEASE),
@@ -664,7 +685,6 @@ pub async fn play_async<G: TableGame>(
         };
         let in_window = window.enter();
         let game = table.game();
-        let hard_cap = setup.time.hard_cap();
         let mut futures: Vec<(usize, ReplyFuture<'_, G::Action>)> =
             Vec::with_capacity(requests.len());
         for (seat, handle) in handles.iter_mut().enumerate() {
@@ -672,15 +692,17 @@ pub async fn play_async<G: TableGame>(
                 continue;
             };
             let r = requests[pos];
+            let time = &seat_time[seat];
+            let hard_cap = time.hard_cap();
             let fut: ReplyFuture<'_, G::Action> = match handle {
                 Handle::Local(slot) => Box::pin(ask_local(slot, game, r.pending(), hard_cap)),
                 Handle::Remote(remote, open) => {
-                    let request = move |from| decision_request(game, setup, r, from);
+                    let request = move |from| decision_request(game, setup, time, r, from);
                     Box::pin(ask_remote(remote, open, request, hard_cap, dialer, opts))
                 }
                 Handle::Program(program) => {
                     // Whole observations: the protocol keeps what it told the program.
-                    let request = decision_request(game, setup, r, 0);
+                    let request = decision_request(game, setup, time, r, 0);
                     Box::pin(async move { program.decide(&request, hard_cap).await })
                 }
                 Handle::Failed(f) => {
@@ -740,11 +762,12 @@ pub async fn play_async<G: TableGame>(
     Ok(table)
 }
 
-/// The request a remote or program seat is sent for `r`, its observation's events from `from`
-/// on.
+/// The request a remote or program seat playing by `time` is sent for `r`, its observation's
+/// events from `from` on.
 fn decision_request<G: TableGame>(
     game: &G,
     setup: &TableSetup,
+    time: &TimeRules,
     r: Request,
     from: usize,
 ) -> v1::DecisionRequest {
@@ -754,7 +777,7 @@ fn decision_request<G: TableGame>(
         seat: r.seat,
         game: game.game().into(),
         kind: r.kind as i32,
-        deadline_ms: setup.time.limit_ms(r.kind),
+        deadline_ms: time.limit_ms(r.kind),
         observation: Some(game.observation_from(r.seat, from)),
     }
 }

@@ -1,5 +1,5 @@
 //! Finding the bot-host of a remote seat: the store's presence records first, then the
-//! configured addresses.
+//! configured addresses; and a registered bot's own decision limit, from its record.
 
 use std::sync::Arc;
 
@@ -46,6 +46,20 @@ impl SeatDialer for PresenceDialer {
             None => Err(DialError::NoHost(format!(
                 "no bot-host holds bot {bot:?} (no presence record) and no bot-host address is configured"
             ))),
+        }
+    }
+
+    /// The registry's record of `bot` (in the store): its own decision limit. A bot the
+    /// registry lacks has none (opening its seat says the rest).
+    async fn own_decision_ms(&self, bot: &str) -> Result<u32, String> {
+        let Some(store) = &self.store else {
+            return Ok(0);
+        };
+        match store.bot(bot).await {
+            Ok(record) => Ok(record.map_or(0, |r| r.decision_ms)),
+            Err(e) => Err(format!(
+                "cannot read bot {bot:?}'s record for its clock: {e}"
+            )),
         }
     }
 }
