@@ -111,6 +111,11 @@ pub struct BotsAddArgs {
     /// --botzone bot: Botzone's for its language (C/C++ 1000, Python 6000); else 0.
     #[arg(long, value_name = "MS")]
     decision_ms: Option<u32>,
+    /// The bot's own time for a seat's second and later decisions, in ms, where they differ
+    /// from the first (0 = --decision-ms). Default for a --botzone --keep-running bot: Botzone's
+    /// for its language's later turns (Python 4000); else 0.
+    #[arg(long, value_name = "MS")]
+    later_decision_ms: Option<u32>,
     /// Most tables at once (0 = no limit).
     #[arg(long, default_value_t = 0)]
     max_tables: u32,
@@ -336,6 +341,15 @@ pub fn resolve_program(command: &str, cwd: &Path) -> Result<String> {
     })
 }
 
+/// A bot's own decision limits for people: `6000 ms a decision`, and `, 4000 ms from its
+/// second` when its later decisions differ.
+fn own_clock(decision_ms: u32, later_decision_ms: u32) -> String {
+    match later_decision_ms {
+        0 => format!("{decision_ms} ms a decision"),
+        later => format!("{decision_ms} ms a decision, {later} ms from its second"),
+    }
+}
+
 /// Runs `arena bots …`.
 pub fn run(cmd: BotsCommand) -> Result<()> {
     let rt = crate::store_args::runtime()?;
@@ -355,6 +369,7 @@ pub fn run(cmd: BotsCommand) -> Result<()> {
                 let mut workdir = String::new();
                 let mut memory_mb = a.memory_mb;
                 let mut decision_ms = a.decision_ms.unwrap_or(0);
+                let mut later_decision_ms = a.later_decision_ms.unwrap_or(0);
                 let built = match &a.botzone {
                     Some(source) => {
                         let protocol = format!(
@@ -378,19 +393,21 @@ pub fn run(cmd: BotsCommand) -> Result<()> {
                             protocol,
                         )?;
                         let (first, later) = built.language.time_ms();
-                        // Botzone's first-turn time for every turn: a keep-running bot's
-                        // shorter later turns are not kept apart (a seat has one limit).
                         decision_ms = a.decision_ms.unwrap_or(first);
+                        // Botzone's later turns are a keep-running bot's only.
+                        if a.keep_running && later != first {
+                            later_decision_ms = a.later_decision_ms.unwrap_or(later);
+                        }
                         println!(
                             "built {} bot {} in {}: Botzone gives {} bots {first} ms per turn \
                              ({later} ms for a keep-running bot's later turns) and {} MiB; its \
-                             seats get {decision_ms} ms a decision at tables that leave the \
-                             decision limit to the default",
+                             seats get {} at tables that leave the decision limit to the default",
                             built.language.name(),
                             source.display(),
                             built.dir.display(),
                             built.language.name(),
-                            built.language.memory_mb()
+                            built.language.memory_mb(),
+                            own_clock(decision_ms, later_decision_ms)
                         );
                         workdir = built.dir.display().to_string();
                         if memory_mb == 0 {
@@ -430,6 +447,7 @@ pub fn run(cmd: BotsCommand) -> Result<()> {
                         max_tables: a.max_tables,
                         workdir,
                         decision_ms,
+                        later_decision_ms,
                     })
                     .await?;
                 match program {
@@ -491,7 +509,10 @@ pub fn run(cmd: BotsCommand) -> Result<()> {
                     };
                     let clock = match b.decision_ms {
                         0 => String::new(),
-                        ms => format!("; {ms} ms a decision (its own)"),
+                        _ => format!(
+                            "; {} (its own)",
+                            own_clock(b.decision_ms, b.later_decision_ms)
+                        ),
                     };
                     println!("{:<20} {kind}{clock}", b.name);
                 }

@@ -456,8 +456,9 @@ fn slow_table(s: &Standalone, name: &str, clock: &[&str]) -> v1::Replay {
 }
 
 /// A Python bot built by `arena bots add --botzone` keeps Botzone's 6000 ms for Python as its
-/// own decision limit (`arena bots list` shows it; `--decision-ms` gives another). Both tables
-/// here have a hard cap of 1000 ms and a penalty point per started 100 ms over the limit: one
+/// own decision limit, and a keep-running one Botzone's 4000 ms for its later turns too (`arena
+/// bots list` shows them; `--decision-ms`, `--later-decision-ms` give others). Both tables here
+/// have a hard cap of 1000 ms and a penalty point per started 100 ms over the limit: one
 /// leaving the decision limit to the default (1000 ms) gives the bot's seat its own 6000 ms
 /// (hard cap 6000 ms), so it takes 1.5 s over a decision without a verdict or a penalty; one
 /// whose operator set `--decision-ms 1000` judges every seat by that, and the bot times out.
@@ -465,7 +466,8 @@ fn slow_table(s: &Standalone, name: &str, clock: &[&str]) -> v1::Replay {
 fn a_python_botzone_bot_plays_by_its_own_limit_unless_the_table_sets_one() {
     let dir = readable_dir("ddz-own-clock");
     let slow = write_script(dir.path(), "slow.py", &botzone_bot(false, "slow"));
-    let (slow_dir, other_dir) = (dir.path().join("slow"), dir.path().join("other"));
+    let built = |name: &str| dir.path().join(name).display().to_string();
+    let (slow_dir, keep_dir, other_dir) = (built("slow"), built("keep"), built("other"));
     let (s, _) = Standalone::start(
         &[
             (
@@ -474,7 +476,17 @@ fn a_python_botzone_bot_plays_by_its_own_limit_unless_the_table_sets_one() {
                     "--botzone",
                     slow.to_str().unwrap(),
                     "--botzone-dir",
-                    slow_dir.to_str().unwrap(),
+                    &slow_dir,
+                ],
+            ),
+            (
+                "keep",
+                &[
+                    "--botzone",
+                    slow.to_str().unwrap(),
+                    "--botzone-dir",
+                    &keep_dir,
+                    "--keep-running",
                 ],
             ),
             (
@@ -483,9 +495,12 @@ fn a_python_botzone_bot_plays_by_its_own_limit_unless_the_table_sets_one() {
                     "--botzone",
                     slow.to_str().unwrap(),
                     "--botzone-dir",
-                    other_dir.to_str().unwrap(),
+                    &other_dir,
+                    "--keep-running",
                     "--decision-ms",
                     "2500",
+                    "--later-decision-ms",
+                    "2000",
                 ],
             ),
         ],
@@ -505,7 +520,11 @@ fn a_python_botzone_bot_plays_by_its_own_limit_unless_the_table_sets_one() {
         "{out}"
     );
     assert!(
-        line("other").ends_with("; 2500 ms a decision (its own)"),
+        line("keep").ends_with("; 6000 ms a decision, 4000 ms from its second (its own)"),
+        "{out}"
+    );
+    assert!(
+        line("other").ends_with("; 2500 ms a decision, 2000 ms from its second (its own)"),
         "{out}"
     );
 

@@ -436,6 +436,7 @@ fn main() {
             max_tables: 4,
             created_unix_ms: 1_700_000_000_000,
             decision_ms: 0,
+            later_decision_ms: 0,
         },
         BotRecord {
             name: "prog".into(),
@@ -450,6 +451,7 @@ fn main() {
             max_tables: 0,
             created_unix_ms: 0,
             decision_ms: 0,
+            later_decision_ms: 0,
         },
     ];
     let mut stored = vec![

@@ -48,6 +48,7 @@ mod tests {
             max_tables: 0,
             created_unix_ms: 0,
             decision_ms: 0,
+            later_decision_ms: 0,
         }
     }
 

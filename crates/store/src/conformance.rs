@@ -1561,6 +1561,7 @@ pub fn sample_bot(name: &str) -> BotRecord {
         max_tables: 4,
         created_unix_ms: 1_700_000_000_000,
         decision_ms: 0,
+        later_decision_ms: 0,
     }
 }
 

@@ -625,6 +625,10 @@ pub struct BotRecord {
     /// written before it was kept have none).
     #[serde(default)]
     pub decision_ms: u32,
+    /// Its own time for a seat's second and later decisions, where they differ from the first
+    /// (a Botzone keep-running bot's later turns), in milliseconds (0 = `decision_ms`).
+    #[serde(default)]
+    pub later_decision_ms: u32,
 }
 
 /// The storage name of a deal source, `g{seed}-b{bombs or x}`: [`DealSource::deal_id`] without

@@ -71,15 +71,23 @@ pub trait SeatDialer: Send + Sync {
         seat: u32,
     ) -> Result<SeatLink, DialError>;
 
-    /// `bot`'s own decision limit in milliseconds, as registered (0: none, the table's clock),
-    /// which its seats play by at tables that leave the decision limit to the default. It
-    /// comes from the registry, never from a bot's own word. `Err` when it cannot be known now
-    /// (the platform's failure: the table is played again rather than judged by another
-    /// clock). Default: none.
-    async fn own_decision_ms(&self, bot: &str) -> Result<u32, String> {
+    /// `bot`'s own decision limits, as registered, which its seats play by at tables that
+    /// leave the decision limit to the default. They come from the registry, never from a
+    /// bot's own word. `Err` when they cannot be known now (the platform's failure: the table
+    /// is played again rather than judged by another clock). Default: none.
+    async fn own_limits(&self, bot: &str) -> Result<OwnLimits, String> {
         let _ = bot;
-        Ok(0)
+        Ok(OwnLimits::default())
     }
+}
+
+/// A registered bot's own decision limits, in milliseconds (0: none).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct OwnLimits {
+    /// Time for one decision (0: the table's).
+    pub decision_ms: u32,
+    /// Time for a seat's second and later decisions (0: `decision_ms`).
+    pub later_decision_ms: u32,
 }
 
 /// The way to one bot-host: its channel, and the `Seats` stream its seats share.
@@ -1084,20 +1092,30 @@ mod tests {
     }
 }
 
-/// `SeatNote`: why bot-host says a bot is silent reaches the timeout of its own request only.
+/// A bot-host for tests, serving `Seats`, that answers each of the referee's messages as a
+/// script says, at once.
 #[cfg(test)]
-mod notes {
+pub(crate) mod scripted {
     use super::*;
+    use arena_proto::v1::referee_to_seat::Msg as ToSeat;
     use arena_proto::v1::seat_host_server::{SeatHost, SeatHostServer};
     use arena_proto::v1::seat_to_referee::Msg;
     use std::pin::Pin;
     use tokio_stream::Stream;
     use tonic::{Request, Response, Status, Streaming};
 
-    /// What the bot-host says to a request with this id, in order, at once.
-    type Script = Arc<dyn Fn(u64) -> Vec<Msg> + Send + Sync>;
+    /// What the bot-host says to a message of the referee, in order.
+    pub(crate) type Script = Arc<dyn Fn(&ToSeat) -> Vec<Msg> + Send + Sync>;
 
-    /// A bot-host serving `Seats` whose seats are ready at once and answer as `script` says.
+    /// A script whose seats are ready at once and say `answer(request_id)` to each request.
+    pub(crate) fn on_requests(answer: impl Fn(u64) -> Vec<Msg> + Send + Sync + 'static) -> Script {
+        Arc::new(move |m| match m {
+            ToSeat::Open(_) => vec![Msg::Ready(v1::SeatReady::default())],
+            ToSeat::Request(r) => answer(r.request_id),
+            ToSeat::Close(_) => Vec::new(),
+        })
+    }
+
     struct Scripted(Script);
 
     type Out<T> = Pin<Box<dyn Stream<Item = Result<T, Status>> + Send>>;
@@ -1124,15 +1142,11 @@ mod notes {
             tokio::spawn(async move {
                 while let Ok(Some(batch)) = inbound.message().await {
                     for frame in batch.frames {
-                        let msgs = match frame.msg.and_then(|m| m.msg) {
-                            Some(v1::referee_to_seat::Msg::Open(_)) => {
-                                vec![Msg::Ready(v1::SeatReady::default())]
-                            }
-                            Some(v1::referee_to_seat::Msg::Request(r)) => script(r.request_id),
-                            _ => continue,
+                        let Some(msg) = frame.msg.and_then(|m| m.msg) else {
+                            continue;
                         };
                         let out = v1::SeatsToReferee {
-                            frames: msgs
+                            frames: script(&msg)
                                 .into_iter()
                                 .map(|m| v1::HostSeatFrame {
                                     seat_stream: frame.seat_stream,
@@ -1150,6 +1164,26 @@ mod notes {
             Ok(Response::new(Box::pin(ReceiverStream::new(rx))))
         }
     }
+
+    /// Serves `script` on a free local port; the bot-hosts to reach it.
+    pub(crate) async fn serve(script: Script) -> BotHosts {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        tokio::spawn(
+            tonic::transport::Server::builder()
+                .add_service(SeatHostServer::new(Scripted(script)))
+                .serve_with_incoming(tokio_stream::wrappers::TcpListenerStream::new(listener)),
+        );
+        BotHosts::new(&[addr.to_string()]).unwrap()
+    }
+}
+
+/// `SeatNote`: why bot-host says a bot is silent reaches the timeout of its own request only.
+#[cfg(test)]
+mod notes {
+    use super::scripted::{Script, on_requests, serve};
+    use super::*;
+    use arena_proto::v1::seat_to_referee::Msg;
 
     fn note(request_id: u64, text: &str) -> Msg {
         Msg::Note(v1::SeatNote {
@@ -1173,14 +1207,7 @@ mod notes {
     /// Opens one seat on a bot-host following `script` and asks it requests `ids` in turn,
     /// each within [`CAP`]: the answers.
     async fn ask(script: Script, ids: &[u64]) -> Vec<Answer<()>> {
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let addr = listener.local_addr().unwrap();
-        tokio::spawn(
-            tonic::transport::Server::builder()
-                .add_service(SeatHostServer::new(Scripted(script)))
-                .serve_with_incoming(tokio_stream::wrappers::TcpListenerStream::new(listener)),
-        );
-        let hosts = BotHosts::new(&[addr.to_string()]).unwrap();
+        let hosts = serve(script).await;
         let link = hosts.link(&hosts.addrs()[0].clone()).unwrap();
         let open = v1::SeatOpen {
             table_id: "t".into(),
@@ -1212,7 +1239,7 @@ mod notes {
 
     #[tokio::test]
     async fn a_note_on_the_open_request_ends_its_timeout_at_the_hard_cap() {
-        let answers = ask(Arc::new(|id| vec![note(id, WHY)]), &[1]).await;
+        let answers = ask(on_requests(|id| vec![note(id, WHY)]), &[1]).await;
         let Answer::Fault(f) = &answers[0] else {
             panic!("{answers:?}");
         };
@@ -1227,7 +1254,7 @@ mod notes {
     async fn a_note_on_another_request_changes_nothing() {
         // A late note for the last request, and one for a request not asked yet.
         let answers = ask(
-            Arc::new(|id| vec![note(id - 1, WHY), note(id + 1, WHY)]),
+            on_requests(|id| vec![note(id - 1, WHY), note(id + 1, WHY)]),
             &[5],
         )
         .await;
@@ -1238,7 +1265,7 @@ mod notes {
     async fn an_answer_in_time_clears_the_note_and_the_next_request_starts_without_one() {
         // Request 1: noted, then answered. Request 2: silent, noted for request 1 only.
         let answers = ask(
-            Arc::new(|id| match id {
+            on_requests(|id| match id {
                 1 => vec![note(1, WHY), reply(1)],
                 _ => vec![note(1, "stale")],
             }),
@@ -1254,7 +1281,7 @@ mod notes {
         let huge = "x".repeat(100_000);
         let last = huge.clone();
         let answers = ask(
-            Arc::new(move |id| vec![note(id, WHY), note(id, &last)]),
+            on_requests(move |id| vec![note(id, WHY), note(id, &last)]),
             &[3],
         )
         .await;

@@ -371,6 +371,7 @@ fn main() {
                     max_tables: 0,
                     created_unix_ms: 0,
                     decision_ms: 0,
+                    later_decision_ms: 0,
                 })
                 .await
                 .unwrap();

@@ -115,6 +115,7 @@ async fn play(
                 max_tables: 0,
                 created_unix_ms: 0,
                 decision_ms: 0,
+                later_decision_ms: 0,
             })
             .await
             .unwrap();

@@ -1078,6 +1078,7 @@ mod tests {
                 max_tables: 0,
                 created_unix_ms: 1,
                 decision_ms: 0,
+                later_decision_ms: 0,
             };
             assert!(store.add_bot(&record).await.unwrap());
             if let Some(games) = games {

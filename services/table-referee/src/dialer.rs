@@ -4,6 +4,7 @@
 use std::sync::Arc;
 
 use arena_store::Store;
+use arena_table::remote::OwnLimits;
 use arena_table::{BotHosts, DialError, SeatDialer, SeatLink};
 
 /// Resolves a remote bot's host through [`Store::presence`] (a bot connected to some bot-host
@@ -49,14 +50,17 @@ impl SeatDialer for PresenceDialer {
         }
     }
 
-    /// The registry's record of `bot` (in the store): its own decision limit. A bot the
+    /// The registry's record of `bot` (in the store): its own decision limits. A bot the
     /// registry lacks has none (opening its seat says the rest).
-    async fn own_decision_ms(&self, bot: &str) -> Result<u32, String> {
+    async fn own_limits(&self, bot: &str) -> Result<OwnLimits, String> {
         let Some(store) = &self.store else {
-            return Ok(0);
+            return Ok(OwnLimits::default());
         };
         match store.bot(bot).await {
-            Ok(record) => Ok(record.map_or(0, |r| r.decision_ms)),
+            Ok(record) => Ok(record.map_or_else(OwnLimits::default, |r| OwnLimits {
+                decision_ms: r.decision_ms,
+                later_decision_ms: r.later_decision_ms,
+            })),
             Err(e) => Err(format!(
                 "cannot read bot {bot:?}'s record for its clock: {e}"
             )),

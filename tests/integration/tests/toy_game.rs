@@ -72,6 +72,7 @@ async fn add_program(store: &dyn Store, name: &str, args: &str) {
             max_tables: 0,
             created_unix_ms: 1,
             decision_ms: 0,
+            later_decision_ms: 0,
         })
         .await
         .expect("the store");

@@ -175,6 +175,7 @@ impl Host {
                 max_tables,
                 created_unix_ms: 1,
                 decision_ms: 0,
+                later_decision_ms: 0,
             })
             .await
             .expect("the store adds the bot");
@@ -250,6 +251,7 @@ impl Host {
                 max_tables,
                 created_unix_ms: 1,
                 decision_ms: 0,
+                later_decision_ms: 0,
             })
             .await
             .expect("the store adds the bot");

@@ -18,7 +18,7 @@ BOT_KIND_REMOTE: BotKind
 BOT_KIND_PROGRAM: BotKind
 
 class RegisteredBot(_message.Message):
-    __slots__ = ("name", "kind", "game", "command", "cpu_seconds", "memory_mb", "max_tables", "created_unix_ms", "workdir", "decision_ms")
+    __slots__ = ("name", "kind", "game", "command", "cpu_seconds", "memory_mb", "max_tables", "created_unix_ms", "workdir", "decision_ms", "later_decision_ms")
     NAME_FIELD_NUMBER: _ClassVar[int]
     KIND_FIELD_NUMBER: _ClassVar[int]
     GAME_FIELD_NUMBER: _ClassVar[int]
@@ -29,6 +29,7 @@ class RegisteredBot(_message.Message):
     CREATED_UNIX_MS_FIELD_NUMBER: _ClassVar[int]
     WORKDIR_FIELD_NUMBER: _ClassVar[int]
     DECISION_MS_FIELD_NUMBER: _ClassVar[int]
+    LATER_DECISION_MS_FIELD_NUMBER: _ClassVar[int]
     name: str
     kind: BotKind
     game: str
@@ -39,10 +40,11 @@ class RegisteredBot(_message.Message):
     created_unix_ms: int
     workdir: str
     decision_ms: int
-    def __init__(self, name: _Optional[str] = ..., kind: _Optional[_Union[BotKind, str]] = ..., game: _Optional[str] = ..., command: _Optional[str] = ..., cpu_seconds: _Optional[int] = ..., memory_mb: _Optional[int] = ..., max_tables: _Optional[int] = ..., created_unix_ms: _Optional[int] = ..., workdir: _Optional[str] = ..., decision_ms: _Optional[int] = ...) -> None: ...
+    later_decision_ms: int
+    def __init__(self, name: _Optional[str] = ..., kind: _Optional[_Union[BotKind, str]] = ..., game: _Optional[str] = ..., command: _Optional[str] = ..., cpu_seconds: _Optional[int] = ..., memory_mb: _Optional[int] = ..., max_tables: _Optional[int] = ..., created_unix_ms: _Optional[int] = ..., workdir: _Optional[str] = ..., decision_ms: _Optional[int] = ..., later_decision_ms: _Optional[int] = ...) -> None: ...
 
 class AddBotRequest(_message.Message):
-    __slots__ = ("name", "program", "game", "cpu_seconds", "memory_mb", "max_tables", "workdir", "decision_ms")
+    __slots__ = ("name", "program", "game", "cpu_seconds", "memory_mb", "max_tables", "workdir", "decision_ms", "later_decision_ms")
     NAME_FIELD_NUMBER: _ClassVar[int]
     PROGRAM_FIELD_NUMBER: _ClassVar[int]
     GAME_FIELD_NUMBER: _ClassVar[int]
@@ -51,6 +53,7 @@ class AddBotRequest(_message.Message):
     MAX_TABLES_FIELD_NUMBER: _ClassVar[int]
     WORKDIR_FIELD_NUMBER: _ClassVar[int]
     DECISION_MS_FIELD_NUMBER: _ClassVar[int]
+    LATER_DECISION_MS_FIELD_NUMBER: _ClassVar[int]
     name: str
     program: str
     game: str
@@ -59,7 +62,8 @@ class AddBotRequest(_message.Message):
     max_tables: int
     workdir: str
     decision_ms: int
-    def __init__(self, name: _Optional[str] = ..., program: _Optional[str] = ..., game: _Optional[str] = ..., cpu_seconds: _Optional[int] = ..., memory_mb: _Optional[int] = ..., max_tables: _Optional[int] = ..., workdir: _Optional[str] = ..., decision_ms: _Optional[int] = ...) -> None: ...
+    later_decision_ms: int
+    def __init__(self, name: _Optional[str] = ..., program: _Optional[str] = ..., game: _Optional[str] = ..., cpu_seconds: _Optional[int] = ..., memory_mb: _Optional[int] = ..., max_tables: _Optional[int] = ..., workdir: _Optional[str] = ..., decision_ms: _Optional[int] = ..., later_decision_ms: _Optional[int] = ...) -> None: ...
 
 class BotTokenResponse(_message.Message):
     __slots__ = ("bot", "token")
