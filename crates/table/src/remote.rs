@@ -7,7 +7,9 @@
 //! sends while the bot is busy; then one [`v1::DecisionRequest`] per decision, each answered by a
 //! [`v1::DecisionReply`] carrying the same request id (the decision's index in the table);
 //! finally [`v1::SeatClose`]. Replies to other request ids are ignored (late answers to
-//! requests already given up on).
+//! requests already given up on). While a request is open, bot-host may say why the bot is
+//! silent on it ([`v1::SeatNote`]): should the request then reach the hard cap unanswered, the
+//! timeout verdict quotes the last such note (notes on other requests are ignored).
 //!
 //! Whose failure is it? A [`v1::SeatFault`] is the bot's (bot-host's kind) unless bot-host marks
 //! it `platform`. Everything else that goes wrong with the stream is the platform's: bot-host
