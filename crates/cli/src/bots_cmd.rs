@@ -105,6 +105,17 @@ pub struct BotsAddArgs {
     /// Memory (MiB) per program process (0 = the host's default).
     #[arg(long, default_value_t = 0)]
     memory_mb: u32,
+    /// The bot's own time for one decision, in ms (0 = none): its seats get it, with the
+    /// table's margin above it for the hard cap, at tables whose clock leaves the decision limit
+    /// to the default; a table's explicit --decision-ms rules for every seat. Default for a
+    /// --botzone bot: Botzone's for its language (C/C++ 1000, Python 6000); else 0.
+    #[arg(long, value_name = "MS")]
+    decision_ms: Option<u32>,
+    /// The bot's own time for a seat's second and later decisions, in ms, where they differ
+    /// from the first (0 = --decision-ms). Default for a --botzone --keep-running bot: Botzone's
+    /// for its language's later turns (Python 4000); else 0.
+    #[arg(long, value_name = "MS")]
+    later_decision_ms: Option<u32>,
     /// Most tables at once (0 = no limit).
     #[arg(long, default_value_t = 0)]
     max_tables: u32,
@@ -330,6 +341,15 @@ pub fn resolve_program(command: &str, cwd: &Path) -> Result<String> {
     })
 }
 
+/// A bot's own decision limits for people: `6000 ms a decision`, and `, 4000 ms from its
+/// second` when its later decisions differ.
+fn own_clock(decision_ms: u32, later_decision_ms: u32) -> String {
+    match later_decision_ms {
+        0 => format!("{decision_ms} ms a decision"),
+        later => format!("{decision_ms} ms a decision, {later} ms from its second"),
+    }
+}
+
 /// Runs `arena bots …`.
 pub fn run(cmd: BotsCommand) -> Result<()> {
     let rt = crate::store_args::runtime()?;
@@ -348,6 +368,8 @@ pub fn run(cmd: BotsCommand) -> Result<()> {
                 let cwd = std::env::current_dir().context("reading the current directory")?;
                 let mut workdir = String::new();
                 let mut memory_mb = a.memory_mb;
+                let mut decision_ms = a.decision_ms.unwrap_or(0);
+                let mut later_decision_ms = a.later_decision_ms.unwrap_or(0);
                 let built = match &a.botzone {
                     Some(source) => {
                         let protocol = format!(
@@ -371,15 +393,21 @@ pub fn run(cmd: BotsCommand) -> Result<()> {
                             protocol,
                         )?;
                         let (first, later) = built.language.time_ms();
+                        decision_ms = a.decision_ms.unwrap_or(first);
+                        // Botzone's later turns are a keep-running bot's only.
+                        if a.keep_running && later != first {
+                            later_decision_ms = a.later_decision_ms.unwrap_or(later);
+                        }
                         println!(
                             "built {} bot {} in {}: Botzone gives {} bots {first} ms per turn \
-                             ({later} ms for a keep-running bot's later turns) and {} MiB; seat it \
-                             at tables whose clock allows that (e.g. --decision-ms {first})",
+                             ({later} ms for a keep-running bot's later turns) and {} MiB; its \
+                             seats get {} at tables that leave the decision limit to the default",
                             built.language.name(),
                             source.display(),
                             built.dir.display(),
                             built.language.name(),
-                            built.language.memory_mb()
+                            built.language.memory_mb(),
+                            own_clock(decision_ms, later_decision_ms)
                         );
                         workdir = built.dir.display().to_string();
                         if memory_mb == 0 {
@@ -418,6 +446,8 @@ pub fn run(cmd: BotsCommand) -> Result<()> {
                         memory_mb,
                         max_tables: a.max_tables,
                         workdir,
+                        decision_ms,
+                        later_decision_ms,
                     })
                     .await?;
                 match program {
@@ -477,7 +507,14 @@ pub fn run(cmd: BotsCommand) -> Result<()> {
                         ),
                         _ => "remote".to_string(),
                     };
-                    println!("{:<20} {kind}", b.name);
+                    let clock = match b.decision_ms {
+                        0 => String::new(),
+                        _ => format!(
+                            "; {} (its own)",
+                            own_clock(b.decision_ms, b.later_decision_ms)
+                        ),
+                    };
+                    println!("{:<20} {kind}{clock}", b.name);
                 }
             }
         }

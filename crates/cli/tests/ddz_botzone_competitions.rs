@@ -9,8 +9,8 @@
 //!
 //! Faulty Botzone bots in a competition: one allocating past Botzone's 256 MiB and one
 //! registered for keep-running that never prints the marker each get one verdict naming the
-//! fault, their tables finish, and the Botzone farmers beside them never see a card they
-//! should not.
+//! fault (the latter a timeout at the referee's hard cap quoting bot-host's `SeatNote`), their
+//! tables finish, and the Botzone farmers beside them never see a card they should not.
 
 mod common;
 
@@ -395,5 +395,162 @@ fn a_botzone_bot_over_its_memory_and_a_keep_running_one_without_the_marker_get_v
     let nm = &seen["nomarker"];
     let text = format!("{} {}", nm.reason, nm.detail);
     assert_eq!(nm.kind, v1::VerdictKind::Timeout as i32, "{nm:?}");
-    assert!(text.contains("hard cap"), "{text}");
+    // Judged at the referee's hard cap, with why bot-host saw it silent: the reason (cut to 80
+    // characters for every seat to read) starts naming the marker, the detail has it whole.
+    assert!(
+        nm.reason.starts_with(
+            "no answer within the hard cap of 8000 ms: it neither printed >>>BOTZONE_REQUEST"
+        ),
+        "{text}"
+    );
+    assert!(
+        nm.detail.contains(
+            "it neither printed >>>BOTZONE_REQUEST_KEEP_RUNNING<<< nor exited after writing"
+        ) && nm.detail.contains("response"),
+        "{text}"
+    );
+}
+
+/// Plays a random competition `name` of the bot `slow` (as landlord, built-in farmers) with
+/// `clock`'s flags, the faulty seat playing on: the replay of `slow`'s table.
+fn slow_table(s: &Standalone, name: &str, clock: &[&str]) -> v1::Replay {
+    let mut args = vec![
+        "competition",
+        "create",
+        "--matchmaker",
+        &s.matchmaker,
+        "--name",
+        name,
+        "--format",
+        "random",
+        "--participants",
+        "slow,expert",
+        "--farmers",
+        "expert",
+        "--panel-farmers",
+        "expert",
+        "--matches",
+        "1",
+        "--rounds",
+        "1",
+        "--verdict-policy",
+        "play-on",
+    ];
+    args.extend_from_slice(clock);
+    let (out, err, ok) = s.client(&args);
+    assert!(ok, "{name}: {err}");
+    assert!(out.contains(&format!("{name}: 2/2 tables, final")), "{out}");
+    let replays = s.replays(name);
+    let mut slow: Vec<v1::Replay> = replays
+        .into_iter()
+        .filter(|r| r.job.as_ref().unwrap().seats[0].bot == "slow")
+        .collect();
+    assert_eq!(slow.len(), 1, "{name}");
+    let r = slow.remove(0);
+    let result = r.result.as_ref().unwrap();
+    assert!(
+        result.outcome.is_some() && result.error.is_empty(),
+        "{name}: {result:?}"
+    );
+    r
+}
+
+/// A Python bot built by `arena bots add --botzone` keeps Botzone's 6000 ms for Python as its
+/// own decision limit, and a keep-running one Botzone's 4000 ms for its later turns too (`arena
+/// bots list` shows them; `--decision-ms`, `--later-decision-ms` give others). Both tables here
+/// have a hard cap of 1000 ms and a penalty point per started 100 ms over the limit: one
+/// leaving the decision limit to the default (1000 ms) gives the bot's seat its own 6000 ms
+/// (hard cap 6000 ms), so it takes 1.5 s over a decision without a verdict or a penalty; one
+/// whose operator set `--decision-ms 1000` judges every seat by that, and the bot times out.
+#[test]
+fn a_python_botzone_bot_plays_by_its_own_limit_unless_the_table_sets_one() {
+    let dir = readable_dir("ddz-own-clock");
+    let slow = write_script(dir.path(), "slow.py", &botzone_bot(false, "slow"));
+    let built = |name: &str| dir.path().join(name).display().to_string();
+    let (slow_dir, keep_dir, other_dir) = (built("slow"), built("keep"), built("other"));
+    let (s, _) = Standalone::start(
+        &[
+            (
+                "slow",
+                &[
+                    "--botzone",
+                    slow.to_str().unwrap(),
+                    "--botzone-dir",
+                    &slow_dir,
+                ],
+            ),
+            (
+                "keep",
+                &[
+                    "--botzone",
+                    slow.to_str().unwrap(),
+                    "--botzone-dir",
+                    &keep_dir,
+                    "--keep-running",
+                ],
+            ),
+            (
+                "other",
+                &[
+                    "--botzone",
+                    slow.to_str().unwrap(),
+                    "--botzone-dir",
+                    &other_dir,
+                    "--keep-running",
+                    "--decision-ms",
+                    "2500",
+                    "--later-decision-ms",
+                    "2000",
+                ],
+            ),
+        ],
+        &[],
+        &[],
+    );
+    let (out, err, ok) = s.client(&["bots", "list", "--matchmaker", &s.matchmaker]);
+    assert!(ok, "{err}");
+    let line = |bot: &str| {
+        out.lines()
+            .find(|l| l.starts_with(&format!("{bot} ")))
+            .unwrap_or_else(|| panic!("{bot} listed: {out}"))
+            .to_string()
+    };
+    assert!(
+        line("slow").ends_with("; 6000 ms a decision (its own)"),
+        "{out}"
+    );
+    assert!(
+        line("keep").ends_with("; 6000 ms a decision, 4000 ms from its second (its own)"),
+        "{out}"
+    );
+    assert!(
+        line("other").ends_with("; 2500 ms a decision, 2000 ms from its second (its own)"),
+        "{out}"
+    );
+
+    let clock = ["--hard-cap-ms", "1000", "--penalty-per-100ms", "1"];
+    let own = slow_table(&s, "own", &clock);
+    let result = own.result.as_ref().unwrap();
+    assert!(result.verdicts.is_empty(), "{:?}", result.verdicts);
+    assert_eq!(result.penalties[0], 0, "{result:?}");
+    let first = own.steps.iter().find(|st| st.seat == 0).unwrap();
+    assert!(
+        first.elapsed_ms >= 1500 && !first.automatic,
+        "the slow decision was the bot's, in time: {first:?}"
+    );
+
+    let table = slow_table(
+        &s,
+        "table",
+        &[&["--decision-ms", "1000"][..], &clock].concat(),
+    );
+    let result = table.result.as_ref().unwrap();
+    assert_eq!(result.verdicts.len(), 1, "{:?}", result.verdicts);
+    let v = &result.verdicts[0];
+    assert_eq!(
+        (v.seat, v.kind),
+        (0, v1::VerdictKind::Timeout as i32),
+        "{v:?}"
+    );
+    assert!(v.reason.contains("hard cap of 1000 ms"), "{v:?}");
 }

@@ -826,6 +826,8 @@ async fn creating_with_a_remote_bot_that_is_not_connected_answers_a_warning() {
         token_sha256: None,
         max_tables: 0,
         created_unix_ms: 1,
+        decision_ms: 0,
+        later_decision_ms: 0,
     };
     assert!(c.store.add_bot(&record).await.unwrap());
     let spec = r#"{"name":"mj-cup","game":"mahjong","participants":["away","random","greedy","random"],"matches":1}"#;

@@ -435,6 +435,8 @@ fn main() {
             token_sha256: Some("ab".repeat(32)),
             max_tables: 4,
             created_unix_ms: 1_700_000_000_000,
+            decision_ms: 0,
+            later_decision_ms: 0,
         },
         BotRecord {
             name: "prog".into(),
@@ -448,6 +450,8 @@ fn main() {
             token_sha256: None,
             max_tables: 0,
             created_unix_ms: 0,
+            decision_ms: 0,
+            later_decision_ms: 0,
         },
     ];
     let mut stored = vec![

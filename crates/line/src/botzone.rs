@@ -517,8 +517,8 @@ impl<G: BotzoneGrammar> ProgramProtocol for Protocol<G> {
         let output = self.output.trim();
         (self.keep_running && self.open.is_some() && !output.is_empty()).then(|| {
             format!(
-                "it wrote {} but neither printed {KEEP_RUNNING_MARKER} nor exited, so its turn \
-                 never ended (a keep-running bot ends a turn with the marker or by exiting; \
+                "it neither printed {KEEP_RUNNING_MARKER} nor exited after writing {}, so its \
+                 turn never ended (a keep-running bot ends a turn with the marker or by exiting; \
                  Botzone judges this a time-out too)",
                 quote(output)
             )
@@ -747,7 +747,7 @@ mod tests {
         p.hear("\"1\"", "c", true).unwrap();
         let why = p.silence().unwrap();
         assert!(
-            why.contains("wrote \"\\\"1\\\"\"")
+            why.contains("writing \"\\\"1\\\"\"")
                 && why.contains(KEEP_RUNNING_MARKER)
                 && why.contains("nor exited"),
             "{why}"

@@ -259,6 +259,10 @@ pub mod text {
     /// The most characters of a peer's text any message quotes.
     pub const QUOTE_CHARS: usize = 80;
 
+    /// The most characters of a `SeatNote` (why a bot is silent, quoting what it wrote) a
+    /// referee keeps, and bot-host sends.
+    pub const NOTE_CHARS: usize = 500;
+
     /// `text` cut to [`QUOTE_CHARS`] characters (with `…` when cut), without copying more.
     pub fn cut(text: &str) -> String {
         match text.char_indices().nth(QUOTE_CHARS) {

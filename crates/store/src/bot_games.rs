@@ -47,6 +47,8 @@ mod tests {
             token_sha256: None,
             max_tables: 0,
             created_unix_ms: 0,
+            decision_ms: 0,
+            later_decision_ms: 0,
         }
     }
 

@@ -1560,6 +1560,8 @@ pub fn sample_bot(name: &str) -> BotRecord {
         token_sha256: Some("0123456789abcdef".repeat(4)),
         max_tables: 4,
         created_unix_ms: 1_700_000_000_000,
+        decision_ms: 0,
+        later_decision_ms: 0,
     }
 }
 

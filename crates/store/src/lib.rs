@@ -620,6 +620,15 @@ pub struct BotRecord {
     pub max_tables: u32,
     /// Registration time, Unix milliseconds.
     pub created_unix_ms: u64,
+    /// The bot's own time for one decision, in milliseconds (0 = none: the table's clock),
+    /// which a table leaving its decision limit to the default gives the bot's seats (records
+    /// written before it was kept have none).
+    #[serde(default)]
+    pub decision_ms: u32,
+    /// Its own time for a seat's second and later decisions, where they differ from the first
+    /// (a Botzone keep-running bot's later turns), in milliseconds (0 = `decision_ms`).
+    #[serde(default)]
+    pub later_decision_ms: u32,
 }
 
 /// The storage name of a deal source, `g{seed}-b{bombs or x}`: [`DealSource::deal_id`] without

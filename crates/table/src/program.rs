@@ -219,7 +219,14 @@ pub fn play_blocking<G: TableGame>(
     setup: &TableSetup,
 ) -> Result<Table<G>, String> {
     let opts = RunOptions::default();
-    runtime.block_on(play_async(game, seats, setup, &opts, &BotHosts::default()))
+    runtime.block_on(play_async(
+        game,
+        seats,
+        setup,
+        &opts,
+        &BotHosts::default(),
+        false,
+    ))
 }
 
 impl std::fmt::Debug for ProgramSeat {
@@ -294,14 +301,8 @@ impl OpenProgram {
                 let Some(why) = why else {
                     return Reply::new(Answer::NoAnswer, hard_cap);
                 };
-                let fault = Fault::new(
-                    v1::VerdictKind::Timeout,
-                    format!(
-                        "no answer within the hard cap of {} ms: {why}",
-                        hard_cap.as_millis()
-                    ),
-                );
-                return Reply::new(Answer::Fault(bounded(fault)), hard_cap);
+                let fault = crate::table::timeout_at_cap(hard_cap, &why);
+                return Reply::new(Answer::Fault(fault), hard_cap);
             };
             match session.hear(out, Some(name)).await {
                 Ok(None) => {}

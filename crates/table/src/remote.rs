@@ -7,7 +7,9 @@
 //! sends while the bot is busy; then one [`v1::DecisionRequest`] per decision, each answered by a
 //! [`v1::DecisionReply`] carrying the same request id (the decision's index in the table);
 //! finally [`v1::SeatClose`]. Replies to other request ids are ignored (late answers to
-//! requests already given up on).
+//! requests already given up on). While a request is open, bot-host may say why the bot is
+//! silent on it ([`v1::SeatNote`]): should the request then reach the hard cap unanswered, the
+//! timeout verdict quotes the last such note (notes on other requests are ignored).
 //!
 //! Whose failure is it? A [`v1::SeatFault`] is the bot's (bot-host's kind) unless bot-host marks
 //! it `platform`. Everything else that goes wrong with the stream is the platform's: bot-host
@@ -70,6 +72,24 @@ pub trait SeatDialer: Send + Sync {
         table_id: &str,
         seat: u32,
     ) -> Result<SeatLink, DialError>;
+
+    /// `bot`'s own decision limits, as registered, which its seats play by at tables that
+    /// leave the decision limit to the default. They come from the registry, never from a
+    /// bot's own word. `Err` when they cannot be known now (the platform's failure: the table
+    /// is played again rather than judged by another clock). Default: none.
+    async fn own_limits(&self, bot: &str) -> Result<OwnLimits, String> {
+        let _ = bot;
+        Ok(OwnLimits::default())
+    }
+}
+
+/// A registered bot's own decision limits, in milliseconds (0: none).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct OwnLimits {
+    /// Time for one decision (0: the table's).
+    pub decision_ms: u32,
+    /// Time for a seat's second and later decisions (0: `decision_ms`).
+    pub later_decision_ms: u32,
 }
 
 /// The way to one bot-host: its channel, and the `Seats` stream its seats share.
@@ -552,6 +572,16 @@ fn refused(status: &tonic::Status) -> SeatFailure {
 /// platform, not the bot, has failed: the seat is asked again.
 const STALL_ALLOWANCE: Duration = Duration::from_millis(100);
 
+/// The answer of a seat silent until its hard cap `cap`: no answer, or, when bot-host noted why
+/// the bot is silent on the request, a timeout saying so (the reason cut for every seat to read,
+/// the whole note in the verdict's detail).
+fn no_answer<A>(cap: Duration, note: Option<&str>) -> Answer<A> {
+    match note {
+        None => Answer::NoAnswer,
+        Some(why) => Answer::Fault(crate::table::timeout_at_cap(cap, why)),
+    }
+}
+
 impl RemoteSeat {
     /// Opens the seat through `link` (on its `Seats` stream, or a `Seat` stream of its own
     /// when bot-host serves no `Seats`) and waits up to `timeout` for bot-host to report the
@@ -706,7 +736,8 @@ impl RemoteSeat {
                     let later = Instant::now() + timeout;
                     deadline = latest.map_or(later, |l| later.min(l));
                 }
-                Some(v1::seat_to_referee::Msg::Reply(_)) | None => {
+                Some(v1::seat_to_referee::Msg::Reply(_) | v1::seat_to_referee::Msg::Note(_))
+                | None => {
                     tracing::debug!(table = %self.table_id, "ignoring a message before the seat was ready");
                 }
             }
@@ -754,6 +785,8 @@ impl RemoteSeat {
         }
         let deadline = start + hard_cap;
         let mut stale = 0u32;
+        // Why bot-host says the bot is silent on this request (`SeatNote`), for the timeout.
+        let mut note: Option<String> = None;
         loop {
             let (msg, arrived) = match tokio::time::timeout_at(deadline, self.rx.message_at()).await
             {
@@ -771,7 +804,7 @@ impl RemoteSeat {
                     if stale > 0 {
                         tracing::info!(table = %self.table_id, request = id, stale, "timed out after replies to other requests");
                     }
-                    return (Answer::NoAnswer, hard_cap);
+                    return (no_answer(hard_cap, note.as_deref()), hard_cap);
                 }
                 Ok(Err(status)) => {
                     return (
@@ -818,6 +851,13 @@ impl RemoteSeat {
                 }
                 Some(v1::seat_to_referee::Msg::Fault(f)) => {
                     return (seat_fault(f).into_answer(), elapsed);
+                }
+                Some(v1::seat_to_referee::Msg::Note(n)) if n.request_id == id => {
+                    // Bounded: a hostile bot-host could send anything.
+                    note = Some(n.note.chars().take(arena_proto::text::NOTE_CHARS).collect());
+                }
+                Some(v1::seat_to_referee::Msg::Note(n)) => {
+                    tracing::debug!(table = %self.table_id, expected = id, got = n.request_id, "ignoring a note on another request");
                 }
                 Some(v1::seat_to_referee::Msg::Ready(_) | v1::seat_to_referee::Msg::Waiting(_))
                 | None => {}
@@ -1051,5 +1091,219 @@ mod tests {
         let (on_time, elapsed, _) = decide_on_a_busy_runtime(false, cap, Duration::ZERO);
         assert!(matches!(on_time, Answer::NoAnswer), "{on_time:?}");
         assert_eq!(elapsed, cap);
+    }
+}
+
+/// A bot-host for tests, serving `Seats`, that answers each of the referee's messages as a
+/// script says, at once.
+#[cfg(test)]
+pub(crate) mod scripted {
+    use super::*;
+    use arena_proto::v1::referee_to_seat::Msg as ToSeat;
+    use arena_proto::v1::seat_host_server::{SeatHost, SeatHostServer};
+    use arena_proto::v1::seat_to_referee::Msg;
+    use std::pin::Pin;
+    use tokio_stream::Stream;
+    use tonic::{Request, Response, Status, Streaming};
+
+    /// What the bot-host says to a message of the referee, in order.
+    pub(crate) type Script = Arc<dyn Fn(&ToSeat) -> Vec<Msg> + Send + Sync>;
+
+    /// A script whose seats are ready at once and say `answer(request_id)` to each request.
+    pub(crate) fn on_requests(answer: impl Fn(u64) -> Vec<Msg> + Send + Sync + 'static) -> Script {
+        Arc::new(move |m| match m {
+            ToSeat::Open(_) => vec![Msg::Ready(v1::SeatReady::default())],
+            ToSeat::Request(r) => answer(r.request_id),
+            ToSeat::Close(_) => Vec::new(),
+        })
+    }
+
+    struct Scripted(Script);
+
+    type Out<T> = Pin<Box<dyn Stream<Item = Result<T, Status>> + Send>>;
+
+    #[tonic::async_trait]
+    impl SeatHost for Scripted {
+        type SeatStream = Out<v1::SeatToReferee>;
+        type SeatsStream = Out<v1::SeatsToReferee>;
+
+        async fn seat(
+            &self,
+            _: Request<Streaming<v1::RefereeToSeat>>,
+        ) -> Result<Response<Self::SeatStream>, Status> {
+            Err(Status::unimplemented("Seats only"))
+        }
+
+        async fn seats(
+            &self,
+            request: Request<Streaming<v1::RefereeToSeats>>,
+        ) -> Result<Response<Self::SeatsStream>, Status> {
+            let mut inbound = request.into_inner();
+            let script = Arc::clone(&self.0);
+            let (tx, rx) = mpsc::channel(16);
+            tokio::spawn(async move {
+                while let Ok(Some(batch)) = inbound.message().await {
+                    for frame in batch.frames {
+                        let Some(msg) = frame.msg.and_then(|m| m.msg) else {
+                            continue;
+                        };
+                        let out = v1::SeatsToReferee {
+                            frames: script(&msg)
+                                .into_iter()
+                                .map(|m| v1::HostSeatFrame {
+                                    seat_stream: frame.seat_stream,
+                                    msg: Some(v1::SeatToReferee { msg: Some(m) }),
+                                    end: None,
+                                })
+                                .collect(),
+                        };
+                        if tx.send(Ok(out)).await.is_err() {
+                            return;
+                        }
+                    }
+                }
+            });
+            Ok(Response::new(Box::pin(ReceiverStream::new(rx))))
+        }
+    }
+
+    /// Serves `script` on a free local port; the bot-hosts to reach it.
+    pub(crate) async fn serve(script: Script) -> BotHosts {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        tokio::spawn(
+            tonic::transport::Server::builder()
+                .add_service(SeatHostServer::new(Scripted(script)))
+                .serve_with_incoming(tokio_stream::wrappers::TcpListenerStream::new(listener)),
+        );
+        BotHosts::new(&[addr.to_string()]).unwrap()
+    }
+}
+
+/// `SeatNote`: why bot-host says a bot is silent reaches the timeout of its own request only.
+#[cfg(test)]
+mod notes {
+    use super::scripted::{Script, on_requests, serve};
+    use super::*;
+    use arena_proto::v1::seat_to_referee::Msg;
+
+    fn note(request_id: u64, text: &str) -> Msg {
+        Msg::Note(v1::SeatNote {
+            request_id,
+            note: text.into(),
+        })
+    }
+
+    fn reply(request_id: u64) -> Msg {
+        Msg::Reply(v1::DecisionReply {
+            request_id,
+            action: Some(v1::Action::default()),
+            ..Default::default()
+        })
+    }
+
+    /// Room for the script's messages, sent the moment the request is read, to arrive on a
+    /// loaded machine: the hard cap is what the test waits for when no answer comes.
+    const CAP: Duration = Duration::from_millis(1500);
+
+    /// Opens one seat on a bot-host following `script` and asks it requests `ids` in turn,
+    /// each within [`CAP`]: the answers.
+    async fn ask(script: Script, ids: &[u64]) -> Vec<Answer<()>> {
+        let hosts = serve(script).await;
+        let link = hosts.link(&hosts.addrs()[0].clone()).unwrap();
+        let open = v1::SeatOpen {
+            table_id: "t".into(),
+            bot: "b".into(),
+            ..Default::default()
+        };
+        let mut seat = RemoteSeat::open(link, open, Duration::from_secs(10), None, None)
+            .await
+            .unwrap_or_else(|_| panic!("the seat opens"));
+        let mut answers = Vec::new();
+        for &id in ids {
+            let request = v1::DecisionRequest {
+                request_id: id,
+                ..Default::default()
+            };
+            let (answer, elapsed) = seat.decide::<()>(request, CAP).await;
+            if !matches!(answer, Answer::Message(_)) {
+                assert_eq!(
+                    elapsed, CAP,
+                    "judged at the hard cap, not earlier: {answer:?}"
+                );
+            }
+            answers.push(answer);
+        }
+        answers
+    }
+
+    const WHY: &str = "it never ended its turn";
+
+    #[tokio::test]
+    async fn a_note_on_the_open_request_ends_its_timeout_at_the_hard_cap() {
+        let answers = ask(on_requests(|id| vec![note(id, WHY)]), &[1]).await;
+        let Answer::Fault(f) = &answers[0] else {
+            panic!("{answers:?}");
+        };
+        assert_eq!(f.kind, v1::VerdictKind::Timeout);
+        assert_eq!(
+            f.reason,
+            format!("no answer within the hard cap of 1500 ms: {WHY}")
+        );
+    }
+
+    #[tokio::test]
+    async fn a_note_on_another_request_changes_nothing() {
+        // A late note for the last request, and one for a request not asked yet.
+        let answers = ask(
+            on_requests(|id| vec![note(id - 1, WHY), note(id + 1, WHY)]),
+            &[5],
+        )
+        .await;
+        assert_eq!(answers, [Answer::NoAnswer]);
+    }
+
+    #[tokio::test]
+    async fn an_answer_in_time_clears_the_note_and_the_next_request_starts_without_one() {
+        // Request 1: noted, then answered. Request 2: silent, noted for request 1 only.
+        let answers = ask(
+            on_requests(|id| match id {
+                1 => vec![note(1, WHY), reply(1)],
+                _ => vec![note(1, "stale")],
+            }),
+            &[1, 2],
+        )
+        .await;
+        assert!(matches!(answers[0], Answer::Message(_)), "{answers:?}");
+        assert_eq!(answers[1], Answer::NoAnswer);
+    }
+
+    #[tokio::test]
+    async fn the_last_note_counts_and_a_huge_one_is_bounded() {
+        let huge = "x".repeat(100_000);
+        let last = huge.clone();
+        let answers = ask(
+            on_requests(move |id| vec![note(id, WHY), note(id, &last)]),
+            &[3],
+        )
+        .await;
+        let Answer::Fault(f) = &answers[0] else {
+            panic!("{answers:?}");
+        };
+        assert!(
+            f.reason
+                .starts_with("no answer within the hard cap of 1500 ms: xxx"),
+            "{}",
+            f.reason
+        );
+        assert!(f.reason.chars().count() <= arena_proto::text::QUOTE_CHARS + 1);
+        assert!(!f.detail.contains(WHY), "the last note counts");
+        // The detail holds the note up to what a referee keeps, and no more than any detail.
+        let kept = f.detail.matches('x').count();
+        assert!(
+            kept <= arena_proto::text::NOTE_CHARS && kept > 100,
+            "{kept} of the note kept"
+        );
+        assert!(f.detail.chars().count() <= crate::DETAIL_CHARS);
     }
 }

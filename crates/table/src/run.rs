@@ -128,7 +128,9 @@ pub async fn run_game<G: TableGame>(
     if !all_local {
         // Boxed: the async driver's state is large, and a table of in-process players should
         // not carry (and copy) it in its future.
-        return match Box::pin(play_async(game, seats, setup, opts, dialer)).await {
+        // The job left the decision limit to the default: a bot with its own plays by it.
+        let own_limits = job.time.is_none_or(|t| t.decision_ms == 0);
+        return match Box::pin(play_async(game, seats, setup, opts, dialer, own_limits)).await {
             Ok(table) => Played::Finished(Box::new(table.record(job, &opts.referee))),
             Err(why) => Played::Interrupted(why),
         };
@@ -547,7 +549,12 @@ async fn ask_remote<A>(
 
 type ReplyFuture<'a, A> = Pin<Box<dyn Future<Output = Reply<A>> + Send + 'a>>;
 
-/// Plays a table with at least one remote or program seat. Starts every program seat and opens
+/// Plays a table with at least one remote or program seat. When `own_limits` (the table's
+/// decision limit is the default), a remote seat whose bot has a decision limit of its own
+/// ([`SeatDialer::own_limits`]) plays by it ([`TimeRules::with_own_limit`]): its seat is told
+/// that time control, its requests carry that deadline, and its penalties and timeouts are
+/// judged by it; from the seat's second decision on, by its later limit when it has one.
+/// Starts every program seat and opens
 /// every remote seat first (programs all at once; remote seats bot by bot in the order of their
 /// names, each bot's seats concurrently), then asks each round's seats
 /// concurrently, and closes the remote and program seats with the outcome (and the remote
@@ -561,9 +568,12 @@ pub async fn play_async<G: TableGame>(
     setup: &TableSetup,
     opts: &RunOptions,
     dialer: &dyn SeatDialer,
+    own_limits: bool,
 ) -> Result<Table<G>, String> {
-    let time = setup.time.to_proto();
     let game_kind = game.game();
+    let mut seat_time = vec![setup.time; seats.len()];
+    // The rules a seat's second and later decisions switch to.
+    let mut seat_later: Vec<Option<TimeRules>> = vec![None; seats.len()];
     let mut opened: Vec<Option<Handle<G>>> = Vec::with_capacity(seats.len());
     let mut remote = Vec::new();
     let mut programs = Vec::new();
@@ -577,6 +587,21 @@ pub async fn play_async<G: TableGame>(
             SeatPlan::Program(p) => {
                 programs.push((i, p));
                 opened.push(None);
+            }
+        }
+    }
+    if own_limits {
+        for (i, bot) in &remote {
+            match dialer.own_limits(bot).await {
+                Ok(own) if own.decision_ms == 0 => {}
+                Ok(own) => {
+                    seat_time[*i] = setup.time.with_own_limit(own.decision_ms);
+                    seat_later[*i] = (own.later_decision_ms != 0)
+                        .then(|| setup.time.with_own_limit(own.later_decision_ms));
+                }
+                // Judging the seat by the table's clock instead would be unfair to it: the
+                // platform failed, the table is played again.
+                Err(why) => return Err(format!("seat {i}: {why}")),
             }
         }
     }
@@ -604,7 +629,7 @@ pub async fn play_async<G: TableGame>(
                 seat: *i as u32,
                 bot: bot.clone(),
                 game: game_kind.into(),
-                time: Some(time),
+                time: Some(seat_time[*i].to_proto()),
             };
             async move {
                 let handle = match open_remote(dialer, &open, opts, false).await {
@@ -641,6 +666,9 @@ pub async fn play_async<G: TableGame>(
         }
     }
     let mut table = Table::new(game, setup.time, setup.policy);
+    for (i, t) in seat_time.iter().enumerate() {
+        table.set_seat_time(i, *t);
+    }
     for (i, h) in handles.iter().enumerate() {
         match h {
             Handle::Local(_) => table.set_release(i, BUILTIN_RELEASE),
@@ -664,7 +692,6 @@ pub async fn play_async<G: TableGame>(
         };
         let in_window = window.enter();
         let game = table.game();
-        let hard_cap = setup.time.hard_cap();
         let mut futures: Vec<(usize, ReplyFuture<'_, G::Action>)> =
             Vec::with_capacity(requests.len());
         for (seat, handle) in handles.iter_mut().enumerate() {
@@ -672,15 +699,17 @@ pub async fn play_async<G: TableGame>(
                 continue;
             };
             let r = requests[pos];
+            let time = &seat_time[seat];
+            let hard_cap = time.hard_cap();
             let fut: ReplyFuture<'_, G::Action> = match handle {
                 Handle::Local(slot) => Box::pin(ask_local(slot, game, r.pending(), hard_cap)),
                 Handle::Remote(remote, open) => {
-                    let request = move |from| decision_request(game, setup, r, from);
+                    let request = move |from| decision_request(game, setup, time, r, from);
                     Box::pin(ask_remote(remote, open, request, hard_cap, dialer, opts))
                 }
                 Handle::Program(program) => {
                     // Whole observations: the protocol keeps what it told the program.
-                    let request = decision_request(game, setup, r, 0);
+                    let request = decision_request(game, setup, time, r, 0);
                     Box::pin(async move { program.decide(&request, hard_cap).await })
                 }
                 Handle::Failed(f) => {
@@ -724,7 +753,19 @@ pub async fn play_async<G: TableGame>(
             close_seats(handles, None, opts).await;
             return Err(why);
         }
+        // Asked once, a seat with a later limit plays the rest by it.
+        let switching: Vec<(usize, TimeRules)> = requests
+            .iter()
+            .filter_map(|r| {
+                let seat = r.seat as usize;
+                seat_later.get_mut(seat)?.take().map(|t| (seat, t))
+            })
+            .collect();
         table.settle(replies);
+        for (seat, t) in switching {
+            seat_time[seat] = t;
+            table.set_seat_time(seat, t);
+        }
     }
     let close = v1::SeatClose {
         table_id: setup.table_id.clone(),
@@ -740,11 +781,12 @@ pub async fn play_async<G: TableGame>(
     Ok(table)
 }
 
-/// The request a remote or program seat is sent for `r`, its observation's events from `from`
-/// on.
+/// The request a remote or program seat playing by `time` is sent for `r`, its observation's
+/// events from `from` on.
 fn decision_request<G: TableGame>(
     game: &G,
     setup: &TableSetup,
+    time: &TimeRules,
     r: Request,
     from: usize,
 ) -> v1::DecisionRequest {
@@ -754,7 +796,7 @@ fn decision_request<G: TableGame>(
         seat: r.seat,
         game: game.game().into(),
         kind: r.kind as i32,
-        deadline_ms: setup.time.limit_ms(r.kind),
+        deadline_ms: time.limit_ms(r.kind),
         observation: Some(game.observation_from(r.seat, from)),
     }
 }
@@ -984,5 +1026,138 @@ mod tests {
             threads[3..].iter().all(|t| *t != here),
             "the rest on a blocking thread: {threads:?}"
         );
+    }
+
+    /// A dialer to one scripted bot-host that says every bot's own limits are `own`.
+    struct OwnClock {
+        hosts: BotHosts,
+        own: Result<crate::remote::OwnLimits, String>,
+    }
+
+    #[async_trait::async_trait]
+    impl SeatDialer for OwnClock {
+        async fn channel_for(
+            &self,
+            bot: &str,
+            table_id: &str,
+            seat: u32,
+        ) -> Result<crate::remote::SeatLink, crate::remote::DialError> {
+            self.hosts.channel_for(bot, table_id, seat).await
+        }
+
+        async fn own_limits(&self, _bot: &str) -> Result<crate::remote::OwnLimits, String> {
+            self.own.clone()
+        }
+    }
+
+    /// Plays three rounds of `Picks`, seat 0 a remote bot whose own limits are `own`, under a
+    /// job with time control `time`: how it ended, the time control seat 0 was told (decision
+    /// limit, hard cap) and the deadline of each of its requests.
+    async fn play_remote(
+        own: Result<crate::remote::OwnLimits, String>,
+        time: Option<v1::TimeControl>,
+    ) -> (Played, Vec<(u32, u32)>, Vec<u32>) {
+        use crate::remote::scripted::serve;
+        use v1::referee_to_seat::Msg as ToSeat;
+        use v1::seat_to_referee::Msg;
+        let opened = Arc::new(Mutex::new(Vec::new()));
+        let deadlines = Arc::new(Mutex::new(Vec::new()));
+        let (o, d) = (opened.clone(), deadlines.clone());
+        let hosts = serve(Arc::new(move |m: &ToSeat| match m {
+            ToSeat::Open(open) => {
+                let t = open.time.unwrap_or_default();
+                o.lock().unwrap().push((t.decision_ms, t.hard_cap_ms));
+                vec![Msg::Ready(v1::SeatReady::default())]
+            }
+            ToSeat::Request(r) => {
+                d.lock().unwrap().push(r.deadline_ms);
+                vec![Msg::Reply(v1::DecisionReply {
+                    request_id: r.request_id,
+                    action: Some(crate::table::tests::pick(0)),
+                    ..Default::default()
+                })]
+            }
+            ToSeat::Close(_) => Vec::new(),
+        }))
+        .await;
+        let threads = Arc::new(Mutex::new(Vec::new()));
+        let local = || {
+            SeatPlan::Local(Box::new(Recorder {
+                heavy: false,
+                work: Duration::ZERO,
+                threads: threads.clone(),
+            }) as Player<Picks>)
+        };
+        let seats = vec![SeatPlan::Remote("bz".into()), local(), local()];
+        let job = v1::TableJob {
+            time,
+            ..Default::default()
+        };
+        let setup = TableSetup {
+            table_id: "t/own".into(),
+            seed: 1,
+            time: TimeRules::resolve(&time.unwrap_or_default(), v1::PenaltyRounding::Started),
+            policy: None,
+        };
+        let played = run_game(
+            &job,
+            Picks::new(3),
+            seats,
+            &setup,
+            &RunOptions::default(),
+            &OwnClock { hosts, own },
+        )
+        .await;
+        let opened = opened.lock().unwrap().clone();
+        let deadlines = deadlines.lock().unwrap().clone();
+        (played, opened, deadlines)
+    }
+
+    const PYTHON_KEEP: crate::remote::OwnLimits = crate::remote::OwnLimits {
+        decision_ms: 6000,
+        later_decision_ms: 4000,
+    };
+
+    /// A job leaving the decision limit to the default: the seat is told its own limit (the hard
+    /// cap the table's 4000 ms margin above it), its first request carries it as the deadline,
+    /// its later ones the later limit. (`Picks` asks claims, whose table limit is 500 ms.)
+    #[tokio::test]
+    async fn a_seat_plays_by_its_bots_own_limits_where_the_job_leaves_the_clock_to_the_default() {
+        let (played, opened, deadlines) = play_remote(Ok(PYTHON_KEEP), None).await;
+        let Played::Finished(record) = played else {
+            panic!("{played:?}");
+        };
+        assert!(record.result.verdicts.is_empty(), "{:?}", record.result);
+        assert_eq!(opened, [(6000, 10_000)]);
+        assert_eq!(deadlines, [6000, 4000, 4000]);
+        // Set only in part, the clock still leaves the decision limit to the default.
+        let partly = v1::TimeControl {
+            hard_cap_ms: 2000,
+            ..Default::default()
+        };
+        let (_, opened, deadlines) = play_remote(Ok(PYTHON_KEEP), Some(partly)).await;
+        assert_eq!(opened, [(6000, 7000)]);
+        assert_eq!(deadlines, [6000, 4000, 4000]);
+    }
+
+    /// An explicit decision limit rules for every seat; a registry that cannot be read is the
+    /// platform's failure, not a reason to judge the seat by another clock.
+    #[tokio::test]
+    async fn an_explicit_limit_rules_and_an_unknown_own_limit_interrupts_the_table() {
+        let explicit = v1::TimeControl {
+            decision_ms: 1000,
+            claim_ms: 700,
+            ..Default::default()
+        };
+        let (played, opened, deadlines) = play_remote(Ok(PYTHON_KEEP), Some(explicit)).await;
+        assert!(matches!(played, Played::Finished(_)), "{played:?}");
+        assert_eq!(opened, [(1000, 5000)]);
+        assert_eq!(deadlines, [700, 700, 700]);
+        let (played, opened, _) = play_remote(Err("the store is down".into()), None).await;
+        assert!(
+            matches!(&played, Played::Interrupted(why) if why == "seat 0: the store is down"),
+            "{played:?}"
+        );
+        assert!(opened.is_empty(), "no seat opened: {opened:?}");
     }
 }

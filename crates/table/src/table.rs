@@ -26,6 +26,23 @@ use crate::replay::{Step, Steps};
 use crate::seat::{Answer, Reply};
 use crate::time::{TimeRules, rounded_ms};
 
+/// The reason of a timeout verdict for a seat that gave no answer within its hard cap of
+/// `cap_ms`.
+fn no_answer_reason(cap_ms: u64) -> String {
+    format!("no answer within the hard cap of {cap_ms} ms")
+}
+
+/// The timeout verdict of a seat silent until its hard cap `cap`, saying `why` when its host
+/// could tell (a program that wrote something that cannot become an answer by waiting): the
+/// reason cut as every quote of a bot's text is, the whole in the detail.
+pub(crate) fn timeout_at_cap(cap: Duration, why: &str) -> Fault {
+    let cap_ms = u64::try_from(cap.as_millis()).unwrap_or(u64::MAX);
+    Fault::reported(
+        v1::VerdictKind::Timeout,
+        &format!("{}: {why}", no_answer_reason(cap_ms)),
+    )
+}
+
 /// A decision to put to a seat.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Request {
@@ -73,6 +90,8 @@ enum End {
 pub struct Table<G: TableGame> {
     game: G,
     time: TimeRules,
+    /// Each seat's rules: the table's, or a seat's own ([`Table::set_seat_time`]).
+    seat_time: Vec<TimeRules>,
     policy: Policy,
     /// Seats playing automatically after a verdict.
     dead: Vec<bool>,
@@ -99,6 +118,7 @@ impl<G: TableGame> Table<G> {
         Table {
             game,
             time,
+            seat_time: vec![time; n],
             policy,
             dead: vec![false; n],
             penalties: vec![0; n],
@@ -131,6 +151,19 @@ impl<G: TableGame> Table<G> {
     /// The time rules.
     pub fn time(&self) -> &TimeRules {
         &self.time
+    }
+
+    /// Gives `seat` rules of its own (a registered bot's own decision limit,
+    /// [`TimeRules::with_own_limit`]): its overrun penalties and timeouts are judged by them.
+    pub fn set_seat_time(&mut self, seat: usize, time: TimeRules) {
+        if let Some(t) = self.seat_time.get_mut(seat) {
+            *t = time;
+        }
+    }
+
+    /// The time rules `seat` plays by: its own, else the table's.
+    pub fn seat_time(&self, seat: u32) -> &TimeRules {
+        self.seat_time.get(seat as usize).unwrap_or(&self.time)
     }
 
     /// The verdict policy in force.
@@ -265,13 +298,14 @@ impl<G: TableGame> Table<G> {
                 step.automatic = true;
                 Some(self.game.automatic(&p))
             } else {
+                let time = *self.seat_time(p.seat);
                 let reply = replies
                     .next()
-                    .unwrap_or(Reply::new(Answer::NoAnswer, self.time.hard_cap()));
+                    .unwrap_or(Reply::new(Answer::NoAnswer, time.hard_cap()));
                 step.elapsed_us = u32::try_from(reply.elapsed.as_micros()).unwrap_or(u32::MAX);
                 let (result, elapsed_ms) = self.judge(&p, reply);
                 step.elapsed_ms = u32::try_from(elapsed_ms).unwrap_or(u32::MAX);
-                step.penalty = self.time.overrun_penalty(p.kind, elapsed_ms);
+                step.penalty = time.overrun_penalty(p.kind, elapsed_ms);
                 self.asked[seat] += 1;
                 self.elapsed_sum_ms[seat] += elapsed_ms;
                 match result {
@@ -294,7 +328,7 @@ impl<G: TableGame> Table<G> {
                             }
                             Policy::PlayOn => {
                                 self.dead[seat] = true;
-                                step.penalty += i64::from(self.time.verdict_penalty);
+                                step.penalty += i64::from(time.verdict_penalty);
                                 step.automatic = true;
                                 Some(self.game.automatic(&p))
                             }
@@ -333,7 +367,7 @@ impl<G: TableGame> Table<G> {
 
     /// Reads one reply: the action, or the fault; and the elapsed milliseconds charged.
     fn judge(&self, p: &Pending, reply: Reply<G::Action>) -> (Result<G::Action, Fault>, u64) {
-        let cap = u64::from(self.time.hard_cap_ms);
+        let cap = u64::from(self.seat_time(p.seat).hard_cap_ms);
         let elapsed = rounded_ms(reply.elapsed);
         let timeout = |ms: u64| {
             Fault::new(
@@ -341,7 +375,7 @@ impl<G: TableGame> Table<G> {
                 if ms > cap {
                     format!("answered after {ms} ms, past the hard cap of {cap} ms")
                 } else {
-                    format!("no answer within the hard cap of {cap} ms")
+                    no_answer_reason(cap)
                 },
             )
         };
@@ -894,6 +928,56 @@ pub(crate) mod tests {
             (replay.steps[0].elapsed_ms, replay.steps[0].penalty),
             (500, 4 + 7)
         );
+    }
+
+    /// A seat with a limit of its own is judged by it, the others by the table's (these
+    /// decisions are claims: the own limit is for every decision).
+    #[test]
+    fn a_seat_with_its_own_limit_is_judged_by_it_and_the_others_by_the_tables() {
+        let mut t = table(Policy::PlayOn);
+        let own = t.time().with_own_limit(1000);
+        assert_eq!((own.decision_ms, own.hard_cap_ms), (1000, 1400));
+        t.set_seat_time(0, own);
+        assert_eq!(t.seat_time(0), &own);
+        assert_eq!(t.seat_time(1), t.time());
+        t.next_round().unwrap();
+        // 900 ms: within seat 0's own limit, past the table's hard cap for seat 1.
+        t.settle(vec![
+            Reply::new(Answer::Action(0), ms(900)),
+            Reply::new(Answer::Action(1), ms(900)),
+            Reply::new(Answer::Action(2), ms(1)),
+        ]);
+        assert_eq!(t.verdicts().len(), 1, "{:?}", t.verdicts());
+        let v = &t.verdicts()[0];
+        assert_eq!((v.seat, v.kind()), (1, v1::VerdictKind::Timeout));
+        assert!(v.reason.contains("past the hard cap of 500 ms"), "{v:?}");
+        // Past its own hard cap, seat 0 times out too, at its cap.
+        t.next_round().unwrap();
+        t.settle(vec![
+            Reply::new(Answer::NoAnswer, ms(1400)),
+            Reply::new(Answer::Action(2), ms(1)),
+        ]);
+        let v = &t.verdicts()[1];
+        assert_eq!((v.seat, v.kind()), (0, v1::VerdictKind::Timeout));
+        assert_eq!(v.reason, "no answer within the hard cap of 1400 ms");
+        while let Some(r) = t.next_round() {
+            let n = r.len();
+            t.settle(
+                (0..n)
+                    .map(|_| Reply::new(Answer::Action(0), ms(1)))
+                    .collect(),
+            );
+        }
+        let (_, replay) = t.finish(&v1::TableJob::default(), "test");
+        let seat0: Vec<(u32, i64)> = replay
+            .steps
+            .iter()
+            .filter(|s| s.seat == 0)
+            .take(2)
+            .map(|s| (s.elapsed_ms, s.penalty))
+            .collect();
+        // No penalty within its own limit; charged its own cap for the timeout.
+        assert_eq!(seat0, [(900, 0), (1400, 4 + 7)]);
     }
 
     #[test]

@@ -83,6 +83,27 @@ impl TimeRules {
         }
     }
 
+    /// These rules for a seat whose bot has a decision limit of its own, `own_ms` (a registered
+    /// bot's, e.g. Botzone's for its language, which gives every turn the same time), at a
+    /// table that left its decision limit to the default: that limit for every decision (a
+    /// claim's too), and a hard cap with at least the table's margin above the table's decision
+    /// limit (the table's hard cap when that is later), within [`crate::job::MAX_HARD_CAP_MS`].
+    /// Penalties and their rounding stay the table's.
+    pub fn with_own_limit(&self, own_ms: u32) -> TimeRules {
+        let max = crate::job::MAX_HARD_CAP_MS;
+        let decision_ms = own_ms.min(max);
+        let margin = self.hard_cap_ms.saturating_sub(self.decision_ms);
+        TimeRules {
+            decision_ms,
+            claim_ms: decision_ms,
+            hard_cap_ms: self
+                .hard_cap_ms
+                .max(decision_ms.saturating_add(margin))
+                .min(max),
+            ..*self
+        }
+    }
+
     /// The time a decision of `kind` has, in milliseconds.
     pub fn limit_ms(&self, kind: v1::DecisionKind) -> u32 {
         match kind {
@@ -216,5 +237,35 @@ mod tests {
             rules(1000, u32::MAX).overrun_penalty(PLAY, u64::MAX) > 0,
             "huge overruns saturate"
         );
+    }
+
+    #[test]
+    fn a_seats_own_limit_keeps_the_tables_margin_above_it() {
+        let table = TimeRules::default();
+        assert_eq!((table.decision_ms, table.hard_cap_ms), (1000, 5000));
+        let python = table.with_own_limit(6000);
+        assert_eq!((python.decision_ms, python.hard_cap_ms), (6000, 10_000));
+        assert_eq!(python.limit_ms(v1::DecisionKind::Play), 6000);
+        // A shorter limit than the table's keeps the table's hard cap: never judged earlier.
+        let quick = table.with_own_limit(500);
+        assert_eq!((quick.decision_ms, quick.hard_cap_ms), (500, 5000));
+        // Claims get it too; penalties and rounding stay the table's.
+        let mahjong = TimeRules::resolve(
+            &v1::TimeControl {
+                penalty_per_100ms: 1,
+                ..Default::default()
+            },
+            v1::PenaltyRounding::Nearest,
+        );
+        let own = mahjong.with_own_limit(6000);
+        assert_eq!(mahjong.limit_ms(v1::DecisionKind::Claim), 500);
+        assert_eq!(own.limit_ms(v1::DecisionKind::Claim), 6000);
+        assert_eq!(
+            (own.penalty_per_100ms, own.rounding),
+            (1, v1::PenaltyRounding::Nearest)
+        );
+        let huge = table.with_own_limit(u32::MAX);
+        assert_eq!(huge.hard_cap_ms, crate::job::MAX_HARD_CAP_MS);
+        assert!(huge.decision_ms <= huge.hard_cap_ms);
     }
 }

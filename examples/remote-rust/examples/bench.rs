@@ -370,6 +370,8 @@ fn main() {
                     token_sha256: Some(hash),
                     max_tables: 0,
                     created_unix_ms: 0,
+                    decision_ms: 0,
+                    later_decision_ms: 0,
                 })
                 .await
                 .unwrap();

@@ -114,6 +114,8 @@ async fn play(
                 token_sha256: Some(hash),
                 max_tables: 0,
                 created_unix_ms: 0,
+                decision_ms: 0,
+                later_decision_ms: 0,
             })
             .await
             .unwrap();

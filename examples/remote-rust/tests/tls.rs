@@ -66,6 +66,8 @@ async fn example_bots_over_https_trusting_the_test_ca_play_a_table() {
             token_sha256: Some(hash),
             max_tables: 0,
             created_unix_ms: 0,
+            decision_ms: 0,
+            later_decision_ms: 0,
         };
         assert!(store.add_bot(&record).await.unwrap());
         tokens.push(token);

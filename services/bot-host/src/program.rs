@@ -30,7 +30,11 @@
 //! - The program cannot be started: `SeatFault{CRASHED}`; it does not greet in time:
 //!   `SeatFault{TIMEOUT}`; its first line is not the greeting: `SeatFault{MALFORMED}`.
 //! - Silence: the referee judges the timeout at its hard cap; bot-host waits the hard cap plus a
-//!   margin and then gives up with `SeatFault{TIMEOUT}`, killing the program.
+//!   margin and then gives up with `SeatFault{TIMEOUT}`, killing the program. When the protocol
+//!   can tell why the program is silent ([`arena_line::ProgramProtocol::silence`]: a Botzone
+//!   keep-running bot that wrote its output but neither printed the marker nor exited), bot-host
+//!   tells the referee at once in a `SeatNote` for the request, which the referee's timeout
+//!   verdict quotes should no answer come by the hard cap.
 //!
 //! Requests that arrive while the program is still thinking are queued and asked in order once
 //! it answers (the line protocol has one question open at a time), so a late answer is
@@ -187,6 +191,7 @@ pub(crate) async fn run(ctx: &Arc<Ctx>, mut io: SeatIo, spec: ProgramSpec) -> Re
                 deadline_ms,
                 wait,
                 until: Instant::now() + wait,
+                noted: false,
             });
         }
         let until = asked
@@ -221,7 +226,16 @@ pub(crate) async fn run(ctx: &Arc<Ctx>, mut io: SeatIo, spec: ProgramSpec) -> Re
             },
             out = child.recv() => {
                 match child.hear(out, asked.as_ref().map(|a| a.name)).await {
-                    Ok(None) => {}
+                    Ok(None) => {
+                        // The referee judges the timeout at its hard cap, before bot-host's own:
+                        // it is told why now, while the bot still has its time.
+                        if let Some(a) = asked.as_mut().filter(|a| !a.noted)
+                            && let Some(why) = child.silence()
+                        {
+                            a.noted = true;
+                            io.note(a.request_id, &why);
+                        }
+                    }
                     Ok(Some(answer)) => {
                         if let Some(a) = asked.take() {
                             io.reply(v1::DecisionReply {
@@ -271,6 +285,8 @@ struct Asked {
     deadline_ms: u32,
     wait: Duration,
     until: Instant,
+    /// The referee was told why the program is silent on it (`SeatNote`, at most once).
+    noted: bool,
 }
 
 /// Permits a program seat holds while its process lives.

@@ -221,6 +221,16 @@ impl SeatIo {
         self.send(v1::seat_to_referee::Msg::Reply(reply));
     }
 
+    /// `SeatNote`: why the bot is silent on the request `request_id` (cut to what the referee
+    /// keeps).
+    pub(crate) fn note(&self, request_id: u64, why: &str) {
+        tracing::debug!(request = request_id, note = why, "seat note");
+        self.send(v1::seat_to_referee::Msg::Note(v1::SeatNote {
+            request_id,
+            note: why.chars().take(arena_proto::text::NOTE_CHARS).collect(),
+        }));
+    }
+
     /// `SeatFault`: bot-host gives up on the bot (the caller then ends the stream).
     pub(crate) fn fault(&self, kind: v1::VerdictKind, reason: impl Into<String>) {
         self.forward_fault(v1::SeatFault {

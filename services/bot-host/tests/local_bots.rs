@@ -374,6 +374,60 @@ async fn a_silent_program_is_given_up_after_the_hard_cap_and_its_process_group_k
     wait_none_in(dir.path()).await;
 }
 
+/// A Botzone keep-running program that writes its answer but neither prints the marker nor
+/// exits: bot-host tells the referee why as soon as it hears the answer, in one `SeatNote` for
+/// the request (not one per line), while the bot still has its time; its own timeout, after
+/// the hard cap and the margin, says the same.
+#[tokio::test]
+async fn a_keep_running_botzone_program_without_the_marker_is_noted_once_for_its_request() {
+    let host = Host::start(BotHostConfig {
+        decisions: DecisionLimits {
+            silence_margin: Duration::from_millis(200),
+            ..DecisionLimits::default()
+        },
+        ..fast_config()
+    })
+    .await;
+    let dir = program_dir();
+    let script = dir.path().join("nomarker.py");
+    std::fs::write(
+        &script,
+        "import sys\nsys.stdin.readline()\nprint('{\"response\": 0}')\nprint('{\"debug\": 1}', \
+         flush=True)\nsys.stdin.read()\n",
+    )
+    .unwrap();
+    host.add_program(
+        "nomarker",
+        format!("botzone-keep:python3 '{}'", script.display()),
+        None,
+        0,
+        0,
+    )
+    .await;
+    // Room for Python to start and write both lines before bot-host gives up.
+    let mut seat = seat_with_first_request(&host, "nomarker", 3000).await;
+    let note = match seat.next().await {
+        Some(v1::seat_to_referee::Msg::Note(n)) => n,
+        other => panic!("expected SeatNote, got {other:?}"),
+    };
+    assert_eq!(note.request_id, 1);
+    assert!(
+        note.note.contains(
+            "it neither printed >>>BOTZONE_REQUEST_KEEP_RUNNING<<< nor exited after writing"
+        ) && note.note.contains("response"),
+        "{}",
+        note.note
+    );
+    // Its second line changes nothing: the next message is bot-host's own timeout.
+    let fault = seat.fault().await;
+    assert_eq!(fault.kind, v1::VerdictKind::Timeout as i32, "{fault:?}");
+    assert!(
+        fault.reason.contains(">>>BOTZONE_REQUEST_KEEP_RUNNING<<<"),
+        "{}",
+        fault.reason
+    );
+}
+
 #[tokio::test]
 async fn a_table_that_ends_kills_a_program_that_does_not_leave() {
     let host = Host::start(fast_config()).await;

@@ -1077,6 +1077,8 @@ mod tests {
                 token_sha256: None,
                 max_tables: 0,
                 created_unix_ms: 1,
+                decision_ms: 0,
+                later_decision_ms: 0,
             };
             assert!(store.add_bot(&record).await.unwrap());
             if let Some(games) = games {

@@ -21,6 +21,8 @@ use arena_serve::ApiError;
 use arena_store::{BotKind, BotRecord, Game, Store};
 use tonic::{Request, Response, Status};
 
+use crate::spec::MAX_DECISION_MS;
+
 /// Checks a new bot's name: seats name bots by these strings, so a registered bot must not
 /// shadow a built-in bot of any game nor look like a program spec or a list.
 pub fn check_name(name: &str) -> Result<(), ApiError> {
@@ -102,6 +104,18 @@ pub fn check_workdir(workdir: &str) -> Result<Option<String>, ApiError> {
 /// The longest working directory a program bot may have, in bytes.
 pub const MAX_WORKDIR_BYTES: usize = 4096;
 
+/// A bot's own decision limit as registered (at most what a competition's clock may say,
+/// [`MAX_DECISION_MS`]), or why it cannot be, naming the request's `field`.
+fn check_decision_ms(field: &str, ms: u32) -> Result<u32, ApiError> {
+    if ms > MAX_DECISION_MS {
+        return Err(ApiError::invalid(
+            field,
+            format!("{ms} ms is more than the longest a bot may have, {MAX_DECISION_MS} ms"),
+        ));
+    }
+    Ok(ms)
+}
+
 /// A registered bot, with its token when one was just drawn.
 #[derive(Debug)]
 pub struct Registered {
@@ -169,7 +183,16 @@ pub async fn add(store: &dyn Store, req: &v1::AddBotRequest) -> Result<Registere
         token_sha256: token.as_ref().map(|(_, h)| h.clone()),
         max_tables: req.max_tables,
         created_unix_ms: now_ms(),
+        decision_ms: check_decision_ms("decision_ms", req.decision_ms)?,
+        later_decision_ms: check_decision_ms("later_decision_ms", req.later_decision_ms)?,
     };
+    if bot.later_decision_ms != 0 && bot.decision_ms == 0 {
+        return Err(ApiError::invalid(
+            "later_decision_ms",
+            "needs decision_ms: a bot's later decisions differ from its first only when it has \
+             a limit of its own",
+        ));
+    }
     if !store.add_bot(&bot).await? {
         return Err(ApiError::AlreadyExists(format!(
             "a bot named {} is already registered",
@@ -239,6 +262,8 @@ pub fn wire(bot: &BotRecord) -> v1::RegisteredBot {
         kind: v1::BotKind::Remote as i32,
         max_tables: bot.max_tables,
         created_unix_ms: bot.created_unix_ms,
+        decision_ms: bot.decision_ms,
+        later_decision_ms: bot.later_decision_ms,
         ..Default::default()
     };
     if let BotKind::Program {
@@ -563,5 +588,82 @@ mod tests {
             rotate(&*store, "alice").await.unwrap_err(),
             ApiError::NotFound(_)
         ));
+    }
+
+    /// A bot's own decision limit goes into the store and comes back in listings; one too long
+    /// is refused naming the field; a record written before the limit was kept reads as none.
+    #[tokio::test]
+    async fn a_bots_own_decision_limit_round_trips_and_is_bounded() {
+        let dir = tempfile::tempdir().unwrap();
+        let store: Arc<dyn Store> = Arc::new(arena_store::EmbeddedStore::open(dir.path()).unwrap());
+        let req = |name: &str, decision_ms: u32| v1::AddBotRequest {
+            name: name.into(),
+            program: "botzone:/usr/bin/python3 /opt/bz.py".into(),
+            decision_ms,
+            ..Default::default()
+        };
+        let added = add(
+            &*store,
+            &v1::AddBotRequest {
+                later_decision_ms: 4000,
+                ..req("py", 6000)
+            },
+        )
+        .await
+        .unwrap();
+        assert_eq!(
+            (added.bot.decision_ms, added.bot.later_decision_ms),
+            (6000, 4000)
+        );
+        add(&*store, &req("plain", 0)).await.unwrap();
+        let stored = store.bot("py").await.unwrap().unwrap();
+        assert_eq!((stored.decision_ms, stored.later_decision_ms), (6000, 4000));
+        let listed: Vec<(String, u32, u32)> = list(&*store)
+            .await
+            .unwrap()
+            .iter()
+            .map(wire)
+            .map(|b| (b.name, b.decision_ms, b.later_decision_ms))
+            .collect();
+        assert_eq!(
+            listed,
+            [("plain".to_string(), 0, 0), ("py".to_string(), 6000, 4000)]
+        );
+        let e = add(
+            &*store,
+            &v1::AddBotRequest {
+                later_decision_ms: 4000,
+                ..req("later", 0)
+            },
+        )
+        .await
+        .unwrap_err()
+        .to_string();
+        assert!(e.starts_with("later_decision_ms: needs decision_ms"), "{e}");
+        let e = add(
+            &*store,
+            &v1::AddBotRequest {
+                later_decision_ms: MAX_DECISION_MS + 1,
+                ..req("later", 6000)
+            },
+        )
+        .await
+        .unwrap_err()
+        .to_string();
+        assert!(e.starts_with("later_decision_ms: 600001 ms"), "{e}");
+        let e = add(&*store, &req("slow", MAX_DECISION_MS + 1))
+            .await
+            .unwrap_err()
+            .to_string();
+        assert!(e.starts_with("decision_ms: 600001 ms is more than"), "{e}");
+        add(&*store, &req("slowest", MAX_DECISION_MS))
+            .await
+            .unwrap();
+        let mut old = serde_json::to_value(&added.bot).unwrap();
+        let fields = old.as_object_mut().unwrap();
+        fields.remove("decision_ms").unwrap();
+        fields.remove("later_decision_ms").unwrap();
+        let old: BotRecord = serde_json::from_value(old).unwrap();
+        assert_eq!((old.decision_ms, old.later_decision_ms), (0, 0));
     }
 }

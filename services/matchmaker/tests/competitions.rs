@@ -960,6 +960,8 @@ async fn a_remote_bot_not_connected_or_a_program_that_cannot_start_is_warned_abo
             token_sha256: None,
             max_tables: 0,
             created_unix_ms: 1,
+            decision_ms: 0,
+            later_decision_ms: 0,
         };
         assert!(store.add_bot(&record).await.unwrap());
     }

@@ -1,9 +1,10 @@
 //! Finding the bot-host of a remote seat: the store's presence records first, then the
-//! configured addresses.
+//! configured addresses; and a registered bot's own decision limit, from its record.
 
 use std::sync::Arc;
 
 use arena_store::Store;
+use arena_table::remote::OwnLimits;
 use arena_table::{BotHosts, DialError, SeatDialer, SeatLink};
 
 /// Resolves a remote bot's host through [`Store::presence`] (a bot connected to some bot-host
@@ -46,6 +47,23 @@ impl SeatDialer for PresenceDialer {
             None => Err(DialError::NoHost(format!(
                 "no bot-host holds bot {bot:?} (no presence record) and no bot-host address is configured"
             ))),
+        }
+    }
+
+    /// The registry's record of `bot` (in the store): its own decision limits. A bot the
+    /// registry lacks has none (opening its seat says the rest).
+    async fn own_limits(&self, bot: &str) -> Result<OwnLimits, String> {
+        let Some(store) = &self.store else {
+            return Ok(OwnLimits::default());
+        };
+        match store.bot(bot).await {
+            Ok(record) => Ok(record.map_or_else(OwnLimits::default, |r| OwnLimits {
+                decision_ms: r.decision_ms,
+                later_decision_ms: r.later_decision_ms,
+            })),
+            Err(e) => Err(format!(
+                "cannot read bot {bot:?}'s record for its clock: {e}"
+            )),
         }
     }
 }

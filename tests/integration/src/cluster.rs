@@ -326,6 +326,8 @@ impl Cluster {
             token_sha256: Some(hash),
             max_tables: 0,
             created_unix_ms: 0,
+            decision_ms: 0,
+            later_decision_ms: 0,
         };
         assert!(
             self.store.add_bot(&record).await.expect("the store"),

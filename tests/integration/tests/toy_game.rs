@@ -71,6 +71,8 @@ async fn add_program(store: &dyn Store, name: &str, args: &str) {
             token_sha256: None,
             max_tables: 0,
             created_unix_ms: 1,
+            decision_ms: 0,
+            later_decision_ms: 0,
         })
         .await
         .expect("the store");

@@ -28,7 +28,9 @@ pub struct CompetitionCreateArgs {
     /// once the competition has finished; a known seed lets anyone deal the cards].
     #[arg(long)]
     pub(super) seed: Option<u64>,
-    /// Time for one decision, ms [default: the game's].
+    /// Time for one decision, ms, for every seat [default: the game's, 1000, except for a
+    /// registered bot with a decision limit of its own (`arena bots add --decision-ms`, a
+    /// --botzone bot's language), whose seats get that].
     #[arg(long)]
     pub(super) decision_ms: Option<u32>,
     /// Time for an answer out of turn (a game's claims), ms [default: the game's].
@@ -88,7 +90,9 @@ pub enum VerdictPolicyArg {
 
 impl CompetitionCreateArgs {
     /// The time control to send: `None` when no clock flag is given (the matchmaker's and
-    /// referee's defaults apply), else every field, unset ones at the game's defaults.
+    /// referee's defaults apply), else every field, unset ones at the game's defaults, but for
+    /// the decision limit: unset, it stays 0, which leaves it to the referee (a seat's bot's
+    /// own limit, else the default, which is every game's default too).
     pub(super) fn time(&self) -> Option<v1::TimeControl> {
         let given = self.decision_ms.is_some()
             || self.claim_ms.is_some()
@@ -99,7 +103,7 @@ impl CompetitionCreateArgs {
         given.then(|| {
             let defaults = self.game.0.default_time();
             v1::TimeControl {
-                decision_ms: self.decision_ms.unwrap_or(defaults.decision_ms),
+                decision_ms: self.decision_ms.unwrap_or(0),
                 claim_ms: self.claim_ms.unwrap_or(defaults.claim_ms),
                 hard_cap_ms: self.hard_cap_ms.unwrap_or(defaults.hard_cap_ms),
                 penalty_per_100ms: self.penalty_per_100ms.unwrap_or(defaults.penalty_per_100ms),

@@ -11,7 +11,9 @@
 /// - `twocards`: leads two cards of different ranks (no card type) when it can;
 /// - `hog`: at its first play turn allocates 512 MiB (past Botzone's 256 MiB);
 /// - `nomarker`: keeps running (reads its next request) but never prints the keep-running
-///   marker after its answer.
+///   marker after its answer;
+/// - `slow`: takes 1.5 s over the first decision of each game (a bot started afresh each turn
+///   is slow once a game).
 ///
 /// It also checks what it is told, as a witness that no request shows another seat's hidden
 /// cards: every card code others play must be new to it and not one of its own, and no seat
@@ -19,7 +21,7 @@
 /// FightTheLandlord2 where `pos` and `landlord` say who is who). On a breach it answers
 /// `"LEAK: …"`, which is no response of the game: a verdict against it, quoting the breach.
 pub const BOTZONE_BOT: &str = r#"
-import json, sys
+import json, sys, time
 KEEP = __KEEP__
 FAULT = "__FAULT__"
 
@@ -49,6 +51,8 @@ def leak(requests, responses):
     return None
 
 def decide(requests, responses):
+    if FAULT == "slow" and len(requests) == 1:
+        time.sleep(1.5)
     hand, start = [], 0
     for i, req in enumerate(requests):
         if "own" in req:

@@ -234,7 +234,12 @@ pub fn check(spec: &mut v1::CompetitionSpec, max_tables: u64) -> Result<Plan, Sp
         )));
     }
     if spec.time.is_none() {
-        spec.time = Some(super::spec::default_time());
+        // The decision limit left to the referee (its default is the game's second): a seat
+        // whose registered bot has a limit of its own (a Botzone bot's language) plays by it.
+        spec.time = Some(v1::TimeControl {
+            decision_ms: 0,
+            ..super::spec::default_time()
+        });
     }
     // The referee's own checks of a job, on the first table: a bad clock or verdict policy is
     // refused here, naming the spec's field, rather than failing every table.
@@ -743,7 +748,21 @@ mod tests {
         let plan = check(&mut s, 10_000).unwrap();
         assert_eq!(s.format, "duplicate");
         assert_eq!(s.rounds, 3);
-        assert_eq!(s.time, Some(crate::mcr::spec::default_time()));
+        assert_eq!(
+            s.time,
+            Some(v1::TimeControl {
+                decision_ms: 0,
+                ..crate::mcr::spec::default_time()
+            })
+        );
+        // Which the referee reads as the game's clock.
+        assert_eq!(
+            arena_table::TimeRules::resolve(&s.time.unwrap(), v1::PenaltyRounding::Started),
+            arena_table::TimeRules::resolve(
+                &crate::mcr::spec::default_time(),
+                v1::PenaltyRounding::Started
+            )
+        );
         let setup: pb::Setup = competition::setup_in(&s).unwrap();
         assert_eq!(setup.walls, Some(4));
         assert_eq!(plan.field.len(), 8);

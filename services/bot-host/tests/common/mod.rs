@@ -174,6 +174,8 @@ impl Host {
                 token_sha256: Some(hash),
                 max_tables,
                 created_unix_ms: 1,
+                decision_ms: 0,
+                later_decision_ms: 0,
             })
             .await
             .expect("the store adds the bot");
@@ -248,6 +250,8 @@ impl Host {
                 token_sha256: None,
                 max_tables,
                 created_unix_ms: 1,
+                decision_ms: 0,
+                later_decision_ms: 0,
             })
             .await
             .expect("the store adds the bot");

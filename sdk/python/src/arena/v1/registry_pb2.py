@@ -25,41 +25,41 @@ _sym_db = _symbol_database.Default()
 from arena.v1 import common_pb2 as arena_dot_v1_dot_common__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x17\x61rena/v1/registry.proto\x12\x08\x61rena.v1\x1a\x15\x61rena/v1/common.proto\"\xc3\x01\n\rRegisteredBot\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x1f\n\x04kind\x18\x02 \x01(\x0e\x32\x11.arena.v1.BotKind\x12\x0c\n\x04game\x18\x03 \x01(\t\x12\x0f\n\x07\x63ommand\x18\x04 \x01(\t\x12\x13\n\x0b\x63pu_seconds\x18\x05 \x01(\r\x12\x11\n\tmemory_mb\x18\x06 \x01(\r\x12\x12\n\nmax_tables\x18\x07 \x01(\r\x12\x17\n\x0f\x63reated_unix_ms\x18\x08 \x01(\x04\x12\x0f\n\x07workdir\x18\t \x01(\t\"\x89\x01\n\rAddBotRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x0f\n\x07program\x18\x02 \x01(\t\x12\x0c\n\x04game\x18\x03 \x01(\t\x12\x13\n\x0b\x63pu_seconds\x18\x04 \x01(\r\x12\x11\n\tmemory_mb\x18\x05 \x01(\r\x12\x12\n\nmax_tables\x18\x06 \x01(\r\x12\x0f\n\x07workdir\x18\x07 \x01(\t\"G\n\x10\x42otTokenResponse\x12$\n\x03\x62ot\x18\x01 \x01(\x0b\x32\x17.arena.v1.RegisteredBot\x12\r\n\x05token\x18\x02 \x01(\t\"\x1e\n\x0e\x42otNameRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\"\x11\n\x0fListBotsRequest\"9\n\x10ListBotsResponse\x12%\n\x04\x62ots\x18\x01 \x03(\x0b\x32\x17.arena.v1.RegisteredBot\"\x13\n\x11RemoveBotResponse\"#\n\x13OperatorNameRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\"@\n\x15OperatorTokenResponse\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\n\n\x02id\x18\x02 \x01(\t\x12\r\n\x05token\x18\x03 \x01(\t\"\x16\n\x14ListOperatorsRequest\"B\n\rOperatorToken\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\n\n\x02id\x18\x02 \x01(\t\x12\x17\n\x0f\x63reated_unix_ms\x18\x03 \x01(\x04\"C\n\x15ListOperatorsResponse\x12*\n\toperators\x18\x01 \x03(\x0b\x32\x17.arena.v1.OperatorToken\")\n\x16RemoveOperatorResponse\x12\x0f\n\x07revoked\x18\x01 \x01(\r*N\n\x07\x42otKind\x12\x18\n\x14\x42OT_KIND_UNSPECIFIED\x10\x00\x12\x13\n\x0f\x42OT_KIND_REMOTE\x10\x01\x12\x14\n\x10\x42OT_KIND_PROGRAM\x10\x02\x32\x8f\x04\n\x0b\x42otRegistry\x12=\n\x06\x41\x64\x64\x42ot\x12\x17.arena.v1.AddBotRequest\x1a\x1a.arena.v1.BotTokenResponse\x12\x41\n\x08ListBots\x12\x19.arena.v1.ListBotsRequest\x1a\x1a.arena.v1.ListBotsResponse\x12\x46\n\x0eRotateBotToken\x12\x18.arena.v1.BotNameRequest\x1a\x1a.arena.v1.BotTokenResponse\x12\x42\n\tRemoveBot\x12\x18.arena.v1.BotNameRequest\x1a\x1b.arena.v1.RemoveBotResponse\x12M\n\x0b\x41\x64\x64Operator\x12\x1d.arena.v1.OperatorNameRequest\x1a\x1f.arena.v1.OperatorTokenResponse\x12P\n\rListOperators\x12\x1e.arena.v1.ListOperatorsRequest\x1a\x1f.arena.v1.ListOperatorsResponse\x12Q\n\x0eRemoveOperator\x12\x1d.arena.v1.OperatorNameRequest\x1a .arena.v1.RemoveOperatorResponseb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x17\x61rena/v1/registry.proto\x12\x08\x61rena.v1\x1a\x15\x61rena/v1/common.proto\"\xf3\x01\n\rRegisteredBot\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x1f\n\x04kind\x18\x02 \x01(\x0e\x32\x11.arena.v1.BotKind\x12\x0c\n\x04game\x18\x03 \x01(\t\x12\x0f\n\x07\x63ommand\x18\x04 \x01(\t\x12\x13\n\x0b\x63pu_seconds\x18\x05 \x01(\r\x12\x11\n\tmemory_mb\x18\x06 \x01(\r\x12\x12\n\nmax_tables\x18\x07 \x01(\r\x12\x17\n\x0f\x63reated_unix_ms\x18\x08 \x01(\x04\x12\x0f\n\x07workdir\x18\t \x01(\t\x12\x13\n\x0b\x64\x65\x63ision_ms\x18\n \x01(\r\x12\x19\n\x11later_decision_ms\x18\x0b \x01(\r\"\xb9\x01\n\rAddBotRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x0f\n\x07program\x18\x02 \x01(\t\x12\x0c\n\x04game\x18\x03 \x01(\t\x12\x13\n\x0b\x63pu_seconds\x18\x04 \x01(\r\x12\x11\n\tmemory_mb\x18\x05 \x01(\r\x12\x12\n\nmax_tables\x18\x06 \x01(\r\x12\x0f\n\x07workdir\x18\x07 \x01(\t\x12\x13\n\x0b\x64\x65\x63ision_ms\x18\x08 \x01(\r\x12\x19\n\x11later_decision_ms\x18\t \x01(\r\"G\n\x10\x42otTokenResponse\x12$\n\x03\x62ot\x18\x01 \x01(\x0b\x32\x17.arena.v1.RegisteredBot\x12\r\n\x05token\x18\x02 \x01(\t\"\x1e\n\x0e\x42otNameRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\"\x11\n\x0fListBotsRequest\"9\n\x10ListBotsResponse\x12%\n\x04\x62ots\x18\x01 \x03(\x0b\x32\x17.arena.v1.RegisteredBot\"\x13\n\x11RemoveBotResponse\"#\n\x13OperatorNameRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\"@\n\x15OperatorTokenResponse\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\n\n\x02id\x18\x02 \x01(\t\x12\r\n\x05token\x18\x03 \x01(\t\"\x16\n\x14ListOperatorsRequest\"B\n\rOperatorToken\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\n\n\x02id\x18\x02 \x01(\t\x12\x17\n\x0f\x63reated_unix_ms\x18\x03 \x01(\x04\"C\n\x15ListOperatorsResponse\x12*\n\toperators\x18\x01 \x03(\x0b\x32\x17.arena.v1.OperatorToken\")\n\x16RemoveOperatorResponse\x12\x0f\n\x07revoked\x18\x01 \x01(\r*N\n\x07\x42otKind\x12\x18\n\x14\x42OT_KIND_UNSPECIFIED\x10\x00\x12\x13\n\x0f\x42OT_KIND_REMOTE\x10\x01\x12\x14\n\x10\x42OT_KIND_PROGRAM\x10\x02\x32\x8f\x04\n\x0b\x42otRegistry\x12=\n\x06\x41\x64\x64\x42ot\x12\x17.arena.v1.AddBotRequest\x1a\x1a.arena.v1.BotTokenResponse\x12\x41\n\x08ListBots\x12\x19.arena.v1.ListBotsRequest\x1a\x1a.arena.v1.ListBotsResponse\x12\x46\n\x0eRotateBotToken\x12\x18.arena.v1.BotNameRequest\x1a\x1a.arena.v1.BotTokenResponse\x12\x42\n\tRemoveBot\x12\x18.arena.v1.BotNameRequest\x1a\x1b.arena.v1.RemoveBotResponse\x12M\n\x0b\x41\x64\x64Operator\x12\x1d.arena.v1.OperatorNameRequest\x1a\x1f.arena.v1.OperatorTokenResponse\x12P\n\rListOperators\x12\x1e.arena.v1.ListOperatorsRequest\x1a\x1f.arena.v1.ListOperatorsResponse\x12Q\n\x0eRemoveOperator\x12\x1d.arena.v1.OperatorNameRequest\x1a .arena.v1.RemoveOperatorResponseb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'arena.v1.registry_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_BOTKIND']._serialized_start=909
-  _globals['_BOTKIND']._serialized_end=987
+  _globals['_BOTKIND']._serialized_start=1005
+  _globals['_BOTKIND']._serialized_end=1083
   _globals['_REGISTEREDBOT']._serialized_start=61
-  _globals['_REGISTEREDBOT']._serialized_end=256
-  _globals['_ADDBOTREQUEST']._serialized_start=259
-  _globals['_ADDBOTREQUEST']._serialized_end=396
-  _globals['_BOTTOKENRESPONSE']._serialized_start=398
-  _globals['_BOTTOKENRESPONSE']._serialized_end=469
-  _globals['_BOTNAMEREQUEST']._serialized_start=471
-  _globals['_BOTNAMEREQUEST']._serialized_end=501
-  _globals['_LISTBOTSREQUEST']._serialized_start=503
-  _globals['_LISTBOTSREQUEST']._serialized_end=520
-  _globals['_LISTBOTSRESPONSE']._serialized_start=522
-  _globals['_LISTBOTSRESPONSE']._serialized_end=579
-  _globals['_REMOVEBOTRESPONSE']._serialized_start=581
-  _globals['_REMOVEBOTRESPONSE']._serialized_end=600
-  _globals['_OPERATORNAMEREQUEST']._serialized_start=602
-  _globals['_OPERATORNAMEREQUEST']._serialized_end=637
-  _globals['_OPERATORTOKENRESPONSE']._serialized_start=639
-  _globals['_OPERATORTOKENRESPONSE']._serialized_end=703
-  _globals['_LISTOPERATORSREQUEST']._serialized_start=705
-  _globals['_LISTOPERATORSREQUEST']._serialized_end=727
-  _globals['_OPERATORTOKEN']._serialized_start=729
-  _globals['_OPERATORTOKEN']._serialized_end=795
-  _globals['_LISTOPERATORSRESPONSE']._serialized_start=797
-  _globals['_LISTOPERATORSRESPONSE']._serialized_end=864
-  _globals['_REMOVEOPERATORRESPONSE']._serialized_start=866
-  _globals['_REMOVEOPERATORRESPONSE']._serialized_end=907
-  _globals['_BOTREGISTRY']._serialized_start=990
-  _globals['_BOTREGISTRY']._serialized_end=1517
+  _globals['_REGISTEREDBOT']._serialized_end=304
+  _globals['_ADDBOTREQUEST']._serialized_start=307
+  _globals['_ADDBOTREQUEST']._serialized_end=492
+  _globals['_BOTTOKENRESPONSE']._serialized_start=494
+  _globals['_BOTTOKENRESPONSE']._serialized_end=565
+  _globals['_BOTNAMEREQUEST']._serialized_start=567
+  _globals['_BOTNAMEREQUEST']._serialized_end=597
+  _globals['_LISTBOTSREQUEST']._serialized_start=599
+  _globals['_LISTBOTSREQUEST']._serialized_end=616
+  _globals['_LISTBOTSRESPONSE']._serialized_start=618
+  _globals['_LISTBOTSRESPONSE']._serialized_end=675
+  _globals['_REMOVEBOTRESPONSE']._serialized_start=677
+  _globals['_REMOVEBOTRESPONSE']._serialized_end=696
+  _globals['_OPERATORNAMEREQUEST']._serialized_start=698
+  _globals['_OPERATORNAMEREQUEST']._serialized_end=733
+  _globals['_OPERATORTOKENRESPONSE']._serialized_start=735
+  _globals['_OPERATORTOKENRESPONSE']._serialized_end=799
+  _globals['_LISTOPERATORSREQUEST']._serialized_start=801
+  _globals['_LISTOPERATORSREQUEST']._serialized_end=823
+  _globals['_OPERATORTOKEN']._serialized_start=825
+  _globals['_OPERATORTOKEN']._serialized_end=891
+  _globals['_LISTOPERATORSRESPONSE']._serialized_start=893
+  _globals['_LISTOPERATORSRESPONSE']._serialized_end=960
+  _globals['_REMOVEOPERATORRESPONSE']._serialized_start=962
+  _globals['_REMOVEOPERATORRESPONSE']._serialized_end=1003
+  _globals['_BOTREGISTRY']._serialized_start=1086
+  _globals['_BOTREGISTRY']._serialized_end=1613
 # @@protoc_insertion_point(module_scope)

@@ -18,7 +18,7 @@ BOT_KIND_REMOTE: BotKind
 BOT_KIND_PROGRAM: BotKind
 
 class RegisteredBot(_message.Message):
-    __slots__ = ("name", "kind", "game", "command", "cpu_seconds", "memory_mb", "max_tables", "created_unix_ms", "workdir")
+    __slots__ = ("name", "kind", "game", "command", "cpu_seconds", "memory_mb", "max_tables", "created_unix_ms", "workdir", "decision_ms", "later_decision_ms")
     NAME_FIELD_NUMBER: _ClassVar[int]
     KIND_FIELD_NUMBER: _ClassVar[int]
     GAME_FIELD_NUMBER: _ClassVar[int]
@@ -28,6 +28,8 @@ class RegisteredBot(_message.Message):
     MAX_TABLES_FIELD_NUMBER: _ClassVar[int]
     CREATED_UNIX_MS_FIELD_NUMBER: _ClassVar[int]
     WORKDIR_FIELD_NUMBER: _ClassVar[int]
+    DECISION_MS_FIELD_NUMBER: _ClassVar[int]
+    LATER_DECISION_MS_FIELD_NUMBER: _ClassVar[int]
     name: str
     kind: BotKind
     game: str
@@ -37,10 +39,12 @@ class RegisteredBot(_message.Message):
     max_tables: int
     created_unix_ms: int
     workdir: str
-    def __init__(self, name: _Optional[str] = ..., kind: _Optional[_Union[BotKind, str]] = ..., game: _Optional[str] = ..., command: _Optional[str] = ..., cpu_seconds: _Optional[int] = ..., memory_mb: _Optional[int] = ..., max_tables: _Optional[int] = ..., created_unix_ms: _Optional[int] = ..., workdir: _Optional[str] = ...) -> None: ...
+    decision_ms: int
+    later_decision_ms: int
+    def __init__(self, name: _Optional[str] = ..., kind: _Optional[_Union[BotKind, str]] = ..., game: _Optional[str] = ..., command: _Optional[str] = ..., cpu_seconds: _Optional[int] = ..., memory_mb: _Optional[int] = ..., max_tables: _Optional[int] = ..., created_unix_ms: _Optional[int] = ..., workdir: _Optional[str] = ..., decision_ms: _Optional[int] = ..., later_decision_ms: _Optional[int] = ...) -> None: ...
 
 class AddBotRequest(_message.Message):
-    __slots__ = ("name", "program", "game", "cpu_seconds", "memory_mb", "max_tables", "workdir")
+    __slots__ = ("name", "program", "game", "cpu_seconds", "memory_mb", "max_tables", "workdir", "decision_ms", "later_decision_ms")
     NAME_FIELD_NUMBER: _ClassVar[int]
     PROGRAM_FIELD_NUMBER: _ClassVar[int]
     GAME_FIELD_NUMBER: _ClassVar[int]
@@ -48,6 +52,8 @@ class AddBotRequest(_message.Message):
     MEMORY_MB_FIELD_NUMBER: _ClassVar[int]
     MAX_TABLES_FIELD_NUMBER: _ClassVar[int]
     WORKDIR_FIELD_NUMBER: _ClassVar[int]
+    DECISION_MS_FIELD_NUMBER: _ClassVar[int]
+    LATER_DECISION_MS_FIELD_NUMBER: _ClassVar[int]
     name: str
     program: str
     game: str
@@ -55,7 +61,9 @@ class AddBotRequest(_message.Message):
     memory_mb: int
     max_tables: int
     workdir: str
-    def __init__(self, name: _Optional[str] = ..., program: _Optional[str] = ..., game: _Optional[str] = ..., cpu_seconds: _Optional[int] = ..., memory_mb: _Optional[int] = ..., max_tables: _Optional[int] = ..., workdir: _Optional[str] = ...) -> None: ...
+    decision_ms: int
+    later_decision_ms: int
+    def __init__(self, name: _Optional[str] = ..., program: _Optional[str] = ..., game: _Optional[str] = ..., cpu_seconds: _Optional[int] = ..., memory_mb: _Optional[int] = ..., max_tables: _Optional[int] = ..., workdir: _Optional[str] = ..., decision_ms: _Optional[int] = ..., later_decision_ms: _Optional[int] = ...) -> None: ...
 
 class BotTokenResponse(_message.Message):
     __slots__ = ("bot", "token")

@@ -25,7 +25,7 @@ _sym_db = _symbol_database.Default()
 from arena.v1 import common_pb2 as arena_dot_v1_dot_common__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x13\x61rena/v1/seat.proto\x12\x08\x61rena.v1\x1a\x15\x61rena/v1/common.proto\"\xba\x01\n\x0f\x44\x65\x63isionRequest\x12\x12\n\nrequest_id\x18\x01 \x01(\x04\x12\x10\n\x08table_id\x18\x02 \x01(\t\x12\x0c\n\x04seat\x18\x03 \x01(\r\x12\x0c\n\x04game\x18\x04 \x01(\t\x12$\n\x04kind\x18\x05 \x01(\x0e\x32\x16.arena.v1.DecisionKind\x12\x13\n\x0b\x64\x65\x61\x64line_ms\x18\x06 \x01(\r\x12*\n\x0bobservation\x18\x07 \x01(\x0b\x32\x15.arena.v1.Observation\"W\n\rDecisionReply\x12\x12\n\nrequest_id\x18\x01 \x01(\x04\x12\x10\n\x08table_id\x18\x02 \x01(\t\x12 \n\x06\x61\x63tion\x18\x03 \x01(\x0b\x32\x10.arena.v1.Action\"j\n\x08SeatOpen\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\r\x12\x0b\n\x03\x62ot\x18\x03 \x01(\t\x12\x0c\n\x04game\x18\x04 \x01(\t\x12#\n\x04time\x18\x05 \x01(\x0b\x32\x15.arena.v1.TimeControl\"f\n\tSeatClose\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\"\n\x07outcome\x18\x02 \x01(\x0b\x32\x11.arena.v1.Outcome\x12#\n\x08verdicts\x18\x03 \x03(\x0b\x32\x11.arena.v1.Verdict\"\x8e\x01\n\rRefereeToSeat\x12\"\n\x04open\x18\x01 \x01(\x0b\x32\x12.arena.v1.SeatOpenH\x00\x12,\n\x07request\x18\x02 \x01(\x0b\x32\x19.arena.v1.DecisionRequestH\x00\x12$\n\x05\x63lose\x18\x03 \x01(\x0b\x32\x13.arena.v1.SeatCloseH\x00\x42\x05\n\x03msg\"Y\n\tSeatReady\x12\x0b\n\x03\x62ot\x18\x01 \x01(\t\x12\x0f\n\x07release\x18\x02 \x01(\t\x12\x0c\n\x04host\x18\x03 \x01(\t\x12 \n\x18incremental_observations\x18\x04 \x01(\x08\"R\n\tSeatFault\x12#\n\x04kind\x18\x01 \x01(\x0e\x32\x15.arena.v1.VerdictKind\x12\x0e\n\x06reason\x18\x02 \x01(\t\x12\x10\n\x08platform\x18\x03 \x01(\x08\"\x1d\n\x0bSeatWaiting\x12\x0e\n\x06reason\x18\x01 \x01(\t\"\xb6\x01\n\rSeatToReferee\x12$\n\x05ready\x18\x01 \x01(\x0b\x32\x13.arena.v1.SeatReadyH\x00\x12(\n\x05reply\x18\x02 \x01(\x0b\x32\x17.arena.v1.DecisionReplyH\x00\x12$\n\x05\x66\x61ult\x18\x03 \x01(\x0b\x32\x13.arena.v1.SeatFaultH\x00\x12(\n\x07waiting\x18\x04 \x01(\x0b\x32\x15.arena.v1.SeatWaitingH\x00\x42\x05\n\x03msg\"o\n\x10RefereeSeatFrame\x12\x13\n\x0bseat_stream\x18\x01 \x01(\x04\x12$\n\x03msg\x18\x02 \x01(\x0b\x32\x17.arena.v1.RefereeToSeat\x12\x0b\n\x03\x65nd\x18\x03 \x01(\x08\x12\x13\n\x0btraceparent\x18\x04 \x01(\t\"<\n\x0eRefereeToSeats\x12*\n\x06\x66rames\x18\x01 \x03(\x0b\x32\x1a.arena.v1.RefereeSeatFrame\".\n\rSeatStreamEnd\x12\x0c\n\x04\x63ode\x18\x01 \x01(\x05\x12\x0f\n\x07message\x18\x02 \x01(\t\"p\n\rHostSeatFrame\x12\x13\n\x0bseat_stream\x18\x01 \x01(\x04\x12$\n\x03msg\x18\x02 \x01(\x0b\x32\x17.arena.v1.SeatToReferee\x12$\n\x03\x65nd\x18\x03 \x01(\x0b\x32\x17.arena.v1.SeatStreamEnd\"9\n\x0eSeatsToReferee\x12\'\n\x06\x66rames\x18\x01 \x03(\x0b\x32\x17.arena.v1.HostSeatFrame2\x89\x01\n\x08SeatHost\x12<\n\x04Seat\x12\x17.arena.v1.RefereeToSeat\x1a\x17.arena.v1.SeatToReferee(\x01\x30\x01\x12?\n\x05Seats\x12\x18.arena.v1.RefereeToSeats\x1a\x18.arena.v1.SeatsToReferee(\x01\x30\x01\x62\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x13\x61rena/v1/seat.proto\x12\x08\x61rena.v1\x1a\x15\x61rena/v1/common.proto\"\xba\x01\n\x0f\x44\x65\x63isionRequest\x12\x12\n\nrequest_id\x18\x01 \x01(\x04\x12\x10\n\x08table_id\x18\x02 \x01(\t\x12\x0c\n\x04seat\x18\x03 \x01(\r\x12\x0c\n\x04game\x18\x04 \x01(\t\x12$\n\x04kind\x18\x05 \x01(\x0e\x32\x16.arena.v1.DecisionKind\x12\x13\n\x0b\x64\x65\x61\x64line_ms\x18\x06 \x01(\r\x12*\n\x0bobservation\x18\x07 \x01(\x0b\x32\x15.arena.v1.Observation\"W\n\rDecisionReply\x12\x12\n\nrequest_id\x18\x01 \x01(\x04\x12\x10\n\x08table_id\x18\x02 \x01(\t\x12 \n\x06\x61\x63tion\x18\x03 \x01(\x0b\x32\x10.arena.v1.Action\"j\n\x08SeatOpen\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\r\x12\x0b\n\x03\x62ot\x18\x03 \x01(\t\x12\x0c\n\x04game\x18\x04 \x01(\t\x12#\n\x04time\x18\x05 \x01(\x0b\x32\x15.arena.v1.TimeControl\"f\n\tSeatClose\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\"\n\x07outcome\x18\x02 \x01(\x0b\x32\x11.arena.v1.Outcome\x12#\n\x08verdicts\x18\x03 \x03(\x0b\x32\x11.arena.v1.Verdict\"\x8e\x01\n\rRefereeToSeat\x12\"\n\x04open\x18\x01 \x01(\x0b\x32\x12.arena.v1.SeatOpenH\x00\x12,\n\x07request\x18\x02 \x01(\x0b\x32\x19.arena.v1.DecisionRequestH\x00\x12$\n\x05\x63lose\x18\x03 \x01(\x0b\x32\x13.arena.v1.SeatCloseH\x00\x42\x05\n\x03msg\"Y\n\tSeatReady\x12\x0b\n\x03\x62ot\x18\x01 \x01(\t\x12\x0f\n\x07release\x18\x02 \x01(\t\x12\x0c\n\x04host\x18\x03 \x01(\t\x12 \n\x18incremental_observations\x18\x04 \x01(\x08\"R\n\tSeatFault\x12#\n\x04kind\x18\x01 \x01(\x0e\x32\x15.arena.v1.VerdictKind\x12\x0e\n\x06reason\x18\x02 \x01(\t\x12\x10\n\x08platform\x18\x03 \x01(\x08\"\x1d\n\x0bSeatWaiting\x12\x0e\n\x06reason\x18\x01 \x01(\t\",\n\x08SeatNote\x12\x12\n\nrequest_id\x18\x01 \x01(\x04\x12\x0c\n\x04note\x18\x02 \x01(\t\"\xda\x01\n\rSeatToReferee\x12$\n\x05ready\x18\x01 \x01(\x0b\x32\x13.arena.v1.SeatReadyH\x00\x12(\n\x05reply\x18\x02 \x01(\x0b\x32\x17.arena.v1.DecisionReplyH\x00\x12$\n\x05\x66\x61ult\x18\x03 \x01(\x0b\x32\x13.arena.v1.SeatFaultH\x00\x12(\n\x07waiting\x18\x04 \x01(\x0b\x32\x15.arena.v1.SeatWaitingH\x00\x12\"\n\x04note\x18\x05 \x01(\x0b\x32\x12.arena.v1.SeatNoteH\x00\x42\x05\n\x03msg\"o\n\x10RefereeSeatFrame\x12\x13\n\x0bseat_stream\x18\x01 \x01(\x04\x12$\n\x03msg\x18\x02 \x01(\x0b\x32\x17.arena.v1.RefereeToSeat\x12\x0b\n\x03\x65nd\x18\x03 \x01(\x08\x12\x13\n\x0btraceparent\x18\x04 \x01(\t\"<\n\x0eRefereeToSeats\x12*\n\x06\x66rames\x18\x01 \x03(\x0b\x32\x1a.arena.v1.RefereeSeatFrame\".\n\rSeatStreamEnd\x12\x0c\n\x04\x63ode\x18\x01 \x01(\x05\x12\x0f\n\x07message\x18\x02 \x01(\t\"p\n\rHostSeatFrame\x12\x13\n\x0bseat_stream\x18\x01 \x01(\x04\x12$\n\x03msg\x18\x02 \x01(\x0b\x32\x17.arena.v1.SeatToReferee\x12$\n\x03\x65nd\x18\x03 \x01(\x0b\x32\x17.arena.v1.SeatStreamEnd\"9\n\x0eSeatsToReferee\x12\'\n\x06\x66rames\x18\x01 \x03(\x0b\x32\x17.arena.v1.HostSeatFrame2\x89\x01\n\x08SeatHost\x12<\n\x04Seat\x12\x17.arena.v1.RefereeToSeat\x1a\x17.arena.v1.SeatToReferee(\x01\x30\x01\x12?\n\x05Seats\x12\x18.arena.v1.RefereeToSeats\x1a\x18.arena.v1.SeatsToReferee(\x01\x30\x01\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -48,18 +48,20 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_SEATFAULT']._serialized_end=864
   _globals['_SEATWAITING']._serialized_start=866
   _globals['_SEATWAITING']._serialized_end=895
-  _globals['_SEATTOREFEREE']._serialized_start=898
-  _globals['_SEATTOREFEREE']._serialized_end=1080
-  _globals['_REFEREESEATFRAME']._serialized_start=1082
-  _globals['_REFEREESEATFRAME']._serialized_end=1193
-  _globals['_REFEREETOSEATS']._serialized_start=1195
-  _globals['_REFEREETOSEATS']._serialized_end=1255
-  _globals['_SEATSTREAMEND']._serialized_start=1257
-  _globals['_SEATSTREAMEND']._serialized_end=1303
-  _globals['_HOSTSEATFRAME']._serialized_start=1305
-  _globals['_HOSTSEATFRAME']._serialized_end=1417
-  _globals['_SEATSTOREFEREE']._serialized_start=1419
-  _globals['_SEATSTOREFEREE']._serialized_end=1476
-  _globals['_SEATHOST']._serialized_start=1479
-  _globals['_SEATHOST']._serialized_end=1616
+  _globals['_SEATNOTE']._serialized_start=897
+  _globals['_SEATNOTE']._serialized_end=941
+  _globals['_SEATTOREFEREE']._serialized_start=944
+  _globals['_SEATTOREFEREE']._serialized_end=1162
+  _globals['_REFEREESEATFRAME']._serialized_start=1164
+  _globals['_REFEREESEATFRAME']._serialized_end=1275
+  _globals['_REFEREETOSEATS']._serialized_start=1277
+  _globals['_REFEREETOSEATS']._serialized_end=1337
+  _globals['_SEATSTREAMEND']._serialized_start=1339
+  _globals['_SEATSTREAMEND']._serialized_end=1385
+  _globals['_HOSTSEATFRAME']._serialized_start=1387
+  _globals['_HOSTSEATFRAME']._serialized_end=1499
+  _globals['_SEATSTOREFEREE']._serialized_start=1501
+  _globals['_SEATSTOREFEREE']._serialized_end=1558
+  _globals['_SEATHOST']._serialized_start=1561
+  _globals['_SEATHOST']._serialized_end=1698
 # @@protoc_insertion_point(module_scope)

@@ -97,17 +97,27 @@ class SeatWaiting(_message.Message):
     reason: str
     def __init__(self, reason: _Optional[str] = ...) -> None: ...
 
+class SeatNote(_message.Message):
+    __slots__ = ("request_id", "note")
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    NOTE_FIELD_NUMBER: _ClassVar[int]
+    request_id: int
+    note: str
+    def __init__(self, request_id: _Optional[int] = ..., note: _Optional[str] = ...) -> None: ...
+
 class SeatToReferee(_message.Message):
-    __slots__ = ("ready", "reply", "fault", "waiting")
+    __slots__ = ("ready", "reply", "fault", "waiting", "note")
     READY_FIELD_NUMBER: _ClassVar[int]
     REPLY_FIELD_NUMBER: _ClassVar[int]
     FAULT_FIELD_NUMBER: _ClassVar[int]
     WAITING_FIELD_NUMBER: _ClassVar[int]
+    NOTE_FIELD_NUMBER: _ClassVar[int]
     ready: SeatReady
     reply: DecisionReply
     fault: SeatFault
     waiting: SeatWaiting
-    def __init__(self, ready: _Optional[_Union[SeatReady, _Mapping]] = ..., reply: _Optional[_Union[DecisionReply, _Mapping]] = ..., fault: _Optional[_Union[SeatFault, _Mapping]] = ..., waiting: _Optional[_Union[SeatWaiting, _Mapping]] = ...) -> None: ...
+    note: SeatNote
+    def __init__(self, ready: _Optional[_Union[SeatReady, _Mapping]] = ..., reply: _Optional[_Union[DecisionReply, _Mapping]] = ..., fault: _Optional[_Union[SeatFault, _Mapping]] = ..., waiting: _Optional[_Union[SeatWaiting, _Mapping]] = ..., note: _Optional[_Union[SeatNote, _Mapping]] = ...) -> None: ...
 
 class RefereeSeatFrame(_message.Message):
     __slots__ = ("seat_stream", "msg", "end", "traceparent")
