@@ -9,6 +9,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use anyhow::{Context, Result, bail};
+use arena_games::commands::print::clock_phrase;
 use arena_matchmaker::registry;
 use arena_proto::v1;
 use arena_store::Store;
@@ -341,15 +342,6 @@ pub fn resolve_program(command: &str, cwd: &Path) -> Result<String> {
     })
 }
 
-/// A bot's own decision limits for people: `6000 ms a decision`, and `, 4000 ms from its
-/// second` when its later decisions differ.
-fn own_clock(decision_ms: u32, later_decision_ms: u32) -> String {
-    match later_decision_ms {
-        0 => format!("{decision_ms} ms a decision"),
-        later => format!("{decision_ms} ms a decision, {later} ms from its second"),
-    }
-}
-
 /// Runs `arena bots …`.
 pub fn run(cmd: BotsCommand) -> Result<()> {
     let rt = crate::store_args::runtime()?;
@@ -407,7 +399,7 @@ pub fn run(cmd: BotsCommand) -> Result<()> {
                             built.dir.display(),
                             built.language.name(),
                             built.language.memory_mb(),
-                            own_clock(decision_ms, later_decision_ms)
+                            clock_phrase(decision_ms, later_decision_ms)
                         );
                         workdir = built.dir.display().to_string();
                         if memory_mb == 0 {
@@ -511,7 +503,7 @@ pub fn run(cmd: BotsCommand) -> Result<()> {
                         0 => String::new(),
                         _ => format!(
                             "; {} (its own)",
-                            own_clock(b.decision_ms, b.later_decision_ms)
+                            clock_phrase(b.decision_ms, b.later_decision_ms)
                         ),
                     };
                     println!("{:<20} {kind}{clock}", b.name);

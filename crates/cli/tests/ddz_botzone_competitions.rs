@@ -538,6 +538,22 @@ fn a_python_botzone_bot_plays_by_its_own_limit_unless_the_table_sets_one() {
         first.elapsed_ms >= 1500 && !first.automatic,
         "the slow decision was the bot's, in time: {first:?}"
     );
+    // The result and the replay say so: the seat's clock, and the limit of each decision.
+    let clock_of = |r: &v1::TableResult| -> Vec<(u32, u32)> {
+        r.seat_time
+            .iter()
+            .map(|t| (t.decision_ms, t.hard_cap_ms))
+            .collect()
+    };
+    assert_eq!(clock_of(result), [(6000, 6000), (1000, 1000), (1000, 1000)]);
+    assert_eq!(first.limit_ms, 6000);
+    let id = own.job.as_ref().unwrap().table_id.clone();
+    let (out, err, ok) = s.client(&["competition", "replay", &id, "--matchmaker", &s.matchmaker]);
+    assert!(ok, "{err}");
+    assert!(
+        out.contains("clock of seat 0: 6000 ms a decision, hard cap 6000 ms\n"),
+        "{out}"
+    );
 
     let table = slow_table(
         &s,
@@ -553,4 +569,11 @@ fn a_python_botzone_bot_plays_by_its_own_limit_unless_the_table_sets_one() {
         "{v:?}"
     );
     assert!(v.reason.contains("hard cap of 1000 ms"), "{v:?}");
+    assert_eq!(clock_of(result), [(1000, 1000); 3]);
+    assert!(
+        table
+            .steps
+            .iter()
+            .all(|st| st.automatic || st.limit_ms == 1000)
+    );
 }

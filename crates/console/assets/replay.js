@@ -26,6 +26,37 @@
       .replace(/,\s*$/, "");
   }
 
+  // The clock the table was played by, as lines of text: one when every seat had the same,
+  // else one per seat, a seat whose bot has a limit of its own (doc.clocks[s].own) said to. A
+  // replay whose result records no seat's clock (older ones) has the job's only.
+  function clockLines(doc) {
+    const clocks = doc.clocks;
+    if (!clocks || !clocks.length) {
+      const t = doc.time;
+      return t ? [`${t.decision_ms || 1000} ms per decision, hard cap ${t.hard_cap_ms || 5000} ms${t.penalty_per_100ms ? `, ${t.penalty_per_100ms} penalty point(s) per 100 ms over` : ""}`] : [];
+    }
+    const later = (c, field) => (c.later && c.later[field] !== c[field] ? ` (${c.later[field]} ms from its second)` : "");
+    const phrase = (c) => `${c.decision_ms} ms per decision${later(c, "decision_ms")}, hard cap ${c.hard_cap_ms} ms${later(c, "hard_cap_ms")}`;
+    const per = clocks[0].penalty_per_100ms;
+    const penalty = per ? `${per} penalty point(s) per 100 ms over` : "";
+    const phrases = clocks.map(phrase);
+    if (phrases.every((p) => p === phrases[0]) && !clocks.some((c) => c.own)) {
+      return [phrases[0] + (penalty ? `, ${penalty}` : "")];
+    }
+    const seats = clocks.map((c, s) => `seat ${s} (${doc.seats[s] || "?"}): ${phrases[s]}${c.own ? ", its bot's own limit" : ""}`);
+    return penalty ? seats.concat([penalty]) : seats;
+  }
+
+  // The limit a decision was judged by: the one recorded with it (none for a decision the
+  // referee took for a seat at fault); in a replay from before steps recorded it, the job's,
+  // answers to another seat's discard or kong having the claim limit (Mahjong: 500 ms unless set).
+  function limitOf(doc, f) {
+    if (doc.clocks && doc.clocks.length) return f.limit_ms || null;
+    if (!doc.time) return null;
+    const answer = f.kind === "claim" || f.kind === "rob-kong";
+    return answer ? doc.time.claim_ms || 500 : doc.time.decision_ms || 1000;
+  }
+
   function page(root, u) {
     const { h, api, link, q } = u;
     const table = q("table");
@@ -77,7 +108,7 @@
         doc.competition ? h("span", {}, "Competition ", h("a", { href: link("/competition", { name: doc.competition }) }, doc.competition), " · ") : "",
         placement ? placementPhrase(doc.game, placement) + " · " : "",
         seats.map((b, s) => `seat ${s}: ${b}`).join(" · "),
-        doc.time ? h("div", { class: "muted" }, `${doc.time.decision_ms || 1000} ms per decision, hard cap ${doc.time.hard_cap_ms || 5000} ms${doc.time.penalty_per_100ms ? `, ${doc.time.penalty_per_100ms} penalty point(s) per 100 ms over` : ""}`) : ""),
+        clockLines(doc).map((line) => h("div", { class: "muted", "data-testid": "clock" }, line))),
       doc.error ? h("p", { class: "error", "data-testid": "replay-error" }, "This replay could not be played through to the end: ", doc.error) : "",
       h("div", { class: "player-controls" }, first, back, counter, next, last, slider, share),
       timeline, decisionBox, tableBox, outcomeBox);
@@ -92,9 +123,7 @@
 
     function decisionView(f) {
       if (!f) return h("div", { class: "decision" }, h("strong", {}, "The table is over."), ` ${total} decisions.`);
-      // Answers to another seat's discard or kong have the claim limit (Mahjong: 500 ms unless set).
-      const answer = f.kind === "claim" || f.kind === "rob-kong";
-      const limit = !doc.time ? null : answer ? doc.time.claim_ms || 500 : doc.time.decision_ms || 1000;
+      const limit = limitOf(doc, f);
       const chosen = normalise(f.action);
       return h("div", { class: "decision", "data-testid": "decision" },
         h("div", {},
@@ -159,5 +188,5 @@
     go(position);
   }
 
-  window.ArenaReplay = { page, games };
+  window.ArenaReplay = { page, games, clockLines, limitOf };
 })();

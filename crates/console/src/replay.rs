@@ -83,6 +83,8 @@ pub fn walk(of: GameKind, mut game: Box<dyn State>, replay: &v1::Replay) -> Walk
                 "action": step.action.as_ref().map(view::action),
                 "legal": legal(of, &*game, p),
                 "elapsed_ms": step.elapsed_ms,
+                // The limit the referee judged it by (none: not asked, or an old replay).
+                "limit_ms": (step.limit_ms != 0).then_some(step.limit_ms),
                 "penalty": view::int(step.penalty),
                 "automatic": step.automatic,
                 "verdict": step.verdict.as_ref().map(view::verdict),
@@ -140,8 +142,44 @@ fn history(job: &v1::TableJob, replay: &v1::Replay) -> Value {
     GameKind::from_wire(&job.game).map_or_else(|_| json!({}), |g| g.render_history(replay))
 }
 
-/// The replay player's whole document for `replay`: the table, its seats, every frame, the full
-/// event history, and the outcome replayed beside the one recorded.
+/// The clock each seat played by, as the result records it: per seat its decision and claim
+/// limits and hard cap, the same for its second and later decisions under `later` when they
+/// differ (a keep-running bot's later limit), and whether they are not the job's (`own`: its
+/// bot's own limit). `null` for a result that records none (written before results did, or of a
+/// table that was not played): every seat had the job's clock.
+fn clocks(job: &v1::TableJob, result: &v1::TableResult) -> Value {
+    if result.seat_time.is_empty() {
+        return Value::Null;
+    }
+    let limits = |t: &v1::TimeControl| (t.decision_ms, t.claim_ms, t.hard_cap_ms);
+    let table = arena_table::TimeRules::resolve(
+        &job.time.unwrap_or_default(),
+        v1::PenaltyRounding::Unspecified,
+    )
+    .to_proto();
+    let seats = result.seat_time.iter().enumerate().map(|(seat, first)| {
+        let later = result.seat_later_time.get(seat).unwrap_or(first);
+        let own = [first, later].iter().any(|t| limits(t) != limits(&table));
+        json!({
+            "decision_ms": first.decision_ms,
+            "claim_ms": first.claim_ms,
+            "hard_cap_ms": first.hard_cap_ms,
+            "penalty_per_100ms": first.penalty_per_100ms,
+            "verdict_penalty": first.verdict_penalty,
+            "later": (limits(later) != limits(first)).then(|| json!({
+                "decision_ms": later.decision_ms,
+                "claim_ms": later.claim_ms,
+                "hard_cap_ms": later.hard_cap_ms,
+            })),
+            "own": own,
+        })
+    });
+    Value::Array(seats.collect())
+}
+
+/// The replay player's whole document for `replay`: the table, its seats, the clock each seat
+/// played by, every frame, the full event history, and the outcome replayed beside the one
+/// recorded.
 pub fn frames(replay: &v1::Replay) -> Value {
     let job = replay.job.clone().unwrap_or_default();
     let result = replay.result.clone().unwrap_or_default();
@@ -171,6 +209,7 @@ pub fn frames(replay: &v1::Replay) -> Value {
             "penalty_per_100ms": t.penalty_per_100ms,
             "verdict_penalty": t.verdict_penalty,
         })),
+        "clocks": clocks(&job, &result),
         "frames": frames,
         "end": end,
         "result": view::result(&result),

@@ -29,6 +29,8 @@ pub struct Step {
     pub automatic: bool,
     /// The penalty points it cost.
     pub penalty: i64,
+    /// The limit it was judged by, in milliseconds (0: the seat was not asked).
+    pub limit_ms: u32,
     /// The verdict it produced, as its position in the table's verdicts.
     pub verdict: Option<u32>,
     /// Where the action's encoded message lies in [`Steps`]' buffer (start, length); `None`
@@ -46,6 +48,7 @@ impl Step {
             elapsed_us: 0,
             automatic: false,
             penalty: 0,
+            limit_ms: 0,
             verdict: None,
             action: None,
         }
@@ -141,6 +144,9 @@ impl Steps {
         if step.penalty != 0 {
             n += varint_field_len(7, step.penalty as u64);
         }
+        if step.limit_ms != 0 {
+            n += varint_field_len(8, u64::from(step.limit_ms));
+        }
         n
     }
 
@@ -180,6 +186,9 @@ impl Steps {
             if step.penalty != 0 {
                 varint_field(7, step.penalty as u64, buf);
             }
+            if step.limit_ms != 0 {
+                varint_field(8, u64::from(step.limit_ms), buf);
+            }
         }
     }
 
@@ -198,6 +207,7 @@ impl Steps {
                 verdict: verdict_of(s, verdicts).cloned(),
                 automatic: s.automatic,
                 penalty: s.penalty,
+                limit_ms: s.limit_ms,
             })
             .collect()
     }
@@ -303,6 +313,7 @@ mod tests {
             Step {
                 elapsed_ms: 120,
                 penalty: -7,
+                limit_ms: 100,
                 ..Step::new(1, v1::DecisionKind::Bid)
             },
             Some(|b: &mut Vec<u8>| a.encode_raw(b)),
@@ -313,6 +324,7 @@ mod tests {
                 verdict: Some(0),
                 elapsed_ms: 30_000,
                 penalty: 1 << 40,
+                limit_ms: 20_000,
                 ..Step::new(2, v1::DecisionKind::Play)
             },
             Some(|b: &mut Vec<u8>| action(0).encode_raw(b)),

@@ -669,6 +669,12 @@ pub async fn play_async<G: TableGame>(
     for (i, t) in seat_time.iter().enumerate() {
         table.set_seat_time(i, *t);
     }
+    // Asked once, a seat with a later limit plays the rest by it: the table switches it.
+    for (i, later) in seat_later.into_iter().enumerate() {
+        if let Some(t) = later {
+            table.set_seat_later_time(i, t);
+        }
+    }
     for (i, h) in handles.iter().enumerate() {
         match h {
             Handle::Local(_) => table.set_release(i, BUILTIN_RELEASE),
@@ -699,7 +705,7 @@ pub async fn play_async<G: TableGame>(
                 continue;
             };
             let r = requests[pos];
-            let time = &seat_time[seat];
+            let time = table.seat_time(r.seat);
             let hard_cap = time.hard_cap();
             let fut: ReplyFuture<'_, G::Action> = match handle {
                 Handle::Local(slot) => Box::pin(ask_local(slot, game, r.pending(), hard_cap)),
@@ -753,19 +759,7 @@ pub async fn play_async<G: TableGame>(
             close_seats(handles, None, opts).await;
             return Err(why);
         }
-        // Asked once, a seat with a later limit plays the rest by it.
-        let switching: Vec<(usize, TimeRules)> = requests
-            .iter()
-            .filter_map(|r| {
-                let seat = r.seat as usize;
-                seat_later.get_mut(seat)?.take().map(|t| (seat, t))
-            })
-            .collect();
         table.settle(replies);
-        for (seat, t) in switching {
-            seat_time[seat] = t;
-            table.set_seat_time(seat, t);
-        }
     }
     let close = v1::SeatClose {
         table_id: setup.table_id.clone(),
@@ -1130,6 +1124,34 @@ mod tests {
         assert!(record.result.verdicts.is_empty(), "{:?}", record.result);
         assert_eq!(opened, [(6000, 10_000)]);
         assert_eq!(deadlines, [6000, 4000, 4000]);
+        // The result says by which clock each seat played, and each step by which limit.
+        let clock = |r: &v1::TimeControl| (r.decision_ms, r.claim_ms, r.hard_cap_ms);
+        let first: Vec<_> = record.result.seat_time.iter().map(clock).collect();
+        let later: Vec<_> = record.result.seat_later_time.iter().map(clock).collect();
+        assert_eq!(
+            first,
+            [(6000, 6000, 10_000), (1000, 500, 5000), (1000, 500, 5000)]
+        );
+        assert_eq!(
+            later,
+            [(4000, 4000, 8000), (1000, 500, 5000), (1000, 500, 5000)]
+        );
+        let (_, replay) = record.clone().into_replay(None);
+        let limits: Vec<(u32, u32)> = replay.steps.iter().map(|s| (s.seat, s.limit_ms)).collect();
+        assert_eq!(
+            limits,
+            [
+                (0, 6000),
+                (1, 500),
+                (2, 500),
+                (0, 4000),
+                (1, 500),
+                (2, 500),
+                (0, 4000),
+                (1, 500),
+                (2, 500)
+            ]
+        );
         // Set only in part, the clock still leaves the decision limit to the default.
         let partly = v1::TimeControl {
             hard_cap_ms: 2000,
@@ -1150,9 +1172,16 @@ mod tests {
             ..Default::default()
         };
         let (played, opened, deadlines) = play_remote(Ok(PYTHON_KEEP), Some(explicit)).await;
-        assert!(matches!(played, Played::Finished(_)), "{played:?}");
+        let Played::Finished(record) = played else {
+            panic!("{played:?}");
+        };
         assert_eq!(opened, [(1000, 5000)]);
         assert_eq!(deadlines, [700, 700, 700]);
+        // Every seat, first decision and later ones, played by the job's clock.
+        let job = TimeRules::resolve(&explicit, v1::PenaltyRounding::Started).to_proto();
+        assert_eq!(record.result.seat_time, [job; 3]);
+        assert_eq!(record.result.seat_later_time, [job; 3]);
+        assert!(record.steps.iter().all(|s| s.limit_ms == 700));
         let (played, opened, _) = play_remote(Err("the store is down".into()), None).await;
         assert!(
             matches!(&played, Played::Interrupted(why) if why == "seat 0: the store is down"),

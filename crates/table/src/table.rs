@@ -90,8 +90,11 @@ enum End {
 pub struct Table<G: TableGame> {
     game: G,
     time: TimeRules,
-    /// Each seat's rules: the table's, or a seat's own ([`Table::set_seat_time`]).
+    /// Each seat's rules for its first decision: the table's, or a seat's own
+    /// ([`Table::set_seat_time`]).
     seat_time: Vec<TimeRules>,
+    /// Each seat's rules for its second and later decisions ([`Table::set_seat_later_time`]).
+    seat_later_time: Vec<TimeRules>,
     policy: Policy,
     /// Seats playing automatically after a verdict.
     dead: Vec<bool>,
@@ -119,6 +122,7 @@ impl<G: TableGame> Table<G> {
             game,
             time,
             seat_time: vec![time; n],
+            seat_later_time: vec![time; n],
             policy,
             dead: vec![false; n],
             penalties: vec![0; n],
@@ -153,17 +157,34 @@ impl<G: TableGame> Table<G> {
         &self.time
     }
 
-    /// Gives `seat` rules of its own (a registered bot's own decision limit,
+    /// Gives `seat` rules of its own for every decision (a registered bot's own decision limit,
     /// [`TimeRules::with_own_limit`]): its overrun penalties and timeouts are judged by them.
     pub fn set_seat_time(&mut self, seat: usize, time: TimeRules) {
-        if let Some(t) = self.seat_time.get_mut(seat) {
+        for rules in [&mut self.seat_time, &mut self.seat_later_time] {
+            if let Some(t) = rules.get_mut(seat) {
+                *t = time;
+            }
+        }
+    }
+
+    /// Gives `seat` other rules from its second decision on (a keep-running bot's later limit),
+    /// after [`Table::set_seat_time`]: the seat switches to them once its first decision is
+    /// settled.
+    pub fn set_seat_later_time(&mut self, seat: usize, time: TimeRules) {
+        if let Some(t) = self.seat_later_time.get_mut(seat) {
             *t = time;
         }
     }
 
-    /// The time rules `seat` plays by: its own, else the table's.
+    /// The time rules `seat`'s next decision is judged by: its own (its later ones once it has
+    /// been asked), else the table's. Drivers take its deadline from here.
     pub fn seat_time(&self, seat: u32) -> &TimeRules {
-        self.seat_time.get(seat as usize).unwrap_or(&self.time)
+        let s = seat as usize;
+        let rules = match self.asked.get(s) {
+            Some(0) => &self.seat_time,
+            _ => &self.seat_later_time,
+        };
+        rules.get(s).unwrap_or(&self.time)
     }
 
     /// The verdict policy in force.
@@ -303,9 +324,10 @@ impl<G: TableGame> Table<G> {
                     .next()
                     .unwrap_or(Reply::new(Answer::NoAnswer, time.hard_cap()));
                 step.elapsed_us = u32::try_from(reply.elapsed.as_micros()).unwrap_or(u32::MAX);
-                let (result, elapsed_ms) = self.judge(&p, reply);
+                let (result, elapsed_ms) = self.judge(&p, reply, &time);
                 step.elapsed_ms = u32::try_from(elapsed_ms).unwrap_or(u32::MAX);
                 step.penalty = time.overrun_penalty(p.kind, elapsed_ms);
+                step.limit_ms = time.limit_ms(p.kind);
                 self.asked[seat] += 1;
                 self.elapsed_sum_ms[seat] += elapsed_ms;
                 match result {
@@ -365,9 +387,15 @@ impl<G: TableGame> Table<G> {
         self.actions = actions;
     }
 
-    /// Reads one reply: the action, or the fault; and the elapsed milliseconds charged.
-    fn judge(&self, p: &Pending, reply: Reply<G::Action>) -> (Result<G::Action, Fault>, u64) {
-        let cap = u64::from(self.seat_time(p.seat).hard_cap_ms);
+    /// Reads one reply under `time`: the action, or the fault; and the elapsed milliseconds
+    /// charged.
+    fn judge(
+        &self,
+        p: &Pending,
+        reply: Reply<G::Action>,
+        time: &TimeRules,
+    ) -> (Result<G::Action, Fault>, u64) {
+        let cap = u64::from(time.hard_cap_ms);
         let elapsed = rounded_ms(reply.elapsed);
         let timeout = |ms: u64| {
             Fault::new(
@@ -448,6 +476,12 @@ impl<G: TableGame> Table<G> {
             mean_decision_ms,
             error,
             releases: self.releases,
+            seat_time: self.seat_time.iter().map(TimeRules::to_proto).collect(),
+            seat_later_time: self
+                .seat_later_time
+                .iter()
+                .map(TimeRules::to_proto)
+                .collect(),
         };
         let mut history = Vec::new();
         self.game.encode_history_into(&mut history);
@@ -978,6 +1012,77 @@ pub(crate) mod tests {
             .collect();
         // No penalty within its own limit; charged its own cap for the timeout.
         assert_eq!(seat0, [(900, 0), (1400, 4 + 7)]);
+    }
+
+    /// A seat with a first and a later limit of its own (a keep-running Botzone bot): the result
+    /// records each seat's rules for its first and for its later decisions, every field filled,
+    /// and each step the limit it was judged by, the seat's switching after its first decision.
+    #[test]
+    fn the_result_and_steps_record_the_clock_each_seat_and_decision_was_judged_by() {
+        let mut t = table(Policy::PlayOn);
+        let tables = *t.time();
+        let (first, later) = (tables.with_own_limit(1000), tables.with_own_limit(400));
+        assert_eq!((later.decision_ms, later.hard_cap_ms), (400, 800));
+        t.set_seat_time(0, first);
+        t.set_seat_later_time(0, later);
+        assert_eq!(t.seat_time(0), &first, "not asked yet: its first limit");
+        t.next_round().unwrap();
+        // Seat 0 takes 900 ms: within its first limit. Seat 1 answers illegally: it plays on
+        // automatically, its later decisions not put to it.
+        t.settle(vec![
+            Reply::new(Answer::Action(0), ms(900)),
+            Reply::new(Answer::Action(9), ms(1)),
+            Reply::new(Answer::Action(2), ms(1)),
+        ]);
+        assert_eq!(t.seat_time(0), &later, "asked once: its later limit");
+        assert_eq!(t.seat_time(2), &tables);
+        t.next_round().unwrap();
+        // 450 ms: past the later limit by 50 ms, one started 100 ms.
+        t.settle(vec![
+            Reply::new(Answer::Action(0), ms(450)),
+            Reply::new(Answer::Action(2), ms(1)),
+        ]);
+        t.next_round().unwrap();
+        t.settle(vec![
+            Reply::new(Answer::Action(0), ms(1)),
+            Reply::new(Answer::Action(2), ms(1)),
+        ]);
+        assert!(t.next_round().is_none());
+        let (result, replay) = t.finish(&v1::TableJob::default(), "test");
+        let table_clock = v1::TimeControl {
+            decision_ms: 100,
+            hard_cap_ms: 500,
+            penalty_per_100ms: 1,
+            verdict_penalty: 7,
+            claim_ms: 100,
+            penalty_rounding: v1::PenaltyRounding::Started as i32,
+        };
+        let own = |decision_ms, hard_cap_ms| v1::TimeControl {
+            decision_ms,
+            hard_cap_ms,
+            claim_ms: decision_ms,
+            ..table_clock
+        };
+        assert_eq!(
+            result.seat_time,
+            [own(1000, 1400), table_clock, table_clock]
+        );
+        assert_eq!(
+            result.seat_later_time,
+            [own(400, 800), table_clock, table_clock]
+        );
+        let limits = |seat: u32| -> Vec<(u32, i64)> {
+            replay
+                .steps
+                .iter()
+                .filter(|s| s.seat == seat)
+                .map(|s| (s.limit_ms, s.penalty))
+                .collect()
+        };
+        assert_eq!(limits(0), [(1000, 0), (400, 1), (400, 0)]);
+        // Seat 1's verdict was judged by the table's limit; its automatic decisions by none.
+        assert_eq!(limits(1), [(100, 7), (0, 0), (0, 0)]);
+        assert_eq!(limits(2), [(100, 0), (100, 0), (100, 0)]);
     }
 
     #[test]

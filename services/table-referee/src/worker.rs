@@ -501,7 +501,6 @@ fn record_metrics(
     steps: &arena_table::Steps,
 ) {
     let m = metrics();
-    let limit = decision_ms(job);
     m.tables_finished.add(
         1,
         &[
@@ -534,7 +533,8 @@ fn record_metrics(
         m.decision_latency_s
             .record(f64::from(step.elapsed_us) / 1e6, seat_attrs);
         *decided += 1;
-        *late += u64::from(step.elapsed_ms > limit);
+        // Late by the limit the decision was judged by: its seat's own, a claim's.
+        *late += u64::from(step.elapsed_ms > step.limit_ms);
     }
     for (seat_attrs, (decided, late)) in attrs.iter().zip(counts) {
         if decided > 0 {

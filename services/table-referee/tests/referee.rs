@@ -126,6 +126,16 @@ async fn two_hundred_tables_through_the_queue_each_get_exactly_one_result() {
                 .unwrap();
         assert_eq!(replay.result.as_ref(), Some(&r));
         assert_eq!(replay.job.as_ref(), Some(j));
+        // The clock every seat and decision was judged by is written, the defaults resolved.
+        let clock = |t: &v1::TimeControl| (t.decision_ms, t.hard_cap_ms);
+        let seats: Vec<_> = r
+            .seat_time
+            .iter()
+            .chain(&r.seat_later_time)
+            .map(clock)
+            .collect();
+        assert_eq!(seats, [(1000, 5000); 6]);
+        assert!(replay.steps.iter().all(|s| s.limit_ms == 1000));
     }
     let listed: BTreeSet<String> = store
         .results_for("cup")

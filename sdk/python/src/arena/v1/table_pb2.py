@@ -27,7 +27,7 @@ from arena.v1 import deals_pb2 as arena_dot_v1_dot_deals__pb2
 from google.protobuf import any_pb2 as google_dot_protobuf_dot_any__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x14\x61rena/v1/table.proto\x12\x08\x61rena.v1\x1a\x15\x61rena/v1/common.proto\x1a\x14\x61rena/v1/deals.proto\x1a\x19google/protobuf/any.proto\"\x80\x03\n\x08TableJob\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x0c\n\x04game\x18\x02 \x01(\t\x12!\n\x05seats\x18\x03 \x03(\x0b\x32\x12.arena.v1.SeatSpec\x12#\n\x05setup\x18\x04 \x01(\x0b\x32\x14.google.protobuf.Any\x12#\n\x04time\x18\x05 \x01(\x0b\x32\x15.arena.v1.TimeControl\x12/\n\x0everdict_policy\x18\x06 \x01(\x0e\x32\x17.arena.v1.VerdictPolicy\x12\x0c\n\x04seed\x18\x07 \x01(\x04\x12\x13\n\x0b\x63ompetition\x18\x08 \x01(\t\x12.\n\x06labels\x18\t \x03(\x0b\x32\x1e.arena.v1.TableJob.LabelsEntry\x12&\n\tplacement\x18\n \x01(\x0b\x32\x13.arena.v1.Placement\x12\x0c\n\x04lane\x18\r \x01(\t\x1a-\n\x0bLabelsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\"\xce\x01\n\tPlacement\x12\x13\n\x0bmatch_index\x18\x01 \x01(\r\x12\r\n\x05round\x18\x02 \x01(\r\x12\r\n\x05table\x18\x03 \x01(\r\x12\x1c\n\x04side\x18\x04 \x01(\x0e\x32\x0e.arena.v1.Side\x12\x0f\n\x07\x64\x65\x61l_id\x18\x05 \x01(\t\x12\x10\n\x08\x65xpected\x18\x06 \x01(\x01\x12\x12\n\ndeal_group\x18\x07 \x01(\t\x12\x0c\n\x04pair\x18\x08 \x01(\t\x12\x10\n\x08rotation\x18\t \x01(\r\x12\x19\n\x11\x64\x65\x61l_group_tables\x18\n \x01(\r\"Z\n\tQueuedJob\x12#\n\x05table\x18\x01 \x01(\x0b\x32\x12.arena.v1.TableJobH\x00\x12!\n\x03gdi\x18\x02 \x01(\x0b\x32\x12.arena.v1.GdiBatchH\x00\x42\x05\n\x03job\"\x17\n\x08SeatSpec\x12\x0b\n\x03\x62ot\x18\x01 \x01(\t\"\xd5\x03\n\x0bTableResult\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\"\n\x07outcome\x18\x02 \x01(\x0b\x32\x11.arena.v1.Outcome\x12\x11\n\tpenalties\x18\x03 \x03(\x03\x12\x14\n\x0c\x66inal_scores\x18\x04 \x03(\x03\x12#\n\x08verdicts\x18\x05 \x03(\x0b\x32\x11.arena.v1.Verdict\x12\x19\n\x0c\x66orfeited_by\x18\x06 \x01(\rH\x00\x88\x01\x01\x12\x0f\n\x07referee\x18\x07 \x01(\t\x12\x18\n\x10\x66inished_unix_ms\x18\x08 \x01(\x04\x12\x13\n\x0b\x63ompetition\x18\t \x01(\t\x12\x31\n\x06labels\x18\n \x03(\x0b\x32!.arena.v1.TableResult.LabelsEntry\x12\x11\n\tdecisions\x18\x0b \x03(\r\x12\x18\n\x10mean_decision_ms\x18\x0c \x03(\x01\x12\r\n\x05\x65rror\x18\r \x01(\t\x12\x10\n\x08releases\x18\x0e \x03(\t\x12&\n\tplacement\x18\x0f \x01(\x0b\x32\x13.arena.v1.Placement\x1a-\n\x0bLabelsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\x42\x0f\n\r_forfeited_by\"\xcf\x01\n\nReplayStep\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12$\n\x04kind\x18\x02 \x01(\x0e\x32\x16.arena.v1.DecisionKind\x12 \n\x06\x61\x63tion\x18\x03 \x01(\x0b\x32\x10.arena.v1.Action\x12\x12\n\nelapsed_ms\x18\x04 \x01(\r\x12\'\n\x07verdict\x18\x05 \x01(\x0b\x32\x11.arena.v1.VerdictH\x00\x88\x01\x01\x12\x11\n\tautomatic\x18\x06 \x01(\x08\x12\x0f\n\x07penalty\x18\x07 \x01(\x03\x42\n\n\x08_verdict\"\x9c\x01\n\x06Replay\x12\x1f\n\x03job\x18\x01 \x01(\x0b\x32\x12.arena.v1.TableJob\x12#\n\x05steps\x18\x02 \x03(\x0b\x32\x14.arena.v1.ReplayStep\x12%\n\x06result\x18\x03 \x01(\x0b\x32\x15.arena.v1.TableResult\x12%\n\x07history\x18\x04 \x01(\x0b\x32\x14.google.protobuf.Any\"5\n\x12SubmitTableRequest\x12\x1f\n\x03job\x18\x01 \x01(\x0b\x32\x12.arena.v1.TableJob\":\n\x13SubmitTableResponse\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x11\n\tstream_id\x18\x02 \x01(\t\"#\n\x0fGetTableRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t*A\n\x04Side\x12\x14\n\x10SIDE_UNSPECIFIED\x10\x00\x12\x11\n\rSIDE_LANDLORD\x10\x01\x12\x10\n\x0cSIDE_FARMERS\x10\x02\x32\xd3\x01\n\x0cTableReferee\x12J\n\x0bSubmitTable\x12\x1c.arena.v1.SubmitTableRequest\x1a\x1d.arena.v1.SubmitTableResponse\x12=\n\tGetResult\x12\x19.arena.v1.GetTableRequest\x1a\x15.arena.v1.TableResult\x12\x38\n\tGetReplay\x12\x19.arena.v1.GetTableRequest\x1a\x10.arena.v1.Replayb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x14\x61rena/v1/table.proto\x12\x08\x61rena.v1\x1a\x15\x61rena/v1/common.proto\x1a\x14\x61rena/v1/deals.proto\x1a\x19google/protobuf/any.proto\"\x80\x03\n\x08TableJob\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x0c\n\x04game\x18\x02 \x01(\t\x12!\n\x05seats\x18\x03 \x03(\x0b\x32\x12.arena.v1.SeatSpec\x12#\n\x05setup\x18\x04 \x01(\x0b\x32\x14.google.protobuf.Any\x12#\n\x04time\x18\x05 \x01(\x0b\x32\x15.arena.v1.TimeControl\x12/\n\x0everdict_policy\x18\x06 \x01(\x0e\x32\x17.arena.v1.VerdictPolicy\x12\x0c\n\x04seed\x18\x07 \x01(\x04\x12\x13\n\x0b\x63ompetition\x18\x08 \x01(\t\x12.\n\x06labels\x18\t \x03(\x0b\x32\x1e.arena.v1.TableJob.LabelsEntry\x12&\n\tplacement\x18\n \x01(\x0b\x32\x13.arena.v1.Placement\x12\x0c\n\x04lane\x18\r \x01(\t\x1a-\n\x0bLabelsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\"\xce\x01\n\tPlacement\x12\x13\n\x0bmatch_index\x18\x01 \x01(\r\x12\r\n\x05round\x18\x02 \x01(\r\x12\r\n\x05table\x18\x03 \x01(\r\x12\x1c\n\x04side\x18\x04 \x01(\x0e\x32\x0e.arena.v1.Side\x12\x0f\n\x07\x64\x65\x61l_id\x18\x05 \x01(\t\x12\x10\n\x08\x65xpected\x18\x06 \x01(\x01\x12\x12\n\ndeal_group\x18\x07 \x01(\t\x12\x0c\n\x04pair\x18\x08 \x01(\t\x12\x10\n\x08rotation\x18\t \x01(\r\x12\x19\n\x11\x64\x65\x61l_group_tables\x18\n \x01(\r\"Z\n\tQueuedJob\x12#\n\x05table\x18\x01 \x01(\x0b\x32\x12.arena.v1.TableJobH\x00\x12!\n\x03gdi\x18\x02 \x01(\x0b\x32\x12.arena.v1.GdiBatchH\x00\x42\x05\n\x03job\"\x17\n\x08SeatSpec\x12\x0b\n\x03\x62ot\x18\x01 \x01(\t\"\xaf\x04\n\x0bTableResult\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\"\n\x07outcome\x18\x02 \x01(\x0b\x32\x11.arena.v1.Outcome\x12\x11\n\tpenalties\x18\x03 \x03(\x03\x12\x14\n\x0c\x66inal_scores\x18\x04 \x03(\x03\x12#\n\x08verdicts\x18\x05 \x03(\x0b\x32\x11.arena.v1.Verdict\x12\x19\n\x0c\x66orfeited_by\x18\x06 \x01(\rH\x00\x88\x01\x01\x12\x0f\n\x07referee\x18\x07 \x01(\t\x12\x18\n\x10\x66inished_unix_ms\x18\x08 \x01(\x04\x12\x13\n\x0b\x63ompetition\x18\t \x01(\t\x12\x31\n\x06labels\x18\n \x03(\x0b\x32!.arena.v1.TableResult.LabelsEntry\x12\x11\n\tdecisions\x18\x0b \x03(\r\x12\x18\n\x10mean_decision_ms\x18\x0c \x03(\x01\x12\r\n\x05\x65rror\x18\r \x01(\t\x12\x10\n\x08releases\x18\x0e \x03(\t\x12&\n\tplacement\x18\x0f \x01(\x0b\x32\x13.arena.v1.Placement\x12(\n\tseat_time\x18\x10 \x03(\x0b\x32\x15.arena.v1.TimeControl\x12.\n\x0fseat_later_time\x18\x11 \x03(\x0b\x32\x15.arena.v1.TimeControl\x1a-\n\x0bLabelsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\x42\x0f\n\r_forfeited_by\"\xe1\x01\n\nReplayStep\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12$\n\x04kind\x18\x02 \x01(\x0e\x32\x16.arena.v1.DecisionKind\x12 \n\x06\x61\x63tion\x18\x03 \x01(\x0b\x32\x10.arena.v1.Action\x12\x12\n\nelapsed_ms\x18\x04 \x01(\r\x12\'\n\x07verdict\x18\x05 \x01(\x0b\x32\x11.arena.v1.VerdictH\x00\x88\x01\x01\x12\x11\n\tautomatic\x18\x06 \x01(\x08\x12\x0f\n\x07penalty\x18\x07 \x01(\x03\x12\x10\n\x08limit_ms\x18\x08 \x01(\rB\n\n\x08_verdict\"\x9c\x01\n\x06Replay\x12\x1f\n\x03job\x18\x01 \x01(\x0b\x32\x12.arena.v1.TableJob\x12#\n\x05steps\x18\x02 \x03(\x0b\x32\x14.arena.v1.ReplayStep\x12%\n\x06result\x18\x03 \x01(\x0b\x32\x15.arena.v1.TableResult\x12%\n\x07history\x18\x04 \x01(\x0b\x32\x14.google.protobuf.Any\"5\n\x12SubmitTableRequest\x12\x1f\n\x03job\x18\x01 \x01(\x0b\x32\x12.arena.v1.TableJob\":\n\x13SubmitTableResponse\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x11\n\tstream_id\x18\x02 \x01(\t\"#\n\x0fGetTableRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t*A\n\x04Side\x12\x14\n\x10SIDE_UNSPECIFIED\x10\x00\x12\x11\n\rSIDE_LANDLORD\x10\x01\x12\x10\n\x0cSIDE_FARMERS\x10\x02\x32\xd3\x01\n\x0cTableReferee\x12J\n\x0bSubmitTable\x12\x1c.arena.v1.SubmitTableRequest\x1a\x1d.arena.v1.SubmitTableResponse\x12=\n\tGetResult\x12\x19.arena.v1.GetTableRequest\x1a\x15.arena.v1.TableResult\x12\x38\n\tGetReplay\x12\x19.arena.v1.GetTableRequest\x1a\x10.arena.v1.Replayb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -38,8 +38,8 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_TABLEJOB_LABELSENTRY']._serialized_options = b'8\001'
   _globals['_TABLERESULT_LABELSENTRY']._loaded_options = None
   _globals['_TABLERESULT_LABELSENTRY']._serialized_options = b'8\001'
-  _globals['_SIDE']._serialized_start=1812
-  _globals['_SIDE']._serialized_end=1877
+  _globals['_SIDE']._serialized_start=1920
+  _globals['_SIDE']._serialized_end=1985
   _globals['_TABLEJOB']._serialized_start=107
   _globals['_TABLEJOB']._serialized_end=491
   _globals['_TABLEJOB_LABELSENTRY']._serialized_start=446
@@ -51,19 +51,19 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_SEATSPEC']._serialized_start=794
   _globals['_SEATSPEC']._serialized_end=817
   _globals['_TABLERESULT']._serialized_start=820
-  _globals['_TABLERESULT']._serialized_end=1289
+  _globals['_TABLERESULT']._serialized_end=1379
   _globals['_TABLERESULT_LABELSENTRY']._serialized_start=446
   _globals['_TABLERESULT_LABELSENTRY']._serialized_end=491
-  _globals['_REPLAYSTEP']._serialized_start=1292
-  _globals['_REPLAYSTEP']._serialized_end=1499
-  _globals['_REPLAY']._serialized_start=1502
-  _globals['_REPLAY']._serialized_end=1658
-  _globals['_SUBMITTABLEREQUEST']._serialized_start=1660
-  _globals['_SUBMITTABLEREQUEST']._serialized_end=1713
-  _globals['_SUBMITTABLERESPONSE']._serialized_start=1715
-  _globals['_SUBMITTABLERESPONSE']._serialized_end=1773
-  _globals['_GETTABLEREQUEST']._serialized_start=1775
-  _globals['_GETTABLEREQUEST']._serialized_end=1810
-  _globals['_TABLEREFEREE']._serialized_start=1880
-  _globals['_TABLEREFEREE']._serialized_end=2091
+  _globals['_REPLAYSTEP']._serialized_start=1382
+  _globals['_REPLAYSTEP']._serialized_end=1607
+  _globals['_REPLAY']._serialized_start=1610
+  _globals['_REPLAY']._serialized_end=1766
+  _globals['_SUBMITTABLEREQUEST']._serialized_start=1768
+  _globals['_SUBMITTABLEREQUEST']._serialized_end=1821
+  _globals['_SUBMITTABLERESPONSE']._serialized_start=1823
+  _globals['_SUBMITTABLERESPONSE']._serialized_end=1881
+  _globals['_GETTABLEREQUEST']._serialized_start=1883
+  _globals['_GETTABLEREQUEST']._serialized_end=1918
+  _globals['_TABLEREFEREE']._serialized_start=1988
+  _globals['_TABLEREFEREE']._serialized_end=2199
 # @@protoc_insertion_point(module_scope)

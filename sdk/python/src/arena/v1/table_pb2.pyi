@@ -91,7 +91,7 @@ class SeatSpec(_message.Message):
     def __init__(self, bot: _Optional[str] = ...) -> None: ...
 
 class TableResult(_message.Message):
-    __slots__ = ("table_id", "outcome", "penalties", "final_scores", "verdicts", "forfeited_by", "referee", "finished_unix_ms", "competition", "labels", "decisions", "mean_decision_ms", "error", "releases", "placement")
+    __slots__ = ("table_id", "outcome", "penalties", "final_scores", "verdicts", "forfeited_by", "referee", "finished_unix_ms", "competition", "labels", "decisions", "mean_decision_ms", "error", "releases", "placement", "seat_time", "seat_later_time")
     class LabelsEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -114,6 +114,8 @@ class TableResult(_message.Message):
     ERROR_FIELD_NUMBER: _ClassVar[int]
     RELEASES_FIELD_NUMBER: _ClassVar[int]
     PLACEMENT_FIELD_NUMBER: _ClassVar[int]
+    SEAT_TIME_FIELD_NUMBER: _ClassVar[int]
+    SEAT_LATER_TIME_FIELD_NUMBER: _ClassVar[int]
     table_id: str
     outcome: _common_pb2.Outcome
     penalties: _containers.RepeatedScalarFieldContainer[int]
@@ -129,10 +131,12 @@ class TableResult(_message.Message):
     error: str
     releases: _containers.RepeatedScalarFieldContainer[str]
     placement: Placement
-    def __init__(self, table_id: _Optional[str] = ..., outcome: _Optional[_Union[_common_pb2.Outcome, _Mapping]] = ..., penalties: _Optional[_Iterable[int]] = ..., final_scores: _Optional[_Iterable[int]] = ..., verdicts: _Optional[_Iterable[_Union[_common_pb2.Verdict, _Mapping]]] = ..., forfeited_by: _Optional[int] = ..., referee: _Optional[str] = ..., finished_unix_ms: _Optional[int] = ..., competition: _Optional[str] = ..., labels: _Optional[_Mapping[str, str]] = ..., decisions: _Optional[_Iterable[int]] = ..., mean_decision_ms: _Optional[_Iterable[float]] = ..., error: _Optional[str] = ..., releases: _Optional[_Iterable[str]] = ..., placement: _Optional[_Union[Placement, _Mapping]] = ...) -> None: ...
+    seat_time: _containers.RepeatedCompositeFieldContainer[_common_pb2.TimeControl]
+    seat_later_time: _containers.RepeatedCompositeFieldContainer[_common_pb2.TimeControl]
+    def __init__(self, table_id: _Optional[str] = ..., outcome: _Optional[_Union[_common_pb2.Outcome, _Mapping]] = ..., penalties: _Optional[_Iterable[int]] = ..., final_scores: _Optional[_Iterable[int]] = ..., verdicts: _Optional[_Iterable[_Union[_common_pb2.Verdict, _Mapping]]] = ..., forfeited_by: _Optional[int] = ..., referee: _Optional[str] = ..., finished_unix_ms: _Optional[int] = ..., competition: _Optional[str] = ..., labels: _Optional[_Mapping[str, str]] = ..., decisions: _Optional[_Iterable[int]] = ..., mean_decision_ms: _Optional[_Iterable[float]] = ..., error: _Optional[str] = ..., releases: _Optional[_Iterable[str]] = ..., placement: _Optional[_Union[Placement, _Mapping]] = ..., seat_time: _Optional[_Iterable[_Union[_common_pb2.TimeControl, _Mapping]]] = ..., seat_later_time: _Optional[_Iterable[_Union[_common_pb2.TimeControl, _Mapping]]] = ...) -> None: ...
 
 class ReplayStep(_message.Message):
-    __slots__ = ("seat", "kind", "action", "elapsed_ms", "verdict", "automatic", "penalty")
+    __slots__ = ("seat", "kind", "action", "elapsed_ms", "verdict", "automatic", "penalty", "limit_ms")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     KIND_FIELD_NUMBER: _ClassVar[int]
     ACTION_FIELD_NUMBER: _ClassVar[int]
@@ -140,6 +144,7 @@ class ReplayStep(_message.Message):
     VERDICT_FIELD_NUMBER: _ClassVar[int]
     AUTOMATIC_FIELD_NUMBER: _ClassVar[int]
     PENALTY_FIELD_NUMBER: _ClassVar[int]
+    LIMIT_MS_FIELD_NUMBER: _ClassVar[int]
     seat: int
     kind: _common_pb2.DecisionKind
     action: _common_pb2.Action
@@ -147,7 +152,8 @@ class ReplayStep(_message.Message):
     verdict: _common_pb2.Verdict
     automatic: bool
     penalty: int
-    def __init__(self, seat: _Optional[int] = ..., kind: _Optional[_Union[_common_pb2.DecisionKind, str]] = ..., action: _Optional[_Union[_common_pb2.Action, _Mapping]] = ..., elapsed_ms: _Optional[int] = ..., verdict: _Optional[_Union[_common_pb2.Verdict, _Mapping]] = ..., automatic: _Optional[bool] = ..., penalty: _Optional[int] = ...) -> None: ...
+    limit_ms: int
+    def __init__(self, seat: _Optional[int] = ..., kind: _Optional[_Union[_common_pb2.DecisionKind, str]] = ..., action: _Optional[_Union[_common_pb2.Action, _Mapping]] = ..., elapsed_ms: _Optional[int] = ..., verdict: _Optional[_Union[_common_pb2.Verdict, _Mapping]] = ..., automatic: _Optional[bool] = ..., penalty: _Optional[int] = ..., limit_ms: _Optional[int] = ...) -> None: ...
 
 class Replay(_message.Message):
     __slots__ = ("job", "steps", "result", "history")
