@@ -341,7 +341,6 @@ mod tests {
     //! seat 0, played by [`run_game`](crate::run::run_game) next to in-process players.
 
     use std::os::unix::fs::PermissionsExt;
-    use std::path::Path;
 
     use arena_line::{Framing, Heard};
 
@@ -406,13 +405,20 @@ mod tests {
     /// in seat 0 (in a directory of mode 0755, as a program run as `nobody` needs) and
     /// in-process players in seats 1 and 2; the result.
     async fn play(body: &str, time: TimeRules) -> v1::TableResult {
+        let (_dir, cmd) = shell_bot(body);
+        play_command(&format!("cmd:{}", cmd.display()), time).await
+    }
+
+    /// The shell script `body` as `bot.sh` in a fresh directory of mode 0755 (as a program run
+    /// as `nobody` needs): the directory, to keep while the script is used, and the script.
+    fn shell_bot(body: &str) -> (tempfile::TempDir, std::path::PathBuf) {
         let dir = tempfile::tempdir().unwrap();
         let perms = |mode| std::fs::Permissions::from_mode(mode);
         std::fs::set_permissions(dir.path(), perms(0o755)).unwrap();
         let script = dir.path().join("bot.sh");
         std::fs::write(&script, format!("#!/bin/sh\n{body}\n")).unwrap();
         std::fs::set_permissions(&script, perms(0o755)).unwrap();
-        play_command(&format!("cmd:{}", Path::display(&script)), time).await
+        (dir, script)
     }
 
     /// [`play`] with the program `command` in seat 0.
@@ -562,12 +568,7 @@ mod tests {
     /// in seat 0 speaking [`TurnLine`]; the results, then whether the turn held a process after
     /// the last table (it is ended then).
     async fn play_turn(body: &str, tables: usize) -> (Vec<v1::TableResult>, bool) {
-        let dir = tempfile::tempdir().unwrap();
-        let perms = |mode| std::fs::Permissions::from_mode(mode);
-        std::fs::set_permissions(dir.path(), perms(0o755)).unwrap();
-        let script = dir.path().join("bot.sh");
-        std::fs::write(&script, format!("#!/bin/sh\n{body}\n")).unwrap();
-        std::fs::set_permissions(&script, perms(0o755)).unwrap();
+        let (_dir, script) = shell_bot(body);
         let cmd = CmdSpec::parse(&format!("cmd:{}", script.display())).unwrap();
         let turn = ProgramTurn::new();
         let mut results = Vec::new();

@@ -883,10 +883,6 @@ impl RemoteSeat {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use arena_proto::v1::seat_host_server::{SeatHost, SeatHostServer};
-    use std::pin::Pin;
-    use tokio_stream::Stream;
-    use tonic::{Request, Response, Status, Streaming};
 
     #[test]
     fn a_crash_report_is_cut_for_the_reason_and_kept_whole_in_the_detail() {
@@ -925,72 +921,8 @@ mod tests {
         assert_eq!(f.detail.chars().count(), crate::DETAIL_CHARS);
     }
 
-    /// A bot-host that serves only `Seats`: every seat is ready at once and every request is
-    /// answered with an empty action, or never (`answers == false`). An answer goes out as soon
-    /// as the request is read and `go` has been notified: the test says when the table's thread
-    /// is held, so the answer surely arrives while it is.
-    struct Answering {
-        answers: bool,
-        go: Arc<tokio::sync::Notify>,
-    }
-
-    type Out<T> = Pin<Box<dyn Stream<Item = Result<T, Status>> + Send>>;
-
-    #[tonic::async_trait]
-    impl SeatHost for Answering {
-        type SeatStream = Out<v1::SeatToReferee>;
-        type SeatsStream = Out<v1::SeatsToReferee>;
-
-        async fn seat(
-            &self,
-            _: Request<Streaming<v1::RefereeToSeat>>,
-        ) -> Result<Response<Self::SeatStream>, Status> {
-            Err(Status::unimplemented("Seats only"))
-        }
-
-        async fn seats(
-            &self,
-            request: Request<Streaming<v1::RefereeToSeats>>,
-        ) -> Result<Response<Self::SeatsStream>, Status> {
-            let mut inbound = request.into_inner();
-            let answers = self.answers;
-            let go = self.go.clone();
-            let (tx, rx) = mpsc::channel(16);
-            tokio::spawn(async move {
-                while let Ok(Some(batch)) = inbound.message().await {
-                    for frame in batch.frames {
-                        let msg = match frame.msg.and_then(|m| m.msg) {
-                            Some(v1::referee_to_seat::Msg::Open(_)) => {
-                                v1::seat_to_referee::Msg::Ready(v1::SeatReady::default())
-                            }
-                            Some(v1::referee_to_seat::Msg::Request(r)) if answers => {
-                                go.notified().await;
-                                v1::seat_to_referee::Msg::Reply(v1::DecisionReply {
-                                    request_id: r.request_id,
-                                    action: Some(v1::Action::default()),
-                                    ..Default::default()
-                                })
-                            }
-                            _ => continue,
-                        };
-                        let out = v1::SeatsToReferee {
-                            frames: vec![v1::HostSeatFrame {
-                                seat_stream: frame.seat_stream,
-                                msg: Some(v1::SeatToReferee { msg: Some(msg) }),
-                                end: None,
-                            }],
-                        };
-                        if tx.send(Ok(out)).await.is_err() {
-                            return;
-                        }
-                    }
-                }
-            });
-            Ok(Response::new(Box::pin(ReceiverStream::new(rx))))
-        }
-    }
-
-    /// Asks one seat on a bot-host of `Answering { answers, .. }` for a decision within
+    /// Asks one seat on a scripted bot-host that answers with an empty action (or never, when
+    /// not `answers`) for a decision within
     /// `hard_cap` from a table runtime of one thread, which is held `busy` right after the
     /// request goes out: the answer, its time and how long the request really took. The
     /// bot-host answers only once the hold has begun (at once when nothing holds it), so the
@@ -1007,16 +939,19 @@ mod tests {
             .unwrap();
         let go = Arc::new(tokio::sync::Notify::new());
         let held = go.clone();
-        let hosts = main.block_on(async {
-            let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-            let addr = listener.local_addr().unwrap();
-            tokio::spawn(
-                tonic::transport::Server::builder()
-                    .add_service(SeatHostServer::new(Answering { answers, go }))
-                    .serve_with_incoming(tokio_stream::wrappers::TcpListenerStream::new(listener)),
-            );
-            BotHosts::new(&[addr.to_string()]).unwrap()
+        let script = scripted::on_requests(move |request_id| {
+            let reply = v1::DecisionReply {
+                request_id,
+                action: Some(v1::Action::default()),
+                ..Default::default()
+            };
+            if answers {
+                vec![v1::seat_to_referee::Msg::Reply(reply)]
+            } else {
+                Vec::new()
+            }
         });
+        let hosts = main.block_on(scripted::serve_gated(script, Some(go)));
         let link = hosts.link(&hosts.addrs()[0].clone()).unwrap();
         let table = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(1)
@@ -1095,7 +1030,7 @@ mod tests {
 }
 
 /// A bot-host for tests, serving `Seats`, that answers each of the referee's messages as a
-/// script says, at once.
+/// script says: at once, or, for an answer to a request, once its gate has been notified.
 #[cfg(test)]
 pub(crate) mod scripted {
     use super::*;
@@ -1118,7 +1053,12 @@ pub(crate) mod scripted {
         })
     }
 
-    struct Scripted(Script);
+    struct Scripted {
+        script: Script,
+        /// Notified once per answered request before its answer goes out (a test says when
+        /// the table's thread is held, so the answer surely arrives while it is).
+        gate: Option<Arc<tokio::sync::Notify>>,
+    }
 
     type Out<T> = Pin<Box<dyn Stream<Item = Result<T, Status>> + Send>>;
 
@@ -1139,7 +1079,8 @@ pub(crate) mod scripted {
             request: Request<Streaming<v1::RefereeToSeats>>,
         ) -> Result<Response<Self::SeatsStream>, Status> {
             let mut inbound = request.into_inner();
-            let script = Arc::clone(&self.0);
+            let script = Arc::clone(&self.script);
+            let gate = self.gate.clone();
             let (tx, rx) = mpsc::channel(16);
             tokio::spawn(async move {
                 while let Ok(Some(batch)) = inbound.message().await {
@@ -1147,8 +1088,14 @@ pub(crate) mod scripted {
                         let Some(msg) = frame.msg.and_then(|m| m.msg) else {
                             continue;
                         };
+                        let said = script(&msg);
+                        if let (Some(gate), ToSeat::Request(_)) = (&gate, &msg)
+                            && !said.is_empty()
+                        {
+                            gate.notified().await;
+                        }
                         let out = v1::SeatsToReferee {
-                            frames: script(&msg)
+                            frames: said
                                 .into_iter()
                                 .map(|m| v1::HostSeatFrame {
                                     seat_stream: frame.seat_stream,
@@ -1169,11 +1116,19 @@ pub(crate) mod scripted {
 
     /// Serves `script` on a free local port; the bot-hosts to reach it.
     pub(crate) async fn serve(script: Script) -> BotHosts {
+        serve_gated(script, None).await
+    }
+
+    /// [`serve`], each answer to a request held until `gate` is notified.
+    pub(crate) async fn serve_gated(
+        script: Script,
+        gate: Option<Arc<tokio::sync::Notify>>,
+    ) -> BotHosts {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
         tokio::spawn(
             tonic::transport::Server::builder()
-                .add_service(SeatHostServer::new(Scripted(script)))
+                .add_service(SeatHostServer::new(Scripted { script, gate }))
                 .serve_with_incoming(tokio_stream::wrappers::TcpListenerStream::new(listener)),
         );
         BotHosts::new(&[addr.to_string()]).unwrap()

@@ -707,6 +707,19 @@ pub(crate) mod tests {
         Duration::from_millis(n)
     }
 
+    /// Plays the table's remaining rounds, every seat picking 0 in 1 ms: its replay.
+    fn play_out(mut t: Table<Picks>) -> v1::Replay {
+        while let Some(r) = t.next_round() {
+            let n = r.len();
+            t.settle(
+                (0..n)
+                    .map(|_| Reply::new(Answer::Action(0), ms(1)))
+                    .collect(),
+            );
+        }
+        t.finish(&v1::TableJob::default(), "test").1
+    }
+
     fn table(policy: Policy) -> Table<Picks> {
         let time = TimeRules {
             decision_ms: 100,
@@ -947,17 +960,7 @@ pub(crate) mod tests {
             "{}",
             v.reason
         );
-        let (_, replay) = {
-            while let Some(r) = t.next_round() {
-                let n = r.len();
-                t.settle(
-                    (0..n)
-                        .map(|_| Reply::new(Answer::Action(0), ms(1)))
-                        .collect(),
-                );
-            }
-            t.finish(&v1::TableJob::default(), "test")
-        };
+        let replay = play_out(t);
         assert_eq!(
             (replay.steps[0].elapsed_ms, replay.steps[0].penalty),
             (500, 4 + 7)
@@ -994,15 +997,7 @@ pub(crate) mod tests {
         let v = &t.verdicts()[1];
         assert_eq!((v.seat, v.kind()), (0, v1::VerdictKind::Timeout));
         assert_eq!(v.reason, "no answer within the hard cap of 1400 ms");
-        while let Some(r) = t.next_round() {
-            let n = r.len();
-            t.settle(
-                (0..n)
-                    .map(|_| Reply::new(Answer::Action(0), ms(1)))
-                    .collect(),
-            );
-        }
-        let (_, replay) = t.finish(&v1::TableJob::default(), "test");
+        let replay = play_out(t);
         let seat0: Vec<(u32, i64)> = replay
             .steps
             .iter()
@@ -1049,14 +1044,7 @@ pub(crate) mod tests {
         ]);
         assert!(t.next_round().is_none());
         let (result, replay) = t.finish(&v1::TableJob::default(), "test");
-        let table_clock = v1::TimeControl {
-            decision_ms: 100,
-            hard_cap_ms: 500,
-            penalty_per_100ms: 1,
-            verdict_penalty: 7,
-            claim_ms: 100,
-            penalty_rounding: v1::PenaltyRounding::Started as i32,
-        };
+        let table_clock = tables.to_proto();
         let own = |decision_ms, hard_cap_ms| v1::TimeControl {
             decision_ms,
             hard_cap_ms,

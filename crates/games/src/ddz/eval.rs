@@ -95,6 +95,12 @@ impl EvalConfig {
             .map(move |k| k * per_turn..((k + 1) * per_turn).min(deals))
     }
 
+    /// The deals of `turn` (from [`EvalConfig::worker_turns`]), by index.
+    fn turn_deals(&self, turn: std::ops::Range<u64>) -> Result<Vec<(u64, Deal)>, EvalError> {
+        turn.map(|i| Ok((i, Deal::generate_with(self.seed, i, &self.constraint)?)))
+            .collect()
+    }
+
     /// The deal's place in its match, when the evaluation has turns.
     fn round_of(&self, deal: u64) -> Option<MatchRound> {
         self.rounds_per_turn
@@ -410,9 +416,7 @@ fn play_refereed_match(
         let runtime = runtime()?;
         let mut out = Vec::new();
         for turn in cfg.worker_turns(t) {
-            let deals = turn
-                .map(|i| Ok((i, Deal::generate_with(cfg.seed, i, &cfg.constraint)?)))
-                .collect::<Result<Vec<_>, EvalError>>()?;
+            let deals = cfg.turn_deals(turn)?;
             // Per deal of the turn: each seating's outcome and verdicts.
             let mut games: Vec<[Option<SeatingGame>; 2]> =
                 deals.iter().map(|_| [None, None]).collect();
@@ -738,9 +742,7 @@ fn play_refereed_panel(
         let runtime = runtime()?;
         let mut out = Vec::new();
         for turn in cfg.worker_turns(t) {
-            let deals = turn
-                .map(|i| Ok((i, Deal::generate_with(cfg.seed, i, &cfg.constraint)?)))
-                .collect::<Result<Vec<_>, EvalError>>()?;
+            let deals = cfg.turn_deals(turn)?;
             let mut rows: Vec<(u64, Vec<Outcome>)> = deals
                 .iter()
                 .map(|&(i, _)| (i, Vec::with_capacity(landlords.len())))
