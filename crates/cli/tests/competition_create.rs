@@ -65,30 +65,6 @@ for line in sys.stdin:
     format!("/usr/bin/python3 {}", path.display())
 }
 
-/// Creates competition `name` on `s` with `args` and waits for its final standings.
-fn create(s: &Standalone, name: &str, args: &[&str]) -> String {
-    let (out, err, ok) = s.client(
-        &[
-            &[
-                "competition",
-                "create",
-                "--matchmaker",
-                &s.matchmaker,
-                "--name",
-                name,
-            ][..],
-            args,
-        ]
-        .concat(),
-    );
-    assert!(ok, "{name}: {err}");
-    assert!(
-        out.contains(&format!("{name}: ")) && out.contains(", final"),
-        "{out}"
-    );
-    out
-}
-
 fn setup(r: &v1::Replay) -> ddz_pb::Setup {
     arena_proto::payload::unpack(r.job.as_ref().unwrap().setup.as_ref(), "setup")
         .expect("a Dou Dizhu table")
@@ -130,8 +106,7 @@ fn every_spec_field_reaches_the_matchmaker_and_changes_how_tables_are_played() {
     // The clock: a bot answering in 1.5 s against a 1 s deadline pays 2 points per started
     // 100 ms beyond it. With seat rotation, the seed farmers, competition scoring and deals of
     // two bombs.
-    create(
-        &s,
+    s.create_competition(
         "clock",
         &[
             &random_1x1[..],
@@ -203,8 +178,7 @@ fn every_spec_field_reaches_the_matchmaker_and_changes_how_tables_are_played() {
 
     // The hard cap with the play-on policy: a timeout verdict, the seat plays on automatically
     // and takes the verdict penalty.
-    create(
-        &s,
+    s.create_competition(
         "play-on",
         &[
             &random_1x1[..],
@@ -242,8 +216,7 @@ fn every_spec_field_reaches_the_matchmaker_and_changes_how_tables_are_played() {
 
     // The same clock with the forfeit policy: the landlord's side loses at once. The probe
     // reports the rules and deadline its table was dealt by default: competition, 1 s.
-    create(
-        &s,
+    s.create_competition(
         "forfeit",
         &[
             &random_1x1[..],
@@ -275,8 +248,7 @@ fn every_spec_field_reaches_the_matchmaker_and_changes_how_tables_are_played() {
     assert!(probed.reason.contains("exit code 60"), "{probed:?}");
 
     // The rule set and a longer deadline reach the program; the penalty rounding the job.
-    create(
-        &s,
+    s.create_competition(
         "rules",
         &[
             &random_1x1[..],
@@ -321,8 +293,7 @@ fn every_spec_field_reaches_the_matchmaker_and_changes_how_tables_are_played() {
         "--json",
     ]);
     assert!(ok, "{err}{out}");
-    create(
-        &s,
+    s.create_competition(
         "panel",
         &[
             "--format",
@@ -426,8 +397,7 @@ fn fresh_formats_need_no_library_and_measured_ones_ask_the_library_for_what_they
         "ladder:3",
     ];
     // Nothing measured: duplicate deals fresh cards, one per round.
-    let out = create(
-        &s,
+    let out = s.create_competition(
         "dup",
         &[&two_rounds[..], &["--format", "duplicate"]].concat(),
     );

@@ -327,39 +327,35 @@ fn a_botzone_bot_over_its_memory_and_a_keep_running_one_without_the_marker_get_v
         &[],
         &[],
     );
-    let (out, err, ok) = s.client(&[
-        "competition",
-        "create",
-        "--matchmaker",
-        &s.matchmaker,
-        "--name",
+    let out = s.create_competition(
         "faults",
-        "--format",
-        "random",
-        "--participants",
-        "hog,nomarker",
-        "--farmers",
-        "witness",
-        // The panel (which names the deal library; a random competition reads none) plays
-        // built-in bots only.
-        "--panel-farmers",
-        "expert",
-        "--matches",
-        "1",
-        "--rounds",
-        "1",
-        "--scoring",
-        "competition",
-        // The faulty seat plays on automatically: the table goes on to its end, and the
-        // witnesses see those plays too.
-        "--verdict-policy",
-        "play-on",
-        "--decision-ms",
-        "6000",
-        "--hard-cap-ms",
-        "8000",
-    ]);
-    assert!(ok, "{err}");
+        &[
+            "--format",
+            "random",
+            "--participants",
+            "hog,nomarker",
+            "--farmers",
+            "witness",
+            // The panel (which names the deal library; a random competition reads none) plays
+            // built-in bots only.
+            "--panel-farmers",
+            "expert",
+            "--matches",
+            "1",
+            "--rounds",
+            "1",
+            "--scoring",
+            "competition",
+            // The faulty seat plays on automatically: the table goes on to its end, and the
+            // witnesses see those plays too.
+            "--verdict-policy",
+            "play-on",
+            "--decision-ms",
+            "6000",
+            "--hard-cap-ms",
+            "8000",
+        ],
+    );
     assert!(out.contains("faults: 2/2 tables, final"), "{out}");
     let replays = s.replays("faults");
     assert_eq!(replays.len(), 2);
@@ -415,12 +411,6 @@ fn a_botzone_bot_over_its_memory_and_a_keep_running_one_without_the_marker_get_v
 /// `clock`'s flags, the faulty seat playing on: the replay of `slow`'s table.
 fn slow_table(s: &Standalone, name: &str, clock: &[&str]) -> v1::Replay {
     let mut args = vec![
-        "competition",
-        "create",
-        "--matchmaker",
-        &s.matchmaker,
-        "--name",
-        name,
         "--format",
         "random",
         "--participants",
@@ -437,8 +427,7 @@ fn slow_table(s: &Standalone, name: &str, clock: &[&str]) -> v1::Replay {
         "play-on",
     ];
     args.extend_from_slice(clock);
-    let (out, err, ok) = s.client(&args);
-    assert!(ok, "{name}: {err}");
+    let out = s.create_competition(name, &args);
     assert!(out.contains(&format!("{name}: 2/2 tables, final")), "{out}");
     let replays = s.replays(name);
     let mut slow: Vec<v1::Replay> = replays

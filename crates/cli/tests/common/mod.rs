@@ -885,6 +885,27 @@ impl Standalone {
         arena_client(self.dir.path(), args)
     }
 
+    /// Creates competition `name` on this standalone's matchmaker with `args` (`arena
+    /// competition create … --name NAME ARGS`), which waits for its final standings: what
+    /// it printed.
+    pub fn create_competition(&self, name: &str, args: &[&str]) -> String {
+        let head = [
+            "competition",
+            "create",
+            "--matchmaker",
+            &self.matchmaker,
+            "--name",
+            name,
+        ];
+        let (out, err, ok) = self.client(&[&head[..], args].concat());
+        assert!(ok, "{name}: {err}{out}");
+        assert!(
+            out.contains(&format!("{name}: ")) && out.contains(", final"),
+            "{out}"
+        );
+        out
+    }
+
     /// Measures deals 0..count (one bomb, panel ladder:5) through the deal library.
     pub fn measure(&self, count: u64) {
         let count = count.to_string();
