@@ -554,10 +554,9 @@ type ReplyFuture<'a, A> = Pin<Box<dyn Future<Output = Reply<A>> + Send + 'a>>;
 /// ([`SeatDialer::own_limits`]) plays by it ([`TimeRules::with_own_limit`]): its seat is told
 /// that time control, its requests carry that deadline, and its penalties and timeouts are
 /// judged by it; from the seat's second decision on, by its later limit when it has one.
-/// Starts every program seat and opens
-/// every remote seat first (programs all at once; remote seats bot by bot in the order of their
-/// names, each bot's seats concurrently), then asks each round's seats
-/// concurrently, and closes the remote and program seats with the outcome (and the remote
+/// Starts every program seat and opens every remote seat first (programs all at once; remote
+/// seats bot by bot in the order of their names, each bot's seats concurrently), then asks each
+/// round's seats concurrently, and closes the remote and program seats with the outcome (and the remote
 /// ones with the verdicts) at the end. Returns
 /// the ended table, or why the platform interrupted it (a seat that could not be opened, or
 /// opened again, within the reconnect grace): then nothing is settled and the table is to be
